@@ -1,0 +1,116 @@
+# Arbor: a small x86_64 microkernel built around cgroup v2.
+# `make run` boots it; `make test` runs every test. See README.md.
+
+BUILD   ?= build
+MEM     ?= 256
+CMDLINE ?=
+OPT     ?= -O2
+GDBPORT ?= 1234
+TIMEOUT ?= 60
+
+KERNEL  := $(BUILD)/arbor.elf
+ISO     := $(BUILD)/arbor.iso
+
+# -- input checks: one clear sentence instead of a wall of errors --------
+ifeq ($(shell echo '$(MEM)' | grep -Ex '[0-9]+' >/dev/null && [ $(MEM) -ge 64 ] && [ $(MEM) -le 65536 ] && echo ok),)
+$(error MEM=$(MEM) is not a memory size: give MiB as a whole number from 64 to 65536, e.g. make run MEM=512)
+endif
+ifneq ($(findstring ",$(CMDLINE))$(findstring \,$(CMDLINE)),)
+$(error CMDLINE must not contain double quotes or backslashes: use words like key=value)
+endif
+
+# -- kernel ---------------------------------------------------------------
+KERNEL_CFLAGS := -std=gnu11 $(OPT) -g -Wall -Wextra -Werror \
+	-ffreestanding -fno-pic -fno-pie -mno-red-zone -mno-sse -mno-sse2 -mno-mmx \
+	-mno-80387 -mcmodel=kernel -fno-stack-protector -fno-asynchronous-unwind-tables \
+	-fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -Ikernel/include -MMD -MP
+KERNEL_ASFLAGS := -Ikernel/include -Iboot -MMD -MP -g
+KERNEL_LDFLAGS := -n -nostdlib -T linker.ld -z max-page-size=0x1000 --no-warn-rwx-segments
+
+KERNEL_SRCS := $(wildcard boot/*.S) $(shell find kernel -name '*.c' -o -name '*.S' | sort)
+KERNEL_OBJS := $(patsubst %,$(BUILD)/obj/%.o,$(KERNEL_SRCS))
+
+# -- host unit tests: test name -> the kernel sources it exercises --------
+HOST_CFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -fsanitize=address,undefined \
+	-fno-sanitize-recover=all -Ikernel/include
+HOST_TESTS := format buddy bootinfo
+host_srcs_format   := kernel/lib/format.c
+host_srcs_buddy    := kernel/mm/buddy.c
+host_srcs_bootinfo := kernel/bootinfo.c
+HOST_BINS := $(patsubst %,$(BUILD)/host/test_%,$(HOST_TESTS))
+
+.PHONY: all run debug test bench iso clean deps check-host
+all: $(KERNEL)
+
+$(BUILD)/.deps-%: tools/deps.sh
+	@mkdir -p $(@D)
+	@tools/deps.sh $*
+	@touch $@
+.PRECIOUS: $(BUILD)/.deps-%
+deps:
+	@tools/deps.sh all
+
+$(BUILD)/obj/%.c.o: %.c | $(BUILD)/.deps-build
+	@mkdir -p $(@D)
+	@echo "  CC      $<"
+	@gcc $(KERNEL_CFLAGS) -c $< -o $@
+
+$(BUILD)/obj/%.S.o: %.S | $(BUILD)/.deps-build
+	@mkdir -p $(@D)
+	@echo "  AS      $<"
+	@gcc $(KERNEL_ASFLAGS) -c $< -o $@
+
+# Two links: the first finds where every function lands, the second embeds
+# that table (.ksyms sits last, so no address it describes moves).
+$(BUILD)/ksyms-empty.S: tools/gen-ksyms.sh
+	@mkdir -p $(@D)
+	@tools/gen-ksyms.sh > $@
+$(BUILD)/ksyms-empty.o $(BUILD)/ksyms.o: %.o: %.S
+	@gcc -c $< -o $@
+$(BUILD)/arbor.pass1.elf: $(KERNEL_OBJS) $(BUILD)/ksyms-empty.o linker.ld
+	@ld $(KERNEL_LDFLAGS) -o $@ $(KERNEL_OBJS) $(BUILD)/ksyms-empty.o
+$(BUILD)/ksyms.S: $(BUILD)/arbor.pass1.elf tools/gen-ksyms.sh
+	@tools/gen-ksyms.sh $< > $@
+$(KERNEL): $(KERNEL_OBJS) $(BUILD)/ksyms.o linker.ld
+	@echo "  LD      $@"
+	@ld $(KERNEL_LDFLAGS) -o $@ $(KERNEL_OBJS) $(BUILD)/ksyms.o
+	@tools/gen-ksyms.sh $@ | cmp -s - $(BUILD)/ksyms.S || \
+		{ echo "symbol addresses moved between the two links"; rm -f $@; exit 1; }
+
+# The ISO embeds CMDLINE in grub.cfg: rebuild it whenever CMDLINE changes.
+$(BUILD)/cmdline.txt: FORCE
+	@mkdir -p $(@D)
+	@echo '$(CMDLINE)' | cmp -s - $@ || echo '$(CMDLINE)' > $@
+$(ISO): $(KERNEL) $(BUILD)/cmdline.txt tools/mkiso.sh | $(BUILD)/.deps-iso
+	@echo "  ISO     $@"
+	@tools/mkiso.sh $(KERNEL) "$(CMDLINE)" $@
+iso: $(ISO)
+
+run: $(ISO) | $(BUILD)/.deps-run
+	@echo "Booting Arbor from $(ISO) with $(MEM) MiB (quit: Ctrl-A then X)"
+	@tools/qemu.sh --iso $(ISO) --mem $(MEM) || true
+
+# A debug build (-Og) of its own, QEMU stopped at the first instruction,
+# gdb attached with symbols and a breakpoint on the C entry.
+debug: | $(BUILD)/.deps-debug
+	@$(MAKE) --no-print-directory BUILD=$(BUILD)/debug OPT=-Og $(BUILD)/debug/arbor.elf
+	@tools/debug.sh $(BUILD)/debug/arbor.elf "$(CMDLINE)" $(MEM) $(GDBPORT)
+
+# -- tests ----------------------------------------------------------------
+.SECONDEXPANSION:
+$(BUILD)/host/test_%: tests/host/test_%.c $$(host_srcs_$$*) | $(BUILD)/.deps-build
+	@mkdir -p $(@D)
+	@echo "  HOSTCC  $@"
+	@gcc $(HOST_CFLAGS) $^ -o $@
+
+test: $(KERNEL) $(ISO) $(HOST_BINS) | $(BUILD)/.deps-test
+	@python3 tools/run-tests.py --build $(BUILD) --timeout $(TIMEOUT) $(HOST_BINS)
+
+bench: $(KERNEL) | $(BUILD)/.deps-test
+	@python3 tools/bench.py --build $(BUILD)
+
+clean:
+	rm -rf $(BUILD)
+
+FORCE:
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

@@ -1,0 +1,66 @@
+/* GDT, TSS and the per-CPU block. The selector layout is what
+ * syscall/sysret require: kernel code, kernel data, then (from STAR's user
+ * base 0x18) user data at +8 and 64-bit user code at +16. */
+#include "percpu.h"
+#include "arch/x86.h"
+
+static struct cpu cpus[MAX_CPUS];
+
+static void gdt_set_tss(struct cpu *c)
+{
+	uint64_t base = (uint64_t)&c->tss;
+	uint64_t limit = sizeof(c->tss) - 1;
+
+	c->gdt[6] = (limit & 0xffff) | ((base & 0xffffff) << 16) | (0x89ull << 40) |
+		    (((limit >> 16) & 0xf) << 48) | (((base >> 24) & 0xff) << 56);
+	c->gdt[7] = base >> 32;
+}
+
+static void gdt_load(struct cpu *c)
+{
+	struct { uint16_t limit; uint64_t base; } __packed ptr = {
+		sizeof(c->gdt) - 1, (uint64_t)c->gdt,
+	};
+
+	__asm__ volatile(
+		"lgdt %0\n\t"
+		"movw %w1, %%ds\n\t"
+		"movw %w1, %%es\n\t"
+		"movw %w1, %%ss\n\t"
+		"pushq %2\n\t"
+		"leaq 1f(%%rip), %%rax\n\t"
+		"pushq %%rax\n\t"
+		"lretq\n"
+		"1:"
+		:: "m"(ptr), "r"((uint64_t)GDT_KERNEL_DATA), "i"(GDT_KERNEL_CODE)
+		: "rax", "memory");
+	__asm__ volatile("ltr %w0" :: "r"((uint16_t)GDT_TSS));
+}
+
+void percpu_init_boot_cpu(void)
+{
+	struct cpu *c = &cpus[0];
+
+	c->self = c;
+	c->id = 0;
+	c->gdt[0] = 0;
+	c->gdt[1] = 0x00af9a000000ffffull; /* kernel code, 64-bit */
+	c->gdt[2] = 0x00cf92000000ffffull; /* kernel data */
+	c->gdt[3] = 0;                     /* unused (32-bit user code) */
+	c->gdt[4] = 0x00cff2000000ffffull; /* user data, DPL 3 */
+	c->gdt[5] = 0x00affa000000ffffull; /* user code, 64-bit, DPL 3 */
+	for (int i = 0; i < 3; i++)
+		c->tss.ist[i] = (uint64_t)&c->ist_stacks[i][IST_STACK_SIZE];
+	c->tss.iomap_base = sizeof(c->tss); /* no I/O bitmap: ports need IOPL */
+	gdt_set_tss(c);
+	gdt_load(c);
+	wrmsr(MSR_GS_BASE, (uint64_t)c);
+	wrmsr(MSR_KERNEL_GS, 0);
+}
+
+void cpu_set_kernel_stack(uint64_t rsp0)
+{
+	struct cpu *c = this_cpu();
+	c->tss.rsp[0] = rsp0;
+	c->kernel_rsp = rsp0;
+}

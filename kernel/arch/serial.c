@@ -1,0 +1,38 @@
+/* 16550 UART on COM1, polled. Line endings become CRLF because QEMU puts
+ * the host terminal in raw mode. */
+#include "serial.h"
+#include "arch/x86.h"
+
+#define COM1 0x3f8
+#define LSR_THR_EMPTY 0x20
+
+void serial_init(void)
+{
+	outb(COM1 + 1, 0x00); /* no UART interrupts yet */
+	outb(COM1 + 3, 0x80); /* DLAB on */
+	outb(COM1 + 0, 0x01); /* divisor 1: 115200 baud */
+	outb(COM1 + 1, 0x00);
+	outb(COM1 + 3, 0x03); /* 8N1, DLAB off */
+	outb(COM1 + 2, 0xc7); /* FIFO on, cleared */
+	outb(COM1 + 4, 0x03); /* DTR, RTS */
+}
+
+static void serial_put_raw(char c)
+{
+	while (!(inb(COM1 + 5) & LSR_THR_EMPTY))
+		cpu_pause();
+	outb(COM1, (uint8_t)c);
+}
+
+void serial_putc(char c)
+{
+	if (c == '\n')
+		serial_put_raw('\r');
+	serial_put_raw(c);
+}
+
+void serial_write(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		serial_putc(s[i]);
+}

@@ -1,0 +1,100 @@
+/* Calibration: PIT channel 2 counts a fixed interval (its gate is
+ * software-controlled through port 0x61 and it needs no interrupt) while we
+ * watch how far the TSC and the LAPIC timer move. */
+#include "timer.h"
+#include "arch/x86.h"
+#include "lapic.h"
+#include "panic.h"
+#include "percpu.h"
+#include "trap.h"
+
+#define PIT_HZ          1193182u
+#define CALIBRATE_MS    20u
+#define LAPIC_DIV_16    0x3
+
+static uint64_t tsc_hz, lapic_hz, tsc_boot;
+static uint64_t ns_mult; /* ns = (tsc delta * ns_mult) >> 32 */
+
+static void pit_oneshot_start(uint16_t count)
+{
+	outb(0x61, (inb(0x61) & ~0x02) | 0x01); /* gate on, speaker off */
+	outb(0x43, 0xb0);			/* channel 2, lo/hi, mode 0 */
+	outb(0x42, count & 0xff);
+	outb(0x42, count >> 8);
+	uint8_t g = inb(0x61);
+	outb(0x61, g & ~0x01);			/* restart the count... */
+	outb(0x61, g | 0x01);			/* ...on a rising gate edge */
+}
+
+static bool pit_oneshot_done(void)
+{
+	return inb(0x61) & 0x20; /* OUT2 goes high at terminal count */
+}
+
+static void timer_calibrate(void)
+{
+	uint16_t count = (uint16_t)(PIT_HZ * CALIBRATE_MS / 1000);
+
+	lapic_write(LAPIC_TIMER_DIV, LAPIC_DIV_16);
+	lapic_write(LAPIC_LVT_TIMER, LAPIC_LVT_MASKED);
+	pit_oneshot_start(count);
+	lapic_write(LAPIC_TIMER_INIT, 0xffffffff);
+	uint64_t t0 = rdtsc();
+	while (!pit_oneshot_done())
+		cpu_pause();
+	uint64_t t1 = rdtsc();
+	uint32_t elapsed = 0xffffffff - lapic_read(LAPIC_TIMER_CUR);
+	lapic_write(LAPIC_TIMER_INIT, 0);
+
+	tsc_hz = (t1 - t0) * 1000 / CALIBRATE_MS;
+	lapic_hz = (uint64_t)elapsed * 1000 / CALIBRATE_MS;
+	if (tsc_hz == 0 || lapic_hz == 0)
+		panic("timer: calibration failed (tsc %lu Hz, lapic %lu Hz)", tsc_hz, lapic_hz);
+	ns_mult = (1000000000ull << 32) / tsc_hz;
+}
+
+static void timer_tick(struct trap_frame *tf)
+{
+	(void)tf;
+	this_cpu()->ticks++;
+	lapic_eoi();
+}
+
+void timer_init(void)
+{
+	tsc_boot = rdtsc();
+	lapic_init();
+	timer_calibrate();
+	trap_register(VECTOR_LAPIC_TIMER, timer_tick);
+	lapic_write(LAPIC_TIMER_DIV, LAPIC_DIV_16);
+	lapic_write(LAPIC_LVT_TIMER, LAPIC_TIMER_PERIODIC | VECTOR_LAPIC_TIMER);
+	lapic_write(LAPIC_TIMER_INIT, (uint32_t)(lapic_hz / TIMER_HZ));
+}
+
+uint64_t clock_ns(void)
+{
+	uint64_t delta = rdtsc() - tsc_boot;
+	return (uint64_t)(((unsigned __int128)delta * ns_mult) >> 32);
+}
+
+uint64_t timer_ticks(void)
+{
+	return this_cpu()->ticks;
+}
+
+uint64_t clock_tsc_hz(void)
+{
+	return tsc_hz;
+}
+
+uint64_t timer_lapic_hz(void)
+{
+	return lapic_hz;
+}
+
+void clock_delay_ns(uint64_t ns)
+{
+	uint64_t end = clock_ns() + ns;
+	while (clock_ns() < end)
+		cpu_pause();
+}

@@ -1,0 +1,90 @@
+/* IDT set-up and the C side of every interrupt and exception. */
+#include "trap.h"
+#include "panic.h"
+#include "percpu.h"
+#include "printk.h"
+
+struct idt_gate {
+	uint16_t offset_lo;
+	uint16_t selector;
+	uint8_t ist;
+	uint8_t type_attr;
+	uint16_t offset_mid;
+	uint32_t offset_hi;
+	uint32_t zero;
+} __packed;
+
+extern const uint64_t isr_stub_table[256];
+
+static struct idt_gate idt[256] __attribute__((aligned(16)));
+static trap_handler_fn trap_handlers[256];
+
+static const char *const exception_names[TRAP_NR_EXCEPTIONS] = {
+	"divide error", "debug", "non-maskable interrupt", "breakpoint",
+	"overflow", "bound range exceeded", "invalid opcode", "device not available",
+	"double fault", "coprocessor segment overrun", "invalid TSS", "segment not present",
+	"stack-segment fault", "general protection fault", "page fault", "reserved (15)",
+	"x87 floating-point error", "alignment check", "machine check", "SIMD floating-point exception",
+	"virtualization exception", "control protection exception", "reserved (22)", "reserved (23)",
+	"reserved (24)", "reserved (25)", "reserved (26)", "reserved (27)",
+	"hypervisor injection exception", "VMM communication exception", "security exception", "reserved (31)",
+};
+
+const char *trap_name(uint64_t vector)
+{
+	if (vector < TRAP_NR_EXCEPTIONS)
+		return exception_names[vector];
+	return "interrupt";
+}
+
+static void idt_set_gate(int vec, uint64_t handler, uint8_t ist, uint8_t dpl)
+{
+	idt[vec] = (struct idt_gate){
+		.offset_lo = handler & 0xffff,
+		.selector = GDT_KERNEL_CODE,
+		.ist = ist,
+		.type_attr = (uint8_t)(0x8e | (dpl << 5)), /* present interrupt gate */
+		.offset_mid = (handler >> 16) & 0xffff,
+		.offset_hi = (uint32_t)(handler >> 32),
+	};
+}
+
+void idt_init(void)
+{
+	for (int v = 0; v < 256; v++)
+		idt_set_gate(v, isr_stub_table[v], 0, 0);
+	idt_set_gate(TRAP_DF, isr_stub_table[TRAP_DF], IST_DOUBLE_FAULT, 0);
+	idt_set_gate(TRAP_NMI, isr_stub_table[TRAP_NMI], IST_NMI, 0);
+	idt_set_gate(TRAP_MC, isr_stub_table[TRAP_MC], IST_MACHINE_CHECK, 0);
+	idt_set_gate(TRAP_BP, isr_stub_table[TRAP_BP], 0, 3); /* int3 from user */
+
+	struct { uint16_t limit; uint64_t base; } __packed ptr = { sizeof(idt) - 1, (uint64_t)idt };
+	__asm__ volatile("lidt %0" ::"m"(ptr));
+}
+
+void trap_register(uint8_t vector, trap_handler_fn fn)
+{
+	trap_handlers[vector] = fn;
+}
+
+bool trap_from_user(const struct trap_frame *tf)
+{
+	return (tf->cs & 3) == 3;
+}
+
+void trap_dispatch(struct trap_frame *tf)
+{
+	trap_handler_fn fn = trap_handlers[tf->vector];
+
+	if (fn) {
+		fn(tf);
+		return;
+	}
+	if (tf->vector == VECTOR_SPURIOUS)
+		return;
+	if (tf->vector < TRAP_NR_EXCEPTIONS)
+		panic_trap(tf, "%s (vector %lu, error code 0x%lx) in %s mode",
+			   trap_name(tf->vector), tf->vector, tf->error,
+			   trap_from_user(tf) ? "user" : "kernel");
+	printk("trap: unexpected interrupt vector %lu\n", tf->vector);
+}

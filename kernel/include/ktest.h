@@ -1,0 +1,39 @@
+/* In-kernel self-tests, run when the command line says test=NAME|all.
+ * Each prints TAP; the host runner (tools/run-tests.py) reads it. */
+#ifndef ARBOR_KTEST_H
+#define ARBOR_KTEST_H
+
+#include "types.h"
+
+struct ktest {
+	const char *name;
+	void (*fn)(void);
+};
+
+#define KTEST(n)                                                              \
+	static void ktest_fn_##n(void);                                       \
+	static const struct ktest ktest_##n                                   \
+		__attribute__((section(".ktests"), used, aligned(8))) = { #n, ktest_fn_##n }; \
+	static void ktest_fn_##n(void)
+
+void ktest_fail(const char *file, int line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#define KT_EXPECT(cond)                                                       \
+	do {                                                                  \
+		if (!(cond))                                                  \
+			ktest_fail(__FILE__, __LINE__, "%s", #cond);          \
+	} while (0)
+
+#define KT_EXPECT_EQ(a, b)                                                    \
+	do {                                                                  \
+		uint64_t _a = (uint64_t)(a), _b = (uint64_t)(b);              \
+		if (_a != _b)                                                 \
+			ktest_fail(__FILE__, __LINE__, "%s == %s (0x%lx != 0x%lx)", #a, #b, _a, _b); \
+	} while (0)
+
+/* Runs the tests the filter names ("all" or a comma-separated list) and
+ * exits QEMU; "fault" instead provokes a deliberate kernel fault. */
+__noreturn void ktest_main(const char *filter);
+
+#endif

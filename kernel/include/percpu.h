@@ -1,0 +1,52 @@
+/* Per-CPU data, reached through %gs so SMP needs no rewrite. Only CPU 0
+ * runs today. The first fields are read by assembly (offsets fixed). */
+#ifndef ARBOR_PERCPU_H
+#define ARBOR_PERCPU_H
+
+#include "types.h"
+
+#define MAX_CPUS 8
+#define IST_STACK_SIZE 8192
+
+struct tss {
+	uint32_t reserved0;
+	uint64_t rsp[3];
+	uint64_t reserved1;
+	uint64_t ist[7];
+	uint64_t reserved2;
+	uint16_t reserved3;
+	uint16_t iomap_base;
+} __packed;
+
+struct cpu {
+	struct cpu *self;	/* %gs:0 */
+	uint64_t kernel_rsp;	/* %gs:8: top of the running thread's kernel stack */
+	uint64_t user_rsp;	/* %gs:16: scratch for the syscall entry */
+	uint32_t id;
+	uint64_t ticks;		/* timer interrupts taken on this CPU */
+	uint64_t gdt[8];
+	struct tss tss;
+	uint8_t ist_stacks[3][IST_STACK_SIZE] __attribute__((aligned(16)));
+};
+
+#define IST_DOUBLE_FAULT 1
+#define IST_NMI          2
+#define IST_MACHINE_CHECK 3
+
+#define GDT_KERNEL_CODE 0x08
+#define GDT_KERNEL_DATA 0x10
+#define GDT_USER_DATA   0x20
+#define GDT_USER_CODE   0x28
+#define GDT_TSS         0x30
+
+static inline struct cpu *this_cpu(void)
+{
+	struct cpu *c;
+	__asm__ volatile("movq %%gs:0, %0" : "=r"(c));
+	return c;
+}
+
+void percpu_init_boot_cpu(void);
+void cpu_set_kernel_stack(uint64_t rsp0);
+
+#endif

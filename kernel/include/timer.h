@@ -1,0 +1,18 @@
+/* Time: the LAPIC timer drives a periodic tick; the TSC, calibrated against
+ * the PIT at boot, gives a monotonic clock in nanoseconds. */
+#ifndef ARBOR_TIMER_H
+#define ARBOR_TIMER_H
+
+#include "types.h"
+
+#define TIMER_HZ 250
+
+void timer_init(void);
+uint64_t clock_ns(void);	/* monotonic, since boot */
+uint64_t timer_ticks(void);	/* ticks taken on this CPU */
+uint64_t clock_tsc_hz(void);
+uint64_t timer_lapic_hz(void);
+/* Busy-waits ns nanoseconds (calibration, short device delays). */
+void clock_delay_ns(uint64_t ns);
+
+#endif

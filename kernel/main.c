@@ -1,0 +1,83 @@
+/* C entry: bring the machine up in dependency order, print the banner,
+ * then run self-tests or idle. */
+#include "../boot/boot.h"
+#include "arch/x86.h"
+#include "bootinfo.h"
+#include "fpu.h"
+#include "heap.h"
+#include "ktest.h"
+#include "panic.h"
+#include "percpu.h"
+#include "pmm.h"
+#include "printk.h"
+#include "serial.h"
+#include "timer.h"
+#include "trap.h"
+#include "vm.h"
+
+#define ARBOR_VERSION "0.1"
+
+struct boot_info boot_info;
+
+static const void *boot_phys(paddr_t pa, size_t len)
+{
+	(void)len; /* the boot tables map all of the low 4 GiB */
+	return phys_to_virt(pa);
+}
+
+static void boot_parse(uint32_t loader, uint32_t info)
+{
+	int err = -1;
+
+	if (loader == LOADER_MULTIBOOT2)
+		err = bootinfo_parse_mb2(&boot_info, info, boot_phys);
+	else if (loader == LOADER_PVH)
+		err = bootinfo_parse_pvh(&boot_info, info, boot_phys);
+	else
+		panic("boot: unknown loader (not multiboot2, not PVH); cannot find memory");
+	if (err || boot_info.nr_mem == 0)
+		panic("boot: the %s boot information is malformed or has no memory map",
+		      boot_info.loader_name);
+}
+
+static void banner(void)
+{
+	const struct boot_info *bi = &boot_info;
+
+	printk("Arbor %s (x86_64) booted by %s\n", ARBOR_VERSION, bi->loader_name);
+	printk("memory: %lu MiB usable in %u ranges, top 0x%lx; %lu pages managed\n",
+	       bootinfo_usable_bytes(bi) >> 20, bi->nr_mem, bootinfo_usable_top(bi), pmm_managed_pages());
+	printk("command line: '%s'\n", bi->cmdline);
+	for (uint32_t i = 0; i < bi->nr_mods; i++)
+		printk("module %u: '%s' at 0x%lx, %lu bytes\n", i, bi->mods[i].name,
+		       bi->mods[i].start, bi->mods[i].size);
+	printk("timer: TSC %lu MHz, LAPIC timer %lu kHz, tick %d Hz\n",
+	       clock_tsc_hz() / 1000000, timer_lapic_hz() / 1000, TIMER_HZ);
+}
+
+static __noreturn void idle(void)
+{
+	printk("Arbor: the kernel is up; user space arrives with a later release.\n"
+	       "Arbor: idling. Quit QEMU with Ctrl-A then X.\n");
+	for (;;)
+		cpu_hlt();
+}
+
+void kmain(uint32_t loader, uint32_t info)
+{
+	char test[128];
+
+	serial_init();
+	percpu_init_boot_cpu();
+	idt_init();
+	boot_parse(loader, info);
+	fpu_init();
+	pmm_init(&boot_info);
+	vm_init(bootinfo_usable_top(&boot_info));
+	timer_init();
+	cpu_sti();
+	banner();
+	if (cmdline_get(boot_info.cmdline, "test", test, sizeof(test)))
+		ktest_main(test);
+	idle();
+}

@@ -1,0 +1,123 @@
+/* The kernel's last words. Everything here avoids locks and allocation:
+ * it may run from any context, including a fault inside printk. */
+#include "panic.h"
+#include "abi/qemu_exit.h"
+#include "arch/x86.h"
+#include "format.h"
+#include "ksyms.h"
+#include "printk.h"
+#include "trap.h"
+
+#define BACKTRACE_MAX_FRAMES 32
+
+static volatile int panic_depth;
+
+__noreturn void qemu_exit(uint32_t code)
+{
+	outl(QEMU_EXIT_PORT, code);
+	/* Not under QEMU (or no isa-debug-exit device): stop here. */
+	for (;;) {
+		cpu_cli();
+		cpu_hlt();
+	}
+}
+
+static void backtrace_print_pc(uint64_t pc)
+{
+	uint64_t off = 0;
+	const char *name = ksyms_lookup(pc, &off);
+	if (name)
+		printk_panic("  [<%p>] %s+0x%lx\n", (void *)pc, name, off);
+	else
+		printk_panic("  [<%p>] ?\n", (void *)pc);
+}
+
+static bool backtrace_frame_ok(uint64_t rbp)
+{
+	/* Kernel frames live in the higher half and are 8-byte aligned. */
+	return rbp >= 0xffff800000000000ull && (rbp & 7) == 0;
+}
+
+/* Walks the frame-pointer chain (the kernel builds with
+ * -fno-omit-frame-pointer; the entry code ends the chain with rbp = 0). */
+void backtrace_print(uint64_t rbp, uint64_t rip)
+{
+	printk_panic("Backtrace:\n");
+	backtrace_print_pc(rip);
+	for (int i = 0; i < BACKTRACE_MAX_FRAMES && backtrace_frame_ok(rbp); i++) {
+		const uint64_t *frame = (const uint64_t *)rbp;
+		uint64_t ret = frame[1];
+		if (ret == 0)
+			break;
+		/* ret points after the call; -1 names the calling function. */
+		backtrace_print_pc(ret - 1);
+		if (frame[0] <= rbp)
+			break; /* stacks grow down: a caller's frame is higher */
+		rbp = frame[0];
+	}
+}
+
+static void panic_dump_regs(const struct trap_frame *tf)
+{
+	printk_panic("RIP: %04lx:%p RFLAGS: %016lx\n", tf->cs, (void *)tf->rip, tf->rflags);
+	printk_panic("RSP: %04lx:%p\n", tf->ss, (void *)tf->rsp);
+	printk_panic("RAX: %016lx RBX: %016lx RCX: %016lx\n", tf->rax, tf->rbx, tf->rcx);
+	printk_panic("RDX: %016lx RSI: %016lx RDI: %016lx\n", tf->rdx, tf->rsi, tf->rdi);
+	printk_panic("RBP: %016lx R8:  %016lx R9:  %016lx\n", tf->rbp, tf->r8, tf->r9);
+	printk_panic("R10: %016lx R11: %016lx R12: %016lx\n", tf->r10, tf->r11, tf->r12);
+	printk_panic("R13: %016lx R14: %016lx R15: %016lx\n", tf->r13, tf->r14, tf->r15);
+	printk_panic("CR0: %016lx CR2: %016lx CR3: %016lx CR4: %016lx\n",
+		     read_cr0(), read_cr2(), read_cr3(), read_cr4());
+}
+
+static void panic_begin(void)
+{
+	cpu_cli();
+	if (__atomic_fetch_add(&panic_depth, 1, __ATOMIC_SEQ_CST) > 0) {
+		printk_panic("\nnested panic\n");
+		qemu_exit(QEMU_EXIT_PANIC);
+	}
+	printk_panic("\n---[ KERNEL PANIC ]---\n");
+}
+
+static __noreturn void panic_end(void)
+{
+	printk_panic("---[ end of panic ]---\n");
+	qemu_exit(QEMU_EXIT_PANIC);
+}
+
+static inline uint64_t current_pc(void)
+{
+	uint64_t pc;
+	__asm__ volatile("leaq (%%rip), %0" : "=r"(pc));
+	return pc;
+}
+
+__noreturn void panic(const char *fmt, ...)
+{
+	va_list ap;
+	char msg[256];
+
+	panic_begin();
+	va_start(ap, fmt);
+	fmt_vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	printk_panic("panic: %s\n", msg);
+	backtrace_print((uint64_t)__builtin_frame_address(0), current_pc());
+	panic_end();
+}
+
+__noreturn void panic_trap(struct trap_frame *tf, const char *fmt, ...)
+{
+	va_list ap;
+	char msg[256];
+
+	panic_begin();
+	va_start(ap, fmt);
+	fmt_vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	printk_panic("panic: %s\n", msg);
+	panic_dump_regs(tf);
+	backtrace_print(tf->rbp, tf->rip);
+	panic_end();
+}

@@ -1,0 +1,79 @@
+#include "ktest.h"
+#include "abi/qemu_exit.h"
+#include "format.h"
+#include "kstring.h"
+#include "panic.h"
+#include "printk.h"
+
+extern const struct ktest __ktests_start[], __ktests_end[];
+
+static int ktest_failures;
+
+void ktest_fail(const char *file, int line, const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	fmt_vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	printk("# FAIL %s:%d: %s\n", file, line, msg);
+	ktest_failures++;
+}
+
+static bool ktest_selected(const char *filter, const char *name)
+{
+	size_t n = strlen(name);
+	if (strcmp(filter, "all") == 0)
+		return true;
+	for (const char *p = filter; *p;) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+		if (len == n && strncmp(p, name, n) == 0)
+			return true;
+		p += len + (comma ? 1 : 0);
+	}
+	return false;
+}
+
+/* Three named frames deep, so the runner can check that the backtrace
+ * of the fault names each of them. */
+static __attribute__((noinline)) void ktest_fault_inner(volatile uint64_t *p)
+{
+	*p = 0xdead;
+	__asm__ volatile("" ::: "memory");
+}
+
+static volatile uint64_t ktest_fault_address = 0x10; /* unmapped: low memory */
+
+static __attribute__((noinline)) void ktest_fault_outer(void)
+{
+	ktest_fault_inner((volatile uint64_t *)ktest_fault_address);
+	__asm__ volatile("" ::: "memory");
+}
+
+__noreturn void ktest_main(const char *filter)
+{
+	int n = 0, failed = 0;
+
+	if (strcmp(filter, "fault") == 0) {
+		printk("# deliberately writing to an unmapped address\n");
+		ktest_fault_outer();
+		panic("ktest: the deliberate fault did not fault");
+	}
+	for (const struct ktest *t = __ktests_start; t < __ktests_end; t++) {
+		if (!ktest_selected(filter, t->name))
+			continue;
+		printk("# run %s\n", t->name);
+		ktest_failures = 0;
+		t->fn();
+		n++;
+		if (ktest_failures)
+			failed++;
+		printk("%sok %d - %s\n", ktest_failures ? "not " : "", n, t->name);
+	}
+	printk("1..%d\n", n);
+	if (n == 0)
+		printk("# no test matches '%s'\n", filter);
+	qemu_exit(failed || n == 0 ? QEMU_EXIT_FAILURE : QEMU_EXIT_SUCCESS);
+}

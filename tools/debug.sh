@@ -1,0 +1,19 @@
+#!/bin/sh
+# Starts QEMU halted at the first instruction with a gdb stub, then gdb with
+# the kernel's symbols, stopped at a breakpoint on kmain (the C entry).
+# Usage: tools/debug.sh KERNEL.elf CMDLINE MEM GDBPORT
+set -e
+kernel=$1 cmdline=$2 mem=$3 port=$4
+log=$(dirname "$kernel")/serial.log
+: > "$log"
+tools/qemu.sh --kernel "$kernel" --append "$cmdline" --mem "$mem" --gdb "$port" \
+	--serial "file:$log" &
+qemu=$!
+trap 'kill $qemu 2>/dev/null || true' EXIT INT TERM
+echo "QEMU is stopped at the first instruction; the serial console goes to $log"
+echo "(watch it with: tail -f $log). gdb stops at kmain; 'continue' runs on."
+gdb -q "$kernel" \
+	-ex "target remote localhost:$port" \
+	-ex "break kmain" \
+	-ex "continue" \
+	${GDB_BATCH:+-batch -ex "$GDB_BATCH"}

@@ -1,0 +1,31 @@
+#!/bin/sh
+# Builds a GRUB (multiboot2) boot ISO for the kernel.
+# Usage: tools/mkiso.sh KERNEL.elf CMDLINE OUT.iso
+set -e
+kernel=$1 cmdline=$2 out=$3
+if [ ! -d /usr/lib/grub/i386-pc ]; then
+	echo "mkiso: GRUB's BIOS modules are missing: run 'sudo apt-get install grub-pc-bin' (or 'make deps')." >&2
+	exit 1
+fi
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+mkdir -p "$dir/boot/grub"
+cp "$kernel" "$dir/boot/arbor.elf"
+cat > "$dir/boot/grub/grub.cfg" <<CFG
+set timeout=0
+set default=0
+serial --unit=0 --speed=115200
+terminal_input serial
+terminal_output serial
+menuentry "Arbor" {
+	multiboot2 /boot/arbor.elf $cmdline
+	boot
+}
+CFG
+if ! grub-mkrescue -o "$out" "$dir" \
+	--install-modules="multiboot2 normal part_msdos iso9660 biosdisk serial terminal" \
+	--fonts= --locales= --themes= >"$dir/log" 2>&1; then
+	cat "$dir/log" >&2
+	echo "mkiso: grub-mkrescue could not build $out (see above); is xorriso installed? ('make deps')" >&2
+	exit 1
+fi

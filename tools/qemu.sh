@@ -1,0 +1,32 @@
+#!/bin/sh
+# Starts QEMU the way every Arbor target does (TCG only, headless, serial
+# on stdio, isa-debug-exit for the kernel's exit status).
+# Usage: tools/qemu.sh (--iso FILE | --kernel ELF) [--append CMDLINE]
+#        [--initrd FILE] [--mem MIB] [--icount] [--gdb PORT] [--serial DEST]
+#        [-- extra qemu args]
+# Exit status: QEMU's, i.e. (v << 1) | 1 for a kernel exit value v.
+set -e
+QEMU=${QEMU:-qemu-system-x86_64}
+mem=256 serial=mon:stdio boot= append= initrd= icount= gdb=
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--iso) boot="-cdrom $2 -boot d"; shift 2 ;;
+	--kernel) boot="-kernel $2"; shift 2 ;;
+	--append) append=$2; shift 2 ;;
+	--initrd) initrd=$2; shift 2 ;;
+	--mem) mem=$2; shift 2 ;;
+	--icount) icount="-icount shift=0,sleep=off"; shift ;;
+	--gdb) gdb="-S -gdb tcp::$2"; shift 2 ;;
+	--serial) serial=$2; shift 2 ;;
+	--) shift; break ;;
+	*) echo "qemu.sh: unknown option '$1'" >&2; exit 2 ;;
+	esac
+done
+[ -n "$boot" ] || { echo "qemu.sh: give --iso or --kernel" >&2; exit 2; }
+set -- -accel tcg -m "$mem" -display none -vga none -nic none -no-reboot \
+	-serial "$serial" -device isa-debug-exit,iobase=0xf4,iosize=0x04 \
+	$boot $icount $gdb "$@"
+[ -z "$initrd" ] || set -- "$@" -initrd "$initrd"
+# -append is only valid with -kernel; the ISO's grub.cfg carries its own.
+case "$boot" in -kernel*) set -- "$@" -append "$append" ;; esac
+exec "$QEMU" "$@"
