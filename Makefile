@@ -86,6 +86,10 @@ $(ISO): $(KERNEL) $(BUILD)/cmdline.txt tools/mkiso.sh | $(BUILD)/.deps-iso
 	@tools/mkiso.sh $(KERNEL) "$(CMDLINE)" $@
 iso: $(ISO)
 
+# The runner boots this one to check the GRUB path end to end.
+$(BUILD)/arbor-test.iso: $(KERNEL) tools/mkiso.sh | $(BUILD)/.deps-iso
+	@tools/mkiso.sh $(KERNEL) "test=boot_info_sane mem=256" $@
+
 run: $(ISO) | $(BUILD)/.deps-run
 	@echo "Booting Arbor from $(ISO) with $(MEM) MiB (quit: Ctrl-A then X)"
 	@tools/qemu.sh --iso $(ISO) --mem $(MEM) || true
@@ -103,7 +107,7 @@ $(BUILD)/host/test_%: tests/host/test_%.c $$(host_srcs_$$*) | $(BUILD)/.deps-bui
 	@echo "  HOSTCC  $@"
 	@gcc $(HOST_CFLAGS) $^ -o $@
 
-test: $(KERNEL) $(ISO) $(HOST_BINS) | $(BUILD)/.deps-test
+test: $(KERNEL) $(BUILD)/arbor-test.iso $(HOST_BINS) | $(BUILD)/.deps-test
 	@python3 tools/run-tests.py --build $(BUILD) --timeout $(TIMEOUT) $(HOST_BINS)
 
 bench: $(KERNEL) | $(BUILD)/.deps-test

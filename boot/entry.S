@@ -148,6 +148,9 @@ boot_no_lm_msg:
 
 	.text
 	.code64
+	.cfi_sections .debug_frame	/* .eh_frame is discarded at link */
+	.globl boot_entry_high
+	.type boot_entry_high, @function
 boot_entry_high:
 	movabsq	$boot_stack_top, %rsp
 	/* The outermost frame: ends backtraces and gdb's unwinding. */

@@ -79,5 +79,7 @@ void kmain(uint32_t loader, uint32_t info)
 	banner();
 	if (cmdline_get(boot_info.cmdline, "test", test, sizeof(test)))
 		ktest_main(test);
+	if (cmdline_get(boot_info.cmdline, "bench", test, sizeof(test)))
+		kbench_main(test);
 	idle();
 }

@@ -22,12 +22,13 @@ __noreturn void qemu_exit(uint32_t code)
 	}
 }
 
-static void backtrace_print_pc(uint64_t pc)
+/* guess: the address came from a heuristic, not the frame chain. */
+static void backtrace_print_pc(uint64_t pc, bool guess)
 {
 	uint64_t off = 0;
 	const char *name = ksyms_lookup(pc, &off);
 	if (name)
-		printk_panic("  [<%p>] %s+0x%lx\n", (void *)pc, name, off);
+		printk_panic("  [<%p>] %s%s+0x%lx\n", (void *)pc, guess ? "? " : "", name, off);
 	else
 		printk_panic("  [<%p>] ?\n", (void *)pc);
 }
@@ -40,21 +41,43 @@ static bool backtrace_frame_ok(uint64_t rbp)
 
 /* Walks the frame-pointer chain (the kernel builds with
  * -fno-omit-frame-pointer; the entry code ends the chain with rbp = 0). */
-void backtrace_print(uint64_t rbp, uint64_t rip)
+static void backtrace_walk(uint64_t rbp)
 {
-	printk_panic("Backtrace:\n");
-	backtrace_print_pc(rip);
 	for (int i = 0; i < BACKTRACE_MAX_FRAMES && backtrace_frame_ok(rbp); i++) {
 		const uint64_t *frame = (const uint64_t *)rbp;
 		uint64_t ret = frame[1];
 		if (ret == 0)
 			break;
 		/* ret points after the call; -1 names the calling function. */
-		backtrace_print_pc(ret - 1);
+		backtrace_print_pc(ret - 1, false);
 		if (frame[0] <= rbp)
 			break; /* stacks grow down: a caller's frame is higher */
 		rbp = frame[0];
 	}
+}
+
+void backtrace_print(uint64_t rbp, uint64_t rip)
+{
+	printk_panic("Backtrace:\n");
+	backtrace_print_pc(rip, false);
+	backtrace_walk(rbp);
+}
+
+/* A fault may hit before the function pushed its frame (or in a leaf that
+ * never does): the word at the stack pointer may then be the only trace of
+ * the caller. Print it marked "?" as a guess, as Linux does. */
+static void backtrace_print_trap(const struct trap_frame *tf)
+{
+	printk_panic("Backtrace:\n");
+	backtrace_print_pc(tf->rip, false);
+	if (!trap_from_user(tf) && backtrace_frame_ok(tf->rsp)) {
+		uint64_t ret = *(const uint64_t *)tf->rsp;
+		uint64_t caller_ret = backtrace_frame_ok(tf->rbp) ? ((const uint64_t *)tf->rbp)[1] : 0;
+		if (ret != caller_ret && ksyms_lookup(ret - 1, NULL)) {
+			backtrace_print_pc(ret - 1, true);
+		}
+	}
+	backtrace_walk(tf->rbp);
 }
 
 static void panic_dump_regs(const struct trap_frame *tf)
@@ -118,6 +141,6 @@ __noreturn void panic_trap(struct trap_frame *tf, const char *fmt, ...)
 	va_end(ap);
 	printk_panic("panic: %s\n", msg);
 	panic_dump_regs(tf);
-	backtrace_print(tf->rbp, tf->rip);
+	backtrace_print_trap(tf);
 	panic_end();
 }

@@ -32,6 +32,26 @@ void ktest_fail(const char *file, int line, const char *fmt, ...)
 			ktest_fail(__FILE__, __LINE__, "%s == %s (0x%lx != 0x%lx)", #a, #b, _a, _b); \
 	} while (0)
 
+/* Micro-benchmarks, run when the command line says bench=NAME|all. fn
+ * performs `iters` operations; the harness times it with clock_ns() and
+ * prints "bench NAME NS_PER_OP_TIMES_100". Under QEMU's
+ * -icount shift=0 guest time is one nanosecond per instruction, so the
+ * same figure then counts guest instructions. */
+struct kbench {
+	const char *name;
+	void (*fn)(uint64_t iters);
+	uint64_t iters;
+};
+
+#define KBENCH(n, count)                                                      \
+	static void kbench_fn_##n(uint64_t iters);                            \
+	static const struct kbench kbench_##n                                 \
+		__attribute__((section(".kbench"), used, aligned(8))) = { #n, kbench_fn_##n, count }; \
+	static void kbench_fn_##n(uint64_t iters)
+
+__noreturn void kbench_main(const char *filter);
+bool ktest_selected(const char *filter, const char *name);
+
 /* Runs the tests the filter names ("all" or a comma-separated list) and
  * exits QEMU; "fault" instead provokes a deliberate kernel fault. */
 __noreturn void ktest_main(const char *filter);

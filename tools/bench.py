@@ -1,0 +1,41 @@
+#!/usr/bin/env python3
+"""`make bench`: boots the kernel with bench=all twice and prints
+`name value unit` lines. Once under -icount shift=0,sleep=off, where guest
+time counts instructions (stable on a busy machine): unit `insns`. Once in
+plain TCG: unit `ns`, which depends on the host and its load."""
+import argparse
+import os
+import re
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BENCH_RE = re.compile(r"^bench (\S+) (\d+)\r?$")
+
+
+def run(kernel, icount, timeout):
+    args = [os.path.join(ROOT, "tools", "qemu.sh"), "--serial", "stdio", "--kernel", kernel,
+            "--append", "bench=all"] + (["--icount"] if icount else [])
+    p = subprocess.run(args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, timeout=timeout, text=True, errors="replace")
+    found = [m.groups() for m in map(BENCH_RE.match, p.stdout.splitlines()) if m]
+    if p.returncode != 33 or not found:
+        sys.stderr.write(p.stdout[-3000:])
+        raise SystemExit(f"bench: the kernel's benchmark boot failed (QEMU exit {p.returncode})")
+    return found
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build", default="build")
+    ap.add_argument("--timeout", type=int, default=300)
+    a = ap.parse_args()
+    kernel = os.path.join(a.build, "arbor.elf")
+    for icount, unit in ((True, "insns"), (False, "ns")):
+        for name, hundredths in run(kernel, icount, a.timeout):
+            v = int(hundredths) / 100
+            print(f"{name} {v:.2f} {unit}", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,237 @@
+#!/usr/bin/env python3
+"""Arbor's test runner: host unit tests, then QEMU boots that print TAP.
+
+Prints each test's name as it starts, treats a kernel panic, a triple fault
+(QEMU exit 0) or a timeout as a failure of the test that was running, and
+ends with the line `N passed, N failed` (exit status 1 if anything failed).
+"""
+import argparse
+import os
+import re
+import select
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+QEMU_SH = os.path.join(ROOT, "tools", "qemu.sh")
+
+EXIT_SUCCESS, EXIT_FAILURE, EXIT_PANIC = 33, 35, 37  # kernel/include/abi/qemu_exit.h
+TAP_RE = re.compile(r"^(not ok|ok) (\d+) - (.*)$")
+RUN_RE = re.compile(r"^# run (\S+)")
+
+
+class Tally:
+    def __init__(self):
+        self.passed = 0
+        self.failed = []
+
+    def result(self, name, ok, detail=""):
+        print(("    ok   " if ok else "    FAIL ") + name + (f"  ({detail})" if detail else ""), flush=True)
+        if ok:
+            self.passed += 1
+        else:
+            self.failed.append(name)
+
+
+class Boot:
+    """One QEMU boot: its TAP results, and how it ended."""
+
+    def __init__(self):
+        self.lines = []
+        self.results = []   # (name, ok)
+        self.running = None  # test started but not finished
+        self.status = None  # QEMU exit status, None on timeout
+        self.timed_out = False
+
+    @property
+    def crash(self):
+        if self.timed_out:
+            return "timeout"
+        if self.status == 0:
+            return "triple fault (QEMU exit 0)"
+        if self.status == EXIT_PANIC:
+            return "kernel panic"
+        if self.status not in (EXIT_SUCCESS, EXIT_FAILURE):
+            return f"QEMU exit status {self.status}"
+        return None
+
+    def text(self):
+        return "\n".join(self.lines)
+
+    def panic_text(self):
+        out, inside = [], False
+        for line in self.lines:
+            inside = inside or "KERNEL PANIC" in line
+            if inside:
+                out.append(line)
+        return "\n".join(out)
+
+
+def boot(args, timeout, on_start=None, on_result=None, echo=False):
+    """Runs tools/qemu.sh ARGS, streaming serial output line by line."""
+    b = Boot()
+    proc = subprocess.Popen([QEMU_SH, "--serial", "stdio"] + args, stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + timeout
+    buf = b""
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            b.timed_out = True
+            proc.kill()
+            break
+        ready, _, _ = select.select([proc.stdout], [], [], min(left, 0.5))
+        if not ready:
+            continue
+        chunk = os.read(proc.stdout.fileno(), 65536)
+        if not chunk:
+            break
+        buf += chunk
+        while b"\n" in buf:
+            raw, buf = buf.split(b"\n", 1)
+            handle_line(b, raw.decode("utf-8", "replace").rstrip("\r"), on_start, on_result, echo)
+    if buf:
+        handle_line(b, buf.decode("utf-8", "replace").rstrip("\r"), on_start, on_result, echo)
+    b.status = proc.wait()
+    if b.timed_out:
+        b.status = None
+    return b
+
+
+def handle_line(b, line, on_start, on_result, echo):
+    b.lines.append(line)
+    if echo:
+        print("      | " + line, flush=True)
+    m = RUN_RE.match(line)
+    if m:
+        b.running = m.group(1)
+        if on_start:
+            on_start(b.running)
+        return
+    m = TAP_RE.match(line)
+    if m:
+        b.results.append((m.group(3), m.group(1) == "ok"))
+        b.running = None
+        if on_result:
+            on_result(*b.results[-1])
+
+
+def run_host_tests(binaries, tally, timeout):
+    for path in binaries:
+        name = os.path.basename(path)
+        print(f"[host] {name}", flush=True)
+        try:
+            p = subprocess.run([path], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               timeout=timeout, text=True)
+            out, code = p.stdout, p.returncode
+        except subprocess.TimeoutExpired:
+            tally.result(f"{name}: timed out after {timeout}s", False)
+            continue
+        seen = failed = 0
+        for line in out.splitlines():
+            m = TAP_RE.match(line)
+            if m:
+                seen += 1
+                failed += m.group(1) != "ok"
+                tally.result(f"{name}: {m.group(3)}", m.group(1) == "ok")
+            elif line.startswith("#") or "ERROR" in line or "runtime error" in line:
+                print("      " + line)
+        if code != 0 and not failed:  # e.g. a sanitizer abort after the last result
+            tally.result(f"{name}: exit status {code}", False)
+            print("\n".join("      | " + l for l in out.splitlines()[-20:]))
+        if seen == 0:
+            tally.result(f"{name}: printed no TAP result", False)
+
+
+def run_tap_boot(title, args, tally, timeout):
+    """A boot whose kernel (or user programs) print TAP for each test."""
+    print(f"[qemu] {title}", flush=True)
+    b = boot(args, timeout, on_start=lambda n: print(f"  {n} ...", flush=True),
+             on_result=tally.result)
+    if b.crash:
+        who = b.running or "(between tests)"
+        tally.result(f"{who}: {b.crash}", False)
+        print(b.panic_text() or "\n".join(b.lines[-30:]))
+    elif not b.results:
+        tally.result(f"{title}: no test ran", False)
+        print("\n".join(b.lines[-30:]))
+    elif b.status != EXIT_SUCCESS and all(ok for _, ok in b.results):
+        tally.result(f"{title}: kernel reported failure", False)
+    return b
+
+
+def expect(tally, name, checks, b):
+    """One test made of several named checks on a boot's outcome."""
+    print(f"  {name} ...", flush=True)
+    bad = [what for what, ok in checks if not ok]
+    tally.result(name, not bad, "; ".join(bad))
+    if bad:
+        print("\n".join("      | " + l for l in b.lines[-40:]))
+
+
+def test_fault_report(kernel, tally, timeout):
+    """A deliberate kernel fault: the runner must see a panic (not a hang),
+    blame the running test, and get registers and named frames."""
+    b = boot(["--kernel", kernel, "--append", "test=fault"], timeout)
+    p = b.panic_text()
+    expect(tally, "runner reports a kernel fault with registers and a backtrace", [
+        ("QEMU exited with the panic status", b.crash == "kernel panic"),
+        ("the running test is blamed", b.running == "fault"),
+        ("exception named", "page fault" in p),
+        ("registers dumped", all(r in p for r in ("RIP:", "RSP:", "RAX:", "R15:", "CR3:"))),
+        ("faulting address in CR2", "CR2: 0000000000000010" in p),
+        ("backtrace names the functions",
+         all(f in p for f in ("ktest_fault_inner", "ktest_fault_outer", "ktest_main", "kmain"))),
+    ], b)
+
+
+def test_runner_detects(kernel, tally):
+    """The runner's own failure detection: a hang and a triple fault."""
+    b = boot(["--kernel", kernel, "--append", "test=hang"], 5)
+    expect(tally, "runner stops a hung kernel at its timeout", [
+        ("timed out", b.crash == "timeout"), ("blames the running test", b.running == "hang")], b)
+    b = boot(["--kernel", kernel, "--append", "test=triple"], 30)
+    expect(tally, "runner treats a triple fault (exit 0) as a failure", [
+        ("detected", b.crash == "triple fault (QEMU exit 0)"),
+        ("blames the running test", b.running == "triple")], b)
+
+
+def test_grub_boot(iso, tally, timeout):
+    b = boot(["--iso", iso, "--mem", "256"], timeout)
+    expect(tally, "GRUB boots the ISO through multiboot2", [
+        ("banner names the loader", any("booted by GRUB (multiboot2)" in l for l in b.lines)),
+        ("command line reached the kernel", any("command line: 'test=boot_info_sane mem=256'" in l
+                                                for l in b.lines)),
+        ("self-test passed", ("boot_info_sane", True) in b.results),
+        ("clean exit", b.status == EXIT_SUCCESS),
+    ], b)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build", default="build")
+    ap.add_argument("--timeout", type=int, default=60, help="seconds per boot")
+    ap.add_argument("host_tests", nargs="*")
+    a = ap.parse_args()
+    kernel = os.path.join(a.build, "arbor.elf")
+    tally = Tally()
+    t0 = time.monotonic()
+
+    run_host_tests(a.host_tests, tally, a.timeout)
+    run_tap_boot("kernel self-tests (qemu -kernel, PVH)",
+                 ["--kernel", kernel, "--append", "test=all mem=256", "--mem", "256"], tally, a.timeout)
+    print("[qemu] boot paths and failure reporting", flush=True)
+    test_grub_boot(os.path.join(a.build, "arbor-test.iso"), tally, a.timeout)
+    test_fault_report(kernel, tally, a.timeout)
+    test_runner_detects(kernel, tally)
+
+    print(f"# {time.monotonic() - t0:.1f} s")
+    if tally.failed:
+        print("failed: " + ", ".join(tally.failed))
+    print(f"{tally.passed} passed, {len(tally.failed)} failed")
+    return 1 if tally.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
