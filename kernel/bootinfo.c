@@ -27,6 +27,8 @@ struct pvh_memmap_entry { uint64_t addr, size; uint32_t type, reserved; };
 static void bi_strcpy(char *dst, size_t cap, const char *src, size_t srclen)
 {
 	size_t i = 0;
+	if (cap == 0)
+		return;
 	for (; i + 1 < cap && i < srclen && src[i]; i++)
 		dst[i] = src[i];
 	dst[i] = '\0';
@@ -56,10 +58,12 @@ static void bi_add_module(struct boot_info *bi, uint64_t start, uint64_t size,
 static void mb2_parse_mmap(struct boot_info *bi, const struct mb2_tag *tag)
 {
 	const uint32_t *hdr = (const uint32_t *)(tag + 1);
-	uint32_t entry_size = hdr[0];
 	const uint8_t *p = (const uint8_t *)(hdr + 2);
 	const uint8_t *end = (const uint8_t *)tag + tag->size;
 
+	if (tag->size < sizeof(*tag) + 8) /* no room for entry_size/version */
+		return;
+	uint32_t entry_size = hdr[0];
 	if (entry_size < sizeof(struct mb2_mmap_entry))
 		return;
 	for (; p + entry_size <= end; p += entry_size) {
@@ -99,7 +103,7 @@ int bootinfo_parse_mb2(struct boot_info *bi, paddr_t mbi, bootinfo_phys_fn phys)
 	if (total < 16)
 		return -1;
 	const uint8_t *base = phys(mbi, total);
-	for (uint32_t off = 8; off + sizeof(struct mb2_tag) <= total;) {
+	for (uint64_t off = 8; off + sizeof(struct mb2_tag) <= total;) {
 		const struct mb2_tag *tag = (const void *)(base + off);
 		if (tag->type == MB2_TAG_END)
 			return 0;

@@ -103,6 +103,8 @@ def handle_line(b, line, on_start, on_result, echo):
     b.lines.append(line)
     if echo:
         print("      | " + line, flush=True)
+    if line.startswith("# FAIL"):
+        print("      " + line, flush=True)
     m = RUN_RE.match(line)
     if m:
         b.running = m.group(1)
