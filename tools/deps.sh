@@ -5,7 +5,7 @@
 set -e
 
 # "command package" pairs per profile. A path stands for a file check.
-need_build="gcc:gcc ld:binutils make:make awk:mawk"
+need_build="gcc:gcc ld:binutils make:make awk:mawk /usr/include/stdio.h:libc6-dev"
 need_iso="grub-mkrescue:grub-common /usr/lib/grub/i386-pc:grub-pc-bin xorriso:xorriso mformat:mtools"
 need_qemu="qemu-system-x86_64:qemu-system-x86"
 need_test="python3:python3"
@@ -50,10 +50,15 @@ if [ -n "$missing_pkgs" ]; then
 	fi
 	echo "Installing missing packages:$missing_pkgs" >&2
 	export DEBIAN_FRONTEND=noninteractive
-	if ! { $sudo apt-get update -qq && $sudo apt-get install -y -qq --no-install-recommends $missing_pkgs; } >&2; then
+	log=$(mktemp)
+	if ! { $sudo apt-get update -q && $sudo apt-get install -y -q --no-install-recommends $missing_pkgs; } >"$log" 2>&1; then
+		tail -n 20 "$log" >&2
+		rm -f "$log"
 		echo "Could not install:$missing_pkgs. Install them by hand: sudo apt-get install --no-install-recommends$missing_pkgs" >&2
 		exit 1
 	fi
+	rm -f "$log"
+	echo "Installed:$missing_pkgs" >&2
 fi
 
 # QEMU older than 4.0 cannot boot a PVH kernel with -kernel.

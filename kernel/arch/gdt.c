@@ -58,6 +58,10 @@ void percpu_init_boot_cpu(void)
 	wrmsr(MSR_KERNEL_GS, 0);
 }
 
+_Static_assert(offsetof(struct cpu, kernel_rsp) == PERCPU_OFF_KERNEL_RSP, "asm offset");
+_Static_assert(offsetof(struct cpu, user_rsp) == PERCPU_OFF_USER_RSP, "asm offset");
+_Static_assert(offsetof(struct cpu, current) == PERCPU_OFF_CURRENT, "asm offset");
+
 void cpu_set_kernel_stack(uint64_t rsp0)
 {
 	struct cpu *c = this_cpu();

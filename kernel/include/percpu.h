@@ -18,12 +18,19 @@ struct tss {
 	uint16_t iomap_base;
 } __packed;
 
+struct thread;
+struct runqueue;
+
 struct cpu {
 	struct cpu *self;	/* %gs:0 */
 	uint64_t kernel_rsp;	/* %gs:8: top of the running thread's kernel stack */
 	uint64_t user_rsp;	/* %gs:16: scratch for the syscall entry */
+	struct thread *current;	/* %gs:24: the running thread */
 	uint32_t id;
+	int preempt_count;	/* > 0: no involuntary switch (spinlock held) */
+	bool need_resched;	/* switch at the next safe point */
 	uint64_t ticks;		/* timer interrupts taken on this CPU */
+	struct runqueue *rq;
 	uint64_t gdt[8];
 	struct tss tss;
 	uint8_t ist_stacks[3][IST_STACK_SIZE] __attribute__((aligned(16)));
@@ -44,6 +51,17 @@ static inline struct cpu *this_cpu(void)
 	struct cpu *c;
 	__asm__ volatile("movq %%gs:0, %0" : "=r"(c));
 	return c;
+}
+
+#define PERCPU_OFF_KERNEL_RSP 8
+#define PERCPU_OFF_USER_RSP   16
+#define PERCPU_OFF_CURRENT    24
+
+static inline struct thread *current_thread(void)
+{
+	struct thread *t;
+	__asm__ volatile("movq %%gs:24, %0" : "=r"(t));
+	return t;
 }
 
 void percpu_init_boot_cpu(void);
