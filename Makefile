@@ -8,6 +8,7 @@ OPT     ?= -O2
 GDBPORT ?= 1234
 TIMEOUT ?= 60
 
+.DEFAULT_GOAL := all
 KERNEL  := $(BUILD)/arbor.elf
 ISO     := $(BUILD)/arbor.iso
 
@@ -20,26 +21,48 @@ $(error CMDLINE must not contain double quotes or backslashes: use words like ke
 endif
 
 # -- kernel ---------------------------------------------------------------
+GEN := $(BUILD)/gen
+KERNEL_INCLUDES := -Ikernel/include -Icgroup -I$(GEN)
 KERNEL_CFLAGS := -std=gnu11 $(OPT) -g -Wall -Wextra -Werror \
 	-ffreestanding -fno-pic -fno-pie -mno-red-zone -mno-sse -mno-sse2 -mno-mmx \
 	-mno-80387 -mcmodel=kernel -fno-stack-protector -fno-asynchronous-unwind-tables \
-	-fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -Ikernel/include -MMD -MP
-KERNEL_ASFLAGS := -Ikernel/include -Iboot -MMD -MP -g
+	-fno-omit-frame-pointer -mno-omit-leaf-frame-pointer $(KERNEL_INCLUDES) -MMD -MP
+KERNEL_ASFLAGS := $(KERNEL_INCLUDES) -Iboot -MMD -MP -g
 KERNEL_LDFLAGS := -n -nostdlib -T linker.ld -z max-page-size=0x1000 --no-warn-rwx-segments
 
-KERNEL_SRCS := $(wildcard boot/*.S) $(shell find kernel -name '*.c' -o -name '*.S' | sort)
-KERNEL_OBJS := $(patsubst %,$(BUILD)/obj/%.o,$(KERNEL_SRCS))
+KERNEL_SRCS := $(wildcard boot/*.S) $(shell find kernel cgroup -name '*.c' -o -name '*.S' | sort)
+KERNEL_OBJS := $(patsubst %,$(BUILD)/obj/%.o,$(KERNEL_SRCS)) $(BUILD)/obj/gen/syscall_table.c.o
+
+# Everything that follows from the one syscall table.
+SYSCALL_TBL := kernel/include/abi/syscalls.tbl
+GEN_HEADERS := $(GEN)/syscall_nr.h $(GEN)/arbor/syscalls.h
+$(GEN)/syscall_nr.h $(GEN)/syscall_table.c $(GEN)/arbor/syscalls.h: $(SYSCALL_TBL) tools/gen-syscalls.py
+	@mkdir -p $(GEN)/arbor
+	@python3 tools/gen-syscalls.py --numbers $(GEN)/syscall_nr.h --kernel $(GEN)/syscall_table.c \
+		--user $(GEN)/arbor/syscalls.h
+docs/syscalls.md: $(SYSCALL_TBL) tools/gen-syscalls.py
+	@python3 tools/gen-syscalls.py --docs $@
+docs: docs/syscalls.md
+$(BUILD)/obj/gen/syscall_table.c.o: $(GEN)/syscall_table.c $(GEN_HEADERS)
+	@mkdir -p $(@D)
+	@echo "  CC      $<"
+	@gcc $(KERNEL_CFLAGS) -c $< -o $@
 
 # -- host unit tests: test name -> the kernel sources it exercises --------
 HOST_CFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -fsanitize=address,undefined \
-	-fno-sanitize-recover=all -Ikernel/include
-HOST_TESTS := format buddy bootinfo
-host_srcs_format   := kernel/lib/format.c
-host_srcs_buddy    := kernel/mm/buddy.c
-host_srcs_bootinfo := kernel/bootinfo.c
+	-fno-sanitize-recover=all -Ikernel/include -Icgroup -pthread
+HOST_TESTS := format buddy bootinfo page_counter rbtree initrd elf
+host_srcs_format       := kernel/lib/format.c
+host_srcs_buddy        := kernel/mm/buddy.c
+host_srcs_bootinfo     := kernel/bootinfo.c
+host_srcs_page_counter := cgroup/page_counter.c cgroup/charge_stock.c
+host_srcs_rbtree       := kernel/lib/rbtree.c
+host_srcs_sched_fair   := kernel/sched/fair.c kernel/lib/rbtree.c
+host_srcs_initrd       := kernel/lib/initrd.c
+host_srcs_elf          := kernel/lib/elf.c
 HOST_BINS := $(patsubst %,$(BUILD)/host/test_%,$(HOST_TESTS))
 
-.PHONY: all run debug test bench iso clean deps check-host
+.PHONY: all run debug test bench iso clean deps docs
 all: $(KERNEL)
 
 $(BUILD)/.deps-%: tools/deps.sh
@@ -50,12 +73,12 @@ $(BUILD)/.deps-%: tools/deps.sh
 deps:
 	@tools/deps.sh all
 
-$(BUILD)/obj/%.c.o: %.c | $(BUILD)/.deps-build
+$(BUILD)/obj/%.c.o: %.c | $(BUILD)/.deps-build $(GEN_HEADERS)
 	@mkdir -p $(@D)
 	@echo "  CC      $<"
 	@gcc $(KERNEL_CFLAGS) -c $< -o $@
 
-$(BUILD)/obj/%.S.o: %.S | $(BUILD)/.deps-build
+$(BUILD)/obj/%.S.o: %.S | $(BUILD)/.deps-build $(GEN_HEADERS)
 	@mkdir -p $(@D)
 	@echo "  AS      $<"
 	@gcc $(KERNEL_ASFLAGS) -c $< -o $@
@@ -108,6 +131,7 @@ $(BUILD)/host/test_%: tests/host/test_%.c $$(host_srcs_$$*) | $(BUILD)/.deps-bui
 	@gcc $(HOST_CFLAGS) $^ -o $@
 
 test: $(KERNEL) $(BUILD)/arbor-test.iso $(HOST_BINS) | $(BUILD)/.deps-test
+	@python3 tools/gen-syscalls.py --check-docs docs/syscalls.md
 	@python3 tools/run-tests.py --build $(BUILD) --timeout $(TIMEOUT) $(HOST_BINS)
 
 bench: $(KERNEL) | $(BUILD)/.deps-test

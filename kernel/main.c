@@ -3,6 +3,10 @@
 #include "../boot/boot.h"
 #include "arch/x86.h"
 #include "bootinfo.h"
+#include "cgroup.h"
+#include "proc.h"
+#include "sched.h"
+#include "syscall.h"
 #include "fpu.h"
 #include "heap.h"
 #include "ktest.h"
@@ -55,17 +59,24 @@ static void banner(void)
 	       clock_tsc_hz() / 1000000, timer_lapic_hz() / 1000, TIMER_HZ);
 }
 
-static __noreturn void idle(void)
+/* The first thread: whatever needs a thread context to start. */
+static long kinit(void *arg)
 {
+	char test[128];
+	(void)arg;
+
+	if (cmdline_get(boot_info.cmdline, "test", test, sizeof(test)))
+		ktest_main(test);
+	if (cmdline_get(boot_info.cmdline, "bench", test, sizeof(test)))
+		kbench_main(test);
 	printk("Arbor: the kernel is up; user space arrives with a later release.\n"
 	       "Arbor: idling. Quit QEMU with Ctrl-A then X.\n");
-	for (;;)
-		cpu_hlt();
+	return 0;
 }
 
 void kmain(uint32_t loader, uint32_t info)
 {
-	char test[128];
+	int err;
 
 	serial_init();
 	percpu_init_boot_cpu();
@@ -74,12 +85,14 @@ void kmain(uint32_t loader, uint32_t info)
 	fpu_init();
 	pmm_init(&boot_info);
 	vm_init(bootinfo_usable_top(&boot_info));
+	cg_init();
+	proc_init();
+	sched_init();
+	syscall_init();
 	timer_init();
-	cpu_sti();
 	banner();
-	if (cmdline_get(boot_info.cmdline, "test", test, sizeof(test)))
-		ktest_main(test);
-	if (cmdline_get(boot_info.cmdline, "bench", test, sizeof(test)))
-		kbench_main(test);
-	idle();
+	if (!kthread_create("kinit", kinit, NULL, NULL, &err))
+		panic("cannot create the first thread (%d)", err);
+	cpu_sti();
+	sched_idle_loop();
 }

@@ -184,7 +184,7 @@ def test_fault_report(kernel, tally, timeout):
         ("registers dumped", all(r in p for r in ("RIP:", "RSP:", "RAX:", "R15:", "CR3:"))),
         ("faulting address in CR2", "CR2: 0000000000000010" in p),
         ("backtrace names the functions",
-         all(f in p for f in ("ktest_fault_inner", "ktest_fault_outer", "ktest_main", "kmain"))),
+         all(f in p for f in ("ktest_fault_inner", "ktest_fault_outer", "ktest_main", "kinit"))),
     ], b)
 
 

@@ -61,6 +61,7 @@ void percpu_init_boot_cpu(void)
 _Static_assert(offsetof(struct cpu, kernel_rsp) == PERCPU_OFF_KERNEL_RSP, "asm offset");
 _Static_assert(offsetof(struct cpu, user_rsp) == PERCPU_OFF_USER_RSP, "asm offset");
 _Static_assert(offsetof(struct cpu, current) == PERCPU_OFF_CURRENT, "asm offset");
+_Static_assert(offsetof(struct cpu, need_resched) == PERCPU_OFF_NEED_RESCHED, "asm offset");
 
 void cpu_set_kernel_stack(uint64_t rsp0)
 {

@@ -6,6 +6,7 @@
 #include "lapic.h"
 #include "panic.h"
 #include "percpu.h"
+#include "sched.h"
 #include "trap.h"
 
 #define PIT_HZ          1193182u
@@ -55,9 +56,10 @@ static void timer_calibrate(void)
 
 static void timer_tick(struct trap_frame *tf)
 {
-	(void)tf;
 	this_cpu()->ticks++;
 	lapic_eoi();
+	if (this_cpu()->rq)
+		sched_tick(trap_from_user(tf));
 }
 
 void timer_init(void)

@@ -3,6 +3,8 @@
 #include "panic.h"
 #include "percpu.h"
 #include "printk.h"
+#include "arch/x86.h"
+#include "sched.h"
 
 struct idt_gate {
 	uint16_t offset_lo;
@@ -78,6 +80,11 @@ void trap_dispatch(struct trap_frame *tf)
 
 	if (fn) {
 		fn(tf);
+		/* An interrupt may have made a thread runnable or used up the
+		 * running one's slice: switch now if the interrupted code could
+		 * be interrupted (no spinlock, interrupts were on). */
+		if (tf->vector >= IRQ_VECTOR_BASE && (tf->rflags & RFLAGS_IF))
+			sched_preempt_irq();
 		return;
 	}
 	if (tf->vector == VECTOR_SPURIOUS)

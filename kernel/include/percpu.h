@@ -4,6 +4,7 @@
 #define ARBOR_PERCPU_H
 
 #include "types.h"
+#include "charge_stock.h"
 
 #define MAX_CPUS 8
 #define IST_STACK_SIZE 8192
@@ -26,11 +27,12 @@ struct cpu {
 	uint64_t kernel_rsp;	/* %gs:8: top of the running thread's kernel stack */
 	uint64_t user_rsp;	/* %gs:16: scratch for the syscall entry */
 	struct thread *current;	/* %gs:24: the running thread */
+	uint32_t need_resched;	/* %gs:32: switch at the next safe point */
 	uint32_t id;
 	int preempt_count;	/* > 0: no involuntary switch (spinlock held) */
-	bool need_resched;	/* switch at the next safe point */
 	uint64_t ticks;		/* timer interrupts taken on this CPU */
 	struct runqueue *rq;
+	struct charge_stock stock;	/* memory charges cached for one cgroup */
 	uint64_t gdt[8];
 	struct tss tss;
 	uint8_t ist_stacks[3][IST_STACK_SIZE] __attribute__((aligned(16)));
@@ -56,6 +58,7 @@ static inline struct cpu *this_cpu(void)
 #define PERCPU_OFF_KERNEL_RSP 8
 #define PERCPU_OFF_USER_RSP   16
 #define PERCPU_OFF_CURRENT    24
+#define PERCPU_OFF_NEED_RESCHED 32
 
 static inline struct thread *current_thread(void)
 {

@@ -2,6 +2,7 @@
  * per-section permissions. Replaces the boot tables (and with them the
  * identity map of low memory, so a stray NULL dereference faults). */
 #include "vm.h"
+#include "addrspace.h"
 #include "arch/x86.h"
 #include "kstring.h"
 #include "panic.h"
@@ -111,4 +112,11 @@ void vm_init(paddr_t direct_map_top)
 	vm_map_image_range(__data_start, __kernel_end, PTE_W | PTE_NX);
 	write_cr4(read_cr4() | CR4_PGE);
 	write_cr3(kernel_root);
+}
+
+void vm_switch_to(struct addrspace *as)
+{
+	paddr_t root = as ? vm_as_root(as) : kernel_root;
+	if (read_cr3() != root)
+		write_cr3(root);
 }

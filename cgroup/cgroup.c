@@ -1,0 +1,161 @@
+/* The cgroup tree. Semantics (Linux cgroup v2, the parts the kernel core
+ * needs now): one root; every cgroup has a name unique among its siblings;
+ * a cgroup can be removed only when it has no processes and no children;
+ * a removed cgroup lives on while references remain (for example a zombie
+ * that still points at it) but takes no new members. Its scheduling
+ * entity sits in the parent's run queue with a weight derived from
+ * cpu.weight; its page counter charges into the parent's. */
+#include "cgroup.h"
+#include "abi/errno.h"
+#include "heap.h"
+#include "kstring.h"
+#include "spinlock.h"
+
+struct cgroup cg_root;
+static struct spinlock cg_tree_lock = SPINLOCK_INIT("cgroup");
+static uint64_t cg_next_id = 1;
+
+void cg_lock(void)
+{
+	spin_lock(&cg_tree_lock);
+}
+
+void cg_unlock(void)
+{
+	spin_unlock(&cg_tree_lock);
+}
+
+static void cg_init_common(struct cgroup *cg, struct cgroup *parent)
+{
+	list_init(&cg->children);
+	list_init(&cg->sibling);
+	list_init(&cg->procs);
+	cg->parent = parent;
+	cg->level = parent ? parent->level + 1 : 0;
+	cg->refcount = 1;
+	cg->id = cg_next_id++;
+	cg->cpu_weight = CG_WEIGHT_DEFAULT;
+	page_counter_init(&cg->memory, parent ? &parent->memory : NULL);
+	sched_queue_init(&cg->rq, parent ? &cg->se : NULL);
+	if (parent)
+		sched_entity_init(&cg->se, &parent->rq, &cg->rq,
+				  sched_weight_from_cgroup(CG_WEIGHT_DEFAULT));
+}
+
+void cg_init(void)
+{
+	static char root_name[] = "";
+	cg_init_common(&cg_root, NULL);
+	cg_root.name = root_name;
+}
+
+static bool cg_name_valid(const char *name)
+{
+	size_t n = strlen(name);
+	if (n == 0 || n > CG_NAME_MAX || strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
+		return false;
+	return strchr(name, '/') == NULL && strchr(name, '\n') == NULL;
+}
+
+struct cgroup *cg_find_child(struct cgroup *parent, const char *name)
+{
+	struct list_head *pos;
+	list_for_each(pos, &parent->children) {
+		struct cgroup *c = list_entry(pos, struct cgroup, sibling);
+		if (strcmp(c->name, name) == 0)
+			return c;
+	}
+	return NULL;
+}
+
+int cg_create(struct cgroup *parent, const char *name, struct cgroup **out)
+{
+	if (!cg_name_valid(name))
+		return -EINVAL;
+	struct cgroup *cg = kzalloc(sizeof(*cg));
+	char *copy = kmalloc(strlen(name) + 1);
+	if (!cg || !copy) {
+		kfree(cg);
+		kfree(copy);
+		return -ENOMEM;
+	}
+	strlcpy(copy, name, strlen(name) + 1);
+	cg_lock();
+	int err = parent->dead ? -ENODEV : cg_find_child(parent, name) ? -EEXIST : 0;
+	if (!err) {
+		cg_init_common(cg, parent);
+		cg->name = copy;
+		list_add_tail(&cg->sibling, &parent->children);
+		parent->nr_children++;
+		parent->refcount++;
+	}
+	cg_unlock();
+	if (err) {
+		kfree(cg);
+		kfree(copy);
+		return err;
+	}
+	*out = cg;
+	return 0;
+}
+
+int cg_destroy(struct cgroup *cg)
+{
+	if (cg == &cg_root)
+		return -EINVAL;
+	cg_lock();
+	int err = cg->dead ? -ENOENT : (cg->nr_procs || cg->nr_children || cg->rq.nr_queued) ? -EBUSY : 0;
+	if (!err) {
+		cg->dead = true;
+		list_del(&cg->sibling);
+		cg->parent->nr_children--;
+	}
+	cg_unlock();
+	if (!err)
+		cg_put(cg);
+	return err;
+}
+
+void cg_get(struct cgroup *cg)
+{
+	__atomic_add_fetch(&cg->refcount, 1, __ATOMIC_RELAXED);
+}
+
+void cg_put(struct cgroup *cg)
+{
+	while (cg && cg != &cg_root && __atomic_sub_fetch(&cg->refcount, 1, __ATOMIC_ACQ_REL) == 0) {
+		struct cgroup *parent = cg->parent;
+		kfree(cg->name);
+		kfree(cg);
+		cg = parent; /* a child held a reference on its parent */
+	}
+}
+
+static void cg_path_put(char *buf, size_t len, size_t pos, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (pos + i + 1 < len)
+			buf[pos + i] = s[i];
+}
+
+/* Fills the path from its end, so no depth limit and no recursion. */
+size_t cg_path(const struct cgroup *cg, char *buf, size_t len)
+{
+	size_t total = 0;
+	for (const struct cgroup *c = cg; c->parent; c = c->parent)
+		total += 1 + strlen(c->name);
+	if (total == 0) {
+		cg_path_put(buf, len, 0, "/", 1);
+		total = 1;
+	}
+	size_t pos = total;
+	for (const struct cgroup *c = cg; c->parent; c = c->parent) {
+		size_t n = strlen(c->name);
+		pos -= n;
+		cg_path_put(buf, len, pos, c->name, n);
+		cg_path_put(buf, len, --pos, "/", 1);
+	}
+	if (len)
+		buf[total < len ? total : len - 1] = '\0';
+	return total;
+}

@@ -1,0 +1,64 @@
+/* The cgroup object: one node of Arbor's single unified hierarchy.
+ *
+ * The scheduler and the page allocator are built around it: each cgroup
+ * embeds its scheduling entity and run queue (cpu), and its hierarchical
+ * page counter (memory). Every process is in exactly one cgroup; children
+ * are born in their parent's. This header is the kernel-side core; the file
+ * interface (cgroupfs) translates to it. Builds for the host as well. */
+#ifndef ARBOR_CGROUP_H
+#define ARBOR_CGROUP_H
+
+#include "list.h"
+#include "page_counter.h"
+#include "sched_fair.h"
+#include "types.h"
+
+#define CG_NAME_MAX 255
+#define CG_WEIGHT_DEFAULT 100
+#define CG_WEIGHT_MIN 1
+#define CG_WEIGHT_MAX 10000
+
+struct cgroup {
+	struct cgroup *parent;
+	struct list_head children;	/* child cgroups */
+	struct list_head sibling;	/* in parent->children */
+	struct list_head procs;		/* processes in this cgroup */
+	uint32_t nr_procs;		/* processes directly here */
+	uint32_t nr_children;
+	uint32_t level;			/* root is 0 */
+	uint32_t refcount;		/* the tree's reference + lookups in flight */
+	uint64_t id;
+	bool dead;			/* removed; waiting for its last reference */
+	char *name;			/* "" for the root */
+
+	/* memory: pages charged by everything in this subtree */
+	struct page_counter memory;
+
+	/* cpu: this cgroup as one entity in its parent's queue, and the queue
+	 * its threads and child cgroups compete in */
+	struct sched_entity se;
+	struct sched_queue rq;
+	uint32_t cpu_weight;		/* cpu.weight, 1..10000 */
+	uint64_t cpu_user_ticks, cpu_system_ticks; /* samples, whole subtree */
+};
+
+extern struct cgroup cg_root;
+
+void cg_init(void);
+/* New child of parent named name: 0, -EEXIST, -EINVAL (bad name), -ENOMEM,
+ * -ENODEV (parent removed). */
+int cg_create(struct cgroup *parent, const char *name, struct cgroup **out);
+/* Remove an empty cgroup: 0, -EBUSY (has processes or children), -EINVAL
+ * (root). The memory is freed with its last reference. */
+int cg_destroy(struct cgroup *cg);
+struct cgroup *cg_find_child(struct cgroup *parent, const char *name);
+void cg_get(struct cgroup *cg);
+void cg_put(struct cgroup *cg);
+/* Path from the root ("/" for the root itself) into buf; its length. */
+size_t cg_path(const struct cgroup *cg, char *buf, size_t len);
+
+/* Locking: cg_lock guards the tree shape and membership lists. */
+void cg_lock(void);
+void cg_unlock(void);
+
+#endif

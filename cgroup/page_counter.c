@@ -1,0 +1,126 @@
+/* Hierarchical page counter. Pure logic: no libc, no locks.
+ *
+ * Semantics:
+ *   usage   pages charged at this level or any descendant. A try-charge adds
+ *           first and checks afterwards (one atomic RMW per level, no CAS
+ *           retry loop under contention); a level whose new usage exceeds its
+ *           max takes the pages back out and the levels below it are undone.
+ *           Every successful add saw a value <= max that already included
+ *           all committed charges, so committed usage never exceeds max.
+ *   max     read once per level per charge; changing it never fails.
+ *   peak    highest usage a level accepted (or was forced to). It may include
+ *           a charge that a higher level then refused: it is a high-water
+ *           mark of the counter, not of committed pages.
+ *   failcnt refusals at this level, counted only for non-quiet charges.
+ * All fields are accessed with relaxed atomics: each decision depends only
+ * on the result of a single RMW on one variable, so no ordering is needed. */
+#include "page_counter.h"
+
+void (*page_counter_error_hook)(const char *msg);
+
+void page_counter_init(struct page_counter *pc, struct page_counter *parent)
+{
+	pc->usage = 0;
+	pc->max = PAGE_COUNTER_MAX;
+	pc->peak = 0;
+	pc->failcnt = 0;
+	pc->parent = parent;
+}
+
+static void update_peak(struct page_counter *pc, uint64_t usage)
+{
+	uint64_t old = __atomic_load_n(&pc->peak, __ATOMIC_RELAXED);
+
+	while (usage > old &&
+	       !__atomic_compare_exchange_n(&pc->peak, &old, usage, true,
+					    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		;
+}
+
+/* Subtracts nr at one level, clamping at 0. A CAS loop rather than a plain
+ * subtract so an underflow cannot leave a huge wrapped value behind. */
+static void level_sub(struct page_counter *pc, uint64_t nr)
+{
+	uint64_t old = __atomic_load_n(&pc->usage, __ATOMIC_RELAXED);
+	uint64_t new;
+
+	do {
+		new = old >= nr ? old - nr : 0;
+	} while (!__atomic_compare_exchange_n(&pc->usage, &old, new, true,
+					      __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+	if (unlikely(old < nr) && page_counter_error_hook)
+		page_counter_error_hook("page_counter: uncharge below zero");
+}
+
+/* Undoes a charge of nr at the levels from pc up to, not including, stop. */
+static void undo_until(struct page_counter *pc, struct page_counter *stop,
+		       uint64_t nr)
+{
+	for (; pc != stop; pc = pc->parent)
+		level_sub(pc, nr);
+}
+
+/* Returns the refusing level, or NULL if every level accepted the charge. */
+static struct page_counter *charge_walk(struct page_counter *pc, uint64_t nr)
+{
+	for (struct page_counter *c = pc; c; c = c->parent) {
+		uint64_t new = __atomic_add_fetch(&c->usage, nr, __ATOMIC_RELAXED);
+
+		/* new < nr: the add wrapped, only possible for absurd nr. */
+		if (unlikely(new > __atomic_load_n(&c->max, __ATOMIC_RELAXED) ||
+			     new < nr)) {
+			__atomic_sub_fetch(&c->usage, nr, __ATOMIC_RELAXED);
+			undo_until(pc, c, nr);
+			return c;
+		}
+		update_peak(c, new);
+	}
+	return NULL;
+}
+
+bool page_counter_try_charge(struct page_counter *pc, uint64_t nr,
+			     struct page_counter **fail)
+{
+	struct page_counter *bad;
+
+	if (nr == 0)
+		return true;
+	bad = charge_walk(pc, nr);
+	if (likely(!bad))
+		return true;
+	__atomic_add_fetch(&bad->failcnt, 1, __ATOMIC_RELAXED);
+	if (fail)
+		*fail = bad;
+	return false;
+}
+
+bool page_counter_try_charge_quiet(struct page_counter *pc, uint64_t nr)
+{
+	return nr == 0 || !charge_walk(pc, nr);
+}
+
+void page_counter_charge(struct page_counter *pc, uint64_t nr)
+{
+	if (nr == 0)
+		return;
+	for (struct page_counter *c = pc; c; c = c->parent)
+		update_peak(c, __atomic_add_fetch(&c->usage, nr, __ATOMIC_RELAXED));
+}
+
+void page_counter_uncharge(struct page_counter *pc, uint64_t nr)
+{
+	if (nr == 0)
+		return;
+	undo_until(pc, NULL, nr);
+}
+
+int page_counter_set_max(struct page_counter *pc, uint64_t nr)
+{
+	__atomic_store_n(&pc->max, MIN(nr, PAGE_COUNTER_MAX), __ATOMIC_RELAXED);
+	return 0;
+}
+
+uint64_t page_counter_read(const struct page_counter *pc)
+{
+	return __atomic_load_n(&pc->usage, __ATOMIC_RELAXED);
+}

@@ -1,0 +1,80 @@
+/* syscall/sysret entry. Builds the same struct trap_frame as an interrupt
+ * (vector SYSCALL_VECTOR), so code that inspects or rewrites user
+ * registers (faults, signals, fork) sees one layout. */
+#include "abi/errno.h"
+#include "syscall_nr.h"
+
+#define USER_CS (0x28 | 3)
+#define USER_SS (0x20 | 3)
+#define SYSCALL_VECTOR 0x100
+#define FRAME_RAX (14 * 8)
+
+	.text
+	.globl syscall_entry
+	.type syscall_entry, @function
+syscall_entry:
+	swapgs
+	movq	%rsp, %gs:16		/* user rsp */
+	movq	%gs:8, %rsp		/* this thread's kernel stack */
+	pushq	$USER_SS
+	pushq	%gs:16
+	pushq	%r11			/* user rflags */
+	pushq	$USER_CS
+	pushq	%rcx			/* user rip */
+	pushq	$0
+	pushq	$SYSCALL_VECTOR
+	pushq	%rax
+	pushq	%rbx
+	pushq	%rcx
+	pushq	%rdx
+	pushq	%rsi
+	pushq	%rdi
+	pushq	%rbp
+	pushq	%r8
+	pushq	%r9
+	pushq	%r10
+	pushq	%r11
+	pushq	%r12
+	pushq	%r13
+	pushq	%r14
+	pushq	%r15
+	xorl	%ebp, %ebp		/* backtraces stop at the user boundary */
+	sti
+	cmpq	$SYSCALL_COUNT, %rax
+	jae	1f
+	movq	%r10, %rcx		/* 4th argument: C wants it in rcx */
+	call	*syscall_table(, %rax, 8)
+	jmp	2f
+1:	movq	$-ENOSYS, %rax
+2:	movq	%rax, FRAME_RAX(%rsp)
+	cli
+	cmpl	$0, %gs:32		/* need_resched or other exit work */
+	jne	3f
+syscall_return:
+	popq	%r15
+	popq	%r14
+	popq	%r13
+	popq	%r12
+	popq	%r11
+	popq	%r10
+	popq	%r9
+	popq	%r8
+	popq	%rbp
+	popq	%rdi
+	popq	%rsi
+	popq	%rdx
+	popq	%rcx
+	popq	%rbx
+	popq	%rax
+	addq	$16, %rsp		/* vector, error */
+	movq	(%rsp), %rcx		/* rip */
+	movq	16(%rsp), %r11		/* rflags */
+	movq	24(%rsp), %rsp		/* user rsp */
+	swapgs
+	sysretq
+
+3:	movq	%rsp, %rdi
+	call	syscall_exit_work	/* may switch threads; returns with IF=0 */
+	jmp	syscall_return
+
+	.section .note.GNU-stack, "", @progbits

@@ -1,0 +1,62 @@
+/* User address spaces: 4-level page tables whose upper half is the
+ * kernel's (shared by every process), and a list of areas describing what
+ * the lower half may contain. Anonymous memory is allocated on first touch
+ * (page fault) and charged, like the page tables themselves, to the
+ * address space's cgroup. */
+#ifndef ARBOR_ADDRSPACE_H
+#define ARBOR_ADDRSPACE_H
+
+#include "list.h"
+#include "spinlock.h"
+#include "types.h"
+
+struct cgroup;
+
+#define VM_READ   0x1
+#define VM_WRITE  0x2
+#define VM_EXEC   0x4
+#define VM_DEVICE 0x8	/* maps fixed physical memory (MMIO, DMA): not owned */
+
+#define USER_BASE      0x0000000000001000ull	/* page 0 is never mapped */
+#define USER_STACK_TOP 0x00007ffffffff000ull
+#define USER_STACK_SIZE (8ull << 20)
+
+struct vm_area {
+	vaddr_t start, end;	/* page aligned, end exclusive */
+	uint32_t flags;		/* VM_* */
+	paddr_t phys;		/* VM_DEVICE: physical address of start */
+	struct list_head link;	/* in addrspace->areas, sorted by start */
+};
+
+struct addrspace {
+	paddr_t root;		/* PML4 */
+	struct list_head areas;
+	struct spinlock lock;
+	struct cgroup *cg;	/* charged for pages and page tables (a reference) */
+	uint64_t resident;	/* anonymous pages mapped */
+	uint64_t table_pages;	/* page-table pages, root included */
+};
+
+struct addrspace *vm_as_create(struct cgroup *cg, int *err);
+void vm_as_destroy(struct addrspace *as);
+paddr_t vm_as_root(const struct addrspace *as);
+
+/* Reserve [start, start+len) for memory with flags. 0, -EINVAL (unaligned,
+ * outside user space, overlapping), -ENOMEM. */
+int vm_area_add(struct addrspace *as, vaddr_t start, uint64_t len, uint32_t flags, paddr_t phys);
+/* Unmap and free whatever lies in [start, start+len). 0 or -EINVAL. */
+int vm_area_remove(struct addrspace *as, vaddr_t start, uint64_t len);
+/* A free, page-aligned range of len bytes at or above hint, or 0. */
+vaddr_t vm_find_free(struct addrspace *as, vaddr_t hint, uint64_t len);
+
+/* Resolve a fault at addr (write/exec/user as the CPU reported them): 0 if
+ * a page was mapped, -EFAULT if no area allows the access, -ENOMEM if the
+ * page or its charge could not be had. */
+int vm_fault(struct addrspace *as, vaddr_t addr, bool write, bool exec);
+
+/* Copy into another address space (the ELF loader, IPC copies): the pages
+ * are faulted in as needed. 0, -EFAULT or -ENOMEM. */
+int vm_copy_to(struct addrspace *as, vaddr_t dst, const void *src, uint64_t len);
+int vm_copy_from(struct addrspace *as, void *dst, vaddr_t src, uint64_t len);
+
+#endif

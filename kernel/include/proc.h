@@ -1,0 +1,93 @@
+/* Processes and threads.
+ *
+ * A process owns an address space, credentials, its cgroup and a table of
+ * kernel-object handles; a thread owns registers, FPU/SSE state, a kernel
+ * stack, its scheduling entity and CPU-time counters. Kernel threads belong
+ * to process 0 ("kernel"), which lives in the root cgroup. */
+#ifndef ARBOR_PROC_H
+#define ARBOR_PROC_H
+
+#include "fpu.h"
+#include "list.h"
+#include "sched_fair.h"
+#include "spinlock.h"
+#include "types.h"
+
+struct cgroup;
+struct addrspace;
+struct trap_frame;
+
+#define KSTACK_ORDER 2			/* 16 KiB kernel stack per thread */
+#define KSTACK_SIZE  (PAGE_SIZE << KSTACK_ORDER)
+#define PROC_NAME_MAX 32
+#define NGROUPS_MAX  32
+
+enum thread_state {
+	THREAD_RUNNABLE,	/* queued or running */
+	THREAD_BLOCKED,		/* waiting for a wake-up or a timeout */
+	THREAD_DEAD,		/* exited; its stack is freed by the next switch */
+};
+
+struct cred {
+	uint32_t uid, gid, euid, egid, suid, sgid;
+	uint32_t ngroups;
+	uint32_t groups[NGROUPS_MAX];
+};
+
+struct thread {
+	uint64_t ksp;			/* saved kernel stack pointer */
+	struct fpu_state fpu;		/* saved at every switch away */
+	void *kstack;			/* KSTACK_SIZE bytes */
+	struct proc *proc;
+	struct cgroup *cgroup;		/* whose queue se competes in (a reference) */
+	int tid;
+	enum thread_state state;
+	struct sched_entity se;
+	int nice;
+	uint64_t utime_ticks, stime_ticks; /* tick samples splitting se.sum_exec */
+	int wake_result;		/* 0, or -ETIMEDOUT/-EINTR for a wait */
+	uint64_t wake_deadline;		/* clock_ns() deadline, 0 = none */
+	struct list_head timer_link;	/* in the CPU's timeout list */
+	struct list_head wait_link;	/* in a waitq */
+	struct list_head proc_link;	/* in proc->threads */
+	struct trap_frame *user_tf;	/* user registers, for user threads */
+	char name[PROC_NAME_MAX];
+};
+
+struct proc {
+	int pid;
+	struct proc *parent;
+	struct list_head children;
+	struct list_head sibling;
+	struct cgroup *cgroup;
+	struct list_head cg_link;	/* in cgroup->procs */
+	struct addrspace *as;		/* NULL for the kernel process */
+	struct cred cred;
+	struct list_head threads;
+	uint32_t nr_threads;
+	char name[PROC_NAME_MAX];
+};
+
+extern struct proc kernel_proc;
+
+void proc_init(void);
+void proc_add_thread(struct proc *p, struct thread *t);
+/* Bookkeeping when a thread of p ends (the last one ends the process). */
+void proc_thread_exited(struct thread *t, long code);
+
+struct thread *thread_alloc(struct proc *p, struct cgroup *cg, const char *name, int *err);
+
+/* A kernel thread running fn(arg) in the kernel process, placed in cgroup
+ * cg (NULL: root) and made runnable. NULL with *err = -ENOMEM etc. */
+struct thread *kthread_create(const char *name, long (*fn)(void *), void *arg,
+			      struct cgroup *cg, int *err);
+__noreturn void thread_exit(long code);
+void thread_set_nice(struct thread *t, int nice);
+/* CPU time in ns: total, and the user/system split from tick sampling. */
+uint64_t thread_runtime_ns(const struct thread *t);
+void thread_cputime(const struct thread *t, uint64_t *user_ns, uint64_t *sys_ns);
+/* Releases a dead thread's memory (called by the scheduler after it has
+ * switched away from it for the last time). */
+void thread_reap(struct thread *t);
+
+#endif

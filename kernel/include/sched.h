@@ -1,0 +1,64 @@
+/* The scheduler proper: threads, the CPU's run queue and the clock, on top
+ * of the pure fair-queueing core (sched_fair.h). The run queue mirrors the
+ * cgroup tree: the root queue is the root cgroup's, and a cgroup with
+ * runnable threads is an entity in its parent's queue (cgroup.h).
+ *
+ * Locking: one scheduler lock (sched_lock, taken with interrupts off)
+ * guards every run queue, thread state, wait queue and timeout list. Other
+ * subsystems' locks are taken before it, never after. */
+#ifndef ARBOR_SCHED_H
+#define ARBOR_SCHED_H
+
+#include "list.h"
+#include "types.h"
+
+struct thread;
+struct cgroup;
+struct spinlock;
+
+/* Threads blocked on some condition; guarded by the scheduler lock. */
+struct waitq {
+	struct list_head waiters;
+};
+
+#define WAITQ_INIT(name) { LIST_HEAD_INIT((name).waiters) }
+
+void sched_init(void);
+/* The boot context becomes the idle thread and never returns. */
+__noreturn void sched_idle_loop(void);
+
+/* Switch to the next runnable thread (the caller may stay runnable). */
+void schedule(void);
+void sched_yield(void);
+/* From the timer interrupt: account, expire timeouts, maybe ask to switch. */
+void sched_tick(bool user_mode);
+/* Interrupt return: switch if a reschedule is pending and allowed. */
+void sched_preempt_irq(void);
+
+/* A new or woken thread becomes runnable. */
+void sched_wake(struct thread *t, int result);
+/* Blocks the current thread until woken or deadline (clock_ns; 0 = none).
+ * If `unlock` is given it is released once the thread is queued on wq, so
+ * a waker that takes the same lock cannot be missed. Returns the waker's
+ * result, or -ETIMEDOUT. */
+int waitq_wait(struct waitq *wq, struct spinlock *unlock, uint64_t deadline);
+void waitq_init(struct waitq *wq);
+int waitq_wake_one(struct waitq *wq, int result);	/* 1 if one was woken */
+int waitq_wake_all(struct waitq *wq, int result);	/* how many */
+int sched_sleep_until(uint64_t deadline);
+
+/* cpu.weight of a non-root cgroup: 0, -ERANGE or -EINVAL (root). */
+int sched_cg_set_weight(struct cgroup *cg, uint32_t weight);
+/* Total CPU time of a cgroup's subtree in ns, and its user/system split. */
+uint64_t sched_cg_usage_ns(const struct cgroup *cg);
+void sched_cg_cputime(const struct cgroup *cg, uint64_t *user_ns, uint64_t *sys_ns);
+void sched_set_nice(struct thread *t, int nice);
+/* Moves a thread's scheduling entity to another cgroup's queue. */
+void sched_move_thread(struct thread *t, struct cgroup *to);
+/* Makes a thread dead and switches away for good. */
+__noreturn void sched_exit_current(void);
+
+/* a * b / c without overflow of the product (c > 0). */
+uint64_t mul_div_u64(uint64_t a, uint64_t b, uint64_t c);
+
+#endif

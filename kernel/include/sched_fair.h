@@ -1,0 +1,168 @@
+/* Hierarchical weighted fair queueing (the CFS algorithm), pure logic.
+ *
+ * Model. The run queue of one CPU is a tree of queues mirroring the cgroup
+ * tree. Each queue holds scheduling entities: threads (leaves) and groups
+ * (an entity that stands for a whole child cgroup and owns a child queue,
+ * my_q). Siblings in one queue share the CPU time granted to that queue in
+ * proportion to their weights; only runnable entities count, so the scheme
+ * is work-conserving. A group entity is runnable exactly when its queue
+ * holds at least one runnable entity; it is never returned by pick_next.
+ *
+ * Virtual runtime. Running for d ns advances an entity's vruntime by
+ * d * 1024 / weight; charging a thread also charges every ancestor group
+ * entity, each at its own weight. Each queue runs its entity with the
+ * smallest vruntime, so over time vruntimes of siblings stay together and
+ * CPU time splits by weight. A queue's min_vruntime is a monotonic floor
+ * tracking its smallest runnable vruntime; an entity becoming runnable is
+ * raised to at least min_vruntime - SCHED_SLEEPER_BONUS_NS, so sleeping
+ * earns at most a small bounded credit and never a CPU monopoly.
+ * vruntimes are compared modulo 2^64 (signed difference), so wrapping is
+ * harmless as long as related entities stay within 2^63 of each other.
+ *
+ * Running chain. While a thread runs, it and each of its ancestor group
+ * entities is its queue's `curr`: out of the timeline tree but still
+ * counted in nr_queued and load. There is at most one chain per root
+ * queue (one root queue per CPU).
+ *
+ * Typical use, all under the run-queue lock:
+ *   timer tick:  sched_account(cur, ran); if (sched_should_preempt(cur, now))
+ *                { sched_put_prev(cur); cur = sched_pick_next(root, now); }
+ *   block/exit:  sched_account(cur, ran); sched_dequeue(cur);
+ *                cur = sched_pick_next(root, now);
+ *   wakeup:      sched_enqueue(t); if (sched_should_preempt(cur, now)) resched
+ *
+ * No allocation, no locking, no libc: the caller embeds the structures,
+ * holds the lock, and supplies time in nanoseconds. */
+#ifndef ARBOR_SCHED_FAIR_H
+#define ARBOR_SCHED_FAIR_H
+
+#include "types.h"
+#include "rbtree.h"
+
+#define SCHED_NICE0_WEIGHT 1024
+#define SCHED_NICE_MIN     (-20)
+#define SCHED_NICE_MAX     19
+
+/* Tunables, in ns of run time. */
+#define SCHED_LATENCY_NS       6000000ull  /* period in which a queue's runnable
+					      entities should each run once */
+#define SCHED_MIN_GRAN_NS      750000ull   /* no tick preemption before a thread
+					      ran this long since being picked */
+#define SCHED_WAKEUP_GRAN_NS   1000000ull  /* lead (in curr's own run time) a
+					      waiting entity needs to preempt
+					      curr before curr's slice is used */
+#define SCHED_SLEEPER_BONUS_NS (SCHED_LATENCY_NS / 2) /* max credit, in vruntime,
+						  for having slept */
+
+/* Linux's nice-to-weight table: index nice + 20; each nice step is ~1.25x. */
+extern const uint32_t sched_nice_to_weight[40];
+
+/* Weight for a nice value (clamped to -20..19). */
+uint32_t sched_weight_from_nice(int nice);
+
+/* cgroup v2 cpu.weight (clamped to 1..10000; 100 = nice 0) to an entity
+ * weight: cpu_weight * 1024 / 100, never below 1. */
+uint32_t sched_weight_from_cgroup(uint32_t cpu_weight);
+
+struct sched_queue;
+
+struct sched_entity {
+	struct rb_node node;        /* in parent->timeline while queued, not curr */
+	uint64_t vruntime;          /* weighted run time, in parent's time base */
+	uint32_t weight;            /* >= 1 */
+	bool on_rq;                 /* runnable: queued in parent, or its curr */
+	struct sched_queue *parent; /* the queue it competes in */
+	struct sched_queue *my_q;   /* groups: their children's queue; threads: NULL */
+	uint64_t exec_start;        /* clock when last picked (sched_pick_next) */
+	uint64_t sum_exec;          /* ns run in total (groups: whole subtree) */
+};
+
+struct sched_queue {
+	struct rb_root_cached timeline; /* runnable entities except curr, by vruntime */
+	struct sched_entity *curr;      /* entity of this queue on the running chain */
+	uint64_t min_vruntime;          /* monotonic floor for placing wakers */
+	uint32_t nr_queued;             /* runnable entities, including curr */
+	uint64_t load;                  /* their summed weights, including curr */
+	struct sched_entity *owner;     /* group entity owning this queue; NULL: root */
+};
+
+static inline bool sched_entity_is_group(const struct sched_entity *se)
+{
+	return se->my_q != NULL;
+}
+
+/* True iff se is on the running chain. */
+static inline bool sched_entity_running(const struct sched_entity *se)
+{
+	return se->on_rq && se->parent->curr == se;
+}
+
+/* An empty queue. owner is the group entity whose my_q this is (NULL for a
+ * CPU's root queue). */
+void sched_queue_init(struct sched_queue *q, struct sched_entity *owner);
+
+/* A not-runnable entity competing in `parent` (never NULL). Groups pass
+ * their child queue as my_q (initialise it with this entity as owner);
+ * threads pass NULL. weight 0 is treated as 1. vruntime starts at the
+ * parent's current min_vruntime, so a new entity gets no sleeper credit
+ * beyond the bonus. */
+void sched_entity_init(struct sched_entity *se, struct sched_queue *parent,
+		       struct sched_queue *my_q, uint32_t weight);
+
+/* Thread se becomes runnable (wakeup or new): place it (vruntime raised to
+ * at least min_vruntime - SCHED_SLEEPER_BONUS_NS) and queue it, then do the
+ * same for each ancestor group entity that was not runnable. Ignored for
+ * group entities and already-runnable threads. Does not preempt: the caller
+ * asks sched_should_preempt about the running thread. */
+void sched_enqueue(struct sched_entity *se);
+
+/* Thread se stops being runnable (block, exit, migration): remove it, and
+ * every ancestor group entity whose queue becomes empty. If se was running,
+ * the whole running chain is put back first, so afterwards nothing is
+ * running and the caller must sched_pick_next (account the elapsed time
+ * before dequeueing). Ignored if se is not runnable. */
+void sched_dequeue(struct sched_entity *se);
+
+/* Charge delta_ns of run time to thread `leaf` and every ancestor group
+ * entity: sum_exec += delta; vruntime += delta * 1024 / weight; each
+ * queue's min_vruntime is advanced. Meant for the running thread; if leaf
+ * is queued but not running, its tree positions are fixed up. */
+void sched_account(struct sched_entity *leaf, uint64_t delta_ns);
+
+/* Choose the next thread from root: descend from the root, taking each
+ * queue's leftmost (smallest vruntime, FIFO among ties) entity, making it
+ * that queue's curr and stamping exec_start = now_ns. Any running chain
+ * still in place is put back first (as by sched_put_prev), so the current
+ * thread competes too. NULL if nothing is runnable. */
+struct sched_entity *sched_pick_next(struct sched_queue *root, uint64_t now_ns);
+
+/* The running thread stops running but stays runnable (preempted,
+ * yielding): put its running chain back into the timelines. Harmless if
+ * leaf is not running (already dequeued, or waiting). */
+void sched_put_prev(struct sched_entity *leaf);
+
+/* Should the running thread `leaf` give up the CPU now? Always true if leaf
+ * is not running, else false before it has run SCHED_MIN_GRAN_NS since it
+ * was picked. Otherwise true iff at some level of the running chain the
+ * leftmost waiting entity's vruntime is below that level's curr's by more
+ * than a granularity G: while the leaf is within its slice, G is
+ * SCHED_WAKEUP_GRAN_NS of curr's own run time converted to curr's vruntime;
+ * once the slice is used up, G = 0 (switch to anyone who is behind). The
+ * slice is SCHED_LATENCY_NS times the leaf's share of the CPU (product of
+ * weight/queue load along the chain), but at least SCHED_MIN_GRAN_NS. */
+bool sched_should_preempt(struct sched_entity *leaf, uint64_t now_ns);
+
+/* New weight (nice or cpu.weight change; 0 is treated as 1) for any
+ * entity, queued, running or not. The queue load follows; vruntime is
+ * kept, only its future rate changes. */
+void sched_set_weight(struct sched_entity *se, uint32_t weight);
+
+/* Move thread se to queue `to` (cgroup migration). A runnable thread is
+ * dequeued and re-enqueued; vruntime keeps its offset from min_vruntime
+ * (se->vruntime - from->min_vruntime + to->min_vruntime), then the usual
+ * wakeup floor applies. A running thread stays running: its new chain
+ * becomes curr (exec_start kept), so the caller needs no reschedule, though
+ * sched_should_preempt may now say yes. Ignored for group entities. */
+void sched_move(struct sched_entity *se, struct sched_queue *to);
+
+#endif

@@ -1,0 +1,314 @@
+/* User address spaces. Areas are a sorted list (processes have few);
+ * pages are mapped lazily by vm_fault. A PTE's software bit PTE_OWNED marks
+ * pages this address space allocated (freed and uncharged on unmap), as
+ * opposed to device memory mapped into it. */
+#include "addrspace.h"
+#include "abi/errno.h"
+#include "arch/x86.h"
+#include "cgroup.h"
+#include "heap.h"
+#include "kstring.h"
+#include "memcg.h"
+#include "panic.h"
+#include "pmm.h"
+#include "syscall.h"
+#include "vm.h"
+
+#define PTE_OWNED (1ull << 9)	/* available-to-software bit */
+
+paddr_t vm_as_root(const struct addrspace *as)
+{
+	return as->root;
+}
+
+struct addrspace *vm_as_create(struct cgroup *cg, int *err)
+{
+	struct addrspace *as = kzalloc(sizeof(*as));
+	uint64_t *root = as ? mem_alloc_zeroed_page(cg) : NULL;
+
+	if (!root) {
+		kfree(as);
+		*err = -ENOMEM;
+		return NULL;
+	}
+	/* The kernel half is shared: its top-level entries never change
+	 * after boot (vm_init fills every slot the kernel uses). */
+	const uint64_t *kroot = phys_to_virt(vm_kernel_root());
+	for (int i = 256; i < 512; i++)
+		root[i] = kroot[i];
+	as->root = virt_to_phys(root);
+	as->cg = cg;
+	as->table_pages = 1;
+	cg_get(cg);
+	list_init(&as->areas);
+	as->lock = (struct spinlock)SPINLOCK_INIT("addrspace");
+	return as;
+}
+
+static unsigned vm_idx(vaddr_t va, int level)
+{
+	return (va >> (12 + 9 * level)) & 511;
+}
+
+/* The PTE for va, allocating (and charging) missing tables if create. */
+static uint64_t *vm_as_pte(struct addrspace *as, vaddr_t va, bool create)
+{
+	uint64_t *table = phys_to_virt(as->root);
+
+	for (int level = 3; level > 0; level--) {
+		uint64_t *e = &table[vm_idx(va, level)];
+		if (!(*e & PTE_P)) {
+			if (!create)
+				return NULL;
+			void *t = mem_alloc_zeroed_page(as->cg);
+			if (!t)
+				return NULL;
+			as->table_pages++;
+			*e = virt_to_phys(t) | PTE_P | PTE_W | PTE_U;
+		}
+		table = phys_to_virt(*e & PTE_ADDR_MASK);
+	}
+	return &table[vm_idx(va, 0)];
+}
+
+static struct vm_area *vm_area_find(struct addrspace *as, vaddr_t addr)
+{
+	struct list_head *pos;
+	list_for_each(pos, &as->areas) {
+		struct vm_area *a = list_entry(pos, struct vm_area, link);
+		if (addr < a->start)
+			return NULL;
+		if (addr < a->end)
+			return a;
+	}
+	return NULL;
+}
+
+static uint64_t vm_pte_flags(uint32_t flags)
+{
+	uint64_t f = PTE_P | PTE_U;
+	if (flags & VM_WRITE)
+		f |= PTE_W;
+	if (!(flags & VM_EXEC))
+		f |= PTE_NX;
+	if (flags & VM_DEVICE)
+		f |= PTE_PCD | PTE_PWT;
+	return f;
+}
+
+static bool vm_range_ok(vaddr_t start, uint64_t len)
+{
+	return len && !(start & (PAGE_SIZE - 1)) && !(len & (PAGE_SIZE - 1)) &&
+	       start >= USER_BASE && user_range_ok(start, len);
+}
+
+int vm_area_add(struct addrspace *as, vaddr_t start, uint64_t len, uint32_t flags, paddr_t phys)
+{
+	if (!vm_range_ok(start, len))
+		return -EINVAL;
+	struct vm_area *a = kzalloc(sizeof(*a));
+	if (!a)
+		return -ENOMEM;
+	*a = (struct vm_area){ .start = start, .end = start + len, .flags = flags, .phys = phys };
+	spin_lock(&as->lock);
+	struct list_head *pos;
+	list_for_each(pos, &as->areas) {
+		struct vm_area *o = list_entry(pos, struct vm_area, link);
+		if (o->start < a->end && a->start < o->end) {
+			spin_unlock(&as->lock);
+			kfree(a);
+			return -EINVAL;
+		}
+		if (o->start >= a->end)
+			break;
+	}
+	list_add_tail(&a->link, pos); /* keeps the list sorted */
+	spin_unlock(&as->lock);
+	return 0;
+}
+
+/* Unmaps one page; frees it if this address space owns it. */
+static void vm_unmap_page(struct addrspace *as, vaddr_t va)
+{
+	uint64_t *pte = vm_as_pte(as, va, false);
+	if (!pte || !(*pte & PTE_P))
+		return;
+	uint64_t e = *pte;
+	*pte = 0;
+	invlpg(va);
+	if (e & PTE_OWNED) {
+		struct page *p = phys_to_page(e & PTE_ADDR_MASK);
+		if (p && --p->refcount == 0) /* shared pages hold one count per mapping */
+			mem_free_pages(p, 0);
+		as->resident--;
+	}
+}
+
+static void vm_unmap_range(struct addrspace *as, vaddr_t start, vaddr_t end)
+{
+	for (vaddr_t va = start; va < end; va += PAGE_SIZE)
+		vm_unmap_page(as, va);
+}
+
+/* Splits off [start, end) of area a into its own area or trims a. */
+int vm_area_remove(struct addrspace *as, vaddr_t start, uint64_t len)
+{
+	if (!vm_range_ok(start, len))
+		return -EINVAL;
+	vaddr_t end = start + len;
+	struct vm_area *tail = kzalloc(sizeof(*tail)); /* in case one area splits */
+	if (!tail)
+		return -ENOMEM;
+	spin_lock(&as->lock);
+	struct list_head *pos, *tmp;
+	list_for_each_safe(pos, tmp, &as->areas) {
+		struct vm_area *a = list_entry(pos, struct vm_area, link);
+		if (a->end <= start || a->start >= end)
+			continue;
+		vaddr_t s = MAX(a->start, start), e = MIN(a->end, end);
+		vm_unmap_range(as, s, e);
+		if (s == a->start && e == a->end) {
+			list_del(&a->link);
+			kfree(a);
+		} else if (s == a->start) {
+			a->phys += e - a->start;
+			a->start = e;
+		} else if (e == a->end) {
+			a->end = s;
+		} else {
+			*tail = *a;
+			tail->phys += e - a->start;
+			tail->start = e;
+			a->end = s;
+			list_add(&tail->link, &a->link);
+			tail = NULL;
+		}
+	}
+	spin_unlock(&as->lock);
+	kfree(tail);
+	return 0;
+}
+
+vaddr_t vm_find_free(struct addrspace *as, vaddr_t hint, uint64_t len)
+{
+	vaddr_t cand = MAX(ALIGN_UP(hint, PAGE_SIZE), USER_BASE);
+	struct list_head *pos;
+	spin_lock(&as->lock);
+	list_for_each(pos, &as->areas) {
+		struct vm_area *a = list_entry(pos, struct vm_area, link);
+		if (a->end <= cand)
+			continue;
+		if (a->start >= cand && a->start - cand >= len)
+			break;
+		cand = a->end;
+	}
+	spin_unlock(&as->lock);
+	return user_range_ok(cand, len) && cand + len <= USER_STACK_TOP - USER_STACK_SIZE ? cand : 0;
+}
+
+static int vm_fault_locked(struct addrspace *as, vaddr_t addr, bool write, bool exec)
+{
+	struct vm_area *a = vm_area_find(as, addr);
+	if (!a || (write && !(a->flags & VM_WRITE)) || (exec && !(a->flags & VM_EXEC)) ||
+	    !(a->flags & (VM_READ | VM_WRITE | VM_EXEC)))
+		return -EFAULT;
+	vaddr_t va = ALIGN_DOWN(addr, PAGE_SIZE);
+	uint64_t *pte = vm_as_pte(as, va, true);
+	if (!pte)
+		return -ENOMEM;
+	if (*pte & PTE_P)
+		return 0; /* raced with another fault on the same page */
+	if (a->flags & VM_DEVICE) {
+		*pte = (a->phys + (va - a->start)) | vm_pte_flags(a->flags);
+		return 0;
+	}
+	void *page = mem_alloc_zeroed_page(as->cg);
+	if (!page)
+		return -ENOMEM;
+	*pte = virt_to_phys(page) | vm_pte_flags(a->flags) | PTE_OWNED;
+	as->resident++;
+	return 0;
+}
+
+int vm_fault(struct addrspace *as, vaddr_t addr, bool write, bool exec)
+{
+	if (!as || addr >= USER_TOP)
+		return -EFAULT;
+	spin_lock(&as->lock);
+	int r = vm_fault_locked(as, addr, write, exec);
+	spin_unlock(&as->lock);
+	return r;
+}
+
+/* The kernel's view of the byte at va in as, faulting the page in. */
+static void *vm_as_kaddr(struct addrspace *as, vaddr_t va, int *err)
+{
+	uint64_t *pte = vm_as_pte(as, va, false);
+	if (!pte || !(*pte & PTE_P)) {
+		/* Loading and IPC copies may fill pages the user may only read. */
+		spin_lock(&as->lock);
+		struct vm_area *a = vm_area_find(as, va);
+		*err = a ? vm_fault_locked(as, va, false, false) : -EFAULT;
+		spin_unlock(&as->lock);
+		if (*err)
+			return NULL;
+		pte = vm_as_pte(as, va, false);
+	}
+	return (char *)phys_to_virt(*pte & PTE_ADDR_MASK) + (va & (PAGE_SIZE - 1));
+}
+
+static int vm_copy(struct addrspace *as, vaddr_t uva, void *kbuf, uint64_t len, bool to_user)
+{
+	if (!user_range_ok(uva, len))
+		return -EFAULT;
+	while (len) {
+		int err = 0;
+		char *k = vm_as_kaddr(as, uva, &err);
+		if (!k)
+			return err;
+		uint64_t n = MIN(len, PAGE_SIZE - (uva & (PAGE_SIZE - 1)));
+		if (to_user)
+			memcpy(k, kbuf, n);
+		else
+			memcpy(kbuf, k, n);
+		uva += n;
+		kbuf = (char *)kbuf + n;
+		len -= n;
+	}
+	return 0;
+}
+
+int vm_copy_to(struct addrspace *as, vaddr_t dst, const void *src, uint64_t len)
+{
+	return vm_copy(as, dst, (void *)src, len, true);
+}
+
+int vm_copy_from(struct addrspace *as, void *dst, vaddr_t src, uint64_t len)
+{
+	return vm_copy(as, src, dst, len, false);
+}
+
+static void vm_free_tables(struct addrspace *as, paddr_t table, int level)
+{
+	uint64_t *t = phys_to_virt(table);
+	for (int i = 0; i < (level == 3 ? 256 : 512); i++) /* lower half only */
+		if (level > 0 && (t[i] & PTE_P))
+			vm_free_tables(as, t[i] & PTE_ADDR_MASK, level - 1);
+	mem_free_page_virt(t);
+}
+
+void vm_as_destroy(struct addrspace *as)
+{
+	struct list_head *pos, *tmp;
+	list_for_each_safe(pos, tmp, &as->areas) {
+		struct vm_area *a = list_entry(pos, struct vm_area, link);
+		vm_unmap_range(as, a->start, a->end);
+		list_del(&a->link);
+		kfree(a);
+	}
+	if (read_cr3() == as->root)
+		vm_switch_to(NULL);
+	vm_free_tables(as, as->root, 3);
+	cg_put(as->cg);
+	kfree(as);
+}

@@ -1,0 +1,109 @@
+/* Thread life cycle: creation with a charged kernel stack, exit, and
+ * reaping once the scheduler has left the thread's stack. */
+#include "proc.h"
+#include "abi/errno.h"
+#include "cgroup.h"
+#include "heap.h"
+#include "kstring.h"
+#include "memcg.h"
+#include "panic.h"
+#include "percpu.h"
+#include "pmm.h"
+#include "sched.h"
+#include "spinlock.h"
+
+void thread_trampoline(void);
+
+static int next_tid = 1;
+static struct spinlock tid_lock = SPINLOCK_INIT("tid");
+
+static int thread_alloc_tid(void)
+{
+	spin_lock(&tid_lock);
+	int tid = next_tid++;
+	spin_unlock(&tid_lock);
+	return tid;
+}
+
+/* The first switch_context into the thread pops these callee-saved
+ * registers and "returns" to thread_trampoline(fn = r12, arg = r13). */
+static void thread_prepare_stack(struct thread *t, long (*fn)(void *), void *arg)
+{
+	uint64_t *sp = (uint64_t *)((char *)t->kstack + KSTACK_SIZE);
+	/* After the "ret" rsp is the 16-byte aligned stack top, as the
+	 * trampoline's calls need. */
+	*--sp = (uint64_t)thread_trampoline;
+	*--sp = 0;			/* rbp */
+	*--sp = 0;			/* rbx */
+	*--sp = (uint64_t)fn;		/* r12 */
+	*--sp = (uint64_t)arg;		/* r13 */
+	*--sp = 0;			/* r14 */
+	*--sp = 0;			/* r15 */
+	t->ksp = (uint64_t)sp;
+}
+
+/* Allocates a thread of process p, scheduled in cg; not yet runnable.
+ * The kernel stack is charged to cg. */
+struct thread *thread_alloc(struct proc *p, struct cgroup *cg, const char *name, int *err)
+{
+	struct thread *t = kzalloc(sizeof(*t));
+	struct page *stack = t ? mem_alloc_pages(cg, KSTACK_ORDER) : NULL;
+
+	if (!t || !stack) {
+		kfree(t);
+		*err = -ENOMEM;
+		return NULL;
+	}
+	t->kstack = page_to_virt(stack);
+	t->proc = p;
+	t->cgroup = cg;
+	cg_get(cg);
+	t->tid = thread_alloc_tid();
+	t->state = THREAD_BLOCKED;
+	list_init(&t->timer_link);
+	list_init(&t->wait_link);
+	list_init(&t->proc_link);
+	fpu_state_init(&t->fpu);
+	strlcpy(t->name, name, sizeof(t->name));
+	sched_entity_init(&t->se, &cg->rq, NULL, sched_weight_from_nice(0));
+	return t;
+}
+
+struct thread *kthread_create(const char *name, long (*fn)(void *), void *arg,
+			      struct cgroup *cg, int *err)
+{
+	struct thread *t = thread_alloc(&kernel_proc, cg ? cg : &cg_root, name, err);
+	if (!t)
+		return NULL;
+	thread_prepare_stack(t, fn, arg);
+	proc_add_thread(&kernel_proc, t);
+	sched_wake(t, 0);
+	return t;
+}
+
+__noreturn void thread_exit(long code)
+{
+	struct thread *t = current_thread();
+	proc_thread_exited(t, code);
+	sched_exit_current();
+}
+
+void thread_reap(struct thread *t)
+{
+	struct cgroup *cg = t->cgroup;
+	mem_free_pages(virt_to_page(t->kstack), KSTACK_ORDER);
+	kfree(t);
+	cg_put(cg);
+}
+
+uint64_t thread_runtime_ns(const struct thread *t)
+{
+	return t->se.sum_exec;
+}
+
+void thread_cputime(const struct thread *t, uint64_t *user_ns, uint64_t *sys_ns)
+{
+	uint64_t total = t->se.sum_exec, ticks = t->utime_ticks + t->stime_ticks;
+	*user_ns = ticks ? mul_div_u64(total, t->utime_ticks, ticks) : 0;
+	*sys_ns = total - *user_ns;
+}

@@ -1,0 +1,370 @@
+/* Scheduler core: picking, switching, blocking and waking threads. The
+ * policy (weighted fair queueing over the cgroup hierarchy) lives in
+ * fair.c; this file decides when to use it and performs the switches. */
+#include "sched.h"
+#include "abi/errno.h"
+#include "arch/x86.h"
+#include "cgroup.h"
+#include "panic.h"
+#include "percpu.h"
+#include "proc.h"
+#include "spinlock.h"
+#include "timer.h"
+#include "vm.h"
+
+void switch_context(uint64_t *save_sp, uint64_t new_sp);
+extern char boot_stack_bottom[], boot_stack_top[];
+
+struct runqueue {
+	struct sched_queue *root;	/* the root cgroup's queue */
+	struct sched_entity *curr_se;	/* whose time the running code uses */
+	uint64_t clock_start;		/* when curr_se last started to run */
+	struct thread *idle;
+	struct thread *dead;		/* to reap once we are off its stack */
+	struct list_head timeouts;	/* blocked threads with a deadline, sorted */
+};
+
+static struct spinlock sched_lock = SPINLOCK_INIT("sched");
+static struct runqueue boot_rq;
+static struct thread idle_thread;
+static uint64_t cg_root_usage_ns; /* the root cgroup has no entity to sum into */
+
+static inline struct runqueue *this_rq(void)
+{
+	return this_cpu()->rq;
+}
+
+static inline struct thread *se_thread(struct sched_entity *se)
+{
+	return container_of(se, struct thread, se);
+}
+
+void sched_init(void)
+{
+	struct runqueue *rq = &boot_rq;
+	struct thread *idle = &idle_thread;
+
+	rq->root = &cg_root.rq;
+	rq->idle = idle;
+	list_init(&rq->timeouts);
+	idle->proc = &kernel_proc;
+	idle->cgroup = &cg_root;
+	idle->kstack = boot_stack_bottom;
+	idle->state = THREAD_RUNNABLE;
+	list_init(&idle->timer_link);
+	list_init(&idle->wait_link);
+	list_init(&idle->proc_link);
+	fpu_state_init(&idle->fpu);
+	__builtin_strcpy(idle->name, "idle");
+	this_cpu()->rq = rq;
+	this_cpu()->current = idle;
+	cpu_set_kernel_stack((uint64_t)boot_stack_top);
+}
+
+/* Charges the time since the last stamp to whoever's time is running. */
+static void sched_update_curr(struct runqueue *rq, uint64_t now)
+{
+	uint64_t delta = now - rq->clock_start;
+	rq->clock_start = now;
+	if (rq->curr_se) {
+		sched_account(rq->curr_se, delta);
+		cg_root_usage_ns += delta;
+	}
+}
+
+static void sched_timeout_remove(struct thread *t)
+{
+	list_del(&t->timer_link);
+	t->wake_deadline = 0;
+}
+
+static void sched_timeout_add(struct runqueue *rq, struct thread *t, uint64_t deadline)
+{
+	struct list_head *pos;
+	t->wake_deadline = deadline;
+	list_for_each(pos, &rq->timeouts) {
+		struct thread *o = list_entry(pos, struct thread, timer_link);
+		if (o->wake_deadline > deadline)
+			break;
+	}
+	list_add_tail(&t->timer_link, pos); /* before the first later one */
+}
+
+/* Makes t runnable; caller holds sched_lock. */
+static void sched_wake_locked(struct thread *t, int result)
+{
+	struct runqueue *rq = this_rq();
+
+	if (t->state != THREAD_BLOCKED)
+		return;
+	t->wake_result = result;
+	t->state = THREAD_RUNNABLE;
+	list_del(&t->wait_link);
+	sched_timeout_remove(t);
+	if (!t->se.on_rq)
+		sched_enqueue(&t->se);
+	if (this_cpu()->current == rq->idle ||
+	    (rq->curr_se && sched_should_preempt(rq->curr_se, clock_ns())))
+		this_cpu()->need_resched = 1;
+}
+
+static void sched_reap_dead(struct runqueue *rq)
+{
+	struct thread *dead = rq->dead;
+	if (dead) {
+		rq->dead = NULL;
+		thread_reap(dead);
+	}
+}
+
+static void sched_switch_to(struct runqueue *rq, struct thread *prev, struct thread *next)
+{
+	struct cpu *cpu = this_cpu();
+
+	if (prev == next)
+		return;
+	fpu_save(&prev->fpu);
+	fpu_restore(&next->fpu);
+	cpu_set_kernel_stack((uint64_t)next->kstack + KSTACK_SIZE);
+	cpu->current = next;
+	vm_switch_to(next->proc->as);
+	if (prev->state == THREAD_DEAD)
+		rq->dead = prev;
+	switch_context(&prev->ksp, next->ksp);
+	/* Back on prev's stack, possibly much later. */
+	sched_reap_dead(this_rq());
+}
+
+/* The heart: sched_lock is held with interrupts off. */
+static void schedule_locked(void)
+{
+	struct runqueue *rq = this_rq();
+	struct thread *prev = this_cpu()->current;
+	uint64_t now = clock_ns();
+
+	sched_update_curr(rq, now);
+	if (prev != rq->idle && prev->state != THREAD_RUNNABLE)
+		sched_dequeue(&prev->se);
+	struct sched_entity *se = sched_pick_next(rq->root, now);
+	rq->curr_se = se;
+	this_cpu()->need_resched = 0;
+	sched_switch_to(rq, prev, se ? se_thread(se) : rq->idle);
+}
+
+void schedule(void)
+{
+	uint64_t f = spin_lock_irqsave(&sched_lock);
+	schedule_locked();
+	spin_unlock_irqrestore(&sched_lock, f);
+}
+
+void sched_yield(void)
+{
+	schedule();
+}
+
+/* First thing a new thread runs (from thread_trampoline): finish the
+ * switch that brought us here, which happened with sched_lock held. */
+void sched_switch_finish(void)
+{
+	sched_reap_dead(this_rq());
+	spin_unlock(&sched_lock);
+	cpu_sti();
+}
+
+static void sched_expire_timeouts(struct runqueue *rq, uint64_t now)
+{
+	while (!list_empty(&rq->timeouts)) {
+		struct thread *t = list_first_entry(&rq->timeouts, struct thread, timer_link);
+		if (t->wake_deadline > now)
+			break;
+		sched_wake_locked(t, -ETIMEDOUT);
+	}
+}
+
+static void sched_sample_cputime(struct thread *t, bool user_mode)
+{
+	if (user_mode)
+		t->utime_ticks++;
+	else
+		t->stime_ticks++;
+	for (struct cgroup *cg = t->cgroup; cg; cg = cg->parent) {
+		if (user_mode)
+			cg->cpu_user_ticks++;
+		else
+			cg->cpu_system_ticks++;
+	}
+}
+
+void sched_tick(bool user_mode)
+{
+	struct runqueue *rq = this_rq();
+	uint64_t now = clock_ns();
+
+	spin_lock(&sched_lock);
+	sched_update_curr(rq, now);
+	struct thread *cur = this_cpu()->current;
+	if (cur != rq->idle)
+		sched_sample_cputime(rq->curr_se ? se_thread(rq->curr_se) : cur, user_mode);
+	sched_expire_timeouts(rq, now);
+	if (rq->curr_se && sched_should_preempt(rq->curr_se, now))
+		this_cpu()->need_resched = 1;
+	spin_unlock(&sched_lock);
+}
+
+void sched_preempt_irq(void)
+{
+	struct cpu *cpu = this_cpu();
+	if (cpu->need_resched && cpu->preempt_count == 0)
+		schedule();
+}
+
+void sched_wake(struct thread *t, int result)
+{
+	uint64_t f = spin_lock_irqsave(&sched_lock);
+	sched_wake_locked(t, result);
+	spin_unlock_irqrestore(&sched_lock, f);
+}
+
+void waitq_init(struct waitq *wq)
+{
+	list_init(&wq->waiters);
+}
+
+int waitq_wait(struct waitq *wq, struct spinlock *unlock, uint64_t deadline)
+{
+	struct thread *t = this_cpu()->current;
+	uint64_t f = spin_lock_irqsave(&sched_lock);
+
+	if (unlock)
+		spin_unlock(unlock);
+	t->state = THREAD_BLOCKED;
+	t->wake_result = 0;
+	if (wq)
+		list_add_tail(&t->wait_link, &wq->waiters);
+	if (deadline)
+		sched_timeout_add(this_rq(), t, deadline);
+	schedule_locked();
+	spin_unlock_irqrestore(&sched_lock, f);
+	return t->wake_result;
+}
+
+int sched_sleep_until(uint64_t deadline)
+{
+	if (deadline <= clock_ns())
+		return 0;
+	int r = waitq_wait(NULL, NULL, deadline);
+	return r == -ETIMEDOUT ? 0 : r;
+}
+
+int waitq_wake_one(struct waitq *wq, int result)
+{
+	uint64_t f = spin_lock_irqsave(&sched_lock);
+	int n = 0;
+	if (!list_empty(&wq->waiters)) {
+		sched_wake_locked(list_first_entry(&wq->waiters, struct thread, wait_link), result);
+		n = 1;
+	}
+	spin_unlock_irqrestore(&sched_lock, f);
+	return n;
+}
+
+int waitq_wake_all(struct waitq *wq, int result)
+{
+	uint64_t f = spin_lock_irqsave(&sched_lock);
+	int n = 0;
+	while (!list_empty(&wq->waiters)) {
+		sched_wake_locked(list_first_entry(&wq->waiters, struct thread, wait_link), result);
+		n++;
+	}
+	spin_unlock_irqrestore(&sched_lock, f);
+	return n;
+}
+
+__noreturn void sched_exit_current(void)
+{
+	spin_lock_irqsave(&sched_lock);
+	this_cpu()->current->state = THREAD_DEAD;
+	schedule_locked();
+	panic("sched: a dead thread was scheduled again");
+}
+
+__noreturn void sched_idle_loop(void)
+{
+	for (;;) {
+		cpu_cli();
+		if (this_cpu()->need_resched) {
+			cpu_sti();
+			schedule();
+			continue;
+		}
+		__asm__ volatile("sti; hlt" ::: "memory"); /* no wake-up lost in between */
+	}
+}
+
+int sched_cg_set_weight(struct cgroup *cg, uint32_t weight)
+{
+	if (cg == &cg_root)
+		return -EINVAL;
+	if (weight < CG_WEIGHT_MIN || weight > CG_WEIGHT_MAX)
+		return -ERANGE;
+	uint64_t f = spin_lock_irqsave(&sched_lock);
+	cg->cpu_weight = weight;
+	sched_set_weight(&cg->se, sched_weight_from_cgroup(weight));
+	spin_unlock_irqrestore(&sched_lock, f);
+	return 0;
+}
+
+void sched_set_nice(struct thread *t, int nice)
+{
+	nice = MAX(SCHED_NICE_MIN, MIN(SCHED_NICE_MAX, nice));
+	uint64_t f = spin_lock_irqsave(&sched_lock);
+	t->nice = nice;
+	sched_set_weight(&t->se, sched_weight_from_nice(nice));
+	spin_unlock_irqrestore(&sched_lock, f);
+}
+
+void sched_move_thread(struct thread *t, struct cgroup *to)
+{
+	uint64_t f = spin_lock_irqsave(&sched_lock);
+	if (t == this_cpu()->current)
+		sched_update_curr(this_rq(), clock_ns());
+	sched_move(&t->se, &to->rq);
+	t->cgroup = to;
+	spin_unlock_irqrestore(&sched_lock, f);
+}
+
+uint64_t sched_cg_usage_ns(const struct cgroup *cg)
+{
+	if (cg != &cg_root)
+		return cg->se.sum_exec;
+	/* The root has no entity: sum its children and its own threads. */
+	uint64_t f = spin_lock_irqsave(&sched_lock);
+	uint64_t total = cg_root_usage_ns;
+	spin_unlock_irqrestore(&sched_lock, f);
+	return total;
+}
+
+/* c must be below 2^63 (it is a count of ticks or ns, never near that). */
+uint64_t mul_div_u64(uint64_t a, uint64_t b, uint64_t c)
+{
+	unsigned __int128 p = (unsigned __int128)a * b;
+	uint64_t q = 0, r = 0;
+	for (int i = 127; i >= 0; i--) { /* long division, no libgcc */
+		r = (r << 1) | (uint64_t)((p >> i) & 1);
+		if (r >= c) {
+			r -= c;
+			if (i < 64)
+				q |= 1ull << i;
+		}
+	}
+	return q;
+}
+
+void sched_cg_cputime(const struct cgroup *cg, uint64_t *user_ns, uint64_t *sys_ns)
+{
+	uint64_t total = sched_cg_usage_ns(cg);
+	uint64_t ticks = cg->cpu_user_ticks + cg->cpu_system_ticks;
+	*user_ns = ticks ? mul_div_u64(total, cg->cpu_user_ticks, ticks) : 0;
+	*sys_ns = total - *user_ns;
+}

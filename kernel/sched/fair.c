@@ -1,0 +1,334 @@
+/* Hierarchical weighted fair queueing; semantics in sched_fair.h.
+ *
+ * Invariants maintained for every queue q (the host test checks them):
+ *   - q->timeline holds exactly q's runnable entities other than q->curr;
+ *   - q->nr_queued and q->load count those plus q->curr;
+ *   - q->curr, if set, is runnable, and it is a group entity iff the chain
+ *     continues below it (its my_q->curr is set too);
+ *   - a group entity is runnable iff its my_q->nr_queued > 0;
+ *   - q->min_vruntime never decreases (modulo 2^64).
+ * Walking "up" from an entity goes se->parent->owner; the root queue's
+ * owner is NULL. */
+#include "sched_fair.h"
+
+const uint32_t sched_nice_to_weight[40] = {
+	/* -20 */ 88761, 71755, 56483, 46273, 36291,
+	/* -15 */ 29154, 23254, 18705, 14949, 11916,
+	/* -10 */  9548,  7620,  6100,  4904,  3906,
+	/*  -5 */  3121,  2501,  1991,  1586,  1277,
+	/*   0 */  1024,   820,   655,   526,   423,
+	/*   5 */   335,   272,   215,   172,   137,
+	/*  10 */   110,    87,    70,    56,    45,
+	/*  15 */    36,    29,    23,    18,    15,
+};
+
+uint32_t sched_weight_from_nice(int nice)
+{
+	nice = MAX(SCHED_NICE_MIN, MIN(SCHED_NICE_MAX, nice));
+	return sched_nice_to_weight[nice - SCHED_NICE_MIN];
+}
+
+uint32_t sched_weight_from_cgroup(uint32_t cpu_weight)
+{
+	uint32_t w;
+
+	cpu_weight = MAX(1u, MIN(10000u, cpu_weight));
+	w = cpu_weight * SCHED_NICE0_WEIGHT / 100;
+	return MAX(1u, w);
+}
+
+/* ---- vruntime arithmetic (wrap-safe) ---- */
+
+static int64_t vdiff(uint64_t a, uint64_t b)
+{
+	return (int64_t)(a - b);
+}
+
+static bool vbefore(uint64_t a, uint64_t b)
+{
+	return vdiff(a, b) < 0;
+}
+
+/* delta * 1024 / weight without overflow for any delta whose result fits,
+ * and without 128-bit division: split delta = q * weight + r. */
+static uint64_t to_vruntime(uint64_t delta, uint32_t weight)
+{
+	if (weight == SCHED_NICE0_WEIGHT)
+		return delta;
+	return delta / weight * SCHED_NICE0_WEIGHT +
+	       delta % weight * SCHED_NICE0_WEIGHT / weight;
+}
+
+/* ---- timeline helpers ---- */
+
+static bool entity_less(const struct rb_node *a, const struct rb_node *b)
+{
+	return vbefore(rb_entry(a, struct sched_entity, node)->vruntime,
+		       rb_entry(b, struct sched_entity, node)->vruntime);
+}
+
+static struct sched_entity *leftmost(const struct sched_queue *q)
+{
+	struct rb_node *n = rb_first_cached(&q->timeline);
+
+	return n ? rb_entry(n, struct sched_entity, node) : NULL;
+}
+
+static void tl_insert(struct sched_queue *q, struct sched_entity *se)
+{
+	rb_insert_cached(&q->timeline, &se->node, entity_less);
+}
+
+static void tl_erase(struct sched_queue *q, struct sched_entity *se)
+{
+	rb_erase_cached(&q->timeline, &se->node);
+}
+
+/* In the tree (as opposed to running, or not runnable at all). */
+static bool in_timeline(const struct sched_entity *se)
+{
+	return se->on_rq && se->parent->curr != se;
+}
+
+static struct sched_entity *parent_entity(const struct sched_entity *se)
+{
+	return se->parent->owner;
+}
+
+/* Raise the floor to the smallest runnable vruntime, never lowering it. */
+static void update_min_vruntime(struct sched_queue *q)
+{
+	struct sched_entity *first = leftmost(q);
+	uint64_t v;
+
+	if (q->curr)
+		v = q->curr->vruntime;
+	else if (first)
+		v = first->vruntime;
+	else
+		return; /* nothing runnable: keep the old floor */
+	if (first && vbefore(first->vruntime, v))
+		v = first->vruntime;
+	if (vbefore(q->min_vruntime, v))
+		q->min_vruntime = v;
+}
+
+/* ---- init ---- */
+
+void sched_queue_init(struct sched_queue *q, struct sched_entity *owner)
+{
+	rb_root_cached_init(&q->timeline);
+	q->curr = NULL;
+	q->min_vruntime = 0;
+	q->nr_queued = 0;
+	q->load = 0;
+	q->owner = owner;
+}
+
+void sched_entity_init(struct sched_entity *se, struct sched_queue *parent,
+		       struct sched_queue *my_q, uint32_t weight)
+{
+	se->node.parent = se->node.left = se->node.right = NULL;
+	se->node.color = RB_BLACK;
+	se->vruntime = parent->min_vruntime;
+	se->weight = MAX(1u, weight);
+	se->on_rq = false;
+	se->parent = parent;
+	se->my_q = my_q;
+	se->exec_start = 0;
+	se->sum_exec = 0;
+}
+
+/* ---- queue membership ---- */
+
+/* A waking entity may lag the floor by at most the bonus: sleep earns a
+ * little latency credit, never a long CPU monopoly. */
+static void place_entity(struct sched_queue *q, struct sched_entity *se)
+{
+	uint64_t floor = q->min_vruntime - SCHED_SLEEPER_BONUS_NS;
+
+	if (vbefore(se->vruntime, floor))
+		se->vruntime = floor;
+}
+
+static void queue_add(struct sched_queue *q, struct sched_entity *se)
+{
+	place_entity(q, se);
+	tl_insert(q, se);
+	se->on_rq = true;
+	q->nr_queued++;
+	q->load += se->weight;
+	update_min_vruntime(q);
+}
+
+/* se must not be curr: callers put the running chain back first. */
+static void queue_remove(struct sched_queue *q, struct sched_entity *se)
+{
+	tl_erase(q, se);
+	se->on_rq = false;
+	q->nr_queued--;
+	q->load -= se->weight;
+	update_min_vruntime(q);
+}
+
+void sched_enqueue(struct sched_entity *se)
+{
+	if (sched_entity_is_group(se) || se->on_rq)
+		return;
+	/* Stop at the first ancestor that was already runnable: its own
+	 * weight in its parent does not depend on how many children run. */
+	for (struct sched_entity *e = se; e && !e->on_rq; e = parent_entity(e))
+		queue_add(e->parent, e);
+}
+
+void sched_dequeue(struct sched_entity *se)
+{
+	struct sched_queue *q;
+
+	if (sched_entity_is_group(se) || !se->on_rq)
+		return;
+	if (sched_entity_running(se))
+		sched_put_prev(se);
+	/* Work conservation: an emptied group leaves its parent's queue. */
+	for (struct sched_entity *e = se; e; e = q->owner) {
+		q = e->parent;
+		queue_remove(q, e);
+		if (q->nr_queued)
+			break;
+	}
+}
+
+/* ---- running chain ---- */
+
+/* Make leaf and its ancestors curr at their levels; they are all runnable
+ * and no other chain exists in this root. */
+static void set_chain_curr(struct sched_entity *leaf)
+{
+	for (struct sched_entity *e = leaf; e; e = parent_entity(e)) {
+		if (e->parent->curr == e)
+			continue;
+		tl_erase(e->parent, e);
+		e->parent->curr = e;
+	}
+}
+
+void sched_put_prev(struct sched_entity *leaf)
+{
+	/* A waiting thread may share ancestors with the running chain:
+	 * those must stay curr, so do nothing unless leaf itself runs. */
+	if (!sched_entity_running(leaf))
+		return;
+	for (struct sched_entity *e = leaf; e; e = parent_entity(e)) {
+		struct sched_queue *q = e->parent;
+
+		q->curr = NULL;
+		tl_insert(q, e); /* curr is always runnable */
+	}
+}
+
+struct sched_entity *sched_pick_next(struct sched_queue *root, uint64_t now_ns)
+{
+	struct sched_entity *e = root->curr;
+	struct sched_queue *q;
+
+	if (e) {
+		while (e->my_q && e->my_q->curr)
+			e = e->my_q->curr;
+		sched_put_prev(e);
+	}
+	if (!root->nr_queued)
+		return NULL;
+	/* A runnable group's queue is never empty, so each level has a
+	 * leftmost entity until we reach a thread. */
+	for (q = root; q; q = e->my_q) {
+		e = leftmost(q);
+		tl_erase(q, e);
+		q->curr = e;
+		e->exec_start = now_ns;
+	}
+	return e;
+}
+
+/* ---- accounting and preemption ---- */
+
+void sched_account(struct sched_entity *leaf, uint64_t delta_ns)
+{
+	for (struct sched_entity *e = leaf; e; e = parent_entity(e)) {
+		/* Changing the key of a node in the tree needs a re-insert. */
+		bool queued = in_timeline(e);
+
+		if (queued)
+			tl_erase(e->parent, e);
+		e->sum_exec += delta_ns;
+		e->vruntime += to_vruntime(delta_ns, e->weight);
+		if (queued)
+			tl_insert(e->parent, e);
+		update_min_vruntime(e->parent);
+	}
+}
+
+/* LATENCY scaled by the leaf's share at each level, floored at MIN_GRAN.
+ * slice * weight < 2^23 * 2^32 cannot overflow. */
+static uint64_t leaf_slice(const struct sched_entity *leaf)
+{
+	uint64_t slice = SCHED_LATENCY_NS;
+
+	for (const struct sched_entity *e = leaf; e; e = parent_entity(e))
+		if (e->parent->load > e->weight)
+			slice = slice * e->weight / e->parent->load;
+	return MAX(slice, SCHED_MIN_GRAN_NS);
+}
+
+bool sched_should_preempt(struct sched_entity *leaf, uint64_t now_ns)
+{
+	uint64_t ran;
+	bool slice_used;
+
+	if (!sched_entity_running(leaf))
+		return true;
+	ran = now_ns - leaf->exec_start;
+	if (ran < SCHED_MIN_GRAN_NS)
+		return false;
+	slice_used = ran >= leaf_slice(leaf);
+	for (struct sched_entity *e = leaf; e; e = parent_entity(e)) {
+		struct sched_entity *first = leftmost(e->parent);
+		int64_t gran;
+
+		if (!first)
+			continue;
+		gran = slice_used ? 0 :
+			(int64_t)to_vruntime(SCHED_WAKEUP_GRAN_NS, e->weight);
+		if (vdiff(e->vruntime, first->vruntime) > gran)
+			return true;
+	}
+	return false;
+}
+
+/* ---- reconfiguration ---- */
+
+void sched_set_weight(struct sched_entity *se, uint32_t weight)
+{
+	weight = MAX(1u, weight);
+	if (se->on_rq)
+		se->parent->load = se->parent->load - se->weight + weight;
+	se->weight = weight;
+}
+
+void sched_move(struct sched_entity *se, struct sched_queue *to)
+{
+	struct sched_queue *from = se->parent;
+	bool runnable = se->on_rq, running = sched_entity_running(se);
+
+	if (sched_entity_is_group(se) || to == from)
+		return;
+	if (runnable)
+		sched_dequeue(se);
+	/* Keep the offset from the floor: the two queues' vruntime bases
+	 * are unrelated, only distances within a queue mean anything. */
+	se->vruntime = se->vruntime - from->min_vruntime + to->min_vruntime;
+	se->parent = to;
+	if (runnable)
+		sched_enqueue(se);
+	if (running)
+		set_chain_curr(se);
+}

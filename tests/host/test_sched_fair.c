@@ -1,0 +1,929 @@
+/* Host simulation of the hierarchical fair scheduler (kernel/sched/fair.c).
+ * Prints TAP; exits 0 iff every test passes.
+ *
+ * A fake clock advances in 1 ms timer ticks. Each tick the running thread
+ * is charged 1 ms, then asked whether it should be preempted; if so its
+ * chain is put back and the next thread is picked, exactly as the kernel's
+ * tick handler will do. Sleeps and wakeups happen between ticks. After
+ * every tick a checker verifies the queue invariants from fair.c's header
+ * comment against the test's own view of who is runnable, so scenario
+ * checks (CPU shares over simulated seconds) rest on a consistent state. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sched_fair.h"
+
+#define MS      1000000ull
+#define SEC     (1000 * MS)
+#define TICK    MS
+#define MAX_T   16
+#define MAX_G   16
+#define TOL     0.02          /* absolute tolerance on CPU shares */
+#define MAX_GAP (50 * MS)     /* every runnable thread runs within this */
+
+static int ntests, nfailed;
+
+static bool ok(bool cond, const char *fmt, ...)
+{
+	va_list ap;
+	printf("%sok %d - ", cond ? "" : "not ", ++ntests);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	if (!cond)
+		nfailed++;
+	return cond;
+}
+
+/* ---- simulated world ---- */
+
+struct thread {
+	struct sched_entity se;
+	const char *name;
+	bool runnable;       /* the test's view, checked against se.on_rq */
+	uint64_t ran;        /* ns this thread got in the simulation */
+	uint64_t last_seen;  /* end of its last tick, or when it woke */
+	uint64_t max_gap;    /* longest runnable stretch without running */
+};
+
+struct group {
+	struct sched_entity se;
+	struct sched_queue q;
+	int64_t exec_adj;    /* sum_exec carried away/in by moved threads */
+	uint64_t prev_min;   /* last seen q.min_vruntime, for monotonicity */
+};
+
+static struct sched_queue root;
+static uint64_t root_prev_min;
+static struct thread threads[MAX_T];
+static struct group groups[MAX_G];
+static int nthreads, ngroups;
+static struct thread *cur;        /* running thread, NULL when idle */
+static uint64_t now, idle_ns;
+static uint64_t base_vr;          /* initial min_vruntime of new queues */
+static const char *inv_err;       /* first invariant violation */
+static uint64_t inv_err_at;
+static long inv_checks;
+
+static struct thread *T(struct sched_entity *se)
+{
+	return se ? container_of(se, struct thread, se) : NULL;
+}
+
+static void fail(const char *msg)
+{
+	if (!inv_err) {
+		inv_err = msg;
+		inv_err_at = now;
+	}
+}
+
+static void reset(uint64_t vr_base)
+{
+	memset(threads, 0, sizeof(threads));
+	memset(groups, 0, sizeof(groups));
+	nthreads = ngroups = 0;
+	cur = NULL;
+	now = 1000 * SEC; /* arbitrary non-zero epoch */
+	idle_ns = 0;
+	base_vr = vr_base;
+	inv_err = NULL;
+	inv_checks = 0;
+	sched_queue_init(&root, NULL);
+	root.min_vruntime = root_prev_min = base_vr;
+}
+
+static struct group *new_group(struct sched_queue *parent, uint32_t cpu_weight)
+{
+	struct group *g = &groups[ngroups++];
+
+	sched_queue_init(&g->q, &g->se);
+	g->q.min_vruntime = g->prev_min = base_vr;
+	sched_entity_init(&g->se, parent, &g->q, sched_weight_from_cgroup(cpu_weight));
+	return g;
+}
+
+static struct thread *new_thread(const char *name, struct sched_queue *parent,
+				 uint32_t weight)
+{
+	struct thread *t = &threads[nthreads++];
+
+	sched_entity_init(&t->se, parent, NULL, weight);
+	t->name = name;
+	return t;
+}
+
+/* ---- invariant checker ---- */
+
+static int64_t vd(uint64_t a, uint64_t b)
+{
+	return (int64_t)(a - b);
+}
+
+static void check_queue(struct sched_queue *q, uint64_t *prev_min)
+{
+	uint32_t count = 0;
+	uint64_t load = 0;
+	const struct sched_entity *prev = NULL;
+
+	for (struct rb_node *n = rb_first(&q->timeline.root); n; n = rb_next(n)) {
+		struct sched_entity *e = rb_entry(n, struct sched_entity, node);
+
+		if (!e->on_rq || e->parent != q || e == q->curr)
+			fail("timeline entity not runnable / wrong parent / is curr");
+		if (prev && vd(e->vruntime, prev->vruntime) < 0)
+			fail("timeline not sorted by vruntime");
+		prev = e;
+		count++;
+		load += e->weight;
+	}
+	if (rb_first_cached(&q->timeline) != rb_first(&q->timeline.root))
+		fail("leftmost cache stale");
+	if (q->curr) {
+		if (!q->curr->on_rq || q->curr->parent != q)
+			fail("curr not runnable or in another queue");
+		if (q->curr->my_q && !q->curr->my_q->curr)
+			fail("running chain stops at a group entity");
+		count++;
+		load += q->curr->weight;
+	}
+	if (q->nr_queued != count)
+		fail("nr_queued != timeline + curr");
+	if (q->load != load)
+		fail("load != sum of runnable weights");
+	if (vd(q->min_vruntime, *prev_min) < 0)
+		fail("min_vruntime went backwards");
+	*prev_min = q->min_vruntime;
+}
+
+/* Runnable entities whose parent is q, counted from the entity side. */
+static uint32_t runnable_children(const struct sched_queue *q, uint64_t *exec)
+{
+	uint32_t n = 0;
+
+	*exec = 0;
+	for (int i = 0; i < nthreads; i++) {
+		if (threads[i].se.parent != q)
+			continue;
+		n += threads[i].se.on_rq;
+		*exec += threads[i].se.sum_exec;
+	}
+	for (int i = 0; i < ngroups; i++) {
+		if (groups[i].se.parent != q)
+			continue;
+		n += groups[i].se.on_rq;
+		*exec += groups[i].se.sum_exec;
+	}
+	return n;
+}
+
+static void check_all(void)
+{
+	uint64_t exec;
+
+	inv_checks++;
+	check_queue(&root, &root_prev_min);
+	if (runnable_children(&root, &exec) != root.nr_queued)
+		fail("root: runnable entities not all queued");
+	for (int i = 0; i < ngroups; i++) {
+		struct group *g = &groups[i];
+
+		check_queue(&g->q, &g->prev_min);
+		if (g->se.on_rq != (g->q.nr_queued > 0))
+			fail("group runnable != its queue non-empty");
+		if (runnable_children(&g->q, &exec) != g->q.nr_queued)
+			fail("group: runnable entities not all queued");
+		if ((int64_t)g->se.sum_exec != (int64_t)exec + g->exec_adj)
+			fail("group sum_exec != sum of children's");
+	}
+	for (int i = 0; i < nthreads; i++)
+		if (threads[i].se.on_rq != threads[i].runnable)
+			fail("thread on_rq disagrees with the simulation");
+	if (cur) {
+		struct sched_entity *e = root.curr;
+
+		while (e && e->my_q)
+			e = e->my_q->curr;
+		if (e != &cur->se || !sched_entity_running(&cur->se))
+			fail("running chain does not end at the running thread");
+	} else if (root.curr) {
+		fail("running chain while idle");
+	}
+}
+
+/* ---- driver ---- */
+
+static struct thread *pick(void)
+{
+	struct sched_entity *se = sched_pick_next(&root, now);
+
+	if (se && se->my_q)
+		fail("pick_next returned a group entity");
+	return T(se);
+}
+
+static void tick(void)
+{
+	if (!cur)
+		cur = pick();
+	now += TICK;
+	if (cur) {
+		sched_account(&cur->se, TICK);
+		cur->ran += TICK;
+		cur->last_seen = now;
+	} else {
+		idle_ns += TICK;
+	}
+	for (int i = 0; i < nthreads; i++) {
+		struct thread *t = &threads[i];
+
+		if (t->runnable)
+			t->max_gap = MAX(t->max_gap, now - t->last_seen);
+	}
+	if (cur && sched_should_preempt(&cur->se, now)) {
+		sched_put_prev(&cur->se);
+		cur = pick();
+	}
+	check_all();
+}
+
+static void run(uint64_t ns)
+{
+	for (uint64_t end = now + ns; now < end;)
+		tick();
+}
+
+static void wake(struct thread *t)
+{
+	t->runnable = true;
+	t->last_seen = now;
+	sched_enqueue(&t->se);
+	/* Wakeup preemption check, as the kernel's wake path does. */
+	if (cur && sched_should_preempt(&cur->se, now)) {
+		sched_put_prev(&cur->se);
+		cur = pick();
+	} else if (!cur) {
+		cur = pick();
+	}
+	check_all();
+}
+
+static void sleep_thread(struct thread *t)
+{
+	t->runnable = false;
+	sched_dequeue(&t->se);
+	if (cur == t)
+		cur = pick();
+	check_all();
+}
+
+/* Move thread t to group `to` (NULL: root), keeping the test's sum_exec
+ * bookkeeping for the groups it leaves and joins. */
+static void move(struct thread *t, struct group *to)
+{
+	struct sched_queue *from = t->se.parent;
+
+	if (from->owner)
+		container_of(from->owner, struct group, se)->exec_adj +=
+			(int64_t)t->se.sum_exec;
+	if (to)
+		to->exec_adj -= (int64_t)t->se.sum_exec;
+	sched_move(&t->se, to ? &to->q : &root);
+	check_all();
+}
+
+/* Run until t is (not) the running thread; false if it never happens. */
+static bool run_until_running(struct thread *t, bool want)
+{
+	for (int i = 0; i < 10000; i++) {
+		if ((cur == t) == want)
+			return true;
+		tick();
+	}
+	return false;
+}
+
+struct snap {
+	uint64_t ran[MAX_T];
+	uint64_t t0, idle0;
+};
+
+static void snap_take(struct snap *s)
+{
+	for (int i = 0; i < nthreads; i++)
+		s->ran[i] = threads[i].ran;
+	s->t0 = now;
+	s->idle0 = idle_ns;
+}
+
+static uint64_t got(const struct snap *s, const struct thread *t)
+{
+	return t->ran - s->ran[t - threads];
+}
+
+static double absd(double x)
+{
+	return x < 0 ? -x : x;
+}
+
+static double share(const struct snap *s, const struct thread *t)
+{
+	return (double)got(s, t) / (double)(now - s->t0);
+}
+
+static void expect_share(const char *what, const struct snap *s,
+			 const struct thread *t, double expect)
+{
+	double sh = share(s, t);
+
+	ok(absd(sh - expect) <= TOL, "%s: %s got %.2f%% (expect %.2f%%)", what,
+	   t->name, 100 * sh, 100 * expect);
+}
+
+static void reset_gaps(void)
+{
+	for (int i = 0; i < nthreads; i++) {
+		threads[i].max_gap = 0;
+		threads[i].last_seen = now;
+	}
+}
+
+static void expect_gaps(const char *what)
+{
+	uint64_t worst = 0;
+	const char *who = "-";
+
+	for (int i = 0; i < nthreads; i++) {
+		if (threads[i].max_gap > worst) {
+			worst = threads[i].max_gap;
+			who = threads[i].name;
+		}
+	}
+	ok(worst <= MAX_GAP, "%s: every runnable thread ran within 50 ms (worst %s waited %llu ms)",
+	   what, who, (unsigned long long)(worst / MS));
+}
+
+/* Dequeue everything, then everything must be empty. */
+static void teardown(const char *what)
+{
+	bool empty;
+
+	for (int i = 0; i < nthreads; i++)
+		if (threads[i].runnable)
+			sleep_thread(&threads[i]);
+	empty = !cur && !root.curr && root.nr_queued == 0 && root.load == 0 &&
+		rb_empty(&root.timeline) && !sched_pick_next(&root, now);
+	for (int i = 0; i < ngroups; i++) {
+		struct sched_queue *q = &groups[i].q;
+
+		empty &= !groups[i].se.on_rq && !q->curr && q->nr_queued == 0 &&
+			 q->load == 0 && rb_empty(&q->timeline);
+	}
+	ok(empty, "%s: all queues empty and no group queued after dequeueing all", what);
+	ok(!inv_err, "%s: invariants held over %ld checks%s%s", what, inv_checks,
+	   inv_err ? ": " : "", inv_err ? inv_err : "");
+	if (inv_err)
+		printf("# first violation at t=%llu ms\n",
+		       (unsigned long long)((inv_err_at - 1000 * SEC) / MS));
+}
+
+/* ---- tests ---- */
+
+static void test_weights(void)
+{
+	ok(sched_weight_from_cgroup(100) == SCHED_NICE0_WEIGHT &&
+	   sched_weight_from_cgroup(300) == 3072 &&
+	   sched_weight_from_cgroup(1) == 10 &&
+	   sched_weight_from_cgroup(0) == 10 &&
+	   sched_weight_from_cgroup(10000) == 102400 &&
+	   sched_weight_from_cgroup(50000) == 102400,
+	   "cpu.weight to weight: x*1024/100, clamped to 1..10000");
+	ok(sched_weight_from_nice(0) == 1024 && sched_weight_from_nice(5) == 335 &&
+	   sched_weight_from_nice(-20) == 88761 && sched_weight_from_nice(19) == 15 &&
+	   sched_weight_from_nice(-99) == 88761 && sched_weight_from_nice(99) == 15,
+	   "nice table and clamping");
+	bool mono = true;
+	for (int i = 1; i < 40; i++)
+		mono &= sched_nice_to_weight[i] < sched_nice_to_weight[i - 1];
+	ok(mono, "nice weights strictly decrease");
+}
+
+static void test_basics(void)
+{
+	struct group *g;
+	struct thread *a;
+	bool never = true;
+
+	reset(0);
+	ok(!sched_pick_next(&root, now), "empty root: pick_next is NULL");
+	g = new_group(&root, 100);
+	a = new_thread("a", &g->q, 1024);
+	sched_enqueue(&g->se); /* groups are never enqueued directly */
+	ok(!g->se.on_rq && root.nr_queued == 0, "enqueue of a group entity is ignored");
+	wake(a);
+	sched_enqueue(&a->se); /* double enqueue is ignored */
+	ok(g->se.on_rq && root.nr_queued == 1 && g->q.nr_queued == 1 &&
+	   root.load == 1024 && g->q.load == 1024, "waking a thread queues its idle group");
+	ok(cur == a && sched_entity_running(&a->se) && sched_entity_running(&g->se),
+	   "picked thread and its group are curr");
+	for (int i = 0; i < 100; i++) {
+		run(TICK);
+		never &= cur == a;
+	}
+	ok(never && a->se.sum_exec == 100 * MS && g->se.sum_exec == 100 * MS,
+	   "a lone thread is never preempted; group charged with it");
+	ok(a->se.vruntime - base_vr == 100 * MS && g->se.vruntime - base_vr == 100 * MS,
+	   "weight-1024 entities advance vruntime 1:1");
+	sleep_thread(a);
+	ok(!g->se.on_rq && cur == NULL && idle_ns == 0,
+	   "dequeueing the running thread idles the CPU and dequeues its group");
+	run(10 * MS);
+	ok(idle_ns == 10 * MS, "idle ticks when nothing is runnable");
+	teardown("basics");
+}
+
+static void test_group_weights(uint64_t vr_base, const char *what)
+{
+	struct group *g1, *g2;
+	struct thread *t1, *t2;
+	struct snap s;
+
+	reset(vr_base);
+	g1 = new_group(&root, 100);
+	g2 = new_group(&root, 300);
+	t1 = new_thread("t1", &g1->q, 1024);
+	t2 = new_thread("t2", &g2->q, 1024);
+	wake(t1);
+	wake(t2);
+	reset_gaps();
+	snap_take(&s);
+	run(20 * SEC);
+	expect_share(what, &s, t1, 0.25);
+	expect_share(what, &s, t2, 0.75);
+	expect_gaps(what);
+	teardown(what);
+}
+
+static void test_thread_count(void)
+{
+	struct group *ga, *gb;
+	struct thread *a[3], *b;
+	struct snap s;
+	const char *what = "3 threads vs 1, equal groups";
+
+	reset(0);
+	ga = new_group(&root, 100);
+	gb = new_group(&root, 100);
+	a[0] = new_thread("a0", &ga->q, 1024);
+	a[1] = new_thread("a1", &ga->q, 1024);
+	a[2] = new_thread("a2", &ga->q, 1024);
+	b = new_thread("b", &gb->q, 1024);
+	for (int i = 0; i < 3; i++)
+		wake(a[i]);
+	wake(b);
+	reset_gaps();
+	snap_take(&s);
+	run(20 * SEC);
+	double ga_share = share(&s, a[0]) + share(&s, a[1]) + share(&s, a[2]);
+	ok(absd(ga_share - 0.5) <= TOL, "%s: group A got %.2f%% (expect 50%%)", what,
+	   100 * ga_share);
+	expect_share(what, &s, b, 0.5);
+	for (int i = 0; i < 3; i++)
+		expect_share(what, &s, a[i], 0.5 / 3);
+	expect_gaps(what);
+	teardown(what);
+}
+
+static void test_nice(void)
+{
+	struct group *g;
+	struct thread *n0, *n5;
+	struct snap s;
+	const char *what = "nice 0 vs nice 5 in one group";
+
+	reset(0);
+	g = new_group(&root, 100);
+	n0 = new_thread("nice0", &g->q, sched_weight_from_nice(0));
+	n5 = new_thread("nice5", &g->q, sched_weight_from_nice(5));
+	wake(n0);
+	wake(n5);
+	reset_gaps();
+	snap_take(&s);
+	run(20 * SEC);
+	expect_share(what, &s, n0, 1024.0 / 1359);
+	expect_share(what, &s, n5, 335.0 / 1359);
+	expect_gaps(what);
+	teardown(what);
+}
+
+static void test_nested(void)
+{
+	struct group *a, *a1, *a2, *b;
+	struct thread *ta1, *ta2, *tb;
+	struct snap s;
+	const char *what = "nested A{A1,A2} w200 vs B w100";
+
+	reset(0);
+	a = new_group(&root, 200);
+	b = new_group(&root, 100);
+	a1 = new_group(&a->q, 100);
+	a2 = new_group(&a->q, 100);
+	ta1 = new_thread("a1", &a1->q, 1024);
+	ta2 = new_thread("a2", &a2->q, 1024);
+	tb = new_thread("b", &b->q, 1024);
+	wake(ta1);
+	wake(ta2);
+	wake(tb);
+	reset_gaps();
+	snap_take(&s);
+	run(20 * SEC);
+	expect_share(what, &s, ta1, 1.0 / 3);
+	expect_share(what, &s, ta2, 1.0 / 3);
+	expect_share(what, &s, tb, 1.0 / 3);
+	expect_gaps(what);
+	ok(a->se.sum_exec == a1->se.sum_exec + a2->se.sum_exec &&
+	   root.min_vruntime != 0, "%s: A's sum_exec is A1's + A2's", what);
+	teardown(what);
+}
+
+/* s is runnable for 100 ms, then sleeps 100 ms, for 20 s; b and c are
+ * CPU-bound. Each sits in its own cpu.weight-100 group. */
+static void test_sleeper_group(void)
+{
+	struct group *gs, *gb, *gc;
+	struct thread *ts, *tb, *tc;
+	struct snap all, w;
+	uint64_t worst_awake = 0, sleep_ran_s = 0, sleep_idle = 0;
+	uint64_t worst_bc_skew = 0;
+	const char *what = "half-time sleeper group";
+
+	reset(0);
+	gs = new_group(&root, 100);
+	gb = new_group(&root, 100);
+	gc = new_group(&root, 100);
+	(void)gs, (void)gb, (void)gc;
+	ts = new_thread("s", &gs->q, 1024);
+	tb = new_thread("b", &gb->q, 1024);
+	tc = new_thread("c", &gc->q, 1024);
+	wake(tb);
+	wake(tc);
+	run(1 * SEC);
+	reset_gaps();
+	snap_take(&all);
+	for (int cycle = 0; cycle < 100; cycle++) {
+		wake(ts);
+		snap_take(&w);
+		run(100 * MS);
+		worst_awake = MAX(worst_awake, got(&w, ts));
+		sleep_thread(ts);
+		snap_take(&w);
+		run(100 * MS);
+		sleep_ran_s += got(&w, ts);
+		sleep_idle += idle_ns - w.idle0;
+		uint64_t gb_ = got(&w, tb), gc_ = got(&w, tc);
+		worst_bc_skew = MAX(worst_bc_skew, gb_ > gc_ ? gb_ - gc_ : gc_ - gb_);
+	}
+	/* Fair share while awake is 1/3 of 100 ms; allow the sleeper bonus
+	 * (3 ms) plus a wakeup granularity and a tick. */
+	ok(worst_awake <= 100 * MS / 3 + 5 * MS,
+	   "%s: at most its share when awake (worst %llu ms of 100)", what,
+	   (unsigned long long)(worst_awake / MS));
+	ok(sleep_ran_s == 0 && sleep_idle == 0,
+	   "%s: while it sleeps the others get 100%% (idle %llu ms)", what,
+	   (unsigned long long)(sleep_idle / MS));
+	ok(worst_bc_skew <= 10 * MS, "%s: b and c split its absence evenly (worst skew %llu ms)",
+	   what, (unsigned long long)(worst_bc_skew / MS));
+	expect_share(what, &all, ts, 1.0 / 6);
+	expect_share(what, &all, tb, 5.0 / 12);
+	expect_share(what, &all, tc, 5.0 / 12);
+	ok(idle_ns == all.idle0, "%s: CPU never idle", what);
+	expect_gaps(what);
+	teardown(what);
+}
+
+/* z sleeps 10 s while x and y run, then wakes: it must not monopolise. */
+static void test_long_sleeper(void)
+{
+	struct group *g;
+	struct thread *x, *y, *z;
+	struct snap s;
+	const char *what = "10 s sleeper";
+
+	reset(0);
+	g = new_group(&root, 100);
+	x = new_thread("x", &g->q, 1024);
+	y = new_thread("y", &g->q, 1024);
+	z = new_thread("z", &root, 1024); /* a thread directly in the root */
+	wake(x);
+	wake(y);
+	wake(z);
+	run(1 * SEC);
+	sleep_thread(z);
+	run(10 * SEC);
+	reset_gaps();
+	wake(z);
+	snap_take(&s);
+	run(200 * MS);
+	ok(got(&s, z) <= 100 * MS + 5 * MS,
+	   "%s: first 200 ms after wakeup, z got %llu ms (fair 100)", what,
+	   (unsigned long long)(got(&s, z) / MS));
+	snap_take(&s);
+	run(5 * SEC);
+	expect_share(what, &s, z, 0.5);
+	expect_share(what, &s, x, 0.25);
+	expect_share(what, &s, y, 0.25);
+	expect_gaps(what);
+	teardown(what);
+}
+
+static void test_move(void)
+{
+	struct group *g1, *g2;
+	struct thread *a, *b, *c;
+	struct snap s;
+	const char *what = "sched_move";
+	bool still;
+
+	reset(0);
+	g1 = new_group(&root, 100);
+	g2 = new_group(&root, 100);
+	a = new_thread("a", &g1->q, 1024);
+	b = new_thread("b", &g1->q, 1024);
+	c = new_thread("c", &g2->q, 1024);
+	wake(a);
+	wake(b);
+	wake(c);
+	run(2 * SEC);
+
+	/* 1. The running thread moves; it keeps running. */
+	ok(run_until_running(b, true), "%s: b gets to run", what);
+	move(b, g2);
+	still = cur == b && sched_entity_running(&b->se) && b->se.parent == &g2->q &&
+		sched_entity_running(&g2->se) && !sched_entity_running(&g1->se);
+	ok(still, "%s: a running thread stays running in its new group", what);
+	reset_gaps();
+	snap_take(&s);
+	run(5 * SEC);
+	expect_share("move running b to G2", &s, a, 0.5);
+	expect_share("move running b to G2", &s, b, 0.25);
+	expect_share("move running b to G2", &s, c, 0.25);
+
+	/* 2. A queued, not running thread moves: its lag is preserved. */
+	ok(run_until_running(c, false), "%s: c waits", what);
+	int64_t lag = (int64_t)(c->se.vruntime - g2->q.min_vruntime);
+	uint64_t to_min = g1->q.min_vruntime;
+	move(c, g1);
+	ok(c->se.on_rq && !sched_entity_running(&c->se) &&
+	   (lag < -(int64_t)SCHED_SLEEPER_BONUS_NS ||
+	    (int64_t)(c->se.vruntime - to_min) == lag),
+	   "%s: queued thread keeps its lag (%lld ns) relative to min_vruntime",
+	   what, (long long)lag);
+	snap_take(&s);
+	run(5 * SEC);
+	expect_share("move queued c to G1", &s, a, 0.25);
+	expect_share("move queued c to G1", &s, c, 0.25);
+	expect_share("move queued c to G1", &s, b, 0.5);
+
+	/* 3. A sleeping thread moves, then wakes in the new group. */
+	sleep_thread(a);
+	move(a, g2);
+	ok(!a->se.on_rq && a->se.parent == &g2->q, "%s: sleeping thread moved, not queued", what);
+	wake(a);
+	snap_take(&s);
+	run(5 * SEC);
+	expect_share("move sleeping a to G2", &s, c, 0.5);
+	expect_share("move sleeping a to G2", &s, a, 0.25);
+	expect_share("move sleeping a to G2", &s, b, 0.25);
+
+	/* 4. Moving the only thread out empties G1: it leaves the root. */
+	move(c, g2);
+	ok(!g1->se.on_rq && g1->q.nr_queued == 0 && root.nr_queued == 1,
+	   "%s: emptied group is dequeued", what);
+	snap_take(&s);
+	run(3 * SEC);
+	expect_share("all in G2", &s, a, 1.0 / 3);
+	expect_share("all in G2", &s, b, 1.0 / 3);
+	expect_share("all in G2", &s, c, 1.0 / 3);
+
+	/* 5. Moving into the empty group makes it runnable again; to the
+	 * root queue works as well. */
+	move(a, g1);
+	move(b, NULL);
+	ok(g1->se.on_rq && root.nr_queued == 3, "%s: group requeued on move-in", what);
+	reset_gaps();
+	snap_take(&s);
+	run(6 * SEC);
+	expect_share("G1{a} G2{c} b", &s, a, 1.0 / 3);
+	expect_share("G1{a} G2{c} b", &s, b, 1.0 / 3);
+	expect_share("G1{a} G2{c} b", &s, c, 1.0 / 3);
+	expect_gaps(what);
+	teardown(what);
+}
+
+static void test_dequeue_waiting(void)
+{
+	struct group *g;
+	struct thread *a, *b, *c;
+	struct snap s;
+	const char *what = "dequeue a waiting thread";
+
+	reset(0);
+	g = new_group(&root, 100);
+	a = new_thread("a", &g->q, 1024);
+	b = new_thread("b", &g->q, 1024);
+	c = new_thread("c", &g->q, 1024);
+	wake(a);
+	wake(b);
+	wake(c);
+	run(1 * SEC);
+	ok(run_until_running(b, false), "%s: b is waiting", what);
+	struct thread *was = cur;
+	sleep_thread(b);
+	ok(cur == was && !b->se.on_rq && g->q.nr_queued == 2,
+	   "%s: running thread unaffected, b gone", what);
+	snap_take(&s);
+	run(4 * SEC);
+	ok(got(&s, b) == 0, "%s: b gets nothing while dequeued", what);
+	expect_share(what, &s, a, 0.5);
+	expect_share(what, &s, c, 0.5);
+	wake(b);
+	reset_gaps();
+	snap_take(&s);
+	run(6 * SEC);
+	expect_share("b back", &s, a, 1.0 / 3);
+	expect_share("b back", &s, b, 1.0 / 3);
+	expect_share("b back", &s, c, 1.0 / 3);
+	expect_gaps(what);
+	teardown(what);
+}
+
+static void test_set_weight(void)
+{
+	struct group *g1, *g2;
+	struct thread *a, *a2, *b;
+	struct snap s;
+	const char *what = "set_weight";
+
+	reset(0);
+	g1 = new_group(&root, 100);
+	g2 = new_group(&root, 100);
+	a = new_thread("a", &g1->q, 1024);
+	a2 = new_thread("a2", &g1->q, 1024);
+	b = new_thread("b", &g2->q, 1024);
+	wake(a);
+	wake(a2);
+	wake(b);
+	snap_take(&s);
+	run(5 * SEC);
+	expect_share("G1{a,a2} w100 vs G2{b} w100", &s, a, 0.25);
+	expect_share("G1{a,a2} w100 vs G2{b} w100", &s, b, 0.5);
+
+	/* cpu.weight change of a group while one of its threads runs. */
+	ok(run_until_running(a, true), "%s: a runs", what);
+	sched_set_weight(&g1->se, sched_weight_from_cgroup(300));
+	check_all();
+	ok(root.load == 3072 + 1024, "%s: root load follows group weight", what);
+	snap_take(&s);
+	run(8 * SEC);
+	expect_share("G1 w300", &s, a, 0.375);
+	expect_share("G1 w300", &s, a2, 0.375);
+	expect_share("G1 w300", &s, b, 0.25);
+
+	/* nice change of a waiting thread. */
+	ok(run_until_running(a2, false), "%s: a2 waits", what);
+	sched_set_weight(&a2->se, sched_weight_from_nice(5));
+	check_all();
+	reset_gaps();
+	snap_take(&s);
+	run(10 * SEC);
+	expect_share("a2 nice 5", &s, a, 0.75 * 1024 / 1359);
+	expect_share("a2 nice 5", &s, a2, 0.75 * 335 / 1359);
+	expect_share("a2 nice 5", &s, b, 0.25);
+	expect_gaps(what);
+	teardown(what);
+}
+
+/* Many threads and groups, random sleeps, wakes, moves and weight changes:
+ * only the invariants are checked. */
+static void test_chaos(void)
+{
+	struct group *g[6];
+	uint64_t rng = 0x9e3779b97f4a7c15ull;
+	const char *what = "random churn";
+
+	reset((uint64_t)-100 * MS); /* wraps vruntime during the run */
+	g[0] = new_group(&root, 100);
+	g[1] = new_group(&root, 50);
+	g[2] = new_group(&g[0]->q, 200);
+	g[3] = new_group(&g[0]->q, 100);
+	g[4] = new_group(&g[2]->q, 1000);
+	g[5] = new_group(&root, 10000);
+	for (int i = 0; i < 12; i++) {
+		static const char *names[12] = { "r0", "r1", "r2", "r3", "r4", "r5",
+						 "r6", "r7", "r8", "r9", "r10", "r11" };
+		struct sched_queue *q = i % 7 == 6 ? &root : &g[i % 6]->q;
+
+		new_thread(names[i], q, sched_weight_from_nice(i % 5 - 2));
+	}
+	for (int step = 0; step < 40000; step++) {
+		rng ^= rng << 13;
+		rng ^= rng >> 7;
+		rng ^= rng << 17;
+		struct thread *t = &threads[rng % 12];
+		unsigned op = (unsigned)(rng >> 32) % 100;
+
+		if (op < 5) {
+			if (t->runnable)
+				sleep_thread(t);
+			else
+				wake(t);
+		} else if (op < 7) {
+			int k = (int)((rng >> 40) % 7);
+			move(t, k == 6 ? NULL : g[k]);
+		} else if (op < 8) {
+			sched_set_weight(&t->se, sched_weight_from_nice((int)((rng >> 20) % 40) - 20));
+			check_all();
+		} else if (op < 9) {
+			struct group *gg = g[(rng >> 24) % 6];
+			sched_set_weight(&gg->se, sched_weight_from_cgroup((uint32_t)((rng >> 28) % 1000) + 1));
+			check_all();
+		} else {
+			tick();
+		}
+	}
+	ok(vd(root.min_vruntime, (uint64_t)-100 * MS) > 0 &&
+	   root.min_vruntime < (uint64_t)-100 * MS,
+	   "%s: root min_vruntime wrapped past 2^64", what);
+	teardown(what);
+}
+
+/* API edges the driver above does not hit on its own. */
+static void test_edges(void)
+{
+	struct group *g, *h;
+	struct thread *a, *b, *c, *w;
+	const char *what = "API edges";
+
+	reset(0);
+	g = new_group(&root, 100);
+	h = new_group(&root, 100);
+	a = new_thread("a", &g->q, 1024);
+	b = new_thread("b", &g->q, 1024);
+	c = new_thread("c", &h->q, 1024);
+	wake(a);
+	wake(b);
+	wake(c);
+	run(100 * MS);
+
+	/* pick_next with the previous chain still in place puts it back. */
+	cur = pick();
+	check_all();
+	ok(cur && !inv_err, "%s: pick_next without put_prev keeps a consistent chain", what);
+
+	/* Accounting a queued, not running thread keeps the trees sorted. */
+	w = cur == a ? b : a;
+	for (int i = 0; i < 20; i++) {
+		sched_account(&w->se, 7 * MS);
+		sched_account(&c->se, cur == c ? 0 : 5 * MS);
+		check_all();
+	}
+	ok(!inv_err, "%s: accounting waiting threads keeps timelines ordered", what);
+
+	ok(sched_should_preempt(&w->se, now), "%s: a thread that is not running should yield", what);
+	sched_put_prev(&w->se);
+	check_all();
+	ok(!inv_err && cur && sched_entity_running(&cur->se),
+	   "%s: put_prev of a waiting thread changes nothing", what);
+
+	uint64_t load = root.load;
+	sched_move(&g->se, &h->q);
+	sched_move(&cur->se, cur->se.parent);
+	check_all();
+	ok(!inv_err && g->se.parent == &root && root.load == load,
+	   "%s: moving a group, or to the same queue, is ignored", what);
+	run(1 * SEC);
+	teardown(what);
+}
+
+int main(void)
+{
+	test_weights();
+	test_basics();
+	test_group_weights(0, "cpu.weight 100 vs 300");
+	test_group_weights((uint64_t)-3 * SEC, "cpu.weight 100 vs 300, vruntime wrapping");
+	test_thread_count();
+	test_nice();
+	test_nested();
+	test_sleeper_group();
+	test_long_sleeper();
+	test_move();
+	test_dequeue_waiting();
+	test_set_weight();
+	test_chaos();
+	test_edges();
+	printf("1..%d\n", ntests);
+	return nfailed ? 1 : 0;
+}
