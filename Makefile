@@ -51,7 +51,7 @@ $(BUILD)/obj/gen/syscall_table.c.o: $(GEN)/syscall_table.c $(GEN_HEADERS)
 # -- host unit tests: test name -> the kernel sources it exercises --------
 HOST_CFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -fsanitize=address,undefined \
 	-fno-sanitize-recover=all -Ikernel/include -Icgroup -pthread
-HOST_TESTS := format buddy bootinfo page_counter rbtree initrd elf
+HOST_TESTS := format buddy bootinfo page_counter rbtree sched_fair initrd elf
 host_srcs_format       := kernel/lib/format.c
 host_srcs_buddy        := kernel/mm/buddy.c
 host_srcs_bootinfo     := kernel/bootinfo.c
@@ -63,7 +63,6 @@ host_srcs_elf          := kernel/lib/elf.c
 HOST_BINS := $(patsubst %,$(BUILD)/host/test_%,$(HOST_TESTS))
 
 .PHONY: all run debug test bench iso clean deps docs
-all: $(KERNEL)
 
 $(BUILD)/.deps-%: tools/deps.sh
 	@mkdir -p $(@D)
@@ -100,18 +99,58 @@ $(KERNEL): $(KERNEL_OBJS) $(BUILD)/ksyms.o linker.ld
 	@tools/gen-ksyms.sh $@ | cmp -s - $(BUILD)/ksyms.S || \
 		{ echo "symbol addresses moved between the two links"; rm -f $@; exit 1; }
 
+# -- user space: the runtime library, programs, and the boot archive -------
+USER_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -ffreestanding -fno-pic -fno-pie \
+	-fno-stack-protector -fno-omit-frame-pointer -Iuser/include -I$(GEN) -Ikernel/include -MMD -MP
+USER_LDFLAGS := -static -nostdlib -z max-page-size=0x1000 -z noexecstack -Ttext-segment=0x400000 -e _start
+USER_LIB_SRCS := user/lib/start.c kernel/lib/format.c kernel/lib/string.c
+USER_LIB_OBJS := $(patsubst %,$(BUILD)/user/obj/%.o,$(USER_LIB_SRCS))
+USER_CRT0 := $(BUILD)/user/obj/user/lib/crt0.S.o
+USER_LIB := $(BUILD)/user/libarbor.a
+# Programs: source -> path inside the boot archive.
+USER_TESTS := $(patsubst user/tests/%.c,%,$(wildcard user/tests/*.c))
+INITRD_DIR := $(BUILD)/initrd
+USER_BINS := $(INITRD_DIR)/bin/init $(patsubst %,$(INITRD_DIR)/tests/%,$(USER_TESTS))
+INITRD := $(BUILD)/initrd.cpio
+all: $(KERNEL) $(INITRD) docs/syscalls.md
+
+$(BUILD)/user/obj/%.c.o: %.c | $(BUILD)/.deps-build $(GEN_HEADERS)
+	@mkdir -p $(@D)
+	@echo "  CC      $< (user)"
+	@gcc $(USER_CFLAGS) -c $< -o $@
+$(BUILD)/user/obj/%.S.o: %.S | $(BUILD)/.deps-build
+	@mkdir -p $(@D)
+	@gcc $(USER_CFLAGS) -c $< -o $@
+$(USER_LIB): $(USER_LIB_OBJS)
+	@rm -f $@
+	@ar rcs $@ $^
+define user_prog
+$(1): $(BUILD)/user/obj/$(2).o $(USER_CRT0) $(USER_LIB)
+	@mkdir -p $$(@D)
+	@echo "  LD      $$@"
+	@ld $(USER_LDFLAGS) -o $$@ $(USER_CRT0) $(BUILD)/user/obj/$(2).o $(USER_LIB)
+endef
+$(eval $(call user_prog,$(INITRD_DIR)/bin/init,user/init/init.c))
+$(foreach t,$(USER_TESTS),$(eval $(call user_prog,$(INITRD_DIR)/tests/$(t),user/tests/$(t).c)))
+
+$(INITRD_DIR)/etc/motd: user/motd
+	@mkdir -p $(@D)
+	@cp $< $@
+$(INITRD): $(USER_BINS) $(INITRD_DIR)/etc/motd tools/mkinitrd.py
+	@python3 tools/mkinitrd.py $@ $(INITRD_DIR)
+
 # The ISO embeds CMDLINE in grub.cfg: rebuild it whenever CMDLINE changes.
 $(BUILD)/cmdline.txt: FORCE
 	@mkdir -p $(@D)
 	@echo '$(CMDLINE)' | cmp -s - $@ || echo '$(CMDLINE)' > $@
-$(ISO): $(KERNEL) $(BUILD)/cmdline.txt tools/mkiso.sh | $(BUILD)/.deps-iso
+$(ISO): $(KERNEL) $(INITRD) $(BUILD)/cmdline.txt tools/mkiso.sh | $(BUILD)/.deps-iso
 	@echo "  ISO     $@"
-	@tools/mkiso.sh $(KERNEL) "$(CMDLINE)" $@
+	@tools/mkiso.sh $(KERNEL) $(INITRD) "$(CMDLINE)" $@
 iso: $(ISO)
 
 # The runner boots this one to check the GRUB path end to end.
-$(BUILD)/arbor-test.iso: $(KERNEL) tools/mkiso.sh | $(BUILD)/.deps-iso
-	@tools/mkiso.sh $(KERNEL) "test=boot_info_sane mem=256" $@
+$(BUILD)/arbor-test.iso: $(KERNEL) $(INITRD) tools/mkiso.sh | $(BUILD)/.deps-iso
+	@tools/mkiso.sh $(KERNEL) $(INITRD) "test=boot_info_sane mem=256" $@
 
 run: $(ISO) | $(BUILD)/.deps-run
 	@echo "Booting Arbor from $(ISO) with $(MEM) MiB (quit: Ctrl-A then X)"
@@ -121,7 +160,8 @@ run: $(ISO) | $(BUILD)/.deps-run
 # gdb attached with symbols and a breakpoint on the C entry.
 debug: | $(BUILD)/.deps-debug
 	@$(MAKE) --no-print-directory BUILD=$(BUILD)/debug OPT=-Og $(BUILD)/debug/arbor.elf
-	@tools/debug.sh $(BUILD)/debug/arbor.elf "$(CMDLINE)" $(MEM) $(GDBPORT)
+	@$(MAKE) --no-print-directory BUILD=$(BUILD)/debug OPT=-Og $(BUILD)/debug/initrd.cpio
+	@tools/debug.sh $(BUILD)/debug/arbor.elf $(BUILD)/debug/initrd.cpio "$(CMDLINE)" $(MEM) $(GDBPORT)
 
 # -- tests ----------------------------------------------------------------
 .SECONDEXPANSION:
@@ -130,15 +170,14 @@ $(BUILD)/host/test_%: tests/host/test_%.c $$(host_srcs_$$*) | $(BUILD)/.deps-bui
 	@echo "  HOSTCC  $@"
 	@gcc $(HOST_CFLAGS) $^ -o $@
 
-test: $(KERNEL) $(BUILD)/arbor-test.iso $(HOST_BINS) | $(BUILD)/.deps-test
-	@python3 tools/gen-syscalls.py --check-docs docs/syscalls.md
+test: $(KERNEL) $(INITRD) $(BUILD)/arbor-test.iso $(HOST_BINS) | $(BUILD)/.deps-test
 	@python3 tools/run-tests.py --build $(BUILD) --timeout $(TIMEOUT) $(HOST_BINS)
 
-bench: $(KERNEL) | $(BUILD)/.deps-test
+bench: $(KERNEL) $(INITRD) | $(BUILD)/.deps-test
 	@python3 tools/bench.py --build $(BUILD)
 
 clean:
 	rm -rf $(BUILD)
 
 FORCE:
--include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD)/obj $(BUILD)/user -name '*.d' 2>/dev/null)

@@ -36,3 +36,10 @@ int printk_panic(const char *fmt, ...)
 	va_end(ap);
 	return n;
 }
+
+void console_write(const char *s, size_t n)
+{
+	uint64_t f = spin_lock_irqsave(&printk_lock);
+	serial_write(s, n);
+	spin_unlock_irqrestore(&printk_lock, f);
+}

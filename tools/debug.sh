@@ -1,12 +1,12 @@
 #!/bin/sh
 # Starts QEMU halted at the first instruction with a gdb stub, then gdb with
 # the kernel's symbols, stopped at a breakpoint on kmain (the C entry).
-# Usage: tools/debug.sh KERNEL.elf CMDLINE MEM GDBPORT
+# Usage: tools/debug.sh KERNEL.elf INITRD CMDLINE MEM GDBPORT
 set -e
-kernel=$1 cmdline=$2 mem=$3 port=$4
+kernel=$1 initrd=$2 cmdline=$3 mem=$4 port=$5
 log=$(dirname "$kernel")/serial.log
 : > "$log"
-tools/qemu.sh --kernel "$kernel" --append "$cmdline" --mem "$mem" --gdb "$port" \
+tools/qemu.sh --kernel "$kernel" --initrd "$initrd" --append "$cmdline" --mem "$mem" --gdb "$port" \
 	--serial "file:$log" &
 qemu=$!
 trap 'kill $qemu 2>/dev/null || true' EXIT INT TERM

@@ -1,8 +1,8 @@
 #!/bin/sh
 # Builds a GRUB (multiboot2) boot ISO for the kernel.
-# Usage: tools/mkiso.sh KERNEL.elf CMDLINE OUT.iso
+# Usage: tools/mkiso.sh KERNEL.elf INITRD.cpio CMDLINE OUT.iso
 set -e
-kernel=$1 cmdline=$2 out=$3
+kernel=$1 initrd=$2 cmdline=$3 out=$4
 if [ ! -d /usr/lib/grub/i386-pc ]; then
 	echo "mkiso: GRUB's BIOS modules are missing: run 'sudo apt-get install grub-pc-bin' (or 'make deps')." >&2
 	exit 1
@@ -11,6 +11,7 @@ dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 mkdir -p "$dir/boot/grub"
 cp "$kernel" "$dir/boot/arbor.elf"
+cp "$initrd" "$dir/boot/initrd.cpio"
 cat > "$dir/boot/grub/grub.cfg" <<CFG
 set timeout=0
 set default=0
@@ -19,6 +20,7 @@ terminal_input serial
 terminal_output serial
 menuentry "Arbor" {
 	multiboot2 /boot/arbor.elf $cmdline
+	module2 /boot/initrd.cpio initrd
 	boot
 }
 CFG

@@ -217,12 +217,14 @@ def main():
     ap.add_argument("host_tests", nargs="*")
     a = ap.parse_args()
     kernel = os.path.join(a.build, "arbor.elf")
+    initrd = os.path.join(a.build, "initrd.cpio")
     tally = Tally()
     t0 = time.monotonic()
 
     run_host_tests(a.host_tests, tally, a.timeout)
     run_tap_boot("kernel self-tests (qemu -kernel, PVH)",
-                 ["--kernel", kernel, "--append", "test=all mem=256", "--mem", "256"], tally, a.timeout)
+                 ["--kernel", kernel, "--initrd", initrd, "--append", "test=all mem=256", "--mem", "256"],
+                 tally, a.timeout)
     print("[qemu] boot paths and failure reporting", flush=True)
     test_grub_boot(os.path.join(a.build, "arbor-test.iso"), tally, a.timeout)
     test_fault_report(kernel, tally, a.timeout)

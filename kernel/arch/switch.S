@@ -38,4 +38,13 @@ thread_trampoline:
 	ud2
 	.cfi_endproc
 
+/* void enter_user(struct trap_frame *tf): leave for user mode with the
+ * registers in tf, which sits at the top of this thread's kernel stack. */
+	.globl enter_user
+	.type enter_user, @function
+enter_user:
+	movq	%rdi, %rsp
+	cli
+	jmp	trap_return
+
 	.section .note.GNU-stack, "", @progbits

@@ -1,12 +1,13 @@
 /* syscall/sysret set-up and the system calls about the caller itself. */
 #include "syscall.h"
 #include "abi/errno.h"
+#include "abi/wait.h"
+#include "heap.h"
 #include "arch/x86.h"
 #include "percpu.h"
 #include "printk.h"
 #include "proc.h"
 #include "sched.h"
-#include "serial.h"
 #include "timer.h"
 #include "trap.h"
 
@@ -35,6 +36,7 @@ void syscall_exit_work(struct trap_frame *tf)
 		schedule();
 		cpu_cli();
 	}
+	proc_user_return_work();
 }
 
 long sys_debug_write(const char *buf, size_t len)
@@ -42,11 +44,13 @@ long sys_debug_write(const char *buf, size_t len)
 	char chunk[128];
 	size_t done = 0;
 
+	if (!user_range_ok((uint64_t)buf, len))
+		return -EFAULT;
 	while (done < len) {
 		size_t n = MIN(len - done, sizeof(chunk));
 		if (copy_from_user(chunk, buf + done, n))
-			return -EFAULT;
-		serial_write(chunk, n);
+			return done ? (long)done : -EFAULT; /* as write(2): what got out */
+		console_write(chunk, n);
 		done += n;
 	}
 	return (long)len;
@@ -89,4 +93,61 @@ long sys_sleep_ns(uint64_t ns)
 long sys_exit_thread(long code)
 {
 	thread_exit(code);
+}
+
+long sys_exit(int code)
+{
+	proc_exit(W_EXITCODE(code));
+}
+
+long sys_spawn(const char *upath, const char *const *uargv)
+{
+	char path[256];
+	char *args = NULL;
+	const char *argv[33];
+	long r = copy_string_from_user(path, upath, sizeof(path));
+	if (r < 0)
+		return r;
+	args = kmalloc(PAGE_SIZE);
+	if (!args)
+		return -ENOMEM;
+	size_t used = 0;
+	int argc = 0;
+	for (; uargv; argc++) {
+		const char *ua;
+		if ((r = copy_from_user(&ua, &uargv[argc], sizeof(ua))))
+			goto out;
+		if (!ua)
+			break;
+		if (argc == 32 || used >= PAGE_SIZE) {
+			r = -E2BIG;
+			goto out;
+		}
+		r = copy_string_from_user(args + used, ua, PAGE_SIZE - used);
+		if (r < 0) {
+			r = r == -ENAMETOOLONG ? -E2BIG : r;
+			goto out;
+		}
+		argv[argc] = args + used;
+		used += (size_t)r + 1;
+	}
+	argv[argc] = NULL;
+	struct proc *self = current_thread()->proc;
+	r = proc_spawn(path, argv, self->cgroup, self);
+out:
+	kfree(args);
+	return r;
+}
+
+long sys_waitpid(int pid, int *ustatus, int options)
+{
+	int status = 0;
+	if (options & ~WNOHANG)
+		return -EINVAL;
+	if (pid < -1 || pid == 0)
+		return -EINVAL; /* process groups arrive with signals */
+	int r = proc_wait(current_thread()->proc, pid, &status, options, 0);
+	if (r > 0 && ustatus && copy_to_user(ustatus, &status, sizeof(status)))
+		return -EFAULT;
+	return r;
 }

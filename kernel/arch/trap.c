@@ -3,6 +3,11 @@
 #include "panic.h"
 #include "percpu.h"
 #include "printk.h"
+#include "format.h"
+#include "abi/wait.h"
+#include "proc.h"
+#include "addrspace.h"
+#include "syscall.h"
 #include "arch/x86.h"
 #include "sched.h"
 
@@ -74,10 +79,70 @@ bool trap_from_user(const struct trap_frame *tf)
 	return (tf->cs & 3) == 3;
 }
 
+/* The signal Linux sends for each CPU exception raised by user code. */
+static int trap_signal(uint64_t vector)
+{
+	switch (vector) {
+	case TRAP_DE: case 16: case TRAP_XM: return SIGFPE;
+	case TRAP_UD: return SIGILL;
+	case TRAP_BP: case TRAP_DB: return SIGTRAP;
+	case 12: case 17: return SIGBUS;	/* stack segment, alignment check */
+	default: return SIGSEGV;
+	}
+}
+
+/* A user thread caused an exception it cannot survive: its process dies
+ * with the matching signal, which the parent sees through wait. */
+static __noreturn void trap_kill_user(struct trap_frame *tf, int sig, uint64_t addr)
+{
+	struct thread *t = current_thread();
+	char where[40] = "";
+	if (tf->vector == TRAP_PF)
+		fmt_snprintf(where, sizeof(where), " addr %p", (void *)addr);
+	printk("arbor: pid %d (%s): %s at ip %p%s: killed by signal %d\n",
+	       t->proc->pid, t->proc->name, trap_name(tf->vector), (void *)tf->rip, where, sig);
+	cpu_sti();
+	proc_exit(W_SIGNALED(sig));
+}
+
+static void trap_page_fault(struct trap_frame *tf)
+{
+	uint64_t addr = read_cr2();
+	struct thread *t = current_thread();
+	bool write = tf->error & 2, exec = tf->error & 16;
+
+	/* Demand paging: first touch of anonymous memory, from user mode or
+	 * from a kernel copy to or from user memory. */
+	if (addr < USER_TOP && t && t->proc->as) {
+		if (tf->rflags & RFLAGS_IF)
+			cpu_sti();
+		int r = vm_fault(t->proc->as, addr, write, exec);
+		cpu_cli();
+		if (r == 0)
+			return;
+	}
+	if (trap_from_user(tf))
+		trap_kill_user(tf, SIGSEGV, addr);
+	uint64_t fixup = extable_fixup(tf->rip);
+	if (fixup) {
+		tf->rip = fixup;
+		return;
+	}
+	panic_trap(tf, "page fault at %p (error code 0x%lx: %s, %s) in kernel mode",
+		   (void *)addr, tf->error, tf->error & 1 ? "protection" : "not present",
+		   write ? "write" : "read");
+}
+
 void trap_dispatch(struct trap_frame *tf)
 {
 	trap_handler_fn fn = trap_handlers[tf->vector];
 
+	if (tf->vector == TRAP_PF && !fn) {
+		trap_page_fault(tf);
+		if (trap_from_user(tf))
+			proc_user_return_work();
+		return;
+	}
 	if (fn) {
 		fn(tf);
 		/* An interrupt may have made a thread runnable or used up the
@@ -85,10 +150,14 @@ void trap_dispatch(struct trap_frame *tf)
 		 * be interrupted (no spinlock, interrupts were on). */
 		if (tf->vector >= IRQ_VECTOR_BASE && (tf->rflags & RFLAGS_IF))
 			sched_preempt_irq();
+		if (trap_from_user(tf))
+			proc_user_return_work();
 		return;
 	}
 	if (tf->vector == VECTOR_SPURIOUS)
 		return;
+	if (tf->vector < TRAP_NR_EXCEPTIONS && trap_from_user(tf))
+		trap_kill_user(tf, trap_signal(tf->vector), read_cr2());
 	if (tf->vector < TRAP_NR_EXCEPTIONS)
 		panic_trap(tf, "%s (vector %lu, error code 0x%lx) in %s mode",
 			   trap_name(tf->vector), tf->vector, tf->error,

@@ -9,6 +9,7 @@
 
 #include "fpu.h"
 #include "list.h"
+#include "sched.h"
 #include "sched_fair.h"
 #include "spinlock.h"
 #include "types.h"
@@ -51,11 +52,22 @@ struct thread {
 	struct list_head wait_link;	/* in a waitq */
 	struct list_head proc_link;	/* in proc->threads */
 	struct trap_frame *user_tf;	/* user registers, for user threads */
+	bool kill_pending;		/* end this thread on its way to user mode */
 	char name[PROC_NAME_MAX];
+};
+
+enum proc_state {
+	PROC_ALIVE,
+	PROC_ZOMBIE,	/* exited; waiting for its parent to collect the status */
 };
 
 struct proc {
 	int pid;
+	enum proc_state state;
+	int exit_status;		/* wait status (abi/wait.h) once a zombie */
+	bool exiting;			/* its threads are being ended */
+	struct waitq child_exit;	/* the parent waits here for children */
+	struct list_head hash_link;	/* in the pid table */
 	struct proc *parent;
 	struct list_head children;
 	struct list_head sibling;
@@ -76,6 +88,29 @@ void proc_add_thread(struct proc *p, struct thread *t);
 void proc_thread_exited(struct thread *t, long code);
 
 struct thread *thread_alloc(struct proc *p, struct cgroup *cg, const char *name, int *err);
+/* The first switch into t runs fn(arg) on the kernel stack below top
+ * (16-byte aligned). */
+void thread_prepare_stack(struct thread *t, uint64_t top, long (*fn)(void *), void *arg);
+struct proc *proc_alloc(struct proc *parent, struct cgroup *cg, const char *name, int *err);
+/* Undoes proc_alloc (and an address space) for a process that never ran. */
+void proc_abort_spawn(struct proc *p);
+
+/* Starts program `path` from the boot archive as a new process, child of
+ * parent, in cgroup cg, with argv (NULL-terminated). Returns the pid or a
+ * negative errno (-ENOENT, -ENOEXEC, -ENOMEM, -E2BIG, -EFAULT). */
+int proc_spawn(const char *path, const char *const argv[], struct cgroup *cg,
+	       struct proc *parent);
+struct proc *proc_find(int pid);	/* NULL if none */
+/* Ends the calling process with a wait status (abi/wait.h). */
+__noreturn void proc_exit(int status);
+/* Waits for child pid (-1: any) of p to end: its pid with *status set,
+ * 0 with WNOHANG and none ended, -ECHILD if no such child, -ETIMEDOUT
+ * once deadline (clock_ns, 0 = none) passes, -EINTR if p is being killed. */
+int proc_wait(struct proc *p, int pid, int *status, int options, uint64_t deadline);
+/* Ends process p as if by signal sig (no handlers yet: the default). */
+void proc_kill(struct proc *p, int sig);
+/* Work on the way back to user mode: a pending kill ends the thread. */
+void proc_user_return_work(void);
 
 /* A kernel thread running fn(arg) in the kernel process, placed in cgroup
  * cg (NULL: root) and made runnable. NULL with *err = -ENOMEM etc. */

@@ -1,25 +1,137 @@
-/* Processes: the kernel process, membership of threads, and (for user
- * processes) the life cycle around them. */
+/* Processes: the pid table, membership of threads, exit and wait.
+ *
+ * A process ends when its last thread ends. Its address space is freed at
+ * once; it leaves its cgroup (zombies do not count as members, as in
+ * Linux) and waits as a zombie until its parent collects the status.
+ * Children of an ending process are handed to init (pid 1), or to the
+ * kernel process if there is none. proc_lock guards the pid table, every
+ * process's state, its threads and children lists; it is taken before the
+ * scheduler lock. */
 #include "proc.h"
+#include "abi/errno.h"
+#include "abi/wait.h"
+#include "addrspace.h"
 #include "cgroup.h"
+#include "heap.h"
 #include "kstring.h"
+#include "memcg.h"
+#include "panic.h"
+#include "percpu.h"
+#include "sched.h"
 #include "spinlock.h"
+
+#define PID_HASH_SIZE 256
+#define PID_MAX 4194304	/* Linux's pid_max on 64-bit */
 
 struct proc kernel_proc;
 static struct spinlock proc_lock = SPINLOCK_INIT("proc");
+static struct list_head pid_hash[PID_HASH_SIZE];
+static int next_pid = 1;
+
+static void proc_init_common(struct proc *p)
+{
+	list_init(&p->children);
+	list_init(&p->sibling);
+	list_init(&p->threads);
+	list_init(&p->cg_link);
+	list_init(&p->hash_link);
+	waitq_init(&p->child_exit);
+	p->state = PROC_ALIVE;
+}
 
 void proc_init(void)
 {
 	struct proc *k = &kernel_proc;
+	for (int i = 0; i < PID_HASH_SIZE; i++)
+		list_init(&pid_hash[i]);
+	proc_init_common(k);
 	k->pid = 0;
-	list_init(&k->children);
-	list_init(&k->sibling);
-	list_init(&k->threads);
-	list_init(&k->cg_link);
 	k->cgroup = &cg_root;
 	list_add_tail(&k->cg_link, &cg_root.procs);
 	cg_root.nr_procs++;
 	strlcpy(k->name, "kernel", sizeof(k->name));
+}
+
+static struct proc *proc_find_locked(int pid)
+{
+	struct list_head *pos;
+	list_for_each(pos, &pid_hash[(unsigned)pid % PID_HASH_SIZE]) {
+		struct proc *p = list_entry(pos, struct proc, hash_link);
+		if (p->pid == pid)
+			return p;
+	}
+	return NULL;
+}
+
+struct proc *proc_find(int pid)
+{
+	spin_lock(&proc_lock);
+	struct proc *p = proc_find_locked(pid);
+	spin_unlock(&proc_lock);
+	return p;
+}
+
+/* A free pid, counting up and wrapping like Linux. Caller holds proc_lock. */
+static int proc_alloc_pid_locked(void)
+{
+	for (int tries = 0; tries < PID_MAX; tries++) {
+		int pid = next_pid;
+		next_pid = next_pid >= PID_MAX - 1 ? 2 : next_pid + 1;
+		if (!proc_find_locked(pid))
+			return pid;
+	}
+	return -EAGAIN;
+}
+
+/* A new, empty process: child of parent, member of cg. */
+struct proc *proc_alloc(struct proc *parent, struct cgroup *cg, const char *name, int *err)
+{
+	struct proc *p = kzalloc(sizeof(*p));
+	if (!p) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	proc_init_common(p);
+	strlcpy(p->name, name, sizeof(p->name));
+	p->cred = parent->cred;
+	spin_lock(&proc_lock);
+	cg_lock();
+	int pid = cg->dead ? -ENODEV : proc_alloc_pid_locked();
+	if (pid >= 0) {
+		p->pid = pid;
+		p->parent = parent;
+		p->cgroup = cg;
+		cg_get(cg);
+		list_add_tail(&p->cg_link, &cg->procs);
+		cg->nr_procs++;
+		list_add_tail(&p->sibling, &parent->children);
+		list_add_tail(&p->hash_link, &pid_hash[(unsigned)pid % PID_HASH_SIZE]);
+	}
+	cg_unlock();
+	spin_unlock(&proc_lock);
+	if (pid < 0) {
+		kfree(p);
+		*err = pid;
+		return NULL;
+	}
+	return p;
+}
+
+void proc_abort_spawn(struct proc *p)
+{
+	if (p->as)
+		vm_as_destroy(p->as);
+	spin_lock(&proc_lock);
+	cg_lock();
+	list_del(&p->cg_link);
+	p->cgroup->nr_procs--;
+	cg_unlock();
+	list_del(&p->sibling);
+	list_del(&p->hash_link);
+	spin_unlock(&proc_lock);
+	mem_drain_stock(p->cgroup);
+	cg_put(p->cgroup);
+	kfree(p);
 }
 
 void proc_add_thread(struct proc *p, struct thread *t)
@@ -30,12 +142,143 @@ void proc_add_thread(struct proc *p, struct thread *t)
 	spin_unlock(&proc_lock);
 }
 
+/* Where orphans go. Caller holds proc_lock. */
+static struct proc *proc_reaper_locked(void)
+{
+	struct proc *init = proc_find_locked(1);
+	return init && init->state == PROC_ALIVE && !init->exiting ? init : &kernel_proc;
+}
+
+/* The last thread has gone: free the address space, leave the cgroup,
+ * hand the children over, and wake the parent. Caller holds proc_lock. */
+static void proc_become_zombie_locked(struct proc *p)
+{
+	struct cgroup *cg = p->cgroup;
+	struct proc *reaper = proc_reaper_locked();
+
+	p->state = PROC_ZOMBIE;
+	cg_lock();
+	list_del(&p->cg_link);
+	cg->nr_procs--;
+	cg_unlock();
+	while (!list_empty(&p->children)) {
+		struct proc *c = list_first_entry(&p->children, struct proc, sibling);
+		list_del(&c->sibling);
+		c->parent = reaper;
+		list_add_tail(&c->sibling, &reaper->children);
+		if (c->state == PROC_ZOMBIE)
+			waitq_wake_all(&reaper->child_exit, 0);
+	}
+	waitq_wake_all(&p->parent->child_exit, 0);
+}
+
 void proc_thread_exited(struct thread *t, long code)
 {
 	struct proc *p = t->proc;
-	(void)code;
+	struct addrspace *as = NULL;
+
 	spin_lock(&proc_lock);
 	list_del(&t->proc_link);
-	p->nr_threads--;
+	if (--p->nr_threads == 0 && p != &kernel_proc) {
+		if (!p->exiting)
+			p->exit_status = W_EXITCODE(code);
+		as = p->as;
+		p->as = NULL;
+	}
 	spin_unlock(&proc_lock);
+	if (as) {
+		/* Outside proc_lock: freeing pages takes the allocator's locks. */
+		vm_as_destroy(as);
+		mem_drain_stock(p->cgroup);
+		spin_lock(&proc_lock);
+		proc_become_zombie_locked(p);
+		spin_unlock(&proc_lock);
+	}
+}
+
+/* Asks every other thread of p to end; blocked ones are woken (-EINTR). */
+static void proc_kill_threads_locked(struct proc *p, struct thread *self)
+{
+	struct list_head *pos;
+	list_for_each(pos, &p->threads) {
+		struct thread *t = list_entry(pos, struct thread, proc_link);
+		if (t == self)
+			continue;
+		t->kill_pending = true;
+		sched_wake(t, -EINTR);
+	}
+}
+
+void proc_kill(struct proc *p, int sig)
+{
+	if (!p)
+		return;
+	spin_lock(&proc_lock);
+	if (p->state == PROC_ALIVE && !p->exiting) {
+		p->exiting = true;
+		p->exit_status = W_SIGNALED(sig);
+		proc_kill_threads_locked(p, NULL);
+	}
+	spin_unlock(&proc_lock);
+}
+
+__noreturn void proc_exit(int status)
+{
+	struct thread *self = current_thread();
+	struct proc *p = self->proc;
+
+	spin_lock(&proc_lock);
+	if (!p->exiting) {
+		p->exiting = true;
+		p->exit_status = status;
+	}
+	proc_kill_threads_locked(p, self);
+	spin_unlock(&proc_lock);
+	thread_exit(0);
+}
+
+void proc_user_return_work(void)
+{
+	if (current_thread()->kill_pending)
+		thread_exit(0);
+}
+
+/* Collects zombie child c. Caller holds proc_lock. */
+static int proc_reap_locked(struct proc *c, int *status)
+{
+	int pid = c->pid;
+	*status = c->exit_status;
+	list_del(&c->sibling);
+	list_del(&c->hash_link);
+	cg_put(c->cgroup);
+	kfree(c);
+	return pid;
+}
+
+int proc_wait(struct proc *p, int pid, int *status, int options, uint64_t deadline)
+{
+	spin_lock(&proc_lock);
+	for (;;) {
+		bool any = false;
+		struct list_head *pos;
+		list_for_each(pos, &p->children) {
+			struct proc *c = list_entry(pos, struct proc, sibling);
+			if (pid != -1 && c->pid != pid)
+				continue;
+			any = true;
+			if (c->state == PROC_ZOMBIE) {
+				int r = proc_reap_locked(c, status);
+				spin_unlock(&proc_lock);
+				return r;
+			}
+		}
+		if (!any || (options & WNOHANG)) {
+			spin_unlock(&proc_lock);
+			return any ? 0 : -ECHILD;
+		}
+		int r = waitq_wait(&p->child_exit, &proc_lock, deadline);
+		if (r == -EINTR || r == -ETIMEDOUT)
+			return r;
+		spin_lock(&proc_lock);
+	}
 }

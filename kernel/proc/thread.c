@@ -27,9 +27,9 @@ static int thread_alloc_tid(void)
 
 /* The first switch_context into the thread pops these callee-saved
  * registers and "returns" to thread_trampoline(fn = r12, arg = r13). */
-static void thread_prepare_stack(struct thread *t, long (*fn)(void *), void *arg)
+void thread_prepare_stack(struct thread *t, uint64_t top, long (*fn)(void *), void *arg)
 {
-	uint64_t *sp = (uint64_t *)((char *)t->kstack + KSTACK_SIZE);
+	uint64_t *sp = (uint64_t *)top;
 	/* After the "ret" rsp is the 16-byte aligned stack top, as the
 	 * trampoline's calls need. */
 	*--sp = (uint64_t)thread_trampoline;
@@ -75,7 +75,7 @@ struct thread *kthread_create(const char *name, long (*fn)(void *), void *arg,
 	struct thread *t = thread_alloc(&kernel_proc, cg ? cg : &cg_root, name, err);
 	if (!t)
 		return NULL;
-	thread_prepare_stack(t, fn, arg);
+	thread_prepare_stack(t, (uint64_t)t->kstack + KSTACK_SIZE, fn, arg);
 	proc_add_thread(&kernel_proc, t);
 	sched_wake(t, 0);
 	return t;

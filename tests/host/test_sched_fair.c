@@ -864,18 +864,25 @@ static void test_chaos(void)
 static void test_edges(void)
 {
 	struct group *g, *h;
-	struct thread *a, *b, *c, *w;
+	struct thread *a, *b, *c, *d, *e;
 	const char *what = "API edges";
+	bool sorted = true;
 
 	reset(0);
 	g = new_group(&root, 100);
 	h = new_group(&root, 100);
 	a = new_thread("a", &g->q, 1024);
 	b = new_thread("b", &g->q, 1024);
+	d = new_thread("d", &g->q, 1024);
 	c = new_thread("c", &h->q, 1024);
+	e = new_thread("e", &h->q, 1024);
 	wake(a);
 	wake(b);
 	wake(c);
+	wake(d);
+	wake(e);
+	new_thread("r", &root, 1024);
+	wake(&threads[5]);
 	run(100 * MS);
 
 	/* pick_next with the previous chain still in place puts it back. */
@@ -883,17 +890,36 @@ static void test_edges(void)
 	check_all();
 	ok(cur && !inv_err, "%s: pick_next without put_prev keeps a consistent chain", what);
 
-	/* Accounting a queued, not running thread keeps the trees sorted. */
-	w = cur == a ? b : a;
-	for (int i = 0; i < 20; i++) {
-		sched_account(&w->se, 7 * MS);
-		sched_account(&c->se, cur == c ? 0 : 5 * MS);
-		check_all();
-	}
-	ok(!inv_err, "%s: accounting waiting threads keeps timelines ordered", what);
+	/* Tick preemption waits for SCHED_MIN_GRAN_NS after a pick, however
+	 * far ahead the others are. */
+	sched_account(&cur->se, 30 * MS);
+	ok(!sched_should_preempt(&cur->se, now) &&
+	   sched_should_preempt(&cur->se, now + SCHED_MIN_GRAN_NS),
+	   "%s: no preemption within the minimum granularity", what);
 
-	ok(sched_should_preempt(&w->se, now), "%s: a thread that is not running should yield", what);
-	sched_put_prev(&w->se);
+	/* Accounting queued, not running threads (and their groups, which
+	 * may be queued too) keeps every timeline sorted. */
+	for (int i = 0; i < 40; i++) {
+		struct thread *w = &threads[(unsigned)i * 7 % 6];
+
+		if (w != cur)
+			sched_account(&w->se, (uint64_t)(i % 5 + 1) * 3 * MS);
+		check_all();
+		sorted &= !inv_err;
+	}
+	ok(sorted, "%s: accounting waiting threads keeps timelines ordered", what);
+
+	/* Whichever thread runs, some waiter shares its group (g and h
+	 * have two or more threads each). */
+	for (int i = 0; i < 6; i++) {
+		struct thread *w = &threads[i];
+
+		if (w == cur)
+			continue;
+		sorted &= sched_should_preempt(&w->se, now);
+		sched_put_prev(&w->se);
+	}
+	ok(sorted, "%s: a thread that is not running should yield", what);
 	check_all();
 	ok(!inv_err && cur && sched_entity_running(&cur->se),
 	   "%s: put_prev of a waiting thread changes nothing", what);
@@ -904,6 +930,7 @@ static void test_edges(void)
 	check_all();
 	ok(!inv_err && g->se.parent == &root && root.load == load,
 	   "%s: moving a group, or to the same queue, is ignored", what);
+	(void)c, (void)d, (void)e;
 	run(1 * SEC);
 	teardown(what);
 }

@@ -1,0 +1,121 @@
+/* Self-tests that run user programs from the boot archive, each in a
+ * cgroup of its own. A user test prints its own TAP lines (the runner
+ * counts them); here we check how it ended. */
+#include "abi/errno.h"
+#include "abi/wait.h"
+#include "cgroup.h"
+#include "ktest.h"
+#include "memcg.h"
+#include "printk.h"
+#include "proc.h"
+#include "sched.h"
+#include "timer.h"
+
+#define MS 1000000ul
+
+static struct cgroup *user_cg(const char *name)
+{
+	struct cgroup *cg = NULL;
+	KT_EXPECT_EQ(cg_create(&cg_root, name, &cg), 0);
+	return cg;
+}
+
+/* Spawns path in cg and waits for it (timeout_ms; killed after that).
+ * Returns its wait status, or -1 if it could not start. */
+static int run_user(const char *path, const char *const argv[], struct cgroup *cg,
+		    uint64_t timeout_ms)
+{
+	int status = -1;
+	int pid = proc_spawn(path, argv, cg, &kernel_proc);
+	if (pid < 0) {
+		ktest_fail(__FILE__, __LINE__, "spawn %s: %d", path, pid);
+		return -1;
+	}
+	int r = proc_wait(&kernel_proc, pid, &status, 0, clock_ns() + timeout_ms * MS);
+	if (r == -ETIMEDOUT) {
+		ktest_fail(__FILE__, __LINE__, "%s timed out after %lu ms", path, timeout_ms);
+		proc_kill(proc_find(pid), SIGKILL);
+		proc_wait(&kernel_proc, pid, &status, 0, 0);
+	}
+	return status;
+}
+
+static void user_test(const char *name, const char *const argv[])
+{
+	struct cgroup *cg = user_cg(name + 6); /* "tests/xyz" -> cgroup "xyz" */
+	if (!cg)
+		return;
+	KT_EXPECT_EQ(run_user(name, argv, cg, 10000), W_EXITCODE(0));
+	mem_drain_stock(cg);
+	KT_EXPECT_EQ(mem_usage_pages(cg), 0); /* no leaked charge */
+	KT_EXPECT_EQ(cg_destroy(cg), 0);
+}
+
+KTEST(user_mode_entry)
+{
+	const char *const argv[] = { "tests/hello", "one", "two", NULL };
+	user_test("tests/hello", argv);
+}
+
+KTEST(user_bad_pointers_efault)
+{
+	const char *const argv[] = { "tests/efault", NULL };
+	user_test("tests/efault", argv);
+}
+
+/* Each CPU exception kills the faulting process alone, with the signal
+ * Linux would send; a sibling running meanwhile is unaffected. */
+KTEST(user_fault_kills_only_that_process)
+{
+	static const struct { const char *what; int sig; } cases[] = {
+		{ "segv", SIGSEGV }, { "kernel", SIGSEGV }, { "ud", SIGILL },
+		{ "de", SIGFPE }, { "gp", SIGSEGV }, { "exec", SIGSEGV }, { "stack", SIGSEGV },
+	};
+	struct cgroup *cg = user_cg("fault");
+	if (!cg)
+		return;
+	const char *const spin_argv[] = { "tests/spin", "300", NULL };
+	int sibling = proc_spawn("tests/spin", spin_argv, cg, &kernel_proc);
+	KT_EXPECT(sibling > 0);
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		const char *const argv[] = { "tests/fault", cases[i].what, NULL };
+		int status = run_user("tests/fault", argv, cg, 5000);
+		if (status != W_SIGNALED(cases[i].sig))
+			ktest_fail(__FILE__, __LINE__, "fault %s: status 0x%x, want signal %d",
+				   cases[i].what, status, cases[i].sig);
+	}
+	int status = -1;
+	KT_EXPECT_EQ(proc_wait(&kernel_proc, sibling, &status, 0, 0), sibling);
+	KT_EXPECT_EQ(status, W_EXITCODE(0));
+	mem_drain_stock(cg);
+	KT_EXPECT_EQ(mem_usage_pages(cg), 0);
+	KT_EXPECT_EQ(cg_destroy(cg), 0);
+}
+
+/* Two CPU-bound processes in sibling cgroups with cpu.weight 100 and 300
+ * both progress and split the CPU about 1:3 (a sanity bound; `make bench`
+ * measures the split). */
+KTEST(user_cpu_split_by_cgroup_weight)
+{
+	struct cgroup *a = user_cg("w100"), *b = user_cg("w300");
+	if (!a || !b)
+		return;
+	KT_EXPECT_EQ(sched_cg_set_weight(b, 300), 0);
+	const char *const argv[] = { "tests/spin", "600", NULL };
+	int pa = proc_spawn("tests/spin", argv, a, &kernel_proc);
+	int pb = proc_spawn("tests/spin", argv, b, &kernel_proc);
+	int sa = -1, sb = -1;
+	KT_EXPECT(pa > 0 && pb > 0);
+	KT_EXPECT_EQ(proc_wait(&kernel_proc, pa, &sa, 0, 0), pa);
+	KT_EXPECT_EQ(proc_wait(&kernel_proc, pb, &sb, 0, 0), pb);
+	KT_EXPECT(sa == 0 && sb == 0);
+	uint64_t ua = sched_cg_usage_ns(a), ub = sched_cg_usage_ns(b);
+	printk("# cpu: w100 %lu ms, w300 %lu ms\n", ua / MS, ub / MS);
+	KT_EXPECT(ua > 50 * MS);
+	KT_EXPECT(ub > 2 * ua && ub < 5 * ua);
+	uint64_t user_ns, sys_ns;
+	sched_cg_cputime(b, &user_ns, &sys_ns);
+	KT_EXPECT(user_ns > sys_ns); /* spinning in user mode */
+	KT_EXPECT_EQ(cg_destroy(a), 0);
+	KT_EXPECT_EQ(cg_destroy(b), 0);
+}

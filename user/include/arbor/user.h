@@ -1,0 +1,40 @@
+/* Arbor's minimal user runtime (until the C library arrives): program
+ * start-up, console output and TAP helpers for test programs. System calls
+ * are the generated stubs in <arbor/syscalls.h>: sys_NAME(...) returns the
+ * result or a negative errno. */
+#ifndef ARBOR_USER_H
+#define ARBOR_USER_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "abi/errno.h"
+#include "abi/wait.h"
+#include "arbor/syscalls.h"
+
+
+__attribute__((noreturn)) void exit(int code);
+int printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int snprintf(char *buf, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+int puts(const char *s);
+
+void *memcpy(void *restrict d, const void *restrict s, size_t n);
+void *memset(void *d, int c, size_t n);
+int memcmp(const void *a, const void *b, size_t n);
+size_t strlen(const char *s);
+int strcmp(const char *a, const char *b);
+int strncmp(const char *a, const char *b, size_t n);
+long strtol_simple(const char *s);	/* decimal, optional '-' */
+
+/* TAP: tap_check("name", cond) prints "ok N - name" or "not ok N - name";
+ * tap_done() prints the plan and returns the exit status (1 if any failed). */
+bool tap_check(const char *name, bool cond);
+bool tap_check_eq(const char *name, long got, long want);
+int tap_done(void);
+
+uint64_t now_ns(void);
+void busy_ns(uint64_t ns);	/* spins on the CPU for ns */
+
+#endif

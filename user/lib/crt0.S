@@ -1,0 +1,16 @@
+/* Process entry: the kernel leaves argc, argv[], NULL, envp[], NULL and the
+ * auxiliary vector on the stack (System V x86_64 ABI), rsp 16-aligned. */
+	.text
+	.globl _start
+	.type _start, @function
+_start:
+	.cfi_startproc
+	.cfi_undefined rip
+	xorl	%ebp, %ebp
+	movq	%rsp, %rdi
+	andq	$-16, %rsp
+	call	__arbor_start
+	ud2
+	.cfi_endproc
+
+	.section .note.GNU-stack, "", @progbits

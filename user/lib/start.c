@@ -1,0 +1,112 @@
+#include "arbor/user.h"
+#include "format.h"
+
+int main(int argc, char **argv);
+void __arbor_start(uint64_t *sp);
+
+void __arbor_start(uint64_t *sp)
+{
+	int argc = (int)sp[0];
+	char **argv = (char **)(sp + 1);
+	exit(main(argc, argv));
+}
+
+__attribute__((noreturn)) void exit(int code)
+{
+	for (;;)
+		sys_exit(code);
+}
+
+/* Output is buffered per call so one printf is one write. */
+struct out_buf {
+	char data[512];
+	size_t len;
+};
+
+static void out_flush(struct out_buf *b)
+{
+	if (b->len)
+		sys_debug_write(b->data, b->len);
+	b->len = 0;
+}
+
+static void out_putc(char c, void *ctx)
+{
+	struct out_buf *b = ctx;
+	if (b->len == sizeof(b->data))
+		out_flush(b);
+	b->data[b->len++] = c;
+}
+
+int printf(const char *fmt, ...)
+{
+	struct out_buf b = { .len = 0 };
+	va_list ap;
+	va_start(ap, fmt);
+	int n = fmt_vformat(out_putc, &b, fmt, ap);
+	va_end(ap);
+	out_flush(&b);
+	return n;
+}
+
+int snprintf(char *buf, size_t n, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int r = fmt_vsnprintf(buf, n, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+int puts(const char *s)
+{
+	return printf("%s\n", s);
+}
+
+long strtol_simple(const char *s)
+{
+	long v = 0, sign = 1;
+	if (*s == '-') {
+		sign = -1;
+		s++;
+	}
+	while (*s >= '0' && *s <= '9')
+		v = v * 10 + (*s++ - '0');
+	return v * sign;
+}
+
+static int tap_n, tap_failed;
+
+bool tap_check(const char *name, bool cond)
+{
+	tap_n++;
+	if (!cond)
+		tap_failed++;
+	printf("%sok %d - %s\n", cond ? "" : "not ", tap_n, name);
+	return cond;
+}
+
+bool tap_check_eq(const char *name, long got, long want)
+{
+	if (got != want)
+		printf("# %s: got %ld, want %ld\n", name, got, want);
+	return tap_check(name, got == want);
+}
+
+int tap_done(void)
+{
+	printf("1..%d\n", tap_n);
+	return tap_failed ? 1 : 0;
+}
+
+uint64_t now_ns(void)
+{
+	return (uint64_t)sys_clock_ns();
+}
+
+void busy_ns(uint64_t ns)
+{
+	uint64_t end = now_ns() + ns;
+	while (now_ns() < end)
+		__asm__ volatile("pause");
+}

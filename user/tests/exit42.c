@@ -1,0 +1,6 @@
+#include "arbor/user.h"
+
+int main(void)
+{
+	return 42;
+}
