@@ -7,7 +7,10 @@
 #ifndef ARBOR_PROC_H
 #define ARBOR_PROC_H
 
+#include "abi/ipc.h"
 #include "fpu.h"
+#include "kobj.h"
+#include "percpu.h"
 #include "list.h"
 #include "sched.h"
 #include "sched_fair.h"
@@ -27,6 +30,8 @@ enum thread_state {
 	THREAD_RUNNABLE,	/* queued or running */
 	THREAD_BLOCKED,		/* waiting for a wake-up or a timeout */
 	THREAD_DEAD,		/* exited; its stack is freed by the next switch */
+	THREAD_DONATING,	/* in an IPC call: its scheduling context runs the
+				   server (ipc_server) until the reply */
 };
 
 struct cred {
@@ -53,6 +58,15 @@ struct thread {
 	struct list_head proc_link;	/* in proc->threads */
 	struct trap_frame *user_tf;	/* user registers, for user threads */
 	bool kill_pending;		/* end this thread on its way to user mode */
+
+	/* IPC (guarded by the scheduler lock) */
+	struct ipc_msg ipc_buf;		/* message in flight to or from this thread */
+	struct ipc_info ipc_info;	/* server: who its current caller is */
+	struct thread *ipc_caller;	/* server: the thread to reply to */
+	struct thread *ipc_server;	/* caller: the thread serving its call */
+	struct endpoint *ipc_ep;	/* the endpoint it waits on, if any */
+	uint64_t ipc_snd, ipc_snd_len;	/* caller: buffer the server may read */
+	uint64_t ipc_rcv, ipc_rcv_len;	/* caller: buffer the server may write */
 	char name[PROC_NAME_MAX];
 };
 
@@ -75,6 +89,7 @@ struct proc {
 	struct list_head cg_link;	/* in cgroup->procs */
 	struct addrspace *as;		/* NULL for the kernel process */
 	struct cred cred;
+	struct handle_table handles;
 	struct list_head threads;
 	uint32_t nr_threads;
 	char name[PROC_NAME_MAX];

@@ -58,6 +58,18 @@ void sched_move_thread(struct thread *t, struct cgroup *to);
 /* Makes a thread dead and switches away for good. */
 __noreturn void sched_exit_current(void);
 
+/* IPC hand-offs with scheduling-context donation; all with the
+ * scheduler lock held (sched_lock_ipc). See kernel/ipc/ipc.c. */
+uint64_t sched_lock_ipc(void);
+void sched_unlock_ipc(uint64_t flags);
+int sched_block_locked(struct list_head *list);
+int sched_ipc_call_locked(struct thread *server);
+void sched_ipc_take_caller_locked(struct thread *caller);
+void sched_ipc_reply_locked(struct thread *caller, int result, struct list_head *wait_list);
+void sched_ipc_abort_locked(struct thread *caller, int result, bool server_lives);
+void sched_ipc_release_caller_locked(struct thread *caller, int result);
+void sched_wake_ipc_locked(struct thread *t, int result);
+
 /* a * b / c without overflow of the product (c > 0). */
 uint64_t mul_div_u64(uint64_t a, uint64_t b, uint64_t c);
 

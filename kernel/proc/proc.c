@@ -13,6 +13,7 @@
 #include "addrspace.h"
 #include "cgroup.h"
 #include "heap.h"
+#include "ipc.h"
 #include "kstring.h"
 #include "memcg.h"
 #include "panic.h"
@@ -36,6 +37,7 @@ static void proc_init_common(struct proc *p)
 	list_init(&p->cg_link);
 	list_init(&p->hash_link);
 	waitq_init(&p->child_exit);
+	handle_table_init(&p->handles);
 	p->state = PROC_ALIVE;
 }
 
@@ -188,6 +190,8 @@ void proc_thread_exited(struct thread *t, long code)
 	spin_unlock(&proc_lock);
 	if (as) {
 		/* Outside proc_lock: freeing pages takes the allocator's locks. */
+		ipc_proc_exit(p);
+		handle_close_all(p);
 		vm_as_destroy(as);
 		mem_drain_stock(p->cgroup);
 		spin_lock(&proc_lock);

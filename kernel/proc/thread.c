@@ -4,6 +4,7 @@
 #include "abi/errno.h"
 #include "cgroup.h"
 #include "heap.h"
+#include "ipc.h"
 #include "kstring.h"
 #include "memcg.h"
 #include "panic.h"
@@ -84,6 +85,7 @@ struct thread *kthread_create(const char *name, long (*fn)(void *), void *arg,
 __noreturn void thread_exit(long code)
 {
 	struct thread *t = current_thread();
+	ipc_thread_exit(t);
 	proc_thread_exited(t, code);
 	sched_exit_current();
 }

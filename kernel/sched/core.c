@@ -90,6 +90,35 @@ static void sched_timeout_add(struct runqueue *rq, struct thread *t, uint64_t de
 	list_add_tail(&t->timer_link, pos); /* before the first later one */
 }
 
+/* Scheduling-context donation (docs/ipc.md). A thread in an IPC call is
+ * DONATING: its entity stays in the run queue, and when it is picked the
+ * server serving the call runs instead, on the caller's time. Chains form
+ * when a server itself calls another server. */
+
+/* The thread that runs when t's entity is picked. */
+static struct thread *sched_sc_leaf(struct thread *t)
+{
+	while (t->state == THREAD_DONATING && t->ipc_server)
+		t = t->ipc_server;
+	return t;
+}
+
+/* The thread whose entity t currently runs on. */
+static struct thread *sched_sc_root(struct thread *t)
+{
+	while (t->ipc_caller && t->ipc_caller->state == THREAD_DONATING &&
+	       t->ipc_caller->ipc_server == t)
+		t = t->ipc_caller;
+	return t;
+}
+
+static void sched_need_resched_if(struct runqueue *rq)
+{
+	if (this_cpu()->current == rq->idle ||
+	    (rq->curr_se && sched_should_preempt(rq->curr_se, clock_ns())))
+		this_cpu()->need_resched = 1;
+}
+
 /* Makes t runnable; caller holds sched_lock. */
 static void sched_wake_locked(struct thread *t, int result)
 {
@@ -101,11 +130,10 @@ static void sched_wake_locked(struct thread *t, int result)
 	t->state = THREAD_RUNNABLE;
 	list_del(&t->wait_link);
 	sched_timeout_remove(t);
-	if (!t->se.on_rq)
-		sched_enqueue(&t->se);
-	if (this_cpu()->current == rq->idle ||
-	    (rq->curr_se && sched_should_preempt(rq->curr_se, clock_ns())))
-		this_cpu()->need_resched = 1;
+	struct thread *root = sched_sc_root(t);
+	if (!root->se.on_rq)
+		sched_enqueue(&root->se);
+	sched_need_resched_if(rq);
 }
 
 static void sched_reap_dead(struct runqueue *rq)
@@ -145,12 +173,14 @@ static void schedule_locked(void)
 	uint64_t now = clock_ns();
 
 	sched_update_curr(rq, now);
-	if (prev != rq->idle && prev->state != THREAD_RUNNABLE)
-		sched_dequeue(&prev->se);
+	/* The entity that ran leaves the queue if what it runs can't go on. */
+	struct sched_entity *cur = rq->curr_se;
+	if (cur && cur->on_rq && sched_sc_leaf(se_thread(cur))->state != THREAD_RUNNABLE)
+		sched_dequeue(cur);
 	struct sched_entity *se = sched_pick_next(rq->root, now);
 	rq->curr_se = se;
 	this_cpu()->need_resched = 0;
-	sched_switch_to(rq, prev, se ? se_thread(se) : rq->idle);
+	sched_switch_to(rq, prev, se ? sched_sc_leaf(se_thread(se)) : rq->idle);
 }
 
 void schedule(void)
@@ -206,8 +236,8 @@ void sched_tick(bool user_mode)
 	spin_lock(&sched_lock);
 	sched_update_curr(rq, now);
 	struct thread *cur = this_cpu()->current;
-	if (cur != rq->idle)
-		sched_sample_cputime(rq->curr_se ? se_thread(rq->curr_se) : cur, user_mode);
+	if (cur != rq->idle && rq->curr_se)
+		sched_sample_cputime(se_thread(rq->curr_se), user_mode);
 	sched_expire_timeouts(rq, now);
 	if (rq->curr_se && sched_should_preempt(rq->curr_se, now))
 		this_cpu()->need_resched = 1;
@@ -369,4 +399,163 @@ void sched_cg_cputime(const struct cgroup *cg, uint64_t *user_ns, uint64_t *sys_
 	uint64_t ticks = cg->cpu_user_ticks + cg->cpu_system_ticks;
 	*user_ns = ticks ? mul_div_u64(total, cg->cpu_user_ticks, ticks) : 0;
 	*sys_ns = total - *user_ns;
+}
+
+/* --- IPC hand-offs (see kernel/ipc/ipc.c). All take sched_lock held. */
+
+uint64_t sched_lock_ipc(void)
+{
+	return spin_lock_irqsave(&sched_lock);
+}
+
+void sched_unlock_ipc(uint64_t flags)
+{
+	spin_unlock_irqrestore(&sched_lock, flags);
+}
+
+/* The current thread blocks on list (NULL: none) until woken. */
+int sched_block_locked(struct list_head *list)
+{
+	struct thread *t = this_cpu()->current;
+	t->state = THREAD_BLOCKED;
+	t->wake_result = 0;
+	if (list)
+		list_add_tail(&t->wait_link, list);
+	schedule_locked();
+	return t->wake_result;
+}
+
+/* Takes a blocked thread off whatever it waits on, without running it. */
+static void sched_unblock(struct thread *t)
+{
+	list_del(&t->wait_link);
+	sched_timeout_remove(t);
+}
+
+/* The current thread calls server (blocked in receive): it lends its
+ * scheduling context and the server runs now, directly. Returns the
+ * caller's wake result once the call is over. */
+int sched_ipc_call_locked(struct thread *server)
+{
+	struct runqueue *rq = this_rq();
+	struct thread *caller = this_cpu()->current;
+
+	sched_unblock(server);
+	caller->state = THREAD_DONATING;
+	caller->ipc_server = server;
+	caller->wake_result = 0;
+	server->ipc_caller = caller;
+	server->state = THREAD_RUNNABLE;
+	if (this_cpu()->need_resched) {
+		schedule_locked();
+	} else {
+		/* Fast path: the running entity stays the same; only the
+		 * thread executing on it changes. */
+		sched_switch_to(rq, caller, server);
+	}
+	return caller->wake_result;
+}
+
+/* A server picks up a caller that was queued (blocked) on the endpoint:
+ * the caller now lends its context, and the server stops running on its
+ * own. Returns when the server next runs (on some caller's context). */
+void sched_ipc_take_caller_locked(struct thread *caller)
+{
+	struct runqueue *rq = this_rq();
+	struct thread *server = this_cpu()->current;
+
+	sched_unblock(caller);
+	caller->state = THREAD_DONATING;
+	caller->ipc_server = server;
+	server->ipc_caller = caller;
+	sched_update_curr(rq, clock_ns());
+	struct thread *root = sched_sc_root(caller);
+	if (!root->se.on_rq)
+		sched_enqueue(&root->se);
+	/* If the server ran on its own entity, that entity now rests; if it
+	 * ran on a previous caller's, that one was handed back already. */
+	if (rq->curr_se == &server->se && server->se.on_rq)
+		sched_dequeue(&server->se);
+	schedule_locked();
+}
+
+/* The current (server) thread replies to caller: the caller becomes
+ * runnable with result. If wait_list is given the server blocks there
+ * (reply-and-receive) and the caller runs at once on its own context;
+ * otherwise the server goes on running on its own entity. */
+void sched_ipc_reply_locked(struct thread *caller, int result, struct list_head *wait_list)
+{
+	struct runqueue *rq = this_rq();
+	struct thread *server = this_cpu()->current;
+	bool on_callers_context = caller->state == THREAD_DONATING;
+
+	caller->ipc_server = NULL;
+	caller->wake_result = result;
+	caller->state = THREAD_RUNNABLE;
+	server->ipc_caller = NULL;
+	if (wait_list) {
+		server->state = THREAD_BLOCKED;
+		list_add_tail(&server->wait_link, wait_list);
+		if (on_callers_context && !this_cpu()->need_resched &&
+		    rq->curr_se == &sched_sc_root(caller)->se) {
+			sched_switch_to(rq, server, caller); /* fast path back */
+			return;
+		}
+		schedule_locked();
+		return;
+	}
+	/* The server continues on its own entity. */
+	if (!server->se.on_rq)
+		sched_enqueue(&server->se);
+	struct thread *root = sched_sc_root(caller);
+	if (!root->se.on_rq)
+		sched_enqueue(&root->se);
+	schedule_locked();
+}
+
+/* Ends an IPC relationship abnormally (a party died or was killed): the
+ * caller returns with result. A server that goes on (server_lives) and was
+ * running on the caller's context gets its own entity back. */
+void sched_ipc_abort_locked(struct thread *caller, int result, bool server_lives)
+{
+	struct thread *server = caller->ipc_server;
+	if (server) {
+		server->ipc_caller = NULL;
+		if (server_lives && server->state == THREAD_RUNNABLE && !server->se.on_rq)
+			sched_enqueue(&server->se);
+	}
+	caller->ipc_server = NULL;
+	caller->wake_result = result;
+	if (caller->state == THREAD_DONATING) {
+		caller->state = THREAD_RUNNABLE;
+		struct thread *root = sched_sc_root(caller);
+		if (!root->se.on_rq)
+			sched_enqueue(&root->se);
+	} else if (caller->state == THREAD_BLOCKED) {
+		caller->state = THREAD_RUNNABLE; /* wake it with the result */
+		sched_unblock(caller);
+		if (!caller->se.on_rq)
+			sched_enqueue(&caller->se);
+	}
+	sched_need_resched_if(this_rq());
+}
+
+void sched_wake_ipc_locked(struct thread *t, int result)
+{
+	sched_wake_locked(t, result);
+}
+
+/* A caller whose call is answered while the server moves on to another:
+ * the caller becomes runnable on its own context, nobody switches yet. */
+void sched_ipc_release_caller_locked(struct thread *caller, int result)
+{
+	struct thread *server = caller->ipc_server;
+	if (server)
+		server->ipc_caller = NULL;
+	caller->ipc_server = NULL;
+	caller->wake_result = result;
+	caller->state = THREAD_RUNNABLE;
+	struct thread *root = sched_sc_root(caller);
+	if (!root->se.on_rq)
+		sched_enqueue(&root->se);
 }

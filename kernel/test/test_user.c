@@ -119,3 +119,47 @@ KTEST(user_cpu_split_by_cgroup_weight)
 	KT_EXPECT_EQ(cg_destroy(a), 0);
 	KT_EXPECT_EQ(cg_destroy(b), 0);
 }
+
+/* A server checks the identity the kernel attaches to each call; buffers
+ * move both ways; a dying server gives its callers an error. */
+KTEST(ipc_call_reply_identity)
+{
+	struct cgroup *s = user_cg("ipc_srv"), *c = user_cg("ipc_cli");
+	if (!s || !c)
+		return;
+	const char *const sargv[] = { "tests/ipc_server", "kt_ipc", NULL };
+	const char *const cargv[] = { "tests/ipc_client", "kt_ipc", NULL };
+	int sp = proc_spawn("tests/ipc_server", sargv, s, &kernel_proc);
+	KT_EXPECT(sp > 0);
+	KT_EXPECT_EQ(run_user("tests/ipc_client", cargv, c, 10000), W_EXITCODE(0));
+	int status = -1;
+	KT_EXPECT_EQ(proc_wait(&kernel_proc, sp, &status, 0, clock_ns() + 5000 * MS), sp);
+	KT_EXPECT_EQ(status, W_EXITCODE(0));
+	mem_drain_stock(s);
+	mem_drain_stock(c);
+	KT_EXPECT_EQ(mem_usage_pages(s), 0);
+	KT_EXPECT_EQ(mem_usage_pages(c), 0);
+	KT_EXPECT_EQ(cg_destroy(s), 0);
+	KT_EXPECT_EQ(cg_destroy(c), 0);
+}
+
+/* Work a server does for a client is charged to the client's cgroup. */
+KTEST(ipc_server_time_charged_to_caller)
+{
+	struct cgroup *s = user_cg("burn_srv"), *c = user_cg("burn_cli");
+	if (!s || !c)
+		return;
+	const char *const sargv[] = { "tests/ipc_server", "kt_burn", NULL };
+	const char *const cargv[] = { "tests/ipc_burn", "kt_burn", "50", "6", "stop", NULL };
+	int sp = proc_spawn("tests/ipc_server", sargv, s, &kernel_proc);
+	KT_EXPECT(sp > 0);
+	KT_EXPECT_EQ(run_user("tests/ipc_burn", cargv, c, 10000), W_EXITCODE(0));
+	int status = -1;
+	KT_EXPECT_EQ(proc_wait(&kernel_proc, sp, &status, 0, clock_ns() + 5000 * MS), sp);
+	uint64_t us = sched_cg_usage_ns(s), uc = sched_cg_usage_ns(c);
+	printk("# server cgroup %lu ms, client cgroup %lu ms\n", us / MS, uc / MS);
+	KT_EXPECT(uc >= 280 * MS);	/* 6 x 50 ms burnt by the server */
+	KT_EXPECT(us < 30 * MS);	/* only its own start-up and exit */
+	KT_EXPECT_EQ(cg_destroy(s), 0);
+	KT_EXPECT_EQ(cg_destroy(c), 0);
+}

@@ -1,0 +1,30 @@
+/* IPC between processes: synchronous call/receive/reply on endpoints.
+ *
+ * A message is a label and five words, copied by the kernel. A call may
+ * also offer two buffers of any size: one the server may read from
+ * (ipc_read) and one it may write into (ipc_write) while it handles the
+ * call. The kernel tells the server who is calling (struct ipc_info):
+ * identity comes from the kernel, never from the client. */
+#ifndef ARBOR_ABI_IPC_H
+#define ARBOR_ABI_IPC_H
+
+#include <stdint.h>
+
+#define IPC_WORDS 5
+
+struct ipc_msg {
+	uint64_t label;
+	uint64_t w[IPC_WORDS];
+};
+
+struct ipc_info {
+	int32_t pid;		/* the calling process */
+	int32_t tid;		/* the calling thread */
+	uint32_t uid, gid;	/* real ids */
+	uint32_t euid, egid;	/* effective ids */
+	uint64_t cgroup_id;	/* the caller's cgroup (ids are never reused) */
+	uint64_t snd_len;	/* bytes the server may read with ipc_read */
+	uint64_t rcv_len;	/* bytes the server may write with ipc_write */
+};
+
+#endif

@@ -1,0 +1,34 @@
+/* Synchronous IPC on endpoints (abi/ipc.h), with the caller's identity
+ * attached by the kernel and the server's work charged to the caller
+ * (scheduling-context donation, docs/ipc.md). */
+#ifndef ARBOR_IPC_H
+#define ARBOR_IPC_H
+
+#include "abi/ipc.h"
+#include "kobj.h"
+#include "list.h"
+
+struct proc;
+struct thread;
+
+struct endpoint {
+	struct kobj obj;
+	struct proc *owner;		/* whose exit closes the endpoint */
+	bool dead;
+	struct list_head receivers;	/* server threads waiting for a call */
+	struct list_head callers;	/* callers waiting for a server */
+};
+
+/* A new endpoint owned by p, installed as a handle in p: the handle or
+ * a negative errno. */
+int ipc_endpoint_create(struct proc *p);
+/* The owner is gone: every waiter returns -EHOSTDOWN; future calls too. */
+void ipc_endpoint_kill(struct endpoint *ep);
+/* A thread is ending: finish any call it serves (the caller gets
+ * -EHOSTDOWN) and any call it makes. */
+void ipc_thread_exit(struct thread *t);
+/* Process p exits: kill the endpoints it owns and drop its names. */
+void ipc_proc_exit(struct proc *p);
+void ipc_names_proc_exit(struct proc *p);
+
+#endif

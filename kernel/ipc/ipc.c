@@ -1,0 +1,276 @@
+/* Endpoints and the call / receive / reply protocol.
+ *
+ * All IPC state (endpoint queues, each thread's ipc_* fields) is guarded
+ * by the scheduler lock, because every step of the protocol is also a
+ * scheduling decision. User memory is copied outside the lock, each side in
+ * its own address space: the caller copies its request into its thread's
+ * ipc_buf before calling and its reply out afterwards; the server does the
+ * same with what it receives and sends. */
+#include "ipc.h"
+#include "abi/errno.h"
+#include "addrspace.h"
+#include "cgroup.h"
+#include "percpu.h"
+#include "proc.h"
+#include "sched.h"
+#include "syscall.h"
+
+static void ipc_endpoint_release(struct kobj *o)
+{
+	(void)o; /* no thread can be waiting: each held a reference */
+}
+
+int ipc_endpoint_create(struct proc *p)
+{
+	struct endpoint *ep = kobj_alloc(sizeof(*ep), KOBJ_ENDPOINT, p->cgroup, ipc_endpoint_release);
+	if (!ep)
+		return -ENOMEM;
+	ep->owner = p;
+	list_init(&ep->receivers);
+	list_init(&ep->callers);
+	int h = handle_install(p, &ep->obj);
+	kobj_put(&ep->obj);
+	return h;
+}
+
+static struct endpoint *ipc_get(int h)
+{
+	struct kobj *o = handle_get(current_thread()->proc, h, KOBJ_ENDPOINT);
+	return o ? container_of(o, struct endpoint, obj) : NULL;
+}
+
+/* What the kernel tells a server about caller c. */
+static void ipc_fill_info(struct ipc_info *info, const struct thread *c)
+{
+	const struct proc *p = c->proc;
+	*info = (struct ipc_info){
+		.pid = p->pid, .tid = c->tid,
+		.uid = p->cred.uid, .gid = p->cred.gid,
+		.euid = p->cred.euid, .egid = p->cred.egid,
+		.cgroup_id = p->cgroup->id,
+		.snd_len = c->ipc_snd_len, .rcv_len = c->ipc_rcv_len,
+	};
+}
+
+/* The server (current) takes caller c's request. */
+static void ipc_accept(struct thread *server, struct thread *c)
+{
+	server->ipc_buf = c->ipc_buf;
+	ipc_fill_info(&server->ipc_info, c);
+}
+
+long sys_ep_create(void)
+{
+	return ipc_endpoint_create(current_thread()->proc);
+}
+
+long sys_handle_close(int h)
+{
+	return handle_close(current_thread()->proc, h);
+}
+
+long sys_ipc_call(int h, struct ipc_msg *umsg, const void *snd, size_t snd_len,
+		  void *rcv, size_t rcv_len)
+{
+	struct thread *self = current_thread();
+	if (copy_from_user(&self->ipc_buf, umsg, sizeof(*umsg)))
+		return -EFAULT;
+	if ((snd_len && !user_range_ok((uint64_t)snd, snd_len)) ||
+	    (rcv_len && !user_range_ok((uint64_t)rcv, rcv_len)))
+		return -EFAULT;
+	struct endpoint *ep = ipc_get(h);
+	if (!ep)
+		return -EBADF;
+	self->ipc_snd = (uint64_t)snd;
+	self->ipc_snd_len = snd_len;
+	self->ipc_rcv = (uint64_t)rcv;
+	self->ipc_rcv_len = rcv_len;
+
+	uint64_t f = sched_lock_ipc();
+	int r;
+	if (ep->dead) {
+		r = -EHOSTDOWN;
+	} else if (!list_empty(&ep->receivers)) {
+		struct thread *server = list_first_entry(&ep->receivers, struct thread, wait_link);
+		ipc_accept(server, self);
+		r = sched_ipc_call_locked(server);
+	} else {
+		self->ipc_ep = ep;
+		r = sched_block_locked(&ep->callers);
+		self->ipc_ep = NULL;
+		/* Picked up by a server: we were DONATING until its reply. */
+	}
+	sched_unlock_ipc(f);
+	kobj_put(&ep->obj);
+	if (r == 0 && copy_to_user(umsg, &self->ipc_buf, sizeof(*umsg)))
+		return -EFAULT;
+	return r;
+}
+
+/* Server side: wait for (or take a queued) call on ep. sched lock held. */
+static int ipc_wait_call_locked(struct thread *self, struct endpoint *ep)
+{
+	if (ep->dead)
+		return -EHOSTDOWN;
+	if (!list_empty(&ep->callers)) {
+		struct thread *c = list_first_entry(&ep->callers, struct thread, wait_link);
+		ipc_accept(self, c);
+		sched_ipc_take_caller_locked(c);
+		return 0;
+	}
+	return sched_block_locked(&ep->receivers);
+}
+
+static long ipc_deliver_request(struct ipc_msg *umsg, struct ipc_info *uinfo)
+{
+	struct thread *self = current_thread();
+	if (copy_to_user(umsg, &self->ipc_buf, sizeof(*umsg)) ||
+	    (uinfo && copy_to_user(uinfo, &self->ipc_info, sizeof(*uinfo))))
+		return -EFAULT;
+	return 0;
+}
+
+long sys_ipc_recv(int h, struct ipc_msg *umsg, struct ipc_info *uinfo)
+{
+	struct thread *self = current_thread();
+	if (!user_range_ok((uint64_t)umsg, sizeof(*umsg)))
+		return -EFAULT;
+	struct endpoint *ep = ipc_get(h);
+	if (!ep)
+		return -EBADF;
+	uint64_t f = sched_lock_ipc();
+	int r = self->ipc_caller ? -EBUSY : ipc_wait_call_locked(self, ep);
+	sched_unlock_ipc(f);
+	kobj_put(&ep->obj);
+	return r ? r : ipc_deliver_request(umsg, uinfo);
+}
+
+long sys_ipc_reply(const struct ipc_msg *umsg)
+{
+	struct thread *self = current_thread();
+	struct ipc_msg reply;
+	if (copy_from_user(&reply, umsg, sizeof(reply)))
+		return -EFAULT;
+	uint64_t f = sched_lock_ipc();
+	struct thread *c = self->ipc_caller;
+	if (!c) {
+		sched_unlock_ipc(f);
+		return -ESRCH;
+	}
+	c->ipc_buf = reply;
+	sched_ipc_reply_locked(c, 0, NULL);
+	sched_unlock_ipc(f);
+	return 0;
+}
+
+/* Reply to the current caller (if any), then wait for the next call: the
+ * common server loop in one system call. */
+long sys_ipc_reply_recv(int h, struct ipc_msg *umsg, struct ipc_info *uinfo)
+{
+	struct thread *self = current_thread();
+	struct ipc_msg reply;
+	if (copy_from_user(&reply, umsg, sizeof(reply)))
+		return -EFAULT;
+	struct endpoint *ep = ipc_get(h);
+	if (!ep)
+		return -EBADF;
+	uint64_t f = sched_lock_ipc();
+	struct thread *c = self->ipc_caller;
+	int r;
+	if (c)
+		c->ipc_buf = reply;
+	if (c && (ep->dead || !list_empty(&ep->callers))) {
+		sched_ipc_release_caller_locked(c, 0);
+		r = ipc_wait_call_locked(self, ep);
+	} else if (c) {
+		sched_ipc_reply_locked(c, 0, &ep->receivers);
+		r = self->wake_result;
+	} else {
+		r = ipc_wait_call_locked(self, ep);
+	}
+	sched_unlock_ipc(f);
+	kobj_put(&ep->obj);
+	return r ? r : ipc_deliver_request(umsg, uinfo);
+}
+
+/* The server reads from / writes to the buffers its caller offered. */
+static long ipc_transfer(uint64_t off, void *ubuf, size_t len, bool to_caller)
+{
+	struct thread *self = current_thread();
+	char chunk[256];
+	size_t done = 0;
+
+	uint64_t f = sched_lock_ipc();
+	struct thread *c = self->ipc_caller;
+	uint64_t base = c ? (to_caller ? c->ipc_rcv : c->ipc_snd) : 0;
+	uint64_t limit = c ? (to_caller ? c->ipc_rcv_len : c->ipc_snd_len) : 0;
+	struct addrspace *as = c ? c->proc->as : NULL;
+	sched_unlock_ipc(f);
+	if (!c)
+		return -ESRCH;
+	if (off > limit)
+		return -EINVAL;
+	len = MIN(len, limit - off);
+	/* The caller stays blocked in its call while we copy, so its address
+	 * space and buffers stay put. */
+	while (done < len) {
+		size_t n = MIN(len - done, sizeof(chunk));
+		int err;
+		if (to_caller) {
+			err = copy_from_user(chunk, (char *)ubuf + done, n);
+			if (!err)
+				err = vm_copy_to(as, base + off + done, chunk, n);
+		} else {
+			err = vm_copy_from(as, chunk, base + off + done, n);
+			if (!err)
+				err = copy_to_user((char *)ubuf + done, chunk, n);
+		}
+		if (err)
+			return done ? (long)done : err;
+		done += n;
+	}
+	return (long)done;
+}
+
+long sys_ipc_read(uint64_t off, void *buf, size_t len)
+{
+	return ipc_transfer(off, buf, len, false);
+}
+
+long sys_ipc_write(uint64_t off, const void *buf, size_t len)
+{
+	return ipc_transfer(off, (void *)buf, len, true);
+}
+
+void ipc_endpoint_kill(struct endpoint *ep)
+{
+	uint64_t f = sched_lock_ipc();
+	ep->dead = true;
+	while (!list_empty(&ep->callers))
+		sched_wake_ipc_locked(list_first_entry(&ep->callers, struct thread, wait_link), -EHOSTDOWN);
+	while (!list_empty(&ep->receivers))
+		sched_wake_ipc_locked(list_first_entry(&ep->receivers, struct thread, wait_link), -EHOSTDOWN);
+	sched_unlock_ipc(f);
+}
+
+void ipc_thread_exit(struct thread *t)
+{
+	uint64_t f = sched_lock_ipc();
+	if (t->ipc_caller)
+		sched_ipc_abort_locked(t->ipc_caller, -EHOSTDOWN, false);
+	sched_unlock_ipc(f);
+}
+
+void ipc_proc_exit(struct proc *p)
+{
+	ipc_names_proc_exit(p);
+	for (int h = 0; h < HANDLE_MAX; h++) {
+		struct kobj *o = handle_get(p, h, KOBJ_ENDPOINT);
+		if (!o)
+			continue;
+		struct endpoint *ep = container_of(o, struct endpoint, obj);
+		if (ep->owner == p)
+			ipc_endpoint_kill(ep);
+		kobj_put(o);
+	}
+}

@@ -1,0 +1,94 @@
+/* A small name service in the kernel, so clients can find servers by
+ * name ("console", "vfs", ...): the first process to register a name owns
+ * it until it exits. Lookup gives the caller its own handle. */
+#include "ipc.h"
+#include "abi/errno.h"
+#include "kstring.h"
+#include "proc.h"
+#include "spinlock.h"
+#include "syscall.h"
+
+#define NAMES_MAX 32
+#define NAME_LEN  32
+
+struct ipc_name {
+	char name[NAME_LEN];
+	struct kobj *obj;	/* a reference */
+	struct proc *owner;
+};
+
+static struct ipc_name names[NAMES_MAX];
+static struct spinlock names_lock = SPINLOCK_INIT("names");
+
+long sys_ns_register(const char *uname, int h)
+{
+	char name[NAME_LEN];
+	struct proc *p = current_thread()->proc;
+	long n = copy_string_from_user(name, uname, sizeof(name));
+	if (n < 0)
+		return n;
+	if (n == 0)
+		return -EINVAL;
+	struct kobj *o = handle_get(p, h, KOBJ_ENDPOINT);
+	if (!o)
+		return -EBADF;
+	spin_lock(&names_lock);
+	struct ipc_name *free = NULL;
+	for (int i = 0; i < NAMES_MAX; i++) {
+		if (names[i].obj && strcmp(names[i].name, name) == 0) {
+			spin_unlock(&names_lock);
+			kobj_put(o);
+			return -EEXIST;
+		}
+		if (!names[i].obj && !free)
+			free = &names[i];
+	}
+	if (free) {
+		strlcpy(free->name, name, sizeof(free->name));
+		free->obj = o;
+		free->owner = p;
+	}
+	spin_unlock(&names_lock);
+	if (!free) {
+		kobj_put(o);
+		return -ENOSPC;
+	}
+	return 0;
+}
+
+long sys_ns_lookup(const char *uname)
+{
+	char name[NAME_LEN];
+	long n = copy_string_from_user(name, uname, sizeof(name));
+	if (n < 0)
+		return n;
+	struct kobj *o = NULL;
+	spin_lock(&names_lock);
+	for (int i = 0; i < NAMES_MAX && !o; i++)
+		if (names[i].obj && strcmp(names[i].name, name) == 0) {
+			o = names[i].obj;
+			kobj_get(o);
+		}
+	spin_unlock(&names_lock);
+	if (!o)
+		return -ENOENT;
+	int h = handle_install(current_thread()->proc, o);
+	kobj_put(o);
+	return h;
+}
+
+/* The owner is gone: its names go with it. */
+void ipc_names_proc_exit(struct proc *p)
+{
+	for (int i = 0; i < NAMES_MAX; i++) {
+		struct kobj *o = NULL;
+		spin_lock(&names_lock);
+		if (names[i].obj && names[i].owner == p) {
+			o = names[i].obj;
+			names[i].obj = NULL;
+		}
+		spin_unlock(&names_lock);
+		if (o)
+			kobj_put(o);
+	}
+}

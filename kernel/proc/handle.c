@@ -1,0 +1,104 @@
+/* Handle tables and object reference counting. */
+#include "kobj.h"
+#include "abi/errno.h"
+#include "cgroup.h"
+#include "heap.h"
+#include "memcg.h"
+#include "proc.h"
+
+void *kobj_alloc(size_t size, enum kobj_type type, struct cgroup *cg,
+		 void (*release)(struct kobj *o))
+{
+	/* One page of charge per object: objects are small, but a process
+	 * must not be able to create them without limit for free. */
+	if (mem_charge(cg, 1))
+		return NULL;
+	struct kobj *o = kzalloc(size);
+	if (!o) {
+		mem_uncharge(cg, 1);
+		return NULL;
+	}
+	o->type = type;
+	o->refcount = 1;
+	o->charged = cg;
+	o->release = release;
+	cg_get(cg);
+	return o;
+}
+
+void kobj_get(struct kobj *o)
+{
+	__atomic_add_fetch(&o->refcount, 1, __ATOMIC_RELAXED);
+}
+
+void kobj_put(struct kobj *o)
+{
+	if (__atomic_sub_fetch(&o->refcount, 1, __ATOMIC_ACQ_REL) != 0)
+		return;
+	struct cgroup *cg = o->charged;
+	if (o->release)
+		o->release(o);
+	kfree(o);
+	mem_uncharge(cg, 1);
+	cg_put(cg);
+}
+
+void handle_table_init(struct handle_table *t)
+{
+	t->lock = (struct spinlock)SPINLOCK_INIT("handles");
+	for (int i = 0; i < HANDLE_MAX; i++)
+		t->slots[i] = NULL;
+}
+
+int handle_install(struct proc *p, struct kobj *o)
+{
+	struct handle_table *t = &p->handles;
+	spin_lock(&t->lock);
+	for (int h = 0; h < HANDLE_MAX; h++) {
+		if (!t->slots[h]) {
+			kobj_get(o);
+			t->slots[h] = o;
+			spin_unlock(&t->lock);
+			return h;
+		}
+	}
+	spin_unlock(&t->lock);
+	return -EMFILE;
+}
+
+struct kobj *handle_get(struct proc *p, int h, enum kobj_type type)
+{
+	struct handle_table *t = &p->handles;
+	struct kobj *o = NULL;
+	if (h < 0 || h >= HANDLE_MAX)
+		return NULL;
+	spin_lock(&t->lock);
+	if (t->slots[h] && t->slots[h]->type == type) {
+		o = t->slots[h];
+		kobj_get(o);
+	}
+	spin_unlock(&t->lock);
+	return o;
+}
+
+int handle_close(struct proc *p, int h)
+{
+	struct handle_table *t = &p->handles;
+	if (h < 0 || h >= HANDLE_MAX)
+		return -EBADF;
+	spin_lock(&t->lock);
+	struct kobj *o = t->slots[h];
+	t->slots[h] = NULL;
+	spin_unlock(&t->lock);
+	if (!o)
+		return -EBADF;
+	kobj_put(o);
+	return 0;
+}
+
+void handle_close_all(struct proc *p)
+{
+	for (int h = 0; h < HANDLE_MAX; h++)
+		if (p->handles.slots[h])
+			handle_close(p, h);
+}
