@@ -110,7 +110,9 @@ USER_LIB := $(BUILD)/user/libarbor.a
 # Programs: source -> path inside the boot archive.
 USER_TESTS := $(patsubst user/tests/%.c,%,$(wildcard user/tests/*.c))
 INITRD_DIR := $(BUILD)/initrd
-USER_BINS := $(INITRD_DIR)/bin/init $(patsubst %,$(INITRD_DIR)/tests/%,$(USER_TESTS))
+USER_BENCHES := $(patsubst user/bench/%.c,%,$(wildcard user/bench/*.c))
+USER_BINS := $(INITRD_DIR)/bin/init $(patsubst %,$(INITRD_DIR)/tests/%,$(USER_TESTS)) \
+	$(patsubst %,$(INITRD_DIR)/bench/%,$(USER_BENCHES))
 INITRD := $(BUILD)/initrd.cpio
 all: $(KERNEL) $(INITRD) docs/syscalls.md
 
@@ -132,6 +134,7 @@ $(1): $(BUILD)/user/obj/$(2).o $(USER_CRT0) $(USER_LIB)
 endef
 $(eval $(call user_prog,$(INITRD_DIR)/bin/init,user/init/init.c))
 $(foreach t,$(USER_TESTS),$(eval $(call user_prog,$(INITRD_DIR)/tests/$(t),user/tests/$(t).c)))
+$(foreach b,$(USER_BENCHES),$(eval $(call user_prog,$(INITRD_DIR)/bench/$(b),user/bench/$(b).c)))
 
 $(INITRD_DIR)/etc/motd: user/motd
 	@mkdir -p $(@D)

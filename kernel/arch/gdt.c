@@ -3,6 +3,7 @@
  * base 0x18) user data at +8 and 64-bit user code at +16. */
 #include "percpu.h"
 #include "arch/x86.h"
+#include "spinlock.h"
 
 static struct cpu cpus[MAX_CPUS];
 
@@ -62,10 +63,4 @@ _Static_assert(offsetof(struct cpu, kernel_rsp) == PERCPU_OFF_KERNEL_RSP, "asm o
 _Static_assert(offsetof(struct cpu, user_rsp) == PERCPU_OFF_USER_RSP, "asm offset");
 _Static_assert(offsetof(struct cpu, current) == PERCPU_OFF_CURRENT, "asm offset");
 _Static_assert(offsetof(struct cpu, need_resched) == PERCPU_OFF_NEED_RESCHED, "asm offset");
-
-void cpu_set_kernel_stack(uint64_t rsp0)
-{
-	struct cpu *c = this_cpu();
-	c->tss.rsp[0] = rsp0;
-	c->kernel_rsp = rsp0;
-}
+_Static_assert(offsetof(struct cpu, preempt_count) == SPINLOCK_PREEMPT_OFF, "asm offset");

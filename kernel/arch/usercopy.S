@@ -11,7 +11,11 @@
 	.type __copy_user, @function
 __copy_user:
 	movq	%rdx, %rcx
-1:	rep movsb
+	shrq	$3, %rcx
+1:	rep movsq		/* 8 bytes at a time, then the rest */
+	movq	%rdx, %rcx
+	andq	$7, %rcx
+7:	rep movsb
 	xorl	%eax, %eax
 	ret
 2:	movl	$-EFAULT, %eax
@@ -38,6 +42,7 @@ __strncpy_user:
 	.section .ex_table, "a"
 	.balign 8
 	.quad 1b, 2b
+	.quad 7b, 2b
 	.quad 4b, 6b
 
 	.section .note.GNU-stack, "", @progbits

@@ -37,6 +37,18 @@ struct addrspace {
 	uint64_t table_pages;	/* page-table pages, root included */
 };
 
+extern paddr_t vm_kernel_root_pa;
+
+/* Loads the page tables of as (NULL: the kernel's own). */
+static inline void vm_switch_to(struct addrspace *as)
+{
+	paddr_t root = as ? as->root : vm_kernel_root_pa;
+	uint64_t cur;
+	__asm__ volatile("mov %%cr3, %0" : "=r"(cur));
+	if (cur != root)
+		__asm__ volatile("mov %0, %%cr3" ::"r"(root) : "memory");
+}
+
 struct addrspace *vm_as_create(struct cgroup *cg, int *err);
 void vm_as_destroy(struct addrspace *as);
 paddr_t vm_as_root(const struct addrspace *as);

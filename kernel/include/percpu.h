@@ -29,7 +29,7 @@ struct cpu {
 	struct thread *current;	/* %gs:24: the running thread */
 	uint32_t need_resched;	/* %gs:32: switch at the next safe point */
 	uint32_t id;
-	int preempt_count;	/* > 0: no involuntary switch (spinlock held) */
+	int preempt_count;	/* %gs:40: > 0: no involuntary switch (spinlock held) */
 	uint64_t ticks;		/* timer interrupts taken on this CPU */
 	struct runqueue *rq;
 	struct charge_stock stock;	/* memory charges cached for one cgroup */
@@ -68,6 +68,12 @@ static inline struct thread *current_thread(void)
 }
 
 void percpu_init_boot_cpu(void);
-void cpu_set_kernel_stack(uint64_t rsp0);
+
+static inline void cpu_set_kernel_stack(uint64_t rsp0)
+{
+	struct cpu *c = this_cpu();
+	c->tss.rsp[0] = rsp0;
+	c->kernel_rsp = rsp0;
+}
 
 #endif

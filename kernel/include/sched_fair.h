@@ -165,4 +165,8 @@ void sched_set_weight(struct sched_entity *se, uint32_t weight);
  * sched_should_preempt may now say yes. Ignored for group entities. */
 void sched_move(struct sched_entity *se, struct sched_queue *to);
 
+/* The running thread yields: at the lowest level of its running chain where
+ * another entity waits, its entity moves just behind that waiter. */
+void sched_yield_entity(struct sched_entity *leaf);
+
 #endif

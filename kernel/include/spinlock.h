@@ -1,10 +1,14 @@
 /* Spinlocks. Arbor runs on one CPU today, but every piece of shared kernel
  * state is guarded by a lock anyway (lock order: docs/locking.md) so that
- * SMP needs no rewrite. The irqsave variants also keep interrupt handlers
- * that take the same lock from deadlocking on this CPU. */
+ * SMP needs no rewrite. Holding a spinlock disables preemption: the holder
+ * must not be switched out while another thread on this CPU could spin on
+ * the same lock. The irqsave variants also keep interrupt handlers that
+ * take the same lock from deadlocking on this CPU. Inline: they sit on
+ * every hot path (IPC, scheduling, allocation). */
 #ifndef ARBOR_SPINLOCK_H
 #define ARBOR_SPINLOCK_H
 
+#include "arch/x86.h"
 #include "types.h"
 
 struct spinlock {
@@ -14,10 +18,49 @@ struct spinlock {
 
 #define SPINLOCK_INIT(n) { .locked = 0, .name = (n) }
 
-void spin_lock(struct spinlock *l);
-void spin_unlock(struct spinlock *l);
-bool spin_held(const struct spinlock *l);
-uint64_t spin_lock_irqsave(struct spinlock *l);
-void spin_unlock_irqrestore(struct spinlock *l, uint64_t flags);
+/* struct cpu's preempt_count, reached through %gs (see percpu.h). */
+#define SPINLOCK_PREEMPT_OFF 40
+
+static inline void spin_preempt_inc(void)
+{
+	__asm__ volatile("incl %%gs:%c0" ::"i"(SPINLOCK_PREEMPT_OFF) : "memory");
+}
+
+static inline void spin_preempt_dec(void)
+{
+	__asm__ volatile("decl %%gs:%c0" ::"i"(SPINLOCK_PREEMPT_OFF) : "memory");
+}
+
+static inline void spin_lock(struct spinlock *l)
+{
+	spin_preempt_inc();
+	while (__atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE))
+		while (l->locked)
+			cpu_pause();
+}
+
+static inline void spin_unlock(struct spinlock *l)
+{
+	__atomic_store_n(&l->locked, 0, __ATOMIC_RELEASE);
+	spin_preempt_dec();
+}
+
+static inline bool spin_held(const struct spinlock *l)
+{
+	return l->locked != 0;
+}
+
+static inline uint64_t spin_lock_irqsave(struct spinlock *l)
+{
+	uint64_t f = irq_save();
+	spin_lock(l);
+	return f;
+}
+
+static inline void spin_unlock_irqrestore(struct spinlock *l, uint64_t flags)
+{
+	spin_unlock(l);
+	irq_restore(flags);
+}
 
 #endif

@@ -36,8 +36,7 @@ paddr_t virt_to_phys(const void *va);
 struct addrspace;
 
 void vm_init(paddr_t direct_map_top);
-/* Loads the page tables of as (NULL: the kernel's own). */
-void vm_switch_to(struct addrspace *as);
+
 paddr_t vm_kernel_root(void);
 /* Maps one 4 KiB page in the page-table tree rooted at root (physical). */
 int vm_map_page(paddr_t root, vaddr_t va, paddr_t pa, uint64_t flags);

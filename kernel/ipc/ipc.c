@@ -4,8 +4,9 @@
  * by the scheduler lock, because every step of the protocol is also a
  * scheduling decision. User memory is copied outside the lock, each side in
  * its own address space: the caller copies its request into its thread's
- * ipc_buf before calling and its reply out afterwards; the server does the
- * same with what it receives and sends. */
+ * ipc_buf before calling and the reply out of it afterwards; the server
+ * copies the request out of, and its reply into, its caller's ipc_buf (the
+ * caller is blocked in the call meanwhile, so the buffer is stable). */
 #include "ipc.h"
 #include "abi/errno.h"
 #include "addrspace.h"
@@ -52,10 +53,10 @@ static void ipc_fill_info(struct ipc_info *info, const struct thread *c)
 	};
 }
 
-/* The server (current) takes caller c's request. */
+/* The server takes caller c's request: it will read the message straight
+ * from c's buffer (c stays blocked in its call until the reply). */
 static void ipc_accept(struct thread *server, struct thread *c)
 {
-	server->ipc_buf = c->ipc_buf;
 	ipc_fill_info(&server->ipc_info, c);
 }
 
@@ -124,7 +125,12 @@ static int ipc_wait_call_locked(struct thread *self, struct endpoint *ep)
 static long ipc_deliver_request(struct ipc_msg *umsg, struct ipc_info *uinfo)
 {
 	struct thread *self = current_thread();
-	if (copy_to_user(umsg, &self->ipc_buf, sizeof(*umsg)) ||
+	/* ipc_caller cannot change under us: only we reply to it, and a
+	 * dying caller cannot die while it is blocked in the call. */
+	struct thread *c = self->ipc_caller;
+	if (!c)
+		return -EHOSTDOWN;
+	if (copy_to_user(umsg, &c->ipc_buf, sizeof(*umsg)) ||
 	    (uinfo && copy_to_user(uinfo, &self->ipc_info, sizeof(*uinfo))))
 		return -EFAULT;
 	return 0;
@@ -145,11 +151,20 @@ long sys_ipc_recv(int h, struct ipc_msg *umsg, struct ipc_info *uinfo)
 	return r ? r : ipc_deliver_request(umsg, uinfo);
 }
 
+/* The reply goes straight into the caller's buffer: the caller is blocked
+ * in its call until we hand back its context. */
+static int ipc_copy_reply(struct thread *self, const struct ipc_msg *umsg)
+{
+	return self->ipc_caller ? copy_from_user(&self->ipc_caller->ipc_buf, umsg, sizeof(*umsg))
+				: (user_range_ok((uint64_t)umsg, sizeof(*umsg)) ? 0 : -EFAULT);
+}
+
 long sys_ipc_reply(const struct ipc_msg *umsg)
 {
 	struct thread *self = current_thread();
-	struct ipc_msg reply;
-	if (copy_from_user(&reply, umsg, sizeof(reply)))
+	if (!self->ipc_caller)
+		return -ESRCH;
+	if (ipc_copy_reply(self, umsg))
 		return -EFAULT;
 	uint64_t f = sched_lock_ipc();
 	struct thread *c = self->ipc_caller;
@@ -157,7 +172,6 @@ long sys_ipc_reply(const struct ipc_msg *umsg)
 		sched_unlock_ipc(f);
 		return -ESRCH;
 	}
-	c->ipc_buf = reply;
 	sched_ipc_reply_locked(c, 0, NULL);
 	sched_unlock_ipc(f);
 	return 0;
@@ -168,8 +182,7 @@ long sys_ipc_reply(const struct ipc_msg *umsg)
 long sys_ipc_reply_recv(int h, struct ipc_msg *umsg, struct ipc_info *uinfo)
 {
 	struct thread *self = current_thread();
-	struct ipc_msg reply;
-	if (copy_from_user(&reply, umsg, sizeof(reply)))
+	if (ipc_copy_reply(self, umsg))
 		return -EFAULT;
 	struct endpoint *ep = ipc_get(h);
 	if (!ep)
@@ -177,8 +190,6 @@ long sys_ipc_reply_recv(int h, struct ipc_msg *umsg, struct ipc_info *uinfo)
 	uint64_t f = sched_lock_ipc();
 	struct thread *c = self->ipc_caller;
 	int r;
-	if (c)
-		c->ipc_buf = reply;
 	if (c && (ep->dead || !list_empty(&ep->callers))) {
 		sched_ipc_release_caller_locked(c, 0);
 		r = ipc_wait_call_locked(self, ep);

@@ -15,7 +15,7 @@
 extern const char __text_start[], __text_end[], __rodata_start[], __data_start[],
 	__kernel_end[];
 
-static paddr_t kernel_root;
+paddr_t vm_kernel_root_pa; /* read by vm_switch_to on every switch */
 
 paddr_t virt_to_phys(const void *va)
 {
@@ -28,7 +28,7 @@ paddr_t virt_to_phys(const void *va)
 
 paddr_t vm_kernel_root(void)
 {
-	return kernel_root;
+	return vm_kernel_root_pa;
 }
 
 static unsigned vm_index(vaddr_t va, int level)
@@ -89,14 +89,14 @@ static void vm_map_direct(paddr_t top)
 		uint64_t flags = PTE_W | PTE_G | PTE_NX;
 		if (pa >= MMIO_WINDOW_START && pa < MMIO_WINDOW_END)
 			flags |= PTE_PCD | PTE_PWT;
-		vm_map_large(kernel_root, DIRECT_MAP_BASE + pa, pa, flags);
+		vm_map_large(vm_kernel_root_pa, DIRECT_MAP_BASE + pa, pa, flags);
 	}
 }
 
 static void vm_map_image_range(const char *start, const char *end, uint64_t flags)
 {
 	for (vaddr_t va = (vaddr_t)start; va < (vaddr_t)end; va += PAGE_SIZE)
-		if (vm_map_page(kernel_root, va, va - KERNEL_IMAGE_BASE, flags | PTE_G))
+		if (vm_map_page(vm_kernel_root_pa, va, va - KERNEL_IMAGE_BASE, flags | PTE_G))
 			panic("vm: out of memory mapping the kernel image");
 }
 
@@ -105,18 +105,11 @@ void vm_init(paddr_t direct_map_top)
 	void *root = pmm_alloc_zeroed_page();
 	if (!root)
 		panic("vm: no page for the kernel page table root");
-	kernel_root = virt_to_phys(root);
+	vm_kernel_root_pa = virt_to_phys(root);
 	vm_map_direct(direct_map_top);
 	vm_map_image_range(__text_start, __text_end, 0);
 	vm_map_image_range(__rodata_start, __data_start, PTE_NX);
 	vm_map_image_range(__data_start, __kernel_end, PTE_W | PTE_NX);
 	write_cr4(read_cr4() | CR4_PGE);
-	write_cr3(kernel_root);
-}
-
-void vm_switch_to(struct addrspace *as)
-{
-	paddr_t root = as ? vm_as_root(as) : kernel_root;
-	if (read_cr3() != root)
-		write_cr3(root);
+	write_cr3(vm_kernel_root_pa);
 }

@@ -11,6 +11,7 @@
 #include "spinlock.h"
 #include "timer.h"
 #include "vm.h"
+#include "addrspace.h"
 
 void switch_context(uint64_t *save_sp, uint64_t new_sp);
 extern char boot_stack_bottom[], boot_stack_top[];
@@ -192,7 +193,13 @@ void schedule(void)
 
 void sched_yield(void)
 {
-	schedule();
+	uint64_t f = spin_lock_irqsave(&sched_lock);
+	struct runqueue *rq = this_rq();
+	sched_update_curr(rq, clock_ns());
+	if (rq->curr_se)
+		sched_yield_entity(rq->curr_se);
+	schedule_locked();
+	spin_unlock_irqrestore(&sched_lock, f);
 }
 
 /* First thing a new thread runs (from thread_trampoline): finish the

@@ -332,3 +332,21 @@ void sched_move(struct sched_entity *se, struct sched_queue *to)
 	if (running)
 		set_chain_curr(se);
 }
+
+/* sched_yield: at the lowest level of the running chain where another
+ * entity waits, move the running entity just behind the first waiter, so
+ * that waiter runs next. The yielder loses only the lead it had, not its
+ * share. */
+void sched_yield_entity(struct sched_entity *leaf)
+{
+	for (struct sched_entity *se = leaf; se; se = parent_entity(se)) {
+		if (!sched_entity_running(se))
+			return;
+		struct sched_entity *first = leftmost(se->parent);
+		if (first) {
+			if (!vbefore(first->vruntime, se->vruntime))
+				se->vruntime = first->vruntime + 1;
+			return;
+		}
+	}
+}

@@ -1,5 +1,14 @@
 /* The micro-benchmark harness and the early kernel's benchmarks. */
 #include "abi/qemu_exit.h"
+#include "format.h"
+#include "bootinfo.h"
+#include "cgroup.h"
+#include "initrd.h"
+#include "kstring.h"
+#include "memcg.h"
+#include "proc.h"
+#include "sched.h"
+#include "vm.h"
 #include "arch/x86.h"
 #include "heap.h"
 #include "ktest.h"
@@ -10,6 +19,57 @@
 #include "trap.h"
 
 extern const struct kbench __kbench_start[], __kbench_end[];
+
+/* Programs under bench/ in the boot archive print their own lines. */
+static int kbench_user_programs(const char *filter)
+{
+	struct initrd_iter it;
+	struct initrd_file f;
+	int n = 0;
+
+	if (boot_info.nr_mods == 0)
+		return 0;
+	initrd_iter_init(&it, phys_to_virt(boot_info.mods[0].start), boot_info.mods[0].size);
+	while (initrd_next(&it, &f)) {
+		char path[64];
+		if (!initrd_is_reg(&f) || f.name_len >= sizeof(path) || f.name_len < 7 ||
+		    memcmp(f.name, "bench/", 6) != 0)
+			continue;
+		memcpy(path, f.name, f.name_len);
+		path[f.name_len] = '\0';
+		if (!ktest_selected(filter, path + 6) && strcmp(filter, "all") != 0)
+			continue;
+		const char *const argv[] = { path, NULL };
+		int status, pid = proc_spawn(path, argv, &cg_root, &kernel_proc);
+		if (pid > 0 && proc_wait(&kernel_proc, pid, &status, 0, 0) == pid && status == 0)
+			n++;
+		else
+			printk("bench: %s failed\n", path);
+	}
+	return n;
+}
+
+/* How two CPU-bound processes in sibling cgroups with cpu.weight 100 and
+ * 300 share the CPU over two seconds (ideal: 25% / 75%). */
+static void kbench_cpu_share(void)
+{
+	struct cgroup *a = NULL, *b = NULL;
+	const char *const argv[] = { "tests/spin", "2000", NULL };
+	int s;
+
+	if (cg_create(&cg_root, "bench_w100", &a) || cg_create(&cg_root, "bench_w300", &b))
+		return;
+	sched_cg_set_weight(b, 300);
+	int pa = proc_spawn("tests/spin", argv, a, &kernel_proc);
+	int pb = proc_spawn("tests/spin", argv, b, &kernel_proc);
+	proc_wait(&kernel_proc, pa, &s, 0, 0);
+	proc_wait(&kernel_proc, pb, &s, 0, 0);
+	uint64_t ua = sched_cg_usage_ns(a), ub = sched_cg_usage_ns(b);
+	uint64_t pct100 = ub * 10000 / (ua + ub);
+	printk("bench cpu_share_weight300_vs_100 %lu.%02lu %%\n", pct100 / 100, pct100 % 100);
+	cg_destroy(a);
+	cg_destroy(b);
+}
 
 __noreturn void kbench_main(const char *filter)
 {
@@ -22,7 +82,13 @@ __noreturn void kbench_main(const char *filter)
 		uint64_t t0 = clock_ns();
 		b->fn(b->iters);
 		uint64_t ns = clock_ns() - t0;
-		printk("bench %s %lu\n", b->name, ns * 100 / b->iters);
+		uint64_t x100 = ns * 100 / b->iters;
+		printk("bench %s %lu.%02lu ns\n", b->name, x100 / 100, x100 % 100);
+		n++;
+	}
+	n += kbench_user_programs(filter);
+	if (ktest_selected(filter, "cpu_share")) {
+		kbench_cpu_share();
 		n++;
 	}
 	qemu_exit(n ? QEMU_EXIT_SUCCESS : QEMU_EXIT_FAILURE);
@@ -60,4 +126,55 @@ KBENCH(trap_roundtrip, 200000)
 	for (uint64_t i = 0; i < iters; i++)
 		__asm__ volatile("int $0x80" ::: "memory");
 	trap_register(KBENCH_VECTOR, NULL);
+}
+
+/* Charging a page: the hierarchy walk happens once per batch (the per-CPU
+ * stock), so depth 10 should cost about what depth 1 does. */
+static struct cgroup *kbench_nested(int depth)
+{
+	static struct cgroup *made[11];
+	if (made[depth])
+		return made[depth];
+	struct cgroup *cg = &cg_root;
+	char name[16];
+	for (int i = 0; i < depth; i++) {
+		fmt_snprintf(name, sizeof(name), "d%d_%d", depth, i);
+		if (cg_create(cg, name, &cg))
+			panic("bench: cannot create cgroup %s", name);
+	}
+	return made[depth] = cg;
+}
+
+static void kbench_charge_pages(struct cgroup *cg, uint64_t iters)
+{
+	for (uint64_t i = 0; i < iters; i++)
+		mem_free_pages(mem_alloc_pages(cg, 0), 0);
+}
+
+KBENCH(page_alloc_charged_depth1, 200000)
+{
+	kbench_charge_pages(kbench_nested(1), iters);
+}
+
+KBENCH(page_alloc_charged_depth10, 200000)
+{
+	kbench_charge_pages(kbench_nested(10), iters);
+}
+
+static void kbench_charge_only(struct cgroup *cg, uint64_t iters)
+{
+	for (uint64_t i = 0; i < iters; i++) {
+		mem_charge(cg, 1);
+		mem_uncharge(cg, 1);
+	}
+}
+
+KBENCH(page_charge_depth1, 200000)
+{
+	kbench_charge_only(kbench_nested(1), iters);
+}
+
+KBENCH(page_charge_depth10, 200000)
+{
+	kbench_charge_only(kbench_nested(10), iters);
 }
