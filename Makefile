@@ -60,6 +60,7 @@ host_srcs_rbtree       := kernel/lib/rbtree.c
 host_srcs_sched_fair   := kernel/sched/fair.c kernel/lib/rbtree.c
 host_srcs_initrd       := kernel/lib/initrd.c
 host_srcs_elf          := kernel/lib/elf.c
+host_srcs_acpi         := kernel/lib/acpi.c
 HOST_BINS := $(patsubst %,$(BUILD)/host/test_%,$(HOST_TESTS))
 
 .PHONY: all run debug test bench iso clean deps docs

@@ -3,6 +3,7 @@
 #include "../boot/boot.h"
 #include "arch/x86.h"
 #include "bootinfo.h"
+#include "dev.h"
 #include "cgroup.h"
 #include "proc.h"
 #include "sched.h"
@@ -90,6 +91,7 @@ void kmain(uint32_t loader, uint32_t info)
 	sched_init();
 	syscall_init();
 	timer_init();
+	irq_init();
 	banner();
 	if (!kthread_create("kinit", kinit, NULL, NULL, &err))
 		panic("cannot create the first thread (%d)", err);

@@ -9,8 +9,8 @@ static struct cpu cpus[MAX_CPUS];
 
 static void gdt_set_tss(struct cpu *c)
 {
-	uint64_t base = (uint64_t)&c->tss;
-	uint64_t limit = sizeof(c->tss) - 1;
+	uint64_t base = (uint64_t)&c->tss_io;
+	uint64_t limit = sizeof(c->tss_io) - 1;
 
 	c->gdt[6] = (limit & 0xffff) | ((base & 0xffffff) << 16) | (0x89ull << 40) |
 		    (((limit >> 16) & 0xf) << 48) | (((base >> 24) & 0xff) << 56);
@@ -51,8 +51,9 @@ void percpu_init_boot_cpu(void)
 	c->gdt[4] = 0x00cff2000000ffffull; /* user data, DPL 3 */
 	c->gdt[5] = 0x00affa000000ffffull; /* user code, 64-bit, DPL 3 */
 	for (int i = 0; i < 3; i++)
-		c->tss.ist[i] = (uint64_t)&c->ist_stacks[i][IST_STACK_SIZE];
-	c->tss.iomap_base = sizeof(c->tss); /* no I/O bitmap: ports need IOPL */
+		c->tss_io.tss.ist[i] = (uint64_t)&c->ist_stacks[i][IST_STACK_SIZE];
+	c->tss_io.tss.iomap_base = IOMAP_DISABLED; /* user code gets no ports */
+	c->tss_io.end = 0xff;
 	gdt_set_tss(c);
 	gdt_load(c);
 	wrmsr(MSR_GS_BASE, (uint64_t)c);

@@ -2,6 +2,7 @@
 #include "syscall.h"
 #include "abi/errno.h"
 #include "abi/wait.h"
+#include "abi/spawn.h"
 #include "heap.h"
 #include "arch/x86.h"
 #include "percpu.h"
@@ -100,11 +101,16 @@ long sys_exit(int code)
 	proc_exit(W_EXITCODE(code));
 }
 
-long sys_spawn(const char *upath, const char *const *uargv)
+long sys_spawn(const char *upath, const char *const *uargv, int flags)
 {
 	char path[256];
 	char *args = NULL;
 	const char *argv[33];
+	struct proc *self = current_thread()->proc;
+	if (flags & ~SPAWN_DRIVER)
+		return -EINVAL;
+	if ((flags & SPAWN_DRIVER) && !(self->caps & PROC_CAP_DRIVER))
+		return -EPERM;
 	long r = copy_string_from_user(path, upath, sizeof(path));
 	if (r < 0)
 		return r;
@@ -132,8 +138,7 @@ long sys_spawn(const char *upath, const char *const *uargv)
 		used += (size_t)r + 1;
 	}
 	argv[argc] = NULL;
-	struct proc *self = current_thread()->proc;
-	r = proc_spawn(path, argv, self->cgroup, self);
+	r = proc_spawn(path, argv, self->cgroup, self, (flags & SPAWN_DRIVER) ? PROC_CAP_DRIVER : 0);
 out:
 	kfree(args);
 	return r;

@@ -11,11 +11,13 @@
 #include "types.h"
 
 struct cgroup;
+struct page;
 
 #define VM_READ   0x1
 #define VM_WRITE  0x2
 #define VM_EXEC   0x4
-#define VM_DEVICE 0x8	/* maps fixed physical memory (MMIO, DMA): not owned */
+#define VM_DEVICE 0x8	/* maps fixed physical memory (MMIO): not owned */
+#define VM_DMA    0x10	/* a physically contiguous block owned by the area */
 
 #define USER_BASE      0x0000000000001000ull	/* page 0 is never mapped */
 #define USER_STACK_TOP 0x00007ffffffff000ull
@@ -24,7 +26,7 @@ struct cgroup;
 struct vm_area {
 	vaddr_t start, end;	/* page aligned, end exclusive */
 	uint32_t flags;		/* VM_* */
-	paddr_t phys;		/* VM_DEVICE: physical address of start */
+	paddr_t phys;		/* VM_DEVICE, VM_DMA: physical address of start */
 	struct list_head link;	/* in addrspace->areas, sorted by start */
 };
 
@@ -56,7 +58,11 @@ paddr_t vm_as_root(const struct addrspace *as);
 /* Reserve [start, start+len) for memory with flags. 0, -EINVAL (unaligned,
  * outside user space, overlapping), -ENOMEM. */
 int vm_area_add(struct addrspace *as, vaddr_t start, uint64_t len, uint32_t flags, paddr_t phys);
-/* Unmap and free whatever lies in [start, start+len). 0 or -EINVAL. */
+/* Maps a DMA block (2^order pages from mem_alloc_pages) at start, all
+ * pages present at once; the area frees and uncharges the block. */
+int vm_area_add_dma(struct addrspace *as, vaddr_t start, struct page *block, unsigned order);
+/* Unmap and free whatever lies in [start, start+len). 0 or -EINVAL (also
+ * for cutting a DMA area in part). */
 int vm_area_remove(struct addrspace *as, vaddr_t start, uint64_t len);
 /* A free, page-aligned range of len bytes at or above hint, or 0. */
 vaddr_t vm_find_free(struct addrspace *as, vaddr_t hint, uint64_t len);

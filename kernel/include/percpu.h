@@ -22,6 +22,21 @@ struct tss {
 struct thread;
 struct runqueue;
 
+/* The TSS followed by its I/O permission bitmap (one bit per port, 0 =
+ * allowed) and the 0xff byte the CPU requires after it. A process granted
+ * ports has its bitmap copied here when it runs (see ioport.c). */
+#define IO_BITMAP_BYTES 8192
+struct tss_io {
+	struct tss tss;
+	uint8_t bitmap[IO_BITMAP_BYTES];
+	uint8_t end;
+} __packed;
+
+#define IOMAP_ENABLED  ((uint16_t)offsetof(struct tss_io, bitmap))
+#define IOMAP_DISABLED ((uint16_t)sizeof(struct tss_io)) /* past the limit: no ports */
+
+struct proc;
+
 struct cpu {
 	struct cpu *self;	/* %gs:0 */
 	uint64_t kernel_rsp;	/* %gs:8: top of the running thread's kernel stack */
@@ -34,7 +49,8 @@ struct cpu {
 	struct runqueue *rq;
 	struct charge_stock stock;	/* memory charges cached for one cgroup */
 	uint64_t gdt[8];
-	struct tss tss;
+	struct proc *io_owner;	/* whose bitmap tss_io.bitmap holds */
+	struct tss_io tss_io;
 	uint8_t ist_stacks[3][IST_STACK_SIZE] __attribute__((aligned(16)));
 };
 
@@ -72,7 +88,7 @@ void percpu_init_boot_cpu(void);
 static inline void cpu_set_kernel_stack(uint64_t rsp0)
 {
 	struct cpu *c = this_cpu();
-	c->tss.rsp[0] = rsp0;
+	c->tss_io.tss.rsp[0] = rsp0;
 	c->kernel_rsp = rsp0;
 }
 

@@ -89,11 +89,16 @@ struct proc {
 	struct list_head cg_link;	/* in cgroup->procs */
 	struct addrspace *as;		/* NULL for the kernel process */
 	struct cred cred;
+	uint32_t caps;			/* PROC_CAP_* */
+	uint8_t *io_bitmap;		/* ports granted (0 bit = allowed), or NULL */
 	struct handle_table handles;
 	struct list_head threads;
 	uint32_t nr_threads;
 	char name[PROC_NAME_MAX];
 };
+
+/* May touch hardware: I/O ports, device memory, DMA, IRQs, PCI config. */
+#define PROC_CAP_DRIVER 0x1
 
 extern struct proc kernel_proc;
 
@@ -114,7 +119,7 @@ void proc_abort_spawn(struct proc *p);
  * parent, in cgroup cg, with argv (NULL-terminated). Returns the pid or a
  * negative errno (-ENOENT, -ENOEXEC, -ENOMEM, -E2BIG, -EFAULT). */
 int proc_spawn(const char *path, const char *const argv[], struct cgroup *cg,
-	       struct proc *parent);
+	       struct proc *parent, uint32_t caps);
 struct proc *proc_find(int pid);	/* NULL if none */
 /* Ends the calling process with a wait status (abi/wait.h). */
 __noreturn void proc_exit(int status);

@@ -62,7 +62,7 @@ __noreturn void sched_exit_current(void);
  * scheduler lock held (sched_lock_ipc). See kernel/ipc/ipc.c. */
 uint64_t sched_lock_ipc(void);
 void sched_unlock_ipc(uint64_t flags);
-int sched_block_locked(struct list_head *list);
+int sched_block_locked(struct list_head *list, uint64_t deadline);
 int sched_ipc_call_locked(struct thread *server);
 void sched_ipc_take_caller_locked(struct thread *caller);
 void sched_ipc_reply_locked(struct thread *caller, int result, struct list_head *wait_list);

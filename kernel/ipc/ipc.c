@@ -97,7 +97,7 @@ long sys_ipc_call(int h, struct ipc_msg *umsg, const void *snd, size_t snd_len,
 		r = sched_ipc_call_locked(server);
 	} else {
 		self->ipc_ep = ep;
-		r = sched_block_locked(&ep->callers);
+		r = sched_block_locked(&ep->callers, 0);
 		self->ipc_ep = NULL;
 		/* Picked up by a server: we were DONATING until its reply. */
 	}
@@ -119,7 +119,7 @@ static int ipc_wait_call_locked(struct thread *self, struct endpoint *ep)
 		sched_ipc_take_caller_locked(c);
 		return 0;
 	}
-	return sched_block_locked(&ep->receivers);
+	return sched_block_locked(&ep->receivers, 0);
 }
 
 static long ipc_deliver_request(struct ipc_msg *umsg, struct ipc_info *uinfo)

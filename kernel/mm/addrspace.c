@@ -96,6 +96,19 @@ static uint64_t vm_pte_flags(uint32_t flags)
 	return f;
 }
 
+/* A DMA area owns its block: the head page, 2^order pages. */
+static void vm_area_release(struct vm_area *a)
+{
+	if (a->flags & VM_DMA) {
+		struct page *head = phys_to_page(a->phys);
+		unsigned order = 0;
+		while ((PAGE_SIZE << order) < a->end - a->start)
+			order++;
+		if (head)
+			mem_free_pages(head, order);
+	}
+}
+
 static bool vm_range_ok(vaddr_t start, uint64_t len)
 {
 	return len && !(start & (PAGE_SIZE - 1)) && !(len & (PAGE_SIZE - 1)) &&
@@ -166,9 +179,15 @@ int vm_area_remove(struct addrspace *as, vaddr_t start, uint64_t len)
 		if (a->end <= start || a->start >= end)
 			continue;
 		vaddr_t s = MAX(a->start, start), e = MIN(a->end, end);
+		if ((a->flags & VM_DMA) && (s != a->start || e != a->end)) {
+			spin_unlock(&as->lock);
+			kfree(tail);
+			return -EINVAL; /* a DMA block goes whole or not at all */
+		}
 		vm_unmap_range(as, s, e);
 		if (s == a->start && e == a->end) {
 			list_del(&a->link);
+			vm_area_release(a);
 			kfree(a);
 		} else if (s == a->start) {
 			a->phys += e - a->start;
@@ -187,6 +206,29 @@ int vm_area_remove(struct addrspace *as, vaddr_t start, uint64_t len)
 	spin_unlock(&as->lock);
 	kfree(tail);
 	return 0;
+}
+
+int vm_area_add_dma(struct addrspace *as, vaddr_t start, struct page *block, unsigned order)
+{
+	uint64_t len = PAGE_SIZE << order;
+	paddr_t pa = page_to_phys(block);
+	int err = vm_area_add(as, start, len, VM_READ | VM_WRITE | VM_DMA, pa);
+	if (err)
+		return err;
+	spin_lock(&as->lock);
+	for (uint64_t off = 0; off < len && !err; off += PAGE_SIZE) {
+		uint64_t *pte = vm_as_pte(as, start + off, true);
+		if (pte)
+			*pte = (pa + off) | vm_pte_flags(VM_READ | VM_WRITE);
+		else
+			err = -ENOMEM;
+	}
+	spin_unlock(&as->lock);
+	if (err) {
+		/* Unmapping and releasing the area frees the block too. */
+		vm_area_remove(as, start, len);
+	}
+	return err;
 }
 
 vaddr_t vm_find_free(struct addrspace *as, vaddr_t hint, uint64_t len)
@@ -304,6 +346,7 @@ void vm_as_destroy(struct addrspace *as)
 		struct vm_area *a = list_entry(pos, struct vm_area, link);
 		vm_unmap_range(as, a->start, a->end);
 		list_del(&a->link);
+		vm_area_release(a);
 		kfree(a);
 	}
 	if (read_cr3() == as->root)

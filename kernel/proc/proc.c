@@ -13,6 +13,7 @@
 #include "addrspace.h"
 #include "cgroup.h"
 #include "heap.h"
+#include "dev.h"
 #include "ipc.h"
 #include "kstring.h"
 #include "memcg.h"
@@ -191,6 +192,7 @@ void proc_thread_exited(struct thread *t, long code)
 	if (as) {
 		/* Outside proc_lock: freeing pages takes the allocator's locks. */
 		ipc_proc_exit(p);
+		dev_proc_exit(p);
 		handle_close_all(p);
 		vm_as_destroy(as);
 		mem_drain_stock(p->cgroup);

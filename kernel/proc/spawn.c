@@ -110,7 +110,7 @@ static struct thread *spawn_thread(struct proc *p, uint64_t entry, uint64_t rsp,
 }
 
 int proc_spawn(const char *path, const char *const argv[], struct cgroup *cg,
-	       struct proc *parent)
+	       struct proc *parent, uint32_t caps)
 {
 	struct initrd_file f;
 	struct elf_image img;
@@ -124,6 +124,7 @@ int proc_spawn(const char *path, const char *const argv[], struct cgroup *cg,
 	struct proc *p = proc_alloc(parent, cg, base ? base + 1 : path, &err);
 	if (!p)
 		return err;
+	p->caps = caps;
 	p->as = vm_as_create(cg, &err);
 	uint64_t rsp = 0;
 	if (p->as && !(err = spawn_load(p->as, &f, &img)) && !(err = spawn_stack(p->as, argv, &rsp))) {

@@ -5,6 +5,7 @@
 #include "abi/errno.h"
 #include "arch/x86.h"
 #include "cgroup.h"
+#include "dev.h"
 #include "panic.h"
 #include "percpu.h"
 #include "proc.h"
@@ -159,6 +160,7 @@ static void sched_switch_to(struct runqueue *rq, struct thread *prev, struct thr
 	if (next->kill_pending)
 		cpu->need_resched = 1; /* takes the slow way back to user mode */
 	vm_switch_to(next->proc->as);
+	ioport_switch_to(next->proc);
 	if (prev->state == THREAD_DEAD)
 		rq->dead = prev;
 	switch_context(&prev->ksp, next->ksp);
@@ -420,14 +422,17 @@ void sched_unlock_ipc(uint64_t flags)
 	spin_unlock_irqrestore(&sched_lock, flags);
 }
 
-/* The current thread blocks on list (NULL: none) until woken. */
-int sched_block_locked(struct list_head *list)
+/* The current thread blocks on list (NULL: none) until woken or until
+ * deadline (clock_ns, 0 = none): then the result is -ETIMEDOUT. */
+int sched_block_locked(struct list_head *list, uint64_t deadline)
 {
 	struct thread *t = this_cpu()->current;
 	t->state = THREAD_BLOCKED;
 	t->wake_result = 0;
 	if (list)
 		list_add_tail(&t->wait_link, list);
+	if (deadline)
+		sched_timeout_add(this_rq(), t, deadline);
 	schedule_locked();
 	return t->wake_result;
 }

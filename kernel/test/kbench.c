@@ -40,7 +40,7 @@ static int kbench_user_programs(const char *filter)
 		if (!ktest_selected(filter, path + 6) && strcmp(filter, "all") != 0)
 			continue;
 		const char *const argv[] = { path, NULL };
-		int status, pid = proc_spawn(path, argv, &cg_root, &kernel_proc);
+		int status, pid = proc_spawn(path, argv, &cg_root, &kernel_proc, 0);
 		if (pid > 0 && proc_wait(&kernel_proc, pid, &status, 0, 0) == pid && status == 0)
 			n++;
 		else
@@ -60,8 +60,8 @@ static void kbench_cpu_share(void)
 	if (cg_create(&cg_root, "bench_w100", &a) || cg_create(&cg_root, "bench_w300", &b))
 		return;
 	sched_cg_set_weight(b, 300);
-	int pa = proc_spawn("tests/spin", argv, a, &kernel_proc);
-	int pb = proc_spawn("tests/spin", argv, b, &kernel_proc);
+	int pa = proc_spawn("tests/spin", argv, a, &kernel_proc, 0);
+	int pb = proc_spawn("tests/spin", argv, b, &kernel_proc, 0);
 	proc_wait(&kernel_proc, pa, &s, 0, 0);
 	proc_wait(&kernel_proc, pb, &s, 0, 0);
 	uint64_t ua = sched_cg_usage_ns(a), ub = sched_cg_usage_ns(b);

@@ -26,7 +26,7 @@ static int run_user(const char *path, const char *const argv[], struct cgroup *c
 		    uint64_t timeout_ms)
 {
 	int status = -1;
-	int pid = proc_spawn(path, argv, cg, &kernel_proc);
+	int pid = proc_spawn(path, argv, cg, &kernel_proc, 0);
 	if (pid < 0) {
 		ktest_fail(__FILE__, __LINE__, "spawn %s: %d", path, pid);
 		return -1;
@@ -70,12 +70,13 @@ KTEST(user_fault_kills_only_that_process)
 	static const struct { const char *what; int sig; } cases[] = {
 		{ "segv", SIGSEGV }, { "kernel", SIGSEGV }, { "ud", SIGILL },
 		{ "de", SIGFPE }, { "gp", SIGSEGV }, { "exec", SIGSEGV }, { "stack", SIGSEGV },
+		{ "io", SIGSEGV },
 	};
 	struct cgroup *cg = user_cg("fault");
 	if (!cg)
 		return;
 	const char *const spin_argv[] = { "tests/spin", "300", NULL };
-	int sibling = proc_spawn("tests/spin", spin_argv, cg, &kernel_proc);
+	int sibling = proc_spawn("tests/spin", spin_argv, cg, &kernel_proc, 0);
 	KT_EXPECT(sibling > 0);
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		const char *const argv[] = { "tests/fault", cases[i].what, NULL };
@@ -102,8 +103,8 @@ KTEST(user_cpu_split_by_cgroup_weight)
 		return;
 	KT_EXPECT_EQ(sched_cg_set_weight(b, 300), 0);
 	const char *const argv[] = { "tests/spin", "600", NULL };
-	int pa = proc_spawn("tests/spin", argv, a, &kernel_proc);
-	int pb = proc_spawn("tests/spin", argv, b, &kernel_proc);
+	int pa = proc_spawn("tests/spin", argv, a, &kernel_proc, 0);
+	int pb = proc_spawn("tests/spin", argv, b, &kernel_proc, 0);
 	int sa = -1, sb = -1;
 	KT_EXPECT(pa > 0 && pb > 0);
 	KT_EXPECT_EQ(proc_wait(&kernel_proc, pa, &sa, 0, 0), pa);
@@ -129,7 +130,7 @@ KTEST(ipc_call_reply_identity)
 		return;
 	const char *const sargv[] = { "tests/ipc_server", "kt_ipc", NULL };
 	const char *const cargv[] = { "tests/ipc_client", "kt_ipc", NULL };
-	int sp = proc_spawn("tests/ipc_server", sargv, s, &kernel_proc);
+	int sp = proc_spawn("tests/ipc_server", sargv, s, &kernel_proc, 0);
 	KT_EXPECT(sp > 0);
 	KT_EXPECT_EQ(run_user("tests/ipc_client", cargv, c, 10000), W_EXITCODE(0));
 	int status = -1;
@@ -151,7 +152,7 @@ KTEST(ipc_server_time_charged_to_caller)
 		return;
 	const char *const sargv[] = { "tests/ipc_server", "kt_burn", NULL };
 	const char *const cargv[] = { "tests/ipc_burn", "kt_burn", "50", "6", "stop", NULL };
-	int sp = proc_spawn("tests/ipc_server", sargv, s, &kernel_proc);
+	int sp = proc_spawn("tests/ipc_server", sargv, s, &kernel_proc, 0);
 	KT_EXPECT(sp > 0);
 	KT_EXPECT_EQ(run_user("tests/ipc_burn", cargv, c, 10000), W_EXITCODE(0));
 	int status = -1;
@@ -162,4 +163,24 @@ KTEST(ipc_server_time_charged_to_caller)
 	KT_EXPECT(us < 30 * MS);	/* only its own start-up and exit */
 	KT_EXPECT_EQ(cg_destroy(s), 0);
 	KT_EXPECT_EQ(cg_destroy(c), 0);
+}
+
+/* A driver process: ports, an interrupt delivered as a notification, PCI
+ * configuration, DMA and device memory; without the capability, -EPERM. */
+KTEST(driver_irq_ports_pci_dma)
+{
+	struct cgroup *cg = user_cg("driver");
+	if (!cg)
+		return;
+	const char *const argv[] = { "tests/driver", NULL };
+	int pid = proc_spawn("tests/driver", argv, cg, &kernel_proc, PROC_CAP_DRIVER);
+	int status = -1;
+	KT_EXPECT(pid > 0);
+	KT_EXPECT_EQ(proc_wait(&kernel_proc, pid, &status, 0, clock_ns() + 10000 * MS), pid);
+	KT_EXPECT_EQ(status, W_EXITCODE(0));
+	const char *const nocap[] = { "tests/driver", "nocap", NULL };
+	KT_EXPECT_EQ(run_user("tests/driver", nocap, cg, 5000), W_EXITCODE(0));
+	mem_drain_stock(cg);
+	KT_EXPECT_EQ(mem_usage_pages(cg), 0);
+	KT_EXPECT_EQ(cg_destroy(cg), 0);
 }

@@ -7,7 +7,7 @@
 int main(void)
 {
 	const char *argv[] = { "tests/ipc_server", "bench_ipc", NULL };
-	long pid = sys_spawn("tests/ipc_server", argv);
+	long pid = sys_spawn("tests/ipc_server", argv, 0);
 	long h = -ENOENT;
 	for (int i = 0; i < 1000 && h == -ENOENT; i++)
 		if ((h = sys_ns_lookup("bench_ipc")) == -ENOENT)

@@ -11,7 +11,7 @@ int main(int argc, char **argv __attribute__((unused)))
 		return 0;
 	}
 	const char *pargv[] = { "bench/yield", "partner", NULL };
-	long pid = sys_spawn("bench/yield", pargv);
+	long pid = sys_spawn("bench/yield", pargv, 0);
 	if (pid < 0)
 		return 1;
 	for (int i = 0; i < N / 10; i++)

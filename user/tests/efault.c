@@ -21,18 +21,20 @@ int main(void)
 		     sys_debug_write((const char *)0x00007ffffffffff0ull, 64), -EFAULT);
 	tap_check_eq("write of a huge length", sys_debug_write("x", ~0ull), -EFAULT);
 	tap_check_eq("zero-length write", sys_debug_write(NULL, 0), 0);
-	tap_check_eq("spawn with a NULL path", sys_spawn(NULL, NULL), -EFAULT);
-	tap_check_eq("spawn with a kernel path", sys_spawn((const char *)0xffff800000000000ull, NULL), -EFAULT);
-	tap_check_eq("spawn with a bad argv pointer", sys_spawn("tests/hello", (const char *const *)0x20), -EFAULT);
-	tap_check_eq("spawn with a bad argv string", sys_spawn("tests/hello", bad_argv), -EFAULT);
-	tap_check_eq("spawn of a missing program", sys_spawn("tests/no-such-program", NULL), -ENOENT);
-	tap_check_eq("spawn of a non-ELF file", sys_spawn("etc/motd", NULL), -ENOEXEC);
+	tap_check_eq("spawn with a NULL path", sys_spawn(NULL, NULL, 0), -EFAULT);
+	tap_check_eq("spawn with a kernel path", sys_spawn((const char *)0xffff800000000000ull, NULL, 0), -EFAULT);
+	tap_check_eq("spawn with a bad argv pointer", sys_spawn("tests/hello", (const char *const *)0x20, 0), -EFAULT);
+	tap_check_eq("spawn with a bad argv string", sys_spawn("tests/hello", bad_argv, 0), -EFAULT);
+	tap_check_eq("spawn of a missing program", sys_spawn("tests/no-such-program", NULL, 0), -ENOENT);
+	tap_check_eq("spawn of a non-ELF file", sys_spawn("etc/motd", NULL, 0), -ENOEXEC);
+	tap_check_eq("spawn with unknown flags", sys_spawn("tests/hello", NULL, 0x100), -EINVAL);
+	tap_check_eq("spawn a driver without the capability", sys_spawn("tests/hello", NULL, SPAWN_DRIVER), -EPERM);
 	tap_check_eq("waitpid without children", sys_waitpid(-1, &status, 0), -ECHILD);
 	tap_check_eq("waitpid with bad options", sys_waitpid(-1, &status, 0x100), -EINVAL);
-	long pid = sys_spawn("tests/exit42", NULL);
+	long pid = sys_spawn("tests/exit42", NULL, 0);
 	tap_check("spawn a child", pid > 0);
 	tap_check_eq("waitpid with a bad status pointer", sys_waitpid((int)pid, (int *)0x8, 0), -EFAULT);
-	pid = sys_spawn("tests/exit42", NULL);
+	pid = sys_spawn("tests/exit42", NULL, 0);
 	tap_check_eq("waitpid WNOHANG before the child ends, or its pid",
 		     sys_waitpid((int)pid, &status, WNOHANG) == 0 || status == W_EXITCODE(42), 1);
 	tap_check_eq("waitpid returns the child", sys_waitpid((int)pid, &status, 0), pid);

@@ -12,6 +12,8 @@
 
 #include "abi/errno.h"
 #include "abi/wait.h"
+#include "abi/spawn.h"
+#include "abi/ipc.h"
 #include "arbor/syscalls.h"
 
 

@@ -1,0 +1,181 @@
+/* Device interrupts for user-space drivers. The I/O APIC (found through
+ * the ACPI MADT, with its ISA overrides) routes ISA IRQ n to vector
+ * IRQ_VECTOR_BASE + n on this CPU, masked until a driver binds it to a
+ * notification. The kernel's handler signals that notification; for a
+ * level-triggered line it also masks the line until the driver, having
+ * serviced the device, calls irq_ack. */
+#include "dev.h"
+#include "abi/errno.h"
+#include "acpi.h"
+#include "bootinfo.h"
+#include "lapic.h"
+#include "notif.h"
+#include "printk.h"
+#include "proc.h"
+#include "spinlock.h"
+#include "trap.h"
+#include "vm.h"
+
+#define IOAPIC_DEFAULT 0xfec00000u
+#define IOREDTBL(n) (0x10 + 2 * (n))
+#define RED_MASKED (1u << 16)
+#define RED_LEVEL  (1u << 15)
+#define RED_LOW    (1u << 13)
+#define IRQ_LINES 16
+
+struct irq_line {
+	uint32_t gsi;
+	bool level, active_low;
+	struct notification *notif;	/* a reference while bound */
+	uint64_t bits;
+	struct proc *owner;
+};
+
+static struct acpi_madt_info madt;
+static volatile uint32_t *ioapic;
+static uint32_t ioapic_gsi_base, ioapic_lines;
+static struct irq_line irq_lines[IRQ_LINES];
+static struct spinlock irq_lock = SPINLOCK_INIT("irq");
+
+static uint32_t ioapic_read(uint32_t reg)
+{
+	ioapic[0] = reg;
+	return ioapic[4];
+}
+
+static void ioapic_write(uint32_t reg, uint32_t v)
+{
+	ioapic[0] = reg;
+	ioapic[4] = v;
+}
+
+static void ioapic_set(const struct irq_line *l, unsigned irq, bool masked)
+{
+	uint32_t pin = l->gsi - ioapic_gsi_base;
+	uint32_t lo = (IRQ_VECTOR_BASE + irq) | (l->level ? RED_LEVEL : 0) |
+		      (l->active_low ? RED_LOW : 0) | (masked ? RED_MASKED : 0);
+	ioapic_write(IOREDTBL(pin) + 1, lapic_read(LAPIC_ID) & 0xff000000u); /* this CPU */
+	ioapic_write(IOREDTBL(pin), lo);
+}
+
+static const void *irq_phys(uint64_t pa, uint64_t len)
+{
+	(void)len;
+	return pa < (4ull << 30) ? phys_to_virt(pa) : NULL;
+}
+
+static void irq_handler(struct trap_frame *tf)
+{
+	unsigned irq = (unsigned)(tf->vector - IRQ_VECTOR_BASE);
+	struct irq_line *l = &irq_lines[irq];
+
+	spin_lock(&irq_lock);
+	if (l->level)
+		ioapic_set(l, irq, true); /* until the driver acknowledges */
+	struct notification *n = l->notif;
+	uint64_t bits = l->bits;
+	spin_unlock(&irq_lock);
+	lapic_eoi();
+	if (n)
+		notif_signal(n, bits);
+}
+
+void irq_init(void)
+{
+	uint64_t rsdp = boot_info.rsdp ? boot_info.rsdp : acpi_find_rsdp_legacy(irq_phys);
+	uint64_t table = rsdp ? acpi_find_table(irq_phys, rsdp, "APIC") : 0;
+	uint32_t base = IOAPIC_DEFAULT;
+
+	for (unsigned i = 0; i < IRQ_LINES; i++)
+		madt.isa_gsi[i] = i;
+	if (table && acpi_parse_madt(irq_phys, table, &madt) == 0 && madt.nr_ioapics) {
+		base = madt.ioapics[0].addr;
+		ioapic_gsi_base = madt.ioapics[0].gsi_base;
+	} else {
+		printk("irq: no usable ACPI MADT; assuming an I/O APIC at %#x\n", base);
+	}
+	ioapic = phys_to_virt(base);
+	ioapic_lines = ((ioapic_read(1) >> 16) & 0xff) + 1;
+	for (uint32_t pin = 0; pin < ioapic_lines; pin++)
+		ioapic_write(IOREDTBL(pin), RED_MASKED);
+	for (unsigned irq = 0; irq < IRQ_LINES; irq++) {
+		struct irq_line *l = &irq_lines[irq];
+		l->gsi = madt.isa_gsi[irq];
+		l->level = acpi_isa_level_triggered(&madt, irq);
+		l->active_low = acpi_isa_active_low(&madt, irq);
+		trap_register((uint8_t)(IRQ_VECTOR_BASE + irq), irq_handler);
+	}
+}
+
+static bool irq_usable(uint32_t irq)
+{
+	/* 0 is the PIT and 2 the cascade: the kernel's, or nobody's. */
+	return irq < IRQ_LINES && irq != 0 && irq != 2 &&
+	       irq_lines[irq].gsi >= ioapic_gsi_base && irq_lines[irq].gsi - ioapic_gsi_base < ioapic_lines;
+}
+
+long sys_irq_bind(uint32_t irq, int h, uint64_t bits)
+{
+	struct proc *p = current_thread()->proc;
+	if (!(p->caps & PROC_CAP_DRIVER))
+		return -EPERM;
+	if (!irq_usable(irq) || bits == 0)
+		return -EINVAL;
+	struct kobj *o = handle_get(p, h, KOBJ_NOTIFICATION);
+	if (!o)
+		return -EBADF;
+	uint64_t f = spin_lock_irqsave(&irq_lock);
+	struct irq_line *l = &irq_lines[irq];
+	if (l->notif) {
+		spin_unlock_irqrestore(&irq_lock, f);
+		kobj_put(o);
+		return -EBUSY;
+	}
+	l->notif = container_of(o, struct notification, obj);
+	l->bits = bits;
+	l->owner = p;
+	ioapic_set(l, irq, false);
+	spin_unlock_irqrestore(&irq_lock, f);
+	return 0;
+}
+
+static long irq_release(uint32_t irq, struct proc *p, bool unbind)
+{
+	if (!irq_usable(irq))
+		return -EINVAL;
+	struct kobj *drop = NULL;
+	uint64_t f = spin_lock_irqsave(&irq_lock);
+	struct irq_line *l = &irq_lines[irq];
+	if (l->owner != p || !l->notif) {
+		spin_unlock_irqrestore(&irq_lock, f);
+		return -EPERM;
+	}
+	if (unbind) {
+		drop = &l->notif->obj;
+		l->notif = NULL;
+		l->owner = NULL;
+	}
+	ioapic_set(l, irq, unbind);
+	spin_unlock_irqrestore(&irq_lock, f);
+	if (drop)
+		kobj_put(drop);
+	return 0;
+}
+
+long sys_irq_ack(uint32_t irq)
+{
+	return irq_release(irq, current_thread()->proc, false);
+}
+
+long sys_irq_unbind(uint32_t irq)
+{
+	return irq_release(irq, current_thread()->proc, true);
+}
+
+void dev_proc_exit(struct proc *p)
+{
+	for (uint32_t irq = 0; irq < IRQ_LINES; irq++)
+		if (irq_lines[irq].owner == p)
+			irq_release(irq, p, true);
+	ioport_proc_exit(p);
+}
