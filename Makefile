@@ -112,7 +112,9 @@ USER_LIB := $(BUILD)/user/libarbor.a
 USER_TESTS := $(patsubst user/tests/%.c,%,$(wildcard user/tests/*.c))
 INITRD_DIR := $(BUILD)/initrd
 USER_BENCHES := $(patsubst user/bench/%.c,%,$(wildcard user/bench/*.c))
+USER_DRIVERS := $(patsubst drivers/%/,%,$(dir $(wildcard drivers/*/*.c)))
 USER_BINS := $(INITRD_DIR)/bin/init $(patsubst %,$(INITRD_DIR)/tests/%,$(USER_TESTS)) \
+	$(patsubst %,$(INITRD_DIR)/drivers/%,$(USER_DRIVERS)) \
 	$(patsubst %,$(INITRD_DIR)/bench/%,$(USER_BENCHES))
 INITRD := $(BUILD)/initrd.cpio
 all: $(KERNEL) $(INITRD) docs/syscalls.md
@@ -136,6 +138,7 @@ endef
 $(eval $(call user_prog,$(INITRD_DIR)/bin/init,user/init/init.c))
 $(foreach t,$(USER_TESTS),$(eval $(call user_prog,$(INITRD_DIR)/tests/$(t),user/tests/$(t).c)))
 $(foreach b,$(USER_BENCHES),$(eval $(call user_prog,$(INITRD_DIR)/bench/$(b),user/bench/$(b).c)))
+$(foreach d,$(USER_DRIVERS),$(eval $(call user_prog,$(INITRD_DIR)/drivers/$(d),drivers/$(d)/$(d).c)))
 
 $(INITRD_DIR)/etc/motd: user/motd
 	@mkdir -p $(@D)

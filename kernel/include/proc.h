@@ -103,7 +103,7 @@ struct proc {
 extern struct proc kernel_proc;
 
 void proc_init(void);
-void proc_add_thread(struct proc *p, struct thread *t);
+int proc_add_thread(struct proc *p, struct thread *t);	/* -ESRCH if p is ending */
 /* Bookkeeping when a thread of p ends (the last one ends the process). */
 void proc_thread_exited(struct thread *t, long code);
 
@@ -121,6 +121,10 @@ void proc_abort_spawn(struct proc *p);
 int proc_spawn(const char *path, const char *const argv[], struct cgroup *cg,
 	       struct proc *parent, uint32_t caps);
 struct proc *proc_find(int pid);	/* NULL if none */
+/* A user thread of p starting at entry with stack rsp and arg in rdi; not
+ * yet runnable or listed in p. */
+struct thread *user_thread_create(struct proc *p, uint64_t entry, uint64_t rsp, uint64_t arg,
+				  int *err);
 /* Ends the calling process with a wait status (abi/wait.h). */
 __noreturn void proc_exit(int status);
 /* Waits for child pid (-1: any) of p to end: its pid with *status set,
@@ -129,6 +133,7 @@ __noreturn void proc_exit(int status);
 int proc_wait(struct proc *p, int pid, int *status, int options, uint64_t deadline);
 /* Ends process p as if by signal sig (no handlers yet: the default). */
 void proc_kill(struct proc *p, int sig);
+void proc_dump(struct proc *p);
 /* Work on the way back to user mode: a pending kill ends the thread. */
 void proc_user_return_work(void);
 

@@ -109,10 +109,16 @@ static const uint8_t *rsdp_check(acpi_phys_fn phys, uint64_t pa, uint64_t room)
 	return p;
 }
 
+/* Bytes from pa to the top of the address space (pa == 0 fails in map()
+ * anyway, so it gets 0 rather than 2^64). */
+static uint64_t room_to_top(uint64_t pa)
+{
+	return pa ? UINT64_MAX - pa + 1 : 0;
+}
+
 bool acpi_rsdp_valid(acpi_phys_fn phys, uint64_t pa)
 {
-	/* Room to the top of the address space; pa == 0 fails in map(). */
-	return rsdp_check(phys, pa, pa ? 0 - pa : 0) != NULL;
+	return rsdp_check(phys, pa, room_to_top(pa)) != NULL;
 }
 
 uint64_t acpi_find_rsdp(acpi_phys_fn phys, uint64_t start, uint64_t len)
@@ -206,7 +212,7 @@ static bool search_root(acpi_phys_fn phys, uint64_t root, const char *root_sig,
 
 uint64_t acpi_find_table(acpi_phys_fn phys, uint64_t rsdp, const char sig[4])
 {
-	const uint8_t *r = rsdp_check(phys, rsdp, rsdp ? 0 - rsdp : 0);
+	const uint8_t *r = rsdp_check(phys, rsdp, room_to_top(rsdp));
 	uint64_t found;
 
 	if (!r)

@@ -13,6 +13,7 @@
 #include "addrspace.h"
 #include "cgroup.h"
 #include "heap.h"
+#include "printk.h"
 #include "dev.h"
 #include "ipc.h"
 #include "kstring.h"
@@ -137,12 +138,17 @@ void proc_abort_spawn(struct proc *p)
 	kfree(p);
 }
 
-void proc_add_thread(struct proc *p, struct thread *t)
+int proc_add_thread(struct proc *p, struct thread *t)
 {
 	spin_lock(&proc_lock);
+	if (p->exiting) { /* checked under the lock that kill takes */
+		spin_unlock(&proc_lock);
+		return -ESRCH;
+	}
 	list_add_tail(&t->proc_link, &p->threads);
 	p->nr_threads++;
 	spin_unlock(&proc_lock);
+	return 0;
 }
 
 /* Where orphans go. Caller holds proc_lock. */
@@ -287,4 +293,23 @@ int proc_wait(struct proc *p, int pid, int *status, int options, uint64_t deadli
 			return r;
 		spin_lock(&proc_lock);
 	}
+}
+
+/* For diagnosing a process that will not end: its threads and states. */
+void proc_dump(struct proc *p)
+{
+	static const char *const states[] = { "runnable", "blocked", "dead", "donating" };
+	struct list_head *pos;
+	if (!p)
+		return;
+	spin_lock(&proc_lock);
+	printk("# pid %d (%s): state %d, exiting %d, %u threads\n", p->pid, p->name, p->state,
+	       p->exiting, p->nr_threads);
+	list_for_each(pos, &p->threads) {
+		struct thread *t = list_entry(pos, struct thread, proc_link);
+		printk("#   tid %d: %s, kill %d, on_rq %d, ipc caller %d server %d\n", t->tid,
+		       states[t->state], t->kill_pending, t->se.on_rq,
+		       t->ipc_caller ? t->ipc_caller->tid : 0, t->ipc_server ? t->ipc_server->tid : 0);
+	}
+	spin_unlock(&proc_lock);
 }

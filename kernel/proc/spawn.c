@@ -92,7 +92,8 @@ static long spawn_user_entry(void *arg)
 }
 
 /* The first thread, whose kernel stack top holds the user registers. */
-static struct thread *spawn_thread(struct proc *p, uint64_t entry, uint64_t rsp, int *err)
+struct thread *user_thread_create(struct proc *p, uint64_t entry, uint64_t rsp, uint64_t arg,
+				  int *err)
 {
 	struct thread *t = thread_alloc(p, p->cgroup, p->name, err);
 	if (!t)
@@ -104,6 +105,7 @@ static struct thread *spawn_thread(struct proc *p, uint64_t entry, uint64_t rsp,
 	tf->rflags = RFLAGS_IF | 0x2;
 	tf->rsp = rsp;
 	tf->ss = GDT_USER_DATA | 3;
+	tf->rdi = arg;
 	t->user_tf = tf;
 	thread_prepare_stack(t, (uint64_t)tf, spawn_user_entry, tf);
 	return t;
@@ -128,7 +130,7 @@ int proc_spawn(const char *path, const char *const argv[], struct cgroup *cg,
 	p->as = vm_as_create(cg, &err);
 	uint64_t rsp = 0;
 	if (p->as && !(err = spawn_load(p->as, &f, &img)) && !(err = spawn_stack(p->as, argv, &rsp))) {
-		struct thread *t = spawn_thread(p, img.entry, rsp, &err);
+		struct thread *t = user_thread_create(p, img.entry, rsp, 0, &err);
 		if (t) {
 			int pid = p->pid;
 			proc_add_thread(p, t);
@@ -138,4 +140,24 @@ int proc_spawn(const char *path, const char *const argv[], struct cgroup *cg,
 	}
 	proc_abort_spawn(p);
 	return err;
+}
+
+/* Another thread in the caller's process, entering user mode at entry with
+ * its stack at stack_top and arg in rdi. */
+long sys_thread_create(uint64_t entry, uint64_t stack_top, uint64_t arg)
+{
+	struct proc *p = current_thread()->proc;
+	int err = 0;
+	if (entry >= USER_TOP || stack_top >= USER_TOP || stack_top < USER_BASE || (stack_top & 15))
+		return -EINVAL;
+	struct thread *t = user_thread_create(p, entry, stack_top, arg, &err);
+	if (!t)
+		return err;
+	int tid = t->tid;
+	if ((err = proc_add_thread(p, t))) {
+		thread_reap(t);	/* the process is ending: never let it run */
+		return err;
+	}
+	sched_wake(t, 0);
+	return tid;
 }

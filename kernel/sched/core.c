@@ -279,6 +279,10 @@ int waitq_wait(struct waitq *wq, struct spinlock *unlock, uint64_t deadline)
 
 	if (unlock)
 		spin_unlock(unlock);
+	if (t->kill_pending) {
+		spin_unlock_irqrestore(&sched_lock, f);
+		return -EINTR;
+	}
 	t->state = THREAD_BLOCKED;
 	t->wake_result = 0;
 	if (wq)
@@ -427,6 +431,8 @@ void sched_unlock_ipc(uint64_t flags)
 int sched_block_locked(struct list_head *list, uint64_t deadline)
 {
 	struct thread *t = this_cpu()->current;
+	if (t->kill_pending)
+		return -EINTR; /* a kill that came while we were runnable */
 	t->state = THREAD_BLOCKED;
 	t->wake_result = 0;
 	if (list)

@@ -184,3 +184,53 @@ KTEST(driver_irq_ports_pci_dma)
 	KT_EXPECT_EQ(mem_usage_pages(cg), 0);
 	KT_EXPECT_EQ(cg_destroy(cg), 0);
 }
+
+/* Starts the serial console driver with the driver capability. */
+static int start_console_driver(struct cgroup *cg)
+{
+	const char *const argv[] = { "drivers/serial", NULL };
+	int pid = proc_spawn("drivers/serial", argv, cg, &kernel_proc, PROC_CAP_DRIVER);
+	KT_EXPECT(pid > 0);
+	return pid;
+}
+
+static void stop_console_driver(int pid)
+{
+	int status = -1;
+	proc_kill(proc_find(pid), SIGKILL);
+	int r = proc_wait(&kernel_proc, pid, &status, 0, clock_ns() + 5000 * MS);
+	if (r != pid)
+		proc_dump(proc_find(pid));
+	KT_EXPECT_EQ(r, pid);
+	KT_EXPECT_EQ(status, W_SIGNALED(SIGKILL));
+}
+
+/* User output flows through the user-space serial driver: the lines of
+ * this test's TAP are written by it. */
+KTEST(console_driver_output)
+{
+	struct cgroup *d = user_cg("console_drv"), *c = user_cg("console_cli");
+	if (!d || !c)
+		return;
+	int drv = start_console_driver(d);
+	const char *const argv[] = { "tests/console", NULL };
+	KT_EXPECT_EQ(run_user("tests/console", argv, c, 10000), W_EXITCODE(0));
+	stop_console_driver(drv);
+	KT_EXPECT_EQ(cg_destroy(d), 0);
+	KT_EXPECT_EQ(cg_destroy(c), 0);
+}
+
+/* Input typed on the serial line (the test runner types it) reaches a
+ * reader through IRQ 4, the driver's notification and IPC. */
+KTEST(console_driver_input)
+{
+	struct cgroup *d = user_cg("console_drv"), *c = user_cg("console_cli");
+	if (!d || !c)
+		return;
+	int drv = start_console_driver(d);
+	const char *const argv[] = { "tests/console", "read", NULL };
+	KT_EXPECT_EQ(run_user("tests/console", argv, c, 20000), W_EXITCODE(0));
+	stop_console_driver(drv);
+	KT_EXPECT_EQ(cg_destroy(d), 0);
+	KT_EXPECT_EQ(cg_destroy(c), 0);
+}

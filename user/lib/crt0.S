@@ -13,4 +13,20 @@ _start:
 	ud2
 	.cfi_endproc
 
+/* New threads start here (thread_create), rdi = &{fn, arg} at the top of
+ * their stack, rsp 16-byte aligned. */
+	.globl __arbor_thread_entry
+	.type __arbor_thread_entry, @function
+__arbor_thread_entry:
+	.cfi_startproc
+	.cfi_undefined rip
+	xorl	%ebp, %ebp
+	movq	(%rdi), %rax
+	movq	8(%rdi), %rdi
+	call	*%rax
+	movq	%rax, %rdi
+	call	__arbor_thread_exit
+	ud2
+	.cfi_endproc
+
 	.section .note.GNU-stack, "", @progbits

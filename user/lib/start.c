@@ -17,6 +17,58 @@ __attribute__((noreturn)) void exit(int code)
 		sys_exit(code);
 }
 
+void __arbor_thread_exit(long code);
+void __arbor_thread_entry(void);
+
+void __arbor_thread_exit(long code)
+{
+	for (;;)
+		sys_exit_thread(code);
+}
+
+#define THREAD_STACK (64 * 1024)
+
+long thread_start(long (*fn)(void *), void *arg)
+{
+	long stack = sys_mem_map(0, THREAD_STACK, 3);
+	if (stack < 0)
+		return stack;
+	uint64_t *top = (uint64_t *)(stack + THREAD_STACK) - 2;
+	top[0] = (uint64_t)fn;
+	top[1] = (uint64_t)arg;
+	return sys_thread_create((uint64_t)__arbor_thread_entry, (uint64_t)top, (uint64_t)top);
+}
+
+/* Output goes to the console driver when it runs, else straight to the
+ * kernel's console (early boot, tests without the driver). */
+static long console_handle = -ENOENT;
+
+long console_write(const char *buf, size_t len)
+{
+	if (console_handle < 0)
+		console_handle = sys_ns_lookup(CONSOLE_NAME);
+	if (console_handle >= 0) {
+		struct ipc_msg m = { .label = CONSOLE_WRITE };
+		long r = sys_ipc_call((int)console_handle, &m, buf, len, NULL, 0);
+		if (r == 0)
+			return (long)m.w[0];
+		sys_handle_close((int)console_handle); /* the driver is gone */
+		console_handle = -ENOENT;
+	}
+	return sys_debug_write(buf, len);
+}
+
+long console_read(char *buf, size_t len)
+{
+	if (console_handle < 0)
+		console_handle = sys_ns_lookup(CONSOLE_NAME);
+	if (console_handle < 0)
+		return console_handle;
+	struct ipc_msg m = { .label = CONSOLE_READ };
+	long r = sys_ipc_call((int)console_handle, &m, NULL, 0, buf, len);
+	return r ? r : (long)m.w[0];
+}
+
 /* Output is buffered per call so one printf is one write. */
 struct out_buf {
 	char data[512];
@@ -26,7 +78,7 @@ struct out_buf {
 static void out_flush(struct out_buf *b)
 {
 	if (b->len)
-		sys_debug_write(b->data, b->len);
+		console_write(b->data, b->len);
 	b->len = 0;
 }
 

@@ -14,6 +14,7 @@
 #include "abi/wait.h"
 #include "abi/spawn.h"
 #include "abi/ipc.h"
+#include "abi/console.h"
 #include "arbor/syscalls.h"
 
 
@@ -35,6 +36,25 @@ long strtol_simple(const char *s);	/* decimal, optional '-' */
 bool tap_check(const char *name, bool cond);
 bool tap_check_eq(const char *name, long got, long want);
 int tap_done(void);
+
+/* Console I/O: through the console driver if it runs, else the kernel. */
+long console_write(const char *buf, size_t len);
+long console_read(char *buf, size_t len);
+
+/* A new thread running fn(arg) on a 64 KiB stack; returns its tid. */
+long thread_start(long (*fn)(void *), void *arg);
+
+/* A lock for threads of one process (spins, yielding the CPU). */
+typedef struct { volatile int locked; } ulock_t;
+static inline void ulock(ulock_t *l)
+{
+	while (__atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE))
+		sys_yield();
+}
+static inline void uunlock(ulock_t *l)
+{
+	__atomic_store_n(&l->locked, 0, __ATOMIC_RELEASE);
+}
 
 uint64_t now_ns(void);
 void busy_ns(uint64_t ns);	/* spins on the CPU for ns */
