@@ -51,7 +51,7 @@ $(BUILD)/obj/gen/syscall_table.c.o: $(GEN)/syscall_table.c $(GEN_HEADERS)
 # -- host unit tests: test name -> the kernel sources it exercises --------
 HOST_CFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -fsanitize=address,undefined \
 	-fno-sanitize-recover=all -Ikernel/include -Icgroup -pthread
-HOST_TESTS := format buddy bootinfo page_counter rbtree sched_fair initrd elf
+HOST_TESTS := format buddy bootinfo page_counter rbtree sched_fair initrd elf acpi
 host_srcs_format       := kernel/lib/format.c
 host_srcs_buddy        := kernel/mm/buddy.c
 host_srcs_bootinfo     := kernel/bootinfo.c

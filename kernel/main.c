@@ -3,6 +3,7 @@
 #include "../boot/boot.h"
 #include "arch/x86.h"
 #include "bootinfo.h"
+#include "abi/errno.h"
 #include "dev.h"
 #include "cgroup.h"
 #include "proc.h"
@@ -70,8 +71,17 @@ static long kinit(void *arg)
 		ktest_main(test);
 	if (cmdline_get(boot_info.cmdline, "bench", test, sizeof(test)))
 		kbench_main(test);
-	printk("Arbor: the kernel is up; user space arrives with a later release.\n"
-	       "Arbor: idling. Quit QEMU with Ctrl-A then X.\n");
+	/* init gets pid 1 and the driver capability, which it hands on to
+	 * the drivers it starts. */
+	const char *const argv[] = { "bin/init", NULL };
+	int pid = proc_spawn("bin/init", argv, &cg_root, &kernel_proc, PROC_CAP_DRIVER);
+	if (pid < 0)
+		panic("cannot start bin/init from the boot archive (error %d)", pid);
+	for (;;) { /* orphans of a dead init land here */
+		int status;
+		if (proc_wait(&kernel_proc, -1, &status, 0, 0) == -ECHILD)
+			sched_sleep_until(clock_ns() + 1000000000ull);
+	}
 	return 0;
 }
 

@@ -43,6 +43,7 @@ class Boot:
         self.running = None  # test started but not finished
         self.status = None  # QEMU exit status, None on timeout
         self.timed_out = False
+        self.reached = False  # the `until` line was seen
 
     @property
     def crash(self):
@@ -68,8 +69,9 @@ class Boot:
         return "\n".join(out)
 
 
-def boot(args, timeout, on_start=None, on_result=None, echo=False):
-    """Runs tools/qemu.sh ARGS, streaming serial output line by line."""
+def boot(args, timeout, on_start=None, on_result=None, echo=False, until=None):
+    """Runs tools/qemu.sh ARGS, streaming serial output line by line; with
+    `until`, stops QEMU once a line contains that text (b.reached)."""
     b = Boot()
     proc = subprocess.Popen([QEMU_SH, "--serial", "stdio"] + args, stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
@@ -93,6 +95,9 @@ def boot(args, timeout, on_start=None, on_result=None, echo=False):
             line = raw.decode("utf-8", "replace").rstrip("\r")
             handle_line(b, line, on_start, on_result, echo)
             type_input(proc, line)
+            if until and until in line:
+                b.reached = True
+                proc.kill()
     if buf:
         handle_line(b, buf.decode("utf-8", "replace").rstrip("\r"), on_start, on_result, echo)
     b.status = proc.wait()
@@ -188,6 +193,17 @@ def expect(tally, name, checks, b):
         print("\n".join("      | " + l for l in b.lines[-40:]))
 
 
+def test_boot_to_user_space(kernel, initrd, tally, timeout):
+    """A normal boot: the kernel starts init, which starts the console
+    driver; init's greeting comes through that driver."""
+    b = boot(["--kernel", kernel, "--initrd", initrd], timeout, until="init: Arbor user space is up (pid 1)")
+    expect(tally, "a normal boot starts init and the console driver", [
+        ("banner", any(l.startswith("Arbor ") and "booted by" in l for l in b.lines)),
+        ("init greets through the console driver", b.reached),
+        ("no panic", not any("KERNEL PANIC" in l for l in b.lines)),
+    ], b)
+
+
 def test_fault_report(kernel, tally, timeout):
     """A deliberate kernel fault: the runner must see a panic (not a hang),
     blame the running test, and get registers and named frames."""
@@ -243,6 +259,7 @@ def main():
                  tally, a.timeout)
     print("[qemu] boot paths and failure reporting", flush=True)
     test_grub_boot(os.path.join(a.build, "arbor-test.iso"), tally, a.timeout)
+    test_boot_to_user_space(kernel, initrd, tally, a.timeout)
     test_fault_report(kernel, tally, a.timeout)
     test_runner_detects(kernel, tally)
 

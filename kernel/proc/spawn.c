@@ -87,6 +87,7 @@ static int spawn_stack(struct addrspace *as, const char *const argv[], uint64_t 
 
 static long spawn_user_entry(void *arg)
 {
+	proc_user_return_work(); /* killed before it ever ran */
 	enter_user(arg);
 	return 0;
 }

@@ -34,6 +34,7 @@ static int run_user(const char *path, const char *const argv[], struct cgroup *c
 	int r = proc_wait(&kernel_proc, pid, &status, 0, clock_ns() + timeout_ms * MS);
 	if (r == -ETIMEDOUT) {
 		ktest_fail(__FILE__, __LINE__, "%s timed out after %lu ms", path, timeout_ms);
+		proc_dump(proc_find(pid));
 		proc_kill(proc_find(pid), SIGKILL);
 		proc_wait(&kernel_proc, pid, &status, 0, 0);
 	}
@@ -233,4 +234,21 @@ KTEST(console_driver_input)
 	stop_console_driver(drv);
 	KT_EXPECT_EQ(cg_destroy(d), 0);
 	KT_EXPECT_EQ(cg_destroy(c), 0);
+}
+
+/* Past a cgroup's page limit a process's requests fail with ENOMEM; the
+ * refusals are counted, and the charge returns to zero afterwards. */
+KTEST(memcg_limit_seen_by_user_process)
+{
+	struct cgroup *cg = user_cg("memlimit");
+	if (!cg)
+		return;
+	page_counter_set_max(&cg->memory, 120);
+	const char *const argv[] = { "tests/memlimit", NULL };
+	KT_EXPECT_EQ(run_user("tests/memlimit", argv, cg, 10000), W_EXITCODE(0));
+	KT_EXPECT(cg->memory.failcnt > 0);
+	KT_EXPECT(cg->memory.peak <= 120);
+	mem_drain_stock(cg);
+	KT_EXPECT_EQ(mem_usage_pages(cg), 0);
+	KT_EXPECT_EQ(cg_destroy(cg), 0);
 }
