@@ -61,6 +61,10 @@ int vm_area_add(struct addrspace *as, vaddr_t start, uint64_t len, uint32_t flag
 /* Maps a DMA block (2^order pages from mem_alloc_pages) at start, all
  * pages present at once; the area frees and uncharges the block. */
 int vm_area_add_dma(struct addrspace *as, vaddr_t start, struct page *block, unsigned order);
+/* Maps n existing pages (shared memory) at start; each mapping holds a
+ * count on its page, and a page is freed when its last count goes. */
+int vm_map_shared(struct addrspace *as, vaddr_t start, struct page *const *pages, uint64_t n,
+		  uint32_t flags);
 /* Unmap and free whatever lies in [start, start+len). 0 or -EINVAL (also
  * for cutting a DMA area in part). */
 int vm_area_remove(struct addrspace *as, vaddr_t start, uint64_t len);

@@ -43,6 +43,8 @@ void handle_table_init(struct handle_table *t);
 int handle_install(struct proc *p, struct kobj *o);
 /* The object behind handle h if it has the type (a new reference), or NULL. */
 struct kobj *handle_get(struct proc *p, int h, enum kobj_type type);
+/* The same for any type (0). */
+#define KOBJ_ANY 0
 int handle_close(struct proc *p, int h);	/* 0 or -EBADF */
 void handle_close_all(struct proc *p);
 

@@ -204,6 +204,27 @@ long sys_ipc_reply_recv(int h, struct ipc_msg *umsg, struct ipc_info *uinfo)
 	return r ? r : ipc_deliver_request(umsg, uinfo);
 }
 
+/* The server gives its current caller a handle to one of its objects (an
+ * endpoint, a notification, shared memory); the caller's new handle
+ * number is returned, for the server to put in its reply. */
+long sys_ipc_give(int h)
+{
+	struct thread *self = current_thread();
+	uint64_t f = sched_lock_ipc();
+	struct thread *c = self->ipc_caller;
+	struct proc *cp = c ? c->proc : NULL;
+	sched_unlock_ipc(f);
+	if (!cp)
+		return -ESRCH;
+	struct kobj *o = handle_get(self->proc, h, KOBJ_ANY);
+	if (!o)
+		return -EBADF;
+	/* The caller is blocked in its call, so its process is still there. */
+	int r = handle_install(cp, o);
+	kobj_put(o);
+	return r;
+}
+
 /* The server reads from / writes to the buffers its caller offered. */
 static long ipc_transfer(uint64_t off, void *ubuf, size_t len, bool to_caller)
 {

@@ -151,7 +151,9 @@ static void vm_unmap_page(struct addrspace *as, vaddr_t va)
 	invlpg(va);
 	if (e & PTE_OWNED) {
 		struct page *p = phys_to_page(e & PTE_ADDR_MASK);
-		if (p && --p->refcount == 0) /* shared pages hold one count per mapping */
+		/* Shared pages hold one count per mapping (atomic: mappings in
+		 * other address spaces go away under other locks). */
+		if (p && __atomic_sub_fetch(&p->refcount, 1, __ATOMIC_ACQ_REL) == 0)
 			mem_free_pages(p, 0);
 		as->resident--;
 	}
@@ -228,6 +230,29 @@ int vm_area_add_dma(struct addrspace *as, vaddr_t start, struct page *block, uns
 		/* Unmapping and releasing the area frees the block too. */
 		vm_area_remove(as, start, len);
 	}
+	return err;
+}
+
+int vm_map_shared(struct addrspace *as, vaddr_t start, struct page *const *pages, uint64_t n,
+		  uint32_t flags)
+{
+	int err = vm_area_add(as, start, n * PAGE_SIZE, flags, 0);
+	if (err)
+		return err;
+	spin_lock(&as->lock);
+	for (uint64_t i = 0; i < n && !err; i++) {
+		uint64_t *pte = vm_as_pte(as, start + i * PAGE_SIZE, true);
+		if (!pte) {
+			err = -ENOMEM;
+			break;
+		}
+		__atomic_add_fetch(&pages[i]->refcount, 1, __ATOMIC_RELAXED); /* unmap drops it */
+		*pte = page_to_phys(pages[i]) | vm_pte_flags(flags) | PTE_OWNED;
+		as->resident++;
+	}
+	spin_unlock(&as->lock);
+	if (err)
+		vm_area_remove(as, start, n * PAGE_SIZE);
 	return err;
 }
 

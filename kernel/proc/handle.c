@@ -73,7 +73,7 @@ struct kobj *handle_get(struct proc *p, int h, enum kobj_type type)
 	if (h < 0 || h >= HANDLE_MAX)
 		return NULL;
 	spin_lock(&t->lock);
-	if (t->slots[h] && t->slots[h]->type == type) {
+	if (t->slots[h] && (type == KOBJ_ANY || t->slots[h]->type == type)) {
 		o = t->slots[h];
 		kobj_get(o);
 	}

@@ -90,9 +90,14 @@ static int proc_alloc_pid_locked(void)
 /* A new, empty process: child of parent, member of cg. */
 struct proc *proc_alloc(struct proc *parent, struct cgroup *cg, const char *name, int *err)
 {
+	/* The descriptor and its handle table are charged as one page until
+	 * the parent collects the zombie. */
+	*err = -ENOMEM;
+	if (mem_charge(cg, 1))
+		return NULL;
 	struct proc *p = kzalloc(sizeof(*p));
 	if (!p) {
-		*err = -ENOMEM;
+		mem_uncharge(cg, 1);
 		return NULL;
 	}
 	proc_init_common(p);
@@ -115,6 +120,7 @@ struct proc *proc_alloc(struct proc *parent, struct cgroup *cg, const char *name
 	spin_unlock(&proc_lock);
 	if (pid < 0) {
 		kfree(p);
+		mem_uncharge(cg, 1);
 		*err = pid;
 		return NULL;
 	}
@@ -133,6 +139,7 @@ void proc_abort_spawn(struct proc *p)
 	list_del(&p->sibling);
 	list_del(&p->hash_link);
 	spin_unlock(&proc_lock);
+	mem_uncharge(p->cgroup, 1);
 	mem_drain_stock(p->cgroup);
 	cg_put(p->cgroup);
 	kfree(p);
@@ -262,6 +269,7 @@ static int proc_reap_locked(struct proc *c, int *status)
 	*status = c->exit_status;
 	list_del(&c->sibling);
 	list_del(&c->hash_link);
+	mem_uncharge(c->cgroup, 1);
 	cg_put(c->cgroup);
 	kfree(c);
 	return pid;

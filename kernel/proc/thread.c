@@ -47,12 +47,15 @@ void thread_prepare_stack(struct thread *t, uint64_t top, long (*fn)(void *), vo
  * The kernel stack is charged to cg. */
 struct thread *thread_alloc(struct proc *p, struct cgroup *cg, const char *name, int *err)
 {
+	/* The descriptor (with its FPU area) is charged as one page. */
+	*err = -ENOMEM;
+	if (mem_charge(cg, 1))
+		return NULL;
 	struct thread *t = kzalloc(sizeof(*t));
 	struct page *stack = t ? mem_alloc_pages(cg, KSTACK_ORDER) : NULL;
-
-	if (!t || !stack) {
+	if (!stack) {
 		kfree(t);
-		*err = -ENOMEM;
+		mem_uncharge(cg, 1);
 		return NULL;
 	}
 	t->kstack = page_to_virt(stack);
@@ -95,6 +98,7 @@ void thread_reap(struct thread *t)
 	struct cgroup *cg = t->cgroup;
 	mem_free_pages(virt_to_page(t->kstack), KSTACK_ORDER);
 	kfree(t);
+	mem_uncharge(cg, 1);
 	cg_put(cg);
 }
 

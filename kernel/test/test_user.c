@@ -252,3 +252,26 @@ KTEST(memcg_limit_seen_by_user_process)
 	KT_EXPECT_EQ(mem_usage_pages(cg), 0);
 	KT_EXPECT_EQ(cg_destroy(cg), 0);
 }
+
+/* Shared pages between processes, handed over as a handle through IPC;
+ * the memory is charged to the creator and freed with the last mapping. */
+KTEST(shm_shared_between_processes)
+{
+	struct cgroup *a = user_cg("shm_creator"), *b = user_cg("shm_mapper");
+	if (!a || !b)
+		return;
+	const char *const cargv[] = { "tests/shm", "creator", NULL };
+	const char *const margv[] = { "tests/shm", NULL };
+	int cp = proc_spawn("tests/shm", cargv, a, &kernel_proc, 0);
+	KT_EXPECT(cp > 0);
+	KT_EXPECT_EQ(run_user("tests/shm", margv, b, 10000), W_EXITCODE(0));
+	int status = -1;
+	KT_EXPECT_EQ(proc_wait(&kernel_proc, cp, &status, 0, clock_ns() + 5000 * MS), cp);
+	KT_EXPECT_EQ(status, W_EXITCODE(0));
+	mem_drain_stock(a);
+	mem_drain_stock(b);
+	KT_EXPECT_EQ(mem_usage_pages(a), 0);
+	KT_EXPECT_EQ(mem_usage_pages(b), 0);
+	KT_EXPECT_EQ(cg_destroy(a), 0);
+	KT_EXPECT_EQ(cg_destroy(b), 0);
+}

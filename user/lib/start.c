@@ -115,6 +115,14 @@ int puts(const char *s)
 	return printf("%s\n", s);
 }
 
+char *strcpy_simple(char *dst, const char *src)
+{
+	char *d = dst;
+	while ((*d++ = *src++))
+		;
+	return dst;
+}
+
 long strtol_simple(const char *s)
 {
 	long v = 0, sign = 1;

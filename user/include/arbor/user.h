@@ -30,6 +30,7 @@ size_t strlen(const char *s);
 int strcmp(const char *a, const char *b);
 int strncmp(const char *a, const char *b, size_t n);
 long strtol_simple(const char *s);	/* decimal, optional '-' */
+char *strcpy_simple(char *dst, const char *src);
 
 /* TAP: tap_check("name", cond) prints "ok N - name" or "not ok N - name";
  * tap_done() prints the plan and returns the exit status (1 if any failed). */
