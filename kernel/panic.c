@@ -116,16 +116,21 @@ static inline uint64_t current_pc(void)
 	return pc;
 }
 
+static void panic_message(const char *fmt, va_list ap)
+{
+	char msg[256];
+	fmt_vsnprintf(msg, sizeof(msg), fmt, ap);
+	printk_panic("panic: %s\n", msg);
+}
+
 __noreturn void panic(const char *fmt, ...)
 {
 	va_list ap;
-	char msg[256];
 
 	panic_begin();
 	va_start(ap, fmt);
-	fmt_vsnprintf(msg, sizeof(msg), fmt, ap);
+	panic_message(fmt, ap);
 	va_end(ap);
-	printk_panic("panic: %s\n", msg);
 	backtrace_print((uint64_t)__builtin_frame_address(0), current_pc());
 	panic_end();
 }
@@ -133,13 +138,11 @@ __noreturn void panic(const char *fmt, ...)
 __noreturn void panic_trap(struct trap_frame *tf, const char *fmt, ...)
 {
 	va_list ap;
-	char msg[256];
 
 	panic_begin();
 	va_start(ap, fmt);
-	fmt_vsnprintf(msg, sizeof(msg), fmt, ap);
+	panic_message(fmt, ap);
 	va_end(ap);
-	printk_panic("panic: %s\n", msg);
 	panic_dump_regs(tf);
 	backtrace_print_trap(tf);
 	panic_end();

@@ -1,13 +1,15 @@
 /* Interrupt and exception entry: one stub per vector pushes a uniform
  * frame (see struct trap_frame) and calls trap_dispatch(frame). */
 
-/* Vectors where the CPU pushes an error code itself. */
+#include "frame.h"
 
 	.text
 	.altmacro
 .macro isr_stub v
 	.balign 16
 isr_stub_\v:
+	/* Vectors where the CPU pushes no error code get a 0, so every frame
+	 * has the same shape. */
 	.if !(\v == 8 || \v == 10 || \v == 11 || \v == 12 || \v == 13 || \v == 14 || \v == 17 || \v == 21 || \v == 29 || \v == 30)
 	pushq	$0
 	.endif
@@ -30,42 +32,15 @@ isr_common:
 	testb	$3, 24(%rsp)
 	jz	1f
 	swapgs
-1:	pushq	%rax
-	pushq	%rbx
-	pushq	%rcx
-	pushq	%rdx
-	pushq	%rsi
-	pushq	%rdi
-	pushq	%rbp
-	pushq	%r8
-	pushq	%r9
-	pushq	%r10
-	pushq	%r11
-	pushq	%r12
-	pushq	%r13
-	pushq	%r14
-	pushq	%r15
+1:
+	FRAME_PUSH_REGS
 	cld
 	movq	%rsp, %rdi
 	call	trap_dispatch
 
 	.globl trap_return
 trap_return:
-	popq	%r15
-	popq	%r14
-	popq	%r13
-	popq	%r12
-	popq	%r11
-	popq	%r10
-	popq	%r9
-	popq	%r8
-	popq	%rbp
-	popq	%rdi
-	popq	%rsi
-	popq	%rdx
-	popq	%rcx
-	popq	%rbx
-	popq	%rax
+	FRAME_POP_REGS
 	addq	$16, %rsp	/* vector, error */
 	testb	$3, 8(%rsp)
 	jz	2f

@@ -3,6 +3,7 @@
  * registers (faults, signals, fork) sees one layout. */
 #include "abi/errno.h"
 #include "syscall_nr.h"
+#include "frame.h"
 
 #define USER_CS (0x28 | 3)
 #define USER_SS (0x20 | 3)
@@ -23,21 +24,7 @@ syscall_entry:
 	pushq	%rcx			/* user rip */
 	pushq	$0
 	pushq	$SYSCALL_VECTOR
-	pushq	%rax
-	pushq	%rbx
-	pushq	%rcx
-	pushq	%rdx
-	pushq	%rsi
-	pushq	%rdi
-	pushq	%rbp
-	pushq	%r8
-	pushq	%r9
-	pushq	%r10
-	pushq	%r11
-	pushq	%r12
-	pushq	%r13
-	pushq	%r14
-	pushq	%r15
+	FRAME_PUSH_REGS
 	xorl	%ebp, %ebp		/* backtraces stop at the user boundary */
 	sti
 	cmpq	$SYSCALL_COUNT, %rax
@@ -51,21 +38,7 @@ syscall_entry:
 	cmpl	$0, %gs:32		/* need_resched or other exit work */
 	jne	3f
 syscall_return:
-	popq	%r15
-	popq	%r14
-	popq	%r13
-	popq	%r12
-	popq	%r11
-	popq	%r10
-	popq	%r9
-	popq	%r8
-	popq	%rbp
-	popq	%rdi
-	popq	%rsi
-	popq	%rdx
-	popq	%rcx
-	popq	%rbx
-	popq	%rax
+	FRAME_POP_REGS
 	addq	$16, %rsp		/* vector, error */
 	movq	(%rsp), %rcx		/* rip */
 	movq	16(%rsp), %r11		/* rflags */

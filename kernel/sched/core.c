@@ -114,6 +114,22 @@ static struct thread *sched_sc_root(struct thread *t)
 	return t;
 }
 
+/* Makes sure the entity t's work runs on is queued. */
+static void sched_queue_chain(struct thread *t)
+{
+	struct thread *root = sched_sc_root(t);
+	if (!root->se.on_rq)
+		sched_enqueue(&root->se);
+}
+
+/* caller now lends its scheduling context to server. */
+static void sched_link_donation(struct thread *caller, struct thread *server)
+{
+	caller->state = THREAD_DONATING;
+	caller->ipc_server = server;
+	server->ipc_caller = caller;
+}
+
 static void sched_need_resched_if(struct runqueue *rq)
 {
 	if (this_cpu()->current == rq->idle ||
@@ -132,9 +148,7 @@ static void sched_wake_locked(struct thread *t, int result)
 	t->state = THREAD_RUNNABLE;
 	list_del(&t->wait_link);
 	sched_timeout_remove(t);
-	struct thread *root = sched_sc_root(t);
-	if (!root->se.on_rq)
-		sched_enqueue(&root->se);
+	sched_queue_chain(t);
 	sched_need_resched_if(rq);
 }
 
@@ -459,10 +473,8 @@ int sched_ipc_call_locked(struct thread *server)
 	struct thread *caller = this_cpu()->current;
 
 	sched_unblock(server);
-	caller->state = THREAD_DONATING;
-	caller->ipc_server = server;
+	sched_link_donation(caller, server);
 	caller->wake_result = 0;
-	server->ipc_caller = caller;
 	server->state = THREAD_RUNNABLE;
 	if (this_cpu()->need_resched) {
 		schedule_locked();
@@ -483,13 +495,9 @@ void sched_ipc_take_caller_locked(struct thread *caller)
 	struct thread *server = this_cpu()->current;
 
 	sched_unblock(caller);
-	caller->state = THREAD_DONATING;
-	caller->ipc_server = server;
-	server->ipc_caller = caller;
+	sched_link_donation(caller, server);
 	sched_update_curr(rq, clock_ns());
-	struct thread *root = sched_sc_root(caller);
-	if (!root->se.on_rq)
-		sched_enqueue(&root->se);
+	sched_queue_chain(caller);
 	/* If the server ran on its own entity, that entity now rests; if it
 	 * ran on a previous caller's, that one was handed back already. */
 	if (rq->curr_se == &server->se && server->se.on_rq)
@@ -525,9 +533,7 @@ void sched_ipc_reply_locked(struct thread *caller, int result, struct list_head 
 	/* The server continues on its own entity. */
 	if (!server->se.on_rq)
 		sched_enqueue(&server->se);
-	struct thread *root = sched_sc_root(caller);
-	if (!root->se.on_rq)
-		sched_enqueue(&root->se);
+	sched_queue_chain(caller);
 	schedule_locked();
 }
 
@@ -546,9 +552,7 @@ void sched_ipc_abort_locked(struct thread *caller, int result, bool server_lives
 	caller->wake_result = result;
 	if (caller->state == THREAD_DONATING) {
 		caller->state = THREAD_RUNNABLE;
-		struct thread *root = sched_sc_root(caller);
-		if (!root->se.on_rq)
-			sched_enqueue(&root->se);
+		sched_queue_chain(caller);
 	} else if (caller->state == THREAD_BLOCKED) {
 		caller->state = THREAD_RUNNABLE; /* wake it with the result */
 		sched_unblock(caller);
@@ -573,7 +577,5 @@ void sched_ipc_release_caller_locked(struct thread *caller, int result)
 	caller->ipc_server = NULL;
 	caller->wake_result = result;
 	caller->state = THREAD_RUNNABLE;
-	struct thread *root = sched_sc_root(caller);
-	if (!root->se.on_rq)
-		sched_enqueue(&root->se);
+	sched_queue_chain(caller);
 }

@@ -41,15 +41,29 @@ static int run_user(const char *path, const char *const argv[], struct cgroup *c
 	return status;
 }
 
+/* A test's cgroup at the end: no charge left behind, and removable. */
+static void user_cg_done(struct cgroup *cg)
+{
+	mem_drain_stock(cg);
+	KT_EXPECT_EQ(mem_usage_pages(cg), 0);
+	KT_EXPECT_EQ(cg_destroy(cg), 0);
+}
+
+/* Waits for a background process started by a test and checks it exited 0. */
+static void wait_exit0(int pid)
+{
+	int status = -1;
+	KT_EXPECT_EQ(proc_wait(&kernel_proc, pid, &status, 0, clock_ns() + 5000 * MS), pid);
+	KT_EXPECT_EQ(status, W_EXITCODE(0));
+}
+
 static void user_test(const char *name, const char *const argv[])
 {
 	struct cgroup *cg = user_cg(name + 6); /* "tests/xyz" -> cgroup "xyz" */
 	if (!cg)
 		return;
 	KT_EXPECT_EQ(run_user(name, argv, cg, 10000), W_EXITCODE(0));
-	mem_drain_stock(cg);
-	KT_EXPECT_EQ(mem_usage_pages(cg), 0); /* no leaked charge */
-	KT_EXPECT_EQ(cg_destroy(cg), 0);
+	user_cg_done(cg);
 }
 
 KTEST(user_mode_entry)
@@ -89,9 +103,7 @@ KTEST(user_fault_kills_only_that_process)
 	int status = -1;
 	KT_EXPECT_EQ(proc_wait(&kernel_proc, sibling, &status, 0, 0), sibling);
 	KT_EXPECT_EQ(status, W_EXITCODE(0));
-	mem_drain_stock(cg);
-	KT_EXPECT_EQ(mem_usage_pages(cg), 0);
-	KT_EXPECT_EQ(cg_destroy(cg), 0);
+	user_cg_done(cg);
 }
 
 /* Two CPU-bound processes in sibling cgroups with cpu.weight 100 and 300
@@ -134,15 +146,9 @@ KTEST(ipc_call_reply_identity)
 	int sp = proc_spawn("tests/ipc_server", sargv, s, &kernel_proc, 0);
 	KT_EXPECT(sp > 0);
 	KT_EXPECT_EQ(run_user("tests/ipc_client", cargv, c, 10000), W_EXITCODE(0));
-	int status = -1;
-	KT_EXPECT_EQ(proc_wait(&kernel_proc, sp, &status, 0, clock_ns() + 5000 * MS), sp);
-	KT_EXPECT_EQ(status, W_EXITCODE(0));
-	mem_drain_stock(s);
-	mem_drain_stock(c);
-	KT_EXPECT_EQ(mem_usage_pages(s), 0);
-	KT_EXPECT_EQ(mem_usage_pages(c), 0);
-	KT_EXPECT_EQ(cg_destroy(s), 0);
-	KT_EXPECT_EQ(cg_destroy(c), 0);
+	wait_exit0(sp);
+	user_cg_done(s);
+	user_cg_done(c);
 }
 
 /* Work a server does for a client is charged to the client's cgroup. */
@@ -175,15 +181,11 @@ KTEST(driver_irq_ports_pci_dma)
 		return;
 	const char *const argv[] = { "tests/driver", NULL };
 	int pid = proc_spawn("tests/driver", argv, cg, &kernel_proc, PROC_CAP_DRIVER);
-	int status = -1;
 	KT_EXPECT(pid > 0);
-	KT_EXPECT_EQ(proc_wait(&kernel_proc, pid, &status, 0, clock_ns() + 10000 * MS), pid);
-	KT_EXPECT_EQ(status, W_EXITCODE(0));
+	wait_exit0(pid);
 	const char *const nocap[] = { "tests/driver", "nocap", NULL };
 	KT_EXPECT_EQ(run_user("tests/driver", nocap, cg, 5000), W_EXITCODE(0));
-	mem_drain_stock(cg);
-	KT_EXPECT_EQ(mem_usage_pages(cg), 0);
-	KT_EXPECT_EQ(cg_destroy(cg), 0);
+	user_cg_done(cg);
 }
 
 /* Starts the serial console driver with the driver capability. */
@@ -217,8 +219,8 @@ KTEST(console_driver_output)
 	const char *const argv[] = { "tests/console", NULL };
 	KT_EXPECT_EQ(run_user("tests/console", argv, c, 10000), W_EXITCODE(0));
 	stop_console_driver(drv);
-	KT_EXPECT_EQ(cg_destroy(d), 0);
-	KT_EXPECT_EQ(cg_destroy(c), 0);
+	user_cg_done(d);
+	user_cg_done(c);
 }
 
 /* Input typed on the serial line (the test runner types it) reaches a
@@ -232,8 +234,8 @@ KTEST(console_driver_input)
 	const char *const argv[] = { "tests/console", "read", NULL };
 	KT_EXPECT_EQ(run_user("tests/console", argv, c, 20000), W_EXITCODE(0));
 	stop_console_driver(drv);
-	KT_EXPECT_EQ(cg_destroy(d), 0);
-	KT_EXPECT_EQ(cg_destroy(c), 0);
+	user_cg_done(d);
+	user_cg_done(c);
 }
 
 /* Past a cgroup's page limit a process's requests fail with ENOMEM; the
@@ -248,9 +250,7 @@ KTEST(memcg_limit_seen_by_user_process)
 	KT_EXPECT_EQ(run_user("tests/memlimit", argv, cg, 10000), W_EXITCODE(0));
 	KT_EXPECT(cg->memory.failcnt > 0);
 	KT_EXPECT(cg->memory.peak <= 120);
-	mem_drain_stock(cg);
-	KT_EXPECT_EQ(mem_usage_pages(cg), 0);
-	KT_EXPECT_EQ(cg_destroy(cg), 0);
+	user_cg_done(cg);
 }
 
 /* Shared pages between processes, handed over as a handle through IPC;
@@ -265,13 +265,7 @@ KTEST(shm_shared_between_processes)
 	int cp = proc_spawn("tests/shm", cargv, a, &kernel_proc, 0);
 	KT_EXPECT(cp > 0);
 	KT_EXPECT_EQ(run_user("tests/shm", margv, b, 10000), W_EXITCODE(0));
-	int status = -1;
-	KT_EXPECT_EQ(proc_wait(&kernel_proc, cp, &status, 0, clock_ns() + 5000 * MS), cp);
-	KT_EXPECT_EQ(status, W_EXITCODE(0));
-	mem_drain_stock(a);
-	mem_drain_stock(b);
-	KT_EXPECT_EQ(mem_usage_pages(a), 0);
-	KT_EXPECT_EQ(mem_usage_pages(b), 0);
-	KT_EXPECT_EQ(cg_destroy(a), 0);
-	KT_EXPECT_EQ(cg_destroy(b), 0);
+	wait_exit0(cp);
+	user_cg_done(a);
+	user_cg_done(b);
 }
