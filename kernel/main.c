@@ -77,6 +77,7 @@ static long kinit(void *arg)
 	int pid = proc_spawn("bin/init", argv, &cg_root, &kernel_proc, PROC_CAP_DRIVER);
 	if (pid < 0)
 		panic("cannot start bin/init from the boot archive (error %d)", pid);
+	init_proc = proc_find(pid);
 	for (;;) { /* orphans of a dead init land here */
 		int status;
 		if (proc_wait(&kernel_proc, -1, &status, 0, 0) == -ECHILD)

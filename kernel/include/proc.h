@@ -101,6 +101,7 @@ struct proc {
 #define PROC_CAP_DRIVER 0x1
 
 extern struct proc kernel_proc;
+extern struct proc *init_proc;	/* pid 1, once started; adopts orphans */
 
 void proc_init(void);
 int proc_add_thread(struct proc *p, struct thread *t);	/* -ESRCH if p is ending */

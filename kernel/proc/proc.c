@@ -27,6 +27,7 @@
 #define PID_MAX 4194304	/* Linux's pid_max on 64-bit */
 
 struct proc kernel_proc;
+struct proc *init_proc;	/* adopts orphans; set when the kernel starts bin/init */
 static struct spinlock proc_lock = SPINLOCK_INIT("proc");
 static struct list_head pid_hash[PID_HASH_SIZE];
 static int next_pid = 1;
@@ -161,7 +162,7 @@ int proc_add_thread(struct proc *p, struct thread *t)
 /* Where orphans go. Caller holds proc_lock. */
 static struct proc *proc_reaper_locked(void)
 {
-	struct proc *init = proc_find_locked(1);
+	struct proc *init = init_proc;
 	return init && init->state == PROC_ALIVE && !init->exiting ? init : &kernel_proc;
 }
 
@@ -269,6 +270,8 @@ static int proc_reap_locked(struct proc *c, int *status)
 	*status = c->exit_status;
 	list_del(&c->sibling);
 	list_del(&c->hash_link);
+	if (c == init_proc)
+		init_proc = NULL;
 	mem_uncharge(c->cgroup, 1);
 	cg_put(c->cgroup);
 	kfree(c);
