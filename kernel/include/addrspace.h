@@ -37,6 +37,8 @@ struct addrspace {
 	struct cgroup *cg;	/* charged for pages and page tables (a reference) */
 	uint64_t resident;	/* anonymous pages mapped */
 	uint64_t table_pages;	/* page-table pages, root included */
+	vaddr_t brk_start;	/* the heap area begins here (after the image) */
+	vaddr_t brk;		/* the current break (not page aligned) */
 };
 
 extern paddr_t vm_kernel_root_pa;
@@ -58,6 +60,8 @@ paddr_t vm_as_root(const struct addrspace *as);
 /* Reserve [start, start+len) for memory with flags. 0, -EINVAL (unaligned,
  * outside user space, overlapping), -ENOMEM. */
 int vm_area_add(struct addrspace *as, vaddr_t start, uint64_t len, uint32_t flags, paddr_t phys);
+/* An empty area at start (the heap before the first brk). */
+int vm_area_add_empty(struct addrspace *as, vaddr_t start, uint32_t flags);
 /* Maps a DMA block (2^order pages from mem_alloc_pages) at start, all
  * pages present at once; the area frees and uncharges the block. */
 int vm_area_add_dma(struct addrspace *as, vaddr_t start, struct page *block, unsigned order);
@@ -68,6 +72,9 @@ int vm_map_shared(struct addrspace *as, vaddr_t start, struct page *const *pages
 /* Unmap and free whatever lies in [start, start+len). 0 or -EINVAL (also
  * for cutting a DMA area in part). */
 int vm_area_remove(struct addrspace *as, vaddr_t start, uint64_t len);
+/* Moves the end of the area that begins at start (the heap: brk); shrinking
+ * frees what lies beyond. 0, -EINVAL, -ENOMEM (another area is in the way). */
+int vm_area_set_end(struct addrspace *as, vaddr_t start, vaddr_t new_end);
 /* A free, page-aligned range of len bytes at or above hint, or 0. */
 vaddr_t vm_find_free(struct addrspace *as, vaddr_t hint, uint64_t len);
 

@@ -115,14 +115,15 @@ static bool vm_range_ok(vaddr_t start, uint64_t len)
 	       start >= USER_BASE && user_range_ok(start, len);
 }
 
-int vm_area_add(struct addrspace *as, vaddr_t start, uint64_t len, uint32_t flags, paddr_t phys)
+/* Inserts [start, end) (end == start allowed: the empty heap) keeping the
+ * list sorted; -EINVAL if it overlaps an area. */
+static int vm_area_insert(struct addrspace *as, vaddr_t start, vaddr_t end, uint32_t flags,
+			  paddr_t phys)
 {
-	if (!vm_range_ok(start, len))
-		return -EINVAL;
 	struct vm_area *a = kzalloc(sizeof(*a));
 	if (!a)
 		return -ENOMEM;
-	*a = (struct vm_area){ .start = start, .end = start + len, .flags = flags, .phys = phys };
+	*a = (struct vm_area){ .start = start, .end = end, .flags = flags, .phys = phys };
 	spin_lock(&as->lock);
 	struct list_head *pos;
 	list_for_each(pos, &as->areas) {
@@ -132,12 +133,26 @@ int vm_area_add(struct addrspace *as, vaddr_t start, uint64_t len, uint32_t flag
 			kfree(a);
 			return -EINVAL;
 		}
-		if (o->start >= a->end)
+		if (o->start >= a->end && o->start > a->start)
 			break;
 	}
 	list_add_tail(&a->link, pos); /* keeps the list sorted */
 	spin_unlock(&as->lock);
 	return 0;
+}
+
+int vm_area_add(struct addrspace *as, vaddr_t start, uint64_t len, uint32_t flags, paddr_t phys)
+{
+	if (!vm_range_ok(start, len))
+		return -EINVAL;
+	return vm_area_insert(as, start, start + len, flags, phys);
+}
+
+int vm_area_add_empty(struct addrspace *as, vaddr_t start, uint32_t flags)
+{
+	if (!vm_range_ok(start, PAGE_SIZE))
+		return -EINVAL;
+	return vm_area_insert(as, start, start, flags, 0);
 }
 
 /* Unmaps one page; frees it if this address space owns it. */
@@ -253,6 +268,36 @@ int vm_map_shared(struct addrspace *as, vaddr_t start, struct page *const *pages
 	spin_unlock(&as->lock);
 	if (err)
 		vm_area_remove(as, start, n * PAGE_SIZE);
+	return err;
+}
+
+int vm_area_set_end(struct addrspace *as, vaddr_t start, vaddr_t new_end)
+{
+	if (new_end < start || (new_end & (PAGE_SIZE - 1)) || !user_range_ok(start, new_end - start))
+		return -EINVAL;
+	spin_lock(&as->lock);
+	struct vm_area *a = NULL;
+	struct list_head *pos;
+	list_for_each(pos, &as->areas) {
+		if (list_entry(pos, struct vm_area, link)->start == start) {
+			a = list_entry(pos, struct vm_area, link);
+			break;
+		}
+	}
+	int err = 0;
+	if (!a || (a->flags & (VM_DEVICE | VM_DMA))) {
+		err = -EINVAL;
+	} else if (new_end > a->end) {
+		struct list_head *next = a->link.next;
+		if (next != &as->areas && list_entry(next, struct vm_area, link)->start < new_end)
+			err = -ENOMEM; /* would run into the next area */
+		else
+			a->end = new_end;
+	} else {
+		vm_unmap_range(as, new_end, a->end);
+		a->end = new_end;
+	}
+	spin_unlock(&as->lock);
 	return err;
 }
 

@@ -24,3 +24,18 @@ long sys_mem_unmap(uint64_t addr, size_t len)
 		return -EINVAL;
 	return vm_area_remove(as, addr, len);
 }
+
+/* Linux's brk: asking for a new break returns the break in force after the
+ * call (the old one if the request cannot be met); 0 asks for the current
+ * one. The heap is one area from the end of the program image. */
+long sys_brk(uint64_t addr)
+{
+	struct addrspace *as = current_thread()->proc->as;
+	if (!as)
+		return -EINVAL;
+	if (addr < as->brk_start || addr >= USER_STACK_TOP - USER_STACK_SIZE)
+		return (long)as->brk;
+	if (vm_area_set_end(as, as->brk_start, ALIGN_UP(addr, PAGE_SIZE)) == 0)
+		as->brk = addr;
+	return (long)as->brk;
+}

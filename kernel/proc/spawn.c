@@ -41,6 +41,7 @@ static uint32_t spawn_seg_flags(const struct elf_segment *s)
 
 static int spawn_load(struct addrspace *as, const struct initrd_file *f, const struct elf_image *img)
 {
+	vaddr_t image_end = 0;
 	for (unsigned i = 0; i < img->nsegs; i++) {
 		const struct elf_segment *s = &img->segs[i];
 		vaddr_t start = ALIGN_DOWN(s->vaddr, PAGE_SIZE);
@@ -50,8 +51,11 @@ static int spawn_load(struct addrspace *as, const struct initrd_file *f, const s
 			err = vm_copy_to(as, s->vaddr, (const char *)f->data + s->offset, s->filesz);
 		if (err)
 			return err; /* pages past filesz stay zero: they are fresh */
+		image_end = MAX(image_end, end);
 	}
-	return 0;
+	/* The heap (brk) starts as an empty area right after the image. */
+	as->brk_start = as->brk = image_end;
+	return vm_area_add_empty(as, image_end, VM_READ | VM_WRITE);
 }
 
 /* Lays out argc, argv[], NULL, envp NULL, auxv AT_NULL and the strings
