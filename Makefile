@@ -172,10 +172,10 @@ debug: | $(BUILD)/.deps-debug
 
 # -- tests ----------------------------------------------------------------
 .SECONDEXPANSION:
-$(BUILD)/host/test_%: tests/host/test_%.c $$(host_srcs_$$*) | $(BUILD)/.deps-build
+$(BUILD)/host/test_%: tests/host/test_%.c $$(host_srcs_$$*) tests/host/tap.h | $(BUILD)/.deps-build
 	@mkdir -p $(@D)
 	@echo "  HOSTCC  $@"
-	@gcc $(HOST_CFLAGS) $^ -o $@
+	@gcc $(HOST_CFLAGS) $(filter %.c,$^) -o $@
 
 test: $(KERNEL) $(INITRD) $(BUILD)/arbor-test.iso $(HOST_BINS) | $(BUILD)/.deps-test
 	@python3 tools/run-tests.py --build $(BUILD) --timeout $(TIMEOUT) $(HOST_BINS)

@@ -8,38 +8,13 @@
  * counts requests the library promises never to make (empty or wrapping).
  * Tables are written field by field at the byte offsets of the ACPI
  * specification, independently of the library's code. */
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "acpi.h"
-
-static int ntests, nfailed;
-
-static bool ok(bool cond, const char *fmt, ...)
-{
-	va_list ap;
-	printf("%sok %d - ", cond ? "" : "not ", ++ntests);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	if (!cond)
-		nfailed++;
-	return cond;
-}
-
-static void *xmalloc(size_t n)
-{
-	void *p = malloc(n ? n : 1);
-	if (!p) {
-		printf("Bail out! out of memory\n");
-		exit(1);
-	}
-	return p;
-}
+#include "tap.h"
 
 /* ------------------------------------------------------- physical memory */
 
@@ -75,10 +50,8 @@ static uint8_t *add_region(uint64_t pa, uint64_t len)
 {
 	struct region *r;
 
-	if (nregions == MAX_REGIONS) {
-		printf("Bail out! too many regions\n");
-		exit(1);
-	}
+	if (nregions == MAX_REGIONS)
+		tap_bail("too many regions");
 	r = &regions[nregions++];
 	r->pa = pa;
 	r->len = len;
@@ -195,10 +168,8 @@ static uint8_t *madt_entry(struct madt_b *m, uint8_t type, uint8_t len)
 {
 	uint8_t *e = m->b + m->len;
 
-	if (m->len + (len ? len : 2) > sizeof(m->b)) {
-		printf("Bail out! madt model overflow\n");
-		exit(1);
-	}
+	if (m->len + (len ? len : 2) > sizeof(m->b))
+		tap_bail("madt model overflow");
 	e[0] = type;
 	e[1] = len;
 	m->len += len ? len : 2;
@@ -934,6 +905,5 @@ int main(void)
 	test_madt_entries();
 	test_truncations();
 	reset_mem();
-	printf("1..%d\n", ntests);
-	return nfailed ? 1 : 0;
+	return tap_done();
 }

@@ -18,36 +18,22 @@
 
 #include "bootinfo.h"
 #include "../../boot/boot.h"
+#include "tap.h"
 
-/* ------------------------------------------------------------------ TAP */
+/* ---------------------------------------------------------- expectations */
 
-static int ntests, nfailed;
-
-static bool ok(bool cond, const char *fmt, ...)
-{
-	va_list ap;
-	printf("%sok %d - ", cond ? "" : "not ", ++ntests);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	if (!cond)
-		nfailed++;
-	return cond;
-}
-
-/* Diagnostics collected while checking one test; printed on failure. */
+/* Problems found while checking one test: each is printed as a diagnostic
+ * and counted; the test's result is ok only if there were none. */
 static int nbad;
 
-static void bad(const char *fmt, ...)
+static __attribute__((format(printf, 1, 2))) void bad(const char *fmt, ...)
 {
 	va_list ap;
+
 	nbad++;
-	printf("# ");
 	va_start(ap, fmt);
-	vprintf(fmt, ap);
+	tap_vdiag(fmt, ap);
 	va_end(ap);
-	printf("\n");
 }
 
 static void expect_u64(const char *what, uint64_t got, uint64_t want)
@@ -84,12 +70,10 @@ static const void *fake_phys(paddr_t pa, size_t len)
 	if (mem && pa >= MEM_BASE && len <= mem_len && pa - MEM_BASE <= mem_len - len)
 		return mem + (pa - MEM_BASE);
 	phys_errors++;
-	printf("# phys(%#llx, %zu) is outside fake memory [%#llx, %#llx)\n",
-	       (unsigned long long)pa, len, MEM_BASE, (unsigned long long)(MEM_BASE + mem_len));
-	if (len > sizeof(zero_area)) {
-		printf("Bail out! phys() asked for %zu bytes outside fake memory\n", len);
-		exit(1);
-	}
+	tap_diag("phys(%#llx, %zu) is outside fake memory [%#llx, %#llx)",
+		 (unsigned long long)pa, len, MEM_BASE, (unsigned long long)(MEM_BASE + mem_len));
+	if (len > sizeof(zero_area))
+		tap_bail("phys() asked for %zu bytes outside fake memory", len);
 	return zero_area; /* keep going; the test fails on phys_errors */
 }
 
@@ -110,11 +94,7 @@ static void put64(size_t off, uint64_t v) { memcpy(img + off, &v, sizeof(v)); }
 static void mem_load(size_t len)
 {
 	free(mem);
-	mem = malloc(len ? len : 1);
-	if (!mem) {
-		printf("Bail out! out of memory\n");
-		exit(1);
-	}
+	mem = xmalloc(len);
 	memcpy(mem, img, len);
 	mem_len = len;
 	phys_errors = 0;
@@ -905,6 +885,5 @@ int main(void)
 	test_cmdline_get();
 
 	free(mem);
-	printf("1..%d\n", ntests);
-	return nfailed ? 1 : 0;
+	return tap_done();
 }

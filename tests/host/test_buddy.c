@@ -2,31 +2,16 @@
  * Expected block layouts come from an independent reference: the fully
  * coalesced state of a free set is unique (every maximal naturally aligned,
  * in-zone, fully free block up to BUDDY_MAX_ORDER), computed top-down here. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "buddy.h"
+#include "tap.h"
 
 #define STRESS_PAGES 20000
 #define STRESS_OPS   200000
 #define MAX_LIVE     4096
-
-static int ntests, nfailed;
-
-static bool ok(bool cond, const char *fmt, ...)
-{
-	va_list ap;
-	printf("%sok %d - ", cond ? "" : "not ", ++ntests);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	if (!cond)
-		nfailed++;
-	return cond;
-}
 
 /* ---- shared fixtures ---- */
 
@@ -557,6 +542,5 @@ int main(void)
 	test_errors();
 	test_check_detects();
 	test_stress();
-	printf("1..%d\n", ntests);
-	return nfailed ? 1 : 0;
+	return tap_done();
 }

@@ -7,7 +7,6 @@
  * read past the file. Also parses the host's own /proc/self/exe (PIE:
  * rejected) and a tiny static binary compiled at test time (accepted). */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,31 +14,7 @@
 #include <unistd.h>
 
 #include "elf.h"
-
-static int ntests, nfailed;
-
-static bool ok(bool cond, const char *fmt, ...)
-{
-	va_list ap;
-	printf("%sok %d - ", cond ? "" : "not ", ++ntests);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	if (!cond)
-		nfailed++;
-	return cond;
-}
-
-static void *xmalloc(size_t n)
-{
-	void *p = malloc(n ? n : 1);
-	if (!p) {
-		printf("Bail out! out of memory\n");
-		exit(1);
-	}
-	return p;
-}
+#include "tap.h"
 
 /* ---------------------------------------------------------- image model */
 
@@ -490,7 +465,7 @@ static void test_every_prefix(void)
 	}
 	ok(good, "every proper prefix (0..%zu bytes) is -ENOEXEC with *out zeroed", t.len - 1);
 	if (!good)
-		printf("# prefix length %zu misparsed\n", bad);
+		tap_diag("prefix length %zu misparsed", bad);
 	ok(parse_bytes(buf, t.len, 0, USER_TOP, &im) == 0, "full length parses");
 }
 
@@ -535,10 +510,8 @@ static uint8_t *slurp(const char *path, size_t *len)
 		n += got;
 		if (n == cap) {
 			uint8_t *q = realloc(p, cap *= 2);
-			if (!q) {
-				printf("Bail out! out of memory\n");
-				exit(1);
-			}
+			if (!q)
+				tap_bail("out of memory");
 			p = q;
 		}
 	}
@@ -590,7 +563,7 @@ static void test_host_binaries(const char *parent)
 	}
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd) != 0)
-		printf("# could not remove %s\n", dir);
+		tap_diag("could not remove %s", dir);
 }
 
 int main(int argc, char **argv)
@@ -605,6 +578,5 @@ int main(int argc, char **argv)
 	test_every_prefix();
 	test_corruption();
 	test_host_binaries(argc > 1 ? argv[1] : "/tmp");
-	printf("1..%d\n", ntests);
-	return nfailed ? 1 : 0;
+	return tap_done();
 }

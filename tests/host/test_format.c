@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "format.h"
+#include "tap.h"
 
 /* Format strings come from tables, so they are necessarily non-literal. */
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
@@ -21,9 +22,6 @@
 /* ------------------------------------------------------------------ TAP */
 
 #define TEST_MAX_DIAG 5
-
-static int test_num;
-static int test_failed;
 
 /* Per-test mismatch collector: keeps the first few for the report. */
 struct test_group {
@@ -54,16 +52,13 @@ static void test_group_fail(struct test_group *g, const char *fmt, ...)
 
 static void test_group_report(struct test_group *g, const char *desc)
 {
-	test_num++;
 	if (!g->failures) {
-		printf("ok %d - %s (%d cases)\n", test_num, desc, g->cases);
+		ok(true, "%s (%d cases)", desc, g->cases);
 		return;
 	}
-	test_failed++;
-	printf("not ok %d - %s (%d of %d cases failed)\n", test_num, desc,
-	       g->failures, g->cases);
+	ok(false, "%s (%d of %d cases failed)", desc, g->failures, g->cases);
 	for (int i = 0; i < g->failures && i < TEST_MAX_DIAG; i++)
-		printf("# %s\n", g->diag[i]);
+		tap_diag("%s", g->diag[i]);
 }
 
 /* Render bytes printable for diagnostics (embedded NULs, control chars). */
@@ -833,6 +828,5 @@ int main(void)
 	test_truncation_literal();
 	test_vformat_count();
 	test_random_sweep();
-	printf("1..%d\n", test_num);
-	return test_failed ? 1 : 0;
+	return tap_done();
 }

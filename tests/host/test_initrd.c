@@ -6,7 +6,6 @@
  * given, is the directory to create that tree in, else /tmp). Every parse
  * runs on an exactly sized heap copy, so ASan reports any read past the
  * archive. */
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,31 +15,7 @@
 #include <utime.h>
 
 #include "initrd.h"
-
-static int ntests, nfailed;
-
-static bool ok(bool cond, const char *fmt, ...)
-{
-	va_list ap;
-	printf("%sok %d - ", cond ? "" : "not ", ++ntests);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	if (!cond)
-		nfailed++;
-	return cond;
-}
-
-static void *xmalloc(size_t n)
-{
-	void *p = malloc(n ? n : 1);
-	if (!p) {
-		printf("Bail out! out of memory\n");
-		exit(1);
-	}
-	return p;
-}
+#include "tap.h"
 
 /* ---------------------------------------------------------------- writer */
 
@@ -328,7 +303,7 @@ static void test_every_prefix(void)
 	ok(good, "every proper prefix (0..%zu bytes) fails cleanly%s", A.len - 1,
 	   good ? "" : " -- failed at a length, see below");
 	if (!good)
-		printf("# first bad prefix length %zu\n", bad_len);
+		tap_diag("first bad prefix length %zu", bad_len);
 	ok(parses_ok(&A, sample, NSAMPLE), "full length parses");
 }
 
@@ -442,8 +417,8 @@ static void test_corruption(void)
 			A.b[i] = vals[v];
 			struct result r = parse(A.b, A.len, NULL, 0);
 			if (!(r.done && r.in_bounds && r.n <= NSAMPLE + 1)) {
-				printf("# byte %zu = %#x: done %d in_bounds %d n %u\n",
-				       i, vals[v], r.done, r.in_bounds, r.n);
+				tap_diag("byte %zu = %#x: done %d in_bounds %d n %u",
+				         i, vals[v], r.done, r.in_bounds, r.n);
 				good = false;
 			}
 		}
@@ -598,7 +573,7 @@ static void test_mkinitrd(const char *parent)
 out:
 	snprintf(path, sizeof(path), "rm -rf '%s'", tmpdir);
 	if (system(path) != 0)
-		printf("# could not remove %s\n", tmpdir);
+		tap_diag("could not remove %s", tmpdir);
 }
 
 int main(int argc, char **argv)
@@ -612,6 +587,5 @@ int main(int argc, char **argv)
 	test_bad_sizes();
 	test_corruption();
 	test_mkinitrd(argc > 1 ? argv[1] : "/tmp");
-	printf("1..%d\n", ntests);
-	return nfailed ? 1 : 0;
+	return tap_done();
 }

@@ -6,13 +6,13 @@
  * (success or refusal, refusing level, failcnt) from the limits, then checks
  * usage(parent) == direct(parent) + stocked(parent) + sum usage(children). */
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "charge_stock.h"
 #include "page_counter.h"
+#include "tap.h"
 
 #define DEPTH      12
 #define RAND_NODES 20
@@ -20,21 +20,6 @@
 #define MT_THREADS 4
 #define MT_ITERS   200000
 #define MT_HELD    64
-
-static int ntests, nfailed;
-
-static bool ok(bool cond, const char *fmt, ...)
-{
-	va_list ap;
-	printf("%sok %d - ", cond ? "" : "not ", ++ntests);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	if (!cond)
-		nfailed++;
-	return cond;
-}
 
 static int hook_calls;
 
@@ -751,6 +736,5 @@ int main(void)
 	test_stock_drain_if();
 	test_random();
 	test_threads();
-	printf("1..%d\n", ntests);
-	return nfailed ? 1 : 0;
+	return tap_done();
 }

@@ -4,31 +4,16 @@
  * sequence number, which is exactly the FIFO-among-equals order the tree
  * promises), and a full structural validator checks the red-black
  * invariants, parent links and the leftmost cache. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "rbtree.h"
+#include "tap.h"
 
 #define POOL      3000
 #define OPS       100000
 #define KEY_RANGE 400    /* small, so equal keys are common */
-
-static int ntests, nfailed;
-
-static bool ok(bool cond, const char *fmt, ...)
-{
-	va_list ap;
-	printf("%sok %d - ", cond ? "" : "not ", ++ntests);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	if (!cond)
-		nfailed++;
-	return cond;
-}
 
 struct item {
 	struct rb_node node;
@@ -270,7 +255,7 @@ static void test_random(void)
 	ok(ordered && matches_ref(&t), "in-order walk matches sorted reference");
 	ok(leftmost_ok, "leftmost cache equals reference minimum after every op");
 	if (fail_op >= 0)
-		printf("# first failure at op %d\n", fail_op);
+		tap_diag("first failure at op %d", fail_op);
 
 	/* Drain completely, smallest-first and then random. */
 	while (nref) {
@@ -455,6 +440,5 @@ int main(void)
 	test_erase_kinds();
 	test_sequential();
 	test_plain_root();
-	printf("1..%d\n", ntests);
-	return nfailed ? 1 : 0;
+	return tap_done();
 }

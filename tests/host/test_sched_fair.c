@@ -8,12 +8,12 @@
  * every tick a checker verifies the queue invariants from fair.c's header
  * comment against the test's own view of who is runnable, so scenario
  * checks (CPU shares over simulated seconds) rest on a consistent state. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sched_fair.h"
+#include "tap.h"
 
 #define MS      1000000ull
 #define SEC     (1000 * MS)
@@ -22,21 +22,6 @@
 #define MAX_G   16
 #define TOL     0.02          /* absolute tolerance on CPU shares */
 #define MAX_GAP (50 * MS)     /* every runnable thread runs within this */
-
-static int ntests, nfailed;
-
-static bool ok(bool cond, const char *fmt, ...)
-{
-	va_list ap;
-	printf("%sok %d - ", cond ? "" : "not ", ++ntests);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	if (!cond)
-		nfailed++;
-	return cond;
-}
 
 /* ---- simulated world ---- */
 
@@ -343,6 +328,22 @@ static void expect_share(const char *what, const struct snap *s,
 	   t->name, 100 * sh, 100 * expect);
 }
 
+/* Runs for ns, then checks the CPU share each of a, b and c got over that
+ * stretch against ea, eb and ec. */
+static void run_expect_shares(const char *what, uint64_t ns,
+			      const struct thread *a, double ea,
+			      const struct thread *b, double eb,
+			      const struct thread *c, double ec)
+{
+	struct snap s;
+
+	snap_take(&s);
+	run(ns);
+	expect_share(what, &s, a, ea);
+	expect_share(what, &s, b, eb);
+	expect_share(what, &s, c, ec);
+}
+
 static void reset_gaps(void)
 {
 	for (int i = 0; i < nthreads; i++) {
@@ -386,8 +387,8 @@ static void teardown(const char *what)
 	ok(!inv_err, "%s: invariants held over %ld checks%s%s", what, inv_checks,
 	   inv_err ? ": " : "", inv_err ? inv_err : "");
 	if (inv_err)
-		printf("# first violation at t=%llu ms\n",
-		       (unsigned long long)((inv_err_at - 1000 * SEC) / MS));
+		tap_diag("first violation at t=%llu ms",
+		         (unsigned long long)((inv_err_at - 1000 * SEC) / MS));
 }
 
 /* ---- tests ---- */
@@ -523,7 +524,6 @@ static void test_nested(void)
 {
 	struct group *a, *a1, *a2, *b;
 	struct thread *ta1, *ta2, *tb;
-	struct snap s;
 	const char *what = "nested A{A1,A2} w200 vs B w100";
 
 	reset(0);
@@ -538,11 +538,7 @@ static void test_nested(void)
 	wake(ta2);
 	wake(tb);
 	reset_gaps();
-	snap_take(&s);
-	run(20 * SEC);
-	expect_share(what, &s, ta1, 1.0 / 3);
-	expect_share(what, &s, ta2, 1.0 / 3);
-	expect_share(what, &s, tb, 1.0 / 3);
+	run_expect_shares(what, 20 * SEC, ta1, 1.0 / 3, ta2, 1.0 / 3, tb, 1.0 / 3);
 	expect_gaps(what);
 	ok(a->se.sum_exec == a1->se.sum_exec + a2->se.sum_exec &&
 	   root.min_vruntime != 0, "%s: A's sum_exec is A1's + A2's", what);
@@ -630,11 +626,7 @@ static void test_long_sleeper(void)
 	ok(got(&s, z) <= 100 * MS + 5 * MS,
 	   "%s: first 200 ms after wakeup, z got %llu ms (fair 100)", what,
 	   (unsigned long long)(got(&s, z) / MS));
-	snap_take(&s);
-	run(5 * SEC);
-	expect_share(what, &s, z, 0.5);
-	expect_share(what, &s, x, 0.25);
-	expect_share(what, &s, y, 0.25);
+	run_expect_shares(what, 5 * SEC, z, 0.5, x, 0.25, y, 0.25);
 	expect_gaps(what);
 	teardown(what);
 }
@@ -643,7 +635,6 @@ static void test_move(void)
 {
 	struct group *g1, *g2;
 	struct thread *a, *b, *c;
-	struct snap s;
 	const char *what = "sched_move";
 	bool still;
 
@@ -665,11 +656,7 @@ static void test_move(void)
 		sched_entity_running(&g2->se) && !sched_entity_running(&g1->se);
 	ok(still, "%s: a running thread stays running in its new group", what);
 	reset_gaps();
-	snap_take(&s);
-	run(5 * SEC);
-	expect_share("move running b to G2", &s, a, 0.5);
-	expect_share("move running b to G2", &s, b, 0.25);
-	expect_share("move running b to G2", &s, c, 0.25);
+	run_expect_shares("move running b to G2", 5 * SEC, a, 0.5, b, 0.25, c, 0.25);
 
 	/* 2. A queued, not running thread moves: its lag is preserved. */
 	ok(run_until_running(c, false), "%s: c waits", what);
@@ -681,32 +668,20 @@ static void test_move(void)
 	    (int64_t)(c->se.vruntime - to_min) == lag),
 	   "%s: queued thread keeps its lag (%lld ns) relative to min_vruntime",
 	   what, (long long)lag);
-	snap_take(&s);
-	run(5 * SEC);
-	expect_share("move queued c to G1", &s, a, 0.25);
-	expect_share("move queued c to G1", &s, c, 0.25);
-	expect_share("move queued c to G1", &s, b, 0.5);
+	run_expect_shares("move queued c to G1", 5 * SEC, a, 0.25, c, 0.25, b, 0.5);
 
 	/* 3. A sleeping thread moves, then wakes in the new group. */
 	sleep_thread(a);
 	move(a, g2);
 	ok(!a->se.on_rq && a->se.parent == &g2->q, "%s: sleeping thread moved, not queued", what);
 	wake(a);
-	snap_take(&s);
-	run(5 * SEC);
-	expect_share("move sleeping a to G2", &s, c, 0.5);
-	expect_share("move sleeping a to G2", &s, a, 0.25);
-	expect_share("move sleeping a to G2", &s, b, 0.25);
+	run_expect_shares("move sleeping a to G2", 5 * SEC, c, 0.5, a, 0.25, b, 0.25);
 
 	/* 4. Moving the only thread out empties G1: it leaves the root. */
 	move(c, g2);
 	ok(!g1->se.on_rq && g1->q.nr_queued == 0 && root.nr_queued == 1,
 	   "%s: emptied group is dequeued", what);
-	snap_take(&s);
-	run(3 * SEC);
-	expect_share("all in G2", &s, a, 1.0 / 3);
-	expect_share("all in G2", &s, b, 1.0 / 3);
-	expect_share("all in G2", &s, c, 1.0 / 3);
+	run_expect_shares("all in G2", 3 * SEC, a, 1.0 / 3, b, 1.0 / 3, c, 1.0 / 3);
 
 	/* 5. Moving into the empty group makes it runnable again; to the
 	 * root queue works as well. */
@@ -714,11 +689,7 @@ static void test_move(void)
 	move(b, NULL);
 	ok(g1->se.on_rq && root.nr_queued == 3, "%s: group requeued on move-in", what);
 	reset_gaps();
-	snap_take(&s);
-	run(6 * SEC);
-	expect_share("G1{a} G2{c} b", &s, a, 1.0 / 3);
-	expect_share("G1{a} G2{c} b", &s, b, 1.0 / 3);
-	expect_share("G1{a} G2{c} b", &s, c, 1.0 / 3);
+	run_expect_shares("G1{a} G2{c} b", 6 * SEC, a, 1.0 / 3, b, 1.0 / 3, c, 1.0 / 3);
 	expect_gaps(what);
 	teardown(what);
 }
@@ -751,11 +722,7 @@ static void test_dequeue_waiting(void)
 	expect_share(what, &s, c, 0.5);
 	wake(b);
 	reset_gaps();
-	snap_take(&s);
-	run(6 * SEC);
-	expect_share("b back", &s, a, 1.0 / 3);
-	expect_share("b back", &s, b, 1.0 / 3);
-	expect_share("b back", &s, c, 1.0 / 3);
+	run_expect_shares("b back", 6 * SEC, a, 1.0 / 3, b, 1.0 / 3, c, 1.0 / 3);
 	expect_gaps(what);
 	teardown(what);
 }
@@ -786,22 +753,15 @@ static void test_set_weight(void)
 	sched_set_weight(&g1->se, sched_weight_from_cgroup(300));
 	check_all();
 	ok(root.load == 3072 + 1024, "%s: root load follows group weight", what);
-	snap_take(&s);
-	run(8 * SEC);
-	expect_share("G1 w300", &s, a, 0.375);
-	expect_share("G1 w300", &s, a2, 0.375);
-	expect_share("G1 w300", &s, b, 0.25);
+	run_expect_shares("G1 w300", 8 * SEC, a, 0.375, a2, 0.375, b, 0.25);
 
 	/* nice change of a waiting thread. */
 	ok(run_until_running(a2, false), "%s: a2 waits", what);
 	sched_set_weight(&a2->se, sched_weight_from_nice(5));
 	check_all();
 	reset_gaps();
-	snap_take(&s);
-	run(10 * SEC);
-	expect_share("a2 nice 5", &s, a, 0.75 * 1024 / 1359);
-	expect_share("a2 nice 5", &s, a2, 0.75 * 335 / 1359);
-	expect_share("a2 nice 5", &s, b, 0.25);
+	run_expect_shares("a2 nice 5", 10 * SEC, a, 0.75 * 1024 / 1359,
+			  a2, 0.75 * 335 / 1359, b, 0.25);
 	expect_gaps(what);
 	teardown(what);
 }
@@ -951,6 +911,5 @@ int main(void)
 	test_set_weight();
 	test_chaos();
 	test_edges();
-	printf("1..%d\n", ntests);
-	return nfailed ? 1 : 0;
+	return tap_done();
 }
