@@ -26,7 +26,7 @@ static bool ioport_reserved(uint32_t first, uint32_t last)
 	return false;
 }
 
-void ioport_switch_to(struct proc *p)
+void ioport_switch_slow(struct proc *p)
 {
 	struct cpu *c = this_cpu();
 	if (!p->io_bitmap) {
@@ -64,7 +64,7 @@ long sys_ioport_grant(uint32_t first, uint32_t count)
 		p->io_bitmap[port / 8] &= (uint8_t)~(1u << (port % 8));
 	uint64_t f = irq_save();
 	this_cpu()->io_owner = NULL; /* reload on the next line */
-	ioport_switch_to(p);
+	ioport_switch_slow(p);
 	irq_restore(f);
 	return 0;
 }

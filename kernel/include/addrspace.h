@@ -18,6 +18,7 @@ struct page;
 #define VM_EXEC   0x4
 #define VM_DEVICE 0x8	/* maps fixed physical memory (MMIO): not owned */
 #define VM_DMA    0x10	/* a physically contiguous block owned by the area */
+#define VM_SHARED 0x20	/* shared memory: fork shares the pages, no copy-on-write */
 
 #define USER_BASE      0x0000000000001000ull	/* page 0 is never mapped */
 #define USER_STACK_TOP 0x00007ffffffff000ull
@@ -77,6 +78,11 @@ int vm_area_remove(struct addrspace *as, vaddr_t start, uint64_t len);
 int vm_area_set_end(struct addrspace *as, vaddr_t start, vaddr_t new_end);
 /* A free, page-aligned range of len bytes at or above hint, or 0. */
 vaddr_t vm_find_free(struct addrspace *as, vaddr_t hint, uint64_t len);
+
+/* A copy of as for fork, charged to cg: private pages are shared
+ * copy-on-write (both sides read-only until one writes), shared memory and
+ * device memory stay shared; DMA buffers are not inherited. NULL on -ENOMEM. */
+struct addrspace *vm_as_fork(struct addrspace *as, struct cgroup *cg, int *err);
 
 /* Resolve a fault at addr (write/exec/user as the CPU reported them): 0 if
  * a page was mapped, -EFAULT if no area allows the access, -ENOMEM if the

@@ -9,8 +9,18 @@
 
 struct proc;
 
-/* Loads p's I/O permission bitmap into this CPU's TSS (context switch). */
-void ioport_switch_to(struct proc *p);
+#include "percpu.h"
+#include "proc.h"
+
+void ioport_switch_slow(struct proc *p);
+
+/* Loads p's I/O permission bitmap into this CPU's TSS (context switch).
+ * Inline: most switches are between processes with no ports at all. */
+static inline void ioport_switch_to(struct proc *p)
+{
+	if (p->io_bitmap || this_cpu()->tss_io.tss.iomap_base != IOMAP_DISABLED)
+		ioport_switch_slow(p);
+}
 /* Forgets p's ports and interrupts (process exit). */
 void dev_proc_exit(struct proc *p);
 

@@ -10,6 +10,7 @@
 #define ARBOR_SCHED_H
 
 #include "list.h"
+#include "spinlock.h"
 #include "types.h"
 
 struct thread;
@@ -60,8 +61,15 @@ __noreturn void sched_exit_current(void);
 
 /* IPC hand-offs with scheduling-context donation; all with the
  * scheduler lock held (sched_lock_ipc). See kernel/ipc/ipc.c. */
-uint64_t sched_lock_ipc(void);
-void sched_unlock_ipc(uint64_t flags);
+extern struct spinlock sched_lock;
+static inline uint64_t sched_lock_ipc(void)
+{
+	return spin_lock_irqsave(&sched_lock);
+}
+static inline void sched_unlock_ipc(uint64_t flags)
+{
+	spin_unlock_irqrestore(&sched_lock, flags);
+}
 int sched_block_locked(struct list_head *list, uint64_t deadline);
 int sched_ipc_call_locked(struct thread *server);
 void sched_ipc_take_caller_locked(struct thread *caller);

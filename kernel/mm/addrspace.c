@@ -15,6 +15,7 @@
 #include "vm.h"
 
 #define PTE_OWNED (1ull << 9)	/* available-to-software bit */
+#define PTE_COW   (1ull << 10)	/* read-only until written: then copied (fork) */
 
 paddr_t vm_as_root(const struct addrspace *as)
 {
@@ -251,6 +252,7 @@ int vm_area_add_dma(struct addrspace *as, vaddr_t start, struct page *block, uns
 int vm_map_shared(struct addrspace *as, vaddr_t start, struct page *const *pages, uint64_t n,
 		  uint32_t flags)
 {
+	flags |= VM_SHARED;
 	int err = vm_area_add(as, start, n * PAGE_SIZE, flags, 0);
 	if (err)
 		return err;
@@ -318,6 +320,27 @@ vaddr_t vm_find_free(struct addrspace *as, vaddr_t hint, uint64_t len)
 	return user_range_ok(cand, len) && cand + len <= USER_STACK_TOP - USER_STACK_SIZE ? cand : 0;
 }
 
+/* A write to a copy-on-write page: the last sharer takes the page as it is;
+ * otherwise it gets a private copy, charged to its own cgroup. */
+static int vm_cow_break(struct addrspace *as, vaddr_t va, uint64_t *pte, uint32_t flags)
+{
+	struct page *old = phys_to_page(*pte & PTE_ADDR_MASK);
+	if (__atomic_load_n(&old->refcount, __ATOMIC_ACQUIRE) == 1) {
+		*pte = (*pte & ~PTE_COW) | PTE_W;
+		invlpg(va);
+		return 0;
+	}
+	struct page *np = mem_alloc_pages(as->cg, 0);
+	if (!np)
+		return -ENOMEM;
+	memcpy(page_to_virt(np), page_to_virt(old), PAGE_SIZE);
+	*pte = page_to_phys(np) | vm_pte_flags(flags) | PTE_OWNED;
+	invlpg(va);
+	if (__atomic_sub_fetch(&old->refcount, 1, __ATOMIC_ACQ_REL) == 0)
+		mem_free_pages(old, 0);
+	return 0;
+}
+
 static int vm_fault_locked(struct addrspace *as, vaddr_t addr, bool write, bool exec)
 {
 	struct vm_area *a = vm_area_find(as, addr);
@@ -328,6 +351,8 @@ static int vm_fault_locked(struct addrspace *as, vaddr_t addr, bool write, bool 
 	uint64_t *pte = vm_as_pte(as, va, true);
 	if (!pte)
 		return -ENOMEM;
+	if ((*pte & PTE_P) && write && (*pte & PTE_COW))
+		return vm_cow_break(as, va, pte, a->flags);
 	if (*pte & PTE_P)
 		return 0; /* raced with another fault on the same page */
 	if (a->flags & VM_DEVICE) {
@@ -352,15 +377,87 @@ int vm_fault(struct addrspace *as, vaddr_t addr, bool write, bool exec)
 	return r;
 }
 
+/* fork: one present PTE of the parent, for the child. */
+static uint64_t vm_fork_pte(uint64_t *ppte, const struct vm_area *a)
+{
+	uint64_t e = *ppte;
+	if (!(e & PTE_OWNED))
+		return e;	/* device memory: the same mapping */
+	struct page *p = phys_to_page(e & PTE_ADDR_MASK);
+	__atomic_add_fetch(&p->refcount, 1, __ATOMIC_RELAXED);
+	if ((a->flags & VM_SHARED) || !(a->flags & VM_WRITE))
+		return e;	/* shared, or never written: plain sharing */
+	e = (e & ~PTE_W) | PTE_COW;
+	*ppte = e;		/* the parent too writes through a copy now */
+	return e;
+}
+
+static int vm_fork_range(struct addrspace *parent, struct addrspace *child,
+			 const struct vm_area *a)
+{
+	for (vaddr_t va = a->start; va < a->end; va += PAGE_SIZE) {
+		/* Skip untouched stretches a page directory at a time. */
+		uint64_t *ppte = vm_as_pte(parent, va, false);
+		if (!ppte) {
+			va = ALIGN_UP(va + 1, 2ull << 20) - PAGE_SIZE;
+			continue;
+		}
+		if (!(*ppte & PTE_P))
+			continue;
+		uint64_t *cpte = vm_as_pte(child, va, true);
+		if (!cpte)
+			return -ENOMEM;
+		*cpte = vm_fork_pte(ppte, a);
+		if (*cpte & PTE_OWNED)
+			child->resident++;
+	}
+	return 0;
+}
+
+struct addrspace *vm_as_fork(struct addrspace *as, struct cgroup *cg, int *err)
+{
+	struct addrspace *child = vm_as_create(cg, err);
+	if (!child)
+		return NULL;
+	child->brk_start = as->brk_start;
+	child->brk = as->brk;
+	spin_lock(&as->lock);
+	struct list_head *pos;
+	list_for_each(pos, &as->areas) {
+		const struct vm_area *a = list_entry(pos, struct vm_area, link);
+		if (a->flags & VM_DMA)
+			continue;	/* a device buffer has one owner */
+		*err = vm_area_insert(child, a->start, a->end, a->flags, a->phys);
+		if (!*err)
+			*err = vm_fork_range(as, child, a);
+		if (*err)
+			break;
+	}
+	spin_unlock(&as->lock);
+	write_cr3(read_cr3()); /* parent pages just became read-only */
+	if (*err) {
+		vm_as_destroy(child);
+		return NULL;
+	}
+	return child;
+}
+
 /* The kernel's view of the byte at va in as, faulting the page in. */
-static void *vm_as_kaddr(struct addrspace *as, vaddr_t va, int *err)
+static void *vm_as_kaddr(struct addrspace *as, vaddr_t va, bool write, int *err)
 {
 	uint64_t *pte = vm_as_pte(as, va, false);
-	if (!pte || !(*pte & PTE_P)) {
-		/* Loading and IPC copies may fill pages the user may only read. */
+	if (!pte || !(*pte & PTE_P) || (write && (*pte & PTE_COW))) {
+		/* Loading and IPC copies may fill pages the user may only read;
+		 * a write must not land in a page shared copy-on-write. */
 		spin_lock(&as->lock);
 		struct vm_area *a = vm_area_find(as, va);
-		*err = a ? vm_fault_locked(as, va, false, false) : -EFAULT;
+		*err = -EFAULT;
+		if (a) {
+			pte = vm_as_pte(as, va, true);
+			*err = !pte ? -ENOMEM
+			       : (*pte & PTE_P) && (*pte & PTE_COW) ? vm_cow_break(as, va, pte, a->flags)
+			       : vm_fault_locked(as, va, false, false);
+		}
 		spin_unlock(&as->lock);
 		if (*err)
 			return NULL;
@@ -375,7 +472,7 @@ static int vm_copy(struct addrspace *as, vaddr_t uva, void *kbuf, uint64_t len, 
 		return -EFAULT;
 	while (len) {
 		int err = 0;
-		char *k = vm_as_kaddr(as, uva, &err);
+		char *k = vm_as_kaddr(as, uva, to_user, &err);
 		if (!k)
 			return err;
 		uint64_t n = MIN(len, PAGE_SIZE - (uva & (PAGE_SIZE - 1)));

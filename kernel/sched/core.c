@@ -26,7 +26,7 @@ struct runqueue {
 	struct list_head timeouts;	/* blocked threads with a deadline, sorted */
 };
 
-static struct spinlock sched_lock = SPINLOCK_INIT("sched");
+struct spinlock sched_lock = SPINLOCK_INIT("sched");
 static struct runqueue boot_rq;
 static struct thread idle_thread;
 static uint64_t cg_root_usage_ns; /* the root cgroup has no entity to sum into */
@@ -430,15 +430,6 @@ void sched_cg_cputime(const struct cgroup *cg, uint64_t *user_ns, uint64_t *sys_
 
 /* --- IPC hand-offs (see kernel/ipc/ipc.c). All take sched_lock held. */
 
-uint64_t sched_lock_ipc(void)
-{
-	return spin_lock_irqsave(&sched_lock);
-}
-
-void sched_unlock_ipc(uint64_t flags)
-{
-	spin_unlock_irqrestore(&sched_lock, flags);
-}
 
 /* The current thread blocks on list (NULL: none) until woken or until
  * deadline (clock_ns, 0 = none): then the result is -ETIMEDOUT. */
