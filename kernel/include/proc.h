@@ -126,6 +126,8 @@ struct proc *proc_find(int pid);	/* NULL if none */
  * yet runnable or listed in p. */
 struct thread *user_thread_create(struct proc *p, uint64_t entry, uint64_t rsp, uint64_t arg,
 				  int *err);
+/* The same with every user register taken from regs (fork). */
+struct thread *user_thread_from_frame(struct proc *p, const struct trap_frame *regs, int *err);
 /* Ends the calling process with a wait status (abi/wait.h). */
 __noreturn void proc_exit(int status);
 /* Waits for child pid (-1: any) of p to end: its pid with *status set,

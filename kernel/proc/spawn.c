@@ -97,23 +97,30 @@ static long spawn_user_entry(void *arg)
 }
 
 /* The first thread, whose kernel stack top holds the user registers. */
-struct thread *user_thread_create(struct proc *p, uint64_t entry, uint64_t rsp, uint64_t arg,
-				  int *err)
+struct thread *user_thread_from_frame(struct proc *p, const struct trap_frame *regs, int *err)
 {
 	struct thread *t = thread_alloc(p, p->cgroup, p->name, err);
 	if (!t)
 		return NULL;
 	struct trap_frame *tf = (struct trap_frame *)((char *)t->kstack + KSTACK_SIZE) - 1;
-	memset(tf, 0, sizeof(*tf));
-	tf->rip = entry;
+	*tf = *regs;
 	tf->cs = GDT_USER_CODE | 3;
-	tf->rflags = RFLAGS_IF | 0x2;
-	tf->rsp = rsp;
 	tf->ss = GDT_USER_DATA | 3;
-	tf->rdi = arg;
+	tf->rflags = (regs->rflags & 0xcd5) | RFLAGS_IF | 0x2; /* user flags only */
 	t->user_tf = tf;
 	thread_prepare_stack(t, (uint64_t)tf, spawn_user_entry, tf);
 	return t;
+}
+
+struct thread *user_thread_create(struct proc *p, uint64_t entry, uint64_t rsp, uint64_t arg,
+				  int *err)
+{
+	struct trap_frame regs;
+	memset(&regs, 0, sizeof(regs));
+	regs.rip = entry;
+	regs.rsp = rsp;
+	regs.rdi = arg;
+	return user_thread_from_frame(p, &regs, err);
 }
 
 int proc_spawn(const char *path, const char *const argv[], struct cgroup *cg,

@@ -269,3 +269,9 @@ KTEST(shm_shared_between_processes)
 	user_cg_done(a);
 	user_cg_done(b);
 }
+
+KTEST(user_fork_copy_on_write)
+{
+	const char *const argv[] = { "tests/fork", NULL };
+	user_test("tests/fork", argv);
+}

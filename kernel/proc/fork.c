@@ -1,0 +1,53 @@
+/* fork: a copy of the calling process. The address space is shared
+ * copy-on-write (vm_as_fork), handles are duplicated, credentials, cgroup
+ * and the driver capability are inherited; only the calling thread is
+ * copied, and in the child fork returns 0. */
+#include "abi/errno.h"
+#include "addrspace.h"
+#include "cgroup.h"
+#include "fpu.h"
+#include "proc.h"
+#include "sched.h"
+#include "trap.h"
+
+static void fork_handles(struct proc *from, struct proc *to)
+{
+	spin_lock(&from->handles.lock);
+	for (int h = 0; h < HANDLE_MAX; h++) {
+		struct kobj *o = from->handles.slots[h];
+		if (o) {
+			kobj_get(o);
+			to->handles.slots[h] = o;
+		}
+	}
+	spin_unlock(&from->handles.lock);
+}
+
+long sys_fork(void)
+{
+	struct thread *self = current_thread();
+	struct proc *parent = self->proc;
+	int err = 0;
+
+	struct proc *child = proc_alloc(parent, parent->cgroup, parent->name, &err);
+	if (!child)
+		return err;
+	child->caps = parent->caps;
+	child->as = vm_as_fork(parent->as, child->cgroup, &err);
+	struct thread *t = NULL;
+	if (child->as) {
+		struct trap_frame regs = *self->user_tf;
+		regs.rax = 0; /* fork returns 0 in the child */
+		t = user_thread_from_frame(child, &regs, &err);
+	}
+	if (!t) {
+		proc_abort_spawn(child);
+		return err;
+	}
+	fork_handles(parent, child);
+	fpu_save(&t->fpu); /* the registers are ours right now */
+	int pid = child->pid;
+	proc_add_thread(child, t);
+	sched_wake(t, 0);
+	return pid;
+}
