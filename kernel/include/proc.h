@@ -122,6 +122,15 @@ void proc_abort_spawn(struct proc *p);
 int proc_spawn(const char *path, const char *const argv[], struct cgroup *cg,
 	       struct proc *parent, uint32_t caps);
 struct proc *proc_find(int pid);	/* NULL if none */
+/* A new address space holding program path from the boot archive and a
+ * stack with argv and envp; its entry point and initial rsp. */
+struct addrspace *proc_load_image(const char *path, const char *const argv[],
+				  const char *const envp[], struct cgroup *cg, uint64_t *entry,
+				  uint64_t *rsp, int *err);
+const char *proc_basename(const char *path);
+/* Ends every thread of p but self (exec); waits at most a second. 0 or
+ * -EAGAIN if some thread would not end (one inside a served IPC call). */
+int proc_end_other_threads(struct proc *p, struct thread *self);
 /* A user thread of p starting at entry with stack rsp and arg in rdi; not
  * yet runnable or listed in p. */
 struct thread *user_thread_create(struct proc *p, uint64_t entry, uint64_t rsp, uint64_t arg,

@@ -13,6 +13,7 @@
 #include "addrspace.h"
 #include "cgroup.h"
 #include "heap.h"
+#include "timer.h"
 #include "printk.h"
 #include "dev.h"
 #include "ipc.h"
@@ -240,6 +241,17 @@ void proc_kill(struct proc *p, int sig)
 		proc_kill_threads_locked(p, NULL);
 	}
 	spin_unlock(&proc_lock);
+}
+
+int proc_end_other_threads(struct proc *p, struct thread *self)
+{
+	spin_lock(&proc_lock);
+	proc_kill_threads_locked(p, self);
+	spin_unlock(&proc_lock);
+	uint64_t deadline = clock_ns() + 1000000000ull;
+	while (p->nr_threads > 1 && clock_ns() < deadline)
+		sched_sleep_until(clock_ns() + 1000000);
+	return p->nr_threads > 1 ? -EAGAIN : 0;
 }
 
 __noreturn void proc_exit(int status)

@@ -18,8 +18,8 @@
 #include "vm.h"
 #include "percpu.h"
 
-#define SPAWN_MAX_ARGS  64
-#define SPAWN_ARG_BYTES 4096
+#define SPAWN_MAX_ARGS  128	/* argv and envp strings together */
+#define SPAWN_ARG_BYTES 16384
 
 void enter_user(struct trap_frame *tf);
 
@@ -58,35 +58,45 @@ static int spawn_load(struct addrspace *as, const struct initrd_file *f, const s
 	return vm_area_add_empty(as, image_end, VM_READ | VM_WRITE);
 }
 
-/* Lays out argc, argv[], NULL, envp NULL, auxv AT_NULL and the strings
+/* Copies a NULL-terminated string vector onto the new stack below *str,
+ * recording each string's address in ptrs from index *n. */
+static int spawn_push_strings(struct addrspace *as, const char *const vec[], uint64_t *ptrs,
+			      int *n, vaddr_t *str)
+{
+	for (int i = 0; vec && vec[i]; i++) {
+		size_t len = strlen(vec[i]) + 1;
+		if (*n >= SPAWN_MAX_ARGS || USER_STACK_TOP - *str + len > SPAWN_ARG_BYTES)
+			return -E2BIG;
+		*str -= len;
+		int err = vm_copy_to(as, *str, vec[i], len);
+		if (err)
+			return err;
+		ptrs[(*n)++] = *str;
+	}
+	ptrs[(*n)++] = 0;
+	return 0;
+}
+
+/* Lays out argc, argv[], NULL, envp[], NULL, auxv AT_NULL and the strings
  * at the top of the stack; returns the initial rsp (16-byte aligned). */
-static int spawn_stack(struct addrspace *as, const char *const argv[], uint64_t *rsp)
+static int spawn_stack(struct addrspace *as, const char *const argv[], const char *const envp[],
+		       uint64_t *rsp)
 {
 	uint64_t ptrs[SPAWN_MAX_ARGS + 4];
-	int argc = 0;
-	vaddr_t top = USER_STACK_TOP, str = top;
+	vaddr_t str = USER_STACK_TOP;
+	int n = 1, err;
 
-	int err = vm_area_add(as, top - USER_STACK_SIZE, USER_STACK_SIZE, VM_READ | VM_WRITE, 0);
-	if (err)
+	err = vm_area_add(as, USER_STACK_TOP - USER_STACK_SIZE, USER_STACK_SIZE, VM_READ | VM_WRITE, 0);
+	if (err || (err = spawn_push_strings(as, argv, ptrs, &n, &str)))
 		return err;
-	for (; argv && argv[argc]; argc++) {
-		size_t n = strlen(argv[argc]) + 1;
-		if (argc >= SPAWN_MAX_ARGS || top - str + n > SPAWN_ARG_BYTES)
-			return -E2BIG;
-		str -= n;
-		if ((err = vm_copy_to(as, str, argv[argc], n)))
-			return err;
-		ptrs[argc + 1] = str;
-	}
-	ptrs[0] = (uint64_t)argc;
-	int n = argc + 1;
-	ptrs[n++] = 0;	/* end of argv */
-	ptrs[n++] = 0;	/* empty environment */
+	ptrs[0] = (uint64_t)(n - 2); /* argc */
+	if ((err = spawn_push_strings(as, envp, ptrs, &n, &str)))
+		return err;
 	ptrs[n++] = 0;	/* auxv: AT_NULL */
 	ptrs[n++] = 0;
-	vaddr_t sp = ALIGN_DOWN(str - n * 8, 16);
+	vaddr_t sp = ALIGN_DOWN(str - (uint64_t)n * 8, 16);
 	*rsp = sp;
-	return vm_copy_to(as, sp, ptrs, n * 8);
+	return vm_copy_to(as, sp, ptrs, (uint64_t)n * 8);
 }
 
 static long spawn_user_entry(void *arg)
@@ -123,35 +133,59 @@ struct thread *user_thread_create(struct proc *p, uint64_t entry, uint64_t rsp, 
 	return user_thread_from_frame(p, &regs, err);
 }
 
-int proc_spawn(const char *path, const char *const argv[], struct cgroup *cg,
-	       struct proc *parent, uint32_t caps)
+struct addrspace *proc_load_image(const char *path, const char *const argv[],
+				  const char *const envp[], struct cgroup *cg, uint64_t *entry,
+				  uint64_t *rsp, int *err)
 {
 	struct initrd_file f;
 	struct elf_image img;
-	int err = 0;
 
+	*err = -ENOENT;
 	if (!spawn_find(path, &f) || !initrd_is_reg(&f))
-		return -ENOENT;
-	if ((err = elf_parse(f.data, f.size, USER_STACK_TOP - USER_STACK_SIZE, &img)))
-		return err;
-	const char *base = strrchr(path, '/');
-	struct proc *p = proc_alloc(parent, cg, base ? base + 1 : path, &err);
-	if (!p)
-		return err;
-	p->caps = caps;
-	p->as = vm_as_create(cg, &err);
-	uint64_t rsp = 0;
-	if (p->as && !(err = spawn_load(p->as, &f, &img)) && !(err = spawn_stack(p->as, argv, &rsp))) {
-		struct thread *t = user_thread_create(p, img.entry, rsp, 0, &err);
-		if (t) {
-			int pid = p->pid;
-			proc_add_thread(p, t);
-			sched_wake(t, 0);
-			return pid;
-		}
+		return NULL;
+	if ((*err = elf_parse(f.data, f.size, USER_STACK_TOP - USER_STACK_SIZE, &img)))
+		return NULL;
+	struct addrspace *as = vm_as_create(cg, err);
+	if (!as)
+		return NULL;
+	if ((*err = spawn_load(as, &f, &img)) || (*err = spawn_stack(as, argv, envp, rsp))) {
+		vm_as_destroy(as);
+		return NULL;
 	}
-	proc_abort_spawn(p);
-	return err;
+	*entry = img.entry;
+	return as;
+}
+
+const char *proc_basename(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	return base ? base + 1 : path;
+}
+
+int proc_spawn(const char *path, const char *const argv[], struct cgroup *cg,
+	       struct proc *parent, uint32_t caps)
+{
+	uint64_t entry, rsp;
+	int err;
+	struct addrspace *as = proc_load_image(path, argv, NULL, cg, &entry, &rsp, &err);
+	if (!as)
+		return err;
+	struct proc *p = proc_alloc(parent, cg, proc_basename(path), &err);
+	if (!p) {
+		vm_as_destroy(as);
+		return err;
+	}
+	p->caps = caps;
+	p->as = as;
+	struct thread *t = user_thread_create(p, entry, rsp, 0, &err);
+	if (!t) {
+		proc_abort_spawn(p);
+		return err;
+	}
+	int pid = p->pid;
+	proc_add_thread(p, t);
+	sched_wake(t, 0);
+	return pid;
 }
 
 /* Another thread in the caller's process, entering user mode at entry with

@@ -275,3 +275,9 @@ KTEST(user_fork_copy_on_write)
 	const char *const argv[] = { "tests/fork", NULL };
 	user_test("tests/fork", argv);
 }
+
+KTEST(user_execve)
+{
+	const char *const argv[] = { "tests/exec", NULL };
+	user_test("tests/exec", argv);
+}

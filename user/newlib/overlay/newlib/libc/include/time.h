@@ -1,3 +1,9 @@
+/* Arbor overlay: newlib 3.3.0's <time.h> with Linux clock ids
+   (CLOCK_REALTIME 0, CLOCK_MONOTONIC 1, CLOCK_PROCESS_CPUTIME_ID 2,
+   CLOCK_THREAD_CPUTIME_ID 3, CLOCK_MONOTONIC_RAW 4, CLOCK_REALTIME_COARSE 5,
+   CLOCK_MONOTONIC_COARSE 6, CLOCK_BOOTTIME 7, ..._ALARM 8/9, CLOCK_TAI 11),
+   TIMER_ABSTIME 1 and CLK_TCK 100.  The declarations are newlib's, gated
+   by the _POSIX_* options that the overlay's <sys/features.h> turns on.  */
 /*
  * time.h
  * 
@@ -23,7 +29,9 @@
 #endif
 
 #define CLOCKS_PER_SEC _CLOCKS_PER_SEC_
-#define CLK_TCK CLOCKS_PER_SEC
+/* Arbor: CLK_TCK is the unit of times() (Linux USER_HZ), not
+   CLOCKS_PER_SEC (which is 1000000 as on Linux, see <machine/time.h>). */
+#define CLK_TCK 100
 
 #include <sys/types.h>
 #include <sys/timespec.h>
@@ -250,17 +258,17 @@ extern "C" {
                            /*   accessible. */
 
 /* Flag indicating time is "absolute" with respect to the clock
-   associated with a time.  Value 4 is historic. */
+   associated with a time.  Linux value. */
 
-#define TIMER_ABSTIME	4
+#define TIMER_ABSTIME	1
 
 /* Manifest Constants, P1003.1b-1993, p. 262 */
 
 #if __GNU_VISIBLE
-#define CLOCK_REALTIME_COARSE	((clockid_t) 0)
+#define CLOCK_REALTIME_COARSE	((clockid_t) 5)
 #endif
 
-#define CLOCK_REALTIME		((clockid_t) 1)
+#define CLOCK_REALTIME		((clockid_t) 0)
 
 /* Manifest Constants, P1003.4b/D8, p. 55 */
 
@@ -290,13 +298,13 @@ extern "C" {
  *  as a clock whose value cannot be set via clock_settime() and which
  *  cannot have backward clock jumps. */
 
-#define CLOCK_MONOTONIC		((clockid_t) 4)
+#define CLOCK_MONOTONIC		((clockid_t) 1)
 
 #endif
 
 #if __GNU_VISIBLE
 
-#define CLOCK_MONOTONIC_RAW	((clockid_t) 5)
+#define CLOCK_MONOTONIC_RAW	((clockid_t) 4)
 
 #define CLOCK_MONOTONIC_COARSE	((clockid_t) 6)
 
@@ -305,6 +313,8 @@ extern "C" {
 #define CLOCK_REALTIME_ALARM	((clockid_t) 8)
 
 #define CLOCK_BOOTTIME_ALARM	((clockid_t) 9)
+
+#define CLOCK_TAI		((clockid_t) 11)
 
 #endif
 

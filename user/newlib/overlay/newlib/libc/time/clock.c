@@ -1,3 +1,8 @@
+/* Arbor overlay: newlib 3.3.0's clock.c, body replaced: newlib summed the
+   times() fields (including the children's) in times() units and assumed
+   they were CLOCKS_PER_SEC; Arbor's times() counts Linux USER_HZ (100) ticks
+   and CLOCKS_PER_SEC is 1000000, so clock() now reads the process CPU-time
+   clock instead, as POSIX and glibc do.  */
 /* NetWare can not use this implementation of clock, since it does not
    have times or any similar function.  It provides its own version of
    clock in clib.nlm.  If we can not use clib.nlm, then we must write
@@ -42,24 +47,21 @@ measurement is available, the result is (clock_t)<<-1>>.
 PORTABILITY
 ANSI C requires <<clock>> and <<CLOCKS_PER_SEC>>.
 
-Supporting OS subroutine required: <<times>>.
+Supporting OS subroutine required: <<clock_gettime>>.
 */
 
 #include <time.h>
-#include <sys/times.h>
-#include <reent.h>
 
-clock_t 
-clock ()
+clock_t
+clock (void)
 {
-  struct tms tim_s;
-  clock_t res;
+  struct timespec ts;
 
-  if ((res = (clock_t) _times_r (_REENT, &tim_s)) != (clock_t) -1)
-    res = (clock_t) (tim_s.tms_utime + tim_s.tms_stime +
-		     tim_s.tms_cutime + tim_s.tms_cstime);
-
-  return res;
+  if (clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts) != 0)
+    return (clock_t) -1;
+  /* CLOCKS_PER_SEC is 1000000: microseconds of CPU time.  */
+  return (clock_t) ts.tv_sec * CLOCKS_PER_SEC
+	 + (clock_t) (ts.tv_nsec / (1000000000L / CLOCKS_PER_SEC));
 }
 
 #endif /* CLOCK_PROVIDED */

@@ -1,3 +1,12 @@
+/* Arbor overlay: newlib 3.3.0's <sys/_default_fcntl.h> with Linux x86_64
+   values, since Arbor's open()/fcntl()/openat() take Linux's numbers.
+   Structure kept from newlib (the _F* internal names, the F* BSD aliases,
+   struct flock, the prototypes); changed: every O_*, F_*, AT_* value, the
+   _F* values (now equal to the matching O_* bits), F_RDLCK/WRLCK/UNLCK
+   0/1/2, struct flock layout (Linux: off_t l_start/l_len, pid_t l_pid),
+   added O_DSYNC, O_RSYNC, O_ASYNC, O_NOATIME, O_PATH, O_TMPFILE,
+   O_LARGEFILE, Linux F_* commands.  newlib's stdio builds its open flags
+   from these names, so it follows automatically.  */
 
 #ifndef	_SYS__DEFAULT_FCNTL_H_
 #ifdef __cplusplus
@@ -6,37 +15,32 @@ extern "C" {
 #define	_SYS__DEFAULT_FCNTL_H_
 #include <_ansi.h>
 #include <sys/cdefs.h>
+
+/* Historical internal names, now with the Linux bit values.  */
 #define	_FOPEN		(-1)	/* from sys/file.h, kernel use only */
-#define	_FREAD		0x0001	/* read enabled */
-#define	_FWRITE		0x0002	/* write enabled */
-#define	_FAPPEND	0x0008	/* append (writes guaranteed at the end) */
-#define	_FMARK		0x0010	/* internal; mark during gc() */
-#define	_FDEFER		0x0020	/* internal; defer for next gc pass */
-#define	_FASYNC		0x0040	/* signal pgrp when data ready */
-#define	_FSHLOCK	0x0080	/* BSD flock() shared lock present */
-#define	_FEXLOCK	0x0100	/* BSD flock() exclusive lock present */
-#define	_FCREAT		0x0200	/* open with file create */
-#define	_FTRUNC		0x0400	/* open with truncation */
-#define	_FEXCL		0x0800	/* error on open if file exists */
-#define	_FNBIO		0x1000	/* non blocking I/O (sys5 style) */
-#define	_FSYNC		0x2000	/* do all writes synchronously */
-#define	_FNONBLOCK	0x4000	/* non blocking I/O (POSIX style) */
+#define	_FREAD		0x0001	/* read enabled (O_RDONLY+1) */
+#define	_FWRITE		0x0002	/* write enabled (O_WRONLY+1) */
+#define	_FCREAT		0000100	/* open with file create */
+#define	_FEXCL		0000200	/* error on open if file exists */
+#define	_FNOCTTY	0000400	/* don't assign a ctty on this open */
+#define	_FTRUNC		0001000	/* open with truncation */
+#define	_FAPPEND	0002000	/* append (writes guaranteed at the end) */
+#define	_FNONBLOCK	0004000	/* non blocking I/O (POSIX style) */
 #define	_FNDELAY	_FNONBLOCK	/* non blocking I/O (4.2 style) */
-#define	_FNOCTTY	0x8000	/* don't assign a ctty on this open */
-#if defined (__CYGWIN__)
-#define	_FBINARY	0x10000
-#define	_FTEXT		0x20000
-#endif
-#define	_FNOINHERIT	0x40000
-#define	_FDIRECT	0x80000
-#define	_FNOFOLLOW	0x100000
-#define	_FDIRECTORY	0x200000
-#define	_FEXECSRCH	0x400000
-#if defined (__CYGWIN__)
-#define	_FTMPFILE	0x800000
-#define	_FNOATIME	0x1000000
-#define	_FPATH		0x2000000
-#endif
+#define	_FNBIO		_FNONBLOCK	/* non blocking I/O (sys5 style) */
+#define	_FDSYNC		0010000	/* synchronized data writes */
+#define	_FASYNC		0020000	/* signal pgrp when data ready */
+#define	_FDIRECT	0040000	/* direct I/O */
+#define	_FLARGEFILE	0100000	/* kernel value; 0 for 64-bit user space */
+#define	_FDIRECTORY	0200000	/* must be a directory */
+#define	_FNOFOLLOW	0400000	/* don't follow a final symlink */
+#define	_FNOATIME	01000000	/* don't update atime */
+#define	_FNOINHERIT	02000000	/* close on exec */
+#define	__FSYNC_ONLY	04000000	/* Linux __O_SYNC bit */
+#define	_FSYNC		(__FSYNC_ONLY | _FDSYNC)	/* do all writes synchronously */
+#define	_FPATH		010000000	/* path-only descriptor */
+#define	__FTMPFILE_ONLY	020000000	/* Linux __O_TMPFILE bit */
+#define	_FTMPFILE	(__FTMPFILE_ONLY | _FDIRECTORY)
 
 #define	O_ACCMODE	(O_RDONLY|O_WRONLY|O_RDWR)
 
@@ -52,37 +56,36 @@ extern "C" {
 #define	O_CREAT		_FCREAT
 #define	O_TRUNC		_FTRUNC
 #define	O_EXCL		_FEXCL
-#define O_SYNC		_FSYNC
-/*	O_NDELAY	_FNDELAY 	set in include/fcntl.h */
-/*	O_NDELAY	_FNBIO 		set in include/fcntl.h */
+#define	O_SYNC		_FSYNC
+#define	O_DSYNC		_FDSYNC
+#define	O_RSYNC		_FSYNC
+#define	O_NDELAY	_FNDELAY
 #define	O_NONBLOCK	_FNONBLOCK
 #define	O_NOCTTY	_FNOCTTY
+#define	O_LARGEFILE	0		/* off_t is 64-bit: always large */
 
 /* POSIX-1.2008 specific flags */
 #if __POSIX_VISIBLE >= 200809
 #define	O_CLOEXEC	_FNOINHERIT
 #define	O_NOFOLLOW	_FNOFOLLOW
 #define	O_DIRECTORY	_FDIRECTORY
-#define	O_EXEC		_FEXECSRCH
-#define	O_SEARCH	_FEXECSRCH
+/* Linux has no separate O_EXEC/O_SEARCH: both open a path-only
+   descriptor.  */
+#define	O_EXEC		_FPATH
+#define	O_SEARCH	_FPATH
 #endif
 
-#if __BSD_VISIBLE
+#if __BSD_VISIBLE || __GNU_VISIBLE
 #define	O_DIRECT	_FDIRECT
+#define	O_ASYNC		_FASYNC
+#define	O_FSYNC		_FSYNC
 #endif
-
-#if defined (__CYGWIN__)
-#define O_BINARY	_FBINARY
-#define O_TEXT		_FTEXT
-#define O_DSYNC         _FSYNC
-#define O_RSYNC         _FSYNC
 
 /* Linux-specific flags */
 #if __GNU_VISIBLE
-#define O_TMPFILE	_FTMPFILE
-#define O_NOATIME	_FNOATIME
-#define O_PATH		_FPATH
-#endif
+#define	O_TMPFILE	_FTMPFILE
+#define	O_NOATIME	_FNOATIME
+#define	O_PATH		_FPATH
 #endif
 
 #if __MISC_VISIBLE
@@ -96,6 +99,7 @@ extern "C" {
 #define	FNBIO		_FNBIO
 #define	FNONBIO		_FNONBLOCK	/* XXX fix to be NONBLOCK everywhere */
 #define	FNDELAY		_FNDELAY
+#define	FFSYNC		_FSYNC
 
 /*
  * Flags that are disallowed for fcntl's (FCNTLCANT);
@@ -103,10 +107,6 @@ extern "C" {
  */
 #define	FREAD		_FREAD
 #define	FWRITE		_FWRITE
-#define	FMARK		_FMARK
-#define	FDEFER		_FDEFER
-#define	FSHLOCK		_FSHLOCK
-#define	FEXLOCK		_FEXLOCK
 
 /*
  * The rest of the flags, used only for opens
@@ -123,51 +123,58 @@ extern "C" {
 #define	FNONBLOCK	_FNONBLOCK
 #endif	/* __BSD_VISIBLE */
 
-/* XXX close on exec request; must match UF_EXCLOSE in user.h */
 #define	FD_CLOEXEC	1	/* posix */
 
-/* fcntl(2) requests */
+/* fcntl(2) requests (Linux x86_64) */
 #define	F_DUPFD		0	/* Duplicate fildes */
 #define	F_GETFD		1	/* Get fildes flags (close on exec) */
 #define	F_SETFD		2	/* Set fildes flags (close on exec) */
 #define	F_GETFL		3	/* Get file flags */
 #define	F_SETFL		4	/* Set file flags */
+#define	F_GETLK		5	/* Get record-locking information */
+#define	F_SETLK		6	/* Set or Clear a record-lock (Non-Blocking) */
+#define	F_SETLKW	7	/* Set or Clear a record-lock (Blocking) */
 #if __BSD_VISIBLE || __POSIX_VISIBLE >= 200112
-#define	F_GETOWN 	5	/* Get owner - for ASYNC */
-#define	F_SETOWN 	6	/* Set owner - for ASYNC */
+#define	F_SETOWN	8	/* Set owner - for ASYNC */
+#define	F_GETOWN	9	/* Get owner - for ASYNC */
 #endif /* __BSD_VISIBLE || __POSIX_VISIBLE >= 200112 */
-#define	F_GETLK  	7	/* Get record-locking information */
-#define	F_SETLK  	8	/* Set or Clear a record-lock (Non-Blocking) */
-#define	F_SETLKW 	9	/* Set or Clear a record-lock (Blocking) */
-#if __MISC_VISIBLE
-#define	F_RGETLK 	10	/* Test a remote lock to see if it is blocked */
-#define	F_RSETLK 	11	/* Set or unlock a remote lock */
-#define	F_CNVT 		12	/* Convert a fhandle to an open fd */
-#define	F_RSETLKW 	13	/* Set or Clear remote record-lock(Blocking) */
-#endif	/* __MISC_VISIBLE */
+#if __GNU_VISIBLE
+#define	F_SETSIG	10	/* Set the signal sent for ASYNC */
+#define	F_GETSIG	11	/* Get the signal sent for ASYNC */
+#define	F_SETOWN_EX	15
+#define	F_GETOWN_EX	16
+#define	F_OFD_GETLK	36	/* Open-file-description locks */
+#define	F_OFD_SETLK	37
+#define	F_OFD_SETLKW	38
+#define	F_SETLEASE	1024
+#define	F_GETLEASE	1025
+#define	F_NOTIFY	1026
+#define	F_SETPIPE_SZ	1031
+#define	F_GETPIPE_SZ	1032
+#define	F_ADD_SEALS	1033
+#define	F_GET_SEALS	1034
+#endif
 #if __POSIX_VISIBLE >= 200809
-#define	F_DUPFD_CLOEXEC	14	/* As F_DUPFD, but set close-on-exec flag */
+#define	F_DUPFD_CLOEXEC	1030	/* As F_DUPFD, but set close-on-exec flag */
 #endif
 
 /* fcntl(2) flags (l_type field of flock structure) */
-#define	F_RDLCK		1	/* read lock */
-#define	F_WRLCK		2	/* write lock */
-#define	F_UNLCK		3	/* remove lock(s) */
-#if __MISC_VISIBLE
-#define	F_UNLKSYS	4	/* remove remote locks for a given system */
-#endif	/* __MISC_VISIBLE */
+#define	F_RDLCK		0	/* read lock */
+#define	F_WRLCK		1	/* write lock */
+#define	F_UNLCK		2	/* remove lock(s) */
 
 #if __BSD_VISIBLE || __POSIX_VISIBLE >= 200809
 /* Special descriptor value to denote the cwd in calls to openat(2) etc. */
-#define AT_FDCWD -2
+#define AT_FDCWD		-100
 
-/* Flag values for faccessat2) et al. */
-#define AT_EACCESS              1
-#define AT_SYMLINK_NOFOLLOW     2
-#define AT_SYMLINK_FOLLOW       4
-#define AT_REMOVEDIR            8
+/* Flag values for faccessat2) et al. (Linux) */
+#define AT_SYMLINK_NOFOLLOW	0x100
+#define AT_REMOVEDIR		0x200
+#define AT_EACCESS		0x200	/* faccessat only; shares AT_REMOVEDIR's bit */
+#define AT_SYMLINK_FOLLOW	0x400
 #if __GNU_VISIBLE
-#define AT_EMPTY_PATH          16
+#define AT_NO_AUTOMOUNT		0x800
+#define AT_EMPTY_PATH		0x1000
 #endif
 #endif
 
@@ -179,35 +186,18 @@ extern "C" {
 #define	LOCK_UN		0x08		/* unlock file */
 #endif
 
-/*#include <sys/stdtypes.h>*/
+#include <sys/types.h>
 
-#ifndef __CYGWIN__
-/* file segment locking set data type - information passed to system by user */
+/* file segment locking set data type - information passed to system by user
+   (Linux x86_64 layout: 32 bytes) */
 struct flock {
 	short	l_type;		/* F_RDLCK, F_WRLCK, or F_UNLCK */
 	short	l_whence;	/* flag to choose starting offset */
-	long	l_start;	/* relative offset, in bytes */
-	long	l_len;		/* length, in bytes; 0 means lock to EOF */
-	short	l_pid;		/* returned with F_GETLK */
-	short	l_xxx;		/* reserved for future use */
+	off_t	l_start;	/* relative offset, in bytes */
+	off_t	l_len;		/* length, in bytes; 0 means lock to EOF */
+	pid_t	l_pid;		/* returned with F_GETLK */
 };
-#endif /* __CYGWIN__ */
 
-#if __MISC_VISIBLE
-/* extended file segment locking set data type */
-struct eflock {
-	short	l_type;		/* F_RDLCK, F_WRLCK, or F_UNLCK */
-	short	l_whence;	/* flag to choose starting offset */
-	long	l_start;	/* relative offset, in bytes */
-	long	l_len;		/* length, in bytes; 0 means lock to EOF */
-	short	l_pid;		/* returned with F_GETLK */
-	short	l_xxx;		/* reserved for future use */
-	long	l_rpid;		/* Remote process id wanting this lock */
-	long	l_rsys;		/* Remote system id wanting this lock */
-};
-#endif	/* __MISC_VISIBLE */
-
-#include <sys/types.h>
 #include <sys/stat.h>		/* sigh. for the mode bits for open/creat */
 
 extern int open (const char *, int, ...);

@@ -1,3 +1,5 @@
+/* Arbor overlay: newlib 3.3.0's <sys/features.h> plus one block (search
+   for "Arbor") that defines the POSIX option macros for Arbor.  */
 /*
  *  Written by Joel Sherrill <joel@OARcorp.com>.
  *
@@ -328,6 +330,27 @@ extern "C" {
 #  endif
 #else
 #  define __SSP_FORTIFY_LEVEL 0
+#endif
+
+/* Arbor: the POSIX options the Arbor port of newlib provides.  They make
+   <time.h> declare clock_gettime/clock_getres/clock_settime/nanosleep/
+   timer_* and the CLOCK_* ids, <sched.h> declare sched_yield & co., and
+   <pthread.h> declare the pthread API.  (This overlay is only ever used for
+   Arbor, so no target macro is tested; the guard only keeps the RTEMS,
+   Cygwin and XMK blocks below from redefining them.)
+   Note: with _POSIX_THREADS defined, newlib's stdio (stdio/local.h) is
+   built with thread-cancellation support and references
+   pthread_setcancelstate, _pthread_cleanup_push and _pthread_cleanup_pop,
+   which the port must supply.  */
+#if !defined(__rtems__) && !defined(__CYGWIN__) && !defined(__XMK__)
+#define _POSIX_TIMERS			200809L
+#define _POSIX_MONOTONIC_CLOCK		200809L
+#define _POSIX_CPUTIME			200809L
+#define _POSIX_THREAD_CPUTIME		200809L
+#define _POSIX_THREADS			200809L
+#define _POSIX_PRIORITY_SCHEDULING	200809L
+#define _POSIX_READER_WRITER_LOCKS	200809L
+#define _UNIX98_THREAD_MUTEX_ATTRIBUTES	1
 #endif
 
 /* RTEMS adheres to POSIX -- 1003.1b with some features from annexes.  */

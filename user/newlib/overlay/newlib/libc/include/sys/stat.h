@@ -1,3 +1,7 @@
+/* Arbor overlay: newlib 3.3.0's <sys/stat.h> with the Linux x86_64
+   struct stat layout, lstat() and mknod() always declared, and Linux's
+   UTIME_NOW/UTIME_OMIT.  Mode bits (S_IF*, S_I*) are newlib's, which
+   already equal Linux's.  */
 #ifndef	_SYS_STAT_H
 #define	_SYS_STAT_H
 
@@ -18,43 +22,35 @@ extern "C" {
    sizes of any of the basic types change (short, int, long) [via a compile
    time option].  */
 
-#ifdef __CYGWIN__
-#include <cygwin/stat.h>
-#ifdef _COMPILING_NEWLIB
-#define stat64 stat
-#endif
-#else
-struct	stat 
+/* Arbor: the Linux x86_64 struct stat layout (144 bytes), so the kernel
+   can fill it like Linux's stat/fstat/newfstatat do:
+     st_dev 0, st_ino 8, st_nlink 16, st_mode 24, st_uid 28, st_gid 32,
+     st_rdev 40, st_size 48, st_blksize 56, st_blocks 64,
+     st_atim 72, st_mtim 88, st_ctim 104, reserved 120..143.
+   (dev_t, ino_t, nlink_t are 64-bit and uid_t/gid_t 32-bit; see the
+   overlay's <sys/_types.h>.)  */
+struct	stat
 {
   dev_t		st_dev;
   ino_t		st_ino;
-  mode_t	st_mode;
   nlink_t	st_nlink;
+  mode_t	st_mode;
   uid_t		st_uid;
   gid_t		st_gid;
+  int		__st_pad0;
   dev_t		st_rdev;
   off_t		st_size;
-#if defined(__svr4__) && !defined(__PPC__) && !defined(__sun__)
-  time_t	st_atime;
-  time_t	st_mtime;
-  time_t	st_ctime;
-#else
+  blksize_t	st_blksize;
+  blkcnt_t	st_blocks;
   struct timespec st_atim;
   struct timespec st_mtim;
   struct timespec st_ctim;
-  blksize_t     st_blksize;
-  blkcnt_t	st_blocks;
-#if !defined(__rtems__)
-  long		st_spare4[2];
-#endif
-#endif
+  long		__st_reserved[3];
 };
 
-#if !(defined(__svr4__) && !defined(__PPC__) && !defined(__sun__)) && !defined(__cris__)
 #define st_atime st_atim.tv_sec
 #define st_ctime st_ctim.tv_sec
 #define st_mtime st_mtim.tv_sec
-#endif
 
 #endif
 
@@ -128,11 +124,9 @@ struct	stat
 #define	S_ISLNK(m)	(((m)&_IFMT) == _IFLNK)
 #define	S_ISSOCK(m)	(((m)&_IFMT) == _IFSOCK)
 
-#if defined(__CYGWIN__)
-/* Special tv_nsec values for futimens(2) and utimensat(2). */
-#define UTIME_NOW	-2L
-#define UTIME_OMIT	-1L
-#endif
+/* Special tv_nsec values for futimens(2) and utimensat(2) (Linux). */
+#define UTIME_NOW	((1L << 30) - 1L)
+#define UTIME_OMIT	((1L << 30) - 2L)
 
 int	chmod (const char *__path, mode_t __mode );
 int     fchmod (int __fd, mode_t __mode);
@@ -142,10 +136,8 @@ int	mkfifo (const char *__path, mode_t __mode );
 int	stat (const char *__restrict __path, struct stat *__restrict __sbuf );
 mode_t	umask (mode_t __mask );
 
-#if defined (__SPU__) || defined(__rtems__) || defined(__CYGWIN__) && !defined(__INSIDE_CYGWIN__)
 int	lstat (const char *__restrict __path, struct stat *__restrict __buf );
 int	mknod (const char *__path, mode_t __mode, dev_t __dev );
-#endif
 
 #if __ATFILE_VISIBLE && !defined(__INSIDE_CYGWIN__)
 int	fchmodat (int, const char *, mode_t, int);

@@ -1,3 +1,7 @@
+/* Arbor overlay: newlib 3.3.0's <sys/wait.h> with the Linux wait options
+   (WNOHANG 1, WUNTRACED/WSTOPPED 2, WEXITED 4, WCONTINUED 8, WNOWAIT
+   0x01000000), the Linux status encoding macros (adds WIFCONTINUED and
+   WCOREDUMP), idtype_t and waitid().  Layout of the file kept from newlib.  */
 #ifndef _SYS_WAIT_H
 #define _SYS_WAIT_H
 
@@ -6,28 +10,47 @@ extern "C" {
 #endif
 
 #include <sys/types.h>
+#include <signal.h>		/* siginfo_t for waitid(), as POSIX allows */
 
-#define WNOHANG 1
-#define WUNTRACED 2
+#define WNOHANG		1		/* Don't block waiting */
+#define WUNTRACED	2		/* Report stopped children */
+#define WSTOPPED	WUNTRACED	/* waitid(): report stopped children */
+#define WEXITED		4		/* waitid(): report exited children */
+#define WCONTINUED	8		/* Report continued children */
+#define WNOWAIT		0x01000000	/* waitid(): leave child waitable */
 
-/* A status looks like:
-      <1 byte info> <1 byte code>
-
-      <code> == 0, child has exited, info is the exit value
-      <code> == 1..7e, child has exited, info is the signal number.
-      <code> == 7f, child has stopped, info was the signal number.
-      <code> == 80, there was a core dump.
+/* A status (Linux encoding) looks like:
+      exited:    <exit code> << 8
+      signaled:  <signal number> | (0x80 if a core was dumped)
+      stopped:   (<signal number> << 8) | 0x7f
+      continued: 0xffff
 */
-   
-#define WIFEXITED(w)	(((w) & 0xff) == 0)
-#define WIFSIGNALED(w)	(((w) & 0x7f) > 0 && (((w) & 0x7f) < 0x7f))
-#define WIFSTOPPED(w)	(((w) & 0xff) == 0x7f)
-#define WEXITSTATUS(w)	(((w) >> 8) & 0xff)
+
+#define WEXITSTATUS(w)	(((w) & 0xff00) >> 8)
 #define WTERMSIG(w)	((w) & 0x7f)
-#define WSTOPSIG	WEXITSTATUS
+#define WSTOPSIG(w)	WEXITSTATUS(w)
+#define WIFEXITED(w)	(WTERMSIG(w) == 0)
+#define WIFSIGNALED(w)	(WTERMSIG(w) != 0 && WTERMSIG(w) != 0x7f)
+#define WIFSTOPPED(w)	(((w) & 0xff) == 0x7f)
+#define WIFCONTINUED(w)	((w) == 0xffff)
+#define WCOREDUMP(w)	(((w) & 0x80) != 0)
+
+#if __MISC_VISIBLE
+#define W_EXITCODE(ret, sig)	((ret) << 8 | (sig))
+#define W_STOPCODE(sig)		((sig) << 8 | 0x7f)
+#define WCOREFLAG		0x80
+#endif
+
+/* waitid() id types (Linux values).  */
+typedef enum {
+  P_ALL = 0,
+  P_PID = 1,
+  P_PGID = 2
+} idtype_t;
 
 pid_t wait (int *);
 pid_t waitpid (pid_t, int *, int);
+int waitid (idtype_t, id_t, siginfo_t *, int);
 
 #ifdef _COMPILING_NEWLIB
 pid_t _wait (int *);

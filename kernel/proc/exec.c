@@ -1,0 +1,103 @@
+/* execve: the calling process runs another program. The new image is
+ * built completely before anything of the old one is touched, so a failed
+ * exec returns an error to a process that is still intact. */
+#include "abi/errno.h"
+#include "addrspace.h"
+#include "heap.h"
+#include "kstring.h"
+#include "proc.h"
+#include "sched.h"
+#include "syscall.h"
+#include "timer.h"
+#include "trap.h"
+
+#define EXEC_MAX_STRINGS 128
+#define EXEC_STRING_BYTES 16384
+
+struct exec_args {
+	char buf[EXEC_STRING_BYTES];
+	const char *argv[EXEC_MAX_STRINGS + 1];
+	const char *envp[EXEC_MAX_STRINGS + 1];
+	size_t used;
+	int count;
+};
+
+/* Copies a user vector of strings (NULL-terminated, may be NULL) into a,
+ * filling vec. 0, -EFAULT or -E2BIG. */
+static int exec_copy_vector(struct exec_args *a, const char *const *uvec, const char **vec)
+{
+	int i = 0;
+	for (; uvec; i++) {
+		const char *us;
+		if (copy_from_user(&us, &uvec[i], sizeof(us)))
+			return -EFAULT;
+		if (!us)
+			break;
+		if (a->count == EXEC_MAX_STRINGS || a->used >= sizeof(a->buf))
+			return -E2BIG;
+		long n = copy_string_from_user(a->buf + a->used, us, sizeof(a->buf) - a->used);
+		if (n < 0)
+			return n == -ENAMETOOLONG ? -E2BIG : (int)n;
+		vec[i] = a->buf + a->used;
+		a->used += (size_t)n + 1;
+		a->count++;
+	}
+	vec[i] = NULL;
+	return 0;
+}
+
+int exec_copy_args(struct exec_args **out, const char *const *uargv, const char *const *uenvp)
+{
+	struct exec_args *a = kmalloc(sizeof(*a));
+	if (!a)
+		return -ENOMEM;
+	a->used = 0;
+	a->count = 0;
+	int err = exec_copy_vector(a, uargv, a->argv);
+	if (!err)
+		err = exec_copy_vector(a, uenvp, a->envp);
+	if (err) {
+		kfree(a);
+		return err;
+	}
+	*out = a;
+	return 0;
+}
+
+long sys_execve(const char *upath, const char *const *uargv, const char *const *uenvp)
+{
+	struct thread *self = current_thread();
+	struct proc *p = self->proc;
+	char path[256];
+	struct exec_args *a;
+	uint64_t entry, rsp;
+	int err;
+
+	long n = copy_string_from_user(path, upath, sizeof(path));
+	if (n < 0)
+		return n;
+	if ((err = exec_copy_args(&a, uargv, uenvp)))
+		return err;
+	struct addrspace *as = proc_load_image(path, a->argv, a->envp, p->cgroup, &entry, &rsp, &err);
+	kfree(a);
+	if (!as)
+		return err;
+	if ((err = proc_end_other_threads(p, self))) {
+		vm_as_destroy(as);
+		return err;
+	}
+	/* Point of no return: switch to the new image. */
+	struct addrspace *old = p->as;
+	p->as = as;
+	vm_switch_to(as);
+	vm_as_destroy(old);
+	strlcpy(p->name, proc_basename(path), sizeof(p->name));
+	struct trap_frame *tf = self->user_tf;
+	memset(tf, 0, offsetof(struct trap_frame, rip)); /* no register survives */
+	tf->rip = entry;
+	tf->rsp = rsp;
+	tf->rflags = RFLAGS_IF | 0x2;
+	fpu_state_init(&self->fpu);
+	fpu_restore(&self->fpu);
+	return 0;
+}
