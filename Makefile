@@ -123,7 +123,7 @@ $(BUILD)/user/obj/%.c.o: %.c | $(BUILD)/.deps-build $(GEN_HEADERS)
 	@mkdir -p $(@D)
 	@echo "  CC      $< (user)"
 	@gcc $(USER_CFLAGS) -c $< -o $@
-$(BUILD)/user/obj/%.S.o: %.S | $(BUILD)/.deps-build
+$(BUILD)/user/obj/%.S.o: %.S | $(BUILD)/.deps-build $(GEN_HEADERS)
 	@mkdir -p $(@D)
 	@gcc $(USER_CFLAGS) -c $< -o $@
 $(USER_LIB): $(USER_LIB_OBJS)

@@ -19,6 +19,19 @@ void fpu_init(void)
 	fpu_save(&fpu_initial);
 }
 
+/* Bytes 24..27 of the FXSAVE image are MXCSR, 28..31 the mask of its
+ * writable bits: a value with others set would fault fxrstor in the kernel. */
+void fpu_sanitize(struct fpu_state *s)
+{
+	uint32_t mxcsr, mask;
+	memcpy(&mxcsr, s->area + 24, 4);
+	memcpy(&mask, fpu_initial.area + 28, 4);
+	if (mask == 0)
+		mask = 0xffbf; /* the default when the CPU reports none */
+	mxcsr &= mask;
+	memcpy(s->area + 24, &mxcsr, 4);
+}
+
 void fpu_state_init(struct fpu_state *s)
 {
 	memcpy(s, &fpu_initial, sizeof(*s));

@@ -31,13 +31,12 @@ void syscall_init(void)
  * with interrupts off and returns with them off. */
 void syscall_exit_work(struct trap_frame *tf)
 {
-	(void)tf;
 	while (this_cpu()->need_resched) {
 		cpu_sti();
 		schedule();
 		cpu_cli();
 	}
-	proc_user_return_work();
+	proc_user_return_work(tf);
 }
 
 long sys_debug_write(const char *buf, size_t len)
@@ -147,7 +146,7 @@ out:
 long sys_waitpid(int pid, int *ustatus, int options)
 {
 	int status = 0;
-	if (options & ~WNOHANG)
+	if (options & ~(WNOHANG | WUNTRACED | WCONTINUED))
 		return -EINVAL;
 	if (pid < -1 || pid == 0)
 		return -EINVAL; /* process groups arrive with signals */

@@ -91,18 +91,13 @@ static int trap_signal(uint64_t vector)
 	}
 }
 
-/* A user thread caused an exception it cannot survive: its process dies
- * with the matching signal, which the parent sees through wait. */
-static __noreturn void trap_kill_user(struct trap_frame *tf, int sig, uint64_t addr)
+/* A user thread caused an exception: a handler for the signal Linux would
+ * send runs, or the process dies of it (its parent sees the signal). */
+static void trap_user_exception(struct trap_frame *tf, int sig, uint64_t addr)
 {
-	struct thread *t = current_thread();
-	char where[40] = "";
-	if (tf->vector == TRAP_PF)
-		fmt_snprintf(where, sizeof(where), " addr %p", (void *)addr);
-	printk("arbor: pid %d (%s): %s at ip %p%s: killed by signal %d\n",
-	       t->proc->pid, t->proc->name, trap_name(tf->vector), (void *)tf->rip, where, sig);
 	cpu_sti();
-	proc_exit(W_SIGNALED(sig));
+	signal_fault(tf, sig, addr);
+	proc_user_return_work(tf);
 }
 
 static void trap_page_fault(struct trap_frame *tf)
@@ -121,8 +116,10 @@ static void trap_page_fault(struct trap_frame *tf)
 		if (r == 0)
 			return;
 	}
-	if (trap_from_user(tf))
-		trap_kill_user(tf, SIGSEGV, addr);
+	if (trap_from_user(tf)) {
+		trap_user_exception(tf, SIGSEGV, addr);
+		return;
+	}
 	uint64_t fixup = extable_fixup(tf->rip);
 	if (fixup) {
 		tf->rip = fixup;
@@ -140,7 +137,7 @@ void trap_dispatch(struct trap_frame *tf)
 	if (tf->vector == TRAP_PF && !fn) {
 		trap_page_fault(tf);
 		if (trap_from_user(tf))
-			proc_user_return_work();
+			proc_user_return_work(tf);
 		return;
 	}
 	if (fn) {
@@ -151,13 +148,15 @@ void trap_dispatch(struct trap_frame *tf)
 		if (tf->vector >= IRQ_VECTOR_BASE && (tf->rflags & RFLAGS_IF))
 			sched_preempt_irq();
 		if (trap_from_user(tf))
-			proc_user_return_work();
+			proc_user_return_work(tf);
 		return;
 	}
 	if (tf->vector == VECTOR_SPURIOUS)
 		return;
-	if (tf->vector < TRAP_NR_EXCEPTIONS && trap_from_user(tf))
-		trap_kill_user(tf, trap_signal(tf->vector), read_cr2());
+	if (tf->vector < TRAP_NR_EXCEPTIONS && trap_from_user(tf)) {
+		trap_user_exception(tf, trap_signal(tf->vector), 0);
+		return;
+	}
 	if (tf->vector < TRAP_NR_EXCEPTIONS)
 		panic_trap(tf, "%s (vector %lu, error code 0x%lx) in %s mode",
 			   trap_name(tf->vector), tf->vector, tf->error,

@@ -11,6 +11,8 @@ struct fpu_state {
 
 void fpu_init(void);
 void fpu_state_init(struct fpu_state *s); /* the state of a fresh thread */
+/* Makes a state that came from user memory safe to load. */
+void fpu_sanitize(struct fpu_state *s);
 static inline void fpu_save(struct fpu_state *s)
 {
 	__asm__ volatile("fxsaveq %0" : "=m"(*s));

@@ -8,6 +8,7 @@
 #define ARBOR_PROC_H
 
 #include "abi/ipc.h"
+#include "abi/signal.h"
 #include "fpu.h"
 #include "kobj.h"
 #include "percpu.h"
@@ -58,6 +59,10 @@ struct thread {
 	struct list_head proc_link;	/* in proc->threads */
 	struct trap_frame *user_tf;	/* user registers, for user threads */
 	bool kill_pending;		/* end this thread on its way to user mode */
+	uint64_t sig_blocked;		/* bit sig-1: blocked signals */
+	uint64_t sig_pending;		/* bit sig-1: signals sent to this thread */
+	uint64_t sig_saved_mask;	/* sigsuspend: the mask the handler restores */
+	bool sig_restore_mask;
 
 	/* IPC (guarded by the scheduler lock) */
 	struct ipc_msg ipc_buf;		/* message in flight to or from this thread */
@@ -92,6 +97,12 @@ struct proc {
 	uint32_t caps;			/* PROC_CAP_* */
 	uint8_t *io_bitmap;		/* ports granted (0 bit = allowed), or NULL */
 	struct handle_table handles;
+	struct k_sigaction sigactions[SIG_NSIG];
+	uint64_t sig_pending;		/* bit sig-1: signals sent to the process */
+	int pgid, sid;			/* process group and session */
+	bool stopped;			/* by SIGSTOP and friends until SIGCONT */
+	int stop_report;		/* for the parent's waitpid: W_STOPPED/W_CONTINUED */
+	struct waitq stop_wait;		/* its threads wait here while stopped */
 	struct list_head threads;
 	uint32_t nr_threads;
 	char name[PROC_NAME_MAX];
@@ -146,8 +157,25 @@ int proc_wait(struct proc *p, int pid, int *status, int options, uint64_t deadli
 /* Ends process p as if by signal sig (no handlers yet: the default). */
 void proc_kill(struct proc *p, int sig);
 void proc_dump(struct proc *p);
-/* Work on the way back to user mode: a pending kill ends the thread. */
-void proc_user_return_work(void);
+/* Work on the way back to user mode: a pending kill ends the thread, a
+ * pending signal runs its action (tf: the registers going back, or NULL
+ * for a thread that has not run yet). */
+void proc_user_return_work(struct trap_frame *tf);
+/* Has t work to do before it returns to user mode? */
+bool thread_has_work(const struct thread *t);
+/* Sends sig to process p (as kill does, from sender, NULL: the kernel). */
+void signal_send(struct proc *p, int sig, struct proc *sender);
+/* A CPU exception in user mode: deliver sig to the thread if it handles
+ * it, else the process dies of it. */
+void signal_fault(struct trap_frame *tf, int sig, uint64_t addr);
+void signal_send_locked(struct proc *p, int sig);	/* proc_lock held */
+void signal_handle_pending(struct thread *t, struct trap_frame *tf);
+/* Signal state of a new process: inherited from parent, or (exec) reset. */
+void signal_init_proc(struct proc *child, const struct proc *parent, bool exec);
+/* With proc_lock held: lookup and iteration over all processes. */
+struct proc *proc_find_locked(int pid);
+struct proc *proc_iter_first_locked(void);
+struct proc *proc_iter_next_locked(struct proc *p);
 
 /* A kernel thread running fn(arg) in the kernel process, placed in cgroup
  * cg (NULL: root) and made runnable. NULL with *err = -ENOMEM etc. */

@@ -46,6 +46,7 @@ long sys_fork(void)
 	}
 	fork_handles(parent, child);
 	fpu_save(&t->fpu); /* the registers are ours right now */
+	t->sig_blocked = self->sig_blocked;
 	int pid = child->pid;
 	proc_add_thread(child, t);
 	sched_wake(t, 0);

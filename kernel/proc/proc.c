@@ -29,7 +29,7 @@
 
 struct proc kernel_proc;
 struct proc *init_proc;	/* adopts orphans; set when the kernel starts bin/init */
-static struct spinlock proc_lock = SPINLOCK_INIT("proc");
+struct spinlock proc_lock = SPINLOCK_INIT("proc");
 static struct list_head pid_hash[PID_HASH_SIZE];
 static int next_pid = 1;
 
@@ -41,6 +41,7 @@ static void proc_init_common(struct proc *p)
 	list_init(&p->cg_link);
 	list_init(&p->hash_link);
 	waitq_init(&p->child_exit);
+	waitq_init(&p->stop_wait);
 	handle_table_init(&p->handles);
 	p->state = PROC_ALIVE;
 }
@@ -58,7 +59,7 @@ void proc_init(void)
 	strlcpy(k->name, "kernel", sizeof(k->name));
 }
 
-static struct proc *proc_find_locked(int pid)
+struct proc *proc_find_locked(int pid)
 {
 	struct list_head *pos;
 	list_for_each(pos, &pid_hash[(unsigned)pid % PID_HASH_SIZE]) {
@@ -67,6 +68,28 @@ static struct proc *proc_find_locked(int pid)
 			return p;
 	}
 	return NULL;
+}
+
+/* Iteration in pid-hash order: every process once. */
+static struct proc *proc_iter_from(unsigned bucket, struct list_head *pos)
+{
+	for (; bucket < PID_HASH_SIZE; bucket++) {
+		if (pos != &pid_hash[bucket])
+			return list_entry(pos, struct proc, hash_link);
+		if (bucket + 1 < PID_HASH_SIZE)
+			pos = pid_hash[bucket + 1].next;
+	}
+	return NULL;
+}
+
+struct proc *proc_iter_first_locked(void)
+{
+	return proc_iter_from(0, pid_hash[0].next);
+}
+
+struct proc *proc_iter_next_locked(struct proc *p)
+{
+	return proc_iter_from((unsigned)p->pid % PID_HASH_SIZE, p->hash_link.next);
 }
 
 struct proc *proc_find(int pid)
@@ -105,6 +128,7 @@ struct proc *proc_alloc(struct proc *parent, struct cgroup *cg, const char *name
 	proc_init_common(p);
 	strlcpy(p->name, name, sizeof(p->name));
 	p->cred = parent->cred;
+	signal_init_proc(p, parent, false);
 	spin_lock(&proc_lock);
 	cg_lock();
 	int pid = cg->dead ? -ENODEV : proc_alloc_pid_locked();
@@ -188,6 +212,7 @@ static void proc_become_zombie_locked(struct proc *p)
 			waitq_wake_all(&reaper->child_exit, 0);
 	}
 	waitq_wake_all(&p->parent->child_exit, 0);
+	signal_send_locked(p->parent, SIGCHLD);
 }
 
 void proc_thread_exited(struct thread *t, long code)
@@ -269,9 +294,14 @@ __noreturn void proc_exit(int status)
 	thread_exit(0);
 }
 
-void proc_user_return_work(void)
+void proc_user_return_work(struct trap_frame *tf)
 {
-	if (current_thread()->kill_pending)
+	struct thread *t = current_thread();
+	if (t->kill_pending)
+		thread_exit(0);
+	if (thread_has_work(t))
+		signal_handle_pending(t, tf);
+	if (t->kill_pending)
 		thread_exit(0);
 }
 
@@ -305,6 +335,14 @@ int proc_wait(struct proc *p, int pid, int *status, int options, uint64_t deadli
 				int r = proc_reap_locked(c, status);
 				spin_unlock(&proc_lock);
 				return r;
+			}
+			int report = c->stop_report;
+			if ((report == W_CONTINUED && (options & WCONTINUED)) ||
+			    (report != W_CONTINUED && report && (options & WUNTRACED))) {
+				c->stop_report = 0;
+				*status = report;
+				spin_unlock(&proc_lock);
+				return c->pid;
 			}
 		}
 		if (!any || (options & WNOHANG)) {

@@ -101,7 +101,7 @@ static int spawn_stack(struct addrspace *as, const char *const argv[], const cha
 
 static long spawn_user_entry(void *arg)
 {
-	proc_user_return_work(); /* killed before it ever ran */
+	proc_user_return_work(NULL); /* killed before it ever ran */
 	enter_user(arg);
 	return 0;
 }
@@ -177,6 +177,9 @@ int proc_spawn(const char *path, const char *const argv[], struct cgroup *cg,
 	}
 	p->caps = caps;
 	p->as = as;
+	signal_init_proc(p, p, true); /* a new program: handlers reset */
+	if (parent == &kernel_proc)
+		p->pgid = p->sid = p->pid; /* started by the kernel: a session of its own */
 	struct thread *t = user_thread_create(p, entry, rsp, 0, &err);
 	if (!t) {
 		proc_abort_spawn(p);

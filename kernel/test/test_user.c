@@ -281,3 +281,9 @@ KTEST(user_execve)
 	const char *const argv[] = { "tests/exec", NULL };
 	user_test("tests/exec", argv);
 }
+
+KTEST(user_signals)
+{
+	const char *const argv[] = { "tests/signal", NULL };
+	user_test("tests/signal", argv);
+}

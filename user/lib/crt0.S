@@ -1,3 +1,4 @@
+#include "syscall_nr.h"
 /* Process entry: the kernel leaves argc, argv[], NULL, envp[], NULL and the
  * auxiliary vector on the stack (System V x86_64 ABI), rsp 16-aligned. */
 	.text
@@ -28,5 +29,13 @@ __arbor_thread_entry:
 	call	__arbor_thread_exit
 	ud2
 	.cfi_endproc
+
+/* Signal handlers return here: back to the interrupted code. */
+	.globl __arbor_sigreturn
+	.type __arbor_sigreturn, @function
+__arbor_sigreturn:
+	movl	$SYS_sigreturn, %eax
+	syscall
+	ud2
 
 	.section .note.GNU-stack, "", @progbits

@@ -159,6 +159,17 @@ int tap_done(void)
 	return tap_failed ? 1 : 0;
 }
 
+void __arbor_sigreturn(void);
+
+long set_handler(int sig, void *handler, uint64_t flags, uint64_t mask)
+{
+	struct k_sigaction act = {
+		.handler = (uint64_t)handler, .mask = mask,
+		.flags = flags | SA_RESTORER, .restorer = (uint64_t)__arbor_sigreturn,
+	};
+	return sys_sigaction(sig, &act, NULL);
+}
+
 uint64_t now_ns(void)
 {
 	return (uint64_t)sys_clock_ns();

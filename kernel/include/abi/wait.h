@@ -1,19 +1,16 @@
-/* Process exit status as waitpid() reports it (Linux's encoding), and the
- * signal numbers the kernel itself raises. */
+/* Process exit status as waitpid() reports it (Linux's encoding). */
 #ifndef ARBOR_ABI_WAIT_H
 #define ARBOR_ABI_WAIT_H
 
+#include "abi/signal.h"
+
 #define W_EXITCODE(code) (((code) & 0xff) << 8)
 #define W_SIGNALED(sig)  ((sig) & 0x7f)
+#define W_STOPPED(sig)   ((((sig) & 0xff) << 8) | 0x7f)
+#define W_CONTINUED      0xffff
 
-#define WNOHANG 1
-
-#define SIGILL   4
-#define SIGTRAP  5
-#define SIGABRT  6
-#define SIGBUS   7
-#define SIGFPE   8
-#define SIGKILL  9
-#define SIGSEGV 11
+#define WNOHANG    1
+#define WUNTRACED  2
+#define WCONTINUED 8
 
 #endif

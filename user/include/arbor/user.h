@@ -15,6 +15,7 @@
 #include "abi/spawn.h"
 #include "abi/ipc.h"
 #include "abi/console.h"
+#include "abi/signal.h"
 #include "arbor/syscalls.h"
 
 
@@ -56,6 +57,9 @@ static inline void uunlock(ulock_t *l)
 {
 	__atomic_store_n(&l->locked, 0, __ATOMIC_RELEASE);
 }
+
+/* Installs a signal handler (SA_SIGINFO style when flags has it). */
+long set_handler(int sig, void *handler, uint64_t flags, uint64_t mask);
 
 uint64_t now_ns(void);
 void busy_ns(uint64_t ns);	/* spins on the CPU for ns */

@@ -1,3 +1,12 @@
+/* Arbor overlay: newlib 3.3.0's <sys/_types.h> with the Linux x86_64 type
+   widths, so that structures shared with the kernel (struct stat, siginfo_t,
+   struct dirent, ...) and id ranges match Linux:
+     dev_t, ino_t, nlink_t, fsfilcnt_t  64-bit unsigned (were short / 16-bit)
+     uid_t, gid_t                       32-bit unsigned (were 16-bit)
+     clock_t long (was unsigned long), clockid_t int (was unsigned long),
+     key_t int, useconds_t unsigned int, sa_family_t unsigned short.
+   Unchanged (already Linux-sized): pid_t int, off_t/blkcnt_t/blksize_t/
+   time_t/suseconds_t long, mode_t 32-bit, id_t 32-bit.  */
 /* ANSI C namespace clean utility typedefs */
 
 /* This file defines various typedefs needed by the system calls that support
@@ -39,7 +48,7 @@ typedef __uint64_t __fsblkcnt_t;
 #endif
 
 #ifndef __machine_fsfilcnt_t_defined
-typedef __uint32_t __fsfilcnt_t;
+typedef __uint64_t __fsfilcnt_t;
 #endif
 
 #ifndef __machine_off_t_defined
@@ -53,14 +62,14 @@ typedef int __pid_t;
 #endif
 
 #ifndef __machine_dev_t_defined
-typedef short __dev_t;
+typedef __uint64_t __dev_t;
 #endif
 
 #ifndef __machine_uid_t_defined
-typedef unsigned short __uid_t;
+typedef __uint32_t __uid_t;
 #endif
 #ifndef __machine_gid_t_defined
-typedef unsigned short __gid_t;
+typedef __uint32_t __gid_t;
 #endif
 
 #ifndef __machine_id_t_defined
@@ -68,12 +77,7 @@ typedef __uint32_t __id_t;
 #endif
 
 #ifndef __machine_ino_t_defined
-#if (defined(__i386__) && (defined(GO32) || defined(__MSDOS__))) || \
-    defined(__sparc__) || defined(__SPU__)
-typedef unsigned long __ino_t;
-#else
-typedef unsigned short __ino_t;
-#endif
+typedef __uint64_t __ino_t;
 #endif
 
 #ifndef __machine_mode_t_defined
@@ -105,7 +109,7 @@ typedef _off_t __off_t;
 typedef _off64_t __loff_t;
 
 #ifndef __machine_key_t_defined
-typedef long __key_t;
+typedef int __key_t;
 #endif
 
 /*
@@ -176,7 +180,7 @@ typedef void *_iconv_t;
 #endif
 
 #ifndef __machine_clock_t_defined
-#define	_CLOCK_T_	unsigned long	/* clock() */
+#define	_CLOCK_T_	long		/* clock() */
 #endif
 
 typedef	_CLOCK_T_	__clock_t;
@@ -189,7 +193,7 @@ typedef	_CLOCK_T_	__clock_t;
 typedef	_TIME_T_	__time_t;
 
 #ifndef __machine_clockid_t_defined
-#define	_CLOCKID_T_ 	unsigned long
+#define	_CLOCKID_T_ 	int
 #endif
 
 typedef	_CLOCKID_T_	__clockid_t;
@@ -198,7 +202,7 @@ typedef	_CLOCKID_T_	__clockid_t;
 typedef	_TIMER_T_	__timer_t;
 
 #ifndef __machine_sa_family_t_defined
-typedef	__uint8_t	__sa_family_t;
+typedef	unsigned short	__sa_family_t;
 #endif
 
 #ifndef __machine_socklen_t_defined
@@ -206,9 +210,9 @@ typedef	__uint32_t	__socklen_t;
 #endif
 
 typedef	int		__nl_item;
-typedef	unsigned short	__nlink_t;
+typedef	__uint64_t	__nlink_t;
 typedef	long		__suseconds_t;	/* microseconds (signed) */
-typedef	unsigned long	__useconds_t;	/* microseconds (unsigned) */
+typedef	unsigned int	__useconds_t;	/* microseconds (unsigned) */
 
 /*
  * Must be identical to the __GNUCLIKE_BUILTIN_VAALIST definition in

@@ -1,3 +1,5 @@
+/* Arbor overlay: newlib 3.3.0's <sys/select.h> with FD_SETSIZE 1024 (the
+   Linux value; fd_set is 128 bytes) instead of 64.  */
 #ifndef _SYS_SELECT_H
 #define _SYS_SELECT_H
 
@@ -28,7 +30,7 @@ typedef	__sigset_t	sigset_t;
  * should be >= NOFILE (param.h).
  */
 #  ifndef	FD_SETSIZE
-#	define	FD_SETSIZE	64
+#	define	FD_SETSIZE	1024
 #  endif
 
 typedef	unsigned long	fd_mask;

@@ -98,11 +98,11 @@ struct sigevent {
     struct {
       void       (*__function)(union sigval);  /* Notification function */
       pthread_attr_t *__attributes;            /* Notification attributes */
-    } __thread;
+    } __sigev_thread;
   } __sigev_un;
 };
-#define	sigev_notify_function	__sigev_un.__thread.__function
-#define	sigev_notify_attributes	__sigev_un.__thread.__attributes
+#define	sigev_notify_function	__sigev_un.__sigev_thread.__function
+#define	sigev_notify_attributes	__sigev_un.__sigev_thread.__attributes
 #if __GNU_VISIBLE
 #define	sigev_notify_thread_id	__sigev_un.__tid
 #endif

@@ -52,8 +52,6 @@ struct	stat
 #define st_ctime st_ctim.tv_sec
 #define st_mtime st_mtim.tv_sec
 
-#endif
-
 #define	_IFMT		0170000	/* type of file */
 #define		_IFDIR	0040000	/* directory */
 #define		_IFCHR	0020000	/* character special */

@@ -1,0 +1,101 @@
+/* Signals: Linux numbers and semantics; the kernel's side of the ABI. */
+#ifndef ARBOR_ABI_SIGNAL_H
+#define ARBOR_ABI_SIGNAL_H
+
+#include <stdint.h>
+
+#define SIGHUP   1
+#define SIGINT   2
+#define SIGQUIT  3
+#define SIGILL   4
+#define SIGTRAP  5
+#define SIGABRT  6
+#define SIGBUS   7
+#define SIGFPE   8
+#define SIGKILL  9
+#define SIGUSR1 10
+#define SIGSEGV 11
+#define SIGUSR2 12
+#define SIGPIPE 13
+#define SIGALRM 14
+#define SIGTERM 15
+#define SIGSTKFLT 16
+#define SIGCHLD 17
+#define SIGCONT 18
+#define SIGSTOP 19
+#define SIGTSTP 20
+#define SIGTTIN 21
+#define SIGTTOU 22
+#define SIGURG  23
+#define SIGXCPU 24
+#define SIGXFSZ 25
+#define SIGVTALRM 26
+#define SIGPROF 27
+#define SIGWINCH 28
+#define SIGIO   29
+#define SIGPWR  30
+#define SIGSYS  31
+#define SIG_NSIG 65		/* signals are 1..64 */
+
+#define SIG_DFL_HANDLER 0
+#define SIG_IGN_HANDLER 1
+
+#define SIG_BLOCK   0
+#define SIG_UNBLOCK 1
+#define SIG_SETMASK 2
+
+#define SA_NOCLDSTOP 0x00000001
+#define SA_NOCLDWAIT 0x00000002
+#define SA_SIGINFO   0x00000004
+#define SA_RESTORER  0x04000000
+#define SA_RESTART   0x10000000
+#define SA_NODEFER   0x40000000
+#define SA_RESETHAND 0x80000000
+
+/* sigaction's argument: a handler (or SIG_DFL 0 / SIG_IGN 1), the signals
+ * blocked while it runs (bit sig-1), SA_* flags, and the function the
+ * handler returns to, which must call sigreturn. */
+struct k_sigaction {
+	uint64_t handler;
+	uint64_t mask;
+	uint64_t flags;
+	uint64_t restorer;
+};
+
+/* Linux's siginfo_t layout (128 bytes), the fields Arbor fills in. */
+struct k_siginfo {
+	int32_t signo;
+	int32_t errno_;
+	int32_t code;
+	int32_t pad;
+	union {
+		struct {
+			int32_t pid;
+			uint32_t uid;
+			int32_t status;	/* SIGCHLD */
+		} proc;
+		uint64_t addr;		/* SIGSEGV, SIGBUS, SIGILL, SIGFPE */
+		uint8_t raw[112];
+	} f;
+};
+
+#define SI_USER     0
+#define SI_KERNEL   0x80
+#define CLD_EXITED  1
+#define CLD_KILLED  2
+#define CLD_STOPPED 5
+#define CLD_CONTINUED 6
+#define SEGV_MAPERR 1
+
+/* What a handler finds on its stack, from its return address up: the
+ * kernel restores all of it (registers, mask, FPU) on sigreturn. */
+struct k_sigframe {
+	uint64_t restorer;	/* where the handler returns */
+	struct k_siginfo info;
+	uint64_t regs[22];	/* the interrupted registers (struct trap_frame) */
+	uint64_t mask;		/* the mask to restore */
+	uint64_t pad;
+	uint8_t fpu[512];	/* 16-byte aligned */
+};
+
+#endif

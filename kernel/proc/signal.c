@@ -1,0 +1,431 @@
+/* Signals, with Linux's numbers and semantics: actions per process, a
+ * blocked mask per thread, pending sets for the process and each thread,
+ * delivery on the way back to user mode, default actions (terminate,
+ * ignore, stop, continue), handlers on the user stack with sigreturn, and
+ * process groups for kill(0)/kill(-pgid). Core dumps are not written:
+ * "core" signals just terminate. SA_RESTART is not honoured yet: an
+ * interrupted system call returns EINTR. Signal state is guarded by
+ * proc_lock; a thread's blocked mask is changed only by itself. */
+#include "abi/errno.h"
+#include "abi/signal.h"
+#include "abi/wait.h"
+#include "fpu.h"
+#include "kstring.h"
+#include "printk.h"
+#include "proc.h"
+#include "sched.h"
+#include "syscall.h"
+#include "trap.h"
+
+#define SIGBIT(s) (1ull << ((s) - 1))
+#define SIG_UNBLOCKABLE (SIGBIT(SIGKILL) | SIGBIT(SIGSTOP))
+#define SIG_STOPS (SIGBIT(SIGSTOP) | SIGBIT(SIGTSTP) | SIGBIT(SIGTTIN) | SIGBIT(SIGTTOU))
+#define SIG_IGNORED_BY_DEFAULT (SIGBIT(SIGCHLD) | SIGBIT(SIGURG) | SIGBIT(SIGWINCH) | SIGBIT(SIGCONT))
+
+extern struct spinlock proc_lock;
+
+static bool sig_valid(int sig)
+{
+	return sig >= 1 && sig < SIG_NSIG;
+}
+
+static bool sig_ignored(const struct proc *p, int sig)
+{
+	uint64_t h = p->sigactions[sig].handler;
+	return h == SIG_IGN_HANDLER || (h == SIG_DFL_HANDLER && (SIG_IGNORED_BY_DEFAULT & SIGBIT(sig)));
+}
+
+static uint64_t thread_deliverable(const struct thread *t)
+{
+	return (t->sig_pending | t->proc->sig_pending) & ~t->sig_blocked;
+}
+
+bool thread_has_work(const struct thread *t)
+{
+	return t->kill_pending || thread_deliverable(t) || t->proc->stopped;
+}
+
+/* Gets a thread's attention: wake it if it sleeps interruptibly, or make
+ * the running one take the slow way back to user mode. */
+static void signal_kick(struct thread *t)
+{
+	if (t == current_thread())
+		this_cpu()->need_resched = 1;
+	else
+		sched_wake(t, -EINTR);
+}
+
+/* SIGCONT resumes a stopped process (whatever its action), and any stop
+ * signal pending is dropped; a stop signal drops a pending SIGCONT. */
+static void signal_continue_locked(struct proc *p)
+{
+	p->sig_pending &= ~SIG_STOPS;
+	if (p->stopped) {
+		p->stopped = false;
+		p->stop_report = W_CONTINUED;
+		waitq_wake_all(&p->stop_wait, 0);
+		if (p->parent)
+			waitq_wake_all(&p->parent->child_exit, 0);
+	}
+}
+
+void signal_send_locked(struct proc *p, int sig)
+{
+	if (p->state != PROC_ALIVE || p->exiting)
+		return;
+	if (sig == SIGCONT)
+		signal_continue_locked(p);
+	if (SIGBIT(sig) & SIG_STOPS)
+		p->sig_pending &= ~SIGBIT(SIGCONT);
+	if (sig == SIGKILL) {
+		p->stopped = false;
+		waitq_wake_all(&p->stop_wait, 0);
+	}
+	if (sig_ignored(p, sig) && sig != SIGKILL)
+		return;
+	p->sig_pending |= SIGBIT(sig);
+	struct list_head *pos;
+	list_for_each(pos, &p->threads) {
+		struct thread *t = list_entry(pos, struct thread, proc_link);
+		if (!(t->sig_blocked & SIGBIT(sig)) || sig == SIGKILL) {
+			signal_kick(t);
+			if (sig != SIGKILL)
+				break;
+		}
+	}
+}
+
+void signal_send(struct proc *p, int sig, struct proc *sender)
+{
+	(void)sender;
+	spin_lock(&proc_lock);
+	signal_send_locked(p, sig);
+	spin_unlock(&proc_lock);
+}
+
+/* May sender signal target? Root may; otherwise the real or effective uid
+ * of the sender must match the real or saved uid of the target (Linux). */
+static bool signal_permitted(const struct proc *sender, const struct proc *target)
+{
+	const struct cred *s = &sender->cred, *t = &target->cred;
+	return s->euid == 0 || s->uid == t->uid || s->uid == t->suid || s->euid == t->uid ||
+	       s->euid == t->suid;
+}
+
+long sys_kill(int pid, int sig)
+{
+	struct proc *self = current_thread()->proc;
+	if (sig < 0 || sig >= SIG_NSIG)
+		return -EINVAL;
+	spin_lock(&proc_lock);
+	int found = 0, permitted = 0;
+	if (pid > 0) {
+		struct proc *p = proc_find_locked(pid);
+		if (p && p->state == PROC_ALIVE) {
+			found = 1;
+			if (signal_permitted(self, p)) {
+				permitted = 1;
+				if (sig)
+					signal_send_locked(p, sig);
+			}
+		}
+	} else {
+		/* 0: our group; -1: everyone we may signal but init; < -1: group -pid. */
+		int pgid = pid == 0 ? self->pgid : -pid;
+		for (struct proc *p = proc_iter_first_locked(); p; p = proc_iter_next_locked(p)) {
+			if (p->state != PROC_ALIVE || p == &kernel_proc)
+				continue;
+			if (pid == -1 ? (p == init_proc || p == self) : p->pgid != pgid)
+				continue;
+			found++;
+			if (signal_permitted(self, p)) {
+				permitted++;
+				if (sig)
+					signal_send_locked(p, sig);
+			}
+		}
+	}
+	spin_unlock(&proc_lock);
+	return !found ? -ESRCH : !permitted ? -EPERM : 0;
+}
+
+long sys_sigaction(int sig, const struct k_sigaction *uact, struct k_sigaction *uold)
+{
+	struct proc *p = current_thread()->proc;
+	struct k_sigaction act;
+	if (!sig_valid(sig))
+		return -EINVAL;
+	if (uact) {
+		if (copy_from_user(&act, uact, sizeof(act)))
+			return -EFAULT;
+		if (SIG_UNBLOCKABLE & SIGBIT(sig))
+			return -EINVAL;
+		if (act.handler >= USER_TOP || act.restorer >= USER_TOP)
+			return -EFAULT;
+		act.mask &= ~SIG_UNBLOCKABLE;
+	}
+	spin_lock(&proc_lock);
+	struct k_sigaction old = p->sigactions[sig];
+	if (uact) {
+		p->sigactions[sig] = act;
+		if (sig_ignored(p, sig)) /* POSIX: discard it if now ignored */
+			p->sig_pending &= ~SIGBIT(sig);
+	}
+	spin_unlock(&proc_lock);
+	if (uold && copy_to_user(uold, &old, sizeof(old)))
+		return -EFAULT;
+	return 0;
+}
+
+long sys_sigprocmask(int how, const uint64_t *uset, uint64_t *uold)
+{
+	struct thread *t = current_thread();
+	uint64_t set, old = t->sig_blocked;
+	if (uset) {
+		if (copy_from_user(&set, uset, sizeof(set)))
+			return -EFAULT;
+		if (how == SIG_BLOCK)
+			set = old | set;
+		else if (how == SIG_UNBLOCK)
+			set = old & ~set;
+		else if (how != SIG_SETMASK)
+			return -EINVAL;
+		t->sig_blocked = set & ~SIG_UNBLOCKABLE;
+		if (thread_deliverable(t))
+			this_cpu()->need_resched = 1; /* deliver on the way out */
+	}
+	if (uold && copy_to_user(uold, &old, sizeof(old)))
+		return -EFAULT;
+	return 0;
+}
+
+long sys_sigpending(uint64_t *uset)
+{
+	struct thread *t = current_thread();
+	uint64_t set = (t->sig_pending | t->proc->sig_pending) & t->sig_blocked;
+	return copy_to_user(uset, &set, sizeof(set)) ? -EFAULT : 0;
+}
+
+/* Waits with mask in force until a signal is delivered: always -EINTR.
+ * The old mask comes back after the handler (stored in its frame). */
+long sys_sigsuspend(const uint64_t *umask)
+{
+	struct thread *t = current_thread();
+	uint64_t mask;
+	if (copy_from_user(&mask, umask, sizeof(mask)))
+		return -EFAULT;
+	uint64_t old = t->sig_blocked;
+	t->sig_blocked = mask & ~SIG_UNBLOCKABLE;
+	while (!thread_deliverable(t) && !t->kill_pending)
+		waitq_wait(NULL, NULL, 0);
+	t->sig_saved_mask = old;
+	t->sig_restore_mask = true;
+	this_cpu()->need_resched = 1;
+	return -EINTR;
+}
+
+/* Builds the handler's frame on the user stack and points tf at the
+ * handler. False if the stack is unusable. */
+static bool signal_setup_frame(struct thread *t, struct trap_frame *tf, int sig,
+			       const struct k_sigaction *act, const struct k_siginfo *info)
+{
+	static struct k_sigframe frame; /* one CPU; interrupts may not deliver signals */
+	uint64_t sp = ALIGN_DOWN(tf->rsp - 128 - sizeof(frame), 16) - 8; /* skip the red zone */
+	memset(&frame, 0, sizeof(frame));
+	frame.restorer = act->restorer;
+	frame.info = *info;
+	_Static_assert(sizeof(frame.regs) == sizeof(*tf), "register image");
+	memcpy(frame.regs, tf, sizeof(*tf));
+	frame.mask = t->sig_restore_mask ? t->sig_saved_mask : t->sig_blocked;
+	t->sig_restore_mask = false;
+	static struct fpu_state fpu; /* fxsave needs 16-byte alignment */
+	fpu_save(&fpu);
+	memcpy(frame.fpu, &fpu, sizeof(frame.fpu));
+	if (sp >= USER_TOP || copy_to_user((void *)sp, &frame, sizeof(frame)))
+		return false;
+	tf->rip = act->handler;
+	tf->rsp = sp;
+	tf->rdi = (uint64_t)sig;
+	tf->rsi = sp + offsetof(struct k_sigframe, info);
+	tf->rdx = sp + offsetof(struct k_sigframe, regs);
+	tf->rax = 0;
+	tf->rflags &= ~((1u << 8) | (1u << 10)); /* no trap flag, direction up */
+	t->sig_blocked |= act->mask | ((act->flags & SA_NODEFER) ? 0 : SIGBIT(sig));
+	t->sig_blocked &= ~SIG_UNBLOCKABLE;
+	return true;
+}
+
+long sys_sigreturn(void)
+{
+	struct thread *t = current_thread();
+	struct trap_frame *tf = t->user_tf;
+	static struct k_sigframe frame;
+	/* The handler's ret popped the restorer, which called us at once. */
+	if (copy_from_user(&frame, (void *)(tf->rsp - 8), sizeof(frame))) {
+		proc_exit(W_SIGNALED(SIGSEGV));
+	}
+	struct trap_frame saved;
+	memcpy(&saved, frame.regs, sizeof(saved));
+	if (saved.rip >= USER_TOP)
+		proc_exit(W_SIGNALED(SIGSEGV));
+	saved.cs = tf->cs;
+	saved.ss = tf->ss;
+	saved.rflags = (saved.rflags & 0xcd5) | RFLAGS_IF | 0x2; /* user flags only */
+	saved.vector = tf->vector;
+	*tf = saved;
+	t->sig_blocked = frame.mask & ~SIG_UNBLOCKABLE;
+	static struct fpu_state fpu; /* fxrstor needs 16-byte alignment */
+	memcpy(&fpu, frame.fpu, sizeof(fpu));
+	fpu_sanitize(&fpu);
+	fpu_restore(&fpu);
+	if (thread_deliverable(t))
+		this_cpu()->need_resched = 1;
+	return (long)saved.rax; /* the syscall return keeps the interrupted rax */
+}
+
+/* Stops the whole process (a stop signal's default action). */
+static void signal_stop(struct proc *p, int sig)
+{
+	spin_lock(&proc_lock);
+	if (!p->stopped && !p->exiting) {
+		p->stopped = true;
+		p->stop_report = W_STOPPED(sig);
+		if (p->parent) {
+			waitq_wake_all(&p->parent->child_exit, 0);
+			if (!(p->parent->sigactions[SIGCHLD].flags & SA_NOCLDSTOP))
+				signal_send_locked(p->parent, SIGCHLD);
+		}
+	}
+	spin_unlock(&proc_lock);
+}
+
+/* Takes the lowest pending deliverable signal, or 0. */
+static int signal_dequeue(struct thread *t)
+{
+	spin_lock(&proc_lock);
+	uint64_t ready = thread_deliverable(t);
+	int sig = ready ? __builtin_ctzll(ready) + 1 : 0;
+	if (sig) {
+		if (t->sig_pending & SIGBIT(sig))
+			t->sig_pending &= ~SIGBIT(sig);
+		else
+			t->proc->sig_pending &= ~SIGBIT(sig);
+	}
+	spin_unlock(&proc_lock);
+	return sig;
+}
+
+static void signal_deliver(struct thread *t, struct trap_frame *tf, int sig, uint64_t addr)
+{
+	struct proc *p = t->proc;
+	spin_lock(&proc_lock);
+	struct k_sigaction act = p->sigactions[sig];
+	if (act.handler > SIG_IGN_HANDLER && (act.flags & SA_RESETHAND))
+		p->sigactions[sig].handler = SIG_DFL_HANDLER;
+	spin_unlock(&proc_lock);
+	if (act.handler == SIG_IGN_HANDLER)
+		return;
+	if (act.handler == SIG_DFL_HANDLER) {
+		if (SIG_STOPS & SIGBIT(sig))
+			signal_stop(p, sig);
+		else if (!(SIG_IGNORED_BY_DEFAULT & SIGBIT(sig)))
+			proc_exit(W_SIGNALED(sig));
+		return;
+	}
+	struct k_siginfo info = { .signo = sig, .code = addr ? SEGV_MAPERR : SI_USER };
+	info.f.addr = addr;
+	if (!tf || !signal_setup_frame(t, tf, sig, &act, &info))
+		proc_exit(W_SIGNALED(SIGSEGV));
+}
+
+void signal_handle_pending(struct thread *t, struct trap_frame *tf)
+{
+	struct proc *p = t->proc;
+	int sig;
+	while ((sig = signal_dequeue(t)) != 0) {
+		bool handler = p->sigactions[sig].handler > SIG_IGN_HANDLER;
+		signal_deliver(t, tf, sig, 0);
+		if (handler)
+			break; /* one frame at a time; the rest after sigreturn */
+	}
+	while (p->stopped && !t->kill_pending)
+		waitq_wait(&p->stop_wait, NULL, 0);
+}
+
+void signal_fault(struct trap_frame *tf, int sig, uint64_t addr)
+{
+	struct thread *t = current_thread();
+	bool handled = t->proc->sigactions[sig].handler > SIG_IGN_HANDLER &&
+		       !(t->sig_blocked & SIGBIT(sig));
+	if (!handled) {
+		printk("arbor: pid %d (%s): %s at ip %p: killed by signal %d\n", t->proc->pid,
+		       t->proc->name, trap_name(tf->vector), (void *)tf->rip, sig);
+		proc_exit(W_SIGNALED(sig));
+	}
+	signal_deliver(t, tf, sig, addr);
+}
+
+void signal_init_proc(struct proc *child, const struct proc *parent, bool exec)
+{
+	if (!exec) {
+		memcpy(child->sigactions, parent->sigactions, sizeof(child->sigactions));
+		child->pgid = parent->pgid;
+		child->sid = parent->sid;
+		return;
+	}
+	/* exec: handlers are gone (the code is), ignored signals stay ignored. */
+	for (int s = 1; s < SIG_NSIG; s++)
+		if (child->sigactions[s].handler != SIG_IGN_HANDLER)
+			child->sigactions[s] = (struct k_sigaction){ 0 };
+}
+
+long sys_setpgid(int pid, int pgid)
+{
+	struct proc *self = current_thread()->proc;
+	if (pgid < 0)
+		return -EINVAL;
+	spin_lock(&proc_lock);
+	struct proc *p = pid == 0 ? self : proc_find_locked(pid);
+	long r = 0;
+	if (!p || (p != self && p->parent != self))
+		r = -ESRCH;
+	else if (p->sid == p->pid)
+		r = -EPERM; /* a session leader stays where it is */
+	else if (p->sid != self->sid)
+		r = -EPERM;
+	else
+		p->pgid = pgid ? pgid : p->pid;
+	spin_unlock(&proc_lock);
+	return r;
+}
+
+long sys_getpgid(int pid)
+{
+	struct proc *self = current_thread()->proc;
+	spin_lock(&proc_lock);
+	struct proc *p = pid == 0 ? self : proc_find_locked(pid);
+	long r = p ? p->pgid : -ESRCH;
+	spin_unlock(&proc_lock);
+	return r;
+}
+
+long sys_setsid(void)
+{
+	struct proc *self = current_thread()->proc;
+	spin_lock(&proc_lock);
+	long r = self->pgid == self->pid ? -EPERM : self->pid;
+	if (r > 0)
+		self->pgid = self->sid = self->pid;
+	spin_unlock(&proc_lock);
+	return r;
+}
+
+long sys_getsid(int pid)
+{
+	struct proc *self = current_thread()->proc;
+	spin_lock(&proc_lock);
+	struct proc *p = pid == 0 ? self : proc_find_locked(pid);
+	long r = p ? p->sid : -ESRCH;
+	spin_unlock(&proc_lock);
+	return r;
+}
