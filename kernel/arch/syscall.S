@@ -9,6 +9,7 @@
 #define USER_SS (0x20 | 3)
 #define SYSCALL_VECTOR 0x100
 #define FRAME_RAX (14 * 8)
+#define THREAD_OFF_WORK 8	/* struct thread, kernel/include/proc.h */
 
 	.text
 	.globl syscall_entry
@@ -35,8 +36,10 @@ syscall_entry:
 1:	movq	$-ENOSYS, %rax
 2:	movq	%rax, FRAME_RAX(%rsp)
 	cli
-	cmpl	$0, %gs:32		/* need_resched or other exit work */
-	jne	3f
+	movq	%gs:24, %rcx		/* current thread */
+	movl	THREAD_OFF_WORK(%rcx), %ecx
+	orl	%gs:32, %ecx		/* its work, or need_resched */
+	jnz	3f
 syscall_return:
 	FRAME_POP_REGS
 	addq	$16, %rsp		/* vector, error */

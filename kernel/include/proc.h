@@ -43,6 +43,9 @@ struct cred {
 
 struct thread {
 	uint64_t ksp;			/* saved kernel stack pointer */
+	uint32_t work;			/* nonzero: look at signals and kills before
+					   returning to user mode (tested in asm) */
+	uint32_t pad;
 	struct fpu_state fpu;		/* saved at every switch away */
 	void *kstack;			/* KSTACK_SIZE bytes */
 	struct proc *proc;
@@ -161,8 +164,21 @@ void proc_dump(struct proc *p);
  * pending signal runs its action (tf: the registers going back, or NULL
  * for a thread that has not run yet). */
 void proc_user_return_work(struct trap_frame *tf);
+#define THREAD_OFF_WORK 8
+
 /* Has t work to do before it returns to user mode? */
-bool thread_has_work(const struct thread *t);
+static inline bool thread_has_work(const struct thread *t)
+{
+	const struct proc *p = t->proc;
+	return t->kill_pending || p->stopped ||
+	       ((t->sig_pending | p->sig_pending) & ~t->sig_blocked);
+}
+/* Makes t look at its signals and kills on its way to user mode. */
+static inline void thread_set_work(struct thread *t)
+{
+	__atomic_store_n(&t->work, 1, __ATOMIC_RELEASE);
+}
+
 /* Sends sig to process p (as kill does, from sender, NULL: the kernel). */
 void signal_send(struct proc *p, int sig, struct proc *sender);
 /* A CPU exception in user mode: deliver sig to the thread if it handles

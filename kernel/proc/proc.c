@@ -251,6 +251,7 @@ static void proc_kill_threads_locked(struct proc *p, struct thread *self)
 		if (t == self)
 			continue;
 		t->kill_pending = true;
+		thread_set_work(t);
 		sched_wake(t, -EINTR);
 	}
 }
@@ -297,12 +298,17 @@ __noreturn void proc_exit(int status)
 void proc_user_return_work(struct trap_frame *tf)
 {
 	struct thread *t = current_thread();
+	if (!t->work)
+		return;
+	t->work = 0; /* before looking, so nothing sent meanwhile is missed */
 	if (t->kill_pending)
 		thread_exit(0);
 	if (thread_has_work(t))
 		signal_handle_pending(t, tf);
 	if (t->kill_pending)
 		thread_exit(0);
+	if (thread_has_work(t))
+		thread_set_work(t); /* more signals wait (blocked ones do not count) */
 }
 
 /* Collects zombie child c. Caller holds proc_lock. */

@@ -40,18 +40,12 @@ static uint64_t thread_deliverable(const struct thread *t)
 	return (t->sig_pending | t->proc->sig_pending) & ~t->sig_blocked;
 }
 
-bool thread_has_work(const struct thread *t)
-{
-	return t->kill_pending || thread_deliverable(t) || t->proc->stopped;
-}
-
 /* Gets a thread's attention: wake it if it sleeps interruptibly, or make
  * the running one take the slow way back to user mode. */
 static void signal_kick(struct thread *t)
 {
-	if (t == current_thread())
-		this_cpu()->need_resched = 1;
-	else
+	thread_set_work(t);
+	if (t != current_thread())
 		sched_wake(t, -EINTR);
 }
 
@@ -87,6 +81,7 @@ void signal_send_locked(struct proc *p, int sig)
 	struct list_head *pos;
 	list_for_each(pos, &p->threads) {
 		struct thread *t = list_entry(pos, struct thread, proc_link);
+		thread_set_work(t);
 		if (!(t->sig_blocked & SIGBIT(sig)) || sig == SIGKILL) {
 			signal_kick(t);
 			if (sig != SIGKILL)
@@ -192,7 +187,7 @@ long sys_sigprocmask(int how, const uint64_t *uset, uint64_t *uold)
 			return -EINVAL;
 		t->sig_blocked = set & ~SIG_UNBLOCKABLE;
 		if (thread_deliverable(t))
-			this_cpu()->need_resched = 1; /* deliver on the way out */
+			thread_set_work(t); /* deliver on the way out */
 	}
 	if (uold && copy_to_user(uold, &old, sizeof(old)))
 		return -EFAULT;
@@ -220,7 +215,7 @@ long sys_sigsuspend(const uint64_t *umask)
 		waitq_wait(NULL, NULL, 0);
 	t->sig_saved_mask = old;
 	t->sig_restore_mask = true;
-	this_cpu()->need_resched = 1;
+	thread_set_work(t);
 	return -EINTR;
 }
 
@@ -279,7 +274,7 @@ long sys_sigreturn(void)
 	fpu_sanitize(&fpu);
 	fpu_restore(&fpu);
 	if (thread_deliverable(t))
-		this_cpu()->need_resched = 1;
+		thread_set_work(t);
 	return (long)saved.rax; /* the syscall return keeps the interrupted rax */
 }
 
@@ -288,6 +283,9 @@ static void signal_stop(struct proc *p, int sig)
 {
 	spin_lock(&proc_lock);
 	if (!p->stopped && !p->exiting) {
+		struct list_head *pos;
+		list_for_each(pos, &p->threads)
+			thread_set_work(list_entry(pos, struct thread, proc_link));
 		p->stopped = true;
 		p->stop_report = W_STOPPED(sig);
 		if (p->parent) {

@@ -15,6 +15,8 @@
 
 void thread_trampoline(void);
 
+_Static_assert(offsetof(struct thread, work) == THREAD_OFF_WORK, "asm offset");
+
 static int next_tid = 1;
 static struct spinlock tid_lock = SPINLOCK_INIT("tid");
 

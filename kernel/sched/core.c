@@ -171,8 +171,6 @@ static void sched_switch_to(struct runqueue *rq, struct thread *prev, struct thr
 	fpu_restore(&next->fpu);
 	cpu_set_kernel_stack((uint64_t)next->kstack + KSTACK_SIZE);
 	cpu->current = next;
-	if (next->proc != &kernel_proc && thread_has_work(next))
-		cpu->need_resched = 1; /* takes the slow way back to user mode */
 	vm_switch_to(next->proc->as);
 	ioport_switch_to(next->proc);
 	if (prev->state == THREAD_DEAD)
