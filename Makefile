@@ -140,6 +140,44 @@ $(foreach t,$(USER_TESTS),$(eval $(call user_prog,$(INITRD_DIR)/tests/$(t),user/
 $(foreach b,$(USER_BENCHES),$(eval $(call user_prog,$(INITRD_DIR)/bench/$(b),user/bench/$(b).c)))
 $(foreach d,$(USER_DRIVERS),$(eval $(call user_prog,$(INITRD_DIR)/drivers/$(d),drivers/$(d)/$(d).c)))
 
+# -- the C library: newlib with Arbor's port (user/libc) -------------------
+NEWLIB_DIR := $(BUILD)/newlib
+NEWLIB := $(NEWLIB_DIR)/install/x86_64-elf
+NEWLIB_LIBC := $(NEWLIB)/lib/libc.a
+$(NEWLIB_LIBC): tools/build-newlib.sh $(shell find user/newlib/overlay -type f) | $(BUILD)/.deps-build
+	@echo "  NEWLIB  (built once, about a minute)"
+	@tools/build-newlib.sh $(NEWLIB_DIR)
+LIBC_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -nostdinc \
+	-isystem $(shell gcc -print-file-name=include) -isystem $(NEWLIB)/include \
+	-fno-pie -fno-pic -fno-stack-protector -iquote $(GEN) -iquote kernel/include \
+	-iquote user/libc -MMD -MP
+LIBC_PORT_SRCS := $(wildcard user/libc/*.c)
+LIBC_PORT_OBJS := $(patsubst %,$(BUILD)/libc/obj/%.o,$(LIBC_PORT_SRCS))
+LIBC_CRT0 := $(BUILD)/libc/obj/user/libc/crt0.S.o
+LIBC_PORT := $(BUILD)/libc/libarbor-c.a
+LIBC_LINK = $(LIBC_CRT0) $(1) $(LIBC_PORT) --start-group $(NEWLIB)/lib/libc.a \
+	$(NEWLIB)/lib/libm.a $(shell gcc -print-libgcc-file-name) --end-group
+POSIX_PROGS := $(patsubst user/posix/%.c,%,$(wildcard user/posix/*.c))
+
+$(BUILD)/libc/obj/%.c.o: %.c $(NEWLIB_LIBC) | $(GEN_HEADERS)
+	@mkdir -p $(@D)
+	@echo "  CC      $< (libc)"
+	@gcc $(LIBC_CFLAGS) -c $< -o $@
+$(BUILD)/libc/obj/%.S.o: %.S | $(GEN_HEADERS)
+	@mkdir -p $(@D)
+	@gcc $(LIBC_CFLAGS) -c $< -o $@
+$(LIBC_PORT): $(LIBC_PORT_OBJS)
+	@rm -f $@
+	@ar rcs $@ $^
+define posix_prog
+$(1): $(BUILD)/libc/obj/$(2).o $(LIBC_CRT0) $(LIBC_PORT) $(NEWLIB_LIBC)
+	@mkdir -p $$(@D)
+	@echo "  LD      $$@"
+	@ld $(USER_LDFLAGS) -o $$@ $(call LIBC_LINK,$(BUILD)/libc/obj/$(2).o)
+endef
+$(foreach p,$(POSIX_PROGS),$(eval $(call posix_prog,$(INITRD_DIR)/posix/$(p),user/posix/$(p).c)))
+USER_BINS += $(patsubst %,$(INITRD_DIR)/posix/%,$(POSIX_PROGS))
+
 $(INITRD_DIR)/etc/motd: user/motd
 	@mkdir -p $(@D)
 	@cp $< $@
@@ -187,4 +225,4 @@ clean:
 	rm -rf $(BUILD)
 
 FORCE:
--include $(shell find $(BUILD)/obj $(BUILD)/user -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD)/obj $(BUILD)/user $(BUILD)/libc -name '*.d' 2>/dev/null)

@@ -5,7 +5,7 @@
 set -e
 
 # "command package" pairs per profile. A path stands for a file check.
-need_build="gcc:gcc ld:binutils make:make awk:mawk /usr/include/stdio.h:libc6-dev"
+need_build="gcc:gcc ld:binutils make:make awk:mawk /usr/include/stdio.h:libc6-dev xz:xz-utils /usr/src/newlib/newlib-3.3.0.tar.xz:newlib-source"
 need_iso="grub-mkrescue:grub-common /usr/lib/grub/i386-pc:grub-pc-bin xorriso:xorriso mformat:mtools"
 need_qemu="qemu-system-x86_64:qemu-system-x86"
 need_test="python3:python3"

@@ -287,3 +287,14 @@ KTEST(user_signals)
 	const char *const argv[] = { "tests/signal", NULL };
 	user_test("tests/signal", argv);
 }
+
+/* A POSIX program built against the C library (newlib with Arbor's port). */
+KTEST(posix_basics_newlib)
+{
+	const char *const argv[] = { "posix/basics", NULL };
+	struct cgroup *cg = user_cg("posix_basics");
+	if (!cg)
+		return;
+	KT_EXPECT_EQ(run_user("posix/basics", argv, cg, 10000), W_EXITCODE(0));
+	user_cg_done(cg);
+}

@@ -4,6 +4,9 @@
 
 #include <stdint.h>
 
+/* The C library defines the same names with the same values: its own
+ * definitions win when both are seen. */
+#ifndef SIGHUP
 #define SIGHUP   1
 #define SIGINT   2
 #define SIGQUIT  3
@@ -35,15 +38,19 @@
 #define SIGIO   29
 #define SIGPWR  30
 #define SIGSYS  31
+#endif
 #define SIG_NSIG 65		/* signals are 1..64 */
 
 #define SIG_DFL_HANDLER 0
 #define SIG_IGN_HANDLER 1
 
+#ifndef SIG_BLOCK
 #define SIG_BLOCK   0
 #define SIG_UNBLOCK 1
 #define SIG_SETMASK 2
+#endif
 
+#ifndef SA_NOCLDSTOP
 #define SA_NOCLDSTOP 0x00000001
 #define SA_NOCLDWAIT 0x00000002
 #define SA_SIGINFO   0x00000004
@@ -51,6 +58,7 @@
 #define SA_RESTART   0x10000000
 #define SA_NODEFER   0x40000000
 #define SA_RESETHAND 0x80000000
+#endif
 
 /* sigaction's argument: a handler (or SIG_DFL 0 / SIG_IGN 1), the signals
  * blocked while it runs (bit sig-1), SA_* flags, and the function the
@@ -79,6 +87,7 @@ struct k_siginfo {
 	} f;
 };
 
+#ifndef SI_USER
 #define SI_USER     0
 #define SI_KERNEL   0x80
 #define CLD_EXITED  1
@@ -86,6 +95,7 @@ struct k_siginfo {
 #define CLD_STOPPED 5
 #define CLD_CONTINUED 6
 #define SEGV_MAPERR 1
+#endif
 
 /* What a handler finds on its stack, from its return address up: the
  * kernel restores all of it (registers, mask, FPU) on sigreturn. */

@@ -1,0 +1,107 @@
+/* Processes, memory and time for the C library. */
+#include <signal.h>
+#include <sys/time.h>
+#include <sys/times.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "arbor_sys.h"
+
+void *sbrk(ptrdiff_t incr)
+{
+	static uintptr_t cur;
+	if (!cur)
+		cur = (uintptr_t)sys_brk(0);
+	uintptr_t want = cur + (uintptr_t)incr;
+	if ((uintptr_t)sys_brk(want) != want) {
+		errno = ENOMEM;
+		return (void *)-1;
+	}
+	uintptr_t old = cur;
+	cur = want;
+	return (void *)old;
+}
+
+pid_t getpid(void) { return (pid_t)sys_getpid(); }
+pid_t getppid(void) { return (pid_t)sys_getppid(); }
+pid_t fork(void) { return (pid_t)__sys_ret(sys_fork()); }
+int kill(pid_t pid, int sig) { return (int)__sys_ret(sys_kill(pid, sig)); }
+pid_t setsid(void) { return (pid_t)__sys_ret(sys_setsid()); }
+int setpgid(pid_t pid, pid_t pgid) { return (int)__sys_ret(sys_setpgid(pid, pgid)); }
+pid_t getpgid(pid_t pid) { return (pid_t)__sys_ret(sys_getpgid(pid)); }
+pid_t getpgrp(void) { return getpgid(0); }
+
+pid_t waitpid(pid_t pid, int *status, int options)
+{
+	return (pid_t)__sys_ret(sys_waitpid(pid, status, options));
+}
+
+pid_t wait(int *status)
+{
+	return waitpid(-1, status, 0);
+}
+
+int execve(const char *path, char *const argv[], char *const envp[])
+{
+	while (*path == '/')
+		path++; /* programs live in the boot archive until the VFS arrives */
+	return (int)__sys_ret(sys_execve(path, (const char *const *)argv, (const char *const *)envp));
+}
+
+int clock_gettime(clockid_t id, struct timespec *ts)
+{
+	if (id != CLOCK_MONOTONIC && id != CLOCK_REALTIME)
+		return (int)__sys_ret(-EINVAL);
+	uint64_t ns = (uint64_t)sys_clock_ns();
+	ts->tv_sec = (time_t)(ns / 1000000000u);
+	ts->tv_nsec = (long)(ns % 1000000000u);
+	return 0;
+}
+
+int gettimeofday(struct timeval *tv, void *tz)
+{
+	(void)tz;
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	tv->tv_sec = ts.tv_sec;
+	tv->tv_usec = ts.tv_nsec / 1000;
+	return 0;
+}
+
+clock_t times(struct tms *t)
+{
+	*t = (struct tms){ 0 };
+	return (clock_t)(sys_clock_ns() / 10000000); /* CLK_TCK is 100 */
+}
+
+int nanosleep(const struct timespec *req, struct timespec *rem)
+{
+	if (req->tv_nsec < 0 || req->tv_nsec >= 1000000000 || req->tv_sec < 0)
+		return (int)__sys_ret(-EINVAL);
+	uint64_t start = (uint64_t)sys_clock_ns();
+	uint64_t ns = (uint64_t)req->tv_sec * 1000000000u + (uint64_t)req->tv_nsec;
+	long r = sys_sleep_ns(ns);
+	if (r == -EINTR && rem) {
+		uint64_t left = ns - ((uint64_t)sys_clock_ns() - start);
+		rem->tv_sec = (time_t)(left / 1000000000u);
+		rem->tv_nsec = (long)(left % 1000000000u);
+	}
+	return (int)__sys_ret(r);
+}
+
+unsigned sleep(unsigned s)
+{
+	struct timespec ts = { .tv_sec = s }, rem = { 0 };
+	return nanosleep(&ts, &rem) == 0 ? 0 : (unsigned)rem.tv_sec;
+}
+
+int sched_yield(void) { return (int)sys_yield(); }
+
+/* Threads come with pthreads; stdio's locking asks this of them. */
+int pthread_setcancelstate(int state, int *old)
+{
+	(void)state;
+	if (old)
+		*old = 0;
+	return 0;
+}

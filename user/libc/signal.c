@@ -1,0 +1,88 @@
+/* Signals on the kernel's sigaction: the Linux layout of struct
+ * sigaction differs from the kernel's only in sa_flags' width. */
+#include <signal.h>
+#include <string.h>
+#include "arbor_sys.h"
+
+void __libc_sigreturn(void);
+
+int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
+{
+	struct k_sigaction k, kold;
+	if (act) {
+		k.handler = (uint64_t)(uintptr_t)act->sa_handler;
+		memcpy(&k.mask, &act->sa_mask, sizeof(k.mask));
+		k.flags = (uint32_t)act->sa_flags | SA_RESTORER;
+		k.restorer = (uint64_t)(uintptr_t)__libc_sigreturn;
+	}
+	long r = sys_sigaction(sig, act ? &k : NULL, old ? &kold : NULL);
+	if (r == 0 && old) {
+		memset(old, 0, sizeof(*old));
+		old->sa_handler = (_sig_func_ptr)(uintptr_t)kold.handler;
+		memcpy(&old->sa_mask, &kold.mask, sizeof(kold.mask));
+		old->sa_flags = (int)(kold.flags & ~(uint64_t)SA_RESTORER);
+	}
+	return (int)__sys_ret(r);
+}
+
+_sig_func_ptr signal(int sig, _sig_func_ptr handler)
+{
+	struct sigaction act = { .sa_handler = handler, .sa_flags = SA_RESTART }, old;
+	if (sigaction(sig, &act, &old) < 0)
+		return SIG_ERR;
+	return old.sa_handler;
+}
+
+int raise(int sig)
+{
+	return kill((pid_t)sys_getpid(), sig);
+}
+
+int sigprocmask(int how, const sigset_t *set, sigset_t *old)
+{
+	return (int)__sys_ret(sys_sigprocmask(how, (const uint64_t *)set, (uint64_t *)old));
+}
+
+int sigpending(sigset_t *set)
+{
+	return (int)__sys_ret(sys_sigpending((uint64_t *)set));
+}
+
+int sigsuspend(const sigset_t *mask)
+{
+	return (int)__sys_ret(sys_sigsuspend((const uint64_t *)mask));
+}
+
+static int sig_ok(int sig)
+{
+	if (sig >= 1 && sig < NSIG)
+		return 1;
+	errno = EINVAL;
+	return 0;
+}
+
+int sigemptyset(sigset_t *s) { memset(s, 0, sizeof(*s)); return 0; }
+int sigfillset(sigset_t *s) { memset(s, 0xff, sizeof(*s)); return 0; }
+
+int sigaddset(sigset_t *s, int sig)
+{
+	if (!sig_ok(sig))
+		return -1;
+	s->__bits[0] |= 1ul << (sig - 1);
+	return 0;
+}
+
+int sigdelset(sigset_t *s, int sig)
+{
+	if (!sig_ok(sig))
+		return -1;
+	s->__bits[0] &= ~(1ul << (sig - 1));
+	return 0;
+}
+
+int sigismember(const sigset_t *s, int sig)
+{
+	if (!sig_ok(sig))
+		return -1;
+	return (s->__bits[0] >> (sig - 1)) & 1;
+}

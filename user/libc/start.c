@@ -1,0 +1,29 @@
+/* Process start-up for C-library programs. */
+#include <stdlib.h>
+#include "arbor_sys.h"
+
+extern char **environ;
+int main(int argc, char **argv, char **envp);
+void __libc_init_array(void);
+void __libc_fini_array(void);
+void __libc_start(long *sp);
+
+/* newlib's init/fini arrays run these; static programs have nothing. */
+void _init(void) {}
+void _fini(void) {}
+
+void __libc_start(long *sp)
+{
+	int argc = (int)sp[0];
+	char **argv = (char **)(sp + 1);
+	environ = argv + argc + 1;
+	atexit(__libc_fini_array);
+	__libc_init_array();
+	exit(main(argc, argv, environ));
+}
+
+void _exit(int code)
+{
+	for (;;)
+		sys_exit(code);
+}

@@ -1,0 +1,87 @@
+/* A plain POSIX program, built against the C library (newlib) exactly as
+ * it would be on Linux: stdio, malloc, errno and strerror with Linux's
+ * numbers, signals through sigaction, fork/wait with the status macros,
+ * clocks and sleeping. Prints TAP. */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static int n, failed;
+
+static void check(int ok, const char *what)
+{
+	n++;
+	failed += !ok;
+	printf("%sok %d - %s\n", ok ? "" : "not ", n, what);
+}
+
+static volatile sig_atomic_t got;
+
+static void on_usr1(int sig)
+{
+	got = sig;
+}
+
+int main(int argc, char **argv)
+{
+	char buf[64];
+
+	check(argc >= 1 && strstr(argv[0], "basics") != NULL, "argv[0] names the program");
+	snprintf(buf, sizeof(buf), "%d %5.2f %s %llx %zu", 42, 3.14159, "str", 0xabcdefULL, sizeof(long));
+	check(strcmp(buf, "42  3.14 str abcdef 8") == 0, "printf formats integers, floats, strings");
+	char *p = malloc(100000);
+	check(p != NULL, "malloc of 100 kB (sbrk)");
+	memset(p, 7, 100000);
+	free(p);
+	check(ENAMETOOLONG == 36 && SIGCHLD == 17, "errno and signal numbers are Linux's");
+	check(strstr(strerror(ENAMETOOLONG), "name too long") != NULL, "strerror speaks Linux numbers");
+	errno = 0;
+	check(write(7, "x", 1) == -1 && errno == EBADF, "write to a bad descriptor: EBADF");
+
+	struct sigaction sa = { .sa_handler = on_usr1 };
+	sigemptyset(&sa.sa_mask);
+	check(sigaction(SIGUSR1, &sa, NULL) == 0, "sigaction");
+	raise(SIGUSR1);
+	check(got == SIGUSR1, "raise runs the handler");
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	got = 0;
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	kill(getpid(), SIGUSR1);
+	check(got == 0, "a blocked signal waits");
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	check(got == SIGUSR1, "and arrives when unblocked");
+	check(sigaddset(&set, 65) == -1 && errno == EINVAL, "sigaddset checks the number");
+
+	pid_t pid = fork();
+	if (pid == 0)
+		_exit(3);
+	int status;
+	check(waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 3,
+	      "fork, _exit and waitpid with WEXITSTATUS");
+	pid = fork();
+	if (pid == 0) {
+		pause();
+		_exit(0);
+	}
+	kill(pid, SIGTERM);
+	check(waitpid(pid, &status, 0) == pid && WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM,
+	      "a child killed by SIGTERM: WIFSIGNALED, WTERMSIG");
+	check(waitpid(-1, &status, WNOHANG) == -1 && errno == ECHILD, "no children left: ECHILD");
+
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	struct timespec d = { 0, 20 * 1000 * 1000 };
+	check(nanosleep(&d, NULL) == 0, "nanosleep");
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	long ms = (t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000;
+	check(ms >= 20, "CLOCK_MONOTONIC advances by at least the sleep");
+	printf("1..%d\n", n);
+	return failed ? 1 : 0;
+}
