@@ -63,7 +63,7 @@ host_srcs_elf          := kernel/lib/elf.c
 host_srcs_acpi         := kernel/lib/acpi.c
 HOST_BINS := $(patsubst %,$(BUILD)/host/test_%,$(HOST_TESTS))
 
-.PHONY: all run debug test bench iso clean deps docs
+.PHONY: all run debug test bench iso clean deps docs libc
 
 $(BUILD)/.deps-%: tools/deps.sh
 	@mkdir -p $(@D)
@@ -155,7 +155,7 @@ LIBC_PORT_SRCS := $(wildcard user/libc/*.c)
 LIBC_PORT_OBJS := $(patsubst %,$(BUILD)/libc/obj/%.o,$(LIBC_PORT_SRCS))
 LIBC_CRT0 := $(BUILD)/libc/obj/user/libc/crt0.S.o
 LIBC_PORT := $(BUILD)/libc/libarbor-c.a
-LIBC_LINK = $(LIBC_CRT0) $(1) $(LIBC_PORT) --start-group $(NEWLIB)/lib/libc.a \
+LIBC_LINK = $(LIBC_CRT0) $(1) --start-group $(LIBC_PORT) $(NEWLIB)/lib/libc.a \
 	$(NEWLIB)/lib/libm.a $(shell gcc -print-libgcc-file-name) --end-group
 POSIX_PROGS := $(patsubst user/posix/%.c,%,$(wildcard user/posix/*.c))
 
@@ -177,6 +177,13 @@ $(1): $(BUILD)/libc/obj/$(2).o $(LIBC_CRT0) $(LIBC_PORT) $(NEWLIB_LIBC)
 endef
 $(foreach p,$(POSIX_PROGS),$(eval $(call posix_prog,$(INITRD_DIR)/posix/$(p),user/posix/$(p).c)))
 USER_BINS += $(patsubst %,$(INITRD_DIR)/posix/%,$(POSIX_PROGS))
+
+# What tools/arbor-cc links with.
+libc: $(NEWLIB_LIBC) $(LIBC_PORT) $(LIBC_CRT0)
+	@echo "NEWLIB_INCLUDE=$(NEWLIB)/include" > $(BUILD)/libc/arbor-cc.conf
+	@echo "NEWLIB_LIB=$(NEWLIB)/lib" >> $(BUILD)/libc/arbor-cc.conf
+	@echo "PORT_LIB=$(abspath $(LIBC_PORT))" >> $(BUILD)/libc/arbor-cc.conf
+	@echo "CRT0=$(abspath $(LIBC_CRT0))" >> $(BUILD)/libc/arbor-cc.conf
 
 $(INITRD_DIR)/etc/motd: user/motd
 	@mkdir -p $(@D)

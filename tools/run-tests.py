@@ -6,6 +6,8 @@ Prints each test's name as it starts, treats a kernel panic, a triple fault
 ends with the line `N passed, N failed` (exit status 1 if anything failed).
 """
 import argparse
+import difflib
+import glob
 import os
 import re
 import select
@@ -242,6 +244,50 @@ def test_grub_boot(iso, tally, timeout):
     ], b)
 
 
+def test_tools(build, tally):
+    """tools/arbor-cc and tools/arbor-run as a user runs them, and the
+    differential tests: the same POSIX programs built for the host and for
+    Arbor must print the same."""
+    env = dict(os.environ, ARBOR_BUILD=os.path.abspath(build))
+    out_dir = os.path.abspath(os.path.join(build, "tooltests"))
+    os.makedirs(out_dir, exist_ok=True)
+    cc, run = os.path.join(ROOT, "tools", "arbor-cc"), os.path.join(ROOT, "tools", "arbor-run")
+    print("[tools] arbor-cc, arbor-run and differential tests", flush=True)
+
+    def sh(cmd, timeout=120):
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+                           timeout=timeout, cwd=out_dir)
+        return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
+
+    status = os.path.join(out_dir, "status")
+    code, _, err = sh([cc, "-O2", "-o", status, os.path.join(ROOT, "tests", "run", "status.c")])
+    for name, args, want in (("arbor-run returns the program's exit status", ["7"], 7),
+                             ("arbor-run returns 128+N for a signal", ["0", "15"], 128 + 15),
+                             ("arbor-run returns 124 on a timeout", ["--timeout", "3", "HANG"], 124)):
+        print(f"  {name} ...", flush=True)
+        argv = [run] + (args[:2] + [status, "hang"] if args[0] == "--timeout" else [status] + args)
+        got, out, err2 = sh(argv) if code == 0 else (None, "", err)
+        tally.result(name, got == want, "" if got == want else f"got {got}: {err2.strip()[:200]}")
+
+    for src in sorted(glob.glob(os.path.join(ROOT, "tests", "diff", "*.c"))):
+        name = "differential: " + os.path.basename(src)
+        print(f"  {name} ...", flush=True)
+        host, arbor = os.path.join(out_dir, "host_" + os.path.basename(src)[:-2]), \
+            os.path.join(out_dir, "arbor_" + os.path.basename(src)[:-2])
+        steps = [sh(["gcc", "-O2", "-o", host, src, "-lm"]), sh([cc, "-O2", "-o", arbor, src, "-lm"])]
+        if any(c != 0 for c, _, _ in steps):
+            tally.result(name, False, "build failed: " + " ".join(e for _, _, e in steps)[:300])
+            continue
+        hc, hout, _ = sh([host])
+        ac, aout, aerr = sh([run, arbor])
+        same = hc == ac and hout == aout
+        tally.result(name, same, "" if same else f"host exit {hc}, arbor exit {ac}")
+        if not same:
+            for line in difflib.unified_diff(hout.splitlines(), aout.splitlines(), "host", "arbor",
+                                             lineterm=""):
+                print("      | " + line)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default="build")
@@ -262,6 +308,7 @@ def main():
     test_boot_to_user_space(kernel, initrd, tally, a.timeout)
     test_fault_report(kernel, tally, a.timeout)
     test_runner_detects(kernel, tally)
+    test_tools(a.build, tally)
 
     print(f"# {time.monotonic() - t0:.1f} s")
     if tally.failed:

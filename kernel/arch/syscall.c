@@ -4,6 +4,9 @@
 #include "abi/wait.h"
 #include "abi/spawn.h"
 #include "heap.h"
+#include "bootinfo.h"
+#include "kstring.h"
+#include "panic.h"
 #include "arch/x86.h"
 #include "percpu.h"
 #include "printk.h"
@@ -154,4 +157,25 @@ long sys_waitpid(int pid, int *ustatus, int options)
 	if (r > 0 && ustatus && copy_to_user(ustatus, &status, sizeof(status)))
 		return -EFAULT;
 	return r;
+}
+
+long sys_poweroff(int code)
+{
+	if (current_thread()->proc->cred.euid != 0)
+		return -EPERM;
+	if (code < 0 || code > 127)
+		return -EINVAL;
+	printk("arbor: powering off\n");
+	qemu_exit((uint32_t)code);
+}
+
+long sys_cmdline(char *buf, size_t len)
+{
+	size_t n = strlen(boot_info.cmdline);
+	if (len) {
+		size_t c = MIN(n, len - 1);
+		if (copy_to_user(buf, boot_info.cmdline, c) || copy_to_user(buf + c, "", 1))
+			return -EFAULT;
+	}
+	return (long)n;
 }

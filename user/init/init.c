@@ -1,21 +1,93 @@
-/* PID 1: starts the servers, then adopts and reaps orphans forever. */
+/* PID 1: starts the servers, then either runs the program named on the
+ * kernel command line (run=PATH ARGS..., used by tools/arbor-run) and
+ * powers off, or adopts and reaps orphans forever. */
 #include "arbor/user.h"
 
-static long start(const char *path, int flags)
+#define MAX_ARGS 32
+
+static long start(const char *path, const char *const *argv, int flags)
 {
-	const char *argv[] = { path, NULL };
 	long pid = sys_spawn(path, argv, flags);
 	if (pid < 0)
 		printf("init: cannot start %s: error %ld\n", path, -pid);
 	return pid;
 }
 
+static int hexval(char c)
+{
+	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 :
+	       c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/* Arguments come percent-encoded (arbor-run), so spaces survive. */
+static void percent_decode(char *s)
+{
+	char *out = s;
+	for (; *s; s++) {
+		if (s[0] == '%' && hexval(s[1]) >= 0 && hexval(s[2]) >= 0) {
+			*out++ = (char)(hexval(s[1]) * 16 + hexval(s[2]));
+			s += 2;
+		} else {
+			*out++ = *s;
+		}
+	}
+	*out = '\0';
+}
+
+/* Splits what follows "run=" into argv; returns argc (0: no run=). */
+static int parse_run(char *cmdline, const char **argv)
+{
+	char *p = cmdline;
+	int argc = 0;
+	while ((p = strstr_simple(p, "run=")) && p != cmdline && p[-1] != ' ')
+		p += 4;
+	if (!p)
+		return 0;
+	p += 4;
+	while (*p && argc < MAX_ARGS) {
+		char *word = p;
+		while (*p && *p != ' ')
+			p++;
+		if (*p)
+			*p++ = '\0';
+		if (*word) {
+			percent_decode(word);
+			argv[argc++] = word;
+		}
+	}
+	argv[argc] = NULL;
+	return argc;
+}
+
+static void run_and_power_off(const char **argv)
+{
+	int status = 0;
+	long pid = start(argv[0], argv, 0);
+	if (pid > 0)
+		while (sys_waitpid((int)pid, &status, 0) == -EINTR)
+			;
+	if (pid < 0)
+		printf("arbor-run: cannot start %s (error %ld)\n", argv[0], -pid);
+	else if ((status & 0x7f) == 0)
+		printf("arbor-run: exited %d\n", (status >> 8) & 0xff);
+	else
+		printf("arbor-run: killed by signal %d\n", status & 0x7f);
+	sys_poweroff(pid < 0 ? 1 : 0);
+}
+
 int main(void)
 {
+	static char cmdline[512];
+	const char *argv[MAX_ARGS + 1];
+	const char *drv[] = { "drivers/serial", NULL };
 	int status;
-	start("drivers/serial", SPAWN_DRIVER);
+
+	start("drivers/serial", drv, SPAWN_DRIVER);
 	for (int i = 0; i < 1000 && sys_ns_lookup(CONSOLE_NAME) < 0; i++)
 		sys_sleep_ns(1000000);
+	sys_cmdline(cmdline, sizeof(cmdline));
+	if (parse_run(cmdline, argv) > 0)
+		run_and_power_off(argv);
 	printf("init: Arbor user space is up (pid %ld); the console is a user-space driver.\n",
 	       sys_getpid());
 	printf("init: the shell arrives with the next release. Quit QEMU with Ctrl-A then X.\n");

@@ -123,6 +123,15 @@ char *strcpy_simple(char *dst, const char *src)
 	return dst;
 }
 
+char *strstr_simple(const char *hay, const char *needle)
+{
+	size_t n = strlen(needle);
+	for (; *hay; hay++)
+		if (strncmp(hay, needle, n) == 0)
+			return (char *)hay;
+	return n == 0 ? (char *)hay : NULL;
+}
+
 long strtol_simple(const char *s)
 {
 	long v = 0, sign = 1;

@@ -32,6 +32,7 @@ int strcmp(const char *a, const char *b);
 int strncmp(const char *a, const char *b, size_t n);
 long strtol_simple(const char *s);	/* decimal, optional '-' */
 char *strcpy_simple(char *dst, const char *src);
+char *strstr_simple(const char *hay, const char *needle);
 
 /* TAP: tap_check("name", cond) prints "ok N - name" or "not ok N - name";
  * tap_done() prints the plan and returns the exit status (1 if any failed). */
