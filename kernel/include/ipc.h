@@ -17,6 +17,14 @@ struct endpoint {
 	bool dead;
 	struct list_head receivers;	/* server threads waiting for a call */
 	struct list_head callers;	/* callers waiting for a server */
+	struct list_head events;	/* kernel messages (channel closed) */
+};
+
+/* A badged handle to an endpoint (see abi/ipc.h). */
+struct channel {
+	struct kobj obj;
+	struct endpoint *ep;		/* a reference */
+	uint64_t badge;
 };
 
 /* A new endpoint owned by p, installed as a handle in p: the handle or

@@ -15,6 +15,7 @@ enum kobj_type {
 	KOBJ_ENDPOINT = 1,
 	KOBJ_NOTIFICATION,
 	KOBJ_SHM,
+	KOBJ_CHANNEL,
 };
 
 struct kobj {
@@ -26,9 +27,12 @@ struct kobj {
 
 #define HANDLE_MAX 256
 
+#include "abi/ipc.h"	/* HANDLE_CLOEXEC: closed by execve (FD_CLOEXEC) */
+
 struct handle_table {
 	struct spinlock lock;
 	struct kobj *slots[HANDLE_MAX];
+	uint8_t flags[HANDLE_MAX];
 };
 
 /* Allocates size bytes for an object of type, charging the creator's
@@ -47,5 +51,7 @@ struct kobj *handle_get(struct proc *p, int h, enum kobj_type type);
 #define KOBJ_ANY 0
 int handle_close(struct proc *p, int h);	/* 0 or -EBADF */
 void handle_close_all(struct proc *p);
+/* Closes the handles marked HANDLE_CLOEXEC (execve). */
+void handle_close_on_exec(struct proc *p);
 
 #endif

@@ -75,6 +75,7 @@ struct thread {
 	struct endpoint *ipc_ep;	/* the endpoint it waits on, if any */
 	uint64_t ipc_snd, ipc_snd_len;	/* caller: buffer the server may read */
 	uint64_t ipc_rcv, ipc_rcv_len;	/* caller: buffer the server may write */
+	uint64_t ipc_badge;		/* caller: the channel's badge, 0 for none */
 	char name[PROC_NAME_MAX];
 };
 

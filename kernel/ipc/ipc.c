@@ -11,14 +11,49 @@
 #include "abi/errno.h"
 #include "addrspace.h"
 #include "cgroup.h"
+#include "heap.h"
 #include "percpu.h"
 #include "proc.h"
 #include "sched.h"
 #include "syscall.h"
 
+struct ipc_event {
+	struct list_head link;
+	uint64_t badge;
+};
+
+static void ipc_free_events(struct endpoint *ep)
+{
+	while (!list_empty(&ep->events)) {
+		struct ipc_event *ev = list_first_entry(&ep->events, struct ipc_event, link);
+		list_del(&ev->link);
+		kfree(ev);
+	}
+}
+
 static void ipc_endpoint_release(struct kobj *o)
 {
-	(void)o; /* no thread can be waiting: each held a reference */
+	/* No thread can be waiting: each held a reference. */
+	ipc_free_events(container_of(o, struct endpoint, obj));
+}
+
+/* The last handle to a channel is gone: tell the server. */
+static void ipc_channel_release(struct kobj *o)
+{
+	struct channel *ch = container_of(o, struct channel, obj);
+	struct endpoint *ep = ch->ep;
+	struct ipc_event *ev = kmalloc(sizeof(*ev));
+	uint64_t f = sched_lock_ipc();
+	if (ev && !ep->dead) {
+		ev->badge = ch->badge;
+		list_add_tail(&ev->link, &ep->events);
+		ev = NULL;
+		if (!list_empty(&ep->receivers))
+			sched_wake_ipc_locked(list_first_entry(&ep->receivers, struct thread, wait_link), 0);
+	}
+	sched_unlock_ipc(f);
+	kfree(ev);
+	kobj_put(&ep->obj);
 }
 
 int ipc_endpoint_create(struct proc *p)
@@ -29,15 +64,59 @@ int ipc_endpoint_create(struct proc *p)
 	ep->owner = p;
 	list_init(&ep->receivers);
 	list_init(&ep->callers);
+	list_init(&ep->events);
 	int h = handle_install(p, &ep->obj);
 	kobj_put(&ep->obj);
 	return h;
+}
+
+/* The endpoint behind handle h (an endpoint or a channel to one), with a
+ * reference, and the channel's badge (0 for the endpoint itself). */
+static struct endpoint *ipc_get_badged(int h, uint64_t *badge)
+{
+	struct kobj *o = handle_get(current_thread()->proc, h, KOBJ_ANY);
+	*badge = 0;
+	if (o && o->type == KOBJ_CHANNEL) {
+		struct channel *ch = container_of(o, struct channel, obj);
+		struct endpoint *ep = ch->ep;
+		kobj_get(&ep->obj);
+		*badge = ch->badge;
+		kobj_put(o);
+		return ep;
+	}
+	if (o && o->type != KOBJ_ENDPOINT) {
+		kobj_put(o);
+		o = NULL;
+	}
+	return o ? container_of(o, struct endpoint, obj) : NULL;
 }
 
 static struct endpoint *ipc_get(int h)
 {
 	struct kobj *o = handle_get(current_thread()->proc, h, KOBJ_ENDPOINT);
 	return o ? container_of(o, struct endpoint, obj) : NULL;
+}
+
+long sys_chan_create(int h, uint64_t badge)
+{
+	struct proc *p = current_thread()->proc;
+	struct endpoint *ep = ipc_get(h);
+	if (!ep)
+		return -EBADF;
+	if (ep->owner != p) {
+		kobj_put(&ep->obj);
+		return -EPERM;
+	}
+	struct channel *ch = kobj_alloc(sizeof(*ch), KOBJ_CHANNEL, p->cgroup, ipc_channel_release);
+	if (!ch) {
+		kobj_put(&ep->obj);
+		return -ENOMEM;
+	}
+	ch->ep = ep; /* keeps our reference */
+	ch->badge = badge;
+	long r = handle_install(p, &ch->obj);
+	kobj_put(&ch->obj);
+	return r;
 }
 
 /* What the kernel tells a server about caller c. */
@@ -50,6 +129,8 @@ static void ipc_fill_info(struct ipc_info *info, const struct thread *c)
 		.euid = p->cred.euid, .egid = p->cred.egid,
 		.cgroup_id = p->cgroup->id,
 		.snd_len = c->ipc_snd_len, .rcv_len = c->ipc_rcv_len,
+		.badge = c->ipc_badge,
+		.ppid = p->parent ? p->parent->pid : 0,
 	};
 }
 
@@ -79,9 +160,11 @@ long sys_ipc_call(int h, struct ipc_msg *umsg, const void *snd, size_t snd_len,
 	if ((snd_len && !user_range_ok((uint64_t)snd, snd_len)) ||
 	    (rcv_len && !user_range_ok((uint64_t)rcv, rcv_len)))
 		return -EFAULT;
-	struct endpoint *ep = ipc_get(h);
+	uint64_t badge;
+	struct endpoint *ep = ipc_get_badged(h, &badge);
 	if (!ep)
 		return -EBADF;
+	self->ipc_badge = badge;
 	self->ipc_snd = (uint64_t)snd;
 	self->ipc_snd_len = snd_len;
 	self->ipc_rcv = (uint64_t)rcv;
@@ -109,17 +192,36 @@ long sys_ipc_call(int h, struct ipc_msg *umsg, const void *snd, size_t snd_len,
 }
 
 /* Server side: wait for (or take a queued) call on ep. sched lock held. */
+/* A kernel message for the server: no caller, nothing to reply to. */
+static void ipc_take_event(struct thread *self, struct endpoint *ep)
+{
+	struct ipc_event *ev = list_first_entry(&ep->events, struct ipc_event, link);
+	list_del(&ev->link);
+	self->ipc_buf = (struct ipc_msg){ .label = IPC_LABEL_CLOSED, .w = { ev->badge } };
+	self->ipc_info = (struct ipc_info){ .badge = ev->badge };
+	kfree(ev);
+}
+
 static int ipc_wait_call_locked(struct thread *self, struct endpoint *ep)
 {
-	if (ep->dead)
-		return -EHOSTDOWN;
-	if (!list_empty(&ep->callers)) {
-		struct thread *c = list_first_entry(&ep->callers, struct thread, wait_link);
-		ipc_accept(self, c);
-		sched_ipc_take_caller_locked(c);
-		return 0;
+	for (;;) {
+		if (ep->dead)
+			return -EHOSTDOWN;
+		if (!list_empty(&ep->callers)) {
+			struct thread *c = list_first_entry(&ep->callers, struct thread, wait_link);
+			ipc_accept(self, c);
+			sched_ipc_take_caller_locked(c);
+			return 0;
+		}
+		if (!list_empty(&ep->events)) {
+			ipc_take_event(self, ep);
+			return 0;
+		}
+		int r = sched_block_locked(&ep->receivers, 0);
+		if (r || self->ipc_caller)
+			return r; /* an error, or a caller handed straight to us */
+		/* woken for an event: look again */
 	}
-	return sched_block_locked(&ep->receivers, 0);
 }
 
 static long ipc_deliver_request(struct ipc_msg *umsg, struct ipc_info *uinfo)
@@ -128,9 +230,8 @@ static long ipc_deliver_request(struct ipc_msg *umsg, struct ipc_info *uinfo)
 	/* ipc_caller cannot change under us: only we reply to it, and a
 	 * dying caller cannot die while it is blocked in the call. */
 	struct thread *c = self->ipc_caller;
-	if (!c)
-		return -EHOSTDOWN;
-	if (copy_to_user(umsg, &c->ipc_buf, sizeof(*umsg)) ||
+	const struct ipc_msg *m = c ? &c->ipc_buf : &self->ipc_buf; /* a call, or an event */
+	if (copy_to_user(umsg, m, sizeof(*umsg)) ||
 	    (uinfo && copy_to_user(uinfo, &self->ipc_info, sizeof(*uinfo))))
 		return -EFAULT;
 	return 0;
@@ -190,7 +291,7 @@ long sys_ipc_reply_recv(int h, struct ipc_msg *umsg, struct ipc_info *uinfo)
 	uint64_t f = sched_lock_ipc();
 	struct thread *c = self->ipc_caller;
 	int r;
-	if (c && (ep->dead || !list_empty(&ep->callers))) {
+	if (c && (ep->dead || !list_empty(&ep->callers) || !list_empty(&ep->events))) {
 		sched_ipc_release_caller_locked(c, 0);
 		r = ipc_wait_call_locked(self, ep);
 	} else if (c) {
@@ -278,6 +379,7 @@ void ipc_endpoint_kill(struct endpoint *ep)
 {
 	uint64_t f = sched_lock_ipc();
 	ep->dead = true;
+	ipc_free_events(ep);
 	while (!list_empty(&ep->callers))
 		sched_wake_ipc_locked(list_first_entry(&ep->callers, struct thread, wait_link), -EHOSTDOWN);
 	while (!list_empty(&ep->receivers))

@@ -93,6 +93,7 @@ long sys_execve(const char *upath, const char *const *uargv, const char *const *
 	vm_as_destroy(old);
 	strlcpy(p->name, proc_basename(path), sizeof(p->name));
 	signal_init_proc(p, p, true);
+	handle_close_on_exec(p);
 	struct trap_frame *tf = self->user_tf;
 	memset(tf, 0, offsetof(struct trap_frame, rip)); /* no register survives */
 	tf->rip = entry;

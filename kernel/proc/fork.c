@@ -18,6 +18,7 @@ static void fork_handles(struct proc *from, struct proc *to)
 		if (o) {
 			kobj_get(o);
 			to->handles.slots[h] = o;
+			to->handles.flags[h] = from->handles.flags[h];
 		}
 	}
 	spin_unlock(&from->handles.lock);

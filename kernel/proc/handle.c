@@ -5,6 +5,7 @@
 #include "heap.h"
 #include "memcg.h"
 #include "proc.h"
+#include "syscall.h"
 
 void *kobj_alloc(size_t size, enum kobj_type type, struct cgroup *cg,
 		 void (*release)(struct kobj *o))
@@ -46,8 +47,10 @@ void kobj_put(struct kobj *o)
 void handle_table_init(struct handle_table *t)
 {
 	t->lock = (struct spinlock)SPINLOCK_INIT("handles");
-	for (int i = 0; i < HANDLE_MAX; i++)
+	for (int i = 0; i < HANDLE_MAX; i++) {
 		t->slots[i] = NULL;
+		t->flags[i] = 0;
+	}
 }
 
 int handle_install(struct proc *p, struct kobj *o)
@@ -89,6 +92,7 @@ int handle_close(struct proc *p, int h)
 	spin_lock(&t->lock);
 	struct kobj *o = t->slots[h];
 	t->slots[h] = NULL;
+	t->flags[h] = 0;
 	spin_unlock(&t->lock);
 	if (!o)
 		return -EBADF;
@@ -101,4 +105,77 @@ void handle_close_all(struct proc *p)
 	for (int h = 0; h < HANDLE_MAX; h++)
 		if (p->handles.slots[h])
 			handle_close(p, h);
+}
+
+void handle_close_on_exec(struct proc *p)
+{
+	for (int h = 0; h < HANDLE_MAX; h++)
+		if (p->handles.slots[h] && (p->handles.flags[h] & HANDLE_CLOEXEC))
+			handle_close(p, h);
+}
+
+/* Installs o at the lowest free slot >= min (F_DUPFD), or exactly at
+ * target, replacing what was there (dup2). */
+static int handle_place(struct proc *p, struct kobj *o, int min, int target, uint8_t flags)
+{
+	struct handle_table *t = &p->handles;
+	struct kobj *old = NULL;
+	int h = -EMFILE;
+	spin_lock(&t->lock);
+	if (target >= 0) {
+		old = t->slots[target];
+		h = target;
+	} else {
+		for (int i = min; i < HANDLE_MAX && h < 0; i++)
+			if (!t->slots[i])
+				h = i;
+	}
+	if (h >= 0) {
+		kobj_get(o);
+		t->slots[h] = o;
+		t->flags[h] = flags;
+	}
+	spin_unlock(&t->lock);
+	if (old)
+		kobj_put(old);
+	return h;
+}
+
+long sys_handle_dup(int h, int min, int flags)
+{
+	struct proc *p = current_thread()->proc;
+	if (min < 0 || min >= HANDLE_MAX || (flags & ~HANDLE_CLOEXEC))
+		return -EINVAL;
+	struct kobj *o = handle_get(p, h, KOBJ_ANY);
+	if (!o)
+		return -EBADF;
+	long r = handle_place(p, o, min, -1, (uint8_t)flags);
+	kobj_put(o);
+	return r;
+}
+
+long sys_handle_dup2(int h, int target, int flags)
+{
+	struct proc *p = current_thread()->proc;
+	if (target < 0 || target >= HANDLE_MAX || (flags & ~HANDLE_CLOEXEC))
+		return -EBADF;
+	struct kobj *o = handle_get(p, h, KOBJ_ANY);
+	if (!o)
+		return -EBADF;
+	long r = h == target ? h : handle_place(p, o, 0, target, (uint8_t)flags);
+	kobj_put(o);
+	return r;
+}
+
+long sys_handle_flags(int h, int set)
+{
+	struct handle_table *t = &current_thread()->proc->handles;
+	if (h < 0 || h >= HANDLE_MAX || set < -1 || set > HANDLE_CLOEXEC)
+		return -EINVAL;
+	spin_lock(&t->lock);
+	long r = t->slots[h] ? t->flags[h] : -EBADF;
+	if (r >= 0 && set >= 0)
+		t->flags[h] = (uint8_t)set;
+	spin_unlock(&t->lock);
+	return r;
 }

@@ -298,3 +298,9 @@ KTEST(posix_basics_newlib)
 	KT_EXPECT_EQ(run_user("posix/basics", argv, cg, 10000), W_EXITCODE(0));
 	user_cg_done(cg);
 }
+
+KTEST(user_channels_and_handles)
+{
+	const char *const argv[] = { "tests/channel", NULL };
+	user_test("tests/channel", argv);
+}

@@ -4,7 +4,14 @@
  * also offer two buffers of any size: one the server may read from
  * (ipc_read) and one it may write into (ipc_write) while it handles the
  * call. The kernel tells the server who is calling (struct ipc_info):
- * identity comes from the kernel, never from the client. */
+ * identity comes from the kernel, never from the client.
+ *
+ * Channels: a server may mint handles to its endpoint that carry a badge
+ * (chan_create), one per client object (an open file, say). Calls through
+ * a channel tell the server its badge; when the last handle to a channel
+ * goes (close, exit, exec with close-on-exec), the server receives an
+ * IPC_LABEL_CLOSED message. Handles are inherited by fork, so these are
+ * file descriptors with the right lifetime. */
 #ifndef ARBOR_ABI_IPC_H
 #define ARBOR_ABI_IPC_H
 
@@ -25,6 +32,17 @@ struct ipc_info {
 	uint64_t cgroup_id;	/* the caller's cgroup (ids are never reused) */
 	uint64_t snd_len;	/* bytes the server may read with ipc_read */
 	uint64_t rcv_len;	/* bytes the server may write with ipc_write */
+	uint64_t badge;		/* the channel called through (0: the endpoint) */
+	int32_t ppid;		/* the calling process's parent */
+	int32_t pad;
 };
+
+/* A message the kernel itself sends to a server (info.pid is 0, there is
+ * nobody to reply to): the last handle to the channel with this badge is
+ * gone (closed, or its process ended). w[0] = the badge. */
+#define IPC_LABEL_CLOSED 0xffffffffffffff01ull
+
+/* Handle flags (handle_dup, handle_dup2, handle_flags). */
+#define HANDLE_CLOEXEC 0x1
 
 #endif
