@@ -38,6 +38,7 @@ struct addrspace {
 	struct cgroup *cg;	/* charged for pages and page tables (a reference) */
 	uint64_t resident;	/* anonymous pages mapped */
 	uint64_t table_pages;	/* page-table pages, root included */
+	uint32_t refs;		/* the process's, plus kernel copies in flight */
 	vaddr_t brk_start;	/* the heap area begins here (after the image) */
 	vaddr_t brk;		/* the current break (not page aligned) */
 };
@@ -55,7 +56,13 @@ static inline void vm_switch_to(struct addrspace *as)
 }
 
 struct addrspace *vm_as_create(struct cgroup *cg, int *err);
+/* Frees the address space once nobody uses it: the process's reference is
+ * one; a server copying into a client's memory (ipc_write) holds another. */
 void vm_as_destroy(struct addrspace *as);
+static inline void vm_as_get(struct addrspace *as)
+{
+	__atomic_add_fetch(&as->refs, 1, __ATOMIC_RELAXED);
+}
 paddr_t vm_as_root(const struct addrspace *as);
 
 /* Reserve [start, start+len) for memory with flags. 0, -EINVAL (unaligned,

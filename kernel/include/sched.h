@@ -36,6 +36,8 @@ void sched_tick(bool user_mode);
 /* Interrupt return: switch if a reschedule is pending and allowed. */
 void sched_preempt_irq(void);
 
+/* Interrupts what t waits for (signals, kills): -EINTR. */
+void sched_interrupt(struct thread *t);
 /* A new or woken thread becomes runnable. */
 void sched_wake(struct thread *t, int result);
 /* Blocks the current thread until woken or deadline (clock_ns; 0 = none).

@@ -3,10 +3,9 @@
  * All IPC state (endpoint queues, each thread's ipc_* fields) is guarded
  * by the scheduler lock, because every step of the protocol is also a
  * scheduling decision. User memory is copied outside the lock, each side in
- * its own address space: the caller copies its request into its thread's
- * ipc_buf before calling and the reply out of it afterwards; the server
- * copies the request out of, and its reply into, its caller's ipc_buf (the
- * caller is blocked in the call meanwhile, so the buffer is stable). */
+ * its own address space, through its own thread's ipc_buf; the two buffers
+ * are exchanged under the lock (a caller can be interrupted and vanish
+ * while its server works, so the server never touches it unlocked). */
 #include "ipc.h"
 #include "abi/errno.h"
 #include "addrspace.h"
@@ -134,10 +133,11 @@ static void ipc_fill_info(struct ipc_info *info, const struct thread *c)
 	};
 }
 
-/* The server takes caller c's request: it will read the message straight
- * from c's buffer (c stays blocked in its call until the reply). */
+/* The server takes caller c's request. It is copied now, under the lock:
+ * a caller that is killed may vanish while the server works. */
 static void ipc_accept(struct thread *server, struct thread *c)
 {
+	server->ipc_buf = c->ipc_buf;
 	ipc_fill_info(&server->ipc_info, c);
 }
 
@@ -227,11 +227,7 @@ static int ipc_wait_call_locked(struct thread *self, struct endpoint *ep)
 static long ipc_deliver_request(struct ipc_msg *umsg, struct ipc_info *uinfo)
 {
 	struct thread *self = current_thread();
-	/* ipc_caller cannot change under us: only we reply to it, and a
-	 * dying caller cannot die while it is blocked in the call. */
-	struct thread *c = self->ipc_caller;
-	const struct ipc_msg *m = c ? &c->ipc_buf : &self->ipc_buf; /* a call, or an event */
-	if (copy_to_user(umsg, m, sizeof(*umsg)) ||
+	if (copy_to_user(umsg, &self->ipc_buf, sizeof(*umsg)) ||
 	    (uinfo && copy_to_user(uinfo, &self->ipc_info, sizeof(*uinfo))))
 		return -EFAULT;
 	return 0;
@@ -252,27 +248,18 @@ long sys_ipc_recv(int h, struct ipc_msg *umsg, struct ipc_info *uinfo)
 	return r ? r : ipc_deliver_request(umsg, uinfo);
 }
 
-/* The reply goes straight into the caller's buffer: the caller is blocked
- * in its call until we hand back its context. */
-static int ipc_copy_reply(struct thread *self, const struct ipc_msg *umsg)
-{
-	return self->ipc_caller ? copy_from_user(&self->ipc_caller->ipc_buf, umsg, sizeof(*umsg))
-				: (user_range_ok((uint64_t)umsg, sizeof(*umsg)) ? 0 : -EFAULT);
-}
-
 long sys_ipc_reply(const struct ipc_msg *umsg)
 {
 	struct thread *self = current_thread();
-	if (!self->ipc_caller)
-		return -ESRCH;
-	if (ipc_copy_reply(self, umsg))
+	if (copy_from_user(&self->ipc_buf, umsg, sizeof(*umsg)))
 		return -EFAULT;
 	uint64_t f = sched_lock_ipc();
 	struct thread *c = self->ipc_caller;
 	if (!c) {
 		sched_unlock_ipc(f);
-		return -ESRCH;
+		return -ESRCH; /* no call, or the caller was interrupted */
 	}
+	c->ipc_buf = self->ipc_buf;
 	sched_ipc_reply_locked(c, 0, NULL);
 	sched_unlock_ipc(f);
 	return 0;
@@ -283,7 +270,7 @@ long sys_ipc_reply(const struct ipc_msg *umsg)
 long sys_ipc_reply_recv(int h, struct ipc_msg *umsg, struct ipc_info *uinfo)
 {
 	struct thread *self = current_thread();
-	if (ipc_copy_reply(self, umsg))
+	if (copy_from_user(&self->ipc_buf, umsg, sizeof(*umsg)))
 		return -EFAULT;
 	struct endpoint *ep = ipc_get(h);
 	if (!ep)
@@ -291,6 +278,8 @@ long sys_ipc_reply_recv(int h, struct ipc_msg *umsg, struct ipc_info *uinfo)
 	uint64_t f = sched_lock_ipc();
 	struct thread *c = self->ipc_caller;
 	int r;
+	if (c)
+		c->ipc_buf = self->ipc_buf;
 	if (c && (ep->dead || !list_empty(&ep->callers) || !list_empty(&ep->events))) {
 		sched_ipc_release_caller_locked(c, 0);
 		r = ipc_wait_call_locked(self, ep);
@@ -327,34 +316,42 @@ long sys_ipc_give(int h)
 }
 
 /* The server reads from / writes to the buffers its caller offered. */
+static long ipc_copy(struct addrspace *as, uint64_t at, void *ubuf, size_t len, bool to_caller);
+
 static long ipc_transfer(uint64_t off, void *ubuf, size_t len, bool to_caller)
 {
 	struct thread *self = current_thread();
-	char chunk[256];
-	size_t done = 0;
 
 	uint64_t f = sched_lock_ipc();
 	struct thread *c = self->ipc_caller;
 	uint64_t base = c ? (to_caller ? c->ipc_rcv : c->ipc_snd) : 0;
 	uint64_t limit = c ? (to_caller ? c->ipc_rcv_len : c->ipc_snd_len) : 0;
 	struct addrspace *as = c ? c->proc->as : NULL;
+	if (as)
+		vm_as_get(as); /* the caller may be killed while we copy */
 	sched_unlock_ipc(f);
-	if (!c)
+	if (!as)
 		return -ESRCH;
-	if (off > limit)
-		return -EINVAL;
-	len = MIN(len, limit - off);
-	/* The caller stays blocked in its call while we copy, so its address
-	 * space and buffers stay put. */
+	long r = off > limit ? -EINVAL : 0;
+	if (r == 0)
+		r = ipc_copy(as, base + off, ubuf, MIN(len, limit - off), to_caller);
+	vm_as_destroy(as);
+	return r;
+}
+
+static long ipc_copy(struct addrspace *as, uint64_t at, void *ubuf, size_t len, bool to_caller)
+{
+	char chunk[256];
+	size_t done = 0;
 	while (done < len) {
 		size_t n = MIN(len - done, sizeof(chunk));
 		int err;
 		if (to_caller) {
 			err = copy_from_user(chunk, (char *)ubuf + done, n);
 			if (!err)
-				err = vm_copy_to(as, base + off + done, chunk, n);
+				err = vm_copy_to(as, at + done, chunk, n);
 		} else {
-			err = vm_copy_from(as, chunk, base + off + done, n);
+			err = vm_copy_from(as, chunk, at + done, n);
 			if (!err)
 				err = copy_to_user((char *)ubuf + done, chunk, n);
 		}

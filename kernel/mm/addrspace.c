@@ -40,6 +40,7 @@ struct addrspace *vm_as_create(struct cgroup *cg, int *err)
 	as->root = virt_to_phys(root);
 	as->cg = cg;
 	as->table_pages = 1;
+	as->refs = 1;
 	cg_get(cg);
 	list_init(&as->areas);
 	as->lock = (struct spinlock)SPINLOCK_INIT("addrspace");
@@ -508,6 +509,8 @@ static void vm_free_tables(struct addrspace *as, paddr_t table, int level)
 
 void vm_as_destroy(struct addrspace *as)
 {
+	if (__atomic_sub_fetch(&as->refs, 1, __ATOMIC_ACQ_REL) != 0)
+		return;
 	struct list_head *pos, *tmp;
 	list_for_each_safe(pos, tmp, &as->areas) {
 		struct vm_area *a = list_entry(pos, struct vm_area, link);

@@ -252,7 +252,7 @@ static void proc_kill_threads_locked(struct proc *p, struct thread *self)
 			continue;
 		t->kill_pending = true;
 		thread_set_work(t);
-		sched_wake(t, -EINTR);
+		sched_interrupt(t);
 	}
 }
 

@@ -46,7 +46,7 @@ static void signal_kick(struct thread *t)
 {
 	thread_set_work(t);
 	if (t != current_thread())
-		sched_wake(t, -EINTR);
+		sched_interrupt(t);
 }
 
 /* SIGCONT resumes a stopped process (whatever its action), and any stop

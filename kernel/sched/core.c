@@ -568,3 +568,16 @@ void sched_ipc_release_caller_locked(struct thread *caller, int result)
 	caller->state = THREAD_RUNNABLE;
 	sched_queue_chain(caller);
 }
+
+/* A signal or a kill for t: a blocked thread wakes with -EINTR; a thread in
+ * an IPC call stops waiting for the server (which goes on, on its own
+ * entity, and later finds nobody to reply to). */
+void sched_interrupt(struct thread *t)
+{
+	uint64_t f = spin_lock_irqsave(&sched_lock);
+	if (t->state == THREAD_DONATING)
+		sched_ipc_abort_locked(t, -EINTR, true);
+	else
+		sched_wake_locked(t, -EINTR);
+	spin_unlock_irqrestore(&sched_lock, f);
+}
