@@ -61,6 +61,7 @@ host_srcs_sched_fair   := kernel/sched/fair.c kernel/lib/rbtree.c
 host_srcs_initrd       := kernel/lib/initrd.c
 host_srcs_elf          := kernel/lib/elf.c
 host_srcs_acpi         := kernel/lib/acpi.c
+host_srcs_tmpfs        := user/servers/vfs/tmpfs.c
 HOST_BINS := $(patsubst %,$(BUILD)/host/test_%,$(HOST_TESTS))
 
 .PHONY: all run debug test bench iso clean deps docs libc
@@ -177,6 +178,16 @@ $(1): $(BUILD)/libc/obj/$(2).o $(LIBC_CRT0) $(LIBC_PORT) $(NEWLIB_LIBC)
 endef
 $(foreach p,$(POSIX_PROGS),$(eval $(call posix_prog,$(INITRD_DIR)/posix/$(p),user/posix/$(p).c)))
 USER_BINS += $(patsubst %,$(INITRD_DIR)/posix/%,$(POSIX_PROGS))
+
+# Servers: every .c of user/servers/NAME/ (on the C library), plus the
+# kernel's pure-logic files they share.
+VFS_OBJS := $(patsubst %,$(BUILD)/libc/obj/%.o,$(wildcard user/servers/vfs/*.c) kernel/lib/initrd.c)
+$(BUILD)/libc/obj/user/servers/vfs/%.c.o: LIBC_CFLAGS += -iquote user/servers/vfs
+$(INITRD_DIR)/servers/vfs: $(VFS_OBJS) $(LIBC_CRT0) $(LIBC_PORT) $(NEWLIB_LIBC)
+	@mkdir -p $(@D)
+	@echo "  LD      $@"
+	@ld $(USER_LDFLAGS) -o $@ $(call LIBC_LINK,$(VFS_OBJS))
+USER_BINS += $(INITRD_DIR)/servers/vfs
 
 # What tools/arbor-cc links with.
 libc: $(NEWLIB_LIBC) $(LIBC_PORT) $(LIBC_CRT0)

@@ -25,7 +25,12 @@ struct channel {
 	struct kobj obj;
 	struct endpoint *ep;		/* a reference */
 	uint64_t badge;
+	bool told;			/* the server already heard of the close */
 };
+
+/* close() of the last handle to a channel: tell its server synchronously,
+ * as a call, so the close has taken effect when close returns (POSIX). */
+void ipc_channel_close_sync(struct kobj *o);
 
 /* A new endpoint owned by p, installed as a handle in p: the handle or
  * a negative errno. */
@@ -38,5 +43,7 @@ void ipc_thread_exit(struct thread *t);
 /* Process p exits: kill the endpoints it owns and drop its names. */
 void ipc_proc_exit(struct proc *p);
 void ipc_names_proc_exit(struct proc *p);
+/* The object published under name (a new reference), or NULL. */
+struct kobj *ipc_name_get(const char *name);
 
 #endif

@@ -99,6 +99,8 @@ struct proc {
 	struct addrspace *as;		/* NULL for the kernel process */
 	struct cred cred;
 	uint32_t caps;			/* PROC_CAP_* */
+	char *cwd;			/* working directory (kmalloc'd), NULL = "/" */
+	uint32_t umask;
 	uint8_t *io_bitmap;		/* ports granted (0 bit = allowed), or NULL */
 	struct handle_table handles;
 	struct k_sigaction sigactions[SIG_NSIG];
@@ -136,6 +138,9 @@ void proc_abort_spawn(struct proc *p);
  * negative errno (-ENOENT, -ENOEXEC, -ENOMEM, -E2BIG, -EFAULT). */
 int proc_spawn(const char *path, const char *const argv[], struct cgroup *cg,
 	       struct proc *parent, uint32_t caps);
+/* The same, with descriptors 0, 1 and 2 all referring to stdio. */
+int proc_spawn_stdio(const char *path, const char *const argv[], struct cgroup *cg,
+		     struct proc *parent, uint32_t caps, struct kobj *stdio);
 struct proc *proc_find(int pid);	/* NULL if none */
 /* A new address space holding program path from the boot archive and a
  * stack with argv and envp; its entry point and initial rsp. */
@@ -143,6 +148,9 @@ struct addrspace *proc_load_image(const char *path, const char *const argv[],
 				  const char *const envp[], struct cgroup *cg, uint64_t *entry,
 				  uint64_t *rsp, int *err);
 const char *proc_basename(const char *path);
+/* The child's handles: copies of the parent's (fork), or of those not
+ * marked close-on-exec (spawn, like fork + exec). */
+void proc_copy_handles(struct proc *from, struct proc *to, bool skip_cloexec);
 /* Ends every thread of p but self (exec); waits at most a second. 0 or
  * -EAGAIN if some thread would not end (one inside a served IPC call). */
 int proc_end_other_threads(struct proc *p, struct thread *self);

@@ -21,9 +21,16 @@ typedef uint64_t pfn_t;   /* physical page frame number */
 #define MIN(a, b) ((a) < (b) ? (a) : (b))
 #define MAX(a, b) ((a) > (b) ? (a) : (b))
 
+/* Guarded: these headers are also used with a C library's sys/cdefs.h. */
+#ifndef __packed
 #define __packed   __attribute__((packed))
+#endif
+#ifndef __noreturn
 #define __noreturn __attribute__((noreturn))
+#endif
+#ifndef __unused
 #define __unused   __attribute__((unused))
+#endif
 #define likely(x)   __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
 

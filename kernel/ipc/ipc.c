@@ -41,7 +41,7 @@ static void ipc_channel_release(struct kobj *o)
 {
 	struct channel *ch = container_of(o, struct channel, obj);
 	struct endpoint *ep = ch->ep;
-	struct ipc_event *ev = kmalloc(sizeof(*ev));
+	struct ipc_event *ev = ch->told ? NULL : kmalloc(sizeof(*ev));
 	uint64_t f = sched_lock_ipc();
 	if (ev && !ep->dead) {
 		ev->badge = ch->badge;
@@ -141,14 +141,31 @@ static void ipc_accept(struct thread *server, struct thread *c)
 	ipc_fill_info(&server->ipc_info, c);
 }
 
+/* Performs the call the server would otherwise get as an event. */
+void ipc_channel_close_sync(struct kobj *o)
+{
+	struct channel *ch = container_of(o, struct channel, obj);
+	struct thread *self = current_thread();
+	struct endpoint *ep = ch->ep;
+	self->ipc_buf = (struct ipc_msg){ .label = IPC_LABEL_CLOSED, .w = { ch->badge } };
+	self->ipc_badge = ch->badge;
+	self->ipc_snd = self->ipc_snd_len = self->ipc_rcv = self->ipc_rcv_len = 0;
+	uint64_t f = sched_lock_ipc();
+	if (!ep->dead && !list_empty(&ep->receivers)) {
+		struct thread *server = list_first_entry(&ep->receivers, struct thread, wait_link);
+		ipc_accept(server, self);
+		ch->told = sched_ipc_call_locked(server) == 0;
+	} else if (!ep->dead) {
+		self->ipc_ep = ep;
+		ch->told = sched_block_locked(&ep->callers, 0) == 0;
+		self->ipc_ep = NULL;
+	}
+	sched_unlock_ipc(f);
+}
+
 long sys_ep_create(void)
 {
 	return ipc_endpoint_create(current_thread()->proc);
-}
-
-long sys_handle_close(int h)
-{
-	return handle_close(current_thread()->proc, h);
 }
 
 long sys_ipc_call(int h, struct ipc_msg *umsg, const void *snd, size_t snd_len,

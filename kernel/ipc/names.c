@@ -92,3 +92,17 @@ void ipc_names_proc_exit(struct proc *p)
 			kobj_put(o);
 	}
 }
+
+/* The object published under name, with a reference, or NULL. */
+struct kobj *ipc_name_get(const char *name)
+{
+	struct kobj *o = NULL;
+	spin_lock(&names_lock);
+	for (int i = 0; i < NAMES_MAX && !o; i++)
+		if (names[i].obj && strcmp(names[i].name, name) == 0) {
+			o = names[i].obj;
+			kobj_get(o);
+		}
+	spin_unlock(&names_lock);
+	return o;
+}

@@ -10,12 +10,12 @@
 #include "sched.h"
 #include "trap.h"
 
-static void fork_handles(struct proc *from, struct proc *to)
+void proc_copy_handles(struct proc *from, struct proc *to, bool skip_cloexec)
 {
 	spin_lock(&from->handles.lock);
 	for (int h = 0; h < HANDLE_MAX; h++) {
 		struct kobj *o = from->handles.slots[h];
-		if (o) {
+		if (o && !(skip_cloexec && (from->handles.flags[h] & HANDLE_CLOEXEC))) {
 			kobj_get(o);
 			to->handles.slots[h] = o;
 			to->handles.flags[h] = from->handles.flags[h];
@@ -45,7 +45,7 @@ long sys_fork(void)
 		proc_abort_spawn(child);
 		return err;
 	}
-	fork_handles(parent, child);
+	proc_copy_handles(parent, child, false);
 	fpu_save(&t->fpu); /* the registers are ours right now */
 	t->sig_blocked = self->sig_blocked;
 	int pid = child->pid;

@@ -5,6 +5,7 @@
 #include "heap.h"
 #include "memcg.h"
 #include "proc.h"
+#include "ipc.h"
 #include "syscall.h"
 
 void *kobj_alloc(size_t size, enum kobj_type type, struct cgroup *cg,
@@ -98,6 +99,20 @@ int handle_close(struct proc *p, int h)
 		return -EBADF;
 	kobj_put(o);
 	return 0;
+}
+
+long sys_handle_close(int h)
+{
+	struct proc *p = current_thread()->proc;
+	struct kobj *o = handle_get(p, h, KOBJ_ANY);
+	if (!o)
+		return -EBADF;
+	/* Ours is the last handle to a channel (besides the reference we just
+	 * took): its server hears of the close before close returns. */
+	if (o->type == KOBJ_CHANNEL && __atomic_load_n(&o->refcount, __ATOMIC_ACQUIRE) == 2)
+		ipc_channel_close_sync(o);
+	kobj_put(o);
+	return handle_close(p, h);
 }
 
 void handle_close_all(struct proc *p)

@@ -13,6 +13,7 @@
 #include "addrspace.h"
 #include "cgroup.h"
 #include "heap.h"
+#include "syscall.h"
 #include "timer.h"
 #include "printk.h"
 #include "dev.h"
@@ -128,6 +129,13 @@ struct proc *proc_alloc(struct proc *parent, struct cgroup *cg, const char *name
 	proc_init_common(p);
 	strlcpy(p->name, name, sizeof(p->name));
 	p->cred = parent->cred;
+	p->umask = parent == &kernel_proc ? 022 : parent->umask;
+	if (parent->cwd) {
+		size_t n = strlen(parent->cwd) + 1;
+		p->cwd = kmalloc(n);
+		if (p->cwd)
+			memcpy(p->cwd, parent->cwd, n);
+	}
 	signal_init_proc(p, parent, false);
 	spin_lock(&proc_lock);
 	cg_lock();
@@ -168,6 +176,7 @@ void proc_abort_spawn(struct proc *p)
 	mem_uncharge(p->cgroup, 1);
 	mem_drain_stock(p->cgroup);
 	cg_put(p->cgroup);
+	kfree(p->cwd);
 	kfree(p);
 }
 
@@ -322,6 +331,7 @@ static int proc_reap_locked(struct proc *c, int *status)
 		init_proc = NULL;
 	mem_uncharge(c->cgroup, 1);
 	cg_put(c->cgroup);
+	kfree(c->cwd);
 	kfree(c);
 	return pid;
 }
@@ -379,4 +389,41 @@ void proc_dump(struct proc *p)
 		       t->ipc_caller ? t->ipc_caller->tid : 0, t->ipc_server ? t->ipc_server->tid : 0);
 	}
 	spin_unlock(&proc_lock);
+}
+
+long sys_cwd(const char *uset, char *uget, size_t len)
+{
+	struct proc *p = current_thread()->proc;
+	if (uset) {
+		char *path = kmalloc(4096);
+		if (!path)
+			return -ENOMEM;
+		long n = copy_string_from_user(path, uset, 4096);
+		if (n < 0 || path[0] != '/') {
+			kfree(path);
+			return n < 0 ? n : -EINVAL;
+		}
+		spin_lock(&proc_lock);
+		char *old = p->cwd;
+		p->cwd = path;
+		spin_unlock(&proc_lock);
+		kfree(old);
+	}
+	const char *cwd = p->cwd ? p->cwd : "/";
+	size_t n = strlen(cwd);
+	if (uget && len) {
+		size_t c = MIN(n, len - 1);
+		if (copy_to_user(uget, cwd, c) || copy_to_user(uget + c, "", 1))
+			return -EFAULT;
+	}
+	return (long)n;
+}
+
+long sys_umask(int mask)
+{
+	struct proc *p = current_thread()->proc;
+	long old = p->umask;
+	if (mask >= 0)
+		p->umask = (uint32_t)mask & 0777;
+	return old;
 }

@@ -165,6 +165,12 @@ const char *proc_basename(const char *path)
 int proc_spawn(const char *path, const char *const argv[], struct cgroup *cg,
 	       struct proc *parent, uint32_t caps)
 {
+	return proc_spawn_stdio(path, argv, cg, parent, caps, NULL);
+}
+
+int proc_spawn_stdio(const char *path, const char *const argv[], struct cgroup *cg,
+		     struct proc *parent, uint32_t caps, struct kobj *stdio)
+{
 	uint64_t entry, rsp;
 	int err;
 	struct addrspace *as = proc_load_image(path, argv, NULL, cg, &entry, &rsp, &err);
@@ -178,6 +184,9 @@ int proc_spawn(const char *path, const char *const argv[], struct cgroup *cg,
 	p->caps = caps;
 	p->as = as;
 	signal_init_proc(p, p, true); /* a new program: handlers reset */
+	proc_copy_handles(parent, p, true); /* descriptors, as fork + exec */
+	for (int fd = 0; stdio && fd < 3; fd++)
+		handle_install(p, stdio);
 	if (parent == &kernel_proc)
 		p->pgid = p->sid = p->pid; /* started by the kernel: a session of its own */
 	struct thread *t = user_thread_create(p, entry, rsp, 0, &err);
@@ -209,4 +218,21 @@ long sys_thread_create(uint64_t entry, uint64_t stack_top, uint64_t arg)
 	}
 	sched_wake(t, 0);
 	return tid;
+}
+
+long sys_bootfs_map(uint64_t *usize)
+{
+	struct proc *p = current_thread()->proc;
+	if (p->cred.euid != 0)
+		return -EPERM;
+	if (boot_info.nr_mods == 0)
+		return -ENOENT;
+	const struct boot_module *m = &boot_info.mods[0];
+	paddr_t start = ALIGN_DOWN(m->start, PAGE_SIZE);
+	uint64_t len = ALIGN_UP(m->start + m->size, PAGE_SIZE) - start;
+	if (copy_to_user(usize, &m->size, sizeof(m->size)))
+		return -EFAULT;
+	vaddr_t va = vm_find_free(p->as, 0x0000400000000000ull, len);
+	int err = va ? vm_area_add(p->as, va, len, VM_READ | VM_DEVICE, start) : -ENOMEM;
+	return err ? err : (long)(va + (m->start - start));
 }

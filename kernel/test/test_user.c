@@ -10,6 +10,7 @@
 #include "proc.h"
 #include "sched.h"
 #include "timer.h"
+#include "ipc.h"
 
 #define MS 1000000ul
 
@@ -303,4 +304,68 @@ KTEST(user_channels_and_handles)
 {
 	const char *const argv[] = { "tests/channel", NULL };
 	user_test("tests/channel", argv);
+}
+
+/* Starts the servers user programs expect: the console and the VFS. */
+/* Waits up to 5 s for a server to publish name. */
+static struct kobj *wait_name(const char *name)
+{
+	struct kobj *o = NULL;
+	for (int i = 0; i < 500 && !(o = ipc_name_get(name)); i++)
+		sched_sleep_until(clock_ns() + 10 * MS);
+	KT_EXPECT(o != NULL);
+	return o;
+}
+
+static void start_servers(struct cgroup *cg, int *drv, int *vfs)
+{
+	const char *const vargv[] = { "servers/vfs", NULL };
+	*drv = start_console_driver(cg);
+	struct kobj *console = wait_name("console");
+	*vfs = proc_spawn_stdio("servers/vfs", vargv, cg, &kernel_proc, 0, console);
+	KT_EXPECT(*vfs > 0);
+	struct kobj *v = wait_name("vfs");
+	if (v)
+		kobj_put(v);
+	if (console)
+		kobj_put(console);
+}
+
+/* Runs a program with descriptors 0-2 on the console, as init would. */
+static int run_posix(const char *path, struct cgroup *cg)
+{
+	const char *const argv[] = { path, NULL };
+	int status = -1;
+	struct kobj *console = ipc_name_get("console");
+	int pid = proc_spawn_stdio(path, argv, cg, &kernel_proc, 0, console);
+	if (console)
+		kobj_put(console);
+	if (pid < 0 || proc_wait(&kernel_proc, pid, &status, 0, clock_ns() + 20000 * MS) != pid) {
+		ktest_fail(__FILE__, __LINE__, "%s did not finish", path);
+		proc_kill(proc_find(pid), SIGKILL);
+		proc_wait(&kernel_proc, pid, &status, 0, 0);
+	}
+	return status;
+}
+
+static void stop_server(int pid)
+{
+	int status;
+	proc_kill(proc_find(pid), SIGKILL);
+	proc_wait(&kernel_proc, pid, &status, 0, clock_ns() + 5000 * MS);
+}
+
+/* Files, directories, pipes and devices through the VFS server. */
+KTEST(posix_files_vfs)
+{
+	struct cgroup *s = user_cg("servers"), *c = user_cg("posix_files");
+	int drv, vfs;
+	if (!s || !c)
+		return;
+	start_servers(s, &drv, &vfs);
+	KT_EXPECT_EQ(run_posix("posix/files", c), W_EXITCODE(0));
+	stop_server(vfs);
+	stop_server(drv);
+	user_cg_done(c);
+	user_cg_done(s);
 }

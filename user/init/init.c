@@ -59,6 +59,32 @@ static int parse_run(char *cmdline, const char **argv)
 	return argc;
 }
 
+/* Waits (up to a second) for a server to publish its name. */
+static void wait_for(const char *name)
+{
+	for (int i = 0; i < 1000; i++) {
+		long h = sys_ns_lookup(name);
+		if (h >= 0) {
+			sys_handle_close((int)h);
+			return;
+		}
+		sys_sleep_ns(1000000);
+	}
+	printf("init: %s did not start\n", name);
+}
+
+/* Descriptors 0, 1 and 2 of everything init starts: the console. */
+static void console_fds(void)
+{
+	long h = sys_ns_lookup(CONSOLE_NAME);
+	if (h < 0)
+		return;
+	for (int fd = 0; fd < 3; fd++)
+		sys_handle_dup2((int)h, fd, 0);
+	if (h > 2)
+		sys_handle_close((int)h);
+}
+
 static void run_and_power_off(const char **argv)
 {
 	int status = 0;
@@ -82,13 +108,16 @@ int main(void)
 	const char *drv[] = { "drivers/serial", NULL };
 	int status;
 
+	const char *vfs[] = { "servers/vfs", NULL };
 	start("drivers/serial", drv, SPAWN_DRIVER);
-	for (int i = 0; i < 1000 && sys_ns_lookup(CONSOLE_NAME) < 0; i++)
-		sys_sleep_ns(1000000);
+	wait_for(CONSOLE_NAME);
+	console_fds();
+	start("servers/vfs", vfs, 0);
+	wait_for(VFS_NAME);
 	sys_cmdline(cmdline, sizeof(cmdline));
 	if (parse_run(cmdline, argv) > 0)
 		run_and_power_off(argv);
-	printf("init: Arbor user space is up (pid %ld); the console is a user-space driver.\n",
+	printf("init: Arbor user space is up (pid %ld); the console and the VFS are user-space servers.\n",
 	       sys_getpid());
 	printf("init: the shell arrives with the next release. Quit QEMU with Ctrl-A then X.\n");
 	for (;;) {

@@ -14,6 +14,22 @@ _start:
 	ud2
 	.cfi_endproc
 
+/* New threads (__arbor_thread_start) begin here: rdi = &{fn, arg}. */
+	.globl __libc_thread_entry
+	.type __libc_thread_entry, @function
+__libc_thread_entry:
+	.cfi_startproc
+	.cfi_undefined rip
+	xorl	%ebp, %ebp
+	movq	(%rdi), %rax
+	movq	8(%rdi), %rdi
+	call	*%rax
+	movq	%rax, %rdi
+	movl	$SYS_exit_thread, %eax
+	syscall
+	ud2
+	.cfi_endproc
+
 /* Signal handlers return here; sigreturn restores the interrupted state. */
 	.globl __libc_sigreturn
 	.type __libc_sigreturn, @function

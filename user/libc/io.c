@@ -1,83 +1,239 @@
-/* File descriptors, until the VFS server arrives: 0, 1 and 2 are the
- * console (through the console driver when it runs). */
+/* File descriptors. A descriptor is a kernel handle to a channel of a file
+ * server (abi/fs.h): the VFS server for files and pipes, the console driver
+ * for the terminal. Reads and writes are IPC calls with the caller's buffer
+ * offered to the server; dup, fork and close are the kernel's handle
+ * operations, so their POSIX semantics come for free. Programs the kernel
+ * starts directly have no descriptors: 0, 1 and 2 then reach the console
+ * driver by name. */
+#include <fcntl.h>
+#include <stdarg.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "abi/fs.h"
 #include "arbor_sys.h"
 
-static long console_handle = -ENOENT;
+#define PRIVATE_HANDLES 200	/* the library's own handles live above this */
+
+/* A name-service lookup kept as a private, close-on-exec handle. */
+static long private_lookup(long *cache, const char *name)
+{
+	if (*cache >= 0)
+		return *cache;
+	long h = sys_ns_lookup(name);
+	if (h < 0)
+		return h;
+	*cache = sys_handle_dup((int)h, PRIVATE_HANDLES, HANDLE_CLOEXEC);
+	sys_handle_close((int)h);
+	return *cache;
+}
+
+static long console_h = -1, vfs_h = -1;
+
+long __vfs_handle(void)
+{
+	return private_lookup(&vfs_h, VFS_NAME);
+}
+
+/* One file-protocol call: the reply's label is 0 or -errno, w[0] the result. */
+static long file_call(int fd, uint64_t label, uint64_t w0, uint64_t w1, const void *snd,
+		      size_t snd_len, void *rcv, size_t rcv_len)
+{
+	struct ipc_msg m = { .label = label, .w = { w0, w1 } };
+	long r = sys_ipc_call(fd, &m, snd, snd_len, rcv, rcv_len);
+	if (r == -EBADF && fd >= 0 && fd <= 2) {
+		/* No descriptor: the console, as for programs the kernel starts. */
+		long h = private_lookup(&console_h, CONSOLE_NAME);
+		if (h < 0)
+			return -EBADF;
+		r = sys_ipc_call((int)h, &m, snd, snd_len, rcv, rcv_len);
+		if (r == -EHOSTDOWN) {
+			sys_handle_close((int)h);
+			console_h = -1;
+		}
+	}
+	if (r < 0)
+		return r;
+	return (long)m.label < 0 ? (long)m.label : (long)m.w[0];
+}
 
 long __console_write(const char *buf, size_t len)
 {
-	if (console_handle < 0)
-		console_handle = sys_ns_lookup(CONSOLE_NAME);
-	if (console_handle >= 0) {
-		struct ipc_msg m = { .label = CONSOLE_WRITE };
-		if (sys_ipc_call((int)console_handle, &m, buf, len, NULL, 0) == 0)
-			return (long)m.w[0];
-		sys_handle_close((int)console_handle); /* the driver is gone */
-		console_handle = -ENOENT;
-	}
-	return sys_debug_write(buf, len);
+	long r = file_call(1, FILE_WRITE, 0, 0, buf, len, NULL, 0);
+	return r < 0 ? sys_debug_write(buf, len) : r;
 }
 
 long __console_read(char *buf, size_t len)
 {
-	if (console_handle < 0)
-		console_handle = sys_ns_lookup(CONSOLE_NAME);
-	if (console_handle < 0)
-		return console_handle;
-	struct ipc_msg m = { .label = CONSOLE_READ };
-	long r = sys_ipc_call((int)console_handle, &m, NULL, 0, buf, len);
-	return r ? r : (long)m.w[0];
-}
-
-static int is_console(int fd)
-{
-	return fd >= 0 && fd <= 2;
-}
-
-ssize_t write(int fd, const void *buf, size_t len)
-{
-	if (!is_console(fd))
-		return __sys_ret(-EBADF);
-	return __sys_ret(__console_write(buf, len));
+	return file_call(0, FILE_READ, 0, 0, NULL, 0, buf, len);
 }
 
 ssize_t read(int fd, void *buf, size_t len)
 {
-	if (!is_console(fd))
-		return __sys_ret(-EBADF);
-	return __sys_ret(__console_read(buf, len));
+	return __sys_ret(file_call(fd, FILE_READ, 0, 0, NULL, 0, buf, len));
 }
 
-int close(int fd)
+ssize_t write(int fd, const void *buf, size_t len)
 {
-	return is_console(fd) ? 0 : (int)__sys_ret(-EBADF);
+	return __sys_ret(file_call(fd, FILE_WRITE, 0, 0, buf, len, NULL, 0));
+}
+
+ssize_t pread(int fd, void *buf, size_t len, off_t off)
+{
+	if (off < 0)
+		return __sys_ret(-EINVAL);
+	return __sys_ret(file_call(fd, FILE_READ, (uint64_t)off, 1, NULL, 0, buf, len));
+}
+
+ssize_t pwrite(int fd, const void *buf, size_t len, off_t off)
+{
+	if (off < 0)
+		return __sys_ret(-EINVAL);
+	return __sys_ret(file_call(fd, FILE_WRITE, (uint64_t)off, 1, buf, len, NULL, 0));
 }
 
 off_t lseek(int fd, off_t off, int whence)
 {
-	(void)off;
-	(void)whence;
-	return __sys_ret(is_console(fd) ? -ESPIPE : -EBADF);
+	if (whence < SEEK_SET || whence > SEEK_END)
+		return __sys_ret(-EINVAL);
+	return __sys_ret(file_call(fd, FILE_SEEK, (uint64_t)off, (uint64_t)whence, NULL, 0, NULL, 0));
 }
 
 int fstat(int fd, struct stat *st)
 {
-	if (!is_console(fd))
-		return (int)__sys_ret(-EBADF);
-	*st = (struct stat){ .st_mode = S_IFCHR | 0620, .st_blksize = 1024, .st_rdev = (5 << 8) | 1 };
-	return 0;
+	long r = file_call(fd, FILE_FSTAT, 0, 0, NULL, 0, st, sizeof(*st));
+	if (r == -EINVAL) { /* a server without stat (the console): a terminal */
+		memset(st, 0, sizeof(*st));
+		st->st_mode = S_IFCHR | 0620;
+		st->st_rdev = (5 << 8) | 1;
+		st->st_blksize = 1024;
+		r = 0;
+	}
+	return (int)__sys_ret(r);
 }
 
 int isatty(int fd)
 {
-	return is_console(fd) ? 1 : (int)__sys_ret(-EBADF) + 1;
+	struct stat st;
+	if (fstat(fd, &st) < 0)
+		return 0;
+	if (!S_ISCHR(st.st_mode) || st.st_rdev != ((5 << 8) | 1)) {
+		errno = ENOTTY;
+		return 0;
+	}
+	return 1;
+}
+
+int close(int fd)
+{
+	if (fd >= PRIVATE_HANDLES)
+		return (int)__sys_ret(-EBADF);
+	return (int)__sys_ret(sys_handle_close(fd));
+}
+
+int dup(int fd)
+{
+	return (int)__sys_ret(sys_handle_dup(fd, 0, 0));
+}
+
+int dup2(int fd, int target)
+{
+	if (target >= PRIVATE_HANDLES)
+		return (int)__sys_ret(-EBADF);
+	return (int)__sys_ret(sys_handle_dup2(fd, target, 0));
+}
+
+int fcntl(int fd, int cmd, ...)
+{
+	va_list ap;
+	va_start(ap, cmd);
+	long arg = va_arg(ap, long);
+	va_end(ap);
+	switch (cmd) {
+	case F_DUPFD:
+	case F_DUPFD_CLOEXEC:
+		if (arg < 0 || arg >= PRIVATE_HANDLES)
+			return (int)__sys_ret(-EINVAL);
+		return (int)__sys_ret(sys_handle_dup(fd, (int)arg, cmd == F_DUPFD_CLOEXEC ? HANDLE_CLOEXEC : 0));
+	case F_GETFD:
+		return (int)__sys_ret(sys_handle_flags(fd, -1));
+	case F_SETFD:
+		return (int)__sys_ret(sys_handle_flags(fd, (arg & FD_CLOEXEC) ? HANDLE_CLOEXEC : 0) < 0 ? -EBADF : 0);
+	case F_GETFL: {
+		long r = file_call(fd, FILE_GETFL, 0, 0, NULL, 0, NULL, 0);
+		return (int)__sys_ret(r == -EINVAL ? O_RDWR : r);
+	}
+	case F_SETFL:
+		return (int)__sys_ret(file_call(fd, FILE_SETFL, (uint64_t)arg, 0, NULL, 0, NULL, 0));
+	default:
+		return (int)__sys_ret(-EINVAL);
+	}
+}
+
+/* Absolute path for the VFS: relative paths start at the working directory. */
+static long abs_path(const char *path, char *out, size_t cap)
+{
+	if (!path)
+		return -EFAULT;
+	if (!*path)
+		return -ENOENT;
+	size_t n = strlen(path);
+	if (path[0] == '/') {
+		if (n >= cap)
+			return -ENAMETOOLONG;
+		memcpy(out, path, n + 1);
+		return (long)n;
+	}
+	long c = sys_cwd(NULL, out, cap);
+	if (c < 0)
+		return c;
+	if ((size_t)c + 1 + n >= cap)
+		return -ENAMETOOLONG;
+	out[c] = '/';
+	memcpy(out + c + 1, path, n + 1);
+	return c + 1 + (long)n;
+}
+
+/* A request on the VFS endpoint about one path. */
+long __vfs_path_call(uint64_t label, const char *path, uint64_t w0, uint64_t w1, void *rcv,
+		     size_t rcv_len, uint64_t *out)
+{
+	static char abs[4096];
+	long n = abs_path(path, abs, sizeof(abs));
+	long v = __vfs_handle();
+	if (n < 0)
+		return n;
+	if (v < 0)
+		return -ENOSYS; /* no VFS server running */
+	struct ipc_msg m = { .label = label, .w = { w0, w1 } };
+	long r = sys_ipc_call((int)v, &m, abs, (size_t)n, rcv, rcv_len);
+	if (r < 0)
+		return r;
+	if (out)
+		*out = m.w[0];
+	return (long)m.label;
 }
 
 int open(const char *path, int flags, ...)
 {
-	(void)path;
-	(void)flags;
-	return (int)__sys_ret(-ENOSYS); /* the VFS server comes next */
+	mode_t mode = 0;
+	if (flags & O_CREAT) {
+		va_list ap;
+		va_start(ap, flags);
+		mode = (mode_t)va_arg(ap, int);
+		va_end(ap);
+	}
+	uint64_t h = 0;
+	mode &= ~(mode_t)sys_umask(-1);
+	long r = __vfs_path_call(VFS_OPEN, path, (uint64_t)flags, mode, NULL, 0, &h);
+	if (r < 0)
+		return (int)__sys_ret(r);
+	if (flags & O_CLOEXEC)
+		sys_handle_flags((int)h, HANDLE_CLOEXEC);
+	return (int)h;
+}
+
+int creat(const char *path, mode_t mode)
+{
+	return open(path, O_WRONLY | O_CREAT | O_TRUNC, mode);
 }

@@ -105,3 +105,27 @@ int pthread_setcancelstate(int state, int *old)
 		*old = 0;
 	return 0;
 }
+
+static uint32_t cred_get(int i)
+{
+	uint32_t v[6];
+	sys_getcreds(v);
+	return v[i];
+}
+
+uid_t getuid(void) { return (uid_t)cred_get(0); }
+gid_t getgid(void) { return (gid_t)cred_get(1); }
+uid_t geteuid(void) { return (uid_t)cred_get(2); }
+gid_t getegid(void) { return (gid_t)cred_get(3); }
+int setuid(uid_t u) { return (int)__sys_ret(sys_setuid((uint32_t)u)); }
+int setgid(gid_t g) { return (int)__sys_ret(sys_setgid((uint32_t)g)); }
+int seteuid(uid_t u) { return (int)__sys_ret(sys_seteuid((uint32_t)u)); }
+int setegid(gid_t g) { return (int)__sys_ret(sys_setegid((uint32_t)g)); }
+
+int getgroups(int size, gid_t list[])
+{
+	if (size < 0)
+		return (int)__sys_ret(-EINVAL);
+	(void)list;
+	return 0; /* supplementary groups arrive with the user database */
+}

@@ -5,10 +5,13 @@
 
 #define CONSOLE_NAME "console"
 
+#include "abi/fs.h"
+
+/* The console speaks the file protocol (abi/fs.h). */
 /* Write the call's send buffer; w[0] of the reply = bytes written. */
-#define CONSOLE_WRITE 1
+#define CONSOLE_WRITE FILE_WRITE
 /* Read into the call's receive buffer, waiting for at least one byte;
  * w[0] of the reply = bytes read. Input is raw (no line editing yet). */
-#define CONSOLE_READ 2
+#define CONSOLE_READ FILE_READ
 
 #endif

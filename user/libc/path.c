@@ -1,0 +1,283 @@
+/* Path operations, through the VFS server. */
+#include <dirent.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "abi/fs.h"
+#include "arbor_sys.h"
+
+long __vfs_path_call(uint64_t label, const char *path, uint64_t w0, uint64_t w1, void *rcv,
+		     size_t rcv_len, uint64_t *out);
+long __vfs_handle(void);
+
+int stat(const char *path, struct stat *st)
+{
+	return (int)__sys_ret(__vfs_path_call(VFS_STAT, path, 0, 0, st, sizeof(*st), NULL));
+}
+
+int lstat(const char *path, struct stat *st)
+{
+	return (int)__sys_ret(__vfs_path_call(VFS_STAT, path, 1, 0, st, sizeof(*st), NULL));
+}
+
+int mkdir(const char *path, mode_t mode)
+{
+	mode &= ~(mode_t)sys_umask(-1);
+	return (int)__sys_ret(__vfs_path_call(VFS_MKDIR, path, mode, 0, NULL, 0, NULL));
+}
+
+int rmdir(const char *path)
+{
+	return (int)__sys_ret(__vfs_path_call(VFS_RMDIR, path, 0, 0, NULL, 0, NULL));
+}
+
+int unlink(const char *path)
+{
+	return (int)__sys_ret(__vfs_path_call(VFS_UNLINK, path, 0, 0, NULL, 0, NULL));
+}
+
+int chmod(const char *path, mode_t mode)
+{
+	return (int)__sys_ret(__vfs_path_call(VFS_CHMOD, path, mode, 0, NULL, 0, NULL));
+}
+
+int chown(const char *path, uid_t uid, gid_t gid)
+{
+	return (int)__sys_ret(__vfs_path_call(VFS_CHOWN, path, (uint32_t)uid, (uint32_t)gid, NULL, 0, NULL));
+}
+
+int lchown(const char *path, uid_t uid, gid_t gid)
+{
+	return chown(path, uid, gid); /* no symbolic links yet */
+}
+
+int access(const char *path, int mode)
+{
+	if (mode & ~(R_OK | W_OK | X_OK))
+		return (int)__sys_ret(-EINVAL);
+	return (int)__sys_ret(__vfs_path_call(VFS_ACCESS, path, (uint64_t)mode, 0, NULL, 0, NULL));
+}
+
+static long file_simple(int fd, uint64_t label, uint64_t w0, uint64_t w1)
+{
+	struct ipc_msg m = { .label = label, .w = { w0, w1 } };
+	long r = sys_ipc_call(fd, &m, NULL, 0, NULL, 0);
+	return r < 0 ? r : (long)m.label;
+}
+
+int fchmod(int fd, mode_t mode) { return (int)__sys_ret(file_simple(fd, FILE_FCHMOD, mode, 0)); }
+int fchown(int fd, uid_t u, gid_t g) { return (int)__sys_ret(file_simple(fd, FILE_FCHOWN, (uint32_t)u, (uint32_t)g)); }
+int ftruncate(int fd, off_t len)
+{
+	return (int)__sys_ret(len < 0 ? -EINVAL : file_simple(fd, FILE_TRUNCATE, (uint64_t)len, 0));
+}
+
+int truncate(const char *path, off_t len)
+{
+	int fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -1;
+	int r = ftruncate(fd, len);
+	close(fd);
+	return r;
+}
+
+int rename(const char *from, const char *to)
+{
+	static char buf[8192];
+	char cwd[4096];
+	long c = sys_cwd(NULL, cwd, sizeof(cwd));
+	size_t a = strlen(from), b = strlen(to);
+	if (!*from || !*to)
+		return (int)__sys_ret(-ENOENT);
+	size_t pa = from[0] == '/' ? 0 : (size_t)c + 1, pb = to[0] == '/' ? 0 : (size_t)c + 1;
+	if (pa + a + pb + b + 2 > sizeof(buf))
+		return (int)__sys_ret(-ENAMETOOLONG);
+	char *p = buf;
+	if (pa) { memcpy(p, cwd, (size_t)c); p[c] = '/'; p += pa; }
+	memcpy(p, from, a + 1);
+	p += a + 1;
+	if (pb) { memcpy(p, cwd, (size_t)c); p[c] = '/'; p += pb; }
+	memcpy(p, to, b + 1);
+	p += b + 1;
+	long v = __vfs_handle();
+	if (v < 0)
+		return (int)__sys_ret(-ENOSYS);
+	struct ipc_msg m = { .label = VFS_RENAME };
+	long r = sys_ipc_call((int)v, &m, buf, (size_t)(p - buf), NULL, 0);
+	return (int)__sys_ret(r < 0 ? r : (long)m.label);
+}
+
+int pipe(int fds[2])
+{
+	long v = __vfs_handle();
+	if (v < 0)
+		return (int)__sys_ret(-ENOSYS);
+	struct ipc_msg m = { .label = VFS_PIPE };
+	long r = sys_ipc_call((int)v, &m, NULL, 0, NULL, 0);
+	if (r == 0 && (long)m.label < 0)
+		r = (long)m.label;
+	if (r < 0)
+		return (int)__sys_ret(r);
+	fds[0] = (int)m.w[0];
+	fds[1] = (int)m.w[1];
+	return 0;
+}
+
+int chdir(const char *path)
+{
+	char abs[4096];
+	struct stat st;
+	if (stat(path, &st) < 0)
+		return -1;
+	if (!S_ISDIR(st.st_mode))
+		return (int)__sys_ret(-ENOTDIR);
+	if (access(path, X_OK) < 0)
+		return -1;
+	/* Keep the absolute path, with "." and ".." resolved. */
+	if (!realpath(path, abs))
+		return -1;
+	return (int)__sys_ret(sys_cwd(abs, NULL, 0) < 0 ? -ENAMETOOLONG : 0);
+}
+
+char *getcwd(char *buf, size_t size)
+{
+	char tmp[4096];
+	long n = sys_cwd(NULL, tmp, sizeof(tmp));
+	if (!buf) {
+		size = size ? size : (size_t)n + 1;
+		buf = malloc(size);
+		if (!buf)
+			return NULL;
+	}
+	if ((size_t)n + 1 > size) {
+		errno = size ? ERANGE : EINVAL;
+		return NULL;
+	}
+	memcpy(buf, tmp, (size_t)n + 1);
+	return buf;
+}
+
+/* Lexical: there are no symbolic links. */
+char *realpath(const char *path, char *out)
+{
+	char cwd[4096], tmp[4096];
+	size_t len = 0;
+	if (!path || !*path) {
+		errno = path ? ENOENT : EINVAL;
+		return NULL;
+	}
+	if (path[0] != '/') {
+		long c = sys_cwd(NULL, cwd, sizeof(cwd));
+		if (c < 0 || (size_t)c + strlen(path) + 2 > sizeof(tmp)) {
+			errno = ENAMETOOLONG;
+			return NULL;
+		}
+		strcpy(tmp, cwd);
+		strcat(tmp, "/");
+		strcat(tmp, path);
+	} else if (strlen(path) < sizeof(tmp)) {
+		strcpy(tmp, path);
+	} else {
+		errno = ENAMETOOLONG;
+		return NULL;
+	}
+	char *res = out ? out : malloc(PATH_MAX);
+	if (!res)
+		return NULL;
+	res[0] = '\0';
+	for (char *seg = strtok(tmp, "/"); seg; seg = strtok(NULL, "/")) {
+		if (strcmp(seg, ".") == 0)
+			continue;
+		if (strcmp(seg, "..") == 0) {
+			char *slash = strrchr(res, '/');
+			len = slash ? (size_t)(slash - res) : 0;
+			res[len] = '\0';
+			continue;
+		}
+		size_t n = strlen(seg);
+		if (len + n + 2 > PATH_MAX) {
+			errno = ENAMETOOLONG;
+			return NULL;
+		}
+		res[len++] = '/';
+		memcpy(res + len, seg, n + 1);
+		len += n;
+	}
+	if (len == 0)
+		strcpy(res, "/");
+	struct stat st;
+	if (stat(res, &st) < 0) {
+		if (!out)
+			free(res);
+		return NULL;
+	}
+	return res;
+}
+
+mode_t umask(mode_t mask)
+{
+	return (mode_t)sys_umask((int)(mask & 0777));
+}
+
+/* Directories: a descriptor and the next index the server gave us. */
+struct __dirstream {
+	int fd;
+	uint64_t pos;
+	struct dirent entry;
+};
+
+DIR *opendir(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	return fdopendir(fd);
+}
+
+DIR *fdopendir(int fd)
+{
+	DIR *d = calloc(1, sizeof(*d));
+	if (!d) {
+		close(fd);
+		return NULL;
+	}
+	d->fd = fd;
+	return d;
+}
+
+struct dirent *readdir(DIR *d)
+{
+	struct ipc_msg m = { .label = FILE_READDIR, .w = { d->pos } };
+	long r = sys_ipc_call(d->fd, &m, NULL, 0, &d->entry, sizeof(d->entry));
+	if (r == 0)
+		r = (long)m.label;
+	if (r < 0) {
+		errno = (int)-r;
+		return NULL;
+	}
+	if (m.w[1] == 0)
+		return NULL; /* the end: errno untouched */
+	d->pos = m.w[0];
+	return &d->entry;
+}
+
+void rewinddir(DIR *d)
+{
+	d->pos = 0;
+}
+
+int closedir(DIR *d)
+{
+	int r = close(d->fd);
+	free(d);
+	return r;
+}
+
+int dirfd(DIR *d)
+{
+	return d->fd;
+}

@@ -1,0 +1,137 @@
+/* Files through the VFS server, as a POSIX program sees them: open with
+ * its flags, read, write, lseek, pread/pwrite, stat and fstat, mkdir,
+ * rmdir, unlink, rename, directories, dup/dup2, pipes (with EOF and EPIPE),
+ * fork sharing offsets, permissions across uids, /dev devices, the
+ * working directory, and the errno of each failure. Prints TAP. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static int n, failed;
+
+static void check(int ok, const char *what)
+{
+	n++;
+	failed += !ok;
+	printf("%sok %d - %s\n", ok ? "" : "not ", n, what);
+}
+
+static void check_errno(int r, int want, const char *what)
+{
+	int e = errno;
+	if (!(r == -1 && e == want))
+		printf("# %s: got %d errno %d (%s), want errno %d\n", what, r, e, strerror(e), want);
+	check(r == -1 && e == want, what);
+}
+
+int main(void)
+{
+	char buf[128];
+	struct stat st;
+
+	int fd = open("/tmp/a.txt", O_RDWR | O_CREAT | O_EXCL, 0644);
+	check(fd >= 3, "open O_CREAT|O_EXCL gives the lowest free descriptor above 2");
+	check(write(fd, "hello, world\n", 13) == 13, "write");
+	check(lseek(fd, 0, SEEK_CUR) == 13, "the offset follows writes");
+	check(lseek(fd, 7, SEEK_SET) == 7 && read(fd, buf, 5) == 5 && memcmp(buf, "world", 5) == 0,
+	      "lseek and read");
+	check(pread(fd, buf, 5, 0) == 5 && memcmp(buf, "hello", 5) == 0 && lseek(fd, 0, SEEK_CUR) == 12,
+	      "pread leaves the offset alone");
+	check(fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 13 && (st.st_mode & 0777) == 0644,
+	      "fstat: a regular file, its size and mode");
+	check_errno(open("/tmp/a.txt", O_RDWR | O_CREAT | O_EXCL, 0644), EEXIST, "O_EXCL on an existing file: EEXIST");
+	check_errno(open("/tmp/none", O_RDONLY), ENOENT, "open of a missing file: ENOENT");
+	check_errno(open("/tmp/a.txt/x", O_RDONLY), ENOTDIR, "a file used as a directory: ENOTDIR");
+	check_errno(open("/tmp", O_WRONLY), EISDIR, "a directory opened for writing: EISDIR");
+	check_errno(read(99, buf, 1), EBADF, "read of a closed descriptor: EBADF");
+	check_errno(lseek(fd, -100, SEEK_SET), EINVAL, "lseek before the start: EINVAL");
+
+	int d = dup(fd);
+	check(d > fd && lseek(d, 0, SEEK_CUR) == 12, "dup shares the offset");
+	check(dup2(fd, 20) == 20 && lseek(20, 1, SEEK_SET) == 1 && lseek(fd, 0, SEEK_CUR) == 1,
+	      "dup2 onto a chosen number, sharing the offset");
+	close(d);
+	close(20);
+	check(close(fd) == 0, "close");
+	check_errno(close(fd), EBADF, "close twice: EBADF");
+
+	fd = open("/tmp/a.txt", O_WRONLY | O_APPEND);
+	write(fd, "more\n", 5);
+	close(fd);
+	check(stat("/tmp/a.txt", &st) == 0 && st.st_size == 18, "O_APPEND writes at the end");
+	fd = open("/tmp/a.txt", O_WRONLY | O_TRUNC);
+	close(fd);
+	check(stat("/tmp/a.txt", &st) == 0 && st.st_size == 0, "O_TRUNC empties the file");
+
+	check(mkdir("/tmp/dir", 0755) == 0, "mkdir");
+	check_errno(mkdir("/tmp/dir", 0755), EEXIST, "mkdir of an existing name: EEXIST");
+	check(rename("/tmp/a.txt", "/tmp/dir/b.txt") == 0 && stat("/tmp/dir/b.txt", &st) == 0,
+	      "rename into a directory");
+	check_errno(rmdir("/tmp/dir"), ENOTEMPTY, "rmdir of a non-empty directory: ENOTEMPTY");
+	DIR *dir = opendir("/tmp/dir");
+	int seen = 0;
+	struct dirent *e;
+	while (dir && (e = readdir(dir)) != NULL)
+		seen |= strcmp(e->d_name, ".") == 0 ? 1 : strcmp(e->d_name, "..") == 0 ? 2 :
+			strcmp(e->d_name, "b.txt") == 0 ? 4 : 8;
+	closedir(dir);
+	check(seen == 7, "readdir lists ., .. and the file");
+	check(chdir("/tmp/dir") == 0 && getcwd(buf, sizeof(buf)) && strcmp(buf, "/tmp/dir") == 0,
+	      "chdir and getcwd");
+	check(stat("b.txt", &st) == 0 && chdir("..") == 0 && getcwd(buf, sizeof(buf)) &&
+	      strcmp(buf, "/tmp") == 0, "relative paths and ..");
+	check_errno(chdir("/tmp/dir/b.txt"), ENOTDIR, "chdir to a file: ENOTDIR");
+	check(unlink("/tmp/dir/b.txt") == 0 && rmdir("/tmp/dir") == 0, "unlink and rmdir");
+	check_errno(unlink("/tmp/dir"), ENOENT, "unlink of a removed name: ENOENT");
+
+	int p[2];
+	check(pipe(p) == 0, "pipe");
+	pid_t pid = fork();
+	if (pid == 0) {
+		close(p[0]);
+		for (int i = 0; i < 100; i++)
+			write(p[1], "0123456789", 10);
+		_exit(0);
+	}
+	close(p[1]);
+	long total = 0, r;
+	while ((r = read(p[0], buf, sizeof(buf))) > 0)
+		total += r;
+	int status;
+	waitpid(pid, &status, 0);
+	check(total == 1000 && r == 0, "a pipe carries 1000 bytes, then EOF when the writer is gone");
+	close(p[0]);
+	pipe(p);
+	close(p[0]);
+	signal(SIGPIPE, SIG_IGN);
+	check_errno((int)write(p[1], "x", 1), EPIPE, "a write with no reader: EPIPE");
+	close(p[1]);
+
+	fd = open("/dev/null", O_RDWR);
+	check(fd >= 0 && write(fd, "x", 1) == 1 && read(fd, buf, 1) == 0, "/dev/null");
+	close(fd);
+	fd = open("/dev/zero", O_RDONLY);
+	buf[0] = 1;
+	check(fd >= 0 && read(fd, buf, 16) == 16 && buf[0] == 0 && buf[15] == 0, "/dev/zero");
+	close(fd);
+
+	fd = open("/tmp/private", O_CREAT | O_WRONLY, 0600);
+	close(fd);
+	pid = fork();
+	if (pid == 0) {
+		/* Permission checks use the identity the kernel gives the server. */
+		_exit(setuid(1000) == 0 && open("/tmp/private", O_RDONLY) == -1 && errno == EACCES ? 0 : 1);
+	}
+	waitpid(pid, &status, 0);
+	check(WIFEXITED(status) && WEXITSTATUS(status) == 0, "another uid may not read a 0600 file: EACCES");
+	check(access("/tmp/private", R_OK | W_OK) == 0, "root may (access)");
+	printf("1..%d\n", n);
+	return failed ? 1 : 0;
+}

@@ -1,0 +1,1305 @@
+/* tmpfs: see tmpfs.h for the semantics. Layout:
+ *
+ *   - every inode sits on one fs-wide list, so destroy can free unlinked
+ *     but open inodes too;
+ *   - a directory entry (struct dentry) is found by name through one
+ *     fs-wide hash table keyed by (directory, name), and listed through
+ *     its directory's slot array, which is in creation order. Each entry
+ *     gets a per-directory sequence number that never changes; readdir
+ *     positions are sequence numbers, found by binary search, so removing
+ *     entries (which leaves holes, compacted once they are half the array)
+ *     never disturbs a listing in progress;
+ *   - file data is an array of 4 KiB page pointers; NULL is a hole.
+ *
+ * Error precedence follows Linux's namei.c: path walk errors, then the
+ * "." / ".." / "/" special cases, then existence, then permission, then
+ * type and emptiness. */
+#include "tmpfs.h"
+#include "abi/errno.h"
+
+#define PAGE_SHIFT   12
+#define PAGE_SIZE    (1ull << PAGE_SHIFT)
+#define MAX_PAGES    (TMPFS_MAX_FILE >> PAGE_SHIFT)
+#define BOGO_DIRENT  20       /* Linux tmpfs reports dir size per entry */
+#define MAX_BUCKETS  (1u << 26)
+#define MAX_SLOTS    (1u << 30)
+
+#define S_IFMT   TMPFS_S_IFMT
+#define S_IFREG  TMPFS_S_IFREG
+#define S_IFDIR  TMPFS_S_IFDIR
+#define S_IFCHR  TMPFS_S_IFCHR
+#define S_ISUID  TMPFS_S_ISUID
+#define S_ISGID  TMPFS_S_ISGID
+#define S_ISVTX  TMPFS_S_ISVTX
+#define S_IXGRP  0010
+#define S_IXUGO  0111
+#define R_OK     TMPFS_R_OK
+#define W_OK     TMPFS_W_OK
+#define X_OK     TMPFS_X_OK
+
+struct dentry {
+	struct dentry *hnext;       /* hash chain */
+	struct tmpfs_inode *dir;
+	struct tmpfs_inode *ino;
+	uint64_t seq;               /* creation order in dir: readdir position */
+	uint32_t slot;              /* index into dir's slot array */
+	uint32_t hash;
+	uint32_t len;
+	char name[];                /* not NUL-terminated */
+};
+
+struct slot {
+	uint64_t seq;               /* kept in holes, for the binary search */
+	struct dentry *d;           /* NULL: a removed entry's hole */
+};
+
+struct tmpfs_inode {
+	struct tmpfs *fs;
+	struct tmpfs_inode *prev, *next;    /* the fs-wide inode list */
+	uint64_t ino;
+	uint32_t mode, uid, gid, rdev;
+	uint32_t nlink, opens;
+	uint64_t size;
+	uint64_t atime, mtime, ctime;
+	union {
+		struct {                    /* regular file */
+			uint8_t **pages;
+			uint64_t npages;    /* length of pages[] */
+			uint64_t nalloc;    /* non-NULL pages */
+		} f;
+		struct {                    /* directory */
+			struct tmpfs_inode *parent;  /* the root's is itself */
+			struct slot *slots;
+			uint32_t nslots, cap, nlive;
+			uint64_t next_seq;
+		} d;
+	};
+};
+
+struct tmpfs {
+	struct tmpfs_ops ops;
+	struct tmpfs_inode *root;
+	struct tmpfs_inode *inodes;
+	struct dentry **buckets;
+	uint32_t nbuckets;          /* a power of two */
+	uint64_t nentries;
+	uint64_t next_ino;
+	uint64_t bytes, ninodes;
+};
+
+/* The last path component, as the caller of walk_parent sees it. */
+struct pathwalk {
+	struct tmpfs_inode *dir;
+	const char *name;           /* points into the path */
+	uint32_t len;
+	bool slash;                 /* a slash follows the name */
+};
+
+enum last_type { LAST_NORM, LAST_ROOT, LAST_DOT, LAST_DOTDOT };
+
+/* ---- local string and memory helpers (no libc) ---- */
+
+static void mem_copy(void *dst, const void *src, size_t n)
+{
+	uint8_t *d = dst;
+	const uint8_t *s = src;
+
+	while (n--)
+		*d++ = *s++;
+}
+
+static void mem_zero(void *dst, size_t n)
+{
+	uint8_t *d = dst;
+
+	while (n--)
+		*d++ = 0;
+}
+
+static bool mem_eq(const void *a, const void *b, size_t n)
+{
+	const uint8_t *x = a, *y = b;
+
+	while (n--)
+		if (*x++ != *y++)
+			return false;
+	return true;
+}
+
+/* Every allocation goes through these, so bytes_used is exact. */
+static void *fs_alloc(struct tmpfs *fs, size_t n)
+{
+	void *p = fs->ops.alloc(n);
+
+	if (p)
+		fs->bytes += n;
+	return p;
+}
+
+static void fs_free(struct tmpfs *fs, void *p, size_t n)
+{
+	if (!p)
+		return;
+	fs->bytes -= n;
+	fs->ops.free(p);
+}
+
+static bool is_dir(const struct tmpfs_inode *ino)
+{
+	return (ino->mode & S_IFMT) == S_IFDIR;
+}
+
+static bool is_reg(const struct tmpfs_inode *ino)
+{
+	return (ino->mode & S_IFMT) == S_IFREG;
+}
+
+/* ---- credentials and permission ---- */
+
+static bool in_group(const struct tmpfs_cred *c, uint32_t gid)
+{
+	if (c->gid == gid)
+		return true;
+	for (uint32_t i = 0; i < c->ngroups; i++)
+		if (c->groups[i] == gid)
+			return true;
+	return false;
+}
+
+static bool in_group_or_root(const struct tmpfs_cred *c, uint32_t gid)
+{
+	return c->uid == 0 || in_group(c, gid);
+}
+
+/* Linux generic_permission: one class applies; root overrides read and
+ * write always, and execute where some x bit is set or on directories. */
+static int permission(const struct tmpfs_inode *ino, int mask,
+		      const struct tmpfs_cred *c)
+{
+	uint32_t mode = ino->mode;
+
+	if (c->uid == ino->uid)
+		mode >>= 6;
+	else if (in_group(c, ino->gid))
+		mode >>= 3;
+	if (!(mask & ~mode & 7))
+		return 0;
+	if (c->uid != 0)
+		return -EACCES;
+	if (!(mask & X_OK) || is_dir(ino) || (ino->mode & S_IXUGO))
+		return 0;
+	return -EACCES;
+}
+
+/* In a sticky directory only root and the owners of the entry or of the
+ * directory may remove the entry. */
+static bool sticky_denied(const struct tmpfs_inode *dir,
+			  const struct tmpfs_inode *victim,
+			  const struct tmpfs_cred *c)
+{
+	return (dir->mode & S_ISVTX) && c->uid != 0 &&
+	       c->uid != victim->uid && c->uid != dir->uid;
+}
+
+/* Linux may_delete, for removing victim's entry from dir. */
+static int may_delete(const struct tmpfs_inode *dir,
+		      const struct tmpfs_inode *victim, bool isdir,
+		      const struct tmpfs_cred *c)
+{
+	int err = permission(dir, W_OK | X_OK, c);
+
+	if (err)
+		return err;
+	if (sticky_denied(dir, victim, c))
+		return -EPERM;
+	if (isdir && !is_dir(victim))
+		return -ENOTDIR;
+	if (!isdir && is_dir(victim))
+		return -EISDIR;
+	return 0;
+}
+
+static int may_create(const struct tmpfs_inode *dir, const struct tmpfs_cred *c)
+{
+	if (!dir->nlink)        /* removed directory: Linux IS_DEADDIR */
+		return -ENOENT;
+	return permission(dir, W_OK | X_OK, c);
+}
+
+/* ---- inodes ---- */
+
+static struct tmpfs_inode *inode_new(struct tmpfs *fs, uint32_t mode,
+				     uint64_t now)
+{
+	struct tmpfs_inode *ino = fs_alloc(fs, sizeof(*ino));
+
+	if (!ino)
+		return NULL;
+	mem_zero(ino, sizeof(*ino));
+	ino->fs = fs;
+	ino->ino = fs->next_ino++;
+	ino->mode = mode;
+	ino->atime = ino->mtime = ino->ctime = now;
+	ino->next = fs->inodes;
+	if (fs->inodes)
+		fs->inodes->prev = ino;
+	fs->inodes = ino;
+	fs->ninodes++;
+	return ino;
+}
+
+static void pages_free_from(struct tmpfs_inode *ino, uint64_t first)
+{
+	for (uint64_t i = first; i < ino->f.npages; i++) {
+		if (!ino->f.pages[i])
+			continue;
+		fs_free(ino->fs, ino->f.pages[i], PAGE_SIZE);
+		ino->f.pages[i] = NULL;
+		ino->f.nalloc--;
+	}
+}
+
+/* Frees the inode and what it owns (a directory's entries are the
+ * caller's business: only destroy frees a non-empty one). */
+static void inode_free(struct tmpfs_inode *ino)
+{
+	struct tmpfs *fs = ino->fs;
+
+	if (is_reg(ino)) {
+		pages_free_from(ino, 0);
+		fs_free(fs, ino->f.pages, ino->f.npages * sizeof(*ino->f.pages));
+	} else if (is_dir(ino)) {
+		fs_free(fs, ino->d.slots, ino->d.cap * sizeof(*ino->d.slots));
+	}
+	if (ino->prev)
+		ino->prev->next = ino->next;
+	else
+		fs->inodes = ino->next;
+	if (ino->next)
+		ino->next->prev = ino->prev;
+	fs->ninodes--;
+	fs_free(fs, ino, sizeof(*ino));
+}
+
+/* Frees the inode once it has neither a name nor an opener. */
+static void inode_put(struct tmpfs_inode *ino)
+{
+	if (!ino->nlink && !ino->opens)
+		inode_free(ino);
+}
+
+/* New inodes belong to the caller, except that a setgid directory passes
+ * on its group (and, to subdirectories, its setgid bit); Linux also drops
+ * setgid from a group-executable file if the creator is not in that group. */
+static void init_owner(struct tmpfs_inode *ino, const struct tmpfs_inode *dir,
+		       const struct tmpfs_cred *c)
+{
+	ino->uid = c->uid;
+	ino->gid = c->gid;
+	if (!(dir->mode & S_ISGID))
+		return;
+	ino->gid = dir->gid;
+	if (is_dir(ino))
+		ino->mode |= S_ISGID;
+	else if ((ino->mode & (S_ISGID | S_IXGRP)) == (S_ISGID | S_IXGRP) &&
+		 !in_group_or_root(c, dir->gid))
+		ino->mode &= ~S_ISGID;
+}
+
+/* ---- directory entries: hash table ---- */
+
+static uint32_t name_hash(const struct tmpfs_inode *dir, const char *s,
+			  uint32_t len)
+{
+	uint32_t h = 2166136261u ^ (uint32_t)(dir->ino * 0x9e3779b97f4a7c15ull >> 32);
+
+	for (uint32_t i = 0; i < len; i++) {
+		h ^= (uint8_t)s[i];
+		h *= 16777619u;
+	}
+	return h;
+}
+
+static struct dentry **bucket(struct tmpfs *fs, uint32_t hash)
+{
+	return &fs->buckets[hash & (fs->nbuckets - 1)];
+}
+
+static struct dentry *d_find(struct tmpfs *fs, const struct tmpfs_inode *dir,
+			     const char *name, uint32_t len)
+{
+	uint32_t h = name_hash(dir, name, len);
+
+	for (struct dentry *d = *bucket(fs, h); d; d = d->hnext)
+		if (d->hash == h && d->dir == dir && d->len == len &&
+		    mem_eq(d->name, name, len))
+			return d;
+	return NULL;
+}
+
+/* Doubles the table when it averages over one entry per bucket. Failure
+ * to grow only costs speed, so it is ignored. */
+static void hash_grow(struct tmpfs *fs)
+{
+	uint32_t n = fs->nbuckets * 2;
+	struct dentry **old = fs->buckets, **nb;
+
+	if (fs->nentries <= fs->nbuckets || n > MAX_BUCKETS)
+		return;
+	nb = fs_alloc(fs, n * sizeof(*nb));
+	if (!nb)
+		return;
+	mem_zero(nb, n * sizeof(*nb));
+	fs->buckets = nb;
+	fs->nbuckets = n;
+	for (uint32_t i = 0; i < n / 2; i++) {
+		while (old[i]) {
+			struct dentry *d = old[i], **b = bucket(fs, d->hash);
+
+			old[i] = d->hnext;
+			d->hnext = *b;
+			*b = d;
+		}
+	}
+	fs_free(fs, old, (n / 2) * sizeof(*old));
+}
+
+static void hash_remove(struct tmpfs *fs, struct dentry *d)
+{
+	struct dentry **pp = bucket(fs, d->hash);
+
+	while (*pp != d)
+		pp = &(*pp)->hnext;
+	*pp = d->hnext;
+}
+
+/* ---- directory entries: slot arrays ---- */
+
+/* Makes room for one more slot, so that d_attach cannot fail. */
+static int dir_reserve(struct tmpfs *fs, struct tmpfs_inode *dir)
+{
+	uint32_t cap = dir->d.cap ? dir->d.cap * 2 : 8;
+	struct slot *s;
+
+	if (dir->d.nslots < dir->d.cap)
+		return 0;
+	if (cap > MAX_SLOTS)
+		return -ENOSPC;
+	s = fs_alloc(fs, cap * sizeof(*s));
+	if (!s)
+		return -ENOSPC;
+	mem_copy(s, dir->d.slots, dir->d.nslots * sizeof(*s));
+	fs_free(fs, dir->d.slots, dir->d.cap * sizeof(*s));
+	dir->d.slots = s;
+	dir->d.cap = cap;
+	return 0;
+}
+
+/* Squeezes out holes; order and sequence numbers are unchanged. */
+static void dir_compact(struct tmpfs_inode *dir)
+{
+	uint32_t j = 0;
+
+	for (uint32_t i = 0; i < dir->d.nslots; i++) {
+		struct dentry *d = dir->d.slots[i].d;
+
+		if (!d)
+			continue;
+		d->slot = j;
+		dir->d.slots[j++] = dir->d.slots[i];
+	}
+	dir->d.nslots = j;
+}
+
+static struct dentry *d_new(struct tmpfs *fs, const char *name, uint32_t len)
+{
+	struct dentry *d = fs_alloc(fs, sizeof(*d) + len);
+
+	if (d) {
+		mem_zero(d, sizeof(*d));
+		mem_copy(d->name, name, len);
+		d->len = len;
+	}
+	return d;
+}
+
+static void d_free(struct tmpfs *fs, struct dentry *d)
+{
+	fs_free(fs, d, sizeof(*d) + d->len);
+}
+
+/* Links d (from d_new) into dir, naming ino. dir_reserve must have
+ * succeeded since dir's last change. */
+static void d_attach(struct tmpfs *fs, struct tmpfs_inode *dir,
+		     struct dentry *d, struct tmpfs_inode *ino)
+{
+	struct dentry **b;
+
+	d->dir = dir;
+	d->ino = ino;
+	d->seq = dir->d.next_seq++;
+	d->slot = dir->d.nslots++;
+	dir->d.slots[d->slot] = (struct slot){ .seq = d->seq, .d = d };
+	dir->d.nlive++;
+	d->hash = name_hash(dir, d->name, d->len);
+	b = bucket(fs, d->hash);
+	d->hnext = *b;
+	*b = d;
+	fs->nentries++;
+	hash_grow(fs);
+}
+
+/* Unlinks d from its directory (without freeing it). Holes at the end are
+ * dropped at once, others when they outnumber the entries, and an empty
+ * directory gives its array back. */
+static void d_detach(struct tmpfs *fs, struct dentry *d)
+{
+	struct tmpfs_inode *dir = d->dir;
+
+	hash_remove(fs, d);
+	fs->nentries--;
+	dir->d.slots[d->slot].d = NULL;
+	dir->d.nlive--;
+	while (dir->d.nslots && !dir->d.slots[dir->d.nslots - 1].d)
+		dir->d.nslots--;
+	if (!dir->d.nlive) {
+		fs_free(fs, dir->d.slots, dir->d.cap * sizeof(*dir->d.slots));
+		dir->d.slots = NULL;
+		dir->d.cap = 0;
+	} else if (dir->d.nlive * 2 < dir->d.nslots) {
+		dir_compact(dir);
+	}
+}
+
+/* ---- path walking ---- */
+
+static int path_check(const char *path)
+{
+	size_t n = 0;
+
+	if (!path)
+		return -EFAULT;
+	if (!*path)
+		return -ENOENT;
+	if (*path != '/')
+		return -EINVAL;
+	while (n < TMPFS_PATH_MAX && path[n])
+		n++;
+	return n < TMPFS_PATH_MAX ? 0 : -ENAMETOOLONG;
+}
+
+static const char *skip_slashes(const char *p)
+{
+	while (*p == '/')
+		p++;
+	return p;
+}
+
+static uint32_t comp_len(const char *p)
+{
+	uint32_t n = 0;
+
+	while (p[n] && p[n] != '/')
+		n++;
+	return n;
+}
+
+static enum last_type name_type(const char *name, uint32_t len)
+{
+	if (len == 0)
+		return LAST_ROOT;
+	if (len == 1 && name[0] == '.')
+		return LAST_DOT;
+	if (len == 2 && name[0] == '.' && name[1] == '.')
+		return LAST_DOTDOT;
+	return LAST_NORM;
+}
+
+/* One step from a directory the caller may search. */
+static int step(struct tmpfs *fs, struct tmpfs_inode *dir, const char *name,
+		uint32_t len, struct tmpfs_inode **out)
+{
+	struct dentry *d;
+
+	if (len > TMPFS_NAME_MAX)
+		return -ENAMETOOLONG;
+	switch (name_type(name, len)) {
+	case LAST_DOT:
+		*out = dir;
+		return 0;
+	case LAST_DOTDOT:
+		*out = dir->d.parent;
+		return 0;
+	default:
+		break;
+	}
+	d = d_find(fs, dir, name, len);
+	if (!d)
+		return -ENOENT;
+	*out = d->ino;
+	return 0;
+}
+
+/* Walks all but the last component. As in Linux, search permission is
+ * checked on each directory before looking a name up in it, including
+ * the last one, but not for "/" itself. */
+static int walk_parent(struct tmpfs *fs, const char *path,
+		       const struct tmpfs_cred *c, struct pathwalk *w)
+{
+	struct tmpfs_inode *dir = fs->root, *next;
+	const char *p;
+	int err = path_check(path);
+
+	if (err)
+		return err;
+	p = skip_slashes(path);
+	*w = (struct pathwalk){ .dir = dir, .name = p, .len = 0 };
+	while (*p) {
+		uint32_t len = comp_len(p);
+		const char *rest = skip_slashes(p + len);
+
+		err = permission(dir, X_OK, c);
+		if (err)
+			return err;
+		if (!*rest) {
+			*w = (struct pathwalk){ .dir = dir, .name = p, .len = len,
+						.slash = rest != p + len };
+			return len > TMPFS_NAME_MAX ? -ENAMETOOLONG : 0;
+		}
+		err = step(fs, dir, p, len, &next);
+		if (err)
+			return err;
+		if (!is_dir(next))
+			return -ENOTDIR;
+		dir = next;
+		p = rest;
+	}
+	return 0;
+}
+
+int tmpfs_lookup(struct tmpfs *fs, const char *path, const struct tmpfs_cred *c,
+		 struct tmpfs_inode **out)
+{
+	struct pathwalk w;
+	struct tmpfs_inode *ino = NULL;
+	int err = walk_parent(fs, path, c, &w);
+
+	if (err)
+		return err;
+	if (!w.len)
+		ino = w.dir;
+	else if ((err = step(fs, w.dir, w.name, w.len, &ino)))
+		return err;
+	if (w.slash && !is_dir(ino))
+		return -ENOTDIR;
+	*out = ino;
+	return 0;
+}
+
+int tmpfs_lookup_parent(struct tmpfs *fs, const char *path,
+			const struct tmpfs_cred *c, struct tmpfs_inode **dir,
+			char name[TMPFS_NAME_MAX + 1])
+{
+	struct pathwalk w;
+	int err = walk_parent(fs, path, c, &w);
+
+	if (err)
+		return err;
+	mem_copy(name, w.name, w.len);
+	name[w.len] = '\0';
+	*dir = w.dir;
+	return w.slash ? 1 : 0;
+}
+
+static struct dentry *last_find(struct tmpfs *fs, const struct pathwalk *w)
+{
+	return d_find(fs, w->dir, w->name, w->len);
+}
+
+/* ---- creating ---- */
+
+/* Creates and links a node under w->dir; permission already checked. */
+static int make_node(struct tmpfs *fs, const struct pathwalk *w, uint32_t mode,
+		     uint32_t rdev, const struct tmpfs_cred *c, uint64_t now,
+		     struct tmpfs_inode **out)
+{
+	struct tmpfs_inode *dir = w->dir, *ino;
+	struct dentry *d;
+
+	if (dir_reserve(fs, dir))
+		return -ENOSPC;
+	d = d_new(fs, w->name, w->len);
+	if (!d)
+		return -ENOSPC;
+	ino = inode_new(fs, mode, now);
+	if (!ino) {
+		d_free(fs, d);
+		return -ENOSPC;
+	}
+	init_owner(ino, dir, c);
+	ino->rdev = rdev;
+	ino->nlink = 1;
+	if (is_dir(ino)) {
+		ino->nlink = 2;
+		ino->d.parent = dir;
+		dir->nlink++;
+	}
+	d_attach(fs, dir, d, ino);
+	dir->mtime = dir->ctime = now;
+	if (out)
+		*out = ino;
+	return 0;
+}
+
+/* open(O_CREAT): "/", "." and ".." name directories that exist. */
+static int open_create(struct tmpfs *fs, const struct pathwalk *w,
+		       uint32_t mode, const struct tmpfs_cred *c, uint64_t now,
+		       bool excl, struct tmpfs_inode **out)
+{
+	struct dentry *d;
+	int err;
+
+	if (name_type(w->name, w->len) != LAST_NORM)
+		return excl ? -EEXIST : -EISDIR;
+	if (w->slash)
+		return -EISDIR;
+	d = last_find(fs, w);
+	if (d) {
+		if (excl)
+			return -EEXIST;
+		if (is_dir(d->ino))
+			return -EISDIR;
+		if (out)
+			*out = d->ino;
+		return 0;
+	}
+	err = may_create(w->dir, c);
+	if (!err)
+		err = make_node(fs, w, mode, 0, c, now, out);
+	return err ? err : 1;
+}
+
+/* mknod: always exclusive; a trailing slash asks for a directory. */
+static int mknod_create(struct tmpfs *fs, const struct pathwalk *w,
+			uint32_t mode, uint32_t rdev, const struct tmpfs_cred *c,
+			uint64_t now, struct tmpfs_inode **out)
+{
+	int err;
+
+	if (name_type(w->name, w->len) != LAST_NORM || last_find(fs, w))
+		return -EEXIST;
+	if (w->slash)
+		return -ENOENT;
+	err = may_create(w->dir, c);
+	if (err)
+		return err;
+	if (c->uid != 0)        /* CAP_MKNOD */
+		return -EPERM;
+	err = make_node(fs, w, mode, rdev, c, now, out);
+	return err ? err : 1;
+}
+
+int tmpfs_create_node(struct tmpfs *fs, const char *path, uint32_t mode,
+		      uint32_t rdev, const struct tmpfs_cred *c, uint64_t now,
+		      bool excl, struct tmpfs_inode **out)
+{
+	uint32_t type = mode & S_IFMT;
+	struct pathwalk w;
+	int err;
+
+	if (type == 0)
+		type = S_IFREG;
+	if (type == S_IFDIR)
+		return -EPERM;
+	if (type != S_IFREG && type != S_IFCHR)
+		return -EINVAL;
+	err = walk_parent(fs, path, c, &w);
+	if (err)
+		return err;
+	mode = type | (mode & 07777);
+	if (type == S_IFCHR)
+		return mknod_create(fs, &w, mode, rdev, c, now, out);
+	return open_create(fs, &w, mode, c, now, excl, out);
+}
+
+int tmpfs_mkdir(struct tmpfs *fs, const char *path, uint32_t perm,
+		const struct tmpfs_cred *c, uint64_t now)
+{
+	struct pathwalk w;
+	int err = walk_parent(fs, path, c, &w);
+
+	if (err)
+		return err;
+	if (name_type(w.name, w.len) != LAST_NORM || last_find(fs, &w))
+		return -EEXIST;
+	err = may_create(w.dir, c);
+	if (err)
+		return err;
+	/* mkdir ignores setuid/setgid in the mode, as Linux does. */
+	return make_node(fs, &w, S_IFDIR | (perm & 01777), 0, c, now, NULL);
+}
+
+/* ---- removing ---- */
+
+/* Drops the link dir holds on ino; a directory loses both its name and
+ * its "." and stops counting towards dir's nlink. */
+static void drop_link(struct tmpfs_inode *dir, struct tmpfs_inode *ino,
+		      uint64_t now)
+{
+	if (is_dir(ino)) {
+		ino->nlink = 0;
+		ino->d.parent = ino;
+		dir->nlink--;
+	} else {
+		ino->nlink--;
+	}
+	ino->ctime = now;
+}
+
+static void remove_entry(struct tmpfs *fs, struct dentry *d, uint64_t now)
+{
+	struct tmpfs_inode *dir = d->dir, *ino = d->ino;
+
+	d_detach(fs, d);
+	d_free(fs, d);
+	drop_link(dir, ino, now);
+	dir->mtime = dir->ctime = now;
+	inode_put(ino);
+}
+
+int tmpfs_rmdir(struct tmpfs *fs, const char *path, const struct tmpfs_cred *c,
+		uint64_t now)
+{
+	struct pathwalk w;
+	struct dentry *d;
+	int err = walk_parent(fs, path, c, &w);
+
+	if (err)
+		return err;
+	switch (name_type(w.name, w.len)) {
+	case LAST_DOTDOT:
+		return -ENOTEMPTY;
+	case LAST_DOT:
+		return -EINVAL;
+	case LAST_ROOT:
+		return -EBUSY;
+	default:
+		break;
+	}
+	d = last_find(fs, &w);
+	if (!d)
+		return -ENOENT;
+	err = may_delete(w.dir, d->ino, true, c);
+	if (err)
+		return err;
+	if (d->ino->d.nlive)
+		return -ENOTEMPTY;
+	remove_entry(fs, d, now);
+	return 0;
+}
+
+int tmpfs_unlink(struct tmpfs *fs, const char *path, const struct tmpfs_cred *c,
+		 uint64_t now)
+{
+	struct pathwalk w;
+	struct dentry *d;
+	int err = walk_parent(fs, path, c, &w);
+
+	if (err)
+		return err;
+	if (name_type(w.name, w.len) != LAST_NORM)
+		return -EISDIR;
+	d = last_find(fs, &w);
+	if (!d)
+		return -ENOENT;
+	if (w.slash)    /* "file/" cannot name a non-directory */
+		return is_dir(d->ino) ? -EISDIR : -ENOTDIR;
+	err = may_delete(w.dir, d->ino, false, c);
+	if (err)
+		return err;
+	remove_entry(fs, d, now);
+	return 0;
+}
+
+/* ---- rename ---- */
+
+/* Is ino the directory dir or one of its ancestors? */
+static bool is_ancestor(const struct tmpfs_inode *ino,
+			const struct tmpfs_inode *dir)
+{
+	for (;;) {
+		if (dir == ino)
+			return true;
+		if (dir->d.parent == dir)
+			return false;
+		dir = dir->d.parent;
+	}
+}
+
+/* Linux's order: trailing-slash and loop checks (do_renameat2), then the
+ * no-op, then permissions (vfs_rename), then emptiness. */
+static int rename_check(const struct pathwalk *ow, struct tmpfs_inode *src,
+			const struct pathwalk *nw, struct tmpfs_inode *dst,
+			const struct tmpfs_cred *c)
+{
+	bool isdir = is_dir(src);
+	int err;
+
+	if (!isdir && (ow->slash || nw->slash))
+		return -ENOTDIR;
+	if (is_ancestor(src, nw->dir))
+		return -EINVAL;         /* into its own subtree */
+	if (dst && is_ancestor(dst, ow->dir))
+		return -ENOTEMPTY;      /* over its own ancestor */
+	if (dst == src)
+		return 1;
+	err = may_delete(ow->dir, src, isdir, c);
+	if (!err)
+		err = dst ? may_delete(nw->dir, dst, isdir, c) : may_create(nw->dir, c);
+	if (!err && isdir && ow->dir != nw->dir)
+		err = permission(src, W_OK, c);    /* its ".." changes */
+	if (!err && dst && is_dir(dst) && dst->d.nlive)
+		err = -ENOTEMPTY;
+	return err;
+}
+
+/* Makes nw name od's inode and removes od. An existing target entry is
+ * repointed in place, so the replace needs no allocation and is atomic. */
+static int rename_commit(struct tmpfs *fs, struct dentry *od,
+			 const struct pathwalk *nw, struct dentry *nd,
+			 uint64_t now)
+{
+	struct tmpfs_inode *src = od->ino, *odir = od->dir, *ndir = nw->dir;
+	struct tmpfs_inode *victim = nd ? nd->ino : NULL;
+
+	if (nd) {
+		nd->ino = src;
+	} else {
+		if (dir_reserve(fs, ndir))
+			return -ENOSPC;
+		nd = d_new(fs, nw->name, nw->len);
+		if (!nd)
+			return -ENOSPC;
+		d_attach(fs, ndir, nd, src);
+	}
+	d_detach(fs, od);
+	d_free(fs, od);
+	if (is_dir(src) && odir != ndir) {
+		odir->nlink--;
+		ndir->nlink++;
+		src->d.parent = ndir;
+	}
+	if (victim)
+		drop_link(ndir, victim, now);
+	odir->mtime = odir->ctime = now;
+	ndir->mtime = ndir->ctime = now;
+	src->ctime = now;
+	if (victim)
+		inode_put(victim);
+	return 0;
+}
+
+int tmpfs_rename(struct tmpfs *fs, const char *from, const char *to,
+		 const struct tmpfs_cred *c, uint64_t now)
+{
+	struct pathwalk ow, nw;
+	struct dentry *od, *nd;
+	int err = walk_parent(fs, from, c, &ow);
+
+	if (!err)
+		err = walk_parent(fs, to, c, &nw);
+	if (err)
+		return err;
+	if (name_type(ow.name, ow.len) != LAST_NORM ||
+	    name_type(nw.name, nw.len) != LAST_NORM)
+		return -EBUSY;
+	od = last_find(fs, &ow);
+	if (!od)
+		return -ENOENT;
+	nd = last_find(fs, &nw);
+	err = rename_check(&ow, od->ino, &nw, nd ? nd->ino : NULL, c);
+	if (err)
+		return err < 0 ? err : 0;
+	return rename_commit(fs, od, &nw, nd, now);
+}
+
+/* ---- attributes ---- */
+
+int tmpfs_chmod(struct tmpfs_inode *ino, uint32_t perm,
+		const struct tmpfs_cred *c, uint64_t now)
+{
+	if (c->uid != 0 && c->uid != ino->uid)
+		return -EPERM;
+	perm &= 07777;
+	if ((perm & S_ISGID) && !in_group_or_root(c, ino->gid))
+		perm &= ~S_ISGID;
+	ino->mode = (ino->mode & S_IFMT) | perm;
+	ino->ctime = now;
+	return 0;
+}
+
+/* The mode after a chown of a non-directory: setuid always goes; setgid
+ * goes if group-executable or not the caller's group to keep. */
+static uint32_t chown_mode(const struct tmpfs_inode *ino,
+			   const struct tmpfs_cred *c)
+{
+	uint32_t mode = ino->mode;
+
+	if (is_dir(ino))
+		return mode;
+	mode &= ~S_ISUID;
+	if ((mode & S_ISGID) &&
+	    ((mode & S_IXGRP) || !in_group_or_root(c, ino->gid)))
+		mode &= ~S_ISGID;
+	return mode;
+}
+
+static bool bad_id(int64_t id)
+{
+	return id < -1 || id >= (int64_t)UINT32_MAX;
+}
+
+int tmpfs_chown(struct tmpfs_inode *ino, int64_t uid, int64_t gid,
+		const struct tmpfs_cred *c, uint64_t now)
+{
+	bool root = c->uid == 0, owner = c->uid == ino->uid;
+	uint32_t mode;
+
+	if (bad_id(uid) || bad_id(gid))
+		return -EINVAL;
+	if (uid != -1 && !root && !(owner && (uint32_t)uid == ino->uid))
+		return -EPERM;
+	if (gid != -1 && !root && !(owner && ((uint32_t)gid == ino->gid ||
+					      in_group(c, (uint32_t)gid))))
+		return -EPERM;
+	mode = chown_mode(ino, c);
+	if (mode != ino->mode && !root && !owner)
+		return -EPERM;          /* clearing the bits is a chmod */
+	if (uid != -1)
+		ino->uid = (uint32_t)uid;
+	if (gid != -1)
+		ino->gid = (uint32_t)gid;
+	ino->mode = mode;
+	ino->ctime = now;
+	return 0;
+}
+
+int tmpfs_access(const struct tmpfs_inode *ino, int mask,
+		 const struct tmpfs_cred *c)
+{
+	if (mask & ~(R_OK | W_OK | X_OK))
+		return -EINVAL;
+	return permission(ino, mask, c);
+}
+
+void tmpfs_stat(const struct tmpfs_inode *ino, struct tmpfs_stat *st)
+{
+	*st = (struct tmpfs_stat){
+		.ino = ino->ino, .nlink = ino->nlink, .size = ino->size,
+		.mode = ino->mode, .uid = ino->uid, .gid = ino->gid,
+		.rdev = ino->rdev, .atime = ino->atime, .mtime = ino->mtime,
+		.ctime = ino->ctime,
+	};
+	if (is_reg(ino))
+		st->blocks = ino->f.nalloc * (PAGE_SIZE / 512);
+	else if (is_dir(ino))
+		st->size = (2 + (uint64_t)ino->d.nlive) * BOGO_DIRENT;
+}
+
+/* ---- file data ---- */
+
+static int data_check(const struct tmpfs_inode *ino)
+{
+	if (is_dir(ino))
+		return -EISDIR;
+	return is_reg(ino) ? 0 : -EINVAL;
+}
+
+static uint8_t *page_at(const struct tmpfs_inode *ino, uint64_t i)
+{
+	return i < ino->f.npages ? ino->f.pages[i] : NULL;
+}
+
+/* Resizes the page array to n entries (all pages from n on are free). */
+static int pages_resize(struct tmpfs_inode *ino, uint64_t n)
+{
+	uint64_t keep = n < ino->f.npages ? n : ino->f.npages;
+	uint8_t **p = NULL;
+
+	if (n) {
+		p = fs_alloc(ino->fs, n * sizeof(*p));
+		if (!p)
+			return -ENOSPC;
+		mem_copy(p, ino->f.pages, keep * sizeof(*p));
+		mem_zero(p + keep, (n - keep) * sizeof(*p));
+	}
+	fs_free(ino->fs, ino->f.pages, ino->f.npages * sizeof(*p));
+	ino->f.pages = p;
+	ino->f.npages = n;
+	return 0;
+}
+
+/* Grows the page array geometrically to cover `need` pages. */
+static int pages_reserve(struct tmpfs_inode *ino, uint64_t need)
+{
+	uint64_t n = ino->f.npages ? ino->f.npages : 8;
+
+	if (need <= ino->f.npages)
+		return 0;
+	while (n < need)
+		n *= 2;
+	return pages_resize(ino, n < MAX_PAGES ? n : MAX_PAGES);
+}
+
+long tmpfs_read(struct tmpfs_inode *ino, uint64_t off, void *buf, size_t len,
+		uint64_t now)
+{
+	uint8_t *out = buf;
+	uint64_t n, done = 0;
+	int err = data_check(ino);
+
+	if (err)
+		return err;
+	if (!len)
+		return 0;
+	ino->atime = now;
+	if (off >= ino->size)
+		return 0;
+	n = ino->size - off < len ? ino->size - off : len;
+	while (done < n) {
+		uint64_t pos = off + done, in = pos & (PAGE_SIZE - 1);
+		uint64_t chunk = PAGE_SIZE - in < n - done ? PAGE_SIZE - in : n - done;
+		const uint8_t *page = page_at(ino, pos >> PAGE_SHIFT);
+
+		if (page)
+			mem_copy(out + done, page + in, chunk);
+		else
+			mem_zero(out + done, chunk);
+		done += chunk;
+	}
+	return (long)done;
+}
+
+/* The page holding byte pos, allocated zeroed if it was a hole. */
+static uint8_t *page_get(struct tmpfs_inode *ino, uint64_t pos)
+{
+	uint8_t **slot = &ino->f.pages[pos >> PAGE_SHIFT];
+
+	if (!*slot) {
+		*slot = fs_alloc(ino->fs, PAGE_SIZE);
+		if (!*slot)
+			return NULL;
+		mem_zero(*slot, PAGE_SIZE);
+		ino->f.nalloc++;
+	}
+	return *slot;
+}
+
+long tmpfs_write(struct tmpfs_inode *ino, uint64_t off, const void *buf,
+		 size_t len, uint64_t now)
+{
+	const uint8_t *in = buf;
+	uint64_t n = len, done = 0;
+	int err = data_check(ino);
+
+	if (err)
+		return err;
+	if (!len)
+		return 0;
+	if (off >= TMPFS_MAX_FILE)
+		return -EFBIG;
+	if (n > TMPFS_MAX_FILE - off)
+		n = TMPFS_MAX_FILE - off;       /* a short write, as Linux does */
+	if (pages_reserve(ino, (off + n + PAGE_SIZE - 1) >> PAGE_SHIFT))
+		return -ENOSPC;
+	while (done < n) {
+		uint64_t pos = off + done, at = pos & (PAGE_SIZE - 1);
+		uint64_t chunk = PAGE_SIZE - at < n - done ? PAGE_SIZE - at : n - done;
+		uint8_t *page = page_get(ino, pos);
+
+		if (!page)
+			break;
+		mem_copy(page + at, in + done, chunk);
+		done += chunk;
+	}
+	if (!done)
+		return -ENOSPC;
+	if (off + done > ino->size)
+		ino->size = off + done;
+	ino->mtime = ino->ctime = now;
+	return (long)done;
+}
+
+/* Frees whole pages past size and zeroes the tail of the last one, so
+ * that bytes past EOF always read back as zero after a later extension. */
+static void shrink(struct tmpfs_inode *ino, uint64_t size)
+{
+	uint64_t keep = (size + PAGE_SIZE - 1) >> PAGE_SHIFT;
+	uint64_t tail = size & (PAGE_SIZE - 1);
+	uint8_t *last = keep ? page_at(ino, keep - 1) : NULL;
+
+	pages_free_from(ino, keep);
+	if (last && tail)
+		mem_zero(last + tail, PAGE_SIZE - tail);
+	if (keep < ino->f.npages / 4 || !keep)
+		pages_resize(ino, keep);        /* failure just keeps more */
+}
+
+int tmpfs_truncate(struct tmpfs_inode *ino, uint64_t size, uint64_t now)
+{
+	int err = data_check(ino);
+
+	if (err)
+		return err;
+	if (size > TMPFS_MAX_FILE)
+		return -EFBIG;
+	if (size < ino->size)
+		shrink(ino, size);
+	ino->size = size;       /* growth needs nothing: holes read as zero */
+	ino->mtime = ino->ctime = now;
+	return 0;
+}
+
+/* ---- readdir ---- */
+
+static uint32_t dtype(const struct tmpfs_inode *ino)
+{
+	if (is_dir(ino))
+		return TMPFS_DT_DIR;
+	return is_reg(ino) ? TMPFS_DT_REG : TMPFS_DT_CHR;
+}
+
+static void fill_dirent(struct tmpfs_dirent *out, const struct tmpfs_inode *ino,
+			const char *name, uint32_t len)
+{
+	out->ino = ino->ino;
+	out->type = dtype(ino);
+	mem_copy(out->name, name, len);
+	out->name[len] = '\0';
+}
+
+/* The first slot whose sequence number is at least seq. */
+static uint32_t slot_search(const struct tmpfs_inode *dir, uint64_t seq)
+{
+	uint32_t lo = 0, hi = dir->d.nslots;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (dir->d.slots[mid].seq < seq)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+int tmpfs_readdir(struct tmpfs_inode *dir, uint64_t *pos,
+		  struct tmpfs_dirent *out)
+{
+	uint32_t i;
+	const struct dentry *d;
+
+	if (!is_dir(dir))
+		return -ENOTDIR;
+	if (!dir->nlink)
+		return -ENOENT;
+	if (*pos == 0 || *pos == 1) {
+		if (*pos == 0)
+			fill_dirent(out, dir, ".", 1);
+		else
+			fill_dirent(out, dir->d.parent, "..", 2);
+		(*pos)++;
+		return 1;
+	}
+	for (i = slot_search(dir, *pos - 2); i < dir->d.nslots; i++)
+		if (dir->d.slots[i].d)
+			break;
+	if (i == dir->d.nslots)
+		return 0;
+	d = dir->d.slots[i].d;
+	fill_dirent(out, d->ino, d->name, d->len);
+	*pos = d->seq + 3;
+	return 1;
+}
+
+/* ---- lifetime and accessors ---- */
+
+struct tmpfs *tmpfs_create(const struct tmpfs_ops *ops, uint32_t root_mode,
+			   uint32_t root_uid, uint32_t root_gid)
+{
+	struct tmpfs *fs = ops->alloc(sizeof(*fs));
+
+	if (!fs)
+		return NULL;
+	mem_zero(fs, sizeof(*fs));
+	fs->ops = *ops;
+	fs->next_ino = 1;
+	fs->nbuckets = 64;
+	fs->buckets = fs_alloc(fs, fs->nbuckets * sizeof(*fs->buckets));
+	if (fs->buckets) {
+		mem_zero(fs->buckets, fs->nbuckets * sizeof(*fs->buckets));
+		fs->root = inode_new(fs, S_IFDIR | (root_mode & 07777), 0);
+	}
+	if (!fs->root) {
+		tmpfs_destroy(fs);
+		return NULL;
+	}
+	fs->root->uid = root_uid;
+	fs->root->gid = root_gid;
+	fs->root->nlink = 2;
+	fs->root->d.parent = fs->root;
+	return fs;
+}
+
+void tmpfs_destroy(struct tmpfs *fs)
+{
+	while (fs->inodes) {
+		struct tmpfs_inode *ino = fs->inodes;
+
+		if (is_dir(ino))
+			for (uint32_t i = 0; i < ino->d.nslots; i++)
+				if (ino->d.slots[i].d)
+					d_free(fs, ino->d.slots[i].d);
+		inode_free(ino);
+	}
+	fs_free(fs, fs->buckets, fs->nbuckets * sizeof(*fs->buckets));
+	fs->ops.free(fs);
+}
+
+struct tmpfs_inode *tmpfs_root(struct tmpfs *fs)
+{
+	return fs->root;
+}
+
+void tmpfs_open_ref(struct tmpfs_inode *ino)
+{
+	ino->opens++;
+}
+
+void tmpfs_close_ref(struct tmpfs_inode *ino)
+{
+	if (ino->opens)
+		ino->opens--;
+	inode_put(ino);
+}
+
+uint64_t tmpfs_ino(const struct tmpfs_inode *ino)
+{
+	return ino->ino;
+}
+
+uint32_t tmpfs_mode(const struct tmpfs_inode *ino)
+{
+	return ino->mode;
+}
+
+uint64_t tmpfs_bytes_used(const struct tmpfs *fs)
+{
+	return fs->bytes;
+}
+
+uint64_t tmpfs_inodes_used(const struct tmpfs *fs)
+{
+	return fs->ninodes;
+}

@@ -1,0 +1,171 @@
+/* tmpfs: the VFS server's in-memory file system core. Pure logic: no libc,
+ * no system calls; memory comes from the caller's alloc/free callbacks and
+ * time from the `now` (nanoseconds) argument of each mutating call.
+ *
+ * Semantics follow Linux (tmpfs plus the VFS checks in fs/namei.c) and every
+ * error is a negative Linux errno (abi/errno.h):
+ *
+ *   - Paths are absolute, resolved from the fs root: "" is -ENOENT, a path
+ *     not starting with '/' is -EINVAL, 4096 bytes or more (no NUL within
+ *     PATH_MAX) is -ENAMETOOLONG, as is a component over 255 bytes. Empty
+ *     components and "." are skipped, ".." goes to the parent (the root's
+ *     parent is the root). Walking through a directory needs search (x)
+ *     permission on it, walking through a non-directory is -ENOTDIR, and a
+ *     trailing slash makes the path name a directory.
+ *   - Permissions are Linux's generic_permission: exactly one class of
+ *     owner / group (gid or a supplementary group) / other applies; uid 0
+ *     may read and write anything, search any directory and execute a file
+ *     with at least one x bit.
+ *   - Creating or removing an entry needs write and search permission on
+ *     the directory; in a sticky (S_ISVTX) directory only the entry's
+ *     owner, the directory's owner or root may remove or rename it (-EPERM).
+ *   - Inode numbers are never reused during the fs lifetime. An inode lives
+ *     while it has a name (nlink > 0) or an open reference
+ *     (tmpfs_open_ref); an unlinked file stays fully usable until its last
+ *     tmpfs_close_ref. A directory's nlink is 2 + its subdirectories.
+ *   - File data lives in 4 KiB pages; a page never written is a hole that
+ *     reads as zeros, and bytes past EOF are kept zero, so extending by a
+ *     write past EOF or by truncate reads back zeros. Files are limited to
+ *     TMPFS_MAX_FILE bytes (-EFBIG). An allocation failure is -ENOSPC and
+ *     leaves the tree unchanged (a write may instead return a short count).
+ *
+ * Inode pointers returned by lookups stay valid until the next call that
+ * can remove an entry, unless held with tmpfs_open_ref. Not thread-safe:
+ * the VFS server serialises calls. */
+#ifndef ARBOR_VFS_TMPFS_H
+#define ARBOR_VFS_TMPFS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define TMPFS_NAME_MAX   255
+#define TMPFS_PATH_MAX   4096          /* including the terminating NUL */
+#define TMPFS_MAX_FILE   (1ull << 30)  /* 1 GiB */
+
+#define TMPFS_S_IFMT     0170000
+#define TMPFS_S_IFREG    0100000
+#define TMPFS_S_IFDIR    0040000
+#define TMPFS_S_IFCHR    0020000
+#define TMPFS_S_ISUID    04000
+#define TMPFS_S_ISGID    02000
+#define TMPFS_S_ISVTX    01000
+
+#define TMPFS_R_OK       4
+#define TMPFS_W_OK       2
+#define TMPFS_X_OK       1
+
+#define TMPFS_DT_CHR     2
+#define TMPFS_DT_DIR     4
+#define TMPFS_DT_REG     8
+
+struct tmpfs;
+struct tmpfs_inode;
+
+struct tmpfs_ops {
+	void *(*alloc)(size_t size);  /* NULL when out of memory */
+	void (*free)(void *p);
+};
+
+/* The caller's identity (fsuid/fsgid and supplementary groups). */
+struct tmpfs_cred {
+	uint32_t uid, gid;
+	uint32_t ngroups;
+	const uint32_t *groups;
+};
+
+struct tmpfs_stat {
+	uint64_t ino, nlink, size, blocks;  /* blocks: 512-byte units */
+	uint32_t mode, uid, gid, rdev;
+	uint64_t atime, mtime, ctime;
+};
+
+struct tmpfs_dirent {
+	uint64_t ino;
+	uint32_t type;                      /* TMPFS_DT_* */
+	char name[TMPFS_NAME_MAX + 1];
+};
+
+/* NULL if out of memory. The root directory gets mode
+ * S_IFDIR | (root_mode & 07777) and times 0. */
+struct tmpfs *tmpfs_create(const struct tmpfs_ops *ops, uint32_t root_mode,
+			   uint32_t root_uid, uint32_t root_gid);
+/* Frees every inode, including unlinked ones still held open. */
+void tmpfs_destroy(struct tmpfs *fs);
+struct tmpfs_inode *tmpfs_root(struct tmpfs *fs);
+
+int tmpfs_lookup(struct tmpfs *fs, const char *path, const struct tmpfs_cred *c,
+		 struct tmpfs_inode **out);
+/* Resolves all but the last component, which is copied to name (it may be
+ * "." or "..", or "" for "/"). Needs search permission on *dir unless the
+ * name is "". Returns 1 if the last component had a trailing slash, else
+ * 0, or a negative errno. */
+int tmpfs_lookup_parent(struct tmpfs *fs, const char *path,
+			const struct tmpfs_cred *c, struct tmpfs_inode **dir,
+			char name[TMPFS_NAME_MAX + 1]);
+
+/* open(O_CREAT) for a regular file (type bits S_IFREG or 0) and mknod for
+ * S_IFCHR (always exclusive; rdev is stored for the VFS). mode has the
+ * umask applied already. Returns 1 if it created the node, 0 if it found
+ * an existing non-directory (regular type, !excl only; the caller then
+ * checks open permission, which Linux skips for a file it just created),
+ * or a negative errno. *out may be NULL. */
+int tmpfs_create_node(struct tmpfs *fs, const char *path, uint32_t mode,
+		      uint32_t rdev, const struct tmpfs_cred *c, uint64_t now,
+		      bool excl, struct tmpfs_inode **out);
+int tmpfs_mkdir(struct tmpfs *fs, const char *path, uint32_t perm,
+		const struct tmpfs_cred *c, uint64_t now);
+int tmpfs_rmdir(struct tmpfs *fs, const char *path, const struct tmpfs_cred *c,
+		uint64_t now);
+int tmpfs_unlink(struct tmpfs *fs, const char *path, const struct tmpfs_cred *c,
+		 uint64_t now);
+int tmpfs_rename(struct tmpfs *fs, const char *from, const char *to,
+		 const struct tmpfs_cred *c, uint64_t now);
+
+int tmpfs_chmod(struct tmpfs_inode *ino, uint32_t perm,
+		const struct tmpfs_cred *c, uint64_t now);
+/* uid/gid -1 leave that id unchanged. As on Linux since 2.2.13, changing
+ * a non-directory clears S_ISUID (and S_ISGID when group-executable) even
+ * for root. */
+int tmpfs_chown(struct tmpfs_inode *ino, int64_t uid, int64_t gid,
+		const struct tmpfs_cred *c, uint64_t now);
+/* mask: TMPFS_R_OK | TMPFS_W_OK | TMPFS_X_OK, or 0 (always allowed). */
+int tmpfs_access(const struct tmpfs_inode *ino, int mask,
+		 const struct tmpfs_cred *c);
+void tmpfs_stat(const struct tmpfs_inode *ino, struct tmpfs_stat *st);
+
+/* Data I/O: no permission checks (the VFS checked them at open). -EISDIR
+ * for a directory, -EINVAL for a device node. read sets atime, and write
+ * and truncate set mtime and ctime. write past TMPFS_MAX_FILE is cut
+ * short, starting at or past it is -EFBIG. */
+long tmpfs_read(struct tmpfs_inode *ino, uint64_t off, void *buf, size_t len,
+		uint64_t now);
+long tmpfs_write(struct tmpfs_inode *ino, uint64_t off, const void *buf,
+		 size_t len, uint64_t now);
+int tmpfs_truncate(struct tmpfs_inode *ino, uint64_t size, uint64_t now);
+
+/* Directory listing by position cookie (a slight change from an index, so
+ * that removing an entry mid-listing never skips another): start with
+ * *pos = 0; each call fills *out with the first entry at or after *pos,
+ * advances *pos past it and returns 1, or returns 0 at the end. "." and
+ * ".." come first, then entries in creation order (a renamed entry moves
+ * to the end). Entries present for the whole listing are returned exactly
+ * once; ones added or removed meanwhile may or may not be. *pos values
+ * stay meaningful, so they can serve as telldir/seekdir offsets.
+ * -ENOTDIR for a non-directory, -ENOENT for a removed directory. */
+int tmpfs_readdir(struct tmpfs_inode *dir, uint64_t *pos,
+		  struct tmpfs_dirent *out);
+
+/* An open file description holds its inode; the last close of an
+ * unlinked inode frees it. */
+void tmpfs_open_ref(struct tmpfs_inode *ino);
+void tmpfs_close_ref(struct tmpfs_inode *ino);
+
+uint64_t tmpfs_ino(const struct tmpfs_inode *ino);
+uint32_t tmpfs_mode(const struct tmpfs_inode *ino);
+/* Bytes currently allocated for inodes, entries, indexes and file data
+ * (everything but the struct tmpfs itself), and live inodes. */
+uint64_t tmpfs_bytes_used(const struct tmpfs *fs);
+uint64_t tmpfs_inodes_used(const struct tmpfs *fs);
+
+#endif /* ARBOR_VFS_TMPFS_H */
