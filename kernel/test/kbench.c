@@ -4,6 +4,8 @@
 #include "bootinfo.h"
 #include "cgroup.h"
 #include "initrd.h"
+#include "ipc.h"
+#include "abi/wait.h"
 #include "kstring.h"
 #include "memcg.h"
 #include "proc.h"
@@ -49,6 +51,31 @@ static int kbench_user_programs(const char *filter)
 	return n;
 }
 
+/* posix/bench needs the console driver and the VFS server. */
+static void kbench_posix(void)
+{
+	const char *const dargv[] = { "drivers/serial", NULL }, *const vargv[] = { "servers/vfs", NULL };
+	const char *const bargv[] = { "posix/bench", NULL };
+	int status, drv = proc_spawn("drivers/serial", dargv, &cg_root, &kernel_proc, PROC_CAP_DRIVER);
+	struct kobj *console = NULL, *vfs = NULL;
+	for (int i = 0; i < 500 && !(console = ipc_name_get("console")); i++)
+		sched_sleep_until(clock_ns() + 10000000);
+	int vp = proc_spawn_stdio("servers/vfs", vargv, &cg_root, &kernel_proc, 0, console);
+	for (int i = 0; i < 500 && !(vfs = ipc_name_get("vfs")); i++)
+		sched_sleep_until(clock_ns() + 10000000);
+	int bp = proc_spawn_stdio("posix/bench", bargv, &cg_root, &kernel_proc, 0, console);
+	if (bp > 0)
+		proc_wait(&kernel_proc, bp, &status, 0, 0);
+	if (console)
+		kobj_put(console);
+	if (vfs)
+		kobj_put(vfs);
+	proc_kill(proc_find(vp), SIGKILL);
+	proc_kill(proc_find(drv), SIGKILL);
+	proc_wait(&kernel_proc, vp, &status, 0, 0);
+	proc_wait(&kernel_proc, drv, &status, 0, 0);
+}
+
 /* How two CPU-bound processes in sibling cgroups with cpu.weight 100 and
  * 300 share the CPU over two seconds (ideal: 25% / 75%). */
 static void kbench_cpu_share(void)
@@ -89,6 +116,10 @@ __noreturn void kbench_main(const char *filter)
 	n += kbench_user_programs(filter);
 	if (ktest_selected(filter, "cpu_share")) {
 		kbench_cpu_share();
+		n++;
+	}
+	if (ktest_selected(filter, "posix")) {
+		kbench_posix();
 		n++;
 	}
 	qemu_exit(n ? QEMU_EXIT_SUCCESS : QEMU_EXIT_FAILURE);
