@@ -13,6 +13,7 @@
 #include "addrspace.h"
 #include "cgroup.h"
 #include "heap.h"
+#include "sched_fair.h"
 #include "syscall.h"
 #include "timer.h"
 #include "printk.h"
@@ -229,7 +230,12 @@ void proc_thread_exited(struct thread *t, long code)
 	struct proc *p = t->proc;
 	struct addrspace *as = NULL;
 
+	uint64_t user, sys;
+	thread_cputime(t, &user, &sys);
 	spin_lock(&proc_lock);
+	p->cpu_exited[0] += user + sys;
+	p->cpu_exited[1] += user;
+	p->cpu_exited[2] += sys;
 	list_del(&t->proc_link);
 	if (--p->nr_threads == 0 && p != &kernel_proc) {
 		if (!p->exiting)
@@ -325,6 +331,8 @@ static int proc_reap_locked(struct proc *c, int *status)
 {
 	int pid = c->pid;
 	*status = c->exit_status;
+	for (int i = 0; i < 3; i++)
+		c->parent->cpu_children[i] += c->cpu_exited[i] + c->cpu_children[i];
 	list_del(&c->sibling);
 	list_del(&c->hash_link);
 	if (c == init_proc)
@@ -426,4 +434,70 @@ long sys_umask(int mask)
 	if (mask >= 0)
 		p->umask = (uint32_t)mask & 0777;
 	return old;
+}
+
+long sys_cputime(int which, uint64_t *utimes)
+{
+	struct thread *self = current_thread();
+	struct proc *p = self->proc;
+	uint64_t t[3] = { 0 };
+	if (which < 0 || which > 2)
+		return -EINVAL;
+	spin_lock(&proc_lock);
+	if (which == 0) {
+		struct list_head *pos;
+		memcpy(t, p->cpu_exited, sizeof(t));
+		list_for_each(pos, &p->threads) {
+			uint64_t u, s;
+			thread_cputime(list_entry(pos, struct thread, proc_link), &u, &s);
+			t[0] += u + s;
+			t[1] += u;
+			t[2] += s;
+		}
+	} else if (which == 1) {
+		thread_cputime(self, &t[1], &t[2]);
+		t[0] = t[1] + t[2];
+	} else {
+		memcpy(t, p->cpu_children, sizeof(t));
+	}
+	spin_unlock(&proc_lock);
+	return copy_to_user(utimes, t, sizeof(t)) ? -EFAULT : 0;
+}
+
+long sys_setpriority(int who, int nice)
+{
+	struct proc *self = current_thread()->proc;
+	nice = MAX(SCHED_NICE_MIN, MIN(SCHED_NICE_MAX, nice));
+	spin_lock(&proc_lock);
+	struct proc *p = who == 0 ? self : proc_find_locked(who);
+	long r = 0;
+	if (!p || p->state != PROC_ALIVE) {
+		r = -ESRCH;
+	} else if (self->cred.euid != 0 && self->cred.euid != p->cred.uid && self->cred.euid != p->cred.euid) {
+		r = -EPERM;
+	} else {
+		struct list_head *pos;
+		list_for_each(pos, &p->threads) {
+			struct thread *t = list_entry(pos, struct thread, proc_link);
+			if (nice < t->nice && self->cred.euid != 0)
+				r = -EACCES; /* only root may raise priority */
+		}
+		list_for_each(pos, &p->threads)
+			if (r == 0)
+				sched_set_nice(list_entry(pos, struct thread, proc_link), nice);
+	}
+	spin_unlock(&proc_lock);
+	return r;
+}
+
+long sys_getpriority(int who)
+{
+	struct proc *self = current_thread()->proc;
+	spin_lock(&proc_lock);
+	struct proc *p = who == 0 ? self : proc_find_locked(who);
+	long r = -ESRCH;
+	if (p && p->state == PROC_ALIVE && !list_empty(&p->threads))
+		r = 20 - list_first_entry(&p->threads, struct thread, proc_link)->nice;
+	spin_unlock(&proc_lock);
+	return r;
 }

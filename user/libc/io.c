@@ -4,7 +4,7 @@
  * offered to the server; dup, fork and close are the kernel's handle
  * operations, so their POSIX semantics come for free. Programs the kernel
  * starts directly have no descriptors: 0, 1 and 2 then reach the console
- * driver by name. */
+ * driver by name, or (output, before the driver runs) the kernel's console. */
 #include <fcntl.h>
 #include <stdarg.h>
 #include <string.h>
@@ -44,6 +44,8 @@ static long file_call(int fd, uint64_t label, uint64_t w0, uint64_t w1, const vo
 	if (r == -EBADF && fd >= 0 && fd <= 2) {
 		/* No descriptor: the console, as for programs the kernel starts. */
 		long h = private_lookup(&console_h, CONSOLE_NAME);
+		if (h < 0 && label == FILE_WRITE)
+			return sys_debug_write(snd, snd_len); /* no driver: the kernel's console */
 		if (h < 0)
 			return -EBADF;
 		r = sys_ipc_call((int)h, &m, snd, snd_len, rcv, rcv_len);

@@ -50,9 +50,17 @@ int execve(const char *path, char *const argv[], char *const envp[])
 
 int clock_gettime(clockid_t id, struct timespec *ts)
 {
-	if (id != CLOCK_MONOTONIC && id != CLOCK_REALTIME)
+	uint64_t ns, t[3];
+	if (id == CLOCK_MONOTONIC || id == CLOCK_REALTIME) {
+		ns = (uint64_t)sys_clock_ns();
+	} else if (id == CLOCK_PROCESS_CPUTIME_ID || id == CLOCK_THREAD_CPUTIME_ID) {
+		long r = sys_cputime(id == CLOCK_PROCESS_CPUTIME_ID ? 0 : 1, t);
+		if (r < 0)
+			return (int)__sys_ret(r);
+		ns = t[0];
+	} else {
 		return (int)__sys_ret(-EINVAL);
-	uint64_t ns = (uint64_t)sys_clock_ns();
+	}
 	ts->tv_sec = (time_t)(ns / 1000000000u);
 	ts->tv_nsec = (long)(ns % 1000000000u);
 	return 0;
@@ -68,10 +76,17 @@ int gettimeofday(struct timeval *tv, void *tz)
 	return 0;
 }
 
+/* In CLK_TCK (100 Hz) ticks. */
 clock_t times(struct tms *t)
 {
-	*t = (struct tms){ 0 };
-	return (clock_t)(sys_clock_ns() / 10000000); /* CLK_TCK is 100 */
+	uint64_t me[3] = { 0 }, kids[3] = { 0 };
+	sys_cputime(0, me);
+	sys_cputime(2, kids);
+	t->tms_utime = (clock_t)(me[1] / 10000000);
+	t->tms_stime = (clock_t)(me[2] / 10000000);
+	t->tms_cutime = (clock_t)(kids[1] / 10000000);
+	t->tms_cstime = (clock_t)(kids[2] / 10000000);
+	return (clock_t)(sys_clock_ns() / 10000000);
 }
 
 int nanosleep(const struct timespec *req, struct timespec *rem)

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -82,6 +84,21 @@ int main(int argc, char **argv)
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	long ms = (t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000;
 	check(ms >= 20, "CLOCK_MONOTONIC advances by at least the sleep");
+	struct timespec c0, c1;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
+	for (volatile long i = 0; i < 3000000; i++)
+		;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c1);
+	check(c1.tv_sec * 1000000000L + c1.tv_nsec > c0.tv_sec * 1000000000L + c0.tv_nsec,
+	      "CLOCK_PROCESS_CPUTIME_ID advances while we compute");
+	struct rusage ru;
+	check(getrusage(RUSAGE_SELF, &ru) == 0 && (ru.ru_utime.tv_sec > 0 || ru.ru_utime.tv_usec > 0),
+	      "getrusage reports user time");
+	check(nice(5) == 5 && getpriority(PRIO_PROCESS, 0) == 5, "nice and getpriority");
+	check(setpriority(PRIO_PROCESS, 0, 0) == 0, "root may lower its nice value again");
+	struct utsname u;
+	check(uname(&u) == 0 && strcmp(u.sysname, "Arbor") == 0, "uname");
+	check(sysconf(_SC_NPROCESSORS_ONLN) == 1, "sysconf(_SC_NPROCESSORS_ONLN)");
 	printf("1..%d\n", n);
 	return failed ? 1 : 0;
 }

@@ -1,0 +1,5 @@
+/* true: do nothing, successfully. Arguments are ignored. */
+int main(void)
+{
+	return 0;
+}

@@ -1,0 +1,93 @@
+/* Odds and ends of POSIX: resource usage, priorities, system identity. */
+#include <errno.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+#include "arbor_sys.h"
+
+static void ns_to_timeval(uint64_t ns, struct timeval *tv)
+{
+	tv->tv_sec = (time_t)(ns / 1000000000u);
+	tv->tv_usec = (suseconds_t)(ns % 1000000000u / 1000);
+}
+
+int getrusage(int who, struct rusage *ru)
+{
+	uint64_t t[3];
+	long r = who == RUSAGE_SELF ? sys_cputime(0, t) : who == RUSAGE_CHILDREN ? sys_cputime(2, t) :
+		 -EINVAL;
+	if (r < 0)
+		return (int)__sys_ret(r);
+	memset(ru, 0, sizeof(*ru));
+	ns_to_timeval(t[1], &ru->ru_utime);
+	ns_to_timeval(t[2], &ru->ru_stime);
+	return 0;
+}
+
+int getpriority(int which, id_t who)
+{
+	if (which != PRIO_PROCESS)
+		return (int)__sys_ret(-EINVAL);
+	long r = sys_getpriority((int)who);
+	return r < 0 ? (int)__sys_ret(r) : 20 - (int)r;
+}
+
+int setpriority(int which, id_t who, int prio)
+{
+	if (which != PRIO_PROCESS)
+		return (int)__sys_ret(-EINVAL);
+	return (int)__sys_ret(sys_setpriority((int)who, prio));
+}
+
+int nice(int inc)
+{
+	errno = 0;
+	int cur = getpriority(PRIO_PROCESS, 0);
+	if (cur == -1 && errno)
+		return -1;
+	if (setpriority(PRIO_PROCESS, 0, cur + inc) < 0)
+		return -1;
+	return getpriority(PRIO_PROCESS, 0);
+}
+
+int uname(struct utsname *u)
+{
+	memset(u, 0, sizeof(*u));
+	strcpy(u->sysname, "Arbor");
+	strcpy(u->nodename, "arbor");
+	strcpy(u->release, "0.1");
+	strcpy(u->version, "#1");
+	strcpy(u->machine, "x86_64");
+	return 0;
+}
+
+long sysconf(int name)
+{
+	switch (name) {
+	case _SC_NPROCESSORS_ONLN:
+	case _SC_NPROCESSORS_CONF:
+		return 1;
+	case _SC_PAGESIZE:
+		return 4096;
+	case _SC_CLK_TCK:
+		return 100;
+	case _SC_OPEN_MAX:
+		return 200;
+	case _SC_ARG_MAX:
+		return 16384;
+	default:
+		errno = EINVAL;
+		return -1;
+	}
+}
+
+int clock_getres(clockid_t id, struct timespec *res)
+{
+	if (id < 0 || id > 3)
+		return (int)__sys_ret(-EINVAL);
+	if (res)
+		*res = (struct timespec){ 0, 1 };
+	return 0;
+}
