@@ -51,7 +51,7 @@ $(BUILD)/obj/gen/syscall_table.c.o: $(GEN)/syscall_table.c $(GEN_HEADERS)
 # -- host unit tests: test name -> the kernel sources it exercises --------
 HOST_CFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -fsanitize=address,undefined \
 	-fno-sanitize-recover=all -Ikernel/include -Icgroup -pthread
-HOST_TESTS := format buddy bootinfo page_counter rbtree sched_fair initrd elf acpi
+HOST_TESTS := format buddy bootinfo page_counter rbtree sched_fair initrd elf acpi tmpfs
 host_srcs_format       := kernel/lib/format.c
 host_srcs_buddy        := kernel/mm/buddy.c
 host_srcs_bootinfo     := kernel/bootinfo.c
@@ -151,10 +151,10 @@ $(NEWLIB_LIBC): tools/build-newlib.sh $(shell find user/newlib/overlay -type f) 
 LIBC_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -nostdinc \
 	-isystem $(shell gcc -print-file-name=include) -isystem $(NEWLIB)/include \
 	-fno-pie -fno-pic -fno-stack-protector -iquote $(GEN) -iquote kernel/include \
-	-iquote user/libc -MMD -MP
+	-iquote user/libc -iquote user/include -MMD -MP
 LIBC_PORT_SRCS := $(wildcard user/libc/*.c)
 LIBC_PORT_OBJS := $(patsubst %,$(BUILD)/libc/obj/%.o,$(LIBC_PORT_SRCS))
-LIBC_CRT0 := $(BUILD)/libc/obj/user/libc/crt0.S.o
+LIBC_CRT0 := $(BUILD)/libc/obj/user/lib/crt0.S.o
 LIBC_PORT := $(BUILD)/libc/libarbor-c.a
 LIBC_LINK = $(LIBC_CRT0) $(1) --start-group $(LIBC_PORT) $(NEWLIB)/lib/libc.a \
 	$(NEWLIB)/lib/libm.a $(shell gcc -print-libgcc-file-name) --end-group
@@ -166,7 +166,7 @@ $(BUILD)/libc/obj/%.c.o: %.c $(NEWLIB_LIBC) | $(GEN_HEADERS)
 	@gcc $(LIBC_CFLAGS) -c $< -o $@
 $(BUILD)/libc/obj/%.S.o: %.S | $(GEN_HEADERS)
 	@mkdir -p $(@D)
-	@gcc $(LIBC_CFLAGS) -c $< -o $@
+	@gcc $(LIBC_CFLAGS) -DCRT0_START=__libc_start -c $< -o $@
 $(LIBC_PORT): $(LIBC_PORT_OBJS)
 	@rm -f $@
 	@ar rcs $@ $^

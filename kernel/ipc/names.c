@@ -62,14 +62,7 @@ long sys_ns_lookup(const char *uname)
 	long n = copy_string_from_user(name, uname, sizeof(name));
 	if (n < 0)
 		return n;
-	struct kobj *o = NULL;
-	spin_lock(&names_lock);
-	for (int i = 0; i < NAMES_MAX && !o; i++)
-		if (names[i].obj && strcmp(names[i].name, name) == 0) {
-			o = names[i].obj;
-			kobj_get(o);
-		}
-	spin_unlock(&names_lock);
+	struct kobj *o = ipc_name_get(name);
 	if (!o)
 		return -ENOENT;
 	int h = handle_install(current_thread()->proc, o);

@@ -12,8 +12,8 @@
    are listed first, then each directory operand (with a "NAME:" header
    when there is more than one operand). Exit status: 0 if all went well,
    1 if a directory's entry could not be examined, 2 if an operand could not
-   be accessed (as GNU ls). Arbor has no symbolic links, so link targets are
-   not shown and operands are followed with stat(). */
+   be accessed (as GNU ls). Link targets are not shown (Arbor has no
+   symbolic links, and no readlink()). */
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -101,7 +101,9 @@ static int digits(unsigned long long v)
 	return n;
 }
 
-static void print_entries(struct entry *e, size_t n, int total)
+/* Prints n entries; the column widths fit the nw entries at w (GNU ls
+   sizes the columns of the operand list by all operands, directories too). */
+static void print_entries(struct entry *e, size_t n, int total, struct entry *w, size_t nw)
 {
 	if (!opt_long) {
 		for (size_t i = 0; i < n; i++)
@@ -110,8 +112,8 @@ static void print_entries(struct entry *e, size_t n, int total)
 	}
 	int wl = 1, wu = 1, wg = 1, ws = 1;
 	unsigned long long blocks = 0;
-	for (size_t i = 0; i < n; i++) {
-		const struct stat *st = &e[i].st;
+	for (size_t i = 0; i < nw; i++) {
+		const struct stat *st = &w[i].st;
 		if (digits((unsigned long long)st->st_nlink) > wl)
 			wl = digits((unsigned long long)st->st_nlink);
 		if (digits((unsigned long long)st->st_uid) > wu)
@@ -120,8 +122,9 @@ static void print_entries(struct entry *e, size_t n, int total)
 			wg = digits((unsigned long long)st->st_gid);
 		if (digits((unsigned long long)st->st_size) > ws)
 			ws = digits((unsigned long long)st->st_size);
-		blocks += (unsigned long long)st->st_blocks;
 	}
+	for (size_t i = 0; i < n; i++)
+		blocks += (unsigned long long)e[i].st.st_blocks;
 	if (total)
 		printf("total %llu\n", (blocks * 512 + 1023) / 1024);
 	for (size_t i = 0; i < n; i++) {
@@ -199,7 +202,7 @@ static void list_dir(const char *path)
 		fail(2, path);
 	closedir(d);
 	qsort(e, n, sizeof(*e), by_name);
-	print_entries(e, n, 1);
+	print_entries(e, n, 1, e, n);
 	for (size_t i = 0; i < n; i++) {
 		free(e[i].name);
 		free(e[i].path);
@@ -241,12 +244,15 @@ int main(int argc, char **argv)
 	now = time(NULL);
 
 	/* Operands: files (and, with -d, directories) first, then directories. */
+	struct entry *all = xmalloc(sizeof(*all) * (size_t)nops);
 	struct entry *files = xmalloc(sizeof(*files) * (size_t)nops);
 	struct entry *dirs = xmalloc(sizeof(*dirs) * (size_t)nops);
-	size_t nf = 0, nd = 0;
+	size_t nf = 0, nd = 0, na = 0;
 	for (i = 0; i < nops; i++) {
 		struct stat st;
-		if (stat(ops[i], &st) < 0 && lstat(ops[i], &st) < 0) {
+		/* As GNU ls: -l and -d show a symbolic link operand itself. */
+		int r = opt_long || opt_dir ? lstat(ops[i], &st) : stat(ops[i], &st);
+		if (r < 0 && lstat(ops[i], &st) < 0) {
 			fail(2, ops[i]);
 			continue;
 		}
@@ -254,10 +260,11 @@ int main(int argc, char **argv)
 		e->name = ops[i];
 		e->path = ops[i];
 		e->st = st;
+		all[na++] = *e;
 	}
 	qsort(files, nf, sizeof(*files), by_name);
 	qsort(dirs, nd, sizeof(*dirs), by_name);
-	print_entries(files, nf, 0);
+	print_entries(files, nf, 0, all, na);
 	for (size_t k = 0; k < nd; k++) {
 		if (nops > 1 || nf > 0 || status) {
 			if (nf > 0 || k > 0)

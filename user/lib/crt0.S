@@ -1,6 +1,13 @@
+/* Process entry for both user runtimes (the small one in user/lib and the
+ * C library's port in user/libc, which builds this file with
+ * -DCRT0_START=__libc_start). The kernel leaves argc, argv[], NULL, envp[],
+ * NULL and the auxiliary vector on a 16-byte aligned stack. */
 #include "syscall_nr.h"
-/* Process entry: the kernel leaves argc, argv[], NULL, envp[], NULL and the
- * auxiliary vector on the stack (System V x86_64 ABI), rsp 16-aligned. */
+
+#ifndef CRT0_START
+#define CRT0_START __arbor_start
+#endif
+
 	.text
 	.globl _start
 	.type _start, @function
@@ -10,12 +17,12 @@ _start:
 	xorl	%ebp, %ebp
 	movq	%rsp, %rdi
 	andq	$-16, %rsp
-	call	__arbor_start
+	call	CRT0_START
 	ud2
 	.cfi_endproc
 
-/* New threads start here (thread_create), rdi = &{fn, arg} at the top of
- * their stack, rsp 16-byte aligned. */
+/* New threads start here (thread_create): rdi = &{fn, arg} at the top of
+ * their stack, rsp 16-byte aligned. fn's result ends the thread. */
 	.globl __arbor_thread_entry
 	.type __arbor_thread_entry, @function
 __arbor_thread_entry:
@@ -26,11 +33,12 @@ __arbor_thread_entry:
 	movq	8(%rdi), %rdi
 	call	*%rax
 	movq	%rax, %rdi
-	call	__arbor_thread_exit
+	movl	$SYS_exit_thread, %eax
+	syscall
 	ud2
 	.cfi_endproc
 
-/* Signal handlers return here: back to the interrupted code. */
+/* Signal handlers return here: sigreturn restores the interrupted state. */
 	.globl __arbor_sigreturn
 	.type __arbor_sigreturn, @function
 __arbor_sigreturn:

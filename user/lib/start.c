@@ -1,5 +1,6 @@
 #include "arbor/user.h"
 #include "format.h"
+#include "arbor/thread_start.h"
 
 int main(int argc, char **argv);
 void __arbor_start(uint64_t *sp);
@@ -17,26 +18,9 @@ __attribute__((noreturn)) void exit(int code)
 		sys_exit(code);
 }
 
-void __arbor_thread_exit(long code);
-void __arbor_thread_entry(void);
-
-void __arbor_thread_exit(long code)
-{
-	for (;;)
-		sys_exit_thread(code);
-}
-
-#define THREAD_STACK (64 * 1024)
-
 long thread_start(long (*fn)(void *), void *arg)
 {
-	long stack = sys_mem_map(0, THREAD_STACK, 3);
-	if (stack < 0)
-		return stack;
-	uint64_t *top = (uint64_t *)(stack + THREAD_STACK) - 2;
-	top[0] = (uint64_t)fn;
-	top[1] = (uint64_t)arg;
-	return sys_thread_create((uint64_t)__arbor_thread_entry, (uint64_t)top, (uint64_t)top);
+	return arbor_thread_start(fn, arg, 64 * 1024);
 }
 
 /* Output goes to the console driver when it runs, else straight to the

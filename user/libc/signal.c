@@ -4,7 +4,7 @@
 #include <string.h>
 #include "arbor_sys.h"
 
-void __libc_sigreturn(void);
+void __arbor_sigreturn(void);
 
 int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 {
@@ -13,7 +13,7 @@ int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 		k.handler = (uint64_t)(uintptr_t)act->sa_handler;
 		memcpy(&k.mask, &act->sa_mask, sizeof(k.mask));
 		k.flags = (uint32_t)act->sa_flags | SA_RESTORER;
-		k.restorer = (uint64_t)(uintptr_t)__libc_sigreturn;
+		k.restorer = (uint64_t)(uintptr_t)__arbor_sigreturn;
 	}
 	long r = sys_sigaction(sig, act ? &k : NULL, old ? &kold : NULL);
 	if (r == 0 && old) {

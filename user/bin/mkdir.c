@@ -1,0 +1,214 @@
+/* mkdir [-pv] [-m MODE] DIR...: create directories.
+     -m MODE  give new directories MODE (octal, or symbolic like u+x,go-w
+              applied to a=rwx), regardless of the umask
+     -p       create missing parents (mode: u+wx plus what the umask
+              allows) and do not complain if DIR already exists
+     -v       say "mkdir: created directory 'DIR'" for each one made */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+static int opt_parents, opt_verbose;
+
+/* Applies MODE, octal or symbolic (chmod's syntax: [ugoa]*([-+=]([rwxXst]*|[ugo]))+
+   clauses separated by commas), to old. A clause without [ugoa] does not
+   touch the bits set in umask_bits. Returns -1 if MODE is invalid. */
+static int parse_mode(const char *s, mode_t old, int is_dir, mode_t umask_bits, mode_t *out)
+{
+	mode_t cur = old & 07777;
+	if (*s >= '0' && *s <= '7') {
+		unsigned long v = 0;
+		for (const char *p = s; *p; p++) {
+			if (*p < '0' || *p > '7')
+				return -1;
+			v = v * 8 + (unsigned long)(*p - '0');
+			if (v > 07777)
+				return -1;
+		}
+		*out = (mode_t)v;
+		return 0;
+	}
+	for (;;) {
+		mode_t who = 0, mask = 07777;
+		for (;; s++) {
+			if (*s == 'u')
+				who |= S_ISUID | S_IRWXU;
+			else if (*s == 'g')
+				who |= S_ISGID | S_IRWXG;
+			else if (*s == 'o')
+				who |= S_ISVTX | S_IRWXO;
+			else if (*s == 'a')
+				who |= 07777;
+			else
+				break;
+		}
+		if (who == 0) {
+			who = 07777;
+			mask = (mode_t)~umask_bits & 07777;
+		}
+		if (*s != '+' && *s != '-' && *s != '=')
+			return -1;
+		while (*s == '+' || *s == '-' || *s == '=') {
+			char op = *s++;
+			mode_t perm = 0;
+			if (*s == 'u' || *s == 'g' || *s == 'o') {
+				int shift = *s == 'u' ? 6 : *s == 'g' ? 3 : 0;
+				perm = (mode_t)(((cur >> shift) & 7) * 0111);
+				s++;
+			} else {
+				for (;; s++) {
+					if (*s == 'r')
+						perm |= 0444;
+					else if (*s == 'w')
+						perm |= 0222;
+					else if (*s == 'x')
+						perm |= 0111;
+					else if (*s == 'X')
+						perm |= is_dir || (old & 0111) ? 0111 : 0;
+					else if (*s == 's')
+						perm |= S_ISUID | S_ISGID;
+					else if (*s == 't')
+						perm |= S_ISVTX;
+					else
+						break;
+				}
+			}
+			perm &= who & mask;
+			if (op == '+')
+				cur |= perm;
+			else if (op == '-')
+				cur &= ~perm;
+			else
+				cur = (cur & ~who) | perm;
+		}
+		if (*s == '\0')
+			break;
+		if (*s++ != ',')
+			return -1;
+	}
+	*out = cur;
+	return 0;
+}
+
+static int is_dir(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static void created(const char *path)
+{
+	if (opt_verbose)
+		printf("mkdir: created directory '%s'\n", path);
+}
+
+static int make(const char *arg, int have_mode, mode_t mode, mode_t parent_mode)
+{
+	if (opt_parents) {
+		char *path = strdup(arg);
+		if (!path) {
+			fprintf(stderr, "mkdir: %s\n", strerror(errno));
+			return 1;
+		}
+		/* Each proper prefix ending before a '/' is a parent. */
+		char *p = path;
+		while (*p == '/')
+			p++;
+		for (; (p = strchr(p, '/')) != NULL; ) {
+			*p = '\0';
+			if (mkdir(path, parent_mode) == 0) {
+				created(path);
+			} else if (!is_dir(path)) {
+				if (errno == EEXIST)
+					errno = ENOTDIR;
+				fprintf(stderr, "mkdir: %s: %s\n", path, strerror(errno));
+				free(path);
+				return 1;
+			}
+			*p++ = '/';
+			while (*p == '/')
+				p++;
+			if (*p == '\0')
+				break;
+		}
+		free(path);
+	}
+	if (mkdir(arg, have_mode ? mode : 0777) < 0) {
+		int e = errno;
+		if (opt_parents && is_dir(arg))
+			return 0;
+		fprintf(stderr, "mkdir: %s: %s\n", arg, strerror(e));
+		return 1;
+	}
+	created(arg);
+	/* The umask applied to mkdir(); -m means exactly MODE. */
+	if (have_mode && chmod(arg, mode) < 0) {
+		fprintf(stderr, "mkdir: %s: %s\n", arg, strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode_arg = NULL;
+	char **ops = malloc(sizeof(char *) * (size_t)argc);
+	int nops = 0, dashdash = 0, status = 0;
+
+	if (!ops)
+		return 1;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (dashdash || a[0] != '-' || a[1] == '\0') {
+			ops[nops++] = argv[i];
+			continue;
+		}
+		if (strcmp(a, "--") == 0) {
+			dashdash = 1;
+			continue;
+		}
+		for (const char *p = a + 1; *p; p++) {
+			if (*p == 'p') {
+				opt_parents = 1;
+			} else if (*p == 'v') {
+				opt_verbose = 1;
+			} else if (*p == 'm') {
+				if (p[1]) {
+					mode_arg = p + 1;
+				} else if (i + 1 < argc) {
+					mode_arg = argv[++i];
+				} else {
+					fprintf(stderr, "mkdir: option requires an argument -- 'm'\n");
+					return 1;
+				}
+				break;
+			} else {
+				fprintf(stderr, "mkdir: invalid option -- '%c'\n", *p);
+				fprintf(stderr, "usage: mkdir [-pv] [-m MODE] DIR...\n");
+				return 1;
+			}
+		}
+	}
+	if (nops == 0) {
+		fprintf(stderr, "mkdir: missing operand\n");
+		return 1;
+	}
+	mode_t mask = umask(0);
+	umask(mask);
+	mode_t mode = 0777 & ~mask;
+	if (mode_arg && parse_mode(mode_arg, 0777, 1, mask, &mode) < 0) {
+		fprintf(stderr, "mkdir: invalid mode '%s'\n", mode_arg);
+		return 1;
+	}
+	mode_t parent_mode = (0777 & ~mask) | S_IWUSR | S_IXUSR;
+	for (int i = 0; i < nops; i++)
+		status |= make(ops[i], mode_arg != NULL, mode, parent_mode);
+	if (fflush(stdout) != 0) {
+		fprintf(stderr, "mkdir: write error: %s\n", strerror(errno));
+		return 1;
+	}
+	return status;
+}
