@@ -101,6 +101,29 @@ static void run_and_power_off(const char **argv)
 	sys_poweroff(pid < 0 ? 1 : 0);
 }
 
+/* poweroff(8) asks init by SIGUSR2; the machine stops once it is asked. */
+static void on_poweroff(int sig)
+{
+	(void)sig;
+	printf("init: powering off\n");
+	sys_poweroff(0);
+}
+
+/* The shell on the console, started again whenever it ends. */
+static void run_shell(void)
+{
+	const char *argv[] = { "/bin/sh", NULL };
+	int status;
+	for (;;) {
+		long pid = sys_spawn("bin/sh", argv, 0);
+		if (pid < 0)
+			return;
+		while (sys_waitpid(-1, &status, 0) != pid)
+			;
+		printf("init: the shell ended; starting a new one\n");
+	}
+}
+
 int main(void)
 {
 	static char cmdline[512];
@@ -117,9 +140,12 @@ int main(void)
 	sys_cmdline(cmdline, sizeof(cmdline));
 	if (parse_run(cmdline, argv) > 0)
 		run_and_power_off(argv);
+	set_handler(SIGUSR2, on_poweroff, 0, 0);
 	printf("init: Arbor user space is up (pid %ld); the console and the VFS are user-space servers.\n",
 	       sys_getpid());
-	printf("init: the shell arrives with the next release. Quit QEMU with Ctrl-A then X.\n");
+	printf("init: type 'poweroff' or Ctrl-A then X to quit.\n");
+	run_shell();
+	printf("init: no /bin/sh in the boot archive. Quit QEMU with Ctrl-A then X.\n");
 	for (;;) {
 		long pid = sys_waitpid(-1, &status, 0);
 		if (pid == -ECHILD)
