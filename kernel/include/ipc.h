@@ -40,6 +40,10 @@ void ipc_endpoint_kill(struct endpoint *ep);
 /* A thread is ending: finish any call it serves (the caller gets
  * -EHOSTDOWN) and any call it makes. */
 void ipc_thread_exit(struct thread *t);
+/* An IPC call whose message is already in the kernel (the reply replaces
+ * *msg); snd and rcv are the caller's user buffers. */
+long ipc_call_kernel(int h, struct ipc_msg *msg, const void *snd, size_t snd_len, void *rcv,
+		     size_t rcv_len);
 /* Process p exits: kill the endpoints it owns and drop its names. */
 void ipc_proc_exit(struct proc *p);
 void ipc_names_proc_exit(struct proc *p);

@@ -16,6 +16,7 @@ enum kobj_type {
 	KOBJ_NOTIFICATION,
 	KOBJ_SHM,
 	KOBJ_CHANNEL,
+	KOBJ_PIPE,		/* one end of a kernel pipe */
 };
 
 struct kobj {

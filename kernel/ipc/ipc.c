@@ -168,12 +168,12 @@ long sys_ep_create(void)
 	return ipc_endpoint_create(current_thread()->proc);
 }
 
-long sys_ipc_call(int h, struct ipc_msg *umsg, const void *snd, size_t snd_len,
-		  void *rcv, size_t rcv_len)
+/* A call with a message already in the kernel: the reply replaces *msg.
+ * The buffers are the caller's user memory (checked here). */
+long ipc_call_kernel(int h, struct ipc_msg *msg, const void *snd, size_t snd_len, void *rcv,
+		     size_t rcv_len)
 {
 	struct thread *self = current_thread();
-	if (copy_from_user(&self->ipc_buf, umsg, sizeof(*umsg)))
-		return -EFAULT;
 	if ((snd_len && !user_range_ok((uint64_t)snd, snd_len)) ||
 	    (rcv_len && !user_range_ok((uint64_t)rcv, rcv_len)))
 		return -EFAULT;
@@ -181,6 +181,7 @@ long sys_ipc_call(int h, struct ipc_msg *umsg, const void *snd, size_t snd_len,
 	struct endpoint *ep = ipc_get_badged(h, &badge);
 	if (!ep)
 		return -EBADF;
+	self->ipc_buf = *msg;
 	self->ipc_badge = badge;
 	self->ipc_snd = (uint64_t)snd;
 	self->ipc_snd_len = snd_len;
@@ -203,7 +204,19 @@ long sys_ipc_call(int h, struct ipc_msg *umsg, const void *snd, size_t snd_len,
 	}
 	sched_unlock_ipc(f);
 	kobj_put(&ep->obj);
-	if (r == 0 && copy_to_user(umsg, &self->ipc_buf, sizeof(*umsg)))
+	if (r == 0)
+		*msg = self->ipc_buf;
+	return r;
+}
+
+long sys_ipc_call(int h, struct ipc_msg *umsg, const void *snd, size_t snd_len,
+		  void *rcv, size_t rcv_len)
+{
+	struct ipc_msg m;
+	if (copy_from_user(&m, umsg, sizeof(m)))
+		return -EFAULT;
+	long r = ipc_call_kernel(h, &m, snd, snd_len, rcv, rcv_len);
+	if (r == 0 && copy_to_user(umsg, &m, sizeof(m)))
 		return -EFAULT;
 	return r;
 }

@@ -113,18 +113,7 @@ int rename(const char *from, const char *to)
 
 int pipe(int fds[2])
 {
-	long v = __vfs_handle();
-	if (v < 0)
-		return (int)__sys_ret(-ENOSYS);
-	struct ipc_msg m = { .label = VFS_PIPE };
-	long r = sys_ipc_call((int)v, &m, NULL, 0, NULL, 0);
-	if (r == 0 && (long)m.label < 0)
-		r = (long)m.label;
-	if (r < 0)
-		return (int)__sys_ret(r);
-	fds[0] = (int)m.w[0];
-	fds[1] = (int)m.w[1];
-	return 0;
+	return (int)__sys_ret(sys_pipe(fds));
 }
 
 int chdir(const char *path)

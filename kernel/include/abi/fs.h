@@ -19,7 +19,6 @@
 #define VFS_CHMOD    7	/* w0 mode */
 #define VFS_CHOWN    8	/* w0 uid, w1 gid ((uint64_t)-1: unchanged) */
 #define VFS_ACCESS   9	/* w0 R_OK|W_OK|X_OK */
-#define VFS_PIPE     10	/* reply w0 = read end, w1 = write end (handles) */
 
 /* On a file channel. */
 #define FILE_READ    0x101	/* w0 offset, w1 1 = at w0 (pread): receive buffer; reply w0 = bytes */

@@ -43,11 +43,6 @@ static void dev_stat(const struct ofile *of, struct stat *st)
 	memset(st, 0, sizeof(*st));
 	st->st_dev = 2;
 	st->st_blksize = 4096;
-	if (of->kind == OF_PIPE_R || of->kind == OF_PIPE_W) {
-		st->st_mode = S_IFIFO | 0600;
-		st->st_ino = of->badge;
-		return;
-	}
 	st->st_mode = S_IFCHR | 0666;
 	st->st_rdev = (1u << 8) | minors[of->kind];
 	st->st_ino = minors[of->kind];
@@ -141,10 +136,6 @@ static long file_read(struct ofile *of, const struct ipc_msg *m, const struct ip
 		}
 		return sys_ipc_write(0, buf, len);
 	}
-	case OF_PIPE_R:
-		if (positional)
-			return -ESPIPE;
-		return pipe_read(of, info->rcv_len, info);
 	default:
 		return -EBADF;
 	}
@@ -162,10 +153,6 @@ static long file_write(struct ofile *of, const struct ipc_msg *m, const struct i
 	case OF_ZERO:
 	case OF_URANDOM:
 		return (long)info->snd_len;
-	case OF_PIPE_W:
-		if (positional)
-			return -ESPIPE;
-		return pipe_write(of, info->snd_len, info);
 	default:
 		return -EBADF;
 	}
@@ -173,8 +160,6 @@ static long file_write(struct ofile *of, const struct ipc_msg *m, const struct i
 
 static long file_seek(struct ofile *of, int64_t off, int whence)
 {
-	if (of->kind == OF_PIPE_R || of->kind == OF_PIPE_W)
-		return -ESPIPE;
 	if (of->kind != OF_TMPFS)
 		return 0;
 	struct tmpfs_stat st;
@@ -266,10 +251,7 @@ void file_request(struct ofile *of, struct ipc_msg *m, const struct ipc_info *in
 		break;
 	case FILE_POLL: {
 		short ev = (short)m->w[0];
-		if (of->kind == OF_PIPE_R || of->kind == OF_PIPE_W)
-			r = pipe_poll(of, ev);
-		else
-			r = ev & (POLLIN | POLLOUT | POLLRDNORM | POLLWRNORM);
+		r = ev & (POLLIN | POLLOUT | POLLRDNORM | POLLWRNORM);
 		break;
 	}
 	}

@@ -1,7 +1,8 @@
 /* The VFS server: paths, open files and pipes for every process. It owns
  * the root file system (tmpfs, filled from the boot archive at start),
  * serves /dev/null, /dev/zero and /dev/urandom itself and hands out the
- * console driver for /dev/console and /dev/tty. Callers are known by the
+ * console driver for /dev/console and /dev/tty (pipes are the kernel's).
+ * Callers are known by the
  * identity the kernel attaches to each call; their descriptors are
  * channels to this server, so fork, dup and exit need no message to us:
  * the kernel tells us when an open file's last descriptor is gone. */
@@ -65,13 +66,11 @@ static void ofile_free(struct ofile *of)
 {
 	if (of->kind == OF_TMPFS)
 		tmpfs_close_ref(of->ino);
-	else if (of->kind == OF_PIPE_R || of->kind == OF_PIPE_W)
-		pipe_end_closed(of);
 	free(of);
 }
 
-/* A worker waiting inside a request (an empty pipe) still uses the open
- * file: it is freed when that worker is done. */
+/* A worker inside a request still uses the open file: it is freed when
+ * that worker is done. */
 void ofile_release(uint64_t badge)
 {
 	struct ofile **pp = &ofiles[badge % OFILE_HASH];

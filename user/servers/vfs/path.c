@@ -1,5 +1,5 @@
 /* Requests that name a path: open, stat, mkdir, rmdir, unlink, rename,
- * chmod, chown, access, and pipe. Paths are absolute (the C library keeps
+ * chmod, chown, access. Paths are absolute (the C library keeps
  * the working directory); /dev holds devices this server or the console
  * driver provide. Permissions use the caller's kernel-attested identity. */
 #include <errno.h>
@@ -146,14 +146,6 @@ void path_request(struct ipc_msg *m, const struct ipc_info *info)
 	char *path = NULL;
 	long r = 0;
 
-	if (m->label == VFS_PIPE) {
-		long rh, wh;
-		r = pipe_create(&rh, &wh);
-		m->w[0] = (uint64_t)rh;
-		m->w[1] = (uint64_t)wh;
-		m->label = (uint64_t)(r < 0 ? r : 0);
-		return;
-	}
 	if (m->label == VFS_RENAME) {
 		m->label = (uint64_t)path_rename(info, &c);
 		return;

@@ -1,6 +1,6 @@
-/* The VFS server's internals: open files (named by their channel's badge),
- * the devices it serves itself, and pipes. One big lock serialises the
- * server's state; a worker that must wait (an empty pipe) releases it. */
+/* The VFS server's internals: open files (named by their channel's badge)
+ * and the devices it serves itself. One big lock serialises the server's
+ * state. (Pipes are kernel objects: kernel/ipc/pipe.c.) */
 #ifndef ARBOR_VFS_H
 #define ARBOR_VFS_H
 
@@ -10,14 +10,7 @@
 #include "abi/ipc.h"
 #include "tmpfs.h"
 
-enum ofile_kind { OF_TMPFS, OF_NULL, OF_ZERO, OF_URANDOM, OF_PIPE_R, OF_PIPE_W };
-
-struct pipe {
-	char *buf;
-	size_t head, len;		/* ring: next byte to read, bytes held */
-	int readers, writers;		/* open ends */
-	int notif;			/* waiting workers sleep on it */
-};
+enum ofile_kind { OF_TMPFS, OF_NULL, OF_ZERO, OF_URANDOM };
 
 struct ofile {
 	uint64_t badge;
@@ -25,7 +18,6 @@ struct ofile {
 	int flags;			/* O_ACCMODE | O_APPEND | O_NONBLOCK */
 	uint64_t offset;
 	struct tmpfs_inode *ino;	/* OF_TMPFS */
-	struct pipe *pipe;		/* OF_PIPE_* */
 	struct ofile *next;		/* hash chain */
 	int busy;			/* workers using it right now */
 	bool dead;			/* released while busy: freed when idle */
@@ -48,10 +40,5 @@ void file_request(struct ofile *of, struct ipc_msg *m, const struct ipc_info *in
 /* Path requests on the VFS endpoint. */
 void path_request(struct ipc_msg *m, const struct ipc_info *info);
 
-long pipe_read(struct ofile *of, uint64_t len, const struct ipc_info *info);
-long pipe_write(struct ofile *of, uint64_t len, const struct ipc_info *info);
-long pipe_create(long *rh, long *wh);
-void pipe_end_closed(struct ofile *of);
-short pipe_poll(const struct ofile *of, short events);
 
 #endif

@@ -1,0 +1,290 @@
+/* Pipes in the kernel, and the descriptor calls that reach them.
+ *
+ * A pipe is a 64 KiB ring charged to its creator's cgroup, with two ends:
+ * kernel objects held by handles, so dup, fork, close-on-exec and exit
+ * give POSIX's semantics. Data never passes through a server: a round trip
+ * between two processes is two switches. Writes of up to PIPE_BUF (4096)
+ * bytes are atomic; a reader waits while the pipe is empty and a writer
+ * exists (end of file otherwise); a writer waits while it is full and a
+ * reader exists; with no reader left it gets EPIPE and SIGPIPE.
+ *
+ * read/write/poll/getfl/setfl/fstat on a descriptor: the kernel serves a
+ * pipe end itself, and turns the call into the file protocol's IPC call
+ * (abi/fs.h) to the server behind any other descriptor. */
+#include "abi/errno.h"
+#include "abi/fs.h"
+#include "abi/signal.h"
+#include "heap.h"
+#include "ipc.h"
+#include "kobj.h"
+#include "kstring.h"
+#include "memcg.h"
+#include "pmm.h"
+#include "proc.h"
+#include "sched.h"
+#include "syscall.h"
+
+#define PIPE_ORDER 4			/* 16 pages = 64 KiB */
+#define PIPE_SIZE (PAGE_SIZE << PIPE_ORDER)
+#define PIPE_BUF 4096			/* atomic writes up to this */
+#define O_NONBLOCK_FLAG 04000
+#define O_ACCMODE_FLAG 3
+
+struct kpipe {
+	struct spinlock lock;
+	char *buf;
+	struct page *pages;
+	size_t head, len;
+	int readers, writers;
+	struct waitq rwait, wwait;
+};
+
+struct pipe_end {
+	struct kobj obj;
+	struct kpipe *pipe;
+	bool write;
+	int flags;			/* O_NONBLOCK */
+};
+
+static void pipe_end_release(struct kobj *o)
+{
+	struct pipe_end *e = container_of(o, struct pipe_end, obj);
+	struct kpipe *p = e->pipe;
+	spin_lock(&p->lock);
+	if (e->write)
+		p->writers--;
+	else
+		p->readers--;
+	bool last = p->readers == 0 && p->writers == 0;
+	spin_unlock(&p->lock);
+	waitq_wake_all(&p->rwait, 0);
+	waitq_wake_all(&p->wwait, 0);
+	if (last) {
+		mem_free_pages(p->pages, PIPE_ORDER);
+		kfree(p);
+	}
+}
+
+long sys_pipe(int *ufds)
+{
+	struct proc *self = current_thread()->proc;
+	struct kpipe *p = kzalloc(sizeof(*p));
+	struct page *pages = p ? mem_alloc_pages(self->cgroup, PIPE_ORDER) : NULL;
+	if (!pages) {
+		kfree(p);
+		return -ENOMEM;
+	}
+	p->pages = pages;
+	p->buf = page_to_virt(pages);
+	p->lock = (struct spinlock)SPINLOCK_INIT("pipe");
+	waitq_init(&p->rwait);
+	waitq_init(&p->wwait);
+	struct pipe_end *r = kobj_alloc(sizeof(*r), KOBJ_PIPE, self->cgroup, pipe_end_release);
+	struct pipe_end *w = r ? kobj_alloc(sizeof(*w), KOBJ_PIPE, self->cgroup, pipe_end_release) : NULL;
+	if (!w) {
+		if (r)
+			kobj_put(&r->obj); /* frees the pipe with it */
+		else {
+			mem_free_pages(pages, PIPE_ORDER);
+			kfree(p);
+		}
+		return -ENOMEM;
+	}
+	r->pipe = w->pipe = p;
+	w->write = true;
+	p->readers = p->writers = 1;
+	int fds[2] = { handle_install(self, &r->obj), handle_install(self, &w->obj) };
+	kobj_put(&r->obj);
+	kobj_put(&w->obj);
+	if (fds[0] < 0 || fds[1] < 0 || copy_to_user(ufds, fds, sizeof(fds))) {
+		if (fds[0] >= 0)
+			handle_close(self, fds[0]);
+		if (fds[1] >= 0)
+			handle_close(self, fds[1]);
+		return fds[0] < 0 || fds[1] < 0 ? -EMFILE : -EFAULT;
+	}
+	return 0;
+}
+
+static long pipe_read(struct pipe_end *e, char *ubuf, size_t len)
+{
+	struct kpipe *p = e->pipe;
+	char *tmp = kmalloc(PIPE_BUF);
+	if (!tmp)
+		return -ENOMEM;
+	spin_lock(&p->lock);
+	while (p->len == 0) {
+		long r = p->writers == 0 ? 0 : (e->flags & O_NONBLOCK_FLAG) ? -EAGAIN : 1;
+		if (r <= 0) {
+			spin_unlock(&p->lock);
+			kfree(tmp);
+			return r;
+		}
+		r = waitq_wait(&p->rwait, &p->lock, 0);
+		if (r == -EINTR) {
+			kfree(tmp);
+			return -EINTR;
+		}
+		spin_lock(&p->lock);
+	}
+	size_t n = MIN(MIN(len, p->len), (size_t)PIPE_BUF);
+	for (size_t i = 0; i < n; i++)
+		tmp[i] = p->buf[(p->head + i) % PIPE_SIZE];
+	p->head = (p->head + n) % PIPE_SIZE;
+	p->len -= n;
+	spin_unlock(&p->lock);
+	waitq_wake_all(&p->wwait, 0);
+	long r = copy_to_user(ubuf, tmp, n) ? -EFAULT : (long)n;
+	kfree(tmp);
+	return r;
+}
+
+static long pipe_write(struct pipe_end *e, const char *ubuf, size_t len)
+{
+	struct kpipe *p = e->pipe;
+	char *tmp = kmalloc(PIPE_BUF);
+	size_t done = 0;
+	if (!tmp)
+		return -ENOMEM;
+	while (done < len) {
+		size_t n = MIN(len - done, (size_t)PIPE_BUF);
+		if (copy_from_user(tmp, ubuf + done, n)) {
+			kfree(tmp);
+			return done ? (long)done : -EFAULT;
+		}
+		spin_lock(&p->lock);
+		for (;;) {
+			if (p->readers == 0) {
+				spin_unlock(&p->lock);
+				kfree(tmp);
+				signal_send(current_thread()->proc, SIGPIPE, NULL);
+				return done ? (long)done : -EPIPE;
+			}
+			if (PIPE_SIZE - p->len >= n)
+				break; /* room for the whole chunk: it goes in at once */
+			if (e->flags & O_NONBLOCK_FLAG) {
+				spin_unlock(&p->lock);
+				kfree(tmp);
+				return done ? (long)done : -EAGAIN;
+			}
+			if (waitq_wait(&p->wwait, &p->lock, 0) == -EINTR) {
+				kfree(tmp);
+				return done ? (long)done : -EINTR;
+			}
+			spin_lock(&p->lock);
+		}
+		for (size_t i = 0; i < n; i++)
+			p->buf[(p->head + p->len + i) % PIPE_SIZE] = tmp[i];
+		p->len += n;
+		spin_unlock(&p->lock);
+		waitq_wake_all(&p->rwait, 0);
+		done += n;
+	}
+	kfree(tmp);
+	return (long)done;
+}
+
+static short pipe_poll(struct pipe_end *e, short events)
+{
+	struct kpipe *p = e->pipe;
+	short r = 0;
+	spin_lock(&p->lock);
+	if (!e->write) {
+		if (p->len)
+			r |= events & (0x1 | 0x40);	/* POLLIN | POLLRDNORM */
+		if (p->writers == 0)
+			r |= 0x10;			/* POLLHUP */
+	} else if (p->readers == 0) {
+		r |= 0x8;				/* POLLERR */
+	} else if (p->len < PIPE_SIZE) {
+		r |= events & (0x4 | 0x100);		/* POLLOUT | POLLWRNORM */
+	}
+	spin_unlock(&p->lock);
+	return r;
+}
+
+/* The pipe end behind handle h (a reference), or NULL for other objects. */
+static struct pipe_end *pipe_get(int h, long *err)
+{
+	struct kobj *o = handle_get(current_thread()->proc, h, KOBJ_ANY);
+	*err = o ? 0 : -EBADF;
+	if (o && o->type != KOBJ_PIPE) {
+		kobj_put(o);
+		return NULL;
+	}
+	return o ? container_of(o, struct pipe_end, obj) : NULL;
+}
+
+/* The file protocol's call for a descriptor that is not a pipe. */
+static long fd_ipc(int h, uint64_t label, uint64_t w0, const void *snd, size_t snd_len,
+		   void *rcv, size_t rcv_len)
+{
+	struct ipc_msg m = { .label = label, .w = { w0 } };
+	long r = ipc_call_kernel(h, &m, snd, snd_len, rcv, rcv_len);
+	if (r < 0)
+		return r;
+	return (long)m.label < 0 ? (long)m.label : (long)m.w[0];
+}
+
+long sys_fd_read(int h, void *buf, size_t len)
+{
+	long err;
+	struct pipe_end *e = pipe_get(h, &err);
+	if (!e)
+		return err ? err : fd_ipc(h, FILE_READ, 0, NULL, 0, buf, len);
+	long r = e->write ? -EBADF : !user_range_ok((uint64_t)buf, len) ? -EFAULT :
+		 len == 0 ? 0 : pipe_read(e, buf, len);
+	kobj_put(&e->obj);
+	return r;
+}
+
+long sys_fd_write(int h, const void *buf, size_t len)
+{
+	long err;
+	struct pipe_end *e = pipe_get(h, &err);
+	if (!e)
+		return err ? err : fd_ipc(h, FILE_WRITE, 0, buf, len, NULL, 0);
+	long r = !e->write ? -EBADF : !user_range_ok((uint64_t)buf, len) ? -EFAULT :
+		 len == 0 ? 0 : pipe_write(e, buf, len);
+	kobj_put(&e->obj);
+	return r;
+}
+
+long sys_fd_poll(int h, int events)
+{
+	long err;
+	struct pipe_end *e = pipe_get(h, &err);
+	if (!e)
+		return err ? err : fd_ipc(h, FILE_POLL, (uint64_t)events, NULL, 0, NULL, 0);
+	long r = pipe_poll(e, (short)events);
+	kobj_put(&e->obj);
+	return r;
+}
+
+/* Status flags: a pipe end keeps O_NONBLOCK; others ask their server. */
+long sys_fd_flags(int h, int set)
+{
+	long err;
+	struct pipe_end *e = pipe_get(h, &err);
+	if (!e) {
+		if (err)
+			return err;
+		return set < 0 ? fd_ipc(h, FILE_GETFL, 0, NULL, 0, NULL, 0)
+			       : fd_ipc(h, FILE_SETFL, (uint64_t)set, NULL, 0, NULL, 0);
+	}
+	if (set >= 0)
+		e->flags = set & O_NONBLOCK_FLAG;
+	long r = e->flags | (e->write ? 1 : 0); /* O_WRONLY or O_RDONLY */
+	kobj_put(&e->obj);
+	return r;
+}
+
+long sys_handle_type(int h)
+{
+	struct kobj *o = handle_get(current_thread()->proc, h, KOBJ_ANY);
+	if (!o)
+		return -EBADF;
+	long t = o->type;
+	kobj_put(o);
+	return t;
+}

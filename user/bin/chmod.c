@@ -1,0 +1,235 @@
+/* chmod [-fRv] MODE FILE...: change file mode bits.
+   MODE is octal (755) or symbolic: comma-separated clauses
+   [ugoa]*([-+=]([rwxXst]*|[ugo]))+ as in "u+x", "go-w", "a=r,u+w", "g=u";
+   a clause without u/g/o/a leaves alone the bits the umask has.
+     -R  also change the contents of directories, recursively
+     -f  do not report files whose mode could not be changed
+     -v  say "mode of 'FILE' changed from 0644 (rw-r--r--) to 0755
+         (rwxr-xr-x)" (or "retained as") for each file
+   A MODE like "-w" that begins with '-' is taken as the mode. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+static int opt_recursive, opt_silent, opt_verbose;
+static const char *mode_arg;
+static mode_t cur_umask;
+
+/* Applies MODE, octal or symbolic (chmod's syntax: [ugoa]*([-+=]([rwxXst]*|[ugo]))+
+   clauses separated by commas), to old. A clause without [ugoa] does not
+   touch the bits set in umask_bits. Returns -1 if MODE is invalid. */
+static int parse_mode(const char *s, mode_t old, int is_dir, mode_t umask_bits, mode_t *out)
+{
+	mode_t cur = old & 07777;
+	if (*s >= '0' && *s <= '7') {
+		unsigned long v = 0;
+		for (const char *p = s; *p; p++) {
+			if (*p < '0' || *p > '7')
+				return -1;
+			v = v * 8 + (unsigned long)(*p - '0');
+			if (v > 07777)
+				return -1;
+		}
+		*out = (mode_t)v;
+		return 0;
+	}
+	for (;;) {
+		mode_t who = 0, mask = 07777;
+		for (;; s++) {
+			if (*s == 'u')
+				who |= S_ISUID | S_IRWXU;
+			else if (*s == 'g')
+				who |= S_ISGID | S_IRWXG;
+			else if (*s == 'o')
+				who |= S_ISVTX | S_IRWXO;
+			else if (*s == 'a')
+				who |= 07777;
+			else
+				break;
+		}
+		if (who == 0) {
+			who = 07777;
+			mask = (mode_t)~umask_bits & 07777;
+		}
+		if (*s != '+' && *s != '-' && *s != '=')
+			return -1;
+		while (*s == '+' || *s == '-' || *s == '=') {
+			char op = *s++;
+			mode_t perm = 0;
+			if (*s == 'u' || *s == 'g' || *s == 'o') {
+				int shift = *s == 'u' ? 6 : *s == 'g' ? 3 : 0;
+				perm = (mode_t)(((cur >> shift) & 7) * 0111);
+				s++;
+			} else {
+				for (;; s++) {
+					if (*s == 'r')
+						perm |= 0444;
+					else if (*s == 'w')
+						perm |= 0222;
+					else if (*s == 'x')
+						perm |= 0111;
+					else if (*s == 'X')
+						perm |= is_dir || (old & 0111) ? 0111 : 0;
+					else if (*s == 's')
+						perm |= S_ISUID | S_ISGID;
+					else if (*s == 't')
+						perm |= S_ISVTX;
+					else
+						break;
+				}
+			}
+			perm &= who & mask;
+			if (op == '+')
+				cur |= perm;
+			else if (op == '-')
+				cur &= ~perm;
+			else
+				cur = (cur & ~who) | perm;
+		}
+		if (*s == '\0')
+			break;
+		if (*s++ != ',')
+			return -1;
+	}
+	*out = cur;
+	return 0;
+}
+
+static void perm_string(mode_t m, char *out)
+{
+	const char *rwx = "rwxrwxrwx";
+	for (int i = 0; i < 9; i++)
+		out[i] = m & (0400 >> i) ? rwx[i] : '-';
+	if (m & S_ISUID)
+		out[2] = m & S_IXUSR ? 's' : 'S';
+	if (m & S_ISGID)
+		out[5] = m & S_IXGRP ? 's' : 'S';
+	if (m & S_ISVTX)
+		out[8] = m & S_IXOTH ? 't' : 'T';
+	out[9] = '\0';
+}
+
+static int change(const char *path, int top)
+{
+	struct stat st;
+	int status = 0;
+	if ((top ? stat(path, &st) : lstat(path, &st)) < 0) {
+		if (!opt_silent)
+			fprintf(stderr, "chmod: %s: %s\n", path, strerror(errno));
+		return 1;
+	}
+	if (S_ISLNK(st.st_mode))
+		return 0; /* links have no mode of their own */
+	mode_t mode;
+	parse_mode(mode_arg, st.st_mode, S_ISDIR(st.st_mode), cur_umask, &mode);
+	if (chmod(path, mode) < 0) {
+		if (!opt_silent)
+			fprintf(stderr, "chmod: %s: %s\n", path, strerror(errno));
+		status = 1;
+	} else if (opt_verbose) {
+		char s[10], o[10];
+		perm_string(mode, s);
+		perm_string(st.st_mode, o);
+		if ((st.st_mode & 07777) == mode)
+			printf("mode of '%s' retained as %04o (%s)\n", path, (unsigned)mode, s);
+		else
+			printf("mode of '%s' changed from %04o (%s) to %04o (%s)\n", path,
+			       (unsigned)(st.st_mode & 07777), o, (unsigned)mode, s);
+	}
+	if (!opt_recursive || !S_ISDIR(st.st_mode))
+		return status;
+	DIR *d = opendir(path);
+	if (!d) {
+		if (!opt_silent)
+			fprintf(stderr, "chmod: %s: %s\n", path, strerror(errno));
+		return 1;
+	}
+	struct dirent *de;
+	while ((errno = 0, de = readdir(d)) != NULL) {
+		const char *nm = de->d_name;
+		if (strcmp(nm, ".") == 0 || strcmp(nm, "..") == 0)
+			continue;
+		size_t a = strlen(path), b = strlen(nm);
+		char *p = malloc(a + b + 2);
+		if (!p) {
+			fprintf(stderr, "chmod: %s\n", strerror(ENOMEM));
+			exit(1);
+		}
+		memcpy(p, path, a);
+		if (a == 0 || path[a - 1] != '/')
+			p[a++] = '/';
+		memcpy(p + a, nm, b + 1);
+		status |= change(p, 0);
+		free(p);
+	}
+	if (errno) {
+		if (!opt_silent)
+			fprintf(stderr, "chmod: %s: %s\n", path, strerror(errno));
+		status = 1;
+	}
+	closedir(d);
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	char **ops = malloc(sizeof(char *) * (size_t)argc);
+	int nops = 0, dashdash = 0, status = 0;
+	mode_t dummy;
+
+	if (!ops)
+		return 1;
+	cur_umask = umask(0);
+	umask(cur_umask);
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (dashdash || a[0] != '-' || a[1] == '\0') {
+			if (!mode_arg)
+				mode_arg = a;
+			else
+				ops[nops++] = argv[i];
+			continue;
+		}
+		if (strcmp(a, "--") == 0) {
+			dashdash = 1;
+			continue;
+		}
+		if (!mode_arg && parse_mode(a, 0, 0, 0, &dummy) == 0) {
+			mode_arg = a;
+			continue;
+		}
+		for (const char *p = a + 1; *p; p++) {
+			switch (*p) {
+			case 'R': opt_recursive = 1; break;
+			case 'f': opt_silent = 1; break;
+			case 'v': opt_verbose = 1; break;
+			default:
+				fprintf(stderr, "chmod: invalid option -- '%c'\n", *p);
+				fprintf(stderr, "usage: chmod [-fRv] MODE FILE...\n");
+				return 1;
+			}
+		}
+	}
+	if (!mode_arg || nops == 0) {
+		if (mode_arg)
+			fprintf(stderr, "chmod: missing operand after '%s'\n", mode_arg);
+		else
+			fprintf(stderr, "chmod: missing operand\n");
+		return 1;
+	}
+	if (parse_mode(mode_arg, 0, 0, 0, &dummy) < 0) {
+		fprintf(stderr, "chmod: invalid mode: '%s'\n", mode_arg);
+		return 1;
+	}
+	for (int i = 0; i < nops; i++)
+		status |= change(ops[i], 1);
+	if (fflush(stdout) != 0) {
+		fprintf(stderr, "chmod: write error: %s\n", strerror(errno));
+		return 1;
+	}
+	return status;
+}

@@ -1,0 +1,163 @@
+/* chown [-fRv] OWNER[:GROUP] FILE...: change the owner and/or group of
+   files. OWNER and GROUP are numbers ("root" is accepted for 0; there is
+   no user database yet). Forms: UID, UID:GID, UID.GID, :GID (group only).
+   "UID:" changes only the owner (GNU chown would also set the user's login
+   group, which needs a user database).
+     -R  also change the contents of directories, recursively
+     -f  do not report files that could not be changed
+     -v  say "ownership of 'FILE' changed to UID:GID" for each file */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int opt_recursive, opt_silent, opt_verbose;
+static uid_t new_uid = (uid_t)-1;
+static gid_t new_gid = (gid_t)-1;
+
+/* A numeric id (or "root") from s[0..n); -1 if invalid. */
+static long parse_id(const char *s, size_t n)
+{
+	if (n == 4 && strncmp(s, "root", 4) == 0)
+		return 0;
+	if (n == 0 || n > 10)
+		return -1;
+	long v = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		v = v * 10 + (s[i] - '0');
+	}
+	return v <= 0x7fffffffL - 1 ? v : -1;
+}
+
+static int parse_spec(const char *s)
+{
+	const char *sep = strchr(s, ':');
+	if (!sep)
+		sep = strchr(s, '.');
+	size_t ulen = sep ? (size_t)(sep - s) : strlen(s);
+	if (ulen > 0) {
+		long u = parse_id(s, ulen);
+		if (u < 0)
+			return -1;
+		new_uid = (uid_t)u;
+	}
+	if (sep && sep[1]) {
+		long g = parse_id(sep + 1, strlen(sep + 1));
+		if (g < 0)
+			return -1;
+		new_gid = (gid_t)g;
+	}
+	return ulen > 0 || (sep && sep[1]) ? 0 : -1;
+}
+
+static int change(const char *path, int top)
+{
+	struct stat st;
+	int status = 0;
+	if ((top ? stat(path, &st) : lstat(path, &st)) < 0) {
+		if (!opt_silent)
+			fprintf(stderr, "chown: %s: %s\n", path, strerror(errno));
+		return 1;
+	}
+	int r = top ? chown(path, new_uid, new_gid) : lchown(path, new_uid, new_gid);
+	if (r < 0) {
+		if (!opt_silent)
+			fprintf(stderr, "chown: %s: %s\n", path, strerror(errno));
+		status = 1;
+	} else if (opt_verbose) {
+		unsigned long u = new_uid == (uid_t)-1 ? (unsigned long)st.st_uid : (unsigned long)new_uid;
+		unsigned long g = new_gid == (gid_t)-1 ? (unsigned long)st.st_gid : (unsigned long)new_gid;
+		if (u == (unsigned long)st.st_uid && g == (unsigned long)st.st_gid)
+			printf("ownership of '%s' retained as %lu:%lu\n", path, u, g);
+		else
+			printf("ownership of '%s' changed from %lu:%lu to %lu:%lu\n", path,
+			       (unsigned long)st.st_uid, (unsigned long)st.st_gid, u, g);
+	}
+	if (!opt_recursive || !S_ISDIR(st.st_mode))
+		return status;
+	DIR *d = opendir(path);
+	if (!d) {
+		if (!opt_silent)
+			fprintf(stderr, "chown: %s: %s\n", path, strerror(errno));
+		return 1;
+	}
+	struct dirent *de;
+	while ((errno = 0, de = readdir(d)) != NULL) {
+		const char *nm = de->d_name;
+		if (strcmp(nm, ".") == 0 || strcmp(nm, "..") == 0)
+			continue;
+		size_t a = strlen(path), b = strlen(nm);
+		char *p = malloc(a + b + 2);
+		if (!p) {
+			fprintf(stderr, "chown: %s\n", strerror(ENOMEM));
+			exit(1);
+		}
+		memcpy(p, path, a);
+		if (a == 0 || path[a - 1] != '/')
+			p[a++] = '/';
+		memcpy(p + a, nm, b + 1);
+		status |= change(p, 0);
+		free(p);
+	}
+	if (errno) {
+		if (!opt_silent)
+			fprintf(stderr, "chown: %s: %s\n", path, strerror(errno));
+		status = 1;
+	}
+	closedir(d);
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	char **ops = malloc(sizeof(char *) * (size_t)argc);
+	int nops = 0, dashdash = 0, status = 0;
+
+	if (!ops)
+		return 1;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (dashdash || a[0] != '-' || a[1] == '\0') {
+			ops[nops++] = argv[i];
+			continue;
+		}
+		if (strcmp(a, "--") == 0) {
+			dashdash = 1;
+			continue;
+		}
+		for (const char *p = a + 1; *p; p++) {
+			switch (*p) {
+			case 'R': opt_recursive = 1; break;
+			case 'f': opt_silent = 1; break;
+			case 'v': opt_verbose = 1; break;
+			default:
+				fprintf(stderr, "chown: invalid option -- '%c'\n", *p);
+				fprintf(stderr, "usage: chown [-fRv] OWNER[:GROUP] FILE...\n");
+				return 1;
+			}
+		}
+	}
+	if (nops < 2) {
+		if (nops)
+			fprintf(stderr, "chown: missing operand after '%s'\n", ops[0]);
+		else
+			fprintf(stderr, "chown: missing operand\n");
+		return 1;
+	}
+	if (parse_spec(ops[0]) < 0) {
+		fprintf(stderr, "chown: invalid owner: '%s'\n", ops[0]);
+		return 1;
+	}
+	for (int i = 1; i < nops; i++)
+		status |= change(ops[i], 1);
+	if (fflush(stdout) != 0) {
+		fprintf(stderr, "chown: write error: %s\n", strerror(errno));
+		return 1;
+	}
+	return status;
+}

@@ -1,0 +1,282 @@
+/* cp [-fnprRv] SOURCE DEST, cp [-fnprRv] SOURCE... DIRECTORY: copy files.
+   If DEST is an existing directory, SOURCE is copied into it under its own
+   name. A new file gets SOURCE's mode less the umask; an existing one keeps
+   its mode.
+     -r, -R  copy directories recursively (into DEST, merging with an
+             existing directory); symbolic links and special files inside
+             are skipped with an error (Arbor has no readlink or mknod)
+     -f      if DEST cannot be opened for writing, remove it and try again
+     -n      do not overwrite an existing file
+     -p      keep the mode (ignoring the umask) and owner (times are not
+             kept: there is no utime on Arbor yet)
+     -v      say "'SOURCE' -> 'DEST'" */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int opt_recursive, opt_force, opt_noclobber, opt_preserve, opt_verbose;
+static mode_t cur_umask;
+static char buf[65536];
+
+static char *join(const char *dir, const char *name, size_t nlen)
+{
+	size_t a = strlen(dir);
+	char *p = malloc(a + nlen + 2);
+	if (!p) {
+		fprintf(stderr, "cp: %s\n", strerror(ENOMEM));
+		exit(1);
+	}
+	memcpy(p, dir, a);
+	if (a == 0 || dir[a - 1] != '/')
+		p[a++] = '/';
+	memcpy(p + a, name, nlen);
+	p[a + nlen] = '\0';
+	return p;
+}
+
+static int fail(const char *path)
+{
+	fprintf(stderr, "cp: %s: %s\n", path, strerror(errno));
+	return 1;
+}
+
+static int copy_path(const char *src, const char *dst, int top);
+
+static int copy_file(const char *src, const char *dst, const struct stat *ss)
+{
+	int in = open(src, O_RDONLY);
+	if (in < 0)
+		return fail(src);
+	int out = open(dst, O_WRONLY | O_TRUNC);
+	if (out < 0 && errno != ENOENT && opt_force && unlink(dst) == 0)
+		errno = ENOENT;
+	if (out < 0 && errno == ENOENT)
+		out = open(dst, O_WRONLY | O_CREAT | O_EXCL, ss->st_mode & 0777);
+	if (out < 0) {
+		fail(dst);
+		close(in);
+		return 1;
+	}
+	int status = 0;
+	for (;;) {
+		ssize_t r = read(in, buf, sizeof(buf));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			status = fail(src);
+			break;
+		}
+		if (r == 0)
+			break;
+		for (ssize_t off = 0; off < r && !status; ) {
+			ssize_t w = write(out, buf + off, (size_t)(r - off));
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w <= 0)
+				status = fail(dst);
+			else
+				off += w;
+		}
+		if (status)
+			break;
+	}
+	if (!status && opt_preserve) {
+		if (fchown(out, ss->st_uid, ss->st_gid) < 0 && errno != EPERM)
+			status = fail(dst);
+		if (fchmod(out, ss->st_mode & 07777) < 0)
+			status = fail(dst);
+	}
+	close(in);
+	if (close(out) < 0 && !status)
+		status = fail(dst);
+	return status;
+}
+
+static int copy_dir(const char *src, const char *dst, const struct stat *ss)
+{
+	struct stat ds;
+	int made = 0;
+	if (stat(dst, &ds) == 0) {
+		if (!S_ISDIR(ds.st_mode)) {
+			fprintf(stderr, "cp: cannot overwrite non-directory '%s' with directory '%s'\n", dst, src);
+			return 1;
+		}
+	} else if (errno != ENOENT) {
+		return fail(dst);
+	} else {
+		if (mkdir(dst, (ss->st_mode & 07777) | S_IRWXU) < 0)
+			return fail(dst);
+		made = 1;
+	}
+	DIR *d = opendir(src);
+	if (!d)
+		return fail(src);
+	int status = 0;
+	struct dirent *de;
+	while ((errno = 0, de = readdir(d)) != NULL) {
+		const char *nm = de->d_name;
+		if (strcmp(nm, ".") == 0 || strcmp(nm, "..") == 0)
+			continue;
+		size_t n = strlen(nm);
+		char *s = join(src, nm, n), *t = join(dst, nm, n);
+		status |= copy_path(s, t, 0);
+		free(s);
+		free(t);
+	}
+	if (errno)
+		status = fail(src);
+	closedir(d);
+	/* A new directory was made writable for the copy; now its real mode. */
+	if (made || opt_preserve) {
+		mode_t m = opt_preserve ? ss->st_mode & 07777 : ss->st_mode & 07777 & ~cur_umask;
+		if (opt_preserve && chown(dst, ss->st_uid, ss->st_gid) < 0 && errno != EPERM)
+			status = fail(dst);
+		if (chmod(dst, m) < 0)
+			status = fail(dst);
+	}
+	return status;
+}
+
+/* Is dst (which need not exist) src itself or inside it? */
+static int inside(const char *src, const char *dst)
+{
+	char rs[PATH_MAX], rd[PATH_MAX];
+	if (!realpath(src, rs))
+		return 0;
+	size_t n = strlen(dst);
+	while (n > 1 && dst[n - 1] == '/')
+		n--;
+	size_t b = n;
+	while (b > 0 && dst[b - 1] != '/')
+		b--;
+	char *parent = b == 0 ? strdup(".") : strndup(dst, b);
+	if (!parent || !realpath(parent, rd)) {
+		free(parent);
+		return 0;
+	}
+	free(parent);
+	size_t l = strlen(rd);
+	if (l + 1 + (n - b) >= sizeof(rd))
+		return 0;
+	if (l == 0 || rd[l - 1] != '/')
+		rd[l++] = '/';
+	memcpy(rd + l, dst + b, n - b);
+	rd[l + n - b] = '\0';
+	size_t sl = strlen(rs);
+	return strncmp(rs, rd, sl) == 0 && (rd[sl] == '\0' || rd[sl] == '/' || strcmp(rs, "/") == 0);
+}
+
+static int copy_path(const char *src, const char *dst, int top)
+{
+	struct stat ss, ds;
+	int r = top ? stat(src, &ss) : lstat(src, &ss);
+	if (r < 0)
+		return fail(src);
+	int exists = stat(dst, &ds) == 0;
+	if (exists && ss.st_dev == ds.st_dev && ss.st_ino == ds.st_ino) {
+		fprintf(stderr, "cp: '%s' and '%s' are the same file\n", src, dst);
+		return 1;
+	}
+	if (S_ISDIR(ss.st_mode)) {
+		if (!opt_recursive) {
+			fprintf(stderr, "cp: -r not specified; omitting directory '%s'\n", src);
+			return 1;
+		}
+		if (top && inside(src, dst)) {
+			fprintf(stderr, "cp: cannot copy a directory, '%s', into itself, '%s'\n", src, dst);
+			return 1;
+		}
+		if (opt_verbose)
+			printf("'%s' -> '%s'\n", src, dst);
+		return copy_dir(src, dst, &ss);
+	}
+	if (!S_ISREG(ss.st_mode) && !top) {
+		fprintf(stderr, "cp: %s: not copied: not a regular file or directory\n", src);
+		return 1;
+	}
+	if (exists && S_ISDIR(ds.st_mode)) {
+		fprintf(stderr, "cp: cannot overwrite directory '%s' with non-directory\n", dst);
+		return 1;
+	}
+	if (exists && opt_noclobber)
+		return 0;
+	if (opt_verbose)
+		printf("'%s' -> '%s'\n", src, dst);
+	return copy_file(src, dst, &ss);
+}
+
+int main(int argc, char **argv)
+{
+	char **ops = malloc(sizeof(char *) * (size_t)argc);
+	int nops = 0, dashdash = 0, status = 0;
+
+	if (!ops)
+		return 1;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (dashdash || a[0] != '-' || a[1] == '\0') {
+			ops[nops++] = argv[i];
+			continue;
+		}
+		if (strcmp(a, "--") == 0) {
+			dashdash = 1;
+			continue;
+		}
+		for (const char *p = a + 1; *p; p++) {
+			switch (*p) {
+			case 'r': case 'R': opt_recursive = 1; break;
+			case 'f': opt_force = 1; opt_noclobber = 0; break;
+			case 'n': opt_noclobber = 1; opt_force = 0; break;
+			case 'p': opt_preserve = 1; break;
+			case 'v': opt_verbose = 1; break;
+			default:
+				fprintf(stderr, "cp: invalid option -- '%c'\n", *p);
+				fprintf(stderr, "usage: cp [-fnprRv] SOURCE... DEST\n");
+				return 1;
+			}
+		}
+	}
+	if (nops < 2) {
+		if (nops)
+			fprintf(stderr, "cp: missing destination file operand after '%s'\n", ops[0]);
+		else
+			fprintf(stderr, "cp: missing file operand\n");
+		return 1;
+	}
+	cur_umask = umask(0);
+	umask(cur_umask);
+	const char *dest = ops[nops - 1];
+	struct stat st;
+	int dest_dir = stat(dest, &st) == 0 && S_ISDIR(st.st_mode);
+	if (nops > 2 && !dest_dir) {
+		fprintf(stderr, "cp: target '%s': %s\n", dest, strerror(ENOTDIR));
+		return 1;
+	}
+	for (int i = 0; i < nops - 1; i++) {
+		if (!dest_dir) {
+			status |= copy_path(ops[i], dest, 1);
+			continue;
+		}
+		const char *s = ops[i];
+		size_t n = strlen(s);
+		while (n > 1 && s[n - 1] == '/')
+			n--;
+		size_t b = n;
+		while (b > 0 && s[b - 1] != '/')
+			b--;
+		char *target = join(dest, s + b, n - b);
+		status |= copy_path(s, target, 1);
+		free(target);
+	}
+	if (fflush(stdout) != 0) {
+		fprintf(stderr, "cp: write error: %s\n", strerror(errno));
+		return 1;
+	}
+	return status;
+}

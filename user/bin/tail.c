@@ -1,0 +1,233 @@
+/* tail [-n [+]N | -c [+]N | -N] [-fqv] [FILE]...: print the last 10 (or N)
+   lines of each FILE ("-" or none: standard input).
+     -n N   the last N lines; -n +N: from line N on
+     -c N   the last N bytes; -c +N: from byte N on
+     -N     same as -n N
+     -f     after the (last) file, keep printing what is appended to it
+            (checked twice a second; not for standard input) until killed
+     -q     never print "==> FILE <==" headers (printed by default when
+            there is more than one FILE); -v always print them
+   Each input is read whole into memory. */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static int write_all(const char *p, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = write(STDOUT_FILENO, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+static int parse_count(const char *s, unsigned long long *n, int *from_start)
+{
+	*from_start = 0;
+	if (*s == '+') {
+		*from_start = 1;
+		s++;
+	} else if (*s == '-') {
+		s++;
+	}
+	if (!isdigit((unsigned char)*s))
+		return -1;
+	char *end;
+	errno = 0;
+	*n = strtoull(s, &end, 10);
+	if (*end || errno)
+		return -1;
+	return 0;
+}
+
+static char *read_all(int fd, size_t *len)
+{
+	size_t cap = 65536, n = 0;
+	char *p = malloc(cap);
+	if (!p)
+		return NULL;
+	for (;;) {
+		if (n == cap) {
+			char *q = realloc(p, cap *= 2);
+			if (!q) {
+				free(p);
+				errno = ENOMEM;
+				return NULL;
+			}
+			p = q;
+		}
+		ssize_t r = read(fd, p + n, cap - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			free(p);
+			return NULL;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	*len = n;
+	return p;
+}
+
+/* Where the output starts in p[0..len). */
+static size_t start_of(const char *p, size_t len, int bytes, unsigned long long n, int from_start)
+{
+	if (bytes) {
+		if (from_start)
+			return n == 0 ? 0 : n - 1 < len ? (size_t)(n - 1) : len;
+		return n < len ? len - (size_t)n : 0;
+	}
+	if (from_start) {
+		size_t i = 0;
+		for (unsigned long long k = 1; k < n && i < len; i++)
+			if (p[i] == '\n')
+				k++;
+		return i;
+	}
+	if (n == 0)
+		return len;
+	size_t e = len;
+	unsigned long long k = 0;
+	if (e > 0 && p[e - 1] == '\n')
+		e--;
+	for (; e > 0; e--)
+		if (p[e - 1] == '\n' && ++k == n)
+			break;
+	return e;
+}
+
+static void follow(int fd, const char *name)
+{
+	static char buf[65536];
+	struct timespec half = { 0, 500000000L };
+	for (;;) {
+		ssize_t r = read(fd, buf, sizeof(buf));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			fprintf(stderr, "tail: %s: %s\n", name, strerror(errno));
+			exit(1);
+		}
+		if (r == 0) {
+			nanosleep(&half, NULL);
+			continue;
+		}
+		if (write_all(buf, (size_t)r) < 0) {
+			if (errno != EPIPE)
+				fprintf(stderr, "tail: write error: %s\n", strerror(errno));
+			exit(1);
+		}
+	}
+}
+
+int main(int argc, char **argv)
+{
+	char **files = malloc(sizeof(char *) * (size_t)(argc + 1));
+	int nfiles = 0, dashdash = 0, status = 0, bytes = 0, from_start = 0, headers = -1;
+	int opt_follow = 0;
+	unsigned long long n = 10;
+
+	if (!files)
+		return 1;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (dashdash || a[0] != '-' || a[1] == '\0') {
+			files[nfiles++] = argv[i];
+			continue;
+		}
+		if (strcmp(a, "--") == 0) {
+			dashdash = 1;
+			continue;
+		}
+		if (isdigit((unsigned char)a[1])) {
+			if (parse_count(a + 1, &n, &from_start) < 0) {
+				fprintf(stderr, "tail: invalid number of lines: '%s'\n", a + 1);
+				return 1;
+			}
+			bytes = 0;
+			continue;
+		}
+		for (const char *p = a + 1; *p; p++) {
+			if (*p == 'q') {
+				headers = 0;
+			} else if (*p == 'v') {
+				headers = 1;
+			} else if (*p == 'f') {
+				opt_follow = 1;
+			} else if (*p == 'n' || *p == 'c') {
+				const char *v = p[1] ? p + 1 : i + 1 < argc ? argv[++i] : NULL;
+				if (!v) {
+					fprintf(stderr, "tail: option requires an argument -- '%c'\n", *p);
+					return 1;
+				}
+				bytes = *p == 'c';
+				if (parse_count(v, &n, &from_start) < 0) {
+					fprintf(stderr, "tail: invalid number of %s: '%s'\n",
+						bytes ? "bytes" : "lines", v);
+					return 1;
+				}
+				break;
+			} else {
+				fprintf(stderr, "tail: invalid option -- '%c'\n", *p);
+				fprintf(stderr, "usage: tail [-n [+]N | -c [+]N] [-fqv] [FILE]...\n");
+				return 1;
+			}
+		}
+	}
+	if (nfiles == 0)
+		files[nfiles++] = "-";
+	if (headers < 0)
+		headers = nfiles > 1;
+	for (int i = 0, printed = 0; i < nfiles; i++) {
+		const char *name = files[i];
+		int fd = STDIN_FILENO, is_stdin = strcmp(name, "-") == 0;
+		const char *shown = is_stdin ? "standard input" : name;
+		if (!is_stdin && (fd = open(name, O_RDONLY)) < 0) {
+			fprintf(stderr, "tail: %s: %s\n", name, strerror(errno));
+			status = 1;
+			continue;
+		}
+		size_t len;
+		char *p = read_all(fd, &len);
+		if (!p) {
+			fprintf(stderr, "tail: %s: %s\n", shown, strerror(errno));
+			status = 1;
+			if (!is_stdin)
+				close(fd);
+			continue;
+		}
+		size_t start = start_of(p, len, bytes, n, from_start);
+		int w = 0;
+		if (headers) {
+			char h[4200];
+			int l = snprintf(h, sizeof(h), "%s==> %s <==\n", printed ? "\n" : "", shown);
+			w = write_all(h, l < (int)sizeof(h) ? (size_t)l : sizeof(h) - 1);
+		}
+		printed = 1;
+		if (w == 0)
+			w = write_all(p + start, len - start);
+		free(p);
+		if (w < 0) {
+			if (errno != EPIPE)
+				fprintf(stderr, "tail: write error: %s\n", strerror(errno));
+			return 1;
+		}
+		if (opt_follow && i == nfiles - 1 && !is_stdin)
+			follow(fd, name);
+		if (!is_stdin)
+			close(fd);
+	}
+	return status;
+}
