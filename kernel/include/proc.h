@@ -62,6 +62,7 @@ struct thread {
 	struct list_head proc_link;	/* in proc->threads */
 	struct trap_frame *user_tf;	/* user registers, for user threads */
 	bool kill_pending;		/* end this thread on its way to user mode */
+	uint64_t clear_tid;		/* user word zeroed and futex-woken at exit */
 	uint64_t sig_blocked;		/* bit sig-1: blocked signals */
 	uint64_t sig_pending;		/* bit sig-1: signals sent to this thread */
 	uint64_t sig_saved_mask;	/* sigsuspend: the mask the handler restores */
@@ -184,6 +185,9 @@ static inline bool thread_has_work(const struct thread *t)
 	return t->kill_pending || p->stopped ||
 	       ((t->sig_pending | p->sig_pending) & ~t->sig_blocked);
 }
+/* The thread's clear_tid word is zeroed and woken (pthread_join). */
+void futex_thread_exit(struct thread *t);
+
 /* Makes t look at its signals and kills on its way to user mode. */
 static inline void thread_set_work(struct thread *t)
 {

@@ -202,15 +202,17 @@ int proc_spawn_stdio(const char *path, const char *const argv[], struct cgroup *
 
 /* Another thread in the caller's process, entering user mode at entry with
  * its stack at stack_top and arg in rdi. */
-long sys_thread_create(uint64_t entry, uint64_t stack_top, uint64_t arg)
+long sys_thread_create(uint64_t entry, uint64_t stack_top, uint64_t arg, uint32_t *clear_tid)
 {
 	struct proc *p = current_thread()->proc;
 	int err = 0;
-	if (entry >= USER_TOP || stack_top >= USER_TOP || stack_top < USER_BASE || (stack_top & 15))
+	if (entry >= USER_TOP || stack_top >= USER_TOP || stack_top < USER_BASE || (stack_top & 15) ||
+	    ((uint64_t)clear_tid & 3) || !user_range_ok((uint64_t)clear_tid, 4))
 		return -EINVAL;
 	struct thread *t = user_thread_create(p, entry, stack_top, arg, &err);
 	if (!t)
 		return err;
+	t->clear_tid = (uint64_t)clear_tid;
 	int tid = t->tid;
 	if ((err = proc_add_thread(p, t))) {
 		thread_reap(t);	/* the process is ending: never let it run */

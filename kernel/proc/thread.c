@@ -91,6 +91,7 @@ __noreturn void thread_exit(long code)
 {
 	struct thread *t = current_thread();
 	ipc_thread_exit(t);
+	futex_thread_exit(t);
 	proc_thread_exited(t, code);
 	sched_exit_current();
 }

@@ -369,3 +369,13 @@ KTEST(posix_files_vfs)
 	user_cg_done(c);
 	user_cg_done(s);
 }
+
+/* POSIX threads on kernel threads and futexes. */
+KTEST(posix_threads)
+{
+	struct cgroup *c = user_cg("posix_threads");
+	if (!c)
+		return;
+	KT_EXPECT_EQ(run_posix("posix/threads", c), W_EXITCODE(0));
+	user_cg_done(c);
+}

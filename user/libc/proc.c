@@ -161,3 +161,9 @@ pid_t tcgetpgrp(int fd)
 		r = (long)m.label;
 	return (pid_t)(r < 0 ? __sys_ret(r) : (long)m.w[0]);
 }
+
+int usleep(useconds_t us)
+{
+	struct timespec ts = { .tv_sec = us / 1000000, .tv_nsec = (long)(us % 1000000) * 1000 };
+	return nanosleep(&ts, NULL);
+}

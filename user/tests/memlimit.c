@@ -26,7 +26,7 @@ int main(void)
 		uint64_t *top = &stacks[i][STACK / 8 - 2];
 		top[0] = (uint64_t)idle_thread;
 		top[1] = 0;
-		r = sys_thread_create((uint64_t)__arbor_thread_entry, (uint64_t)top, (uint64_t)top);
+		r = sys_thread_create((uint64_t)__arbor_thread_entry, (uint64_t)top, (uint64_t)top, NULL);
 		if (r < 0)
 			break;
 		created++;

@@ -17,7 +17,7 @@ static inline long arbor_thread_start(long (*fn)(void *), void *arg, uint64_t st
 	uint64_t *top = (uint64_t *)(stack + stack_size) - 2;
 	top[0] = (uint64_t)fn;
 	top[1] = (uint64_t)arg;
-	return sys_thread_create((uint64_t)__arbor_thread_entry, (uint64_t)top, (uint64_t)top);
+	return sys_thread_create((uint64_t)__arbor_thread_entry, (uint64_t)top, (uint64_t)top, NULL);
 }
 
 #endif

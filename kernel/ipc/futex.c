@@ -1,0 +1,106 @@
+/* Futexes: wait on a 32-bit word in user memory while it holds an
+ * expected value; wake waiters on a word. The C library builds mutexes,
+ * condition variables and pthread_join on them, so an uncontended lock
+ * never enters the kernel. Waiters are keyed by (address space, address)
+ * in a small hash of wait queues. A thread's clear_tid word (set at
+ * thread_create) is zeroed and woken when the thread has fully ended, so
+ * a joiner may free the thread's stack. */
+#include "abi/errno.h"
+#include "addrspace.h"
+#include "proc.h"
+#include "sched.h"
+#include "syscall.h"
+#include "timer.h"
+
+#define FUTEX_BUCKETS 64
+
+struct futex_waiter {
+	struct list_head link;
+	struct addrspace *as;
+	uint64_t addr;
+	struct thread *t;
+	bool woken;
+};
+
+static struct list_head futex_buckets[FUTEX_BUCKETS];
+static struct spinlock futex_lock = SPINLOCK_INIT("futex");
+static bool futex_ready;
+
+static struct list_head *futex_bucket(struct addrspace *as, uint64_t addr)
+{
+	if (!futex_ready) {
+		for (int i = 0; i < FUTEX_BUCKETS; i++)
+			list_init(&futex_buckets[i]);
+		futex_ready = true;
+	}
+	return &futex_buckets[((uint64_t)as ^ (addr >> 2)) % FUTEX_BUCKETS];
+}
+
+long sys_futex_wait(uint32_t *uaddr, uint32_t expected, uint64_t timeout_ns)
+{
+	struct thread *self = current_thread();
+	struct addrspace *as = self->proc->as;
+	uint32_t val;
+	if (((uint64_t)uaddr & 3) || !as)
+		return -EINVAL;
+	uint64_t deadline = timeout_ns ? clock_ns() + timeout_ns : 0;
+	struct futex_waiter w = { .as = as, .addr = (uint64_t)uaddr, .t = self };
+	/* Touch the word first (it may fault in), then read it again under the
+	 * lock a waker takes, so no wake-up between the test and the sleep is
+	 * lost. */
+	if (copy_from_user(&val, uaddr, sizeof(val)))
+		return -EFAULT;
+	spin_lock(&futex_lock);
+	if (copy_from_user(&val, uaddr, sizeof(val)) || val != expected) {
+		spin_unlock(&futex_lock);
+		return -EAGAIN;
+	}
+	list_add_tail(&w.link, futex_bucket(as, w.addr));
+	long r = 0;
+	while (!w.woken && r == 0) {
+		r = waitq_wait(NULL, &futex_lock, deadline);
+		spin_lock(&futex_lock);
+	}
+	list_del(&w.link);
+	spin_unlock(&futex_lock);
+	return w.woken ? 0 : r;
+}
+
+static long futex_wake_as(struct addrspace *as, uint64_t addr, int n)
+{
+	long woken = 0;
+	struct list_head *pos, *tmp;
+	spin_lock(&futex_lock);
+	struct list_head *b = futex_bucket(as, addr);
+	list_for_each_safe(pos, tmp, b) {
+		struct futex_waiter *w = list_entry(pos, struct futex_waiter, link);
+		if (woken >= n)
+			break;
+		if (w->as != as || w->addr != addr || w->woken)
+			continue;
+		w->woken = true;
+		sched_wake(w->t, 0);
+		woken++;
+	}
+	spin_unlock(&futex_lock);
+	return woken;
+}
+
+long sys_futex_wake(uint32_t *uaddr, int n)
+{
+	struct addrspace *as = current_thread()->proc->as;
+	if (((uint64_t)uaddr & 3) || !as || n < 0)
+		return -EINVAL;
+	return futex_wake_as(as, (uint64_t)uaddr, n);
+}
+
+/* At the very end of a thread: *clear_tid = 0 and wake one waiter. */
+void futex_thread_exit(struct thread *t)
+{
+	struct addrspace *as = t->proc->as;
+	if (!t->clear_tid || !as)
+		return;
+	uint32_t zero = 0;
+	if (vm_copy_to(as, t->clear_tid, &zero, sizeof(zero)) == 0)
+		futex_wake_as(as, t->clear_tid, 1 << 30);
+}
