@@ -83,6 +83,9 @@ int vm_area_remove(struct addrspace *as, vaddr_t start, uint64_t len);
 /* Moves the end of the area that begins at start (the heap: brk); shrinking
  * frees what lies beyond. 0, -EINVAL, -ENOMEM (another area is in the way). */
 int vm_area_set_end(struct addrspace *as, vaddr_t start, vaddr_t new_end);
+/* mprotect: new VM_READ|VM_WRITE|VM_EXEC for [start, start+len), splitting
+ * areas at the edges. 0, -EINVAL, -ENOMEM (a page of the range unmapped). */
+int vm_protect(struct addrspace *as, vaddr_t start, uint64_t len, uint32_t prot);
 /* A free, page-aligned range of len bytes at or above hint, or 0. */
 vaddr_t vm_find_free(struct addrspace *as, vaddr_t hint, uint64_t len);
 

@@ -304,6 +304,74 @@ int vm_area_set_end(struct addrspace *as, vaddr_t start, vaddr_t new_end)
 	return err;
 }
 
+/* Splits area a at addr (a->start < addr < a->end): a keeps the low part. */
+static int vm_area_split(struct vm_area *a, vaddr_t addr)
+{
+	struct vm_area *hi = kzalloc(sizeof(*hi));
+	if (!hi)
+		return -ENOMEM;
+	*hi = *a;
+	if (a->flags & (VM_DEVICE | VM_DMA))
+		hi->phys += addr - a->start;
+	hi->start = addr;
+	a->end = addr;
+	list_add(&hi->link, &a->link);
+	return 0;
+}
+
+/* New permissions for the present pages of [s, e). */
+static void vm_protect_ptes(struct addrspace *as, vaddr_t s, vaddr_t e, uint32_t flags)
+{
+	for (vaddr_t va = s; va < e; va += PAGE_SIZE) {
+		uint64_t *pte = vm_as_pte(as, va, false);
+		if (!pte || !(*pte & PTE_P))
+			continue;
+		uint64_t v = *pte & ~(PTE_W | PTE_NX);
+		if ((flags & VM_WRITE) && !(v & PTE_COW))
+			v |= PTE_W;	/* copy-on-write pages get W when copied */
+		if (!(flags & VM_EXEC))
+			v |= PTE_NX;
+		*pte = v;
+		invlpg(va);
+	}
+}
+
+int vm_protect(struct addrspace *as, vaddr_t start, uint64_t len, uint32_t prot)
+{
+	if (!vm_range_ok(start, len) || (prot & ~(VM_READ | VM_WRITE | VM_EXEC)))
+		return -EINVAL;
+	vaddr_t end = start + len;
+	spin_lock(&as->lock);
+	/* Linux: every page of the range must be mapped. */
+	vaddr_t covered = start;
+	struct list_head *pos;
+	list_for_each(pos, &as->areas) {
+		struct vm_area *a = list_entry(pos, struct vm_area, link);
+		if (a->start <= covered && a->end > covered)
+			covered = a->end;
+	}
+	int err = covered < end ? -ENOMEM : 0;
+	list_for_each(pos, &as->areas) {
+		struct vm_area *a = list_entry(pos, struct vm_area, link);
+		if (err || a->end <= start || a->start >= end)
+			continue;
+		if (a->flags & VM_DMA) {
+			err = -EINVAL;
+			break;
+		}
+		if (a->start < start && (err = vm_area_split(a, start)))
+			break;
+		if (a->start < start)
+			continue; /* the piece after the split comes next */
+		if (a->end > end && (err = vm_area_split(a, end)))
+			break;
+		a->flags = (a->flags & ~(VM_READ | VM_WRITE | VM_EXEC)) | prot;
+		vm_protect_ptes(as, a->start, a->end, a->flags);
+	}
+	spin_unlock(&as->lock);
+	return err;
+}
+
 vaddr_t vm_find_free(struct addrspace *as, vaddr_t hint, uint64_t len)
 {
 	vaddr_t cand = MAX(ALIGN_UP(hint, PAGE_SIZE), USER_BASE);

@@ -39,3 +39,9 @@ long sys_brk(uint64_t addr)
 		as->brk = addr;
 	return (long)as->brk;
 }
+
+long sys_mem_protect(uint64_t addr, size_t len, int prot)
+{
+	struct addrspace *as = current_thread()->proc->as;
+	return as ? vm_protect(as, addr, len, (uint32_t)prot) : -EINVAL;
+}

@@ -5,7 +5,8 @@
    group, which needs a user database).
      -R  also change the contents of directories, recursively
      -f  do not report files that could not be changed
-     -v  say "ownership of 'FILE' changed to UID:GID" for each file */
+     -v  say "changed ownership of 'FILE' from root:root to 5:5" (or
+         "ownership of 'FILE' retained as 5:5") for each file */
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -55,6 +56,17 @@ static int parse_spec(const char *s)
 	return ulen > 0 || (sep && sep[1]) ? 0 : -1;
 }
 
+/* "uid:gid", naming 0 "root" (as id does). */
+static void id_pair(char *buf, size_t size, unsigned long u, unsigned long g)
+{
+	char us[16] = "root", gs[16] = "root";
+	if (u)
+		snprintf(us, sizeof(us), "%lu", u);
+	if (g)
+		snprintf(gs, sizeof(gs), "%lu", g);
+	snprintf(buf, size, "%s:%s", us, gs);
+}
+
 static int change(const char *path, int top)
 {
 	struct stat st;
@@ -72,11 +84,13 @@ static int change(const char *path, int top)
 	} else if (opt_verbose) {
 		unsigned long u = new_uid == (uid_t)-1 ? (unsigned long)st.st_uid : (unsigned long)new_uid;
 		unsigned long g = new_gid == (gid_t)-1 ? (unsigned long)st.st_gid : (unsigned long)new_gid;
+		char old[32], now[32];
+		id_pair(old, sizeof(old), st.st_uid, st.st_gid);
+		id_pair(now, sizeof(now), u, g);
 		if (u == (unsigned long)st.st_uid && g == (unsigned long)st.st_gid)
-			printf("ownership of '%s' retained as %lu:%lu\n", path, u, g);
+			printf("ownership of '%s' retained as %s\n", path, now);
 		else
-			printf("ownership of '%s' changed from %lu:%lu to %lu:%lu\n", path,
-			       (unsigned long)st.st_uid, (unsigned long)st.st_gid, u, g);
+			printf("changed ownership of '%s' from %s to %s\n", path, old, now);
 	}
 	if (!opt_recursive || !S_ISDIR(st.st_mode))
 		return status;

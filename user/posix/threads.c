@@ -5,6 +5,8 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -113,6 +115,29 @@ int main(void)
 	int status;
 	waitpid(pid, &status, 0);
 	check(WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV, "a faulting thread takes its process down");
+	/* mmap: private maps are copied by fork, shared ones are shared. */
+	int *priv = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	int *shared = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	check(priv != MAP_FAILED && shared != MAP_FAILED && priv[2047] == 0, "mmap anonymous, zeroed");
+	pid = fork();
+	if (pid == 0) {
+		priv[0] = 1;
+		shared[0] = 2;
+		_exit(0);
+	}
+	waitpid(pid, &status, 0);
+	check(priv[0] == 0 && shared[0] == 2, "MAP_PRIVATE is copied by fork, MAP_SHARED is shared");
+	check(mprotect(priv, 4096, PROT_READ) == 0, "mprotect to read-only");
+	pid = fork();
+	if (pid == 0) {
+		priv[0] = 3; /* now read-only */
+		_exit(0);
+	}
+	waitpid(pid, &status, 0);
+	check(WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV, "a write to read-only memory: SIGSEGV");
+	check(priv[1024] == 0 && (priv[1024] = 5) == 5, "the rest of the map stays writable");
+	check(munmap(priv, 8192) == 0 && munmap(shared, 4096) == 0, "munmap");
+	check(mprotect(priv, 4096, PROT_READ) == -1 && errno == ENOMEM, "mprotect of unmapped memory: ENOMEM");
 	printf("1..%d\n", n);
 	return failed ? 1 : 0;
 }
