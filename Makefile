@@ -174,10 +174,16 @@ define posix_prog
 $(1): $(BUILD)/libc/obj/$(2).o $(LIBC_CRT0) $(LIBC_PORT) $(NEWLIB_LIBC)
 	@mkdir -p $$(@D)
 	@echo "  LD      $$@"
-	@ld $(USER_LDFLAGS) -o $$@ $(call LIBC_LINK,$(BUILD)/libc/obj/$(2).o)
+	@ld $(USER_LDFLAGS) $(3) -o $$@ $(call LIBC_LINK,$(BUILD)/libc/obj/$(2).o)
 endef
 $(foreach p,$(POSIX_PROGS),$(eval $(call posix_prog,$(INITRD_DIR)/posix/$(p),user/posix/$(p).c)))
 USER_BINS += $(patsubst %,$(INITRD_DIR)/posix/%,$(POSIX_PROGS))
+
+# The shell and the small tools of /bin, one file each, shipped without
+# debug sections (-S; the objects in build/libc/obj keep them for gdb).
+BIN_TOOLS := $(basename $(notdir $(wildcard user/bin/*.c)))
+$(foreach p,$(BIN_TOOLS),$(eval $(call posix_prog,$(INITRD_DIR)/bin/$(p),user/bin/$(p).c,-S)))
+USER_BINS += $(patsubst %,$(INITRD_DIR)/bin/%,$(BIN_TOOLS))
 
 # Servers: every .c of user/servers/NAME/ (on the C library), plus the
 # kernel's pure-logic files they share.
