@@ -263,7 +263,9 @@ def test_tools(build, tally):
     code, _, err = sh([cc, "-O2", "-o", status, os.path.join(ROOT, "tests", "run", "status.c")])
     for name, args, want in (("arbor-run returns the program's exit status", ["7"], 7),
                              ("arbor-run returns 128+N for a signal", ["0", "15"], 128 + 15),
-                             ("arbor-run returns 124 on a timeout", ["--timeout", "3", "HANG"], 124)):
+                             ("arbor-run returns 124 on a timeout", ["--timeout", "3", "HANG"], 124),
+                             ("kill(2) cannot end init with a signal it does not handle",
+                              ["init"], 5)):
         print(f"  {name} ...", flush=True)
         argv = [run] + (args[:2] + [status, "hang"] if args[0] == "--timeout" else [status] + args)
         got, out, err2 = sh(argv) if code == 0 else (None, "", err)

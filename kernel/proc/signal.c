@@ -107,6 +107,15 @@ static bool signal_permitted(const struct proc *sender, const struct proc *targe
 	       s->euid == t->suid;
 }
 
+/* kill(2)'s delivery: like Linux, init only gets the signals it handles,
+ * so no process can take the system down by signalling pid 1. */
+static void signal_send_user_locked(struct proc *p, int sig)
+{
+	if (p == init_proc && p->sigactions[sig].handler == SIG_DFL_HANDLER)
+		return;
+	signal_send_locked(p, sig);
+}
+
 long sys_kill(int pid, int sig)
 {
 	struct proc *self = current_thread()->proc;
@@ -121,7 +130,7 @@ long sys_kill(int pid, int sig)
 			if (signal_permitted(self, p)) {
 				permitted = 1;
 				if (sig)
-					signal_send_locked(p, sig);
+					signal_send_user_locked(p, sig);
 			}
 		}
 	} else {
@@ -136,7 +145,7 @@ long sys_kill(int pid, int sig)
 			if (signal_permitted(self, p)) {
 				permitted++;
 				if (sig)
-					signal_send_locked(p, sig);
+					signal_send_user_locked(p, sig);
 			}
 		}
 	}

@@ -137,10 +137,10 @@ int main(void)
 	console_fds();
 	start("servers/vfs", vfs, 0);
 	wait_for(VFS_NAME);
+	set_handler(SIGUSR2, on_poweroff, 0, 0);
 	sys_cmdline(cmdline, sizeof(cmdline));
 	if (parse_run(cmdline, argv) > 0)
 		run_and_power_off(argv);
-	set_handler(SIGUSR2, on_poweroff, 0, 0);
 	printf("init: Arbor user space is up (pid %ld); the console and the VFS are user-space servers.\n",
 	       sys_getpid());
 	printf("init: type 'poweroff' or Ctrl-A then X to quit.\n");
