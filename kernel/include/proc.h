@@ -104,6 +104,7 @@ struct proc {
 	uint32_t umask;
 	uint64_t cpu_exited[3];		/* total/user/system ns of its ended threads */
 	uint64_t cpu_children[3];	/* of its ended and collected children */
+	uint64_t start_ns;
 	uint8_t *io_bitmap;		/* ports granted (0 bit = allowed), or NULL */
 	struct handle_table handles;
 	struct k_sigaction sigactions[SIG_NSIG];

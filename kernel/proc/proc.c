@@ -13,6 +13,8 @@
 #include "addrspace.h"
 #include "cgroup.h"
 #include "heap.h"
+#include "abi/procinfo.h"
+#include "pmm.h"
 #include "sched_fair.h"
 #include "syscall.h"
 #include "timer.h"
@@ -131,6 +133,7 @@ struct proc *proc_alloc(struct proc *parent, struct cgroup *cg, const char *name
 	strlcpy(p->name, name, sizeof(p->name));
 	p->cred = parent->cred;
 	p->umask = parent == &kernel_proc ? 022 : parent->umask;
+	p->start_ns = clock_ns();
 	if (parent->cwd) {
 		size_t n = strlen(parent->cwd) + 1;
 		p->cwd = kmalloc(n);
@@ -500,4 +503,88 @@ long sys_getpriority(int who)
 		r = 20 - list_first_entry(&p->threads, struct thread, proc_link)->nice;
 	spin_unlock(&proc_lock);
 	return r;
+}
+
+/* Copies out after the walk: copy_to_user may fault, never under proc_lock. */
+long sys_proc_list(int32_t *upids, size_t max)
+{
+	if (max > PROC_LIST_MAX)
+		max = PROC_LIST_MAX;
+	int32_t *k = max ? kmalloc(max * sizeof(int32_t)) : NULL;
+	if (max && !k)
+		return -ENOMEM;
+	long n = 0;
+	spin_lock(&proc_lock);
+	for (struct proc *p = proc_iter_first_locked(); p; p = proc_iter_next_locked(p)) {
+		if (p == &kernel_proc)
+			continue;
+		if ((size_t)n < max)
+			k[n] = p->pid;
+		n++;
+	}
+	spin_unlock(&proc_lock);
+	size_t copy = (size_t)n < max ? (size_t)n : max;
+	long r = copy && copy_to_user(upids, k, copy * sizeof(int32_t)) ? -EFAULT : n;
+	kfree(k);
+	return r;
+}
+
+static char proc_state(struct proc *p)
+{
+	if (p->state == PROC_ZOMBIE)
+		return 'Z';
+	if (p->stopped)
+		return 'T';
+	struct list_head *pos;
+	list_for_each(pos, &p->threads)
+		if (list_entry(pos, struct thread, proc_link)->state != THREAD_BLOCKED)
+			return 'R';
+	return 'S';
+}
+
+long sys_proc_info(int pid, struct k_procinfo *uinfo)
+{
+	struct k_procinfo *k = kzalloc(sizeof(*k));
+	if (!k)
+		return -ENOMEM;
+	spin_lock(&proc_lock);
+	struct proc *p = proc_find_locked(pid);
+	if (!p) {
+		spin_unlock(&proc_lock);
+		kfree(k);
+		return -ESRCH;
+	}
+	k->pid = p->pid;
+	k->ppid = p->parent ? p->parent->pid : 0;
+	k->pgid = p->pgid;
+	k->sid = p->sid;
+	k->uid = p->cred.uid;
+	k->gid = p->cred.gid;
+	k->euid = p->cred.euid;
+	k->egid = p->cred.egid;
+	k->nthreads = p->nr_threads;
+	k->state = proc_state(p);
+	k->utime_ns = p->cpu_exited[1];
+	k->stime_ns = p->cpu_exited[2];
+	struct list_head *pos;
+	list_for_each(pos, &p->threads) {
+		uint64_t u, s;
+		thread_cputime(list_entry(pos, struct thread, proc_link), &u, &s);
+		k->utime_ns += u;
+		k->stime_ns += s;
+	}
+	k->resident_pages = p->as ? p->as->resident : 0;
+	k->start_ns = p->start_ns;
+	strlcpy(k->name, p->name, sizeof(k->name));
+	cg_path(p->cgroup, k->cgroup, sizeof(k->cgroup));
+	spin_unlock(&proc_lock);
+	long r = copy_to_user(uinfo, k, sizeof(*k)) ? -EFAULT : 0;
+	kfree(k);
+	return r;
+}
+
+long sys_meminfo(struct k_meminfo *u)
+{
+	struct k_meminfo k = { pmm_managed_pages(), pmm_free_pages(), PAGE_SIZE };
+	return copy_to_user(u, &k, sizeof(k)) ? -EFAULT : 0;
 }

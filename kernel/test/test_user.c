@@ -379,3 +379,13 @@ KTEST(posix_threads)
 	KT_EXPECT_EQ(run_posix("posix/threads", c), W_EXITCODE(0));
 	user_cg_done(c);
 }
+
+/* Process and memory reports (the data of ps and free). */
+KTEST(posix_procinfo)
+{
+	struct cgroup *c = user_cg("posix_procinfo");
+	if (!c)
+		return;
+	KT_EXPECT_EQ(run_posix("posix/procinfo", c), W_EXITCODE(0));
+	user_cg_done(c);
+}
