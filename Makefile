@@ -205,7 +205,13 @@ libc: $(NEWLIB_LIBC) $(LIBC_PORT) $(LIBC_CRT0)
 $(INITRD_DIR)/etc/motd: user/motd
 	@mkdir -p $(@D)
 	@cp $< $@
-$(INITRD): $(USER_BINS) $(INITRD_DIR)/etc/motd tools/mkinitrd.py
+# Shell scripts the tests run on Arbor.
+SH_TESTS := $(patsubst tests/sh/%,$(INITRD_DIR)/tests/sh/%,$(wildcard tests/sh/*.sh))
+$(INITRD_DIR)/tests/sh/%.sh: tests/sh/%.sh
+	@mkdir -p $(@D)
+	@cp $< $@
+
+$(INITRD): $(USER_BINS) $(SH_TESTS) $(INITRD_DIR)/etc/motd tools/mkinitrd.py
 	@python3 tools/mkinitrd.py $@ $(INITRD_DIR)
 
 # The ISO embeds CMDLINE in grub.cfg: rebuild it whenever CMDLINE changes.

@@ -331,10 +331,10 @@ static void start_servers(struct cgroup *cg, int *drv, int *vfs)
 		kobj_put(console);
 }
 
-/* Runs a program with descriptors 0-2 on the console, as init would. */
-static int run_posix(const char *path, struct cgroup *cg)
+/* Runs argv with descriptors 0-2 on the console, as init would. */
+static int run_posix_argv(const char *const *argv, struct cgroup *cg)
 {
-	const char *const argv[] = { path, NULL };
+	const char *path = argv[0];
 	int status = -1;
 	struct kobj *console = ipc_name_get("console");
 	int pid = proc_spawn_stdio(path, argv, cg, &kernel_proc, 0, console);
@@ -346,6 +346,12 @@ static int run_posix(const char *path, struct cgroup *cg)
 		proc_wait(&kernel_proc, pid, &status, 0, 0);
 	}
 	return status;
+}
+
+static int run_posix(const char *path, struct cgroup *cg)
+{
+	const char *const argv[] = { path, NULL };
+	return run_posix_argv(argv, cg);
 }
 
 static void stop_server(int pid)
@@ -388,4 +394,21 @@ KTEST(posix_procinfo)
 		return;
 	KT_EXPECT_EQ(run_posix("posix/procinfo", c), W_EXITCODE(0));
 	user_cg_done(c);
+}
+
+/* The shell's language (tests/sh/basic.sh, run by /bin/sh from the VFS);
+ * the script exits with its number of failures. */
+KTEST(posix_shell_script)
+{
+	struct cgroup *s = user_cg("servers"), *c = user_cg("posix_shell");
+	const char *const argv[] = { "bin/sh", "/tests/sh/basic.sh", NULL };
+	int drv, vfs;
+	if (!s || !c)
+		return;
+	start_servers(s, &drv, &vfs);
+	KT_EXPECT_EQ(run_posix_argv(argv, c), W_EXITCODE(0));
+	stop_server(vfs);
+	stop_server(drv);
+	user_cg_done(c);
+	user_cg_done(s);
 }
