@@ -396,12 +396,13 @@ KTEST(posix_procinfo)
 	user_cg_done(c);
 }
 
-/* The shell's language (tests/sh/basic.sh, run by /bin/sh from the VFS);
- * the script exits with its number of failures. */
-KTEST(posix_shell_script)
+/* The shell scripts of tests/sh, run by /bin/sh from the VFS: the shell's
+ * language (basic.sh) and the /bin tools (tools.sh). Each script exits
+ * with its number of failures. */
+static void run_shell_script(const char *script, const char *cgname)
 {
-	struct cgroup *s = user_cg("servers"), *c = user_cg("posix_shell");
-	const char *const argv[] = { "bin/sh", "/tests/sh/basic.sh", NULL };
+	struct cgroup *s = user_cg("servers"), *c = user_cg(cgname);
+	const char *const argv[] = { "bin/sh", script, NULL };
 	int drv, vfs;
 	if (!s || !c)
 		return;
@@ -411,4 +412,14 @@ KTEST(posix_shell_script)
 	stop_server(drv);
 	user_cg_done(c);
 	user_cg_done(s);
+}
+
+KTEST(posix_shell_script)
+{
+	run_shell_script("/tests/sh/basic.sh", "posix_shell");
+}
+
+KTEST(posix_tools_script)
+{
+	run_shell_script("/tests/sh/tools.sh", "posix_tools");
 }

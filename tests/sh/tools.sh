@@ -1,0 +1,101 @@
+#!/bin/sh
+# The /bin tools, run through the shell: files and directories (mkdir, cp,
+# mv, rm, rmdir, ls, cat, chmod), text (wc, head, tail, grep), users and
+# processes (id, runas, kill, ps, env). Expected outputs are what GNU
+# coreutils print. Prints TAP; exits with the number of failures.
+
+n=0
+failed=0
+d=${TMPDIR:-/tmp}/tooltest.$$
+
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
+
+# same GOT EXPECTED DESCRIPTION
+same() {
+	if [ "$1" = "$2" ]; then
+		ok "$3"
+	else
+		not_ok "$3"
+		echo "#   got:      '$1'"
+		echo "#   expected: '$2'"
+	fi
+}
+
+# status WANT DESCRIPTION COMMAND...: the command's exit status is WANT
+status() {
+	want=$1 what=$2
+	shift 2
+	"$@" > /dev/null 2>&1
+	same "$?" "$want" "$what"
+}
+
+# -- files and directories ----------------------------------------------------
+status 0 "mkdir -p makes missing parents" mkdir -p "$d/a/b/c"
+status 1 "mkdir of an existing directory fails" mkdir "$d/a"
+echo "hello" > "$d/a/f"
+status 0 "cp copies a file" cp "$d/a/f" "$d/g"
+same "$(cat "$d/g")" "hello" "the copy has the contents"
+status 0 "cp -r copies a tree" cp -r "$d/a" "$d/copy"
+same "$(cat "$d/copy/f")" "hello" "files inside the copied tree"
+status 0 "mv renames" mv "$d/g" "$d/h"
+status 1 "the old name is gone" cat "$d/g"
+same "$(ls "$d")" "a
+copy
+h" "ls lists a directory sorted"
+same "$(ls -d "$d/a")" "$d/a" "ls -d names the directory itself"
+status 1 "rmdir refuses a non-empty directory" rmdir "$d/a"
+status 0 "rm -r removes a tree" rm -r "$d/copy"
+same "$(ls "$d")" "a
+h" "and it is gone"
+status 1 "rm of a missing file fails" rm "$d/missing"
+status 0 "rm -f of a missing file succeeds" rm -f "$d/missing"
+status 1 "cat of a directory fails" cat "$d/a"
+chmod 640 "$d/h"
+l=$(ls -l "$d/h")
+same "${l%% *}" "-rw-r-----" "chmod with an octal mode, seen by ls -l"
+chmod u+x,o+r "$d/h"
+l=$(ls -l "$d/h")
+same "${l%% *}" "-rwxr--r--" "chmod with a symbolic mode"
+status 1 "chmod of a missing file fails" chmod 600 "$d/missing"
+
+# -- text -----------------------------------------------------------------------------
+for l in one two three four five; do echo "$l"; done > "$d/t"
+same "$(wc -l < "$d/t")" "5" "wc -l counts lines"
+same "$(wc -c < "$d/t")" "24" "wc -c counts bytes"
+same "$(head -n 2 "$d/t")" "one
+two" "head -n"
+same "$(tail -n 2 "$d/t")" "four
+five" "tail -n"
+same "$(grep -n o "$d/t")" "1:one
+2:two
+4:four" "grep -n prints matching lines with numbers"
+same "$(grep -c -v o "$d/t")" "2" "grep -cv counts the lines that do not match"
+same "$(grep -i 'T[HW]' "$d/t")" "two
+three" "grep -i with a bracket expression"
+status 1 "grep exits 1 when nothing matches" grep zzz "$d/t"
+status 2 "grep exits 2 for a missing file" grep x "$d/missing"
+same "$(echo abc | cat - "$d/t" | head -n 1)" "abc" "cat - reads standard input in a pipeline"
+same "$(yes | head -n 3 | wc -l)" "3" "yes | head ends when head does"
+
+# -- users, processes, environment ----------------------------------------------------
+same "$(id -u)" "0" "id -u of root"
+same "$(runas 5:7 id)" "uid=5 gid=7 groups=7" "runas runs a command as another user"
+status 1 "a user cannot remove root's file" runas 5:7 rm -f "$d/h"
+status 0 "kill -0 of a live process" kill -0 $$
+status 1 "kill of a missing process fails" kill 999999
+sleep 30 &
+pid=$!
+same "$(ps | grep -c "^ *$pid .*sleep")" "1" "ps lists a background sleep"
+kill $pid
+wait $pid
+same "$?" "143" "kill sends SIGTERM (status 128+15)"
+same "$(env -i A=1 B=2 env)" "A=1
+B=2" "env -i runs a command with only the given variables"
+status 0 "true" true
+status 1 "false" false
+
+rm -r "$d"
+echo "1..$n"
+[ $failed -gt 100 ] && failed=100
+exit $failed
