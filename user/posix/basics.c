@@ -77,6 +77,29 @@ int main(int argc, char **argv)
 	      "a child killed by SIGTERM: WIFSIGNALED, WTERMSIG");
 	check(waitpid(-1, &status, WNOHANG) == -1 && errno == ECHILD, "no children left: ECHILD");
 
+	/* The exec family: PATH search skips missing directories. */
+	pid = fork();
+	if (pid == 0) {
+		setenv("PATH", "/no/such/dir:/bin", 1);
+		execlp("false", "false", (char *)NULL);
+		_exit(99);
+	}
+	check(waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 1,
+	      "execlp finds /bin/false through PATH");
+	pid = fork();
+	if (pid == 0) {
+		char *const argv[] = { "true", NULL };
+		execv("/bin/true", argv);
+		_exit(99);
+	}
+	check(waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	      "execv runs /bin/true");
+	char *const nargv[] = { "no-such-program", NULL };
+	errno = 0;
+	check(execvp("no-such-program", nargv) == -1 && errno == ENOENT, "execvp of a missing program: ENOENT");
+	errno = 0;
+	check(execvp("", nargv) == -1 && errno == ENOENT, "execvp of an empty name: ENOENT");
+
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	struct timespec d = { 0, 20 * 1000 * 1000 };
