@@ -1,8 +1,9 @@
 #!/bin/sh
 # The /bin tools, run through the shell: files and directories (mkdir, cp,
 # mv, rm, rmdir, ls, cat, chmod), text (wc, head, tail, grep), users and
-# processes (id, runas, kill, ps, env). Expected outputs are what GNU
-# coreutils print. Prints TAP; exits with the number of failures.
+# processes (id, runas, kill, ps, env), the system (uname, free). Expected
+# outputs are what GNU coreutils print. Prints TAP; exits with the number
+# of failures.
 
 n=0
 failed=0
@@ -92,6 +93,11 @@ wait $pid
 same "$?" "143" "kill sends SIGTERM (status 128+15)"
 same "$(env -i A=1 B=2 env)" "A=1
 B=2" "env -i runs a command with only the given variables"
+same "$(uname) $(uname -m)" "Arbor x86_64" "uname and uname -m"
+same "$(uname -a)" "$(uname -s -n -r -v -m)" "uname -a is all five fields"
+status 1 "uname rejects an unknown option" uname -q
+set -- $(free | grep Mem:)
+[ "$2" -gt 0 ] && [ $(($3 + $4)) -eq "$2" ] && ok "free: used + free = total" || not_ok "free: used + free = total"
 status 0 "true" true
 status 1 "false" false
 
