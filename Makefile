@@ -170,19 +170,22 @@ $(BUILD)/libc/obj/%.S.o: %.S | $(GEN_HEADERS)
 $(LIBC_PORT): $(LIBC_PORT_OBJS)
 	@rm -f $@
 	@ar rcs $@ $^
+# posix_prog OUT,SRC,EXTRA_LDFLAGS,EXTRA_OBJS
 define posix_prog
-$(1): $(BUILD)/libc/obj/$(2).o $(LIBC_CRT0) $(LIBC_PORT) $(NEWLIB_LIBC)
+$(1): $(BUILD)/libc/obj/$(2).o $(4) $(LIBC_CRT0) $(LIBC_PORT) $(NEWLIB_LIBC)
 	@mkdir -p $$(@D)
 	@echo "  LD      $$@"
-	@ld $(USER_LDFLAGS) $(3) -o $$@ $(call LIBC_LINK,$(BUILD)/libc/obj/$(2).o)
+	@ld $(USER_LDFLAGS) $(3) -o $$@ $(call LIBC_LINK,$(BUILD)/libc/obj/$(2).o $(4))
 endef
 $(foreach p,$(POSIX_PROGS),$(eval $(call posix_prog,$(INITRD_DIR)/posix/$(p),user/posix/$(p).c)))
 USER_BINS += $(patsubst %,$(INITRD_DIR)/posix/%,$(POSIX_PROGS))
 
-# The shell and the small tools of /bin, one file each, shipped without
-# debug sections (-S; the objects in build/libc/obj keep them for gdb).
+# The shell and the small tools of /bin, one file each plus the helpers
+# they share (user/bin/lib/*.c), shipped without debug sections (-S; the
+# objects in build/libc/obj keep them for gdb).
 BIN_TOOLS := $(basename $(notdir $(wildcard user/bin/*.c)))
-$(foreach p,$(BIN_TOOLS),$(eval $(call posix_prog,$(INITRD_DIR)/bin/$(p),user/bin/$(p).c,-S)))
+BIN_LIB_OBJS := $(patsubst %,$(BUILD)/libc/obj/%.o,$(wildcard user/bin/lib/*.c))
+$(foreach p,$(BIN_TOOLS),$(eval $(call posix_prog,$(INITRD_DIR)/bin/$(p),user/bin/$(p).c,-S,$(BIN_LIB_OBJS))))
 USER_BINS += $(patsubst %,$(INITRD_DIR)/bin/%,$(BIN_TOOLS))
 
 # Servers: every .c of user/servers/NAME/ (on the C library), plus the

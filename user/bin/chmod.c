@@ -15,89 +15,11 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
+#include "lib/tool.h"
+
 static int opt_recursive, opt_silent, opt_verbose;
 static const char *mode_arg;
 static mode_t cur_umask;
-
-/* Applies MODE, octal or symbolic (chmod's syntax: [ugoa]*([-+=]([rwxXst]*|[ugo]))+
-   clauses separated by commas), to old. A clause without [ugoa] does not
-   touch the bits set in umask_bits. Returns -1 if MODE is invalid. */
-static int parse_mode(const char *s, mode_t old, int is_dir, mode_t umask_bits, mode_t *out)
-{
-	mode_t cur = old & 07777;
-	if (*s >= '0' && *s <= '7') {
-		unsigned long v = 0;
-		for (const char *p = s; *p; p++) {
-			if (*p < '0' || *p > '7')
-				return -1;
-			v = v * 8 + (unsigned long)(*p - '0');
-			if (v > 07777)
-				return -1;
-		}
-		*out = (mode_t)v;
-		return 0;
-	}
-	for (;;) {
-		mode_t who = 0, mask = 07777;
-		for (;; s++) {
-			if (*s == 'u')
-				who |= S_ISUID | S_IRWXU;
-			else if (*s == 'g')
-				who |= S_ISGID | S_IRWXG;
-			else if (*s == 'o')
-				who |= S_ISVTX | S_IRWXO;
-			else if (*s == 'a')
-				who |= 07777;
-			else
-				break;
-		}
-		if (who == 0) {
-			who = 07777;
-			mask = (mode_t)~umask_bits & 07777;
-		}
-		if (*s != '+' && *s != '-' && *s != '=')
-			return -1;
-		while (*s == '+' || *s == '-' || *s == '=') {
-			char op = *s++;
-			mode_t perm = 0;
-			if (*s == 'u' || *s == 'g' || *s == 'o') {
-				int shift = *s == 'u' ? 6 : *s == 'g' ? 3 : 0;
-				perm = (mode_t)(((cur >> shift) & 7) * 0111);
-				s++;
-			} else {
-				for (;; s++) {
-					if (*s == 'r')
-						perm |= 0444;
-					else if (*s == 'w')
-						perm |= 0222;
-					else if (*s == 'x')
-						perm |= 0111;
-					else if (*s == 'X')
-						perm |= is_dir || (old & 0111) ? 0111 : 0;
-					else if (*s == 's')
-						perm |= S_ISUID | S_ISGID;
-					else if (*s == 't')
-						perm |= S_ISVTX;
-					else
-						break;
-				}
-			}
-			perm &= who & mask;
-			if (op == '+')
-				cur |= perm;
-			else if (op == '-')
-				cur &= ~perm;
-			else
-				cur = (cur & ~who) | perm;
-		}
-		if (*s == '\0')
-			break;
-		if (*s++ != ',')
-			return -1;
-	}
-	*out = cur;
-	return 0;
-}
 
 static void perm_string(mode_t m, char *out)
 {
@@ -125,7 +47,7 @@ static int change(const char *path, int top)
 	if (S_ISLNK(st.st_mode))
 		return 0; /* links have no mode of their own */
 	mode_t mode;
-	parse_mode(mode_arg, st.st_mode, S_ISDIR(st.st_mode), cur_umask, &mode);
+	tool_parse_mode(mode_arg, st.st_mode, S_ISDIR(st.st_mode), cur_umask, &mode);
 	if (chmod(path, mode) < 0) {
 		if (!opt_silent)
 			fprintf(stderr, "chmod: %s: %s\n", path, strerror(errno));
@@ -198,7 +120,7 @@ int main(int argc, char **argv)
 			dashdash = 1;
 			continue;
 		}
-		if (!mode_arg && parse_mode(a, 0, 0, 0, &dummy) == 0) {
+		if (!mode_arg && tool_parse_mode(a, 0, 0, 0, &dummy) == 0) {
 			mode_arg = a;
 			continue;
 		}
@@ -221,7 +143,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "chmod: missing operand\n");
 		return 1;
 	}
-	if (parse_mode(mode_arg, 0, 0, 0, &dummy) < 0) {
+	if (tool_parse_mode(mode_arg, 0, 0, 0, &dummy) < 0) {
 		fprintf(stderr, "chmod: invalid mode: '%s'\n", mode_arg);
 		return 1;
 	}

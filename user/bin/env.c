@@ -3,7 +3,7 @@
    NUL-terminated with -0); otherwise run COMMAND with the environment
    modified: -i (or "-") starts from an empty one, -u removes NAME, and
    NAME=VALUE sets a variable. A COMMAND without '/' is looked up in the
-   new environment's PATH (/bin if unset); a file that is not a program
+   new environment's PATH (/bin:/usr/bin if unset); a file that is not a program
    (ENOEXEC) is run by /bin/sh.
    Exit status: COMMAND's, or 125 if env itself failed, 126 if COMMAND was
    found but could not be run, 127 if it was not found. */
@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "lib/tool.h"
 
 extern char **environ;
 
@@ -62,71 +64,15 @@ static void set(char *assignment)
 	env[nenv] = NULL;
 }
 
-static const char *get(const char *name)
-{
-	long i = find(name, strlen(name));
-	return i < 0 ? NULL : env[i] + strlen(name) + 1;
-}
-
-static void try_exec(const char *path, char **argv)
-{
-	execve(path, argv, env);
-	if (errno == ENOEXEC) {
-		int n = 0;
-		while (argv[n])
-			n++;
-		char **sh = malloc(sizeof(char *) * (size_t)(n + 2));
-		if (!sh)
-			return;
-		sh[0] = "sh";
-		sh[1] = (char *)path;
-		for (int i = 1; i <= n; i++)
-			sh[i + 1] = argv[i];
-		execve("/bin/sh", sh, env);
-		free(sh);
-		errno = ENOEXEC;
-	}
-}
-
+/* Runs argv[0] with the new environment, its PATH searched; returns only
+   on failure (126 or 127). */
 static int run(char **argv)
 {
-	const char *cmd = argv[0];
-	if (strchr(cmd, '/')) {
-		try_exec(cmd, argv);
-		fprintf(stderr, "env: %s: %s\n", cmd, strerror(errno));
-		return errno == ENOENT ? 127 : 126;
-	}
-	const char *path = get("PATH");
-	if (!path)
-		path = "/bin";
-	int seen_eacces = 0;
-	size_t clen = strlen(cmd);
-	for (const char *p = path;; p++) {
-		const char *end = strchr(p, ':');
-		size_t dlen = end ? (size_t)(end - p) : strlen(p);
-		char *full = xrealloc(NULL, dlen + clen + 2);
-		if (dlen == 0) {
-			memcpy(full, cmd, clen + 1);
-		} else {
-			memcpy(full, p, dlen);
-			full[dlen] = '/';
-			memcpy(full + dlen + 1, cmd, clen + 1);
-		}
-		try_exec(full, argv);
-		int e = errno;
-		free(full);
-		if (e == EACCES)
-			seen_eacces = 1;
-		else if (e != ENOENT && e != ENOTDIR) {
-			fprintf(stderr, "env: %s: %s\n", cmd, strerror(e));
-			return 126;
-		}
-		if (!end)
-			break;
-		p = end;
-	}
-	fprintf(stderr, "env: %s: %s\n", cmd, strerror(seen_eacces ? EACCES : ENOENT));
-	return seen_eacces ? 126 : 127;
+	environ = env;
+	tool_execvp(argv);
+	int e = errno;
+	fprintf(stderr, "env: %s: %s\n", argv[0], strerror(e));
+	return e == ENOENT ? 127 : 126;
 }
 
 int main(int argc, char **argv)
