@@ -168,10 +168,10 @@ long sys_ep_create(void)
 	return ipc_endpoint_create(current_thread()->proc);
 }
 
-/* A call with a message already in the kernel: the reply replaces *msg.
- * The buffers are the caller's user memory (checked here). */
-long ipc_call_kernel(int h, struct ipc_msg *msg, const void *snd, size_t snd_len, void *rcv,
-		     size_t rcv_len)
+/* The call itself, with the message already in self->ipc_buf, where the
+ * reply lands too (no extra copies: this is the IPC fast path). The
+ * buffers are the caller's user memory (checked here). */
+static long ipc_call_loaded(int h, const void *snd, size_t snd_len, void *rcv, size_t rcv_len)
 {
 	struct thread *self = current_thread();
 	if ((snd_len && !user_range_ok((uint64_t)snd, snd_len)) ||
@@ -181,7 +181,6 @@ long ipc_call_kernel(int h, struct ipc_msg *msg, const void *snd, size_t snd_len
 	struct endpoint *ep = ipc_get_badged(h, &badge);
 	if (!ep)
 		return -EBADF;
-	self->ipc_buf = *msg;
 	self->ipc_badge = badge;
 	self->ipc_snd = (uint64_t)snd;
 	self->ipc_snd_len = snd_len;
@@ -204,6 +203,16 @@ long ipc_call_kernel(int h, struct ipc_msg *msg, const void *snd, size_t snd_len
 	}
 	sched_unlock_ipc(f);
 	kobj_put(&ep->obj);
+	return r;
+}
+
+/* A call with a message already in the kernel: the reply replaces *msg. */
+long ipc_call_kernel(int h, struct ipc_msg *msg, const void *snd, size_t snd_len, void *rcv,
+		     size_t rcv_len)
+{
+	struct thread *self = current_thread();
+	self->ipc_buf = *msg;
+	long r = ipc_call_loaded(h, snd, snd_len, rcv, rcv_len);
 	if (r == 0)
 		*msg = self->ipc_buf;
 	return r;
@@ -212,11 +221,11 @@ long ipc_call_kernel(int h, struct ipc_msg *msg, const void *snd, size_t snd_len
 long sys_ipc_call(int h, struct ipc_msg *umsg, const void *snd, size_t snd_len,
 		  void *rcv, size_t rcv_len)
 {
-	struct ipc_msg m;
-	if (copy_from_user(&m, umsg, sizeof(m)))
+	struct thread *self = current_thread();
+	if (copy_from_user(&self->ipc_buf, umsg, sizeof(*umsg)))
 		return -EFAULT;
-	long r = ipc_call_kernel(h, &m, snd, snd_len, rcv, rcv_len);
-	if (r == 0 && copy_to_user(umsg, &m, sizeof(m)))
+	long r = ipc_call_loaded(h, snd, snd_len, rcv, rcv_len);
+	if (r == 0 && copy_to_user(umsg, &self->ipc_buf, sizeof(*umsg)))
 		return -EFAULT;
 	return r;
 }
