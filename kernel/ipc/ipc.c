@@ -171,7 +171,8 @@ long sys_ep_create(void)
 /* The call itself, with the message already in self->ipc_buf, where the
  * reply lands too (no extra copies: this is the IPC fast path). The
  * buffers are the caller's user memory (checked here). */
-static long ipc_call_loaded(int h, const void *snd, size_t snd_len, void *rcv, size_t rcv_len)
+static __attribute__((always_inline)) inline long ipc_call_loaded(int h, const void *snd, size_t snd_len,
+							     void *rcv, size_t rcv_len)
 {
 	struct thread *self = current_thread();
 	if ((snd_len && !user_range_ok((uint64_t)snd, snd_len)) ||
