@@ -15,6 +15,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TABLE = os.path.join(ROOT, "kernel", "include", "abi", "syscalls.tbl")
 REGS = ["rdi", "rsi", "rdx", "r10", "r8", "r9"]
 INCLUDES = []  # ABI headers the signatures need ("@include" lines)
+IRQOFF = set()  # calls that run with interrupts masked ("@irqoff" lines)
 
 
 def parse():
@@ -25,6 +26,9 @@ def parse():
             continue
         if line.startswith("@include "):
             INCLUDES.append(line.split(None, 1)[1])
+            continue
+        if line.startswith("@irqoff "):
+            IRQOFF.update(line.split()[1:])
             continue
         parts = [p.strip() for p in line.split("|", 3)]
         if len(parts) != 4 or not parts[0].isdigit() or not re.fullmatch(r"[a-z_][a-z0-9_]*", parts[1]):
@@ -42,6 +46,9 @@ def parse():
     nrs = [c["nr"] for c in calls]
     if sorted(nrs) != list(range(len(nrs))):
         sys.exit(f"{TABLE}: syscall numbers must be 0..N-1 without gaps or repeats")
+    unknown = IRQOFF - {c["name"] for c in calls}
+    if unknown:
+        sys.exit(f"{TABLE}: @irqoff names unknown calls: {', '.join(sorted(unknown))}")
     return sorted(calls, key=lambda c: c["nr"])
 
 
@@ -69,6 +76,11 @@ def gen_kernel(calls):
     out.append("const syscall_fn syscall_table[SYSCALL_COUNT] = {")
     for c in calls:
         out.append(f"\t[{c['nr']}] = call_{c['name']},")
+    out.append("};")
+    out.append("const uint8_t syscall_irqoff[SYSCALL_COUNT] = {")
+    for c in calls:
+        if c["name"] in IRQOFF:
+            out.append(f"\t[{c['nr']}] = 1,")
     out.append("};")
     out.append("const char *const syscall_names[SYSCALL_COUNT] = {")
     for c in calls:
@@ -121,7 +133,8 @@ def gen_docs(calls):
            "(`sys_NAME(...)`).", "",
            "| nr | call | description |", "|---:|---|---|"]
     for c in calls:
-        out.append(f"| {c['nr']} | `{c['name']}({proto(c)})` | {c['doc']} |")
+        note = " (Runs with interrupts masked: it never blocks.)" if c["name"] in IRQOFF else ""
+        out.append(f"| {c['nr']} | `{c['name']}({proto(c)})` | {c['doc']}{note} |")
     return "\n".join(out) + "\n"
 
 

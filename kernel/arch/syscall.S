@@ -27,10 +27,12 @@ syscall_entry:
 	pushq	$SYSCALL_VECTOR
 	FRAME_PUSH_REGS
 	xorl	%ebp, %ebp		/* backtraces stop at the user boundary */
-	sti
 	cmpq	$SYSCALL_COUNT, %rax
 	jae	1f
-	movq	%r10, %rcx		/* 4th argument: C wants it in rcx */
+	cmpb	$0, syscall_irqoff(%rax)
+	jne	4f			/* short calls run with interrupts masked */
+	sti
+4:	movq	%r10, %rcx		/* 4th argument: C wants it in rcx */
 	call	*syscall_table(, %rax, 8)
 	jmp	2f
 1:	movq	$-ENOSYS, %rax

@@ -11,6 +11,8 @@
 typedef long (*syscall_fn)(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
 extern const syscall_fn syscall_table[SYSCALL_COUNT];
 extern const char *const syscall_names[SYSCALL_COUNT];
+/* 1: the call runs with interrupts masked (see syscalls.tbl, "@irqoff"). */
+extern const uint8_t syscall_irqoff[SYSCALL_COUNT];
 
 void syscall_init(void);
 
