@@ -61,7 +61,7 @@ host_srcs_sched_fair   := kernel/sched/fair.c kernel/lib/rbtree.c
 host_srcs_initrd       := kernel/lib/initrd.c
 host_srcs_elf          := kernel/lib/elf.c
 host_srcs_acpi         := kernel/lib/acpi.c
-host_srcs_tmpfs        := user/servers/vfs/tmpfs.c
+host_srcs_tmpfs        := user/servers/tmpfs/tmpfs.c
 HOST_BINS := $(patsubst %,$(BUILD)/host/test_%,$(HOST_TESTS))
 
 .PHONY: all run debug test bench iso clean deps docs libc
@@ -188,15 +188,23 @@ BIN_LIB_OBJS := $(patsubst %,$(BUILD)/libc/obj/%.o,$(wildcard user/bin/lib/*.c))
 $(foreach p,$(BIN_TOOLS),$(eval $(call posix_prog,$(INITRD_DIR)/bin/$(p),user/bin/$(p).c,-S,$(BIN_LIB_OBJS))))
 USER_BINS += $(patsubst %,$(INITRD_DIR)/bin/%,$(BIN_TOOLS))
 
-# Servers: every .c of user/servers/NAME/ (on the C library), plus the
-# kernel's pure-logic files they share.
-VFS_OBJS := $(patsubst %,$(BUILD)/libc/obj/%.o,$(wildcard user/servers/vfs/*.c) kernel/lib/initrd.c)
-$(BUILD)/libc/obj/user/servers/vfs/%.c.o: LIBC_CFLAGS += -iquote user/servers/vfs
-$(INITRD_DIR)/servers/vfs: $(VFS_OBJS) $(LIBC_CRT0) $(LIBC_PORT) $(NEWLIB_LIBC)
-	@mkdir -p $(@D)
-	@echo "  LD      $@"
-	@ld $(USER_LDFLAGS) -o $@ $(call LIBC_LINK,$(VFS_OBJS))
-USER_BINS += $(INITRD_DIR)/servers/vfs
+# Servers: every .c of user/servers/NAME/ (on the C library); the file
+# systems share the server skeleton of user/servers/lib, and tmpfs the
+# kernel's boot-archive reader.
+SERVERS := vfs tmpfs devfs procfs
+FSSRV_SRCS := $(wildcard user/servers/lib/*.c)
+server_srcs = $(wildcard user/servers/$(1)/*.c) $(if $(filter-out vfs,$(1)),$(FSSRV_SRCS)) \
+	$(if $(filter tmpfs,$(1)),kernel/lib/initrd.c)
+define server
+$(BUILD)/libc/obj/user/servers/$(1)/%.c.o: LIBC_CFLAGS += -iquote user/servers/$(1) -iquote user/servers/lib
+$(INITRD_DIR)/servers/$(1): $(patsubst %,$(BUILD)/libc/obj/%.o,$(call server_srcs,$(1))) $(LIBC_CRT0) $(LIBC_PORT) $(NEWLIB_LIBC)
+	@mkdir -p $$(@D)
+	@echo "  LD      $$@"
+	@ld $(USER_LDFLAGS) -o $$@ $$(call LIBC_LINK,$(patsubst %,$(BUILD)/libc/obj/%.o,$(call server_srcs,$(1))))
+endef
+$(BUILD)/libc/obj/user/servers/lib/%.c.o: LIBC_CFLAGS += -iquote user/servers/lib
+$(foreach s,$(SERVERS),$(eval $(call server,$(s))))
+USER_BINS += $(patsubst %,$(INITRD_DIR)/servers/%,$(SERVERS))
 
 # What tools/arbor-cc links with.
 libc: $(NEWLIB_LIBC) $(LIBC_PORT) $(LIBC_CRT0)

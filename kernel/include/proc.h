@@ -9,6 +9,7 @@
 
 #include "abi/ipc.h"
 #include "abi/signal.h"
+#include "abi/procinfo.h"
 #include "fpu.h"
 #include "kobj.h"
 #include "percpu.h"
@@ -116,10 +117,17 @@ struct proc {
 	struct list_head threads;
 	uint32_t nr_threads;
 	char name[PROC_NAME_MAX];
+	/* The arguments of its program, NUL-separated (cut at a whole
+	 * argument's end), for /proc/PID/cmdline. */
+	char cmdline[K_CMDLINE_MAX];
+	uint32_t cmdline_len;
 };
 
 /* May touch hardware: I/O ports, device memory, DMA, IRQs, PCI config. */
 #define PROC_CAP_DRIVER 0x1
+
+/* Records argv (NULL-terminated) as p's command line. */
+void proc_set_cmdline(struct proc *p, const char *const argv[]);
 
 extern struct proc kernel_proc;
 extern struct proc *init_proc;	/* pid 1, once started; adopts orphans */

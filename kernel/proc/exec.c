@@ -79,13 +79,14 @@ long sys_execve(const char *upath, const char *const *uargv, const char *const *
 	if ((err = exec_copy_args(&a, uargv, uenvp)))
 		return err;
 	struct addrspace *as = proc_load_image(path, a->argv, a->envp, p->cgroup, &entry, &rsp, &err);
-	kfree(a);
-	if (!as)
-		return err;
-	if ((err = proc_end_other_threads(p, self))) {
-		vm_as_destroy(as);
+	if (!as || (err = proc_end_other_threads(p, self))) {
+		if (as)
+			vm_as_destroy(as);
+		kfree(a);
 		return err;
 	}
+	proc_set_cmdline(p, a->argv);
+	kfree(a);
 	/* Point of no return: switch to the new image. */
 	struct addrspace *old = p->as;
 	p->as = as;

@@ -131,6 +131,8 @@ struct proc *proc_alloc(struct proc *parent, struct cgroup *cg, const char *name
 	}
 	proc_init_common(p);
 	strlcpy(p->name, name, sizeof(p->name));
+	memcpy(p->cmdline, parent->cmdline, parent->cmdline_len); /* fork's; spawn sets its own */
+	p->cmdline_len = parent->cmdline_len;
 	p->cred = parent->cred;
 	p->umask = parent == &kernel_proc ? 022 : parent->umask;
 	p->start_ns = clock_ns();
@@ -576,6 +578,10 @@ long sys_proc_info(int pid, struct k_procinfo *uinfo)
 	k->resident_pages = p->as ? p->as->resident : 0;
 	k->start_ns = p->start_ns;
 	strlcpy(k->name, p->name, sizeof(k->name));
+	k->suid = p->cred.suid;
+	k->sgid = p->cred.sgid;
+	k->cmdline_len = p->cmdline_len;
+	memcpy(k->cmdline, p->cmdline, p->cmdline_len);
 	cg_path(p->cgroup, k->cgroup, sizeof(k->cgroup));
 	spin_unlock(&proc_lock);
 	long r = copy_to_user(uinfo, k, sizeof(*k)) ? -EFAULT : 0;
@@ -583,8 +589,24 @@ long sys_proc_info(int pid, struct k_procinfo *uinfo)
 	return r;
 }
 
+void proc_set_cmdline(struct proc *p, const char *const argv[])
+{
+	uint32_t n = 0;
+	for (; argv && *argv; argv++) {
+		size_t len = strlen(*argv) + 1;
+		if (n + len > sizeof(p->cmdline))
+			break;
+		memcpy(p->cmdline + n, *argv, len);
+		n += (uint32_t)len;
+	}
+	p->cmdline_len = n;
+}
+
 long sys_meminfo(struct k_meminfo *u)
 {
-	struct k_meminfo k = { pmm_managed_pages(), pmm_free_pages(), PAGE_SIZE };
+	/* Idle: the time since boot that no thread ran (one CPU). */
+	uint64_t now = clock_ns(), busy = sched_cg_usage_ns(&cg_root);
+	struct k_meminfo k = { pmm_managed_pages(), pmm_free_pages(), PAGE_SIZE,
+			       now > busy ? now - busy : 0 };
 	return copy_to_user(u, &k, sizeof(k)) ? -EFAULT : 0;
 }

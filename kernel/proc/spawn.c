@@ -183,6 +183,7 @@ int proc_spawn_stdio(const char *path, const char *const argv[], struct cgroup *
 	}
 	p->caps = caps;
 	p->as = as;
+	proc_set_cmdline(p, argv);
 	signal_init_proc(p, p, true); /* a new program: handlers reset */
 	proc_copy_handles(parent, p, true); /* descriptors, as fork + exec */
 	for (int fd = 0; stdio && fd < 3; fd++)

@@ -14,6 +14,7 @@
 #include "arch/x86.h"
 #include "heap.h"
 #include "ktest.h"
+#include "userspace.h"
 #include "panic.h"
 #include "pmm.h"
 #include "printk.h"
@@ -51,29 +52,21 @@ static int kbench_user_programs(const char *filter)
 	return n;
 }
 
-/* posix/bench needs the console driver and the VFS server. */
+/* posix/bench needs the console driver, the VFS and the file systems. */
 static void kbench_posix(void)
 {
-	const char *const dargv[] = { "drivers/serial", NULL }, *const vargv[] = { "servers/vfs", NULL };
 	const char *const bargv[] = { "posix/bench", NULL };
-	int status, drv = proc_spawn("drivers/serial", dargv, &cg_root, &kernel_proc, PROC_CAP_DRIVER);
-	struct kobj *console = NULL, *vfs = NULL;
-	for (int i = 0; i < 500 && !(console = ipc_name_get("console")); i++)
-		sched_sleep_until(clock_ns() + 10000000);
-	int vp = proc_spawn_stdio("servers/vfs", vargv, &cg_root, &kernel_proc, 0, console);
-	for (int i = 0; i < 500 && !(vfs = ipc_name_get("vfs")); i++)
-		sched_sleep_until(clock_ns() + 10000000);
-	int bp = proc_spawn_stdio("posix/bench", bargv, &cg_root, &kernel_proc, 0, console);
-	if (bp > 0)
-		proc_wait(&kernel_proc, bp, &status, 0, 0);
-	if (console)
-		kobj_put(console);
-	if (vfs)
-		kobj_put(vfs);
-	proc_kill(proc_find(vp), SIGKILL);
-	proc_kill(proc_find(drv), SIGKILL);
-	proc_wait(&kernel_proc, vp, &status, 0, 0);
-	proc_wait(&kernel_proc, drv, &status, 0, 0);
+	struct userspace u;
+	int status;
+	if (userspace_start(&cg_root, &u) == 0) {
+		struct kobj *console = ipc_name_get("console");
+		int bp = proc_spawn_stdio("posix/bench", bargv, &cg_root, &kernel_proc, 0, console);
+		if (bp > 0)
+			proc_wait(&kernel_proc, bp, &status, 0, 0);
+		if (console)
+			kobj_put(console);
+	}
+	userspace_stop(&u);
 }
 
 /* How two CPU-bound processes in sibling cgroups with cpu.weight 100 and

@@ -11,6 +11,7 @@
 #include "sched.h"
 #include "timer.h"
 #include "ipc.h"
+#include "userspace.h"
 
 #define MS 1000000ul
 
@@ -306,31 +307,6 @@ KTEST(user_channels_and_handles)
 	user_test("tests/channel", argv);
 }
 
-/* Starts the servers user programs expect: the console and the VFS. */
-/* Waits up to 5 s for a server to publish name. */
-static struct kobj *wait_name(const char *name)
-{
-	struct kobj *o = NULL;
-	for (int i = 0; i < 500 && !(o = ipc_name_get(name)); i++)
-		sched_sleep_until(clock_ns() + 10 * MS);
-	KT_EXPECT(o != NULL);
-	return o;
-}
-
-static void start_servers(struct cgroup *cg, int *drv, int *vfs)
-{
-	const char *const vargv[] = { "servers/vfs", NULL };
-	*drv = start_console_driver(cg);
-	struct kobj *console = wait_name("console");
-	*vfs = proc_spawn_stdio("servers/vfs", vargv, cg, &kernel_proc, 0, console);
-	KT_EXPECT(*vfs > 0);
-	struct kobj *v = wait_name("vfs");
-	if (v)
-		kobj_put(v);
-	if (console)
-		kobj_put(console);
-}
-
 /* Runs argv with descriptors 0-2 on the console, as init would. */
 static int run_posix_argv(const char *const *argv, struct cgroup *cg)
 {
@@ -354,24 +330,16 @@ static int run_posix(const char *path, struct cgroup *cg)
 	return run_posix_argv(argv, cg);
 }
 
-static void stop_server(int pid)
-{
-	int status;
-	proc_kill(proc_find(pid), SIGKILL);
-	proc_wait(&kernel_proc, pid, &status, 0, clock_ns() + 5000 * MS);
-}
-
 /* Files, directories, pipes and devices through the VFS server. */
 KTEST(posix_files_vfs)
 {
 	struct cgroup *s = user_cg("servers"), *c = user_cg("posix_files");
-	int drv, vfs;
+	struct userspace u;
 	if (!s || !c)
 		return;
-	start_servers(s, &drv, &vfs);
+	KT_EXPECT_EQ(userspace_start(s, &u), 0);
 	KT_EXPECT_EQ(run_posix("posix/files", c), W_EXITCODE(0));
-	stop_server(vfs);
-	stop_server(drv);
+	userspace_stop(&u);
 	user_cg_done(c);
 	user_cg_done(s);
 }
@@ -403,13 +371,12 @@ static void run_shell_script(const char *script, const char *cgname)
 {
 	struct cgroup *s = user_cg("servers"), *c = user_cg(cgname);
 	const char *const argv[] = { "bin/sh", script, NULL };
-	int drv, vfs;
+	struct userspace u;
 	if (!s || !c)
 		return;
-	start_servers(s, &drv, &vfs);
+	KT_EXPECT_EQ(userspace_start(s, &u), 0);
 	KT_EXPECT_EQ(run_posix_argv(argv, c), W_EXITCODE(0));
-	stop_server(vfs);
-	stop_server(drv);
+	userspace_stop(&u);
 	user_cg_done(c);
 	user_cg_done(s);
 }

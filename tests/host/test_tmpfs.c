@@ -1,5 +1,5 @@
 /* Host unit tests for the VFS server's in-memory file system
- * (user/servers/vfs/tmpfs.c). Prints TAP.
+ * (user/servers/tmpfs/tmpfs.c). Prints TAP.
  *
  * Errors are checked as exact Linux errno values. The allocator below
  * counts live blocks and bytes and can be told to fail, which checks
@@ -12,7 +12,7 @@
 #include <time.h>
 
 #include "abi/errno.h"
-#include "../../user/servers/vfs/tmpfs.h"
+#include "../../user/servers/tmpfs/tmpfs.h"
 #include "tap.h"
 
 #define S_IFMT   TMPFS_S_IFMT

@@ -1,6 +1,7 @@
 /* PID 1: starts the servers, then either runs the program named on the
  * kernel command line (run=PATH ARGS..., used by tools/arbor-run) and
  * powers off, or adopts and reaps orphans forever. */
+#include "abi/fs.h"
 #include "arbor/user.h"
 
 #define MAX_ARGS 32
@@ -73,6 +74,46 @@ static void wait_for(const char *name)
 	printf("init: %s did not start\n", name);
 }
 
+/* Asks the VFS to mount a file system ("source\0target\0fstype\0data\0"). */
+static void mount_fs(const char *source, const char *target, const char *type, const char *data)
+{
+	const char *parts[] = { source, target, type, data };
+	char msg[256];
+	size_t at = 0;
+	for (int i = 0; i < 4; i++) {
+		size_t n = strlen(parts[i]) + 1;
+		memcpy(msg + at, parts[i], n);
+		at += n;
+	}
+	long v = sys_ns_lookup(VFS_NAME);
+	struct ipc_msg m = { .label = VFS_MOUNT };
+	long r = v < 0 ? v : sys_ipc_call((int)v, &m, msg, at, NULL, 0);
+	if (r == 0)
+		r = (long)m.label;
+	if (r < 0)
+		printf("init: cannot mount %s on %s: error %ld\n", type, target, -r);
+	if (v >= 0)
+		sys_handle_close((int)v);
+}
+
+/* The VFS and the file-system servers, then the standard mounts. */
+static void start_file_systems(void)
+{
+	static const char *const servers[][2] = {
+		{ "servers/vfs", VFS_NAME }, { "servers/tmpfs", "fs.tmpfs" },
+		{ "servers/devfs", "fs.devfs" }, { "servers/procfs", "fs.proc" },
+	};
+	for (int i = 0; i < 4; i++) {
+		const char *argv[] = { servers[i][0], NULL };
+		start(servers[i][0], argv, 0);
+	}
+	for (int i = 0; i < 4; i++)
+		wait_for(servers[i][1]);
+	mount_fs("rootfs", "/", "tmpfs", "initrd");
+	mount_fs("devfs", "/dev", "devfs", "");
+	mount_fs("proc", "/proc", "proc", "");
+}
+
 /* Descriptors 0, 1 and 2 of everything init starts: the console. */
 static void console_fds(void)
 {
@@ -131,17 +172,15 @@ int main(void)
 	const char *drv[] = { "drivers/serial", NULL };
 	int status;
 
-	const char *vfs[] = { "servers/vfs", NULL };
 	start("drivers/serial", drv, SPAWN_DRIVER);
 	wait_for(CONSOLE_NAME);
 	console_fds();
-	start("servers/vfs", vfs, 0);
-	wait_for(VFS_NAME);
+	start_file_systems();
 	set_handler(SIGUSR2, on_poweroff, 0, 0);
 	sys_cmdline(cmdline, sizeof(cmdline));
 	if (parse_run(cmdline, argv) > 0)
 		run_and_power_off(argv);
-	printf("init: Arbor user space is up (pid %ld); the console and the VFS are user-space servers.\n",
+	printf("init: Arbor user space is up (pid %ld); the console, the VFS and the file systems are user-space servers.\n",
 	       sys_getpid());
 	printf("init: type 'poweroff' or Ctrl-A then X to quit.\n");
 	run_shell();

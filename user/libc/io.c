@@ -189,7 +189,7 @@ int fcntl(int fd, int cmd, ...)
 }
 
 /* Absolute path for the VFS: relative paths start at the working directory. */
-static long abs_path(const char *path, char *out, size_t cap)
+long __vfs_abs_path(const char *path, char *out, size_t cap)
 {
 	if (!path)
 		return -EFAULT;
@@ -217,7 +217,7 @@ long __vfs_path_call(uint64_t label, const char *path, uint64_t w0, uint64_t w1,
 		     size_t rcv_len, uint64_t *out)
 {
 	static char abs[4096];
-	long n = abs_path(path, abs, sizeof(abs));
+	long n = __vfs_abs_path(path, abs, sizeof(abs));
 	long v = __vfs_handle();
 	if (n < 0)
 		return n;

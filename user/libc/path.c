@@ -4,6 +4,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "abi/fs.h"
@@ -12,6 +13,7 @@
 long __vfs_path_call(uint64_t label, const char *path, uint64_t w0, uint64_t w1, void *rcv,
 		     size_t rcv_len, uint64_t *out);
 long __vfs_handle(void);
+long __vfs_abs_path(const char *path, char *out, size_t cap);
 
 int stat(const char *path, struct stat *st)
 {
@@ -269,4 +271,50 @@ int closedir(DIR *d)
 int dirfd(DIR *d)
 {
 	return d->fd;
+}
+
+/* Appends s and its NUL to buf at *at; -1 if it does not fit. */
+static int put_part(char *buf, size_t cap, size_t *at, const char *s)
+{
+	size_t len = strlen(s) + 1;
+	if (*at + len > cap)
+		return -1;
+	memcpy(buf + *at, s, len);
+	*at += len;
+	return 0;
+}
+
+int mount(const char *source, const char *target, const char *fstype, unsigned long flags,
+	  const void *data)
+{
+	char msg[2 * 4096], abs[4096];
+	size_t at = 0;
+	if (!target || !fstype)
+		return (int)__sys_ret(-EFAULT);
+	long n = __vfs_abs_path(target, abs, sizeof(abs));
+	if (n < 0)
+		return (int)__sys_ret(n);
+	/* "source\0target\0fstype\0data\0" */
+	if (put_part(msg, sizeof(msg), &at, source ? source : "") ||
+	    put_part(msg, sizeof(msg), &at, abs) || put_part(msg, sizeof(msg), &at, fstype) ||
+	    put_part(msg, sizeof(msg), &at, data ? (const char *)data : ""))
+		return (int)__sys_ret(-EINVAL);
+	long v = __vfs_handle();
+	if (v < 0)
+		return (int)__sys_ret(-ENOSYS);
+	struct ipc_msg m = { .label = VFS_MOUNT, .w = { flags } };
+	long r = sys_ipc_call((int)v, &m, msg, at, NULL, 0);
+	return (int)__sys_ret(r < 0 ? r : (long)m.label);
+}
+
+int umount2(const char *target, int flags)
+{
+	if (flags & ~UMOUNT_NOFOLLOW)
+		return (int)__sys_ret(-EINVAL); /* forced and lazy unmounts are not supported */
+	return (int)__sys_ret(__vfs_path_call(VFS_UMOUNT, target, 0, 0, NULL, 0, NULL));
+}
+
+int umount(const char *target)
+{
+	return umount2(target, 0);
 }

@@ -1,6 +1,5 @@
-/* The file protocol: what every file server answers over IPC (the VFS
- * server for its file systems and pipes, the console driver for the
- * terminal). A file descriptor is a handle to a channel whose badge names
+/* The file protocol: what every file server answers over IPC (the file
+ * system servers, the console driver for the terminal). A file descriptor is a handle to a channel whose badge names
  * the open file description in its server; its offset and status flags
  * live there, shared by dup and fork as POSIX requires. Replies carry 0
  * or a negative errno in the label. */
@@ -19,6 +18,32 @@
 #define VFS_CHMOD    7	/* w0 mode */
 #define VFS_CHOWN    8	/* w0 uid, w1 gid ((uint64_t)-1: unchanged) */
 #define VFS_ACCESS   9	/* w0 R_OK|W_OK|X_OK */
+#define VFS_MOUNT   10	/* send buffer "source\0target\0fstype\0data\0", w0 MS_* flags; root only */
+#define VFS_UMOUNT  11	/* the target; w0 flags (must be 0); root only */
+#define VFS_MOUNTS  12	/* the mount table as /proc/mounts text into the receive buffer: reply w0 = its length */
+
+/* Mount flags (Linux's values). */
+#define MS_RDONLY    1
+#define MS_NOSUID    2
+#define MS_NODEV     4
+#define MS_NOEXEC    8
+
+/* The file-system server protocol. A file system is a server that
+ * publishes its endpoint as FS_NAME_PREFIX + its type ("fs.tmpfs"). The
+ * VFS resolves a path to a mount and forwards the request (the VFS_* label
+ * and w0, w1 unchanged) with the path relative to the mount's root ("/" is
+ * the root itself) and the caller's kernel-attested identity in w2..w4.
+ * File systems take such requests only from root callers (the VFS runs as
+ * root), so an ordinary process cannot claim another identity. Open
+ * replies w0 = a handle given to the VFS, which passes it on to the
+ * client: from then on the client's descriptor talks to the file system
+ * directly, with its own identity. */
+#define FS_NAME_PREFIX "fs."
+#define FS_MOUNT   0x201	/* send buffer "source\0data\0", w0 MS_* flags: reply w0 = instance */
+#define FS_UMOUNT  0x202	/* w2 instance: -EBUSY while it has open files */
+#define FS_W_WHO   2	/* w2: instance | pid << 32 */
+#define FS_W_CRED  3	/* w3: euid | egid << 32 */
+#define FS_W_RCRED 4	/* w4: uid | gid << 32 (for access) */
 
 /* On a file channel. */
 #define FILE_READ    0x101	/* w0 offset, w1 1 = at w0 (pread): receive buffer; reply w0 = bytes */

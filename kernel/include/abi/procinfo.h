@@ -6,6 +6,8 @@
 
 /* proc_list reports at most this many pids per call. */
 #define PROC_LIST_MAX 4096
+/* A process's command line is kept up to this many bytes. */
+#define K_CMDLINE_MAX 256
 
 struct k_procinfo {
 	int32_t pid, ppid, pgid, sid;
@@ -18,11 +20,15 @@ struct k_procinfo {
 	uint64_t start_ns;		/* clock_ns when it started */
 	char name[32];
 	char cgroup[256];		/* path in the hierarchy, "/" for the root */
+	uint32_t suid, sgid;		/* saved ids */
+	uint32_t cmdline_len;		/* bytes of cmdline used */
+	char cmdline[K_CMDLINE_MAX];	/* its arguments, each NUL-terminated */
 };
 
 struct k_meminfo {
 	uint64_t total_pages, free_pages;
 	uint64_t page_size;
+	uint64_t idle_ns;		/* time since boot that no thread ran */
 };
 
 #endif

@@ -1,44 +1,48 @@
-/* The VFS server's internals: open files (named by their channel's badge)
- * and the devices it serves itself. One big lock serialises the server's
- * state. (Pipes are kernel objects: kernel/ipc/pipe.c.) */
+/* The VFS server: one name space over the mounted file systems. It owns
+ * the mount table and nothing else: each request about a path goes to the
+ * file-system server of the mount the path lies in (abi/fs.h), and a file
+ * opened there is the client's own channel to that server. */
 #ifndef ARBOR_VFS_H
 #define ARBOR_VFS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
-#include <sys/types.h>
+#include "abi/fs.h"
 #include "abi/ipc.h"
-#include "tmpfs.h"
 
-enum ofile_kind { OF_TMPFS, OF_NULL, OF_ZERO, OF_URANDOM };
+#define VFS_PATH_MAX 4096
+#define VFS_MOUNTS_MAX 32
 
-struct ofile {
-	uint64_t badge;
-	enum ofile_kind kind;
-	int flags;			/* O_ACCMODE | O_APPEND | O_NONBLOCK */
-	uint64_t offset;
-	struct tmpfs_inode *ino;	/* OF_TMPFS */
-	struct ofile *next;		/* hash chain */
-	int busy;			/* workers using it right now */
-	bool dead;			/* released while busy: freed when idle */
+struct vfs_mount {
+	bool used;
+	uint64_t seq;			/* mount order, for /proc/mounts */
+	char target[256];		/* normalized: "/", "/dev" */
+	size_t tlen;
+	char source[64], type[28], data[128];
+	uint64_t flags;			/* MS_* */
+	int h;				/* the file-system server's endpoint */
+	uint32_t inst;			/* its instance for this mount */
 };
 
-extern struct tmpfs *vfs_root;
+/* Lexically resolves ".", ".." and repeated slashes of the absolute path
+ * in into out (at least VFS_PATH_MAX bytes): "/" or "/a/b". */
+void vfs_normalize(const char *in, char *out);
 
-void vfs_lock(void);
-void vfs_unlock(void);
-uint64_t vfs_now(void);
+/* A copy of the mount that holds normalized path p, and the path inside
+ * it; false if nothing is mounted at "/". */
+bool vfs_mount_find(const char *p, struct vfs_mount *out);
+/* Whether normalized path p is a mount point. */
+bool vfs_is_mountpoint(const char *p);
+long vfs_mount(const struct ipc_info *info, uint64_t flags, char *buf, size_t len);
+long vfs_umount(const struct ipc_info *info, const char *path, uint64_t flags);
+/* The table as /proc/mounts text into the caller's receive buffer;
+ * returns its full length. */
+long vfs_mounts_text(void);
 
-struct ofile *ofile_new(enum ofile_kind kind, int flags);
-struct ofile *ofile_find(uint64_t badge);
-void ofile_release(uint64_t badge);	/* the last handle to it is gone */
-/* Gives the caller a descriptor for of: the caller's handle, or -errno. */
-long ofile_give(struct ofile *of);
-
-/* File-channel requests; the reply goes in m. */
-void file_request(struct ofile *of, struct ipc_msg *m, const struct ipc_info *info);
-/* Path requests on the VFS endpoint. */
-void path_request(struct ipc_msg *m, const struct ipc_info *info);
-
+/* A request to the file system of mount mt for the caller of info: the
+ * label and w0, w1 as the client sent them, path inside mt. */
+long vfs_forward(const struct vfs_mount *mt, const struct ipc_info *info, struct ipc_msg *m,
+		 const char *path, size_t path_len, void *rcv, size_t rcv_len);
 
 #endif

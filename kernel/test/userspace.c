@@ -1,0 +1,80 @@
+/* Brings up the user-space servers for tests: the same servers and mounts
+ * as user/init/init.c, the mounts made by running /bin/mount. */
+#include "userspace.h"
+#include "abi/signal.h"
+#include "abi/wait.h"
+#include "ipc.h"
+#include "kobj.h"
+#include "printk.h"
+#include "proc.h"
+#include "sched.h"
+#include "timer.h"
+
+#define MS 1000000ul
+
+static const char *const servers[USERSPACE_SERVERS][2] = {
+	{ "drivers/serial", "console" }, { "servers/vfs", "vfs" }, { "servers/tmpfs", "fs.tmpfs" },
+	{ "servers/devfs", "fs.devfs" }, { "servers/procfs", "fs.proc" },
+};
+
+static const char *const mounts[][8] = {
+	{ "bin/mount", "-t", "tmpfs", "-o", "initrd", "rootfs", "/", NULL },
+	{ "bin/mount", "-t", "devfs", "devfs", "/dev", NULL },
+	{ "bin/mount", "-t", "proc", "proc", "/proc", NULL },
+};
+
+/* Waits up to 5 s for a server to publish name. */
+static struct kobj *userspace_wait_name(const char *name)
+{
+	struct kobj *o = NULL;
+	for (int i = 0; i < 500 && !(o = ipc_name_get(name)); i++)
+		sched_sleep_until(clock_ns() + 10 * MS);
+	if (!o)
+		printk("userspace: %s did not start\n", name);
+	return o;
+}
+
+static int userspace_mount(const char *const *argv, struct cgroup *cg, struct kobj *console)
+{
+	int status = -1;
+	int pid = proc_spawn_stdio(argv[0], argv, cg, &kernel_proc, 0, console);
+	if (pid > 0 && proc_wait(&kernel_proc, pid, &status, 0, clock_ns() + 5000 * MS) == pid &&
+	    status == W_EXITCODE(0))
+		return 0;
+	printk("userspace: %s failed (status %#x)\n", argv[0], status);
+	return -1;
+}
+
+int userspace_start(struct cgroup *cg, struct userspace *u)
+{
+	struct kobj *console = NULL;
+	int err = 0;
+	for (int i = 0; i < USERSPACE_SERVERS; i++) {
+		const char *const argv[] = { servers[i][0], NULL };
+		u->pids[i] = i == 0 ? proc_spawn(argv[0], argv, cg, &kernel_proc, PROC_CAP_DRIVER) :
+				      proc_spawn_stdio(argv[0], argv, cg, &kernel_proc, 0, console);
+		struct kobj *o = u->pids[i] > 0 ? userspace_wait_name(servers[i][1]) : NULL;
+		if (!o)
+			err = -1;
+		if (i == 0)
+			console = o;
+		else if (o)
+			kobj_put(o);
+	}
+	for (unsigned i = 0; !err && i < sizeof(mounts) / sizeof(mounts[0]); i++)
+		err = userspace_mount(mounts[i], cg, console);
+	if (console)
+		kobj_put(console);
+	return err;
+}
+
+void userspace_stop(struct userspace *u)
+{
+	for (int i = USERSPACE_SERVERS - 1; i >= 0; i--) {
+		int status;
+		if (u->pids[i] <= 0)
+			continue;
+		proc_kill(proc_find(u->pids[i]), SIGKILL);
+		proc_wait(&kernel_proc, u->pids[i], &status, 0, clock_ns() + 5000 * MS);
+	}
+}

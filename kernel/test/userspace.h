@@ -1,0 +1,20 @@
+/* The user-space servers a POSIX program expects (the console driver, the
+ * VFS and the file systems, mounted as init mounts them), for the tests
+ * and benchmarks that run such programs without init. */
+#ifndef ARBOR_TEST_USERSPACE_H
+#define ARBOR_TEST_USERSPACE_H
+
+struct cgroup;
+
+#define USERSPACE_SERVERS 5
+
+struct userspace {
+	int pids[USERSPACE_SERVERS];
+};
+
+/* Starts them in cg; 0, or -1 if one did not come up (reported). */
+int userspace_start(struct cgroup *cg, struct userspace *u);
+/* Kills and collects them. */
+void userspace_stop(struct userspace *u);
+
+#endif

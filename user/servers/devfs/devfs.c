@@ -1,0 +1,220 @@
+/* devfs: the device nodes of /dev. null, zero, random and urandom are
+ * served here; console and tty hand out a channel to the console driver,
+ * so a descriptor for them talks to the driver directly. The numbers are
+ * Linux's (mem 1:3 null, 1:5 zero, 1:8 random, 1:9 urandom; 5:0 tty,
+ * 5:1 console). */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "abi/console.h"
+#include "arbor_sys.h"
+#include "fssrv.h"
+
+enum dev_kind { DEV_NULL, DEV_ZERO, DEV_RANDOM, DEV_URANDOM, DEV_TTY, DEV_CONSOLE };
+
+static const struct dev {
+	const char *name;
+	unsigned major, minor;
+	uint32_t perm, gid;	/* owner root; group 5 is Linux's tty */
+} devs[] = {
+	[DEV_NULL] = { "null", 1, 3, 0666, 0 },	     [DEV_ZERO] = { "zero", 1, 5, 0666, 0 },
+	[DEV_RANDOM] = { "random", 1, 8, 0666, 0 },  [DEV_URANDOM] = { "urandom", 1, 9, 0666, 0 },
+	[DEV_TTY] = { "tty", 5, 0, 0666, 5 },	     [DEV_CONSOLE] = { "console", 5, 1, 0620, 5 },
+};
+#define NDEVS (int)(sizeof(devs) / sizeof(devs[0]))
+#define DEVFS_ROOT (-1)
+#define DEVFS_DEV 3	/* st_dev of this file system */
+
+static uint64_t devfs_boot_ns;
+
+/* The node a path names: a device index, DEVFS_ROOT, or -errno. */
+static int devfs_lookup(const char *path)
+{
+	while (*path == '/')
+		path++;
+	if (!*path || strcmp(path, ".") == 0 || strcmp(path, "..") == 0)
+		return DEVFS_ROOT;
+	size_t n = strcspn(path, "/");
+	for (int i = 0; i < NDEVS; i++)
+		if (strlen(devs[i].name) == n && strncmp(path, devs[i].name, n) == 0)
+			return path[n] ? -ENOTDIR : i; /* nothing lies below a device */
+	return -ENOENT;
+}
+
+static void devfs_stat(int node, struct stat *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->st_dev = DEVFS_DEV;
+	st->st_blksize = 4096;
+	st->st_atim.tv_sec = st->st_mtim.tv_sec = st->st_ctim.tv_sec = (time_t)(devfs_boot_ns / 1000000000u);
+	if (node == DEVFS_ROOT) {
+		st->st_mode = S_IFDIR | 0755;
+		st->st_ino = 1;
+		st->st_nlink = 2;
+		return;
+	}
+	st->st_mode = S_IFCHR | devs[node].perm;
+	st->st_ino = (ino_t)node + 2;
+	st->st_nlink = 1;
+	st->st_gid = devs[node].gid;
+	st->st_rdev = (dev_t)(devs[node].major << 8 | devs[node].minor);
+}
+
+/* The console driver's own channel, given to the VFS for the caller. */
+static long devfs_open_console(void)
+{
+	long h = sys_ns_lookup(CONSOLE_NAME);
+	if (h < 0)
+		return -ENXIO;
+	long r = sys_ipc_give((int)h);
+	sys_handle_close((int)h);
+	return r;
+}
+
+static long devfs_open(const struct fs_req *r, int node, int flags)
+{
+	int acc = flags & O_ACCMODE;
+	struct stat st;
+	if (acc == 3)
+		return -EINVAL;
+	if (flags & O_CREAT && flags & O_EXCL)
+		return -EEXIST;
+	devfs_stat(node, &st);
+	if (node == DEVFS_ROOT && acc != O_RDONLY)
+		return -EISDIR;
+	if (node != DEVFS_ROOT && (flags & O_DIRECTORY))
+		return -ENOTDIR;
+	int want = (acc != O_WRONLY ? R_OK : 0) | (acc != O_RDONLY ? W_OK : 0);
+	if (!fssrv_may(st.st_mode, st.st_uid, st.st_gid, r, want))
+		return -EACCES;
+	if (node == DEV_TTY || node == DEV_CONSOLE)
+		return devfs_open_console();
+	struct fs_file *f = fssrv_file_new(r->inst, flags);
+	if (!f)
+		return -ENOMEM;
+	f->kind = node;
+	return fssrv_file_give(f);
+}
+
+static long devfs_path(const struct fs_req *r, struct ipc_msg *m)
+{
+	int node = devfs_lookup(r->path);
+	struct stat st;
+	if (node < DEVFS_ROOT)
+		return m->label == VFS_OPEN && (m->w[0] & O_CREAT) && node == -ENOENT ? -EACCES : node;
+	switch (m->label) {
+	case VFS_OPEN: {
+		long h = devfs_open(r, node, (int)m->w[0]);
+		if (h >= 0)
+			m->w[0] = (uint64_t)h;
+		return h < 0 ? h : 0;
+	}
+	case VFS_STAT:
+		devfs_stat(node, &st);
+		return sys_ipc_write(0, &st, sizeof(st)) == sizeof(st) ? 0 : -EFAULT;
+	case VFS_ACCESS: {
+		struct fs_req real = *r;
+		real.uid = r->ruid, real.gid = r->rgid;
+		devfs_stat(node, &st);
+		return fssrv_may(st.st_mode, st.st_uid, st.st_gid, &real, (int)m->w[0]) ? 0 : -EACCES;
+	}
+	case VFS_MKDIR:
+		return -EEXIST;
+	case VFS_RMDIR:
+		return node == DEVFS_ROOT ? -EBUSY : -ENOTDIR;
+	case VFS_UNLINK:
+		return node == DEVFS_ROOT ? -EISDIR : -EPERM;
+	default: /* the set of devices is fixed */
+		return -EPERM;
+	}
+}
+
+static long devfs_read(struct fs_file *f, const struct ipc_info *info)
+{
+	static uint64_t seed = 0x9e3779b97f4a7c15ull;
+	char buf[4096];
+	if ((f->flags & O_ACCMODE) == O_WRONLY)
+		return -EBADF;
+	if (f->kind == DEV_NULL)
+		return 0;
+	uint64_t len = info->rcv_len < sizeof(buf) ? info->rcv_len : sizeof(buf);
+	for (uint64_t i = 0; i < len; i++) {
+		seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+		buf[i] = f->kind == DEV_ZERO ? 0 : (char)(seed ^ (uint64_t)sys_clock_ns());
+	}
+	return sys_ipc_write(0, buf, len);
+}
+
+static long devfs_readdir(struct fs_file *f, struct ipc_msg *m)
+{
+	uint64_t pos = m->w[0];
+	if (f->kind != DEVFS_ROOT)
+		return -ENOTDIR;
+	if (pos == 0)
+		return fssrv_put_dirent(m, 1, DT_DIR, ".", 1);
+	if (pos == 1)
+		return fssrv_put_dirent(m, 1, DT_DIR, "..", 2);
+	if (pos - 2 < (uint64_t)NDEVS)
+		return fssrv_put_dirent(m, pos, DT_CHR, devs[pos - 2].name, pos + 1);
+	m->w[1] = 0;
+	return 0;
+}
+
+static long devfs_file(struct fs_file *f, struct ipc_msg *m, const struct ipc_info *info)
+{
+	struct stat st;
+	switch (m->label) {
+	case FILE_READ:
+		return f->kind == DEVFS_ROOT ? -EISDIR : devfs_read(f, info);
+	case FILE_WRITE:
+		if ((f->flags & O_ACCMODE) == O_RDONLY)
+			return -EBADF;
+		return (long)info->snd_len; /* null, zero and random take and drop it */
+	case FILE_SEEK:
+		return 0;
+	case FILE_FSTAT:
+		devfs_stat(f->kind, &st);
+		return sys_ipc_write(0, &st, sizeof(st)) == sizeof(st) ? 0 : -EFAULT;
+	case FILE_READDIR:
+		return devfs_readdir(f, m);
+	case FILE_GETFL:
+		return f->flags;
+	case FILE_SETFL:
+		f->flags = (f->flags & ~(O_APPEND | O_NONBLOCK)) | ((int)m->w[0] & (O_APPEND | O_NONBLOCK));
+		return 0;
+	case FILE_POLL:
+		return (short)m->w[0] & (POLLIN | POLLOUT | POLLRDNORM | POLLWRNORM);
+	case FILE_TRUNCATE:
+		return -EINVAL;
+	default:
+		return -EPERM;
+	}
+}
+
+static int devfs_mount(const char *source, const char *data, uint64_t flags, void **inst)
+{
+	static int one_instance;
+	(void)source;
+	(void)flags;
+	if (*data)
+		return -EINVAL;
+	*inst = &one_instance; /* every mount shows the same devices */
+	return 0;
+}
+
+static const struct fs_type devfs_type = {
+	.name = "devfs",
+	.mount = devfs_mount,
+	.path = devfs_path,
+	.file = devfs_file,
+};
+
+int main(void)
+{
+	devfs_boot_ns = (uint64_t)sys_clock_ns();
+	return fssrv_main(&devfs_type);
+}

@@ -1,0 +1,299 @@
+/* The file-system server skeleton (fssrv.h). Requests on the endpoint
+ * itself (badge 0) come from the VFS: mounts and path requests. Requests
+ * on a channel (badge = an open file) come from the descriptor's owner. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "arbor_sys.h"
+#include "fssrv.h"
+
+#define WORKERS 4
+#define FILE_HASH 256
+#define MAX_INSTANCES 64
+#define PATHS_MAX (2 * 4096 + 2)	/* rename: "from\0to\0" */
+
+long __arbor_thread_start(long (*fn)(void *), void *arg);
+
+static const struct fs_type *fs;
+static int endpoint;
+static volatile int big_lock;
+static struct fs_file *files[FILE_HASH];
+static uint64_t next_badge = 1;
+static void *instances[MAX_INSTANCES];	/* index 0 unused: ids start at 1 */
+
+static void fssrv_lock(void)
+{
+	while (__atomic_exchange_n(&big_lock, 1, __ATOMIC_ACQUIRE))
+		sys_yield();
+}
+
+static void fssrv_unlock(void)
+{
+	__atomic_store_n(&big_lock, 0, __ATOMIC_RELEASE);
+}
+
+uint64_t fssrv_now(void)
+{
+	return (uint64_t)sys_clock_ns();
+}
+
+struct fs_file *fssrv_file_new(void *inst, int flags)
+{
+	struct fs_file *f = calloc(1, sizeof(*f));
+	if (!f)
+		return NULL;
+	f->badge = next_badge++;
+	f->inst = inst;
+	f->flags = flags & (O_ACCMODE | O_APPEND | O_NONBLOCK);
+	f->next = files[f->badge % FILE_HASH];
+	files[f->badge % FILE_HASH] = f;
+	return f;
+}
+
+static struct fs_file *file_find(uint64_t badge)
+{
+	for (struct fs_file *f = files[badge % FILE_HASH]; f; f = f->next)
+		if (f->badge == badge)
+			return f;
+	return NULL;
+}
+
+static void file_free(struct fs_file *f)
+{
+	if (fs->release)
+		fs->release(f);
+	free(f->data);
+	free(f);
+}
+
+/* Unhooks f; a request still working on it frees it when done. */
+static void file_release(uint64_t badge)
+{
+	for (struct fs_file **pp = &files[badge % FILE_HASH]; *pp; pp = &(*pp)->next) {
+		struct fs_file *f = *pp;
+		if (f->badge != badge)
+			continue;
+		*pp = f->next;
+		if (f->busy)
+			f->dead = true;
+		else
+			file_free(f);
+		return;
+	}
+}
+
+long fssrv_file_give(struct fs_file *f)
+{
+	long ch = sys_chan_create(endpoint, f->badge);
+	long h = ch < 0 ? ch : sys_ipc_give((int)ch);
+	if (ch >= 0)
+		sys_handle_close((int)ch); /* the receiver's handle keeps it */
+	if (h < 0)
+		file_release(f->badge);
+	return h;
+}
+
+static bool instance_busy(void *inst)
+{
+	for (int i = 0; i < FILE_HASH; i++)
+		for (struct fs_file *f = files[i]; f; f = f->next)
+			if (f->inst == inst)
+				return true;
+	return false;
+}
+
+/* FS_MOUNT: "source\0data\0" in the send buffer. */
+static long do_mount(struct ipc_msg *m, const char *buf, size_t n)
+{
+	const char *data = memchr(buf, '\0', n);
+	if (!data || buf[n - 1] != '\0' || ++data >= buf + n)
+		return -EINVAL;
+	int id = 1;
+	while (id < MAX_INSTANCES && instances[id])
+		id++;
+	if (id == MAX_INSTANCES)
+		return -ENOSPC;
+	void *inst = NULL;
+	long r = fs->mount(buf, data, m->w[0], &inst);
+	if (r < 0)
+		return r;
+	instances[id] = inst;
+	m->w[0] = (uint64_t)id;
+	return 0;
+}
+
+static long do_umount(void *inst, uint32_t id)
+{
+	if (instance_busy(inst))
+		return -EBUSY;
+	long r = fs->umount ? fs->umount(inst) : 0;
+	if (r == 0)
+		instances[id] = NULL;
+	return r;
+}
+
+/* A request from the VFS on the endpoint itself. */
+static long endpoint_request(struct ipc_msg *m, const struct ipc_info *info, char *buf)
+{
+	if (info->euid != 0)
+		return -EPERM; /* only the VFS (root) speaks for other processes */
+	if (info->snd_len >= PATHS_MAX)
+		return -ENAMETOOLONG;
+	long n = info->snd_len ? sys_ipc_read(0, buf, info->snd_len) : 0;
+	if (n < 0)
+		return n;
+	buf[n] = '\0';
+	if (m->label == FS_MOUNT)
+		return n > 0 ? do_mount(m, buf, (size_t)n) : -EINVAL;
+	uint32_t id = (uint32_t)m->w[FS_W_WHO];
+	void *inst = id < MAX_INSTANCES ? instances[id] : NULL;
+	if (!inst)
+		return -ENODEV;
+	if (m->label == FS_UMOUNT)
+		return do_umount(inst, id);
+	struct fs_req r = {
+		.inst = inst, .path = buf,
+		.uid = (uint32_t)m->w[FS_W_CRED], .gid = (uint32_t)(m->w[FS_W_CRED] >> 32),
+		.ruid = (uint32_t)m->w[FS_W_RCRED], .rgid = (uint32_t)(m->w[FS_W_RCRED] >> 32),
+		.pid = (int32_t)(m->w[FS_W_WHO] >> 32),
+	};
+	if ((size_t)n != strlen(buf)) { /* "from\0to" */
+		r.path2 = buf + strlen(buf) + 1;
+		if (m->label != VFS_RENAME || buf[n - 1] != '\0' || !*r.path2)
+			return -EINVAL;
+	}
+	if (buf[0] != '/' || (m->label == VFS_RENAME && !r.path2))
+		return -EINVAL;
+	return fs->path(&r, m);
+}
+
+static void file_request(struct fs_file *f, struct ipc_msg *m, const struct ipc_info *info)
+{
+	long r = fs->file(f, m, info);
+	uint64_t l = m->label;
+	if (r >= 0 && (l == FILE_READ || l == FILE_WRITE || l == FILE_SEEK || l == FILE_GETFL ||
+		       l == FILE_POLL))
+		m->w[0] = (uint64_t)r;
+	m->label = (uint64_t)(r < 0 ? r : 0);
+}
+
+static void serve(struct ipc_msg *m, const struct ipc_info *info, char *buf)
+{
+	if (m->label == IPC_LABEL_CLOSED) {
+		file_release(info->badge); /* info.badge: a client can only close its own */
+		m->label = 0;
+	} else if (info->badge) {
+		struct fs_file *f = file_find(info->badge);
+		if (!f) {
+			m->label = (uint64_t)-EBADF;
+			return;
+		}
+		f->busy++;
+		file_request(f, m, info);
+		if (--f->busy == 0 && f->dead)
+			file_free(f);
+	} else {
+		long r = endpoint_request(m, info, buf);
+		m->label = (uint64_t)(r < 0 ? r : 0);
+	}
+}
+
+static long worker(void *arg)
+{
+	struct ipc_msg m = { 0 };
+	struct ipc_info info;
+	char *buf = arg;
+	long r = sys_ipc_recv(endpoint, &m, &info);
+	for (;;) {
+		if (r == 0) {
+			fssrv_lock();
+			serve(&m, &info, buf);
+			fssrv_unlock();
+		}
+		r = sys_ipc_reply_recv(endpoint, &m, &info);
+	}
+	return 0;
+}
+
+int fssrv_main(const struct fs_type *t)
+{
+	char name[32];
+	fs = t;
+	long ep = sys_ep_create();
+	if (ep < 0) {
+		printf("%s: cannot start (%ld)\n", t->name, ep);
+		return 1;
+	}
+	/* Our own handles stay out of the way of descriptor numbers. */
+	endpoint = (int)sys_handle_dup((int)ep, 200, HANDLE_CLOEXEC);
+	sys_handle_close((int)ep);
+	char *bufs[WORKERS];
+	for (int i = 0; i < WORKERS; i++) {
+		bufs[i] = malloc(PATHS_MAX + 1);
+		if (!bufs[i] || (i > 0 && __arbor_thread_start(worker, bufs[i]) < 0)) {
+			printf("%s: cannot start its workers\n", t->name);
+			return 1;
+		}
+	}
+	snprintf(name, sizeof(name), "%s%s", FS_NAME_PREFIX, t->name);
+	if (sys_ns_register(name, endpoint)) {
+		printf("%s: the name %s is taken\n", t->name, name);
+		return 1;
+	}
+	worker(bufs[0]);
+	return 0;
+}
+
+long fssrv_data_read(struct fs_file *f, const struct ipc_msg *m, const struct ipc_info *info)
+{
+	if ((f->flags & O_ACCMODE) == O_WRONLY)
+		return -EBADF;
+	uint64_t off = m->w[1] == 1 ? m->w[0] : f->offset;
+	if (off >= f->len)
+		return 0;
+	size_t n = f->len - off < info->rcv_len ? f->len - off : info->rcv_len;
+	long w = sys_ipc_write(0, f->data + off, n);
+	if (w > 0 && m->w[1] != 1)
+		f->offset += (uint64_t)w;
+	return w;
+}
+
+long fssrv_data_seek(struct fs_file *f, int64_t off, int whence)
+{
+	int64_t base = whence == SEEK_SET ? 0 : whence == SEEK_CUR ? (int64_t)f->offset :
+		       whence == SEEK_END ? (int64_t)f->len : -1;
+	if (base < 0 || base + off < 0)
+		return -EINVAL;
+	f->offset = (uint64_t)(base + off);
+	return (long)f->offset;
+}
+
+long fssrv_put_dirent(struct ipc_msg *m, uint64_t ino, unsigned type, const char *name,
+		      uint64_t next)
+{
+	struct dirent d;
+	memset(&d, 0, sizeof(d));
+	d.d_ino = ino;
+	d.d_off = (off_t)next;
+	d.d_reclen = sizeof(d);
+	d.d_type = (unsigned char)type;
+	memcpy(d.d_name, name, strnlen(name, sizeof(d.d_name) - 1)); /* d is zeroed */
+	long w = sys_ipc_write(0, &d, sizeof(d));
+	if (w < 0)
+		return w;
+	m->w[0] = next;
+	m->w[1] = 1;
+	return 0;
+}
+
+bool fssrv_may(uint32_t mode, uint32_t uid, uint32_t gid, const struct fs_req *r, int want)
+{
+	if (r->uid == 0)
+		return !(want & X_OK) || (mode & 0111) || (mode & 0170000) == 0040000;
+	unsigned bits = r->uid == uid ? (mode >> 6) & 7 : r->gid == gid ? (mode >> 3) & 7 : mode & 7;
+	return (bits & (unsigned)want) == (unsigned)want;
+}

@@ -1,0 +1,77 @@
+/* The skeleton every file-system server shares (abi/fs.h, "file-system
+ * server protocol"): the endpoint published as fs.TYPE, worker threads,
+ * mount instances, open files named by their channel's badge, and the
+ * decoding of requests the VFS forwards. A file system supplies a struct
+ * fs_type; its callbacks run one at a time under the server's lock. */
+#ifndef ARBOR_FSSRV_H
+#define ARBOR_FSSRV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "abi/fs.h"
+#include "abi/ipc.h"
+
+/* An open file description: its channel's badge names it. */
+struct fs_file {
+	uint64_t badge;
+	int flags;		/* O_ACCMODE | O_APPEND | O_NONBLOCK */
+	uint64_t offset;
+	void *inst;		/* the mount instance it was opened on */
+	void *node;		/* the file system's own (an inode, a device) */
+	int kind;		/* the file system's own */
+	char *data;		/* a snapshot taken at open (free()d with the file) */
+	size_t len;
+	struct fs_file *next;	/* hash chain */
+	int busy;		/* requests on it in progress */
+	bool dead;		/* released while busy: freed when idle */
+};
+
+/* A path request forwarded by the VFS, decoded. */
+struct fs_req {
+	void *inst;
+	const char *path;	/* from the instance's root: "/", "/a/b" */
+	const char *path2;	/* VFS_RENAME's target, else NULL */
+	uint32_t uid, gid;	/* the caller's effective ids */
+	uint32_t ruid, rgid;	/* its real ids (access) */
+	int32_t pid;		/* its process */
+};
+
+struct fs_type {
+	const char *name;	/* published as FS_NAME_PREFIX + name */
+	/* A new instance for a mount: 0 or -errno. */
+	int (*mount)(const char *source, const char *data, uint64_t flags, void **inst);
+	/* Unmounting: 0, or -EBUSY to keep it. Files still open on it are
+	 * refused (the skeleton checks that first). */
+	int (*umount)(void *inst);
+	/* VFS_* requests: 0 or -errno; sets m->w[0] for VFS_OPEN (a handle
+	 * from fssrv_file_give). */
+	long (*path)(const struct fs_req *r, struct ipc_msg *m);
+	/* FILE_* requests: the result (w0 for READ, WRITE, SEEK, GETFL,
+	 * POLL) or -errno. m->w[] may be set for READDIR. */
+	long (*file)(struct fs_file *f, struct ipc_msg *m, const struct ipc_info *info);
+	/* The last descriptor of f is gone; the skeleton frees f itself. */
+	void (*release)(struct fs_file *f);
+};
+
+/* Serves t forever; returns 1 only if the server cannot start. */
+int fssrv_main(const struct fs_type *t);
+
+struct fs_file *fssrv_file_new(void *inst, int flags);
+/* A descriptor for f to the current caller: its handle, or -errno (f is
+ * then freed). */
+long fssrv_file_give(struct fs_file *f);
+uint64_t fssrv_now(void);
+
+/* Helpers for files whose content is f->data (a snapshot). */
+long fssrv_data_read(struct fs_file *f, const struct ipc_msg *m, const struct ipc_info *info);
+long fssrv_data_seek(struct fs_file *f, int64_t off, int whence);
+/* One directory entry into the caller's buffer (struct dirent); sets
+ * m->w[0] = next, m->w[1] = 1. */
+long fssrv_put_dirent(struct ipc_msg *m, uint64_t ino, unsigned type, const char *name,
+		      uint64_t next);
+/* The caller may open a file of this mode and owner for flags
+ * (generic_permission; root passes). */
+bool fssrv_may(uint32_t mode, uint32_t uid, uint32_t gid, const struct fs_req *r, int want);
+
+#endif

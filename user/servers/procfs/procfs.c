@@ -1,0 +1,457 @@
+/* procfs: what the kernel knows about processes and memory, as Linux's
+ * /proc shows it. Each file's text is made when it is opened (a snapshot,
+ * so a reader sees one consistent state) from the proc_info and meminfo
+ * system calls; mounts comes from the VFS.
+ *
+ *   /proc/mounts, /proc/self/mounts, /proc/PID/mounts   the mount table
+ *   /proc/PID/cgroup    "0::/path" (the unified hierarchy)
+ *   /proc/PID/stat      Linux's field order; counters Arbor does not keep
+ *                       (page faults, tty, vsize) read 0
+ *   /proc/PID/status    Name, State, Tgid, Pid, PPid, Uid, Gid, Threads, VmRSS
+ *   /proc/PID/cmdline   the arguments, each NUL-terminated
+ *   /proc/meminfo       MemTotal, MemFree, MemAvailable
+ *   /proc/uptime        seconds since boot, and seconds no thread ran
+ *   /proc/self          the directory of the process that looks
+ *
+ * Times are in Linux's USER_HZ (100 per second) where /proc uses ticks. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "abi/procinfo.h"
+#include "arbor_sys.h"
+#include "fssrv.h"
+
+#define USER_HZ 100
+#define PROCFS_DEV 4	/* st_dev */
+
+enum pnode {
+	P_ROOT, P_MOUNTS, P_MEMINFO, P_UPTIME,	/* top level */
+	P_PID, P_CGROUP, P_CMDLINE, P_PMOUNTS, P_STAT, P_STATUS,	/* per process */
+};
+
+static const struct { const char *name; enum pnode node; } top_files[] = {
+	{ "meminfo", P_MEMINFO }, { "mounts", P_MOUNTS }, { "uptime", P_UPTIME },
+};
+static const struct { const char *name; enum pnode node; } pid_files[] = {
+	{ "cgroup", P_CGROUP }, { "cmdline", P_CMDLINE }, { "mounts", P_PMOUNTS },
+	{ "stat", P_STAT }, { "status", P_STATUS },
+};
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+struct pref {
+	enum pnode node;
+	int pid;		/* P_PID and below */
+};
+
+/* One path component of at most cap-1 bytes into out; advances *p. */
+static int next_name(const char **p, char *out, size_t cap)
+{
+	while (**p == '/')
+		(*p)++;
+	size_t n = strcspn(*p, "/");
+	if (n >= cap)
+		return -ENAMETOOLONG;
+	memcpy(out, *p, n);
+	out[n] = '\0';
+	*p += n;
+	return (int)n;
+}
+
+static int parse_pid(const char *s)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+	return *s >= '1' && *s <= '9' && !*end && v > 0 && v < 0x7fffffff ? (int)v : -1;
+}
+
+/* Resolves path ("." and ".." included) for the process self. */
+static int procfs_lookup(const char *path, int self, struct pref *out)
+{
+	char name[256];
+	struct pref cur = { P_ROOT, 0 };
+	int n;
+	while ((n = next_name(&path, name, sizeof(name))) != 0) {
+		struct k_procinfo info;
+		if (n < 0)
+			return n;
+		if (strcmp(name, ".") == 0)
+			continue;
+		if (strcmp(name, "..") == 0) {
+			cur = cur.node == P_PID ? (struct pref){ P_ROOT, 0 } : cur;
+			if (cur.node != P_ROOT && cur.node != P_PID)
+				return -ENOTDIR;
+			continue;
+		}
+		if (cur.node == P_ROOT) {
+			int pid = strcmp(name, "self") == 0 ? self : parse_pid(name);
+			if (pid > 0) {
+				if (sys_proc_info(pid, &info) < 0)
+					return -ENOENT;
+				cur = (struct pref){ P_PID, pid };
+				continue;
+			}
+			size_t i = 0;
+			while (i < NELEM(top_files) && strcmp(name, top_files[i].name) != 0)
+				i++;
+			if (i == NELEM(top_files))
+				return -ENOENT;
+			cur.node = top_files[i].node;
+		} else if (cur.node == P_PID) {
+			size_t i = 0;
+			while (i < NELEM(pid_files) && strcmp(name, pid_files[i].name) != 0)
+				i++;
+			if (i == NELEM(pid_files))
+				return -ENOENT;
+			cur.node = pid_files[i].node;
+		} else {
+			return -ENOTDIR;
+		}
+	}
+	*out = cur;
+	return 0;
+}
+
+static bool is_dir(enum pnode n)
+{
+	return n == P_ROOT || n == P_PID;
+}
+
+static uint64_t node_ino(const struct pref *p)
+{
+	return p->pid ? ((uint64_t)p->pid << 4) + (uint64_t)p->node : (uint64_t)p->node + 1;
+}
+
+/* -ENOENT if the process is gone. */
+static int procfs_stat(const struct pref *p, struct stat *st)
+{
+	struct k_procinfo info;
+	memset(st, 0, sizeof(*st));
+	st->st_dev = PROCFS_DEV;
+	st->st_ino = node_ino(p);
+	st->st_blksize = 4096;
+	st->st_mode = is_dir(p->node) ? S_IFDIR | 0555 : S_IFREG | 0444;
+	st->st_nlink = is_dir(p->node) ? 2 : 1;
+	if (p->pid) {
+		if (sys_proc_info(p->pid, &info) < 0)
+			return -ENOENT;
+		st->st_uid = info.euid; /* as Linux: the process's owner */
+		st->st_gid = info.egid;
+		st->st_atim.tv_sec = st->st_mtim.tv_sec = st->st_ctim.tv_sec =
+			(time_t)(info.start_ns / 1000000000u);
+	}
+	return 0;
+}
+
+/* ---- file contents ---- */
+
+struct text {
+	char *buf;
+	size_t len, cap;
+};
+
+static void put(struct text *t, const char *fmt, ...)
+{
+	va_list ap;
+	for (;;) {
+		va_start(ap, fmt);
+		int n = vsnprintf(t->buf + t->len, t->cap - t->len, fmt, ap);
+		va_end(ap);
+		if (n < 0)
+			return;
+		if (t->len + (size_t)n < t->cap) {
+			t->len += (size_t)n;
+			return;
+		}
+		size_t cap = (t->len + (size_t)n + 1) * 2;
+		char *b = realloc(t->buf, cap);
+		if (!b)
+			return;
+		t->buf = b;
+		t->cap = cap;
+	}
+}
+
+static long text_mounts(struct text *t)
+{
+	static long vfs = -1;
+	if (vfs < 0 && (vfs = sys_ns_lookup("vfs")) < 0)
+		return vfs;
+	for (size_t cap = 4096;; cap *= 2) {
+		char *b = realloc(t->buf, cap);
+		if (!b)
+			return -ENOMEM;
+		t->buf = b;
+		t->cap = cap;
+		struct ipc_msg m = { .label = VFS_MOUNTS };
+		long r = sys_ipc_call((int)vfs, &m, NULL, 0, b, cap);
+		if (r < 0 || (long)m.label < 0)
+			return r < 0 ? r : (long)m.label;
+		if (m.w[0] <= cap) {
+			t->len = m.w[0];
+			return 0;
+		}
+	}
+}
+
+static const char *state_name(char s)
+{
+	switch (s) {
+	case 'R': return "running";
+	case 'S': return "sleeping";
+	case 'T': return "stopped";
+	case 'Z': return "zombie";
+	default: return "unknown";
+	}
+}
+
+static void text_stat(struct text *t, const struct k_procinfo *i)
+{
+	long prio = sys_getpriority(i->pid); /* 20 - nice */
+	long nice = prio > 0 ? 20 - prio : 0;
+	put(t, "%d (%s) %c %d %d %d 0 -1 0 0 0 0 0 %llu %llu 0 0 %ld %ld %u 0 %llu 0 %llu\n",
+	    i->pid, i->name, i->state, i->ppid, i->pgid, i->sid,
+	    (unsigned long long)(i->utime_ns / (1000000000u / USER_HZ)),
+	    (unsigned long long)(i->stime_ns / (1000000000u / USER_HZ)), 20 + nice, nice, i->nthreads,
+	    (unsigned long long)(i->start_ns / (1000000000u / USER_HZ)),
+	    (unsigned long long)i->resident_pages);
+}
+
+static void text_status(struct text *t, const struct k_procinfo *i)
+{
+	put(t, "Name:\t%s\nState:\t%c (%s)\nTgid:\t%d\nPid:\t%d\nPPid:\t%d\n", i->name, i->state,
+	    state_name(i->state), i->pid, i->pid, i->ppid);
+	put(t, "Uid:\t%u\t%u\t%u\t%u\nGid:\t%u\t%u\t%u\t%u\n", i->uid, i->euid, i->suid, i->euid,
+	    i->gid, i->egid, i->sgid, i->egid);
+	put(t, "Threads:\t%u\nVmRSS:\t%llu kB\n", i->nthreads,
+	    (unsigned long long)i->resident_pages * 4);
+}
+
+static long text_top(struct text *t, enum pnode n)
+{
+	struct k_meminfo mi;
+	long r = sys_meminfo(&mi);
+	if (r < 0)
+		return r;
+	if (n == P_MEMINFO) {
+		unsigned long long kb = mi.page_size / 1024;
+		put(t, "MemTotal:       %8llu kB\nMemFree:        %8llu kB\nMemAvailable:   %8llu kB\n",
+		    (unsigned long long)mi.total_pages * kb, (unsigned long long)mi.free_pages * kb,
+		    (unsigned long long)mi.free_pages * kb);
+	} else {
+		uint64_t up = (uint64_t)sys_clock_ns() / 10000000u, idle = mi.idle_ns / 10000000u;
+		put(t, "%llu.%02llu %llu.%02llu\n", (unsigned long long)(up / 100),
+		    (unsigned long long)(up % 100), (unsigned long long)(idle / 100),
+		    (unsigned long long)(idle % 100));
+	}
+	return 0;
+}
+
+/* The text of file p, made now. */
+static long procfs_text(const struct pref *p, struct text *t)
+{
+	struct k_procinfo i;
+	if (p->node == P_MOUNTS || p->node == P_PMOUNTS)
+		return text_mounts(t);
+	if (!p->pid)
+		return text_top(t, p->node);
+	if (sys_proc_info(p->pid, &i) < 0)
+		return -ESRCH;
+	switch (p->node) {
+	case P_CGROUP:
+		put(t, "0::%s\n", i.cgroup);
+		break;
+	case P_CMDLINE:
+		t->buf = malloc(i.cmdline_len + 1);
+		if (!t->buf)
+			return -ENOMEM;
+		memcpy(t->buf, i.cmdline, i.cmdline_len);
+		t->len = i.cmdline_len;
+		break;
+	case P_STAT:
+		text_stat(t, &i);
+		break;
+	default:
+		text_status(t, &i);
+		break;
+	}
+	return 0;
+}
+
+/* ---- requests ---- */
+
+static long procfs_open(const struct fs_req *r, const struct pref *p, int flags)
+{
+	struct stat st;
+	int acc = flags & O_ACCMODE;
+	if (acc == 3)
+		return -EINVAL;
+	if ((flags & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL))
+		return -EEXIST;
+	if (procfs_stat(p, &st) < 0)
+		return -ENOENT;
+	if (is_dir(p->node) && acc != O_RDONLY)
+		return -EISDIR;
+	if (!is_dir(p->node) && (flags & O_DIRECTORY))
+		return -ENOTDIR;
+	if (acc != O_RDONLY || (flags & O_TRUNC))
+		return -EACCES; /* nothing here is writable */
+	struct text t = { 0 };
+	long e = is_dir(p->node) ? 0 : procfs_text(p, &t);
+	struct pref *node = e < 0 ? NULL : malloc(sizeof(*node));
+	struct fs_file *f = node ? fssrv_file_new(r->inst, flags) : NULL;
+	if (!f) {
+		free(node);
+		free(t.buf);
+		return e < 0 ? e : -ENOMEM;
+	}
+	*node = *p;
+	f->node = node;
+	f->data = t.buf;
+	f->len = t.len;
+	return fssrv_file_give(f);
+}
+
+static long procfs_path(const struct fs_req *r, struct ipc_msg *m)
+{
+	struct pref p;
+	struct stat st;
+	long e = procfs_lookup(r->path, r->pid, &p);
+	if (e < 0)
+		return m->label == VFS_OPEN && (m->w[0] & O_CREAT) && e == -ENOENT ? -EACCES : e;
+	switch (m->label) {
+	case VFS_OPEN:
+		e = procfs_open(r, &p, (int)m->w[0]);
+		if (e >= 0)
+			m->w[0] = (uint64_t)e;
+		return e < 0 ? e : 0;
+	case VFS_STAT:
+		if ((e = procfs_stat(&p, &st)) < 0)
+			return e;
+		return sys_ipc_write(0, &st, sizeof(st)) == sizeof(st) ? 0 : -EFAULT;
+	case VFS_ACCESS: {
+		struct fs_req real = *r;
+		real.uid = r->ruid, real.gid = r->rgid;
+		if ((e = procfs_stat(&p, &st)) < 0)
+			return e;
+		return fssrv_may(st.st_mode, st.st_uid, st.st_gid, &real, (int)m->w[0]) ? 0 : -EACCES;
+	}
+	case VFS_MKDIR:
+		return -EEXIST;
+	case VFS_RMDIR:
+		return is_dir(p.node) ? -EPERM : -ENOTDIR;
+	default:
+		return -EPERM;
+	}
+}
+
+/* Directory positions: 0 ".", 1 "..", then the fixed entries, then (the
+ * root) PID_BASE + pid for the processes, in pid order. */
+#define PID_BASE 16
+
+static long readdir_root(struct ipc_msg *m, uint64_t pos)
+{
+	static int32_t pids[PROC_LIST_MAX];
+	if (pos - 2 < NELEM(top_files))
+		return fssrv_put_dirent(m, (uint64_t)top_files[pos - 2].node + 1, DT_REG,
+					top_files[pos - 2].name, pos + 1);
+	if (pos == 2 + NELEM(top_files))
+		return fssrv_put_dirent(m, 100, DT_DIR, "self", PID_BASE);
+	long n = sys_proc_list(pids, PROC_LIST_MAX);
+	int best = 0;
+	for (long i = 0; i < n && i < PROC_LIST_MAX; i++)
+		if (pids[i] > 0 && (uint64_t)pids[i] >= pos - PID_BASE && (!best || pids[i] < best))
+			best = pids[i];
+	if (!best) {
+		m->w[1] = 0;
+		return 0;
+	}
+	char name[16];
+	snprintf(name, sizeof(name), "%d", best);
+	return fssrv_put_dirent(m, (uint64_t)best << 4, DT_DIR, name, PID_BASE + (uint64_t)best + 1);
+}
+
+static long procfs_readdir(struct fs_file *f, struct ipc_msg *m)
+{
+	const struct pref *p = f->node;
+	uint64_t pos = m->w[0];
+	if (!is_dir(p->node))
+		return -ENOTDIR;
+	if (pos < 2)
+		return fssrv_put_dirent(m, node_ino(p), DT_DIR, pos ? ".." : ".", pos + 1);
+	if (p->node == P_ROOT)
+		return readdir_root(m, pos);
+	if (pos - 2 < NELEM(pid_files)) {
+		struct pref c = { pid_files[pos - 2].node, p->pid };
+		return fssrv_put_dirent(m, node_ino(&c), DT_REG, pid_files[pos - 2].name, pos + 1);
+	}
+	m->w[1] = 0;
+	return 0;
+}
+
+static long procfs_file(struct fs_file *f, struct ipc_msg *m, const struct ipc_info *info)
+{
+	const struct pref *p = f->node;
+	struct stat st;
+	long e;
+	switch (m->label) {
+	case FILE_READ:
+		return is_dir(p->node) ? -EISDIR : fssrv_data_read(f, m, info);
+	case FILE_WRITE:
+		return -EBADF;
+	case FILE_SEEK:
+		return fssrv_data_seek(f, (int64_t)m->w[0], (int)m->w[1]);
+	case FILE_FSTAT:
+		if ((e = procfs_stat(p, &st)) < 0)
+			return e;
+		return sys_ipc_write(0, &st, sizeof(st)) == sizeof(st) ? 0 : -EFAULT;
+	case FILE_READDIR:
+		return procfs_readdir(f, m);
+	case FILE_GETFL:
+		return f->flags;
+	case FILE_SETFL:
+		f->flags = (f->flags & ~(O_APPEND | O_NONBLOCK)) | ((int)m->w[0] & (O_APPEND | O_NONBLOCK));
+		return 0;
+	case FILE_POLL:
+		return (short)m->w[0] & (POLLIN | POLLRDNORM);
+	case FILE_TRUNCATE:
+		return -EINVAL;
+	default:
+		return -EPERM;
+	}
+}
+
+static void procfs_release(struct fs_file *f)
+{
+	free(f->node);
+}
+
+static int procfs_mount(const char *source, const char *data, uint64_t flags, void **inst)
+{
+	static int one_instance;
+	(void)source;
+	(void)flags;
+	if (*data)
+		return -EINVAL;
+	*inst = &one_instance; /* every mount shows the same processes */
+	return 0;
+}
+
+static const struct fs_type procfs_type = {
+	.name = "proc",
+	.mount = procfs_mount,
+	.path = procfs_path,
+	.file = procfs_file,
+	.release = procfs_release,
+};
+
+int main(void)
+{
+	return fssrv_main(&procfs_type);
+}

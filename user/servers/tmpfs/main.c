@@ -1,0 +1,98 @@
+/* The tmpfs server: file systems in memory, one per mount. The root file
+ * system is one of them, filled from the boot archive (mount option
+ * "initrd"). Options as Linux's tmpfs: mode=OCTAL, uid=N, gid=N for the
+ * root directory. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "tmpfs_srv.h"
+
+static void *tmpfs_srv_alloc(size_t n) { return malloc(n); }
+static void tmpfs_srv_free(void *p) { free(p); }
+static const struct tmpfs_ops tmpfs_srv_ops = { tmpfs_srv_alloc, tmpfs_srv_free };
+
+/* One "name=value" of the options; -EINVAL if value is not a number in
+ * base whose value is at most max. */
+static int tmpfs_srv_number(const char *value, int base, unsigned long max, uint32_t *out)
+{
+	char *end;
+	unsigned long v = strtoul(value, &end, base);
+	if (!*value || *end || v > max)
+		return -EINVAL;
+	*out = (uint32_t)v;
+	return 0;
+}
+
+/* Decodes the options, changing nothing: -EINVAL for anything unknown. */
+static int tmpfs_srv_options(const char *data, uint32_t *mode, uint32_t *uid, uint32_t *gid,
+			     int *initrd)
+{
+	char opt[64];
+	while (*data) {
+		size_t n = strcspn(data, ",");
+		if (n >= sizeof(opt))
+			return -EINVAL;
+		memcpy(opt, data, n);
+		opt[n] = '\0';
+		data += n + (data[n] == ',');
+		int r = 0;
+		if (strncmp(opt, "mode=", 5) == 0)
+			r = tmpfs_srv_number(opt + 5, 8, 07777, mode);
+		else if (strncmp(opt, "uid=", 4) == 0)
+			r = tmpfs_srv_number(opt + 4, 10, 0xfffffffe, uid);
+		else if (strncmp(opt, "gid=", 4) == 0)
+			r = tmpfs_srv_number(opt + 4, 10, 0xfffffffe, gid);
+		else if (strcmp(opt, "initrd") == 0)
+			*initrd = 1;
+		else if (n)
+			r = -EINVAL;
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+static int tmpfs_srv_mount(const char *source, const char *data, uint64_t flags, void **inst)
+{
+	uint32_t mode = 01777, uid = 0, gid = 0;
+	int initrd = 0;
+	(void)source;
+	(void)flags;
+	int r = tmpfs_srv_options(data, &mode, &uid, &gid, &initrd);
+	if (r)
+		return r;
+	struct tmpfs *fs = tmpfs_create(&tmpfs_srv_ops, TMPFS_S_IFDIR | (initrd ? 0755 : mode), uid, gid);
+	if (!fs)
+		return -ENOMEM;
+	if (initrd && (r = tmpfs_srv_populate(fs))) {
+		tmpfs_destroy(fs);
+		return r;
+	}
+	*inst = fs;
+	return 0;
+}
+
+static int tmpfs_srv_umount(void *inst)
+{
+	tmpfs_destroy(inst);
+	return 0;
+}
+
+static void tmpfs_srv_release(struct fs_file *f)
+{
+	tmpfs_close_ref(f->node);
+}
+
+static const struct fs_type tmpfs_type = {
+	.name = "tmpfs",
+	.mount = tmpfs_srv_mount,
+	.umount = tmpfs_srv_umount,
+	.path = tmpfs_srv_path,
+	.file = tmpfs_srv_file,
+	.release = tmpfs_srv_release,
+};
+
+int main(void)
+{
+	return fssrv_main(&tmpfs_type);
+}

@@ -1,0 +1,16 @@
+/* The tmpfs server: the in-memory file system core (tmpfs.h) behind the
+ * file-system server skeleton (fssrv.h). Each mount is a struct tmpfs. */
+#ifndef ARBOR_TMPFS_SRV_H
+#define ARBOR_TMPFS_SRV_H
+
+#include <sys/stat.h>
+#include "fssrv.h"
+#include "tmpfs.h"
+
+long tmpfs_srv_path(const struct fs_req *r, struct ipc_msg *m);
+long tmpfs_srv_file(struct fs_file *f, struct ipc_msg *m, const struct ipc_info *info);
+void tmpfs_srv_fill_stat(const struct tmpfs_inode *ino, struct stat *st);
+/* Fills fs from the boot archive; 0 or -errno. */
+int tmpfs_srv_populate(struct tmpfs *fs);
+
+#endif

@@ -1,0 +1,279 @@
+/* The mount table: mount(2), umount(2) and /proc/mounts. A mount asks
+ * the server published as fs.TYPE for a new instance; the table is read
+ * under a lock that is never held across a call to another server. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "arbor_sys.h"
+#include "vfs.h"
+
+#define MS_KNOWN (MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC)
+
+static struct vfs_mount mounts[VFS_MOUNTS_MAX];
+static uint64_t mount_seq;
+static volatile int table_lock;
+
+static void lock(void)
+{
+	while (__atomic_exchange_n(&table_lock, 1, __ATOMIC_ACQUIRE))
+		sys_yield();
+}
+
+static void unlock(void)
+{
+	__atomic_store_n(&table_lock, 0, __ATOMIC_RELEASE);
+}
+
+void vfs_normalize(const char *in, char *out)
+{
+	size_t n = 0;
+	while (*in) {
+		while (*in == '/')
+			in++;
+		size_t len = strcspn(in, "/");
+		if (len == 0 || (len == 1 && in[0] == '.')) {
+			in += len;
+			continue;
+		}
+		if (len == 2 && in[0] == '.' && in[1] == '.') {
+			while (n > 0 && out[--n] != '/')
+				;
+		} else if (n + 1 + len < VFS_PATH_MAX) {
+			out[n++] = '/';
+			memcpy(out + n, in, len);
+			n += len;
+		}
+		in += len;
+	}
+	if (n == 0)
+		out[n++] = '/';
+	out[n] = '\0';
+}
+
+/* Whether normalized p lies in (or is) mount target t of length tlen. */
+static bool under(const char *p, const char *t, size_t tlen)
+{
+	if (tlen == 1)
+		return true; /* "/" */
+	return strncmp(p, t, tlen) == 0 && (p[tlen] == '\0' || p[tlen] == '/');
+}
+
+bool vfs_mount_find(const char *p, struct vfs_mount *out)
+{
+	int best = -1;
+	lock();
+	for (int i = 0; i < VFS_MOUNTS_MAX; i++)
+		if (mounts[i].used && under(p, mounts[i].target, mounts[i].tlen) &&
+		    (best < 0 || mounts[i].tlen > mounts[best].tlen))
+			best = i;
+	if (best >= 0)
+		*out = mounts[best];
+	unlock();
+	return best >= 0;
+}
+
+static int find_exact_locked(const char *p)
+{
+	for (int i = 0; i < VFS_MOUNTS_MAX; i++)
+		if (mounts[i].used && strcmp(mounts[i].target, p) == 0)
+			return i;
+	return -1;
+}
+
+bool vfs_is_mountpoint(const char *p)
+{
+	lock();
+	bool r = find_exact_locked(p) >= 0;
+	unlock();
+	return r;
+}
+
+/* The target must be an existing directory (or "/" for the first mount). */
+static long check_target(const struct ipc_info *info, const char *target)
+{
+	struct vfs_mount mt;
+	struct ipc_msg m = { .label = VFS_STAT };
+	struct stat st;
+	if (!vfs_mount_find(target, &mt))
+		return strcmp(target, "/") == 0 ? 0 : -ENOENT;
+	const char *rel = mt.tlen == 1 ? target : target[mt.tlen] ? target + mt.tlen : "/";
+	long r = vfs_forward(&mt, info, &m, rel, strlen(rel), &st, sizeof(st));
+	if (r < 0)
+		return r;
+	return S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
+}
+
+/* "source\0target\0fstype\0data\0" */
+static long split_mount_args(char *buf, size_t len, char **parts)
+{
+	size_t at = 0;
+	for (int i = 0; i < 4; i++) {
+		char *end = at < len ? memchr(buf + at, '\0', len - at) : NULL;
+		if (!end)
+			return -EINVAL;
+		parts[i] = buf + at;
+		at = (size_t)(end - buf) + 1;
+	}
+	return 0;
+}
+
+long vfs_mount(const struct ipc_info *info, uint64_t flags, char *buf, size_t len)
+{
+	char *a[4], target[VFS_PATH_MAX], name[32], fsarg[256];
+	struct vfs_mount mt = { .used = true, .flags = flags };
+	if (info->euid != 0)
+		return -EPERM;
+	if (split_mount_args(buf, len, a) || (flags & ~(uint64_t)MS_KNOWN) || a[1][0] != '/' ||
+	    !a[2][0])
+		return -EINVAL;
+	if (strlen(a[0]) >= sizeof(mt.source) || strlen(a[2]) >= sizeof(mt.type) ||
+	    strlen(a[3]) >= sizeof(mt.data))
+		return -EINVAL;
+	vfs_normalize(a[1], target);
+	if (strlen(target) >= sizeof(mt.target))
+		return -ENAMETOOLONG;
+	long r = check_target(info, target);
+	if (r < 0)
+		return r;
+	if (vfs_is_mountpoint(target))
+		return -EBUSY;
+	snprintf(name, sizeof(name), "%s%s", FS_NAME_PREFIX, a[2]);
+	long h = sys_ns_lookup(name);
+	if (h < 0)
+		return -ENODEV; /* no server for that file-system type */
+	size_t n0 = strlen(a[0]) + 1, n3 = strlen(a[3]) + 1;
+	memcpy(fsarg, a[0], n0);
+	memcpy(fsarg + n0, a[3], n3);
+	struct ipc_msg m = { .label = FS_MOUNT, .w = { flags } };
+	r = sys_ipc_call((int)h, &m, fsarg, n0 + n3, NULL, 0);
+	if (r < 0 || (long)m.label < 0) {
+		sys_handle_close((int)h);
+		return r < 0 ? -EIO : (long)m.label;
+	}
+	strcpy(mt.target, target);
+	mt.tlen = strlen(target);
+	strcpy(mt.source, a[0]);
+	strcpy(mt.type, a[2]);
+	strcpy(mt.data, a[3]);
+	mt.h = (int)h;
+	mt.inst = (uint32_t)m.w[0];
+	lock();
+	int slot = find_exact_locked(target) >= 0 ? -2 : -1;
+	for (int i = 0; slot == -1 && i < VFS_MOUNTS_MAX; i++)
+		if (!mounts[i].used)
+			slot = i;
+	if (slot >= 0) {
+		mt.seq = ++mount_seq;
+		mounts[slot] = mt;
+	}
+	unlock();
+	if (slot < 0) { /* lost a race, or the table is full: undo */
+		struct ipc_msg u = { .label = FS_UMOUNT, .w = { [FS_W_WHO] = mt.inst } };
+		sys_ipc_call((int)h, &u, NULL, 0, NULL, 0);
+		sys_handle_close((int)h);
+		return slot == -2 ? -EBUSY : -ENOSPC;
+	}
+	return 0;
+}
+
+long vfs_umount(const struct ipc_info *info, const char *path, uint64_t flags)
+{
+	char target[VFS_PATH_MAX];
+	if (info->euid != 0)
+		return -EPERM;
+	if (flags)
+		return -EINVAL;
+	vfs_normalize(path, target);
+	lock();
+	int i = find_exact_locked(target);
+	struct vfs_mount mt;
+	bool busy = false;
+	if (i >= 0) {
+		mt = mounts[i];
+		for (int j = 0; j < VFS_MOUNTS_MAX; j++)
+			busy |= j != i && mounts[j].used && mounts[j].tlen > mt.tlen &&
+				under(mounts[j].target, mt.target, mt.tlen);
+	}
+	unlock();
+	if (i < 0)
+		return -EINVAL; /* not a mount point */
+	if (busy)
+		return -EBUSY;
+	struct ipc_msg m = { .label = FS_UMOUNT, .w = { [FS_W_WHO] = mt.inst } };
+	long r = sys_ipc_call(mt.h, &m, NULL, 0, NULL, 0);
+	if (r == 0 && (long)m.label < 0)
+		return (long)m.label; /* -EBUSY: files open on it */
+	lock();
+	if (mounts[i].used && mounts[i].seq == mt.seq)
+		mounts[i].used = false;
+	unlock();
+	sys_handle_close(mt.h);
+	return 0;
+}
+
+/* Appends s with /proc/mounts escapes (space, tab, newline, backslash). */
+static size_t put_escaped(char *out, size_t at, size_t cap, const char *s)
+{
+	for (; *s; s++) {
+		char tmp[5];
+		bool esc = *s == ' ' || *s == '\t' || *s == '\n' || *s == '\\';
+		int n = esc ? snprintf(tmp, sizeof(tmp), "\\%03o", (unsigned char)*s) : 1;
+		if (!esc)
+			tmp[0] = *s;
+		for (int k = 0; k < n; k++, at++)
+			if (at < cap)
+				out[at] = tmp[k];
+	}
+	return at;
+}
+
+static size_t put_mount(char *out, size_t at, size_t cap, const struct vfs_mount *mt)
+{
+	char opts[200];
+	snprintf(opts, sizeof(opts), "%s%s%s%s%s%s", mt->flags & MS_RDONLY ? "ro" : "rw",
+		 mt->flags & MS_NOSUID ? ",nosuid" : "", mt->flags & MS_NODEV ? ",nodev" : "",
+		 mt->flags & MS_NOEXEC ? ",noexec" : "", mt->data[0] ? "," : "", mt->data);
+	const char *fields[] = { mt->source[0] ? mt->source : "none", mt->target, mt->type, opts };
+	for (int f = 0; f < 4; f++) {
+		at = put_escaped(out, at, cap, fields[f]);
+		if (at < cap)
+			out[at] = ' ';
+		at++;
+	}
+	for (const char *t = "0 0\n"; *t; t++, at++)
+		if (at < cap)
+			out[at] = *t;
+	return at;
+}
+
+long vfs_mounts_text(void)
+{
+	static struct vfs_mount copy[VFS_MOUNTS_MAX];
+	static volatile int text_lock;
+	char *out = malloc(16384);
+	if (!out)
+		return -ENOMEM;
+	while (__atomic_exchange_n(&text_lock, 1, __ATOMIC_ACQUIRE))
+		sys_yield();
+	lock();
+	memcpy(copy, mounts, sizeof(copy));
+	unlock();
+	size_t at = 0;
+	uint64_t last = 0;
+	for (;;) { /* in mount order */
+		int next = -1;
+		for (int i = 0; i < VFS_MOUNTS_MAX; i++)
+			if (copy[i].used && copy[i].seq > last && (next < 0 || copy[i].seq < copy[next].seq))
+				next = i;
+		if (next < 0)
+			break;
+		last = copy[next].seq;
+		at = put_mount(out, at, 16384, &copy[next]);
+	}
+	__atomic_store_n(&text_lock, 0, __ATOMIC_RELEASE);
+	long r = sys_ipc_write(0, out, at < 16384 ? at : 16384);
+	free(out);
+	return r < 0 && r != -EINVAL ? r : (long)at;
+}
