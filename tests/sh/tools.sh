@@ -1,7 +1,7 @@
 #!/bin/sh
 # The /bin tools, run through the shell: files and directories (mkdir, cp,
 # mv, rm, rmdir, ls, cat, chmod), text (wc, head, tail, grep), users and
-# processes (id, runas, kill, ps, env), the system (uname, free). Expected
+# processes (id, runas, kill, ps, env), the system (uname, free, mount). Expected
 # outputs are what GNU coreutils print. Prints TAP; exits with the number
 # of failures.
 
@@ -100,6 +100,17 @@ set -- $(free | grep Mem:)
 [ "$2" -gt 0 ] && [ $(($3 + $4)) -eq "$2" ] && ok "free: used + free = total" || not_ok "free: used + free = total"
 status 0 "true" true
 status 1 "false" false
+
+# mount and umount (run as root)
+same "$(mount | grep ' /proc ')" "proc /proc proc rw 0 0" "mount lists the mounts as /proc/mounts does"
+mkdir "$d/m"
+mount -t tmpfs -o ro,mode=750 box "$d/m" && ok "mount -t tmpfs -o ro,mode=750" || not_ok "mount -t tmpfs -o ro,mode=750"
+same "$(grep '^box ' /proc/mounts)" "box $d/m tmpfs ro,mode=750 0 0" "the new mount in /proc/mounts"
+status 1 "a read-only mount refuses new files" sh -c "echo x > $d/m/f"
+status 1 "mount of an unknown type fails" mount -t nofs none "$d/m"
+umount "$d/m" && ok "umount" || not_ok "umount"
+status 1 "umount of a plain directory fails" umount "$d/m"
+same "$(cat /proc/self/cgroup | wc -l)" "1" "/proc/self/cgroup is one line"
 
 rm -r "$d"
 echo "1..$n"

@@ -26,46 +26,12 @@ static void unlock(void)
 	__atomic_store_n(&table_lock, 0, __ATOMIC_RELEASE);
 }
 
-void vfs_normalize(const char *in, char *out)
-{
-	size_t n = 0;
-	while (*in) {
-		while (*in == '/')
-			in++;
-		size_t len = strcspn(in, "/");
-		if (len == 0 || (len == 1 && in[0] == '.')) {
-			in += len;
-			continue;
-		}
-		if (len == 2 && in[0] == '.' && in[1] == '.') {
-			while (n > 0 && out[--n] != '/')
-				;
-		} else if (n + 1 + len < VFS_PATH_MAX) {
-			out[n++] = '/';
-			memcpy(out + n, in, len);
-			n += len;
-		}
-		in += len;
-	}
-	if (n == 0)
-		out[n++] = '/';
-	out[n] = '\0';
-}
-
-/* Whether normalized p lies in (or is) mount target t of length tlen. */
-static bool under(const char *p, const char *t, size_t tlen)
-{
-	if (tlen == 1)
-		return true; /* "/" */
-	return strncmp(p, t, tlen) == 0 && (p[tlen] == '\0' || p[tlen] == '/');
-}
-
 bool vfs_mount_find(const char *p, struct vfs_mount *out)
 {
 	int best = -1;
 	lock();
 	for (int i = 0; i < VFS_MOUNTS_MAX; i++)
-		if (mounts[i].used && under(p, mounts[i].target, mounts[i].tlen) &&
+		if (mounts[i].used && vfs_path_under(p, mounts[i].target, mounts[i].tlen) &&
 		    (best < 0 || mounts[i].tlen > mounts[best].tlen))
 			best = i;
 	if (best >= 0)
@@ -194,7 +160,7 @@ long vfs_umount(const struct ipc_info *info, const char *path, uint64_t flags)
 		mt = mounts[i];
 		for (int j = 0; j < VFS_MOUNTS_MAX; j++)
 			busy |= j != i && mounts[j].used && mounts[j].tlen > mt.tlen &&
-				under(mounts[j].target, mt.target, mt.tlen);
+				vfs_path_under(mounts[j].target, mt.target, mt.tlen);
 	}
 	unlock();
 	if (i < 0)

@@ -28,6 +28,9 @@ struct vfs_mount {
 /* Lexically resolves ".", ".." and repeated slashes of the absolute path
  * in into out (at least VFS_PATH_MAX bytes): "/" or "/a/b". */
 void vfs_normalize(const char *in, char *out);
+/* Whether normalized path p is mount target t (of length tlen) or lies
+ * below it. */
+bool vfs_path_under(const char *p, const char *t, size_t tlen);
 
 /* A copy of the mount that holds normalized path p, and the path inside
  * it; false if nothing is mounted at "/". */

@@ -1,0 +1,259 @@
+/* Mounts and the file-system servers: mount(2)/umount(2) with their
+ * errors, procfs and devfs contents, and that a file system trusts an
+ * identity only from the VFS. Run as root in cgroup /posix_mounts with
+ * the standard mounts (tmpfs on /, devfs on /dev, procfs on /proc), with
+ * arguments "one" "two words" (checked through /proc/self/cmdline). */
+#include "arbor/syscalls.h"
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "abi/fs.h"
+
+static int n, failed;
+
+static void check(int ok, const char *what)
+{
+	n++;
+	failed += !ok;
+	printf("%sok %d - %s\n", ok ? "" : "not ", n, what);
+}
+
+/* -1 and errno e. */
+static int fails(int r, int e)
+{
+	return r == -1 && errno == e;
+}
+
+/* The whole file into buf (NUL-terminated); its length or -1. */
+static long slurp(const char *path, char *buf, size_t cap)
+{
+	int fd = open(path, O_RDONLY);
+	long len = 0, r;
+	if (fd < 0)
+		return -1;
+	while ((r = read(fd, buf + len, cap - 1 - (size_t)len)) > 0)
+		len += r;
+	close(fd);
+	buf[len] = '\0';
+	return r < 0 ? -1 : len;
+}
+
+static int has_line(const char *text, const char *line)
+{
+	size_t n = strlen(line);
+	for (const char *p = text; (p = strstr(p, line)); p++)
+		if ((p == text || p[-1] == '\n') && p[n] == '\n')
+			return 1;
+	return 0;
+}
+
+static int in_dir(const char *dir, const char *name)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int found = 0;
+	while (d && (e = readdir(d)))
+		found |= strcmp(e->d_name, name) == 0;
+	if (d)
+		closedir(d);
+	return found;
+}
+
+static void test_proc_self(int argc, char **argv)
+{
+	char buf[8192], want[128], path[64];
+	check(slurp("/proc/mounts", buf, sizeof(buf)) > 0 && has_line(buf, "rootfs / tmpfs rw,initrd 0 0") &&
+	      has_line(buf, "devfs /dev devfs rw 0 0") && has_line(buf, "proc /proc proc rw 0 0"),
+	      "/proc/mounts lists /, /dev and /proc in Linux's format");
+	char other[8192];
+	check(slurp("/proc/self/mounts", other, sizeof(other)) > 0 && strcmp(buf, other) == 0,
+	      "/proc/self/mounts is the same table");
+	check(slurp("/proc/self/status", buf, sizeof(buf)) > 0, "read /proc/self/status");
+	snprintf(want, sizeof(want), "Pid:\t%d", getpid());
+	check(has_line(buf, want), "status: Pid is getpid()");
+	snprintf(want, sizeof(want), "PPid:\t%d", getppid());
+	check(has_line(buf, want), "status: PPid is getppid()");
+	check(has_line(buf, "Name:\tmounts") && has_line(buf, "State:\tR (running)"), "status: Name and State");
+	snprintf(want, sizeof(want), "Uid:\t%d\t%d\t%d\t%d", getuid(), geteuid(), geteuid(), geteuid());
+	check(has_line(buf, want), "status: Uid real, effective, saved, fs");
+	snprintf(path, sizeof(path), "/proc/%d/stat", getpid());
+	snprintf(want, sizeof(want), "%d (mounts) R %d %d ", getpid(), getppid(), getpgrp());
+	check(slurp(path, buf, sizeof(buf)) > 0 && strncmp(buf, want, strlen(want)) == 0,
+	      "/proc/PID/stat: pid (comm) state ppid pgrp");
+	check(slurp("/proc/self/cgroup", buf, sizeof(buf)) > 0 && strcmp(buf, "0::/posix_mounts\n") == 0,
+	      "/proc/self/cgroup is 0::/posix_mounts");
+	long len = slurp("/proc/self/cmdline", buf, sizeof(buf));
+	size_t at = 0;
+	int same = len > 0;
+	for (int i = 0; i < argc && same; i++) {
+		same = strcmp(buf + at, argv[i]) == 0;
+		at += strlen(argv[i]) + 1;
+	}
+	check(same && (size_t)len == at, "/proc/self/cmdline holds argv, NUL-terminated");
+	snprintf(want, sizeof(want), "%d", getpid());
+	check(in_dir("/proc", want) && in_dir("/proc", "self") && in_dir("/proc", "meminfo") &&
+	      in_dir("/proc/self", "status") && in_dir("/proc/self", "cmdline"), "readdir of /proc and /proc/self");
+	struct stat st;
+	check(stat("/proc/self", &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid(),
+	      "/proc/self is a directory owned by us");
+}
+
+static void test_proc_system(void)
+{
+	char buf[4096];
+	unsigned long total = 0, free_kb = 0;
+	double up = -1, idle = -1;
+	check(slurp("/proc/meminfo", buf, sizeof(buf)) > 0 &&
+	      sscanf(buf, "MemTotal: %lu kB\nMemFree: %lu kB", &total, &free_kb) == 2 && total > 0 &&
+	      free_kb <= total, "/proc/meminfo: MemTotal and MemFree in kB");
+	check(slurp("/proc/uptime", buf, sizeof(buf)) > 0 && sscanf(buf, "%lf %lf", &up, &idle) == 2 &&
+	      up > 0 && idle >= 0 && idle <= up, "/proc/uptime: uptime and idle seconds");
+
+	int p[2];
+	pipe(p);
+	pid_t child = fork();
+	if (child == 0) {
+		char c;
+		close(p[1]);
+		read(p[0], &c, 1);
+		_exit(0);
+	}
+	char path[64], want[64];
+	snprintf(path, sizeof(path), "/proc/%d/status", child);
+	snprintf(want, sizeof(want), "PPid:\t%d", getpid());
+	int ok = 0;
+	for (int i = 0; i < 200 && !ok; i++) { /* until it blocks in read */
+		ok = slurp(path, buf, sizeof(buf)) > 0 && has_line(buf, want) &&
+		     has_line(buf, "State:\tS (sleeping)");
+		if (!ok)
+			usleep(10000);
+	}
+	check(ok, "a child's status: our pid as PPid, sleeping");
+	close(p[1]);
+	int status;
+	waitpid(child, &status, 0);
+	check(fails(open(path, O_RDONLY), ENOENT), "a reaped child's /proc entry is gone: ENOENT");
+}
+
+static void test_proc_errors(void)
+{
+	check(fails(open("/proc/meminfo", O_WRONLY), EACCES), "open a /proc file for writing: EACCES");
+	check(fails(open("/proc/nonesuch", O_RDONLY), ENOENT), "open a missing /proc entry: ENOENT");
+	check(fails(open("/proc/self/status/x", O_RDONLY), ENOTDIR), "a path through a /proc file: ENOTDIR");
+	check(fails(open("/proc/new", O_CREAT | O_WRONLY, 0644), EACCES), "create in /proc: EACCES");
+	check(fails(unlink("/proc/meminfo"), EPERM), "unlink in /proc: EPERM");
+	check(fails(rmdir("/proc"), EBUSY), "rmdir of a mount point: EBUSY");
+	check(fails(rename("/proc", "/tmp/p"), EBUSY), "rename of a mount point: EBUSY");
+}
+
+static void test_dev(void)
+{
+	struct stat st;
+	char buf[64];
+	check(stat("/dev/null", &st) == 0 && S_ISCHR(st.st_mode) && st.st_rdev == ((1 << 8) | 3),
+	      "/dev/null is character device 1:3");
+	check(stat("/dev/tty", &st) == 0 && S_ISCHR(st.st_mode) && st.st_rdev == (5 << 8),
+	      "/dev/tty is character device 5:0");
+	int fd = open("/dev/zero", O_RDONLY);
+	memset(buf, 'x', sizeof(buf));
+	check(fd >= 0 && read(fd, buf, sizeof(buf)) == sizeof(buf) && buf[0] == 0 && buf[63] == 0,
+	      "/dev/zero reads zeros");
+	close(fd);
+	fd = open("/dev/null", O_WRONLY);
+	check(fd >= 0 && write(fd, buf, 10) == 10 && close(fd) == 0, "/dev/null takes writes");
+	fd = open("/dev/null", O_RDONLY);
+	check(fd >= 0 && read(fd, buf, 10) == 0, "/dev/null reads end of file");
+	close(fd);
+	check(in_dir("/dev", "console") && in_dir("/dev", "urandom"), "readdir of /dev");
+	check(fails(open("/dev/nonesuch", O_RDONLY), ENOENT), "a missing device: ENOENT");
+	check(fails(open("/dev/null/x", O_RDONLY), ENOTDIR), "a path through a device: ENOTDIR");
+	check(fails(unlink("/dev/null"), EPERM), "unlink a device: EPERM");
+}
+
+static void test_mount_tmpfs(void)
+{
+	char buf[8192];
+	struct stat st;
+	check(mount("scratch", "/mnt", "tmpfs", 0, "mode=700") == 0, "mount a tmpfs on /mnt");
+	check(stat("/mnt", &st) == 0 && S_ISDIR(st.st_mode) && (st.st_mode & 07777) == 0700,
+	      "its root has the mode= option");
+	check(slurp("/proc/mounts", buf, sizeof(buf)) > 0 && has_line(buf, "scratch /mnt tmpfs rw,mode=700 0 0"),
+	      "/proc/mounts shows it last");
+	int fd = open("/mnt/a", O_CREAT | O_RDWR, 0644);
+	check(fd >= 0 && write(fd, "data", 4) == 4, "create a file on it");
+	check(fails(rename("/mnt/a", "/tmp/a"), EXDEV), "rename across mounts: EXDEV");
+	check(fails(rmdir("/mnt"), EBUSY), "rmdir of the mount point: EBUSY");
+	check(fails(umount("/mnt"), EBUSY), "umount with a file open on it: EBUSY");
+	close(fd);
+	check(fails(mount("again", "/mnt", "tmpfs", 0, ""), EBUSY), "mount on a mount point: EBUSY");
+	check(umount("/mnt") == 0, "umount once it is unused");
+	check(fails(stat("/mnt/a", &st), ENOENT), "its files are gone with it");
+	check(slurp("/proc/mounts", buf, sizeof(buf)) > 0 && !strstr(buf, "scratch"), "and from /proc/mounts");
+}
+
+static void test_mount_readonly(void)
+{
+	char buf[8192];
+	check(mount("ro", "/mnt", "tmpfs", MS_RDONLY | MS_NOSUID, "") == 0, "mount read-only, nosuid");
+	check(slurp("/proc/mounts", buf, sizeof(buf)) > 0 && has_line(buf, "ro /mnt tmpfs ro,nosuid 0 0"),
+	      "/proc/mounts says ro,nosuid");
+	check(fails(open("/mnt/x", O_CREAT | O_WRONLY, 0644), EROFS), "create on a read-only mount: EROFS");
+	check(fails(mkdir("/mnt/d", 0755), EROFS), "mkdir on a read-only mount: EROFS");
+	check(fails(access("/mnt", W_OK), EROFS), "access W_OK on a read-only mount: EROFS");
+	int fd = open("/mnt", O_RDONLY);
+	check(fd >= 0 && close(fd) == 0, "reading a read-only mount works");
+	check(umount("/mnt") == 0, "umount it");
+}
+
+static void test_mount_errors(void)
+{
+	check(fails(mount("x", "/nonesuch", "tmpfs", 0, ""), ENOENT), "mount on a missing path: ENOENT");
+	int fd = open("/tmp/file", O_CREAT | O_WRONLY, 0644);
+	close(fd);
+	check(fails(mount("x", "/tmp/file", "tmpfs", 0, ""), ENOTDIR), "mount on a file: ENOTDIR");
+	check(fails(mount("x", "/mnt", "nofs", 0, ""), ENODEV), "an unknown file-system type: ENODEV");
+	check(fails(mount("x", "/mnt", "tmpfs", 0x100000, ""), EINVAL), "unknown mount flags: EINVAL");
+	check(fails(mount("x", "/mnt", "tmpfs", 0, "bogus=1"), EINVAL), "an unknown tmpfs option: EINVAL");
+	check(fails(mount("x", "/mnt", "tmpfs", 0, "mode=99"), EINVAL), "a bad mode= value: EINVAL");
+	check(fails(mount("x", "/mnt", "proc", 0, "opt"), EINVAL), "procfs takes no options: EINVAL");
+	check(fails(umount("/tmp"), EINVAL), "umount of a directory that is no mount point: EINVAL");
+	check(fails(umount("/"), EBUSY), "umount / while others are mounted below: EBUSY");
+	check(fails(umount2("/mnt", MNT_FORCE), EINVAL), "forced unmount is refused: EINVAL");
+	unlink("/tmp/file");
+}
+
+static void test_not_root(void)
+{
+	check(seteuid(1000) == 0, "become uid 1000");
+	check(fails(mount("x", "/mnt", "tmpfs", 0, ""), EPERM), "mount as non-root: EPERM");
+	check(fails(umount("/proc"), EPERM), "umount as non-root: EPERM");
+	/* A file system believes the identity in a request only from root. */
+	long h = sys_ns_lookup("fs.tmpfs");
+	struct ipc_msg m = { .label = VFS_MKDIR, .w = { 0755, 0, 1, 0, 0 } };
+	check(h >= 0 && sys_ipc_call((int)h, &m, "/forged", 7, NULL, 0) == 0 && (long)m.label == -EPERM,
+	      "a direct request to a file system claiming root: EPERM");
+	struct stat st;
+	check(fails(stat("/forged", &st), ENOENT), "and nothing was made");
+	check(seteuid(0) == 0, "back to root");
+}
+
+int main(int argc, char **argv)
+{
+	test_proc_self(argc, argv);
+	test_proc_system();
+	test_proc_errors();
+	test_dev();
+	test_mount_tmpfs();
+	test_mount_readonly();
+	test_mount_errors();
+	test_not_root();
+	printf("1..%d\n", n);
+	return failed != 0;
+}
