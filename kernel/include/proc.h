@@ -156,6 +156,16 @@ int proc_spawn_stdio(const char *path, const char *const argv[], struct cgroup *
 struct proc *proc_find(int pid);	/* NULL if none */
 /* A new address space holding program path from the boot archive and a
  * stack with argv and envp; its entry point and initial rsp. */
+/* A program image: in the boot archive (kdata) or in the calling
+ * process's memory (udata). */
+struct exec_image {
+	const uint8_t *kdata;
+	uint64_t udata;
+	uint64_t size;
+};
+struct addrspace *proc_load(const struct exec_image *im, const char *const argv[],
+			    const char *const envp[], struct cgroup *cg, uint64_t *entry,
+			    uint64_t *rsp, int *err);
 struct addrspace *proc_load_image(const char *path, const char *const argv[],
 				  const char *const envp[], struct cgroup *cg, uint64_t *entry,
 				  uint64_t *rsp, int *err);

@@ -64,21 +64,21 @@ int exec_copy_args(struct exec_args **out, const char *const *uargv, const char 
 	return 0;
 }
 
-long sys_execve(const char *upath, const char *const *uargv, const char *const *uenvp)
+/* Replaces the calling process's program with image im (named path). */
+static long exec_image(const struct exec_image *im, const char *path, const char *const *uargv,
+		       const char *const *uenvp)
 {
 	struct thread *self = current_thread();
 	struct proc *p = self->proc;
-	char path[256];
 	struct exec_args *a;
 	uint64_t entry, rsp;
 	int err;
 
-	long n = copy_string_from_user(path, upath, sizeof(path));
-	if (n < 0)
-		return n;
 	if ((err = exec_copy_args(&a, uargv, uenvp)))
 		return err;
-	struct addrspace *as = proc_load_image(path, a->argv, a->envp, p->cgroup, &entry, &rsp, &err);
+	struct addrspace *as = im->kdata || im->udata ?
+				       proc_load(im, a->argv, a->envp, p->cgroup, &entry, &rsp, &err) :
+				       proc_load_image(path, a->argv, a->envp, p->cgroup, &entry, &rsp, &err);
 	if (!as || (err = proc_end_other_threads(p, self))) {
 		if (as)
 			vm_as_destroy(as);
@@ -103,4 +103,23 @@ long sys_execve(const char *upath, const char *const *uargv, const char *const *
 	fpu_state_init(&self->fpu);
 	fpu_restore(&self->fpu);
 	return 0;
+}
+
+long sys_execve(const char *upath, const char *const *uargv, const char *const *uenvp)
+{
+	char path[256];
+	struct exec_image from_archive = { 0 };
+	long n = copy_string_from_user(path, upath, sizeof(path));
+	return n < 0 ? n : exec_image(&from_archive, path, uargv, uenvp);
+}
+
+long sys_execve_image(const void *image, size_t len, const char *uname, const char *const *uargv,
+		      const char *const *uenvp)
+{
+	char name[256];
+	struct exec_image im = { .udata = (uint64_t)image, .size = len };
+	if (!len || !user_range_ok((uint64_t)image, len))
+		return len ? -EFAULT : -ENOEXEC;
+	long n = copy_string_from_user(name, uname, sizeof(name));
+	return n < 0 ? n : exec_image(&im, name, uargv, uenvp);
 }

@@ -1,4 +1,5 @@
-/* Starting a program from the boot archive: a new process with its own
+/* Starting a program (from the boot archive, or an image in the caller's
+ * memory for execve of a file): a new process with its own
  * address space, the ELF image's segments, a stack holding argc, argv and
  * an empty environment (the System V x86_64 process entry layout), and a
  * first thread that enters user mode at the image's entry point. */
@@ -39,7 +40,27 @@ static uint32_t spawn_seg_flags(const struct elf_segment *s)
 	return (s->r ? VM_READ : 0) | (s->w ? VM_WRITE : 0) | (s->x ? VM_EXEC : 0);
 }
 
-static int spawn_load(struct addrspace *as, const struct initrd_file *f, const struct elf_image *img)
+/* Copies [off, off+len) of the image to vaddr in as: straight from the
+ * boot archive, or from the caller's memory through a bounce page (the
+ * caller's address space is still the current one). */
+static int spawn_copy_segment(struct addrspace *as, const struct exec_image *im, uint64_t off,
+			      vaddr_t vaddr, uint64_t len)
+{
+	if (im->kdata)
+		return vm_copy_to(as, vaddr, im->kdata + off, len);
+	char *bounce = kmalloc(PAGE_SIZE);
+	int err = bounce ? 0 : -ENOMEM;
+	for (uint64_t done = 0; !err && done < len; done += PAGE_SIZE) {
+		uint64_t n = MIN(len - done, PAGE_SIZE);
+		err = copy_from_user(bounce, (const void *)(im->udata + off + done), n);
+		if (!err)
+			err = vm_copy_to(as, vaddr + done, bounce, n);
+	}
+	kfree(bounce);
+	return err;
+}
+
+static int spawn_load(struct addrspace *as, const struct exec_image *im, const struct elf_image *img)
 {
 	vaddr_t image_end = 0;
 	for (unsigned i = 0; i < img->nsegs; i++) {
@@ -48,7 +69,7 @@ static int spawn_load(struct addrspace *as, const struct initrd_file *f, const s
 		vaddr_t end = ALIGN_UP(s->vaddr + s->memsz, PAGE_SIZE);
 		int err = vm_area_add(as, start, end - start, spawn_seg_flags(s), 0);
 		if (!err)
-			err = vm_copy_to(as, s->vaddr, (const char *)f->data + s->offset, s->filesz);
+			err = spawn_copy_segment(as, im, s->offset, s->vaddr, s->filesz);
 		if (err)
 			return err; /* pages past filesz stay zero: they are fresh */
 		image_end = MAX(image_end, end);
@@ -133,27 +154,56 @@ struct thread *user_thread_create(struct proc *p, uint64_t entry, uint64_t rsp, 
 	return user_thread_from_frame(p, &regs, err);
 }
 
-struct addrspace *proc_load_image(const char *path, const char *const argv[],
-				  const char *const envp[], struct cgroup *cg, uint64_t *entry,
-				  uint64_t *rsp, int *err)
-{
-	struct initrd_file f;
-	struct elf_image img;
+/* The headers of an image the caller holds, copied in (its program
+ * headers must lie in the first EXEC_HEADER_MAX bytes, as every linker
+ * puts them). */
+#define EXEC_HEADER_MAX 4096
 
-	*err = -ENOENT;
-	if (!spawn_find(path, &f) || !initrd_is_reg(&f))
-		return NULL;
-	if ((*err = elf_parse(f.data, f.size, USER_STACK_TOP - USER_STACK_SIZE, &img)))
+static int spawn_parse(const struct exec_image *im, struct elf_image *img)
+{
+	if (im->kdata)
+		return elf_parse(im->kdata, im->size, USER_STACK_TOP - USER_STACK_SIZE, img);
+	uint64_t n = MIN(im->size, EXEC_HEADER_MAX);
+	uint8_t *hdr = kmalloc(EXEC_HEADER_MAX);
+	const struct elf64_ehdr *eh = (const void *)hdr;
+	int err = hdr ? copy_from_user(hdr, (const void *)im->udata, n) : -ENOMEM;
+	if (!err && (n < sizeof(*eh) || eh->e_phoff > n ||
+		     (uint64_t)eh->e_phnum * sizeof(struct elf64_phdr) > n - eh->e_phoff))
+		err = -ENOEXEC;
+	if (!err)
+		err = elf_parse(hdr, im->size, USER_STACK_TOP - USER_STACK_SIZE, img);
+	kfree(hdr);
+	return err;
+}
+
+struct addrspace *proc_load(const struct exec_image *im, const char *const argv[],
+			    const char *const envp[], struct cgroup *cg, uint64_t *entry,
+			    uint64_t *rsp, int *err)
+{
+	struct elf_image img;
+	if ((*err = spawn_parse(im, &img)))
 		return NULL;
 	struct addrspace *as = vm_as_create(cg, err);
 	if (!as)
 		return NULL;
-	if ((*err = spawn_load(as, &f, &img)) || (*err = spawn_stack(as, argv, envp, rsp))) {
+	if ((*err = spawn_load(as, im, &img)) || (*err = spawn_stack(as, argv, envp, rsp))) {
 		vm_as_destroy(as);
 		return NULL;
 	}
 	*entry = img.entry;
 	return as;
+}
+
+struct addrspace *proc_load_image(const char *path, const char *const argv[],
+				  const char *const envp[], struct cgroup *cg, uint64_t *entry,
+				  uint64_t *rsp, int *err)
+{
+	struct initrd_file f;
+	*err = -ENOENT;
+	if (!spawn_find(path, &f) || !initrd_is_reg(&f))
+		return NULL;
+	struct exec_image im = { .kdata = f.data, .size = f.size };
+	return proc_load(&im, argv, envp, cg, entry, rsp, err);
 }
 
 const char *proc_basename(const char *path)

@@ -6,12 +6,49 @@
 
 #define MAX_ARGS 32
 
+/* The servers init started, to report one that ends. */
+static struct { long pid; const char *name; } servers_started[8];
+
 static long start(const char *path, const char *const *argv, int flags)
 {
 	long pid = sys_spawn(path, argv, flags);
 	if (pid < 0)
 		printf("init: cannot start %s: error %ld\n", path, -pid);
 	return pid;
+}
+
+static void start_server(const char *path, int flags)
+{
+	const char *argv[] = { path, NULL };
+	long pid = start(path, argv, flags);
+	for (int i = 0; pid > 0 && i < 8; i++) {
+		if (!servers_started[i].pid) {
+			servers_started[i].pid = pid;
+			servers_started[i].name = path;
+			break;
+		}
+	}
+}
+
+/* A child init reaped: a server that ended is reported (the rest of the
+ * system goes on; its clients get errors); so is an orphan a signal
+ * killed. */
+static void reaped(long pid, int status)
+{
+	for (int i = 0; i < 8; i++) {
+		if (servers_started[i].pid != pid)
+			continue;
+		servers_started[i].pid = 0;
+		if (W_SIGNALED(status))
+			printf("init: server %s (pid %ld) killed by signal %d\n", servers_started[i].name, pid,
+			       status & 0x7f);
+		else
+			printf("init: server %s (pid %ld) exited with status %d\n", servers_started[i].name, pid,
+			       (status >> 8) & 0xff);
+		return;
+	}
+	if (W_SIGNALED(status))
+		printf("init: process %ld ended by signal %d\n", pid, status & 0x7f);
 }
 
 static int hexval(char c)
@@ -103,10 +140,8 @@ static void start_file_systems(void)
 		{ "servers/vfs", VFS_NAME }, { "servers/tmpfs", "fs.tmpfs" },
 		{ "servers/devfs", "fs.devfs" }, { "servers/procfs", "fs.proc" },
 	};
-	for (int i = 0; i < 4; i++) {
-		const char *argv[] = { servers[i][0], NULL };
-		start(servers[i][0], argv, 0);
-	}
+	for (int i = 0; i < 4; i++)
+		start_server(servers[i][0], 0);
 	for (int i = 0; i < 4; i++)
 		wait_for(servers[i][1]);
 	mount_fs("rootfs", "/", "tmpfs", "initrd");
@@ -159,8 +194,10 @@ static void run_shell(void)
 		long pid = sys_spawn("bin/sh", argv, 0);
 		if (pid < 0)
 			return;
-		while (sys_waitpid(-1, &status, 0) != pid)
-			;
+		long r;
+		while ((r = sys_waitpid(-1, &status, 0)) != pid)
+			if (r > 0)
+				reaped(r, status);
 		printf("init: the shell ended; starting a new one\n");
 	}
 }
@@ -169,10 +206,9 @@ int main(void)
 {
 	static char cmdline[512];
 	const char *argv[MAX_ARGS + 1];
-	const char *drv[] = { "drivers/serial", NULL };
 	int status;
 
-	start("drivers/serial", drv, SPAWN_DRIVER);
+	start_server("drivers/serial", SPAWN_DRIVER);
 	wait_for(CONSOLE_NAME);
 	console_fds();
 	start_file_systems();
@@ -189,7 +225,7 @@ int main(void)
 		long pid = sys_waitpid(-1, &status, 0);
 		if (pid == -ECHILD)
 			sys_sleep_ns(1000000000ull);
-		else if (pid > 0 && W_SIGNALED(status))
-			printf("init: process %ld ended by signal %d\n", pid, status & 0x7f);
+		else if (pid > 0)
+			reaped(pid, status);
 	}
 }

@@ -31,6 +31,64 @@ static void check_errno(int r, int want, const char *what)
 	check(r == -1 && e == want, what);
 }
 
+/* Runs argv in a child; its wait status (-1 if fork failed). */
+static int run(char *const argv[])
+{
+	int status;
+	pid_t pid = fork();
+	if (pid == 0) {
+		execv(argv[0], argv);
+		_exit(errno == EACCES ? 100 : errno == ENOEXEC ? 101 : errno == ENOENT ? 102 : 103);
+	}
+	return pid < 0 || waitpid(pid, &status, 0) != pid ? -1 : status;
+}
+
+/* Copies file from to to with mode. */
+static int copy(const char *from, const char *to, mode_t mode)
+{
+	char buf[4096];
+	int in = open(from, O_RDONLY), out = open(to, O_CREAT | O_TRUNC | O_WRONLY, mode);
+	ssize_t n;
+	while (in >= 0 && out >= 0 && (n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, (size_t)n) != n)
+			break;
+	close(in);
+	close(out);
+	return in >= 0 && out >= 0 ? 0 : -1;
+}
+
+/* execve reads programs through the VFS: files written at run time run. */
+static void test_exec_files(void)
+{
+	char *const fargv[] = { "/tmp/myfalse", NULL };
+	char *const dargv[] = { "/tmp", NULL };
+	char *const targv[] = { "/tmp/text", NULL };
+	int status;
+	check(copy("/bin/false", "/tmp/myfalse", 0755) == 0, "copy /bin/false to /tmp");
+	status = run(fargv);
+	check(WIFEXITED(status) && WEXITSTATUS(status) == 1, "execv of a program written at run time");
+	chmod("/tmp/myfalse", 0644);
+	status = run(fargv);
+	check(WIFEXITED(status) && WEXITSTATUS(status) == 100, "execv of a file without x bits: EACCES");
+	status = run(dargv);
+	check(WIFEXITED(status) && WEXITSTATUS(status) == 100, "execv of a directory: EACCES");
+	int fd = open("/tmp/text", O_CREAT | O_WRONLY, 0755);
+	write(fd, "not a program\n", 14);
+	close(fd);
+	status = run(targv);
+	check(WIFEXITED(status) && WEXITSTATUS(status) == 101, "execv of a text file: ENOEXEC");
+	chmod("/tmp/myfalse", 0700);
+	pid_t pid = fork();
+	if (pid == 0) {
+		/* Another uid may not run a 0700 file of root's. */
+		_exit(setuid(1000) == 0 && execv("/tmp/myfalse", fargv) == -1 && errno == EACCES ? 0 : 1);
+	}
+	waitpid(pid, &status, 0);
+	check(WIFEXITED(status) && WEXITSTATUS(status) == 0, "execv of another's 0700 program: EACCES");
+	unlink("/tmp/myfalse");
+	unlink("/tmp/text");
+}
+
 int main(void)
 {
 	char buf[128];
@@ -132,6 +190,7 @@ int main(void)
 	waitpid(pid, &status, 0);
 	check(WIFEXITED(status) && WEXITSTATUS(status) == 0, "another uid may not read a 0600 file: EACCES");
 	check(access("/tmp/private", R_OK | W_OK) == 0, "root may (access)");
+	test_exec_files();
 	printf("1..%d\n", n);
 	return failed ? 1 : 0;
 }
