@@ -109,7 +109,9 @@ def boot(args, timeout, on_start=None, on_result=None, echo=False, until=None):
 
 
 # Tests that read the serial line say so; the runner types for them.
-CONSOLE_INPUT = {"# console: waiting for input": b"arbor-input-test\n"}
+CONSOLE_INPUT = {"# console: waiting for input": b"arbor-input-test\n",
+                 "# console: waiting for ^C": b"\x03",
+                 "# console: waiting for ^Z": b"\x1a"}
 
 
 def type_input(proc, line):

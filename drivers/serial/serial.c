@@ -25,7 +25,7 @@ static ulock_t tx_lock;
 static char line[256];
 static unsigned line_len;
 static int eof_pending;			/* Ctrl-D on an empty line: a read returns 0 */
-static volatile int fg_pgid;		/* gets SIGINT/SIGQUIT from Ctrl-C/Ctrl-\ */
+static volatile int fg_pgid;		/* gets SIGINT/SIGQUIT/SIGTSTP from Ctrl-C/Ctrl-\/Ctrl-Z */
 static volatile int raw_mode;
 
 static void uart_putc(char c)
@@ -187,6 +187,9 @@ static void input_byte(char c)
 		break;
 	case 0x1c:
 		signal_foreground(SIGQUIT, "^\\\n");
+		break;
+	case 0x1a:
+		signal_foreground(SIGTSTP, "^Z\n");
 		break;
 	case 0x04:
 		if (line_len == 0)

@@ -379,6 +379,21 @@ KTEST(posix_mounts_procfs_devfs)
 	user_cg_done(s);
 }
 
+/* Ctrl-C and Ctrl-Z typed on the console signal the foreground group. */
+KTEST(posix_console_signal_keys)
+{
+	struct cgroup *s = user_cg("servers"), *c = user_cg("posix_tty");
+	const char *const argv[] = { "posix/tty", NULL };
+	struct userspace u;
+	if (!s || !c)
+		return;
+	KT_EXPECT_EQ(userspace_start(s, &u), 0);
+	KT_EXPECT_EQ(run_posix_argv(argv, c), W_EXITCODE(0));
+	userspace_stop(&u);
+	user_cg_done(c);
+	user_cg_done(s);
+}
+
 /* The shell scripts of tests/sh, run by /bin/sh from the VFS: the shell's
  * language (basic.sh) and the /bin tools (tools.sh). Each script exits
  * with its number of failures. */
