@@ -16,6 +16,7 @@ TABLE = os.path.join(ROOT, "kernel", "include", "abi", "syscalls.tbl")
 REGS = ["rdi", "rsi", "rdx", "r10", "r8", "r9"]
 INCLUDES = []  # ABI headers the signatures need ("@include" lines)
 IRQOFF = set()  # calls that run with interrupts masked ("@irqoff" lines)
+RESTART = set()  # calls a SA_RESTART handler restarts ("@restart" lines)
 
 
 def parse():
@@ -29,6 +30,9 @@ def parse():
             continue
         if line.startswith("@irqoff "):
             IRQOFF.update(line.split()[1:])
+            continue
+        if line.startswith("@restart "):
+            RESTART.update(line.split()[1:])
             continue
         parts = [p.strip() for p in line.split("|", 3)]
         if len(parts) != 4 or not parts[0].isdigit() or not re.fullmatch(r"[a-z_][a-z0-9_]*", parts[1]):
@@ -46,9 +50,9 @@ def parse():
     nrs = [c["nr"] for c in calls]
     if sorted(nrs) != list(range(len(nrs))):
         sys.exit(f"{TABLE}: syscall numbers must be 0..N-1 without gaps or repeats")
-    unknown = IRQOFF - {c["name"] for c in calls}
+    unknown = (IRQOFF | RESTART) - {c["name"] for c in calls}
     if unknown:
-        sys.exit(f"{TABLE}: @irqoff names unknown calls: {', '.join(sorted(unknown))}")
+        sys.exit(f"{TABLE}: @irqoff/@restart name unknown calls: {', '.join(sorted(unknown))}")
     return sorted(calls, key=lambda c: c["nr"])
 
 
@@ -80,6 +84,11 @@ def gen_kernel(calls):
     out.append("const uint8_t syscall_irqoff[SYSCALL_COUNT] = {")
     for c in calls:
         if c["name"] in IRQOFF:
+            out.append(f"\t[{c['nr']}] = 1,")
+    out.append("};")
+    out.append("const uint8_t syscall_restart[SYSCALL_COUNT] = {")
+    for c in calls:
+        if c["name"] in RESTART:
             out.append(f"\t[{c['nr']}] = 1,")
     out.append("};")
     out.append("const char *const syscall_names[SYSCALL_COUNT] = {")
@@ -134,6 +143,8 @@ def gen_docs(calls):
            "| nr | call | description |", "|---:|---|---|"]
     for c in calls:
         note = " (Runs with interrupts masked: it never blocks.)" if c["name"] in IRQOFF else ""
+        if c["name"] in RESTART:
+            note += " (Restarted after a handler with SA_RESTART instead of failing with -EINTR.)"
         out.append(f"| {c['nr']} | `{c['name']}({proto(c)})` | {c['doc']}{note} |")
     return "\n".join(out) + "\n"
 

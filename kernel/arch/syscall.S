@@ -23,7 +23,7 @@ syscall_entry:
 	pushq	%r11			/* user rflags */
 	pushq	$USER_CS
 	pushq	%rcx			/* user rip */
-	pushq	$0
+	pushq	%rax			/* "error": the call's number, for SA_RESTART */
 	pushq	$SYSCALL_VECTOR
 	FRAME_PUSH_REGS
 	xorl	%ebp, %ebp		/* backtraces stop at the user boundary */

@@ -68,6 +68,9 @@ struct thread {
 	uint64_t sig_pending;		/* bit sig-1: signals sent to this thread */
 	uint64_t sig_saved_mask;	/* sigsuspend: the mask the handler restores */
 	bool sig_restore_mask;
+	/* A signal cut an IPC call a server had already taken: the call may
+	 * have had its effect, so SA_RESTART must not run it again. */
+	bool sig_call_taken;
 
 	/* IPC (guarded by the scheduler lock) */
 	struct ipc_msg ipc_buf;		/* message in flight to or from this thread */

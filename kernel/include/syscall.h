@@ -13,6 +13,8 @@ extern const syscall_fn syscall_table[SYSCALL_COUNT];
 extern const char *const syscall_names[SYSCALL_COUNT];
 /* 1: the call runs with interrupts masked (see syscalls.tbl, "@irqoff"). */
 extern const uint8_t syscall_irqoff[SYSCALL_COUNT];
+/* 1: a SA_RESTART handler restarts the call ("@restart"). */
+extern const uint8_t syscall_restart[SYSCALL_COUNT];
 
 void syscall_init(void);
 

@@ -3,8 +3,9 @@
  * delivery on the way back to user mode, default actions (terminate,
  * ignore, stop, continue), handlers on the user stack with sigreturn, and
  * process groups for kill(0)/kill(-pgid). Core dumps are not written:
- * "core" signals just terminate. SA_RESTART is not honoured yet: an
- * interrupted system call returns EINTR. Signal state is guarded by
+ * "core" signals just terminate. A handler with SA_RESTART restarts the
+ * calls syscalls.tbl marks "@restart" (read, write, waitpid, futex_wait);
+ * other interrupted calls return EINTR. Signal state is guarded by
  * proc_lock; a thread's blocked mask is changed only by itself. */
 #include "abi/errno.h"
 #include "abi/signal.h"
@@ -322,6 +323,17 @@ static int signal_dequeue(struct thread *t)
 	return sig;
 }
 
+/* A call the signal interrupted (-EINTR) runs again once the handler
+ * returns: back to the syscall instruction (2 bytes) with its number. */
+static void signal_restart_syscall(struct thread *t, struct trap_frame *tf)
+{
+	if (tf->vector == SYSCALL_VECTOR && (int64_t)tf->rax == -EINTR && tf->error < SYSCALL_COUNT &&
+	    syscall_restart[tf->error] && !t->sig_call_taken) {
+		tf->rax = tf->error;
+		tf->rip -= 2;
+	}
+}
+
 static void signal_deliver(struct thread *t, struct trap_frame *tf, int sig, uint64_t addr)
 {
 	struct proc *p = t->proc;
@@ -341,6 +353,8 @@ static void signal_deliver(struct thread *t, struct trap_frame *tf, int sig, uin
 	}
 	struct k_siginfo info = { .signo = sig, .code = addr ? SEGV_MAPERR : SI_USER };
 	info.f.addr = addr;
+	if (tf && (act.flags & SA_RESTART))
+		signal_restart_syscall(t, tf);
 	if (!tf || !signal_setup_frame(t, tf, sig, &act, &info))
 		proc_exit(W_SIGNALED(SIGSEGV));
 }
@@ -355,6 +369,7 @@ void signal_handle_pending(struct thread *t, struct trap_frame *tf)
 		if (handler)
 			break; /* one frame at a time; the rest after sigreturn */
 	}
+	t->sig_call_taken = false;
 	while (p->stopped && !t->kill_pending)
 		waitq_wait(&p->stop_wait, NULL, 0);
 }

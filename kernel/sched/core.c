@@ -575,9 +575,10 @@ void sched_ipc_release_caller_locked(struct thread *caller, int result)
 void sched_interrupt(struct thread *t)
 {
 	uint64_t f = spin_lock_irqsave(&sched_lock);
-	if (t->state == THREAD_DONATING)
+	if (t->state == THREAD_DONATING) {
+		t->sig_call_taken = true;
 		sched_ipc_abort_locked(t, -EINTR, true);
-	else
+	} else
 		sched_wake_locked(t, -EINTR);
 	spin_unlock_irqrestore(&sched_lock, f);
 }

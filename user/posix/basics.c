@@ -29,6 +29,60 @@ static void on_usr1(int sig)
 	got = sig;
 }
 
+/* A read on an empty pipe while a child sends SIGUSR1, then a byte: the
+ * read's result and errno. */
+static ssize_t read_across_signal(int flags, int *err)
+{
+	struct sigaction act = { .sa_handler = on_usr1, .sa_flags = flags };
+	int p[2];
+	char c;
+	sigemptyset(&act.sa_mask);
+	sigaction(SIGUSR1, &act, NULL);
+	pipe(p);
+	pid_t parent = getpid(), pid = fork();
+	if (pid == 0) {
+		usleep(50000);
+		kill(parent, SIGUSR1);
+		usleep(50000);
+		write(p[1], "x", 1);
+		_exit(0);
+	}
+	got = 0;
+	errno = 0;
+	ssize_t r = read(p[0], &c, 1);
+	*err = errno;
+	waitpid(pid, NULL, 0);
+	close(p[0]);
+	close(p[1]);
+	return r;
+}
+
+/* SA_RESTART: a handler's signal restarts read and waitpid; without it
+ * they fail with EINTR. */
+static void test_restart(void)
+{
+	int err;
+	check(read_across_signal(SA_RESTART, &err) == 1 && got == SIGUSR1,
+	      "SA_RESTART: the handler runs and read goes on to get the byte");
+	check(read_across_signal(0, &err) == -1 && err == EINTR && got == SIGUSR1,
+	      "without SA_RESTART: read fails with EINTR");
+	pid_t parent = getpid(), pid = fork();
+	if (pid == 0) {
+		usleep(50000);
+		kill(parent, SIGUSR1);
+		usleep(50000);
+		_exit(7);
+	}
+	struct sigaction act = { .sa_handler = on_usr1, .sa_flags = SA_RESTART };
+	sigemptyset(&act.sa_mask);
+	sigaction(SIGUSR1, &act, NULL);
+	int status = 0;
+	got = 0;
+	check(waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 7 &&
+	      got == SIGUSR1, "SA_RESTART: waitpid goes on after the handler");
+	signal(SIGUSR1, SIG_DFL);
+}
+
 int main(int argc, char **argv)
 {
 	char buf[64];
@@ -122,6 +176,7 @@ int main(int argc, char **argv)
 	struct utsname u;
 	check(uname(&u) == 0 && strcmp(u.sysname, "Arbor") == 0, "uname");
 	check(sysconf(_SC_NPROCESSORS_ONLN) == 1, "sysconf(_SC_NPROCESSORS_ONLN)");
+	test_restart();
 	printf("1..%d\n", n);
 	return failed ? 1 : 0;
 }
