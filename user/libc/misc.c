@@ -1,4 +1,5 @@
 /* Odds and ends of POSIX: resource usage, priorities, system identity. */
+#include <stdio.h>
 #include <errno.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -90,4 +91,15 @@ int clock_getres(clockid_t id, struct timespec *res)
 	if (res)
 		*res = (struct timespec){ 0, 1 };
 	return 0;
+}
+
+/* POSIX getdelim/getline: newlib has them under reserved names. */
+ssize_t getdelim(char **restrict line, size_t *restrict cap, int delim, FILE *restrict f)
+{
+	return __getdelim(line, cap, delim, f);
+}
+
+ssize_t getline(char **restrict line, size_t *restrict cap, FILE *restrict f)
+{
+	return __getline(line, cap, f);
 }
