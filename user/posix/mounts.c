@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -244,6 +245,45 @@ static void test_not_root(void)
 	check(seteuid(0) == 0, "back to root");
 }
 
+/* The pid of the process named name, from /proc; 0 if none. */
+static pid_t find_process(const char *name)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	char path[300], buf[512], want[64];
+	pid_t found = 0;
+	snprintf(want, sizeof(want), "Name:\t%s", name);
+	while (d && !found && (e = readdir(d))) {
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/status", e->d_name);
+		if (slurp(path, buf, sizeof(buf)) > 0 && has_line(buf, want))
+			found = atoi(e->d_name);
+	}
+	if (d)
+		closedir(d);
+	return found;
+}
+
+/* Last: a file system's server dies; its clients get errors, the rest of
+ * the system goes on. */
+static void test_server_crash(void)
+{
+	char buf[256];
+	pid_t procfs = find_process("procfs");
+	check(procfs > 1, "procfs is a process of its own");
+	int fd = open("/proc/uptime", O_RDONLY);
+	check(fd >= 0 && kill(procfs, SIGKILL) == 0, "kill the procfs server");
+	for (int i = 0; i < 100 && kill(procfs, 0) == 0; i++)
+		usleep(10000); /* until its parent has collected it */
+	check(fails(open("/proc/meminfo", O_RDONLY), EIO), "a path on its mount: EIO");
+	check(read(fd, buf, sizeof(buf)) == -1 && errno == EHOSTDOWN,
+	      "a descriptor open on it: EHOSTDOWN, not a hang");
+	close(fd);
+	check(slurp("/tmp", buf, sizeof(buf)) == -1 && errno == EISDIR && mkdir("/tmp/alive", 0755) == 0 &&
+	      rmdir("/tmp/alive") == 0, "the other file systems go on");
+}
+
 int main(int argc, char **argv)
 {
 	test_proc_self(argc, argv);
@@ -254,6 +294,7 @@ int main(int argc, char **argv)
 	test_mount_readonly();
 	test_mount_errors();
 	test_not_root();
+	test_server_crash();
 	printf("1..%d\n", n);
 	return failed != 0;
 }
