@@ -330,18 +330,27 @@ static int run_posix(const char *path, struct cgroup *cg)
 	return run_posix_argv(argv, cg);
 }
 
-/* Files, directories, pipes and devices through the VFS server. */
-KTEST(posix_files_vfs)
+/* Runs argv (descriptors 0-2 on the console) in cgroup cgname, with the
+ * servers (console, VFS, file systems) up in cgroup "servers"; it must
+ * exit 0. */
+static void run_with_servers(const char *const *argv, const char *cgname)
 {
-	struct cgroup *s = user_cg("servers"), *c = user_cg("posix_files");
+	struct cgroup *s = user_cg("servers"), *c = user_cg(cgname);
 	struct userspace u;
 	if (!s || !c)
 		return;
 	KT_EXPECT_EQ(userspace_start(s, &u), 0);
-	KT_EXPECT_EQ(run_posix("posix/files", c), W_EXITCODE(0));
+	KT_EXPECT_EQ(run_posix_argv(argv, c), W_EXITCODE(0));
 	userspace_stop(&u);
 	user_cg_done(c);
 	user_cg_done(s);
+}
+
+/* Files, directories, pipes and devices through the VFS server. */
+KTEST(posix_files_vfs)
+{
+	const char *const argv[] = { "posix/files", NULL };
+	run_with_servers(argv, "posix_files");
 }
 
 /* POSIX threads on kernel threads and futexes. */
@@ -367,31 +376,15 @@ KTEST(posix_procinfo)
 /* Mounts, procfs and devfs through the file-system servers. */
 KTEST(posix_mounts_procfs_devfs)
 {
-	struct cgroup *s = user_cg("servers"), *c = user_cg("posix_mounts");
 	const char *const argv[] = { "posix/mounts", "one", "two words", NULL };
-	struct userspace u;
-	if (!s || !c)
-		return;
-	KT_EXPECT_EQ(userspace_start(s, &u), 0);
-	KT_EXPECT_EQ(run_posix_argv(argv, c), W_EXITCODE(0));
-	userspace_stop(&u);
-	user_cg_done(c);
-	user_cg_done(s);
+	run_with_servers(argv, "posix_mounts");
 }
 
 /* Ctrl-C and Ctrl-Z typed on the console signal the foreground group. */
 KTEST(posix_console_signal_keys)
 {
-	struct cgroup *s = user_cg("servers"), *c = user_cg("posix_tty");
 	const char *const argv[] = { "posix/tty", NULL };
-	struct userspace u;
-	if (!s || !c)
-		return;
-	KT_EXPECT_EQ(userspace_start(s, &u), 0);
-	KT_EXPECT_EQ(run_posix_argv(argv, c), W_EXITCODE(0));
-	userspace_stop(&u);
-	user_cg_done(c);
-	user_cg_done(s);
+	run_with_servers(argv, "posix_tty");
 }
 
 /* The shell scripts of tests/sh, run by /bin/sh from the VFS: the shell's
@@ -399,16 +392,8 @@ KTEST(posix_console_signal_keys)
  * with its number of failures. */
 static void run_shell_script(const char *script, const char *cgname)
 {
-	struct cgroup *s = user_cg("servers"), *c = user_cg(cgname);
 	const char *const argv[] = { "bin/sh", script, NULL };
-	struct userspace u;
-	if (!s || !c)
-		return;
-	KT_EXPECT_EQ(userspace_start(s, &u), 0);
-	KT_EXPECT_EQ(run_posix_argv(argv, c), W_EXITCODE(0));
-	userspace_stop(&u);
-	user_cg_done(c);
-	user_cg_done(s);
+	run_with_servers(argv, cgname);
 }
 
 KTEST(posix_shell_script)

@@ -181,11 +181,6 @@ static long devfs_file(struct fs_file *f, struct ipc_msg *m, const struct ipc_in
 		return sys_ipc_write(0, &st, sizeof(st)) == sizeof(st) ? 0 : -EFAULT;
 	case FILE_READDIR:
 		return devfs_readdir(f, m);
-	case FILE_GETFL:
-		return f->flags;
-	case FILE_SETFL:
-		f->flags = (f->flags & ~(O_APPEND | O_NONBLOCK)) | ((int)m->w[0] & (O_APPEND | O_NONBLOCK));
-		return 0;
 	case FILE_POLL:
 		return (short)m->w[0] & (POLLIN | POLLOUT | POLLRDNORM | POLLWRNORM);
 	case FILE_TRUNCATE:
@@ -195,20 +190,9 @@ static long devfs_file(struct fs_file *f, struct ipc_msg *m, const struct ipc_in
 	}
 }
 
-static int devfs_mount(const char *source, const char *data, uint64_t flags, void **inst)
-{
-	static int one_instance;
-	(void)source;
-	(void)flags;
-	if (*data)
-		return -EINVAL;
-	*inst = &one_instance; /* every mount shows the same devices */
-	return 0;
-}
-
 static const struct fs_type devfs_type = {
 	.name = "devfs",
-	.mount = devfs_mount,
+	.mount = fssrv_mount_single, /* every mount shows the same */
 	.path = devfs_path,
 	.file = devfs_file,
 };

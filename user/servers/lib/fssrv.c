@@ -173,7 +173,15 @@ static long endpoint_request(struct ipc_msg *m, const struct ipc_info *info, cha
 
 static void file_request(struct fs_file *f, struct ipc_msg *m, const struct ipc_info *info)
 {
-	long r = fs->file(f, m, info);
+	long r;
+	if (m->label == FILE_GETFL) { /* status flags are the skeleton's */
+		r = f->flags;
+	} else if (m->label == FILE_SETFL) {
+		f->flags = (f->flags & ~(O_APPEND | O_NONBLOCK)) | ((int)m->w[0] & (O_APPEND | O_NONBLOCK));
+		r = 0;
+	} else {
+		r = fs->file(f, m, info);
+	}
 	uint64_t l = m->label;
 	if (r >= 0 && (l == FILE_READ || l == FILE_WRITE || l == FILE_SEEK || l == FILE_GETFL ||
 		       l == FILE_POLL))
@@ -245,6 +253,17 @@ int fssrv_main(const struct fs_type *t)
 		return 1;
 	}
 	worker(bufs[0]);
+	return 0;
+}
+
+int fssrv_mount_single(const char *source, const char *data, uint64_t flags, void **inst)
+{
+	static int the_instance;
+	(void)source;
+	(void)flags;
+	if (*data)
+		return -EINVAL;
+	*inst = &the_instance;
 	return 0;
 }
 

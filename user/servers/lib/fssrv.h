@@ -47,8 +47,9 @@ struct fs_type {
 	/* VFS_* requests: 0 or -errno; sets m->w[0] for VFS_OPEN (a handle
 	 * from fssrv_file_give). */
 	long (*path)(const struct fs_req *r, struct ipc_msg *m);
-	/* FILE_* requests: the result (w0 for READ, WRITE, SEEK, GETFL,
-	 * POLL) or -errno. m->w[] may be set for READDIR. */
+	/* FILE_* requests but GETFL and SETFL (the skeleton keeps the
+	 * status flags): the result (w0 for READ, WRITE, SEEK, POLL) or
+	 * -errno. m->w[] may be set for READDIR. */
 	long (*file)(struct fs_file *f, struct ipc_msg *m, const struct ipc_info *info);
 	/* The last descriptor of f is gone; the skeleton frees f itself. */
 	void (*release)(struct fs_file *f);
@@ -62,6 +63,10 @@ struct fs_file *fssrv_file_new(void *inst, int flags);
  * then freed). */
 long fssrv_file_give(struct fs_file *f);
 uint64_t fssrv_now(void);
+
+/* A mount callback for file systems that take no options and show the
+ * same thing on every mount (one instance). */
+int fssrv_mount_single(const char *source, const char *data, uint64_t flags, void **inst);
 
 /* Helpers for files whose content is f->data (a snapshot). */
 long fssrv_data_read(struct fs_file *f, const struct ipc_msg *m, const struct ipc_info *info);

@@ -413,11 +413,6 @@ static long procfs_file(struct fs_file *f, struct ipc_msg *m, const struct ipc_i
 		return sys_ipc_write(0, &st, sizeof(st)) == sizeof(st) ? 0 : -EFAULT;
 	case FILE_READDIR:
 		return procfs_readdir(f, m);
-	case FILE_GETFL:
-		return f->flags;
-	case FILE_SETFL:
-		f->flags = (f->flags & ~(O_APPEND | O_NONBLOCK)) | ((int)m->w[0] & (O_APPEND | O_NONBLOCK));
-		return 0;
 	case FILE_POLL:
 		return (short)m->w[0] & (POLLIN | POLLRDNORM);
 	case FILE_TRUNCATE:
@@ -432,20 +427,9 @@ static void procfs_release(struct fs_file *f)
 	free(f->node);
 }
 
-static int procfs_mount(const char *source, const char *data, uint64_t flags, void **inst)
-{
-	static int one_instance;
-	(void)source;
-	(void)flags;
-	if (*data)
-		return -EINVAL;
-	*inst = &one_instance; /* every mount shows the same processes */
-	return 0;
-}
-
 static const struct fs_type procfs_type = {
 	.name = "proc",
-	.mount = procfs_mount,
+	.mount = fssrv_mount_single, /* every mount shows the same */
 	.path = procfs_path,
 	.file = procfs_file,
 	.release = procfs_release,

@@ -170,11 +170,6 @@ long tmpfs_srv_file(struct fs_file *of, struct ipc_msg *m, const struct ipc_info
 	}
 	case FILE_READDIR:
 		return file_readdir(of, m);
-	case FILE_GETFL:
-		return of->flags;
-	case FILE_SETFL:
-		of->flags = (of->flags & ~(O_APPEND | O_NONBLOCK)) | ((int)m->w[0] & (O_APPEND | O_NONBLOCK));
-		return 0;
 	case FILE_TRUNCATE:
 		return !can_write(of) ? -EBADF : tmpfs_truncate(ino, m->w[0], fssrv_now());
 	case FILE_FCHMOD:
