@@ -97,46 +97,39 @@ static int change(const char *path, int top)
 	return status;
 }
 
+static int chmod_flag(int c)
+{
+	switch (c) {
+	case 'R': opt_recursive = 1; break;
+	case 'f': opt_silent = 1; break;
+	case 'v': opt_verbose = 1; break;
+	default: return -1;
+	}
+	return 0;
+}
+
+/* "-w" before the mode is the mode, not an option. */
+static int chmod_claim(const char *arg, int nops)
+{
+	mode_t dummy;
+	return nops == 0 && tool_parse_mode(arg, 0, 0, 0, &dummy) == 0;
+}
+
 int main(int argc, char **argv)
 {
-	char **ops = malloc(sizeof(char *) * (size_t)argc);
-	int nops = 0, dashdash = 0, status = 0;
+	char **ops;
+	int status = 0;
 	mode_t dummy;
+	int nops = tool_options(argc, argv, "chmod", "chmod [-fRv] MODE FILE...", chmod_flag, chmod_claim,
+				&ops);
 
-	if (!ops)
+	if (nops < 0)
 		return 1;
 	cur_umask = umask(0);
 	umask(cur_umask);
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (dashdash || a[0] != '-' || a[1] == '\0') {
-			if (!mode_arg)
-				mode_arg = a;
-			else
-				ops[nops++] = argv[i];
-			continue;
-		}
-		if (strcmp(a, "--") == 0) {
-			dashdash = 1;
-			continue;
-		}
-		if (!mode_arg && tool_parse_mode(a, 0, 0, 0, &dummy) == 0) {
-			mode_arg = a;
-			continue;
-		}
-		for (const char *p = a + 1; *p; p++) {
-			switch (*p) {
-			case 'R': opt_recursive = 1; break;
-			case 'f': opt_silent = 1; break;
-			case 'v': opt_verbose = 1; break;
-			default:
-				fprintf(stderr, "chmod: invalid option -- '%c'\n", *p);
-				fprintf(stderr, "usage: chmod [-fRv] MODE FILE...\n");
-				return 1;
-			}
-		}
-	}
-	if (!mode_arg || nops == 0) {
+	mode_arg = nops ? ops[0] : NULL;
+	ops++, nops--; /* the files */
+	if (!mode_arg || nops <= 0) {
 		if (mode_arg)
 			fprintf(stderr, "chmod: missing operand after '%s'\n", mode_arg);
 		else

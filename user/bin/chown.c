@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "lib/tool.h"
 
 static int opt_recursive, opt_silent, opt_verbose;
 static uid_t new_uid = (uid_t)-1;
@@ -127,35 +128,25 @@ static int change(const char *path, int top)
 	return status;
 }
 
+static int chown_flag(int c)
+{
+	switch (c) {
+	case 'R': opt_recursive = 1; break;
+	case 'f': opt_silent = 1; break;
+	case 'v': opt_verbose = 1; break;
+	default: return -1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	char **ops = malloc(sizeof(char *) * (size_t)argc);
-	int nops = 0, dashdash = 0, status = 0;
+	char **ops;
+	int status = 0;
+	int nops = tool_options(argc, argv, "chown", "chown [-fRv] OWNER[:GROUP] FILE...", chown_flag, NULL, &ops);
 
-	if (!ops)
+	if (nops < 0)
 		return 1;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (dashdash || a[0] != '-' || a[1] == '\0') {
-			ops[nops++] = argv[i];
-			continue;
-		}
-		if (strcmp(a, "--") == 0) {
-			dashdash = 1;
-			continue;
-		}
-		for (const char *p = a + 1; *p; p++) {
-			switch (*p) {
-			case 'R': opt_recursive = 1; break;
-			case 'f': opt_silent = 1; break;
-			case 'v': opt_verbose = 1; break;
-			default:
-				fprintf(stderr, "chown: invalid option -- '%c'\n", *p);
-				fprintf(stderr, "usage: chown [-fRv] OWNER[:GROUP] FILE...\n");
-				return 1;
-			}
-		}
-	}
 	if (nops < 2) {
 		if (nops)
 			fprintf(stderr, "chown: missing operand after '%s'\n", ops[0]);

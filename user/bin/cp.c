@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "lib/tool.h"
 
 static int opt_recursive, opt_force, opt_noclobber, opt_preserve, opt_verbose;
 static mode_t cur_umask;
@@ -211,37 +212,27 @@ static int copy_path(const char *src, const char *dst, int top)
 	return copy_file(src, dst, &ss);
 }
 
+static int cp_flag(int c)
+{
+	switch (c) {
+	case 'r': case 'R': opt_recursive = 1; break;
+	case 'f': opt_force = 1; opt_noclobber = 0; break;
+	case 'n': opt_noclobber = 1; opt_force = 0; break;
+	case 'p': opt_preserve = 1; break;
+	case 'v': opt_verbose = 1; break;
+	default: return -1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	char **ops = malloc(sizeof(char *) * (size_t)argc);
-	int nops = 0, dashdash = 0, status = 0;
+	char **ops;
+	int status = 0;
+	int nops = tool_options(argc, argv, "cp", "cp [-fnprRv] SOURCE... DEST", cp_flag, NULL, &ops);
 
-	if (!ops)
+	if (nops < 0)
 		return 1;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (dashdash || a[0] != '-' || a[1] == '\0') {
-			ops[nops++] = argv[i];
-			continue;
-		}
-		if (strcmp(a, "--") == 0) {
-			dashdash = 1;
-			continue;
-		}
-		for (const char *p = a + 1; *p; p++) {
-			switch (*p) {
-			case 'r': case 'R': opt_recursive = 1; break;
-			case 'f': opt_force = 1; opt_noclobber = 0; break;
-			case 'n': opt_noclobber = 1; opt_force = 0; break;
-			case 'p': opt_preserve = 1; break;
-			case 'v': opt_verbose = 1; break;
-			default:
-				fprintf(stderr, "cp: invalid option -- '%c'\n", *p);
-				fprintf(stderr, "usage: cp [-fnprRv] SOURCE... DEST\n");
-				return 1;
-			}
-		}
-	}
 	if (nops < 2) {
 		if (nops)
 			fprintf(stderr, "cp: missing destination file operand after '%s'\n", ops[0]);

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "lib/tool.h"
 
 static int opt_noclobber, opt_verbose;
 
@@ -100,35 +101,25 @@ static int move(const char *src, const char *dst)
 	return 0;
 }
 
+static int mv_flag(int c)
+{
+	switch (c) {
+	case 'f': opt_noclobber = 0; break;
+	case 'n': opt_noclobber = 1; break;
+	case 'v': opt_verbose = 1; break;
+	default: return -1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	char **ops = malloc(sizeof(char *) * (size_t)argc);
-	int nops = 0, dashdash = 0, status = 0;
+	char **ops;
+	int status = 0;
+	int nops = tool_options(argc, argv, "mv", "mv [-fnv] SOURCE... DEST", mv_flag, NULL, &ops);
 
-	if (!ops)
+	if (nops < 0)
 		return 1;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (dashdash || a[0] != '-' || a[1] == '\0') {
-			ops[nops++] = argv[i];
-			continue;
-		}
-		if (strcmp(a, "--") == 0) {
-			dashdash = 1;
-			continue;
-		}
-		for (const char *p = a + 1; *p; p++) {
-			switch (*p) {
-			case 'f': opt_noclobber = 0; break;
-			case 'n': opt_noclobber = 1; break;
-			case 'v': opt_verbose = 1; break;
-			default:
-				fprintf(stderr, "mv: invalid option -- '%c'\n", *p);
-				fprintf(stderr, "usage: mv [-fnv] SOURCE... DEST\n");
-				return 1;
-			}
-		}
-	}
 	if (nops < 2) {
 		fprintf(stderr, nops ? "mv: missing destination file operand after '%s'\n"
 				     : "mv: missing file operand\n", nops ? ops[0] : "");

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "lib/tool.h"
 
 static int opt_force, opt_recursive, opt_dir, opt_verbose;
 
@@ -135,36 +136,26 @@ static int dot_or_dotdot(const char *path)
 	return (n - b == 1 && path[b] == '.') || (n - b == 2 && path[b] == '.' && path[b + 1] == '.');
 }
 
+static int rm_flag(int c)
+{
+	switch (c) {
+	case 'f': opt_force = 1; break;
+	case 'r': case 'R': opt_recursive = 1; break;
+	case 'd': opt_dir = 1; break;
+	case 'v': opt_verbose = 1; break;
+	default: return -1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	char **ops = malloc(sizeof(char *) * (size_t)argc);
-	int nops = 0, dashdash = 0, status = 0;
+	char **ops;
+	int status = 0;
+	int nops = tool_options(argc, argv, "rm", "rm [-dfrRv] FILE...", rm_flag, NULL, &ops);
 
-	if (!ops)
+	if (nops < 0)
 		return 1;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (dashdash || a[0] != '-' || a[1] == '\0') {
-			ops[nops++] = argv[i];
-			continue;
-		}
-		if (strcmp(a, "--") == 0) {
-			dashdash = 1;
-			continue;
-		}
-		for (const char *p = a + 1; *p; p++) {
-			switch (*p) {
-			case 'f': opt_force = 1; break;
-			case 'r': case 'R': opt_recursive = 1; break;
-			case 'd': opt_dir = 1; break;
-			case 'v': opt_verbose = 1; break;
-			default:
-				fprintf(stderr, "rm: invalid option -- '%c'\n", *p);
-				fprintf(stderr, "usage: rm [-dfrRv] FILE...\n");
-				return 1;
-			}
-		}
-	}
 	if (nops == 0) {
 		if (opt_force)
 			return 0;

@@ -14,4 +14,13 @@ int tool_parse_mode(const char *s, mode_t old, int is_dir, mode_t umask_bits, mo
    (ENOEXEC) is run by /bin/sh. Returns only on failure, with errno set. */
 void tool_execvp(char **argv);
 
+/* Reads options GNU-style: anywhere among the operands, letters grouped
+   ("-rf"), "--" ending them. Each letter goes to flag(), which returns 0 if
+   the tool takes it. claim(arg, operands so far), if given, may take an
+   argument that starts with '-' as an operand (chmod's "-w"). Stores the
+   operands in a new array *ops and returns their number; -1 after telling
+   "NAME: invalid option" and "usage: USAGE". */
+int tool_options(int argc, char **argv, const char *name, const char *usage, int (*flag)(int c),
+		 int (*claim)(const char *arg, int nops), char ***ops);
+
 #endif
