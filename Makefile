@@ -192,7 +192,7 @@ USER_BINS += $(patsubst %,$(INITRD_DIR)/bin/%,$(BIN_TOOLS))
 # Servers: every .c of user/servers/NAME/ (on the C library); the file
 # systems share the server skeleton of user/servers/lib, and tmpfs the
 # kernel's boot-archive reader.
-SERVERS := vfs tmpfs devfs procfs
+SERVERS := vfs tmpfs devfs procfs cgroupfs
 FSSRV_SRCS := $(wildcard user/servers/lib/*.c)
 server_srcs = $(wildcard user/servers/$(1)/*.c) $(if $(filter-out vfs,$(1)),$(FSSRV_SRCS)) \
 	$(if $(filter tmpfs,$(1)),kernel/lib/initrd.c)

@@ -35,6 +35,7 @@ static void cg_init_common(struct cgroup *cg, struct cgroup *parent)
 	cg->refcount = 1;
 	cg->id = cg_next_id++;
 	cg->cpu_weight = CG_WEIGHT_DEFAULT;
+	cg->max_depth = cg->max_descendants = CG_MAX_UNLIMITED;
 	page_counter_init(&cg->memory, parent ? &parent->memory : NULL);
 	sched_queue_init(&cg->rq, parent ? &cg->se : NULL);
 	if (parent)
@@ -68,6 +69,28 @@ struct cgroup *cg_find_child(struct cgroup *parent, const char *name)
 	return NULL;
 }
 
+/* Every ancestor A (parent included) allows one more descendant, at a
+ * depth below A of the new child's level - A's level. */
+static bool cg_room_for_child_locked(const struct cgroup *parent)
+{
+	uint32_t level = parent->level + 1;
+	for (const struct cgroup *a = parent; a; a = a->parent)
+		if (a->nr_descendants >= a->max_descendants || level - a->level > a->max_depth)
+			return false;
+	return true;
+}
+
+bool cg_populated_locked(const struct cgroup *cg)
+{
+	if (cg->nr_procs)
+		return true;
+	struct list_head *pos;
+	list_for_each(pos, &cg->children)
+		if (cg_populated_locked(list_entry(pos, struct cgroup, sibling)))
+			return true;
+	return false;
+}
+
 int cg_create(struct cgroup *parent, const char *name, struct cgroup **out)
 {
 	if (!cg_name_valid(name))
@@ -81,13 +104,16 @@ int cg_create(struct cgroup *parent, const char *name, struct cgroup **out)
 	}
 	strlcpy(copy, name, strlen(name) + 1);
 	cg_lock();
-	int err = parent->dead ? -ENODEV : cg_find_child(parent, name) ? -EEXIST : 0;
+	int err = parent->dead ? -ENODEV : cg_find_child(parent, name) ? -EEXIST :
+		  !cg_room_for_child_locked(parent) ? -EAGAIN : 0;
 	if (!err) {
 		cg_init_common(cg, parent);
 		cg->name = copy;
 		list_add_tail(&cg->sibling, &parent->children);
 		parent->nr_children++;
 		parent->refcount++;
+		for (struct cgroup *a = parent; a; a = a->parent)
+			a->nr_descendants++;
 	}
 	cg_unlock();
 	if (err) {
@@ -109,6 +135,10 @@ int cg_destroy(struct cgroup *cg)
 		cg->dead = true;
 		list_del(&cg->sibling);
 		cg->parent->nr_children--;
+		for (struct cgroup *a = cg->parent; a; a = a->parent) {
+			a->nr_descendants--;
+			a->nr_dying_descendants++; /* until its memory goes */
+		}
 	}
 	cg_unlock();
 	if (!err)
@@ -125,6 +155,10 @@ void cg_put(struct cgroup *cg)
 {
 	while (cg && cg != &cg_root && __atomic_sub_fetch(&cg->refcount, 1, __ATOMIC_ACQ_REL) == 0) {
 		struct cgroup *parent = cg->parent;
+		cg_lock();
+		for (struct cgroup *a = parent; a; a = a->parent)
+			a->nr_dying_descendants--;
+		cg_unlock();
 		kfree(cg->name);
 		kfree(cg);
 		cg = parent; /* a child held a reference on its parent */

@@ -17,6 +17,7 @@
 #define CG_WEIGHT_DEFAULT 100
 #define CG_WEIGHT_MIN 1
 #define CG_WEIGHT_MAX 10000
+#define CG_MAX_UNLIMITED 0x7fffffffu	/* INT_MAX: "max" */
 
 struct cgroup {
 	struct cgroup *parent;
@@ -30,6 +31,12 @@ struct cgroup {
 	uint64_t id;
 	bool dead;			/* removed; waiting for its last reference */
 	char *name;			/* "" for the root */
+
+	/* cgroup.stat and the cgroup.max.* limits (CG_MAX_UNLIMITED: "max") */
+	uint32_t nr_descendants, nr_dying_descendants;
+	uint32_t max_depth, max_descendants;
+	/* owner of its directory and files (delegation) */
+	uint32_t uid, gid;
 
 	/* memory: pages charged by everything in this subtree */
 	struct page_counter memory;
@@ -46,7 +53,8 @@ extern struct cgroup cg_root;
 
 void cg_init(void);
 /* New child of parent named name: 0, -EEXIST, -EINVAL (bad name), -ENOMEM,
- * -ENODEV (parent removed). */
+ * -ENODEV (parent removed), -EAGAIN (an ancestor's cgroup.max.depth or
+ * cgroup.max.descendants would be exceeded). */
 int cg_create(struct cgroup *parent, const char *name, struct cgroup **out);
 /* Remove an empty cgroup: 0, -EBUSY (has processes or children), -EINVAL
  * (root). The memory is freed with its last reference. */
@@ -54,6 +62,9 @@ int cg_destroy(struct cgroup *cg);
 struct cgroup *cg_find_child(struct cgroup *parent, const char *name);
 void cg_get(struct cgroup *cg);
 void cg_put(struct cgroup *cg);
+/* Whether a live process is in cg or below (cgroup.events "populated").
+ * cg_lock held. */
+bool cg_populated_locked(const struct cgroup *cg);
 /* Path from the root ("/" for the root itself) into buf; its length. */
 size_t cg_path(const struct cgroup *cg, char *buf, size_t len);
 

@@ -51,6 +51,7 @@ struct thread {
 	void *kstack;			/* KSTACK_SIZE bytes */
 	struct proc *proc;
 	struct cgroup *cgroup;		/* whose queue se competes in (a reference) */
+	struct cgroup *charged;		/* charged for the descriptor and stack (a reference) */
 	int tid;
 	enum thread_state state;
 	struct sched_entity se;
@@ -99,7 +100,8 @@ struct proc {
 	struct proc *parent;
 	struct list_head children;
 	struct list_head sibling;
-	struct cgroup *cgroup;
+	struct cgroup *cgroup;		/* where it is a member (a reference) */
+	struct cgroup *charged;		/* charged for the descriptor (a reference) */
 	struct list_head cg_link;	/* in cgroup->procs */
 	struct addrspace *as;		/* NULL for the kernel process */
 	struct cred cred;
@@ -128,6 +130,12 @@ struct proc {
 
 /* May touch hardware: I/O ports, device memory, DMA, IRQs, PCI config. */
 #define PROC_CAP_DRIVER 0x1
+
+/* Moves process p (all its threads) into cgroup dst: membership,
+ * scheduling and where its future pages are charged; what is charged
+ * already stays where it is (as on Linux). A process that is exiting is
+ * skipped (0). -ENODEV if dst is removed. proc_lock held. */
+int proc_migrate_locked(struct proc *p, struct cgroup *dst);
 
 /* Records argv (NULL-terminated) as p's command line. */
 void proc_set_cmdline(struct proc *p, const char *const argv[]);
@@ -225,6 +233,8 @@ void signal_send_locked(struct proc *p, int sig);	/* proc_lock held */
 void signal_handle_pending(struct thread *t, struct trap_frame *tf);
 /* Signal state of a new process: inherited from parent, or (exec) reset. */
 void signal_init_proc(struct proc *child, const struct proc *parent, bool exec);
+/* Guards the process table, parent/child links and cgroup membership. */
+extern struct spinlock proc_lock;
 /* With proc_lock held: lookup and iteration over all processes. */
 struct proc *proc_find_locked(int pid);
 struct proc *proc_iter_first_locked(void);

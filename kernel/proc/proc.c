@@ -57,7 +57,7 @@ void proc_init(void)
 		list_init(&pid_hash[i]);
 	proc_init_common(k);
 	k->pid = 0;
-	k->cgroup = &cg_root;
+	k->cgroup = k->charged = &cg_root;
 	list_add_tail(&k->cg_link, &cg_root.procs);
 	cg_root.nr_procs++;
 	strlcpy(k->name, "kernel", sizeof(k->name));
@@ -149,7 +149,8 @@ struct proc *proc_alloc(struct proc *parent, struct cgroup *cg, const char *name
 	if (pid >= 0) {
 		p->pid = pid;
 		p->parent = parent;
-		p->cgroup = cg;
+		p->cgroup = p->charged = cg;
+		cg_get(cg);
 		cg_get(cg);
 		list_add_tail(&p->cg_link, &cg->procs);
 		cg->nr_procs++;
@@ -179,8 +180,9 @@ void proc_abort_spawn(struct proc *p)
 	list_del(&p->sibling);
 	list_del(&p->hash_link);
 	spin_unlock(&proc_lock);
-	mem_uncharge(p->cgroup, 1);
-	mem_drain_stock(p->cgroup);
+	mem_uncharge(p->charged, 1);
+	mem_drain_stock(p->charged);
+	cg_put(p->charged);
 	cg_put(p->cgroup);
 	kfree(p->cwd);
 	kfree(p);
@@ -342,7 +344,8 @@ static int proc_reap_locked(struct proc *c, int *status)
 	list_del(&c->hash_link);
 	if (c == init_proc)
 		init_proc = NULL;
-	mem_uncharge(c->cgroup, 1);
+	mem_uncharge(c->charged, 1);
+	cg_put(c->charged);
 	cg_put(c->cgroup);
 	kfree(c->cwd);
 	kfree(c);

@@ -23,7 +23,6 @@
 #define SIG_STOPS (SIGBIT(SIGSTOP) | SIGBIT(SIGTSTP) | SIGBIT(SIGTTIN) | SIGBIT(SIGTTOU))
 #define SIG_IGNORED_BY_DEFAULT (SIGBIT(SIGCHLD) | SIGBIT(SIGURG) | SIGBIT(SIGWINCH) | SIGBIT(SIGCONT))
 
-extern struct spinlock proc_lock;
 
 static bool sig_valid(int sig)
 {

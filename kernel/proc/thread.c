@@ -62,7 +62,8 @@ struct thread *thread_alloc(struct proc *p, struct cgroup *cg, const char *name,
 	}
 	t->kstack = page_to_virt(stack);
 	t->proc = p;
-	t->cgroup = cg;
+	t->cgroup = t->charged = cg;
+	cg_get(cg);
 	cg_get(cg);
 	t->tid = thread_alloc_tid();
 	t->state = THREAD_BLOCKED;
@@ -98,10 +99,11 @@ __noreturn void thread_exit(long code)
 
 void thread_reap(struct thread *t)
 {
-	struct cgroup *cg = t->cgroup;
+	struct cgroup *cg = t->cgroup, *charged = t->charged;
 	mem_free_pages(virt_to_page(t->kstack), KSTACK_ORDER);
 	kfree(t);
-	mem_uncharge(cg, 1);
+	mem_uncharge(charged, 1);
+	cg_put(charged);
 	cg_put(cg);
 }
 

@@ -15,12 +15,14 @@
 static const char *const servers[USERSPACE_SERVERS][2] = {
 	{ "drivers/serial", "console" }, { "servers/vfs", "vfs" }, { "servers/tmpfs", "fs.tmpfs" },
 	{ "servers/devfs", "fs.devfs" }, { "servers/procfs", "fs.proc" },
+	{ "servers/cgroupfs", "fs.cgroup2" },
 };
 
 static const char *const mounts[][8] = {
 	{ "bin/mount", "-t", "tmpfs", "-o", "initrd", "rootfs", "/", NULL },
 	{ "bin/mount", "-t", "devfs", "devfs", "/dev", NULL },
 	{ "bin/mount", "-t", "proc", "proc", "/proc", NULL },
+	{ "bin/mount", "-t", "cgroup2", "cgroup2", "/sys/fs/cgroup", NULL },
 };
 
 /* Waits up to 5 s for a server to publish name. */

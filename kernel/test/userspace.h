@@ -6,7 +6,7 @@
 
 struct cgroup;
 
-#define USERSPACE_SERVERS 5
+#define USERSPACE_SERVERS 6
 
 struct userspace {
 	int pids[USERSPACE_SERVERS];

@@ -32,6 +32,7 @@ int tmpfs_srv_populate(struct tmpfs *fs)
 {
 	static const struct { const char *path; uint32_t mode; } dirs[] = {
 		{ "/dev", 0755 }, { "/tmp", 01777 }, { "/proc", 0555 }, { "/sys", 0555 },
+		{ "/sys/fs", 0755 }, { "/sys/fs/cgroup", 0755 },
 		{ "/mnt", 0755 }, { "/home", 0755 }, { "/root", 0700 },
 	};
 	uint64_t size = 0;

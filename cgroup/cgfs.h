@@ -1,0 +1,52 @@
+/* The cgroup interface files: one table per owner (the core's here;
+ * controllers add theirs), each file with Linux's name, mode, read format
+ * and write syntax. A write is parsed and validated completely before
+ * anything changes. The cgroupfs server reaches them through the cgfs_*
+ * system calls (kernel/proc/cgfs.c). */
+#ifndef ARBOR_CGFS_H
+#define ARBOR_CGFS_H
+
+#include "abi/cgroup.h"
+#include "cgroup.h"
+#include "types.h"
+
+/* What a read produces: text appended with cgfs_printf (cut at cap, len
+ * still counts everything, so the caller can ask again with more room). */
+struct cgfs_buf {
+	char *buf;
+	size_t len, cap;
+};
+
+void cgfs_printf(struct cgfs_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#define CFT_NOT_ON_ROOT  1
+#define CFT_ONLY_ON_ROOT 2
+
+struct cftype {
+	const char *name;
+	uint16_t mode;		/* 0444, 0644 or 0200 */
+	uint16_t flags;		/* CFT_* */
+	/* Read: 0 or -errno. */
+	int (*show)(struct cgroup *cg, struct cgfs_buf *out);
+	/* Write of text (whitespace stripped, NUL-terminated): 0 or -errno. */
+	int (*write)(struct cgroup *cg, char *text, const struct k_cgwriter *w);
+};
+
+/* The i-th file cg has (NULL past the last), and the file called name. */
+const struct cftype *cgfs_file_at(const struct cgroup *cg, unsigned i);
+const struct cftype *cgfs_file_find(const struct cgroup *cg, const char *name);
+
+/* Parsing (host-tested): text is one token. */
+/* "max" or a decimal/0x/0 integer in [0, max_value]: -EINVAL, -ERANGE. */
+int cgfs_parse_max(const char *text, uint64_t max_value, uint64_t *out);
+/* A signed integer (C base-0 rules): -EINVAL for anything else, -ERANGE
+ * past 64 bits. */
+int cgfs_parse_s64(const char *text, int64_t *out);
+/* Strips leading and trailing whitespace in place; returns the start. */
+char *cgfs_strip(char *text);
+
+/* Process hooks the kernel provides (kernel/proc/cgfs.c). */
+int cgfs_show_procs(struct cgroup *cg, struct cgfs_buf *out);
+int cgfs_write_procs(struct cgroup *cg, int64_t pid, const struct k_cgwriter *w);
+
+#endif

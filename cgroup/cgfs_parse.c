@@ -1,0 +1,82 @@
+/* Parsing of cgroup file writes (cgfs.h). Pure logic, host-tested. */
+#include "cgfs.h"
+#include "abi/errno.h"
+#include "kstring.h"
+
+static bool cgfs_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+
+char *cgfs_strip(char *text)
+{
+	while (cgfs_space(*text))
+		text++;
+	size_t n = strlen(text);
+	while (n && cgfs_space(text[n - 1]))
+		text[--n] = '\0';
+	return text;
+}
+
+static int cgfs_digit(char c, unsigned base)
+{
+	unsigned d = c >= '0' && c <= '9' ? (unsigned)(c - '0') :
+		     c >= 'a' && c <= 'f' ? (unsigned)(c - 'a' + 10) :
+		     c >= 'A' && c <= 'F' ? (unsigned)(c - 'A' + 10) : 99;
+	return d < base ? (int)d : -1;
+}
+
+/* An unsigned magnitude with C base-0 rules; -EINVAL, -ERANGE. */
+static int cgfs_parse_mag(const char *s, uint64_t *out)
+{
+	unsigned base = 10;
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && cgfs_digit(s[2], 16) >= 0)
+		base = 16, s += 2;
+	else if (s[0] == '0' && s[1])
+		base = 8, s++;
+	if (!*s)
+		return -EINVAL;
+	uint64_t v = 0;
+	bool overflow = false;
+	for (; *s; s++) {
+		int d = cgfs_digit(*s, base);
+		if (d < 0)
+			return -EINVAL;
+		if (v > (UINT64_MAX - (uint64_t)d) / base)
+			overflow = true;
+		v = v * base + (uint64_t)d;
+	}
+	*out = v;
+	return overflow ? -ERANGE : 0;
+}
+
+int cgfs_parse_s64(const char *text, int64_t *out)
+{
+	bool neg = *text == '-';
+	if (*text == '-' || *text == '+')
+		text++;
+	uint64_t mag;
+	int err = cgfs_parse_mag(text, &mag);
+	if (err)
+		return err;
+	if (mag > (uint64_t)INT64_MAX + (neg ? 1 : 0))
+		return -ERANGE;
+	*out = neg ? (int64_t)(0 - mag) : (int64_t)mag;
+	return 0;
+}
+
+int cgfs_parse_max(const char *text, uint64_t max_value, uint64_t *out)
+{
+	if (strcmp(text, "max") == 0) {
+		*out = max_value;
+		return 0;
+	}
+	int64_t v;
+	int err = cgfs_parse_s64(text, &v);
+	if (err)
+		return err;
+	if (v < 0 || (uint64_t)v > max_value)
+		return -ERANGE;
+	*out = (uint64_t)v;
+	return 0;
+}

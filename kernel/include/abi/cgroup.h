@@ -1,0 +1,28 @@
+/* The cgroup file interface between the kernel and the cgroupfs server
+ * (the cgfs_* system calls). Paths are inside the hierarchy: "/" is the
+ * root cgroup, "/a/b" a cgroup, "/a/cgroup.procs" one of its files. */
+#ifndef ARBOR_ABI_CGROUP_H
+#define ARBOR_ABI_CGROUP_H
+
+#include <stdint.h>
+
+#define CGFS_DIR  1
+#define CGFS_FILE 2
+
+struct k_cgnode {
+	uint32_t kind;		/* CGFS_DIR or CGFS_FILE */
+	uint32_t mode;		/* permission bits: 0755 dirs; 0444, 0644, 0200 files */
+	uint32_t uid, gid;	/* owner (delegation) */
+	uint64_t ino;		/* unique while it exists */
+	char name[256];		/* readdir: the entry's name */
+};
+
+/* Who writes: the pid "0" stands for, and the credentials of whoever
+ * opened the file (the kernel checks migration rights with them). */
+struct k_cgwriter {
+	int32_t pid;
+	uint32_t uid, gid;
+	uint32_t pad;
+};
+
+#endif

@@ -1,0 +1,310 @@
+/* The cgfs_* system calls: the cgroup tree and its interface files
+ * (cgroup/cgfs.h) for the cgroupfs server, which serves them as a file
+ * system. Paths are inside the hierarchy ("/", "/a/b", "/a/cgroup.procs").
+ * Only root may call them (the server runs as root and passes on the
+ * credentials of whoever opened a file, for the kernel's own checks). */
+#include "abi/cgroup.h"
+#include "abi/errno.h"
+#include "cgfs.h"
+#include "heap.h"
+#include "kstring.h"
+#include "proc.h"
+#include "syscall.h"
+
+#define CGFS_PATH_MAX 4096
+#define CGFS_FILE_POS 256	/* readdir positions below: files; above: children by id */
+
+/* A cgroup path copied in; -EPERM for non-root callers. */
+static char *cgfs_path_in(const char *upath, long *err)
+{
+	char *path = NULL;
+	*err = current_thread()->proc->cred.euid != 0 ? -EPERM : 0;
+	if (!*err && !(path = kmalloc(CGFS_PATH_MAX)))
+		*err = -ENOMEM;
+	long n = *err ? 0 : copy_string_from_user(path, upath, CGFS_PATH_MAX);
+	if (!*err && n < 0)
+		*err = n;
+	if (!*err && path[0] != '/')
+		*err = -EINVAL;
+	if (*err) {
+		kfree(path);
+		return NULL;
+	}
+	return path;
+}
+
+/* The cgroup (a reference) and, if the path names one of its files, the
+ * file. -ENOENT, -ENOTDIR (a path through a file). */
+static int cgfs_resolve(char *path, struct cgroup **out, const struct cftype **file)
+{
+	struct cgroup *cg = &cg_root;
+	*file = NULL;
+	cg_lock();
+	for (char *p = path; *p;) {
+		while (*p == '/')
+			p++;
+		if (!*p)
+			break;
+		char *end = strchr(p, '/');
+		if (!end)
+			end = p + strlen(p);
+		char saved = *end;
+		*end = '\0';
+		struct cgroup *child = *file ? NULL : cg_find_child(cg, p);
+		const struct cftype *f = *file || child ? NULL : cgfs_file_find(cg, p);
+		bool through_file = *file != NULL;
+		*end = saved;
+		if (through_file || (!child && !f)) {
+			cg_unlock();
+			return through_file ? -ENOTDIR : -ENOENT;
+		}
+		if (child)
+			cg = child;
+		*file = f;
+		p = end;
+	}
+	cg_get(cg);
+	cg_unlock();
+	*out = cg;
+	return 0;
+}
+
+static void cgfs_node_of(const struct cgroup *cg, const struct cftype *f, unsigned idx,
+			 struct k_cgnode *n)
+{
+	memset(n, 0, sizeof(*n));
+	n->kind = f ? CGFS_FILE : CGFS_DIR;
+	n->mode = f ? f->mode : 0755;
+	n->uid = cg->uid;
+	n->gid = cg->gid;
+	n->ino = (cg->id << 8) | (f ? idx + 1 : 0);
+	strlcpy(n->name, f ? f->name : cg->name, sizeof(n->name));
+}
+
+static unsigned cgfs_file_index(const struct cgroup *cg, const struct cftype *f)
+{
+	unsigned i = 0;
+	while (cgfs_file_at(cg, i) != f)
+		i++;
+	return i;
+}
+
+long sys_cgfs_stat(const char *upath, struct k_cgnode *unode)
+{
+	long err;
+	char *path = cgfs_path_in(upath, &err);
+	struct cgroup *cg;
+	const struct cftype *f;
+	struct k_cgnode *n = path ? kmalloc(sizeof(*n)) : NULL;
+	if (path && !n)
+		err = -ENOMEM;
+	if (n && !(err = cgfs_resolve(path, &cg, &f))) {
+		cgfs_node_of(cg, f, f ? cgfs_file_index(cg, f) : 0, n);
+		cg_put(cg);
+		err = copy_to_user(unode, n, sizeof(*n));
+	}
+	kfree(n);
+	kfree(path);
+	return err;
+}
+
+/* The child of cg with the smallest id >= from; cg_lock held. */
+static struct cgroup *cgfs_child_from(struct cgroup *cg, uint64_t from)
+{
+	struct cgroup *best = NULL;
+	struct list_head *pos;
+	list_for_each(pos, &cg->children) {
+		struct cgroup *c = list_entry(pos, struct cgroup, sibling);
+		if (c->id >= from && (!best || c->id < best->id))
+			best = c;
+	}
+	return best;
+}
+
+long sys_cgfs_readdir(const char *upath, uint64_t pos, struct k_cgnode *unode)
+{
+	long err;
+	char *path = cgfs_path_in(upath, &err);
+	struct cgroup *cg;
+	const struct cftype *f;
+	struct k_cgnode *n = path ? kmalloc(sizeof(*n)) : NULL;
+	if (path && !n)
+		err = -ENOMEM;
+	if (n && !(err = cgfs_resolve(path, &cg, &f))) {
+		uint64_t next = 0;
+		const struct cftype *file = f || pos >= CGFS_FILE_POS ? NULL : cgfs_file_at(cg, (unsigned)pos);
+		if (f) {
+			err = -ENOTDIR;
+		} else if (file) {
+			cgfs_node_of(cg, file, (unsigned)pos, n);
+			next = pos + 1;
+		} else {
+			cg_lock();
+			struct cgroup *c = cgfs_child_from(cg, pos < CGFS_FILE_POS ? 0 : pos - CGFS_FILE_POS);
+			if (c) {
+				cgfs_node_of(c, NULL, 0, n);
+				next = CGFS_FILE_POS + c->id + 1;
+			}
+			cg_unlock();
+		}
+		cg_put(cg);
+		if (!err && next && copy_to_user(unode, n, sizeof(*n)))
+			err = -EFAULT;
+		if (!err)
+			err = (long)next; /* 0: the end */
+	}
+	kfree(n);
+	kfree(path);
+	return err;
+}
+
+/* Splits "/a/b/name" into the parent's path (in place) and name. */
+static char *cgfs_split_last(char *path)
+{
+	size_t n = strlen(path);
+	while (n > 1 && path[n - 1] == '/')
+		path[--n] = '\0';
+	char *slash = strrchr(path, '/');
+	*slash = '\0';
+	return slash + 1;
+}
+
+long sys_cgfs_mkdir(const char *upath, uint32_t uid, uint32_t gid)
+{
+	long err;
+	char *path = cgfs_path_in(upath, &err);
+	struct cgroup *parent, *cg;
+	const struct cftype *f;
+	if (!path)
+		return err;
+	char *name = cgfs_split_last(path);
+	if (!*name)
+		err = -EEXIST; /* the root */
+	else if (!(err = cgfs_resolve(path, &parent, &f))) {
+		err = f ? -ENOTDIR : cgfs_file_find(parent, name) ? -EEXIST : cg_create(parent, name, &cg);
+		if (!err) {
+			cg->uid = uid;
+			cg->gid = gid;
+		}
+		cg_put(parent);
+	}
+	kfree(path);
+	return err;
+}
+
+long sys_cgfs_rmdir(const char *upath)
+{
+	long err;
+	char *path = cgfs_path_in(upath, &err);
+	struct cgroup *cg;
+	const struct cftype *f;
+	if (path && !(err = cgfs_resolve(path, &cg, &f))) {
+		err = f ? -ENOTDIR : cg == &cg_root ? -EBUSY : cg_destroy(cg);
+		cg_put(cg);
+	}
+	kfree(path);
+	return err;
+}
+
+long sys_cgfs_read(const char *upath, char *ubuf, size_t len)
+{
+	long err;
+	char *path = cgfs_path_in(upath, &err);
+	struct cgroup *cg;
+	const struct cftype *f;
+	if (path && !(err = cgfs_resolve(path, &cg, &f))) {
+		struct cgfs_buf out = { .cap = MIN(len, (size_t)65536) };
+		out.buf = out.cap ? kmalloc(out.cap) : NULL;
+		err = !f ? -EISDIR : !f->show ? -EINVAL : out.cap && !out.buf ? -ENOMEM : f->show(cg, &out);
+		if (!err && copy_to_user(ubuf, out.buf, MIN(out.len, out.cap)))
+			err = -EFAULT;
+		if (!err)
+			err = (long)out.len;
+		kfree(out.buf);
+		cg_put(cg);
+	}
+	kfree(path);
+	return err;
+}
+
+long sys_cgfs_write(const char *upath, const char *ubuf, size_t len, const struct k_cgwriter *uw)
+{
+	long err;
+	char *path = cgfs_path_in(upath, &err);
+	struct cgroup *cg;
+	const struct cftype *f;
+	struct k_cgwriter w;
+	char *text = NULL;
+	if (!path)
+		return err;
+	if (len > PAGE_SIZE)
+		err = -E2BIG;
+	else if (copy_from_user(&w, uw, sizeof(w)))
+		err = -EFAULT;
+	else if (!(text = kmalloc(len + 1)))
+		err = -ENOMEM;
+	else if (copy_from_user(text, ubuf, len))
+		err = -EFAULT;
+	if (!err && !(err = cgfs_resolve(path, &cg, &f))) {
+		text[len] = '\0';
+		if (!f)
+			err = -EISDIR;
+		else if (!f->write)
+			err = -EINVAL;
+		else if (len && strlen(text) != len)
+			err = -EINVAL; /* a NUL inside */
+		else if (len)
+			err = f->write(cg, cgfs_strip(text), &w);
+		cg_put(cg);
+	}
+	kfree(text);
+	kfree(path);
+	return err < 0 ? err : (long)len;
+}
+
+/* ---- the process side of cgroup.procs ---- */
+
+int cgfs_show_procs(struct cgroup *cg, struct cgfs_buf *out)
+{
+	cg_lock();
+	struct list_head *pos;
+	list_for_each(pos, &cg->procs) {
+		struct proc *p = list_entry(pos, struct proc, cg_link);
+		if (p->pid > 0)
+			cgfs_printf(out, "%d\n", p->pid);
+	}
+	cg_unlock();
+	return 0;
+}
+
+/* The nearest cgroup that holds both a and b. */
+static struct cgroup *cgfs_common_ancestor(struct cgroup *a, struct cgroup *b)
+{
+	while (a->level > b->level)
+		a = a->parent;
+	while (b->level > a->level)
+		b = b->parent;
+	while (a != b)
+		a = a->parent, b = b->parent;
+	return a;
+}
+
+int cgfs_write_procs(struct cgroup *cg, int64_t pid, const struct k_cgwriter *w)
+{
+	spin_lock(&proc_lock);
+	struct proc *p = proc_find_locked(pid ? (int)pid : w->pid);
+	int err = !p || p->state != PROC_ALIVE ? -ESRCH : 0;
+	if (!err && p->pid == 0)
+		err = -EINVAL; /* the kernel's own threads stay */
+	if (!err && w->uid != 0) {
+		/* Migration needs write access to the common ancestor's
+		 * cgroup.procs (0644: its owner), with the opener's ids. */
+		struct cgroup *a = cgfs_common_ancestor(p->cgroup, cg);
+		if (a->uid != w->uid)
+			err = -EACCES;
+	}
+	if (!err)
+		err = proc_migrate_locked(p, cg);
+	spin_unlock(&proc_lock);
+	return err;
+}
