@@ -51,7 +51,7 @@ $(BUILD)/obj/gen/syscall_table.c.o: $(GEN)/syscall_table.c $(GEN_HEADERS)
 # -- host unit tests: test name -> the kernel sources it exercises --------
 HOST_CFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -fsanitize=address,undefined \
 	-fno-sanitize-recover=all -Ikernel/include -Icgroup -pthread
-HOST_TESTS := format buddy bootinfo page_counter rbtree sched_fair initrd elf acpi tmpfs vfs_path
+HOST_TESTS := format buddy bootinfo page_counter rbtree sched_fair initrd elf acpi tmpfs vfs_path cgfs_parse
 host_srcs_format       := kernel/lib/format.c
 host_srcs_buddy        := kernel/mm/buddy.c
 host_srcs_bootinfo     := kernel/bootinfo.c
@@ -63,6 +63,7 @@ host_srcs_elf          := kernel/lib/elf.c
 host_srcs_acpi         := kernel/lib/acpi.c
 host_srcs_tmpfs        := user/servers/tmpfs/tmpfs.c
 host_srcs_vfs_path     := user/servers/vfs/path.c
+host_srcs_cgfs_parse   := cgroup/cgfs_parse.c
 HOST_BINS := $(patsubst %,$(BUILD)/host/test_%,$(HOST_TESTS))
 
 .PHONY: all run debug test bench iso clean deps docs libc

@@ -380,6 +380,13 @@ KTEST(posix_mounts_procfs_devfs)
 	run_with_servers(argv, "posix_mounts");
 }
 
+/* cgroup2 at /sys/fs/cgroup: the tree, the core files, migration. */
+KTEST(posix_cgroupfs_core)
+{
+	const char *const argv[] = { "posix/cgroups", NULL };
+	run_with_servers(argv, "posix_cgroups");
+}
+
 /* Ctrl-C and Ctrl-Z typed on the console signal the foreground group. */
 KTEST(posix_console_signal_keys)
 {

@@ -1,0 +1,67 @@
+/* Host unit test for cgroup/cgfs_parse.c: how cgroup file writes are
+ * read (whitespace, "max", C base-0 integers, errors). Prints TAP. */
+#include <string.h>
+
+#include "cgfs.h"
+#include "abi/errno.h"
+#include "tap.h"
+
+static void strip(const char *in, const char *want)
+{
+	char buf[64];
+	strcpy(buf, in);
+	const char *got = cgfs_strip(buf);
+	ok(strcmp(got, want) == 0, "strip '%s' -> '%s'", in, want);
+}
+
+static void s64(const char *in, int err, int64_t want)
+{
+	int64_t v = 12345;
+	int r = cgfs_parse_s64(in, &v);
+	ok(r == err && (err || v == want), "s64 '%s' -> %d / %lld (got %d / %lld)", in, err, (long long)want,
+	   r, (long long)v);
+}
+
+static void max(const char *in, uint64_t limit, int err, uint64_t want)
+{
+	uint64_t v = 12345;
+	int r = cgfs_parse_max(in, limit, &v);
+	ok(r == err && (err || v == want), "max '%s' -> %d / %llu (got %d / %llu)", in, err,
+	   (unsigned long long)want, r, (unsigned long long)v);
+}
+
+int main(void)
+{
+	strip("5", "5");
+	strip("  5\n", "5");
+	strip("\t+pids -cpu \n", "+pids -cpu");
+	strip(" \n ", "");
+
+	s64("0", 0, 0);
+	s64("42", 0, 42);
+	s64("-7", 0, -7);
+	s64("+7", 0, 7);
+	s64("0x10", 0, 16);
+	s64("010", 0, 8);
+	s64("9223372036854775807", 0, INT64_MAX);
+	s64("-9223372036854775808", 0, INT64_MIN);
+	s64("9223372036854775808", -ERANGE, 0);
+	s64("99999999999999999999999", -ERANGE, 0);
+	s64("", -EINVAL, 0);
+	s64("-", -EINVAL, 0);
+	s64("12a", -EINVAL, 0);
+	s64("1 2", -EINVAL, 0);
+	s64("0x", -EINVAL, 0);
+	s64("08", -EINVAL, 0);
+	s64("max", -EINVAL, 0);
+
+	max("max", 0x7fffffff, 0, 0x7fffffff);
+	max("0", 0x7fffffff, 0, 0);
+	max("100", 0x7fffffff, 0, 100);
+	max("2147483647", 0x7fffffff, 0, 0x7fffffff);
+	max("2147483648", 0x7fffffff, -ERANGE, 0);
+	max("-1", 0x7fffffff, -ERANGE, 0);
+	max("Max", 0x7fffffff, -EINVAL, 0);
+	max("", 0x7fffffff, -EINVAL, 0);
+	return tap_done();
+}

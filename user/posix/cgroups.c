@@ -1,0 +1,193 @@
+/* cgroup2 through /sys/fs/cgroup: the tree, the core interface files and
+ * their errors, migration through cgroup.procs. Run as root in cgroup
+ * /posix_cgroups; it works below that cgroup. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define BASE "/sys/fs/cgroup/posix_cgroups"
+
+static int n, failed;
+
+static void check(int ok, const char *what)
+{
+	n++;
+	failed += !ok;
+	printf("%sok %d - %s\n", ok ? "" : "not ", n, what);
+}
+
+static int fails(int r, int e)
+{
+	return r == -1 && errno == e;
+}
+
+/* The file's text (NUL-terminated); its length or -1. */
+static long slurp(const char *path, char *buf, size_t cap)
+{
+	int fd = open(path, O_RDONLY);
+	long len = 0, r;
+	if (fd < 0)
+		return -1;
+	while ((r = read(fd, buf + len, cap - 1 - (size_t)len)) > 0)
+		len += r;
+	close(fd);
+	buf[len] = '\0';
+	return r < 0 ? -1 : len;
+}
+
+/* One write of text: 0, or -1 with errno. */
+static int put(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -1;
+	ssize_t r = write(fd, text, strlen(text));
+	int e = errno;
+	close(fd);
+	errno = e;
+	return r == (ssize_t)strlen(text) ? 0 : -1;
+}
+
+static int text_is(const char *path, const char *want)
+{
+	char buf[512];
+	return slurp(path, buf, sizeof(buf)) >= 0 && strcmp(buf, want) == 0;
+}
+
+static int listed(const char *dir, const char *name)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int found = 0;
+	while (d && (e = readdir(d)))
+		found |= strcmp(e->d_name, name) == 0;
+	if (d)
+		closedir(d);
+	return found;
+}
+
+static mode_t mode_of(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 ? st.st_mode : 0;
+}
+
+static void test_tree(void)
+{
+	char buf[512];
+	check(slurp("/proc/mounts", buf, sizeof(buf)) > 0 && strstr(buf, "cgroup2 /sys/fs/cgroup cgroup2 rw 0 0\n"),
+	      "cgroup2 is mounted on /sys/fs/cgroup");
+	check(text_is("/proc/self/cgroup", "0::/posix_cgroups\n"), "/proc/self/cgroup names our cgroup");
+	check(listed("/sys/fs/cgroup", "cgroup.procs") && listed("/sys/fs/cgroup", "posix_cgroups"),
+	      "the root lists its files and children");
+	check(fails(open("/sys/fs/cgroup/cgroup.events", O_RDONLY), ENOENT), "the root has no cgroup.events");
+	check(slurp("/sys/fs/cgroup/cgroup.controllers", buf, sizeof(buf)) == 0 &&
+	      slurp("/sys/fs/cgroup/cgroup.subtree_control", buf, sizeof(buf)) == 0,
+	      "empty lists read as 0 bytes (no controller registered yet)");
+	check(mkdir(BASE "/t", 0755) == 0, "mkdir makes a cgroup");
+	check(fails(mkdir(BASE "/t", 0755), EEXIST), "mkdir of an existing cgroup: EEXIST");
+	check(fails(mkdir(BASE "/t/cgroup.procs", 0755), EEXIST), "mkdir over an interface file: EEXIST");
+	check(fails(mkdir(BASE "/none/x", 0755), ENOENT), "mkdir in a missing parent: ENOENT");
+	check(fails(mkdir(BASE "/a\nb", 0755), EINVAL), "a name with a newline: EINVAL");
+	check(S_ISDIR(mode_of(BASE "/t")) && (mode_of(BASE "/t") & 0777) == 0755, "a cgroup is a 0755 directory");
+	check((mode_of(BASE "/t/cgroup.procs") & 0777) == 0644 && (mode_of(BASE "/t/cgroup.events") & 0777) == 0444,
+	      "cgroup.procs is 0644, cgroup.events 0444");
+	check(listed(BASE "/t", "cgroup.events") && listed(BASE "/t", "cgroup.max.depth"), "readdir lists its files");
+	check(text_is(BASE "/t/cgroup.events", "populated 0\nfrozen 0\n"), "cgroup.events of an empty cgroup");
+	check(text_is(BASE "/cgroup.stat", "nr_descendants 1\nnr_dying_descendants 0\n"), "cgroup.stat counts it");
+	check(fails(rename(BASE "/t", BASE "/u"), EPERM), "rename: EPERM");
+	check(fails(unlink(BASE "/t/cgroup.procs"), EPERM), "unlink of an interface file: EPERM");
+	check(fails(open(BASE "/t/newfile", O_CREAT | O_WRONLY, 0644), EACCES), "creating a file: EACCES");
+}
+
+static void test_procs(void)
+{
+	char buf[512], want[64], path[64];
+	pid_t child = fork();
+	if (child == 0) {
+		pause();
+		_exit(0);
+	}
+	snprintf(want, sizeof(want), "%d", child);
+	check(put(BASE "/t/cgroup.procs", want) == 0, "write a pid to cgroup.procs");
+	snprintf(path, sizeof(path), "/proc/%d/cgroup", child);
+	check(text_is(path, "0::/posix_cgroups/t\n"), "the process moved (/proc/PID/cgroup)");
+	snprintf(want, sizeof(want), "%d\n", child);
+	check(text_is(BASE "/t/cgroup.procs", want), "cgroup.procs lists it");
+	check(text_is(BASE "/t/cgroup.events", "populated 1\nfrozen 0\n"), "cgroup.events: populated 1");
+	check(slurp(BASE "/cgroup.procs", buf, sizeof(buf)) > 0 && !strstr(buf, want), "and the old cgroup does not");
+	check(fails(rmdir(BASE "/t"), EBUSY), "rmdir of a populated cgroup: EBUSY");
+	check(fails(put(BASE "/t/cgroup.procs", "abc"), EINVAL), "cgroup.procs 'abc': EINVAL");
+	check(fails(put(BASE "/t/cgroup.procs", "-1"), EINVAL), "cgroup.procs '-1': EINVAL");
+	check(fails(put(BASE "/t/cgroup.procs", "999999"), ESRCH), "cgroup.procs of no such pid: ESRCH");
+	check(put(BASE "/t/cgroup.procs", "0\n") == 0 && text_is("/proc/self/cgroup", "0::/posix_cgroups/t\n"),
+	      "'0' moves the writer itself");
+	check(put(BASE "/cgroup.procs", "0") == 0 && text_is("/proc/self/cgroup", "0::/posix_cgroups\n"),
+	      "and back");
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	check(text_is(BASE "/t/cgroup.events", "populated 0\nfrozen 0\n"), "populated 0 once it ended");
+	check(rmdir(BASE "/t") == 0, "rmdir of an empty cgroup");
+	check(fails(open(BASE "/t/cgroup.procs", O_RDONLY), ENOENT), "its files are gone");
+}
+
+static void test_limits(void)
+{
+	check(mkdir(BASE "/m", 0755) == 0 && put(BASE "/m/cgroup.max.descendants", "1") == 0,
+	      "cgroup.max.descendants = 1");
+	check(text_is(BASE "/m/cgroup.max.descendants", "1\n"), "reads back 1");
+	check(mkdir(BASE "/m/a", 0755) == 0, "one descendant is fine");
+	check(fails(mkdir(BASE "/m/b", 0755), EAGAIN), "a second: EAGAIN");
+	check(fails(mkdir(BASE "/m/a/x", 0755), EAGAIN), "also deeper down: EAGAIN");
+	check(put(BASE "/m/cgroup.max.descendants", "max") == 0 && text_is(BASE "/m/cgroup.max.descendants", "max\n") &&
+	      mkdir(BASE "/m/b", 0755) == 0, "'max' lifts it");
+	check(put(BASE "/m/cgroup.max.depth", "1") == 0 && fails(mkdir(BASE "/m/a/deep", 0755), EAGAIN),
+	      "cgroup.max.depth = 1: a grandchild is EAGAIN");
+	check(fails(put(BASE "/m/cgroup.max.depth", "-1"), ERANGE), "cgroup.max.depth '-1': ERANGE");
+	check(fails(put(BASE "/m/cgroup.max.depth", "x"), EINVAL), "cgroup.max.depth 'x': EINVAL");
+	check(put(BASE "/m/cgroup.max.depth", " 0x10 \n") == 0 && text_is(BASE "/m/cgroup.max.depth", "16\n"),
+	      "whitespace is stripped, 0x10 is 16");
+	check(text_is(BASE "/m/cgroup.stat", "nr_descendants 2\nnr_dying_descendants 0\n"), "cgroup.stat of m");
+	check(rmdir(BASE "/m/a") == 0 && rmdir(BASE "/m/b") == 0 && rmdir(BASE "/m") == 0, "remove them");
+}
+
+static void test_writes(void)
+{
+	char big[5000];
+	check(fails(put(BASE "/cgroup.subtree_control", "+nosuch"), EINVAL), "subtree_control '+nosuch': EINVAL");
+	check(fails(put(BASE "/cgroup.subtree_control", "pids"), EINVAL), "a token without +/-: EINVAL");
+	check(put(BASE "/cgroup.subtree_control", "  \n") == 0, "whitespace only changes nothing");
+	int fd = open(BASE "/cgroup.procs", O_WRONLY);
+	check(fd >= 0 && write(fd, "", 0) == 0, "a zero-length write returns 0");
+	memset(big, '1', sizeof(big));
+	check(write(fd, big, sizeof(big)) == -1 && errno == E2BIG, "a write over a page: E2BIG");
+	close(fd);
+	check(fails(put(BASE "/cgroup.stat", "1"), EINVAL), "writing a read-only file (as root): EINVAL");
+	pid_t pid = fork();
+	if (pid == 0) {
+		int ok = setuid(1000) == 0 && mkdir(BASE "/x", 0755) == -1 && errno == EACCES &&
+			 open(BASE "/cgroup.procs", O_WRONLY) == -1 && errno == EACCES;
+		_exit(ok ? 0 : 1);
+	}
+	int status;
+	waitpid(pid, &status, 0);
+	check(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	      "another uid may not mkdir or open cgroup.procs for writing: EACCES");
+}
+
+int main(void)
+{
+	test_tree();
+	test_procs();
+	test_limits();
+	test_writes();
+	printf("1..%d\n", n);
+	return failed != 0;
+}
