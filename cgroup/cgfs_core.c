@@ -1,11 +1,19 @@
-/* The core interface files (cgroup.*), Linux's formats and errors. No
- * controller is registered yet, so cgroup.controllers and
- * cgroup.subtree_control list nothing and every controller name written to
- * subtree_control is unknown (EINVAL). */
+/* The core interface files (cgroup.*), Linux's formats and errors, and
+ * the lookup of every file a cgroup has (core and controllers'). */
 #include "cgfs.h"
+#include "controller.h"
 #include "abi/errno.h"
 #include "format.h"
 #include "kstring.h"
+
+/* The length of the token at p (up to whitespace or the end). */
+static size_t strcspn_ws(const char *p)
+{
+	size_t n = 0;
+	while (p[n] && p[n] != ' ' && p[n] != '\t' && p[n] != '\n')
+		n++;
+	return n;
+}
 
 void cgfs_printf(struct cgfs_buf *b, const char *fmt, ...)
 {
@@ -18,26 +26,89 @@ void cgfs_printf(struct cgfs_buf *b, const char *fmt, ...)
 		b->len += (size_t)n;
 }
 
-static int show_nothing(struct cgroup *cg, struct cgfs_buf *out)
+/* Controller names of mask, space-separated, one "\n" (empty: 0 bytes). */
+static void show_mask(struct cgfs_buf *out, uint32_t mask)
 {
-	(void)cg;
-	(void)out;
-	return 0; /* an empty list is an empty file */
+	const char *sep = "";
+	for (unsigned i = 0; i < cg_nr_controllers; i++) {
+		if (mask & cg_controllers[i]->bit) {
+			cgfs_printf(out, "%s%s", sep, cg_controllers[i]->name);
+			sep = " ";
+		}
+	}
+	if (*sep)
+		cgfs_printf(out, "\n");
 }
 
-/* "+name" / "-name" tokens: all-or-nothing; no controller exists yet. */
+static int show_controllers(struct cgroup *cg, struct cgfs_buf *out)
+{
+	cg_lock();
+	uint32_t mask = cg_available(cg);
+	cg_unlock();
+	show_mask(out, mask);
+	return 0;
+}
+
+static int show_subtree_control(struct cgroup *cg, struct cgfs_buf *out)
+{
+	cg_lock();
+	uint32_t mask = cg->subtree_control;
+	cg_unlock();
+	show_mask(out, mask);
+	return 0;
+}
+
+static const struct cg_controller *controller_named(const char *name, size_t len)
+{
+	for (unsigned i = 0; i < cg_nr_controllers; i++)
+		if (strlen(cg_controllers[i]->name) == len && memcmp(cg_controllers[i]->name, name, len) == 0)
+			return cg_controllers[i];
+	return NULL;
+}
+
+/* The controllers that are not threaded (the no-internal-process rule). */
+uint32_t cg_domain_mask(void)
+{
+	uint32_t m = 0;
+	for (unsigned i = 0; i < cg_nr_controllers; i++)
+		if (!cg_controllers[i]->threaded)
+			m |= cg_controllers[i]->bit;
+	return m;
+}
+
+/* "+name" / "-name" tokens, the last one per controller wins; checked
+ * whole, then applied at once. */
 static int write_subtree_control(struct cgroup *cg, char *text, const struct k_cgwriter *w)
 {
-	(void)cg;
+	uint32_t enable = 0, disable = 0;
 	(void)w;
 	for (char *p = text; *p;) {
 		while (*p == ' ' || *p == '\t' || *p == '\n')
 			p++;
 		if (!*p)
 			break;
-		return -EINVAL; /* "+x"/"-x" of an unknown controller, or no sign */
+		size_t len = strcspn_ws(p);
+		const struct cg_controller *c = (*p == '+' || *p == '-') ? controller_named(p + 1, len - 1) : NULL;
+		if (!c)
+			return -EINVAL;
+		if (*p == '+')
+			enable |= c->bit, disable &= ~c->bit;
+		else
+			disable |= c->bit, enable &= ~c->bit;
+		p += len;
 	}
-	return 0;
+	cg_lock();
+	int err = cg->dead ? -ENODEV : (enable & ~cg_available(cg)) ? -ENOENT : 0;
+	struct list_head *pos;
+	list_for_each(pos, &cg->children)
+		if (!err && (list_entry(pos, struct cgroup, sibling)->subtree_control & disable & cg->subtree_control))
+			err = -EBUSY; /* a child still passes it on */
+	if (!err && cg->parent && cg->nr_procs && (enable & cg_domain_mask() & ~cg->subtree_control))
+		err = -EBUSY; /* no internal processes */
+	if (!err)
+		cg->subtree_control = (cg->subtree_control | enable) & ~disable;
+	cg_unlock();
+	return err;
 }
 
 static int show_events(struct cgroup *cg, struct cgfs_buf *out)
@@ -112,13 +183,13 @@ static int write_procs(struct cgroup *cg, char *text, const struct k_cgwriter *w
 }
 
 static const struct cftype cgfs_core_files[] = {
-	{ "cgroup.controllers", 0444, 0, show_nothing, NULL },
+	{ "cgroup.controllers", 0444, 0, show_controllers, NULL },
 	{ "cgroup.events", 0444, CFT_NOT_ON_ROOT, show_events, NULL },
 	{ "cgroup.max.depth", 0644, 0, show_max_depth, write_max_depth },
 	{ "cgroup.max.descendants", 0644, 0, show_max_descendants, write_max_descendants },
 	{ "cgroup.procs", 0644, 0, cgfs_show_procs, write_procs },
 	{ "cgroup.stat", 0444, 0, show_stat, NULL },
-	{ "cgroup.subtree_control", 0644, 0, show_nothing, write_subtree_control },
+	{ "cgroup.subtree_control", 0644, 0, show_subtree_control, write_subtree_control },
 };
 
 static bool cgfs_file_present(const struct cgroup *cg, const struct cftype *f)
@@ -127,18 +198,41 @@ static bool cgfs_file_present(const struct cgroup *cg, const struct cftype *f)
 	return !((f->flags & CFT_NOT_ON_ROOT) && root) && !((f->flags & CFT_ONLY_ON_ROOT) && !root);
 }
 
-const struct cftype *cgfs_file_at(const struct cgroup *cg, unsigned i)
+/* Calls fn for each file cg has, in order (core files, then each
+ * available controller's), until it returns true; that file or NULL. */
+static const struct cftype *cgfs_files_until(const struct cgroup *cg,
+					     bool (*fn)(const struct cftype *f, void *arg), void *arg)
 {
 	for (unsigned k = 0; k < ARRAY_SIZE(cgfs_core_files); k++)
-		if (cgfs_file_present(cg, &cgfs_core_files[k]) && i-- == 0)
+		if (cgfs_file_present(cg, &cgfs_core_files[k]) && fn(&cgfs_core_files[k], arg))
 			return &cgfs_core_files[k];
+	uint32_t avail = cg_available(cg);
+	for (unsigned i = 0; i < cg_nr_controllers; i++) {
+		const struct cg_controller *c = cg_controllers[i];
+		for (unsigned k = 0; (avail & c->bit) && k < c->nfiles; k++)
+			if (cgfs_file_present(cg, &c->files[k]) && fn(&c->files[k], arg))
+				return &c->files[k];
+	}
 	return NULL;
+}
+
+static bool count_down(const struct cftype *f, void *arg)
+{
+	(void)f;
+	return (*(unsigned *)arg)-- == 0;
+}
+
+static bool named(const struct cftype *f, void *arg)
+{
+	return strcmp(f->name, arg) == 0;
+}
+
+const struct cftype *cgfs_file_at(const struct cgroup *cg, unsigned i)
+{
+	return cgfs_files_until(cg, count_down, &i);
 }
 
 const struct cftype *cgfs_file_find(const struct cgroup *cg, const char *name)
 {
-	for (unsigned k = 0; k < ARRAY_SIZE(cgfs_core_files); k++)
-		if (cgfs_file_present(cg, &cgfs_core_files[k]) && strcmp(cgfs_core_files[k].name, name) == 0)
-			return &cgfs_core_files[k];
-	return NULL;
+	return cgfs_files_until(cg, named, (void *)name);
 }

@@ -36,6 +36,7 @@ static void cg_init_common(struct cgroup *cg, struct cgroup *parent)
 	cg->id = cg_next_id++;
 	cg->cpu_weight = CG_WEIGHT_DEFAULT;
 	cg->max_depth = cg->max_descendants = CG_MAX_UNLIMITED;
+	cg->pids_max = UINT64_MAX;
 	page_counter_init(&cg->memory, parent ? &parent->memory : NULL);
 	sched_queue_init(&cg->rq, parent ? &cg->se : NULL);
 	if (parent)

@@ -37,6 +37,13 @@ struct cgroup {
 	uint32_t max_depth, max_descendants;
 	/* owner of its directory and files (delegation) */
 	uint32_t uid, gid;
+	/* controllers enabled for its children (cgroup.subtree_control) */
+	uint32_t subtree_control;
+
+	/* pids: threads in this subtree, the limit (UINT64_MAX: "max"), the
+	 * highest count seen, refused creations (here or below / here) */
+	uint64_t pids_current, pids_max, pids_peak;
+	uint64_t pids_events, pids_events_local;
 
 	/* memory: pages charged by everything in this subtree */
 	struct page_counter memory;

@@ -6,6 +6,7 @@
 #include "abi/cgroup.h"
 #include "abi/errno.h"
 #include "cgfs.h"
+#include "controller.h"
 #include "heap.h"
 #include "kstring.h"
 #include "proc.h"
@@ -296,6 +297,8 @@ int cgfs_write_procs(struct cgroup *cg, int64_t pid, const struct k_cgwriter *w)
 	int err = !p || p->state != PROC_ALIVE ? -ESRCH : 0;
 	if (!err && p->pid == 0)
 		err = -EINVAL; /* the kernel's own threads stay */
+	if (!err && cg->parent && (cg->subtree_control & cg_domain_mask()))
+		err = -EBUSY; /* no internal processes beside domain controllers */
 	if (!err && w->uid != 0) {
 		/* Migration needs write access to the common ancestor's
 		 * cgroup.procs (0644: its owner), with the opener's ids. */

@@ -6,6 +6,7 @@
 #include "abi/errno.h"
 #include "addrspace.h"
 #include "cgroup.h"
+#include "controller.h"
 #include "list.h"
 #include "sched.h"
 
@@ -46,6 +47,7 @@ int proc_migrate_locked(struct proc *p, struct cgroup *dst)
 		struct thread *t = list_entry(pos, struct thread, proc_link);
 		struct cgroup *was = t->cgroup;
 		cg_get(dst);
+		cg_thread_move(was, dst);
 		sched_move_thread(t, dst);
 		cg_put(was); /* never the last: p still holds src */
 	}

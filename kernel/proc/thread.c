@@ -3,6 +3,7 @@
 #include "proc.h"
 #include "abi/errno.h"
 #include "cgroup.h"
+#include "controller.h"
 #include "heap.h"
 #include "ipc.h"
 #include "kstring.h"
@@ -49,15 +50,21 @@ void thread_prepare_stack(struct thread *t, uint64_t top, long (*fn)(void *), vo
  * The kernel stack is charged to cg. */
 struct thread *thread_alloc(struct proc *p, struct cgroup *cg, const char *name, int *err)
 {
-	/* The descriptor (with its FPU area) is charged as one page. */
-	*err = -ENOMEM;
-	if (mem_charge(cg, 1))
+	/* A task for the controllers (pids: EAGAIN at a limit), then the
+	 * descriptor (with its FPU area) is charged as one page. */
+	if ((*err = cg_thread_charge(cg)))
 		return NULL;
+	*err = -ENOMEM;
+	if (mem_charge(cg, 1)) {
+		cg_thread_uncharge(cg);
+		return NULL;
+	}
 	struct thread *t = kzalloc(sizeof(*t));
 	struct page *stack = t ? mem_alloc_pages(cg, KSTACK_ORDER) : NULL;
 	if (!stack) {
 		kfree(t);
 		mem_uncharge(cg, 1);
+		cg_thread_uncharge(cg);
 		return NULL;
 	}
 	t->kstack = page_to_virt(stack);
@@ -103,6 +110,7 @@ void thread_reap(struct thread *t)
 	mem_free_pages(virt_to_page(t->kstack), KSTACK_ORDER);
 	kfree(t);
 	mem_uncharge(charged, 1);
+	cg_thread_uncharge(cg);
 	cg_put(charged);
 	cg_put(cg);
 }

@@ -88,9 +88,10 @@ static void test_tree(void)
 	check(listed("/sys/fs/cgroup", "cgroup.procs") && listed("/sys/fs/cgroup", "posix_cgroups"),
 	      "the root lists its files and children");
 	check(fails(open("/sys/fs/cgroup/cgroup.events", O_RDONLY), ENOENT), "the root has no cgroup.events");
-	check(slurp("/sys/fs/cgroup/cgroup.controllers", buf, sizeof(buf)) == 0 &&
-	      slurp("/sys/fs/cgroup/cgroup.subtree_control", buf, sizeof(buf)) == 0,
-	      "empty lists read as 0 bytes (no controller registered yet)");
+	check(text_is("/sys/fs/cgroup/cgroup.controllers", "pids\n"), "the root offers every controller");
+	check(slurp(BASE "/cgroup.controllers", buf, sizeof(buf)) == 0 &&
+	      slurp(BASE "/cgroup.subtree_control", buf, sizeof(buf)) == 0,
+	      "empty lists read as 0 bytes (nothing enabled below the root)");
 	check(mkdir(BASE "/t", 0755) == 0, "mkdir makes a cgroup");
 	check(fails(mkdir(BASE "/t", 0755), EEXIST), "mkdir of an existing cgroup: EEXIST");
 	check(fails(mkdir(BASE "/t/cgroup.procs", 0755), EEXIST), "mkdir over an interface file: EEXIST");
@@ -182,12 +183,97 @@ static void test_writes(void)
 	      "another uid may not mkdir or open cgroup.procs for writing: EACCES");
 }
 
+/* In cgroup p: forks two children that wait; exit status = 10 * (first
+ * fork failed) + (second fork failed with EAGAIN). */
+static int fork_twice_in(const char *procs)
+{
+	pid_t pid = fork();
+	if (pid == 0) {
+		if (put(procs, "0") != 0)
+			_exit(99);
+		pid_t a = fork();
+		if (a == 0) {
+			pause();
+			_exit(0);
+		}
+		pid_t b = fork();
+		if (b == 0) {
+			pause();
+			_exit(0);
+		}
+		int again = b == -1 && errno == EAGAIN;
+		if (a > 0)
+			kill(a, SIGKILL), waitpid(a, NULL, 0);
+		if (b > 0)
+			kill(b, SIGKILL), waitpid(b, NULL, 0);
+		_exit((a < 0) * 10 + again);
+	}
+	int status = -1;
+	waitpid(pid, &status, 0);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static void test_pids(void)
+{
+	char buf[256];
+	check(put("/sys/fs/cgroup/cgroup.subtree_control", "+pids") == 0 &&
+	      text_is("/sys/fs/cgroup/cgroup.subtree_control", "pids\n"), "enable pids at the root");
+	check(text_is(BASE "/cgroup.controllers", "pids\n") && listed(BASE, "pids.max"),
+	      "a child of the root now has pids files");
+	check(fails(put(BASE "/cgroup.subtree_control", "+pids +nosuch"), EINVAL) &&
+	      slurp(BASE "/cgroup.subtree_control", buf, sizeof(buf)) == 0, "all or nothing: EINVAL, nothing changed");
+	check(put(BASE "/cgroup.subtree_control", "-pids +pids") == 0 && text_is(BASE "/cgroup.subtree_control", "pids\n"),
+	      "the last token per controller wins");
+	check(mkdir(BASE "/p", 0755) == 0 && text_is(BASE "/p/pids.max", "max\n") &&
+	      text_is(BASE "/p/pids.current", "0\n"), "a new cgroup: pids.max max, pids.current 0");
+	check(fails(put(BASE "/p/cgroup.subtree_control", "+nosuch"), EINVAL) &&
+	      mkdir(BASE "/p/q", 0755) == 0 && fails(put(BASE "/p/q/cgroup.subtree_control", "+pids"), ENOENT),
+	      "enabling what the parent does not pass on: ENOENT");
+	rmdir(BASE "/p/q");
+	check(fails(put(BASE "/p/pids.max", "x"), EINVAL) && fails(put(BASE "/p/pids.max", "-1"), EINVAL) &&
+	      fails(put(BASE "/p/pids.max", "4194305"), EINVAL), "pids.max junk, negative, too large: EINVAL");
+	check(put(BASE "/p/pids.max", "2") == 0 && text_is(BASE "/p/pids.max", "2\n"), "pids.max = 2");
+	check(fork_twice_in(BASE "/p/cgroup.procs") == 1, "the third task in it: fork fails with EAGAIN");
+	check(text_is(BASE "/p/pids.events", "max 1\n") && text_is(BASE "/p/pids.events.local", "max 1\n"),
+	      "pids.events and pids.events.local count the refusal");
+	check(text_is(BASE "/pids.events", "max 1\n") && text_is(BASE "/pids.events.local", "max 0\n"),
+	      "the parent's pids.events counts it, its .local does not");
+	check(text_is(BASE "/p/pids.peak", "2\n") && text_is(BASE "/p/pids.current", "0\n"),
+	      "pids.peak 2; pids.current back to 0");
+	check(put(BASE "/p/pids.max", "1") == 0 && fork_twice_in(BASE "/p/cgroup.procs") == 11,
+	      "pids.max = 1: the first fork already fails");
+	pid_t a = fork();
+	if (a == 0) {
+		pause();
+		_exit(0);
+	}
+	pid_t b = fork();
+	if (b == 0) {
+		pause();
+		_exit(0);
+	}
+	snprintf(buf, sizeof(buf), "%d", a);
+	int moved = put(BASE "/p/cgroup.procs", buf) == 0;
+	snprintf(buf, sizeof(buf), "%d", b);
+	moved = moved && put(BASE "/p/cgroup.procs", buf) == 0;
+	check(moved && text_is(BASE "/p/pids.current", "2\n"), "migration never fails: pids.current 2 > pids.max 1");
+	kill(a, SIGKILL), kill(b, SIGKILL);
+	waitpid(a, NULL, 0), waitpid(b, NULL, 0);
+	check(text_is(BASE "/p/pids.current", "0\n"), "ended tasks are uncharged");
+	check(mkdir(BASE "/p/r", 0755) == 0 && put(BASE "/p/cgroup.subtree_control", "+pids") == 0 &&
+	      fails(put(BASE "/cgroup.subtree_control", "-pids"), EBUSY), "disabling what a child passes on: EBUSY");
+	check(put(BASE "/p/cgroup.subtree_control", "-pids") == 0 && rmdir(BASE "/p/r") == 0 &&
+	      rmdir(BASE "/p") == 0 && put(BASE "/cgroup.subtree_control", "-pids") == 0 &&
+	      put("/sys/fs/cgroup/cgroup.subtree_control", "-pids") == 0, "and off again, top-down");
+}
+
 int main(void)
 {
 	test_tree();
 	test_procs();
 	test_limits();
 	test_writes();
+	test_pids();
 	printf("1..%d\n", n);
 	return failed != 0;
 }

@@ -1,0 +1,44 @@
+/* Controllers: each is one file (cgroup/NAME.c) with one struct
+ * cg_controller: its interface files and the callbacks the core calls.
+ * The registry (cgroup/controllers.c) lists them in Linux's subsystem
+ * order, which is the order cgroup.controllers shows. A controller's files
+ * appear in a cgroup when the controller is in its parent's
+ * cgroup.subtree_control. */
+#ifndef ARBOR_CG_CONTROLLER_H
+#define ARBOR_CG_CONTROLLER_H
+
+#include "cgfs.h"
+
+struct cg_controller {
+	const char *name;
+	uint32_t bit;			/* CG_BIT(its index in the registry) */
+	bool threaded;			/* allowed inside threaded subtrees */
+	const struct cftype *files;
+	unsigned nfiles;
+	/* A new thread in cg (fork, thread creation): 0 or -EAGAIN etc.;
+	 * undone by thread_exit when the thread is gone. cg_lock held. */
+	int (*thread_charge)(struct cgroup *cg);
+	void (*thread_uncharge)(struct cgroup *cg);
+	/* A thread moves from src to dst (migration never fails). cg_lock held. */
+	void (*thread_move)(struct cgroup *src, struct cgroup *dst);
+};
+
+extern const struct cg_controller *const cg_controllers[];
+extern const unsigned cg_nr_controllers;
+
+/* The bit of controller c in subtree_control masks. */
+#define CG_BIT(i) (1u << (i))
+
+/* Controllers available in cg (cgroup.controllers): all at the root, the
+ * parent's subtree_control elsewhere. */
+uint32_t cg_available(const struct cgroup *cg);
+/* The controllers that are not threaded (no-internal-process rule). */
+uint32_t cg_domain_mask(void);
+
+/* Hooks for the kernel: charge a new thread to every controller (undone
+ * in full if one refuses), release it, move one. */
+int cg_thread_charge(struct cgroup *cg);
+void cg_thread_uncharge(struct cgroup *cg);
+void cg_thread_move(struct cgroup *src, struct cgroup *dst);
+
+#endif

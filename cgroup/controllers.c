@@ -1,0 +1,47 @@
+/* The controller registry and the hooks that run every controller. */
+#include "controller.h"
+#include "abi/errno.h"
+
+extern const struct cg_controller cg_pids;
+
+const struct cg_controller *const cg_controllers[] = { &cg_pids };
+const unsigned cg_nr_controllers = ARRAY_SIZE(cg_controllers);
+
+uint32_t cg_available(const struct cgroup *cg)
+{
+	return cg->parent ? cg->parent->subtree_control : CG_BIT(cg_nr_controllers) - 1;
+}
+
+int cg_thread_charge(struct cgroup *cg)
+{
+	cg_lock();
+	unsigned i = 0;
+	int err = 0;
+	for (; i < cg_nr_controllers && !err; i++)
+		if (cg_controllers[i]->thread_charge)
+			err = cg_controllers[i]->thread_charge(cg);
+	if (err) /* undo the ones that took it; i - 1 refused */
+		for (unsigned k = 0; k + 1 < i; k++)
+			if (cg_controllers[k]->thread_uncharge)
+				cg_controllers[k]->thread_uncharge(cg);
+	cg_unlock();
+	return err;
+}
+
+void cg_thread_uncharge(struct cgroup *cg)
+{
+	cg_lock();
+	for (unsigned i = 0; i < cg_nr_controllers; i++)
+		if (cg_controllers[i]->thread_uncharge)
+			cg_controllers[i]->thread_uncharge(cg);
+	cg_unlock();
+}
+
+void cg_thread_move(struct cgroup *src, struct cgroup *dst)
+{
+	cg_lock();
+	for (unsigned i = 0; i < cg_nr_controllers; i++)
+		if (cg_controllers[i]->thread_move)
+			cg_controllers[i]->thread_move(src, dst);
+	cg_unlock();
+}
