@@ -48,5 +48,7 @@ char *cgfs_strip(char *text);
 /* Process hooks the kernel provides (kernel/proc/cgfs.c). */
 int cgfs_show_procs(struct cgroup *cg, struct cgfs_buf *out);
 int cgfs_write_procs(struct cgroup *cg, int64_t pid, const struct k_cgwriter *w);
+/* SIGKILL to every process in cg's subtree (cgroup.kill). */
+void cgfs_kill_subtree(struct cgroup *cg);
 
 #endif

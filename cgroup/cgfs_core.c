@@ -182,9 +182,26 @@ static int write_procs(struct cgroup *cg, char *text, const struct k_cgwriter *w
 	return err ? err : cgfs_write_procs(cg, pid, w);
 }
 
+/* Only "1": SIGKILL to everything in the subtree, race-free against fork
+ * (a fork that has not yet placed its child fails once its parent has the
+ * SIGKILL). */
+static int write_kill(struct cgroup *cg, char *text, const struct k_cgwriter *w)
+{
+	int64_t v;
+	(void)w;
+	int err = cgfs_parse_s64(text, &v);
+	if (err)
+		return -EINVAL;
+	if (v != 1)
+		return -ERANGE;
+	cgfs_kill_subtree(cg);
+	return 0;
+}
+
 static const struct cftype cgfs_core_files[] = {
 	{ "cgroup.controllers", 0444, 0, show_controllers, NULL },
 	{ "cgroup.events", 0444, CFT_NOT_ON_ROOT, show_events, NULL },
+	{ "cgroup.kill", 0200, CFT_NOT_ON_ROOT, NULL, write_kill },
 	{ "cgroup.max.depth", 0644, 0, show_max_depth, write_max_depth },
 	{ "cgroup.max.descendants", 0644, 0, show_max_descendants, write_max_descendants },
 	{ "cgroup.procs", 0644, 0, cgfs_show_procs, write_procs },

@@ -102,6 +102,7 @@ struct proc {
 	struct list_head sibling;
 	struct cgroup *cgroup;		/* where it is a member (a reference) */
 	struct cgroup *charged;		/* charged for the descriptor (a reference) */
+	bool orphan;			/* handed to the kernel when its parent ended */
 	struct list_head cg_link;	/* in cgroup->procs */
 	struct addrspace *as;		/* NULL for the kernel process */
 	struct cred cred;
@@ -136,6 +137,11 @@ struct proc {
  * already stays where it is (as on Linux). A process that is exiting is
  * skipped (0). -ENODEV if dst is removed. proc_lock held. */
 int proc_migrate_locked(struct proc *p, struct cgroup *dst);
+
+/* Collects the zombies handed to the kernel process because their parent
+ * ended while no init ran (the kernel's tests): init reaps them otherwise.
+ * Returns how many. */
+int proc_reap_orphans(void);
 
 /* Records argv (NULL-terminated) as p's command line. */
 void proc_set_cmdline(struct proc *p, const char *const argv[]);

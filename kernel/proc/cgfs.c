@@ -5,6 +5,7 @@
  * credentials of whoever opened a file, for the kernel's own checks). */
 #include "abi/cgroup.h"
 #include "abi/errno.h"
+#include "abi/signal.h"
 #include "cgfs.h"
 #include "controller.h"
 #include "heap.h"
@@ -276,6 +277,27 @@ int cgfs_show_procs(struct cgroup *cg, struct cgfs_buf *out)
 	}
 	cg_unlock();
 	return 0;
+}
+
+static void cgfs_kill_locked(struct cgroup *cg)
+{
+	struct list_head *pos;
+	list_for_each(pos, &cg->procs) {
+		struct proc *p = list_entry(pos, struct proc, cg_link);
+		if (p->pid > 0)
+			signal_send_locked(p, SIGKILL);
+	}
+	list_for_each(pos, &cg->children)
+		cgfs_kill_locked(list_entry(pos, struct cgroup, sibling));
+}
+
+void cgfs_kill_subtree(struct cgroup *cg)
+{
+	spin_lock(&proc_lock); /* fork places children under it too */
+	cg_lock();
+	cgfs_kill_locked(cg);
+	cg_unlock();
+	spin_unlock(&proc_lock);
 }
 
 /* The nearest cgroup that holds both a and b. */

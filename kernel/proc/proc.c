@@ -145,7 +145,10 @@ struct proc *proc_alloc(struct proc *parent, struct cgroup *cg, const char *name
 	signal_init_proc(p, parent, false);
 	spin_lock(&proc_lock);
 	cg_lock();
-	int pid = cg->dead ? -ENODEV : proc_alloc_pid_locked();
+	/* A parent with a SIGKILL on its way makes no child: so cgroup.kill,
+	 * which sends it under this lock, misses no fork in progress. */
+	int pid = cg->dead ? -ENODEV : (parent->sig_pending & (1ull << (SIGKILL - 1))) || parent->exiting ? -EINTR :
+		  proc_alloc_pid_locked();
 	if (pid >= 0) {
 		p->pid = pid;
 		p->parent = parent;
@@ -224,6 +227,7 @@ static void proc_become_zombie_locked(struct proc *p)
 		struct proc *c = list_first_entry(&p->children, struct proc, sibling);
 		list_del(&c->sibling);
 		c->parent = reaper;
+		c->orphan = reaper == &kernel_proc;
 		list_add_tail(&c->sibling, &reaper->children);
 		if (c->state == PROC_ZOMBIE)
 			waitq_wake_all(&reaper->child_exit, 0);
@@ -590,6 +594,23 @@ long sys_proc_info(int pid, struct k_procinfo *uinfo)
 	long r = copy_to_user(uinfo, k, sizeof(*k)) ? -EFAULT : 0;
 	kfree(k);
 	return r;
+}
+
+int proc_reap_orphans(void)
+{
+	int n = 0, status;
+	spin_lock(&proc_lock);
+	struct list_head *pos = kernel_proc.children.next;
+	while (pos != &kernel_proc.children) {
+		struct proc *c = list_entry(pos, struct proc, sibling);
+		pos = pos->next;
+		if (c->orphan && c->state == PROC_ZOMBIE) {
+			proc_reap_locked(c, &status);
+			n++;
+		}
+	}
+	spin_unlock(&proc_lock);
+	return n;
 }
 
 void proc_set_cmdline(struct proc *p, const char *const argv[])

@@ -46,6 +46,7 @@ static int run_user(const char *path, const char *const argv[], struct cgroup *c
 /* A test's cgroup at the end: no charge left behind, and removable. */
 static void user_cg_done(struct cgroup *cg)
 {
+	proc_reap_orphans(); /* no init here to collect them */
 	mem_drain_stock(cg);
 	KT_EXPECT_EQ(mem_usage_pages(cg), 0);
 	KT_EXPECT_EQ(cg_destroy(cg), 0);

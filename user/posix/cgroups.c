@@ -267,6 +267,42 @@ static void test_pids(void)
 	      put("/sys/fs/cgroup/cgroup.subtree_control", "-pids") == 0, "and off again, top-down");
 }
 
+/* cgroup.kill ends a fork bomb (bounded by pids.max) in one write. */
+static void test_kill(void)
+{
+	put("/sys/fs/cgroup/cgroup.subtree_control", "+pids");
+	put(BASE "/cgroup.subtree_control", "+pids");
+	check(mkdir(BASE "/k", 0755) == 0 && put(BASE "/k/pids.max", "40") == 0, "a cgroup for a fork bomb");
+	pid_t bomb = fork();
+	if (bomb == 0) {
+		put(BASE "/k/cgroup.procs", "0");
+		for (;;)
+			if (fork() < 0)
+				usleep(1000);
+	}
+	int full = 0;
+	for (int i = 0; i < 500 && !full; i++) {
+		full = text_is(BASE "/k/pids.current", "40\n");
+		usleep(10000);
+	}
+	check(full, "it fills its pids.max");
+	check(fails(put(BASE "/k/cgroup.kill", "2"), ERANGE) && fails(put(BASE "/k/cgroup.kill", "x"), EINVAL),
+	      "cgroup.kill takes only 1 (ERANGE, EINVAL)");
+	check((mode_of(BASE "/k/cgroup.kill") & 0777) == 0200, "cgroup.kill is write-only (0200)");
+	check(put(BASE "/k/cgroup.kill", "1") == 0, "write 1 to cgroup.kill");
+	int empty = 0;
+	for (int i = 0; i < 500 && !empty; i++) {
+		empty = text_is(BASE "/k/cgroup.events", "populated 0\nfrozen 0\n");
+		usleep(10000);
+	}
+	int status;
+	check(empty && waitpid(bomb, &status, 0) == bomb && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL,
+	      "every process in it ends by SIGKILL, none escapes");
+	check(rmdir(BASE "/k") == 0, "and the cgroup can go");
+	put(BASE "/cgroup.subtree_control", "-pids");
+	put("/sys/fs/cgroup/cgroup.subtree_control", "-pids");
+}
+
 int main(void)
 {
 	test_tree();
@@ -274,6 +310,7 @@ int main(void)
 	test_limits();
 	test_writes();
 	test_pids();
+	test_kill();
 	printf("1..%d\n", n);
 	return failed != 0;
 }
