@@ -112,6 +112,25 @@ umount "$d/m" && ok "umount" || not_ok "umount"
 status 1 "umount of a plain directory fails" umount "$d/m"
 same "$(cat /proc/self/cgroup | wc -l)" "1" "/proc/self/cgroup is one line"
 
+# cgroups from the shell, as on Linux; cgrun and cgls
+home=$(cat /proc/self/cgroup)
+home=${home#0::}
+mkdir /sys/fs/cgroup/shtest && ok "mkdir a cgroup" || not_ok "mkdir a cgroup"
+echo +pids > /sys/fs/cgroup/cgroup.subtree_control
+echo $$ > /sys/fs/cgroup/shtest/cgroup.procs
+same "$(cat /proc/self/cgroup)" "0::/shtest" "echo \$\$ > cgroup.procs moves the shell"
+same "$(cat /sys/fs/cgroup/shtest/pids.max)" "max" "pids files appear with +pids"
+echo $$ > "/sys/fs/cgroup$home/cgroup.procs"
+same "$(cat /proc/self/cgroup)" "0::$home" "and back"
+same "$(cgrun -c shtest/inner cat /proc/self/cgroup)" "0::/shtest/inner" "cgrun -c creates a cgroup and runs a command in it"
+status 127 "cgrun of a missing command: 127" cgrun shtest no-such-command
+status 125 "cgrun into a missing cgroup: 125" cgrun nonesuch true
+cgls /sys/fs/cgroup/shtest > "$d/cgls.out"
+same "$(head -1 "$d/cgls.out")" "/sys/fs/cgroup/shtest" "cgls starts at its cgroup"
+grep -q inner "$d/cgls.out" && ok "cgls shows the child cgroup" || not_ok "cgls shows the child cgroup"
+rmdir /sys/fs/cgroup/shtest/inner /sys/fs/cgroup/shtest && ok "rmdir the cgroups" || not_ok "rmdir the cgroups"
+echo -pids > /sys/fs/cgroup/cgroup.subtree_control
+
 rm -r "$d"
 echo "1..$n"
 [ $failed -gt 100 ] && failed=100
