@@ -29,6 +29,7 @@ static void cg_init_common(struct cgroup *cg, struct cgroup *parent)
 {
 	list_init(&cg->children);
 	list_init(&cg->sibling);
+	cg->children_by_name.node = NULL;
 	list_init(&cg->procs);
 	cg->parent = parent;
 	cg->level = parent ? parent->level + 1 : 0;
@@ -59,15 +60,25 @@ static bool cg_name_valid(const char *name)
 	return strchr(name, '/') == NULL && strchr(name, '\n') == NULL;
 }
 
+/* Children are found by name in a tree, so a lookup costs the same with
+ * ten siblings or ten thousand. */
 struct cgroup *cg_find_child(struct cgroup *parent, const char *name)
 {
-	struct list_head *pos;
-	list_for_each(pos, &parent->children) {
-		struct cgroup *c = list_entry(pos, struct cgroup, sibling);
-		if (strcmp(c->name, name) == 0)
+	struct rb_node *n = parent->children_by_name.node;
+	while (n) {
+		struct cgroup *c = rb_entry(n, struct cgroup, name_node);
+		int d = strcmp(name, c->name);
+		if (d == 0)
 			return c;
+		n = d < 0 ? n->left : n->right;
 	}
 	return NULL;
+}
+
+static bool cg_name_less(const struct rb_node *a, const struct rb_node *b)
+{
+	return strcmp(rb_entry(a, struct cgroup, name_node)->name,
+		      rb_entry(b, struct cgroup, name_node)->name) < 0;
 }
 
 /* Every ancestor A (parent included) allows one more descendant, at a
@@ -111,6 +122,7 @@ int cg_create(struct cgroup *parent, const char *name, struct cgroup **out)
 		cg_init_common(cg, parent);
 		cg->name = copy;
 		list_add_tail(&cg->sibling, &parent->children);
+		rb_insert(&parent->children_by_name, &cg->name_node, cg_name_less);
 		parent->nr_children++;
 		parent->refcount++;
 		for (struct cgroup *a = parent; a; a = a->parent)
@@ -135,6 +147,7 @@ int cg_destroy(struct cgroup *cg)
 	if (!err) {
 		cg->dead = true;
 		list_del(&cg->sibling);
+		rb_erase(&cg->parent->children_by_name, &cg->name_node);
 		cg->parent->nr_children--;
 		for (struct cgroup *a = cg->parent; a; a = a->parent) {
 			a->nr_descendants--;

@@ -10,6 +10,7 @@
 
 #include "list.h"
 #include "page_counter.h"
+#include "rbtree.h"
 #include "sched_fair.h"
 #include "types.h"
 
@@ -21,8 +22,10 @@
 
 struct cgroup {
 	struct cgroup *parent;
-	struct list_head children;	/* child cgroups */
+	struct list_head children;	/* child cgroups, in creation (id) order */
 	struct list_head sibling;	/* in parent->children */
+	struct rb_root children_by_name;	/* the same, for lookups by name */
+	struct rb_node name_node;	/* in parent->children_by_name */
 	struct list_head procs;		/* processes in this cgroup */
 	uint32_t nr_procs;		/* processes directly here */
 	uint32_t nr_children;
