@@ -631,6 +631,6 @@ long sys_meminfo(struct k_meminfo *u)
 	/* Idle: the time since boot that no thread ran (one CPU). */
 	uint64_t now = clock_ns(), busy = sched_cg_usage_ns(&cg_root);
 	struct k_meminfo k = { pmm_managed_pages(), pmm_free_pages(), PAGE_SIZE,
-			       now > busy ? now - busy : 0 };
+			       now > busy ? now - busy : 0, heap_bytes_in_use() };
 	return copy_to_user(u, &k, sizeof(k)) ? -EFAULT : 0;
 }

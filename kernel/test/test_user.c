@@ -388,6 +388,15 @@ KTEST(posix_cgroupfs_core)
 	run_with_servers(argv, "posix_cgroups");
 }
 
+/* Forks, exits and migrations racing mkdir, rmdir and controller
+ * toggles; then every counter must be exact (and, in user_cg_done, every
+ * page uncharged). */
+KTEST(posix_cgroup_stress)
+{
+	const char *const argv[] = { "posix/cgstress", NULL };
+	run_with_servers(argv, "posix_cgstress");
+}
+
 /* Ctrl-C and Ctrl-Z typed on the console signal the foreground group. */
 KTEST(posix_console_signal_keys)
 {

@@ -1,7 +1,11 @@
 /* POSIX costs through the C library and the servers: getppid, a pipe
- * round trip between two processes, open+read+close of a small file, and
- * stat. Prints "bench NAME VALUE ns" lines. */
+ * round trip between two processes, open+read+close of a small file,
+ * stat, and cgroup operations through /sys/fs/cgroup. Prints
+ * "bench NAME VALUE UNIT" lines. */
+#include "arbor/syscalls.h"
 #include <fcntl.h>
+#include <signal.h>
+#include <string.h>
 #include <stdio.h>
 #include <stdint.h>
 #include <sys/stat.h>
@@ -21,6 +25,104 @@ static void report(const char *name, uint64_t ns, int n)
 	uint64_t x100 = ns * 100 / (uint64_t)n;
 	printf("bench %s %llu.%02llu ns\n", name, (unsigned long long)(x100 / 100),
 	       (unsigned long long)(x100 % 100));
+}
+
+/* cgroup operations through /sys/fs/cgroup (issue 5's benchmarks). */
+#define CG "/sys/fs/cgroup"
+
+static uint64_t heap_bytes(void)
+{
+	struct k_meminfo mi;
+	sys_meminfo(&mi);
+	return mi.kernel_heap_bytes;
+}
+
+static void bench_cg_basic(void)
+{
+	enum { M = 500, R = 2000 };
+	char buf[64];
+	uint64_t t0 = now();
+	for (int i = 0; i < M; i++) {
+		mkdir(CG "/bench_cg", 0755);
+		rmdir(CG "/bench_cg");
+	}
+	report("cg_mkdir_rmdir", now() - t0, M);
+
+	mkdir(CG "/bench_a", 0755);
+	mkdir(CG "/bench_b", 0755);
+	pid_t pid = fork();
+	if (pid == 0) {
+		pause();
+		_exit(0);
+	}
+	int len = snprintf(buf, sizeof(buf), "%d", pid);
+	int fa = open(CG "/bench_a/cgroup.procs", O_WRONLY), fb = open(CG "/bench_b/cgroup.procs", O_WRONLY);
+	t0 = now();
+	for (int i = 0; i < M; i++) /* back to back, files kept open */
+		write(i % 2 ? fa : fb, buf, (size_t)len);
+	report("cg_migrate_write_procs", now() - t0, M);
+	close(fa);
+	close(fb);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+
+	int fd = open(CG "/bench_a/cgroup.events", O_RDONLY);
+	t0 = now();
+	for (int i = 0; i < R; i++)
+		pread(fd, buf, sizeof(buf), 0);
+	report("cg_pread_events", now() - t0, R);
+	close(fd);
+	rmdir(CG "/bench_a");
+	rmdir(CG "/bench_b");
+}
+
+/* 10,000 cgroups side by side: the cost of the first and the last
+ * thousand mkdirs (flat means no walk over siblings), and the kernel
+ * memory each empty cgroup takes. */
+static void bench_cg_many(void)
+{
+	enum { FLAT = 10000, CHAINS = 100, DEPTH = 10 };
+	char path[256];
+	mkdir(CG "/bench_flat", 0755);
+	uint64_t heap0 = heap_bytes(), t0 = now(), t_first = 0;
+	for (int i = 0; i < FLAT; i++) {
+		if (i == 1000)
+			t_first = now() - t0;
+		if (i == FLAT - 1000)
+			t0 = now();
+		snprintf(path, sizeof(path), CG "/bench_flat/c%d", i);
+		mkdir(path, 0755);
+	}
+	report("cg_mkdir_flat_first_1000", t_first, 1000);
+	report("cg_mkdir_flat_last_1000_of_10000", now() - t0, 1000);
+	uint64_t per = (heap_bytes() - heap0) / FLAT;
+	printf("bench cg_kernel_bytes_per_empty_cgroup %llu bytes\n", (unsigned long long)per);
+	for (int i = 0; i < FLAT; i++) {
+		snprintf(path, sizeof(path), CG "/bench_flat/c%d", i);
+		rmdir(path);
+	}
+	rmdir(CG "/bench_flat");
+
+	mkdir(CG "/bench_deep", 0755);
+	t0 = now();
+	for (int c = 0; c < CHAINS; c++) {
+		int n = snprintf(path, sizeof(path), CG "/bench_deep/c%d", c);
+		mkdir(path, 0755);
+		for (int d = 1; d < DEPTH; d++) {
+			n += snprintf(path + n, sizeof(path) - (size_t)n, "/d%d", d);
+			mkdir(path, 0755);
+		}
+	}
+	report("cg_mkdir_nested_1000_10_deep", now() - t0, CHAINS * DEPTH);
+	for (int c = 0; c < CHAINS; c++) {
+		for (int d = DEPTH - 1; d >= 0; d--) {
+			int n = snprintf(path, sizeof(path), CG "/bench_deep/c%d", c);
+			for (int k = 1; k <= d; k++)
+				n += snprintf(path + n, sizeof(path) - (size_t)n, "/d%d", k);
+			rmdir(path);
+		}
+	}
+	rmdir(CG "/bench_deep");
 }
 
 int main(void)
@@ -69,5 +171,7 @@ int main(void)
 	for (int i = 0; i < F; i++)
 		stat("/tmp/bench.txt", &st);
 	report("stat", now() - t0, F);
+	bench_cg_basic();
+	bench_cg_many();
 	return 0;
 }

@@ -29,6 +29,7 @@ struct k_meminfo {
 	uint64_t total_pages, free_pages;
 	uint64_t page_size;
 	uint64_t idle_ns;		/* time since boot that no thread ran */
+	uint64_t kernel_heap_bytes;	/* the kernel's kmalloc memory in use */
 };
 
 #endif

@@ -1,0 +1,180 @@
+/* Stress: processes fork, exit and migrate while others create and remove
+ * cgroups and toggle the pids controller, for a bounded time; then every
+ * counter must be exactly consistent (pids.current, populated,
+ * nr_descendants, nr_dying_descendants) and no cgroup may be left. The
+ * kernel test that runs this then checks that every page charged below
+ * /posix_cgstress was uncharged. Run as root in cgroup /posix_cgstress. */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define BASE "/sys/fs/cgroup/posix_cgstress"
+#define GROUPS 4
+#define FORKERS 3
+#define SECONDS 3
+
+static int n, failed;
+
+static void check(int ok, const char *what)
+{
+	n++;
+	failed += !ok;
+	printf("%sok %d - %s\n", ok ? "" : "not ", n, what);
+}
+
+static int put(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -1;
+	ssize_t r = write(fd, text, strlen(text));
+	close(fd);
+	return r < 0 ? -1 : 0;
+}
+
+static int text_is(const char *path, const char *want)
+{
+	char buf[256];
+	int fd = open(path, O_RDONLY);
+	ssize_t r = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+	if (fd >= 0)
+		close(fd);
+	if (r < 0)
+		return 0;
+	buf[r] = '\0';
+	if (strcmp(buf, want) != 0)
+		printf("# %s: '%s', want '%s'\n", path, buf, want);
+	return strcmp(buf, want) == 0;
+}
+
+static double seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void forker(double end)
+{
+	while (seconds() < end) {
+		pid_t c = fork();
+		if (c == 0) {
+			pid_t g = fork(); /* a grandchild, to exit while moving */
+			if (g == 0)
+				_exit(0);
+			usleep(1000);
+			if (g > 0)
+				waitpid(g, NULL, 0); /* no orphans: no init here */
+			_exit(0);
+		}
+		if (c > 0)
+			waitpid(c, NULL, 0);
+		else
+			usleep(2000); /* at a pids.max */
+		while (waitpid(-1, NULL, WNOHANG) > 0)
+			;
+	}
+	_exit(0);
+}
+
+/* Moves the forkers (and whatever they spawned) among the groups. */
+static void migrator(const pid_t *pids, double end)
+{
+	char path[128], pid[16];
+	unsigned moves = 0;
+	for (unsigned i = 0; seconds() < end; i++) {
+		snprintf(path, sizeof(path), BASE "/g%u/cgroup.procs", i % GROUPS);
+		snprintf(pid, sizeof(pid), "%d", pids[i % FORKERS]);
+		moves += put(path, pid) == 0;
+		usleep(500);
+	}
+	_exit(moves >= 20 ? 0 : 1); /* it must really have raced */
+}
+
+/* Creates and removes cgroups and toggles pids in the groups. */
+static void churner(double end)
+{
+	char path[128];
+	unsigned made = 0;
+	for (unsigned i = 0; seconds() < end; i++) {
+		snprintf(path, sizeof(path), BASE "/g%u/t%u", i % GROUPS, i % 7);
+		if (mkdir(path, 0755) == 0)
+			made++;
+		else
+			rmdir(path);
+		snprintf(path, sizeof(path), BASE "/g%u/cgroup.subtree_control", (i / 3) % GROUPS);
+		put(path, i % 2 ? "+pids" : "-pids");
+	}
+	_exit(made >= 20 ? 0 : 1);
+}
+
+int main(void)
+{
+	char path[128];
+	pid_t forkers[FORKERS], others[2];
+	check(put("/sys/fs/cgroup/cgroup.subtree_control", "+pids") == 0 &&
+	      put(BASE "/cgroup.subtree_control", "+pids") == 0, "enable pids down to the test's cgroup");
+	int made = 1;
+	for (int g = 0; g < GROUPS; g++) {
+		snprintf(path, sizeof(path), BASE "/g%d", g);
+		made &= mkdir(path, 0755) == 0;
+		snprintf(path, sizeof(path), BASE "/g%d/pids.max", g);
+		made &= put(path, g % 2 ? "12" : "max") == 0;
+	}
+	check(made, "four groups, two of them with pids.max 12");
+	double end = seconds() + SECONDS;
+	for (int i = 0; i < FORKERS; i++)
+		if ((forkers[i] = fork()) == 0)
+			forker(end);
+	if ((others[0] = fork()) == 0)
+		migrator(forkers, end);
+	if ((others[1] = fork()) == 0)
+		churner(end);
+	int status, clean = 1;
+	for (int i = 0; i < FORKERS; i++)
+		clean &= waitpid(forkers[i], &status, 0) == forkers[i] && WIFEXITED(status);
+	for (int i = 0; i < 2; i++)
+		clean &= waitpid(others[i], &status, 0) == others[i] && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+	check(clean, "every worker ran to its end (at least 20 migrations and 20 mkdirs)");
+	usleep(200000); /* orphaned grandchildren finish */
+
+	int zero = 1, empty = 1;
+	for (int g = 0; g < GROUPS; g++) {
+		snprintf(path, sizeof(path), BASE "/g%d/pids.current", g);
+		zero &= text_is(path, "0\n");
+		snprintf(path, sizeof(path), BASE "/g%d/cgroup.events", g);
+		empty &= text_is(path, "populated 0\nfrozen 0\n");
+	}
+	check(zero, "pids.current is 0 in every group");
+	check(empty, "no group is populated");
+	check(text_is(BASE "/pids.current", "1\n"), "the test's cgroup counts exactly its own thread");
+	for (int g = 0; g < GROUPS; g++) {
+		put(BASE "/cgroup.subtree_control", "+pids");
+		for (int t = 0; t < 7; t++) {
+			snprintf(path, sizeof(path), BASE "/g%d/t%d", g, t);
+			rmdir(path);
+		}
+		snprintf(path, sizeof(path), BASE "/g%d/cgroup.subtree_control", g);
+		put(path, "-pids");
+	}
+	check(text_is(BASE "/cgroup.stat", "nr_descendants 4\nnr_dying_descendants 0\n"),
+	      "cgroup.stat: the four groups, nothing dying");
+	int removed = 1;
+	for (int g = 0; g < GROUPS; g++) {
+		snprintf(path, sizeof(path), BASE "/g%d", g);
+		removed &= rmdir(path) == 0;
+	}
+	check(removed, "every group can be removed");
+	check(text_is(BASE "/cgroup.stat", "nr_descendants 0\nnr_dying_descendants 0\n"), "no cgroup leaked");
+	put(BASE "/cgroup.subtree_control", "-pids");
+	put("/sys/fs/cgroup/cgroup.subtree_control", "-pids");
+	printf("1..%d\n", n);
+	return failed != 0;
+}
