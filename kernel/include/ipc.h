@@ -50,4 +50,11 @@ void ipc_names_proc_exit(struct proc *p);
 /* The object published under name (a new reference), or NULL. */
 struct kobj *ipc_name_get(const char *name);
 
+/* Descriptor operations on a pipe end (kernel/ipc/pipe.c). */
+struct kobj;
+long pipe_fd_read(struct kobj *o, void *buf, size_t len);
+long pipe_fd_write(struct kobj *o, const void *buf, size_t len);
+long pipe_fd_poll(struct kobj *o, int events);
+long pipe_fd_flags(struct kobj *o, int set);
+
 #endif

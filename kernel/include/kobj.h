@@ -17,6 +17,7 @@ enum kobj_type {
 	KOBJ_SHM,
 	KOBJ_CHANNEL,
 	KOBJ_PIPE,		/* one end of a kernel pipe */
+	KOBJ_CGFILE,		/* an open cgroup interface file */
 };
 
 struct kobj {

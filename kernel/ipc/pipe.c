@@ -203,88 +203,31 @@ static short pipe_poll(struct pipe_end *e, short events)
 	return r;
 }
 
-/* The pipe end behind handle h (a reference), or NULL for other objects. */
-static struct pipe_end *pipe_get(int h, long *err)
+/* The descriptor operations on a pipe end (kernel/ipc/fd.c calls them). */
+long pipe_fd_read(struct kobj *o, void *buf, size_t len)
 {
-	struct kobj *o = handle_get(current_thread()->proc, h, KOBJ_ANY);
-	*err = o ? 0 : -EBADF;
-	if (o && o->type != KOBJ_PIPE) {
-		kobj_put(o);
-		return NULL;
-	}
-	return o ? container_of(o, struct pipe_end, obj) : NULL;
+	struct pipe_end *e = container_of(o, struct pipe_end, obj);
+	return e->write ? -EBADF : !user_range_ok((uint64_t)buf, len) ? -EFAULT :
+	       len == 0 ? 0 : pipe_read(e, buf, len);
 }
 
-/* The file protocol's call for a descriptor that is not a pipe. */
-static long fd_ipc(int h, uint64_t label, uint64_t w0, const void *snd, size_t snd_len,
-		   void *rcv, size_t rcv_len)
+long pipe_fd_write(struct kobj *o, const void *buf, size_t len)
 {
-	struct ipc_msg m = { .label = label, .w = { w0 } };
-	long r = ipc_call_kernel(h, &m, snd, snd_len, rcv, rcv_len);
-	if (r < 0)
-		return r;
-	return (long)m.label < 0 ? (long)m.label : (long)m.w[0];
+	struct pipe_end *e = container_of(o, struct pipe_end, obj);
+	return !e->write ? -EBADF : !user_range_ok((uint64_t)buf, len) ? -EFAULT :
+	       len == 0 ? 0 : pipe_write(e, buf, len);
 }
 
-long sys_fd_read(int h, void *buf, size_t len)
+long pipe_fd_poll(struct kobj *o, int events)
 {
-	long err;
-	struct pipe_end *e = pipe_get(h, &err);
-	if (!e)
-		return err ? err : fd_ipc(h, FILE_READ, 0, NULL, 0, buf, len);
-	long r = e->write ? -EBADF : !user_range_ok((uint64_t)buf, len) ? -EFAULT :
-		 len == 0 ? 0 : pipe_read(e, buf, len);
-	kobj_put(&e->obj);
-	return r;
+	return pipe_poll(container_of(o, struct pipe_end, obj), (short)events);
 }
 
-long sys_fd_write(int h, const void *buf, size_t len)
+/* Status flags: a pipe end keeps O_NONBLOCK. */
+long pipe_fd_flags(struct kobj *o, int set)
 {
-	long err;
-	struct pipe_end *e = pipe_get(h, &err);
-	if (!e)
-		return err ? err : fd_ipc(h, FILE_WRITE, 0, buf, len, NULL, 0);
-	long r = !e->write ? -EBADF : !user_range_ok((uint64_t)buf, len) ? -EFAULT :
-		 len == 0 ? 0 : pipe_write(e, buf, len);
-	kobj_put(&e->obj);
-	return r;
-}
-
-long sys_fd_poll(int h, int events)
-{
-	long err;
-	struct pipe_end *e = pipe_get(h, &err);
-	if (!e)
-		return err ? err : fd_ipc(h, FILE_POLL, (uint64_t)events, NULL, 0, NULL, 0);
-	long r = pipe_poll(e, (short)events);
-	kobj_put(&e->obj);
-	return r;
-}
-
-/* Status flags: a pipe end keeps O_NONBLOCK; others ask their server. */
-long sys_fd_flags(int h, int set)
-{
-	long err;
-	struct pipe_end *e = pipe_get(h, &err);
-	if (!e) {
-		if (err)
-			return err;
-		return set < 0 ? fd_ipc(h, FILE_GETFL, 0, NULL, 0, NULL, 0)
-			       : fd_ipc(h, FILE_SETFL, (uint64_t)set, NULL, 0, NULL, 0);
-	}
+	struct pipe_end *e = container_of(o, struct pipe_end, obj);
 	if (set >= 0)
 		e->flags = set & O_NONBLOCK_FLAG;
-	long r = e->flags | (e->write ? 1 : 0); /* O_WRONLY or O_RDONLY */
-	kobj_put(&e->obj);
-	return r;
-}
-
-long sys_handle_type(int h)
-{
-	struct kobj *o = handle_get(current_thread()->proc, h, KOBJ_ANY);
-	if (!o)
-		return -EBADF;
-	long t = o->type;
-	kobj_put(o);
-	return t;
+	return e->flags | (e->write ? 1 : 0); /* O_WRONLY or O_RDONLY */
 }

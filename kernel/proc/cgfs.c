@@ -7,6 +7,7 @@
 #include "abi/errno.h"
 #include "abi/signal.h"
 #include "cgfs.h"
+#include "cgfile.h"
 #include "controller.h"
 #include "heap.h"
 #include "kstring.h"
@@ -202,6 +203,20 @@ long sys_cgfs_rmdir(const char *upath)
 	const struct cftype *f;
 	if (path && !(err = cgfs_resolve(path, &cg, &f))) {
 		err = f ? -ENOTDIR : cg == &cg_root ? -EBUSY : cg_destroy(cg);
+		cg_put(cg);
+	}
+	kfree(path);
+	return err;
+}
+
+long sys_cgfs_open(const char *upath, int flags, uint32_t uid, uint32_t gid)
+{
+	long err;
+	char *path = cgfs_path_in(upath, &err);
+	struct cgroup *cg;
+	const struct cftype *f;
+	if (path && !(err = cgfs_resolve(path, &cg, &f))) {
+		err = f ? cgfile_create(cg, f, flags, uid, gid) : -EISDIR;
 		cg_put(cg);
 	}
 	kfree(path);

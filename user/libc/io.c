@@ -92,26 +92,51 @@ ssize_t pread(int fd, void *buf, size_t len, off_t off)
 {
 	if (off < 0)
 		return __sys_ret(-EINVAL);
-	return __sys_ret(file_call(fd, FILE_READ, (uint64_t)off, 1, NULL, 0, buf, len));
+	long r = sys_fd_pread(fd, buf, len, off);
+	if (r == -EBADF && fd >= 0 && fd <= 2)
+		r = file_call(fd, FILE_READ, (uint64_t)off, 1, NULL, 0, buf, len);
+	return __sys_ret(r);
 }
 
 ssize_t pwrite(int fd, const void *buf, size_t len, off_t off)
 {
 	if (off < 0)
 		return __sys_ret(-EINVAL);
-	return __sys_ret(file_call(fd, FILE_WRITE, (uint64_t)off, 1, buf, len, NULL, 0));
+	long r = sys_fd_pwrite(fd, buf, len, off);
+	if (r == -EBADF && fd >= 0 && fd <= 2)
+		r = file_call(fd, FILE_WRITE, (uint64_t)off, 1, buf, len, NULL, 0);
+	return __sys_ret(r);
 }
 
 off_t lseek(int fd, off_t off, int whence)
 {
 	if (whence < SEEK_SET || whence > SEEK_END)
 		return __sys_ret(-EINVAL);
-	return __sys_ret(file_call(fd, FILE_SEEK, (uint64_t)off, (uint64_t)whence, NULL, 0, NULL, 0));
+	long r = sys_fd_seek(fd, off, whence);
+	if (r == -EBADF && fd >= 0 && fd <= 2)
+		r = file_call(fd, FILE_SEEK, (uint64_t)off, (uint64_t)whence, NULL, 0, NULL, 0);
+	return __sys_ret(r);
 }
 
 int fstat(int fd, struct stat *st)
 {
-	if (sys_handle_type(fd) == 5) { /* a kernel pipe */
+	long type = sys_handle_type(fd);
+	if (type == 6) { /* an open cgroup file, served by the kernel */
+		struct k_cgnode n;
+		long r = sys_cgfile_stat(fd, &n);
+		if (r < 0)
+			return (int)__sys_ret(r);
+		memset(st, 0, sizeof(*st));
+		st->st_dev = 5;
+		st->st_ino = n.ino;
+		st->st_mode = S_IFREG | n.mode;
+		st->st_nlink = 1;
+		st->st_uid = n.uid;
+		st->st_gid = n.gid;
+		st->st_blksize = 4096;
+		return 0;
+	}
+	if (type == 5) { /* a kernel pipe */
 		memset(st, 0, sizeof(*st));
 		st->st_mode = S_IFIFO | 0600;
 		st->st_blksize = 4096;

@@ -6,13 +6,12 @@
  *                          the parent directory; the new one is the
  *                          creator's)
  *   readdir                a cgroup's interface files, then its children
- *   open                   checks the file's mode and owner against the
- *                          opener; the opener's ids go with every write,
- *                          for the kernel's migration check
- *   read                   at offset 0 the kernel formats the file anew
- *                          (a later offset continues that text)
- *   write                  one value per write, offset ignored; "0" in
- *                          cgroup.procs is the writing process
+ *   open of a file         checks its mode and owner against the opener,
+ *                          then hands over a kernel file object
+ *                          (cgfs_open): read, write, pread, lseek, fstat
+ *                          and poll on it never pass this server (the
+ *                          kernel keeps the opener's ids for its checks)
+ *   open of a directory    a channel to this server, for readdir and fstat
  *   unlink, rename         EPERM: files come and go with their cgroup */
 #include <errno.h>
 #include <fcntl.h>
@@ -29,8 +28,7 @@
 #define CGROUPFS_DEV 5
 
 struct cg_open {
-	char *path;		/* inside the hierarchy */
-	uint32_t uid, gid;	/* the opener's effective ids */
+	char *path;		/* the directory, inside the hierarchy */
 };
 
 static void cgroupfs_stat(const struct k_cgnode *n, struct stat *st)
@@ -63,24 +61,6 @@ static long cgroupfs_parent_writable(const struct fs_req *r)
 	return fssrv_may(n.mode, n.uid, n.gid, r, W_OK | X_OK) ? 0 : -EACCES;
 }
 
-static long cgroupfs_text(struct fs_file *f)
-{
-	const struct cg_open *o = f->node;
-	for (size_t cap = 4096;; cap *= 2) {
-		char *b = realloc(f->data, cap);
-		if (!b)
-			return -ENOMEM;
-		f->data = b;
-		long n = sys_cgfs_read(o->path, b, cap);
-		if (n < 0)
-			return n;
-		if ((size_t)n <= cap) {
-			f->len = (size_t)n;
-			return 0;
-		}
-	}
-}
-
 static long cgroupfs_open(const struct fs_req *r, const struct k_cgnode *n, int flags)
 {
 	int acc = flags & O_ACCMODE;
@@ -95,6 +75,13 @@ static long cgroupfs_open(const struct fs_req *r, const struct k_cgnode *n, int 
 	int want = (acc != O_WRONLY ? R_OK : 0) | (acc != O_RDONLY ? W_OK : 0);
 	if (!fssrv_may(n->mode, n->uid, n->gid, r, want))
 		return -EACCES;
+	if (n->kind == CGFS_FILE) { /* the kernel serves it from now on */
+		long h = sys_cgfs_open(r->path, flags & (O_ACCMODE | O_APPEND | O_NONBLOCK), r->uid, r->gid);
+		long given = h < 0 ? h : sys_ipc_give((int)h);
+		if (h >= 0)
+			sys_handle_close((int)h);
+		return given;
+	}
 	struct cg_open *o = malloc(sizeof(*o));
 	char *path = strdup(r->path);
 	struct fs_file *f = o && path ? fssrv_file_new(r->inst, flags) : NULL;
@@ -103,7 +90,7 @@ static long cgroupfs_open(const struct fs_req *r, const struct k_cgnode *n, int 
 		free(path);
 		return -ENOMEM;
 	}
-	*o = (struct cg_open){ path, r->uid, r->gid };
+	o->path = path;
 	f->node = o;
 	f->kind = (int)n->kind;
 	return fssrv_file_give(f);
@@ -166,38 +153,18 @@ static long cgroupfs_readdir(struct fs_file *f, struct ipc_msg *m)
 	return fssrv_put_dirent(m, n.ino, n.kind == CGFS_DIR ? DT_DIR : DT_REG, n.name, (uint64_t)next + 2);
 }
 
-static long cgroupfs_write(struct fs_file *f, const struct ipc_info *info)
-{
-	const struct cg_open *o = f->node;
-	char buf[4097];
-	if ((f->flags & O_ACCMODE) == O_RDONLY)
-		return -EBADF;
-	if (info->snd_len > 4096)
-		return -E2BIG;
-	long n = info->snd_len ? sys_ipc_read(0, buf, info->snd_len) : 0;
-	if (n < 0)
-		return n;
-	struct k_cgwriter w = { .pid = info->pid, .uid = o->uid, .gid = o->gid };
-	return sys_cgfs_write(o->path, buf, (size_t)n, &w);
-}
-
 static long cgroupfs_file(struct fs_file *f, struct ipc_msg *m, const struct ipc_info *info)
 {
+	(void)info;
 	const struct cg_open *o = f->node;
 	struct k_cgnode n;
 	struct stat st;
 	long e;
 	switch (m->label) {
 	case FILE_READ:
-		if (f->kind == CGFS_DIR)
-			return -EISDIR;
-		if ((f->flags & O_ACCMODE) == O_WRONLY)
-			return -EBADF;
-		if ((m->w[1] == 1 ? m->w[0] : f->offset) == 0 && (e = cgroupfs_text(f)) < 0)
-			return e;
-		return fssrv_data_read(f, m, info);
+		return -EISDIR; /* only directories are this server's to serve */
 	case FILE_WRITE:
-		return cgroupfs_write(f, info);
+		return -EBADF;
 	case FILE_SEEK:
 		return fssrv_data_seek(f, (int64_t)m->w[0], (int)m->w[1]);
 	case FILE_FSTAT:
@@ -209,8 +176,6 @@ static long cgroupfs_file(struct fs_file *f, struct ipc_msg *m, const struct ipc
 		return cgroupfs_readdir(f, m);
 	case FILE_POLL:
 		return (short)m->w[0] & (POLLIN | POLLOUT | POLLRDNORM | POLLWRNORM);
-	case FILE_TRUNCATE:
-		return 0; /* "echo x > file" truncates first; nothing to do */
 	default:
 		return -EPERM;
 	}

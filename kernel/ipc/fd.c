@@ -1,0 +1,133 @@
+/* The descriptor system calls (read, write, pread, pwrite, lseek, poll,
+ * status flags). The kernel serves its own file objects, pipe ends and
+ * open cgroup files, itself; for every other descriptor (a channel to a
+ * file server) it makes the file protocol's call. */
+#include "abi/errno.h"
+#include "abi/fs.h"
+#include "cgfile.h"
+#include "ipc.h"
+#include "proc.h"
+#include "syscall.h"
+
+/* The file protocol's call for a descriptor that is a channel. */
+static long fd_ipc(int h, uint64_t label, uint64_t w0, uint64_t w1, const void *snd, size_t snd_len,
+		   void *rcv, size_t rcv_len)
+{
+	struct ipc_msg m = { .label = label, .w = { w0, w1 } };
+	long r = ipc_call_kernel(h, &m, snd, snd_len, rcv, rcv_len);
+	if (r < 0)
+		return r;
+	return (long)m.label < 0 ? (long)m.label : (long)m.w[0];
+}
+
+/* The object behind h (a reference): a kernel file object, or NULL with
+ * *err 0 for a channel (or anything else: the call then answers for it). */
+static struct kobj *fd_kernel_file(int h, long *err)
+{
+	struct kobj *o = handle_get(current_thread()->proc, h, KOBJ_ANY);
+	*err = o ? 0 : -EBADF;
+	if (o && o->type != KOBJ_PIPE && o->type != KOBJ_CGFILE) {
+		kobj_put(o);
+		return NULL;
+	}
+	return o;
+}
+
+long sys_fd_read(int h, void *buf, size_t len)
+{
+	long err;
+	struct kobj *o = fd_kernel_file(h, &err);
+	if (!o)
+		return err ? err : fd_ipc(h, FILE_READ, 0, 0, NULL, 0, buf, len);
+	long r = o->type == KOBJ_PIPE ? pipe_fd_read(o, buf, len) : cgfile_read(cgfile_of(o), buf, len, -1);
+	kobj_put(o);
+	return r;
+}
+
+long sys_fd_write(int h, const void *buf, size_t len)
+{
+	long err;
+	struct kobj *o = fd_kernel_file(h, &err);
+	if (!o)
+		return err ? err : fd_ipc(h, FILE_WRITE, 0, 0, buf, len, NULL, 0);
+	long r = o->type == KOBJ_PIPE ? pipe_fd_write(o, buf, len) : cgfile_write(cgfile_of(o), buf, len);
+	kobj_put(o);
+	return r;
+}
+
+long sys_fd_pread(int h, void *buf, size_t len, int64_t off)
+{
+	long err;
+	if (off < 0)
+		return -EINVAL;
+	struct kobj *o = fd_kernel_file(h, &err);
+	if (!o)
+		return err ? err : fd_ipc(h, FILE_READ, (uint64_t)off, 1, NULL, 0, buf, len);
+	long r = o->type == KOBJ_PIPE ? -ESPIPE : cgfile_read(cgfile_of(o), buf, len, off);
+	kobj_put(o);
+	return r;
+}
+
+long sys_fd_pwrite(int h, const void *buf, size_t len, int64_t off)
+{
+	long err;
+	if (off < 0)
+		return -EINVAL;
+	struct kobj *o = fd_kernel_file(h, &err);
+	if (!o)
+		return err ? err : fd_ipc(h, FILE_WRITE, (uint64_t)off, 1, buf, len, NULL, 0);
+	/* A cgroup file takes a write whatever the offset, as on Linux. */
+	long r = o->type == KOBJ_PIPE ? -ESPIPE : cgfile_write(cgfile_of(o), buf, len);
+	kobj_put(o);
+	return r;
+}
+
+long sys_fd_seek(int h, int64_t off, int whence)
+{
+	long err;
+	if (whence < 0 || whence > 2)
+		return -EINVAL;
+	struct kobj *o = fd_kernel_file(h, &err);
+	if (!o)
+		return err ? err : fd_ipc(h, FILE_SEEK, (uint64_t)off, (uint64_t)whence, NULL, 0, NULL, 0);
+	long r = o->type == KOBJ_PIPE ? -ESPIPE : cgfile_seek(cgfile_of(o), off, whence);
+	kobj_put(o);
+	return r;
+}
+
+long sys_fd_poll(int h, int events)
+{
+	long err;
+	struct kobj *o = fd_kernel_file(h, &err);
+	if (!o)
+		return err ? err : fd_ipc(h, FILE_POLL, (uint64_t)events, 0, NULL, 0, NULL, 0);
+	/* A cgroup file is always ready (change notification comes later). */
+	long r = o->type == KOBJ_PIPE ? pipe_fd_poll(o, events) : events & (0x1 | 0x4 | 0x40 | 0x100);
+	kobj_put(o);
+	return r;
+}
+
+long sys_fd_flags(int h, int set)
+{
+	long err;
+	struct kobj *o = fd_kernel_file(h, &err);
+	if (!o) {
+		if (err)
+			return err;
+		return set < 0 ? fd_ipc(h, FILE_GETFL, 0, 0, NULL, 0, NULL, 0)
+			       : fd_ipc(h, FILE_SETFL, (uint64_t)set, 0, NULL, 0, NULL, 0);
+	}
+	long r = o->type == KOBJ_PIPE ? pipe_fd_flags(o, set) : cgfile_flags(cgfile_of(o), set);
+	kobj_put(o);
+	return r;
+}
+
+long sys_handle_type(int h)
+{
+	struct kobj *o = handle_get(current_thread()->proc, h, KOBJ_ANY);
+	if (!o)
+		return -EBADF;
+	long t = o->type;
+	kobj_put(o);
+	return t;
+}

@@ -1,0 +1,192 @@
+/* Open cgroup interface files as kernel objects. The cgroupfs server opens
+ * a file for a client (cgfs_open: the checks of the open are the
+ * server's) and hands it the handle; from then on read, write, pread,
+ * lseek, fstat and poll on that descriptor are served here, without a
+ * server in between, like a pipe's. The object holds its cgroup, so a
+ * file of a removed cgroup still answers (reads work, writes fail with
+ * ENODEV, as on Linux), and the opener's ids, which writes to
+ * cgroup.procs are checked with. */
+#include "cgfile.h"
+#include "abi/errno.h"
+#include "cgfs.h"
+#include "heap.h"
+#include "kstring.h"
+#include "proc.h"
+#include "syscall.h"
+
+#define CGFILE_TEXT_MAX 65536
+#define O_ACCMODE_FLAG 3
+#define O_WRONLY_FLAG 1
+#define O_RDONLY_FLAG 0
+
+struct cgfile {
+	struct kobj obj;
+	struct cgroup *cg;		/* a reference */
+	const struct cftype *cft;
+	uint32_t uid, gid;		/* the opener's effective ids */
+	int flags;			/* O_ACCMODE | O_APPEND | O_NONBLOCK */
+	struct spinlock lock;		/* off, text, len */
+	uint64_t off;
+	char *text;			/* formatted by the last read at offset 0 */
+	size_t len;
+};
+
+static void cgfile_release(struct kobj *o)
+{
+	struct cgfile *f = container_of(o, struct cgfile, obj);
+	kfree(f->text);
+	cg_put(f->cg);
+}
+
+struct cgfile *cgfile_of(struct kobj *o)
+{
+	return o && o->type == KOBJ_CGFILE ? container_of(o, struct cgfile, obj) : NULL;
+}
+
+int cgfile_create(struct cgroup *cg, const struct cftype *cft, int flags, uint32_t uid, uint32_t gid)
+{
+	struct proc *self = current_thread()->proc;
+	struct cgfile *f = kobj_alloc(sizeof(*f), KOBJ_CGFILE, self->cgroup, cgfile_release);
+	if (!f)
+		return -ENOMEM;
+	cg_get(cg);
+	f->cg = cg;
+	f->cft = cft;
+	f->uid = uid;
+	f->gid = gid;
+	f->flags = flags;
+	f->lock = (struct spinlock)SPINLOCK_INIT("cgfile");
+	int h = handle_install(self, &f->obj);
+	kobj_put(&f->obj);
+	return h;
+}
+
+/* Formats the file anew into f->text (outside f->lock: show may sleep on
+ * the cgroup lock); the old text is freed. */
+static long cgfile_format(struct cgfile *f)
+{
+	struct cgfs_buf out = { .cap = 4096 };
+	for (;;) {
+		out.buf = kmalloc(out.cap);
+		out.len = 0;
+		if (!out.buf)
+			return -ENOMEM;
+		long err = f->cft->show(f->cg, &out);
+		if (err || out.len <= out.cap || out.cap >= CGFILE_TEXT_MAX) {
+			if (err) {
+				kfree(out.buf);
+				return err;
+			}
+			break;
+		}
+		kfree(out.buf);
+		out.cap = MIN(out.len, (size_t)CGFILE_TEXT_MAX);
+	}
+	spin_lock(&f->lock);
+	char *old = f->text;
+	f->text = out.buf;
+	f->len = MIN(out.len, out.cap);
+	spin_unlock(&f->lock);
+	kfree(old);
+	return 0;
+}
+
+long cgfile_read(struct cgfile *f, void *ubuf, size_t len, int64_t pos)
+{
+	if ((f->flags & O_ACCMODE_FLAG) == O_WRONLY_FLAG)
+		return -EBADF;
+	if (!f->cft->show)
+		return -EINVAL;
+	if (!user_range_ok((uint64_t)ubuf, len))
+		return -EFAULT;
+	uint64_t at = pos >= 0 ? (uint64_t)pos : f->off;
+	if (at == 0 || !f->text) { /* a read from the start sees the state now */
+		long err = cgfile_format(f);
+		if (err)
+			return err;
+	}
+	char *chunk = kmalloc(MIN(len, (size_t)CGFILE_TEXT_MAX) + 1);
+	if (!chunk)
+		return -ENOMEM;
+	spin_lock(&f->lock);
+	size_t n = at < f->len ? MIN(f->len - at, MIN(len, (size_t)CGFILE_TEXT_MAX)) : 0;
+	memcpy(chunk, f->text + (n ? at : 0), n);
+	if (pos < 0)
+		f->off = at + n;
+	spin_unlock(&f->lock);
+	long r = n && copy_to_user(ubuf, chunk, n) ? -EFAULT : (long)n;
+	kfree(chunk);
+	return r;
+}
+
+long cgfile_write(struct cgfile *f, const void *ubuf, size_t len)
+{
+	if ((f->flags & O_ACCMODE_FLAG) == O_RDONLY_FLAG)
+		return -EBADF;
+	if (len > PAGE_SIZE)
+		return -E2BIG;
+	if (len == 0)
+		return 0;
+	if (!f->cft->write)
+		return -EINVAL;
+	char *text = kmalloc(len + 1);
+	if (!text)
+		return -ENOMEM;
+	long err = copy_from_user(text, ubuf, len);
+	text[len] = '\0';
+	if (!err && strlen(text) != len)
+		err = -EINVAL; /* a NUL inside */
+	if (!err && f->cg->dead)
+		err = -ENODEV;
+	struct k_cgwriter w = { .pid = current_thread()->proc->pid, .uid = f->uid, .gid = f->gid };
+	if (!err)
+		err = f->cft->write(f->cg, cgfs_strip(text), &w);
+	kfree(text);
+	return err < 0 ? err : (long)len;
+}
+
+long cgfile_seek(struct cgfile *f, int64_t off, int whence)
+{
+	spin_lock(&f->lock);
+	int64_t base = whence == 0 ? 0 : whence == 1 ? (int64_t)f->off : whence == 2 ? (int64_t)f->len : -1;
+	long r = base < 0 || base + off < 0 ? -EINVAL : (long)(f->off = (uint64_t)(base + off));
+	spin_unlock(&f->lock);
+	return r;
+}
+
+long cgfile_flags(struct cgfile *f, int set)
+{
+	if (set >= 0)
+		f->flags = (f->flags & O_ACCMODE_FLAG) | (set & ~O_ACCMODE_FLAG);
+	return f->flags;
+}
+
+void cgfile_node(struct cgfile *f, struct k_cgnode *n)
+{
+	unsigned i = 0;
+	while (cgfs_file_at(f->cg, i) && cgfs_file_at(f->cg, i) != f->cft)
+		i++;
+	memset(n, 0, sizeof(*n));
+	n->kind = CGFS_FILE;
+	n->mode = f->cft->mode;
+	n->uid = f->cg->uid;
+	n->gid = f->cg->gid;
+	n->ino = (f->cg->id << 8) | (i + 1);
+	strlcpy(n->name, f->cft->name, sizeof(n->name));
+}
+
+long sys_cgfile_stat(int h, struct k_cgnode *unode)
+{
+	struct kobj *o = handle_get(current_thread()->proc, h, KOBJ_CGFILE);
+	if (!o)
+		return -EBADF;
+	struct k_cgnode *n = kmalloc(sizeof(*n));
+	long r = n ? 0 : -ENOMEM;
+	if (n) {
+		cgfile_node(cgfile_of(o), n);
+		r = copy_to_user(unode, n, sizeof(*n)) ? -EFAULT : 0;
+	}
+	kfree(n);
+	kobj_put(o);
+	return r;
+}
