@@ -150,7 +150,10 @@ extern struct proc kernel_proc;
 extern struct proc *init_proc;	/* pid 1, once started; adopts orphans */
 
 void proc_init(void);
-int proc_add_thread(struct proc *p, struct thread *t);	/* -ESRCH if p is ending */
+int proc_add_thread(struct proc *p, struct thread *t);
+/* A new process's first thread: never refused; if the process was killed
+ * before it had one, the thread ends before it reaches user mode. */
+void proc_add_first_thread(struct proc *p, struct thread *t);	/* -ESRCH if p is ending */
 /* Bookkeeping when a thread of p ends (the last one ends the process). */
 void proc_thread_exited(struct thread *t, long code);
 

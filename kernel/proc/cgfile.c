@@ -28,7 +28,7 @@ struct cgfile {
 	struct spinlock lock;		/* off, text, len */
 	uint64_t off;
 	char *text;			/* formatted by the last read at offset 0 */
-	size_t len;
+	size_t len, text_cap;
 };
 
 static void cgfile_release(struct kobj *o)
@@ -61,31 +61,42 @@ int cgfile_create(struct cgroup *cg, const struct cftype *cft, int flags, uint32
 	return h;
 }
 
-/* Formats the file anew into f->text (outside f->lock: show may sleep on
- * the cgroup lock); the old text is freed. */
+#define CGFILE_SMALL 256	/* most files: formatted and copied on the stack */
+
+/* Formats the file anew into f->text (outside f->lock: show takes the
+ * cgroup lock). Small texts reuse the buffer; the old text is freed. */
 static long cgfile_format(struct cgfile *f)
 {
-	struct cgfs_buf out = { .cap = 4096 };
-	for (;;) {
-		out.buf = kmalloc(out.cap);
-		out.len = 0;
-		if (!out.buf)
-			return -ENOMEM;
-		long err = f->cft->show(f->cg, &out);
-		if (err || out.len <= out.cap || out.cap >= CGFILE_TEXT_MAX) {
-			if (err) {
-				kfree(out.buf);
-				return err;
-			}
-			break;
-		}
-		kfree(out.buf);
+	char small[CGFILE_SMALL];
+	struct cgfs_buf out = { .buf = small, .cap = sizeof(small) };
+	long err = f->cft->show(f->cg, &out);
+	while (!err && out.len > out.cap && out.cap < CGFILE_TEXT_MAX) {
+		if (out.buf != small)
+			kfree(out.buf);
 		out.cap = MIN(out.len, (size_t)CGFILE_TEXT_MAX);
+		out.len = 0;
+		out.buf = kmalloc(out.cap);
+		err = out.buf ? f->cft->show(f->cg, &out) : -ENOMEM;
 	}
+	if (err) {
+		if (out.buf != small)
+			kfree(out.buf);
+		return err;
+	}
+	size_t len = MIN(out.len, out.cap);
+	char *fresh = out.buf != small ? out.buf : !f->text ? kmalloc(CGFILE_SMALL) : NULL;
+	char *old = NULL;
+	if (out.buf == small && !f->text && !fresh)
+		return -ENOMEM;
 	spin_lock(&f->lock);
-	char *old = f->text;
-	f->text = out.buf;
-	f->len = MIN(out.len, out.cap);
+	if (fresh) { /* a large text, or the first small one */
+		old = f->text;
+		f->text = fresh;
+		f->text_cap = fresh == out.buf ? out.cap : CGFILE_SMALL;
+	}
+	if (out.buf == small)
+		memcpy(f->text, small, len); /* every buffer holds CGFILE_SMALL */
+	f->len = len;
 	spin_unlock(&f->lock);
 	kfree(old);
 	return 0;
@@ -105,17 +116,20 @@ long cgfile_read(struct cgfile *f, void *ubuf, size_t len, int64_t pos)
 		if (err)
 			return err;
 	}
-	char *chunk = kmalloc(MIN(len, (size_t)CGFILE_TEXT_MAX) + 1);
+	char small[CGFILE_SMALL];
+	size_t want = MIN(len, (size_t)CGFILE_TEXT_MAX);
+	char *chunk = want <= sizeof(small) ? small : kmalloc(want);
 	if (!chunk)
 		return -ENOMEM;
 	spin_lock(&f->lock);
-	size_t n = at < f->len ? MIN(f->len - at, MIN(len, (size_t)CGFILE_TEXT_MAX)) : 0;
+	size_t n = at < f->len ? MIN(f->len - at, want) : 0;
 	memcpy(chunk, f->text + (n ? at : 0), n);
 	if (pos < 0)
 		f->off = at + n;
 	spin_unlock(&f->lock);
 	long r = n && copy_to_user(ubuf, chunk, n) ? -EFAULT : (long)n;
-	kfree(chunk);
+	if (chunk != small)
+		kfree(chunk);
 	return r;
 }
 

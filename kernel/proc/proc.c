@@ -204,6 +204,24 @@ int proc_add_thread(struct proc *p, struct thread *t)
 	return 0;
 }
 
+void proc_add_first_thread(struct proc *p, struct thread *t)
+{
+	spin_lock(&proc_lock);
+	list_add_tail(&t->proc_link, &p->threads);
+	p->nr_threads++;
+	/* Killed before it had a thread (cgroup.kill, kill -9 of a fresh
+	 * pid): the thread ends on its way to user mode. */
+	if (!p->exiting && (p->sig_pending & (1ull << (SIGKILL - 1)))) {
+		p->exiting = true;
+		p->exit_status = W_SIGNALED(SIGKILL);
+	}
+	if (p->exiting) {
+		t->kill_pending = true;
+		thread_set_work(t);
+	}
+	spin_unlock(&proc_lock);
+}
+
 /* Where orphans go. Caller holds proc_lock. */
 static struct proc *proc_reaper_locked(void)
 {
