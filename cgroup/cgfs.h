@@ -36,6 +36,15 @@ struct cftype {
 const struct cftype *cgfs_file_at(const struct cgroup *cg, unsigned i);
 const struct cftype *cgfs_file_find(const struct cgroup *cg, const char *name);
 
+/* The owner and mode file f of cg has now. cg_lock held. */
+void cgfs_file_attr(const struct cgroup *cg, const struct cftype *f, uint32_t *uid, uint32_t *gid,
+		    uint16_t *mode);
+/* chown/chmod of file f (NULL: the directory): uid/gid -1 and mode -1
+ * leave that part. 0 or -ENOMEM. */
+int cgfs_set_attr(struct cgroup *cg, const struct cftype *f, int64_t uid, int64_t gid, int32_t mode);
+/* Whether uid:gid may write file f of cg (its owner and mode; root may). */
+bool cgfs_may_write(const struct cgroup *cg, const struct cftype *f, uint32_t uid, uint32_t gid);
+
 /* Parsing (host-tested): text is one token. */
 /* "max" or a decimal/0x/0 integer in [0, max_value]: -EINVAL, -ERANGE. */
 int cgfs_parse_max(const char *text, uint64_t max_value, uint64_t *out);

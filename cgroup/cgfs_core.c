@@ -4,6 +4,7 @@
 #include "controller.h"
 #include "abi/errno.h"
 #include "format.h"
+#include "heap.h"
 #include "kstring.h"
 
 /* The length of the token at p (up to whitespace or the end). */
@@ -171,6 +172,69 @@ static int show_stat(struct cgroup *cg, struct cgfs_buf *out)
 	cg_unlock();
 	cgfs_printf(out, "nr_descendants %u\nnr_dying_descendants %u\n", live, dying);
 	return 0;
+}
+
+void cgfs_file_attr(const struct cgroup *cg, const struct cftype *f, uint32_t *uid, uint32_t *gid,
+		    uint16_t *mode)
+{
+	*uid = cg->file_uid;
+	*gid = cg->file_gid;
+	*mode = f->mode;
+	for (const struct cg_file_attr *a = cg->attrs; a; a = a->next) {
+		if (a->cft == f) {
+			*uid = a->uid;
+			*gid = a->gid;
+			*mode = a->mode;
+		}
+	}
+}
+
+int cgfs_set_attr(struct cgroup *cg, const struct cftype *f, int64_t uid, int64_t gid, int32_t mode)
+{
+	struct cg_file_attr *fresh = f ? kzalloc(sizeof(*fresh)) : NULL;
+	if (f && !fresh)
+		return -ENOMEM;
+	cg_lock();
+	if (!f) {
+		if (uid >= 0)
+			cg->uid = (uint32_t)uid;
+		if (gid >= 0)
+			cg->gid = (uint32_t)gid;
+		if (mode >= 0)
+			cg->mode = (uint16_t)(mode & 07777);
+		cg_unlock();
+		return 0;
+	}
+	struct cg_file_attr *a = cg->attrs;
+	while (a && a->cft != f)
+		a = a->next;
+	if (!a) {
+		a = fresh;
+		fresh = NULL;
+		a->cft = f;
+		cgfs_file_attr(cg, f, &a->uid, &a->gid, &a->mode);
+		a->next = cg->attrs;
+		cg->attrs = a;
+	}
+	if (uid >= 0)
+		a->uid = (uint32_t)uid;
+	if (gid >= 0)
+		a->gid = (uint32_t)gid;
+	if (mode >= 0)
+		a->mode = (uint16_t)(mode & 07777);
+	cg_unlock();
+	kfree(fresh);
+	return 0;
+}
+
+bool cgfs_may_write(const struct cgroup *cg, const struct cftype *f, uint32_t uid, uint32_t gid)
+{
+	uint32_t o_uid, o_gid;
+	uint16_t mode;
+	if (uid == 0)
+		return true;
+	cgfs_file_attr(cg, f, &o_uid, &o_gid, &mode);
+	return uid == o_uid ? (mode & 0200) : gid == o_gid ? (mode & 0020) : (mode & 0002);
 }
 
 static int write_procs(struct cgroup *cg, char *text, const struct k_cgwriter *w)

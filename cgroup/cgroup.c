@@ -37,6 +37,7 @@ static void cg_init_common(struct cgroup *cg, struct cgroup *parent)
 	cg->id = cg_next_id++;
 	cg->cpu_weight = CG_WEIGHT_DEFAULT;
 	cg->max_depth = cg->max_descendants = CG_MAX_UNLIMITED;
+	cg->mode = 0755;
 	cg->pids_max = UINT64_MAX;
 	page_counter_init(&cg->memory, parent ? &parent->memory : NULL);
 	sched_queue_init(&cg->rq, parent ? &cg->se : NULL);
@@ -169,6 +170,11 @@ void cg_put(struct cgroup *cg)
 {
 	while (cg && cg != &cg_root && __atomic_sub_fetch(&cg->refcount, 1, __ATOMIC_ACQ_REL) == 0) {
 		struct cgroup *parent = cg->parent;
+		while (cg->attrs) {
+			struct cg_file_attr *a = cg->attrs;
+			cg->attrs = a->next;
+			kfree(a);
+		}
 		cg_lock();
 		for (struct cgroup *a = parent; a; a = a->parent)
 			a->nr_dying_descendants--;

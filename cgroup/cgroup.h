@@ -20,6 +20,14 @@
 #define CG_WEIGHT_MAX 10000
 #define CG_MAX_UNLIMITED 0x7fffffffu	/* INT_MAX: "max" */
 
+/* An interface file whose owner or mode was changed (chown/chmod). */
+struct cg_file_attr {
+	struct cg_file_attr *next;
+	const void *cft;		/* which file (its struct cftype) */
+	uint32_t uid, gid;
+	uint16_t mode;
+};
+
 struct cgroup {
 	struct cgroup *parent;
 	struct list_head children;	/* child cgroups, in creation (id) order */
@@ -38,8 +46,13 @@ struct cgroup {
 	/* cgroup.stat and the cgroup.max.* limits (CG_MAX_UNLIMITED: "max") */
 	uint32_t nr_descendants, nr_dying_descendants;
 	uint32_t max_depth, max_descendants;
-	/* owner of its directory and files (delegation) */
+	/* owner of its directory (delegation); its files belong to whoever
+	 * made it (file_uid, file_gid) unless chown/chmod changed one, which
+	 * attrs records */
 	uint32_t uid, gid;
+	uint16_t mode;			/* its directory's permission bits */
+	uint32_t file_uid, file_gid;
+	struct cg_file_attr *attrs;
 	/* controllers enabled for its children (cgroup.subtree_control) */
 	uint32_t subtree_control;
 

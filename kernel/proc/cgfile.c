@@ -180,11 +180,13 @@ void cgfile_node(struct cgfile *f, struct k_cgnode *n)
 	unsigned i = 0;
 	while (cgfs_file_at(f->cg, i) && cgfs_file_at(f->cg, i) != f->cft)
 		i++;
+	uint16_t mode;
 	memset(n, 0, sizeof(*n));
 	n->kind = CGFS_FILE;
-	n->mode = f->cft->mode;
-	n->uid = f->cg->uid;
-	n->gid = f->cg->gid;
+	cg_lock();
+	cgfs_file_attr(f->cg, f->cft, &n->uid, &n->gid, &mode);
+	cg_unlock();
+	n->mode = mode;
 	n->ino = (f->cg->id << 8) | (i + 1);
 	strlcpy(n->name, f->cft->name, sizeof(n->name));
 }

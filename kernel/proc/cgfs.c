@@ -77,9 +77,16 @@ static void cgfs_node_of(const struct cgroup *cg, const struct cftype *f, unsign
 {
 	memset(n, 0, sizeof(*n));
 	n->kind = f ? CGFS_FILE : CGFS_DIR;
-	n->mode = f ? f->mode : 0755;
+	n->mode = cg->mode;
 	n->uid = cg->uid;
 	n->gid = cg->gid;
+	if (f) {
+		uint16_t mode;
+		cg_lock();
+		cgfs_file_attr(cg, f, &n->uid, &n->gid, &mode);
+		cg_unlock();
+		n->mode = mode;
+	}
 	n->ino = (cg->id << 8) | (f ? idx + 1 : 0);
 	strlcpy(n->name, f ? f->name : cg->name, sizeof(n->name));
 }
@@ -185,11 +192,25 @@ long sys_cgfs_mkdir(const char *upath, uint32_t uid, uint32_t gid)
 		err = -EEXIST; /* the root */
 	else if (!(err = cgfs_resolve(path, &parent, &f))) {
 		err = f ? -ENOTDIR : cgfs_file_find(parent, name) ? -EEXIST : cg_create(parent, name, &cg);
-		if (!err) {
-			cg->uid = uid;
-			cg->gid = gid;
+		if (!err) { /* the creator's, files and all */
+			cg->uid = cg->file_uid = uid;
+			cg->gid = cg->file_gid = gid;
 		}
 		cg_put(parent);
+	}
+	kfree(path);
+	return err;
+}
+
+long sys_cgfs_setattr(const char *upath, int64_t uid, int64_t gid, int32_t mode)
+{
+	long err;
+	char *path = cgfs_path_in(upath, &err);
+	struct cgroup *cg;
+	const struct cftype *f;
+	if (path && !(err = cgfs_resolve(path, &cg, &f))) {
+		err = cgfs_set_attr(cg, f, uid, gid, mode);
+		cg_put(cg);
 	}
 	kfree(path);
 	return err;
@@ -338,10 +359,12 @@ int cgfs_write_procs(struct cgroup *cg, int64_t pid, const struct k_cgwriter *w)
 		err = -EBUSY; /* no internal processes beside domain controllers */
 	if (!err && w->uid != 0) {
 		/* Migration needs write access to the common ancestor's
-		 * cgroup.procs (0644: its owner), with the opener's ids. */
+		 * cgroup.procs, with the opener's ids. */
 		struct cgroup *a = cgfs_common_ancestor(p->cgroup, cg);
-		if (a->uid != w->uid)
+		cg_lock();
+		if (!cgfs_may_write(a, cgfs_file_find(a, "cgroup.procs"), w->uid, w->gid))
 			err = -EACCES;
+		cg_unlock();
 	}
 	if (!err)
 		err = proc_migrate_locked(p, cg);

@@ -303,6 +303,52 @@ static void test_kill(void)
 	put("/sys/fs/cgroup/cgroup.subtree_control", "-pids");
 }
 
+/* Delegation: root gives a cgroup to uid 1000 by chown; the user then
+ * manages the subtree but not the delegated cgroup's own knobs, nor
+ * moves processes into or out of it. */
+static void test_delegation(void)
+{
+	check(mkdir(BASE "/del", 0755) == 0 && chown(BASE "/del", 1000, 1000) == 0 &&
+	      chown(BASE "/del/cgroup.procs", 1000, 1000) == 0 &&
+	      chown(BASE "/del/cgroup.subtree_control", 1000, 1000) == 0, "chown a cgroup to uid 1000");
+	struct stat st;
+	check(stat(BASE "/del/cgroup.procs", &st) == 0 && st.st_uid == 1000 && st.st_gid == 1000 &&
+	      stat(BASE "/del/cgroup.max.depth", &st) == 0 && st.st_uid == 0, "its files show their owners");
+	int p[2];
+	pipe(p);
+	pid_t pid = fork();
+	if (pid == 0) {
+		char c;
+		close(p[1]);
+		if (setgid(1000) || setuid(1000) || read(p[0], &c, 1) != 1) /* until root placed us */
+			_exit(100);
+		int fails_here = 0;
+		fails_here |= (mkdir(BASE "/del/sub", 0755) != 0) << 0;
+		fails_here |= (stat(BASE "/del/sub/cgroup.procs", &st) != 0 || st.st_uid != 1000) << 1;
+		fails_here |= (put(BASE "/del/sub/cgroup.procs", "0") != 0) << 2;
+		fails_here |= (put(BASE "/del/sub/cgroup.max.depth", "3") != 0) << 3;
+		fails_here |= !fails(put(BASE "/del/cgroup.max.depth", "3"), EACCES) << 4;
+		fails_here |= !fails(put(BASE "/cgroup.procs", "0"), EACCES) << 5;
+		fails_here |= !fails(chown(BASE "/del/sub", 0, 0), EPERM) << 6;
+		fails_here |= (chmod(BASE "/del/sub/cgroup.procs", 0664) != 0) << 7;
+		fails_here |= !fails(chmod(BASE "/del/cgroup.max.depth", 0666), EPERM) << 8;
+		_exit(fails_here);
+	}
+	close(p[0]);
+	char buf[32];
+	snprintf(buf, sizeof(buf), "%d", pid);
+	check(put(BASE "/del/cgroup.procs", buf) == 0, "root places the user's process in it");
+	write(p[1], "x", 1);
+	int status = -1;
+	waitpid(pid, &status, 0);
+	check(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	      "the user: mkdir below, move within, set knobs it made; not the delegated cgroup's own "
+	      "knobs (EACCES), not out of the subtree (EACCES), no chown (EPERM), chmod of its own files only");
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		printf("# user side: status %#x\n", status);
+	check(rmdir(BASE "/del/sub") == 0 && rmdir(BASE "/del") == 0, "root removes it afterwards");
+}
+
 int main(void)
 {
 	test_tree();
@@ -311,6 +357,7 @@ int main(void)
 	test_writes();
 	test_pids();
 	test_kill();
+	test_delegation();
 	printf("1..%d\n", n);
 	return failed != 0;
 }

@@ -12,6 +12,8 @@
  *                          and poll on it never pass this server (the
  *                          kernel keeps the opener's ids for its checks)
  *   open of a directory    a channel to this server, for readdir and fstat
+ *   chown, chmod           delegation: root may give a cgroup's directory
+ *                          and files to a user; owners may chmod
  *   unlink, rename         EPERM: files come and go with their cgroup */
 #include <errno.h>
 #include <fcntl.h>
@@ -131,7 +133,18 @@ static long cgroupfs_path(const struct fs_req *r, struct ipc_msg *m)
 		return e < 0 ? e : sys_cgfs_rmdir(r->path);
 	case VFS_UNLINK:
 		return n.kind == CGFS_DIR ? -EISDIR : -EPERM;
-	default: /* rename, chmod, chown */
+	case VFS_CHOWN: { /* delegation: only root gives away; an owner may change the group to its own */
+		int64_t uid = (int32_t)m->w[0], gid = (int32_t)m->w[1];
+		if (r->uid != 0 && ((uid >= 0 && (uint32_t)uid != n.uid) || r->uid != n.uid ||
+				    (gid >= 0 && (uint32_t)gid != r->gid && (uint32_t)gid != n.gid)))
+			return -EPERM;
+		return sys_cgfs_setattr(r->path, uid, gid, -1);
+	}
+	case VFS_CHMOD:
+		if (r->uid != 0 && r->uid != n.uid)
+			return -EPERM;
+		return sys_cgfs_setattr(r->path, -1, -1, (int32_t)(m->w[0] & 07777));
+	default: /* rename */
 		return -EPERM;
 	}
 }
