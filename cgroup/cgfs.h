@@ -21,6 +21,7 @@ void cgfs_printf(struct cgfs_buf *b, const char *fmt, ...) __attribute__((format
 
 #define CFT_NOT_ON_ROOT  1
 #define CFT_ONLY_ON_ROOT 2
+#define CFT_NOTIFY       4	/* poll reports POLLPRI|POLLERR after a change */
 
 struct cftype {
 	const char *name;

@@ -95,13 +95,24 @@ static bool cg_room_for_child_locked(const struct cgroup *parent)
 
 bool cg_populated_locked(const struct cgroup *cg)
 {
-	if (cg->nr_procs)
-		return true;
-	struct list_head *pos;
-	list_for_each(pos, &cg->children)
-		if (cg_populated_locked(list_entry(pos, struct cgroup, sibling)))
-			return true;
-	return false;
+	return cg->nr_procs || cg->nr_populated_children;
+}
+
+void cg_procs_changed_locked(struct cgroup *cg, int delta)
+{
+	bool was = cg_populated_locked(cg);
+	cg->nr_procs = (uint32_t)((int)cg->nr_procs + delta);
+	bool now = cg_populated_locked(cg);
+	while (was != now) { /* the flip climbs while it flips parents too */
+		cg->events_seq++;
+		struct cgroup *parent = cg->parent;
+		if (!parent)
+			break;
+		was = cg_populated_locked(parent);
+		parent->nr_populated_children += now ? 1 : (uint32_t)-1;
+		now = cg_populated_locked(parent);
+		cg = parent;
+	}
 }
 
 int cg_create(struct cgroup *parent, const char *name, struct cgroup **out)

@@ -35,7 +35,9 @@ struct cgroup {
 	struct rb_root children_by_name;	/* the same, for lookups by name */
 	struct rb_node name_node;	/* in parent->children_by_name */
 	struct list_head procs;		/* processes in this cgroup */
-	uint32_t nr_procs;		/* processes directly here */
+	uint32_t nr_procs;		/* live processes directly here */
+	uint32_t nr_populated_children;	/* children with a live process in their subtree */
+	uint64_t events_seq;		/* bumped when cgroup.events changes */
 	uint32_t nr_children;
 	uint32_t level;			/* root is 0 */
 	uint32_t refcount;		/* the tree's reference + lookups in flight */
@@ -88,6 +90,10 @@ void cg_put(struct cgroup *cg);
 /* Whether a live process is in cg or below (cgroup.events "populated").
  * cg_lock held. */
 bool cg_populated_locked(const struct cgroup *cg);
+/* A live process joins (+1) or leaves (-1) cg: keeps "populated" up to
+ * date up the tree and marks cgroup.events changed where it flips.
+ * cg_lock held. */
+void cg_procs_changed_locked(struct cgroup *cg, int delta);
 /* Path from the root ("/" for the root itself) into buf; its length. */
 size_t cg_path(const struct cgroup *cg, char *buf, size_t len);
 

@@ -101,8 +101,7 @@ long sys_fd_poll(int h, int events)
 	struct kobj *o = fd_kernel_file(h, &err);
 	if (!o)
 		return err ? err : fd_ipc(h, FILE_POLL, (uint64_t)events, 0, NULL, 0, NULL, 0);
-	/* A cgroup file is always ready (change notification comes later). */
-	long r = o->type == KOBJ_PIPE ? pipe_fd_poll(o, events) : events & (0x1 | 0x4 | 0x40 | 0x100);
+	long r = o->type == KOBJ_PIPE ? pipe_fd_poll(o, events) : cgfile_poll(cgfile_of(o), events);
 	kobj_put(o);
 	return r;
 }

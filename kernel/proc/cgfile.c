@@ -27,6 +27,7 @@ struct cgfile {
 	int flags;			/* O_ACCMODE | O_APPEND | O_NONBLOCK */
 	struct spinlock lock;		/* off, text, len */
 	uint64_t off;
+	uint64_t seen_seq;		/* cg->events_seq when last formatted */
 	char *text;			/* formatted by the last read at offset 0 */
 	size_t len, text_cap;
 };
@@ -56,6 +57,7 @@ int cgfile_create(struct cgroup *cg, const struct cftype *cft, int flags, uint32
 	f->gid = gid;
 	f->flags = flags;
 	f->lock = (struct spinlock)SPINLOCK_INIT("cgfile");
+	f->seen_seq = cg->events_seq; /* opening counts as having looked */
 	int h = handle_install(self, &f->obj);
 	kobj_put(&f->obj);
 	return h;
@@ -69,6 +71,7 @@ static long cgfile_format(struct cgfile *f)
 {
 	char small[CGFILE_SMALL];
 	struct cgfs_buf out = { .buf = small, .cap = sizeof(small) };
+	f->seen_seq = __atomic_load_n(&f->cg->events_seq, __ATOMIC_ACQUIRE);
 	long err = f->cft->show(f->cg, &out);
 	while (!err && out.len > out.cap && out.cap < CGFILE_TEXT_MAX) {
 		if (out.buf != small)
@@ -165,6 +168,14 @@ long cgfile_seek(struct cgfile *f, int64_t off, int whence)
 	int64_t base = whence == 0 ? 0 : whence == 1 ? (int64_t)f->off : whence == 2 ? (int64_t)f->len : -1;
 	long r = base < 0 || base + off < 0 ? -EINVAL : (long)(f->off = (uint64_t)(base + off));
 	spin_unlock(&f->lock);
+	return r;
+}
+
+long cgfile_poll(struct cgfile *f, int events)
+{
+	long r = events & (0x1 | 0x4 | 0x40 | 0x100); /* POLLIN, POLLOUT, RDNORM, WRNORM */
+	if ((f->cft->flags & CFT_NOTIFY) && __atomic_load_n(&f->cg->events_seq, __ATOMIC_ACQUIRE) != f->seen_seq)
+		r |= (events & 0x2) | 0x8; /* POLLPRI, and POLLERR always */
 	return r;
 }
 

@@ -36,9 +36,9 @@ int proc_migrate_locked(struct proc *p, struct cgroup *dst)
 	}
 	src = p->cgroup;
 	list_del(&p->cg_link);
-	src->nr_procs--;
+	cg_procs_changed_locked(src, -1);
 	list_add_tail(&p->cg_link, &dst->procs);
-	dst->nr_procs++;
+	cg_procs_changed_locked(dst, 1);
 	cg_get(dst);
 	p->cgroup = dst;
 	cg_unlock();

@@ -59,7 +59,7 @@ void proc_init(void)
 	k->pid = 0;
 	k->cgroup = k->charged = &cg_root;
 	list_add_tail(&k->cg_link, &cg_root.procs);
-	cg_root.nr_procs++;
+	cg_procs_changed_locked(&cg_root, 1);
 	strlcpy(k->name, "kernel", sizeof(k->name));
 }
 
@@ -156,7 +156,7 @@ struct proc *proc_alloc(struct proc *parent, struct cgroup *cg, const char *name
 		cg_get(cg);
 		cg_get(cg);
 		list_add_tail(&p->cg_link, &cg->procs);
-		cg->nr_procs++;
+		cg_procs_changed_locked(cg, 1);
 		list_add_tail(&p->sibling, &parent->children);
 		list_add_tail(&p->hash_link, &pid_hash[(unsigned)pid % PID_HASH_SIZE]);
 	}
@@ -178,7 +178,7 @@ void proc_abort_spawn(struct proc *p)
 	spin_lock(&proc_lock);
 	cg_lock();
 	list_del(&p->cg_link);
-	p->cgroup->nr_procs--;
+	cg_procs_changed_locked(p->cgroup, -1);
 	cg_unlock();
 	list_del(&p->sibling);
 	list_del(&p->hash_link);
@@ -239,7 +239,7 @@ static void proc_become_zombie_locked(struct proc *p)
 	p->state = PROC_ZOMBIE;
 	cg_lock();
 	list_del(&p->cg_link);
-	cg->nr_procs--;
+	cg_procs_changed_locked(cg, -1);
 	cg_unlock();
 	while (!list_empty(&p->children)) {
 		struct proc *c = list_first_entry(&p->children, struct proc, sibling);

@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -349,6 +350,36 @@ static void test_delegation(void)
 	check(rmdir(BASE "/del/sub") == 0 && rmdir(BASE "/del") == 0, "root removes it afterwards");
 }
 
+/* poll on cgroup.events: POLLPRI|POLLERR once it changed since it was
+ * last read, as Linux's kernfs files report it. */
+static void test_poll(void)
+{
+	char buf[64], pid[16];
+	check(mkdir(BASE "/w", 0755) == 0, "a cgroup to watch");
+	int fd = open(BASE "/w/cgroup.events", O_RDONLY);
+	struct pollfd pf = { .fd = fd, .events = POLLPRI };
+	check(fd >= 0 && poll(&pf, 1, 0) == 0, "nothing to report right after open");
+	pid_t child = fork();
+	if (child == 0) {
+		pause();
+		_exit(0);
+	}
+	snprintf(pid, sizeof(pid), "%d", child);
+	put(BASE "/w/cgroup.procs", pid);
+	check(poll(&pf, 1, 1000) == 1 && pf.revents == (POLLPRI | POLLERR),
+	      "populated 0 -> 1: POLLPRI|POLLERR");
+	check(pread(fd, buf, sizeof(buf), 0) == 21 && strncmp(buf, "populated 1\nfrozen 0\n", 21) == 0,
+	      "pread at 0 shows it");
+	check(poll(&pf, 1, 0) == 0, "and clears the notification");
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	check(poll(&pf, 1, 1000) == 1 && (pf.revents & POLLPRI), "populated 1 -> 0: POLLPRI again");
+	check(pread(fd, buf, sizeof(buf), 0) == 21 && strncmp(buf, "populated 0\nfrozen 0\n", 21) == 0,
+	      "populated 0");
+	close(fd);
+	check(rmdir(BASE "/w") == 0, "remove it");
+}
+
 int main(void)
 {
 	test_tree();
@@ -358,6 +389,7 @@ int main(void)
 	test_pids();
 	test_kill();
 	test_delegation();
+	test_poll();
 	printf("1..%d\n", n);
 	return failed != 0;
 }
