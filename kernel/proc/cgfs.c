@@ -72,6 +72,18 @@ static int cgfs_resolve(char *path, struct cgroup **out, const struct cftype **f
 	return 0;
 }
 
+/* cgfs_path_in and cgfs_resolve in one: the cgroup (a reference) and
+ * the file the user path names. */
+static long cgfs_lookup(const char *upath, struct cgroup **cg, const struct cftype **f)
+{
+	long err;
+	char *path = cgfs_path_in(upath, &err);
+	if (path)
+		err = cgfs_resolve(path, cg, f);
+	kfree(path);
+	return err;
+}
+
 static void cgfs_node_of(const struct cgroup *cg, const struct cftype *f, unsigned idx,
 			 struct k_cgnode *n)
 {
@@ -204,43 +216,37 @@ long sys_cgfs_mkdir(const char *upath, uint32_t uid, uint32_t gid)
 
 long sys_cgfs_setattr(const char *upath, int64_t uid, int64_t gid, int32_t mode)
 {
-	long err;
-	char *path = cgfs_path_in(upath, &err);
 	struct cgroup *cg;
 	const struct cftype *f;
-	if (path && !(err = cgfs_resolve(path, &cg, &f))) {
+	long err = cgfs_lookup(upath, &cg, &f);
+	if (!err) {
 		err = cgfs_set_attr(cg, f, uid, gid, mode);
 		cg_put(cg);
 	}
-	kfree(path);
 	return err;
 }
 
 long sys_cgfs_rmdir(const char *upath)
 {
-	long err;
-	char *path = cgfs_path_in(upath, &err);
 	struct cgroup *cg;
 	const struct cftype *f;
-	if (path && !(err = cgfs_resolve(path, &cg, &f))) {
+	long err = cgfs_lookup(upath, &cg, &f);
+	if (!err) {
 		err = f ? -ENOTDIR : cg == &cg_root ? -EBUSY : cg_destroy(cg);
 		cg_put(cg);
 	}
-	kfree(path);
 	return err;
 }
 
 long sys_cgfs_open(const char *upath, int flags, uint32_t uid, uint32_t gid)
 {
-	long err;
-	char *path = cgfs_path_in(upath, &err);
 	struct cgroup *cg;
 	const struct cftype *f;
-	if (path && !(err = cgfs_resolve(path, &cg, &f))) {
+	long err = cgfs_lookup(upath, &cg, &f);
+	if (!err) {
 		err = f ? cgfile_create(cg, f, flags, uid, gid) : -EISDIR;
 		cg_put(cg);
 	}
-	kfree(path);
 	return err;
 }
 

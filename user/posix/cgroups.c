@@ -12,67 +12,9 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "check.h"
 
 #define BASE "/sys/fs/cgroup/posix_cgroups"
-
-static int n, failed;
-
-static void check(int ok, const char *what)
-{
-	n++;
-	failed += !ok;
-	printf("%sok %d - %s\n", ok ? "" : "not ", n, what);
-}
-
-static int fails(int r, int e)
-{
-	return r == -1 && errno == e;
-}
-
-/* The file's text (NUL-terminated); its length or -1. */
-static long slurp(const char *path, char *buf, size_t cap)
-{
-	int fd = open(path, O_RDONLY);
-	long len = 0, r;
-	if (fd < 0)
-		return -1;
-	while ((r = read(fd, buf + len, cap - 1 - (size_t)len)) > 0)
-		len += r;
-	close(fd);
-	buf[len] = '\0';
-	return r < 0 ? -1 : len;
-}
-
-/* One write of text: 0, or -1 with errno. */
-static int put(const char *path, const char *text)
-{
-	int fd = open(path, O_WRONLY);
-	if (fd < 0)
-		return -1;
-	ssize_t r = write(fd, text, strlen(text));
-	int e = errno;
-	close(fd);
-	errno = e;
-	return r == (ssize_t)strlen(text) ? 0 : -1;
-}
-
-static int text_is(const char *path, const char *want)
-{
-	char buf[512];
-	return slurp(path, buf, sizeof(buf)) >= 0 && strcmp(buf, want) == 0;
-}
-
-static int listed(const char *dir, const char *name)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	int found = 0;
-	while (d && (e = readdir(d)))
-		found |= strcmp(e->d_name, name) == 0;
-	if (d)
-		closedir(d);
-	return found;
-}
 
 static mode_t mode_of(const char *path)
 {

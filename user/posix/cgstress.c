@@ -14,45 +14,12 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include "check.h"
 
 #define BASE "/sys/fs/cgroup/posix_cgstress"
 #define GROUPS 4
 #define FORKERS 3
 #define SECONDS 3
-
-static int n, failed;
-
-static void check(int ok, const char *what)
-{
-	n++;
-	failed += !ok;
-	printf("%sok %d - %s\n", ok ? "" : "not ", n, what);
-}
-
-static int put(const char *path, const char *text)
-{
-	int fd = open(path, O_WRONLY);
-	if (fd < 0)
-		return -1;
-	ssize_t r = write(fd, text, strlen(text));
-	close(fd);
-	return r < 0 ? -1 : 0;
-}
-
-static int text_is(const char *path, const char *want)
-{
-	char buf[256];
-	int fd = open(path, O_RDONLY);
-	ssize_t r = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
-	if (fd >= 0)
-		close(fd);
-	if (r < 0)
-		return 0;
-	buf[r] = '\0';
-	if (strcmp(buf, want) != 0)
-		printf("# %s: '%s', want '%s'\n", path, buf, want);
-	return strcmp(buf, want) == 0;
-}
 
 static double seconds(void)
 {

@@ -16,35 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "abi/fs.h"
-
-static int n, failed;
-
-static void check(int ok, const char *what)
-{
-	n++;
-	failed += !ok;
-	printf("%sok %d - %s\n", ok ? "" : "not ", n, what);
-}
-
-/* -1 and errno e. */
-static int fails(int r, int e)
-{
-	return r == -1 && errno == e;
-}
-
-/* The whole file into buf (NUL-terminated); its length or -1. */
-static long slurp(const char *path, char *buf, size_t cap)
-{
-	int fd = open(path, O_RDONLY);
-	long len = 0, r;
-	if (fd < 0)
-		return -1;
-	while ((r = read(fd, buf + len, cap - 1 - (size_t)len)) > 0)
-		len += r;
-	close(fd);
-	buf[len] = '\0';
-	return r < 0 ? -1 : len;
-}
+#include "check.h"
 
 static int has_line(const char *text, const char *line)
 {
@@ -53,18 +25,6 @@ static int has_line(const char *text, const char *line)
 		if ((p == text || p[-1] == '\n') && p[n] == '\n')
 			return 1;
 	return 0;
-}
-
-static int in_dir(const char *dir, const char *name)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	int found = 0;
-	while (d && (e = readdir(d)))
-		found |= strcmp(e->d_name, name) == 0;
-	if (d)
-		closedir(d);
-	return found;
 }
 
 static void test_proc_self(int argc, char **argv)
@@ -99,8 +59,8 @@ static void test_proc_self(int argc, char **argv)
 	}
 	check(same && (size_t)len == at, "/proc/self/cmdline holds argv, NUL-terminated");
 	snprintf(want, sizeof(want), "%d", getpid());
-	check(in_dir("/proc", want) && in_dir("/proc", "self") && in_dir("/proc", "meminfo") &&
-	      in_dir("/proc/self", "status") && in_dir("/proc/self", "cmdline"), "readdir of /proc and /proc/self");
+	check(listed("/proc", want) && listed("/proc", "self") && listed("/proc", "meminfo") &&
+	      listed("/proc/self", "status") && listed("/proc/self", "cmdline"), "readdir of /proc and /proc/self");
 	struct stat st;
 	check(stat("/proc/self", &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid(),
 	      "/proc/self is a directory owned by us");
@@ -172,7 +132,7 @@ static void test_dev(void)
 	fd = open("/dev/null", O_RDONLY);
 	check(fd >= 0 && read(fd, buf, 10) == 0, "/dev/null reads end of file");
 	close(fd);
-	check(in_dir("/dev", "console") && in_dir("/dev", "urandom"), "readdir of /dev");
+	check(listed("/dev", "console") && listed("/dev", "urandom"), "readdir of /dev");
 	check(fails(open("/dev/nonesuch", O_RDONLY), ENOENT), "a missing device: ENOENT");
 	check(fails(open("/dev/null/x", O_RDONLY), ENOTDIR), "a path through a device: ENOTDIR");
 	check(fails(unlink("/dev/null"), EPERM), "unlink a device: EPERM");

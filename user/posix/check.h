@@ -1,0 +1,79 @@
+/* TAP and file helpers shared by the POSIX test programs of user/posix
+ * (each program includes it once). */
+#ifndef ARBOR_POSIX_CHECK_H
+#define ARBOR_POSIX_CHECK_H
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static int n, failed;
+
+/* "ok N - what" or "not ok N - what". */
+static inline void check(int ok, const char *what)
+{
+	n++;
+	failed += !ok;
+	printf("%sok %d - %s\n", ok ? "" : "not ", n, what);
+}
+
+/* r is -1 with errno e. */
+static inline int fails(int r, int e)
+{
+	return r == -1 && errno == e;
+}
+
+/* The whole file into buf (NUL-terminated); its length or -1. */
+static inline long slurp(const char *path, char *buf, size_t cap)
+{
+	int fd = open(path, O_RDONLY);
+	long len = 0, r;
+	if (fd < 0)
+		return -1;
+	while ((r = read(fd, buf + len, cap - 1 - (size_t)len)) > 0)
+		len += r;
+	close(fd);
+	buf[len] = '\0';
+	return r < 0 ? -1 : len;
+}
+
+/* One write of text to path: 0, or -1 with errno. */
+static inline int put(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -1;
+	ssize_t r = write(fd, text, strlen(text));
+	int e = errno;
+	close(fd);
+	errno = e;
+	return r == (ssize_t)strlen(text) ? 0 : -1;
+}
+
+/* The file holds exactly want (told on a "#" line if not). */
+static inline int text_is(const char *path, const char *want)
+{
+	char buf[512];
+	int same = slurp(path, buf, sizeof(buf)) >= 0 && strcmp(buf, want) == 0;
+	if (!same)
+		printf("# %s: not '%s'\n", path, want);
+	return same;
+}
+
+/* Directory dir has an entry called name. */
+static inline int listed(const char *dir, const char *name)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int found = 0;
+	while (d && (e = readdir(d)))
+		found |= strcmp(e->d_name, name) == 0;
+	if (d)
+		closedir(d);
+	return found;
+}
+
+#endif
