@@ -50,9 +50,10 @@ static long cgroupfs_parent_writable(const struct fs_req *r)
 {
 	char parent[4096];
 	struct k_cgnode n;
-	strncpy(parent, r->path, sizeof(parent) - 1);
-	parent[sizeof(parent) - 1] = '\0';
-	size_t len = strlen(parent);
+	size_t len = strlen(r->path);
+	if (len >= sizeof(parent))
+		return -ENAMETOOLONG;
+	memcpy(parent, r->path, len + 1);
 	while (len > 1 && parent[len - 1] == '/')
 		parent[--len] = '\0';
 	char *slash = strrchr(parent, '/');
