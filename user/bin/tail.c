@@ -16,6 +16,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "lib/tool.h"
 
 static int write_all(const char *p, size_t n)
 {
@@ -28,25 +29,6 @@ static int write_all(const char *p, size_t n)
 		p += w;
 		n -= (size_t)w;
 	}
-	return 0;
-}
-
-static int parse_count(const char *s, unsigned long long *n, int *from_start)
-{
-	*from_start = 0;
-	if (*s == '+') {
-		*from_start = 1;
-		s++;
-	} else if (*s == '-') {
-		s++;
-	}
-	if (!isdigit((unsigned char)*s))
-		return -1;
-	char *end;
-	errno = 0;
-	*n = strtoull(s, &end, 10);
-	if (*end || errno)
-		return -1;
 	return 0;
 }
 
@@ -134,62 +116,15 @@ static void follow(int fd, const char *name)
 
 int main(int argc, char **argv)
 {
-	char **files = malloc(sizeof(char *) * (size_t)(argc + 1));
-	int nfiles = 0, dashdash = 0, status = 0, bytes = 0, from_start = 0, headers = -1;
-	int opt_follow = 0;
-	unsigned long long n = 10;
-
-	if (!files)
+	struct tool_count c;
+	char **files;
+	int status = 0;
+	int nfiles = tool_count_options(argc, argv, "tail", "tail [-n [+]N | -c [+]N] [-fqv] [FILE]...", 1, &c, &files);
+	if (nfiles < 0)
 		return 1;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (dashdash || a[0] != '-' || a[1] == '\0') {
-			files[nfiles++] = argv[i];
-			continue;
-		}
-		if (strcmp(a, "--") == 0) {
-			dashdash = 1;
-			continue;
-		}
-		if (isdigit((unsigned char)a[1])) {
-			if (parse_count(a + 1, &n, &from_start) < 0) {
-				fprintf(stderr, "tail: invalid number of lines: '%s'\n", a + 1);
-				return 1;
-			}
-			bytes = 0;
-			continue;
-		}
-		for (const char *p = a + 1; *p; p++) {
-			if (*p == 'q') {
-				headers = 0;
-			} else if (*p == 'v') {
-				headers = 1;
-			} else if (*p == 'f') {
-				opt_follow = 1;
-			} else if (*p == 'n' || *p == 'c') {
-				const char *v = p[1] ? p + 1 : i + 1 < argc ? argv[++i] : NULL;
-				if (!v) {
-					fprintf(stderr, "tail: option requires an argument -- '%c'\n", *p);
-					return 1;
-				}
-				bytes = *p == 'c';
-				if (parse_count(v, &n, &from_start) < 0) {
-					fprintf(stderr, "tail: invalid number of %s: '%s'\n",
-						bytes ? "bytes" : "lines", v);
-					return 1;
-				}
-				break;
-			} else {
-				fprintf(stderr, "tail: invalid option -- '%c'\n", *p);
-				fprintf(stderr, "usage: tail [-n [+]N | -c [+]N] [-fqv] [FILE]...\n");
-				return 1;
-			}
-		}
-	}
-	if (nfiles == 0)
-		files[nfiles++] = "-";
-	if (headers < 0)
-		headers = nfiles > 1;
+	unsigned long long n = c.n;
+	int bytes = c.bytes, headers = c.headers, from_start = c.sign == '+';
+	int opt_follow = c.follow;
 	for (int i = 0, printed = 0; i < nfiles; i++) {
 		const char *name = files[i];
 		int fd = STDIN_FILENO, is_stdin = strcmp(name, "-") == 0;

@@ -23,4 +23,19 @@ void tool_execvp(char **argv);
 int tool_options(int argc, char **argv, const char *name, const char *usage, int (*flag)(int c),
 		 int (*claim)(const char *arg, int nops), char ***ops);
 
+/* head and tail: "-n N", "-c N", "-N", -q, -v and (tail) -f. */
+struct tool_count {
+	unsigned long long n;	/* 10 unless given */
+	int sign;		/* '+', '-' or 0, as N was written */
+	int bytes;		/* -c: N counts bytes */
+	int headers;		/* print "==> FILE <==" lines */
+	int follow;		/* -f */
+};
+/* N with an optional sign: -1 if it is not a number. */
+int tool_parse_count(const char *s, unsigned long long *n, int *sign);
+/* Reads them; the files (at least "-") into a new array *files; their
+   number, or -1 after a message. */
+int tool_count_options(int argc, char **argv, const char *name, const char *usage, int allow_follow,
+		       struct tool_count *c, char ***files);
+
 #endif
