@@ -31,6 +31,9 @@ static pid_t foreground_child(void)
 	pid_t pid = fork();
 	if (pid == 0) {
 		setpgid(0, 0);
+		/* Only once we are the foreground may the runner type. */
+		for (int i = 0; i < 500 && tcgetpgrp(0) != getpid(); i++)
+			usleep(10000);
 		return 0;
 	}
 	setpgid(pid, pid); /* both sides, so neither races the other */
