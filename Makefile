@@ -190,12 +190,12 @@ BIN_LIB_OBJS := $(patsubst %,$(BUILD)/libc/obj/%.o,$(wildcard user/bin/lib/*.c))
 $(foreach p,$(BIN_TOOLS),$(eval $(call posix_prog,$(INITRD_DIR)/bin/$(p),user/bin/$(p).c,-S,$(BIN_LIB_OBJS))))
 USER_BINS += $(patsubst %,$(INITRD_DIR)/bin/%,$(BIN_TOOLS))
 
-# Servers: every .c of user/servers/NAME/ (on the C library); the file
-# systems share the server skeleton of user/servers/lib, and tmpfs the
-# kernel's boot-archive reader.
+# Servers: every .c of user/servers/NAME/ (on the C library), with the
+# server skeleton of user/servers/lib (the VFS uses its cgroup2 paths), and
+# for tmpfs the kernel's boot-archive reader.
 SERVERS := vfs tmpfs devfs procfs cgroupfs
 FSSRV_SRCS := $(wildcard user/servers/lib/*.c)
-server_srcs = $(wildcard user/servers/$(1)/*.c) $(if $(filter-out vfs,$(1)),$(FSSRV_SRCS)) \
+server_srcs = $(wildcard user/servers/$(1)/*.c) $(FSSRV_SRCS) \
 	$(if $(filter tmpfs,$(1)),kernel/lib/initrd.c)
 define server
 $(BUILD)/libc/obj/user/servers/$(1)/%.c.o: LIBC_CFLAGS += -iquote user/servers/$(1) -iquote user/servers/lib

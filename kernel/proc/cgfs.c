@@ -191,6 +191,14 @@ static char *cgfs_split_last(char *path)
 	return slash + 1;
 }
 
+/* uid:gid may add or remove entries of directory cg (write and search;
+ * root may). cg_lock not needed: owners and modes are words. */
+static bool cgfs_dir_writable(const struct cgroup *cg, uint32_t uid, uint32_t gid)
+{
+	unsigned bits = uid == 0 ? 7 : uid == cg->uid ? cg->mode >> 6 : gid == cg->gid ? cg->mode >> 3 : cg->mode;
+	return (bits & 3) == 3;
+}
+
 long sys_cgfs_mkdir(const char *upath, uint32_t uid, uint32_t gid)
 {
 	long err;
@@ -203,7 +211,11 @@ long sys_cgfs_mkdir(const char *upath, uint32_t uid, uint32_t gid)
 	if (!*name)
 		err = -EEXIST; /* the root */
 	else if (!(err = cgfs_resolve(path, &parent, &f))) {
-		err = f ? -ENOTDIR : cgfs_file_find(parent, name) ? -EEXIST : cg_create(parent, name, &cg);
+		cg_lock();
+		bool taken = !f && (cg_find_child(parent, name) || cgfs_file_find(parent, name));
+		cg_unlock();
+		err = f ? -ENOTDIR : taken ? -EEXIST : !cgfs_dir_writable(parent, uid, gid) ? -EACCES :
+		      cg_create(parent, name, &cg);
 		if (!err) { /* the creator's, files and all */
 			cg->uid = cg->file_uid = uid;
 			cg->gid = cg->file_gid = gid;
@@ -226,13 +238,14 @@ long sys_cgfs_setattr(const char *upath, int64_t uid, int64_t gid, int32_t mode)
 	return err;
 }
 
-long sys_cgfs_rmdir(const char *upath)
+long sys_cgfs_rmdir(const char *upath, uint32_t uid, uint32_t gid)
 {
 	struct cgroup *cg;
 	const struct cftype *f;
 	long err = cgfs_lookup(upath, &cg, &f);
 	if (!err) {
-		err = f ? -ENOTDIR : cg == &cg_root ? -EBUSY : cg_destroy(cg);
+		err = f ? -ENOTDIR : cg == &cg_root ? -EBUSY :
+		      !cgfs_dir_writable(cg->parent, uid, gid) ? -EACCES : cg_destroy(cg);
 		cg_put(cg);
 	}
 	return err;

@@ -25,66 +25,14 @@
 #include <dirent.h>
 #include "abi/cgroup.h"
 #include "arbor_sys.h"
-#include "fssrv.h"
-
-#define CGROUPFS_DEV 5
+#include "cgfs_paths.h"
 
 struct cg_open {
 	char *path;		/* the directory, inside the hierarchy */
 };
 
-static void cgroupfs_stat(const struct k_cgnode *n, struct stat *st)
+static long cgroupfs_open_dir(const struct fs_req *r, int flags)
 {
-	memset(st, 0, sizeof(*st));
-	st->st_dev = CGROUPFS_DEV;
-	st->st_ino = n->ino;
-	st->st_mode = (n->kind == CGFS_DIR ? S_IFDIR : S_IFREG) | n->mode;
-	st->st_nlink = n->kind == CGFS_DIR ? 2 : 1;
-	st->st_uid = n->uid;
-	st->st_gid = n->gid;
-	st->st_blksize = 4096;
-}
-
-/* The directory that holds path, for mkdir/rmdir permission. */
-static long cgroupfs_parent_writable(const struct fs_req *r)
-{
-	char parent[4096];
-	struct k_cgnode n;
-	size_t len = strlen(r->path);
-	if (len >= sizeof(parent))
-		return -ENAMETOOLONG;
-	memcpy(parent, r->path, len + 1);
-	while (len > 1 && parent[len - 1] == '/')
-		parent[--len] = '\0';
-	char *slash = strrchr(parent, '/');
-	slash[slash == parent ? 1 : 0] = '\0';
-	long e = sys_cgfs_stat(parent, &n);
-	if (e < 0)
-		return e;
-	return fssrv_may(n.mode, n.uid, n.gid, r, W_OK | X_OK) ? 0 : -EACCES;
-}
-
-static long cgroupfs_open(const struct fs_req *r, const struct k_cgnode *n, int flags)
-{
-	int acc = flags & O_ACCMODE;
-	if (acc == 3)
-		return -EINVAL;
-	if ((flags & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL))
-		return -EEXIST;
-	if (n->kind == CGFS_DIR && acc != O_RDONLY)
-		return -EISDIR;
-	if (n->kind == CGFS_FILE && (flags & O_DIRECTORY))
-		return -ENOTDIR;
-	int want = (acc != O_WRONLY ? R_OK : 0) | (acc != O_RDONLY ? W_OK : 0);
-	if (!fssrv_may(n->mode, n->uid, n->gid, r, want))
-		return -EACCES;
-	if (n->kind == CGFS_FILE) { /* the kernel serves it from now on */
-		long h = sys_cgfs_open(r->path, flags & (O_ACCMODE | O_APPEND | O_NONBLOCK), r->uid, r->gid);
-		long given = h < 0 ? h : sys_ipc_give((int)h);
-		if (h >= 0)
-			sys_handle_close((int)h);
-		return given;
-	}
 	struct cg_open *o = malloc(sizeof(*o));
 	char *path = strdup(r->path);
 	struct fs_file *f = o && path ? fssrv_file_new(r->inst, flags) : NULL;
@@ -95,59 +43,13 @@ static long cgroupfs_open(const struct fs_req *r, const struct k_cgnode *n, int 
 	}
 	o->path = path;
 	f->node = o;
-	f->kind = (int)n->kind;
+	f->kind = CGFS_DIR;
 	return fssrv_file_give(f);
 }
 
 static long cgroupfs_path(const struct fs_req *r, struct ipc_msg *m)
 {
-	struct k_cgnode n;
-	struct stat st;
-	long e;
-	if (m->label == VFS_MKDIR) {
-		if ((e = sys_cgfs_stat(r->path, &n)) == 0)
-			return -EEXIST;
-		e = cgroupfs_parent_writable(r);
-		return e < 0 ? e : sys_cgfs_mkdir(r->path, r->uid, r->gid);
-	}
-	e = sys_cgfs_stat(r->path, &n);
-	if (e < 0)
-		return m->label == VFS_OPEN && (m->w[0] & O_CREAT) && e == -ENOENT ? -EACCES : e;
-	switch (m->label) {
-	case VFS_OPEN:
-		e = cgroupfs_open(r, &n, (int)m->w[0]);
-		if (e >= 0)
-			m->w[0] = (uint64_t)e;
-		return e < 0 ? e : 0;
-	case VFS_STAT:
-		cgroupfs_stat(&n, &st);
-		return sys_ipc_write(0, &st, sizeof(st)) == sizeof(st) ? 0 : -EFAULT;
-	case VFS_ACCESS: {
-		struct fs_req real = *r;
-		real.uid = r->ruid, real.gid = r->rgid;
-		return fssrv_may(n.mode, n.uid, n.gid, &real, (int)m->w[0]) ? 0 : -EACCES;
-	}
-	case VFS_RMDIR:
-		if (n.kind != CGFS_DIR)
-			return -ENOTDIR;
-		e = cgroupfs_parent_writable(r);
-		return e < 0 ? e : sys_cgfs_rmdir(r->path);
-	case VFS_UNLINK:
-		return n.kind == CGFS_DIR ? -EISDIR : -EPERM;
-	case VFS_CHOWN: { /* delegation: only root gives away; an owner may change the group to its own */
-		int64_t uid = (int32_t)m->w[0], gid = (int32_t)m->w[1];
-		if (r->uid != 0 && ((uid >= 0 && (uint32_t)uid != n.uid) || r->uid != n.uid ||
-				    (gid >= 0 && (uint32_t)gid != r->gid && (uint32_t)gid != n.gid)))
-			return -EPERM;
-		return sys_cgfs_setattr(r->path, uid, gid, -1);
-	}
-	case VFS_CHMOD:
-		if (r->uid != 0 && r->uid != n.uid)
-			return -EPERM;
-		return sys_cgfs_setattr(r->path, -1, -1, (int32_t)(m->w[0] & 07777));
-	default: /* rename */
-		return -EPERM;
-	}
+	return cgfs_path_request(r, m, cgroupfs_open_dir);
 }
 
 static long cgroupfs_readdir(struct fs_file *f, struct ipc_msg *m)
@@ -184,7 +86,7 @@ static long cgroupfs_file(struct fs_file *f, struct ipc_msg *m, const struct ipc
 	case FILE_FSTAT:
 		if ((e = sys_cgfs_stat(o->path, &n)) < 0)
 			return e;
-		cgroupfs_stat(&n, &st);
+		cgfs_fill_stat(&n, &st);
 		return sys_ipc_write(0, &st, sizeof(st)) == sizeof(st) ? 0 : -EFAULT;
 	case FILE_READDIR:
 		return cgroupfs_readdir(f, m);

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "arbor_sys.h"
+#include "cgfs_paths.h"
 #include "vfs.h"
 
 #define WORKERS 6
@@ -116,6 +117,13 @@ static long path_forward(struct ipc_msg *m, const struct ipc_info *info, struct 
 			return -EBUSY;
 		len += 1 + inner_path(&mt, path2, b->norm2, b->fwd + len + 1);
 		len++; /* "from\0to\0" */
+	}
+	if (strcmp(mt.type, "cgroup2") == 0) { /* served here: one hop less */
+		struct fs_req r = { .path = b->fwd, .uid = info->euid, .gid = info->egid,
+				    .ruid = info->uid, .rgid = info->gid, .pid = info->pid };
+		long e = cgfs_path_request(&r, m, NULL);
+		if (e != CGFS_PATHS_FORWARD) /* else: a directory opened for listing */
+			return e;
 	}
 	if (m->label == VFS_STAT) {
 		struct stat st;
