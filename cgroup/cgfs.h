@@ -55,6 +55,10 @@ int cgfs_parse_s64(const char *text, int64_t *out);
 /* Strips leading and trailing whitespace in place; returns the start. */
 char *cgfs_strip(char *text);
 
+/* cgroup.events of cg changed: wake its inotify watchers (the kernel's,
+ * kernel/proc/inotify.c). cg_lock held. */
+void cgfs_notify_locked(struct cgroup *cg);
+
 /* Process hooks the kernel provides (kernel/proc/cgfs.c). */
 int cgfs_show_procs(struct cgroup *cg, struct cgfs_buf *out);
 int cgfs_write_procs(struct cgroup *cg, int64_t pid, const struct k_cgwriter *w);

@@ -6,6 +6,7 @@
  * entity sits in the parent's run queue with a weight derived from
  * cpu.weight; its page counter charges into the parent's. */
 #include "cgroup.h"
+#include "cgfs.h"
 #include "abi/errno.h"
 #include "heap.h"
 #include "kstring.h"
@@ -30,6 +31,7 @@ static void cg_init_common(struct cgroup *cg, struct cgroup *parent)
 	list_init(&cg->children);
 	list_init(&cg->sibling);
 	cg->children_by_name.node = NULL;
+	list_init(&cg->watches);
 	list_init(&cg->procs);
 	cg->parent = parent;
 	cg->level = parent ? parent->level + 1 : 0;
@@ -105,6 +107,7 @@ void cg_procs_changed_locked(struct cgroup *cg, int delta)
 	bool now = cg_populated_locked(cg);
 	while (was != now) { /* the flip climbs while it flips parents too */
 		cg->events_seq++;
+		cgfs_notify_locked(cg);
 		struct cgroup *parent = cg->parent;
 		if (!parent)
 			break;

@@ -34,6 +34,7 @@ struct cgroup {
 	struct list_head sibling;	/* in parent->children */
 	struct rb_root children_by_name;	/* the same, for lookups by name */
 	struct rb_node name_node;	/* in parent->children_by_name */
+	struct list_head watches;	/* inotify watches on its files */
 	struct list_head procs;		/* processes in this cgroup */
 	uint32_t nr_procs;		/* live processes directly here */
 	uint32_t nr_populated_children;	/* children with a live process in their subtree */

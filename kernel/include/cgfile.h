@@ -20,6 +20,8 @@ long cgfile_read(struct cgfile *f, void *ubuf, size_t len, int64_t pos);
 long cgfile_write(struct cgfile *f, const void *ubuf, size_t len);
 long cgfile_seek(struct cgfile *f, int64_t off, int whence);
 long cgfile_flags(struct cgfile *f, int set);
+/* Which file of which cgroup f is. */
+void cgfile_target(struct cgfile *f, struct cgroup **cg, const struct cftype **cft);
 /* Ready events; a file that notifies (cgroup.events) adds POLLPRI|POLLERR
  * once it changed after it was last read (or opened). */
 long cgfile_poll(struct cgfile *f, int events);

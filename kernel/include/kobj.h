@@ -18,6 +18,7 @@ enum kobj_type {
 	KOBJ_CHANNEL,
 	KOBJ_PIPE,		/* one end of a kernel pipe */
 	KOBJ_CGFILE,		/* an open cgroup interface file */
+	KOBJ_INOTIFY,		/* an inotify instance */
 };
 
 struct kobj {

@@ -1,10 +1,11 @@
 /* The descriptor system calls (read, write, pread, pwrite, lseek, poll,
- * status flags). The kernel serves its own file objects, pipe ends and
- * open cgroup files, itself; for every other descriptor (a channel to a
+ * status flags). The kernel serves its own file objects, pipe ends, open
+ * cgroup files and inotify instances, itself; for every other descriptor (a channel to a
  * file server) it makes the file protocol's call. */
 #include "abi/errno.h"
 #include "abi/fs.h"
 #include "cgfile.h"
+#include "inotify.h"
 #include "ipc.h"
 #include "proc.h"
 #include "syscall.h"
@@ -26,7 +27,7 @@ static struct kobj *fd_kernel_file(int h, long *err)
 {
 	struct kobj *o = handle_get(current_thread()->proc, h, KOBJ_ANY);
 	*err = o ? 0 : -EBADF;
-	if (o && o->type != KOBJ_PIPE && o->type != KOBJ_CGFILE) {
+	if (o && o->type != KOBJ_PIPE && o->type != KOBJ_CGFILE && o->type != KOBJ_INOTIFY) {
 		kobj_put(o);
 		return NULL;
 	}
@@ -39,7 +40,8 @@ long sys_fd_read(int h, void *buf, size_t len)
 	struct kobj *o = fd_kernel_file(h, &err);
 	if (!o)
 		return err ? err : fd_ipc(h, FILE_READ, 0, 0, NULL, 0, buf, len);
-	long r = o->type == KOBJ_PIPE ? pipe_fd_read(o, buf, len) : cgfile_read(cgfile_of(o), buf, len, -1);
+	long r = o->type == KOBJ_PIPE ? pipe_fd_read(o, buf, len) : o->type == KOBJ_INOTIFY ? inotify_read(o, buf, len) :
+		 cgfile_read(cgfile_of(o), buf, len, -1);
 	kobj_put(o);
 	return r;
 }
@@ -50,7 +52,8 @@ long sys_fd_write(int h, const void *buf, size_t len)
 	struct kobj *o = fd_kernel_file(h, &err);
 	if (!o)
 		return err ? err : fd_ipc(h, FILE_WRITE, 0, 0, buf, len, NULL, 0);
-	long r = o->type == KOBJ_PIPE ? pipe_fd_write(o, buf, len) : cgfile_write(cgfile_of(o), buf, len);
+	long r = o->type == KOBJ_PIPE ? pipe_fd_write(o, buf, len) : o->type == KOBJ_INOTIFY ? -EINVAL :
+		 cgfile_write(cgfile_of(o), buf, len);
 	kobj_put(o);
 	return r;
 }
@@ -63,7 +66,7 @@ long sys_fd_pread(int h, void *buf, size_t len, int64_t off)
 	struct kobj *o = fd_kernel_file(h, &err);
 	if (!o)
 		return err ? err : fd_ipc(h, FILE_READ, (uint64_t)off, 1, NULL, 0, buf, len);
-	long r = o->type == KOBJ_PIPE ? -ESPIPE : cgfile_read(cgfile_of(o), buf, len, off);
+	long r = o->type != KOBJ_CGFILE ? -ESPIPE : cgfile_read(cgfile_of(o), buf, len, off);
 	kobj_put(o);
 	return r;
 }
@@ -77,7 +80,7 @@ long sys_fd_pwrite(int h, const void *buf, size_t len, int64_t off)
 	if (!o)
 		return err ? err : fd_ipc(h, FILE_WRITE, (uint64_t)off, 1, buf, len, NULL, 0);
 	/* A cgroup file takes a write whatever the offset, as on Linux. */
-	long r = o->type == KOBJ_PIPE ? -ESPIPE : cgfile_write(cgfile_of(o), buf, len);
+	long r = o->type != KOBJ_CGFILE ? -ESPIPE : cgfile_write(cgfile_of(o), buf, len);
 	kobj_put(o);
 	return r;
 }
@@ -90,7 +93,7 @@ long sys_fd_seek(int h, int64_t off, int whence)
 	struct kobj *o = fd_kernel_file(h, &err);
 	if (!o)
 		return err ? err : fd_ipc(h, FILE_SEEK, (uint64_t)off, (uint64_t)whence, NULL, 0, NULL, 0);
-	long r = o->type == KOBJ_PIPE ? -ESPIPE : cgfile_seek(cgfile_of(o), off, whence);
+	long r = o->type != KOBJ_CGFILE ? -ESPIPE : cgfile_seek(cgfile_of(o), off, whence);
 	kobj_put(o);
 	return r;
 }
@@ -101,7 +104,8 @@ long sys_fd_poll(int h, int events)
 	struct kobj *o = fd_kernel_file(h, &err);
 	if (!o)
 		return err ? err : fd_ipc(h, FILE_POLL, (uint64_t)events, 0, NULL, 0, NULL, 0);
-	long r = o->type == KOBJ_PIPE ? pipe_fd_poll(o, events) : cgfile_poll(cgfile_of(o), events);
+	long r = o->type == KOBJ_PIPE ? pipe_fd_poll(o, events) : o->type == KOBJ_INOTIFY ? inotify_poll(o, events) :
+		 cgfile_poll(cgfile_of(o), events);
 	kobj_put(o);
 	return r;
 }
@@ -116,7 +120,8 @@ long sys_fd_flags(int h, int set)
 		return set < 0 ? fd_ipc(h, FILE_GETFL, 0, 0, NULL, 0, NULL, 0)
 			       : fd_ipc(h, FILE_SETFL, (uint64_t)set, 0, NULL, 0, NULL, 0);
 	}
-	long r = o->type == KOBJ_PIPE ? pipe_fd_flags(o, set) : cgfile_flags(cgfile_of(o), set);
+	long r = o->type == KOBJ_PIPE ? pipe_fd_flags(o, set) : o->type == KOBJ_INOTIFY ? inotify_flags(o, set) :
+		 cgfile_flags(cgfile_of(o), set);
 	kobj_put(o);
 	return r;
 }

@@ -179,6 +179,12 @@ long cgfile_poll(struct cgfile *f, int events)
 	return r;
 }
 
+void cgfile_target(struct cgfile *f, struct cgroup **cg, const struct cftype **cft)
+{
+	*cg = f->cg;
+	*cft = f->cft;
+}
+
 long cgfile_flags(struct cgfile *f, int set)
 {
 	if (set >= 0)

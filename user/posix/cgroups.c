@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/inotify.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -225,7 +226,7 @@ static void test_kill(void)
 	}
 	int full = 0;
 	for (int i = 0; i < 500 && !full; i++) {
-		full = text_is(BASE "/k/pids.current", "40\n");
+		full = text_eq(BASE "/k/pids.current", "40\n");
 		usleep(10000);
 	}
 	check(full, "it fills its pids.max");
@@ -235,7 +236,7 @@ static void test_kill(void)
 	check(put(BASE "/k/cgroup.kill", "1") == 0, "write 1 to cgroup.kill");
 	int empty = 0;
 	for (int i = 0; i < 500 && !empty; i++) {
-		empty = text_is(BASE "/k/cgroup.events", "populated 0\nfrozen 0\n");
+		empty = text_eq(BASE "/k/cgroup.events", "populated 0\nfrozen 0\n");
 		usleep(10000);
 	}
 	int status;
@@ -322,6 +323,59 @@ static void test_poll(void)
 	check(rmdir(BASE "/w") == 0, "remove it");
 }
 
+/* inotify: IN_MODIFY on cgroup.events when populated flips. */
+static void test_inotify(void)
+{
+	struct inotify_event ev[4];
+	char pid[16];
+	check(mkdir(BASE "/i", 0755) == 0, "a cgroup to watch with inotify");
+	int ifd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+	int wd = ifd >= 0 ? inotify_add_watch(ifd, BASE "/i/cgroup.events", IN_MODIFY) : -1;
+	check(ifd >= 0 && wd >= 1, "inotify_add_watch on cgroup.events");
+	check(read(ifd, ev, sizeof(ev)) == -1 && errno == EAGAIN, "no event yet: EAGAIN");
+	check(fails(inotify_add_watch(ifd, BASE "/i/nonesuch", IN_MODIFY), ENOENT), "a missing path: ENOENT");
+	int tmp = open("/tmp/watched", O_CREAT | O_WRONLY, 0644);
+	close(tmp);
+	check(fails(inotify_add_watch(ifd, "/tmp/watched", IN_MODIFY), EOPNOTSUPP),
+	      "a tmpfs file cannot be watched yet: EOPNOTSUPP");
+	unlink("/tmp/watched");
+	pid_t child = fork();
+	if (child == 0) {
+		pause();
+		_exit(0);
+	}
+	snprintf(pid, sizeof(pid), "%d", child);
+	put(BASE "/i/cgroup.procs", pid);
+	struct pollfd pf = { .fd = ifd, .events = POLLIN };
+	check(poll(&pf, 1, 1000) == 1 && (pf.revents & POLLIN), "poll: the inotify descriptor is readable");
+	ssize_t got = read(ifd, ev, sizeof(ev));
+	check(got == (ssize_t)sizeof(ev[0]) && ev[0].wd == wd && ev[0].mask == IN_MODIFY && ev[0].len == 0,
+	      "one IN_MODIFY event for the watch");
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	check(poll(&pf, 1, 1000) == 1 && read(ifd, ev, sizeof(ev)) == (ssize_t)sizeof(ev[0]) &&
+	      ev[0].mask == IN_MODIFY, "and again when it empties");
+	check(inotify_rm_watch(ifd, wd) == 0 && read(ifd, ev, sizeof(ev)) == (ssize_t)sizeof(ev[0]) &&
+	      ev[0].wd == wd && ev[0].mask == IN_IGNORED, "inotify_rm_watch queues IN_IGNORED");
+	check(fails(inotify_rm_watch(ifd, wd), EINVAL), "removing it twice: EINVAL");
+	close(ifd);
+
+	/* A blocking read waits for the change. */
+	ifd = inotify_init();
+	wd = inotify_add_watch(ifd, BASE "/i/cgroup.events", IN_MODIFY);
+	pid_t mover = fork();
+	if (mover == 0) {
+		usleep(50000);
+		put(BASE "/i/cgroup.procs", "0");
+		usleep(50000);
+		_exit(0);
+	}
+	check(read(ifd, ev, sizeof(ev)) >= (ssize_t)sizeof(ev[0]) && ev[0].wd == wd, "a blocking read waits for it");
+	waitpid(mover, NULL, 0);
+	close(ifd);
+	check(rmdir(BASE "/i") == 0, "remove it");
+}
+
 int main(void)
 {
 	test_tree();
@@ -332,6 +386,7 @@ int main(void)
 	test_kill();
 	test_delegation();
 	test_poll();
+	test_inotify();
 	printf("1..%d\n", n);
 	return failed != 0;
 }

@@ -53,11 +53,17 @@ static inline int put(const char *path, const char *text)
 	return r == (ssize_t)strlen(text) ? 0 : -1;
 }
 
-/* The file holds exactly want (told on a "#" line if not). */
-static inline int text_is(const char *path, const char *want)
+/* The file holds exactly want. */
+static inline int text_eq(const char *path, const char *want)
 {
 	char buf[512];
-	int same = slurp(path, buf, sizeof(buf)) >= 0 && strcmp(buf, want) == 0;
+	return slurp(path, buf, sizeof(buf)) >= 0 && strcmp(buf, want) == 0;
+}
+
+/* The same, told on a "#" line if not. */
+static inline int text_is(const char *path, const char *want)
+{
+	int same = text_eq(path, want);
 	if (!same)
 		printf("# %s: not '%s'\n", path, want);
 	return same;

@@ -1,0 +1,17 @@
+/* inotify on cgroup files (kernel/proc/inotify.c). */
+#ifndef ARBOR_INOTIFY_H
+#define ARBOR_INOTIFY_H
+
+#include "kobj.h"
+#include "types.h"
+
+struct cgroup;
+
+/* cgroup.events of cg changed: queue IN_MODIFY for its watchers. cg_lock held. */
+void cgfs_notify_locked(struct cgroup *cg);
+/* Descriptor operations on an inotify object. */
+long inotify_read(struct kobj *o, void *ubuf, size_t len);
+long inotify_poll(struct kobj *o, int events);
+long inotify_flags(struct kobj *o, int set);
+
+#endif

@@ -1,0 +1,228 @@
+/* inotify for cgroup interface files: Linux tools watch cgroup.events with
+ * IN_MODIFY instead of polling it. A watch is set on an open cgroup file
+ * (the C library's inotify_add_watch opens the path); each change of a
+ * notifying file (cgroup.events) queues one IN_MODIFY event (a change
+ * that finds the same event last in the queue is folded into it, as
+ * Linux does). Reads return whole struct inotify_event records and wait
+ * while the queue is empty unless the descriptor is non-blocking. Files
+ * of other file systems cannot be watched yet (EOPNOTSUPP). */
+#include "inotify.h"
+#include "abi/errno.h"
+#include "cgfile.h"
+#include "cgfs.h"
+#include "heap.h"
+#include "kstring.h"
+#include "proc.h"
+#include "sched.h"
+#include "syscall.h"
+
+#define IN_MODIFY 0x2
+#define IN_IGNORED 0x8000
+#define IN_Q_OVERFLOW 0x4000
+#define INOTIFY_QUEUE 128
+#define O_NONBLOCK_FLAG 04000
+
+struct inotify_watch {
+	struct list_head cg_link;	/* in cg->watches (cg_lock) */
+	struct list_head in_link;	/* in ino->watches (ino->lock) */
+	struct inotify *ino;
+	struct cgroup *cg;		/* a reference */
+	const struct cftype *cft;
+	int wd;
+	uint32_t mask;
+};
+
+struct inotify {
+	struct kobj obj;
+	struct spinlock lock;		/* all below */
+	struct list_head watches;
+	int next_wd;
+	int flags;			/* O_NONBLOCK */
+	struct waitq readers;
+	struct { int32_t wd; uint32_t mask; } queue[INOTIFY_QUEUE];
+	unsigned head, count;
+};
+
+struct k_inotify_event {		/* Linux's struct inotify_event, no name */
+	int32_t wd;
+	uint32_t mask, cookie, len;
+};
+
+static void inotify_queue_locked(struct inotify *in, int wd, uint32_t mask)
+{
+	unsigned last = (in->head + in->count - 1) % INOTIFY_QUEUE;
+	if (in->count && in->queue[last].wd == wd && in->queue[last].mask == mask)
+		return; /* folded into the same event */
+	if (in->count == INOTIFY_QUEUE - 1) {
+		wd = -1, mask = IN_Q_OVERFLOW;
+		if (in->queue[last].mask == IN_Q_OVERFLOW)
+			return;
+	} else if (in->count == INOTIFY_QUEUE) {
+		return;
+	}
+	unsigned at = (in->head + in->count++) % INOTIFY_QUEUE;
+	in->queue[at].wd = wd;
+	in->queue[at].mask = mask;
+	waitq_wake_all(&in->readers, 0);
+}
+
+void cgfs_notify_locked(struct cgroup *cg)
+{
+	struct list_head *pos;
+	list_for_each(pos, &cg->watches) {
+		struct inotify_watch *w = list_entry(pos, struct inotify_watch, cg_link);
+		if (!(w->cft->flags & CFT_NOTIFY) || !(w->mask & IN_MODIFY))
+			continue;
+		spin_lock(&w->ino->lock);
+		inotify_queue_locked(w->ino, w->wd, IN_MODIFY);
+		spin_unlock(&w->ino->lock);
+	}
+}
+
+/* Unhooks w from its cgroup (cg_lock held); frees it once off both lists. */
+static void inotify_unwatch_cg_locked(struct inotify_watch *w)
+{
+	list_del(&w->cg_link);
+}
+
+static void inotify_release(struct kobj *o)
+{
+	struct inotify *in = container_of(o, struct inotify, obj);
+	while (!list_empty(&in->watches)) {
+		struct inotify_watch *w = list_first_entry(&in->watches, struct inotify_watch, in_link);
+		list_del(&w->in_link);
+		cg_lock();
+		inotify_unwatch_cg_locked(w);
+		cg_unlock();
+		cg_put(w->cg);
+		kfree(w);
+	}
+}
+
+long sys_inotify_init1(int flags)
+{
+	if (flags & ~(O_NONBLOCK_FLAG | 02000000)) /* IN_NONBLOCK, IN_CLOEXEC */
+		return -EINVAL;
+	struct proc *self = current_thread()->proc;
+	struct inotify *in = kobj_alloc(sizeof(*in), KOBJ_INOTIFY, self->cgroup, inotify_release);
+	if (!in)
+		return -ENOMEM;
+	in->lock = (struct spinlock)SPINLOCK_INIT("inotify");
+	list_init(&in->watches);
+	waitq_init(&in->readers);
+	in->next_wd = 1;
+	in->flags = flags & O_NONBLOCK_FLAG;
+	int h = handle_install(self, &in->obj);
+	kobj_put(&in->obj);
+	return h;
+}
+
+static struct inotify *inotify_get(int h)
+{
+	struct kobj *o = handle_get(current_thread()->proc, h, KOBJ_INOTIFY);
+	return o ? container_of(o, struct inotify, obj) : NULL;
+}
+
+long sys_inotify_watch_fd(int ifd, int fd, uint32_t mask)
+{
+	struct inotify *in = inotify_get(ifd);
+	if (!in)
+		return -EBADF;
+	struct kobj *o = handle_get(current_thread()->proc, fd, KOBJ_ANY);
+	struct cgfile *f = cgfile_of(o);
+	long r = !o ? -EBADF : !f ? -EOPNOTSUPP : !(mask & 0xfff) ? -EINVAL : 0;
+	struct inotify_watch *w = r ? NULL : kzalloc(sizeof(*w));
+	if (!r && !w)
+		r = -ENOMEM;
+	if (w) {
+		w->ino = in;
+		cgfile_target(f, &w->cg, &w->cft);
+		w->mask = mask & 0xfff;
+		cg_get(w->cg);
+		spin_lock(&in->lock);
+		r = w->wd = in->next_wd++;
+		list_add_tail(&w->in_link, &in->watches);
+		spin_unlock(&in->lock);
+		cg_lock();
+		list_add_tail(&w->cg_link, &w->cg->watches);
+		cg_unlock();
+	}
+	if (o)
+		kobj_put(o);
+	kobj_put(&in->obj);
+	return r;
+}
+
+long sys_inotify_rm_watch(int ifd, int wd)
+{
+	struct inotify *in = inotify_get(ifd);
+	if (!in)
+		return -EBADF;
+	struct inotify_watch *found = NULL;
+	struct list_head *pos;
+	cg_lock(); /* cg_lock, then the inotify's lock, as cgfs_notify_locked */
+	spin_lock(&in->lock);
+	list_for_each(pos, &in->watches) {
+		struct inotify_watch *w = list_entry(pos, struct inotify_watch, in_link);
+		if (w->wd == wd) {
+			found = w;
+			break;
+		}
+	}
+	if (found) {
+		list_del(&found->in_link);
+		inotify_unwatch_cg_locked(found);
+		inotify_queue_locked(in, wd, IN_IGNORED);
+	}
+	spin_unlock(&in->lock);
+	cg_unlock();
+	if (found) {
+		cg_put(found->cg);
+		kfree(found);
+	}
+	kobj_put(&in->obj);
+	return found ? 0 : -EINVAL;
+}
+
+long inotify_read(struct kobj *o, void *ubuf, size_t len)
+{
+	struct inotify *in = container_of(o, struct inotify, obj);
+	struct k_inotify_event ev[16];
+	size_t n = 0;
+	if (len < sizeof(ev[0]))
+		return -EINVAL;
+	if (!user_range_ok((uint64_t)ubuf, len))
+		return -EFAULT;
+	spin_lock(&in->lock);
+	while (in->count == 0) {
+		if (in->flags & O_NONBLOCK_FLAG) {
+			spin_unlock(&in->lock);
+			return -EAGAIN;
+		}
+		if (waitq_wait(&in->readers, &in->lock, 0) == -EINTR)
+			return -EINTR;
+		spin_lock(&in->lock);
+	}
+	while (in->count && n < 16 && (n + 1) * sizeof(ev[0]) <= len) {
+		ev[n] = (struct k_inotify_event){ in->queue[in->head].wd, in->queue[in->head].mask, 0, 0 };
+		in->head = (in->head + 1) % INOTIFY_QUEUE;
+		in->count--;
+		n++;
+	}
+	spin_unlock(&in->lock);
+	return copy_to_user(ubuf, ev, n * sizeof(ev[0])) ? -EFAULT : (long)(n * sizeof(ev[0]));
+}
+
+long inotify_poll(struct kobj *o, int events)
+{
+	struct inotify *in = container_of(o, struct inotify, obj);
+	return in->count ? events & (0x1 | 0x40) : 0;
+}
+
+long inotify_flags(struct kobj *o, int set)
+{
+	struct inotify *in = container_of(o, struct inotify, obj);
+	if (set >= 0)
+		in->flags = set & O_NONBLOCK_FLAG;
+	return in->flags;
+}
