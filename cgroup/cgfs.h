@@ -22,6 +22,7 @@ void cgfs_printf(struct cgfs_buf *b, const char *fmt, ...) __attribute__((format
 #define CFT_NOT_ON_ROOT  1
 #define CFT_ONLY_ON_ROOT 2
 #define CFT_NOTIFY       4	/* poll reports POLLPRI|POLLERR after a change */
+#define CFT_DEAD_ENOENT  8	/* writes once the cgroup is removed: ENOENT, not ENODEV */
 
 struct cftype {
 	const char *name;

@@ -265,9 +265,9 @@ static int write_kill(struct cgroup *cg, char *text, const struct k_cgwriter *w)
 static const struct cftype cgfs_core_files[] = {
 	{ "cgroup.controllers", 0444, 0, show_controllers, NULL },
 	{ "cgroup.events", 0444, CFT_NOT_ON_ROOT | CFT_NOTIFY, show_events, NULL },
-	{ "cgroup.kill", 0200, CFT_NOT_ON_ROOT, NULL, write_kill },
-	{ "cgroup.max.depth", 0644, 0, show_max_depth, write_max_depth },
-	{ "cgroup.max.descendants", 0644, 0, show_max_descendants, write_max_descendants },
+	{ "cgroup.kill", 0200, CFT_NOT_ON_ROOT | CFT_DEAD_ENOENT, NULL, write_kill },
+	{ "cgroup.max.depth", 0644, CFT_DEAD_ENOENT, show_max_depth, write_max_depth },
+	{ "cgroup.max.descendants", 0644, CFT_DEAD_ENOENT, show_max_descendants, write_max_descendants },
 	{ "cgroup.procs", 0644, 0, cgfs_show_procs, write_procs },
 	{ "cgroup.stat", 0444, 0, show_stat, NULL },
 	{ "cgroup.subtree_control", 0644, 0, show_subtree_control, write_subtree_control },
