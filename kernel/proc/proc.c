@@ -607,7 +607,9 @@ long sys_proc_info(int pid, struct k_procinfo *uinfo)
 	k->sgid = p->cred.sgid;
 	k->cmdline_len = p->cmdline_len;
 	memcpy(k->cmdline, p->cmdline, p->cmdline_len);
-	cg_path(p->cgroup, k->cgroup, sizeof(k->cgroup));
+	size_t n = cg_path(p->cgroup, k->cgroup, sizeof(k->cgroup));
+	if (p->cgroup->dead) /* a zombie of a removed cgroup, as Linux shows it */
+		strlcpy(k->cgroup + MIN(n, sizeof(k->cgroup) - 1), " (deleted)", sizeof(k->cgroup) - MIN(n, sizeof(k->cgroup) - 1));
 	spin_unlock(&proc_lock);
 	long r = copy_to_user(uinfo, k, sizeof(*k)) ? -EFAULT : 0;
 	kfree(k);

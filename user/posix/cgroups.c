@@ -90,6 +90,43 @@ static void test_procs(void)
 	check(fails(open(BASE "/t/cgroup.procs", O_RDONLY), ENOENT), "its files are gone");
 }
 
+/* A zombie keeps its cgroup, which can still be removed (zombies do not
+ * populate): /proc/PID/cgroup then says "(deleted)". */
+static void test_zombie(void)
+{
+	char path[64], want[64];
+	check(mkdir(BASE "/z", 0755) == 0, "a cgroup for a zombie");
+	pid_t child = fork();
+	if (child == 0) {
+		put(BASE "/z/cgroup.procs", "0");
+		_exit(0);
+	}
+	char status[64], buf[512];
+	snprintf(status, sizeof(status), "/proc/%d/status", child);
+	int ended = 0;
+	for (int i = 0; i < 200 && !ended; i++) { /* until it is a zombie */
+		ended = slurp(status, buf, sizeof(buf)) > 0 && strstr(buf, "State:\tZ") != NULL;
+		if (!ended)
+			usleep(10000);
+	}
+	ended = ended && text_is(BASE "/z/cgroup.events", "populated 0\nfrozen 0\n");
+	snprintf(path, sizeof(path), "/proc/%d/cgroup", child);
+	check(ended && text_is(path, "0::/posix_cgroups/z\n"), "the zombie is still in it, which is not populated");
+	check(rmdir(BASE "/z") == 0, "a zombie-only cgroup can be removed");
+	snprintf(want, sizeof(want), "0::/posix_cgroups/z (deleted)\n");
+	check(text_is(path, want), "/proc/PID/cgroup of the zombie: (deleted)");
+	check(text_is(BASE "/cgroup.stat", "nr_descendants 0\nnr_dying_descendants 1\n"),
+	      "the removed cgroup counts as dying while the zombie holds it");
+	waitpid(child, NULL, 0);
+	int gone = 0;
+	for (int i = 0; i < 100 && !gone; i++) {
+		gone = text_eq(BASE "/cgroup.stat", "nr_descendants 0\nnr_dying_descendants 0\n");
+		if (!gone)
+			usleep(10000);
+	}
+	check(gone, "and is gone once the zombie is reaped");
+}
+
 static void test_limits(void)
 {
 	check(mkdir(BASE "/m", 0755) == 0 && put(BASE "/m/cgroup.max.descendants", "1") == 0,
@@ -387,6 +424,7 @@ int main(void)
 {
 	test_tree();
 	test_procs();
+	test_zombie();
 	test_limits();
 	test_writes();
 	test_pids();

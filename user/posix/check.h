@@ -63,9 +63,10 @@ static inline int text_eq(const char *path, const char *want)
 /* The same, told on a "#" line if not. */
 static inline int text_is(const char *path, const char *want)
 {
-	int same = text_eq(path, want);
+	char buf[512];
+	int same = slurp(path, buf, sizeof(buf)) >= 0 && strcmp(buf, want) == 0;
 	if (!same)
-		printf("# %s: not '%s'\n", path, want);
+		printf("# %s: '%s', not '%s'\n", path, buf, want);
 	return same;
 }
 

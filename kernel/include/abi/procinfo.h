@@ -19,7 +19,8 @@ struct k_procinfo {
 	uint64_t resident_pages;
 	uint64_t start_ns;		/* clock_ns when it started */
 	char name[32];
-	char cgroup[256];		/* path in the hierarchy, "/" for the root */
+	char cgroup[256];		/* path in the hierarchy, "/" for the root;
+					 * " (deleted)" follows for a removed one */
 	uint32_t suid, sgid;		/* saved ids */
 	uint32_t cmdline_len;		/* bytes of cmdline used */
 	char cmdline[K_CMDLINE_MAX];	/* its arguments, each NUL-terminated */
