@@ -31,6 +31,7 @@ static void cg_init_common(struct cgroup *cg, struct cgroup *parent)
 	list_init(&cg->children);
 	list_init(&cg->sibling);
 	cg->children_by_name.node = NULL;
+	cg->children_by_id.node = NULL;
 	list_init(&cg->watches);
 	list_init(&cg->procs);
 	cg->parent = parent;
@@ -76,6 +77,27 @@ struct cgroup *cg_find_child(struct cgroup *parent, const char *name)
 		n = d < 0 ? n->left : n->right;
 	}
 	return NULL;
+}
+
+struct cgroup *cg_child_from(struct cgroup *parent, uint64_t from)
+{
+	struct rb_node *n = parent->children_by_id.node;
+	struct cgroup *best = NULL;
+	while (n) {
+		struct cgroup *c = rb_entry(n, struct cgroup, id_node);
+		if (c->id >= from) {
+			best = c;
+			n = n->left;
+		} else {
+			n = n->right;
+		}
+	}
+	return best;
+}
+
+static bool cg_id_less(const struct rb_node *a, const struct rb_node *b)
+{
+	return rb_entry(a, struct cgroup, id_node)->id < rb_entry(b, struct cgroup, id_node)->id;
 }
 
 static bool cg_name_less(const struct rb_node *a, const struct rb_node *b)
@@ -138,6 +160,7 @@ int cg_create(struct cgroup *parent, const char *name, struct cgroup **out)
 		cg->name = copy;
 		list_add_tail(&cg->sibling, &parent->children);
 		rb_insert(&parent->children_by_name, &cg->name_node, cg_name_less);
+		rb_insert(&parent->children_by_id, &cg->id_node, cg_id_less);
 		parent->nr_children++;
 		parent->refcount++;
 		for (struct cgroup *a = parent; a; a = a->parent)
@@ -163,6 +186,7 @@ int cg_destroy(struct cgroup *cg)
 		cg->dead = true;
 		list_del(&cg->sibling);
 		rb_erase(&cg->parent->children_by_name, &cg->name_node);
+		rb_erase(&cg->parent->children_by_id, &cg->id_node);
 		cg->parent->nr_children--;
 		for (struct cgroup *a = cg->parent; a; a = a->parent) {
 			a->nr_descendants--;

@@ -34,6 +34,8 @@ struct cgroup {
 	struct list_head sibling;	/* in parent->children */
 	struct rb_root children_by_name;	/* the same, for lookups by name */
 	struct rb_node name_node;	/* in parent->children_by_name */
+	struct rb_root children_by_id;	/* and by id, for listings that resume */
+	struct rb_node id_node;		/* in parent->children_by_id */
 	struct list_head watches;	/* inotify watches on its files */
 	struct list_head procs;		/* processes in this cgroup */
 	uint32_t nr_procs;		/* live processes directly here */
@@ -86,6 +88,8 @@ int cg_create(struct cgroup *parent, const char *name, struct cgroup **out);
  * (root). The memory is freed with its last reference. */
 int cg_destroy(struct cgroup *cg);
 struct cgroup *cg_find_child(struct cgroup *parent, const char *name);
+/* The child of parent with the smallest id >= from, or NULL. cg_lock held. */
+struct cgroup *cg_child_from(struct cgroup *parent, uint64_t from);
 void cg_get(struct cgroup *cg);
 void cg_put(struct cgroup *cg);
 /* Whether a live process is in cg or below (cgroup.events "populated").

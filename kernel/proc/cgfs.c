@@ -130,19 +130,6 @@ long sys_cgfs_stat(const char *upath, struct k_cgnode *unode)
 	return err;
 }
 
-/* The child of cg with the smallest id >= from; cg_lock held. */
-static struct cgroup *cgfs_child_from(struct cgroup *cg, uint64_t from)
-{
-	struct cgroup *best = NULL;
-	struct list_head *pos;
-	list_for_each(pos, &cg->children) {
-		struct cgroup *c = list_entry(pos, struct cgroup, sibling);
-		if (c->id >= from && (!best || c->id < best->id))
-			best = c;
-	}
-	return best;
-}
-
 long sys_cgfs_readdir(const char *upath, uint64_t pos, struct k_cgnode *unode)
 {
 	long err;
@@ -162,7 +149,7 @@ long sys_cgfs_readdir(const char *upath, uint64_t pos, struct k_cgnode *unode)
 			next = pos + 1;
 		} else {
 			cg_lock();
-			struct cgroup *c = cgfs_child_from(cg, pos < CGFS_FILE_POS ? 0 : pos - CGFS_FILE_POS);
+			struct cgroup *c = cg_child_from(cg, pos < CGFS_FILE_POS ? 0 : pos - CGFS_FILE_POS);
 			if (c) {
 				cgfs_node_of(c, NULL, 0, n);
 				next = CGFS_FILE_POS + c->id + 1;
