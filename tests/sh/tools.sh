@@ -87,6 +87,10 @@ status 0 "kill -0 of a live process" kill -0 $$
 status 1 "kill of a missing process fails" kill 999999
 sleep 30 &
 pid=$!
+for i in 1 2 3 4 5; do # the child is "sh" until its exec of sleep is done
+	ps | grep -q "^ *$pid .*sleep" && break
+	sleep 1
+done
 same "$(ps | grep -c "^ *$pid .*sleep")" "1" "ps lists a background sleep"
 kill $pid
 wait $pid
