@@ -168,7 +168,7 @@ static int write_max_descendants(struct cgroup *cg, char *text, const struct k_c
 static int show_stat(struct cgroup *cg, struct cgfs_buf *out)
 {
 	cg_lock();
-	uint32_t live = cg->nr_descendants, dying = cg->nr_dying_descendants;
+	uint32_t live = cg->nr_descendants, dying = __atomic_load_n(&cg->nr_dying_descendants, __ATOMIC_RELAXED);
 	cg_unlock();
 	cgfs_printf(out, "nr_descendants %u\nnr_dying_descendants %u\n", live, dying);
 	return 0;

@@ -190,7 +190,7 @@ int cg_destroy(struct cgroup *cg)
 		cg->parent->nr_children--;
 		for (struct cgroup *a = cg->parent; a; a = a->parent) {
 			a->nr_descendants--;
-			a->nr_dying_descendants++; /* until its memory goes */
+			__atomic_add_fetch(&a->nr_dying_descendants, 1, __ATOMIC_RELAXED); /* until freed */
 		}
 	}
 	cg_unlock();
@@ -213,10 +213,10 @@ void cg_put(struct cgroup *cg)
 			cg->attrs = a->next;
 			kfree(a);
 		}
-		cg_lock();
+		/* Atomically, not under cg_lock: the last reference may go
+		 * anywhere, the scheduler's thread reaping included. */
 		for (struct cgroup *a = parent; a; a = a->parent)
-			a->nr_dying_descendants--;
-		cg_unlock();
+			__atomic_sub_fetch(&a->nr_dying_descendants, 1, __ATOMIC_RELAXED);
 		kfree(cg->name);
 		kfree(cg);
 		cg = parent; /* a child held a reference on its parent */
