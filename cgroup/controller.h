@@ -15,8 +15,9 @@ struct cg_controller {
 	bool threaded;			/* allowed inside threaded subtrees */
 	const struct cftype *files;
 	unsigned nfiles;
-	/* A new thread in cg (fork, thread creation): 0 or -EAGAIN etc.;
-	 * undone by thread_exit when the thread is gone. cg_lock held. */
+	/* A new thread in cg (fork, thread creation): 0 or -EAGAIN etc.
+	 * (cg_lock held); undone by thread_uncharge when the thread is gone,
+	 * which runs without cg_lock (from the scheduler): it must be atomic. */
 	int (*thread_charge)(struct cgroup *cg);
 	void (*thread_uncharge)(struct cgroup *cg);
 	/* A thread moves from src to dst (migration never fails). cg_lock held. */

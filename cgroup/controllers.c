@@ -20,21 +20,19 @@ int cg_thread_charge(struct cgroup *cg)
 	for (; i < cg_nr_controllers && !err; i++)
 		if (cg_controllers[i]->thread_charge)
 			err = cg_controllers[i]->thread_charge(cg);
+	cg_unlock();
 	if (err) /* undo the ones that took it; i - 1 refused */
 		for (unsigned k = 0; k + 1 < i; k++)
 			if (cg_controllers[k]->thread_uncharge)
 				cg_controllers[k]->thread_uncharge(cg);
-	cg_unlock();
 	return err;
 }
 
 void cg_thread_uncharge(struct cgroup *cg)
 {
-	cg_lock();
-	for (unsigned i = 0; i < cg_nr_controllers; i++)
+	for (unsigned i = 0; i < cg_nr_controllers; i++) /* lock-free: see controller.h */
 		if (cg_controllers[i]->thread_uncharge)
 			cg_controllers[i]->thread_uncharge(cg);
-	cg_unlock();
 }
 
 void cg_thread_move(struct cgroup *src, struct cgroup *dst)

@@ -25,19 +25,23 @@ static bool pids_enforced(const struct cgroup *cg)
 	return cg->parent && (cg->parent->subtree_control & cg_pids.bit);
 }
 
+/* pids_current changes atomically: an uncharge comes without cg_lock
+ * (a thread is reaped under the scheduler's lock). The peak is raised by
+ * charges, which hold cg_lock. */
 static void pids_add(struct cgroup *cg, int64_t n)
 {
 	for (; cg; cg = cg->parent) {
-		cg->pids_current = (uint64_t)((int64_t)cg->pids_current + n);
-		if (cg->pids_current > cg->pids_peak)
-			cg->pids_peak = cg->pids_current;
+		uint64_t now = __atomic_add_fetch(&cg->pids_current, (uint64_t)n, __ATOMIC_RELAXED);
+		if (n > 0 && now > cg->pids_peak)
+			cg->pids_peak = now;
 	}
 }
 
 static int pids_thread_charge(struct cgroup *cg)
 {
 	for (struct cgroup *a = cg; a; a = a->parent) {
-		if (pids_enforced(a) && a->pids_max != PIDS_UNLIMITED && a->pids_current + 1 > a->pids_max) {
+		uint64_t current = __atomic_load_n(&a->pids_current, __ATOMIC_RELAXED);
+		if (pids_enforced(a) && a->pids_max != PIDS_UNLIMITED && current + 1 > a->pids_max) {
 			a->pids_events_local++;
 			for (struct cgroup *b = a; b; b = b->parent)
 				b->pids_events++;
@@ -83,7 +87,7 @@ static int pids_write_max(struct cgroup *cg, char *text, const struct k_cgwriter
 
 static int pids_show_current(struct cgroup *cg, struct cgfs_buf *out)
 {
-	cgfs_printf(out, "%llu\n", (unsigned long long)cg->pids_current);
+	cgfs_printf(out, "%llu\n", (unsigned long long)__atomic_load_n(&cg->pids_current, __ATOMIC_RELAXED));
 	return 0;
 }
 
