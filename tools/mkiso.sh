@@ -8,7 +8,8 @@ if [ ! -d /usr/lib/grub/i386-pc ]; then
 	exit 1
 fi
 dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
+log=$(mktemp) # outside $dir: xorriso fails if a file it packs grows meanwhile
+trap 'rm -rf "$dir" "$log"' EXIT
 mkdir -p "$dir/boot/grub"
 cp "$kernel" "$dir/boot/arbor.elf"
 cp "$initrd" "$dir/boot/initrd.cpio"
@@ -26,8 +27,8 @@ menuentry "Arbor" {
 CFG
 if ! grub-mkrescue -o "$out" "$dir" \
 	--install-modules="multiboot2 normal part_msdos iso9660 biosdisk serial terminal" \
-	--fonts= --locales= --themes= >"$dir/log" 2>&1; then
-	cat "$dir/log" >&2
+	--fonts= --locales= --themes= >"$log" 2>&1; then
+	cat "$log" >&2
 	echo "mkiso: grub-mkrescue could not build $out (see above); is xorriso installed? ('make deps')" >&2
 	exit 1
 fi
