@@ -65,5 +65,7 @@ int cgfs_show_procs(struct cgroup *cg, struct cgfs_buf *out);
 int cgfs_write_procs(struct cgroup *cg, int64_t pid, const struct k_cgwriter *w);
 /* SIGKILL to every process in cg's subtree (cgroup.kill). */
 void cgfs_kill_subtree(struct cgroup *cg);
+/* cgroup.freeze of cg set to on (kernel/proc/freezer.c). */
+void cgfs_freeze(struct cgroup *cg, bool on);
 
 #endif

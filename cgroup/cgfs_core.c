@@ -117,7 +117,7 @@ static int show_events(struct cgroup *cg, struct cgfs_buf *out)
 	cg_lock();
 	bool populated = cg_populated_locked(cg);
 	cg_unlock();
-	cgfs_printf(out, "populated %d\nfrozen %d\n", populated, 0);
+	cgfs_printf(out, "populated %d\nfrozen %d\n", populated, cg->frozen);
 	return 0;
 }
 
@@ -262,9 +262,29 @@ static int write_kill(struct cgroup *cg, char *text, const struct k_cgwriter *w)
 	return 0;
 }
 
+static int show_freeze(struct cgroup *cg, struct cgfs_buf *out)
+{
+	cgfs_printf(out, "%d\n", cg->freeze);
+	return 0;
+}
+
+/* 0 or 1: EINVAL for anything but an integer, ERANGE for other ones. */
+static int write_freeze(struct cgroup *cg, char *text, const struct k_cgwriter *w)
+{
+	int64_t v;
+	(void)w;
+	if (cgfs_parse_s64(text, &v))
+		return -EINVAL;
+	if (v != 0 && v != 1)
+		return -ERANGE;
+	cgfs_freeze(cg, v == 1);
+	return 0;
+}
+
 static const struct cftype cgfs_core_files[] = {
 	{ "cgroup.controllers", 0444, 0, show_controllers, NULL },
 	{ "cgroup.events", 0444, CFT_NOT_ON_ROOT | CFT_NOTIFY, show_events, NULL },
+	{ "cgroup.freeze", 0644, CFT_NOT_ON_ROOT | CFT_DEAD_ENOENT, show_freeze, write_freeze },
 	{ "cgroup.kill", 0200, CFT_NOT_ON_ROOT | CFT_DEAD_ENOENT, NULL, write_kill },
 	{ "cgroup.max.depth", 0644, CFT_DEAD_ENOENT, show_max_depth, write_max_depth },
 	{ "cgroup.max.descendants", 0644, CFT_DEAD_ENOENT, show_max_descendants, write_max_descendants },

@@ -42,6 +42,8 @@ static void cg_init_common(struct cgroup *cg, struct cgroup *parent)
 	cg->max_depth = cg->max_descendants = CG_MAX_UNLIMITED;
 	cg->mode = 0755;
 	cg->pids_max = UINT64_MAX;
+	/* A child of a frozen cgroup starts frozen (empty, so frozen at once). */
+	cg->e_freeze = cg->frozen = parent && parent->e_freeze;
 	page_counter_init(&cg->memory, parent ? &parent->memory : NULL);
 	sched_queue_init(&cg->rq, parent ? &cg->se : NULL);
 	if (parent)

@@ -61,6 +61,12 @@ struct cgroup {
 	/* controllers enabled for its children (cgroup.subtree_control) */
 	uint32_t subtree_control;
 
+	/* freezer: its own cgroup.freeze, whether it or an ancestor freezes,
+	 * whether every thread below is parked (cgroup.events "frozen"), and
+	 * how many threads below are parked */
+	bool freeze, e_freeze, frozen;
+	uint64_t nr_parked;
+
 	/* pids: threads in this subtree, the limit (UINT64_MAX: "max"), the
 	 * highest count seen, refused creations (here or below / here) */
 	uint64_t pids_current, pids_max, pids_peak;

@@ -72,6 +72,8 @@ struct thread {
 	/* A signal cut an IPC call a server had already taken: the call may
 	 * have had its effect, so SA_RESTART must not run it again. */
 	bool sig_call_taken;
+	/* The freezer woke it from a wait: its call runs again after the thaw. */
+	bool freeze_kicked;
 
 	/* IPC (guarded by the scheduler lock) */
 	struct ipc_msg ipc_buf;		/* message in flight to or from this thread */

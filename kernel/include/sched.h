@@ -38,6 +38,10 @@ void sched_preempt_irq(void);
 
 /* Interrupts what t waits for (signals, kills): -EINTR. */
 void sched_interrupt(struct thread *t);
+/* The freezer's kick: a thread blocked in a wait (not one in an IPC call,
+ * whose server may already act on it) wakes with -EINTR and is marked so
+ * its call restarts after the thaw. True if it was blocked. */
+bool sched_kick_blocked(struct thread *t);
 /* A new or woken thread becomes runnable. */
 void sched_wake(struct thread *t, int result);
 /* Blocks the current thread until woken or deadline (clock_ns; 0 = none).

@@ -7,6 +7,7 @@
 #include "addrspace.h"
 #include "cgroup.h"
 #include "controller.h"
+#include "freezer.h"
 #include "list.h"
 #include "sched.h"
 
@@ -52,8 +53,12 @@ int proc_migrate_locked(struct proc *p, struct cgroup *dst)
 		cg_put(was); /* never the last: p still holds src */
 	}
 	old_as = migrate_addrspace(p->as, dst);
+	if (dst->e_freeze)
+		freezer_kick_proc_locked(p); /* into a frozen cgroup: it freezes */
 	if (old_as)
 		cg_put(old_as);
+	if (src->e_freeze)
+		freezer_thaw_wake(); /* out of one: its parked threads look again */
 	cg_put(src);
 	return 0;
 }

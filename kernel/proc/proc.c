@@ -20,6 +20,7 @@
 #include "timer.h"
 #include "printk.h"
 #include "dev.h"
+#include "freezer.h"
 #include "ipc.h"
 #include "kstring.h"
 #include "memcg.h"
@@ -200,6 +201,8 @@ int proc_add_thread(struct proc *p, struct thread *t)
 	}
 	list_add_tail(&t->proc_link, &p->threads);
 	p->nr_threads++;
+	if (t->cgroup->e_freeze)
+		thread_set_work(t); /* born frozen: it parks before user mode */
 	spin_unlock(&proc_lock);
 	return 0;
 }
@@ -219,6 +222,8 @@ void proc_add_first_thread(struct proc *p, struct thread *t)
 		t->kill_pending = true;
 		thread_set_work(t);
 	}
+	if (t->cgroup->e_freeze)
+		thread_set_work(t); /* born frozen: it parks before user mode */
 	spin_unlock(&proc_lock);
 }
 
@@ -349,6 +354,11 @@ void proc_user_return_work(struct trap_frame *tf)
 		thread_exit(0);
 	if (thread_has_work(t))
 		signal_handle_pending(t, tf);
+	if (t->kill_pending)
+		thread_exit(0);
+	freezer_park(t, tf); /* a frozen cgroup's threads stop here */
+	if (thread_has_work(t))
+		signal_handle_pending(t, tf); /* what came while it was parked (SIGKILL) */
 	if (t->kill_pending)
 		thread_exit(0);
 	if (thread_has_work(t))

@@ -354,6 +354,7 @@ static void signal_deliver(struct thread *t, struct trap_frame *tf, int sig, uin
 	info.f.addr = addr;
 	if (tf && (act.flags & SA_RESTART))
 		signal_restart_syscall(t, tf);
+	t->freeze_kicked = false; /* a handler runs: EINTR is the call's answer */
 	if (!tf || !signal_setup_frame(t, tf, sig, &act, &info))
 		proc_exit(W_SIGNALED(SIGSEGV));
 }

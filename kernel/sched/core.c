@@ -569,6 +569,18 @@ void sched_ipc_release_caller_locked(struct thread *caller, int result)
 	sched_queue_chain(caller);
 }
 
+bool sched_kick_blocked(struct thread *t)
+{
+	uint64_t f = spin_lock_irqsave(&sched_lock);
+	bool blocked = t->state == THREAD_BLOCKED;
+	if (blocked) {
+		t->freeze_kicked = true;
+		sched_wake_locked(t, -EINTR);
+	}
+	spin_unlock_irqrestore(&sched_lock, f);
+	return blocked;
+}
+
 /* A signal or a kill for t: a blocked thread wakes with -EINTR; a thread in
  * an IPC call stops waiting for the server (which goes on, on its own
  * entity, and later finds nobody to reply to). */

@@ -420,6 +420,107 @@ static void test_inotify(void)
 	check(rmdir(BASE "/i") == 0, "remove it");
 }
 
+/* The CPU time (utime + stime, in ticks) /proc/PID/stat reports. */
+static long cpu_ticks(pid_t pid)
+{
+	char path[64], buf[512];
+	long utime = -1, stime = -1;
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	if (slurp(path, buf, sizeof(buf)) <= 0)
+		return -1;
+	char *p = strrchr(buf, ')');
+	/* after "pid (comm)": state ppid pgrp session tty tpgid flags minflt
+	 * cminflt majflt cmajflt utime stime */
+	if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %ld %ld", &utime, &stime) != 2)
+		return -1;
+	return utime + stime;
+}
+
+static int wait_text(const char *path, const char *want)
+{
+	for (int i = 0; i < 300; i++) {
+		if (text_eq(path, want))
+			return 1;
+		usleep(10000);
+	}
+	return text_is(path, want);
+}
+
+/* cgroup.freeze: busy and sleeping processes stop, frozen turns 1, new
+ * children start frozen, SIGKILL still kills, thaw and migration out
+ * resume them. */
+static void test_freeze(void)
+{
+	char pid[16];
+	check(mkdir(BASE "/f", 0755) == 0 && text_is(BASE "/f/cgroup.freeze", "0\n"), "cgroup.freeze reads 0");
+	check(fails(put(BASE "/f/cgroup.freeze", "2"), ERANGE) && fails(put(BASE "/f/cgroup.freeze", "x"), EINVAL),
+	      "cgroup.freeze: 2 is ERANGE, x is EINVAL");
+	pid_t busy = fork();
+	if (busy == 0) {
+		for (volatile unsigned long i = 0;; i++)
+			;
+	}
+	pid_t sleeper = fork();
+	if (sleeper == 0) {
+		sleep(100);
+		_exit(7);
+	}
+	snprintf(pid, sizeof(pid), "%d", busy);
+	put(BASE "/f/cgroup.procs", pid);
+	snprintf(pid, sizeof(pid), "%d", sleeper);
+	put(BASE "/f/cgroup.procs", pid);
+	usleep(50000);
+	check(put(BASE "/f/cgroup.freeze", "1") == 0 && text_is(BASE "/f/cgroup.freeze", "1\n"), "write 1");
+	check(wait_text(BASE "/f/cgroup.events", "populated 1\nfrozen 1\n"),
+	      "a busy and a sleeping process: frozen turns 1");
+	long t0 = cpu_ticks(busy);
+	usleep(300000);
+	check(t0 >= 0 && cpu_ticks(busy) == t0, "the busy process gets no CPU while frozen");
+	check(mkdir(BASE "/f/sub", 0755) == 0 && text_is(BASE "/f/sub/cgroup.events", "populated 0\nfrozen 1\n") &&
+	      text_is(BASE "/f/sub/cgroup.freeze", "0\n"), "a new child of a frozen cgroup is frozen (its own freeze 0)");
+	rmdir(BASE "/f/sub");
+	int status;
+	kill(sleeper, SIGKILL);
+	check(waitpid(sleeper, &status, 0) == sleeper && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL,
+	      "SIGKILL still kills a frozen process");
+	check(put(BASE "/f/cgroup.freeze", "0") == 0 &&
+	      wait_text(BASE "/f/cgroup.events", "populated 1\nfrozen 0\n"), "thawed: frozen 0");
+	usleep(300000);
+	check(cpu_ticks(busy) > t0, "and it runs again");
+	put(BASE "/f/cgroup.freeze", "1");
+	check(wait_text(BASE "/f/cgroup.events", "populated 1\nfrozen 1\n"), "frozen again");
+	snprintf(pid, sizeof(pid), "%d", busy);
+	put(BASE "/cgroup.procs", pid);
+	check(wait_text(BASE "/f/cgroup.events", "populated 0\nfrozen 1\n"), "migrated out: the cgroup is empty and frozen");
+	t0 = cpu_ticks(busy);
+	usleep(300000);
+	check(cpu_ticks(busy) > t0, "and the process runs again outside it");
+	kill(busy, SIGKILL);
+	waitpid(busy, NULL, 0);
+
+	/* A read blocked through freeze and thaw just goes on: no EINTR. */
+	int p[2];
+	pipe(p);
+	pid_t reader = fork();
+	if (reader == 0) {
+		char c;
+		close(p[1]);
+		ssize_t r = read(p[0], &c, 1);
+		_exit(r == 1 && c == 'x' ? 0 : r < 0 && errno == EINTR ? 2 : 1);
+	}
+	close(p[0]);
+	snprintf(pid, sizeof(pid), "%d", reader);
+	put(BASE "/f/cgroup.procs", pid);
+	check(wait_text(BASE "/f/cgroup.events", "populated 1\nfrozen 1\n"), "a process blocked in read freezes");
+	put(BASE "/f/cgroup.freeze", "0");
+	write(p[1], "x", 1);
+	int st = -1;
+	waitpid(reader, &st, 0);
+	check(WIFEXITED(st) && WEXITSTATUS(st) == 0, "and after the thaw its read gets the byte (no EINTR)");
+	close(p[1]);
+	check(rmdir(BASE "/f") == 0, "remove it");
+}
+
 int main(void)
 {
 	test_tree();
@@ -432,6 +533,7 @@ int main(void)
 	test_delegation();
 	test_poll();
 	test_inotify();
+	test_freeze();
 	printf("1..%d\n", n);
 	return failed != 0;
 }

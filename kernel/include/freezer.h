@@ -1,0 +1,19 @@
+/* The cgroup freezer (kernel/proc/freezer.c). */
+#ifndef ARBOR_FREEZER_H
+#define ARBOR_FREEZER_H
+
+#include "cgroup.h"
+
+struct thread;
+struct trap_frame;
+struct proc;
+
+/* On the way back to user mode: stop here while the thread's cgroup is
+ * frozen (SIGKILL still ends it). */
+void freezer_park(struct thread *t, struct trap_frame *tf);
+/* Sends p's threads to the park point. proc_lock held. */
+void freezer_kick_proc_locked(struct proc *p);
+/* Parked threads look again (after a thaw or a migration). */
+void freezer_thaw_wake(void);
+
+#endif

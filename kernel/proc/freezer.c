@@ -1,0 +1,133 @@
+/* The cgroup freezer (cgroup.freeze, "frozen" in cgroup.events), as
+ * Linux's cgroup v2 freezer:
+ *
+ * A cgroup freezes when it or an ancestor has cgroup.freeze 1. Its
+ * threads stop at a safe point, on their way back to user mode: running
+ * ones at their next kernel exit (their work flag is set), ones blocked in
+ * a wait are woken (and their system call runs again after the thaw, so
+ * the program never sees EINTR). A thread in an IPC call stops when the
+ * call returns (its server may already be acting on it). "frozen" turns 1
+ * once every thread below is parked, and cgroup.events notifies each
+ * change. New children of a frozen cgroup start frozen; a process that
+ * migrates into a frozen cgroup freezes, out of one thaws. SIGKILL still
+ * kills; other signals wait for the thaw. */
+#include "freezer.h"
+#include "cgfs.h"
+#include "abi/errno.h"
+#include "abi/signal.h"
+#include "proc.h"
+#include "sched.h"
+#include "syscall.h"
+#include "trap.h"
+
+static struct spinlock freezer_lock = SPINLOCK_INIT("freezer");
+static struct waitq freezer_wq = WAITQ_INIT(freezer_wq);
+
+/* Recomputes "frozen" for cg and its ancestors; notifies each flip.
+ * cg_lock held. */
+static void freezer_update_locked(struct cgroup *cg)
+{
+	for (; cg && cg->parent; cg = cg->parent) {
+		uint64_t threads = __atomic_load_n(&cg->pids_current, __ATOMIC_RELAXED);
+		bool frozen = cg->e_freeze && cg->nr_parked >= threads;
+		if (frozen != cg->frozen) {
+			cg->frozen = frozen;
+			cg->events_seq++;
+			cgfs_notify_locked(cg);
+		}
+	}
+}
+
+static void freezer_count_locked(struct cgroup *cg, int delta)
+{
+	for (struct cgroup *a = cg; a; a = a->parent)
+		a->nr_parked += (uint64_t)(int64_t)delta;
+	freezer_update_locked(cg);
+}
+
+void freezer_kick_proc_locked(struct proc *p)
+{
+	struct list_head *pos;
+	list_for_each(pos, &p->threads) {
+		struct thread *t = list_entry(pos, struct thread, proc_link);
+		thread_set_work(t);
+		sched_kick_blocked(t);
+	}
+}
+
+/* Sets e_freeze below cg after a change; kicks what starts freezing.
+ * proc_lock and cg_lock held. */
+static void freezer_propagate_locked(struct cgroup *cg)
+{
+	bool e = cg->freeze || (cg->parent && cg->parent->e_freeze);
+	if (e && !cg->e_freeze) {
+		struct list_head *pos;
+		list_for_each(pos, &cg->procs)
+			freezer_kick_proc_locked(list_entry(pos, struct proc, cg_link));
+	}
+	cg->e_freeze = e;
+	struct list_head *pos;
+	list_for_each(pos, &cg->children)
+		freezer_propagate_locked(list_entry(pos, struct cgroup, sibling));
+	freezer_update_locked(cg);
+}
+
+void freezer_thaw_wake(void)
+{
+	spin_lock(&freezer_lock);
+	waitq_wake_all(&freezer_wq, 0);
+	spin_unlock(&freezer_lock);
+}
+
+void cgfs_freeze(struct cgroup *cg, bool on)
+{
+	spin_lock(&proc_lock);
+	cg_lock();
+	cg->freeze = on;
+	freezer_propagate_locked(cg);
+	cg_unlock();
+	spin_unlock(&proc_lock);
+	if (!on)
+		freezer_thaw_wake();
+}
+
+/* A SIGKILL (or an end) waits: the thread must not stay parked. */
+static bool freezer_must_go(const struct thread *t)
+{
+	uint64_t kill = 1ull << (SIGKILL - 1);
+	return t->kill_pending || t->proc->exiting || ((t->sig_pending | t->proc->sig_pending) & kill);
+}
+
+void freezer_park(struct thread *t, struct trap_frame *tf)
+{
+	bool kicked = t->freeze_kicked;
+	t->freeze_kicked = false;
+	if (!__atomic_load_n(&t->cgroup->e_freeze, __ATOMIC_RELAXED))
+		return;
+	/* Woken from a wait by the freezer: the call runs again afterwards. */
+	if (kicked && tf && tf->vector == SYSCALL_VECTOR && (int64_t)tf->rax == -EINTR &&
+	    tf->error < SYSCALL_COUNT) {
+		tf->rax = tf->error;
+		tf->rip -= 2;
+	}
+	for (;;) {
+		cg_lock();
+		struct cgroup *cg = t->cgroup;
+		if (!cg->e_freeze || freezer_must_go(t)) {
+			cg_unlock();
+			return;
+		}
+		cg_get(cg);
+		freezer_count_locked(cg, 1);
+		cg_unlock();
+		spin_lock(&freezer_lock); /* a thaw wakes under it: none is missed */
+		if (t->cgroup == cg && __atomic_load_n(&cg->e_freeze, __ATOMIC_RELAXED) && !freezer_must_go(t))
+			waitq_wait(&freezer_wq, &freezer_lock, 0);
+		else
+			spin_unlock(&freezer_lock);
+		cg_lock();
+		freezer_count_locked(cg, -1);
+		cg_unlock();
+		cg_put(cg);
+	}
+}
