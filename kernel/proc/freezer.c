@@ -102,14 +102,15 @@ void freezer_park(struct thread *t, struct trap_frame *tf)
 {
 	bool kicked = t->freeze_kicked;
 	t->freeze_kicked = false;
-	if (!__atomic_load_n(&t->cgroup->e_freeze, __ATOMIC_RELAXED))
-		return;
-	/* Woken from a wait by the freezer: the call runs again afterwards. */
+	/* Woken from a wait by the freezer: the call runs again (even if the
+	 * thaw came first), so the program never sees that EINTR. */
 	if (kicked && tf && tf->vector == SYSCALL_VECTOR && (int64_t)tf->rax == -EINTR &&
 	    tf->error < SYSCALL_COUNT) {
 		tf->rax = tf->error;
 		tf->rip -= 2;
 	}
+	if (!__atomic_load_n(&t->cgroup->e_freeze, __ATOMIC_RELAXED))
+		return;
 	for (;;) {
 		cg_lock();
 		struct cgroup *cg = t->cgroup;
