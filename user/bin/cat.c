@@ -5,22 +5,9 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include "lib/tool.h"
 
 static char buf[65536];
-
-static int write_all(const char *p, size_t n)
-{
-	while (n > 0) {
-		ssize_t w = write(STDOUT_FILENO, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
 
 /* Copies fd to standard output: 0, or -1 on a read error (errno set), or
    -2 on a write error. */
@@ -34,7 +21,7 @@ static int copy(int fd)
 			return -1;
 		if (r == 0)
 			return 0;
-		if (write_all(buf, (size_t)r) < 0)
+		if (tool_write_all(STDOUT_FILENO, buf, (size_t)r) < 0)
 			return -2;
 	}
 }

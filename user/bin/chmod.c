@@ -35,6 +35,14 @@ static void perm_string(mode_t m, char *out)
 	out[9] = '\0';
 }
 
+static int change(const char *path, int top);
+
+/* An entry below a directory being changed recursively. */
+static int change_below(const char *path)
+{
+	return change(path, 0);
+}
+
 static int change(const char *path, int top)
 {
 	struct stat st;
@@ -64,37 +72,7 @@ static int change(const char *path, int top)
 	}
 	if (!opt_recursive || !S_ISDIR(st.st_mode))
 		return status;
-	DIR *d = opendir(path);
-	if (!d) {
-		if (!opt_silent)
-			fprintf(stderr, "chmod: %s: %s\n", path, strerror(errno));
-		return 1;
-	}
-	struct dirent *de;
-	while ((errno = 0, de = readdir(d)) != NULL) {
-		const char *nm = de->d_name;
-		if (strcmp(nm, ".") == 0 || strcmp(nm, "..") == 0)
-			continue;
-		size_t a = strlen(path), b = strlen(nm);
-		char *p = malloc(a + b + 2);
-		if (!p) {
-			fprintf(stderr, "chmod: %s\n", strerror(ENOMEM));
-			exit(1);
-		}
-		memcpy(p, path, a);
-		if (a == 0 || path[a - 1] != '/')
-			p[a++] = '/';
-		memcpy(p + a, nm, b + 1);
-		status |= change(p, 0);
-		free(p);
-	}
-	if (errno) {
-		if (!opt_silent)
-			fprintf(stderr, "chmod: %s: %s\n", path, strerror(errno));
-		status = 1;
-	}
-	closedir(d);
-	return status;
+	return status | tool_for_each_entry("chmod", path, opt_silent, change_below);
 }
 
 static int chmod_flag(int c)

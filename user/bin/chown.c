@@ -68,6 +68,14 @@ static void id_pair(char *buf, size_t size, unsigned long u, unsigned long g)
 	snprintf(buf, size, "%s:%s", us, gs);
 }
 
+static int change(const char *path, int top);
+
+/* An entry below a directory being changed recursively. */
+static int change_below(const char *path)
+{
+	return change(path, 0);
+}
+
 static int change(const char *path, int top)
 {
 	struct stat st;
@@ -95,37 +103,7 @@ static int change(const char *path, int top)
 	}
 	if (!opt_recursive || !S_ISDIR(st.st_mode))
 		return status;
-	DIR *d = opendir(path);
-	if (!d) {
-		if (!opt_silent)
-			fprintf(stderr, "chown: %s: %s\n", path, strerror(errno));
-		return 1;
-	}
-	struct dirent *de;
-	while ((errno = 0, de = readdir(d)) != NULL) {
-		const char *nm = de->d_name;
-		if (strcmp(nm, ".") == 0 || strcmp(nm, "..") == 0)
-			continue;
-		size_t a = strlen(path), b = strlen(nm);
-		char *p = malloc(a + b + 2);
-		if (!p) {
-			fprintf(stderr, "chown: %s\n", strerror(ENOMEM));
-			exit(1);
-		}
-		memcpy(p, path, a);
-		if (a == 0 || path[a - 1] != '/')
-			p[a++] = '/';
-		memcpy(p + a, nm, b + 1);
-		status |= change(p, 0);
-		free(p);
-	}
-	if (errno) {
-		if (!opt_silent)
-			fprintf(stderr, "chown: %s: %s\n", path, strerror(errno));
-		status = 1;
-	}
-	closedir(d);
-	return status;
+	return status | tool_for_each_entry("chown", path, opt_silent, change_below);
 }
 
 static int chown_flag(int c)

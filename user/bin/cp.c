@@ -25,22 +25,6 @@ static int opt_recursive, opt_force, opt_noclobber, opt_preserve, opt_verbose;
 static mode_t cur_umask;
 static char buf[65536];
 
-static char *join(const char *dir, const char *name, size_t nlen)
-{
-	size_t a = strlen(dir);
-	char *p = malloc(a + nlen + 2);
-	if (!p) {
-		fprintf(stderr, "cp: %s\n", strerror(ENOMEM));
-		exit(1);
-	}
-	memcpy(p, dir, a);
-	if (a == 0 || dir[a - 1] != '/')
-		p[a++] = '/';
-	memcpy(p + a, name, nlen);
-	p[a + nlen] = '\0';
-	return p;
-}
-
 static int fail(const char *path)
 {
 	fprintf(stderr, "cp: %s: %s\n", path, strerror(errno));
@@ -125,7 +109,7 @@ static int copy_dir(const char *src, const char *dst, const struct stat *ss)
 		if (strcmp(nm, ".") == 0 || strcmp(nm, "..") == 0)
 			continue;
 		size_t n = strlen(nm);
-		char *s = join(src, nm, n), *t = join(dst, nm, n);
+		char *s = tool_join(src, nm, n), *t = tool_join(dst, nm, n);
 		status |= copy_path(s, t, 0);
 		free(s);
 		free(t);
@@ -261,7 +245,7 @@ int main(int argc, char **argv)
 		size_t b = n;
 		while (b > 0 && s[b - 1] != '/')
 			b--;
-		char *target = join(dest, s + b, n - b);
+		char *target = tool_join(dest, s + b, n - b);
 		status |= copy_path(s, target, 1);
 		free(target);
 	}

@@ -14,60 +14,14 @@
 #include <unistd.h>
 #include "lib/tool.h"
 
-static int write_all(const char *p, size_t n)
-{
-	while (n > 0) {
-		ssize_t w = write(STDOUT_FILENO, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 static char buf[65536];
-
-/* Whole input into a growing buffer (for the "all but the last N" cases). */
-static char *read_all(int fd, size_t *len)
-{
-	size_t cap = 65536, n = 0;
-	char *p = malloc(cap);
-	if (!p)
-		return NULL;
-	for (;;) {
-		if (n == cap) {
-			char *q = realloc(p, cap *= 2);
-			if (!q) {
-				free(p);
-				errno = ENOMEM;
-				return NULL;
-			}
-			p = q;
-		}
-		ssize_t r = read(fd, p + n, cap - n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			free(p);
-			return NULL;
-		}
-		if (r == 0)
-			break;
-		n += (size_t)r;
-	}
-	*len = n;
-	return p;
-}
 
 /* 0, -1 on a read error, -2 on a write error. */
 static int head(int fd, int bytes, unsigned long long n, int neg)
 {
 	if (neg) {
 		size_t len;
-		char *p = read_all(fd, &len);
+		char *p = tool_read_all(fd, &len);
 		if (!p)
 			return -1;
 		size_t end = len;
@@ -82,7 +36,7 @@ static int head(int fd, int bytes, unsigned long long n, int neg)
 					end--;
 			}
 		}
-		int r = write_all(p, end) < 0 ? -2 : 0;
+		int r = tool_write_all(STDOUT_FILENO, p, end) < 0 ? -2 : 0;
 		free(p);
 		return r;
 	}
@@ -107,7 +61,7 @@ static int head(int fd, int bytes, unsigned long long n, int neg)
 				}
 			}
 		}
-		if (write_all(buf, take) < 0)
+		if (tool_write_all(STDOUT_FILENO, buf, take) < 0)
 			return -2;
 	}
 	return 0;
@@ -135,7 +89,7 @@ int main(int argc, char **argv)
 			char h[4200];
 			int l = snprintf(h, sizeof(h), "%s==> %s <==\n", printed ? "\n" : "",
 					 is_stdin ? "standard input" : name);
-			if (write_all(h, l < (int)sizeof(h) ? (size_t)l : sizeof(h) - 1) < 0) {
+			if (tool_write_all(STDOUT_FILENO, h, l < (int)sizeof(h) ? (size_t)l : sizeof(h) - 1) < 0) {
 				fprintf(stderr, "head: write error: %s\n", strerror(errno));
 				return 1;
 			}

@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include "lib/tool.h"
 
 struct entry {
 	char *name;	/* as printed */
@@ -146,17 +147,6 @@ static void print_entries(struct entry *e, size_t n, int total, struct entry *w,
 	}
 }
 
-static char *join(const char *dir, const char *name)
-{
-	size_t a = strlen(dir), b = strlen(name);
-	char *p = xmalloc(a + b + 2);
-	memcpy(p, dir, a);
-	if (a == 0 || dir[a - 1] != '/')
-		p[a++] = '/';
-	memcpy(p + a, name, b + 1);
-	return p;
-}
-
 static void list_dir(const char *path)
 {
 	DIR *d = opendir(path);
@@ -186,7 +176,7 @@ static void list_dir(const char *path)
 		e[n].name = xstrdup(nm);
 		e[n].path = NULL;
 		if (opt_long) {
-			e[n].path = join(path, nm);
+			e[n].path = tool_join(path, nm, strlen(nm));
 			if (lstat(e[n].path, &e[n].st) < 0) {
 				fail(1, e[n].path);
 				free(e[n].name);

@@ -137,18 +137,9 @@ int main(int argc, char **argv)
 			status |= move(ops[i], dest);
 			continue;
 		}
-		size_t blen, dlen = strlen(dest);
+		size_t blen;
 		const char *b = base_name(ops[i], &blen);
-		char *target = malloc(dlen + blen + 2);
-		if (!target) {
-			fprintf(stderr, "mv: %s\n", strerror(ENOMEM));
-			return 1;
-		}
-		memcpy(target, dest, dlen);
-		if (dlen == 0 || dest[dlen - 1] != '/')
-			target[dlen++] = '/';
-		memcpy(target + dlen, b, blen);
-		target[dlen + blen] = '\0';
+		char *target = tool_join(dest, b, blen);
 		status |= move(ops[i], target);
 		free(target);
 	}

@@ -21,19 +21,6 @@ static void report(const char *path)
 	fprintf(stderr, "rm: %s: %s\n", path, strerror(errno));
 }
 
-static char *join(const char *dir, const char *name)
-{
-	size_t a = strlen(dir), b = strlen(name);
-	char *p = malloc(a + b + 2);
-	if (!p)
-		return NULL;
-	memcpy(p, dir, a);
-	if (a == 0 || dir[a - 1] != '/')
-		p[a++] = '/';
-	memcpy(p + a, name, b + 1);
-	return p;
-}
-
 static int remove_path(const char *path);
 
 /* Removes what is in directory path (names are read first, then removed,
@@ -60,9 +47,7 @@ static int remove_contents(const char *path)
 			names = more;
 			cap *= 2;
 		}
-		if ((names[n] = join(path, nm)) == NULL)
-			break;
-		n++;
+		names[n++] = tool_join(path, nm, strlen(nm));
 	}
 	if (!names || errno) {
 		report(path);

@@ -18,51 +18,6 @@
 #include <unistd.h>
 #include "lib/tool.h"
 
-static int write_all(const char *p, size_t n)
-{
-	while (n > 0) {
-		ssize_t w = write(STDOUT_FILENO, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
-static char *read_all(int fd, size_t *len)
-{
-	size_t cap = 65536, n = 0;
-	char *p = malloc(cap);
-	if (!p)
-		return NULL;
-	for (;;) {
-		if (n == cap) {
-			char *q = realloc(p, cap *= 2);
-			if (!q) {
-				free(p);
-				errno = ENOMEM;
-				return NULL;
-			}
-			p = q;
-		}
-		ssize_t r = read(fd, p + n, cap - n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			free(p);
-			return NULL;
-		}
-		if (r == 0)
-			break;
-		n += (size_t)r;
-	}
-	*len = n;
-	return p;
-}
-
 /* Where the output starts in p[0..len). */
 static size_t start_of(const char *p, size_t len, int bytes, unsigned long long n, int from_start)
 {
@@ -106,7 +61,7 @@ static void follow(int fd, const char *name)
 			nanosleep(&half, NULL);
 			continue;
 		}
-		if (write_all(buf, (size_t)r) < 0) {
+		if (tool_write_all(STDOUT_FILENO, buf, (size_t)r) < 0) {
 			if (errno != EPIPE)
 				fprintf(stderr, "tail: write error: %s\n", strerror(errno));
 			exit(1);
@@ -135,7 +90,7 @@ int main(int argc, char **argv)
 			continue;
 		}
 		size_t len;
-		char *p = read_all(fd, &len);
+		char *p = tool_read_all(fd, &len);
 		if (!p) {
 			fprintf(stderr, "tail: %s: %s\n", shown, strerror(errno));
 			status = 1;
@@ -148,11 +103,11 @@ int main(int argc, char **argv)
 		if (headers) {
 			char h[4200];
 			int l = snprintf(h, sizeof(h), "%s==> %s <==\n", printed ? "\n" : "", shown);
-			w = write_all(h, l < (int)sizeof(h) ? (size_t)l : sizeof(h) - 1);
+			w = tool_write_all(STDOUT_FILENO, h, l < (int)sizeof(h) ? (size_t)l : sizeof(h) - 1);
 		}
 		printed = 1;
 		if (w == 0)
-			w = write_all(p + start, len - start);
+			w = tool_write_all(STDOUT_FILENO, p + start, len - start);
 		free(p);
 		if (w < 0) {
 			if (errno != EPIPE)

@@ -23,6 +23,18 @@ void tool_execvp(char **argv);
 int tool_options(int argc, char **argv, const char *name, const char *usage, int (*flag)(int c),
 		 int (*claim)(const char *arg, int nops), char ***ops);
 
+/* dir + "/" + the nlen bytes of name (no doubled slash); exits when out
+   of memory. */
+char *tool_join(const char *dir, const char *name, size_t nlen);
+/* write(2) until all n bytes are out: 0, or -1 with errno. */
+int tool_write_all(int fd, const char *p, size_t n);
+/* All of fd into a new buffer, its length in *len; NULL with errno. */
+char *tool_read_all(int fd, size_t *len);
+/* fn(DIR/NAME) for each entry of directory path but . and ..; the OR of
+   its results, 1 (told as "TOOL: PATH: error" unless silent) if the
+   directory cannot be read. */
+int tool_for_each_entry(const char *tool, const char *path, int silent, int (*fn)(const char *path));
+
 /* head and tail: "-n N", "-c N", "-N", -q, -v and (tail) -f. */
 struct tool_count {
 	unsigned long long n;	/* 10 unless given */
