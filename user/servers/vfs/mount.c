@@ -214,32 +214,40 @@ static size_t put_mount(char *out, size_t at, size_t cap, const struct vfs_mount
 	return at;
 }
 
-long vfs_mounts_text(void)
+/* The table's text in mount order into out (cut at cap; out may be NULL
+ * with cap 0); its full length. */
+static size_t mounts_format(const struct vfs_mount *copy, char *out, size_t cap)
 {
-	static struct vfs_mount copy[VFS_MOUNTS_MAX];
-	static volatile int text_lock;
-	char *out = malloc(16384);
-	if (!out)
-		return -ENOMEM;
-	while (__atomic_exchange_n(&text_lock, 1, __ATOMIC_ACQUIRE))
-		sys_yield();
-	lock();
-	memcpy(copy, mounts, sizeof(copy));
-	unlock();
 	size_t at = 0;
 	uint64_t last = 0;
-	for (;;) { /* in mount order */
+	for (;;) {
 		int next = -1;
 		for (int i = 0; i < VFS_MOUNTS_MAX; i++)
 			if (copy[i].used && copy[i].seq > last && (next < 0 || copy[i].seq < copy[next].seq))
 				next = i;
 		if (next < 0)
-			break;
+			return at;
 		last = copy[next].seq;
-		at = put_mount(out, at, 16384, &copy[next]);
+		at = put_mount(out, at, cap, &copy[next]);
 	}
-	__atomic_store_n(&text_lock, 0, __ATOMIC_RELEASE);
-	long r = sys_ipc_write(0, out, at < 16384 ? at : 16384);
+}
+
+long vfs_mounts_text(void)
+{
+	struct vfs_mount *copy = malloc(sizeof(mounts));
+	if (!copy)
+		return -ENOMEM;
+	lock();
+	memcpy(copy, mounts, sizeof(mounts));
+	unlock();
+	size_t len = mounts_format(copy, NULL, 0);
+	char *out = malloc(len + 1);
+	long r = out ? 0 : -ENOMEM;
+	if (out) {
+		mounts_format(copy, out, len);
+		r = len ? sys_ipc_write(0, out, len) : 0;
+	}
 	free(out);
-	return r < 0 && r != -EINVAL ? r : (long)at;
+	free(copy);
+	return r < 0 && r != -EINVAL ? r : (long)len;
 }
