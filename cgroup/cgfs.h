@@ -63,6 +63,10 @@ void cgfs_notify_locked(struct cgroup *cg);
 /* Process hooks the kernel provides (kernel/proc/cgfs.c). */
 int cgfs_show_procs(struct cgroup *cg, struct cgfs_buf *out);
 int cgfs_write_procs(struct cgroup *cg, int64_t pid, const struct k_cgwriter *w);
+/* cgroup.threads: the tids of cg's threads; moving one thread (0: the
+ * writer's) within its resource domain. */
+int cgfs_show_threads(struct cgroup *cg, struct cgfs_buf *out);
+int cgfs_write_threads(struct cgroup *cg, int64_t tid, const struct k_cgwriter *w);
 /* SIGKILL to every process in cg's subtree (cgroup.kill). */
 void cgfs_kill_subtree(struct cgroup *cg);
 /* cgroup.freeze of cg set to on (kernel/proc/freezer.c). */

@@ -67,18 +67,9 @@ static const struct cg_controller *controller_named(const char *name, size_t len
 	return NULL;
 }
 
-/* The controllers that are not threaded (the no-internal-process rule). */
-uint32_t cg_domain_mask(void)
-{
-	uint32_t m = 0;
-	for (unsigned i = 0; i < cg_nr_controllers; i++)
-		if (!cg_controllers[i]->threaded)
-			m |= cg_controllers[i]->bit;
-	return m;
-}
-
 /* "+name" / "-name" tokens, the last one per controller wins; checked
- * whole, then applied at once. */
+ * whole, then applied at once. Only real changes are vetted: enabling an
+ * enabled controller or disabling a disabled one is a silent success. */
 static int write_subtree_control(struct cgroup *cg, char *text, const struct k_cgwriter *w)
 {
 	uint32_t enable = 0, disable = 0;
@@ -99,15 +90,37 @@ static int write_subtree_control(struct cgroup *cg, char *text, const struct k_c
 		p += len;
 	}
 	cg_lock();
+	enable &= ~cg->subtree_control;
+	disable &= cg->subtree_control;
 	int err = cg->dead ? -ENODEV : (enable & ~cg_available(cg)) ? -ENOENT : 0;
 	struct list_head *pos;
 	list_for_each(pos, &cg->children)
-		if (!err && (list_entry(pos, struct cgroup, sibling)->subtree_control & disable & cg->subtree_control))
+		if (!err && (list_entry(pos, struct cgroup, sibling)->subtree_control & disable))
 			err = -EBUSY; /* a child still passes it on */
-	if (!err && cg->parent && cg->nr_procs && (enable & cg_domain_mask() & ~cg->subtree_control))
-		err = -EBUSY; /* no internal processes */
+	if (!err)
+		err = cg_vet_subtree_enable(cg, enable);
 	if (!err)
 		cg->subtree_control = (cg->subtree_control | enable) & ~disable;
+	cg_unlock();
+	return err;
+}
+
+static int show_type(struct cgroup *cg, struct cgfs_buf *out)
+{
+	cg_lock();
+	cgfs_printf(out, "%s\n", cg_type_name(cg));
+	cg_unlock();
+	return 0;
+}
+
+/* Only "threaded": a cgroup never goes back to being a domain. */
+static int write_type(struct cgroup *cg, char *text, const struct k_cgwriter *w)
+{
+	(void)w;
+	if (strcmp(text, "threaded") != 0)
+		return -EINVAL;
+	cg_lock();
+	int err = cg->dead ? -ENOENT : cg_make_threaded(cg);
 	cg_unlock();
 	return err;
 }
@@ -237,13 +250,31 @@ bool cgfs_may_write(const struct cgroup *cg, const struct cftype *f, uint32_t ui
 	return uid == o_uid ? (mode & 0200) : gid == o_gid ? (mode & 0020) : (mode & 0002);
 }
 
+/* One pid (or tid) per write: -EINVAL for anything else. */
+static int parse_id(const char *text, int64_t *id)
+{
+	int err = cgfs_parse_s64(text, id);
+	return err || *id < 0 || *id > INT32_MAX ? -EINVAL : 0;
+}
+
+/* A threaded cgroup's processes belong to its thread root. */
+static int show_procs(struct cgroup *cg, struct cgfs_buf *out)
+{
+	return cg_is_threaded(cg) ? -EOPNOTSUPP : cgfs_show_procs(cg, out);
+}
+
 static int write_procs(struct cgroup *cg, char *text, const struct k_cgwriter *w)
 {
 	int64_t pid;
-	int err = cgfs_parse_s64(text, &pid);
-	if (err == -ERANGE || (!err && (pid < 0 || pid > INT32_MAX)))
-		return -EINVAL;
+	int err = parse_id(text, &pid);
 	return err ? err : cgfs_write_procs(cg, pid, w);
+}
+
+static int write_threads(struct cgroup *cg, char *text, const struct k_cgwriter *w)
+{
+	int64_t tid;
+	int err = parse_id(text, &tid);
+	return err ? err : cgfs_write_threads(cg, tid, w);
 }
 
 /* Only "1": SIGKILL to everything in the subtree, race-free against fork
@@ -258,6 +289,8 @@ static int write_kill(struct cgroup *cg, char *text, const struct k_cgwriter *w)
 		return -EINVAL;
 	if (v != 1)
 		return -ERANGE;
+	if (cg_is_threaded(cg))
+		return -EOPNOTSUPP; /* processes live in the thread root */
 	cgfs_kill_subtree(cg);
 	return 0;
 }
@@ -288,9 +321,11 @@ static const struct cftype cgfs_core_files[] = {
 	{ "cgroup.kill", 0200, CFT_NOT_ON_ROOT | CFT_DEAD_ENOENT, NULL, write_kill },
 	{ "cgroup.max.depth", 0644, CFT_DEAD_ENOENT, show_max_depth, write_max_depth },
 	{ "cgroup.max.descendants", 0644, CFT_DEAD_ENOENT, show_max_descendants, write_max_descendants },
-	{ "cgroup.procs", 0644, 0, cgfs_show_procs, write_procs },
+	{ "cgroup.procs", 0644, 0, show_procs, write_procs },
 	{ "cgroup.stat", 0444, 0, show_stat, NULL },
 	{ "cgroup.subtree_control", 0644, 0, show_subtree_control, write_subtree_control },
+	{ "cgroup.threads", 0644, 0, cgfs_show_threads, write_threads },
+	{ "cgroup.type", 0644, CFT_NOT_ON_ROOT | CFT_DEAD_ENOENT, show_type, write_type },
 };
 
 static bool cgfs_file_present(const struct cgroup *cg, const struct cftype *f)

@@ -1,6 +1,6 @@
 /* The cgroup tree. Semantics (Linux cgroup v2, the parts the kernel core
  * needs now): one root; every cgroup has a name unique among its siblings;
- * a cgroup can be removed only when it has no processes and no children;
+ * a cgroup can be removed only when it has no live threads and no children;
  * a removed cgroup lives on while references remain (for example a zombie
  * that still points at it) but takes no new members. Its scheduling
  * entity sits in the parent's run queue with a weight derived from
@@ -34,6 +34,8 @@ static void cg_init_common(struct cgroup *cg, struct cgroup *parent)
 	cg->children_by_id.node = NULL;
 	list_init(&cg->watches);
 	list_init(&cg->procs);
+	list_init(&cg->threads);
+	cg->dom = cg; /* a domain; "domain invalid" below a thread root */
 	cg->parent = parent;
 	cg->level = parent ? parent->level + 1 : 0;
 	cg->refcount = 1;
@@ -121,13 +123,13 @@ static bool cg_room_for_child_locked(const struct cgroup *parent)
 
 bool cg_populated_locked(const struct cgroup *cg)
 {
-	return cg->nr_procs || cg->nr_populated_children;
+	return cg->nr_threads || cg->nr_populated_domain_children || cg->nr_populated_threaded_children;
 }
 
-void cg_procs_changed_locked(struct cgroup *cg, int delta)
+void cg_threads_changed_locked(struct cgroup *cg, int delta)
 {
 	bool was = cg_populated_locked(cg);
-	cg->nr_procs = (uint32_t)((int)cg->nr_procs + delta);
+	cg->nr_threads = (uint32_t)((int)cg->nr_threads + delta);
 	bool now = cg_populated_locked(cg);
 	while (was != now) { /* the flip climbs while it flips parents too */
 		cg->events_seq++;
@@ -135,8 +137,12 @@ void cg_procs_changed_locked(struct cgroup *cg, int delta)
 		struct cgroup *parent = cg->parent;
 		if (!parent)
 			break;
+		/* a populated cgroup never changes type, so the count it
+		 * joined is the one it leaves */
+		uint32_t *count = cg_is_threaded(cg) ? &parent->nr_populated_threaded_children :
+						       &parent->nr_populated_domain_children;
 		was = cg_populated_locked(parent);
-		parent->nr_populated_children += now ? 1 : (uint32_t)-1;
+		*count += now ? 1 : (uint32_t)-1;
 		now = cg_populated_locked(parent);
 		cg = parent;
 	}
@@ -183,13 +189,15 @@ int cg_destroy(struct cgroup *cg)
 	if (cg == &cg_root)
 		return -EINVAL;
 	cg_lock();
-	int err = cg->dead ? -ENOENT : (cg->nr_procs || cg->nr_children || cg->rq.nr_queued) ? -EBUSY : 0;
+	int err = cg->dead ? -ENOENT : (cg->nr_threads || cg->nr_children || cg->rq.nr_queued) ? -EBUSY : 0;
 	if (!err) {
 		cg->dead = true;
 		list_del(&cg->sibling);
 		rb_erase(&cg->parent->children_by_name, &cg->name_node);
 		rb_erase(&cg->parent->children_by_id, &cg->id_node);
 		cg->parent->nr_children--;
+		if (cg_is_threaded(cg))
+			cg->parent->nr_threaded_children--;
 		for (struct cgroup *a = cg->parent; a; a = a->parent) {
 			a->nr_descendants--;
 			__atomic_add_fetch(&a->nr_dying_descendants, 1, __ATOMIC_RELAXED); /* until freed */

@@ -37,9 +37,15 @@ struct cgroup {
 	struct rb_root children_by_id;	/* and by id, for listings that resume */
 	struct rb_node id_node;		/* in parent->children_by_id */
 	struct list_head watches;	/* inotify watches on its files */
-	struct list_head procs;		/* processes in this cgroup */
-	uint32_t nr_procs;		/* live processes directly here */
-	uint32_t nr_populated_children;	/* children with a live process in their subtree */
+	struct list_head procs;		/* processes whose resource domain this is */
+	struct list_head threads;	/* live threads in this cgroup */
+	uint32_t nr_threads;		/* their number: "has tasks" */
+	/* children with a live thread in their subtree, domain and threaded */
+	uint32_t nr_populated_domain_children, nr_populated_threaded_children;
+	/* thread mode: the resource domain (itself unless threaded; then the
+	 * nearest domain ancestor, the thread root) and threaded children */
+	struct cgroup *dom;
+	uint32_t nr_threaded_children;
 	uint64_t events_seq;		/* bumped when cgroup.events changes */
 	uint32_t nr_children;
 	uint32_t level;			/* root is 0 */
@@ -98,13 +104,35 @@ struct cgroup *cg_find_child(struct cgroup *parent, const char *name);
 struct cgroup *cg_child_from(struct cgroup *parent, uint64_t from);
 void cg_get(struct cgroup *cg);
 void cg_put(struct cgroup *cg);
-/* Whether a live process is in cg or below (cgroup.events "populated").
+/* Whether a live thread is in cg or below (cgroup.events "populated").
  * cg_lock held. */
 bool cg_populated_locked(const struct cgroup *cg);
-/* A live process joins (+1) or leaves (-1) cg: keeps "populated" up to
+/* A live thread joins (+1) or leaves (-1) cg: keeps "populated" up to
  * date up the tree and marks cgroup.events changed where it flips.
  * cg_lock held. */
-void cg_procs_changed_locked(struct cgroup *cg, int delta);
+void cg_threads_changed_locked(struct cgroup *cg, int delta);
+
+/* Thread mode (cgroup/threaded.c; cg_lock held for all). */
+static inline bool cg_is_threaded(const struct cgroup *cg)
+{
+	return cg->dom != cg;
+}
+/* A domain with threaded children, or with threads and threaded
+ * controllers enabled ("domain threaded"). */
+bool cg_is_thread_root(const struct cgroup *cg);
+/* A domain that can host resources: no threaded or (non-root) thread
+ * root ancestor ("domain invalid" otherwise). */
+bool cg_is_valid_domain(const struct cgroup *cg);
+bool cg_can_be_thread_root(const struct cgroup *cg);
+/* cgroup.type: "domain", "domain threaded", "domain invalid", "threaded". */
+const char *cg_type_name(const struct cgroup *cg);
+/* Writing "threaded": 0 or -EOPNOTSUPP. */
+int cg_make_threaded(struct cgroup *cg);
+/* Whether enable may be added to cg's subtree_control: 0, -EOPNOTSUPP,
+ * -EBUSY (no internal processes). */
+int cg_vet_subtree_enable(const struct cgroup *cg, uint32_t enable);
+/* Whether threads may migrate into dst: 0, -EOPNOTSUPP, -EBUSY. */
+int cg_vet_migrate_dst(const struct cgroup *dst);
 /* Path from the root ("/" for the root itself) into buf; its length. */
 size_t cg_path(const struct cgroup *cg, char *buf, size_t len);
 

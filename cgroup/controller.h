@@ -31,10 +31,13 @@ extern const unsigned cg_nr_controllers;
 #define CG_BIT(i) (1u << (i))
 
 /* Controllers available in cg (cgroup.controllers): all at the root, the
- * parent's subtree_control elsewhere. */
+ * parent's subtree_control elsewhere (its threaded ones in a threaded
+ * cgroup). */
 uint32_t cg_available(const struct cgroup *cg);
-/* The controllers that are not threaded (no-internal-process rule). */
+/* The controllers that are not threaded (no-internal-process rule), and
+ * the ones that are. */
 uint32_t cg_domain_mask(void);
+uint32_t cg_threaded_mask(void);
 
 /* Hooks for the kernel: charge a new thread to every controller (undone
  * in full if one refuses), release it, move one. */

@@ -7,9 +7,24 @@ extern const struct cg_controller cg_pids;
 const struct cg_controller *const cg_controllers[] = { &cg_pids };
 const unsigned cg_nr_controllers = ARRAY_SIZE(cg_controllers);
 
+uint32_t cg_domain_mask(void)
+{
+	uint32_t m = 0;
+	for (unsigned i = 0; i < cg_nr_controllers; i++)
+		if (!cg_controllers[i]->threaded)
+			m |= cg_controllers[i]->bit;
+	return m;
+}
+
+uint32_t cg_threaded_mask(void)
+{
+	return ~cg_domain_mask() & (CG_BIT(cg_nr_controllers) - 1);
+}
+
 uint32_t cg_available(const struct cgroup *cg)
 {
-	return cg->parent ? cg->parent->subtree_control : CG_BIT(cg_nr_controllers) - 1;
+	uint32_t avail = cg->parent ? cg->parent->subtree_control : CG_BIT(cg_nr_controllers) - 1;
+	return cg_is_threaded(cg) ? avail & cg_threaded_mask() : avail;
 }
 
 int cg_thread_charge(struct cgroup *cg)

@@ -26,6 +26,7 @@ struct trap_frame;
 #define KSTACK_ORDER 2			/* 16 KiB kernel stack per thread */
 #define KSTACK_SIZE  (PAGE_SIZE << KSTACK_ORDER)
 #define PROC_NAME_MAX 32
+#define PID_MAX 4194304			/* Linux's pid_max on 64-bit; user pids and tids are below */
 #define NGROUPS_MAX  32
 
 enum thread_state {
@@ -62,6 +63,8 @@ struct thread {
 	struct list_head timer_link;	/* in the CPU's timeout list */
 	struct list_head wait_link;	/* in a waitq */
 	struct list_head proc_link;	/* in proc->threads */
+	struct list_head cg_link;	/* in cgroup->threads while it lives */
+	struct list_head tid_link;	/* in the tid table (thread_find_locked) */
 	struct trap_frame *user_tf;	/* user registers, for user threads */
 	bool kill_pending;		/* end this thread on its way to user mode */
 	uint64_t clear_tid;		/* user word zeroed and futex-woken at exit */
@@ -102,7 +105,10 @@ struct proc {
 	struct proc *parent;
 	struct list_head children;
 	struct list_head sibling;
-	struct cgroup *cgroup;		/* where it is a member (a reference) */
+	/* its resource domain (a reference): where it is listed in
+	 * cgroup.procs and charges memory; its threads are in this cgroup or
+	 * (thread mode) in threaded cgroups below */
+	struct cgroup *cgroup;
 	struct cgroup *charged;		/* charged for the descriptor (a reference) */
 	bool orphan;			/* handed to the kernel when its parent ended */
 	struct list_head cg_link;	/* in cgroup->procs */
@@ -137,8 +143,12 @@ struct proc {
 /* Moves process p (all its threads) into cgroup dst: membership,
  * scheduling and where its future pages are charged; what is charged
  * already stays where it is (as on Linux). A process that is exiting is
- * skipped (0). -ENODEV if dst is removed. proc_lock held. */
+ * skipped (0); one still being made is not found yet (-ESRCH). -ENODEV if
+ * dst is removed. proc_lock held. */
 int proc_migrate_locked(struct proc *p, struct cgroup *dst);
+/* Moves one thread into dst, in the same resource domain (thread mode):
+ * 0, -ENODEV; an exiting thread is skipped. proc_lock held. */
+int proc_migrate_thread_locked(struct thread *t, struct cgroup *dst);
 
 /* Collects the zombies handed to the kernel process because their parent
  * ended while no init ran (the kernel's tests): init reaps them otherwise.
@@ -163,9 +173,12 @@ struct thread *thread_alloc(struct proc *p, struct cgroup *cg, const char *name,
 /* The first switch into t runs fn(arg) on the kernel stack below top
  * (16-byte aligned). */
 void thread_prepare_stack(struct thread *t, uint64_t top, long (*fn)(void *), void *arg);
+/* A new process whose first thread will be in cg (its resource domain:
+ * cg->dom); cg counts that thread from now on. */
 struct proc *proc_alloc(struct proc *parent, struct cgroup *cg, const char *name, int *err);
-/* Undoes proc_alloc (and an address space) for a process that never ran. */
-void proc_abort_spawn(struct proc *p);
+/* Undoes proc_alloc(parent, cg) (and an address space) for a process that
+ * never had a thread. */
+void proc_abort_spawn(struct proc *p, struct cgroup *cg);
 
 /* Starts program `path` from the boot archive as a new process, child of
  * parent, in cgroup cg, with argv (NULL-terminated). Returns the pid or a
@@ -200,10 +213,11 @@ void proc_copy_handles(struct proc *from, struct proc *to, bool skip_cloexec);
 int proc_end_other_threads(struct proc *p, struct thread *self);
 /* A user thread of p starting at entry with stack rsp and arg in rdi; not
  * yet runnable or listed in p. */
-struct thread *user_thread_create(struct proc *p, uint64_t entry, uint64_t rsp, uint64_t arg,
-				  int *err);
+struct thread *user_thread_create(struct proc *p, struct cgroup *cg, uint64_t entry, uint64_t rsp,
+				  uint64_t arg, int *err);
 /* The same with every user register taken from regs (fork). */
-struct thread *user_thread_from_frame(struct proc *p, const struct trap_frame *regs, int *err);
+struct thread *user_thread_from_frame(struct proc *p, struct cgroup *cg, const struct trap_frame *regs,
+				      int *err);
 /* Ends the calling process with a wait status (abi/wait.h). */
 __noreturn void proc_exit(int status);
 /* Waits for child pid (-1: any) of p to end: its pid with *status set,
@@ -248,6 +262,11 @@ void signal_init_proc(struct proc *child, const struct proc *parent, bool exec);
 extern struct spinlock proc_lock;
 /* With proc_lock held: lookup and iteration over all processes. */
 struct proc *proc_find_locked(int pid);
+/* The cgroup of p's oldest live thread (its main one, normally), which
+ * /proc/PID/cgroup shows; p's resource domain once none is left. */
+struct cgroup *proc_main_cgroup_locked(const struct proc *p);
+/* The live thread with that tid (listed in its process), or NULL. */
+struct thread *thread_find_locked(int tid);
 struct proc *proc_iter_first_locked(void);
 struct proc *proc_iter_next_locked(struct proc *p);
 

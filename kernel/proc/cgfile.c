@@ -155,7 +155,8 @@ long cgfile_write(struct cgfile *f, const void *ubuf, size_t len)
 		err = -EINVAL; /* a NUL inside */
 	if (!err && f->cg->dead) /* the errno a removed cgroup gives is each file's */
 		err = (f->cft->flags & CFT_DEAD_ENOENT) ? -ENOENT : -ENODEV;
-	struct k_cgwriter w = { .pid = current_thread()->proc->pid, .uid = f->uid, .gid = f->gid };
+	struct thread *self = current_thread();
+	struct k_cgwriter w = { .pid = self->proc->pid, .tid = self->tid, .uid = f->uid, .gid = f->gid };
 	if (!err)
 		err = f->cft->write(f->cg, cgfs_strip(text), &w);
 	kfree(text);

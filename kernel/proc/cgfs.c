@@ -354,26 +354,74 @@ static struct cgroup *cgfs_common_ancestor(struct cgroup *a, struct cgroup *b)
 	return a;
 }
 
+/* The migration rules, in Linux's order: write access (with the opener's
+ * ids) to the common ancestor's cgroup.procs, then whether dst can take
+ * threads at all. proc_lock held. */
+static int cgfs_may_migrate(struct cgroup *src, struct cgroup *dst, const struct k_cgwriter *w)
+{
+	int err = 0;
+	cg_lock();
+	if (w->uid != 0) {
+		struct cgroup *a = cgfs_common_ancestor(src, dst);
+		if (!cgfs_may_write(a, cgfs_file_find(a, "cgroup.procs"), w->uid, w->gid))
+			err = -EACCES;
+	}
+	if (!err)
+		err = cg_vet_migrate_dst(dst);
+	cg_unlock();
+	return err;
+}
+
+/* A pid, or (as Linux) the tid of one of its threads, moves the process. */
+static struct proc *cgfs_find_proc_locked(int id)
+{
+	struct proc *p = proc_find_locked(id);
+	struct thread *t = p ? NULL : thread_find_locked(id);
+	return p ? p : t ? t->proc : NULL;
+}
+
 int cgfs_write_procs(struct cgroup *cg, int64_t pid, const struct k_cgwriter *w)
 {
 	spin_lock(&proc_lock);
-	struct proc *p = proc_find_locked(pid ? (int)pid : w->pid);
-	int err = !p || p->state != PROC_ALIVE ? -ESRCH : 0;
-	if (!err && p->pid == 0)
-		err = -EINVAL; /* the kernel's own threads stay */
-	if (!err && cg->parent && (cg->subtree_control & cg_domain_mask()))
-		err = -EBUSY; /* no internal processes beside domain controllers */
-	if (!err && w->uid != 0) {
-		/* Migration needs write access to the common ancestor's
-		 * cgroup.procs, with the opener's ids. */
-		struct cgroup *a = cgfs_common_ancestor(p->cgroup, cg);
+	struct proc *p = cgfs_find_proc_locked(pid ? (int)pid : w->pid);
+	int err = !p || p->state != PROC_ALIVE ? -ESRCH : p->pid == 0 ? -EINVAL : 0; /* the kernel's stay */
+	if (!err)
+		err = cgfs_may_migrate(proc_main_cgroup_locked(p), cg, w);
+	if (!err)
+		err = proc_migrate_locked(p, cg);
+	spin_unlock(&proc_lock);
+	return err;
+}
+
+int cgfs_show_threads(struct cgroup *cg, struct cgfs_buf *out)
+{
+	cg_lock();
+	struct list_head *pos;
+	list_for_each(pos, &cg->threads) {
+		struct thread *t = list_entry(pos, struct thread, cg_link);
+		if (t->proc->pid > 0)
+			cgfs_printf(out, "%d\n", t->tid);
+	}
+	cg_unlock();
+	return 0;
+}
+
+/* One thread moves, and only inside its resource domain (EOPNOTSUPP
+ * between two domains: that would split a process's resources). */
+int cgfs_write_threads(struct cgroup *cg, int64_t tid, const struct k_cgwriter *w)
+{
+	spin_lock(&proc_lock);
+	struct thread *t = thread_find_locked(tid ? (int)tid : w->tid);
+	int err = !t ? -ESRCH : t->proc->pid == 0 ? -EINVAL : 0;
+	if (!err)
+		err = cgfs_may_migrate(t->cgroup, cg, w);
+	if (!err) {
 		cg_lock();
-		if (!cgfs_may_write(a, cgfs_file_find(a, "cgroup.procs"), w->uid, w->gid))
-			err = -EACCES;
+		err = t->cgroup->dom != cg->dom ? -EOPNOTSUPP : 0;
 		cg_unlock();
 	}
 	if (!err)
-		err = proc_migrate_locked(p, cg);
+		err = proc_migrate_thread_locked(t, cg);
 	spin_unlock(&proc_lock);
 	return err;
 }

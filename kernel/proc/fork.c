@@ -30,7 +30,9 @@ long sys_fork(void)
 	struct proc *parent = self->proc;
 	int err = 0;
 
-	struct proc *child = proc_alloc(parent, parent->cgroup, parent->name, &err);
+	/* The child is born in the forking thread's cgroup. */
+	struct cgroup *cg = self->cgroup;
+	struct proc *child = proc_alloc(parent, cg, parent->name, &err);
 	if (!child)
 		return err;
 	child->caps = parent->caps;
@@ -39,10 +41,10 @@ long sys_fork(void)
 	if (child->as) {
 		struct trap_frame regs = *self->user_tf;
 		regs.rax = 0; /* fork returns 0 in the child */
-		t = user_thread_from_frame(child, &regs, &err);
+		t = user_thread_from_frame(child, cg, &regs, &err);
 	}
 	if (!t) {
-		proc_abort_spawn(child);
+		proc_abort_spawn(child, cg);
 		return err;
 	}
 	proc_copy_handles(parent, child, false);

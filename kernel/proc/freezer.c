@@ -62,8 +62,11 @@ static void freezer_propagate_locked(struct cgroup *cg)
 	bool e = cg->freeze || (cg->parent && cg->parent->e_freeze);
 	if (e && !cg->e_freeze) {
 		struct list_head *pos;
-		list_for_each(pos, &cg->procs)
-			freezer_kick_proc_locked(list_entry(pos, struct proc, cg_link));
+		list_for_each(pos, &cg->threads) {
+			struct thread *t = list_entry(pos, struct thread, cg_link);
+			thread_set_work(t);
+			sched_kick_blocked(t);
+		}
 	}
 	cg->e_freeze = e;
 	struct list_head *pos;

@@ -1,7 +1,8 @@
-/* Moving a process between cgroups (a write to cgroup.procs). Membership,
- * every thread's scheduling entity and the cgroup its address space
- * charges new pages to move; charges already made stay with the cgroups
- * that took them (each charge remembers its cgroup), as on Linux. */
+/* Moving a process between cgroups (a write to cgroup.procs), or one
+ * thread inside its resource domain (cgroup.threads). Membership, each
+ * thread's scheduling entity and the cgroup its address space charges new
+ * pages to (the resource domain) move; charges already made stay with the
+ * cgroups that took them (each charge remembers its cgroup), as on Linux. */
 #include "proc.h"
 #include "abi/errno.h"
 #include "addrspace.h"
@@ -24,41 +25,72 @@ static struct cgroup *migrate_addrspace(struct addrspace *as, struct cgroup *dst
 	return old;
 }
 
+/* t leaves its cgroup for dst: membership, controllers, run queue; a
+ * frozen dst stops it. proc_lock held; a reference on dst is taken. */
+static void migrate_thread(struct thread *t, struct cgroup *dst)
+{
+	struct cgroup *was = t->cgroup;
+	cg_get(dst);
+	cg_lock();
+	list_del(&t->cg_link);
+	cg_threads_changed_locked(was, -1);
+	list_add_tail(&t->cg_link, &dst->threads);
+	cg_threads_changed_locked(dst, 1);
+	cg_unlock();
+	cg_thread_move(was, dst);
+	sched_move_thread(t, dst);
+	if (dst->e_freeze) { /* into a frozen cgroup: it freezes */
+		thread_set_work(t);
+		sched_kick_blocked(t);
+	}
+	if (was->e_freeze)
+		freezer_thaw_wake(); /* out of one: it looks again */
+	cg_put(was); /* never the last: the caller holds it too */
+}
+
 int proc_migrate_locked(struct proc *p, struct cgroup *dst)
 {
-	struct cgroup *old_as, *src;
-
-	if (p->state != PROC_ALIVE || p->exiting || p->cgroup == dst)
+	if (p->state != PROC_ALIVE || p->exiting)
 		return 0; /* exiting processes are skipped silently */
+	if (p->nr_threads == 0)
+		return p->as ? -ESRCH : 0; /* still being made, or ending */
 	cg_lock();
 	if (dst->dead) {
 		cg_unlock();
 		return -ENODEV;
 	}
-	src = p->cgroup;
-	list_del(&p->cg_link);
-	cg_procs_changed_locked(src, -1);
-	list_add_tail(&p->cg_link, &dst->procs);
-	cg_procs_changed_locked(dst, 1);
-	cg_get(dst);
-	p->cgroup = dst;
+	struct cgroup *src = p->cgroup, *dom = dst->dom;
+	cg_get(src);
+	if (src != dom) {
+		list_del(&p->cg_link);
+		list_add_tail(&p->cg_link, &dom->procs);
+		cg_get(dom);
+		p->cgroup = dom;
+		cg_put(src); /* p's reference; the one taken above stays */
+	}
 	cg_unlock();
 	struct list_head *pos;
 	list_for_each(pos, &p->threads) {
 		struct thread *t = list_entry(pos, struct thread, proc_link);
-		struct cgroup *was = t->cgroup;
-		cg_get(dst);
-		cg_thread_move(was, dst);
-		sched_move_thread(t, dst);
-		cg_put(was); /* never the last: p still holds src */
+		if (t->cgroup != dst)
+			migrate_thread(t, dst);
 	}
-	old_as = migrate_addrspace(p->as, dst);
-	if (dst->e_freeze)
-		freezer_kick_proc_locked(p); /* into a frozen cgroup: it freezes */
+	struct cgroup *old_as = src != dom ? migrate_addrspace(p->as, dom) : NULL;
 	if (old_as)
 		cg_put(old_as);
-	if (src->e_freeze)
-		freezer_thaw_wake(); /* out of one: its parked threads look again */
 	cg_put(src);
+	return 0;
+}
+
+int proc_migrate_thread_locked(struct thread *t, struct cgroup *dst)
+{
+	if (t->proc->state != PROC_ALIVE || t->proc->exiting || t->kill_pending || t->cgroup == dst)
+		return 0; /* exiting threads are skipped silently */
+	cg_lock();
+	bool dead = dst->dead;
+	cg_unlock();
+	if (dead)
+		return -ENODEV;
+	migrate_thread(t, dst);
 	return 0;
 }

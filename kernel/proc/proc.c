@@ -30,12 +30,12 @@
 #include "spinlock.h"
 
 #define PID_HASH_SIZE 256
-#define PID_MAX 4194304	/* Linux's pid_max on 64-bit */
 
 struct proc kernel_proc;
 struct proc *init_proc;	/* adopts orphans; set when the kernel starts bin/init */
 struct spinlock proc_lock = SPINLOCK_INIT("proc");
 static struct list_head pid_hash[PID_HASH_SIZE];
+static struct list_head tid_hash[PID_HASH_SIZE];
 static int next_pid = 1;
 
 static void proc_init_common(struct proc *p)
@@ -54,13 +54,14 @@ static void proc_init_common(struct proc *p)
 void proc_init(void)
 {
 	struct proc *k = &kernel_proc;
-	for (int i = 0; i < PID_HASH_SIZE; i++)
+	for (int i = 0; i < PID_HASH_SIZE; i++) {
 		list_init(&pid_hash[i]);
+		list_init(&tid_hash[i]);
+	}
 	proc_init_common(k);
 	k->pid = 0;
 	k->cgroup = k->charged = &cg_root;
 	list_add_tail(&k->cg_link, &cg_root.procs);
-	cg_procs_changed_locked(&cg_root, 1);
 	strlcpy(k->name, "kernel", sizeof(k->name));
 }
 
@@ -71,6 +72,24 @@ struct proc *proc_find_locked(int pid)
 		struct proc *p = list_entry(pos, struct proc, hash_link);
 		if (p->pid == pid)
 			return p;
+	}
+	return NULL;
+}
+
+struct cgroup *proc_main_cgroup_locked(const struct proc *p)
+{
+	if (list_empty(&p->threads))
+		return p->cgroup;
+	return list_first_entry(&p->threads, struct thread, proc_link)->cgroup;
+}
+
+struct thread *thread_find_locked(int tid)
+{
+	struct list_head *pos;
+	list_for_each(pos, &tid_hash[(unsigned)tid % PID_HASH_SIZE]) {
+		struct thread *t = list_entry(pos, struct thread, tid_link);
+		if (t->tid == tid)
+			return t;
 	}
 	return NULL;
 }
@@ -111,23 +130,27 @@ static int proc_alloc_pid_locked(void)
 	for (int tries = 0; tries < PID_MAX; tries++) {
 		int pid = next_pid;
 		next_pid = next_pid >= PID_MAX - 1 ? 2 : next_pid + 1;
-		if (!proc_find_locked(pid))
-			return pid;
+		if (!proc_find_locked(pid) && !thread_find_locked(pid))
+			return pid; /* pids and tids share one space */
 	}
 	return -EAGAIN;
 }
 
-/* A new, empty process: child of parent, member of cg. */
+/* A new, empty process: child of parent, its first thread to be in cg
+ * (which counts it already, so cg cannot be removed meanwhile), a member
+ * of cg's resource domain. */
 struct proc *proc_alloc(struct proc *parent, struct cgroup *cg, const char *name, int *err)
 {
 	/* The descriptor and its handle table are charged as one page until
-	 * the parent collects the zombie. */
+	 * the parent collects the zombie. A populated cgroup keeps its
+	 * domain: dom is stable while cg has the forking thread. */
+	struct cgroup *dom = cg->dom;
 	*err = -ENOMEM;
-	if (mem_charge(cg, 1))
+	if (mem_charge(dom, 1))
 		return NULL;
 	struct proc *p = kzalloc(sizeof(*p));
 	if (!p) {
-		mem_uncharge(cg, 1);
+		mem_uncharge(dom, 1);
 		return NULL;
 	}
 	proc_init_common(p);
@@ -153,11 +176,11 @@ struct proc *proc_alloc(struct proc *parent, struct cgroup *cg, const char *name
 	if (pid >= 0) {
 		p->pid = pid;
 		p->parent = parent;
-		p->cgroup = p->charged = cg;
-		cg_get(cg);
-		cg_get(cg);
-		list_add_tail(&p->cg_link, &cg->procs);
-		cg_procs_changed_locked(cg, 1);
+		p->cgroup = p->charged = dom;
+		cg_get(dom);
+		cg_get(dom);
+		list_add_tail(&p->cg_link, &dom->procs);
+		cg_threads_changed_locked(cg, 1);
 		list_add_tail(&p->sibling, &parent->children);
 		list_add_tail(&p->hash_link, &pid_hash[(unsigned)pid % PID_HASH_SIZE]);
 	}
@@ -165,21 +188,21 @@ struct proc *proc_alloc(struct proc *parent, struct cgroup *cg, const char *name
 	spin_unlock(&proc_lock);
 	if (pid < 0) {
 		kfree(p);
-		mem_uncharge(cg, 1);
+		mem_uncharge(dom, 1);
 		*err = pid;
 		return NULL;
 	}
 	return p;
 }
 
-void proc_abort_spawn(struct proc *p)
+void proc_abort_spawn(struct proc *p, struct cgroup *cg)
 {
 	if (p->as)
 		vm_as_destroy(p->as);
 	spin_lock(&proc_lock);
 	cg_lock();
 	list_del(&p->cg_link);
-	cg_procs_changed_locked(p->cgroup, -1);
+	cg_threads_changed_locked(cg, -1);
 	cg_unlock();
 	list_del(&p->sibling);
 	list_del(&p->hash_link);
@@ -199,8 +222,21 @@ int proc_add_thread(struct proc *p, struct thread *t)
 		spin_unlock(&proc_lock);
 		return -ESRCH;
 	}
+	if (p != &kernel_proc) {
+		int tid = proc_alloc_pid_locked();
+		if (tid < 0) {
+			spin_unlock(&proc_lock);
+			return tid;
+		}
+		t->tid = tid;
+		list_add_tail(&t->tid_link, &tid_hash[(unsigned)tid % PID_HASH_SIZE]);
+	}
 	list_add_tail(&t->proc_link, &p->threads);
 	p->nr_threads++;
+	cg_lock();
+	list_add_tail(&t->cg_link, &t->cgroup->threads);
+	cg_threads_changed_locked(t->cgroup, 1);
+	cg_unlock();
 	if (t->cgroup->e_freeze)
 		thread_set_work(t); /* born frozen: it parks before user mode */
 	spin_unlock(&proc_lock);
@@ -212,6 +248,11 @@ void proc_add_first_thread(struct proc *p, struct thread *t)
 	spin_lock(&proc_lock);
 	list_add_tail(&t->proc_link, &p->threads);
 	p->nr_threads++;
+	t->tid = p->pid; /* the main thread's tid is the pid */
+	list_add_tail(&t->tid_link, &tid_hash[(unsigned)t->tid % PID_HASH_SIZE]);
+	cg_lock();
+	list_add_tail(&t->cg_link, &t->cgroup->threads); /* counted since proc_alloc */
+	cg_unlock();
 	/* Killed before it had a thread (cgroup.kill, kill -9 of a fresh
 	 * pid): the thread ends on its way to user mode. */
 	if (!p->exiting && (p->sig_pending & (1ull << (SIGKILL - 1)))) {
@@ -234,17 +275,17 @@ static struct proc *proc_reaper_locked(void)
 	return init && init->state == PROC_ALIVE && !init->exiting ? init : &kernel_proc;
 }
 
-/* The last thread has gone: free the address space, leave the cgroup,
- * hand the children over, and wake the parent. Caller holds proc_lock. */
-static void proc_become_zombie_locked(struct proc *p)
+/* The last thread (last) has gone: leave the cgroup, hand the children
+ * over, and wake the parent. Caller holds proc_lock. */
+static void proc_become_zombie_locked(struct proc *p, struct thread *last)
 {
-	struct cgroup *cg = p->cgroup;
 	struct proc *reaper = proc_reaper_locked();
 
 	p->state = PROC_ZOMBIE;
 	cg_lock();
 	list_del(&p->cg_link);
-	cg_procs_changed_locked(cg, -1);
+	list_del(&last->cg_link);
+	cg_threads_changed_locked(last->cgroup, -1);
 	cg_unlock();
 	while (!list_empty(&p->children)) {
 		struct proc *c = list_first_entry(&p->children, struct proc, sibling);
@@ -271,11 +312,19 @@ void proc_thread_exited(struct thread *t, long code)
 	p->cpu_exited[1] += user;
 	p->cpu_exited[2] += sys;
 	list_del(&t->proc_link);
+	list_del(&t->tid_link);
 	if (--p->nr_threads == 0 && p != &kernel_proc) {
 		if (!p->exiting)
 			p->exit_status = W_EXITCODE(code);
 		as = p->as;
 		p->as = NULL;
+	} else {
+		/* The last one leaves with the process, once its memory is
+		 * gone: "populated" 0 means nothing is left to free. */
+		cg_lock();
+		list_del(&t->cg_link);
+		cg_threads_changed_locked(t->cgroup, -1);
+		cg_unlock();
 	}
 	spin_unlock(&proc_lock);
 	if (as) {
@@ -286,7 +335,7 @@ void proc_thread_exited(struct thread *t, long code)
 		vm_as_destroy(as);
 		mem_drain_stock(p->cgroup);
 		spin_lock(&proc_lock);
-		proc_become_zombie_locked(p);
+		proc_become_zombie_locked(p, t);
 		spin_unlock(&proc_lock);
 	}
 }
@@ -617,8 +666,9 @@ long sys_proc_info(int pid, struct k_procinfo *uinfo)
 	k->sgid = p->cred.sgid;
 	k->cmdline_len = p->cmdline_len;
 	memcpy(k->cmdline, p->cmdline, p->cmdline_len);
-	size_t n = cg_path(p->cgroup, k->cgroup, sizeof(k->cgroup));
-	if (p->cgroup->dead) /* a zombie of a removed cgroup, as Linux shows it */
+	struct cgroup *cg = proc_main_cgroup_locked(p);
+	size_t n = cg_path(cg, k->cgroup, sizeof(k->cgroup));
+	if (cg->dead) /* a zombie of a removed cgroup, as Linux shows it */
 		strlcpy(k->cgroup + MIN(n, sizeof(k->cgroup) - 1), " (deleted)", sizeof(k->cgroup) - MIN(n, sizeof(k->cgroup) - 1));
 	spin_unlock(&proc_lock);
 	long r = copy_to_user(uinfo, k, sizeof(*k)) ? -EFAULT : 0;

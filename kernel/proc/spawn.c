@@ -128,9 +128,10 @@ static long spawn_user_entry(void *arg)
 }
 
 /* The first thread, whose kernel stack top holds the user registers. */
-struct thread *user_thread_from_frame(struct proc *p, const struct trap_frame *regs, int *err)
+struct thread *user_thread_from_frame(struct proc *p, struct cgroup *cg, const struct trap_frame *regs,
+				      int *err)
 {
-	struct thread *t = thread_alloc(p, p->cgroup, p->name, err);
+	struct thread *t = thread_alloc(p, cg, p->name, err);
 	if (!t)
 		return NULL;
 	struct trap_frame *tf = (struct trap_frame *)((char *)t->kstack + KSTACK_SIZE) - 1;
@@ -143,15 +144,15 @@ struct thread *user_thread_from_frame(struct proc *p, const struct trap_frame *r
 	return t;
 }
 
-struct thread *user_thread_create(struct proc *p, uint64_t entry, uint64_t rsp, uint64_t arg,
-				  int *err)
+struct thread *user_thread_create(struct proc *p, struct cgroup *cg, uint64_t entry, uint64_t rsp,
+				  uint64_t arg, int *err)
 {
 	struct trap_frame regs;
 	memset(&regs, 0, sizeof(regs));
 	regs.rip = entry;
 	regs.rsp = rsp;
 	regs.rdi = arg;
-	return user_thread_from_frame(p, &regs, err);
+	return user_thread_from_frame(p, cg, &regs, err);
 }
 
 /* The headers of an image the caller holds, copied in (its program
@@ -240,9 +241,9 @@ int proc_spawn_stdio(const char *path, const char *const argv[], struct cgroup *
 		handle_install(p, stdio);
 	if (parent == &kernel_proc)
 		p->pgid = p->sid = p->pid; /* started by the kernel: a session of its own */
-	struct thread *t = user_thread_create(p, entry, rsp, 0, &err);
+	struct thread *t = user_thread_create(p, cg, entry, rsp, 0, &err);
 	if (!t) {
-		proc_abort_spawn(p);
+		proc_abort_spawn(p, cg);
 		return err;
 	}
 	int pid = p->pid;
@@ -255,20 +256,22 @@ int proc_spawn_stdio(const char *path, const char *const argv[], struct cgroup *
  * its stack at stack_top and arg in rdi. */
 long sys_thread_create(uint64_t entry, uint64_t stack_top, uint64_t arg, uint32_t *clear_tid)
 {
-	struct proc *p = current_thread()->proc;
+	struct thread *self = current_thread();
+	struct proc *p = self->proc;
 	int err = 0;
 	if (entry >= USER_TOP || stack_top >= USER_TOP || stack_top < USER_BASE || (stack_top & 15) ||
 	    ((uint64_t)clear_tid & 3) || !user_range_ok((uint64_t)clear_tid, 4))
 		return -EINVAL;
-	struct thread *t = user_thread_create(p, entry, stack_top, arg, &err);
+	/* born in the creating thread's cgroup */
+	struct thread *t = user_thread_create(p, self->cgroup, entry, stack_top, arg, &err);
 	if (!t)
 		return err;
 	t->clear_tid = (uint64_t)clear_tid;
-	int tid = t->tid;
 	if ((err = proc_add_thread(p, t))) {
 		thread_reap(t);	/* the process is ending: never let it run */
 		return err;
 	}
+	int tid = t->tid; /* given as it joined */
 	sched_wake(t, 0);
 	return tid;
 }

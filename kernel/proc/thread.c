@@ -18,14 +18,17 @@ void thread_trampoline(void);
 
 _Static_assert(offsetof(struct thread, work) == THREAD_OFF_WORK, "asm offset");
 
-static int next_tid = 1;
-static struct spinlock tid_lock = SPINLOCK_INIT("tid");
+/* User threads take their tid from the pid space when they join their
+ * process (the first one's is the pid, as on Linux); the kernel's own
+ * threads count above it, where no user id ever is. */
+static int next_ktid = PID_MAX + 1;
+static struct spinlock ktid_lock = SPINLOCK_INIT("ktid");
 
-static int thread_alloc_tid(void)
+static int thread_alloc_ktid(void)
 {
-	spin_lock(&tid_lock);
-	int tid = next_tid++;
-	spin_unlock(&tid_lock);
+	spin_lock(&ktid_lock);
+	int tid = next_ktid++;
+	spin_unlock(&ktid_lock);
 	return tid;
 }
 
@@ -47,36 +50,41 @@ void thread_prepare_stack(struct thread *t, uint64_t top, long (*fn)(void *), vo
 }
 
 /* Allocates a thread of process p, scheduled in cg; not yet runnable.
- * The kernel stack is charged to cg. */
+ * The kernel stack is charged to cg's resource domain (memory is a domain
+ * controller: a threaded cgroup's pages count in its thread root). */
 struct thread *thread_alloc(struct proc *p, struct cgroup *cg, const char *name, int *err)
 {
+	struct cgroup *dom = cg->dom;
 	/* A task for the controllers (pids: EAGAIN at a limit), then the
 	 * descriptor (with its FPU area) is charged as one page. */
 	if ((*err = cg_thread_charge(cg)))
 		return NULL;
 	*err = -ENOMEM;
-	if (mem_charge(cg, 1)) {
+	if (mem_charge(dom, 1)) {
 		cg_thread_uncharge(cg);
 		return NULL;
 	}
 	struct thread *t = kzalloc(sizeof(*t));
-	struct page *stack = t ? mem_alloc_pages(cg, KSTACK_ORDER) : NULL;
+	struct page *stack = t ? mem_alloc_pages(dom, KSTACK_ORDER) : NULL;
 	if (!stack) {
 		kfree(t);
-		mem_uncharge(cg, 1);
+		mem_uncharge(dom, 1);
 		cg_thread_uncharge(cg);
 		return NULL;
 	}
 	t->kstack = page_to_virt(stack);
 	t->proc = p;
-	t->cgroup = t->charged = cg;
+	t->cgroup = cg;
+	t->charged = dom;
 	cg_get(cg);
-	cg_get(cg);
-	t->tid = thread_alloc_tid();
+	cg_get(dom);
+	t->tid = p == &kernel_proc ? thread_alloc_ktid() : 0;
 	t->state = THREAD_BLOCKED;
 	list_init(&t->timer_link);
 	list_init(&t->wait_link);
 	list_init(&t->proc_link);
+	list_init(&t->cg_link);
+	list_init(&t->tid_link);
 	fpu_state_init(&t->fpu);
 	strlcpy(t->name, name, sizeof(t->name));
 	sched_entity_init(&t->se, &cg->rq, NULL, sched_weight_from_nice(0));

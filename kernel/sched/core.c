@@ -56,6 +56,8 @@ void sched_init(void)
 	list_init(&idle->timer_link);
 	list_init(&idle->wait_link);
 	list_init(&idle->proc_link);
+	list_init(&idle->cg_link);
+	list_init(&idle->tid_link);
 	fpu_state_init(&idle->fpu);
 	__builtin_strcpy(idle->name, "idle");
 	this_cpu()->rq = rq;

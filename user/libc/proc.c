@@ -27,6 +27,7 @@ void *sbrk(ptrdiff_t incr)
 
 pid_t getpid(void) { return (pid_t)sys_getpid(); }
 pid_t getppid(void) { return (pid_t)sys_getppid(); }
+pid_t gettid(void) { return (pid_t)sys_gettid(); }
 pid_t fork(void) { return (pid_t)__sys_ret(sys_fork()); }
 int kill(pid_t pid, int sig) { return (int)__sys_ret(sys_kill(pid, sig)); }
 pid_t setsid(void) { return (pid_t)__sys_ret(sys_setsid()); }

@@ -1,8 +1,10 @@
 /* cgroup2 through /sys/fs/cgroup: the tree, the core interface files and
  * their errors, migration through cgroup.procs. Run as root in cgroup
  * /posix_cgroups; it works below that cgroup. */
+#define _GNU_SOURCE /* gettid */
 #include <dirent.h>
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/inotify.h>
@@ -171,6 +173,21 @@ static void test_writes(void)
 	      "another uid may not mkdir or open cgroup.procs for writing: EACCES");
 }
 
+/* Controllers go on in BASE's subtree_control only while BASE has no
+ * processes of its own (else, as on Linux, BASE turns into a thread root
+ * and its new children are "domain invalid"): the test waits in a leaf. */
+static void leaf_in(void)
+{
+	mkdir(BASE "/leaf", 0755);
+	put(BASE "/leaf/cgroup.procs", "0");
+}
+
+static void leaf_out(void)
+{
+	put(BASE "/cgroup.procs", "0");
+	rmdir(BASE "/leaf");
+}
+
 /* In cgroup p: forks two children that wait; exit status = 10 * (first
  * fork failed) + (second fork failed with EAGAIN). */
 static int fork_twice_in(const char *procs)
@@ -204,6 +221,7 @@ static int fork_twice_in(const char *procs)
 static void test_pids(void)
 {
 	char buf[256];
+	leaf_in();
 	check(put("/sys/fs/cgroup/cgroup.subtree_control", "+pids") == 0 &&
 	      text_is("/sys/fs/cgroup/cgroup.subtree_control", "pids\n"), "enable pids at the root");
 	check(text_is(BASE "/cgroup.controllers", "pids\n") && listed(BASE, "pids.max"),
@@ -253,11 +271,13 @@ static void test_pids(void)
 	check(put(BASE "/p/cgroup.subtree_control", "-pids") == 0 && rmdir(BASE "/p/r") == 0 &&
 	      rmdir(BASE "/p") == 0 && put(BASE "/cgroup.subtree_control", "-pids") == 0 &&
 	      put("/sys/fs/cgroup/cgroup.subtree_control", "-pids") == 0, "and off again, top-down");
+	leaf_out();
 }
 
 /* cgroup.kill ends a fork bomb (bounded by pids.max) in one write. */
 static void test_kill(void)
 {
+	leaf_in();
 	put("/sys/fs/cgroup/cgroup.subtree_control", "+pids");
 	put(BASE "/cgroup.subtree_control", "+pids");
 	check(mkdir(BASE "/k", 0755) == 0 && put(BASE "/k/pids.max", "40") == 0, "a cgroup for a fork bomb");
@@ -289,6 +309,7 @@ static void test_kill(void)
 	check(rmdir(BASE "/k") == 0, "and the cgroup can go");
 	put(BASE "/cgroup.subtree_control", "-pids");
 	put("/sys/fs/cgroup/cgroup.subtree_control", "-pids");
+	leaf_out();
 }
 
 /* Delegation: root gives a cgroup to uid 1000 by chown; the user then
@@ -521,6 +542,108 @@ static void test_freeze(void)
 	check(rmdir(BASE "/f") == 0, "remove it");
 }
 
+static volatile pid_t helper_tid;
+static int helper_pipe[2];
+
+/* A second thread of this process: it tells its tid, then waits. */
+static void *helper_thread(void *arg)
+{
+	char c;
+	(void)arg;
+	helper_tid = gettid();
+	read(helper_pipe[0], &c, 1);
+	return NULL;
+}
+
+static int put_id(const char *path, int id)
+{
+	char buf[32];
+	snprintf(buf, sizeof(buf), "%d", id);
+	return put(path, buf);
+}
+
+static int text_id(const char *path, int id)
+{
+	char buf[32];
+	snprintf(buf, sizeof(buf), "%d\n", id);
+	return text_eq(path, buf);
+}
+
+/* Thread mode: cgroup.type, cgroup.threads, a thread root and its
+ * threaded children, with this process's two threads. */
+static void test_threaded(void)
+{
+	char buf[256];
+	pthread_t th;
+	int self = gettid();
+	check(mkdir(BASE "/td", 0755) == 0 && mkdir(BASE "/td/t1", 0755) == 0 && mkdir(BASE "/td/t2", 0755) == 0 &&
+	      text_is(BASE "/td/cgroup.type", "domain\n") && (mode_of(BASE "/td/cgroup.type") & 0777) == 0644 &&
+	      (mode_of(BASE "/td/cgroup.threads") & 0777) == 0644, "a new cgroup is a domain (cgroup.type 0644)");
+	check(fails(open("/sys/fs/cgroup/cgroup.type", O_RDONLY), ENOENT) && listed("/sys/fs/cgroup", "cgroup.threads"),
+	      "the root has cgroup.threads but no cgroup.type");
+	check(fails(put(BASE "/td/t1/cgroup.type", "domain"), EINVAL) &&
+	      fails(put(BASE "/td/t1/cgroup.type", "threaded x"), EINVAL), "cgroup.type takes only 'threaded': EINVAL");
+	check(put(BASE "/td/t1/cgroup.type", " threaded\n") == 0 && text_is(BASE "/td/t1/cgroup.type", "threaded\n") &&
+	      put(BASE "/td/t1/cgroup.type", "threaded") == 0, "'threaded' makes it threaded (twice is fine)");
+	check(text_is(BASE "/td/cgroup.type", "domain threaded\n") && text_is(BASE "/td/t2/cgroup.type", "domain invalid\n"),
+	      "its parent is 'domain threaded', a domain sibling 'domain invalid'");
+	check(fails(put_id(BASE "/td/t2/cgroup.procs", getpid()), EOPNOTSUPP),
+	      "no process may enter a 'domain invalid' cgroup: EOPNOTSUPP");
+	check(mkdir(BASE "/td/t1/d", 0755) == 0 && text_is(BASE "/td/t1/d/cgroup.type", "domain invalid\n") &&
+	      put(BASE "/td/t1/d/cgroup.type", "threaded") == 0 && put(BASE "/td/t2/cgroup.type", "threaded") == 0,
+	      "below a threaded cgroup a new one is 'domain invalid' until made threaded");
+
+	pipe(helper_pipe);
+	helper_tid = 0;
+	pthread_create(&th, NULL, helper_thread, NULL);
+	while (!helper_tid)
+		usleep(1000);
+	check(put_id(BASE "/td/cgroup.procs", getpid()) == 0 && text_id(BASE "/td/cgroup.procs", getpid()),
+	      "the process moves into the thread root");
+	check(slurp(BASE "/td/cgroup.threads", buf, sizeof(buf)) > 0 && atoi(buf) == self &&
+	      atoi(strchr(buf, '\n') + 1) == helper_tid, "cgroup.threads lists both threads");
+	check(put_id(BASE "/td/t1/cgroup.threads", helper_tid) == 0 && text_id(BASE "/td/t1/cgroup.threads", helper_tid) &&
+	      text_id(BASE "/td/cgroup.threads", self), "one thread moves into a threaded child");
+	check(text_id(BASE "/td/cgroup.procs", getpid()) && fails(slurp(BASE "/td/t1/cgroup.procs", buf, sizeof(buf)), EOPNOTSUPP),
+	      "the thread root lists the process; a threaded cgroup's cgroup.procs: EOPNOTSUPP");
+	check(text_is(BASE "/td/t1/cgroup.events", "populated 1\nfrozen 0\n") && fails(rmdir(BASE "/td/t1"), EBUSY) &&
+	      text_is("/proc/self/cgroup", "0::/posix_cgroups/td\n"),
+	      "its cgroup is populated (rmdir: EBUSY); /proc/self/cgroup names the main thread's");
+	check(fails(put(BASE "/td/t1/cgroup.kill", "1"), EOPNOTSUPP), "cgroup.kill in a threaded cgroup: EOPNOTSUPP");
+	check(mkdir(BASE "/other", 0755) == 0 && fails(put_id(BASE "/other/cgroup.threads", helper_tid), EOPNOTSUPP),
+	      "a thread cannot leave its resource domain: EOPNOTSUPP");
+	check(fails(put(BASE "/td/cgroup.threads", "999999"), ESRCH) && fails(put(BASE "/td/cgroup.threads", "x"), EINVAL),
+	      "cgroup.threads: ESRCH, EINVAL");
+	check(put(BASE "/td/t2/cgroup.threads", "0") == 0 && text_is("/proc/self/cgroup", "0::/posix_cgroups/td/t2\n") &&
+	      put(BASE "/td/cgroup.threads", "0\n") == 0 && text_id(BASE "/td/cgroup.threads", self),
+	      "'0' moves the writing thread, and back");
+
+	check(put("/sys/fs/cgroup/cgroup.subtree_control", "+pids") == 0 && put(BASE "/cgroup.subtree_control", "+pids") == 0 &&
+	      put(BASE "/td/cgroup.subtree_control", "+pids") == 0, "threaded controllers can be enabled in a thread root");
+	check(text_is(BASE "/td/t1/cgroup.controllers", "pids\n") && text_is(BASE "/td/t1/pids.current", "1\n") &&
+	      text_is(BASE "/td/pids.current", "2\n"), "pids counts threads where they are (1 below, 2 at the root)");
+	check(put(BASE "/td/t1/cgroup.subtree_control", "+pids") == 0 && text_is(BASE "/td/t1/d/cgroup.controllers", "pids\n") &&
+	      put(BASE "/td/t1/cgroup.subtree_control", "-pids") == 0, "and inside the threaded subtree");
+	check(put_id(BASE "/td/t2/cgroup.procs", getpid()) == 0 && slurp(BASE "/td/t2/cgroup.threads", buf, sizeof(buf)) > 0 &&
+	      atoi(buf) == self && atoi(strchr(buf, '\n') + 1) == helper_tid && text_is(BASE "/td/t1/cgroup.threads", ""),
+	      "cgroup.procs of a threaded cgroup moves every thread");
+	check(fails(put_id(BASE "/cgroup.procs", getpid()), EBUSY),
+	      "a cgroup with pids on and a populated domain child takes no process: EBUSY");
+	put(BASE "/td/cgroup.subtree_control", "-pids");
+	put(BASE "/cgroup.subtree_control", "-pids");
+	put("/sys/fs/cgroup/cgroup.subtree_control", "-pids");
+	check(put_id(BASE "/cgroup.procs", helper_tid) == 0 && text_is("/proc/self/cgroup", "0::/posix_cgroups\n") &&
+	      text_is(BASE "/td/cgroup.events", "populated 0\nfrozen 0\n") && text_is(BASE "/td/cgroup.type", "domain threaded\n"),
+	      "a tid in cgroup.procs moves its whole process; the thread root stays one");
+	write(helper_pipe[1], "x", 1);
+	pthread_join(th, NULL);
+	close(helper_pipe[0]);
+	close(helper_pipe[1]);
+	check(rmdir(BASE "/td/t1/d") == 0 && rmdir(BASE "/td/t1") == 0 && rmdir(BASE "/td/t2") == 0 &&
+	      text_is(BASE "/td/cgroup.type", "domain\n") && rmdir(BASE "/td") == 0 && rmdir(BASE "/other") == 0,
+	      "without threaded children it is a plain domain again; all removed");
+}
+
 int main(void)
 {
 	test_tree();
@@ -534,6 +657,7 @@ int main(void)
 	test_poll();
 	test_inotify();
 	test_freeze();
+	test_threaded();
 	printf("1..%d\n", n);
 	return failed != 0;
 }

@@ -93,6 +93,10 @@ int main(void)
 {
 	char path[128];
 	pid_t forkers[FORKERS], others[2];
+	/* BASE keeps no process of its own while pids is on below it (else it
+	 * would turn into a thread root): the test waits in a leaf. */
+	mkdir(BASE "/self", 0755);
+	put(BASE "/self/cgroup.procs", "0");
 	check(put("/sys/fs/cgroup/cgroup.subtree_control", "+pids") == 0 &&
 	      put(BASE "/cgroup.subtree_control", "+pids") == 0, "enable pids down to the test's cgroup");
 	int made = 1;
@@ -138,13 +142,15 @@ int main(void)
 		snprintf(path, sizeof(path), BASE "/g%d/cgroup.subtree_control", g);
 		put(path, "-pids");
 	}
-	check(text_is(BASE "/cgroup.stat", "nr_descendants 4\nnr_dying_descendants 0\n"),
-	      "cgroup.stat: the four groups, nothing dying");
+	check(text_is(BASE "/cgroup.stat", "nr_descendants 5\nnr_dying_descendants 0\n"),
+	      "cgroup.stat: the four groups and our leaf, nothing dying");
 	int removed = 1;
 	for (int g = 0; g < GROUPS; g++) {
 		snprintf(path, sizeof(path), BASE "/g%d", g);
 		removed &= rmdir(path) == 0;
 	}
+	put(BASE "/cgroup.subtree_control", "-pids");
+	removed &= put(BASE "/cgroup.procs", "0") == 0 && rmdir(BASE "/self") == 0;
 	check(removed, "every group can be removed");
 	int clean_end = 0;
 	for (int i = 0; i < 100 && !clean_end; i++) { /* the last threads' references go as they are reaped */

@@ -17,12 +17,13 @@ struct k_cgnode {
 	char name[256];		/* readdir: the entry's name */
 };
 
-/* Who writes: the pid "0" stands for, and the credentials of whoever
- * opened the file (the kernel checks migration rights with them). */
+/* Who writes: the pid (cgroup.procs) or tid (cgroup.threads) "0" stands
+ * for, and the credentials of whoever opened the file (the kernel checks
+ * migration rights with them). */
 struct k_cgwriter {
 	int32_t pid;
 	uint32_t uid, gid;
-	uint32_t pad;
+	int32_t tid;
 };
 
 #endif
