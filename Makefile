@@ -51,7 +51,8 @@ $(BUILD)/obj/gen/syscall_table.c.o: $(GEN)/syscall_table.c $(GEN_HEADERS)
 # -- host unit tests: test name -> the kernel sources it exercises --------
 HOST_CFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -fsanitize=address,undefined \
 	-fno-sanitize-recover=all -Ikernel/include -Icgroup -pthread
-HOST_TESTS := format buddy bootinfo page_counter rbtree sched_fair initrd elf acpi tmpfs vfs_path cgfs_parse
+HOST_TESTS := format buddy bootinfo page_counter rbtree sched_fair initrd elf acpi tmpfs vfs_path cgfs_parse \
+	cgroup
 host_srcs_format       := kernel/lib/format.c
 host_srcs_buddy        := kernel/mm/buddy.c
 host_srcs_bootinfo     := kernel/bootinfo.c
@@ -64,6 +65,12 @@ host_srcs_acpi         := kernel/lib/acpi.c
 host_srcs_tmpfs        := user/servers/tmpfs/tmpfs.c
 host_srcs_vfs_path     := user/servers/vfs/path.c
 host_srcs_cgfs_parse   := cgroup/cgfs_parse.c
+# the cgroup core with its own registry (the test's) and host stand-ins
+# for spinlocks, the heap and the string functions (tests/host/shim)
+host_srcs_cgroup       := cgroup/cgroup.c cgroup/cgfs_core.c cgroup/cgfs_parse.c cgroup/controllers.c \
+	cgroup/threaded.c cgroup/pids.c cgroup/page_counter.c kernel/sched/fair.c kernel/lib/rbtree.c \
+	kernel/lib/format.c
+host_cflags_cgroup     := -Itests/host/shim
 HOST_BINS := $(patsubst %,$(BUILD)/host/test_%,$(HOST_TESTS))
 
 .PHONY: all run debug test bench iso clean deps docs libc
@@ -256,7 +263,7 @@ debug: | $(BUILD)/.deps-debug
 $(BUILD)/host/test_%: tests/host/test_%.c $$(host_srcs_$$*) tests/host/tap.h | $(BUILD)/.deps-build
 	@mkdir -p $(@D)
 	@echo "  HOSTCC  $@"
-	@gcc $(HOST_CFLAGS) $(filter %.c,$^) -o $@
+	@gcc $(host_cflags_$*) $(HOST_CFLAGS) $(filter %.c,$^) -o $@
 
 test: $(KERNEL) $(INITRD) $(BUILD)/arbor-test.iso $(HOST_BINS) | $(BUILD)/.deps-test
 	@python3 tools/run-tests.py --build $(BUILD) --timeout $(TIMEOUT) $(HOST_BINS)

@@ -38,6 +38,12 @@ struct cftype {
 const struct cftype *cgfs_file_at(const struct cgroup *cg, unsigned i);
 const struct cftype *cgfs_file_find(const struct cgroup *cg, const char *name);
 
+/* A write of len bytes of text (NUL at text[len]) to file f of cg: 0 (a
+ * zero-length write does nothing), -EINVAL (read-only file, a NUL in the
+ * text), -ENODEV or -ENOENT (cg removed: which one is the file's), or the
+ * file's own parse and rule errors. */
+int cgfs_write(struct cgroup *cg, const struct cftype *f, char *text, size_t len, const struct k_cgwriter *w);
+
 /* The owner and mode file f of cg has now. cg_lock held. */
 void cgfs_file_attr(const struct cgroup *cg, const struct cftype *f, uint32_t *uid, uint32_t *gid,
 		    uint16_t *mode);

@@ -328,6 +328,19 @@ static const struct cftype cgfs_core_files[] = {
 	{ "cgroup.type", 0644, CFT_NOT_ON_ROOT | CFT_DEAD_ENOENT, show_type, write_type },
 };
 
+int cgfs_write(struct cgroup *cg, const struct cftype *f, char *text, size_t len, const struct k_cgwriter *w)
+{
+	if (len == 0)
+		return 0;
+	if (!f->write)
+		return -EINVAL;
+	if (strlen(text) != len)
+		return -EINVAL; /* a NUL inside */
+	if (cg->dead) /* the errno a removed cgroup gives is each file's */
+		return (f->flags & CFT_DEAD_ENOENT) ? -ENOENT : -ENODEV;
+	return f->write(cg, cgfs_strip(text), w);
+}
+
 static bool cgfs_file_present(const struct cgroup *cg, const struct cftype *f)
 {
 	bool root = cg->parent == NULL;

@@ -1,11 +1,6 @@
-/* The controller registry and the hooks that run every controller. */
+/* The hooks that run every registered controller (cgroup/registry.c). */
 #include "controller.h"
 #include "abi/errno.h"
-
-extern const struct cg_controller cg_pids;
-
-const struct cg_controller *const cg_controllers[] = { &cg_pids };
-const unsigned cg_nr_controllers = ARRAY_SIZE(cg_controllers);
 
 uint32_t cg_domain_mask(void)
 {

@@ -151,14 +151,10 @@ long cgfile_write(struct cgfile *f, const void *ubuf, size_t len)
 		return -ENOMEM;
 	long err = copy_from_user(text, ubuf, len);
 	text[len] = '\0';
-	if (!err && strlen(text) != len)
-		err = -EINVAL; /* a NUL inside */
-	if (!err && f->cg->dead) /* the errno a removed cgroup gives is each file's */
-		err = (f->cft->flags & CFT_DEAD_ENOENT) ? -ENOENT : -ENODEV;
 	struct thread *self = current_thread();
 	struct k_cgwriter w = { .pid = self->proc->pid, .tid = self->tid, .uid = f->uid, .gid = f->gid };
 	if (!err)
-		err = f->cft->write(f->cg, cgfs_strip(text), &w);
+		err = cgfs_write(f->cg, f->cft, text, len, &w);
 	kfree(text);
 	return err < 0 ? err : (long)len;
 }

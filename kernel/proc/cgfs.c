@@ -291,14 +291,7 @@ long sys_cgfs_write(const char *upath, const char *ubuf, size_t len, const struc
 		err = -EFAULT;
 	if (!err && !(err = cgfs_resolve(path, &cg, &f))) {
 		text[len] = '\0';
-		if (!f)
-			err = -EISDIR;
-		else if (!f->write)
-			err = -EINVAL;
-		else if (len && strlen(text) != len)
-			err = -EINVAL; /* a NUL inside */
-		else if (len)
-			err = f->write(cg, cgfs_strip(text), &w);
+		err = f ? cgfs_write(cg, f, text, len, &w) : -EISDIR;
 		cg_put(cg);
 	}
 	kfree(text);

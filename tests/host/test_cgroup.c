@@ -1,0 +1,432 @@
+/* Host unit tests of the cgroup core (cgroup/): the tree, "populated",
+ * the cgroup.* files (formats, presence, parsing and every errno), the
+ * top-down and no-internal-process rules, thread mode, and the pids
+ * controller. Prints TAP.
+ *
+ * The kernel side (processes, freezing, killing) is replaced by recording
+ * fakes. The registry is this test's own: pids, plus a "memory" domain
+ * controller with no files, since the rules that concern domain
+ * controllers need one. Threads are simulated by what the kernel does
+ * when one joins or leaves a cgroup: the controllers' charge and
+ * cg_threads_changed_locked. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cgfs.h"
+#include "controller.h"
+#include "tap.h"
+
+/* ---- the registry: pids (bit 0) and a domain controller (bit 1) ---- */
+
+extern const struct cg_controller cg_pids;
+static const struct cg_controller fake_memory = { .name = "memory", .bit = CG_BIT(1), .threaded = false };
+const struct cg_controller *const cg_controllers[] = { &cg_pids, &fake_memory };
+const unsigned cg_nr_controllers = 2;
+
+/* ---- fakes of the kernel's hooks ---- */
+
+static int notified, killed, froze;
+static struct cgroup *last_notified, *last_killed;
+
+void cgfs_notify_locked(struct cgroup *cg)
+{
+	notified++;
+	last_notified = cg;
+}
+
+int cgfs_show_procs(struct cgroup *cg, struct cgfs_buf *out)
+{
+	cgfs_printf(out, "procs of %s\n", cg->name);
+	return 0;
+}
+
+int cgfs_show_threads(struct cgroup *cg, struct cgfs_buf *out)
+{
+	cgfs_printf(out, "threads of %s\n", cg->name);
+	return 0;
+}
+
+static int64_t last_pid = -1;
+
+int cgfs_write_procs(struct cgroup *cg, int64_t pid, const struct k_cgwriter *w)
+{
+	(void)w;
+	last_pid = pid;
+	cg_lock();
+	int err = cg_vet_migrate_dst(cg);
+	cg_unlock();
+	return err;
+}
+
+int cgfs_write_threads(struct cgroup *cg, int64_t tid, const struct k_cgwriter *w)
+{
+	return cgfs_write_procs(cg, tid, w);
+}
+
+void cgfs_kill_subtree(struct cgroup *cg)
+{
+	killed++;
+	last_killed = cg;
+}
+
+void cgfs_freeze(struct cgroup *cg, bool on)
+{
+	froze++;
+	cg->freeze = on;
+}
+
+/* ---- helpers ---- */
+
+static const struct k_cgwriter root_writer = { .pid = 1, .uid = 0, .gid = 0, .tid = 1 };
+
+static struct cgroup *mk(struct cgroup *parent, const char *name)
+{
+	struct cgroup *cg = NULL;
+	int err = cg_create(parent, name, &cg);
+	if (err)
+		tap_bail("cg_create %s: %d", name, err);
+	return cg;
+}
+
+/* Writes text to file name of cg as the kernel does: 0 or -errno;
+ * -ENOENT if cg has no such file. */
+static int wr(struct cgroup *cg, const char *name, const char *text)
+{
+	const struct cftype *f = cgfs_file_find(cg, name);
+	if (!f)
+		return -ENOENT;
+	size_t len = strlen(text);
+	char *copy = xmalloc(len + 1);
+	memcpy(copy, text, len + 1);
+	int err = cgfs_write(cg, f, copy, len, &root_writer);
+	free(copy);
+	return err;
+}
+
+/* The text of file name of cg; "<ENOENT>" and the like for errors. */
+static const char *rd(struct cgroup *cg, const char *name)
+{
+	static char buf[512];
+	const struct cftype *f = cgfs_file_find(cg, name);
+	struct cgfs_buf out = { .buf = buf, .cap = sizeof(buf) - 1 };
+	int err = !f ? -ENOENT : !f->show ? -EINVAL : f->show(cg, &out);
+	if (err)
+		snprintf(buf, sizeof(buf), "<%d>", err);
+	else
+		buf[out.len < out.cap ? out.len : out.cap] = '\0';
+	return buf;
+}
+
+static bool is(struct cgroup *cg, const char *name, const char *want)
+{
+	const char *got = rd(cg, name);
+	if (strcmp(got, want) != 0) {
+		tap_diag("%s/%s: got '%s', want '%s'", cg->name, name, got, want);
+		return false;
+	}
+	return true;
+}
+
+/* A thread joins (+1) or leaves (-1) cg, as the kernel does it. */
+static int thread_in(struct cgroup *cg)
+{
+	int err = cg_thread_charge(cg);
+	if (!err) {
+		cg_lock();
+		cg_threads_changed_locked(cg, 1);
+		cg_unlock();
+	}
+	return err;
+}
+
+static void thread_out(struct cgroup *cg)
+{
+	cg_lock();
+	cg_threads_changed_locked(cg, -1);
+	cg_unlock();
+	cg_thread_uncharge(cg);
+}
+
+static bool populated(struct cgroup *cg)
+{
+	cg_lock();
+	bool p = cg_populated_locked(cg);
+	cg_unlock();
+	return p;
+}
+
+/* ---- the tree ---- */
+
+static void test_tree(void)
+{
+	struct cgroup *cg = NULL;
+	char long_name[CG_NAME_MAX + 2];
+	memset(long_name, 'x', sizeof(long_name) - 1);
+	long_name[sizeof(long_name) - 1] = '\0';
+	ok(cg_create(&cg_root, "", &cg) == -EINVAL && cg_create(&cg_root, ".", &cg) == -EINVAL &&
+	   cg_create(&cg_root, "..", &cg) == -EINVAL && cg_create(&cg_root, "a/b", &cg) == -EINVAL &&
+	   cg_create(&cg_root, "a\nb", &cg) == -EINVAL && cg_create(&cg_root, long_name, &cg) == -EINVAL,
+	   "mkdir: empty, dot, dotdot, slash, newline, 256 bytes: EINVAL");
+	long_name[CG_NAME_MAX] = '\0';
+	struct cgroup *a = mk(&cg_root, "a"), *b = mk(a, "b"), *lng = mk(&cg_root, long_name);
+	ok(cg_create(&cg_root, "a", &cg) == -EEXIST, "mkdir of an existing name: EEXIST");
+	ok(cg_find_child(&cg_root, "a") == a && cg_find_child(a, "b") == b && !cg_find_child(a, "a"),
+	   "lookup by name");
+	ok(a->level == 1 && b->level == 2 && a->dom == a, "levels; a new cgroup is its own domain");
+	char path[64];
+	ok(cg_path(b, path, sizeof(path)) == 4 && strcmp(path, "/a/b") == 0 && cg_path(&cg_root, path, 8) == 1 &&
+	   strcmp(path, "/") == 0 && cg_path(b, path, 3) == 4 && strcmp(path, "/a") == 0,
+	   "cg_path: full, root, cut (length still counts all)");
+	ok(is(&cg_root, "cgroup.stat", "nr_descendants 3\nnr_dying_descendants 0\n") &&
+	   is(a, "cgroup.stat", "nr_descendants 1\nnr_dying_descendants 0\n"), "cgroup.stat counts descendants");
+	ok(cg_destroy(a) == -EBUSY, "rmdir with a child: EBUSY");
+	ok(thread_in(b) == 0 && cg_destroy(b) == -EBUSY, "rmdir with a thread: EBUSY");
+	thread_out(b);
+	cg_get(b); /* as an open file would */
+	ok(cg_destroy(b) == 0 && cg_destroy(b) == -ENOENT && !cg_find_child(a, "b"), "rmdir; twice: ENOENT");
+	ok(is(a, "cgroup.stat", "nr_descendants 0\nnr_dying_descendants 1\n"), "a removed cgroup is dying while held");
+	ok(cg_create(b, "c", &cg) == -ENODEV, "mkdir in a removed cgroup: ENODEV");
+	ok(wr(b, "cgroup.max.depth", "3") == -ENOENT && wr(b, "cgroup.procs", "1") == -ENODEV &&
+	   wr(b, "cgroup.subtree_control", "+pids") == -ENODEV && wr(b, "cgroup.type", "threaded") == -ENOENT &&
+	   wr(b, "cgroup.freeze", "1") == -ENOENT && wr(b, "cgroup.kill", "1") == -ENOENT,
+	   "writes to a removed cgroup's files: ENODEV or ENOENT, per file");
+	cg_put(b);
+	ok(is(a, "cgroup.stat", "nr_descendants 0\nnr_dying_descendants 0\n"), "gone with its last reference");
+	struct cgroup *c1 = mk(a, "z"), *c2 = mk(a, "y");
+	cg_lock();
+	bool order = cg_child_from(a, 0) == c1 && cg_child_from(a, c1->id + 1) == c2 && !cg_child_from(a, c2->id + 1);
+	cg_unlock();
+	ok(order, "children resume by id, in creation order");
+	ok(cg_destroy(c1) == 0 && cg_destroy(c2) == 0 && cg_destroy(a) == 0 && cg_destroy(lng) == 0 &&
+	   cg_destroy(&cg_root) == -EINVAL, "all removed; the root cannot be: EINVAL");
+}
+
+static void test_limits(void)
+{
+	struct cgroup *cg;
+	struct cgroup *a = mk(&cg_root, "a");
+	ok(is(a, "cgroup.max.depth", "max\n") && is(a, "cgroup.max.descendants", "max\n") &&
+	   is(&cg_root, "cgroup.max.depth", "max\n"), "cgroup.max.*: 'max' by default, the root has them");
+	ok(wr(a, "cgroup.max.descendants", "x") == -EINVAL && wr(a, "cgroup.max.descendants", "-1") == -ERANGE &&
+	   wr(a, "cgroup.max.descendants", "2147483648") == -ERANGE && wr(a, "cgroup.max.descendants", "1 2") == -EINVAL &&
+	   is(a, "cgroup.max.descendants", "max\n"), "junk EINVAL, negative or past INT_MAX ERANGE, nothing changed");
+	ok(wr(a, "cgroup.max.descendants", " 0x1\n") == 0 && is(a, "cgroup.max.descendants", "1\n"),
+	   "whitespace stripped, C bases");
+	struct cgroup *b = mk(a, "b");
+	ok(cg_create(a, "c", &cg) == -EAGAIN && cg_create(b, "c", &cg) == -EAGAIN, "max.descendants 1: EAGAIN, deeper too");
+	ok(wr(a, "cgroup.max.descendants", "max") == 0 && wr(a, "cgroup.max.depth", "1") == 0 &&
+	   cg_create(b, "c", &cg) == -EAGAIN && cg_create(a, "c", &cg) == 0, "max.depth 1: a grandchild EAGAIN, a child fine");
+	ok(wr(a, "cgroup.max.depth", "0") == 0 && cg_destroy(cg) == 0, "lowering below the count is accepted");
+	ok(cg_destroy(b) == 0 && cg_destroy(a) == 0, "removed");
+}
+
+/* ---- files ---- */
+
+static void test_files(void)
+{
+	struct cgroup *a = mk(&cg_root, "a");
+	ok(!cgfs_file_find(&cg_root, "cgroup.events") && !cgfs_file_find(&cg_root, "cgroup.freeze") &&
+	   !cgfs_file_find(&cg_root, "cgroup.kill") && !cgfs_file_find(&cg_root, "cgroup.type") &&
+	   cgfs_file_find(&cg_root, "cgroup.threads") && cgfs_file_find(&cg_root, "cgroup.procs"),
+	   "the root has no events, freeze, kill or type file");
+	const char *names[] = { "cgroup.controllers", "cgroup.events", "cgroup.freeze", "cgroup.kill",
+				"cgroup.max.depth", "cgroup.max.descendants", "cgroup.procs", "cgroup.stat",
+				"cgroup.subtree_control", "cgroup.threads", "cgroup.type" };
+	const uint16_t modes[] = { 0444, 0444, 0644, 0200, 0644, 0644, 0644, 0444, 0644, 0644, 0644 };
+	bool all = true;
+	for (unsigned i = 0; i < ARRAY_SIZE(names); i++) {
+		const struct cftype *f = cgfs_file_at(a, i);
+		all &= f && strcmp(f->name, names[i]) == 0 && f->mode == modes[i];
+	}
+	ok(all && !cgfs_file_at(a, ARRAY_SIZE(names)), "a child's files, in order, with Linux's modes");
+	ok(is(&cg_root, "cgroup.controllers", "pids memory\n") && is(a, "cgroup.controllers", "") &&
+	   is(a, "cgroup.subtree_control", ""), "controllers: all at the root; empty lists read as 0 bytes");
+	ok(is(a, "cgroup.events", "populated 0\nfrozen 0\n") && is(a, "cgroup.freeze", "0\n") &&
+	   is(a, "cgroup.type", "domain\n"), "events, freeze and type of a new cgroup");
+	ok(is(a, "cgroup.kill", "<-22>") && wr(a, "cgroup.stat", "1") == -EINVAL &&
+	   wr(a, "cgroup.events", "") == 0, "reading write-only, writing read-only: EINVAL; zero-length writes: 0");
+	char nul[] = "12\0x";
+	ok(cgfs_write(a, cgfs_file_find(a, "cgroup.procs"), nul, 4, &root_writer) == -EINVAL,
+	   "a NUL inside a write: EINVAL");
+	ok(wr(a, "cgroup.procs", "abc") == -EINVAL && wr(a, "cgroup.procs", "-1") == -EINVAL &&
+	   wr(a, "cgroup.procs", "2147483648") == -EINVAL && wr(a, "cgroup.procs", "99999999999999999999") == -EINVAL &&
+	   wr(a, "cgroup.procs", "1 2") == -EINVAL && last_pid == -1, "cgroup.procs: junk, negative, too large, two pids: EINVAL");
+	ok(wr(a, "cgroup.procs", " 42\n") == 0 && last_pid == 42 && wr(a, "cgroup.threads", "0") == 0 && last_pid == 0,
+	   "cgroup.procs and cgroup.threads take one id (0: the writer)");
+	ok(wr(a, "cgroup.freeze", "2") == -ERANGE && wr(a, "cgroup.freeze", "x") == -EINVAL && froze == 0 &&
+	   wr(a, "cgroup.freeze", "1") == 0 && froze == 1 && is(a, "cgroup.freeze", "1\n") && wr(a, "cgroup.freeze", "0") == 0,
+	   "cgroup.freeze: 0 or 1, ERANGE for other integers, EINVAL for junk");
+	ok(wr(a, "cgroup.kill", "2") == -ERANGE && wr(a, "cgroup.kill", "y") == -EINVAL && killed == 0 &&
+	   wr(a, "cgroup.kill", "1") == 0 && killed == 1 && last_killed == a, "cgroup.kill: only 1");
+	ok(wr(a, "cgroup.type", "domain") == -EINVAL && wr(a, "cgroup.type", "threadedx") == -EINVAL &&
+	   is(a, "cgroup.type", "domain\n"), "cgroup.type: only 'threaded' (EINVAL)");
+	ok(cg_destroy(a) == 0, "removed");
+}
+
+static void test_populated(void)
+{
+	struct cgroup *a = mk(&cg_root, "a"), *b = mk(a, "b"), *c = mk(b, "c");
+	uint64_t sa = a->events_seq, sc = c->events_seq, sb;
+	notified = 0;
+	ok(thread_in(c) == 0 && populated(c) && populated(b) && populated(a) && is(a, "cgroup.events", "populated 1\nfrozen 0\n"),
+	   "a thread makes its cgroup and every ancestor populated");
+	ok(notified == 4 && a->events_seq == sa + 1 && c->events_seq == sc + 1, "each flip notifies once (root too)");
+	sb = b->events_seq;
+	ok(thread_in(b) == 0 && notified == 4 && b->events_seq == sb, "a second thread flips nothing");
+	thread_out(c);
+	ok(!populated(c) && populated(b) && populated(a) && notified == 5, "one leaves: only its cgroup flips");
+	thread_out(b);
+	ok(!populated(b) && !populated(a) && is(a, "cgroup.events", "populated 0\nfrozen 0\n") && notified == 8,
+	   "the last one leaves: the flips climb");
+	ok(cg_destroy(c) == 0 && cg_destroy(b) == 0 && cg_destroy(a) == 0, "removed");
+}
+
+/* ---- subtree_control and the no-internal-process rule ---- */
+
+static void test_subtree_control(void)
+{
+	struct cgroup *a = mk(&cg_root, "a"), *b = mk(a, "b");
+	ok(wr(a, "cgroup.subtree_control", "+pids") == -ENOENT, "enabling what the parent lacks: ENOENT");
+	ok(wr(&cg_root, "cgroup.subtree_control", "+nosuch") == -EINVAL && wr(&cg_root, "cgroup.subtree_control", "pids") == -EINVAL &&
+	   wr(&cg_root, "cgroup.subtree_control", "+pids +") == -EINVAL && wr(&cg_root, "cgroup.subtree_control", "+pids +nosuch") == -EINVAL &&
+	   is(&cg_root, "cgroup.subtree_control", ""), "unknown names, tokens without +/-: EINVAL, all or nothing");
+	ok(wr(&cg_root, "cgroup.subtree_control", "  +pids   -pids  +memory +pids\n") == 0 &&
+	   is(&cg_root, "cgroup.subtree_control", "pids memory\n") && is(a, "cgroup.controllers", "pids memory\n"),
+	   "the last token per controller wins; extra spaces are fine; shown in registry order");
+	ok(wr(&cg_root, "cgroup.subtree_control", "+pids") == 0 && wr(a, "cgroup.subtree_control", "-pids") == 0,
+	   "enabling an enabled or disabling a disabled controller: a silent success");
+	ok(cgfs_file_find(a, "pids.max") && !cgfs_file_find(&cg_root, "pids.max") && !cgfs_file_find(b, "pids.max"),
+	   "controller files appear where the parent enables them (never in the root)");
+	ok(wr(a, "cgroup.subtree_control", "+pids") == 0 && wr(&cg_root, "cgroup.subtree_control", "-pids") == -EBUSY,
+	   "disabling what a child still passes on: EBUSY");
+	ok(thread_in(a) == 0 && is(a, "cgroup.type", "domain threaded\n") &&
+	   wr(a, "cgroup.subtree_control", "+memory") == -EOPNOTSUPP,
+	   "threads and a threaded controller make a thread root: no domain controller (EOPNOTSUPP)");
+	ok(wr(a, "cgroup.subtree_control", "-pids") == 0 && is(a, "cgroup.type", "domain\n") &&
+	   wr(a, "cgroup.subtree_control", "+memory") == -EBUSY, "a domain controller on a cgroup with threads: EBUSY");
+	thread_out(a);
+	ok(wr(a, "cgroup.subtree_control", "+memory") == 0 && wr(a, "cgroup.procs", "5") == -EBUSY &&
+	   wr(a, "cgroup.subtree_control", "+pids") == 0 && wr(a, "cgroup.procs", "5") == -EBUSY,
+	   "and the other way round: no process may enter (EBUSY)");
+	ok(wr(b, "cgroup.procs", "5") == 0 && wr(&cg_root, "cgroup.procs", "5") == 0,
+	   "a leaf takes processes; the root is exempt");
+	ok(thread_in(&cg_root) == 0 && wr(&cg_root, "cgroup.subtree_control", "+memory") == 0, "the root may have both");
+	thread_out(&cg_root);
+	ok(wr(a, "cgroup.subtree_control", "-memory -pids") == 0 && wr(a, "cgroup.subtree_control", "+pids") == 0 &&
+	   thread_in(b) == 0 && wr(a, "cgroup.procs", "5") == -EBUSY, "nor with only a threaded one and a populated domain child");
+	thread_out(b);
+	ok(wr(a, "cgroup.subtree_control", "-pids") == 0 && wr(&cg_root, "cgroup.subtree_control", "-pids -memory") == 0 &&
+	   cg_destroy(b) == 0 && cg_destroy(a) == 0, "off again top-down; removed");
+}
+
+/* ---- thread mode ---- */
+
+static void test_threaded(void)
+{
+	struct cgroup *r = mk(&cg_root, "r"), *t = mk(r, "t"), *d = mk(r, "d");
+	ok(wr(&cg_root, "cgroup.subtree_control", "+pids +memory") == 0, "both controllers below the root");
+	ok(wr(r, "cgroup.subtree_control", "+memory") == 0 && wr(t, "cgroup.type", "threaded") == -EOPNOTSUPP,
+	   "a parent with a domain controller cannot be a thread root: EOPNOTSUPP");
+	ok(wr(r, "cgroup.subtree_control", "-memory") == 0 && thread_in(d) == 0 && wr(t, "cgroup.type", "threaded") == -EOPNOTSUPP,
+	   "nor one with populated domain children");
+	thread_out(d);
+	ok(thread_in(t) == 0 && wr(t, "cgroup.type", "threaded") == -EOPNOTSUPP, "a populated cgroup cannot turn threaded");
+	thread_out(t);
+	ok(wr(t, "cgroup.type", "threaded") == 0 && is(t, "cgroup.type", "threaded\n") && t->dom == r &&
+	   is(r, "cgroup.type", "domain threaded\n") && is(d, "cgroup.type", "domain invalid\n"),
+	   "threaded; its parent is the thread root, a domain sibling invalid");
+	ok(wr(r, "cgroup.subtree_control", "+memory") == -EOPNOTSUPP && wr(r, "cgroup.subtree_control", "+pids") == 0,
+	   "a thread root enables threaded controllers only (EOPNOTSUPP)");
+	ok(wr(d, "cgroup.procs", "7") == -EOPNOTSUPP && wr(d, "cgroup.subtree_control", "+pids") == -EOPNOTSUPP,
+	   "a domain invalid cgroup takes no process and no controller: EOPNOTSUPP");
+	ok(is(t, "cgroup.controllers", "pids\n") && cgfs_file_find(t, "pids.max"), "a threaded cgroup sees threaded controllers");
+	ok(wr(t, "cgroup.subtree_control", "+memory") == -ENOENT && wr(t, "cgroup.subtree_control", "+pids") == 0,
+	   "and can pass on only those");
+	struct cgroup *u = mk(t, "u");
+	ok(is(u, "cgroup.type", "domain invalid\n") && wr(u, "cgroup.type", "threaded") == 0 && u->dom == r,
+	   "below a threaded cgroup: invalid until threaded, then in the same domain");
+	ok(wr(u, "cgroup.procs", "7") == 0 && wr(r, "cgroup.procs", "7") == 0, "threaded cgroups and the thread root take processes");
+	ok(thread_in(u) == 0 && thread_in(r) == 0 && is(u, "cgroup.procs", "<-95>") && is(r, "cgroup.procs", "procs of r\n"),
+	   "cgroup.procs of a threaded cgroup: EOPNOTSUPP");
+	ok(wr(u, "cgroup.kill", "1") == -EOPNOTSUPP, "cgroup.kill of a threaded cgroup: EOPNOTSUPP");
+	ok(is(t, "pids.current", "1\n") && is(r, "pids.current", "2\n"), "pids counts threads where they are");
+	thread_out(u);
+	thread_out(r);
+	ok(is(r, "cgroup.type", "domain threaded\n"), "a thread root stays one while it has threaded children");
+	ok(wr(t, "cgroup.subtree_control", "-pids") == 0 && cg_destroy(u) == 0 && cg_destroy(t) == 0 &&
+	   is(r, "cgroup.type", "domain\n") && is(d, "cgroup.type", "domain\n"), "without them it is a plain domain again");
+	ok(thread_in(r) == 0 && is(r, "cgroup.type", "domain threaded\n") && is(d, "cgroup.type", "domain invalid\n"),
+	   "threads of its own with a threaded controller on also make it a thread root");
+	ok(wr(d, "cgroup.type", "threaded") == 0 && is(d, "cgroup.type", "threaded\n"), "which can take threaded children");
+	thread_out(r);
+	ok(wr(r, "cgroup.subtree_control", "-pids") == 0 && cg_destroy(d) == 0 && cg_destroy(r) == 0, "removed");
+	struct cgroup *m = mk(&cg_root, "m"), *mt = mk(&cg_root, "mt");
+	ok(thread_in(m) == 0 && wr(mt, "cgroup.type", "threaded") == 0 && is(&cg_root, "cgroup.type", "<-2>") &&
+	   is(m, "cgroup.type", "domain\n") && wr(m, "cgroup.procs", "3") == 0, "the root is mixable: domain and threaded children");
+	thread_out(m);
+	ok(wr(&cg_root, "cgroup.subtree_control", "-pids -memory") == 0 && cg_destroy(m) == 0 && cg_destroy(mt) == 0,
+	   "removed");
+}
+
+/* ---- pids ---- */
+
+static void test_pids(void)
+{
+	struct cgroup *a = mk(&cg_root, "a"), *b = mk(a, "b");
+	ok(wr(&cg_root, "cgroup.subtree_control", "+pids") == 0 && wr(a, "cgroup.subtree_control", "+pids") == 0 &&
+	   is(a, "pids.max", "max\n") && is(b, "pids.current", "0\n"), "pids.max max, pids.current 0");
+	ok(wr(a, "pids.max", "x") == -EINVAL && wr(a, "pids.max", "-1") == -EINVAL && wr(a, "pids.max", "4194305") == -EINVAL &&
+	   wr(a, "pids.max", "4194304") == 0 && wr(a, "pids.max", " 2\n") == 0 && is(a, "pids.max", "2\n"),
+	   "pids.max: junk, negative, past PID_MAX_LIMIT: EINVAL");
+	ok(thread_in(b) == 0 && thread_in(b) == 0 && thread_in(b) == -EAGAIN && thread_in(a) == -EAGAIN,
+	   "an ancestor at its limit refuses: EAGAIN, here and below");
+	ok(is(a, "pids.events", "max 2\n") && is(a, "pids.events.local", "max 2\n") && is(b, "pids.events", "max 0\n") &&
+	   is(b, "pids.current", "2\n") && is(a, "pids.current", "2\n"), "the limiting cgroup counts the refusals");
+	ok(wr(a, "pids.max", "1") == 0 && is(b, "pids.current", "2\n"), "lowering below the count never fails");
+	thread_out(b);
+	thread_out(b);
+	ok(is(a, "pids.current", "0\n") && is(a, "pids.peak", "2\n"), "uncharged; the peak stays");
+	ok(wr(a, "pids.max", "max") == 0 && thread_in(b) == 0, "'max' lifts it");
+	thread_out(b);
+	ok(wr(a, "cgroup.subtree_control", "-pids") == 0 && wr(&cg_root, "cgroup.subtree_control", "-pids") == 0 &&
+	   cg_destroy(b) == 0 && cg_destroy(a) == 0, "removed");
+}
+
+/* ---- ownership ---- */
+
+static void test_attrs(void)
+{
+	struct cgroup *a = mk(&cg_root, "a");
+	const struct cftype *procs = cgfs_file_find(a, "cgroup.procs"), *max = cgfs_file_find(a, "cgroup.max.depth");
+	ok(cgfs_may_write(a, procs, 0, 0) && !cgfs_may_write(a, procs, 1000, 1000), "root may write; others may not");
+	ok(cgfs_set_attr(a, procs, 1000, -1, -1) == 0 && cgfs_may_write(a, procs, 1000, 5) && !cgfs_may_write(a, max, 1000, 5),
+	   "chown of one file gives that file only");
+	ok(cgfs_set_attr(a, max, -1, 50, 0664) == 0 && cgfs_may_write(a, max, 7, 50) && !cgfs_may_write(a, max, 7, 51),
+	   "chgrp and chmod g+w");
+	uint32_t uid, gid;
+	uint16_t mode;
+	cg_lock();
+	cgfs_file_attr(a, max, &uid, &gid, &mode);
+	cg_unlock();
+	ok(uid == 0 && gid == 50 && mode == 0664, "stat shows the changed owner and mode");
+	ok(cgfs_set_attr(a, NULL, 1000, 1000, 0700) == 0 && a->uid == 1000 && a->mode == 0700, "the directory's own");
+	ok(cg_destroy(a) == 0, "removed (its attributes freed)");
+}
+
+int main(void)
+{
+	cg_init();
+	test_tree();
+	test_limits();
+	test_files();
+	test_populated();
+	test_subtree_control();
+	test_threaded();
+	test_pids();
+	test_attrs();
+	ok(cg_root.nr_descendants == 0 && cg_root.nr_dying_descendants == 0 && cg_root.pids_current == 0,
+	   "nothing left over");
+	return tap_done();
+}
