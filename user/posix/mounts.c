@@ -184,6 +184,11 @@ static void test_mount_errors(void)
 	check(fails(mount("x", "/mnt", "tmpfs", 0, "bogus=1"), EINVAL), "an unknown tmpfs option: EINVAL");
 	check(fails(mount("x", "/mnt", "tmpfs", 0, "mode=99"), EINVAL), "a bad mode= value: EINVAL");
 	check(fails(mount("x", "/mnt", "proc", 0, "opt"), EINVAL), "procfs takes no options: EINVAL");
+	check(mount("none", "/mnt", "cgroup2", 0, "") == 0 && access("/mnt/posix_mounts/cgroup.procs", F_OK) == 0 &&
+	      umount("/mnt") == 0, "cgroup2 mounts again elsewhere: the same hierarchy");
+	check(fails(mount("none", "/mnt", "cgroup2", 0, "bogus"), EINVAL) &&
+	      fails(mount("none", "/mnt", "cgroup2", 0, "nsdelegate"), EINVAL),
+	      "cgroup2 options (none supported yet, nsdelegate included): EINVAL");
 	check(fails(umount("/tmp"), EINVAL), "umount of a directory that is no mount point: EINVAL");
 	check(fails(umount("/"), EBUSY), "umount / while others are mounted below: EBUSY");
 	check(fails(umount2("/mnt", MNT_FORCE), EINVAL), "forced unmount is refused: EINVAL");
