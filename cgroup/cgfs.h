@@ -34,7 +34,9 @@ struct cftype {
 	int (*write)(struct cgroup *cg, char *text, const struct k_cgwriter *w);
 };
 
-/* The i-th file cg has (NULL past the last), and the file called name. */
+/* The i-th file cg has (NULL past the last), and the file called name.
+ * Core files are all named "cgroup.*", a controller's "NAME.*" (the
+ * lookup relies on it; the host tests check it). */
 const struct cftype *cgfs_file_at(const struct cgroup *cg, unsigned i);
 const struct cftype *cgfs_file_find(const struct cgroup *cg, const char *name);
 

@@ -371,17 +371,41 @@ static bool count_down(const struct cftype *f, void *arg)
 	return (*(unsigned *)arg)-- == 0;
 }
 
-static bool named(const struct cftype *f, void *arg)
-{
-	return strcmp(f->name, arg) == 0;
-}
-
 const struct cftype *cgfs_file_at(const struct cgroup *cg, unsigned i)
 {
 	return cgfs_files_until(cg, count_down, &i);
 }
 
+/* The file called name among n files that all start with name's first
+ * plen bytes (their common "PREFIX."): only the rest is compared. */
+static const struct cftype *find_in(const struct cgroup *cg, const struct cftype *files, unsigned n,
+				    const char *name, size_t plen)
+{
+	const char *rest = name + plen;
+	for (unsigned k = 0; k < n; k++) {
+		const char *r = files[k].name + plen;
+		if (r[0] == rest[0] && strcmp(r, rest) == 0)
+			return cgfs_file_present(cg, &files[k]) ? &files[k] : NULL;
+	}
+	return NULL;
+}
+
+/* By prefix first ("cgroup." or an available controller's "NAME."), so
+ * a lookup costs a few compares however many files there are: lookups
+ * run on every path the cgroup file system resolves. */
 const struct cftype *cgfs_file_find(const struct cgroup *cg, const char *name)
 {
-	return cgfs_files_until(cg, named, (void *)name);
+	const char *dot = strchr(name, '.');
+	if (!dot)
+		return NULL;
+	size_t plen = (size_t)(dot - name) + 1;
+	if (plen == 7 && memcmp(name, "cgroup.", 7) == 0)
+		return find_in(cg, cgfs_core_files, ARRAY_SIZE(cgfs_core_files), name, plen);
+	uint32_t avail = cg_available(cg);
+	for (unsigned i = 0; i < cg_nr_controllers; i++) {
+		const struct cg_controller *c = cg_controllers[i];
+		if ((avail & c->bit) && strlen(c->name) == plen - 1 && memcmp(c->name, name, plen - 1) == 0)
+			return find_in(cg, c->files, c->nfiles, name, plen);
+	}
+	return NULL;
 }

@@ -17,14 +17,20 @@
 #define CGFS_PATH_MAX 4096
 #define CGFS_FILE_POS 256	/* readdir positions below: files; above: children by id */
 
-/* A cgroup path copied in; -EPERM for non-root callers. */
+#define CGFS_PATH_SHORT 256	/* most paths: copied via the stack, kmalloc'd to size */
+
+/* A cgroup path copied in (kfree it); -EPERM for non-root callers. */
 static char *cgfs_path_in(const char *upath, long *err)
 {
-	char *path = NULL;
+	char small[CGFS_PATH_SHORT], *path = NULL;
 	*err = current_thread()->proc->cred.euid != 0 ? -EPERM : 0;
-	if (!*err && !(path = kmalloc(CGFS_PATH_MAX)))
-		*err = -ENOMEM;
-	long n = *err ? 0 : copy_string_from_user(path, upath, CGFS_PATH_MAX);
+	long n = *err ? 0 : copy_string_from_user(small, upath, sizeof(small));
+	if (n >= 0 && !*err && (path = kmalloc((size_t)n + 1)))
+		memcpy(path, small, (size_t)n + 1);
+	else if (n == -ENAMETOOLONG && (path = kmalloc(CGFS_PATH_MAX)))
+		n = copy_string_from_user(path, upath, CGFS_PATH_MAX);
+	else if (!*err)
+		*err = n < 0 ? n : -ENOMEM;
 	if (!*err && n < 0)
 		*err = n;
 	if (!*err && path[0] != '/')
@@ -173,9 +179,10 @@ static char *cgfs_split_last(char *path)
 	size_t n = strlen(path);
 	while (n > 1 && path[n - 1] == '/')
 		path[--n] = '\0';
-	char *slash = strrchr(path, '/');
-	*slash = '\0';
-	return slash + 1;
+	while (n > 0 && path[n - 1] != '/') /* the path starts with '/' */
+		n--;
+	path[n - 1] = '\0';
+	return path + n;
 }
 
 /* uid:gid may add or remove entries of directory cg (write and search;

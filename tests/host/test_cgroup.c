@@ -299,6 +299,15 @@ static void test_subtree_control(void)
 	   "enabling an enabled or disabling a disabled controller: a silent success");
 	ok(cgfs_file_find(a, "pids.max") && !cgfs_file_find(&cg_root, "pids.max") && !cgfs_file_find(b, "pids.max"),
 	   "controller files appear where the parent enables them (never in the root)");
+	bool found = true;
+	const struct cftype *f;
+	for (unsigned i = 0; (f = cgfs_file_at(a, i)); i++) {
+		const char *prefix = strncmp(f->name, "pids.", 5) == 0 ? "pids." : "cgroup.";
+		found &= strncmp(f->name, prefix, strlen(prefix)) == 0 && cgfs_file_find(a, f->name) == f;
+	}
+	ok(found && !cgfs_file_find(a, "cgroup.") && !cgfs_file_find(a, "cgroup") && !cgfs_file_find(a, "pids.maxx") &&
+	   !cgfs_file_find(a, "memory.max") && !cgfs_file_find(a, ".procs") && !cgfs_file_find(a, "cgroup.procs."),
+	   "every file is PREFIX.* and found by name; near misses are not");
 	ok(wr(a, "cgroup.subtree_control", "+pids") == 0 && wr(&cg_root, "cgroup.subtree_control", "-pids") == -EBUSY,
 	   "disabling what a child still passes on: EBUSY");
 	ok(thread_in(a) == 0 && is(a, "cgroup.type", "domain threaded\n") &&

@@ -35,10 +35,10 @@ int main(void)
 	vfs_normalize(big, out);
 	ok(strlen(out) < VFS_PATH_MAX && out[0] == '/', "an overlong path stays within VFS_PATH_MAX");
 
-	ok(vfs_path_under("/anything", "/", 1), "everything lies under /");
-	ok(vfs_path_under("/dev", "/dev", 4), "a mount point lies under itself");
-	ok(vfs_path_under("/dev/null", "/dev", 4), "/dev/null lies under /dev");
-	ok(!vfs_path_under("/devices", "/dev", 4), "/devices does not lie under /dev");
-	ok(!vfs_path_under("/de", "/dev", 4), "/de does not lie under /dev");
+	ok(vfs_path_under("/anything", 9, "/", 1), "everything lies under /");
+	ok(vfs_path_under("/dev", 4, "/dev", 4), "a mount point lies under itself");
+	ok(vfs_path_under("/dev/null", 9, "/dev", 4), "/dev/null lies under /dev");
+	ok(!vfs_path_under("/devices", 8, "/dev", 4), "/devices does not lie under /dev");
+	ok(!vfs_path_under("/de", 3, "/dev", 4), "/de does not lie under /dev");
 	return tap_done();
 }

@@ -32,7 +32,7 @@ struct worker_bufs {
 	char fwd[BUF_MAX + 2];		/* what the file system gets */
 };
 
-long vfs_forward(const struct vfs_mount *mt, const struct ipc_info *info, struct ipc_msg *m,
+long vfs_forward(const struct vfs_route *mt, const struct ipc_info *info, struct ipc_msg *m,
 		 const char *path, size_t path_len, void *rcv, size_t rcv_len)
 {
 	m->w[FS_W_WHO] = mt->inst | (uint64_t)(uint32_t)info->pid << 32;
@@ -44,21 +44,22 @@ long vfs_forward(const struct vfs_mount *mt, const struct ipc_info *info, struct
 	return (long)m->label;
 }
 
-/* The path inside mount mt of the path the client sent (orig, normalized
- * norm) into out; returns its length. */
-static size_t inner_path(const struct vfs_mount *mt, const char *orig, const char *norm, char *out)
+/* The path inside mount mt of the path the client sent (orig, olen
+ * bytes; normalized: norm, nlen bytes) into out; returns its length. */
+static size_t inner_path(const struct vfs_route *mt, const char *orig, size_t olen, const char *norm,
+			 size_t nlen, char *out)
 {
 	if (mt->tlen == 1) { /* the root file system: as written */
-		strcpy(out, orig);
-		return strlen(out);
+		memcpy(out, orig, olen + 1);
+		return olen;
 	}
 	const char *rest = norm + mt->tlen;
-	size_t n = strlen(rest);
+	size_t n = nlen - mt->tlen;
 	if (n == 0)
 		out[n++] = '/';
 	else
 		memcpy(out, rest, n);
-	if (n > 1 && orig[strlen(orig) - 1] == '/')
+	if (n > 1 && orig[olen - 1] == '/')
 		out[n++] = '/'; /* a trailing slash still asks for a directory */
 	out[n] = '\0';
 	return n;
@@ -80,7 +81,7 @@ static bool changes_fs(const struct ipc_msg *m)
 }
 
 /* open(O_CREAT) on a read-only mount: fine for a file that exists. */
-static long open_read_only(const struct vfs_mount *mt, const struct ipc_info *info,
+static long open_read_only(const struct vfs_route *mt, const struct ipc_info *info,
 			   struct ipc_msg *m, const char *path, size_t len)
 {
 	uint64_t flags = m->w[0];
@@ -95,34 +96,51 @@ static long open_read_only(const struct vfs_mount *mt, const struct ipc_info *in
 	return r;
 }
 
+/* A request on a cgroup2 mount, path inside it, served by the kernel's
+ * cgfs calls; CGFS_PATHS_FORWARD for a directory opened for listing,
+ * which the cgroupfs server serves. */
+static long cgroup2_request(struct ipc_msg *m, const struct ipc_info *info, const char *path)
+{
+	struct fs_req r = { .path = path, .uid = info->euid, .gid = info->egid,
+			    .ruid = info->uid, .rgid = info->gid, .pid = info->pid };
+	return cgfs_path_request(&r, m, NULL);
+}
+
 /* Forwards a path request; the reply (label aside) is left in m. */
 static long path_forward(struct ipc_msg *m, const struct ipc_info *info, struct worker_bufs *b,
 			 const char *path, const char *path2)
 {
-	struct vfs_mount mt, mt2;
-	vfs_normalize(path, b->norm);
-	if (!vfs_mount_find(b->norm, &mt))
+	struct vfs_route mt, mt2;
+	size_t nlen = vfs_normalize(path, b->norm);
+	if (!vfs_mount_find(b->norm, nlen, &mt))
 		return -ENOENT; /* nothing mounted yet */
 	bool mutates = m->label == VFS_RMDIR || m->label == VFS_UNLINK || m->label == VFS_RENAME;
-	if (mutates && vfs_is_mountpoint(b->norm))
+	if (mutates && vfs_is_mountpoint(b->norm, nlen))
 		return -EBUSY;
 	if ((mt.flags & MS_RDONLY) && changes_fs(m))
 		return -EROFS;
-	size_t len = inner_path(&mt, path, b->norm, b->fwd);
+	size_t olen = strlen(path);
+	/* cgroup2 is served here (one hop less); its path comes straight
+	 * from the normalized one unless a trailing slash must be kept */
+	bool direct = mt.cgroup2 && !path2 && path[olen - 1] != '/';
+	if (direct) {
+		long e = cgroup2_request(m, info, nlen == mt.tlen ? "/" : b->norm + mt.tlen);
+		if (e != CGFS_PATHS_FORWARD) /* else: a directory opened for listing */
+			return e;
+	}
+	size_t len = inner_path(&mt, path, olen, b->norm, nlen, b->fwd);
 	if (path2) {
-		vfs_normalize(path2, b->norm2);
-		if (!vfs_mount_find(b->norm2, &mt2) || mt2.seq != mt.seq)
+		size_t nlen2 = vfs_normalize(path2, b->norm2);
+		if (!vfs_mount_find(b->norm2, nlen2, &mt2) || mt2.seq != mt.seq)
 			return -EXDEV;
-		if (vfs_is_mountpoint(b->norm2))
+		if (vfs_is_mountpoint(b->norm2, nlen2))
 			return -EBUSY;
-		len += 1 + inner_path(&mt, path2, b->norm2, b->fwd + len + 1);
+		len += 1 + inner_path(&mt, path2, strlen(path2), b->norm2, nlen2, b->fwd + len + 1);
 		len++; /* "from\0to\0" */
 	}
-	if (strcmp(mt.type, "cgroup2") == 0) { /* served here: one hop less */
-		struct fs_req r = { .path = b->fwd, .uid = info->euid, .gid = info->egid,
-				    .ruid = info->uid, .rgid = info->gid, .pid = info->pid };
-		long e = cgfs_path_request(&r, m, NULL);
-		if (e != CGFS_PATHS_FORWARD) /* else: a directory opened for listing */
+	if (mt.cgroup2 && !direct) {
+		long e = cgroup2_request(m, info, b->fwd);
+		if (e != CGFS_PATHS_FORWARD)
 			return e;
 	}
 	if (m->label == VFS_STAT) {

@@ -26,32 +26,47 @@ static void unlock(void)
 	__atomic_store_n(&table_lock, 0, __ATOMIC_RELEASE);
 }
 
-bool vfs_mount_find(const char *p, struct vfs_mount *out)
+/* The slots in use, so lookups touch only live entries (the table spans
+ * pages; every page touched costs after an address-space switch). */
+static uint8_t live[VFS_MOUNTS_MAX];
+static int nr_live;
+
+static void live_update_locked(void)
+{
+	nr_live = 0;
+	for (int i = 0; i < VFS_MOUNTS_MAX; i++)
+		if (mounts[i].used)
+			live[nr_live++] = (uint8_t)i;
+}
+
+bool vfs_mount_find(const char *p, size_t plen, struct vfs_route *out)
 {
 	int best = -1;
 	lock();
-	for (int i = 0; i < VFS_MOUNTS_MAX; i++)
-		if (mounts[i].used && vfs_path_under(p, mounts[i].target, mounts[i].tlen) &&
-		    (best < 0 || mounts[i].tlen > mounts[best].tlen))
-			best = i;
+	for (int k = 0; k < nr_live; k++) {
+		const struct vfs_mount *mt = &mounts[live[k]];
+		size_t t = mt->r.tlen;
+		if ((best < 0 || t > mounts[best].r.tlen) && vfs_path_under(p, plen, mt->target, t))
+			best = live[k];
+	}
 	if (best >= 0)
-		*out = mounts[best];
+		*out = mounts[best].r;
 	unlock();
 	return best >= 0;
 }
 
-static int find_exact_locked(const char *p)
+static int find_exact_locked(const char *p, size_t plen)
 {
-	for (int i = 0; i < VFS_MOUNTS_MAX; i++)
-		if (mounts[i].used && strcmp(mounts[i].target, p) == 0)
-			return i;
+	for (int k = 0; k < nr_live; k++)
+		if (mounts[live[k]].r.tlen == plen && memcmp(mounts[live[k]].target, p, plen) == 0)
+			return live[k];
 	return -1;
 }
 
-bool vfs_is_mountpoint(const char *p)
+bool vfs_is_mountpoint(const char *p, size_t plen)
 {
 	lock();
-	bool r = find_exact_locked(p) >= 0;
+	bool r = find_exact_locked(p, plen) >= 0;
 	unlock();
 	return r;
 }
@@ -59,10 +74,10 @@ bool vfs_is_mountpoint(const char *p)
 /* The target must be an existing directory (or "/" for the first mount). */
 static long check_target(const struct ipc_info *info, const char *target)
 {
-	struct vfs_mount mt;
+	struct vfs_route mt;
 	struct ipc_msg m = { .label = VFS_STAT };
 	struct stat st;
-	if (!vfs_mount_find(target, &mt))
+	if (!vfs_mount_find(target, strlen(target), &mt))
 		return strcmp(target, "/") == 0 ? 0 : -ENOENT;
 	const char *rel = mt.tlen == 1 ? target : target[mt.tlen] ? target + mt.tlen : "/";
 	long r = vfs_forward(&mt, info, &m, rel, strlen(rel), &st, sizeof(st));
@@ -88,7 +103,7 @@ static long split_mount_args(char *buf, size_t len, char **parts)
 long vfs_mount(const struct ipc_info *info, uint64_t flags, char *buf, size_t len)
 {
 	char *a[4], target[VFS_PATH_MAX], name[32], fsarg[256];
-	struct vfs_mount mt = { .used = true, .flags = flags };
+	struct vfs_mount mt = { .used = true, .r.flags = flags };
 	if (info->euid != 0)
 		return -EPERM;
 	if (split_mount_args(buf, len, a) || (flags & ~(uint64_t)MS_KNOWN) || a[1][0] != '/' ||
@@ -103,7 +118,7 @@ long vfs_mount(const struct ipc_info *info, uint64_t flags, char *buf, size_t le
 	long r = check_target(info, target);
 	if (r < 0)
 		return r;
-	if (vfs_is_mountpoint(target))
+	if (vfs_is_mountpoint(target, strlen(target)))
 		return -EBUSY;
 	snprintf(name, sizeof(name), "%s%s", FS_NAME_PREFIX, a[2]);
 	long h = sys_ns_lookup(name);
@@ -119,24 +134,26 @@ long vfs_mount(const struct ipc_info *info, uint64_t flags, char *buf, size_t le
 		return r < 0 ? -EIO : (long)m.label;
 	}
 	strcpy(mt.target, target);
-	mt.tlen = strlen(target);
+	mt.r.tlen = strlen(target);
+	mt.r.cgroup2 = strcmp(a[2], "cgroup2") == 0;
 	strcpy(mt.source, a[0]);
 	strcpy(mt.type, a[2]);
 	strcpy(mt.data, a[3]);
-	mt.h = (int)h;
-	mt.inst = (uint32_t)m.w[0];
+	mt.r.h = (int)h;
+	mt.r.inst = (uint32_t)m.w[0];
 	lock();
-	int slot = find_exact_locked(target) >= 0 ? -2 : -1;
+	int slot = find_exact_locked(target, strlen(target)) >= 0 ? -2 : -1;
 	for (int i = 0; slot == -1 && i < VFS_MOUNTS_MAX; i++)
 		if (!mounts[i].used)
 			slot = i;
 	if (slot >= 0) {
-		mt.seq = ++mount_seq;
+		mt.r.seq = ++mount_seq;
 		mounts[slot] = mt;
+		live_update_locked();
 	}
 	unlock();
 	if (slot < 0) { /* lost a race, or the table is full: undo */
-		struct ipc_msg u = { .label = FS_UMOUNT, .w = { [FS_W_WHO] = mt.inst } };
+		struct ipc_msg u = { .label = FS_UMOUNT, .w = { [FS_W_WHO] = mt.r.inst } };
 		sys_ipc_call((int)h, &u, NULL, 0, NULL, 0);
 		sys_handle_close((int)h);
 		return slot == -2 ? -EBUSY : -ENOSPC;
@@ -153,29 +170,31 @@ long vfs_umount(const struct ipc_info *info, const char *path, uint64_t flags)
 		return -EINVAL;
 	vfs_normalize(path, target);
 	lock();
-	int i = find_exact_locked(target);
+	int i = find_exact_locked(target, strlen(target));
 	struct vfs_mount mt;
 	bool busy = false;
 	if (i >= 0) {
 		mt = mounts[i];
 		for (int j = 0; j < VFS_MOUNTS_MAX; j++)
-			busy |= j != i && mounts[j].used && mounts[j].tlen > mt.tlen &&
-				vfs_path_under(mounts[j].target, mt.target, mt.tlen);
+			busy |= j != i && mounts[j].used && mounts[j].r.tlen > mt.r.tlen &&
+				vfs_path_under(mounts[j].target, mounts[j].r.tlen, mt.target, mt.r.tlen);
 	}
 	unlock();
 	if (i < 0)
 		return -EINVAL; /* not a mount point */
 	if (busy)
 		return -EBUSY;
-	struct ipc_msg m = { .label = FS_UMOUNT, .w = { [FS_W_WHO] = mt.inst } };
-	long r = sys_ipc_call(mt.h, &m, NULL, 0, NULL, 0);
+	struct ipc_msg m = { .label = FS_UMOUNT, .w = { [FS_W_WHO] = mt.r.inst } };
+	long r = sys_ipc_call(mt.r.h, &m, NULL, 0, NULL, 0);
 	if (r == 0 && (long)m.label < 0)
 		return (long)m.label; /* -EBUSY: files open on it */
 	lock();
-	if (mounts[i].used && mounts[i].seq == mt.seq)
+	if (mounts[i].used && mounts[i].r.seq == mt.r.seq) {
 		mounts[i].used = false;
+		live_update_locked();
+	}
 	unlock();
-	sys_handle_close(mt.h);
+	sys_handle_close(mt.r.h);
 	return 0;
 }
 
@@ -198,9 +217,10 @@ static size_t put_escaped(char *out, size_t at, size_t cap, const char *s)
 static size_t put_mount(char *out, size_t at, size_t cap, const struct vfs_mount *mt)
 {
 	char opts[200];
-	snprintf(opts, sizeof(opts), "%s%s%s%s%s%s", mt->flags & MS_RDONLY ? "ro" : "rw",
-		 mt->flags & MS_NOSUID ? ",nosuid" : "", mt->flags & MS_NODEV ? ",nodev" : "",
-		 mt->flags & MS_NOEXEC ? ",noexec" : "", mt->data[0] ? "," : "", mt->data);
+	uint64_t fl = mt->r.flags;
+	snprintf(opts, sizeof(opts), "%s%s%s%s%s%s", fl & MS_RDONLY ? "ro" : "rw",
+		 fl & MS_NOSUID ? ",nosuid" : "", fl & MS_NODEV ? ",nodev" : "",
+		 fl & MS_NOEXEC ? ",noexec" : "", mt->data[0] ? "," : "", mt->data);
 	const char *fields[] = { mt->source[0] ? mt->source : "none", mt->target, mt->type, opts };
 	for (int f = 0; f < 4; f++) {
 		at = put_escaped(out, at, cap, fields[f]);
@@ -223,11 +243,11 @@ static size_t mounts_format(const struct vfs_mount *copy, char *out, size_t cap)
 	for (;;) {
 		int next = -1;
 		for (int i = 0; i < VFS_MOUNTS_MAX; i++)
-			if (copy[i].used && copy[i].seq > last && (next < 0 || copy[i].seq < copy[next].seq))
+			if (copy[i].used && copy[i].r.seq > last && (next < 0 || copy[i].r.seq < copy[next].r.seq))
 				next = i;
 		if (next < 0)
 			return at;
-		last = copy[next].seq;
+		last = copy[next].r.seq;
 		at = put_mount(out, at, cap, &copy[next]);
 	}
 }

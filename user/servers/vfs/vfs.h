@@ -14,29 +14,35 @@
 #define VFS_PATH_MAX 4096
 #define VFS_MOUNTS_MAX 32
 
-struct vfs_mount {
-	bool used;
+/* What a request needs of a mount: small, so a lookup copies little. */
+struct vfs_route {
 	uint64_t seq;			/* mount order, for /proc/mounts */
-	char target[256];		/* normalized: "/", "/dev" */
-	size_t tlen;
-	char source[64], type[28], data[128];
 	uint64_t flags;			/* MS_* */
+	size_t tlen;			/* strlen(target) */
 	int h;				/* the file-system server's endpoint */
 	uint32_t inst;			/* its instance for this mount */
+	bool cgroup2;			/* served by the VFS itself */
+};
+
+struct vfs_mount {
+	bool used;
+	struct vfs_route r;
+	char target[256];		/* normalized: "/", "/dev" */
+	char source[64], type[28], data[128];
 };
 
 /* Lexically resolves ".", ".." and repeated slashes of the absolute path
  * in into out (at least VFS_PATH_MAX bytes): "/" or "/a/b". */
-void vfs_normalize(const char *in, char *out);
-/* Whether normalized path p is mount target t (of length tlen) or lies
- * below it. */
-bool vfs_path_under(const char *p, const char *t, size_t tlen);
+size_t vfs_normalize(const char *in, char *out);
+/* Whether normalized path p (of length plen) is mount target t (of
+ * length tlen) or lies below it. */
+bool vfs_path_under(const char *p, size_t plen, const char *t, size_t tlen);
 
-/* A copy of the mount that holds normalized path p, and the path inside
- * it; false if nothing is mounted at "/". */
-bool vfs_mount_find(const char *p, struct vfs_mount *out);
-/* Whether normalized path p is a mount point. */
-bool vfs_is_mountpoint(const char *p);
+/* The route to the mount that holds normalized path p (of length plen);
+ * false if nothing is mounted at "/". */
+bool vfs_mount_find(const char *p, size_t plen, struct vfs_route *out);
+/* Whether normalized path p (of length plen) is a mount point. */
+bool vfs_is_mountpoint(const char *p, size_t plen);
 long vfs_mount(const struct ipc_info *info, uint64_t flags, char *buf, size_t len);
 long vfs_umount(const struct ipc_info *info, const char *path, uint64_t flags);
 /* The table as /proc/mounts text into the caller's receive buffer;
@@ -45,7 +51,7 @@ long vfs_mounts_text(void);
 
 /* A request to the file system of mount mt for the caller of info: the
  * label and w0, w1 as the client sent them, path inside mt. */
-long vfs_forward(const struct vfs_mount *mt, const struct ipc_info *info, struct ipc_msg *m,
+long vfs_forward(const struct vfs_route *mt, const struct ipc_info *info, struct ipc_msg *m,
 		 const char *path, size_t path_len, void *rcv, size_t rcv_len);
 
 #endif
