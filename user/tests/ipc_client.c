@@ -38,6 +38,15 @@ int main(int argc, char **argv)
 	tap_check_eq("server reads past the end get EINVAL", (long)m.w[2], -EINVAL);
 	tap_check("received data is the reversed send buffer", rcv[0] == snd[99] && rcv[49] == snd[50]);
 
+	m = (struct ipc_msg){ .label = 5 };
+	tap_check("a small send buffer arrives in the server's inbox",
+		  sys_ipc_call((int)h, &m, "hello", 5, NULL, 0) == 0 && m.w[0] == 1 && m.w[1] == 1);
+	m = (struct ipc_msg){ .label = 5 };
+	tap_check("one larger than the inbox does not (ipc_read still works)",
+		  sys_ipc_call((int)h, &m, snd, 65, NULL, 0) == 0 && m.w[0] == 0);
+	m = (struct ipc_msg){ .label = 5 };
+	tap_check("nor an empty one", sys_ipc_call((int)h, &m, NULL, 0, NULL, 0) == 0 && m.w[0] == 0);
+	tap_check_eq("ipc_inbox with a bad pointer", sys_ipc_inbox((void *)0xffff800000000000ull, 16), -EFAULT);
 	tap_check_eq("call on a closed handle", sys_ipc_call(77, &m, NULL, 0, NULL, 0), -EBADF);
 	tap_check_eq("call with a bad message pointer", sys_ipc_call((int)h, (struct ipc_msg *)8, NULL, 0, NULL, 0), -EFAULT);
 	tap_check_eq("call with a bad buffer", sys_ipc_call((int)h, &m, (void *)0xffff800000000000ull, 16, NULL, 0), -EFAULT);

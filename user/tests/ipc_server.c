@@ -3,8 +3,12 @@
  *   label 1: reply with the identity the kernel attached to the call
  *   label 2: burn w[0] ms of CPU, then reply (whose time is it?)
  *   label 3: read the caller's send buffer, write it back reversed
- *   label 4: exit without replying (the caller must get an error) */
+ *   label 4: exit without replying (the caller must get an error)
+ *   label 5: whether the send buffer came inline (w0), and whether the
+ *            inbox holds what ipc_read reads (w1) */
 #include "arbor/user.h"
+
+static char inbox[64];
 
 static void handle(struct ipc_msg *m, const struct ipc_info *info)
 {
@@ -34,6 +38,12 @@ static void handle(struct ipc_msg *m, const struct ipc_info *info)
 	}
 	case 4:
 		exit(0);
+	case 5: {
+		long n = sys_ipc_read(0, buf, sizeof(buf));
+		m->w[0] = info->snd_inline;
+		m->w[1] = n > 0 && (size_t)n <= sizeof(inbox) && memcmp(inbox, buf, (size_t)n) == 0;
+		break;
+	}
 	default:
 		m->label = (uint64_t)-EINVAL;
 	}
@@ -50,7 +60,9 @@ int main(int argc, char **argv)
 	}
 	if (sys_ns_register(argv[1], (int)ep) != -EEXIST)
 		printf("# ipc_server: a second registration of a name succeeded\n");
-	long r = sys_ipc_recv((int)ep, &m, &info);
+	long r = sys_ipc_inbox(inbox, sizeof(inbox));
+	if (r == 0)
+		r = sys_ipc_recv((int)ep, &m, &info);
 	while (r == 0) {
 		handle(&m, &info);
 		r = sys_ipc_reply_recv((int)ep, &m, &info);

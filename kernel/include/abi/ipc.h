@@ -18,6 +18,9 @@
 #include <stdint.h>
 
 #define IPC_WORDS 5
+/* A send buffer this small travels with the call: a server that named an
+ * inbox (ipc_inbox) finds it there on receipt, no ipc_read needed. */
+#define IPC_INLINE_MAX 128
 
 struct ipc_msg {
 	uint64_t label;
@@ -34,7 +37,7 @@ struct ipc_info {
 	uint64_t rcv_len;	/* bytes the server may write with ipc_write */
 	uint64_t badge;		/* the channel called through (0: the endpoint) */
 	int32_t ppid;		/* the calling process's parent */
-	int32_t pad;
+	uint32_t snd_inline;	/* 1: the whole send buffer is in the inbox */
 };
 
 /* A message the kernel itself sends to a server (info.pid is 0, there is

@@ -169,7 +169,8 @@ static long path_request(struct ipc_msg *m, const struct ipc_info *info, struct 
 		return -ENOENT;
 	if (info->snd_len >= (m->label == VFS_RENAME ? BUF_MAX : VFS_PATH_MAX))
 		return -ENAMETOOLONG;
-	long n = sys_ipc_read(0, b->req, info->snd_len);
+	/* A short path is in b->req already (the worker's inbox). */
+	long n = info->snd_inline ? (long)info->snd_len : sys_ipc_read(0, b->req, info->snd_len);
 	if (n <= 0)
 		return n < 0 ? n : -ENOENT;
 	b->req[n] = '\0';
@@ -223,6 +224,7 @@ static long worker(void *arg)
 	struct worker_bufs *b = arg;
 	struct ipc_msg m = { 0 };
 	struct ipc_info info;
+	sys_ipc_inbox(b->req, IPC_INLINE_MAX); /* short paths arrive with the call */
 	long r = sys_ipc_recv(endpoint, &m, &info);
 	for (;;) {
 		if (r == 0 && m.label != IPC_LABEL_CLOSED) {
