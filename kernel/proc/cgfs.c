@@ -17,29 +17,40 @@
 #define CGFS_PATH_MAX 4096
 #define CGFS_FILE_POS 256	/* readdir positions below: files; above: children by id */
 
-#define CGFS_PATH_SHORT 256	/* most paths: copied via the stack, kmalloc'd to size */
+#define CGFS_PATH_SHORT 256	/* most paths: kept on the stack */
 
-/* A cgroup path copied in (kfree it); -EPERM for non-root callers. */
-static char *cgfs_path_in(const char *upath, long *err)
+/* A path copied in: short ones stay in small, longer ones are kmalloc'd. */
+struct cgfs_path {
+	char small[CGFS_PATH_SHORT];
+	char *heap;
+};
+
+/* A cgroup path copied in (cgfs_path_done releases it); NULL with *err
+ * set: -EPERM for non-root callers, -EFAULT, -ENAMETOOLONG, -EINVAL. */
+static char *cgfs_path_in(const char *upath, struct cgfs_path *pp, long *err)
 {
-	char small[CGFS_PATH_SHORT], *path = NULL;
+	char *path = pp->small;
+	pp->heap = NULL;
 	*err = current_thread()->proc->cred.euid != 0 ? -EPERM : 0;
-	long n = *err ? 0 : copy_string_from_user(small, upath, sizeof(small));
-	if (n >= 0 && !*err && (path = kmalloc((size_t)n + 1)))
-		memcpy(path, small, (size_t)n + 1);
-	else if (n == -ENAMETOOLONG && (path = kmalloc(CGFS_PATH_MAX)))
-		n = copy_string_from_user(path, upath, CGFS_PATH_MAX);
-	else if (!*err)
-		*err = n < 0 ? n : -ENOMEM;
+	long n = *err ? 0 : copy_string_from_user(pp->small, upath, sizeof(pp->small));
+	if (n == -ENAMETOOLONG) {
+		path = pp->heap = kmalloc(CGFS_PATH_MAX);
+		n = path ? copy_string_from_user(path, upath, CGFS_PATH_MAX) : -ENOMEM;
+	}
 	if (!*err && n < 0)
 		*err = n;
 	if (!*err && path[0] != '/')
 		*err = -EINVAL;
 	if (*err) {
-		kfree(path);
+		kfree(pp->heap);
 		return NULL;
 	}
 	return path;
+}
+
+static void cgfs_path_done(struct cgfs_path *pp)
+{
+	kfree(pp->heap);
 }
 
 /* The cgroup (a reference) and, if the path names one of its files, the
@@ -83,10 +94,12 @@ static int cgfs_resolve(char *path, struct cgroup **out, const struct cftype **f
 static long cgfs_lookup(const char *upath, struct cgroup **cg, const struct cftype **f)
 {
 	long err;
-	char *path = cgfs_path_in(upath, &err);
+	struct cgfs_path pp;
+	char *path = cgfs_path_in(upath, &pp, &err);
 	if (path)
 		err = cgfs_resolve(path, cg, f);
-	kfree(path);
+	if (path)
+		cgfs_path_done(&pp);
 	return err;
 }
 
@@ -120,7 +133,8 @@ static unsigned cgfs_file_index(const struct cgroup *cg, const struct cftype *f)
 long sys_cgfs_stat(const char *upath, struct k_cgnode *unode)
 {
 	long err;
-	char *path = cgfs_path_in(upath, &err);
+	struct cgfs_path pp;
+	char *path = cgfs_path_in(upath, &pp, &err);
 	struct cgroup *cg;
 	const struct cftype *f;
 	struct k_cgnode *n = path ? kmalloc(sizeof(*n)) : NULL;
@@ -132,14 +146,16 @@ long sys_cgfs_stat(const char *upath, struct k_cgnode *unode)
 		err = copy_to_user(unode, n, sizeof(*n));
 	}
 	kfree(n);
-	kfree(path);
+	if (path)
+		cgfs_path_done(&pp);
 	return err;
 }
 
 long sys_cgfs_readdir(const char *upath, uint64_t pos, struct k_cgnode *unode)
 {
 	long err;
-	char *path = cgfs_path_in(upath, &err);
+	struct cgfs_path pp;
+	char *path = cgfs_path_in(upath, &pp, &err);
 	struct cgroup *cg;
 	const struct cftype *f;
 	struct k_cgnode *n = path ? kmalloc(sizeof(*n)) : NULL;
@@ -169,7 +185,8 @@ long sys_cgfs_readdir(const char *upath, uint64_t pos, struct k_cgnode *unode)
 			err = (long)next; /* 0: the end */
 	}
 	kfree(n);
-	kfree(path);
+	if (path)
+		cgfs_path_done(&pp);
 	return err;
 }
 
@@ -196,7 +213,8 @@ static bool cgfs_dir_writable(const struct cgroup *cg, uint32_t uid, uint32_t gi
 long sys_cgfs_mkdir(const char *upath, uint32_t uid, uint32_t gid)
 {
 	long err;
-	char *path = cgfs_path_in(upath, &err);
+	struct cgfs_path pp;
+	char *path = cgfs_path_in(upath, &pp, &err);
 	struct cgroup *parent, *cg;
 	const struct cftype *f;
 	if (!path)
@@ -216,7 +234,8 @@ long sys_cgfs_mkdir(const char *upath, uint32_t uid, uint32_t gid)
 		}
 		cg_put(parent);
 	}
-	kfree(path);
+	if (path)
+		cgfs_path_done(&pp);
 	return err;
 }
 
@@ -260,7 +279,8 @@ long sys_cgfs_open(const char *upath, int flags, uint32_t uid, uint32_t gid)
 long sys_cgfs_read(const char *upath, char *ubuf, size_t len)
 {
 	long err;
-	char *path = cgfs_path_in(upath, &err);
+	struct cgfs_path pp;
+	char *path = cgfs_path_in(upath, &pp, &err);
 	struct cgroup *cg;
 	const struct cftype *f;
 	if (path && !(err = cgfs_resolve(path, &cg, &f))) {
@@ -274,14 +294,16 @@ long sys_cgfs_read(const char *upath, char *ubuf, size_t len)
 		kfree(out.buf);
 		cg_put(cg);
 	}
-	kfree(path);
+	if (path)
+		cgfs_path_done(&pp);
 	return err;
 }
 
 long sys_cgfs_write(const char *upath, const char *ubuf, size_t len, const struct k_cgwriter *uw)
 {
 	long err;
-	char *path = cgfs_path_in(upath, &err);
+	struct cgfs_path pp;
+	char *path = cgfs_path_in(upath, &pp, &err);
 	struct cgroup *cg;
 	const struct cftype *f;
 	struct k_cgwriter w;
@@ -302,7 +324,8 @@ long sys_cgfs_write(const char *upath, const char *ubuf, size_t len, const struc
 		cg_put(cg);
 	}
 	kfree(text);
-	kfree(path);
+	if (path)
+		cgfs_path_done(&pp);
 	return err < 0 ? err : (long)len;
 }
 

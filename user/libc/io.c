@@ -13,6 +13,8 @@
 #include "abi/fs.h"
 #include "arbor_sys.h"
 
+mode_t __umask_now(void); /* path.c */
+
 #define PRIVATE_HANDLES 200	/* the library's own handles live above this */
 
 /* A name-service lookup kept as a private, close-on-exec handle. */
@@ -267,7 +269,7 @@ int open(const char *path, int flags, ...)
 		va_end(ap);
 	}
 	uint64_t h = 0;
-	mode &= ~(mode_t)sys_umask(-1);
+	mode &= ~__umask_now();
 	long r = __vfs_path_call(VFS_OPEN, path, (uint64_t)flags, mode, NULL, 0, &h);
 	if (r < 0)
 		return (int)__sys_ret(r);

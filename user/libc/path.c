@@ -14,6 +14,7 @@ long __vfs_path_call(uint64_t label, const char *path, uint64_t w0, uint64_t w1,
 		     size_t rcv_len, uint64_t *out);
 long __vfs_handle(void);
 long __vfs_abs_path(const char *path, char *out, size_t cap);
+mode_t __umask_now(void);
 
 int stat(const char *path, struct stat *st)
 {
@@ -27,7 +28,7 @@ int lstat(const char *path, struct stat *st)
 
 int mkdir(const char *path, mode_t mode)
 {
-	mode &= ~(mode_t)sys_umask(-1);
+	mode &= ~__umask_now();
 	return (int)__sys_ret(__vfs_path_call(VFS_MKDIR, path, mode, 0, NULL, 0, NULL));
 }
 
@@ -209,9 +210,26 @@ char *realpath(const char *path, char *out)
 	return res;
 }
 
+/* The process's umask, read once: only umask() below changes it, fork
+ * keeps it and execve starts a fresh copy of this cache. Saves open and
+ * mkdir a system call each. */
+static int umask_cache = -1;
+
+mode_t __umask_now(void)
+{
+	int m = __atomic_load_n(&umask_cache, __ATOMIC_RELAXED);
+	if (m < 0) {
+		m = (int)sys_umask(-1);
+		__atomic_store_n(&umask_cache, m, __ATOMIC_RELAXED);
+	}
+	return (mode_t)m;
+}
+
 mode_t umask(mode_t mask)
 {
-	return (mode_t)sys_umask((int)(mask & 0777));
+	mode_t old = (mode_t)sys_umask((int)(mask & 0777));
+	__atomic_store_n(&umask_cache, (int)(mask & 0777), __ATOMIC_RELAXED);
+	return old;
 }
 
 /* Directories: a descriptor and the next index the server gave us. */
