@@ -22,6 +22,9 @@ void cgfs_printf(struct cgfs_buf *b, const char *fmt, ...) __attribute__((format
 #define CFT_NOT_ON_ROOT  1
 #define CFT_ONLY_ON_ROOT 2
 #define CFT_NOTIFY       4	/* poll reports POLLPRI|POLLERR after a change */
+/* A file that notifies: which of cg->notify_seq counts its changes. */
+#define CFT_NOTIFIES(which) (CFT_NOTIFY | ((which) << 8))
+#define CFT_NOTIFY_FILE(f) ((unsigned)(f)->flags >> 8)
 #define CFT_DEAD_ENOENT  8	/* writes once the cgroup is removed: ENOENT, not ENODEV */
 
 struct cftype {
@@ -64,9 +67,9 @@ int cgfs_parse_s64(const char *text, int64_t *out);
 /* Strips leading and trailing whitespace in place; returns the start. */
 char *cgfs_strip(char *text);
 
-/* cgroup.events of cg changed: wake its inotify watchers (the kernel's,
+/* File which of cg changed: wake its inotify watchers (the kernel's,
  * kernel/proc/inotify.c). cg_lock held. */
-void cgfs_notify_locked(struct cgroup *cg);
+void cgfs_notify_locked(struct cgroup *cg, unsigned which);
 
 /* Process hooks the kernel provides (kernel/proc/cgfs.c). */
 int cgfs_show_procs(struct cgroup *cg, struct cgfs_buf *out);

@@ -316,7 +316,7 @@ static int write_freeze(struct cgroup *cg, char *text, const struct k_cgwriter *
 
 static const struct cftype cgfs_core_files[] = {
 	{ "cgroup.controllers", 0444, 0, show_controllers, NULL },
-	{ "cgroup.events", 0444, CFT_NOT_ON_ROOT | CFT_NOTIFY, show_events, NULL },
+	{ "cgroup.events", 0444, CFT_NOT_ON_ROOT | CFT_NOTIFIES(CG_NOTIFY_EVENTS), show_events, NULL },
 	{ "cgroup.freeze", 0644, CFT_NOT_ON_ROOT | CFT_DEAD_ENOENT, show_freeze, write_freeze },
 	{ "cgroup.kill", 0200, CFT_NOT_ON_ROOT | CFT_DEAD_ENOENT, NULL, write_kill },
 	{ "cgroup.max.depth", 0644, CFT_DEAD_ENOENT, show_max_depth, write_max_depth },

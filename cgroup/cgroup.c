@@ -132,8 +132,7 @@ void cg_threads_changed_locked(struct cgroup *cg, int delta)
 	cg->nr_threads = (uint32_t)((int)cg->nr_threads + delta);
 	bool now = cg_populated_locked(cg);
 	while (was != now) { /* the flip climbs while it flips parents too */
-		cg->events_seq++;
-		cgfs_notify_locked(cg);
+		cg_notify_locked(cg, CG_NOTIFY_EVENTS);
 		struct cgroup *parent = cg->parent;
 		if (!parent)
 			break;
@@ -146,6 +145,12 @@ void cg_threads_changed_locked(struct cgroup *cg, int delta)
 		now = cg_populated_locked(parent);
 		cg = parent;
 	}
+}
+
+void cg_notify_locked(struct cgroup *cg, enum cg_notify_file which)
+{
+	__atomic_add_fetch(&cg->notify_seq[which], 1, __ATOMIC_RELEASE); /* poll reads it unlocked */
+	cgfs_notify_locked(cg, which);
 }
 
 int cg_create(struct cgroup *parent, const char *name, struct cgroup **out)

@@ -20,6 +20,15 @@
 #define CG_WEIGHT_MAX 10000
 #define CG_MAX_UNLIMITED 0x7fffffffu	/* INT_MAX: "max" */
 
+/* The files that notify a change (poll wakes with POLLPRI|POLLERR,
+ * inotify reports IN_MODIFY): each has its own change count. */
+enum cg_notify_file {
+	CG_NOTIFY_EVENTS,		/* cgroup.events */
+	CG_NOTIFY_PIDS_EVENTS,		/* pids.events */
+	CG_NOTIFY_PIDS_EVENTS_LOCAL,	/* pids.events.local */
+	CG_NOTIFY_FILES
+};
+
 /* An interface file whose owner or mode was changed (chown/chmod). */
 struct cg_file_attr {
 	struct cg_file_attr *next;
@@ -46,7 +55,8 @@ struct cgroup {
 	 * nearest domain ancestor, the thread root) and threaded children */
 	struct cgroup *dom;
 	uint32_t nr_threaded_children;
-	uint64_t events_seq;		/* bumped when cgroup.events changes */
+	/* bumped when a file that notifies changes (poll, inotify) */
+	uint64_t notify_seq[CG_NOTIFY_FILES];
 	uint32_t nr_children;
 	uint32_t level;			/* root is 0 */
 	uint32_t refcount;		/* the tree's reference + lookups in flight */
@@ -133,6 +143,9 @@ int cg_make_threaded(struct cgroup *cg);
 int cg_vet_subtree_enable(const struct cgroup *cg, uint32_t enable);
 /* Whether threads may migrate into dst: 0, -EOPNOTSUPP, -EBUSY. */
 int cg_vet_migrate_dst(const struct cgroup *dst);
+/* File which of cg changed: its change count goes up and its watchers
+ * are told. cg_lock held. */
+void cg_notify_locked(struct cgroup *cg, enum cg_notify_file which);
 /* Path from the root ("/" for the root itself) into buf; its length. */
 size_t cg_path(const struct cgroup *cg, char *buf, size_t len);
 

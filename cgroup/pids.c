@@ -43,8 +43,11 @@ static int pids_thread_charge(struct cgroup *cg)
 		uint64_t current = __atomic_load_n(&a->pids_current, __ATOMIC_RELAXED);
 		if (pids_enforced(a) && a->pids_max != PIDS_UNLIMITED && current + 1 > a->pids_max) {
 			a->pids_events_local++;
-			for (struct cgroup *b = a; b; b = b->parent)
+			cg_notify_locked(a, CG_NOTIFY_PIDS_EVENTS_LOCAL);
+			for (struct cgroup *b = a; b; b = b->parent) {
 				b->pids_events++;
+				cg_notify_locked(b, CG_NOTIFY_PIDS_EVENTS);
+			}
 			return -EAGAIN;
 		}
 	}
@@ -111,8 +114,9 @@ static int pids_show_events_local(struct cgroup *cg, struct cgfs_buf *out)
 
 static const struct cftype pids_files[] = {
 	{ "pids.current", 0444, CFT_NOT_ON_ROOT, pids_show_current, NULL },
-	{ "pids.events", 0444, CFT_NOT_ON_ROOT, pids_show_events, NULL },
-	{ "pids.events.local", 0444, CFT_NOT_ON_ROOT, pids_show_events_local, NULL },
+	{ "pids.events", 0444, CFT_NOT_ON_ROOT | CFT_NOTIFIES(CG_NOTIFY_PIDS_EVENTS), pids_show_events, NULL },
+	{ "pids.events.local", 0444, CFT_NOT_ON_ROOT | CFT_NOTIFIES(CG_NOTIFY_PIDS_EVENTS_LOCAL),
+	  pids_show_events_local, NULL },
 	{ "pids.max", 0644, CFT_NOT_ON_ROOT, pids_show_max, pids_write_max },
 	{ "pids.peak", 0444, CFT_NOT_ON_ROOT, pids_show_peak, NULL },
 };

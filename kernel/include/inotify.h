@@ -7,8 +7,9 @@
 
 struct cgroup;
 
-/* cgroup.events of cg changed: queue IN_MODIFY for its watchers. cg_lock held. */
-void cgfs_notify_locked(struct cgroup *cg);
+/* Notifying file which of cg changed: queue IN_MODIFY for its watchers.
+ * cg_lock held. */
+void cgfs_notify_locked(struct cgroup *cg, unsigned which);
 /* Descriptor operations on an inotify object. */
 long inotify_read(struct kobj *o, void *ubuf, size_t len);
 long inotify_poll(struct kobj *o, int events);

@@ -27,7 +27,7 @@ struct cgfile {
 	int flags;			/* O_ACCMODE | O_APPEND | O_NONBLOCK */
 	struct spinlock lock;		/* off, text, len */
 	uint64_t off;
-	uint64_t seen_seq;		/* cg->events_seq when last formatted */
+	uint64_t seen_seq;		/* its cg->notify_seq when last formatted */
 	char *text;			/* formatted by the last read at offset 0 */
 	size_t len, text_cap;
 };
@@ -37,6 +37,14 @@ static void cgfile_release(struct kobj *o)
 	struct cgfile *f = container_of(o, struct cgfile, obj);
 	kfree(f->text);
 	cg_put(f->cg);
+}
+
+/* The change count of f's file (0 for files that never notify). */
+static uint64_t cgfile_seq(const struct cgfile *f)
+{
+	if (!(f->cft->flags & CFT_NOTIFY))
+		return 0;
+	return __atomic_load_n(&f->cg->notify_seq[CFT_NOTIFY_FILE(f->cft)], __ATOMIC_ACQUIRE);
 }
 
 struct cgfile *cgfile_of(struct kobj *o)
@@ -57,7 +65,7 @@ int cgfile_create(struct cgroup *cg, const struct cftype *cft, int flags, uint32
 	f->gid = gid;
 	f->flags = flags;
 	f->lock = (struct spinlock)SPINLOCK_INIT("cgfile");
-	f->seen_seq = cg->events_seq; /* opening counts as having looked */
+	f->seen_seq = cgfile_seq(f); /* opening counts as having looked */
 	int h = handle_install(self, &f->obj);
 	kobj_put(&f->obj);
 	return h;
@@ -71,7 +79,7 @@ static long cgfile_format(struct cgfile *f)
 {
 	char small[CGFILE_SMALL];
 	struct cgfs_buf out = { .buf = small, .cap = sizeof(small) };
-	f->seen_seq = __atomic_load_n(&f->cg->events_seq, __ATOMIC_ACQUIRE);
+	f->seen_seq = cgfile_seq(f);
 	long err = f->cft->show(f->cg, &out);
 	while (!err && out.len > out.cap && out.cap < CGFILE_TEXT_MAX) {
 		if (out.buf != small)
@@ -171,7 +179,7 @@ long cgfile_seek(struct cgfile *f, int64_t off, int whence)
 long cgfile_poll(struct cgfile *f, int events)
 {
 	long r = events & (0x1 | 0x4 | 0x40 | 0x100); /* POLLIN, POLLOUT, RDNORM, WRNORM */
-	if ((f->cft->flags & CFT_NOTIFY) && __atomic_load_n(&f->cg->events_seq, __ATOMIC_ACQUIRE) != f->seen_seq)
+	if ((f->cft->flags & CFT_NOTIFY) && cgfile_seq(f) != f->seen_seq)
 		r |= (events & 0x2) | 0x8; /* POLLPRI, and POLLERR always */
 	return r;
 }

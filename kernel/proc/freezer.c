@@ -32,8 +32,7 @@ static void freezer_update_locked(struct cgroup *cg)
 		bool frozen = cg->e_freeze && cg->nr_parked >= threads;
 		if (frozen != cg->frozen) {
 			cg->frozen = frozen;
-			cg->events_seq++;
-			cgfs_notify_locked(cg);
+			cg_notify_locked(cg, CG_NOTIFY_EVENTS);
 		}
 	}
 }

@@ -66,12 +66,12 @@ static void inotify_queue_locked(struct inotify *in, int wd, uint32_t mask)
 	waitq_wake_all(&in->readers, 0);
 }
 
-void cgfs_notify_locked(struct cgroup *cg)
+void cgfs_notify_locked(struct cgroup *cg, unsigned which)
 {
 	struct list_head *pos;
 	list_for_each(pos, &cg->watches) {
 		struct inotify_watch *w = list_entry(pos, struct inotify_watch, cg_link);
-		if (!(w->cft->flags & CFT_NOTIFY) || !(w->mask & IN_MODIFY))
+		if (!(w->cft->flags & CFT_NOTIFY) || CFT_NOTIFY_FILE(w->cft) != which || !(w->mask & IN_MODIFY))
 			continue;
 		spin_lock(&w->ino->lock);
 		inotify_queue_locked(w->ino, w->wd, IN_MODIFY);

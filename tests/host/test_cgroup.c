@@ -30,8 +30,11 @@ const unsigned cg_nr_controllers = 2;
 static int notified, killed, froze;
 static struct cgroup *last_notified, *last_killed;
 
-void cgfs_notify_locked(struct cgroup *cg)
+static unsigned last_which;
+
+void cgfs_notify_locked(struct cgroup *cg, unsigned which)
 {
+	last_which = which;
 	notified++;
 	last_notified = cg;
 }
@@ -268,13 +271,14 @@ static void test_files(void)
 static void test_populated(void)
 {
 	struct cgroup *a = mk(&cg_root, "a"), *b = mk(a, "b"), *c = mk(b, "c");
-	uint64_t sa = a->events_seq, sc = c->events_seq, sb;
+	uint64_t sa = a->notify_seq[CG_NOTIFY_EVENTS], sc = c->notify_seq[CG_NOTIFY_EVENTS], sb;
 	notified = 0;
 	ok(thread_in(c) == 0 && populated(c) && populated(b) && populated(a) && is(a, "cgroup.events", "populated 1\nfrozen 0\n"),
 	   "a thread makes its cgroup and every ancestor populated");
-	ok(notified == 4 && a->events_seq == sa + 1 && c->events_seq == sc + 1, "each flip notifies once (root too)");
-	sb = b->events_seq;
-	ok(thread_in(b) == 0 && notified == 4 && b->events_seq == sb, "a second thread flips nothing");
+	ok(notified == 4 && a->notify_seq[CG_NOTIFY_EVENTS] == sa + 1 && c->notify_seq[CG_NOTIFY_EVENTS] == sc + 1 &&
+	   last_which == CG_NOTIFY_EVENTS, "each flip notifies cgroup.events once (root too)");
+	sb = b->notify_seq[CG_NOTIFY_EVENTS];
+	ok(thread_in(b) == 0 && notified == 4 && b->notify_seq[CG_NOTIFY_EVENTS] == sb, "a second thread flips nothing");
 	thread_out(c);
 	ok(!populated(c) && populated(b) && populated(a) && notified == 5, "one leaves: only its cgroup flips");
 	thread_out(b);
@@ -389,8 +393,11 @@ static void test_pids(void)
 	ok(wr(a, "pids.max", "x") == -EINVAL && wr(a, "pids.max", "-1") == -EINVAL && wr(a, "pids.max", "4194305") == -EINVAL &&
 	   wr(a, "pids.max", "4194304") == 0 && wr(a, "pids.max", " 2\n") == 0 && is(a, "pids.max", "2\n"),
 	   "pids.max: junk, negative, past PID_MAX_LIMIT: EINVAL");
-	ok(thread_in(b) == 0 && thread_in(b) == 0 && thread_in(b) == -EAGAIN && thread_in(a) == -EAGAIN,
-	   "an ancestor at its limit refuses: EAGAIN, here and below");
+	ok(thread_in(b) == 0 && thread_in(b) == 0 && a->notify_seq[CG_NOTIFY_PIDS_EVENTS] == 0 && thread_in(b) == -EAGAIN &&
+	   thread_in(a) == -EAGAIN, "an ancestor at its limit refuses: EAGAIN, here and below");
+	ok(a->notify_seq[CG_NOTIFY_PIDS_EVENTS] == 2 && a->notify_seq[CG_NOTIFY_PIDS_EVENTS_LOCAL] == 2 &&
+	   cg_root.notify_seq[CG_NOTIFY_PIDS_EVENTS] >= 2 && b->notify_seq[CG_NOTIFY_PIDS_EVENTS] == 0 &&
+	   a->notify_seq[CG_NOTIFY_EVENTS] == 1, "each refusal notifies pids.events up the tree, .local where it was refused");
 	ok(is(a, "pids.events", "max 2\n") && is(a, "pids.events.local", "max 2\n") && is(b, "pids.events", "max 0\n") &&
 	   is(b, "pids.current", "2\n") && is(a, "pids.current", "2\n"), "the limiting cgroup counts the refusals");
 	ok(wr(a, "pids.max", "1") == 0 && is(b, "pids.current", "2\n"), "lowering below the count never fails");

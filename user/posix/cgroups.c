@@ -239,7 +239,14 @@ static void test_pids(void)
 	check(fails(put(BASE "/p/pids.max", "x"), EINVAL) && fails(put(BASE "/p/pids.max", "-1"), EINVAL) &&
 	      fails(put(BASE "/p/pids.max", "4194305"), EINVAL), "pids.max junk, negative, too large: EINVAL");
 	check(put(BASE "/p/pids.max", "2") == 0 && text_is(BASE "/p/pids.max", "2\n"), "pids.max = 2");
+	int ev = open(BASE "/p/pids.events", O_RDONLY), evl = open(BASE "/pids.events.local", O_RDONLY);
+	struct pollfd pf[2] = { { .fd = ev, .events = POLLPRI }, { .fd = evl, .events = POLLPRI } };
+	check(poll(pf, 2, 0) == 0, "pids.events: nothing to report yet");
 	check(fork_twice_in(BASE "/p/cgroup.procs") == 1, "the third task in it: fork fails with EAGAIN");
+	check(poll(pf, 2, 1000) == 1 && pf[0].revents == (POLLPRI | POLLERR) && pf[1].revents == 0,
+	      "the refusal wakes poll on pids.events (not on the parent's pids.events.local)");
+	close(ev);
+	close(evl);
 	check(text_is(BASE "/p/pids.events", "max 1\n") && text_is(BASE "/p/pids.events.local", "max 1\n"),
 	      "pids.events and pids.events.local count the refusal");
 	check(text_is(BASE "/pids.events", "max 1\n") && text_is(BASE "/pids.events.local", "max 0\n"),
