@@ -194,7 +194,9 @@ int cg_destroy(struct cgroup *cg)
 	if (cg == &cg_root)
 		return -EINVAL;
 	cg_lock();
-	int err = cg->dead ? -ENOENT : (cg->nr_threads || cg->nr_children || cg->rq.nr_queued) ? -EBUSY : 0;
+	/* A thread that has ended may still be on the run queue until it
+	 * switches away for the last time: its reference keeps cg alive. */
+	int err = cg->dead ? -ENOENT : (cg->nr_threads || cg->nr_children) ? -EBUSY : 0;
 	if (!err) {
 		cg->dead = true;
 		list_del(&cg->sibling);

@@ -48,6 +48,10 @@ static void user_cg_done(struct cgroup *cg)
 {
 	proc_reap_orphans(); /* no init here to collect them */
 	mem_drain_stock(cg);
+	/* A thread's stack is uncharged when the scheduler reaps it, a moment
+	 * after its process became a zombie. */
+	for (int i = 0; i < 100 && mem_usage_pages(cg); i++)
+		sched_sleep_until(clock_ns() + 10 * MS);
 	KT_EXPECT_EQ(mem_usage_pages(cg), 0);
 	KT_EXPECT_EQ(cg_destroy(cg), 0);
 }
