@@ -7,9 +7,11 @@
  * cpu.weight; its page counter charges into the parent's. */
 #include "cgroup.h"
 #include "cgfs.h"
+#include "controller.h"
 #include "abi/errno.h"
 #include "heap.h"
 #include "kstring.h"
+#include "panic.h"
 #include "spinlock.h"
 
 struct cgroup cg_root;
@@ -43,7 +45,6 @@ static void cg_init_common(struct cgroup *cg, struct cgroup *parent)
 	cg->cpu_weight = CG_WEIGHT_DEFAULT;
 	cg->max_depth = cg->max_descendants = CG_MAX_UNLIMITED;
 	cg->mode = 0755;
-	cg->pids_max = UINT64_MAX;
 	/* A child of a frozen cgroup starts frozen (empty, so frozen at once). */
 	cg->e_freeze = cg->frozen = parent && parent->e_freeze;
 	page_counter_init(&cg->memory, parent ? &parent->memory : NULL);
@@ -58,6 +59,8 @@ void cg_init(void)
 	static char root_name[] = "";
 	cg_init_common(&cg_root, NULL);
 	cg_root.name = root_name;
+	if (cg_states_alloc(&cg_root))
+		panic("no memory for the root cgroup's controller state");
 }
 
 static bool cg_name_valid(const char *name)
@@ -130,6 +133,10 @@ void cg_threads_changed_locked(struct cgroup *cg, int delta)
 {
 	bool was = cg_populated_locked(cg);
 	cg->nr_threads = (uint32_t)((int)cg->nr_threads + delta);
+	for (struct cgroup *a = cg; a; a = a->parent)
+		a->nr_threads_tree += (uint64_t)(int64_t)delta;
+	if (cg->e_freeze) /* one more to wait for, or one less */
+		cg_frozen_update_locked(cg);
 	bool now = cg_populated_locked(cg);
 	while (was != now) { /* the flip climbs while it flips parents too */
 		cg_notify_locked(cg, CG_NOTIFY_EVENTS);
@@ -147,6 +154,17 @@ void cg_threads_changed_locked(struct cgroup *cg, int delta)
 	}
 }
 
+void cg_frozen_update_locked(struct cgroup *cg)
+{
+	for (; cg && cg->parent; cg = cg->parent) {
+		bool frozen = cg->e_freeze && cg->nr_parked >= cg->nr_threads_tree;
+		if (frozen != cg->frozen) {
+			cg->frozen = frozen;
+			cg_notify_locked(cg, CG_NOTIFY_EVENTS);
+		}
+	}
+}
+
 void cg_notify_locked(struct cgroup *cg, enum cg_notify_file which)
 {
 	__atomic_add_fetch(&cg->notify_seq[which], 1, __ATOMIC_RELEASE); /* poll reads it unlocked */
@@ -159,7 +177,9 @@ int cg_create(struct cgroup *parent, const char *name, struct cgroup **out)
 		return -EINVAL;
 	struct cgroup *cg = kzalloc(sizeof(*cg));
 	char *copy = kmalloc(strlen(name) + 1);
-	if (!cg || !copy) {
+	if (!cg || !copy || cg_states_alloc(cg)) {
+		if (cg)
+			cg_states_free(cg);
 		kfree(cg);
 		kfree(copy);
 		return -ENOMEM;
@@ -181,6 +201,7 @@ int cg_create(struct cgroup *parent, const char *name, struct cgroup **out)
 	}
 	cg_unlock();
 	if (err) {
+		cg_states_free(cg);
 		kfree(cg);
 		kfree(copy);
 		return err;
@@ -234,6 +255,7 @@ void cg_put(struct cgroup *cg)
 		 * anywhere, the scheduler's thread reaping included. */
 		for (struct cgroup *a = parent; a; a = a->parent)
 			__atomic_sub_fetch(&a->nr_dying_descendants, 1, __ATOMIC_RELAXED);
+		cg_states_free(cg);
 		kfree(cg->name);
 		kfree(cg);
 		cg = parent; /* a child held a reference on its parent */

@@ -19,6 +19,7 @@
 #define CG_WEIGHT_MIN 1
 #define CG_WEIGHT_MAX 10000
 #define CG_MAX_UNLIMITED 0x7fffffffu	/* INT_MAX: "max" */
+#define CG_CONTROLLERS_MAX 8		/* room in the registry */
 
 /* The files that notify a change (poll wakes with POLLPRI|POLLERR,
  * inotify reports IN_MODIFY): each has its own change count. */
@@ -83,10 +84,11 @@ struct cgroup {
 	bool freeze, e_freeze, frozen;
 	uint64_t nr_parked;
 
-	/* pids: threads in this subtree, the limit (UINT64_MAX: "max"), the
-	 * highest count seen, refused creations (here or below / here) */
-	uint64_t pids_current, pids_max, pids_peak;
-	uint64_t pids_events, pids_events_local;
+	/* live threads here and below (what "frozen" waits for) */
+	uint64_t nr_threads_tree;
+
+	/* each controller's own state (cg_state), by registry index */
+	void *cstate[CG_CONTROLLERS_MAX];
 
 	/* memory: pages charged by everything in this subtree */
 	struct page_counter memory;
@@ -143,6 +145,9 @@ int cg_make_threaded(struct cgroup *cg);
 int cg_vet_subtree_enable(const struct cgroup *cg, uint32_t enable);
 /* Whether threads may migrate into dst: 0, -EOPNOTSUPP, -EBUSY. */
 int cg_vet_migrate_dst(const struct cgroup *dst);
+/* Recomputes "frozen" (every live thread below parked, and freezing) for
+ * cg and its ancestors; notifies each flip. cg_lock held. */
+void cg_frozen_update_locked(struct cgroup *cg);
 /* File which of cg changed: its change count goes up and its watchers
  * are told. cg_lock held. */
 void cg_notify_locked(struct cgroup *cg, enum cg_notify_file which);

@@ -1,9 +1,11 @@
 /* Controllers: each is one file (cgroup/NAME.c) with one struct
- * cg_controller: its interface files and the callbacks the core calls.
- * The registry (cgroup/controllers.c) lists them in Linux's subsystem
- * order, which is the order cgroup.controllers shows. A controller's files
- * appear in a cgroup when the controller is in its parent's
- * cgroup.subtree_control. */
+ * cg_controller: its interface files, the state it keeps per cgroup and
+ * the callbacks the core calls. The registry (cgroup/registry.c) lists
+ * them in Linux's subsystem order, which is the order cgroup.controllers
+ * shows. A controller's files appear in a cgroup when the controller is in
+ * its parent's cgroup.subtree_control. (The cpu and memory accounting the
+ * scheduler and the page allocator need on every switch and every page
+ * are built into struct cgroup itself.) */
 #ifndef ARBOR_CG_CONTROLLER_H
 #define ARBOR_CG_CONTROLLER_H
 
@@ -15,6 +17,13 @@ struct cg_controller {
 	bool threaded;			/* allowed inside threaded subtrees */
 	const struct cftype *files;
 	unsigned nfiles;
+	/* Its state in every cgroup: state_size zeroed bytes (0: none) that
+	 * state_init (optional) fills in; freed with the cgroup. */
+	size_t state_size;
+	void (*state_init)(void *state);
+	/* Whether threads may move from src into dst: 0 or -errno, before
+	 * anything moves (cg_lock held). Optional: none vetoes today. */
+	int (*can_attach)(struct cgroup *src, struct cgroup *dst);
 	/* A new thread in cg (fork, thread creation): 0 or -EAGAIN etc.
 	 * (cg_lock held); undone by thread_uncharge when the thread is gone,
 	 * which runs without cg_lock (from the scheduler): it must be atomic. */
@@ -29,6 +38,19 @@ extern const unsigned cg_nr_controllers;
 
 /* The bit of controller c in subtree_control masks. */
 #define CG_BIT(i) (1u << (i))
+
+/* Controller c's state in cg. */
+static inline void *cg_state(const struct cgroup *cg, const struct cg_controller *c)
+{
+	return cg->cstate[__builtin_ctz(c->bit)];
+}
+
+/* Every controller's state for a new cgroup: 0 or -ENOMEM (nothing left
+ * allocated); freed with it. */
+int cg_states_alloc(struct cgroup *cg);
+void cg_states_free(struct cgroup *cg);
+/* Every controller's can_attach, src to dst: 0 or the first veto. */
+int cg_can_attach(struct cgroup *src, struct cgroup *dst);
 
 /* Controllers available in cg (cgroup.controllers): all at the root, the
  * parent's subtree_control elsewhere (its threaded ones in a threaded

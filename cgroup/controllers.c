@@ -1,6 +1,46 @@
 /* The hooks that run every registered controller (cgroup/registry.c). */
 #include "controller.h"
 #include "abi/errno.h"
+#include "heap.h"
+
+_Static_assert(CG_CONTROLLERS_MAX <= 32, "controller bits fit a word");
+
+int cg_states_alloc(struct cgroup *cg)
+{
+	for (unsigned i = 0; i < cg_nr_controllers; i++) {
+		const struct cg_controller *c = cg_controllers[i];
+		if (!c->state_size)
+			continue;
+		void *s = kzalloc(c->state_size);
+		if (!s) {
+			cg_states_free(cg);
+			return -ENOMEM;
+		}
+		if (c->state_init)
+			c->state_init(s);
+		cg->cstate[i] = s;
+	}
+	return 0;
+}
+
+void cg_states_free(struct cgroup *cg)
+{
+	for (unsigned i = 0; i < cg_nr_controllers; i++) {
+		kfree(cg->cstate[i]);
+		cg->cstate[i] = NULL;
+	}
+}
+
+int cg_can_attach(struct cgroup *src, struct cgroup *dst)
+{
+	for (unsigned i = 0; i < cg_nr_controllers; i++) {
+		const struct cg_controller *c = cg_controllers[i];
+		int err = c->can_attach ? c->can_attach(src, dst) : 0;
+		if (err)
+			return err;
+	}
+	return 0;
+}
 
 uint32_t cg_domain_mask(void)
 {

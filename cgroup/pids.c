@@ -19,33 +19,52 @@
 #define PIDS_MAX_LIMIT 4194304	/* Linux's PID_MAX_LIMIT on 64-bit */
 #define PIDS_UNLIMITED UINT64_MAX
 
+extern const struct cg_controller cg_pids;
+
+/* Per cgroup: threads in its subtree, the limit (PIDS_UNLIMITED: "max"),
+ * the highest count seen, refused creations (here or below / here). */
+struct pids_state {
+	uint64_t current, max, peak;
+	uint64_t events, events_local;
+};
+
+static struct pids_state *pids_of(const struct cgroup *cg)
+{
+	return cg_state(cg, &cg_pids);
+}
+
+static void pids_state_init(void *state)
+{
+	((struct pids_state *)state)->max = PIDS_UNLIMITED;
+}
+
 static bool pids_enforced(const struct cgroup *cg)
 {
-	extern const struct cg_controller cg_pids;
 	return cg->parent && (cg->parent->subtree_control & cg_pids.bit);
 }
 
-/* pids_current changes atomically: an uncharge comes without cg_lock
- * (a thread is reaped under the scheduler's lock). The peak is raised by
- * charges, which hold cg_lock. */
+/* current changes atomically: an uncharge comes without cg_lock (from
+ * the scheduler, when a thread is reaped). */
 static void pids_add(struct cgroup *cg, int64_t n)
 {
 	for (; cg; cg = cg->parent) {
-		uint64_t now = __atomic_add_fetch(&cg->pids_current, (uint64_t)n, __ATOMIC_RELAXED);
-		if (n > 0 && now > cg->pids_peak)
-			cg->pids_peak = now;
+		struct pids_state *p = pids_of(cg);
+		uint64_t now = __atomic_add_fetch(&p->current, (uint64_t)n, __ATOMIC_RELAXED);
+		if (n > 0 && now > p->peak)
+			p->peak = now;
 	}
 }
 
 static int pids_thread_charge(struct cgroup *cg)
 {
 	for (struct cgroup *a = cg; a; a = a->parent) {
-		uint64_t current = __atomic_load_n(&a->pids_current, __ATOMIC_RELAXED);
-		if (pids_enforced(a) && a->pids_max != PIDS_UNLIMITED && current + 1 > a->pids_max) {
-			a->pids_events_local++;
+		struct pids_state *p = pids_of(a);
+		uint64_t current = __atomic_load_n(&p->current, __ATOMIC_RELAXED);
+		if (pids_enforced(a) && p->max != PIDS_UNLIMITED && current + 1 > p->max) {
+			p->events_local++;
 			cg_notify_locked(a, CG_NOTIFY_PIDS_EVENTS_LOCAL);
 			for (struct cgroup *b = a; b; b = b->parent) {
-				b->pids_events++;
+				pids_of(b)->events++;
 				cg_notify_locked(b, CG_NOTIFY_PIDS_EVENTS);
 			}
 			return -EAGAIN;
@@ -68,10 +87,11 @@ static void pids_thread_move(struct cgroup *src, struct cgroup *dst)
 
 static int pids_show_max(struct cgroup *cg, struct cgfs_buf *out)
 {
-	if (cg->pids_max == PIDS_UNLIMITED)
+	uint64_t max = pids_of(cg)->max;
+	if (max == PIDS_UNLIMITED)
 		cgfs_printf(out, "max\n");
 	else
-		cgfs_printf(out, "%llu\n", (unsigned long long)cg->pids_max);
+		cgfs_printf(out, "%llu\n", (unsigned long long)max);
 	return 0;
 }
 
@@ -83,32 +103,32 @@ static int pids_write_max(struct cgroup *cg, char *text, const struct k_cgwriter
 	if (err)
 		return -EINVAL; /* pids.max: junk, negative and too large are all EINVAL */
 	cg_lock();
-	cg->pids_max = strcmp(text, "max") == 0 ? PIDS_UNLIMITED : v;
+	pids_of(cg)->max = strcmp(text, "max") == 0 ? PIDS_UNLIMITED : v;
 	cg_unlock();
 	return 0;
 }
 
 static int pids_show_current(struct cgroup *cg, struct cgfs_buf *out)
 {
-	cgfs_printf(out, "%llu\n", (unsigned long long)__atomic_load_n(&cg->pids_current, __ATOMIC_RELAXED));
+	cgfs_printf(out, "%llu\n", (unsigned long long)__atomic_load_n(&pids_of(cg)->current, __ATOMIC_RELAXED));
 	return 0;
 }
 
 static int pids_show_peak(struct cgroup *cg, struct cgfs_buf *out)
 {
-	cgfs_printf(out, "%llu\n", (unsigned long long)cg->pids_peak);
+	cgfs_printf(out, "%llu\n", (unsigned long long)pids_of(cg)->peak);
 	return 0;
 }
 
 static int pids_show_events(struct cgroup *cg, struct cgfs_buf *out)
 {
-	cgfs_printf(out, "max %llu\n", (unsigned long long)cg->pids_events);
+	cgfs_printf(out, "max %llu\n", (unsigned long long)pids_of(cg)->events);
 	return 0;
 }
 
 static int pids_show_events_local(struct cgroup *cg, struct cgfs_buf *out)
 {
-	cgfs_printf(out, "max %llu\n", (unsigned long long)cg->pids_events_local);
+	cgfs_printf(out, "max %llu\n", (unsigned long long)pids_of(cg)->events_local);
 	return 0;
 }
 
@@ -127,6 +147,8 @@ const struct cg_controller cg_pids = {
 	.threaded = true,
 	.files = pids_files,
 	.nfiles = ARRAY_SIZE(pids_files),
+	.state_size = sizeof(struct pids_state),
+	.state_init = pids_state_init,
 	.thread_charge = pids_thread_charge,
 	.thread_uncharge = pids_thread_uncharge,
 	.thread_move = pids_thread_move,

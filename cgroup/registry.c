@@ -7,3 +7,4 @@ extern const struct cg_controller cg_pids;
 
 const struct cg_controller *const cg_controllers[] = { &cg_pids };
 const unsigned cg_nr_controllers = ARRAY_SIZE(cg_controllers);
+_Static_assert(ARRAY_SIZE(cg_controllers) <= CG_CONTROLLERS_MAX, "room in struct cgroup");

@@ -391,6 +391,8 @@ static int cgfs_may_migrate(struct cgroup *src, struct cgroup *dst, const struct
 	}
 	if (!err)
 		err = cg_vet_migrate_dst(dst);
+	if (!err)
+		err = cg_can_attach(src, dst); /* the controllers' vetoes */
 	cg_unlock();
 	return err;
 }

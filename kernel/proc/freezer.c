@@ -23,25 +23,11 @@
 static struct spinlock freezer_lock = SPINLOCK_INIT("freezer");
 static struct waitq freezer_wq = WAITQ_INIT(freezer_wq);
 
-/* Recomputes "frozen" for cg and its ancestors; notifies each flip.
- * cg_lock held. */
-static void freezer_update_locked(struct cgroup *cg)
-{
-	for (; cg && cg->parent; cg = cg->parent) {
-		uint64_t threads = __atomic_load_n(&cg->pids_current, __ATOMIC_RELAXED);
-		bool frozen = cg->e_freeze && cg->nr_parked >= threads;
-		if (frozen != cg->frozen) {
-			cg->frozen = frozen;
-			cg_notify_locked(cg, CG_NOTIFY_EVENTS);
-		}
-	}
-}
-
 static void freezer_count_locked(struct cgroup *cg, int delta)
 {
 	for (struct cgroup *a = cg; a; a = a->parent)
 		a->nr_parked += (uint64_t)(int64_t)delta;
-	freezer_update_locked(cg);
+	cg_frozen_update_locked(cg);
 }
 
 void freezer_kick_proc_locked(struct proc *p)
@@ -71,7 +57,7 @@ static void freezer_propagate_locked(struct cgroup *cg)
 	struct list_head *pos;
 	list_for_each(pos, &cg->children)
 		freezer_propagate_locked(list_entry(pos, struct cgroup, sibling));
-	freezer_update_locked(cg);
+	cg_frozen_update_locked(cg);
 }
 
 void freezer_thaw_wake(void)

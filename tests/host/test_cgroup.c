@@ -21,7 +21,23 @@
 /* ---- the registry: pids (bit 0) and a domain controller (bit 1) ---- */
 
 extern const struct cg_controller cg_pids;
-static const struct cg_controller fake_memory = { .name = "memory", .bit = CG_BIT(1), .threaded = false };
+
+/* The stand-in keeps a word per cgroup and refuses threads into a cgroup
+ * named "full" (as cpuset refuses one without CPUs). */
+static void fake_init(void *state)
+{
+	*(int *)state = 42;
+}
+
+static int fake_can_attach(struct cgroup *src, struct cgroup *dst)
+{
+	(void)src;
+	return strcmp(dst->name, "full") == 0 ? -ENOSPC : 0;
+}
+
+static const struct cg_controller fake_memory = { .name = "memory", .bit = CG_BIT(1), .threaded = false,
+						  .state_size = sizeof(int), .state_init = fake_init,
+						  .can_attach = fake_can_attach };
 const struct cg_controller *const cg_controllers[] = { &cg_pids, &fake_memory };
 const unsigned cg_nr_controllers = 2;
 
@@ -287,6 +303,36 @@ static void test_populated(void)
 	ok(cg_destroy(c) == 0 && cg_destroy(b) == 0 && cg_destroy(a) == 0, "removed");
 }
 
+/* "frozen": every live thread below parked (the kernel's freezer parks
+ * them and counts nr_parked up the tree; here we count by hand). */
+static void test_frozen(void)
+{
+	struct cgroup *a = mk(&cg_root, "a"), *b = mk(a, "b");
+	ok(thread_in(b) == 0 && thread_in(b) == 0, "two threads below");
+	cg_lock();
+	a->freeze = a->e_freeze = b->e_freeze = true;
+	a->nr_parked = b->nr_parked = 1;
+	cg_frozen_update_locked(b);
+	cg_unlock();
+	ok(!a->frozen && !b->frozen && is(a, "cgroup.events", "populated 1\nfrozen 0\n"), "one of two parked: not frozen");
+	uint64_t seq = a->notify_seq[CG_NOTIFY_EVENTS];
+	thread_out(b);
+	ok(a->frozen && b->frozen && is(a, "cgroup.events", "populated 1\nfrozen 1\n") &&
+	   a->notify_seq[CG_NOTIFY_EVENTS] == seq + 1, "the other one ends: frozen, and notified");
+	ok(thread_in(b) == 0 && !a->frozen && !b->frozen, "a new thread there: not frozen until it parks");
+	thread_out(b);
+	cg_lock();
+	a->nr_parked = b->nr_parked = 0;
+	cg_unlock();
+	thread_out(b);
+	ok(a->frozen && is(b, "cgroup.events", "populated 0\nfrozen 1\n"), "an empty freezing cgroup is frozen");
+	cg_lock();
+	a->freeze = a->e_freeze = b->e_freeze = false;
+	cg_frozen_update_locked(b);
+	cg_unlock();
+	ok(!a->frozen && !b->frozen && cg_destroy(b) == 0 && cg_destroy(a) == 0, "thawed; removed");
+}
+
 /* ---- subtree_control and the no-internal-process rule ---- */
 
 static void test_subtree_control(void)
@@ -410,6 +456,20 @@ static void test_pids(void)
 	   cg_destroy(b) == 0 && cg_destroy(a) == 0, "removed");
 }
 
+/* ---- the controller interface: state and vetoes ---- */
+
+static void test_controller_hooks(void)
+{
+	struct cgroup *a = mk(&cg_root, "a"), *full = mk(&cg_root, "full");
+	ok(*(int *)cg_state(a, &fake_memory) == 42 && *(int *)cg_state(&cg_root, &fake_memory) == 42 &&
+	   cg_state(a, &cg_pids) != cg_state(&cg_root, &cg_pids), "every cgroup gets each controller's own state");
+	cg_lock();
+	int to_a = cg_can_attach(full, a), to_full = cg_can_attach(a, full);
+	cg_unlock();
+	ok(to_a == 0 && to_full == -ENOSPC, "can_attach vetoes pass through");
+	ok(cg_destroy(a) == 0 && cg_destroy(full) == 0, "removed (states freed: ASan would tell)");
+}
+
 /* ---- ownership ---- */
 
 static void test_attrs(void)
@@ -438,11 +498,13 @@ int main(void)
 	test_limits();
 	test_files();
 	test_populated();
+	test_frozen();
 	test_subtree_control();
 	test_threaded();
 	test_pids();
+	test_controller_hooks();
 	test_attrs();
-	ok(cg_root.nr_descendants == 0 && cg_root.nr_dying_descendants == 0 && cg_root.pids_current == 0,
+	ok(cg_root.nr_descendants == 0 && cg_root.nr_dying_descendants == 0 && cg_root.nr_threads_tree == 0,
 	   "nothing left over");
 	return tap_done();
 }

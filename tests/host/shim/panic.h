@@ -1,0 +1,10 @@
+/* Host stand-in for the kernel's panic (tests/host): say why, abort. */
+#ifndef ARBOR_PANIC_H
+#define ARBOR_PANIC_H
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#define panic(...) (fprintf(stderr, __VA_ARGS__), fputc('\n', stderr), abort())
+
+#endif
