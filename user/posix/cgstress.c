@@ -1,12 +1,15 @@
 /* Stress: processes fork, exit and migrate while others create and remove
- * cgroups, toggle the pids controller and freeze and thaw groups, for a
- * bounded time; then every
+ * cgroups, toggle the pids controller and freeze and thaw groups, and the
+ * threads of one process hop among threaded cgroups, for a bounded time;
+ * then every
  * counter must be exactly consistent (pids.current, populated,
  * nr_descendants, nr_dying_descendants) and no cgroup may be left. The
  * kernel test that runs this then checks that every page charged below
  * /posix_cgstress was uncharged. Run as root in cgroup /posix_cgstress. */
+#define _GNU_SOURCE /* gettid */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,6 +55,50 @@ static void forker(double end)
 	_exit(0);
 }
 
+/* Thread mode under load: in BASE/tr (a thread root) with threaded
+ * children a and b, threads of one process move themselves between them
+ * (cgroup.threads "0") while short-lived threads come and go. */
+static volatile double thread_end;
+
+static int hops;
+
+static void hop(unsigned i)
+{
+	if (put(i % 2 ? BASE "/tr/a/cgroup.threads" : BASE "/tr/b/cgroup.threads", "0") == 0)
+		__atomic_add_fetch(&hops, 1, __ATOMIC_RELAXED);
+}
+
+/* Born where its creator is, hops once, ends. */
+static void *blip(void *arg)
+{
+	hop((unsigned)(uintptr_t)arg);
+	return NULL;
+}
+
+static void *hopper(void *arg)
+{
+	for (unsigned i = (unsigned)(uintptr_t)arg; seconds() < thread_end; i++) {
+		pthread_t t;
+		hop(i);
+		if (pthread_create(&t, NULL, blip, (void *)(uintptr_t)(i + 1)) == 0)
+			pthread_join(t, NULL);
+		usleep(500);
+	}
+	return NULL;
+}
+
+static void threader(double end)
+{
+	pthread_t t[3];
+	thread_end = end;
+	put(BASE "/tr/cgroup.procs", "0");
+	for (int i = 0; i < 3; i++)
+		pthread_create(&t[i], NULL, hopper, (void *)(uintptr_t)i);
+	for (int i = 0; i < 3; i++)
+		pthread_join(t[i], NULL);
+	_exit(hops >= 40 ? 0 : 1); /* it must really have raced */
+}
+
 /* Moves the forkers (and whatever they spawned) among the groups. */
 static void migrator(const pid_t *pids, double end)
 {
@@ -92,7 +139,7 @@ static void churner(double end)
 int main(void)
 {
 	char path[128];
-	pid_t forkers[FORKERS], others[2];
+	pid_t forkers[FORKERS], others[3];
 	/* BASE keeps no process of its own while pids is on below it (else it
 	 * would turn into a thread root): the test waits in a leaf. */
 	mkdir(BASE "/self", 0755);
@@ -106,7 +153,9 @@ int main(void)
 		snprintf(path, sizeof(path), BASE "/g%d/pids.max", g);
 		made &= put(path, g % 2 ? "12" : "max") == 0;
 	}
-	check(made, "four groups, two of them with pids.max 12");
+	made &= mkdir(BASE "/tr", 0755) == 0 && mkdir(BASE "/tr/a", 0755) == 0 && mkdir(BASE "/tr/b", 0755) == 0 &&
+		put(BASE "/tr/a/cgroup.type", "threaded") == 0 && put(BASE "/tr/b/cgroup.type", "threaded") == 0;
+	check(made, "four groups, two of them with pids.max 12, and a thread root with two threaded children");
 	double end = seconds() + SECONDS;
 	for (int i = 0; i < FORKERS; i++)
 		if ((forkers[i] = fork()) == 0)
@@ -115,12 +164,14 @@ int main(void)
 		migrator(forkers, end);
 	if ((others[1] = fork()) == 0)
 		churner(end);
+	if ((others[2] = fork()) == 0)
+		threader(end);
 	int status, clean = 1;
 	for (int i = 0; i < FORKERS; i++)
 		clean &= waitpid(forkers[i], &status, 0) == forkers[i] && WIFEXITED(status);
-	for (int i = 0; i < 2; i++)
+	for (int i = 0; i < 3; i++)
 		clean &= waitpid(others[i], &status, 0) == others[i] && WIFEXITED(status) && WEXITSTATUS(status) == 0;
-	check(clean, "every worker ran to its end (at least 20 migrations and 20 mkdirs)");
+	check(clean, "every worker ran to its end (at least 20 migrations, 20 mkdirs, 40 thread hops)");
 	usleep(200000); /* orphaned grandchildren finish */
 
 	int zero = 1, empty = 1;
@@ -133,6 +184,10 @@ int main(void)
 	check(zero, "pids.current is 0 in every group");
 	check(empty, "no group is populated");
 	check(text_is(BASE "/pids.current", "1\n"), "the test's cgroup counts exactly its own thread");
+	check(text_is(BASE "/tr/pids.current", "0\n") && text_is(BASE "/tr/cgroup.events", "populated 0\nfrozen 0\n") &&
+	      text_is(BASE "/tr/a/cgroup.events", "populated 0\nfrozen 0\n") &&
+	      text_is(BASE "/tr/b/cgroup.threads", "") && rmdir(BASE "/tr/a") == 0 && rmdir(BASE "/tr/b") == 0 &&
+	      rmdir(BASE "/tr") == 0, "the threaded subtree is empty, exactly, and removable");
 	for (int g = 0; g < GROUPS; g++) {
 		put(BASE "/cgroup.subtree_control", "+pids");
 		for (int t = 0; t < 7; t++) {
