@@ -38,8 +38,9 @@ struct cftype {
 };
 
 /* The i-th file cg has (NULL past the last), and the file called name.
- * Core files are all named "cgroup.*", a controller's "NAME.*" (the
- * lookup relies on it; the host tests check it). */
+ * Files are named PREFIX.REST: "cgroup.*" and the few core files named
+ * after a controller (cpu.stat) are the core's, "NAME.*" a controller's
+ * (the lookup relies on it; the host tests check it). */
 const struct cftype *cgfs_file_at(const struct cgroup *cg, unsigned i);
 const struct cftype *cgfs_file_find(const struct cgroup *cg, const char *name);
 
@@ -78,6 +79,8 @@ int cgfs_write_procs(struct cgroup *cg, int64_t pid, const struct k_cgwriter *w)
  * writer's) within its resource domain. */
 int cgfs_show_threads(struct cgroup *cg, struct cgfs_buf *out);
 int cgfs_write_threads(struct cgroup *cg, int64_t tid, const struct k_cgwriter *w);
+/* cpu.stat, a core file (cgroup/cpu.c: it asks the scheduler). */
+int cgfs_show_cpu_stat(struct cgroup *cg, struct cgfs_buf *out);
 /* SIGKILL to every process in cg's subtree (cgroup.kill). */
 void cgfs_kill_subtree(struct cgroup *cg);
 /* cgroup.freeze of cg set to on (kernel/proc/freezer.c). */

@@ -328,6 +328,12 @@ static const struct cftype cgfs_core_files[] = {
 	{ "cgroup.type", 0644, CFT_NOT_ON_ROOT | CFT_DEAD_ENOENT, show_type, write_type },
 };
 
+/* Core files named after a controller: every cgroup has them, whether
+ * or not the controller is enabled (Linux: cpu.stat). */
+static const struct cftype cgfs_core_extra[] = {
+	{ "cpu.stat", 0444, 0, cgfs_show_cpu_stat, NULL },
+};
+
 int cgfs_write(struct cgroup *cg, const struct cftype *f, char *text, size_t len, const struct k_cgwriter *w)
 {
 	if (len == 0)
@@ -355,6 +361,9 @@ static const struct cftype *cgfs_files_until(const struct cgroup *cg,
 	for (unsigned k = 0; k < ARRAY_SIZE(cgfs_core_files); k++)
 		if (cgfs_file_present(cg, &cgfs_core_files[k]) && fn(&cgfs_core_files[k], arg))
 			return &cgfs_core_files[k];
+	for (unsigned k = 0; k < ARRAY_SIZE(cgfs_core_extra); k++)
+		if (cgfs_file_present(cg, &cgfs_core_extra[k]) && fn(&cgfs_core_extra[k], arg))
+			return &cgfs_core_extra[k];
 	uint32_t avail = cg_available(cg);
 	for (unsigned i = 0; i < cg_nr_controllers; i++) {
 		const struct cg_controller *c = cg_controllers[i];
@@ -401,6 +410,9 @@ const struct cftype *cgfs_file_find(const struct cgroup *cg, const char *name)
 	size_t plen = (size_t)(dot - name) + 1;
 	if (plen == 7 && memcmp(name, "cgroup.", 7) == 0)
 		return find_in(cg, cgfs_core_files, ARRAY_SIZE(cgfs_core_files), name, plen);
+	for (unsigned k = 0; k < ARRAY_SIZE(cgfs_core_extra); k++)
+		if (strcmp(cgfs_core_extra[k].name, name) == 0)
+			return cgfs_file_present(cg, &cgfs_core_extra[k]) ? &cgfs_core_extra[k] : NULL;
 	uint32_t avail = cg_available(cg);
 	for (unsigned i = 0; i < cg_nr_controllers; i++) {
 		const struct cg_controller *c = cg_controllers[i];

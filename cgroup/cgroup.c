@@ -42,7 +42,7 @@ static void cg_init_common(struct cgroup *cg, struct cgroup *parent)
 	cg->level = parent ? parent->level + 1 : 0;
 	cg->refcount = 1;
 	cg->id = cg_next_id++;
-	cg->cpu_weight = CG_WEIGHT_DEFAULT;
+	cg->cpu_shares = sched_weight_from_cgroup(CG_WEIGHT_DEFAULT);
 	cg->max_depth = cg->max_descendants = CG_MAX_UNLIMITED;
 	cg->mode = 0755;
 	/* A child of a frozen cgroup starts frozen (empty, so frozen at once). */
@@ -51,7 +51,7 @@ static void cg_init_common(struct cgroup *cg, struct cgroup *parent)
 	sched_queue_init(&cg->rq, parent ? &cg->se : NULL);
 	if (parent)
 		sched_entity_init(&cg->se, &parent->rq, &cg->rq,
-				  sched_weight_from_cgroup(CG_WEIGHT_DEFAULT));
+				  cg->cpu_shares);
 }
 
 void cg_init(void)
@@ -59,6 +59,7 @@ void cg_init(void)
 	static char root_name[] = "";
 	cg_init_common(&cg_root, NULL);
 	cg_root.name = root_name;
+	cg_registry_init();
 	if (cg_states_alloc(&cg_root))
 		panic("no memory for the root cgroup's controller state");
 }

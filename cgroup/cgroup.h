@@ -97,8 +97,11 @@ struct cgroup {
 	 * its threads and child cgroups compete in */
 	struct sched_entity se;
 	struct sched_queue rq;
-	uint32_t cpu_weight;		/* cpu.weight, 1..10000 */
-	uint64_t cpu_user_ticks, cpu_system_ticks; /* samples, whole subtree */
+	uint32_t cpu_shares;		/* its weight in the parent's queue (cpu.weight*1024/100) */
+	bool cpu_idle;			/* cpu.idle: weight SCHED_IDLE_WEIGHT meanwhile */
+	/* tick samples over the whole subtree: user, system, and user time of
+	 * threads with nice > 0 (cpu.stat nice_usec) */
+	uint64_t cpu_user_ticks, cpu_system_ticks, cpu_nice_ticks;
 };
 
 extern struct cgroup cg_root;

@@ -13,7 +13,7 @@
 
 struct cg_controller {
 	const char *name;
-	uint32_t bit;			/* CG_BIT(its index in the registry) */
+	uint32_t bit;			/* CG_BIT(its index in the registry), set by cg_init */
 	bool threaded;			/* allowed inside threaded subtrees */
 	const struct cftype *files;
 	unsigned nfiles;
@@ -33,7 +33,7 @@ struct cg_controller {
 	void (*thread_move)(struct cgroup *src, struct cgroup *dst);
 };
 
-extern const struct cg_controller *const cg_controllers[];
+extern struct cg_controller *const cg_controllers[];
 extern const unsigned cg_nr_controllers;
 
 /* The bit of controller c in subtree_control masks. */
@@ -45,6 +45,8 @@ static inline void *cg_state(const struct cgroup *cg, const struct cg_controller
 	return cg->cstate[__builtin_ctz(c->bit)];
 }
 
+/* Numbers the registry's controllers (their bits); cg_init calls it. */
+void cg_registry_init(void);
 /* Every controller's state for a new cgroup: 0 or -ENOMEM (nothing left
  * allocated); freed with it. */
 int cg_states_alloc(struct cgroup *cg);

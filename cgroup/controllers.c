@@ -5,6 +5,12 @@
 
 _Static_assert(CG_CONTROLLERS_MAX <= 32, "controller bits fit a word");
 
+void cg_registry_init(void)
+{
+	for (unsigned i = 0; i < cg_nr_controllers; i++)
+		cg_controllers[i]->bit = CG_BIT(i);
+}
+
 int cg_states_alloc(struct cgroup *cg)
 {
 	for (unsigned i = 0; i < cg_nr_controllers; i++) {

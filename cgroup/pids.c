@@ -19,7 +19,7 @@
 #define PIDS_MAX_LIMIT 4194304	/* Linux's PID_MAX_LIMIT on 64-bit */
 #define PIDS_UNLIMITED UINT64_MAX
 
-extern const struct cg_controller cg_pids;
+extern struct cg_controller cg_pids;
 
 /* Per cgroup: threads in its subtree, the limit (PIDS_UNLIMITED: "max"),
  * the highest count seen, refused creations (here or below / here). */
@@ -141,9 +141,8 @@ static const struct cftype pids_files[] = {
 	{ "pids.peak", 0444, CFT_NOT_ON_ROOT, pids_show_peak, NULL },
 };
 
-const struct cg_controller cg_pids = {
+struct cg_controller cg_pids = {
 	.name = "pids",
-	.bit = CG_BIT(0),
 	.threaded = true,
 	.files = pids_files,
 	.nfiles = ARRAY_SIZE(pids_files),

@@ -54,8 +54,15 @@ int waitq_wake_one(struct waitq *wq, int result);	/* 1 if one was woken */
 int waitq_wake_all(struct waitq *wq, int result);	/* how many */
 int sched_sleep_until(uint64_t deadline);
 
-/* cpu.weight of a non-root cgroup: 0, -ERANGE or -EINVAL (root). */
+/* cpu.weight of a non-root cgroup: 0, -ERANGE or -EINVAL (root, or an
+ * idle group). */
 int sched_cg_set_weight(struct cgroup *cg, uint32_t weight);
+/* The same as a scheduler weight (cpu.weight.nice): 0 or -EINVAL. */
+int sched_cg_set_shares(struct cgroup *cg, uint32_t shares);
+/* cpu.idle: the group runs at SCHED_IDLE_WEIGHT while set. 0, -EINVAL. */
+int sched_cg_set_idle(struct cgroup *cg, bool idle);
+/* User time of niced threads in cg's subtree (cpu.stat nice_usec), ns. */
+uint64_t sched_cg_nice_ns(const struct cgroup *cg);
 /* Total CPU time of a cgroup's subtree in ns, and its user/system split. */
 uint64_t sched_cg_usage_ns(const struct cgroup *cg);
 void sched_cg_cputime(const struct cgroup *cg, uint64_t *user_ns, uint64_t *sys_ns);

@@ -243,11 +243,13 @@ static void sched_sample_cputime(struct thread *t, bool user_mode)
 		t->utime_ticks++;
 	else
 		t->stime_ticks++;
+	bool niced = user_mode && t->nice > 0;
 	for (struct cgroup *cg = t->cgroup; cg; cg = cg->parent) {
 		if (user_mode)
 			cg->cpu_user_ticks++;
 		else
 			cg->cpu_system_ticks++;
+		cg->cpu_nice_ticks += niced;
 	}
 }
 
@@ -363,13 +365,32 @@ __noreturn void sched_idle_loop(void)
 
 int sched_cg_set_weight(struct cgroup *cg, uint32_t weight)
 {
-	if (cg == &cg_root)
-		return -EINVAL;
 	if (weight < CG_WEIGHT_MIN || weight > CG_WEIGHT_MAX)
 		return -ERANGE;
+	return sched_cg_set_shares(cg, sched_weight_from_cgroup(weight));
+}
+
+int sched_cg_set_shares(struct cgroup *cg, uint32_t shares)
+{
+	if (cg == &cg_root)
+		return -EINVAL;
 	uint64_t f = spin_lock_irqsave(&sched_lock);
-	cg->cpu_weight = weight;
-	sched_set_weight(&cg->se, sched_weight_from_cgroup(weight));
+	int err = cg->cpu_idle ? -EINVAL : 0; /* an idle group's weight is fixed */
+	if (!err) {
+		cg->cpu_shares = shares;
+		sched_set_weight(&cg->se, shares);
+	}
+	spin_unlock_irqrestore(&sched_lock, f);
+	return err;
+}
+
+int sched_cg_set_idle(struct cgroup *cg, bool idle)
+{
+	if (cg == &cg_root)
+		return -EINVAL;
+	uint64_t f = spin_lock_irqsave(&sched_lock);
+	cg->cpu_idle = idle;
+	sched_set_weight(&cg->se, idle ? SCHED_IDLE_WEIGHT : cg->cpu_shares);
 	spin_unlock_irqrestore(&sched_lock, f);
 	return 0;
 }
@@ -426,6 +447,12 @@ void sched_cg_cputime(const struct cgroup *cg, uint64_t *user_ns, uint64_t *sys_
 	uint64_t ticks = cg->cpu_user_ticks + cg->cpu_system_ticks;
 	*user_ns = ticks ? mul_div_u64(total, cg->cpu_user_ticks, ticks) : 0;
 	*sys_ns = total - *user_ns;
+}
+
+uint64_t sched_cg_nice_ns(const struct cgroup *cg)
+{
+	uint64_t ticks = cg->cpu_user_ticks + cg->cpu_system_ticks;
+	return ticks ? mul_div_u64(sched_cg_usage_ns(cg), cg->cpu_nice_ticks, ticks) : 0;
 }
 
 /* --- IPC hand-offs (see kernel/ipc/ipc.c). All take sched_lock held. */

@@ -33,8 +33,29 @@ uint32_t sched_weight_from_cgroup(uint32_t cpu_weight)
 	uint32_t w;
 
 	cpu_weight = MAX(1u, MIN(10000u, cpu_weight));
-	w = cpu_weight * SCHED_NICE0_WEIGHT / 100;
+	w = (cpu_weight * SCHED_NICE0_WEIGHT + 50) / 100; /* rounded, as Linux */
 	return MAX(1u, w);
+}
+
+uint32_t sched_cgroup_from_weight(uint32_t weight)
+{
+	return (uint32_t)(((uint64_t)weight * 100 + SCHED_NICE0_WEIGHT / 2) / SCHED_NICE0_WEIGHT);
+}
+
+int sched_nice_from_weight(uint32_t weight)
+{
+	/* the table falls steeply: the first entry no closer than the one
+	 * before it ends the search, as Linux's cpu.weight.nice does */
+	uint32_t best = UINT32_MAX;
+	int i = 0;
+	for (; i < 40; i++) {
+		uint32_t d = sched_nice_to_weight[i] > weight ? sched_nice_to_weight[i] - weight
+							      : weight - sched_nice_to_weight[i];
+		if (d >= best)
+			break;
+		best = d;
+	}
+	return i - 1 + SCHED_NICE_MIN;
 }
 
 /* ---- vruntime arithmetic (wrap-safe) ---- */

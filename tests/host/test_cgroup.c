@@ -20,7 +20,7 @@
 
 /* ---- the registry: pids (bit 0) and a domain controller (bit 1) ---- */
 
-extern const struct cg_controller cg_pids;
+extern struct cg_controller cg_pids;
 
 /* The stand-in keeps a word per cgroup and refuses threads into a cgroup
  * named "full" (as cpuset refuses one without CPUs). */
@@ -35,10 +35,10 @@ static int fake_can_attach(struct cgroup *src, struct cgroup *dst)
 	return strcmp(dst->name, "full") == 0 ? -ENOSPC : 0;
 }
 
-static const struct cg_controller fake_memory = { .name = "memory", .bit = CG_BIT(1), .threaded = false,
+static struct cg_controller fake_memory = { .name = "memory", .threaded = false,
 						  .state_size = sizeof(int), .state_init = fake_init,
 						  .can_attach = fake_can_attach };
-const struct cg_controller *const cg_controllers[] = { &cg_pids, &fake_memory };
+struct cg_controller *const cg_controllers[] = { &cg_pids, &fake_memory };
 const unsigned cg_nr_controllers = 2;
 
 /* ---- fakes of the kernel's hooks ---- */
@@ -82,6 +82,12 @@ int cgfs_write_procs(struct cgroup *cg, int64_t pid, const struct k_cgwriter *w)
 int cgfs_write_threads(struct cgroup *cg, int64_t tid, const struct k_cgwriter *w)
 {
 	return cgfs_write_procs(cg, tid, w);
+}
+
+int cgfs_show_cpu_stat(struct cgroup *cg, struct cgfs_buf *out)
+{
+	cgfs_printf(out, "usage_usec 0 (%s)\n", cg->name);
+	return 0;
 }
 
 void cgfs_kill_subtree(struct cgroup *cg)
@@ -252,8 +258,8 @@ static void test_files(void)
 	   "the root has no events, freeze, kill or type file");
 	const char *names[] = { "cgroup.controllers", "cgroup.events", "cgroup.freeze", "cgroup.kill",
 				"cgroup.max.depth", "cgroup.max.descendants", "cgroup.procs", "cgroup.stat",
-				"cgroup.subtree_control", "cgroup.threads", "cgroup.type" };
-	const uint16_t modes[] = { 0444, 0444, 0644, 0200, 0644, 0644, 0644, 0444, 0644, 0644, 0644 };
+				"cgroup.subtree_control", "cgroup.threads", "cgroup.type", "cpu.stat" };
+	const uint16_t modes[] = { 0444, 0444, 0644, 0200, 0644, 0644, 0644, 0444, 0644, 0644, 0644, 0444 };
 	bool all = true;
 	for (unsigned i = 0; i < ARRAY_SIZE(names); i++) {
 		const struct cftype *f = cgfs_file_at(a, i);
@@ -264,6 +270,9 @@ static void test_files(void)
 	   is(a, "cgroup.subtree_control", ""), "controllers: all at the root; empty lists read as 0 bytes");
 	ok(is(a, "cgroup.events", "populated 0\nfrozen 0\n") && is(a, "cgroup.freeze", "0\n") &&
 	   is(a, "cgroup.type", "domain\n"), "events, freeze and type of a new cgroup");
+	ok(is(a, "cpu.stat", "usage_usec 0 (a)\n") && is(&cg_root, "cpu.stat", "usage_usec 0 ()\n") &&
+	   !cgfs_file_find(a, "cpu.stats") && !cgfs_file_find(a, "cpu.weight"),
+	   "cpu.stat is a core file, in every cgroup (the root too)");
 	ok(is(a, "cgroup.kill", "<-22>") && wr(a, "cgroup.stat", "1") == -EINVAL &&
 	   wr(a, "cgroup.events", "") == 0, "reading write-only, writing read-only: EINVAL; zero-length writes: 0");
 	char nul[] = "12\0x";
@@ -352,7 +361,7 @@ static void test_subtree_control(void)
 	bool found = true;
 	const struct cftype *f;
 	for (unsigned i = 0; (f = cgfs_file_at(a, i)); i++) {
-		const char *prefix = strncmp(f->name, "pids.", 5) == 0 ? "pids." : "cgroup.";
+		const char *prefix = strncmp(f->name, "pids.", 5) == 0 ? "pids." : strcmp(f->name, "cpu.stat") == 0 ? "cpu." : "cgroup.";
 		found &= strncmp(f->name, prefix, strlen(prefix)) == 0 && cgfs_file_find(a, f->name) == f;
 	}
 	ok(found && !cgfs_file_find(a, "cgroup.") && !cgfs_file_find(a, "cgroup") && !cgfs_file_find(a, "pids.maxx") &&

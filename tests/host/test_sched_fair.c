@@ -400,8 +400,15 @@ static void test_weights(void)
 	   sched_weight_from_cgroup(1) == 10 &&
 	   sched_weight_from_cgroup(0) == 10 &&
 	   sched_weight_from_cgroup(10000) == 102400 &&
-	   sched_weight_from_cgroup(50000) == 102400,
-	   "cpu.weight to weight: x*1024/100, clamped to 1..10000");
+	   sched_weight_from_cgroup(50000) == 102400 && sched_weight_from_cgroup(33) == 338,
+	   "cpu.weight to weight: x*1024/100 rounded, clamped to 1..10000");
+	ok(sched_cgroup_from_weight(1024) == 100 && sched_cgroup_from_weight(335) == 33 &&
+	   sched_cgroup_from_weight(15) == 1 && sched_cgroup_from_weight(88761) == 8668 &&
+	   sched_cgroup_from_weight(3072) == 300, "weight back to cpu.weight, rounded");
+	ok(sched_nice_from_weight(1024) == 0 && sched_nice_from_weight(335) == 5 && sched_nice_from_weight(88761) == -20 &&
+	   sched_nice_from_weight(15) == 19 && sched_nice_from_weight(10) == 19 && sched_nice_from_weight(1000) == 0 &&
+	   sched_nice_from_weight(102400) == -20 && sched_nice_from_weight(3072) == -5,
+	   "cpu.weight.nice: the nearest nice value's weight");
 	ok(sched_weight_from_nice(0) == 1024 && sched_weight_from_nice(5) == 335 &&
 	   sched_weight_from_nice(-20) == 88761 && sched_weight_from_nice(19) == 15 &&
 	   sched_weight_from_nice(-99) == 88761 && sched_weight_from_nice(99) == 15,

@@ -34,7 +34,7 @@ static void test_tree(void)
 	check(listed("/sys/fs/cgroup", "cgroup.procs") && listed("/sys/fs/cgroup", "posix_cgroups"),
 	      "the root lists its files and children");
 	check(fails(open("/sys/fs/cgroup/cgroup.events", O_RDONLY), ENOENT), "the root has no cgroup.events");
-	check(text_is("/sys/fs/cgroup/cgroup.controllers", "pids\n"), "the root offers every controller");
+	check(text_is("/sys/fs/cgroup/cgroup.controllers", "cpu pids\n"), "the root offers every controller");
 	check(slurp(BASE "/cgroup.controllers", buf, sizeof(buf)) == 0 &&
 	      slurp(BASE "/cgroup.subtree_control", buf, sizeof(buf)) == 0,
 	      "empty lists read as 0 bytes (nothing enabled below the root)");
@@ -549,6 +549,47 @@ static void test_freeze(void)
 	check(rmdir(BASE "/f") == 0, "remove it");
 }
 
+/* The cpu controller's files (the scheduler's weights) and cpu.stat. */
+static void test_cpu(void)
+{
+	char buf[256];
+	leaf_in();
+	check(slurp("/sys/fs/cgroup/cpu.stat", buf, sizeof(buf)) > 0 && strncmp(buf, "usage_usec ", 11) == 0 &&
+	      strstr(buf, "\nuser_usec ") && strstr(buf, "\nsystem_usec ") && strstr(buf, "\nnice_usec "),
+	      "cpu.stat in the root: usage, user, system, nice");
+	check(put("/sys/fs/cgroup/cgroup.subtree_control", "+cpu") == 0 && put(BASE "/cgroup.subtree_control", "+cpu") == 0 &&
+	      mkdir(BASE "/c", 0755) == 0 && text_is(BASE "/c/cpu.weight", "100\n") &&
+	      text_is(BASE "/c/cpu.weight.nice", "0\n") && text_is(BASE "/c/cpu.idle", "0\n"),
+	      "+cpu: cpu.weight 100, cpu.weight.nice 0, cpu.idle 0");
+	check(fails(put(BASE "/c/cpu.weight", "0"), ERANGE) && fails(put(BASE "/c/cpu.weight", "10001"), ERANGE) &&
+	      fails(put(BASE "/c/cpu.weight", "x"), EINVAL) && fails(put(BASE "/c/cpu.weight", "-1"), EINVAL) &&
+	      text_is(BASE "/c/cpu.weight", "100\n"), "cpu.weight: 0 and 10001 ERANGE, junk and negatives EINVAL");
+	check(put(BASE "/c/cpu.weight", "300\n") == 0 && text_is(BASE "/c/cpu.weight", "300\n") &&
+	      text_is(BASE "/c/cpu.weight.nice", "-5\n"), "cpu.weight 300 reads back, its nearest nice is -5");
+	check(put(BASE "/c/cpu.weight.nice", "5") == 0 && text_is(BASE "/c/cpu.weight", "33\n") &&
+	      fails(put(BASE "/c/cpu.weight.nice", "20"), ERANGE) && fails(put(BASE "/c/cpu.weight.nice", "a"), EINVAL),
+	      "cpu.weight.nice 5 is weight 335 (cpu.weight 33); 20 ERANGE, junk EINVAL");
+	check(put(BASE "/c/cpu.idle", "1") == 0 && text_is(BASE "/c/cpu.weight", "0\n") &&
+	      fails(put(BASE "/c/cpu.weight", "50"), EINVAL) && fails(put(BASE "/c/cpu.idle", "2"), EINVAL) &&
+	      put(BASE "/c/cpu.idle", "0") == 0 && text_is(BASE "/c/cpu.weight", "33\n"),
+	      "cpu.idle 1: weight reads 0 and cannot be set (EINVAL) until cpu.idle 0; 2 EINVAL");
+	check(fails(open("/sys/fs/cgroup/cpu.weight", O_RDONLY), ENOENT) && listed(BASE "/c", "cpu.stat"),
+	      "no cpu knobs in the root; cpu.stat everywhere");
+	pid_t p = fork();
+	if (p == 0) {
+		put(BASE "/c/cgroup.procs", "0");
+		for (volatile unsigned long i = 0; i < 20000000ul; i++)
+			;
+		_exit(0);
+	}
+	waitpid(p, NULL, 0);
+	long usage = slurp(BASE "/c/cpu.stat", buf, sizeof(buf)) > 0 ? atol(buf + 11) : 0;
+	check(usage > 1000, "a busy child's time shows in its cgroup's cpu.stat usage_usec");
+	check(rmdir(BASE "/c") == 0 && put(BASE "/cgroup.subtree_control", "-cpu") == 0 &&
+	      put("/sys/fs/cgroup/cgroup.subtree_control", "-cpu") == 0, "and off again");
+	leaf_out();
+}
+
 static volatile pid_t helper_tid;
 static int helper_pipe[2];
 
@@ -665,6 +706,7 @@ int main(void)
 	test_inotify();
 	test_freeze();
 	test_threaded();
+	test_cpu();
 	printf("1..%d\n", n);
 	return failed != 0;
 }
