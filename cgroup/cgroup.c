@@ -43,6 +43,9 @@ static void cg_init_common(struct cgroup *cg, struct cgroup *parent)
 	cg->refcount = 1;
 	cg->id = cg_next_id++;
 	cg->cpu_shares = sched_weight_from_cgroup(CG_WEIGHT_DEFAULT);
+	cg->cpu_bw.quota = SCHED_QUOTA_MAX;
+	cg->cpu_bw.period = 100000000; /* 100 ms, Linux's default */
+	list_init(&cg->cpu_bw.link);
 	cg->max_depth = cg->max_descendants = CG_MAX_UNLIMITED;
 	cg->mode = 0755;
 	/* A child of a frozen cgroup starts frozen (empty, so frozen at once). */
@@ -233,8 +236,10 @@ int cg_destroy(struct cgroup *cg)
 		}
 	}
 	cg_unlock();
-	if (!err)
+	if (!err) {
+		cg_controllers_offline(cg);
 		cg_put(cg);
+	}
 	return err;
 }
 

@@ -21,6 +21,8 @@ struct cg_controller {
 	 * state_init (optional) fills in; freed with the cgroup. */
 	size_t state_size;
 	void (*state_init)(void *state);
+	/* cg was removed (rmdir): let go of what must not outlive that. */
+	void (*offline)(struct cgroup *cg);
 	/* Whether threads may move from src into dst: 0 or -errno, before
 	 * anything moves (cg_lock held). Optional: none vetoes today. */
 	int (*can_attach)(struct cgroup *src, struct cgroup *dst);
@@ -51,6 +53,8 @@ void cg_registry_init(void);
  * allocated); freed with it. */
 int cg_states_alloc(struct cgroup *cg);
 void cg_states_free(struct cgroup *cg);
+/* Every controller's offline hook, for a cgroup just removed. */
+void cg_controllers_offline(struct cgroup *cg);
 /* Every controller's can_attach, src to dst: 0 or the first veto. */
 int cg_can_attach(struct cgroup *src, struct cgroup *dst);
 

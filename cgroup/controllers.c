@@ -37,6 +37,13 @@ void cg_states_free(struct cgroup *cg)
 	}
 }
 
+void cg_controllers_offline(struct cgroup *cg)
+{
+	for (unsigned i = 0; i < cg_nr_controllers; i++)
+		if (cg_controllers[i]->offline)
+			cg_controllers[i]->offline(cg);
+}
+
 int cg_can_attach(struct cgroup *src, struct cgroup *dst)
 {
 	for (unsigned i = 0; i < cg_nr_controllers; i++) {

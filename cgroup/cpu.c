@@ -8,6 +8,9 @@
  * nearest one. cpu.idle 1 makes the group run at SCHED_IDLE's weight (3,
  * against 1024 for nice 0: it gets the CPU when nothing else wants it);
  * cpu.weight then reads 0 and refuses writes (EINVAL) until cpu.idle is 0.
+ * cpu.max "$MAX $PERIOD" (µs; default "max 100000") limits the subtree to
+ * MAX per PERIOD, enforced by the scheduler along the whole path
+ * (kernel/sched/bandwidth.c); cpu.max.burst lets unused time carry over.
  * The controller is threaded. cpu.stat is a core file (every cgroup,
  * enabled or not): usage, user, system and nice time of the subtree. Its
  * weight lives in struct cgroup, where the scheduler reads it on every
@@ -15,8 +18,15 @@
  * registry without it. */
 #include "controller.h"
 #include "abi/errno.h"
+#include "kstring.h"
 #include "sched.h"
 #include "sched_fair.h"
+
+#define US 1000ull
+#define CPU_PERIOD_MIN_US 1000ull	/* Linux's bounds for a period ... */
+#define CPU_PERIOD_MAX_US 1000000ull
+#define CPU_QUOTA_MIN_US 1000ull	/* ... and for a quota */
+#define CPU_QUOTA_MAX_US ((1ull << 44) - 1)
 
 /* An unsigned integer as Linux's kstrtoull takes it (base 0; no sign):
  * -EINVAL for junk, -ERANGE past 64 bits. */
@@ -80,18 +90,112 @@ static int cpu_write_idle(struct cgroup *cg, char *text, const struct k_cgwriter
 	return sched_cg_set_idle(cg, v == 1);
 }
 
+static int cpu_show_max(struct cgroup *cg, struct cgfs_buf *out)
+{
+	struct sched_bandwidth b;
+	sched_cg_bandwidth(cg, &b);
+	if (b.quota == SCHED_QUOTA_MAX)
+		cgfs_printf(out, "max %llu\n", (unsigned long long)(b.period / US));
+	else
+		cgfs_printf(out, "%llu %llu\n", (unsigned long long)(b.quota / US), (unsigned long long)(b.period / US));
+	return 0;
+}
+
+/* Linux's rules for a quota, period and burst (µs; quota UINT64_MAX: max). */
+static bool cpu_max_valid(uint64_t quota, uint64_t period, uint64_t burst)
+{
+	if (period < CPU_PERIOD_MIN_US || period > CPU_PERIOD_MAX_US)
+		return false;
+	if (quota == UINT64_MAX)
+		return burst <= CPU_QUOTA_MAX_US;
+	return quota >= CPU_QUOTA_MIN_US && quota <= CPU_QUOTA_MAX_US && burst <= quota &&
+	       quota + burst <= CPU_QUOTA_MAX_US;
+}
+
+static int cpu_apply_max(struct cgroup *cg, uint64_t quota, uint64_t period, uint64_t burst)
+{
+	if (!cpu_max_valid(quota, period, burst))
+		return -EINVAL;
+	return sched_cg_set_max(cg, quota == UINT64_MAX ? SCHED_QUOTA_MAX : quota * US, period * US, burst * US);
+}
+
+/* "$MAX [$PERIOD]": one token changes only the quota. Anything else,
+ * or values outside Linux's bounds, is EINVAL. */
+static int cpu_write_max(struct cgroup *cg, char *text, const struct k_cgwriter *w)
+{
+	struct sched_bandwidth b;
+	(void)w;
+	sched_cg_bandwidth(cg, &b);
+	uint64_t quota, period = b.period / US;
+	char *sp = strchr(text, ' ');
+	if (!sp)
+		sp = strchr(text, '\t');
+	if (sp) {
+		*sp++ = '\0';
+		if (cpu_parse_u64(cgfs_strip(sp), &period))
+			return -EINVAL;
+	}
+	if (strcmp(text, "max") == 0)
+		quota = UINT64_MAX;
+	else if (cpu_parse_u64(text, &quota) || quota == UINT64_MAX)
+		return -EINVAL;
+	uint64_t burst = b.burst / US;
+	return cpu_apply_max(cg, quota, period, burst);
+}
+
+static int cpu_show_burst(struct cgroup *cg, struct cgfs_buf *out)
+{
+	struct sched_bandwidth b;
+	sched_cg_bandwidth(cg, &b);
+	cgfs_printf(out, "%llu\n", (unsigned long long)(b.burst / US));
+	return 0;
+}
+
+static int cpu_write_burst(struct cgroup *cg, char *text, const struct k_cgwriter *w)
+{
+	struct sched_bandwidth b;
+	uint64_t burst;
+	(void)w;
+	if (cpu_parse_u64(text, &burst))
+		return -EINVAL;
+	sched_cg_bandwidth(cg, &b);
+	uint64_t quota = b.quota == SCHED_QUOTA_MAX ? UINT64_MAX : b.quota / US;
+	return cpu_apply_max(cg, quota, b.period / US, burst);
+}
+
+static void cpu_offline(struct cgroup *cg)
+{
+	sched_cg_bw_release(cg);
+}
+
+/* Usage, user, system and nice time; with the controller enabled for cg,
+ * the bandwidth statistics too (as Linux shows them). */
 int cgfs_show_cpu_stat(struct cgroup *cg, struct cgfs_buf *out)
 {
+	extern struct cg_controller cg_cpu;
 	uint64_t user, sys;
 	sched_cg_cputime(cg, &user, &sys);
 	cgfs_printf(out, "usage_usec %llu\nuser_usec %llu\nsystem_usec %llu\nnice_usec %llu\n",
-		    (unsigned long long)((user + sys) / 1000), (unsigned long long)(user / 1000),
-		    (unsigned long long)(sys / 1000), (unsigned long long)(sched_cg_nice_ns(cg) / 1000));
+		    (unsigned long long)((user + sys) / US), (unsigned long long)(user / US),
+		    (unsigned long long)(sys / US), (unsigned long long)(sched_cg_nice_ns(cg) / US));
+	cg_lock();
+	bool enabled = cg->parent && (cg->parent->subtree_control & cg_cpu.bit);
+	cg_unlock();
+	if (!enabled)
+		return 0;
+	struct sched_bandwidth b;
+	sched_cg_bandwidth(cg, &b);
+	cgfs_printf(out, "nr_periods %llu\nnr_throttled %llu\nthrottled_usec %llu\nnr_bursts %llu\nburst_usec %llu\n",
+		    (unsigned long long)b.nr_periods, (unsigned long long)b.nr_throttled,
+		    (unsigned long long)(b.throttled_ns / US), (unsigned long long)b.nr_bursts,
+		    (unsigned long long)(b.burst_ns / US));
 	return 0;
 }
 
 static const struct cftype cpu_files[] = {
 	{ "cpu.idle", 0644, CFT_NOT_ON_ROOT, cpu_show_idle, cpu_write_idle },
+	{ "cpu.max", 0644, CFT_NOT_ON_ROOT, cpu_show_max, cpu_write_max },
+	{ "cpu.max.burst", 0644, CFT_NOT_ON_ROOT, cpu_show_burst, cpu_write_burst },
 	{ "cpu.weight", 0644, CFT_NOT_ON_ROOT, cpu_show_weight, cpu_write_weight },
 	{ "cpu.weight.nice", 0644, CFT_NOT_ON_ROOT, cpu_show_weight_nice, cpu_write_weight_nice },
 };
@@ -101,4 +205,5 @@ struct cg_controller cg_cpu = {
 	.threaded = true,
 	.files = cpu_files,
 	.nfiles = ARRAY_SIZE(cpu_files),
+	.offline = cpu_offline,
 };

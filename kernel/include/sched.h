@@ -16,6 +16,7 @@
 struct thread;
 struct cgroup;
 struct spinlock;
+struct sched_entity;
 
 /* Threads blocked on some condition; guarded by the scheduler lock. */
 struct waitq {
@@ -61,6 +62,20 @@ int sched_cg_set_weight(struct cgroup *cg, uint32_t weight);
 int sched_cg_set_shares(struct cgroup *cg, uint32_t shares);
 /* cpu.idle: the group runs at SCHED_IDLE_WEIGHT while set. 0, -EINVAL. */
 int sched_cg_set_idle(struct cgroup *cg, bool idle);
+/* cpu.max (kernel/sched/bandwidth.c), in ns: quota (SCHED_QUOTA_MAX: no
+ * limit) per period, burst. Validated by the caller. 0 or -EINVAL (root). */
+int sched_cg_set_max(struct cgroup *cg, uint64_t quota, uint64_t period, uint64_t burst);
+/* A copy of cg's bandwidth state and statistics (cpu.max, cpu.stat). */
+struct sched_bandwidth;
+void sched_cg_bandwidth(const struct cgroup *cg, struct sched_bandwidth *out);
+/* A removed cgroup's limit goes (it leaves the list of limited groups). */
+void sched_cg_bw_release(struct cgroup *cg);
+/* With sched_lock held: charge run time to the limited groups on leaf's
+ * chain (true if one got throttled); start new periods (true if a group
+ * came back); set need_resched if the running thread should yield. */
+bool sched_bw_charge(struct sched_entity *leaf, uint64_t delta, uint64_t now);
+bool sched_bw_tick(uint64_t now);
+void sched_resched_check(void);
 /* User time of niced threads in cg's subtree (cpu.stat nice_usec), ns. */
 uint64_t sched_cg_nice_ns(const struct cgroup *cg);
 /* Total CPU time of a cgroup's subtree in ns, and its user/system split. */

@@ -37,6 +37,7 @@
 #define ARBOR_SCHED_FAIR_H
 
 #include "types.h"
+#include "list.h"
 #include "rbtree.h"
 
 #define SCHED_NICE0_WEIGHT 1024
@@ -72,6 +73,19 @@ int sched_nice_from_weight(uint32_t weight);
 
 struct sched_queue;
 
+/* cpu.max of a group (kernel/sched/bandwidth.c), all in ns: a quota of run
+ * time per period (SCHED_QUOTA_MAX: no limit), the unused time a period
+ * may carry over (burst), the time left in this period (below 0 after an
+ * overrun, which the next period pays back), and the statistics. */
+#define SCHED_QUOTA_MAX UINT64_MAX
+struct sched_bandwidth {
+	uint64_t quota, period, burst;
+	int64_t runtime;
+	uint64_t period_end, used, throttled_at;
+	uint64_t nr_periods, nr_throttled, throttled_ns, nr_bursts, burst_ns;
+	struct list_head link;	/* in the list of limited groups */
+};
+
 struct sched_entity {
 	struct rb_node node;        /* in parent->timeline while queued, not curr */
 	uint64_t vruntime;          /* weighted run time, in parent's time base */
@@ -81,6 +95,7 @@ struct sched_entity {
 	struct sched_queue *my_q;   /* groups: their children's queue; threads: NULL */
 	uint64_t exec_start;        /* clock when last picked (sched_pick_next) */
 	uint64_t sum_exec;          /* ns run in total (groups: whole subtree) */
+	bool throttled;             /* groups: kept out of the parent's queue (cpu.max) */
 };
 
 struct sched_queue {
@@ -157,6 +172,15 @@ void sched_put_prev(struct sched_entity *leaf);
  * slice is SCHED_LATENCY_NS times the leaf's share of the CPU (product of
  * weight/queue load along the chain), but at least SCHED_MIN_GRAN_NS. */
 bool sched_should_preempt(struct sched_entity *leaf, uint64_t now_ns);
+
+/* Bandwidth control (cpu.max): a throttled group leaves its parent's
+ * queue even though its own queue may hold runnable entities, and stays
+ * out (wake-ups below it stop at it) until unthrottled, when it comes back
+ * if anything below is runnable (placed as a waking entity). Throttling a
+ * group on the running chain puts the chain back first: nothing runs
+ * afterwards and the caller must sched_pick_next. Both are idempotent. */
+void sched_throttle(struct sched_entity *group);
+void sched_unthrottle(struct sched_entity *group);
 
 /* New weight (nice or cpu.weight change; 0 is treated as 1) for any
  * entity, queued, running or not. The queue load follows; vruntime is

@@ -73,6 +73,8 @@ static void sched_update_curr(struct runqueue *rq, uint64_t now)
 	if (rq->curr_se) {
 		sched_account(rq->curr_se, delta);
 		cg_root_usage_ns += delta;
+		if (sched_bw_charge(rq->curr_se, delta, now))
+			this_cpu()->need_resched = 1; /* its group ran out (cpu.max) */
 	}
 }
 
@@ -137,6 +139,11 @@ static void sched_need_resched_if(struct runqueue *rq)
 	if (this_cpu()->current == rq->idle ||
 	    (rq->curr_se && sched_should_preempt(rq->curr_se, clock_ns())))
 		this_cpu()->need_resched = 1;
+}
+
+void sched_resched_check(void)
+{
+	sched_need_resched_if(this_rq());
 }
 
 /* Makes t runnable; caller holds sched_lock. */
@@ -264,7 +271,9 @@ void sched_tick(bool user_mode)
 	if (cur != rq->idle && rq->curr_se)
 		sched_sample_cputime(se_thread(rq->curr_se), user_mode);
 	sched_expire_timeouts(rq, now);
-	if (rq->curr_se && sched_should_preempt(rq->curr_se, now))
+	sched_bw_tick(now); /* new periods: throttled groups come back */
+	if (this_cpu()->current == rq->idle ? rq->root->nr_queued > 0 :
+	    rq->curr_se && sched_should_preempt(rq->curr_se, now))
 		this_cpu()->need_resched = 1;
 	spin_unlock(&sched_lock);
 }

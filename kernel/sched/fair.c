@@ -158,6 +158,7 @@ void sched_entity_init(struct sched_entity *se, struct sched_queue *parent,
 	se->my_q = my_q;
 	se->exec_start = 0;
 	se->sum_exec = 0;
+	se->throttled = false;
 }
 
 /* ---- queue membership ---- */
@@ -192,31 +193,70 @@ static void queue_remove(struct sched_queue *q, struct sched_entity *se)
 	update_min_vruntime(q);
 }
 
+/* Queues e and each ancestor group that was not runnable, stopping at a
+ * runnable one (its own weight in its parent does not depend on how many
+ * children run) or at a throttled one (it stays out). */
+static void enqueue_chain(struct sched_entity *e)
+{
+	for (;;) {
+		queue_add(e->parent, e);
+		e = parent_entity(e);
+		if (!e || e->on_rq || e->throttled)
+			return;
+	}
+}
+
+/* Removes e (runnable, not curr) and each ancestor group its removal
+ * empties: work conservation, an idle group leaves its parent's queue. */
+static void dequeue_chain(struct sched_entity *e)
+{
+	for (; e && e->on_rq; e = e->parent->owner) {
+		struct sched_queue *q = e->parent;
+		queue_remove(q, e);
+		if (q->nr_queued)
+			return;
+	}
+}
+
 void sched_enqueue(struct sched_entity *se)
 {
 	if (sched_entity_is_group(se) || se->on_rq)
 		return;
-	/* Stop at the first ancestor that was already runnable: its own
-	 * weight in its parent does not depend on how many children run. */
-	for (struct sched_entity *e = se; e && !e->on_rq; e = parent_entity(e))
-		queue_add(e->parent, e);
+	enqueue_chain(se);
 }
 
 void sched_dequeue(struct sched_entity *se)
 {
-	struct sched_queue *q;
-
 	if (sched_entity_is_group(se) || !se->on_rq)
 		return;
 	if (sched_entity_running(se))
 		sched_put_prev(se);
-	/* Work conservation: an emptied group leaves its parent's queue. */
-	for (struct sched_entity *e = se; e; e = q->owner) {
-		q = e->parent;
-		queue_remove(q, e);
-		if (q->nr_queued)
-			break;
+	dequeue_chain(se);
+}
+
+void sched_throttle(struct sched_entity *group)
+{
+	if (group->throttled)
+		return;
+	group->throttled = true;
+	if (!group->on_rq)
+		return;
+	if (sched_entity_running(group)) {
+		struct sched_entity *leaf = group;
+		while (leaf->my_q && leaf->my_q->curr)
+			leaf = leaf->my_q->curr;
+		sched_put_prev(leaf);
 	}
+	dequeue_chain(group);
+}
+
+void sched_unthrottle(struct sched_entity *group)
+{
+	if (!group->throttled)
+		return;
+	group->throttled = false;
+	if (!group->on_rq && group->my_q->nr_queued)
+		enqueue_chain(group);
 }
 
 /* ---- running chain ---- */

@@ -9,6 +9,7 @@
 #include "printk.h"
 #include "proc.h"
 #include "sched.h"
+#include "sched_fair.h"
 #include "timer.h"
 #include "ipc.h"
 #include "userspace.h"
@@ -175,6 +176,37 @@ KTEST(ipc_server_time_charged_to_caller)
 	printk("# server cgroup %lu ms, client cgroup %lu ms\n", us / MS, uc / MS);
 	KT_EXPECT(uc >= 280 * MS);	/* 6 x 50 ms burnt by the server */
 	KT_EXPECT(us < 30 * MS);	/* only its own start-up and exit */
+	KT_EXPECT_EQ(cg_destroy(s), 0);
+	KT_EXPECT_EQ(cg_destroy(c), 0);
+}
+
+/* The same, with cpu.max 20 ms per 100 ms on the client: the server's
+ * work for it is throttled by the client's limit (it burns by the clock,
+ * 6 x 50 ms, and gets no more than about 20% of the CPU meanwhile), so a
+ * cgroup cannot escape its limit through a server. */
+KTEST(ipc_server_time_throttled_by_callers_cpu_max)
+{
+	struct cgroup *s = user_cg("thr_srv"), *c = user_cg("thr_cli");
+	if (!s || !c)
+		return;
+	KT_EXPECT_EQ(sched_cg_set_max(c, 20 * MS, 100 * MS, 0), 0);
+	const char *const sargv[] = { "tests/ipc_server", "kt_thr", NULL };
+	const char *const cargv[] = { "tests/ipc_burn", "kt_thr", "50", "6", "stop", NULL };
+	int sp = proc_spawn("tests/ipc_server", sargv, s, &kernel_proc, 0);
+	KT_EXPECT(sp > 0);
+	uint64_t t0 = clock_ns();
+	KT_EXPECT_EQ(run_user("tests/ipc_burn", cargv, c, 20000), W_EXITCODE(0));
+	uint64_t wall = clock_ns() - t0;
+	int status = -1;
+	KT_EXPECT_EQ(proc_wait(&kernel_proc, sp, &status, 0, clock_ns() + 5000 * MS), sp);
+	struct sched_bandwidth b;
+	sched_cg_bandwidth(c, &b);
+	printk("# client cgroup %lu ms in %lu ms of wall time, throttled %lu times\n",
+	       sched_cg_usage_ns(c) / MS, wall / MS, b.nr_throttled);
+	KT_EXPECT(wall >= 300 * MS);
+	KT_EXPECT(sched_cg_usage_ns(c) * 10 <= wall * 3); /* at most 30% (generous bound) */
+	KT_EXPECT(b.nr_throttled >= 3);
+	KT_EXPECT(sched_cg_usage_ns(s) < 30 * MS);
 	KT_EXPECT_EQ(cg_destroy(s), 0);
 	KT_EXPECT_EQ(cg_destroy(c), 0);
 }

@@ -177,8 +177,8 @@ static void check_all(void)
 		struct group *g = &groups[i];
 
 		check_queue(&g->q, &g->prev_min);
-		if (g->se.on_rq != (g->q.nr_queued > 0))
-			fail("group runnable != its queue non-empty");
+		if (g->se.on_rq != (g->q.nr_queued > 0 && !g->se.throttled))
+			fail("group runnable != its queue non-empty and not throttled");
 		if (runnable_children(&g->q, &exec) != g->q.nr_queued)
 			fail("group: runnable entities not all queued");
 		if ((int64_t)g->se.sum_exec != (int64_t)exec + g->exec_adj)
@@ -902,6 +902,60 @@ static void test_edges(void)
 	teardown(what);
 }
 
+static void throttle(struct group *g, bool on)
+{
+	if (on)
+		sched_throttle(&g->se);
+	else
+		sched_unthrottle(&g->se);
+	if (cur && !sched_entity_running(&cur->se))
+		cur = NULL; /* its chain was throttled: pick again */
+	if (!cur)
+		cur = pick();
+	check_all();
+}
+
+/* cpu.max's mechanism: a throttled group is out of its parent's queue
+ * with everything below it, and comes back as it was. */
+static void test_throttle(void)
+{
+	const char *what = "throttling";
+	reset(0);
+	struct group *g1 = new_group(&root, 100), *g2 = new_group(&root, 100);
+	struct group *p = new_group(&root, 100), *c = new_group(&p->q, 100);
+	struct thread *t1 = new_thread("t1", &g1->q, 1024), *t2 = new_thread("t2", &g2->q, 1024);
+	struct thread *t3 = new_thread("t3", &c->q, 1024), *t4 = new_thread("t4", &p->q, 1024);
+	struct snap s;
+	wake(t1);
+	wake(t2);
+	run_expect_shares("two groups", SEC, t1, 0.5, t2, 0.5, t3, 0);
+	throttle(g1, true);
+	throttle(g1, true); /* twice is once */
+	run_expect_shares("g1 throttled", SEC, t1, 0, t2, 1, t3, 0);
+	sleep_thread(t1);
+	wake(t1);
+	run_expect_shares("a wake-up in a throttled group stays out", SEC, t1, 0, t2, 1, t3, 0);
+	throttle(g1, false);
+	run_expect_shares("g1 back", SEC, t1, 0.5, t2, 0.5, t3, 0);
+	wake(t3);
+	wake(t4);
+	throttle(p, true);
+	run_expect_shares("a throttled parent stops its children", SEC, t1, 0.5, t2, 0.5, t3, 0);
+	snap_take(&s);
+	throttle(p, false);
+	run(3 * SEC);
+	expect_share("the parent back", &s, t3, 1.0 / 6);
+	expect_share("the parent back", &s, t4, 1.0 / 6);
+	sleep_thread(t3);
+	sleep_thread(t4);
+	throttle(p, true);
+	wake(t4);
+	ok(!p->se.on_rq && p->q.nr_queued == 1, "%s: an empty group throttled, then woken into: stays out", what);
+	throttle(p, false);
+	ok(p->se.on_rq, "%s: and comes back once unthrottled", what);
+	teardown(what);
+}
+
 int main(void)
 {
 	test_weights();
@@ -918,5 +972,6 @@ int main(void)
 	test_set_weight();
 	test_chaos();
 	test_edges();
+	test_throttle();
 	return tap_done();
 }

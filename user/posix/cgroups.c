@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include "check.h"
 
@@ -549,6 +550,77 @@ static void test_freeze(void)
 	check(rmdir(BASE "/f") == 0, "remove it");
 }
 
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* A number after key in file path (-1 if none). */
+static long stat_field(const char *path, const char *key)
+{
+	char buf[512];
+	if (slurp(path, buf, sizeof(buf)) <= 0)
+		return -1;
+	for (char *p = buf; (p = strstr(p, key)); p++)
+		if ((p == buf || p[-1] == '\n') && p[strlen(key)] == ' ')
+			return atol(p + strlen(key) + 1);
+	return -1;
+}
+
+/* The share of one CPU a child spinning in cgroup cg for secs got. */
+static double spin_share(const char *cg, double secs)
+{
+	char path[128];
+	snprintf(path, sizeof(path), "%s/cpu.stat", cg);
+	long u0 = stat_field(path, "usage_usec");
+	double t0 = now_s();
+	pid_t p = fork();
+	if (p == 0) {
+		snprintf(path, sizeof(path), "%s/cgroup.procs", cg);
+		put(path, "0");
+		while (now_s() - t0 < secs)
+			;
+		_exit(0);
+	}
+	waitpid(p, NULL, 0);
+	double wall = now_s() - t0;
+	snprintf(path, sizeof(path), "%s/cpu.stat", cg);
+	return (double)(stat_field(path, "usage_usec") - u0) / 1e6 / wall;
+}
+
+/* cpu.max: the files' rules, and a limit the scheduler enforces. */
+static void test_cpu_max(void)
+{
+	const char *c = BASE "/c", *d = BASE "/c/d";
+	char path[128];
+	check(text_is(BASE "/c/cpu.max", "max 100000\n") && text_is(BASE "/c/cpu.max.burst", "0\n"),
+	      "cpu.max 'max 100000', cpu.max.burst 0 by default");
+	check(put(BASE "/c/cpu.max", "20000 100000") == 0 && text_is(BASE "/c/cpu.max", "20000 100000\n") &&
+	      put(BASE "/c/cpu.max", "50000\n") == 0 && text_is(BASE "/c/cpu.max", "50000 100000\n") &&
+	      put(BASE "/c/cpu.max", "max 200000") == 0 && text_is(BASE "/c/cpu.max", "max 200000\n"),
+	      "cpu.max: quota and period; one token sets the quota only; max");
+	check(fails(put(BASE "/c/cpu.max", "999 100000"), EINVAL) && fails(put(BASE "/c/cpu.max", "1000 999"), EINVAL) &&
+	      fails(put(BASE "/c/cpu.max", "1000 1000001"), EINVAL) && fails(put(BASE "/c/cpu.max", "abc"), EINVAL) &&
+	      fails(put(BASE "/c/cpu.max", "-1"), EINVAL) && fails(put(BASE "/c/cpu.max", "1000 100000 1"), EINVAL) &&
+	      text_is(BASE "/c/cpu.max", "max 200000\n"), "quota under 1 ms, period outside 1 ms..1 s, junk: EINVAL");
+	check(put(BASE "/c/cpu.max", "20000 100000") == 0 && fails(put(BASE "/c/cpu.max.burst", "30000"), EINVAL) &&
+	      put(BASE "/c/cpu.max.burst", "10000") == 0 && text_is(BASE "/c/cpu.max.burst", "10000\n") &&
+	      fails(put(BASE "/c/cpu.max", "5000"), EINVAL) && put(BASE "/c/cpu.max.burst", "0") == 0,
+	      "cpu.max.burst: at most the quota (EINVAL), and a quota below the burst is refused");
+	snprintf(path, sizeof(path), "%s/cpu.stat", c);
+	long thr0 = stat_field(path, "nr_throttled");
+	double sh = spin_share(c, 1.5);
+	check(sh > 0.10 && sh < 0.30, "cpu.max 20000 100000: a spinner gets about 20% (10..30%)");
+	check(stat_field(path, "nr_throttled") > thr0 && stat_field(path, "throttled_usec") > 0 &&
+	      stat_field(path, "nr_periods") >= 5, "nr_periods, nr_throttled and throttled_usec move");
+	check(mkdir(d, 0755) == 0 && (sh = spin_share(d, 1.5)) > 0.10 && sh < 0.30,
+	      "a child without a limit is held to its parent's 20%");
+	check(put(BASE "/c/cpu.max", "max") == 0 && (sh = spin_share(c, 0.5)) > 0.5, "'max' lifts the limit");
+	rmdir(d);
+}
+
 /* The cpu controller's files (the scheduler's weights) and cpu.stat. */
 static void test_cpu(void)
 {
@@ -585,6 +657,9 @@ static void test_cpu(void)
 	waitpid(p, NULL, 0);
 	long usage = slurp(BASE "/c/cpu.stat", buf, sizeof(buf)) > 0 ? atol(buf + 11) : 0;
 	check(usage > 1000, "a busy child's time shows in its cgroup's cpu.stat usage_usec");
+	check(stat_field(BASE "/c/cpu.stat", "nr_periods") == 0 && stat_field("/sys/fs/cgroup/cpu.stat", "nr_periods") == -1,
+	      "cpu.stat has the bandwidth lines where cpu is enabled (not in the root)");
+	test_cpu_max();
 	check(rmdir(BASE "/c") == 0 && put(BASE "/cgroup.subtree_control", "-cpu") == 0 &&
 	      put("/sys/fs/cgroup/cgroup.subtree_control", "-cpu") == 0, "and off again");
 	leaf_out();

@@ -1,0 +1,140 @@
+/* CPU bandwidth control: cpu.max and cpu.max.burst, as Linux's CFS
+ * bandwidth.
+ *
+ * A limited cgroup may run `quota` ns per `period` (its whole subtree,
+ * and servers working for it: time is charged along the running entity's
+ * chain, which is the caller's during an IPC call). Run time is charged as
+ * it is accounted (every switch and tick); when a group's runtime for the
+ * period is used up it is throttled: its entity leaves its parent's queue
+ * (sched_throttle) with everything below it. Each limit on the path
+ * applies, so a child is throttled by its parent's quota too. At each
+ * period boundary (checked every tick) the runtime is refilled by one
+ * quota per elapsed period, up to quota + burst: unused time carries over
+ * as far as the burst allows, and an overrun (a throttle is noticed at the
+ * next tick or switch) is paid back, so the long-run share is exact.
+ * Statistics: periods elapsed while active, times throttled, time spent
+ * throttled, periods that used burst and the burst time used. All under
+ * sched_lock. */
+#include "sched.h"
+#include "cgroup.h"
+#include "abi/errno.h"
+#include "percpu.h"
+#include "timer.h"
+
+static struct list_head bw_groups = LIST_HEAD_INIT(bw_groups);
+static unsigned nr_bw_groups; /* 0: nothing to charge, the common case */
+
+static struct cgroup *group_cgroup(struct sched_entity *e)
+{
+	return container_of(e, struct cgroup, se);
+}
+
+bool sched_bw_charge(struct sched_entity *leaf, uint64_t delta, uint64_t now)
+{
+	bool throttled = false;
+	if (!nr_bw_groups)
+		return false;
+	for (struct sched_entity *e = leaf->parent->owner; e; e = e->parent->owner) {
+		struct sched_bandwidth *b = &group_cgroup(e)->cpu_bw;
+		if (b->quota == SCHED_QUOTA_MAX)
+			continue;
+		b->runtime -= (int64_t)delta;
+		b->used += delta;
+		if (b->runtime <= 0 && !e->throttled) {
+			sched_throttle(e);
+			b->throttled_at = now;
+			b->nr_throttled++;
+			throttled = true;
+		}
+	}
+	return throttled;
+}
+
+/* The periods that ended by now: refill, count, maybe unthrottle. */
+static bool bw_refresh(struct cgroup *cg, uint64_t now)
+{
+	struct sched_bandwidth *b = &cg->cpu_bw;
+	uint64_t n = (now - b->period_end) / b->period + 1;
+	b->period_end += n * b->period;
+	if (b->used || cg->se.throttled || cg->rq.nr_queued)
+		b->nr_periods += n;
+	if (b->burst && b->used > b->quota) {
+		b->nr_bursts++;
+		b->burst_ns += b->used - b->quota;
+	}
+	b->used = 0;
+	/* a debt is at most a tick's overrun: four quotas cover any */
+	int64_t cap = (int64_t)(b->quota + b->burst);
+	b->runtime = MIN(b->runtime + (int64_t)(MIN(n, 4u) * b->quota), cap);
+	if (!cg->se.throttled || b->runtime <= 0)
+		return false;
+	sched_unthrottle(&cg->se);
+	b->throttled_ns += now - b->throttled_at;
+	return true;
+}
+
+bool sched_bw_tick(uint64_t now)
+{
+	bool woke = false;
+	struct list_head *pos;
+	list_for_each(pos, &bw_groups) {
+		struct cgroup *cg = list_entry(pos, struct cgroup, cpu_bw.link);
+		if (now >= cg->cpu_bw.period_end)
+			woke |= bw_refresh(cg, now);
+	}
+	return woke;
+}
+
+/* A new limit starts a period now with a full quota. sched_lock held. */
+static void bw_set_locked(struct cgroup *cg, uint64_t quota, uint64_t period, uint64_t burst)
+{
+	struct sched_bandwidth *b = &cg->cpu_bw;
+	bool was = b->quota != SCHED_QUOTA_MAX, now_limited = quota != SCHED_QUOTA_MAX;
+	b->quota = quota;
+	b->period = period;
+	b->burst = burst;
+	if (now_limited) {
+		b->runtime = (int64_t)quota;
+		b->used = 0;
+		b->period_end = clock_ns() + period;
+	}
+	if (now_limited && !was) {
+		list_add_tail(&b->link, &bw_groups);
+		nr_bw_groups++;
+	} else if (!now_limited && was) {
+		list_del(&b->link);
+		nr_bw_groups--;
+	}
+	if (cg->se.throttled && (!now_limited || b->runtime > 0)) {
+		sched_unthrottle(&cg->se);
+		b->throttled_ns += clock_ns() - b->throttled_at;
+	}
+}
+
+int sched_cg_set_max(struct cgroup *cg, uint64_t quota, uint64_t period, uint64_t burst)
+{
+	if (cg == &cg_root)
+		return -EINVAL;
+	uint64_t f = spin_lock_irqsave(&sched_lock);
+	bw_set_locked(cg, quota, period, burst);
+	sched_resched_check();
+	spin_unlock_irqrestore(&sched_lock, f);
+	return 0;
+}
+
+void sched_cg_bandwidth(const struct cgroup *cg, struct sched_bandwidth *out)
+{
+	uint64_t f = spin_lock_irqsave(&sched_lock);
+	*out = cg->cpu_bw;
+	if (cg->se.throttled) /* the current stretch counts too */
+		out->throttled_ns += clock_ns() - cg->cpu_bw.throttled_at;
+	spin_unlock_irqrestore(&sched_lock, f);
+}
+
+void sched_cg_bw_release(struct cgroup *cg)
+{
+	uint64_t f = spin_lock_irqsave(&sched_lock);
+	if (cg->cpu_bw.quota != SCHED_QUOTA_MAX)
+		bw_set_locked(cg, SCHED_QUOTA_MAX, cg->cpu_bw.period, 0);
+	spin_unlock_irqrestore(&sched_lock, f);
+}
