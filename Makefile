@@ -268,7 +268,7 @@ $(BUILD)/host/test_%: tests/host/test_%.c $$(host_srcs_$$*) tests/host/tap.h | $
 test: $(KERNEL) $(INITRD) $(BUILD)/arbor-test.iso $(HOST_BINS) | $(BUILD)/.deps-test
 	@python3 tools/run-tests.py --build $(BUILD) --timeout $(TIMEOUT) $(HOST_BINS)
 
-bench: $(KERNEL) $(INITRD) | $(BUILD)/.deps-test
+bench: $(KERNEL) $(INITRD) | $(BUILD)/.deps-bench
 	@python3 tools/bench.py --build $(BUILD)
 
 clean:

@@ -248,24 +248,53 @@ void cg_get(struct cgroup *cg)
 	__atomic_add_fetch(&cg->refcount, 1, __ATOMIC_RELAXED);
 }
 
+/* The memory of a cgroup nothing refers to any more; returns its parent,
+ * which loses the reference the child held. */
+static struct cgroup *cg_free(struct cgroup *cg)
+{
+	struct cgroup *parent = cg->parent;
+	while (cg->attrs) {
+		struct cg_file_attr *a = cg->attrs;
+		cg->attrs = a->next;
+		kfree(a);
+	}
+	/* Atomically, not under cg_lock: the last reference may go
+	 * anywhere, the scheduler's thread reaping included. */
+	for (struct cgroup *a = parent; a; a = a->parent)
+		__atomic_sub_fetch(&a->nr_dying_descendants, 1, __ATOMIC_RELAXED);
+	cg_states_free(cg);
+	kfree(cg->name);
+	kfree(cg);
+	return parent;
+}
+
+/* Pages still charged to cg (each remembers its cgroup and uncharges it
+ * when freed) keep it: it stays dying until the last is uncharged
+ * (cg_uncharged). Linux's page references to their memcg do the same. */
+static bool cg_pinned_by_pages(struct cgroup *cg)
+{
+	cg_memory_drain(cg); /* stocked charges are not pages */
+	if (page_counter_read(&cg->memory) == 0)
+		return false;
+	__atomic_store_n(&cg->mem_pinned, true, __ATOMIC_RELEASE);
+	/* the last page may have gone meanwhile: whoever clears the flag frees */
+	return page_counter_read(&cg->memory) != 0 ||
+	       !__atomic_exchange_n(&cg->mem_pinned, false, __ATOMIC_ACQ_REL);
+}
+
 void cg_put(struct cgroup *cg)
 {
 	while (cg && cg != &cg_root && __atomic_sub_fetch(&cg->refcount, 1, __ATOMIC_ACQ_REL) == 0) {
-		struct cgroup *parent = cg->parent;
-		while (cg->attrs) {
-			struct cg_file_attr *a = cg->attrs;
-			cg->attrs = a->next;
-			kfree(a);
-		}
-		/* Atomically, not under cg_lock: the last reference may go
-		 * anywhere, the scheduler's thread reaping included. */
-		for (struct cgroup *a = parent; a; a = a->parent)
-			__atomic_sub_fetch(&a->nr_dying_descendants, 1, __ATOMIC_RELAXED);
-		cg_states_free(cg);
-		kfree(cg->name);
-		kfree(cg);
-		cg = parent; /* a child held a reference on its parent */
+		if (cg_pinned_by_pages(cg))
+			return;
+		cg = cg_free(cg); /* a child held a reference on its parent */
 	}
+}
+
+void cg_uncharged(struct cgroup *cg)
+{
+	if (page_counter_read(&cg->memory) == 0 && __atomic_exchange_n(&cg->mem_pinned, false, __ATOMIC_ACQ_REL))
+		cg_put(cg_free(cg));
 }
 
 static void cg_path_put(char *buf, size_t len, size_t pos, const char *s, size_t n)

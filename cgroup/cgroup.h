@@ -61,6 +61,7 @@ struct cgroup {
 	uint32_t nr_children;
 	uint32_t level;			/* root is 0 */
 	uint32_t refcount;		/* the tree's reference + lookups in flight */
+	bool mem_pinned;		/* unreferenced, kept for its charged pages */
 	uint64_t id;
 	bool dead;			/* removed; waiting for its last reference */
 	char *name;			/* "" for the root */
@@ -120,6 +121,11 @@ struct cgroup *cg_find_child(struct cgroup *parent, const char *name);
 struct cgroup *cg_child_from(struct cgroup *parent, uint64_t from);
 void cg_get(struct cgroup *cg);
 void cg_put(struct cgroup *cg);
+/* Pages were uncharged from cg: frees it if it was kept only for them. */
+void cg_uncharged(struct cgroup *cg);
+/* Drops this CPU's stock of charges for cg (the page allocator's,
+ * kernel/mm/memcg.c). */
+void cg_memory_drain(struct cgroup *cg);
 /* Whether a live thread is in cg or below (cgroup.events "populated").
  * cg_lock held. */
 bool cg_populated_locked(const struct cgroup *cg);

@@ -2,7 +2,9 @@
 """`make bench`: boots the kernel with bench=all twice and prints
 `name value unit` lines. Once under -icount shift=0,sleep=off, where guest
 time counts instructions (stable on a busy machine): unit `insns`. Once in
-plain TCG: unit `ns`, which depends on the host and its load."""
+plain TCG: unit `ns`, which depends on the host and its load. The logs go
+to BUILD/bench/, and tools/arbor-plot draws the cpu experiments' traces
+(from the icount run, whose figures are the ones printed) as charts there."""
 import argparse
 import os
 import re
@@ -13,11 +15,13 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BENCH_RE = re.compile(r"^bench (\S+) ([0-9.]+) (\S+)\r?$")
 
 
-def run(kernel, initrd, icount, timeout):
+def run(kernel, initrd, icount, timeout, log):
     args = [os.path.join(ROOT, "tools", "qemu.sh"), "--serial", "stdio", "--kernel", kernel,
             "--initrd", initrd, "--append", "bench=all"] + (["--icount"] if icount else [])
     p = subprocess.run(args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                        stderr=subprocess.STDOUT, timeout=timeout, text=True, errors="replace")
+    with open(log, "w") as f:
+        f.write(p.stdout)
     found = [m.groups() for m in map(BENCH_RE.match, p.stdout.splitlines()) if m]
     if p.returncode != 33 or not found:
         sys.stderr.write(p.stdout[-3000:])
@@ -28,19 +32,24 @@ def run(kernel, initrd, icount, timeout):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default="build")
-    ap.add_argument("--timeout", type=int, default=300)
+    ap.add_argument("--timeout", type=int, default=1200)
     a = ap.parse_args()
     kernel = os.path.join(a.build, "arbor.elf")
     initrd = os.path.join(a.build, "initrd.cpio")
     # Under icount one guest nanosecond is one guest instruction, so time
     # figures become instruction counts; other units (ratios) print once.
+    out = os.path.join(a.build, "bench")
+    os.makedirs(out, exist_ok=True)
     for icount in (True, False):
-        for name, value, unit in run(kernel, initrd, icount, a.timeout):
+        log = os.path.join(out, "icount.log" if icount else "tcg.log")
+        for name, value, unit in run(kernel, initrd, icount, a.timeout, log):
             if unit == "ns" and icount:
                 unit = "insns"
             elif unit != "ns" and not icount:
                 continue
             print(f"{name} {value} {unit}", flush=True)
+    subprocess.run([os.path.join(ROOT, "tools", "arbor-plot"), "--out", out,
+                    os.path.join(out, "icount.log")], check=True)
 
 
 if __name__ == "__main__":

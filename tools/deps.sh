@@ -1,7 +1,7 @@
 #!/bin/sh
 # Finds the host tools a make target needs and installs the Debian packages
 # that provide any that are missing (apt-get, through sudo when not root).
-# Usage: tools/deps.sh PROFILE...   profiles: build iso run test debug all
+# Usage: tools/deps.sh PROFILE...   profiles: build iso run test bench debug all
 set -e
 
 # "command package" pairs per profile. A path stands for a file check.
@@ -10,6 +10,7 @@ need_iso="grub-mkrescue:grub-common /usr/lib/grub/i386-pc:grub-pc-bin xorriso:xo
 need_qemu="qemu-system-x86_64:qemu-system-x86"
 need_test="python3:python3"
 need_debug="gdb:gdb"
+need_bench="gnuplot:gnuplot-nox"
 
 missing_pkgs= wants_qemu=
 add_missing() {
@@ -31,8 +32,9 @@ for profile in "$@"; do
 	iso) check "$need_build $need_iso" ;;
 	run) check "$need_build $need_iso $need_qemu"; wants_qemu=1 ;;
 	test) check "$need_build $need_iso $need_qemu $need_test"; wants_qemu=1 ;;
+	bench) check "$need_build $need_qemu $need_test $need_bench"; wants_qemu=1 ;;
 	debug) check "$need_build $need_qemu $need_debug"; wants_qemu=1 ;;
-	all) check "$need_build $need_iso $need_qemu $need_test $need_debug"; wants_qemu=1 ;;
+	all) check "$need_build $need_iso $need_qemu $need_test $need_bench $need_debug"; wants_qemu=1 ;;
 	*) echo "deps.sh: unknown profile '$profile'" >&2; exit 2 ;;
 	esac
 done

@@ -59,6 +59,7 @@ struct thread {
 	int nice;
 	uint64_t utime_ticks, stime_ticks; /* tick samples splitting se.sum_exec */
 	int wake_result;		/* 0, or -ETIMEDOUT/-EINTR for a wait */
+	uint64_t woken_at;		/* clock_ns() of its last wake-up (latency bench) */
 	uint64_t wake_deadline;		/* clock_ns() deadline, 0 = none */
 	struct list_head timer_link;	/* in the CPU's timeout list */
 	struct list_head wait_link;	/* in a waitq */

@@ -21,6 +21,13 @@ void mem_uncharge(struct cgroup *cg, uint64_t nr_pages)
 	uint64_t f = irq_save();
 	charge_stock_uncharge(&this_cpu()->stock, &cg->memory, nr_pages);
 	irq_restore(f);
+	if (__atomic_load_n(&cg->mem_pinned, __ATOMIC_ACQUIRE))
+		cg_uncharged(cg); /* the last pages of a removed cgroup */
+}
+
+void cg_memory_drain(struct cgroup *cg)
+{
+	mem_drain_stock(cg);
 }
 
 void mem_drain_stock(struct cgroup *cg)

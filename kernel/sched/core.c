@@ -155,6 +155,7 @@ static void sched_wake_locked(struct thread *t, int result)
 		return;
 	t->wake_result = result;
 	t->state = THREAD_RUNNABLE;
+	t->woken_at = clock_ns();
 	list_del(&t->wait_link);
 	sched_timeout_remove(t);
 	sched_queue_chain(t);

@@ -69,27 +69,7 @@ static void kbench_posix(void)
 	userspace_stop(&u);
 }
 
-/* How two CPU-bound processes in sibling cgroups with cpu.weight 100 and
- * 300 share the CPU over two seconds (ideal: 25% / 75%). */
-static void kbench_cpu_share(void)
-{
-	struct cgroup *a = NULL, *b = NULL;
-	const char *const argv[] = { "tests/spin", "2000", NULL };
-	int s;
-
-	if (cg_create(&cg_root, "bench_w100", &a) || cg_create(&cg_root, "bench_w300", &b))
-		return;
-	sched_cg_set_weight(b, 300);
-	int pa = proc_spawn("tests/spin", argv, a, &kernel_proc, 0);
-	int pb = proc_spawn("tests/spin", argv, b, &kernel_proc, 0);
-	proc_wait(&kernel_proc, pa, &s, 0, 0);
-	proc_wait(&kernel_proc, pb, &s, 0, 0);
-	uint64_t ua = sched_cg_usage_ns(a), ub = sched_cg_usage_ns(b);
-	uint64_t pct100 = ub * 10000 / (ua + ub);
-	printk("bench cpu_share_weight300_vs_100 %lu.%02lu %%\n", pct100 / 100, pct100 % 100);
-	cg_destroy(a);
-	cg_destroy(b);
-}
+int kbench_cpu(const char *filter); /* kbench_cpu.c: how many ran */
 
 __noreturn void kbench_main(const char *filter)
 {
@@ -107,10 +87,7 @@ __noreturn void kbench_main(const char *filter)
 		n++;
 	}
 	n += kbench_user_programs(filter);
-	if (ktest_selected(filter, "cpu_share")) {
-		kbench_cpu_share();
-		n++;
-	}
+	n += kbench_cpu(filter);
 	if (ktest_selected(filter, "posix")) {
 		kbench_posix();
 		n++;

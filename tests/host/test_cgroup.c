@@ -90,6 +90,11 @@ int cgfs_show_cpu_stat(struct cgroup *cg, struct cgfs_buf *out)
 	return 0;
 }
 
+void cg_memory_drain(struct cgroup *cg)
+{
+	(void)cg;
+}
+
 void cgfs_kill_subtree(struct cgroup *cg)
 {
 	killed++;
@@ -479,6 +484,22 @@ static void test_controller_hooks(void)
 	ok(cg_destroy(a) == 0 && cg_destroy(full) == 0, "removed (states freed: ASan would tell)");
 }
 
+/* A removed cgroup with pages still charged to it stays (dying) until
+ * the last is uncharged, so a page never uncharges freed memory. */
+static void test_pinned_by_pages(void)
+{
+	struct cgroup *a = mk(&cg_root, "a");
+	ok(page_counter_try_charge(&a->memory, 3, NULL), "three pages charged to a");
+	ok(cg_destroy(a) == 0 && is(&cg_root, "cgroup.stat", "nr_descendants 0\nnr_dying_descendants 1\n"),
+	   "rmdir: it is gone from the tree, but dying while its pages are charged");
+	page_counter_uncharge(&a->memory, 2);
+	cg_uncharged(a);
+	ok(is(&cg_root, "cgroup.stat", "nr_descendants 0\nnr_dying_descendants 1\n"), "two of them freed: still dying");
+	page_counter_uncharge(&a->memory, 1);
+	cg_uncharged(a);
+	ok(is(&cg_root, "cgroup.stat", "nr_descendants 0\nnr_dying_descendants 0\n"), "the last one: freed (ASan checks)");
+}
+
 /* ---- ownership ---- */
 
 static void test_attrs(void)
@@ -512,6 +533,7 @@ int main(void)
 	test_threaded();
 	test_pids();
 	test_controller_hooks();
+	test_pinned_by_pages();
 	test_attrs();
 	ok(cg_root.nr_descendants == 0 && cg_root.nr_dying_descendants == 0 && cg_root.nr_threads_tree == 0,
 	   "nothing left over");
