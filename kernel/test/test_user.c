@@ -54,6 +54,10 @@ static void user_cg_done(struct cgroup *cg)
 	for (int i = 0; i < 100 && mem_usage_pages(cg); i++)
 		sched_sleep_until(clock_ns() + 10 * MS);
 	KT_EXPECT_EQ(mem_usage_pages(cg), 0);
+	/* and every cgroup removed below it is gone (none pinned, none leaked) */
+	for (int i = 0; i < 100 && __atomic_load_n(&cg->nr_dying_descendants, __ATOMIC_RELAXED); i++)
+		sched_sleep_until(clock_ns() + 10 * MS);
+	KT_EXPECT_EQ(cg->nr_dying_descendants, 0);
 	KT_EXPECT_EQ(cg_destroy(cg), 0);
 }
 
