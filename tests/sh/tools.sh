@@ -132,6 +132,15 @@ status 125 "cgrun into a missing cgroup: 125" cgrun nonesuch true
 cgls /sys/fs/cgroup/shtest > "$d/cgls.out"
 same "$(head -1 "$d/cgls.out")" "/sys/fs/cgroup/shtest" "cgls starts at its cgroup"
 grep -q inner "$d/cgls.out" && ok "cgls shows the child cgroup" || not_ok "cgls shows the child cgroup"
+cgtop -b -n 2 -d 0.2 /sys/fs/cgroup/shtest > "$d/cgtop.out"
+case "$(head -1 "$d/cgtop.out")" in
+"Control Group "*"%CPU"*) ok "cgtop -b prints a report" ;;
+*) not_ok "cgtop -b prints a report" ;;
+esac
+grep -q "^/inner " "$d/cgtop.out" && grep -q "^/ " "$d/cgtop.out" && ok "cgtop lists the cgroup and its child" ||
+	not_ok "cgtop lists the cgroup and its child"
+same "$(grep -c "^Control Group" "$d/cgtop.out")" "2" "cgtop -n 2: two reports"
+status 2 "cgtop with a bad option: 2" cgtop -x
 rmdir /sys/fs/cgroup/shtest/inner /sys/fs/cgroup/shtest && ok "rmdir the cgroups" || not_ok "rmdir the cgroups"
 echo -pids > /sys/fs/cgroup/cgroup.subtree_control
 

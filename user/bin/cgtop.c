@@ -1,0 +1,210 @@
+/* cgtop [-b] [-n ITERATIONS] [-d SECONDS] [CGROUP]: the cgroups below
+   CGROUP (default /sys/fs/cgroup) by CPU use, refreshed every SECONDS
+   (default 1), like systemd-cgtop: tasks (pids.current where the pids
+   controller counts them, else the threads in the subtree), CPU % over
+   the last interval (cpu.stat usage_usec; 100 % is one CPU) and total CPU
+   time. -b prints plain reports one after another instead of redrawing
+   the terminal; -n stops after that many (default: forever, 1 with -b). */
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+struct group {
+	char path[512];
+	long tasks;
+	long long usage_us, prev_us;
+	double cpu;
+	bool seen;		/* in the latest sample */
+};
+
+static struct group *groups;
+static size_t ngroups, cap;
+
+static long long now_us(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+/* The whole small file path into buf; its length or -1. */
+static long read_file(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	long n = read(fd, buf, size - 1);
+	close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	return n;
+}
+
+static long long usage_of(const char *dir)
+{
+	char path[600], buf[512];
+	snprintf(path, sizeof(path), "%s/cpu.stat", dir);
+	if (read_file(path, buf, sizeof(buf)) <= 0 || strncmp(buf, "usage_usec ", 11) != 0)
+		return 0;
+	return atoll(buf + 11);
+}
+
+/* Threads in dir and below (lines of every cgroup.threads). */
+static long threads_below(const char *dir)
+{
+	char path[600], buf[4096];
+	long n = 0;
+	snprintf(path, sizeof(path), "%s/cgroup.threads", dir);
+	if (read_file(path, buf, sizeof(buf)) > 0)
+		for (char *p = buf; *p; p++)
+			n += *p == '\n';
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	while (d && (e = readdir(d))) {
+		if (e->d_type == DT_DIR && e->d_name[0] != '.') {
+			snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+			n += threads_below(path);
+		}
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
+static long tasks_of(const char *dir)
+{
+	char path[600], buf[64];
+	snprintf(path, sizeof(path), "%s/pids.current", dir);
+	return read_file(path, buf, sizeof(buf)) > 0 ? atol(buf) : threads_below(dir);
+}
+
+static struct group *find(const char *path)
+{
+	for (size_t i = 0; i < ngroups; i++)
+		if (strcmp(groups[i].path, path) == 0)
+			return &groups[i];
+	if (ngroups == cap) {
+		size_t more = cap ? 2 * cap : 32;
+		struct group *g = realloc(groups, more * sizeof(*g));
+		if (!g)
+			return NULL;
+		groups = g;
+		cap = more;
+	}
+	struct group *g = &groups[ngroups++];
+	memset(g, 0, sizeof(*g));
+	snprintf(g->path, sizeof(g->path), "%s", path);
+	g->prev_us = -1;
+	return g;
+}
+
+/* Samples dir and everything below it; a group seen for the first time
+ * has no CPU % yet. */
+static void sample(const char *dir, long long wall_us)
+{
+	struct group *g = find(dir);
+	if (g) {
+		g->seen = true;
+		g->usage_us = usage_of(dir);
+		g->tasks = tasks_of(dir);
+		g->cpu = g->prev_us < 0 || wall_us <= 0 ? -1 : 100.0 * (double)(g->usage_us - g->prev_us) / (double)wall_us;
+		g->prev_us = g->usage_us;
+	}
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	while (d && (e = readdir(d))) {
+		if (e->d_type == DT_DIR && e->d_name[0] != '.') {
+			char path[600];
+			snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+			sample(path, wall_us);
+		}
+	}
+	if (d)
+		closedir(d);
+}
+
+static int by_cpu(const void *a, const void *b)
+{
+	const struct group *x = a, *y = b;
+	if (x->cpu != y->cpu)
+		return x->cpu < y->cpu ? 1 : -1;
+	return strcmp(x->path, y->path);
+}
+
+static void report(const char *root, bool batch)
+{
+	size_t rlen = strlen(root);
+	if (!batch)
+		printf("\033[H\033[2J");
+	qsort(groups, ngroups, sizeof(*groups), by_cpu);
+	printf("%-40s %6s %7s %12s\n", "Control Group", "Tasks", "%CPU", "CPU Time");
+	for (size_t i = 0; i < ngroups; i++) {
+		const struct group *g = &groups[i];
+		const char *name = g->path[rlen] ? g->path + rlen : "/";
+		char cpu[16];
+		if (g->cpu < 0)
+			snprintf(cpu, sizeof(cpu), "-");
+		else
+			snprintf(cpu, sizeof(cpu), "%.1f", g->cpu);
+		long long s = g->usage_us / 1000000;
+		printf("%-40s %6ld %7s %6lld:%02lld.%02lld\n", name, g->tasks, cpu, s / 60, s % 60,
+		       g->usage_us / 10000 % 100);
+	}
+	if (batch)
+		printf("\n");
+	fflush(stdout);
+}
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: cgtop [-b] [-n ITERATIONS] [-d SECONDS] [CGROUP]\n");
+	exit(2);
+}
+
+int main(int argc, char **argv)
+{
+	bool batch = false;
+	long iterations = -1;
+	double delay = 1.0;
+	int c;
+	while ((c = getopt(argc, argv, "bn:d:")) != -1) {
+		if (c == 'b')
+			batch = true;
+		else if (c == 'n')
+			iterations = atol(optarg);
+		else if (c == 'd')
+			delay = atof(optarg);
+		else
+			usage();
+	}
+	if (optind + 1 < argc || delay <= 0 || (iterations < 0 && iterations != -1))
+		usage();
+	const char *root = optind < argc ? argv[optind] : "/sys/fs/cgroup";
+	if (access(root, R_OK) != 0) {
+		perror(root);
+		return 1;
+	}
+	if (iterations < 0)
+		iterations = batch ? 1 : -1;
+	long long t = now_us();
+	sample(root, 0);
+	for (long i = 0; iterations < 0 || i < iterations; i++) {
+		usleep((useconds_t)(delay * 1e6));
+		long long t2 = now_us();
+		for (size_t k = 0; k < ngroups; k++)
+			groups[k].seen = false;
+		sample(root, t2 - t);
+		size_t kept = 0; /* cgroups come and go */
+		for (size_t k = 0; k < ngroups; k++)
+			if (groups[k].seen)
+				groups[kept++] = groups[k];
+		ngroups = kept;
+		t = t2;
+		report(root, batch);
+	}
+	return 0;
+}
