@@ -396,6 +396,60 @@ static void test_poll(void)
 	check(rmdir(BASE "/w") == 0, "remove it");
 }
 
+/* pread at 0 of an open cgroup.events until it holds want. */
+static int wait_pread(int fd, const char *want)
+{
+	char buf[64];
+	for (int i = 0; i < 300; i++) {
+		ssize_t r = pread(fd, buf, sizeof(buf), 0);
+		if (r == (ssize_t)strlen(want) && memcmp(buf, want, (size_t)r) == 0)
+			return 1;
+		usleep(10000);
+	}
+	ssize_t r = pread(fd, buf, sizeof(buf) - 1, 0);
+	buf[r > 0 ? r : 0] = '\0';
+	printf("# pread gave %zd: '%s', not '%s'\n", r, buf, want);
+	return 0;
+}
+
+/* Reads of one open cgroup.events: in pieces, at offsets, past the end; a
+ * read from the start shows the state now (every change, on the same
+ * descriptor) and reads further on keep to the text it formatted. */
+static void test_reads(void)
+{
+	char buf[64], pid[16];
+	check(mkdir(BASE "/r", 0755) == 0, "a cgroup to read");
+	int fd = open(BASE "/r/cgroup.events", O_RDONLY);
+	check(read(fd, buf, 10) == 10 && memcmp(buf, "populated ", 10) == 0 && read(fd, buf, sizeof(buf)) == 11 &&
+	      memcmp(buf, "0\nfrozen 0\n", 11) == 0 && read(fd, buf, sizeof(buf)) == 0,
+	      "read in pieces, then 0 at the end");
+	check(pread(fd, buf, 5, 12) == 5 && memcmp(buf, "froze", 5) == 0 && pread(fd, buf, 8, 21) == 0 &&
+	      pread(fd, buf, 8, 1000) == 0 && pread(fd, buf, 0, 0) == 0,
+	      "pread at an offset, at and past the end, of 0 bytes");
+	check(fails((int)pread(fd, buf, 8, -1), EINVAL) && fails((int)pread(fd, (void *)8, 8, 0), EFAULT),
+	      "a negative offset: EINVAL; a bad buffer: EFAULT");
+	pid_t child = fork();
+	if (child == 0) { /* sleep, not pause: sigsuspend does not park for the freezer */
+		sleep(100);
+		_exit(0);
+	}
+	snprintf(pid, sizeof(pid), "%d", child);
+	check(put(BASE "/r/cgroup.procs", pid) == 0 && pread(fd, buf, 8, 10) == 8 && memcmp(buf, "0\nfrozen", 8) == 0,
+	      "populated now, but a read past the start keeps the text read from it");
+	check(pread(fd, buf, 11, 0) == 11 && memcmp(buf, "populated 1", 11) == 0 && pread(fd, buf, 1, 10) == 1 &&
+	      buf[0] == '1', "a read from the start shows the change, and reads further on follow it");
+	check(put(BASE "/r/cgroup.freeze", "1") == 0 && wait_pread(fd, "populated 1\nfrozen 1\n"),
+	      "the same descriptor sees frozen turn 1");
+	check(put(BASE "/r/cgroup.freeze", "0") == 0 && wait_pread(fd, "populated 1\nfrozen 0\n"), "and turn 0");
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	check(lseek(fd, 0, SEEK_SET) == 0 && read(fd, buf, sizeof(buf)) == 21 &&
+	      memcmp(buf, "populated 0\nfrozen 0\n", 21) == 0 && lseek(fd, 0, SEEK_CUR) == 21,
+	      "lseek to 0 and read: empty again, and the offset moved");
+	close(fd);
+	check(rmdir(BASE "/r") == 0, "remove it");
+}
+
 /* inotify: IN_MODIFY on cgroup.events when populated flips. */
 static void test_inotify(void)
 {
@@ -778,6 +832,7 @@ int main(void)
 	test_kill();
 	test_delegation();
 	test_poll();
+	test_reads();
 	test_inotify();
 	test_freeze();
 	test_threaded();
