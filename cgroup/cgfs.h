@@ -18,10 +18,16 @@ struct cgfs_buf {
 };
 
 void cgfs_printf(struct cgfs_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Appends n bytes of s, cut exactly as cgfs_printf cuts: for texts that
+ * need no formatting. */
+void cgfs_put(struct cgfs_buf *b, const char *s, size_t n);
 
 #define CFT_NOT_ON_ROOT  1
 #define CFT_ONLY_ON_ROOT 2
-#define CFT_NOTIFY       4	/* poll reports POLLPRI|POLLERR after a change */
+/* poll reports POLLPRI|POLLERR after a change: every change of the text
+ * bumps the file's cg->notify_seq (which also lets an open file reuse its
+ * text while it is unchanged) */
+#define CFT_NOTIFY       4
 /* A file that notifies: which of cg->notify_seq counts its changes. */
 #define CFT_NOTIFIES(which) (CFT_NOTIFY | ((which) << 8))
 #define CFT_NOTIFY_FILE(f) ((unsigned)(f)->flags >> 8)

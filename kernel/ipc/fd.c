@@ -23,7 +23,7 @@ static long fd_ipc(int h, uint64_t label, uint64_t w0, uint64_t w1, const void *
 
 /* The object behind h (a reference): a kernel file object, or NULL with
  * *err 0 for a channel (or anything else: the call then answers for it). */
-static struct kobj *fd_kernel_file(int h, long *err)
+static inline struct kobj *fd_kernel_file(int h, long *err)
 {
 	struct kobj *o = handle_get(current_thread()->proc, h, KOBJ_ANY);
 	*err = o ? 0 : -EBADF;

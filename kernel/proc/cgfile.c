@@ -27,7 +27,8 @@ struct cgfile {
 	int flags;			/* O_ACCMODE | O_APPEND | O_NONBLOCK */
 	struct spinlock lock;		/* off, text, len */
 	uint64_t off;
-	uint64_t seen_seq;		/* its cg->notify_seq when last formatted */
+	uint64_t seen_seq;		/* its cg->notify_seq when last read from the start */
+	uint64_t text_seq;		/* its cg->notify_seq when text was formatted */
 	char *text;			/* formatted by the last read at offset 0 */
 	size_t len, text_cap;
 };
@@ -73,18 +74,42 @@ int cgfile_create(struct cgroup *cg, const struct cftype *cft, int flags, uint32
 
 #define CGFILE_SMALL 256	/* most files: formatted and copied on the stack */
 
-/* Formats the file anew into f->text (outside f->lock: show takes the
- * cgroup lock). Small texts reuse the buffer; the old text is freed. */
-static long cgfile_format(struct cgfile *f)
+/* A file that notifies its changes (cgroup.events, pids.events) bumps its
+ * cg->notify_seq with each: while it is still seq, the text formatted at
+ * seq is what a format would give. A copy of it in small (its length), or -1 if the file
+ * must be formatted. */
+static long cgfile_text_unchanged(struct cgfile *f, uint64_t seq, char *small)
 {
-	char small[CGFILE_SMALL];
-	struct cgfs_buf out = { .buf = small, .cap = sizeof(small) };
-	f->seen_seq = cgfile_seq(f);
+	if (!(f->cft->flags & CFT_NOTIFY))
+		return -1;
+	spin_lock(&f->lock);
+	long len = f->text && f->text_seq == seq && f->len <= CGFILE_SMALL ? (long)f->len : -1;
+	if (len > 0)
+		memcpy(small, f->text, (size_t)len);
+	spin_unlock(&f->lock);
+	return len;
+}
+
+/* Formats the file anew into f->text (outside f->lock: show takes the
+ * cgroup lock), unless it is unchanged. Small texts reuse the buffer; the
+ * old text is freed. A small text is also left in small (CGFILE_SMALL
+ * bytes: *in_small). The text's length, or -errno. */
+static long cgfile_format(struct cgfile *f, char *small, bool *in_small)
+{
+	uint64_t seq = cgfile_seq(f);
+	f->seen_seq = seq;
+	long same = cgfile_text_unchanged(f, seq, small);
+	if (same >= 0) {
+		*in_small = true;
+		return same;
+	}
+	struct cgfs_buf out = { .buf = small, .cap = CGFILE_SMALL };
 	long err = f->cft->show(f->cg, &out);
-	while (!err && out.len > out.cap && out.cap < CGFILE_TEXT_MAX) {
+	/* cgfs_printf keeps a byte for its NUL: a text fits if len < cap */
+	while (!err && out.len >= out.cap && out.cap <= CGFILE_TEXT_MAX) {
 		if (out.buf != small)
 			kfree(out.buf);
-		out.cap = MIN(out.len, (size_t)CGFILE_TEXT_MAX);
+		out.cap = MIN(out.len + 1, (size_t)CGFILE_TEXT_MAX + 1);
 		out.len = 0;
 		out.buf = kmalloc(out.cap);
 		err = out.buf ? f->cft->show(f->cg, &out) : -ENOMEM;
@@ -94,7 +119,7 @@ static long cgfile_format(struct cgfile *f)
 			kfree(out.buf);
 		return err;
 	}
-	size_t len = MIN(out.len, out.cap);
+	size_t len = MIN(out.len, out.cap - 1);
 	char *fresh = out.buf != small ? out.buf : !f->text ? kmalloc(CGFILE_SMALL) : NULL;
 	char *old = NULL;
 	if (out.buf == small && !f->text && !fresh)
@@ -108,9 +133,34 @@ static long cgfile_format(struct cgfile *f)
 	if (out.buf == small)
 		memcpy(f->text, small, len); /* every buffer holds CGFILE_SMALL */
 	f->len = len;
+	f->text_seq = seq;
 	spin_unlock(&f->lock);
-	kfree(old);
-	return 0;
+	if (old)
+		kfree(old);
+	*in_small = out.buf == small;
+	return (long)len;
+}
+
+/* A read at offset at of the text in f->text (advance: the file offset
+ * moves past what was read), through chunk_small (CGFILE_SMALL bytes)
+ * when it fits. */
+static long cgfile_read_text(struct cgfile *f, void *ubuf, size_t len, uint64_t at, bool advance,
+			     char *chunk_small)
+{
+	size_t want = MIN(len, (size_t)CGFILE_TEXT_MAX);
+	char *chunk = want <= CGFILE_SMALL ? chunk_small : kmalloc(want);
+	if (!chunk)
+		return -ENOMEM;
+	spin_lock(&f->lock);
+	size_t n = at < f->len ? MIN(f->len - at, want) : 0;
+	memcpy(chunk, f->text + (n ? at : 0), n);
+	if (advance)
+		f->off = at + n;
+	spin_unlock(&f->lock);
+	long r = n && copy_to_user(ubuf, chunk, n) ? -EFAULT : (long)n;
+	if (chunk != chunk_small)
+		kfree(chunk);
+	return r;
 }
 
 long cgfile_read(struct cgfile *f, void *ubuf, size_t len, int64_t pos)
@@ -121,27 +171,26 @@ long cgfile_read(struct cgfile *f, void *ubuf, size_t len, int64_t pos)
 		return -EINVAL;
 	if (!user_range_ok((uint64_t)ubuf, len))
 		return -EFAULT;
+	char small[CGFILE_SMALL];
 	uint64_t at = pos >= 0 ? (uint64_t)pos : f->off;
 	if (at == 0 || !f->text) { /* a read from the start sees the state now */
-		long err = cgfile_format(f);
-		if (err)
-			return err;
+		bool in_small = false;
+		long r = cgfile_format(f, small, &in_small);
+		if (r < 0)
+			return r;
+		/* The usual read, of a small file from its start: the text
+		 * goes out from where it was formatted, not through f->text. */
+		if (at == 0 && in_small) {
+			size_t n = MIN((size_t)r, len);
+			if (pos < 0) {
+				spin_lock(&f->lock);
+				f->off = n;
+				spin_unlock(&f->lock);
+			}
+			return n && copy_to_user(ubuf, small, n) ? -EFAULT : (long)n;
+		}
 	}
-	char small[CGFILE_SMALL];
-	size_t want = MIN(len, (size_t)CGFILE_TEXT_MAX);
-	char *chunk = want <= sizeof(small) ? small : kmalloc(want);
-	if (!chunk)
-		return -ENOMEM;
-	spin_lock(&f->lock);
-	size_t n = at < f->len ? MIN(f->len - at, want) : 0;
-	memcpy(chunk, f->text + (n ? at : 0), n);
-	if (pos < 0)
-		f->off = at + n;
-	spin_unlock(&f->lock);
-	long r = n && copy_to_user(ubuf, chunk, n) ? -EFAULT : (long)n;
-	if (chunk != small)
-		kfree(chunk);
-	return r;
+	return cgfile_read_text(f, ubuf, len, at, pos < 0, small);
 }
 
 long cgfile_write(struct cgfile *f, const void *ubuf, size_t len)

@@ -220,8 +220,15 @@ long sys_sigsuspend(const uint64_t *umask)
 		return -EFAULT;
 	uint64_t old = t->sig_blocked;
 	t->sig_blocked = mask & ~SIG_UNBLOCKABLE;
-	while (!thread_deliverable(t) && !t->kill_pending)
+	while (!thread_deliverable(t) && !t->kill_pending) {
 		waitq_wait(NULL, NULL, 0);
+		if (t->freeze_kicked && !thread_deliverable(t) && !t->kill_pending) {
+			/* The freezer: park on the way out, then this call runs
+			 * again after the thaw (freezer_park). */
+			t->sig_blocked = old;
+			return -EINTR;
+		}
+	}
 	t->sig_saved_mask = old;
 	t->sig_restore_mask = true;
 	thread_set_work(t);

@@ -429,7 +429,7 @@ static void test_reads(void)
 	check(fails((int)pread(fd, buf, 8, -1), EINVAL) && fails((int)pread(fd, (void *)8, 8, 0), EFAULT),
 	      "a negative offset: EINVAL; a bad buffer: EFAULT");
 	pid_t child = fork();
-	if (child == 0) { /* sleep, not pause: sigsuspend does not park for the freezer */
+	if (child == 0) {
 		sleep(100);
 		_exit(0);
 	}
@@ -548,14 +548,21 @@ static void test_freeze(void)
 		sleep(100);
 		_exit(7);
 	}
+	pid_t pauser = fork();
+	if (pauser == 0) {
+		pause();
+		_exit(8);
+	}
 	snprintf(pid, sizeof(pid), "%d", busy);
 	put(BASE "/f/cgroup.procs", pid);
 	snprintf(pid, sizeof(pid), "%d", sleeper);
 	put(BASE "/f/cgroup.procs", pid);
+	snprintf(pid, sizeof(pid), "%d", pauser);
+	put(BASE "/f/cgroup.procs", pid);
 	usleep(50000);
 	check(put(BASE "/f/cgroup.freeze", "1") == 0 && text_is(BASE "/f/cgroup.freeze", "1\n"), "write 1");
 	check(wait_text(BASE "/f/cgroup.events", "populated 1\nfrozen 1\n"),
-	      "a busy and a sleeping process: frozen turns 1");
+	      "a busy, a sleeping and a pausing process: frozen turns 1");
 	long t0 = cpu_ticks(busy);
 	usleep(300000);
 	check(t0 >= 0 && cpu_ticks(busy) == t0, "the busy process gets no CPU while frozen");
@@ -566,6 +573,12 @@ static void test_freeze(void)
 	kill(sleeper, SIGKILL);
 	check(waitpid(sleeper, &status, 0) == sleeper && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL,
 	      "SIGKILL still kills a frozen process");
+	snprintf(pid, sizeof(pid), "%d", pauser);
+	put(BASE "/cgroup.procs", pid);
+	usleep(100000);
+	check(waitpid(pauser, &status, WNOHANG) == 0, "a thawed pause() goes on pausing (no spurious return)");
+	kill(pauser, SIGKILL);
+	waitpid(pauser, NULL, 0);
 	check(put(BASE "/f/cgroup.freeze", "0") == 0 &&
 	      wait_text(BASE "/f/cgroup.events", "populated 1\nfrozen 0\n"), "thawed: frozen 0");
 	usleep(300000);
@@ -673,6 +686,37 @@ static void test_cpu_max(void)
 	      "a child without a limit is held to its parent's 20%");
 	check(put(BASE "/c/cpu.max", "max") == 0 && (sh = spin_share(c, 0.5)) > 0.5, "'max' lifts the limit");
 	rmdir(d);
+}
+
+/* A text longer than the kernel's small buffer (cgroup.procs of 70
+ * processes) reads whole: every pid, ending in a newline. */
+static void test_long_text(void)
+{
+	enum { N = 70 };
+	pid_t kids[N];
+	char buf[2048];
+	mkdir(BASE "/many", 0755);
+	for (int i = 0; i < N; i++)
+		if ((kids[i] = fork()) == 0) {
+			put(BASE "/many/cgroup.procs", "0");
+			pause();
+			_exit(0);
+		}
+	long len = 0;
+	int lines = 0;
+	for (int tries = 0; tries < 500 && lines < N; tries++) {
+		len = slurp(BASE "/many/cgroup.procs", buf, sizeof(buf));
+		lines = 0;
+		for (long i = 0; i < len; i++)
+			lines += buf[i] == '\n';
+		if (lines < N)
+			usleep(10000);
+	}
+	check(len > 256 && lines == N && buf[len - 1] == '\n' && strlen(buf) == (size_t)len,
+	      "a cgroup.procs over 256 bytes reads whole, newline last");
+	for (int i = 0; i < N; i++)
+		kill(kids[i], SIGKILL), waitpid(kids[i], NULL, 0);
+	rmdir(BASE "/many");
 }
 
 /* The cpu controller's files (the scheduler's weights) and cpu.stat. */
@@ -836,6 +880,7 @@ int main(void)
 	test_inotify();
 	test_freeze();
 	test_threaded();
+	test_long_text();
 	test_cpu();
 	printf("1..%d\n", n);
 	return failed != 0;
