@@ -71,6 +71,9 @@ int cgfs_parse_max(const char *text, uint64_t max_value, uint64_t *out);
 /* A signed integer (C base-0 rules): -EINVAL for anything else, -ERANGE
  * past 64 bits. */
 int cgfs_parse_s64(const char *text, int64_t *out);
+/* An integer in [min, max] (C base-0 rules): -EINVAL for anything that
+ * is no integer, -ERANGE for one outside. */
+int cgfs_parse_range(const char *text, int64_t min, int64_t max, int64_t *out);
 /* Strips leading and trailing whitespace in place; returns the start. */
 char *cgfs_strip(char *text);
 

@@ -302,11 +302,9 @@ static int write_kill(struct cgroup *cg, char *text, const struct k_cgwriter *w)
 {
 	int64_t v;
 	(void)w;
-	int err = cgfs_parse_s64(text, &v);
+	int err = cgfs_parse_range(text, 1, 1, &v);
 	if (err)
-		return -EINVAL;
-	if (v != 1)
-		return -ERANGE;
+		return err;
 	if (cg_is_threaded(cg))
 		return -EOPNOTSUPP; /* processes live in the thread root */
 	cgfs_kill_subtree(cg);
@@ -324,12 +322,10 @@ static int write_freeze(struct cgroup *cg, char *text, const struct k_cgwriter *
 {
 	int64_t v;
 	(void)w;
-	if (cgfs_parse_s64(text, &v))
-		return -EINVAL;
-	if (v != 0 && v != 1)
-		return -ERANGE;
-	cgfs_freeze(cg, v == 1);
-	return 0;
+	int err = cgfs_parse_range(text, 0, 1, &v);
+	if (!err)
+		cgfs_freeze(cg, v == 1);
+	return err;
 }
 
 static const struct cftype cgfs_core_files[] = {

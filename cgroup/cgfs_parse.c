@@ -80,3 +80,10 @@ int cgfs_parse_max(const char *text, uint64_t max_value, uint64_t *out)
 	*out = (uint64_t)v;
 	return 0;
 }
+
+int cgfs_parse_range(const char *text, int64_t min, int64_t max, int64_t *out)
+{
+	if (cgfs_parse_s64(text, out))
+		return -EINVAL; /* overflow too: the kernel's kstrtoll says EINVAL here */
+	return *out < min || *out > max ? -ERANGE : 0;
+}

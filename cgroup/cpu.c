@@ -66,11 +66,8 @@ static int cpu_write_weight_nice(struct cgroup *cg, char *text, const struct k_c
 {
 	int64_t nice;
 	(void)w;
-	if (cgfs_parse_s64(text, &nice))
-		return -EINVAL;
-	if (nice < SCHED_NICE_MIN || nice > SCHED_NICE_MAX)
-		return -ERANGE;
-	return sched_cg_set_shares(cg, sched_weight_from_nice((int)nice));
+	int err = cgfs_parse_range(text, SCHED_NICE_MIN, SCHED_NICE_MAX, &nice);
+	return err ? err : sched_cg_set_shares(cg, sched_weight_from_nice((int)nice));
 }
 
 static int cpu_show_idle(struct cgroup *cg, struct cgfs_buf *out)
@@ -83,9 +80,7 @@ static int cpu_write_idle(struct cgroup *cg, char *text, const struct k_cgwriter
 {
 	int64_t v;
 	(void)w;
-	if (cgfs_parse_s64(text, &v))
-		return -EINVAL;
-	if (v != 0 && v != 1)
+	if (cgfs_parse_range(text, 0, 1, &v))
 		return -EINVAL; /* Linux: only 0 and 1, anything else EINVAL */
 	return sched_cg_set_idle(cg, v == 1);
 }

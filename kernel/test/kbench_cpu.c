@@ -206,8 +206,8 @@ static void cpu_latency(void)
 	sched_sleep_until(clock_ns() + 20 * MS);
 	cpu_sort(lat, SLEEPS);
 	uint64_t p50 = lat[SLEEPS / 2], p99 = lat[SLEEPS * 99 / 100];
-	printk("bench cpu_wakeup_latency_p50 %lu.%03lu ms\n", p50 / MS, p50 % MS / 1000);
-	printk("bench cpu_wakeup_latency_p99 %lu.%03lu ms\n", p99 / MS, p99 % MS / 1000);
+	printk("bench cpu_wakeup_latency_p50 %lu ns\n", p50); /* insns under icount */
+	printk("bench cpu_wakeup_latency_p99 %lu ns\n", p99);
 	cg_destroy(s);
 	cg_destroy(h1);
 	cg_destroy(h2);

@@ -30,8 +30,26 @@ static void max(const char *in, uint64_t limit, int err, uint64_t want)
 	   (unsigned long long)want, r, (unsigned long long)v);
 }
 
+static void range(const char *in, int64_t min, int64_t max, int err, int64_t want)
+{
+	int64_t v = 0;
+	int r = cgfs_parse_range(in, min, max, &v);
+	ok(r == err && (err || v == want), "range '%s' in [%lld, %lld] -> %d / %lld (got %d / %lld)", in,
+	   (long long)min, (long long)max, err, (long long)want, r, (long long)v);
+}
+
 int main(void)
 {
+	range("0", 0, 1, 0, 0);
+	range("1", 0, 1, 0, 1);
+	range("2", 0, 1, -ERANGE, 0);
+	range("-1", 0, 1, -ERANGE, 0);
+	range("x", 0, 1, -EINVAL, 0);
+	range("", 0, 1, -EINVAL, 0);
+	range("99999999999999999999", 0, 1, -EINVAL, 0);
+	range("-20", -20, 19, 0, -20);
+	range("0x13", -20, 19, 0, 19);
+	range("20", -20, 19, -ERANGE, 0);
 	strip("5", "5");
 	strip("  5\n", "5");
 	strip("\t+pids -cpu \n", "+pids -cpu");

@@ -29,6 +29,36 @@ static void report(const char *name, uint64_t ns, int n)
 
 /* cgroup operations through /sys/fs/cgroup (issue 5's benchmarks). */
 #define CG "/sys/fs/cgroup"
+#define ROUNDS 5
+
+/* The fastest of ROUNDS rounds of n/ROUNDS operations: the host is shared,
+ * and the minimum is the cost without interference (under icount all
+ * rounds cost the same). */
+static uint64_t best_of(void (*op)(void *), void *arg, int n)
+{
+	uint64_t best = UINT64_MAX;
+	for (int r = 0; r < ROUNDS; r++) {
+		uint64_t t0 = now();
+		for (int i = 0; i < n / ROUNDS; i++)
+			op(arg);
+		uint64_t t = now() - t0;
+		best = t < best ? t : best;
+	}
+	return best * ROUNDS; /* as if all n ran at that pace */
+}
+
+static void op_mkdir_rmdir(void *arg)
+{
+	(void)arg;
+	mkdir(CG "/bench_cg", 0755);
+	rmdir(CG "/bench_cg");
+}
+
+static void op_pread(void *arg)
+{
+	char buf[64];
+	pread(*(int *)arg, buf, sizeof(buf), 0);
+}
 
 static uint64_t heap_bytes(void)
 {
@@ -41,12 +71,8 @@ static void bench_cg_basic(void)
 {
 	enum { M = 500, R = 2000 };
 	char buf[64];
-	uint64_t t0 = now();
-	for (int i = 0; i < M; i++) {
-		mkdir(CG "/bench_cg", 0755);
-		rmdir(CG "/bench_cg");
-	}
-	report("cg_mkdir_rmdir", now() - t0, M);
+	report("cg_mkdir_rmdir", best_of(op_mkdir_rmdir, NULL, M), M);
+	uint64_t t0;
 
 	mkdir(CG "/bench_a", 0755);
 	mkdir(CG "/bench_b", 0755);
@@ -67,10 +93,7 @@ static void bench_cg_basic(void)
 	waitpid(pid, NULL, 0);
 
 	int fd = open(CG "/bench_a/cgroup.events", O_RDONLY);
-	t0 = now();
-	for (int i = 0; i < R; i++)
-		pread(fd, buf, sizeof(buf), 0);
-	report("cg_pread_events", now() - t0, R);
+	report("cg_pread_events", best_of(op_pread, &fd, R), R);
 	close(fd);
 	rmdir(CG "/bench_a");
 	rmdir(CG "/bench_b");
