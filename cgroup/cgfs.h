@@ -32,6 +32,7 @@ void cgfs_put(struct cgfs_buf *b, const char *s, size_t n);
 #define CFT_NOTIFIES(which) (CFT_NOTIFY | ((which) << 8))
 #define CFT_NOTIFY_FILE(f) ((unsigned)(f)->flags >> 8)
 #define CFT_DEAD_ENOENT  8	/* writes once the cgroup is removed: ENOENT, not ENODEV */
+#define CFT_PRESSURE    16	/* a *.pressure file: hidden while cgroup.pressure is 0 */
 
 struct cftype {
 	const char *name;
@@ -88,8 +89,10 @@ int cgfs_write_procs(struct cgroup *cg, int64_t pid, const struct k_cgwriter *w)
  * writer's) within its resource domain. */
 int cgfs_show_threads(struct cgroup *cg, struct cgfs_buf *out);
 int cgfs_write_threads(struct cgroup *cg, int64_t tid, const struct k_cgwriter *w);
-/* cpu.stat, a core file (cgroup/cpu.c: it asks the scheduler). */
+/* cpu.stat and cpu.pressure, core files (cgroup/cpu.c: they ask the
+ * scheduler). */
 int cgfs_show_cpu_stat(struct cgroup *cg, struct cgfs_buf *out);
+int cgfs_show_cpu_pressure(struct cgroup *cg, struct cgfs_buf *out);
 /* SIGKILL to every process in cg's subtree (cgroup.kill). */
 void cgfs_kill_subtree(struct cgroup *cg);
 /* cgroup.freeze of cg set to on (kernel/proc/freezer.c). */

@@ -328,6 +328,23 @@ static int write_freeze(struct cgroup *cg, char *text, const struct k_cgwriter *
 	return err;
 }
 
+static int show_pressure(struct cgroup *cg, struct cgfs_buf *out)
+{
+	cgfs_printf(out, "%d\n", !cg->pressure_off);
+	return 0;
+}
+
+/* 0 hides this cgroup's *.pressure files, 1 shows them (not inherited). */
+static int write_pressure(struct cgroup *cg, char *text, const struct k_cgwriter *w)
+{
+	int64_t v;
+	(void)w;
+	int err = cgfs_parse_range(text, 0, 1, &v);
+	if (!err)
+		__atomic_store_n(&cg->pressure_off, v == 0, __ATOMIC_RELAXED);
+	return err;
+}
+
 static const struct cftype cgfs_core_files[] = {
 	{ "cgroup.controllers", 0444, 0, show_controllers, NULL },
 	{ "cgroup.events", 0444, CFT_NOT_ON_ROOT | CFT_NOTIFIES(CG_NOTIFY_EVENTS), show_events, NULL },
@@ -335,6 +352,7 @@ static const struct cftype cgfs_core_files[] = {
 	{ "cgroup.kill", 0200, CFT_NOT_ON_ROOT | CFT_DEAD_ENOENT, NULL, write_kill },
 	{ "cgroup.max.depth", 0644, CFT_DEAD_ENOENT, show_max_depth, write_max_depth },
 	{ "cgroup.max.descendants", 0644, CFT_DEAD_ENOENT, show_max_descendants, write_max_descendants },
+	{ "cgroup.pressure", 0644, 0, show_pressure, write_pressure },
 	{ "cgroup.procs", 0644, 0, show_procs, write_procs },
 	{ "cgroup.stat", 0444, 0, show_stat, NULL },
 	{ "cgroup.subtree_control", 0644, 0, show_subtree_control, write_subtree_control },
@@ -345,6 +363,7 @@ static const struct cftype cgfs_core_files[] = {
 /* Core files named after a controller: every cgroup has them, whether
  * or not the controller is enabled (Linux: cpu.stat). */
 static const struct cftype cgfs_core_extra[] = {
+	{ "cpu.pressure", 0444, CFT_PRESSURE, cgfs_show_cpu_pressure, NULL },
 	{ "cpu.stat", 0444, 0, cgfs_show_cpu_stat, NULL },
 };
 
@@ -364,6 +383,8 @@ int cgfs_write(struct cgroup *cg, const struct cftype *f, char *text, size_t len
 static bool cgfs_file_present(const struct cgroup *cg, const struct cftype *f)
 {
 	bool root = cg->parent == NULL;
+	if ((f->flags & CFT_PRESSURE) && __atomic_load_n(&cg->pressure_off, __ATOMIC_RELAXED))
+		return false;
 	return !((f->flags & CFT_NOT_ON_ROOT) && root) && !((f->flags & CFT_ONLY_ON_ROOT) && !root);
 }
 

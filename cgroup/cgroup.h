@@ -100,6 +100,8 @@ struct cgroup {
 	struct sched_queue rq;
 	uint32_t cpu_shares;		/* its weight in the parent's queue (cpu.weight*1024/100) */
 	struct sched_bandwidth cpu_bw;	/* cpu.max */
+	struct sched_psi cpu_psi;	/* cpu.pressure */
+	bool pressure_off;		/* cgroup.pressure 0: no *.pressure files */
 	bool cpu_idle;			/* cpu.idle: weight SCHED_IDLE_WEIGHT meanwhile */
 	/* tick samples over the whole subtree: user, system, and user time of
 	 * threads with nice > 0 (cpu.stat nice_usec) */

@@ -187,6 +187,24 @@ int cgfs_show_cpu_stat(struct cgroup *cg, struct cgfs_buf *out)
 	return 0;
 }
 
+/* Linux's format: "some avg10=A.BB avg60=... avg300=... total=USEC", and
+ * the same for "full". */
+int cgfs_show_cpu_pressure(struct cgroup *cg, struct cgfs_buf *out)
+{
+	static const char *const kind[2] = { "some", "full" };
+	struct sched_psi p;
+	sched_cg_pressure(cg, &p);
+	for (int k = 0; k < 2; k++) {
+		cgfs_printf(out, "%s", kind[k]);
+		static const char *const span[3] = { "avg10", "avg60", "avg300" };
+		for (int i = 0; i < 3; i++)
+			cgfs_printf(out, " %s=%llu.%02llu", span[i], (unsigned long long)(p.avg[k][i] >> 11),
+				    (unsigned long long)((p.avg[k][i] & 2047) * 100 >> 11));
+		cgfs_printf(out, " total=%llu\n", (unsigned long long)(p.total[k] / US));
+	}
+	return 0;
+}
+
 static const struct cftype cpu_files[] = {
 	{ "cpu.idle", 0644, CFT_NOT_ON_ROOT, cpu_show_idle, cpu_write_idle },
 	{ "cpu.max", 0644, CFT_NOT_ON_ROOT, cpu_show_max, cpu_write_max },

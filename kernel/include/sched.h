@@ -76,6 +76,11 @@ void sched_cg_bw_release(struct cgroup *cg);
 bool sched_bw_charge(struct sched_entity *leaf, uint64_t delta, uint64_t now);
 bool sched_bw_tick(uint64_t now);
 void sched_resched_check(void);
+/* CPU pressure (kernel/sched/psi.c): the running entity changes (with
+ * sched_lock held); a copy of cg's state with its totals up to now. */
+void sched_psi_switch(struct sched_entity *from, struct sched_entity *to);
+struct sched_psi;
+void sched_cg_pressure(struct cgroup *cg, struct sched_psi *out);
 /* User time of niced threads in cg's subtree (cpu.stat nice_usec), ns. */
 uint64_t sched_cg_nice_ns(const struct cgroup *cg);
 /* Total CPU time of a cgroup's subtree in ns, and its user/system split. */

@@ -72,6 +72,25 @@ int sched_nice_from_weight(uint32_t weight);
 #define SCHED_IDLE_WEIGHT 3
 
 struct sched_queue;
+struct sched_entity;
+
+/* CPU pressure of a group (kernel/sched/psi.c): threads queued below it
+ * (runnable, waiting or running), whether the running thread is below it,
+ * the stall state since state_start, the stalled totals and the decaying
+ * averages over 10, 60 and 300 s (percent, fixed point 1/2048), updated
+ * every 2 s window. [0] is "some", [1] "full". */
+struct sched_psi {
+	uint32_t nr_queued, running;
+	uint32_t state;
+	uint64_t state_start;
+	uint64_t total[2];
+	uint64_t win_end, win_base[2];
+	uint64_t avg[2][3];
+};
+
+/* A thread entity joins (+1) or leaves (-1) a queue: the kernel counts
+ * it for CPU pressure (psi.c; the host tests stub it). */
+void sched_psi_queued(struct sched_entity *se, int delta);
 
 /* cpu.max of a group (kernel/sched/bandwidth.c), all in ns: a quota of run
  * time per period (SCHED_QUOTA_MAX: no limit), the unused time a period

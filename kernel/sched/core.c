@@ -203,6 +203,7 @@ static void schedule_locked(void)
 	if (cur && cur->on_rq && sched_sc_leaf(se_thread(cur))->state != THREAD_RUNNABLE)
 		sched_dequeue(cur);
 	struct sched_entity *se = sched_pick_next(rq->root, now);
+	sched_psi_switch(rq->curr_se, se);
 	rq->curr_se = se;
 	this_cpu()->need_resched = 0;
 	sched_switch_to(rq, prev, se ? sched_sc_leaf(se_thread(se)) : rq->idle);
@@ -417,9 +418,15 @@ void sched_set_nice(struct thread *t, int nice)
 void sched_move_thread(struct thread *t, struct cgroup *to)
 {
 	uint64_t f = spin_lock_irqsave(&sched_lock);
+	struct runqueue *rq = this_rq();
 	if (t == this_cpu()->current)
-		sched_update_curr(this_rq(), clock_ns());
+		sched_update_curr(rq, clock_ns());
+	bool running = rq->curr_se == &t->se; /* its path changes: pressure follows */
+	if (running)
+		sched_psi_switch(&t->se, NULL);
 	sched_move(&t->se, &to->rq);
+	if (running)
+		sched_psi_switch(NULL, &t->se);
 	t->cgroup = to;
 	spin_unlock_irqrestore(&sched_lock, f);
 }

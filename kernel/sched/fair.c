@@ -181,6 +181,8 @@ static void queue_add(struct sched_queue *q, struct sched_entity *se)
 	q->nr_queued++;
 	q->load += se->weight;
 	update_min_vruntime(q);
+	if (!se->my_q)
+		sched_psi_queued(se, 1);
 }
 
 /* se must not be curr: callers put the running chain back first. */
@@ -191,6 +193,8 @@ static void queue_remove(struct sched_queue *q, struct sched_entity *se)
 	q->nr_queued--;
 	q->load -= se->weight;
 	update_min_vruntime(q);
+	if (!se->my_q)
+		sched_psi_queued(se, -1);
 }
 
 /* Queues e and each ancestor group that was not runnable, stopping at a

@@ -90,6 +90,18 @@ int cgfs_show_cpu_stat(struct cgroup *cg, struct cgfs_buf *out)
 	return 0;
 }
 
+int cgfs_show_cpu_pressure(struct cgroup *cg, struct cgfs_buf *out)
+{
+	cgfs_printf(out, "some (%s)\n", cg->name);
+	return 0;
+}
+
+void sched_psi_queued(struct sched_entity *se, int delta)
+{
+	(void)se;
+	(void)delta;
+}
+
 void cg_memory_drain(struct cgroup *cg)
 {
 	(void)cg;
@@ -262,9 +274,10 @@ static void test_files(void)
 	   cgfs_file_find(&cg_root, "cgroup.threads") && cgfs_file_find(&cg_root, "cgroup.procs"),
 	   "the root has no events, freeze, kill or type file");
 	const char *names[] = { "cgroup.controllers", "cgroup.events", "cgroup.freeze", "cgroup.kill",
-				"cgroup.max.depth", "cgroup.max.descendants", "cgroup.procs", "cgroup.stat",
-				"cgroup.subtree_control", "cgroup.threads", "cgroup.type", "cpu.stat" };
-	const uint16_t modes[] = { 0444, 0444, 0644, 0200, 0644, 0644, 0644, 0444, 0644, 0644, 0644, 0444 };
+				"cgroup.max.depth", "cgroup.max.descendants", "cgroup.pressure", "cgroup.procs",
+				"cgroup.stat", "cgroup.subtree_control", "cgroup.threads", "cgroup.type",
+				"cpu.pressure", "cpu.stat" };
+	const uint16_t modes[] = { 0444, 0444, 0644, 0200, 0644, 0644, 0644, 0644, 0444, 0644, 0644, 0644, 0444, 0444 };
 	bool all = true;
 	for (unsigned i = 0; i < ARRAY_SIZE(names); i++) {
 		const struct cftype *f = cgfs_file_at(a, i);
@@ -275,6 +288,10 @@ static void test_files(void)
 	   is(a, "cgroup.subtree_control", ""), "controllers: all at the root; empty lists read as 0 bytes");
 	ok(is(a, "cgroup.events", "populated 0\nfrozen 0\n") && is(a, "cgroup.freeze", "0\n") &&
 	   is(a, "cgroup.type", "domain\n"), "events, freeze and type of a new cgroup");
+	ok(is(a, "cgroup.pressure", "1\n") && is(a, "cpu.pressure", "some (a)\n") && wr(a, "cgroup.pressure", "2") == -ERANGE &&
+	   wr(a, "cgroup.pressure", "x") == -EINVAL && wr(a, "cgroup.pressure", "0") == 0 && !cgfs_file_find(a, "cpu.pressure") &&
+	   is(a, "cgroup.pressure", "0\n") && wr(a, "cgroup.pressure", "1") == 0 && cgfs_file_find(a, "cpu.pressure"),
+	   "cgroup.pressure 0 hides cpu.pressure, 1 shows it; 2 ERANGE, junk EINVAL");
 	ok(is(a, "cpu.stat", "usage_usec 0 (a)\n") && is(&cg_root, "cpu.stat", "usage_usec 0 ()\n") &&
 	   !cgfs_file_find(a, "cpu.stats") && !cgfs_file_find(a, "cpu.weight"),
 	   "cpu.stat is a core file, in every cgroup (the root too)");
@@ -366,7 +383,7 @@ static void test_subtree_control(void)
 	bool found = true;
 	const struct cftype *f;
 	for (unsigned i = 0; (f = cgfs_file_at(a, i)); i++) {
-		const char *prefix = strncmp(f->name, "pids.", 5) == 0 ? "pids." : strcmp(f->name, "cpu.stat") == 0 ? "cpu." : "cgroup.";
+		const char *prefix = strncmp(f->name, "pids.", 5) == 0 ? "pids." : strncmp(f->name, "cpu.", 4) == 0 ? "cpu." : "cgroup.";
 		found &= strncmp(f->name, prefix, strlen(prefix)) == 0 && cgfs_file_find(a, f->name) == f;
 	}
 	ok(found && !cgfs_file_find(a, "cgroup.") && !cgfs_file_find(a, "cgroup") && !cgfs_file_find(a, "pids.maxx") &&

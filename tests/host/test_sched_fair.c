@@ -101,6 +101,13 @@ static struct thread *new_thread(const char *name, struct sched_queue *parent,
 	return t;
 }
 
+/* The kernel counts queued threads for CPU pressure; not here. */
+void sched_psi_queued(struct sched_entity *se, int delta)
+{
+	(void)se;
+	(void)delta;
+}
+
 /* ---- invariant checker ---- */
 
 static int64_t vd(uint64_t a, uint64_t b)

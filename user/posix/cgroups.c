@@ -657,6 +657,49 @@ static double spin_share(const char *cg, double secs)
 	return (double)(stat_field(path, "usage_usec") - u0) / 1e6 / wall;
 }
 
+/* The two numbers after "some ... total=" and "full ... total=". */
+static int pressure_totals(const char *path, long *some, long *full)
+{
+	char buf[256];
+	if (slurp(path, buf, sizeof(buf)) <= 0)
+		return -1;
+	char *s = strstr(buf, "some avg10="), *f = strstr(buf, "\nfull avg10=");
+	char *ts = s ? strstr(s, "total=") : NULL, *tf = f ? strstr(f, "total=") : NULL;
+	if (!ts || !tf || !strstr(buf, " avg60=") || !strstr(buf, " avg300="))
+		return -1;
+	*some = atol(ts + 6);
+	*full = atol(tf + 6);
+	return 0;
+}
+
+/* cpu.pressure (every cgroup), /proc/pressure/cpu, cgroup.pressure. */
+static void test_cpu_pressure(void)
+{
+	long s0, f0, s1, f1, ss, sf;
+	check(pressure_totals("/proc/pressure/cpu", &ss, &sf) == 0 && sf == 0 &&
+	      pressure_totals("/sys/fs/cgroup/cpu.pressure", &s0, &f0) == 0,
+	      "/proc/pressure/cpu and the root's cpu.pressure: some and full lines; the system's full is 0");
+	check(pressure_totals(BASE "/c/cpu.pressure", &s0, &f0) == 0 && put(BASE "/c/cpu.max", "10000 100000") == 0,
+	      "a cgroup's cpu.pressure");
+	pid_t kids[2];
+	for (int i = 0; i < 2; i++)
+		if ((kids[i] = fork()) == 0) {
+			put(BASE "/c/cgroup.procs", "0");
+			for (;;)
+				;
+		}
+	usleep(600000);
+	check(pressure_totals(BASE "/c/cpu.pressure", &s1, &f1) == 0 && s1 - s0 > 200000 && f1 - f0 > 200000,
+	      "two spinners held to 10%: some and full stall time grow");
+	for (int i = 0; i < 2; i++)
+		kill(kids[i], SIGKILL), waitpid(kids[i], NULL, 0);
+	put(BASE "/c/cpu.max", "max");
+	check(text_is(BASE "/c/cgroup.pressure", "1\n") && put(BASE "/c/cgroup.pressure", "0") == 0 &&
+	      !listed(BASE "/c", "cpu.pressure") && fails(put(BASE "/c/cgroup.pressure", "2"), ERANGE) &&
+	      put(BASE "/c/cgroup.pressure", "1") == 0 && listed(BASE "/c", "cpu.pressure"),
+	      "cgroup.pressure 0 hides cpu.pressure, 1 brings it back; 2 ERANGE");
+}
+
 /* cpu.max: the files' rules, and a limit the scheduler enforces. */
 static void test_cpu_max(void)
 {
@@ -758,6 +801,7 @@ static void test_cpu(void)
 	check(stat_field(BASE "/c/cpu.stat", "nr_periods") == 0 && stat_field("/sys/fs/cgroup/cpu.stat", "nr_periods") == -1,
 	      "cpu.stat has the bandwidth lines where cpu is enabled (not in the root)");
 	test_cpu_max();
+	test_cpu_pressure();
 	check(rmdir(BASE "/c") == 0 && put(BASE "/cgroup.subtree_control", "-cpu") == 0 &&
 	      put("/sys/fs/cgroup/cgroup.subtree_control", "-cpu") == 0, "and off again");
 	leaf_out();

@@ -11,6 +11,8 @@
  *   /proc/PID/cmdline   the arguments, each NUL-terminated
  *   /proc/meminfo       MemTotal, MemFree, MemAvailable
  *   /proc/uptime        seconds since boot, and seconds no thread ran
+ *   /proc/pressure/cpu  the system's CPU pressure (the root cgroup's
+ *                       cpu.pressure, from the kernel's cgroup files)
  *   /proc/self          the directory of the process that looks
  *
  * Times are in Linux's USER_HZ (100 per second) where /proc uses ticks. */
@@ -34,6 +36,7 @@
 enum pnode {
 	P_ROOT, P_MOUNTS, P_MEMINFO, P_UPTIME,	/* top level */
 	P_PID, P_CGROUP, P_CMDLINE, P_PMOUNTS, P_STAT, P_STATUS,	/* per process */
+	P_PRESSURE, P_PRESSURE_CPU,		/* /proc/pressure */
 };
 
 static const struct { const char *name; enum pnode node; } top_files[] = {
@@ -84,9 +87,9 @@ static int procfs_lookup(const char *path, int self, struct pref *out)
 		if (strcmp(name, ".") == 0)
 			continue;
 		if (strcmp(name, "..") == 0) {
-			cur = cur.node == P_PID ? (struct pref){ P_ROOT, 0 } : cur;
-			if (cur.node != P_ROOT && cur.node != P_PID)
+			if (cur.node != P_ROOT && cur.node != P_PID && cur.node != P_PRESSURE)
 				return -ENOTDIR;
+			cur = (struct pref){ P_ROOT, 0 };
 			continue;
 		}
 		if (cur.node == P_ROOT) {
@@ -97,12 +100,20 @@ static int procfs_lookup(const char *path, int self, struct pref *out)
 				cur = (struct pref){ P_PID, pid };
 				continue;
 			}
+			if (strcmp(name, "pressure") == 0) {
+				cur.node = P_PRESSURE;
+				continue;
+			}
 			size_t i = 0;
 			while (i < NELEM(top_files) && strcmp(name, top_files[i].name) != 0)
 				i++;
 			if (i == NELEM(top_files))
 				return -ENOENT;
 			cur.node = top_files[i].node;
+		} else if (cur.node == P_PRESSURE) {
+			if (strcmp(name, "cpu") != 0)
+				return -ENOENT;
+			cur.node = P_PRESSURE_CPU;
 		} else if (cur.node == P_PID) {
 			size_t i = 0;
 			while (i < NELEM(pid_files) && strcmp(name, pid_files[i].name) != 0)
@@ -120,7 +131,7 @@ static int procfs_lookup(const char *path, int self, struct pref *out)
 
 static bool is_dir(enum pnode n)
 {
-	return n == P_ROOT || n == P_PID;
+	return n == P_ROOT || n == P_PID || n == P_PRESSURE;
 }
 
 static uint64_t node_ino(const struct pref *p)
@@ -253,12 +264,26 @@ static long text_top(struct text *t, enum pnode n)
 	return 0;
 }
 
+/* The root cgroup's cpu.pressure, which is the system's. */
+static long text_pressure(struct text *t)
+{
+	char buf[256];
+	long n = sys_cgfs_read("/cpu.pressure", buf, sizeof(buf) - 1);
+	if (n < 0)
+		return n;
+	buf[n < (long)sizeof(buf) - 1 ? n : (long)sizeof(buf) - 1] = 0;
+	put(t, "%s", buf);
+	return 0;
+}
+
 /* The text of file p, made now. */
 static long procfs_text(const struct pref *p, struct text *t)
 {
 	struct k_procinfo i;
 	if (p->node == P_MOUNTS || p->node == P_PMOUNTS)
 		return text_mounts(t);
+	if (p->node == P_PRESSURE_CPU)
+		return text_pressure(t);
 	if (!p->pid)
 		return text_top(t, p->node);
 	if (sys_proc_info(p->pid, &i) < 0)
@@ -362,7 +387,9 @@ static long readdir_root(struct ipc_msg *m, uint64_t pos)
 		return fssrv_put_dirent(m, (uint64_t)top_files[pos - 2].node + 1, DT_REG,
 					top_files[pos - 2].name, pos + 1);
 	if (pos == 2 + NELEM(top_files))
-		return fssrv_put_dirent(m, 100, DT_DIR, "self", PID_BASE);
+		return fssrv_put_dirent(m, 100, DT_DIR, "self", pos + 1);
+	if (pos == 3 + NELEM(top_files))
+		return fssrv_put_dirent(m, (uint64_t)P_PRESSURE + 1, DT_DIR, "pressure", PID_BASE);
 	long n = sys_proc_list(pids, PROC_LIST_MAX);
 	int best = 0;
 	for (long i = 0; i < n && i < PROC_LIST_MAX; i++)
@@ -387,6 +414,13 @@ static long procfs_readdir(struct fs_file *f, struct ipc_msg *m)
 		return fssrv_put_dirent(m, node_ino(p), DT_DIR, pos ? ".." : ".", pos + 1);
 	if (p->node == P_ROOT)
 		return readdir_root(m, pos);
+	if (p->node == P_PRESSURE) {
+		struct pref c = { P_PRESSURE_CPU, 0 };
+		if (pos == 2)
+			return fssrv_put_dirent(m, node_ino(&c), DT_REG, "cpu", pos + 1);
+		m->w[1] = 0;
+		return 0;
+	}
 	if (pos - 2 < NELEM(pid_files)) {
 		struct pref c = { pid_files[pos - 2].node, p->pid };
 		return fssrv_put_dirent(m, node_ino(&c), DT_REG, pid_files[pos - 2].name, pos + 1);

@@ -1,0 +1,112 @@
+/* CPU pressure stall information (cpu.pressure, /proc/pressure/cpu), as
+ * Linux's PSI.
+ *
+ * For each cgroup (the root stands for the system): "some" is the time at
+ * least one of its threads was runnable but not running, "full" the time
+ * threads were runnable and none of them ran (a group squeezed out, or
+ * throttled by cpu.max; the system's is 0, as on Linux).
+ * Counted exactly: every queue change of a thread (sched_psi_queued,
+ * from the fair-queueing core) and every switch of the running thread
+ * (sched_psi_switch) updates the groups on its path. Totals are in ns;
+ * the averages decay over 10, 60 and 300 s, updated per 2 s window with
+ * Linux's factors, in fixed point (FIXED_1 = 2048) as Linux keeps them.
+ * A running entity on loan to a server (IPC) counts for the caller, whose
+ * work the server does. All under sched_lock. */
+#include "sched.h"
+#include "cgroup.h"
+#include "percpu.h"
+#include "timer.h"
+
+#define PSI_WINDOW_NS 2000000000ull
+#define FIXED_1 2048u
+#define PSI_SOME 1u
+#define PSI_FULL 2u
+
+/* e^(-2/10), e^(-2/60), e^(-2/300) in 1/2048 */
+static const uint64_t psi_exp[3] = { 1677, 1981, 2034 };
+
+static struct cgroup *group_cgroup(struct sched_entity *e)
+{
+	return container_of(e, struct cgroup, se);
+}
+
+/* Stall time of kind k up to t (t at or after the last change). */
+static uint64_t psi_stall_at(const struct sched_psi *p, int k, uint64_t t)
+{
+	return p->total[k] + ((p->state & (1u << k)) ? t - p->state_start : 0);
+}
+
+/* Windows that ended by now feed the averages. */
+static void psi_catch_up(struct sched_psi *p, uint64_t now)
+{
+	if (!p->win_end) { /* the first use */
+		p->win_end = now + PSI_WINDOW_NS;
+		p->state_start = now;
+		return;
+	}
+	for (int n = 0; now >= p->win_end; n++) {
+		if (n == 1000) { /* idle for over half an hour: all decayed */
+			uint64_t skip = (now - p->win_end) / PSI_WINDOW_NS * PSI_WINDOW_NS;
+			p->win_end += skip;
+		}
+		for (int k = 0; k < 2; k++) {
+			uint64_t at = psi_stall_at(p, k, p->win_end);
+			uint64_t pct = MIN(at - p->win_base[k], PSI_WINDOW_NS) * 100 * FIXED_1 / PSI_WINDOW_NS;
+			for (int i = 0; i < 3; i++)
+				p->avg[k][i] = (p->avg[k][i] * psi_exp[i] + pct * (FIXED_1 - psi_exp[i]) + FIXED_1 / 2) /
+					       FIXED_1;
+			p->win_base[k] = at;
+		}
+		p->win_end += PSI_WINDOW_NS;
+	}
+}
+
+/* (The system's "full" is always 0: with threads runnable, one runs.) */
+static void psi_change(struct sched_psi *p, int dqueued, int drunning, uint64_t now)
+{
+	psi_catch_up(p, now);
+	for (int k = 0; k < 2; k++)
+		p->total[k] = psi_stall_at(p, k, now);
+	p->state_start = now;
+	p->nr_queued += (uint32_t)dqueued;
+	p->running += (uint32_t)drunning;
+	p->state = (p->nr_queued > p->running ? PSI_SOME : 0) | (p->nr_queued && !p->running ? PSI_FULL : 0);
+	if (p == &cg_root.cpu_psi)
+		p->state &= ~PSI_FULL;
+}
+
+/* The groups above thread entity se, the root last. */
+static void psi_walk(struct sched_entity *se, int dqueued, int drunning, uint64_t now)
+{
+	for (struct sched_entity *e = se->parent->owner; e; e = e->parent->owner)
+		psi_change(&group_cgroup(e)->cpu_psi, dqueued, drunning, now);
+	psi_change(&cg_root.cpu_psi, dqueued, drunning, now);
+}
+
+void sched_psi_queued(struct sched_entity *se, int delta)
+{
+	psi_walk(se, delta, 0, clock_ns());
+}
+
+void sched_psi_switch(struct sched_entity *from, struct sched_entity *to)
+{
+	uint64_t now = clock_ns();
+	if (from == to)
+		return;
+	if (from)
+		psi_walk(from, 0, -1, now);
+	if (to)
+		psi_walk(to, 0, 1, now);
+}
+
+void sched_cg_pressure(struct cgroup *cg, struct sched_psi *out)
+{
+	uint64_t f = spin_lock_irqsave(&sched_lock);
+	uint64_t now = clock_ns();
+	struct sched_psi *p = &cg->cpu_psi;
+	psi_catch_up(p, now);
+	*out = *p;
+	for (int k = 0; k < 2; k++)
+		out->total[k] = psi_stall_at(p, k, now);
+	spin_unlock_irqrestore(&sched_lock, f);
+}
