@@ -61,22 +61,29 @@ static void psi_catch_up(struct sched_psi *p, uint64_t now)
 	}
 }
 
-/* (The system's "full" is always 0: with threads runnable, one runs.) */
-static void psi_change(struct sched_psi *p, int dqueued, int drunning, uint64_t now)
+/* Counts change; time is accounted only when the stall state changes
+ * (in between, psi_stall_at derives it), so most wake-ups and blocks cost
+ * a few instructions per group. *now is read from the clock on first use.
+ * (The system's "full" is always 0: with threads runnable, one runs.) */
+static void psi_change(struct sched_psi *p, int dqueued, int drunning, uint64_t *now)
 {
-	psi_catch_up(p, now);
-	for (int k = 0; k < 2; k++)
-		p->total[k] = psi_stall_at(p, k, now);
-	p->state_start = now;
 	p->nr_queued += (uint32_t)dqueued;
 	p->running += (uint32_t)drunning;
-	p->state = (p->nr_queued > p->running ? PSI_SOME : 0) | (p->nr_queued && !p->running ? PSI_FULL : 0);
-	if (p == &cg_root.cpu_psi)
-		p->state &= ~PSI_FULL;
+	uint32_t state = (p->nr_queued > p->running ? PSI_SOME : 0) |
+			 (p->nr_queued && !p->running && p != &cg_root.cpu_psi ? PSI_FULL : 0);
+	if (state == p->state && p->win_end)
+		return;
+	if (!*now)
+		*now = clock_ns();
+	psi_catch_up(p, *now);
+	for (int k = 0; k < 2; k++)
+		p->total[k] = psi_stall_at(p, k, *now);
+	p->state_start = *now;
+	p->state = state;
 }
 
 /* The groups above thread entity se, the root last. */
-static void psi_walk(struct sched_entity *se, int dqueued, int drunning, uint64_t now)
+static void psi_walk(struct sched_entity *se, int dqueued, int drunning, uint64_t *now)
 {
 	for (struct sched_entity *e = se->parent->owner; e; e = e->parent->owner)
 		psi_change(&group_cgroup(e)->cpu_psi, dqueued, drunning, now);
@@ -85,18 +92,19 @@ static void psi_walk(struct sched_entity *se, int dqueued, int drunning, uint64_
 
 void sched_psi_queued(struct sched_entity *se, int delta)
 {
-	psi_walk(se, delta, 0, clock_ns());
+	uint64_t now = 0;
+	psi_walk(se, delta, 0, &now);
 }
 
 void sched_psi_switch(struct sched_entity *from, struct sched_entity *to)
 {
-	uint64_t now = clock_ns();
+	uint64_t now = 0;
 	if (from == to)
 		return;
 	if (from)
-		psi_walk(from, 0, -1, now);
+		psi_walk(from, 0, -1, &now);
 	if (to)
-		psi_walk(to, 0, 1, now);
+		psi_walk(to, 0, 1, &now);
 }
 
 void sched_cg_pressure(struct cgroup *cg, struct sched_psi *out)
