@@ -61,14 +61,12 @@ static void psi_catch_up(struct sched_psi *p, uint64_t now)
 	}
 }
 
-/* Counts change; time is accounted only when the stall state changes
- * (in between, psi_stall_at derives it), so most wake-ups and blocks cost
- * a few instructions per group. *now is read from the clock on first use.
+/* p's stall state from its counts. Time is accounted only when it
+ * changes (in between, psi_stall_at derives it), so most events cost a
+ * few instructions per group. *now is read from the clock on first use.
  * (The system's "full" is always 0: with threads runnable, one runs.) */
-static void psi_change(struct sched_psi *p, int dqueued, int drunning, uint64_t *now)
+static void psi_settle(struct sched_psi *p, uint64_t *now)
 {
-	p->nr_queued += (uint32_t)dqueued;
-	p->running += (uint32_t)drunning;
 	uint32_t state = (p->nr_queued > p->running ? PSI_SOME : 0) |
 			 (p->nr_queued && !p->running && p != &cg_root.cpu_psi ? PSI_FULL : 0);
 	if (state == p->state && p->win_end)
@@ -82,18 +80,31 @@ static void psi_change(struct sched_psi *p, int dqueued, int drunning, uint64_t 
 	p->state = state;
 }
 
-/* The groups above thread entity se, the root last. */
-static void psi_walk(struct sched_entity *se, int dqueued, int drunning, uint64_t *now)
+/* The groups above thread entity se (the root last): counts, then states.
+ * Counting both paths of a switch before settling either means groups on
+ * both (their running count goes -1 +1) see no change at all. */
+static void psi_count(struct sched_entity *se, int dqueued, int drunning)
+{
+	for (struct sched_entity *e = se->parent->owner; e; e = e->parent->owner) {
+		group_cgroup(e)->cpu_psi.nr_queued += (uint32_t)dqueued;
+		group_cgroup(e)->cpu_psi.running += (uint32_t)drunning;
+	}
+	cg_root.cpu_psi.nr_queued += (uint32_t)dqueued;
+	cg_root.cpu_psi.running += (uint32_t)drunning;
+}
+
+static void psi_settle_path(struct sched_entity *se, uint64_t *now)
 {
 	for (struct sched_entity *e = se->parent->owner; e; e = e->parent->owner)
-		psi_change(&group_cgroup(e)->cpu_psi, dqueued, drunning, now);
-	psi_change(&cg_root.cpu_psi, dqueued, drunning, now);
+		psi_settle(&group_cgroup(e)->cpu_psi, now);
+	psi_settle(&cg_root.cpu_psi, now);
 }
 
 void sched_psi_queued(struct sched_entity *se, int delta)
 {
 	uint64_t now = 0;
-	psi_walk(se, delta, 0, &now);
+	psi_count(se, delta, 0);
+	psi_settle_path(se, &now);
 }
 
 void sched_psi_switch(struct sched_entity *from, struct sched_entity *to)
@@ -102,9 +113,13 @@ void sched_psi_switch(struct sched_entity *from, struct sched_entity *to)
 	if (from == to)
 		return;
 	if (from)
-		psi_walk(from, 0, -1, &now);
+		psi_count(from, 0, -1);
 	if (to)
-		psi_walk(to, 0, 1, &now);
+		psi_count(to, 0, 1);
+	if (from)
+		psi_settle_path(from, &now);
+	if (to && (!from || to->parent != from->parent))
+		psi_settle_path(to, &now); /* siblings share every group */
 }
 
 void sched_cg_pressure(struct cgroup *cg, struct sched_psi *out)
