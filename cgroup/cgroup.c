@@ -15,6 +15,7 @@
 #include "spinlock.h"
 
 struct cgroup cg_root;
+_Static_assert(sizeof(struct cgroup) <= 1024, "a cgroup is one 1 KiB heap object (<= 2 KiB each, with its states)");
 static struct spinlock cg_tree_lock = SPINLOCK_INIT("cgroup");
 static uint64_t cg_next_id = 1;
 
@@ -67,12 +68,17 @@ void cg_init(void)
 		panic("no memory for the root cgroup's controller state");
 }
 
-static bool cg_name_valid(const char *name)
+/* The length of a valid name (one pass), 0 for an invalid one: empty,
+ * ".", "..", too long, or with '/' or a newline. */
+static size_t cg_name_len(const char *name)
 {
-	size_t n = strlen(name);
-	if (n == 0 || n > CG_NAME_MAX || strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
-		return false;
-	return strchr(name, '/') == NULL && strchr(name, '\n') == NULL;
+	size_t n = 0;
+	for (; name[n]; n++)
+		if (name[n] == '/' || name[n] == '\n' || n == CG_NAME_MAX)
+			return 0;
+	if (name[0] == '.' && (n == 1 || (n == 2 && name[1] == '.')))
+		return 0;
+	return n;
 }
 
 /* Children are found by name in a tree, so a lookup costs the same with
@@ -177,18 +183,21 @@ void cg_notify_locked(struct cgroup *cg, enum cg_notify_file which)
 
 int cg_create(struct cgroup *parent, const char *name, struct cgroup **out)
 {
-	if (!cg_name_valid(name))
+	size_t len = cg_name_len(name);
+	if (!len)
 		return -EINVAL;
 	struct cgroup *cg = kzalloc(sizeof(*cg));
-	char *copy = kmalloc(strlen(name) + 1);
-	if (!cg || !copy || cg_states_alloc(cg)) {
-		if (cg)
+	char *copy = !cg ? NULL : len < CG_NAME_INLINE ? cg->name_buf : kmalloc(len + 1);
+	if (!copy || cg_states_alloc(cg)) {
+		if (cg) {
 			cg_states_free(cg);
+			if (copy != cg->name_buf)
+				kfree(copy);
+		}
 		kfree(cg);
-		kfree(copy);
 		return -ENOMEM;
 	}
-	strlcpy(copy, name, strlen(name) + 1);
+	memcpy(copy, name, len + 1);
 	cg_lock();
 	int err = parent->dead ? -ENODEV : cg_find_child(parent, name) ? -EEXIST :
 		  !cg_room_for_child_locked(parent) ? -EAGAIN : 0;
@@ -206,8 +215,9 @@ int cg_create(struct cgroup *parent, const char *name, struct cgroup **out)
 	cg_unlock();
 	if (err) {
 		cg_states_free(cg);
+		if (copy != cg->name_buf)
+			kfree(copy);
 		kfree(cg);
-		kfree(copy);
 		return err;
 	}
 	*out = cg;
@@ -263,7 +273,8 @@ static struct cgroup *cg_free(struct cgroup *cg)
 	for (struct cgroup *a = parent; a; a = a->parent)
 		__atomic_sub_fetch(&a->nr_dying_descendants, 1, __ATOMIC_RELAXED);
 	cg_states_free(cg);
-	kfree(cg->name);
+	if (cg->name != cg->name_buf)
+		kfree(cg->name);
 	kfree(cg);
 	return parent;
 }

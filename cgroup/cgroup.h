@@ -15,6 +15,7 @@
 #include "types.h"
 
 #define CG_NAME_MAX 255
+#define CG_NAME_INLINE 160
 #define CG_WEIGHT_DEFAULT 100
 #define CG_WEIGHT_MIN 1
 #define CG_WEIGHT_MAX 10000
@@ -64,7 +65,7 @@ struct cgroup {
 	bool mem_pinned;		/* unreferenced, kept for its charged pages */
 	uint64_t id;
 	bool dead;			/* removed; waiting for its last reference */
-	char *name;			/* "" for the root */
+	char *name;			/* "" for the root; name_buf or kmalloc'd */
 
 	/* cgroup.stat and the cgroup.max.* limits (CG_MAX_UNLIMITED: "max") */
 	uint32_t nr_descendants, nr_dying_descendants;
@@ -90,6 +91,9 @@ struct cgroup {
 
 	/* each controller's own state (cg_state), by registry index */
 	void *cstate[CG_CONTROLLERS_MAX];
+	/* a name shorter than this stays in place (no allocation); the
+	 * struct still fits one 1 KiB heap object */
+	char name_buf[CG_NAME_INLINE];
 
 	/* memory: pages charged by everything in this subtree */
 	struct page_counter memory;
