@@ -108,7 +108,7 @@ static long cgroup2_request(struct ipc_msg *m, const struct ipc_info *info, cons
 
 /* Forwards a path request; the reply (label aside) is left in m. */
 static long path_forward(struct ipc_msg *m, const struct ipc_info *info, struct worker_bufs *b,
-			 const char *path, const char *path2)
+			 const char *path, size_t olen, const char *path2)
 {
 	struct vfs_route mt, mt2;
 	size_t nlen = vfs_normalize(path, b->norm);
@@ -119,7 +119,6 @@ static long path_forward(struct ipc_msg *m, const struct ipc_info *info, struct 
 		return -EBUSY;
 	if ((mt.flags & MS_RDONLY) && changes_fs(m))
 		return -EROFS;
-	size_t olen = strlen(path);
 	/* cgroup2 is served here (one hop less); its path comes straight
 	 * from the normalized one unless a trailing slash must be kept */
 	bool direct = mt.cgroup2 && !path2 && path[olen - 1] != '/';
@@ -175,23 +174,25 @@ static long path_request(struct ipc_msg *m, const struct ipc_info *info, struct 
 		return n < 0 ? n : -ENOENT;
 	b->req[n] = '\0';
 	const char *path = b->req, *path2 = NULL;
+	size_t plen = (size_t)n;
 	if (m->label == VFS_RENAME) {
 		const char *to = memchr(b->req, '\0', (size_t)n);
 		if (!to || to + 1 >= b->req + n || b->req[n - 1] != '\0')
 			return -EINVAL;
 		path2 = to + 1;
-		if (strlen(path) >= VFS_PATH_MAX || strlen(path2) >= VFS_PATH_MAX)
+		plen = strlen(path);
+		if (plen >= VFS_PATH_MAX || strlen(path2) >= VFS_PATH_MAX)
 			return -ENAMETOOLONG;
 		if (path2[0] != '/')
 			return -EINVAL;
-	} else if ((size_t)n != strlen(b->req)) {
-		return -EINVAL;
+	} else if (memchr(b->req, '\0', (size_t)n)) {
+		return -EINVAL; /* a NUL inside */
 	}
 	if (path[0] != '/')
 		return -EINVAL;
 	if (m->label == VFS_UMOUNT)
 		return vfs_umount(info, path, m->w[0]);
-	return path_forward(m, info, b, path, path2);
+	return path_forward(m, info, b, path, plen, path2);
 }
 
 static long request(struct ipc_msg *m, const struct ipc_info *info, struct worker_bufs *b)
