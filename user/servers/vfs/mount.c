@@ -26,33 +26,38 @@ static void unlock(void)
 	__atomic_store_n(&table_lock, 0, __ATOMIC_RELEASE);
 }
 
-/* The slots in use, so lookups touch only live entries (the table spans
- * pages; every page touched costs after an address-space switch). */
+/* The slots in use, longest target first: lookups touch only live
+ * entries (the table spans pages; every page touched costs after an
+ * address-space switch), and the first that holds a path is the one. */
 static uint8_t live[VFS_MOUNTS_MAX];
 static int nr_live;
 
 static void live_update_locked(void)
 {
 	nr_live = 0;
-	for (int i = 0; i < VFS_MOUNTS_MAX; i++)
-		if (mounts[i].used)
-			live[nr_live++] = (uint8_t)i;
+	for (int i = 0; i < VFS_MOUNTS_MAX; i++) {
+		if (!mounts[i].used)
+			continue;
+		int k = nr_live++;
+		for (; k > 0 && mounts[live[k - 1]].r.tlen < mounts[i].r.tlen; k--)
+			live[k] = live[k - 1];
+		live[k] = (uint8_t)i;
+	}
 }
 
 bool vfs_mount_find(const char *p, size_t plen, struct vfs_route *out)
 {
-	int best = -1;
+	int found = -1;
 	lock();
-	for (int k = 0; k < nr_live; k++) {
+	for (int k = 0; k < nr_live && found < 0; k++) {
 		const struct vfs_mount *mt = &mounts[live[k]];
-		size_t t = mt->r.tlen;
-		if ((best < 0 || t > mounts[best].r.tlen) && vfs_path_under(p, plen, mt->target, t))
-			best = live[k];
+		if (vfs_path_under(p, plen, mt->target, mt->r.tlen))
+			found = live[k];
 	}
-	if (best >= 0)
-		*out = mounts[best].r;
+	if (found >= 0)
+		*out = mounts[found].r;
 	unlock();
-	return best >= 0;
+	return found >= 0;
 }
 
 static int find_exact_locked(const char *p, size_t plen)
