@@ -62,7 +62,7 @@ bool vfs_mount_find(const char *p, size_t plen, struct vfs_route *out)
 
 static int find_exact_locked(const char *p, size_t plen)
 {
-	for (int k = 0; k < nr_live; k++)
+	for (int k = 0; k < nr_live && mounts[live[k]].r.tlen >= plen; k++) /* longest first */
 		if (mounts[live[k]].r.tlen == plen && memcmp(mounts[live[k]].target, p, plen) == 0)
 			return live[k];
 	return -1;
