@@ -6,13 +6,13 @@
 
 struct thread;
 struct trap_frame;
-struct proc;
 
 /* On the way back to user mode: stop here while the thread's cgroup is
  * frozen (SIGKILL still ends it). */
 void freezer_park(struct thread *t, struct trap_frame *tf);
-/* Sends p's threads to the park point. proc_lock held. */
-void freezer_kick_proc_locked(struct proc *p);
+/* Sends t to the park point: at its next way back to user mode, and out
+ * of a wait it is blocked in. proc_lock held. */
+void freezer_kick(struct thread *t);
 /* Parked threads look again (after a thaw or a migration). */
 void freezer_thaw_wake(void);
 

@@ -43,11 +43,13 @@ static char *cgfs_path_in(const char *upath, struct cgfs_path *pp, long *err)
 		*err = -EINVAL;
 	if (*err) {
 		kfree(pp->heap);
+		pp->heap = NULL;
 		return NULL;
 	}
 	return path;
 }
 
+/* Releases what cgfs_path_in kept, whether or not it succeeded. */
 static void cgfs_path_done(struct cgfs_path *pp)
 {
 	kfree(pp->heap);
@@ -98,8 +100,7 @@ static long cgfs_lookup(const char *upath, struct cgroup **cg, const struct cfty
 	char *path = cgfs_path_in(upath, &pp, &err);
 	if (path)
 		err = cgfs_resolve(path, cg, f);
-	if (path)
-		cgfs_path_done(&pp);
+	cgfs_path_done(&pp);
 	return err;
 }
 
@@ -146,8 +147,7 @@ long sys_cgfs_stat(const char *upath, struct k_cgnode *unode)
 		err = copy_to_user(unode, n, sizeof(*n));
 	}
 	kfree(n);
-	if (path)
-		cgfs_path_done(&pp);
+	cgfs_path_done(&pp);
 	return err;
 }
 
@@ -185,8 +185,7 @@ long sys_cgfs_readdir(const char *upath, uint64_t pos, struct k_cgnode *unode)
 			err = (long)next; /* 0: the end */
 	}
 	kfree(n);
-	if (path)
-		cgfs_path_done(&pp);
+	cgfs_path_done(&pp);
 	return err;
 }
 
@@ -234,8 +233,7 @@ long sys_cgfs_mkdir(const char *upath, uint32_t uid, uint32_t gid)
 		}
 		cg_put(parent);
 	}
-	if (path)
-		cgfs_path_done(&pp);
+	cgfs_path_done(&pp);
 	return err;
 }
 
@@ -257,8 +255,14 @@ long sys_cgfs_rmdir(const char *upath, uint32_t uid, uint32_t gid)
 	const struct cftype *f;
 	long err = cgfs_lookup(upath, &cg, &f);
 	if (!err) {
-		err = f ? -ENOTDIR : cg == &cg_root ? -EBUSY :
-		      !cgfs_dir_writable(cg->parent, uid, gid) ? -EACCES : cg_destroy(cg);
+		err = f ? -ENOTDIR : cg == &cg_root ? -EBUSY : !cgfs_dir_writable(cg->parent, uid, gid) ? -EACCES : 0;
+		if (!err) {
+			/* Under proc_lock, as migrations are: one that checked its
+			 * destination alive finds it so until it is done. */
+			spin_lock(&proc_lock);
+			err = cg_destroy(cg);
+			spin_unlock(&proc_lock);
+		}
 		cg_put(cg);
 	}
 	return err;
@@ -294,8 +298,7 @@ long sys_cgfs_read(const char *upath, char *ubuf, size_t len)
 		kfree(out.buf);
 		cg_put(cg);
 	}
-	if (path)
-		cgfs_path_done(&pp);
+	cgfs_path_done(&pp);
 	return err;
 }
 
@@ -324,8 +327,7 @@ long sys_cgfs_write(const char *upath, const char *ubuf, size_t len, const struc
 		cg_put(cg);
 	}
 	kfree(text);
-	if (path)
-		cgfs_path_done(&pp);
+	cgfs_path_done(&pp);
 	return err < 0 ? err : (long)len;
 }
 

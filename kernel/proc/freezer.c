@@ -30,14 +30,10 @@ static void freezer_count_locked(struct cgroup *cg, int delta)
 	cg_frozen_update_locked(cg);
 }
 
-void freezer_kick_proc_locked(struct proc *p)
+void freezer_kick(struct thread *t)
 {
-	struct list_head *pos;
-	list_for_each(pos, &p->threads) {
-		struct thread *t = list_entry(pos, struct thread, proc_link);
-		thread_set_work(t);
-		sched_kick_blocked(t);
-	}
+	thread_set_work(t);
+	sched_kick_blocked(t);
 }
 
 /* Sets e_freeze below cg after a change; kicks what starts freezing.
@@ -47,11 +43,8 @@ static void freezer_propagate_locked(struct cgroup *cg)
 	bool e = cg->freeze || (cg->parent && cg->parent->e_freeze);
 	if (e && !cg->e_freeze) {
 		struct list_head *pos;
-		list_for_each(pos, &cg->threads) {
-			struct thread *t = list_entry(pos, struct thread, cg_link);
-			thread_set_work(t);
-			sched_kick_blocked(t);
-		}
+		list_for_each(pos, &cg->threads)
+			freezer_kick(list_entry(pos, struct thread, cg_link));
 	}
 	cg->e_freeze = e;
 	struct list_head *pos;

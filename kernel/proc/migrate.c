@@ -39,10 +39,8 @@ static void migrate_thread(struct thread *t, struct cgroup *dst)
 	cg_unlock();
 	cg_thread_move(was, dst);
 	sched_move_thread(t, dst);
-	if (dst->e_freeze) { /* into a frozen cgroup: it freezes */
-		thread_set_work(t);
-		sched_kick_blocked(t);
-	}
+	if (dst->e_freeze)
+		freezer_kick(t); /* into a frozen cgroup: it freezes */
 	if (was->e_freeze)
 		freezer_thaw_wake(); /* out of one: it looks again */
 	cg_put(was); /* never the last: the caller holds it too */
