@@ -92,6 +92,7 @@ int cgfs_write_threads(struct cgroup *cg, int64_t tid, const struct k_cgwriter *
 /* cpu.stat and cpu.pressure, core files (cgroup/cpu.c: they ask the
  * scheduler). */
 int cgfs_show_cpu_stat(struct cgroup *cg, struct cgfs_buf *out);
+int cgfs_show_cpu_stat_local(struct cgroup *cg, struct cgfs_buf *out);
 int cgfs_show_cpu_pressure(struct cgroup *cg, struct cgfs_buf *out);
 /* SIGKILL to every process in cg's subtree (cgroup.kill). */
 void cgfs_kill_subtree(struct cgroup *cg);

@@ -365,6 +365,7 @@ static const struct cftype cgfs_core_files[] = {
 static const struct cftype cgfs_core_extra[] = {
 	{ "cpu.pressure", 0444, CFT_PRESSURE, cgfs_show_cpu_pressure, NULL },
 	{ "cpu.stat", 0444, 0, cgfs_show_cpu_stat, NULL },
+	{ "cpu.stat.local", 0444, 0, cgfs_show_cpu_stat_local, NULL },
 };
 
 int cgfs_write(struct cgroup *cg, const struct cftype *f, char *text, size_t len, const struct k_cgwriter *w)

@@ -204,7 +204,7 @@ int cg_create(struct cgroup *parent, const char *name, struct cgroup **out)
 	if (!err) {
 		cg_init_common(cg, parent);
 		cg->name = copy;
-		list_add_tail(&cg->sibling, &parent->children);
+		sched_cg_link(parent, cg);
 		rb_insert(&parent->children_by_name, &cg->name_node, cg_name_less);
 		rb_insert(&parent->children_by_id, &cg->id_node, cg_id_less);
 		parent->nr_children++;
@@ -234,7 +234,7 @@ int cg_destroy(struct cgroup *cg)
 	int err = cg->dead ? -ENOENT : (cg->nr_threads || cg->nr_children) ? -EBUSY : 0;
 	if (!err) {
 		cg->dead = true;
-		list_del(&cg->sibling);
+		sched_cg_unlink(cg);
 		rb_erase(&cg->parent->children_by_name, &cg->name_node);
 		rb_erase(&cg->parent->children_by_id, &cg->id_node);
 		cg->parent->nr_children--;

@@ -15,7 +15,7 @@
 #include "types.h"
 
 #define CG_NAME_MAX 255
-#define CG_NAME_INLINE 160
+#define CG_NAME_INLINE 152
 #define CG_WEIGHT_DEFAULT 100
 #define CG_WEIGHT_MIN 1
 #define CG_WEIGHT_MAX 10000
@@ -102,7 +102,7 @@ struct cgroup {
 	 * its threads and child cgroups compete in */
 	struct sched_entity se;
 	struct sched_queue rq;
-	uint32_t cpu_shares;		/* its weight in the parent's queue (cpu.weight*1024/100) */
+	uint32_t cpu_shares;		/* its weight in the parent's queue (sched_weight_from_cgroup) */
 	struct sched_bandwidth cpu_bw;	/* cpu.max */
 	struct sched_psi cpu_psi;	/* cpu.pressure */
 	bool pressure_off;		/* cgroup.pressure 0: no *.pressure files */
@@ -132,6 +132,12 @@ void cg_uncharged(struct cgroup *cg);
 /* Drops this CPU's stock of charges for cg (the page allocator's,
  * kernel/mm/memcg.c). */
 void cg_memory_drain(struct cgroup *cg);
+/* The scheduler's (kernel/sched/bandwidth.c): put cg on (take it off) its
+ * parent's children list, under sched_lock as well as the tree lock,
+ * since a throttle walks the subtree below it (cpu.stat.local); a new
+ * child starts throttled if its parent is. */
+void sched_cg_link(struct cgroup *parent, struct cgroup *cg);
+void sched_cg_unlink(struct cgroup *cg);
 /* Whether a live thread is in cg or below (cgroup.events "populated").
  * cg_lock held. */
 bool cg_populated_locked(const struct cgroup *cg);

@@ -163,20 +163,28 @@ static void cpu_offline(struct cgroup *cg)
 	sched_cg_bw_release(cg);
 }
 
+extern struct cg_controller cg_cpu;
+
+/* Linux shows cpu's own statistics where the controller has state: in
+ * the root, and where the parent enables it. */
+static bool cpu_has_state(struct cgroup *cg)
+{
+	cg_lock();
+	bool on = !cg->parent || (cg->parent->subtree_control & cg_cpu.bit);
+	cg_unlock();
+	return on;
+}
+
 /* Usage, user, system and nice time; with the controller enabled for cg,
  * the bandwidth statistics too (as Linux shows them). */
 int cgfs_show_cpu_stat(struct cgroup *cg, struct cgfs_buf *out)
 {
-	extern struct cg_controller cg_cpu;
 	uint64_t user, sys;
 	sched_cg_cputime(cg, &user, &sys);
 	cgfs_printf(out, "usage_usec %llu\nuser_usec %llu\nsystem_usec %llu\nnice_usec %llu\n",
 		    (unsigned long long)((user + sys) / US), (unsigned long long)(user / US),
 		    (unsigned long long)(sys / US), (unsigned long long)(sched_cg_nice_ns(cg) / US));
-	cg_lock();
-	bool enabled = cg->parent && (cg->parent->subtree_control & cg_cpu.bit);
-	cg_unlock();
-	if (!enabled)
+	if (!cpu_has_state(cg))
 		return 0;
 	struct sched_bandwidth b;
 	sched_cg_bandwidth(cg, &b);
@@ -184,6 +192,17 @@ int cgfs_show_cpu_stat(struct cgroup *cg, struct cgfs_buf *out)
 		    (unsigned long long)b.nr_periods, (unsigned long long)b.nr_throttled,
 		    (unsigned long long)(b.throttled_ns / US), (unsigned long long)b.nr_bursts,
 		    (unsigned long long)(b.burst_ns / US));
+	return 0;
+}
+
+/* The time cg was throttled, by its own cpu.max or an ancestor's. */
+int cgfs_show_cpu_stat_local(struct cgroup *cg, struct cgfs_buf *out)
+{
+	struct sched_bandwidth b;
+	if (!cpu_has_state(cg))
+		return 0;
+	sched_cg_bandwidth(cg, &b);
+	cgfs_printf(out, "throttled_usec %llu\n", (unsigned long long)(b.local_ns / US));
 	return 0;
 }
 

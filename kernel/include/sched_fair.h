@@ -9,7 +9,7 @@
  * holds at least one runnable entity; it is never returned by pick_next.
  *
  * Virtual runtime. Running for d ns advances an entity's vruntime by
- * d * 1024 / weight; charging a thread also charges every ancestor group
+ * d * SCHED_NICE0_WEIGHT / weight; charging a thread also charges every ancestor group
  * entity, each at its own weight. Each queue runs its entity with the
  * smallest vruntime, so over time vruntimes of siblings stay together and
  * CPU time splits by weight. A queue's min_vruntime is a monotonic floor
@@ -40,7 +40,12 @@
 #include "list.h"
 #include "rbtree.h"
 
-#define SCHED_NICE0_WEIGHT 1024
+/* Entity weights carry 10 fraction bits (Linux's scale_load on 64-bit):
+ * nice 0 is 1024 << 10, so cpu.weight converts without rounding away the
+ * ratio between small weights (cpu.weight 1 : 10 is 10486 : 104858, not
+ * Linux's 10 : 102, which would give 8.93% instead of 9.09%). */
+#define SCHED_LOAD_SHIFT   10
+#define SCHED_NICE0_WEIGHT (1024u << SCHED_LOAD_SHIFT)
 #define SCHED_NICE_MIN     (-20)
 #define SCHED_NICE_MAX     19
 
@@ -55,21 +60,22 @@
 #define SCHED_SLEEPER_BONUS_NS (SCHED_LATENCY_NS / 2) /* max credit, in vruntime,
 						  for having slept */
 
-/* Linux's nice-to-weight table: index nice + 20; each nice step is ~1.25x. */
+/* Linux's nice-to-weight table (unscaled): index nice + 20; each nice step
+ * is ~1.25x. */
 extern const uint32_t sched_nice_to_weight[40];
 
-/* Weight for a nice value (clamped to -20..19). */
+/* Weight (scaled) for a nice value (clamped to -20..19). */
 uint32_t sched_weight_from_nice(int nice);
 
 /* cgroup v2 cpu.weight (clamped to 1..10000; 100 = nice 0) to an entity
- * weight: cpu_weight * 1024 / 100, never below 1. */
+ * weight: cpu_weight * SCHED_NICE0_WEIGHT / 100, rounded. */
 uint32_t sched_weight_from_cgroup(uint32_t cpu_weight);
 /* Back: the cpu.weight a scheduler weight shows (rounded), and the nice
  * value whose weight is nearest (cpu.weight.nice). */
 uint32_t sched_cgroup_from_weight(uint32_t weight);
 int sched_nice_from_weight(uint32_t weight);
 /* The weight of an idle group (cpu.idle), Linux's SCHED_IDLE weight. */
-#define SCHED_IDLE_WEIGHT 3
+#define SCHED_IDLE_WEIGHT (3u << SCHED_LOAD_SHIFT)
 
 struct sched_queue;
 struct sched_entity;
@@ -102,6 +108,11 @@ struct sched_bandwidth {
 	int64_t runtime;
 	uint64_t period_end, used, throttled_at;
 	uint64_t nr_periods, nr_throttled, throttled_ns, nr_bursts, burst_ns;
+	/* cpu.stat.local: time this group could not run because it or an
+	 * ancestor was throttled. path_throttled counts the throttled groups
+	 * on its path (itself included), since local_at if > 0. */
+	uint32_t path_throttled;
+	uint64_t local_at, local_ns;
 	struct list_head link;	/* in the list of limited groups */
 };
 

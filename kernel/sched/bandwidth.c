@@ -13,8 +13,11 @@
  * as far as the burst allows, and an overrun (a throttle is noticed at the
  * next tick or switch) is paid back, so the long-run share is exact.
  * Statistics: periods elapsed while active, times throttled, time spent
- * throttled, periods that used burst and the burst time used. All under
- * sched_lock. */
+ * throttled, periods that used burst and the burst time used; and for
+ * cpu.stat.local, the time a group spent throttled by itself or by any
+ * ancestor (a throttle walks the subtree below it, as Linux's
+ * throttle_count does; children lists change under sched_lock too, see
+ * sched_cg_link). All under sched_lock. */
 #include "sched.h"
 #include "cgroup.h"
 #include "abi/errno.h"
@@ -29,6 +32,45 @@ static struct cgroup *group_cgroup(struct sched_entity *e)
 	return container_of(e, struct cgroup, se);
 }
 
+/* The next cgroup after pos in a pre-order walk of root's subtree. */
+static struct cgroup *bw_next(struct cgroup *pos, struct cgroup *root)
+{
+	if (!list_empty(&pos->children))
+		return list_entry(pos->children.next, struct cgroup, sibling);
+	for (; pos != root; pos = pos->parent)
+		if (pos->sibling.next != &pos->parent->children)
+			return list_entry(pos->sibling.next, struct cgroup, sibling);
+	return NULL;
+}
+
+/* One more (delta 1) or one fewer (-1) throttled group above every
+ * cgroup of cg's subtree: stretches of local throttling start and end. */
+static void bw_path_throttle(struct cgroup *cg, int delta, uint64_t now)
+{
+	for (struct cgroup *d = cg; d; d = bw_next(d, cg)) {
+		struct sched_bandwidth *b = &d->cpu_bw;
+		if (delta > 0 && b->path_throttled++ == 0)
+			b->local_at = now;
+		else if (delta < 0 && --b->path_throttled == 0)
+			b->local_ns += now - b->local_at;
+	}
+}
+
+static void bw_throttle(struct cgroup *cg, uint64_t now)
+{
+	sched_throttle(&cg->se);
+	cg->cpu_bw.throttled_at = now;
+	cg->cpu_bw.nr_throttled++;
+	bw_path_throttle(cg, 1, now);
+}
+
+static void bw_unthrottle(struct cgroup *cg, uint64_t now)
+{
+	sched_unthrottle(&cg->se);
+	cg->cpu_bw.throttled_ns += now - cg->cpu_bw.throttled_at;
+	bw_path_throttle(cg, -1, now);
+}
+
 bool sched_bw_charge(struct sched_entity *leaf, uint64_t delta, uint64_t now)
 {
 	bool throttled = false;
@@ -41,9 +83,7 @@ bool sched_bw_charge(struct sched_entity *leaf, uint64_t delta, uint64_t now)
 		b->runtime -= (int64_t)delta;
 		b->used += delta;
 		if (b->runtime <= 0 && !e->throttled) {
-			sched_throttle(e);
-			b->throttled_at = now;
-			b->nr_throttled++;
+			bw_throttle(group_cgroup(e), now);
 			throttled = true;
 		}
 	}
@@ -68,8 +108,7 @@ static bool bw_refresh(struct cgroup *cg, uint64_t now)
 	b->runtime = MIN(b->runtime + (int64_t)(MIN(n, 4u) * b->quota), cap);
 	if (!cg->se.throttled || b->runtime <= 0)
 		return false;
-	sched_unthrottle(&cg->se);
-	b->throttled_ns += now - b->throttled_at;
+	bw_unthrottle(cg, now);
 	return true;
 }
 
@@ -105,10 +144,8 @@ static void bw_set_locked(struct cgroup *cg, uint64_t quota, uint64_t period, ui
 		list_del(&b->link);
 		nr_bw_groups--;
 	}
-	if (cg->se.throttled && (!now_limited || b->runtime > 0)) {
-		sched_unthrottle(&cg->se);
-		b->throttled_ns += clock_ns() - b->throttled_at;
-	}
+	if (cg->se.throttled && (!now_limited || b->runtime > 0))
+		bw_unthrottle(cg, clock_ns());
 }
 
 int sched_cg_set_max(struct cgroup *cg, uint64_t quota, uint64_t period, uint64_t burst)
@@ -126,8 +163,11 @@ void sched_cg_bandwidth(const struct cgroup *cg, struct sched_bandwidth *out)
 {
 	uint64_t f = spin_lock_irqsave(&sched_lock);
 	*out = cg->cpu_bw;
-	if (cg->se.throttled) /* the current stretch counts too */
+	/* the current stretches count too */
+	if (cg->se.throttled)
 		out->throttled_ns += clock_ns() - cg->cpu_bw.throttled_at;
+	if (cg->cpu_bw.path_throttled)
+		out->local_ns += clock_ns() - cg->cpu_bw.local_at;
 	spin_unlock_irqrestore(&sched_lock, f);
 }
 
@@ -136,5 +176,21 @@ void sched_cg_bw_release(struct cgroup *cg)
 	uint64_t f = spin_lock_irqsave(&sched_lock);
 	if (cg->cpu_bw.quota != SCHED_QUOTA_MAX)
 		bw_set_locked(cg, SCHED_QUOTA_MAX, cg->cpu_bw.period, 0);
+	spin_unlock_irqrestore(&sched_lock, f);
+}
+
+void sched_cg_link(struct cgroup *parent, struct cgroup *cg)
+{
+	uint64_t f = spin_lock_irqsave(&sched_lock);
+	list_add_tail(&cg->sibling, &parent->children);
+	cg->cpu_bw.path_throttled = parent->cpu_bw.path_throttled;
+	cg->cpu_bw.local_at = clock_ns();
+	spin_unlock_irqrestore(&sched_lock, f);
+}
+
+void sched_cg_unlink(struct cgroup *cg)
+{
+	uint64_t f = spin_lock_irqsave(&sched_lock);
+	list_del(&cg->sibling);
 	spin_unlock_irqrestore(&sched_lock, f);
 }

@@ -25,16 +25,13 @@ const uint32_t sched_nice_to_weight[40] = {
 uint32_t sched_weight_from_nice(int nice)
 {
 	nice = MAX(SCHED_NICE_MIN, MIN(SCHED_NICE_MAX, nice));
-	return sched_nice_to_weight[nice - SCHED_NICE_MIN];
+	return sched_nice_to_weight[nice - SCHED_NICE_MIN] << SCHED_LOAD_SHIFT;
 }
 
 uint32_t sched_weight_from_cgroup(uint32_t cpu_weight)
 {
-	uint32_t w;
-
 	cpu_weight = MAX(1u, MIN(10000u, cpu_weight));
-	w = (cpu_weight * SCHED_NICE0_WEIGHT + 50) / 100; /* rounded, as Linux */
-	return MAX(1u, w);
+	return (uint32_t)(((uint64_t)cpu_weight * SCHED_NICE0_WEIGHT + 50) / 100);
 }
 
 uint32_t sched_cgroup_from_weight(uint32_t weight)
@@ -49,8 +46,8 @@ int sched_nice_from_weight(uint32_t weight)
 	uint32_t best = UINT32_MAX;
 	int i = 0;
 	for (; i < 40; i++) {
-		uint32_t d = sched_nice_to_weight[i] > weight ? sched_nice_to_weight[i] - weight
-							      : weight - sched_nice_to_weight[i];
+		uint32_t w = sched_nice_to_weight[i] << SCHED_LOAD_SHIFT;
+		uint32_t d = w > weight ? w - weight : weight - w;
 		if (d >= best)
 			break;
 		best = d;
@@ -70,7 +67,7 @@ static bool vbefore(uint64_t a, uint64_t b)
 	return vdiff(a, b) < 0;
 }
 
-/* delta * 1024 / weight without overflow for any delta whose result fits,
+/* delta * SCHED_NICE0_WEIGHT / weight without overflow for any delta whose result fits,
  * and without 128-bit division: split delta = q * weight + r. */
 static uint64_t to_vruntime(uint64_t delta, uint32_t weight)
 {
@@ -333,7 +330,8 @@ void sched_account(struct sched_entity *leaf, uint64_t delta_ns)
 }
 
 /* LATENCY scaled by the leaf's share at each level, floored at MIN_GRAN.
- * slice * weight < 2^23 * 2^32 cannot overflow. */
+ * slice * weight < 2^23 * 2^32 cannot overflow (nor the remainder's
+ * r * SCHED_NICE0_WEIGHT < 2^32 * 2^20 in to_vruntime). */
 static uint64_t leaf_slice(const struct sched_entity *leaf)
 {
 	uint64_t slice = SCHED_LATENCY_NS;

@@ -90,10 +90,26 @@ int cgfs_show_cpu_stat(struct cgroup *cg, struct cgfs_buf *out)
 	return 0;
 }
 
+int cgfs_show_cpu_stat_local(struct cgroup *cg, struct cgfs_buf *out)
+{
+	cgfs_printf(out, "throttled_usec 0 (%s)\n", cg->name);
+	return 0;
+}
+
 int cgfs_show_cpu_pressure(struct cgroup *cg, struct cgfs_buf *out)
 {
 	cgfs_printf(out, "some (%s)\n", cg->name);
 	return 0;
+}
+
+void sched_cg_link(struct cgroup *parent, struct cgroup *cg)
+{
+	list_add_tail(&cg->sibling, &parent->children);
+}
+
+void sched_cg_unlink(struct cgroup *cg)
+{
+	list_del(&cg->sibling);
 }
 
 void sched_psi_queued(struct sched_entity *se, int delta)
@@ -276,8 +292,8 @@ static void test_files(void)
 	const char *names[] = { "cgroup.controllers", "cgroup.events", "cgroup.freeze", "cgroup.kill",
 				"cgroup.max.depth", "cgroup.max.descendants", "cgroup.pressure", "cgroup.procs",
 				"cgroup.stat", "cgroup.subtree_control", "cgroup.threads", "cgroup.type",
-				"cpu.pressure", "cpu.stat" };
-	const uint16_t modes[] = { 0444, 0444, 0644, 0200, 0644, 0644, 0644, 0644, 0444, 0644, 0644, 0644, 0444, 0444 };
+				"cpu.pressure", "cpu.stat", "cpu.stat.local" };
+	const uint16_t modes[] = { 0444, 0444, 0644, 0200, 0644, 0644, 0644, 0644, 0444, 0644, 0644, 0644, 0444, 0444, 0444 };
 	bool all = true;
 	for (unsigned i = 0; i < ARRAY_SIZE(names); i++) {
 		const struct cftype *f = cgfs_file_at(a, i);
@@ -293,8 +309,9 @@ static void test_files(void)
 	   is(a, "cgroup.pressure", "0\n") && wr(a, "cgroup.pressure", "1") == 0 && cgfs_file_find(a, "cpu.pressure"),
 	   "cgroup.pressure 0 hides cpu.pressure, 1 shows it; 2 ERANGE, junk EINVAL");
 	ok(is(a, "cpu.stat", "usage_usec 0 (a)\n") && is(&cg_root, "cpu.stat", "usage_usec 0 ()\n") &&
+	   is(a, "cpu.stat.local", "throttled_usec 0 (a)\n") && is(&cg_root, "cpu.stat.local", "throttled_usec 0 ()\n") &&
 	   !cgfs_file_find(a, "cpu.stats") && !cgfs_file_find(a, "cpu.weight"),
-	   "cpu.stat is a core file, in every cgroup (the root too)");
+	   "cpu.stat and cpu.stat.local are core files, in every cgroup (the root too)");
 	ok(is(a, "cgroup.kill", "<-22>") && wr(a, "cgroup.stat", "1") == -EINVAL &&
 	   wr(a, "cgroup.events", "") == 0, "reading write-only, writing read-only: EINVAL; zero-length writes: 0");
 	char nul[] = "12\0x";

@@ -402,24 +402,35 @@ static void teardown(const char *what)
 
 static void test_weights(void)
 {
-	ok(sched_weight_from_cgroup(100) == SCHED_NICE0_WEIGHT &&
-	   sched_weight_from_cgroup(300) == 3072 &&
-	   sched_weight_from_cgroup(1) == 10 &&
-	   sched_weight_from_cgroup(0) == 10 &&
-	   sched_weight_from_cgroup(10000) == 102400 &&
-	   sched_weight_from_cgroup(50000) == 102400 && sched_weight_from_cgroup(33) == 338,
-	   "cpu.weight to weight: x*1024/100 rounded, clamped to 1..10000");
-	ok(sched_cgroup_from_weight(1024) == 100 && sched_cgroup_from_weight(335) == 33 &&
-	   sched_cgroup_from_weight(15) == 1 && sched_cgroup_from_weight(88761) == 8668 &&
-	   sched_cgroup_from_weight(3072) == 300, "weight back to cpu.weight, rounded");
-	ok(sched_nice_from_weight(1024) == 0 && sched_nice_from_weight(335) == 5 && sched_nice_from_weight(88761) == -20 &&
-	   sched_nice_from_weight(15) == 19 && sched_nice_from_weight(10) == 19 && sched_nice_from_weight(1000) == 0 &&
-	   sched_nice_from_weight(102400) == -20 && sched_nice_from_weight(3072) == -5,
+#define L(w) ((uint32_t)(w) << SCHED_LOAD_SHIFT)
+	ok(sched_weight_from_cgroup(100) == SCHED_NICE0_WEIGHT && SCHED_NICE0_WEIGHT == L(1024) &&
+	   sched_weight_from_cgroup(300) == L(3072) &&
+	   sched_weight_from_cgroup(1) == 10486 &&
+	   sched_weight_from_cgroup(0) == 10486 &&
+	   sched_weight_from_cgroup(10) == 104858 &&
+	   sched_weight_from_cgroup(10000) == L(102400) &&
+	   sched_weight_from_cgroup(50000) == L(102400) && sched_weight_from_cgroup(33) == 346030,
+	   "cpu.weight to weight: x*nice0/100 rounded, clamped to 1..10000");
+	ok(sched_weight_from_cgroup(10) * 1000ull / sched_weight_from_cgroup(1) == 9999,
+	   "cpu.weight 1:10 keeps its ratio to 0.01%%");
+	ok(sched_cgroup_from_weight(L(1024)) == 100 && sched_cgroup_from_weight(L(335)) == 33 &&
+	   sched_cgroup_from_weight(L(15)) == 1 && sched_cgroup_from_weight(L(88761)) == 8668 &&
+	   sched_cgroup_from_weight(L(3072)) == 300 && sched_cgroup_from_weight(10486) == 1,
+	   "weight back to cpu.weight, rounded");
+	bool back = true;
+	for (uint32_t w = 1; w <= 10000; w++)
+		back &= sched_cgroup_from_weight(sched_weight_from_cgroup(w)) == w;
+	ok(back, "every cpu.weight reads back as written");
+	ok(sched_nice_from_weight(L(1024)) == 0 && sched_nice_from_weight(L(335)) == 5 &&
+	   sched_nice_from_weight(L(88761)) == -20 && sched_nice_from_weight(L(15)) == 19 &&
+	   sched_nice_from_weight(L(10)) == 19 && sched_nice_from_weight(L(1000)) == 0 &&
+	   sched_nice_from_weight(L(102400)) == -20 && sched_nice_from_weight(L(3072)) == -5,
 	   "cpu.weight.nice: the nearest nice value's weight");
-	ok(sched_weight_from_nice(0) == 1024 && sched_weight_from_nice(5) == 335 &&
-	   sched_weight_from_nice(-20) == 88761 && sched_weight_from_nice(19) == 15 &&
-	   sched_weight_from_nice(-99) == 88761 && sched_weight_from_nice(99) == 15,
-	   "nice table and clamping");
+	ok(sched_weight_from_nice(0) == L(1024) && sched_weight_from_nice(5) == L(335) &&
+	   sched_weight_from_nice(-20) == L(88761) && sched_weight_from_nice(19) == L(15) &&
+	   sched_weight_from_nice(-99) == L(88761) && sched_weight_from_nice(99) == L(15),
+	   "nice table (scaled) and clamping");
+#undef L
 	bool mono = true;
 	for (int i = 1; i < 40; i++)
 		mono &= sched_nice_to_weight[i] < sched_nice_to_weight[i - 1];
@@ -435,13 +446,13 @@ static void test_basics(void)
 	reset(0);
 	ok(!sched_pick_next(&root, now), "empty root: pick_next is NULL");
 	g = new_group(&root, 100);
-	a = new_thread("a", &g->q, 1024);
+	a = new_thread("a", &g->q, SCHED_NICE0_WEIGHT);
 	sched_enqueue(&g->se); /* groups are never enqueued directly */
 	ok(!g->se.on_rq && root.nr_queued == 0, "enqueue of a group entity is ignored");
 	wake(a);
 	sched_enqueue(&a->se); /* double enqueue is ignored */
 	ok(g->se.on_rq && root.nr_queued == 1 && g->q.nr_queued == 1 &&
-	   root.load == 1024 && g->q.load == 1024, "waking a thread queues its idle group");
+	   root.load == SCHED_NICE0_WEIGHT && g->q.load == SCHED_NICE0_WEIGHT, "waking a thread queues its idle group");
 	ok(cur == a && sched_entity_running(&a->se) && sched_entity_running(&g->se),
 	   "picked thread and its group are curr");
 	for (int i = 0; i < 100; i++) {
@@ -451,7 +462,7 @@ static void test_basics(void)
 	ok(never && a->se.sum_exec == 100 * MS && g->se.sum_exec == 100 * MS,
 	   "a lone thread is never preempted; group charged with it");
 	ok(a->se.vruntime - base_vr == 100 * MS && g->se.vruntime - base_vr == 100 * MS,
-	   "weight-1024 entities advance vruntime 1:1");
+	   "nice-0 weight entities advance vruntime 1:1");
 	sleep_thread(a);
 	ok(!g->se.on_rq && cur == NULL && idle_ns == 0,
 	   "dequeueing the running thread idles the CPU and dequeues its group");
@@ -469,8 +480,8 @@ static void test_group_weights(uint64_t vr_base, const char *what)
 	reset(vr_base);
 	g1 = new_group(&root, 100);
 	g2 = new_group(&root, 300);
-	t1 = new_thread("t1", &g1->q, 1024);
-	t2 = new_thread("t2", &g2->q, 1024);
+	t1 = new_thread("t1", &g1->q, SCHED_NICE0_WEIGHT);
+	t2 = new_thread("t2", &g2->q, SCHED_NICE0_WEIGHT);
 	wake(t1);
 	wake(t2);
 	reset_gaps();
@@ -492,10 +503,10 @@ static void test_thread_count(void)
 	reset(0);
 	ga = new_group(&root, 100);
 	gb = new_group(&root, 100);
-	a[0] = new_thread("a0", &ga->q, 1024);
-	a[1] = new_thread("a1", &ga->q, 1024);
-	a[2] = new_thread("a2", &ga->q, 1024);
-	b = new_thread("b", &gb->q, 1024);
+	a[0] = new_thread("a0", &ga->q, SCHED_NICE0_WEIGHT);
+	a[1] = new_thread("a1", &ga->q, SCHED_NICE0_WEIGHT);
+	a[2] = new_thread("a2", &ga->q, SCHED_NICE0_WEIGHT);
+	b = new_thread("b", &gb->q, SCHED_NICE0_WEIGHT);
 	for (int i = 0; i < 3; i++)
 		wake(a[i]);
 	wake(b);
@@ -545,9 +556,9 @@ static void test_nested(void)
 	b = new_group(&root, 100);
 	a1 = new_group(&a->q, 100);
 	a2 = new_group(&a->q, 100);
-	ta1 = new_thread("a1", &a1->q, 1024);
-	ta2 = new_thread("a2", &a2->q, 1024);
-	tb = new_thread("b", &b->q, 1024);
+	ta1 = new_thread("a1", &a1->q, SCHED_NICE0_WEIGHT);
+	ta2 = new_thread("a2", &a2->q, SCHED_NICE0_WEIGHT);
+	tb = new_thread("b", &b->q, SCHED_NICE0_WEIGHT);
 	wake(ta1);
 	wake(ta2);
 	wake(tb);
@@ -575,9 +586,9 @@ static void test_sleeper_group(void)
 	gb = new_group(&root, 100);
 	gc = new_group(&root, 100);
 	(void)gs, (void)gb, (void)gc;
-	ts = new_thread("s", &gs->q, 1024);
-	tb = new_thread("b", &gb->q, 1024);
-	tc = new_thread("c", &gc->q, 1024);
+	ts = new_thread("s", &gs->q, SCHED_NICE0_WEIGHT);
+	tb = new_thread("b", &gb->q, SCHED_NICE0_WEIGHT);
+	tc = new_thread("c", &gc->q, SCHED_NICE0_WEIGHT);
 	wake(tb);
 	wake(tc);
 	run(1 * SEC);
@@ -624,9 +635,9 @@ static void test_long_sleeper(void)
 
 	reset(0);
 	g = new_group(&root, 100);
-	x = new_thread("x", &g->q, 1024);
-	y = new_thread("y", &g->q, 1024);
-	z = new_thread("z", &root, 1024); /* a thread directly in the root */
+	x = new_thread("x", &g->q, SCHED_NICE0_WEIGHT);
+	y = new_thread("y", &g->q, SCHED_NICE0_WEIGHT);
+	z = new_thread("z", &root, SCHED_NICE0_WEIGHT); /* a thread directly in the root */
 	wake(x);
 	wake(y);
 	wake(z);
@@ -655,9 +666,9 @@ static void test_move(void)
 	reset(0);
 	g1 = new_group(&root, 100);
 	g2 = new_group(&root, 100);
-	a = new_thread("a", &g1->q, 1024);
-	b = new_thread("b", &g1->q, 1024);
-	c = new_thread("c", &g2->q, 1024);
+	a = new_thread("a", &g1->q, SCHED_NICE0_WEIGHT);
+	b = new_thread("b", &g1->q, SCHED_NICE0_WEIGHT);
+	c = new_thread("c", &g2->q, SCHED_NICE0_WEIGHT);
 	wake(a);
 	wake(b);
 	wake(c);
@@ -717,9 +728,9 @@ static void test_dequeue_waiting(void)
 
 	reset(0);
 	g = new_group(&root, 100);
-	a = new_thread("a", &g->q, 1024);
-	b = new_thread("b", &g->q, 1024);
-	c = new_thread("c", &g->q, 1024);
+	a = new_thread("a", &g->q, SCHED_NICE0_WEIGHT);
+	b = new_thread("b", &g->q, SCHED_NICE0_WEIGHT);
+	c = new_thread("c", &g->q, SCHED_NICE0_WEIGHT);
 	wake(a);
 	wake(b);
 	wake(c);
@@ -751,9 +762,9 @@ static void test_set_weight(void)
 	reset(0);
 	g1 = new_group(&root, 100);
 	g2 = new_group(&root, 100);
-	a = new_thread("a", &g1->q, 1024);
-	a2 = new_thread("a2", &g1->q, 1024);
-	b = new_thread("b", &g2->q, 1024);
+	a = new_thread("a", &g1->q, SCHED_NICE0_WEIGHT);
+	a2 = new_thread("a2", &g1->q, SCHED_NICE0_WEIGHT);
+	b = new_thread("b", &g2->q, SCHED_NICE0_WEIGHT);
 	wake(a);
 	wake(a2);
 	wake(b);
@@ -766,7 +777,7 @@ static void test_set_weight(void)
 	ok(run_until_running(a, true), "%s: a runs", what);
 	sched_set_weight(&g1->se, sched_weight_from_cgroup(300));
 	check_all();
-	ok(root.load == 3072 + 1024, "%s: root load follows group weight", what);
+	ok(root.load == (3072u + 1024u) << SCHED_LOAD_SHIFT, "%s: root load follows group weight", what);
 	run_expect_shares("G1 w300", 8 * SEC, a, 0.375, a2, 0.375, b, 0.25);
 
 	/* nice change of a waiting thread. */
@@ -845,17 +856,17 @@ static void test_edges(void)
 	reset(0);
 	g = new_group(&root, 100);
 	h = new_group(&root, 100);
-	a = new_thread("a", &g->q, 1024);
-	b = new_thread("b", &g->q, 1024);
-	d = new_thread("d", &g->q, 1024);
-	c = new_thread("c", &h->q, 1024);
-	e = new_thread("e", &h->q, 1024);
+	a = new_thread("a", &g->q, SCHED_NICE0_WEIGHT);
+	b = new_thread("b", &g->q, SCHED_NICE0_WEIGHT);
+	d = new_thread("d", &g->q, SCHED_NICE0_WEIGHT);
+	c = new_thread("c", &h->q, SCHED_NICE0_WEIGHT);
+	e = new_thread("e", &h->q, SCHED_NICE0_WEIGHT);
 	wake(a);
 	wake(b);
 	wake(c);
 	wake(d);
 	wake(e);
-	new_thread("r", &root, 1024);
+	new_thread("r", &root, SCHED_NICE0_WEIGHT);
 	wake(&threads[5]);
 	run(100 * MS);
 
@@ -930,8 +941,8 @@ static void test_throttle(void)
 	reset(0);
 	struct group *g1 = new_group(&root, 100), *g2 = new_group(&root, 100);
 	struct group *p = new_group(&root, 100), *c = new_group(&p->q, 100);
-	struct thread *t1 = new_thread("t1", &g1->q, 1024), *t2 = new_thread("t2", &g2->q, 1024);
-	struct thread *t3 = new_thread("t3", &c->q, 1024), *t4 = new_thread("t4", &p->q, 1024);
+	struct thread *t1 = new_thread("t1", &g1->q, 1024), *t2 = new_thread("t2", &g2->q, SCHED_NICE0_WEIGHT);
+	struct thread *t3 = new_thread("t3", &c->q, 1024), *t4 = new_thread("t4", &p->q, SCHED_NICE0_WEIGHT);
 	struct snap s;
 	wake(t1);
 	wake(t2);

@@ -725,8 +725,19 @@ static void test_cpu_max(void)
 	check(sh > 0.10 && sh < 0.30, "cpu.max 20000 100000: a spinner gets about 20% (10..30%)");
 	check(stat_field(path, "nr_throttled") > thr0 && stat_field(path, "throttled_usec") > 0 &&
 	      stat_field(path, "nr_periods") >= 5, "nr_periods, nr_throttled and throttled_usec move");
-	check(mkdir(d, 0755) == 0 && (sh = spin_share(d, 1.5)) > 0.10 && sh < 0.30,
+	char dstat[128], dlocal[128], clocal[128];
+	snprintf(dstat, sizeof(dstat), "%s/cpu.stat", d);
+	snprintf(dlocal, sizeof(dlocal), "%s/cpu.stat.local", d);
+	snprintf(clocal, sizeof(clocal), "%s/cpu.stat.local", c);
+	check(stat_field(clocal, "throttled_usec") == stat_field(path, "throttled_usec"),
+	      "cpu.stat.local: a child of the root was throttled exactly as long as its own limit held it");
+	check(mkdir(d, 0755) == 0 && text_is(dlocal, "") && stat_field(dstat, "nr_periods") == -1 && (sh = spin_share(d, 1.5)) > 0.10 && sh < 0.30,
 	      "a child without a limit is held to its parent's 20%");
+	check(put(BASE "/c/cgroup.subtree_control", "+cpu") == 0 && (sh = spin_share(d, 1.0)) < 0.30 &&
+	      stat_field(dlocal, "throttled_usec") > 300000 && stat_field(dstat, "throttled_usec") == 0 &&
+	      stat_field(dstat, "nr_throttled") == 0,
+	      "cpu.stat.local counts the time a parent's limit throttled a child; its cpu.stat does not");
+	check(put(BASE "/c/cgroup.subtree_control", "-cpu") == 0, "cpu off below c again");
 	check(put(BASE "/c/cpu.max", "max") == 0 && (sh = spin_share(c, 0.5)) > 0.5, "'max' lifts the limit");
 	rmdir(d);
 }
@@ -798,8 +809,10 @@ static void test_cpu(void)
 	waitpid(p, NULL, 0);
 	long usage = slurp(BASE "/c/cpu.stat", buf, sizeof(buf)) > 0 ? atol(buf + 11) : 0;
 	check(usage > 1000, "a busy child's time shows in its cgroup's cpu.stat usage_usec");
-	check(stat_field(BASE "/c/cpu.stat", "nr_periods") == 0 && stat_field("/sys/fs/cgroup/cpu.stat", "nr_periods") == -1,
-	      "cpu.stat has the bandwidth lines where cpu is enabled (not in the root)");
+	check(stat_field(BASE "/c/cpu.stat", "nr_periods") == 0 && stat_field("/sys/fs/cgroup/cpu.stat", "nr_periods") == 0 &&
+	      stat_field("/sys/fs/cgroup/cpu.stat", "throttled_usec") == 0 &&
+	      text_is("/sys/fs/cgroup/cpu.stat.local", "throttled_usec 0\n") && text_is(BASE "/c/cpu.stat.local", "throttled_usec 0\n"),
+	      "cpu.stat and cpu.stat.local: bandwidth lines where cpu has state (the root, and below +cpu)");
 	test_cpu_max();
 	test_cpu_pressure();
 	check(rmdir(BASE "/c") == 0 && put(BASE "/cgroup.subtree_control", "-cpu") == 0 &&
