@@ -33,6 +33,10 @@ void cgfs_put(struct cgfs_buf *b, const char *s, size_t n);
 #define CFT_NOTIFY_FILE(f) ((unsigned)(f)->flags >> 8)
 #define CFT_DEAD_ENOENT  8	/* writes once the cgroup is removed: ENOENT, not ENODEV */
 #define CFT_PRESSURE    16	/* a *.pressure file: hidden while cgroup.pressure is 0 */
+/* A file whose writes make a state that lives as long as the open file
+ * (a pressure trigger; cgfs_trigger_*): the write may end at a NUL;
+ * opening it for writing needs root (Linux: CAP_SYS_RESOURCE), else EPERM. */
+#define CFT_TRIGGER     32
 
 struct cftype {
 	const char *name;
@@ -55,7 +59,8 @@ const struct cftype *cgfs_file_find(const struct cgroup *cg, const char *name);
  * zero-length write does nothing), -EINVAL (read-only file, a NUL in the
  * text), -ENODEV or -ENOENT (cg removed: which one is the file's), or the
  * file's own parse and rule errors. */
-int cgfs_write(struct cgroup *cg, const struct cftype *f, char *text, size_t len, const struct k_cgwriter *w);
+int cgfs_write(struct cgroup *cg, const struct cftype *f, char *text, size_t len, const struct k_cgwriter *w,
+	       void **state);
 
 /* The owner and mode file f of cg has now. cg_lock held. */
 void cgfs_file_attr(const struct cgroup *cg, const struct cftype *f, uint32_t *uid, uint32_t *gid,
@@ -75,6 +80,12 @@ int cgfs_parse_s64(const char *text, int64_t *out);
 /* An integer in [min, max] (C base-0 rules): -EINVAL for anything that
  * is no integer, -ERANGE for one outside. */
 int cgfs_parse_range(const char *text, int64_t min, int64_t max, int64_t *out);
+/* A pressure trigger, "some|full STALL_US WINDOW_US" (Linux's): kind 0
+ * (some) or 1 (full); a window of 500 ms..10 s and a stall of 1 µs..the
+ * window, else -EINVAL. */
+#define CGFS_TRIGGER_WINDOW_MIN_US 500000u
+#define CGFS_TRIGGER_WINDOW_MAX_US 10000000u
+int cgfs_parse_trigger(const char *text, int *kind, uint64_t *stall_us, uint64_t *window_us);
 /* Strips leading and trailing whitespace in place; returns the start. */
 char *cgfs_strip(char *text);
 
@@ -93,6 +104,13 @@ int cgfs_write_threads(struct cgroup *cg, int64_t tid, const struct k_cgwriter *
  * scheduler). */
 int cgfs_show_cpu_stat(struct cgroup *cg, struct cgfs_buf *out);
 int cgfs_show_cpu_stat_local(struct cgroup *cg, struct cgfs_buf *out);
+/* Pressure triggers (cgroup/cpu.c). write: a trigger in *state (state
+ * NULL: a write by path, only checked, since an open-write-close leaves
+ * nothing); poll: events for the open file's state (NULL if it has
+ * none); release: the open file closes. */
+int cgfs_trigger_write(struct cgroup *cg, const struct cftype *f, char *text, void **state);
+int cgfs_trigger_poll(void *state);
+void cgfs_trigger_release(void *state);
 int cgfs_show_cpu_pressure(struct cgroup *cg, struct cgfs_buf *out);
 /* SIGKILL to every process in cg's subtree (cgroup.kill). */
 void cgfs_kill_subtree(struct cgroup *cg);

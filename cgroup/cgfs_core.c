@@ -363,21 +363,25 @@ static const struct cftype cgfs_core_files[] = {
 /* Core files named after a controller: every cgroup has them, whether
  * or not the controller is enabled (Linux: cpu.stat). */
 static const struct cftype cgfs_core_extra[] = {
-	{ "cpu.pressure", 0444, CFT_PRESSURE, cgfs_show_cpu_pressure, NULL },
+	{ "cpu.pressure", 0644, CFT_PRESSURE | CFT_TRIGGER, cgfs_show_cpu_pressure, NULL },
 	{ "cpu.stat", 0444, 0, cgfs_show_cpu_stat, NULL },
 	{ "cpu.stat.local", 0444, 0, cgfs_show_cpu_stat_local, NULL },
 };
 
-int cgfs_write(struct cgroup *cg, const struct cftype *f, char *text, size_t len, const struct k_cgwriter *w)
+int cgfs_write(struct cgroup *cg, const struct cftype *f, char *text, size_t len, const struct k_cgwriter *w,
+	       void **state)
 {
 	if (len == 0)
 		return 0;
-	if (!f->write)
+	bool trigger = f->flags & CFT_TRIGGER;
+	if (!f->write && !trigger)
 		return -EINVAL;
-	if (strlen(text) != len)
-		return -EINVAL; /* a NUL inside */
+	if (strlen(text) != len && !trigger)
+		return -EINVAL; /* a NUL inside (a trigger may end at one, as Linux's) */
 	if (cg->dead) /* the errno a removed cgroup gives is each file's */
 		return (f->flags & CFT_DEAD_ENOENT) ? -ENOENT : -ENODEV;
+	if (trigger)
+		return cgfs_trigger_write(cg, f, cgfs_strip(text), state);
 	return f->write(cg, cgfs_strip(text), w);
 }
 

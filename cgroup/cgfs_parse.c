@@ -87,3 +87,42 @@ int cgfs_parse_range(const char *text, int64_t min, int64_t max, int64_t *out)
 		return -EINVAL; /* overflow too: the kernel's kstrtoll says EINVAL here */
 	return *out < min || *out > max ? -ERANGE : 0;
 }
+
+/* The next decimal number (no sign) after spaces; the end in *end. */
+static int cgfs_next_decimal(const char *s, uint64_t *out, const char **end)
+{
+	while (cgfs_space(*s))
+		s++;
+	if (cgfs_digit(*s, 10) < 0)
+		return -EINVAL;
+	uint64_t v = 0;
+	for (; cgfs_digit(*s, 10) >= 0; s++) {
+		if (v > (UINT64_MAX - 9) / 10)
+			return -EINVAL;
+		v = v * 10 + (uint64_t)cgfs_digit(*s, 10);
+	}
+	*out = v;
+	*end = s;
+	return 0;
+}
+
+int cgfs_parse_trigger(const char *text, int *kind, uint64_t *stall_us, uint64_t *window_us)
+{
+	if (strncmp(text, "some", 4) == 0)
+		*kind = 0;
+	else if (strncmp(text, "full", 4) == 0)
+		*kind = 1;
+	else
+		return -EINVAL;
+	const char *s = text + 4;
+	if (!cgfs_space(*s) || cgfs_next_decimal(s, stall_us, &s) || !cgfs_space(*s) ||
+	    cgfs_next_decimal(s, window_us, &s))
+		return -EINVAL;
+	while (cgfs_space(*s))
+		s++;
+	if (*s)
+		return -EINVAL;
+	if (*window_us < CGFS_TRIGGER_WINDOW_MIN_US || *window_us > CGFS_TRIGGER_WINDOW_MAX_US)
+		return -EINVAL;
+	return *stall_us == 0 || *stall_us > *window_us ? -EINVAL : 0;
+}

@@ -224,6 +224,33 @@ int cgfs_show_cpu_pressure(struct cgroup *cg, struct cgfs_buf *out)
 	return 0;
 }
 
+/* A trigger written to cpu.pressure lives as long as the open file.
+ * (memory.pressure and io.pressure will tell theirs apart by f.) */
+int cgfs_trigger_write(struct cgroup *cg, const struct cftype *f, char *text, void **state)
+{
+	(void)f;
+	int kind;
+	uint64_t stall, window;
+	int err = cgfs_parse_trigger(text, &kind, &stall, &window);
+	if (err || !state)
+		return err;
+	*state = sched_psi_trigger_new(cg, kind, stall * US, window * US);
+	return *state ? 0 : -ENOMEM;
+}
+
+/* Linux: POLLPRI once per firing; a file without a trigger POLLPRI|POLLERR. */
+int cgfs_trigger_poll(void *state)
+{
+	if (!state)
+		return 0x2 | 0x8;
+	return sched_psi_trigger_fired(state) ? 0x2 : 0;
+}
+
+void cgfs_trigger_release(void *state)
+{
+	sched_psi_trigger_free(state);
+}
+
 static const struct cftype cpu_files[] = {
 	{ "cpu.idle", 0644, CFT_NOT_ON_ROOT, cpu_show_idle, cpu_write_idle },
 	{ "cpu.max", 0644, CFT_NOT_ON_ROOT, cpu_show_max, cpu_write_max },

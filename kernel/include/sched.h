@@ -81,6 +81,17 @@ void sched_resched_check(void);
 void sched_psi_switch(struct sched_entity *from, struct sched_entity *to);
 struct sched_psi;
 void sched_cg_pressure(struct cgroup *cg, struct sched_psi *out);
+/* Stall time of kind 0 (some) or 1 (full) up to now; sched_lock held. */
+uint64_t sched_psi_total_locked(const struct sched_psi *p, int kind, uint64_t now);
+/* Pressure triggers (kernel/sched/psi_trigger.c): one fires when cg's
+ * stall of kind grew by stall_ns within a window_ns (validated by the
+ * caller); fired reports (and forgets) a firing. new: NULL without memory.
+ * The tick checks them, with sched_lock held. */
+struct psi_trigger;
+struct psi_trigger *sched_psi_trigger_new(struct cgroup *cg, int kind, uint64_t stall_ns, uint64_t window_ns);
+void sched_psi_trigger_free(struct psi_trigger *t);
+bool sched_psi_trigger_fired(struct psi_trigger *t);
+void sched_psi_trigger_tick(uint64_t now);
 /* User time of niced threads in cg's subtree (cpu.stat nice_usec), ns. */
 uint64_t sched_cg_nice_ns(const struct cgroup *cg);
 /* Total CPU time of a cgroup's subtree in ns, and its user/system split. */

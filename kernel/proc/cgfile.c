@@ -31,11 +31,14 @@ struct cgfile {
 	uint64_t text_seq;		/* its cg->notify_seq when text was formatted */
 	char *text;			/* formatted by the last read at offset 0 */
 	size_t len, text_cap;
+	void *state;			/* the file's own (CFT_TRIGGER), or NULL */
 };
 
 static void cgfile_release(struct kobj *o)
 {
 	struct cgfile *f = container_of(o, struct cgfile, obj);
+	if (f->state)
+		cgfs_trigger_release(f->state);
 	kfree(f->text);
 	cg_put(f->cg);
 }
@@ -193,6 +196,20 @@ long cgfile_read(struct cgfile *f, void *ubuf, size_t len, int64_t pos)
 	return cgfile_read_text(f, ubuf, len, at, pos < 0, small);
 }
 
+/* Installs a state a write made, unless a racing write got there first
+ * (EBUSY). The state is made outside f->lock, a leaf lock. */
+static long cgfile_keep_state(struct cgfile *f, void *state)
+{
+	spin_lock(&f->lock);
+	bool first = !f->state;
+	if (first)
+		__atomic_store_n(&f->state, state, __ATOMIC_RELEASE);
+	spin_unlock(&f->lock);
+	if (!first)
+		cgfs_trigger_release(state);
+	return first ? 0 : -EBUSY;
+}
+
 long cgfile_write(struct cgfile *f, const void *ubuf, size_t len)
 {
 	if ((f->flags & O_ACCMODE_FLAG) == O_RDONLY_FLAG)
@@ -201,7 +218,7 @@ long cgfile_write(struct cgfile *f, const void *ubuf, size_t len)
 		return -E2BIG;
 	if (len == 0)
 		return 0;
-	if (!f->cft->write)
+	if (!f->cft->write && !(f->cft->flags & CFT_TRIGGER))
 		return -EINVAL;
 	char *text = kmalloc(len + 1);
 	if (!text)
@@ -210,8 +227,13 @@ long cgfile_write(struct cgfile *f, const void *ubuf, size_t len)
 	text[len] = '\0';
 	struct thread *self = current_thread();
 	struct k_cgwriter w = { .pid = self->proc->pid, .tid = self->tid, .uid = f->uid, .gid = f->gid };
+	void *state = NULL;
+	if (!err && (f->cft->flags & CFT_TRIGGER) && __atomic_load_n(&f->state, __ATOMIC_ACQUIRE))
+		err = -EBUSY; /* one trigger per open file, as Linux */
 	if (!err)
-		err = cgfs_write(f->cg, f->cft, text, len, &w);
+		err = cgfs_write(f->cg, f->cft, text, len, &w, &state);
+	if (state)
+		err = cgfile_keep_state(f, state);
 	kfree(text);
 	return err < 0 ? err : (long)len;
 }
@@ -230,6 +252,8 @@ long cgfile_poll(struct cgfile *f, int events)
 	long r = events & (0x1 | 0x4 | 0x40 | 0x100); /* POLLIN, POLLOUT, RDNORM, WRNORM */
 	if ((f->cft->flags & CFT_NOTIFY) && cgfile_seq(f) != f->seen_seq)
 		r |= (events & 0x2) | 0x8; /* POLLPRI, and POLLERR always */
+	if (f->cft->flags & CFT_TRIGGER)
+		r |= cgfs_trigger_poll(__atomic_load_n(&f->state, __ATOMIC_ACQUIRE)) & (events | 0x8);
 	return r;
 }
 

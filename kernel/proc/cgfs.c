@@ -268,13 +268,22 @@ long sys_cgfs_rmdir(const char *upath, uint32_t uid, uint32_t gid)
 	return err;
 }
 
+/* Files with a state per open file (pressure triggers) are written by
+ * root only, as Linux asks CAP_SYS_RESOURCE to open them for writing. */
+static bool cgfs_write_refused(const struct cftype *f, uint32_t uid)
+{
+	return (f->flags & CFT_TRIGGER) && uid != 0;
+}
+
 long sys_cgfs_open(const char *upath, int flags, uint32_t uid, uint32_t gid)
 {
 	struct cgroup *cg;
 	const struct cftype *f;
 	long err = cgfs_lookup(upath, &cg, &f);
 	if (!err) {
-		err = f ? cgfile_create(cg, f, flags, uid, gid) : -EISDIR;
+		bool writing = (flags & 3) != 0; /* O_WRONLY or O_RDWR */
+		err = !f ? -EISDIR : writing && cgfs_write_refused(f, uid) ? -EPERM :
+		      cgfile_create(cg, f, flags, uid, gid);
 		cg_put(cg);
 	}
 	return err;
@@ -323,7 +332,7 @@ long sys_cgfs_write(const char *upath, const char *ubuf, size_t len, const struc
 		err = -EFAULT;
 	if (!err && !(err = cgfs_resolve(path, &cg, &f))) {
 		text[len] = '\0';
-		err = f ? cgfs_write(cg, f, text, len, &w) : -EISDIR;
+		err = !f ? -EISDIR : cgfs_write_refused(f, w.uid) ? -EPERM : cgfs_write(cg, f, text, len, &w, NULL);
 		cg_put(cg);
 	}
 	kfree(text);

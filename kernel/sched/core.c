@@ -274,6 +274,7 @@ void sched_tick(bool user_mode)
 		sched_sample_cputime(se_thread(rq->curr_se), user_mode);
 	sched_expire_timeouts(rq, now);
 	sched_bw_tick(now); /* new periods: throttled groups come back */
+	sched_psi_trigger_tick(now);
 	if (this_cpu()->current == rq->idle ? rq->root->nr_queued > 0 :
 	    rq->curr_se && sched_should_preempt(rq->curr_se, now))
 		this_cpu()->need_resched = 1;

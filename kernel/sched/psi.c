@@ -122,6 +122,11 @@ void sched_psi_switch(struct sched_entity *from, struct sched_entity *to)
 		psi_settle_path(to, &now); /* siblings share every group */
 }
 
+uint64_t sched_psi_total_locked(const struct sched_psi *p, int kind, uint64_t now)
+{
+	return psi_stall_at(p, kind, now);
+}
+
 void sched_cg_pressure(struct cgroup *cg, struct sched_psi *out)
 {
 	uint64_t f = spin_lock_irqsave(&sched_lock);

@@ -38,8 +38,32 @@ static void range(const char *in, int64_t min, int64_t max, int err, int64_t wan
 	   (long long)min, (long long)max, err, (long long)want, r, (long long)v);
 }
 
+static void trigger(const char *in, int err, int kind, uint64_t stall, uint64_t window)
+{
+	int k = -1;
+	uint64_t s = 0, w = 0;
+	int r = cgfs_parse_trigger(in, &k, &s, &w);
+	ok(r == err && (err || (k == kind && s == stall && w == window)), "trigger '%s' -> %d", in, err);
+}
+
 int main(void)
 {
+	trigger("some 150000 1000000", 0, 0, 150000, 1000000);
+	trigger("full 1 500000", 0, 1, 1, 500000);
+	trigger("some  10000\t10000000 \n", 0, 0, 10000, 10000000);
+	trigger("some 500000 500000", 0, 0, 500000, 500000);
+	trigger("some 0 1000000", -EINVAL, 0, 0, 0);		/* no stall */
+	trigger("some 1000001 1000000", -EINVAL, 0, 0, 0);	/* stall over the window */
+	trigger("some 1000 499999", -EINVAL, 0, 0, 0);		/* window under 500 ms */
+	trigger("some 1000 10000001", -EINVAL, 0, 0, 0);	/* window over 10 s */
+	trigger("half 1000 1000000", -EINVAL, 0, 0, 0);
+	trigger("some1000 1000000", -EINVAL, 0, 0, 0);
+	trigger("some 1000", -EINVAL, 0, 0, 0);
+	trigger("some -1 1000000", -EINVAL, 0, 0, 0);
+	trigger("some 1000 1000000 5", -EINVAL, 0, 0, 0);
+	trigger("some 0x10 1000000", -EINVAL, 0, 0, 0);
+	trigger("some 99999999999999999999999 1000000", -EINVAL, 0, 0, 0);
+	trigger("", -EINVAL, 0, 0, 0);
 	range("0", 0, 1, 0, 0);
 	range("1", 0, 1, 0, 1);
 	range("2", 0, 1, -ERANGE, 0);

@@ -96,6 +96,14 @@ int cgfs_show_cpu_stat_local(struct cgroup *cg, struct cgfs_buf *out)
 	return 0;
 }
 
+int cgfs_trigger_write(struct cgroup *cg, const struct cftype *f, char *text, void **state)
+{
+	(void)cg;
+	(void)f;
+	(void)state;
+	return strcmp(text, "some 1 500000") == 0 ? 0 : -EINVAL;
+}
+
 int cgfs_show_cpu_pressure(struct cgroup *cg, struct cgfs_buf *out)
 {
 	cgfs_printf(out, "some (%s)\n", cg->name);
@@ -158,7 +166,7 @@ static int wr(struct cgroup *cg, const char *name, const char *text)
 	size_t len = strlen(text);
 	char *copy = xmalloc(len + 1);
 	memcpy(copy, text, len + 1);
-	int err = cgfs_write(cg, f, copy, len, &root_writer);
+	int err = cgfs_write(cg, f, copy, len, &root_writer, NULL);
 	free(copy);
 	return err;
 }
@@ -293,7 +301,7 @@ static void test_files(void)
 				"cgroup.max.depth", "cgroup.max.descendants", "cgroup.pressure", "cgroup.procs",
 				"cgroup.stat", "cgroup.subtree_control", "cgroup.threads", "cgroup.type",
 				"cpu.pressure", "cpu.stat", "cpu.stat.local" };
-	const uint16_t modes[] = { 0444, 0444, 0644, 0200, 0644, 0644, 0644, 0644, 0444, 0644, 0644, 0644, 0444, 0444, 0444 };
+	const uint16_t modes[] = { 0444, 0444, 0644, 0200, 0644, 0644, 0644, 0644, 0444, 0644, 0644, 0644, 0644, 0444, 0444 };
 	bool all = true;
 	for (unsigned i = 0; i < ARRAY_SIZE(names); i++) {
 		const struct cftype *f = cgfs_file_at(a, i);
@@ -315,7 +323,7 @@ static void test_files(void)
 	ok(is(a, "cgroup.kill", "<-22>") && wr(a, "cgroup.stat", "1") == -EINVAL &&
 	   wr(a, "cgroup.events", "") == 0, "reading write-only, writing read-only: EINVAL; zero-length writes: 0");
 	char nul[] = "12\0x";
-	ok(cgfs_write(a, cgfs_file_find(a, "cgroup.procs"), nul, 4, &root_writer) == -EINVAL,
+	ok(cgfs_write(a, cgfs_file_find(a, "cgroup.procs"), nul, 4, &root_writer, NULL) == -EINVAL,
 	   "a NUL inside a write: EINVAL");
 	ok(wr(a, "cgroup.procs", "abc") == -EINVAL && wr(a, "cgroup.procs", "-1") == -EINVAL &&
 	   wr(a, "cgroup.procs", "2147483648") == -EINVAL && wr(a, "cgroup.procs", "99999999999999999999") == -EINVAL &&

@@ -672,6 +672,72 @@ static int pressure_totals(const char *path, long *some, long *full)
 	return 0;
 }
 
+static int trigger_write(int fd, const char *t)
+{
+	return write(fd, t, strlen(t) + 1) == (ssize_t)strlen(t) + 1 ? 0 : -1; /* with its NUL, as Linux's example */
+}
+
+/* poll's revents for fd (POLLPRI asked), within ms. */
+static int poll_pri(int fd, int ms)
+{
+	struct pollfd p = { .fd = fd, .events = POLLPRI };
+	return poll(&p, 1, ms) == 1 ? p.revents : 0;
+}
+
+/* Pressure triggers: the write's rules; one fires (POLLPRI) under
+ * pressure, once per window, and not without it. */
+static void test_cpu_trigger(void)
+{
+	const char *f = BASE "/c/cpu.pressure";
+	int fd = open(f, O_RDWR), bad = open(f, O_WRONLY);
+	check(fd >= 0 && bad >= 0 && (poll_pri(fd, 0) & (POLLPRI | POLLERR)) == (POLLPRI | POLLERR),
+	      "cpu.pressure opens for writing (root); without a trigger poll says POLLPRI|POLLERR");
+	check(fails(trigger_write(bad, "some 0 1000000"), EINVAL) && fails(trigger_write(bad, "some 1000 499999"), EINVAL) &&
+	      fails(trigger_write(bad, "some 1000 10000001"), EINVAL) && fails(trigger_write(bad, "some 2000000 1000000"), EINVAL) &&
+	      fails(trigger_write(bad, "most 1000 1000000"), EINVAL) && fails(trigger_write(bad, "some 1000"), EINVAL),
+	      "a trigger: no stall, a window outside 500 ms..10 s, a stall over the window, junk: EINVAL");
+	check(trigger_write(fd, "some 100000 1000000") == 0 && fails(trigger_write(fd, "full 100000 1000000"), EBUSY) &&
+	      trigger_write(bad, "full 100000 1000000") == 0, "one trigger per open file (EBUSY); a NUL may end it");
+	check(poll_pri(fd, 300) == 0, "no pressure: the trigger stays quiet");
+	check(put(BASE "/c/cpu.max", "10000 100000") == 0, "c held to 10%");
+	pid_t kids[2];
+	for (int i = 0; i < 2; i++)
+		if ((kids[i] = fork()) == 0) {
+			put(BASE "/c/cgroup.procs", "0");
+			for (;;)
+				;
+		}
+	double t0 = now_s();
+	int ev = poll_pri(fd, 5000), evfull = poll_pri(bad, 5000);
+	double waited = now_s() - t0;
+	check(ev == POLLPRI && evfull == POLLPRI && waited < 5, "two spinners at 10%: some and full triggers fire (POLLPRI)");
+	check(poll_pri(fd, 0) == 0, "a firing is reported once");
+	check(poll_pri(fd, 3000) == POLLPRI, "and again a window later, while the pressure lasts");
+	for (int i = 0; i < 2; i++)
+		kill(kids[i], SIGKILL), waitpid(kids[i], NULL, 0);
+	put(BASE "/c/cpu.max", "max");
+	poll_pri(fd, 0);
+	check(poll_pri(fd, 1500) == 0, "the pressure gone: quiet again");
+	close(fd);
+	close(bad);
+	check(put(f, "some 100000 1000000") == 0 && fails(put(f, "some 0 1000000"), EINVAL),
+	      "a trigger written by path is checked, and goes with its descriptor");
+	fd = open("/proc/pressure/cpu", O_RDWR);
+	check(fd >= 0 && trigger_write(fd, "some 500000 1000000") == 0 && fails(trigger_write(fd, "some 1 500000"), EBUSY) &&
+	      poll_pri(fd, 0) == 0 && close(fd) == 0, "/proc/pressure/cpu takes a system-wide trigger");
+	pid_t p = fork();
+	if (p == 0) {
+		chown(f, 1000, 1000);
+		if (setgid(1000) || setuid(1000))
+			_exit(2);
+		int r = open(f, O_RDONLY), w = open(f, O_WRONLY);
+		_exit(r >= 0 && w == -1 && errno == EPERM ? 0 : 1);
+	}
+	int st;
+	check(waitpid(p, &st, 0) == p && WIFEXITED(st) && WEXITSTATUS(st) == 0 && chown(f, 0, 0) == 0,
+	      "a user owning cpu.pressure reads it but cannot open it for writing (EPERM)");
+}
+
 /* cpu.pressure (every cgroup), /proc/pressure/cpu, cgroup.pressure. */
 static void test_cpu_pressure(void)
 {
@@ -694,6 +760,7 @@ static void test_cpu_pressure(void)
 	for (int i = 0; i < 2; i++)
 		kill(kids[i], SIGKILL), waitpid(kids[i], NULL, 0);
 	put(BASE "/c/cpu.max", "max");
+	test_cpu_trigger();
 	check(text_is(BASE "/c/cgroup.pressure", "1\n") && put(BASE "/c/cgroup.pressure", "0") == 0 &&
 	      !listed(BASE "/c", "cpu.pressure") && fails(put(BASE "/c/cgroup.pressure", "2"), ERANGE) &&
 	      put(BASE "/c/cgroup.pressure", "1") == 0 && listed(BASE "/c", "cpu.pressure"),

@@ -11,8 +11,10 @@
  *   /proc/PID/cmdline   the arguments, each NUL-terminated
  *   /proc/meminfo       MemTotal, MemFree, MemAvailable
  *   /proc/uptime        seconds since boot, and seconds no thread ran
- *   /proc/pressure/cpu  the system's CPU pressure (the root cgroup's
- *                       cpu.pressure, from the kernel's cgroup files)
+ *   /proc/pressure/cpu  the system's CPU pressure: the root cgroup's
+ *                       cpu.pressure itself (the kernel's open file is
+ *                       handed over, so it is live, and root may write
+ *                       a trigger to it and poll, as on Linux)
  *   /proc/self          the directory of the process that looks
  *
  * Times are in Linux's USER_HZ (100 per second) where /proc uses ticks. */
@@ -147,7 +149,7 @@ static int procfs_stat(const struct pref *p, struct stat *st)
 	st->st_dev = PROCFS_DEV;
 	st->st_ino = node_ino(p);
 	st->st_blksize = 4096;
-	st->st_mode = is_dir(p->node) ? S_IFDIR | 0555 : S_IFREG | 0444;
+	st->st_mode = is_dir(p->node) ? S_IFDIR | 0555 : p->node == P_PRESSURE_CPU ? S_IFREG | 0644 : S_IFREG | 0444;
 	st->st_nlink = is_dir(p->node) ? 2 : 1;
 	if (p->pid) {
 		if (sys_proc_info(p->pid, &info) < 0)
@@ -264,26 +266,12 @@ static long text_top(struct text *t, enum pnode n)
 	return 0;
 }
 
-/* The root cgroup's cpu.pressure, which is the system's. */
-static long text_pressure(struct text *t)
-{
-	char buf[256];
-	long n = sys_cgfs_read("/cpu.pressure", buf, sizeof(buf) - 1);
-	if (n < 0)
-		return n;
-	buf[n < (long)sizeof(buf) - 1 ? n : (long)sizeof(buf) - 1] = 0;
-	put(t, "%s", buf);
-	return 0;
-}
-
 /* The text of file p, made now. */
 static long procfs_text(const struct pref *p, struct text *t)
 {
 	struct k_procinfo i;
 	if (p->node == P_MOUNTS || p->node == P_PMOUNTS)
 		return text_mounts(t);
-	if (p->node == P_PRESSURE_CPU)
-		return text_pressure(t);
 	if (!p->pid)
 		return text_top(t, p->node);
 	if (sys_proc_info(p->pid, &i) < 0)
@@ -311,6 +299,21 @@ static long procfs_text(const struct pref *p, struct text *t)
 
 /* ---- requests ---- */
 
+/* The root cgroup's cpu.pressure, opened by the kernel for the caller
+ * (which checks a trigger writer's privilege) and handed over. */
+static long procfs_open_pressure(const struct fs_req *r, const struct stat *st, int flags)
+{
+	int acc = flags & O_ACCMODE;
+	int want = (acc != O_WRONLY ? R_OK : 0) | (acc != O_RDONLY ? W_OK : 0);
+	if (!fssrv_may(st->st_mode, st->st_uid, st->st_gid, r, want))
+		return -EACCES;
+	long h = sys_cgfs_open("/cpu.pressure", flags & (O_ACCMODE | O_APPEND | O_NONBLOCK), r->uid, r->gid);
+	long given = h < 0 ? h : sys_ipc_give((int)h);
+	if (h >= 0)
+		sys_handle_close((int)h);
+	return given;
+}
+
 static long procfs_open(const struct fs_req *r, const struct pref *p, int flags)
 {
 	struct stat st;
@@ -325,8 +328,10 @@ static long procfs_open(const struct fs_req *r, const struct pref *p, int flags)
 		return -EISDIR;
 	if (!is_dir(p->node) && (flags & O_DIRECTORY))
 		return -ENOTDIR;
+	if (p->node == P_PRESSURE_CPU)
+		return procfs_open_pressure(r, &st, flags);
 	if (acc != O_RDONLY || (flags & O_TRUNC))
-		return -EACCES; /* nothing here is writable */
+		return -EACCES; /* nothing else here is writable */
 	struct text t = { 0 };
 	long e = is_dir(p->node) ? 0 : procfs_text(p, &t);
 	struct pref *node = e < 0 ? NULL : malloc(sizeof(*node));
