@@ -767,6 +767,40 @@ static void test_cpu_pressure(void)
 	      "cgroup.pressure 0 hides cpu.pressure, 1 brings it back; 2 ERANGE");
 }
 
+/* Two spinners in sibling cgroups of cpu.weight 100 and 300, written
+ * through the files: the split lands between 1:2 and 1:4 (make bench
+ * measures it exactly). */
+static void test_cpu_weight_split(void)
+{
+	const char *cg[2] = { BASE "/w100", BASE "/w300" };
+	char path[128];
+	pid_t kids[2];
+	long u0[2];
+	check(mkdir(cg[0], 0755) == 0 && mkdir(cg[1], 0755) == 0 && put(BASE "/w300/cpu.weight", "300") == 0,
+	      "two siblings, cpu.weight 100 and 300");
+	for (int i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/cpu.stat", cg[i]);
+		u0[i] = stat_field(path, "usage_usec");
+		if ((kids[i] = fork()) == 0) {
+			snprintf(path, sizeof(path), "%s/cgroup.procs", cg[i]);
+			put(path, "0");
+			for (;;)
+				;
+		}
+	}
+	usleep(1200000);
+	for (int i = 0; i < 2; i++)
+		kill(kids[i], SIGKILL), waitpid(kids[i], NULL, 0);
+	long u[2];
+	for (int i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/cpu.stat", cg[i]);
+		u[i] = stat_field(path, "usage_usec") - u0[i];
+	}
+	check(u[0] > 50000 && u[1] >= 2 * u[0] && u[1] <= 4 * u[0], "a 1:3 weight split lands between 1:2 and 1:4");
+	rmdir(cg[0]);
+	rmdir(cg[1]);
+}
+
 /* cpu.max: the files' rules, and a limit the scheduler enforces. */
 static void test_cpu_max(void)
 {
@@ -880,6 +914,7 @@ static void test_cpu(void)
 	      stat_field("/sys/fs/cgroup/cpu.stat", "throttled_usec") == 0 &&
 	      text_is("/sys/fs/cgroup/cpu.stat.local", "throttled_usec 0\n") && text_is(BASE "/c/cpu.stat.local", "throttled_usec 0\n"),
 	      "cpu.stat and cpu.stat.local: bandwidth lines where cpu has state (the root, and below +cpu)");
+	test_cpu_weight_split();
 	test_cpu_max();
 	test_cpu_pressure();
 	check(rmdir(BASE "/c") == 0 && put(BASE "/cgroup.subtree_control", "-cpu") == 0 &&
