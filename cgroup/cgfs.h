@@ -80,6 +80,10 @@ int cgfs_parse_s64(const char *text, int64_t *out);
 /* An integer in [min, max] (C base-0 rules): -EINVAL for anything that
  * is no integer, -ERANGE for one outside. */
 int cgfs_parse_range(const char *text, int64_t min, int64_t max, int64_t *out);
+/* A size in bytes, as Linux's memparse: an unsigned integer (C base-0
+ * rules) with an optional K, M, G, T, P or E (either case, powers of
+ * 1024); past 2^64 it saturates. -EINVAL for anything else. */
+int cgfs_parse_size(const char *text, uint64_t *bytes);
 /* A pressure trigger, "some|full STALL_US WINDOW_US" (Linux's): kind 0
  * (some) or 1 (full); a window of 500 ms..10 s and a stall of 1 µs..the
  * window, else -EINVAL. */

@@ -110,8 +110,10 @@ static int write_subtree_control(struct cgroup *cg, char *text, const struct k_c
 			err = -EBUSY; /* a child still passes it on */
 	if (!err)
 		err = cg_vet_subtree_enable(cg, enable);
-	if (!err)
+	if (!err) {
 		cg->subtree_control = (cg->subtree_control | enable) & ~disable;
+		cg_controllers_disable(cg, disable);
+	}
 	cg_unlock();
 	return err;
 }

@@ -126,3 +126,25 @@ int cgfs_parse_trigger(const char *text, int *kind, uint64_t *stall_us, uint64_t
 		return -EINVAL;
 	return *stall_us == 0 || *stall_us > *window_us ? -EINVAL : 0;
 }
+
+int cgfs_parse_size(const char *text, uint64_t *bytes)
+{
+	static const char units[] = "KMGTPE";
+	char num[24];
+	size_t n = strlen(text);
+	unsigned shift = 0;
+	for (unsigned i = 0; n && i < 6; i++)
+		if (text[n - 1] == units[i] || text[n - 1] == units[i] + ('a' - 'A'))
+			shift = 10 * (i + 1);
+	n -= shift ? 1 : 0;
+	if (n == 0 || n >= sizeof(num) || text[0] == '-' || text[0] == '+')
+		return -EINVAL;
+	memcpy(num, text, n);
+	num[n] = '\0';
+	uint64_t v;
+	int err = cgfs_parse_mag(num, &v);
+	if (err == -EINVAL)
+		return err;
+	*bytes = err || (shift && v > UINT64_MAX >> shift) ? UINT64_MAX : v << shift;
+	return 0;
+}

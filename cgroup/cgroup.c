@@ -29,6 +29,16 @@ void cg_unlock(void)
 	spin_unlock(&cg_tree_lock);
 }
 
+struct cgroup *cg_next_pre(struct cgroup *pos, struct cgroup *root)
+{
+	if (!list_empty(&pos->children))
+		return list_entry(pos->children.next, struct cgroup, sibling);
+	for (; pos != root; pos = pos->parent)
+		if (pos->sibling.next != &pos->parent->children)
+			return list_entry(pos->sibling.next, struct cgroup, sibling);
+	return NULL;
+}
+
 static void cg_init_common(struct cgroup *cg, struct cgroup *parent)
 {
 	list_init(&cg->children);

@@ -15,7 +15,7 @@
 #include "types.h"
 
 #define CG_NAME_MAX 255
-#define CG_NAME_INLINE 152
+#define CG_NAME_INLINE 104
 #define CG_WEIGHT_DEFAULT 100
 #define CG_WEIGHT_MIN 1
 #define CG_WEIGHT_MAX 10000
@@ -28,6 +28,8 @@ enum cg_notify_file {
 	CG_NOTIFY_EVENTS,		/* cgroup.events */
 	CG_NOTIFY_PIDS_EVENTS,		/* pids.events */
 	CG_NOTIFY_PIDS_EVENTS_LOCAL,	/* pids.events.local */
+	CG_NOTIFY_MEMORY_EVENTS,	/* memory.events */
+	CG_NOTIFY_MEMORY_EVENTS_LOCAL,	/* memory.events.local */
 	CG_NOTIFY_FILES
 };
 
@@ -179,5 +181,9 @@ size_t cg_path(const struct cgroup *cg, char *buf, size_t len);
 /* Locking: cg_lock guards the tree shape and membership lists. */
 void cg_lock(void);
 void cg_unlock(void);
+/* The next cgroup after pos in a pre-order walk of root's subtree (root
+ * first), NULL at the end. The children lists must not change meanwhile:
+ * hold cg_lock, or sched_lock (see sched_cg_link). */
+struct cgroup *cg_next_pre(struct cgroup *pos, struct cgroup *root);
 
 #endif

@@ -23,6 +23,9 @@ struct cg_controller {
 	void (*state_init)(void *state);
 	/* cg was removed (rmdir): let go of what must not outlive that. */
 	void (*offline)(struct cgroup *cg);
+	/* The parent stopped passing the controller on to cg: its knobs go
+	 * back to their defaults (cg_lock held; must not sleep). */
+	void (*disable)(struct cgroup *cg);
 	/* Whether threads may move from src into dst: 0 or -errno, before
 	 * anything moves (cg_lock held). Optional: none vetoes today. */
 	int (*can_attach)(struct cgroup *src, struct cgroup *dst);
@@ -55,6 +58,9 @@ int cg_states_alloc(struct cgroup *cg);
 void cg_states_free(struct cgroup *cg);
 /* Every controller's offline hook, for a cgroup just removed. */
 void cg_controllers_offline(struct cgroup *cg);
+/* The disable hooks of the controllers in mask, for each child of
+ * parent (which just stopped passing them on). cg_lock held. */
+void cg_controllers_disable(struct cgroup *parent, uint32_t mask);
 /* Every controller's can_attach, src to dst: 0 or the first veto. */
 int cg_can_attach(struct cgroup *src, struct cgroup *dst);
 

@@ -44,6 +44,18 @@ void cg_controllers_offline(struct cgroup *cg)
 			cg_controllers[i]->offline(cg);
 }
 
+void cg_controllers_disable(struct cgroup *parent, uint32_t mask)
+{
+	for (unsigned i = 0; i < cg_nr_controllers; i++) {
+		const struct cg_controller *c = cg_controllers[i];
+		if (!(mask & c->bit) || !c->disable)
+			continue;
+		struct list_head *pos;
+		list_for_each(pos, &parent->children)
+			c->disable(list_entry(pos, struct cgroup, sibling));
+	}
+}
+
 int cg_can_attach(struct cgroup *src, struct cgroup *dst)
 {
 	for (unsigned i = 0; i < cg_nr_controllers; i++) {

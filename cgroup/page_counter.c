@@ -23,18 +23,27 @@ void page_counter_init(struct page_counter *pc, struct page_counter *parent)
 	pc->usage = 0;
 	pc->max = PAGE_COUNTER_MAX;
 	pc->peak = 0;
+	pc->local_peak = 0;
 	pc->failcnt = 0;
+	pc->high = PAGE_COUNTER_MAX;
+	pc->min = pc->low = 0;
 	pc->parent = parent;
+}
+
+static void raise_to(uint64_t *mark, uint64_t usage)
+{
+	uint64_t old = __atomic_load_n(mark, __ATOMIC_RELAXED);
+
+	while (usage > old &&
+	       !__atomic_compare_exchange_n(mark, &old, usage, true,
+					    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		;
 }
 
 static void update_peak(struct page_counter *pc, uint64_t usage)
 {
-	uint64_t old = __atomic_load_n(&pc->peak, __ATOMIC_RELAXED);
-
-	while (usage > old &&
-	       !__atomic_compare_exchange_n(&pc->peak, &old, usage, true,
-					    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
-		;
+	raise_to(&pc->peak, usage);
+	raise_to(&pc->local_peak, usage);
 }
 
 /* Subtracts nr at one level, clamping at 0. A CAS loop rather than a plain
@@ -123,4 +132,10 @@ int page_counter_set_max(struct page_counter *pc, uint64_t nr)
 uint64_t page_counter_read(const struct page_counter *pc)
 {
 	return __atomic_load_n(&pc->usage, __ATOMIC_RELAXED);
+}
+
+uint64_t page_counter_reset_local_peak(struct page_counter *pc)
+{
+	uint64_t usage = page_counter_read(pc);
+	return __atomic_exchange_n(&pc->local_peak, usage, __ATOMIC_RELAXED);
 }

@@ -15,7 +15,11 @@ struct page_counter {
 	uint64_t usage;   /* pages charged here and below (atomic) */
 	uint64_t max;     /* limit in pages */
 	uint64_t peak;    /* high-water mark of usage */
+	uint64_t local_peak; /* the same since the last page_counter_reset_local_peak */
 	uint64_t failcnt; /* charges this level refused */
+	/* The memory controller's other bounds, in pages (the counter only
+	 * keeps them: memcg applies them): memory.high, .min, .low. */
+	uint64_t high, min, low;
 	struct page_counter *parent;
 };
 
@@ -52,5 +56,9 @@ void page_counter_uncharge(struct page_counter *pc, uint64_t nr);
 int page_counter_set_max(struct page_counter *pc, uint64_t nr);
 
 uint64_t page_counter_read(const struct page_counter *pc);
+
+/* A new local peak starts at the current usage (memory.peak's per-file
+ * reset); returns the local peak it replaces. */
+uint64_t page_counter_reset_local_peak(struct page_counter *pc);
 
 #endif

@@ -4,12 +4,14 @@
 #include "percpu.h"
 #include "printk.h"
 #include "format.h"
+#include "abi/errno.h"
 #include "abi/wait.h"
 #include "proc.h"
 #include "addrspace.h"
 #include "syscall.h"
 #include "arch/x86.h"
 #include "sched.h"
+#include "memcg.h"
 
 struct idt_gate {
 	uint16_t offset_lo;
@@ -112,9 +114,14 @@ static void trap_page_fault(struct trap_frame *tf)
 		if (tf->rflags & RFLAGS_IF)
 			cpu_sti();
 		int r = vm_fault(t->proc->as, addr, write, exec);
+		/* Out of memory: the OOM killer, then the access again (not
+		 * with a spinlock held: a kernel copy under one gets -EFAULT) */
+		while (r == -ENOMEM && (tf->rflags & RFLAGS_IF) && !this_cpu()->preempt_count &&
+		       memcg_fault_oom(t))
+			r = vm_fault(t->proc->as, addr, write, exec);
 		cpu_cli();
-		if (r == 0)
-			return;
+		if (r == 0 || (r == -ENOMEM && trap_from_user(tf)))
+			return; /* mapped, or this process is being killed */
 	}
 	if (trap_from_user(tf)) {
 		trap_user_exception(tf, SIGSEGV, addr);

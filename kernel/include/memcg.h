@@ -29,4 +29,43 @@ void mem_free_page_virt(void *va);
 /* Current usage of cg in pages (including its per-CPU stock). */
 uint64_t mem_usage_pages(const struct cgroup *cg);
 
+/* ---- the memory controller (cgroup/memory.c, kernel/mm/oom.c) ---- */
+
+struct thread;
+
+/* memory.events keys, in Linux's order. */
+enum memcg_event {
+	MEMCG_LOW, MEMCG_HIGH, MEMCG_MAX, MEMCG_OOM, MEMCG_OOM_KILL, MEMCG_OOM_GROUP_KILL,
+	MEMCG_NR_EVENTS
+};
+/* Counts e in cg's memory.events.local and in cg's and every ancestor's
+ * memory.events, and notifies. Takes the cgroup lock: no spinlock held. */
+void memcg_event(struct cgroup *cg, enum memcg_event e);
+void memcg_event_locked(struct cgroup *cg, enum memcg_event e);
+/* memory.oom.group of cg. */
+bool memcg_oom_group(const struct cgroup *cg);
+
+/* A charge by a user thread remembers where it failed (the level whose
+ * memory.max refused it) and the pages it charged above a memory.high;
+ * the thread settles both on its way to user mode (events, throttling). */
+void memcg_user_return(struct thread *t);
+/* A thread ends: what it had not settled is dropped. */
+void memcg_thread_done(struct thread *t);
+/* A page fault found no memory: the OOM killer runs in the subtree whose
+ * limit refused the charge (the whole machine if none did), then the
+ * caller waits a little. Whether the fault should be retried (false:
+ * this thread is being killed, give up). No lock held. */
+bool memcg_fault_oom(struct thread *t);
+/* memory.max was set: drain, then OOM-kill inside cg while its usage is
+ * over the limit, until it fits, the writer gets a signal, or nothing is
+ * left to kill. */
+void memcg_shrink_to_max(struct cgroup *cg);
+
+/* The OOM killer (kernel/mm/oom.c): kills the process in domain's subtree
+ * with the largest footprint (resident pages and page tables, biased by
+ * its oom_score_adj; -1000 never), or the whole oom.group it is in.
+ * 1: killed one now; 0: a victim killed before is still freeing its
+ * memory (wait for it); -ESRCH: none to kill. Takes proc_lock. */
+int oom_kill_in(struct cgroup *domain);
+
 #endif

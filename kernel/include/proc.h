@@ -68,6 +68,11 @@ struct thread {
 	struct list_head tid_link;	/* in the tid table (thread_find_locked) */
 	struct trap_frame *user_tf;	/* user registers, for user threads */
 	bool kill_pending;		/* end this thread on its way to user mode */
+	/* Memory charges to settle on the way to user mode (memcg.c): the
+	 * level a charge failed at, the level over memory.high (references)
+	 * and the pages charged above it since the last throttle. */
+	struct cgroup *mem_fail, *mem_high;
+	uint64_t mem_high_pages;
 	uint64_t clear_tid;		/* user word zeroed and futex-woken at exit */
 	uint64_t sig_blocked;		/* bit sig-1: blocked signals */
 	uint64_t sig_pending;		/* bit sig-1: signals sent to this thread */
@@ -134,6 +139,8 @@ struct proc {
 	struct waitq stop_wait;		/* its threads wait here while stopped */
 	struct list_head threads;
 	uint32_t nr_threads;
+	int16_t oom_score_adj;		/* -1000..1000, inherited by fork */
+	bool oom_victim;		/* killed by the OOM killer, still freeing */
 	char name[PROC_NAME_MAX];
 	/* The arguments of its program, NUL-separated (cut at a whole
 	 * argument's end), for /proc/PID/cmdline. */

@@ -6,14 +6,67 @@
 #include "kstring.h"
 #include "percpu.h"
 #include "pmm.h"
+#include "proc.h"
+
+static struct cgroup *memcg_of_counter(struct page_counter *pc)
+{
+	return container_of(pc, struct cgroup, memory);
+}
+
+/* The thread charging on behalf of its own process, if it will return to
+ * user mode to settle what its charges found (kernel threads do not). */
+static struct thread *memcg_settler(void)
+{
+	struct thread *t = current_thread();
+	return t && t->proc->as ? t : NULL;
+}
+
+static void memcg_note_fail(struct cgroup *at)
+{
+	struct thread *t = memcg_settler();
+	if (!t || t->mem_fail)
+		return;
+	cg_get(at);
+	t->mem_fail = at;
+	thread_set_work(t);
+}
+
+/* After a charge that reached the counters (once per stock batch, so the
+ * walk costs nothing per page): a level over its memory.high makes the
+ * charging thread pay on its way back to user mode. */
+static void memcg_check_high(struct cgroup *cg, uint64_t pages)
+{
+	struct cgroup *over = NULL;
+	for (struct cgroup *a = cg; a && !over; a = a->parent)
+		if (page_counter_read(&a->memory) > __atomic_load_n(&a->memory.high, __ATOMIC_RELAXED))
+			over = a;
+	struct thread *t = over ? memcg_settler() : NULL;
+	if (!t)
+		return;
+	if (!t->mem_high) {
+		cg_get(over);
+		t->mem_high = over;
+	}
+	t->mem_high_pages += pages;
+	thread_set_work(t);
+}
 
 /* The stock is per CPU and only touched with interrupts off on that CPU. */
 int mem_charge(struct cgroup *cg, uint64_t nr_pages)
 {
+	struct page_counter *fail = NULL;
 	uint64_t f = irq_save();
-	bool ok = charge_stock_try_charge(&this_cpu()->stock, &cg->memory, nr_pages, NULL);
+	struct charge_stock *s = &this_cpu()->stock;
+	bool stocked = s->cached == &cg->memory && s->nr_pages >= nr_pages;
+	bool ok = charge_stock_try_charge(s, &cg->memory, nr_pages, &fail);
 	irq_restore(f);
-	return ok ? 0 : -ENOMEM;
+	if (!ok) {
+		memcg_note_fail(memcg_of_counter(fail));
+		return -ENOMEM;
+	}
+	if (!stocked)
+		memcg_check_high(cg, nr_pages + CHARGE_BATCH);
+	return 0;
 }
 
 void mem_uncharge(struct cgroup *cg, uint64_t nr_pages)

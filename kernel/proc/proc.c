@@ -159,6 +159,7 @@ struct proc *proc_alloc(struct proc *parent, struct cgroup *cg, const char *name
 	p->cmdline_len = parent->cmdline_len;
 	p->cred = parent->cred;
 	p->umask = parent == &kernel_proc ? 022 : parent->umask;
+	p->oom_score_adj = parent->oom_score_adj;
 	p->start_ns = clock_ns();
 	if (parent->cwd) {
 		size_t n = strlen(parent->cwd) + 1;
@@ -401,6 +402,7 @@ void proc_user_return_work(struct trap_frame *tf)
 	t->work = 0; /* before looking, so nothing sent meanwhile is missed */
 	if (t->kill_pending)
 		thread_exit(0);
+	memcg_user_return(t); /* memory.max events, memory.high throttling */
 	if (thread_has_work(t))
 		signal_handle_pending(t, tf);
 	if (t->kill_pending)

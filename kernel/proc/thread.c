@@ -121,6 +121,7 @@ __noreturn void thread_exit(long code)
 void thread_reap(struct thread *t)
 {
 	struct cgroup *cg = t->cgroup, *charged = t->charged;
+	memcg_thread_done(t);
 	mem_free_pages(virt_to_page(t->kstack), KSTACK_ORDER);
 	kfree(t);
 	mem_uncharge(charged, 1);

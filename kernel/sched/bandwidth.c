@@ -32,22 +32,11 @@ static struct cgroup *group_cgroup(struct sched_entity *e)
 	return container_of(e, struct cgroup, se);
 }
 
-/* The next cgroup after pos in a pre-order walk of root's subtree. */
-static struct cgroup *bw_next(struct cgroup *pos, struct cgroup *root)
-{
-	if (!list_empty(&pos->children))
-		return list_entry(pos->children.next, struct cgroup, sibling);
-	for (; pos != root; pos = pos->parent)
-		if (pos->sibling.next != &pos->parent->children)
-			return list_entry(pos->sibling.next, struct cgroup, sibling);
-	return NULL;
-}
-
 /* One more (delta 1) or one fewer (-1) throttled group above every
  * cgroup of cg's subtree: stretches of local throttling start and end. */
 static void bw_path_throttle(struct cgroup *cg, int delta, uint64_t now)
 {
-	for (struct cgroup *d = cg; d; d = bw_next(d, cg)) {
+	for (struct cgroup *d = cg; d; d = cg_next_pre(d, cg)) {
 		struct sched_bandwidth *b = &d->cpu_bw;
 		if (delta > 0 && b->path_throttled++ == 0)
 			b->local_at = now;

@@ -428,6 +428,14 @@ KTEST(posix_cgroupfs_core)
 	run_with_servers(argv, "posix_cgroups");
 }
 
+/* The memory controller: files, OOM kills inside a cgroup, oom.group,
+ * memory.high throttling, memory.max lowered below usage. */
+KTEST(posix_memory)
+{
+	const char *const argv[] = { "posix/memory", NULL };
+	run_with_servers(argv, "posix_memory");
+}
+
 /* Forks, exits and migrations racing mkdir, rmdir and controller
  * toggles; then every counter must be exact (and, in user_cg_done, every
  * page uncharged). */

@@ -46,8 +46,36 @@ static void trigger(const char *in, int err, int kind, uint64_t stall, uint64_t 
 	ok(r == err && (err || (k == kind && s == stall && w == window)), "trigger '%s' -> %d", in, err);
 }
 
+static void size(const char *in, int err, uint64_t want)
+{
+	uint64_t v = 12345;
+	int r = cgfs_parse_size(in, &v);
+	ok(r == err && (err || v == want), "size '%s' -> %d / %llu (got %d / %llu)", in, err,
+	   (unsigned long long)want, r, (unsigned long long)v);
+}
+
 int main(void)
 {
+	size("0", 0, 0);
+	size("4095", 0, 4095);
+	size("32M", 0, 32ull << 20);
+	size("32m", 0, 32ull << 20);
+	size("1k", 0, 1024);
+	size("2G", 0, 2ull << 30);
+	size("1T", 0, 1ull << 40);
+	size("1P", 0, 1ull << 50);
+	size("3E", 0, 3ull << 60);
+	size("16E", 0, UINT64_MAX);
+	size("0x10K", 0, 16384);
+	size("99999999999999999999999", 0, UINT64_MAX);
+	size("", -EINVAL, 0);
+	size("M", -EINVAL, 0);
+	size("-1", -EINVAL, 0);
+	size("+1", -EINVAL, 0);
+	size("1MB", -EINVAL, 0);
+	size("1 M", -EINVAL, 0);
+	size("max", -EINVAL, 0);
+	size("12x", -EINVAL, 0);
 	trigger("some 150000 1000000", 0, 0, 150000, 1000000);
 	trigger("full 1 500000", 0, 1, 1, 500000);
 	trigger("some  10000\t10000000 \n", 0, 0, 10000, 10000000);

@@ -1,0 +1,256 @@
+/* The memory controller: Linux's memory.* files over the page allocator's
+ * hierarchical page counters (cgroup/page_counter.c, kernel/mm/memcg.c).
+ *
+ * Semantics: every page is charged to a cgroup and each ancestor, whether
+ * or not the controller is enabled. memory.max is a hard limit: a charge
+ * that would take any level past its max fails there (that level counts a
+ * "max" event); a page fault then runs the OOM killer inside that level's
+ * subtree only (kernel/mm/oom.c). memory.high is a soft limit: charges
+ * succeed, the charging thread is slowed on its way back to user mode
+ * (a "high" event) and never killed for it. memory.min and memory.low are
+ * kept for protection from reclaim; Arbor has nothing reclaimable yet (no
+ * page cache, no swap), so memory.reclaim can only return the per-CPU
+ * stocks. Sizes are bytes with K/M/G/T/P/E suffixes or "max", stored in
+ * whole pages rounding down. Events count in the cgroup where they happen
+ * (memory.events.local) and in it and every ancestor (memory.events); both
+ * files notify (poll, inotify). Disabling the controller in a parent
+ * lifts the child's bounds, as its files go. */
+#include "controller.h"
+#include "abi/errno.h"
+#include "kstring.h"
+#include "memcg.h"
+
+#define PAGE_BYTES 4096ull
+
+extern struct cg_controller cg_memory;
+
+/* Per cgroup: events here or below / here only, memory.oom.group. */
+struct memory_state {
+	uint64_t events[MEMCG_NR_EVENTS], events_local[MEMCG_NR_EVENTS];
+	bool oom_group;
+};
+
+static const char *const memory_event_names[MEMCG_NR_EVENTS] = {
+	"low", "high", "max", "oom", "oom_kill", "oom_group_kill",
+};
+
+static struct memory_state *memory_of(const struct cgroup *cg)
+{
+	return cg_state(cg, &cg_memory);
+}
+
+void memcg_event_locked(struct cgroup *cg, enum memcg_event e)
+{
+	__atomic_add_fetch(&memory_of(cg)->events_local[e], 1, __ATOMIC_RELAXED);
+	cg_notify_locked(cg, CG_NOTIFY_MEMORY_EVENTS_LOCAL);
+	for (struct cgroup *a = cg; a; a = a->parent) {
+		__atomic_add_fetch(&memory_of(a)->events[e], 1, __ATOMIC_RELAXED);
+		cg_notify_locked(a, CG_NOTIFY_MEMORY_EVENTS);
+	}
+}
+
+void memcg_event(struct cgroup *cg, enum memcg_event e)
+{
+	cg_lock();
+	memcg_event_locked(cg, e);
+	cg_unlock();
+}
+
+bool memcg_oom_group(const struct cgroup *cg)
+{
+	return __atomic_load_n(&memory_of(cg)->oom_group, __ATOMIC_RELAXED);
+}
+
+/* A byte count in pages (rounding down), or "max": page_counter_memparse. */
+static int memory_parse_pages(const char *text, uint64_t *pages)
+{
+	uint64_t bytes;
+	if (strcmp(text, "max") == 0) {
+		*pages = PAGE_COUNTER_MAX;
+		return 0;
+	}
+	if (cgfs_parse_size(text, &bytes))
+		return -EINVAL;
+	*pages = MIN(bytes / PAGE_BYTES, PAGE_COUNTER_MAX);
+	return 0;
+}
+
+static void memory_show_pages(struct cgfs_buf *out, uint64_t pages)
+{
+	if (pages >= PAGE_COUNTER_MAX)
+		cgfs_printf(out, "max\n");
+	else
+		cgfs_printf(out, "%llu\n", (unsigned long long)(pages * PAGE_BYTES));
+}
+
+static int memory_show_current(struct cgroup *cg, struct cgfs_buf *out)
+{
+	cgfs_printf(out, "%llu\n", (unsigned long long)(page_counter_read(&cg->memory) * PAGE_BYTES));
+	return 0;
+}
+
+static int memory_show_peak(struct cgroup *cg, struct cgfs_buf *out)
+{
+	cgfs_printf(out, "%llu\n",
+		    (unsigned long long)(__atomic_load_n(&cg->memory.peak, __ATOMIC_RELAXED) * PAGE_BYTES));
+	return 0;
+}
+
+static int memory_show_max(struct cgroup *cg, struct cgfs_buf *out)
+{
+	memory_show_pages(out, __atomic_load_n(&cg->memory.max, __ATOMIC_RELAXED));
+	return 0;
+}
+
+/* Lowering the limit below usage does not fail: memcg_shrink_to_max
+ * kills inside cg until usage fits (or the writer is signalled). */
+static int memory_write_max(struct cgroup *cg, char *text, const struct k_cgwriter *w)
+{
+	uint64_t pages;
+	(void)w;
+	if (memory_parse_pages(text, &pages))
+		return -EINVAL;
+	page_counter_set_max(&cg->memory, pages);
+	memcg_shrink_to_max(cg);
+	return 0;
+}
+
+static int memory_show_high(struct cgroup *cg, struct cgfs_buf *out)
+{
+	memory_show_pages(out, __atomic_load_n(&cg->memory.high, __ATOMIC_RELAXED));
+	return 0;
+}
+
+static int memory_write_high(struct cgroup *cg, char *text, const struct k_cgwriter *w)
+{
+	uint64_t pages;
+	(void)w;
+	if (memory_parse_pages(text, &pages))
+		return -EINVAL;
+	__atomic_store_n(&cg->memory.high, pages, __ATOMIC_RELAXED);
+	mem_drain_stock(cg); /* stocked pages count: usage is exact from here */
+	return 0;
+}
+
+static int memory_show_min(struct cgroup *cg, struct cgfs_buf *out)
+{
+	memory_show_pages(out, __atomic_load_n(&cg->memory.min, __ATOMIC_RELAXED));
+	return 0;
+}
+
+static int memory_write_min(struct cgroup *cg, char *text, const struct k_cgwriter *w)
+{
+	uint64_t pages;
+	(void)w;
+	if (memory_parse_pages(text, &pages))
+		return -EINVAL;
+	__atomic_store_n(&cg->memory.min, pages, __ATOMIC_RELAXED);
+	return 0;
+}
+
+static int memory_show_low(struct cgroup *cg, struct cgfs_buf *out)
+{
+	memory_show_pages(out, __atomic_load_n(&cg->memory.low, __ATOMIC_RELAXED));
+	return 0;
+}
+
+static int memory_write_low(struct cgroup *cg, char *text, const struct k_cgwriter *w)
+{
+	uint64_t pages;
+	(void)w;
+	if (memory_parse_pages(text, &pages))
+		return -EINVAL;
+	__atomic_store_n(&cg->memory.low, pages, __ATOMIC_RELAXED);
+	return 0;
+}
+
+static int memory_show_oom_group(struct cgroup *cg, struct cgfs_buf *out)
+{
+	cgfs_printf(out, "%d\n", memcg_oom_group(cg));
+	return 0;
+}
+
+static int memory_write_oom_group(struct cgroup *cg, char *text, const struct k_cgwriter *w)
+{
+	int64_t v;
+	(void)w;
+	if (cgfs_parse_range(text, 0, 1, &v))
+		return -EINVAL; /* Linux: only 0 and 1, anything else EINVAL */
+	__atomic_store_n(&memory_of(cg)->oom_group, v == 1, __ATOMIC_RELAXED);
+	return 0;
+}
+
+static void memory_show_event_list(struct cgfs_buf *out, const uint64_t *ev)
+{
+	for (int e = 0; e < MEMCG_NR_EVENTS; e++)
+		cgfs_printf(out, "%s %llu\n", memory_event_names[e],
+			    (unsigned long long)__atomic_load_n(&ev[e], __ATOMIC_RELAXED));
+}
+
+static int memory_show_events(struct cgroup *cg, struct cgfs_buf *out)
+{
+	memory_show_event_list(out, memory_of(cg)->events);
+	return 0;
+}
+
+static int memory_show_events_local(struct cgroup *cg, struct cgfs_buf *out)
+{
+	memory_show_event_list(out, memory_of(cg)->events_local);
+	return 0;
+}
+
+/* "<size> [swappiness=N|max]": nothing is reclaimable but the per-CPU
+ * stocks, so any request above what they held fails with EAGAIN. */
+static int memory_write_reclaim(struct cgroup *cg, char *text, const struct k_cgwriter *w)
+{
+	uint64_t bytes;
+	int64_t swappiness;
+	(void)w;
+	char *arg = strchr(text, ' ');
+	if (arg) {
+		*arg++ = '\0';
+		arg = cgfs_strip(arg);
+		if (strncmp(arg, "swappiness=", 11) != 0)
+			return -EINVAL;
+		if (strcmp(arg + 11, "max") != 0 && cgfs_parse_range(arg + 11, 0, 200, &swappiness))
+			return -EINVAL;
+	}
+	if (cgfs_parse_size(text, &bytes))
+		return -EINVAL;
+	uint64_t before = page_counter_read(&cg->memory);
+	mem_drain_stock(cg);
+	uint64_t freed = before - MIN(before, page_counter_read(&cg->memory));
+	return freed * PAGE_BYTES >= bytes ? 0 : -EAGAIN;
+}
+
+/* The controller is being disabled for cg: its bounds stop applying. */
+static void memory_disable(struct cgroup *cg)
+{
+	page_counter_set_max(&cg->memory, PAGE_COUNTER_MAX);
+	__atomic_store_n(&cg->memory.high, PAGE_COUNTER_MAX, __ATOMIC_RELAXED);
+	__atomic_store_n(&cg->memory.min, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&cg->memory.low, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&memory_of(cg)->oom_group, false, __ATOMIC_RELAXED);
+}
+
+static const struct cftype memory_files[] = {
+	{ "memory.current", 0444, CFT_NOT_ON_ROOT, memory_show_current, NULL },
+	{ "memory.events", 0444, CFT_NOT_ON_ROOT | CFT_NOTIFIES(CG_NOTIFY_MEMORY_EVENTS), memory_show_events, NULL },
+	{ "memory.events.local", 0444, CFT_NOT_ON_ROOT | CFT_NOTIFIES(CG_NOTIFY_MEMORY_EVENTS_LOCAL),
+	  memory_show_events_local, NULL },
+	{ "memory.high", 0644, CFT_NOT_ON_ROOT, memory_show_high, memory_write_high },
+	{ "memory.low", 0644, CFT_NOT_ON_ROOT, memory_show_low, memory_write_low },
+	{ "memory.max", 0644, CFT_NOT_ON_ROOT, memory_show_max, memory_write_max },
+	{ "memory.min", 0644, CFT_NOT_ON_ROOT, memory_show_min, memory_write_min },
+	{ "memory.oom.group", 0644, CFT_NOT_ON_ROOT, memory_show_oom_group, memory_write_oom_group },
+	{ "memory.peak", 0444, CFT_NOT_ON_ROOT, memory_show_peak, NULL },
+	{ "memory.reclaim", 0200, 0, NULL, memory_write_reclaim },
+};
+
+struct cg_controller cg_memory = {
+	.name = "memory",
+	.files = memory_files,
+	.nfiles = ARRAY_SIZE(memory_files),
+	.state_size = sizeof(struct memory_state),
+	.disable = memory_disable,
+};

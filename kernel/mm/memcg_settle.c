@@ -1,0 +1,124 @@
+/* What a user thread's memory charges found, settled where it holds no
+ * lock: on its way back to user mode, or in the page-fault handler.
+ *
+ * memory.high: the pages charged above it slow the thread down: it
+ * sleeps (overage/high)^2 seconds per page, the worst overage along its
+ * cgroup's path, at most 2 s per return to user mode, nothing under 10 ms
+ * (Linux's law and bounds: MEMCG_DELAY_*). So a thread a few
+ * pages over hardly notices, one far over all but stops, and it is never
+ * killed for it. memory.max: a failed charge counts a "max" event where
+ * the limit held; a page fault then calls the OOM killer for that
+ * subtree (the whole machine if the page allocator itself was empty) and
+ * retries the faulting access once a victim is on its way out. */
+#include "memcg.h"
+#include "abi/errno.h"
+#include "abi/signal.h"
+#include "cgroup.h"
+#include "proc.h"
+#include "sched.h"
+#include "timer.h"
+
+#define MEMCG_HIGH_DELAY_MAX_NS 2000000000ull
+#define MEMCG_HIGH_DELAY_MIN_NS 10000000ull
+#define MEMCG_OOM_RETRY_NS      1000000ull	/* while a victim frees its memory */
+#define MEMCG_OOM_NONE_NS       10000000ull	/* nothing to kill: wait for memory */
+#define OVERAGE_SHIFT 20
+
+/* The worst (usage - high) / high along cg's path, in 1/2^20, at most 4. */
+static uint64_t memcg_overage(const struct cgroup *cg)
+{
+	uint64_t worst = 0;
+	for (const struct cgroup *a = cg; a; a = a->parent) {
+		uint64_t usage = page_counter_read(&a->memory);
+		uint64_t high = __atomic_load_n(&a->memory.high, __ATOMIC_RELAXED);
+		if (usage <= high)
+			continue;
+		uint64_t over = MIN(usage - high, 1ull << 40);
+		uint64_t r = high ? (over << OVERAGE_SHIFT) / high : 4ull << OVERAGE_SHIFT;
+		worst = MAX(worst, MIN(r, 4ull << OVERAGE_SHIFT));
+	}
+	return worst;
+}
+
+static uint64_t memcg_high_delay_ns(const struct cgroup *cg, uint64_t pages)
+{
+	uint64_t r = memcg_overage(cg);
+	uint64_t per_page = ((r * r) >> OVERAGE_SHIFT) * 1000000000ull >> OVERAGE_SHIFT;
+	if (pages && per_page > MEMCG_HIGH_DELAY_MAX_NS / pages)
+		return MEMCG_HIGH_DELAY_MAX_NS;
+	return per_page * pages;
+}
+
+static void memcg_throttle_high(struct thread *t)
+{
+	struct cgroup *over = t->mem_high;
+	uint64_t pages = t->mem_high_pages;
+	t->mem_high = NULL;
+	t->mem_high_pages = 0;
+	memcg_event(over, MEMCG_HIGH);
+	uint64_t delay = memcg_high_delay_ns(t->proc->cgroup, pages);
+	cg_put(over);
+	if (delay >= MEMCG_HIGH_DELAY_MIN_NS)
+		sched_sleep_until(clock_ns() + delay); /* a signal cuts it short */
+}
+
+void memcg_user_return(struct thread *t)
+{
+	if (t->mem_fail) {
+		struct cgroup *at = t->mem_fail;
+		t->mem_fail = NULL;
+		memcg_event(at, MEMCG_MAX);
+		cg_put(at);
+	}
+	if (t->mem_high)
+		memcg_throttle_high(t);
+}
+
+void memcg_thread_done(struct thread *t)
+{
+	if (t->mem_fail)
+		cg_put(t->mem_fail);
+	if (t->mem_high)
+		cg_put(t->mem_high);
+	t->mem_fail = t->mem_high = NULL;
+}
+
+static bool memcg_being_killed(const struct thread *t)
+{
+	return t->kill_pending || (__atomic_load_n(&t->proc->sig_pending, __ATOMIC_RELAXED) & (1ull << (SIGKILL - 1)));
+}
+
+bool memcg_fault_oom(struct thread *t)
+{
+	struct cgroup *domain = t->mem_fail ? t->mem_fail : &cg_root;
+	t->mem_fail = NULL;
+	int r = oom_kill_in(domain);
+	if (r != 0) { /* not just waiting for an earlier victim */
+		if (domain != &cg_root)
+			memcg_event(domain, MEMCG_MAX);
+		memcg_event(domain, MEMCG_OOM);
+	}
+	if (domain != &cg_root)
+		cg_put(domain);
+	if (memcg_being_killed(t))
+		return false;
+	sched_sleep_until(clock_ns() + (r >= 0 ? MEMCG_OOM_RETRY_NS : MEMCG_OOM_NONE_NS));
+	return !memcg_being_killed(t);
+}
+
+void memcg_shrink_to_max(struct cgroup *cg)
+{
+	struct thread *self = current_thread();
+	mem_drain_stock(cg);
+	while (page_counter_read(&cg->memory) > __atomic_load_n(&cg->memory.max, __ATOMIC_RELAXED)) {
+		if (thread_has_work(self))
+			break; /* a signal for the writer: the write still succeeds */
+		int r = oom_kill_in(cg);
+		if (r < 0)
+			break;
+		if (r == 1)
+			memcg_event(cg, MEMCG_OOM);
+		sched_sleep_until(clock_ns() + MEMCG_OOM_RETRY_NS);
+		mem_drain_stock(cg);
+	}
+}
