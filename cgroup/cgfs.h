@@ -108,6 +108,7 @@ int cgfs_write_threads(struct cgroup *cg, int64_t tid, const struct k_cgwriter *
  * scheduler). */
 int cgfs_show_cpu_stat(struct cgroup *cg, struct cgfs_buf *out);
 int cgfs_show_cpu_stat_local(struct cgroup *cg, struct cgfs_buf *out);
+int cgfs_show_memory_pressure(struct cgroup *cg, struct cgfs_buf *out);
 /* Pressure triggers (cgroup/cpu.c). write: a trigger in *state (state
  * NULL: a write by path, only checked, since an open-write-close leaves
  * nothing); poll: events for the open file's state (NULL if it has

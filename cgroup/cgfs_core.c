@@ -368,6 +368,7 @@ static const struct cftype cgfs_core_extra[] = {
 	{ "cpu.pressure", 0644, CFT_PRESSURE | CFT_TRIGGER, cgfs_show_cpu_pressure, NULL },
 	{ "cpu.stat", 0444, 0, cgfs_show_cpu_stat, NULL },
 	{ "cpu.stat.local", 0444, 0, cgfs_show_cpu_stat_local, NULL },
+	{ "memory.pressure", 0644, CFT_PRESSURE | CFT_TRIGGER, cgfs_show_memory_pressure, NULL },
 };
 
 int cgfs_write(struct cgroup *cg, const struct cftype *f, char *text, size_t len, const struct k_cgwriter *w,

@@ -207,34 +207,45 @@ int cgfs_show_cpu_stat_local(struct cgroup *cg, struct cgfs_buf *out)
 }
 
 /* Linux's format: "some avg10=A.BB avg60=... avg300=... total=USEC", and
- * the same for "full". */
-int cgfs_show_cpu_pressure(struct cgroup *cg, struct cgfs_buf *out)
+ * the same for "full"; base: PSI_CPU_SOME or PSI_MEM_SOME. */
+static void cgfs_show_pressure(struct cgroup *cg, struct cgfs_buf *out, int base)
 {
 	static const char *const kind[2] = { "some", "full" };
+	static const char *const span[3] = { "avg10", "avg60", "avg300" };
 	struct sched_psi p;
 	sched_cg_pressure(cg, &p);
 	for (int k = 0; k < 2; k++) {
 		cgfs_printf(out, "%s", kind[k]);
-		static const char *const span[3] = { "avg10", "avg60", "avg300" };
 		for (int i = 0; i < 3; i++)
-			cgfs_printf(out, " %s=%llu.%02llu", span[i], (unsigned long long)(p.avg[k][i] >> 11),
-				    (unsigned long long)((p.avg[k][i] & 2047) * 100 >> 11));
-		cgfs_printf(out, " total=%llu\n", (unsigned long long)(p.total[k] / US));
+			cgfs_printf(out, " %s=%llu.%02llu", span[i], (unsigned long long)(p.avg[base + k][i] >> 11),
+				    (unsigned long long)((p.avg[base + k][i] & 2047) * 100 >> 11));
+		cgfs_printf(out, " total=%llu\n", (unsigned long long)(p.total[base + k] / US));
 	}
+}
+
+int cgfs_show_cpu_pressure(struct cgroup *cg, struct cgfs_buf *out)
+{
+	cgfs_show_pressure(cg, out, PSI_CPU_SOME);
 	return 0;
 }
 
-/* A trigger written to cpu.pressure lives as long as the open file.
- * (memory.pressure and io.pressure will tell theirs apart by f.) */
+int cgfs_show_memory_pressure(struct cgroup *cg, struct cgfs_buf *out)
+{
+	cgfs_show_pressure(cg, out, PSI_MEM_SOME);
+	return 0;
+}
+
+/* A trigger written to cpu.pressure or memory.pressure lives as long as
+ * the open file; the file's name says which resource it watches. */
 int cgfs_trigger_write(struct cgroup *cg, const struct cftype *f, char *text, void **state)
 {
-	(void)f;
 	int kind;
 	uint64_t stall, window;
 	int err = cgfs_parse_trigger(text, &kind, &stall, &window);
 	if (err || !state)
 		return err;
-	*state = sched_psi_trigger_new(cg, kind, stall * US, window * US);
+	int base = strncmp(f->name, "memory.", 7) == 0 ? PSI_MEM_SOME : PSI_CPU_SOME;
+	*state = sched_psi_trigger_new(cg, base + kind, stall * US, window * US);
 	return *state ? 0 : -ENOMEM;
 }
 

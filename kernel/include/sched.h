@@ -81,7 +81,12 @@ void sched_resched_check(void);
 void sched_psi_switch(struct sched_entity *from, struct sched_entity *to);
 struct sched_psi;
 void sched_cg_pressure(struct cgroup *cg, struct sched_psi *out);
-/* Stall time of kind 0 (some) or 1 (full) up to now; sched_lock held. */
+/* The current thread starts (true) or ends a stall on memory (a
+ * memory.high throttle, an OOM wait): memory pressure. The _locked form
+ * moves a stalled thread's count (migration), sched_lock held. */
+void sched_memstall(bool enter);
+void sched_psi_memstall_locked(struct sched_entity *se, int delta);
+/* Stall time of a kind (PSI_CPU_SOME ... PSI_MEM_FULL) up to now; sched_lock held. */
 uint64_t sched_psi_total_locked(const struct sched_psi *p, int kind, uint64_t now);
 /* Pressure triggers (kernel/sched/psi_trigger.c): one fires when cg's
  * stall of kind grew by stall_ns within a window_ns (validated by the

@@ -80,18 +80,20 @@ int sched_nice_from_weight(uint32_t weight);
 struct sched_queue;
 struct sched_entity;
 
-/* CPU pressure of a group (kernel/sched/psi.c): threads queued below it
- * (runnable, waiting or running), whether the running thread is below it,
- * the stall state since state_start, the stalled totals and the decaying
- * averages over 10, 60 and 300 s (percent, fixed point 1/2048), updated
- * every 2 s window. [0] is "some", [1] "full". */
+/* CPU and memory pressure of a group (kernel/sched/psi.c): threads
+ * queued below it (runnable, waiting or running), whether the running
+ * thread is below it, threads below it stalled on memory, the stall
+ * state since state_start, the stalled totals and the decaying averages
+ * over 10, 60 and 300 s (percent, fixed point 1/2048), updated every 2 s
+ * window, for each kind (PSI_CPU_SOME ... PSI_MEM_FULL). */
+enum { PSI_CPU_SOME, PSI_CPU_FULL, PSI_MEM_SOME, PSI_MEM_FULL, PSI_KINDS };
 struct sched_psi {
-	uint32_t nr_queued, running;
+	uint32_t nr_queued, running, nr_memstall;
 	uint32_t state;
 	uint64_t state_start;
-	uint64_t total[2];
-	uint64_t win_end, win_base[2];
-	uint64_t avg[2][3];
+	uint64_t total[PSI_KINDS];
+	uint64_t win_end, win_base[PSI_KINDS];
+	uint32_t avg[PSI_KINDS][3];
 };
 
 /* A thread entity joins (+1) or leaves (-1) a queue: the kernel counts

@@ -9,7 +9,8 @@
  * killed for it. memory.max: a failed charge counts a "max" event where
  * the limit held; a page fault then calls the OOM killer for that
  * subtree (the whole machine if the page allocator itself was empty) and
- * retries the faulting access once a victim is on its way out. */
+ * retries the faulting access once a victim is on its way out. These
+ * waits are memory stalls: memory.pressure counts them. */
 #include "memcg.h"
 #include "abi/errno.h"
 #include "abi/signal.h"
@@ -23,6 +24,14 @@
 #define MEMCG_OOM_RETRY_NS      1000000ull	/* while a victim frees its memory */
 #define MEMCG_OOM_NONE_NS       10000000ull	/* nothing to kill: wait for memory */
 #define OVERAGE_SHIFT 20
+
+/* A sleep waiting for memory: it counts as memory pressure. */
+static void memcg_stall(uint64_t ns)
+{
+	sched_memstall(true);
+	sched_sleep_until(clock_ns() + ns); /* a signal cuts it short */
+	sched_memstall(false);
+}
 
 /* The worst (usage - high) / high along cg's path, in 1/2^20, at most 4. */
 static uint64_t memcg_overage(const struct cgroup *cg)
@@ -59,7 +68,7 @@ static void memcg_throttle_high(struct thread *t)
 	uint64_t delay = memcg_high_delay_ns(t->proc->cgroup, pages);
 	cg_put(over);
 	if (delay >= MEMCG_HIGH_DELAY_MIN_NS)
-		sched_sleep_until(clock_ns() + delay); /* a signal cuts it short */
+		memcg_stall(delay);
 }
 
 void memcg_user_return(struct thread *t)
@@ -102,7 +111,7 @@ bool memcg_fault_oom(struct thread *t)
 		cg_put(domain);
 	if (memcg_being_killed(t))
 		return false;
-	sched_sleep_until(clock_ns() + (r >= 0 ? MEMCG_OOM_RETRY_NS : MEMCG_OOM_NONE_NS));
+	memcg_stall(r >= 0 ? MEMCG_OOM_RETRY_NS : MEMCG_OOM_NONE_NS);
 	return !memcg_being_killed(t);
 }
 
@@ -118,7 +127,7 @@ void memcg_shrink_to_max(struct cgroup *cg)
 			break;
 		if (r == 1)
 			memcg_event(cg, MEMCG_OOM);
-		sched_sleep_until(clock_ns() + MEMCG_OOM_RETRY_NS);
+		memcg_stall(MEMCG_OOM_RETRY_NS);
 		mem_drain_stock(cg);
 	}
 }

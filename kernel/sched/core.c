@@ -425,7 +425,11 @@ void sched_move_thread(struct thread *t, struct cgroup *to)
 	bool running = rq->curr_se == &t->se; /* its path changes: pressure follows */
 	if (running)
 		sched_psi_switch(&t->se, NULL);
+	if (t->memstall)
+		sched_psi_memstall_locked(&t->se, -1);
 	sched_move(&t->se, &to->rq);
+	if (t->memstall)
+		sched_psi_memstall_locked(&t->se, 1);
 	if (running)
 		sched_psi_switch(NULL, &t->se);
 	t->cgroup = to;

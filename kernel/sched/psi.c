@@ -1,10 +1,13 @@
-/* CPU pressure stall information (cpu.pressure, /proc/pressure/cpu), as
- * Linux's PSI.
+/* Pressure stall information for CPU and memory (cpu.pressure,
+ * memory.pressure, /proc/pressure/cpu and memory), as Linux's PSI.
  *
- * For each cgroup (the root stands for the system): "some" is the time at
- * least one of its threads was runnable but not running, "full" the time
- * threads were runnable and none of them ran (a group squeezed out, or
- * throttled by cpu.max; the system's is 0, as on Linux).
+ * For each cgroup (the root stands for the system): CPU "some" is the
+ * time at least one of its threads was runnable but not running, "full"
+ * the time threads were runnable and none of them ran (a group squeezed
+ * out, or throttled by cpu.max; the system's is 0, as on Linux). Memory
+ * "some" is the time at least one thread was stalled on memory (slowed
+ * by memory.high, waiting for an OOM victim to free its pages), "full"
+ * the time threads were stalled on memory and none was runnable.
  * Counted exactly: every queue change of a thread (sched_psi_queued,
  * from the fair-queueing core) and every switch of the running thread
  * (sched_psi_switch) updates the groups on its path. Totals are in ns;
@@ -15,12 +18,12 @@
 #include "sched.h"
 #include "cgroup.h"
 #include "percpu.h"
+#include "proc.h"
 #include "timer.h"
 
 #define PSI_WINDOW_NS 2000000000ull
 #define FIXED_1 2048u
-#define PSI_SOME 1u
-#define PSI_FULL 2u
+#define PSI_BIT(kind) (1u << (kind))
 
 /* e^(-2/10), e^(-2/60), e^(-2/300) in 1/2048 */
 static const uint64_t psi_exp[3] = { 1677, 1981, 2034 };
@@ -49,7 +52,7 @@ static void psi_catch_up(struct sched_psi *p, uint64_t now)
 			uint64_t skip = (now - p->win_end) / PSI_WINDOW_NS * PSI_WINDOW_NS;
 			p->win_end += skip;
 		}
-		for (int k = 0; k < 2; k++) {
+		for (int k = 0; k < PSI_KINDS; k++) {
 			uint64_t at = psi_stall_at(p, k, p->win_end);
 			uint64_t pct = MIN(at - p->win_base[k], PSI_WINDOW_NS) * 100 * FIXED_1 / PSI_WINDOW_NS;
 			for (int i = 0; i < 3; i++)
@@ -67,30 +70,36 @@ static void psi_catch_up(struct sched_psi *p, uint64_t now)
  * (The system's "full" is always 0: with threads runnable, one runs.) */
 static void psi_settle(struct sched_psi *p, uint64_t *now)
 {
-	uint32_t state = (p->nr_queued > p->running ? PSI_SOME : 0) |
-			 (p->nr_queued && !p->running && p != &cg_root.cpu_psi ? PSI_FULL : 0);
+	uint32_t state = (p->nr_queued > p->running ? PSI_BIT(PSI_CPU_SOME) : 0) |
+			 (p->nr_queued && !p->running && p != &cg_root.cpu_psi ? PSI_BIT(PSI_CPU_FULL) : 0) |
+			 (p->nr_memstall ? PSI_BIT(PSI_MEM_SOME) : 0) |
+			 (p->nr_memstall && !p->nr_queued ? PSI_BIT(PSI_MEM_FULL) : 0);
 	if (state == p->state && p->win_end)
 		return;
 	if (!*now)
 		*now = clock_ns();
 	psi_catch_up(p, *now);
-	for (int k = 0; k < 2; k++)
+	for (int k = 0; k < PSI_KINDS; k++)
 		p->total[k] = psi_stall_at(p, k, *now);
 	p->state_start = *now;
 	p->state = state;
 }
 
+static void psi_add(struct sched_psi *p, int dqueued, int drunning, int dmemstall)
+{
+	p->nr_queued += (uint32_t)dqueued;
+	p->running += (uint32_t)drunning;
+	p->nr_memstall += (uint32_t)dmemstall;
+}
+
 /* The groups above thread entity se (the root last): counts, then states.
  * Counting both paths of a switch before settling either means groups on
  * both (their running count goes -1 +1) see no change at all. */
-static void psi_count(struct sched_entity *se, int dqueued, int drunning)
+static void psi_count(struct sched_entity *se, int dqueued, int drunning, int dmemstall)
 {
-	for (struct sched_entity *e = se->parent->owner; e; e = e->parent->owner) {
-		group_cgroup(e)->cpu_psi.nr_queued += (uint32_t)dqueued;
-		group_cgroup(e)->cpu_psi.running += (uint32_t)drunning;
-	}
-	cg_root.cpu_psi.nr_queued += (uint32_t)dqueued;
-	cg_root.cpu_psi.running += (uint32_t)drunning;
+	for (struct sched_entity *e = se->parent->owner; e; e = e->parent->owner)
+		psi_add(&group_cgroup(e)->cpu_psi, dqueued, drunning, dmemstall);
+	psi_add(&cg_root.cpu_psi, dqueued, drunning, dmemstall);
 }
 
 static void psi_settle_path(struct sched_entity *se, uint64_t *now)
@@ -103,7 +112,7 @@ static void psi_settle_path(struct sched_entity *se, uint64_t *now)
 void sched_psi_queued(struct sched_entity *se, int delta)
 {
 	uint64_t now = 0;
-	psi_count(se, delta, 0);
+	psi_count(se, delta, 0, 0);
 	psi_settle_path(se, &now);
 }
 
@@ -113,13 +122,31 @@ void sched_psi_switch(struct sched_entity *from, struct sched_entity *to)
 	if (from == to)
 		return;
 	if (from)
-		psi_count(from, 0, -1);
+		psi_count(from, 0, -1, 0);
 	if (to)
-		psi_count(to, 0, 1);
+		psi_count(to, 0, 1, 0);
 	if (from)
 		psi_settle_path(from, &now);
 	if (to && (!from || to->parent != from->parent))
 		psi_settle_path(to, &now); /* siblings share every group */
+}
+
+void sched_psi_memstall_locked(struct sched_entity *se, int delta)
+{
+	uint64_t now = 0;
+	psi_count(se, 0, 0, delta);
+	psi_settle_path(se, &now);
+}
+
+void sched_memstall(bool enter)
+{
+	struct thread *t = current_thread();
+	uint64_t f = spin_lock_irqsave(&sched_lock);
+	if (t->memstall != enter) {
+		t->memstall = enter;
+		sched_psi_memstall_locked(&t->se, enter ? 1 : -1);
+	}
+	spin_unlock_irqrestore(&sched_lock, f);
 }
 
 uint64_t sched_psi_total_locked(const struct sched_psi *p, int kind, uint64_t now)
@@ -134,7 +161,7 @@ void sched_cg_pressure(struct cgroup *cg, struct sched_psi *out)
 	struct sched_psi *p = &cg->cpu_psi;
 	psi_catch_up(p, now);
 	*out = *p;
-	for (int k = 0; k < 2; k++)
+	for (int k = 0; k < PSI_KINDS; k++)
 		out->total[k] = psi_stall_at(p, k, now);
 	spin_unlock_irqrestore(&sched_lock, f);
 }

@@ -104,6 +104,12 @@ int cgfs_trigger_write(struct cgroup *cg, const struct cftype *f, char *text, vo
 	return strcmp(text, "some 1 500000") == 0 ? 0 : -EINVAL;
 }
 
+int cgfs_show_memory_pressure(struct cgroup *cg, struct cgfs_buf *out)
+{
+	cgfs_printf(out, "memory some (%s)\n", cg->name);
+	return 0;
+}
+
 int cgfs_show_cpu_pressure(struct cgroup *cg, struct cgfs_buf *out)
 {
 	cgfs_printf(out, "some (%s)\n", cg->name);
@@ -300,8 +306,9 @@ static void test_files(void)
 	const char *names[] = { "cgroup.controllers", "cgroup.events", "cgroup.freeze", "cgroup.kill",
 				"cgroup.max.depth", "cgroup.max.descendants", "cgroup.pressure", "cgroup.procs",
 				"cgroup.stat", "cgroup.subtree_control", "cgroup.threads", "cgroup.type",
-				"cpu.pressure", "cpu.stat", "cpu.stat.local" };
-	const uint16_t modes[] = { 0444, 0444, 0644, 0200, 0644, 0644, 0644, 0644, 0444, 0644, 0644, 0644, 0644, 0444, 0444 };
+				"cpu.pressure", "cpu.stat", "cpu.stat.local", "memory.pressure" };
+	const uint16_t modes[] = { 0444, 0444, 0644, 0200, 0644, 0644, 0644, 0644, 0444, 0644, 0644, 0644, 0644, 0444, 0444,
+				   0644 };
 	bool all = true;
 	for (unsigned i = 0; i < ARRAY_SIZE(names); i++) {
 		const struct cftype *f = cgfs_file_at(a, i);
@@ -408,7 +415,8 @@ static void test_subtree_control(void)
 	bool found = true;
 	const struct cftype *f;
 	for (unsigned i = 0; (f = cgfs_file_at(a, i)); i++) {
-		const char *prefix = strncmp(f->name, "pids.", 5) == 0 ? "pids." : strncmp(f->name, "cpu.", 4) == 0 ? "cpu." : "cgroup.";
+		const char *prefix = strncmp(f->name, "pids.", 5) == 0 ? "pids." : strncmp(f->name, "cpu.", 4) == 0 ? "cpu." :
+				     strncmp(f->name, "memory.", 7) == 0 ? "memory." : "cgroup.";
 		found &= strncmp(f->name, prefix, strlen(prefix)) == 0 && cgfs_file_find(a, f->name) == f;
 	}
 	ok(found && !cgfs_file_find(a, "cgroup.") && !cgfs_file_find(a, "cgroup") && !cgfs_file_find(a, "pids.maxx") &&

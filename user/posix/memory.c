@@ -1,6 +1,7 @@
 /* The memory controller through /sys/fs/cgroup: the files' formats and
  * errno, memory.max and the OOM killer inside the cgroup, memory.oom.group,
  * memory.high throttling, lowering memory.max below usage. Prints TAP. */
+#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -150,11 +151,34 @@ static void test_oom_group(void)
 	      number(at("g", "memory.current")) == 0 && rmdir(BASE "/g") == 0, "oom_group_kill 1, oom_kill 2");
 }
 
+/* The "total=" of line kind ("some" or "full") of a pressure file, or -1. */
+static long pressure_total(const char *path, const char *kind)
+{
+	char buf[256];
+	if (slurp(path, buf, sizeof(buf)) <= 0 || !strstr(buf, " avg10=") || !strstr(buf, " avg300="))
+		return -1;
+	char *line = strstr(buf, kind), *t = line ? strstr(line, "total=") : NULL;
+	return t ? atol(t + 6) : -1;
+}
+
 static void test_high(void)
 {
 	check(mkdir(BASE "/h", 0755) == 0 && put(at("h", "memory.high"), "8M") == 0, "h: memory.high 8M");
+	check(pressure_total(at("h", "memory.pressure"), "some") == 0 && pressure_total(at("h", "memory.pressure"), "full") == 0 &&
+	      pressure_total("/proc/pressure/memory", "some") >= 0 && pressure_total("/proc/pressure/memory", "full") >= 0 &&
+	      pressure_total("/sys/fs/cgroup/memory.pressure", "some") >= 0,
+	      "memory.pressure (every cgroup) and /proc/pressure/memory: some and full lines; none in h yet");
+	int fd = open(at("h", "memory.pressure"), O_RDWR);
+	const char *trig = "some 5000 1000000";
+	check(fd >= 0 && write(fd, trig, strlen(trig)) == (ssize_t)strlen(trig), "a memory pressure trigger on h");
 	pid_t p = child_in("h", 8 * MIB + MIB / 2, 0);
 	check(exited_ok(p), "a process going over memory.high is slowed, not killed");
+	struct pollfd pf = { .fd = fd, .events = POLLPRI };
+	check(poll(&pf, 1, 0) == 1 && pf.revents == POLLPRI && close(fd) == 0, "the trigger fired (POLLPRI)");
+	check(pressure_total(at("h", "memory.pressure"), "some") >= 10000 &&
+	      pressure_total(at("h", "memory.pressure"), "full") >= 10000 &&
+	      pressure_total(BASE "/memory.pressure", "some") >= pressure_total(at("h", "memory.pressure"), "some"),
+	      "its throttling shows as memory pressure (some and full), in h and above");
 	check(field(at("h", "memory.events"), "high") >= 1 && field(at("h", "memory.events"), "oom_kill") == 0 &&
 	      field(at("h", "memory.events"), "max") == 0, "memory.events counts high; no max, no oom_kill");
 	check(number(at("h", "memory.current")) == 0 && rmdir(BASE "/h") == 0, "memory.current back at 0");

@@ -11,10 +11,12 @@
  *   /proc/PID/cmdline   the arguments, each NUL-terminated
  *   /proc/meminfo       MemTotal, MemFree, MemAvailable
  *   /proc/uptime        seconds since boot, and seconds no thread ran
- *   /proc/pressure/cpu  the system's CPU pressure: the root cgroup's
- *                       cpu.pressure itself (the kernel's open file is
- *                       handed over, so it is live, and root may write
- *                       a trigger to it and poll, as on Linux)
+ *   /proc/pressure/cpu, /proc/pressure/memory
+ *                       the system's CPU and memory pressure: the root
+ *                       cgroup's cpu.pressure and memory.pressure
+ *                       themselves (the kernel's open file is handed
+ *                       over, so it is live, and root may write a trigger
+ *                       to it and poll, as on Linux)
  *   /proc/self          the directory of the process that looks
  *
  * Times are in Linux's USER_HZ (100 per second) where /proc uses ticks. */
@@ -38,7 +40,7 @@
 enum pnode {
 	P_ROOT, P_MOUNTS, P_MEMINFO, P_UPTIME,	/* top level */
 	P_PID, P_CGROUP, P_CMDLINE, P_PMOUNTS, P_STAT, P_STATUS,	/* per process */
-	P_PRESSURE, P_PRESSURE_CPU,		/* /proc/pressure */
+	P_PRESSURE, P_PRESSURE_CPU, P_PRESSURE_MEMORY, /* /proc/pressure */
 };
 
 static const struct { const char *name; enum pnode node; } top_files[] = {
@@ -113,9 +115,9 @@ static int procfs_lookup(const char *path, int self, struct pref *out)
 				return -ENOENT;
 			cur.node = top_files[i].node;
 		} else if (cur.node == P_PRESSURE) {
-			if (strcmp(name, "cpu") != 0)
+			if (strcmp(name, "cpu") != 0 && strcmp(name, "memory") != 0)
 				return -ENOENT;
-			cur.node = P_PRESSURE_CPU;
+			cur.node = name[0] == 'c' ? P_PRESSURE_CPU : P_PRESSURE_MEMORY;
 		} else if (cur.node == P_PID) {
 			size_t i = 0;
 			while (i < NELEM(pid_files) && strcmp(name, pid_files[i].name) != 0)
@@ -142,6 +144,11 @@ static uint64_t node_ino(const struct pref *p)
 }
 
 /* -ENOENT if the process is gone. */
+static bool is_pressure(int node)
+{
+	return node == P_PRESSURE_CPU || node == P_PRESSURE_MEMORY;
+}
+
 static int procfs_stat(const struct pref *p, struct stat *st)
 {
 	struct k_procinfo info;
@@ -149,7 +156,7 @@ static int procfs_stat(const struct pref *p, struct stat *st)
 	st->st_dev = PROCFS_DEV;
 	st->st_ino = node_ino(p);
 	st->st_blksize = 4096;
-	st->st_mode = is_dir(p->node) ? S_IFDIR | 0555 : p->node == P_PRESSURE_CPU ? S_IFREG | 0644 : S_IFREG | 0444;
+	st->st_mode = is_dir(p->node) ? S_IFDIR | 0555 : is_pressure(p->node) ? S_IFREG | 0644 : S_IFREG | 0444;
 	st->st_nlink = is_dir(p->node) ? 2 : 1;
 	if (p->pid) {
 		if (sys_proc_info(p->pid, &info) < 0)
@@ -299,15 +306,16 @@ static long procfs_text(const struct pref *p, struct text *t)
 
 /* ---- requests ---- */
 
-/* The root cgroup's cpu.pressure, opened by the kernel for the caller
- * (which checks a trigger writer's privilege) and handed over. */
-static long procfs_open_pressure(const struct fs_req *r, const struct stat *st, int flags)
+/* The root cgroup's cpu.pressure or memory.pressure (file), opened by
+ * the kernel for the caller (which checks a trigger writer's privilege)
+ * and handed over. */
+static long procfs_open_pressure(const struct fs_req *r, const struct stat *st, int flags, const char *file)
 {
 	int acc = flags & O_ACCMODE;
 	int want = (acc != O_WRONLY ? R_OK : 0) | (acc != O_RDONLY ? W_OK : 0);
 	if (!fssrv_may(st->st_mode, st->st_uid, st->st_gid, r, want))
 		return -EACCES;
-	long h = sys_cgfs_open("/cpu.pressure", flags & (O_ACCMODE | O_APPEND | O_NONBLOCK), r->uid, r->gid);
+	long h = sys_cgfs_open(file, flags & (O_ACCMODE | O_APPEND | O_NONBLOCK), r->uid, r->gid);
 	long given = h < 0 ? h : sys_ipc_give((int)h);
 	if (h >= 0)
 		sys_handle_close((int)h);
@@ -328,8 +336,9 @@ static long procfs_open(const struct fs_req *r, const struct pref *p, int flags)
 		return -EISDIR;
 	if (!is_dir(p->node) && (flags & O_DIRECTORY))
 		return -ENOTDIR;
-	if (p->node == P_PRESSURE_CPU)
-		return procfs_open_pressure(r, &st, flags);
+	if (is_pressure(p->node))
+		return procfs_open_pressure(r, &st, flags,
+					    p->node == P_PRESSURE_CPU ? "/cpu.pressure" : "/memory.pressure");
 	if (acc != O_RDONLY || (flags & O_TRUNC))
 		return -EACCES; /* nothing else here is writable */
 	struct text t = { 0 };
@@ -420,9 +429,9 @@ static long procfs_readdir(struct fs_file *f, struct ipc_msg *m)
 	if (p->node == P_ROOT)
 		return readdir_root(m, pos);
 	if (p->node == P_PRESSURE) {
-		struct pref c = { P_PRESSURE_CPU, 0 };
-		if (pos == 2)
-			return fssrv_put_dirent(m, node_ino(&c), DT_REG, "cpu", pos + 1);
+		struct pref c = { pos == 2 ? P_PRESSURE_CPU : P_PRESSURE_MEMORY, 0 };
+		if (pos == 2 || pos == 3)
+			return fssrv_put_dirent(m, node_ino(&c), DT_REG, pos == 2 ? "cpu" : "memory", pos + 1);
 		m->w[1] = 0;
 		return 0;
 	}
