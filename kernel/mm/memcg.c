@@ -32,8 +32,11 @@ static void memcg_note_fail(struct cgroup *at)
 }
 
 /* After a charge that reached the counters (once per stock batch, so the
- * walk costs nothing per page): a level over its memory.high makes the
- * charging thread pay on its way back to user mode. */
+ * walk costs nothing per page): a level over its memory.high marks the
+ * charging thread, which from then on counts every page it charges (the
+ * stock's too: counting whole batches would count pages twice whenever
+ * another cgroup's charge takes the stock over) and pays for them on its
+ * way back to user mode. */
 static void memcg_check_high(struct cgroup *cg, uint64_t pages)
 {
 	struct cgroup *over = NULL;
@@ -64,8 +67,12 @@ int mem_charge(struct cgroup *cg, uint64_t nr_pages)
 		memcg_note_fail(memcg_of_counter(fail));
 		return -ENOMEM;
 	}
-	if (!stocked)
-		memcg_check_high(cg, nr_pages + CHARGE_BATCH);
+	struct thread *t = current_thread();
+	if (t && t->mem_high) {
+		t->mem_high_pages += nr_pages;
+		thread_set_work(t); /* it settles on its way out */
+	} else if (!stocked)
+		memcg_check_high(cg, nr_pages);
 	return 0;
 }
 

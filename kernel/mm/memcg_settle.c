@@ -3,8 +3,9 @@
  *
  * memory.high: the pages charged above it slow the thread down: it
  * sleeps (overage/high)^2 seconds per page, the worst overage along its
- * cgroup's path, at most 2 s per return to user mode, nothing under 10 ms
- * (Linux's law and bounds: MEMCG_DELAY_*). So a thread a few
+ * cgroup's path, at most 2 s per return to user mode (Linux's law and
+ * bound). A debt under 10 ms is carried to a later return, not slept (nor
+ * forgiven, as Linux does, which counts whole charge batches). So a thread a few
  * pages over hardly notices, one far over all but stops, and it is never
  * killed for it. memory.max: a failed charge counts a "max" event where
  * the limit held; a page fault then calls the OOM killer for that
@@ -61,13 +62,14 @@ static uint64_t memcg_high_delay_ns(const struct cgroup *cg, uint64_t pages)
 static void memcg_throttle_high(struct thread *t)
 {
 	struct cgroup *over = t->mem_high;
-	uint64_t pages = t->mem_high_pages;
+	uint64_t delay = memcg_high_delay_ns(t->proc->cgroup, t->mem_high_pages);
+	if (delay && delay < MEMCG_HIGH_DELAY_MIN_NS)
+		return; /* too little yet: the thread goes on counting */
 	t->mem_high = NULL;
 	t->mem_high_pages = 0;
 	memcg_event(over, MEMCG_HIGH);
-	uint64_t delay = memcg_high_delay_ns(t->proc->cgroup, pages);
 	cg_put(over);
-	if (delay >= MEMCG_HIGH_DELAY_MIN_NS)
+	if (delay)
 		memcg_stall(delay);
 }
 

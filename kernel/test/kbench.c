@@ -52,15 +52,16 @@ static int kbench_user_programs(const char *filter)
 	return n;
 }
 
-/* posix/bench needs the console driver, the VFS and the file systems. */
-static void kbench_posix(void)
+/* posix/bench and posix/membench need the console driver, the VFS and
+ * the file systems. */
+static void kbench_posix(const char *prog)
 {
-	const char *const bargv[] = { "posix/bench", NULL };
+	const char *const bargv[] = { prog, NULL };
 	struct userspace u;
 	int status;
 	if (userspace_start(&cg_root, &u) == 0) {
 		struct kobj *console = ipc_name_get("console");
-		int bp = proc_spawn_stdio("posix/bench", bargv, &cg_root, &kernel_proc, 0, console);
+		int bp = proc_spawn_stdio(prog, bargv, &cg_root, &kernel_proc, 0, console);
 		if (bp > 0)
 			proc_wait(&kernel_proc, bp, &status, 0, 0);
 		if (console)
@@ -89,7 +90,11 @@ __noreturn void kbench_main(const char *filter)
 	n += kbench_user_programs(filter);
 	n += kbench_cpu(filter);
 	if (ktest_selected(filter, "posix")) {
-		kbench_posix();
+		kbench_posix("posix/bench");
+		n++;
+	}
+	if (ktest_selected(filter, "memory")) {
+		kbench_posix("posix/membench");
 		n++;
 	}
 	qemu_exit(n ? QEMU_EXIT_SUCCESS : QEMU_EXIT_FAILURE);
