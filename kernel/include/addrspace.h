@@ -86,6 +86,16 @@ int vm_area_set_end(struct addrspace *as, vaddr_t start, vaddr_t new_end);
 /* mprotect: new VM_READ|VM_WRITE|VM_EXEC for [start, start+len), splitting
  * areas at the edges. 0, -EINVAL, -ENOMEM (a page of the range unmapped). */
 int vm_protect(struct addrspace *as, vaddr_t start, uint64_t len, uint32_t prot);
+/* Zeroed pages now for the holes of [start, start+len) (page aligned, in
+ * anonymous private writable areas), charged to cg rather than to the
+ * address space's owner: memory a server keeps for a client. They do not
+ * count as the owner's resident pages. -EINVAL, -ENOMEM (cg's limit or
+ * memory out; pages filled so far stay). */
+struct cgroup;
+int vm_fill(struct addrspace *as, vaddr_t start, uint64_t len, struct cgroup *cg);
+/* Frees the pages of [start, start+len) (same areas), uncharging them,
+ * and leaves the range mapped as holes (Linux's MADV_DONTNEED). -EINVAL. */
+int vm_discard(struct addrspace *as, vaddr_t start, uint64_t len);
 /* A free, page-aligned range of len bytes at or above hint, or 0. */
 vaddr_t vm_find_free(struct addrspace *as, vaddr_t hint, uint64_t len);
 

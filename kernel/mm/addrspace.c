@@ -16,6 +16,7 @@
 
 #define PTE_OWNED (1ull << 9)	/* available-to-software bit */
 #define PTE_COW   (1ull << 10)	/* read-only until written: then copied (fork) */
+#define PTE_CLIENT (1ull << 11)	/* charged to a server's client (vm_fill): not resident */
 
 paddr_t vm_as_root(const struct addrspace *as)
 {
@@ -172,7 +173,8 @@ static void vm_unmap_page(struct addrspace *as, vaddr_t va)
 		 * other address spaces go away under other locks). */
 		if (p && __atomic_sub_fetch(&p->refcount, 1, __ATOMIC_ACQ_REL) == 0)
 			mem_free_pages(p, 0);
-		as->resident--;
+		if (!(e & PTE_CLIENT))
+			as->resident--;
 	}
 }
 
@@ -444,6 +446,58 @@ int vm_fault(struct addrspace *as, vaddr_t addr, bool write, bool exec)
 	int r = vm_fault_locked(as, addr, write, exec);
 	spin_unlock(&as->lock);
 	return r;
+}
+
+/* An anonymous private writable area holds all of [start, end). */
+static bool vm_fillable(struct addrspace *as, vaddr_t start, vaddr_t end)
+{
+	for (vaddr_t va = start; va < end;) {
+		struct vm_area *a = vm_area_find(as, va);
+		if (!a || (a->flags & (VM_DEVICE | VM_SHARED | VM_DMA)) || !(a->flags & VM_WRITE))
+			return false;
+		va = a->end;
+	}
+	return true;
+}
+
+int vm_fill(struct addrspace *as, vaddr_t start, uint64_t len, struct cgroup *cg)
+{
+	if (!vm_range_ok(start, len))
+		return -EINVAL;
+	int err = 0;
+	spin_lock(&as->lock);
+	if (!vm_fillable(as, start, start + len))
+		err = -EINVAL;
+	for (vaddr_t va = start; !err && va < start + len; va += PAGE_SIZE) {
+		struct vm_area *a = vm_area_find(as, va);
+		uint64_t *pte = vm_as_pte(as, va, true);
+		if (!pte) {
+			err = -ENOMEM;
+			break;
+		}
+		if (*pte & PTE_P)
+			continue;
+		void *page = mem_alloc_zeroed_page(cg);
+		if (!page) {
+			err = -ENOMEM;
+			break;
+		}
+		*pte = virt_to_phys(page) | vm_pte_flags(a->flags) | PTE_OWNED | PTE_CLIENT;
+	}
+	spin_unlock(&as->lock);
+	return err;
+}
+
+int vm_discard(struct addrspace *as, vaddr_t start, uint64_t len)
+{
+	if (!vm_range_ok(start, len))
+		return -EINVAL;
+	spin_lock(&as->lock);
+	int err = vm_fillable(as, start, start + len) ? 0 : -EINVAL;
+	if (!err)
+		vm_unmap_range(as, start, start + len);
+	spin_unlock(&as->lock);
+	return err;
 }
 
 /* fork: one present PTE of the parent, for the child. */

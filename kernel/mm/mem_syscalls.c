@@ -1,7 +1,10 @@
 /* Anonymous memory for user processes. */
 #include "abi/errno.h"
 #include "addrspace.h"
+#include "cgroup.h"
+#include "memcg.h"
 #include "proc.h"
+#include "sched.h"
 #include "syscall.h"
 
 #define MEM_MAP_BASE 0x0000100000000000ull /* where the kernel places maps */
@@ -44,4 +47,60 @@ long sys_mem_protect(uint64_t addr, size_t len, int prot)
 {
 	struct addrspace *as = current_thread()->proc->as;
 	return as ? vm_protect(as, addr, len, (uint32_t)prot) : -EINVAL;
+}
+
+/* What charging for a client left on the server thread belongs to the
+ * client: a failed charge is counted now ("max"); pages over a
+ * memory.high go to the client thread, which pays on its way out of the
+ * call (the server must not sleep for it). had_*: the server's own. */
+static void mem_fill_settle(struct thread *self, bool had_fail, bool had_high)
+{
+	if (!had_fail && self->mem_fail) {
+		memcg_event(self->mem_fail, MEMCG_MAX);
+		cg_put(self->mem_fail);
+		self->mem_fail = NULL;
+	}
+	if (had_high || !self->mem_high)
+		return;
+	struct cgroup *over = self->mem_high;
+	uint64_t pages = self->mem_high_pages;
+	self->mem_high = NULL;
+	self->mem_high_pages = 0;
+	uint64_t f = sched_lock_ipc();
+	struct thread *c = self->ipc_caller;
+	if (c && !c->mem_high) {
+		c->mem_high = over;
+		over = NULL;
+	}
+	if (c) {
+		c->mem_high_pages += pages;
+		thread_set_work(c);
+	}
+	sched_unlock_ipc(f);
+	if (over)
+		cg_put(over);
+}
+
+long sys_mem_fill(uint64_t addr, size_t len)
+{
+	struct thread *self = current_thread();
+	struct addrspace *as = self->proc->as;
+	if (!as)
+		return -EINVAL;
+	uint64_t f = sched_lock_ipc();
+	struct thread *c = self->ipc_caller;
+	struct cgroup *cg = c ? c->proc->cgroup : self->proc->cgroup;
+	cg_get(cg); /* the client may leave it meanwhile */
+	sched_unlock_ipc(f);
+	bool had_fail = self->mem_fail, had_high = self->mem_high;
+	int err = vm_fill(as, addr, len, cg);
+	cg_put(cg);
+	mem_fill_settle(self, had_fail, had_high);
+	return err;
+}
+
+long sys_mem_discard(uint64_t addr, size_t len)
+{
+	struct addrspace *as = current_thread()->proc->as;
+	return as ? vm_discard(as, addr, len) : -EINVAL;
 }

@@ -57,7 +57,7 @@ static void t_free(void *p)
 	free(h);
 }
 
-static const struct tmpfs_ops ops = { t_alloc, t_free };
+static const struct tmpfs_ops ops = { t_alloc, t_free, NULL, NULL };
 
 /* ---- identities ---- */
 

@@ -11,6 +11,7 @@
 
 #define BASE "/sys/fs/cgroup/posix_memory"
 #define MIB (1024 * 1024)
+#define MIN(a, b) ((a) < (b) ? (a) : (b))
 
 /* The number after "key " in a flat-keyed file, or -1. */
 static long field(const char *path, const char *key)
@@ -196,6 +197,51 @@ static void test_lower_max(void)
 	      rmdir(BASE "/s") == 0, "oom_kill 1, usage within the new limit");
 }
 
+/* A child in cgroup cg writes len bytes to path; exit 0 if all went in,
+ * 10 + errno's low bits after a failed write. */
+static pid_t writer_in(const char *cg, const char *path, size_t len)
+{
+	pid_t p = fork();
+	if (p == 0) {
+		static char chunk[65536];
+		memset(chunk, 'x', sizeof(chunk));
+		if (put(at(cg, "cgroup.procs"), "0"))
+			_exit(2);
+		int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		for (size_t done = 0; fd >= 0 && done < len;) {
+			ssize_t r = write(fd, chunk, MIN(sizeof(chunk), len - done)); /* short: the rest again */
+			if (r < 0)
+				_exit(10 + (errno & 63));
+			done += (size_t)r;
+		}
+		_exit(fd < 0 ? 3 : 0);
+	}
+	return p;
+}
+
+/* tmpfs keeps file data for the process that writes it, and charges it to
+ * that process's cgroup, where it stays until the file goes. */
+static void test_tmpfs_charge(void)
+{
+	check(mkdir(BASE "/t", 0755) == 0, "t");
+	long server_before = number(BASE "/leaf/memory.current");
+	check(exited_ok(writer_in("t", "/tmp/memtest.data", 4 * MIB)), "a process in t writes 4M to a tmpfs file, then ends");
+	long held = number(at("t", "memory.current"));
+	check(held >= 4 * MIB && held < 5 * MIB && number(BASE "/leaf/memory.current") == server_before,
+	      "the file's pages are charged to t (not to the server), after the writer is gone");
+	check(unlink("/tmp/memtest.data") == 0 && number(at("t", "memory.current")) == 0,
+	      "removing the file uncharges them: t back at 0");
+	check(put(at("t", "memory.max"), "2M") == 0, "t: memory.max 2M");
+	int st;
+	pid_t p = writer_in("t", "/tmp/memtest.data", 4 * MIB);
+	check(waitpid(p, &st, 0) == p && WIFEXITED(st) && WEXITSTATUS(st) == 10 + ENOMEM,
+	      "writing 4M to tmpfs within a 2M limit fails with ENOMEM (the writer is not killed)");
+	check(field(at("t", "memory.events"), "max") >= 1 && field(at("t", "memory.events"), "oom_kill") == 0 &&
+	      number(at("t", "memory.current")) <= 2 * MIB, "a max event in t; usage within the limit");
+	check(unlink("/tmp/memtest.data") == 0 && number(at("t", "memory.current")) == 0 && rmdir(BASE "/t") == 0,
+	      "and all of it uncharged with the file");
+}
+
 int main(void)
 {
 	mkdir(BASE "/leaf", 0755);
@@ -207,6 +253,7 @@ int main(void)
 	test_oom_group();
 	test_high();
 	test_lower_max();
+	test_tmpfs_charge();
 	rmdir(BASE "/m");
 	put(BASE "/cgroup.subtree_control", "-memory");
 	put("/sys/fs/cgroup/cgroup.subtree_control", "-memory");

@@ -248,12 +248,35 @@ static struct tmpfs_inode *inode_new(struct tmpfs *fs, uint32_t mode,
 	return ino;
 }
 
+/* A zeroed data page (the server's page allocator, or the heap). */
+static int page_new(struct tmpfs *fs, uint8_t **out)
+{
+	void *p = NULL;
+	int err = fs->ops.page_alloc ? fs->ops.page_alloc(&p) : 0;
+	if (!fs->ops.page_alloc && (p = fs->ops.alloc(PAGE_SIZE)))
+		mem_zero(p, PAGE_SIZE);
+	if (!p)
+		return err ? err : -ENOSPC;
+	fs->bytes += PAGE_SIZE;
+	*out = p;
+	return 0;
+}
+
+static void page_put(struct tmpfs *fs, uint8_t *p)
+{
+	fs->bytes -= PAGE_SIZE;
+	if (fs->ops.page_free)
+		fs->ops.page_free(p);
+	else
+		fs->ops.free(p);
+}
+
 static void pages_free_from(struct tmpfs_inode *ino, uint64_t first)
 {
 	for (uint64_t i = first; i < ino->f.npages; i++) {
 		if (!ino->f.pages[i])
 			continue;
-		fs_free(ino->fs, ino->f.pages[i], PAGE_SIZE);
+		page_put(ino->fs, ino->f.pages[i]);
 		ino->f.pages[i] = NULL;
 		ino->f.nalloc--;
 	}
@@ -1080,16 +1103,15 @@ long tmpfs_read(struct tmpfs_inode *ino, uint64_t off, void *buf, size_t len,
 	return (long)done;
 }
 
-/* The page holding byte pos, allocated zeroed if it was a hole. */
-static uint8_t *page_get(struct tmpfs_inode *ino, uint64_t pos)
+/* The page holding byte pos, allocated zeroed if it was a hole; NULL
+ * with *err set if it cannot be. */
+static uint8_t *page_get(struct tmpfs_inode *ino, uint64_t pos, int *err)
 {
 	uint8_t **slot = &ino->f.pages[pos >> PAGE_SHIFT];
 
 	if (!*slot) {
-		*slot = fs_alloc(ino->fs, PAGE_SIZE);
-		if (!*slot)
+		if ((*err = page_new(ino->fs, slot)))
 			return NULL;
-		mem_zero(*slot, PAGE_SIZE);
 		ino->f.nalloc++;
 	}
 	return *slot;
@@ -1115,7 +1137,7 @@ long tmpfs_write(struct tmpfs_inode *ino, uint64_t off, const void *buf,
 	while (done < n) {
 		uint64_t pos = off + done, at = pos & (PAGE_SIZE - 1);
 		uint64_t chunk = PAGE_SIZE - at < n - done ? PAGE_SIZE - at : n - done;
-		uint8_t *page = page_get(ino, pos);
+		uint8_t *page = page_get(ino, pos, &err);
 
 		if (!page)
 			break;
@@ -1123,7 +1145,7 @@ long tmpfs_write(struct tmpfs_inode *ino, uint64_t off, const void *buf,
 		done += chunk;
 	}
 	if (!done)
-		return -ENOSPC;
+		return err; /* -ENOSPC, or -ENOMEM: the writer's memory.max */
 	if (off + done > ino->size)
 		ino->size = off + done;
 	ino->mtime = ino->ctime = now;

@@ -65,6 +65,11 @@ struct tmpfs_inode;
 struct tmpfs_ops {
 	void *(*alloc)(size_t size);  /* NULL when out of memory */
 	void (*free)(void *p);
+	/* File data pages, if set (else alloc and free): a zeroed 4 KiB
+	 * page in *page, or -ENOMEM / -ENOSPC (the server charges them to
+	 * the client that writes, whose limit may refuse). */
+	int (*page_alloc)(void **page);
+	void (*page_free)(void *page);
 };
 
 /* The caller's identity (fsuid/fsgid and supplementary groups). */

@@ -12,5 +12,8 @@ long tmpfs_srv_file(struct fs_file *f, struct ipc_msg *m, const struct ipc_info 
 void tmpfs_srv_fill_stat(const struct tmpfs_inode *ino, struct stat *st);
 /* Fills fs from the boot archive; 0 or -errno. */
 int tmpfs_srv_populate(struct tmpfs *fs);
+/* File data pages charged to the writing client (pages.c): tmpfs_ops. */
+int tmpfs_srv_page_alloc(void **page);
+void tmpfs_srv_page_free(void *page);
 
 #endif
