@@ -242,6 +242,31 @@ static void test_tmpfs_charge(void)
 	      "and all of it uncharged with the file");
 }
 
+/* The machine itself out of memory: the global OOM killer takes the
+ * largest process, but not one whose cgroup is within its memory.min,
+ * even a larger one. */
+static void test_global_oom(void)
+{
+	check(mkdir(BASE "/keep", 0755) == 0 && put(at("keep", "memory.min"), "max") == 0 && mkdir(BASE "/hog", 0755) == 0,
+	      "keep (memory.min max) and hog (no limit)");
+	long free_bytes = 0;
+	char buf[512];
+	if (slurp("/proc/meminfo", buf, sizeof(buf)) > 0 && strstr(buf, "MemFree:"))
+		free_bytes = atol(strstr(buf, "MemFree:") + 8) * 1024;
+	size_t big = (size_t)(free_bytes / 2) & ~(MIB - 1);
+	pid_t kept = child_in("keep", big, 1);
+	while (number(at("keep", "memory.current")) < (long)big)
+		usleep(1000);
+	pid_t hog = child_in("hog", 1024 * MIB, 0);
+	check(killed_by(hog, SIGKILL), "a process touching more than the machine has dies of SIGKILL");
+	check(kill(kept, 0) == 0 && field(at("keep", "memory.events"), "oom_kill") == 0 &&
+	      field(at("hog", "memory.events"), "oom_kill") == 1,
+	      "the larger process within its memory.min is spared; the hog's cgroup counts the kill");
+	kill(kept, SIGKILL);
+	check(killed_by(kept, SIGKILL) && number(at("keep", "memory.current")) == 0 && number(at("hog", "memory.current")) == 0 &&
+	      rmdir(BASE "/keep") == 0 && rmdir(BASE "/hog") == 0, "both cgroups back at 0");
+}
+
 int main(void)
 {
 	mkdir(BASE "/leaf", 0755);
@@ -254,6 +279,7 @@ int main(void)
 	test_high();
 	test_lower_max();
 	test_tmpfs_charge();
+	test_global_oom();
 	rmdir(BASE "/m");
 	put(BASE "/cgroup.subtree_control", "-memory");
 	put("/sys/fs/cgroup/cgroup.subtree_control", "-memory");
