@@ -83,8 +83,10 @@ static void memory_show_pages(struct cgfs_buf *out, uint64_t pages)
 		cgfs_printf(out, "%llu\n", (unsigned long long)(pages * PAGE_BYTES));
 }
 
+/* Exact: this CPU's stock of pages charged ahead for cg goes back first. */
 static int memory_show_current(struct cgroup *cg, struct cgfs_buf *out)
 {
+	mem_drain_stock(cg);
 	cgfs_printf(out, "%llu\n", (unsigned long long)(page_counter_read(&cg->memory) * PAGE_BYTES));
 	return 0;
 }

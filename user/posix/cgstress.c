@@ -1,8 +1,9 @@
 /* Stress: processes fork, exit and migrate while others create and remove
- * cgroups, toggle the pids controller and freeze and thaw groups, and the
+ * cgroups, toggle the pids and memory controllers (memory.max and .high
+ * set on some groups) and freeze and thaw groups, and the
  * threads of one process hop among threaded cgroups, for a bounded time;
  * then every
- * counter must be exactly consistent (pids.current, populated,
+ * counter must be exactly consistent (pids.current, memory.current, populated,
  * nr_descendants, nr_dying_descendants) and no cgroup may be left. The
  * kernel test that runs this then checks that every page charged below
  * /posix_cgstress was uncharged. Run as root in cgroup /posix_cgstress. */
@@ -113,7 +114,7 @@ static void migrator(const pid_t *pids, double end)
 	_exit(moves >= 20 ? 0 : 1); /* it must really have raced */
 }
 
-/* Creates and removes cgroups and toggles pids in the groups. */
+/* Creates and removes cgroups and toggles pids and memory in the groups. */
 static void churner(double end)
 {
 	char path[128];
@@ -126,6 +127,7 @@ static void churner(double end)
 			rmdir(path);
 		snprintf(path, sizeof(path), BASE "/g%u/cgroup.subtree_control", (i / 3) % GROUPS);
 		put(path, i % 2 ? "+pids" : "-pids");
+		put(path, i % 4 < 2 ? "+memory" : "-memory"); /* EBUSY while g has processes */
 		snprintf(path, sizeof(path), BASE "/g%u/cgroup.freeze", (i / 5) % GROUPS);
 		put(path, i % 2 ? "1" : "0"); /* freeze and thaw groups as they churn */
 	}
@@ -144,18 +146,21 @@ int main(void)
 	 * would turn into a thread root): the test waits in a leaf. */
 	mkdir(BASE "/self", 0755);
 	put(BASE "/self/cgroup.procs", "0");
-	check(put("/sys/fs/cgroup/cgroup.subtree_control", "+pids") == 0 &&
-	      put(BASE "/cgroup.subtree_control", "+pids") == 0, "enable pids down to the test's cgroup");
+	check(put("/sys/fs/cgroup/cgroup.subtree_control", "+pids +memory") == 0 &&
+	      put(BASE "/cgroup.subtree_control", "+pids +memory") == 0, "enable pids and memory down to the test's cgroup");
 	int made = 1;
 	for (int g = 0; g < GROUPS; g++) {
 		snprintf(path, sizeof(path), BASE "/g%d", g);
 		made &= mkdir(path, 0755) == 0;
 		snprintf(path, sizeof(path), BASE "/g%d/pids.max", g);
 		made &= put(path, g % 2 ? "12" : "max") == 0;
+		snprintf(path, sizeof(path), BASE "/g%d/memory.%s", g, g % 2 ? "max" : "high");
+		made &= put(path, "64M") == 0;
 	}
 	made &= mkdir(BASE "/tr", 0755) == 0 && mkdir(BASE "/tr/a", 0755) == 0 && mkdir(BASE "/tr/b", 0755) == 0 &&
 		put(BASE "/tr/a/cgroup.type", "threaded") == 0 && put(BASE "/tr/b/cgroup.type", "threaded") == 0;
-	check(made, "four groups, two of them with pids.max 12, and a thread root with two threaded children");
+	check(made, "four groups, two with pids.max 12 and memory.max 64M, two with memory.high 64M, "
+		    "and a thread root with two threaded children");
 	double end = seconds() + SECONDS;
 	for (int i = 0; i < FORKERS; i++)
 		if ((forkers[i] = fork()) == 0)
@@ -182,6 +187,14 @@ int main(void)
 		empty &= text_is(path, "populated 0\nfrozen 0\n");
 	}
 	check(zero, "pids.current is 0 in every group");
+	zero = 1;
+	for (int g = 0; g < GROUPS; g++) {
+		snprintf(path, sizeof(path), BASE "/g%d/memory.current", g);
+		zero &= text_is(path, "0\n");
+		snprintf(path, sizeof(path), BASE "/g%d/memory.events", g);
+		zero &= text_is(path, "low 0\nhigh 0\nmax 0\noom 0\noom_kill 0\noom_group_kill 0\n");
+	}
+	check(zero, "memory.current is exactly 0 in every group, and no limit was hit");
 	check(empty, "no group is populated");
 	check(text_is(BASE "/pids.current", "1\n"), "the test's cgroup counts exactly its own thread");
 	check(text_is(BASE "/tr/pids.current", "0\n") && text_is(BASE "/tr/cgroup.events", "populated 0\nfrozen 0\n") &&
@@ -204,7 +217,7 @@ int main(void)
 		snprintf(path, sizeof(path), BASE "/g%d", g);
 		removed &= rmdir(path) == 0;
 	}
-	put(BASE "/cgroup.subtree_control", "-pids");
+	put(BASE "/cgroup.subtree_control", "-pids -memory");
 	removed &= put(BASE "/cgroup.procs", "0") == 0 && rmdir(BASE "/self") == 0;
 	check(removed, "every group can be removed");
 	/* Our leaf stays dying while pages we charged there while in it are
@@ -218,8 +231,8 @@ int main(void)
 			usleep(10000);
 	}
 	check(clean_end, "no cgroup leaked (our own leaf may wait for our pages)");
-	put(BASE "/cgroup.subtree_control", "-pids");
-	put("/sys/fs/cgroup/cgroup.subtree_control", "-pids");
+	put(BASE "/cgroup.subtree_control", "-pids -memory");
+	put("/sys/fs/cgroup/cgroup.subtree_control", "-pids -memory");
 	printf("1..%d\n", n);
 	return failed != 0;
 }
