@@ -96,13 +96,15 @@ int cgfs_show_cpu_stat_local(struct cgroup *cg, struct cgfs_buf *out)
 	return 0;
 }
 
-int cgfs_trigger_write(struct cgroup *cg, const struct cftype *f, char *text, void **state)
+static int trigger_write(struct cgroup *cg, const struct cftype *f, char *text, void **state)
 {
 	(void)cg;
 	(void)f;
 	(void)state;
 	return strcmp(text, "some 1 500000") == 0 ? 0 : -EINVAL;
 }
+
+const struct cft_open_ops cgfs_trigger_ops = { .write = trigger_write, .nul_ends = true, .root_writes = true };
 
 int cgfs_show_cpu_pressure(struct cgroup *cg, struct cgfs_buf *out)
 {

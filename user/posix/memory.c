@@ -178,6 +178,43 @@ static void test_lower_max(void)
 	      rmdir(BASE "/s") == 0, "oom_kill 1, usage within the new limit");
 }
 
+/* The number an open file reads from its start. */
+static long fd_number(int fd)
+{
+	char buf[64];
+	ssize_t r = pread(fd, buf, sizeof(buf) - 1, 0);
+	if (r <= 0)
+		return -1;
+	buf[r] = '\0';
+	return atol(buf);
+}
+
+/* memory.peak's per-descriptor reset (Linux 6.12). */
+static void test_peak_reset(void)
+{
+	check(mkdir(BASE "/p", 0755) == 0 && exited_ok(child_in("p", 8 * MIB, 0)), "p: 8M touched");
+	long old = number(at("p", "memory.peak"));
+	int a = open(at("p", "memory.peak"), O_RDWR), b = open(at("p", "memory.peak"), O_RDWR);
+	struct stat st;
+	check(stat(at("p", "memory.peak"), &st) == 0 && (st.st_mode & 0777) == 0644 && old >= 8 * MIB && a >= 0 &&
+	      b >= 0, "memory.peak is 0644; two descriptors open");
+	check(write(a, "", 0) == 0 && fd_number(a) == old && put(at("p", "memory.peak"), "x") == 0 &&
+	      number(at("p", "memory.peak")) == old, "an empty write, or a write by path (open, write, close), changes nothing");
+	check(write(a, "reset\n", 6) == 6 && fd_number(a) == number(at("p", "memory.current")),
+	      "a write resets that descriptor's peak to the current usage");
+	check(exited_ok(child_in("p", 2 * MIB, 0)), "then 2M touched");
+	long mine = fd_number(a);
+	check(mine >= 2 * MIB && mine < 4 * MIB, "the reset descriptor shows the new, smaller peak");
+	check(fd_number(b) == old && number(at("p", "memory.peak")) == old,
+	      "the other descriptor and a fresh read keep the all-time peak");
+	check(write(b, "\n", 1) == 1 && exited_ok(child_in("p", 1 * MIB, 0)) && fd_number(b) >= 1 * MIB &&
+	      fd_number(b) < 2 * MIB && fd_number(a) == mine && number(at("p", "memory.peak")) == old,
+	      "a later reset of the other: each shows the peak since its own reset");
+	close(a);
+	close(b);
+	check(number(at("p", "memory.current")) == 0 && rmdir(BASE "/p") == 0, "back at 0");
+}
+
 #define ADJ "/proc/self/oom_score_adj"
 
 static int mode_of(const char *path)
@@ -281,6 +318,7 @@ int main(void)
 	test_oom_group();
 	test_high();
 	test_lower_max();
+	test_peak_reset();
 	test_adj_file();
 	test_adj_user();
 	test_adj_oom();
