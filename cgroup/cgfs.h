@@ -33,10 +33,28 @@ void cgfs_put(struct cgfs_buf *b, const char *s, size_t n);
 #define CFT_NOTIFY_FILE(f) ((unsigned)(f)->flags >> 8)
 #define CFT_DEAD_ENOENT  8	/* writes once the cgroup is removed: ENOENT, not ENODEV */
 #define CFT_PRESSURE    16	/* a *.pressure file: hidden while cgroup.pressure is 0 */
-/* A file whose writes make a state that lives as long as the open file
- * (a pressure trigger; cgfs_trigger_*): the write may end at a NUL;
- * opening it for writing needs root (Linux: CAP_SYS_RESOURCE), else EPERM. */
-#define CFT_TRIGGER     32
+struct cftype;
+
+/* A file whose open descriptors each keep a state of their own, made by
+ * a write and living as long as the open file (a pressure trigger, a
+ * memory.peak reset). The open file (kernel/proc/cgfile.c) keeps the
+ * state and calls these. */
+struct cft_open_ops {
+	/* Replaces cftype.write: *state is the open file's state (NULL until
+	 * a write makes one, which it stores there); state itself is NULL for
+	 * a write by path, which no open file keeps (only checked). */
+	int (*write)(struct cgroup *cg, const struct cftype *f, char *text, void **state);
+	/* If set, reads of an open file use it: state may be NULL. */
+	int (*show)(struct cgroup *cg, void *state, struct cgfs_buf *out);
+	/* If set, poll's events for the open file's state (NULL: none yet). */
+	int (*poll)(void *state);
+	/* The open file closes: its state (never NULL) goes. */
+	void (*release)(struct cgroup *cg, void *state);
+	bool once;		/* a second write on one open file: EBUSY */
+	bool nul_ends;		/* the text may end at a NUL (Linux's triggers) */
+	bool root_writes;	/* opening for writing needs root (Linux:
+				 * CAP_SYS_RESOURCE), else EPERM */
+};
 
 struct cftype {
 	const char *name;
@@ -46,6 +64,7 @@ struct cftype {
 	int (*show)(struct cgroup *cg, struct cgfs_buf *out);
 	/* Write of text (whitespace stripped, NUL-terminated): 0 or -errno. */
 	int (*write)(struct cgroup *cg, char *text, const struct k_cgwriter *w);
+	const struct cft_open_ops *open;	/* per-open-file state, or NULL */
 };
 
 /* The i-th file cg has (NULL past the last), and the file called name.
@@ -58,7 +77,8 @@ const struct cftype *cgfs_file_find(const struct cgroup *cg, const char *name);
 /* A write of len bytes of text (NUL at text[len]) to file f of cg: 0 (a
  * zero-length write does nothing), -EINVAL (read-only file, a NUL in the
  * text), -ENODEV or -ENOENT (cg removed: which one is the file's), or the
- * file's own parse and rule errors. */
+ * file's own parse and rule errors. state: the open file's (f->open),
+ * NULL for a write by path. */
 int cgfs_write(struct cgroup *cg, const struct cftype *f, char *text, size_t len, const struct k_cgwriter *w,
 	       void **state);
 
@@ -109,13 +129,9 @@ int cgfs_write_threads(struct cgroup *cg, int64_t tid, const struct k_cgwriter *
 int cgfs_show_cpu_stat(struct cgroup *cg, struct cgfs_buf *out);
 int cgfs_show_cpu_stat_local(struct cgroup *cg, struct cgfs_buf *out);
 int cgfs_show_memory_pressure(struct cgroup *cg, struct cgfs_buf *out);
-/* Pressure triggers (cgroup/cpu.c). write: a trigger in *state (state
- * NULL: a write by path, only checked, since an open-write-close leaves
- * nothing); poll: events for the open file's state (NULL if it has
- * none); release: the open file closes. */
-int cgfs_trigger_write(struct cgroup *cg, const struct cftype *f, char *text, void **state);
-int cgfs_trigger_poll(void *state);
-void cgfs_trigger_release(void *state);
+/* Pressure triggers on an open *.pressure file (cgroup/cpu.c): a write
+ * makes one (once per open file; root only); poll reports its firings. */
+extern const struct cft_open_ops cgfs_trigger_ops;
 int cgfs_show_cpu_pressure(struct cgroup *cg, struct cgfs_buf *out);
 /* SIGKILL to every process in cg's subtree (cgroup.kill). */
 void cgfs_kill_subtree(struct cgroup *cg);

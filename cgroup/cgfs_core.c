@@ -348,27 +348,36 @@ static int write_pressure(struct cgroup *cg, char *text, const struct k_cgwriter
 }
 
 static const struct cftype cgfs_core_files[] = {
-	{ "cgroup.controllers", 0444, 0, show_controllers, NULL },
-	{ "cgroup.events", 0444, CFT_NOT_ON_ROOT | CFT_NOTIFIES(CG_NOTIFY_EVENTS), show_events, NULL },
-	{ "cgroup.freeze", 0644, CFT_NOT_ON_ROOT | CFT_DEAD_ENOENT, show_freeze, write_freeze },
-	{ "cgroup.kill", 0200, CFT_NOT_ON_ROOT | CFT_DEAD_ENOENT, NULL, write_kill },
-	{ "cgroup.max.depth", 0644, CFT_DEAD_ENOENT, show_max_depth, write_max_depth },
-	{ "cgroup.max.descendants", 0644, CFT_DEAD_ENOENT, show_max_descendants, write_max_descendants },
-	{ "cgroup.pressure", 0644, 0, show_pressure, write_pressure },
-	{ "cgroup.procs", 0644, 0, show_procs, write_procs },
-	{ "cgroup.stat", 0444, 0, show_stat, NULL },
-	{ "cgroup.subtree_control", 0644, 0, show_subtree_control, write_subtree_control },
-	{ "cgroup.threads", 0644, 0, cgfs_show_threads, write_threads },
-	{ "cgroup.type", 0644, CFT_NOT_ON_ROOT | CFT_DEAD_ENOENT, show_type, write_type },
+	{ .name = "cgroup.controllers", .mode = 0444, .show = show_controllers },
+	{ .name = "cgroup.events", .mode = 0444, .flags = CFT_NOT_ON_ROOT | CFT_NOTIFIES(CG_NOTIFY_EVENTS),
+	  .show = show_events },
+	{ .name = "cgroup.freeze", .mode = 0644, .flags = CFT_NOT_ON_ROOT | CFT_DEAD_ENOENT,
+	  .show = show_freeze, .write = write_freeze },
+	{ .name = "cgroup.kill", .mode = 0200, .flags = CFT_NOT_ON_ROOT | CFT_DEAD_ENOENT,
+	  .write = write_kill },
+	{ .name = "cgroup.max.depth", .mode = 0644, .flags = CFT_DEAD_ENOENT,
+	  .show = show_max_depth, .write = write_max_depth },
+	{ .name = "cgroup.max.descendants", .mode = 0644, .flags = CFT_DEAD_ENOENT,
+	  .show = show_max_descendants, .write = write_max_descendants },
+	{ .name = "cgroup.pressure", .mode = 0644, .show = show_pressure, .write = write_pressure },
+	{ .name = "cgroup.procs", .mode = 0644, .show = show_procs, .write = write_procs },
+	{ .name = "cgroup.stat", .mode = 0444, .show = show_stat },
+	{ .name = "cgroup.subtree_control", .mode = 0644,
+	  .show = show_subtree_control, .write = write_subtree_control },
+	{ .name = "cgroup.threads", .mode = 0644, .show = cgfs_show_threads, .write = write_threads },
+	{ .name = "cgroup.type", .mode = 0644, .flags = CFT_NOT_ON_ROOT | CFT_DEAD_ENOENT,
+	  .show = show_type, .write = write_type },
 };
 
 /* Core files named after a controller: every cgroup has them, whether
  * or not the controller is enabled (Linux: cpu.stat). */
 static const struct cftype cgfs_core_extra[] = {
-	{ "cpu.pressure", 0644, CFT_PRESSURE | CFT_TRIGGER, cgfs_show_cpu_pressure, NULL },
-	{ "cpu.stat", 0444, 0, cgfs_show_cpu_stat, NULL },
-	{ "cpu.stat.local", 0444, 0, cgfs_show_cpu_stat_local, NULL },
-	{ "memory.pressure", 0644, CFT_PRESSURE | CFT_TRIGGER, cgfs_show_memory_pressure, NULL },
+	{ .name = "cpu.pressure", .mode = 0644, .flags = CFT_PRESSURE, .show = cgfs_show_cpu_pressure,
+	  .open = &cgfs_trigger_ops },
+	{ .name = "cpu.stat", .mode = 0444, .show = cgfs_show_cpu_stat },
+	{ .name = "cpu.stat.local", .mode = 0444, .show = cgfs_show_cpu_stat_local },
+	{ .name = "memory.pressure", .mode = 0644, .flags = CFT_PRESSURE, .show = cgfs_show_memory_pressure,
+	  .open = &cgfs_trigger_ops },
 };
 
 int cgfs_write(struct cgroup *cg, const struct cftype *f, char *text, size_t len, const struct k_cgwriter *w,
@@ -376,15 +385,15 @@ int cgfs_write(struct cgroup *cg, const struct cftype *f, char *text, size_t len
 {
 	if (len == 0)
 		return 0;
-	bool trigger = f->flags & CFT_TRIGGER;
-	if (!f->write && !trigger)
+	const struct cft_open_ops *open = f->open && f->open->write ? f->open : NULL;
+	if (!f->write && !open)
 		return -EINVAL;
-	if (strlen(text) != len && !trigger)
+	if (strlen(text) != len && !(open && open->nul_ends))
 		return -EINVAL; /* a NUL inside (a trigger may end at one, as Linux's) */
 	if (cg->dead) /* the errno a removed cgroup gives is each file's */
 		return (f->flags & CFT_DEAD_ENOENT) ? -ENOENT : -ENODEV;
-	if (trigger)
-		return cgfs_trigger_write(cg, f, cgfs_strip(text), state);
+	if (open)
+		return open->write(cg, f, cgfs_strip(text), state);
 	return f->write(cg, cgfs_strip(text), w);
 }
 

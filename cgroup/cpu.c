@@ -237,7 +237,7 @@ int cgfs_show_memory_pressure(struct cgroup *cg, struct cgfs_buf *out)
 
 /* A trigger written to cpu.pressure or memory.pressure lives as long as
  * the open file; the file's name says which resource it watches. */
-int cgfs_trigger_write(struct cgroup *cg, const struct cftype *f, char *text, void **state)
+static int cpu_trigger_write(struct cgroup *cg, const struct cftype *f, char *text, void **state)
 {
 	int kind;
 	uint64_t stall, window;
@@ -250,24 +250,39 @@ int cgfs_trigger_write(struct cgroup *cg, const struct cftype *f, char *text, vo
 }
 
 /* Linux: POLLPRI once per firing; a file without a trigger POLLPRI|POLLERR. */
-int cgfs_trigger_poll(void *state)
+static int cpu_trigger_poll(void *state)
 {
 	if (!state)
 		return 0x2 | 0x8;
 	return sched_psi_trigger_fired(state) ? 0x2 : 0;
 }
 
-void cgfs_trigger_release(void *state)
+static void cpu_trigger_release(struct cgroup *cg, void *state)
 {
+	(void)cg;
 	sched_psi_trigger_free(state);
 }
 
+const struct cft_open_ops cgfs_trigger_ops = {
+	.write = cpu_trigger_write,
+	.poll = cpu_trigger_poll,
+	.release = cpu_trigger_release,
+	.once = true,
+	.nul_ends = true,
+	.root_writes = true,
+};
+
 static const struct cftype cpu_files[] = {
-	{ "cpu.idle", 0644, CFT_NOT_ON_ROOT, cpu_show_idle, cpu_write_idle },
-	{ "cpu.max", 0644, CFT_NOT_ON_ROOT, cpu_show_max, cpu_write_max },
-	{ "cpu.max.burst", 0644, CFT_NOT_ON_ROOT, cpu_show_burst, cpu_write_burst },
-	{ "cpu.weight", 0644, CFT_NOT_ON_ROOT, cpu_show_weight, cpu_write_weight },
-	{ "cpu.weight.nice", 0644, CFT_NOT_ON_ROOT, cpu_show_weight_nice, cpu_write_weight_nice },
+	{ .name = "cpu.idle", .mode = 0644, .flags = CFT_NOT_ON_ROOT,
+	  .show = cpu_show_idle, .write = cpu_write_idle },
+	{ .name = "cpu.max", .mode = 0644, .flags = CFT_NOT_ON_ROOT,
+	  .show = cpu_show_max, .write = cpu_write_max },
+	{ .name = "cpu.max.burst", .mode = 0644, .flags = CFT_NOT_ON_ROOT,
+	  .show = cpu_show_burst, .write = cpu_write_burst },
+	{ .name = "cpu.weight", .mode = 0644, .flags = CFT_NOT_ON_ROOT,
+	  .show = cpu_show_weight, .write = cpu_write_weight },
+	{ .name = "cpu.weight.nice", .mode = 0644, .flags = CFT_NOT_ON_ROOT,
+	  .show = cpu_show_weight_nice, .write = cpu_write_weight_nice },
 };
 
 struct cg_controller cg_cpu = {

@@ -17,17 +17,21 @@
  * lifts the child's bounds, as its files go. */
 #include "controller.h"
 #include "abi/errno.h"
+#include "heap.h"
 #include "kstring.h"
 #include "memcg.h"
+#include "spinlock.h"
 
 #define PAGE_BYTES 4096ull
 
 extern struct cg_controller cg_memory;
 
-/* Per cgroup: events here or below / here only, memory.oom.group. */
+/* Per cgroup: events here or below / here only, memory.oom.group, the
+ * memory.peak descriptors that were reset (memory_peak_lock). */
 struct memory_state {
 	uint64_t events[MEMCG_NR_EVENTS], events_local[MEMCG_NR_EVENTS];
 	bool oom_group;
+	struct page_counter_peak *peaks;
 };
 
 static const char *const memory_event_names[MEMCG_NR_EVENTS] = {
@@ -90,6 +94,53 @@ static int memory_show_current(struct cgroup *cg, struct cgfs_buf *out)
 	cgfs_printf(out, "%llu\n", (unsigned long long)(page_counter_read(&cg->memory) * PAGE_BYTES));
 	return 0;
 }
+
+/* memory.peak's per-descriptor resets (Linux 6.12): writing anything
+ * non-empty to an open memory.peak resets the peak that descriptor reads;
+ * other descriptors and plain reads keep the all-time peak. The state of
+ * a descriptor is its struct page_counter_peak; this leaf lock serialises
+ * the counters' lists of them. */
+static struct spinlock memory_peak_lock = SPINLOCK_INIT("memory.peak");
+
+static int memory_peak_write(struct cgroup *cg, const struct cftype *f, char *text, void **state)
+{
+	(void)f;
+	(void)text;
+	if (!state)
+		return 0; /* by path: no descriptor to remember the reset */
+	struct page_counter_peak *p = *state ? *state : kzalloc(sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	spin_lock(&memory_peak_lock);
+	page_counter_peak_reset(&cg->memory, &memory_of(cg)->peaks, p);
+	spin_unlock(&memory_peak_lock);
+	*state = p;
+	return 0;
+}
+
+static int memory_peak_show(struct cgroup *cg, void *state, struct cgfs_buf *out)
+{
+	spin_lock(&memory_peak_lock);
+	uint64_t pages = page_counter_peak_read(&cg->memory, state);
+	spin_unlock(&memory_peak_lock);
+	cgfs_printf(out, "%llu\n", (unsigned long long)(pages * PAGE_BYTES));
+	return 0;
+}
+
+static void memory_peak_release(struct cgroup *cg, void *state)
+{
+	spin_lock(&memory_peak_lock);
+	page_counter_peak_release(&memory_of(cg)->peaks, state);
+	spin_unlock(&memory_peak_lock);
+	kfree(state);
+}
+
+static const struct cft_open_ops memory_peak_ops = {
+	.write = memory_peak_write,
+	.show = memory_peak_show,
+	.release = memory_peak_release,
+	.nul_ends = true, /* any text resets */
+};
 
 static int memory_show_peak(struct cgroup *cg, struct cgfs_buf *out)
 {
@@ -236,17 +287,24 @@ static void memory_disable(struct cgroup *cg)
 }
 
 static const struct cftype memory_files[] = {
-	{ "memory.current", 0444, CFT_NOT_ON_ROOT, memory_show_current, NULL },
-	{ "memory.events", 0444, CFT_NOT_ON_ROOT | CFT_NOTIFIES(CG_NOTIFY_MEMORY_EVENTS), memory_show_events, NULL },
-	{ "memory.events.local", 0444, CFT_NOT_ON_ROOT | CFT_NOTIFIES(CG_NOTIFY_MEMORY_EVENTS_LOCAL),
-	  memory_show_events_local, NULL },
-	{ "memory.high", 0644, CFT_NOT_ON_ROOT, memory_show_high, memory_write_high },
-	{ "memory.low", 0644, CFT_NOT_ON_ROOT, memory_show_low, memory_write_low },
-	{ "memory.max", 0644, CFT_NOT_ON_ROOT, memory_show_max, memory_write_max },
-	{ "memory.min", 0644, CFT_NOT_ON_ROOT, memory_show_min, memory_write_min },
-	{ "memory.oom.group", 0644, CFT_NOT_ON_ROOT, memory_show_oom_group, memory_write_oom_group },
-	{ "memory.peak", 0444, CFT_NOT_ON_ROOT, memory_show_peak, NULL },
-	{ "memory.reclaim", 0200, 0, NULL, memory_write_reclaim },
+	{ .name = "memory.current", .mode = 0444, .flags = CFT_NOT_ON_ROOT, .show = memory_show_current },
+	{ .name = "memory.events", .mode = 0444, .flags = CFT_NOT_ON_ROOT | CFT_NOTIFIES(CG_NOTIFY_MEMORY_EVENTS),
+	  .show = memory_show_events },
+	{ .name = "memory.events.local", .mode = 0444,
+	  .flags = CFT_NOT_ON_ROOT | CFT_NOTIFIES(CG_NOTIFY_MEMORY_EVENTS_LOCAL), .show = memory_show_events_local },
+	{ .name = "memory.high", .mode = 0644, .flags = CFT_NOT_ON_ROOT,
+	  .show = memory_show_high, .write = memory_write_high },
+	{ .name = "memory.low", .mode = 0644, .flags = CFT_NOT_ON_ROOT,
+	  .show = memory_show_low, .write = memory_write_low },
+	{ .name = "memory.max", .mode = 0644, .flags = CFT_NOT_ON_ROOT,
+	  .show = memory_show_max, .write = memory_write_max },
+	{ .name = "memory.min", .mode = 0644, .flags = CFT_NOT_ON_ROOT,
+	  .show = memory_show_min, .write = memory_write_min },
+	{ .name = "memory.oom.group", .mode = 0644, .flags = CFT_NOT_ON_ROOT,
+	  .show = memory_show_oom_group, .write = memory_write_oom_group },
+	{ .name = "memory.peak", .mode = 0644, .flags = CFT_NOT_ON_ROOT, .show = memory_show_peak,
+	  .open = &memory_peak_ops },
+	{ .name = "memory.reclaim", .mode = 0200, .write = memory_write_reclaim },
 };
 
 struct cg_controller cg_memory = {

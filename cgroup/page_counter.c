@@ -134,8 +134,39 @@ uint64_t page_counter_read(const struct page_counter *pc)
 	return __atomic_load_n(&pc->usage, __ATOMIC_RELAXED);
 }
 
-uint64_t page_counter_reset_local_peak(struct page_counter *pc)
+void page_counter_peak_reset(struct page_counter *pc, struct page_counter_peak **list,
+			     struct page_counter_peak *p)
 {
 	uint64_t usage = page_counter_read(pc);
-	return __atomic_exchange_n(&pc->local_peak, usage, __ATOMIC_RELAXED);
+	/* Charges keep raising local_peak meanwhile: what rose before the
+	 * exchange goes to the others, what rises after counts for all. */
+	uint64_t old = __atomic_exchange_n(&pc->local_peak, usage, __ATOMIC_RELAXED);
+	for (struct page_counter_peak *q = *list; q; q = q->next)
+		if (q != p)
+			raise_to(&q->value, old);
+	__atomic_store_n(&p->value, usage, __ATOMIC_RELAXED);
+	if (!p->registered) {
+		p->next = *list;
+		*list = p;
+		p->registered = true;
+	}
+}
+
+uint64_t page_counter_peak_read(const struct page_counter *pc, const struct page_counter_peak *p)
+{
+	if (!p || !p->registered)
+		return __atomic_load_n(&pc->peak, __ATOMIC_RELAXED);
+	uint64_t local = __atomic_load_n(&pc->local_peak, __ATOMIC_RELAXED);
+	uint64_t own = __atomic_load_n(&p->value, __ATOMIC_RELAXED);
+	return MAX(own, local);
+}
+
+void page_counter_peak_release(struct page_counter_peak **list, struct page_counter_peak *p)
+{
+	struct page_counter_peak **pp = list;
+	while (*pp && *pp != p)
+		pp = &(*pp)->next;
+	if (*pp)
+		*pp = p->next;
+	p->registered = false;
 }

@@ -15,7 +15,10 @@ struct page_counter {
 	uint64_t usage;   /* pages charged here and below (atomic) */
 	uint64_t max;     /* limit in pages */
 	uint64_t peak;    /* high-water mark of usage */
-	uint64_t local_peak; /* the same since the last page_counter_reset_local_peak */
+	/* The highest usage since the latest per-descriptor reset (the same
+	 * as peak until the first): memory.peak's descriptors that were
+	 * written to read against it (struct page_counter_peak). */
+	uint64_t local_peak;
 	uint64_t failcnt; /* charges this level refused */
 	/* The memory controller's other bounds, in pages (the counter only
 	 * keeps them: memcg applies them): memory.high, .min, .low. */
@@ -57,8 +60,26 @@ int page_counter_set_max(struct page_counter *pc, uint64_t nr);
 
 uint64_t page_counter_read(const struct page_counter *pc);
 
-/* A new local peak starts at the current usage (memory.peak's per-file
- * reset); returns the local peak it replaces. */
-uint64_t page_counter_reset_local_peak(struct page_counter *pc);
+/* memory.peak's per-descriptor reset (Linux 6.12): an open file that was
+ * written to reads the highest usage since its own latest reset; the
+ * others, and plain reads, the all-time peak. Each reset restarts the
+ * counter's local_peak at the current usage after folding the old one
+ * into every other reset descriptor's value, so each reads
+ * max(value, local_peak). The caller keeps the list of a counter's reset
+ * descriptors (list, beside the counter, which stays small) and
+ * serialises resets, reads and releases; charges may run concurrently. */
+struct page_counter_peak {
+	uint64_t value;		/* its peak up to the counter's latest reset */
+	struct page_counter_peak *next;
+	bool registered;	/* on the list: reset at least once */
+};
+
+/* Resets p (zeroed the first time) to the current usage. */
+void page_counter_peak_reset(struct page_counter *pc, struct page_counter_peak **list,
+			     struct page_counter_peak *p);
+/* What p reads: its own peak once reset, else (p NULL too) the all-time one. */
+uint64_t page_counter_peak_read(const struct page_counter *pc, const struct page_counter_peak *p);
+/* p's descriptor is closing: it leaves the list. */
+void page_counter_peak_release(struct page_counter_peak **list, struct page_counter_peak *p);
 
 #endif

@@ -133,12 +133,14 @@ static int pids_show_events_local(struct cgroup *cg, struct cgfs_buf *out)
 }
 
 static const struct cftype pids_files[] = {
-	{ "pids.current", 0444, CFT_NOT_ON_ROOT, pids_show_current, NULL },
-	{ "pids.events", 0444, CFT_NOT_ON_ROOT | CFT_NOTIFIES(CG_NOTIFY_PIDS_EVENTS), pids_show_events, NULL },
-	{ "pids.events.local", 0444, CFT_NOT_ON_ROOT | CFT_NOTIFIES(CG_NOTIFY_PIDS_EVENTS_LOCAL),
-	  pids_show_events_local, NULL },
-	{ "pids.max", 0644, CFT_NOT_ON_ROOT, pids_show_max, pids_write_max },
-	{ "pids.peak", 0444, CFT_NOT_ON_ROOT, pids_show_peak, NULL },
+	{ .name = "pids.current", .mode = 0444, .flags = CFT_NOT_ON_ROOT, .show = pids_show_current },
+	{ .name = "pids.events", .mode = 0444, .flags = CFT_NOT_ON_ROOT | CFT_NOTIFIES(CG_NOTIFY_PIDS_EVENTS),
+	  .show = pids_show_events },
+	{ .name = "pids.events.local", .mode = 0444, .flags = CFT_NOT_ON_ROOT | CFT_NOTIFIES(CG_NOTIFY_PIDS_EVENTS_LOCAL),
+	  .show = pids_show_events_local },
+	{ .name = "pids.max", .mode = 0644, .flags = CFT_NOT_ON_ROOT,
+	  .show = pids_show_max, .write = pids_write_max },
+	{ .name = "pids.peak", .mode = 0444, .flags = CFT_NOT_ON_ROOT, .show = pids_show_peak },
 };
 
 struct cg_controller cg_pids = {

@@ -32,6 +32,7 @@ uint64_t mem_usage_pages(const struct cgroup *cg);
 /* ---- the memory controller (cgroup/memory.c, kernel/mm/oom.c) ---- */
 
 struct thread;
+struct proc;
 
 /* memory.events keys, in Linux's order. */
 enum memcg_event {
@@ -67,5 +68,9 @@ void memcg_shrink_to_max(struct cgroup *cg);
  * 1: killed one now; 0: a victim killed before is still freeing its
  * memory (wait for it); -ESRCH: none to kill. Takes proc_lock. */
 int oom_kill_in(struct cgroup *domain);
+/* Linux's /proc/PID/oom_score of p: 0 for a process the killer never
+ * takes, else its footprint in thousandths of all memory plus its
+ * oom_score_adj, shifted and scaled into 0..2000. proc_lock held. */
+uint32_t oom_score_locked(const struct proc *p);
 
 #endif

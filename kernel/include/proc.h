@@ -141,6 +141,9 @@ struct proc {
 	struct list_head threads;
 	uint32_t nr_threads;
 	int16_t oom_score_adj;		/* -1000..1000, inherited by fork */
+	/* The lowest value a non-root writer may give it: the last value
+	 * root wrote (Linux's oom_score_adj_min), inherited by fork. */
+	int16_t oom_score_adj_min;
 	bool oom_victim;		/* killed by the OOM killer, still freeing */
 	char name[PROC_NAME_MAX];
 	/* The arguments of its program, NUL-separated (cut at a whole

@@ -16,13 +16,13 @@
  * wherever they block; its memory is freed as its last thread ends. */
 #include "memcg.h"
 #include "abi/errno.h"
+#include "abi/procinfo.h"
 #include "abi/signal.h"
 #include "cgroup.h"
 #include "addrspace.h"
 #include "pmm.h"
 #include "proc.h"
-
-#define OOM_SCORE_ADJ_MIN (-1000)
+#include "syscall.h"
 
 struct oom_pick {
 	struct proc *victim;
@@ -48,11 +48,15 @@ static int oom_tier(const struct proc *p, const struct cgroup *domain)
 	return tier;
 }
 
-static int64_t oom_points(const struct proc *p, uint64_t domain_pages)
+static int64_t oom_footprint(const struct proc *p)
 {
 	const struct addrspace *as = p->as;
-	int64_t footprint = (int64_t)(__atomic_load_n(&as->resident, __ATOMIC_RELAXED) + as->table_pages);
-	return footprint + (int64_t)p->oom_score_adj * (int64_t)(domain_pages / 1000);
+	return (int64_t)(__atomic_load_n(&as->resident, __ATOMIC_RELAXED) + as->table_pages);
+}
+
+static int64_t oom_points(const struct proc *p, uint64_t domain_pages)
+{
+	return oom_footprint(p) + (int64_t)p->oom_score_adj * (int64_t)(domain_pages / 1000);
 }
 
 static bool oom_eligible(const struct proc *p)
@@ -130,6 +134,38 @@ int oom_kill_in(struct cgroup *domain)
 			oom_kill_locked(pick.victim);
 	}
 	cg_unlock();
+	spin_unlock(&proc_lock);
+	return r;
+}
+
+uint32_t oom_score_locked(const struct proc *p)
+{
+	if (!oom_eligible(p))
+		return 0;
+	int64_t total = (int64_t)pmm_managed_pages();
+	int64_t badness = oom_points(p, (uint64_t)total);
+	/* Linux's scale: the old 0..1000 range shifted by 1000, times 2/3 */
+	int64_t points = (1000 + badness * 1000 / (total ? total : 1)) * 2 / 3;
+	return (uint32_t)(points < 0 ? 0 : points);
+}
+
+/* Linux's rules (__set_oom_adj): anyone who may write the file may raise
+ * the value, or lower it down to the last value root set; going lower
+ * takes root, whose writes also set that floor. */
+long sys_proc_oom_adj(int pid, int adj, uint32_t writer_euid)
+{
+	if (current_thread()->proc->cred.euid != 0)
+		return -EPERM; /* only procfs speaks for a writer */
+	if (adj < OOM_SCORE_ADJ_MIN || adj > OOM_SCORE_ADJ_MAX)
+		return -EINVAL;
+	spin_lock(&proc_lock);
+	struct proc *p = proc_find_locked(pid);
+	long r = !p || p == &kernel_proc ? -ESRCH : adj < p->oom_score_adj_min && writer_euid != 0 ? -EACCES : 0;
+	if (r == 0) {
+		p->oom_score_adj = (int16_t)adj;
+		if (writer_euid == 0)
+			p->oom_score_adj_min = (int16_t)adj;
+	}
 	spin_unlock(&proc_lock);
 	return r;
 }

@@ -31,14 +31,14 @@ struct cgfile {
 	uint64_t text_seq;		/* its cg->notify_seq when text was formatted */
 	char *text;			/* formatted by the last read at offset 0 */
 	size_t len, text_cap;
-	void *state;			/* the file's own (CFT_TRIGGER), or NULL */
+	void *state;			/* its own (cft->open), or NULL */
 };
 
 static void cgfile_release(struct kobj *o)
 {
 	struct cgfile *f = container_of(o, struct cgfile, obj);
 	if (f->state)
-		cgfs_trigger_release(f->state);
+		f->cft->open->release(f->cg, f->state);
 	kfree(f->text);
 	cg_put(f->cg);
 }
@@ -77,6 +77,15 @@ int cgfile_create(struct cgroup *cg, const struct cftype *cft, int flags, uint32
 
 #define CGFILE_SMALL 256	/* most files: formatted and copied on the stack */
 
+/* The file's text as this open file sees it (its own state, if any). */
+static int cgfile_show(struct cgfile *f, struct cgfs_buf *out)
+{
+	const struct cft_open_ops *open = f->cft->open;
+	if (open && open->show)
+		return open->show(f->cg, __atomic_load_n(&f->state, __ATOMIC_ACQUIRE), out);
+	return f->cft->show(f->cg, out);
+}
+
 /* A file that notifies its changes (cgroup.events, pids.events) bumps its
  * cg->notify_seq with each: while it is still seq, the text formatted at
  * seq is what a format would give. A copy of it in small (its length), or -1 if the file
@@ -107,7 +116,7 @@ static long cgfile_format(struct cgfile *f, char *small, bool *in_small)
 		return same;
 	}
 	struct cgfs_buf out = { .buf = small, .cap = CGFILE_SMALL };
-	long err = f->cft->show(f->cg, &out);
+	long err = cgfile_show(f, &out);
 	/* cgfs_printf keeps a byte for its NUL: a text fits if len < cap */
 	while (!err && out.len >= out.cap && out.cap <= CGFILE_TEXT_MAX) {
 		if (out.buf != small)
@@ -115,7 +124,7 @@ static long cgfile_format(struct cgfile *f, char *small, bool *in_small)
 		out.cap = MIN(out.len + 1, (size_t)CGFILE_TEXT_MAX + 1);
 		out.len = 0;
 		out.buf = kmalloc(out.cap);
-		err = out.buf ? f->cft->show(f->cg, &out) : -ENOMEM;
+		err = out.buf ? cgfile_show(f, &out) : -ENOMEM;
 	}
 	if (err) {
 		if (out.buf != small)
@@ -196,8 +205,9 @@ long cgfile_read(struct cgfile *f, void *ubuf, size_t len, int64_t pos)
 	return cgfile_read_text(f, ubuf, len, at, pos < 0, small);
 }
 
-/* Installs a state a write made, unless a racing write got there first
- * (EBUSY). The state is made outside f->lock, a leaf lock. */
+/* Installs the state a write made, unless a racing write made one first:
+ * then the new one goes (and a second trigger is EBUSY). The state is
+ * made outside f->lock, a leaf lock. */
 static long cgfile_keep_state(struct cgfile *f, void *state)
 {
 	spin_lock(&f->lock);
@@ -206,8 +216,8 @@ static long cgfile_keep_state(struct cgfile *f, void *state)
 		__atomic_store_n(&f->state, state, __ATOMIC_RELEASE);
 	spin_unlock(&f->lock);
 	if (!first)
-		cgfs_trigger_release(state);
-	return first ? 0 : -EBUSY;
+		f->cft->open->release(f->cg, state);
+	return first || !f->cft->open->once ? 0 : -EBUSY;
 }
 
 long cgfile_write(struct cgfile *f, const void *ubuf, size_t len)
@@ -218,7 +228,8 @@ long cgfile_write(struct cgfile *f, const void *ubuf, size_t len)
 		return -E2BIG;
 	if (len == 0)
 		return 0;
-	if (!f->cft->write && !(f->cft->flags & CFT_TRIGGER))
+	const struct cft_open_ops *open = f->cft->open;
+	if (!f->cft->write && !(open && open->write))
 		return -EINVAL;
 	char *text = kmalloc(len + 1);
 	if (!text)
@@ -227,12 +238,12 @@ long cgfile_write(struct cgfile *f, const void *ubuf, size_t len)
 	text[len] = '\0';
 	struct thread *self = current_thread();
 	struct k_cgwriter w = { .pid = self->proc->pid, .tid = self->tid, .uid = f->uid, .gid = f->gid };
-	void *state = NULL;
-	if (!err && (f->cft->flags & CFT_TRIGGER) && __atomic_load_n(&f->state, __ATOMIC_ACQUIRE))
+	void *had = open ? __atomic_load_n(&f->state, __ATOMIC_ACQUIRE) : NULL, *state = had;
+	if (!err && had && open->once)
 		err = -EBUSY; /* one trigger per open file, as Linux */
 	if (!err)
-		err = cgfs_write(f->cg, f->cft, text, len, &w, &state);
-	if (state)
+		err = cgfs_write(f->cg, f->cft, text, len, &w, open ? &state : NULL);
+	if (state != had)
 		err = cgfile_keep_state(f, state);
 	kfree(text);
 	return err < 0 ? err : (long)len;
@@ -252,8 +263,8 @@ long cgfile_poll(struct cgfile *f, int events)
 	long r = events & (0x1 | 0x4 | 0x40 | 0x100); /* POLLIN, POLLOUT, RDNORM, WRNORM */
 	if ((f->cft->flags & CFT_NOTIFY) && cgfile_seq(f) != f->seen_seq)
 		r |= (events & 0x2) | 0x8; /* POLLPRI, and POLLERR always */
-	if (f->cft->flags & CFT_TRIGGER)
-		r |= cgfs_trigger_poll(__atomic_load_n(&f->state, __ATOMIC_ACQUIRE)) & (events | 0x8);
+	if (f->cft->open && f->cft->open->poll)
+		r |= f->cft->open->poll(__atomic_load_n(&f->state, __ATOMIC_ACQUIRE)) & (events | 0x8);
 	return r;
 }
 

@@ -268,11 +268,11 @@ long sys_cgfs_rmdir(const char *upath, uint32_t uid, uint32_t gid)
 	return err;
 }
 
-/* Files with a state per open file (pressure triggers) are written by
- * root only, as Linux asks CAP_SYS_RESOURCE to open them for writing. */
+/* Pressure triggers are written by root only, as Linux asks
+ * CAP_SYS_RESOURCE to open them for writing. */
 static bool cgfs_write_refused(const struct cftype *f, uint32_t uid)
 {
-	return (f->flags & CFT_TRIGGER) && uid != 0;
+	return f->open && f->open->root_writes && uid != 0;
 }
 
 long sys_cgfs_open(const char *upath, int flags, uint32_t uid, uint32_t gid)

@@ -160,6 +160,7 @@ struct proc *proc_alloc(struct proc *parent, struct cgroup *cg, const char *name
 	p->cred = parent->cred;
 	p->umask = parent == &kernel_proc ? 022 : parent->umask;
 	p->oom_score_adj = parent->oom_score_adj;
+	p->oom_score_adj_min = parent->oom_score_adj_min;
 	p->start_ns = clock_ns();
 	if (parent->cwd) {
 		size_t n = strlen(parent->cwd) + 1;
@@ -668,6 +669,9 @@ long sys_proc_info(int pid, struct k_procinfo *uinfo)
 	k->sgid = p->cred.sgid;
 	k->cmdline_len = p->cmdline_len;
 	memcpy(k->cmdline, p->cmdline, p->cmdline_len);
+	k->oom_score_adj = p->oom_score_adj;
+	k->oom_score_adj_min = p->oom_score_adj_min;
+	k->oom_score = oom_score_locked(p);
 	struct cgroup *cg = proc_main_cgroup_locked(p);
 	size_t n = cg_path(cg, k->cgroup, sizeof(k->cgroup));
 	if (cg->dead) /* a zombie of a removed cgroup, as Linux shows it */

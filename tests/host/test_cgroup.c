@@ -96,7 +96,7 @@ int cgfs_show_cpu_stat_local(struct cgroup *cg, struct cgfs_buf *out)
 	return 0;
 }
 
-int cgfs_trigger_write(struct cgroup *cg, const struct cftype *f, char *text, void **state)
+static int trigger_write(struct cgroup *cg, const struct cftype *f, char *text, void **state)
 {
 	(void)cg;
 	(void)f;
@@ -109,6 +109,7 @@ int cgfs_show_memory_pressure(struct cgroup *cg, struct cgfs_buf *out)
 	cgfs_printf(out, "memory some (%s)\n", cg->name);
 	return 0;
 }
+const struct cft_open_ops cgfs_trigger_ops = { .write = trigger_write, .nul_ends = true, .root_writes = true };
 
 int cgfs_show_cpu_pressure(struct cgroup *cg, struct cgfs_buf *out)
 {

@@ -195,6 +195,45 @@ static void test_peak(void)
 	ok(c[1].peak == 45 && c[0].peak == 65, "peak: raised again past the mark");
 }
 
+/* memory.peak's per-descriptor resets: three descriptors, two reset at
+ * different times, one never. */
+static void test_peak_reset(void)
+{
+	struct page_counter c;
+	struct page_counter_peak a = { 0 }, b = { 0 }, never = { 0 }, *list = NULL;
+	page_counter_init(&c, NULL);
+	page_counter_charge(&c, 100);
+	page_counter_uncharge(&c, 90); /* usage 10, peak 100 */
+	bool fresh = page_counter_peak_read(&c, &a) == 100 && page_counter_peak_read(&c, NULL) == 100;
+	page_counter_peak_reset(&c, &list, &a);
+	bool at_reset = page_counter_peak_read(&c, &a) == 10 && page_counter_peak_read(&c, &never) == 100;
+	page_counter_charge(&c, 40); /* 50 */
+	page_counter_uncharge(&c, 45); /* 5 */
+	bool rose = page_counter_peak_read(&c, &a) == 50 && page_counter_peak_read(&c, NULL) == 100;
+	page_counter_peak_reset(&c, &list, &b); /* b starts at 5; a keeps its 50 */
+	page_counter_charge(&c, 15); /* 20 */
+	bool two = page_counter_peak_read(&c, &a) == 50 && page_counter_peak_read(&c, &b) == 20 &&
+		   page_counter_peak_read(&c, &never) == 100;
+	page_counter_charge(&c, 40); /* 60: past a's own */
+	bool both = page_counter_peak_read(&c, &a) == 60 && page_counter_peak_read(&c, &b) == 60;
+	page_counter_uncharge(&c, 55); /* 5 */
+	page_counter_peak_reset(&c, &list, &a); /* a again: b keeps 60 */
+	page_counter_charge(&c, 3);
+	bool again = page_counter_peak_read(&c, &a) == 8 && page_counter_peak_read(&c, &b) == 60 &&
+		     page_counter_peak_read(&c, NULL) == 100;
+	page_counter_peak_release(&list, &a);
+	page_counter_peak_reset(&c, &list, &b); /* only b is left to fold into */
+	bool released = list == &b && !b.next && !a.registered && page_counter_peak_read(&c, &b) == 8;
+	page_counter_peak_release(&list, &b);
+	ok(fresh, "peak reset: before any reset every descriptor reads the all-time peak");
+	ok(at_reset, "peak reset: a reset descriptor starts at the current usage, the others keep the peak");
+	ok(rose, "peak reset: it follows usage up from there, not the old peak");
+	ok(two, "peak reset: a second descriptor resets on its own; the first keeps its mark");
+	ok(both, "peak reset: usage past both marks raises both");
+	ok(again, "peak reset: resetting one again leaves the other's mark (folded) intact");
+	ok(released && !list, "peak reset: released descriptors leave the counter's list");
+}
+
 static void test_force(void)
 {
 	struct page_counter c[3], *fail = NULL;
@@ -725,6 +764,7 @@ int main(void)
 	test_refusal_levels();
 	test_refusal_lowest();
 	test_peak();
+	test_peak_reset();
 	test_force();
 	test_set_max();
 	test_underflow();

@@ -134,12 +134,22 @@ same "$(head -1 "$d/cgls.out")" "/sys/fs/cgroup/shtest" "cgls starts at its cgro
 grep -q inner "$d/cgls.out" && ok "cgls shows the child cgroup" || not_ok "cgls shows the child cgroup"
 cgtop -b -n 2 -d 0.2 /sys/fs/cgroup/shtest > "$d/cgtop.out"
 case "$(head -1 "$d/cgtop.out")" in
-"Control Group "*"%CPU"*) ok "cgtop -b prints a report" ;;
+"Control Group "*"%CPU"*"Memory"*) ok "cgtop -b prints a report" ;;
 *) not_ok "cgtop -b prints a report" ;;
 esac
 grep -q "^/inner " "$d/cgtop.out" && grep -q "^/ " "$d/cgtop.out" && ok "cgtop lists the cgroup and its child" ||
 	not_ok "cgtop lists the cgroup and its child"
 same "$(grep -c "^Control Group" "$d/cgtop.out")" "2" "cgtop -n 2: two reports"
+grep -qE "^/inner +[0-9]+ +[0-9.]+ +- " "$d/cgtop.out" && ok "cgtop: memory - without the memory controller" ||
+	not_ok "cgtop: memory - without the memory controller"
+echo +memory > /sys/fs/cgroup/cgroup.subtree_control
+echo +memory > /sys/fs/cgroup/shtest/cgroup.subtree_control
+cgtop -b -d 0.2 /sys/fs/cgroup/shtest > "$d/cgtop.out"
+grep -qE "^/inner +[0-9]+ +[0-9.]+ +0B " "$d/cgtop.out" && grep -qE "^/ +[0-9]+ +[0-9.]+ +[0-9.]+[BKM] " "$d/cgtop.out" &&
+	ok "cgtop: memory.current where the memory controller is on" ||
+	not_ok "cgtop: memory.current where the memory controller is on"
+echo -memory > /sys/fs/cgroup/shtest/cgroup.subtree_control
+echo -memory > /sys/fs/cgroup/cgroup.subtree_control
 status 2 "cgtop with a bad option: 2" cgtop -x
 rmdir /sys/fs/cgroup/shtest/inner /sys/fs/cgroup/shtest && ok "rmdir the cgroups" || not_ok "rmdir the cgroups"
 echo -pids > /sys/fs/cgroup/cgroup.subtree_control

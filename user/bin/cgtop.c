@@ -2,8 +2,10 @@
    CGROUP (default /sys/fs/cgroup) by CPU use, refreshed every SECONDS
    (default 1), like systemd-cgtop: tasks (pids.current where the pids
    controller counts them, else the threads in the subtree), CPU % over
-   the last interval (cpu.stat usage_usec; 100 % is one CPU) and total CPU
-   time. -b prints plain reports one after another instead of redrawing
+   the last interval (cpu.stat usage_usec; 100 % is one CPU), memory
+   (memory.current in systemd-cgtop's units; "-" where the parent does not
+   enable the memory controller, and for the root, which has no
+   memory.current) and total CPU time. -b prints plain reports one after another instead of redrawing
    the terminal; -n stops after that many (default: forever, 1 with -b). */
 #include <dirent.h>
 #include <fcntl.h>
@@ -17,6 +19,7 @@
 struct group {
 	char path[512];
 	long tasks;
+	long long memory;	/* bytes, or -1: no memory.current */
 	long long usage_us, prev_us;
 	double cpu;
 	bool seen;		/* in the latest sample */
@@ -82,6 +85,34 @@ static long tasks_of(const char *dir)
 	return read_file(path, buf, sizeof(buf)) > 0 ? atol(buf) : threads_below(dir);
 }
 
+static long long memory_of(const char *dir)
+{
+	char path[600], buf[64];
+	snprintf(path, sizeof(path), "%s/memory.current", dir);
+	return read_file(path, buf, sizeof(buf)) > 0 ? atoll(buf) : -1;
+}
+
+/* Bytes as systemd-cgtop shows them: "512B", "1.5K", "20.0M", "3.1G". */
+static void format_bytes(char *out, size_t size, long long bytes)
+{
+	static const char units[] = "KMGTPE";
+	if (bytes < 0) {
+		snprintf(out, size, "-");
+		return;
+	}
+	if (bytes < 1024) {
+		snprintf(out, size, "%lldB", bytes);
+		return;
+	}
+	double v = (double)bytes / 1024;
+	size_t u = 0;
+	while (v >= 1024 && u + 1 < sizeof(units) - 1) {
+		v /= 1024;
+		u++;
+	}
+	snprintf(out, size, "%.1f%c", v, units[u]);
+}
+
 static struct group *find(const char *path)
 {
 	for (size_t i = 0; i < ngroups; i++)
@@ -111,6 +142,7 @@ static void sample(const char *dir, long long wall_us)
 		g->seen = true;
 		g->usage_us = usage_of(dir);
 		g->tasks = tasks_of(dir);
+		g->memory = memory_of(dir);
 		g->cpu = g->prev_us < 0 || wall_us <= 0 ? -1 : 100.0 * (double)(g->usage_us - g->prev_us) / (double)wall_us;
 		g->prev_us = g->usage_us;
 	}
@@ -141,17 +173,18 @@ static void report(const char *root, bool batch)
 	if (!batch)
 		printf("\033[H\033[2J");
 	qsort(groups, ngroups, sizeof(*groups), by_cpu);
-	printf("%-40s %6s %7s %12s\n", "Control Group", "Tasks", "%CPU", "CPU Time");
+	printf("%-40s %6s %7s %8s %12s\n", "Control Group", "Tasks", "%CPU", "Memory", "CPU Time");
 	for (size_t i = 0; i < ngroups; i++) {
 		const struct group *g = &groups[i];
 		const char *name = g->path[rlen] ? g->path + rlen : "/";
-		char cpu[16];
+		char cpu[16], mem[16];
+		format_bytes(mem, sizeof(mem), g->memory);
 		if (g->cpu < 0)
 			snprintf(cpu, sizeof(cpu), "-");
 		else
 			snprintf(cpu, sizeof(cpu), "%.1f", g->cpu);
 		long long s = g->usage_us / 1000000;
-		printf("%-40s %6ld %7s %6lld:%02lld.%02lld\n", name, g->tasks, cpu, s / 60, s % 60,
+		printf("%-40s %6ld %7s %8s %6lld:%02lld.%02lld\n", name, g->tasks, cpu, mem, s / 60, s % 60,
 		       g->usage_us / 10000 % 100);
 	}
 	if (batch)

@@ -1,6 +1,8 @@
 /* The memory controller through /sys/fs/cgroup: the files' formats and
  * errno, memory.max and the OOM killer inside the cgroup, memory.oom.group,
- * memory.high throttling, lowering memory.max below usage. Prints TAP. */
+ * memory.high throttling and pressure, lowering memory.max below usage,
+ * tmpfs data charged to its writer, the global OOM killer;
+ * /proc/PID/oom_score_adj and how the OOM killer honours it. Prints TAP. */
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -51,13 +53,13 @@ static void touch(size_t len)
 		p[i] = 1;
 }
 
-/* A child in cgroup cg that touches len bytes, then exits 0 or (wait)
- * waits to be killed. */
-static pid_t child_in(const char *cg, size_t len, int wait)
+/* A child in cgroup cg that sets its oom_score_adj to adj (unless NULL),
+ * touches len bytes, then exits 0 or (wait) waits to be killed. */
+static pid_t child_adj(const char *cg, size_t len, int wait, const char *adj)
 {
 	pid_t p = fork();
 	if (p == 0) {
-		if (put(at(cg, "cgroup.procs"), "0"))
+		if (put(at(cg, "cgroup.procs"), "0") || (adj && put("/proc/self/oom_score_adj", adj)))
 			_exit(2);
 		touch(len);
 		while (wait)
@@ -65,6 +67,11 @@ static pid_t child_in(const char *cg, size_t len, int wait)
 		_exit(0);
 	}
 	return p;
+}
+
+static pid_t child_in(const char *cg, size_t len, int wait)
+{
+	return child_adj(cg, len, wait, NULL);
 }
 
 static int killed_by(pid_t p, int sig)
@@ -267,6 +274,135 @@ static void test_global_oom(void)
 	      rmdir(BASE "/keep") == 0 && rmdir(BASE "/hog") == 0, "both cgroups back at 0");
 }
 
+/* The number an open file reads from its start. */
+static long fd_number(int fd)
+{
+	char buf[64];
+	ssize_t r = pread(fd, buf, sizeof(buf) - 1, 0);
+	if (r <= 0)
+		return -1;
+	buf[r] = '\0';
+	return atol(buf);
+}
+
+/* memory.peak's per-descriptor reset (Linux 6.12). */
+static void test_peak_reset(void)
+{
+	check(mkdir(BASE "/p", 0755) == 0 && exited_ok(child_in("p", 8 * MIB, 0)), "p: 8M touched");
+	long old = number(at("p", "memory.peak"));
+	int a = open(at("p", "memory.peak"), O_RDWR), b = open(at("p", "memory.peak"), O_RDWR);
+	struct stat st;
+	check(stat(at("p", "memory.peak"), &st) == 0 && (st.st_mode & 0777) == 0644 && old >= 8 * MIB && a >= 0 &&
+	      b >= 0, "memory.peak is 0644; two descriptors open");
+	check(write(a, "", 0) == 0 && fd_number(a) == old && put(at("p", "memory.peak"), "x") == 0 &&
+	      number(at("p", "memory.peak")) == old, "an empty write, or a write by path (open, write, close), changes nothing");
+	check(write(a, "reset\n", 6) == 6 && fd_number(a) == number(at("p", "memory.current")),
+	      "a write resets that descriptor's peak to the current usage");
+	check(exited_ok(child_in("p", 2 * MIB, 0)), "then 2M touched");
+	long mine = fd_number(a);
+	check(mine >= 2 * MIB && mine < 4 * MIB, "the reset descriptor shows the new, smaller peak");
+	check(fd_number(b) == old && number(at("p", "memory.peak")) == old,
+	      "the other descriptor and a fresh read keep the all-time peak");
+	check(write(b, "\n", 1) == 1 && exited_ok(child_in("p", 1 * MIB, 0)) && fd_number(b) >= 1 * MIB &&
+	      fd_number(b) < 2 * MIB && fd_number(a) == mine && number(at("p", "memory.peak")) == old,
+	      "a later reset of the other: each shows the peak since its own reset");
+	close(a);
+	close(b);
+	check(number(at("p", "memory.current")) == 0 && rmdir(BASE "/p") == 0, "back at 0");
+}
+
+#define ADJ "/proc/self/oom_score_adj"
+
+static int mode_of(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 ? (int)(st.st_mode & 07777) : -1;
+}
+
+static void test_adj_file(void)
+{
+	check(text_is(ADJ, "0\n") && mode_of(ADJ) == 0644 && mode_of("/proc/self/oom_score") == 0444,
+	      "oom_score_adj reads 0; 0644, oom_score 0444");
+	check(put(ADJ, "500") == 0 && text_is(ADJ, "500\n") && put(ADJ, " -300\n") == 0 && text_is(ADJ, "-300\n") &&
+	      put(ADJ, "0x10") == 0 && text_is(ADJ, "16\n"), "written values read back (whitespace, C base-0 numbers)");
+	check(fails(put(ADJ, "1001"), EINVAL) && fails(put(ADJ, "-1001"), EINVAL) && fails(put(ADJ, "abc"), EINVAL) &&
+	      fails(put(ADJ, "12x"), EINVAL) && fails(put(ADJ, "1 2"), EINVAL) && fails(put(ADJ, "\n"), EINVAL) &&
+	      fails(put(ADJ, "99999999999"), ERANGE) && text_is(ADJ, "16\n"),
+	      "out of -1000..1000 or junk: EINVAL (past an int: ERANGE, as Linux); nothing changed");
+	char buf[16] = { 0 };
+	int fd = open(ADJ, O_RDWR);
+	check(fd >= 0 && write(fd, "7", 1) == 1 && lseek(fd, 0, SEEK_SET) == 0 && read(fd, buf, sizeof(buf) - 1) == 2 &&
+	      strcmp(buf, "7\n") == 0, "one descriptor: a read from the start shows its own write");
+	close(fd);
+	check(put(ADJ, "-1000") == 0 && text_is("/proc/self/oom_score", "0\n") && put(ADJ, "1000") == 0 &&
+	      number("/proc/self/oom_score") >= 1300 && number("/proc/self/oom_score") <= 2000,
+	      "oom_score: 0 at -1000; about 1333 and up at 1000 (Linux's 0..2000 scale)");
+	check(put(ADJ, "123") == 0, "oom_score_adj 123");
+	pid_t p = fork();
+	if (p == 0)
+		_exit(text_eq(ADJ, "123\n") ? 0 : 1);
+	check(exited_ok(p), "a forked child inherits it");
+}
+
+/* As uid 1000 (after root set 0, the floor): the bits of what failed. */
+static int adj_as_user(void)
+{
+	char other[64];
+	snprintf(other, sizeof(other), "/proc/%d/oom_score_adj", (int)getppid());
+	int bad = put(ADJ, "0") != 0;
+	bad |= (setgid(1000) || setuid(1000)) << 1;
+	bad |= !fails(put(ADJ, "-1"), EACCES) << 2;
+	bad |= (put(ADJ, "300") || !text_eq(ADJ, "300\n")) << 3;
+	bad |= (put(ADJ, "100") || !text_eq(ADJ, "100\n")) << 4; /* still above root's 0 */
+	bad |= !fails(put(ADJ, "-500"), EACCES) << 5;
+	bad |= !text_eq(ADJ, "100\n") << 6;
+	bad |= !fails(open(other, O_WRONLY), EACCES) << 7;
+	return bad;
+}
+
+static void test_adj_user(void)
+{
+	int st;
+	pid_t p = fork();
+	if (p == 0)
+		_exit(adj_as_user());
+	check(waitpid(p, &st, 0) == p && WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	      "uid 1000 may raise its oom_score_adj and lower it back to root's last value, not below (EACCES); "
+	      "another's file: EACCES at open");
+	if (WIFEXITED(st) && WEXITSTATUS(st))
+		printf("# failed: 0x%x\n", WEXITSTATUS(st));
+	check(put(ADJ, "-5") == 0 && put(ADJ, "0") == 0, "root lowers it at will");
+}
+
+static void await_usage(const char *cg, long bytes)
+{
+	while (number(at(cg, "memory.current")) < bytes)
+		usleep(1000);
+}
+
+static void test_adj_oom(void)
+{
+	check(mkdir(BASE "/adj", 0755) == 0 && put(at("adj", "memory.max"), "32M") == 0, "adj: memory.max 32M");
+	pid_t keep = child_adj("adj", 20 * MIB, 1, "-1000");
+	await_usage("adj", 20 * MIB);
+	pid_t greedy = child_in("adj", 24 * MIB, 1);
+	check(killed_by(greedy, SIGKILL) && kill(keep, 0) == 0,
+	      "oom_score_adj -1000 holding 20M is spared; the other, touching 24M, dies of SIGKILL");
+	check(field(at("adj", "memory.events"), "oom_kill") == 1, "oom_kill 1");
+	kill(keep, SIGKILL);
+	check(killed_by(keep, SIGKILL) && number(at("adj", "memory.current")) == 0, "back at 0");
+
+	pid_t big = child_in("adj", 16 * MIB, 1), small = child_adj("adj", 4 * MIB, 1, "1000");
+	await_usage("adj", 20 * MIB);
+	pid_t more = child_in("adj", 14 * MIB, 0); /* past 32M with the others; fits once small is gone */
+	check(killed_by(small, SIGKILL) && exited_ok(more) && kill(big, 0) == 0,
+	      "oom_score_adj 1000 on a 4M process makes it the victim, not the 16M one; the faulting one goes on");
+	check(field(at("adj", "memory.events"), "oom_kill") == 2, "oom_kill 2");
+	kill(big, SIGKILL);
+	check(killed_by(big, SIGKILL) && number(at("adj", "memory.current")) == 0 && rmdir(BASE "/adj") == 0,
+	      "back at 0");
+}
+
 int main(void)
 {
 	mkdir(BASE "/leaf", 0755);
@@ -280,6 +416,10 @@ int main(void)
 	test_lower_max();
 	test_tmpfs_charge();
 	test_global_oom();
+	test_peak_reset();
+	test_adj_file();
+	test_adj_user();
+	test_adj_oom();
 	rmdir(BASE "/m");
 	put(BASE "/cgroup.subtree_control", "-memory");
 	put("/sys/fs/cgroup/cgroup.subtree_control", "-memory");

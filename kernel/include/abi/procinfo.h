@@ -8,6 +8,10 @@
 #define PROC_LIST_MAX 4096
 /* A process's command line is kept up to this many bytes. */
 #define K_CMDLINE_MAX 256
+/* /proc/PID/oom_score_adj's range (Linux's): -1000 exempts from the OOM
+ * killer, 1000 makes a process its first choice. */
+#define OOM_SCORE_ADJ_MIN (-1000)
+#define OOM_SCORE_ADJ_MAX 1000
 
 struct k_procinfo {
 	int32_t pid, ppid, pgid, sid;
@@ -24,6 +28,9 @@ struct k_procinfo {
 	uint32_t suid, sgid;		/* saved ids */
 	uint32_t cmdline_len;		/* bytes of cmdline used */
 	char cmdline[K_CMDLINE_MAX];	/* its arguments, each NUL-terminated */
+	int16_t oom_score_adj;		/* OOM_SCORE_ADJ_MIN..MAX, inherited by fork */
+	int16_t oom_score_adj_min;	/* the lowest a non-root writer may set */
+	uint32_t oom_score;		/* Linux's /proc/PID/oom_score: 0..2000 */
 };
 
 struct k_meminfo {

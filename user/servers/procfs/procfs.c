@@ -1,7 +1,8 @@
 /* procfs: what the kernel knows about processes and memory, as Linux's
  * /proc shows it. Each file's text is made when it is opened (a snapshot,
  * so a reader sees one consistent state) from the proc_info and meminfo
- * system calls; mounts comes from the VFS.
+ * system calls; mounts comes from the VFS. The oom files are made again
+ * at each read from offset 0, as Linux formats them at each read.
  *
  *   /proc/mounts, /proc/self/mounts, /proc/PID/mounts   the mount table
  *   /proc/PID/cgroup    "0::/path" (the unified hierarchy)
@@ -9,6 +10,10 @@
  *                       (page faults, tty, vsize) read 0
  *   /proc/PID/status    Name, State, Tgid, Pid, PPid, Uid, Gid, Threads, VmRSS
  *   /proc/PID/cmdline   the arguments, each NUL-terminated
+ *   /proc/PID/oom_score_adj  -1000..1000, 0644: the one writable file
+ *                       here (the kernel applies Linux's rules with the
+ *                       writer's kernel-attested uid)
+ *   /proc/PID/oom_score Linux's 0..2000 badness (the kernel's)
  *   /proc/meminfo       MemTotal, MemFree, MemAvailable
  *   /proc/uptime        seconds since boot, and seconds no thread ran
  *   /proc/pressure/cpu, /proc/pressure/memory
@@ -41,6 +46,7 @@ enum pnode {
 	P_ROOT, P_MOUNTS, P_MEMINFO, P_UPTIME,	/* top level */
 	P_PID, P_CGROUP, P_CMDLINE, P_PMOUNTS, P_STAT, P_STATUS,	/* per process */
 	P_PRESSURE, P_PRESSURE_CPU, P_PRESSURE_MEMORY, /* /proc/pressure */
+	P_OOM_SCORE, P_OOM_SCORE_ADJ,		/* per process; node_ino needs < 16 */
 };
 
 static const struct { const char *name; enum pnode node; } top_files[] = {
@@ -48,6 +54,7 @@ static const struct { const char *name; enum pnode node; } top_files[] = {
 };
 static const struct { const char *name; enum pnode node; } pid_files[] = {
 	{ "cgroup", P_CGROUP }, { "cmdline", P_CMDLINE }, { "mounts", P_PMOUNTS },
+	{ "oom_score", P_OOM_SCORE }, { "oom_score_adj", P_OOM_SCORE_ADJ },
 	{ "stat", P_STAT }, { "status", P_STATUS },
 };
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
@@ -138,6 +145,17 @@ static bool is_dir(enum pnode n)
 	return n == P_ROOT || n == P_PID || n == P_PRESSURE;
 }
 
+static bool is_writable(enum pnode n)
+{
+	return n == P_PRESSURE_CPU || n == P_PRESSURE_MEMORY || n == P_OOM_SCORE_ADJ;
+}
+
+/* Files formatted anew at each read from the start (Linux's are). */
+static bool is_live(enum pnode n)
+{
+	return n == P_OOM_SCORE || n == P_OOM_SCORE_ADJ;
+}
+
 static uint64_t node_ino(const struct pref *p)
 {
 	return p->pid ? ((uint64_t)p->pid << 4) + (uint64_t)p->node : (uint64_t)p->node + 1;
@@ -156,7 +174,7 @@ static int procfs_stat(const struct pref *p, struct stat *st)
 	st->st_dev = PROCFS_DEV;
 	st->st_ino = node_ino(p);
 	st->st_blksize = 4096;
-	st->st_mode = is_dir(p->node) ? S_IFDIR | 0555 : is_pressure(p->node) ? S_IFREG | 0644 : S_IFREG | 0444;
+	st->st_mode = is_dir(p->node) ? S_IFDIR | 0555 : is_writable(p->node) ? S_IFREG | 0644 : S_IFREG | 0444;
 	st->st_nlink = is_dir(p->node) ? 2 : 1;
 	if (p->pid) {
 		if (sys_proc_info(p->pid, &info) < 0)
@@ -297,6 +315,12 @@ static long procfs_text(const struct pref *p, struct text *t)
 	case P_STAT:
 		text_stat(t, &i);
 		break;
+	case P_OOM_SCORE:
+		put(t, "%u\n", i.oom_score);
+		break;
+	case P_OOM_SCORE_ADJ:
+		put(t, "%d\n", i.oom_score_adj);
+		break;
 	default:
 		text_status(t, &i);
 		break;
@@ -339,8 +363,11 @@ static long procfs_open(const struct fs_req *r, const struct pref *p, int flags)
 	if (is_pressure(p->node))
 		return procfs_open_pressure(r, &st, flags,
 					    p->node == P_PRESSURE_CPU ? "/cpu.pressure" : "/memory.pressure");
-	if (acc != O_RDONLY || (flags & O_TRUNC))
-		return -EACCES; /* nothing else here is writable */
+	if (!is_writable(p->node) && (acc != O_RDONLY || (flags & O_TRUNC)))
+		return -EACCES; /* only oom_score_adj takes writes */
+	int want = (acc != O_WRONLY ? R_OK : 0) | (acc != O_RDONLY ? W_OK : 0);
+	if (!fssrv_may(st.st_mode, st.st_uid, st.st_gid, r, want))
+		return -EACCES; /* its owner's (0644); O_TRUNC is ignored, as Linux's */
 	struct text t = { 0 };
 	long e = is_dir(p->node) ? 0 : procfs_text(p, &t);
 	struct pref *node = e < 0 ? NULL : malloc(sizeof(*node));
@@ -443,6 +470,87 @@ static long procfs_readdir(struct fs_file *f, struct ipc_msg *m)
 	return 0;
 }
 
+/* A live file read from the start: its text made again. */
+static long procfs_refresh(struct fs_file *f, const struct pref *p)
+{
+	struct text t = { 0 };
+	long e = procfs_text(p, &t);
+	if (e < 0) {
+		free(t.buf);
+		return e;
+	}
+	free(f->data);
+	f->data = t.buf;
+	f->len = t.len;
+	return 0;
+}
+
+static long procfs_read(struct fs_file *f, const struct ipc_msg *m, const struct ipc_info *info)
+{
+	const struct pref *p = f->node;
+	uint64_t at = m->w[1] == 1 ? m->w[0] : f->offset;
+	long e;
+	if (is_dir(p->node))
+		return -EISDIR;
+	if ((f->flags & O_ACCMODE) == O_WRONLY)
+		return -EBADF;
+	if (is_live(p->node) && at == 0 && (e = procfs_refresh(f, p)) < 0)
+		return e;
+	return fssrv_data_read(f, m, info);
+}
+
+static bool is_space(char c)
+{
+	return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
+/* Linux's parse (kstrtoint, base 0, whitespace stripped): -EINVAL for
+ * junk, -ERANGE past an int. */
+static long parse_adj(char *s, int *adj)
+{
+	char *end;
+	while (is_space(*s))
+		s++;
+	size_t n = strlen(s);
+	while (n && is_space(s[n - 1]))
+		s[--n] = '\0';
+	if (!n || is_space(*s))
+		return -EINVAL;
+	errno = 0;
+	long long v = strtoll(s, &end, 0);
+	if (*end)
+		return -EINVAL;
+	if (errno == ERANGE || v < INT32_MIN || v > INT32_MAX)
+		return -ERANGE;
+	*adj = (int)v;
+	return 0;
+}
+
+/* A write to oom_score_adj (at any offset; the whole count is taken, its
+ * first 12 bytes parsed, as Linux's PROC_NUMBUF). The kernel checks it
+ * against the writer: the descriptor's holder, as the kernel names it. */
+static long procfs_write(struct fs_file *f, const struct ipc_info *info)
+{
+	const struct pref *p = f->node;
+	char buf[13];
+	int adj;
+	if ((f->flags & O_ACCMODE) == O_RDONLY)
+		return -EBADF;
+	if (p->node != P_OOM_SCORE_ADJ)
+		return -EINVAL;
+	size_t n = info->snd_len < sizeof(buf) - 1 ? info->snd_len : sizeof(buf) - 1;
+	long r = n ? sys_ipc_read(0, buf, n) : 0;
+	if (r < 0)
+		return r;
+	buf[r] = '\0'; /* a NUL inside ends the text, as in Linux's buffer */
+	if ((r = parse_adj(buf, &adj)) < 0)
+		return r;
+	if (adj < OOM_SCORE_ADJ_MIN || adj > OOM_SCORE_ADJ_MAX)
+		return -EINVAL;
+	r = sys_proc_oom_adj(p->pid, adj, info->euid);
+	return r < 0 ? r : (long)info->snd_len;
+}
+
 static long procfs_file(struct fs_file *f, struct ipc_msg *m, const struct ipc_info *info)
 {
 	const struct pref *p = f->node;
@@ -450,9 +558,9 @@ static long procfs_file(struct fs_file *f, struct ipc_msg *m, const struct ipc_i
 	long e;
 	switch (m->label) {
 	case FILE_READ:
-		return is_dir(p->node) ? -EISDIR : fssrv_data_read(f, m, info);
+		return procfs_read(f, m, info);
 	case FILE_WRITE:
-		return -EBADF;
+		return procfs_write(f, info);
 	case FILE_SEEK:
 		return fssrv_data_seek(f, (int64_t)m->w[0], (int)m->w[1]);
 	case FILE_FSTAT:
