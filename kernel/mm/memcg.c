@@ -51,8 +51,9 @@ static void memcg_check_high(struct cgroup *cg, uint64_t pages)
 	thread_set_work(t);
 }
 
-/* The stock is per CPU and only touched with interrupts off on that CPU. */
-int mem_charge(struct cgroup *cg, uint64_t nr_pages)
+/* The stock is per CPU and only touched with interrupts off on that CPU.
+ * The kind is counted at cg's level only: depth costs nothing. */
+int mem_charge(struct cgroup *cg, uint64_t nr_pages, enum memcg_stat kind)
 {
 	struct page_counter *fail = NULL;
 	uint64_t f = irq_save();
@@ -64,13 +65,16 @@ int mem_charge(struct cgroup *cg, uint64_t nr_pages)
 		memcg_note_fail(memcg_of_counter(fail));
 		return -ENOMEM;
 	}
+	memcg_stat_add(cg, kind, (int64_t)nr_pages);
 	if (!stocked)
 		memcg_check_high(cg, nr_pages + CHARGE_BATCH);
 	return 0;
 }
 
-void mem_uncharge(struct cgroup *cg, uint64_t nr_pages)
+/* The kind first: the last uncharge of a removed cgroup may free it. */
+void mem_uncharge(struct cgroup *cg, uint64_t nr_pages, enum memcg_stat kind)
 {
+	memcg_stat_add(cg, kind, -(int64_t)nr_pages);
 	uint64_t f = irq_save();
 	charge_stock_uncharge(&this_cpu()->stock, &cg->memory, nr_pages);
 	irq_restore(f);
@@ -90,22 +94,23 @@ void mem_drain_stock(struct cgroup *cg)
 	irq_restore(f);
 }
 
-struct page *mem_alloc_pages(struct cgroup *cg, unsigned order)
+struct page *mem_alloc_pages(struct cgroup *cg, unsigned order, enum memcg_stat kind)
 {
-	if (mem_charge(cg, 1ull << order))
+	if (mem_charge(cg, 1ull << order, kind))
 		return NULL;
 	struct page *p = pmm_alloc(order);
 	if (!p) {
-		mem_uncharge(cg, 1ull << order);
+		mem_uncharge(cg, 1ull << order, kind);
 		return NULL;
 	}
 	p->charge = cg;
+	p->memcg_stat = (uint8_t)kind;
 	return p;
 }
 
-void *mem_alloc_zeroed_page(struct cgroup *cg)
+void *mem_alloc_zeroed_page(struct cgroup *cg, enum memcg_stat kind)
 {
-	struct page *p = mem_alloc_pages(cg, 0);
+	struct page *p = mem_alloc_pages(cg, 0, kind);
 	if (!p)
 		return NULL;
 	void *va = page_to_virt(p);
@@ -116,9 +121,10 @@ void *mem_alloc_zeroed_page(struct cgroup *cg)
 void mem_free_pages(struct page *p, unsigned order)
 {
 	struct cgroup *cg = p->charge;
+	enum memcg_stat kind = p->memcg_stat;
 	pmm_free(p, order);
 	if (cg)
-		mem_uncharge(cg, 1ull << order);
+		mem_uncharge(cg, 1ull << order, kind);
 }
 
 void mem_free_page_virt(void *va)
