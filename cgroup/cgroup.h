@@ -135,7 +135,7 @@ void cg_uncharged(struct cgroup *cg);
  * kernel/mm/memcg.c). */
 void cg_memory_drain(struct cgroup *cg);
 /* cg is being freed: its memory.stat leftovers go to its nearest live
- * ancestor (cgroup/memory.c). */
+ * ancestor and its creator's charge for it is returned (cgroup/memory.c). */
 void cg_memory_release(struct cgroup *cg);
 /* The scheduler's (kernel/sched/bandwidth.c): put cg on (take it off) its
  * parent's children list, under sched_lock as well as the tree lock,

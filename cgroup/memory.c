@@ -54,11 +54,19 @@ static void memory_offline(struct cgroup *cg)
 	memcg_stat_move(memory_of(cg)->stat, memcg_stat_of(cg->parent));
 }
 
+void memcg_set_charged(struct cgroup *cg, struct cgroup *payer)
+{
+	memory_of(cg)->charged = payer;
+}
+
 /* cg is being freed: what a change raced into its counters after
- * memory_offline goes up too. */
+ * memory_offline goes up too, and its creator's charge for it goes. */
 void cg_memory_release(struct cgroup *cg)
 {
-	memcg_stat_move(memory_of(cg)->stat, memcg_stat_of(cg->parent));
+	struct memory_state *s = memory_of(cg);
+	memcg_stat_move(s->stat, memcg_stat_of(cg->parent));
+	if (s->charged)
+		mem_uncharge(s->charged, 1, MEMCG_STAT_SLAB);
 }
 
 void memcg_event_locked(struct cgroup *cg, enum memcg_event e)

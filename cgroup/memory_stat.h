@@ -18,7 +18,7 @@ enum memcg_stat {
 	MEMCG_STAT_SHMEM,	 /* shared memory objects' pages */
 	MEMCG_STAT_KERNEL_STACK, /* threads' kernel stacks */
 	MEMCG_STAT_PAGETABLES,	 /* user page tables */
-	MEMCG_STAT_SLAB,	 /* heap objects: descriptors, kernel objects */
+	MEMCG_STAT_SLAB,	 /* heap objects: descriptors, kernel objects, cgroups */
 	MEMCG_STAT_KERNEL_OTHER, /* other kernel pages: pipe buffers, DMA, I/O bitmaps */
 	MEMCG_STAT_NR_PAGE_KINDS,
 	MEMCG_STAT_PGFAULT = MEMCG_STAT_NR_PAGE_KINDS, /* page faults (an event count) */
@@ -39,6 +39,9 @@ struct memory_state {
 	/* events here or below / here only, memory.oom.group */
 	uint64_t events[MEMCG_NR_EVENTS], events_local[MEMCG_NR_EVENTS];
 	bool oom_group;
+	/* the cgroup charged for this one's own memory (its creator's), or
+	 * NULL; it keeps a reference until this one is freed */
+	struct cgroup *charged;
 };
 
 /* Moves every count of from into to (from ends at 0). */

@@ -31,6 +31,11 @@ void *mem_alloc_zeroed_page(struct cgroup *cg, enum memcg_stat kind);
 /* Free and uncharge a block from mem_alloc_pages. */
 void mem_free_pages(struct page *p, unsigned order);
 void mem_free_page_virt(void *va);
+/* Whom kernel memory made at a process's request is charged to (Linux:
+ * the requesting task's memcg): the current process's cgroup, or, when a
+ * server (the VFS, cgroupfs) makes the system call for its IPC caller,
+ * the caller's. Returns a reference (cg_put). Takes proc_lock. */
+struct cgroup *memcg_requester(void);
 /* Current usage of cg in pages (including its per-CPU stock). */
 uint64_t mem_usage_pages(const struct cgroup *cg);
 
@@ -42,6 +47,9 @@ struct thread;
  * memory.events, and notifies. Takes the cgroup lock: no spinlock held. */
 void memcg_event(struct cgroup *cg, enum memcg_event e);
 void memcg_event_locked(struct cgroup *cg, enum memcg_event e);
+/* payer (the creator's cgroup) was charged one slab page for cg itself;
+ * it is uncharged when cg is freed. */
+void memcg_set_charged(struct cgroup *cg, struct cgroup *payer);
 /* memory.oom.group of cg. */
 bool memcg_oom_group(const struct cgroup *cg);
 

@@ -7,6 +7,7 @@
 #include "percpu.h"
 #include "pmm.h"
 #include "proc.h"
+#include "sched.h"
 
 static struct cgroup *memcg_of_counter(struct page_counter *pc)
 {
@@ -130,6 +131,19 @@ void mem_free_pages(struct page *p, unsigned order)
 void mem_free_page_virt(void *va)
 {
 	mem_free_pages(virt_to_page(va), 0);
+}
+
+struct cgroup *memcg_requester(void)
+{
+	struct thread *self = current_thread();
+	spin_lock(&proc_lock); /* holds the process's cgroup in place */
+	uint64_t f = sched_lock_ipc();
+	struct thread *c = self->ipc_caller;
+	struct cgroup *cg = (c ? c->proc : self->proc)->cgroup;
+	cg_get(cg);
+	sched_unlock_ipc(f);
+	spin_unlock(&proc_lock);
+	return cg;
 }
 
 uint64_t mem_usage_pages(const struct cgroup *cg)

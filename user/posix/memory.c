@@ -261,7 +261,14 @@ static void test_stat(void)
 	check(stat_format_ok(at("m", "memory.stat")) && stat_format_ok("/sys/fs/cgroup/memory.stat") &&
 	      stat_of(at("m", "memory.stat"), "anon") == 0 && stat_of(at("m", "memory.stat"), "pgmajfault") == 0,
 	      "memory.stat: 'key value' lines, Linux's keys in Linux's order, in a child and the root");
-	check(mkdir(BASE "/st", 0755) == 0 && stat_of(at("st", "memory.stat"), "kernel") == 0, "st");
+	long slab0 = stat_of(BASE "/leaf/memory.stat", "slab");
+	check(mkdir(BASE "/st", 0755) == 0 && stat_of(BASE "/leaf/memory.stat", "slab") == slab0 + 4096 &&
+	      stat_of(at("st", "memory.stat"), "kernel") == 0,
+	      "a new cgroup is one slab page of its creator's cgroup, not its own");
+	int fd = open(at("m", "memory.current"), O_RDONLY);
+	check(fd >= 0 && stat_of(BASE "/leaf/memory.stat", "slab") == slab0 + 2 * 4096 && close(fd) == 0 &&
+	      stat_of(BASE "/leaf/memory.stat", "slab") == slab0 + 4096,
+	      "an open cgroup file is a slab page of its opener's cgroup (not the VFS server's) until closed");
 	int fds[2];
 	pid_t w = 0;
 	check(pipe(fds) == 0, "pipe");
@@ -288,8 +295,9 @@ static void test_stat(void)
 	check(stat_of(st, "anon") == 0 && stat_of(st, "kernel") == 0 && stat_of(st, "kernel_stack") == 0 &&
 	      stat_of(st, "pagetables") == 0 && stat_of(st, "shmem") == 0 && stat_of(st, "slab") == 0 &&
 	      stat_of(st, "pgfault") >= faults, "all back to 0 when it is gone; pgfault keeps its count");
-	check(rmdir(BASE "/st") == 0 && stat_of(BASE "/memory.stat", "pgfault") >= faults,
-	      "after rmdir the parent keeps st's pgfault");
+	check(rmdir(BASE "/st") == 0 && stat_of(BASE "/leaf/memory.stat", "slab") == slab0 &&
+	      stat_of(BASE "/memory.stat", "pgfault") >= faults,
+	      "rmdir gives the creator its page back; the parent keeps st's pgfault");
 }
 
 int main(void)
