@@ -68,8 +68,8 @@ host_srcs_cgfs_parse   := cgroup/cgfs_parse.c
 # the cgroup core with its own registry (the test's) and host stand-ins
 # for spinlocks, the heap and the string functions (tests/host/shim)
 host_srcs_cgroup       := cgroup/cgroup.c cgroup/cgfs_core.c cgroup/cgfs_parse.c cgroup/controllers.c \
-	cgroup/threaded.c cgroup/pids.c cgroup/page_counter.c kernel/sched/fair.c kernel/lib/rbtree.c \
-	kernel/lib/format.c
+	cgroup/threaded.c cgroup/pids.c cgroup/page_counter.c cgroup/memory_stat.c kernel/sched/fair.c \
+	kernel/lib/rbtree.c kernel/lib/format.c
 host_cflags_cgroup     := -Itests/host/shim
 HOST_BINS := $(patsubst %,$(BUILD)/host/test_%,$(HOST_TESTS))
 

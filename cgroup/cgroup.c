@@ -282,6 +282,7 @@ static struct cgroup *cg_free(struct cgroup *cg)
 	 * anywhere, the scheduler's thread reaping included. */
 	for (struct cgroup *a = parent; a; a = a->parent)
 		__atomic_sub_fetch(&a->nr_dying_descendants, 1, __ATOMIC_RELAXED);
+	cg_memory_release(cg);
 	cg_states_free(cg);
 	if (cg->name != cg->name_buf)
 		kfree(cg->name);

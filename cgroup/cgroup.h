@@ -134,6 +134,9 @@ void cg_uncharged(struct cgroup *cg);
 /* Drops this CPU's stock of charges for cg (the page allocator's,
  * kernel/mm/memcg.c). */
 void cg_memory_drain(struct cgroup *cg);
+/* cg is being freed: its memory.stat leftovers go to its nearest live
+ * ancestor and its creator's charge for it is returned (cgroup/memory.c). */
+void cg_memory_release(struct cgroup *cg);
 /* The scheduler's (kernel/sched/bandwidth.c): put cg on (take it off) its
  * parent's children list, under sched_lock as well as the tree lock,
  * since a throttle walks the subtree below it (cpu.stat.local); a new

@@ -26,14 +26,6 @@
 
 extern struct cg_controller cg_memory;
 
-/* Per cgroup: events here or below / here only, memory.oom.group, the
- * memory.peak descriptors that were reset (memory_peak_lock). */
-struct memory_state {
-	uint64_t events[MEMCG_NR_EVENTS], events_local[MEMCG_NR_EVENTS];
-	bool oom_group;
-	struct page_counter_peak *peaks;
-};
-
 static const char *const memory_event_names[MEMCG_NR_EVENTS] = {
 	"low", "high", "max", "oom", "oom_kill", "oom_group_kill",
 };
@@ -41,6 +33,42 @@ static const char *const memory_event_names[MEMCG_NR_EVENTS] = {
 static struct memory_state *memory_of(const struct cgroup *cg)
 {
 	return cg_state(cg, &cg_memory);
+}
+
+/* The counters a change to cg's pages goes to: cg's own, or once cg is
+ * removed its nearest live ancestor's (which took cg's counts). */
+static int64_t *memcg_stat_of(struct cgroup *cg)
+{
+	while (__atomic_load_n(&cg->dead, __ATOMIC_ACQUIRE) && cg->parent)
+		cg = cg->parent;
+	return memory_of(cg)->stat;
+}
+
+void memcg_stat_add(struct cgroup *cg, enum memcg_stat item, int64_t n)
+{
+	__atomic_add_fetch(&memcg_stat_of(cg)[item], n, __ATOMIC_RELAXED);
+}
+
+/* Removed: its counts join the nearest live ancestor's, where its pages
+ * go on counting (its parent's memory.stat keeps them, as on Linux). */
+static void memory_offline(struct cgroup *cg)
+{
+	memcg_stat_move(memory_of(cg)->stat, memcg_stat_of(cg->parent));
+}
+
+void memcg_set_charged(struct cgroup *cg, struct cgroup *payer)
+{
+	memory_of(cg)->charged = payer;
+}
+
+/* cg is being freed: what a change raced into its counters after
+ * memory_offline goes up too, and its creator's charge for it goes. */
+void cg_memory_release(struct cgroup *cg)
+{
+	struct memory_state *s = memory_of(cg);
+	memcg_stat_move(s->stat, memcg_stat_of(cg->parent));
+	if (s->charged)
+		mem_uncharge(s->charged, 1, MEMCG_STAT_SLAB);
 }
 
 void memcg_event_locked(struct cgroup *cg, enum memcg_event e)
@@ -252,6 +280,22 @@ static int memory_show_events_local(struct cgroup *cg, struct cgfs_buf *out)
 	return 0;
 }
 
+/* Sums the subtree at read time (its children lists hold still under
+ * cg_lock), so charging touches one level only. */
+static int memory_show_stat(struct cgroup *cg, struct cgfs_buf *out)
+{
+	int64_t sum[MEMCG_NR_STATS] = { 0 };
+	cg_lock();
+	for (struct cgroup *c = cg; c; c = cg_next_pre(c, cg)) {
+		const int64_t *st = memory_of(c)->stat;
+		for (int i = 0; i < MEMCG_NR_STATS; i++)
+			sum[i] += __atomic_load_n(&st[i], __ATOMIC_RELAXED);
+	}
+	cg_unlock();
+	memcg_stat_format(out, sum);
+	return 0;
+}
+
 /* "<size> [swappiness=N|max]": nothing is reclaimable but the per-CPU
  * stocks, so any request above what they held fails with EAGAIN. */
 static int memory_write_reclaim(struct cgroup *cg, char *text, const struct k_cgwriter *w)
@@ -305,6 +349,7 @@ static const struct cftype memory_files[] = {
 	{ .name = "memory.peak", .mode = 0644, .flags = CFT_NOT_ON_ROOT, .show = memory_show_peak,
 	  .open = &memory_peak_ops },
 	{ .name = "memory.reclaim", .mode = 0200, .write = memory_write_reclaim },
+	{ .name = "memory.stat", .mode = 0444, .show = memory_show_stat },
 };
 
 struct cg_controller cg_memory = {
@@ -312,5 +357,6 @@ struct cg_controller cg_memory = {
 	.files = memory_files,
 	.nfiles = ARRAY_SIZE(memory_files),
 	.state_size = sizeof(struct memory_state),
+	.offline = memory_offline,
 	.disable = memory_disable,
 };

@@ -52,7 +52,7 @@ long sys_dma_alloc(size_t len, uint64_t *uphys)
 		return -EFAULT;
 	while ((PAGE_SIZE << order) < len)
 		order++;
-	struct page *block = mem_alloc_pages(p->cgroup, order);
+	struct page *block = mem_alloc_pages(p->cgroup, order, MEMCG_STAT_KERNEL_OTHER);
 	if (!block)
 		return -ENOMEM;
 	memset(page_to_virt(block), 0, PAGE_SIZE << order);

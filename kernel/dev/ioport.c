@@ -51,11 +51,11 @@ long sys_ioport_grant(uint32_t first, uint32_t count)
 		return -EPERM;
 	if (!p->io_bitmap) {
 		/* Charged like any other kernel memory the process causes. */
-		if (mem_charge(p->cgroup, IO_BITMAP_BYTES / PAGE_SIZE))
+		if (mem_charge(p->cgroup, IO_BITMAP_BYTES / PAGE_SIZE, MEMCG_STAT_KERNEL_OTHER))
 			return -ENOMEM;
 		p->io_bitmap = kmalloc(IO_BITMAP_BYTES);
 		if (!p->io_bitmap) {
-			mem_uncharge(p->cgroup, IO_BITMAP_BYTES / PAGE_SIZE);
+			mem_uncharge(p->cgroup, IO_BITMAP_BYTES / PAGE_SIZE, MEMCG_STAT_KERNEL_OTHER);
 			return -ENOMEM;
 		}
 		memset(p->io_bitmap, 0xff, IO_BITMAP_BYTES);
@@ -79,5 +79,5 @@ void ioport_proc_exit(struct proc *p)
 	irq_restore(f);
 	kfree(p->io_bitmap);
 	p->io_bitmap = NULL;
-	mem_uncharge(p->cgroup, IO_BITMAP_BYTES / PAGE_SIZE);
+	mem_uncharge(p->cgroup, IO_BITMAP_BYTES / PAGE_SIZE, MEMCG_STAT_KERNEL_OTHER);
 }

@@ -7,25 +7,35 @@
 #ifndef ARBOR_MEMCG_H
 #define ARBOR_MEMCG_H
 
+#include "memory_stat.h"
 #include "page.h"
 #include "types.h"
 
 struct cgroup;
 
-/* 0, or -ENOMEM when cg or an ancestor is at its limit. */
-int mem_charge(struct cgroup *cg, uint64_t nr_pages);
-void mem_uncharge(struct cgroup *cg, uint64_t nr_pages);
+/* Charges nr_pages of one kind (memory.stat): 0, or -ENOMEM when cg or
+ * an ancestor is at its limit. Uncharge with the same kind. */
+int mem_charge(struct cgroup *cg, uint64_t nr_pages, enum memcg_stat kind);
+void mem_uncharge(struct cgroup *cg, uint64_t nr_pages, enum memcg_stat kind);
+/* Counts n more of item (an event: MEMCG_STAT_PGFAULT) in cg. */
+void memcg_stat_add(struct cgroup *cg, enum memcg_stat item, int64_t n);
 /* Returns pages this CPU holds in stock for cg (or its descendants) to the
  * counters, so cg's usage is exact. */
 void mem_drain_stock(struct cgroup *cg);
 
 /* Charge, then allocate 2^order pages; the head page remembers the cgroup
- * (page->charge). NULL if the charge is refused or memory is out. */
-struct page *mem_alloc_pages(struct cgroup *cg, unsigned order);
-void *mem_alloc_zeroed_page(struct cgroup *cg);
+ * (page->charge) and the kind (page->memcg_stat). NULL if the charge is
+ * refused or memory is out. */
+struct page *mem_alloc_pages(struct cgroup *cg, unsigned order, enum memcg_stat kind);
+void *mem_alloc_zeroed_page(struct cgroup *cg, enum memcg_stat kind);
 /* Free and uncharge a block from mem_alloc_pages. */
 void mem_free_pages(struct page *p, unsigned order);
 void mem_free_page_virt(void *va);
+/* Whom kernel memory made at a process's request is charged to (Linux:
+ * the requesting task's memcg): the current process's cgroup, or, when a
+ * server (the VFS, cgroupfs) makes the system call for its IPC caller,
+ * the caller's. Returns a reference (cg_put). Takes proc_lock. */
+struct cgroup *memcg_requester(void);
 /* Current usage of cg in pages (including its per-CPU stock). */
 uint64_t mem_usage_pages(const struct cgroup *cg);
 
@@ -34,15 +44,13 @@ uint64_t mem_usage_pages(const struct cgroup *cg);
 struct thread;
 struct proc;
 
-/* memory.events keys, in Linux's order. */
-enum memcg_event {
-	MEMCG_LOW, MEMCG_HIGH, MEMCG_MAX, MEMCG_OOM, MEMCG_OOM_KILL, MEMCG_OOM_GROUP_KILL,
-	MEMCG_NR_EVENTS
-};
 /* Counts e in cg's memory.events.local and in cg's and every ancestor's
  * memory.events, and notifies. Takes the cgroup lock: no spinlock held. */
 void memcg_event(struct cgroup *cg, enum memcg_event e);
 void memcg_event_locked(struct cgroup *cg, enum memcg_event e);
+/* payer (the creator's cgroup) was charged one slab page for cg itself;
+ * it is uncharged when cg is freed. */
+void memcg_set_charged(struct cgroup *cg, struct cgroup *payer);
 /* memory.oom.group of cg. */
 bool memcg_oom_group(const struct cgroup *cg);
 

@@ -19,6 +19,7 @@ struct page {
 	uint8_t kind;        /* owner-defined (e.g. heap slab vs. large) */
 	uint16_t slab_class; /* owner-defined */
 	uint32_t refcount;
+	uint8_t memcg_stat;  /* what it was charged as (enum memcg_stat) */
 	void *charge;        /* accounting owner; allocator only clears it */
 	void *private;       /* owner-defined (e.g. a slab's free list) */
 };

@@ -69,7 +69,7 @@ long sys_pipe(int *ufds)
 {
 	struct proc *self = current_thread()->proc;
 	struct kpipe *p = kzalloc(sizeof(*p));
-	struct page *pages = p ? mem_alloc_pages(self->cgroup, PIPE_ORDER) : NULL;
+	struct page *pages = p ? mem_alloc_pages(self->cgroup, PIPE_ORDER, MEMCG_STAT_KERNEL_OTHER) : NULL;
 	if (!pages) {
 		kfree(p);
 		return -ENOMEM;

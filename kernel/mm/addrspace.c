@@ -26,7 +26,7 @@ paddr_t vm_as_root(const struct addrspace *as)
 struct addrspace *vm_as_create(struct cgroup *cg, int *err)
 {
 	struct addrspace *as = kzalloc(sizeof(*as));
-	uint64_t *root = as ? mem_alloc_zeroed_page(cg) : NULL;
+	uint64_t *root = as ? mem_alloc_zeroed_page(cg, MEMCG_STAT_PAGETABLES) : NULL;
 
 	if (!root) {
 		kfree(as);
@@ -63,7 +63,7 @@ static uint64_t *vm_as_pte(struct addrspace *as, vaddr_t va, bool create)
 		if (!(*e & PTE_P)) {
 			if (!create)
 				return NULL;
-			void *t = mem_alloc_zeroed_page(as->cg);
+			void *t = mem_alloc_zeroed_page(as->cg, MEMCG_STAT_PAGETABLES);
 			if (!t)
 				return NULL;
 			as->table_pages++;
@@ -401,7 +401,7 @@ static int vm_cow_break(struct addrspace *as, vaddr_t va, uint64_t *pte, uint32_
 		invlpg(va);
 		return 0;
 	}
-	struct page *np = mem_alloc_pages(as->cg, 0);
+	struct page *np = mem_alloc_pages(as->cg, 0, MEMCG_STAT_ANON);
 	if (!np)
 		return -ENOMEM;
 	memcpy(page_to_virt(np), page_to_virt(old), PAGE_SIZE);
@@ -418,6 +418,9 @@ static int vm_fault_locked(struct addrspace *as, vaddr_t addr, bool write, bool 
 	if (!a || (write && !(a->flags & VM_WRITE)) || (exec && !(a->flags & VM_EXEC)) ||
 	    !(a->flags & (VM_READ | VM_WRITE | VM_EXEC)))
 		return -EFAULT;
+	/* memory.stat's pgfault: faults in a valid area, as Linux counts
+	 * them (one add at this cgroup's level; readers sum the subtree) */
+	memcg_stat_add(as->cg, MEMCG_STAT_PGFAULT, 1);
 	vaddr_t va = ALIGN_DOWN(addr, PAGE_SIZE);
 	uint64_t *pte = vm_as_pte(as, va, true);
 	if (!pte)
@@ -430,7 +433,7 @@ static int vm_fault_locked(struct addrspace *as, vaddr_t addr, bool write, bool 
 		*pte = (a->phys + (va - a->start)) | vm_pte_flags(a->flags);
 		return 0;
 	}
-	void *page = mem_alloc_zeroed_page(as->cg);
+	void *page = mem_alloc_zeroed_page(as->cg, MEMCG_STAT_ANON);
 	if (!page)
 		return -ENOMEM;
 	*pte = virt_to_phys(page) | vm_pte_flags(a->flags) | PTE_OWNED;
@@ -477,7 +480,7 @@ int vm_fill(struct addrspace *as, vaddr_t start, uint64_t len, struct cgroup *cg
 		}
 		if (*pte & PTE_P)
 			continue;
-		void *page = mem_alloc_zeroed_page(cg);
+		void *page = mem_alloc_zeroed_page(cg, MEMCG_STAT_SHMEM);
 		if (!page) {
 			err = -ENOMEM;
 			break;

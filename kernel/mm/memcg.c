@@ -7,6 +7,7 @@
 #include "percpu.h"
 #include "pmm.h"
 #include "proc.h"
+#include "sched.h"
 
 static struct cgroup *memcg_of_counter(struct page_counter *pc)
 {
@@ -54,8 +55,9 @@ static void memcg_check_high(struct cgroup *cg, uint64_t pages)
 	thread_set_work(t);
 }
 
-/* The stock is per CPU and only touched with interrupts off on that CPU. */
-int mem_charge(struct cgroup *cg, uint64_t nr_pages)
+/* The stock is per CPU and only touched with interrupts off on that CPU.
+ * The kind is counted at cg's level only: depth costs nothing. */
+int mem_charge(struct cgroup *cg, uint64_t nr_pages, enum memcg_stat kind)
 {
 	struct page_counter *fail = NULL;
 	uint64_t f = irq_save();
@@ -67,6 +69,7 @@ int mem_charge(struct cgroup *cg, uint64_t nr_pages)
 		memcg_note_fail(memcg_of_counter(fail));
 		return -ENOMEM;
 	}
+	memcg_stat_add(cg, kind, (int64_t)nr_pages);
 	struct thread *t = current_thread();
 	if (t && t->mem_high) {
 		t->mem_high_pages += nr_pages;
@@ -76,8 +79,10 @@ int mem_charge(struct cgroup *cg, uint64_t nr_pages)
 	return 0;
 }
 
-void mem_uncharge(struct cgroup *cg, uint64_t nr_pages)
+/* The kind first: the last uncharge of a removed cgroup may free it. */
+void mem_uncharge(struct cgroup *cg, uint64_t nr_pages, enum memcg_stat kind)
 {
+	memcg_stat_add(cg, kind, -(int64_t)nr_pages);
 	uint64_t f = irq_save();
 	charge_stock_uncharge(&this_cpu()->stock, &cg->memory, nr_pages);
 	irq_restore(f);
@@ -97,22 +102,23 @@ void mem_drain_stock(struct cgroup *cg)
 	irq_restore(f);
 }
 
-struct page *mem_alloc_pages(struct cgroup *cg, unsigned order)
+struct page *mem_alloc_pages(struct cgroup *cg, unsigned order, enum memcg_stat kind)
 {
-	if (mem_charge(cg, 1ull << order))
+	if (mem_charge(cg, 1ull << order, kind))
 		return NULL;
 	struct page *p = pmm_alloc(order);
 	if (!p) {
-		mem_uncharge(cg, 1ull << order);
+		mem_uncharge(cg, 1ull << order, kind);
 		return NULL;
 	}
 	p->charge = cg;
+	p->memcg_stat = (uint8_t)kind;
 	return p;
 }
 
-void *mem_alloc_zeroed_page(struct cgroup *cg)
+void *mem_alloc_zeroed_page(struct cgroup *cg, enum memcg_stat kind)
 {
-	struct page *p = mem_alloc_pages(cg, 0);
+	struct page *p = mem_alloc_pages(cg, 0, kind);
 	if (!p)
 		return NULL;
 	void *va = page_to_virt(p);
@@ -123,14 +129,28 @@ void *mem_alloc_zeroed_page(struct cgroup *cg)
 void mem_free_pages(struct page *p, unsigned order)
 {
 	struct cgroup *cg = p->charge;
+	enum memcg_stat kind = p->memcg_stat;
 	pmm_free(p, order);
 	if (cg)
-		mem_uncharge(cg, 1ull << order);
+		mem_uncharge(cg, 1ull << order, kind);
 }
 
 void mem_free_page_virt(void *va)
 {
 	mem_free_pages(virt_to_page(va), 0);
+}
+
+struct cgroup *memcg_requester(void)
+{
+	struct thread *self = current_thread();
+	spin_lock(&proc_lock); /* holds the process's cgroup in place */
+	uint64_t f = sched_lock_ipc();
+	struct thread *c = self->ipc_caller;
+	struct cgroup *cg = (c ? c->proc : self->proc)->cgroup;
+	cg_get(cg);
+	sched_unlock_ipc(f);
+	spin_unlock(&proc_lock);
+	return cg;
 }
 
 uint64_t mem_usage_pages(const struct cgroup *cg)

@@ -22,12 +22,21 @@ struct shm {
 	struct page **pages;
 };
 
+/* The page array's whole pages are charged on top of the object's own
+ * page (a 1 GiB object's array is 2 MiB). */
+static uint64_t shm_array_pages(uint64_t npages)
+{
+	return npages * sizeof(struct page *) / PAGE_SIZE;
+}
+
 static void shm_release(struct kobj *o)
 {
 	struct shm *s = container_of(o, struct shm, obj);
-	for (uint64_t i = 0; i < s->npages && s->pages[i]; i++)
+	for (uint64_t i = 0; s->pages && i < s->npages && s->pages[i]; i++)
 		if (__atomic_sub_fetch(&s->pages[i]->refcount, 1, __ATOMIC_ACQ_REL) == 0)
 			mem_free_pages(s->pages[i], 0);
+	if (s->pages)
+		mem_uncharge(o->charged, shm_array_pages(s->npages), MEMCG_STAT_SLAB);
 	kfree(s->pages);
 }
 
@@ -40,10 +49,14 @@ long sys_shm_create(size_t len)
 	if (!s)
 		return -ENOMEM;
 	s->npages = ALIGN_UP(len, PAGE_SIZE) / PAGE_SIZE;
-	s->pages = kzalloc(s->npages * sizeof(*s->pages));
+	if (mem_charge(p->cgroup, shm_array_pages(s->npages), MEMCG_STAT_SLAB) == 0) {
+		s->pages = kzalloc(s->npages * sizeof(*s->pages));
+		if (!s->pages)
+			mem_uncharge(p->cgroup, shm_array_pages(s->npages), MEMCG_STAT_SLAB);
+	}
 	long r = s->pages ? 0 : -ENOMEM;
 	for (uint64_t i = 0; i < s->npages && r == 0; i++) {
-		s->pages[i] = mem_alloc_pages(p->cgroup, 0);
+		s->pages[i] = mem_alloc_pages(p->cgroup, 0, MEMCG_STAT_SHMEM);
 		if (!s->pages[i]) {
 			r = -ENOMEM;
 			break;

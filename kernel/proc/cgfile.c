@@ -11,6 +11,7 @@
 #include "cgfs.h"
 #include "heap.h"
 #include "kstring.h"
+#include "memcg.h"
 #include "proc.h"
 #include "syscall.h"
 
@@ -59,7 +60,10 @@ struct cgfile *cgfile_of(struct kobj *o)
 int cgfile_create(struct cgroup *cg, const struct cftype *cft, int flags, uint32_t uid, uint32_t gid)
 {
 	struct proc *self = current_thread()->proc;
-	struct cgfile *f = kobj_alloc(sizeof(*f), KOBJ_CGFILE, self->cgroup, cgfile_release);
+	/* charged to the opener, though the VFS may open it on its behalf */
+	struct cgroup *payer = memcg_requester();
+	struct cgfile *f = kobj_alloc(sizeof(*f), KOBJ_CGFILE, payer, cgfile_release);
+	cg_put(payer);
 	if (!f)
 		return -ENOMEM;
 	cg_get(cg);

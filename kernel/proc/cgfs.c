@@ -11,6 +11,7 @@
 #include "controller.h"
 #include "heap.h"
 #include "kstring.h"
+#include "memcg.h"
 #include "proc.h"
 #include "syscall.h"
 
@@ -209,6 +210,20 @@ static bool cgfs_dir_writable(const struct cgroup *cg, uint32_t uid, uint32_t gi
 	return (bits & 3) == 3;
 }
 
+/* cg_create with its memory (struct, states, name: one heap page at
+ * most) charged to the payer until the cgroup is freed. */
+static long cgfs_create_charged(struct cgroup *parent, const char *name, struct cgroup **cg)
+{
+	struct cgroup *payer = memcg_requester();
+	long err = mem_charge(payer, 1, MEMCG_STAT_SLAB);
+	if (!err && (err = cg_create(parent, name, cg)))
+		mem_uncharge(payer, 1, MEMCG_STAT_SLAB);
+	if (!err)
+		memcg_set_charged(*cg, payer); /* the charge keeps payer alive */
+	cg_put(payer);
+	return err;
+}
+
 long sys_cgfs_mkdir(const char *upath, uint32_t uid, uint32_t gid)
 {
 	long err;
@@ -226,7 +241,7 @@ long sys_cgfs_mkdir(const char *upath, uint32_t uid, uint32_t gid)
 		bool taken = !f && (cg_find_child(parent, name) || cgfs_file_find(parent, name));
 		cg_unlock();
 		err = f ? -ENOTDIR : taken ? -EEXIST : !cgfs_dir_writable(parent, uid, gid) ? -EACCES :
-		      cg_create(parent, name, &cg);
+		      cgfs_create_charged(parent, name, &cg);
 		if (!err) { /* the creator's, files and all */
 			cg->uid = cg->file_uid = uid;
 			cg->gid = cg->file_gid = gid;

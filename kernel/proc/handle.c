@@ -13,11 +13,11 @@ void *kobj_alloc(size_t size, enum kobj_type type, struct cgroup *cg,
 {
 	/* One page of charge per object: objects are small, but a process
 	 * must not be able to create them without limit for free. */
-	if (mem_charge(cg, 1))
+	if (mem_charge(cg, 1, MEMCG_STAT_SLAB))
 		return NULL;
 	struct kobj *o = kzalloc(size);
 	if (!o) {
-		mem_uncharge(cg, 1);
+		mem_uncharge(cg, 1, MEMCG_STAT_SLAB);
 		return NULL;
 	}
 	o->type = type;
@@ -41,7 +41,7 @@ void kobj_put(struct kobj *o)
 	if (o->release)
 		o->release(o);
 	kfree(o);
-	mem_uncharge(cg, 1);
+	mem_uncharge(cg, 1, MEMCG_STAT_SLAB);
 	cg_put(cg);
 }
 

@@ -146,11 +146,11 @@ struct proc *proc_alloc(struct proc *parent, struct cgroup *cg, const char *name
 	 * domain: dom is stable while cg has the forking thread. */
 	struct cgroup *dom = cg->dom;
 	*err = -ENOMEM;
-	if (mem_charge(dom, 1))
+	if (mem_charge(dom, 1, MEMCG_STAT_SLAB))
 		return NULL;
 	struct proc *p = kzalloc(sizeof(*p));
 	if (!p) {
-		mem_uncharge(dom, 1);
+		mem_uncharge(dom, 1, MEMCG_STAT_SLAB);
 		return NULL;
 	}
 	proc_init_common(p);
@@ -190,7 +190,7 @@ struct proc *proc_alloc(struct proc *parent, struct cgroup *cg, const char *name
 	spin_unlock(&proc_lock);
 	if (pid < 0) {
 		kfree(p);
-		mem_uncharge(dom, 1);
+		mem_uncharge(dom, 1, MEMCG_STAT_SLAB);
 		*err = pid;
 		return NULL;
 	}
@@ -209,7 +209,7 @@ void proc_abort_spawn(struct proc *p, struct cgroup *cg)
 	list_del(&p->sibling);
 	list_del(&p->hash_link);
 	spin_unlock(&proc_lock);
-	mem_uncharge(p->charged, 1);
+	mem_uncharge(p->charged, 1, MEMCG_STAT_SLAB);
 	mem_drain_stock(p->charged);
 	cg_put(p->charged);
 	cg_put(p->cgroup);
@@ -428,7 +428,7 @@ static int proc_reap_locked(struct proc *c, int *status)
 	list_del(&c->hash_link);
 	if (c == init_proc)
 		init_proc = NULL;
-	mem_uncharge(c->charged, 1);
+	mem_uncharge(c->charged, 1, MEMCG_STAT_SLAB);
 	cg_put(c->charged);
 	cg_put(c->cgroup);
 	kfree(c->cwd);

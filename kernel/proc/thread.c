@@ -60,15 +60,15 @@ struct thread *thread_alloc(struct proc *p, struct cgroup *cg, const char *name,
 	if ((*err = cg_thread_charge(cg)))
 		return NULL;
 	*err = -ENOMEM;
-	if (mem_charge(dom, 1)) {
+	if (mem_charge(dom, 1, MEMCG_STAT_SLAB)) {
 		cg_thread_uncharge(cg);
 		return NULL;
 	}
 	struct thread *t = kzalloc(sizeof(*t));
-	struct page *stack = t ? mem_alloc_pages(dom, KSTACK_ORDER) : NULL;
+	struct page *stack = t ? mem_alloc_pages(dom, KSTACK_ORDER, MEMCG_STAT_KERNEL_STACK) : NULL;
 	if (!stack) {
 		kfree(t);
-		mem_uncharge(dom, 1);
+		mem_uncharge(dom, 1, MEMCG_STAT_SLAB);
 		cg_thread_uncharge(cg);
 		return NULL;
 	}
@@ -124,7 +124,7 @@ void thread_reap(struct thread *t)
 	memcg_thread_done(t);
 	mem_free_pages(virt_to_page(t->kstack), KSTACK_ORDER);
 	kfree(t);
-	mem_uncharge(charged, 1);
+	mem_uncharge(charged, 1, MEMCG_STAT_SLAB);
 	cg_thread_uncharge(cg);
 	cg_put(charged);
 	cg_put(cg);

@@ -154,7 +154,7 @@ static struct cgroup *kbench_nested(int depth)
 static void kbench_charge_pages(struct cgroup *cg, uint64_t iters)
 {
 	for (uint64_t i = 0; i < iters; i++)
-		mem_free_pages(mem_alloc_pages(cg, 0), 0);
+		mem_free_pages(mem_alloc_pages(cg, 0, MEMCG_STAT_ANON), 0);
 }
 
 KBENCH(page_alloc_charged_depth1, 200000)
@@ -170,8 +170,8 @@ KBENCH(page_alloc_charged_depth10, 200000)
 static void kbench_charge_only(struct cgroup *cg, uint64_t iters)
 {
 	for (uint64_t i = 0; i < iters; i++) {
-		mem_charge(cg, 1);
-		mem_uncharge(cg, 1);
+		mem_charge(cg, 1, MEMCG_STAT_ANON);
+		mem_uncharge(cg, 1, MEMCG_STAT_ANON);
 	}
 }
 

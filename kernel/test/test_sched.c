@@ -158,10 +158,10 @@ KTEST(memcg_limit_refuses_charge)
 	page_counter_set_max(&c->memory, 2);
 	KT_EXPECT(kthread_create("nope", block_thread, NULL, c, &err) == NULL);
 	KT_EXPECT_EQ(err, -ENOMEM);
-	KT_EXPECT(mem_alloc_pages(c, 2) == NULL);
-	struct page *p = mem_alloc_pages(c, 1);
+	KT_EXPECT(mem_alloc_pages(c, 2, MEMCG_STAT_KERNEL_OTHER) == NULL);
+	struct page *p = mem_alloc_pages(c, 1, MEMCG_STAT_KERNEL_OTHER);
 	KT_EXPECT(p != NULL);
-	KT_EXPECT(mem_alloc_pages(c, 0) == NULL);
+	KT_EXPECT(mem_alloc_pages(c, 0, MEMCG_STAT_KERNEL_OTHER) == NULL);
 	KT_EXPECT(c->memory.failcnt >= 3);
 	if (p)
 		mem_free_pages(p, 1);

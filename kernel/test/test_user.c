@@ -3,6 +3,7 @@
  * counts them); here we check how it ended. */
 #include "abi/errno.h"
 #include "abi/wait.h"
+#include "addrspace.h"
 #include "cgroup.h"
 #include "ktest.h"
 #include "memcg.h"
@@ -44,6 +45,22 @@ static int run_user(const char *path, const char *const argv[], struct cgroup *c
 	return status;
 }
 
+/* What is still in a test's cgroup that should be empty (a diagnosis). */
+static void user_cg_dump_leftovers(struct cgroup *cg)
+{
+	spin_lock(&proc_lock);
+	cg_lock();
+	struct list_head *pos;
+	list_for_each(pos, &cg->procs) {
+		struct proc *p = list_entry(pos, struct proc, cg_link);
+		printk("# left in %s: pid %d (%s), parent %d, state %d, exiting %d, %u threads, %lu pages resident\n",
+		       cg->name, p->pid, p->name, p->parent ? p->parent->pid : 0, p->state, p->exiting, p->nr_threads,
+		       p->as ? p->as->resident : 0);
+	}
+	cg_unlock();
+	spin_unlock(&proc_lock);
+}
+
 /* A test's cgroup at the end: no charge left behind, and removable. */
 static void user_cg_done(struct cgroup *cg)
 {
@@ -54,6 +71,7 @@ static void user_cg_done(struct cgroup *cg)
 	for (int i = 0; i < 100 && mem_usage_pages(cg); i++)
 		sched_sleep_until(clock_ns() + 10 * MS);
 	KT_EXPECT_EQ(mem_usage_pages(cg), 0);
+	user_cg_dump_leftovers(cg);
 	/* and every cgroup removed below it is gone (none pinned, none leaked) */
 	for (int i = 0; i < 100 && __atomic_load_n(&cg->nr_dying_descendants, __ATOMIC_RELAXED); i++)
 		sched_sleep_until(clock_ns() + 10 * MS);

@@ -16,6 +16,7 @@
 
 #include "cgfs.h"
 #include "controller.h"
+#include "memory_stat.h"
 #include "tap.h"
 
 /* ---- the registry: pids (bit 0) and a domain controller (bit 1) ---- */
@@ -134,6 +135,11 @@ void sched_psi_queued(struct sched_entity *se, int delta)
 }
 
 void cg_memory_drain(struct cgroup *cg)
+{
+	(void)cg;
+}
+
+void cg_memory_release(struct cgroup *cg)
 {
 	(void)cg;
 }
@@ -551,6 +557,55 @@ static void test_pinned_by_pages(void)
 	ok(is(&cg_root, "cgroup.stat", "nr_descendants 0\nnr_dying_descendants 0\n"), "the last one: freed (ASan checks)");
 }
 
+/* ---- memory.stat's format (cgroup/memory_stat.c) ---- */
+
+/* The value after "\nkey " (or at the start) in text, or -1. */
+static long long stat_value(const char *text, const char *key)
+{
+	size_t k = strlen(key);
+	for (const char *p = text; (p = strstr(p, key)); p++)
+		if ((p == text || p[-1] == '\n') && p[k] == ' ')
+			return atoll(p + k + 1);
+	return -1;
+}
+
+static void test_memory_stat(void)
+{
+	char text[4096];
+	struct cgfs_buf out = { text, 0, sizeof(text) };
+	int64_t sum[MEMCG_NR_STATS] = { 0 };
+	sum[MEMCG_STAT_ANON] = 10;
+	sum[MEMCG_STAT_SHMEM] = 2;
+	sum[MEMCG_STAT_KERNEL_STACK] = 8;
+	sum[MEMCG_STAT_PAGETABLES] = 3;
+	sum[MEMCG_STAT_SLAB] = 5;
+	sum[MEMCG_STAT_KERNEL_OTHER] = 4;
+	sum[MEMCG_STAT_PGFAULT] = 77;
+	memcg_stat_format(&out, sum);
+	text[out.len] = '\0';
+	const char *first = "anon 40960\nfile 8192\nkernel 81920\nkernel_stack 32768\npagetables 12288\n"
+			    "sec_pagetables 0\npercpu 0\nsock 0\nvmalloc 0\nshmem 8192\nzswap 0\n";
+	ok(strncmp(text, first, strlen(first)) == 0,
+	   "the first keys in Linux's order, in bytes; kernel = stacks + tables + slab + other");
+	ok(stat_value(text, "slab_unreclaimable") == 20480 && stat_value(text, "slab") == 20480 &&
+	   stat_value(text, "slab_reclaimable") == 0 && stat_value(text, "unevictable") == 49152,
+	   "slab is the unreclaimable heap pages; unevictable = anon + file");
+	ok(stat_value(text, "pgfault") == 77 && stat_value(text, "pgmajfault") == 0 && stat_value(text, "pgscan") == 0 &&
+	   stat_value(text, "workingset_nodereclaim") == 0 && stat_value(text, "thp_collapse_alloc") == 0,
+	   "pgfault is a count; what Arbor lacks is there as 0");
+	ok(strstr(text, "slab 20480\nworkingset_refault_anon 0\n") && strstr(text, "pgsteal_direct 0\npgfault 77\n") &&
+	   strcmp(text + strlen(text) - 21, "thp_collapse_alloc 0\n") == 0, "slab after the slab lines, events last");
+	sum[MEMCG_STAT_ANON] = -1; /* a dying cgroup's late change, caught mid-way */
+	out.len = 0;
+	memcg_stat_format(&out, sum);
+	text[out.len] = '\0';
+	ok(stat_value(text, "anon") == 0, "a sum caught below 0 reads 0");
+	int64_t from[MEMCG_NR_STATS] = { 1, 2, 3 }, to[MEMCG_NR_STATS] = { 10, 0, 0, 0, 0, 0, 5 };
+	memcg_stat_move(from, to);
+	ok(from[0] == 0 && from[1] == 0 && from[2] == 0 && to[0] == 11 && to[1] == 2 && to[2] == 3 && to[6] == 5,
+	   "a removed cgroup's counts move to its ancestor");
+}
+
 /* ---- ownership ---- */
 
 static void test_attrs(void)
@@ -586,6 +641,7 @@ int main(void)
 	test_controller_hooks();
 	test_pinned_by_pages();
 	test_attrs();
+	test_memory_stat();
 	ok(cg_root.nr_descendants == 0 && cg_root.nr_dying_descendants == 0 && cg_root.nr_threads_tree == 0,
 	   "nothing left over");
 	return tap_done();

@@ -2,8 +2,10 @@
  * errno, memory.max and the OOM killer inside the cgroup, memory.oom.group,
  * memory.high throttling and pressure, lowering memory.max below usage,
  * tmpfs data charged to its writer, the global OOM killer;
- * /proc/PID/oom_score_adj and how the OOM killer honours it. Prints TAP. */
+ * /proc/PID/oom_score_adj and how the OOM killer honours it, memory.stat.
+ * Prints TAP. */
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -403,6 +405,132 @@ static void test_adj_oom(void)
 	      "back at 0");
 }
 
+/* The value of key in a memory.stat (bigger than field's buffer), or -1. */
+static long stat_of(const char *path, const char *key)
+{
+	static char buf[4096];
+	if (slurp(path, buf, sizeof(buf)) <= 0)
+		return -1;
+	size_t k = strlen(key);
+	for (char *p = buf; (p = strstr(p, key)); p++)
+		if ((p == buf || p[-1] == '\n') && p[k] == ' ')
+			return atol(p + k + 1);
+	return -1;
+}
+
+/* Every line "key digits", and the keys start as Linux's do. */
+static int stat_format_ok(const char *path)
+{
+	static const char *const first[] = { "anon", "file", "kernel", "kernel_stack", "pagetables",
+					     "sec_pagetables", "percpu", "sock", "vmalloc", "shmem" };
+	static char buf[4096];
+	long len = slurp(path, buf, sizeof(buf));
+	if (len <= 0 || buf[len - 1] != '\n')
+		return 0;
+	unsigned line = 0;
+	int pgfault = 0;
+	for (char *p = buf; *p; line++) {
+		char *sp = strchr(p, ' '), *nl = strchr(p, '\n');
+		if (!sp || !nl || sp > nl || sp + 1 == nl)
+			return 0;
+		if (line < sizeof(first) / sizeof(first[0]) &&
+		    ((size_t)(sp - p) != strlen(first[line]) || strncmp(p, first[line], (size_t)(sp - p)) != 0))
+			return 0;
+		for (char *d = sp + 1; d < nl; d++)
+			if (*d < '0' || *d > '9')
+				return 0;
+		pgfault |= strncmp(p, "pgfault ", 8) == 0;
+		p = nl + 1;
+	}
+	return pgfault && line >= 50;
+}
+
+static void *parked(void *arg)
+{
+	(void)arg;
+	for (;;)
+		pause();
+	return NULL;
+}
+
+/* In cgroup st: a process born there (so every page of it is charged
+ * there) with 4 threads, 8M of anonymous and 1M of shared memory. It
+ * writes its pid to ready, then waits to be killed. Returns the forked
+ * child that reaps it (also in st, but its own stack and descriptor are
+ * charged where it was forked). */
+static pid_t stat_worker(int ready)
+{
+	pid_t p = fork();
+	if (p != 0)
+		return p;
+	if (put(at("st", "cgroup.procs"), "0"))
+		_exit(2);
+	pid_t w = fork();
+	if (w == 0) {
+		pthread_t t;
+		for (int i = 0; i < 3; i++)
+			if (pthread_create(&t, NULL, parked, NULL))
+				_exit(3);
+		touch(8 * MIB);
+		char *sh = mmap(NULL, MIB, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+		if (sh == MAP_FAILED)
+			_exit(4);
+		sh[0] = 1;
+		pid_t self = getpid();
+		if (write(ready, &self, sizeof(self)) != sizeof(self))
+			_exit(5);
+		for (;;)
+			pause();
+	}
+	int st;
+	waitpid(w, &st, 0);
+	_exit(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL ? 0 : 6);
+}
+
+static void test_stat(void)
+{
+	check(stat_format_ok(at("m", "memory.stat")) && stat_format_ok("/sys/fs/cgroup/memory.stat") &&
+	      stat_of(at("m", "memory.stat"), "anon") == 0 && stat_of(at("m", "memory.stat"), "pgmajfault") == 0,
+	      "memory.stat: 'key value' lines, Linux's keys in Linux's order, in a child and the root");
+	long slab0 = stat_of(BASE "/leaf/memory.stat", "slab");
+	check(mkdir(BASE "/st", 0755) == 0 && stat_of(BASE "/leaf/memory.stat", "slab") == slab0 + 4096 &&
+	      stat_of(at("st", "memory.stat"), "kernel") == 0,
+	      "a new cgroup is one slab page of its creator's cgroup, not its own");
+	int fd = open(at("m", "memory.current"), O_RDONLY);
+	check(fd >= 0 && stat_of(BASE "/leaf/memory.stat", "slab") == slab0 + 2 * 4096 && close(fd) == 0 &&
+	      stat_of(BASE "/leaf/memory.stat", "slab") == slab0 + 4096,
+	      "an open cgroup file is a slab page of its opener's cgroup (not the VFS server's) until closed");
+	int fds[2];
+	pid_t w = 0;
+	check(pipe(fds) == 0, "pipe");
+	pid_t p = stat_worker(fds[1]);
+	check(read(fds[0], &w, sizeof(w)) == sizeof(w), "a 4-thread process touched 8M in st");
+	close(fds[0]);
+	close(fds[1]);
+	const char *st = at("st", "memory.stat");
+	long anon = stat_of(st, "anon"), kstack = stat_of(st, "kernel_stack"), pt = stat_of(st, "pagetables");
+	long kernel = stat_of(st, "kernel"), shmem = stat_of(st, "shmem");
+	check(anon >= 8 * MIB && anon < 10 * MIB, "anon: the 8M it touched (and a little more)");
+	check(kstack == 4 * 16384, "kernel_stack: 4 threads of 16 KiB");
+	check(pt > 0 && kernel >= kstack + pt && stat_of(st, "slab") > 0, "pagetables > 0, kernel >= kernel_stack + pagetables");
+	check(shmem >= MIB && stat_of(st, "file") == shmem, "shmem and file: its 1M of shared memory");
+	check(anon + kernel + shmem <= number(at("st", "memory.current")), "anon + kernel + shmem <= memory.current");
+	check(stat_of(st, "pgfault") >= 2048 && stat_of(st, "unevictable") == anon + shmem,
+	      "pgfault counts its faults; unevictable = anon + file (nothing is reclaimable)");
+	check(stat_of(BASE "/memory.stat", "anon") >= anon && stat_of(BASE "/memory.stat", "kernel_stack") >= kstack &&
+	      stat_of("/sys/fs/cgroup/memory.stat", "anon") >= anon, "the parent's and the root's memory.stat include st's");
+	long faults = stat_of(st, "pgfault");
+	check(kill(w, SIGKILL) == 0 && exited_ok(p), "it is killed and reaped");
+	for (int i = 0; i < 5000 && number(at("st", "memory.current")) > 0; i++)
+		usleep(1000);
+	check(stat_of(st, "anon") == 0 && stat_of(st, "kernel") == 0 && stat_of(st, "kernel_stack") == 0 &&
+	      stat_of(st, "pagetables") == 0 && stat_of(st, "shmem") == 0 && stat_of(st, "slab") == 0 &&
+	      stat_of(st, "pgfault") >= faults, "all back to 0 when it is gone; pgfault keeps its count");
+	check(rmdir(BASE "/st") == 0 && stat_of(BASE "/leaf/memory.stat", "slab") == slab0 &&
+	      stat_of(BASE "/memory.stat", "pgfault") >= faults,
+	      "rmdir gives the creator its page back; the parent keeps st's pgfault");
+}
+
 int main(void)
 {
 	mkdir(BASE "/leaf", 0755);
@@ -420,6 +548,7 @@ int main(void)
 	test_adj_file();
 	test_adj_user();
 	test_adj_oom();
+	test_stat();
 	rmdir(BASE "/m");
 	put(BASE "/cgroup.subtree_control", "-memory");
 	put("/sys/fs/cgroup/cgroup.subtree_control", "-memory");

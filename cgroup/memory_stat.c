@@ -1,0 +1,130 @@
+/* memory.stat's format (memory_stat.h). Pure logic, host-tested.
+ *
+ * How Arbor's kinds map to Linux's keys:
+ *   anon            anonymous user pages
+ *   file, shmem     shared memory pages (Linux counts shmem in file too;
+ *                   Arbor has no page cache: tmpfs is a server's anon)
+ *   kernel          kernel_stack + pagetables + slab + other kernel pages
+ *                   (pipe buffers, DMA blocks, I/O bitmaps), as Linux's
+ *                   kmem counts every accounted kernel allocation
+ *   slab_unreclaimable, slab   heap objects, counted as the pages charged
+ *                   for them
+ *   unevictable     anon + file: nothing is ever reclaimed or swapped, so
+ *                   no page is on an active or inactive list
+ *   pgfault         page faults of the subtree's processes
+ * Everything else (swap, zswap, THP, LRU scanning, sockets, percpu,
+ * vmalloc, major faults) Arbor does not have: 0. */
+#include "memory_stat.h"
+
+#define STAT_PAGE_BYTES 4096
+
+/* Where a key's value comes from. */
+enum stat_src {
+	SRC_ZERO, SRC_ANON, SRC_FILE, SRC_KERNEL, SRC_KSTACK, SRC_PT, SRC_SHMEM,
+	SRC_UNEVICTABLE, SRC_SLAB, SRC_PGFAULT
+};
+
+struct stat_key {
+	const char *name;
+	enum stat_src src;
+};
+
+/* Linux 6.1's memory.stat (mm/memcontrol.c's memory_stats[], then the
+ * summed and per-source reclaim events and memcg_vm_event_stat[]), with
+ * every CONFIG on (swap, zswap, THP) so every key a tool may look for is
+ * there. */
+static const struct stat_key stat_keys[] = {
+	{ "anon", SRC_ANON },
+	{ "file", SRC_FILE },
+	{ "kernel", SRC_KERNEL },
+	{ "kernel_stack", SRC_KSTACK },
+	{ "pagetables", SRC_PT },
+	{ "sec_pagetables", SRC_ZERO },
+	{ "percpu", SRC_ZERO },
+	{ "sock", SRC_ZERO },
+	{ "vmalloc", SRC_ZERO },
+	{ "shmem", SRC_SHMEM },
+	{ "zswap", SRC_ZERO },
+	{ "zswapped", SRC_ZERO },
+	{ "file_mapped", SRC_ZERO },
+	{ "file_dirty", SRC_ZERO },
+	{ "file_writeback", SRC_ZERO },
+	{ "swapcached", SRC_ZERO },
+	{ "anon_thp", SRC_ZERO },
+	{ "file_thp", SRC_ZERO },
+	{ "shmem_thp", SRC_ZERO },
+	{ "inactive_anon", SRC_ZERO },
+	{ "active_anon", SRC_ZERO },
+	{ "inactive_file", SRC_ZERO },
+	{ "active_file", SRC_ZERO },
+	{ "unevictable", SRC_UNEVICTABLE },
+	{ "slab_reclaimable", SRC_ZERO },
+	{ "slab_unreclaimable", SRC_SLAB },
+	{ "slab", SRC_SLAB },
+	{ "workingset_refault_anon", SRC_ZERO },
+	{ "workingset_refault_file", SRC_ZERO },
+	{ "workingset_activate_anon", SRC_ZERO },
+	{ "workingset_activate_file", SRC_ZERO },
+	{ "workingset_restore_anon", SRC_ZERO },
+	{ "workingset_restore_file", SRC_ZERO },
+	{ "workingset_nodereclaim", SRC_ZERO },
+	{ "pgscan", SRC_ZERO },
+	{ "pgsteal", SRC_ZERO },
+	{ "pgscan_kswapd", SRC_ZERO },
+	{ "pgscan_direct", SRC_ZERO },
+	{ "pgsteal_kswapd", SRC_ZERO },
+	{ "pgsteal_direct", SRC_ZERO },
+	{ "pgfault", SRC_PGFAULT },
+	{ "pgmajfault", SRC_ZERO },
+	{ "pgrefill", SRC_ZERO },
+	{ "pgactivate", SRC_ZERO },
+	{ "pgdeactivate", SRC_ZERO },
+	{ "pglazyfree", SRC_ZERO },
+	{ "pglazyfreed", SRC_ZERO },
+	{ "zswpin", SRC_ZERO },
+	{ "zswpout", SRC_ZERO },
+	{ "thp_fault_alloc", SRC_ZERO },
+	{ "thp_collapse_alloc", SRC_ZERO },
+};
+
+void memcg_stat_move(int64_t *from, int64_t *to)
+{
+	for (int i = 0; i < MEMCG_NR_STATS; i++) {
+		int64_t v = __atomic_exchange_n(&from[i], 0, __ATOMIC_RELAXED);
+		if (v)
+			__atomic_add_fetch(&to[i], v, __ATOMIC_RELAXED);
+	}
+}
+
+/* A sum read while pages come and go may be briefly negative: 0 then. */
+static uint64_t stat_pages(const int64_t *sum, enum memcg_stat i)
+{
+	return sum[i] > 0 ? (uint64_t)sum[i] : 0;
+}
+
+static uint64_t stat_value(const int64_t *sum, enum stat_src src)
+{
+	uint64_t kernel = stat_pages(sum, MEMCG_STAT_KERNEL_STACK) + stat_pages(sum, MEMCG_STAT_PAGETABLES) +
+			  stat_pages(sum, MEMCG_STAT_SLAB) + stat_pages(sum, MEMCG_STAT_KERNEL_OTHER);
+	switch (src) {
+	case SRC_ANON: return stat_pages(sum, MEMCG_STAT_ANON) * STAT_PAGE_BYTES;
+	case SRC_FILE:
+	case SRC_SHMEM: return stat_pages(sum, MEMCG_STAT_SHMEM) * STAT_PAGE_BYTES;
+	case SRC_KERNEL: return kernel * STAT_PAGE_BYTES;
+	case SRC_KSTACK: return stat_pages(sum, MEMCG_STAT_KERNEL_STACK) * STAT_PAGE_BYTES;
+	case SRC_PT: return stat_pages(sum, MEMCG_STAT_PAGETABLES) * STAT_PAGE_BYTES;
+	case SRC_UNEVICTABLE:
+		return (stat_pages(sum, MEMCG_STAT_ANON) + stat_pages(sum, MEMCG_STAT_SHMEM)) * STAT_PAGE_BYTES;
+	case SRC_SLAB: return stat_pages(sum, MEMCG_STAT_SLAB) * STAT_PAGE_BYTES;
+	case SRC_PGFAULT: return stat_pages(sum, MEMCG_STAT_PGFAULT);
+	case SRC_ZERO: break;
+	}
+	return 0;
+}
+
+void memcg_stat_format(struct cgfs_buf *out, const int64_t sum[MEMCG_NR_STATS])
+{
+	for (size_t k = 0; k < sizeof(stat_keys) / sizeof(stat_keys[0]); k++)
+		cgfs_printf(out, "%s %llu\n", stat_keys[k].name,
+			    (unsigned long long)stat_value(sum, stat_keys[k].src));
+}

@@ -1,0 +1,56 @@
+/* memory.stat: what each charged page is, counted per cgroup.
+ *
+ * Every charge has a kind (enum memcg_stat). A cgroup counts the pages of
+ * each kind charged to it at its own level only (one atomic add, whatever
+ * its depth); memory.stat sums its subtree when read. A removed cgroup
+ * hands its counts to its nearest live ancestor, and later changes to its
+ * pages go there too, so a parent's numbers keep its dying children's
+ * pages (as Linux's do). Pure logic: builds for the host as well. */
+#ifndef ARBOR_MEMORY_STAT_H
+#define ARBOR_MEMORY_STAT_H
+
+#include "cgfs.h"
+#include "types.h"
+
+/* Kinds of charged pages, and the events memory.stat counts. */
+enum memcg_stat {
+	MEMCG_STAT_ANON,	 /* anonymous user pages (COW copies too) */
+	MEMCG_STAT_SHMEM,	 /* shared memory objects' pages, tmpfs file data */
+	MEMCG_STAT_KERNEL_STACK, /* threads' kernel stacks */
+	MEMCG_STAT_PAGETABLES,	 /* user page tables */
+	MEMCG_STAT_SLAB,	 /* heap objects: descriptors, kernel objects, cgroups */
+	MEMCG_STAT_KERNEL_OTHER, /* other kernel pages: pipe buffers, DMA, I/O bitmaps */
+	MEMCG_STAT_NR_PAGE_KINDS,
+	MEMCG_STAT_PGFAULT = MEMCG_STAT_NR_PAGE_KINDS, /* page faults (an event count) */
+	MEMCG_NR_STATS
+};
+
+/* memory.events keys, in Linux's order. */
+enum memcg_event {
+	MEMCG_LOW, MEMCG_HIGH, MEMCG_MAX, MEMCG_OOM, MEMCG_OOM_KILL, MEMCG_OOM_GROUP_KILL,
+	MEMCG_NR_EVENTS
+};
+
+/* The memory controller's state in every cgroup (cgroup/memory.c). */
+struct memory_state {
+	/* pages (or events) of each kind charged at this level; signed: a
+	 * dying cgroup's late changes may briefly take one below 0 */
+	int64_t stat[MEMCG_NR_STATS];
+	/* events here or below / here only, memory.oom.group */
+	uint64_t events[MEMCG_NR_EVENTS], events_local[MEMCG_NR_EVENTS];
+	bool oom_group;
+	/* the memory.peak descriptors that were reset (memory_peak_lock) */
+	struct page_counter_peak *peaks;
+	/* the cgroup charged for this one's own memory (its creator's), or
+	 * NULL; it keeps a reference until this one is freed */
+	struct cgroup *charged;
+};
+
+/* Moves every count of from into to (from ends at 0). */
+void memcg_stat_move(int64_t *from, int64_t *to);
+
+/* Prints memory.stat from the subtree's sums: Linux 6.1's keys in its
+ * order, sizes in bytes, events as counts, 0 for what Arbor lacks. */
+void memcg_stat_format(struct cgfs_buf *out, const int64_t sum[MEMCG_NR_STATS]);
+
+#endif
