@@ -101,7 +101,11 @@ same "$(uname) $(uname -m)" "Arbor x86_64" "uname and uname -m"
 same "$(uname -a)" "$(uname -s -n -r -v -m)" "uname -a is all five fields"
 status 1 "uname rejects an unknown option" uname -q
 set -- $(free | grep Mem:)
-[ "$2" -gt 0 ] && [ $(($3 + $4)) -eq "$2" ] && ok "free: used + free = total" || not_ok "free: used + free = total"
+[ "$2" -gt 0 ] && [ $(($3 + $4 + $6)) -eq "$2" ] && [ "$7" -le "$4" ] && ok "free: used + free + buff/cache = total; available <= free" ||
+	not_ok "free: used + free + buff/cache = total; available <= free"
+m=$(cat /proc/meminfo)
+case $m in *"Cached:"*"SwapTotal:"*"Shmem:"*"KernelStack:"*"PageTables:"*) ok "/proc/meminfo: Linux's lines" ;;
+*) not_ok "/proc/meminfo: Linux's lines" ;; esac
 status 0 "true" true
 status 1 "false" false
 

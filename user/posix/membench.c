@@ -37,6 +37,19 @@ static long number(const char *path)
 	return slurp(path, buf, sizeof(buf)) > 0 ? atol(buf) : -1;
 }
 
+/* The value of key in memory.stat file path, or -1. */
+static long stat_key(const char *path, const char *key)
+{
+	static char buf[4096];
+	if (slurp(path, buf, sizeof(buf)) <= 0)
+		return -1;
+	size_t k = strlen(key);
+	for (char *p = buf; (p = strstr(p, key)); p++)
+		if ((p == buf || p[-1] == '\n') && p[k] == ' ')
+			return atol(p + k + 1);
+	return -1;
+}
+
 /* Enables memory in every cgroup from CG down to dir's parent. */
 static void enable_down_to(const char *dir)
 {
@@ -196,20 +209,22 @@ static void bench_high(void)
 	print_x100("mem_high_17m_over_16m_slowdown", high_ns * 100 / (free_ns ? free_ns : 1), "x");
 }
 
-/* What one more process costs its cgroup: memory.current before and
- * while a process forked inside it waits (its descriptor, thread, kernel
- * stack, page tables and the pages it has written since the fork). */
+/* What one more process costs its cgroup: memory.current and
+ * memory.stat's kernel before and while a process forked inside it waits
+ * (its descriptor, thread, kernel stack and page tables; and the pages it
+ * has written since the fork). */
 static void bench_process_cost(void)
 {
 	const char *dir = CG "/proc";
-	char path[128];
+	char path[128], stat[128];
 	int fd[2];
 	enable_down_to(dir);
 	snprintf(path, sizeof(path), "%s/memory.current", dir);
+	snprintf(stat, sizeof(stat), "%s/memory.stat", dir);
 	pid_t p = fork();
 	if (p == 0) {
 		join(dir);
-		long base = number(path);
+		long base = number(path), kbase = stat_key(stat, "kernel");
 		if (pipe(fd))
 			_exit(2);
 		pid_t g = fork();
@@ -221,6 +236,7 @@ static void bench_process_cost(void)
 		char c;
 		read(fd[0], &c, 1);
 		printf("bench mem_per_process %ld bytes\n", number(path) - base);
+		printf("bench mem_kernel_per_process %ld bytes\n", stat_key(stat, "kernel") - kbase);
 		kill(g, SIGKILL);
 		waitpid(g, NULL, 0);
 		_exit(0);

@@ -132,8 +132,13 @@ static void test_oom(void)
 {
 	check(put(at("m", "memory.max"), "32M") == 0 && mkdir(BASE "/other", 0755) == 0, "memory.max 32M");
 	pid_t bystander = child_in("other", 8 * MIB, 1);
+	int ev = open(at("m", "memory.events"), O_RDONLY), evl = open(at("m", "memory.events.local"), O_RDONLY);
+	struct pollfd pf[2] = { { .fd = ev, .events = POLLPRI }, { .fd = evl, .events = POLLPRI } };
+	check(ev >= 0 && evl >= 0 && poll(pf, 2, 0) == 0, "memory.events and .local: nothing to report yet");
 	pid_t p = child_in("m", 64 * MIB, 0);
 	check(killed_by(p, SIGKILL), "a process touching 64M in a 32M cgroup dies of SIGKILL");
+	check(poll(pf, 2, 0) == 2 && pf[0].revents == (POLLPRI | POLLERR) && pf[1].revents == (POLLPRI | POLLERR) &&
+	      close(ev) == 0 && close(evl) == 0, "and both notify the change (POLLPRI|POLLERR)");
 	check(field(at("m", "memory.events"), "oom") >= 1 && field(at("m", "memory.events"), "oom_kill") == 1 &&
 	      field(at("m", "memory.events"), "max") >= 1 && field(at("m", "memory.events.local"), "oom_kill") == 1 &&
 	      field(BASE "/memory.events", "oom_kill") == 1 && field(BASE "/memory.events.local", "oom_kill") == 0,

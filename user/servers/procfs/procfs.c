@@ -14,7 +14,12 @@
  *                       here (the kernel applies Linux's rules with the
  *                       writer's kernel-attested uid)
  *   /proc/PID/oom_score Linux's 0..2000 badness (the kernel's)
- *   /proc/meminfo       MemTotal, MemFree, MemAvailable
+ *   /proc/meminfo       Linux's lines: MemTotal, MemFree, MemAvailable
+ *                       from the page allocator; what is charged by kind
+ *                       (Cached = Shmem: tmpfs and shared memory,
+ *                       AnonPages, Slab, KernelStack, PageTables) from the
+ *                       root cgroup's memory.stat; 0 for what Arbor lacks
+ *                       (buffers, swap)
  *   /proc/uptime        seconds since boot, and seconds no thread ran
  *   /proc/pressure/cpu, /proc/pressure/memory
  *                       the system's CPU and memory pressure: the root
@@ -271,6 +276,34 @@ static void text_status(struct text *t, const struct k_procinfo *i)
 	    (unsigned long long)i->resident_pages * 4);
 }
 
+/* The value of key in the root cgroup's memory.stat (bytes), or 0. */
+static unsigned long long memstat_of(const char *stat, const char *key)
+{
+	size_t k = strlen(key);
+	for (const char *p = stat; (p = strstr(p, key)); p++)
+		if ((p == stat || p[-1] == '\n') && p[k] == ' ')
+			return strtoull(p + k + 1, NULL, 10);
+	return 0;
+}
+
+static void text_meminfo(struct text *t, const struct k_meminfo *mi)
+{
+	static char stat[4096];
+	long n = sys_cgfs_read("/memory.stat", stat, sizeof(stat) - 1);
+	stat[n > 0 ? n : 0] = '\0';
+	unsigned long long kb = mi->page_size / 1024, shmem = memstat_of(stat, "shmem") / 1024;
+	unsigned long long slab = memstat_of(stat, "slab") / 1024;
+	put(t, "MemTotal:       %8llu kB\nMemFree:        %8llu kB\nMemAvailable:   %8llu kB\n",
+	    (unsigned long long)mi->total_pages * kb, (unsigned long long)mi->free_pages * kb,
+	    (unsigned long long)mi->free_pages * kb);
+	put(t, "Buffers:        %8llu kB\nCached:         %8llu kB\nSwapCached:     %8llu kB\n", 0ull, shmem, 0ull);
+	put(t, "SwapTotal:      %8llu kB\nSwapFree:       %8llu kB\n", 0ull, 0ull);
+	put(t, "AnonPages:      %8llu kB\nShmem:          %8llu kB\n", memstat_of(stat, "anon") / 1024, shmem);
+	put(t, "Slab:           %8llu kB\nSReclaimable:   %8llu kB\nSUnreclaim:     %8llu kB\n", slab, 0ull, slab);
+	put(t, "KernelStack:    %8llu kB\nPageTables:     %8llu kB\n", memstat_of(stat, "kernel_stack") / 1024,
+	    memstat_of(stat, "pagetables") / 1024);
+}
+
 static long text_top(struct text *t, enum pnode n)
 {
 	struct k_meminfo mi;
@@ -278,10 +311,7 @@ static long text_top(struct text *t, enum pnode n)
 	if (r < 0)
 		return r;
 	if (n == P_MEMINFO) {
-		unsigned long long kb = mi.page_size / 1024;
-		put(t, "MemTotal:       %8llu kB\nMemFree:        %8llu kB\nMemAvailable:   %8llu kB\n",
-		    (unsigned long long)mi.total_pages * kb, (unsigned long long)mi.free_pages * kb,
-		    (unsigned long long)mi.free_pages * kb);
+		text_meminfo(t, &mi);
 	} else {
 		uint64_t up = (uint64_t)sys_clock_ns() / 10000000u, idle = mi.idle_ns / 10000000u;
 		put(t, "%llu.%02llu %llu.%02llu\n", (unsigned long long)(up / 100),
