@@ -196,54 +196,33 @@ static int memory_write_max(struct cgroup *cg, char *text, const struct k_cgwrit
 	return 0;
 }
 
-static int memory_show_high(struct cgroup *cg, struct cgfs_buf *out)
-{
-	memory_show_pages(out, __atomic_load_n(&cg->memory.high, __ATOMIC_RELAXED));
-	return 0;
-}
-
-static int memory_write_high(struct cgroup *cg, char *text, const struct k_cgwriter *w)
+/* memory.high, .min and .low: bounds the counter keeps, in pages. A new
+ * one returns this CPU's stock first, so usage is exact from here. */
+static int memory_write_bound(struct cgroup *cg, char *text, uint64_t *bound)
 {
 	uint64_t pages;
-	(void)w;
 	if (memory_parse_pages(text, &pages))
 		return -EINVAL;
-	__atomic_store_n(&cg->memory.high, pages, __ATOMIC_RELAXED);
-	mem_drain_stock(cg); /* stocked pages count: usage is exact from here */
+	__atomic_store_n(bound, pages, __ATOMIC_RELAXED);
+	mem_drain_stock(cg);
 	return 0;
 }
 
-static int memory_show_min(struct cgroup *cg, struct cgfs_buf *out)
-{
-	memory_show_pages(out, __atomic_load_n(&cg->memory.min, __ATOMIC_RELAXED));
-	return 0;
-}
+#define MEMORY_BOUND_FILE(field)                                                                       \
+	static int memory_show_##field(struct cgroup *cg, struct cgfs_buf *out)                         \
+	{                                                                                               \
+		memory_show_pages(out, __atomic_load_n(&cg->memory.field, __ATOMIC_RELAXED));           \
+		return 0;                                                                               \
+	}                                                                                               \
+	static int memory_write_##field(struct cgroup *cg, char *text, const struct k_cgwriter *w)      \
+	{                                                                                               \
+		(void)w;                                                                                \
+		return memory_write_bound(cg, text, &cg->memory.field);                                 \
+	}
 
-static int memory_write_min(struct cgroup *cg, char *text, const struct k_cgwriter *w)
-{
-	uint64_t pages;
-	(void)w;
-	if (memory_parse_pages(text, &pages))
-		return -EINVAL;
-	__atomic_store_n(&cg->memory.min, pages, __ATOMIC_RELAXED);
-	return 0;
-}
-
-static int memory_show_low(struct cgroup *cg, struct cgfs_buf *out)
-{
-	memory_show_pages(out, __atomic_load_n(&cg->memory.low, __ATOMIC_RELAXED));
-	return 0;
-}
-
-static int memory_write_low(struct cgroup *cg, char *text, const struct k_cgwriter *w)
-{
-	uint64_t pages;
-	(void)w;
-	if (memory_parse_pages(text, &pages))
-		return -EINVAL;
-	__atomic_store_n(&cg->memory.low, pages, __ATOMIC_RELAXED);
-	return 0;
-}
+MEMORY_BOUND_FILE(high)
+MEMORY_BOUND_FILE(min)
+MEMORY_BOUND_FILE(low)
 
 static int memory_show_oom_group(struct cgroup *cg, struct cgfs_buf *out)
 {

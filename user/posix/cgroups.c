@@ -624,24 +624,12 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* A number after key in file path (-1 if none). */
-static long stat_field(const char *path, const char *key)
-{
-	char buf[512];
-	if (slurp(path, buf, sizeof(buf)) <= 0)
-		return -1;
-	for (char *p = buf; (p = strstr(p, key)); p++)
-		if ((p == buf || p[-1] == '\n') && p[strlen(key)] == ' ')
-			return atol(p + strlen(key) + 1);
-	return -1;
-}
-
 /* The share of one CPU a child spinning in cgroup cg for secs got. */
 static double spin_share(const char *cg, double secs)
 {
 	char path[128];
 	snprintf(path, sizeof(path), "%s/cpu.stat", cg);
-	long u0 = stat_field(path, "usage_usec");
+	long u0 = flat_field(path, "usage_usec");
 	double t0 = now_s();
 	pid_t p = fork();
 	if (p == 0) {
@@ -654,7 +642,7 @@ static double spin_share(const char *cg, double secs)
 	waitpid(p, NULL, 0);
 	double wall = now_s() - t0;
 	snprintf(path, sizeof(path), "%s/cpu.stat", cg);
-	return (double)(stat_field(path, "usage_usec") - u0) / 1e6 / wall;
+	return (double)(flat_field(path, "usage_usec") - u0) / 1e6 / wall;
 }
 
 /* The two numbers after "some ... total=" and "full ... total=". */
@@ -780,7 +768,7 @@ static void test_cpu_weight_split(void)
 	      "two siblings, cpu.weight 100 and 300");
 	for (int i = 0; i < 2; i++) {
 		snprintf(path, sizeof(path), "%s/cpu.stat", cg[i]);
-		u0[i] = stat_field(path, "usage_usec");
+		u0[i] = flat_field(path, "usage_usec");
 		if ((kids[i] = fork()) == 0) {
 			snprintf(path, sizeof(path), "%s/cgroup.procs", cg[i]);
 			put(path, "0");
@@ -794,7 +782,7 @@ static void test_cpu_weight_split(void)
 	long u[2];
 	for (int i = 0; i < 2; i++) {
 		snprintf(path, sizeof(path), "%s/cpu.stat", cg[i]);
-		u[i] = stat_field(path, "usage_usec") - u0[i];
+		u[i] = flat_field(path, "usage_usec") - u0[i];
 	}
 	check(u[0] > 50000 && u[1] >= 2 * u[0] && u[1] <= 4 * u[0], "a 1:3 weight split lands between 1:2 and 1:4");
 	rmdir(cg[0]);
@@ -821,22 +809,22 @@ static void test_cpu_max(void)
 	      fails(put(BASE "/c/cpu.max", "5000"), EINVAL) && put(BASE "/c/cpu.max.burst", "0") == 0,
 	      "cpu.max.burst: at most the quota (EINVAL), and a quota below the burst is refused");
 	snprintf(path, sizeof(path), "%s/cpu.stat", c);
-	long thr0 = stat_field(path, "nr_throttled");
+	long thr0 = flat_field(path, "nr_throttled");
 	double sh = spin_share(c, 1.5);
 	check(sh > 0.10 && sh < 0.30, "cpu.max 20000 100000: a spinner gets about 20% (10..30%)");
-	check(stat_field(path, "nr_throttled") > thr0 && stat_field(path, "throttled_usec") > 0 &&
-	      stat_field(path, "nr_periods") >= 5, "nr_periods, nr_throttled and throttled_usec move");
+	check(flat_field(path, "nr_throttled") > thr0 && flat_field(path, "throttled_usec") > 0 &&
+	      flat_field(path, "nr_periods") >= 5, "nr_periods, nr_throttled and throttled_usec move");
 	char dstat[128], dlocal[128], clocal[128];
 	snprintf(dstat, sizeof(dstat), "%s/cpu.stat", d);
 	snprintf(dlocal, sizeof(dlocal), "%s/cpu.stat.local", d);
 	snprintf(clocal, sizeof(clocal), "%s/cpu.stat.local", c);
-	check(stat_field(clocal, "throttled_usec") == stat_field(path, "throttled_usec"),
+	check(flat_field(clocal, "throttled_usec") == flat_field(path, "throttled_usec"),
 	      "cpu.stat.local: a child of the root was throttled exactly as long as its own limit held it");
-	check(mkdir(d, 0755) == 0 && text_is(dlocal, "") && stat_field(dstat, "nr_periods") == -1 && (sh = spin_share(d, 1.5)) > 0.10 && sh < 0.30,
+	check(mkdir(d, 0755) == 0 && text_is(dlocal, "") && flat_field(dstat, "nr_periods") == -1 && (sh = spin_share(d, 1.5)) > 0.10 && sh < 0.30,
 	      "a child without a limit is held to its parent's 20%");
 	check(put(BASE "/c/cgroup.subtree_control", "+cpu") == 0 && (sh = spin_share(d, 1.0)) < 0.30 &&
-	      stat_field(dlocal, "throttled_usec") > 300000 && stat_field(dstat, "throttled_usec") == 0 &&
-	      stat_field(dstat, "nr_throttled") == 0,
+	      flat_field(dlocal, "throttled_usec") > 300000 && flat_field(dstat, "throttled_usec") == 0 &&
+	      flat_field(dstat, "nr_throttled") == 0,
 	      "cpu.stat.local counts the time a parent's limit throttled a child; its cpu.stat does not");
 	check(put(BASE "/c/cgroup.subtree_control", "-cpu") == 0, "cpu off below c again");
 	check(put(BASE "/c/cpu.max", "max") == 0 && (sh = spin_share(c, 0.5)) > 0.5, "'max' lifts the limit");
@@ -910,8 +898,8 @@ static void test_cpu(void)
 	waitpid(p, NULL, 0);
 	long usage = slurp(BASE "/c/cpu.stat", buf, sizeof(buf)) > 0 ? atol(buf + 11) : 0;
 	check(usage > 1000, "a busy child's time shows in its cgroup's cpu.stat usage_usec");
-	check(stat_field(BASE "/c/cpu.stat", "nr_periods") == 0 && stat_field("/sys/fs/cgroup/cpu.stat", "nr_periods") == 0 &&
-	      stat_field("/sys/fs/cgroup/cpu.stat", "throttled_usec") == 0 &&
+	check(flat_field(BASE "/c/cpu.stat", "nr_periods") == 0 && flat_field("/sys/fs/cgroup/cpu.stat", "nr_periods") == 0 &&
+	      flat_field("/sys/fs/cgroup/cpu.stat", "throttled_usec") == 0 &&
 	      text_is("/sys/fs/cgroup/cpu.stat.local", "throttled_usec 0\n") && text_is(BASE "/c/cpu.stat.local", "throttled_usec 0\n"),
 	      "cpu.stat and cpu.stat.local: bandwidth lines where cpu has state (the root, and below +cpu)");
 	test_cpu_weight_split();

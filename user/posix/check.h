@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -68,6 +69,20 @@ static inline int text_is(const char *path, const char *want)
 	if (!same)
 		printf("# %s: '%s', not '%s'\n", path, buf, want);
 	return same;
+}
+
+/* The number after "key " on a line of a flat-keyed file (cpu.stat,
+ * memory.events, memory.stat), or -1. */
+static inline long flat_field(const char *path, const char *key)
+{
+	static char buf[4096];
+	size_t k = strlen(key);
+	if (slurp(path, buf, sizeof(buf)) <= 0)
+		return -1;
+	for (char *p = buf; (p = strstr(p, key)); p++)
+		if ((p == buf || p[-1] == '\n') && p[k] == ' ')
+			return atol(p + k + 1);
+	return -1;
 }
 
 /* Directory dir has an entry called name. */

@@ -37,19 +37,6 @@ static long number(const char *path)
 	return slurp(path, buf, sizeof(buf)) > 0 ? atol(buf) : -1;
 }
 
-/* The value of key in memory.stat file path, or -1. */
-static long stat_key(const char *path, const char *key)
-{
-	static char buf[4096];
-	if (slurp(path, buf, sizeof(buf)) <= 0)
-		return -1;
-	size_t k = strlen(key);
-	for (char *p = buf; (p = strstr(p, key)); p++)
-		if ((p == buf || p[-1] == '\n') && p[k] == ' ')
-			return atol(p + k + 1);
-	return -1;
-}
-
 /* Enables memory in every cgroup from CG down to dir's parent. */
 static void enable_down_to(const char *dir)
 {
@@ -224,7 +211,7 @@ static void bench_process_cost(void)
 	pid_t p = fork();
 	if (p == 0) {
 		join(dir);
-		long base = number(path), kbase = stat_key(stat, "kernel");
+		long base = number(path), kbase = flat_field(stat, "kernel");
 		if (pipe(fd))
 			_exit(2);
 		pid_t g = fork();
@@ -236,7 +223,7 @@ static void bench_process_cost(void)
 		char c;
 		read(fd[0], &c, 1);
 		printf("bench mem_per_process %ld bytes\n", number(path) - base);
-		printf("bench mem_kernel_per_process %ld bytes\n", stat_key(stat, "kernel") - kbase);
+		printf("bench mem_kernel_per_process %ld bytes\n", flat_field(stat, "kernel") - kbase);
 		kill(g, SIGKILL);
 		waitpid(g, NULL, 0);
 		_exit(0);

@@ -17,19 +17,6 @@
 #define MIB (1024 * 1024)
 #define MIN(a, b) ((a) < (b) ? (a) : (b))
 
-/* The number after "key " in a flat-keyed file, or -1. */
-static long field(const char *path, const char *key)
-{
-	char buf[512];
-	if (slurp(path, buf, sizeof(buf)) <= 0)
-		return -1;
-	size_t k = strlen(key);
-	for (char *p = buf; (p = strstr(p, key)); p++)
-		if ((p == buf || p[-1] == '\n') && p[k] == ' ')
-			return atol(p + k + 1);
-	return -1;
-}
-
 static long number(const char *path)
 {
 	char buf[64];
@@ -139,9 +126,9 @@ static void test_oom(void)
 	check(killed_by(p, SIGKILL), "a process touching 64M in a 32M cgroup dies of SIGKILL");
 	check(poll(pf, 2, 0) == 2 && pf[0].revents == (POLLPRI | POLLERR) && pf[1].revents == (POLLPRI | POLLERR) &&
 	      close(ev) == 0 && close(evl) == 0, "and both notify the change (POLLPRI|POLLERR)");
-	check(field(at("m", "memory.events"), "oom") >= 1 && field(at("m", "memory.events"), "oom_kill") == 1 &&
-	      field(at("m", "memory.events"), "max") >= 1 && field(at("m", "memory.events.local"), "oom_kill") == 1 &&
-	      field(BASE "/memory.events", "oom_kill") == 1 && field(BASE "/memory.events.local", "oom_kill") == 0,
+	check(flat_field(at("m", "memory.events"), "oom") >= 1 && flat_field(at("m", "memory.events"), "oom_kill") == 1 &&
+	      flat_field(at("m", "memory.events"), "max") >= 1 && flat_field(at("m", "memory.events.local"), "oom_kill") == 1 &&
+	      flat_field(BASE "/memory.events", "oom_kill") == 1 && flat_field(BASE "/memory.events.local", "oom_kill") == 0,
 	      "memory.events: max, oom and one oom_kill; the parent's counts it, its .local does not");
 	long peak = number(at("m", "memory.peak"));
 	check(peak <= 32 * MIB && peak > 30 * MIB, "memory.peak never went over memory.max");
@@ -162,7 +149,7 @@ static void test_oom_group(void)
 		usleep(1000);
 	pid_t greedy = child_in("g", 32 * MIB, 0);
 	check(killed_by(greedy, SIGKILL) && killed_by(quiet, SIGKILL), "the whole group dies, the quiet one too");
-	check(field(at("g", "memory.events"), "oom_group_kill") == 1 && field(at("g", "memory.events"), "oom_kill") == 2 &&
+	check(flat_field(at("g", "memory.events"), "oom_group_kill") == 1 && flat_field(at("g", "memory.events"), "oom_kill") == 2 &&
 	      number(at("g", "memory.current")) == 0 && rmdir(BASE "/g") == 0, "oom_group_kill 1, oom_kill 2");
 }
 
@@ -194,8 +181,8 @@ static void test_high(void)
 	      pressure_total(at("h", "memory.pressure"), "full") >= 10000 &&
 	      pressure_total(BASE "/memory.pressure", "some") >= pressure_total(at("h", "memory.pressure"), "some"),
 	      "its throttling shows as memory pressure (some and full), in h and above");
-	check(field(at("h", "memory.events"), "high") >= 1 && field(at("h", "memory.events"), "oom_kill") == 0 &&
-	      field(at("h", "memory.events"), "max") == 0, "memory.events counts high; no max, no oom_kill");
+	check(flat_field(at("h", "memory.events"), "high") >= 1 && flat_field(at("h", "memory.events"), "oom_kill") == 0 &&
+	      flat_field(at("h", "memory.events"), "max") == 0, "memory.events counts high; no max, no oom_kill");
 	check(number(at("h", "memory.current")) == 0 && rmdir(BASE "/h") == 0, "memory.current back at 0");
 }
 
@@ -207,7 +194,7 @@ static void test_lower_max(void)
 		usleep(1000);
 	check(put(at("s", "memory.max"), "4M") == 0 && killed_by(p, SIGKILL),
 	      "memory.max below usage: the write succeeds and the process is OOM-killed");
-	check(field(at("s", "memory.events"), "oom_kill") == 1 && number(at("s", "memory.current")) <= 4 * MIB &&
+	check(flat_field(at("s", "memory.events"), "oom_kill") == 1 && number(at("s", "memory.current")) <= 4 * MIB &&
 	      rmdir(BASE "/s") == 0, "oom_kill 1, usage within the new limit");
 }
 
@@ -250,7 +237,7 @@ static void test_tmpfs_charge(void)
 	pid_t p = writer_in("t", "/tmp/memtest.data", 4 * MIB);
 	check(waitpid(p, &st, 0) == p && WIFEXITED(st) && WEXITSTATUS(st) == 10 + ENOMEM,
 	      "writing 4M to tmpfs within a 2M limit fails with ENOMEM (the writer is not killed)");
-	check(field(at("t", "memory.events"), "max") >= 1 && field(at("t", "memory.events"), "oom_kill") == 0 &&
+	check(flat_field(at("t", "memory.events"), "max") >= 1 && flat_field(at("t", "memory.events"), "oom_kill") == 0 &&
 	      number(at("t", "memory.current")) <= 2 * MIB, "a max event in t; usage within the limit");
 	check(unlink("/tmp/memtest.data") == 0 && number(at("t", "memory.current")) == 0 && rmdir(BASE "/t") == 0,
 	      "and all of it uncharged with the file");
@@ -273,8 +260,8 @@ static void test_global_oom(void)
 		usleep(1000);
 	pid_t hog = child_in("hog", 1024 * MIB, 0);
 	check(killed_by(hog, SIGKILL), "a process touching more than the machine has dies of SIGKILL");
-	check(kill(kept, 0) == 0 && field(at("keep", "memory.events"), "oom_kill") == 0 &&
-	      field(at("hog", "memory.events"), "oom_kill") == 1,
+	check(kill(kept, 0) == 0 && flat_field(at("keep", "memory.events"), "oom_kill") == 0 &&
+	      flat_field(at("hog", "memory.events"), "oom_kill") == 1,
 	      "the larger process within its memory.min is spared; the hog's cgroup counts the kill");
 	kill(kept, SIGKILL);
 	check(killed_by(kept, SIGKILL) && number(at("keep", "memory.current")) == 0 && number(at("hog", "memory.current")) == 0 &&
@@ -395,7 +382,7 @@ static void test_adj_oom(void)
 	pid_t greedy = child_in("adj", 24 * MIB, 1);
 	check(killed_by(greedy, SIGKILL) && kill(keep, 0) == 0,
 	      "oom_score_adj -1000 holding 20M is spared; the other, touching 24M, dies of SIGKILL");
-	check(field(at("adj", "memory.events"), "oom_kill") == 1, "oom_kill 1");
+	check(flat_field(at("adj", "memory.events"), "oom_kill") == 1, "oom_kill 1");
 	kill(keep, SIGKILL);
 	check(killed_by(keep, SIGKILL) && number(at("adj", "memory.current")) == 0, "back at 0");
 
@@ -404,23 +391,10 @@ static void test_adj_oom(void)
 	pid_t more = child_in("adj", 14 * MIB, 0); /* past 32M with the others; fits once small is gone */
 	check(killed_by(small, SIGKILL) && exited_ok(more) && kill(big, 0) == 0,
 	      "oom_score_adj 1000 on a 4M process makes it the victim, not the 16M one; the faulting one goes on");
-	check(field(at("adj", "memory.events"), "oom_kill") == 2, "oom_kill 2");
+	check(flat_field(at("adj", "memory.events"), "oom_kill") == 2, "oom_kill 2");
 	kill(big, SIGKILL);
 	check(killed_by(big, SIGKILL) && number(at("adj", "memory.current")) == 0 && rmdir(BASE "/adj") == 0,
 	      "back at 0");
-}
-
-/* The value of key in a memory.stat (bigger than field's buffer), or -1. */
-static long stat_of(const char *path, const char *key)
-{
-	static char buf[4096];
-	if (slurp(path, buf, sizeof(buf)) <= 0)
-		return -1;
-	size_t k = strlen(key);
-	for (char *p = buf; (p = strstr(p, key)); p++)
-		if ((p == buf || p[-1] == '\n') && p[k] == ' ')
-			return atol(p + k + 1);
-	return -1;
 }
 
 /* Every line "key digits", and the keys start as Linux's do. */
@@ -495,15 +469,15 @@ static pid_t stat_worker(int ready)
 static void test_stat(void)
 {
 	check(stat_format_ok(at("m", "memory.stat")) && stat_format_ok("/sys/fs/cgroup/memory.stat") &&
-	      stat_of(at("m", "memory.stat"), "anon") == 0 && stat_of(at("m", "memory.stat"), "pgmajfault") == 0,
+	      flat_field(at("m", "memory.stat"), "anon") == 0 && flat_field(at("m", "memory.stat"), "pgmajfault") == 0,
 	      "memory.stat: 'key value' lines, Linux's keys in Linux's order, in a child and the root");
-	long slab0 = stat_of(BASE "/leaf/memory.stat", "slab");
-	check(mkdir(BASE "/st", 0755) == 0 && stat_of(BASE "/leaf/memory.stat", "slab") == slab0 + 4096 &&
-	      stat_of(at("st", "memory.stat"), "kernel") == 0,
+	long slab0 = flat_field(BASE "/leaf/memory.stat", "slab");
+	check(mkdir(BASE "/st", 0755) == 0 && flat_field(BASE "/leaf/memory.stat", "slab") == slab0 + 4096 &&
+	      flat_field(at("st", "memory.stat"), "kernel") == 0,
 	      "a new cgroup is one slab page of its creator's cgroup, not its own");
 	int fd = open(at("m", "memory.current"), O_RDONLY);
-	check(fd >= 0 && stat_of(BASE "/leaf/memory.stat", "slab") == slab0 + 2 * 4096 && close(fd) == 0 &&
-	      stat_of(BASE "/leaf/memory.stat", "slab") == slab0 + 4096,
+	check(fd >= 0 && flat_field(BASE "/leaf/memory.stat", "slab") == slab0 + 2 * 4096 && close(fd) == 0 &&
+	      flat_field(BASE "/leaf/memory.stat", "slab") == slab0 + 4096,
 	      "an open cgroup file is a slab page of its opener's cgroup (not the VFS server's) until closed");
 	int fds[2];
 	pid_t w = 0;
@@ -513,26 +487,26 @@ static void test_stat(void)
 	close(fds[0]);
 	close(fds[1]);
 	const char *st = at("st", "memory.stat");
-	long anon = stat_of(st, "anon"), kstack = stat_of(st, "kernel_stack"), pt = stat_of(st, "pagetables");
-	long kernel = stat_of(st, "kernel"), shmem = stat_of(st, "shmem");
+	long anon = flat_field(st, "anon"), kstack = flat_field(st, "kernel_stack"), pt = flat_field(st, "pagetables");
+	long kernel = flat_field(st, "kernel"), shmem = flat_field(st, "shmem");
 	check(anon >= 8 * MIB && anon < 10 * MIB, "anon: the 8M it touched (and a little more)");
 	check(kstack == 4 * 16384, "kernel_stack: 4 threads of 16 KiB");
-	check(pt > 0 && kernel >= kstack + pt && stat_of(st, "slab") > 0, "pagetables > 0, kernel >= kernel_stack + pagetables");
-	check(shmem >= MIB && stat_of(st, "file") == shmem, "shmem and file: its 1M of shared memory");
+	check(pt > 0 && kernel >= kstack + pt && flat_field(st, "slab") > 0, "pagetables > 0, kernel >= kernel_stack + pagetables");
+	check(shmem >= MIB && flat_field(st, "file") == shmem, "shmem and file: its 1M of shared memory");
 	check(anon + kernel + shmem <= number(at("st", "memory.current")), "anon + kernel + shmem <= memory.current");
-	check(stat_of(st, "pgfault") >= 2048 && stat_of(st, "unevictable") == anon + shmem,
+	check(flat_field(st, "pgfault") >= 2048 && flat_field(st, "unevictable") == anon + shmem,
 	      "pgfault counts its faults; unevictable = anon + file (nothing is reclaimable)");
-	check(stat_of(BASE "/memory.stat", "anon") >= anon && stat_of(BASE "/memory.stat", "kernel_stack") >= kstack &&
-	      stat_of("/sys/fs/cgroup/memory.stat", "anon") >= anon, "the parent's and the root's memory.stat include st's");
-	long faults = stat_of(st, "pgfault");
+	check(flat_field(BASE "/memory.stat", "anon") >= anon && flat_field(BASE "/memory.stat", "kernel_stack") >= kstack &&
+	      flat_field("/sys/fs/cgroup/memory.stat", "anon") >= anon, "the parent's and the root's memory.stat include st's");
+	long faults = flat_field(st, "pgfault");
 	check(kill(w, SIGKILL) == 0 && exited_ok(p), "it is killed and reaped");
 	for (int i = 0; i < 5000 && number(at("st", "memory.current")) > 0; i++)
 		usleep(1000);
-	check(stat_of(st, "anon") == 0 && stat_of(st, "kernel") == 0 && stat_of(st, "kernel_stack") == 0 &&
-	      stat_of(st, "pagetables") == 0 && stat_of(st, "shmem") == 0 && stat_of(st, "slab") == 0 &&
-	      stat_of(st, "pgfault") >= faults, "all back to 0 when it is gone; pgfault keeps its count");
-	check(rmdir(BASE "/st") == 0 && stat_of(BASE "/leaf/memory.stat", "slab") == slab0 &&
-	      stat_of(BASE "/memory.stat", "pgfault") >= faults,
+	check(flat_field(st, "anon") == 0 && flat_field(st, "kernel") == 0 && flat_field(st, "kernel_stack") == 0 &&
+	      flat_field(st, "pagetables") == 0 && flat_field(st, "shmem") == 0 && flat_field(st, "slab") == 0 &&
+	      flat_field(st, "pgfault") >= faults, "all back to 0 when it is gone; pgfault keeps its count");
+	check(rmdir(BASE "/st") == 0 && flat_field(BASE "/leaf/memory.stat", "slab") == slab0 &&
+	      flat_field(BASE "/memory.stat", "pgfault") >= faults,
 	      "rmdir gives the creator its page back; the parent keeps st's pgfault");
 }
 
