@@ -11,30 +11,44 @@ void cg_registry_init(void)
 		cg_controllers[i]->bit = CG_BIT(i);
 }
 
+#define CG_STATE_ALIGN 16
+
+static size_t cg_state_span(const struct cg_controller *c)
+{
+	return (c->state_size + CG_STATE_ALIGN - 1) & ~(size_t)(CG_STATE_ALIGN - 1);
+}
+
+/* Every controller's state in one block (one allocation per mkdir, not
+ * one per controller); the first state is the block's start. */
 int cg_states_alloc(struct cgroup *cg)
 {
+	size_t total = 0;
+	for (unsigned i = 0; i < cg_nr_controllers; i++)
+		total += cg_state_span(cg_controllers[i]);
+	char *block = total ? kzalloc(total) : NULL;
+	if (total && !block)
+		return -ENOMEM;
 	for (unsigned i = 0; i < cg_nr_controllers; i++) {
 		const struct cg_controller *c = cg_controllers[i];
 		if (!c->state_size)
 			continue;
-		void *s = kzalloc(c->state_size);
-		if (!s) {
-			cg_states_free(cg);
-			return -ENOMEM;
-		}
+		cg->cstate[i] = block;
 		if (c->state_init)
-			c->state_init(s);
-		cg->cstate[i] = s;
+			c->state_init(block);
+		block += cg_state_span(c);
 	}
 	return 0;
 }
 
 void cg_states_free(struct cgroup *cg)
 {
+	void *block = NULL;
 	for (unsigned i = 0; i < cg_nr_controllers; i++) {
-		kfree(cg->cstate[i]);
+		if (!block)
+			block = cg->cstate[i];
 		cg->cstate[i] = NULL;
 	}
+	kfree(block);
 }
 
 void cg_controllers_offline(struct cgroup *cg)
