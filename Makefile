@@ -7,6 +7,7 @@ CMDLINE ?=
 OPT     ?= -O2
 GDBPORT ?= 1234
 TIMEOUT ?= 60
+DISK    ?=
 
 .DEFAULT_GOAL := all
 KERNEL  := $(BUILD)/arbor.elf
@@ -122,7 +123,7 @@ USER_LIB := $(BUILD)/user/libarbor.a
 USER_TESTS := $(patsubst user/tests/%.c,%,$(wildcard user/tests/*.c))
 INITRD_DIR := $(BUILD)/initrd
 USER_BENCHES := $(patsubst user/bench/%.c,%,$(wildcard user/bench/*.c))
-USER_DRIVERS := $(patsubst drivers/%/,%,$(dir $(wildcard drivers/*/*.c)))
+USER_DRIVERS := serial	# on the small runtime; the disk drivers are below (C library)
 USER_BINS := $(INITRD_DIR)/bin/init $(patsubst %,$(INITRD_DIR)/tests/%,$(USER_TESTS)) \
 	$(patsubst %,$(INITRD_DIR)/drivers/%,$(USER_DRIVERS)) \
 	$(patsubst %,$(INITRD_DIR)/bench/%,$(USER_BENCHES))
@@ -215,6 +216,21 @@ $(BUILD)/libc/obj/user/servers/lib/%.c.o: LIBC_CFLAGS += -iquote user/servers/li
 $(foreach s,$(SERVERS),$(eval $(call server,$(s))))
 USER_BINS += $(patsubst %,$(INITRD_DIR)/servers/%,$(SERVERS))
 
+# Disk drivers: every .c of drivers/NAME/ with the block layer
+# (drivers/block), on the C library.
+BLK_DRIVERS := virtio_blk
+BLK_LIB_SRCS := $(wildcard drivers/block/*.c)
+blk_driver_srcs = $(wildcard drivers/$(1)/*.c) $(BLK_LIB_SRCS)
+define blk_driver
+$(INITRD_DIR)/drivers/$(1): $(patsubst %,$(BUILD)/libc/obj/%.o,$(call blk_driver_srcs,$(1))) $(LIBC_CRT0) $(LIBC_PORT) $(NEWLIB_LIBC)
+	@mkdir -p $$(@D)
+	@echo "  LD      $$@"
+	@ld $(USER_LDFLAGS) -o $$@ $$(call LIBC_LINK,$(patsubst %,$(BUILD)/libc/obj/%.o,$(call blk_driver_srcs,$(1))))
+endef
+$(BUILD)/libc/obj/drivers/%.c.o: LIBC_CFLAGS += -iquote drivers/block
+$(foreach d,$(BLK_DRIVERS),$(eval $(call blk_driver,$(d))))
+USER_BINS += $(patsubst %,$(INITRD_DIR)/drivers/%,$(BLK_DRIVERS))
+
 # What tools/arbor-cc links with.
 libc: $(NEWLIB_LIBC) $(LIBC_PORT) $(LIBC_CRT0)
 	@echo "NEWLIB_INCLUDE=$(NEWLIB)/include" > $(BUILD)/libc/arbor-cc.conf
@@ -249,7 +265,7 @@ $(BUILD)/arbor-test.iso: $(KERNEL) $(INITRD) tools/mkiso.sh | $(BUILD)/.deps-iso
 
 run: $(ISO) | $(BUILD)/.deps-run
 	@echo "Booting Arbor from $(ISO) with $(MEM) MiB (quit: Ctrl-A then X)"
-	@tools/qemu.sh --iso $(ISO) --mem $(MEM) || true
+	@tools/qemu.sh --iso $(ISO) --mem $(MEM) $(if $(DISK),--disk $(DISK)) || true
 
 # A debug build (-Og) of its own, QEMU stopped at the first instruction,
 # gdb attached with symbols and a breakpoint on the C entry.

@@ -3,11 +3,13 @@
 # on stdio, isa-debug-exit for the kernel's exit status).
 # Usage: tools/qemu.sh (--iso FILE | --kernel ELF) [--append CMDLINE]
 #        [--initrd FILE] [--mem MIB] [--icount] [--gdb PORT] [--serial DEST]
-#        [-- extra qemu args]
+#        [--disk FILE]... [-- extra qemu args]
+# --disk attaches FILE as a raw virtio-blk PCI disk (/dev/vda, then vdb...);
+# a missing FILE is created as an empty 64 MiB image.
 # Exit status: QEMU's, i.e. (v << 1) | 1 for a kernel exit value v.
 set -e
 QEMU=${QEMU:-qemu-system-x86_64}
-mem=256 serial=mon:stdio boot= append= initrd= icount= gdb=
+mem=256 serial=mon:stdio boot= append= initrd= icount= gdb= disks= ndisks=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--iso) boot="-cdrom $2 -boot d"; shift 2 ;;
@@ -18,6 +20,11 @@ while [ $# -gt 0 ]; do
 	--icount) icount="-icount shift=0,sleep=off"; shift ;;
 	--gdb) gdb="-S -gdb tcp::$2"; shift 2 ;;
 	--serial) serial=$2; shift 2 ;;
+	--disk)
+		case "$2" in *,*|*" "*|"") echo "qemu.sh: --disk needs a file name without commas or spaces" >&2; exit 2 ;; esac
+		[ -e "$2" ] || truncate -s 64M "$2"
+		disks="$disks -drive file=$2,if=none,id=d$ndisks,format=raw -device virtio-blk-pci,drive=d$ndisks"
+		ndisks=$((ndisks + 1)); shift 2 ;;
 	--) shift; break ;;
 	*) echo "qemu.sh: unknown option '$1'" >&2; exit 2 ;;
 	esac
@@ -25,7 +32,7 @@ done
 [ -n "$boot" ] || { echo "qemu.sh: give --iso or --kernel" >&2; exit 2; }
 set -- -accel tcg -m "$mem" -display none -vga none -nic none -no-reboot \
 	-serial "$serial" -device isa-debug-exit,iobase=0xf4,iosize=0x04 \
-	$boot $icount $gdb "$@"
+	$boot $icount $gdb $disks "$@"
 [ -z "$initrd" ] || set -- "$@" -initrd "$initrd"
 # -append is only valid with -kernel; the ISO's grub.cfg carries its own.
 case "$boot" in -kernel*) set -- "$@" -append "$append" ;; esac

@@ -208,6 +208,22 @@ def test_boot_to_user_space(kernel, initrd, tally, timeout):
     ], b)
 
 
+def test_disk_persists(kernel, initrd, scratch, tally, timeout):
+    """A second boot of the self-tests' scratch disk reads back what
+    posix_block_vda wrote in the first (a guest reboot keeps the data):
+    init starts the disk driver as in any boot and runs the check."""
+    print("[qemu] the scratch disk again, in a second boot", flush=True)
+    b = boot(["--kernel", kernel, "--initrd", initrd, "--append", "run=posix/blockdev verify",
+              "--disk", scratch], timeout, until="arbor-run: ")
+    expect(tally, "data written to /dev/vda in one boot is read back in the next", [
+        ("the image exists", os.path.exists(scratch)),
+        ("the pattern is there", any(l.startswith("ok ") and
+                                     "whole disk holds the pattern written in the previous boot" in l
+                                     for l in b.lines)),
+        ("the check exited 0", "arbor-run: exited 0" in b.lines),
+    ], b)
+
+
 def test_fault_report(kernel, tally, timeout):
     """A deliberate kernel fault: the runner must see a panic (not a hang),
     blame the running test, and get registers and named frames."""
@@ -304,9 +320,14 @@ def main():
     t0 = time.monotonic()
 
     run_host_tests(a.host_tests, tally, a.timeout)
+    # The self-tests get a fresh scratch disk (/dev/vda), written all over.
+    scratch = os.path.join(a.build, "scratch.img")
+    if os.path.exists(scratch):
+        os.remove(scratch)
     run_tap_boot("kernel self-tests (qemu -kernel, PVH)",
-                 ["--kernel", kernel, "--initrd", initrd, "--append", "test=all mem=256", "--mem", "256"],
-                 tally, a.timeout)
+                 ["--kernel", kernel, "--initrd", initrd, "--append", "test=all mem=256", "--mem", "256",
+                  "--disk", scratch], tally, a.timeout)
+    test_disk_persists(kernel, initrd, scratch, tally, a.timeout)
     print("[qemu] boot paths and failure reporting", flush=True)
     test_grub_boot(os.path.join(a.build, "arbor-test.iso"), tally, a.timeout)
     test_boot_to_user_space(kernel, initrd, tally, a.timeout)

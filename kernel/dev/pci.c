@@ -3,6 +3,7 @@
  * the address/data pair is never interleaved between two processes. */
 #include "abi/errno.h"
 #include "arch/x86.h"
+#include "dev.h"
 #include "proc.h"
 #include "spinlock.h"
 
@@ -50,4 +51,18 @@ long sys_pci_cfg_write(uint32_t bdf, uint32_t off, uint32_t size, uint32_t value
 		outl(port, value);
 	spin_unlock_irqrestore(&pci_lock, f);
 	return 0;
+}
+
+bool pci_present(uint16_t vendor, uint16_t device)
+{
+	uint32_t want = (uint32_t)device << 16 | vendor;
+	for (uint32_t bdf = 0; bdf < 8 * 256; bdf += 8) { /* function 0 of each slot */
+		uint64_t f = spin_lock_irqsave(&pci_lock);
+		outl(0xcf8, 0x80000000u | (bdf << 8));
+		uint32_t id = inl(0xcfc);
+		spin_unlock_irqrestore(&pci_lock, f);
+		if (id == want)
+			return true;
+	}
+	return false;
 }

@@ -29,4 +29,8 @@ void ioport_proc_exit(struct proc *p);
 /* Interrupt routing (IOAPIC). */
 void irq_init(void);
 
+/* A PCI function with these ids is on buses 0-7 (the self-tests use it
+ * to know whether a disk is attached). */
+bool pci_present(uint16_t vendor, uint16_t device);
+
 #endif

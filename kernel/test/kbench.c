@@ -3,6 +3,7 @@
 #include "format.h"
 #include "bootinfo.h"
 #include "cgroup.h"
+#include "dev.h"
 #include "initrd.h"
 #include "ipc.h"
 #include "abi/wait.h"
@@ -95,6 +96,11 @@ __noreturn void kbench_main(const char *filter)
 	}
 	if (ktest_selected(filter, "memory")) {
 		kbench_posix("posix/membench");
+		n++;
+	}
+	/* /dev/vda's throughput, when a virtio-blk disk is attached */
+	if (ktest_selected(filter, "blk") && (pci_present(0x1af4, 0x1001) || pci_present(0x1af4, 0x1042))) {
+		kbench_posix("posix/blkbench");
 		n++;
 	}
 	qemu_exit(n ? QEMU_EXIT_SUCCESS : QEMU_EXIT_FAILURE);

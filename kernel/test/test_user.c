@@ -5,6 +5,7 @@
 #include "abi/wait.h"
 #include "addrspace.h"
 #include "cgroup.h"
+#include "dev.h"
 #include "ktest.h"
 #include "memcg.h"
 #include "printk.h"
@@ -488,3 +489,22 @@ KTEST(posix_tools_script)
 {
 	run_shell_script("/tests/sh/tools.sh", "posix_tools");
 }
+
+/* /dev/vda: the virtio-blk driver and the block layer (the runner attaches
+ * a fresh scratch disk to the self-test boot). Without a virtio-blk
+ * device the test says so and passes. */
+static void run_disk_test(const char *const *argv, const char *cgname)
+{
+	if (!pci_present(0x1af4, 0x1001) && !pci_present(0x1af4, 0x1042)) {
+		printk("# no virtio-blk disk attached: %s skipped\n", argv[0]);
+		return;
+	}
+	run_with_servers(argv, cgname);
+}
+
+KTEST(posix_block_vda)
+{
+	const char *const argv[] = { "posix/blockdev", NULL };
+	run_disk_test(argv, "posix_blockdev");
+}
+

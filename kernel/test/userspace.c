@@ -1,5 +1,6 @@
-/* Brings up the user-space servers for tests: the same servers and mounts
- * as user/init/init.c, the mounts made by running /bin/mount. */
+/* Brings up the user-space servers for tests: the same servers, disk
+ * driver and mounts as user/init/init.c, the mounts made by running
+ * /bin/mount. */
 #include "userspace.h"
 #include "abi/signal.h"
 #include "abi/wait.h"
@@ -47,10 +48,35 @@ static int userspace_mount(const char *const *argv, struct cgroup *cg, struct ko
 	return -1;
 }
 
+/* The disk driver serves blk.vda, or exits at once when there is no disk;
+ * u->disk is its pid while it runs, else 0. */
+static void userspace_start_disk(struct cgroup *cg, struct userspace *u, struct kobj *console)
+{
+	const char *const argv[] = { "drivers/virtio_blk", NULL };
+	int status, pid = proc_spawn_stdio(argv[0], argv, cg, &kernel_proc, PROC_CAP_DRIVER, console);
+	u->disk = 0;
+	for (int i = 0; pid > 0 && i < 500; i++) {
+		struct kobj *o = ipc_name_get("blk.vda");
+		if (o) {
+			kobj_put(o);
+			u->disk = pid;
+			return;
+		}
+		if (proc_wait(&kernel_proc, pid, &status, WNOHANG, 0) == pid) {
+			if (status)
+				printk("userspace: %s failed (status %#x)\n", argv[0], status);
+			return;
+		}
+		sched_sleep_until(clock_ns() + 10 * MS);
+	}
+	printk("userspace: %s did not start\n", argv[0]);
+}
+
 int userspace_start(struct cgroup *cg, struct userspace *u)
 {
 	struct kobj *console = NULL;
 	int err = 0;
+	u->disk = 0;
 	for (int i = 0; i < USERSPACE_SERVERS; i++) {
 		const char *const argv[] = { servers[i][0], NULL };
 		u->pids[i] = i == 0 ? proc_spawn(argv[0], argv, cg, &kernel_proc, PROC_CAP_DRIVER) :
@@ -65,6 +91,8 @@ int userspace_start(struct cgroup *cg, struct userspace *u)
 	}
 	for (unsigned i = 0; !err && i < sizeof(mounts) / sizeof(mounts[0]); i++)
 		err = userspace_mount(mounts[i], cg, console);
+	if (!err)
+		userspace_start_disk(cg, u, console);
 	if (console)
 		kobj_put(console);
 	return err;
@@ -72,8 +100,12 @@ int userspace_start(struct cgroup *cg, struct userspace *u)
 
 void userspace_stop(struct userspace *u)
 {
+	int status;
+	if (u->disk > 0) {
+		proc_kill(proc_find(u->disk), SIGKILL);
+		proc_wait(&kernel_proc, u->disk, &status, 0, clock_ns() + 5000 * MS);
+	}
 	for (int i = USERSPACE_SERVERS - 1; i >= 0; i--) {
-		int status;
 		if (u->pids[i] <= 0)
 			continue;
 		proc_kill(proc_find(u->pids[i]), SIGKILL);

@@ -10,6 +10,7 @@ struct cgroup;
 
 struct userspace {
 	int pids[USERSPACE_SERVERS];
+	int disk;	/* the disk driver's pid while it runs, else 0 */
 };
 
 /* Starts them in cg; 0, or -1 if one did not come up (reported). */

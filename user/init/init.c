@@ -7,7 +7,7 @@
 #define MAX_ARGS 32
 
 /* The servers init started, to report one that ends. */
-static struct { long pid; const char *name; } servers_started[8]; /* 6 today */
+static struct { long pid; const char *name; } servers_started[8]; /* 7 today */
 
 static long start(const char *path, const char *const *argv, int flags)
 {
@@ -17,10 +17,8 @@ static long start(const char *path, const char *const *argv, int flags)
 	return pid;
 }
 
-static void start_server(const char *path, int flags)
+static void remember_server(long pid, const char *path)
 {
-	const char *argv[] = { path, NULL };
-	long pid = start(path, argv, flags);
 	for (int i = 0; pid > 0 && i < 8; i++) {
 		if (!servers_started[i].pid) {
 			servers_started[i].pid = pid;
@@ -28,6 +26,12 @@ static void start_server(const char *path, int flags)
 			break;
 		}
 	}
+}
+
+static void start_server(const char *path, int flags)
+{
+	const char *argv[] = { path, NULL };
+	remember_server(start(path, argv, flags), path);
 }
 
 /* A child init reaped: a server that ended is reported (the rest of the
@@ -151,6 +155,32 @@ static void start_file_systems(void)
 	mount_fs("cgroup2", "/sys/fs/cgroup", "cgroup2", "");
 }
 
+/* The disk driver serves the first virtio-blk disk as blk.vda (/dev/vda)
+ * or, finding none, exits at once with status 0; init waits for either so
+ * that /dev/vda is there, if at all, before anything else runs. */
+static void start_disk_driver(void)
+{
+	const char *argv[] = { "drivers/virtio_blk", NULL };
+	long pid = start(argv[0], argv, SPAWN_DRIVER);
+	for (int i = 0; pid > 0 && i < 5000; i++) {
+		int status;
+		long h = sys_ns_lookup("blk.vda");
+		if (h >= 0) {
+			sys_handle_close((int)h);
+			remember_server(pid, argv[0]);
+			return;
+		}
+		if (sys_waitpid((int)pid, &status, WNOHANG) == pid) {
+			if (status)
+				printf("init: %s failed (status %#x)\n", argv[0], status);
+			return;
+		}
+		sys_sleep_ns(1000000);
+	}
+	if (pid > 0)
+		printf("init: %s did not start\n", argv[0]);
+}
+
 /* Descriptors 0, 1 and 2 of everything init starts: the console. */
 static void console_fds(void)
 {
@@ -214,6 +244,7 @@ int main(void)
 	wait_for(CONSOLE_NAME);
 	console_fds();
 	start_file_systems();
+	start_disk_driver();
 	set_handler(SIGUSR2, on_poweroff, 0, 0);
 	sys_cmdline(cmdline, sizeof(cmdline));
 	if (parse_run(cmdline, argv) > 0)

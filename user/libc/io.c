@@ -155,6 +155,24 @@ int fstat(int fd, struct stat *st)
 	return (int)__sys_ret(r);
 }
 
+/* Data to stable storage: a disk flushes its write cache; the memory
+ * file systems have nothing to do; pipes, cgroup files, inotify instances
+ * and the terminal cannot (EINVAL, as Linux). */
+int fsync(int fd)
+{
+	long type = sys_handle_type(fd);
+	if (type < 0)
+		return (int)__sys_ret(type);
+	if (type == 5 || type == 6 || type == 7)
+		return (int)__sys_ret(-EINVAL);
+	return (int)__sys_ret(file_call(fd, FILE_FSYNC, 0, 0, NULL, 0, NULL, 0));
+}
+
+int fdatasync(int fd)
+{
+	return fsync(fd);
+}
+
 int isatty(int fd)
 {
 	struct stat st;

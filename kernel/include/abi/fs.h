@@ -57,5 +57,6 @@
 #define FILE_FCHMOD  0x109	/* w0 mode */
 #define FILE_FCHOWN  0x10a	/* w0 uid, w1 gid */
 #define FILE_POLL    0x10b	/* w0 events: reply w0 = revents now (never blocks) */
+#define FILE_FSYNC   0x10c	/* data to stable storage (block devices); memory file systems: 0 */
 
 #endif

@@ -2,7 +2,8 @@
  * served here; console and tty hand out a channel to the console driver,
  * so a descriptor for them talks to the driver directly. The numbers are
  * Linux's (mem 1:3 null, 1:5 zero, 1:8 random, 1:9 urandom; 5:0 tty,
- * 5:1 console). */
+ * 5:1 console). Disks (vda 253:0 ...) appear while their block server
+ * runs; opening one hands out a channel to that server (BLK_OPEN). */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -10,8 +11,10 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "abi/blk.h"
 #include "abi/console.h"
 #include "arbor_sys.h"
+#include "blkdev.h"
 #include "fssrv.h"
 
 enum dev_kind { DEV_NULL, DEV_ZERO, DEV_RANDOM, DEV_URANDOM, DEV_TTY, DEV_CONSOLE };
@@ -27,7 +30,8 @@ static const struct dev {
 };
 #define NDEVS (int)(sizeof(devs) / sizeof(devs[0]))
 #define DEVFS_ROOT (-1)
-#define DEVFS_DEV 3	/* st_dev of this file system */
+#define DEVFS_DEV BLK_DEVFS_DEV	/* st_dev of this file system */
+#define DEVFS_DISK 100	/* node DEVFS_DISK + i: disk i (vda, vdb, ...) */
 
 static uint64_t devfs_boot_ns;
 
@@ -42,6 +46,10 @@ static int devfs_lookup(const char *path)
 	for (int i = 0; i < NDEVS; i++)
 		if (strlen(devs[i].name) == n && strncmp(path, devs[i].name, n) == 0)
 			return path[n] ? -ENOTDIR : i; /* nothing lies below a device */
+	struct blkdev_info bi;
+	int disk = blkdev_index(path, n);
+	if (disk >= 0 && blkdev_probe(disk, &bi) == 0)
+		return path[n] ? -ENOTDIR : DEVFS_DISK + disk;
 	return -ENOENT;
 }
 
@@ -57,6 +65,16 @@ static void devfs_stat(int node, struct stat *st)
 		st->st_nlink = 2;
 		return;
 	}
+	if (node >= DEVFS_DISK) {
+		struct blkdev_info bi = { .major = 0 };
+		blkdev_probe(node - DEVFS_DISK, &bi); /* gone meanwhile: 0:0 */
+		st->st_mode = S_IFBLK | BLK_DEVFS_MODE;
+		st->st_ino = BLK_DEVFS_INO + (ino_t)(node - DEVFS_DISK);
+		st->st_nlink = 1;
+		st->st_gid = BLK_DISK_GID;
+		st->st_rdev = (dev_t)(bi.major << 8 | bi.minor);
+		return;
+	}
 	st->st_mode = S_IFCHR | devs[node].perm;
 	st->st_ino = (ino_t)node + 2;
 	st->st_nlink = 1;
@@ -70,6 +88,17 @@ static long devfs_open_console(void)
 	long h = sys_ns_lookup(CONSOLE_NAME);
 	if (h < 0)
 		return -ENXIO;
+	long r = sys_ipc_give((int)h);
+	sys_handle_close((int)h);
+	return r;
+}
+
+/* A new open file of the disk's block server, given on to the VFS. */
+static long devfs_open_disk(int disk, int flags)
+{
+	long h = blkdev_open(disk, flags & ~(O_CREAT | O_EXCL | O_TRUNC | O_CLOEXEC));
+	if (h < 0)
+		return h;
 	long r = sys_ipc_give((int)h);
 	sys_handle_close((int)h);
 	return r;
@@ -93,6 +122,8 @@ static long devfs_open(const struct fs_req *r, int node, int flags)
 		return -EACCES;
 	if (node == DEV_TTY || node == DEV_CONSOLE)
 		return devfs_open_console();
+	if (node >= DEVFS_DISK)
+		return devfs_open_disk(node - DEVFS_DISK, flags);
 	struct fs_file *f = fssrv_file_new(r->inst, flags);
 	if (!f)
 		return -ENOMEM;
@@ -160,6 +191,10 @@ static long devfs_readdir(struct fs_file *f, struct ipc_msg *m)
 		return fssrv_put_dirent(m, 1, DT_DIR, "..", 2);
 	if (pos - 2 < (uint64_t)NDEVS)
 		return fssrv_put_dirent(m, pos, DT_CHR, devs[pos - 2].name, pos + 1);
+	struct blkdev_info bi;
+	for (uint64_t i = pos - 2 - NDEVS; i < BLK_MAX_DISKS; i++) /* the disks there are now */
+		if (blkdev_probe((int)i, &bi) == 0)
+			return fssrv_put_dirent(m, BLK_DEVFS_INO + i, DT_BLK, bi.name, 2 + NDEVS + i + 1);
 	m->w[1] = 0;
 	return 0;
 }

@@ -21,6 +21,8 @@
  *                       root cgroup's memory.stat; 0 for what Arbor lacks
  *                       (buffers, swap)
  *   /proc/uptime        seconds since boot, and seconds no thread ran
+ *   /proc/partitions    the disks block servers publish (major, minor,
+ *                       size in 1 KiB blocks, name), in Linux's layout
  *   /proc/pressure/cpu, /proc/pressure/memory
  *                       the system's CPU and memory pressure: the root
  *                       cgroup's cpu.pressure and memory.pressure
@@ -41,21 +43,24 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "abi/procinfo.h"
+#include "abi/blk.h"
 #include "arbor_sys.h"
+#include "blkdev.h"
 #include "fssrv.h"
 
 #define USER_HZ 100
 #define PROCFS_DEV 4	/* st_dev */
 
 enum pnode {
-	P_ROOT, P_MOUNTS, P_MEMINFO, P_UPTIME,	/* top level */
+	P_ROOT, P_MOUNTS, P_MEMINFO, P_UPTIME, P_PARTITIONS,	/* top level */
 	P_PID, P_CGROUP, P_CMDLINE, P_PMOUNTS, P_STAT, P_STATUS,	/* per process */
 	P_PRESSURE, P_PRESSURE_CPU, P_PRESSURE_MEMORY, /* /proc/pressure */
 	P_OOM_SCORE, P_OOM_SCORE_ADJ,		/* per process; node_ino needs < 16 */
 };
 
 static const struct { const char *name; enum pnode node; } top_files[] = {
-	{ "meminfo", P_MEMINFO }, { "mounts", P_MOUNTS }, { "uptime", P_UPTIME },
+	{ "meminfo", P_MEMINFO }, { "mounts", P_MOUNTS }, { "partitions", P_PARTITIONS },
+	{ "uptime", P_UPTIME },
 };
 static const struct { const char *name; enum pnode node; } pid_files[] = {
 	{ "cgroup", P_CGROUP }, { "cmdline", P_CMDLINE }, { "mounts", P_PMOUNTS },
@@ -304,8 +309,22 @@ static void text_meminfo(struct text *t, const struct k_meminfo *mi)
 	    memstat_of(stat, "pagetables") / 1024);
 }
 
+static void text_partitions(struct text *t)
+{
+	struct blkdev_info bi;
+	put(t, "major minor  #blocks  name\n\n");
+	for (int i = 0; i < BLK_MAX_DISKS; i++)
+		if (blkdev_probe(i, &bi) == 0)
+			put(t, "%4u  %7u %10llu %s\n", bi.major, bi.minor, (unsigned long long)(bi.bytes >> 10),
+			    bi.name);
+}
+
 static long text_top(struct text *t, enum pnode n)
 {
+	if (n == P_PARTITIONS) {
+		text_partitions(t);
+		return 0;
+	}
 	struct k_meminfo mi;
 	long r = sys_meminfo(&mi);
 	if (r < 0)

@@ -1,0 +1,82 @@
+/* The block layer: a library linked into each disk driver (docs/block.md).
+ * A driver describes its disk in a struct blk_dev with one operation,
+ * queue_rq; the library serves the disk's endpoint (the file protocol with
+ * byte offsets, read-modify-write of partial sectors) and turns every
+ * client call into sector requests that all pass through blk_submit, the
+ * one place a per-cgroup I/O scheduler will sit. Each request carries the
+ * cgroup and pid of the process it is done for, from the kernel's IPC
+ * identity, never from the client's message. */
+#ifndef ARBOR_BLK_H
+#define ARBOR_BLK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "arbor/syscalls.h"
+
+#define BLK_SECTOR 512u
+
+/* A spinning lock for the server's threads (they block only in IPC and on
+ * notifications, never while holding one). */
+typedef struct { volatile int locked; } blk_lock_t;
+static inline void blk_lock(blk_lock_t *l)
+{
+	while (__atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE))
+		sys_yield();
+}
+static inline void blk_unlock(blk_lock_t *l)
+{
+	__atomic_store_n(&l->locked, 0, __ATOMIC_RELEASE);
+}
+
+enum blk_op { BLK_OP_READ, BLK_OP_WRITE, BLK_OP_FLUSH };
+
+/* Whom a request is for: the kernel-attested caller. */
+struct blk_who {
+	uint64_t cgroup_id;
+	int32_t pid;
+};
+
+struct blk_req {
+	enum blk_op op;
+	uint64_t sector;	/* in BLK_SECTOR units */
+	uint32_t bytes;		/* a multiple of BLK_SECTOR (0 for a flush) */
+	void *buf;		/* DMA memory: virtual and physical address */
+	uint64_t phys;
+	struct blk_who who;
+	int status;		/* 0 or -EIO, valid once done */
+	volatile int done;
+	int notif;		/* signalled (bit 1) on completion */
+	struct blk_req *next;	/* the pending list */
+};
+
+struct blk_dev;
+struct blk_ops {
+	/* Starts r on the device: 0, or -EBUSY when it has no room now (the
+	 * request stays queued and is offered again after a completion). */
+	int (*queue_rq)(struct blk_dev *d, struct blk_req *r);
+};
+
+struct blk_dev {
+	char name[8];		/* "vda": published as "blk.vda", /dev/vda */
+	unsigned major, minor;
+	uint64_t sectors;	/* capacity in BLK_SECTOR units */
+	bool read_only, can_flush;
+	const struct blk_ops *ops;
+	void *priv;		/* the driver's */
+	/* the queue (blk_queue.c) */
+	blk_lock_t lock;
+	struct blk_req *pending, *pending_tail;
+	unsigned inflight;
+};
+
+/* blk_queue.c: submission and completion. */
+void blk_submit(struct blk_dev *d, struct blk_req *r);
+void blk_complete(struct blk_dev *d, struct blk_req *r, int status);
+/* Waits until every request in rs[0..n) is done: 0 or the first error. */
+int blk_wait(struct blk_req *rs, int n);
+
+/* blk_srv.c: serves d forever (workers, the endpoint, open files);
+ * returns only if it cannot start. */
+int blk_serve(struct blk_dev *d);
+
+#endif

@@ -1,0 +1,176 @@
+/* Byte-granular I/O on a disk. A client's call is cut into chunks of the
+ * worker's bounce buffer; each chunk is sent as up to BLK_CHUNK_REQS
+ * requests in flight together. Data moves between the bounce buffer and
+ * the client with ipc_read/ipc_write (the kernel checks the client's
+ * buffer: a bad one is EFAULT). A write that covers a sector only in part
+ * reads that sector first (read-modify-write); writes hold their sector
+ * range against other writes, so two partial writes of one sector cannot
+ * undo each other. */
+#include <errno.h>
+#include "blk_io.h"
+
+#define WORKERS_MAX 16
+
+static blk_lock_t range_lock;
+static struct { uint64_t first, end; bool busy; } ranges[WORKERS_MAX];
+
+static bool range_free(int self, uint64_t first, uint64_t end)
+{
+	for (int i = 0; i < WORKERS_MAX; i++)
+		if (i != self && ranges[i].busy && first < ranges[i].end && ranges[i].first < end)
+			return false;
+	return true;
+}
+
+/* Sectors [first, end) for this worker's write (rarely contended). */
+static void range_hold(struct blk_worker *w, uint64_t first, uint64_t end)
+{
+	for (;;) {
+		blk_lock(&range_lock);
+		if (range_free(w->index, first, end)) {
+			ranges[w->index].first = first;
+			ranges[w->index].end = end;
+			ranges[w->index].busy = true;
+			blk_unlock(&range_lock);
+			return;
+		}
+		blk_unlock(&range_lock);
+		sys_yield();
+	}
+}
+
+static void range_drop(struct blk_worker *w)
+{
+	blk_lock(&range_lock);
+	ranges[w->index].busy = false;
+	blk_unlock(&range_lock);
+}
+
+int blk_worker_init(struct blk_worker *w, struct blk_dev *d, int index)
+{
+	if (index >= WORKERS_MAX)
+		return -EINVAL;
+	long buf = sys_dma_alloc(BLK_BOUNCE, &w->phys);
+	long n = sys_notif_create();
+	if (buf < 0 || n < 0)
+		return -ENOMEM;
+	w->d = d;
+	w->index = index;
+	w->buf = (char *)buf;
+	w->notif = (int)n;
+	return 0;
+}
+
+/* Sectors [sector, sector + bytes/512) to or from w->buf + boff, as
+ * several requests in flight: 0 or -EIO. */
+static int blk_rw(struct blk_worker *w, enum blk_op op, uint64_t sector, uint32_t bytes, uint32_t boff,
+		  const struct blk_who *who)
+{
+	int n = 0;
+	for (uint32_t at = 0; at < bytes; n++) {
+		struct blk_req *r = &w->reqs[n];
+		uint32_t len = bytes - at < BLK_REQ_MAX ? bytes - at : BLK_REQ_MAX;
+		r->op = op;
+		r->sector = sector + at / BLK_SECTOR;
+		r->bytes = len;
+		r->buf = w->buf + boff + at;
+		r->phys = w->phys + boff + at;
+		r->who = *who;
+		r->notif = w->notif;
+		blk_submit(w->d, r);
+		at += len;
+	}
+	return blk_wait(w->reqs, n);
+}
+
+static uint64_t blk_size(const struct blk_dev *d)
+{
+	return d->sectors * BLK_SECTOR;
+}
+
+long blk_read(struct blk_worker *w, uint64_t pos, uint64_t len, const struct blk_who *who)
+{
+	uint64_t size = blk_size(w->d), done = 0;
+	if (pos >= size)
+		return 0;
+	if (len > size - pos)
+		len = size - pos;
+	while (done < len) {
+		uint64_t at = pos + done;
+		uint32_t head = at % BLK_SECTOR;
+		uint64_t n = len - done < BLK_BOUNCE - head ? len - done : BLK_BOUNCE - head;
+		uint32_t span = (uint32_t)((head + n + BLK_SECTOR - 1) / BLK_SECTOR * BLK_SECTOR);
+		int err = blk_rw(w, BLK_OP_READ, at / BLK_SECTOR, span, 0, who);
+		if (err)
+			return done ? (long)done : err;
+		long c = sys_ipc_write(done, w->buf + head, n);
+		if (c < 0)
+			return done ? (long)done : -EFAULT;
+		done += (uint64_t)c;
+		if ((uint64_t)c < n)
+			break;
+	}
+	return (long)done;
+}
+
+/* One chunk of a write: bytes [at, at + n) of the disk from the caller's
+ * send buffer at offset from; the partial sectors at either end are read
+ * first. 0, -EIO or -EFAULT. */
+static int blk_write_chunk(struct blk_worker *w, uint64_t at, uint32_t n, uint64_t from,
+			   const struct blk_who *who)
+{
+	uint32_t head = at % BLK_SECTOR;
+	uint32_t span = (head + n + BLK_SECTOR - 1) / BLK_SECTOR * BLK_SECTOR;
+	uint64_t first = at / BLK_SECTOR, last = first + span / BLK_SECTOR - 1;
+	int err = 0;
+	range_hold(w, first, last + 1);
+	if (head)
+		err = blk_rw(w, BLK_OP_READ, first, BLK_SECTOR, 0, who);
+	if (!err && (head + n) % BLK_SECTOR && (last != first || !head))
+		err = blk_rw(w, BLK_OP_READ, last, BLK_SECTOR, span - BLK_SECTOR, who);
+	if (!err && sys_ipc_read(from, w->buf + head, n) != (long)n)
+		err = -EFAULT;
+	if (!err)
+		err = blk_rw(w, BLK_OP_WRITE, first, span, 0, who);
+	range_drop(w);
+	return err;
+}
+
+long blk_write(struct blk_worker *w, uint64_t pos, uint64_t len, const struct blk_who *who)
+{
+	uint64_t size = blk_size(w->d), done = 0;
+	if (len == 0)
+		return 0;
+	if (w->d->read_only)
+		return -EROFS;
+	if (pos >= size)
+		return -ENOSPC;
+	if (len > size - pos)
+		len = size - pos;	/* a short write, as Linux's */
+	while (done < len) {
+		uint64_t at = pos + done;
+		uint32_t head = at % BLK_SECTOR;
+		uint32_t n = (uint32_t)(len - done < BLK_BOUNCE - head ? len - done : BLK_BOUNCE - head);
+		int err = blk_write_chunk(w, at, n, done, who);
+		if (err)
+			return done ? (long)done : err;
+		done += n;
+	}
+	return (long)done;
+}
+
+long blk_flush(struct blk_worker *w, const struct blk_who *who)
+{
+	if (!w->d->can_flush)
+		return 0;	/* a write-through device: nothing held back */
+	struct blk_req *r = &w->reqs[0];
+	r->op = BLK_OP_FLUSH;
+	r->sector = 0;
+	r->bytes = 0;
+	r->buf = NULL;
+	r->phys = 0;
+	r->who = *who;
+	r->notif = w->notif;
+	blk_submit(w->d, r);
+	return blk_wait(r, 1);
+}

@@ -1,0 +1,32 @@
+/* Byte-granular reads and writes over sector requests, for one server
+ * worker with its own DMA bounce buffer (blk_io.c). */
+#ifndef ARBOR_BLK_IO_H
+#define ARBOR_BLK_IO_H
+
+#include <stddef.h>
+#include "blk.h"
+
+#define BLK_BOUNCE (512u << 10)		/* per worker */
+#define BLK_REQ_MAX (128u << 10)	/* one request; a chunk is several in flight */
+#define BLK_CHUNK_REQS (BLK_BOUNCE / BLK_REQ_MAX)
+
+struct blk_worker {
+	struct blk_dev *d;
+	int index;
+	char *buf;		/* BLK_BOUNCE bytes of DMA memory */
+	uint64_t phys;
+	int notif;
+	struct blk_req reqs[BLK_CHUNK_REQS];
+};
+
+int blk_worker_init(struct blk_worker *w, struct blk_dev *d, int index);
+/* The caller's receive buffer gets up to len bytes from pos: bytes read
+ * (0 at or past the end), -EIO, -EFAULT. */
+long blk_read(struct blk_worker *w, uint64_t pos, uint64_t len, const struct blk_who *who);
+/* Up to len bytes of the caller's send buffer go to pos: bytes written,
+ * -ENOSPC at or past the end, -EIO, -EFAULT. */
+long blk_write(struct blk_worker *w, uint64_t pos, uint64_t len, const struct blk_who *who);
+/* Everything written reaches stable storage: 0 or -EIO. */
+long blk_flush(struct blk_worker *w, const struct blk_who *who);
+
+#endif

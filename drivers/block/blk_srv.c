@@ -1,0 +1,222 @@
+/* A disk's server: its endpoint ("blk.NAME"), worker threads (each with
+ * its bounce buffer, so several clients' calls are in progress at once),
+ * and its open files. devfs opens the disk for a client (BLK_OPEN, after
+ * checking the client may open /dev/NAME) and passes the channel on; from
+ * then on the client's descriptor talks to this server directly, with the
+ * file protocol of abi/fs.h, and the kernel tells us who calls. */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "abi/blk.h"
+#include "abi/fs.h"
+#include "abi/ipc.h"
+#include "blk_io.h"
+
+#define WORKERS 6
+#define FILES_MAX 64
+
+long __arbor_thread_start(long (*fn)(void *), void *arg);
+
+struct blk_file {
+	uint64_t badge;		/* 0: free slot */
+	int flags;		/* O_ACCMODE | O_APPEND | O_NONBLOCK */
+	uint64_t offset;
+};
+
+static struct blk_dev *dev;
+static int endpoint;
+static blk_lock_t files_lock;
+static struct blk_file files[FILES_MAX];
+static uint64_t next_badge = 1;
+static struct blk_worker workers[WORKERS];
+
+static struct blk_file *file_find(uint64_t badge)
+{
+	for (int i = 0; i < FILES_MAX; i++)
+		if (badge && files[i].badge == badge)
+			return &files[i];
+	return NULL;
+}
+
+/* BLK_OPEN: a channel for a new open file, given to the caller (devfs). */
+static long blk_open(const struct ipc_info *info, int flags)
+{
+	if (info->euid != 0)
+		return -EPERM;
+	if ((flags & O_ACCMODE) == 3)
+		return -EINVAL;
+	if (dev->read_only && (flags & O_ACCMODE) != O_RDONLY)
+		return -EROFS;
+	blk_lock(&files_lock);
+	struct blk_file *f = NULL;
+	for (int i = 0; i < FILES_MAX && !f; i++)
+		if (!files[i].badge)
+			f = &files[i];
+	uint64_t badge = next_badge++;
+	if (f)
+		*f = (struct blk_file){ badge, flags & (O_ACCMODE | O_APPEND | O_NONBLOCK), 0 };
+	blk_unlock(&files_lock);
+	if (!f)
+		return -ENFILE;
+	long ch = sys_chan_create(endpoint, badge);
+	long h = ch < 0 ? ch : sys_ipc_give((int)ch);
+	if (ch >= 0)
+		sys_handle_close((int)ch);	/* if the give failed, this was the last: CLOSED frees f */
+	else
+		f->badge = 0;
+	return h;
+}
+
+static void blk_stat(struct stat *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->st_dev = BLK_DEVFS_DEV;
+	st->st_ino = BLK_DEVFS_INO + dev->minor / BLK_MINORS_PER_DISK;
+	st->st_mode = S_IFBLK | BLK_DEVFS_MODE;
+	st->st_nlink = 1;
+	st->st_gid = BLK_DISK_GID;
+	st->st_rdev = (dev_t)(dev->major << 8 | dev->minor);
+	st->st_blksize = 4096;
+}
+
+/* lseek on a disk: the end is its size; past it is EINVAL (Linux). */
+static long blk_seek(struct blk_file *f, int64_t off, int whence)
+{
+	int64_t size = (int64_t)(dev->sectors * BLK_SECTOR);
+	int64_t base = whence == SEEK_SET ? 0 : whence == SEEK_CUR ? (int64_t)f->offset :
+		       whence == SEEK_END ? size : -1;
+	if (base < 0 || base + off < 0 || base + off > size)
+		return -EINVAL;
+	f->offset = (uint64_t)(base + off);
+	return (long)f->offset;
+}
+
+/* Reads and writes at the file's offset (w1 == 1: at w0, pread/pwrite). */
+static long blk_file_rw(struct blk_worker *w, struct blk_file *f, const struct ipc_msg *m,
+			const struct ipc_info *info)
+{
+	struct blk_who who = { info->cgroup_id, info->pid };
+	bool wr = m->label == FILE_WRITE, at = m->w[1] == 1;
+	int acc = f->flags & O_ACCMODE;
+	if (wr ? acc == O_RDONLY : acc == O_WRONLY)
+		return -EBADF;
+	blk_lock(&files_lock);
+	uint64_t pos = at ? m->w[0] : f->offset;
+	blk_unlock(&files_lock);
+	long r = wr ? blk_write(w, pos, info->snd_len, &who) : blk_read(w, pos, info->rcv_len, &who);
+	if (r > 0 && !at) {
+		blk_lock(&files_lock);
+		f->offset = pos + (uint64_t)r;
+		blk_unlock(&files_lock);
+	}
+	return r;
+}
+
+static long blk_file_request(struct blk_worker *w, struct blk_file *f, struct ipc_msg *m,
+			     const struct ipc_info *info)
+{
+	struct stat st;
+	struct blk_who who = { info->cgroup_id, info->pid };
+	long r;
+	switch (m->label) {
+	case FILE_READ:
+	case FILE_WRITE:
+		return blk_file_rw(w, f, m, info);
+	case FILE_SEEK:
+		blk_lock(&files_lock);
+		r = blk_seek(f, (int64_t)m->w[0], (int)m->w[1]);
+		blk_unlock(&files_lock);
+		return r;
+	case FILE_FSTAT:
+		blk_stat(&st);
+		return sys_ipc_write(0, &st, sizeof(st)) == sizeof(st) ? 0 : -EFAULT;
+	case FILE_GETFL:
+		return f->flags;
+	case FILE_SETFL:
+		blk_lock(&files_lock);
+		f->flags = (f->flags & ~(O_APPEND | O_NONBLOCK)) | ((int)m->w[0] & (O_APPEND | O_NONBLOCK));
+		blk_unlock(&files_lock);
+		return 0;
+	case FILE_POLL: /* a disk is always ready */
+		return (short)m->w[0] & (POLLIN | POLLOUT | POLLRDNORM | POLLWRNORM);
+	case FILE_FSYNC:
+		return blk_flush(w, &who);
+	case FILE_READDIR:
+		return -ENOTDIR;
+	case FILE_TRUNCATE:
+		return -EINVAL;
+	default:
+		return -EPERM;
+	}
+}
+
+static void blk_request(struct blk_worker *w, struct ipc_msg *m, const struct ipc_info *info)
+{
+	long r;
+	uint64_t l = m->label;
+	if (l == IPC_LABEL_CLOSED) {
+		blk_lock(&files_lock);
+		struct blk_file *f = file_find(info->badge);
+		if (f)
+			f->badge = 0;
+		blk_unlock(&files_lock);
+		r = 0;
+	} else if (info->badge) {
+		struct blk_file *f = file_find(info->badge);
+		r = f ? blk_file_request(w, f, m, info) : -EBADF;
+	} else if (l == BLK_INFO) {
+		m->w[0] = dev->major, m->w[1] = dev->minor;
+		m->w[2] = dev->sectors * BLK_SECTOR, m->w[3] = BLK_SECTOR;
+		r = 0;
+	} else if (l == BLK_OPEN) {
+		r = blk_open(info, (int)m->w[0]);
+	} else {
+		r = -EINVAL;
+	}
+	bool value = l == BLK_OPEN || (info->badge && (l == FILE_READ || l == FILE_WRITE ||
+		     l == FILE_SEEK || l == FILE_GETFL || l == FILE_POLL));
+	if (r >= 0 && value)
+		m->w[0] = (uint64_t)r;
+	m->label = (uint64_t)(r < 0 ? r : 0);
+}
+
+static long blk_worker_loop(void *arg)
+{
+	struct blk_worker *w = arg;
+	struct ipc_msg m = { 0 };
+	struct ipc_info info;
+	long r = sys_ipc_recv(endpoint, &m, &info);
+	for (;;) {
+		if (r == 0)
+			blk_request(w, &m, &info);
+		r = sys_ipc_reply_recv(endpoint, &m, &info);
+	}
+	return 0;
+}
+
+int blk_serve(struct blk_dev *d)
+{
+	char name[32];
+	dev = d;
+	long ep = sys_ep_create();
+	if (ep < 0)
+		return 1;
+	endpoint = (int)ep;
+	for (int i = 0; i < WORKERS; i++) {
+		if (blk_worker_init(&workers[i], d, i) ||
+		    (i > 0 && __arbor_thread_start(blk_worker_loop, &workers[i]) < 0)) {
+			printf("%s: cannot start its workers\n", d->name);
+			return 1;
+		}
+	}
+	snprintf(name, sizeof(name), "%s%s", BLK_NAME_PREFIX, d->name);
+	if (sys_ns_register(name, endpoint)) {
+		printf("%s: the name %s is taken\n", d->name, name);
+		return 1;
+	}
+	blk_worker_loop(&workers[0]);
+	return 0;
+}

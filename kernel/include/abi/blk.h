@@ -1,0 +1,28 @@
+/* Block devices: what a block server (a disk driver linked with the block
+ * layer, drivers/block) answers on its endpoint, published as
+ * BLK_NAME_PREFIX + the disk's name ("blk.vda"). Opened descriptors are
+ * channels that speak the file protocol (abi/fs.h) with byte offsets.
+ * docs/block.md has the design. Replies carry 0 or -errno in the label. */
+#ifndef ARBOR_ABI_BLK_H
+#define ARBOR_ABI_BLK_H
+
+#define BLK_NAME_PREFIX "blk."
+#define BLK_MAX_DISKS 8		/* vda .. vdh */
+
+/* On the endpoint. */
+#define BLK_INFO 0x301	/* reply w0 major, w1 minor, w2 size in bytes, w3 logical block size */
+#define BLK_OPEN 0x302	/* root only (devfs, after its permission check): w0 O_* flags;
+			 * reply w0 = a channel handle given to the caller */
+
+/* Linux's numbers: virtio-blk is major 253, 16 minors per disk. */
+#define BLK_VIRTIO_MAJOR 253
+#define BLK_MINORS_PER_DISK 16
+
+/* How devfs shows disk i, so that stat and fstat agree (st_dev is
+ * devfs's, st_ino BLK_DEVFS_INO + i; owner root, group disk). */
+#define BLK_DEVFS_DEV 3
+#define BLK_DEVFS_INO 64
+#define BLK_DEVFS_MODE 0660
+#define BLK_DISK_GID 6
+
+#endif

@@ -1,0 +1,214 @@
+/* /dev/vda, the virtio-blk disk through the block layer: stat and fstat
+ * (a block device, 253:0), /proc/partitions, reads and writes of any size
+ * and alignment (partial sectors), lseek, the errors at and past the end,
+ * EFAULT and EBADF, fsync; then a pseudo-random pattern over the whole
+ * disk in chunks of odd sizes, read back in other odd chunks, by several
+ * processes at once. With "verify" it only checks that the disk still
+ * holds that pattern (the runner's second boot of the same image). */
+#include <stdint.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include "check.h"
+
+#define DISK "/dev/vda"
+#define SEED 0x5eed0a7b0c0ffeeull
+#define BUF (1u << 20)
+
+static char *buf, *want;
+
+/* The pattern's byte at disk offset o (a splitmix64 of its 8-byte word). */
+static void pattern(char *out, uint64_t off, size_t len)
+{
+	uint64_t word = ~0ull, x = 0;
+	for (size_t i = 0; i < len; i++) {
+		uint64_t o = off + i;
+		if (o >> 3 != word) {
+			word = o >> 3;
+			x = (word ^ SEED) + 0x9e3779b97f4a7c15ull;
+			x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+			x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+			x ^= x >> 31;
+		}
+		out[i] = (char)(x >> (8 * (o & 7)));
+	}
+}
+
+static void check_errno(long r, int e, const char *what)
+{
+	if (!(r == -1 && errno == e))
+		printf("# %s: got %ld errno %d, want errno %d\n", what, r, errno, e);
+	check(r == -1 && errno == e, what);
+}
+
+static uint64_t disk_size(int fd)
+{
+	off_t end = lseek(fd, 0, SEEK_END);
+	lseek(fd, 0, SEEK_SET);
+	return end < 0 ? 0 : (uint64_t)end;
+}
+
+static void test_node(void)
+{
+	struct stat st;
+	char text[256], line[128];
+	check(stat(DISK, &st) == 0 && S_ISBLK(st.st_mode), "stat: /dev/vda is a block device");
+	check((st.st_rdev >> 8) == 253 && (st.st_rdev & 0xff) == 0, "stat: st_rdev is 253:0");
+	check((st.st_mode & 07777) == 0660 && st.st_uid == 0 && st.st_gid == 6, "stat: mode 0660, root:disk");
+	check(listed("/dev", "vda"), "ls /dev lists vda");
+	int fd = open(DISK, O_RDONLY);
+	struct stat fs;
+	check(fd >= 0 && fstat(fd, &fs) == 0 && S_ISBLK(fs.st_mode) && fs.st_rdev == st.st_rdev &&
+	      fs.st_ino == st.st_ino && fs.st_dev == st.st_dev, "fstat agrees with stat");
+	uint64_t size = disk_size(fd);
+	close(fd);
+	snprintf(line, sizeof(line), "major minor  #blocks  name\n\n %3d  %7d %10llu vda\n", 253, 0,
+		 (unsigned long long)(size >> 10));
+	check(slurp("/proc/partitions", text, sizeof(text)) > 0 && strcmp(text, line) == 0,
+	      "/proc/partitions lists vda with its size in 1 KiB blocks");
+	if (strcmp(text, line))
+		printf("# /proc/partitions: '%s'\n", text);
+}
+
+/* Writes that cover sectors in part keep the rest of those sectors. */
+static void test_partial(int fd)
+{
+	static const struct { uint64_t off; size_t len; } w[] = {
+		{ 510, 5 }, { 1500, 1000 }, { 4096, 512 }, { 8191, 2 }, { 9000, 70000 }, { 3, 1 },
+	};
+	memset(want, 0xa5, 96 * 1024);
+	check(pwrite(fd, want, 96 * 1024, 0) == 96 * 1024, "pwrite 96 KiB at 0");
+	for (size_t i = 0; i < sizeof(w) / sizeof(w[0]); i++) {
+		pattern(want + w[i].off, w[i].off, w[i].len);
+		if (pwrite(fd, want + w[i].off, w[i].len, (off_t)w[i].off) != (ssize_t)w[i].len)
+			printf("# pwrite %zu at %llu failed\n", w[i].len, (unsigned long long)w[i].off);
+	}
+	check(pread(fd, buf, 96 * 1024, 0) == 96 * 1024 && memcmp(buf, want, 96 * 1024) == 0,
+	      "writes across sector boundaries keep the rest of each sector");
+	check(pread(fd, buf, 7, 509) == 7 && memcmp(buf, want + 509, 7) == 0, "pread of 7 bytes across a boundary");
+	check(lseek(fd, 1499, SEEK_SET) == 1499 && read(fd, buf, 1003) == 1003 && memcmp(buf, want + 1499, 1003) == 0 &&
+	      lseek(fd, 0, SEEK_CUR) == 2502, "read at an odd offset advances the offset");
+}
+
+static void test_end(int fd, uint64_t size)
+{
+	off_t s = (off_t)size;
+	check(lseek(fd, 0, SEEK_END) == s, "lseek SEEK_END is the disk's size");
+	check(lseek(fd, -512, SEEK_END) == s - 512, "lseek SEEK_END - 512");
+	check_errno(lseek(fd, s + 1, SEEK_SET), EINVAL, "lseek past the end: EINVAL");
+	check_errno(lseek(fd, -1, SEEK_SET), EINVAL, "lseek before 0: EINVAL");
+	check(pread(fd, buf, 512, s) == 0, "pread at the end reads 0");
+	check(pread(fd, buf, 512, s + 4096) == 0, "pread past the end reads 0");
+	check(pread(fd, buf, 512, s - 100) == 100, "pread across the end is short");
+	check_errno(pwrite(fd, buf, 512, s), ENOSPC, "pwrite at the end: ENOSPC");
+	check_errno(pwrite(fd, buf, 1, s + 512), ENOSPC, "pwrite past the end: ENOSPC");
+	check(pwrite(fd, buf, 0, s) == 0, "a zero-length pwrite at the end writes 0");
+	check(pwrite(fd, buf, 512, s - 100) == 100, "pwrite across the end is short");
+	check(lseek(fd, s, SEEK_SET) == s && read(fd, buf, 10) == 0, "read at the end returns 0");
+	check_errno(write(fd, buf, 10), ENOSPC, "write at the end: ENOSPC");
+}
+
+static void test_errors(int fd)
+{
+	pattern(want, 4096, 512);
+	check(pwrite(fd, want, 512, 4096) == 512, "pwrite a sector");
+	check_errno(pread(fd, (void *)1, 512, 0), EFAULT, "pread into a bad buffer: EFAULT");
+	check_errno(pread(fd, (void *)0x700000000000ull, 512, 0), EFAULT, "pread into unmapped memory: EFAULT");
+	check_errno(pwrite(fd, (void *)0x700000000000ull, 512, 4096), EFAULT, "pwrite from unmapped memory: EFAULT");
+	check_errno(pwrite(fd, (void *)0x700000000000ull, 3, 4097), EFAULT, "partial-sector pwrite from unmapped memory: EFAULT");
+	check(pread(fd, buf, 512, 4096) == 512 && memcmp(buf, want, 512) == 0, "a failed write changed nothing");
+	int ro = open(DISK, O_RDONLY), wo = open(DISK, O_WRONLY);
+	check_errno(write(ro, buf, 512), EBADF, "write on an O_RDONLY descriptor: EBADF");
+	check_errno(read(wo, buf, 512), EBADF, "read on an O_WRONLY descriptor: EBADF");
+	check(fcntl(ro, F_GETFL) == O_RDONLY && fcntl(wo, F_GETFL) == O_WRONLY, "F_GETFL gives the access mode");
+	close(ro);
+	close(wo);
+	check_errno(open(DISK, O_RDWR | O_DIRECTORY), ENOTDIR, "O_DIRECTORY on a disk: ENOTDIR");
+	check(fsync(fd) == 0 && fdatasync(fd) == 0, "fsync and fdatasync");
+}
+
+/* Chunk sizes for the whole-disk pass: odd, small and large. */
+static size_t odd_size(unsigned i, int reading)
+{
+	static const size_t w[] = { 1, 511, 513, 4097, 65537, 131071, 1000003, 777, 300001, 12345 };
+	static const size_t r[] = { 333333, 4099, 1, 1048575, 70001, 517 };
+	return reading ? r[i % 6] : w[i % 10];
+}
+
+static int fill_disk(int fd, uint64_t size)
+{
+	uint64_t at = 0;
+	lseek(fd, 0, SEEK_SET);
+	for (unsigned i = 0; at < size; i++) {
+		size_t n = odd_size(i, 0);
+		pattern(buf, at, n);
+		ssize_t w = write(fd, buf, n);
+		if (w != (ssize_t)(size - at < n ? size - at : n)) {
+			printf("# write of %zu at %llu: %zd\n", n, (unsigned long long)at, w);
+			return 0;
+		}
+		at += (uint64_t)w;
+	}
+	return fsync(fd) == 0;
+}
+
+/* Reads [from, to) in odd chunks and compares every byte. */
+static int verify(int fd, uint64_t from, uint64_t to, unsigned salt)
+{
+	uint64_t at = from;
+	for (unsigned i = salt; at < to; i++) {
+		size_t n = odd_size(i, 1);
+		if (n > to - at)
+			n = (size_t)(to - at);
+		ssize_t r = pread(fd, buf, n, (off_t)at);
+		pattern(want, at, n);
+		if (r != (ssize_t)n || memcmp(buf, want, n) != 0) {
+			printf("# mismatch in %zu bytes at %llu (read %zd)\n", n, (unsigned long long)at, r);
+			return 0;
+		}
+		at += n;
+	}
+	return 1;
+}
+
+/* Four processes read a quarter each, at once. */
+static int verify_parallel(uint64_t size)
+{
+	pid_t kids[4];
+	int ok = 1, status;
+	for (int k = 0; k < 4; k++) {
+		kids[k] = fork();
+		if (kids[k] == 0) {
+			int fd = open(DISK, O_RDONLY);
+			_exit(fd >= 0 && verify(fd, size / 4 * (unsigned)k, size / 4 * (unsigned)(k + 1), (unsigned)k) ? 0 : 1);
+		}
+	}
+	for (int k = 0; k < 4; k++)
+		ok &= kids[k] > 0 && waitpid(kids[k], &status, 0) == kids[k] && status == 0;
+	return ok;
+}
+
+int main(int argc, char **argv)
+{
+	buf = malloc(BUF + 4096);
+	want = malloc(BUF + 4096);
+	int fd = open(DISK, argc > 1 ? O_RDONLY : O_RDWR);
+	uint64_t size = fd >= 0 ? disk_size(fd) : 0;
+	check(fd >= 0 && size >= (4u << 20) && size % 512 == 0, "open /dev/vda; its size is whole sectors");
+	if (fd < 0 || !buf || !want)
+		return 1;
+	if (argc > 1 && strcmp(argv[1], "verify") == 0) {
+		check(verify(fd, 0, size, 0), "the whole disk holds the pattern written in the previous boot");
+	} else {
+		test_node();
+		test_partial(fd);
+		test_end(fd, size);
+		test_errors(fd);
+		check(fill_disk(fd, size), "the pattern written over the whole disk in odd-sized chunks");
+		check(verify(fd, 0, size, 0), "read back in other odd-sized chunks, every byte compared");
+		check(verify_parallel(size), "four processes read it back at once");
+	}
+	close(fd);
+	printf("1..%d\n", n);
+	return failed ? 1 : 0;
+}
