@@ -86,6 +86,10 @@ int vm_area_set_end(struct addrspace *as, vaddr_t start, vaddr_t new_end);
 /* mprotect: new VM_READ|VM_WRITE|VM_EXEC for [start, start+len), splitting
  * areas at the edges. 0, -EINVAL, -ENOMEM (a page of the range unmapped). */
 int vm_protect(struct addrspace *as, vaddr_t start, uint64_t len, uint32_t prot);
+/* The kernel's address of user address va in as (its page made present,
+ * and private for a write), valid to the end of its page; NULL with
+ * *err -EFAULT or -ENOMEM. For copies between two address spaces. */
+void *vm_kaddr(struct addrspace *as, vaddr_t va, bool write, int *err);
 /* Zeroed pages now for the holes of [start, start+len) (page aligned, in
  * anonymous private writable areas), charged to cg rather than to the
  * address space's owner: memory a server keeps for a client. They do not

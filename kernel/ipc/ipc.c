@@ -414,22 +414,18 @@ static long ipc_transfer(uint64_t off, void *ubuf, size_t len, bool to_caller)
 	return r;
 }
 
+/* Straight between the server's buffer and the caller's pages (through
+ * the direct map), a page of the caller's at a time: one copy, not two. */
 static long ipc_copy(struct addrspace *as, uint64_t at, void *ubuf, size_t len, bool to_caller)
 {
-	char chunk[256];
 	size_t done = 0;
 	while (done < len) {
-		size_t n = MIN(len - done, sizeof(chunk));
 		int err;
-		if (to_caller) {
-			err = copy_from_user(chunk, (char *)ubuf + done, n);
-			if (!err)
-				err = vm_copy_to(as, at + done, chunk, n);
-		} else {
-			err = vm_copy_from(as, chunk, at + done, n);
-			if (!err)
-				err = copy_to_user((char *)ubuf + done, chunk, n);
-		}
+		char *k = vm_kaddr(as, at + done, to_caller, &err);
+		size_t n = MIN(len - done, PAGE_SIZE - ((at + done) & (PAGE_SIZE - 1)));
+		if (k)
+			err = to_caller ? copy_from_user(k, (char *)ubuf + done, n)
+					: copy_to_user((char *)ubuf + done, k, n);
 		if (err)
 			return done ? (long)done : err;
 		done += n;

@@ -613,6 +613,12 @@ static int vm_copy(struct addrspace *as, vaddr_t uva, void *kbuf, uint64_t len, 
 	return 0;
 }
 
+void *vm_kaddr(struct addrspace *as, vaddr_t va, bool write, int *err)
+{
+	*err = -EFAULT;
+	return user_range_ok(va, 1) ? vm_as_kaddr(as, va, write, err) : NULL;
+}
+
 int vm_copy_to(struct addrspace *as, vaddr_t dst, const void *src, uint64_t len)
 {
 	return vm_copy(as, dst, (void *)src, len, true);
