@@ -5,7 +5,9 @@
    the last interval (cpu.stat usage_usec; 100 % is one CPU), memory
    (memory.current in systemd-cgtop's units; "-" where the parent does not
    enable the memory controller, and for the root, which has no
-   memory.current) and total CPU time. -b prints plain reports one after another instead of redrawing
+   memory.current), io read and written per second (io.stat rbytes and
+   wbytes summed over devices, over the last interval; "-" without io.stat
+   or before a second sample) and total CPU time. -b prints plain reports one after another instead of redrawing
    the terminal; -n stops after that many (default: forever, 1 with -b). */
 #include <dirent.h>
 #include <fcntl.h>
@@ -21,7 +23,8 @@ struct group {
 	long tasks;
 	long long memory;	/* bytes, or -1: no memory.current */
 	long long usage_us, prev_us;
-	double cpu;
+	long long io[2], prev_io[2];	/* bytes read, written (-1: no io.stat) */
+	double cpu, io_rate[2];		/* bytes per second, -1: not known */
 	bool seen;		/* in the latest sample */
 };
 
@@ -92,6 +95,20 @@ static long long memory_of(const char *dir)
 	return read_file(path, buf, sizeof(buf)) > 0 ? atoll(buf) : -1;
 }
 
+/* rbytes and wbytes summed over the devices of io.stat (-1 if none). */
+static void io_of(const char *dir, long long io[2])
+{
+	char path[600], buf[2048];
+	snprintf(path, sizeof(path), "%s/io.stat", dir);
+	io[0] = io[1] = -1;
+	if (read_file(path, buf, sizeof(buf)) < 0)
+		return;
+	io[0] = io[1] = 0;
+	for (char *p = buf; (p = strstr(p, "bytes=")); p += 6)
+		if (p[-1] == 'r' || p[-1] == 'w')
+			io[p[-1] == 'w'] += atoll(p + 6);
+}
+
 /* Bytes as systemd-cgtop shows them: "512B", "1.5K", "20.0M", "3.1G". */
 static void format_bytes(char *out, size_t size, long long bytes)
 {
@@ -130,6 +147,7 @@ static struct group *find(const char *path)
 	memset(g, 0, sizeof(*g));
 	snprintf(g->path, sizeof(g->path), "%s", path);
 	g->prev_us = -1;
+	g->prev_io[0] = g->prev_io[1] = -1;
 	return g;
 }
 
@@ -145,6 +163,12 @@ static void sample(const char *dir, long long wall_us)
 		g->memory = memory_of(dir);
 		g->cpu = g->prev_us < 0 || wall_us <= 0 ? -1 : 100.0 * (double)(g->usage_us - g->prev_us) / (double)wall_us;
 		g->prev_us = g->usage_us;
+		io_of(dir, g->io);
+		for (int k = 0; k < 2; k++) {
+			g->io_rate[k] = g->prev_io[k] < 0 || g->io[k] < 0 || wall_us <= 0 ? -1 :
+					(double)(g->io[k] - g->prev_io[k]) * 1e6 / (double)wall_us;
+			g->prev_io[k] = g->io[k];
+		}
 	}
 	DIR *d = opendir(dir);
 	struct dirent *e;
@@ -173,19 +197,22 @@ static void report(const char *root, bool batch)
 	if (!batch)
 		printf("\033[H\033[2J");
 	qsort(groups, ngroups, sizeof(*groups), by_cpu);
-	printf("%-40s %6s %7s %8s %12s\n", "Control Group", "Tasks", "%CPU", "Memory", "CPU Time");
+	printf("%-40s %6s %7s %8s %8s %8s %12s\n", "Control Group", "Tasks", "%CPU", "Memory", "Input/s", "Output/s",
+	       "CPU Time");
 	for (size_t i = 0; i < ngroups; i++) {
 		const struct group *g = &groups[i];
 		const char *name = g->path[rlen] ? g->path + rlen : "/";
-		char cpu[16], mem[16];
+		char cpu[16], mem[16], in[16], out[16];
 		format_bytes(mem, sizeof(mem), g->memory);
+		format_bytes(in, sizeof(in), g->io_rate[0] < 0 ? -1 : (long long)g->io_rate[0]);
+		format_bytes(out, sizeof(out), g->io_rate[1] < 0 ? -1 : (long long)g->io_rate[1]);
 		if (g->cpu < 0)
 			snprintf(cpu, sizeof(cpu), "-");
 		else
 			snprintf(cpu, sizeof(cpu), "%.1f", g->cpu);
 		long long s = g->usage_us / 1000000;
-		printf("%-40s %6ld %7s %8s %6lld:%02lld.%02lld\n", name, g->tasks, cpu, mem, s / 60, s % 60,
-		       g->usage_us / 10000 % 100);
+		printf("%-40s %6ld %7s %8s %8s %8s %6lld:%02lld.%02lld\n", name, g->tasks, cpu, mem, in, out, s / 60,
+		       s % 60, g->usage_us / 10000 % 100);
 	}
 	if (batch)
 		printf("\n");
