@@ -82,8 +82,9 @@ struct blk_dev {
 int blk_queue_start(struct blk_dev *d);
 void blk_submit(struct blk_dev *d, struct blk_req *r);
 void blk_complete(struct blk_dev *d, struct blk_req *r, int status);
-/* Waits until every request in rs[0..n) is done: 0 or the first error. */
-int blk_wait(struct blk_req *rs, int n);
+/* Waits until every request in rs[0..n) on d is done (and reports each
+ * to the io controller): 0 or the first error. */
+int blk_wait(struct blk_dev *d, struct blk_req *rs, int n);
 
 /* blk_srv.c: serves d forever (workers, the endpoint, open files);
  * returns only if it cannot start. */
