@@ -21,6 +21,8 @@ struct cg_controller {
 	 * state_init (optional) fills in; freed with the cgroup. */
 	size_t state_size;
 	void (*state_init)(void *state);
+	/* Frees what the state points to (optional), before the state goes. */
+	void (*state_free)(void *state);
 	/* cg was removed (rmdir): let go of what must not outlive that. */
 	void (*offline)(struct cgroup *cg);
 	/* The parent stopped passing the controller on to cg: its knobs go

@@ -44,6 +44,8 @@ void cg_states_free(struct cgroup *cg)
 {
 	void *block = NULL;
 	for (unsigned i = 0; i < cg_nr_controllers; i++) {
+		if (cg->cstate[i] && cg_controllers[i]->state_free)
+			cg_controllers[i]->state_free(cg->cstate[i]);
 		if (!block)
 			block = cg->cstate[i];
 		cg->cstate[i] = NULL;

@@ -49,7 +49,7 @@ def main():
     for icount in (True, False):
         log = os.path.join(out, "icount.log" if icount else "tcg.log")
         for name, value, unit in run(kernel, initrd, icount, a.timeout, log):
-            if unit == "MiB/s":
+            if unit in ("MiB/s", "IOPS"):
                 if icount:
                     continue
             elif unit == "ns" and icount:

@@ -47,6 +47,10 @@ struct blk_req {
 	volatile int done;
 	int notif;		/* signalled (bit 1) on completion */
 	struct blk_req *next;	/* the pending list */
+	/* io.max (blk_queue.c): its buckets were charged; else not to be
+	 * offered before this clock_ns (0: any time) */
+	bool charged;
+	uint64_t not_before;
 };
 
 struct blk_dev;
@@ -67,13 +71,20 @@ struct blk_dev {
 	blk_lock_t lock;
 	struct blk_req *pending, *pending_tail;
 	unsigned inflight;
+	bool io_cg;		/* the kernel's io controller knows the disk */
+	int timer_notif;	/* wakes the throttle timer thread */
+	uint64_t next_due;	/* the earliest not_before pending (0: none) */
 };
 
-/* blk_queue.c: submission and completion. */
+/* blk_queue.c: submission and completion. blk_queue_start registers the
+ * disk with the kernel's io controller and starts the thread that
+ * dispatches throttled requests when they are due: 0 or -errno. */
+int blk_queue_start(struct blk_dev *d);
 void blk_submit(struct blk_dev *d, struct blk_req *r);
 void blk_complete(struct blk_dev *d, struct blk_req *r, int status);
-/* Waits until every request in rs[0..n) is done: 0 or the first error. */
-int blk_wait(struct blk_req *rs, int n);
+/* Waits until every request in rs[0..n) on d is done (and reports each
+ * to the io controller): 0 or the first error. */
+int blk_wait(struct blk_dev *d, struct blk_req *rs, int n);
 
 /* blk_srv.c: serves d forever (workers, the endpoint, open files);
  * returns only if it cannot start. */

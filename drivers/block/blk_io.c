@@ -80,7 +80,7 @@ static int blk_rw(struct blk_worker *w, enum blk_op op, uint64_t sector, uint32_
 		blk_submit(w->d, r);
 		at += len;
 	}
-	return blk_wait(w->reqs, n);
+	return blk_wait(w->d, w->reqs, n);
 }
 
 static uint64_t blk_size(const struct blk_dev *d)
@@ -172,5 +172,5 @@ long blk_flush(struct blk_worker *w, const struct blk_who *who)
 	r->who = *who;
 	r->notif = w->notif;
 	blk_submit(w->d, r);
-	return blk_wait(r, 1);
+	return blk_wait(w->d, r, 1);
 }

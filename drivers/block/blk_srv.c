@@ -205,6 +205,10 @@ int blk_serve(struct blk_dev *d)
 	if (ep < 0)
 		return 1;
 	endpoint = (int)ep;
+	if (blk_queue_start(d)) {
+		printf("%s: cannot start its queue\n", d->name);
+		return 1;
+	}
 	for (int i = 0; i < WORKERS; i++) {
 		if (blk_worker_init(&workers[i], d, i) ||
 		    (i > 0 && __arbor_thread_start(blk_worker_loop, &workers[i]) < 0)) {

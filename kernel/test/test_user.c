@@ -508,3 +508,11 @@ KTEST(posix_block_vda)
 	run_disk_test(argv, "posix_blockdev");
 }
 
+/* The io controller on /dev/vda: io.stat, io.max (format, errors,
+ * throttling along the path, work-conserving), io.weight. */
+KTEST(posix_io_cgroup)
+{
+	const char *const argv[] = { "posix/iocg", NULL };
+	run_disk_test(argv, "posix_iocg");
+}
+

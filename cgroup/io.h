@@ -1,0 +1,69 @@
+/* The io controller (Linux's cgroup v2 "io"): the kernel keeps its
+ * configuration (io.max, io.weight) and statistics (io.stat) per cgroup
+ * and device; the block layer in each disk driver enforces it, asking
+ * the kernel before it dispatches a request and reporting each one it
+ * completed (kernel/dev/blkio.c, docs/block.md). */
+#ifndef ARBOR_CG_IO_H
+#define ARBOR_CG_IO_H
+
+#include "cgroup.h"
+
+#define IO_DEVS_MAX 8			/* devices the kernel knows (vda .. vdh) */
+#define IO_UNLIMITED UINT64_MAX		/* "max" in io.max */
+#define IO_REQ_BYTES_MAX (1ull << 30)	/* one request, as the syscalls accept it */
+
+enum io_dir { IO_READ, IO_WRITE, IO_DISCARD, IO_DIRS };
+enum io_limit { IO_RBPS, IO_WBPS, IO_RIOPS, IO_WIOPS, IO_LIMITS };
+
+/* A token bucket: tokens may go below zero by one request (a request is
+ * let through when its bucket is not in debt, then charged in full), so
+ * any request size passes and the long-run rate is exact. */
+struct io_bucket {
+	int64_t tokens;		/* bytes or ios */
+	uint64_t frac;		/* the part of a token earned, in 1e-9 */
+	uint64_t last_ns;	/* last refill */
+};
+
+/* One cgroup's state for one device, made on first use. */
+struct io_dev_state {
+	uint64_t bytes[IO_DIRS], ios[IO_DIRS];	/* io.stat: this subtree's */
+	uint64_t limit[IO_LIMITS];		/* io.max, IO_UNLIMITED: none */
+	struct io_bucket bucket[IO_LIMITS];
+	uint32_t weight;			/* io.weight override, 0: none */
+};
+
+struct io_state {
+	struct io_dev_state *dev[IO_DEVS_MAX];
+	uint32_t weight_default;		/* io.weight "default", 100 */
+};
+
+struct io_state *io_of(const struct cgroup *cg);
+
+/* The device table: index of MAJ:MIN, or -1 if not registered. */
+int io_dev_index(uint32_t major, uint32_t minor);
+/* MAJ:MIN of device i (false if the slot is free). */
+bool io_dev_number(int i, uint32_t *major, uint32_t *minor);
+/* A driver's device: its index (the same for the same number again),
+ * -ENOSPC if the table is full. */
+int io_dev_register(uint32_t major, uint32_t minor);
+/* cg's state for device i, made if missing (the allocation outside
+ * cg_lock): NULL if out of memory. cg is referenced by the caller. */
+struct io_dev_state *io_dev_state_get(struct cgroup *cg, int i);
+/* Frees cg's device states (the cgroup is being freed). */
+void io_dev_states_free(struct io_state *s);
+
+/* The block layer's calls (kernel/dev/blkio.c). The cgroup id names the
+ * requester's cgroup; an unknown one (removed) counts at the root. */
+/* A request of bytes in direction dir for cgroup id on device i may go
+ * now: 0, and every io.max bucket on the cgroup's path is charged; or
+ * the nanoseconds until it may, nothing charged. */
+uint64_t io_throttle(uint64_t cgroup_id, int i, enum io_dir dir, uint64_t bytes, uint64_t now_ns);
+/* A request completed: io.stat of the cgroup and each ancestor. 0 or
+ * -ENOMEM. */
+int io_account(uint64_t cgroup_id, int i, enum io_dir dir, uint64_t bytes);
+/* A new limit: the bucket starts full (one burst). cg_lock held. */
+void io_bucket_reset(struct io_bucket *b, uint64_t limit, uint64_t now_ns);
+/* cg was removed: forget it in the id cache. */
+void io_forget(struct cgroup *cg);
+
+#endif

@@ -1,0 +1,53 @@
+/* The io controller's calls for disk drivers (the block layer in each
+ * driver process enforces io.max and reports what it did; the kernel
+ * keeps the cgroup state, cgroup/io.h). Driver capability only: a client
+ * could otherwise charge other cgroups or lift its own throttling. */
+#include "abi/errno.h"
+#include "io.h"
+#include "proc.h"
+#include "syscall.h"
+#include "timer.h"
+
+static bool blkio_trusted(void)
+{
+	return current_thread()->proc->caps & PROC_CAP_DRIVER;
+}
+
+/* Validates a request's device, direction and size: its device index or
+ * -errno. */
+static long blkio_check(uint32_t major, uint32_t minor, int dir, uint64_t bytes)
+{
+	if (!blkio_trusted())
+		return -EPERM;
+	if (dir < 0 || dir >= IO_DIRS || bytes > IO_REQ_BYTES_MAX)
+		return -EINVAL;
+	int i = io_dev_index(major, minor);
+	return i < 0 ? -ENODEV : i;
+}
+
+long sys_blkio_register(uint32_t major, uint32_t minor)
+{
+	if (!blkio_trusted())
+		return -EPERM;
+	if (major == 0 || major >= 4096 || minor >= (1u << 20))
+		return -EINVAL;
+	int i = io_dev_register(major, minor);
+	return i < 0 ? i : 0;
+}
+
+long sys_blkio_throttle(uint64_t cgroup_id, uint32_t major, uint32_t minor, int dir, uint64_t bytes)
+{
+	long i = blkio_check(major, minor, dir, bytes);
+	if (i < 0)
+		return i;
+	uint64_t wait = io_throttle(cgroup_id, (int)i, (enum io_dir)dir, bytes, clock_ns());
+	return wait > (uint64_t)INT64_MAX ? INT64_MAX : (long)wait;
+}
+
+long sys_blkio_done(uint64_t cgroup_id, uint32_t major, uint32_t minor, int dir, uint64_t bytes)
+{
+	long i = blkio_check(major, minor, dir, bytes);
+	if (i < 0)
+		return i;
+	return io_account(cgroup_id, (int)i, (enum io_dir)dir, bytes);
+}

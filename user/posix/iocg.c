@@ -1,0 +1,213 @@
+/* The io controller on /dev/vda (253:0): io.stat counting exactly what
+ * the block layer did for a cgroup's processes (per device request of up
+ * to 128 KiB, partial sectors read first), io.max's format, errors and
+ * enforcement (a writer held to its limit and to its parent's, while other
+ * cgroups' requests keep flowing), io.weight's format and errors, and
+ * that only drivers may make the io controller's calls. The disk's last
+ * 4 MiB are saved first and written back at the end (the runner's second
+ * boot checks the pattern posix_block_vda left there). */
+#include <stdint.h>
+#include <sys/wait.h>
+#include <time.h>
+#include "arbor/syscalls.h"
+#include "check.h"
+
+#define DISK "/dev/vda"
+#define ROOT "/sys/fs/cgroup"
+#define CG ROOT "/io_test"
+#define AREA (4u << 20)
+#define MIB (1u << 20)
+
+static char *saved, *buf;
+static uint64_t area;	/* disk offset of the area the test writes */
+
+static double now_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + t.tv_nsec / 1e9;
+}
+
+static void check_errno(int r, int e, const char *what)
+{
+	if (!fails(r, e))
+		printf("# %s: got %d errno %d, want errno %d\n", what, r, errno, e);
+	check(fails(r, e), what);
+}
+
+/* count requests of len bytes at area + off, in cgroup cg (a child
+ * process); returns the seconds they took, or -1. */
+static double io_in(const char *cg, int wr, uint64_t off, size_t len, int count)
+{
+	char path[128];
+	int fds[2];
+	double took = -1;
+	if (pipe(fds))
+		return -1;
+	pid_t pid = fork();
+	if (pid == 0) {
+		snprintf(path, sizeof(path), "%s/cgroup.procs", cg);
+		int fd = open(DISK, O_RDWR);
+		int ok = fd >= 0 && put(path, "0") == 0;
+		double t0 = now_s();
+		for (int i = 0; ok && i < count; i++) {
+			uint64_t at = area + off + (uint64_t)i * len;
+			ok = (wr ? pwrite(fd, buf, len, (off_t)at) : pread(fd, buf, len, (off_t)at)) == (ssize_t)len;
+		}
+		double t = ok ? now_s() - t0 : -1;
+		(void)!write(fds[1], &t, sizeof(t));
+		_exit(ok ? 0 : 1);
+	}
+	close(fds[1]);
+	if (pid > 0 && read(fds[0], &took, sizeof(took)) != sizeof(took))
+		took = -1;
+	close(fds[0]);
+	int st;
+	if (pid < 0 || waitpid(pid, &st, 0) != pid || st != 0)
+		took = -1;
+	return took;
+}
+
+static int stat_is(const char *cg, unsigned long rb, unsigned long wb, unsigned long ri, unsigned long wi)
+{
+	char path[128], want[160];
+	snprintf(path, sizeof(path), "%s/io.stat", cg);
+	snprintf(want, sizeof(want), "253:0 rbytes=%lu wbytes=%lu rios=%lu wios=%lu dbytes=0 dios=0\n", rb, wb, ri, wi);
+	return text_is(path, want);
+}
+
+static void test_files(void)
+{
+	char text[256];
+	check(text_is(ROOT "/cgroup.controllers", "cpu io memory pids\n"), "io is listed between cpu and memory");
+	check(slurp(ROOT "/io.stat", text, sizeof(text)) >= 0, "the root has io.stat");
+	check(fails(open(ROOT "/io.max", O_RDONLY), ENOENT) && fails(open(ROOT "/io.weight", O_RDONLY), ENOENT),
+	      "the root has no io.max, no io.weight");
+	check(fails(open(CG "/io.stat", O_RDONLY), ENOENT), "no io files before the parent enables io");
+	check(put(ROOT "/cgroup.subtree_control", "+io") == 0 && slurp(CG "/io.stat", text, sizeof(text)) == 0,
+	      "+io at the root: an idle cgroup's io.stat is empty");
+	check(text_is(CG "/io.max", "") && text_is(CG "/io.weight", "default 100\n"), "io.max empty, io.weight default 100");
+}
+
+static void test_max_format(void)
+{
+	const char *f = CG "/a/io.max";
+	check(put(f, "253:0 wbps=1048576") == 0 && text_is(f, "253:0 rbps=max wbps=1048576 riops=max wiops=max\n"),
+	      "io.max: one key set, the others max");
+	check(put(f, "253:0 riops=100") == 0 && text_is(f, "253:0 rbps=max wbps=1048576 riops=100 wiops=max\n"),
+	      "io.max: a partial write keeps the other keys");
+	check(put(f, "253:0 wbps=max riops=max") == 0 && text_is(f, ""), "io.max: all max again: no line");
+	check(put(f, "  253:0  wiops=4 rbps=1 wbps=0x10 riops=3\n") == 0 &&
+	      text_is(f, "253:0 rbps=1 wbps=16 riops=3 wiops=4\n"), "io.max: any order, C numbers, spaces");
+	check_errno(put(f, "253:0 wbps=0"), ERANGE, "io.max wbps=0: ERANGE");
+	check_errno(put(f, "7:0 wbps=5"), ENODEV, "io.max of an unknown device: ENODEV");
+	check_errno(put(f, "253:0 foo=5"), EINVAL, "io.max unknown key: EINVAL");
+	check_errno(put(f, "253:0 wbps=abc"), EINVAL, "io.max junk value: EINVAL");
+	check_errno(put(f, "253:0 wbps=-1"), EINVAL, "io.max negative: EINVAL");
+	check_errno(put(f, "253:0 wbps"), EINVAL, "io.max key without value: EINVAL");
+	check_errno(put(f, "253 wbps=5"), EINVAL, "io.max malformed device: EINVAL");
+	check_errno(put(f, "253:0 rbps=7 wbps=0"), ERANGE, "io.max: a bad key anywhere changes nothing");
+	check(text_is(f, "253:0 rbps=1 wbps=16 riops=3 wiops=4\n"), "io.max unchanged by the failed writes");
+	check(put(f, "253:0 rbps=max wbps=max riops=max wiops=max") == 0 && text_is(f, ""), "io.max reset");
+}
+
+static void test_weight(void)
+{
+	const char *f = CG "/a/io.weight";
+	check(put(f, "50") == 0 && text_is(f, "default 50\n"), "io.weight N sets the default");
+	check(put(f, "default 200") == 0 && text_is(f, "default 200\n"), "io.weight 'default N'");
+	check(put(f, "253:0 300") == 0 && text_is(f, "default 200\n253:0 300\n"), "io.weight per device");
+	check(put(f, "253:0 default") == 0 && text_is(f, "default 200\n"), "io.weight 'MAJ:MIN default' drops it");
+	check_errno(put(f, "0"), EINVAL, "io.weight 0: EINVAL");
+	check_errno(put(f, "10001"), EINVAL, "io.weight 10001: EINVAL");
+	check_errno(put(f, "default abc"), EINVAL, "io.weight junk: EINVAL");
+	check_errno(put(f, "253:0 0"), EINVAL, "io.weight device 0: EINVAL");
+	check_errno(put(f, "7:0 10"), ENODEV, "io.weight unknown device: ENODEV");
+	check(put(f, "default 100") == 0 && text_is(f, "default 100\n"), "io.weight back to 100");
+}
+
+static void test_stat(void)
+{
+	const char *a = CG "/a";
+	check(io_in(a, 1, 0, 65536, 1) >= 0 && stat_is(a, 0, 65536, 0, 1), "a 64 KiB pwrite: wbytes=65536 wios=1");
+	check(io_in(a, 0, 0, 65536, 1) >= 0 && stat_is(a, 65536, 65536, 1, 1), "a 64 KiB pread: rbytes=65536 rios=1");
+	check(io_in(a, 1, MIB, MIB, 1) >= 0 && stat_is(a, 65536, 65536 + MIB, 1, 9),
+	      "a 1 MiB pwrite: 8 requests of 128 KiB");
+	check(io_in(a, 1, 10, 100, 1) >= 0 && stat_is(a, 66048, 66048 + MIB, 2, 10),
+	      "100 bytes inside a sector: one 512-byte read, one 512-byte write");
+	check(stat_is(CG, 66048, 66048 + MIB, 2, 10), "the parent counts its subtree");
+	check(text_is(CG "/b/io.stat", ""), "a sibling without I/O has no line");
+}
+
+static void test_throttle(void)
+{
+	double t;
+	check(put(CG "/a/io.max", "253:0 wbps=1048576") == 0, "io.max wbps=1 MiB/s on a");
+	t = io_in(CG "/a", 1, 0, 128 << 10, 16);
+	printf("# 2 MiB at wbps=1 MiB/s: %.2f s\n", t);
+	check(t >= 1.5 && t < 15, "a writer cannot exceed its wbps (2 MiB: at least 1.5 s)");
+	check(stat_is(CG "/a", 66048, 66048 + 3 * MIB, 2, 26), "io.stat counts throttled writes exactly");
+	check(put(CG "/p/io.max", "253:0 wbps=1048576") == 0, "io.max wbps=1 MiB/s on p");
+	t = io_in(CG "/p/c", 1, 0, 128 << 10, 16);
+	printf("# 2 MiB in p/c under p's wbps=1 MiB/s: %.2f s\n", t);
+	check(t >= 1.5 && t < 15, "a child is bound by its parent's io.max");
+	check(stat_is(CG "/p/c", 0, 2 * MIB, 0, 16) && stat_is(CG "/p", 0, 2 * MIB, 0, 16), "and counted in both");
+	check(io_in(CG "/b", 0, 0, 4096, 1) >= 0 && stat_is(CG "/b", 4096, 0, 1, 0), "reads in b: rios=1");
+}
+
+/* A throttled writer in a does not hold up b. */
+static void test_work_conserving(void)
+{
+	check(put(CG "/a/io.max", "253:0 wbps=262144") == 0, "io.max wbps=256 KiB/s on a");
+	pid_t slow = fork();
+	if (slow == 0)
+		_exit(io_in(CG "/a", 1, 0, 128 << 10, 4) >= 0 ? 0 : 1);
+	usleep(200000);	/* the slow writer is in its wait */
+	double t = io_in(CG "/b", 1, MIB, MIB, 3);
+	int st;
+	pid_t still = waitpid(slow, &st, WNOHANG);
+	printf("# 3 MiB in b while a is throttled: %.3f s\n", t);
+	check(t >= 0 && t < 1.0 && still == 0, "b's 3 MiB pass a's throttled writes (under 1 s)");
+	check(waitpid(slow, &st, 0) == slow && st == 0, "a's writer finishes");
+}
+
+static void test_syscalls(void)
+{
+	check(sys_blkio_done(1, 253, 0, 1, 512) == -EPERM, "blkio_done from a client: EPERM");
+	check(sys_blkio_throttle(1, 253, 0, 1, 512) == -EPERM, "blkio_throttle from a client: EPERM");
+	check(sys_blkio_register(7, 0) == -EPERM, "blkio_register from a client: EPERM");
+}
+
+int main(void)
+{
+	saved = malloc(AREA);
+	buf = malloc(MIB);
+	int fd = open(DISK, O_RDWR);
+	off_t end = fd >= 0 ? lseek(fd, 0, SEEK_END) : -1;
+	check(end > AREA && pread(fd, saved, AREA, end - AREA) == AREA, "save the disk's last 4 MiB");
+	area = (uint64_t)end - AREA;
+	memset(buf, 0x3c, MIB);
+	check(mkdir(CG, 0755) == 0 && mkdir(CG "/a", 0755) == 0 && mkdir(CG "/b", 0755) == 0 &&
+	      mkdir(CG "/p", 0755) == 0, "make io_test/{a,b,p}");
+	test_files();
+	check(put(CG "/cgroup.subtree_control", "+io") == 0 && put(CG "/p/cgroup.subtree_control", "+io") == 0 &&
+	      mkdir(CG "/p/c", 0755) == 0, "+io in io_test and p; p/c");
+	test_max_format();
+	test_weight();
+	test_stat();
+	test_throttle();
+	test_work_conserving();
+	test_syscalls();
+	check(put(CG "/p/cgroup.subtree_control", "-io") == 0 && text_is(CG "/p/io.max", "253:0 rbps=max wbps=1048576 riops=max wiops=max\n"),
+	      "disabling io below p keeps p's own io.max");
+	check(put(CG "/cgroup.subtree_control", "-io") == 0 && put(CG "/cgroup.subtree_control", "+io") == 0 &&
+	      text_is(CG "/p/io.max", "") && text_is(CG "/a/io.weight", "default 100\n"),
+	      "off and on again in the parent: the limits are gone");
+	check(rmdir(CG "/p/c") == 0 && rmdir(CG "/p") == 0 && rmdir(CG "/a") == 0 && rmdir(CG "/b") == 0 &&
+	      put(CG "/cgroup.subtree_control", "-io") == 0 && rmdir(CG) == 0 &&
+	      put(ROOT "/cgroup.subtree_control", "-io") == 0, "clean up");
+	check(pwrite(fd, saved, AREA, end - AREA) == AREA, "the disk's last 4 MiB written back");
+	close(fd);
+	printf("1..%d\n", n);
+	return failed ? 1 : 0;
+}
