@@ -224,6 +224,28 @@ def test_disk_persists(kernel, initrd, scratch, tally, timeout):
     ], b)
 
 
+def test_disk_errors(kernel, initrd, build, tally, timeout):
+    """A disk whose device fails every read of one sector (QEMU's blkdebug
+    injects EIO there): those reads are EIO, every other request at the
+    same time and after goes through."""
+    print("[qemu] a disk that fails reads of one sector", flush=True)
+    cfg, img = os.path.join(build, "eio.cfg"), os.path.join(build, "eio.img")
+    with open(cfg, "w") as f:
+        f.write('[inject-error]\nevent = "read_aio"\niotype = "read"\nerrno = "5"\nsector = "2048"\n')
+    with open(img, "wb") as f:
+        f.truncate(8 << 20)
+    b = boot(["--kernel", kernel, "--initrd", initrd, "--append", "run=posix/blockdev errors", "--",
+              "-drive", f"file=blkdebug:{cfg}:{img},if=none,id=e0,format=raw",
+              "-device", "virtio-blk-pci,drive=e0"], timeout, until="arbor-run: ")
+    expect(tally, "a device error is EIO for its request only", [
+        ("EIO for the failing sector", any(l.startswith("ok ") and "a read the device fails: EIO" in l
+                                           for l in b.lines)),
+        ("the others go through", any(l.startswith("ok ") and "never hold up or spoil the others" in l
+                                      for l in b.lines)),
+        ("the check exited 0", "arbor-run: exited 0" in b.lines),
+    ], b)
+
+
 def test_fault_report(kernel, tally, timeout):
     """A deliberate kernel fault: the runner must see a panic (not a hang),
     blame the running test, and get registers and named frames."""
@@ -328,6 +350,7 @@ def main():
                  ["--kernel", kernel, "--initrd", initrd, "--append", "test=all mem=256", "--mem", "256",
                   "--disk", scratch], tally, a.timeout)
     test_disk_persists(kernel, initrd, scratch, tally, a.timeout)
+    test_disk_errors(kernel, initrd, a.build, tally, a.timeout)
     print("[qemu] boot paths and failure reporting", flush=True)
     test_grub_boot(os.path.join(a.build, "arbor-test.iso"), tally, a.timeout)
     test_boot_to_user_space(kernel, initrd, tally, a.timeout)
