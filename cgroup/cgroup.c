@@ -14,7 +14,8 @@
 #include "panic.h"
 #include "spinlock.h"
 
-struct cgroup cg_root;
+static struct sched_psi cg_root_psi; /* the scheduler counts pressure from the first thread */
+struct cgroup cg_root = { .psi = &cg_root_psi };
 _Static_assert(sizeof(struct cgroup) <= 1024, "a cgroup is one 1 KiB heap object (<= 2 KiB each, with its states)");
 static struct spinlock cg_tree_lock = SPINLOCK_INIT("cgroup");
 static uint64_t cg_next_id = 1;

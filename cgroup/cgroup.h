@@ -15,7 +15,7 @@
 #include "types.h"
 
 #define CG_NAME_MAX 255
-#define CG_NAME_INLINE 72
+#define CG_NAME_INLINE 184
 #define CG_WEIGHT_DEFAULT 100
 #define CG_WEIGHT_MIN 1
 #define CG_WEIGHT_MAX 10000
@@ -106,7 +106,10 @@ struct cgroup {
 	struct sched_queue rq;
 	uint32_t cpu_shares;		/* its weight in the parent's queue (sched_weight_from_cgroup) */
 	struct sched_bandwidth cpu_bw;	/* cpu.max */
-	struct sched_psi cpu_psi;	/* cpu.pressure */
+	/* cpu.pressure, memory.pressure, io.pressure: at the start of the
+	 * block that holds the controllers' states (static for the root) */
+	struct sched_psi *psi;
+	void *state_block;		/* that block (cg_states_alloc) */
 	bool pressure_off;		/* cgroup.pressure 0: no *.pressure files */
 	bool cpu_idle;			/* cpu.idle: weight SCHED_IDLE_WEIGHT meanwhile */
 	/* tick samples over the whole subtree: user, system, and user time of

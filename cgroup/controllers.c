@@ -18,16 +18,24 @@ static size_t cg_state_span(const struct cg_controller *c)
 	return (c->state_size + CG_STATE_ALIGN - 1) & ~(size_t)(CG_STATE_ALIGN - 1);
 }
 
-/* Every controller's state in one block (one allocation per mkdir, not
- * one per controller); the first state is the block's start. */
+#define CG_PSI_SPAN ((sizeof(struct sched_psi) + CG_STATE_ALIGN - 1) & ~(size_t)(CG_STATE_ALIGN - 1))
+
+/* The cgroup's pressure state (unless it has one: the root's is static)
+ * and every controller's state, in one block: one allocation per mkdir,
+ * not one per controller. */
 int cg_states_alloc(struct cgroup *cg)
 {
-	size_t total = 0;
+	size_t total = cg->psi ? 0 : CG_PSI_SPAN;
 	for (unsigned i = 0; i < cg_nr_controllers; i++)
 		total += cg_state_span(cg_controllers[i]);
 	char *block = total ? kzalloc(total) : NULL;
 	if (total && !block)
 		return -ENOMEM;
+	cg->state_block = block;
+	if (!cg->psi) {
+		cg->psi = (struct sched_psi *)block;
+		block += CG_PSI_SPAN;
+	}
 	for (unsigned i = 0; i < cg_nr_controllers; i++) {
 		const struct cg_controller *c = cg_controllers[i];
 		if (!c->state_size)
@@ -42,15 +50,15 @@ int cg_states_alloc(struct cgroup *cg)
 
 void cg_states_free(struct cgroup *cg)
 {
-	void *block = NULL;
 	for (unsigned i = 0; i < cg_nr_controllers; i++) {
 		if (cg->cstate[i] && cg_controllers[i]->state_free)
 			cg_controllers[i]->state_free(cg->cstate[i]);
-		if (!block)
-			block = cg->cstate[i];
 		cg->cstate[i] = NULL;
 	}
-	kfree(block);
+	if ((void *)cg->psi == cg->state_block)
+		cg->psi = NULL;
+	kfree(cg->state_block);
+	cg->state_block = NULL;
 }
 
 void cg_controllers_offline(struct cgroup *cg)

@@ -71,7 +71,7 @@ static void psi_catch_up(struct sched_psi *p, uint64_t now)
 static void psi_settle(struct sched_psi *p, uint64_t *now)
 {
 	uint32_t state = (p->nr_queued > p->running ? PSI_BIT(PSI_CPU_SOME) : 0) |
-			 (p->nr_queued && !p->running && p != &cg_root.cpu_psi ? PSI_BIT(PSI_CPU_FULL) : 0) |
+			 (p->nr_queued && !p->running && p != cg_root.psi ? PSI_BIT(PSI_CPU_FULL) : 0) |
 			 (p->nr_memstall ? PSI_BIT(PSI_MEM_SOME) : 0) |
 			 (p->nr_memstall && !p->nr_queued ? PSI_BIT(PSI_MEM_FULL) : 0);
 	if (state == p->state && p->win_end)
@@ -98,15 +98,15 @@ static void psi_add(struct sched_psi *p, int dqueued, int drunning, int dmemstal
 static void psi_count(struct sched_entity *se, int dqueued, int drunning, int dmemstall)
 {
 	for (struct sched_entity *e = se->parent->owner; e; e = e->parent->owner)
-		psi_add(&group_cgroup(e)->cpu_psi, dqueued, drunning, dmemstall);
-	psi_add(&cg_root.cpu_psi, dqueued, drunning, dmemstall);
+		psi_add(group_cgroup(e)->psi, dqueued, drunning, dmemstall);
+	psi_add(cg_root.psi, dqueued, drunning, dmemstall);
 }
 
 static void psi_settle_path(struct sched_entity *se, uint64_t *now)
 {
 	for (struct sched_entity *e = se->parent->owner; e; e = e->parent->owner)
-		psi_settle(&group_cgroup(e)->cpu_psi, now);
-	psi_settle(&cg_root.cpu_psi, now);
+		psi_settle(group_cgroup(e)->psi, now);
+	psi_settle(cg_root.psi, now);
 }
 
 void sched_psi_queued(struct sched_entity *se, int delta)
@@ -158,7 +158,7 @@ void sched_cg_pressure(struct cgroup *cg, struct sched_psi *out)
 {
 	uint64_t f = spin_lock_irqsave(&sched_lock);
 	uint64_t now = clock_ns();
-	struct sched_psi *p = &cg->cpu_psi;
+	struct sched_psi *p = cg->psi;
 	psi_catch_up(p, now);
 	*out = *p;
 	for (int k = 0; k < PSI_KINDS; k++)

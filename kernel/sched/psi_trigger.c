@@ -34,7 +34,7 @@ struct psi_trigger *sched_psi_trigger_new(struct cgroup *cg, int kind, uint64_t 
 	struct psi_trigger *t = kzalloc(sizeof(*t));
 	if (!t)
 		return NULL;
-	t->psi = &cg->cpu_psi;
+	t->psi = cg->psi;
 	t->kind = kind;
 	t->stall = stall_ns;
 	t->window = window_ns;
