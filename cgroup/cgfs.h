@@ -129,6 +129,7 @@ int cgfs_write_threads(struct cgroup *cg, int64_t tid, const struct k_cgwriter *
 int cgfs_show_cpu_stat(struct cgroup *cg, struct cgfs_buf *out);
 int cgfs_show_cpu_stat_local(struct cgroup *cg, struct cgfs_buf *out);
 int cgfs_show_memory_pressure(struct cgroup *cg, struct cgfs_buf *out);
+int cgfs_show_io_pressure(struct cgroup *cg, struct cgfs_buf *out);
 /* Pressure triggers on an open *.pressure file (cgroup/cpu.c): a write
  * makes one (once per open file; root only); poll reports its firings. */
 extern const struct cft_open_ops cgfs_trigger_ops;

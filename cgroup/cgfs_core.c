@@ -376,6 +376,8 @@ static const struct cftype cgfs_core_extra[] = {
 	  .open = &cgfs_trigger_ops },
 	{ .name = "cpu.stat", .mode = 0444, .show = cgfs_show_cpu_stat },
 	{ .name = "cpu.stat.local", .mode = 0444, .show = cgfs_show_cpu_stat_local },
+	{ .name = "io.pressure", .mode = 0644, .flags = CFT_PRESSURE, .show = cgfs_show_io_pressure,
+	  .open = &cgfs_trigger_ops },
 	{ .name = "memory.pressure", .mode = 0644, .flags = CFT_PRESSURE, .show = cgfs_show_memory_pressure,
 	  .open = &cgfs_trigger_ops },
 };

@@ -235,7 +235,13 @@ int cgfs_show_memory_pressure(struct cgroup *cg, struct cgfs_buf *out)
 	return 0;
 }
 
-/* A trigger written to cpu.pressure or memory.pressure lives as long as
+int cgfs_show_io_pressure(struct cgroup *cg, struct cgfs_buf *out)
+{
+	cgfs_show_pressure(cg, out, PSI_IO_SOME);
+	return 0;
+}
+
+/* A trigger written to cpu.pressure, memory.pressure or io.pressure lives as long as
  * the open file; the file's name says which resource it watches. */
 static int cpu_trigger_write(struct cgroup *cg, const struct cftype *f, char *text, void **state)
 {
@@ -244,7 +250,8 @@ static int cpu_trigger_write(struct cgroup *cg, const struct cftype *f, char *te
 	int err = cgfs_parse_trigger(text, &kind, &stall, &window);
 	if (err || !state)
 		return err;
-	int base = strncmp(f->name, "memory.", 7) == 0 ? PSI_MEM_SOME : PSI_CPU_SOME;
+	int base = strncmp(f->name, "memory.", 7) == 0 ? PSI_MEM_SOME :
+		   strncmp(f->name, "io.", 3) == 0 ? PSI_IO_SOME : PSI_CPU_SOME;
 	*state = sched_psi_trigger_new(cg, base + kind, stall * US, window * US);
 	return *state ? 0 : -ENOMEM;
 }

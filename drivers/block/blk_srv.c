@@ -205,6 +205,7 @@ int blk_serve(struct blk_dev *d)
 	if (ep < 0)
 		return 1;
 	endpoint = (int)ep;
+	sys_ipc_mark_io(endpoint); /* our clients wait for the disk: io pressure */
 	if (blk_queue_start(d)) {
 		printf("%s: cannot start its queue\n", d->name);
 		return 1;

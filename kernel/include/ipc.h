@@ -15,6 +15,7 @@ struct endpoint {
 	struct kobj obj;
 	struct proc *owner;		/* whose exit closes the endpoint */
 	bool dead;
+	bool io;			/* a disk's server: its callers wait for io */
 	struct list_head receivers;	/* server threads waiting for a call */
 	struct list_head callers;	/* callers waiting for a server */
 	struct list_head events;	/* kernel messages (channel closed) */

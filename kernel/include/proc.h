@@ -74,6 +74,7 @@ struct thread {
 	struct cgroup *mem_fail, *mem_high;
 	uint64_t mem_high_pages;
 	bool memstall;			/* stalled on memory (pressure), sched_lock */
+	bool iowait;			/* in a call to a disk's server (io pressure), sched_lock */
 	uint64_t clear_tid;		/* user word zeroed and futex-woken at exit */
 	uint64_t sig_blocked;		/* bit sig-1: blocked signals */
 	uint64_t sig_pending;		/* bit sig-1: signals sent to this thread */

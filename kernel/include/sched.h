@@ -86,6 +86,9 @@ void sched_cg_pressure(struct cgroup *cg, struct sched_psi *out);
  * moves a stalled thread's count (migration), sched_lock held. */
 void sched_memstall(bool enter);
 void sched_psi_memstall_locked(struct sched_entity *se, int delta);
+/* A thread starts (+1) or ends (-1) waiting for a disk (a call to an io
+ * endpoint, kernel/ipc/ipc.c): io pressure. sched_lock held. */
+void sched_psi_iowait_locked(struct sched_entity *se, int delta);
 /* Stall time of a kind (PSI_CPU_SOME ... PSI_MEM_FULL) up to now; sched_lock held. */
 uint64_t sched_psi_total_locked(const struct sched_psi *p, int kind, uint64_t now);
 /* Pressure triggers (kernel/sched/psi_trigger.c): one fires when cg's

@@ -85,10 +85,11 @@ struct sched_entity;
  * thread is below it, threads below it stalled on memory, the stall
  * state since state_start, the stalled totals and the decaying averages
  * over 10, 60 and 300 s (percent, fixed point 1/2048), updated every 2 s
- * window, for each kind (PSI_CPU_SOME ... PSI_MEM_FULL). */
-enum { PSI_CPU_SOME, PSI_CPU_FULL, PSI_MEM_SOME, PSI_MEM_FULL, PSI_KINDS };
+ * window, for each kind (PSI_CPU_SOME ... PSI_IO_FULL); threads waiting
+ * for a disk below it count for io. */
+enum { PSI_CPU_SOME, PSI_CPU_FULL, PSI_MEM_SOME, PSI_MEM_FULL, PSI_IO_SOME, PSI_IO_FULL, PSI_KINDS };
 struct sched_psi {
-	uint32_t nr_queued, running, nr_memstall;
+	uint32_t nr_queued, running, nr_memstall, nr_iowait;
 	uint32_t state;
 	uint64_t state_start;
 	uint64_t total[PSI_KINDS];

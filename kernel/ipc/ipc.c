@@ -97,6 +97,21 @@ static struct endpoint *ipc_get(int h)
 	return o ? container_of(o, struct endpoint, obj) : NULL;
 }
 
+long sys_ipc_mark_io(int h)
+{
+	struct proc *p = current_thread()->proc;
+	if (!(p->caps & PROC_CAP_DRIVER))
+		return -EPERM;
+	struct endpoint *ep = ipc_get(h);
+	if (!ep)
+		return -EBADF;
+	long r = ep->owner == p ? 0 : -EPERM;
+	if (!r)
+		ep->io = true;
+	kobj_put(&ep->obj);
+	return r;
+}
+
 long sys_chan_create(int h, uint64_t badge)
 {
 	struct proc *p = current_thread()->proc;
@@ -204,6 +219,10 @@ static __attribute__((always_inline)) inline long ipc_call_loaded(int h, const v
 
 	uint64_t f = sched_lock_ipc();
 	int r;
+	if (ep->io) { /* waiting for a disk, through its server: io pressure */
+		self->iowait = true;
+		sched_psi_iowait_locked(&self->se, 1);
+	}
 	if (ep->dead) {
 		r = -EHOSTDOWN;
 	} else if (!list_empty(&ep->receivers)) {
@@ -215,6 +234,10 @@ static __attribute__((always_inline)) inline long ipc_call_loaded(int h, const v
 		r = sched_block_locked(&ep->callers, 0);
 		self->ipc_ep = NULL;
 		/* Picked up by a server: we were DONATING until its reply. */
+	}
+	if (self->iowait) {
+		self->iowait = false;
+		sched_psi_iowait_locked(&self->se, -1);
 	}
 	sched_unlock_ipc(f);
 	kobj_put(&ep->obj);

@@ -427,9 +427,13 @@ void sched_move_thread(struct thread *t, struct cgroup *to)
 		sched_psi_switch(&t->se, NULL);
 	if (t->memstall)
 		sched_psi_memstall_locked(&t->se, -1);
+	if (t->iowait)
+		sched_psi_iowait_locked(&t->se, -1);
 	sched_move(&t->se, &to->rq);
 	if (t->memstall)
 		sched_psi_memstall_locked(&t->se, 1);
+	if (t->iowait)
+		sched_psi_iowait_locked(&t->se, 1);
 	if (running)
 		sched_psi_switch(NULL, &t->se);
 	t->cgroup = to;

@@ -73,7 +73,9 @@ static void psi_settle(struct sched_psi *p, uint64_t *now)
 	uint32_t state = (p->nr_queued > p->running ? PSI_BIT(PSI_CPU_SOME) : 0) |
 			 (p->nr_queued && !p->running && p != cg_root.psi ? PSI_BIT(PSI_CPU_FULL) : 0) |
 			 (p->nr_memstall ? PSI_BIT(PSI_MEM_SOME) : 0) |
-			 (p->nr_memstall && !p->nr_queued ? PSI_BIT(PSI_MEM_FULL) : 0);
+			 (p->nr_memstall && !p->nr_queued ? PSI_BIT(PSI_MEM_FULL) : 0) |
+			 (p->nr_iowait ? PSI_BIT(PSI_IO_SOME) : 0) |
+			 (p->nr_iowait && !p->nr_queued ? PSI_BIT(PSI_IO_FULL) : 0);
 	if (state == p->state && p->win_end)
 		return;
 	if (!*now)
@@ -85,21 +87,27 @@ static void psi_settle(struct sched_psi *p, uint64_t *now)
 	p->state = state;
 }
 
-static void psi_add(struct sched_psi *p, int dqueued, int drunning, int dmemstall)
+/* Changes of a thread's counts: queued, running, stalled on memory or io. */
+struct psi_delta {
+	int queued, running, memstall, iowait;
+};
+
+static void psi_add(struct sched_psi *p, const struct psi_delta *d)
 {
-	p->nr_queued += (uint32_t)dqueued;
-	p->running += (uint32_t)drunning;
-	p->nr_memstall += (uint32_t)dmemstall;
+	p->nr_queued += (uint32_t)d->queued;
+	p->running += (uint32_t)d->running;
+	p->nr_memstall += (uint32_t)d->memstall;
+	p->nr_iowait += (uint32_t)d->iowait;
 }
 
 /* The groups above thread entity se (the root last): counts, then states.
  * Counting both paths of a switch before settling either means groups on
  * both (their running count goes -1 +1) see no change at all. */
-static void psi_count(struct sched_entity *se, int dqueued, int drunning, int dmemstall)
+static void psi_count(struct sched_entity *se, struct psi_delta d)
 {
 	for (struct sched_entity *e = se->parent->owner; e; e = e->parent->owner)
-		psi_add(group_cgroup(e)->psi, dqueued, drunning, dmemstall);
-	psi_add(cg_root.psi, dqueued, drunning, dmemstall);
+		psi_add(group_cgroup(e)->psi, &d);
+	psi_add(cg_root.psi, &d);
 }
 
 static void psi_settle_path(struct sched_entity *se, uint64_t *now)
@@ -112,7 +120,7 @@ static void psi_settle_path(struct sched_entity *se, uint64_t *now)
 void sched_psi_queued(struct sched_entity *se, int delta)
 {
 	uint64_t now = 0;
-	psi_count(se, delta, 0, 0);
+	psi_count(se, (struct psi_delta){ .queued = delta });
 	psi_settle_path(se, &now);
 }
 
@@ -122,9 +130,9 @@ void sched_psi_switch(struct sched_entity *from, struct sched_entity *to)
 	if (from == to)
 		return;
 	if (from)
-		psi_count(from, 0, -1, 0);
+		psi_count(from, (struct psi_delta){ .running = -1 });
 	if (to)
-		psi_count(to, 0, 1, 0);
+		psi_count(to, (struct psi_delta){ .running = 1 });
 	if (from)
 		psi_settle_path(from, &now);
 	if (to && (!from || to->parent != from->parent))
@@ -134,7 +142,14 @@ void sched_psi_switch(struct sched_entity *from, struct sched_entity *to)
 void sched_psi_memstall_locked(struct sched_entity *se, int delta)
 {
 	uint64_t now = 0;
-	psi_count(se, 0, 0, delta);
+	psi_count(se, (struct psi_delta){ .memstall = delta });
+	psi_settle_path(se, &now);
+}
+
+void sched_psi_iowait_locked(struct sched_entity *se, int delta)
+{
+	uint64_t now = 0;
+	psi_count(se, (struct psi_delta){ .iowait = delta });
 	psi_settle_path(se, &now);
 }
 

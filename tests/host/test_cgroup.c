@@ -105,6 +105,12 @@ static int trigger_write(struct cgroup *cg, const struct cftype *f, char *text, 
 	return strcmp(text, "some 1 500000") == 0 ? 0 : -EINVAL;
 }
 
+int cgfs_show_io_pressure(struct cgroup *cg, struct cgfs_buf *out)
+{
+	cgfs_printf(out, "io some (%s)\n", cg->name);
+	return 0;
+}
+
 int cgfs_show_memory_pressure(struct cgroup *cg, struct cgfs_buf *out)
 {
 	cgfs_printf(out, "memory some (%s)\n", cg->name);
@@ -313,9 +319,9 @@ static void test_files(void)
 	const char *names[] = { "cgroup.controllers", "cgroup.events", "cgroup.freeze", "cgroup.kill",
 				"cgroup.max.depth", "cgroup.max.descendants", "cgroup.pressure", "cgroup.procs",
 				"cgroup.stat", "cgroup.subtree_control", "cgroup.threads", "cgroup.type",
-				"cpu.pressure", "cpu.stat", "cpu.stat.local", "memory.pressure" };
+				"cpu.pressure", "cpu.stat", "cpu.stat.local", "io.pressure", "memory.pressure" };
 	const uint16_t modes[] = { 0444, 0444, 0644, 0200, 0644, 0644, 0644, 0644, 0444, 0644, 0644, 0644, 0644, 0444, 0444,
-				   0644 };
+				   0644, 0644 };
 	bool all = true;
 	for (unsigned i = 0; i < ARRAY_SIZE(names); i++) {
 		const struct cftype *f = cgfs_file_at(a, i);
@@ -423,7 +429,8 @@ static void test_subtree_control(void)
 	const struct cftype *f;
 	for (unsigned i = 0; (f = cgfs_file_at(a, i)); i++) {
 		const char *prefix = strncmp(f->name, "pids.", 5) == 0 ? "pids." : strncmp(f->name, "cpu.", 4) == 0 ? "cpu." :
-				     strncmp(f->name, "memory.", 7) == 0 ? "memory." : "cgroup.";
+				     strncmp(f->name, "memory.", 7) == 0 ? "memory." :
+				     strncmp(f->name, "io.", 3) == 0 ? "io." : "cgroup.";
 		found &= strncmp(f->name, prefix, strlen(prefix)) == 0 && cgfs_file_find(a, f->name) == f;
 	}
 	ok(found && !cgfs_file_find(a, "cgroup.") && !cgfs_file_find(a, "cgroup") && !cgfs_file_find(a, "pids.maxx") &&

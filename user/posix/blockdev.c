@@ -188,6 +188,25 @@ static int verify_parallel(uint64_t size)
 	return ok;
 }
 
+/* "total=" of the some line of a pressure file, or -1. */
+static long io_some_total(const char *path)
+{
+	char b[256];
+	long n = slurp(path, b, sizeof(b));
+	char *t = n > 0 && strncmp(b, "some avg10=", 11) == 0 && strstr(b, "\nfull avg10=") ? strstr(b, "total=") : NULL;
+	return t ? atol(t + 6) : -1;
+}
+
+/* This process's cgroup's io.pressure. */
+static void own_io_pressure(char *path, size_t size)
+{
+	char cg[256] = "";
+	long n = slurp("/proc/self/cgroup", cg, sizeof(cg));
+	if (n > 3 && cg[n - 1] == '\n')
+		cg[n - 1] = '\0';
+	snprintf(path, size, "/sys/fs/cgroup%s/io.pressure", n > 3 ? cg + 3 : "");
+}
+
 /* The runner's disk-error boot: QEMU fails every read of sector
  * EIO_SECTOR (blkdebug). The failing request is EIO; the others, at once
  * and after, go through, and the disk is not hurt. */
@@ -243,7 +262,13 @@ int main(int argc, char **argv)
 		test_partial(fd);
 		test_end(fd, size);
 		test_errors(fd);
+		char iop[300];
+		own_io_pressure(iop, sizeof(iop));
+		long io0 = io_some_total(iop), sys0 = io_some_total("/proc/pressure/io");
+		check(io0 >= 0 && sys0 >= 0, "io.pressure of our cgroup and /proc/pressure/io: some and full lines");
 		check(fill_disk(fd, size), "the pattern written over the whole disk in odd-sized chunks");
+		check(io_some_total(iop) > io0 + 1000 && io_some_total("/proc/pressure/io") > sys0 + 1000,
+		      "waiting for the disk shows as io pressure, in our cgroup and the system's");
 		check(verify(fd, 0, size, 0), "read back in other odd-sized chunks, every byte compared");
 		check(verify_parallel(size), "four processes read it back at once");
 	}

@@ -56,6 +56,7 @@ enum pnode {
 	P_PID, P_CGROUP, P_CMDLINE, P_PMOUNTS, P_STAT, P_STATUS,	/* per process */
 	P_PRESSURE, P_PRESSURE_CPU, P_PRESSURE_MEMORY, /* /proc/pressure */
 	P_OOM_SCORE, P_OOM_SCORE_ADJ,		/* per process; node_ino needs < 16 */
+	P_PRESSURE_IO,				/* top level again: any number */
 };
 
 static const struct { const char *name; enum pnode node; } top_files[] = {
@@ -132,9 +133,9 @@ static int procfs_lookup(const char *path, int self, struct pref *out)
 				return -ENOENT;
 			cur.node = top_files[i].node;
 		} else if (cur.node == P_PRESSURE) {
-			if (strcmp(name, "cpu") != 0 && strcmp(name, "memory") != 0)
+			if (strcmp(name, "cpu") != 0 && strcmp(name, "memory") != 0 && strcmp(name, "io") != 0)
 				return -ENOENT;
-			cur.node = name[0] == 'c' ? P_PRESSURE_CPU : P_PRESSURE_MEMORY;
+			cur.node = name[0] == 'c' ? P_PRESSURE_CPU : name[0] == 'm' ? P_PRESSURE_MEMORY : P_PRESSURE_IO;
 		} else if (cur.node == P_PID) {
 			size_t i = 0;
 			while (i < NELEM(pid_files) && strcmp(name, pid_files[i].name) != 0)
@@ -157,7 +158,7 @@ static bool is_dir(enum pnode n)
 
 static bool is_writable(enum pnode n)
 {
-	return n == P_PRESSURE_CPU || n == P_PRESSURE_MEMORY || n == P_OOM_SCORE_ADJ;
+	return n == P_PRESSURE_CPU || n == P_PRESSURE_MEMORY || n == P_PRESSURE_IO || n == P_OOM_SCORE_ADJ;
 }
 
 /* Files formatted anew at each read from the start (Linux's are). */
@@ -174,7 +175,7 @@ static uint64_t node_ino(const struct pref *p)
 /* -ENOENT if the process is gone. */
 static bool is_pressure(int node)
 {
-	return node == P_PRESSURE_CPU || node == P_PRESSURE_MEMORY;
+	return node == P_PRESSURE_CPU || node == P_PRESSURE_MEMORY || node == P_PRESSURE_IO;
 }
 
 static int procfs_stat(const struct pref *p, struct stat *st)
@@ -411,7 +412,8 @@ static long procfs_open(const struct fs_req *r, const struct pref *p, int flags)
 		return -ENOTDIR;
 	if (is_pressure(p->node))
 		return procfs_open_pressure(r, &st, flags,
-					    p->node == P_PRESSURE_CPU ? "/cpu.pressure" : "/memory.pressure");
+					    p->node == P_PRESSURE_CPU ? "/cpu.pressure" :
+					    p->node == P_PRESSURE_MEMORY ? "/memory.pressure" : "/io.pressure");
 	if (!is_writable(p->node) && (acc != O_RDONLY || (flags & O_TRUNC)))
 		return -EACCES; /* only oom_score_adj takes writes */
 	int want = (acc != O_WRONLY ? R_OK : 0) | (acc != O_RDONLY ? W_OK : 0);
@@ -505,9 +507,12 @@ static long procfs_readdir(struct fs_file *f, struct ipc_msg *m)
 	if (p->node == P_ROOT)
 		return readdir_root(m, pos);
 	if (p->node == P_PRESSURE) {
-		struct pref c = { pos == 2 ? P_PRESSURE_CPU : P_PRESSURE_MEMORY, 0 };
-		if (pos == 2 || pos == 3)
-			return fssrv_put_dirent(m, node_ino(&c), DT_REG, pos == 2 ? "cpu" : "memory", pos + 1);
+		static const char *const names[] = { "cpu", "io", "memory" };
+		static const enum pnode nodes[] = { P_PRESSURE_CPU, P_PRESSURE_IO, P_PRESSURE_MEMORY };
+		if (pos - 2 < 3) {
+			struct pref c = { nodes[pos - 2], 0 };
+			return fssrv_put_dirent(m, node_ino(&c), DT_REG, names[pos - 2], pos + 1);
+		}
 		m->w[1] = 0;
 		return 0;
 	}
