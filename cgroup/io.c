@@ -13,8 +13,9 @@
  * buckets kept here (io_dev.c): a request waits for every ancestor's.
  *
  * io.weight: "default N" and "MAJ:MIN N" overrides, 1..10000 (EINVAL
- * outside, as Linux). Stored and shown; no proportional scheduler uses
- * it yet (docs/block.md).
+ * outside, as Linux). The block layer's weighted fair queue asks for
+ * them (blkio_weights, io_dev.c) and shares the disk by them
+ * (drivers/block/blk_sched.c, docs/block.md).
  *
  * Disabling the controller in a parent drops the child's limits and
  * weights, as its files go. */

@@ -61,6 +61,11 @@ uint64_t io_throttle(uint64_t cgroup_id, int i, enum io_dir dir, uint64_t bytes,
 /* A request completed: io.stat of the cgroup and each ancestor. 0 or
  * -ENOMEM. */
 int io_account(uint64_t cgroup_id, int i, enum io_dir dir, uint64_t bytes);
+struct blkio_node;
+/* io.weight along the path of cgroup id on device i, from the top-level
+ * cgroup down (at most max levels, the deeper ones counting as the last):
+ * the number of levels, 0 for the root. */
+int io_weights(uint64_t cgroup_id, int i, struct blkio_node *out, int max);
 /* A new limit: the bucket starts full (one burst). cg_lock held. */
 void io_bucket_reset(struct io_bucket *b, uint64_t limit, uint64_t now_ns);
 /* cg was removed: forget it in the id cache. */

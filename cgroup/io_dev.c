@@ -7,6 +7,9 @@
 #include "controller.h"
 #include "abi/errno.h"
 #include "heap.h"
+#include "abi/blk.h"
+
+extern struct cg_controller cg_io;
 
 #define NS 1000000000ull
 #define IO_CACHE 16
@@ -204,4 +207,41 @@ int io_account(uint64_t cgroup_id, int i, enum io_dir dir, uint64_t bytes)
 	}
 	cg_put(cg);
 	return err;
+}
+
+/* cg's weight on device i: its override, else its default. cg_lock. */
+static uint32_t io_weight_of(const struct cgroup *cg, int i)
+{
+	const struct io_state *s = io_of(cg);
+	const struct io_dev_state *d = s->dev[i];
+	return d && d->weight ? d->weight : s->weight_default;
+}
+
+/* The cgroup whose weight cg's I/O competes with: cg itself, or, when
+ * its parent does not enable io, the nearest ancestor whose parent does
+ * (Linux: a cgroup without the controller is part of its parent's). */
+static struct cgroup *io_weight_node(struct cgroup *cg)
+{
+	while (cg->parent && !(cg->parent->subtree_control & cg_io.bit))
+		cg = cg->parent;
+	return cg;
+}
+
+int io_weights(uint64_t cgroup_id, int i, struct blkio_node *out, int max)
+{
+	int depth = 0;
+	cg_lock();
+	struct cgroup *leaf = io_weight_node(io_find_locked(cgroup_id));
+	for (struct cgroup *a = leaf; a->parent; a = a->parent)
+		depth++;
+	/* the path from the top-level cgroup down; levels past max merge
+	 * into the last one returned */
+	int n = depth < max ? depth : max, k = depth;
+	for (struct cgroup *a = leaf; a->parent; a = a->parent) {
+		k--;
+		if (k < n)
+			out[k] = (struct blkio_node){ .id = a->id, .weight = io_weight_of(a, i) };
+	}
+	cg_unlock();
+	return n;
 }

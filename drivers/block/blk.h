@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "arbor/syscalls.h"
+#include "abi/blk.h"
 
 #define BLK_SECTOR 512u
 
@@ -36,6 +37,7 @@ struct blk_who {
 	int32_t pid;
 };
 
+struct blk_cg;
 struct blk_req {
 	enum blk_op op;
 	uint64_t sector;	/* in BLK_SECTOR units */
@@ -51,6 +53,28 @@ struct blk_req {
 	 * offered before this clock_ns (0: any time) */
 	bool charged;
 	uint64_t not_before;
+	struct blk_cg *cg;	/* io.weight (blk_sched.c): its cgroup's entry */
+};
+
+/* io.weight (blk_sched.c): a requesting cgroup's place in the fair queue. */
+#define BLK_CGS 64		/* cgroups active at once on a disk */
+struct blk_cg {
+	uint64_t id;		/* the cgroup id requests carry */
+	uint64_t vtime;		/* virtual time: cost / share, summed */
+	uint64_t fetched_ns;	/* when path was asked (0: free entry) */
+	uint32_t active;	/* requests pending or in flight */
+	uint32_t inflight;	/* of them, at the device */
+	uint64_t last_ns;	/* its last request entered or completed */
+	bool in_set;		/* counted in the shares (busy) */
+	uint32_t hweight;	/* share of the disk, BLK_HW_ONE = all */
+	int depth;
+	struct blkio_node path[BLKIO_DEPTH_MAX];	/* top-level cgroup down */
+};
+struct blk_sched {
+	struct blk_cg cg[BLK_CGS];
+	uint64_t vnow;		/* the vtime of the last dispatch */
+	uint64_t now;		/* the clock at the last update */
+	bool dirty;		/* shares to recompute */
 };
 
 struct blk_dev;
@@ -74,6 +98,7 @@ struct blk_dev {
 	bool io_cg;		/* the kernel's io controller knows the disk */
 	int timer_notif;	/* wakes the throttle timer thread */
 	uint64_t next_due;	/* the earliest not_before pending (0: none) */
+	struct blk_sched sched;	/* io.weight */
 };
 
 /* blk_queue.c: submission and completion. blk_queue_start registers the
@@ -85,6 +110,16 @@ void blk_complete(struct blk_dev *d, struct blk_req *r, int status);
 /* Waits until every request in rs[0..n) on d is done (and reports each
  * to the io controller): 0 or the first error. */
 int blk_wait(struct blk_dev *d, struct blk_req *rs, int n);
+
+/* blk_sched.c, with d->lock held: r becomes pending (enter) and has
+ * completed (leave); update recomputes shares; charge is r's dispatch. */
+void blk_sched_enter(struct blk_dev *d, struct blk_req *r);
+void blk_sched_leave(struct blk_dev *d, struct blk_req *r);
+void blk_sched_update(struct blk_dev *d);
+void blk_sched_charge(struct blk_dev *d, struct blk_req *r);
+/* Whether r, the pending request of the smallest vtime, may go now: not
+ * while a cgroup with requests in flight lags far behind it. */
+bool blk_sched_may_go(struct blk_dev *d, const struct blk_req *r, uint64_t *due);
 
 /* blk_srv.c: serves d forever (workers, the endpoint, open files);
  * returns only if it cannot start. */

@@ -13,6 +13,10 @@
 #include "blk.h"
 
 #define BLK_SKIP_MAX 32	/* throttled (cgroup, direction) pairs per pass */
+/* Requests in flight at most: beyond this they wait in the pending list,
+ * where io.weight orders them (a deep device queue would serve them in
+ * arrival order, whatever the weights). */
+#define BLK_DEPTH 8
 
 long __arbor_thread_start(long (*fn)(void *), void *arg);
 
@@ -54,6 +58,23 @@ static bool blk_may_go(struct blk_dev *d, struct blk_req *r, uint64_t *now)
 	return true;
 }
 
+/* The pending request to send next: the first (FIFO within a cgroup)
+ * of the cgroup with the smallest vtime, among those io.max does not
+ * hold; NULL if none. *prevp is the request before it. */
+static struct blk_req **blk_pick(struct blk_dev *d, const struct blk_skip *skip, int nskip,
+				 struct blk_req **prevp)
+{
+	struct blk_req **best = NULL, **link = &d->pending, *prev = NULL;
+	for (; *link; prev = *link, link = &(*link)->next) {
+		struct blk_req *r = *link;
+		if (blk_skipped(skip, nskip, r) || (best && (*best)->cg->vtime <= r->cg->vtime))
+			continue;
+		best = link;
+		*prevp = prev;
+	}
+	return best;
+}
+
 static void blk_dispatch(struct blk_dev *d)
 {
 	struct blk_skip skip[BLK_SKIP_MAX];
@@ -61,20 +82,24 @@ static void blk_dispatch(struct blk_dev *d)
 	uint64_t now = 0, due = 0;
 	blk_lock(&d->lock);
 	uint64_t was_due = d->next_due;
-	struct blk_req **link = &d->pending, *prev = NULL;
-	while (*link) {
+	blk_sched_update(d);
+	while (d->inflight < BLK_DEPTH) {
+		struct blk_req *prev = NULL, **link = blk_pick(d, skip, nskip, &prev);
+		if (!link)
+			break;
 		struct blk_req *r = *link;
-		bool held = blk_skipped(skip, nskip, r);
-		if (!held && !blk_may_go(d, r, &now)) {
-			held = true;
-			if (nskip < BLK_SKIP_MAX)
-				skip[nskip++] = (struct blk_skip){ r->who.cgroup_id, r->op };
+		uint64_t idle_due = 0;
+		if (!blk_sched_may_go(d, r, &idle_due)) {
+			if (idle_due && (!due || idle_due < due))
+				due = idle_due;	/* the timer thread dispatches then */
+			break;
+		}
+		if (!blk_may_go(d, r, &now)) {
 			if (!due || r->not_before < due)
 				due = r->not_before;
-		}
-		if (held) {
-			prev = r;
-			link = &r->next;
+			if (nskip == BLK_SKIP_MAX)
+				break;	/* the rest on the next pass */
+			skip[nskip++] = (struct blk_skip){ r->who.cgroup_id, r->op };
 			continue;
 		}
 		if (d->ops->queue_rq(d, r) != 0)
@@ -83,6 +108,7 @@ static void blk_dispatch(struct blk_dev *d)
 		if (d->pending_tail == r)
 			d->pending_tail = prev;
 		d->inflight++;
+		blk_sched_charge(d, r);
 	}
 	d->next_due = due;
 	blk_unlock(&d->lock);
@@ -125,6 +151,7 @@ void blk_submit(struct blk_dev *d, struct blk_req *r)
 	r->charged = false;
 	r->not_before = 0;
 	blk_lock(&d->lock);
+	blk_sched_enter(d, r);
 	if (d->pending_tail)
 		d->pending_tail->next = r;
 	else
@@ -139,6 +166,7 @@ void blk_complete(struct blk_dev *d, struct blk_req *r, int status)
 {
 	blk_lock(&d->lock);
 	d->inflight--;
+	blk_sched_leave(d, r);
 	blk_unlock(&d->lock);
 	r->status = status;
 	__atomic_store_n(&r->done, 1, __ATOMIC_RELEASE);

@@ -2,6 +2,7 @@
  * driver process enforces io.max and reports what it did; the kernel
  * keeps the cgroup state, cgroup/io.h). Driver capability only: a client
  * could otherwise charge other cgroups or lift its own throttling. */
+#include "abi/blk.h"
 #include "abi/errno.h"
 #include "io.h"
 #include "proc.h"
@@ -50,4 +51,18 @@ long sys_blkio_done(uint64_t cgroup_id, uint32_t major, uint32_t minor, int dir,
 	if (i < 0)
 		return i;
 	return io_account(cgroup_id, (int)i, (enum io_dir)dir, bytes);
+}
+
+long sys_blkio_weights(uint64_t cgroup_id, uint32_t major, uint32_t minor, struct blkio_node *out, uint32_t max)
+{
+	struct blkio_node path[BLKIO_DEPTH_MAX];
+	long i = blkio_check(major, minor, IO_READ, 0);
+	if (i < 0)
+		return i;
+	if (max == 0 || max > BLKIO_DEPTH_MAX)
+		return -EINVAL;
+	int n = io_weights(cgroup_id, (int)i, path, (int)max);
+	if (n && copy_to_user(out, path, (size_t)n * sizeof(path[0])))
+		return -EFAULT;
+	return n;
 }

@@ -2,7 +2,9 @@
  * the block layer did for a cgroup's processes (per device request of up
  * to 128 KiB, partial sectors read first), io.max's format, errors and
  * enforcement (a writer held to its limit and to its parent's, while other
- * cgroups' requests keep flowing), io.weight's format and errors, and
+ * cgroups' requests keep flowing), io.weight's format and errors, its
+ * proportional sharing (100 vs 400) and that an idle heavy cgroup leaves
+ * its share, and
  * that only drivers may make the io controller's calls. The disk's last
  * 4 MiB are saved first and written back at the end (the runner's second
  * boot checks the pattern posix_block_vda left there). */
@@ -171,8 +173,77 @@ static void test_work_conserving(void)
 	check(waitpid(slow, &st, 0) == slow && st == 0, "a's writer finishes");
 }
 
+static uint64_t rbytes_of(const char *cg)
+{
+	char path[128], text[256];
+	snprintf(path, sizeof(path), "%s/io.stat", cg);
+	int fd = open(path, O_RDONLY);
+	ssize_t got = fd >= 0 ? read(fd, text, sizeof(text) - 1) : -1;
+	if (fd >= 0)
+		close(fd);
+	text[got > 0 ? got : 0] = '\0';
+	char *p = strstr(text, "rbytes=");
+	return p ? strtoull(p + 7, NULL, 10) : 0;
+}
+
+/* A child in cg reading the area in 512 KiB calls until deadline (s). */
+static pid_t reader_until(const char *cg, double deadline)
+{
+	pid_t pid = fork();
+	if (pid)
+		return pid;
+	char path[128];
+	snprintf(path, sizeof(path), "%s/cgroup.procs", cg);
+	int fd = open(DISK, O_RDONLY);
+	char *b = malloc(512 << 10);
+	if (fd < 0 || !b || put(path, "0"))
+		_exit(1);
+	for (uint64_t at = 0; now_s() < deadline; at = (at + (512 << 10)) % AREA)
+		if (pread(fd, b, 512 << 10, (off_t)(area + at)) != 512 << 10)
+			_exit(1);
+	_exit(0);
+}
+
+/* io.weight 100 and 400, three readers each at once for 2 s: both move,
+ * the heavier reads clearly more (the benchmark measures the split). */
+static void test_weight_share(void)
+{
+	check(mkdir(CG "/w1", 0755) == 0 && mkdir(CG "/w4", 0755) == 0 && put(CG "/w1/io.weight", "100") == 0 &&
+	      put(CG "/w4/io.weight", "253:0 400") == 0, "w1 at io.weight 100, w4 at 253:0 400");
+	double end = now_s() + 2.0;
+	for (int i = 0; i < 6; i++)
+		reader_until(i % 2 ? CG "/w4" : CG "/w1", end);
+	int st, ok = 1;
+	for (int i = 0; i < 6; i++)
+		ok &= wait(&st) > 0 && st == 0;
+	uint64_t lo = rbytes_of(CG "/w1"), hi = rbytes_of(CG "/w4");
+	printf("# weights 100/400, 2 s: %llu and %llu bytes (%.2fx)\n", (unsigned long long)lo,
+	       (unsigned long long)hi, lo ? (double)hi / (double)lo : 0.0);
+	check(ok && lo > 0 && hi > 0, "both cgroups' readers progress");
+	check(lo && (double)hi / (double)lo > 1.5, "weight 400 reads more than 1.5x weight 100");
+}
+
+/* An idle heavy sibling leaves its share: w1 (100) reads alone about as
+ * fast as with no weights involved (w4 at 400 exists, does nothing). */
+static void test_weight_idle(void)
+{
+	double t0 = io_in(CG "/b", 0, 0, MIB, 4);	/* b: weight 100, siblings idle */
+	check(put(CG "/w4/io.weight", "253:0 10000") == 0, "w4 at 10000, idle");
+	double t1 = io_in(CG "/w1", 0, 0, MIB, 4);
+	printf("# 4 MiB read: %.3f s, then %.3f s beside an idle weight 10000\n", t0, t1);
+	check(t0 >= 0 && t1 >= 0 && t1 < 3 * t0 + 0.5, "an idle heavy cgroup does not slow the light one");
+	check(rmdir(CG "/w1") == 0 && rmdir(CG "/w4") == 0, "remove w1, w4");
+}
+
+static void check_weights_call(void)
+{
+	struct blkio_node path[BLKIO_DEPTH_MAX];
+	check(sys_blkio_weights(1, 253, 0, path, BLKIO_DEPTH_MAX) == -EPERM, "blkio_weights from a client: EPERM");
+}
+
 static void test_syscalls(void)
 {
+	check_weights_call();
 	check(sys_blkio_done(1, 253, 0, 1, 512) == -EPERM, "blkio_done from a client: EPERM");
 	check(sys_blkio_throttle(1, 253, 0, 1, 512) == -EPERM, "blkio_throttle from a client: EPERM");
 	check(sys_blkio_register(7, 0) == -EPERM, "blkio_register from a client: EPERM");
@@ -197,6 +268,8 @@ int main(void)
 	test_stat();
 	test_throttle();
 	test_work_conserving();
+	test_weight_share();
+	test_weight_idle();
 	test_syscalls();
 	check(put(CG "/p/cgroup.subtree_control", "-io") == 0 && text_is(CG "/p/io.max", "253:0 rbps=max wbps=1048576 riops=max wiops=max\n"),
 	      "disabling io below p keeps p's own io.max");

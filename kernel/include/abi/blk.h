@@ -25,4 +25,13 @@
 #define BLK_DEVFS_MODE 0660
 #define BLK_DISK_GID 6
 
+/* blkio_weights (driver only): one level of a cgroup's path for the
+ * block layer's io.weight scheduler, from the top-level cgroup down. */
+struct blkio_node {
+	unsigned long long id;	/* the cgroup's id */
+	unsigned int weight;	/* its io.weight on the device (override or default) */
+	unsigned int pad;
+};
+#define BLKIO_DEPTH_MAX 8	/* levels returned at most (deeper ones count as the 8th) */
+
 #endif
