@@ -182,7 +182,9 @@ int proc_add_thread(struct proc *p, struct thread *t);
 /* A new process's first thread: never refused; if the process was killed
  * before it had one, the thread ends before it reaches user mode. */
 void proc_add_first_thread(struct proc *p, struct thread *t);	/* -ESRCH if p is ending */
-/* Bookkeeping when a thread of p ends (the last one ends the process). */
+/* Bookkeeping when a thread of p ends (the last one ends the process).
+ * Returns with preemption off (p may be freed by its parent from then
+ * on): the caller's next step must be sched_exit_current. */
 void proc_thread_exited(struct thread *t, long code);
 
 struct thread *thread_alloc(struct proc *p, struct cgroup *cg, const char *name, int *err);

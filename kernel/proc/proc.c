@@ -327,6 +327,10 @@ void proc_thread_exited(struct thread *t, long code)
 		list_del(&t->cg_link);
 		cg_threads_changed_locked(t->cgroup, -1);
 		cg_unlock();
+		/* Off the process now: it may be reaped and freed as soon as we
+		 * let go, so nothing may switch to us again (a switch reads
+		 * t->proc) before our last one: sched_exit_current ends this. */
+		spin_preempt_inc();
 	}
 	spin_unlock(&proc_lock);
 	if (as) {
@@ -338,6 +342,7 @@ void proc_thread_exited(struct thread *t, long code)
 		mem_drain_stock(p->cgroup);
 		spin_lock(&proc_lock);
 		proc_become_zombie_locked(p, t);
+		spin_preempt_inc(); /* the parent may free p from here: as above */
 		spin_unlock(&proc_lock);
 	}
 }

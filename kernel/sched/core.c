@@ -357,6 +357,7 @@ int waitq_wake_all(struct waitq *wq, int result)
 __noreturn void sched_exit_current(void)
 {
 	spin_lock_irqsave(&sched_lock);
+	spin_preempt_dec(); /* proc_thread_exited's hold: interrupts are off now */
 	this_cpu()->current->state = THREAD_DEAD;
 	schedule_locked();
 	panic("sched: a dead thread was scheduled again");
