@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include "check.h"
 
 #define PASSES 3
 
@@ -66,15 +67,6 @@ static void run(int fd, char *buf, const char *name, size_t req, uint64_t region
 #define CG "/sys/fs/cgroup/blkbench"
 #define LIMIT_MIB 10
 #define LIMIT_IOPS 1000
-
-static int put(const char *path, const char *text)
-{
-	int fd = open(path, O_WRONLY);
-	int ok = fd >= 0 && write(fd, text, strlen(text)) == (ssize_t)strlen(text);
-	if (fd >= 0)
-		close(fd);
-	return ok ? 0 : -1;
-}
 
 /* count requests of req bytes under the io.max line limit: MiB/s
  * (bytes) or requests per second, x100. */
@@ -133,21 +125,6 @@ static void run_limited(int fd, char *buf)
 #define W_WARM_MS 500		/* not counted in the ratio: all readers started */
 #define W_SAMPLE_MS 100
 
-static uint64_t rbytes(const char *cg)
-{
-	char path[96], text[256];
-	snprintf(path, sizeof(path), "%s/io.stat", cg);
-	int fd = open(path, O_RDONLY);
-	ssize_t n = fd >= 0 ? read(fd, text, sizeof(text) - 1) : -1;
-	if (fd >= 0)
-		close(fd);
-	if (n <= 0)
-		return 0;
-	text[n] = '\0';
-	char *p = strstr(text, "rbytes=");
-	return p ? strtoull(p + 7, NULL, 10) : 0;
-}
-
 /* A child in cgroup cg reading [base, base + W_SPAN) over and over in
  * req-byte calls until deadline_ns (or, with lat, 4 KiB reads at
  * scattered offsets 2 ms apart, printing nothing but returning their
@@ -202,7 +179,7 @@ static void w_trace(const char *name, uint64_t t0, uint64_t end, uint64_t got[2]
 	for (uint64_t t = now(); t < end; t = now()) {
 		uint64_t ms = (t - t0) / 1000000;
 		for (int i = 0; i < 2; i++) {
-			uint64_t b = rbytes(cg[i]);
+			uint64_t b = io_rbytes(cg[i]);
 			printf("trace io %llu %s %llu\n", (unsigned long long)ms, label[i], (unsigned long long)b);
 			if (ms >= W_WARM_MS && !started)
 				first[i] = b;

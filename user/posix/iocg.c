@@ -173,19 +173,6 @@ static void test_work_conserving(void)
 	check(waitpid(slow, &st, 0) == slow && st == 0, "a's writer finishes");
 }
 
-static uint64_t rbytes_of(const char *cg)
-{
-	char path[128], text[256];
-	snprintf(path, sizeof(path), "%s/io.stat", cg);
-	int fd = open(path, O_RDONLY);
-	ssize_t got = fd >= 0 ? read(fd, text, sizeof(text) - 1) : -1;
-	if (fd >= 0)
-		close(fd);
-	text[got > 0 ? got : 0] = '\0';
-	char *p = strstr(text, "rbytes=");
-	return p ? strtoull(p + 7, NULL, 10) : 0;
-}
-
 /* A child in cg reading the area in 512 KiB calls until deadline (s). */
 static pid_t reader_until(const char *cg, double deadline)
 {
@@ -216,7 +203,7 @@ static void test_weight_share(void)
 	int st, ok = 1;
 	for (int i = 0; i < 6; i++)
 		ok &= wait(&st) > 0 && st == 0;
-	uint64_t lo = rbytes_of(CG "/w1"), hi = rbytes_of(CG "/w4");
+	uint64_t lo = io_rbytes(CG "/w1"), hi = io_rbytes(CG "/w4");
 	printf("# weights 100/400, 2 s: %llu and %llu bytes (%.2fx)\n", (unsigned long long)lo,
 	       (unsigned long long)hi, lo ? (double)hi / (double)lo : 0.0);
 	check(ok && lo > 0 && hi > 0, "both cgroups' readers progress");
