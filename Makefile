@@ -24,7 +24,7 @@ endif
 # -- kernel ---------------------------------------------------------------
 GEN := $(BUILD)/gen
 KERNEL_INCLUDES := -Ikernel/include -Icgroup -I$(GEN)
-KERNEL_CFLAGS := -std=gnu11 $(OPT) -g -Wall -Wextra -Werror \
+KERNEL_CFLAGS := -std=gnu11 $(OPT) -g -ffunction-sections -fdata-sections -Wall -Wextra -Werror \
 	-ffreestanding -fno-pic -fno-pie -mno-red-zone -mno-sse -mno-sse2 -mno-mmx \
 	-mno-80387 -mcmodel=kernel -fno-stack-protector -fno-asynchronous-unwind-tables \
 	-fno-omit-frame-pointer -mno-omit-leaf-frame-pointer $(KERNEL_INCLUDES) -MMD -MP
@@ -101,11 +101,11 @@ $(BUILD)/ksyms-empty.S: tools/gen-ksyms.sh
 	@tools/gen-ksyms.sh > $@
 $(BUILD)/ksyms-empty.o $(BUILD)/ksyms.o: %.o: %.S
 	@gcc -c $< -o $@
-$(BUILD)/arbor.pass1.elf: $(KERNEL_OBJS) $(BUILD)/ksyms-empty.o linker.ld
+$(BUILD)/arbor.pass1.elf: $(KERNEL_OBJS) $(BUILD)/ksyms-empty.o linker.ld kernel/hot.ld
 	@ld $(KERNEL_LDFLAGS) -o $@ $(KERNEL_OBJS) $(BUILD)/ksyms-empty.o
 $(BUILD)/ksyms.S: $(BUILD)/arbor.pass1.elf tools/gen-ksyms.sh
 	@tools/gen-ksyms.sh $< > $@
-$(KERNEL): $(KERNEL_OBJS) $(BUILD)/ksyms.o linker.ld
+$(KERNEL): $(KERNEL_OBJS) $(BUILD)/ksyms.o linker.ld kernel/hot.ld
 	@echo "  LD      $@"
 	@ld $(KERNEL_LDFLAGS) -o $@ $(KERNEL_OBJS) $(BUILD)/ksyms.o
 	@tools/gen-ksyms.sh $@ | cmp -s - $(BUILD)/ksyms.S || \
