@@ -602,6 +602,16 @@ KTEST(posix_block_vda)
 	run_disk_test(argv, "posix_blockdev");
 }
 
+/* /dev/vdb beside /dev/vda, a driver process each (the runner attaches a
+ * second, small scratch disk): the nodes, /proc/partitions, writes to one
+ * never reaching the other, io.stat/io.max/io.weight per device. Without
+ * a second disk the program skips. */
+KTEST(posix_block_multidisk)
+{
+	const char *const argv[] = { "posix/multidisk", NULL };
+	run_disk_test(argv, "posix_multidisk");
+}
+
 /* The io controller on /dev/vda: io.stat, io.max (format, errors,
  * throttling along the path, work-conserving), io.weight. */
 KTEST(posix_io_cgroup)
