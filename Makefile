@@ -265,7 +265,7 @@ $(BUILD)/arbor-test.iso: $(KERNEL) $(INITRD) tools/mkiso.sh | $(BUILD)/.deps-iso
 
 run: $(ISO) | $(BUILD)/.deps-run
 	@echo "Booting Arbor from $(ISO) with $(MEM) MiB (quit: Ctrl-A then X)"
-	@tools/qemu.sh --iso $(ISO) --mem $(MEM) $(if $(DISK),--disk $(DISK)) || true
+	@tools/qemu.sh --iso $(ISO) --mem $(MEM) $(foreach d,$(DISK),--disk $(d)) || true
 
 # A debug build (-Og) of its own, QEMU stopped at the first instruction,
 # gdb attached with symbols and a breakpoint on the C entry.

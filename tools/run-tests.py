@@ -208,6 +208,20 @@ def test_boot_to_user_space(kernel, initrd, tally, timeout):
     ], b)
 
 
+def test_disks_share_irq(b, tally):
+    """In the self-test boot vda and vdb, a driver process each, were on
+    one interrupt line (posix_block_multidisk used both at once)."""
+    irqs = {}
+    for line in b.lines:
+        m = re.match(r"^virtio_blk: (vd[a-h]), \d+ sectors \(\d+ MiB\), irq (\d+)$", line)
+        if m:
+            irqs.setdefault(m.group(1), set()).add(int(m.group(2)))
+    expect(tally, "the self-tests' two disks share an interrupt line", [
+        ("vda and vdb came up", "vda" in irqs and "vdb" in irqs),
+        ("on the same ISA IRQ", len(irqs.get("vda", set()) | irqs.get("vdb", set())) == 1),
+    ], b)
+
+
 def test_disk_persists(kernel, initrd, scratch, tally, timeout):
     """A second boot of the self-tests' scratch disk reads back what
     posix_block_vda wrote in the first (a guest reboot keeps the data):
@@ -342,13 +356,20 @@ def main():
     t0 = time.monotonic()
 
     run_host_tests(a.host_tests, tally, a.timeout)
-    # The self-tests get a fresh scratch disk (/dev/vda), written all over.
-    scratch = os.path.join(a.build, "scratch.img")
-    if os.path.exists(scratch):
-        os.remove(scratch)
-    run_tap_boot("kernel self-tests (qemu -kernel, PVH)",
-                 ["--kernel", kernel, "--initrd", initrd, "--append", "test=all mem=256", "--mem", "256",
-                  "--disk", scratch], tally, a.timeout)
+    # The self-tests get a fresh scratch disk (/dev/vda), written all over,
+    # and a small second one (/dev/vdb, posix_block_multidisk), in PCI slot
+    # 5, whose INTx meets vda's on one ISA line: the two drivers share it.
+    scratch, scratch2 = os.path.join(a.build, "scratch.img"), os.path.join(a.build, "scratch2.img")
+    for img in (scratch, scratch2):
+        if os.path.exists(img):
+            os.remove(img)
+    with open(scratch2, "wb") as f:
+        f.truncate(8 << 20)
+    b = run_tap_boot("kernel self-tests (qemu -kernel, PVH)",
+                     ["--kernel", kernel, "--initrd", initrd, "--append", "test=all mem=256", "--mem", "256",
+                      "--disk", scratch, "--", "-drive", f"file={scratch2},if=none,id=s2,format=raw",
+                      "-device", "virtio-blk-pci,drive=s2,addr=5"], tally, a.timeout)
+    test_disks_share_irq(b, tally)
     test_disk_persists(kernel, initrd, scratch, tally, a.timeout)
     test_disk_errors(kernel, initrd, a.build, tally, a.timeout)
     print("[qemu] boot paths and failure reporting", flush=True)

@@ -11,6 +11,7 @@
 #define PCI_STATUS 0x06
 #define PCI_STATUS_CAPS 0x10
 #define PCI_CAP_PTR 0x34
+#define PCI_HEADER_TYPE 0x0e
 #define PCI_BAR0 0x10
 #define PCI_INT_LINE 0x3c
 #define PCI_INT_PIN 0x3d
@@ -21,18 +22,23 @@ static long cfg(uint32_t bdf, uint32_t off, uint32_t size)
 	return sys_pci_cfg_read(bdf, off, size);
 }
 
-/* The first virtio-blk function on buses 0-7 (QEMU puts it on bus 0). */
-long vpci_find(uint32_t *bdf)
+/* The index-th virtio-blk function (from 0) on buses 0-7, in the order
+ * of bus, device and function numbers (QEMU puts them on bus 0). */
+long vpci_find(unsigned index, uint32_t *bdf)
 {
-	for (uint32_t b = 0; b < 8 * 256; b += 8) {
+	for (uint32_t b = 0; b < 8 * 256; b++) {
 		long id = cfg(b, 0, 4);
 		if (id < 0)
 			return id;
+		uint32_t at = b;
+		/* Functions 1-7 only of a multi-function device (header type bit 7). */
+		if ((b & 7) == 0 && ((id & 0xffff) == 0xffff || !(cfg(b, PCI_HEADER_TYPE, 1) & 0x80)))
+			b += 7;
 		if ((id & 0xffff) != VIRTIO_VENDOR)
 			continue;
 		uint32_t dev = (uint32_t)id >> 16;
-		if (dev == VIRTIO_BLK_MODERN || dev == VIRTIO_BLK_TRANSITIONAL) {
-			*bdf = b;
+		if ((dev == VIRTIO_BLK_MODERN || dev == VIRTIO_BLK_TRANSITIONAL) && index-- == 0) {
+			*bdf = at;
 			return 0;
 		}
 	}

@@ -87,7 +87,7 @@ struct vpci {
 };
 
 /* pci.c */
-long vpci_find(uint32_t *bdf);
+long vpci_find(unsigned index, uint32_t *bdf);
 int vpci_map(struct vpci *v, uint32_t bdf);
 
 /* transport.c */

@@ -1,11 +1,15 @@
-/* The virtio-blk driver: a user-space process that finds the first
- * virtio-blk PCI device, sets it up through the modern virtio transport
- * (one split virtqueue, INTx interrupts delivered as a notification) and
- * serves it as /dev/vda through the block layer (drivers/block). Without
- * such a device it exits with status 0 and says nothing, so init can
- * always start it. */
+/* The virtio-blk driver: a user-space process that finds the i-th
+ * virtio-blk PCI device (its argument, 0 if none), sets it up through the
+ * modern virtio transport (one split virtqueue, INTx interrupts delivered
+ * as a notification, the line possibly shared with other devices' drivers)
+ * and serves it as /dev/vd('a' + i), minors 16 i.., through the block
+ * layer (drivers/block). One process per disk: the block layer's state is
+ * the process's. Without such a device it exits with status 0 and says
+ * nothing, so init can start drivers 0, 1, ... until one finds none. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include "abi/blk.h"
 #include "blk.h"
 #include "virtio.h"
@@ -21,7 +25,8 @@ static uint32_t seg_size = 1u << 31;	/* size_max, if the device has one */
 static struct vblk_hdr *hdrs;		/* one header and status byte per head */
 static uint8_t *statuses;
 static uint64_t hdrs_phys, statuses_phys;
-static struct blk_dev disk = { .name = "vda", .major = BLK_VIRTIO_MAJOR, .minor = 0 };
+static unsigned disk_index;		/* the argument: vda is 0 */
+static struct blk_dev disk = { .major = BLK_VIRTIO_MAJOR };
 
 /* Queues r as header, data segments and status: 0, or -EBUSY when the
  * ring has no room (the block layer retries after a completion). */
@@ -55,7 +60,10 @@ static int vblk_queue_rq(struct blk_dev *d, struct blk_req *r)
 static const struct blk_ops vblk_ops = { .queue_rq = vblk_queue_rq };
 
 /* Completions: the device's status byte decides each request's fate
- * alone, so a failed request (EIO) never holds up the others. */
+ * alone, so a failed request (EIO) never holds up the others. The line
+ * may be shared: a notification for another device's interrupt finds the
+ * ISR 0 and nothing used, and is acknowledged all the same (the kernel
+ * unmasks the line once every driver on it has acked). */
 static long vblk_irq_thread(void *arg)
 {
 	(void)arg;
@@ -83,7 +91,7 @@ static int vblk_setup(void)
 {
 	uint32_t bdf;
 	uint64_t features;
-	if (vpci_find(&bdf) || vpci_map(&vpci, bdf))
+	if (vpci_find(disk_index, &bdf) || vpci_map(&vpci, bdf))
 		return -ENODEV;
 	uint64_t want = 1ull << VIRTIO_BLK_F_SIZE_MAX | 1ull << VIRTIO_BLK_F_SEG_MAX |
 			1ull << VIRTIO_BLK_F_RO | 1ull << VIRTIO_BLK_F_FLUSH;
@@ -104,22 +112,34 @@ static int vblk_setup(void)
 	disk.read_only = features & 1ull << VIRTIO_BLK_F_RO;
 	disk.can_flush = features & 1ull << VIRTIO_BLK_F_FLUSH;
 	disk.ops = &vblk_ops;
-	if (sys_irq_bind(vpci.irq, irq_notif, 1))
-		return -EBUSY;
+	long b = sys_irq_bind(vpci.irq, irq_notif, 1);
+	if (b < 0)
+		return (int)b;
 	vpci_driver_ok(&vpci);
 	return __arbor_thread_start(vblk_irq_thread, NULL) < 0 ? -ENOMEM : 0;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	if (argc > 1) {
+		char *end;
+		unsigned long i = strtoul(argv[1], &end, 10);
+		if (!*argv[1] || *end || i >= BLK_MAX_DISKS) {
+			printf("virtio_blk: usage: virtio_blk [DISK_INDEX 0..%d]\n", BLK_MAX_DISKS - 1);
+			return 2;
+		}
+		disk_index = (unsigned)i;
+	}
+	snprintf(disk.name, sizeof(disk.name), "vd%c", 'a' + disk_index);
+	disk.minor = disk_index * BLK_MINORS_PER_DISK;
 	int err = vblk_setup();
 	if (err == -ENODEV && !vpci.common)
-		return 0;	/* no disk attached */
+		return 0;	/* no such disk attached */
 	if (err) {
-		printf("virtio_blk: cannot set up the disk (error %d)\n", -err);
+		printf("virtio_blk: cannot set up %s (error %d)\n", disk.name, -err);
 		return 1;
 	}
-	printf("virtio_blk: vda, %llu sectors (%llu MiB), irq %u\n", (unsigned long long)disk.sectors,
+	printf("virtio_blk: %s, %llu sectors (%llu MiB), irq %u\n", disk.name, (unsigned long long)disk.sectors,
 	       (unsigned long long)(disk.sectors >> 11), vpci.irq);
 	return blk_serve(&disk);
 }

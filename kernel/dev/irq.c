@@ -3,7 +3,16 @@
  * IRQ_VECTOR_BASE + n on this CPU, masked until a driver binds it to a
  * notification. The kernel's handler signals that notification; for a
  * level-triggered line it also masks the line until the driver, having
- * serviced the device, calls irq_ack. */
+ * serviced the device, calls irq_ack.
+ *
+ * A level-triggered line may be shared: PCI devices' INTx pins meet on a
+ * few ISA lines (10 and 11 on QEMU's i440FX), each device with its own
+ * driver process. Each driver binds the line (up to IRQ_BINDERS); the
+ * handler masks the line and signals every binder, and the line is
+ * unmasked when every binder has acknowledged since (one that unbinds or
+ * exits counts as having done so). A driver whose device did not raise
+ * the line finds nothing to do and acknowledges. Edge-triggered lines
+ * stay exclusive: an edge shared would be lost by whoever missed it. */
 #include "dev.h"
 #include "abi/errno.h"
 #include "acpi.h"
@@ -22,13 +31,19 @@
 #define RED_LEVEL  (1u << 15)
 #define RED_LOW    (1u << 13)
 #define IRQ_LINES 16
+#define IRQ_BINDERS 8	/* drivers sharing one level-triggered line */
+
+struct irq_binder {
+	struct notification *notif;	/* a reference while bound; NULL: a free slot */
+	uint64_t bits;
+	struct proc *owner;
+	bool unacked;			/* signalled, irq_ack not called since */
+};
 
 struct irq_line {
 	uint32_t gsi;
 	bool level, active_low;
-	struct notification *notif;	/* a reference while bound */
-	uint64_t bits;
-	struct proc *owner;
+	struct irq_binder b[IRQ_BINDERS];	/* only b[0] on an edge-triggered line */
 };
 
 static struct acpi_madt_info madt;
@@ -64,6 +79,9 @@ static const void *irq_phys(uint64_t pa, uint64_t len)
 	return pa < (4ull << 30) ? phys_to_virt(pa) : NULL;
 }
 
+/* Signals every binder (under irq_lock, so none is unbound and its
+ * notification freed meanwhile; notif_signal takes only the scheduler's
+ * lock). A level-triggered line stays masked until all have acked. */
 static void irq_handler(struct trap_frame *tf)
 {
 	unsigned irq = (unsigned)(tf->vector - IRQ_VECTOR_BASE);
@@ -71,13 +89,16 @@ static void irq_handler(struct trap_frame *tf)
 
 	spin_lock(&irq_lock);
 	if (l->level)
-		ioapic_set(l, irq, true); /* until the driver acknowledges */
-	struct notification *n = l->notif;
-	uint64_t bits = l->bits;
+		ioapic_set(l, irq, true); /* until the drivers acknowledge */
+	for (int i = 0; i < IRQ_BINDERS; i++) {
+		struct irq_binder *b = &l->b[i];
+		if (!b->notif)
+			continue;
+		b->unacked = l->level;
+		notif_signal(b->notif, b->bits);
+	}
 	spin_unlock(&irq_lock);
 	lapic_eoi();
-	if (n)
-		notif_signal(n, bits);
 }
 
 void irq_init(void)
@@ -114,6 +135,61 @@ static bool irq_usable(uint32_t irq)
 	       irq_lines[irq].gsi >= ioapic_gsi_base && irq_lines[irq].gsi - ioapic_gsi_base < ioapic_lines;
 }
 
+/* Whether line l has a binder, and whether one has not acked. */
+static bool irq_bound(const struct irq_line *l, bool *unacked)
+{
+	bool bound = false;
+	*unacked = false;
+	for (int i = 0; i < IRQ_BINDERS; i++) {
+		bound |= l->b[i].notif != NULL;
+		*unacked |= l->b[i].notif && l->b[i].unacked;
+	}
+	return bound;
+}
+
+/* After a bind, ack or unbind: the line is unmasked while bound and no
+ * binder owes an ack, masked otherwise. */
+static void irq_update(struct irq_line *l, unsigned irq)
+{
+	bool unacked;
+	bool bound = irq_bound(l, &unacked);
+	ioapic_set(l, irq, !bound || unacked);
+}
+
+static struct irq_binder *irq_binder_of(struct irq_line *l, struct proc *p)
+{
+	for (int i = 0; i < IRQ_BINDERS; i++)
+		if (l->b[i].notif && l->b[i].owner == p)
+			return &l->b[i];
+	return NULL;
+}
+
+long irq_bind(uint32_t irq, struct kobj *o, uint64_t bits, struct proc *p)
+{
+	if (!irq_usable(irq) || bits == 0) {
+		kobj_put(o);
+		return -EINVAL;
+	}
+	uint64_t f = spin_lock_irqsave(&irq_lock);
+	struct irq_line *l = &irq_lines[irq];
+	bool unacked;
+	struct irq_binder *b = NULL;
+	/* One binding per process; an edge-triggered line has one in all. */
+	if (!irq_binder_of(l, p) && (l->level || !irq_bound(l, &unacked)))
+		for (int i = 0; i < IRQ_BINDERS && !b; i++)
+			if (!l->b[i].notif)
+				b = &l->b[i];
+	if (!b) {
+		spin_unlock_irqrestore(&irq_lock, f);
+		kobj_put(o);
+		return -EBUSY;
+	}
+	*b = (struct irq_binder){ container_of(o, struct notification, obj), bits, p, false };
+	irq_update(l, irq);	/* stays masked while the others owe an ack */
+	spin_unlock_irqrestore(&irq_lock, f);
+	return 0;
+}
+
 long sys_irq_bind(uint32_t irq, int h, uint64_t bits)
 {
 	struct proc *p = current_thread()->proc;
@@ -124,42 +200,46 @@ long sys_irq_bind(uint32_t irq, int h, uint64_t bits)
 	struct kobj *o = handle_get(p, h, KOBJ_NOTIFICATION);
 	if (!o)
 		return -EBADF;
-	uint64_t f = spin_lock_irqsave(&irq_lock);
-	struct irq_line *l = &irq_lines[irq];
-	if (l->notif) {
-		spin_unlock_irqrestore(&irq_lock, f);
-		kobj_put(o);
-		return -EBUSY;
-	}
-	l->notif = container_of(o, struct notification, obj);
-	l->bits = bits;
-	l->owner = p;
-	ioapic_set(l, irq, false);
-	spin_unlock_irqrestore(&irq_lock, f);
-	return 0;
+	return irq_bind(irq, o, bits, p);
 }
 
-static long irq_release(uint32_t irq, struct proc *p, bool unbind)
+long irq_release(uint32_t irq, struct proc *p, bool unbind)
 {
 	if (!irq_usable(irq))
 		return -EINVAL;
 	struct kobj *drop = NULL;
 	uint64_t f = spin_lock_irqsave(&irq_lock);
 	struct irq_line *l = &irq_lines[irq];
-	if (l->owner != p || !l->notif) {
+	struct irq_binder *b = irq_binder_of(l, p);
+	if (!b) {
 		spin_unlock_irqrestore(&irq_lock, f);
 		return -EPERM;
 	}
+	b->unacked = false;
 	if (unbind) {
-		drop = &l->notif->obj;
-		l->notif = NULL;
-		l->owner = NULL;
+		drop = &b->notif->obj;
+		*b = (struct irq_binder){ NULL, 0, NULL, false };
 	}
-	ioapic_set(l, irq, unbind);
+	irq_update(l, irq);
 	spin_unlock_irqrestore(&irq_lock, f);
 	if (drop)
 		kobj_put(drop);
 	return 0;
+}
+
+bool irq_masked(uint32_t irq)
+{
+	if (!irq_usable(irq))
+		return true;
+	uint64_t f = spin_lock_irqsave(&irq_lock);
+	bool masked = ioapic_read(IOREDTBL(irq_lines[irq].gsi - ioapic_gsi_base)) & RED_MASKED;
+	spin_unlock_irqrestore(&irq_lock, f);
+	return masked;
+}
+
+bool irq_level(uint32_t irq)
+{
+	return irq_usable(irq) && irq_lines[irq].level;
 }
 
 long sys_irq_ack(uint32_t irq)
@@ -175,7 +255,6 @@ long sys_irq_unbind(uint32_t irq)
 void dev_proc_exit(struct proc *p)
 {
 	for (uint32_t irq = 0; irq < IRQ_LINES; irq++)
-		if (irq_lines[irq].owner == p)
-			irq_release(irq, p, true);
+		(void)irq_release(irq, p, true);	/* counts as its ack: the line may unmask */
 	ioport_proc_exit(p);
 }

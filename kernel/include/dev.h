@@ -28,6 +28,18 @@ void ioport_proc_exit(struct proc *p);
 
 /* Interrupt routing (IOAPIC). */
 void irq_init(void);
+struct kobj;
+/* Binds ISA line irq to notification o (the reference is taken: kept
+ * while bound, dropped on failure) for p: 0, -EINVAL, or -EBUSY (p has it
+ * already; an edge-triggered line someone has). Level-triggered lines are
+ * shared: each interrupt signals every binder and the line is unmasked
+ * once all have acked (irq_release) since. */
+long irq_bind(uint32_t irq, struct kobj *o, uint64_t bits, struct proc *p);
+/* p's ack (unbind false) or unbind of irq: 0, -EINVAL or -EPERM. */
+long irq_release(uint32_t irq, struct proc *p, bool unbind);
+/* The line's state in the I/O APIC and its trigger mode (for the tests). */
+bool irq_masked(uint32_t irq);
+bool irq_level(uint32_t irq);
 
 /* A PCI function with these ids is on buses 0-7 (the self-tests use it
  * to know whether a disk is attached). */

@@ -2,6 +2,7 @@
  * driver and mounts as user/init/init.c, the mounts made by running
  * /bin/mount. */
 #include "userspace.h"
+#include "abi/blk.h"
 #include "abi/signal.h"
 #include "abi/wait.h"
 #include "ipc.h"
@@ -12,6 +13,8 @@
 #include "timer.h"
 
 #define MS 1000000ul
+
+_Static_assert(USERSPACE_DISKS == BLK_MAX_DISKS, "a pid per disk");
 
 static const char *const servers[USERSPACE_SERVERS][2] = {
 	{ "drivers/serial", "console" }, { "servers/vfs", "vfs" }, { "servers/tmpfs", "fs.tmpfs" },
@@ -48,35 +51,40 @@ static int userspace_mount(const char *const *argv, struct cgroup *cg, struct ko
 	return -1;
 }
 
-/* The disk driver serves blk.vda, or exits at once when there is no disk;
- * u->disk is its pid while it runs, else 0. */
-static void userspace_start_disk(struct cgroup *cg, struct userspace *u, struct kobj *console)
+/* Disk driver i serves blk.vd('a' + i), or exits at once when there is
+ * no i-th disk, which ends the search (as init does); u->disks[i] is its
+ * pid while it runs, else 0. Returns whether to try the next. */
+static bool userspace_start_disk(struct cgroup *cg, struct userspace *u, struct kobj *console, int i)
 {
-	const char *const argv[] = { "drivers/virtio_blk", NULL };
+	char index[4] = { (char)('0' + i), '\0' }, name[16] = "blk.vd?";
+	name[6] = (char)('a' + i);
+	const char *const argv[] = { "drivers/virtio_blk", index, NULL };
 	int status, pid = proc_spawn_stdio(argv[0], argv, cg, &kernel_proc, PROC_CAP_DRIVER, console);
-	u->disk = 0;
-	for (int i = 0; pid > 0 && i < 500; i++) {
-		struct kobj *o = ipc_name_get("blk.vda");
+	u->disks[i] = 0;
+	for (int t = 0; pid > 0 && t < 500; t++) {
+		struct kobj *o = ipc_name_get(name);
 		if (o) {
 			kobj_put(o);
-			u->disk = pid;
-			return;
+			u->disks[i] = pid;
+			return true;
 		}
 		if (proc_wait(&kernel_proc, pid, &status, WNOHANG, 0) == pid) {
 			if (status)
-				printk("userspace: %s failed (status %#x)\n", argv[0], status);
-			return;
+				printk("userspace: %s %d failed (status %#x)\n", argv[0], i, status);
+			return status != 0;
 		}
 		sched_sleep_until(clock_ns() + 10 * MS);
 	}
-	printk("userspace: %s did not start\n", argv[0]);
+	printk("userspace: %s %d did not start\n", argv[0], i);
+	return pid > 0;
 }
 
 int userspace_start(struct cgroup *cg, struct userspace *u)
 {
 	struct kobj *console = NULL;
 	int err = 0;
-	u->disk = 0;
+	for (int i = 0; i < USERSPACE_DISKS; i++)
+		u->disks[i] = 0;
 	for (int i = 0; i < USERSPACE_SERVERS; i++) {
 		const char *const argv[] = { servers[i][0], NULL };
 		u->pids[i] = i == 0 ? proc_spawn(argv[0], argv, cg, &kernel_proc, PROC_CAP_DRIVER) :
@@ -91,8 +99,8 @@ int userspace_start(struct cgroup *cg, struct userspace *u)
 	}
 	for (unsigned i = 0; !err && i < sizeof(mounts) / sizeof(mounts[0]); i++)
 		err = userspace_mount(mounts[i], cg, console);
-	if (!err)
-		userspace_start_disk(cg, u, console);
+	for (int i = 0; !err && i < USERSPACE_DISKS && userspace_start_disk(cg, u, console, i); i++)
+		;
 	if (console)
 		kobj_put(console);
 	return err;
@@ -101,9 +109,11 @@ int userspace_start(struct cgroup *cg, struct userspace *u)
 void userspace_stop(struct userspace *u)
 {
 	int status;
-	if (u->disk > 0) {
-		proc_kill(proc_find(u->disk), SIGKILL);
-		proc_wait(&kernel_proc, u->disk, &status, 0, clock_ns() + 5000 * MS);
+	for (int i = USERSPACE_DISKS - 1; i >= 0; i--) {
+		if (u->disks[i] <= 0)
+			continue;
+		proc_kill(proc_find(u->disks[i]), SIGKILL);
+		proc_wait(&kernel_proc, u->disks[i], &status, 0, clock_ns() + 5000 * MS);
 	}
 	for (int i = USERSPACE_SERVERS - 1; i >= 0; i--) {
 		if (u->pids[i] <= 0)

@@ -7,10 +7,11 @@
 struct cgroup;
 
 #define USERSPACE_SERVERS 6
+#define USERSPACE_DISKS 8	/* BLK_MAX_DISKS */
 
 struct userspace {
 	int pids[USERSPACE_SERVERS];
-	int disk;	/* the disk driver's pid while it runs, else 0 */
+	int disks[USERSPACE_DISKS];	/* disk driver i's pid while it runs, else 0 */
 };
 
 /* Starts them in cg; 0, or -1 if one did not come up (reported). */

@@ -1,13 +1,15 @@
 /* PID 1: starts the servers, then either runs the program named on the
  * kernel command line (run=PATH ARGS..., used by tools/arbor-run) and
  * powers off, or adopts and reaps orphans forever. */
+#include "abi/blk.h"
 #include "abi/fs.h"
 #include "arbor/user.h"
 
 #define MAX_ARGS 32
 
 /* The servers init started, to report one that ends. */
-static struct { long pid; const char *name; } servers_started[8]; /* 7 today */
+#define SERVERS_MAX (6 + BLK_MAX_DISKS)	/* console, VFS, 4 file systems, the disks */
+static struct { long pid; const char *name; } servers_started[SERVERS_MAX];
 
 static long start(const char *path, const char *const *argv, int flags)
 {
@@ -19,7 +21,7 @@ static long start(const char *path, const char *const *argv, int flags)
 
 static void remember_server(long pid, const char *path)
 {
-	for (int i = 0; pid > 0 && i < 8; i++) {
+	for (int i = 0; pid > 0 && i < SERVERS_MAX; i++) {
 		if (!servers_started[i].pid) {
 			servers_started[i].pid = pid;
 			servers_started[i].name = path;
@@ -39,7 +41,7 @@ static void start_server(const char *path, int flags)
  * killed. */
 static void reaped(long pid, int status)
 {
-	for (int i = 0; i < 8; i++) {
+	for (int i = 0; i < SERVERS_MAX; i++) {
 		if (servers_started[i].pid != pid)
 			continue;
 		servers_started[i].pid = 0;
@@ -155,30 +157,42 @@ static void start_file_systems(void)
 	mount_fs("cgroup2", "/sys/fs/cgroup", "cgroup2", "");
 }
 
-/* The disk driver serves the first virtio-blk disk as blk.vda (/dev/vda)
- * or, finding none, exits at once with status 0; init waits for either so
- * that /dev/vda is there, if at all, before anything else runs. */
-static void start_disk_driver(void)
+/* One disk driver process per virtio-blk disk: driver i serves the i-th
+ * as blk.vd('a' + i) (/dev/vda, /dev/vdb, ...) or, finding none, exits at
+ * once with status 0, which ends the search (so a boot without disks
+ * starts one process). init waits for each to publish its name or exit
+ * so that the disks are there, if at all, before anything else runs. */
+static bool start_disk_driver(int i)
 {
-	const char *argv[] = { "drivers/virtio_blk", NULL };
+	char index[4], name[16];
+	snprintf(index, sizeof(index), "%d", i);
+	snprintf(name, sizeof(name), "blk.vd%c", 'a' + i);
+	const char *argv[] = { "drivers/virtio_blk", index, NULL };
 	long pid = start(argv[0], argv, SPAWN_DRIVER);
-	for (int i = 0; pid > 0 && i < 5000; i++) {
+	for (int t = 0; pid > 0 && t < 5000; t++) {
 		int status;
-		long h = sys_ns_lookup("blk.vda");
+		long h = sys_ns_lookup(name);
 		if (h >= 0) {
 			sys_handle_close((int)h);
 			remember_server(pid, argv[0]);
-			return;
+			return true;
 		}
 		if (sys_waitpid((int)pid, &status, WNOHANG) == pid) {
 			if (status)
-				printf("init: %s failed (status %#x)\n", argv[0], status);
-			return;
+				printf("init: %s %d failed (status %#x)\n", argv[0], i, status);
+			return status != 0;	/* a failed disk need not hide the next */
 		}
 		sys_sleep_ns(1000000);
 	}
 	if (pid > 0)
-		printf("init: %s did not start\n", argv[0]);
+		printf("init: %s %d did not start\n", argv[0], i);
+	return pid > 0;
+}
+
+static void start_disk_drivers(void)
+{
+	for (int i = 0; i < BLK_MAX_DISKS && start_disk_driver(i); i++)
+		;
 }
 
 /* Descriptors 0, 1 and 2 of everything init starts: the console. */
@@ -244,7 +258,7 @@ int main(void)
 	wait_for(CONSOLE_NAME);
 	console_fds();
 	start_file_systems();
-	start_disk_driver();
+	start_disk_drivers();
 	set_handler(SIGUSR2, on_poweroff, 0, 0);
 	sys_cmdline(cmdline, sizeof(cmdline));
 	if (parse_run(cmdline, argv) > 0)

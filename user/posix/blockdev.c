@@ -62,11 +62,12 @@ static void test_node(void)
 	      fs.st_ino == st.st_ino && fs.st_dev == st.st_dev, "fstat agrees with stat");
 	uint64_t size = disk_size(fd);
 	close(fd);
+	/* vda first; other disks (posix/multidisk checks them) may follow. */
 	snprintf(line, sizeof(line), "major minor  #blocks  name\n\n %3d  %7d %10llu vda\n", 253, 0,
 		 (unsigned long long)(size >> 10));
-	check(slurp("/proc/partitions", text, sizeof(text)) > 0 && strcmp(text, line) == 0,
-	      "/proc/partitions lists vda with its size in 1 KiB blocks");
-	if (strcmp(text, line))
+	int same = slurp("/proc/partitions", text, sizeof(text)) > 0 && strncmp(text, line, strlen(line)) == 0;
+	check(same, "/proc/partitions lists vda with its size in 1 KiB blocks");
+	if (!same)
 		printf("# /proc/partitions: '%s'\n", text);
 }
 
