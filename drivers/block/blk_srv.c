@@ -20,12 +20,15 @@
 
 #define WORKERS 6	/* started at once, with BLK_BOUNCE each */
 #define FILES_MAX 64
+/* The status flags a file keeps and F_SETFL changes (Linux's for a block
+ * device, less O_ASYNC and O_NOATIME). */
+#define BLK_SETFL (O_APPEND | O_NONBLOCK | O_DIRECT)
 
 long __arbor_thread_start(long (*fn)(void *), void *arg);
 
 struct blk_file {
 	uint64_t badge;		/* 0: free slot */
-	int flags;		/* O_ACCMODE | O_APPEND | O_NONBLOCK */
+	int flags;		/* O_ACCMODE | O_APPEND | O_NONBLOCK | O_DIRECT */
 	uint64_t offset;
 };
 
@@ -67,7 +70,7 @@ static long blk_open(const struct ipc_info *info, int flags)
 			f = &files[i];
 	uint64_t badge = next_badge++;
 	if (f)
-		*f = (struct blk_file){ badge, flags & (O_ACCMODE | O_APPEND | O_NONBLOCK), 0 };
+		*f = (struct blk_file){ badge, flags & (O_ACCMODE | BLK_SETFL), 0 };
 	blk_unlock(&files_lock);
 	if (!f)
 		return -ENFILE;
@@ -104,19 +107,35 @@ static long blk_seek(struct blk_file *f, int64_t off, int whence)
 	return (long)f->offset;
 }
 
+/* O_DIRECT (Linux 6.1's rule for a block device): the offset, the length
+ * and the buffer's address (w2: its offset in its page, from the kernel)
+ * must be multiples of the logical block size, or the call is EINVAL.
+ * What needs no transfer comes first, as on Linux: a length of 0, a read
+ * at or past the end (0), a write there (ENOSPC). */
+static bool blk_direct_misaligned(int flags, uint64_t pos, uint64_t len, uint64_t addr)
+{
+	if (!(flags & O_DIRECT) || len == 0 || pos >= dev->sectors * BLK_SECTOR)
+		return false;
+	return (pos | len | addr) % BLK_SECTOR != 0;
+}
+
 /* Reads and writes at the file's offset (w1 == 1: at w0, pread/pwrite). */
 static long blk_file_rw(struct blk_worker *w, struct blk_file *f, const struct ipc_msg *m,
 			const struct ipc_info *info)
 {
 	struct blk_who who = { info->cgroup_id, info->pid };
 	bool wr = m->label == FILE_WRITE, at = m->w[1] == 1;
-	int acc = f->flags & O_ACCMODE;
-	if (wr ? acc == O_RDONLY : acc == O_WRONLY)
-		return -EBADF;
+	uint64_t len = wr ? info->snd_len : info->rcv_len;
 	blk_lock(&files_lock);
+	int flags = f->flags;
 	uint64_t pos = at ? m->w[0] : f->offset;
 	blk_unlock(&files_lock);
-	long r = wr ? blk_write(w, pos, info->snd_len, &who) : blk_read(w, pos, info->rcv_len, &who);
+	int acc = flags & O_ACCMODE;
+	if (wr ? acc == O_RDONLY : acc == O_WRONLY)
+		return -EBADF;
+	if (blk_direct_misaligned(flags, pos, len, m->w[2]))
+		return -EINVAL;
+	long r = wr ? blk_write(w, pos, len, &who) : blk_read(w, pos, len, &who);
 	if (r > 0 && !at) {
 		blk_lock(&files_lock);
 		f->offset = pos + (uint64_t)r;
@@ -147,7 +166,7 @@ static long blk_file_request(struct blk_worker *w, struct blk_file *f, struct ip
 		return f->flags;
 	case FILE_SETFL:
 		blk_lock(&files_lock);
-		f->flags = (f->flags & ~(O_APPEND | O_NONBLOCK)) | ((int)m->w[0] & (O_APPEND | O_NONBLOCK));
+		f->flags = (f->flags & ~BLK_SETFL) | ((int)m->w[0] & BLK_SETFL);
 		blk_unlock(&files_lock);
 		return 0;
 	case FILE_POLL: /* a disk is always ready */
