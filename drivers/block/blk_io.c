@@ -9,14 +9,12 @@
 #include <errno.h>
 #include "blk_io.h"
 
-#define WORKERS_MAX 16
-
 static blk_lock_t range_lock;
-static struct { uint64_t first, end; bool busy; } ranges[WORKERS_MAX];
+static struct { uint64_t first, end; bool busy; } ranges[BLK_WORKERS_MAX];
 
 static bool range_free(int self, uint64_t first, uint64_t end)
 {
-	for (int i = 0; i < WORKERS_MAX; i++)
+	for (int i = 0; i < BLK_WORKERS_MAX; i++)
 		if (i != self && ranges[i].busy && first < ranges[i].end && ranges[i].first < end)
 			return false;
 	return true;
@@ -46,17 +44,22 @@ static void range_drop(struct blk_worker *w)
 	blk_unlock(&range_lock);
 }
 
-int blk_worker_init(struct blk_worker *w, struct blk_dev *d, int index)
+int blk_worker_init(struct blk_worker *w, struct blk_dev *d, int index, uint32_t bounce)
 {
-	if (index >= WORKERS_MAX)
+	if (index >= BLK_WORKERS_MAX || !bounce || bounce > BLK_BOUNCE || bounce % BLK_REQ_MAX)
 		return -EINVAL;
-	long buf = sys_dma_alloc(BLK_BOUNCE, &w->phys);
-	long n = sys_notif_create();
-	if (buf < 0 || n < 0)
+	long buf = sys_dma_alloc(bounce, &w->phys);
+	if (buf < 0)
 		return -ENOMEM;
+	long n = sys_notif_create();
+	if (n < 0) {
+		sys_mem_unmap((uint64_t)buf, bounce);	/* frees the buffer */
+		return -ENOMEM;
+	}
 	w->d = d;
 	w->index = index;
 	w->buf = (char *)buf;
+	w->bounce = bounce;
 	w->notif = (int)n;
 	return 0;
 }
@@ -98,7 +101,7 @@ long blk_read(struct blk_worker *w, uint64_t pos, uint64_t len, const struct blk
 	while (done < len) {
 		uint64_t at = pos + done;
 		uint32_t head = at % BLK_SECTOR;
-		uint64_t n = len - done < BLK_BOUNCE - head ? len - done : BLK_BOUNCE - head;
+		uint64_t n = len - done < w->bounce - head ? len - done : w->bounce - head;
 		uint32_t span = (uint32_t)((head + n + BLK_SECTOR - 1) / BLK_SECTOR * BLK_SECTOR);
 		int err = blk_rw(w, BLK_OP_READ, at / BLK_SECTOR, span, 0, who);
 		if (err)
@@ -150,7 +153,7 @@ long blk_write(struct blk_worker *w, uint64_t pos, uint64_t len, const struct bl
 	while (done < len) {
 		uint64_t at = pos + done;
 		uint32_t head = at % BLK_SECTOR;
-		uint32_t n = (uint32_t)(len - done < BLK_BOUNCE - head ? len - done : BLK_BOUNCE - head);
+		uint32_t n = (uint32_t)(len - done < w->bounce - head ? len - done : w->bounce - head);
 		int err = blk_write_chunk(w, at, n, done, who);
 		if (err)
 			return done ? (long)done : err;

@@ -6,20 +6,25 @@
 #include <stddef.h>
 #include "blk.h"
 
-#define BLK_BOUNCE (512u << 10)		/* per worker */
+#define BLK_BOUNCE (512u << 10)		/* per worker of the initial pool */
 #define BLK_REQ_MAX (128u << 10)	/* one request; a chunk is several in flight */
+#define BLK_BOUNCE_EXTRA BLK_REQ_MAX	/* per worker started on demand */
 #define BLK_CHUNK_REQS (BLK_BOUNCE / BLK_REQ_MAX)
+#define BLK_WORKERS_MAX 64		/* the pool's cap (blk_srv.c) */
 
 struct blk_worker {
 	struct blk_dev *d;
-	int index;
-	char *buf;		/* BLK_BOUNCE bytes of DMA memory */
+	int index;		/* 0 .. BLK_WORKERS_MAX - 1 */
+	char *buf;		/* bounce bytes of DMA memory */
+	uint32_t bounce;	/* BLK_BOUNCE or BLK_BOUNCE_EXTRA */
 	uint64_t phys;
 	int notif;
 	struct blk_req reqs[BLK_CHUNK_REQS];
 };
 
-int blk_worker_init(struct blk_worker *w, struct blk_dev *d, int index);
+/* A worker with a bounce buffer of bounce bytes (a multiple of
+ * BLK_REQ_MAX, at most BLK_BOUNCE): 0 or -errno. */
+int blk_worker_init(struct blk_worker *w, struct blk_dev *d, int index, uint32_t bounce);
 /* The caller's receive buffer gets up to len bytes from pos: bytes read
  * (0 at or past the end), -EIO, -EFAULT. */
 long blk_read(struct blk_worker *w, uint64_t pos, uint64_t len, const struct blk_who *who);

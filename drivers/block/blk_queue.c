@@ -17,6 +17,13 @@
  * where io.weight orders them (a deep device queue would serve them in
  * arrival order, whatever the weights). */
 #define BLK_DEPTH 8
+/* A held request asks the kernel again after at most this long, even if
+ * its buckets' debt lasts longer: a raised or removed io.max applies to
+ * requests already waiting within this time (not at the old limit's
+ * time, which at a tiny limit may be minutes away). The kernel charges
+ * nothing while it holds a request, so asking again costs a system call
+ * per held cgroup and direction, 50 a second at most. */
+#define BLK_REASK_NS 20000000ull
 
 long __arbor_thread_start(long (*fn)(void *), void *arg);
 
@@ -51,7 +58,7 @@ static bool blk_may_go(struct blk_dev *d, struct blk_req *r, uint64_t *now)
 	if (wait > 0) {
 		if (!*now)
 			*now = (uint64_t)sys_clock_ns();
-		r->not_before = *now + (uint64_t)wait;
+		r->not_before = *now + ((uint64_t)wait < BLK_REASK_NS ? (uint64_t)wait : BLK_REASK_NS);
 		return false;
 	}
 	r->charged = true;

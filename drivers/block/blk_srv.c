@@ -1,6 +1,9 @@
 /* A disk's server: its endpoint ("blk.NAME"), worker threads (each with
  * its bounce buffer, so several clients' calls are in progress at once),
- * and its open files. devfs opens the disk for a client (BLK_OPEN, after
+ * and its open files. The pool grows on demand: a worker that takes a call
+ * when no other is idle starts another (up to BLK_WORKERS_MAX), so calls
+ * that wait long (io.max holds their requests) never take the last worker
+ * other clients' calls need. devfs opens the disk for a client (BLK_OPEN, after
  * checking the client may open /dev/NAME) and passes the channel on; from
  * then on the client's descriptor talks to this server directly, with the
  * file protocol of abi/fs.h, and the kernel tells us who calls. */
@@ -15,14 +18,17 @@
 #include "abi/ipc.h"
 #include "blk_io.h"
 
-#define WORKERS 6
+#define WORKERS 6	/* started at once, with BLK_BOUNCE each */
 #define FILES_MAX 64
+/* The status flags a file keeps and F_SETFL changes (Linux's for a block
+ * device, less O_ASYNC and O_NOATIME). */
+#define BLK_SETFL (O_APPEND | O_NONBLOCK | O_DIRECT)
 
 long __arbor_thread_start(long (*fn)(void *), void *arg);
 
 struct blk_file {
 	uint64_t badge;		/* 0: free slot */
-	int flags;		/* O_ACCMODE | O_APPEND | O_NONBLOCK */
+	int flags;		/* O_ACCMODE | O_APPEND | O_NONBLOCK | O_DIRECT */
 	uint64_t offset;
 };
 
@@ -31,7 +37,14 @@ static int endpoint;
 static blk_lock_t files_lock;
 static struct blk_file files[FILES_MAX];
 static uint64_t next_badge = 1;
-static struct blk_worker workers[WORKERS];
+static struct blk_worker workers[BLK_WORKERS_MAX];
+/* The pool: nworkers started (under grow_lock), idle of them not in a
+ * call (waiting to receive one, or about to). */
+static blk_lock_t grow_lock;
+static int nworkers, idle;
+static bool grow_stopped;	/* a start failed: no more tries */
+
+static long blk_worker_loop(void *arg);
 
 static struct blk_file *file_find(uint64_t badge)
 {
@@ -57,7 +70,7 @@ static long blk_open(const struct ipc_info *info, int flags)
 			f = &files[i];
 	uint64_t badge = next_badge++;
 	if (f)
-		*f = (struct blk_file){ badge, flags & (O_ACCMODE | O_APPEND | O_NONBLOCK), 0 };
+		*f = (struct blk_file){ badge, flags & (O_ACCMODE | BLK_SETFL), 0 };
 	blk_unlock(&files_lock);
 	if (!f)
 		return -ENFILE;
@@ -94,19 +107,35 @@ static long blk_seek(struct blk_file *f, int64_t off, int whence)
 	return (long)f->offset;
 }
 
+/* O_DIRECT (Linux 6.1's rule for a block device): the offset, the length
+ * and the buffer's address (w2: its offset in its page, from the kernel)
+ * must be multiples of the logical block size, or the call is EINVAL.
+ * What needs no transfer comes first, as on Linux: a length of 0, a read
+ * at or past the end (0), a write there (ENOSPC). */
+static bool blk_direct_misaligned(int flags, uint64_t pos, uint64_t len, uint64_t addr)
+{
+	if (!(flags & O_DIRECT) || len == 0 || pos >= dev->sectors * BLK_SECTOR)
+		return false;
+	return (pos | len | addr) % BLK_SECTOR != 0;
+}
+
 /* Reads and writes at the file's offset (w1 == 1: at w0, pread/pwrite). */
 static long blk_file_rw(struct blk_worker *w, struct blk_file *f, const struct ipc_msg *m,
 			const struct ipc_info *info)
 {
 	struct blk_who who = { info->cgroup_id, info->pid };
 	bool wr = m->label == FILE_WRITE, at = m->w[1] == 1;
-	int acc = f->flags & O_ACCMODE;
-	if (wr ? acc == O_RDONLY : acc == O_WRONLY)
-		return -EBADF;
+	uint64_t len = wr ? info->snd_len : info->rcv_len;
 	blk_lock(&files_lock);
+	int flags = f->flags;
 	uint64_t pos = at ? m->w[0] : f->offset;
 	blk_unlock(&files_lock);
-	long r = wr ? blk_write(w, pos, info->snd_len, &who) : blk_read(w, pos, info->rcv_len, &who);
+	int acc = flags & O_ACCMODE;
+	if (wr ? acc == O_RDONLY : acc == O_WRONLY)
+		return -EBADF;
+	if (blk_direct_misaligned(flags, pos, len, m->w[2]))
+		return -EINVAL;
+	long r = wr ? blk_write(w, pos, len, &who) : blk_read(w, pos, len, &who);
 	if (r > 0 && !at) {
 		blk_lock(&files_lock);
 		f->offset = pos + (uint64_t)r;
@@ -137,7 +166,7 @@ static long blk_file_request(struct blk_worker *w, struct blk_file *f, struct ip
 		return f->flags;
 	case FILE_SETFL:
 		blk_lock(&files_lock);
-		f->flags = (f->flags & ~(O_APPEND | O_NONBLOCK)) | ((int)m->w[0] & (O_APPEND | O_NONBLOCK));
+		f->flags = (f->flags & ~BLK_SETFL) | ((int)m->w[0] & BLK_SETFL);
 		blk_unlock(&files_lock);
 		return 0;
 	case FILE_POLL: /* a disk is always ready */
@@ -183,6 +212,34 @@ static void blk_request(struct blk_worker *w, struct ipc_msg *m, const struct ip
 	m->label = (uint64_t)(r < 0 ? r : 0);
 }
 
+/* Starts one more worker, with a BLK_BOUNCE_EXTRA buffer, unless the
+ * pool is at its cap (then calls wait in the endpoint for a worker to
+ * finish, as with a fixed pool) or a start failed before. It counts as
+ * idle from now on, so the callers that find none idle meanwhile do not
+ * start one each. Workers stay (a blocked receive cannot time out); the
+ * cap bounds their memory: 58 more buffers of 128 KiB, 7.25 MiB. */
+static void blk_grow(void)
+{
+	blk_lock(&grow_lock);
+	if (nworkers < BLK_WORKERS_MAX && !grow_stopped) {
+		struct blk_worker *w = &workers[nworkers];
+		if (blk_worker_init(w, dev, nworkers, BLK_BOUNCE_EXTRA) == 0) {
+			__atomic_add_fetch(&idle, 1, __ATOMIC_ACQ_REL);
+			if (__arbor_thread_start(blk_worker_loop, w) >= 0) {
+				nworkers++;
+			} else {
+				__atomic_sub_fetch(&idle, 1, __ATOMIC_ACQ_REL);
+				grow_stopped = true;	/* its buffer stays: the slot is not reused */
+			}
+		} else {
+			grow_stopped = true;
+		}
+		if (grow_stopped)
+			printf("%s: cannot start more workers (%d)\n", dev->name, nworkers);
+	}
+	blk_unlock(&grow_lock);
+}
+
 static long blk_worker_loop(void *arg)
 {
 	struct blk_worker *w = arg;
@@ -190,8 +247,14 @@ static long blk_worker_loop(void *arg)
 	struct ipc_info info;
 	long r = sys_ipc_recv(endpoint, &m, &info);
 	for (;;) {
-		if (r == 0)
+		if (r == 0) {
+			/* the last idle worker took this call: another keeps
+			 * the endpoint served while it lasts */
+			if (__atomic_sub_fetch(&idle, 1, __ATOMIC_ACQ_REL) == 0)
+				blk_grow();
 			blk_request(w, &m, &info);
+			__atomic_add_fetch(&idle, 1, __ATOMIC_ACQ_REL);
+		}
 		r = sys_ipc_reply_recv(endpoint, &m, &info);
 	}
 	return 0;
@@ -211,8 +274,13 @@ int blk_serve(struct blk_dev *d)
 		return 1;
 	}
 	for (int i = 0; i < WORKERS; i++) {
-		if (blk_worker_init(&workers[i], d, i) ||
-		    (i > 0 && __arbor_thread_start(blk_worker_loop, &workers[i]) < 0)) {
+		if (blk_worker_init(&workers[i], d, i, BLK_BOUNCE)) {
+			printf("%s: cannot start its workers\n", d->name);
+			return 1;
+		}
+		__atomic_add_fetch(&idle, 1, __ATOMIC_ACQ_REL);
+		nworkers++;
+		if (i > 0 && __arbor_thread_start(blk_worker_loop, &workers[i]) < 0) {
 			printf("%s: cannot start its workers\n", d->name);
 			return 1;
 		}

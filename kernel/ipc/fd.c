@@ -11,14 +11,30 @@
 #include "syscall.h"
 
 /* The file protocol's call for a descriptor that is a channel. */
-static long fd_ipc(int h, uint64_t label, uint64_t w0, uint64_t w1, const void *snd, size_t snd_len,
-		   void *rcv, size_t rcv_len)
+static long fd_ipc3(int h, uint64_t label, uint64_t w0, uint64_t w1, uint64_t w2, const void *snd,
+		    size_t snd_len, void *rcv, size_t rcv_len)
 {
-	struct ipc_msg m = { .label = label, .w = { w0, w1 } };
+	struct ipc_msg m = { .label = label, .w = { w0, w1, w2 } };
 	long r = ipc_call_kernel(h, &m, snd, snd_len, rcv, rcv_len);
 	if (r < 0)
 		return r;
 	return (long)m.label < 0 ? (long)m.label : (long)m.w[0];
+}
+
+static long fd_ipc(int h, uint64_t label, uint64_t w0, uint64_t w1, const void *snd, size_t snd_len,
+		   void *rcv, size_t rcv_len)
+{
+	return fd_ipc3(h, label, w0, w1, 0, snd, snd_len, rcv, rcv_len);
+}
+
+/* A read or write: w2 is where in its page the caller's buffer starts
+ * (FILE_READ's word), for O_DIRECT's alignment rule; no more of the
+ * address goes to the server. */
+static long fd_ipc_rw(int h, uint64_t label, uint64_t off, uint64_t at, const void *buf, size_t len)
+{
+	uint64_t in_page = (uint64_t)buf & (PAGE_SIZE - 1);
+	return label == FILE_READ ? fd_ipc3(h, label, off, at, in_page, NULL, 0, (void *)buf, len)
+				  : fd_ipc3(h, label, off, at, in_page, buf, len, NULL, 0);
 }
 
 /* The object behind h (a reference): a kernel file object, or NULL with
@@ -39,7 +55,7 @@ long sys_fd_read(int h, void *buf, size_t len)
 	long err;
 	struct kobj *o = fd_kernel_file(h, &err);
 	if (!o)
-		return err ? err : fd_ipc(h, FILE_READ, 0, 0, NULL, 0, buf, len);
+		return err ? err : fd_ipc_rw(h, FILE_READ, 0, 0, buf, len);
 	long r = o->type == KOBJ_PIPE ? pipe_fd_read(o, buf, len) : o->type == KOBJ_INOTIFY ? inotify_read(o, buf, len) :
 		 cgfile_read(cgfile_of(o), buf, len, -1);
 	kobj_put(o);
@@ -51,7 +67,7 @@ long sys_fd_write(int h, const void *buf, size_t len)
 	long err;
 	struct kobj *o = fd_kernel_file(h, &err);
 	if (!o)
-		return err ? err : fd_ipc(h, FILE_WRITE, 0, 0, buf, len, NULL, 0);
+		return err ? err : fd_ipc_rw(h, FILE_WRITE, 0, 0, buf, len);
 	long r = o->type == KOBJ_PIPE ? pipe_fd_write(o, buf, len) : o->type == KOBJ_INOTIFY ? -EINVAL :
 		 cgfile_write(cgfile_of(o), buf, len);
 	kobj_put(o);
@@ -65,7 +81,7 @@ long sys_fd_pread(int h, void *buf, size_t len, int64_t off)
 		return -EINVAL;
 	struct kobj *o = fd_kernel_file(h, &err);
 	if (!o)
-		return err ? err : fd_ipc(h, FILE_READ, (uint64_t)off, 1, NULL, 0, buf, len);
+		return err ? err : fd_ipc_rw(h, FILE_READ, (uint64_t)off, 1, buf, len);
 	long r = o->type != KOBJ_CGFILE ? -ESPIPE : cgfile_read(cgfile_of(o), buf, len, off);
 	kobj_put(o);
 	return r;
@@ -78,7 +94,7 @@ long sys_fd_pwrite(int h, const void *buf, size_t len, int64_t off)
 		return -EINVAL;
 	struct kobj *o = fd_kernel_file(h, &err);
 	if (!o)
-		return err ? err : fd_ipc(h, FILE_WRITE, (uint64_t)off, 1, buf, len, NULL, 0);
+		return err ? err : fd_ipc_rw(h, FILE_WRITE, (uint64_t)off, 1, buf, len);
 	/* A cgroup file takes a write whatever the offset, as on Linux. */
 	long r = o->type != KOBJ_CGFILE ? -ESPIPE : cgfile_write(cgfile_of(o), buf, len);
 	kobj_put(o);

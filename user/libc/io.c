@@ -225,7 +225,7 @@ int fcntl(int fd, int cmd, ...)
 		return (int)__sys_ret(r == -EINVAL ? O_RDWR : r);
 	}
 	case F_SETFL: {
-		long r = sys_fd_flags(fd, (int)(arg & (O_APPEND | O_NONBLOCK)));
+		long r = sys_fd_flags(fd, (int)(arg & (O_APPEND | O_NONBLOCK | O_DIRECT)));
 		return (int)__sys_ret(r < 0 ? r : 0);
 	}
 	default:

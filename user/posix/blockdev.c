@@ -1,7 +1,7 @@
 /* /dev/vda, the virtio-blk disk through the block layer: stat and fstat
  * (a block device, 253:0), /proc/partitions, reads and writes of any size
  * and alignment (partial sectors), lseek, the errors at and past the end,
- * EFAULT and EBADF, fsync; then a pseudo-random pattern over the whole
+ * EFAULT and EBADF, fsync, O_DIRECT's alignment rule; then a pseudo-random pattern over the whole
  * disk in chunks of odd sizes, read back in other odd chunks, by several
  * processes at once. With "verify" it only checks that the disk still
  * holds that pattern (the runner's second boot of the same image). */
@@ -126,6 +126,51 @@ static void test_errors(int fd)
 	close(wo);
 	check_errno(open(DISK, O_RDWR | O_DIRECTORY), ENOTDIR, "O_DIRECTORY on a disk: ENOTDIR");
 	check(fsync(fd) == 0 && fdatasync(fd) == 0, "fsync and fdatasync");
+}
+
+/* O_DIRECT, Linux's rule for a block device: offset, length and buffer
+ * address multiples of 512 or EINVAL (nothing moved); a length of 0 and
+ * the end come first; F_GETFL shows it and F_SETFL sets and clears it. */
+static void test_direct(int fd, uint64_t size)
+{
+	char *a = (char *)(((uintptr_t)buf + 4095) & ~(uintptr_t)4095);	/* page-aligned */
+	char *b = (char *)(((uintptr_t)want + 4095) & ~(uintptr_t)4095);
+	const off_t at = 1 << 20;
+	int d = open(DISK, O_RDWR | O_DIRECT);
+	check(d >= 0 && fcntl(d, F_GETFL) == (O_RDWR | O_DIRECT), "open with O_DIRECT; F_GETFL shows it");
+	pattern(a, 7, 256 << 10);
+	check(pwrite(d, a, 256 << 10, at) == 256 << 10, "O_DIRECT: an aligned 256 KiB pwrite");
+	memset(b, 0, 256 << 10);
+	check(pread(d, b, 256 << 10, at) == 256 << 10 && memcmp(a, b, 256 << 10) == 0,
+	      "O_DIRECT: read back aligned, the same bytes");
+	check(pread(fd, buf + 1, 1000, at + 3) == 1000 && memcmp(buf + 1, a + 3, 1000) == 0,
+	      "and the same through a descriptor without O_DIRECT, unaligned");
+	check(lseek(d, at + 4096, SEEK_SET) == at + 4096 && read(d, b, 512) == 512 && memcmp(b, a + 4096, 512) == 0 &&
+	      lseek(d, 0, SEEK_CUR) == at + 4608, "O_DIRECT: read at the file offset, which moves");
+	check_errno(pread(d, b, 512, at + 100), EINVAL, "O_DIRECT: pread at an unaligned offset: EINVAL");
+	check_errno(pread(d, b, 1000, at), EINVAL, "O_DIRECT: pread of an unaligned length: EINVAL");
+	check_errno(pread(d, b + 1, 512, at), EINVAL, "O_DIRECT: pread into an unaligned buffer: EINVAL");
+	check_errno(pread(d, b + 256, 512, at), EINVAL, "O_DIRECT: a buffer aligned to 256 only: EINVAL");
+	check(pread(d, b + 512, 512, at) == 512 && memcmp(b + 512, a, 512) == 0,
+	      "O_DIRECT: a buffer aligned to 512 is enough");
+	check(lseek(d, at + 100, SEEK_SET) == at + 100, "lseek to an unaligned offset");
+	check_errno(read(d, b, 512), EINVAL, "O_DIRECT: read at an unaligned file offset: EINVAL");
+	check_errno(write(d, a, 512), EINVAL, "O_DIRECT: write at an unaligned file offset: EINVAL");
+	check_errno(pwrite(d, a, 512, at + 100), EINVAL, "O_DIRECT: pwrite at an unaligned offset: EINVAL");
+	check_errno(pwrite(d, a, 1000, at), EINVAL, "O_DIRECT: pwrite of an unaligned length: EINVAL");
+	check_errno(pwrite(d, a + 8, 512, at), EINVAL, "O_DIRECT: pwrite from an unaligned buffer: EINVAL");
+	check(pread(fd, b, 256 << 10, at) == 256 << 10 && memcmp(a, b, 256 << 10) == 0,
+	      "the failed writes changed nothing");
+	check(pread(d, b, 0, at + 1) == 0 && pwrite(d, a, 0, at + 1) == 0, "O_DIRECT: length 0 at an unaligned offset: 0");
+	check(pread(d, b, 100, (off_t)size) == 0, "O_DIRECT: a read at the end returns 0 whatever its length");
+	check_errno(pwrite(d, a, 100, (off_t)size), ENOSPC, "O_DIRECT: a write at the end: ENOSPC first");
+	check(pread(d, b, 1024, (off_t)size - 512) == 512, "O_DIRECT: a read across the end is short");
+	check(fcntl(d, F_SETFL, 0) == 0 && fcntl(d, F_GETFL) == O_RDWR && pread(d, b + 1, 100, at + 3) == 100 &&
+	      memcmp(b + 1, a + 3, 100) == 0, "F_SETFL clears O_DIRECT: any alignment again");
+	check(fcntl(fd, F_SETFL, O_DIRECT) == 0 && fcntl(fd, F_GETFL) == (O_RDWR | O_DIRECT), "F_SETFL sets O_DIRECT");
+	check_errno(pread(fd, b, 100, at), EINVAL, "and then an unaligned length is EINVAL");
+	check(fcntl(fd, F_SETFL, 0) == 0 && fcntl(fd, F_GETFL) == O_RDWR, "F_SETFL clears it again");
+	close(d);
 }
 
 /* Chunk sizes for the whole-disk pass: odd, small and large. */
@@ -263,6 +308,7 @@ int main(int argc, char **argv)
 		test_partial(fd);
 		test_end(fd, size);
 		test_errors(fd);
+		test_direct(fd, size);
 		char iop[300];
 		own_io_pressure(iop, sizeof(iop));
 		long io0 = io_some_total(iop), sys0 = io_some_total("/proc/pressure/io");

@@ -173,6 +173,90 @@ static void test_work_conserving(void)
 	check(waitpid(slow, &st, 0) == slow && st == 0, "a's writer finishes");
 }
 
+/* A child in cg writing len bytes at area + off in one call. */
+static pid_t writer_in(const char *cg, uint64_t off, size_t len)
+{
+	pid_t pid = fork();
+	if (pid)
+		return pid;
+	char path[128];
+	snprintf(path, sizeof(path), "%s/cgroup.procs", cg);
+	int fd = open(DISK, O_WRONLY);
+	_exit(fd >= 0 && put(path, "0") == 0 && pwrite(fd, buf, len, (off_t)(area + off)) == (ssize_t)len ? 0 : 1);
+}
+
+/* How many of the children pids[0..n) still run; the others are reaped
+ * (their slot becomes 0) and *ok cleared if one failed. */
+static int running(pid_t *pids, int n, int *ok)
+{
+	int left = 0, st;
+	for (int i = 0; i < n; i++) {
+		if (!pids[i])
+			continue;
+		pid_t r = waitpid(pids[i], &st, WNOHANG);
+		if (r == 0) {
+			left++;
+			continue;
+		}
+		*ok &= r == pids[i] && st == 0;
+		pids[i] = 0;
+	}
+	return left;
+}
+
+/* Reaps them all: the seconds until the last ended. */
+static double reap_all(pid_t *pids, int n, int *ok)
+{
+	double t0 = now_s();
+	int st;
+	for (int i = 0; i < n; i++) {
+		if (!pids[i])
+			continue;
+		*ok &= waitpid(pids[i], &st, 0) == pids[i] && st == 0;
+		pids[i] = 0;
+	}
+	return now_s() - t0;
+}
+
+/* More writers held by io.max than the disk's server has workers to
+ * begin with (six): each waits in its call for 16 s, yet b's I/O passes
+ * them (the server starts more workers). Then their limit is raised, and
+ * later removed, and the held writers go at once (a waiting request asks
+ * the kernel again within 20 ms, not at the old limit's time). */
+#define HELD 12
+static void test_held_writers(void)
+{
+	pid_t w[HELD];
+	int ok = 1;
+	check(mkdir(CG "/s", 0755) == 0 && put(CG "/s/io.max", "253:0 wbps=4096") == 0, "io.max wbps=4 KiB/s on s");
+	for (int i = 0; i < HELD; i++)
+		w[i] = writer_in(CG "/s", 2 * MIB + (uint64_t)i * 65536, 65536);
+	usleep(500000);	/* one write passes on the burst, the others wait */
+	int held = running(w, HELD, &ok);
+	double tw = io_in(CG "/b", 1, 0, MIB, 2), tr = io_in(CG "/b", 0, 0, MIB, 2);
+	int still = running(w, HELD, &ok);
+	printf("# %d writers held at wbps=4 KiB/s; meanwhile b wrote 2 MiB in %.3f s, read it in %.3f s\n", still,
+	       tw, tr);
+	check(held >= HELD - 1 && still >= HELD - 1, "s's writers wait (64 KiB each at 4 KiB/s: 16 s apiece)");
+	check(tw >= 0 && tr >= 0 && tw + tr < 5.0, "b's I/O passes twelve held writers (under 5 s)");
+	check(put(CG "/s/io.max", "253:0 wbps=67108864") == 0, "s's wbps raised to 64 MiB/s");
+	double t = reap_all(w, HELD, &ok);
+	printf("# the held writers finished %.3f s after the raise\n", t);
+	check(ok && t < 1.0, "held writes go at once when the limit is raised (under 1 s)");
+	check(stat_is(CG "/s", 0, HELD * 65536, 0, HELD), "io.stat of s: every write counted once");
+
+	check(put(CG "/s/io.max", "253:0 wbps=4096") == 0, "s back at wbps=4 KiB/s");
+	for (int i = 0; i < HELD / 2; i++)
+		w[i] = writer_in(CG "/s", 2 * MIB + (uint64_t)i * 65536, 65536);
+	usleep(300000);
+	held = running(w, HELD / 2, &ok);
+	check(put(CG "/s/io.max", "253:0 wbps=max") == 0 && text_is(CG "/s/io.max", ""), "s's wbps=max: no limit");
+	t = reap_all(w, HELD / 2, &ok);
+	printf("# %d held writers finished %.3f s after the limit was removed\n", held, t);
+	check(ok && held >= HELD / 2 - 1 && t < 1.0, "held writes go at once when the limit is removed (under 1 s)");
+	check(rmdir(CG "/s") == 0, "remove s");
+}
+
 /* A child in cg reading the area in 512 KiB calls until deadline (s). */
 static pid_t reader_until(const char *cg, double deadline)
 {
@@ -255,6 +339,7 @@ int main(void)
 	test_stat();
 	test_throttle();
 	test_work_conserving();
+	test_held_writers();
 	test_weight_share();
 	test_weight_idle();
 	test_syscalls();

@@ -46,13 +46,15 @@
 #define FS_W_RCRED 4	/* w4: uid | gid << 32 (for access) */
 
 /* On a file channel. */
-#define FILE_READ    0x101	/* w0 offset, w1 1 = at w0 (pread): receive buffer; reply w0 = bytes */
-#define FILE_WRITE   0x102	/* w0 offset, w1 1 = at w0 (pwrite): send buffer; reply w0 = bytes */
+#define FILE_READ    0x101	/* w0 offset, w1 1 = at w0 (pread), w2 the buffer's address mod 4096
+				   (from the kernel: O_DIRECT's alignment): receive buffer; reply w0 = bytes */
+#define FILE_WRITE   0x102	/* w0 offset, w1 1 = at w0 (pwrite), w2 as FILE_READ's: send buffer;
+				   reply w0 = bytes */
 #define FILE_SEEK    0x103	/* w0 offset, w1 whence: reply w0 = new offset */
 #define FILE_FSTAT   0x104	/* struct stat into the receive buffer */
 #define FILE_READDIR 0x105	/* w0 index: reply w0 = next index, struct dirent into the buffer; w1 0 = end */
 #define FILE_GETFL   0x106	/* reply w0 = O_* status flags */
-#define FILE_SETFL   0x107	/* w0 O_APPEND | O_NONBLOCK */
+#define FILE_SETFL   0x107	/* w0 O_APPEND | O_NONBLOCK | O_DIRECT (a server keeps those it knows) */
 #define FILE_TRUNCATE 0x108	/* w0 length */
 #define FILE_FCHMOD  0x109	/* w0 mode */
 #define FILE_FCHOWN  0x10a	/* w0 uid, w1 gid */
