@@ -1,9 +1,10 @@
 /* /dev/vda, the virtio-blk disk through the block layer: stat and fstat
  * (a block device, 253:0), /proc/partitions, reads and writes of any size
  * and alignment (partial sectors), lseek, the errors at and past the end,
- * EFAULT and EBADF, fsync, O_DIRECT's alignment rule; then a pseudo-random pattern over the whole
- * disk in chunks of odd sizes, read back in other odd chunks, by several
- * processes at once. With "verify" it only checks that the disk still
+ * EFAULT and EBADF, fsync, O_DIRECT's alignment rule; then a pseudo-random
+ * pattern over the whole disk in chunks of odd sizes, by four processes in
+ * cgroups under different io limits at once, read back in other odd chunks,
+ * by one process and by several at once. With "verify" it only checks that the disk still
  * holds that pattern (the runner's second boot of the same image). */
 #include <stdint.h>
 #include <stdlib.h>
@@ -181,21 +182,80 @@ static size_t odd_size(unsigned i, int reading)
 	return reading ? r[i % 6] : w[i % 10];
 }
 
-static int fill_disk(int fd, uint64_t size)
+/* Writes [from, to) in odd chunks, sequentially; 1 if all went. */
+static int fill_range(int fd, uint64_t from, uint64_t to, unsigned salt)
 {
-	uint64_t at = 0;
-	lseek(fd, 0, SEEK_SET);
-	for (unsigned i = 0; at < size; i++) {
+	uint64_t at = from;
+	for (unsigned i = salt; at < to; i++) {
 		size_t n = odd_size(i, 0);
+		if (n > to - at)
+			n = (size_t)(to - at);
 		pattern(buf, at, n);
-		ssize_t w = write(fd, buf, n);
-		if (w != (ssize_t)(size - at < n ? size - at : n)) {
+		ssize_t w = pwrite(fd, buf, n, (off_t)at);
+		if (w != (ssize_t)n) {
 			printf("# write of %zu at %llu: %zd\n", n, (unsigned long long)at, w);
 			return 0;
 		}
-		at += (uint64_t)w;
+		at += n;
 	}
 	return fsync(fd) == 0;
+}
+
+#define FILL_CG "/sys/fs/cgroup/blk_fill"
+
+/* The four writers' cgroups and what limits them: none, a byte rate, an
+ * io rate (which also holds the reads of partial-sector writes), a low
+ * weight with a read byte rate. */
+static const char *const fill_limits[4][2] = {
+	{ "", "" },
+	{ "253:0 wbps=16777216", "" },
+	{ "253:0 wiops=800 riops=800", "" },
+	{ "253:0 rbps=4194304", "253:0 50" },
+};
+
+static int fill_setup(void)
+{
+	char path[128];
+	int ok = put("/sys/fs/cgroup/cgroup.subtree_control", "+io") == 0 && mkdir(FILL_CG, 0755) == 0 &&
+		 put(FILL_CG "/cgroup.subtree_control", "+io") == 0;
+	for (int k = 0; ok && k < 4; k++) {
+		snprintf(path, sizeof(path), FILL_CG "/w%d", k);
+		ok = mkdir(path, 0755) == 0;
+		snprintf(path, sizeof(path), FILL_CG "/w%d/io.max", k);
+		ok = ok && (!*fill_limits[k][0] || put(path, fill_limits[k][0]) == 0);
+		snprintf(path, sizeof(path), FILL_CG "/w%d/io.weight", k);
+		ok = ok && (!*fill_limits[k][1] || put(path, fill_limits[k][1]) == 0);
+	}
+	return ok;
+}
+
+/* The whole disk, a quarter each by four processes at once, each in a
+ * cgroup of its own under other io limits; every quarter's writes are
+ * then counted in its cgroup's io.stat. */
+static int fill_disk(uint64_t size)
+{
+	pid_t kids[4];
+	int ok = fill_setup(), status;
+	char path[128];
+	for (int k = 0; ok && k < 4; k++) {
+		if ((kids[k] = fork()) == 0) {
+			snprintf(path, sizeof(path), FILL_CG "/w%d/cgroup.procs", k);
+			int fd = open(DISK, O_RDWR);
+			_exit(fd >= 0 && put(path, "0") == 0 &&
+			      fill_range(fd, size / 4 * (unsigned)k, size / 4 * (unsigned)(k + 1), (unsigned)k * 3) ? 0 : 1);
+		}
+	}
+	for (int k = 0; k < 4; k++) {
+		ok &= kids[k] > 0 && waitpid(kids[k], &status, 0) == kids[k] && status == 0;
+		snprintf(path, sizeof(path), FILL_CG "/w%d", k);
+		unsigned long long wbytes = io_stat_field(path, "wbytes=");
+		if (wbytes < size / 4) {
+			printf("# w%d wrote %llu bytes, want at least %llu\n", k, wbytes, (unsigned long long)(size / 4));
+			ok = 0;
+		}
+		ok &= rmdir(path) == 0;
+	}
+	return rmdir(FILL_CG) == 0 && ok;
 }
 
 /* Reads [from, to) in odd chunks and compares every byte. */
@@ -309,14 +369,15 @@ int main(int argc, char **argv)
 		test_end(fd, size);
 		test_errors(fd);
 		test_direct(fd, size);
+		check(fill_disk(size), "the pattern written over the whole disk in odd-sized chunks by four cgroups "
+				       "at once under different io limits (none, wbps, wiops+riops, rbps+weight 50)");
 		char iop[300];
 		own_io_pressure(iop, sizeof(iop));
 		long io0 = io_some_total(iop), sys0 = io_some_total("/proc/pressure/io");
 		check(io0 >= 0 && sys0 >= 0, "io.pressure of our cgroup and /proc/pressure/io: some and full lines");
-		check(fill_disk(fd, size), "the pattern written over the whole disk in odd-sized chunks");
+		check(verify(fd, 0, size, 0), "read back in other odd-sized chunks, every byte compared");
 		check(io_some_total(iop) > io0 + 1000 && io_some_total("/proc/pressure/io") > sys0 + 1000,
 		      "waiting for the disk shows as io pressure, in our cgroup and the system's");
-		check(verify(fd, 0, size, 0), "read back in other odd-sized chunks, every byte compared");
 		check(verify_parallel(size), "four processes read it back at once");
 	}
 	close(fd);

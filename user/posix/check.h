@@ -85,15 +85,21 @@ static inline long flat_field(const char *path, const char *key)
 	return -1;
 }
 
-/* The rbytes= of cgroup directory cg's io.stat (its first device), or 0. */
-static inline unsigned long long io_rbytes(const char *cg)
+/* Field key ("rbytes=", "wios=", ...) of cgroup directory cg's io.stat
+ * (its first device), or 0. */
+static inline unsigned long long io_stat_field(const char *cg, const char *key)
 {
 	char path[160], text[256];
 	snprintf(path, sizeof(path), "%s/io.stat", cg);
 	if (slurp(path, text, sizeof(text)) <= 0)
 		return 0;
-	char *p = strstr(text, "rbytes=");
-	return p ? strtoull(p + 7, NULL, 10) : 0;
+	char *p = strstr(text, key);
+	return p ? strtoull(p + strlen(key), NULL, 10) : 0;
+}
+
+static inline unsigned long long io_rbytes(const char *cg)
+{
+	return io_stat_field(cg, "rbytes=");
 }
 
 /* Directory dir has an entry called name. */
