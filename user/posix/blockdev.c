@@ -255,7 +255,7 @@ static int fill_disk(uint64_t size)
 		}
 		ok &= rmdir(path) == 0;
 	}
-	return rmdir(FILL_CG) == 0 && ok;
+	return rmdir(FILL_CG) == 0 && put("/sys/fs/cgroup/cgroup.subtree_control", "-io") == 0 && ok;
 }
 
 /* Reads [from, to) in odd chunks and compares every byte. */
