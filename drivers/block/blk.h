@@ -65,6 +65,7 @@ struct blk_cg {
 	uint32_t active;	/* requests pending or in flight */
 	uint32_t inflight;	/* of them, at the device */
 	uint64_t last_ns;	/* its last request entered or completed */
+	uint64_t think_ns;	/* mean gap between going idle and its next request */
 	bool in_set;		/* counted in the shares (busy) */
 	uint32_t hweight;	/* share of the disk, BLK_HW_ONE = all */
 	int depth;

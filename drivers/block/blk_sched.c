@@ -62,15 +62,35 @@ static struct blk_cg *blk_cg_find(struct blk_dev *d, uint64_t id)
 	return victim;
 }
 
-/* Anticipation (as BFQ's idling): a cgroup stays in the shares for
- * BLK_IDLE_NS after its last request, since a client issues its next one
- * only after copying the last one's data; without it the heavier cgroup
- * would drop out between requests and the lighter take the disk. */
+/* Anticipation (as BFQ's idling): a cgroup stays in the shares for a
+ * while after its last request, since a client issues its next one only
+ * after copying the last one's data; without it the heavier cgroup would
+ * drop out between requests and the lighter take the disk. The window is
+ * three times the cgroup's own mean think time (the gap from going idle
+ * to its next request), at least BLK_IDLE_NS and at most BLK_IDLE_MAX_NS:
+ * when the host is loaded the clients' copies take longer in wall time,
+ * and a fixed window would then expire between a heavy cgroup's requests. */
 #define BLK_IDLE_NS 2000000ull
+#define BLK_IDLE_MAX_NS 20000000ull
+
+static uint64_t blk_idle_window(const struct blk_cg *c)
+{
+	uint64_t w = 3 * c->think_ns;
+	return w < BLK_IDLE_NS ? BLK_IDLE_NS : w > BLK_IDLE_MAX_NS ? BLK_IDLE_MAX_NS : w;
+}
 
 static bool blk_cg_busy(const struct blk_cg *c, uint64_t now)
 {
-	return c->active || (c->fetched_ns && now - c->last_ns < BLK_IDLE_NS);
+	return c->active || (c->fetched_ns && now - c->last_ns < blk_idle_window(c));
+}
+
+/* A gap longer than the longest window is a pause, not thinking: it
+ * leaves the mean alone. */
+static void blk_cg_think(struct blk_cg *c, uint64_t now)
+{
+	uint64_t gap = now - c->last_ns;
+	if (c->fetched_ns && !c->active && gap < BLK_IDLE_MAX_NS)
+		c->think_ns = (7 * c->think_ns + gap) / 8;
 }
 
 /* A request of r's cgroup is now pending: r->cg is set and counted. */
@@ -80,6 +100,7 @@ void blk_sched_enter(struct blk_dev *d, struct blk_req *r)
 	uint64_t now = (uint64_t)sys_clock_ns();
 	r->cg = c;
 	bool was_busy = blk_cg_busy(c, now);
+	blk_cg_think(c, now);
 	c->active++;
 	c->last_ns = now;
 	if (was_busy)
@@ -167,7 +188,7 @@ void blk_sched_charge(struct blk_dev *d, struct blk_req *r)
  * the last completed. If the next pending request simply went, a heavy
  * cgroup between its requests would leave the disk to the light one and
  * the split would follow the clients' speed, not the weights. So a
- * cgroup with requests in flight, or idle for less than BLK_IDLE_NS,
+ * cgroup with requests in flight, or idle for less than its window,
  * holds back the others while it lags more than BLK_SLACK_NS behind them
  * in virtual time (*due: when an idle one stops holding). One whose
  * requests io.max holds (pending, none in flight) holds nothing. */
@@ -183,7 +204,7 @@ bool blk_sched_may_go(struct blk_dev *d, const struct blk_req *r, uint64_t *due)
 		if (c->inflight)
 			return false;	/* its completion dispatches again */
 		if (!c->active && blk_cg_busy(c, now)) {
-			*due = c->last_ns + BLK_IDLE_NS;
+			*due = c->last_ns + blk_idle_window(c);
 			return false;
 		}
 	}
