@@ -21,6 +21,7 @@ void cgfs_printf(struct cgfs_buf *b, const char *fmt, ...) __attribute__((format
 /* Appends n bytes of s, cut exactly as cgfs_printf cuts: for texts that
  * need no formatting. */
 void cgfs_put(struct cgfs_buf *b, const char *s, size_t n);
+void cgfs_put_u64_line(struct cgfs_buf *b, uint64_t v);
 
 #define CFT_NOT_ON_ROOT  1
 #define CFT_ONLY_ON_ROOT 2

@@ -38,6 +38,19 @@ void cgfs_put(struct cgfs_buf *b, const char *s, size_t n)
 	b->len += n;
 }
 
+/* v in decimal and a newline: the usual one-number file, without the
+ * cost of a format string (memory.current is read in tight loops). */
+void cgfs_put_u64_line(struct cgfs_buf *b, uint64_t v)
+{
+	char d[24];
+	size_t i = sizeof(d);
+	d[--i] = '\n';
+	do
+		d[--i] = (char)('0' + v % 10);
+	while ((v /= 10) != 0);
+	cgfs_put(b, d + i, sizeof(d) - i);
+}
+
 /* Controller names of mask, space-separated, one "\n" (empty: 0 bytes). */
 static void show_mask(struct cgfs_buf *out, uint32_t mask)
 {

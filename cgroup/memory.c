@@ -112,14 +112,14 @@ static void memory_show_pages(struct cgfs_buf *out, uint64_t pages)
 	if (pages >= PAGE_COUNTER_MAX)
 		cgfs_printf(out, "max\n");
 	else
-		cgfs_printf(out, "%llu\n", (unsigned long long)(pages * PAGE_BYTES));
+		cgfs_put_u64_line(out, pages * PAGE_BYTES);
 }
 
 /* Exact: this CPU's stock of pages charged ahead for cg goes back first. */
 static int memory_show_current(struct cgroup *cg, struct cgfs_buf *out)
 {
 	mem_drain_stock(cg);
-	cgfs_printf(out, "%llu\n", (unsigned long long)(page_counter_read(&cg->memory) * PAGE_BYTES));
+	cgfs_put_u64_line(out, page_counter_read(&cg->memory) * PAGE_BYTES);
 	return 0;
 }
 
@@ -151,7 +151,7 @@ static int memory_peak_show(struct cgroup *cg, void *state, struct cgfs_buf *out
 	spin_lock(&memory_peak_lock);
 	uint64_t pages = page_counter_peak_read(&cg->memory, state);
 	spin_unlock(&memory_peak_lock);
-	cgfs_printf(out, "%llu\n", (unsigned long long)(pages * PAGE_BYTES));
+	cgfs_put_u64_line(out, pages * PAGE_BYTES);
 	return 0;
 }
 
@@ -172,8 +172,7 @@ static const struct cft_open_ops memory_peak_ops = {
 
 static int memory_show_peak(struct cgroup *cg, struct cgfs_buf *out)
 {
-	cgfs_printf(out, "%llu\n",
-		    (unsigned long long)(__atomic_load_n(&cg->memory.peak, __ATOMIC_RELAXED) * PAGE_BYTES));
+	cgfs_put_u64_line(out, __atomic_load_n(&cg->memory.peak, __ATOMIC_RELAXED) * PAGE_BYTES);
 	return 0;
 }
 

@@ -91,7 +91,7 @@ static int pids_show_max(struct cgroup *cg, struct cgfs_buf *out)
 	if (max == PIDS_UNLIMITED)
 		cgfs_printf(out, "max\n");
 	else
-		cgfs_printf(out, "%llu\n", (unsigned long long)max);
+		cgfs_put_u64_line(out, max);
 	return 0;
 }
 
@@ -110,13 +110,13 @@ static int pids_write_max(struct cgroup *cg, char *text, const struct k_cgwriter
 
 static int pids_show_current(struct cgroup *cg, struct cgfs_buf *out)
 {
-	cgfs_printf(out, "%llu\n", (unsigned long long)__atomic_load_n(&pids_of(cg)->current, __ATOMIC_RELAXED));
+	cgfs_put_u64_line(out, __atomic_load_n(&pids_of(cg)->current, __ATOMIC_RELAXED));
 	return 0;
 }
 
 static int pids_show_peak(struct cgroup *cg, struct cgfs_buf *out)
 {
-	cgfs_printf(out, "%llu\n", (unsigned long long)pids_of(cg)->peak);
+	cgfs_put_u64_line(out, pids_of(cg)->peak);
 	return 0;
 }
 
