@@ -241,7 +241,9 @@ def test_disk_persists(kernel, initrd, scratch, tally, timeout):
 def test_disk_errors(kernel, initrd, build, tally, timeout):
     """A disk whose device fails every read of one sector (QEMU's blkdebug
     injects EIO there): those reads are EIO, every other request at the
-    same time and after goes through."""
+    same time and after goes through. Then the driver is killed while a
+    process writes: the kernel stops the device's DMA before freeing the
+    driver's buffers and says so on the console."""
     print("[qemu] a disk that fails reads of one sector", flush=True)
     cfg, img = os.path.join(build, "eio.cfg"), os.path.join(build, "eio.img")
     with open(cfg, "w") as f:
@@ -256,6 +258,8 @@ def test_disk_errors(kernel, initrd, build, tally, timeout):
                                            for l in b.lines)),
         ("the others go through", any(l.startswith("ok ") and "never hold up or spoil the others" in l
                                       for l in b.lines)),
+        ("killing the driver mid-write stops the device's DMA first",
+         any(re.match(r"pci [0-9a-f:.]+: bus mastering off: its driver \(pid \d+\) exited", l) for l in b.lines)),
         ("the check exited 0", "arbor-run: exited 0" in b.lines),
     ], b)
 

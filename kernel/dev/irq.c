@@ -254,6 +254,7 @@ long sys_irq_unbind(uint32_t irq)
 
 void dev_proc_exit(struct proc *p)
 {
+	pci_proc_exit(p);	/* first: no DMA into what its exit frees */
 	for (uint32_t irq = 0; irq < IRQ_LINES; irq++)
 		(void)irq_release(irq, p, true);	/* counts as its ack: the line may unmask */
 	ioport_proc_exit(p);

@@ -44,5 +44,6 @@ bool irq_level(uint32_t irq);
 /* A PCI function with these ids is on buses 0-7 (the self-tests use it
  * to know whether a disk is attached). */
 bool pci_present(uint16_t vendor, uint16_t device);
+void pci_proc_exit(struct proc *p);
 
 #endif

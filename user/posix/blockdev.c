@@ -350,6 +350,44 @@ static void test_device_errors(int fd)
 	check(w == (ssize_t)sizeof(b) && r == 4096, "writes to it and reads beside it still work");
 }
 
+/* The pid of the process whose command line starts with prog, or 0. */
+static pid_t find_process(const char *prog)
+{
+	char path[64], cmd[128];
+	for (pid_t pid = 1; pid < 4096; pid++) {
+		snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)pid);
+		long n = slurp(path, cmd, sizeof(cmd));
+		if (n > 0 && strncmp(cmd, prog, strlen(prog)) == 0)
+			return pid;
+	}
+	return 0;
+}
+
+/* The disk's driver is killed while writes stream to the disk: the
+ * writer gets an error, not a hang; the kernel turns the device's bus
+ * mastering off before the driver's DMA buffers are freed (the runner
+ * checks the console line) and goes on. Last: the disk is gone after. */
+static void test_driver_killed(int fd)
+{
+	pid_t drv = find_process("drivers/virtio_blk");
+	check(drv > 0, "the disk's driver is found in /proc");
+	pid_t w = fork();
+	if (w == 0) {
+		for (;;) /* until a write fails */
+			if (pwrite(fd, buf, BUF, 0) != BUF)
+				_exit(errno == EIO || errno == EHOSTDOWN ? 0 : 1);
+	}
+	usleep(50000);
+	int st;
+	check(drv > 0 && kill(drv, SIGKILL) == 0, "kill -9 the driver while a process writes");
+	check(w > 0 && waitpid(w, &st, 0) == w && WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	      "the writer's next write fails with EIO or EHOSTDOWN, no hang");
+	errno = 0;
+	check(open(DISK, O_RDONLY) == -1 && errno == ENOENT, "/dev/vda is gone with its driver: ENOENT");
+	char b[512];
+	check(pread(fd, b, sizeof(b), 0) == -1, "the disk's descriptor fails from now on");
+}
+
 int main(int argc, char **argv)
 {
 	buf = malloc(BUF + 4096);
@@ -363,6 +401,7 @@ int main(int argc, char **argv)
 		check(verify(fd, 0, size, 0), "the whole disk holds the pattern written in the previous boot");
 	} else if (argc > 1 && strcmp(argv[1], "errors") == 0) {
 		test_device_errors(fd);
+		test_driver_killed(fd);
 	} else {
 		test_node();
 		test_partial(fd);
