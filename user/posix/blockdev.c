@@ -35,12 +35,6 @@ static void pattern(char *out, uint64_t off, size_t len)
 	}
 }
 
-static void check_errno(long r, int e, const char *what)
-{
-	if (!(r == -1 && errno == e))
-		printf("# %s: got %ld errno %d, want errno %d\n", what, r, errno, e);
-	check(r == -1 && errno == e, what);
-}
 
 static uint64_t disk_size(int fd)
 {

@@ -617,12 +617,6 @@ static void test_freeze(void)
 	check(rmdir(BASE "/f") == 0, "remove it");
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 /* The share of one CPU a child spinning in cgroup cg for secs got. */
 static double spin_share(const char *cg, double secs)

@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static int n, failed;
@@ -25,6 +27,52 @@ static inline void check(int ok, const char *what)
 static inline int fails(int r, int e)
 {
 	return r == -1 && errno == e;
+}
+
+/* Checks that r is -1 with errno e, and says what it got when not. */
+static inline void check_errno(long r, int e, const char *what)
+{
+	int got = errno;
+	if (!(r == -1 && got == e))
+		printf("# %s: got %ld errno %d (%s), want errno %d\n", what, r, got, strerror(got), e);
+	check(r == -1 && got == e, what);
+}
+
+/* CLOCK_MONOTONIC in seconds. */
+static inline double now_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* Runs job(arg) in a child process that first joins cgroup directory cg;
+ * the seconds job took, or -1 if anything failed (job returns 0 then). */
+static inline double timed_in_cgroup(const char *cg, int (*job)(void *), void *arg)
+{
+	int fds[2], st;
+	double took = -1;
+	if (pipe(fds))
+		return -1;
+	pid_t pid = fork();
+	if (pid == 0) {
+		char procs[160];
+		snprintf(procs, sizeof(procs), "%s/cgroup.procs", cg);
+		int fd = open(procs, O_WRONLY);
+		int ok = fd >= 0 && write(fd, "0", 1) == 1;
+		double t0 = now_s();
+		ok = ok && job(arg);
+		double t = ok ? now_s() - t0 : -1;
+		(void)!write(fds[1], &t, sizeof(t));
+		_exit(ok ? 0 : 1);
+	}
+	close(fds[1]);
+	if (pid > 0 && read(fds[0], &took, sizeof(took)) != sizeof(took))
+		took = -1;
+	close(fds[0]);
+	if (pid < 0 || waitpid(pid, &st, 0) != pid || st != 0)
+		took = -1;
+	return took;
 }
 
 /* The whole file into buf (NUL-terminated); its length or -1. */

@@ -14,22 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static int n, failed;
-
-static void check(int ok, const char *what)
-{
-	n++;
-	failed += !ok;
-	printf("%sok %d - %s\n", ok ? "" : "not ", n, what);
-}
-
-static void check_errno(int r, int want, const char *what)
-{
-	int e = errno;
-	if (!(r == -1 && e == want))
-		printf("# %s: got %d errno %d (%s), want errno %d\n", what, r, e, strerror(e), want);
-	check(r == -1 && e == want, what);
-}
+#include "check.h"
 
 /* Runs argv in a child; its wait status (-1 if fork failed). */
 static int run(char *const argv[])

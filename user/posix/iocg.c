@@ -23,51 +23,31 @@
 static char *saved, *buf;
 static uint64_t area;	/* disk offset of the area the test writes */
 
-static double now_s(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + t.tv_nsec / 1e9;
-}
 
-static void check_errno(int r, int e, const char *what)
+
+struct io_job {
+	int wr, count;
+	uint64_t off;
+	size_t len;
+};
+
+static int io_job_run(void *arg)
 {
-	if (!fails(r, e))
-		printf("# %s: got %d errno %d, want errno %d\n", what, r, errno, e);
-	check(fails(r, e), what);
+	const struct io_job *j = arg;
+	int fd = open(DISK, O_RDWR), ok = fd >= 0;
+	for (int i = 0; ok && i < j->count; i++) {
+		uint64_t at = area + j->off + (uint64_t)i * j->len;
+		ok = (j->wr ? pwrite(fd, buf, j->len, (off_t)at) : pread(fd, buf, j->len, (off_t)at)) == (ssize_t)j->len;
+	}
+	return ok;
 }
 
 /* count requests of len bytes at area + off, in cgroup cg (a child
  * process); returns the seconds they took, or -1. */
 static double io_in(const char *cg, int wr, uint64_t off, size_t len, int count)
 {
-	char path[128];
-	int fds[2];
-	double took = -1;
-	if (pipe(fds))
-		return -1;
-	pid_t pid = fork();
-	if (pid == 0) {
-		snprintf(path, sizeof(path), "%s/cgroup.procs", cg);
-		int fd = open(DISK, O_RDWR);
-		int ok = fd >= 0 && put(path, "0") == 0;
-		double t0 = now_s();
-		for (int i = 0; ok && i < count; i++) {
-			uint64_t at = area + off + (uint64_t)i * len;
-			ok = (wr ? pwrite(fd, buf, len, (off_t)at) : pread(fd, buf, len, (off_t)at)) == (ssize_t)len;
-		}
-		double t = ok ? now_s() - t0 : -1;
-		(void)!write(fds[1], &t, sizeof(t));
-		_exit(ok ? 0 : 1);
-	}
-	close(fds[1]);
-	if (pid > 0 && read(fds[0], &took, sizeof(took)) != sizeof(took))
-		took = -1;
-	close(fds[0]);
-	int st;
-	if (pid < 0 || waitpid(pid, &st, 0) != pid || st != 0)
-		took = -1;
-	return took;
+	struct io_job j = { wr, count, off, len };
+	return timed_in_cgroup(cg, io_job_run, &j);
 }
 
 static int stat_is(const char *cg, unsigned long rb, unsigned long wb, unsigned long ri, unsigned long wi)

@@ -24,19 +24,7 @@
 static char *saved, *buf, *want;
 static uint64_t size_a, size_b;
 
-static double now_s(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + t.tv_nsec / 1e9;
-}
 
-static void check_errno(int r, int e, const char *what)
-{
-	if (!fails(r, e))
-		printf("# %s: got %d errno %d, want errno %d\n", what, r, errno, e);
-	check(fails(r, e), what);
-}
 
 /* A pattern that differs per disk (seed) and per 8-byte word. */
 static void pattern(char *out, uint64_t seed, uint64_t off, size_t len)
@@ -146,36 +134,27 @@ static void test_both_at_once(int fa, int fb)
 	check(ok, "vda and vdb written and read back at once, each by its own process");
 }
 
+struct io_job {
+	const char *path;
+	uint64_t off;
+	size_t len, rlen;
+};
+
+static int io_job_run(void *arg)
+{
+	const struct io_job *j = arg;
+	int fd = open(j->path, O_RDWR), ok = fd >= 0;
+	for (size_t at = 0; ok && at < j->len; at += 128 << 10) /* 128 KiB calls: one request each */
+		ok = pwrite(fd, buf, j->len - at < (128 << 10) ? j->len - at : 128 << 10, (off_t)(j->off + at)) > 0;
+	return ok && (j->rlen == 0 || pread(fd, buf, j->rlen, (off_t)j->off) == (ssize_t)j->rlen);
+}
+
 /* In cgroup cg (a child process): len bytes written to path at off, then
  * rlen read there; the seconds it took, or -1. */
 static double io_in(const char *cg, const char *path, uint64_t off, size_t len, size_t rlen)
 {
-	int fds[2];
-	double took = -1;
-	if (pipe(fds))
-		return -1;
-	pid_t pid = fork();
-	if (pid == 0) {
-		char procs[128];
-		snprintf(procs, sizeof(procs), "%s/cgroup.procs", cg);
-		int fd = open(path, O_RDWR);
-		int ok = fd >= 0 && put(procs, "0") == 0;
-		double t0 = now_s();
-		for (size_t at = 0; ok && at < len; at += 128 << 10) /* 128 KiB calls: one request each */
-			ok = pwrite(fd, buf, len - at < (128 << 10) ? len - at : 128 << 10, (off_t)(off + at)) > 0;
-		ok = ok && (rlen == 0 || pread(fd, buf, rlen, (off_t)off) == (ssize_t)rlen);
-		double t = ok ? now_s() - t0 : -1;
-		(void)!write(fds[1], &t, sizeof(t));
-		_exit(ok ? 0 : 1);
-	}
-	close(fds[1]);
-	if (pid > 0 && read(fds[0], &took, sizeof(took)) != sizeof(took))
-		took = -1;
-	close(fds[0]);
-	int st;
-	if (pid < 0 || waitpid(pid, &st, 0) != pid || st != 0)
-		took = -1;
-	return took;
+	struct io_job j = { path, off, len, rlen };
+	return timed_in_cgroup(cg, io_job_run, &j);
 }
 
 static void test_io_controller(int fa)
