@@ -7,7 +7,8 @@
  * counts a split bio's pieces as ios).
  *
  * io.max: "MAJ:MIN rbps=N wbps=N riops=N wiops=N", "max" for none; a
- * write gives any subset of the keys and keeps the others; 0 is ERANGE,
+ * write gives any subset of the keys and keeps the others (decimal values
+ * as Linux's sscanf reads them); 0 is ERANGE,
  * an unknown device ENODEV, anything malformed EINVAL. Lines only for
  * devices with a limit. Enforced by the block layer through token
  * buckets kept here (io_dev.c): a request waits for every ancestor's.
@@ -91,22 +92,33 @@ static int io_parse_dev(char **text)
 	return i < 0 ? -ENODEV : i;
 }
 
-/* The next space-separated token of *text (NUL-terminated in place), or
- * NULL at the end. */
-static char *io_token(char **text)
+/* The next token as sscanf "%26s" takes it (a longer word is cut in
+ * pieces), into tok; false at the end. */
+static bool io_token26(char **text, char tok[27])
 {
 	char *s = *text;
+	size_t n = 0;
 	while (*s == ' ' || *s == '\t')
 		s++;
-	if (!*s)
-		return NULL;
-	char *t = s;
-	while (*s && *s != ' ' && *s != '\t')
-		s++;
-	if (*s)
-		*s++ = '\0';
-	*text = s;
-	return t;
+	for (; s[n] && s[n] != ' ' && s[n] != '\t' && n < 26; n++)
+		tok[n] = s[n];
+	tok[n] = '\0';
+	*text = s + n;
+	return n > 0;
+}
+
+/* A number as Linux reads these files' values (sscanf "%llu"): decimal
+ * digits up to the first other character ("0x10" is 0, "010" is 10, "7k"
+ * is 7), wrapping past 2^64; false if there is no digit. */
+static bool io_scan_u64(const char *s, uint64_t *out)
+{
+	if (*s < '0' || *s > '9')
+		return false;
+	uint64_t v = 0;
+	for (; *s >= '0' && *s <= '9'; s++)
+		v = v * 10 + (uint64_t)(*s - '0');
+	*out = v;
+	return true;
 }
 
 static void io_show_value(struct cgfs_buf *out, const char *key, uint64_t v)
@@ -146,27 +158,23 @@ static int io_write_max(struct cgroup *cg, char *text, const struct k_cgwriter *
 	int i = io_parse_dev(&text);
 	if (i < 0)
 		return i;
-	for (char *tok; (tok = io_token(&text));) {
+	/* As Linux's blk-throttle: tokens of at most 26 characters, the value
+	 * checked (0: ERANGE) before the key; iops above 2^32 - 1 are that,
+	 * which like 2^64 - 1 for bytes means max. */
+	for (char tok[27]; io_token26(&text, tok);) {
 		char *eq = strchr(tok, '=');
 		int k = 0;
-		if (!eq)
+		uint64_t v = IO_UNLIMITED;
+		if (!eq || (!io_scan_u64(eq + 1, &v) && strcmp(eq + 1, "max")))
 			return -EINVAL;
+		if (v == 0)
+			return -ERANGE;	/* Linux: a limit of 0 would stall forever */
 		*eq = '\0';
 		while (k < IO_LIMITS && strcmp(tok, io_limit_keys[k]))
 			k++;
-		if (k == IO_LIMITS || eq[1] == '-')
+		if (k == IO_LIMITS)
 			return -EINVAL;
-		if (strcmp(eq + 1, "max") == 0) {
-			value[k] = IO_UNLIMITED;
-		} else {
-			int64_t v;
-			int err = cgfs_parse_s64(eq + 1, &v);
-			if (err)
-				return err;
-			if (v == 0)
-				return -ERANGE;	/* Linux: a limit of 0 would stall forever */
-			value[k] = (uint64_t)v;
-		}
+		value[k] = k >= 2 && v >= UINT32_MAX ? IO_UNLIMITED : v;
 		set |= 1u << k;
 	}
 	struct io_dev_state *d = io_dev_state_get(cg, i);
@@ -198,28 +206,30 @@ static int io_show_weight(struct cgroup *cg, struct cgfs_buf *out)
 	return 0;
 }
 
-/* A weight, 1..10000: out of range is EINVAL too (Linux's io.weight). */
+/* A weight as Linux's iocost reads it (sscanf "%u": a number stored in
+ * 32 bits, io_scan_u64), 1..10000: EINVAL if none or out of range. */
 static int io_parse_weight(const char *text, uint32_t *out)
 {
-	int64_t v;
-	if (cgfs_parse_s64(text, &v) || v < CG_WEIGHT_MIN || v > CG_WEIGHT_MAX)
+	uint64_t v;
+	if (!io_scan_u64(text, &v) || (uint32_t)v < CG_WEIGHT_MIN || (uint32_t)v > CG_WEIGHT_MAX)
 		return -EINVAL;
 	*out = (uint32_t)v;
 	return 0;
 }
 
 /* "N", "default N", "MAJ:MIN N" or "MAJ:MIN default" (drops the
- * override). */
+ * override), read as Linux does: what follows the number is ignored. */
 static int io_write_weight(struct cgroup *cg, char *text, const struct k_cgwriter *w)
 {
 	struct io_state *s = io_of(cg);
 	uint32_t weight = 0;
 	(void)w;
 	if (!strchr(text, ':')) {
-		char *tok = io_token(&text);
-		if (tok && strcmp(tok, "default") == 0)
-			tok = io_token(&text);
-		if (!tok || io_token(&text) || io_parse_weight(tok, &weight))
+		char *num = text;
+		if (strncmp(num, "default", 7) == 0)
+			for (num += 7; *num == ' ' || *num == '\t';)
+				num++;
+		if (io_parse_weight(num, &weight))
 			return -EINVAL;
 		cg_lock();
 		s->weight_default = weight;
@@ -229,8 +239,9 @@ static int io_write_weight(struct cgroup *cg, char *text, const struct k_cgwrite
 	int i = io_parse_dev(&text);
 	if (i < 0)
 		return i;
-	char *tok = io_token(&text);
-	if (!tok || io_token(&text) || (strcmp(tok, "default") && io_parse_weight(tok, &weight)))
+	while (*text == ' ' || *text == '\t')
+		text++;
+	if (strncmp(text, "default", 7) && io_parse_weight(text, &weight))
 		return -EINVAL;
 	struct io_dev_state *d = io_dev_state_get(cg, i);
 	if (!d)

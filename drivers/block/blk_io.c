@@ -118,10 +118,12 @@ long blk_read(struct blk_worker *w, uint64_t pos, uint64_t len, const struct blk
 
 /* One chunk of a write: bytes [at, at + n) of the disk from the caller's
  * send buffer at offset from; the partial sectors at either end are read
- * first. 0, -EIO or -EFAULT. */
-static int blk_write_chunk(struct blk_worker *w, uint64_t at, uint32_t n, uint64_t from,
-			   const struct blk_who *who)
+ * first. The bytes written, -EIO or -EFAULT: if the buffer goes bad
+ * within the chunk, only the bytes before that (Linux's short write). */
+static long blk_write_chunk(struct blk_worker *w, uint64_t at, uint32_t n, uint64_t from,
+			    const struct blk_who *who)
 {
+	long c = 0;
 	uint32_t head = at % BLK_SECTOR;
 	uint32_t span = (head + n + BLK_SECTOR - 1) / BLK_SECTOR * BLK_SECTOR;
 	uint64_t first = at / BLK_SECTOR, last = first + span / BLK_SECTOR - 1;
@@ -131,12 +133,14 @@ static int blk_write_chunk(struct blk_worker *w, uint64_t at, uint32_t n, uint64
 		err = blk_rw(w, BLK_OP_READ, first, BLK_SECTOR, 0, who);
 	if (!err && (head + n) % BLK_SECTOR && (last != first || !head))
 		err = blk_rw(w, BLK_OP_READ, last, BLK_SECTOR, span - BLK_SECTOR, who);
-	if (!err && sys_ipc_read(from, w->buf + head, n) != (long)n)
+	if (!err && (c = sys_ipc_read(from, w->buf + head, n)) != (long)n)
 		err = -EFAULT;
 	if (!err)
 		err = blk_rw(w, BLK_OP_WRITE, first, span, 0, who);
 	range_drop(w);
-	return err;
+	if (err == -EFAULT && c > 0)	/* again with the good part only */
+		return blk_write_chunk(w, at, (uint32_t)c, from, who);
+	return err ? err : (long)n;
 }
 
 long blk_write(struct blk_worker *w, uint64_t pos, uint64_t len, const struct blk_who *who)
@@ -154,10 +158,12 @@ long blk_write(struct blk_worker *w, uint64_t pos, uint64_t len, const struct bl
 		uint64_t at = pos + done;
 		uint32_t head = at % BLK_SECTOR;
 		uint32_t n = (uint32_t)(len - done < w->bounce - head ? len - done : w->bounce - head);
-		int err = blk_write_chunk(w, at, n, done, who);
-		if (err)
-			return done ? (long)done : err;
-		done += n;
+		long c = blk_write_chunk(w, at, n, done, who);
+		if (c < 0)
+			return done ? (long)done : c;
+		done += (uint64_t)c;
+		if (c < (long)n)
+			break;
 	}
 	return (long)done;
 }

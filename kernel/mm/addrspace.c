@@ -613,10 +613,23 @@ static int vm_copy(struct addrspace *as, vaddr_t uva, void *kbuf, uint64_t len, 
 	return 0;
 }
 
+/* For IPC copies: unlike loading, a write honours the user's protection,
+ * so a reply into a read-only buffer is EFAULT, as Linux's copy_to_user. */
 void *vm_kaddr(struct addrspace *as, vaddr_t va, bool write, int *err)
 {
 	*err = -EFAULT;
-	return user_range_ok(va, 1) ? vm_as_kaddr(as, va, write, err) : NULL;
+	if (!user_range_ok(va, 1))
+		return NULL;
+	uint64_t *pte = write ? vm_as_pte(as, va, false) : NULL;
+	if (write && !(pte && (*pte & PTE_P) && (*pte & PTE_W))) {
+		spin_lock(&as->lock);
+		struct vm_area *a = vm_area_find(as, va);
+		bool ok = a && (a->flags & VM_WRITE);
+		spin_unlock(&as->lock);
+		if (!ok)
+			return NULL;
+	}
+	return vm_as_kaddr(as, va, write, err);
 }
 
 int vm_copy_to(struct addrspace *as, vaddr_t dst, const void *src, uint64_t len)

@@ -59,6 +59,8 @@ chmod u+x,o+r "$d/h"
 l=$(ls -l "$d/h")
 same "${l%% *}" "-rwxr--r--" "chmod with a symbolic mode"
 status 1 "chmod of a missing file fails" chmod 600 "$d/missing"
+set -- $(ls -l /dev/null)
+same "$1 $5 $6" "crw-rw-rw- 1, 3" "ls -l of a device shows its numbers, MAJ, MIN"
 
 # -- text -----------------------------------------------------------------------------
 for l in one two three four five; do echo "$l"; done > "$d/t"

@@ -92,6 +92,10 @@ static void mode_string(mode_t m, char *out)
 	out[10] = '\0';
 }
 
+/* Linux's encoding of small device numbers (Arbor's st_rdev). */
+#define DEV_MAJOR(d) ((unsigned long long)(d) >> 8 & 0xfff)
+#define DEV_MINOR(d) (((unsigned long long)(d) & 0xff) | ((unsigned long long)(d) >> 12 & ~0xffull))
+
 static int digits(unsigned long long v)
 {
 	int n = 1;
@@ -111,7 +115,7 @@ static void print_entries(struct entry *e, size_t n, int total, struct entry *w,
 			puts(e[i].name);
 		return;
 	}
-	int wl = 1, wu = 1, wg = 1, ws = 1;
+	int wl = 1, wu = 1, wg = 1, ws = 1, wmaj = 0, wmin = 0;
 	unsigned long long blocks = 0;
 	for (size_t i = 0; i < nw; i++) {
 		const struct stat *st = &w[i].st;
@@ -123,6 +127,14 @@ static void print_entries(struct entry *e, size_t n, int total, struct entry *w,
 			wg = digits((unsigned long long)st->st_gid);
 		if (digits((unsigned long long)st->st_size) > ws)
 			ws = digits((unsigned long long)st->st_size);
+		if (S_ISCHR(st->st_mode) || S_ISBLK(st->st_mode)) {
+			if (digits(DEV_MAJOR(st->st_rdev)) > wmaj)
+				wmaj = digits(DEV_MAJOR(st->st_rdev));
+			if (digits(DEV_MINOR(st->st_rdev)) > wmin)
+				wmin = digits(DEV_MINOR(st->st_rdev));
+			if (wmaj + 2 + wmin > ws)
+				ws = wmaj + 2 + wmin;
+		}
 	}
 	for (size_t i = 0; i < n; i++)
 		blocks += (unsigned long long)e[i].st.st_blocks;
@@ -139,11 +151,15 @@ static void print_entries(struct entry *e, size_t n, int total, struct entry *w,
 		const char *fmt = t > now - 31556952 / 2 && t <= now ? "%b %e %H:%M" : "%b %e  %Y";
 		if (!localtime_r(&t, &tm) || strftime(date, sizeof(date), fmt, &tm) == 0)
 			snprintf(date, sizeof(date), "%lld", (long long)t);
-		printf("%s %*llu %*llu %*llu %*llu %s %s\n", mode,
+		printf("%s %*llu %*llu %*llu ", mode,
 		       wl, (unsigned long long)st->st_nlink,
 		       wu, (unsigned long long)st->st_uid,
-		       wg, (unsigned long long)st->st_gid,
-		       ws, (unsigned long long)st->st_size, date, e[i].name);
+		       wg, (unsigned long long)st->st_gid);
+		if (S_ISCHR(st->st_mode) || S_ISBLK(st->st_mode))	/* "MAJ, MIN" as GNU ls */
+			printf("%*llu, %*llu", ws - 2 - wmin, DEV_MAJOR(st->st_rdev), wmin, DEV_MINOR(st->st_rdev));
+		else
+			printf("%*llu", ws, (unsigned long long)st->st_size);
+		printf(" %s %s\n", date, e[i].name);
 	}
 }
 

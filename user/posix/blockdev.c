@@ -8,6 +8,7 @@
  * holds that pattern (the runner's second boot of the same image). */
 #include <stdint.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include "check.h"
@@ -113,6 +114,19 @@ static void test_errors(int fd)
 	check_errno(pwrite(fd, (void *)0x700000000000ull, 512, 4096), EFAULT, "pwrite from unmapped memory: EFAULT");
 	check_errno(pwrite(fd, (void *)0x700000000000ull, 3, 4097), EFAULT, "partial-sector pwrite from unmapped memory: EFAULT");
 	check(pread(fd, buf, 512, 4096) == 512 && memcmp(buf, want, 512) == 0, "a failed write changed nothing");
+	char *rom = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	check_errno(pread(fd, rom, 512, 4096), EFAULT, "pread into read-only memory: EFAULT");
+	check(rom != MAP_FAILED && rom[0] == 0 && munmap(rom, 4096) == 0, "which is left untouched");
+	/* Linux writes the bytes before a bad page and says how many. */
+	char *p = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	memset(want, 0x5a, 300);
+	check(p != MAP_FAILED && pwrite(fd, want, 300, 8000) == 300 && munmap(p + 4096, 4096) == 0,
+	      "a buffer whose second page is unmapped");
+	pattern(p + 3996, 8093, 100);
+	pattern(want + 93, 8093, 100);
+	check(pwrite(fd, p + 3996, 200, 8093) == 100, "pwrite across into the bad page writes the good part: 100");
+	check(pread(fd, buf, 300, 8000) == 300 && memcmp(buf, want, 300) == 0, "only those bytes changed");
+	munmap(p, 4096);
 	int ro = open(DISK, O_RDONLY), wo = open(DISK, O_WRONLY);
 	check_errno(write(ro, buf, 512), EBADF, "write on an O_RDONLY descriptor: EBADF");
 	check_errno(read(wo, buf, 512), EBADF, "read on an O_WRONLY descriptor: EBADF");

@@ -79,8 +79,15 @@ static void test_max_format(void)
 	check(put(f, "253:0 riops=100") == 0 && text_is(f, "253:0 rbps=max wbps=1048576 riops=100 wiops=max\n"),
 	      "io.max: a partial write keeps the other keys");
 	check(put(f, "253:0 wbps=max riops=max") == 0 && text_is(f, ""), "io.max: all max again: no line");
-	check(put(f, "  253:0  wiops=4 rbps=1 wbps=0x10 riops=3\n") == 0 &&
-	      text_is(f, "253:0 rbps=1 wbps=16 riops=3 wiops=4\n"), "io.max: any order, C numbers, spaces");
+	/* Linux reads the values with sscanf "%llu": decimal digits only */
+	check_errno(put(f, "253:0 wbps=0x10"), ERANGE, "io.max wbps=0x10 is 0 to Linux: ERANGE");
+	check_errno(put(f, "253:0 foo=0"), ERANGE, "io.max: the value is checked before the key (ERANGE)");
+	check(put(f, "253:0 rbps=010 wbps=7k") == 0 && text_is(f, "253:0 rbps=10 wbps=7 riops=max wiops=max\n"),
+	      "io.max: decimal (010 is 10), what follows the digits ignored");
+	check(put(f, "253:0 rbps=18446744073709551615 wbps=max riops=4294967295 wiops=99999999999") == 0 &&
+	      text_is(f, ""), "io.max: 2^64-1 bytes/s and 2^32-1 iops or more are max");
+	check(put(f, "  253:0  wiops=4 rbps=1 wbps=16 riops=3\n") == 0 &&
+	      text_is(f, "253:0 rbps=1 wbps=16 riops=3 wiops=4\n"), "io.max: any order, spaces");
 	check_errno(put(f, "253:0 wbps=0"), ERANGE, "io.max wbps=0: ERANGE");
 	check_errno(put(f, "7:0 wbps=5"), ENODEV, "io.max of an unknown device: ENODEV");
 	check_errno(put(f, "253:0 foo=5"), EINVAL, "io.max unknown key: EINVAL");
@@ -103,6 +110,9 @@ static void test_weight(void)
 	check_errno(put(f, "0"), EINVAL, "io.weight 0: EINVAL");
 	check_errno(put(f, "10001"), EINVAL, "io.weight 10001: EINVAL");
 	check_errno(put(f, "default abc"), EINVAL, "io.weight junk: EINVAL");
+	check_errno(put(f, "default 0x10"), EINVAL, "io.weight 0x10 is 0 to Linux: EINVAL");
+	check(put(f, "253:0 077 88") == 0 && text_is(f, "default 200\n253:0 77\n") && put(f, "253:0 default") == 0,
+	      "io.weight: decimal, what follows the number ignored (Linux's sscanf)");
 	check_errno(put(f, "253:0 0"), EINVAL, "io.weight device 0: EINVAL");
 	check_errno(put(f, "7:0 10"), ENODEV, "io.weight unknown device: ENODEV");
 	check(put(f, "default 100") == 0 && text_is(f, "default 100\n"), "io.weight back to 100");
