@@ -1,6 +1,9 @@
-/* Odds and ends of POSIX: resource usage, priorities, system identity. */
+/* Odds and ends of POSIX: resource usage, priorities, system identity,
+ * aligned allocation. */
 #include <stdio.h>
 #include <errno.h>
+#include <malloc.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/utsname.h>
@@ -102,4 +105,18 @@ ssize_t getdelim(char **restrict line, size_t *restrict cap, int delim, FILE *re
 ssize_t getline(char **restrict line, size_t *restrict cap, FILE *restrict f)
 {
 	return __getline(line, cap, f);
+}
+
+/* newlib has memalign (and aligned_alloc on top of this) but leaves
+ * posix_memalign to the system. POSIX: EINVAL unless align is a power of
+ * two multiple of sizeof(void *); *out is untouched on failure. */
+int posix_memalign(void **out, size_t align, size_t size)
+{
+	if (align < sizeof(void *) || (align & (align - 1)))
+		return EINVAL;
+	void *p = memalign(align, size);
+	if (!p && size)
+		return ENOMEM;
+	*out = p;
+	return 0;
 }

@@ -4,6 +4,7 @@
  * clocks and sleeping. Prints TAP. */
 #include <errno.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,6 +95,16 @@ int main(int argc, char **argv)
 	check(p != NULL, "malloc of 100 kB (sbrk)");
 	memset(p, 7, 100000);
 	free(p);
+	void *q = NULL, *keep = &q;
+	check(posix_memalign(&q, 4096, 100) == 0 && q && ((uintptr_t)q & 4095) == 0,
+	      "posix_memalign: 4096-aligned");
+	free(q);
+	q = keep;
+	check(posix_memalign(&q, 24, 100) == EINVAL && posix_memalign(&q, 4, 100) == EINVAL && q == keep,
+	      "posix_memalign: EINVAL for an alignment not a power of two times sizeof(void *), nothing stored");
+	q = aligned_alloc(64, 640);
+	check(q && ((uintptr_t)q & 63) == 0, "aligned_alloc (C11) links and aligns");
+	free(q);
 	check(ENAMETOOLONG == 36 && SIGCHLD == 17, "errno and signal numbers are Linux's");
 	check(strstr(strerror(ENAMETOOLONG), "name too long") != NULL, "strerror speaks Linux numbers");
 	errno = 0;
