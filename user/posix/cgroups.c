@@ -614,6 +614,25 @@ static void test_freeze(void)
 	waitpid(reader, &st, 0);
 	check(WIFEXITED(st) && WEXITSTATUS(st) == 0, "and after the thaw its read gets the byte (no EINTR)");
 	close(p[1]);
+
+	/* A stopped process counts as frozen (and stays frozen past SIGCONT). */
+	pid_t stopped = fork();
+	if (stopped == 0) {
+		for (;;)
+			pause();
+	}
+	snprintf(pid, sizeof(pid), "%d", stopped);
+	put(BASE "/f/cgroup.procs", pid);
+	kill(stopped, SIGSTOP);
+	waitpid(stopped, &st, WUNTRACED);
+	check(put(BASE "/f/cgroup.freeze", "1") == 0 && wait_text(BASE "/f/cgroup.events", "populated 1\nfrozen 1\n"),
+	      "a SIGSTOPped process counts as frozen");
+	kill(stopped, SIGCONT);
+	usleep(100000);
+	check(text_is(BASE "/f/cgroup.events", "populated 1\nfrozen 1\n"), "and stays frozen after SIGCONT");
+	kill(stopped, SIGKILL);
+	waitpid(stopped, NULL, 0);
+	put(BASE "/f/cgroup.freeze", "0");
 	check(rmdir(BASE "/f") == 0, "remove it");
 }
 
