@@ -155,6 +155,9 @@ static void test_writes(void)
 	char big[5000];
 	check(fails(put(BASE "/cgroup.subtree_control", "+nosuch"), EINVAL), "subtree_control '+nosuch': EINVAL");
 	check(fails(put(BASE "/cgroup.subtree_control", "pids"), EINVAL), "a token without +/-: EINVAL");
+	check(fails(put(BASE "/cgroup.subtree_control", "+pids\t+cpu"), EINVAL) &&
+	      fails(put(BASE "/cgroup.subtree_control", "+pids\n+cpu"), EINVAL),
+	      "tokens are separated by spaces only (a tab or newline inside: EINVAL)");
 	check(put(BASE "/cgroup.subtree_control", "  \n") == 0, "whitespace only changes nothing");
 	int fd = open(BASE "/cgroup.procs", O_WRONLY);
 	check(fd >= 0 && write(fd, "", 0) == 0, "a zero-length write returns 0");
@@ -239,6 +242,7 @@ static void test_pids(void)
 	rmdir(BASE "/p/q");
 	check(fails(put(BASE "/p/pids.max", "x"), EINVAL) && fails(put(BASE "/p/pids.max", "-1"), EINVAL) &&
 	      fails(put(BASE "/p/pids.max", "4194305"), EINVAL), "pids.max junk, negative, too large: EINVAL");
+	check(fails(put(BASE "/p/pids.max", "99999999999999999999"), ERANGE), "pids.max past 64 bits: ERANGE (kstrtoll)");
 	check(put(BASE "/p/pids.max", "2") == 0 && text_is(BASE "/p/pids.max", "2\n"), "pids.max = 2");
 	int ev = open(BASE "/p/pids.events", O_RDONLY), evl = open(BASE "/pids.events.local", O_RDONLY);
 	struct pollfd pf[2] = { { .fd = ev, .events = POLLPRI }, { .fd = evl, .events = POLLPRI } };
@@ -538,6 +542,7 @@ static void test_freeze(void)
 	check(mkdir(BASE "/f", 0755) == 0 && text_is(BASE "/f/cgroup.freeze", "0\n"), "cgroup.freeze reads 0");
 	check(fails(put(BASE "/f/cgroup.freeze", "2"), ERANGE) && fails(put(BASE "/f/cgroup.freeze", "x"), EINVAL),
 	      "cgroup.freeze: 2 is ERANGE, x is EINVAL");
+	check(fails(put(BASE "/f/cgroup.freeze", "99999999999999999999"), ERANGE), "and past 64 bits ERANGE (kstrtoint)");
 	pid_t busy = fork();
 	if (busy == 0) {
 		for (volatile unsigned long i = 0;; i++)
