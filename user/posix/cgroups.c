@@ -115,6 +115,9 @@ static void test_zombie(void)
 	ended = ended && text_is(BASE "/z/cgroup.events", "populated 0\nfrozen 0\n");
 	snprintf(path, sizeof(path), "/proc/%d/cgroup", child);
 	check(ended && text_is(path, "0::/posix_cgroups/z\n"), "the zombie is still in it, which is not populated");
+	snprintf(want, sizeof(want), "%d", child);
+	check(put(BASE "/cgroup.procs", want) == 0 && text_is(path, "0::/posix_cgroups/z\n"),
+	      "writing a zombie's pid succeeds and moves nothing (Linux skips exiting tasks)");
 	check(rmdir(BASE "/z") == 0, "a zombie-only cgroup can be removed");
 	snprintf(want, sizeof(want), "0::/posix_cgroups/z (deleted)\n");
 	check(text_is(path, want), "/proc/PID/cgroup of the zombie: (deleted)");
