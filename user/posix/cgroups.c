@@ -468,6 +468,10 @@ static void test_inotify(void)
 	check(ifd >= 0 && wd >= 1, "inotify_add_watch on cgroup.events");
 	check(read(ifd, ev, sizeof(ev)) == -1 && errno == EAGAIN, "no event yet: EAGAIN");
 	check(fails(inotify_add_watch(ifd, BASE "/i/nonesuch", IN_MODIFY), ENOENT), "a missing path: ENOENT");
+	check(inotify_add_watch(ifd, BASE "/i/cgroup.events", IN_MODIFY | IN_MASK_ADD) == wd &&
+	      fails(inotify_add_watch(ifd, BASE "/i/cgroup.events", IN_MODIFY | IN_MASK_CREATE), EEXIST) &&
+	      fails(inotify_add_watch(ifd, BASE "/i/cgroup.events", IN_MODIFY | IN_MASK_ADD | IN_MASK_CREATE), EINVAL),
+	      "watching the same file again gives its watch (IN_MASK_CREATE: EEXIST; both flags: EINVAL)");
 	int tmp = open("/tmp/watched", O_CREAT | O_WRONLY, 0644);
 	close(tmp);
 	check(fails(inotify_add_watch(ifd, "/tmp/watched", IN_MODIFY), EOPNOTSUPP),
