@@ -99,7 +99,7 @@ int cgfs_parse_max(const char *text, uint64_t max_value, uint64_t *out);
  * past 64 bits. */
 int cgfs_parse_s64(const char *text, int64_t *out);
 /* An integer in [min, max] (C base-0 rules): -EINVAL for anything that
- * is no integer, -ERANGE for one outside. */
+ * is no integer, -ERANGE for one outside (or past 64 bits). */
 int cgfs_parse_range(const char *text, int64_t min, int64_t max, int64_t *out);
 /* A size in bytes, as Linux's memparse: an unsigned integer (C base-0
  * rules) with an optional K, M, G, T, P or E (either case, powers of

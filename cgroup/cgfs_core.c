@@ -7,11 +7,11 @@
 #include "heap.h"
 #include "kstring.h"
 
-/* The length of the token at p (up to whitespace or the end). */
-static size_t strcspn_ws(const char *p)
+/* The length of the token at p (up to a space or the end). */
+static size_t token_len(const char *p)
 {
 	size_t n = 0;
-	while (p[n] && p[n] != ' ' && p[n] != '\t' && p[n] != '\n')
+	while (p[n] && p[n] != ' ')
 		n++;
 	return n;
 }
@@ -91,19 +91,20 @@ static const struct cg_controller *controller_named(const char *name, size_t len
 	return NULL;
 }
 
-/* "+name" / "-name" tokens, the last one per controller wins; checked
- * whole, then applied at once. Only real changes are vetted: enabling an
+/* "+name" / "-name" tokens separated by spaces (only spaces, as Linux's
+ * strsep: a tab or newline inside makes an unknown name), the last one
+ * per controller wins; checked whole, then applied at once. Only real changes are vetted: enabling an
  * enabled controller or disabling a disabled one is a silent success. */
 static int write_subtree_control(struct cgroup *cg, char *text, const struct k_cgwriter *w)
 {
 	uint32_t enable = 0, disable = 0;
 	(void)w;
 	for (char *p = text; *p;) {
-		while (*p == ' ' || *p == '\t' || *p == '\n')
+		while (*p == ' ')
 			p++;
 		if (!*p)
 			break;
-		size_t len = strcspn_ws(p);
+		size_t len = token_len(p);
 		const struct cg_controller *c = (*p == '+' || *p == '-') ? controller_named(p + 1, len - 1) : NULL;
 		if (!c)
 			return -EINVAL;

@@ -83,8 +83,9 @@ int cgfs_parse_max(const char *text, uint64_t max_value, uint64_t *out)
 
 int cgfs_parse_range(const char *text, int64_t min, int64_t max, int64_t *out)
 {
-	if (cgfs_parse_s64(text, out))
-		return -EINVAL; /* overflow too: the kernel's kstrtoll says EINVAL here */
+	int err = cgfs_parse_s64(text, out);
+	if (err)
+		return err; /* as Linux's kstrtoint: -ERANGE past 64 bits too */
 	return *out < min || *out > max ? -ERANGE : 0;
 }
 

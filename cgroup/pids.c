@@ -97,13 +97,16 @@ static int pids_show_max(struct cgroup *cg, struct cgfs_buf *out)
 
 static int pids_write_max(struct cgroup *cg, char *text, const struct k_cgwriter *w)
 {
-	uint64_t v;
+	int64_t v = 0;
 	(void)w;
-	int err = cgfs_parse_max(text, PIDS_MAX_LIMIT, &v);
+	bool max = strcmp(text, "max") == 0;
+	int err = max ? 0 : cgfs_parse_s64(text, &v);
 	if (err)
-		return -EINVAL; /* pids.max: junk, negative and too large are all EINVAL */
+		return err; /* as Linux's kstrtoll: -EINVAL junk, -ERANGE past 64 bits */
+	if (v < 0 || v > PIDS_MAX_LIMIT)
+		return -EINVAL; /* negative or past PID_MAX_LIMIT */
 	cg_lock();
-	pids_of(cg)->max = strcmp(text, "max") == 0 ? PIDS_UNLIMITED : v;
+	pids_of(cg)->max = max ? PIDS_UNLIMITED : (uint64_t)v;
 	cg_unlock();
 	return 0;
 }

@@ -435,7 +435,9 @@ int cgfs_write_procs(struct cgroup *cg, int64_t pid, const struct k_cgwriter *w)
 {
 	spin_lock(&proc_lock);
 	struct proc *p = cgfs_find_proc_locked(pid ? (int)pid : w->pid);
-	int err = !p || p->state != PROC_ALIVE ? -ESRCH : p->pid == 0 ? -EINVAL : 0; /* the kernel's stay */
+	/* A zombie is still found, as Linux's pid lookup finds it until it is
+	 * reaped: the checks apply, then it is skipped (the write succeeds). */
+	int err = !p ? -ESRCH : p->pid == 0 ? -EINVAL : 0; /* the kernel's stay */
 	if (!err)
 		err = cgfs_may_migrate(proc_main_cgroup_locked(p), cg, w);
 	if (!err)

@@ -19,6 +19,8 @@
 #define IN_MODIFY 0x2
 #define IN_IGNORED 0x8000
 #define IN_Q_OVERFLOW 0x4000
+#define IN_MASK_CREATE 0x10000000
+#define IN_MASK_ADD 0x20000000
 #define INOTIFY_QUEUE 128
 #define O_NONBLOCK_FLAG 04000
 
@@ -131,6 +133,26 @@ long sys_inotify_watch_fd(int ifd, int fd, uint32_t mask)
 	struct kobj *o = handle_get(current_thread()->proc, fd, KOBJ_ANY);
 	struct cgfile *f = cgfile_of(o);
 	long r = !o ? -EBADF : !f ? -EOPNOTSUPP : !(mask & 0xfff) ? -EINVAL : 0;
+	if (!r && (mask & IN_MASK_ADD) && (mask & IN_MASK_CREATE))
+		r = -EINVAL;
+	if (!r) { /* the same file watched again: its watch, as Linux's (one per inode) */
+		struct cgroup *cg;
+		const struct cftype *cft;
+		cgfile_target(f, &cg, &cft);
+		cg_lock(); /* cg_lock, then the inotify's lock, as cgfs_notify_locked */
+		spin_lock(&in->lock);
+		struct list_head *pos;
+		list_for_each(pos, &in->watches) {
+			struct inotify_watch *old = list_entry(pos, struct inotify_watch, in_link);
+			if (r || old->cg != cg || old->cft != cft)
+				continue;
+			r = (mask & IN_MASK_CREATE) ? -EEXIST : old->wd;
+			if (r > 0)
+				old->mask = (mask & IN_MASK_ADD ? old->mask : 0) | (mask & 0xfff);
+		}
+		spin_unlock(&in->lock);
+		cg_unlock();
+	}
 	struct inotify_watch *w = r ? NULL : kzalloc(sizeof(*w));
 	if (!r && !w)
 		r = -ENOMEM;

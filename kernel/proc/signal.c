@@ -11,6 +11,7 @@
 #include "abi/signal.h"
 #include "abi/wait.h"
 #include "fpu.h"
+#include "freezer.h"
 #include "kstring.h"
 #include "printk.h"
 #include "proc.h"
@@ -377,8 +378,24 @@ void signal_handle_pending(struct thread *t, struct trap_frame *tf)
 			break; /* one frame at a time; the rest after sigreturn */
 	}
 	t->sig_call_taken = false;
-	while (p->stopped && !t->kill_pending)
-		waitq_wait(&p->stop_wait, NULL, 0);
+	/* Stopped until SIGCONT. A stopped thread of a frozen cgroup counts
+	 * as frozen, as on Linux: it waits parked in the freezer meanwhile.
+	 * proc_lock orders the look at e_freeze against the freezer's kick,
+	 * which wakes it from the stop. */
+	spin_lock(&proc_lock);
+	while (p->stopped && !t->kill_pending) {
+		if (__atomic_load_n(&t->cgroup->e_freeze, __ATOMIC_RELAXED) && !p->exiting) {
+			spin_unlock(&proc_lock);
+			bool kicked = t->freeze_kicked; /* for the call a signal interrupted */
+			freezer_park(t, NULL);
+			t->freeze_kicked = kicked;
+			spin_lock(&proc_lock);
+			continue;
+		}
+		waitq_wait(&p->stop_wait, &proc_lock, 0);
+		spin_lock(&proc_lock);
+	}
+	spin_unlock(&proc_lock);
 }
 
 void signal_fault(struct trap_frame *tf, int sig, uint64_t addr)

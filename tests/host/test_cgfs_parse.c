@@ -98,7 +98,8 @@ int main(void)
 	range("-1", 0, 1, -ERANGE, 0);
 	range("x", 0, 1, -EINVAL, 0);
 	range("", 0, 1, -EINVAL, 0);
-	range("99999999999999999999", 0, 1, -EINVAL, 0);
+	range("99999999999999999999", 0, 1, -ERANGE, 0); /* kstrtoint: ERANGE */
+	range("-99999999999999999999", 0, 1, -ERANGE, 0);
 	range("-20", -20, 19, 0, -20);
 	range("0x13", -20, 19, 0, 19);
 	range("20", -20, 19, -ERANGE, 0);

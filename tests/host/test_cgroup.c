@@ -417,6 +417,8 @@ static void test_subtree_control(void)
 	ok(wr(a, "cgroup.subtree_control", "+pids") == -ENOENT, "enabling what the parent lacks: ENOENT");
 	ok(wr(&cg_root, "cgroup.subtree_control", "+nosuch") == -EINVAL && wr(&cg_root, "cgroup.subtree_control", "pids") == -EINVAL &&
 	   wr(&cg_root, "cgroup.subtree_control", "+pids +") == -EINVAL && wr(&cg_root, "cgroup.subtree_control", "+pids +nosuch") == -EINVAL &&
+	   wr(&cg_root, "cgroup.subtree_control", "+pids\t+memory") == -EINVAL &&
+	   wr(&cg_root, "cgroup.subtree_control", "+pids\n+memory") == -EINVAL &&
 	   is(&cg_root, "cgroup.subtree_control", ""), "unknown names, tokens without +/-: EINVAL, all or nothing");
 	ok(wr(&cg_root, "cgroup.subtree_control", "  +pids   -pids  +memory +pids\n") == 0 &&
 	   is(&cg_root, "cgroup.subtree_control", "pids memory\n") && is(a, "cgroup.controllers", "pids memory\n"),
@@ -515,8 +517,9 @@ static void test_pids(void)
 	ok(wr(&cg_root, "cgroup.subtree_control", "+pids") == 0 && wr(a, "cgroup.subtree_control", "+pids") == 0 &&
 	   is(a, "pids.max", "max\n") && is(b, "pids.current", "0\n"), "pids.max max, pids.current 0");
 	ok(wr(a, "pids.max", "x") == -EINVAL && wr(a, "pids.max", "-1") == -EINVAL && wr(a, "pids.max", "4194305") == -EINVAL &&
+	   wr(a, "pids.max", "99999999999999999999") == -ERANGE && wr(a, "pids.max", "-99999999999999999999") == -ERANGE &&
 	   wr(a, "pids.max", "4194304") == 0 && wr(a, "pids.max", " 2\n") == 0 && is(a, "pids.max", "2\n"),
-	   "pids.max: junk, negative, past PID_MAX_LIMIT: EINVAL");
+	   "pids.max: junk, negative, past PID_MAX_LIMIT: EINVAL; past 64 bits: ERANGE");
 	ok(thread_in(b) == 0 && thread_in(b) == 0 && a->notify_seq[CG_NOTIFY_PIDS_EVENTS] == 0 && thread_in(b) == -EAGAIN &&
 	   thread_in(a) == -EAGAIN, "an ancestor at its limit refuses: EAGAIN, here and below");
 	ok(a->notify_seq[CG_NOTIFY_PIDS_EVENTS] == 2 && a->notify_seq[CG_NOTIFY_PIDS_EVENTS_LOCAL] == 2 &&

@@ -115,6 +115,9 @@ static void test_zombie(void)
 	ended = ended && text_is(BASE "/z/cgroup.events", "populated 0\nfrozen 0\n");
 	snprintf(path, sizeof(path), "/proc/%d/cgroup", child);
 	check(ended && text_is(path, "0::/posix_cgroups/z\n"), "the zombie is still in it, which is not populated");
+	snprintf(want, sizeof(want), "%d", child);
+	check(put(BASE "/cgroup.procs", want) == 0 && text_is(path, "0::/posix_cgroups/z\n"),
+	      "writing a zombie's pid succeeds and moves nothing (Linux skips exiting tasks)");
 	check(rmdir(BASE "/z") == 0, "a zombie-only cgroup can be removed");
 	snprintf(want, sizeof(want), "0::/posix_cgroups/z (deleted)\n");
 	check(text_is(path, want), "/proc/PID/cgroup of the zombie: (deleted)");
@@ -155,6 +158,9 @@ static void test_writes(void)
 	char big[5000];
 	check(fails(put(BASE "/cgroup.subtree_control", "+nosuch"), EINVAL), "subtree_control '+nosuch': EINVAL");
 	check(fails(put(BASE "/cgroup.subtree_control", "pids"), EINVAL), "a token without +/-: EINVAL");
+	check(fails(put(BASE "/cgroup.subtree_control", "+pids\t+cpu"), EINVAL) &&
+	      fails(put(BASE "/cgroup.subtree_control", "+pids\n+cpu"), EINVAL),
+	      "tokens are separated by spaces only (a tab or newline inside: EINVAL)");
 	check(put(BASE "/cgroup.subtree_control", "  \n") == 0, "whitespace only changes nothing");
 	int fd = open(BASE "/cgroup.procs", O_WRONLY);
 	check(fd >= 0 && write(fd, "", 0) == 0, "a zero-length write returns 0");
@@ -239,6 +245,7 @@ static void test_pids(void)
 	rmdir(BASE "/p/q");
 	check(fails(put(BASE "/p/pids.max", "x"), EINVAL) && fails(put(BASE "/p/pids.max", "-1"), EINVAL) &&
 	      fails(put(BASE "/p/pids.max", "4194305"), EINVAL), "pids.max junk, negative, too large: EINVAL");
+	check(fails(put(BASE "/p/pids.max", "99999999999999999999"), ERANGE), "pids.max past 64 bits: ERANGE (kstrtoll)");
 	check(put(BASE "/p/pids.max", "2") == 0 && text_is(BASE "/p/pids.max", "2\n"), "pids.max = 2");
 	int ev = open(BASE "/p/pids.events", O_RDONLY), evl = open(BASE "/pids.events.local", O_RDONLY);
 	struct pollfd pf[2] = { { .fd = ev, .events = POLLPRI }, { .fd = evl, .events = POLLPRI } };
@@ -461,6 +468,10 @@ static void test_inotify(void)
 	check(ifd >= 0 && wd >= 1, "inotify_add_watch on cgroup.events");
 	check(read(ifd, ev, sizeof(ev)) == -1 && errno == EAGAIN, "no event yet: EAGAIN");
 	check(fails(inotify_add_watch(ifd, BASE "/i/nonesuch", IN_MODIFY), ENOENT), "a missing path: ENOENT");
+	check(inotify_add_watch(ifd, BASE "/i/cgroup.events", IN_MODIFY | IN_MASK_ADD) == wd &&
+	      fails(inotify_add_watch(ifd, BASE "/i/cgroup.events", IN_MODIFY | IN_MASK_CREATE), EEXIST) &&
+	      fails(inotify_add_watch(ifd, BASE "/i/cgroup.events", IN_MODIFY | IN_MASK_ADD | IN_MASK_CREATE), EINVAL),
+	      "watching the same file again gives its watch (IN_MASK_CREATE: EEXIST; both flags: EINVAL)");
 	int tmp = open("/tmp/watched", O_CREAT | O_WRONLY, 0644);
 	close(tmp);
 	check(fails(inotify_add_watch(ifd, "/tmp/watched", IN_MODIFY), EOPNOTSUPP),
@@ -538,6 +549,7 @@ static void test_freeze(void)
 	check(mkdir(BASE "/f", 0755) == 0 && text_is(BASE "/f/cgroup.freeze", "0\n"), "cgroup.freeze reads 0");
 	check(fails(put(BASE "/f/cgroup.freeze", "2"), ERANGE) && fails(put(BASE "/f/cgroup.freeze", "x"), EINVAL),
 	      "cgroup.freeze: 2 is ERANGE, x is EINVAL");
+	check(fails(put(BASE "/f/cgroup.freeze", "99999999999999999999"), ERANGE), "and past 64 bits ERANGE (kstrtoint)");
 	pid_t busy = fork();
 	if (busy == 0) {
 		for (volatile unsigned long i = 0;; i++)
@@ -614,6 +626,25 @@ static void test_freeze(void)
 	waitpid(reader, &st, 0);
 	check(WIFEXITED(st) && WEXITSTATUS(st) == 0, "and after the thaw its read gets the byte (no EINTR)");
 	close(p[1]);
+
+	/* A stopped process counts as frozen (and stays frozen past SIGCONT). */
+	pid_t stopped = fork();
+	if (stopped == 0) {
+		for (;;)
+			pause();
+	}
+	snprintf(pid, sizeof(pid), "%d", stopped);
+	put(BASE "/f/cgroup.procs", pid);
+	kill(stopped, SIGSTOP);
+	waitpid(stopped, &st, WUNTRACED);
+	check(put(BASE "/f/cgroup.freeze", "1") == 0 && wait_text(BASE "/f/cgroup.events", "populated 1\nfrozen 1\n"),
+	      "a SIGSTOPped process counts as frozen");
+	kill(stopped, SIGCONT);
+	usleep(100000);
+	check(text_is(BASE "/f/cgroup.events", "populated 1\nfrozen 1\n"), "and stays frozen after SIGCONT");
+	kill(stopped, SIGKILL);
+	waitpid(stopped, NULL, 0);
+	put(BASE "/f/cgroup.freeze", "0");
 	check(rmdir(BASE "/f") == 0, "remove it");
 }
 
