@@ -5,20 +5,22 @@
 #ifndef ARBOR_KOBJ_H
 #define ARBOR_KOBJ_H
 
+#include "abi/ipc.h"
 #include "spinlock.h"
 #include "types.h"
 
 struct cgroup;
 struct proc;
 
+/* The values are the ABI's (handle_type answers them). */
 enum kobj_type {
-	KOBJ_ENDPOINT = 1,
-	KOBJ_NOTIFICATION,
-	KOBJ_SHM,
-	KOBJ_CHANNEL,
-	KOBJ_PIPE,		/* one end of a kernel pipe */
-	KOBJ_CGFILE,		/* an open cgroup interface file */
-	KOBJ_INOTIFY,		/* an inotify instance */
+	KOBJ_ENDPOINT = HANDLE_ENDPOINT,
+	KOBJ_NOTIFICATION = HANDLE_NOTIFICATION,
+	KOBJ_SHM = HANDLE_SHM,
+	KOBJ_CHANNEL = HANDLE_CHANNEL,
+	KOBJ_PIPE = HANDLE_PIPE,
+	KOBJ_CGFILE = HANDLE_CGFILE,
+	KOBJ_INOTIFY = HANDLE_INOTIFY,
 };
 
 struct kobj {

@@ -123,7 +123,7 @@ off_t lseek(int fd, off_t off, int whence)
 int fstat(int fd, struct stat *st)
 {
 	long type = sys_handle_type(fd);
-	if (type == 6) { /* an open cgroup file, served by the kernel */
+	if (type == HANDLE_CGFILE) { /* served by the kernel */
 		struct k_cgnode n;
 		long r = sys_cgfile_stat(fd, &n);
 		if (r < 0)
@@ -138,7 +138,7 @@ int fstat(int fd, struct stat *st)
 		st->st_blksize = 4096;
 		return 0;
 	}
-	if (type == 5) { /* a kernel pipe */
+	if (type == HANDLE_PIPE) {
 		memset(st, 0, sizeof(*st));
 		st->st_mode = S_IFIFO | 0600;
 		st->st_blksize = 4096;
@@ -163,7 +163,7 @@ int fsync(int fd)
 	long type = sys_handle_type(fd);
 	if (type < 0)
 		return (int)__sys_ret(type);
-	if (type == 5 || type == 6 || type == 7)
+	if (type == HANDLE_PIPE || type == HANDLE_CGFILE || type == HANDLE_INOTIFY)
 		return (int)__sys_ret(-EINVAL);
 	return (int)__sys_ret(file_call(fd, FILE_FSYNC, 0, 0, NULL, 0, NULL, 0));
 }

@@ -73,9 +73,21 @@ static long file_simple(int fd, uint64_t label, uint64_t w0, uint64_t w1)
 
 int fchmod(int fd, mode_t mode) { return (int)__sys_ret(file_simple(fd, FILE_FCHMOD, mode, 0)); }
 int fchown(int fd, uid_t u, gid_t g) { return (int)__sys_ret(file_simple(fd, FILE_FCHOWN, (uint32_t)u, (uint32_t)g)); }
+/* Linux: a cgroup file opened for writing truncates to any length and
+ * keeps its text (kernfs ignores the size); pipes and inotify instances,
+ * and files not open for writing, are EINVAL. */
 int ftruncate(int fd, off_t len)
 {
-	return (int)__sys_ret(len < 0 ? -EINVAL : file_simple(fd, FILE_TRUNCATE, (uint64_t)len, 0));
+	long type = sys_handle_type(fd);
+	if (type < 0)
+		return (int)__sys_ret(type);
+	if (len < 0 || type == HANDLE_PIPE || type == HANDLE_INOTIFY)
+		return (int)__sys_ret(-EINVAL);
+	if (type == HANDLE_CGFILE) {
+		long fl = sys_fd_flags(fd, -1);
+		return (int)__sys_ret(fl < 0 ? fl : (fl & O_ACCMODE) == O_RDONLY ? -EINVAL : 0);
+	}
+	return (int)__sys_ret(file_simple(fd, FILE_TRUNCATE, (uint64_t)len, 0));
 }
 
 int truncate(const char *path, off_t len)

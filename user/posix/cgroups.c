@@ -168,6 +168,17 @@ static void test_writes(void)
 	check(write(fd, big, sizeof(big)) == -1 && errno == E2BIG, "a write over a page: E2BIG");
 	close(fd);
 	check(fails(put(BASE "/cgroup.stat", "1"), EINVAL), "writing a read-only file (as root): EINVAL");
+	char before[64], after[64];
+	check(slurp(BASE "/cgroup.max.depth", before, sizeof(before)) > 0 && truncate(BASE "/cgroup.max.depth", 0) == 0 &&
+	      slurp(BASE "/cgroup.max.depth", after, sizeof(after)) > 0 && strcmp(before, after) == 0,
+	      "truncate of a cgroup file succeeds and changes nothing (Linux's kernfs)");
+	fd = open(BASE "/cgroup.max.depth", O_RDONLY);
+	check(fails(ftruncate(fd, 0), EINVAL), "ftruncate of a cgroup file opened read-only: EINVAL");
+	close(fd);
+	int pfd[2];
+	check(pipe(pfd) == 0 && fails(ftruncate(pfd[1], 0), EINVAL), "ftruncate of a pipe: EINVAL");
+	close(pfd[0]);
+	close(pfd[1]);
 	pid_t pid = fork();
 	if (pid == 0) {
 		int ok = setuid(1000) == 0 && mkdir(BASE "/x", 0755) == -1 && errno == EACCES &&

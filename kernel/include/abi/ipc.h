@@ -48,4 +48,13 @@ struct ipc_info {
 /* Handle flags (handle_dup, handle_dup2, handle_flags). */
 #define HANDLE_CLOEXEC 0x1
 
+/* What handle_type answers: the kind of object behind a handle. */
+#define HANDLE_ENDPOINT 1
+#define HANDLE_NOTIFICATION 2
+#define HANDLE_SHM 3
+#define HANDLE_CHANNEL 4
+#define HANDLE_PIPE 5		/* one end of a kernel pipe */
+#define HANDLE_CGFILE 6		/* an open cgroup interface file */
+#define HANDLE_INOTIFY 7	/* an inotify instance */
+
 #endif
