@@ -32,7 +32,6 @@ void cgfs_put_u64_line(struct cgfs_buf *b, uint64_t v);
 /* A file that notifies: which of cg->notify_seq counts its changes. */
 #define CFT_NOTIFIES(which) (CFT_NOTIFY | ((which) << 8))
 #define CFT_NOTIFY_FILE(f) ((unsigned)(f)->flags >> 8)
-#define CFT_DEAD_ENOENT  8	/* writes once the cgroup is removed: ENOENT, not ENODEV */
 #define CFT_PRESSURE    16	/* a *.pressure file: hidden while cgroup.pressure is 0 */
 struct cftype;
 

@@ -147,7 +147,7 @@ static int write_type(struct cgroup *cg, char *text, const struct k_cgwriter *w)
 	if (strcmp(text, "threaded") != 0)
 		return -EINVAL;
 	cg_lock();
-	int err = cg->dead ? -ENOENT : cg_make_threaded(cg);
+	int err = cg->dead ? -ENODEV : cg_make_threaded(cg);
 	cg_unlock();
 	return err;
 }
@@ -365,13 +365,13 @@ static const struct cftype cgfs_core_files[] = {
 	{ .name = "cgroup.controllers", .mode = 0444, .show = show_controllers },
 	{ .name = "cgroup.events", .mode = 0444, .flags = CFT_NOT_ON_ROOT | CFT_NOTIFIES(CG_NOTIFY_EVENTS),
 	  .show = show_events },
-	{ .name = "cgroup.freeze", .mode = 0644, .flags = CFT_NOT_ON_ROOT | CFT_DEAD_ENOENT,
+	{ .name = "cgroup.freeze", .mode = 0644, .flags = CFT_NOT_ON_ROOT,
 	  .show = show_freeze, .write = write_freeze },
-	{ .name = "cgroup.kill", .mode = 0200, .flags = CFT_NOT_ON_ROOT | CFT_DEAD_ENOENT,
+	{ .name = "cgroup.kill", .mode = 0200, .flags = CFT_NOT_ON_ROOT,
 	  .write = write_kill },
-	{ .name = "cgroup.max.depth", .mode = 0644, .flags = CFT_DEAD_ENOENT,
+	{ .name = "cgroup.max.depth", .mode = 0644,
 	  .show = show_max_depth, .write = write_max_depth },
-	{ .name = "cgroup.max.descendants", .mode = 0644, .flags = CFT_DEAD_ENOENT,
+	{ .name = "cgroup.max.descendants", .mode = 0644,
 	  .show = show_max_descendants, .write = write_max_descendants },
 	{ .name = "cgroup.pressure", .mode = 0644, .show = show_pressure, .write = write_pressure },
 	{ .name = "cgroup.procs", .mode = 0644, .show = show_procs, .write = write_procs },
@@ -379,7 +379,7 @@ static const struct cftype cgfs_core_files[] = {
 	{ .name = "cgroup.subtree_control", .mode = 0644,
 	  .show = show_subtree_control, .write = write_subtree_control },
 	{ .name = "cgroup.threads", .mode = 0644, .show = cgfs_show_threads, .write = write_threads },
-	{ .name = "cgroup.type", .mode = 0644, .flags = CFT_NOT_ON_ROOT | CFT_DEAD_ENOENT,
+	{ .name = "cgroup.type", .mode = 0644, .flags = CFT_NOT_ON_ROOT,
 	  .show = show_type, .write = write_type },
 };
 
@@ -406,8 +406,8 @@ int cgfs_write(struct cgroup *cg, const struct cftype *f, char *text, size_t len
 		return -EINVAL;
 	if (strlen(text) != len && !(open && open->nul_ends))
 		return -EINVAL; /* a NUL inside (a trigger may end at one, as Linux's) */
-	if (cg->dead) /* the errno a removed cgroup gives is each file's */
-		return (f->flags & CFT_DEAD_ENOENT) ? -ENOENT : -ENODEV;
+	if (cg->dead) /* Linux: kernfs refuses every file of a removed cgroup */
+		return -ENODEV;
 	if (open)
 		return open->write(cg, f, cgfs_strip(text), state);
 	return f->write(cg, cgfs_strip(text), w);

@@ -187,6 +187,8 @@ long cgfile_read(struct cgfile *f, void *ubuf, size_t len, int64_t pos)
 		return -EINVAL;
 	if (!user_range_ok((uint64_t)ubuf, len))
 		return -EFAULT;
+	if (__atomic_load_n(&f->cg->dead, __ATOMIC_RELAXED))
+		return -ENODEV;	/* Linux: kernfs refuses every file of a removed cgroup */
 	char small[CGFILE_SMALL];
 	uint64_t at = pos >= 0 ? (uint64_t)pos : f->off;
 	if (at == 0 || !f->text) { /* a read from the start sees the state now */
@@ -265,6 +267,8 @@ long cgfile_seek(struct cgfile *f, int64_t off, int whence)
 long cgfile_poll(struct cgfile *f, int events)
 {
 	long r = events & (0x1 | 0x4 | 0x40 | 0x100); /* POLLIN, POLLOUT, RDNORM, WRNORM */
+	if (__atomic_load_n(&f->cg->dead, __ATOMIC_RELAXED))
+		return r | (events & 0x2) | 0x8; /* removed: POLLPRI and POLLERR, as kernfs */
 	if ((f->cft->flags & CFT_NOTIFY) && cgfile_seq(f) != f->seen_seq)
 		r |= (events & 0x2) | 0x8; /* POLLPRI, and POLLERR always */
 	if (f->cft->open && f->cft->open->poll)

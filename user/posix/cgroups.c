@@ -84,10 +84,13 @@ static void test_procs(void)
 	check(text_is(BASE "/t/cgroup.events", "populated 0\nfrozen 0\n"), "populated 0 once it ended");
 	int keep_procs = open(BASE "/t/cgroup.procs", O_RDWR), keep_max = open(BASE "/t/cgroup.max.depth", O_WRONLY);
 	check(rmdir(BASE "/t") == 0, "rmdir of an empty cgroup");
-	check(write(keep_procs, "0", 1) == -1 && errno == ENODEV && write(keep_max, "1", 1) == -1 && errno == ENOENT,
-	      "writes to a removed cgroup's open files: ENODEV (cgroup.procs), ENOENT (cgroup.max.depth)");
+	check(write(keep_procs, "0", 1) == -1 && errno == ENODEV && write(keep_max, "1", 1) == -1 && errno == ENODEV,
+	      "writes to a removed cgroup's open files: ENODEV (cgroup.procs, cgroup.max.depth)");
 	char old[16];
-	check(pread(keep_procs, old, sizeof(old), 0) == 0, "its cgroup.procs still reads (empty)");
+	check_errno(pread(keep_procs, old, sizeof(old), 0), ENODEV, "and reads: ENODEV");
+	struct pollfd dead = { .fd = keep_procs, .events = POLLIN | POLLPRI };
+	check(poll(&dead, 1, 0) == 1 && dead.revents == (POLLIN | POLLPRI | POLLERR),
+	      "poll on it: POLLERR and POLLPRI (and readable), as kernfs");
 	close(keep_procs);
 	close(keep_max);
 	check(fails(open(BASE "/t/cgroup.procs", O_RDONLY), ENOENT), "its files are gone");
