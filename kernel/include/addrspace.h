@@ -19,6 +19,7 @@ struct page;
 #define VM_DEVICE 0x8	/* maps fixed physical memory (MMIO): not owned */
 #define VM_DMA    0x10	/* a physically contiguous block owned by the area */
 #define VM_SHARED 0x20	/* shared memory: fork shares the pages, no copy-on-write */
+#define VM_ACCESS (VM_READ | VM_WRITE | VM_EXEC) /* none of these: PROT_NONE */
 
 #define USER_BASE      0x0000000000001000ull	/* page 0 is never mapped */
 #define USER_STACK_TOP 0x00007ffffffff000ull
@@ -38,6 +39,8 @@ struct addrspace {
 	struct cgroup *cg;	/* charged for pages and page tables (a reference) */
 	uint64_t resident;	/* anonymous pages mapped */
 	uint64_t table_pages;	/* page-table pages, root included */
+	uint32_t noaccess;	/* areas without VM_ACCESS (PROT_NONE): under lock,
+				 * read without it by vm_user_access_ok */
 	uint32_t refs;		/* the process's, plus kernel copies in flight */
 	vaddr_t brk_start;	/* the heap area begins here (after the image) */
 	vaddr_t brk;		/* the current break (not page aligned) */
@@ -112,6 +115,19 @@ struct addrspace *vm_as_fork(struct addrspace *as, struct cgroup *cg, int *err);
  * a page was mapped, -EFAULT if no area allows the access, -ENOMEM if the
  * page or its charge could not be had. */
 int vm_fault(struct addrspace *as, vaddr_t addr, bool write, bool exec);
+
+/* PROT_NONE for the kernel's own accesses: the pages of a no-access area
+ * stay present but without PTE_U, so the user faults on them but the
+ * kernel would not. -EFAULT if [start, start+len) touches a no-access
+ * area of as, else 0 (at once while as has none: the system-call copies
+ * ask on every call). Not with as->lock held. */
+int vm_user_access_check(struct addrspace *as, vaddr_t start, uint64_t len);
+static inline int vm_user_access_ok(struct addrspace *as, vaddr_t start, uint64_t len)
+{
+	if (!as || !__atomic_load_n(&as->noaccess, __ATOMIC_ACQUIRE))
+		return 0;
+	return vm_user_access_check(as, start, len);
+}
 
 /* Copy into another address space (the ELF loader, IPC copies): the pages
  * are faulted in as needed. 0, -EFAULT or -ENOMEM. */

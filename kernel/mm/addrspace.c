@@ -87,9 +87,14 @@ static struct vm_area *vm_area_find(struct addrspace *as, vaddr_t addr)
 	return NULL;
 }
 
+/* PROT_NONE: present (owned, counted, copied by fork as any page) but
+ * not PTE_U, so a user access faults and vm_fault refuses it; the kernel's
+ * accesses check the area (vm_user_access_ok) or PTE_U (vm_as_kaddr). */
 static uint64_t vm_pte_flags(uint32_t flags)
 {
-	uint64_t f = PTE_P | PTE_U;
+	uint64_t f = PTE_P;
+	if (flags & VM_ACCESS)
+		f |= PTE_U;
 	if (flags & VM_WRITE)
 		f |= PTE_W;
 	if (!(flags & VM_EXEC))
@@ -110,6 +115,37 @@ static void vm_area_release(struct vm_area *a)
 		if (head)
 			mem_free_pages(head, order);
 	}
+}
+
+/* Recounts the no-access areas (as->lock held) after areas came, went or
+ * changed their protection. */
+static void vm_recount_noaccess(struct addrspace *as)
+{
+	uint32_t n = 0;
+	struct list_head *pos;
+	list_for_each(pos, &as->areas)
+		n += !(list_entry(pos, struct vm_area, link)->flags & VM_ACCESS);
+	__atomic_store_n(&as->noaccess, n, __ATOMIC_RELEASE);
+}
+
+int vm_user_access_check(struct addrspace *as, vaddr_t start, uint64_t len)
+{
+	if (!len)
+		return 0;
+	int err = 0;
+	spin_lock(&as->lock);
+	struct list_head *pos;
+	list_for_each(pos, &as->areas) {
+		struct vm_area *a = list_entry(pos, struct vm_area, link);
+		if (a->start >= start + len)
+			break;
+		if (a->end > start && a->end > a->start && !(a->flags & VM_ACCESS)) {
+			err = -EFAULT;
+			break;
+		}
+	}
+	spin_unlock(&as->lock);
+	return err;
 }
 
 static bool vm_range_ok(vaddr_t start, uint64_t len)
@@ -140,6 +176,7 @@ static int vm_area_insert(struct addrspace *as, vaddr_t start, vaddr_t end, uint
 			break;
 	}
 	list_add_tail(&a->link, pos); /* keeps the list sorted */
+	vm_recount_noaccess(as);
 	spin_unlock(&as->lock);
 	return 0;
 }
@@ -201,6 +238,7 @@ int vm_area_remove(struct addrspace *as, vaddr_t start, uint64_t len)
 			continue;
 		vaddr_t s = MAX(a->start, start), e = MIN(a->end, end);
 		if ((a->flags & VM_DMA) && (s != a->start || e != a->end)) {
+			vm_recount_noaccess(as); /* areas before it may have gone */
 			spin_unlock(&as->lock);
 			kfree(tail);
 			return -EINVAL; /* a DMA block goes whole or not at all */
@@ -224,6 +262,7 @@ int vm_area_remove(struct addrspace *as, vaddr_t start, uint64_t len)
 			tail = NULL;
 		}
 	}
+	vm_recount_noaccess(as);
 	spin_unlock(&as->lock);
 	kfree(tail);
 	return 0;
@@ -328,7 +367,9 @@ static void vm_protect_ptes(struct addrspace *as, vaddr_t s, vaddr_t e, uint32_t
 		uint64_t *pte = vm_as_pte(as, va, false);
 		if (!pte || !(*pte & PTE_P))
 			continue;
-		uint64_t v = *pte & ~(PTE_W | PTE_NX);
+		uint64_t v = *pte & ~(PTE_W | PTE_NX | PTE_U);
+		if (flags & VM_ACCESS)
+			v |= PTE_U;	/* PROT_NONE: present, but not the user's */
 		if ((flags & VM_WRITE) && !(v & PTE_COW))
 			v |= PTE_W;	/* copy-on-write pages get W when copied */
 		if (!(flags & VM_EXEC))
@@ -370,6 +411,7 @@ int vm_protect(struct addrspace *as, vaddr_t start, uint64_t len, uint32_t prot)
 		a->flags = (a->flags & ~(VM_READ | VM_WRITE | VM_EXEC)) | prot;
 		vm_protect_ptes(as, a->start, a->end, a->flags);
 	}
+	vm_recount_noaccess(as);
 	spin_unlock(&as->lock);
 	return err;
 }
@@ -397,7 +439,10 @@ static int vm_cow_break(struct addrspace *as, vaddr_t va, uint64_t *pte, uint32_
 {
 	struct page *old = phys_to_page(*pte & PTE_ADDR_MASK);
 	if (__atomic_load_n(&old->refcount, __ATOMIC_ACQUIRE) == 1) {
-		*pte = (*pte & ~PTE_COW) | PTE_W;
+		/* W only if the area is writable (a kernel write may break a
+		 * copy-on-write page of a read-only one), U only if accessible */
+		*pte = (*pte & ~(PTE_COW | PTE_W | PTE_U | PTE_NX)) |
+		       (vm_pte_flags(flags) & (PTE_W | PTE_U | PTE_NX));
 		invlpg(va);
 		return 0;
 	}
@@ -511,8 +556,11 @@ static uint64_t vm_fork_pte(uint64_t *ppte, const struct vm_area *a)
 		return e;	/* device memory: the same mapping */
 	struct page *p = phys_to_page(e & PTE_ADDR_MASK);
 	__atomic_add_fetch(&p->refcount, 1, __ATOMIC_RELAXED);
-	if ((a->flags & VM_SHARED) || !(a->flags & VM_WRITE))
-		return e;	/* shared, or never written: plain sharing */
+	if (a->flags & VM_SHARED)
+		return e;	/* shared memory: plain sharing */
+	/* Private, even if read-only or PROT_NONE now: an mprotect to
+	 * PROT_WRITE later must not make the other side's page writable.
+	 * PTE_U (PROT_NONE or not) is inherited as it is. */
 	e = (e & ~PTE_W) | PTE_COW;
 	*ppte = e;		/* the parent too writes through a copy now */
 	return e;
@@ -572,13 +620,17 @@ struct addrspace *vm_as_fork(struct addrspace *as, struct cgroup *cg, int *err)
 static void *vm_as_kaddr(struct addrspace *as, vaddr_t va, bool write, int *err)
 {
 	uint64_t *pte = vm_as_pte(as, va, false);
+	if (pte && (*pte & PTE_P) && !(*pte & PTE_U)) {
+		*err = -EFAULT; /* PROT_NONE (vm_pte_flags) */
+		return NULL;
+	}
 	if (!pte || !(*pte & PTE_P) || (write && (*pte & PTE_COW))) {
 		/* Loading and IPC copies may fill pages the user may only read;
 		 * a write must not land in a page shared copy-on-write. */
 		spin_lock(&as->lock);
 		struct vm_area *a = vm_area_find(as, va);
 		*err = -EFAULT;
-		if (a) {
+		if (a && (a->flags & VM_ACCESS)) {
 			pte = vm_as_pte(as, va, true);
 			*err = !pte ? -ENOMEM
 			       : (*pte & PTE_P) && (*pte & PTE_COW) ? vm_cow_break(as, va, pte, a->flags)

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -72,6 +73,117 @@ static void test_exec_files(void)
 	check(WIFEXITED(status) && WEXITSTATUS(status) == 0, "execv of another's 0700 program: EACCES");
 	unlink("/tmp/myfalse");
 	unlink("/tmp/text");
+}
+
+/* The process's resident memory (VmRSS of /proc/self/status), kB; -1. */
+static long rss_kb(void)
+{
+	char buf[512];
+	if (slurp("/proc/self/status", buf, sizeof(buf)) < 0)
+		return -1;
+	const char *v = strstr(buf, "VmRSS:");
+	return v ? atol(v + 6) : -1;
+}
+
+/* Runs fn(arg) in a forked child; its wait status. */
+static int in_child(int (*fn)(volatile char *), volatile char *arg)
+{
+	int status;
+	pid_t pid = fork();
+	if (pid == 0)
+		_exit(fn(arg));
+	return pid < 0 || waitpid(pid, &status, 0) != pid ? -1 : status;
+}
+
+static int read_byte(volatile char *p) { return p[0]; }
+static int write_byte(volatile char *p) { p[0] = 1; return 0; }
+/* The child inherits PROT_NONE; its mprotect and writes stay its own. */
+static int reprotect(volatile char *p)
+{
+	if (mprotect((void *)p, 4096, PROT_READ | PROT_WRITE) != 0 || p[0] != 7)
+		return 1;
+	p[0] = 9;
+	return p[0] == 9 ? 0 : 2;
+}
+
+static int killed_by_segv(int status)
+{
+	return status != -1 && WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV;
+}
+
+/* mprotect(PROT_NONE) of pages that hold data: the user faults on them,
+ * and the kernel's copies refuse them as Linux's do (EFAULT), whether
+ * direct (pipes, exec's path) or through a server (files). */
+static void test_prot_none(void)
+{
+	char *p = mmap(NULL, 3 * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	check(p != MAP_FAILED, "mmap 3 pages");
+	p[0] = 7;
+	memset(p + 4096, 'x', 4096);
+	strcpy(p + 2 * 4096 - 11, "/bin/false"); /* ends at the next page */
+	check(mprotect(p + 2 * 4096, 4096, PROT_NONE) == 0 && mprotect(p, 4096, PROT_NONE) == 0,
+	      "mprotect PROT_NONE of a page with data");
+	check(killed_by_segv(in_child(read_byte, p)), "a read of a PROT_NONE page: SIGSEGV");
+	check(killed_by_segv(in_child(write_byte, p)), "a write to a PROT_NONE page: SIGSEGV");
+
+	char good[512];
+	memset(good, 'g', sizeof(good));
+	int fd = open("/tmp/protnone", O_RDWR | O_CREAT | O_TRUNC, 0644);
+	check(fd >= 0 && write(fd, good, sizeof(good)) == 512, "a file to read and write");
+	check_errno(write(fd, p, 512), EFAULT, "write to a file from a PROT_NONE page: EFAULT");
+	check_errno(pwrite(fd, p, 512, 0), EFAULT, "pwrite from a PROT_NONE page: EFAULT");
+	check_errno(pread(fd, p, 512, 0), EFAULT, "pread into a PROT_NONE page: EFAULT");
+	check(lseek(fd, 0, SEEK_SET) == 0, "lseek");
+	check_errno(read(fd, p, 512), EFAULT, "read from a file into a PROT_NONE page: EFAULT");
+	check(pwrite(fd, p + 4096, 8192, 512) == 4096, "a write that runs into a PROT_NONE page is short");
+	int pp[2];
+	check(pipe(pp) == 0, "pipe");
+	check_errno(write(pp[1], p, 16), EFAULT, "write to a pipe from a PROT_NONE page: EFAULT");
+	check(write(pp[1], "hello", 5) == 5, "write to the pipe");
+	check_errno(read(pp[0], p, 5), EFAULT, "read from a pipe into a PROT_NONE page: EFAULT");
+	close(pp[0]);
+	close(pp[1]);
+	char *const fargv[] = { p + 2 * 4096 - 11, NULL };
+	int status = run(fargv);
+	check(WIFEXITED(status) && WEXITSTATUS(status) == 1,
+	      "execv of a path that ends just before a PROT_NONE page");
+
+	int st = in_child(reprotect, p);
+	check(st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	      "a forked child inherits PROT_NONE and may mprotect its copy back");
+	check(killed_by_segv(in_child(read_byte, p)), "the parent's page stays PROT_NONE");
+	check(mprotect(p, 4096, PROT_READ | PROT_WRITE) == 0 && p[0] == 7,
+	      "mprotect back to read-write: the data is intact (not the child's)");
+	p[0] = 8;
+	check(p[0] == 8 && pread(fd, p, 512, 0) == 512 && p[0] == 'g' && write(fd, p, 512) == 512,
+	      "and the kernel's copies work again");
+	close(fd);
+	unlink("/tmp/protnone");
+	check(munmap(p, 3 * 4096) == 0, "munmap of a range with PROT_NONE pages");
+
+	/* The pages of a PROT_NONE range stay the process's until unmapped. */
+	size_t len = 64 * 4096;
+	char *q = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	check(q != MAP_FAILED, "mmap 64 pages");
+	for (size_t i = 0; i < len; i += 4096)
+		q[i] = 1;
+	long touched = rss_kb();
+	check(mprotect(q, len, PROT_NONE) == 0 && rss_kb() == touched, "PROT_NONE pages stay resident");
+	long unmapped = munmap(q, len) == 0 ? rss_kb() : -1;
+	if (!(touched > 0 && unmapped >= 0 && touched - unmapped >= 256))
+		printf("# VmRSS %ld kB touched, %ld kB after munmap\n", touched, unmapped);
+	check(touched > 0 && unmapped >= 0 && touched - unmapped >= 256,
+	      "munmap of a PROT_NONE range gives its memory back (VmRSS)");
+
+	/* Shared memory is present from the start. */
+	char *s = mmap(NULL, 4096, PROT_NONE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	check(s != MAP_FAILED && killed_by_segv(in_child(read_byte, s)), "a PROT_NONE shared map: SIGSEGV");
+	check(pipe(pp) == 0, "pipe");
+	check_errno(write(pp[1], s, 1), EFAULT, "write to a pipe from a PROT_NONE shared map: EFAULT");
+	close(pp[0]);
+	close(pp[1]);
+	check(mprotect(s, 4096, PROT_READ | PROT_WRITE) == 0 && (s[0] = 3) == 3 && munmap(s, 4096) == 0,
+	      "mprotect of a shared map back to read-write");
 }
 
 int main(void)
@@ -176,6 +288,7 @@ int main(void)
 	check(WIFEXITED(status) && WEXITSTATUS(status) == 0, "another uid may not read a 0600 file: EACCES");
 	check(access("/tmp/private", R_OK | W_OK) == 0, "root may (access)");
 	test_exec_files();
+	test_prot_none();
 	printf("1..%d\n", n);
 	return failed ? 1 : 0;
 }

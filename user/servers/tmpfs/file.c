@@ -61,8 +61,11 @@ static long tmpfs_file_read(struct fs_file *of, uint64_t off, uint64_t len, bool
 			break;
 		}
 		long w = sys_ipc_write((uint64_t)done, buf, (size_t)n);
-		if (w <= 0)
+		if (w <= 0) {
+			if (w < 0 && done == 0)
+				done = w; /* a bad buffer: EFAULT, as Linux */
 			break;
+		}
 		done += w;
 		if (w < n)
 			break;
@@ -87,8 +90,11 @@ static long tmpfs_file_write(struct fs_file *of, uint64_t off, uint64_t len, boo
 	while ((uint64_t)done < len) {
 		long n = sys_ipc_read((uint64_t)done, buf,
 				      len - (uint64_t)done < CHUNK ? len - (uint64_t)done : CHUNK);
-		if (n <= 0)
+		if (n <= 0) {
+			if (n < 0 && done == 0)
+				done = n; /* a bad buffer: EFAULT, as Linux */
 			break;
+		}
 		long w = tmpfs_write((struct tmpfs_inode *)of->node, off + (uint64_t)done, buf, (size_t)n, fssrv_now());
 		if (w < 0) {
 			if (done == 0)
