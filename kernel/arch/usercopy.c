@@ -28,20 +28,39 @@ static inline struct addrspace *user_as(void)
 	return t && t->proc ? t->proc->as : NULL;
 }
 
+/* Whether the current address space has a no-access (PROT_NONE) area:
+ * rare, so the copies below test only this on their way. */
+static inline bool user_has_noaccess(void)
+{
+	struct addrspace *as = user_as();
+	return as && __builtin_expect(__atomic_load_n(&as->noaccess, __ATOMIC_ACQUIRE) != 0, 0);
+}
+
 /* A PROT_NONE page is present without PTE_U: the user faults on it, the
- * kernel would not, so the copies ask the areas (only while the address
- * space has a no-access area; none is the common case). */
+ * kernel would not, so the copies ask the areas then. Out of line, so
+ * that the common copy needs no stack frame. */
+static __attribute__((noinline)) int copy_user_checked(void *dst, const void *src, size_t n, uint64_t uaddr)
+{
+	if (vm_user_access_check(user_as(), uaddr, n))
+		return -EFAULT;
+	return __copy_user(dst, src, n);
+}
+
 int copy_from_user(void *dst, const void *usrc, size_t n)
 {
-	if (!user_range_ok((uint64_t)usrc, n) || vm_user_access_ok(user_as(), (uint64_t)usrc, n))
+	if (!user_range_ok((uint64_t)usrc, n))
 		return -EFAULT;
+	if (user_has_noaccess())
+		return copy_user_checked(dst, usrc, n, (uint64_t)usrc);
 	return __copy_user(dst, usrc, n);
 }
 
 int copy_to_user(void *udst, const void *src, size_t n)
 {
-	if (!user_range_ok((uint64_t)udst, n) || vm_user_access_ok(user_as(), (uint64_t)udst, n))
+	if (!user_range_ok((uint64_t)udst, n))
 		return -EFAULT;
+	if (user_has_noaccess())
+		return copy_user_checked(udst, src, n, (uint64_t)udst);
 	return __copy_user(udst, src, n);
 }
 
@@ -49,9 +68,9 @@ int copy_to_user(void *udst, const void *src, size_t n)
  * area: the string may end just before one. */
 static long strncpy_user_checked(char *dst, const char *usrc, size_t scan)
 {
-	struct addrspace *as = user_as();
-	if (!as || !__atomic_load_n(&as->noaccess, __ATOMIC_ACQUIRE))
+	if (!user_has_noaccess())
 		return __strncpy_user(dst, usrc, scan);
+	struct addrspace *as = user_as();
 	size_t done = 0;
 	while (done < scan) {
 		uint64_t at = (uint64_t)usrc + done;
