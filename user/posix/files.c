@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/select.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -186,6 +187,52 @@ static void test_prot_none(void)
 	      "mprotect of a shared map back to read-write");
 }
 
+/* select and pselect over a pipe: Linux's sets, timeouts and errors. */
+static void test_select(void)
+{
+	int p[2];
+	check(pipe(p) == 0, "a pipe for select");
+	fd_set rd, wr;
+	struct timeval tv = { 0, 0 };
+	FD_ZERO(&rd);
+	FD_ZERO(&wr);
+	FD_SET(p[0], &rd);
+	FD_SET(p[1], &wr);
+	check(select(p[1] + 1, &rd, &wr, NULL, &tv) == 1 && !FD_ISSET(p[0], &rd) && FD_ISSET(p[1], &wr),
+	      "select: an empty pipe is writable, not readable");
+	check(write(p[1], "x", 1) == 1, "one byte in");
+	FD_ZERO(&rd);
+	FD_ZERO(&wr);
+	FD_SET(p[0], &rd);
+	FD_SET(p[1], &wr);
+	check(select(p[1] + 1, &rd, &wr, NULL, NULL) == 2 && FD_ISSET(p[0], &rd) && FD_ISSET(p[1], &wr),
+	      "select: then readable too (2 ready, no timeout needed)");
+	char c;
+	check(read(p[0], &c, 1) == 1, "the byte out");
+	FD_ZERO(&rd);
+	FD_SET(p[0], &rd);
+	tv = (struct timeval){ 0, 50000 };
+	double t0 = now_s();
+	int r = select(p[0] + 1, &rd, NULL, NULL, &tv);
+	double took = now_s() - t0;
+	check(r == 0 && !FD_ISSET(p[0], &rd) && tv.tv_sec == 0 && tv.tv_usec == 0 && took >= 0.045,
+	      "select times out after 50 ms with the set cleared and no time left in tv");
+	FD_ZERO(&rd);
+	FD_SET(100, &rd);
+	check_errno(select(101, &rd, NULL, NULL, NULL), EBADF, "select on a closed descriptor: EBADF");
+	check_errno(select(-1, NULL, NULL, NULL, NULL), EINVAL, "select with a negative count: EINVAL");
+	tv = (struct timeval){ 0, 1000000 };
+	check_errno(select(0, NULL, NULL, NULL, &tv), EINVAL, "select with tv_usec 1000000: EINVAL");
+	struct timespec ts = { 0, 0 };
+	sigset_t none;
+	sigemptyset(&none);
+	FD_ZERO(&wr);
+	FD_SET(p[1], &wr);
+	check(pselect(p[1] + 1, NULL, &wr, NULL, &ts, &none) == 1 && FD_ISSET(p[1], &wr), "pselect");
+	close(p[0]);
+	close(p[1]);
+}
+
 int main(void)
 {
 	char buf[128];
@@ -289,6 +336,7 @@ int main(void)
 	check(access("/tmp/private", R_OK | W_OK) == 0, "root may (access)");
 	test_exec_files();
 	test_prot_none();
+	test_select();
 	printf("1..%d\n", n);
 	return failed ? 1 : 0;
 }
