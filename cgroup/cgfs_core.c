@@ -51,6 +51,46 @@ void cgfs_put_u64_line(struct cgfs_buf *b, uint64_t v)
 	cgfs_put(b, d + i, sizeof(d) - i);
 }
 
+/* The registry index of the controller whose file f is, or -1 (a core file). */
+static int cg_controller_of_file(const struct cftype *f)
+{
+	for (unsigned i = 0; i < cg_nr_controllers; i++)
+		if (f >= cg_controllers[i]->files && f < cg_controllers[i]->files + cg_controllers[i]->nfiles)
+			return (int)i;
+	return -1;
+}
+
+/* The files of the controllers subtree_control enabled or disabled in
+ * child's parent are made anew (Linux removes and creates them): the
+ * enabled ones belong to the writer, and chown/chmod records of both go
+ * (returned on the list gone, to free outside cg_lock). */
+static struct cg_file_attr *cg_files_remade(struct cgroup *child, uint32_t enable, uint32_t disable,
+					    const struct k_cgwriter *w, struct cg_file_attr *gone)
+{
+	for (unsigned i = 0; i < cg_nr_controllers; i++) {
+		uint32_t bit = cg_controllers[i]->bit;
+		if (!((enable | disable) & bit))
+			continue;
+		child->ctl_owned &= ~(1u << i);
+		if (enable & bit) {
+			child->ctl_owned |= 1u << i;
+			child->ctl_owner[i].uid = w ? w->uid : 0;
+			child->ctl_owner[i].gid = w ? w->gid : 0;
+		}
+		for (struct cg_file_attr **a = &child->attrs; *a;) {
+			if (cg_controller_of_file((*a)->cft) == (int)i) {
+				struct cg_file_attr *drop = *a;
+				*a = drop->next;
+				drop->next = gone;
+				gone = drop;
+			} else {
+				a = &(*a)->next;
+			}
+		}
+	}
+	return gone;
+}
+
 /* Controller names of mask, space-separated, one "\n" (empty: 0 bytes). */
 static void show_mask(struct cgfs_buf *out, uint32_t mask)
 {
@@ -98,7 +138,6 @@ static const struct cg_controller *controller_named(const char *name, size_t len
 static int write_subtree_control(struct cgroup *cg, char *text, const struct k_cgwriter *w)
 {
 	uint32_t enable = 0, disable = 0;
-	(void)w;
 	for (char *p = text; *p;) {
 		while (*p == ' ')
 			p++;
@@ -124,11 +163,19 @@ static int write_subtree_control(struct cgroup *cg, char *text, const struct k_c
 			err = -EBUSY; /* a child still passes it on */
 	if (!err)
 		err = cg_vet_subtree_enable(cg, enable);
+	struct cg_file_attr *gone = NULL;
 	if (!err) {
 		cg->subtree_control = (cg->subtree_control | enable) & ~disable;
 		cg_controllers_disable(cg, disable);
+		list_for_each(pos, &cg->children)
+			gone = cg_files_remade(list_entry(pos, struct cgroup, sibling), enable, disable, w, gone);
 	}
 	cg_unlock();
+	while (gone) {
+		struct cg_file_attr *next = gone->next;
+		kfree(gone);
+		gone = next;
+	}
 	return err;
 }
 
@@ -224,8 +271,10 @@ static int show_stat(struct cgroup *cg, struct cgfs_buf *out)
 void cgfs_file_attr(const struct cgroup *cg, const struct cftype *f, uint32_t *uid, uint32_t *gid,
 		    uint16_t *mode)
 {
-	*uid = cg->file_uid;
-	*gid = cg->file_gid;
+	int c = cg_controller_of_file(f);
+	bool enabler = c >= 0 && (cg->ctl_owned & (1u << c));
+	*uid = enabler ? cg->ctl_owner[c].uid : cg->file_uid;
+	*gid = enabler ? cg->ctl_owner[c].gid : cg->file_gid;
 	*mode = f->mode;
 	for (const struct cg_file_attr *a = cg->attrs; a; a = a->next) {
 		if (a->cft == f) {

@@ -15,7 +15,7 @@
 #include "types.h"
 
 #define CG_NAME_MAX 255
-#define CG_NAME_INLINE 184
+#define CG_NAME_INLINE 112
 #define CG_WEIGHT_DEFAULT 100
 #define CG_WEIGHT_MIN 1
 #define CG_WEIGHT_MAX 10000
@@ -79,6 +79,11 @@ struct cgroup {
 	uint16_t mode;			/* its directory's permission bits */
 	uint32_t file_uid, file_gid;
 	struct cg_file_attr *attrs;
+	/* Linux makes a controller's files when the parent's subtree_control
+	 * enables it, owned by that writer: bit i of ctl_owned says
+	 * ctl_owner[i] owns controller i's files here */
+	uint32_t ctl_owned;
+	struct { uint32_t uid, gid; } ctl_owner[CG_CONTROLLERS_MAX];
 	/* controllers enabled for its children (cgroup.subtree_control) */
 	uint32_t subtree_control;
 

@@ -384,6 +384,25 @@ static void test_delegation(void)
 	      "knobs (EACCES), not out of the subtree (EACCES), no chown (EPERM), chmod of its own files only");
 	if (!WIFEXITED(status) || WEXITSTATUS(status))
 		printf("# user side: status %#x\n", status);
+	/* Linux makes a controller's files when it is enabled above, as the
+	 * writer, and removes them (with any chown) when it is disabled. */
+	char had[64] = "";
+	slurp("/sys/fs/cgroup/cgroup.subtree_control", had, sizeof(had));
+	leaf_in();
+	check(put("/sys/fs/cgroup/cgroup.subtree_control", "+pids") == 0 && put(BASE "/cgroup.subtree_control", "+pids") == 0 &&
+	      put(BASE "/del/cgroup.subtree_control", "+pids") == 0 &&
+	      stat(BASE "/del/sub/pids.max", &st) == 0 && st.st_uid == 0 && st.st_gid == 0 &&
+	      stat(BASE "/del/sub/cgroup.procs", &st) == 0 && st.st_uid == 1000,
+	      "a controller enabled by root in the user's cgroup: its files are root's, the core files stay the user's");
+	check(chown(BASE "/del/sub/pids.max", 1000, 1000) == 0 && put(BASE "/del/cgroup.subtree_control", "-pids") == 0 &&
+	      put(BASE "/del/cgroup.subtree_control", "+pids") == 0 && stat(BASE "/del/sub/pids.max", &st) == 0 &&
+	      st.st_uid == 0 && (st.st_mode & 0777) == 0644,
+	      "disabled and enabled again: the files are made anew (the chown is gone)");
+	check(put(BASE "/del/cgroup.subtree_control", "-pids") == 0, "-pids again");
+	leaf_out();
+	put(BASE "/cgroup.subtree_control", "-pids");
+	if (!strstr(had, "pids"))
+		put("/sys/fs/cgroup/cgroup.subtree_control", "-pids");
 	check(rmdir(BASE "/del/sub") == 0 && rmdir(BASE "/del") == 0, "root removes it afterwards");
 }
 
