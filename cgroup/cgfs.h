@@ -33,6 +33,9 @@ void cgfs_put_u64_line(struct cgfs_buf *b, uint64_t v);
 #define CFT_NOTIFIES(which) (CFT_NOTIFY | ((which) << 8))
 #define CFT_NOTIFY_FILE(f) ((unsigned)(f)->flags >> 8)
 #define CFT_PRESSURE    16	/* a *.pressure file: hidden while cgroup.pressure is 0 */
+/* Linux parses it with kstrtoull/kstrtoll on the text as written (its
+ * write_u64/write_s64 files): no whitespace but one trailing newline */
+#define CFT_KSTRTO      32
 struct cftype;
 
 /* A file whose open descriptors each keep a state of their own, made by
@@ -97,6 +100,7 @@ int cgfs_parse_max(const char *text, uint64_t max_value, uint64_t *out);
 /* A signed integer (C base-0 rules): -EINVAL for anything else, -ERANGE
  * past 64 bits. */
 int cgfs_parse_s64(const char *text, int64_t *out);
+bool cgfs_kstrto_shape(const char *text, size_t len);
 /* An integer in [min, max] (C base-0 rules): -EINVAL for anything that
  * is no integer, -ERANGE for one outside (or past 64 bits). */
 int cgfs_parse_range(const char *text, int64_t min, int64_t max, int64_t *out);

@@ -457,6 +457,8 @@ int cgfs_write(struct cgroup *cg, const struct cftype *f, char *text, size_t len
 		return -EINVAL; /* a NUL inside (a trigger may end at one, as Linux's) */
 	if (cg->dead) /* Linux: kernfs refuses every file of a removed cgroup */
 		return -ENODEV;
+	if ((f->flags & CFT_KSTRTO) && !cgfs_kstrto_shape(text, len))
+		return -EINVAL;
 	if (open)
 		return open->write(cg, f, cgfs_strip(text), state);
 	return f->write(cg, cgfs_strip(text), w);

@@ -8,6 +8,16 @@ static bool cgfs_space(char c)
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
 }
 
+/* What kstrtoull/kstrtoll accept around a number: nothing before it,
+ * one newline after it at most. */
+bool cgfs_kstrto_shape(const char *text, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (cgfs_space(text[i]) && !(i == len - 1 && i > 0 && text[i] == '\n'))
+			return false;
+	return true;
+}
+
 char *cgfs_strip(char *text)
 {
 	while (cgfs_space(*text))

@@ -80,8 +80,11 @@ static int cpu_write_idle(struct cgroup *cg, char *text, const struct k_cgwriter
 {
 	int64_t v;
 	(void)w;
-	if (cgfs_parse_range(text, 0, 1, &v))
-		return -EINVAL; /* Linux: only 0 and 1, anything else EINVAL */
+	int err = cgfs_parse_s64(text, &v);	/* kstrtoll: ERANGE past 64 bits */
+	if (err)
+		return err;
+	if (v != 0 && v != 1)
+		return -EINVAL; /* Linux: only 0 and 1 */
 	return sched_cg_set_idle(cg, v == 1);
 }
 
@@ -280,15 +283,15 @@ const struct cft_open_ops cgfs_trigger_ops = {
 };
 
 static const struct cftype cpu_files[] = {
-	{ .name = "cpu.idle", .mode = 0644, .flags = CFT_NOT_ON_ROOT,
+	{ .name = "cpu.idle", .mode = 0644, .flags = CFT_NOT_ON_ROOT | CFT_KSTRTO,
 	  .show = cpu_show_idle, .write = cpu_write_idle },
 	{ .name = "cpu.max", .mode = 0644, .flags = CFT_NOT_ON_ROOT,
 	  .show = cpu_show_max, .write = cpu_write_max },
 	{ .name = "cpu.max.burst", .mode = 0644, .flags = CFT_NOT_ON_ROOT,
 	  .show = cpu_show_burst, .write = cpu_write_burst },
-	{ .name = "cpu.weight", .mode = 0644, .flags = CFT_NOT_ON_ROOT,
+	{ .name = "cpu.weight", .mode = 0644, .flags = CFT_NOT_ON_ROOT | CFT_KSTRTO,
 	  .show = cpu_show_weight, .write = cpu_write_weight },
-	{ .name = "cpu.weight.nice", .mode = 0644, .flags = CFT_NOT_ON_ROOT,
+	{ .name = "cpu.weight.nice", .mode = 0644, .flags = CFT_NOT_ON_ROOT | CFT_KSTRTO,
 	  .show = cpu_show_weight_nice, .write = cpu_write_weight_nice },
 };
 

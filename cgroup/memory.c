@@ -233,8 +233,13 @@ static int memory_write_oom_group(struct cgroup *cg, char *text, const struct k_
 {
 	int64_t v;
 	(void)w;
-	if (cgfs_parse_range(text, 0, 1, &v))
-		return -EINVAL; /* Linux: only 0 and 1, anything else EINVAL */
+	int err = cgfs_parse_s64(text, &v);	/* kstrtoint: ERANGE past an int */
+	if (!err && (v < INT32_MIN || v > INT32_MAX))
+		err = -ERANGE;
+	if (err)
+		return err;
+	if (v != 0 && v != 1)
+		return -EINVAL; /* Linux: only 0 and 1 */
 	__atomic_store_n(&memory_of(cg)->oom_group, v == 1, __ATOMIC_RELAXED);
 	return 0;
 }

@@ -54,8 +54,21 @@ static void size(const char *in, int err, uint64_t want)
 	   (unsigned long long)want, r, (unsigned long long)v);
 }
 
+static void kshape(const char *in, bool want)
+{
+	ok(cgfs_kstrto_shape(in, strlen(in)) == want, "kstrto shape '%s' -> %d", in, want);
+}
+
 int main(void)
 {
+	kshape("5", true);
+	kshape("5\n", true);
+	kshape("-5", true);
+	kshape(" 5", false);
+	kshape("5 ", false);
+	kshape("5\n\n", false);
+	kshape("\n", false);
+	kshape("5\t", false);
 	size("0", 0, 0);
 	size("4095", 0, 4095);
 	size("32M", 0, 32ull << 20);

@@ -935,6 +935,11 @@ static void test_cpu(void)
 	check(fails(put(BASE "/c/cpu.weight", "0"), ERANGE) && fails(put(BASE "/c/cpu.weight", "10001"), ERANGE) &&
 	      fails(put(BASE "/c/cpu.weight", "x"), EINVAL) && fails(put(BASE "/c/cpu.weight", "-1"), EINVAL) &&
 	      text_is(BASE "/c/cpu.weight", "100\n"), "cpu.weight: 0 and 10001 ERANGE, junk and negatives EINVAL");
+	check(fails(put(BASE "/c/cpu.weight", " 200"), EINVAL) && fails(put(BASE "/c/cpu.weight", "200 "), EINVAL) &&
+	      fails(put(BASE "/c/cpu.weight.nice", " 1"), EINVAL) && fails(put(BASE "/c/cpu.idle", "1 "), EINVAL) &&
+	      fails(put(BASE "/c/cpu.idle", "99999999999999999999"), ERANGE) &&
+	      fails(put(BASE "/c/cpu.weight", "99999999999999999999"), ERANGE) && text_is(BASE "/c/cpu.weight", "100\n"),
+	      "cpu.weight, .nice, cpu.idle take the number as written (Linux's kstrtoull: spaces EINVAL), ERANGE past 64 bits");
 	check(put(BASE "/c/cpu.weight", "300\n") == 0 && text_is(BASE "/c/cpu.weight", "300\n") &&
 	      text_is(BASE "/c/cpu.weight.nice", "-5\n"), "cpu.weight 300 reads back, its nearest nice is -5");
 	check(put(BASE "/c/cpu.weight.nice", "5") == 0 && text_is(BASE "/c/cpu.weight", "33\n") &&

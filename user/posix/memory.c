@@ -105,6 +105,9 @@ static void test_files(void)
 	check(fails(put(at("m", "memory.oom.group"), "2"), EINVAL) && fails(put(at("m", "memory.oom.group"), "x"), EINVAL) &&
 	      put(at("m", "memory.oom.group"), "1") == 0 && text_is(at("m", "memory.oom.group"), "1\n") &&
 	      put(at("m", "memory.oom.group"), "0") == 0, "memory.oom.group: 0 or 1, else EINVAL");
+	check(fails(put(at("m", "memory.oom.group"), "4294967296"), ERANGE) && put(at("m", "memory.oom.group"), " 1 ") == 0 &&
+	      put(at("m", "memory.oom.group"), "0") == 0,
+	      "memory.oom.group: past an int ERANGE (Linux's kstrtoint), surrounding spaces stripped");
 	check(put(at("m", "memory.reclaim"), "0") == 0 && fails(put(at("m", "memory.reclaim"), "64M"), EAGAIN) &&
 	      fails(put(at("m", "memory.reclaim"), "junk"), EINVAL) &&
 	      fails(put(at("m", "memory.reclaim"), "1M swappiness=201"), EINVAL) &&
