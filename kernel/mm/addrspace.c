@@ -616,21 +616,23 @@ struct addrspace *vm_as_fork(struct addrspace *as, struct cgroup *cg, int *err)
 	return child;
 }
 
-/* The kernel's view of the byte at va in as, faulting the page in. */
-static void *vm_as_kaddr(struct addrspace *as, vaddr_t va, bool write, int *err)
+/* The kernel's view of the byte at va in as, faulting the page in. With
+ * user_prot a write honours the user's protection (IPC copies: a reply
+ * into a read-only buffer is EFAULT, as Linux's copy_to_user); loading
+ * fills pages the user may only read. */
+static void *vm_as_kaddr(struct addrspace *as, vaddr_t va, bool write, bool user_prot, int *err)
 {
 	uint64_t *pte = vm_as_pte(as, va, false);
 	if (pte && (*pte & PTE_P) && !(*pte & PTE_U)) {
 		*err = -EFAULT; /* PROT_NONE (vm_pte_flags) */
 		return NULL;
 	}
-	if (!pte || !(*pte & PTE_P) || (write && (*pte & PTE_COW))) {
-		/* Loading and IPC copies may fill pages the user may only read;
-		 * a write must not land in a page shared copy-on-write. */
+	if (!pte || !(*pte & PTE_P) || (write && (*pte & PTE_COW)) || (write && user_prot && !(*pte & PTE_W))) {
+		/* a write must not land in a page shared copy-on-write */
 		spin_lock(&as->lock);
 		struct vm_area *a = vm_area_find(as, va);
 		*err = -EFAULT;
-		if (a && (a->flags & VM_ACCESS)) {
+		if (a && (a->flags & VM_ACCESS) && !(write && user_prot && !(a->flags & VM_WRITE))) {
 			pte = vm_as_pte(as, va, true);
 			*err = !pte ? -ENOMEM
 			       : (*pte & PTE_P) && (*pte & PTE_COW) ? vm_cow_break(as, va, pte, a->flags)
@@ -650,7 +652,7 @@ static int vm_copy(struct addrspace *as, vaddr_t uva, void *kbuf, uint64_t len, 
 		return -EFAULT;
 	while (len) {
 		int err = 0;
-		char *k = vm_as_kaddr(as, uva, to_user, &err);
+		char *k = vm_as_kaddr(as, uva, to_user, false, &err);
 		if (!k)
 			return err;
 		uint64_t n = MIN(len, PAGE_SIZE - (uva & (PAGE_SIZE - 1)));
@@ -665,23 +667,11 @@ static int vm_copy(struct addrspace *as, vaddr_t uva, void *kbuf, uint64_t len, 
 	return 0;
 }
 
-/* For IPC copies: unlike loading, a write honours the user's protection,
- * so a reply into a read-only buffer is EFAULT, as Linux's copy_to_user. */
+/* For IPC copies: a write honours the user's protection (vm_as_kaddr). */
 void *vm_kaddr(struct addrspace *as, vaddr_t va, bool write, int *err)
 {
 	*err = -EFAULT;
-	if (!user_range_ok(va, 1))
-		return NULL;
-	uint64_t *pte = write ? vm_as_pte(as, va, false) : NULL;
-	if (write && !(pte && (*pte & PTE_P) && (*pte & PTE_W))) {
-		spin_lock(&as->lock);
-		struct vm_area *a = vm_area_find(as, va);
-		bool ok = a && (a->flags & VM_WRITE);
-		spin_unlock(&as->lock);
-		if (!ok)
-			return NULL;
-	}
-	return vm_as_kaddr(as, va, write, err);
+	return user_range_ok(va, 1) ? vm_as_kaddr(as, va, write, true, err) : NULL;
 }
 
 int vm_copy_to(struct addrspace *as, vaddr_t dst, const void *src, uint64_t len)
