@@ -207,7 +207,15 @@ static void test_handle_rights(void)
 		_exit(3);
 	}
 	waitpid(pid, &st, 0);
-	check(WIFEXITED(st) && WEXITSTATUS(st) == 0, "rights.exec_keeps: execve keeps a handle's rights");
+	check(WIFEXITED(st) && WEXITSTATUS(st) == 0, "rights.exec_keeps: execve (of an image) keeps a handle's rights");
+	pid = fork();
+	if (pid == 0) { /* the boot archive's execve */
+		const char *const argv[] = { "posix/rights", "exec-check", hs, rs, NULL };
+		sys_execve("posix/rights", argv, NULL);
+		_exit(3);
+	}
+	waitpid(pid, &st, 0);
+	check(WIFEXITED(st) && WEXITSTATUS(st) == 0, "rights.execve_keeps: execve from the boot archive keeps them");
 
 	sys_handle_close(c);
 	sys_handle_close((int)d);
@@ -274,6 +282,11 @@ static void test_ipc(void)
 	check(WIFEXITED(st) && WEXITSTATUS(st) == 0,
 	      "rights.give: ipc_give without TRANSFER is EPERM; with it the copy keeps the rights, no more");
 	want(sys_ipc_give((int)n), -ESRCH, "rights.give_nocall: ipc_give without a call: ESRCH");
+	/* reply, read and write act on the call this thread received, which
+	 * took a RECV right: without one, nothing to act on */
+	want(sys_ipc_reply(&m), -ESRCH, "rights.reply_nocall: ipc_reply without a received call: ESRCH");
+	want(sys_ipc_read(0, &m, 8), -ESRCH, "rights.read_nocall: ipc_read without a received call: ESRCH");
+	want(sys_ipc_write(0, &m, 8), -ESRCH, "rights.write_nocall: ipc_write without a received call: ESRCH");
 	/* a receive right given on purpose works */
 	int recvonly = restricted((int)ep, HANDLE_RIGHT_RECV);
 	pid = fork();
@@ -359,6 +372,8 @@ static void test_fds(void)
 
 	/* inotify: MANAGE for its watches, READ on the watched file */
 	int in = (int)sys_inotify_init1(04000); /* IN_NONBLOCK */
+	want(sys_handle_rights(in, -1), HANDLE_RIGHTS_BASIC | HANDLE_RIGHT_READ | HANDLE_RIGHT_MANAGE,
+	     "rights.inotify_init: an inotify instance carries READ, MANAGE, DUP, TRANSFER");
 	int inm = restricted(in, HANDLE_RIGHT_READ);
 	want(sys_inotify_watch_fd(inm, cro, 2), -EPERM, "rights.inotify_watch: inotify_watch_fd without MANAGE: EPERM");
 	want(sys_inotify_watch_fd(in, cnr, 2), -EACCES,
