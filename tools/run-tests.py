@@ -348,6 +348,39 @@ def test_tools(build, tally):
                 print("      | " + line)
 
 
+def test_security_table(build, tally):
+    """docs/security.md has a row for every system call, each check with a
+    test that exists (tools/check-security.py); and the check itself fails
+    on a table missing a row or naming a test or a check that does not
+    exist."""
+    print("[host] security table (tools/check-security.py)", flush=True)
+    tool = os.path.join(ROOT, "tools", "check-security.py")
+    doc = os.path.join(ROOT, "docs", "security.md")
+
+    def run(*args):
+        p = subprocess.run([sys.executable, tool, *args], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           text=True, timeout=60)
+        return p.returncode, p.stdout.strip()
+
+    code, out = run()
+    tally.result("security table: a row for every system call, each check with an existing test", code == 0,
+                 "" if code == 0 else out[-600:])
+    with open(doc) as f:
+        text = f.read()
+    os.makedirs(build, exist_ok=True)
+    bad = os.path.join(build, "security-mutated.md")
+    for name, old, new in (("a missing row", "| `ipc_recv` |", "| `ipc_recv_gone` |"),
+                           ("a test that does not exist", '`posix_handle_rights` "rights.call:"',
+                            '`posix_no_such_test` "rights.call:"'),
+                           ("a check text that does not exist", '"rights.recv:"', '"rights.no_such_check:"')):
+        with open(bad, "w") as f:
+            f.write(text.replace(old, new, 1))
+        code, out = run("--doc", bad)
+        tally.result(f"security check fails on {name}", old in text and code == 1,
+                     "" if code == 1 else f"exit {code}: {out[-200:]}")
+    os.remove(bad)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default="build")
@@ -360,6 +393,7 @@ def main():
     t0 = time.monotonic()
 
     run_host_tests(a.host_tests, tally, a.timeout)
+    test_security_table(a.build, tally)
     # The self-tests get a fresh scratch disk (/dev/vda), written all over,
     # and a small second one (/dev/vdb, posix_block_multidisk), in PCI slot
     # 5, whose INTx meets vda's on one ISA line: the two drivers share it.

@@ -507,6 +507,15 @@ KTEST(posix_files_vfs)
 	run_with_servers(argv, "posix_files");
 }
 
+/* Handle rights and the credential checks (docs/security.md), starting
+ * with issue 16's finding 1: a uid-1000 process that looked up "vfs"
+ * could receive and answer root's calls. */
+KTEST(posix_handle_rights)
+{
+	const char *const argv[] = { "posix/rights", NULL };
+	run_with_servers(argv, "posix_rights");
+}
+
 /* POSIX threads on kernel threads and futexes. */
 KTEST(posix_threads)
 {
