@@ -7,6 +7,7 @@
 #define ARBOR_ADDRSPACE_H
 
 #include "list.h"
+#include "sched.h"
 #include "spinlock.h"
 #include "types.h"
 
@@ -20,6 +21,12 @@ struct page;
 #define VM_DMA    0x10	/* a physically contiguous block owned by the area */
 #define VM_SHARED 0x20	/* shared memory: fork shares the pages, no copy-on-write */
 #define VM_ACCESS (VM_READ | VM_WRITE | VM_EXEC) /* none of these: PROT_NONE */
+
+/* Linux's vm.max_map_count default: mmap, or a munmap/mprotect that would
+ * split an area, fails with -ENOMEM at this many areas. */
+#define VM_MAX_MAP_COUNT 65530
+/* No RLIMIT_AS (Linux's RLIM_INFINITY). */
+#define VM_NO_LIMIT (~0ull)
 
 #define USER_BASE      0x0000000000001000ull	/* page 0 is never mapped */
 #define USER_STACK_TOP 0x00007ffffffff000ull
@@ -42,6 +49,15 @@ struct addrspace {
 	uint32_t noaccess;	/* areas without VM_ACCESS (PROT_NONE): under lock,
 				 * read without it by vm_user_access_ok */
 	uint32_t refs;		/* the process's, plus kernel copies in flight */
+	uint32_t nr_areas;	/* entries of areas (VM_MAX_MAP_COUNT) */
+	uint64_t total_vm;	/* bytes the areas span (RLIMIT_AS counts them) */
+	uint64_t limit_as;	/* RLIMIT_AS soft limit in bytes (VM_NO_LIMIT) */
+	/* Held (under lock) by whoever changes the area list or walks a
+	 * range with lock dropped between chunks (mmap, munmap, mprotect,
+	 * brk, fork): the list stays as the holder left it while it
+	 * reschedules. Faults take only lock. */
+	bool map_busy;
+	struct waitq map_wait;	/* threads waiting for map_busy */
 	vaddr_t brk_start;	/* the heap area begins here (after the image) */
 	vaddr_t brk;		/* the current break (not page aligned) */
 };

@@ -32,6 +32,9 @@ __noreturn void sched_idle_loop(void);
 /* Switch to the next runnable thread (the caller may stay runnable). */
 void schedule(void);
 void sched_yield(void);
+/* A safe point in long kernel work: switches if a switch is due and no
+ * spinlock is held (preempt_count 0). */
+void sched_cond_resched(void);
 /* From the timer interrupt: account, expire timeouts, maybe ask to switch. */
 void sched_tick(bool user_mode);
 /* Interrupt return: switch if a reschedule is pending and allowed. */

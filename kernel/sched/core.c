@@ -216,6 +216,13 @@ void schedule(void)
 	spin_unlock_irqrestore(&sched_lock, f);
 }
 
+void sched_cond_resched(void)
+{
+	struct cpu *cpu = this_cpu();
+	if (cpu->need_resched && cpu->preempt_count == 0)
+		schedule();
+}
+
 void sched_yield(void)
 {
 	uint64_t f = spin_lock_irqsave(&sched_lock);

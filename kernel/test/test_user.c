@@ -620,3 +620,12 @@ KTEST(posix_io_cgroup)
 	run_disk_test(argv, "posix_iocg");
 }
 
+
+/* Bounded kernel work (issue 16): terabyte mmap/mprotect/munmap/brk and
+ * exit stay quick while another process's sleeps stay on time; Linux's
+ * limits (max_map_count, RLIMIT_AS, ARG_MAX, PATH_MAX, IOV_MAX). */
+KTEST(posix_bounded_work)
+{
+	const char *const argv[] = { "posix/bounded", NULL };
+	run_with_servers(argv, "posix_bounded");
+}
