@@ -35,6 +35,9 @@ void sched_yield(void);
 /* A safe point in long kernel work: switches if a switch is due and no
  * spinlock is held (preempt_count 0). */
 void sched_cond_resched(void);
+/* How many times a thread that was not blocked was found on a wait list
+ * (and taken off it): 0 unless an invariant broke (tests check it). */
+uint64_t sched_stray_waiters(void);
 /* From the timer interrupt: account, expire timeouts, maybe ask to switch. */
 void sched_tick(bool user_mode);
 /* Interrupt return: switch if a reschedule is pending and allowed. */

@@ -629,3 +629,14 @@ KTEST(posix_bounded_work)
 	const char *const argv[] = { "posix/bounded", NULL };
 	run_with_servers(argv, "posix_bounded");
 }
+
+/* Scheduler races (issue 16, findings 2 and 6): a server exiting while it
+ * serves its own process's call; a fork/exit/wait/kill stress. No thread
+ * may have been found queued or on a wait list while not runnable. */
+KTEST(posix_sched_races)
+{
+	uint64_t stray = sched_stray_waiters();
+	const char *const argv[] = { "posix/schedrace", NULL };
+	run_with_servers(argv, "posix_schedrace");
+	KT_EXPECT_EQ(sched_stray_waiters(), stray);
+}
