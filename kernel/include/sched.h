@@ -43,6 +43,17 @@ void sched_tick(bool user_mode);
 /* Interrupt return: switch if a reschedule is pending and allowed. */
 void sched_preempt_irq(void);
 
+/* The soft-lockup detector (kernel/sched/softlockup.c): every switch
+ * touches the CPU's stamp; each timer tick (tf: what it interrupted; idle:
+ * the idle thread was running) touches it too unless the interrupted
+ * kernel code holds preemption off, and panics with tf's backtrace once
+ * the stamp is SOFTLOCKUP_NS old. */
+#define SOFTLOCKUP_NS 2000000000ull
+struct trap_frame;
+void softlockup_touch(void);
+void softlockup_tick(struct trap_frame *tf, bool idle);
+bool sched_idle_running(void);	/* the idle thread is this CPU's current */
+
 /* Interrupts what t waits for (signals, kills): -EINTR. */
 void sched_interrupt(struct thread *t);
 /* The freezer's kick: a thread blocked in a wait (not one in an IPC call,

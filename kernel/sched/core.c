@@ -245,6 +245,7 @@ static void schedule_locked(void)
 	sched_psi_switch(rq->curr_se, se);
 	rq->curr_se = se;
 	this_cpu()->need_resched = 0;
+	softlockup_touch();
 	sched_switch_to(rq, prev, se ? sched_sc_leaf(se_thread(se)) : rq->idle);
 }
 
@@ -306,6 +307,11 @@ static void sched_sample_cputime(struct thread *t, bool user_mode)
 			cg->cpu_system_ticks++;
 		cg->cpu_nice_ticks += niced;
 	}
+}
+
+bool sched_idle_running(void)
+{
+	return this_cpu()->current == this_rq()->idle;
 }
 
 void sched_tick(bool user_mode)
