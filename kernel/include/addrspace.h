@@ -52,6 +52,7 @@ struct addrspace {
 	uint32_t nr_areas;	/* entries of areas (VM_MAX_MAP_COUNT) */
 	uint64_t total_vm;	/* bytes the areas span (RLIMIT_AS counts them) */
 	uint64_t limit_as;	/* RLIMIT_AS soft limit in bytes (VM_NO_LIMIT) */
+	uint64_t limit_as_max;	/* its hard limit */
 	/* Held (under lock) by whoever changes the area list or walks a
 	 * range with lock dropped between chunks (mmap, munmap, mprotect,
 	 * brk, fork): the list stays as the holder left it while it
@@ -75,6 +76,15 @@ static inline void vm_switch_to(struct addrspace *as)
 }
 
 struct addrspace *vm_as_create(struct cgroup *cg, int *err);
+/* The new address space of a spawn or exec takes its limits (RLIMIT_AS)
+ * from the one it replaces or the parent's (NULL: none). */
+static inline void vm_as_inherit_limits(struct addrspace *as, const struct addrspace *from)
+{
+	if (from) {
+		as->limit_as = from->limit_as;
+		as->limit_as_max = from->limit_as_max;
+	}
+}
 /* Frees the address space once nobody uses it: the process's reference is
  * one; a server copying into a client's memory (ipc_write) holds another. */
 void vm_as_destroy(struct addrspace *as);

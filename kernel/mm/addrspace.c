@@ -51,7 +51,7 @@ struct addrspace *vm_as_create(struct cgroup *cg, int *err)
 	cg_get(cg);
 	list_init(&as->areas);
 	as->lock = (struct spinlock)SPINLOCK_INIT("addrspace");
-	as->limit_as = VM_NO_LIMIT;
+	as->limit_as = as->limit_as_max = VM_NO_LIMIT;
 	waitq_init(&as->map_wait);
 	return as;
 }
@@ -355,12 +355,15 @@ static void vm_remove_detach(struct addrspace *as, vaddr_t start, vaddr_t end,
 			     struct vm_area **tail, struct list_head *gone)
 {
 	struct list_head *pos, *tmp;
+	unsigned n = 0;
 	list_for_each_safe(pos, tmp, &as->areas) {
 		struct vm_area *a = list_entry(pos, struct vm_area, link);
 		if (a->start >= end)
 			break;
 		if (a->end <= start)
 			continue;
+		if (!(++n % 256))
+			vm_resched(as); /* map lock held: the list stays */
 		vaddr_t s = MAX(a->start, start), e = MIN(a->end, end);
 		vm_area_count(as, a, -1);
 		if (s == a->start && e == a->end) {
@@ -410,11 +413,14 @@ int vm_area_remove(struct addrspace *as, vaddr_t start, uint64_t len)
 	}
 	vm_map_unlock(as);
 	struct list_head *pos, *tmp;
+	unsigned n = 0;
 	list_for_each_safe(pos, tmp, &gone) {
 		struct vm_area *a = list_entry(pos, struct vm_area, link);
 		list_del(&a->link);
 		vm_area_release(a);
 		kfree(a);
+		if (!(++n % 1024))
+			sched_cond_resched();
 	}
 	kfree(tail);
 	return err;
@@ -782,7 +788,7 @@ struct addrspace *vm_as_fork(struct addrspace *as, struct cgroup *cg, int *err)
 		return NULL;
 	child->brk_start = as->brk_start;
 	child->brk = as->brk;
-	child->limit_as = as->limit_as;
+	vm_as_inherit_limits(child, as);
 	if ((*err = vm_map_lock(as))) {
 		vm_as_destroy(child);
 		return NULL;
@@ -800,10 +806,11 @@ struct addrspace *vm_as_fork(struct addrspace *as, struct cgroup *cg, int *err)
 		}
 		*c = (struct vm_area){ .start = a->start, .end = a->end, .flags = a->flags,
 				       .phys = a->phys };
-		if ((*err = vm_area_link(child, c))) {
-			kfree(c);
-			break;
-		}
+		/* In order and apart already: appended, not searched for
+		 * (a search would make forking VM_MAX_MAP_COUNT areas
+		 * quadratic). */
+		list_add_tail(&c->link, &child->areas);
+		vm_area_count(child, c, 1);
 		struct vm_fork_arg arg = { child, a };
 		if ((*err = vm_walk(as, a->start, a->end, vm_fork_one, &arg)))
 			break;
