@@ -4,9 +4,11 @@
  * argument limits (E2BIG); path lengths (ENAMETOOLONG); readv/writev's
  * IOV_MAX. Prints TAP. */
 #include <sched.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <stdint.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
@@ -297,6 +299,29 @@ static void path_max(void)
 	check(now_ns() - t0 < BOUND_NS, "and quickly");
 }
 
+/* readv/writev: IOV_MAX (1024) vectors at most, as Linux: EINVAL. */
+static void iov_max(void)
+{
+	int fds[2];
+	check(pipe(fds) == 0, "pipe");
+	static struct iovec v[IOV_MAX + 1];
+	static char bytes[IOV_MAX + 1];
+	for (int i = 0; i <= IOV_MAX; i++)
+		v[i] = (struct iovec){ &bytes[i], 1 };
+	check_errno(writev(fds[1], v, IOV_MAX + 1), EINVAL, "writev of 1025 vectors: EINVAL");
+	check_errno(readv(fds[0], v, IOV_MAX + 1), EINVAL, "readv of 1025 vectors: EINVAL");
+	check_errno(readv(fds[0], v, -1), EINVAL, "readv of -1 vectors: EINVAL");
+	struct iovec huge[2] = { { bytes, SIZE_MAX >> 1 }, { bytes, 2 } };
+	check_errno(writev(fds[1], huge, 2), EINVAL, "writev whose lengths overflow ssize_t: EINVAL");
+	memset(bytes, 'v', sizeof(bytes));
+	check(writev(fds[1], v, IOV_MAX) == IOV_MAX, "writev of 1024 one-byte vectors");
+	memset(bytes, 0, sizeof(bytes));
+	check(readv(fds[0], v, IOV_MAX) == IOV_MAX && bytes[0] == 'v' && bytes[IOV_MAX - 1] == 'v',
+	      "readv of 1024 one-byte vectors");
+	close(fds[0]);
+	close(fds[1]);
+}
+
 int main(void)
 {
 	terabyte_ops();
@@ -304,6 +329,7 @@ int main(void)
 	in_child(rlimit_as, "RLIMIT_AS checks ran in a child");
 	arg_max();
 	path_max();
+	iov_max();
 	printf("1..%d\n", n);
 	return failed ? 1 : 0;
 }
