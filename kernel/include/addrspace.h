@@ -100,7 +100,8 @@ int vm_area_add(struct addrspace *as, vaddr_t start, uint64_t len, uint32_t flag
 /* An empty area at start (the heap before the first brk). */
 int vm_area_add_empty(struct addrspace *as, vaddr_t start, uint32_t flags);
 /* Maps a DMA block (2^order pages from mem_alloc_pages) at start, all
- * pages present at once; the area frees and uncharges the block. */
+ * pages present at once; the area frees and uncharges the block, and so
+ * does a failure (-EINVAL, -ENOMEM: max_map_count, RLIMIT_AS, memory). */
 int vm_area_add_dma(struct addrspace *as, vaddr_t start, struct page *block, unsigned order);
 /* Maps n existing pages (shared memory) at start; each mapping holds a
  * count on its page, and a page is freed when its last count goes. */

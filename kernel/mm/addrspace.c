@@ -157,8 +157,12 @@ static int vm_map_lock(struct addrspace *as)
 static void vm_map_unlock(struct addrspace *as)
 {
 	as->map_busy = false;
+	/* A waiter queues itself before it lets go of as->lock (waitq_wait),
+	 * so with as->lock held every thread that saw map_busy is listed. */
+	bool waiters = !list_empty(&as->map_wait.waiters);
 	spin_unlock(&as->lock);
-	waitq_wake_all(&as->map_wait, 0);
+	if (waiters)
+		waitq_wake_all(&as->map_wait, 0);
 }
 
 /* Between chunks of a long walk: lets a due switch happen (as->lock
@@ -431,8 +435,10 @@ int vm_area_add_dma(struct addrspace *as, vaddr_t start, struct page *block, uns
 	uint64_t len = PAGE_SIZE << order;
 	paddr_t pa = page_to_phys(block);
 	int err = vm_area_add(as, start, len, VM_READ | VM_WRITE | VM_DMA, pa);
-	if (err)
+	if (err) {
+		mem_free_pages(block, order); /* no area took it */
 		return err;
+	}
 	spin_lock(&as->lock);
 	for (uint64_t off = 0; off < len && !err; off += PAGE_SIZE) {
 		uint64_t *pte = vm_as_pte(as, start + off, true);
