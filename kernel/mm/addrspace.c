@@ -269,9 +269,19 @@ static int vm_area_link(struct addrspace *as, struct vm_area *a)
 	return 0;
 }
 
+/* Links a new area (map lock held): -EINVAL if it overlaps an area,
+ * -ENOMEM past VM_MAX_MAP_COUNT areas or RLIMIT_AS (as Linux's mmap). */
+static int vm_area_insert_locked(struct addrspace *as, struct vm_area *a)
+{
+	if (as->nr_areas >= VM_MAX_MAP_COUNT)
+		return -ENOMEM;
+	if (a->end - a->start > as->limit_as - MIN(as->total_vm, as->limit_as))
+		return -ENOMEM;
+	return vm_area_link(as, a);
+}
+
 /* Inserts [start, end) (end == start allowed: the empty heap) keeping the
- * list sorted; -EINVAL if it overlaps an area, -ENOMEM past
- * VM_MAX_MAP_COUNT areas or RLIMIT_AS (as Linux's mmap). */
+ * list sorted; errors as vm_area_insert_locked. */
 static int vm_area_insert(struct addrspace *as, vaddr_t start, vaddr_t end, uint32_t flags,
 			  paddr_t phys)
 {
@@ -280,14 +290,10 @@ static int vm_area_insert(struct addrspace *as, vaddr_t start, vaddr_t end, uint
 		return -ENOMEM;
 	*a = (struct vm_area){ .start = start, .end = end, .flags = flags, .phys = phys };
 	int err = vm_map_lock(as);
-	if (!err && as->nr_areas >= VM_MAX_MAP_COUNT)
-		err = -ENOMEM;
-	else if (!err && end - start > as->limit_as - MIN(as->total_vm, as->limit_as))
-		err = -ENOMEM;
-	else if (!err)
-		err = vm_area_link(as, a);
-	if (err != -EINTR)
+	if (!err) {
+		err = vm_area_insert_locked(as, a);
 		vm_map_unlock(as);
+	}
 	if (err)
 		kfree(a);
 	return err;
@@ -459,11 +465,24 @@ int vm_map_shared(struct addrspace *as, vaddr_t start, struct page *const *pages
 		  uint32_t flags)
 {
 	flags |= VM_SHARED;
-	int err = vm_area_add(as, start, n * PAGE_SIZE, flags, 0);
-	if (err)
+	if (!vm_range_ok(start, n * PAGE_SIZE))
+		return -EINVAL;
+	struct vm_area *a = kzalloc(sizeof(*a));
+	if (!a)
+		return -ENOMEM;
+	*a = (struct vm_area){ .start = start, .end = start + n * PAGE_SIZE, .flags = flags };
+	/* One map lock hold from the area to its last page: the area cannot
+	 * go while the loop lets others run between chunks (up to 1 GiB). */
+	int err = vm_map_lock(as);
+	if (!err && (err = vm_area_insert_locked(as, a)))
+		vm_map_unlock(as);
+	if (err) {
+		kfree(a);
 		return err;
-	spin_lock(&as->lock);
+	}
 	for (uint64_t i = 0; i < n && !err; i++) {
+		if (i && !(i % 256))
+			vm_resched(as);
 		uint64_t *pte = vm_as_pte(as, start + i * PAGE_SIZE, true);
 		if (!pte) {
 			err = -ENOMEM;
@@ -473,7 +492,7 @@ int vm_map_shared(struct addrspace *as, vaddr_t start, struct page *const *pages
 		*pte = page_to_phys(pages[i]) | vm_pte_flags(flags) | PTE_OWNED;
 		as->resident++;
 	}
-	spin_unlock(&as->lock);
+	vm_map_unlock(as);
 	if (err)
 		vm_area_remove(as, start, n * PAGE_SIZE);
 	return err;
