@@ -280,6 +280,21 @@ def test_fault_report(kernel, tally, timeout):
     ], b)
 
 
+def test_softlockup_report(kernel, tally, timeout):
+    """A kernel test that spins with a spinlock held and interrupts on: the
+    soft-lockup detector must panic within seconds (not a runner timeout)
+    and name the spinning function in its backtrace."""
+    b = boot(["--kernel", kernel, "--append", "test=softlockup"], min(timeout, 30))
+    p = b.panic_text()
+    expect(tally, "soft-lockup detector panics with a backtrace", [
+        ("QEMU exited with the panic status", b.crash == "kernel panic"),
+        ("the running test is blamed", b.running == "softlockup"),
+        ("says soft lockup", "soft lockup" in p),
+        ("registers dumped", all(r in p for r in ("RIP:", "RSP:", "RAX:"))),
+        ("backtrace names the spinning function", "ktest_softlockup_spin" in p),
+    ], b)
+
+
 def test_runner_detects(kernel, tally):
     """The runner's own failure detection: a hang and a triple fault."""
     b = boot(["--kernel", kernel, "--append", "test=hang"], 5)
@@ -414,6 +429,7 @@ def main():
     test_grub_boot(os.path.join(a.build, "arbor-test.iso"), tally, a.timeout)
     test_boot_to_user_space(kernel, initrd, tally, a.timeout)
     test_fault_report(kernel, tally, a.timeout)
+    test_softlockup_report(kernel, tally, a.timeout)
     test_runner_detects(kernel, tally)
     test_tools(a.build, tally)
 

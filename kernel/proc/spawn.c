@@ -233,6 +233,7 @@ int proc_spawn_stdio(const char *path, const char *const argv[], struct cgroup *
 		return err;
 	}
 	p->caps = caps;
+	vm_as_inherit_limits(as, parent->as);
 	p->as = as;
 	proc_set_cmdline(p, argv);
 	signal_init_proc(p, p, true); /* a new program: handlers reset */
