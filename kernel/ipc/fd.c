@@ -4,7 +4,7 @@
  * file server) it makes the file protocol's call. */
 #include "abi/errno.h"
 #include "abi/fs.h"
-#include "cgfile.h"
+#include "cgfs_file.h"
 #include "inotify.h"
 #include "ipc.h"
 #include "proc.h"

@@ -7,7 +7,7 @@
 #include "abi/errno.h"
 #include "abi/signal.h"
 #include "cgfs.h"
-#include "cgfile.h"
+#include "cgfs_file.h"
 #include "controller.h"
 #include "heap.h"
 #include "kstring.h"

@@ -6,7 +6,7 @@
  * file of a removed cgroup still answers (reads work, writes fail with
  * ENODEV, as on Linux), and the opener's ids, which writes to
  * cgroup.procs are checked with. */
-#include "cgfile.h"
+#include "cgfs_file.h"
 #include "abi/errno.h"
 #include "cgfs.h"
 #include "heap.h"

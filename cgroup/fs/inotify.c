@@ -8,7 +8,7 @@
  * of other file systems cannot be watched yet (EOPNOTSUPP). */
 #include "inotify.h"
 #include "abi/errno.h"
-#include "cgfile.h"
+#include "cgfs_file.h"
 #include "cgfs.h"
 #include "heap.h"
 #include "kstring.h"
