@@ -68,10 +68,10 @@ host_srcs_tmpfs        := user/servers/tmpfs/tmpfs.c
 host_srcs_vfs_path     := user/servers/vfs/path.c
 host_srcs_cgfs_parse   := cgroup/fs/parse.c
 # the cgroup core with its own registry (the test's) and host stand-ins
-# for spinlocks, the heap and the string functions (tests/host/shim)
+# for spinlocks, the heap and the string functions (tests/host/shim); no
+# scheduler: the owners' parts are set up by the controllers' hooks
 host_srcs_cgroup       := cgroup/core/cgroup.c cgroup/fs/core_files.c cgroup/fs/parse.c cgroup/core/controllers.c \
 	cgroup/core/threaded.c cgroup/controllers/pids.c kernel/mm/page_counter.c cgroup/controllers/memory_stat.c \
-	kernel/sched/fair.c \
 	kernel/lib/rbtree.c kernel/lib/format.c
 host_cflags_cgroup     := -Itests/host/shim
 HOST_BINS := $(patsubst %,$(BUILD)/host/test_%,$(HOST_TESTS))

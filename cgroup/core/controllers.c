@@ -18,24 +18,17 @@ static size_t cg_state_span(const struct cg_controller *c)
 	return (c->state_size + CG_STATE_ALIGN - 1) & ~(size_t)(CG_STATE_ALIGN - 1);
 }
 
-#define CG_PSI_SPAN ((sizeof(struct sched_psi) + CG_STATE_ALIGN - 1) & ~(size_t)(CG_STATE_ALIGN - 1))
-
-/* The cgroup's pressure state (unless it has one: the root's is static)
- * and every controller's state, in one block: one allocation per mkdir,
- * not one per controller. */
+/* Every controller's state, in one block: one allocation per mkdir, not
+ * one per controller. */
 int cg_states_alloc(struct cgroup *cg)
 {
-	size_t total = cg->psi ? 0 : CG_PSI_SPAN;
+	size_t total = 0;
 	for (unsigned i = 0; i < cg_nr_controllers; i++)
 		total += cg_state_span(cg_controllers[i]);
 	char *block = total ? kzalloc(total) : NULL;
 	if (total && !block)
 		return -ENOMEM;
 	cg->state_block = block;
-	if (!cg->psi) {
-		cg->psi = (struct sched_psi *)block;
-		block += CG_PSI_SPAN;
-	}
 	for (unsigned i = 0; i < cg_nr_controllers; i++) {
 		const struct cg_controller *c = cg_controllers[i];
 		if (!c->state_size)
@@ -55,10 +48,30 @@ void cg_states_free(struct cgroup *cg)
 			cg_controllers[i]->state_free(cg->cstate[i]);
 		cg->cstate[i] = NULL;
 	}
-	if ((void *)cg->psi == cg->state_block)
-		cg->psi = NULL;
 	kfree(cg->state_block);
 	cg->state_block = NULL;
+}
+
+void cg_controllers_create(struct cgroup *cg)
+{
+	for (unsigned i = 0; i < cg_nr_controllers; i++)
+		if (cg_controllers[i]->create)
+			cg_controllers[i]->create(cg);
+}
+
+bool cg_controllers_keep(struct cgroup *cg)
+{
+	for (unsigned i = 0; i < cg_nr_controllers; i++)
+		if (cg_controllers[i]->keep && cg_controllers[i]->keep(cg))
+			return true;
+	return false;
+}
+
+void cg_controllers_release(struct cgroup *cg)
+{
+	for (unsigned i = 0; i < cg_nr_controllers; i++)
+		if (cg_controllers[i]->release)
+			cg_controllers[i]->release(cg);
 }
 
 void cg_controllers_offline(struct cgroup *cg)

@@ -128,16 +128,6 @@ int cgfs_write_procs(struct cgroup *cg, int64_t pid, const struct k_cgwriter *w)
  * writer's) within its resource domain. */
 int cgfs_show_threads(struct cgroup *cg, struct cgfs_buf *out);
 int cgfs_write_threads(struct cgroup *cg, int64_t tid, const struct k_cgwriter *w);
-/* cpu.stat and cpu.pressure, core files (cgroup/cpu.c: they ask the
- * scheduler). */
-int cgfs_show_cpu_stat(struct cgroup *cg, struct cgfs_buf *out);
-int cgfs_show_cpu_stat_local(struct cgroup *cg, struct cgfs_buf *out);
-int cgfs_show_memory_pressure(struct cgroup *cg, struct cgfs_buf *out);
-int cgfs_show_io_pressure(struct cgroup *cg, struct cgfs_buf *out);
-/* Pressure triggers on an open *.pressure file (cgroup/cpu.c): a write
- * makes one (once per open file; root only); poll reports its firings. */
-extern const struct cft_open_ops cgfs_trigger_ops;
-int cgfs_show_cpu_pressure(struct cgroup *cg, struct cgfs_buf *out);
 /* SIGKILL to every process in cg's subtree (cgroup.kill). */
 void cgfs_kill_subtree(struct cgroup *cg);
 /* cgroup.freeze of cg set to on (kernel/proc/freezer.c). */

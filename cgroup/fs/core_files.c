@@ -432,19 +432,6 @@ static const struct cftype cgfs_core_files[] = {
 	  .show = show_type, .write = write_type },
 };
 
-/* Core files named after a controller: every cgroup has them, whether
- * or not the controller is enabled (Linux: cpu.stat). */
-static const struct cftype cgfs_core_extra[] = {
-	{ .name = "cpu.pressure", .mode = 0644, .flags = CFT_PRESSURE, .show = cgfs_show_cpu_pressure,
-	  .open = &cgfs_trigger_ops },
-	{ .name = "cpu.stat", .mode = 0444, .show = cgfs_show_cpu_stat },
-	{ .name = "cpu.stat.local", .mode = 0444, .show = cgfs_show_cpu_stat_local },
-	{ .name = "io.pressure", .mode = 0644, .flags = CFT_PRESSURE, .show = cgfs_show_io_pressure,
-	  .open = &cgfs_trigger_ops },
-	{ .name = "memory.pressure", .mode = 0644, .flags = CFT_PRESSURE, .show = cgfs_show_memory_pressure,
-	  .open = &cgfs_trigger_ops },
-};
-
 int cgfs_write(struct cgroup *cg, const struct cftype *f, char *text, size_t len, const struct k_cgwriter *w,
 	       void **state)
 {
@@ -472,17 +459,21 @@ static bool cgfs_file_present(const struct cgroup *cg, const struct cftype *f)
 	return !((f->flags & CFT_NOT_ON_ROOT) && root) && !((f->flags & CFT_ONLY_ON_ROOT) && !root);
 }
 
-/* Calls fn for each file cg has, in order (core files, then each
- * available controller's), until it returns true; that file or NULL. */
+/* Calls fn for each file cg has, in order (core files, the controllers'
+ * core files, then each available controller's), until it returns true;
+ * that file or NULL. */
 static const struct cftype *cgfs_files_until(const struct cgroup *cg,
 					     bool (*fn)(const struct cftype *f, void *arg), void *arg)
 {
 	for (unsigned k = 0; k < ARRAY_SIZE(cgfs_core_files); k++)
 		if (cgfs_file_present(cg, &cgfs_core_files[k]) && fn(&cgfs_core_files[k], arg))
 			return &cgfs_core_files[k];
-	for (unsigned k = 0; k < ARRAY_SIZE(cgfs_core_extra); k++)
-		if (cgfs_file_present(cg, &cgfs_core_extra[k]) && fn(&cgfs_core_extra[k], arg))
-			return &cgfs_core_extra[k];
+	for (unsigned i = 0; i < cg_nr_controllers; i++) {
+		const struct cg_controller *c = cg_controllers[i];
+		for (unsigned k = 0; k < c->ncore_files; k++)
+			if (cgfs_file_present(cg, &c->core_files[k]) && fn(&c->core_files[k], arg))
+				return &c->core_files[k];
+	}
 	uint32_t avail = cg_available(cg);
 	for (unsigned i = 0; i < cg_nr_controllers; i++) {
 		const struct cg_controller *c = cg_controllers[i];
@@ -529,9 +520,12 @@ const struct cftype *cgfs_file_find(const struct cgroup *cg, const char *name)
 	size_t plen = (size_t)(dot - name) + 1;
 	if (plen == 7 && memcmp(name, "cgroup.", 7) == 0)
 		return find_in(cg, cgfs_core_files, ARRAY_SIZE(cgfs_core_files), name, plen);
-	for (unsigned k = 0; k < ARRAY_SIZE(cgfs_core_extra); k++)
-		if (strcmp(cgfs_core_extra[k].name, name) == 0)
-			return cgfs_file_present(cg, &cgfs_core_extra[k]) ? &cgfs_core_extra[k] : NULL;
+	for (unsigned i = 0; i < cg_nr_controllers; i++) {
+		const struct cg_controller *c = cg_controllers[i];
+		for (unsigned k = 0; k < c->ncore_files; k++)
+			if (strcmp(c->core_files[k].name, name) == 0)
+				return cgfs_file_present(cg, &c->core_files[k]) ? &c->core_files[k] : NULL;
+	}
 	uint32_t avail = cg_available(cg);
 	for (unsigned i = 0; i < cg_nr_controllers; i++) {
 		const struct cg_controller *c = cg_controllers[i];

@@ -36,6 +36,10 @@ void mem_free_page_virt(void *va);
  * server (the VFS, cgroupfs) makes the system call for its IPC caller,
  * the caller's. Returns a reference (cg_put). Takes proc_lock. */
 struct cgroup *memcg_requester(void);
+/* The memory controller's keep hook (controller.h): cg lost its last
+ * reference; true if pages are still charged to it, which keeps it until
+ * the last is uncharged (then cg_unkept frees it). */
+bool memcg_keep(struct cgroup *cg);
 /* Current usage of cg in pages (including its per-CPU stock). */
 uint64_t mem_usage_pages(const struct cgroup *cg);
 
