@@ -1,6 +1,6 @@
-/* Controllers: each is one file (cgroup/NAME.c) with one struct
+/* Controllers: each is one file (cgroup/controllers/NAME.c) with one struct
  * cg_controller: its interface files, the state it keeps per cgroup and
- * the callbacks the core calls. The registry (cgroup/registry.c) lists
+ * the callbacks the core calls. The registry (cgroup/controllers/registry.c) lists
  * them in Linux's subsystem order, which is the order cgroup.controllers
  * shows. A controller's files appear in a cgroup when the controller is in
  * its parent's cgroup.subtree_control. (The parts of a cgroup that the
@@ -38,8 +38,8 @@ struct cg_controller {
 	/* cg lost its last reference: whether the controller keeps it
 	 * (dying, in the tree's counts) a while longer, as memory does for
 	 * pages still charged to it; if so it calls cg_unkept(cg) exactly
-	 * once when done. At most one controller keeps (the first that does
-	 * wins: a second would need a count). Optional. */
+	 * once when done. At most one controller has this hook (a second
+	 * would need a count: cg_registry_init refuses it). Optional. */
 	bool (*keep)(struct cgroup *cg);
 	/* cg is being freed, before its state goes: let go of what the
 	 * state holds on to. Optional. */
