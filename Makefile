@@ -218,7 +218,7 @@ USER_BINS += $(patsubst %,$(INITRD_DIR)/bin/%,$(BIN_TOOLS) $(BIN_DIR_TOOLS))
 # Servers: every .c of user/servers/NAME/ (on the C library), with the
 # server skeleton of user/servers/lib (the VFS uses its cgroup2 paths), and
 # for tmpfs the kernel's boot-archive reader.
-SERVERS := vfs tmpfs devfs procfs cgroupfs
+SERVERS := vfs tmpfs devfs procfs cgfs
 FSSRV_SRCS := $(wildcard user/servers/lib/*.c)
 server_srcs = $(wildcard user/servers/$(1)/*.c) $(FSSRV_SRCS) \
 	$(if $(filter tmpfs,$(1)),kernel/lib/initrd.c)

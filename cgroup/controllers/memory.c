@@ -1,5 +1,5 @@
 /* The memory controller: Linux's memory.* files over the page allocator's
- * hierarchical page counters (cgroup/page_counter.c, kernel/mm/memcg.c).
+ * hierarchical page counters (kernel/mm/page_counter.c, kernel/mm/memcg.c).
  *
  * Semantics: every page is charged to a cgroup and each ancestor, whether
  * or not the controller is enabled. memory.max is a hard limit: a charge

@@ -143,7 +143,7 @@ bool cg_populated_locked(const struct cgroup *cg);
  * cg_lock held. */
 void cg_threads_changed_locked(struct cgroup *cg, int delta);
 
-/* Thread mode (cgroup/threaded.c; cg_lock held for all). */
+/* Thread mode (cgroup/core/threaded.c; cg_lock held for all). */
 static inline bool cg_is_threaded(const struct cgroup *cg)
 {
 	return cg->dom != cg;

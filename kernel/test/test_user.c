@@ -544,7 +544,7 @@ KTEST(posix_mounts_procfs_devfs)
 }
 
 /* cgroup2 at /sys/fs/cgroup: the tree, the core files, migration. */
-KTEST(posix_cgroupfs_core)
+KTEST(posix_cgfs_core)
 {
 	const char *const argv[] = { "posix/cgroups", NULL };
 	run_with_servers(argv, "posix_cgroups");

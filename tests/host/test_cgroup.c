@@ -163,7 +163,7 @@ static struct cgroup *mk(struct cgroup *parent, const char *name)
  * -ENOENT if cg has no such file. */
 static int wr(struct cgroup *cg, const char *name, const char *text)
 {
-	const struct cftype *f = cgfs_file_find(cg, name);
+	const struct cftype *f = cgfs_cft_find(cg, name);
 	if (!f)
 		return -ENOENT;
 	size_t len = strlen(text);
@@ -178,7 +178,7 @@ static int wr(struct cgroup *cg, const char *name, const char *text)
 static const char *rd(struct cgroup *cg, const char *name)
 {
 	static char buf[512];
-	const struct cftype *f = cgfs_file_find(cg, name);
+	const struct cftype *f = cgfs_cft_find(cg, name);
 	struct cgfs_buf out = { .buf = buf, .cap = sizeof(buf) - 1 };
 	int err = !f ? -ENOENT : !f->show ? -EINVAL : f->show(cg, &out);
 	if (err)
@@ -296,9 +296,9 @@ static void test_limits(void)
 static void test_files(void)
 {
 	struct cgroup *a = mk(&cg_root, "a");
-	ok(!cgfs_file_find(&cg_root, "cgroup.events") && !cgfs_file_find(&cg_root, "cgroup.freeze") &&
-	   !cgfs_file_find(&cg_root, "cgroup.kill") && !cgfs_file_find(&cg_root, "cgroup.type") &&
-	   cgfs_file_find(&cg_root, "cgroup.threads") && cgfs_file_find(&cg_root, "cgroup.procs"),
+	ok(!cgfs_cft_find(&cg_root, "cgroup.events") && !cgfs_cft_find(&cg_root, "cgroup.freeze") &&
+	   !cgfs_cft_find(&cg_root, "cgroup.kill") && !cgfs_cft_find(&cg_root, "cgroup.type") &&
+	   cgfs_cft_find(&cg_root, "cgroup.threads") && cgfs_cft_find(&cg_root, "cgroup.procs"),
 	   "the root has no events, freeze, kill or type file");
 	const char *names[] = { "cgroup.controllers", "cgroup.events", "cgroup.freeze", "cgroup.kill",
 				"cgroup.max.depth", "cgroup.max.descendants", "cgroup.pressure", "cgroup.procs",
@@ -307,27 +307,27 @@ static void test_files(void)
 	const uint16_t modes[] = { 0444, 0444, 0644, 0200, 0644, 0644, 0644, 0644, 0444, 0644, 0644, 0644, 0644, 0444 };
 	bool all = true;
 	for (unsigned i = 0; i < ARRAY_SIZE(names); i++) {
-		const struct cftype *f = cgfs_file_at(a, i);
+		const struct cftype *f = cgfs_cft_at(a, i);
 		all &= f && strcmp(f->name, names[i]) == 0 && f->mode == modes[i];
 	}
-	ok(all && !cgfs_file_at(a, ARRAY_SIZE(names)), "a child's files, in order, with Linux's modes");
+	ok(all && !cgfs_cft_at(a, ARRAY_SIZE(names)), "a child's files, in order, with Linux's modes");
 	ok(is(&cg_root, "cgroup.controllers", "pids memory\n") && is(a, "cgroup.controllers", "") &&
 	   is(a, "cgroup.subtree_control", ""), "controllers: all at the root; empty lists read as 0 bytes");
 	ok(is(a, "cgroup.events", "populated 0\nfrozen 0\n") && is(a, "cgroup.freeze", "0\n") &&
 	   is(a, "cgroup.type", "domain\n"), "events, freeze and type of a new cgroup");
 	ok(is(a, "cgroup.pressure", "1\n") && is(a, "memory.pressure", "core (a)\n") && wr(a, "cgroup.pressure", "2") == -ERANGE &&
 	   wr(a, "cgroup.pressure", "x") == -EINVAL && wr(a, "cgroup.pressure", "0") == 0 &&
-	   !cgfs_file_find(a, "memory.pressure") && !cgfs_file_at(a, 13) && cgfs_file_find(a, "memory.stat") &&
-	   is(a, "cgroup.pressure", "0\n") && wr(a, "cgroup.pressure", "1") == 0 && cgfs_file_find(a, "memory.pressure"),
+	   !cgfs_cft_find(a, "memory.pressure") && !cgfs_cft_at(a, 13) && cgfs_cft_find(a, "memory.stat") &&
+	   is(a, "cgroup.pressure", "0\n") && wr(a, "cgroup.pressure", "1") == 0 && cgfs_cft_find(a, "memory.pressure"),
 	   "cgroup.pressure 0 hides the pressure files, 1 shows them; 2 ERANGE, junk EINVAL");
 	ok(is(a, "memory.stat", "core (a)\n") && is(&cg_root, "memory.stat", "core ()\n") &&
-	   is(&cg_root, "memory.pressure", "core ()\n") && !cgfs_file_find(a, "memory.stats") &&
-	   !cgfs_file_find(a, "memory.max"),
+	   is(&cg_root, "memory.pressure", "core ()\n") && !cgfs_cft_find(a, "memory.stats") &&
+	   !cgfs_cft_find(a, "memory.max"),
 	   "a controller's core files are in every cgroup (the root too), enabled or not");
 	ok(is(a, "cgroup.kill", "<-22>") && wr(a, "cgroup.stat", "1") == -EINVAL &&
 	   wr(a, "cgroup.events", "") == 0, "reading write-only, writing read-only: EINVAL; zero-length writes: 0");
 	char nul[] = "12\0x";
-	ok(cgfs_write(a, cgfs_file_find(a, "cgroup.procs"), nul, 4, &root_writer, NULL) == -EINVAL,
+	ok(cgfs_write(a, cgfs_cft_find(a, "cgroup.procs"), nul, 4, &root_writer, NULL) == -EINVAL,
 	   "a NUL inside a write: EINVAL");
 	ok(wr(a, "cgroup.procs", "abc") == -EINVAL && wr(a, "cgroup.procs", "-1") == -EINVAL &&
 	   wr(a, "cgroup.procs", "2147483648") == -EINVAL && wr(a, "cgroup.procs", "99999999999999999999") == -EINVAL &&
@@ -409,18 +409,18 @@ static void test_subtree_control(void)
 	   "the last token per controller wins; extra spaces are fine; shown in registry order");
 	ok(wr(&cg_root, "cgroup.subtree_control", "+pids") == 0 && wr(a, "cgroup.subtree_control", "-pids") == 0,
 	   "enabling an enabled or disabling a disabled controller: a silent success");
-	ok(cgfs_file_find(a, "pids.max") && !cgfs_file_find(&cg_root, "pids.max") && !cgfs_file_find(b, "pids.max"),
+	ok(cgfs_cft_find(a, "pids.max") && !cgfs_cft_find(&cg_root, "pids.max") && !cgfs_cft_find(b, "pids.max"),
 	   "controller files appear where the parent enables them (never in the root)");
 	bool found = true;
 	const struct cftype *f;
-	for (unsigned i = 0; (f = cgfs_file_at(a, i)); i++) {
+	for (unsigned i = 0; (f = cgfs_cft_at(a, i)); i++) {
 		const char *prefix = strncmp(f->name, "pids.", 5) == 0 ? "pids." : strncmp(f->name, "cpu.", 4) == 0 ? "cpu." :
 				     strncmp(f->name, "memory.", 7) == 0 ? "memory." :
 				     strncmp(f->name, "io.", 3) == 0 ? "io." : "cgroup.";
-		found &= strncmp(f->name, prefix, strlen(prefix)) == 0 && cgfs_file_find(a, f->name) == f;
+		found &= strncmp(f->name, prefix, strlen(prefix)) == 0 && cgfs_cft_find(a, f->name) == f;
 	}
-	ok(found && !cgfs_file_find(a, "cgroup.") && !cgfs_file_find(a, "cgroup") && !cgfs_file_find(a, "pids.maxx") &&
-	   !cgfs_file_find(a, "memory.max") && !cgfs_file_find(a, ".procs") && !cgfs_file_find(a, "cgroup.procs."),
+	ok(found && !cgfs_cft_find(a, "cgroup.") && !cgfs_cft_find(a, "cgroup") && !cgfs_cft_find(a, "pids.maxx") &&
+	   !cgfs_cft_find(a, "memory.max") && !cgfs_cft_find(a, ".procs") && !cgfs_cft_find(a, "cgroup.procs."),
 	   "every file is PREFIX.* and found by name; near misses are not");
 	ok(wr(a, "cgroup.subtree_control", "+pids") == 0 && wr(&cg_root, "cgroup.subtree_control", "-pids") == -EBUSY,
 	   "disabling what a child still passes on: EBUSY");
@@ -464,7 +464,7 @@ static void test_threaded(void)
 	   "a thread root enables threaded controllers only (EOPNOTSUPP)");
 	ok(wr(d, "cgroup.procs", "7") == -EOPNOTSUPP && wr(d, "cgroup.subtree_control", "+pids") == -EOPNOTSUPP,
 	   "a domain invalid cgroup takes no process and no controller: EOPNOTSUPP");
-	ok(is(t, "cgroup.controllers", "pids\n") && cgfs_file_find(t, "pids.max"), "a threaded cgroup sees threaded controllers");
+	ok(is(t, "cgroup.controllers", "pids\n") && cgfs_cft_find(t, "pids.max"), "a threaded cgroup sees threaded controllers");
 	ok(wr(t, "cgroup.subtree_control", "+memory") == -ENOENT && wr(t, "cgroup.subtree_control", "+pids") == 0,
 	   "and can pass on only those");
 	struct cgroup *u = mk(t, "u");
@@ -555,7 +555,7 @@ static void test_pinned_by_pages(void)
 	   "the last one: the keeper lets go, the release hook runs, freed (ASan checks)");
 }
 
-/* ---- memory.stat's format (cgroup/memory_stat.c) ---- */
+/* ---- memory.stat's format (cgroup/controllers/memory_stat.c) ---- */
 
 /* The value after "\nkey " (or at the start) in text, or -1. */
 static long long stat_value(const char *text, const char *key)
@@ -609,7 +609,7 @@ static void test_memory_stat(void)
 static void test_attrs(void)
 {
 	struct cgroup *a = mk(&cg_root, "a");
-	const struct cftype *procs = cgfs_file_find(a, "cgroup.procs"), *max = cgfs_file_find(a, "cgroup.max.depth");
+	const struct cftype *procs = cgfs_cft_find(a, "cgroup.procs"), *max = cgfs_cft_find(a, "cgroup.max.depth");
 	ok(cgfs_may_write(a, procs, 0, 0) && !cgfs_may_write(a, procs, 1000, 1000), "root may write; others may not");
 	ok(cgfs_set_attr(a, procs, 1000, -1, -1) == 0 && cgfs_may_write(a, procs, 1000, 5) && !cgfs_may_write(a, max, 1000, 5),
 	   "chown of one file gives that file only");
@@ -618,7 +618,7 @@ static void test_attrs(void)
 	uint32_t uid, gid;
 	uint16_t mode;
 	cg_lock();
-	cgfs_file_attr(a, max, &uid, &gid, &mode);
+	cgfs_cft_attr(a, max, &uid, &gid, &mode);
 	cg_unlock();
 	ok(uid == 0 && gid == 50 && mode == 0664, "stat shows the changed owner and mode");
 	ok(cgfs_set_attr(a, NULL, 1000, 1000, 0700) == 0 && a->uid == 1000 && a->mode == 0700, "the directory's own");
