@@ -75,6 +75,13 @@ static long blk_open(const struct ipc_info *info, int flags)
 	if (!f)
 		return -ENFILE;
 	long ch = sys_chan_create(endpoint, badge);
+	/* The kernel answers poll (a disk is always ready), the status flags
+	 * and whether it seeks (it does) itself. */
+	if (ch >= 0 && sys_ipc_fstate((int)ch, IPC_FST_SEEKABLE, POLLIN | POLLOUT | POLLRDNORM | POLLWRNORM,
+				      (uint32_t)(flags & (O_ACCMODE | BLK_SETFL)), BLK_SETFL) < 0) {
+		sys_handle_close((int)ch);
+		ch = -ENOMEM;
+	}
 	long h = ch < 0 ? ch : sys_ipc_give((int)ch);
 	if (ch >= 0)
 		sys_handle_close((int)ch);	/* if the give failed, this was the last: CLOSED frees f */
@@ -153,6 +160,11 @@ static long blk_file_request(struct blk_worker *w, struct blk_file *f, struct ip
 	switch (m->label) {
 	case FILE_READ:
 	case FILE_WRITE:
+		if (m->w[3] & FILE_W3_FLAGS) { /* the kernel keeps them (fcntl) */
+			blk_lock(&files_lock);
+			f->flags = (f->flags & ~BLK_SETFL) | ((int)m->w[3] & BLK_SETFL);
+			blk_unlock(&files_lock);
+		}
 		return blk_file_rw(w, f, m, info);
 	case FILE_SEEK:
 		blk_lock(&files_lock);

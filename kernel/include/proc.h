@@ -92,6 +92,7 @@ struct thread {
 	struct thread *ipc_caller;	/* server: the thread to reply to */
 	struct thread *ipc_server;	/* caller: the thread serving its call */
 	struct endpoint *ipc_ep;	/* the endpoint it waits on, if any */
+	struct ipc_reply *ipc_reply;	/* caller: its deferred call's reply object */
 	uint64_t ipc_snd, ipc_snd_len;	/* caller: buffer the server may read */
 	uint64_t ipc_rcv, ipc_rcv_len;	/* caller: buffer the server may write */
 	uint64_t ipc_badge;		/* caller: the channel's badge, 0 for none */

@@ -129,6 +129,8 @@ void sched_ipc_reply_locked(struct thread *caller, int result, struct list_head 
 void sched_ipc_abort_locked(struct thread *caller, int result, bool server_lives);
 void sched_ipc_release_caller_locked(struct thread *caller, int result);
 void sched_wake_ipc_locked(struct thread *t, int result);
+/* Defers caller's call, which the current thread serves (reply.c). */
+void sched_ipc_defer_locked(struct thread *caller);
 
 /* a * b / c without overflow of the product (c > 0). */
 uint64_t mul_div_u64(uint64_t a, uint64_t b, uint64_t c);

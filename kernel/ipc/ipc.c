@@ -17,11 +17,6 @@
 #include "sched.h"
 #include "syscall.h"
 
-struct ipc_event {
-	struct list_head link;
-	uint64_t badge;
-};
-
 static void ipc_free_events(struct endpoint *ep)
 {
 	while (!list_empty(&ep->events)) {
@@ -45,15 +40,20 @@ static void ipc_channel_release(struct kobj *o)
 	struct ipc_event *ev = ch->told ? NULL : kmalloc(sizeof(*ev));
 	uint64_t f = sched_lock_ipc();
 	if (ev && !ep->dead) {
-		ev->badge = ch->badge;
-		list_add_tail(&ev->link, &ep->events);
+		*ev = (struct ipc_event){ .label = IPC_LABEL_CLOSED, .badge = ch->badge, .w0 = ch->badge };
+		ipc_post_event_locked(ep, ev);
 		ev = NULL;
-		if (!list_empty(&ep->receivers))
-			sched_wake_ipc_locked(list_first_entry(&ep->receivers, struct thread, wait_link), 0);
 	}
 	sched_unlock_ipc(f);
 	kfree(ev);
 	kobj_put(&ep->obj);
+}
+
+void ipc_post_event_locked(struct endpoint *ep, struct ipc_event *ev)
+{
+	list_add_tail(&ev->link, &ep->events);
+	if (!list_empty(&ep->receivers))
+		sched_wake_ipc_locked(list_first_entry(&ep->receivers, struct thread, wait_link), 0);
 }
 
 int ipc_endpoint_create(struct proc *p)
@@ -185,6 +185,8 @@ void ipc_channel_close_sync(struct kobj *o)
 		ch->told = sched_block_locked(&ep->callers, 0) == 0;
 		self->ipc_ep = NULL;
 	}
+	if (self->ipc_reply) /* deferred, then interrupted */
+		ipc_abandon_locked(self);
 	sched_unlock_ipc(f);
 }
 
@@ -235,6 +237,8 @@ static __attribute__((always_inline)) inline long ipc_call_loaded(int h, const v
 		self->ipc_ep = NULL;
 		/* Picked up by a server: we were DONATING until its reply. */
 	}
+	if (__builtin_expect(self->ipc_reply != NULL, 0)) /* deferred, then interrupted */
+		ipc_abandon_locked(self);
 	if (self->iowait) {
 		self->iowait = false;
 		sched_psi_iowait_locked(&self->se, -1);
@@ -274,7 +278,7 @@ static void ipc_take_event(struct thread *self, struct endpoint *ep)
 {
 	struct ipc_event *ev = list_first_entry(&ep->events, struct ipc_event, link);
 	list_del(&ev->link);
-	self->ipc_buf = (struct ipc_msg){ .label = IPC_LABEL_CLOSED, .w = { ev->badge } };
+	self->ipc_buf = (struct ipc_msg){ .label = ev->label, .w = { ev->w0, ev->w1 } };
 	self->ipc_info = (struct ipc_info){ .badge = ev->badge };
 	kfree(ev);
 }
@@ -414,7 +418,6 @@ long sys_ipc_give(int h)
 }
 
 /* The server reads from / writes to the buffers its caller offered. */
-static long ipc_copy(struct addrspace *as, uint64_t at, void *ubuf, size_t len, bool to_caller);
 
 static long ipc_transfer(uint64_t off, void *ubuf, size_t len, bool to_caller)
 {
@@ -439,7 +442,7 @@ static long ipc_transfer(uint64_t off, void *ubuf, size_t len, bool to_caller)
 
 /* Straight between the server's buffer and the caller's pages (through
  * the direct map), a page of the caller's at a time: one copy, not two. */
-static long ipc_copy(struct addrspace *as, uint64_t at, void *ubuf, size_t len, bool to_caller)
+long ipc_copy(struct addrspace *as, uint64_t at, void *ubuf, size_t len, bool to_caller)
 {
 	size_t done = 0;
 	while (done < len) {

@@ -607,6 +607,25 @@ void sched_ipc_abort_locked(struct thread *caller, int result, bool server_lives
 	sched_need_resched_if(this_rq());
 }
 
+/* The current (server) thread defers caller's call (ipc_defer): the
+ * caller stays blocked, on no list, until a reply or an interruption wakes
+ * it; it lends its context no more, and the server goes on on its own
+ * entity. */
+void sched_ipc_defer_locked(struct thread *caller)
+{
+	struct thread *server = this_cpu()->current;
+	caller->ipc_server = NULL;
+	server->ipc_caller = NULL;
+	caller->state = THREAD_BLOCKED;
+	caller->wake_result = 0;
+	list_init(&caller->wait_link);
+	if (!server->se.on_rq)
+		sched_enqueue(&server->se);
+	/* The entity we ran on (the caller's chain) leaves the queue now:
+	 * nothing of it can run until the reply. */
+	schedule_locked();
+}
+
 void sched_wake_ipc_locked(struct thread *t, int result)
 {
 	sched_wake_locked(t, result);
