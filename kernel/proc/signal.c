@@ -371,12 +371,19 @@ void signal_handle_pending(struct thread *t, struct trap_frame *tf)
 {
 	struct proc *p = t->proc;
 	int sig;
+	bool handled = false;
 	while ((sig = signal_dequeue(t)) != 0) {
 		bool handler = p->sigactions[sig].handler > SIG_IGN_HANDLER;
 		signal_deliver(t, tf, sig, 0);
+		handled |= handler;
 		if (handler)
 			break; /* one frame at a time; the rest after sigreturn */
 	}
+	/* A stop (no handler) that cut a wait: after SIGCONT the call runs
+	 * again, as Linux restarts a read on a terminal, unless a server had
+	 * already taken it (it may have had its effect). */
+	bool restart = !handled && !t->sig_call_taken && p->stopped && tf && tf->vector == SYSCALL_VECTOR &&
+		       (int64_t)tf->rax == -EINTR && tf->error < SYSCALL_COUNT;
 	t->sig_call_taken = false;
 	/* Stopped until SIGCONT. A stopped thread of a frozen cgroup counts
 	 * as frozen, as on Linux: it waits parked in the freezer meanwhile.
@@ -394,6 +401,10 @@ void signal_handle_pending(struct thread *t, struct trap_frame *tf)
 		}
 		waitq_wait(&p->stop_wait, &proc_lock, 0);
 		spin_lock(&proc_lock);
+	}
+	if (restart && !t->kill_pending && (int64_t)tf->rax == -EINTR) {
+		tf->rax = tf->error;
+		tf->rip -= 2;
 	}
 	spin_unlock(&proc_lock);
 }

@@ -565,6 +565,22 @@ KTEST(posix_console_signal_keys)
 	run_with_servers(argv, "posix_tty");
 }
 
+/* Readers waiting on the console never hold up writers, queries or the
+ * console itself once they are killed (issue 16, findings 3 and 5). */
+KTEST(posix_console_readers_never_stall)
+{
+	const char *const argv[] = { "posix/stall", "console", NULL };
+	run_with_servers(argv, "posix_stall_console");
+}
+
+/* A client of the file servers that is frozen, stopped, killed or floods
+ * does not hold up another client's requests. */
+KTEST(posix_file_servers_never_stall)
+{
+	const char *const argv[] = { "posix/stall", "files", NULL };
+	run_with_servers(argv, "posix_stall_files");
+}
+
 /* The shell scripts of tests/sh, run by /bin/sh from the VFS: the shell's
  * language (basic.sh) and the /bin tools (tools.sh). Each script exits
  * with its number of failures. */
