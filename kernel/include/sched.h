@@ -39,6 +39,8 @@ void sched_preempt_irq(void);
 
 /* Interrupts what t waits for (signals, kills): -EINTR. */
 void sched_interrupt(struct thread *t);
+/* Only a blocked t wakes (-EINTR); a call being served goes on (stops). */
+void sched_interrupt_wait(struct thread *t);
 /* The freezer's kick: a thread blocked in a wait (not one in an IPC call,
  * whose server may already act on it) wakes with -EINTR and is marked so
  * its call restarts after the thaw. True if it was blocked. */

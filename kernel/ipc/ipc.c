@@ -402,17 +402,17 @@ long sys_ipc_reply_recv(int h, struct ipc_msg *umsg, struct ipc_info *uinfo)
 long sys_ipc_give(int h)
 {
 	struct thread *self = current_thread();
-	uint64_t f = sched_lock_ipc();
-	struct thread *c = self->ipc_caller;
-	struct proc *cp = c ? c->proc : NULL;
-	sched_unlock_ipc(f);
-	if (!cp)
-		return -ESRCH;
 	struct kobj *o = handle_get(self->proc, h, KOBJ_ANY);
 	if (!o)
 		return -EBADF;
-	/* The caller is blocked in its call, so its process is still there. */
-	int r = handle_install(cp, o);
+	/* Installed under the scheduler lock, while the caller is still in
+	 * its call: a caller killed meanwhile has left the call (-ESRCH), and
+	 * its process may be gone; one in the call has not closed its
+	 * handles, so nothing is installed into a table that was emptied. */
+	uint64_t f = sched_lock_ipc();
+	struct thread *c = self->ipc_caller;
+	int r = c ? handle_install(c->proc, o) : -ESRCH;
+	sched_unlock_ipc(f);
 	kobj_put(o);
 	return r;
 }

@@ -42,11 +42,19 @@ static uint64_t thread_deliverable(const struct thread *t)
 }
 
 /* Gets a thread's attention: wake it if it sleeps interruptibly, or make
- * the running one take the slow way back to user mode. */
-static void signal_kick(struct thread *t)
+ * the running one take the slow way back to user mode. A stop (its
+ * default action) only cuts a wait: a call a server is serving completes
+ * first (the thread stops on its way out), so the server is neither left
+ * with a request nobody waits for nor the client with a spurious EINTR;
+ * the server meanwhile runs on the caller's context, which stays queued. */
+static void signal_kick(struct thread *t, int sig)
 {
 	thread_set_work(t);
-	if (t != current_thread())
+	if (t == current_thread())
+		return;
+	if ((SIG_STOPS & SIGBIT(sig)) && t->proc->sigactions[sig].handler == SIG_DFL_HANDLER)
+		sched_interrupt_wait(t);
+	else
 		sched_interrupt(t);
 }
 
@@ -84,7 +92,7 @@ void signal_send_locked(struct proc *p, int sig)
 		struct thread *t = list_entry(pos, struct thread, proc_link);
 		thread_set_work(t);
 		if (!(t->sig_blocked & SIGBIT(sig)) || sig == SIGKILL) {
-			signal_kick(t);
+			signal_kick(t, sig);
 			if (sig != SIGKILL)
 				break;
 		}

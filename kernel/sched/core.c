@@ -590,7 +590,11 @@ void sched_ipc_abort_locked(struct thread *caller, int result, bool server_lives
 	struct thread *server = caller->ipc_server;
 	if (server) {
 		server->ipc_caller = NULL;
-		if (server_lives && server->state == THREAD_RUNNABLE && !server->se.on_rq)
+		/* The server now heads its own chain: a server in a call of its
+		 * own (DONATING to the next server) too, or that one would
+		 * never run again (nothing else queues the chain's root). */
+		if (server_lives && (server->state == THREAD_RUNNABLE || server->state == THREAD_DONATING) &&
+		    !server->se.on_rq)
 			sched_enqueue(&server->se);
 	}
 	caller->ipc_server = NULL;
@@ -654,6 +658,13 @@ bool sched_kick_blocked(struct thread *t)
 	}
 	spin_unlock_irqrestore(&sched_lock, f);
 	return blocked;
+}
+
+void sched_interrupt_wait(struct thread *t)
+{
+	uint64_t f = spin_lock_irqsave(&sched_lock);
+	sched_wake_locked(t, -EINTR);
+	spin_unlock_irqrestore(&sched_lock, f);
 }
 
 /* A signal or a kill for t: a blocked thread wakes with -EINTR; a thread in
