@@ -461,6 +461,13 @@ KTEST(user_channels_and_handles)
 	user_test("tests/channel", argv);
 }
 
+/* Deferred replies: held calls, abandoned events, the handle's owner. */
+KTEST(user_ipc_deferred_replies)
+{
+	const char *const argv[] = { "tests/defer", NULL };
+	user_test("tests/defer", argv);
+}
+
 /* Runs argv with descriptors 0-2 on the console, as init would. */
 static int run_posix_argv(const char *const *argv, struct cgroup *cg)
 {

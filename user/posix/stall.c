@@ -442,6 +442,9 @@ static void flood(void)
 static void files_tests(void)
 {
 	double t0 = now_s();
+	char had[128] = "";
+	slurp(CGR "/cgroup.subtree_control", had, sizeof(had));
+	int cpu_was_on = strstr(had, "cpu") != NULL;
 	check(put(CGR "/cgroup.subtree_control", "+cpu") == 0 && (mkdir(CG_CLIENT, 0755) == 0 || errno == EEXIST) &&
 	      (mkdir(CG_PROBE, 0755) == 0 || errno == EEXIST), "cgroups for a client and a probe");
 	const char *only = getenv("STALL_ONLY");
@@ -470,7 +473,9 @@ static void files_tests(void)
 	if (d)
 		closedir(d);
 	(void)left;
-	check(rmdir(CG_CLIENT) == 0 && rmdir(CG_PROBE) == 0, "the cgroups are removable");
+	check(rmdir(CG_CLIENT) == 0 && rmdir(CG_PROBE) == 0 &&
+	      (cpu_was_on || put(CGR "/cgroup.subtree_control", "-cpu") == 0),
+	      "the cgroups are removable, the root's subtree_control as it was");
 	printf("# %.1f s\n", now_s() - t0);
 }
 
