@@ -619,6 +619,14 @@ static void run_disk_test(const char *const *argv, const char *cgname)
 	run_with_servers(argv, cgname);
 }
 
+/* One cgroup's calls held by io.max do not take the disk server's
+ * workers from another cgroup's (each cgroup's share; the rest deferred). */
+KTEST(posix_disk_server_never_stalls)
+{
+	const char *const argv[] = { "posix/stall", "disk", NULL };
+	run_disk_test(argv, "posix_stall_disk");
+}
+
 KTEST(posix_block_vda)
 {
 	const char *const argv[] = { "posix/blockdev", NULL };

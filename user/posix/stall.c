@@ -16,6 +16,7 @@
  * Every wait is bounded: a stall fails the check instead of hanging. Run
  * with descriptors 0-2 on the console and the servers up. */
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include "arbor_sys.h"
@@ -406,7 +407,7 @@ static void held_client(const char *how)
 	close(p[1]);
 }
 
-#define FLOODERS 4
+#define FLOODERS 16
 
 /* The probe idle, then against FLOODERS clients: 1 if its p99 stayed
  * within 2x. */
@@ -479,6 +480,100 @@ static void files_tests(void)
 	printf("# %.1f s\n", now_s() - t0);
 }
 
+/* ---- a disk ---- */
+
+#define CG_DISK CGR "/stall_disk"
+#define DISK_READERS 72		/* more than the disk server's 64 workers */
+
+static int disk_fd = -1;
+
+static void *disk_reader(void *arg)
+{
+	static char bufs[DISK_READERS][65536];
+	long i = (long)arg;
+	for (;;)
+		(void)!pread(disk_fd, bufs[i], sizeof(bufs[i]), (off_t)i * 65536);
+	return NULL;
+}
+
+#define DISK_PROCS 3
+
+/* Ten 4 KiB reads of /dev/vda, each within 2 s. */
+static int disk_probe(void)
+{
+	int fd = open("/dev/vda", O_RDONLY);
+	char buf[4096];
+	double worst = 0;
+	int reads = 0;
+	for (int i = 0; i < 10 && fd >= 0; i++) {
+		double t0 = now_s();
+		reads += pread(fd, buf, sizeof(buf), (off_t)i * 4096) == (ssize_t)sizeof(buf);
+		double t = now_s() - t0;
+		worst = t > worst ? t : worst;
+	}
+	printf("# 72 throttled readers in one cgroup: another cgroup's slowest 4 KiB read %.4f s\n", worst);
+	return reads == 10 && worst < 2;
+}
+
+/* A process of DISK_READERS / DISK_PROCS threads reading /dev/vda in
+ * CG_DISK, held to 64 KiB/s by io.max: each read waits about a second for
+ * its turn (the C library starts 64 threads a process at most). */
+static pid_t start_disk_flood(int k)
+{
+	pid_t pid = fork();
+	if (pid != 0)
+		return pid;
+	disk_fd = open("/dev/vda", O_RDONLY);
+	if (join(CG_DISK) || disk_fd < 0)
+		_exit(2);
+	pthread_t t;
+	for (long i = k; i < DISK_READERS; i += DISK_PROCS)
+		if (pthread_create(&t, NULL, disk_reader, (void *)i))
+			_exit(3);
+	for (;;)
+		pause();
+}
+
+static void disk_tests(void)
+{
+	char had[128] = "";
+	slurp(CGR "/cgroup.subtree_control", had, sizeof(had));
+	int io_was_on = strstr(had, "io") != NULL;
+	int ok = put(CGR "/cgroup.subtree_control", "+io") == 0 && (mkdir(CG_DISK, 0755) == 0 || errno == EEXIST) &&
+		 put(CG_DISK "/io.max", "253:0 rbps=65536") == 0;
+	check(ok, "a cgroup held to 64 KiB/s of reads on /dev/vda");
+	pid_t flood[DISK_PROCS];
+	for (int k = 0; k < DISK_PROCS; k++)
+		flood[k] = start_disk_flood(k);
+	usleep(500000); /* every reader in its call */
+	int st, alive = 1;
+	for (int k = 0; k < DISK_PROCS; k++) {
+		pid_t w = waitpid(flood[k], &st, WNOHANG);
+		if (w != 0)
+			printf("# readers %d ended: %d, status %#x\n", k, (int)w, st);
+		alive &= w == 0;
+	}
+	check(alive, "the 72 readers are at it");
+	check(bounded(disk_probe, 10, NULL),
+	      "72 readers held by io.max do not take the disk server: another cgroup's reads go on (< 2 s)");
+	put(CG_DISK "/io.max", "253:0 rbps=max");
+	int died = 1;
+	for (int k = 0; k < DISK_PROCS; k++)
+		kill(flood[k], SIGKILL);
+	for (int k = 0; k < DISK_PROCS; k++) {
+		st = wait_bounded(flood[k], 10);
+		if (st != SIGKILL)
+			printf("# readers %d: wait status %#x\n", k, st);
+		died &= st == SIGKILL;
+	}
+	check(died, "the throttled readers die at once on SIGKILL");
+	int gone = 0;
+	for (int i = 0; i < 200 && !(gone = rmdir(CG_DISK) == 0); i++)
+		usleep(10000);
+	check(gone && (io_was_on || put(CGR "/cgroup.subtree_control", "-io") == 0),
+	      "the cgroup is removable, the root's subtree_control as it was");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 2)
@@ -486,6 +581,8 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IONBF, 0);
 	if (argc > 1 && !strcmp(argv[1], "console"))
 		console_tests();
+	else if (argc > 1 && !strcmp(argv[1], "disk"))
+		disk_tests();
 	else
 		files_tests();
 	printf("1..%d\n", n);
