@@ -18,6 +18,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/select.h>
 #include <sys/stat.h>
 #include "arbor_sys.h"
 #include "check.h"
@@ -139,7 +140,18 @@ static int queries_at_once(void)
 	ok = ok && fcntl(0, F_GETFL) == O_RDWR;
 	ok = ok && lseek(0, 0, SEEK_CUR) == -1 && errno == ESPIPE;
 	ok = ok && sys_fd_poll(0, POLLIN | POLLOUT) == POLLOUT;
+	fd_set rd, wr;
+	FD_ZERO(&rd);
+	FD_ZERO(&wr);
+	FD_SET(0, &rd);
+	FD_SET(1, &wr);
+	struct timeval tv = { 0, 0 };
+	ok = ok && select(2, &rd, &wr, NULL, &tv) == 1 && !FD_ISSET(0, &rd) && FD_ISSET(1, &wr);
 	double took = now_s() - t0;
+	/* a poll that waits for input times out as asked */
+	pf[0].revents = 0;
+	double t1 = now_s();
+	ok = ok && poll(pf, 1, 50) == 0 && now_s() - t1 >= 0.04;
 	printf("# poll, F_GETFL and lseek on the console with readers waiting: %.6f s\n", took);
 	return ok && took < 1;
 }
@@ -193,7 +205,7 @@ static void console_tests(void)
 		rd[i] = start_reader(p[1], READ_PLAIN);
 	check(readers_ready(p[0], READERS), "4 readers (uid 1000) wait in read(0) on the console");
 	check_writes("with 4 readers waiting, 200 console writes complete promptly");
-	check(bounded(queries_at_once, 10, NULL), "poll, F_GETFL and lseek (ESPIPE) on the console answer at once");
+	check(bounded(queries_at_once, 10, NULL), "poll, select, F_GETFL and lseek (ESPIPE) on the console answer at once");
 	check(bounded(own_endpoint_fails, 10, NULL),
 	      "fd_poll, fd_flags and fd_seek on our own endpoint and a notification: EBADF at once");
 
