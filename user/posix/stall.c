@@ -104,11 +104,15 @@ static void on_usr1(int sig)
 
 /* A child, uid 1000, blocked in read(0); it says "r" on ready_fd first.
  * Exit status: 3 for EINTR, 4 for data, 5 for another error. */
-static pid_t start_reader(int ready_fd, int mode)
+static int join(const char *cg);
+
+static pid_t start_reader_in(int ready_fd, int mode, const char *cg)
 {
 	pid_t pid = fork();
 	if (pid != 0)
 		return pid;
+	if (cg && join(cg))
+		_exit(7);
 	if (mode != READ_PLAIN) {
 		struct sigaction sa = { .sa_handler = on_usr1, .sa_flags = mode == READ_RESTART ? SA_RESTART : 0 };
 		sigaction(SIGUSR1, &sa, NULL);
@@ -119,6 +123,11 @@ static pid_t start_reader(int ready_fd, int mode)
 	char buf[64];
 	ssize_t r = read(0, buf, sizeof(buf));
 	_exit(r < 0 && errno == EINTR ? 3 : r >= 0 ? 4 : 5);
+}
+
+static pid_t start_reader(int ready_fd, int mode)
+{
+	return start_reader_in(ready_fd, mode, NULL);
 }
 
 /* Waits for k "r"s on fd, then a little for the reads to be made. */
@@ -195,6 +204,44 @@ static int still_blocked(pid_t pid)
 	return waitpid(pid, &st, WNOHANG) == 0;
 }
 
+#define CG_READERS "/sys/fs/cgroup/stall_readers"
+
+static int events_say(const char *cg, const char *what)
+{
+	char path[96], buf[160];
+	snprintf(path, sizeof(path), "%s/cgroup.events", cg);
+	for (int i = 0; i < 500; i++) {
+		if (slurp(path, buf, sizeof(buf)) > 0 && strstr(buf, what))
+			return 1;
+		usleep(10000);
+	}
+	return 0;
+}
+
+/* Two parked readers in a cgroup of their own: frozen (they leave their
+ * reads, which run again after the thaw), then ended by cgroup.kill. */
+static void readers_frozen_and_killed(int p[2])
+{
+	pid_t r[2];
+	int ok = mkdir(CG_READERS, 0755) == 0 || errno == EEXIST;
+	for (int i = 0; i < 2; i++)
+		r[i] = start_reader_in(p[1], READ_PLAIN, CG_READERS);
+	ok = ok && readers_ready(p[0], 2);
+	check(ok && put(CG_READERS "/cgroup.freeze", "1") == 0 && events_say(CG_READERS, "frozen 1"),
+	      "a cgroup whose readers wait on the console freezes");
+	check(put(CG_READERS "/cgroup.freeze", "0") == 0 && events_say(CG_READERS, "frozen 0") &&
+	      still_blocked(r[0]) && still_blocked(r[1]), "thawed, the readers wait again (no EINTR)");
+	check_writes("200 writes complete after the freeze and thaw");
+	int killed = put(CG_READERS "/cgroup.kill", "1") == 0;
+	for (int i = 0; i < 2; i++)
+		killed &= wait_bounded(r[i], 5) == SIGKILL;
+	check(killed, "cgroup.kill ends the waiting readers at once");
+	int gone = 0;
+	for (int i = 0; i < 200 && !(gone = rmdir(CG_READERS) == 0); i++)
+		usleep(10000);
+	check(gone, "and their cgroup is removable");
+}
+
 static void console_tests(void)
 {
 	int p[2];
@@ -222,6 +269,8 @@ static void console_tests(void)
 	kill(rd[READERS + 2], SIGCONT);
 	check(still_blocked(rd[READERS + 2]), "a reader stopped and continued goes on waiting (no EINTR)");
 	check_writes("200 writes still complete with 6 readers and a stop/continue");
+
+	readers_frozen_and_killed(p);
 
 	int all = 1;
 	for (int i = 0; i < READERS + 3; i++)
