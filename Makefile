@@ -190,13 +190,28 @@ endef
 $(foreach p,$(POSIX_PROGS),$(eval $(call posix_prog,$(INITRD_DIR)/posix/$(p),user/posix/$(p).c)))
 USER_BINS += $(patsubst %,$(INITRD_DIR)/posix/%,$(POSIX_PROGS))
 
-# The shell and the small tools of /bin, one file each plus the helpers
-# they share (user/bin/lib/*.c), shipped without debug sections (-S; the
-# objects in build/libc/obj keep them for gdb).
+# The small tools of /bin, one file each (user/bin/NAME.c) plus the
+# helpers they share (user/bin/lib/*.c, an archive: each takes what it
+# calls), and the tools of several files,
+# every .c of user/bin/NAME/ (the shell), all shipped without debug
+# sections (-S; the objects in build/libc/obj keep them for gdb).
 BIN_TOOLS := $(basename $(notdir $(wildcard user/bin/*.c)))
-BIN_LIB_OBJS := $(patsubst %,$(BUILD)/libc/obj/%.o,$(wildcard user/bin/lib/*.c))
-$(foreach p,$(BIN_TOOLS),$(eval $(call posix_prog,$(INITRD_DIR)/bin/$(p),user/bin/$(p).c,-S,$(BIN_LIB_OBJS))))
-USER_BINS += $(patsubst %,$(INITRD_DIR)/bin/%,$(BIN_TOOLS))
+BIN_DIR_TOOLS := $(filter-out lib,$(notdir $(patsubst %/,%,$(wildcard user/bin/*/))))
+BIN_LIB := $(BUILD)/libc/libtool.a
+$(BIN_LIB): $(patsubst %,$(BUILD)/libc/obj/%.o,$(wildcard user/bin/lib/*.c))
+	@rm -f $@
+	@ar rcs $@ $^
+$(foreach p,$(BIN_TOOLS),$(eval $(call posix_prog,$(INITRD_DIR)/bin/$(p),user/bin/$(p).c,-S,$(BIN_LIB))))
+bin_dir_objs = $(patsubst %,$(BUILD)/libc/obj/%.o,$(wildcard user/bin/$(1)/*.c))
+define bin_dir_tool
+$(INITRD_DIR)/bin/$(1): $(call bin_dir_objs,$(1)) $(LIBC_CRT0) $(LIBC_PORT) $(NEWLIB_LIBC)
+	@mkdir -p $$(@D)
+	@echo "  LD      $$@"
+	@ld $(USER_LDFLAGS) -S -o $$@ $$(call LIBC_LINK,$(call bin_dir_objs,$(1)))
+endef
+$(if $(filter $(BIN_DIR_TOOLS),$(BIN_TOOLS)),$(error user/bin: a tool both as NAME.c and NAME/: $(filter $(BIN_DIR_TOOLS),$(BIN_TOOLS))))
+$(foreach p,$(BIN_DIR_TOOLS),$(eval $(call bin_dir_tool,$(p))))
+USER_BINS += $(patsubst %,$(INITRD_DIR)/bin/%,$(BIN_TOOLS) $(BIN_DIR_TOOLS))
 
 # Servers: every .c of user/servers/NAME/ (on the C library), with the
 # server skeleton of user/servers/lib (the VFS uses its cgroup2 paths), and

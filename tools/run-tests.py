@@ -280,6 +280,21 @@ def test_fault_report(kernel, tally, timeout):
     ], b)
 
 
+def test_softlockup_report(kernel, tally, timeout):
+    """A kernel test that spins with a spinlock held and interrupts on: the
+    soft-lockup detector must panic within seconds (not a runner timeout)
+    and name the spinning function in its backtrace."""
+    b = boot(["--kernel", kernel, "--append", "test=softlockup"], min(timeout, 30))
+    p = b.panic_text()
+    expect(tally, "soft-lockup detector panics with a backtrace", [
+        ("QEMU exited with the panic status", b.crash == "kernel panic"),
+        ("the running test is blamed", b.running == "softlockup"),
+        ("says soft lockup", "soft lockup" in p),
+        ("registers dumped", all(r in p for r in ("RIP:", "RSP:", "RAX:"))),
+        ("backtrace names the spinning function", "ktest_softlockup_spin" in p),
+    ], b)
+
+
 def test_runner_detects(kernel, tally):
     """The runner's own failure detection: a hang and a triple fault."""
     b = boot(["--kernel", kernel, "--append", "test=hang"], 5)
@@ -348,6 +363,39 @@ def test_tools(build, tally):
                 print("      | " + line)
 
 
+def test_security_table(build, tally):
+    """docs/security.md has a row for every system call, each check with a
+    test that exists (tools/check-security.py); and the check itself fails
+    on a table missing a row or naming a test or a check that does not
+    exist."""
+    print("[host] security table (tools/check-security.py)", flush=True)
+    tool = os.path.join(ROOT, "tools", "check-security.py")
+    doc = os.path.join(ROOT, "docs", "security.md")
+
+    def run(*args):
+        p = subprocess.run([sys.executable, tool, *args], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           text=True, timeout=60)
+        return p.returncode, p.stdout.strip()
+
+    code, out = run()
+    tally.result("security table: a row for every system call, each check with an existing test", code == 0,
+                 "" if code == 0 else out[-600:])
+    with open(doc) as f:
+        text = f.read()
+    os.makedirs(build, exist_ok=True)
+    bad = os.path.join(build, "security-mutated.md")
+    for name, old, new in (("a missing row", "| `ipc_recv` |", "| `ipc_recv_gone` |"),
+                           ("a test that does not exist", '`posix_handle_rights` "rights.call:"',
+                            '`posix_no_such_test` "rights.call:"'),
+                           ("a check text that does not exist", '"rights.recv:"', '"rights.no_such_check:"')):
+        with open(bad, "w") as f:
+            f.write(text.replace(old, new, 1))
+        code, out = run("--doc", bad)
+        tally.result(f"security check fails on {name}", old in text and code == 1,
+                     "" if code == 1 else f"exit {code}: {out[-200:]}")
+    os.remove(bad)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default="build")
@@ -360,6 +408,7 @@ def main():
     t0 = time.monotonic()
 
     run_host_tests(a.host_tests, tally, a.timeout)
+    test_security_table(a.build, tally)
     # The self-tests get a fresh scratch disk (/dev/vda), written all over,
     # and a small second one (/dev/vdb, posix_block_multidisk), in PCI slot
     # 5, whose INTx meets vda's on one ISA line: the two drivers share it.
@@ -380,6 +429,7 @@ def main():
     test_grub_boot(os.path.join(a.build, "arbor-test.iso"), tally, a.timeout)
     test_boot_to_user_space(kernel, initrd, tally, a.timeout)
     test_fault_report(kernel, tally, a.timeout)
+    test_softlockup_report(kernel, tally, a.timeout)
     test_runner_detects(kernel, tally)
     test_tools(a.build, tally)
 

@@ -58,8 +58,10 @@ static void timer_tick(struct trap_frame *tf)
 {
 	this_cpu()->ticks++;
 	lapic_eoi();
-	if (this_cpu()->rq)
+	if (this_cpu()->rq) {
+		softlockup_tick(tf, sched_idle_running());
 		sched_tick(trap_from_user(tf));
+	}
 }
 
 void timer_init(void)

@@ -197,9 +197,10 @@ long sys_irq_bind(uint32_t irq, int h, uint64_t bits)
 		return -EPERM;
 	if (!irq_usable(irq) || bits == 0)
 		return -EINVAL;
-	struct kobj *o = handle_get(p, h, KOBJ_NOTIFICATION);
+	long err; /* the kernel signals it on the driver's behalf */
+	struct kobj *o = handle_get_rights(p, h, KOBJ_KIND(KOBJ_NOTIFICATION), HANDLE_RIGHT_SIGNAL, &err);
 	if (!o)
-		return -EBADF;
+		return err;
 	return irq_bind(irq, o, bits, p);
 }
 

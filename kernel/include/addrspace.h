@@ -7,6 +7,7 @@
 #define ARBOR_ADDRSPACE_H
 
 #include "list.h"
+#include "sched.h"
 #include "spinlock.h"
 #include "types.h"
 
@@ -20,6 +21,12 @@ struct page;
 #define VM_DMA    0x10	/* a physically contiguous block owned by the area */
 #define VM_SHARED 0x20	/* shared memory: fork shares the pages, no copy-on-write */
 #define VM_ACCESS (VM_READ | VM_WRITE | VM_EXEC) /* none of these: PROT_NONE */
+
+/* Linux's vm.max_map_count default: mmap, or a munmap/mprotect that would
+ * split an area, fails with -ENOMEM at this many areas. */
+#define VM_MAX_MAP_COUNT 65530
+/* No RLIMIT_AS (Linux's RLIM_INFINITY). */
+#define VM_NO_LIMIT (~0ull)
 
 #define USER_BASE      0x0000000000001000ull	/* page 0 is never mapped */
 #define USER_STACK_TOP 0x00007ffffffff000ull
@@ -42,6 +49,16 @@ struct addrspace {
 	uint32_t noaccess;	/* areas without VM_ACCESS (PROT_NONE): under lock,
 				 * read without it by vm_user_access_ok */
 	uint32_t refs;		/* the process's, plus kernel copies in flight */
+	uint32_t nr_areas;	/* entries of areas (VM_MAX_MAP_COUNT) */
+	uint64_t total_vm;	/* bytes the areas span (RLIMIT_AS counts them) */
+	uint64_t limit_as;	/* RLIMIT_AS soft limit in bytes (VM_NO_LIMIT) */
+	uint64_t limit_as_max;	/* its hard limit */
+	/* Held (under lock) by whoever changes the area list or walks a
+	 * range with lock dropped between chunks (mmap, munmap, mprotect,
+	 * brk, fork): the list stays as the holder left it while it
+	 * reschedules. Faults take only lock. */
+	bool map_busy;
+	struct waitq map_wait;	/* threads waiting for map_busy */
 	vaddr_t brk_start;	/* the heap area begins here (after the image) */
 	vaddr_t brk;		/* the current break (not page aligned) */
 };
@@ -59,6 +76,15 @@ static inline void vm_switch_to(struct addrspace *as)
 }
 
 struct addrspace *vm_as_create(struct cgroup *cg, int *err);
+/* The new address space of a spawn or exec takes its limits (RLIMIT_AS)
+ * from the one it replaces or the parent's (NULL: none). */
+static inline void vm_as_inherit_limits(struct addrspace *as, const struct addrspace *from)
+{
+	if (from) {
+		as->limit_as = from->limit_as;
+		as->limit_as_max = from->limit_as_max;
+	}
+}
 /* Frees the address space once nobody uses it: the process's reference is
  * one; a server copying into a client's memory (ipc_write) holds another. */
 void vm_as_destroy(struct addrspace *as);
@@ -74,7 +100,8 @@ int vm_area_add(struct addrspace *as, vaddr_t start, uint64_t len, uint32_t flag
 /* An empty area at start (the heap before the first brk). */
 int vm_area_add_empty(struct addrspace *as, vaddr_t start, uint32_t flags);
 /* Maps a DMA block (2^order pages from mem_alloc_pages) at start, all
- * pages present at once; the area frees and uncharges the block. */
+ * pages present at once; the area frees and uncharges the block, and so
+ * does a failure (-EINVAL, -ENOMEM: max_map_count, RLIMIT_AS, memory). */
 int vm_area_add_dma(struct addrspace *as, vaddr_t start, struct page *block, unsigned order);
 /* Maps n existing pages (shared memory) at start; each mapping holds a
  * count on its page, and a page is freed when its last count goes. */

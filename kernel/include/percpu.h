@@ -50,6 +50,7 @@ struct cpu {
 	struct charge_stock stock;	/* memory charges cached for one cgroup */
 	uint64_t gdt[8];
 	struct proc *io_owner;	/* whose bitmap tss_io.bitmap holds */
+	uint64_t softlockup_stamp; /* clock_ns of the last chance to schedule */
 	struct tss_io tss_io;
 	uint8_t ist_stacks[3][IST_STACK_SIZE] __attribute__((aligned(16)));
 };

@@ -32,10 +32,27 @@ __noreturn void sched_idle_loop(void);
 /* Switch to the next runnable thread (the caller may stay runnable). */
 void schedule(void);
 void sched_yield(void);
+/* A safe point in long kernel work: switches if a switch is due and no
+ * spinlock is held (preempt_count 0). */
+void sched_cond_resched(void);
+/* How many times a thread that was not blocked was found on a wait list
+ * (and taken off it): 0 unless an invariant broke (tests check it). */
+uint64_t sched_stray_waiters(void);
 /* From the timer interrupt: account, expire timeouts, maybe ask to switch. */
 void sched_tick(bool user_mode);
 /* Interrupt return: switch if a reschedule is pending and allowed. */
 void sched_preempt_irq(void);
+
+/* The soft-lockup detector (kernel/sched/softlockup.c): every switch
+ * touches the CPU's stamp; each timer tick (tf: what it interrupted; idle:
+ * the idle thread was running) touches it too unless the interrupted
+ * kernel code holds preemption off, and panics with tf's backtrace once
+ * the stamp is SOFTLOCKUP_NS old. */
+#define SOFTLOCKUP_NS 2000000000ull
+struct trap_frame;
+void softlockup_touch(void);
+void softlockup_tick(struct trap_frame *tf, bool idle);
+bool sched_idle_running(void);	/* the idle thread is this CPU's current */
 
 /* Interrupts what t waits for (signals, kills): -EINTR. */
 void sched_interrupt(struct thread *t);

@@ -58,14 +58,19 @@ static long fd_ipc_rw(int h, uint64_t label, uint64_t off, uint64_t at, const vo
 
 /* The file state a server published for endpoint or channel h (a copy):
  * 0, -EBADF if h is no handle or not a file (nothing published: the
- * caller's own endpoint, another process's, a notification...). */
+ * caller's own endpoint, another process's, a notification...); -EPERM
+ * for a handle without HANDLE_RIGHT_CALL. */
+#define FD_SERVED_KINDS (KOBJ_KIND(KOBJ_ENDPOINT) | KOBJ_KIND(KOBJ_CHANNEL))
+
 static long fd_published(int h, struct ipc_fstate *out)
 {
-	struct kobj *o = handle_get(current_thread()->proc, h, KOBJ_ANY);
+	long r;
+	/* CALL, as the call it stands for would need (EPERM without) */
+	struct kobj *o = handle_get_rights(current_thread()->proc, h, FD_SERVED_KINDS, HANDLE_RIGHT_CALL, &r);
 	if (!o)
-		return -EBADF;
+		return r;
 	struct ipc_fstate *s = ipc_fstate_of(o);
-	long r = s && s->set ? 0 : -EBADF;
+	r = s && s->set ? 0 : -EBADF;
 	if (r == 0) {
 		uint64_t f = sched_lock_ipc();
 		*out = *s;
@@ -81,11 +86,12 @@ static long fd_published(int h, struct ipc_fstate *out)
  * flags for all, so the request is taken and changes nothing, as before. */
 static long fd_published_setfl(int h, int set)
 {
-	struct kobj *o = handle_get(current_thread()->proc, h, KOBJ_ANY);
+	long r;
+	struct kobj *o = handle_get_rights(current_thread()->proc, h, FD_SERVED_KINDS, HANDLE_RIGHT_CALL, &r);
 	if (!o)
-		return -EBADF;
+		return r;
 	struct ipc_fstate *s = ipc_fstate_of(o);
-	long r = s && s->set ? 0 : -EBADF;
+	r = s && s->set ? 0 : -EBADF;
 	if (r == 0 && o->type == KOBJ_CHANNEL) {
 		uint64_t f = sched_lock_ipc();
 		s->flags = (s->flags & ~s->settable) | ((uint32_t)set & s->settable);
@@ -95,23 +101,32 @@ static long fd_published_setfl(int h, int set)
 	return r;
 }
 
-/* The object behind h (a reference): a kernel file object, or NULL with
- * *err 0 for a channel (or anything else: the call then answers for it). */
-static inline struct kobj *fd_kernel_file(int h, long *err)
+#define FD_KERNEL_KINDS (KOBJ_KIND(KOBJ_PIPE) | KOBJ_KIND(KOBJ_CGFILE) | KOBJ_KIND(KOBJ_INOTIFY))
+
+/* The object behind h (a reference) if it is a kernel file object and the
+ * handle has right need (HANDLE_RIGHT_READ, _WRITE or none): else NULL,
+ * with *err -EBADF for no handle or a kernel file without the right (as
+ * Linux, for a descriptor not open for reading or writing), or 0 for a
+ * channel (or anything else: the IPC call then answers for it, and checks
+ * HANDLE_RIGHT_CALL). */
+static inline struct kobj *fd_kernel_file(int h, uint32_t need, long *err)
 {
-	struct kobj *o = handle_get(current_thread()->proc, h, KOBJ_ANY);
-	*err = o ? 0 : -EBADF;
-	if (o && o->type != KOBJ_PIPE && o->type != KOBJ_CGFILE && o->type != KOBJ_INOTIFY) {
-		kobj_put(o);
+	uint32_t have;
+	struct kobj *o = handle_get_rights_of(current_thread()->proc, h, KOBJ_KINDS_ANY, 0, err, &have);
+	if (!o)
 		return NULL;
-	}
-	return o;
+	bool kernel = FD_KERNEL_KINDS & KOBJ_KIND(o->type);
+	if (kernel && !(need & ~have))
+		return o;
+	*err = kernel ? -EBADF : 0;
+	kobj_put(o);
+	return NULL;
 }
 
 long sys_fd_read(int h, void *buf, size_t len)
 {
 	long err;
-	struct kobj *o = fd_kernel_file(h, &err);
+	struct kobj *o = fd_kernel_file(h, HANDLE_RIGHT_READ, &err);
 	if (!o)
 		return err ? err : fd_ipc_rw(h, FILE_READ, 0, 0, buf, len);
 	long r = o->type == KOBJ_PIPE ? pipe_fd_read(o, buf, len) : o->type == KOBJ_INOTIFY ? inotify_read(o, buf, len) :
@@ -123,7 +138,7 @@ long sys_fd_read(int h, void *buf, size_t len)
 long sys_fd_write(int h, const void *buf, size_t len)
 {
 	long err;
-	struct kobj *o = fd_kernel_file(h, &err);
+	struct kobj *o = fd_kernel_file(h, HANDLE_RIGHT_WRITE, &err);
 	if (!o)
 		return err ? err : fd_ipc_rw(h, FILE_WRITE, 0, 0, buf, len);
 	long r = o->type == KOBJ_PIPE ? pipe_fd_write(o, buf, len) : o->type == KOBJ_INOTIFY ? -EINVAL :
@@ -137,7 +152,7 @@ long sys_fd_pread(int h, void *buf, size_t len, int64_t off)
 	long err;
 	if (off < 0)
 		return -EINVAL;
-	struct kobj *o = fd_kernel_file(h, &err);
+	struct kobj *o = fd_kernel_file(h, HANDLE_RIGHT_READ, &err);
 	if (!o)
 		return err ? err : fd_ipc_rw(h, FILE_READ, (uint64_t)off, 1, buf, len);
 	long r = o->type != KOBJ_CGFILE ? -ESPIPE : cgfile_read(cgfile_of(o), buf, len, off);
@@ -150,7 +165,7 @@ long sys_fd_pwrite(int h, const void *buf, size_t len, int64_t off)
 	long err;
 	if (off < 0)
 		return -EINVAL;
-	struct kobj *o = fd_kernel_file(h, &err);
+	struct kobj *o = fd_kernel_file(h, HANDLE_RIGHT_WRITE, &err);
 	if (!o)
 		return err ? err : fd_ipc_rw(h, FILE_WRITE, (uint64_t)off, 1, buf, len);
 	/* A cgroup file takes a write whatever the offset, as on Linux. */
@@ -164,7 +179,7 @@ long sys_fd_seek(int h, int64_t off, int whence)
 	long err;
 	if (whence < 0 || whence > 2)
 		return -EINVAL;
-	struct kobj *o = fd_kernel_file(h, &err);
+	struct kobj *o = fd_kernel_file(h, 0, &err);
 	if (!o) {
 		struct ipc_fstate st;
 		if (err)
@@ -184,7 +199,7 @@ long sys_fd_seek(int h, int64_t off, int whence)
 long sys_fd_poll(int h, int events)
 {
 	long err;
-	struct kobj *o = fd_kernel_file(h, &err);
+	struct kobj *o = fd_kernel_file(h, 0, &err);
 	if (!o) {
 		struct ipc_fstate st;
 		if (!err)
@@ -201,7 +216,7 @@ long sys_fd_poll(int h, int events)
 long sys_fd_flags(int h, int set)
 {
 	long err;
-	struct kobj *o = fd_kernel_file(h, &err);
+	struct kobj *o = fd_kernel_file(h, 0, &err);
 	if (!o) {
 		struct ipc_fstate st;
 		if (err)

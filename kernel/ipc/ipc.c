@@ -65,16 +65,20 @@ int ipc_endpoint_create(struct proc *p)
 	list_init(&ep->receivers);
 	list_init(&ep->callers);
 	list_init(&ep->events);
-	int h = handle_install(p, &ep->obj);
+	int h = handle_install(p, &ep->obj, HANDLE_RIGHTS_ENDPOINT); /* the creator: every right */
 	kobj_put(&ep->obj);
 	return h;
 }
 
-/* The endpoint behind handle h (an endpoint or a channel to one), with a
- * reference, and the channel's badge (0 for the endpoint itself). */
-static struct endpoint *ipc_get_badged(int h, uint64_t *badge)
+/* The endpoint to call behind handle h (an endpoint or a channel to one,
+ * with HANDLE_RIGHT_CALL), with a reference, and the channel's badge (0
+ * for the endpoint itself); else NULL and *err -EBADF or -EPERM. */
+static inline __attribute__((always_inline)) struct endpoint *ipc_get_badged(int h, uint64_t *badge,
+									    long *err)
 {
-	struct kobj *o = handle_get(current_thread()->proc, h, KOBJ_ANY);
+	struct kobj *o = handle_table_get(&current_thread()->proc->handles, h,
+					  KOBJ_KIND(KOBJ_ENDPOINT) | KOBJ_KIND(KOBJ_CHANNEL), HANDLE_RIGHT_CALL,
+					  err, NULL);
 	*badge = 0;
 	if (o && o->type == KOBJ_CHANNEL) {
 		struct channel *ch = container_of(o, struct channel, obj);
@@ -84,16 +88,14 @@ static struct endpoint *ipc_get_badged(int h, uint64_t *badge)
 		kobj_put(o);
 		return ep;
 	}
-	if (o && o->type != KOBJ_ENDPOINT) {
-		kobj_put(o);
-		o = NULL;
-	}
 	return o ? container_of(o, struct endpoint, obj) : NULL;
 }
 
-static struct endpoint *ipc_get(int h)
+/* Endpoint h if the handle has every right in need (*err -EBADF, -EPERM). */
+static inline __attribute__((always_inline)) struct endpoint *ipc_get(int h, uint32_t need, long *err)
 {
-	struct kobj *o = handle_get(current_thread()->proc, h, KOBJ_ENDPOINT);
+	struct kobj *o = handle_table_get(&current_thread()->proc->handles, h, KOBJ_KIND(KOBJ_ENDPOINT), need,
+					  err, NULL);
 	return o ? container_of(o, struct endpoint, obj) : NULL;
 }
 
@@ -102,26 +104,22 @@ long sys_ipc_mark_io(int h)
 	struct proc *p = current_thread()->proc;
 	if (!(p->caps & PROC_CAP_DRIVER))
 		return -EPERM;
-	struct endpoint *ep = ipc_get(h);
+	long r;
+	struct endpoint *ep = ipc_get(h, HANDLE_RIGHT_MANAGE, &r);
 	if (!ep)
-		return -EBADF;
-	long r = ep->owner == p ? 0 : -EPERM;
-	if (!r)
-		ep->io = true;
+		return r;
+	ep->io = true;
 	kobj_put(&ep->obj);
-	return r;
+	return 0;
 }
 
 long sys_chan_create(int h, uint64_t badge)
 {
 	struct proc *p = current_thread()->proc;
-	struct endpoint *ep = ipc_get(h);
+	long err;
+	struct endpoint *ep = ipc_get(h, HANDLE_RIGHT_MANAGE, &err);
 	if (!ep)
-		return -EBADF;
-	if (ep->owner != p) {
-		kobj_put(&ep->obj);
-		return -EPERM;
-	}
+		return err;
 	struct channel *ch = kobj_alloc(sizeof(*ch), KOBJ_CHANNEL, p->cgroup, ipc_channel_release);
 	if (!ch) {
 		kobj_put(&ep->obj);
@@ -129,7 +127,7 @@ long sys_chan_create(int h, uint64_t badge)
 	}
 	ch->ep = ep; /* keeps our reference */
 	ch->badge = badge;
-	long r = handle_install(p, &ch->obj);
+	long r = handle_install(p, &ch->obj, HANDLE_RIGHTS_CLIENT); /* for a client: calling only */
 	kobj_put(&ch->obj);
 	return r;
 }
@@ -210,9 +208,10 @@ static __attribute__((always_inline)) inline long ipc_call_loaded(int h, const v
 	if (snd_len - 1 < IPC_INLINE_MAX && copy_from_user(self->ipc_out, snd, snd_len))
 		return -EFAULT;
 	uint64_t badge;
-	struct endpoint *ep = ipc_get_badged(h, &badge);
+	long err;
+	struct endpoint *ep = ipc_get_badged(h, &badge, &err);
 	if (!ep)
-		return -EBADF;
+		return err;
 	self->ipc_badge = badge;
 	self->ipc_snd = (uint64_t)snd;
 	self->ipc_snd_len = snd_len;
@@ -340,9 +339,10 @@ long sys_ipc_recv(int h, struct ipc_msg *umsg, struct ipc_info *uinfo)
 	struct thread *self = current_thread();
 	if (!user_range_ok((uint64_t)umsg, sizeof(*umsg)))
 		return -EFAULT;
-	struct endpoint *ep = ipc_get(h);
+	long err;
+	struct endpoint *ep = ipc_get(h, HANDLE_RIGHT_RECV, &err);
 	if (!ep)
-		return -EBADF;
+		return err;
 	uint64_t f = sched_lock_ipc();
 	int r = self->ipc_caller ? -EBUSY : ipc_wait_call_locked(self, ep);
 	sched_unlock_ipc(f);
@@ -374,9 +374,10 @@ long sys_ipc_reply_recv(int h, struct ipc_msg *umsg, struct ipc_info *uinfo)
 	struct thread *self = current_thread();
 	if (copy_from_user(&self->ipc_buf, umsg, sizeof(*umsg)))
 		return -EFAULT;
-	struct endpoint *ep = ipc_get(h);
+	long err; /* checked before the reply: no right, nothing done */
+	struct endpoint *ep = ipc_get(h, HANDLE_RIGHT_RECV, &err);
 	if (!ep)
-		return -EBADF;
+		return err;
 	uint64_t f = sched_lock_ipc();
 	struct thread *c = self->ipc_caller;
 	int r;
@@ -398,20 +399,24 @@ long sys_ipc_reply_recv(int h, struct ipc_msg *umsg, struct ipc_info *uinfo)
 
 /* The server gives its current caller a handle to one of its objects (an
  * endpoint, a notification, shared memory); the caller's new handle
- * number is returned, for the server to put in its reply. */
+ * number is returned, for the server to put in its reply. The handle needs
+ * HANDLE_RIGHT_TRANSFER, and the copy carries its rights, no more (a server
+ * gives fewer by giving a handle_dup it reduced with handle_rights). */
 long sys_ipc_give(int h)
 {
 	struct thread *self = current_thread();
-	struct kobj *o = handle_get(self->proc, h, KOBJ_ANY);
+	long err;
+	uint32_t rights;
+	struct kobj *o = handle_get_rights_of(self->proc, h, KOBJ_KINDS_ANY, HANDLE_RIGHT_TRANSFER, &err, &rights);
 	if (!o)
-		return -EBADF;
+		return err;
 	/* Installed under the scheduler lock, while the caller is still in
 	 * its call: a caller killed meanwhile has left the call (-ESRCH), and
 	 * its process may be gone; one in the call has not closed its
 	 * handles, so nothing is installed into a table that was emptied. */
 	uint64_t f = sched_lock_ipc();
 	struct thread *c = self->ipc_caller;
-	int r = c ? handle_install(c->proc, o) : -ESRCH;
+	int r = c ? handle_install(c->proc, o, rights) : -ESRCH;
 	sched_unlock_ipc(f);
 	kobj_put(o);
 	return r;

@@ -1,6 +1,15 @@
 /* A small name service in the kernel, so clients can find servers by
  * name ("console", "vfs", ...): the first process to register a name owns
- * it until it exits. Lookup gives the caller its own handle. */
+ * it until it exits. Lookup gives the caller its own handle, with the right
+ * to call only (HANDLE_RIGHTS_CLIENT).
+ *
+ * Who may publish what (docs/security.md): a name is a promise to every
+ * client that the server behind it is the system's, so the plain names
+ * ("vfs", "console", "fs.tmpfs") are root's, as Linux keeps ports below
+ * 1024 for root: otherwise any user could take "vfs" while its server is
+ * restarting (or before it starts) and answer everyone's file calls. A
+ * user may publish names under its own prefix "u<euid>." ("u1000.chat"),
+ * which nobody else can take. */
 #include "ipc.h"
 #include "abi/errno.h"
 #include "kstring.h"
@@ -20,6 +29,28 @@ struct ipc_name {
 static struct ipc_name names[NAMES_MAX];
 static struct spinlock names_lock = SPINLOCK_INIT("names");
 
+/* May a process with effective uid euid publish name? Root: any; others:
+ * "u<euid>." and at least one more character. */
+static bool ipc_name_allowed(const char *name, uint32_t euid)
+{
+	if (euid == 0)
+		return true;
+	char prefix[16];
+	size_t n = 0;
+	char digits[11];
+	size_t d = 0;
+	do {
+		digits[d++] = (char)('0' + euid % 10);
+		euid /= 10;
+	} while (euid);
+	prefix[n++] = 'u';
+	while (d)
+		prefix[n++] = digits[--d];
+	prefix[n++] = '.';
+	prefix[n] = '\0';
+	return strncmp(name, prefix, n) == 0 && name[n] != '\0';
+}
+
 long sys_ns_register(const char *uname, int h)
 {
 	char name[NAME_LEN];
@@ -29,9 +60,14 @@ long sys_ns_register(const char *uname, int h)
 		return n;
 	if (n == 0)
 		return -EINVAL;
-	struct kobj *o = handle_get(p, h, KOBJ_ENDPOINT);
+	long err; /* publishing an endpoint hands out calls to it: MANAGE */
+	struct kobj *o = handle_get_rights(p, h, KOBJ_KIND(KOBJ_ENDPOINT), HANDLE_RIGHT_MANAGE, &err);
 	if (!o)
-		return -EBADF;
+		return err;
+	if (!ipc_name_allowed(name, __atomic_load_n(&p->cred.euid, __ATOMIC_RELAXED))) {
+		kobj_put(o);
+		return -EACCES;
+	}
 	spin_lock(&names_lock);
 	struct ipc_name *free = NULL;
 	for (int i = 0; i < NAMES_MAX; i++) {
@@ -65,7 +101,7 @@ long sys_ns_lookup(const char *uname)
 	struct kobj *o = ipc_name_get(name);
 	if (!o)
 		return -ENOENT;
-	int h = handle_install(current_thread()->proc, o);
+	int h = handle_install(current_thread()->proc, o, HANDLE_RIGHTS_CLIENT);
 	kobj_put(o);
 	return h;
 }

@@ -21,7 +21,7 @@ int notif_create(struct proc *p)
 	if (!n)
 		return -ENOMEM;
 	list_init(&n->waiters);
-	int h = handle_install(p, &n->obj);
+	int h = handle_install(p, &n->obj, HANDLE_RIGHTS_NOTIF);
 	kobj_put(&n->obj);
 	return h;
 }
@@ -36,9 +36,10 @@ void notif_signal(struct notification *n, uint64_t bits)
 	sched_unlock_ipc(f);
 }
 
-static struct notification *notif_get(int h)
+/* Notification h, if the handle has right need (*err -EBADF, -EPERM). */
+static struct notification *notif_get(int h, uint32_t need, long *err)
 {
-	struct kobj *o = handle_get(current_thread()->proc, h, KOBJ_NOTIFICATION);
+	struct kobj *o = handle_get_rights(current_thread()->proc, h, KOBJ_KIND(KOBJ_NOTIFICATION), need, err);
 	return o ? container_of(o, struct notification, obj) : NULL;
 }
 
@@ -49,9 +50,10 @@ long sys_notif_create(void)
 
 long sys_notif_signal(int h, uint64_t bits)
 {
-	struct notification *n = notif_get(h);
+	long err;
+	struct notification *n = notif_get(h, HANDLE_RIGHT_SIGNAL, &err);
 	if (!n)
-		return -EBADF;
+		return err;
 	notif_signal(n, bits);
 	kobj_put(&n->obj);
 	return 0;
@@ -59,9 +61,10 @@ long sys_notif_signal(int h, uint64_t bits)
 
 long sys_notif_wait(int h, uint64_t timeout_ns)
 {
-	struct notification *n = notif_get(h);
+	long err;
+	struct notification *n = notif_get(h, HANDLE_RIGHT_WAIT, &err);
 	if (!n)
-		return -EBADF;
+		return err;
 	uint64_t deadline = 0;
 	if (timeout_ns) {
 		uint64_t now = clock_ns();

@@ -93,7 +93,8 @@ long sys_pipe(int *ufds)
 	r->pipe = w->pipe = p;
 	w->write = true;
 	p->readers = p->writers = 1;
-	int fds[2] = { handle_install(self, &r->obj), handle_install(self, &w->obj) };
+	int fds[2] = { handle_install(self, &r->obj, HANDLE_RIGHTS_BASIC | HANDLE_RIGHT_READ),
+		       handle_install(self, &w->obj, HANDLE_RIGHTS_BASIC | HANDLE_RIGHT_WRITE) };
 	kobj_put(&r->obj);
 	kobj_put(&w->obj);
 	if (fds[0] < 0 || fds[1] < 0 || copy_to_user(ufds, fds, sizeof(fds))) {

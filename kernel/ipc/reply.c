@@ -54,14 +54,12 @@ void ipc_abandon_locked(struct thread *self)
 long sys_ipc_defer(int h, uint64_t cookie)
 {
 	struct thread *self = current_thread();
-	struct kobj *eo = handle_get(self->proc, h, KOBJ_ENDPOINT);
+	long err;
+	/* RECV: whoever may take the endpoint's calls may hold one */
+	struct kobj *eo = handle_get_rights(self->proc, h, KOBJ_KIND(KOBJ_ENDPOINT), HANDLE_RIGHT_RECV, &err);
 	if (!eo)
-		return -EBADF;
+		return err;
 	struct endpoint *ep = container_of(eo, struct endpoint, obj);
-	if (ep->owner != self->proc) {
-		kobj_put(eo);
-		return -EPERM;
-	}
 	uint64_t f = sched_lock_ipc();
 	struct thread *c = self->ipc_caller;
 	struct cgroup *cg = c ? c->proc->cgroup : NULL;
@@ -88,7 +86,9 @@ long sys_ipc_defer(int h, uint64_t cookie)
 	r->server = self->proc;
 	r->cookie = cookie;
 	r->ev = ev;
-	int rh = handle_install(self->proc, &r->obj);
+	/* RECV only: neither duplicated nor given away (and a child that
+	 * inherits it by fork is refused: r->server) */
+	int rh = handle_install(self->proc, &r->obj, HANDLE_RIGHT_RECV);
 	if (rh < 0) {
 		kobj_put(&r->obj);
 		return rh;
@@ -115,12 +115,11 @@ long sys_ipc_defer(int h, uint64_t cookie)
 static struct ipc_reply *ipc_reply_get(int h, long *err)
 {
 	struct proc *p = current_thread()->proc;
-	struct kobj *o = handle_get(p, h, KOBJ_REPLY);
-	*err = o ? 0 : -EBADF;
+	struct kobj *o = handle_get_rights(p, h, KOBJ_KIND(KOBJ_REPLY), HANDLE_RIGHT_RECV, err);
 	if (!o)
 		return NULL;
 	struct ipc_reply *r = container_of(o, struct ipc_reply, obj);
-	if (r->server != p) {
+	if (r->server != p) { /* only the process that deferred the call */
 		kobj_put(o);
 		*err = -EPERM;
 		return NULL;
@@ -191,13 +190,20 @@ long sys_ipc_fstate(int h, uint32_t fst, uint32_t events, uint32_t flags, uint32
 	struct proc *p = current_thread()->proc;
 	if (fst & ~(uint32_t)IPC_FST_SEEKABLE || events > 0xffff)
 		return -EINVAL;
-	struct kobj *o = handle_get(p, h, KOBJ_ANY);
+	long r;
+	uint32_t have;
+	struct kobj *o = handle_get_rights_of(p, h, KOBJ_KIND(KOBJ_ENDPOINT) | KOBJ_KIND(KOBJ_CHANNEL), 0, &r,
+					      &have);
 	if (!o)
-		return -EBADF;
+		return r;
 	struct ipc_fstate *s = ipc_fstate_of(o);
-	struct endpoint *ep = !s ? NULL : o->type == KOBJ_ENDPOINT ? container_of(o, struct endpoint, obj)
-								 : container_of(o, struct channel, obj)->ep;
-	long r = !s ? -EBADF : ep->owner != p ? -EPERM : 0;
+	/* The endpoint's manager (MANAGE) publishes for it; a channel (whose
+	 * handles carry CALL only) is published for by its endpoint's owner,
+	 * the server that minted it. */
+	if (o->type == KOBJ_ENDPOINT)
+		r = have & HANDLE_RIGHT_MANAGE ? 0 : -EPERM;
+	else
+		r = container_of(o, struct channel, obj)->ep->owner == p ? 0 : -EPERM;
 	if (r == 0) {
 		uint64_t f = sched_lock_ipc();
 		s->fst = (uint8_t)fst;

@@ -1,7 +1,12 @@
-/* User address spaces. Areas are a sorted list (processes have few);
+/* User address spaces. Areas are a sorted list (at most VM_MAX_MAP_COUNT);
  * pages are mapped lazily by vm_fault. A PTE's software bit PTE_OWNED marks
  * pages this address space allocated (freed and uncharged on unmap), as
- * opposed to device memory mapped into it. */
+ * opposed to device memory mapped into it.
+ *
+ * Work over a range walks the page tables, not the pages (an absent table
+ * skips its whole span: a 1 TiB mapping never touched costs nothing), and
+ * drops as->lock to reschedule between chunks; the map lock (map_busy)
+ * keeps the area list as it is meanwhile. */
 #include "addrspace.h"
 #include "abi/errno.h"
 #include "arch/x86.h"
@@ -11,6 +16,7 @@
 #include "memcg.h"
 #include "panic.h"
 #include "pmm.h"
+#include "proc.h"
 #include "syscall.h"
 #include "vm.h"
 
@@ -45,6 +51,8 @@ struct addrspace *vm_as_create(struct cgroup *cg, int *err)
 	cg_get(cg);
 	list_init(&as->areas);
 	as->lock = (struct spinlock)SPINLOCK_INIT("addrspace");
+	as->limit_as = as->limit_as_max = VM_NO_LIMIT;
+	waitq_init(&as->map_wait);
 	return as;
 }
 
@@ -117,15 +125,105 @@ static void vm_area_release(struct vm_area *a)
 	}
 }
 
-/* Recounts the no-access areas (as->lock held) after areas came, went or
- * changed their protection. */
-static void vm_recount_noaccess(struct addrspace *as)
+/* Counts area a in (sign 1) or out (-1) of as's totals: the number of
+ * areas, the bytes they span and the no-access ones (as->lock held). An
+ * area that changes is counted out, changed, and counted in again. */
+static void vm_area_count(struct addrspace *as, const struct vm_area *a, int sign)
 {
-	uint32_t n = 0;
-	struct list_head *pos;
-	list_for_each(pos, &as->areas)
-		n += !(list_entry(pos, struct vm_area, link)->flags & VM_ACCESS);
-	__atomic_store_n(&as->noaccess, n, __ATOMIC_RELEASE);
+	as->nr_areas += (uint32_t)sign;
+	as->total_vm += (uint64_t)(int64_t)sign * (a->end - a->start);
+	if (!(a->flags & VM_ACCESS))
+		__atomic_store_n(&as->noaccess, as->noaccess + (uint32_t)sign, __ATOMIC_RELEASE);
+}
+
+/* --- The map lock (struct addrspace): taken with as->lock, which it
+ * leaves held. -EINTR if the thread is being killed while it waits. */
+static int vm_map_lock(struct addrspace *as)
+{
+	struct thread *self = current_thread();
+	spin_lock(&as->lock);
+	while (as->map_busy) {
+		if (self->kill_pending) {
+			spin_unlock(&as->lock);
+			return -EINTR;
+		}
+		waitq_wait(&as->map_wait, &as->lock, 0); /* a signal: wait on */
+		spin_lock(&as->lock);
+	}
+	as->map_busy = true;
+	return 0;
+}
+
+static void vm_map_unlock(struct addrspace *as)
+{
+	as->map_busy = false;
+	/* A waiter queues itself before it lets go of as->lock (waitq_wait),
+	 * so with as->lock held every thread that saw map_busy is listed. */
+	bool waiters = !list_empty(&as->map_wait.waiters);
+	spin_unlock(&as->lock);
+	if (waiters)
+		waitq_wake_all(&as->map_wait, 0);
+}
+
+/* Between chunks of a long walk: lets a due switch happen (as->lock
+ * dropped meanwhile; the caller holds the map lock or is the address
+ * space's last user). */
+static void vm_resched(struct addrspace *as)
+{
+	if (!this_cpu()->need_resched)
+		return;
+	spin_unlock(&as->lock);
+	sched_cond_resched();
+	spin_lock(&as->lock);
+}
+
+/* Work units (an absent table skipped: 1, a present PTE handled: 8)
+ * between two chances to reschedule. */
+#define VM_WALK_CHUNK 512
+
+/* Called for each present PTE of a walk; nonzero stops the walk. */
+typedef int (*vm_pte_fn)(struct addrspace *as, vaddr_t va, uint64_t *pte, void *arg);
+
+/* Visits the present PTEs of [s, e) in order, skipping the span of every
+ * absent table, rescheduling between chunks (vm_resched's rules). Returns
+ * the first nonzero result of fn, else 0. */
+static int vm_walk(struct addrspace *as, vaddr_t s, vaddr_t e, vm_pte_fn fn, void *arg)
+{
+	int budget = VM_WALK_CHUNK;
+	vaddr_t va = s;
+	while (va < e) {
+		uint64_t *table = phys_to_virt(as->root);
+		int level = 3;
+		for (; level > 0; level--) {
+			uint64_t ent = table[vm_idx(va, level)];
+			if (!(ent & PTE_P))
+				break;
+			table = phys_to_virt(ent & PTE_ADDR_MASK);
+		}
+		if (level > 0) {
+			uint64_t span = 1ull << (12 + 9 * level);
+			va = ALIGN_DOWN(va, span) + span; /* below 2^48: no wrap */
+			budget--;
+		} else {
+			do {
+				uint64_t *pte = &table[vm_idx(va, 0)];
+				if (*pte & PTE_P) {
+					int r = fn(as, va, pte, arg);
+					if (r)
+						return r;
+					budget -= 8;
+				} else {
+					budget--;
+				}
+				va += PAGE_SIZE;
+			} while (va < e && vm_idx(va, 0) != 0 && budget > 0);
+		}
+		if (budget <= 0) {
+			budget = VM_WALK_CHUNK;
+			vm_resched(as);
+		}
+	}
+	return 0;
 }
 
 int vm_user_access_check(struct addrspace *as, vaddr_t start, uint64_t len)
@@ -154,8 +252,36 @@ static bool vm_range_ok(vaddr_t start, uint64_t len)
 	       start >= USER_BASE && user_range_ok(start, len);
 }
 
+/* Links area a into as's sorted list (as->lock held); -EINVAL if it
+ * overlaps an area. */
+static int vm_area_link(struct addrspace *as, struct vm_area *a)
+{
+	struct list_head *pos;
+	list_for_each(pos, &as->areas) {
+		struct vm_area *o = list_entry(pos, struct vm_area, link);
+		if (o->start < a->end && a->start < o->end)
+			return -EINVAL;
+		if (o->start >= a->end && o->start > a->start)
+			break;
+	}
+	list_add_tail(&a->link, pos); /* keeps the list sorted */
+	vm_area_count(as, a, 1);
+	return 0;
+}
+
+/* Links a new area (map lock held): -EINVAL if it overlaps an area,
+ * -ENOMEM past VM_MAX_MAP_COUNT areas or RLIMIT_AS (as Linux's mmap). */
+static int vm_area_insert_locked(struct addrspace *as, struct vm_area *a)
+{
+	if (as->nr_areas >= VM_MAX_MAP_COUNT)
+		return -ENOMEM;
+	if (a->end - a->start > as->limit_as - MIN(as->total_vm, as->limit_as))
+		return -ENOMEM;
+	return vm_area_link(as, a);
+}
+
 /* Inserts [start, end) (end == start allowed: the empty heap) keeping the
- * list sorted; -EINVAL if it overlaps an area. */
+ * list sorted; errors as vm_area_insert_locked. */
 static int vm_area_insert(struct addrspace *as, vaddr_t start, vaddr_t end, uint32_t flags,
 			  paddr_t phys)
 {
@@ -163,22 +289,14 @@ static int vm_area_insert(struct addrspace *as, vaddr_t start, vaddr_t end, uint
 	if (!a)
 		return -ENOMEM;
 	*a = (struct vm_area){ .start = start, .end = end, .flags = flags, .phys = phys };
-	spin_lock(&as->lock);
-	struct list_head *pos;
-	list_for_each(pos, &as->areas) {
-		struct vm_area *o = list_entry(pos, struct vm_area, link);
-		if (o->start < a->end && a->start < o->end) {
-			spin_unlock(&as->lock);
-			kfree(a);
-			return -EINVAL;
-		}
-		if (o->start >= a->end && o->start > a->start)
-			break;
+	int err = vm_map_lock(as);
+	if (!err) {
+		err = vm_area_insert_locked(as, a);
+		vm_map_unlock(as);
 	}
-	list_add_tail(&a->link, pos); /* keeps the list sorted */
-	vm_recount_noaccess(as);
-	spin_unlock(&as->lock);
-	return 0;
+	if (err)
+		kfree(a);
+	return err;
 }
 
 int vm_area_add(struct addrspace *as, vaddr_t start, uint64_t len, uint32_t flags, paddr_t phys)
@@ -195,12 +313,10 @@ int vm_area_add_empty(struct addrspace *as, vaddr_t start, uint32_t flags)
 	return vm_area_insert(as, start, start, flags, 0);
 }
 
-/* Unmaps one page; frees it if this address space owns it. */
-static void vm_unmap_page(struct addrspace *as, vaddr_t va)
+/* Unmaps one present page; frees it if this address space owns it. */
+static int vm_unmap_pte(struct addrspace *as, vaddr_t va, uint64_t *pte, void *arg)
 {
-	uint64_t *pte = vm_as_pte(as, va, false);
-	if (!pte || !(*pte & PTE_P))
-		return;
+	(void)arg;
 	uint64_t e = *pte;
 	*pte = 0;
 	invlpg(va);
@@ -213,15 +329,79 @@ static void vm_unmap_page(struct addrspace *as, vaddr_t va)
 		if (!(e & PTE_CLIENT))
 			as->resident--;
 	}
+	return 0;
 }
 
 static void vm_unmap_range(struct addrspace *as, vaddr_t start, vaddr_t end)
 {
-	for (vaddr_t va = start; va < end; va += PAGE_SIZE)
-		vm_unmap_page(as, va);
+	vm_walk(as, start, end, vm_unmap_pte, NULL);
 }
 
-/* Splits off [start, end) of area a into its own area or trims a. */
+/* munmap's checks (as->lock held): -EINVAL if a DMA area would be cut in
+ * part (a DMA block goes whole or not at all), -ENOMEM if an area would
+ * split in two at VM_MAX_MAP_COUNT areas (Linux). */
+static int vm_remove_check(struct addrspace *as, vaddr_t start, vaddr_t end)
+{
+	struct list_head *pos;
+	list_for_each(pos, &as->areas) {
+		struct vm_area *a = list_entry(pos, struct vm_area, link);
+		if (a->start >= end)
+			break;
+		if (a->end <= start)
+			continue;
+		bool whole = a->start >= start && a->end <= end;
+		if ((a->flags & VM_DMA) && !whole)
+			return -EINVAL;
+		if (a->start < start && a->end > end && as->nr_areas >= VM_MAX_MAP_COUNT)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Takes [start, end) out of the area list: whole areas move to gone,
+ * others are trimmed or split (tail: a spare area for the split, used
+ * and cleared if needed). The pages stay until the caller unmaps them. */
+static void vm_remove_detach(struct addrspace *as, vaddr_t start, vaddr_t end,
+			     struct vm_area **tail, struct list_head *gone)
+{
+	struct list_head *pos, *tmp;
+	unsigned n = 0;
+	list_for_each_safe(pos, tmp, &as->areas) {
+		struct vm_area *a = list_entry(pos, struct vm_area, link);
+		if (a->start >= end)
+			break;
+		if (a->end <= start)
+			continue;
+		if (!(++n % 256))
+			vm_resched(as); /* map lock held: the list stays */
+		vaddr_t s = MAX(a->start, start), e = MIN(a->end, end);
+		vm_area_count(as, a, -1);
+		if (s == a->start && e == a->end) {
+			list_del(&a->link);
+			list_add_tail(&a->link, gone);
+			continue;
+		} else if (s == a->start) {
+			a->phys += e - a->start;
+			a->start = e;
+		} else if (e == a->end) {
+			a->end = s;
+		} else {
+			struct vm_area *t = *tail;
+			*t = *a;
+			t->phys += e - a->start;
+			t->start = e;
+			a->end = s;
+			list_add(&t->link, &a->link);
+			vm_area_count(as, t, 1);
+			*tail = NULL;
+		}
+		vm_area_count(as, a, 1);
+	}
+}
+
+/* Splits off [start, end) of the areas there and unmaps it: the areas go
+ * first (a fault there fails from then on), then the pages, a chunk at a
+ * time, then what the gone areas own (DMA blocks). */
 int vm_area_remove(struct addrspace *as, vaddr_t start, uint64_t len)
 {
 	if (!vm_range_ok(start, len))
@@ -230,42 +410,30 @@ int vm_area_remove(struct addrspace *as, vaddr_t start, uint64_t len)
 	struct vm_area *tail = kzalloc(sizeof(*tail)); /* in case one area splits */
 	if (!tail)
 		return -ENOMEM;
-	spin_lock(&as->lock);
-	struct list_head *pos, *tmp;
-	list_for_each_safe(pos, tmp, &as->areas) {
-		struct vm_area *a = list_entry(pos, struct vm_area, link);
-		if (a->end <= start || a->start >= end)
-			continue;
-		vaddr_t s = MAX(a->start, start), e = MIN(a->end, end);
-		if ((a->flags & VM_DMA) && (s != a->start || e != a->end)) {
-			vm_recount_noaccess(as); /* areas before it may have gone */
-			spin_unlock(&as->lock);
-			kfree(tail);
-			return -EINVAL; /* a DMA block goes whole or not at all */
-		}
-		vm_unmap_range(as, s, e);
-		if (s == a->start && e == a->end) {
-			list_del(&a->link);
-			vm_area_release(a);
-			kfree(a);
-		} else if (s == a->start) {
-			a->phys += e - a->start;
-			a->start = e;
-		} else if (e == a->end) {
-			a->end = s;
-		} else {
-			*tail = *a;
-			tail->phys += e - a->start;
-			tail->start = e;
-			a->end = s;
-			list_add(&tail->link, &a->link);
-			tail = NULL;
-		}
+	int err = vm_map_lock(as);
+	if (err) {
+		kfree(tail);
+		return err;
 	}
-	vm_recount_noaccess(as);
-	spin_unlock(&as->lock);
+	struct list_head gone = LIST_HEAD_INIT(gone);
+	err = vm_remove_check(as, start, end);
+	if (!err) {
+		vm_remove_detach(as, start, end, &tail, &gone);
+		vm_unmap_range(as, start, end);
+	}
+	vm_map_unlock(as);
+	struct list_head *pos, *tmp;
+	unsigned n = 0;
+	list_for_each_safe(pos, tmp, &gone) {
+		struct vm_area *a = list_entry(pos, struct vm_area, link);
+		list_del(&a->link);
+		vm_area_release(a);
+		kfree(a);
+		if (!(++n % 1024))
+			sched_cond_resched();
+	}
 	kfree(tail);
-	return 0;
+	return err;
 }
 
 int vm_area_add_dma(struct addrspace *as, vaddr_t start, struct page *block, unsigned order)
@@ -273,8 +441,10 @@ int vm_area_add_dma(struct addrspace *as, vaddr_t start, struct page *block, uns
 	uint64_t len = PAGE_SIZE << order;
 	paddr_t pa = page_to_phys(block);
 	int err = vm_area_add(as, start, len, VM_READ | VM_WRITE | VM_DMA, pa);
-	if (err)
+	if (err) {
+		mem_free_pages(block, order); /* no area took it */
 		return err;
+	}
 	spin_lock(&as->lock);
 	for (uint64_t off = 0; off < len && !err; off += PAGE_SIZE) {
 		uint64_t *pte = vm_as_pte(as, start + off, true);
@@ -295,11 +465,24 @@ int vm_map_shared(struct addrspace *as, vaddr_t start, struct page *const *pages
 		  uint32_t flags)
 {
 	flags |= VM_SHARED;
-	int err = vm_area_add(as, start, n * PAGE_SIZE, flags, 0);
-	if (err)
+	if (!vm_range_ok(start, n * PAGE_SIZE))
+		return -EINVAL;
+	struct vm_area *a = kzalloc(sizeof(*a));
+	if (!a)
+		return -ENOMEM;
+	*a = (struct vm_area){ .start = start, .end = start + n * PAGE_SIZE, .flags = flags };
+	/* One map lock hold from the area to its last page: the area cannot
+	 * go while the loop lets others run between chunks (up to 1 GiB). */
+	int err = vm_map_lock(as);
+	if (!err && (err = vm_area_insert_locked(as, a)))
+		vm_map_unlock(as);
+	if (err) {
+		kfree(a);
 		return err;
-	spin_lock(&as->lock);
+	}
 	for (uint64_t i = 0; i < n && !err; i++) {
+		if (i && !(i % 256))
+			vm_resched(as);
 		uint64_t *pte = vm_as_pte(as, start + i * PAGE_SIZE, true);
 		if (!pte) {
 			err = -ENOMEM;
@@ -309,7 +492,7 @@ int vm_map_shared(struct addrspace *as, vaddr_t start, struct page *const *pages
 		*pte = page_to_phys(pages[i]) | vm_pte_flags(flags) | PTE_OWNED;
 		as->resident++;
 	}
-	spin_unlock(&as->lock);
+	vm_map_unlock(as);
 	if (err)
 		vm_area_remove(as, start, n * PAGE_SIZE);
 	return err;
@@ -319,7 +502,9 @@ int vm_area_set_end(struct addrspace *as, vaddr_t start, vaddr_t new_end)
 {
 	if (new_end < start || (new_end & (PAGE_SIZE - 1)) || !user_range_ok(start, new_end - start))
 		return -EINVAL;
-	spin_lock(&as->lock);
+	int err = vm_map_lock(as);
+	if (err)
+		return err;
 	struct vm_area *a = NULL;
 	struct list_head *pos;
 	list_for_each(pos, &as->areas) {
@@ -328,55 +513,67 @@ int vm_area_set_end(struct addrspace *as, vaddr_t start, vaddr_t new_end)
 			break;
 		}
 	}
-	int err = 0;
 	if (!a || (a->flags & (VM_DEVICE | VM_DMA))) {
 		err = -EINVAL;
 	} else if (new_end > a->end) {
 		struct list_head *next = a->link.next;
 		if (next != &as->areas && list_entry(next, struct vm_area, link)->start < new_end)
 			err = -ENOMEM; /* would run into the next area */
-		else
+		else if (new_end - a->end > as->limit_as - MIN(as->total_vm, as->limit_as))
+			err = -ENOMEM; /* RLIMIT_AS */
+		else {
+			vm_area_count(as, a, -1);
 			a->end = new_end;
+			vm_area_count(as, a, 1);
+		}
 	} else {
-		vm_unmap_range(as, new_end, a->end);
+		/* The area shrinks first: a fault beyond fails meanwhile. */
+		vaddr_t old_end = a->end;
+		vm_area_count(as, a, -1);
 		a->end = new_end;
+		vm_area_count(as, a, 1);
+		vm_unmap_range(as, new_end, old_end);
 	}
-	spin_unlock(&as->lock);
+	vm_map_unlock(as);
 	return err;
 }
 
-/* Splits area a at addr (a->start < addr < a->end): a keeps the low part. */
-static int vm_area_split(struct vm_area *a, vaddr_t addr)
+/* Splits area a at addr (a->start < addr < a->end): a keeps the low part.
+ * -ENOMEM at VM_MAX_MAP_COUNT areas (Linux's mprotect) or without memory. */
+static int vm_area_split(struct addrspace *as, struct vm_area *a, vaddr_t addr)
 {
+	if (as->nr_areas >= VM_MAX_MAP_COUNT)
+		return -ENOMEM;
 	struct vm_area *hi = kzalloc(sizeof(*hi));
 	if (!hi)
 		return -ENOMEM;
+	vm_area_count(as, a, -1);
 	*hi = *a;
 	if (a->flags & (VM_DEVICE | VM_DMA))
 		hi->phys += addr - a->start;
 	hi->start = addr;
 	a->end = addr;
 	list_add(&hi->link, &a->link);
+	vm_area_count(as, a, 1);
+	vm_area_count(as, hi, 1);
 	return 0;
 }
 
-/* New permissions for the present pages of [s, e). */
-static void vm_protect_ptes(struct addrspace *as, vaddr_t s, vaddr_t e, uint32_t flags)
+/* New permissions (arg: the area's flags) for one present page. */
+static int vm_protect_pte(struct addrspace *as, vaddr_t va, uint64_t *pte, void *arg)
 {
-	for (vaddr_t va = s; va < e; va += PAGE_SIZE) {
-		uint64_t *pte = vm_as_pte(as, va, false);
-		if (!pte || !(*pte & PTE_P))
-			continue;
-		uint64_t v = *pte & ~(PTE_W | PTE_NX | PTE_U);
-		if (flags & VM_ACCESS)
-			v |= PTE_U;	/* PROT_NONE: present, but not the user's */
-		if ((flags & VM_WRITE) && !(v & PTE_COW))
-			v |= PTE_W;	/* copy-on-write pages get W when copied */
-		if (!(flags & VM_EXEC))
-			v |= PTE_NX;
-		*pte = v;
-		invlpg(va);
-	}
+	(void)as;
+	uint32_t flags = *(const uint32_t *)arg;
+	uint64_t v = *pte & ~(PTE_W | PTE_NX | PTE_U);
+	if (flags & VM_ACCESS)
+		v |= PTE_U;	/* PROT_NONE: present, but not the user's */
+	if ((flags & VM_WRITE) && !(v & PTE_COW))
+		v |= PTE_W;	/* copy-on-write pages get W when copied */
+	if (!(flags & VM_EXEC))
+		v |= PTE_NX;
+	*pte = v;
+	invlpg(va);
+	return 0;
 }
 
 int vm_protect(struct addrspace *as, vaddr_t start, uint64_t len, uint32_t prot)
@@ -384,7 +581,9 @@ int vm_protect(struct addrspace *as, vaddr_t start, uint64_t len, uint32_t prot)
 	if (!vm_range_ok(start, len) || (prot & ~(VM_READ | VM_WRITE | VM_EXEC)))
 		return -EINVAL;
 	vaddr_t end = start + len;
-	spin_lock(&as->lock);
+	int err = vm_map_lock(as);
+	if (err)
+		return err;
 	/* Linux: every page of the range must be mapped. */
 	vaddr_t covered = start;
 	struct list_head *pos;
@@ -393,26 +592,31 @@ int vm_protect(struct addrspace *as, vaddr_t start, uint64_t len, uint32_t prot)
 		if (a->start <= covered && a->end > covered)
 			covered = a->end;
 	}
-	int err = covered < end ? -ENOMEM : 0;
+	err = covered < end ? -ENOMEM : 0;
 	list_for_each(pos, &as->areas) {
 		struct vm_area *a = list_entry(pos, struct vm_area, link);
-		if (err || a->end <= start || a->start >= end)
+		if (err || a->start >= end)
+			break;
+		if (a->end <= start)
 			continue;
 		if (a->flags & VM_DMA) {
 			err = -EINVAL;
 			break;
 		}
-		if (a->start < start && (err = vm_area_split(a, start)))
+		if (a->start < start && (err = vm_area_split(as, a, start)))
 			break;
 		if (a->start < start)
 			continue; /* the piece after the split comes next */
-		if (a->end > end && (err = vm_area_split(a, end)))
+		if (a->end > end && (err = vm_area_split(as, a, end)))
 			break;
+		vm_area_count(as, a, -1);
 		a->flags = (a->flags & ~(VM_READ | VM_WRITE | VM_EXEC)) | prot;
-		vm_protect_ptes(as, a->start, a->end, a->flags);
+		vm_area_count(as, a, 1);
+		/* The list stays put while the walk reschedules (map lock). */
+		uint32_t flags = a->flags;
+		vm_walk(as, a->start, a->end, vm_protect_pte, &flags);
 	}
-	vm_recount_noaccess(as);
-	spin_unlock(&as->lock);
+	vm_map_unlock(as);
 	return err;
 }
 
@@ -512,12 +716,24 @@ int vm_fill(struct addrspace *as, vaddr_t start, uint64_t len, struct cgroup *cg
 {
 	if (!vm_range_ok(start, len))
 		return -EINVAL;
-	int err = 0;
-	spin_lock(&as->lock);
+	int err = vm_map_lock(as);
+	if (err)
+		return err;
 	if (!vm_fillable(as, start, start + len))
 		err = -EINVAL;
+	struct vm_area *a = NULL;
 	for (vaddr_t va = start; !err && va < start + len; va += PAGE_SIZE) {
-		struct vm_area *a = vm_area_find(as, va);
+		/* Each page is allocated (bounded by memory and its limit):
+		 * a switch may come between two, and a kill ends it. */
+		if (!(va & ((64 * PAGE_SIZE) - 1))) {
+			vm_resched(as);
+			if (current_thread()->kill_pending) {
+				err = -EINTR;
+				break;
+			}
+		}
+		if (!a || va >= a->end)
+			a = vm_area_find(as, va);
 		uint64_t *pte = vm_as_pte(as, va, true);
 		if (!pte) {
 			err = -ENOMEM;
@@ -532,7 +748,7 @@ int vm_fill(struct addrspace *as, vaddr_t start, uint64_t len, struct cgroup *cg
 		}
 		*pte = virt_to_phys(page) | vm_pte_flags(a->flags) | PTE_OWNED | PTE_CLIENT;
 	}
-	spin_unlock(&as->lock);
+	vm_map_unlock(as);
 	return err;
 }
 
@@ -540,11 +756,13 @@ int vm_discard(struct addrspace *as, vaddr_t start, uint64_t len)
 {
 	if (!vm_range_ok(start, len))
 		return -EINVAL;
-	spin_lock(&as->lock);
-	int err = vm_fillable(as, start, start + len) ? 0 : -EINVAL;
+	int err = vm_map_lock(as);
+	if (err)
+		return err;
+	err = vm_fillable(as, start, start + len) ? 0 : -EINVAL;
 	if (!err)
 		vm_unmap_range(as, start, start + len);
-	spin_unlock(&as->lock);
+	vm_map_unlock(as);
 	return err;
 }
 
@@ -566,25 +784,25 @@ static uint64_t vm_fork_pte(uint64_t *ppte, const struct vm_area *a)
 	return e;
 }
 
-static int vm_fork_range(struct addrspace *parent, struct addrspace *child,
-			 const struct vm_area *a)
+struct vm_fork_arg {
+	struct addrspace *child;
+	const struct vm_area *area;
+};
+
+/* fork: one present page of the parent's area, into the child. */
+static int vm_fork_one(struct addrspace *parent, vaddr_t va, uint64_t *ppte, void *arg)
 {
-	for (vaddr_t va = a->start; va < a->end; va += PAGE_SIZE) {
-		/* Skip untouched stretches a page directory at a time. */
-		uint64_t *ppte = vm_as_pte(parent, va, false);
-		if (!ppte) {
-			va = ALIGN_UP(va + 1, 2ull << 20) - PAGE_SIZE;
-			continue;
-		}
-		if (!(*ppte & PTE_P))
-			continue;
-		uint64_t *cpte = vm_as_pte(child, va, true);
-		if (!cpte)
-			return -ENOMEM;
-		*cpte = vm_fork_pte(ppte, a);
-		if (*cpte & PTE_OWNED)
-			child->resident++;
-	}
+	(void)parent;
+	struct vm_fork_arg *f = arg;
+	uint64_t *cpte = vm_as_pte(f->child, va, true);
+	if (!cpte)
+		return -ENOMEM;
+	uint64_t was = *ppte;
+	*cpte = vm_fork_pte(ppte, f->area);
+	if (*ppte != was)
+		invlpg(va); /* the walk may let the parent's other threads run */
+	if (*cpte & PTE_OWNED)
+		f->child->resident++;
 	return 0;
 }
 
@@ -595,19 +813,34 @@ struct addrspace *vm_as_fork(struct addrspace *as, struct cgroup *cg, int *err)
 		return NULL;
 	child->brk_start = as->brk_start;
 	child->brk = as->brk;
-	spin_lock(&as->lock);
+	vm_as_inherit_limits(child, as);
+	if ((*err = vm_map_lock(as))) {
+		vm_as_destroy(child);
+		return NULL;
+	}
+	/* The child is nobody else's yet: its lock is not needed. */
 	struct list_head *pos;
 	list_for_each(pos, &as->areas) {
 		const struct vm_area *a = list_entry(pos, struct vm_area, link);
 		if (a->flags & VM_DMA)
 			continue;	/* a device buffer has one owner */
-		*err = vm_area_insert(child, a->start, a->end, a->flags, a->phys);
-		if (!*err)
-			*err = vm_fork_range(as, child, a);
-		if (*err)
+		struct vm_area *c = kzalloc(sizeof(*c));
+		if (!c) {
+			*err = -ENOMEM;
+			break;
+		}
+		*c = (struct vm_area){ .start = a->start, .end = a->end, .flags = a->flags,
+				       .phys = a->phys };
+		/* In order and apart already: appended, not searched for
+		 * (a search would make forking VM_MAX_MAP_COUNT areas
+		 * quadratic). */
+		list_add_tail(&c->link, &child->areas);
+		vm_area_count(child, c, 1);
+		struct vm_fork_arg arg = { child, a };
+		if ((*err = vm_walk(as, a->start, a->end, vm_fork_one, &arg)))
 			break;
 	}
-	spin_unlock(&as->lock);
+	vm_map_unlock(as);
 	write_cr3(read_cr3()); /* parent pages just became read-only */
 	if (*err) {
 		vm_as_destroy(child);
@@ -697,13 +930,20 @@ void vm_as_destroy(struct addrspace *as)
 {
 	if (__atomic_sub_fetch(&as->refs, 1, __ATOMIC_ACQ_REL) != 0)
 		return;
+	/* Nobody else uses it: the walks may reschedule without the map
+	 * lock. Every page lies in some area, so one walk finds them all. */
+	spin_lock(&as->lock);
+	vm_unmap_range(as, USER_BASE, USER_TOP);
+	spin_unlock(&as->lock);
 	struct list_head *pos, *tmp;
+	unsigned n = 0;
 	list_for_each_safe(pos, tmp, &as->areas) {
 		struct vm_area *a = list_entry(pos, struct vm_area, link);
-		vm_unmap_range(as, a->start, a->end);
 		list_del(&a->link);
 		vm_area_release(a);
 		kfree(a);
+		if (!(++n % 1024))
+			sched_cond_resched(); /* up to VM_MAX_MAP_COUNT of them */
 	}
 	if (read_cr3() == as->root)
 		vm_switch_to(NULL);

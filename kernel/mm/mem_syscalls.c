@@ -1,5 +1,6 @@
 /* Anonymous memory for user processes. */
 #include "abi/errno.h"
+#include "abi/procinfo.h"
 #include "addrspace.h"
 #include "cgroup.h"
 #include "memcg.h"
@@ -47,6 +48,35 @@ long sys_mem_protect(uint64_t addr, size_t len, int prot)
 {
 	struct addrspace *as = current_thread()->proc->as;
 	return as ? vm_protect(as, addr, len, (uint32_t)prot) : -EINVAL;
+}
+
+/* Linux's prlimit on the caller, for RLIMIT_AS: a lower hard limit is
+ * for anyone, a higher one for root (CAP_SYS_RESOURCE) only; the soft
+ * limit may not exceed the hard one. Mappings made already stay. */
+long sys_prlimit(int resource, const struct k_rlimit *new_lim, struct k_rlimit *old_lim)
+{
+	struct proc *p = current_thread()->proc;
+	struct addrspace *as = p->as;
+	struct k_rlimit nl, ol;
+	if (resource != K_RLIMIT_AS || !as)
+		return -EINVAL;
+	if (new_lim && copy_from_user(&nl, new_lim, sizeof(nl)))
+		return -EFAULT;
+	if (new_lim && nl.cur > nl.max)
+		return -EINVAL;
+	spin_lock(&as->lock);
+	ol = (struct k_rlimit){ as->limit_as, as->limit_as_max };
+	long r = 0;
+	if (new_lim && nl.max > as->limit_as_max && p->cred.euid != 0)
+		r = -EPERM;
+	else if (new_lim) {
+		as->limit_as = nl.cur;
+		as->limit_as_max = nl.max;
+	}
+	spin_unlock(&as->lock);
+	if (!r && old_lim && copy_to_user(old_lim, &ol, sizeof(ol)))
+		return -EFAULT;
+	return r;
 }
 
 /* What charging for a client left on the server thread belongs to the

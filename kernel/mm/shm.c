@@ -64,7 +64,7 @@ long sys_shm_create(size_t len)
 		memset(page_to_virt(s->pages[i]), 0, PAGE_SIZE);
 	}
 	if (r == 0)
-		r = handle_install(p, &s->obj);
+		r = handle_install(p, &s->obj, HANDLE_RIGHTS_SHM);
 	kobj_put(&s->obj); /* on failure this frees what was allocated */
 	return r;
 }
@@ -74,9 +74,13 @@ long sys_shm_map(int h, int prot)
 	struct proc *p = current_thread()->proc;
 	if (prot & ~(VM_READ | VM_WRITE))
 		return -EINVAL;
-	struct kobj *o = handle_get(p, h, KOBJ_SHM);
+	/* a mapping needs MAP, and READ / WRITE for what it allows */
+	uint32_t need = HANDLE_RIGHT_MAP | (prot & VM_READ ? HANDLE_RIGHT_READ : 0) |
+			(prot & VM_WRITE ? HANDLE_RIGHT_WRITE : 0);
+	long err;
+	struct kobj *o = handle_get_rights(p, h, KOBJ_KIND(KOBJ_SHM), need, &err);
 	if (!o)
-		return -EBADF;
+		return err;
 	struct shm *s = container_of(o, struct shm, obj);
 	uint64_t len = s->npages * PAGE_SIZE;
 	vaddr_t va = vm_find_free(p->as, SHM_MAP_BASE, len);

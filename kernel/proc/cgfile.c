@@ -74,7 +74,10 @@ int cgfile_create(struct cgroup *cg, const struct cftype *cft, int flags, uint32
 	f->flags = flags;
 	f->lock = (struct spinlock)SPINLOCK_INIT("cgfile");
 	f->seen_seq = cgfile_seq(f); /* opening counts as having looked */
-	int h = handle_install(self, &f->obj);
+	int acc = flags & O_ACCMODE_FLAG; /* the open mode, as rights */
+	uint32_t rights = HANDLE_RIGHTS_BASIC | (acc != O_WRONLY_FLAG ? HANDLE_RIGHT_READ : 0) |
+			  (acc != O_RDONLY_FLAG ? HANDLE_RIGHT_WRITE : 0);
+	int h = handle_install(self, &f->obj, rights);
 	kobj_put(&f->obj);
 	return h;
 }

@@ -89,6 +89,7 @@ static long exec_image(const struct exec_image *im, const char *path, const char
 	kfree(a);
 	/* Point of no return: switch to the new image. */
 	struct addrspace *old = p->as;
+	vm_as_inherit_limits(as, old); /* execve keeps rlimits */
 	p->as = as;
 	vm_switch_to(as);
 	vm_as_destroy(old);

@@ -19,6 +19,7 @@ void proc_copy_handles(struct proc *from, struct proc *to, bool skip_cloexec)
 			kobj_get(o);
 			to->handles.slots[h] = o;
 			to->handles.flags[h] = from->handles.flags[h];
+			to->handles.access[h] = from->handles.access[h]; /* the same rights */
 		}
 	}
 	spin_unlock(&from->handles.lock);

@@ -1,4 +1,6 @@
-/* Handle tables and object reference counting. */
+/* Handle tables and object reference counting, and the rights each
+ * handle carries (docs/security.md): checked here, in the one lookup every
+ * system call that takes a handle makes. */
 #include "kobj.h"
 #include "abi/errno.h"
 #include "cgroup.h"
@@ -28,11 +30,6 @@ void *kobj_alloc(size_t size, enum kobj_type type, struct cgroup *cg,
 	return o;
 }
 
-void kobj_get(struct kobj *o)
-{
-	__atomic_add_fetch(&o->refcount, 1, __ATOMIC_RELAXED);
-}
-
 void kobj_put(struct kobj *o)
 {
 	if (__atomic_sub_fetch(&o->refcount, 1, __ATOMIC_ACQ_REL) != 0)
@@ -51,10 +48,11 @@ void handle_table_init(struct handle_table *t)
 	for (int i = 0; i < HANDLE_MAX; i++) {
 		t->slots[i] = NULL;
 		t->flags[i] = 0;
+		t->access[i] = 0;
 	}
 }
 
-int handle_install(struct proc *p, struct kobj *o)
+int handle_install(struct proc *p, struct kobj *o, uint32_t rights)
 {
 	struct handle_table *t = &p->handles;
 	spin_lock(&t->lock);
@@ -62,6 +60,8 @@ int handle_install(struct proc *p, struct kobj *o)
 		if (!t->slots[h]) {
 			kobj_get(o);
 			t->slots[h] = o;
+			t->flags[h] = 0;
+			t->access[h] = HANDLE_ACCESS(o->type, rights);
 			spin_unlock(&t->lock);
 			return h;
 		}
@@ -85,6 +85,17 @@ struct kobj *handle_get(struct proc *p, int h, enum kobj_type type)
 	return o;
 }
 
+struct kobj *handle_get_rights(struct proc *p, int h, uint32_t kinds, uint32_t need, long *err)
+{
+	return handle_table_get(&p->handles, h, kinds, need, err, NULL);
+}
+
+struct kobj *handle_get_rights_of(struct proc *p, int h, uint32_t kinds, uint32_t need, long *err,
+				  uint32_t *have)
+{
+	return handle_table_get(&p->handles, h, kinds, need, err, have);
+}
+
 int handle_close(struct proc *p, int h)
 {
 	struct handle_table *t = &p->handles;
@@ -94,6 +105,7 @@ int handle_close(struct proc *p, int h)
 	struct kobj *o = t->slots[h];
 	t->slots[h] = NULL;
 	t->flags[h] = 0;
+	t->access[h] = 0;
 	spin_unlock(&t->lock);
 	if (!o)
 		return -EBADF;
@@ -129,9 +141,10 @@ void handle_close_on_exec(struct proc *p)
 			handle_close(p, h);
 }
 
-/* Installs o at the lowest free slot >= min (F_DUPFD), or exactly at
- * target, replacing what was there (dup2). */
-static int handle_place(struct proc *p, struct kobj *o, int min, int target, uint8_t flags)
+/* Installs o with rights at the lowest free slot >= min (F_DUPFD), or
+ * exactly at target, replacing what was there (dup2). */
+static int handle_place(struct proc *p, struct kobj *o, int min, int target, uint8_t flags,
+			uint32_t rights)
 {
 	struct handle_table *t = &p->handles;
 	struct kobj *old = NULL;
@@ -149,6 +162,7 @@ static int handle_place(struct proc *p, struct kobj *o, int min, int target, uin
 		kobj_get(o);
 		t->slots[h] = o;
 		t->flags[h] = flags;
+		t->access[h] = HANDLE_ACCESS(o->type, rights);
 	}
 	spin_unlock(&t->lock);
 	if (old)
@@ -156,15 +170,24 @@ static int handle_place(struct proc *p, struct kobj *o, int min, int target, uin
 	return h;
 }
 
+/* The object behind h for a duplicate (h needs HANDLE_RIGHT_DUP), and the
+ * rights the duplicate gets: the same. */
+static struct kobj *handle_get_for_dup(struct proc *p, int h, uint32_t *rights, long *err)
+{
+	return handle_get_rights_of(p, h, KOBJ_KINDS_ANY, HANDLE_RIGHT_DUP, err, rights);
+}
+
 long sys_handle_dup(int h, int min, int flags)
 {
 	struct proc *p = current_thread()->proc;
 	if (min < 0 || min >= HANDLE_MAX || (flags & ~HANDLE_CLOEXEC))
 		return -EINVAL;
-	struct kobj *o = handle_get(p, h, KOBJ_ANY);
+	uint32_t rights;
+	long r;
+	struct kobj *o = handle_get_for_dup(p, h, &rights, &r);
 	if (!o)
-		return -EBADF;
-	long r = handle_place(p, o, min, -1, (uint8_t)flags);
+		return r;
+	r = handle_place(p, o, min, -1, (uint8_t)flags, rights);
 	kobj_put(o);
 	return r;
 }
@@ -174,10 +197,12 @@ long sys_handle_dup2(int h, int target, int flags)
 	struct proc *p = current_thread()->proc;
 	if (target < 0 || target >= HANDLE_MAX || (flags & ~HANDLE_CLOEXEC))
 		return -EBADF;
-	struct kobj *o = handle_get(p, h, KOBJ_ANY);
+	uint32_t rights;
+	long r;
+	struct kobj *o = handle_get_for_dup(p, h, &rights, &r);
 	if (!o)
-		return -EBADF;
-	long r = h == target ? h : handle_place(p, o, 0, target, (uint8_t)flags);
+		return r;
+	r = h == target ? h : handle_place(p, o, 0, target, (uint8_t)flags, rights);
 	kobj_put(o);
 	return r;
 }
@@ -191,6 +216,28 @@ long sys_handle_flags(int h, int set)
 	long r = t->slots[h] ? t->flags[h] : -EBADF;
 	if (r >= 0 && set >= 0)
 		t->flags[h] = (uint8_t)set;
+	spin_unlock(&t->lock);
+	return r;
+}
+
+long sys_handle_rights(int h, int64_t keep)
+{
+	struct handle_table *t = &current_thread()->proc->handles;
+	if ((unsigned)h >= HANDLE_MAX)
+		return -EBADF;
+	if (keep < -1 || keep > HANDLE_RIGHTS_ALL)
+		return -EINVAL;
+	spin_lock(&t->lock);
+	uint32_t a = t->access[h];
+	long r = t->slots[h] ? (long)HANDLE_ACCESS_RIGHTS(a) : -EBADF;
+	if (r >= 0 && keep >= 0) {
+		if ((uint64_t)keep & ~(uint64_t)r) {
+			r = -EPERM; /* fewer, never more */
+		} else {
+			t->access[h] = (a & ~HANDLE_RIGHTS_ALL) | (uint32_t)keep;
+			r = keep;
+		}
+	}
 	spin_unlock(&t->lock);
 	return r;
 }

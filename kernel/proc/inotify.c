@@ -114,25 +114,32 @@ long sys_inotify_init1(int flags)
 	waitq_init(&in->readers);
 	in->next_wd = 1;
 	in->flags = flags & O_NONBLOCK_FLAG;
-	int h = handle_install(self, &in->obj);
+	int h = handle_install(self, &in->obj, HANDLE_RIGHTS_BASIC | HANDLE_RIGHT_READ | HANDLE_RIGHT_MANAGE);
 	kobj_put(&in->obj);
 	return h;
 }
 
-static struct inotify *inotify_get(int h)
+/* Inotify instance h; changing its watches needs HANDLE_RIGHT_MANAGE
+ * (*err -EBADF, -EPERM). */
+static struct inotify *inotify_get(int h, long *err)
 {
-	struct kobj *o = handle_get(current_thread()->proc, h, KOBJ_INOTIFY);
+	struct kobj *o = handle_get_rights(current_thread()->proc, h, KOBJ_KIND(KOBJ_INOTIFY),
+					   HANDLE_RIGHT_MANAGE, err);
 	return o ? container_of(o, struct inotify, obj) : NULL;
 }
 
 long sys_inotify_watch_fd(int ifd, int fd, uint32_t mask)
 {
-	struct inotify *in = inotify_get(ifd);
+	long r;
+	struct inotify *in = inotify_get(ifd, &r);
 	if (!in)
-		return -EBADF;
-	struct kobj *o = handle_get(current_thread()->proc, fd, KOBJ_ANY);
+		return r;
+	/* Linux's inotify_add_watch needs read access to the file: here the
+	 * descriptor's READ right (-EACCES without, as Linux). */
+	uint32_t have = 0;
+	struct kobj *o = handle_get_rights_of(current_thread()->proc, fd, KOBJ_KINDS_ANY, 0, &r, &have);
 	struct cgfile *f = cgfile_of(o);
-	long r = !o ? -EBADF : !f ? -EOPNOTSUPP : !(mask & 0xfff) ? -EINVAL : 0;
+	r = !o ? -EBADF : !f ? -EOPNOTSUPP : !(have & HANDLE_RIGHT_READ) ? -EACCES : !(mask & 0xfff) ? -EINVAL : 0;
 	if (!r && (mask & IN_MASK_ADD) && (mask & IN_MASK_CREATE))
 		r = -EINVAL;
 	if (!r) { /* the same file watched again: its watch, as Linux's (one per inode) */
@@ -177,9 +184,10 @@ long sys_inotify_watch_fd(int ifd, int fd, uint32_t mask)
 
 long sys_inotify_rm_watch(int ifd, int wd)
 {
-	struct inotify *in = inotify_get(ifd);
+	long err;
+	struct inotify *in = inotify_get(ifd, &err);
 	if (!in)
-		return -EBADF;
+		return err;
 	struct inotify_watch *found = NULL;
 	struct list_head *pos;
 	cg_lock(); /* cg_lock, then the inotify's lock, as cgfs_notify_locked */

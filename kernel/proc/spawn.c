@@ -233,12 +233,13 @@ int proc_spawn_stdio(const char *path, const char *const argv[], struct cgroup *
 		return err;
 	}
 	p->caps = caps;
+	vm_as_inherit_limits(as, parent->as);
 	p->as = as;
 	proc_set_cmdline(p, argv);
 	signal_init_proc(p, p, true); /* a new program: handlers reset */
 	proc_copy_handles(parent, p, true); /* descriptors, as fork + exec */
 	for (int fd = 0; stdio && fd < 3; fd++)
-		handle_install(p, stdio);
+		handle_install(p, stdio, HANDLE_RIGHTS_CLIENT); /* a client's, as ns_lookup gives */
 	if (parent == &kernel_proc)
 		p->pgid = p->sid = p->pid; /* started by the kernel: a session of its own */
 	struct thread *t = user_thread_create(p, cg, entry, rsp, 0, &err);

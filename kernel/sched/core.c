@@ -8,6 +8,7 @@
 #include "dev.h"
 #include "panic.h"
 #include "percpu.h"
+#include "printk.h"
 #include "proc.h"
 #include "spinlock.h"
 #include "timer.h"
@@ -146,13 +147,33 @@ void sched_resched_check(void)
 	sched_need_resched_if(this_rq());
 }
 
-/* Makes t runnable; caller holds sched_lock. */
+/* Threads found on a wait or timeout list while not blocked (a broken
+ * invariant: see sched_wake_locked); sched_stray_waiters() reads it. */
+static uint64_t stray_waiters;
+
+uint64_t sched_stray_waiters(void)
+{
+	return __atomic_load_n(&stray_waiters, __ATOMIC_RELAXED);
+}
+
+/* Makes t runnable; caller holds sched_lock. A thread that is not blocked
+ * has nothing to wake, but if it still sits on a wait or timeout list it
+ * is taken off: every `while (!list_empty(q)) wake(first)` loop must end
+ * (issue 16: such a thread made them spin forever). */
 static void sched_wake_locked(struct thread *t, int result)
 {
 	struct runqueue *rq = this_rq();
 
-	if (t->state != THREAD_BLOCKED)
+	if (t->state != THREAD_BLOCKED) {
+		if (!list_empty(&t->wait_link) || !list_empty(&t->timer_link)) {
+			if (__atomic_fetch_add(&stray_waiters, 1, __ATOMIC_RELAXED) == 0)
+				printk("sched: thread %s (state %d) was on a wait list\n", t->name,
+				       (int)t->state);
+			list_del(&t->wait_link);
+			sched_timeout_remove(t);
+		}
 		return;
+	}
 	t->wake_result = result;
 	t->state = THREAD_RUNNABLE;
 	t->woken_at = clock_ns();
@@ -202,10 +223,29 @@ static void schedule_locked(void)
 	struct sched_entity *cur = rq->curr_se;
 	if (cur && cur->on_rq && sched_sc_leaf(se_thread(cur))->state != THREAD_RUNNABLE)
 		sched_dequeue(cur);
+	/* So does the thread's own entity when it ran on another's (a server
+	 * on its caller's context whose own entity came back when the call
+	 * was aborted, sched_ipc_abort_locked) and now blocks or dies: left
+	 * queued, it would be picked while blocked (running with its
+	 * wait_link still on a list) or after it was freed (a switch to a
+	 * saved stack pointer of 0). Issue 16, findings 2 and 6. */
+	if (prev != rq->idle && &prev->se != cur && prev->se.on_rq &&
+	    sched_sc_leaf(prev)->state != THREAD_RUNNABLE)
+		sched_dequeue(&prev->se);
 	struct sched_entity *se = sched_pick_next(rq->root, now);
+	/* Never run a thread that is not runnable: an entity queued against
+	 * that rule (a path that bypasses the checks above, such as a
+	 * hand-off's fast switch) leaves the queue here, counted as stray. */
+	while (se && sched_sc_leaf(se_thread(se))->state != THREAD_RUNNABLE) {
+		if (__atomic_fetch_add(&stray_waiters, 1, __ATOMIC_RELAXED) == 0)
+			printk("sched: %s was queued while not runnable\n", se_thread(se)->name);
+		sched_dequeue(se);
+		se = sched_pick_next(rq->root, now);
+	}
 	sched_psi_switch(rq->curr_se, se);
 	rq->curr_se = se;
 	this_cpu()->need_resched = 0;
+	softlockup_touch();
 	sched_switch_to(rq, prev, se ? sched_sc_leaf(se_thread(se)) : rq->idle);
 }
 
@@ -214,6 +254,13 @@ void schedule(void)
 	uint64_t f = spin_lock_irqsave(&sched_lock);
 	schedule_locked();
 	spin_unlock_irqrestore(&sched_lock, f);
+}
+
+void sched_cond_resched(void)
+{
+	struct cpu *cpu = this_cpu();
+	if (cpu->need_resched && cpu->preempt_count == 0)
+		schedule();
 }
 
 void sched_yield(void)
@@ -260,6 +307,11 @@ static void sched_sample_cputime(struct thread *t, bool user_mode)
 			cg->cpu_system_ticks++;
 		cg->cpu_nice_ticks += niced;
 	}
+}
+
+bool sched_idle_running(void)
+{
+	return this_cpu()->current == this_rq()->idle;
 }
 
 void sched_tick(bool user_mode)
@@ -543,9 +595,10 @@ void sched_ipc_take_caller_locked(struct thread *caller)
 	sched_link_donation(caller, server);
 	sched_update_curr(rq, clock_ns());
 	sched_queue_chain(caller);
-	/* If the server ran on its own entity, that entity now rests; if it
-	 * ran on a previous caller's, that one was handed back already. */
-	if (rq->curr_se == &server->se && server->se.on_rq)
+	/* The server's own entity now rests: it ran on it, or it was queued
+	 * again when a previous caller's call was aborted while the server
+	 * ran on that caller's context (sched_ipc_abort_locked). */
+	if (server->se.on_rq)
 		sched_dequeue(&server->se);
 	schedule_locked();
 }
@@ -590,11 +643,12 @@ void sched_ipc_abort_locked(struct thread *caller, int result, bool server_lives
 	struct thread *server = caller->ipc_server;
 	if (server) {
 		server->ipc_caller = NULL;
-		/* The server now heads its own chain: a server in a call of its
-		 * own (DONATING to the next server) too, or that one would
-		 * never run again (nothing else queues the chain's root). */
-		if (server_lives && (server->state == THREAD_RUNNABLE || server->state == THREAD_DONATING) &&
-		    !server->se.on_rq)
+		/* The server now heads its own chain: queued if what it runs
+		 * can go on, be it the server itself or, when it is in a call
+		 * of its own (DONATING: the VFS calling tmpfs), the end of that
+		 * chain; else the wake-up of that end queues it (its root). A
+		 * DONATING server left out used to never run again. */
+		if (server_lives && !server->se.on_rq && sched_sc_leaf(server)->state == THREAD_RUNNABLE)
 			sched_enqueue(&server->se);
 	}
 	caller->ipc_server = NULL;

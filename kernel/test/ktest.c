@@ -1,4 +1,5 @@
 #include "ktest.h"
+#include "spinlock.h"
 #include "abi/qemu_exit.h"
 #include "arch/x86.h"
 #include "format.h"
@@ -53,6 +54,17 @@ static __attribute__((noinline)) void ktest_fault_outer(void)
 	__asm__ volatile("" ::: "memory");
 }
 
+/* Spins with a spinlock held and interrupts on: the soft-lockup
+ * detector must panic and name this function. */
+static __attribute__((noinline)) void ktest_softlockup_spin(void)
+{
+	static struct spinlock lock = SPINLOCK_INIT("ktest_softlockup");
+	spin_lock(&lock);
+	cpu_sti();
+	for (;;)
+		cpu_pause();
+}
+
 /* Boots that must end badly, to prove the host runner notices. */
 static void ktest_crash_modes(const char *filter)
 {
@@ -67,6 +79,10 @@ static void ktest_crash_modes(const char *filter)
 			cpu_cli();
 			cpu_hlt();
 		}
+	}
+	if (strcmp(filter, "softlockup") == 0) {
+		printk("# run softlockup\n# spinning with a spinlock held, interrupts on\n");
+		ktest_softlockup_spin();
 	}
 	if (strcmp(filter, "triple") == 0) {
 		struct { uint16_t limit; uint64_t base; } __packed empty = { 0, 0 };

@@ -6,6 +6,8 @@
 #include "pmm.h"
 #include "proc.h"
 #include "sched.h"
+#include "sched_fair.h"
+#include "spinlock.h"
 #include "timer.h"
 
 #define MS 1000000ull
@@ -117,6 +119,64 @@ KTEST(sched_waitq_wakeup)
 	KT_EXPECT(kthread_create("waker", waker_thread, NULL, NULL, &err) != NULL);
 	KT_EXPECT_EQ(waitq_wait(&wake_wq, NULL, clock_ns() + 2000 * MS), 42);
 	KT_EXPECT(wait_done(1));
+}
+
+/* Issue 16, finding 6: a thread that is not blocked but sits on a wait
+ * list (set up directly here) made waitq_wake_all spin forever in
+ * list_empty, since the wake-up returned without taking it off. */
+KTEST(sched_wake_all_ends_with_stray_waiter)
+{
+	struct waitq wq;
+	waitq_init(&wq);
+	struct thread *self = current_thread();
+	uint64_t stray = sched_stray_waiters();
+	uint64_t f = spin_lock_irqsave(&sched_lock);
+	list_add_tail(&self->wait_link, &wq.waiters); /* RUNNABLE, yet listed */
+	spin_unlock_irqrestore(&sched_lock, f);
+	KT_EXPECT_EQ(waitq_wake_all(&wq, 0), 1);
+	KT_EXPECT(list_empty(&wq.waiters));
+	KT_EXPECT(list_empty(&self->wait_link));
+	KT_EXPECT_EQ(sched_stray_waiters(), stray + 1);
+}
+
+static struct waitq stray_wq = WAITQ_INIT(stray_wq);
+static volatile int stray_woke;
+
+static long stray_thread(void *arg)
+{
+	(void)arg;
+	int r = waitq_wait(&stray_wq, NULL, 0);
+	stray_woke = r == 0 ? 1 : 2;
+	__atomic_add_fetch(&threads_done, 1, __ATOMIC_SEQ_CST);
+	return 0;
+}
+
+/* Issue 16, findings 2 and 6: a blocked thread whose own entity is queued
+ * (the state an aborted IPC call left behind) must not run until woken:
+ * run, it returned from its wait with its wait_link still listed. */
+KTEST(sched_never_runs_blocked_thread)
+{
+	int err;
+	threads_done = 0;
+	stray_woke = 0;
+	struct thread *t = kthread_create("stray", stray_thread, NULL, NULL, &err);
+	KT_EXPECT(t != NULL);
+	if (!t)
+		return;
+	sched_sleep_until(clock_ns() + 10 * MS); /* it blocks on stray_wq */
+	uint64_t stray = sched_stray_waiters();
+	uint64_t f = spin_lock_irqsave(&sched_lock);
+	bool blocked = t->state == THREAD_BLOCKED;
+	if (blocked)
+		sched_enqueue(&t->se); /* queued, though blocked */
+	spin_unlock_irqrestore(&sched_lock, f);
+	KT_EXPECT(blocked);
+	sched_sleep_until(clock_ns() + 20 * MS); /* the scheduler picks again */
+	KT_EXPECT_EQ(stray_woke, 0);
+	KT_EXPECT_EQ(sched_stray_waiters(), stray + 1);
+	KT_EXPECT_EQ(waitq_wake_all(&stray_wq, 0), 1);
+	KT_EXPECT(wait_done(1));
+	KT_EXPECT_EQ(stray_woke, 1);
 }
 
 static long block_thread(void *arg)

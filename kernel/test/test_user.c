@@ -514,6 +514,15 @@ KTEST(posix_files_vfs)
 	run_with_servers(argv, "posix_files");
 }
 
+/* Handle rights and the credential checks (docs/security.md), starting
+ * with issue 16's finding 1: a uid-1000 process that looked up "vfs"
+ * could receive and answer root's calls. */
+KTEST(posix_handle_rights)
+{
+	const char *const argv[] = { "posix/rights", NULL };
+	run_with_servers(argv, "posix_rights");
+}
+
 /* POSIX threads on kernel threads and futexes. */
 KTEST(posix_threads)
 {
@@ -651,3 +660,23 @@ KTEST(posix_io_cgroup)
 	run_disk_test(argv, "posix_iocg");
 }
 
+
+/* Bounded kernel work (issue 16): terabyte mmap/mprotect/munmap/brk and
+ * exit stay quick while another process's sleeps stay on time; Linux's
+ * limits (max_map_count, RLIMIT_AS, ARG_MAX, PATH_MAX, IOV_MAX). */
+KTEST(posix_bounded_work)
+{
+	const char *const argv[] = { "posix/bounded", NULL };
+	run_with_servers(argv, "posix_bounded");
+}
+
+/* Scheduler races (issue 16, findings 2 and 6): a server exiting while it
+ * serves its own process's call; a fork/exit/wait/kill stress. No thread
+ * may have been found queued or on a wait list while not runnable. */
+KTEST(posix_sched_races)
+{
+	uint64_t stray = sched_stray_waiters();
+	const char *const argv[] = { "posix/schedrace", NULL };
+	run_with_servers(argv, "posix_schedrace");
+	KT_EXPECT_EQ(sched_stray_waiters(), stray);
+}

@@ -1,9 +1,9 @@
 #!/bin/sh
 # The /bin tools, run through the shell: files and directories (mkdir, cp,
-# mv, rm, rmdir, ls, cat, chmod), text (wc, head, tail, grep), users and
-# processes (id, runas, kill, ps, env), the system (uname, free, mount). Expected
-# outputs are what GNU coreutils print. Prints TAP; exits with the number
-# of failures.
+# mv, rm, rmdir, ls, cat, chmod, chown), how they read options and
+# operands, text (wc, head, tail, grep), users and processes (id, runas,
+# kill, ps, env), the system (uname, free, mount). Expected outputs are
+# what GNU coreutils print. Prints TAP; exits with the number of failures.
 
 n=0
 failed=0
@@ -61,6 +61,69 @@ same "${l%% *}" "-rwxr--r--" "chmod with a symbolic mode"
 status 1 "chmod of a missing file fails" chmod 600 "$d/missing"
 set -- $(ls -l /dev/null)
 same "$1 $5 $6" "crw-rw-rw- 1, 3" "ls -l of a device shows its numbers, MAJ, MIN"
+
+# -- how the tools read options and operands (user/bin/lib) ----------------------------
+mkdir "$d/o" "$d/o/r" "$d/o/t" "$d/o/to"
+echo one > "$d/o/f"
+for l in a b c; do echo $l; done > "$d/o/abc"
+same "$(ls -z 2>&1; echo "s=$?")" "ls: invalid option -- 'z'
+usage: ls [-1aAdln] [FILE]...
+s=2" "an unknown option: the message, the usage and the tool's status"
+same "$(cat -z 2>&1; echo "s=$?")" "cat: invalid option -- 'z'
+s=1" "cat tells an unknown option without a usage line"
+same "$(grep -e 2>&1; echo "s=$?")" "grep: option requires an argument -- 'e'
+s=2" "an option without its argument"
+same "$(grep -ne one "$d/o/f")" "1:one" "an option's argument in the next word, after grouped letters"
+same "$(grep -eone "$d/o/f")" "one" "an option's argument in the same word"
+same "$(ls "$d/o/to" -d)" "$d/o/to" "options after the operands (GNU-style)"
+same "$(cd "$d/o" && ls -- -a 2>&1; echo "s=$?")" "ls: -a: No such file or directory
+s=2" "-- ends the options"
+same "$(cat "$d/o/f" -u 2>&1; echo "s=$?")" "one
+cat: -u: No such file or directory
+s=1" "cat's options end at the first operand (POSIX-style)"
+same "$(echo in | cat -u -)" "in" "- is an operand: standard input"
+same "$(cd "$d/o" && rmdir r -v 2>&1; echo "s=$?")" "rmdir: -v: No such file or directory
+s=1" "rmdir's options end at the first operand"
+mkdir -m 700 "$d/o/m1" && mkdir -m750 "$d/o/m2"
+l=$(ls -ld "$d/o/m1")
+l2=$(ls -ld "$d/o/m2")
+same "${l%% *} ${l2%% *}" "drwx------ drwxr-x---" "mkdir -m MODE and -mMODE"
+same "$(mkdir -m 2>&1; echo "s=$?")" "mkdir: option requires an argument -- 'm'
+s=1" "mkdir -m without a mode"
+same "$(head -2 "$d/o/abc")" "a
+b" "head's old -N form"
+same "$(head -n x "$d/o/abc" 2>&1; echo "s=$?")" "head: invalid number of lines: 'x'
+s=1" "head -n with a bad count"
+same "$(head -f "$d/o/abc" 2>&1; echo "s=$?")" "head: invalid option -- 'f'
+usage: head [-n [-]N | -c [-]N] [-qv] [FILE]...
+s=1" "head takes no -f (tail does)"
+same "$(tail -c2 "$d/o/abc")" "c" "tail -cN"
+chmod 644 "$d/o/f"
+(umask 022; chmod -w "$d/o/f")
+l=$(ls -l "$d/o/f")
+same "${l%% *}" "-r--r--r--" "chmod -w: a mode starting with '-' is the mode"
+echo x > "$d/o/t/x"
+chmod 755 "$d/o/t"
+chmod 644 "$d/o/t/x"
+same "$(chmod -R -v 700 "$d/o/t")" "mode of '$d/o/t' changed from 0755 (rwxr-xr-x) to 0700 (rwx------)
+mode of '$d/o/t/x' changed from 0644 (rw-r--r--) to 0700 (rwx------)" "chmod -R -v: the directory, then what is in it"
+same "$(chown -Rv 5:6 "$d/o/t")" "changed ownership of '$d/o/t' from root:root to 5:6
+changed ownership of '$d/o/t/x' from root:root to 5:6" "chown -R -v"
+same "$(chown -v 5. "$d/o/t/x")" "ownership of '$d/o/t/x' retained as 5:6" "chown UID. keeps the group"
+same "$(chown x "$d/o/t" 2>&1; echo "s=$?")" "chown: invalid owner: 'x'
+s=1" "chown of a bad owner"
+same "$(cp "$d/o/f" 2>&1; echo "s=$?")" "cp: missing destination file operand after '$d/o/f'
+s=1" "cp with one operand"
+same "$(mv 2>&1; echo "s=$?")" "mv: missing file operand
+s=1" "mv with none"
+same "$(cp "$d/o/f" "$d/o/abc" "$d/o/f" 2>&1; echo "s=$?")" "cp: target '$d/o/f': Not a directory
+s=1" "several sources need a directory"
+same "$(cp -v "$d/o/f" "$d/o/abc" "$d/o/to/")" "'$d/o/f' -> '$d/o/to/f'
+'$d/o/abc' -> '$d/o/to/abc'" "cp into a directory: each source under its last name"
+same "$(mv -v "$d/o/to/f" "$d/o/t/" "$d/o/m1")" "renamed '$d/o/to/f' -> '$d/o/m1/f'
+renamed '$d/o/t/' -> '$d/o/m1/t'" "mv into a directory (a source's trailing / ignored)"
+same "$(rm -r "$d/o/." 2>&1; echo "s=$?")" "rm: refusing to remove '.' or '..' directory: skipping '$d/o/.'
+s=1" "rm refuses ."
 
 # -- text -----------------------------------------------------------------------------
 for l in one two three four five; do echo "$l"; done > "$d/t"

@@ -7,50 +7,24 @@
 #include <unistd.h>
 #include "lib/tool.h"
 
-static char buf[65536];
-
-/* Copies fd to standard output: 0, or -1 on a read error (errno set), or
-   -2 on a write error. */
-static int copy(int fd)
+static int cat_flag(int c, const char *arg)
 {
-	for (;;) {
-		ssize_t r = read(fd, buf, sizeof(buf));
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			return -1;
-		if (r == 0)
-			return 0;
-		if (tool_write_all(STDOUT_FILENO, buf, (size_t)r) < 0)
-			return -2;
-	}
+	(void)arg;
+	return c == 'u' ? 0 : TOOL_OPT_BAD;
 }
 
 int main(int argc, char **argv)
 {
-	int status = 0, i = 1, nfiles = 0;
-	static char *dash[] = { "-", NULL };
+	const struct tool_opts o = { .name = "cat", .flag = cat_flag, .posix = 1 };
+	int status = 0;
 	char **files;
+	int nfiles = tool_options(argc, argv, &o, &files);
 
-	for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
-		if (strcmp(argv[i], "--") == 0) {
-			i++;
-			break;
-		}
-		for (const char *p = argv[i] + 1; *p; p++) {
-			if (*p != 'u') {
-				fprintf(stderr, "cat: invalid option -- '%c'\n", *p);
-				return 1;
-			}
-		}
-	}
-	files = argv + i;
-	nfiles = argc - i;
-	if (nfiles == 0) {
-		files = dash;
-		nfiles = 1;
-	}
-	for (i = 0; i < nfiles; i++) {
+	if (nfiles < 0)
+		return 1;
+	if (nfiles == 0)
+		files[nfiles++] = "-";
+	for (int i = 0; i < nfiles; i++) {
 		const char *name = files[i];
 		int fd = STDIN_FILENO;
 		if (strcmp(name, "-") != 0) {
@@ -61,7 +35,7 @@ int main(int argc, char **argv)
 				continue;
 			}
 		}
-		int r = copy(fd);
+		int r = tool_copy_fd(fd, STDOUT_FILENO);
 		if (r == -1) {
 			fprintf(stderr, "cat: %s: %s\n", name, strerror(errno));
 			status = 1;

@@ -35,23 +35,11 @@ static void perm_string(mode_t m, char *out)
 	out[9] = '\0';
 }
 
-static int change(const char *path, int top);
-
-/* An entry below a directory being changed recursively. */
-static int change_below(const char *path)
+/* One file of the walk (tool_walk). */
+static int change(const char *path, const struct stat *stp, int top)
 {
-	return change(path, 0);
-}
-
-static int change(const char *path, int top)
-{
-	struct stat st;
-	int status = 0;
-	if ((top ? stat(path, &st) : lstat(path, &st)) < 0) {
-		if (!opt_silent)
-			fprintf(stderr, "chmod: %s: %s\n", path, strerror(errno));
-		return 1;
-	}
+	const struct stat st = *stp;
+	(void)top;
 	if (S_ISLNK(st.st_mode))
 		return 0; /* links have no mode of their own */
 	mode_t mode;
@@ -59,7 +47,7 @@ static int change(const char *path, int top)
 	if (chmod(path, mode) < 0) {
 		if (!opt_silent)
 			fprintf(stderr, "chmod: %s: %s\n", path, strerror(errno));
-		status = 1;
+		return 1;
 	} else if (opt_verbose) {
 		char s[10], o[10];
 		perm_string(mode, s);
@@ -70,18 +58,17 @@ static int change(const char *path, int top)
 			printf("mode of '%s' changed from %04o (%s) to %04o (%s)\n", path,
 			       (unsigned)(st.st_mode & 07777), o, (unsigned)mode, s);
 	}
-	if (!opt_recursive || !S_ISDIR(st.st_mode))
-		return status;
-	return status | tool_for_each_entry("chmod", path, opt_silent, change_below);
+	return 0;
 }
 
-static int chmod_flag(int c)
+static int chmod_flag(int c, const char *arg)
 {
+	(void)arg;
 	switch (c) {
 	case 'R': opt_recursive = 1; break;
 	case 'f': opt_silent = 1; break;
 	case 'v': opt_verbose = 1; break;
-	default: return -1;
+	default: return TOOL_OPT_BAD;
 	}
 	return 0;
 }
@@ -98,8 +85,9 @@ int main(int argc, char **argv)
 	char **ops;
 	int status = 0;
 	mode_t dummy;
-	int nops = tool_options(argc, argv, "chmod", "chmod [-fRv] MODE FILE...", chmod_flag, chmod_claim,
-				&ops);
+	const struct tool_opts o = { .name = "chmod", .usage = "chmod [-fRv] MODE FILE...",
+				     .flag = chmod_flag, .claim = chmod_claim };
+	int nops = tool_options(argc, argv, &o, &ops);
 
 	if (nops < 0)
 		return 1;
@@ -119,10 +107,6 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	for (int i = 0; i < nops; i++)
-		status |= change(ops[i], 1);
-	if (fflush(stdout) != 0) {
-		fprintf(stderr, "chmod: write error: %s\n", strerror(errno));
-		return 1;
-	}
-	return status;
+		status |= tool_walk("chmod", ops[i], opt_recursive, opt_silent, change);
+	return tool_flush("chmod", status, 1);
 }

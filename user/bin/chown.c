@@ -20,22 +20,6 @@ static int opt_recursive, opt_silent, opt_verbose;
 static uid_t new_uid = (uid_t)-1;
 static gid_t new_gid = (gid_t)-1;
 
-/* A numeric id (or "root") from s[0..n); -1 if invalid. */
-static long parse_id(const char *s, size_t n)
-{
-	if (n == 4 && strncmp(s, "root", 4) == 0)
-		return 0;
-	if (n == 0 || n > 10)
-		return -1;
-	long v = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			return -1;
-		v = v * 10 + (s[i] - '0');
-	}
-	return v <= 0x7fffffffL - 1 ? v : -1;
-}
-
 static int parse_spec(const char *s)
 {
 	const char *sep = strchr(s, ':');
@@ -43,13 +27,13 @@ static int parse_spec(const char *s)
 		sep = strchr(s, '.');
 	size_t ulen = sep ? (size_t)(sep - s) : strlen(s);
 	if (ulen > 0) {
-		long u = parse_id(s, ulen);
+		long u = tool_parse_id(s, ulen);
 		if (u < 0)
 			return -1;
 		new_uid = (uid_t)u;
 	}
 	if (sep && sep[1]) {
-		long g = parse_id(sep + 1, strlen(sep + 1));
+		long g = tool_parse_id(sep + 1, strlen(sep + 1));
 		if (g < 0)
 			return -1;
 		new_gid = (gid_t)g;
@@ -68,23 +52,12 @@ static void id_pair(char *buf, size_t size, unsigned long u, unsigned long g)
 	snprintf(buf, size, "%s:%s", us, gs);
 }
 
-static int change(const char *path, int top);
-
-/* An entry below a directory being changed recursively. */
-static int change_below(const char *path)
+/* One file of the walk (tool_walk): a link below a directory is changed
+   itself. */
+static int change(const char *path, const struct stat *stp, int top)
 {
-	return change(path, 0);
-}
-
-static int change(const char *path, int top)
-{
-	struct stat st;
+	const struct stat st = *stp;
 	int status = 0;
-	if ((top ? stat(path, &st) : lstat(path, &st)) < 0) {
-		if (!opt_silent)
-			fprintf(stderr, "chown: %s: %s\n", path, strerror(errno));
-		return 1;
-	}
 	int r = top ? chown(path, new_uid, new_gid) : lchown(path, new_uid, new_gid);
 	if (r < 0) {
 		if (!opt_silent)
@@ -101,18 +74,17 @@ static int change(const char *path, int top)
 		else
 			printf("changed ownership of '%s' from %s to %s\n", path, old, now);
 	}
-	if (!opt_recursive || !S_ISDIR(st.st_mode))
-		return status;
-	return status | tool_for_each_entry("chown", path, opt_silent, change_below);
+	return status;
 }
 
-static int chown_flag(int c)
+static int chown_flag(int c, const char *arg)
 {
+	(void)arg;
 	switch (c) {
 	case 'R': opt_recursive = 1; break;
 	case 'f': opt_silent = 1; break;
 	case 'v': opt_verbose = 1; break;
-	default: return -1;
+	default: return TOOL_OPT_BAD;
 	}
 	return 0;
 }
@@ -121,7 +93,9 @@ int main(int argc, char **argv)
 {
 	char **ops;
 	int status = 0;
-	int nops = tool_options(argc, argv, "chown", "chown [-fRv] OWNER[:GROUP] FILE...", chown_flag, NULL, &ops);
+	const struct tool_opts o = { .name = "chown", .usage = "chown [-fRv] OWNER[:GROUP] FILE...",
+				     .flag = chown_flag };
+	int nops = tool_options(argc, argv, &o, &ops);
 
 	if (nops < 0)
 		return 1;
@@ -137,10 +111,6 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	for (int i = 1; i < nops; i++)
-		status |= change(ops[i], 1);
-	if (fflush(stdout) != 0) {
-		fprintf(stderr, "chown: write error: %s\n", strerror(errno));
-		return 1;
-	}
-	return status;
+		status |= tool_walk("chown", ops[i], opt_recursive, opt_silent, change);
+	return tool_flush("chown", status, 1);
 }

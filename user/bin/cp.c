@@ -23,7 +23,6 @@
 
 static int opt_recursive, opt_force, opt_noclobber, opt_preserve, opt_verbose;
 static mode_t cur_umask;
-static char buf[65536];
 
 static int fail(const char *path)
 {
@@ -48,29 +47,8 @@ static int copy_file(const char *src, const char *dst, const struct stat *ss)
 		close(in);
 		return 1;
 	}
-	int status = 0;
-	for (;;) {
-		ssize_t r = read(in, buf, sizeof(buf));
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			status = fail(src);
-			break;
-		}
-		if (r == 0)
-			break;
-		for (ssize_t off = 0; off < r && !status; ) {
-			ssize_t w = write(out, buf + off, (size_t)(r - off));
-			if (w < 0 && errno == EINTR)
-				continue;
-			if (w <= 0)
-				status = fail(dst);
-			else
-				off += w;
-		}
-		if (status)
-			break;
-	}
+	int copied = tool_copy_fd(in, out);
+	int status = copied == -1 ? fail(src) : copied == -2 ? fail(dst) : 0;
 	if (!status && opt_preserve) {
 		if (fchown(out, ss->st_uid, ss->st_gid) < 0 && errno != EPERM)
 			status = fail(dst);
@@ -196,62 +174,35 @@ static int copy_path(const char *src, const char *dst, int top)
 	return copy_file(src, dst, &ss);
 }
 
-static int cp_flag(int c)
+static int cp_flag(int c, const char *arg)
 {
+	(void)arg;
 	switch (c) {
 	case 'r': case 'R': opt_recursive = 1; break;
 	case 'f': opt_force = 1; opt_noclobber = 0; break;
 	case 'n': opt_noclobber = 1; opt_force = 0; break;
 	case 'p': opt_preserve = 1; break;
 	case 'v': opt_verbose = 1; break;
-	default: return -1;
+	default: return TOOL_OPT_BAD;
 	}
 	return 0;
+}
+
+/* One SOURCE and where it goes (tool_to_dest). */
+static int copy_top(const char *src, const char *dst)
+{
+	return copy_path(src, dst, 1);
 }
 
 int main(int argc, char **argv)
 {
 	char **ops;
-	int status = 0;
-	int nops = tool_options(argc, argv, "cp", "cp [-fnprRv] SOURCE... DEST", cp_flag, NULL, &ops);
+	const struct tool_opts o = { .name = "cp", .usage = "cp [-fnprRv] SOURCE... DEST", .flag = cp_flag };
+	int nops = tool_options(argc, argv, &o, &ops);
 
 	if (nops < 0)
 		return 1;
-	if (nops < 2) {
-		if (nops)
-			fprintf(stderr, "cp: missing destination file operand after '%s'\n", ops[0]);
-		else
-			fprintf(stderr, "cp: missing file operand\n");
-		return 1;
-	}
 	cur_umask = umask(0);
 	umask(cur_umask);
-	const char *dest = ops[nops - 1];
-	struct stat st;
-	int dest_dir = stat(dest, &st) == 0 && S_ISDIR(st.st_mode);
-	if (nops > 2 && !dest_dir) {
-		fprintf(stderr, "cp: target '%s': %s\n", dest, strerror(ENOTDIR));
-		return 1;
-	}
-	for (int i = 0; i < nops - 1; i++) {
-		if (!dest_dir) {
-			status |= copy_path(ops[i], dest, 1);
-			continue;
-		}
-		const char *s = ops[i];
-		size_t n = strlen(s);
-		while (n > 1 && s[n - 1] == '/')
-			n--;
-		size_t b = n;
-		while (b > 0 && s[b - 1] != '/')
-			b--;
-		char *target = tool_join(dest, s + b, n - b);
-		status |= copy_path(s, target, 1);
-		free(target);
-	}
-	if (fflush(stdout) != 0) {
-		fprintf(stderr, "cp: write error: %s\n", strerror(errno));
-		return 1;
-	}
-	return status;
+	return tool_flush("cp", tool_to_dest("cp", ops, nops, copy_top), 1);
 }

@@ -22,12 +22,7 @@ static size_t nenv, capenv;
 
 static void *xrealloc(void *p, size_t n)
 {
-	p = realloc(p, n);
-	if (!p) {
-		fprintf(stderr, "env: %s\n", strerror(ENOMEM));
-		exit(125);
-	}
-	return p;
+	return tool_xrealloc("env", 125, p, n);
 }
 
 /* Index of the variable named name[0..len), or -1. */

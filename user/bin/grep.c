@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "lib/tool.h"
 
 enum { ONE, STAR, PLUS, OPT };
 
@@ -47,12 +48,7 @@ static int opt_number, opt_quiet, opt_silent, opt_invert, opt_word, opt_line;
 
 static void *xrealloc(void *p, size_t n)
 {
-	p = realloc(p, n ? n : 1);
-	if (!p) {
-		fprintf(stderr, "grep: %s\n", strerror(ENOMEM));
-		exit(2);
-	}
-	return p;
+	return tool_xrealloc("grep", 2, p, n);
 }
 
 static _Noreturn void die_pattern(const char *pat, const char *why)
@@ -400,59 +396,45 @@ static long grep(int fd, const char *name)
 	return got < 0 ? -1 : count;
 }
 
+/* The patterns of -e, in order. */
+static const char **pats;
+static int npats;
+
+static int grep_flag(int c, const char *arg)
+{
+	switch (c) {
+	case 'c': opt_count = 1; break;
+	case 'E': opt_ere = 1; opt_fixed = 0; break;
+	case 'F': opt_fixed = 1; opt_ere = 0; break;
+	case 'G': opt_fixed = opt_ere = 0; break;
+	case 'H': opt_names = 1; break;
+	case 'h': opt_names = 0; break;
+	case 'i': case 'y': opt_icase = 1; break;
+	case 'l': opt_list = 1; opt_list_none = 0; break;
+	case 'L': opt_list_none = 1; opt_list = 0; break;
+	case 'n': opt_number = 1; break;
+	case 'q': opt_quiet = 1; break;
+	case 's': opt_silent = 1; break;
+	case 'v': opt_invert = 1; break;
+	case 'w': opt_word = 1; break;
+	case 'x': opt_line = 1; break;
+	case 'e': pats[npats++] = arg; break;
+	default: return TOOL_OPT_BAD;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	char **files = xrealloc(NULL, sizeof(char *) * (size_t)(argc + 1));
-	const char **pats = xrealloc(NULL, sizeof(char *) * (size_t)(argc + 1));
-	int nfiles = 0, npats = 0, dashdash = 0, status = 1, error = 0;
+	const struct tool_opts o = { .name = "grep", .with_arg = "e", .flag = grep_flag,
+				     .usage = "grep [-cEFGhHilLnqsvwx] [-e PATTERN]... [PATTERN] [FILE]..." };
+	char **files;
+	int nfiles, status = 1, error = 0;
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (dashdash || a[0] != '-' || a[1] == '\0') {
-			files[nfiles++] = argv[i];
-			continue;
-		}
-		if (strcmp(a, "--") == 0) {
-			dashdash = 1;
-			continue;
-		}
-		for (const char *p = a + 1; *p; p++) {
-			switch (*p) {
-			case 'c': opt_count = 1; break;
-			case 'E': opt_ere = 1; opt_fixed = 0; break;
-			case 'F': opt_fixed = 1; opt_ere = 0; break;
-			case 'G': opt_fixed = opt_ere = 0; break;
-			case 'H': opt_names = 1; break;
-			case 'h': opt_names = 0; break;
-			case 'i': case 'y': opt_icase = 1; break;
-			case 'l': opt_list = 1; opt_list_none = 0; break;
-			case 'L': opt_list_none = 1; opt_list = 0; break;
-			case 'n': opt_number = 1; break;
-			case 'q': opt_quiet = 1; break;
-			case 's': opt_silent = 1; break;
-			case 'v': opt_invert = 1; break;
-			case 'w': opt_word = 1; break;
-			case 'x': opt_line = 1; break;
-			case 'e':
-				if (p[1]) {
-					pats[npats++] = p + 1;
-				} else if (i + 1 < argc) {
-					pats[npats++] = argv[++i];
-				} else {
-					fprintf(stderr, "grep: option requires an argument -- 'e'\n");
-					return 2;
-				}
-				p = " "; /* the rest of this argument was the pattern */
-				break;
-			default:
-				fprintf(stderr, "grep: invalid option -- '%c'\n", *p);
-				fprintf(stderr, "usage: grep [-cEFGhHilLnqsvwx] [-e PATTERN]... [PATTERN] [FILE]...\n");
-				return 2;
-			}
-			if (*p == ' ')
-				break;
-		}
-	}
+	pats = xrealloc(NULL, sizeof(char *) * (size_t)(argc + 1));
+	nfiles = tool_options(argc, argv, &o, &files);
+	if (nfiles < 0)
+		return 2;
 	int first = 0;
 	if (npats == 0) {
 		if (nfiles == 0) {

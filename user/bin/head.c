@@ -41,9 +41,7 @@ static int head(int fd, int bytes, unsigned long long n, int neg)
 		return r;
 	}
 	while (n > 0) {
-		ssize_t r = read(fd, buf, sizeof(buf));
-		if (r < 0 && errno == EINTR)
-			continue;
+		ssize_t r = tool_read(fd, buf, sizeof(buf));
 		if (r < 0)
 			return -1;
 		if (r == 0)

@@ -43,12 +43,7 @@ static void fail(int level, const char *path)
 
 static void *xmalloc(size_t n)
 {
-	void *p = malloc(n ? n : 1);
-	if (!p) {
-		fprintf(stderr, "ls: %s\n", strerror(ENOMEM));
-		exit(2);
-	}
-	return p;
+	return tool_xrealloc("ls", 2, NULL, n);
 }
 
 static char *xstrdup(const char *s)
@@ -216,35 +211,28 @@ static void list_dir(const char *path)
 	free(e);
 }
 
+static int ls_flag(int c, const char *arg)
+{
+	(void)arg;
+	switch (c) {
+	case 'a': opt_all = 1; break;
+	case 'A': opt_almost = 1; break;
+	case 'd': opt_dir = 1; break;
+	case 'l': case 'n': opt_long = 1; break;
+	case '1': break;
+	default: return TOOL_OPT_BAD;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	int i, nops = 0, dashdash = 0;
-	char **ops = xmalloc(sizeof(char *) * (size_t)(argc + 1));
+	const struct tool_opts o = { .name = "ls", .usage = "ls [-1aAdln] [FILE]...", .flag = ls_flag };
+	char **ops;
+	int i, nops = tool_options(argc, argv, &o, &ops);
 
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (dashdash || a[0] != '-' || a[1] == '\0') {
-			ops[nops++] = argv[i];
-			continue;
-		}
-		if (strcmp(a, "--") == 0) {
-			dashdash = 1;
-			continue;
-		}
-		for (const char *p = a + 1; *p; p++) {
-			switch (*p) {
-			case 'a': opt_all = 1; break;
-			case 'A': opt_almost = 1; break;
-			case 'd': opt_dir = 1; break;
-			case 'l': case 'n': opt_long = 1; break;
-			case '1': break;
-			default:
-				fprintf(stderr, "ls: invalid option -- '%c'\n", *p);
-				fprintf(stderr, "usage: ls [-1aAdln] [FILE]...\n");
-				return 2;
-			}
-		}
-	}
+	if (nops < 0)
+		return 2;
 	if (nops == 0)
 		ops[nops++] = ".";
 	now = time(NULL);
@@ -279,9 +267,5 @@ int main(int argc, char **argv)
 		}
 		list_dir(dirs[k].path);
 	}
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		fprintf(stderr, "ls: write error: %s\n", strerror(errno));
-		return 2;
-	}
-	return status;
+	return tool_flush("ls", status, 2);
 }

@@ -74,46 +74,28 @@ static int make(const char *arg, int have_mode, mode_t mode, mode_t parent_mode)
 	return 0;
 }
 
+static const char *mode_arg;
+
+static int mkdir_flag(int c, const char *arg)
+{
+	switch (c) {
+	case 'p': opt_parents = 1; break;
+	case 'v': opt_verbose = 1; break;
+	case 'm': mode_arg = arg; break;
+	default: return TOOL_OPT_BAD;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	const char *mode_arg = NULL;
-	char **ops = malloc(sizeof(char *) * (size_t)argc);
-	int nops = 0, dashdash = 0, status = 0;
+	const struct tool_opts o = { .name = "mkdir", .usage = "mkdir [-pv] [-m MODE] DIR...", .with_arg = "m",
+				     .flag = mkdir_flag };
+	char **ops;
+	int status = 0, nops = tool_options(argc, argv, &o, &ops);
 
-	if (!ops)
+	if (nops < 0)
 		return 1;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (dashdash || a[0] != '-' || a[1] == '\0') {
-			ops[nops++] = argv[i];
-			continue;
-		}
-		if (strcmp(a, "--") == 0) {
-			dashdash = 1;
-			continue;
-		}
-		for (const char *p = a + 1; *p; p++) {
-			if (*p == 'p') {
-				opt_parents = 1;
-			} else if (*p == 'v') {
-				opt_verbose = 1;
-			} else if (*p == 'm') {
-				if (p[1]) {
-					mode_arg = p + 1;
-				} else if (i + 1 < argc) {
-					mode_arg = argv[++i];
-				} else {
-					fprintf(stderr, "mkdir: option requires an argument -- 'm'\n");
-					return 1;
-				}
-				break;
-			} else {
-				fprintf(stderr, "mkdir: invalid option -- '%c'\n", *p);
-				fprintf(stderr, "usage: mkdir [-pv] [-m MODE] DIR...\n");
-				return 1;
-			}
-		}
-	}
 	if (nops == 0) {
 		fprintf(stderr, "mkdir: missing operand\n");
 		return 1;
@@ -128,9 +110,5 @@ int main(int argc, char **argv)
 	mode_t parent_mode = (0777 & ~mask) | S_IWUSR | S_IXUSR;
 	for (int i = 0; i < nops; i++)
 		status |= make(ops[i], mode_arg != NULL, mode, parent_mode);
-	if (fflush(stdout) != 0) {
-		fprintf(stderr, "mkdir: write error: %s\n", strerror(errno));
-		return 1;
-	}
-	return status;
+	return tool_flush("mkdir", status, 1);
 }

@@ -16,45 +16,17 @@
 
 static int opt_noclobber, opt_verbose;
 
-static const char *base_name(const char *path, size_t *len)
-{
-	size_t n = strlen(path);
-	while (n > 1 && path[n - 1] == '/')
-		n--;
-	size_t b = n;
-	while (b > 0 && path[b - 1] != '/')
-		b--;
-	*len = n - b;
-	return path + b;
-}
-
 /* Copies regular file from to a new to (mode of from), for EXDEV. */
 static int copy_file(const char *from, const char *to, const struct stat *st)
 {
-	static char buf[65536];
 	int in = open(from, O_RDONLY), out = -1, ok = 0;
 	if (in < 0)
 		return -1;
 	out = open(to, O_WRONLY | O_CREAT | O_TRUNC, st->st_mode & 07777);
 	if (out < 0)
 		goto done;
-	for (;;) {
-		ssize_t r = read(in, buf, sizeof(buf));
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			goto done;
-		if (r == 0)
-			break;
-		for (ssize_t off = 0; off < r; ) {
-			ssize_t w = write(out, buf + off, (size_t)(r - off));
-			if (w < 0 && errno == EINTR)
-				continue;
-			if (w <= 0)
-				goto done;
-			off += w;
-		}
-	}
+	if (tool_copy_fd(in, out) < 0)
+		goto done;
 	ok = fchmod(out, st->st_mode & 07777) == 0;
 done:;
 	int e = errno;
@@ -101,13 +73,14 @@ static int move(const char *src, const char *dst)
 	return 0;
 }
 
-static int mv_flag(int c)
+static int mv_flag(int c, const char *arg)
 {
+	(void)arg;
 	switch (c) {
 	case 'f': opt_noclobber = 0; break;
 	case 'n': opt_noclobber = 1; break;
 	case 'v': opt_verbose = 1; break;
-	default: return -1;
+	default: return TOOL_OPT_BAD;
 	}
 	return 0;
 }
@@ -115,37 +88,10 @@ static int mv_flag(int c)
 int main(int argc, char **argv)
 {
 	char **ops;
-	int status = 0;
-	int nops = tool_options(argc, argv, "mv", "mv [-fnv] SOURCE... DEST", mv_flag, NULL, &ops);
+	const struct tool_opts o = { .name = "mv", .usage = "mv [-fnv] SOURCE... DEST", .flag = mv_flag };
+	int nops = tool_options(argc, argv, &o, &ops);
 
 	if (nops < 0)
 		return 1;
-	if (nops < 2) {
-		fprintf(stderr, nops ? "mv: missing destination file operand after '%s'\n"
-				     : "mv: missing file operand\n", nops ? ops[0] : "");
-		return 1;
-	}
-	const char *dest = ops[nops - 1];
-	struct stat st;
-	int dest_dir = stat(dest, &st) == 0 && S_ISDIR(st.st_mode);
-	if (nops > 2 && !dest_dir) {
-		fprintf(stderr, "mv: target '%s': %s\n", dest, strerror(ENOTDIR));
-		return 1;
-	}
-	for (int i = 0; i < nops - 1; i++) {
-		if (!dest_dir) {
-			status |= move(ops[i], dest);
-			continue;
-		}
-		size_t blen;
-		const char *b = base_name(ops[i], &blen);
-		char *target = tool_join(dest, b, blen);
-		status |= move(ops[i], target);
-		free(target);
-	}
-	if (fflush(stdout) != 0) {
-		fprintf(stderr, "mv: write error: %s\n", strerror(errno));
-		return 1;
-	}
-	return status;
+	return tool_flush("mv", tool_to_dest("mv", ops, nops, move), 1);
 }

@@ -112,23 +112,20 @@ removed:
 
 static int dot_or_dotdot(const char *path)
 {
-	size_t n = strlen(path);
-	while (n > 1 && path[n - 1] == '/')
-		n--;
-	size_t b = n;
-	while (b > 0 && path[b - 1] != '/')
-		b--;
-	return (n - b == 1 && path[b] == '.') || (n - b == 2 && path[b] == '.' && path[b + 1] == '.');
+	size_t n;
+	const char *b = tool_base_name(path, &n);
+	return (n == 1 && b[0] == '.') || (n == 2 && b[0] == '.' && b[1] == '.');
 }
 
-static int rm_flag(int c)
+static int rm_flag(int c, const char *arg)
 {
+	(void)arg;
 	switch (c) {
 	case 'f': opt_force = 1; break;
 	case 'r': case 'R': opt_recursive = 1; break;
 	case 'd': opt_dir = 1; break;
 	case 'v': opt_verbose = 1; break;
-	default: return -1;
+	default: return TOOL_OPT_BAD;
 	}
 	return 0;
 }
@@ -137,7 +134,8 @@ int main(int argc, char **argv)
 {
 	char **ops;
 	int status = 0;
-	int nops = tool_options(argc, argv, "rm", "rm [-dfrRv] FILE...", rm_flag, NULL, &ops);
+	const struct tool_opts o = { .name = "rm", .usage = "rm [-dfrRv] FILE...", .flag = rm_flag };
+	int nops = tool_options(argc, argv, &o, &ops);
 
 	if (nops < 0)
 		return 1;
@@ -161,9 +159,5 @@ int main(int argc, char **argv)
 		}
 		status |= remove_path(p);
 	}
-	if (fflush(stdout) != 0) {
-		fprintf(stderr, "rm: write error: %s\n", strerror(errno));
-		return 1;
-	}
-	return status;
+	return tool_flush("rm", status, 1);
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "lib/tool.h"
 
 static int opt_parents, opt_verbose;
 
@@ -20,39 +21,39 @@ static int remove_dir(const char *path)
 	return 0;
 }
 
+static int rmdir_flag(int c, const char *arg)
+{
+	(void)arg;
+	switch (c) {
+	case 'p': opt_parents = 1; break;
+	case 'v': opt_verbose = 1; break;
+	default: return TOOL_OPT_BAD;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	int status = 0, i = 1;
+	const struct tool_opts o = { .name = "rmdir", .usage = "rmdir [-pv] DIR...", .flag = rmdir_flag,
+				     .posix = 1 };
+	int status = 0;
+	char **dirs;
+	int ndirs = tool_options(argc, argv, &o, &dirs);
 
-	for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
-		if (strcmp(argv[i], "--") == 0) {
-			i++;
-			break;
-		}
-		for (const char *p = argv[i] + 1; *p; p++) {
-			if (*p == 'p') {
-				opt_parents = 1;
-			} else if (*p == 'v') {
-				opt_verbose = 1;
-			} else {
-				fprintf(stderr, "rmdir: invalid option -- '%c'\n", *p);
-				fprintf(stderr, "usage: rmdir [-pv] DIR...\n");
-				return 1;
-			}
-		}
-	}
-	if (i == argc) {
+	if (ndirs < 0)
+		return 1;
+	if (ndirs == 0) {
 		fprintf(stderr, "rmdir: missing operand\n");
 		return 1;
 	}
-	for (; i < argc; i++) {
-		if (remove_dir(argv[i]) != 0) {
+	for (int i = 0; i < ndirs; i++) {
+		if (remove_dir(dirs[i]) != 0) {
 			status = 1;
 			continue;
 		}
 		if (!opt_parents)
 			continue;
-		char *path = strdup(argv[i]);
+		char *path = strdup(dirs[i]);
 		if (!path) {
 			fprintf(stderr, "rmdir: %s\n", strerror(errno));
 			return 1;
@@ -76,9 +77,5 @@ int main(int argc, char **argv)
 		}
 		free(path);
 	}
-	if (fflush(stdout) != 0) {
-		fprintf(stderr, "rmdir: write error: %s\n", strerror(errno));
-		return 1;
-	}
-	return status;
+	return tool_flush("rmdir", status, 1);
 }

@@ -14,21 +14,6 @@
 
 #include "lib/tool.h"
 
-static long parse_id(const char *s, size_t n)
-{
-	if (n == 4 && strncmp(s, "root", 4) == 0)
-		return 0;
-	if (n == 0 || n > 10)
-		return -1;
-	long v = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			return -1;
-		v = v * 10 + (s[i] - '0');
-	}
-	return v < 0x7fffffffL ? v : -1;
-}
-
 /* Runs argv[0] as execvp() would; returns only on failure (126 or 127). */
 static int run(char **argv)
 {
@@ -53,8 +38,8 @@ int main(int argc, char **argv)
 	}
 	const char *spec = argv[i];
 	const char *colon = strchr(spec, ':');
-	long uid = parse_id(spec, colon ? (size_t)(colon - spec) : strlen(spec));
-	long gid = colon ? parse_id(colon + 1, strlen(colon + 1)) : uid;
+	long uid = tool_parse_id(spec, colon ? (size_t)(colon - spec) : strlen(spec));
+	long gid = colon ? tool_parse_id(colon + 1, strlen(colon + 1)) : uid;
 	if (uid < 0 || gid < 0) {
 		fprintf(stderr, "runas: invalid user or group: '%s'\n", spec);
 		return 125;

@@ -50,9 +50,7 @@ static void follow(int fd, const char *name)
 	static char buf[65536];
 	struct timespec half = { 0, 500000000L };
 	for (;;) {
-		ssize_t r = read(fd, buf, sizeof(buf));
-		if (r < 0 && errno == EINTR)
-			continue;
+		ssize_t r = tool_read(fd, buf, sizeof(buf));
 		if (r < 0) {
 			fprintf(stderr, "tail: %s: %s\n", name, strerror(errno));
 			exit(1);

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "lib/tool.h"
 
 struct counts {
 	unsigned long long lines, words, bytes, maxline;
@@ -25,9 +26,7 @@ static int count(int fd, struct counts *c)
 	unsigned long long col = 0;
 	memset(c, 0, sizeof(*c));
 	for (;;) {
-		ssize_t r = read(fd, buf, sizeof(buf));
-		if (r < 0 && errno == EINTR)
-			continue;
+		ssize_t r = tool_read(fd, buf, sizeof(buf));
 		if (r < 0)
 			return -1;
 		if (r == 0)
@@ -97,37 +96,28 @@ static void print(const struct counts *c, int width, const char *name)
 	putchar('\n');
 }
 
+static int wc_flag(int c, const char *arg)
+{
+	(void)arg;
+	switch (c) {
+	case 'l': opt_l = 1; break;
+	case 'w': opt_w = 1; break;
+	case 'c': opt_c = 1; break;
+	case 'm': opt_m = 1; break;
+	case 'L': opt_L = 1; break;
+	default: return TOOL_OPT_BAD;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	char **files = malloc(sizeof(char *) * (size_t)(argc + 1));
-	int nfiles = 0, dashdash = 0, status = 0;
+	const struct tool_opts o = { .name = "wc", .usage = "wc [-clmwL] [FILE]...", .flag = wc_flag };
+	char **files;
+	int status = 0, nfiles = tool_options(argc, argv, &o, &files);
 
-	if (!files)
+	if (nfiles < 0)
 		return 1;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (dashdash || a[0] != '-' || a[1] == '\0') {
-			files[nfiles++] = argv[i];
-			continue;
-		}
-		if (strcmp(a, "--") == 0) {
-			dashdash = 1;
-			continue;
-		}
-		for (const char *p = a + 1; *p; p++) {
-			switch (*p) {
-			case 'l': opt_l = 1; break;
-			case 'w': opt_w = 1; break;
-			case 'c': opt_c = 1; break;
-			case 'm': opt_m = 1; break;
-			case 'L': opt_L = 1; break;
-			default:
-				fprintf(stderr, "wc: invalid option -- '%c'\n", *p);
-				fprintf(stderr, "usage: wc [-clmwL] [FILE]...\n");
-				return 1;
-			}
-		}
-	}
 	if (!(opt_l || opt_w || opt_c || opt_m || opt_L))
 		opt_l = opt_w = opt_c = 1;
 	int named = nfiles > 0;
@@ -184,9 +174,5 @@ int main(int argc, char **argv)
 	}
 	if (nfiles > 1)
 		print(&total, width, "total");
-	if (fflush(stdout) != 0) {
-		fprintf(stderr, "wc: write error: %s\n", strerror(errno));
-		return 1;
-	}
-	return status;
+	return tool_flush("wc", status, 1);
 }

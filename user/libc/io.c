@@ -9,6 +9,9 @@
 #include <stdarg.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
+#include <limits.h>
+#include <stdbool.h>
 #include <unistd.h>
 #include "abi/fs.h"
 #include "arbor_sys.h"
@@ -315,4 +318,46 @@ int open(const char *path, int flags, ...)
 int creat(const char *path, mode_t mode)
 {
 	return open(path, O_WRONLY | O_CREAT | O_TRUNC, mode);
+}
+
+/* readv/writev with Linux's argument rules: a count below 0 or above
+ * IOV_MAX, or lengths whose sum overflows ssize_t, is EINVAL before any
+ * transfer. The vectors go one read/write each, stopping at a short one. */
+static ssize_t io_vector(int fd, const struct iovec *iov, int cnt, bool wr)
+{
+	if (cnt < 0 || cnt > IOV_MAX) {
+		errno = EINVAL;
+		return -1;
+	}
+	size_t total = 0;
+	for (int i = 0; i < cnt; i++) {
+		if (iov[i].iov_len > (SIZE_MAX >> 1) - total) {
+			errno = EINVAL;
+			return -1;
+		}
+		total += iov[i].iov_len;
+	}
+	ssize_t done = 0;
+	for (int i = 0; i < cnt; i++) {
+		if (!iov[i].iov_len)
+			continue;
+		ssize_t r = wr ? write(fd, iov[i].iov_base, iov[i].iov_len)
+			       : read(fd, iov[i].iov_base, iov[i].iov_len);
+		if (r < 0)
+			return done ? done : -1;
+		done += r;
+		if ((size_t)r < iov[i].iov_len)
+			break;
+	}
+	return done;
+}
+
+ssize_t readv(int fd, const struct iovec *iov, int cnt)
+{
+	return io_vector(fd, iov, cnt, false);
+}
+
+ssize_t writev(int fd, const struct iovec *iov, int cnt)
+{
+	return io_vector(fd, iov, cnt, true);
 }

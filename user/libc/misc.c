@@ -120,3 +120,20 @@ int posix_memalign(void **out, size_t align, size_t size)
 	*out = p;
 	return 0;
 }
+
+/* Resource limits: the kernel has RLIMIT_AS (prlimit); other resources
+ * are EINVAL, as Linux says of a resource it does not know. struct rlimit
+ * is the kernel's struct k_rlimit, so a bad pointer is the kernel's
+ * EFAULT, as on Linux. */
+_Static_assert(sizeof(struct rlimit) == sizeof(struct k_rlimit) &&
+	       sizeof(rlim_t) == sizeof(uint64_t), "struct rlimit is struct k_rlimit");
+
+int getrlimit(int resource, struct rlimit *rl)
+{
+	return (int)__sys_ret(sys_prlimit(resource, NULL, (struct k_rlimit *)rl));
+}
+
+int setrlimit(int resource, const struct rlimit *rl)
+{
+	return (int)__sys_ret(sys_prlimit(resource, (const struct k_rlimit *)rl, NULL));
+}

@@ -107,16 +107,35 @@ int main(void)
 	pid = sys_fork();
 	if (pid == 0) {
 		struct ipc_msg cm = { .label = 0 };
-		int ok = sys_ipc_reply_to((int)h4, &cm) == -EPERM && sys_ipc_reply_copy((int)h4, 0, buf, 1, 0) == -EPERM &&
-			 sys_ipc_defer(ep, 9) == -EPERM;
+		int ok = sys_ipc_reply_to((int)h4, &cm) == -EPERM && sys_ipc_reply_copy((int)h4, 0, buf, 1, 0) == -EPERM;
 		sys_exit(ok ? 0 : 1);
 	}
-	tap_check("another process may not answer, copy or defer on the endpoint: EPERM",
+	tap_check("another process (a child that inherited it) may not answer or copy: EPERM",
 		  sys_waitpid((int)pid, &st, 0) == pid && st == 0);
+	tap_check_eq("the reply handle cannot be duplicated (no DUP right)", sys_handle_dup((int)h4, 0, 0), -EPERM);
 	m = (struct ipc_msg){ .label = 0, .w = { 5 } };
 	tap_check("the server still answers", sys_ipc_reply_to((int)h4, &m) == 0 && wait_done(&e) &&
 		  e.result == 0 && e.m.w[0] == 5);
-	tap_check_eq("reply_to on a bad handle", sys_ipc_reply_to(250, &m), -EBADF);
+	long callonly = sys_handle_dup(ep, 0, 0);
+	sys_handle_rights((int)callonly, HANDLE_RIGHT_CALL);
+	tap_check_eq("defer through an endpoint handle without RECV: EPERM", sys_ipc_defer((int)callonly, 1), -EPERM);
+		/* Published file state: the kernel answers fd_poll / fd_flags / fd_seek. */
+	tap_check_eq("fstate on a notification: EBADF", sys_ipc_fstate((int)nt, 0, 1, 2, 0), -EBADF);
+	tap_check_eq("fstate without MANAGE: EPERM", sys_ipc_fstate((int)callonly, 0, 1, 2, 0), -EPERM);
+	tap_check_eq("nothing published: fd_poll EBADF", sys_fd_poll(ep, 1), -EBADF);
+	tap_check_eq("fstate on our endpoint", sys_ipc_fstate(ep, 0, 0x4, 2, 0), 0);
+	tap_check("then fd_poll, fd_flags and fd_seek answer from it",
+		  sys_fd_poll(ep, 0x5) == 0x4 && sys_fd_flags(ep, -1) == 2 && sys_fd_seek(ep, 0, 0) == -ESPIPE);
+	long ch = sys_chan_create(ep, 77);
+	tap_check_eq("fstate on a channel of ours", sys_ipc_fstate((int)ch, IPC_FST_SEEKABLE, 0x1, 0x400, 0x400), 0);
+	tap_check("fd_flags sets what the server allows, no more",
+		  sys_fd_flags((int)ch, 0x800 | 0x400) == 0 && sys_fd_flags((int)ch, -1) == 0x400 &&
+			  sys_fd_flags((int)ch, 0) == 0 && sys_fd_flags((int)ch, -1) == 0);
+	pid = sys_fork();
+	if (pid == 0)
+		sys_exit(sys_ipc_fstate((int)ch, 0, 0, 0, 0) == -EPERM ? 0 : 1);
+	tap_check("fstate: a channel of another's endpoint: EPERM", sys_waitpid((int)pid, &st, 0) == pid && st == 0);
+		tap_check_eq("reply_to on a bad handle", sys_ipc_reply_to(250, &m), -EBADF);
 	tap_check_eq("reply_to with a bad message pointer", sys_ipc_reply_to((int)nt, (void *)8), -EFAULT);
 	return tap_done();
 }

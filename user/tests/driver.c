@@ -36,6 +36,19 @@ static void test_rtc_irq(void)
 	tap_check_eq("IRQ 0 is the kernel's", sys_irq_bind(0, (int)n, 1), -EINVAL);
 	tap_check_eq("IRQ 16 does not exist", sys_irq_bind(16, (int)n, 1), -EINVAL);
 	tap_check_eq("bind to a bad handle", sys_irq_bind(8, 99, 1), -EBADF);
+	long nosig = sys_handle_dup((int)n, 0, 0);
+	sys_handle_rights((int)nosig, HANDLE_RIGHT_WAIT);
+	tap_check_eq("rights.irq_bind: bind to a notification without SIGNAL: EPERM", sys_irq_bind(8, (int)nosig, 1),
+		     -EPERM);
+	sys_handle_close((int)nosig);
+	long ep = sys_ep_create();
+	long nomanage = sys_handle_dup((int)ep, 0, 0);
+	sys_handle_rights((int)nomanage, HANDLE_RIGHT_CALL | HANDLE_RIGHT_RECV);
+	tap_check_eq("rights.mark_io: ipc_mark_io without MANAGE: EPERM", sys_ipc_mark_io((int)nomanage), -EPERM);
+	tap_check_eq("rights.mark_io_ok: ipc_mark_io of our own endpoint", sys_ipc_mark_io((int)ep), 0);
+	tap_check_eq("rights.mark_io_kind: ipc_mark_io of a notification: EBADF", sys_ipc_mark_io((int)n), -EBADF);
+	sys_handle_close((int)nomanage);
+	sys_handle_close((int)ep);
 	tap_check_eq("wait times out", sys_notif_wait((int)n, 1000000), -ETIMEDOUT);
 	tap_check_eq("signal then wait", sys_notif_signal((int)n, 0x30), 0);
 	tap_check_eq("the bits come back", sys_notif_wait((int)n, 0), 0x30);

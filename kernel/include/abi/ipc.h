@@ -57,6 +57,35 @@ struct ipc_info {
 /* Handle flags (handle_dup, handle_dup2, handle_flags). */
 #define HANDLE_CLOEXEC 0x1
 
+/* Handle rights (handle_rights; docs/security.md). Every handle carries a
+ * mask of what its holder may do with the object; each system call that
+ * takes a handle checks the right it needs: -EBADF for no handle or the
+ * wrong kind, -EPERM for a missing right (-EBADF for a descriptor not open
+ * for reading or writing, as Linux). Rights are never added: duplicates
+ * (handle_dup, handle_dup2, fork, exec) keep them, ipc_give passes them
+ * as they are, handle_rights can only take some away. */
+#define HANDLE_RIGHT_CALL	0x001	/* ipc_call and descriptor calls through an endpoint/channel */
+#define HANDLE_RIGHT_RECV	0x002	/* ipc_recv, ipc_reply_recv (and so reply, ipc_read/write) */
+#define HANDLE_RIGHT_MANAGE	0x004	/* chan_create, ns_register, ipc_mark_io; inotify watches */
+#define HANDLE_RIGHT_DUP	0x008	/* handle_dup, handle_dup2 */
+#define HANDLE_RIGHT_TRANSFER	0x010	/* ipc_give */
+#define HANDLE_RIGHT_READ	0x020	/* fd_read/fd_pread; shm_map for reading */
+#define HANDLE_RIGHT_WRITE	0x040	/* fd_write/fd_pwrite; shm_map for writing */
+#define HANDLE_RIGHT_MAP	0x080	/* shm_map */
+#define HANDLE_RIGHT_SIGNAL	0x100	/* notif_signal, irq_bind */
+#define HANDLE_RIGHT_WAIT	0x200	/* notif_wait */
+#define HANDLE_RIGHTS_ALL	0x3ff
+
+/* What each kind of handle carries when it is made (by its creator). */
+#define HANDLE_RIGHTS_BASIC	(HANDLE_RIGHT_DUP | HANDLE_RIGHT_TRANSFER)
+#define HANDLE_RIGHTS_ENDPOINT	(HANDLE_RIGHTS_BASIC | HANDLE_RIGHT_CALL | HANDLE_RIGHT_RECV | HANDLE_RIGHT_MANAGE)
+/* ns_lookup's handles, channels (chan_create): calling only */
+#define HANDLE_RIGHTS_CLIENT	(HANDLE_RIGHTS_BASIC | HANDLE_RIGHT_CALL)
+#define HANDLE_RIGHTS_NOTIF	(HANDLE_RIGHTS_BASIC | HANDLE_RIGHT_SIGNAL | HANDLE_RIGHT_WAIT)
+#define HANDLE_RIGHTS_SHM	(HANDLE_RIGHTS_BASIC | HANDLE_RIGHT_READ | HANDLE_RIGHT_WRITE | HANDLE_RIGHT_MAP)
+/* a pipe's read end READ, its write end WRITE; a cgroup file by its open
+ * mode; an inotify instance READ and MANAGE (its watches) */
+
 /* What handle_type answers: the kind of object behind a handle. */
 #define HANDLE_ENDPOINT 1
 #define HANDLE_NOTIFICATION 2

@@ -40,4 +40,12 @@ struct k_meminfo {
 	uint64_t kernel_heap_bytes;	/* the kernel's kmalloc memory in use */
 };
 
+/* Resource limits (prlimit): Linux's RLIMIT_AS is the one Arbor has. */
+#define K_RLIMIT_AS 9
+#define K_RLIM_INFINITY (~0ull)
+struct k_rlimit {
+	uint64_t cur;	/* soft limit: what is enforced */
+	uint64_t max;	/* hard limit: the ceiling for cur */
+};
+
 #endif

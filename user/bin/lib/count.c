@@ -22,10 +22,6 @@ int tool_parse_count(const char *s, unsigned long long *n, int *sign)
 /* One -n/-c value: the count and its unit. */
 static int count_value(const char *name, char opt, const char *v, struct tool_count *c)
 {
-	if (!v) {
-		fprintf(stderr, "%s: option requires an argument -- '%c'\n", name, opt);
-		return -1;
-	}
 	c->bytes = opt == 'c';
 	if (tool_parse_count(v, &c->n, &c->sign) < 0) {
 		fprintf(stderr, "%s: invalid number of %s: '%s'\n", name, c->bytes ? "bytes" : "lines", v);
@@ -34,52 +30,51 @@ static int count_value(const char *name, char opt, const char *v, struct tool_co
 	return 0;
 }
 
+/* The reading in progress (the option reader's callbacks take no context). */
+static struct {
+	const char *name;
+	int allow_follow;
+	struct tool_count *c;
+} cur;
+
+static int count_flag(int ch, const char *arg)
+{
+	if (ch == 'q' || ch == 'v')
+		cur.c->headers = ch == 'v';
+	else if (ch == 'f' && cur.allow_follow)
+		cur.c->follow = 1;
+	else if (ch == 'n' || ch == 'c')
+		return count_value(cur.name, (char)ch, arg, cur.c) < 0 ? TOOL_OPT_TOLD : 0;
+	else
+		return TOOL_OPT_BAD;
+	return 0;
+}
+
+/* The old -N form. */
+static int count_word(const char *a)
+{
+	if (!isdigit((unsigned char)a[1]))
+		return 0;
+	return count_value(cur.name, 'n', a + 1, cur.c) < 0 ? TOOL_OPT_TOLD : 1;
+}
+
 int tool_count_options(int argc, char **argv, const char *name, const char *usage, int allow_follow,
 		       struct tool_count *c, char ***out)
 {
-	char **files = malloc(sizeof(char *) * (size_t)(argc + 1));
-	int nfiles = 0, dashdash = 0;
+	const struct tool_opts o = { .name = name, .usage = usage, .with_arg = "nc",
+				     .flag = count_flag, .word = count_word };
+	char **files;
 	*c = (struct tool_count){ .n = 10, .headers = -1 };
-	if (!files)
+	cur.name = name;
+	cur.allow_follow = allow_follow;
+	cur.c = c;
+	int nfiles = tool_options(argc, argv, &o, &files);
+	if (nfiles < 0)
 		return -1;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (dashdash || a[0] != '-' || a[1] == '\0') {
-			files[nfiles++] = argv[i];
-			continue;
-		}
-		if (strcmp(a, "--") == 0) {
-			dashdash = 1;
-			continue;
-		}
-		if (isdigit((unsigned char)a[1])) { /* the old -N form */
-			if (count_value(name, 'n', a + 1, c) < 0)
-				goto fail;
-			continue;
-		}
-		for (const char *p = a + 1; *p; p++) {
-			if (*p == 'q' || *p == 'v') {
-				c->headers = *p == 'v';
-			} else if (*p == 'f' && allow_follow) {
-				c->follow = 1;
-			} else if (*p == 'n' || *p == 'c') {
-				if (count_value(name, *p, p[1] ? p + 1 : i + 1 < argc ? argv[++i] : NULL, c) < 0)
-					goto fail;
-				break;
-			} else {
-				fprintf(stderr, "%s: invalid option -- '%c'\n", name, *p);
-				fprintf(stderr, "usage: %s\n", usage);
-				goto fail;
-			}
-		}
-	}
 	if (nfiles == 0)
 		files[nfiles++] = "-";
 	if (c->headers < 0)
 		c->headers = nfiles > 1;
 	*out = files;
 	return nfiles;
-fail:
-	free(files);
-	return -1;
 }

@@ -1,35 +1,63 @@
-/* GNU-style option reading shared by the tools (tool.h). */
+/* The option reader shared by the tools (tool.h): GNU-style (options
+   anywhere among the operands) or POSIX-style (up to the first operand),
+   letters grouped, some taking an argument, "--" ending them. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "tool.h"
 
-int tool_options(int argc, char **argv, const char *name, const char *usage, int (*flag)(int c),
-		 int (*claim)(const char *arg, int nops), char ***out)
+/* Reads the letters of one option word argv[*i] (past its '-'): 0, or -1
+   after a message. A letter that takes an argument ends the word; its
+   argument is the rest of it or the next word (then *i moves on). */
+static int read_letters(int argc, char **argv, int *i, const struct tool_opts *o)
 {
-	char **ops = malloc(sizeof(char *) * (size_t)argc);
-	int nops = 0, dashdash = 0;
-	if (!ops)
-		return -1;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (dashdash || a[0] != '-' || a[1] == '\0' || (claim && claim(a, nops))) {
-			ops[nops++] = argv[i];
-			continue;
-		}
-		if (strcmp(a, "--") == 0) {
-			dashdash = 1;
-			continue;
-		}
-		for (const char *p = a + 1; *p; p++) {
-			if (flag(*p) != 0) {
-				fprintf(stderr, "%s: invalid option -- '%c'\n", name, *p);
-				fprintf(stderr, "usage: %s\n", usage);
-				free(ops);
+	for (const char *p = argv[*i] + 1; *p; p++) {
+		int takes = o->with_arg && strchr(o->with_arg, *p);
+		const char *arg = NULL;
+		if (takes) {
+			arg = p[1] ? p + 1 : *i + 1 < argc ? argv[++*i] : NULL;
+			if (!arg) {
+				fprintf(stderr, "%s: option requires an argument -- '%c'\n", o->name, *p);
 				return -1;
 			}
 		}
+		int r = o->flag(*p, arg);
+		if (r == TOOL_OPT_BAD) {
+			fprintf(stderr, "%s: invalid option -- '%c'\n", o->name, *p);
+			if (o->usage)
+				fprintf(stderr, "usage: %s\n", o->usage);
+			return -1;
+		}
+		if (r < 0)
+			return -1;
+		if (takes)
+			break;
 	}
+	return 0;
+}
+
+int tool_options(int argc, char **argv, const struct tool_opts *o, char ***out)
+{
+	char **ops = tool_xrealloc(o->name, 1, NULL, sizeof(char *) * ((size_t)argc + 1));
+	int nops = 0, ended = 0;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (ended || a[0] != '-' || a[1] == '\0' || (o->claim && o->claim(a, nops))) {
+			ops[nops++] = argv[i];
+			ended |= o->posix;
+			continue;
+		}
+		if (strcmp(a, "--") == 0) {
+			ended = 1;
+			continue;
+		}
+		int whole = o->word ? o->word(a) : 0;
+		if (whole < 0 || (!whole && read_letters(argc, argv, &i, o) < 0)) {
+			free(ops);
+			return -1;
+		}
+	}
+	ops[nops] = NULL;
 	*out = ops;
 	return nops;
 }
