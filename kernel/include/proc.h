@@ -180,6 +180,9 @@ extern struct proc *init_proc;	/* pid 1, once started; adopts orphans */
 
 void proc_init(void);
 int proc_add_thread(struct proc *p, struct thread *t);
+/* proc_add_thread, then the thread starts (under the lock a kill takes,
+ * so it cannot end before): its tid, or -errno (not added). */
+int proc_start_thread(struct proc *p, struct thread *t);
 /* A new process's first thread: never refused; if the process was killed
  * before it had one, the thread ends before it reaches user mode. */
 void proc_add_first_thread(struct proc *p, struct thread *t);	/* -ESRCH if p is ending */
