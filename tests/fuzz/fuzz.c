@@ -41,6 +41,7 @@
 
 static enum fz_mode mode = FZ_UNPRIV;
 static bool have_kcov;
+static bool replaying;		/* -p: print the call log of the one program */
 static char cgtop[64];		/* /sys/fs/cgroup/fuzz-MODE */
 
 static struct slot {
@@ -346,6 +347,8 @@ static int start_worker(struct slot *s, const struct prog *p)
 /* A worker that ended: its coverage, and the corpus if it found some. */
 static void worker_done(struct slot *s)
 {
+	if (replaying)
+		print_log(s);
 	int fresh = have_kcov ? cov_merge(s->sh) : 0;
 	if (fresh && ncorpus < CORPUS_MAX) {
 		struct prog *p = &corpus[ncorpus++];
@@ -574,6 +577,7 @@ int main(int argc, char **argv)
 		for (const char *s = replay; *s && one.n < FZ_MAXCALLS;)
 			one.s[one.n++] = parse_hex(&s);
 		print_prog("replaying", &one);
+		replaying = true;
 		max_progs = 1;
 	}
 	uint64_t t0 = now_ns(), end = t0 + seconds * 1000000000ull, next_report = t0 + 5000000000ull;
@@ -631,9 +635,10 @@ int main(int argc, char **argv)
 	       (unsigned long long)(calls * 1000000000ull / (t - t0 + 1)), (unsigned long long)npcs,
 	       (unsigned long long)nfuncs, ncorpus);
 	printf("fuzz: programs killed while blocked in:");
+	int nstalls = 0;
 	for (int i = 0; i < FZ_P_COUNT; i++)
 		if (stalls[i])
-			printf(" %s %u", fz_call_name(i), stalls[i]);
-	printf("\n");
+			nstalls += printf(" %s %u", fz_call_name(i), stalls[i]);
+	printf("%s\n", nstalls ? "" : " none");
 	return ok ? 0 : 1;
 }

@@ -525,6 +525,15 @@ static uint64_t gen_arg(int nr, const struct fz_arg *d, uint64_t *a, int i)
 	case FZ_EXITCODE: return rnd(4) ? rnd(256) : v_int();
 	case FZ_HANDLE: return (uint64_t)(int64_t)pick_handle(nr, d->aux);
 	case FZ_ADDR:
+		if (nr == SYS_brk) {
+			/* EXCLUDED until the bounded-range fix (branch `bounded`, issue
+			 * 16 findings 4 and 6) is merged: a break moved 1 TiB up (brk
+			 * succeeds: pages come on first touch) makes the worker's exit
+			 * walk every page of it, > 20 s after SIGKILL (seed 2670 of
+			 * make fuzz SEED=777). Within 1 GiB of the break here. */
+			uint64_t cur = (uint64_t)sys_brk(0);
+			return rnd(4) == 0 ? v_badptr() | 0xffff800000000000ull : cur + rnd(1ull << 30) - (1ull << 20);
+		}
 		if (rnd(4) == 0 || !nareas)
 			return rnd(3) ? 0 : v_badptr() & ~4095ull;
 		return v_ptr(0) & ~4095ull;
@@ -772,6 +781,15 @@ static void run_call(int i, uint32_t seed, bool last)
 		l->nr = nr;
 		memcpy(l->a, a, sizeof(a));
 		l->note[0] = 0;
+		/* A string argument in its memory goes into the log as text. */
+		for (int k = 0; nr < SYSCALL_COUNT && k < fz_calls[nr].nargs; k++) {
+			int kind = fz_calls[nr].args[k].kind;
+			if ((kind == FZ_PATH || kind == FZ_CGPATH || kind == FZ_PROG || kind == FZ_NAME) &&
+			    a[k] >= (uint64_t)scratch && a[k] < (uint64_t)scratch + SCRATCH_SIZE - 64) {
+				snprintf(l->note, sizeof(l->note), " \"%.40s\"", (const char *)a[k]);
+				break;
+			}
+		}
 		l->state = 1;
 	}
 	struct fz_log dummy;
