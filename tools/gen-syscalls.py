@@ -355,7 +355,11 @@ def main():
     ap.add_argument("--docs")
     ap.add_argument("--check-docs")
     ap.add_argument("--fuzz")
+    ap.add_argument("--table", help="another table (tests)")
     a = ap.parse_args()
+    if a.table:
+        global TABLE
+        TABLE = a.table
     calls = parse()
     if a.kernel:
         write(a.kernel, gen_kernel(calls))

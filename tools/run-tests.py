@@ -399,6 +399,39 @@ def test_fuzz(build, initrd, mode, seed, seconds, tally):
             print(f"      last program of slot {slot} (seed {sd}): tools/fuzz-replay -m {mode} -p {seeds}")
 
 
+def test_fuzz_descriptions(build, tally):
+    """tools/gen-syscalls.py classifies every argument of the real table for
+    the fuzzer, and stops (naming the argument) at one it cannot: a table
+    with such a line must not build."""
+    import tempfile
+    gen = os.path.join(ROOT, "tools", "gen-syscalls.py")
+    print("[host] the fuzzer's argument descriptions", flush=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "fuzz_desc.h")
+        good = subprocess.run([sys.executable, gen, "--fuzz", out], capture_output=True, text=True)
+        text = open(out).read() if good.returncode == 0 else ""
+        tbl = open(os.path.join(ROOT, "kernel", "include", "abi", "syscalls.tbl")).read()
+        n = sum(1 for l in tbl.splitlines() if re.match(r"^\d+\s*\|", l))
+        tally.result("fuzz: every argument of syscalls.tbl is classified",
+                     good.returncode == 0 and text.count('"') >= 2 * n,
+                     "" if good.returncode == 0 else good.stderr.strip()[:200])
+        bad_tbl = os.path.join(tmp, "syscalls.tbl")
+        extra = f"{n} | frobnicate | int h, double ratio | A call with an argument no rule knows.\n"
+        with open(bad_tbl, "w") as f:
+            f.write(tbl.rstrip("\n") + "\n" + extra)
+        bad = subprocess.run([sys.executable, gen, "--table", bad_tbl, "--fuzz", out], capture_output=True,
+                             text=True)
+        tally.result("fuzz: an argument no rule classifies stops the build",
+                     bad.returncode != 0 and "double ratio" in bad.stderr and "frobnicate" in bad.stderr,
+                     "" if bad.returncode != 0 else "the generator accepted it")
+        over = os.path.join(tmp, "over.tbl")
+        with open(over, "w") as f:
+            f.write(tbl.rstrip("\n") + "\n@fuzz frobnicate ratio=int\n" + extra)
+        ok = subprocess.run([sys.executable, gen, "--table", over, "--fuzz", out], capture_output=True, text=True)
+        tally.result("fuzz: an @fuzz line classifies it",
+                     ok.returncode == 0 and '{ FZ_INT, 0, 0, "ratio" }' in open(out).read(), ok.stderr.strip()[:200])
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default="build")
@@ -423,6 +456,7 @@ def main():
         return 1 if tally.failed else 0
 
     run_host_tests(a.host_tests, tally, a.timeout)
+    test_fuzz_descriptions(a.build, tally)
     # The self-tests get a fresh scratch disk (/dev/vda), written all over,
     # and a small second one (/dev/vdb, posix_block_multidisk), in PCI slot
     # 5, whose INTx meets vda's on one ISA line: the two drivers share it.
