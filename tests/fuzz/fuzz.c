@@ -20,6 +20,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,6 +64,25 @@ static int ncorpus;
 static uint32_t cov_pcs[COV_SIZE], cov_funcs[COV_SIZE / 4];
 static uint64_t npcs, nfuncs;
 static uint32_t stalls[FZ_P_COUNT];	/* programs killed while in this call */
+
+/* The watchdog writes through the kernel's direct console: when it has
+ * something to say, the console server may be what is stuck. */
+static bool direct_console;
+
+__attribute__((format(printf, 1, 2))) static void out(const char *fmt, ...)
+{
+	char line[512];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (n > (int)sizeof(line) - 1)
+		n = (int)sizeof(line) - 1;
+	if (direct_console)
+		sys_debug_write(line, (size_t)n);
+	else
+		fputs(line, stdout);
+}
 
 static uint64_t now_ns(void)
 {
@@ -268,29 +288,29 @@ static void make_prog(uint64_t seed, struct prog *p)
 
 static void print_prog(const char *what, const struct prog *p)
 {
-	printf("fuzz: %s -m %s -p ", what, mode == FZ_ROOT ? "root" : "unpriv");
+	out("fuzz: %s -m %s -p ", what, mode == FZ_ROOT ? "root" : "unpriv");
 	for (int i = 0; i < p->n; i++)
-		printf("%s%x", i ? "," : "", p->s[i]);
-	printf("\n");
+		out("%s%x", i ? "," : "", p->s[i]);
+	out("\n");
 }
 
 static void print_log(const struct slot *s)
 {
-	printf("fuzz: call log of seed %llu (worker pid %d):\n", (unsigned long long)s->seed, s->pid);
+	out("fuzz: call log of seed %llu (worker pid %d):\n", (unsigned long long)s->sh->seed, s->sh->pid);
 	for (int i = 0; i < s->sh->nseeds; i++) {
 		const struct fz_log *l = &s->sh->log[i];
 		if (!l->state)
 			break;
 		const char *name = fz_call_name(l->nr);
-		printf("fuzz:   #%d %s(", i, name);
+		out("fuzz:   #%d %s(", i, name);
 		int n = l->nr < SYSCALL_COUNT ? fz_calls[l->nr].nargs : 0;
 		for (int k = 0; k < n; k++)
-			printf("%s%s=%#llx", k ? ", " : "", fz_calls[l->nr].args[k].name, (unsigned long long)l->a[k]);
-		printf("%s%s)", l->note[0] ? l->note : "", "");
+			out("%s%s=%#llx", k ? ", " : "", fz_calls[l->nr].args[k].name, (unsigned long long)l->a[k]);
+		out("%s%s)", l->note[0] ? l->note : "", "");
 		if (l->state == 2)
-			printf(" = %lld\n", (long long)l->ret);
+			out(" = %lld\n", (long long)l->ret);
 		else
-			printf(" ... (had not returned)\n");
+			out(" ... (had not returned)\n");
 	}
 	struct prog p = { s->sh->nseeds, { 0 } };
 	memcpy(p.s, s->sh->seeds, sizeof(p.s));
@@ -308,6 +328,7 @@ static int start_worker(struct slot *s, const struct prog *p)
 		return -1;
 	}
 	s->sh->nseeds = p->n;
+	s->sh->seed = s->seed;
 	memcpy(s->sh->seeds, p->s, sizeof(p->s));
 	memset(s->sh->log, 0, sizeof(s->sh->log));
 	s->sh->progress = 0;
@@ -337,6 +358,7 @@ static int start_worker(struct slot *s, const struct prog *p)
 		fz_worker(&s->env, s->sh);
 	}
 	s->pid = pid;
+	s->sh->pid = pid;
 	s->killed = false;
 	s->reaped = false;
 	s->last_progress = 0;
@@ -467,6 +489,80 @@ static bool probe(bool full, const char *when)
 	return false;
 }
 
+/* -- the watchdog ---------------------------------------------------- */
+
+/* A process of its own that needs no server: if the supervisor stops
+ * beating (stuck in a call to a server that does not answer, or starved
+ * by the kernel), it prints every process with the CPU time it takes
+ * (who spins), what each worker was doing, and stops the machine. */
+#define WATCH_STALE_NS (15ull * 1000 * 1000 * 1000)
+static struct fz_watch { volatile uint64_t beat; volatile int done; } *watch;
+static int watchdog_pid;
+
+static void ps_dump(int32_t *pids, uint64_t *cpu, int *n, bool deltas)
+{
+	static struct k_procinfo pi;
+	int count = (int)sys_proc_list(pids, 256);
+	if (count > 256)
+		count = 256;
+	for (int i = 0; i < count; i++) {
+		if (sys_proc_info(pids[i], &pi) < 0)
+			continue;
+		uint64_t t = pi.utime_ns + pi.stime_ns, prev = 0;
+		for (int k = 0; deltas && k < *n; k++)
+			if (pids[256 + k] == pids[i])
+				prev = cpu[k];
+		if (!deltas && i < 256) {
+			pids[256 + i] = pids[i];
+			cpu[i] = t;
+		}
+		out("fuzz: ps %d ppid %d %s %c uid %u threads %u cpu %llu ms%s%llu ms (user %llu) cgroup %s\n", pi.pid,
+		    pi.ppid, pi.name, pi.state, pi.uid, pi.nthreads, (unsigned long long)t / 1000000,
+		    deltas ? ", in the last 2 s " : "", deltas ? (unsigned long long)(t - prev) / 1000000 : 0,
+		    (unsigned long long)pi.utime_ns / 1000000, pi.cgroup);
+	}
+	if (!deltas)
+		*n = count;
+}
+
+static void watchdog(void)
+{
+	static int32_t pids[512];
+	static uint64_t cpu[256];
+	direct_console = true;
+	while (!watch->done) {
+		sys_sleep_ns(1000000000ull);
+		if (watch->done || now_ns() - watch->beat < WATCH_STALE_NS)
+			continue;
+		out("fuzz: FAIL the supervisor has been stuck for %llu s: every process, then each worker's "
+		    "program\n", (unsigned long long)(WATCH_STALE_NS / 1000000000ull));
+		int n = 0;
+		ps_dump(pids, cpu, &n, false);
+		sys_sleep_ns(2000000000ull);
+		out("fuzz: 2 s later:\n");
+		ps_dump(pids, cpu, &n, true);
+		for (int i = 0; i < FZ_SLOTS; i++)
+			if (slots[i].sh->nseeds)
+				print_log(&slots[i]);
+		sys_poweroff(1);
+		_exit(1);
+	}
+	_exit(0);
+}
+
+static int start_watchdog(void)
+{
+	watch = mmap(NULL, sizeof(*watch), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (watch == MAP_FAILED)
+		return -1;
+	watch->beat = now_ns();
+	fflush(stdout);
+	watchdog_pid = fork();
+	if (watchdog_pid == 0)
+		watchdog();
+	return watchdog_pid < 0 ? -1 : 0;
+}
+
 /* -- main ------------------------------------------------------------- */
 
 static int setup(void)
@@ -518,12 +614,18 @@ static bool final_check(void)
 		struct slot *s = &slots[i];
 		if (s->pid) {
 			kill_worker(s);
-			while (s->pid && poll_slot(s))
+			while (s->pid && poll_slot(s)) {
+				watch->beat = now_ns();
 				usleep(2000);
+			}
 			if (s->pid)
 				ok = false;
 		}
 	}
+	watch->done = 1;
+	int st;
+	if (waitpid(watchdog_pid, &st, 0) != watchdog_pid || st != 0)
+		ok = false;
 	ok = ok && probe(true, "at the end");
 	if (ok && rm_subtree(cgtop, 0) < 0)
 		ok = false;
@@ -569,6 +671,10 @@ int main(int argc, char **argv)
 		printf("fuzz: FAIL setup: %s\n", strerror(errno));
 		return 1;
 	}
+	if (start_watchdog() < 0) {
+		printf("fuzz: FAIL cannot start the watchdog: %s\n", strerror(errno));
+		return 1;
+	}
 	printf("fuzz: %s mode, seeds from %llu, %llu s, coverage %s\n", mode == FZ_ROOT ? "root" : "unpriv",
 	       (unsigned long long)seed, (unsigned long long)seconds,
 	       have_kcov ? "on (kcov)" : "off (kernel built without KCOV)");
@@ -585,6 +691,7 @@ int main(int argc, char **argv)
 	bool ok = true;
 	while (ok) {
 		bool busy = false;
+		watch->beat = now_ns();
 		for (int i = 0; i < FZ_SLOTS && ok; i++) {
 			struct slot *s = &slots[i];
 			ok = poll_slot(s);

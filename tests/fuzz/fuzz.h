@@ -45,6 +45,8 @@ struct fz_log {
 /* A program and where its worker reports, in memory the supervisor and
  * the worker share (MAP_SHARED). */
 struct fz_shared {
+	uint64_t seed;			/* the program's seed (the supervisor's) */
+	int pid;			/* its worker */
 	int nseeds;
 	uint32_t seeds[FZ_MAXCALLS];
 	volatile uint64_t progress;	/* calls returned */

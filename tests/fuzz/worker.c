@@ -679,7 +679,26 @@ static long p_fileop(struct fz_log *l)
 	snprintf(a, sizeof(a), "%s/%c", env->tmpdir, 'a' + (int)rnd(3));
 	snprintf(b, sizeof(b), "%s/%c%s", env->tmpdir, 'a' + (int)rnd(3), rnd(2) ? "" : "/x");
 	long r;
-	switch (rnd(5)) {
+	switch (rnd(7)) {
+	case 5: {
+		static const uint64_t sizes[] = { 0, 1, 4096, 1ull << 20, 1ull << 40, ~0ull >> 1, ~0ull };
+		uint64_t size = sizes[rnd(7)];
+		r = truncate(a, (off_t)size);
+		snprintf(l->note, sizeof(l->note), "truncate %s %llx", a + strlen(env->tmpdir), (unsigned long long)size);
+		break;
+	}
+	case 6: {
+		static const char *const dirs[] = { "/proc", "/proc/self", "/dev", "/tmp", "/sys/fs/cgroup" };
+		const char *dir = rnd(3) ? dirs[rnd(5)] : rnd(2) ? env->tmpdir : env->cgdir;
+		DIR *d = opendir(dir);
+		r = d ? 0 : -errno;
+		while (d && readdir(d) && r < 200)
+			r++;
+		if (d)
+			closedir(d);
+		snprintf(l->note, sizeof(l->note), "readdir %.36s", dir);
+		return r;
+	}
 	case 0: r = mkdir(a, 0755); snprintf(l->note, sizeof(l->note), "mkdir %s", a + strlen(env->tmpdir)); break;
 	case 1: r = unlink(a); snprintf(l->note, sizeof(l->note), "unlink %s", a + strlen(env->tmpdir)); break;
 	case 2: r = rmdir(a); snprintf(l->note, sizeof(l->note), "rmdir %s", a + strlen(env->tmpdir)); break;
