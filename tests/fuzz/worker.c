@@ -137,6 +137,15 @@ static bool handle_foreign(int h)
 	return false;
 }
 
+/* A handle to an endpoint this program made (ep_create), or a copy. */
+static bool own_endpoint(int h)
+{
+	for (int i = 0; i < nhandles; i++)
+		if (handles[i].h == h)
+			return !handles[i].foreign && handles[i].kind == HANDLE_ENDPOINT;
+	return false;
+}
+
 static bool handle_known(int h)
 {
 	for (int i = 0; i < nhandles; i++)
@@ -193,9 +202,12 @@ static int pick_handle(int nr, int want)
 	if (env->mode == FZ_ROOT && foreign)
 		return -1;
 	/* EXCLUDED until the handle-rights fix (branch `rights`, issue 16
-	 * finding 1) is merged: receiving on a looked-up service's endpoint
-	 * takes other processes' calls (the VFS's), and they wait forever. */
-	if ((nr == SYS_ipc_recv || nr == SYS_ipc_reply_recv || nr == SYS_ipc_give) && foreign)
+	 * finding 1) is merged: receiving on a looked-up service's endpoint,
+	 * or on a channel (an open file is a channel to its server's
+	 * endpoint: ipc_reply_recv on /dev/null's handle takes devfs's
+	 * calls), takes other processes' calls, and they wait. Receiving is
+	 * kept to endpoints it made itself. */
+	if ((nr == SYS_ipc_recv || nr == SYS_ipc_reply_recv || nr == SYS_ipc_give) && !own_endpoint(h))
 		return -1;
 	return h;
 }
@@ -755,14 +767,17 @@ static void note_result(int nr, const uint64_t *a, long r)
 		return;
 	switch (nr) {
 	case SYS_ep_create: case SYS_notif_create: case SYS_shm_create: case SYS_chan_create:
-	case SYS_inotify_init1: case SYS_cgfs_open: case SYS_handle_dup:
+	case SYS_inotify_init1: case SYS_cgfs_open:
 		add_handle((int)r, false);
+		break;
+	case SYS_handle_dup: /* a copy is as foreign as its original */
+		add_handle((int)r, handle_foreign((int)a[0]) || !handle_known((int)a[0]));
 		break;
 	case SYS_ns_lookup:
 		add_handle((int)r, true);
 		break;
 	case SYS_handle_dup2:
-		add_handle((int)a[1], handle_foreign((int)a[0]));
+		add_handle((int)a[1], handle_foreign((int)a[0]) || !handle_known((int)a[0]));
 		break;
 	case SYS_handle_close:
 		forget_handle((int)a[0]);
