@@ -306,8 +306,6 @@ kcov: | $(BUILD)/.deps-build
 	@mkdir -p $(BUILD)/kcov
 	@cp -p $(BUILD)/.deps-build $(BUILD)/kcov/ 2>/dev/null || true
 	@$(MAKE) --no-print-directory BUILD=$(BUILD)/kcov KCOV=1 $(KCOV_KERNEL)
-$(KCOV_KERNEL): FORCE
-	@$(MAKE) --no-print-directory kcov
 
 # make fuzz SECONDS=N [SEED=S] [MODE=unpriv|root|both]: a longer fuzz run
 # (N seconds per mode) on the kcov kernel, from a random seed unless SEED
