@@ -73,7 +73,9 @@ long sys_kcov(int op, uint64_t arg, void *buf, size_t len)
 	case KCOV_COLLECT:
 		if (!t->kcov)
 			return -EINVAL;
-		if (!user_range_ok((uint64_t)buf, len * sizeof(uint32_t)) || len > KCOV_ENTRIES)
+		if (len > KCOV_ENTRIES)
+			len = KCOV_ENTRIES;	/* no more than it can hold */
+		if (!user_range_ok((uint64_t)buf, len * sizeof(uint32_t)))
 			return -EFAULT;
 		return kcov_collect(t->kcov, buf, len);
 	case KCOV_DISABLE:
