@@ -328,7 +328,8 @@ def test_tools(build, tally):
                              ("arbor-run returns 128+N for a signal", ["0", "15"], 128 + 15),
                              ("arbor-run returns 124 on a timeout", ["--timeout", "3", "HANG"], 124),
                              ("kill(2) cannot end init with a signal it does not handle",
-                              ["init"], 5)):
+                              ["init"], 5),
+                             ("init reaps the orphans of the program arbor-run runs", ["orphan"], 6)):
         print(f"  {name} ...", flush=True)
         argv = [run] + (args[:2] + [status, "hang"] if args[0] == "--timeout" else [status] + args)
         got, out, err2 = sh(argv) if code == 0 else (None, "", err)
