@@ -142,6 +142,20 @@ static int read_file(const char *path, char *buf, size_t cap)
 	return n < 0 ? -errno : (int)n;
 }
 
+/* Enables every controller the root has in dir's children, so that the
+ * workers' cgroups have every interface file there is to write garbage
+ * into. */
+static int enable_all(const char *dir)
+{
+	char avail[256], want[320] = "", p[192];
+	if (read_file("/sys/fs/cgroup/cgroup.controllers", avail, sizeof(avail)) < 0)
+		return -1;
+	for (char *tok = strtok(avail, " \n"); tok; tok = strtok(NULL, " \n"))
+		snprintf(want + strlen(want), sizeof(want) - strlen(want), "%s+%s", want[0] ? " " : "", tok);
+	snprintf(p, sizeof(p), "%s/cgroup.subtree_control", dir);
+	return write_file(p, want);
+}
+
 /* Removes every cgroup below dir (not dir itself), deepest first. */
 static int rm_subtree(const char *dir, int depth)
 {
@@ -204,7 +218,7 @@ static int slot_cgroup(struct slot *s)
 	if (fresh) {
 		if (s->made && rmdir(s->env.cgdir) < 0)
 			return -errno;
-		if (mkdir(s->env.cgdir, 0755) < 0)
+		if (mkdir(s->env.cgdir, 0755) < 0 || enable_all(s->env.cgdir) < 0)
 			return -errno;
 	}
 	if (mode == FZ_UNPRIV && fresh) {
@@ -235,7 +249,7 @@ static void read_cgfiles(struct fz_env *e)
 	snprintf(path, sizeof(path), "%s/self", e->cgdir);
 	DIR *d = opendir(path);
 	struct dirent *de;
-	while (d && (de = readdir(d)) && e->ncgfiles < 64)
+	while (d && (de = readdir(d)) && e->ncgfiles < 96)
 		if (strchr(de->d_name, '.') && strlen(de->d_name) < sizeof(e->cgfiles[0]))
 			snprintf(e->cgfiles[e->ncgfiles++], sizeof(e->cgfiles[0]), "%s", de->d_name);
 	if (d)
@@ -574,7 +588,7 @@ static int setup(void)
 {
 	char p[160];
 	snprintf(cgtop, sizeof(cgtop), "/sys/fs/cgroup/fuzz-%s", mode == FZ_ROOT ? "root" : "unpriv");
-	if (write_file("/sys/fs/cgroup/cgroup.subtree_control", "+pids +memory") < 0)
+	if (enable_all("/sys/fs/cgroup") < 0)
 		return -1;
 	rm_subtree(cgtop, 0);
 	rmdir(cgtop);
@@ -586,8 +600,7 @@ static int setup(void)
 	snprintf(p, sizeof(p), "%s/memory.max", cgtop);
 	if (write_file(p, "64M") < 0)
 		return -1;
-	snprintf(p, sizeof(p), "%s/cgroup.subtree_control", cgtop);
-	if (write_file(p, "+pids +memory") < 0)
+	if (enable_all(cgtop) < 0)
 		return -1;
 	have_kcov = sys_kcov(KCOV_DISABLE, 0, NULL, 0) != -ENOSYS;
 	for (int i = 0; i < FZ_SLOTS; i++) {

@@ -66,7 +66,7 @@ struct fz_env {
 	char cgrel[96];		/* the same below the cgroup root: /fuzz-MODE/wN */
 	char tmpdir[64];	/* its own directory under /tmp */
 	int ncgfiles;		/* the interface files of a cgroup (the supervisor reads them once) */
-	char cgfiles[64][32];
+	char cgfiles[96][32];
 };
 
 /* Runs the program in sh (already in its cgroup, with its credentials)

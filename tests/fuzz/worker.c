@@ -395,6 +395,24 @@ static uint64_t v_path(void)
 
 static const char *const cg_leaf_names[] = { "self", "g0", "g1", "g0/h" };
 
+static bool moves_processes(const char *file)
+{
+	return strstr(file, "cgroup.procs") || strstr(file, "cgroup.threads");
+}
+
+/* An interface file's name. Root could move any process with bytes that
+ * happen to read as its pid in a cgroup.procs or cgroup.threads: those
+ * get only CGWRITE's own-pid writes in root mode, never random bytes. */
+static const char *cg_file(void)
+{
+	for (int tries = 0; tries < 8; tries++) {
+		const char *f = ncgfiles ? cgfiles[rnd((uint64_t)ncgfiles)] : "cgroup.events";
+		if (env->mode != FZ_ROOT || !moves_processes(f))
+			return f;
+	}
+	return "cgroup.events";
+}
+
 /* A cgroup path for the root-only cgfs_* calls: under its own subtree
  * in root mode (a root caller may change any cgroup), anywhere in the
  * other (they are refused). No "..": it would climb out. */
@@ -412,8 +430,7 @@ static uint64_t v_cgpath(void)
 		snprintf(buf, sizeof(buf), "%s/%s", env->cgrel, leaf);
 		break;
 	default:
-		snprintf(buf, sizeof(buf), "%s/%s/%s", env->cgrel, rnd(4) ? leaf : ".",
-			 ncgfiles ? cgfiles[rnd((uint64_t)ncgfiles)] : "cgroup.procs");
+		snprintf(buf, sizeof(buf), "%s/%s/%s", env->cgrel, rnd(4) ? leaf : ".", cg_file());
 	}
 	return v_string(buf);
 }
@@ -635,11 +652,13 @@ static long p_cgwrite(struct fz_log *l)
 	default:
 		snprintf(text, sizeof(text), "%s", garbage_words[rnd(sizeof(garbage_words) / sizeof(char *))]);
 	}
-	bool procs = strstr(file, "cgroup.procs") || strstr(file, "cgroup.threads");
-	if (env->mode == FZ_ROOT && procs && text[0] >= '0' && text[0] <= '9')
-		snprintf(text, sizeof(text), "%ld", rnd(2) ? 0 : sys_getpid());
-	if (env->mode == FZ_ROOT && procs && (text[0] == ' ' || text[0] == '+' || text[0] == '\n'))
-		snprintf(text, sizeof(text), "x");
+	if (env->mode == FZ_ROOT && moves_processes(file)) {
+		static const char *const safe[] = { "0", "x", "", "-", "0 0" };
+		if (rnd(2))
+			snprintf(text, sizeof(text), "%ld", sys_getpid());
+		else
+			snprintf(text, sizeof(text), "%s", safe[rnd(5)]);
+	}
 	snprintf(l->note, sizeof(l->note), "%s <- %.20s", file, text);
 	shared->dirty = 1;
 	int fd = open(path, O_WRONLY);
@@ -671,8 +690,7 @@ static long p_open(struct fz_log *l)
 	default:
 		shared->dirty = 1;	/* a cgroup file, maybe written through its handle */
 		cg_name(path, sizeof(path));
-		snprintf(path + strlen(path), sizeof(path) - strlen(path), "/%s",
-			 ncgfiles ? cgfiles[rnd((uint64_t)ncgfiles)] : "cgroup.events");
+		snprintf(path + strlen(path), sizeof(path) - strlen(path), "/%s", cg_file());
 		flags = (int)rnd(3) | (rnd(4) ? 0 : O_NONBLOCK);
 	}
 	snprintf(l->note, sizeof(l->note), "%.40s %#x", path + (strlen(path) > 40 ? strlen(path) - 40 : 0), flags);
@@ -750,6 +768,14 @@ static long p_serve(struct fz_log *l)
 	return sys_thread_create((uint64_t)fz_serve_entry, v_stack(), (uint64_t)h, NULL);
 }
 
+/* cgfs_write's writer: its pid names the process "0" moves, so root
+ * names only itself. */
+static void root_writer(uint64_t w)
+{
+	if (w >= (uint64_t)scratch && w + sizeof(struct k_cgwriter) <= (uint64_t)scratch + SCRATCH_SIZE)
+		((struct k_cgwriter *)w)->pid = (int32_t)sys_getpid();
+}
+
 /* -- running a program ------------------------------------------------ */
 
 /* Picks the call a seed names: skipped calls, rare ones mostly, root's
@@ -815,6 +841,8 @@ static void run_call(int i, uint32_t seed, bool last)
 	int nr = pick_call(last);
 	if (nr < SYSCALL_COUNT && strncmp(fz_calls[nr].name, "cgfs_", 5) == 0)
 		shared->dirty = 1;
+	if (nr == SYS_cgfs_write && env->mode == FZ_ROOT)
+		root_writer(a[3]);
 	if (nr < SYSCALL_COUNT) {
 		const struct fz_call *c = &fz_calls[nr];
 		for (int k = 0; k < c->nargs; k++)
