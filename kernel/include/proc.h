@@ -100,6 +100,9 @@ struct thread {
 	uint8_t ipc_out[IPC_INLINE_MAX]; /* caller: a small send buffer, copied at the call */
 	uint8_t ipc_in[IPC_INLINE_MAX];	/* server: its current caller's, taken with the call */
 	char name[PROC_NAME_MAX];
+#ifdef CONFIG_KCOV
+	struct kcov *kcov;		/* kernel coverage being recorded (kcov.c) */
+#endif
 };
 
 enum proc_state {
