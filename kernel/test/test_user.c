@@ -15,6 +15,7 @@
 #include "sched_fair.h"
 #include "timer.h"
 #include "trap.h"
+#include "format.h"
 #include "ipc.h"
 #include "userspace.h"
 
@@ -70,8 +71,9 @@ static void user_cg_done(struct cgroup *cg)
 	proc_reap_orphans(); /* no init here to collect them */
 	mem_drain_stock(cg);
 	/* A thread's stack is uncharged when the scheduler reaps it, a moment
-	 * after its process became a zombie. */
-	for (int i = 0; i < 100 && mem_usage_pages(cg); i++)
+	 * after its process became a zombie. Up to 10 s: generous for a loaded
+	 * host (a bound, not a timing). */
+	for (int i = 0; i < 1000 && mem_usage_pages(cg); i++)
 		sched_sleep_until(clock_ns() + 10 * MS);
 	KT_EXPECT_EQ(mem_usage_pages(cg), 0);
 	user_cg_dump_leftovers(cg);
@@ -492,11 +494,15 @@ static int run_posix(const char *path, struct cgroup *cg)
 }
 
 /* Runs argv (descriptors 0-2 on the console) in cgroup cgname, with the
- * servers (console, VFS, file systems) up in cgroup "servers"; it must
+ * servers (console, VFS, file systems) up in a cgroup "servers_NAME"; it must
  * exit 0. */
 static void run_with_servers(const char *const *argv, const char *cgname)
 {
-	struct cgroup *s = user_cg("servers"), *c = user_cg(cgname);
+	/* The servers' cgroup is named after the test, so that one test's
+	 * leftovers cannot fail the ones after it. */
+	char sname[48];
+	fmt_snprintf(sname, sizeof(sname), "servers_%s", cgname);
+	struct cgroup *s = user_cg(sname), *c = user_cg(cgname);
 	struct userspace u;
 	if (!s || !c)
 		return;
