@@ -74,7 +74,7 @@ host_srcs_cgroup       := cgroup/cgroup.c cgroup/cgfs_core.c cgroup/cgfs_parse.c
 host_cflags_cgroup     := -Itests/host/shim
 HOST_BINS := $(patsubst %,$(BUILD)/host/test_%,$(HOST_TESTS))
 
-.PHONY: all run debug test bench iso clean deps docs libc
+.PHONY: all run debug test soak bench iso clean deps docs libc
 
 $(BUILD)/.deps-%: tools/deps.sh
 	@mkdir -p $(@D)
@@ -298,6 +298,11 @@ $(BUILD)/host/test_%: tests/host/test_%.c $$(host_srcs_$$*) tests/host/tap.h | $
 
 test: $(KERNEL) $(INITRD) $(BUILD)/arbor-test.iso $(HOST_BINS) | $(BUILD)/.deps-test
 	@python3 tools/run-tests.py --build $(BUILD) --timeout $(TIMEOUT) $(HOST_BINS)
+
+# The churn/leak soak alone, SECONDS long (make test runs it for 20 s).
+SECONDS ?= 600
+soak: $(KERNEL) $(INITRD) | $(BUILD)/.deps-test
+	@python3 tools/run-tests.py --build $(BUILD) --timeout $(TIMEOUT) --soak --churn $(SECONDS)
 
 bench: $(KERNEL) $(INITRD) | $(BUILD)/.deps-bench
 	@python3 tools/bench.py --build $(BUILD)

@@ -396,10 +396,25 @@ def test_security_table(build, tally):
     os.remove(bad)
 
 
+def run_churn(kernel, initrd, build, seconds, tally, timeout):
+    """The churn/leak soak (kernel test soak_churn, program posix/churn) in
+    a boot of its own, `seconds` long, with a scratch disk for io.max."""
+    disk = os.path.join(build, "churn.img")
+    if os.path.exists(disk):
+        os.remove(disk)
+    run_tap_boot(f"churn leaves nothing behind ({seconds} s, test=soak_churn)",
+                 ["--kernel", kernel, "--initrd", initrd, "--append", f"test=soak_churn churn={seconds} mem=256",
+                  "--mem", "256", "--disk", disk], tally, timeout + seconds * 2)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default="build")
     ap.add_argument("--timeout", type=int, default=60, help="seconds per boot")
+    ap.add_argument("--churn", type=int, default=20,
+                    help="seconds of the churn/leak boot (test=soak_churn)")
+    ap.add_argument("--soak", action="store_true",
+                    help="run only the churn/leak boot (make soak SECONDS=N)")
     ap.add_argument("host_tests", nargs="*")
     a = ap.parse_args()
     kernel = os.path.join(a.build, "arbor.elf")
@@ -407,6 +422,11 @@ def main():
     tally = Tally()
     t0 = time.monotonic()
 
+    if a.soak:
+        run_churn(kernel, initrd, a.build, a.churn, tally, a.timeout)
+        print(f"# {time.monotonic() - t0:.1f} s")
+        print(f"{tally.passed} passed, {len(tally.failed)} failed")
+        return 1 if tally.failed else 0
     run_host_tests(a.host_tests, tally, a.timeout)
     test_security_table(a.build, tally)
     # The self-tests get a fresh scratch disk (/dev/vda), written all over,
@@ -425,6 +445,7 @@ def main():
     # (twice the per-boot timeout: this one boot runs every self-test, about
     # 50 s on a host loaded by other QEMUs, where 60 s left no margin)
     test_disks_share_irq(b, tally)
+    run_churn(kernel, initrd, a.build, a.churn, tally, a.timeout)
     test_disk_persists(kernel, initrd, scratch, tally, a.timeout)
     test_disk_errors(kernel, initrd, a.build, tally, a.timeout)
     print("[qemu] boot paths and failure reporting", flush=True)
