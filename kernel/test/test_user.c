@@ -650,6 +650,16 @@ KTEST(soak_churn)
 	KT_EXPECT(b.heap_pages <= a.heap_pages + 16);
 }
 
+/* Containment (posix/contain --test): a fork bomb under pids.max 50, a
+ * memory hog under memory.max 32M and 64 threads under cpu.max 10 % kill
+ * nothing outside their cgroup, and a bystander's work finishes in less
+ * than 3x its time alone (make bench prints the slowdowns). */
+KTEST(posix_containment)
+{
+	const char *const argv[] = { "posix/contain", "--test", NULL };
+	run_with_servers_for(argv, "posix_contain", 40000);
+}
+
 /* Ctrl-C and Ctrl-Z typed on the console signal the foreground group. */
 KTEST(posix_console_signal_keys)
 {
