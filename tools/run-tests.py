@@ -396,15 +396,17 @@ def test_security_table(build, tally):
     os.remove(bad)
 
 
-def run_churn(kernel, initrd, build, seconds, tally, timeout):
+def run_churn(kernel, initrd, build, seconds, tally, timeout, tests="soak_churn"):
     """The churn/leak soak (kernel test soak_churn, program posix/churn) in
-    a boot of its own, `seconds` long, with a scratch disk for io.max."""
+    a boot of its own, `seconds` long, with a scratch disk for io.max; in
+    make test also the containment check (soak_containment)."""
     disk = os.path.join(build, "churn.img")
     if os.path.exists(disk):
         os.remove(disk)
-    run_tap_boot(f"churn leaves nothing behind ({seconds} s, test=soak_churn)",
-                 ["--kernel", kernel, "--initrd", initrd, "--append", f"test=soak_churn churn={seconds} mem=256",
-                  "--mem", "256", "--disk", disk], tally, timeout + seconds * 2)
+    run_tap_boot(f"churn leaves nothing behind ({seconds} s, test={tests})",
+                 ["--kernel", kernel, "--initrd", initrd, "--append", f"test={tests} churn={seconds} mem=256",
+                  "--mem", "256", "--disk", disk], tally,
+                 timeout + seconds * 2 + (40 if "containment" in tests else 0))
 
 
 def main():
@@ -445,7 +447,7 @@ def main():
     # (twice the per-boot timeout: this one boot runs every self-test, about
     # 50 s on a host loaded by other QEMUs, where 60 s left no margin)
     test_disks_share_irq(b, tally)
-    run_churn(kernel, initrd, a.build, a.churn, tally, a.timeout)
+    run_churn(kernel, initrd, a.build, a.churn, tally, a.timeout, "soak_containment,soak_churn")
     test_disk_persists(kernel, initrd, scratch, tally, a.timeout)
     test_disk_errors(kernel, initrd, a.build, tally, a.timeout)
     print("[qemu] boot paths and failure reporting", flush=True)

@@ -36,6 +36,7 @@
 
 /* What a worker counts; it exits 0 if it did enough of it. */
 static unsigned done;
+static char *volatile escape; /* memory touched must be seen to be used */
 
 /* Touches (writes) kib KiB of fresh memory, then frees it. */
 static void touch(unsigned kib)
@@ -45,6 +46,7 @@ static void touch(unsigned kib)
 		return;
 	for (unsigned i = 0; i < kib << 10; i += 4096)
 		p[i] = (char)i;
+	escape = p; /* else the compiler may drop malloc, stores and free */
 	free(p);
 }
 
@@ -189,6 +191,7 @@ static void victim(unsigned i)
 	char *keep = malloc(128 << 10);
 	if (keep)
 		memset(keep, (int)i + 1, 128 << 10);
+	escape = keep;
 	for (;;)
 		usleep(1000);
 }

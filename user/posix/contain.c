@@ -35,6 +35,7 @@
 /* The bystander's fixed work: about a tenth of a second of each kind on
  * an idle Arbor under QEMU. */
 static volatile unsigned long sink;
+static char *volatile escape; /* memory touched must be seen to be used */
 static int verbose; /* the parts' times on "#" lines */
 
 static int bystander_work(void *arg)
@@ -63,6 +64,7 @@ static int bystander_work(void *arg)
 			return 0;
 		for (size_t i = 0; i < len; i += 4096)
 			m[i] = (char)i;
+		escape = m;
 		free(m);
 	}
 	if (verbose)
@@ -118,6 +120,7 @@ static void memhog(void)
 					continue;
 				for (size_t i = 0; i < (1 << 20); i += 4096)
 					m[i] = 1;
+				escape = m; /* else the compiler drops malloc and stores */
 			}
 		}
 		if (c > 0)
