@@ -6,7 +6,8 @@
  *   - cpu, memory, io and pids are enabled and disabled in
  *     cgroup.subtree_control,
  *   - groups are frozen and thawed (cgroup.freeze),
- *   - a group full of memory-touching processes is killed (cgroup.kill)
+ *   - a group of memory-touching processes (spinning, sleeping, several
+ *     threads; every other time frozen first) is killed (cgroup.kill)
  *     and removed, over and over,
  *   - limits change: memory.max and .high, pids.max, cpu.max, cpu.weight,
  *     io.max (on /dev/vda, 253:0, when there is one).
@@ -20,6 +21,7 @@
 #include "arbor/syscalls.h"
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +39,7 @@
 /* What a worker counts; it exits 0 if it did enough of it. */
 static unsigned done;
 static char *volatile escape; /* memory touched must be seen to be used */
+static volatile unsigned long sink;
 
 /* Touches (writes) kib KiB of fresh memory, then frees it. */
 static void touch(unsigned kib)
@@ -77,6 +80,7 @@ static void forker(double end, unsigned seed)
 			usleep(2000); /* at a pids.max, or frozen memory */
 		}
 	}
+	printf("# forker: %u forks\n", done);
 	_exit(done >= 5 ? 0 : 1);
 }
 
@@ -90,6 +94,7 @@ static void migrator(const pid_t *pids, double end)
 		done += put(path, pid) == 0;
 		usleep(500);
 	}
+	printf("# migrator: %u migrations\n", done);
 	_exit(done >= 5 ? 0 : 1);
 }
 
@@ -108,6 +113,7 @@ static void mkdirer(double end)
 		else
 			rmdir(path);
 	}
+	printf("# mkdirer: %u mkdirs\n", done);
 	_exit(done >= 5 ? 0 : 1);
 }
 
@@ -128,6 +134,7 @@ static void toggler(double end)
 		if (i % 16 == 0)
 			usleep(1000);
 	}
+	printf("# toggler: %u controller toggles\n", done);
 	_exit(done >= 5 ? 0 : 1);
 }
 
@@ -144,6 +151,7 @@ static void freezer(double end)
 		snprintf(path, sizeof(path), BASE "/g%u/cgroup.freeze", g);
 		put(path, "0");
 	}
+	printf("# freezer: %u freezes and thaws\n", done);
 	_exit(done >= 5 ? 0 : 1);
 }
 
@@ -180,11 +188,24 @@ static void limiter(double end)
 		snprintf(path, sizeof(path), BASE "/g%u/io.max", g);
 		put(path, io[1]);
 	}
+	printf("# limiter: %u limit rounds\n", done);
 	_exit(done >= 5 ? 0 : 1);
 }
 
-/* One process in the kill group: it touches memory, keeps some, spins
- * (no children: with no init here an orphan would outlive the round). */
+static void *victim_thread(void *arg)
+{
+	for (;;)
+		if (arg)
+			sink++; /* spins */
+		else
+			usleep(1000);
+	return NULL;
+}
+
+/* One process in the kill group: it touches memory and keeps some, then
+ * (by i) spins in user space, runs two more threads (one spinning), or
+ * sleeps over and over. No children: with no init here an orphan would
+ * outlive the round. */
 static void victim(unsigned i)
 {
 	touch(256);
@@ -192,8 +213,12 @@ static void victim(unsigned i)
 	if (keep)
 		memset(keep, (int)i + 1, 128 << 10);
 	escape = keep;
-	for (;;)
-		usleep(1000);
+	if (i % 3 == 1) {
+		pthread_t t;
+		pthread_create(&t, NULL, victim_thread, &t);
+		pthread_create(&t, NULL, victim_thread, NULL);
+	}
+	victim_thread(i % 3 == 0 ? &i : NULL);
 }
 
 /* Over and over: a group with processes that touch memory, killed with
@@ -218,6 +243,8 @@ static void killer(double end)
 			ok &= v[i] > 0 && put(BASE "/k/cgroup.procs", pid) == 0;
 		}
 		usleep(3000);
+		if (done % 2) /* a frozen group dies as well */
+			ok &= put(BASE "/k/cgroup.freeze", "1") == 0;
 		ok &= put(BASE "/k/cgroup.kill", "1") == 0;
 		for (unsigned i = 0; i < KILL_PROCS; i++) {
 			int st = 0;
@@ -235,12 +262,16 @@ static void killer(double end)
 		/* a thread's stack is uncharged a moment after its reaping */
 		int empty = 0;
 		for (int t = 0; t < 200 && !empty; t++) {
-			empty = text_eq(BASE "/k/cgroup.events", "populated 0\nfrozen 0\n") &&
+			empty = flat_field(BASE "/k/cgroup.events", "populated") == 0 &&
 				text_eq(BASE "/k/memory.current", "0\n");
 			if (!empty)
 				usleep(5000);
 		}
+		if (!empty)
+			printf("# killer: k is still populated or charged\n");
 		ok &= empty && text_is(BASE "/k/pids.current", "0\n") && text_is(BASE "/k/memory.current", "0\n");
+		/* an empty group frozen stays frozen (cgroup.freeze is its state) */
+		ok &= text_is(BASE "/k/cgroup.events", done % 2 ? "populated 0\nfrozen 1\n" : "populated 0\nfrozen 0\n");
 		ok &= rmdir(BASE "/k") == 0;
 		if (!ok) {
 			printf("# killer: round %u left something\n", done);
@@ -249,6 +280,7 @@ static void killer(double end)
 		}
 		done++;
 	}
+	printf("# killer: %u cgroup.kill rounds\n", done);
 	_exit(!bad && done >= 5 ? 0 : 1);
 }
 
