@@ -202,10 +202,17 @@ static void *victim_thread(void *arg)
 	return NULL;
 }
 
+/* The number a one-number file holds, or -1. */
+static long number(const char *path)
+{
+	char buf[32];
+	return slurp(path, buf, sizeof(buf)) > 0 ? atol(buf) : -1;
+}
+
 /* One process in the kill group: it touches memory and keeps some, then
  * (by i) spins in user space, runs two more threads (one spinning), or
- * sleeps over and over. No children: with no init here an orphan would
- * outlive the round. */
+ * forks children that exit at once, over and over (a child the kill
+ * orphans is killed too; the kernel reaps it, with no init here). */
 static void victim(unsigned i)
 {
 	touch(256);
@@ -218,6 +225,16 @@ static void victim(unsigned i)
 		pthread_create(&t, NULL, victim_thread, &t);
 		pthread_create(&t, NULL, victim_thread, NULL);
 	}
+	if (i % 3 == 2) /* forks as fast as it can: cgroup.kill must win */
+		for (;;) {
+			pid_t c = fork();
+			if (c == 0) {
+				touch(16);
+				_exit(0);
+			}
+			if (c > 0)
+				waitpid(c, NULL, 0);
+		}
 	victim_thread(i % 3 == 0 ? &i : NULL);
 }
 
@@ -267,8 +284,13 @@ static void killer(double end)
 			if (!empty)
 				usleep(5000);
 		}
-		if (!empty)
-			printf("# killer: k is still populated or charged\n");
+		if (!empty) {
+			char procs[256];
+			slurp(BASE "/k/cgroup.procs", procs, sizeof(procs));
+			printf("# killer: k is still populated (%ld) or charged (%ld), pids.current %ld; cgroup.procs: %s\n",
+			       flat_field(BASE "/k/cgroup.events", "populated"), number(BASE "/k/memory.current"),
+			       number(BASE "/k/pids.current"), procs);
+		}
 		ok &= empty && text_is(BASE "/k/pids.current", "0\n") && text_is(BASE "/k/memory.current", "0\n");
 		/* an empty group frozen stays frozen (cgroup.freeze is its state) */
 		ok &= text_is(BASE "/k/cgroup.events", done % 2 ? "populated 0\nfrozen 1\n" : "populated 0\nfrozen 0\n");
