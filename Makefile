@@ -84,7 +84,7 @@ host_srcs_cgroup       := cgroup/cgroup.c cgroup/cgfs_core.c cgroup/cgfs_parse.c
 host_cflags_cgroup     := -Itests/host/shim
 HOST_BINS := $(patsubst %,$(BUILD)/host/test_%,$(HOST_TESTS))
 
-.PHONY: all run debug test bench iso clean deps docs libc kcov fuzz
+.PHONY: all run debug test soak bench iso clean deps docs libc kcov fuzz
 
 $(BUILD)/.deps-%: tools/deps.sh
 	@mkdir -p $(@D)
@@ -331,6 +331,10 @@ MODE ?= both
 fuzz: $(INITRD) kcov | $(BUILD)/.deps-test
 	@python3 tools/run-tests.py --build $(BUILD) --timeout $(TIMEOUT) --fuzz-only \
 		--fuzz-seconds $(SECONDS) $(if $(SEED),--fuzz-seed $(SEED)) --fuzz-mode $(MODE)
+
+# The churn/leak soak alone, SECONDS long (make test runs it for 20 s).
+soak: $(KERNEL) $(INITRD) | $(BUILD)/.deps-test
+	@python3 tools/run-tests.py --build $(BUILD) --timeout $(TIMEOUT) --soak --churn $(SECONDS)
 
 bench: $(KERNEL) $(INITRD) | $(BUILD)/.deps-bench
 	@python3 tools/bench.py --build $(BUILD)

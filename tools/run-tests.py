@@ -480,6 +480,18 @@ def test_fuzz_descriptions(build, tally):
         tally.result("fuzz: an @fuzz line classifies it",
                      ok.returncode == 0 and '{ FZ_INT, 0, 0, "ratio" }' in open(out).read(), ok.stderr.strip()[:200])
 
+def run_churn(kernel, initrd, build, seconds, tally, timeout, tests="soak_churn"):
+    """The churn/leak soak (kernel test soak_churn, program posix/churn) in
+    a boot of its own, `seconds` long, with a scratch disk for io.max; in
+    make test also the containment check (soak_containment)."""
+    disk = os.path.join(build, "churn.img")
+    if os.path.exists(disk):
+        os.remove(disk)
+    run_tap_boot(f"churn leaves nothing behind ({seconds} s, test={tests})",
+                 ["--kernel", kernel, "--initrd", initrd, "--append", f"test={tests} churn={seconds} mem=256",
+                  "--mem", "256", "--disk", disk], tally,
+                 timeout + seconds * 2 + (40 if "containment" in tests else 0))
+
 
 def main():
     ap = argparse.ArgumentParser()
@@ -489,6 +501,11 @@ def main():
     ap.add_argument("--fuzz-seconds", type=int, default=45, help="per mode")
     ap.add_argument("--fuzz-seed", type=int, default=None)
     ap.add_argument("--fuzz-mode", default="both", choices=["unpriv", "root", "both"])
+
+    ap.add_argument("--churn", type=int, default=20,
+                    help="seconds of the churn/leak boot (test=soak_churn)")
+    ap.add_argument("--soak", action="store_true",
+                    help="run only the churn/leak boot (make soak SECONDS=N)")
     ap.add_argument("host_tests", nargs="*")
     a = ap.parse_args()
     kernel = os.path.join(a.build, "arbor.elf")
@@ -504,6 +521,11 @@ def main():
         print(f"{tally.passed} passed, {len(tally.failed)} failed")
         return 1 if tally.failed else 0
 
+    if a.soak:
+        run_churn(kernel, initrd, a.build, a.churn, tally, a.timeout)
+        print(f"# {time.monotonic() - t0:.1f} s")
+        print(f"{tally.passed} passed, {len(tally.failed)} failed")
+        return 1 if tally.failed else 0
     run_host_tests(a.host_tests, tally, a.timeout)
     test_security_table(a.build, tally)
     test_fuzz_descriptions(a.build, tally)
@@ -523,6 +545,7 @@ def main():
     # (twice the per-boot timeout: this one boot runs every self-test, about
     # 50 s on a host loaded by other QEMUs, where 60 s left no margin)
     test_disks_share_irq(b, tally)
+    run_churn(kernel, initrd, a.build, a.churn, tally, a.timeout, "soak_containment,soak_churn")
     test_disk_persists(kernel, initrd, scratch, tally, a.timeout)
     test_disk_errors(kernel, initrd, a.build, tally, a.timeout)
     print("[qemu] boot paths and failure reporting", flush=True)

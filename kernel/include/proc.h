@@ -85,6 +85,9 @@ struct thread {
 	bool sig_call_taken;
 	/* The freezer woke it from a wait: its call runs again after the thaw. */
 	bool freeze_kicked;
+	/* The last thread of a process: its task charge (pids) went to the
+	 * zombie, which keeps it until reaped (proc.c). */
+	bool pids_to_proc;
 
 	/* IPC (guarded by the scheduler lock) */
 	struct ipc_msg ipc_buf;		/* message in flight to or from this thread */
@@ -126,6 +129,11 @@ struct proc {
 	struct cgroup *cgroup;
 	struct cgroup *charged;		/* charged for the descriptor (a reference) */
 	bool orphan;			/* handed to the kernel when its parent ended */
+	/* A zombie holds its last thread's task charge (pids.current, and
+	 * pids.max against new forks) here until its parent reaps it, as
+	 * Linux's pids_release at release_task: a parent that never waits
+	 * cannot run past pids.max with zombies (a reference). */
+	struct cgroup *zombie_pids;
 	struct list_head cg_link;	/* in cgroup->procs */
 	struct addrspace *as;		/* NULL for the kernel process */
 	struct cred cred;

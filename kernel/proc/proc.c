@@ -12,6 +12,7 @@
 #include "abi/wait.h"
 #include "addrspace.h"
 #include "cgroup.h"
+#include "controller.h"
 #include "heap.h"
 #include "abi/procinfo.h"
 #include "pmm.h"
@@ -301,6 +302,10 @@ static void proc_become_zombie_locked(struct proc *p, struct thread *last)
 	struct proc *reaper = proc_reaper_locked();
 
 	p->state = PROC_ZOMBIE;
+	/* last's task charge stays with the zombie until it is reaped */
+	p->zombie_pids = last->cgroup;
+	cg_get(last->cgroup);
+	last->pids_to_proc = true;
 	cg_lock();
 	list_del(&p->cg_link);
 	list_del(&last->cg_link);
@@ -451,6 +456,10 @@ static int proc_reap_locked(struct proc *c, int *status)
 	if (c == init_proc)
 		init_proc = NULL;
 	mem_uncharge(c->charged, 1, MEMCG_STAT_SLAB);
+	if (c->zombie_pids) {
+		cg_thread_uncharge(c->zombie_pids);
+		cg_put(c->zombie_pids);
+	}
 	cg_put(c->charged);
 	cg_put(c->cgroup);
 	kfree(c->cwd);

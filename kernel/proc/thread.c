@@ -127,7 +127,8 @@ void thread_reap(struct thread *t)
 	mem_free_pages(virt_to_page(t->kstack), KSTACK_ORDER);
 	kfree(t);
 	mem_uncharge(charged, 1, MEMCG_STAT_SLAB);
-	cg_thread_uncharge(cg);
+	if (!t->pids_to_proc) /* else its zombie process holds it */
+		cg_thread_uncharge(cg);
 	cg_put(charged);
 	cg_put(cg);
 }

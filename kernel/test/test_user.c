@@ -4,6 +4,9 @@
 #include "abi/errno.h"
 #include "abi/wait.h"
 #include "addrspace.h"
+#include "bootinfo.h"
+#include "heap.h"
+#include "pmm.h"
 #include "cgroup.h"
 #include "dev.h"
 #include "ktest.h"
@@ -470,8 +473,9 @@ KTEST(user_ipc_deferred_replies)
 	user_test("tests/defer", argv);
 }
 
-/* Runs argv with descriptors 0-2 on the console, as init would. */
-static int run_posix_argv(const char *const *argv, struct cgroup *cg)
+/* Runs argv with descriptors 0-2 on the console, as init would, killed
+ * after timeout_ms. */
+static int run_posix_argv_for(const char *const *argv, struct cgroup *cg, uint64_t timeout_ms)
 {
 	const char *path = argv[0];
 	int status = -1;
@@ -479,12 +483,18 @@ static int run_posix_argv(const char *const *argv, struct cgroup *cg)
 	int pid = proc_spawn_stdio(path, argv, cg, &kernel_proc, 0, console);
 	if (console)
 		kobj_put(console);
-	if (pid < 0 || proc_wait(&kernel_proc, pid, &status, 0, clock_ns() + 20000 * MS) != pid) {
+	if (pid < 0 || proc_wait(&kernel_proc, pid, &status, 0, clock_ns() + timeout_ms * MS) != pid) {
 		ktest_fail(__FILE__, __LINE__, "%s did not finish", path);
+		proc_dump(proc_find(pid));
 		proc_kill(proc_find(pid), SIGKILL);
 		proc_wait(&kernel_proc, pid, &status, 0, 0);
 	}
 	return status;
+}
+
+static int run_posix_argv(const char *const *argv, struct cgroup *cg)
+{
+	return run_posix_argv_for(argv, cg, 20000);
 }
 
 static int run_posix(const char *path, struct cgroup *cg)
@@ -496,7 +506,7 @@ static int run_posix(const char *path, struct cgroup *cg)
 /* Runs argv (descriptors 0-2 on the console) in cgroup cgname, with the
  * servers (console, VFS, file systems) up in a cgroup "servers_NAME"; it must
  * exit 0. */
-static void run_with_servers(const char *const *argv, const char *cgname)
+static void run_with_servers_for(const char *const *argv, const char *cgname, uint64_t timeout_ms)
 {
 	/* The servers' cgroup is named after the test, so that one test's
 	 * leftovers cannot fail the ones after it. */
@@ -507,10 +517,15 @@ static void run_with_servers(const char *const *argv, const char *cgname)
 	if (!s || !c)
 		return;
 	KT_EXPECT_EQ(userspace_start(s, &u), 0);
-	KT_EXPECT_EQ(run_posix_argv(argv, c), W_EXITCODE(0));
+	KT_EXPECT_EQ(run_posix_argv_for(argv, c, timeout_ms), W_EXITCODE(0));
 	userspace_stop(&u);
 	user_cg_done(c);
 	user_cg_done(s);
+}
+
+static void run_with_servers(const char *const *argv, const char *cgname)
+{
+	run_with_servers_for(argv, cgname, 20000);
 }
 
 /* Files, directories, pipes and devices through the VFS server. */
@@ -578,6 +593,102 @@ KTEST(posix_cgroup_stress)
 {
 	const char *const argv[] = { "posix/cgstress", NULL };
 	run_with_servers(argv, "posix_cgstress");
+}
+
+/* The kernel's memory as a leak check sees it: pages in use outside the
+ * heap, and the heap's bytes and pages. */
+struct churn_mem {
+	uint64_t other_pages, heap_bytes, heap_pages;
+};
+
+static void churn_mem_now(struct churn_mem *m)
+{
+	uint64_t f = irq_save();
+	m->heap_bytes = heap_bytes_in_use();
+	m->heap_pages = heap_pages_held();
+	m->other_pages = pmm_managed_pages() - pmm_free_pages() - m->heap_pages;
+	irq_restore(f);
+}
+
+/* Waits (up to 2 s) until two looks 50 ms apart agree: the last threads
+ * and cgroups of a run are freed a moment after it ends. */
+static void churn_mem_settled(struct churn_mem *m)
+{
+	struct churn_mem prev;
+	churn_mem_now(&prev);
+	for (int i = 0; i < 40; i++) {
+		sched_sleep_until(clock_ns() + 50 * MS);
+		churn_mem_now(m);
+		if (m->other_pages == prev.other_pages && m->heap_bytes == prev.heap_bytes)
+			return;
+		prev = *m;
+	}
+}
+
+/* Churn leaves nothing behind (posix/churn: fork/exit, migration,
+ * mkdir/rmdir, controller toggles, freeze/thaw, cgroup.kill and limit
+ * changes, for churn=SECONDS of the command line, 20 by default), checked
+ * by the program (every counter exact, free memory back) and here, with
+ * the servers stopped and every cgroup gone: the kernel's pages outside
+ * the heap and its heap bytes exactly as after a warm-up run. A soak test:
+ * not part of test=all (tools/run-tests.py boots it on its own; make
+ * soak SECONDS=N runs it longer). */
+/* Plays init for the soak: reaps orphans (killed victims' children) as
+ * init would, so that their zombies do not hold their one page each. */
+static volatile bool churn_reaping, churn_reaper_running;
+
+static long churn_reaper(void *arg)
+{
+	(void)arg;
+	while (churn_reaping) {
+		proc_reap_orphans();
+		sched_sleep_until(clock_ns() + 5 * MS);
+	}
+	churn_reaper_running = false;
+	thread_exit(0);
+}
+
+KTEST(soak_churn)
+{
+	int err;
+	churn_reaping = churn_reaper_running = true;
+	if (!kthread_create("churn-reaper", churn_reaper, NULL, NULL, &err)) {
+		ktest_fail(__FILE__, __LINE__, "no reaper thread: %d", err);
+		return;
+	}
+	char secs[16] = "20";
+	cmdline_get(boot_info.cmdline, "churn", secs, sizeof(secs));
+	uint64_t n = 0;
+	for (const char *p = secs; *p >= '0' && *p <= '9'; p++)
+		n = n * 10 + (uint64_t)(*p - '0');
+	const char *const warm[] = { "posix/churn", "2", NULL };
+	run_with_servers_for(warm, "posix_churn", 60000);
+	struct churn_mem a, b;
+	churn_mem_settled(&a);
+	const char *const argv[] = { "posix/churn", secs, NULL };
+	run_with_servers_for(argv, "posix_churn", (n * 12 / 10 + 60) * 1000);
+	churn_mem_settled(&b);
+	printk("# churn: pages outside the heap %lu -> %lu, heap %lu -> %lu bytes in %lu -> %lu pages\n",
+	       a.other_pages, b.other_pages, a.heap_bytes, b.heap_bytes, a.heap_pages, b.heap_pages);
+	KT_EXPECT_EQ(b.other_pages, a.other_pages);
+	KT_EXPECT_EQ(b.heap_bytes, a.heap_bytes);
+	/* the heap may keep an empty slab per size class, and partial slabs
+	 * fill in another order: a few pages either way, not a leak's */
+	KT_EXPECT(b.heap_pages <= a.heap_pages + 16);
+	churn_reaping = false;
+	while (churn_reaper_running)
+		sched_sleep_until(clock_ns() + 5 * MS);
+}
+
+/* Containment (posix/contain --test): a fork bomb under pids.max 50, a
+ * memory hog under memory.max 32M and 64 threads under cpu.max 10 % kill
+ * nothing outside their cgroup, and a bystander's work finishes in less
+ * than 3x its time alone (make bench prints the slowdowns). About 15 s:
+ * booted with soak_churn, not in test=all. */
+KTEST(soak_containment)
+{
+	const char *const argv[] = { "posix/contain", "--test", NULL };
+	run_with_servers_for(argv, "posix_contain", 40000);
 }
 
 /* Ctrl-C and Ctrl-Z typed on the console signal the foreground group. */
