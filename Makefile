@@ -29,6 +29,14 @@ KERNEL_CFLAGS := -std=gnu11 $(OPT) -g -ffunction-sections -fdata-sections -Wall 
 	-ffreestanding -fno-pic -fno-pie -mno-red-zone -mno-sse -mno-sse2 -mno-mmx \
 	-mno-80387 -mcmodel=kernel -fno-stack-protector -fno-asynchronous-unwind-tables \
 	-fno-omit-frame-pointer -mno-omit-leaf-frame-pointer $(KERNEL_INCLUDES) -MMD -MP
+# KCOV=1 (make kcov: build/kcov) instruments every basic block for the
+# fuzzer's coverage (kernel/debug/kcov.c, which is itself left plain).
+KCOV ?= 0
+ifeq ($(KCOV),1)
+KERNEL_CFLAGS += -DCONFIG_KCOV
+KCOV_CFLAGS := -fsanitize-coverage=trace-pc
+$(BUILD)/obj/kernel/debug/kcov.c.o: KCOV_CFLAGS :=
+endif
 KERNEL_ASFLAGS := $(KERNEL_INCLUDES) -Iboot -MMD -MP -g
 KERNEL_LDFLAGS := -n -nostdlib -T linker.ld -z max-page-size=0x1000 --no-warn-rwx-segments
 
@@ -37,11 +45,13 @@ KERNEL_OBJS := $(patsubst %,$(BUILD)/obj/%.o,$(KERNEL_SRCS)) $(BUILD)/obj/gen/sy
 
 # Everything that follows from the one syscall table.
 SYSCALL_TBL := kernel/include/abi/syscalls.tbl
-GEN_HEADERS := $(GEN)/syscall_nr.h $(GEN)/arbor/syscalls.h
-$(GEN)/syscall_nr.h $(GEN)/syscall_table.c $(GEN)/arbor/syscalls.h: $(SYSCALL_TBL) tools/gen-syscalls.py
+# fuzz_desc.h: how the fuzzer makes each argument; an argument the
+# generator cannot classify stops the build here.
+GEN_HEADERS := $(GEN)/syscall_nr.h $(GEN)/arbor/syscalls.h $(GEN)/fuzz_desc.h
+$(GEN)/syscall_nr.h $(GEN)/syscall_table.c $(GEN)/arbor/syscalls.h $(GEN)/fuzz_desc.h: $(SYSCALL_TBL) tools/gen-syscalls.py
 	@mkdir -p $(GEN)/arbor
 	@python3 tools/gen-syscalls.py --numbers $(GEN)/syscall_nr.h --kernel $(GEN)/syscall_table.c \
-		--user $(GEN)/arbor/syscalls.h
+		--user $(GEN)/arbor/syscalls.h --fuzz $(GEN)/fuzz_desc.h
 docs/syscalls.md: $(SYSCALL_TBL) tools/gen-syscalls.py
 	@python3 tools/gen-syscalls.py --docs $@
 docs: docs/syscalls.md
@@ -76,7 +86,7 @@ host_srcs_cgroup       := cgroup/core/cgroup.c cgroup/fs/core_files.c cgroup/fs/
 host_cflags_cgroup     := -Itests/host/shim
 HOST_BINS := $(patsubst %,$(BUILD)/host/test_%,$(HOST_TESTS))
 
-.PHONY: all run debug test bench iso clean deps docs libc
+.PHONY: all run debug test soak bench iso clean deps docs libc kcov fuzz
 
 $(BUILD)/.deps-%: tools/deps.sh
 	@mkdir -p $(@D)
@@ -89,7 +99,7 @@ deps:
 $(BUILD)/obj/%.c.o: %.c | $(BUILD)/.deps-build $(GEN_HEADERS)
 	@mkdir -p $(@D)
 	@echo "  CC      $<"
-	@gcc $(KERNEL_CFLAGS) -c $< -o $@
+	@gcc $(KERNEL_CFLAGS) $(KCOV_CFLAGS) -c $< -o $@
 
 $(BUILD)/obj/%.S.o: %.S | $(BUILD)/.deps-build $(GEN_HEADERS)
 	@mkdir -p $(@D)
@@ -191,6 +201,11 @@ $(1): $(BUILD)/libc/obj/$(2).o $(4) $(LIBC_CRT0) $(LIBC_PORT) $(NEWLIB_LIBC)
 endef
 $(foreach p,$(POSIX_PROGS),$(eval $(call posix_prog,$(INITRD_DIR)/posix/$(p),user/posix/$(p).c)))
 USER_BINS += $(patsubst %,$(INITRD_DIR)/posix/%,$(POSIX_PROGS))
+
+# The system-call fuzzer (tests/fuzz, docs/testing.md), on the C library.
+FUZZ_OBJS := $(patsubst %,$(BUILD)/libc/obj/%.o,$(filter-out tests/fuzz/fuzz.c,$(wildcard tests/fuzz/*.c)))
+$(eval $(call posix_prog,$(INITRD_DIR)/tests/fuzz,tests/fuzz/fuzz.c,,$(FUZZ_OBJS)))
+USER_BINS += $(INITRD_DIR)/tests/fuzz
 
 # The small tools of /bin, one file each (user/bin/NAME.c) plus the
 # helpers they share (user/bin/lib/*.c, an archive: each takes what it
@@ -298,8 +313,30 @@ $(BUILD)/host/test_%: tests/host/test_%.c $$(host_srcs_$$*) tests/host/tap.h | $
 	@echo "  HOSTCC  $@"
 	@gcc $(host_cflags_$*) $(HOST_CFLAGS) $(filter %.c,$^) -o $@
 
-test: $(KERNEL) $(INITRD) $(BUILD)/arbor-test.iso $(HOST_BINS) | $(BUILD)/.deps-test
+test: $(KERNEL) $(INITRD) $(BUILD)/arbor-test.iso $(HOST_BINS) kcov | $(BUILD)/.deps-test
 	@python3 tools/run-tests.py --build $(BUILD) --timeout $(TIMEOUT) $(HOST_BINS)
+
+# The kcov kernel (KCOV=1, kernel/debug/kcov.c) in a build directory of
+# its own; it boots with the normal boot archive.
+KCOV_KERNEL := $(BUILD)/kcov/arbor.elf
+kcov: | $(BUILD)/.deps-build
+	@mkdir -p $(BUILD)/kcov
+	@cp -p $(BUILD)/.deps-build $(BUILD)/kcov/ 2>/dev/null || true
+	@$(MAKE) --no-print-directory BUILD=$(BUILD)/kcov KCOV=1 $(KCOV_KERNEL)
+
+# make fuzz SECONDS=N [SEED=S] [MODE=unpriv|root|both]: a longer fuzz run
+# (N seconds per mode) on the kcov kernel, from a random seed unless SEED
+# is given (make test runs 45 s of each mode from seed 1).
+SECONDS ?= 600
+SEED ?=
+MODE ?= both
+fuzz: $(INITRD) kcov | $(BUILD)/.deps-test
+	@python3 tools/run-tests.py --build $(BUILD) --timeout $(TIMEOUT) --fuzz-only \
+		--fuzz-seconds $(SECONDS) $(if $(SEED),--fuzz-seed $(SEED)) --fuzz-mode $(MODE)
+
+# The churn/leak soak alone, SECONDS long (make test runs it for 20 s).
+soak: $(KERNEL) $(INITRD) | $(BUILD)/.deps-test
+	@python3 tools/run-tests.py --build $(BUILD) --timeout $(TIMEOUT) --soak --churn $(SECONDS)
 
 bench: $(KERNEL) $(INITRD) | $(BUILD)/.deps-bench
 	@python3 tools/bench.py --build $(BUILD)

@@ -14,6 +14,7 @@
 #include "ktest.h"
 #include "panic.h"
 #include "percpu.h"
+#include "kcov.h"
 #include "pmm.h"
 #include "printk.h"
 #include "serial.h"
@@ -92,6 +93,7 @@ void kmain(uint32_t loader, uint32_t info)
 
 	serial_init();
 	percpu_init_boot_cpu();
+	kcov_init();
 	idt_init();
 	boot_parse(loader, info);
 	fpu_init();

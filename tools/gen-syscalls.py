@@ -5,6 +5,10 @@
   --user FILE     user-space stubs: `long sys_NAME(args)` as inline syscalls
   --docs FILE     docs/syscalls.md
   --check-docs F  exit 1 if F is not what --docs would write
+  --fuzz FILE     the fuzzer's argument descriptions (tests/fuzz): each
+                  argument classified from its type and name (FUZZ_RULES),
+                  or by an "@fuzz" line; an argument no rule classifies
+                  stops the build
 """
 import argparse
 import os
@@ -17,6 +21,7 @@ REGS = ["rdi", "rsi", "rdx", "r10", "r8", "r9"]
 INCLUDES = []  # ABI headers the signatures need ("@include" lines)
 IRQOFF = set()  # calls that run with interrupts masked ("@irqoff" lines)
 RESTART = set()  # calls a SA_RESTART handler restarts ("@restart" lines)
+FUZZ = {}  # "@fuzz NAME word..." lines: name -> (flags, {arg: kind})
 
 
 def parse():
@@ -34,6 +39,18 @@ def parse():
         if line.startswith("@restart "):
             RESTART.update(line.split()[1:])
             continue
+        if line.startswith("@fuzz "):
+            words = line.split()[1:]
+            flags, kinds = FUZZ.setdefault(words[0], (set(), {}))
+            for w in words[1:]:
+                if "=" in w:
+                    arg, kind = w.split("=", 1)
+                    kinds[arg] = (kind, lineno)
+                elif w in FUZZ_FLAGS:
+                    flags.add(w)
+                else:
+                    sys.exit(f"{TABLE}:{lineno}: @fuzz: unknown word '{w}' (flags: {', '.join(FUZZ_FLAGS)})")
+            continue
         parts = [p.strip() for p in line.split("|", 3)]
         if len(parts) != 4 or not parts[0].isdigit() or not re.fullmatch(r"[a-z_][a-z0-9_]*", parts[1]):
             sys.exit(f"{TABLE}:{lineno}: expected 'nr | name | arguments | description'")
@@ -50,9 +67,9 @@ def parse():
     nrs = [c["nr"] for c in calls]
     if sorted(nrs) != list(range(len(nrs))):
         sys.exit(f"{TABLE}: syscall numbers must be 0..N-1 without gaps or repeats")
-    unknown = (IRQOFF | RESTART) - {c["name"] for c in calls}
+    unknown = (IRQOFF | RESTART | set(FUZZ)) - {c["name"] for c in calls}
     if unknown:
-        sys.exit(f"{TABLE}: @irqoff/@restart name unknown calls: {', '.join(sorted(unknown))}")
+        sys.exit(f"{TABLE}: @irqoff/@restart/@fuzz name unknown calls: {', '.join(sorted(unknown))}")
     return sorted(calls, key=lambda c: c["nr"])
 
 
@@ -149,6 +166,180 @@ def gen_docs(calls):
     return "\n".join(out) + "\n"
 
 
+# -- the fuzzer's argument descriptions ----------------------------------
+# Each argument gets a kind from its type and name; the first rule that
+# matches wins. A rule is (call regex, type regex, name regex, kind); all
+# three must match in full. The kinds are the fuzzer's (tests/fuzz/fuzz.c
+# knows how to make a value of each, and how root mode restricts it).
+FUZZ_KINDS = {
+    "int": "any integer: edge values, small numbers, random bits",
+    "flags": "a bit mask: 0, single bits, random bits, all ones",
+    "enum": "a small selector: -1..8 mostly",
+    "count": "a count: 0..64 mostly, sometimes huge",
+    "time": "a duration in ns: 0..10 ms (0 is 'forever' for some calls)",
+    "offset": "a file or buffer offset: 0, small, huge, negative",
+    "id": "a uid/gid: 0, 1000, -1, random",
+    "pid": "a process id: self, parent, a child, 1, 0, -1, random (root: its own only)",
+    "sig": "a signal number: 0..65, mostly 1..31",
+    "exitcode": "an exit status",
+    "handle": "a handle number: one the worker holds of the kind (aux), or any, or a bad one",
+    "addr": "a user address: the worker's areas, kernel half, unmapped, unaligned (aux: its length argument)",
+    "alen": "the length of an addr argument: pages, huge, unaligned",
+    "buf_in": "pointer to bytes the call reads (aux: its length argument), or a bad pointer",
+    "buf_out": "pointer to bytes the call writes (aux: its length argument), or a bad pointer",
+    "len": "the length of a buf_in/buf_out argument (aux: the buffer)",
+    "struct_in": "pointer to a structure the call reads (random bytes), or a bad pointer",
+    "struct_out": "pointer to a structure the call writes, or a bad pointer",
+    "words_in": "pointer to integers the call reads",
+    "words_out": "pointer to integers the call writes",
+    "uword": "pointer to one 32-bit word in the worker's memory (futexes)",
+    "path": "a file path (root: under its own /tmp directory)",
+    "cgpath": "a cgroup path (root: under its own cgroup)",
+    "prog": "a program path in the boot archive",
+    "name": "a name-service name",
+    "argv": "a NULL-terminated string array",
+    "code": "an address to run: the fuzzer's thread entry or garbage",
+    "stack": "a stack top in the worker's memory",
+    "phys": "a physical address",
+    "cgid": "a cgroup id",
+    "zeros": "a buffer of zero bytes (with its length argument as aux)",
+}
+FUZZ_FLAGS = {"skip": "never fuzzed", "rare": "picked one time in 16 as often",
+              "noroot": "not fuzzed in root mode", "last": "only as a program's last call"}
+HANDLE_KINDS = ["any", "endpoint", "notif", "shm", "channel", "pipe", "cgfs_file", "inotify", "reply"]
+FUZZ_RULES = [
+    (r".*", r"const char \*", r"path", "path"),
+    (r".*", r"const char \*", r"name", "name"),
+    (r"cwd", r"const char \*", r"set", "path"),
+    (r"cwd", r"char \*", r"get", "buf_out"),
+    (r".*", r"const char \*const \*", r"argv|envp", "argv"),
+    (r".*", r"(const )?(char|void) \*", r"buf|snd|image", "buf"),
+    (r".*", r"void \*", r"rcv", "buf_out"),
+    (r".*", r"size_t", r"len|snd_len|rcv_len|cap", "len"),
+    (r".*", r"const struct \w+ \*", r"\w+", "struct_in"),
+    (r".*", r"struct \w+ \*", r"\w+", "struct_out"),
+    (r".*", r"const u?int(32|64)_t \*", r"\w+", "words_in"),
+    (r".*", r"u?int(32|64)_t \*|int \*", r"addr|clear_tid", "uword"),
+    (r".*", r"u?int(32|64)_t \*|int \*", r"\w+", "words_out"),
+    (r".*", r"int", r"h|fd|ifd|ep|target|min|reply", "handle"),
+    (r".*", r"int", r"pid|who|pgid", "pid"),
+    (r".*", r"int", r"sig", "sig"),
+    (r".*", r"int|long", r"code", "exitcode"),
+    (r".*", r"u?int(32_t)?", r"flags|options|events|prot|mask|set|fst|settable", "flags"),
+    (r".*", r"u?int(32_t)?", r"how|whence|which|dir|op|wd", "enum"),
+    (r".*", r"int|size_t|uint32_t", r"n|max|count", "count"),
+    (r".*", r"u?int64_t", r"off|pos", "offset"),
+    (r".*", r"u?int(32|64)?_t|int", r"nice|adj|expected|value|size|first|bdf|off|irq|major|minor|arg", "int"),
+    (r".*", r"int32_t", r"mode", "flags"),
+    (r".*", r"uint64_t", r"addr", "addr"),
+    (r".*", r"uint64_t", r"ns|timeout_ns", "time"),
+    (r".*", r"u?int64_t", r"off|pos", "offset"),
+    (r".*", r"u?int(32|64)_t", r"uid|gid|writer_euid", "id"),
+    (r".*", r"uint64_t", r"bits|badge|bytes|cookie", "int"),
+    (r".*", r"uint64_t", r"entry", "code"),
+    (r".*", r"uint64_t", r"stack_top", "stack"),
+    (r".*", r"uint64_t", r"phys", "phys"),
+    (r".*", r"uint64_t", r"cgroup_id", "cgid"),
+]
+# The handle kind a call's handle argument wants, from the call's name.
+HANDLE_BY_CALL = [(r"ipc_reply_to|ipc_reply_copy", "reply"), (r"notif_.*|irq_bind", "notif"), (r"shm_.*", "shm"), (r"inotify_.*", "inotify"),
+                  (r"ipc_.*|ns_register|chan_create", "endpoint"), (r"cgfs_fstat", "cgfs_file"),
+                  (r"fd_.*", "pipe")]
+
+
+def fuzz_classify(c):
+    """[(kind, aux, type)] for each argument of call c, or exits naming the
+    argument no rule classifies."""
+    flags, over = FUZZ.get(c["name"], (set(), {}))
+    names = [n for _, n in c["args"]]
+    for arg in over:
+        if arg not in names:
+            sys.exit(f"{TABLE}:{over[arg][1]}: @fuzz {c['name']}: no argument '{arg}'")
+    out = []
+    for t, n in c["args"]:
+        kind = over[n][0] if n in over else None
+        if kind is None:
+            for call_re, type_re, name_re, k in FUZZ_RULES:
+                if re.fullmatch(call_re, c["name"]) and re.fullmatch(type_re, t) and re.fullmatch(name_re, n):
+                    kind = k
+                    break
+        if kind is None:
+            sys.exit(f"{TABLE}: fuzz: cannot classify argument '{t} {n}' of {c['name']}: "
+                     f"add a rule to FUZZ_RULES in tools/gen-syscalls.py or a line "
+                     f"'@fuzz {c['name']} {n}=KIND' (kinds: {', '.join(sorted(FUZZ_KINDS))})")
+        aux = "0"
+        if kind == "buf":
+            kind = "buf_in" if t.startswith("const") else "buf_out"
+        if kind == "path" and c["name"].startswith("cgfs_"):
+            kind = "cgpath"
+        if kind == "path" and c["name"] in ("spawn", "execve"):
+            kind = "prog"
+        i = names.index(n)
+        types = [tt for tt, _ in c["args"]]
+        # A buffer's length is the size_t right after it; an address's
+        # length is its "len".
+        if kind in ("buf_in", "buf_out", "zeros"):
+            aux = str(i + 1) if i + 1 < len(names) and types[i + 1] == "size_t" else "-1"
+        elif kind == "len":
+            if i > 0 and types[i - 1].endswith("*"):
+                aux = str(i - 1)
+            elif "addr" in names:
+                kind, aux = "alen", str(names.index("addr"))
+            else:
+                aux = "-1"
+        elif kind == "addr":
+            aux = str(names.index("len")) if "len" in names else "-1"
+        elif kind == "handle":
+            hk = "any"
+            for call_re, k in HANDLE_BY_CALL:
+                if re.fullmatch(call_re, c["name"]):
+                    hk = k
+                    break
+            if n == "ifd":
+                hk = "inotify"
+            if n == "ep":
+                hk = "endpoint"
+            aux = "FZ_H_" + hk.upper()
+        elif ":" in kind:
+            kind, hk = kind.split(":", 1)
+            aux = "FZ_H_" + hk.upper() if kind == "handle" else hk
+        if kind not in FUZZ_KINDS:
+            sys.exit(f"{TABLE}: fuzz: {c['name']} {n}: unknown kind '{kind}'")
+        size = "0"
+        m = re.fullmatch(r"(const )?(struct \w+) \*", t)
+        if m:
+            size = f"sizeof({m.group(2)})"
+        out.append((kind, aux, size, n))
+    return flags, out
+
+
+def gen_fuzz(calls):
+    out = ["/* Generated by tools/gen-syscalls.py from kernel/include/abi/syscalls.tbl:",
+           " * how the fuzzer (tests/fuzz) makes each argument of each system call. */",
+           "#ifndef ARBOR_FUZZ_DESC_H", "#define ARBOR_FUZZ_DESC_H", "",
+           '#include "syscall_nr.h"'] + [f'#include "{i}"' for i in INCLUDES] + [""]
+    out.append("enum fz_kind {")
+    for k in sorted(FUZZ_KINDS):
+        out.append(f"\tFZ_{k.upper()},\t/* {FUZZ_KINDS[k]} */")
+    out.append("\tFZ_KIND_COUNT\n};")
+    out.append("enum fz_hkind {")
+    for k in HANDLE_KINDS:
+        out.append(f"\tFZ_H_{k.upper()},")
+    out.append("\tFZ_H_COUNT\n};")
+    for f, what in FUZZ_FLAGS.items():
+        out.append(f"#define FZ_F_{f.upper()} {1 << list(FUZZ_FLAGS).index(f)}\t/* {what} */")
+    out += ["", "struct fz_arg { unsigned char kind; signed char aux; unsigned short size; const char *name; };",
+            "struct fz_call { int nr; const char *name; int nargs; int flags; struct fz_arg args[6]; };", "",
+            "static const struct fz_call fz_calls[SYSCALL_COUNT] = {"]
+    for c in calls:
+        flags, args = fuzz_classify(c)
+        fl = " | ".join(f"FZ_F_{f.upper()}" for f in sorted(flags)) or "0"
+        a = ", ".join(f"{{ FZ_{k.upper()}, {aux}, {size}, \"{n}\" }}" for k, aux, size, n in args)
+        out.append(f"\t[{c['nr']}] = {{ {c['nr']}, \"{c['name']}\", {len(args)}, {fl}, {{ {a} }} }},")
+    out += ["};", "", "#endif"]
+    return "\n".join(out) + "\n"
+
+
 def write(path, text):
     os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
     if not os.path.exists(path) or open(path).read() != text:
@@ -163,7 +354,12 @@ def main():
     ap.add_argument("--user")
     ap.add_argument("--docs")
     ap.add_argument("--check-docs")
+    ap.add_argument("--fuzz")
+    ap.add_argument("--table", help="another table (tests)")
     a = ap.parse_args()
+    if a.table:
+        global TABLE
+        TABLE = a.table
     calls = parse()
     if a.kernel:
         write(a.kernel, gen_kernel(calls))
@@ -173,6 +369,8 @@ def main():
         write(a.user, gen_user(calls))
     if a.docs:
         write(a.docs, gen_docs(calls))
+    if a.fuzz:
+        write(a.fuzz, gen_fuzz(calls))
     if a.check_docs:
         if not os.path.exists(a.check_docs) or open(a.check_docs).read() != gen_docs(calls):
             print(f"{a.check_docs} is out of date: run 'make docs'")

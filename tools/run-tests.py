@@ -71,16 +71,20 @@ class Boot:
         return "\n".join(out)
 
 
-def boot(args, timeout, on_start=None, on_result=None, echo=False, until=None):
+def boot(args, timeout, on_start=None, on_result=None, echo=False, until=None, idle=None):
     """Runs tools/qemu.sh ARGS, streaming serial output line by line; with
-    `until`, stops QEMU once a line contains that text (b.reached)."""
+    `until`, stops QEMU once a line contains that text (b.reached); with
+    `idle`, a boot that prints nothing for that many seconds has hung."""
     b = Boot()
     proc = subprocess.Popen([QEMU_SH, "--serial", "stdio"] + args, stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + timeout
+    last_output = time.monotonic()
     buf = b""
     while True:
         left = deadline - time.monotonic()
+        if idle and time.monotonic() - last_output > idle:
+            left = 0
         if left <= 0:
             b.timed_out = True
             proc.kill()
@@ -91,10 +95,11 @@ def boot(args, timeout, on_start=None, on_result=None, echo=False, until=None):
         chunk = os.read(proc.stdout.fileno(), 65536)
         if not chunk:
             break
+        last_output = time.monotonic()
         buf += chunk
         while b"\n" in buf:
             raw, buf = buf.split(b"\n", 1)
-            line = raw.decode("utf-8", "replace").rstrip("\r")
+            line = raw.replace(b"\0", b"").decode("utf-8", "replace").rstrip("\r")
             handle_line(b, line, on_start, on_result, echo)
             type_input(proc, line)
             if until and until in line:
@@ -338,7 +343,8 @@ def test_tools(build, tally):
                              ("arbor-run returns 128+N for a signal", ["0", "15"], 128 + 15),
                              ("arbor-run returns 124 on a timeout", ["--timeout", "3", "HANG"], 124),
                              ("kill(2) cannot end init with a signal it does not handle",
-                              ["init"], 5)):
+                              ["init"], 5),
+                             ("init reaps the orphans of the program arbor-run runs", ["orphan"], 6)):
         print(f"  {name} ...", flush=True)
         argv = [run] + (args[:2] + [status, "hang"] if args[0] == "--timeout" else [status] + args)
         got, out, err2 = sh(argv) if code == 0 else (None, "", err)
@@ -396,19 +402,133 @@ def test_security_table(build, tally):
     os.remove(bad)
 
 
+FUZZ_PASS_RE = re.compile(r"fuzz: PASS (\w+) mode: seeds (\d+)\.\.(\d+), .* \((\d+)/s\), "
+                          r"kernel coverage (\d+) PCs in (\d+) functions")
+
+
+def test_fuzz(build, initrd, mode, seed, seconds, tally):
+    """The system-call fuzzer (tests/fuzz) for `seconds` in one mode, on
+    the kcov kernel (coverage-guided) when it is built. Fails on a panic,
+    a hang (nothing printed for 60 s, or past the time allowed), a server
+    that ends, or the fuzzer's own verdict: a worker that outlives
+    cgroup.kill, a stuck health probe, a failed final check (fork+exec,
+    /proc, a file in /tmp, the console, its cgroups removable)."""
+    kernel = os.path.join(build, "kcov", "arbor.elf")
+    if not os.path.exists(kernel):
+        kernel = os.path.join(build, "arbor.elf")
+    name = f"fuzz: {mode} mode, {seconds} s from seed {seed}"
+    print(f"[qemu] system-call fuzzer, {mode} mode ({os.path.relpath(kernel)})", flush=True)
+    b = boot(["--kernel", kernel, "--initrd", initrd, "--mem", "256", "--append",
+              f"run=tests/fuzz -m {mode} -s {seed} -t {seconds}"], seconds + 90, idle=60,
+             until="arbor-run: ")
+    verdict = next((l for l in b.lines if "fuzz: PASS" in l or "fuzz: FAIL" in l), "")
+    m = FUZZ_PASS_RE.search("\n".join(b.lines))
+    dead = [l for l in b.lines if re.search(r"init: server .* (exited|killed)", l)]
+    panic = any("KERNEL PANIC" in l for l in b.lines)
+    checks = [("no kernel panic", not panic),
+              ("no hang (the boot went on printing and ended in time)", not b.timed_out),
+              ("no server died: " + "; ".join(dead), not dead),
+              ("the fuzzer passed: " + (verdict.strip() or "no verdict"), m is not None),
+              ("it exited 0", "arbor-run: exited 0" in b.lines)]
+    bad = [what for what, ok in checks if not ok]
+    detail = "; ".join(bad) if bad else \
+        f"seeds {m.group(2)}..{m.group(3)}, {m.group(4)} calls/s, {m.group(5)} kernel PCs in {m.group(6)} functions"
+    print(f"  {name} ...", flush=True)
+    tally.result(name, not bad, detail)
+    if bad:
+        fails = [i for i, l in enumerate(b.lines) if "fuzz: FAIL" in l or "KERNEL PANIC" in l]
+        start = max(0, (fails[0] if fails else len(b.lines)) - 30)
+        print("\n".join("      | " + l for l in b.lines[start:start + 80]))
+        last = {}
+        for l in b.lines:
+            mm = re.match(r"^fz (\d+) (\d+) -p (\S+)", l)
+            if mm:
+                last[mm.group(1)] = (mm.group(2), mm.group(3))
+        for slot, (sd, seeds) in sorted(last.items()):
+            print(f"      last program of slot {slot} (seed {sd}): tools/fuzz-replay -m {mode} -p {seeds}")
+
+
+def test_fuzz_descriptions(build, tally):
+    """tools/gen-syscalls.py classifies every argument of the real table for
+    the fuzzer, and stops (naming the argument) at one it cannot: a table
+    with such a line must not build."""
+    import tempfile
+    gen = os.path.join(ROOT, "tools", "gen-syscalls.py")
+    print("[host] the fuzzer's argument descriptions", flush=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "fuzz_desc.h")
+        good = subprocess.run([sys.executable, gen, "--fuzz", out], capture_output=True, text=True)
+        text = open(out).read() if good.returncode == 0 else ""
+        tbl = open(os.path.join(ROOT, "kernel", "include", "abi", "syscalls.tbl")).read()
+        n = sum(1 for l in tbl.splitlines() if re.match(r"^\d+\s*\|", l))
+        tally.result("fuzz: every argument of syscalls.tbl is classified",
+                     good.returncode == 0 and text.count('"') >= 2 * n,
+                     "" if good.returncode == 0 else good.stderr.strip()[:200])
+        bad_tbl = os.path.join(tmp, "syscalls.tbl")
+        extra = f"{n} | frobnicate | int h, double ratio | A call with an argument no rule knows.\n"
+        with open(bad_tbl, "w") as f:
+            f.write(tbl.rstrip("\n") + "\n" + extra)
+        bad = subprocess.run([sys.executable, gen, "--table", bad_tbl, "--fuzz", out], capture_output=True,
+                             text=True)
+        tally.result("fuzz: an argument no rule classifies stops the build",
+                     bad.returncode != 0 and "double ratio" in bad.stderr and "frobnicate" in bad.stderr,
+                     "" if bad.returncode != 0 else "the generator accepted it")
+        over = os.path.join(tmp, "over.tbl")
+        with open(over, "w") as f:
+            f.write(tbl.rstrip("\n") + "\n@fuzz frobnicate ratio=int\n" + extra)
+        ok = subprocess.run([sys.executable, gen, "--table", over, "--fuzz", out], capture_output=True, text=True)
+        tally.result("fuzz: an @fuzz line classifies it",
+                     ok.returncode == 0 and '{ FZ_INT, 0, 0, "ratio" }' in open(out).read(), ok.stderr.strip()[:200])
+
+def run_churn(kernel, initrd, build, seconds, tally, timeout, tests="soak_churn"):
+    """The churn/leak soak (kernel test soak_churn, program posix/churn) in
+    a boot of its own, `seconds` long, with a scratch disk for io.max; in
+    make test also the containment check (soak_containment)."""
+    disk = os.path.join(build, "churn.img")
+    if os.path.exists(disk):
+        os.remove(disk)
+    run_tap_boot(f"churn leaves nothing behind ({seconds} s, test={tests})",
+                 ["--kernel", kernel, "--initrd", initrd, "--append", f"test={tests} churn={seconds} mem=256",
+                  "--mem", "256", "--disk", disk], tally,
+                 timeout + seconds * 2 + (40 if "containment" in tests else 0))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default="build")
     ap.add_argument("--timeout", type=int, default=60, help="seconds per boot")
+    ap.add_argument("--fuzz-only", action="store_true", help="only the fuzzer (make fuzz)")
+    ap.add_argument("--fuzz-seconds", type=int, default=45, help="per mode")
+    ap.add_argument("--fuzz-seed", type=int, default=None)
+    ap.add_argument("--fuzz-mode", default="both", choices=["unpriv", "root", "both"])
+
+    ap.add_argument("--churn", type=int, default=20,
+                    help="seconds of the churn/leak boot (test=soak_churn)")
+    ap.add_argument("--soak", action="store_true",
+                    help="run only the churn/leak boot (make soak SECONDS=N)")
     ap.add_argument("host_tests", nargs="*")
     a = ap.parse_args()
     kernel = os.path.join(a.build, "arbor.elf")
     initrd = os.path.join(a.build, "initrd.cpio")
     tally = Tally()
     t0 = time.monotonic()
+    modes = ["unpriv", "root"] if a.fuzz_mode == "both" else [a.fuzz_mode]
+    if a.fuzz_only:
+        seed = a.fuzz_seed if a.fuzz_seed is not None else int.from_bytes(os.urandom(3), "little")
+        for mode in modes:
+            test_fuzz(a.build, initrd, mode, seed, a.fuzz_seconds, tally)
+        print(f"# {time.monotonic() - t0:.1f} s")
+        print(f"{tally.passed} passed, {len(tally.failed)} failed")
+        return 1 if tally.failed else 0
 
+    if a.soak:
+        run_churn(kernel, initrd, a.build, a.churn, tally, a.timeout)
+        print(f"# {time.monotonic() - t0:.1f} s")
+        print(f"{tally.passed} passed, {len(tally.failed)} failed")
+        return 1 if tally.failed else 0
     run_host_tests(a.host_tests, tally, a.timeout)
     test_security_table(a.build, tally)
+    test_fuzz_descriptions(a.build, tally)
     # The self-tests get a fresh scratch disk (/dev/vda), written all over,
     # and a small second one (/dev/vdb, posix_block_multidisk), in PCI slot
     # 5, whose INTx meets vda's on one ISA line: the two drivers share it.
@@ -421,8 +541,11 @@ def main():
     b = run_tap_boot("kernel self-tests (qemu -kernel, PVH)",
                      ["--kernel", kernel, "--initrd", initrd, "--append", "test=all mem=256", "--mem", "256",
                       "--disk", scratch, "--", "-drive", f"file={scratch2},if=none,id=s2,format=raw",
-                      "-device", "virtio-blk-pci,drive=s2,addr=5"], tally, a.timeout)
+                      "-device", "virtio-blk-pci,drive=s2,addr=5"], tally, 2 * a.timeout)
+    # (twice the per-boot timeout: this one boot runs every self-test, about
+    # 50 s on a host loaded by other QEMUs, where 60 s left no margin)
     test_disks_share_irq(b, tally)
+    run_churn(kernel, initrd, a.build, a.churn, tally, a.timeout, "soak_containment,soak_churn")
     test_disk_persists(kernel, initrd, scratch, tally, a.timeout)
     test_disk_errors(kernel, initrd, a.build, tally, a.timeout)
     print("[qemu] boot paths and failure reporting", flush=True)
@@ -432,6 +555,9 @@ def main():
     test_softlockup_report(kernel, tally, a.timeout)
     test_runner_detects(kernel, tally)
     test_tools(a.build, tally)
+    # The fuzzer from a fixed seed (1), about 45 s per mode.
+    for mode in modes:
+        test_fuzz(a.build, initrd, mode, 1 if a.fuzz_seed is None else a.fuzz_seed, a.fuzz_seconds, tally)
 
     print(f"# {time.monotonic() - t0:.1f} s")
     if tally.failed:

@@ -11,7 +11,11 @@
  * Only the limits of cgroups where the controller is enabled (in the
  * parent's subtree_control) apply. Migration moves the charge and never
  * fails; lowering pids.max below pids.current is allowed, and then only
- * new threads are refused. pids.peak is the highest pids.current seen. */
+ * new threads are refused. pids.peak is the highest pids.current seen.
+ * A process's last thread hands its charge to the zombie, which keeps it
+ * until its parent reaps it (Linux uncharges in release_task): zombies a
+ * parent never collects count against pids.max too, so they cannot run
+ * the pid space out (kernel/proc/proc.c). */
 #include "controller.h"
 #include "abi/errno.h"
 #include "kstring.h"

@@ -1,6 +1,6 @@
 /* Open cgroup interface files, served by the kernel (cgroup/fs/file.c). */
-#ifndef ARBOR_CGFILE_H
-#define ARBOR_CGFILE_H
+#ifndef ARBOR_CGFS_FILE_H
+#define ARBOR_CGFS_FILE_H
 
 #include "abi/cgroup.h"
 #include "kobj.h"

@@ -15,7 +15,7 @@
 #include "proc.h"
 #include "syscall.h"
 
-#define CGFILE_TEXT_MAX 65536
+#define CGFS_FILE_TEXT_MAX 65536
 #define O_ACCMODE_FLAG 3
 #define O_WRONLY_FLAG 1
 #define O_RDONLY_FLAG 0
@@ -82,7 +82,7 @@ int cgfs_file_create(struct cgroup *cg, const struct cftype *cft, int flags, uin
 	return h;
 }
 
-#define CGFILE_SMALL 256	/* most files: formatted and copied on the stack */
+#define CGFS_FILE_SMALL 256	/* most files: formatted and copied on the stack */
 
 /* The file's text as this open file sees it (its own state, if any). */
 static int cgfs_file_show(struct cgfs_file *f, struct cgfs_buf *out)
@@ -102,7 +102,7 @@ static long cgfs_file_text_unchanged(struct cgfs_file *f, uint64_t seq, char *sm
 	if (!(f->cft->flags & CFT_NOTIFY))
 		return -1;
 	spin_lock(&f->lock);
-	long len = f->text && f->text_seq == seq && f->len <= CGFILE_SMALL ? (long)f->len : -1;
+	long len = f->text && f->text_seq == seq && f->len <= CGFS_FILE_SMALL ? (long)f->len : -1;
 	if (len > 0)
 		memcpy(small, f->text, (size_t)len);
 	spin_unlock(&f->lock);
@@ -111,7 +111,7 @@ static long cgfs_file_text_unchanged(struct cgfs_file *f, uint64_t seq, char *sm
 
 /* Formats the file anew into f->text (outside f->lock: show takes the
  * cgroup lock), unless it is unchanged. Small texts reuse the buffer; the
- * old text is freed. A small text is also left in small (CGFILE_SMALL
+ * old text is freed. A small text is also left in small (CGFS_FILE_SMALL
  * bytes: *in_small). The text's length, or -errno. */
 static long cgfs_file_format(struct cgfs_file *f, char *small, bool *in_small)
 {
@@ -122,13 +122,13 @@ static long cgfs_file_format(struct cgfs_file *f, char *small, bool *in_small)
 		*in_small = true;
 		return same;
 	}
-	struct cgfs_buf out = { .buf = small, .cap = CGFILE_SMALL };
+	struct cgfs_buf out = { .buf = small, .cap = CGFS_FILE_SMALL };
 	long err = cgfs_file_show(f, &out);
 	/* cgfs_printf keeps a byte for its NUL: a text fits if len < cap */
-	while (!err && out.len >= out.cap && out.cap <= CGFILE_TEXT_MAX) {
+	while (!err && out.len >= out.cap && out.cap <= CGFS_FILE_TEXT_MAX) {
 		if (out.buf != small)
 			kfree(out.buf);
-		out.cap = MIN(out.len + 1, (size_t)CGFILE_TEXT_MAX + 1);
+		out.cap = MIN(out.len + 1, (size_t)CGFS_FILE_TEXT_MAX + 1);
 		out.len = 0;
 		out.buf = kmalloc(out.cap);
 		err = out.buf ? cgfs_file_show(f, &out) : -ENOMEM;
@@ -139,7 +139,7 @@ static long cgfs_file_format(struct cgfs_file *f, char *small, bool *in_small)
 		return err;
 	}
 	size_t len = MIN(out.len, out.cap - 1);
-	char *fresh = out.buf != small ? out.buf : !f->text ? kmalloc(CGFILE_SMALL) : NULL;
+	char *fresh = out.buf != small ? out.buf : !f->text ? kmalloc(CGFS_FILE_SMALL) : NULL;
 	char *old = NULL;
 	if (out.buf == small && !f->text && !fresh)
 		return -ENOMEM;
@@ -147,10 +147,10 @@ static long cgfs_file_format(struct cgfs_file *f, char *small, bool *in_small)
 	if (fresh) { /* a large text, or the first small one */
 		old = f->text;
 		f->text = fresh;
-		f->text_cap = fresh == out.buf ? out.cap : CGFILE_SMALL;
+		f->text_cap = fresh == out.buf ? out.cap : CGFS_FILE_SMALL;
 	}
 	if (out.buf == small)
-		memcpy(f->text, small, len); /* every buffer holds CGFILE_SMALL */
+		memcpy(f->text, small, len); /* every buffer holds CGFS_FILE_SMALL */
 	f->len = len;
 	f->text_seq = seq;
 	spin_unlock(&f->lock);
@@ -161,13 +161,13 @@ static long cgfs_file_format(struct cgfs_file *f, char *small, bool *in_small)
 }
 
 /* A read at offset at of the text in f->text (advance: the file offset
- * moves past what was read), through chunk_small (CGFILE_SMALL bytes)
+ * moves past what was read), through chunk_small (CGFS_FILE_SMALL bytes)
  * when it fits. */
 static long cgfs_file_read_text(struct cgfs_file *f, void *ubuf, size_t len, uint64_t at, bool advance,
 			     char *chunk_small)
 {
-	size_t want = MIN(len, (size_t)CGFILE_TEXT_MAX);
-	char *chunk = want <= CGFILE_SMALL ? chunk_small : kmalloc(want);
+	size_t want = MIN(len, (size_t)CGFS_FILE_TEXT_MAX);
+	char *chunk = want <= CGFS_FILE_SMALL ? chunk_small : kmalloc(want);
 	if (!chunk)
 		return -ENOMEM;
 	spin_lock(&f->lock);
@@ -192,7 +192,7 @@ long cgfs_file_read(struct cgfs_file *f, void *ubuf, size_t len, int64_t pos)
 		return -EFAULT;
 	if (__atomic_load_n(&f->cg->dead, __ATOMIC_RELAXED))
 		return -ENODEV;	/* Linux: kernfs refuses every file of a removed cgroup */
-	char small[CGFILE_SMALL];
+	char small[CGFS_FILE_SMALL];
 	uint64_t at = pos >= 0 ? (uint64_t)pos : f->off;
 	if (at == 0 || !f->text) { /* a read from the start sees the state now */
 		bool in_small = false;

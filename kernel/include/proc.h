@@ -85,6 +85,9 @@ struct thread {
 	bool sig_call_taken;
 	/* The freezer woke it from a wait: its call runs again after the thaw. */
 	bool freeze_kicked;
+	/* The last thread of a process: its task charge (pids) went to the
+	 * zombie, which keeps it until reaped (proc.c). */
+	bool pids_to_proc;
 
 	/* IPC (guarded by the scheduler lock) */
 	struct ipc_msg ipc_buf;		/* message in flight to or from this thread */
@@ -92,6 +95,7 @@ struct thread {
 	struct thread *ipc_caller;	/* server: the thread to reply to */
 	struct thread *ipc_server;	/* caller: the thread serving its call */
 	struct endpoint *ipc_ep;	/* the endpoint it waits on, if any */
+	struct ipc_reply *ipc_reply;	/* caller: its deferred call's reply object */
 	uint64_t ipc_snd, ipc_snd_len;	/* caller: buffer the server may read */
 	uint64_t ipc_rcv, ipc_rcv_len;	/* caller: buffer the server may write */
 	uint64_t ipc_badge;		/* caller: the channel's badge, 0 for none */
@@ -99,6 +103,9 @@ struct thread {
 	uint8_t ipc_out[IPC_INLINE_MAX]; /* caller: a small send buffer, copied at the call */
 	uint8_t ipc_in[IPC_INLINE_MAX];	/* server: its current caller's, taken with the call */
 	char name[PROC_NAME_MAX];
+#ifdef CONFIG_KCOV
+	struct kcov *kcov;		/* kernel coverage being recorded (kcov.c) */
+#endif
 };
 
 enum proc_state {
@@ -122,6 +129,11 @@ struct proc {
 	struct cgroup *cgroup;
 	struct cgroup *charged;		/* charged for the descriptor (a reference) */
 	bool orphan;			/* handed to the kernel when its parent ended */
+	/* A zombie holds its last thread's task charge (pids.current, and
+	 * pids.max against new forks) here until its parent reaps it, as
+	 * Linux's pids_release at release_task: a parent that never waits
+	 * cannot run past pids.max with zombies (a reference). */
+	struct cgroup *zombie_pids;
 	struct list_head cg_link;	/* in cgroup->procs */
 	struct addrspace *as;		/* NULL for the kernel process */
 	struct cred cred;
@@ -179,6 +191,9 @@ extern struct proc *init_proc;	/* pid 1, once started; adopts orphans */
 
 void proc_init(void);
 int proc_add_thread(struct proc *p, struct thread *t);
+/* proc_add_thread, then the thread starts (under the lock a kill takes,
+ * so it cannot end before): its tid, or -errno (not added). */
+int proc_start_thread(struct proc *p, struct thread *t);
 /* A new process's first thread: never refused; if the process was killed
  * before it had one, the thread ends before it reaches user mode. */
 void proc_add_first_thread(struct proc *p, struct thread *t);	/* -ESRCH if p is ending */

@@ -23,6 +23,7 @@ struct heap_class {
 static struct heap_class heap_classes[HEAP_NR_CLASSES];
 static struct spinlock heap_lock = SPINLOCK_INIT("heap");
 static uint64_t heap_in_use;
+static uint64_t heap_pages; /* slab and large pages held, for leak checks */
 
 static unsigned heap_class_of(size_t size)
 {
@@ -69,6 +70,7 @@ static struct page *heap_new_slab(unsigned c)
 		*(void **)(base + off - sz) = free;
 		free = base + off - sz;
 	}
+	heap_pages++;
 	p->kind = HEAP_KIND_SLAB;
 	p->slab_class = (uint16_t)c;
 	p->refcount = 0;
@@ -108,6 +110,7 @@ static void heap_slab_free(struct page *p, void *ptr)
 		heap_list_del(&hc->partial, p);
 		p->kind = 0;
 		p->private = NULL;
+		heap_pages--;
 		pmm_free(p, 0);
 	}
 }
@@ -132,6 +135,7 @@ void *kmalloc(size_t size)
 		p->kind = HEAP_KIND_LARGE;
 		uint64_t f = spin_lock_irqsave(&heap_lock);
 		heap_in_use += PAGE_SIZE << order;
+		heap_pages += 1ul << order;
 		spin_unlock_irqrestore(&heap_lock, f);
 		return page_to_virt(p);
 	}
@@ -161,6 +165,7 @@ void kfree(void *ptr)
 		heap_slab_free(p, ptr);
 	} else if (p->kind == HEAP_KIND_LARGE && (p->flags & PG_HEAD)) {
 		heap_in_use -= PAGE_SIZE << p->order;
+		heap_pages -= 1ul << p->order;
 		p->kind = 0;
 		spin_unlock_irqrestore(&heap_lock, f);
 		pmm_free(p, p->order);
@@ -174,4 +179,9 @@ void kfree(void *ptr)
 uint64_t heap_bytes_in_use(void)
 {
 	return heap_in_use;
+}
+
+uint64_t heap_pages_held(void)
+{
+	return __atomic_load_n(&heap_pages, __ATOMIC_RELAXED);
 }

@@ -1,6 +1,7 @@
 /* Thread life cycle: creation with a charged kernel stack, exit, and
  * reaping once the scheduler has left the thread's stack. */
 #include "proc.h"
+#include "kcov.h"
 #include "abi/errno.h"
 #include "cgroup.h"
 #include "controller.h"
@@ -122,10 +123,12 @@ void thread_reap(struct thread *t)
 {
 	struct cgroup *cg = t->cgroup, *charged = t->charged;
 	memcg_thread_done(t);
+	kcov_thread_free(t);
 	mem_free_pages(virt_to_page(t->kstack), KSTACK_ORDER);
 	kfree(t);
 	mem_uncharge(charged, 1, MEMCG_STAT_SLAB);
-	cg_thread_uncharge(cg);
+	if (!t->pids_to_proc) /* else its zombie process holds it */
+		cg_thread_uncharge(cg);
 	cg_put(charged);
 	cg_put(cg);
 }

@@ -98,6 +98,10 @@ __noreturn void kbench_main(const char *filter)
 		kbench_posix("posix/membench");
 		n++;
 	}
+	if (ktest_selected(filter, "containment")) {
+		kbench_posix("posix/contain");
+		n++;
+	}
 	/* /dev/vda's throughput, when a virtio-blk disk is attached */
 	if (ktest_selected(filter, "blk") && (pci_present(0x1af4, 0x1001) || pci_present(0x1af4, 0x1042))) {
 		kbench_posix("posix/blkbench");

@@ -38,8 +38,8 @@ static void start_server(const char *path, int flags)
 
 /* A child init reaped: a server that ended is reported (the rest of the
  * system goes on; its clients get errors); so is an orphan a signal
- * killed. */
-static void reaped(long pid, int status)
+ * killed, unless quiet (a run= program's orphans: the fuzzer's). */
+static void reaped(long pid, int status, bool quiet)
 {
 	for (int i = 0; i < SERVERS_MAX; i++) {
 		if (servers_started[i].pid != pid)
@@ -53,7 +53,7 @@ static void reaped(long pid, int status)
 			       (status >> 8) & 0xff);
 		return;
 	}
-	if (W_SIGNALED(status))
+	if (W_SIGNALED(status) && !quiet)
 		printf("init: process %ld ended by signal %d\n", pid, status & 0x7f);
 }
 
@@ -211,9 +211,13 @@ static void run_and_power_off(const char **argv)
 {
 	int status = 0;
 	long pid = start(argv[0], argv, 0);
-	if (pid > 0)
-		while (sys_waitpid((int)pid, &status, 0) == -EINTR)
-			;
+	/* Orphans the program leaves (the fuzzer's workers' children) are
+	 * init's to reap meanwhile, as ever: else they stay zombies. */
+	for (long r = 0; pid > 0 && r != pid && r != -ECHILD;) {
+		r = sys_waitpid(-1, &status, 0);
+		if (r > 0 && r != pid)
+			reaped(r, status, true);
+	}
 	if (pid < 0)
 		printf("arbor-run: cannot start %s (error %ld)\n", argv[0], -pid);
 	else if ((status & 0x7f) == 0)
@@ -243,7 +247,7 @@ static void run_shell(void)
 		long r;
 		while ((r = sys_waitpid(-1, &status, 0)) != pid)
 			if (r > 0)
-				reaped(r, status);
+				reaped(r, status, false);
 		printf("init: the shell ended; starting a new one\n");
 	}
 }
@@ -273,6 +277,6 @@ int main(void)
 		if (pid == -ECHILD)
 			sys_sleep_ns(1000000000ull);
 		else if (pid > 0)
-			reaped(pid, status);
+			reaped(pid, status, false);
 	}
 }

@@ -239,6 +239,57 @@ static int fork_twice_in(const char *procs)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+/* Waits (up to 2 s) until pid is a zombie; 1 if it became one. */
+static int wait_zombie(pid_t pid)
+{
+	char status[64], buf[512];
+	snprintf(status, sizeof(status), "/proc/%d/status", pid);
+	for (int i = 0; i < 200; i++) {
+		if (slurp(status, buf, sizeof(buf)) > 0 && strstr(buf, "State:\tZ"))
+			return 1;
+		usleep(10000);
+	}
+	return 0;
+}
+
+/* In cgroup dir (pids.max 3): a process whose two children exit and are
+ * not yet reaped. Exit status: 0 if pids.current counts the zombies (3),
+ * a third fork fails with EAGAIN, and reaping them brings it to 1; else
+ * the number of the step that failed. */
+static int zombies_hold_pids(const char *dir)
+{
+	char path[128];
+	pid_t pid = fork();
+	if (pid == 0) {
+		snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
+		if (put(path, "0") != 0)
+			_exit(1);
+		pid_t a = fork();
+		if (a == 0)
+			_exit(0);
+		pid_t b = fork();
+		if (b == 0)
+			_exit(0);
+		if (a < 0 || b < 0 || !wait_zombie(a) || !wait_zombie(b))
+			_exit(2);
+		snprintf(path, sizeof(path), "%s/pids.current", dir);
+		if (!text_is(path, "3\n"))
+			_exit(3);
+		pid_t c = fork();
+		if (c == 0)
+			_exit(0);
+		int again = c == -1 && errno == EAGAIN;
+		if (c > 0)
+			waitpid(c, NULL, 0);
+		waitpid(a, NULL, 0);
+		waitpid(b, NULL, 0);
+		_exit(!again ? 4 : !text_is(path, "1\n") ? 5 : 0);
+	}
+	int status = -1;
+	waitpid(pid, &status, 0);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
 static void test_pids(void)
 {
 	char buf[256];
@@ -295,6 +346,12 @@ static void test_pids(void)
 	kill(a, SIGKILL), kill(b, SIGKILL);
 	waitpid(a, NULL, 0), waitpid(b, NULL, 0);
 	check(text_is(BASE "/p/pids.current", "0\n"), "ended tasks are uncharged");
+	int zr = put(BASE "/p/pids.max", "3") == 0 ? zombies_hold_pids(BASE "/p") : 99;
+	if (zr)
+		printf("# zombies_hold_pids: step %d failed\n", zr);
+	check(zr == 0 && text_is(BASE "/p/pids.current", "0\n"),
+	      "a zombie keeps its pid until reaped (Linux's pids_release): two unreaped children count, "
+	      "a fork past pids.max fails, reaping uncharges");
 	check(mkdir(BASE "/p/r", 0755) == 0 && put(BASE "/p/cgroup.subtree_control", "+pids") == 0 &&
 	      fails(put(BASE "/cgroup.subtree_control", "-pids"), EBUSY), "disabling what a child passes on: EBUSY");
 	check(put(BASE "/p/cgroup.subtree_control", "-pids") == 0 && rmdir(BASE "/p/r") == 0 &&
