@@ -18,7 +18,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 QEMU_SH = os.path.join(ROOT, "tools", "qemu.sh")
 
-EXIT_SUCCESS, EXIT_FAILURE, EXIT_PANIC = 33, 35, 37  # kernel/include/abi/qemu_exit.h
+EXIT_SUCCESS, EXIT_FAILURE, EXIT_PANIC = 33, 35, 37  # abi/qemu_exit.h
 TAP_RE = re.compile(r"^(not ok|ok) (\d+) - (.*)$")
 RUN_RE = re.compile(r"^# run (\S+)")
 
