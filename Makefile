@@ -119,7 +119,7 @@ $(KERNEL): $(KERNEL_OBJS) $(BUILD)/ksyms.o linker.ld kernel/hot.ld
 
 # -- user space: the runtime library, programs, and the boot archive -------
 USER_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -ffreestanding -fno-pic -fno-pie \
-	-fno-stack-protector -fno-omit-frame-pointer -Iuser/include -I$(GEN) -Ilib -Ikernel/include -MMD -MP
+	-fno-stack-protector -fno-omit-frame-pointer -Iuser/include -I$(GEN) -Ilib -MMD -MP
 USER_LDFLAGS := -static -nostdlib -z max-page-size=0x1000 -z noexecstack -Ttext-segment=0x400000 -e _start
 USER_LIB_SRCS := user/lib/start.c lib/format.c lib/string.c
 USER_LIB_OBJS := $(patsubst %,$(BUILD)/user/obj/%.o,$(USER_LIB_SRCS))
@@ -166,7 +166,7 @@ $(NEWLIB_LIBC): tools/build-newlib.sh $(shell find user/newlib/overlay -type f) 
 	@tools/build-newlib.sh $(NEWLIB_DIR)
 LIBC_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -nostdinc \
 	-isystem $(shell gcc -print-file-name=include) -isystem $(NEWLIB)/include \
-	-fno-pie -fno-pic -fno-stack-protector -iquote $(GEN) -iquote lib -iquote kernel/include \
+	-fno-pie -fno-pic -fno-stack-protector -iquote $(GEN) -iquote lib \
 	-iquote user/libc -iquote user/include -MMD -MP
 LIBC_PORT_SRCS := $(wildcard user/libc/*.c)
 LIBC_PORT_OBJS := $(patsubst %,$(BUILD)/libc/obj/%.o,$(LIBC_PORT_SRCS))
@@ -268,7 +268,14 @@ $(INITRD_DIR)/tests/sh/%.sh: tests/sh/%.sh
 	@mkdir -p $(@D)
 	@cp $< $@
 
-$(INITRD): $(USER_BINS) $(SH_TESTS) $(INITRD_DIR)/etc/motd tools/mkinitrd.py
+# The kernel/user boundary: user space is built with abi/, lib/ and its own
+# include folders only; this check fails the build if a user-side source or
+# object reaches a kernel-private header anyway (tools/check-boundary.py).
+$(BUILD)/boundary.ok: $(USER_BINS) tools/check-boundary.py
+	@python3 tools/check-boundary.py --build $(BUILD)
+	@touch $@
+
+$(INITRD): $(USER_BINS) $(SH_TESTS) $(INITRD_DIR)/etc/motd tools/mkinitrd.py $(BUILD)/boundary.ok
 	@python3 tools/mkinitrd.py $@ $(INITRD_DIR)
 
 # The ISO embeds CMDLINE in grub.cfg: rebuild it whenever CMDLINE changes.
