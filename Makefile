@@ -118,6 +118,9 @@ $(KERNEL): $(KERNEL_OBJS) $(BUILD)/ksyms.o linker.ld kernel/hot.ld
 		{ echo "symbol addresses moved between the two links"; rm -f $@; exit 1; }
 
 # -- user space: the runtime library, programs, and the boot archive -------
+# User-side builds (here, the C library port, servers, drivers) see abi/
+# (through $(GEN)), lib/ and their own folders, never kernel/include: the
+# kernel's headers are private (tools/check-boundary.py, below).
 USER_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -ffreestanding -fno-pic -fno-pie \
 	-fno-stack-protector -fno-omit-frame-pointer -Iuser/include -I$(GEN) -Ilib -MMD -MP
 USER_LDFLAGS := -static -nostdlib -z max-page-size=0x1000 -z noexecstack -Ttext-segment=0x400000 -e _start
