@@ -11,6 +11,7 @@ import glob
 import os
 import re
 import select
+import shutil
 import subprocess
 import sys
 import time
@@ -396,6 +397,39 @@ def test_security_table(build, tally):
     os.remove(bad)
 
 
+def test_boundary(build, tally):
+    """User-side code includes no kernel-private header
+    (tools/check-boundary.py, which the build also runs); and the check
+    itself fails on each way of reaching one."""
+    print("[host] kernel/user boundary (tools/check-boundary.py)", flush=True)
+    tool = os.path.join(ROOT, "tools", "check-boundary.py")
+
+    def run(*args):
+        p = subprocess.run([sys.executable, tool, *args], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           text=True, timeout=60)
+        return p.returncode, p.stdout.strip()
+
+    code, out = run("--build", build)
+    tally.result("boundary: user space includes abi/, lib/ and its own headers only", code == 0,
+                 "" if code == 0 else out[-600:])
+    fake = os.path.join(build, "boundary-mutated")
+    for name, src, dep in (("a kernel header named by its path", '#include "kernel/include/proc.h"\n', None),
+                           ("a climb into kernel/", '#include "../../cgroup/cgroup.h"\n', None),
+                           ("an object compiled with a kernel header", "int x;\n", "kernel/include/types.h")):
+        shutil.rmtree(fake, ignore_errors=True)
+        os.makedirs(os.path.join(fake, "user", "tests"))
+        with open(os.path.join(fake, "user", "tests", "bad.c"), "w") as f:
+            f.write(src)
+        if dep:
+            os.makedirs(os.path.join(fake, "build", "user", "obj"))
+            with open(os.path.join(fake, "build", "user", "obj", "bad.c.d"), "w") as f:
+                f.write(f"build/user/obj/bad.c.o: user/tests/bad.c {os.path.join(fake, dep)}\n")
+        code, out = run("--root", fake, "--build", os.path.join(fake, "build"))
+        tally.result(f"boundary check fails on {name}", code == 1 and "bad.c" in out,
+                     "" if code == 1 else f"exit {code}: {out[-200:]}")
+    shutil.rmtree(fake, ignore_errors=True)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default="build")
@@ -409,6 +443,7 @@ def main():
 
     run_host_tests(a.host_tests, tally, a.timeout)
     test_security_table(a.build, tally)
+    test_boundary(a.build, tally)
     # The self-tests get a fresh scratch disk (/dev/vda), written all over,
     # and a small second one (/dev/vdb, posix_block_multidisk), in PCI slot
     # 5, whose INTx meets vda's on one ISA line: the two drivers share it.
