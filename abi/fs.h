@@ -59,6 +59,10 @@
 #define FILE_FCHMOD  0x109	/* w0 mode */
 #define FILE_FCHOWN  0x10a	/* w0 uid, w1 gid */
 #define FILE_POLL    0x10b	/* w0 events: reply w0 = revents now (never blocks) */
+/* w3 of a FILE_READ / FILE_WRITE the kernel makes: FILE_W3_FLAGS | the
+ * description's status flags (O_APPEND, O_NONBLOCK, O_DIRECT), which the
+ * kernel keeps for a channel whose server published them (ipc_fstate). */
+#define FILE_W3_FLAGS 0x100000000ull
 #define FILE_FSYNC   0x10c	/* data to stable storage (block devices); memory file systems: 0 */
 
 #endif

@@ -44,6 +44,15 @@ struct ipc_info {
  * nobody to reply to): the last handle to the channel with this badge is
  * gone (closed, or its process ended). w[0] = the badge. */
 #define IPC_LABEL_CLOSED 0xffffffffffffff01ull
+/* A kernel message: the caller of a deferred call (ipc_defer) is gone
+ * before the reply (a signal, a kill, its exit, the freezer): w[0] = the
+ * cookie the server gave ipc_defer, w[1] = the reply handle. The server
+ * drops the request and closes the handle. */
+#define IPC_LABEL_ABANDONED 0xffffffffffffff02ull
+
+/* What a server publishes about a file it serves (ipc_fstate), so that the
+ * kernel answers fd_poll, fd_flags and fd_seek itself, without a call. */
+#define IPC_FST_SEEKABLE 0x1	/* fd_seek goes to the server (else -ESPIPE) */
 
 /* Handle flags (handle_dup, handle_dup2, handle_flags). */
 #define HANDLE_CLOEXEC 0x1
@@ -85,5 +94,6 @@ struct ipc_info {
 #define HANDLE_PIPE 5		/* one end of a kernel pipe */
 #define HANDLE_CGFILE 6		/* an open cgroup interface file */
 #define HANDLE_INOTIFY 7	/* an inotify instance */
+#define HANDLE_REPLY 8		/* a deferred call's reply capability (ipc_defer) */
 
 #endif

@@ -456,7 +456,9 @@ def main():
     b = run_tap_boot("kernel self-tests (qemu -kernel, PVH)",
                      ["--kernel", kernel, "--initrd", initrd, "--append", "test=all mem=256", "--mem", "256",
                       "--disk", scratch, "--", "-drive", f"file={scratch2},if=none,id=s2,format=raw",
-                      "-device", "virtio-blk-pci,drive=s2,addr=5"], tally, a.timeout)
+                      "-device", "virtio-blk-pci,drive=s2,addr=5"], tally, 2 * a.timeout)
+    # (twice the per-boot timeout: this one boot runs every self-test, about
+    # 50 s on a host loaded by other QEMUs, where 60 s left no margin)
     test_disks_share_irq(b, tally)
     test_disk_persists(kernel, initrd, scratch, tally, a.timeout)
     test_disk_errors(kernel, initrd, a.build, tally, a.timeout)

@@ -1,7 +1,8 @@
 /* Byte-granular I/O on a disk. A client's call is cut into chunks of the
  * worker's bounce buffer; each chunk is sent as up to BLK_CHUNK_REQS
  * requests in flight together. Data moves between the bounce buffer and
- * the client with ipc_read/ipc_write (the kernel checks the client's
+ * the client with ipc_read/ipc_write, or through the reply handle of a
+ * call the server deferred (ipc_reply_copy; the kernel checks the client's
  * buffer: a bad one is EFAULT). A write that covers a sector only in part
  * reads that sector first (read-modify-write); writes hold their sector
  * range against other writes, so two partial writes of one sector cannot
@@ -10,6 +11,17 @@
 #include "blk_io.h"
 
 static blk_lock_t range_lock;
+
+/* The worker's caller's buffers: the current call's, or a deferred one's. */
+static long blk_to_caller(struct blk_worker *w, uint64_t off, const void *buf, size_t n)
+{
+	return w->reply < 0 ? sys_ipc_write(off, buf, n) : sys_ipc_reply_copy(w->reply, off, (void *)buf, n, 1);
+}
+
+static long blk_from_caller(struct blk_worker *w, uint64_t off, void *buf, size_t n)
+{
+	return w->reply < 0 ? sys_ipc_read(off, buf, n) : sys_ipc_reply_copy(w->reply, off, buf, n, 0);
+}
 static struct { uint64_t first, end; bool busy; } ranges[BLK_WORKERS_MAX];
 
 static bool range_free(int self, uint64_t first, uint64_t end)
@@ -58,6 +70,7 @@ int blk_worker_init(struct blk_worker *w, struct blk_dev *d, int index, uint32_t
 	}
 	w->d = d;
 	w->index = index;
+	w->reply = -1;
 	w->buf = (char *)buf;
 	w->bounce = bounce;
 	w->notif = (int)n;
@@ -106,7 +119,7 @@ long blk_read(struct blk_worker *w, uint64_t pos, uint64_t len, const struct blk
 		int err = blk_rw(w, BLK_OP_READ, at / BLK_SECTOR, span, 0, who);
 		if (err)
 			return done ? (long)done : err;
-		long c = sys_ipc_write(done, w->buf + head, n);
+		long c = blk_to_caller(w, done, w->buf + head, n);
 		if (c < 0)
 			return done ? (long)done : -EFAULT;
 		done += (uint64_t)c;
@@ -133,7 +146,7 @@ static long blk_write_chunk(struct blk_worker *w, uint64_t at, uint32_t n, uint6
 		err = blk_rw(w, BLK_OP_READ, first, BLK_SECTOR, 0, who);
 	if (!err && (head + n) % BLK_SECTOR && (last != first || !head))
 		err = blk_rw(w, BLK_OP_READ, last, BLK_SECTOR, span - BLK_SECTOR, who);
-	if (!err && (c = sys_ipc_read(from, w->buf + head, n)) != (long)n)
+	if (!err && (c = blk_from_caller(w, from, w->buf + head, n)) != (long)n)
 		err = -EFAULT;
 	if (!err)
 		err = blk_rw(w, BLK_OP_WRITE, first, span, 0, who);

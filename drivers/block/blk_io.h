@@ -19,6 +19,7 @@ struct blk_worker {
 	uint32_t bounce;	/* BLK_BOUNCE or BLK_BOUNCE_EXTRA */
 	uint64_t phys;
 	int notif;
+	int reply;		/* serving a deferred call: its reply handle, else -1 */
 	struct blk_req reqs[BLK_CHUNK_REQS];
 };
 

@@ -3,7 +3,9 @@
  * and its open files. The pool grows on demand: a worker that takes a call
  * when no other is idle starts another (up to BLK_WORKERS_MAX), so calls
  * that wait long (io.max holds their requests) never take the last worker
- * other clients' calls need. devfs opens the disk for a client (BLK_OPEN, after
+ * other clients' calls need; and one cgroup's transfers hold at most
+ * BLK_PER_CGROUP workers, the rest wait deferred (below), so no client can
+ * take the pool. devfs opens the disk for a client (BLK_OPEN, after
  * checking the client may open /dev/NAME) and passes the channel on; from
  * then on the client's descriptor talks to this server directly, with the
  * file protocol of abi/fs.h, and the kernel tells us who calls. */
@@ -19,6 +21,8 @@
 #include "blk_io.h"
 
 #define WORKERS 6	/* started at once, with BLK_BOUNCE each */
+#define BLK_PER_CGROUP 8	/* transfers one cgroup may have in service */
+#define BLK_BACKLOG_MAX 192	/* deferred transfers (each holds a reply handle) */
 #define FILES_MAX 64
 /* The status flags a file keeps and F_SETFL changes (Linux's for a block
  * device, less O_ASYNC and O_NOATIME). */
@@ -75,6 +79,13 @@ static long blk_open(const struct ipc_info *info, int flags)
 	if (!f)
 		return -ENFILE;
 	long ch = sys_chan_create(endpoint, badge);
+	/* The kernel answers poll (a disk is always ready), the status flags
+	 * and whether it seeks (it does) itself. */
+	if (ch >= 0 && sys_ipc_fstate((int)ch, IPC_FST_SEEKABLE, POLLIN | POLLOUT | POLLRDNORM | POLLWRNORM,
+				      (uint32_t)(flags & (O_ACCMODE | BLK_SETFL)), BLK_SETFL) < 0) {
+		sys_handle_close((int)ch);
+		ch = -ENOMEM;
+	}
 	long h = ch < 0 ? ch : sys_ipc_give((int)ch);
 	if (ch >= 0)
 		sys_handle_close((int)ch);	/* if the give failed, this was the last: CLOSED frees f */
@@ -153,6 +164,11 @@ static long blk_file_request(struct blk_worker *w, struct blk_file *f, struct ip
 	switch (m->label) {
 	case FILE_READ:
 	case FILE_WRITE:
+		if (m->w[3] & FILE_W3_FLAGS) { /* the kernel keeps them (fcntl) */
+			blk_lock(&files_lock);
+			f->flags = (f->flags & ~BLK_SETFL) | ((int)m->w[3] & BLK_SETFL);
+			blk_unlock(&files_lock);
+		}
 		return blk_file_rw(w, f, m, info);
 	case FILE_SEEK:
 		blk_lock(&files_lock);
@@ -240,6 +256,146 @@ static void blk_grow(void)
 	blk_unlock(&grow_lock);
 }
 
+/* ---- each cgroup's share of the workers ----
+ * A transfer may wait long (io.max holds it, the disk is slow), and holds
+ * its worker meanwhile. So that one cgroup's calls cannot take every
+ * worker, a cgroup has at most BLK_PER_CGROUP transfers in service; its
+ * further calls are deferred (ipc_defer: they wait without a worker) in
+ * the backlog, and a worker that finishes a transfer takes the oldest
+ * backlogged call whose cgroup is under its share, through its reply
+ * handle. A backlogged caller that goes (a signal, a kill) is dropped at
+ * once (IPC_LABEL_ABANDONED). */
+
+struct blk_held {
+	uint64_t cgroup_id;
+	int n;			/* 0: a free entry */
+};
+
+struct blk_backlog {
+	int reply;
+	uint64_t cookie;
+	struct ipc_msg m;
+	struct ipc_info info;
+};
+
+static blk_lock_t share_lock;
+static struct blk_held held[BLK_WORKERS_MAX];	/* one entry per worker at most */
+static struct blk_backlog backlog[BLK_BACKLOG_MAX];
+static int nbacklog;
+static uint64_t next_cookie = 1;
+
+/* A call that moves data (and may wait for the disk or io.max). */
+static bool blk_is_transfer(const struct ipc_msg *m, const struct ipc_info *info)
+{
+	return info->badge && info->pid &&
+	       (m->label == FILE_READ || m->label == FILE_WRITE || m->label == FILE_FSYNC);
+}
+
+/* One more transfer in service for cgroup id, unless it is at its share
+ * (share_lock held). */
+static bool held_take(uint64_t id)
+{
+	struct blk_held *free = NULL;
+	for (int i = 0; i < BLK_WORKERS_MAX; i++) {
+		if (held[i].n && held[i].cgroup_id == id) {
+			if (held[i].n >= BLK_PER_CGROUP)
+				return false;
+			held[i].n++;
+			return true;
+		}
+		if (!held[i].n && !free)
+			free = &held[i];
+	}
+	if (!free)
+		return false;
+	*free = (struct blk_held){ id, 1 };
+	return true;
+}
+
+static void held_drop(uint64_t id)
+{
+	blk_lock(&share_lock);
+	for (int i = 0; i < BLK_WORKERS_MAX; i++)
+		if (held[i].n && held[i].cgroup_id == id) {
+			held[i].n--;
+			break;
+		}
+	blk_unlock(&share_lock);
+}
+
+/* A backlogged caller went: forget its call (the handle is closed by
+ * cookie, never by the event's handle number, which may be reused). */
+static void backlog_drop(uint64_t cookie)
+{
+	blk_lock(&share_lock);
+	for (int i = 0; i < nbacklog; i++) {
+		if (backlog[i].cookie != cookie)
+			continue;
+		sys_handle_close(backlog[i].reply);
+		for (int j = i + 1; j < nbacklog; j++)
+			backlog[j - 1] = backlog[j];
+		nbacklog--;
+		break;
+	}
+	blk_unlock(&share_lock);
+}
+
+/* Serves backlogged calls whose cgroups are under their share now. */
+static void backlog_serve(struct blk_worker *w)
+{
+	for (;;) {
+		blk_lock(&share_lock);
+		int pick = -1;
+		for (int i = 0; i < nbacklog && pick < 0; i++)
+			if (held_take(backlog[i].info.cgroup_id))
+				pick = i;
+		if (pick < 0) {
+			blk_unlock(&share_lock);
+			return;
+		}
+		struct blk_backlog b = backlog[pick];
+		for (int i = pick + 1; i < nbacklog; i++) /* oldest first stays */
+			backlog[i - 1] = backlog[i];
+		nbacklog--;
+		blk_unlock(&share_lock);
+		w->reply = b.reply;
+		blk_request(w, &b.m, &b.info);
+		w->reply = -1;
+		held_drop(b.info.cgroup_id);
+		sys_ipc_reply_to(b.reply, &b.m); /* -ESRCH: it went meanwhile */
+	}
+}
+
+/* The call just received: served now (true: m is its answer), or
+ * deferred into the backlog (false: nothing to answer). *counted: it
+ * holds a share of its cgroup until it is answered. */
+static bool blk_take_call(struct blk_worker *w, struct ipc_msg *m, struct ipc_info *info, bool *counted)
+{
+	*counted = false;
+	if (m->label == IPC_LABEL_ABANDONED && info->pid == 0) {
+		backlog_drop(m->w[0]);
+		return true; /* nobody to answer: reply_recv just receives */
+	}
+	if (blk_is_transfer(m, info)) {
+		blk_lock(&share_lock);
+		*counted = held_take(info->cgroup_id);
+		if (!*counted && nbacklog < BLK_BACKLOG_MAX) {
+			uint64_t cookie = next_cookie++;
+			long h = sys_ipc_defer(endpoint, cookie);
+			if (h >= 0) {
+				backlog[nbacklog++] = (struct blk_backlog){ (int)h, cookie, *m, *info };
+				blk_unlock(&share_lock);
+				return false;
+			}
+		}
+		blk_unlock(&share_lock);
+		/* over its share with the backlog full (or no handle left):
+		 * served anyway, as before there were shares */
+	}
+	blk_request(w, m, info);
+	return true;
+}
+
 static long blk_worker_loop(void *arg)
 {
 	struct blk_worker *w = arg;
@@ -247,15 +403,25 @@ static long blk_worker_loop(void *arg)
 	struct ipc_info info;
 	long r = sys_ipc_recv(endpoint, &m, &info);
 	for (;;) {
+		bool answer = true, counted = false;
 		if (r == 0) {
 			/* the last idle worker took this call: another keeps
 			 * the endpoint served while it lasts */
 			if (__atomic_sub_fetch(&idle, 1, __ATOMIC_ACQ_REL) == 0)
 				blk_grow();
-			blk_request(w, &m, &info);
+			answer = blk_take_call(w, &m, &info, &counted);
 			__atomic_add_fetch(&idle, 1, __ATOMIC_ACQ_REL);
 		}
-		r = sys_ipc_reply_recv(endpoint, &m, &info);
+		if (counted) {
+			held_drop(info.cgroup_id);
+			if (__atomic_load_n(&nbacklog, __ATOMIC_ACQUIRE)) {
+				/* answer ours first, then what waits for a share */
+				sys_ipc_reply(&m);
+				backlog_serve(w);
+				answer = false;
+			}
+		}
+		r = answer ? sys_ipc_reply_recv(endpoint, &m, &info) : sys_ipc_recv(endpoint, &m, &info);
 	}
 	return 0;
 }

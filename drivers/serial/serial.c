@@ -4,19 +4,29 @@
  * the UART; reads wait for input, which arrives on IRQ 4 as a notification
  * and goes through a small line discipline (echo, backspace, a line at a
  * time, Ctrl-C/Ctrl-\\ to the foreground process group, Ctrl-D) into a ring
- * buffer. Two threads serve the endpoint, so that a reader waiting for
- * input never holds up writers; a third takes the interrupts. (The kernel keeps its own direct path to COM1 for its
- * messages and panics.) */
+ * buffer. A read that finds no input is deferred (ipc_defer): the reader
+ * waits parked, holding no server thread, and the interrupt thread answers
+ * it when input comes; a parked reader that is interrupted or killed is
+ * dropped at once (the kernel's IPC_LABEL_ABANDONED). So any number of
+ * readers can wait while writers are served by the serving threads. The
+ * console's readiness (poll) and status flags are published to the kernel
+ * (ipc_fstate), which answers fd_poll and fd_flags itself. (The kernel
+ * keeps its own direct path to COM1 for its messages and panics.) */
 #include "arbor/user.h"
 
 #define COM1 0x3f8
 #define IRQ_COM1 4
 #define RING 1024
+#define SERVERS 4		/* threads serving calls (none waits for input) */
+#define PARKED_MAX 192		/* deferred reads (each holds a reply handle) */
+#define POLL_IN 0x41		/* POLLIN | POLLRDNORM */
+#define POLL_OUT 0x104		/* POLLOUT | POLLWRNORM */
+#define O_RDWR_FLAG 2
 
 static inline void outb(uint16_t port, uint8_t v) { __asm__ volatile("outb %0, %1" ::"a"(v), "Nd"(port)); }
 static inline uint8_t inb(uint16_t port) { uint8_t v; __asm__ volatile("inb %1, %0" : "=a"(v) : "Nd"(port)); return v; }
 
-static int endpoint, irq_notif, input_notif;
+static int endpoint, irq_notif;
 static ulock_t ring_lock;
 static char ring[RING];
 static unsigned ring_head, ring_tail;	/* head: next to read; tail: next to write */
@@ -27,6 +37,14 @@ static unsigned line_len;
 static int eof_pending;			/* Ctrl-D on an empty line: a read returns 0 */
 static volatile int fg_pgid;		/* gets SIGINT/SIGQUIT/SIGTSTP from Ctrl-C/Ctrl-\/Ctrl-Z */
 static volatile int raw_mode;
+/* Readers waiting for input, oldest first (under ring_lock). */
+static struct parked {
+	int reply;			/* the reply handle */
+	uint64_t cookie;
+	unsigned max;			/* bytes it asked for */
+} parked[PARKED_MAX];
+static unsigned nparked;
+static uint64_t next_cookie = 1;
 
 static void uart_putc(char c)
 {
@@ -61,41 +79,116 @@ static long handle_write(struct ipc_msg *m, const struct ipc_info *info)
 	return 0;
 }
 
-static unsigned ring_take(char *buf, unsigned max)
+/* Up to max bytes from the ring, not yet taken (ring_lock held). */
+static unsigned ring_peek(char *buf, unsigned max)
 {
-	unsigned n = 0;
-	ulock(&ring_lock);
-	while (ring_head != ring_tail && n < max) {
-		buf[n++] = ring[ring_head];
-		ring_head = (ring_head + 1) % RING;
+	unsigned n = 0, at = ring_head;
+	while (at != ring_tail && n < max) {
+		buf[n++] = ring[at];
+		at = (at + 1) % RING;
 	}
-	uunlock(&ring_lock);
 	return n;
 }
 
-static bool take_eof(void)
+static void ring_consume(unsigned n)
 {
-	ulock(&ring_lock);
-	bool eof = eof_pending > 0 && ring_head == ring_tail;
-	if (eof)
-		eof_pending--;
-	uunlock(&ring_lock);
-	return eof;
+	ring_head = (ring_head + n) % RING;
 }
 
-static long handle_read(struct ipc_msg *m, const struct ipc_info *info)
+/* Tells the kernel what poll answers now (ring_lock held). */
+static void publish_state(void)
+{
+	unsigned ev = POLL_OUT | (ring_head != ring_tail || eof_pending ? POLL_IN : 0);
+	sys_ipc_fstate(endpoint, 0, ev, O_RDWR_FLAG, 0);
+}
+
+/* Input for the caller now: bytes written to its buffer through write_fn
+ * (0 for end of file), or -1 if there is none yet (ring_lock held). */
+static long input_now(unsigned max, long (*write_fn)(int, const char *, unsigned), int reply)
 {
 	char buf[256];
-	unsigned max = info->rcv_len < sizeof(buf) ? (unsigned)info->rcv_len : sizeof(buf);
-	unsigned n = 0;
-	while (max && (n = ring_take(buf, max)) == 0) {
-		if (take_eof())
-			break;
-		if (sys_notif_wait(input_notif, 0) == -EINTR)
-			return -EINTR;
+	if (max > sizeof(buf))
+		max = sizeof(buf);
+	unsigned n = ring_peek(buf, max);
+	if (n || !max) {
+		long w = write_fn(reply, buf, n);
+		if (w > 0)
+			ring_consume((unsigned)w);
+		publish_state();
+		return w;
 	}
-	m->w[0] = (uint64_t)sys_ipc_write(0, buf, n);
+	if (eof_pending > 0) {
+		eof_pending--;
+		publish_state();
+		return 0;
+	}
+	return -1;
+}
+
+static long to_current_caller(int reply, const char *buf, unsigned n)
+{
+	(void)reply;
+	return sys_ipc_write(0, buf, n);
+}
+
+static long to_parked(int reply, const char *buf, unsigned n)
+{
+	return sys_ipc_reply_copy(reply, 0, (void *)buf, n, 1);
+}
+
+/* A read: answered now if there is input, else parked (deferred). Returns
+ * 1 if the call was deferred (nothing to reply now). */
+static int handle_read(struct ipc_msg *m, const struct ipc_info *info)
+{
+	unsigned max = info->rcv_len < 256 ? (unsigned)info->rcv_len : 256;
+	ulock(&ring_lock);
+	long r = input_now(max, to_current_caller, -1);
+	if (r < 0 && nparked < PARKED_MAX) {
+		uint64_t cookie = next_cookie++;
+		long h = sys_ipc_defer(endpoint, cookie);
+		if (h >= 0) {
+			parked[nparked++] = (struct parked){ (int)h, cookie, max };
+			uunlock(&ring_lock);
+			return 1;
+		}
+	}
+	uunlock(&ring_lock);
+	/* No room to park it (PARKED_MAX readers wait): try again later. */
+	m->label = (uint64_t)(r < 0 ? -EAGAIN : 0);
+	m->w[0] = r < 0 ? 0 : (uint64_t)r;
 	return 0;
+}
+
+/* Answers parked readers while there is input for them (ring_lock held). */
+static void serve_parked(void)
+{
+	while (nparked) {
+		struct parked p = parked[0];
+		long r = input_now(p.max, to_parked, p.reply);
+		if (r == -1)
+			return; /* no input left */
+		for (unsigned i = 1; i < nparked; i++)
+			parked[i - 1] = parked[i];
+		nparked--;
+		struct ipc_msg m = { .label = r < 0 ? (uint64_t)r : 0, .w = { r < 0 ? 0 : (uint64_t)r } };
+		sys_ipc_reply_to(p.reply, &m); /* -ESRCH: it went meanwhile */
+	}
+}
+
+/* The kernel says a parked reader went (signal, kill, exit): drop it. */
+static void drop_parked(uint64_t cookie)
+{
+	ulock(&ring_lock);
+	for (unsigned i = 0; i < nparked; i++) {
+		if (parked[i].cookie != cookie)
+			continue;
+		sys_handle_close(parked[i].reply);
+		for (unsigned j = i + 1; j < nparked; j++)
+			parked[j - 1] = parked[j];
+		nparked--;
+		break;
+	}
+	uunlock(&ring_lock);
 }
 
 /* The console is a terminal: what fstat and isatty expect. */
@@ -117,14 +210,24 @@ static long serve(void *arg)
 	long r = sys_ipc_recv(endpoint, &m, &info);
 	while (r == 0) {
 		long res = 0;
-		if (m.label == CONSOLE_WRITE)
+		if (m.label == IPC_LABEL_ABANDONED && info.pid == 0) {
+			drop_parked(m.w[0]);
+			m.label = 0;
+			r = sys_ipc_reply_recv(endpoint, &m, &info); /* nobody to answer */
+			continue;
+		}
+		if (m.label == CONSOLE_WRITE) {
 			res = handle_write(&m, &info);
-		else if (m.label == CONSOLE_READ)
-			res = handle_read(&m, &info);
-		else if (m.label == FILE_FSTAT)
+		} else if (m.label == CONSOLE_READ) {
+			if (handle_read(&m, &info)) {
+				r = sys_ipc_recv(endpoint, &m, &info); /* deferred: nothing to answer */
+				continue;
+			}
+			res = (long)m.label;
+		} else if (m.label == FILE_FSTAT)
 			res = handle_fstat();
 		else if (m.label == FILE_POLL)
-			m.w[0] = (ring_head != ring_tail || eof_pending ? (m.w[0] & 0x41) : 0) | (m.w[0] & 0x104);
+			m.w[0] = (ring_head != ring_tail || eof_pending ? (m.w[0] & POLL_IN) : 0) | (m.w[0] & POLL_OUT);
 		else if (m.label == CONSOLE_SETPGRP)
 			fg_pgid = (int)m.w[0];
 		else if (m.label == CONSOLE_GETPGRP)
@@ -132,7 +235,7 @@ static long serve(void *arg)
 		else if (m.label == CONSOLE_SETRAW)
 			raw_mode = m.w[0] == 1;
 		else if (m.label == FILE_GETFL || m.label == FILE_SETFL)
-			m.w[0] = 2; /* O_RDWR */
+			m.w[0] = O_RDWR_FLAG;
 		else
 			res = -EINVAL;
 		m.label = (uint64_t)res;	/* 0 or -errno; results are in w[0] */
@@ -227,29 +330,33 @@ static long irq_thread(void *arg)
 		ulock(&ring_lock);
 		while (inb(COM1 + 5) & 0x01)
 			input_byte((char)inb(COM1));
-		uunlock(&ring_lock);
 		uunlock(&tx_lock);
+		serve_parked();
+		publish_state();
+		uunlock(&ring_lock);
 		sys_irq_ack(IRQ_COM1);
-		sys_notif_signal(input_notif, 1);
 	}
 	return 0;
 }
 
 int main(void)
 {
-	long ep = sys_ep_create(), irq = sys_notif_create(), in = sys_notif_create();
-	if (ep < 0 || irq < 0 || in < 0 || sys_ioport_grant(COM1, 8) ||
+	long ep = sys_ep_create(), irq = sys_notif_create();
+	if (ep < 0 || irq < 0 || sys_ioport_grant(COM1, 8) ||
 	    sys_irq_bind(IRQ_COM1, (int)irq, 1)) {
 		printf("serial: cannot set up COM1\n");
 		return 1;
 	}
 	endpoint = (int)ep;
 	irq_notif = (int)irq;
-	input_notif = (int)in;
 	outb(COM1 + 1, 0x01);		/* interrupt on received data */
 	outb(COM1 + 4, 0x0b);		/* DTR, RTS, OUT2 (routes the IRQ) */
-	if (thread_start(irq_thread, NULL) < 0 || thread_start(serve, NULL) < 0)
+	publish_state();
+	if (thread_start(irq_thread, NULL) < 0)
 		return 1;
+	for (int i = 1; i < SERVERS; i++)
+		if (thread_start(serve, NULL) < 0)
+			return 1;
 	if (sys_ns_register(CONSOLE_NAME, endpoint)) {
 		printf("serial: the console name is taken\n");
 		return 1;

@@ -10,9 +10,28 @@
 
 struct proc;
 struct thread;
+struct addrspace;
+
+/* What the server published about the file behind an endpoint or a
+ * channel (ipc_fstate), for fd_poll / fd_flags / fd_seek to answer without
+ * a call. Guarded by the scheduler lock (words: read without it). */
+struct ipc_fstate {
+	bool set;			/* published: it is a file */
+	uint8_t fst;			/* IPC_FST_* */
+	uint16_t events;		/* POLL* ready now */
+	uint32_t flags;			/* O_* status flags */
+	uint32_t settable;		/* which of them fd_flags may change */
+};
+
+/* A kernel message for a server (channel closed, caller gone). */
+struct ipc_event {
+	struct list_head link;
+	uint64_t label, badge, w0, w1;
+};
 
 struct endpoint {
 	struct kobj obj;
+	struct ipc_fstate fst;		/* the console publishes itself as a file */
 	struct proc *owner;		/* whose exit closes the endpoint */
 	bool dead;
 	bool io;			/* a disk's server: its callers wait for io */
@@ -27,7 +46,32 @@ struct channel {
 	struct endpoint *ep;		/* a reference */
 	uint64_t badge;
 	bool told;			/* the server already heard of the close */
+	struct ipc_fstate fst;		/* the open file description's state */
 };
+
+/* A deferred call (ipc_defer): the capability to answer it, held by the
+ * server as a handle. The caller stays blocked with ipc_reply pointing
+ * here until ipc_reply_to, or until it is interrupted (then the server
+ * gets IPC_LABEL_ABANDONED) or the handle goes (-EHOSTDOWN). */
+struct ipc_reply {
+	struct kobj obj;
+	struct thread *caller;		/* NULL once answered or abandoned (sched_lock) */
+	struct endpoint *ep;		/* where the abandoned event goes (a reference) */
+	struct proc *server;		/* the only process that may use it */
+	struct ipc_event *ev;		/* preallocated abandoned event */
+	uint64_t cookie;
+};
+
+/* The call of self (just woken, sched_lock held) was deferred and is not
+ * answered: detach it and tell the server (reply.c). */
+void ipc_abandon_locked(struct thread *self);
+/* Queues a kernel message for ep's server and wakes a receiver (sched_lock). */
+void ipc_post_event_locked(struct endpoint *ep, struct ipc_event *ev);
+/* Copies between ubuf (the current thread's) and caller memory [at, at+len) of as. */
+long ipc_copy(struct addrspace *as, uint64_t at, void *ubuf, size_t len, bool to_caller);
+/* The published file state behind kernel object o (an endpoint or a
+ * channel), or NULL for other objects (reply.c). */
+struct ipc_fstate *ipc_fstate_of(struct kobj *o);
 
 /* close() of the last handle to a channel: tell its server synchronously,
  * as a call, so the close has taken effect when close returns (POSIX). */

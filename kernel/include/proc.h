@@ -92,6 +92,7 @@ struct thread {
 	struct thread *ipc_caller;	/* server: the thread to reply to */
 	struct thread *ipc_server;	/* caller: the thread serving its call */
 	struct endpoint *ipc_ep;	/* the endpoint it waits on, if any */
+	struct ipc_reply *ipc_reply;	/* caller: its deferred call's reply object */
 	uint64_t ipc_snd, ipc_snd_len;	/* caller: buffer the server may read */
 	uint64_t ipc_rcv, ipc_rcv_len;	/* caller: buffer the server may write */
 	uint64_t ipc_badge;		/* caller: the channel's badge, 0 for none */
@@ -179,6 +180,9 @@ extern struct proc *init_proc;	/* pid 1, once started; adopts orphans */
 
 void proc_init(void);
 int proc_add_thread(struct proc *p, struct thread *t);
+/* proc_add_thread, then the thread starts (under the lock a kill takes,
+ * so it cannot end before): its tid, or -errno (not added). */
+int proc_start_thread(struct proc *p, struct thread *t);
 /* A new process's first thread: never refused; if the process was killed
  * before it had one, the thread ends before it reaches user mode. */
 void proc_add_first_thread(struct proc *p, struct thread *t);	/* -ESRCH if p is ending */

@@ -56,6 +56,8 @@ bool sched_idle_running(void);	/* the idle thread is this CPU's current */
 
 /* Interrupts what t waits for (signals, kills): -EINTR. */
 void sched_interrupt(struct thread *t);
+/* Only a blocked t wakes (-EINTR); a call being served goes on (stops). */
+void sched_interrupt_wait(struct thread *t);
 /* The freezer's kick: a thread blocked in a wait (not one in an IPC call,
  * whose server may already act on it) wakes with -EINTR and is marked so
  * its call restarts after the thaw. True if it was blocked. */
@@ -146,6 +148,8 @@ void sched_ipc_reply_locked(struct thread *caller, int result, struct list_head 
 void sched_ipc_abort_locked(struct thread *caller, int result, bool server_lives);
 void sched_ipc_release_caller_locked(struct thread *caller, int result);
 void sched_wake_ipc_locked(struct thread *t, int result);
+/* Defers caller's call, which the current thread serves (reply.c). */
+void sched_ipc_defer_locked(struct thread *caller);
 
 /* a * b / c without overflow of the product (c > 0). */
 uint64_t mul_div_u64(uint64_t a, uint64_t b, uint64_t c);

@@ -1,7 +1,10 @@
 /* The descriptor system calls (read, write, pread, pwrite, lseek, poll,
  * status flags). The kernel serves its own file objects, pipe ends, open
  * cgroup files and inotify instances, itself; for every other descriptor (a channel to a
- * file server) it makes the file protocol's call. */
+ * file server, the console's endpoint) it makes the file protocol's call for
+ * reads and writes, and answers poll, status flags and (but for a seekable
+ * file's offset) seek from the state the server published (ipc_fstate):
+ * those never wait for a server. */
 #include "abi/errno.h"
 #include "abi/fs.h"
 #include "cgfile.h"
@@ -27,14 +30,75 @@ static long fd_ipc(int h, uint64_t label, uint64_t w0, uint64_t w1, const void *
 	return fd_ipc3(h, label, w0, w1, 0, snd, snd_len, rcv, rcv_len);
 }
 
+/* The status flags the kernel keeps for channel h (fd_flags), for the
+ * server with each read and write in w3; 0 if it keeps none. */
+static uint64_t fd_w3_flags(int h)
+{
+	struct kobj *o = handle_get(current_thread()->proc, h, KOBJ_CHANNEL);
+	if (!o)
+		return 0;
+	struct ipc_fstate *s = ipc_fstate_of(o);
+	uint64_t w3 = s->set ? FILE_W3_FLAGS | __atomic_load_n(&s->flags, __ATOMIC_RELAXED) : 0;
+	kobj_put(o);
+	return w3;
+}
+
 /* A read or write: w2 is where in its page the caller's buffer starts
  * (FILE_READ's word), for O_DIRECT's alignment rule; no more of the
- * address goes to the server. */
+ * address goes to the server. w3: the status flags the kernel keeps. */
 static long fd_ipc_rw(int h, uint64_t label, uint64_t off, uint64_t at, const void *buf, size_t len)
 {
-	uint64_t in_page = (uint64_t)buf & (PAGE_SIZE - 1);
-	return label == FILE_READ ? fd_ipc3(h, label, off, at, in_page, NULL, 0, (void *)buf, len)
-				  : fd_ipc3(h, label, off, at, in_page, buf, len, NULL, 0);
+	struct ipc_msg m = { .label = label, .w = { off, at, (uint64_t)buf & (PAGE_SIZE - 1), fd_w3_flags(h) } };
+	long r = label == FILE_READ ? ipc_call_kernel(h, &m, NULL, 0, (void *)buf, len)
+				    : ipc_call_kernel(h, &m, buf, len, NULL, 0);
+	if (r < 0)
+		return r;
+	return (long)m.label < 0 ? (long)m.label : (long)m.w[0];
+}
+
+/* The file state a server published for endpoint or channel h (a copy):
+ * 0, -EBADF if h is no handle or not a file (nothing published: the
+ * caller's own endpoint, another process's, a notification...); -EPERM
+ * for a handle without HANDLE_RIGHT_CALL. */
+#define FD_SERVED_KINDS (KOBJ_KIND(KOBJ_ENDPOINT) | KOBJ_KIND(KOBJ_CHANNEL))
+
+static long fd_published(int h, struct ipc_fstate *out)
+{
+	long r;
+	/* CALL, as the call it stands for would need (EPERM without) */
+	struct kobj *o = handle_get_rights(current_thread()->proc, h, FD_SERVED_KINDS, HANDLE_RIGHT_CALL, &r);
+	if (!o)
+		return r;
+	struct ipc_fstate *s = ipc_fstate_of(o);
+	r = s && s->set ? 0 : -EBADF;
+	if (r == 0) {
+		uint64_t f = sched_lock_ipc();
+		*out = *s;
+		sched_unlock_ipc(f);
+	}
+	kobj_put(o);
+	return r;
+}
+
+/* fcntl(F_SETFL) on a published channel: the kernel's copy changes (the
+ * server sees it with the next read or write). An endpoint is one file
+ * for everyone who holds it (the console): a client may not change its
+ * flags for all, so the request is taken and changes nothing, as before. */
+static long fd_published_setfl(int h, int set)
+{
+	long r;
+	struct kobj *o = handle_get_rights(current_thread()->proc, h, FD_SERVED_KINDS, HANDLE_RIGHT_CALL, &r);
+	if (!o)
+		return r;
+	struct ipc_fstate *s = ipc_fstate_of(o);
+	r = s && s->set ? 0 : -EBADF;
+	if (r == 0 && o->type == KOBJ_CHANNEL) {
+		uint64_t f = sched_lock_ipc();
+		s->flags = (s->flags & ~s->settable) | ((uint32_t)set & s->settable);
+		sched_unlock_ipc(f);
+	}
+	kobj_put(o);
+	return r;
 }
 
 #define FD_KERNEL_KINDS (KOBJ_KIND(KOBJ_PIPE) | KOBJ_KIND(KOBJ_CGFILE) | KOBJ_KIND(KOBJ_INOTIFY))
@@ -116,8 +180,17 @@ long sys_fd_seek(int h, int64_t off, int whence)
 	if (whence < 0 || whence > 2)
 		return -EINVAL;
 	struct kobj *o = fd_kernel_file(h, 0, &err);
-	if (!o)
+	if (!o) {
+		struct ipc_fstate st;
+		if (err)
+			return err;
+		/* A file whose server keeps an offset: its answer is immediate
+		 * (servers never wait to answer one); anything else has none. */
+		err = fd_published(h, &st);
+		if (err == 0 && !(st.fst & IPC_FST_SEEKABLE))
+			err = -ESPIPE;
 		return err ? err : fd_ipc(h, FILE_SEEK, (uint64_t)off, (uint64_t)whence, NULL, 0, NULL, 0);
+	}
 	long r = o->type != KOBJ_CGFILE ? -ESPIPE : cgfile_seek(cgfile_of(o), off, whence);
 	kobj_put(o);
 	return r;
@@ -127,8 +200,13 @@ long sys_fd_poll(int h, int events)
 {
 	long err;
 	struct kobj *o = fd_kernel_file(h, 0, &err);
-	if (!o)
-		return err ? err : fd_ipc(h, FILE_POLL, (uint64_t)events, 0, NULL, 0, NULL, 0);
+	if (!o) {
+		struct ipc_fstate st;
+		if (!err)
+			err = fd_published(h, &st);
+		/* POLLERR, POLLHUP (and POLLNVAL) are reported unasked, as poll(2). */
+		return err ? err : (long)(st.events & ((uint32_t)events | 0x38));
+	}
 	long r = o->type == KOBJ_PIPE ? pipe_fd_poll(o, events) : o->type == KOBJ_INOTIFY ? inotify_poll(o, events) :
 		 cgfile_poll(cgfile_of(o), events);
 	kobj_put(o);
@@ -140,10 +218,13 @@ long sys_fd_flags(int h, int set)
 	long err;
 	struct kobj *o = fd_kernel_file(h, 0, &err);
 	if (!o) {
+		struct ipc_fstate st;
 		if (err)
 			return err;
-		return set < 0 ? fd_ipc(h, FILE_GETFL, 0, 0, NULL, 0, NULL, 0)
-			       : fd_ipc(h, FILE_SETFL, (uint64_t)set, 0, NULL, 0, NULL, 0);
+		if (set >= 0)
+			return fd_published_setfl(h, set);
+		err = fd_published(h, &st);
+		return err ? err : (long)st.flags;
 	}
 	long r = o->type == KOBJ_PIPE ? pipe_fd_flags(o, set) : o->type == KOBJ_INOTIFY ? inotify_flags(o, set) :
 		 cgfile_flags(cgfile_of(o), set);

@@ -17,11 +17,6 @@
 #include "sched.h"
 #include "syscall.h"
 
-struct ipc_event {
-	struct list_head link;
-	uint64_t badge;
-};
-
 static void ipc_free_events(struct endpoint *ep)
 {
 	while (!list_empty(&ep->events)) {
@@ -45,15 +40,20 @@ static void ipc_channel_release(struct kobj *o)
 	struct ipc_event *ev = ch->told ? NULL : kmalloc(sizeof(*ev));
 	uint64_t f = sched_lock_ipc();
 	if (ev && !ep->dead) {
-		ev->badge = ch->badge;
-		list_add_tail(&ev->link, &ep->events);
+		*ev = (struct ipc_event){ .label = IPC_LABEL_CLOSED, .badge = ch->badge, .w0 = ch->badge };
+		ipc_post_event_locked(ep, ev);
 		ev = NULL;
-		if (!list_empty(&ep->receivers))
-			sched_wake_ipc_locked(list_first_entry(&ep->receivers, struct thread, wait_link), 0);
 	}
 	sched_unlock_ipc(f);
 	kfree(ev);
 	kobj_put(&ep->obj);
+}
+
+void ipc_post_event_locked(struct endpoint *ep, struct ipc_event *ev)
+{
+	list_add_tail(&ev->link, &ep->events);
+	if (!list_empty(&ep->receivers))
+		sched_wake_ipc_locked(list_first_entry(&ep->receivers, struct thread, wait_link), 0);
 }
 
 int ipc_endpoint_create(struct proc *p)
@@ -183,6 +183,8 @@ void ipc_channel_close_sync(struct kobj *o)
 		ch->told = sched_block_locked(&ep->callers, 0) == 0;
 		self->ipc_ep = NULL;
 	}
+	if (self->ipc_reply) /* deferred, then interrupted */
+		ipc_abandon_locked(self);
 	sched_unlock_ipc(f);
 }
 
@@ -234,6 +236,8 @@ static __attribute__((always_inline)) inline long ipc_call_loaded(int h, const v
 		self->ipc_ep = NULL;
 		/* Picked up by a server: we were DONATING until its reply. */
 	}
+	if (__builtin_expect(self->ipc_reply != NULL, 0)) /* deferred, then interrupted */
+		ipc_abandon_locked(self);
 	if (self->iowait) {
 		self->iowait = false;
 		sched_psi_iowait_locked(&self->se, -1);
@@ -273,7 +277,7 @@ static void ipc_take_event(struct thread *self, struct endpoint *ep)
 {
 	struct ipc_event *ev = list_first_entry(&ep->events, struct ipc_event, link);
 	list_del(&ev->link);
-	self->ipc_buf = (struct ipc_msg){ .label = IPC_LABEL_CLOSED, .w = { ev->badge } };
+	self->ipc_buf = (struct ipc_msg){ .label = ev->label, .w = { ev->w0, ev->w1 } };
 	self->ipc_info = (struct ipc_info){ .badge = ev->badge };
 	kfree(ev);
 }
@@ -401,25 +405,24 @@ long sys_ipc_reply_recv(int h, struct ipc_msg *umsg, struct ipc_info *uinfo)
 long sys_ipc_give(int h)
 {
 	struct thread *self = current_thread();
-	uint64_t f = sched_lock_ipc();
-	struct thread *c = self->ipc_caller;
-	struct proc *cp = c ? c->proc : NULL;
-	sched_unlock_ipc(f);
-	if (!cp)
-		return -ESRCH;
 	long err;
 	uint32_t rights;
 	struct kobj *o = handle_get_rights_of(self->proc, h, KOBJ_KINDS_ANY, HANDLE_RIGHT_TRANSFER, &err, &rights);
 	if (!o)
 		return err;
-	/* The caller is blocked in its call, so its process is still there. */
-	int r = handle_install(cp, o, rights);
+	/* Installed under the scheduler lock, while the caller is still in
+	 * its call: a caller killed meanwhile has left the call (-ESRCH), and
+	 * its process may be gone; one in the call has not closed its
+	 * handles, so nothing is installed into a table that was emptied. */
+	uint64_t f = sched_lock_ipc();
+	struct thread *c = self->ipc_caller;
+	int r = c ? handle_install(c->proc, o, rights) : -ESRCH;
+	sched_unlock_ipc(f);
 	kobj_put(o);
 	return r;
 }
 
 /* The server reads from / writes to the buffers its caller offered. */
-static long ipc_copy(struct addrspace *as, uint64_t at, void *ubuf, size_t len, bool to_caller);
 
 static long ipc_transfer(uint64_t off, void *ubuf, size_t len, bool to_caller)
 {
@@ -444,7 +447,7 @@ static long ipc_transfer(uint64_t off, void *ubuf, size_t len, bool to_caller)
 
 /* Straight between the server's buffer and the caller's pages (through
  * the direct map), a page of the caller's at a time: one copy, not two. */
-static long ipc_copy(struct addrspace *as, uint64_t at, void *ubuf, size_t len, bool to_caller)
+long ipc_copy(struct addrspace *as, uint64_t at, void *ubuf, size_t len, bool to_caller)
 {
 	size_t done = 0;
 	while (done < len) {

@@ -218,19 +218,37 @@ void proc_abort_spawn(struct proc *p, struct cgroup *cg)
 	kfree(p);
 }
 
+static int proc_add_thread_locked(struct proc *p, struct thread *t);
+
 int proc_add_thread(struct proc *p, struct thread *t)
 {
 	spin_lock(&proc_lock);
-	if (p->exiting) { /* checked under the lock that kill takes */
-		spin_unlock(&proc_lock);
+	int r = proc_add_thread_locked(p, t);
+	spin_unlock(&proc_lock);
+	return r;
+}
+
+int proc_start_thread(struct proc *p, struct thread *t)
+{
+	spin_lock(&proc_lock);
+	int r = proc_add_thread_locked(p, t);
+	int tid = t->tid;
+	/* Woken before a kill can see it: one that came first would wake it,
+	 * and it could run, end and be freed before our wake-up. */
+	if (r == 0)
+		sched_wake(t, 0);
+	spin_unlock(&proc_lock);
+	return r ? r : tid;
+}
+
+static int proc_add_thread_locked(struct proc *p, struct thread *t)
+{
+	if (p->exiting) /* checked under the lock that kill takes */
 		return -ESRCH;
-	}
 	if (p != &kernel_proc) {
 		int tid = proc_alloc_pid_locked();
-		if (tid < 0) {
-			spin_unlock(&proc_lock);
+		if (tid < 0)
 			return tid;
-		}
 		t->tid = tid;
 		list_add_tail(&t->tid_link, &tid_hash[(unsigned)tid % PID_HASH_SIZE]);
 	}
@@ -242,7 +260,6 @@ int proc_add_thread(struct proc *p, struct thread *t)
 	cg_unlock();
 	if (t->cgroup->e_freeze)
 		thread_set_work(t); /* born frozen: it parks before user mode */
-	spin_unlock(&proc_lock);
 	return 0;
 }
 

@@ -42,11 +42,19 @@ static uint64_t thread_deliverable(const struct thread *t)
 }
 
 /* Gets a thread's attention: wake it if it sleeps interruptibly, or make
- * the running one take the slow way back to user mode. */
-static void signal_kick(struct thread *t)
+ * the running one take the slow way back to user mode. A stop (its
+ * default action) only cuts a wait: a call a server is serving completes
+ * first (the thread stops on its way out), so the server is neither left
+ * with a request nobody waits for nor the client with a spurious EINTR;
+ * the server meanwhile runs on the caller's context, which stays queued. */
+static void signal_kick(struct thread *t, int sig)
 {
 	thread_set_work(t);
-	if (t != current_thread())
+	if (t == current_thread())
+		return;
+	if ((SIG_STOPS & SIGBIT(sig)) && t->proc->sigactions[sig].handler == SIG_DFL_HANDLER)
+		sched_interrupt_wait(t);
+	else
 		sched_interrupt(t);
 }
 
@@ -84,7 +92,7 @@ void signal_send_locked(struct proc *p, int sig)
 		struct thread *t = list_entry(pos, struct thread, proc_link);
 		thread_set_work(t);
 		if (!(t->sig_blocked & SIGBIT(sig)) || sig == SIGKILL) {
-			signal_kick(t);
+			signal_kick(t, sig);
 			if (sig != SIGKILL)
 				break;
 		}
@@ -371,12 +379,19 @@ void signal_handle_pending(struct thread *t, struct trap_frame *tf)
 {
 	struct proc *p = t->proc;
 	int sig;
+	bool handled = false;
 	while ((sig = signal_dequeue(t)) != 0) {
 		bool handler = p->sigactions[sig].handler > SIG_IGN_HANDLER;
 		signal_deliver(t, tf, sig, 0);
+		handled |= handler;
 		if (handler)
 			break; /* one frame at a time; the rest after sigreturn */
 	}
+	/* A stop (no handler) that cut a wait: after SIGCONT the call runs
+	 * again, as Linux restarts a read on a terminal, unless a server had
+	 * already taken it (it may have had its effect). */
+	bool restart = !handled && !t->sig_call_taken && p->stopped && tf && tf->vector == SYSCALL_VECTOR &&
+		       (int64_t)tf->rax == -EINTR && tf->error < SYSCALL_COUNT;
 	t->sig_call_taken = false;
 	/* Stopped until SIGCONT. A stopped thread of a frozen cgroup counts
 	 * as frozen, as on Linux: it waits parked in the freezer meanwhile.
@@ -394,6 +409,10 @@ void signal_handle_pending(struct thread *t, struct trap_frame *tf)
 		}
 		waitq_wait(&p->stop_wait, &proc_lock, 0);
 		spin_lock(&proc_lock);
+	}
+	if (restart && !t->kill_pending && (int64_t)tf->rax == -EINTR) {
+		tf->rax = tf->error;
+		tf->rip -= 2;
 	}
 	spin_unlock(&proc_lock);
 }

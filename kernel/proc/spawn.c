@@ -268,12 +268,9 @@ long sys_thread_create(uint64_t entry, uint64_t stack_top, uint64_t arg, uint32_
 	if (!t)
 		return err;
 	t->clear_tid = (uint64_t)clear_tid;
-	if ((err = proc_add_thread(p, t))) {
+	int tid = proc_start_thread(p, t); /* given as it joined */
+	if (tid < 0)
 		thread_reap(t);	/* the process is ending: never let it run */
-		return err;
-	}
-	int tid = t->tid; /* given as it joined */
-	sched_wake(t, 0);
 	return tid;
 }
 

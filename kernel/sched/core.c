@@ -643,7 +643,12 @@ void sched_ipc_abort_locked(struct thread *caller, int result, bool server_lives
 	struct thread *server = caller->ipc_server;
 	if (server) {
 		server->ipc_caller = NULL;
-		if (server_lives && server->state == THREAD_RUNNABLE && !server->se.on_rq)
+		/* The server now heads its own chain: queued if what it runs
+		 * can go on, be it the server itself or, when it is in a call
+		 * of its own (DONATING: the VFS calling tmpfs), the end of that
+		 * chain; else the wake-up of that end queues it (its root). A
+		 * DONATING server left out used to never run again. */
+		if (server_lives && !server->se.on_rq && sched_sc_leaf(server)->state == THREAD_RUNNABLE)
 			sched_enqueue(&server->se);
 	}
 	caller->ipc_server = NULL;
@@ -658,6 +663,25 @@ void sched_ipc_abort_locked(struct thread *caller, int result, bool server_lives
 			sched_enqueue(&caller->se);
 	}
 	sched_need_resched_if(this_rq());
+}
+
+/* The current (server) thread defers caller's call (ipc_defer): the
+ * caller stays blocked, on no list, until a reply or an interruption wakes
+ * it; it lends its context no more, and the server goes on on its own
+ * entity. */
+void sched_ipc_defer_locked(struct thread *caller)
+{
+	struct thread *server = this_cpu()->current;
+	caller->ipc_server = NULL;
+	server->ipc_caller = NULL;
+	caller->state = THREAD_BLOCKED;
+	caller->wake_result = 0;
+	list_init(&caller->wait_link);
+	if (!server->se.on_rq)
+		sched_enqueue(&server->se);
+	/* The entity we ran on (the caller's chain) leaves the queue now:
+	 * nothing of it can run until the reply. */
+	schedule_locked();
 }
 
 void sched_wake_ipc_locked(struct thread *t, int result)
@@ -688,6 +712,13 @@ bool sched_kick_blocked(struct thread *t)
 	}
 	spin_unlock_irqrestore(&sched_lock, f);
 	return blocked;
+}
+
+void sched_interrupt_wait(struct thread *t)
+{
+	uint64_t f = spin_lock_irqsave(&sched_lock);
+	sched_wake_locked(t, -EINTR);
+	spin_unlock_irqrestore(&sched_lock, f);
 }
 
 /* A signal or a kill for t: a blocked thread wakes with -EINTR; a thread in

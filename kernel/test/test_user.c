@@ -461,6 +461,13 @@ KTEST(user_channels_and_handles)
 	user_test("tests/channel", argv);
 }
 
+/* Deferred replies: held calls, abandoned events, the handle's owner. */
+KTEST(user_ipc_deferred_replies)
+{
+	const char *const argv[] = { "tests/defer", NULL };
+	user_test("tests/defer", argv);
+}
+
 /* Runs argv with descriptors 0-2 on the console, as init would. */
 static int run_posix_argv(const char *const *argv, struct cgroup *cg)
 {
@@ -574,6 +581,22 @@ KTEST(posix_console_signal_keys)
 	run_with_servers(argv, "posix_tty");
 }
 
+/* Readers waiting on the console never hold up writers, queries or the
+ * console itself once they are killed (issue 16, findings 3 and 5). */
+KTEST(posix_console_readers_never_stall)
+{
+	const char *const argv[] = { "posix/stall", "console", NULL };
+	run_with_servers(argv, "posix_stall_console");
+}
+
+/* A client of the file servers that is frozen, stopped, killed or floods
+ * does not hold up another client's requests. */
+KTEST(posix_file_servers_never_stall)
+{
+	const char *const argv[] = { "posix/stall", "files", NULL };
+	run_with_servers(argv, "posix_stall_files");
+}
+
 /* The shell scripts of tests/sh, run by /bin/sh from the VFS: the shell's
  * language (basic.sh) and the /bin tools (tools.sh). Each script exits
  * with its number of failures. */
@@ -603,6 +626,14 @@ static void run_disk_test(const char *const *argv, const char *cgname)
 		return;
 	}
 	run_with_servers(argv, cgname);
+}
+
+/* One cgroup's calls held by io.max do not take the disk server's
+ * workers from another cgroup's (each cgroup's share; the rest deferred). */
+KTEST(posix_disk_server_never_stalls)
+{
+	const char *const argv[] = { "posix/stall", "disk", NULL };
+	run_disk_test(argv, "posix_stall_disk");
 }
 
 KTEST(posix_block_vda)

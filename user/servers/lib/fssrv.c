@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,9 +88,25 @@ static void file_release(uint64_t badge)
 	}
 }
 
+/* What the kernel answers for f without asking us (fd_poll, fd_flags,
+ * fd_seek): the file system's poll answer (files here are always as ready
+ * as they will be), the status flags, and that it has an offset. */
+static long file_publish(struct fs_file *f, int ch)
+{
+	struct ipc_msg pm = { .label = FILE_POLL, .w = { POLLIN | POLLOUT | POLLRDNORM | POLLWRNORM | POLLPRI } };
+	struct ipc_info none = { 0 };
+	long ev = fs->file(f, &pm, &none);
+	return sys_ipc_fstate(ch, IPC_FST_SEEKABLE, ev < 0 ? POLLERR : (uint32_t)ev, (uint32_t)f->flags,
+			      O_APPEND | O_NONBLOCK);
+}
+
 long fssrv_file_give(struct fs_file *f)
 {
 	long ch = sys_chan_create(endpoint, f->badge);
+	if (ch >= 0 && file_publish(f, (int)ch) < 0) {
+		sys_handle_close((int)ch);
+		ch = -ENOMEM;
+	}
 	long h = ch < 0 ? ch : sys_ipc_give((int)ch);
 	if (ch >= 0)
 		sys_handle_close((int)ch); /* the receiver's handle keeps it */
@@ -183,6 +200,10 @@ static void file_request(struct fs_file *f, struct ipc_msg *m, const struct ipc_
 		f->flags = (f->flags & ~(O_APPEND | O_NONBLOCK)) | ((int)m->w[0] & (O_APPEND | O_NONBLOCK));
 		r = 0;
 	} else {
+		/* The kernel keeps the status flags (fcntl): a read or write it
+		 * makes brings them (abi/fs.h, FILE_W3_FLAGS). */
+		if ((m->label == FILE_READ || m->label == FILE_WRITE) && (m->w[3] & FILE_W3_FLAGS))
+			f->flags = (f->flags & ~(O_APPEND | O_NONBLOCK)) | ((int)m->w[3] & (O_APPEND | O_NONBLOCK));
 		r = fs->file(f, m, info);
 	}
 	uint64_t l = m->label;
