@@ -24,7 +24,7 @@ endif
 # -- kernel ---------------------------------------------------------------
 GEN := $(BUILD)/gen
 CGROUP_INCLUDES := -Icgroup/core -Icgroup/fs -Icgroup/controllers
-KERNEL_INCLUDES := -Ikernel/include $(CGROUP_INCLUDES) -I$(GEN)
+KERNEL_INCLUDES := -Ikernel/include $(CGROUP_INCLUDES) -Ilib -I$(GEN)
 KERNEL_CFLAGS := -std=gnu11 $(OPT) -g -ffunction-sections -fdata-sections -Wall -Wextra -Werror \
 	-ffreestanding -fno-pic -fno-pie -mno-red-zone -mno-sse -mno-sse2 -mno-mmx \
 	-mno-80387 -mcmodel=kernel -fno-stack-protector -fno-asynchronous-unwind-tables \
@@ -40,14 +40,20 @@ endif
 KERNEL_ASFLAGS := $(KERNEL_INCLUDES) -Iboot -MMD -MP -g
 KERNEL_LDFLAGS := -n -nostdlib -T linker.ld -z max-page-size=0x1000 --no-warn-rwx-segments
 
-KERNEL_SRCS := $(wildcard boot/*.S) $(shell find kernel cgroup -name '*.c' -o -name '*.S' | sort)
+KERNEL_SRCS := $(wildcard boot/*.S) $(shell find kernel cgroup lib -name '*.c' -o -name '*.S' | sort)
 KERNEL_OBJS := $(patsubst %,$(BUILD)/obj/%.o,$(KERNEL_SRCS)) $(BUILD)/obj/gen/syscall_table.c.o
 
 # Everything that follows from the one syscall table.
-SYSCALL_TBL := kernel/include/abi/syscalls.tbl
+SYSCALL_TBL := abi/syscalls.tbl
 # fuzz_desc.h: how the fuzzer makes each argument; an argument the
 # generator cannot classify stops the build here.
-GEN_HEADERS := $(GEN)/syscall_nr.h $(GEN)/arbor/syscalls.h $(GEN)/fuzz_desc.h
+GEN_HEADERS := $(GEN)/syscall_nr.h $(GEN)/arbor/syscalls.h $(GEN)/fuzz_desc.h $(GEN)/abi
+# Every build reaches the ABI headers as "abi/NAME.h" through this link in
+# the generated include folder, so no build needs the repository's root
+# (and with it kernel/) on its include path.
+$(GEN)/abi:
+	@mkdir -p $(@D)
+	@ln -sfn $(abspath abi) $@
 $(GEN)/syscall_nr.h $(GEN)/syscall_table.c $(GEN)/arbor/syscalls.h $(GEN)/fuzz_desc.h: $(SYSCALL_TBL) tools/gen-syscalls.py
 	@mkdir -p $(GEN)/arbor
 	@python3 tools/gen-syscalls.py --numbers $(GEN)/syscall_nr.h --kernel $(GEN)/syscall_table.c \
@@ -62,16 +68,16 @@ $(BUILD)/obj/gen/syscall_table.c.o: $(GEN)/syscall_table.c $(GEN_HEADERS)
 
 # -- host unit tests: test name -> the kernel sources it exercises --------
 HOST_CFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -fsanitize=address,undefined \
-	-fno-sanitize-recover=all -Ikernel/include $(CGROUP_INCLUDES) -pthread
+	-fno-sanitize-recover=all -Ikernel/include $(CGROUP_INCLUDES) -Ilib -I$(GEN) -pthread
 HOST_TESTS := format buddy bootinfo page_counter rbtree sched_fair initrd elf acpi tmpfs vfs_path cgfs_parse \
 	cgroup
-host_srcs_format       := kernel/lib/format.c
+host_srcs_format       := lib/format.c
 host_srcs_buddy        := kernel/mm/buddy.c
 host_srcs_bootinfo     := kernel/bootinfo.c
 host_srcs_page_counter := kernel/mm/page_counter.c kernel/mm/charge_stock.c
-host_srcs_rbtree       := kernel/lib/rbtree.c
-host_srcs_sched_fair   := kernel/sched/fair.c kernel/lib/rbtree.c
-host_srcs_initrd       := kernel/lib/initrd.c
+host_srcs_rbtree       := lib/rbtree.c
+host_srcs_sched_fair   := kernel/sched/fair.c lib/rbtree.c
+host_srcs_initrd       := lib/initrd.c
 host_srcs_elf          := kernel/lib/elf.c
 host_srcs_acpi         := kernel/lib/acpi.c
 host_srcs_tmpfs        := user/servers/tmpfs/tmpfs.c
@@ -82,7 +88,7 @@ host_srcs_cgfs_parse   := cgroup/fs/parse.c
 # scheduler: the owners' parts are set up by the controllers' hooks
 host_srcs_cgroup       := cgroup/core/cgroup.c cgroup/fs/core_files.c cgroup/fs/parse.c cgroup/core/controllers.c \
 	cgroup/core/threaded.c cgroup/controllers/pids.c kernel/mm/page_counter.c cgroup/controllers/memory_stat.c \
-	kernel/lib/rbtree.c kernel/lib/format.c
+	lib/rbtree.c lib/format.c
 host_cflags_cgroup     := -Itests/host/shim
 HOST_BINS := $(patsubst %,$(BUILD)/host/test_%,$(HOST_TESTS))
 
@@ -124,10 +130,13 @@ $(KERNEL): $(KERNEL_OBJS) $(BUILD)/ksyms.o linker.ld kernel/hot.ld
 		{ echo "symbol addresses moved between the two links"; rm -f $@; exit 1; }
 
 # -- user space: the runtime library, programs, and the boot archive -------
+# User-side builds (here, the C library port, servers, drivers) see abi/
+# (through $(GEN)), lib/ and their own folders, never kernel/include: the
+# kernel's headers are private (tools/check-boundary.py, below).
 USER_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -ffreestanding -fno-pic -fno-pie \
-	-fno-stack-protector -fno-omit-frame-pointer -Iuser/include -I$(GEN) -Ikernel/include -MMD -MP
+	-fno-stack-protector -fno-omit-frame-pointer -Iuser/include -I$(GEN) -Ilib -MMD -MP
 USER_LDFLAGS := -static -nostdlib -z max-page-size=0x1000 -z noexecstack -Ttext-segment=0x400000 -e _start
-USER_LIB_SRCS := user/lib/start.c kernel/lib/format.c kernel/lib/string.c
+USER_LIB_SRCS := user/lib/start.c lib/format.c lib/string.c
 USER_LIB_OBJS := $(patsubst %,$(BUILD)/user/obj/%.o,$(USER_LIB_SRCS))
 USER_CRT0 := $(BUILD)/user/obj/user/lib/crt0.S.o
 USER_LIB := $(BUILD)/user/libarbor.a
@@ -172,7 +181,7 @@ $(NEWLIB_LIBC): tools/build-newlib.sh $(shell find user/newlib/overlay -type f) 
 	@tools/build-newlib.sh $(NEWLIB_DIR)
 LIBC_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -nostdinc \
 	-isystem $(shell gcc -print-file-name=include) -isystem $(NEWLIB)/include \
-	-fno-pie -fno-pic -fno-stack-protector -iquote $(GEN) -iquote kernel/include \
+	-fno-pie -fno-pic -fno-stack-protector -iquote $(GEN) -iquote lib \
 	-iquote user/libc -iquote user/include -MMD -MP
 LIBC_PORT_SRCS := $(wildcard user/libc/*.c)
 LIBC_PORT_OBJS := $(patsubst %,$(BUILD)/libc/obj/%.o,$(LIBC_PORT_SRCS))
@@ -232,11 +241,11 @@ USER_BINS += $(patsubst %,$(INITRD_DIR)/bin/%,$(BIN_TOOLS) $(BIN_DIR_TOOLS))
 
 # Servers: every .c of user/servers/NAME/ (on the C library), with the
 # server skeleton of user/servers/lib (the VFS uses its cgroup2 paths), and
-# for tmpfs the kernel's boot-archive reader.
+# for tmpfs the boot-archive reader (lib/initrd.c).
 SERVERS := vfs tmpfs devfs procfs cgfs
 FSSRV_SRCS := $(wildcard user/servers/lib/*.c)
 server_srcs = $(wildcard user/servers/$(1)/*.c) $(FSSRV_SRCS) \
-	$(if $(filter tmpfs,$(1)),kernel/lib/initrd.c)
+	$(if $(filter tmpfs,$(1)),lib/initrd.c)
 define server
 $(BUILD)/libc/obj/user/servers/$(1)/%.c.o: LIBC_CFLAGS += -iquote user/servers/$(1) -iquote user/servers/lib
 $(INITRD_DIR)/servers/$(1): $(patsubst %,$(BUILD)/libc/obj/%.o,$(call server_srcs,$(1))) $(LIBC_CRT0) $(LIBC_PORT) $(NEWLIB_LIBC)
@@ -279,7 +288,14 @@ $(INITRD_DIR)/tests/sh/%.sh: tests/sh/%.sh
 	@mkdir -p $(@D)
 	@cp $< $@
 
-$(INITRD): $(USER_BINS) $(SH_TESTS) $(INITRD_DIR)/etc/motd tools/mkinitrd.py
+# The kernel/user boundary: user space is built with abi/, lib/ and its own
+# include folders only; this check fails the build if a user-side source or
+# object reaches a kernel-private header anyway (tools/check-boundary.py).
+$(BUILD)/boundary.ok: $(USER_BINS) tools/check-boundary.py
+	@python3 tools/check-boundary.py --build $(BUILD)
+	@touch $@
+
+$(INITRD): $(USER_BINS) $(SH_TESTS) $(INITRD_DIR)/etc/motd tools/mkinitrd.py $(BUILD)/boundary.ok
 	@python3 tools/mkinitrd.py $@ $(INITRD_DIR)
 
 # The ISO embeds CMDLINE in grub.cfg: rebuild it whenever CMDLINE changes.
@@ -308,7 +324,7 @@ debug: | $(BUILD)/.deps-debug
 
 # -- tests ----------------------------------------------------------------
 .SECONDEXPANSION:
-$(BUILD)/host/test_%: tests/host/test_%.c $$(host_srcs_$$*) tests/host/tap.h | $(BUILD)/.deps-build
+$(BUILD)/host/test_%: tests/host/test_%.c $$(host_srcs_$$*) tests/host/tap.h | $(BUILD)/.deps-build $(GEN)/abi
 	@mkdir -p $(@D)
 	@echo "  HOSTCC  $@"
 	@gcc $(host_cflags_$*) $(HOST_CFLAGS) $(filter %.c,$^) -o $@

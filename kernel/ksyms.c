@@ -1,3 +1,6 @@
+/* Lookups in the kernel's own symbol table (embedded by the second link,
+ * tools/gen-ksyms.sh): function name and offset for an address, for
+ * backtraces, and an address for a name, for tests. */
 #include "ksyms.h"
 #include "kstring.h"
 

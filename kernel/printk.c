@@ -1,3 +1,7 @@
+/* Kernel console output: printk (format.h's formatter) and raw writes to
+ * the serial port under one lock, so lines from different CPUs or
+ * interrupts do not interleave; printk_panic skips the lock, since a
+ * panic may interrupt a printk that holds it. */
 #include "printk.h"
 #include "format.h"
 #include "serial.h"

@@ -3,7 +3,7 @@
 through tools/run-tests.py, as the test "security table").
 
 It fails (exit status 1, the reasons on stderr) if
-- a system call of kernel/include/abi/syscalls.tbl has no row in the table,
+- a system call of abi/syscalls.tbl has no row in the table,
   or a row names a call that is not in syscalls.tbl, or a call has two rows;
 - a row claims a check (its rights or credentials column is not "—") but
   names no test;
@@ -114,7 +114,7 @@ def check(tbl, doc, root):
 def main():
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     ap = argparse.ArgumentParser()
-    ap.add_argument("--tbl", default=os.path.join(root, "kernel", "include", "abi", "syscalls.tbl"))
+    ap.add_argument("--tbl", default=os.path.join(root, "abi", "syscalls.tbl"))
     ap.add_argument("--doc", default=os.path.join(root, "docs", "security.md"))
     ap.add_argument("--root", default=root)
     a = ap.parse_args()

@@ -9,7 +9,7 @@ to DIR (no leading "./"), depth first in sorted order with each directory
 before its contents, then the "TRAILER!!!" entry. Modes come from the file
 system; uid, gid and mtime are 0 and inodes are numbered from 1, so the same
 tree always gives the same bytes. Symlinks and special files are skipped
-with a warning. kernel/lib/initrd.c is the reader.
+with a warning. lib/initrd.c is the reader.
 """
 import os
 import stat

@@ -11,6 +11,7 @@ import glob
 import os
 import re
 import select
+import shutil
 import subprocess
 import sys
 import time
@@ -18,7 +19,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 QEMU_SH = os.path.join(ROOT, "tools", "qemu.sh")
 
-EXIT_SUCCESS, EXIT_FAILURE, EXIT_PANIC = 33, 35, 37  # kernel/include/abi/qemu_exit.h
+EXIT_SUCCESS, EXIT_FAILURE, EXIT_PANIC = 33, 35, 37  # abi/qemu_exit.h
 TAP_RE = re.compile(r"^(not ok|ok) (\d+) - (.*)$")
 RUN_RE = re.compile(r"^# run (\S+)")
 
@@ -459,7 +460,7 @@ def test_fuzz_descriptions(build, tally):
         out = os.path.join(tmp, "fuzz_desc.h")
         good = subprocess.run([sys.executable, gen, "--fuzz", out], capture_output=True, text=True)
         text = open(out).read() if good.returncode == 0 else ""
-        tbl = open(os.path.join(ROOT, "kernel", "include", "abi", "syscalls.tbl")).read()
+        tbl = open(os.path.join(ROOT, "abi", "syscalls.tbl")).read()
         n = sum(1 for l in tbl.splitlines() if re.match(r"^\d+\s*\|", l))
         tally.result("fuzz: every argument of syscalls.tbl is classified",
                      good.returncode == 0 and text.count('"') >= 2 * n,
@@ -491,6 +492,39 @@ def run_churn(kernel, initrd, build, seconds, tally, timeout, tests="soak_churn"
                  ["--kernel", kernel, "--initrd", initrd, "--append", f"test={tests} churn={seconds} mem=256",
                   "--mem", "256", "--disk", disk], tally,
                  timeout + seconds * 2 + (40 if "containment" in tests else 0))
+
+
+def test_boundary(build, tally):
+    """User-side code includes no kernel-private header
+    (tools/check-boundary.py, which the build also runs); and the check
+    itself fails on each way of reaching one."""
+    print("[host] kernel/user boundary (tools/check-boundary.py)", flush=True)
+    tool = os.path.join(ROOT, "tools", "check-boundary.py")
+
+    def run(*args):
+        p = subprocess.run([sys.executable, tool, *args], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           text=True, timeout=60)
+        return p.returncode, p.stdout.strip()
+
+    code, out = run("--build", build)
+    tally.result("boundary: user space includes abi/, lib/ and its own headers only", code == 0,
+                 "" if code == 0 else out[-600:])
+    fake = os.path.join(build, "boundary-mutated")
+    for name, src, dep in (("a kernel header named by its path", '#include "kernel/include/proc.h"\n', None),
+                           ("a climb into kernel/", '#include "../../cgroup/core/cgroup.h"\n', None),
+                           ("an object compiled with a kernel header", "int x;\n", "kernel/include/types.h")):
+        shutil.rmtree(fake, ignore_errors=True)
+        os.makedirs(os.path.join(fake, "user", "tests"))
+        with open(os.path.join(fake, "user", "tests", "bad.c"), "w") as f:
+            f.write(src)
+        if dep:
+            os.makedirs(os.path.join(fake, "build", "user", "obj"))
+            with open(os.path.join(fake, "build", "user", "obj", "bad.c.d"), "w") as f:
+                f.write(f"build/user/obj/bad.c.o: user/tests/bad.c {os.path.join(fake, dep)}\n")
+        code, out = run("--root", fake, "--build", os.path.join(fake, "build"))
+        tally.result(f"boundary check fails on {name}", code == 1 and "bad.c" in out,
+                     "" if code == 1 else f"exit {code}: {out[-200:]}")
+    shutil.rmtree(fake, ignore_errors=True)
 
 
 def main():
@@ -529,6 +563,7 @@ def main():
     run_host_tests(a.host_tests, tally, a.timeout)
     test_security_table(a.build, tally)
     test_fuzz_descriptions(a.build, tally)
+    test_boundary(a.build, tally)
     # The self-tests get a fresh scratch disk (/dev/vda), written all over,
     # and a small second one (/dev/vdb, posix_block_multidisk), in PCI slot
     # 5, whose INTx meets vda's on one ISA line: the two drivers share it.

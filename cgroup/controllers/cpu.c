@@ -24,6 +24,7 @@
  * it. */
 #include "controller.h"
 #include "abi/errno.h"
+#include "abi/poll.h"
 #include "kstring.h"
 #include "sched.h"
 #include "sched_group.h"
@@ -278,8 +279,8 @@ static int cpu_trigger_write(struct cgroup *cg, const struct cftype *f, char *te
 static int cpu_trigger_poll(void *state)
 {
 	if (!state)
-		return 0x2 | 0x8;
-	return sched_psi_trigger_fired(state) ? 0x2 : 0;
+		return POLLPRI | POLLERR;
+	return sched_psi_trigger_fired(state) ? POLLPRI : 0;
 }
 
 static void cpu_trigger_release(struct cgroup *cg, void *state)

@@ -8,6 +8,8 @@
  * cgroup.procs are checked with. */
 #include "cgfs_file.h"
 #include "abi/errno.h"
+#include "abi/fcntl.h"
+#include "abi/poll.h"
 #include "cgfs.h"
 #include "heap.h"
 #include "kstring.h"
@@ -16,9 +18,6 @@
 #include "syscall.h"
 
 #define CGFS_FILE_TEXT_MAX 65536
-#define O_ACCMODE_FLAG 3
-#define O_WRONLY_FLAG 1
-#define O_RDONLY_FLAG 0
 
 struct cgfs_file {
 	struct kobj obj;
@@ -74,9 +73,9 @@ int cgfs_file_create(struct cgroup *cg, const struct cftype *cft, int flags, uin
 	f->flags = flags;
 	f->lock = (struct spinlock)SPINLOCK_INIT("cgfs file");
 	f->seen_seq = cgfs_file_seq(f); /* opening counts as having looked */
-	int acc = flags & O_ACCMODE_FLAG; /* the open mode, as rights */
-	uint32_t rights = HANDLE_RIGHTS_BASIC | (acc != O_WRONLY_FLAG ? HANDLE_RIGHT_READ : 0) |
-			  (acc != O_RDONLY_FLAG ? HANDLE_RIGHT_WRITE : 0);
+	int acc = flags & O_ACCMODE; /* the open mode, as rights */
+	uint32_t rights = HANDLE_RIGHTS_BASIC | (acc != O_WRONLY ? HANDLE_RIGHT_READ : 0) |
+			  (acc != O_RDONLY ? HANDLE_RIGHT_WRITE : 0);
 	int h = handle_install(self, &f->obj, rights);
 	kobj_put(&f->obj);
 	return h;
@@ -184,7 +183,7 @@ static long cgfs_file_read_text(struct cgfs_file *f, void *ubuf, size_t len, uin
 
 long cgfs_file_read(struct cgfs_file *f, void *ubuf, size_t len, int64_t pos)
 {
-	if ((f->flags & O_ACCMODE_FLAG) == O_WRONLY_FLAG)
+	if ((f->flags & O_ACCMODE) == O_WRONLY)
 		return -EBADF;
 	if (!f->cft->show)
 		return -EINVAL;
@@ -231,7 +230,7 @@ static long cgfs_file_keep_state(struct cgfs_file *f, void *state)
 
 long cgfs_file_write(struct cgfs_file *f, const void *ubuf, size_t len)
 {
-	if ((f->flags & O_ACCMODE_FLAG) == O_RDONLY_FLAG)
+	if ((f->flags & O_ACCMODE) == O_RDONLY)
 		return -EBADF;
 	if (len > PAGE_SIZE)
 		return -E2BIG;
@@ -269,13 +268,13 @@ long cgfs_file_seek(struct cgfs_file *f, int64_t off, int whence)
 
 long cgfs_file_poll(struct cgfs_file *f, int events)
 {
-	long r = events & (0x1 | 0x4 | 0x40 | 0x100); /* POLLIN, POLLOUT, RDNORM, WRNORM */
+	long r = events & (POLLIN | POLLOUT | POLLRDNORM | POLLWRNORM);
 	if (__atomic_load_n(&f->cg->dead, __ATOMIC_RELAXED))
-		return r | (events & 0x2) | 0x8; /* removed: POLLPRI and POLLERR, as kernfs */
+		return r | (events & POLLPRI) | POLLERR; /* removed: as kernfs */
 	if ((f->cft->flags & CFT_NOTIFY) && cgfs_file_seq(f) != f->seen_seq)
-		r |= (events & 0x2) | 0x8; /* POLLPRI, and POLLERR always */
+		r |= (events & POLLPRI) | POLLERR; /* POLLERR always */
 	if (f->cft->open && f->cft->open->poll)
-		r |= f->cft->open->poll(__atomic_load_n(&f->state, __ATOMIC_ACQUIRE)) & (events | 0x8);
+		r |= f->cft->open->poll(__atomic_load_n(&f->state, __ATOMIC_ACQUIRE)) & (events | POLLERR);
 	return r;
 }
 
@@ -288,7 +287,7 @@ void cgfs_file_target(struct cgfs_file *f, struct cgroup **cg, const struct cfty
 long cgfs_file_flags(struct cgfs_file *f, int set)
 {
 	if (set >= 0)
-		f->flags = (f->flags & O_ACCMODE_FLAG) | (set & ~O_ACCMODE_FLAG);
+		f->flags = (f->flags & O_ACCMODE) | (set & ~O_ACCMODE);
 	return f->flags;
 }
 

@@ -8,6 +8,8 @@
  * of other file systems cannot be watched yet (EOPNOTSUPP). */
 #include "inotify.h"
 #include "abi/errno.h"
+#include "abi/inotify.h"
+#include "abi/poll.h"
 #include "cgfs_file.h"
 #include "cgfs.h"
 #include "heap.h"
@@ -16,13 +18,7 @@
 #include "sched.h"
 #include "syscall.h"
 
-#define IN_MODIFY 0x2
-#define IN_IGNORED 0x8000
-#define IN_Q_OVERFLOW 0x4000
-#define IN_MASK_CREATE 0x10000000
-#define IN_MASK_ADD 0x20000000
 #define INOTIFY_QUEUE 128
-#define O_NONBLOCK_FLAG 04000
 
 struct inotify_watch {
 	struct list_head cg_link;	/* in cg->watches (cg_lock) */
@@ -43,11 +39,6 @@ struct inotify {
 	struct waitq readers;
 	struct { int32_t wd; uint32_t mask; } queue[INOTIFY_QUEUE];
 	unsigned head, count;
-};
-
-struct k_inotify_event {		/* Linux's struct inotify_event, no name */
-	int32_t wd;
-	uint32_t mask, cookie, len;
 };
 
 static void inotify_queue_locked(struct inotify *in, int wd, uint32_t mask)
@@ -103,7 +94,7 @@ static void inotify_release(struct kobj *o)
 
 long sys_inotify_init1(int flags)
 {
-	if (flags & ~(O_NONBLOCK_FLAG | 02000000)) /* IN_NONBLOCK, IN_CLOEXEC */
+	if (flags & ~(IN_NONBLOCK | IN_CLOEXEC))
 		return -EINVAL;
 	struct proc *self = current_thread()->proc;
 	struct inotify *in = kobj_alloc(sizeof(*in), KOBJ_INOTIFY, self->cgroup, inotify_release);
@@ -113,7 +104,7 @@ long sys_inotify_init1(int flags)
 	list_init(&in->watches);
 	waitq_init(&in->readers);
 	in->next_wd = 1;
-	in->flags = flags & O_NONBLOCK_FLAG;
+	in->flags = flags & IN_NONBLOCK;
 	int h = handle_install(self, &in->obj, HANDLE_RIGHTS_BASIC | HANDLE_RIGHT_READ | HANDLE_RIGHT_MANAGE);
 	kobj_put(&in->obj);
 	return h;
@@ -139,7 +130,7 @@ long sys_inotify_watch_fd(int ifd, int fd, uint32_t mask)
 	uint32_t have = 0;
 	struct kobj *o = handle_get_rights_of(current_thread()->proc, fd, KOBJ_KINDS_ANY, 0, &r, &have);
 	struct cgfs_file *f = cgfs_file_of(o);
-	r = !o ? -EBADF : !f ? -EOPNOTSUPP : !(have & HANDLE_RIGHT_READ) ? -EACCES : !(mask & 0xfff) ? -EINVAL : 0;
+	r = !o ? -EBADF : !f ? -EOPNOTSUPP : !(have & HANDLE_RIGHT_READ) ? -EACCES : !(mask & IN_ALL_EVENTS) ? -EINVAL : 0;
 	if (!r && (mask & IN_MASK_ADD) && (mask & IN_MASK_CREATE))
 		r = -EINVAL;
 	if (!r) { /* the same file watched again: its watch, as Linux's (one per inode) */
@@ -155,7 +146,7 @@ long sys_inotify_watch_fd(int ifd, int fd, uint32_t mask)
 				continue;
 			r = (mask & IN_MASK_CREATE) ? -EEXIST : old->wd;
 			if (r > 0)
-				old->mask = (mask & IN_MASK_ADD ? old->mask : 0) | (mask & 0xfff);
+				old->mask = (mask & IN_MASK_ADD ? old->mask : 0) | (mask & IN_ALL_EVENTS);
 		}
 		spin_unlock(&in->lock);
 		cg_unlock();
@@ -166,7 +157,7 @@ long sys_inotify_watch_fd(int ifd, int fd, uint32_t mask)
 	if (w) {
 		w->ino = in;
 		cgfs_file_target(f, &w->cg, &w->cft);
-		w->mask = mask & 0xfff;
+		w->mask = mask & IN_ALL_EVENTS;
 		cg_get(w->cg);
 		spin_lock(&in->lock);
 		r = w->wd = in->next_wd++;
@@ -225,7 +216,7 @@ long inotify_read(struct kobj *o, void *ubuf, size_t len)
 		return -EFAULT;
 	spin_lock(&in->lock);
 	while (in->count == 0) {
-		if (in->flags & O_NONBLOCK_FLAG) {
+		if (in->flags & O_NONBLOCK) {
 			spin_unlock(&in->lock);
 			return -EAGAIN;
 		}
@@ -246,13 +237,13 @@ long inotify_read(struct kobj *o, void *ubuf, size_t len)
 long inotify_poll(struct kobj *o, int events)
 {
 	struct inotify *in = container_of(o, struct inotify, obj);
-	return in->count ? events & (0x1 | 0x40) : 0;
+	return in->count ? events & (POLLIN | POLLRDNORM) : 0;
 }
 
 long inotify_flags(struct kobj *o, int set)
 {
 	struct inotify *in = container_of(o, struct inotify, obj);
 	if (set >= 0)
-		in->flags = set & O_NONBLOCK_FLAG;
+		in->flags = set & O_NONBLOCK;
 	return in->flags;
 }

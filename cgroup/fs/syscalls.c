@@ -5,6 +5,7 @@
  * credentials of whoever opened a file, for the kernel's own checks). */
 #include "abi/cgroup.h"
 #include "abi/errno.h"
+#include "abi/fcntl.h"
 #include "abi/signal.h"
 #include "cgfs.h"
 #include "cgfs_file.h"
@@ -296,7 +297,7 @@ long sys_cgfs_open(const char *upath, int flags, uint32_t uid, uint32_t gid)
 	const struct cftype *f;
 	long err = cgfs_lookup(upath, &cg, &f);
 	if (!err) {
-		bool writing = (flags & 3) != 0; /* O_WRONLY or O_RDWR */
+		bool writing = (flags & O_ACCMODE) != O_RDONLY;
 		err = !f ? -EISDIR : writing && cgfs_write_refused(f, uid) ? -EPERM :
 		      cgfs_file_create(cg, f, flags, uid, gid);
 		cg_put(cg);

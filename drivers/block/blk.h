@@ -2,8 +2,9 @@
  * A driver describes its disk in a struct blk_dev with one operation,
  * queue_rq; the library serves the disk's endpoint (the file protocol with
  * byte offsets, read-modify-write of partial sectors) and turns every
- * client call into sector requests that all pass through blk_submit, the
- * one place a per-cgroup I/O scheduler will sit. Each request carries the
+ * client call into sector requests that all pass through blk_submit, where
+ * the per-cgroup I/O scheduler (blk_sched.c: io.max, io.weight) orders
+ * them. Each request carries the
  * cgroup and pid of the process it is done for, from the kernel's IPC
  * identity, never from the client's message. */
 #ifndef ARBOR_BLK_H

@@ -1,3 +1,7 @@
+/* The FPU and SSE: switched on at boot (user programs' C library uses
+ * SSE), with the clean FXSAVE image every new thread starts from, and the
+ * MXCSR sanitising that makes a state coming back from user memory (a
+ * signal frame) safe to restore. */
 #include "fpu.h"
 #include "arch/x86.h"
 #include "kstring.h"

@@ -1,3 +1,7 @@
+/* The local APIC: found through its MSR and reached through the direct
+ * map; the legacy 8259 PICs are remapped and masked so only the APIC
+ * delivers interrupts. Register access and end-of-interrupt for the timer
+ * (kernel/arch/timer.c) and the trap code. */
 #include "lapic.h"
 #include "arch/x86.h"
 #include "trap.h"

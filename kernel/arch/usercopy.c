@@ -1,3 +1,8 @@
+/* Copies between the kernel and user memory (copy_from_user,
+ * copy_to_user, copy_string_from_user): user addresses are range-checked
+ * here, and a fault inside the copy loops (usercopy.S) is turned into
+ * -EFAULT through the exception table instead of a kernel panic.
+ * PROT_NONE areas are checked against the address space's areas. */
 #include "abi/errno.h"
 #include "addrspace.h"
 #include "percpu.h"

@@ -6,6 +6,7 @@
 #ifndef ARBOR_ADDRSPACE_H
 #define ARBOR_ADDRSPACE_H
 
+#include "abi/mman.h"
 #include "list.h"
 #include "sched.h"
 #include "spinlock.h"
@@ -14,9 +15,10 @@
 struct cgroup;
 struct page;
 
-#define VM_READ   0x1
-#define VM_WRITE  0x2
-#define VM_EXEC   0x4
+/* The access bits are the ABI's PROT_* (mem_map and friends take them). */
+#define VM_READ   PROT_READ
+#define VM_WRITE  PROT_WRITE
+#define VM_EXEC   PROT_EXEC
 #define VM_DEVICE 0x8	/* maps fixed physical memory (MMIO): not owned */
 #define VM_DMA    0x10	/* a physically contiguous block owned by the area */
 #define VM_SHARED 0x20	/* shared memory: fork shares the pages, no copy-on-write */

@@ -1,6 +1,7 @@
 /* Kernel virtual memory layout and page tables.
  *
- *   0x0000000000000000 .. 0x00007fffffffffff  user space (later issues)
+ *   0x0000000000000000 .. 0x00007fffffffffff  user space (each process's
+ *                                             own tables, addrspace.h)
  *   0xffff800000000000 ..                     direct map of all physical
  *                                             memory, and at least 4 GiB so
  *                                             MMIO (LAPIC, PCI BARs) is reachable

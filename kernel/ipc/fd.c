@@ -7,6 +7,7 @@
  * those never wait for a server. */
 #include "abi/errno.h"
 #include "abi/fs.h"
+#include "abi/poll.h"
 #include "cgfs_file.h"
 #include "inotify.h"
 #include "ipc.h"
@@ -204,8 +205,8 @@ long sys_fd_poll(int h, int events)
 		struct ipc_fstate st;
 		if (!err)
 			err = fd_published(h, &st);
-		/* POLLERR, POLLHUP (and POLLNVAL) are reported unasked, as poll(2). */
-		return err ? err : (long)(st.events & ((uint32_t)events | 0x38));
+		/* reported unasked, as poll(2) does */
+		return err ? err : (long)(st.events & ((uint32_t)events | POLLERR | POLLHUP | POLLNVAL));
 	}
 	long r = o->type == KOBJ_PIPE ? pipe_fd_poll(o, events) : o->type == KOBJ_INOTIFY ? inotify_poll(o, events) :
 		 cgfs_file_poll(cgfs_file_of(o), events);

@@ -12,7 +12,9 @@
  * pipe end itself, and turns the call into the file protocol's IPC call
  * (abi/fs.h) to the server behind any other descriptor. */
 #include "abi/errno.h"
+#include "abi/fcntl.h"
 #include "abi/fs.h"
+#include "abi/poll.h"
 #include "abi/signal.h"
 #include "heap.h"
 #include "ipc.h"
@@ -27,8 +29,6 @@
 #define PIPE_ORDER 4			/* 16 pages = 64 KiB */
 #define PIPE_SIZE (PAGE_SIZE << PIPE_ORDER)
 #define PIPE_BUF 4096			/* atomic writes up to this */
-#define O_NONBLOCK_FLAG 04000
-#define O_ACCMODE_FLAG 3
 
 struct kpipe {
 	struct spinlock lock;
@@ -115,7 +115,7 @@ static long pipe_read(struct pipe_end *e, char *ubuf, size_t len)
 		return -ENOMEM;
 	spin_lock(&p->lock);
 	while (p->len == 0) {
-		long r = p->writers == 0 ? 0 : (e->flags & O_NONBLOCK_FLAG) ? -EAGAIN : 1;
+		long r = p->writers == 0 ? 0 : (e->flags & O_NONBLOCK) ? -EAGAIN : 1;
 		if (r <= 0) {
 			spin_unlock(&p->lock);
 			kfree(tmp);
@@ -163,7 +163,7 @@ static long pipe_write(struct pipe_end *e, const char *ubuf, size_t len)
 			}
 			if (PIPE_SIZE - p->len >= n)
 				break; /* room for the whole chunk: it goes in at once */
-			if (e->flags & O_NONBLOCK_FLAG) {
+			if (e->flags & O_NONBLOCK) {
 				spin_unlock(&p->lock);
 				kfree(tmp);
 				return done ? (long)done : -EAGAIN;
@@ -192,13 +192,13 @@ static short pipe_poll(struct pipe_end *e, short events)
 	spin_lock(&p->lock);
 	if (!e->write) {
 		if (p->len)
-			r |= events & (0x1 | 0x40);	/* POLLIN | POLLRDNORM */
+			r |= events & (POLLIN | POLLRDNORM);
 		if (p->writers == 0)
-			r |= 0x10;			/* POLLHUP */
+			r |= POLLHUP;
 	} else if (p->readers == 0) {
-		r |= 0x8;				/* POLLERR */
+		r |= POLLERR;
 	} else if (p->len < PIPE_SIZE) {
-		r |= events & (0x4 | 0x100);		/* POLLOUT | POLLWRNORM */
+		r |= events & (POLLOUT | POLLWRNORM);
 	}
 	spin_unlock(&p->lock);
 	return r;
@@ -229,6 +229,6 @@ long pipe_fd_flags(struct kobj *o, int set)
 {
 	struct pipe_end *e = container_of(o, struct pipe_end, obj);
 	if (set >= 0)
-		e->flags = set & O_NONBLOCK_FLAG;
+		e->flags = set & O_NONBLOCK;
 	return e->flags | (e->write ? 1 : 0); /* O_WRONLY or O_RDONLY */
 }

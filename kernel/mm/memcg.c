@@ -1,3 +1,8 @@
+/* The memory controller's charging path: every page allocated for a
+ * process is charged to its cgroup (through the per-CPU stock and the
+ * hierarchical page counters of cgroup/) before it is handed out, and
+ * uncharged when freed; memory.high and memory.max breaches are noted for
+ * the charging thread to settle on its way back to user mode. */
 #include "memcg.h"
 #include "abi/errno.h"
 #include "arch/x86.h"

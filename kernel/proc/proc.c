@@ -9,6 +9,7 @@
  * scheduler lock. */
 #include "proc.h"
 #include "abi/errno.h"
+#include "abi/procinfo.h"
 #include "abi/wait.h"
 #include "addrspace.h"
 #include "cgroup.h"
@@ -564,10 +565,10 @@ long sys_cputime(int which, uint64_t *utimes)
 	struct thread *self = current_thread();
 	struct proc *p = self->proc;
 	uint64_t t[3] = { 0 };
-	if (which < 0 || which > 2)
+	if (which != CPUTIME_PROCESS && which != CPUTIME_THREAD && which != CPUTIME_CHILDREN)
 		return -EINVAL;
 	spin_lock(&proc_lock);
-	if (which == 0) {
+	if (which == CPUTIME_PROCESS) {
 		struct list_head *pos;
 		memcpy(t, p->cpu_exited, sizeof(t));
 		list_for_each(pos, &p->threads) {
@@ -577,7 +578,7 @@ long sys_cputime(int which, uint64_t *utimes)
 			t[1] += u;
 			t[2] += s;
 		}
-	} else if (which == 1) {
+	} else if (which == CPUTIME_THREAD) {
 		thread_cputime(self, &t[1], &t[2]);
 		t[0] = t[1] + t[2];
 	} else {

@@ -1,3 +1,7 @@
+/* The in-kernel test runner: runs the KTEST()s the command line selects
+ * (test=NAME, a prefix, or all), prints TAP for tools/run-tests.py and
+ * exits QEMU with its status; also the boots that must end badly (fault,
+ * hang, softlockup, triple) that prove the runner notices. */
 #include "ktest.h"
 #include "spinlock.h"
 #include "abi/qemu_exit.h"

@@ -1,4 +1,4 @@
-/* Host unit test for kernel/lib/format.c: compares fmt_snprintf with the
+/* Host unit test for lib/format.c: compares fmt_snprintf with the
  * host (glibc) snprintf over a table of hand-picked cases and a seeded
  * random sweep, and checks the kernel-specific behaviours (%p, unknown
  * conversions) against literal expectations. Emits TAP. */

@@ -1,4 +1,4 @@
-/* Host unit test for kernel/lib/initrd.c (newc cpio reader). Prints TAP.
+/* Host unit test for lib/initrd.c (newc cpio reader). Prints TAP.
  *
  * Archives come from a small C writer below, which mirrors the format of
  * tools/mkinitrd.py byte for byte, and from mkinitrd.py itself run on a

@@ -1,9 +1,10 @@
-/* Host unit tests for the intrusive red-black tree (kernel/lib/rbtree.c).
+/* Host unit tests for the intrusive red-black tree (lib/rbtree.c).
  * Prints TAP. Random insert/erase sequences are checked against an
  * independent reference (a sorted array ordered by key, then insertion
  * sequence number, which is exactly the FIFO-among-equals order the tree
  * promises), and a full structural validator checks the red-black
  * invariants, parent links and the leftmost cache. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

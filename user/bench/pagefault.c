@@ -1,6 +1,7 @@
 /* First touch of anonymous memory: one page fault, a zeroed page charged
  * to the cgroup, and the mapping. */
 #include "arbor/user.h"
+#include "abi/mman.h"
 
 #define PAGES 2048
 #define ROUNDS 4
@@ -9,7 +10,7 @@ int main(void)
 {
 	uint64_t total = 0;
 	for (int r = 0; r < ROUNDS; r++) {
-		long addr = sys_mem_map(0, PAGES * 4096ul, 3);
+		long addr = sys_mem_map(0, PAGES * 4096ul, PROT_READ | PROT_WRITE);
 		if (addr < 0)
 			return 1;
 		uint64_t t0 = now_ns();

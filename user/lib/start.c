@@ -1,3 +1,8 @@
+/* The small user runtime (libarbor.a) for programs without the C library
+ * (init, user/tests, user/bench, the serial driver): program start, exit,
+ * console I/O through the console driver or the kernel, printf on lib/'s
+ * formatter, TAP helpers, threads, signal handlers and clocks
+ * (arbor/user.h). */
 #include "arbor/user.h"
 #include "format.h"
 #include "arbor/thread_start.h"

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include "abi/console.h"
+#include "abi/procinfo.h"
 #include "arbor/syscalls.h"
 
 /* Turns a raw result into the POSIX one. */

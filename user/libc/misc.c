@@ -20,7 +20,8 @@ static void ns_to_timeval(uint64_t ns, struct timeval *tv)
 int getrusage(int who, struct rusage *ru)
 {
 	uint64_t t[3];
-	long r = who == RUSAGE_SELF ? sys_cputime(0, t) : who == RUSAGE_CHILDREN ? sys_cputime(2, t) :
+	long r = who == RUSAGE_SELF ? sys_cputime(CPUTIME_PROCESS, t) :
+		 who == RUSAGE_CHILDREN ? sys_cputime(CPUTIME_CHILDREN, t) :
 		 -EINVAL;
 	if (r < 0)
 		return (int)__sys_ret(r);

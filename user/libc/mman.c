@@ -1,8 +1,8 @@
-/* mmap and friends: anonymous memory only (files are served over IPC, and
- * mapping them comes later). MAP_PRIVATE maps are the kernel's lazy
- * anonymous areas, copied on write by fork; MAP_SHARED ones are shared
- * memory objects, so a parent and its forked children see each other's
- * writes. */
+/* mmap and friends: anonymous memory only (files are served over IPC,
+ * and mapping them is not supported: ENODEV). MAP_PRIVATE maps are the
+ * kernel's lazy anonymous areas, copied on write by fork; MAP_SHARED ones
+ * are shared memory objects, so a parent and its forked children see each
+ * other's writes. */
 #include <errno.h>
 #include <sys/mman.h>
 #include "arbor_sys.h"

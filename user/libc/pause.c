@@ -1,7 +1,7 @@
+/* pause(): waits for a signal, as sigsuspend with the current mask. */
 #include <signal.h>
 #include <unistd.h>
 
-/* Waits for a signal: sigsuspend with the current mask. */
 int pause(void)
 {
 	sigset_t mask;

@@ -102,7 +102,7 @@ int clock_gettime(clockid_t id, struct timespec *ts)
 	if (id == CLOCK_MONOTONIC || id == CLOCK_REALTIME) {
 		ns = (uint64_t)sys_clock_ns();
 	} else if (id == CLOCK_PROCESS_CPUTIME_ID || id == CLOCK_THREAD_CPUTIME_ID) {
-		long r = sys_cputime(id == CLOCK_PROCESS_CPUTIME_ID ? 0 : 1, t);
+		long r = sys_cputime(id == CLOCK_PROCESS_CPUTIME_ID ? CPUTIME_PROCESS : CPUTIME_THREAD, t);
 		if (r < 0)
 			return (int)__sys_ret(r);
 		ns = t[0];
@@ -128,8 +128,8 @@ int gettimeofday(struct timeval *tv, void *tz)
 clock_t times(struct tms *t)
 {
 	uint64_t me[3] = { 0 }, kids[3] = { 0 };
-	sys_cputime(0, me);
-	sys_cputime(2, kids);
+	sys_cputime(CPUTIME_PROCESS, me);
+	sys_cputime(CPUTIME_CHILDREN, kids);
 	t->tms_utime = (clock_t)(me[1] / 10000000);
 	t->tms_stime = (clock_t)(me[2] / 10000000);
 	t->tms_cutime = (clock_t)(kids[1] / 10000000);

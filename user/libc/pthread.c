@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include "arbor_sys.h"
 
@@ -83,7 +84,7 @@ int pthread_create(pthread_t *out, const pthread_attr_t *attr, void *(*fn)(void 
 	memset(r, 0, sizeof(*r));
 	r->used = 1;
 	unlock_table();
-	long stack = sys_mem_map(0, size, 3);
+	long stack = sys_mem_map(0, size, PROT_READ | PROT_WRITE);
 	if (stack < 0) {
 		r->used = 0;
 		return EAGAIN;

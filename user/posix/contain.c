@@ -128,6 +128,16 @@ static void memhog(void)
 	}
 }
 
+/* The fair-share baseline: one process that only spins, no limit. On one
+ * CPU it takes half of it from the bystander, as any runnable offender
+ * would; what a fork bomb or a memory hog costs the bystander beyond that
+ * is what their limits failed to contain. */
+static void spinner(void)
+{
+	for (;;)
+		sink++;
+}
+
 static void *spin(void *arg)
 {
 	(void)arg;
@@ -165,6 +175,7 @@ struct offender {
 };
 
 static const struct offender offenders[] = {
+	{ "spinner", "cpu.weight", "100", spinner },
 	{ "forkbomb", "pids.max", "50", forkbomb },
 	{ "memhog", "memory.max", "32M", memhog },
 	{ "cpumax", "cpu.max", "10000 100000", cpuhog },
@@ -198,6 +209,7 @@ int main(int argc, char **argv)
 		check(alone > 0, "the bystander's work alone");
 	else if (alone > 0)
 		printf("bench contain_bystander_alone %.0f ns\n", alone * 1e9);
+	double fair = 0; /* the bystander beside the spinner: its fair share */
 	for (unsigned i = 0; i < sizeof(offenders) / sizeof(offenders[0]); i++) {
 		const struct offender *o = &offenders[i];
 		mkdir(BASE "/off", 0755);
@@ -238,9 +250,17 @@ int main(int argc, char **argv)
 			if (strcmp(o->name, "memhog") == 0)
 				check(ooms > 0, "memhog: the hogs were OOM-killed inside their cgroup");
 		} else {
+			/* Beyond the fair share: against the spinner's figure, or for
+			 * cpu.max 10 % against the 90 % it leaves the bystander. */
+			double share = o->run == spinner ? 0 : o->run == cpuhog ? alone / 0.9 : fair;
+			if (o->run == spinner)
+				fair = with;
 			if (with > 0)
 				printf("bench contain_%s_slowdown %.1f %%\n", o->name, slow);
-			else
+			if (with > 0 && share > 0)
+				printf("bench contain_%s_beyond_fair_share %.1f %%\n", o->name,
+				       (with / share - 1) * 100);
+			if (with <= 0)
 				printf("# contain: %s: the bystander failed\n", o->name);
 			if (!set || !gone)
 				printf("# contain: %s: limit %d, offender removed %d\n", o->name, set, gone);

@@ -1,6 +1,7 @@
 /* fork: the child is a copy (copy-on-write), returns 0, has the parent as
  * its parent; neither side sees the other's writes afterwards. */
 #include "arbor/user.h"
+#include "abi/mman.h"
 
 static volatile int global = 1;
 
@@ -13,7 +14,7 @@ int main(void)
 	sys_brk((uint64_t)brk0 + 4096);
 	volatile int *heap = (volatile int *)brk0;
 	*heap = 3;
-	long map = sys_mem_map(0, 8192, 3);
+	long map = sys_mem_map(0, 8192, PROT_READ | PROT_WRITE);
 	volatile int *mapped = (volatile int *)map;
 	mapped[0] = 4;
 

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "arbor_sys.h"
 #include "fssrv.h"
@@ -335,7 +336,7 @@ long fssrv_put_dirent(struct ipc_msg *m, uint64_t ino, unsigned type, const char
 bool fssrv_may(uint32_t mode, uint32_t uid, uint32_t gid, const struct fs_req *r, int want)
 {
 	if (r->uid == 0)
-		return !(want & X_OK) || (mode & 0111) || (mode & 0170000) == 0040000;
+		return !(want & X_OK) || (mode & (S_IXUSR | S_IXGRP | S_IXOTH)) || S_ISDIR(mode);
 	unsigned bits = r->uid == uid ? (mode >> 6) & 7 : r->gid == gid ? (mode >> 3) & 7 : mode & 7;
 	return (bits & (unsigned)want) == (unsigned)want;
 }

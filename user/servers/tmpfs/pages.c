@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include "arbor_sys.h"
 #include "tmpfs_srv.h"
 
@@ -25,7 +26,7 @@ static void *tmpfs_srv_slot(void)
 	if (nfree)
 		return free_slots[--nfree];
 	if (!pool_base) {
-		long at = sys_mem_map(0, POOL_BYTES, 3);
+		long at = sys_mem_map(0, POOL_BYTES, PROT_READ | PROT_WRITE);
 		if (at < 0)
 			return NULL;
 		pool_base = (uint8_t *)at;

@@ -1,4 +1,5 @@
-/* Kernel string/memory routines: simple byte loops, chosen for obvious
+/* String/memory routines for the kernel and the small user runtime
+ * (kstring.h): simple byte loops, chosen for obvious
  * correctness over speed, except memcpy and memset, which move 8 bytes at
  * a time with rep movsq/stosq (pages are zeroed and copied on hot paths).
  *
@@ -8,6 +9,8 @@
 #pragma GCC optimize("no-tree-loop-distribute-patterns")
 
 #include "kstring.h"
+
+#include <stdint.h>
 
 void *memcpy(void *restrict dst, const void *restrict src, size_t n)
 {

@@ -16,7 +16,9 @@
 #ifndef ARBOR_INITRD_H
 #define ARBOR_INITRD_H
 
-#include "types.h"
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 /* File type bits of initrd_file.mode (same values as POSIX st_mode). */
 #define INITRD_S_IFMT  0170000u

@@ -40,6 +40,11 @@ struct k_meminfo {
 	uint64_t kernel_heap_bytes;	/* the kernel's kmalloc memory in use */
 };
 
+/* cputime's which: whose CPU time (total, user, system) it reports. */
+#define CPUTIME_PROCESS  0	/* the calling process, all its threads, ended ones included */
+#define CPUTIME_THREAD   1	/* the calling thread */
+#define CPUTIME_CHILDREN 2	/* the process's ended and collected children */
+
 /* Resource limits (prlimit): Linux's RLIMIT_AS is the one Arbor has. */
 #define K_RLIMIT_AS 9
 #define K_RLIM_INFINITY (~0ull)

@@ -1,11 +1,12 @@
-/* Kernel string/memory routines. Standard names and prototypes are
- * required because the compiler itself emits calls to memcpy/memset/
- * memmove/memcmp even in freestanding code. Kernel-only: host tests use
- * the host libc instead. */
+/* String/memory routines for code without a C library: the kernel and the
+ * small user runtime (user/lib) link lib/string.c. Standard names and
+ * prototypes are required because the compiler itself emits calls to
+ * memcpy/memset/memmove/memcmp even in freestanding code. Host tests and
+ * programs on the C library use their libc's instead. */
 #ifndef ARBOR_KSTRING_H
 #define ARBOR_KSTRING_H
 
-#include "types.h"
+#include <stddef.h>
 
 void *memcpy(void *restrict dst, const void *restrict src, size_t n);
 void *memmove(void *dst, const void *src, size_t n);

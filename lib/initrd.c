@@ -143,7 +143,8 @@ bool initrd_next(struct initrd_iter *it, struct initrd_file *out)
 	out->gid = f[F_GID];
 	/* Missing final padding leaves off == len: the next call reports the
 	 * missing trailer. */
-	it->off = data_end + MIN(pad4(data_end), it->len - data_end);
+	uint64_t pad = pad4(data_end), left = it->len - data_end;
+	it->off = data_end + (pad < left ? pad : left);
 	return true;
 }
 

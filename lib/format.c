@@ -4,6 +4,8 @@
 #include "format.h"
 
 #include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
 
 enum fmt_len {
 	FMT_LEN_NONE,

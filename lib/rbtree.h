@@ -9,7 +9,8 @@
 #ifndef ARBOR_RBTREE_H
 #define ARBOR_RBTREE_H
 
-#include "types.h"
+#include <stdbool.h>
+#include <stddef.h>
 
 #define RB_RED   0
 #define RB_BLACK 1
@@ -34,7 +35,8 @@ typedef bool (*rb_less_fn)(const struct rb_node *a, const struct rb_node *b);
 #define RB_ROOT_INIT        { NULL }
 #define RB_ROOT_CACHED_INIT { RB_ROOT_INIT, NULL }
 
-#define rb_entry(ptr, type, member) container_of(ptr, type, member)
+#define rb_entry(ptr, type, member) \
+	((type *)((char *)(ptr) - offsetof(type, member)))
 
 static inline void rb_root_cached_init(struct rb_root_cached *t)
 {

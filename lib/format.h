@@ -11,7 +11,8 @@
 #ifndef ARBOR_FORMAT_H
 #define ARBOR_FORMAT_H
 
-#include "types.h"
+#include <stdarg.h>
+#include <stddef.h>
 
 /* Output sink: called once per emitted character. */
 typedef void (*fmt_putc_fn)(char c, void *ctx);
