@@ -23,7 +23,8 @@ endif
 
 # -- kernel ---------------------------------------------------------------
 GEN := $(BUILD)/gen
-KERNEL_INCLUDES := -Ikernel/include -Icgroup -Ilib -I$(GEN)
+CGROUP_INCLUDES := -Icgroup/core -Icgroup/fs -Icgroup/controllers
+KERNEL_INCLUDES := -Ikernel/include $(CGROUP_INCLUDES) -Ilib -I$(GEN)
 KERNEL_CFLAGS := -std=gnu11 $(OPT) -g -ffunction-sections -fdata-sections -Wall -Wextra -Werror \
 	-ffreestanding -fno-pic -fno-pie -mno-red-zone -mno-sse -mno-sse2 -mno-mmx \
 	-mno-80387 -mcmodel=kernel -fno-stack-protector -fno-asynchronous-unwind-tables \
@@ -67,13 +68,13 @@ $(BUILD)/obj/gen/syscall_table.c.o: $(GEN)/syscall_table.c $(GEN_HEADERS)
 
 # -- host unit tests: test name -> the kernel sources it exercises --------
 HOST_CFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -fsanitize=address,undefined \
-	-fno-sanitize-recover=all -Ikernel/include -Icgroup -Ilib -I$(GEN) -pthread
+	-fno-sanitize-recover=all -Ikernel/include $(CGROUP_INCLUDES) -Ilib -I$(GEN) -pthread
 HOST_TESTS := format buddy bootinfo page_counter rbtree sched_fair initrd elf acpi tmpfs vfs_path cgfs_parse \
 	cgroup
 host_srcs_format       := lib/format.c
 host_srcs_buddy        := kernel/mm/buddy.c
 host_srcs_bootinfo     := kernel/bootinfo.c
-host_srcs_page_counter := cgroup/page_counter.c cgroup/charge_stock.c
+host_srcs_page_counter := kernel/mm/page_counter.c kernel/mm/charge_stock.c
 host_srcs_rbtree       := lib/rbtree.c
 host_srcs_sched_fair   := kernel/sched/fair.c lib/rbtree.c
 host_srcs_initrd       := lib/initrd.c
@@ -81,11 +82,12 @@ host_srcs_elf          := kernel/lib/elf.c
 host_srcs_acpi         := kernel/lib/acpi.c
 host_srcs_tmpfs        := user/servers/tmpfs/tmpfs.c
 host_srcs_vfs_path     := user/servers/vfs/path.c
-host_srcs_cgfs_parse   := cgroup/cgfs_parse.c
+host_srcs_cgfs_parse   := cgroup/fs/parse.c
 # the cgroup core with its own registry (the test's) and host stand-ins
-# for spinlocks, the heap and the string functions (tests/host/shim)
-host_srcs_cgroup       := cgroup/cgroup.c cgroup/cgfs_core.c cgroup/cgfs_parse.c cgroup/controllers.c \
-	cgroup/threaded.c cgroup/pids.c cgroup/page_counter.c cgroup/memory_stat.c kernel/sched/fair.c \
+# for spinlocks, the heap and the string functions (tests/host/shim); no
+# scheduler: the owners' parts are set up by the controllers' hooks
+host_srcs_cgroup       := cgroup/core/cgroup.c cgroup/fs/core_files.c cgroup/fs/parse.c cgroup/core/controllers.c \
+	cgroup/core/threaded.c cgroup/controllers/pids.c kernel/mm/page_counter.c cgroup/controllers/memory_stat.c \
 	lib/rbtree.c lib/format.c
 host_cflags_cgroup     := -Itests/host/shim
 HOST_BINS := $(patsubst %,$(BUILD)/host/test_%,$(HOST_TESTS))
@@ -240,7 +242,7 @@ USER_BINS += $(patsubst %,$(INITRD_DIR)/bin/%,$(BIN_TOOLS) $(BIN_DIR_TOOLS))
 # Servers: every .c of user/servers/NAME/ (on the C library), with the
 # server skeleton of user/servers/lib (the VFS uses its cgroup2 paths), and
 # for tmpfs the boot-archive reader (lib/initrd.c).
-SERVERS := vfs tmpfs devfs procfs cgroupfs
+SERVERS := vfs tmpfs devfs procfs cgfs
 FSSRV_SRCS := $(wildcard user/servers/lib/*.c)
 server_srcs = $(wildcard user/servers/$(1)/*.c) $(FSSRV_SRCS) \
 	$(if $(filter tmpfs,$(1)),lib/initrd.c)

@@ -1,4 +1,4 @@
-/* The cgroup file interface between the kernel and the cgroupfs server
+/* The cgroup file interface between the kernel and the cgfs server
  * (the cgfs_* system calls). Paths are inside the hierarchy: "/" is the
  * root cgroup, "/a/b" a cgroup, "/a/cgroup.procs" one of its files. */
 #ifndef ARBOR_ABI_CGROUP_H

@@ -92,7 +92,7 @@ struct ipc_info {
 #define HANDLE_SHM 3
 #define HANDLE_CHANNEL 4
 #define HANDLE_PIPE 5		/* one end of a kernel pipe */
-#define HANDLE_CGFILE 6		/* an open cgroup interface file */
+#define HANDLE_CGFS_FILE 6		/* an open cgroup interface file */
 #define HANDLE_INOTIFY 7	/* an inotify instance */
 #define HANDLE_REPLY 8		/* a deferred call's reply capability (ipc_defer) */
 

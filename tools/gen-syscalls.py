@@ -206,7 +206,7 @@ FUZZ_KINDS = {
 }
 FUZZ_FLAGS = {"skip": "never fuzzed", "rare": "picked one time in 16 as often",
               "noroot": "not fuzzed in root mode", "last": "only as a program's last call"}
-HANDLE_KINDS = ["any", "endpoint", "notif", "shm", "channel", "pipe", "cgfile", "inotify", "reply"]
+HANDLE_KINDS = ["any", "endpoint", "notif", "shm", "channel", "pipe", "cgfs_file", "inotify", "reply"]
 FUZZ_RULES = [
     (r".*", r"const char \*", r"path", "path"),
     (r".*", r"const char \*", r"name", "name"),
@@ -243,7 +243,7 @@ FUZZ_RULES = [
 ]
 # The handle kind a call's handle argument wants, from the call's name.
 HANDLE_BY_CALL = [(r"ipc_reply_to|ipc_reply_copy", "reply"), (r"notif_.*|irq_bind", "notif"), (r"shm_.*", "shm"), (r"inotify_.*", "inotify"),
-                  (r"ipc_.*|ns_register|chan_create", "endpoint"), (r"cgfile_.*", "cgfile"),
+                  (r"ipc_.*|ns_register|chan_create", "endpoint"), (r"cgfs_fstat", "cgfs_file"),
                   (r"fd_.*", "pipe")]
 
 

@@ -511,7 +511,7 @@ def test_boundary(build, tally):
                  "" if code == 0 else out[-600:])
     fake = os.path.join(build, "boundary-mutated")
     for name, src, dep in (("a kernel header named by its path", '#include "kernel/include/proc.h"\n', None),
-                           ("a climb into kernel/", '#include "../../cgroup/cgroup.h"\n', None),
+                           ("a climb into kernel/", '#include "../../cgroup/core/cgroup.h"\n', None),
                            ("an object compiled with a kernel header", "int x;\n", "kernel/include/types.h")):
         shutil.rmtree(fake, ignore_errors=True)
         os.makedirs(os.path.join(fake, "user", "tests"))

@@ -1,6 +1,6 @@
 /* Request submission and completion, with the io controller's io.max.
  * blk_submit is the single entry for every request of every client.
- * The kernel keeps io.max and its token buckets (cgroup/io_dev.c): before
+ * The kernel keeps io.max and its token buckets (cgroup/controllers/io_dev.c): before
  * a read or write goes to the device, blk_dispatch asks it whether the
  * requester's cgroup (r->who, from the kernel's IPC identity) and all its
  * ancestors may pass now; if not, the request waits in the pending list

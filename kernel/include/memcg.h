@@ -1,7 +1,7 @@
 /* Memory charging: every page allocated on behalf of a process is charged
- * to its cgroup's hierarchical page counter (cgroup/page_counter.h) before
+ * to its cgroup's hierarchical page counter (page_counter.h) before
  * it is handed out, and uncharged when freed. The charge goes through a
- * per-CPU stock (cgroup/charge_stock.h), so charging a page costs about the
+ * per-CPU stock (charge_stock.h), so charging a page costs about the
  * same at any depth of the hierarchy. A charge can fail: callers see NULL
  * (or -ENOMEM) and must handle it. */
 #ifndef ARBOR_MEMCG_H
@@ -33,13 +33,17 @@ void mem_free_pages(struct page *p, unsigned order);
 void mem_free_page_virt(void *va);
 /* Whom kernel memory made at a process's request is charged to (Linux:
  * the requesting task's memcg): the current process's cgroup, or, when a
- * server (the VFS, cgroupfs) makes the system call for its IPC caller,
+ * server (the VFS, the cgfs server) makes the system call for its IPC caller,
  * the caller's. Returns a reference (cg_put). Takes proc_lock. */
 struct cgroup *memcg_requester(void);
+/* The memory controller's keep hook (controller.h): cg lost its last
+ * reference; true if pages are still charged to it, which keeps it until
+ * the last is uncharged (then cg_unkept frees it). */
+bool memcg_keep(struct cgroup *cg);
 /* Current usage of cg in pages (including its per-CPU stock). */
 uint64_t mem_usage_pages(const struct cgroup *cg);
 
-/* ---- the memory controller (cgroup/memory.c, kernel/mm/oom.c) ---- */
+/* ---- the memory controller (cgroup/controllers/memory.c, kernel/mm/oom.c) ---- */
 
 struct thread;
 struct proc;

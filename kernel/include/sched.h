@@ -1,7 +1,8 @@
 /* The scheduler proper: threads, the CPU's run queue and the clock, on top
  * of the pure fair-queueing core (sched_fair.h). The run queue mirrors the
  * cgroup tree: the root queue is the root cgroup's, and a cgroup with
- * runnable threads is an entity in its parent's queue (cgroup.h).
+ * runnable threads is an entity in its parent's queue: each cgroup embeds
+ * the scheduler's part of it, a group (sched_group.h).
  *
  * Locking: one scheduler lock (sched_lock, taken with interrupts off)
  * guards every run queue, thread state, wait queue and timeout list. Other
@@ -10,6 +11,7 @@
 #define ARBOR_SCHED_H
 
 #include "list.h"
+#include "sched_group.h"
 #include "spinlock.h"
 #include "types.h"
 
@@ -74,32 +76,19 @@ int waitq_wake_one(struct waitq *wq, int result);	/* 1 if one was woken */
 int waitq_wake_all(struct waitq *wq, int result);	/* how many */
 int sched_sleep_until(uint64_t deadline);
 
-/* cpu.weight of a non-root cgroup: 0, -ERANGE or -EINVAL (root, or an
- * idle group). */
-int sched_cg_set_weight(struct cgroup *cg, uint32_t weight);
-/* The same as a scheduler weight (cpu.weight.nice): 0 or -EINVAL. */
-int sched_cg_set_shares(struct cgroup *cg, uint32_t shares);
-/* cpu.idle: the group runs at SCHED_IDLE_WEIGHT while set. 0, -EINVAL. */
-int sched_cg_set_idle(struct cgroup *cg, bool idle);
-/* cpu.max (kernel/sched/bandwidth.c), in ns: quota (SCHED_QUOTA_MAX: no
- * limit) per period, burst. Validated by the caller. 0 or -EINVAL (root). */
-int sched_cg_set_max(struct cgroup *cg, uint64_t quota, uint64_t period, uint64_t burst);
-/* A copy of cg's bandwidth state and statistics (cpu.max, cpu.stat). */
-struct sched_bandwidth;
-void sched_cg_bandwidth(const struct cgroup *cg, struct sched_bandwidth *out);
-/* A removed cgroup's limit goes (it leaves the list of limited groups). */
-void sched_cg_bw_release(struct cgroup *cg);
 /* With sched_lock held: charge run time to the limited groups on leaf's
  * chain (true if one got throttled); start new periods (true if a group
  * came back); set need_resched if the running thread should yield. */
 bool sched_bw_charge(struct sched_entity *leaf, uint64_t delta, uint64_t now);
 bool sched_bw_tick(uint64_t now);
+/* sched_lock held: g joins parent's children (its throttled-path count
+ * starts as its parent's), or leaves them, its limit gone (idempotent). */
+void sched_bw_link_locked(struct sched_group *g, struct sched_group *parent);
+void sched_bw_unlink_locked(struct sched_group *g);
 void sched_resched_check(void);
 /* CPU pressure (kernel/sched/psi.c): the running entity changes (with
- * sched_lock held); a copy of cg's state with its totals up to now. */
+ * sched_lock held). */
 void sched_psi_switch(struct sched_entity *from, struct sched_entity *to);
-struct sched_psi;
-void sched_cg_pressure(struct cgroup *cg, struct sched_psi *out);
 /* The current thread starts (true) or ends a stall on memory (a
  * memory.high throttle, an OOM wait): memory pressure. The _locked form
  * moves a stalled thread's count (migration), sched_lock held. */
@@ -109,21 +98,8 @@ void sched_psi_memstall_locked(struct sched_entity *se, int delta);
  * endpoint, kernel/ipc/ipc.c): io pressure. sched_lock held. */
 void sched_psi_iowait_locked(struct sched_entity *se, int delta);
 /* Stall time of a kind (PSI_CPU_SOME ... PSI_MEM_FULL) up to now; sched_lock held. */
+struct sched_psi;
 uint64_t sched_psi_total_locked(const struct sched_psi *p, int kind, uint64_t now);
-/* Pressure triggers (kernel/sched/psi_trigger.c): one fires when cg's
- * stall of kind grew by stall_ns within a window_ns (validated by the
- * caller); fired reports (and forgets) a firing. new: NULL without memory.
- * The tick checks them, with sched_lock held. */
-struct psi_trigger;
-struct psi_trigger *sched_psi_trigger_new(struct cgroup *cg, int kind, uint64_t stall_ns, uint64_t window_ns);
-void sched_psi_trigger_free(struct psi_trigger *t);
-bool sched_psi_trigger_fired(struct psi_trigger *t);
-void sched_psi_trigger_tick(uint64_t now);
-/* User time of niced threads in cg's subtree (cpu.stat nice_usec), ns. */
-uint64_t sched_cg_nice_ns(const struct cgroup *cg);
-/* Total CPU time of a cgroup's subtree in ns, and its user/system split. */
-uint64_t sched_cg_usage_ns(const struct cgroup *cg);
-void sched_cg_cputime(const struct cgroup *cg, uint64_t *user_ns, uint64_t *sys_ns);
 void sched_set_nice(struct thread *t, int nice);
 /* Moves a thread's scheduling entity to another cgroup's queue. */
 void sched_move_thread(struct thread *t, struct cgroup *to);

@@ -69,10 +69,10 @@ uint32_t sched_weight_from_nice(int nice);
 
 /* cgroup v2 cpu.weight (clamped to 1..10000; 100 = nice 0) to an entity
  * weight: cpu_weight * SCHED_NICE0_WEIGHT / 100, rounded. */
-uint32_t sched_weight_from_cgroup(uint32_t cpu_weight);
+uint32_t sched_weight_from_cpu_weight(uint32_t cpu_weight);
 /* Back: the cpu.weight a scheduler weight shows (rounded), and the nice
  * value whose weight is nearest (cpu.weight.nice). */
-uint32_t sched_cgroup_from_weight(uint32_t weight);
+uint32_t sched_cpu_weight_from_weight(uint32_t weight);
 int sched_nice_from_weight(uint32_t weight);
 /* The weight of an idle group (cpu.idle), Linux's SCHED_IDLE weight. */
 #define SCHED_IDLE_WEIGHT (3u << SCHED_LOAD_SHIFT)

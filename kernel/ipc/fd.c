@@ -8,7 +8,7 @@
 #include "abi/errno.h"
 #include "abi/fs.h"
 #include "abi/poll.h"
-#include "cgfile.h"
+#include "cgfs_file.h"
 #include "inotify.h"
 #include "ipc.h"
 #include "proc.h"
@@ -102,7 +102,7 @@ static long fd_published_setfl(int h, int set)
 	return r;
 }
 
-#define FD_KERNEL_KINDS (KOBJ_KIND(KOBJ_PIPE) | KOBJ_KIND(KOBJ_CGFILE) | KOBJ_KIND(KOBJ_INOTIFY))
+#define FD_KERNEL_KINDS (KOBJ_KIND(KOBJ_PIPE) | KOBJ_KIND(KOBJ_CGFS_FILE) | KOBJ_KIND(KOBJ_INOTIFY))
 
 /* The object behind h (a reference) if it is a kernel file object and the
  * handle has right need (HANDLE_RIGHT_READ, _WRITE or none): else NULL,
@@ -131,7 +131,7 @@ long sys_fd_read(int h, void *buf, size_t len)
 	if (!o)
 		return err ? err : fd_ipc_rw(h, FILE_READ, 0, 0, buf, len);
 	long r = o->type == KOBJ_PIPE ? pipe_fd_read(o, buf, len) : o->type == KOBJ_INOTIFY ? inotify_read(o, buf, len) :
-		 cgfile_read(cgfile_of(o), buf, len, -1);
+		 cgfs_file_read(cgfs_file_of(o), buf, len, -1);
 	kobj_put(o);
 	return r;
 }
@@ -143,7 +143,7 @@ long sys_fd_write(int h, const void *buf, size_t len)
 	if (!o)
 		return err ? err : fd_ipc_rw(h, FILE_WRITE, 0, 0, buf, len);
 	long r = o->type == KOBJ_PIPE ? pipe_fd_write(o, buf, len) : o->type == KOBJ_INOTIFY ? -EINVAL :
-		 cgfile_write(cgfile_of(o), buf, len);
+		 cgfs_file_write(cgfs_file_of(o), buf, len);
 	kobj_put(o);
 	return r;
 }
@@ -156,7 +156,7 @@ long sys_fd_pread(int h, void *buf, size_t len, int64_t off)
 	struct kobj *o = fd_kernel_file(h, HANDLE_RIGHT_READ, &err);
 	if (!o)
 		return err ? err : fd_ipc_rw(h, FILE_READ, (uint64_t)off, 1, buf, len);
-	long r = o->type != KOBJ_CGFILE ? -ESPIPE : cgfile_read(cgfile_of(o), buf, len, off);
+	long r = o->type != KOBJ_CGFS_FILE ? -ESPIPE : cgfs_file_read(cgfs_file_of(o), buf, len, off);
 	kobj_put(o);
 	return r;
 }
@@ -170,7 +170,7 @@ long sys_fd_pwrite(int h, const void *buf, size_t len, int64_t off)
 	if (!o)
 		return err ? err : fd_ipc_rw(h, FILE_WRITE, (uint64_t)off, 1, buf, len);
 	/* A cgroup file takes a write whatever the offset, as on Linux. */
-	long r = o->type != KOBJ_CGFILE ? -ESPIPE : cgfile_write(cgfile_of(o), buf, len);
+	long r = o->type != KOBJ_CGFS_FILE ? -ESPIPE : cgfs_file_write(cgfs_file_of(o), buf, len);
 	kobj_put(o);
 	return r;
 }
@@ -192,7 +192,7 @@ long sys_fd_seek(int h, int64_t off, int whence)
 			err = -ESPIPE;
 		return err ? err : fd_ipc(h, FILE_SEEK, (uint64_t)off, (uint64_t)whence, NULL, 0, NULL, 0);
 	}
-	long r = o->type != KOBJ_CGFILE ? -ESPIPE : cgfile_seek(cgfile_of(o), off, whence);
+	long r = o->type != KOBJ_CGFS_FILE ? -ESPIPE : cgfs_file_seek(cgfs_file_of(o), off, whence);
 	kobj_put(o);
 	return r;
 }
@@ -209,7 +209,7 @@ long sys_fd_poll(int h, int events)
 		return err ? err : (long)(st.events & ((uint32_t)events | POLLERR | POLLHUP | POLLNVAL));
 	}
 	long r = o->type == KOBJ_PIPE ? pipe_fd_poll(o, events) : o->type == KOBJ_INOTIFY ? inotify_poll(o, events) :
-		 cgfile_poll(cgfile_of(o), events);
+		 cgfs_file_poll(cgfs_file_of(o), events);
 	kobj_put(o);
 	return r;
 }
@@ -228,7 +228,7 @@ long sys_fd_flags(int h, int set)
 		return err ? err : (long)st.flags;
 	}
 	long r = o->type == KOBJ_PIPE ? pipe_fd_flags(o, set) : o->type == KOBJ_INOTIFY ? inotify_flags(o, set) :
-		 cgfile_flags(cgfile_of(o), set);
+		 cgfs_file_flags(cgfs_file_of(o), set);
 	kobj_put(o);
 	return r;
 }

@@ -84,6 +84,13 @@ int mem_charge(struct cgroup *cg, uint64_t nr_pages, enum memcg_stat kind)
 	return 0;
 }
 
+/* A kept cgroup (memcg_keep) whose last page went is let go. */
+static void memcg_unkeep_if_empty(struct cgroup *cg)
+{
+	if (page_counter_read(&cg->memory) == 0 && __atomic_exchange_n(&cg->mem_kept, false, __ATOMIC_ACQ_REL))
+		cg_unkept(cg);
+}
+
 /* The kind first: the last uncharge of a removed cgroup may free it. */
 void mem_uncharge(struct cgroup *cg, uint64_t nr_pages, enum memcg_stat kind)
 {
@@ -91,13 +98,22 @@ void mem_uncharge(struct cgroup *cg, uint64_t nr_pages, enum memcg_stat kind)
 	uint64_t f = irq_save();
 	charge_stock_uncharge(&this_cpu()->stock, &cg->memory, nr_pages);
 	irq_restore(f);
-	if (__atomic_load_n(&cg->mem_pinned, __ATOMIC_ACQUIRE))
-		cg_uncharged(cg); /* the last pages of a removed cgroup */
+	if (__atomic_load_n(&cg->mem_kept, __ATOMIC_ACQUIRE))
+		memcg_unkeep_if_empty(cg); /* the last pages of a removed cgroup */
 }
 
-void cg_memory_drain(struct cgroup *cg)
+/* Pages still charged to cg (each remembers its cgroup and uncharges it
+ * when freed) keep it: it stays dying until the last is uncharged.
+ * Linux's page references to their memcg do the same. */
+bool memcg_keep(struct cgroup *cg)
 {
-	mem_drain_stock(cg);
+	mem_drain_stock(cg); /* stocked charges are not pages */
+	if (page_counter_read(&cg->memory) == 0)
+		return false;
+	__atomic_store_n(&cg->mem_kept, true, __ATOMIC_RELEASE);
+	/* the last page may have gone meanwhile: whoever clears the flag frees */
+	return page_counter_read(&cg->memory) != 0 ||
+	       !__atomic_exchange_n(&cg->mem_kept, false, __ATOMIC_ACQ_REL);
 }
 
 void mem_drain_stock(struct cgroup *cg)

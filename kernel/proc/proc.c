@@ -747,7 +747,7 @@ void proc_set_cmdline(struct proc *p, const char *const argv[])
 long sys_meminfo(struct k_meminfo *u)
 {
 	/* Idle: the time since boot that no thread ran (one CPU). */
-	uint64_t now = clock_ns(), busy = sched_cg_usage_ns(&cg_root);
+	uint64_t now = clock_ns(), busy = sched_group_usage_ns(&cg_root.sched);
 	struct k_meminfo k = { pmm_managed_pages(), pmm_free_pages(), PAGE_SIZE,
 			       now > busy ? now - busy : 0, heap_bytes_in_use() };
 	return copy_to_user(u, &k, sizeof(k)) ? -EFAULT : 0;

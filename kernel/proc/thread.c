@@ -94,7 +94,7 @@ struct thread *thread_alloc(struct proc *p, struct cgroup *cg, const char *name,
 	list_init(&t->tid_link);
 	fpu_state_init(&t->fpu);
 	strlcpy(t->name, name, sizeof(t->name));
-	sched_entity_init(&t->se, &cg->rq, NULL, sched_weight_from_nice(0));
+	sched_entity_init(&t->se, &cg->sched.rq, NULL, sched_weight_from_nice(0));
 	return t;
 }
 

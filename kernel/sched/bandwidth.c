@@ -16,10 +16,9 @@
  * throttled, periods that used burst and the burst time used; and for
  * cpu.stat.local, the time a group spent throttled by itself or by any
  * ancestor (a throttle walks the subtree below it, as Linux's
- * throttle_count does; children lists change under sched_lock too, see
- * sched_cg_link). All under sched_lock. */
+ * throttle_count does, over the groups' own tree, sched_group.h). All
+ * under sched_lock. */
 #include "sched.h"
-#include "cgroup.h"
 #include "abi/errno.h"
 #include "percpu.h"
 #include "timer.h"
@@ -27,17 +26,26 @@
 static struct list_head bw_groups = LIST_HEAD_INIT(bw_groups);
 static unsigned nr_bw_groups; /* 0: nothing to charge, the common case */
 
-static struct cgroup *group_cgroup(struct sched_entity *e)
+/* The next group after pos in a pre-order walk of root's subtree (root
+ * first), NULL at the end. */
+static struct sched_group *bw_next_pre(struct sched_group *pos, struct sched_group *root)
 {
-	return container_of(e, struct cgroup, se);
+	if (!list_empty(&pos->children))
+		return list_entry(pos->children.next, struct sched_group, sibling);
+	for (; pos != root; pos = sched_group_of_queue(pos->se.parent)) {
+		struct sched_group *parent = sched_group_of_queue(pos->se.parent);
+		if (pos->sibling.next != &parent->children)
+			return list_entry(pos->sibling.next, struct sched_group, sibling);
+	}
+	return NULL;
 }
 
 /* One more (delta 1) or one fewer (-1) throttled group above every
- * cgroup of cg's subtree: stretches of local throttling start and end. */
-static void bw_path_throttle(struct cgroup *cg, int delta, uint64_t now)
+ * group of g's subtree: stretches of local throttling start and end. */
+static void bw_path_throttle(struct sched_group *g, int delta, uint64_t now)
 {
-	for (struct cgroup *d = cg; d; d = cg_next_pre(d, cg)) {
-		struct sched_bandwidth *b = &d->cpu_bw;
+	for (struct sched_group *d = g; d; d = bw_next_pre(d, g)) {
+		struct sched_bandwidth *b = &d->bw;
 		if (delta > 0 && b->path_throttled++ == 0)
 			b->local_at = now;
 		else if (delta < 0 && --b->path_throttled == 0)
@@ -45,19 +53,19 @@ static void bw_path_throttle(struct cgroup *cg, int delta, uint64_t now)
 	}
 }
 
-static void bw_throttle(struct cgroup *cg, uint64_t now)
+static void bw_throttle(struct sched_group *g, uint64_t now)
 {
-	sched_throttle(&cg->se);
-	cg->cpu_bw.throttled_at = now;
-	cg->cpu_bw.nr_throttled++;
-	bw_path_throttle(cg, 1, now);
+	sched_throttle(&g->se);
+	g->bw.throttled_at = now;
+	g->bw.nr_throttled++;
+	bw_path_throttle(g, 1, now);
 }
 
-static void bw_unthrottle(struct cgroup *cg, uint64_t now)
+static void bw_unthrottle(struct sched_group *g, uint64_t now)
 {
-	sched_unthrottle(&cg->se);
-	cg->cpu_bw.throttled_ns += now - cg->cpu_bw.throttled_at;
-	bw_path_throttle(cg, -1, now);
+	sched_unthrottle(&g->se);
+	g->bw.throttled_ns += now - g->bw.throttled_at;
+	bw_path_throttle(g, -1, now);
 }
 
 bool sched_bw_charge(struct sched_entity *leaf, uint64_t delta, uint64_t now)
@@ -66,13 +74,13 @@ bool sched_bw_charge(struct sched_entity *leaf, uint64_t delta, uint64_t now)
 	if (!nr_bw_groups)
 		return false;
 	for (struct sched_entity *e = leaf->parent->owner; e; e = e->parent->owner) {
-		struct sched_bandwidth *b = &group_cgroup(e)->cpu_bw;
+		struct sched_bandwidth *b = &sched_group_of_entity(e)->bw;
 		if (b->quota == SCHED_QUOTA_MAX)
 			continue;
 		b->runtime -= (int64_t)delta;
 		b->used += delta;
 		if (b->runtime <= 0 && !e->throttled) {
-			bw_throttle(group_cgroup(e), now);
+			bw_throttle(sched_group_of_entity(e), now);
 			throttled = true;
 		}
 	}
@@ -80,12 +88,12 @@ bool sched_bw_charge(struct sched_entity *leaf, uint64_t delta, uint64_t now)
 }
 
 /* The periods that ended by now: refill, count, maybe unthrottle. */
-static bool bw_refresh(struct cgroup *cg, uint64_t now)
+static bool bw_refresh(struct sched_group *g, uint64_t now)
 {
-	struct sched_bandwidth *b = &cg->cpu_bw;
+	struct sched_bandwidth *b = &g->bw;
 	uint64_t n = (now - b->period_end) / b->period + 1;
 	b->period_end += n * b->period;
-	if (b->used || cg->se.throttled || cg->rq.nr_queued)
+	if (b->used || g->se.throttled || g->rq.nr_queued)
 		b->nr_periods += n;
 	if (b->burst && b->used > b->quota) {
 		b->nr_bursts++;
@@ -95,9 +103,9 @@ static bool bw_refresh(struct cgroup *cg, uint64_t now)
 	/* a debt is at most a tick's overrun: four quotas cover any */
 	int64_t cap = (int64_t)(b->quota + b->burst);
 	b->runtime = MIN(b->runtime + (int64_t)(MIN(n, 4u) * b->quota), cap);
-	if (!cg->se.throttled || b->runtime <= 0)
+	if (!g->se.throttled || b->runtime <= 0)
 		return false;
-	bw_unthrottle(cg, now);
+	bw_unthrottle(g, now);
 	return true;
 }
 
@@ -106,17 +114,17 @@ bool sched_bw_tick(uint64_t now)
 	bool woke = false;
 	struct list_head *pos;
 	list_for_each(pos, &bw_groups) {
-		struct cgroup *cg = list_entry(pos, struct cgroup, cpu_bw.link);
-		if (now >= cg->cpu_bw.period_end)
-			woke |= bw_refresh(cg, now);
+		struct sched_group *g = list_entry(pos, struct sched_group, bw.link);
+		if (now >= g->bw.period_end)
+			woke |= bw_refresh(g, now);
 	}
 	return woke;
 }
 
 /* A new limit starts a period now with a full quota. sched_lock held. */
-static void bw_set_locked(struct cgroup *cg, uint64_t quota, uint64_t period, uint64_t burst)
+static void bw_set_locked(struct sched_group *g, uint64_t quota, uint64_t period, uint64_t burst)
 {
-	struct sched_bandwidth *b = &cg->cpu_bw;
+	struct sched_bandwidth *b = &g->bw;
 	bool was = b->quota != SCHED_QUOTA_MAX, now_limited = quota != SCHED_QUOTA_MAX;
 	b->quota = quota;
 	b->period = period;
@@ -133,53 +141,44 @@ static void bw_set_locked(struct cgroup *cg, uint64_t quota, uint64_t period, ui
 		list_del(&b->link);
 		nr_bw_groups--;
 	}
-	if (cg->se.throttled && (!now_limited || b->runtime > 0))
-		bw_unthrottle(cg, clock_ns());
+	if (g->se.throttled && (!now_limited || b->runtime > 0))
+		bw_unthrottle(g, clock_ns());
 }
 
-int sched_cg_set_max(struct cgroup *cg, uint64_t quota, uint64_t period, uint64_t burst)
+int sched_group_set_max(struct sched_group *g, uint64_t quota, uint64_t period, uint64_t burst)
 {
-	if (cg == &cg_root)
+	if (g == sched_root)
 		return -EINVAL;
 	uint64_t f = spin_lock_irqsave(&sched_lock);
-	bw_set_locked(cg, quota, period, burst);
+	bw_set_locked(g, quota, period, burst);
 	sched_resched_check();
 	spin_unlock_irqrestore(&sched_lock, f);
 	return 0;
 }
 
-void sched_cg_bandwidth(const struct cgroup *cg, struct sched_bandwidth *out)
+void sched_group_bandwidth(const struct sched_group *g, struct sched_bandwidth *out)
 {
 	uint64_t f = spin_lock_irqsave(&sched_lock);
-	*out = cg->cpu_bw;
+	*out = g->bw;
 	/* the current stretches count too */
-	if (cg->se.throttled)
-		out->throttled_ns += clock_ns() - cg->cpu_bw.throttled_at;
-	if (cg->cpu_bw.path_throttled)
-		out->local_ns += clock_ns() - cg->cpu_bw.local_at;
+	if (g->se.throttled)
+		out->throttled_ns += clock_ns() - g->bw.throttled_at;
+	if (g->bw.path_throttled)
+		out->local_ns += clock_ns() - g->bw.local_at;
 	spin_unlock_irqrestore(&sched_lock, f);
 }
 
-void sched_cg_bw_release(struct cgroup *cg)
+void sched_bw_link_locked(struct sched_group *g, struct sched_group *parent)
 {
-	uint64_t f = spin_lock_irqsave(&sched_lock);
-	if (cg->cpu_bw.quota != SCHED_QUOTA_MAX)
-		bw_set_locked(cg, SCHED_QUOTA_MAX, cg->cpu_bw.period, 0);
-	spin_unlock_irqrestore(&sched_lock, f);
+	list_add_tail(&g->sibling, &parent->children);
+	g->bw.path_throttled = parent->bw.path_throttled; /* a child of a throttled group starts throttled */
+	g->bw.local_at = clock_ns();
 }
 
-void sched_cg_link(struct cgroup *parent, struct cgroup *cg)
+void sched_bw_unlink_locked(struct sched_group *g)
 {
-	uint64_t f = spin_lock_irqsave(&sched_lock);
-	list_add_tail(&cg->sibling, &parent->children);
-	cg->cpu_bw.path_throttled = parent->cpu_bw.path_throttled;
-	cg->cpu_bw.local_at = clock_ns();
-	spin_unlock_irqrestore(&sched_lock, f);
-}
-
-void sched_cg_unlink(struct cgroup *cg)
-{
-	uint64_t f = spin_lock_irqsave(&sched_lock);
-	list_del(&cg->sibling);
-	spin_unlock_irqrestore(&sched_lock, f);
+	if (g->bw.quota != SCHED_QUOTA_MAX)
+		bw_set_locked(g, SCHED_QUOTA_MAX, g->bw.period, 0);
+	list_del(&g->sibling);
+	list_init(&g->sibling); /* again: harmless */
 }

@@ -30,7 +30,8 @@ struct runqueue {
 struct spinlock sched_lock = SPINLOCK_INIT("sched");
 static struct runqueue boot_rq;
 static struct thread idle_thread;
-static uint64_t cg_root_usage_ns; /* the root cgroup has no entity to sum into */
+static uint64_t root_usage_ns; /* the root group has no entity to sum into */
+struct sched_group *sched_root;
 
 static inline struct runqueue *this_rq(void)
 {
@@ -47,7 +48,7 @@ void sched_init(void)
 	struct runqueue *rq = &boot_rq;
 	struct thread *idle = &idle_thread;
 
-	rq->root = &cg_root.rq;
+	rq->root = &sched_root->rq; /* the root cgroup's group: cg_init ran */
 	rq->idle = idle;
 	list_init(&rq->timeouts);
 	idle->proc = &kernel_proc;
@@ -73,7 +74,7 @@ static void sched_update_curr(struct runqueue *rq, uint64_t now)
 	rq->clock_start = now;
 	if (rq->curr_se) {
 		sched_account(rq->curr_se, delta);
-		cg_root_usage_ns += delta;
+		root_usage_ns += delta;
 		if (sched_bw_charge(rq->curr_se, delta, now))
 			this_cpu()->need_resched = 1; /* its group ran out (cpu.max) */
 	}
@@ -300,12 +301,13 @@ static void sched_sample_cputime(struct thread *t, bool user_mode)
 	else
 		t->stime_ticks++;
 	bool niced = user_mode && t->nice > 0;
-	for (struct cgroup *cg = t->cgroup; cg; cg = cg->parent) {
+	for (struct sched_queue *q = t->se.parent; q; q = q->owner ? q->owner->parent : NULL) {
+		struct sched_group *g = sched_group_of_queue(q);
 		if (user_mode)
-			cg->cpu_user_ticks++;
+			g->user_ticks++;
 		else
-			cg->cpu_system_ticks++;
-		cg->cpu_nice_ticks += niced;
+			g->system_ticks++;
+		g->nice_ticks += niced;
 	}
 }
 
@@ -428,34 +430,64 @@ __noreturn void sched_idle_loop(void)
 	}
 }
 
-int sched_cg_set_weight(struct cgroup *cg, uint32_t weight)
+void sched_group_init(struct sched_group *g, struct sched_group *parent, struct sched_psi *psi)
 {
-	if (weight < CG_WEIGHT_MIN || weight > CG_WEIGHT_MAX)
-		return -ERANGE;
-	return sched_cg_set_shares(cg, sched_weight_from_cgroup(weight));
+	g->weight = sched_weight_from_cpu_weight(100);
+	g->bw.quota = SCHED_QUOTA_MAX;
+	g->bw.period = SCHED_PERIOD_DEFAULT_NS;
+	list_init(&g->bw.link);
+	list_init(&g->children);
+	list_init(&g->sibling);
+	g->psi = psi;
+	sched_queue_init(&g->rq, parent ? &g->se : NULL);
+	if (!parent) {
+		sched_root = g;
+		return;
+	}
+	sched_entity_init(&g->se, &parent->rq, &g->rq, g->weight);
+	uint64_t f = spin_lock_irqsave(&sched_lock);
+	sched_bw_link_locked(g, parent);
+	spin_unlock_irqrestore(&sched_lock, f);
 }
 
-int sched_cg_set_shares(struct cgroup *cg, uint32_t shares)
+void sched_group_offline(struct sched_group *g)
 {
-	if (cg == &cg_root)
+	uint64_t f = spin_lock_irqsave(&sched_lock);
+	sched_bw_unlink_locked(g);
+	spin_unlock_irqrestore(&sched_lock, f);
+}
+
+int sched_group_set_weight(struct sched_group *g, uint32_t weight)
+{
+	if (g == sched_root)
 		return -EINVAL;
 	uint64_t f = spin_lock_irqsave(&sched_lock);
-	int err = cg->cpu_idle ? -EINVAL : 0; /* an idle group's weight is fixed */
+	int err = g->idle ? -EINVAL : 0; /* an idle group's weight is fixed */
 	if (!err) {
-		cg->cpu_shares = shares;
-		sched_set_weight(&cg->se, shares);
+		g->weight = MAX(weight, 1u);
+		sched_set_weight(&g->se, g->weight);
 	}
 	spin_unlock_irqrestore(&sched_lock, f);
 	return err;
 }
 
-int sched_cg_set_idle(struct cgroup *cg, bool idle)
+uint32_t sched_group_weight(const struct sched_group *g)
 {
-	if (cg == &cg_root)
+	return __atomic_load_n(&g->weight, __ATOMIC_RELAXED);
+}
+
+bool sched_group_idle(const struct sched_group *g)
+{
+	return __atomic_load_n(&g->idle, __ATOMIC_RELAXED);
+}
+
+int sched_group_set_idle(struct sched_group *g, bool idle)
+{
+	if (g == sched_root)
 		return -EINVAL;
 	uint64_t f = spin_lock_irqsave(&sched_lock);
-	cg->cpu_idle = idle;
-	sched_set_weight(&cg->se, idle ? SCHED_IDLE_WEIGHT : cg->cpu_shares);
+	g->idle = idle;
+	sched_set_weight(&g->se, idle ? SCHED_IDLE_WEIGHT : g->weight);
 	spin_unlock_irqrestore(&sched_lock, f);
 	return 0;
 }
@@ -482,7 +514,7 @@ void sched_move_thread(struct thread *t, struct cgroup *to)
 		sched_psi_memstall_locked(&t->se, -1);
 	if (t->iowait)
 		sched_psi_iowait_locked(&t->se, -1);
-	sched_move(&t->se, &to->rq);
+	sched_move(&t->se, &to->sched.rq);
 	if (t->memstall)
 		sched_psi_memstall_locked(&t->se, 1);
 	if (t->iowait)
@@ -493,13 +525,13 @@ void sched_move_thread(struct thread *t, struct cgroup *to)
 	spin_unlock_irqrestore(&sched_lock, f);
 }
 
-uint64_t sched_cg_usage_ns(const struct cgroup *cg)
+uint64_t sched_group_usage_ns(const struct sched_group *g)
 {
-	if (cg != &cg_root)
-		return cg->se.sum_exec;
+	if (g != sched_root)
+		return g->se.sum_exec;
 	/* The root has no entity: sum its children and its own threads. */
 	uint64_t f = spin_lock_irqsave(&sched_lock);
-	uint64_t total = cg_root_usage_ns;
+	uint64_t total = root_usage_ns;
 	spin_unlock_irqrestore(&sched_lock, f);
 	return total;
 }
@@ -520,18 +552,18 @@ uint64_t mul_div_u64(uint64_t a, uint64_t b, uint64_t c)
 	return q;
 }
 
-void sched_cg_cputime(const struct cgroup *cg, uint64_t *user_ns, uint64_t *sys_ns)
+void sched_group_cputime(const struct sched_group *g, uint64_t *user_ns, uint64_t *sys_ns)
 {
-	uint64_t total = sched_cg_usage_ns(cg);
-	uint64_t ticks = cg->cpu_user_ticks + cg->cpu_system_ticks;
-	*user_ns = ticks ? mul_div_u64(total, cg->cpu_user_ticks, ticks) : 0;
+	uint64_t total = sched_group_usage_ns(g);
+	uint64_t ticks = g->user_ticks + g->system_ticks;
+	*user_ns = ticks ? mul_div_u64(total, g->user_ticks, ticks) : 0;
 	*sys_ns = total - *user_ns;
 }
 
-uint64_t sched_cg_nice_ns(const struct cgroup *cg)
+uint64_t sched_group_nice_ns(const struct sched_group *g)
 {
-	uint64_t ticks = cg->cpu_user_ticks + cg->cpu_system_ticks;
-	return ticks ? mul_div_u64(sched_cg_usage_ns(cg), cg->cpu_nice_ticks, ticks) : 0;
+	uint64_t ticks = g->user_ticks + g->system_ticks;
+	return ticks ? mul_div_u64(sched_group_usage_ns(g), g->nice_ticks, ticks) : 0;
 }
 
 /* --- IPC hand-offs (see kernel/ipc/ipc.c). All take sched_lock held. */

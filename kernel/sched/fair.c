@@ -28,13 +28,13 @@ uint32_t sched_weight_from_nice(int nice)
 	return sched_nice_to_weight[nice - SCHED_NICE_MIN] << SCHED_LOAD_SHIFT;
 }
 
-uint32_t sched_weight_from_cgroup(uint32_t cpu_weight)
+uint32_t sched_weight_from_cpu_weight(uint32_t cpu_weight)
 {
 	cpu_weight = MAX(1u, MIN(10000u, cpu_weight));
 	return (uint32_t)(((uint64_t)cpu_weight * SCHED_NICE0_WEIGHT + 50) / 100);
 }
 
-uint32_t sched_cgroup_from_weight(uint32_t weight)
+uint32_t sched_cpu_weight_from_weight(uint32_t weight)
 {
 	return (uint32_t)(((uint64_t)weight * 100 + SCHED_NICE0_WEIGHT / 2) / SCHED_NICE0_WEIGHT);
 }

@@ -16,7 +16,6 @@
  * A running entity on loan to a server (IPC) counts for the caller, whose
  * work the server does. All under sched_lock. */
 #include "sched.h"
-#include "cgroup.h"
 #include "percpu.h"
 #include "proc.h"
 #include "timer.h"
@@ -27,11 +26,6 @@
 
 /* e^(-2/10), e^(-2/60), e^(-2/300) in 1/2048 */
 static const uint64_t psi_exp[3] = { 1677, 1981, 2034 };
-
-static struct cgroup *group_cgroup(struct sched_entity *e)
-{
-	return container_of(e, struct cgroup, se);
-}
 
 /* Stall time of kind k up to t (t at or after the last change). */
 static uint64_t psi_stall_at(const struct sched_psi *p, int k, uint64_t t)
@@ -71,7 +65,7 @@ static void psi_catch_up(struct sched_psi *p, uint64_t now)
 static void psi_settle(struct sched_psi *p, uint64_t *now)
 {
 	uint32_t state = (p->nr_queued > p->running ? PSI_BIT(PSI_CPU_SOME) : 0) |
-			 (p->nr_queued && !p->running && p != cg_root.psi ? PSI_BIT(PSI_CPU_FULL) : 0) |
+			 (p->nr_queued && !p->running && p != sched_root->psi ? PSI_BIT(PSI_CPU_FULL) : 0) |
 			 (p->nr_memstall ? PSI_BIT(PSI_MEM_SOME) : 0) |
 			 (p->nr_memstall && !p->nr_queued ? PSI_BIT(PSI_MEM_FULL) : 0) |
 			 (p->nr_iowait ? PSI_BIT(PSI_IO_SOME) : 0) |
@@ -106,15 +100,15 @@ static void psi_add(struct sched_psi *p, const struct psi_delta *d)
 static void psi_count(struct sched_entity *se, struct psi_delta d)
 {
 	for (struct sched_entity *e = se->parent->owner; e; e = e->parent->owner)
-		psi_add(group_cgroup(e)->psi, &d);
-	psi_add(cg_root.psi, &d);
+		psi_add(sched_group_of_entity(e)->psi, &d);
+	psi_add(sched_root->psi, &d);
 }
 
 static void psi_settle_path(struct sched_entity *se, uint64_t *now)
 {
 	for (struct sched_entity *e = se->parent->owner; e; e = e->parent->owner)
-		psi_settle(group_cgroup(e)->psi, now);
-	psi_settle(cg_root.psi, now);
+		psi_settle(sched_group_of_entity(e)->psi, now);
+	psi_settle(sched_root->psi, now);
 }
 
 void sched_psi_queued(struct sched_entity *se, int delta)
@@ -169,11 +163,11 @@ uint64_t sched_psi_total_locked(const struct sched_psi *p, int kind, uint64_t no
 	return psi_stall_at(p, kind, now);
 }
 
-void sched_cg_pressure(struct cgroup *cg, struct sched_psi *out)
+void sched_group_pressure(const struct sched_group *g, struct sched_psi *out)
 {
 	uint64_t f = spin_lock_irqsave(&sched_lock);
 	uint64_t now = clock_ns();
-	struct sched_psi *p = cg->psi;
+	struct sched_psi *p = g->psi;
 	psi_catch_up(p, now);
 	*out = *p;
 	for (int k = 0; k < PSI_KINDS; k++)

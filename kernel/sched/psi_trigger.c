@@ -11,13 +11,12 @@
  * firing. The list is empty on most systems: the tick then costs one
  * test. All under sched_lock. */
 #include "sched.h"
-#include "cgroup.h"
 #include "heap.h"
 #include "timer.h"
 
 struct psi_trigger {
 	struct list_head link;
-	struct sched_psi *psi;		/* the cgroup's; the open file holds it */
+	struct sched_psi *psi;		/* the group's; the open file holds its cgroup */
 	int kind;			/* 0: some, 1: full */
 	uint64_t stall, window;		/* ns */
 	uint64_t win_start, win_value;	/* when the window began, the total then */
@@ -29,12 +28,13 @@ struct psi_trigger {
 
 static struct list_head psi_triggers = LIST_HEAD_INIT(psi_triggers);
 
-struct psi_trigger *sched_psi_trigger_new(struct cgroup *cg, int kind, uint64_t stall_ns, uint64_t window_ns)
+struct psi_trigger *sched_psi_trigger_new(const struct sched_group *g, int kind, uint64_t stall_ns,
+					  uint64_t window_ns)
 {
 	struct psi_trigger *t = kzalloc(sizeof(*t));
 	if (!t)
 		return NULL;
-	t->psi = cg->psi;
+	t->psi = g->psi;
 	t->kind = kind;
 	t->stall = stall_ns;
 	t->window = window_ns;

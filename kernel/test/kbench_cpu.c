@@ -48,9 +48,9 @@ static bool cpu_make(struct cpu_group *g, int n)
 		struct cgroup *parent = g[i].parent < 0 ? &cg_root : g[g[i].parent].cg;
 		if (cg_create(parent, g[i].name, &g[i].cg))
 			return false;
-		sched_cg_set_weight(g[i].cg, g[i].weight);
+		sched_group_set_weight(&g[i].cg->sched, sched_weight_from_cpu_weight(g[i].weight));
 		if (g[i].quota)
-			sched_cg_set_max(g[i].cg, g[i].quota, 100 * MS, 0);
+			sched_group_set_max(&g[i].cg->sched, g[i].quota, 100 * MS, 0);
 	}
 	return true;
 }
@@ -58,7 +58,7 @@ static bool cpu_make(struct cpu_group *g, int n)
 static void cpu_trace(struct cpu_group *g, int n, uint64_t t_ms)
 {
 	for (int i = 0; i < n; i++)
-		printk("trace cpu %lu %s %lu\n", t_ms, g[i].name, sched_cg_usage_ns(g[i].cg));
+		printk("trace cpu %lu %s %lu\n", t_ms, g[i].name, sched_group_usage_ns(&g[i].cg->sched));
 }
 
 /* Runs the spinners for warm + secs; leaves in u0 each group's share
@@ -77,14 +77,14 @@ static void cpu_run(struct cpu_group *g, int n, uint64_t warm, uint64_t secs, bo
 	sched_sleep_until(t0 + warm);
 	uint64_t start = clock_ns();
 	for (int i = 0; i < n; i++)
-		g[i].u0 = sched_cg_usage_ns(g[i].cg);
+		g[i].u0 = sched_group_usage_ns(&g[i].cg->sched);
 	for (uint64_t t = 0; t < secs; t += 100 * MS) {
 		sched_sleep_until(start + t + 100 * MS);
 		cpu_trace(g, n, (t + 100 * MS) / MS);
 	}
 	uint64_t wall = clock_ns() - start, sum = 0;
 	for (int i = 0; i < n; i++) {
-		g[i].u0 = sched_cg_usage_ns(g[i].cg) - g[i].u0;
+		g[i].u0 = sched_group_usage_ns(&g[i].cg->sched) - g[i].u0;
 		sum += g[i].parent < 0 ? g[i].u0 : 0; /* top-level groups hold it all */
 	}
 	for (int i = 0; i < n; i++)
@@ -195,7 +195,7 @@ static void cpu_latency(void)
 	int err;
 	if (cg_create(&cg_root, "sleeper", &s) || cg_create(&cg_root, "hog1", &h1) || cg_create(&cg_root, "hog2", &h2))
 		return;
-	sched_cg_set_weight(s, 10000);
+	sched_group_set_weight(&s->sched, sched_weight_from_cpu_weight(10000));
 	cpu_stop = false;
 	cpu_done = 0;
 	kthread_create("hog1", cpu_spin, NULL, h1, &err);

@@ -49,14 +49,14 @@ KTEST(sched_cgroups_split_by_weight)
 	int err;
 	if (!a || !b)
 		return;
-	KT_EXPECT_EQ(sched_cg_set_weight(b, 300), 0);
+	KT_EXPECT_EQ(sched_group_set_weight(&b->sched, sched_weight_from_cpu_weight(300)), 0);
 	spin_stop = false;
 	threads_done = 0;
 	struct thread *ta = kthread_create("spin_a", spin_thread, NULL, a, &err);
 	struct thread *tb = kthread_create("spin_b", spin_thread, NULL, b, &err);
 	KT_EXPECT(ta && tb);
 	sched_sleep_until(clock_ns() + 600 * MS);
-	uint64_t ra = sched_cg_usage_ns(a), rb = sched_cg_usage_ns(b);
+	uint64_t ra = sched_group_usage_ns(&a->sched), rb = sched_group_usage_ns(&b->sched);
 	spin_stop = true;
 	KT_EXPECT(wait_done(2));
 	/* Both progress; b gets about 3x a. The bounds are a sanity check
@@ -247,5 +247,5 @@ KTEST(cgroup_tree_rules)
 	KT_EXPECT_EQ(cg_destroy(child), 0);
 	KT_EXPECT_EQ(cg_destroy(a), 0);
 	KT_EXPECT_EQ(cg_destroy(&cg_root), -EINVAL);
-	KT_EXPECT_EQ(sched_cg_set_weight(&cg_root, 100), -EINVAL);
+	KT_EXPECT_EQ(sched_group_set_weight(&cg_root.sched, sched_weight_from_cpu_weight(100)), -EINVAL);
 }

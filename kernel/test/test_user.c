@@ -152,7 +152,7 @@ KTEST(user_cpu_split_by_cgroup_weight)
 	struct cgroup *a = user_cg("w100"), *b = user_cg("w300");
 	if (!a || !b)
 		return;
-	KT_EXPECT_EQ(sched_cg_set_weight(b, 300), 0);
+	KT_EXPECT_EQ(sched_group_set_weight(&b->sched, sched_weight_from_cpu_weight(300)), 0);
 	const char *const argv[] = { "tests/spin", "600", NULL };
 	int pa = proc_spawn("tests/spin", argv, a, &kernel_proc, 0);
 	int pb = proc_spawn("tests/spin", argv, b, &kernel_proc, 0);
@@ -161,12 +161,12 @@ KTEST(user_cpu_split_by_cgroup_weight)
 	KT_EXPECT_EQ(proc_wait(&kernel_proc, pa, &sa, 0, 0), pa);
 	KT_EXPECT_EQ(proc_wait(&kernel_proc, pb, &sb, 0, 0), pb);
 	KT_EXPECT(sa == 0 && sb == 0);
-	uint64_t ua = sched_cg_usage_ns(a), ub = sched_cg_usage_ns(b);
+	uint64_t ua = sched_group_usage_ns(&a->sched), ub = sched_group_usage_ns(&b->sched);
 	printk("# cpu: w100 %lu ms, w300 %lu ms\n", ua / MS, ub / MS);
 	KT_EXPECT(ua > 50 * MS);
 	KT_EXPECT(ub >= 2 * ua && ub <= 4 * ua); /* between 1:2 and 1:4 */
 	uint64_t user_ns, sys_ns;
-	sched_cg_cputime(b, &user_ns, &sys_ns);
+	sched_group_cputime(&b->sched, &user_ns, &sys_ns);
 	KT_EXPECT(user_ns > sys_ns); /* spinning in user mode */
 	KT_EXPECT_EQ(cg_destroy(a), 0);
 	KT_EXPECT_EQ(cg_destroy(b), 0);
@@ -202,7 +202,7 @@ KTEST(ipc_server_time_charged_to_caller)
 	KT_EXPECT_EQ(run_user("tests/ipc_burn", cargv, c, 10000), W_EXITCODE(0));
 	int status = -1;
 	KT_EXPECT_EQ(proc_wait(&kernel_proc, sp, &status, 0, clock_ns() + 5000 * MS), sp);
-	uint64_t us = sched_cg_usage_ns(s), uc = sched_cg_usage_ns(c);
+	uint64_t us = sched_group_usage_ns(&s->sched), uc = sched_group_usage_ns(&c->sched);
 	printk("# server cgroup %lu ms, client cgroup %lu ms\n", us / MS, uc / MS);
 	KT_EXPECT(uc >= 280 * MS);	/* 6 x 50 ms burnt by the server */
 	KT_EXPECT(us < 30 * MS);	/* only its own start-up and exit */
@@ -219,7 +219,7 @@ KTEST(ipc_server_time_throttled_by_callers_cpu_max)
 	struct cgroup *s = user_cg("thr_srv"), *c = user_cg("thr_cli");
 	if (!s || !c)
 		return;
-	KT_EXPECT_EQ(sched_cg_set_max(c, 20 * MS, 100 * MS, 0), 0);
+	KT_EXPECT_EQ(sched_group_set_max(&c->sched, 20 * MS, 100 * MS, 0), 0);
 	const char *const sargv[] = { "tests/ipc_server", "kt_thr", NULL };
 	const char *const cargv[] = { "tests/ipc_burn", "kt_thr", "50", "6", "stop", NULL };
 	int sp = proc_spawn("tests/ipc_server", sargv, s, &kernel_proc, 0);
@@ -230,13 +230,13 @@ KTEST(ipc_server_time_throttled_by_callers_cpu_max)
 	int status = -1;
 	KT_EXPECT_EQ(proc_wait(&kernel_proc, sp, &status, 0, clock_ns() + 5000 * MS), sp);
 	struct sched_bandwidth b;
-	sched_cg_bandwidth(c, &b);
+	sched_group_bandwidth(&c->sched, &b);
 	printk("# client cgroup %lu ms in %lu ms of wall time, throttled %lu times\n",
-	       sched_cg_usage_ns(c) / MS, wall / MS, b.nr_throttled);
+	       sched_group_usage_ns(&c->sched) / MS, wall / MS, b.nr_throttled);
 	KT_EXPECT(wall >= 300 * MS);
-	KT_EXPECT(sched_cg_usage_ns(c) * 10 <= wall * 3); /* at most 30% (generous bound) */
+	KT_EXPECT(sched_group_usage_ns(&c->sched) * 10 <= wall * 3); /* at most 30% (generous bound) */
 	KT_EXPECT(b.nr_throttled >= 3);
-	KT_EXPECT(sched_cg_usage_ns(s) < 30 * MS);
+	KT_EXPECT(sched_group_usage_ns(&s->sched) < 30 * MS);
 	KT_EXPECT_EQ(cg_destroy(s), 0);
 	KT_EXPECT_EQ(cg_destroy(c), 0);
 }
@@ -572,7 +572,7 @@ KTEST(posix_mounts_procfs_devfs)
 }
 
 /* cgroup2 at /sys/fs/cgroup: the tree, the core files, migration. */
-KTEST(posix_cgroupfs_core)
+KTEST(posix_cgfs_core)
 {
 	const char *const argv[] = { "posix/cgroups", NULL };
 	run_with_servers(argv, "posix_cgroups");

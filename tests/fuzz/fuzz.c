@@ -482,7 +482,7 @@ static int probe_child(bool full)
 		return 2;
 	if (read_file("/proc/self/stat", buf, sizeof(buf)) <= 0)
 		return 3;
-	/* Every file-system server answers: devfs and cgroupfs too. */
+	/* Every file-system server answers: devfs and cgfs too. */
 	if (read_file("/dev/zero", buf, sizeof(buf)) != sizeof(buf) - 1)
 		return 5;
 	if (read_file("/sys/fs/cgroup/cgroup.controllers", buf, sizeof(buf)) <= 0)

@@ -174,9 +174,9 @@ static bool kind_fits(int want, int kind)
 	case FZ_H_SHM: return kind == HANDLE_SHM;
 	case FZ_H_CHANNEL: return kind == HANDLE_CHANNEL;
 	case FZ_H_PIPE: /* anything a descriptor call takes */
-		return kind == HANDLE_PIPE || kind == HANDLE_CHANNEL || kind == HANDLE_CGFILE ||
+		return kind == HANDLE_PIPE || kind == HANDLE_CHANNEL || kind == HANDLE_CGFS_FILE ||
 		       kind == HANDLE_INOTIFY;
-	case FZ_H_CGFILE: return kind == HANDLE_CGFILE;
+	case FZ_H_CGFS_FILE: return kind == HANDLE_CGFS_FILE;
 	case FZ_H_INOTIFY: return kind == HANDLE_INOTIFY;
 	}
 	return false;

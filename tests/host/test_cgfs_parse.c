@@ -1,4 +1,4 @@
-/* Host unit test for cgroup/cgfs_parse.c: how cgroup file writes are
+/* Host unit test for cgroup/fs/parse.c: how cgroup file writes are
  * read (whitespace, "max", C base-0 integers, errors). Prints TAP. */
 #include <string.h>
 

@@ -3,9 +3,13 @@
  * top-down and no-internal-process rules, thread mode, and the pids
  * controller. Prints TAP.
  *
- * The kernel side (processes, freezing, killing) is replaced by recording
- * fakes. The registry is this test's own: pids, plus a "memory" domain
- * controller with no files, since the rules that concern domain
+ * The core builds without the scheduler or the page allocator: what it
+ * asks of the kernel's process side (cgroup.procs and cgroup.threads,
+ * freezing, killing, inotify) is replaced by recording fakes, and the
+ * owners' parts of a cgroup are set up by the controllers' hooks. The
+ * registry is this test's own: pids, plus a "memory" domain controller
+ * (no interface files of its own, two core files, the page counter's
+ * create and keep hooks), since the rules that concern domain
  * controllers need one. Threads are simulated by what the kernel does
  * when one joins or leaves a cgroup: the controllers' charge and
  * cg_threads_changed_locked. */
@@ -24,7 +28,12 @@
 extern struct cg_controller cg_pids;
 
 /* The stand-in keeps a word per cgroup and refuses threads into a cgroup
- * named "full" (as cpuset refuses one without CPUs). */
+ * named "full" (as cpuset refuses one without CPUs). Like the kernel's
+ * memory controller, it sets up the page counter embedded in each
+ * cgroup (create) and keeps a removed cgroup while pages are charged to
+ * it (keep; fake_uncharged is what the page allocator does when one
+ * goes); and it has two core files, present in every cgroup enabled or
+ * not, one of them a pressure file. */
 static void fake_init(void *state)
 {
 	*(int *)state = 42;
@@ -36,9 +45,49 @@ static int fake_can_attach(struct cgroup *src, struct cgroup *dst)
 	return strcmp(dst->name, "full") == 0 ? -ENOSPC : 0;
 }
 
+static void fake_create(struct cgroup *cg)
+{
+	page_counter_init(&cg->memory, cg->parent ? &cg->parent->memory : NULL);
+}
+
+static bool fake_keep(struct cgroup *cg)
+{
+	cg->mem_kept = page_counter_read(&cg->memory) != 0;
+	return cg->mem_kept;
+}
+
+static void fake_uncharged(struct cgroup *cg)
+{
+	if (page_counter_read(&cg->memory) == 0 && cg->mem_kept) {
+		cg->mem_kept = false;
+		cg_unkept(cg);
+	}
+}
+
+static int released;
+
+static void fake_release(struct cgroup *cg)
+{
+	(void)cg;
+	released++;
+}
+
+static int fake_show_core(struct cgroup *cg, struct cgfs_buf *out)
+{
+	cgfs_printf(out, "core (%s)\n", cg->name);
+	return 0;
+}
+
+static const struct cftype fake_core_files[] = {
+	{ .name = "memory.pressure", .mode = 0644, .flags = CFT_PRESSURE, .show = fake_show_core },
+	{ .name = "memory.stat", .mode = 0444, .show = fake_show_core },
+};
+
 static struct cg_controller fake_memory = { .name = "memory", .threaded = false,
 						  .state_size = sizeof(int), .state_init = fake_init,
-						  .can_attach = fake_can_attach };
+						  .can_attach = fake_can_attach, .create = fake_create,
+						  .keep = fake_keep, .release = fake_release,
+						  .core_files = fake_core_files, .ncore_files = ARRAY_SIZE(fake_core_files) };
 struct cg_controller *const cg_controllers[] = { &cg_pids, &fake_memory };
 const unsigned cg_nr_controllers = 2;
 
@@ -85,71 +134,6 @@ int cgfs_write_threads(struct cgroup *cg, int64_t tid, const struct k_cgwriter *
 	return cgfs_write_procs(cg, tid, w);
 }
 
-int cgfs_show_cpu_stat(struct cgroup *cg, struct cgfs_buf *out)
-{
-	cgfs_printf(out, "usage_usec 0 (%s)\n", cg->name);
-	return 0;
-}
-
-int cgfs_show_cpu_stat_local(struct cgroup *cg, struct cgfs_buf *out)
-{
-	cgfs_printf(out, "throttled_usec 0 (%s)\n", cg->name);
-	return 0;
-}
-
-static int trigger_write(struct cgroup *cg, const struct cftype *f, char *text, void **state)
-{
-	(void)cg;
-	(void)f;
-	(void)state;
-	return strcmp(text, "some 1 500000") == 0 ? 0 : -EINVAL;
-}
-
-int cgfs_show_io_pressure(struct cgroup *cg, struct cgfs_buf *out)
-{
-	cgfs_printf(out, "io some (%s)\n", cg->name);
-	return 0;
-}
-
-int cgfs_show_memory_pressure(struct cgroup *cg, struct cgfs_buf *out)
-{
-	cgfs_printf(out, "memory some (%s)\n", cg->name);
-	return 0;
-}
-const struct cft_open_ops cgfs_trigger_ops = { .write = trigger_write, .nul_ends = true, .root_writes = true };
-
-int cgfs_show_cpu_pressure(struct cgroup *cg, struct cgfs_buf *out)
-{
-	cgfs_printf(out, "some (%s)\n", cg->name);
-	return 0;
-}
-
-void sched_cg_link(struct cgroup *parent, struct cgroup *cg)
-{
-	list_add_tail(&cg->sibling, &parent->children);
-}
-
-void sched_cg_unlink(struct cgroup *cg)
-{
-	list_del(&cg->sibling);
-}
-
-void sched_psi_queued(struct sched_entity *se, int delta)
-{
-	(void)se;
-	(void)delta;
-}
-
-void cg_memory_drain(struct cgroup *cg)
-{
-	(void)cg;
-}
-
-void cg_memory_release(struct cgroup *cg)
-{
-	(void)cg;
-}
-
 void cgfs_kill_subtree(struct cgroup *cg)
 {
 	killed++;
@@ -179,7 +163,7 @@ static struct cgroup *mk(struct cgroup *parent, const char *name)
  * -ENOENT if cg has no such file. */
 static int wr(struct cgroup *cg, const char *name, const char *text)
 {
-	const struct cftype *f = cgfs_file_find(cg, name);
+	const struct cftype *f = cgfs_cft_find(cg, name);
 	if (!f)
 		return -ENOENT;
 	size_t len = strlen(text);
@@ -194,7 +178,7 @@ static int wr(struct cgroup *cg, const char *name, const char *text)
 static const char *rd(struct cgroup *cg, const char *name)
 {
 	static char buf[512];
-	const struct cftype *f = cgfs_file_find(cg, name);
+	const struct cftype *f = cgfs_cft_find(cg, name);
 	struct cgfs_buf out = { .buf = buf, .cap = sizeof(buf) - 1 };
 	int err = !f ? -ENOENT : !f->show ? -EINVAL : f->show(cg, &out);
 	if (err)
@@ -312,38 +296,38 @@ static void test_limits(void)
 static void test_files(void)
 {
 	struct cgroup *a = mk(&cg_root, "a");
-	ok(!cgfs_file_find(&cg_root, "cgroup.events") && !cgfs_file_find(&cg_root, "cgroup.freeze") &&
-	   !cgfs_file_find(&cg_root, "cgroup.kill") && !cgfs_file_find(&cg_root, "cgroup.type") &&
-	   cgfs_file_find(&cg_root, "cgroup.threads") && cgfs_file_find(&cg_root, "cgroup.procs"),
+	ok(!cgfs_cft_find(&cg_root, "cgroup.events") && !cgfs_cft_find(&cg_root, "cgroup.freeze") &&
+	   !cgfs_cft_find(&cg_root, "cgroup.kill") && !cgfs_cft_find(&cg_root, "cgroup.type") &&
+	   cgfs_cft_find(&cg_root, "cgroup.threads") && cgfs_cft_find(&cg_root, "cgroup.procs"),
 	   "the root has no events, freeze, kill or type file");
 	const char *names[] = { "cgroup.controllers", "cgroup.events", "cgroup.freeze", "cgroup.kill",
 				"cgroup.max.depth", "cgroup.max.descendants", "cgroup.pressure", "cgroup.procs",
 				"cgroup.stat", "cgroup.subtree_control", "cgroup.threads", "cgroup.type",
-				"cpu.pressure", "cpu.stat", "cpu.stat.local", "io.pressure", "memory.pressure" };
-	const uint16_t modes[] = { 0444, 0444, 0644, 0200, 0644, 0644, 0644, 0644, 0444, 0644, 0644, 0644, 0644, 0444, 0444,
-				   0644, 0644 };
+				"memory.pressure", "memory.stat" };
+	const uint16_t modes[] = { 0444, 0444, 0644, 0200, 0644, 0644, 0644, 0644, 0444, 0644, 0644, 0644, 0644, 0444 };
 	bool all = true;
 	for (unsigned i = 0; i < ARRAY_SIZE(names); i++) {
-		const struct cftype *f = cgfs_file_at(a, i);
+		const struct cftype *f = cgfs_cft_at(a, i);
 		all &= f && strcmp(f->name, names[i]) == 0 && f->mode == modes[i];
 	}
-	ok(all && !cgfs_file_at(a, ARRAY_SIZE(names)), "a child's files, in order, with Linux's modes");
+	ok(all && !cgfs_cft_at(a, ARRAY_SIZE(names)), "a child's files, in order, with Linux's modes");
 	ok(is(&cg_root, "cgroup.controllers", "pids memory\n") && is(a, "cgroup.controllers", "") &&
 	   is(a, "cgroup.subtree_control", ""), "controllers: all at the root; empty lists read as 0 bytes");
 	ok(is(a, "cgroup.events", "populated 0\nfrozen 0\n") && is(a, "cgroup.freeze", "0\n") &&
 	   is(a, "cgroup.type", "domain\n"), "events, freeze and type of a new cgroup");
-	ok(is(a, "cgroup.pressure", "1\n") && is(a, "cpu.pressure", "some (a)\n") && wr(a, "cgroup.pressure", "2") == -ERANGE &&
-	   wr(a, "cgroup.pressure", "x") == -EINVAL && wr(a, "cgroup.pressure", "0") == 0 && !cgfs_file_find(a, "cpu.pressure") &&
-	   is(a, "cgroup.pressure", "0\n") && wr(a, "cgroup.pressure", "1") == 0 && cgfs_file_find(a, "cpu.pressure"),
-	   "cgroup.pressure 0 hides cpu.pressure, 1 shows it; 2 ERANGE, junk EINVAL");
-	ok(is(a, "cpu.stat", "usage_usec 0 (a)\n") && is(&cg_root, "cpu.stat", "usage_usec 0 ()\n") &&
-	   is(a, "cpu.stat.local", "throttled_usec 0 (a)\n") && is(&cg_root, "cpu.stat.local", "throttled_usec 0 ()\n") &&
-	   !cgfs_file_find(a, "cpu.stats") && !cgfs_file_find(a, "cpu.weight"),
-	   "cpu.stat and cpu.stat.local are core files, in every cgroup (the root too)");
+	ok(is(a, "cgroup.pressure", "1\n") && is(a, "memory.pressure", "core (a)\n") && wr(a, "cgroup.pressure", "2") == -ERANGE &&
+	   wr(a, "cgroup.pressure", "x") == -EINVAL && wr(a, "cgroup.pressure", "0") == 0 &&
+	   !cgfs_cft_find(a, "memory.pressure") && !cgfs_cft_at(a, 13) && cgfs_cft_find(a, "memory.stat") &&
+	   is(a, "cgroup.pressure", "0\n") && wr(a, "cgroup.pressure", "1") == 0 && cgfs_cft_find(a, "memory.pressure"),
+	   "cgroup.pressure 0 hides the pressure files, 1 shows them; 2 ERANGE, junk EINVAL");
+	ok(is(a, "memory.stat", "core (a)\n") && is(&cg_root, "memory.stat", "core ()\n") &&
+	   is(&cg_root, "memory.pressure", "core ()\n") && !cgfs_cft_find(a, "memory.stats") &&
+	   !cgfs_cft_find(a, "memory.max"),
+	   "a controller's core files are in every cgroup (the root too), enabled or not");
 	ok(is(a, "cgroup.kill", "<-22>") && wr(a, "cgroup.stat", "1") == -EINVAL &&
 	   wr(a, "cgroup.events", "") == 0, "reading write-only, writing read-only: EINVAL; zero-length writes: 0");
 	char nul[] = "12\0x";
-	ok(cgfs_write(a, cgfs_file_find(a, "cgroup.procs"), nul, 4, &root_writer, NULL) == -EINVAL,
+	ok(cgfs_write(a, cgfs_cft_find(a, "cgroup.procs"), nul, 4, &root_writer, NULL) == -EINVAL,
 	   "a NUL inside a write: EINVAL");
 	ok(wr(a, "cgroup.procs", "abc") == -EINVAL && wr(a, "cgroup.procs", "-1") == -EINVAL &&
 	   wr(a, "cgroup.procs", "2147483648") == -EINVAL && wr(a, "cgroup.procs", "99999999999999999999") == -EINVAL &&
@@ -425,18 +409,18 @@ static void test_subtree_control(void)
 	   "the last token per controller wins; extra spaces are fine; shown in registry order");
 	ok(wr(&cg_root, "cgroup.subtree_control", "+pids") == 0 && wr(a, "cgroup.subtree_control", "-pids") == 0,
 	   "enabling an enabled or disabling a disabled controller: a silent success");
-	ok(cgfs_file_find(a, "pids.max") && !cgfs_file_find(&cg_root, "pids.max") && !cgfs_file_find(b, "pids.max"),
+	ok(cgfs_cft_find(a, "pids.max") && !cgfs_cft_find(&cg_root, "pids.max") && !cgfs_cft_find(b, "pids.max"),
 	   "controller files appear where the parent enables them (never in the root)");
 	bool found = true;
 	const struct cftype *f;
-	for (unsigned i = 0; (f = cgfs_file_at(a, i)); i++) {
+	for (unsigned i = 0; (f = cgfs_cft_at(a, i)); i++) {
 		const char *prefix = strncmp(f->name, "pids.", 5) == 0 ? "pids." : strncmp(f->name, "cpu.", 4) == 0 ? "cpu." :
 				     strncmp(f->name, "memory.", 7) == 0 ? "memory." :
 				     strncmp(f->name, "io.", 3) == 0 ? "io." : "cgroup.";
-		found &= strncmp(f->name, prefix, strlen(prefix)) == 0 && cgfs_file_find(a, f->name) == f;
+		found &= strncmp(f->name, prefix, strlen(prefix)) == 0 && cgfs_cft_find(a, f->name) == f;
 	}
-	ok(found && !cgfs_file_find(a, "cgroup.") && !cgfs_file_find(a, "cgroup") && !cgfs_file_find(a, "pids.maxx") &&
-	   !cgfs_file_find(a, "memory.max") && !cgfs_file_find(a, ".procs") && !cgfs_file_find(a, "cgroup.procs."),
+	ok(found && !cgfs_cft_find(a, "cgroup.") && !cgfs_cft_find(a, "cgroup") && !cgfs_cft_find(a, "pids.maxx") &&
+	   !cgfs_cft_find(a, "memory.max") && !cgfs_cft_find(a, ".procs") && !cgfs_cft_find(a, "cgroup.procs."),
 	   "every file is PREFIX.* and found by name; near misses are not");
 	ok(wr(a, "cgroup.subtree_control", "+pids") == 0 && wr(&cg_root, "cgroup.subtree_control", "-pids") == -EBUSY,
 	   "disabling what a child still passes on: EBUSY");
@@ -480,7 +464,7 @@ static void test_threaded(void)
 	   "a thread root enables threaded controllers only (EOPNOTSUPP)");
 	ok(wr(d, "cgroup.procs", "7") == -EOPNOTSUPP && wr(d, "cgroup.subtree_control", "+pids") == -EOPNOTSUPP,
 	   "a domain invalid cgroup takes no process and no controller: EOPNOTSUPP");
-	ok(is(t, "cgroup.controllers", "pids\n") && cgfs_file_find(t, "pids.max"), "a threaded cgroup sees threaded controllers");
+	ok(is(t, "cgroup.controllers", "pids\n") && cgfs_cft_find(t, "pids.max"), "a threaded cgroup sees threaded controllers");
 	ok(wr(t, "cgroup.subtree_control", "+memory") == -ENOENT && wr(t, "cgroup.subtree_control", "+pids") == 0,
 	   "and can pass on only those");
 	struct cgroup *u = mk(t, "u");
@@ -556,18 +540,22 @@ static void test_controller_hooks(void)
 static void test_pinned_by_pages(void)
 {
 	struct cgroup *a = mk(&cg_root, "a");
-	ok(page_counter_try_charge(&a->memory, 3, NULL), "three pages charged to a");
+	int was_released = released;
+	ok(page_counter_try_charge(&a->memory, 3, NULL) && page_counter_read(&cg_root.memory) >= 3,
+	   "three pages charged to a (and so to the root: the create hook linked the counters)");
 	ok(cg_destroy(a) == 0 && is(&cg_root, "cgroup.stat", "nr_descendants 0\nnr_dying_descendants 1\n"),
 	   "rmdir: it is gone from the tree, but dying while its pages are charged");
 	page_counter_uncharge(&a->memory, 2);
-	cg_uncharged(a);
-	ok(is(&cg_root, "cgroup.stat", "nr_descendants 0\nnr_dying_descendants 1\n"), "two of them freed: still dying");
+	fake_uncharged(a);
+	ok(is(&cg_root, "cgroup.stat", "nr_descendants 0\nnr_dying_descendants 1\n") && released == was_released,
+	   "two of them freed: still dying (kept), not released");
 	page_counter_uncharge(&a->memory, 1);
-	cg_uncharged(a);
-	ok(is(&cg_root, "cgroup.stat", "nr_descendants 0\nnr_dying_descendants 0\n"), "the last one: freed (ASan checks)");
+	fake_uncharged(a);
+	ok(is(&cg_root, "cgroup.stat", "nr_descendants 0\nnr_dying_descendants 0\n") && released == was_released + 1,
+	   "the last one: the keeper lets go, the release hook runs, freed (ASan checks)");
 }
 
-/* ---- memory.stat's format (cgroup/memory_stat.c) ---- */
+/* ---- memory.stat's format (cgroup/controllers/memory_stat.c) ---- */
 
 /* The value after "\nkey " (or at the start) in text, or -1. */
 static long long stat_value(const char *text, const char *key)
@@ -621,7 +609,7 @@ static void test_memory_stat(void)
 static void test_attrs(void)
 {
 	struct cgroup *a = mk(&cg_root, "a");
-	const struct cftype *procs = cgfs_file_find(a, "cgroup.procs"), *max = cgfs_file_find(a, "cgroup.max.depth");
+	const struct cftype *procs = cgfs_cft_find(a, "cgroup.procs"), *max = cgfs_cft_find(a, "cgroup.max.depth");
 	ok(cgfs_may_write(a, procs, 0, 0) && !cgfs_may_write(a, procs, 1000, 1000), "root may write; others may not");
 	ok(cgfs_set_attr(a, procs, 1000, -1, -1) == 0 && cgfs_may_write(a, procs, 1000, 5) && !cgfs_may_write(a, max, 1000, 5),
 	   "chown of one file gives that file only");
@@ -630,7 +618,7 @@ static void test_attrs(void)
 	uint32_t uid, gid;
 	uint16_t mode;
 	cg_lock();
-	cgfs_file_attr(a, max, &uid, &gid, &mode);
+	cgfs_cft_attr(a, max, &uid, &gid, &mode);
 	cg_unlock();
 	ok(uid == 0 && gid == 50 && mode == 0664, "stat shows the changed owner and mode");
 	ok(cgfs_set_attr(a, NULL, 1000, 1000, 0700) == 0 && a->uid == 1000 && a->mode == 0700, "the directory's own");

@@ -1,5 +1,5 @@
-/* Host unit tests for the hierarchical page counter (cgroup/page_counter.c)
- * and the per-CPU charge stock (cgroup/charge_stock.c). Prints TAP.
+/* Host unit tests for the hierarchical page counter (kernel/mm/page_counter.c)
+ * and the per-CPU charge stock (kernel/mm/charge_stock.c). Prints TAP.
  *
  * Expectations come from an independent model: the randomized test tracks
  * the pages each counter was charged directly and predicts every outcome

@@ -87,7 +87,7 @@ static struct group *new_group(struct sched_queue *parent, uint32_t cpu_weight)
 
 	sched_queue_init(&g->q, &g->se);
 	g->q.min_vruntime = g->prev_min = base_vr;
-	sched_entity_init(&g->se, parent, &g->q, sched_weight_from_cgroup(cpu_weight));
+	sched_entity_init(&g->se, parent, &g->q, sched_weight_from_cpu_weight(cpu_weight));
 	return g;
 }
 
@@ -403,23 +403,23 @@ static void teardown(const char *what)
 static void test_weights(void)
 {
 #define L(w) ((uint32_t)(w) << SCHED_LOAD_SHIFT)
-	ok(sched_weight_from_cgroup(100) == SCHED_NICE0_WEIGHT && SCHED_NICE0_WEIGHT == L(1024) &&
-	   sched_weight_from_cgroup(300) == L(3072) &&
-	   sched_weight_from_cgroup(1) == 10486 &&
-	   sched_weight_from_cgroup(0) == 10486 &&
-	   sched_weight_from_cgroup(10) == 104858 &&
-	   sched_weight_from_cgroup(10000) == L(102400) &&
-	   sched_weight_from_cgroup(50000) == L(102400) && sched_weight_from_cgroup(33) == 346030,
+	ok(sched_weight_from_cpu_weight(100) == SCHED_NICE0_WEIGHT && SCHED_NICE0_WEIGHT == L(1024) &&
+	   sched_weight_from_cpu_weight(300) == L(3072) &&
+	   sched_weight_from_cpu_weight(1) == 10486 &&
+	   sched_weight_from_cpu_weight(0) == 10486 &&
+	   sched_weight_from_cpu_weight(10) == 104858 &&
+	   sched_weight_from_cpu_weight(10000) == L(102400) &&
+	   sched_weight_from_cpu_weight(50000) == L(102400) && sched_weight_from_cpu_weight(33) == 346030,
 	   "cpu.weight to weight: x*nice0/100 rounded, clamped to 1..10000");
-	ok(sched_weight_from_cgroup(10) * 1000ull / sched_weight_from_cgroup(1) == 9999,
+	ok(sched_weight_from_cpu_weight(10) * 1000ull / sched_weight_from_cpu_weight(1) == 9999,
 	   "cpu.weight 1:10 keeps its ratio to 0.01%%");
-	ok(sched_cgroup_from_weight(L(1024)) == 100 && sched_cgroup_from_weight(L(335)) == 33 &&
-	   sched_cgroup_from_weight(L(15)) == 1 && sched_cgroup_from_weight(L(88761)) == 8668 &&
-	   sched_cgroup_from_weight(L(3072)) == 300 && sched_cgroup_from_weight(10486) == 1,
+	ok(sched_cpu_weight_from_weight(L(1024)) == 100 && sched_cpu_weight_from_weight(L(335)) == 33 &&
+	   sched_cpu_weight_from_weight(L(15)) == 1 && sched_cpu_weight_from_weight(L(88761)) == 8668 &&
+	   sched_cpu_weight_from_weight(L(3072)) == 300 && sched_cpu_weight_from_weight(10486) == 1,
 	   "weight back to cpu.weight, rounded");
 	bool back = true;
 	for (uint32_t w = 1; w <= 10000; w++)
-		back &= sched_cgroup_from_weight(sched_weight_from_cgroup(w)) == w;
+		back &= sched_cpu_weight_from_weight(sched_weight_from_cpu_weight(w)) == w;
 	ok(back, "every cpu.weight reads back as written");
 	ok(sched_nice_from_weight(L(1024)) == 0 && sched_nice_from_weight(L(335)) == 5 &&
 	   sched_nice_from_weight(L(88761)) == -20 && sched_nice_from_weight(L(15)) == 19 &&
@@ -775,7 +775,7 @@ static void test_set_weight(void)
 
 	/* cpu.weight change of a group while one of its threads runs. */
 	ok(run_until_running(a, true), "%s: a runs", what);
-	sched_set_weight(&g1->se, sched_weight_from_cgroup(300));
+	sched_set_weight(&g1->se, sched_weight_from_cpu_weight(300));
 	check_all();
 	ok(root.load == (3072u + 1024u) << SCHED_LOAD_SHIFT, "%s: root load follows group weight", what);
 	run_expect_shares("G1 w300", 8 * SEC, a, 0.375, a2, 0.375, b, 0.25);
@@ -833,7 +833,7 @@ static void test_chaos(void)
 			check_all();
 		} else if (op < 9) {
 			struct group *gg = g[(rng >> 24) % 6];
-			sched_set_weight(&gg->se, sched_weight_from_cgroup((uint32_t)((rng >> 28) % 1000) + 1));
+			sched_set_weight(&gg->se, sched_weight_from_cpu_weight((uint32_t)((rng >> 28) % 1000) + 1));
 			check_all();
 		} else {
 			tick();

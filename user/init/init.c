@@ -145,7 +145,7 @@ static void start_file_systems(void)
 	static const char *const servers[][2] = {
 		{ "servers/vfs", VFS_NAME }, { "servers/tmpfs", "fs.tmpfs" },
 		{ "servers/devfs", "fs.devfs" }, { "servers/procfs", "fs.proc" },
-		{ "servers/cgroupfs", "fs.cgroup2" },
+		{ "servers/cgfs", "fs.cgroup2" },
 	};
 	for (int i = 0; i < 5; i++)
 		start_server(servers[i][0], 0);

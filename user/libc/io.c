@@ -126,9 +126,9 @@ off_t lseek(int fd, off_t off, int whence)
 int fstat(int fd, struct stat *st)
 {
 	long type = sys_handle_type(fd);
-	if (type == HANDLE_CGFILE) { /* served by the kernel */
+	if (type == HANDLE_CGFS_FILE) { /* served by the kernel */
 		struct k_cgnode n;
-		long r = sys_cgfile_stat(fd, &n);
+		long r = sys_cgfs_fstat(fd, &n);
 		if (r < 0)
 			return (int)__sys_ret(r);
 		memset(st, 0, sizeof(*st));
@@ -166,7 +166,7 @@ int fsync(int fd)
 	long type = sys_handle_type(fd);
 	if (type < 0)
 		return (int)__sys_ret(type);
-	if (type == HANDLE_PIPE || type == HANDLE_CGFILE || type == HANDLE_INOTIFY)
+	if (type == HANDLE_PIPE || type == HANDLE_CGFS_FILE || type == HANDLE_INOTIFY)
 		return (int)__sys_ret(-EINVAL);
 	return (int)__sys_ret(file_call(fd, FILE_FSYNC, 0, 0, NULL, 0, NULL, 0));
 }

@@ -83,7 +83,7 @@ int ftruncate(int fd, off_t len)
 		return (int)__sys_ret(type);
 	if (len < 0 || type == HANDLE_PIPE || type == HANDLE_INOTIFY)
 		return (int)__sys_ret(-EINVAL);
-	if (type == HANDLE_CGFILE) {
+	if (type == HANDLE_CGFS_FILE) {
 		long fl = sys_fd_flags(fd, -1);
 		return (int)__sys_ret(fl < 0 ? fl : (fl & O_ACCMODE) == O_RDONLY ? -EINVAL : 0);
 	}

@@ -1,6 +1,6 @@
 /* Handle rights and the credential checks of the system calls
  * (docs/security.md names a check here for each row). Run as root in a
- * cgroup of its own with the servers up (VFS, tmpfs on /, cgroupfs on
+ * cgroup of its own with the servers up (VFS, tmpfs on /, cgfs on
  * /sys/fs/cgroup). Every check's text starts with "rights.NAME:", the name
  * docs/security.md cites.
  *
@@ -356,9 +356,9 @@ static void test_fds(void)
 
 	/* an open cgroup file: rights by open mode, then fewer */
 	int cf = open("/sys/fs/cgroup/posix_rights/cgroup.procs", O_RDWR);
-	check(cf >= 0, "rights.cgfile_open: our cgroup.procs opens O_RDWR");
+	check(cf >= 0, "rights.cgfs_file_open: our cgroup.procs opens O_RDWR");
 	int cro = open("/sys/fs/cgroup/posix_rights/cgroup.procs", O_RDONLY);
-	want(sys_handle_rights(cro, -1), HANDLE_RIGHTS_BASIC | HANDLE_RIGHT_READ, "rights.cgfile_mode: O_RDONLY gives READ");
+	want(sys_handle_rights(cro, -1), HANDLE_RIGHTS_BASIC | HANDLE_RIGHT_READ, "rights.cgfs_file_mode: O_RDONLY gives READ");
 	int cnw = restricted(cf, HANDLE_RIGHT_READ);
 	/* (not a pid: a kernel that let it through would refuse it, EINVAL) */
 	want(sys_fd_pwrite(cnw, "abc", 3, 0), -EBADF, "rights.fd_pwrite: fd_pwrite without WRITE: EBADF");
@@ -367,8 +367,8 @@ static void test_fds(void)
 	check(sys_fd_pread(cnw, buf, sizeof(buf), 0) > 0, "rights.fd_pread_ok: with READ");
 	want(sys_fd_seek(cnr, 0, 0), 0, "rights.fd_seek: fd_seek of a kernel file needs no right");
 	struct k_cgnode node;
-	want(sys_cgfile_stat(cnr, &node), 0, "rights.cgfile_stat: cgfile_stat needs no right");
-	want(sys_cgfile_stat(p[0], &node), -EBADF, "rights.cgfile_stat_kind: cgfile_stat of a pipe: EBADF");
+	want(sys_cgfs_fstat(cnr, &node), 0, "rights.cgfs_fstat: cgfs_fstat needs no right");
+	want(sys_cgfs_fstat(p[0], &node), -EBADF, "rights.cgfs_fstat_kind: cgfs_fstat of a pipe: EBADF");
 
 	/* inotify: MANAGE for its watches, READ on the watched file */
 	int in = (int)sys_inotify_init1(04000); /* IN_NONBLOCK */

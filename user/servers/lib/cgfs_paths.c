@@ -1,4 +1,4 @@
-/* cgroup2 path requests (cgfs_paths.h): the cgroupfs server's, and the
+/* cgroup2 path requests (cgfs_paths.h): the cgfs server's, and the
  * VFS's own for a cgroup2 mount (one IPC hop less). */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,5 +1,5 @@
 /* cgroup2 path requests over the cgfs_* system calls, shared by the
- * cgroupfs server and the VFS, which serves a cgroup2 mount's path
+ * cgfs server and the VFS, which serves a cgroup2 mount's path
  * requests itself (the cgroup state is the kernel's either way; only
  * directory listings need the server's channels). */
 #ifndef ARBOR_CGFS_PATHS_H
@@ -10,7 +10,7 @@
 #include "fssrv.h"
 
 /* What cgfs_path_request returns for the open of a directory when no
- * open_dir is given: the caller forwards it to the cgroupfs server. */
+ * open_dir is given: the caller forwards it to the cgfs server. */
 #define CGFS_PATHS_FORWARD 1
 
 /* One VFS_* request about r->path in the hierarchy: 0, -errno or

@@ -98,7 +98,7 @@ static long open_read_only(const struct vfs_route *mt, const struct ipc_info *in
 
 /* A request on a cgroup2 mount, path inside it, served by the kernel's
  * cgfs calls; CGFS_PATHS_FORWARD for a directory opened for listing,
- * which the cgroupfs server serves. */
+ * which the cgfs server serves. */
 static long cgroup2_request(struct ipc_msg *m, const struct ipc_info *info, const char *path)
 {
 	struct fs_req r = { .path = path, .uid = info->euid, .gid = info->egid,

@@ -268,7 +268,7 @@ static int show_stat(struct cgroup *cg, struct cgfs_buf *out)
 	return 0;
 }
 
-void cgfs_file_attr(const struct cgroup *cg, const struct cftype *f, uint32_t *uid, uint32_t *gid,
+void cgfs_cft_attr(const struct cgroup *cg, const struct cftype *f, uint32_t *uid, uint32_t *gid,
 		    uint16_t *mode)
 {
 	int c = cg_controller_of_file(f);
@@ -308,7 +308,7 @@ int cgfs_set_attr(struct cgroup *cg, const struct cftype *f, int64_t uid, int64_
 		a = fresh;
 		fresh = NULL;
 		a->cft = f;
-		cgfs_file_attr(cg, f, &a->uid, &a->gid, &a->mode);
+		cgfs_cft_attr(cg, f, &a->uid, &a->gid, &a->mode);
 		a->next = cg->attrs;
 		cg->attrs = a;
 	}
@@ -329,7 +329,7 @@ bool cgfs_may_write(const struct cgroup *cg, const struct cftype *f, uint32_t ui
 	uint16_t mode;
 	if (uid == 0)
 		return true;
-	cgfs_file_attr(cg, f, &o_uid, &o_gid, &mode);
+	cgfs_cft_attr(cg, f, &o_uid, &o_gid, &mode);
 	return uid == o_uid ? (mode & 0200) : gid == o_gid ? (mode & 0020) : (mode & 0002);
 }
 
@@ -432,19 +432,6 @@ static const struct cftype cgfs_core_files[] = {
 	  .show = show_type, .write = write_type },
 };
 
-/* Core files named after a controller: every cgroup has them, whether
- * or not the controller is enabled (Linux: cpu.stat). */
-static const struct cftype cgfs_core_extra[] = {
-	{ .name = "cpu.pressure", .mode = 0644, .flags = CFT_PRESSURE, .show = cgfs_show_cpu_pressure,
-	  .open = &cgfs_trigger_ops },
-	{ .name = "cpu.stat", .mode = 0444, .show = cgfs_show_cpu_stat },
-	{ .name = "cpu.stat.local", .mode = 0444, .show = cgfs_show_cpu_stat_local },
-	{ .name = "io.pressure", .mode = 0644, .flags = CFT_PRESSURE, .show = cgfs_show_io_pressure,
-	  .open = &cgfs_trigger_ops },
-	{ .name = "memory.pressure", .mode = 0644, .flags = CFT_PRESSURE, .show = cgfs_show_memory_pressure,
-	  .open = &cgfs_trigger_ops },
-};
-
 int cgfs_write(struct cgroup *cg, const struct cftype *f, char *text, size_t len, const struct k_cgwriter *w,
 	       void **state)
 {
@@ -464,7 +451,7 @@ int cgfs_write(struct cgroup *cg, const struct cftype *f, char *text, size_t len
 	return f->write(cg, cgfs_strip(text), w);
 }
 
-static bool cgfs_file_present(const struct cgroup *cg, const struct cftype *f)
+static bool cgfs_cft_present(const struct cgroup *cg, const struct cftype *f)
 {
 	bool root = cg->parent == NULL;
 	if ((f->flags & CFT_PRESSURE) && __atomic_load_n(&cg->pressure_off, __ATOMIC_RELAXED))
@@ -472,22 +459,26 @@ static bool cgfs_file_present(const struct cgroup *cg, const struct cftype *f)
 	return !((f->flags & CFT_NOT_ON_ROOT) && root) && !((f->flags & CFT_ONLY_ON_ROOT) && !root);
 }
 
-/* Calls fn for each file cg has, in order (core files, then each
- * available controller's), until it returns true; that file or NULL. */
+/* Calls fn for each file cg has, in order (core files, the controllers'
+ * core files, then each available controller's), until it returns true;
+ * that file or NULL. */
 static const struct cftype *cgfs_files_until(const struct cgroup *cg,
 					     bool (*fn)(const struct cftype *f, void *arg), void *arg)
 {
 	for (unsigned k = 0; k < ARRAY_SIZE(cgfs_core_files); k++)
-		if (cgfs_file_present(cg, &cgfs_core_files[k]) && fn(&cgfs_core_files[k], arg))
+		if (cgfs_cft_present(cg, &cgfs_core_files[k]) && fn(&cgfs_core_files[k], arg))
 			return &cgfs_core_files[k];
-	for (unsigned k = 0; k < ARRAY_SIZE(cgfs_core_extra); k++)
-		if (cgfs_file_present(cg, &cgfs_core_extra[k]) && fn(&cgfs_core_extra[k], arg))
-			return &cgfs_core_extra[k];
+	for (unsigned i = 0; i < cg_nr_controllers; i++) {
+		const struct cg_controller *c = cg_controllers[i];
+		for (unsigned k = 0; k < c->ncore_files; k++)
+			if (cgfs_cft_present(cg, &c->core_files[k]) && fn(&c->core_files[k], arg))
+				return &c->core_files[k];
+	}
 	uint32_t avail = cg_available(cg);
 	for (unsigned i = 0; i < cg_nr_controllers; i++) {
 		const struct cg_controller *c = cg_controllers[i];
 		for (unsigned k = 0; (avail & c->bit) && k < c->nfiles; k++)
-			if (cgfs_file_present(cg, &c->files[k]) && fn(&c->files[k], arg))
+			if (cgfs_cft_present(cg, &c->files[k]) && fn(&c->files[k], arg))
 				return &c->files[k];
 	}
 	return NULL;
@@ -499,7 +490,7 @@ static bool count_down(const struct cftype *f, void *arg)
 	return (*(unsigned *)arg)-- == 0;
 }
 
-const struct cftype *cgfs_file_at(const struct cgroup *cg, unsigned i)
+const struct cftype *cgfs_cft_at(const struct cgroup *cg, unsigned i)
 {
 	return cgfs_files_until(cg, count_down, &i);
 }
@@ -513,7 +504,7 @@ static const struct cftype *find_in(const struct cgroup *cg, const struct cftype
 	for (unsigned k = 0; k < n; k++) {
 		const char *r = files[k].name + plen;
 		if (r[0] == rest[0] && strcmp(r, rest) == 0)
-			return cgfs_file_present(cg, &files[k]) ? &files[k] : NULL;
+			return cgfs_cft_present(cg, &files[k]) ? &files[k] : NULL;
 	}
 	return NULL;
 }
@@ -521,7 +512,7 @@ static const struct cftype *find_in(const struct cgroup *cg, const struct cftype
 /* By prefix first ("cgroup." or an available controller's "NAME."), so
  * a lookup costs a few compares however many files there are: lookups
  * run on every path the cgroup file system resolves. */
-const struct cftype *cgfs_file_find(const struct cgroup *cg, const char *name)
+const struct cftype *cgfs_cft_find(const struct cgroup *cg, const char *name)
 {
 	const char *dot = strchr(name, '.');
 	if (!dot)
@@ -529,9 +520,12 @@ const struct cftype *cgfs_file_find(const struct cgroup *cg, const char *name)
 	size_t plen = (size_t)(dot - name) + 1;
 	if (plen == 7 && memcmp(name, "cgroup.", 7) == 0)
 		return find_in(cg, cgfs_core_files, ARRAY_SIZE(cgfs_core_files), name, plen);
-	for (unsigned k = 0; k < ARRAY_SIZE(cgfs_core_extra); k++)
-		if (strcmp(cgfs_core_extra[k].name, name) == 0)
-			return cgfs_file_present(cg, &cgfs_core_extra[k]) ? &cgfs_core_extra[k] : NULL;
+	for (unsigned i = 0; i < cg_nr_controllers; i++) {
+		const struct cg_controller *c = cg_controllers[i];
+		for (unsigned k = 0; k < c->ncore_files; k++)
+			if (strcmp(c->core_files[k].name, name) == 0)
+				return cgfs_cft_present(cg, &c->core_files[k]) ? &c->core_files[k] : NULL;
+	}
 	uint32_t avail = cg_available(cg);
 	for (unsigned i = 0; i < cg_nr_controllers; i++) {
 		const struct cg_controller *c = cg_controllers[i];

@@ -10,7 +10,7 @@
 #include "abi/errno.h"
 #include "abi/inotify.h"
 #include "abi/poll.h"
-#include "cgfile.h"
+#include "cgfs_file.h"
 #include "cgfs.h"
 #include "heap.h"
 #include "kstring.h"
@@ -129,14 +129,14 @@ long sys_inotify_watch_fd(int ifd, int fd, uint32_t mask)
 	 * descriptor's READ right (-EACCES without, as Linux). */
 	uint32_t have = 0;
 	struct kobj *o = handle_get_rights_of(current_thread()->proc, fd, KOBJ_KINDS_ANY, 0, &r, &have);
-	struct cgfile *f = cgfile_of(o);
+	struct cgfs_file *f = cgfs_file_of(o);
 	r = !o ? -EBADF : !f ? -EOPNOTSUPP : !(have & HANDLE_RIGHT_READ) ? -EACCES : !(mask & IN_ALL_EVENTS) ? -EINVAL : 0;
 	if (!r && (mask & IN_MASK_ADD) && (mask & IN_MASK_CREATE))
 		r = -EINVAL;
 	if (!r) { /* the same file watched again: its watch, as Linux's (one per inode) */
 		struct cgroup *cg;
 		const struct cftype *cft;
-		cgfile_target(f, &cg, &cft);
+		cgfs_file_target(f, &cg, &cft);
 		cg_lock(); /* cg_lock, then the inotify's lock, as cgfs_notify_locked */
 		spin_lock(&in->lock);
 		struct list_head *pos;
@@ -156,7 +156,7 @@ long sys_inotify_watch_fd(int ifd, int fd, uint32_t mask)
 		r = -ENOMEM;
 	if (w) {
 		w->ino = in;
-		cgfile_target(f, &w->cg, &w->cft);
+		cgfs_file_target(f, &w->cg, &w->cft);
 		w->mask = mask & IN_ALL_EVENTS;
 		cg_get(w->cg);
 		spin_lock(&in->lock);

@@ -1,8 +1,8 @@
 /* The cgroup interface files: one table per owner (the core's here;
  * controllers add theirs), each file with Linux's name, mode, read format
  * and write syntax. A write is parsed and validated completely before
- * anything changes. The cgroupfs server reaches them through the cgfs_*
- * system calls (kernel/proc/cgfs.c). */
+ * anything changes. The cgfs server reaches them through the cgfs_*
+ * system calls (cgroup/fs/syscalls.c). */
 #ifndef ARBOR_CGFS_H
 #define ARBOR_CGFS_H
 
@@ -40,7 +40,7 @@ struct cftype;
 
 /* A file whose open descriptors each keep a state of their own, made by
  * a write and living as long as the open file (a pressure trigger, a
- * memory.peak reset). The open file (kernel/proc/cgfile.c) keeps the
+ * memory.peak reset). The open file (cgroup/fs/file.c) keeps the
  * state and calls these. */
 struct cft_open_ops {
 	/* Replaces cftype.write: *state is the open file's state (NULL until
@@ -74,8 +74,8 @@ struct cftype {
  * Files are named PREFIX.REST: "cgroup.*" and the few core files named
  * after a controller (cpu.stat) are the core's, "NAME.*" a controller's
  * (the lookup relies on it; the host tests check it). */
-const struct cftype *cgfs_file_at(const struct cgroup *cg, unsigned i);
-const struct cftype *cgfs_file_find(const struct cgroup *cg, const char *name);
+const struct cftype *cgfs_cft_at(const struct cgroup *cg, unsigned i);
+const struct cftype *cgfs_cft_find(const struct cgroup *cg, const char *name);
 
 /* A write of len bytes of text (NUL at text[len]) to file f of cg: 0 (a
  * zero-length write does nothing), -EINVAL (read-only file, a NUL in the
@@ -86,7 +86,7 @@ int cgfs_write(struct cgroup *cg, const struct cftype *f, char *text, size_t len
 	       void **state);
 
 /* The owner and mode file f of cg has now. cg_lock held. */
-void cgfs_file_attr(const struct cgroup *cg, const struct cftype *f, uint32_t *uid, uint32_t *gid,
+void cgfs_cft_attr(const struct cgroup *cg, const struct cftype *f, uint32_t *uid, uint32_t *gid,
 		    uint16_t *mode);
 /* chown/chmod of file f (NULL: the directory): uid/gid -1 and mode -1
  * leave that part. 0 or -ENOMEM. */
@@ -118,29 +118,19 @@ int cgfs_parse_trigger(const char *text, int *kind, uint64_t *stall_us, uint64_t
 char *cgfs_strip(char *text);
 
 /* File which of cg changed: wake its inotify watchers (the kernel's,
- * kernel/proc/inotify.c). cg_lock held. */
+ * cgroup/fs/inotify.c). cg_lock held. */
 void cgfs_notify_locked(struct cgroup *cg, unsigned which);
 
-/* Process hooks the kernel provides (kernel/proc/cgfs.c). */
+/* The files that act on processes (cgroup/fs/syscalls.c). */
 int cgfs_show_procs(struct cgroup *cg, struct cgfs_buf *out);
 int cgfs_write_procs(struct cgroup *cg, int64_t pid, const struct k_cgwriter *w);
 /* cgroup.threads: the tids of cg's threads; moving one thread (0: the
  * writer's) within its resource domain. */
 int cgfs_show_threads(struct cgroup *cg, struct cgfs_buf *out);
 int cgfs_write_threads(struct cgroup *cg, int64_t tid, const struct k_cgwriter *w);
-/* cpu.stat and cpu.pressure, core files (cgroup/cpu.c: they ask the
- * scheduler). */
-int cgfs_show_cpu_stat(struct cgroup *cg, struct cgfs_buf *out);
-int cgfs_show_cpu_stat_local(struct cgroup *cg, struct cgfs_buf *out);
-int cgfs_show_memory_pressure(struct cgroup *cg, struct cgfs_buf *out);
-int cgfs_show_io_pressure(struct cgroup *cg, struct cgfs_buf *out);
-/* Pressure triggers on an open *.pressure file (cgroup/cpu.c): a write
- * makes one (once per open file; root only); poll reports its firings. */
-extern const struct cft_open_ops cgfs_trigger_ops;
-int cgfs_show_cpu_pressure(struct cgroup *cg, struct cgfs_buf *out);
 /* SIGKILL to every process in cg's subtree (cgroup.kill). */
 void cgfs_kill_subtree(struct cgroup *cg);
-/* cgroup.freeze of cg set to on (kernel/proc/freezer.c). */
+/* cgroup.freeze of cg set to on (cgroup/core/freezer.c). */
 void cgfs_freeze(struct cgroup *cg, bool on);
 
 #endif

@@ -1,4 +1,4 @@
-/* Open cgroup interface files as kernel objects. The cgroupfs server opens
+/* Open cgroup interface files as kernel objects. The cgfs server opens
  * a file for a client (cgfs_open: the checks of the open are the
  * server's) and hands it the handle; from then on read, write, pread,
  * lseek, fstat and poll on that descriptor are served here, without a
@@ -6,7 +6,7 @@
  * file of a removed cgroup still answers (reads work, writes fail with
  * ENODEV, as on Linux), and the opener's ids, which writes to
  * cgroup.procs are checked with. */
-#include "cgfile.h"
+#include "cgfs_file.h"
 #include "abi/errno.h"
 #include "abi/fcntl.h"
 #include "abi/poll.h"
@@ -17,9 +17,9 @@
 #include "proc.h"
 #include "syscall.h"
 
-#define CGFILE_TEXT_MAX 65536
+#define CGFS_FILE_TEXT_MAX 65536
 
-struct cgfile {
+struct cgfs_file {
 	struct kobj obj;
 	struct cgroup *cg;		/* a reference */
 	const struct cftype *cft;
@@ -34,9 +34,9 @@ struct cgfile {
 	void *state;			/* its own (cft->open), or NULL */
 };
 
-static void cgfile_release(struct kobj *o)
+static void cgfs_file_release(struct kobj *o)
 {
-	struct cgfile *f = container_of(o, struct cgfile, obj);
+	struct cgfs_file *f = container_of(o, struct cgfs_file, obj);
 	if (f->state)
 		f->cft->open->release(f->cg, f->state);
 	kfree(f->text);
@@ -44,24 +44,24 @@ static void cgfile_release(struct kobj *o)
 }
 
 /* The change count of f's file (0 for files that never notify). */
-static uint64_t cgfile_seq(const struct cgfile *f)
+static uint64_t cgfs_file_seq(const struct cgfs_file *f)
 {
 	if (!(f->cft->flags & CFT_NOTIFY))
 		return 0;
 	return __atomic_load_n(&f->cg->notify_seq[CFT_NOTIFY_FILE(f->cft)], __ATOMIC_ACQUIRE);
 }
 
-struct cgfile *cgfile_of(struct kobj *o)
+struct cgfs_file *cgfs_file_of(struct kobj *o)
 {
-	return o && o->type == KOBJ_CGFILE ? container_of(o, struct cgfile, obj) : NULL;
+	return o && o->type == KOBJ_CGFS_FILE ? container_of(o, struct cgfs_file, obj) : NULL;
 }
 
-int cgfile_create(struct cgroup *cg, const struct cftype *cft, int flags, uint32_t uid, uint32_t gid)
+int cgfs_file_create(struct cgroup *cg, const struct cftype *cft, int flags, uint32_t uid, uint32_t gid)
 {
 	struct proc *self = current_thread()->proc;
 	/* charged to the opener, though the VFS may open it on its behalf */
 	struct cgroup *payer = memcg_requester();
-	struct cgfile *f = kobj_alloc(sizeof(*f), KOBJ_CGFILE, payer, cgfile_release);
+	struct cgfs_file *f = kobj_alloc(sizeof(*f), KOBJ_CGFS_FILE, payer, cgfs_file_release);
 	cg_put(payer);
 	if (!f)
 		return -ENOMEM;
@@ -71,8 +71,8 @@ int cgfile_create(struct cgroup *cg, const struct cftype *cft, int flags, uint32
 	f->uid = uid;
 	f->gid = gid;
 	f->flags = flags;
-	f->lock = (struct spinlock)SPINLOCK_INIT("cgfile");
-	f->seen_seq = cgfile_seq(f); /* opening counts as having looked */
+	f->lock = (struct spinlock)SPINLOCK_INIT("cgfs file");
+	f->seen_seq = cgfs_file_seq(f); /* opening counts as having looked */
 	int acc = flags & O_ACCMODE; /* the open mode, as rights */
 	uint32_t rights = HANDLE_RIGHTS_BASIC | (acc != O_WRONLY ? HANDLE_RIGHT_READ : 0) |
 			  (acc != O_RDONLY ? HANDLE_RIGHT_WRITE : 0);
@@ -81,10 +81,10 @@ int cgfile_create(struct cgroup *cg, const struct cftype *cft, int flags, uint32
 	return h;
 }
 
-#define CGFILE_SMALL 256	/* most files: formatted and copied on the stack */
+#define CGFS_FILE_SMALL 256	/* most files: formatted and copied on the stack */
 
 /* The file's text as this open file sees it (its own state, if any). */
-static int cgfile_show(struct cgfile *f, struct cgfs_buf *out)
+static int cgfs_file_show(struct cgfs_file *f, struct cgfs_buf *out)
 {
 	const struct cft_open_ops *open = f->cft->open;
 	if (open && open->show)
@@ -96,12 +96,12 @@ static int cgfile_show(struct cgfile *f, struct cgfs_buf *out)
  * cg->notify_seq with each: while it is still seq, the text formatted at
  * seq is what a format would give. A copy of it in small (its length), or -1 if the file
  * must be formatted. */
-static long cgfile_text_unchanged(struct cgfile *f, uint64_t seq, char *small)
+static long cgfs_file_text_unchanged(struct cgfs_file *f, uint64_t seq, char *small)
 {
 	if (!(f->cft->flags & CFT_NOTIFY))
 		return -1;
 	spin_lock(&f->lock);
-	long len = f->text && f->text_seq == seq && f->len <= CGFILE_SMALL ? (long)f->len : -1;
+	long len = f->text && f->text_seq == seq && f->len <= CGFS_FILE_SMALL ? (long)f->len : -1;
 	if (len > 0)
 		memcpy(small, f->text, (size_t)len);
 	spin_unlock(&f->lock);
@@ -110,27 +110,27 @@ static long cgfile_text_unchanged(struct cgfile *f, uint64_t seq, char *small)
 
 /* Formats the file anew into f->text (outside f->lock: show takes the
  * cgroup lock), unless it is unchanged. Small texts reuse the buffer; the
- * old text is freed. A small text is also left in small (CGFILE_SMALL
+ * old text is freed. A small text is also left in small (CGFS_FILE_SMALL
  * bytes: *in_small). The text's length, or -errno. */
-static long cgfile_format(struct cgfile *f, char *small, bool *in_small)
+static long cgfs_file_format(struct cgfs_file *f, char *small, bool *in_small)
 {
-	uint64_t seq = cgfile_seq(f);
+	uint64_t seq = cgfs_file_seq(f);
 	f->seen_seq = seq;
-	long same = cgfile_text_unchanged(f, seq, small);
+	long same = cgfs_file_text_unchanged(f, seq, small);
 	if (same >= 0) {
 		*in_small = true;
 		return same;
 	}
-	struct cgfs_buf out = { .buf = small, .cap = CGFILE_SMALL };
-	long err = cgfile_show(f, &out);
+	struct cgfs_buf out = { .buf = small, .cap = CGFS_FILE_SMALL };
+	long err = cgfs_file_show(f, &out);
 	/* cgfs_printf keeps a byte for its NUL: a text fits if len < cap */
-	while (!err && out.len >= out.cap && out.cap <= CGFILE_TEXT_MAX) {
+	while (!err && out.len >= out.cap && out.cap <= CGFS_FILE_TEXT_MAX) {
 		if (out.buf != small)
 			kfree(out.buf);
-		out.cap = MIN(out.len + 1, (size_t)CGFILE_TEXT_MAX + 1);
+		out.cap = MIN(out.len + 1, (size_t)CGFS_FILE_TEXT_MAX + 1);
 		out.len = 0;
 		out.buf = kmalloc(out.cap);
-		err = out.buf ? cgfile_show(f, &out) : -ENOMEM;
+		err = out.buf ? cgfs_file_show(f, &out) : -ENOMEM;
 	}
 	if (err) {
 		if (out.buf != small)
@@ -138,7 +138,7 @@ static long cgfile_format(struct cgfile *f, char *small, bool *in_small)
 		return err;
 	}
 	size_t len = MIN(out.len, out.cap - 1);
-	char *fresh = out.buf != small ? out.buf : !f->text ? kmalloc(CGFILE_SMALL) : NULL;
+	char *fresh = out.buf != small ? out.buf : !f->text ? kmalloc(CGFS_FILE_SMALL) : NULL;
 	char *old = NULL;
 	if (out.buf == small && !f->text && !fresh)
 		return -ENOMEM;
@@ -146,10 +146,10 @@ static long cgfile_format(struct cgfile *f, char *small, bool *in_small)
 	if (fresh) { /* a large text, or the first small one */
 		old = f->text;
 		f->text = fresh;
-		f->text_cap = fresh == out.buf ? out.cap : CGFILE_SMALL;
+		f->text_cap = fresh == out.buf ? out.cap : CGFS_FILE_SMALL;
 	}
 	if (out.buf == small)
-		memcpy(f->text, small, len); /* every buffer holds CGFILE_SMALL */
+		memcpy(f->text, small, len); /* every buffer holds CGFS_FILE_SMALL */
 	f->len = len;
 	f->text_seq = seq;
 	spin_unlock(&f->lock);
@@ -160,13 +160,13 @@ static long cgfile_format(struct cgfile *f, char *small, bool *in_small)
 }
 
 /* A read at offset at of the text in f->text (advance: the file offset
- * moves past what was read), through chunk_small (CGFILE_SMALL bytes)
+ * moves past what was read), through chunk_small (CGFS_FILE_SMALL bytes)
  * when it fits. */
-static long cgfile_read_text(struct cgfile *f, void *ubuf, size_t len, uint64_t at, bool advance,
+static long cgfs_file_read_text(struct cgfs_file *f, void *ubuf, size_t len, uint64_t at, bool advance,
 			     char *chunk_small)
 {
-	size_t want = MIN(len, (size_t)CGFILE_TEXT_MAX);
-	char *chunk = want <= CGFILE_SMALL ? chunk_small : kmalloc(want);
+	size_t want = MIN(len, (size_t)CGFS_FILE_TEXT_MAX);
+	char *chunk = want <= CGFS_FILE_SMALL ? chunk_small : kmalloc(want);
 	if (!chunk)
 		return -ENOMEM;
 	spin_lock(&f->lock);
@@ -181,7 +181,7 @@ static long cgfile_read_text(struct cgfile *f, void *ubuf, size_t len, uint64_t 
 	return r;
 }
 
-long cgfile_read(struct cgfile *f, void *ubuf, size_t len, int64_t pos)
+long cgfs_file_read(struct cgfs_file *f, void *ubuf, size_t len, int64_t pos)
 {
 	if ((f->flags & O_ACCMODE) == O_WRONLY)
 		return -EBADF;
@@ -191,11 +191,11 @@ long cgfile_read(struct cgfile *f, void *ubuf, size_t len, int64_t pos)
 		return -EFAULT;
 	if (__atomic_load_n(&f->cg->dead, __ATOMIC_RELAXED))
 		return -ENODEV;	/* Linux: kernfs refuses every file of a removed cgroup */
-	char small[CGFILE_SMALL];
+	char small[CGFS_FILE_SMALL];
 	uint64_t at = pos >= 0 ? (uint64_t)pos : f->off;
 	if (at == 0 || !f->text) { /* a read from the start sees the state now */
 		bool in_small = false;
-		long r = cgfile_format(f, small, &in_small);
+		long r = cgfs_file_format(f, small, &in_small);
 		if (r < 0)
 			return r;
 		/* The usual read, of a small file from its start: the text
@@ -210,13 +210,13 @@ long cgfile_read(struct cgfile *f, void *ubuf, size_t len, int64_t pos)
 			return n && copy_to_user(ubuf, small, n) ? -EFAULT : (long)n;
 		}
 	}
-	return cgfile_read_text(f, ubuf, len, at, pos < 0, small);
+	return cgfs_file_read_text(f, ubuf, len, at, pos < 0, small);
 }
 
 /* Installs the state a write made, unless a racing write made one first:
  * then the new one goes (and a second trigger is EBUSY). The state is
  * made outside f->lock, a leaf lock. */
-static long cgfile_keep_state(struct cgfile *f, void *state)
+static long cgfs_file_keep_state(struct cgfs_file *f, void *state)
 {
 	spin_lock(&f->lock);
 	bool first = !f->state;
@@ -228,7 +228,7 @@ static long cgfile_keep_state(struct cgfile *f, void *state)
 	return first || !f->cft->open->once ? 0 : -EBUSY;
 }
 
-long cgfile_write(struct cgfile *f, const void *ubuf, size_t len)
+long cgfs_file_write(struct cgfs_file *f, const void *ubuf, size_t len)
 {
 	if ((f->flags & O_ACCMODE) == O_RDONLY)
 		return -EBADF;
@@ -252,12 +252,12 @@ long cgfile_write(struct cgfile *f, const void *ubuf, size_t len)
 	if (!err)
 		err = cgfs_write(f->cg, f->cft, text, len, &w, open ? &state : NULL);
 	if (state != had)
-		err = cgfile_keep_state(f, state);
+		err = cgfs_file_keep_state(f, state);
 	kfree(text);
 	return err < 0 ? err : (long)len;
 }
 
-long cgfile_seek(struct cgfile *f, int64_t off, int whence)
+long cgfs_file_seek(struct cgfs_file *f, int64_t off, int whence)
 {
 	spin_lock(&f->lock);
 	int64_t base = whence == 0 ? 0 : whence == 1 ? (int64_t)f->off : whence == 2 ? (int64_t)f->len : -1;
@@ -266,56 +266,56 @@ long cgfile_seek(struct cgfile *f, int64_t off, int whence)
 	return r;
 }
 
-long cgfile_poll(struct cgfile *f, int events)
+long cgfs_file_poll(struct cgfs_file *f, int events)
 {
 	long r = events & (POLLIN | POLLOUT | POLLRDNORM | POLLWRNORM);
 	if (__atomic_load_n(&f->cg->dead, __ATOMIC_RELAXED))
 		return r | (events & POLLPRI) | POLLERR; /* removed: as kernfs */
-	if ((f->cft->flags & CFT_NOTIFY) && cgfile_seq(f) != f->seen_seq)
+	if ((f->cft->flags & CFT_NOTIFY) && cgfs_file_seq(f) != f->seen_seq)
 		r |= (events & POLLPRI) | POLLERR; /* POLLERR always */
 	if (f->cft->open && f->cft->open->poll)
 		r |= f->cft->open->poll(__atomic_load_n(&f->state, __ATOMIC_ACQUIRE)) & (events | POLLERR);
 	return r;
 }
 
-void cgfile_target(struct cgfile *f, struct cgroup **cg, const struct cftype **cft)
+void cgfs_file_target(struct cgfs_file *f, struct cgroup **cg, const struct cftype **cft)
 {
 	*cg = f->cg;
 	*cft = f->cft;
 }
 
-long cgfile_flags(struct cgfile *f, int set)
+long cgfs_file_flags(struct cgfs_file *f, int set)
 {
 	if (set >= 0)
 		f->flags = (f->flags & O_ACCMODE) | (set & ~O_ACCMODE);
 	return f->flags;
 }
 
-void cgfile_node(struct cgfile *f, struct k_cgnode *n)
+void cgfs_file_node(struct cgfs_file *f, struct k_cgnode *n)
 {
 	unsigned i = 0;
-	while (cgfs_file_at(f->cg, i) && cgfs_file_at(f->cg, i) != f->cft)
+	while (cgfs_cft_at(f->cg, i) && cgfs_cft_at(f->cg, i) != f->cft)
 		i++;
 	uint16_t mode;
 	memset(n, 0, sizeof(*n));
 	n->kind = CGFS_FILE;
 	cg_lock();
-	cgfs_file_attr(f->cg, f->cft, &n->uid, &n->gid, &mode);
+	cgfs_cft_attr(f->cg, f->cft, &n->uid, &n->gid, &mode);
 	cg_unlock();
 	n->mode = mode;
 	n->ino = (f->cg->id << 8) | (i + 1);
 	strlcpy(n->name, f->cft->name, sizeof(n->name));
 }
 
-long sys_cgfile_stat(int h, struct k_cgnode *unode)
+long sys_cgfs_fstat(int h, struct k_cgnode *unode)
 {
-	struct kobj *o = handle_get(current_thread()->proc, h, KOBJ_CGFILE);
+	struct kobj *o = handle_get(current_thread()->proc, h, KOBJ_CGFS_FILE);
 	if (!o)
 		return -EBADF;
 	struct k_cgnode *n = kmalloc(sizeof(*n));
 	long r = n ? 0 : -ENOMEM;
 	if (n) {
-		cgfile_node(cgfile_of(o), n);
+		cgfs_file_node(cgfs_file_of(o), n);
 		r = copy_to_user(unode, n, sizeof(*n)) ? -EFAULT : 0;
 	}
 	kfree(n);

@@ -1,6 +1,7 @@
-/* cgroupfs: the cgroup2 file system. The hierarchy and every interface
- * file live in the kernel (cgroup/cgfs_core.c); this server translates
- * file-system requests into the cgfs_* system calls and back:
+/* The cgfs server: the cgroup file system (cgfs, mount type cgroup2).
+ * The hierarchy and every interface file live in the kernel (cgroup/;
+ * the files in cgroup/fs); this server translates file-system requests
+ * into the cgfs_* system calls and back:
  *
  *   mkdir/rmdir            create/remove a cgroup (needs write access to
  *                          the parent directory; the new one is the
@@ -31,7 +32,7 @@ struct cg_open {
 	char *path;		/* the directory, inside the hierarchy */
 };
 
-static long cgroupfs_open_dir(const struct fs_req *r, int flags)
+static long cgfs_open_dir(const struct fs_req *r, int flags)
 {
 	struct cg_open *o = malloc(sizeof(*o));
 	char *path = strdup(r->path);
@@ -47,12 +48,12 @@ static long cgroupfs_open_dir(const struct fs_req *r, int flags)
 	return fssrv_file_give(f);
 }
 
-static long cgroupfs_path(const struct fs_req *r, struct ipc_msg *m)
+static long cgfs_path(const struct fs_req *r, struct ipc_msg *m)
 {
-	return cgfs_path_request(r, m, cgroupfs_open_dir);
+	return cgfs_path_request(r, m, cgfs_open_dir);
 }
 
-static long cgroupfs_readdir(struct fs_file *f, struct ipc_msg *m)
+static long cgfs_readdir(struct fs_file *f, struct ipc_msg *m)
 {
 	const struct cg_open *o = f->node;
 	struct k_cgnode n;
@@ -69,7 +70,7 @@ static long cgroupfs_readdir(struct fs_file *f, struct ipc_msg *m)
 	return fssrv_put_dirent(m, n.ino, n.kind == CGFS_DIR ? DT_DIR : DT_REG, n.name, (uint64_t)next + 2);
 }
 
-static long cgroupfs_file(struct fs_file *f, struct ipc_msg *m, const struct ipc_info *info)
+static long cgfs_file(struct fs_file *f, struct ipc_msg *m, const struct ipc_info *info)
 {
 	(void)info;
 	const struct cg_open *o = f->node;
@@ -89,7 +90,7 @@ static long cgroupfs_file(struct fs_file *f, struct ipc_msg *m, const struct ipc
 		cgfs_fill_stat(&n, &st);
 		return sys_ipc_write(0, &st, sizeof(st)) == sizeof(st) ? 0 : -EFAULT;
 	case FILE_READDIR:
-		return cgroupfs_readdir(f, m);
+		return cgfs_readdir(f, m);
 	case FILE_POLL:
 		return (short)m->w[0] & (POLLIN | POLLOUT | POLLRDNORM | POLLWRNORM);
 	default:
@@ -97,22 +98,22 @@ static long cgroupfs_file(struct fs_file *f, struct ipc_msg *m, const struct ipc
 	}
 }
 
-static void cgroupfs_release(struct fs_file *f)
+static void cgfs_release(struct fs_file *f)
 {
 	struct cg_open *o = f->node;
 	free(o->path);
 	free(o);
 }
 
-static const struct fs_type cgroupfs_type = {
+static const struct fs_type cgfs_type = {
 	.name = "cgroup2",
 	.mount = fssrv_mount_single, /* one hierarchy, whatever the mount */
-	.path = cgroupfs_path,
-	.file = cgroupfs_file,
-	.release = cgroupfs_release,
+	.path = cgfs_path,
+	.file = cgfs_file,
+	.release = cgfs_release,
 };
 
 int main(void)
 {
-	return fssrv_main(&cgroupfs_type);
+	return fssrv_main(&cgfs_type);
 }

@@ -31,7 +31,7 @@ enum memcg_event {
 	MEMCG_NR_EVENTS
 };
 
-/* The memory controller's state in every cgroup (cgroup/memory.c). */
+/* The memory controller's state in every cgroup (cgroup/controllers/memory.c). */
 struct memory_state {
 	/* pages (or events) of each kind charged at this level; signed: a
 	 * dying cgroup's late changes may briefly take one below 0 */

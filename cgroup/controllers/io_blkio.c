@@ -1,6 +1,6 @@
 /* The io controller's calls for disk drivers (the block layer in each
  * driver process enforces io.max and reports what it did; the kernel
- * keeps the cgroup state, cgroup/io.h). Driver capability only: a client
+ * keeps the cgroup state, cgroup/controllers/io.h). Driver capability only: a client
  * could otherwise charge other cgroups or lift its own throttling. */
 #include "abi/blk.h"
 #include "abi/errno.h"

@@ -1,11 +1,12 @@
-/* Controllers: each is one file (cgroup/NAME.c) with one struct
+/* Controllers: each is one file (cgroup/controllers/NAME.c) with one struct
  * cg_controller: its interface files, the state it keeps per cgroup and
- * the callbacks the core calls. The registry (cgroup/registry.c) lists
+ * the callbacks the core calls. The registry (cgroup/controllers/registry.c) lists
  * them in Linux's subsystem order, which is the order cgroup.controllers
  * shows. A controller's files appear in a cgroup when the controller is in
- * its parent's cgroup.subtree_control. (The cpu and memory accounting the
- * scheduler and the page allocator need on every switch and every page
- * are built into struct cgroup itself.) */
+ * its parent's cgroup.subtree_control. (The parts of a cgroup that the
+ * scheduler and the page allocator reach on every switch and every page
+ * are embedded in struct cgroup itself; the controller that is their
+ * interface sets them up in its create hook.) */
 #ifndef ARBOR_CG_CONTROLLER_H
 #define ARBOR_CG_CONTROLLER_H
 
@@ -17,12 +18,32 @@ struct cg_controller {
 	bool threaded;			/* allowed inside threaded subtrees */
 	const struct cftype *files;
 	unsigned nfiles;
+	/* Files every cgroup has, whether or not the controller is enabled
+	 * (Linux's cpu.stat and the *.pressure files, which the cpu
+	 * controller, the scheduler's interface, serves). Listed after the
+	 * core's cgroup.* files, in registry order. */
+	const struct cftype *core_files;
+	unsigned ncore_files;
 	/* Its state in every cgroup: state_size zeroed bytes (0: none) that
 	 * state_init (optional) fills in; freed with the cgroup. */
 	size_t state_size;
 	void (*state_init)(void *state);
 	/* Frees what the state points to (optional), before the state goes. */
 	void (*state_free)(void *state);
+	/* cg was just made (the root too), its state allocated, cg->parent
+	 * set and linked, not yet visible to lookups: set up the controller's
+	 * owner's part embedded in struct cgroup (cg_lock held; must not
+	 * sleep or fail). Optional. */
+	void (*create)(struct cgroup *cg);
+	/* cg lost its last reference: whether the controller keeps it
+	 * (dying, in the tree's counts) a while longer, as memory does for
+	 * pages still charged to it; if so it calls cg_unkept(cg) exactly
+	 * once when done. At most one controller has this hook (a second
+	 * would need a count: cg_registry_init refuses it). Optional. */
+	bool (*keep)(struct cgroup *cg);
+	/* cg is being freed, before its state goes: let go of what the
+	 * state holds on to. Optional. */
+	void (*release)(struct cgroup *cg);
 	/* cg was removed (rmdir): let go of what must not outlive that. */
 	void (*offline)(struct cgroup *cg);
 	/* The parent stopped passing the controller on to cg: its knobs go
@@ -58,6 +79,13 @@ void cg_registry_init(void);
  * allocated); freed with it. */
 int cg_states_alloc(struct cgroup *cg);
 void cg_states_free(struct cgroup *cg);
+/* Every controller's create hook, for a cgroup just made. cg_lock held
+ * (not for the root, at boot). */
+void cg_controllers_create(struct cgroup *cg);
+/* Whether a controller keeps cg past its last reference (keep hooks). */
+bool cg_controllers_keep(struct cgroup *cg);
+/* Every controller's release hook, for a cgroup being freed. */
+void cg_controllers_release(struct cgroup *cg);
 /* Every controller's offline hook, for a cgroup just removed. */
 void cg_controllers_offline(struct cgroup *cg);
 /* The disable hooks of the controllers in mask, for each child of

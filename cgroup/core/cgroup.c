@@ -2,9 +2,9 @@
  * needs now): one root; every cgroup has a name unique among its siblings;
  * a cgroup can be removed only when it has no live threads and no children;
  * a removed cgroup lives on while references remain (for example a zombie
- * that still points at it) but takes no new members. Its scheduling
- * entity sits in the parent's run queue with a weight derived from
- * cpu.weight; its page counter charges into the parent's. */
+ * that still points at it) but takes no new members. The parts other
+ * owners keep in it (the scheduler's group, the page counter) are set up
+ * by the controllers' create hooks (controller.h), not here. */
 #include "cgroup.h"
 #include "cgfs.h"
 #include "controller.h"
@@ -14,8 +14,7 @@
 #include "panic.h"
 #include "spinlock.h"
 
-static struct sched_psi cg_root_psi; /* the scheduler counts pressure from the first thread */
-struct cgroup cg_root = { .psi = &cg_root_psi };
+struct cgroup cg_root;
 _Static_assert(sizeof(struct cgroup) <= 1024, "a cgroup is one 1 KiB heap object (<= 2 KiB each, with its states)");
 static struct spinlock cg_tree_lock = SPINLOCK_INIT("cgroup");
 static uint64_t cg_next_id = 1;
@@ -54,19 +53,10 @@ static void cg_init_common(struct cgroup *cg, struct cgroup *parent)
 	cg->level = parent ? parent->level + 1 : 0;
 	cg->refcount = 1;
 	cg->id = cg_next_id++;
-	cg->cpu_shares = sched_weight_from_cgroup(CG_WEIGHT_DEFAULT);
-	cg->cpu_bw.quota = SCHED_QUOTA_MAX;
-	cg->cpu_bw.period = 100000000; /* 100 ms, Linux's default */
-	list_init(&cg->cpu_bw.link);
 	cg->max_depth = cg->max_descendants = CG_MAX_UNLIMITED;
 	cg->mode = 0755;
 	/* A child of a frozen cgroup starts frozen (empty, so frozen at once). */
 	cg->e_freeze = cg->frozen = parent && parent->e_freeze;
-	page_counter_init(&cg->memory, parent ? &parent->memory : NULL);
-	sched_queue_init(&cg->rq, parent ? &cg->se : NULL);
-	if (parent)
-		sched_entity_init(&cg->se, &parent->rq, &cg->rq,
-				  cg->cpu_shares);
 }
 
 void cg_init(void)
@@ -77,6 +67,7 @@ void cg_init(void)
 	cg_registry_init();
 	if (cg_states_alloc(&cg_root))
 		panic("no memory for the root cgroup's controller state");
+	cg_controllers_create(&cg_root);
 }
 
 /* The length of a valid name (one pass), 0 for an invalid one: empty,
@@ -215,7 +206,8 @@ int cg_create(struct cgroup *parent, const char *name, struct cgroup **out)
 	if (!err) {
 		cg_init_common(cg, parent);
 		cg->name = copy;
-		sched_cg_link(parent, cg);
+		list_add_tail(&cg->sibling, &parent->children);
+		cg_controllers_create(cg);
 		rb_insert(&parent->children_by_name, &cg->name_node, cg_name_less);
 		rb_insert(&parent->children_by_id, &cg->id_node, cg_id_less);
 		parent->nr_children++;
@@ -245,7 +237,7 @@ int cg_destroy(struct cgroup *cg)
 	int err = cg->dead ? -ENOENT : (cg->nr_threads || cg->nr_children) ? -EBUSY : 0;
 	if (!err) {
 		cg->dead = true;
-		sched_cg_unlink(cg);
+		list_del(&cg->sibling);
 		rb_erase(&cg->parent->children_by_name, &cg->name_node);
 		rb_erase(&cg->parent->children_by_id, &cg->id_node);
 		cg->parent->nr_children--;
@@ -283,7 +275,7 @@ static struct cgroup *cg_free(struct cgroup *cg)
 	 * anywhere, the scheduler's thread reaping included. */
 	for (struct cgroup *a = parent; a; a = a->parent)
 		__atomic_sub_fetch(&a->nr_dying_descendants, 1, __ATOMIC_RELAXED);
-	cg_memory_release(cg);
+	cg_controllers_release(cg);
 	cg_states_free(cg);
 	if (cg->name != cg->name_buf)
 		kfree(cg->name);
@@ -291,33 +283,18 @@ static struct cgroup *cg_free(struct cgroup *cg)
 	return parent;
 }
 
-/* Pages still charged to cg (each remembers its cgroup and uncharges it
- * when freed) keep it: it stays dying until the last is uncharged
- * (cg_uncharged). Linux's page references to their memcg do the same. */
-static bool cg_pinned_by_pages(struct cgroup *cg)
-{
-	cg_memory_drain(cg); /* stocked charges are not pages */
-	if (page_counter_read(&cg->memory) == 0)
-		return false;
-	__atomic_store_n(&cg->mem_pinned, true, __ATOMIC_RELEASE);
-	/* the last page may have gone meanwhile: whoever clears the flag frees */
-	return page_counter_read(&cg->memory) != 0 ||
-	       !__atomic_exchange_n(&cg->mem_pinned, false, __ATOMIC_ACQ_REL);
-}
-
 void cg_put(struct cgroup *cg)
 {
 	while (cg && cg != &cg_root && __atomic_sub_fetch(&cg->refcount, 1, __ATOMIC_ACQ_REL) == 0) {
-		if (cg_pinned_by_pages(cg))
-			return;
+		if (cg_controllers_keep(cg))
+			return; /* dying until the keeper calls cg_unkept */
 		cg = cg_free(cg); /* a child held a reference on its parent */
 	}
 }
 
-void cg_uncharged(struct cgroup *cg)
+void cg_unkept(struct cgroup *cg)
 {
-	if (page_counter_read(&cg->memory) == 0 && __atomic_exchange_n(&cg->mem_pinned, false, __ATOMIC_ACQ_REL))
-		cg_put(cg_free(cg));
+	cg_put(cg_free(cg));
 }
 
 static void cg_path_put(char *buf, size_t len, size_t pos, const char *s, size_t n)

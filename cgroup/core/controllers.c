@@ -1,14 +1,36 @@
-/* The hooks that run every registered controller (cgroup/registry.c). */
+/* The hooks that run every registered controller (cgroup/controllers/registry.c). */
 #include "controller.h"
 #include "abi/errno.h"
 #include "heap.h"
+#include "panic.h"
 
 _Static_assert(CG_CONTROLLERS_MAX <= 32, "controller bits fit a word");
 
+/* The hooks that run at every mkdir, rmdir and free, gathered at boot in
+ * registry order, so those paths call them without visiting the
+ * controllers that have none. */
+typedef void (*cg_hook_fn)(struct cgroup *cg);
+static cg_hook_fn cg_create_fns[CG_CONTROLLERS_MAX], cg_release_fns[CG_CONTROLLERS_MAX],
+	cg_offline_fns[CG_CONTROLLERS_MAX];
+static unsigned cg_nr_create, cg_nr_release, cg_nr_offline;
+static bool (*cg_keep_fn)(struct cgroup *cg);
+
 void cg_registry_init(void)
 {
-	for (unsigned i = 0; i < cg_nr_controllers; i++)
-		cg_controllers[i]->bit = CG_BIT(i);
+	for (unsigned i = 0; i < cg_nr_controllers; i++) {
+		struct cg_controller *c = cg_controllers[i];
+		c->bit = CG_BIT(i);
+		if (c->create)
+			cg_create_fns[cg_nr_create++] = c->create;
+		if (c->release)
+			cg_release_fns[cg_nr_release++] = c->release;
+		if (c->offline)
+			cg_offline_fns[cg_nr_offline++] = c->offline;
+		if (c->keep && cg_keep_fn)
+			panic("two controllers keep cgroups: keep needs a count");
+		if (c->keep)
+			cg_keep_fn = c->keep;
+	}
 }
 
 #define CG_STATE_ALIGN 16
@@ -18,24 +40,17 @@ static size_t cg_state_span(const struct cg_controller *c)
 	return (c->state_size + CG_STATE_ALIGN - 1) & ~(size_t)(CG_STATE_ALIGN - 1);
 }
 
-#define CG_PSI_SPAN ((sizeof(struct sched_psi) + CG_STATE_ALIGN - 1) & ~(size_t)(CG_STATE_ALIGN - 1))
-
-/* The cgroup's pressure state (unless it has one: the root's is static)
- * and every controller's state, in one block: one allocation per mkdir,
- * not one per controller. */
+/* Every controller's state, in one block: one allocation per mkdir, not
+ * one per controller. */
 int cg_states_alloc(struct cgroup *cg)
 {
-	size_t total = cg->psi ? 0 : CG_PSI_SPAN;
+	size_t total = 0;
 	for (unsigned i = 0; i < cg_nr_controllers; i++)
 		total += cg_state_span(cg_controllers[i]);
 	char *block = total ? kzalloc(total) : NULL;
 	if (total && !block)
 		return -ENOMEM;
 	cg->state_block = block;
-	if (!cg->psi) {
-		cg->psi = (struct sched_psi *)block;
-		block += CG_PSI_SPAN;
-	}
 	for (unsigned i = 0; i < cg_nr_controllers; i++) {
 		const struct cg_controller *c = cg_controllers[i];
 		if (!c->state_size)
@@ -55,17 +70,31 @@ void cg_states_free(struct cgroup *cg)
 			cg_controllers[i]->state_free(cg->cstate[i]);
 		cg->cstate[i] = NULL;
 	}
-	if ((void *)cg->psi == cg->state_block)
-		cg->psi = NULL;
 	kfree(cg->state_block);
 	cg->state_block = NULL;
 }
 
+void cg_controllers_create(struct cgroup *cg)
+{
+	for (unsigned i = 0; i < cg_nr_create; i++)
+		cg_create_fns[i](cg);
+}
+
+bool cg_controllers_keep(struct cgroup *cg)
+{
+	return cg_keep_fn && cg_keep_fn(cg);
+}
+
+void cg_controllers_release(struct cgroup *cg)
+{
+	for (unsigned i = 0; i < cg_nr_release; i++)
+		cg_release_fns[i](cg);
+}
+
 void cg_controllers_offline(struct cgroup *cg)
 {
-	for (unsigned i = 0; i < cg_nr_controllers; i++)
-		if (cg_controllers[i]->offline)
-			cg_controllers[i]->offline(cg);
+	for (unsigned i = 0; i < cg_nr_offline; i++)
+		cg_offline_fns[i](cg);
 }
 
 void cg_controllers_disable(struct cgroup *parent, uint32_t mask)

@@ -11,19 +11,27 @@
  * cpu.max "$MAX $PERIOD" (µs; default "max 100000") limits the subtree to
  * MAX per PERIOD, enforced by the scheduler along the whole path
  * (kernel/sched/bandwidth.c); cpu.max.burst lets unused time carry over.
- * The controller is threaded. cpu.stat is a core file (every cgroup,
- * enabled or not): usage, user, system and nice time of the subtree. Its
- * weight lives in struct cgroup, where the scheduler reads it on every
- * switch. Kernel only (it calls the scheduler): the host tests link a
- * registry without it. */
+ * The controller is threaded. cpu.stat, cpu.stat.local and the three
+ * *.pressure files are its core files (every cgroup has them, enabled or
+ * not): usage, user, system and nice time of the subtree, and pressure.
+ *
+ * The state behind all this is the scheduler's group (sched_group.h),
+ * embedded in struct cgroup where the scheduler reaches it on every
+ * switch; this file only translates files to the scheduler's calls. Its
+ * create hook makes the group, giving it this controller's per-cgroup
+ * state as the group's pressure record; rmdir takes it offline. Kernel
+ * only (it calls the scheduler): the host tests link a registry without
+ * it. */
 #include "controller.h"
 #include "abi/errno.h"
 #include "abi/poll.h"
 #include "kstring.h"
 #include "sched.h"
-#include "sched_fair.h"
+#include "sched_group.h"
 
 #define US 1000ull
+
+extern struct cg_controller cg_cpu;
 #define CPU_PERIOD_MIN_US 1000ull	/* Linux's bounds for a period ... */
 #define CPU_PERIOD_MAX_US 1000000ull
 #define CPU_QUOTA_MIN_US 1000ull	/* ... and for a quota */
@@ -43,7 +51,8 @@ static int cpu_parse_u64(const char *text, uint64_t *out)
 
 static int cpu_show_weight(struct cgroup *cg, struct cgfs_buf *out)
 {
-	cgfs_printf(out, "%u\n", cg->cpu_idle ? 0 : sched_cgroup_from_weight(cg->cpu_shares));
+	const struct sched_group *g = &cg->sched;
+	cgfs_printf(out, "%u\n", sched_group_idle(g) ? 0 : sched_cpu_weight_from_weight(sched_group_weight(g)));
 	return 0;
 }
 
@@ -54,12 +63,14 @@ static int cpu_write_weight(struct cgroup *cg, char *text, const struct k_cgwrit
 	int err = cpu_parse_u64(text, &v);
 	if (err)
 		return err;
-	return v > CG_WEIGHT_MAX ? -ERANGE : sched_cg_set_weight(cg, (uint32_t)v);
+	if (v < CG_WEIGHT_MIN || v > CG_WEIGHT_MAX)
+		return -ERANGE;
+	return sched_group_set_weight(&cg->sched, sched_weight_from_cpu_weight((uint32_t)v));
 }
 
 static int cpu_show_weight_nice(struct cgroup *cg, struct cgfs_buf *out)
 {
-	cgfs_printf(out, "%d\n", sched_nice_from_weight(cg->cpu_shares));
+	cgfs_printf(out, "%d\n", sched_nice_from_weight(sched_group_weight(&cg->sched)));
 	return 0;
 }
 
@@ -68,12 +79,12 @@ static int cpu_write_weight_nice(struct cgroup *cg, char *text, const struct k_c
 	int64_t nice;
 	(void)w;
 	int err = cgfs_parse_range(text, SCHED_NICE_MIN, SCHED_NICE_MAX, &nice);
-	return err ? err : sched_cg_set_shares(cg, sched_weight_from_nice((int)nice));
+	return err ? err : sched_group_set_weight(&cg->sched, sched_weight_from_nice((int)nice));
 }
 
 static int cpu_show_idle(struct cgroup *cg, struct cgfs_buf *out)
 {
-	cgfs_printf(out, "%d\n", cg->cpu_idle);
+	cgfs_printf(out, "%d\n", sched_group_idle(&cg->sched));
 	return 0;
 }
 
@@ -86,13 +97,13 @@ static int cpu_write_idle(struct cgroup *cg, char *text, const struct k_cgwriter
 		return err;
 	if (v != 0 && v != 1)
 		return -EINVAL; /* Linux: only 0 and 1 */
-	return sched_cg_set_idle(cg, v == 1);
+	return sched_group_set_idle(&cg->sched, v == 1);
 }
 
 static int cpu_show_max(struct cgroup *cg, struct cgfs_buf *out)
 {
 	struct sched_bandwidth b;
-	sched_cg_bandwidth(cg, &b);
+	sched_group_bandwidth(&cg->sched, &b);
 	if (b.quota == SCHED_QUOTA_MAX)
 		cgfs_printf(out, "max %llu\n", (unsigned long long)(b.period / US));
 	else
@@ -115,7 +126,7 @@ static int cpu_apply_max(struct cgroup *cg, uint64_t quota, uint64_t period, uin
 {
 	if (!cpu_max_valid(quota, period, burst))
 		return -EINVAL;
-	return sched_cg_set_max(cg, quota == UINT64_MAX ? SCHED_QUOTA_MAX : quota * US, period * US, burst * US);
+	return sched_group_set_max(&cg->sched, quota == UINT64_MAX ? SCHED_QUOTA_MAX : quota * US, period * US, burst * US);
 }
 
 /* "$MAX [$PERIOD]": one token changes only the quota. Anything else,
@@ -124,7 +135,7 @@ static int cpu_write_max(struct cgroup *cg, char *text, const struct k_cgwriter 
 {
 	struct sched_bandwidth b;
 	(void)w;
-	sched_cg_bandwidth(cg, &b);
+	sched_group_bandwidth(&cg->sched, &b);
 	uint64_t quota, period = b.period / US;
 	char *sp = strchr(text, ' ');
 	if (!sp)
@@ -145,7 +156,7 @@ static int cpu_write_max(struct cgroup *cg, char *text, const struct k_cgwriter 
 static int cpu_show_burst(struct cgroup *cg, struct cgfs_buf *out)
 {
 	struct sched_bandwidth b;
-	sched_cg_bandwidth(cg, &b);
+	sched_group_bandwidth(&cg->sched, &b);
 	cgfs_printf(out, "%llu\n", (unsigned long long)(b.burst / US));
 	return 0;
 }
@@ -157,17 +168,21 @@ static int cpu_write_burst(struct cgroup *cg, char *text, const struct k_cgwrite
 	(void)w;
 	if (cpu_parse_u64(text, &burst))
 		return -EINVAL;
-	sched_cg_bandwidth(cg, &b);
+	sched_group_bandwidth(&cg->sched, &b);
 	uint64_t quota = b.quota == SCHED_QUOTA_MAX ? UINT64_MAX : b.quota / US;
 	return cpu_apply_max(cg, quota, b.period / US, burst);
 }
 
-static void cpu_offline(struct cgroup *cg)
+/* The group of a new cgroup, below its parent's (cg_lock held). */
+static void cpu_create(struct cgroup *cg)
 {
-	sched_cg_bw_release(cg);
+	sched_group_init(&cg->sched, cg->parent ? &cg->parent->sched : NULL, cg_state(cg, &cg_cpu));
 }
 
-extern struct cg_controller cg_cpu;
+static void cpu_offline(struct cgroup *cg)
+{
+	sched_group_offline(&cg->sched);
+}
 
 /* Linux shows cpu's own statistics where the controller has state: in
  * the root, and where the parent enables it. */
@@ -181,17 +196,17 @@ static bool cpu_has_state(struct cgroup *cg)
 
 /* Usage, user, system and nice time; with the controller enabled for cg,
  * the bandwidth statistics too (as Linux shows them). */
-int cgfs_show_cpu_stat(struct cgroup *cg, struct cgfs_buf *out)
+static int cpu_show_stat(struct cgroup *cg, struct cgfs_buf *out)
 {
 	uint64_t user, sys;
-	sched_cg_cputime(cg, &user, &sys);
+	sched_group_cputime(&cg->sched, &user, &sys);
 	cgfs_printf(out, "usage_usec %llu\nuser_usec %llu\nsystem_usec %llu\nnice_usec %llu\n",
 		    (unsigned long long)((user + sys) / US), (unsigned long long)(user / US),
-		    (unsigned long long)(sys / US), (unsigned long long)(sched_cg_nice_ns(cg) / US));
+		    (unsigned long long)(sys / US), (unsigned long long)(sched_group_nice_ns(&cg->sched) / US));
 	if (!cpu_has_state(cg))
 		return 0;
 	struct sched_bandwidth b;
-	sched_cg_bandwidth(cg, &b);
+	sched_group_bandwidth(&cg->sched, &b);
 	cgfs_printf(out, "nr_periods %llu\nnr_throttled %llu\nthrottled_usec %llu\nnr_bursts %llu\nburst_usec %llu\n",
 		    (unsigned long long)b.nr_periods, (unsigned long long)b.nr_throttled,
 		    (unsigned long long)(b.throttled_ns / US), (unsigned long long)b.nr_bursts,
@@ -200,24 +215,24 @@ int cgfs_show_cpu_stat(struct cgroup *cg, struct cgfs_buf *out)
 }
 
 /* The time cg was throttled, by its own cpu.max or an ancestor's. */
-int cgfs_show_cpu_stat_local(struct cgroup *cg, struct cgfs_buf *out)
+static int cpu_show_stat_local(struct cgroup *cg, struct cgfs_buf *out)
 {
 	struct sched_bandwidth b;
 	if (!cpu_has_state(cg))
 		return 0;
-	sched_cg_bandwidth(cg, &b);
+	sched_group_bandwidth(&cg->sched, &b);
 	cgfs_printf(out, "throttled_usec %llu\n", (unsigned long long)(b.local_ns / US));
 	return 0;
 }
 
 /* Linux's format: "some avg10=A.BB avg60=... avg300=... total=USEC", and
  * the same for "full"; base: PSI_CPU_SOME or PSI_MEM_SOME. */
-static void cgfs_show_pressure(struct cgroup *cg, struct cgfs_buf *out, int base)
+static void cpu_show_pressure_of(struct cgroup *cg, struct cgfs_buf *out, int base)
 {
 	static const char *const kind[2] = { "some", "full" };
 	static const char *const span[3] = { "avg10", "avg60", "avg300" };
 	struct sched_psi p;
-	sched_cg_pressure(cg, &p);
+	sched_group_pressure(&cg->sched, &p);
 	for (int k = 0; k < 2; k++) {
 		cgfs_printf(out, "%s", kind[k]);
 		for (int i = 0; i < 3; i++)
@@ -227,21 +242,21 @@ static void cgfs_show_pressure(struct cgroup *cg, struct cgfs_buf *out, int base
 	}
 }
 
-int cgfs_show_cpu_pressure(struct cgroup *cg, struct cgfs_buf *out)
+static int cpu_show_cpu_pressure(struct cgroup *cg, struct cgfs_buf *out)
 {
-	cgfs_show_pressure(cg, out, PSI_CPU_SOME);
+	cpu_show_pressure_of(cg, out, PSI_CPU_SOME);
 	return 0;
 }
 
-int cgfs_show_memory_pressure(struct cgroup *cg, struct cgfs_buf *out)
+static int cpu_show_memory_pressure(struct cgroup *cg, struct cgfs_buf *out)
 {
-	cgfs_show_pressure(cg, out, PSI_MEM_SOME);
+	cpu_show_pressure_of(cg, out, PSI_MEM_SOME);
 	return 0;
 }
 
-int cgfs_show_io_pressure(struct cgroup *cg, struct cgfs_buf *out)
+static int cpu_show_io_pressure(struct cgroup *cg, struct cgfs_buf *out)
 {
-	cgfs_show_pressure(cg, out, PSI_IO_SOME);
+	cpu_show_pressure_of(cg, out, PSI_IO_SOME);
 	return 0;
 }
 
@@ -256,7 +271,7 @@ static int cpu_trigger_write(struct cgroup *cg, const struct cftype *f, char *te
 		return err;
 	int base = strncmp(f->name, "memory.", 7) == 0 ? PSI_MEM_SOME :
 		   strncmp(f->name, "io.", 3) == 0 ? PSI_IO_SOME : PSI_CPU_SOME;
-	*state = sched_psi_trigger_new(cg, base + kind, stall * US, window * US);
+	*state = sched_psi_trigger_new(&cg->sched, base + kind, stall * US, window * US);
 	return *state ? 0 : -ENOMEM;
 }
 
@@ -274,7 +289,7 @@ static void cpu_trigger_release(struct cgroup *cg, void *state)
 	sched_psi_trigger_free(state);
 }
 
-const struct cft_open_ops cgfs_trigger_ops = {
+static const struct cft_open_ops cpu_trigger_ops = {
 	.write = cpu_trigger_write,
 	.poll = cpu_trigger_poll,
 	.release = cpu_trigger_release,
@@ -296,10 +311,28 @@ static const struct cftype cpu_files[] = {
 	  .show = cpu_show_weight_nice, .write = cpu_write_weight_nice },
 };
 
+/* Every cgroup has these, the root too, enabled or not (Linux: cpu.stat
+ * is a core file, and so are the pressure files). */
+static const struct cftype cpu_core_files[] = {
+	{ .name = "cpu.pressure", .mode = 0644, .flags = CFT_PRESSURE, .show = cpu_show_cpu_pressure,
+	  .open = &cpu_trigger_ops },
+	{ .name = "cpu.stat", .mode = 0444, .show = cpu_show_stat },
+	{ .name = "cpu.stat.local", .mode = 0444, .show = cpu_show_stat_local },
+	{ .name = "io.pressure", .mode = 0644, .flags = CFT_PRESSURE, .show = cpu_show_io_pressure,
+	  .open = &cpu_trigger_ops },
+	{ .name = "memory.pressure", .mode = 0644, .flags = CFT_PRESSURE, .show = cpu_show_memory_pressure,
+	  .open = &cpu_trigger_ops },
+};
+
 struct cg_controller cg_cpu = {
 	.name = "cpu",
 	.threaded = true,
 	.files = cpu_files,
 	.nfiles = ARRAY_SIZE(cpu_files),
+	.core_files = cpu_core_files,
+	.ncore_files = ARRAY_SIZE(cpu_core_files),
+	/* the group's pressure record: cold, so not in struct cgroup */
+	.state_size = sizeof(struct sched_psi),
+	.create = cpu_create,
 	.offline = cpu_offline,
 };

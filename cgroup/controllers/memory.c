@@ -1,5 +1,5 @@
 /* The memory controller: Linux's memory.* files over the page allocator's
- * hierarchical page counters (cgroup/page_counter.c, kernel/mm/memcg.c).
+ * hierarchical page counters (kernel/mm/page_counter.c, kernel/mm/memcg.c).
  *
  * Semantics: every page is charged to a cgroup and each ancestor, whether
  * or not the controller is enabled. memory.max is a hard limit: a charge
@@ -49,6 +49,12 @@ void memcg_stat_add(struct cgroup *cg, enum memcg_stat item, int64_t n)
 	__atomic_add_fetch(&memcg_stat_of(cg)[item], n, __ATOMIC_RELAXED);
 }
 
+/* The page counter of a new cgroup charges into its parent's. */
+static void memory_create(struct cgroup *cg)
+{
+	page_counter_init(&cg->memory, cg->parent ? &cg->parent->memory : NULL);
+}
+
 /* Removed: its counts join the nearest live ancestor's, where its pages
  * go on counting (its parent's memory.stat keeps them, as on Linux). */
 static void memory_offline(struct cgroup *cg)
@@ -63,7 +69,7 @@ void memcg_set_charged(struct cgroup *cg, struct cgroup *payer)
 
 /* cg is being freed: what a change raced into its counters after
  * memory_offline goes up too, and its creator's charge for it goes. */
-void cg_memory_release(struct cgroup *cg)
+static void memory_release(struct cgroup *cg)
 {
 	struct memory_state *s = memory_of(cg);
 	memcg_stat_move(s->stat, memcg_stat_of(cg->parent));
@@ -340,6 +346,9 @@ struct cg_controller cg_memory = {
 	.files = memory_files,
 	.nfiles = ARRAY_SIZE(memory_files),
 	.state_size = sizeof(struct memory_state),
+	.create = memory_create,
+	.keep = memcg_keep,
+	.release = memory_release,
 	.offline = memory_offline,
 	.disable = memory_disable,
 };

@@ -1,4 +1,4 @@
-/* inotify on cgroup files (kernel/proc/inotify.c). */
+/* inotify on cgroup files (cgroup/fs/inotify.c). */
 #ifndef ARBOR_INOTIFY_H
 #define ARBOR_INOTIFY_H
 

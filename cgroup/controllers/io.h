@@ -2,7 +2,7 @@
  * configuration (io.max, io.weight) and statistics (io.stat) per cgroup
  * and device; the block layer in each disk driver enforces it, asking
  * the kernel before it dispatches a request and reporting each one it
- * completed (kernel/dev/blkio.c, docs/block.md). */
+ * completed (cgroup/controllers/io_blkio.c, docs/block.md). */
 #ifndef ARBOR_CG_IO_H
 #define ARBOR_CG_IO_H
 
@@ -52,7 +52,7 @@ struct io_dev_state *io_dev_state_get(struct cgroup *cg, int i);
 /* Frees cg's device states (the cgroup is being freed). */
 void io_dev_states_free(struct io_state *s);
 
-/* The block layer's calls (kernel/dev/blkio.c). The cgroup id names the
+/* The block layer's calls (cgroup/controllers/io_blkio.c). The cgroup id names the
  * requester's cgroup; an unknown one (removed) counts at the root. */
 /* A request of bytes in direction dir for cgroup id on device i may go
  * now: 0, and every io.max bucket on the cgroup's path is charged; or

@@ -1,5 +1,5 @@
 /* The cgfs_* system calls: the cgroup tree and its interface files
- * (cgroup/cgfs.h) for the cgroupfs server, which serves them as a file
+ * (cgroup/fs/cgfs.h) for the cgfs server, which serves them as a file
  * system. Paths are inside the hierarchy ("/", "/a/b", "/a/cgroup.procs").
  * Only root may call them (the server runs as root and passes on the
  * credentials of whoever opened a file, for the kernel's own checks). */
@@ -8,7 +8,7 @@
 #include "abi/fcntl.h"
 #include "abi/signal.h"
 #include "cgfs.h"
-#include "cgfile.h"
+#include "cgfs_file.h"
 #include "controller.h"
 #include "heap.h"
 #include "kstring.h"
@@ -75,7 +75,7 @@ static int cgfs_resolve(char *path, struct cgroup **out, const struct cftype **f
 		char saved = *end;
 		*end = '\0';
 		struct cgroup *child = *file ? NULL : cg_find_child(cg, p);
-		const struct cftype *f = *file || child ? NULL : cgfs_file_find(cg, p);
+		const struct cftype *f = *file || child ? NULL : cgfs_cft_find(cg, p);
 		bool through_file = *file != NULL;
 		*end = saved;
 		if (through_file || (!child && !f)) {
@@ -117,7 +117,7 @@ static void cgfs_node_of(const struct cgroup *cg, const struct cftype *f, unsign
 	if (f) {
 		uint16_t mode;
 		cg_lock();
-		cgfs_file_attr(cg, f, &n->uid, &n->gid, &mode);
+		cgfs_cft_attr(cg, f, &n->uid, &n->gid, &mode);
 		cg_unlock();
 		n->mode = mode;
 	}
@@ -125,10 +125,10 @@ static void cgfs_node_of(const struct cgroup *cg, const struct cftype *f, unsign
 	strlcpy(n->name, f ? f->name : cg->name, sizeof(n->name));
 }
 
-static unsigned cgfs_file_index(const struct cgroup *cg, const struct cftype *f)
+static unsigned cgfs_cft_index(const struct cgroup *cg, const struct cftype *f)
 {
 	unsigned i = 0;
-	while (cgfs_file_at(cg, i) != f)
+	while (cgfs_cft_at(cg, i) != f)
 		i++;
 	return i;
 }
@@ -144,7 +144,7 @@ long sys_cgfs_stat(const char *upath, struct k_cgnode *unode)
 	if (path && !n)
 		err = -ENOMEM;
 	if (n && !(err = cgfs_resolve(path, &cg, &f))) {
-		cgfs_node_of(cg, f, f ? cgfs_file_index(cg, f) : 0, n);
+		cgfs_node_of(cg, f, f ? cgfs_cft_index(cg, f) : 0, n);
 		cg_put(cg);
 		err = copy_to_user(unode, n, sizeof(*n));
 	}
@@ -165,7 +165,7 @@ long sys_cgfs_readdir(const char *upath, uint64_t pos, struct k_cgnode *unode)
 		err = -ENOMEM;
 	if (n && !(err = cgfs_resolve(path, &cg, &f))) {
 		uint64_t next = 0;
-		const struct cftype *file = f || pos >= CGFS_FILE_POS ? NULL : cgfs_file_at(cg, (unsigned)pos);
+		const struct cftype *file = f || pos >= CGFS_FILE_POS ? NULL : cgfs_cft_at(cg, (unsigned)pos);
 		if (f) {
 			err = -ENOTDIR;
 		} else if (file) {
@@ -239,7 +239,7 @@ long sys_cgfs_mkdir(const char *upath, uint32_t uid, uint32_t gid)
 		err = -EEXIST; /* the root */
 	else if (!(err = cgfs_resolve(path, &parent, &f))) {
 		cg_lock();
-		bool taken = !f && (cg_find_child(parent, name) || cgfs_file_find(parent, name));
+		bool taken = !f && (cg_find_child(parent, name) || cgfs_cft_find(parent, name));
 		cg_unlock();
 		err = f ? -ENOTDIR : taken ? -EEXIST : !cgfs_dir_writable(parent, uid, gid) ? -EACCES :
 		      cgfs_create_charged(parent, name, &cg);
@@ -299,7 +299,7 @@ long sys_cgfs_open(const char *upath, int flags, uint32_t uid, uint32_t gid)
 	if (!err) {
 		bool writing = (flags & O_ACCMODE) != O_RDONLY;
 		err = !f ? -EISDIR : writing && cgfs_write_refused(f, uid) ? -EPERM :
-		      cgfile_create(cg, f, flags, uid, gid);
+		      cgfs_file_create(cg, f, flags, uid, gid);
 		cg_put(cg);
 	}
 	return err;
@@ -413,7 +413,7 @@ static int cgfs_may_migrate(struct cgroup *src, struct cgroup *dst, const struct
 	cg_lock();
 	if (w->uid != 0) {
 		struct cgroup *a = cgfs_common_ancestor(src, dst);
-		if (!cgfs_may_write(a, cgfs_file_find(a, "cgroup.procs"), w->uid, w->gid))
+		if (!cgfs_may_write(a, cgfs_cft_find(a, "cgroup.procs"), w->uid, w->gid))
 			err = -EACCES;
 	}
 	if (!err)

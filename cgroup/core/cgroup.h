@@ -1,21 +1,23 @@
 /* The cgroup object: one node of Arbor's single unified hierarchy.
  *
  * The scheduler and the page allocator are built around it: each cgroup
- * embeds its scheduling entity and run queue (cpu), and its hierarchical
- * page counter (memory). Every process is in exactly one cgroup; children
- * are born in their parent's. This header is the kernel-side core; the file
- * interface (cgroupfs) translates to it. Builds for the host as well. */
+ * embeds the scheduler's part (its group: entity, run queue, weight,
+ * limit, pressure; sched_group.h) and the memory code's (its hierarchical
+ * page counter; page_counter.h), which only their owners touch. Every
+ * process is in exactly one cgroup; children are born in their parent's.
+ * This header is the kernel-side core; the cgroup file system (cgfs,
+ * cgroup/fs) translates to it. Builds for the host as well. */
 #ifndef ARBOR_CGROUP_H
 #define ARBOR_CGROUP_H
 
 #include "list.h"
 #include "page_counter.h"
 #include "rbtree.h"
-#include "sched_fair.h"
+#include "sched_group.h"
 #include "types.h"
 
 #define CG_NAME_MAX 255
-#define CG_NAME_INLINE 112
+#define CG_NAME_INLINE 96
 #define CG_WEIGHT_DEFAULT 100
 #define CG_WEIGHT_MIN 1
 #define CG_WEIGHT_MAX 10000
@@ -64,9 +66,9 @@ struct cgroup {
 	uint32_t nr_children;
 	uint32_t level;			/* root is 0 */
 	uint32_t refcount;		/* the tree's reference + lookups in flight */
-	bool mem_pinned;		/* unreferenced, kept for its charged pages */
 	uint64_t id;
 	bool dead;			/* removed; waiting for its last reference */
+	bool pressure_off;		/* cgroup.pressure 0: no *.pressure files */
 	char *name;			/* "" for the root; name_buf or kmalloc'd */
 
 	/* cgroup.stat and the cgroup.max.* limits (CG_MAX_UNLIMITED: "max") */
@@ -102,24 +104,17 @@ struct cgroup {
 	 * struct still fits one 1 KiB heap object */
 	char name_buf[CG_NAME_INLINE];
 
-	/* memory: pages charged by everything in this subtree */
-	struct page_counter memory;
+	void *state_block;		/* the block of the controllers' states (cg_states_alloc) */
 
-	/* cpu: this cgroup as one entity in its parent's queue, and the queue
-	 * its threads and child cgroups compete in */
-	struct sched_entity se;
-	struct sched_queue rq;
-	uint32_t cpu_shares;		/* its weight in the parent's queue (sched_weight_from_cgroup) */
-	struct sched_bandwidth cpu_bw;	/* cpu.max */
-	/* cpu.pressure, memory.pressure, io.pressure: at the start of the
-	 * block that holds the controllers' states (static for the root) */
-	struct sched_psi *psi;
-	void *state_block;		/* that block (cg_states_alloc) */
-	bool pressure_off;		/* cgroup.pressure 0: no *.pressure files */
-	bool cpu_idle;			/* cpu.idle: weight SCHED_IDLE_WEIGHT meanwhile */
-	/* tick samples over the whole subtree: user, system, and user time of
-	 * threads with nice > 0 (cpu.stat nice_usec) */
-	uint64_t cpu_user_ticks, cpu_system_ticks, cpu_nice_ticks;
+	/* The owners' parts, embedded because their hot paths (a page
+	 * charge, a context switch) reach them from the cgroup without a
+	 * pointer hop; only each owner reads or writes inside its part, and
+	 * a controller's create hook sets it up (controller.h). */
+	/* the memory code's (memcg.h): pages charged by this subtree, and
+	 * whether it keeps the cgroup past its last reference for them */
+	struct page_counter memory;
+	bool mem_kept;
+	struct sched_group sched;	/* the scheduler's: entity, queue, weight, cpu.max, pressure (sched_group.h) */
 };
 
 extern struct cgroup cg_root;
@@ -137,20 +132,9 @@ struct cgroup *cg_find_child(struct cgroup *parent, const char *name);
 struct cgroup *cg_child_from(struct cgroup *parent, uint64_t from);
 void cg_get(struct cgroup *cg);
 void cg_put(struct cgroup *cg);
-/* Pages were uncharged from cg: frees it if it was kept only for them. */
-void cg_uncharged(struct cgroup *cg);
-/* Drops this CPU's stock of charges for cg (the page allocator's,
- * kernel/mm/memcg.c). */
-void cg_memory_drain(struct cgroup *cg);
-/* cg is being freed: its memory.stat leftovers go to its nearest live
- * ancestor and its creator's charge for it is returned (cgroup/memory.c). */
-void cg_memory_release(struct cgroup *cg);
-/* The scheduler's (kernel/sched/bandwidth.c): put cg on (take it off) its
- * parent's children list, under sched_lock as well as the tree lock,
- * since a throttle walks the subtree below it (cpu.stat.local); a new
- * child starts throttled if its parent is. */
-void sched_cg_link(struct cgroup *parent, struct cgroup *cg);
-void sched_cg_unlink(struct cgroup *cg);
+/* A controller whose keep hook kept cg alive past its last reference
+ * (controller.h) lets it go: cg is freed. */
+void cg_unkept(struct cgroup *cg);
 /* Whether a live thread is in cg or below (cgroup.events "populated").
  * cg_lock held. */
 bool cg_populated_locked(const struct cgroup *cg);
@@ -159,7 +143,7 @@ bool cg_populated_locked(const struct cgroup *cg);
  * cg_lock held. */
 void cg_threads_changed_locked(struct cgroup *cg, int delta);
 
-/* Thread mode (cgroup/threaded.c; cg_lock held for all). */
+/* Thread mode (cgroup/core/threaded.c; cg_lock held for all). */
 static inline bool cg_is_threaded(const struct cgroup *cg)
 {
 	return cg->dom != cg;
@@ -194,7 +178,7 @@ void cg_lock(void);
 void cg_unlock(void);
 /* The next cgroup after pos in a pre-order walk of root's subtree (root
  * first), NULL at the end. The children lists must not change meanwhile:
- * hold cg_lock, or sched_lock (see sched_cg_link). */
+ * hold cg_lock. */
 struct cgroup *cg_next_pre(struct cgroup *pos, struct cgroup *root);
 
 #endif

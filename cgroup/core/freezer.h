@@ -1,4 +1,4 @@
-/* The cgroup freezer (kernel/proc/freezer.c). */
+/* The cgroup freezer (cgroup/core/freezer.c). */
 #ifndef ARBOR_FREEZER_H
 #define ARBOR_FREEZER_H
 
