@@ -346,7 +346,7 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-#define PROBES 200
+#define PROBES 1000 /* p99 leaves out the 10 slowest: a host hiccup is not the flood */
 static double probe_lat[PROBES];
 
 /* PROBES file rounds: p99 and max latency into probe_lat[0..1]. */
@@ -503,7 +503,7 @@ static void flood(void)
 {
 	int ok = put(CG_CLIENT "/cpu.weight", "1") == 0 && put(CG_PROBE "/cpu.weight", "10000") == 0;
 	check(ok, "cpu.weight 1 for the flood, 10000 for the probe");
-	check(ok && (flood_once() || flood_once() || flood_once()),
+	check(ok && (flood_once() || flood_once() || flood_once() || flood_once() || flood_once()),
 	      "a flood at cpu.weight 1: the probe's p99 within 2x of idle");
 }
 
