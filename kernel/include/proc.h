@@ -94,8 +94,6 @@ struct thread {
 	struct ipc_info ipc_info;	/* server: who its current caller is */
 	struct thread *ipc_caller;	/* server: the thread to reply to */
 	struct thread *ipc_server;	/* caller: the thread serving its call */
-	struct list_head donor_link;	/* caller: in the scheduler's list of lent contexts */
-	bool donor_linked;
 	struct endpoint *ipc_ep;	/* the endpoint it waits on, if any */
 	struct ipc_reply *ipc_reply;	/* caller: its deferred call's reply object */
 	uint64_t ipc_snd, ipc_snd_len;	/* caller: buffer the server may read */
@@ -117,9 +115,10 @@ enum proc_state {
 
 struct proc {
 	int pid;
-	/* its threads waiting on a futex plus callers queued on its
-	 * endpoints: a server that others wait for (sched_donors_*) */
+	/* its threads waiting on a futex: a server others wait for, on
+	 * the scheduler's list while nonzero (sched_donors_*) */
 	uint32_t sc_waiters;
+	struct list_head waited_link;
 	enum proc_state state;
 	int exit_status;		/* wait status (abi/wait.h) once a zombie */
 	bool exiting;			/* its threads are being ended */

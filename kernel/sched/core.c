@@ -128,12 +128,11 @@ static void sched_queue_chain(struct thread *t)
 		sched_enqueue(&root->se);
 }
 
-/* Callers whose call a server is serving, lent context or not
- * (sched_donors_*): a call held back by its caller's cpu.max must not
- * hold up the server's other clients. */
-static struct list_head sched_donors = LIST_HEAD_INIT(sched_donors);
+/* Processes with threads waiting on a futex (sc_waiters > 0): a group
+ * throttled while serving one of them releases its calls (sched.h). */
+static struct list_head sched_waited = LIST_HEAD_INIT(sched_waited);
 static bool sched_donors_recheck;
-static void sched_donors_release(const struct proc *p);
+static void sched_donors_release(struct proc *p);
 
 /* caller now lends its scheduling context to server. */
 static void sched_link_donation(struct thread *caller, struct thread *server)
@@ -141,20 +140,6 @@ static void sched_link_donation(struct thread *caller, struct thread *server)
 	caller->state = THREAD_DONATING;
 	caller->ipc_server = server;
 	server->ipc_caller = caller;
-	if (!caller->donor_linked) {
-		list_add(&caller->donor_link, &sched_donors);
-		caller->donor_linked = true;
-	}
-}
-
-/* caller's call is over (answered, aborted, deferred). */
-static void sched_unlink_donation(struct thread *caller)
-{
-	caller->ipc_server = NULL;
-	if (caller->donor_linked) {
-		list_del(&caller->donor_link);
-		caller->donor_linked = false;
-	}
 }
 
 /* A caller whose server goes on without its context (sched_sc_release):
@@ -693,7 +678,7 @@ void sched_ipc_reply_locked(struct thread *caller, int result, struct list_head 
 	struct thread *server = this_cpu()->current;
 	bool on_callers_context = caller->state == THREAD_DONATING;
 
-	sched_unlink_donation(caller);
+	caller->ipc_server = NULL;
 	caller->wake_result = result;
 	caller->state = THREAD_RUNNABLE;
 	server->ipc_caller = NULL;
@@ -733,7 +718,7 @@ void sched_ipc_abort_locked(struct thread *caller, int result, bool server_lives
 		if (server_lives && !server->se.on_rq && sched_sc_leaf(server)->state == THREAD_RUNNABLE)
 			sched_enqueue(&server->se);
 	}
-	sched_unlink_donation(caller);
+	caller->ipc_server = NULL;
 	caller->wake_result = result;
 	if (caller->state == THREAD_DONATING) {
 		caller->state = THREAD_RUNNABLE;
@@ -775,33 +760,41 @@ static void sched_sc_release(struct thread *root)
 	sched_need_resched_if(this_rq());
 }
 
-/* Whether a thread serving root's call (at any depth) belongs to p, or
- * with p NULL to a process somebody waits for. */
-static bool sched_chain_waited_for(const struct thread *root, const struct proc *p)
+/* Releases every throttled context a call served by a thread of p runs
+ * on (O(p's threads); on one CPU with the scheduler lock held, p's
+ * thread list is not in the middle of a change). */
+static void sched_donors_release_proc(struct proc *p)
 {
-	for (const struct thread *t = root->ipc_server; t; t = t->state == THREAD_DONATING ? t->ipc_server : NULL)
-		if (p ? t->proc == p : t->proc->sc_waiters > 0)
-			return true;
-	return false;
+	struct list_head *pos;
+	list_for_each(pos, &p->threads) {
+		struct thread *t = list_entry(pos, struct thread, proc_link);
+		if (!t->ipc_caller)
+			continue;
+		struct thread *root = sched_sc_root(t);
+		if (root != t && root->state == THREAD_DONATING && sched_se_throttled(&root->se))
+			sched_sc_release(root);
+	}
 }
 
-/* Releases every throttled context a call p serves (or, p NULL, that a
- * waited-for server serves) runs on. O(calls in progress). */
-static void sched_donors_release(const struct proc *p)
+/* p NULL: for every process waited for (a group was just throttled). */
+static void sched_donors_release(struct proc *p)
 {
-	struct list_head *pos, *tmp;
-	list_for_each_safe(pos, tmp, &sched_donors) {
-		struct thread *c = list_entry(pos, struct thread, donor_link);
-		if (c->state == THREAD_DONATING && sched_sc_root(c) == c && sched_se_throttled(&c->se) &&
-		    sched_chain_waited_for(c, p))
-			sched_sc_release(c);
+	if (p) {
+		sched_donors_release_proc(p);
+		return;
 	}
+	struct list_head *pos;
+	list_for_each(pos, &sched_waited)
+		sched_donors_release_proc(list_entry(pos, struct proc, waited_link));
 }
 
 void sched_donors_waiting_locked(struct proc *p, int delta)
 {
-	p->sc_waiters += (uint32_t)delta;
-	if (delta > 0)
+	if (delta > 0 && p->sc_waiters++ == 0)
+		list_add(&p->waited_link, &sched_waited);
+	else if (delta < 0 && --p->sc_waiters == 0)
+		list_del(&p->waited_link);
+	if (delta >= 0)
 		sched_donors_release(p);
 }
 
@@ -824,7 +817,7 @@ void sched_donors_throttled_locked(void)
 void sched_ipc_defer_locked(struct thread *caller)
 {
 	struct thread *server = this_cpu()->current;
-	sched_unlink_donation(caller);
+	caller->ipc_server = NULL;
 	server->ipc_caller = NULL;
 	caller->state = THREAD_BLOCKED;
 	caller->wake_result = 0;
@@ -848,7 +841,7 @@ void sched_ipc_release_caller_locked(struct thread *caller, int result)
 	struct thread *server = caller->ipc_server;
 	if (server)
 		server->ipc_caller = NULL;
-	sched_unlink_donation(caller);
+	caller->ipc_server = NULL;
 	caller->wake_result = result;
 	caller->state = THREAD_RUNNABLE;
 	sched_queue_chain(caller);
