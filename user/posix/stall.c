@@ -7,7 +7,7 @@
  * SA_RESTART, or after a stop); the readers are killed and the console
  * still writes and reads (the runner types a line).
  *
- * "files": a client of the VFS and tmpfs frozen (cgroup.freeze), stopped
+ * "files": a client of the VFS, tmpfs, procfs and devfs frozen (cgroup.freeze), stopped
  * (SIGSTOP) or killed in the middle of its requests, while another
  * client's file operations go on; clients throttled by cpu.max (1 ms per
  * 1 s) in the middle of their requests while a probe's rounds go on; and
@@ -305,7 +305,26 @@ static int join(const char *cg)
 	return put(path, pid);
 }
 
-/* One file operation round: create, write, stat, close, unlink. */
+/* open + read + close of a procfs and a devfs file (issue 16: a reader
+ * of /proc/meminfo or /dev/zero killed or stopped mid-call left the VFS
+ * stuck for everyone). */
+static int proc_round(void)
+{
+	static const char *const files[] = { "/proc/meminfo", "/dev/zero" };
+	char buf[256];
+	for (int i = 0; i < 2; i++) {
+		int fd = open(files[i], O_RDONLY);
+		int ok = fd >= 0 && read(fd, buf, sizeof(buf)) > 0;
+		if (fd >= 0)
+			close(fd);
+		if (!ok)
+			return 0;
+	}
+	return 1;
+}
+
+/* One file operation round: create, write, stat, close, unlink; then
+ * proc_round. */
 static int file_round(const char *name)
 {
 	int fd = open(name, O_CREAT | O_RDWR | O_TRUNC, 0644);
@@ -313,7 +332,7 @@ static int file_round(const char *name)
 	int ok = fd >= 0 && write(fd, "0123456789abcdef", 16) == 16 && fstat(fd, &st) == 0 && st.st_size == 16;
 	ok = close(fd) == 0 && ok;
 	ok = stat("/tmp", &st) == 0 && unlink(name) == 0 && ok;
-	return ok;
+	return ok && proc_round();
 }
 
 /* A client doing file rounds forever in cgroup cg; progress on fd. */
