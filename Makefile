@@ -354,7 +354,7 @@ fuzz: $(INITRD) kcov | $(BUILD)/.deps-test
 soak: $(KERNEL) $(INITRD) | $(BUILD)/.deps-test
 	@python3 tools/run-tests.py --build $(BUILD) --timeout $(TIMEOUT) --soak --churn $(SECONDS)
 
-bench: $(KERNEL) $(INITRD) | $(BUILD)/.deps-bench
+bench: $(KERNEL) $(INITRD) kcov | $(BUILD)/.deps-bench
 	@python3 tools/bench.py --build $(BUILD)
 
 clean:

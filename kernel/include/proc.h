@@ -115,6 +115,10 @@ enum proc_state {
 
 struct proc {
 	int pid;
+	/* its threads waiting on a futex: a server others wait for, on
+	 * the scheduler's list while nonzero (sched_donors_*) */
+	uint32_t sc_waiters;
+	struct list_head waited_link;
 	enum proc_state state;
 	int exit_status;		/* wait status (abi/wait.h) once a zombie */
 	bool exiting;			/* its threads are being ended */

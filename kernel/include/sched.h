@@ -127,6 +127,20 @@ void sched_wake_ipc_locked(struct thread *t, int result);
 /* Defers caller's call, which the current thread serves (reply.c). */
 void sched_ipc_defer_locked(struct thread *caller);
 
+/* Someone now waits for process p: a thread of it sleeps on a futex
+ * (delta +1, and -1 when it wakes: a contended lock) or a caller is about
+ * to queue on its endpoint (delta 0: no thread of it free). A call one of
+ * p's threads serves on a context held back by cpu.max (throttled) then
+ * goes on on the server's own entity (docs/ipc.md), so that a client's
+ * limit delays only its own requests. _locked: sched lock held. */
+struct proc;
+void sched_donors_waiting(struct proc *p, int delta);
+void sched_donors_waiting_locked(struct proc *p, int delta);
+
+/* A group was just throttled: the same for calls served on throttled
+ * contexts by processes with futex waiters (at the next schedule). */
+void sched_donors_throttled_locked(void);
+
 /* a * b / c without overflow of the product (c > 0). */
 uint64_t mul_div_u64(uint64_t a, uint64_t b, uint64_t c);
 

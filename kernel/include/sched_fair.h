@@ -225,7 +225,9 @@ void sched_set_weight(struct sched_entity *se, uint32_t weight);
  * (se->vruntime - from->min_vruntime + to->min_vruntime), then the usual
  * wakeup floor applies. A running thread stays running: its new chain
  * becomes curr (exec_start kept), so the caller needs no reschedule, though
- * sched_should_preempt may now say yes. Ignored for group entities. */
+ * sched_should_preempt may now say yes; unless the new queue is under a
+ * throttled group: then it only waits there (not running any more: the
+ * caller must reschedule). Ignored for group entities. */
 void sched_move(struct sched_entity *se, struct sched_queue *to);
 
 /* The running thread yields: at the lowest level of its running chain where

@@ -56,6 +56,9 @@ long sys_futex_wait(uint32_t *uaddr, uint32_t expected, uint64_t timeout_ns)
 		return -EAGAIN;
 	}
 	list_add_tail(&w.link, futex_bucket(as, w.addr));
+	/* A lock's holder may be serving a call on a throttled context: it
+	 * goes on on its own (sched.h, sched_donors_waiting). */
+	sched_donors_waiting(self->proc, 1);
 	long r = 0;
 	while (!w.woken && r == 0) {
 		r = waitq_wait(NULL, &futex_lock, deadline);
@@ -63,6 +66,7 @@ long sys_futex_wait(uint32_t *uaddr, uint32_t expected, uint64_t timeout_ns)
 	}
 	list_del(&w.link);
 	spin_unlock(&futex_lock);
+	sched_donors_waiting(self->proc, -1);
 	return w.woken ? 0 : r;
 }
 

@@ -232,6 +232,10 @@ static __attribute__((always_inline)) inline long ipc_call_loaded(int h, const v
 		r = sched_ipc_call_locked(server);
 	} else {
 		self->ipc_ep = ep;
+		/* No thread of the server is free: those serving calls on
+		 * throttled contexts go on on their own (sched.h). */
+		if (ep->owner)
+			sched_donors_waiting_locked(ep->owner, 0);
 		r = sched_block_locked(&ep->callers, 0);
 		self->ipc_ep = NULL;
 		/* Picked up by a server: we were DONATING until its reply. */

@@ -96,7 +96,8 @@ long sys_ipc_defer(int h, uint64_t cookie)
 	f = sched_lock_ipc();
 	c = self->ipc_caller;
 	long ret = rh;
-	if (c && c->state == THREAD_DONATING && c->ipc_server == self) {
+	/* DONATING, or BLOCKED when its context was released (cpu.max) */
+	if (c && (c->state == THREAD_DONATING || c->state == THREAD_BLOCKED) && c->ipc_server == self) {
 		*ev = (struct ipc_event){ .label = IPC_LABEL_ABANDONED, .w0 = cookie, .w1 = (uint64_t)rh };
 		r->caller = c;
 		c->ipc_reply = r;

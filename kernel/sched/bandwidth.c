@@ -56,6 +56,7 @@ static void bw_path_throttle(struct sched_group *g, int delta, uint64_t now)
 static void bw_throttle(struct sched_group *g, uint64_t now)
 {
 	sched_throttle(&g->se);
+	sched_donors_throttled_locked();
 	g->bw.throttled_at = now;
 	g->bw.nr_throttled++;
 	bw_path_throttle(g, 1, now);

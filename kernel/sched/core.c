@@ -128,12 +128,25 @@ static void sched_queue_chain(struct thread *t)
 		sched_enqueue(&root->se);
 }
 
+/* Processes with threads waiting on a futex (sc_waiters > 0): a group
+ * throttled while serving one of them releases its calls (sched.h). */
+static struct list_head sched_waited = LIST_HEAD_INIT(sched_waited);
+static bool sched_donors_recheck;
+static void sched_donors_release(struct proc *p);
+
 /* caller now lends its scheduling context to server. */
 static void sched_link_donation(struct thread *caller, struct thread *server)
 {
 	caller->state = THREAD_DONATING;
 	caller->ipc_server = server;
 	server->ipc_caller = caller;
+}
+
+/* A caller whose server goes on without its context (sched_sc_release):
+ * it waits for the reply on no list, as a deferred caller does. */
+static bool sched_sc_released(const struct thread *t)
+{
+	return t->state == THREAD_BLOCKED && t->ipc_server;
 }
 
 static void sched_need_resched_if(struct runqueue *rq)
@@ -165,6 +178,8 @@ static void sched_wake_locked(struct thread *t, int result)
 {
 	struct runqueue *rq = this_rq();
 
+	if (sched_sc_released(t))
+		return; /* only its reply or an abort (sched_interrupt) ends its call */
 	if (t->state != THREAD_BLOCKED) {
 		if (!list_empty(&t->wait_link) || !list_empty(&t->timer_link)) {
 			if (__atomic_fetch_add(&stray_waiters, 1, __ATOMIC_RELAXED) == 0)
@@ -220,6 +235,12 @@ static void schedule_locked(void)
 	uint64_t now = clock_ns();
 
 	sched_update_curr(rq, now);
+	/* A group just throttled: calls served on its contexts for a server
+	 * others wait for go on without them (sched_donors_release). */
+	if (sched_donors_recheck) {
+		sched_donors_recheck = false;
+		sched_donors_release(NULL);
+	}
 	/* The entity that ran leaves the queue if what it runs can't go on. */
 	struct sched_entity *cur = rq->curr_se;
 	if (cur && cur->on_rq && sched_sc_leaf(se_thread(cur))->state != THREAD_RUNNABLE)
@@ -233,6 +254,14 @@ static void schedule_locked(void)
 	if (prev != rq->idle && &prev->se != cur && prev->se.on_rq &&
 	    sched_sc_leaf(prev)->state != THREAD_RUNNABLE)
 		sched_dequeue(&prev->se);
+	/* And the entity of the chain prev ends, when that is not the one
+	 * that ran: a server whose context was released (sched_sc_release)
+	 * heads its chain on its own entity, queued while the chain's end
+	 * (prev) was still runnable, on its way to a futex. */
+	struct thread *proot = prev != rq->idle ? sched_sc_root(prev) : prev;
+	if (proot != prev && &proot->se != cur && proot->se.on_rq &&
+	    sched_sc_leaf(proot)->state != THREAD_RUNNABLE)
+		sched_dequeue(&proot->se);
 	struct sched_entity *se = sched_pick_next(rq->root, now);
 	/* Never run a thread that is not runnable: an entity queued against
 	 * that rule (a path that bypasses the checks above, such as a
@@ -519,6 +548,10 @@ void sched_move_thread(struct thread *t, struct cgroup *to)
 		sched_psi_memstall_locked(&t->se, 1);
 	if (t->iowait)
 		sched_psi_iowait_locked(&t->se, 1);
+	if (running && !sched_entity_running(&t->se)) {
+		this_cpu()->need_resched = 1; /* moved under a throttled group */
+		running = false;
+	}
 	if (running)
 		sched_psi_switch(NULL, &t->se);
 	t->cgroup = to;
@@ -652,6 +685,8 @@ void sched_ipc_reply_locked(struct thread *caller, int result, struct list_head 
 	if (wait_list) {
 		server->state = THREAD_BLOCKED;
 		list_add_tail(&server->wait_link, wait_list);
+		if (!on_callers_context) /* released (sched_sc_release): its own entity */
+			sched_queue_chain(caller);
 		if (on_callers_context && !this_cpu()->need_resched &&
 		    rq->curr_se == &sched_sc_root(caller)->se) {
 			sched_switch_to(rq, server, caller); /* fast path back */
@@ -697,6 +732,84 @@ void sched_ipc_abort_locked(struct thread *caller, int result, bool server_lives
 	sched_need_resched_if(this_rq());
 }
 
+/* True if se's cgroup or an ancestor is throttled (cpu.max). */
+static bool sched_se_throttled(const struct sched_entity *se)
+{
+	for (const struct sched_entity *e = se->parent->owner; e; e = e->parent->owner)
+		if (e->throttled)
+			return true;
+	return false;
+}
+
+/* The call root makes (the head of its chain, DONATING) goes on without
+ * root's context: the server heads its own chain on its own entity, as
+ * when the call is aborted, but root still waits for the reply, on no
+ * list (sched_sc_released), and the reply queues it again. The rest of
+ * the request's time is the server's: at most one request per throttle. */
+static void sched_sc_release(struct thread *root)
+{
+	struct thread *server = root->ipc_server;
+	root->state = THREAD_BLOCKED;
+	list_init(&root->wait_link);
+	/* The entity that runs now leaves in schedule_locked (its leaf is
+	 * not runnable any more); any other leaves here. */
+	if (root->se.on_rq && &root->se != this_rq()->curr_se)
+		sched_dequeue(&root->se);
+	if (!server->se.on_rq && sched_sc_leaf(server)->state == THREAD_RUNNABLE)
+		sched_enqueue(&server->se);
+	sched_need_resched_if(this_rq());
+}
+
+/* Releases every throttled context a call served by a thread of p runs
+ * on (O(p's threads); on one CPU with the scheduler lock held, p's
+ * thread list is not in the middle of a change). */
+static void sched_donors_release_proc(struct proc *p)
+{
+	struct list_head *pos;
+	list_for_each(pos, &p->threads) {
+		struct thread *t = list_entry(pos, struct thread, proc_link);
+		if (!t->ipc_caller)
+			continue;
+		struct thread *root = sched_sc_root(t);
+		if (root != t && root->state == THREAD_DONATING && sched_se_throttled(&root->se))
+			sched_sc_release(root);
+	}
+}
+
+/* p NULL: for every process waited for (a group was just throttled). */
+static void sched_donors_release(struct proc *p)
+{
+	if (p) {
+		sched_donors_release_proc(p);
+		return;
+	}
+	struct list_head *pos;
+	list_for_each(pos, &sched_waited)
+		sched_donors_release_proc(list_entry(pos, struct proc, waited_link));
+}
+
+void sched_donors_waiting_locked(struct proc *p, int delta)
+{
+	if (delta > 0 && p->sc_waiters++ == 0)
+		list_add(&p->waited_link, &sched_waited);
+	else if (delta < 0 && --p->sc_waiters == 0)
+		list_del(&p->waited_link);
+	if (delta >= 0)
+		sched_donors_release(p);
+}
+
+void sched_donors_waiting(struct proc *p, int delta)
+{
+	uint64_t f = spin_lock_irqsave(&sched_lock);
+	sched_donors_waiting_locked(p, delta);
+	spin_unlock_irqrestore(&sched_lock, f);
+}
+
+void sched_donors_throttled_locked(void)
+{
+	sched_donors_recheck = true;
+}
+
 /* The current (server) thread defers caller's call (ipc_defer): the
  * caller stays blocked, on no list, until a reply or an interruption wakes
  * it; it lends its context no more, and the server goes on on its own
@@ -737,7 +850,9 @@ void sched_ipc_release_caller_locked(struct thread *caller, int result)
 bool sched_kick_blocked(struct thread *t)
 {
 	uint64_t f = spin_lock_irqsave(&sched_lock);
-	bool blocked = t->state == THREAD_BLOCKED;
+	/* A released caller is in a call being served: as for DONATING, the
+	 * call completes and the thread parks on its way out. */
+	bool blocked = t->state == THREAD_BLOCKED && !sched_sc_released(t);
 	if (blocked) {
 		t->freeze_kicked = true;
 		sched_wake_locked(t, -EINTR);
@@ -759,7 +874,7 @@ void sched_interrupt_wait(struct thread *t)
 void sched_interrupt(struct thread *t)
 {
 	uint64_t f = spin_lock_irqsave(&sched_lock);
-	if (t->state == THREAD_DONATING) {
+	if (t->state == THREAD_DONATING || sched_sc_released(t)) {
 		t->sig_call_taken = true;
 		sched_ipc_abort_locked(t, -EINTR, true);
 	} else

@@ -377,6 +377,15 @@ void sched_set_weight(struct sched_entity *se, uint32_t weight)
 	se->weight = weight;
 }
 
+/* se and every ancestor are runnable: none is under a throttled group. */
+static bool sched_chain_queued(const struct sched_entity *se)
+{
+	for (; se; se = parent_entity(se))
+		if (!se->on_rq)
+			return false;
+	return true;
+}
+
 void sched_move(struct sched_entity *se, struct sched_queue *to)
 {
 	struct sched_queue *from = se->parent;
@@ -392,7 +401,11 @@ void sched_move(struct sched_entity *se, struct sched_queue *to)
 	se->parent = to;
 	if (runnable)
 		sched_enqueue(se);
-	if (running)
+	/* It runs on only if its new path is queued all the way up: under a
+	 * throttled group (cpu.max) it waits in that group's queue, and the
+	 * caller picks again (issue 16: making that chain curr left the
+	 * root's curr a group out of every queue, and the next pick faulted). */
+	if (running && sched_chain_queued(se))
 		set_chain_curr(se);
 }
 

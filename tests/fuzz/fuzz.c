@@ -142,21 +142,16 @@ static int read_file(const char *path, char *buf, size_t cap)
 	return n < 0 ? -errno : (int)n;
 }
 
-/* Enables the controllers for dir's children whose interface files the
- * workers get garbage in (those enabled in the root). EXCLUDED for now:
- * cpu and io, and enabling any in wN (a worker may enable pids and
- * memory there itself): with every controller enabled down to the
- * workers, make test's unprivileged run (seed 1) stalled the VFS and
- * tmpfs after 25 s (the watchdog showed them and both workers runnable
- * and none running); the cause is not found yet. */
+/* Enables every controller the root has in dir's children, so that the
+ * workers' cgroups have every interface file there is to write garbage
+ * into. */
 static int enable_all(const char *dir)
 {
 	char avail[256], want[320] = "", p[192];
 	if (read_file("/sys/fs/cgroup/cgroup.controllers", avail, sizeof(avail)) < 0)
 		return -1;
 	for (char *tok = strtok(avail, " \n"); tok; tok = strtok(NULL, " \n"))
-		if (strcmp(tok, "cpu") != 0 && strcmp(tok, "io") != 0)
-			snprintf(want + strlen(want), sizeof(want) - strlen(want), "%s+%s", want[0] ? " " : "", tok);
+		snprintf(want + strlen(want), sizeof(want) - strlen(want), "%s+%s", want[0] ? " " : "", tok);
 	snprintf(p, sizeof(p), "%s/cgroup.subtree_control", dir);
 	return write_file(p, want);
 }
@@ -223,7 +218,7 @@ static int slot_cgroup(struct slot *s)
 	if (fresh) {
 		if (s->made && rmdir(s->env.cgdir) < 0)
 			return -errno;
-		if (mkdir(s->env.cgdir, 0755) < 0)
+		if (mkdir(s->env.cgdir, 0755) < 0 || enable_all(s->env.cgdir) < 0)
 			return -errno;
 	}
 	if (mode == FZ_UNPRIV && fresh) {
@@ -408,18 +403,6 @@ static void kill_worker(struct slot *s)
 	s->killed_at = now_ns();
 }
 
-/* How long a call may make no progress before its program is killed:
- * a call to a file-system server gets 5 s, since killing a process in
- * the middle of one stalls the VFS (EXCLUDED until the `servers` fix,
- * issue 16 findings 3 and 6); they are quick unless the system is. */
-static uint64_t stall_limit(const struct slot *s)
-{
-	uint64_t at = s->sh->progress;
-	if (at < (uint64_t)s->sh->nseeds && s->sh->log[at].state == 1 && s->sh->log[at].server)
-		return 5000000000ull;
-	return STALL_NS;
-}
-
 /* Advances one slot; false if it failed the run. */
 static bool poll_slot(struct slot *s)
 {
@@ -455,7 +438,7 @@ static bool poll_slot(struct slot *s)
 	if (s->sh->progress != s->last_progress) {
 		s->last_progress = s->sh->progress;
 		s->last_change = t;
-	} else if (t - s->last_change > stall_limit(s)) {
+	} else if (t - s->last_change > STALL_NS) {
 		int at = (int)s->sh->progress;
 		if (at < s->sh->nseeds && s->sh->log[at].nr >= 0 && s->sh->log[at].nr < FZ_P_COUNT)
 			stalls[s->sh->log[at].nr]++;
@@ -599,6 +582,75 @@ static int start_watchdog(void)
 	return watchdog_pid < 0 ? -1 : 0;
 }
 
+/* -- the latency probe (-L) ----------------------------------------- */
+
+/* make bench's figure (issue 16): a child in a cgroup of its own that
+ * sleeps 1 ms in a loop while the fuzzer runs and records how late each
+ * wake-up is: the worst scheduling delay anything sees meanwhile. */
+#define LAT_BUCKETS 4096	/* 50 us each, the last one everything above */
+#define LAT_BUCKET_NS 50000ull
+struct lat {
+	volatile int stop;
+	uint64_t n, worst;
+	uint32_t hist[LAT_BUCKETS];
+};
+static struct lat *lat;
+static int lat_pid;
+static const char lat_cg[] = "/sys/fs/cgroup/fuzz-probe";
+
+static void lat_loop(void)
+{
+	char pid[16];
+	snprintf(pid, sizeof(pid), "%d", getpid());
+	char p[64];
+	snprintf(p, sizeof(p), "%s/cgroup.procs", lat_cg);
+	if (write_file(p, pid) < 0)
+		_exit(1);
+	while (!lat->stop) {
+		uint64_t t0 = now_ns();
+		sys_sleep_ns(1000000);
+		uint64_t late = now_ns() - t0;
+		late = late > 1000000 ? late - 1000000 : 0;
+		lat->n++;
+		lat->worst = late > lat->worst ? late : lat->worst;
+		uint64_t b = late / LAT_BUCKET_NS;
+		lat->hist[b < LAT_BUCKETS ? b : LAT_BUCKETS - 1]++;
+	}
+	_exit(0);
+}
+
+static int lat_start(void)
+{
+	lat = mmap(NULL, sizeof(*lat), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (lat == MAP_FAILED)
+		return -1;
+	rmdir(lat_cg);
+	if (mkdir(lat_cg, 0755) < 0)
+		return -1;
+	lat_pid = fork();
+	if (lat_pid == 0)
+		lat_loop();
+	return lat_pid < 0 ? -1 : 0;
+}
+
+/* Stops the probe and prints its figures. */
+static bool lat_report(void)
+{
+	int st;
+	lat->stop = 1;
+	if (waitpid(lat_pid, &st, 0) != lat_pid || st != 0 || rmdir(lat_cg) < 0 || !lat->n) {
+		printf("fuzz: FAIL the latency probe (status %#x, %llu sleeps)\n", st, (unsigned long long)lat->n);
+		return false;
+	}
+	uint64_t want = lat->n - lat->n / 100, seen = 0, b = 0;
+	for (; b < LAT_BUCKETS - 1 && (seen += lat->hist[b]) < want; b++)
+		;
+	printf("fuzz: probe %llu sleeps of 1 ms: late by at most %llu us, p99 under %llu us\n",
+	       (unsigned long long)lat->n, (unsigned long long)(lat->worst / 1000),
+	       (unsigned long long)((b + 1) * LAT_BUCKET_NS / 1000));
+	return true;
+}
+
 /* -- main ------------------------------------------------------------- */
 
 static int setup(void)
@@ -689,16 +741,18 @@ int main(int argc, char **argv)
 {
 	uint64_t seed = 1, seconds = 30, max_progs = ~0ull;
 	const char *replay = NULL;
+	bool probe_latency = false;
 	int opt;
-	while ((opt = getopt(argc, argv, "m:s:t:n:p:")) != -1) {
+	while ((opt = getopt(argc, argv, "m:s:t:n:p:L")) != -1) {
 		switch (opt) {
 		case 'm': mode = strcmp(optarg, "root") == 0 ? FZ_ROOT : FZ_UNPRIV; break;
 		case 's': seed = strtoull(optarg, NULL, 0); break;
 		case 't': seconds = strtoull(optarg, NULL, 0); break;
 		case 'n': max_progs = strtoull(optarg, NULL, 0); break;
 		case 'p': replay = optarg; break;
+		case 'L': probe_latency = true; break;
 		default:
-			fprintf(stderr, "usage: fuzz [-m unpriv|root] [-s SEED] [-t SECONDS] [-n PROGRAMS] [-p SEEDS]\n");
+			fprintf(stderr, "usage: fuzz [-m unpriv|root] [-s SEED] [-t SECONDS] [-n PROGRAMS] [-p SEEDS] [-L]\n");
 			return 2;
 		}
 	}
@@ -708,6 +762,10 @@ int main(int argc, char **argv)
 	}
 	if (start_watchdog() < 0) {
 		printf("fuzz: FAIL cannot start the watchdog: %s\n", strerror(errno));
+		return 1;
+	}
+	if (probe_latency && lat_start() < 0) {
+		printf("fuzz: FAIL cannot start the latency probe: %s\n", strerror(errno));
 		return 1;
 	}
 	printf("fuzz: %s mode, seeds from %llu, %llu s, coverage %s\n", mode == FZ_ROOT ? "root" : "unpriv",
@@ -766,6 +824,8 @@ int main(int argc, char **argv)
 		}
 		usleep(1000);
 	}
+	if (probe_latency)
+		ok = lat_report() && ok;
 	if (ok)
 		ok = final_check();
 	uint64_t t = now_ns();

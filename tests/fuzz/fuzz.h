@@ -37,7 +37,6 @@ enum fz_mode { FZ_UNPRIV, FZ_ROOT };
 struct fz_log {
 	int32_t nr;
 	int32_t state;		/* 0 not yet, 1 in progress, 2 returned */
-	int32_t server;		/* a call to a file-system server (killing it mid-call is excluded) */
 	int64_t ret;
 	uint64_t a[6];
 	char note[48];		/* a pseudo-call's path or garbage */

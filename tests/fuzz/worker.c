@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include "abi/kcov.h"
 #include "arbor/syscalls.h"
@@ -37,7 +36,7 @@ static int nhandles;
 static struct { uint64_t addr, len; } areas[MAX_AREAS];
 static int nareas;
 static int pids[MAX_PIDS], npids;
-static bool is_child;	/* never set while forks end at once (see run_call) */
+static bool is_child;	/* a fork of the worker: runs on, reports nothing */
 
 static uint8_t scratch[SCRATCH_SIZE] __attribute__((aligned(4096)));
 static uint8_t stacks[NSTACKS][STACK_SIZE] __attribute__((aligned(16)));
@@ -138,25 +137,6 @@ static bool handle_foreign(int h)
 	return false;
 }
 
-/* A handle to an endpoint this program made (ep_create) or a copy, or a
- * channel it holds. */
-static bool own_endpoint(int h)
-{
-	for (int i = 0; i < nhandles; i++)
-		if (handles[i].h == h)
-			return !handles[i].foreign &&
-			       (handles[i].kind == HANDLE_ENDPOINT || handles[i].kind == HANDLE_CHANNEL);
-	return false;
-}
-
-static int handle_kind(int h)
-{
-	for (int i = 0; i < nhandles; i++)
-		if (handles[i].h == h)
-			return handles[i].kind;
-	return -1;
-}
-
 static bool handle_known(int h)
 {
 	for (int i = 0; i < nhandles; i++)
@@ -186,7 +166,7 @@ static bool kind_fits(int want, int kind)
  * service it looked up (the VFS, the file systems: as root their protocol
  * can change any file) nor a number it does not know (it might be one):
  * a number it does not hold becomes an invalid one. */
-static int pick_handle(int nr, int want)
+static int pick_handle(int want)
 {
 	uint64_t c = rnd(100);
 	int h = -1;
@@ -211,12 +191,6 @@ static int pick_handle(int nr, int want)
 	}
 	bool foreign = handle_foreign(h) || (!handle_known(h) && h >= 0 && h < 4096);
 	if (env->mode == FZ_ROOT && foreign)
-		return -1;
-	/* EXCLUDED until the handle-rights fix (branch `rights`, issue 16
-	 * finding 1) is merged: receiving on a looked-up service's endpoint
-	 * takes other processes' calls, and they wait. Receiving is kept to
-	 * endpoints it made itself (and channels, which refuse it: EBADF). */
-	if ((nr == SYS_ipc_recv || nr == SYS_ipc_reply_recv || nr == SYS_ipc_give) && !own_endpoint(h))
 		return -1;
 	return h;
 }
@@ -455,9 +429,8 @@ static uint64_t v_prog(void)
 static uint64_t v_name(int nr)
 {
 	/* EXCLUDED: "console". Its protocol writes to the serial line, which
-	 * the test runner reads (garbage there hides the results), and a read
-	 * on it stalls every other console client until the console-server
-	 * fix (branch `servers`, issue 16 finding 3) is merged. */
+	 * the test runner reads: garbage there could hide or fake the results
+	 * (its stalls are fixed: posix_console_readers_never_stall). */
 	static const char *const names[] = { "vfs", "fuzz.c", "fs.tmpfs", "fs.devfs", "fs.proc", "fs.cgroup2",
 		"blk.vda", "fuzz.a", "fuzz.b", "" };
 	if (nr == SYS_ns_register && env->mode == FZ_ROOT)	/* root claims only its own names */
@@ -561,37 +534,24 @@ static uint64_t gen_arg(int nr, const struct fz_arg *d, uint64_t *a, int i)
 	case FZ_PID: return v_pid();
 	case FZ_SIG: {
 		uint64_t sig = rnd(8) ? 1 + rnd(31) : rnd(70);
-		/* EXCLUDED until servers no client can stall (branch `servers`,
-		 * issue 16 findings 3 and 6) are merged: a process stopped
-		 * (SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU) in the middle of a call to
-		 * a file-system server stalls the VFS for everyone, for good,
-		 * even after it is killed; waiting callers spin (make fuzz
-		 * SEED=777, 315 s). Stop signals become 0 (a permission check). */
-		return sig >= 19 && sig <= 22 ? 0 : sig;
+		return sig;
 	}
 	case FZ_EXITCODE: return rnd(4) ? rnd(256) : v_int();
-	case FZ_HANDLE: return (uint64_t)(int64_t)pick_handle(nr, d->aux);
+	case FZ_HANDLE: return (uint64_t)(int64_t)pick_handle(d->aux);
 	case FZ_ADDR:
 		if (nr == SYS_brk) {
-			/* EXCLUDED until the bounded-range fix (branch `bounded`, issue
-			 * 16 findings 4 and 6) is merged: a break moved 1 TiB up (brk
-			 * succeeds: pages come on first touch) makes the worker's exit
-			 * walk every page of it, > 20 s after SIGKILL (seed 2670 of
-			 * make fuzz SEED=777). Within 1 GiB of the break here. */
+			/* Near the break mostly; now and then far above it (a TiB
+			 * break is walked by page tables, not pages). */
 			uint64_t cur = (uint64_t)sys_brk(0);
+			if (rnd(8) == 0)
+				return cur + (rnd(2) ? 1ull << 40 : v_len());
 			return rnd(4) == 0 ? v_badptr() | 0xffff800000000000ull : cur + rnd(1ull << 30) - (1ull << 20);
 		}
 		if (rnd(4) == 0 || !nareas)
 			return rnd(3) ? 0 : v_badptr() & ~4095ull;
 		return v_ptr(0) & ~4095ull;
 	case FZ_ALEN: {
-		/* EXCLUDED until the bounded-range fix (branch `bounded`, issue 16
-		 * finding 4) is merged: mprotect/munmap/brk and the exit of a huge
-		 * mapping walk every page without preemption (11 s per TiB), so
-		 * lengths stop at 1 GiB. */
 		uint64_t l = v_len();
-		if (l > (1ull << 30) && l < ~0ull - 8192)
-			l = 1ull << 30;
 		return rnd(4) ? l & ~4095ull : l;
 	}
 	case FZ_LEN: {
@@ -870,9 +830,6 @@ static void run_call(int i, uint32_t seed, bool last)
 				break;
 			}
 		}
-		l->server = nr >= SYSCALL_COUNT ||
-			    ((nr == SYS_ipc_call || strncmp(fz_calls[nr].name, "fd_", 3) == 0) &&
-			     (handle_kind((int)a[0]) == HANDLE_CHANNEL || handle_foreign((int)a[0])));
 		l->state = 1;
 	}
 	struct fz_log dummy;
@@ -887,13 +844,9 @@ static void run_call(int i, uint32_t seed, bool last)
 	default: r = fz_syscall(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
 	}
 	if (nr == SYS_fork && r == 0) {
-		/* EXCLUDED until servers learn of their callers' deaths (branch
-		 * `servers`, issue 16 findings 3 and 6): a process killed in the
-		 * middle of a call to the VFS leaves it stuck for everyone, and
-		 * a child running the rest of the program is often killed so
-		 * (by its parent, or by cgroup.kill after the parent ends). The
-		 * child ends at once. */
-		_exit(0);
+		is_child = true;	/* the child runs on, silently */
+		npids = 0;
+		return;
 	}
 	note_result(nr, a, r);
 	if (!is_child) {
@@ -925,10 +878,5 @@ void fz_worker(const struct fz_env *e, struct fz_shared *sh)
 	shared->ncov = 0;
 	for (int i = 0; i < sh->nseeds; i++)
 		run_call(i, sh->seeds[i], i == sh->nseeds - 1);
-	/* Its children (spawned programs) may end on their own first, rather
-	 * than be killed in the middle of a file call (see above): 0.3 s,
-	 * within the supervisor's patience. */
-	for (int i = 0; i < 30 && sys_waitpid(-1, NULL, WNOHANG) >= 0; i++)
-		sys_sleep_ns(10000000);
 	_exit(0);
 }

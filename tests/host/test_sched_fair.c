@@ -971,6 +971,24 @@ static void test_throttle(void)
 	ok(!p->se.on_rq && p->q.nr_queued == 1, "%s: an empty group throttled, then woken into: stays out", what);
 	throttle(p, false);
 	ok(p->se.on_rq, "%s: and comes back once unthrottled", what);
+	/* The running thread joins a throttled group (a process writing its
+	 * pid to a throttled cgroup's cgroup.procs): it waits there, and no
+	 * queue is left with a curr that is not queued (issue 16). */
+	throttle(g1, true);
+	run_until_running(t2, true);
+	struct sched_queue *from = t2->se.parent;
+	if (from->owner)
+		container_of(from->owner, struct group, se)->exec_adj += (int64_t)t2->se.sum_exec;
+	g1->exec_adj -= (int64_t)t2->se.sum_exec;
+	sched_move(&t2->se, &g1->q);
+	bool waits = !sched_entity_running(&t2->se) && t2->se.on_rq && !g1->se.on_rq;
+	cur = NULL;
+	cur = pick();
+	check_all();
+	ok(!inv_err && waits && (!root.curr || root.curr->on_rq),
+	   "%s: a running thread moved under a throttled group waits there", what);
+	throttle(g1, false);
+	ok(run_until_running(t2, true), "%s: and runs once it is unthrottled", what);
 	teardown(what);
 }
 

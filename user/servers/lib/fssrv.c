@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include "arbor_sys.h"
 #include "fssrv.h"
+#include "srvlock.h"
 
 #define WORKERS 4
 #define FILE_HASH 256
@@ -22,20 +23,19 @@ long __arbor_thread_start(long (*fn)(void *), void *arg);
 
 static const struct fs_type *fs;
 static int endpoint;
-static volatile int big_lock;
+static srvlock_t big_lock = SRVLOCK_INIT;
 static struct fs_file *files[FILE_HASH];
 static uint64_t next_badge = 1;
 static void *instances[MAX_INSTANCES];	/* index 0 unused: ids start at 1 */
 
 static void fssrv_lock(void)
 {
-	while (__atomic_exchange_n(&big_lock, 1, __ATOMIC_ACQUIRE))
-		sys_yield();
+	srvlock_lock(&big_lock);
 }
 
 static void fssrv_unlock(void)
 {
-	__atomic_store_n(&big_lock, 0, __ATOMIC_RELEASE);
+	srvlock_unlock(&big_lock);
 }
 
 uint64_t fssrv_now(void)

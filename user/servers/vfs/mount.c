@@ -7,23 +7,23 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "arbor_sys.h"
+#include "srvlock.h"
 #include "vfs.h"
 
 #define MS_KNOWN (MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC)
 
 static struct vfs_mount mounts[VFS_MOUNTS_MAX];
 static uint64_t mount_seq;
-static volatile int table_lock;
+static srvlock_t table_lock = SRVLOCK_INIT;
 
 static void lock(void)
 {
-	while (__atomic_exchange_n(&table_lock, 1, __ATOMIC_ACQUIRE))
-		sys_yield();
+	srvlock_lock(&table_lock);
 }
 
 static void unlock(void)
 {
-	__atomic_store_n(&table_lock, 0, __ATOMIC_RELEASE);
+	srvlock_unlock(&table_lock);
 }
 
 /* The slots in use, longest target first: lookups touch only live
