@@ -69,6 +69,19 @@ void ipc_abandon_locked(struct thread *self);
 void ipc_post_event_locked(struct endpoint *ep, struct ipc_event *ev);
 /* Copies between ubuf (the current thread's) and caller memory [at, at+len) of as. */
 long ipc_copy(struct addrspace *as, uint64_t at, void *ubuf, size_t len, bool to_caller);
+/* A caller's buffer, as a server copies to (its receive buffer) or from
+ * (its send buffer) it: taken with the sched lock held, while the caller
+ * is known to be there; holds a reference to its address space. */
+struct ipc_window {
+	struct addrspace *as;	/* NULL: no caller */
+	uint64_t base, limit;
+};
+/* Pre: sched lock held; c the caller or NULL. Post: w describes c's buffer. */
+void ipc_window_locked(const struct thread *c, bool to_caller, struct ipc_window *w);
+/* Copies len bytes at off of window w (unlocked; the caller may have gone:
+ * its pages stay while w holds them) and releases w. Returns the bytes
+ * copied, -ESRCH without a caller, -EINVAL if off is past the buffer's end. */
+long ipc_window_copy(struct ipc_window *w, uint64_t off, void *ubuf, size_t len, bool to_caller);
 /* The published file state behind kernel object o (an endpoint or a
  * channel), or NULL for other objects (reply.c). */
 struct ipc_fstate *ipc_fstate_of(struct kobj *o);

@@ -428,25 +428,32 @@ long sys_ipc_give(int h)
 
 /* The server reads from / writes to the buffers its caller offered. */
 
+void ipc_window_locked(const struct thread *c, bool to_caller, struct ipc_window *w)
+{
+	w->base = c ? (to_caller ? c->ipc_rcv : c->ipc_snd) : 0;
+	w->limit = c ? (to_caller ? c->ipc_rcv_len : c->ipc_snd_len) : 0;
+	w->as = c ? c->proc->as : NULL;
+	if (w->as)
+		vm_as_get(w->as); /* the caller may be killed while we copy */
+}
+
+long ipc_window_copy(struct ipc_window *w, uint64_t off, void *ubuf, size_t len, bool to_caller)
+{
+	if (!w->as)
+		return -ESRCH;
+	long r = off > w->limit ? -EINVAL : ipc_copy(w->as, w->base + off, ubuf, MIN(len, w->limit - off), to_caller);
+	vm_as_destroy(w->as);
+	return r;
+}
+
 static long ipc_transfer(uint64_t off, void *ubuf, size_t len, bool to_caller)
 {
 	struct thread *self = current_thread();
-
+	struct ipc_window w;
 	uint64_t f = sched_lock_ipc();
-	struct thread *c = self->ipc_caller;
-	uint64_t base = c ? (to_caller ? c->ipc_rcv : c->ipc_snd) : 0;
-	uint64_t limit = c ? (to_caller ? c->ipc_rcv_len : c->ipc_snd_len) : 0;
-	struct addrspace *as = c ? c->proc->as : NULL;
-	if (as)
-		vm_as_get(as); /* the caller may be killed while we copy */
+	ipc_window_locked(self->ipc_caller, to_caller, &w);
 	sched_unlock_ipc(f);
-	if (!as)
-		return -ESRCH;
-	long r = off > limit ? -EINVAL : 0;
-	if (r == 0)
-		r = ipc_copy(as, base + off, ubuf, MIN(len, limit - off), to_caller);
-	vm_as_destroy(as);
-	return r;
+	return ipc_window_copy(&w, off, ubuf, len, to_caller);
 }
 
 /* Straight between the server's buffer and the caller's pages (through

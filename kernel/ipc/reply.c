@@ -161,20 +161,12 @@ long sys_ipc_reply_copy(int h, uint64_t off, void *buf, size_t len, int to_calle
 	struct ipc_reply *r = ipc_reply_get(h, &err);
 	if (!r)
 		return err;
+	struct ipc_window w;
 	uint64_t f = sched_lock_ipc();
-	struct thread *c = r->caller;
-	uint64_t base = c ? (to_caller ? c->ipc_rcv : c->ipc_snd) : 0;
-	uint64_t limit = c ? (to_caller ? c->ipc_rcv_len : c->ipc_snd_len) : 0;
-	struct addrspace *as = c ? c->proc->as : NULL;
-	if (as)
-		vm_as_get(as); /* the caller may be killed while we copy */
+	ipc_window_locked(r->caller, to_caller, &w);
 	sched_unlock_ipc(f);
 	kobj_put(&r->obj);
-	if (!as)
-		return -ESRCH;
-	long ret = off > limit ? -EINVAL : ipc_copy(as, base + off, buf, MIN(len, limit - off), to_caller);
-	vm_as_destroy(as);
-	return ret;
+	return ipc_window_copy(&w, off, buf, len, to_caller);
 }
 
 struct ipc_fstate *ipc_fstate_of(struct kobj *o)
