@@ -19,6 +19,7 @@
 #define RING 1024
 #define SERVERS 4		/* threads serving calls (none waits for input) */
 #define PARKED_MAX 192		/* deferred reads (each holds a reply handle) */
+#define PARKED_PER_USER 32	/* a non-root user's share: no one user takes every place */
 #define POLL_IN 0x41		/* POLLIN | POLLRDNORM */
 #define POLL_OUT 0x104		/* POLLOUT | POLLWRNORM */
 #define O_RDWR_FLAG 2
@@ -42,6 +43,7 @@ static struct parked {
 	int reply;			/* the reply handle */
 	uint64_t cookie;
 	unsigned max;			/* bytes it asked for */
+	uint32_t uid;			/* the reader's real uid (kernel-attested) */
 } parked[PARKED_MAX];
 static unsigned nparked;
 static uint64_t next_cookie = 1;
@@ -136,6 +138,16 @@ static long to_parked(int reply, const char *buf, unsigned n)
 	return sys_ipc_reply_copy(reply, 0, (void *)buf, n, 1);
 }
 
+/* May a reader of real uid park? Root always (while there is room);
+ * others while they hold fewer than PARKED_PER_USER places (ring_lock). */
+static int parked_room(uint32_t uid)
+{
+	unsigned mine = 0;
+	for (unsigned i = 0; i < nparked; i++)
+		mine += parked[i].uid == uid;
+	return nparked < PARKED_MAX && (uid == 0 || mine < PARKED_PER_USER);
+}
+
 /* A read: answered now if there is input, else parked (deferred). Returns
  * 1 if the call was deferred (nothing to reply now). */
 static int handle_read(struct ipc_msg *m, const struct ipc_info *info)
@@ -143,17 +155,18 @@ static int handle_read(struct ipc_msg *m, const struct ipc_info *info)
 	unsigned max = info->rcv_len < 256 ? (unsigned)info->rcv_len : 256;
 	ulock(&ring_lock);
 	long r = input_now(max, to_current_caller, -1);
-	if (r < 0 && nparked < PARKED_MAX) {
+	if (r < 0 && parked_room(info->uid)) {
 		uint64_t cookie = next_cookie++;
 		long h = sys_ipc_defer(endpoint, cookie);
 		if (h >= 0) {
-			parked[nparked++] = (struct parked){ (int)h, cookie, max };
+			parked[nparked++] = (struct parked){ (int)h, cookie, max, info->uid };
 			uunlock(&ring_lock);
 			return 1;
 		}
 	}
 	uunlock(&ring_lock);
-	/* No room to park it (PARKED_MAX readers wait): try again later. */
+	/* No room to park it (PARKED_MAX readers wait, or this user's share
+	 * does): try again later. */
 	m->label = (uint64_t)(r < 0 ? -EAGAIN : 0);
 	m->w[0] = r < 0 ? 0 : (uint64_t)r;
 	return 0;

@@ -95,7 +95,7 @@ static void check_writes(const char *what)
 	check(ok && done == WRITES && took < 10, what);
 }
 
-enum { READ_PLAIN, READ_HANDLER, READ_RESTART };
+enum { READ_PLAIN, READ_HANDLER, READ_RESTART, READ_ROOT };
 
 static volatile sig_atomic_t got_usr1;
 static void on_usr1(int sig)
@@ -104,8 +104,9 @@ static void on_usr1(int sig)
 	got_usr1 = 1;
 }
 
-/* A child, uid 1000, blocked in read(0); it says "r" on ready_fd first.
- * Exit status: 3 for EINTR, 4 for data, 5 for another error. */
+/* A child, uid 1000 (READ_ROOT: root), blocked in read(0); it says "r" on
+ * ready_fd first. Exit status: 3 for EINTR, 4 for data, 8 for EAGAIN, 5
+ * for another error. */
 static int join(const char *cg);
 
 static pid_t start_reader_in(int ready_fd, int mode, const char *cg)
@@ -115,16 +116,16 @@ static pid_t start_reader_in(int ready_fd, int mode, const char *cg)
 		return pid;
 	if (cg && join(cg))
 		_exit(7);
-	if (mode != READ_PLAIN) {
+	if (mode == READ_HANDLER || mode == READ_RESTART) {
 		struct sigaction sa = { .sa_handler = on_usr1, .sa_flags = mode == READ_RESTART ? SA_RESTART : 0 };
 		sigaction(SIGUSR1, &sa, NULL);
 	}
-	if (setgid(1000) || setuid(1000))
+	if (mode != READ_ROOT && (setgid(1000) || setuid(1000)))
 		_exit(6);
 	(void)!write(ready_fd, "r", 1);
 	char buf[64];
 	ssize_t r = read(0, buf, sizeof(buf));
-	_exit(r < 0 && errno == EINTR ? 3 : r >= 0 ? 4 : 5);
+	_exit(r < 0 && errno == EINTR ? 3 : r >= 0 ? 4 : r < 0 && errno == EAGAIN ? 8 : 5);
 }
 
 static pid_t start_reader(int ready_fd, int mode)
@@ -244,6 +245,32 @@ static void readers_frozen_and_killed(int p[2])
 	check(gone, "and their cgroup is removable");
 }
 
+/* One user holds at most 32 of the console's parked reads: its 33rd
+ * read is EAGAIN at once, while root (another user) still parks. */
+#define SHARE 32
+static void user_share(int p[2])
+{
+	pid_t rd[SHARE + 2];
+	for (int i = 0; i < SHARE; i++)
+		rd[i] = start_reader(p[1], READ_PLAIN);
+	int ok = readers_ready(p[0], SHARE);
+	check(ok, "32 readers of uid 1000 wait on the console");
+	rd[SHARE] = start_reader(p[1], READ_PLAIN);
+	readers_ready(p[0], 1);
+	check(wait_bounded(rd[SHARE], 5) == W_EXITCODE(8, 0), "the 33rd read of uid 1000: EAGAIN at once");
+	rd[SHARE + 1] = start_reader(p[1], READ_ROOT);
+	readers_ready(p[0], 1);
+	check(still_blocked(rd[SHARE + 1]), "and another user's (root's) read still waits");
+	int all = 1;
+	for (int i = 0; i < SHARE + 2; i++) {
+		if (i == SHARE)
+			continue;
+		kill(rd[i], SIGKILL);
+		all &= wait_bounded(rd[i], 5) == SIGKILL;
+	}
+	check(all, "the 33 waiting readers die at once on SIGKILL");
+}
+
 static void console_tests(void)
 {
 	int p[2];
@@ -285,6 +312,7 @@ static void console_tests(void)
 		all &= st == SIGKILL;
 	}
 	check(all, "the waiting readers die at once on SIGKILL");
+	user_share(p);
 	check_writes("the console writes after its readers were killed");
 	check(bounded(read_a_line, 30, NULL), "and reads a typed line");
 	close(p[0]);
