@@ -239,12 +239,16 @@ struct exec_image {
 	uint64_t udata;
 	uint64_t size;
 };
+/* A new address space charged to cg with the image, its arguments and its
+ * stack, under the rlimits of limits (the process it replaces or its
+ * parent; NULL: none), so an image larger than RLIMIT_AS fails here with
+ * -ENOMEM, before an execve's point of no return. NULL and *err on failure. */
 struct addrspace *proc_load(const struct exec_image *im, const char *const argv[],
-			    const char *const envp[], struct cgroup *cg, uint64_t *entry,
-			    uint64_t *rsp, int *err);
+			    const char *const envp[], struct cgroup *cg, const struct addrspace *limits,
+			    uint64_t *entry, uint64_t *rsp, int *err);
 struct addrspace *proc_load_image(const char *path, const char *const argv[],
-				  const char *const envp[], struct cgroup *cg, uint64_t *entry,
-				  uint64_t *rsp, int *err);
+				  const char *const envp[], struct cgroup *cg, const struct addrspace *limits,
+				  uint64_t *entry, uint64_t *rsp, int *err);
 const char *proc_basename(const char *path);
 /* The child's handles: copies of the parent's (fork), or of those not
  * marked close-on-exec (spawn, like fork + exec). */
