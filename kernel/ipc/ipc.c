@@ -507,6 +507,7 @@ void ipc_thread_exit(struct thread *t)
 	uint64_t f = sched_lock_ipc();
 	if (t->ipc_caller)
 		sched_ipc_abort_locked(t->ipc_caller, -EHOSTDOWN, false);
+	sched_ipc_serving_clear_locked(t); /* whatever the caller's state was */
 	sched_unlock_ipc(f);
 }
 

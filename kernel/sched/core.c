@@ -146,6 +146,11 @@ static void sched_serving_set(struct thread *server, struct thread *caller)
 	server->ipc_caller = caller;
 }
 
+void sched_ipc_serving_clear_locked(struct thread *server)
+{
+	sched_serving_set(server, NULL);
+}
+
 /* caller now lends its scheduling context to server. */
 static void sched_link_donation(struct thread *caller, struct thread *server)
 {
