@@ -278,6 +278,16 @@ void proc_dump(struct proc *p);
 void proc_user_return_work(struct trap_frame *tf);
 #define THREAD_OFF_WORK 8
 
+/* Is t being killed (exit, or a SIGKILL sent to its process not yet acted
+ * on)? Long kernel work (allocating an object's pages, walking a huge
+ * range) checks this between chunks and gives up, as Linux's
+ * fatal_signal_pending: a SIGKILLed thread in a cgroup throttled to 1 %
+ * (cpu.max) would otherwise finish a second of work first, at 100 s. */
+static inline bool thread_fatal_signal(const struct thread *t)
+{
+	return t->kill_pending || (__atomic_load_n(&t->proc->sig_pending, __ATOMIC_RELAXED) & (1ull << (SIGKILL - 1)));
+}
+
 /* Has t work to do before it returns to user mode? */
 static inline bool thread_has_work(const struct thread *t)
 {

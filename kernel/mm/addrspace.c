@@ -192,7 +192,7 @@ static int vm_map_lock(struct addrspace *as)
 	struct thread *self = current_thread();
 	spin_lock(&as->lock);
 	while (as->map_busy) {
-		if (self->kill_pending) {
+		if (thread_fatal_signal(self)) {
 			spin_unlock(&as->lock);
 			return -EINTR;
 		}
@@ -533,8 +533,13 @@ int vm_map_shared(struct addrspace *as, vaddr_t start, struct page *const *pages
 		return err;
 	}
 	for (uint64_t i = 0; i < n && !err; i++) {
-		if (i && !(i % 256))
+		if (i && !(i % 256)) {
 			vm_resched(as);
+			if (thread_fatal_signal(current_thread())) {
+				err = -EINTR;
+				break;
+			}
+		}
 		uint64_t *pte = vm_as_pte(as, start + i * PAGE_SIZE, true);
 		if (!pte) {
 			err = -ENOMEM;
@@ -779,7 +784,7 @@ int vm_fill(struct addrspace *as, vaddr_t start, uint64_t len, struct cgroup *cg
 		 * a switch may come between two, and a kill ends it. */
 		if (!(va & ((64 * PAGE_SIZE) - 1))) {
 			vm_resched(as);
-			if (current_thread()->kill_pending) {
+			if (thread_fatal_signal(current_thread())) {
 				err = -EINTR;
 				break;
 			}
@@ -876,6 +881,11 @@ struct addrspace *vm_as_fork(struct addrspace *as, struct cgroup *cg, int *err)
 		const struct vm_area *a = list_entry(pos, struct vm_area, link);
 		if (a->flags & VM_DMA)
 			continue;	/* a device buffer has one owner */
+		/* a parent being killed stops copying (up to 65530 areas) */
+		if (thread_fatal_signal(current_thread())) {
+			*err = -EINTR;
+			break;
+		}
 		struct vm_area *c = vm_area_reserve(child, 1) ? NULL : kzalloc(sizeof(*c));
 		if (!c) {
 			*err = -ENOMEM;

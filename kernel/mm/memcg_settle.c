@@ -96,7 +96,7 @@ void memcg_thread_done(struct thread *t)
 
 static bool memcg_being_killed(const struct thread *t)
 {
-	return t->kill_pending || (__atomic_load_n(&t->proc->sig_pending, __ATOMIC_RELAXED) & (1ull << (SIGKILL - 1)));
+	return thread_fatal_signal(t);
 }
 
 bool memcg_fault_oom(struct thread *t)

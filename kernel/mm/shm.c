@@ -56,6 +56,12 @@ long sys_shm_create(size_t len)
 	}
 	long r = s->pages ? 0 : -ENOMEM;
 	for (uint64_t i = 0; i < s->npages && r == 0; i++) {
+		/* up to 1 GiB: a caller being killed gives up (its cgroup may
+		 * allow it 1 % of a CPU) */
+		if (!(i % 64) && thread_fatal_signal(current_thread())) {
+			r = -EINTR;
+			break;
+		}
 		s->pages[i] = mem_alloc_pages(p->cgroup, 0, MEMCG_STAT_SHMEM);
 		if (!s->pages[i]) {
 			r = -ENOMEM;

@@ -13,6 +13,7 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include "check.h"
+#include "arbor/syscalls.h"
 
 #define TIB (1ull << 40)
 #define GIB (1ull << 30)
@@ -332,6 +333,45 @@ static void iov_max(void)
 	close(fds[1]);
 }
 
+/* A process killed in the middle of long kernel work (creating 64M of
+ * shared memory, page by page) while its cgroup gets 1 % of the CPU
+ * (cpu.max): the work stops at the kill, as Linux's fatal_signal_pending
+ * loops do. It used to go on to the end first: seconds of work at 1 %,
+ * and the fuzzer saw a worker outlive cgroup.kill by 20 s. */
+#define KILL_CG "/sys/fs/cgroup/bounded_kill"
+static void killed_mid_work(void)
+{
+	char had[128] = "";
+	slurp("/sys/fs/cgroup/cgroup.subtree_control", had, sizeof(had));
+	bool cpu_on = strstr(had, "cpu") != NULL;
+	check((cpu_on || put("/sys/fs/cgroup/cgroup.subtree_control", "+cpu") == 0) &&
+	      (mkdir(KILL_CG, 0755) == 0 || errno == EEXIST) && put(KILL_CG "/cpu.max", "1000 100000") == 0,
+	      "a cgroup at cpu.max 1 %");
+	int p[2];
+	check(pipe(p) == 0, "pipe");
+	pid_t c = fork();
+	if (c == 0) {
+		if (put(KILL_CG "/cgroup.procs", "0") || write(p[1], "r", 1) != 1)
+			_exit(2);
+		sys_shm_create(64u << 20);
+		_exit(0);
+	}
+	char ch;
+	check(c > 0 && read(p[0], &ch, 1) == 1, "a child there creates 64M of shared memory");
+	usleep(300000);
+	uint64_t t0 = now_ns();
+	int st = -1;
+	check(kill(c, SIGKILL) == 0 && waitpid(c, &st, 0) == c && WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL,
+	      "SIGKILL ends it");
+	uint64_t took = now_ns() - t0;
+	printf("# killed mid shm_create at 1 %% CPU: gone in %llu ms\n", (unsigned long long)(took / 1000000));
+	check(took < 3 * BOUND_NS, "within 3 s (the work stops at the kill)");
+	close(p[0]);
+	close(p[1]);
+	check(rmdir(KILL_CG) == 0 && (cpu_on || put("/sys/fs/cgroup/cgroup.subtree_control", "-cpu") == 0),
+	      "the cgroup goes, the root's subtree_control as it was");
+}
+
 int main(void)
 {
 	terabyte_ops();
@@ -340,6 +380,7 @@ int main(void)
 	arg_max();
 	path_max();
 	iov_max();
+	killed_mid_work();
 	printf("1..%d\n", n);
 	return failed ? 1 : 0;
 }
