@@ -51,6 +51,10 @@ static int spawn_copy_segment(struct addrspace *as, const struct exec_image *im,
 	char *bounce = kmalloc(PAGE_SIZE);
 	int err = bounce ? 0 : -ENOMEM;
 	for (uint64_t done = 0; !err && done < len; done += PAGE_SIZE) {
+		if (!(done % (64 * PAGE_SIZE)) && thread_fatal_signal(current_thread())) {
+			err = -EINTR; /* a big image, a caller being killed */
+			break;
+		}
 		uint64_t n = MIN(len - done, PAGE_SIZE);
 		err = copy_from_user(bounce, (const void *)(im->udata + off + done), n);
 		if (!err)
