@@ -21,6 +21,7 @@
 static char tmp[256];
 static char logbuf[512];
 static int nlogs;
+static int fail_io;             /* 1: reads fail, 2: writes fail (a dying disk) */
 
 /* -- host side: commands, files ------------------------------------------ */
 
@@ -145,6 +146,8 @@ static int img_read(void *ctx, uint64_t sector, uint32_t count, void *buf)
 {
 	size_t n = (size_t)count * EXT2_SECTOR_SIZE;
 
+	if (fail_io & 1)
+		return -EIO;
 	return pread(*(int *)ctx, buf, n, (off_t)(sector * EXT2_SECTOR_SIZE)) == (ssize_t)n ?
 		0 : -EIO;
 }
@@ -153,6 +156,8 @@ static int img_write(void *ctx, uint64_t sector, uint32_t count, const void *buf
 {
 	size_t n = (size_t)count * EXT2_SECTOR_SIZE;
 
+	if (fail_io & 2)
+		return -EIO;
 	return pwrite(*(int *)ctx, buf, n, (off_t)(sector * EXT2_SECTOR_SIZE)) == (ssize_t)n ?
 		0 : -EIO;
 }
@@ -650,7 +655,40 @@ static void test_htree(const char *pristine)
 	free(out);
 }
 
-/* -- 4. a full disk ------------------------------------------------------ */
+/* -- 4. device errors ---------------------------------------------------- */
+
+static void test_io_errors(const char *pristine)
+{
+	char img[300];
+	struct img im;
+	uint8_t buf[100];
+	uint32_t x, y, dino;
+	int err;
+
+	snprintf(img, sizeof(img), "%s/io.img", tmp);
+	run("cp --sparse=always %s %s", pristine, img);
+	dino = ino_of(img, "/sub/many");
+	x = ino_of(img, "/dind");
+	ok(img_mount(&im, img, 0) == 0, "io: mount");
+	fail_io = 1;
+	ok(ext2_read(im.fs, x, 0, buf, sizeof(buf)) == -EIO &&
+	   ext2_lookup(im.fs, dino, "n100", 4, &y) == -EIO, "io: read errors are EIO");
+	fail_io = 0;
+	ok(ext2_read(im.fs, x, 0, buf, sizeof(buf)) == (int64_t)sizeof(buf) &&
+	   ext2_lookup(im.fs, dino, "n100", 4, &y) == 0, "io: and nothing sticks once the disk "
+	   "reads again");
+	ok(ext2_mknod(im.fs, EXT2_ROOT_INO, "kept", 4, EXT2_S_IFREG | 0644, 0, 0, 0, T(1), &y) == 0 &&
+	   ext2_write(im.fs, y, 0, "acknowledged", 12, T(2)) == 12, "io: create and write");
+	fail_io = 2;
+	err = ext2_sync(im.fs);
+	fail_io = 0;
+	ok(err == -EIO, "io: sync reports a write error (%d)", err);
+	ok(ext2_sync(im.fs) == 0 && img_unmount(&im) == 0 && fsck_clean(img) &&
+	   debugfs_cat(img, "/kept", (const uint8_t *)"acknowledged", 12),
+	   "io: the next sync writes everything: e2fsck clean, data there");
+}
+
+/* -- 5. a full disk ------------------------------------------------------ */
 
 static void test_enospc(void)
 {
@@ -699,7 +737,7 @@ static void test_enospc(void)
 	free(back);
 }
 
-/* -- 5. corrupted images ------------------------------------------------- */
+/* -- 6. corrupted images ------------------------------------------------- */
 
 static struct ext2_super read_super(int fd)
 {
@@ -988,6 +1026,7 @@ int main(void)
 		free(out);
 	}
 	test_htree(img1);
+	test_io_errors(img1);
 	test_writes(img4, "4K", true);
 	test_enospc();
 	if (!getenv("EXT2_TEST_KEEP"))	/* keep the images to look at */

@@ -74,6 +74,7 @@ static int dir_blocks(struct ext2_fs *fs, uint32_t dino, const struct ext2_inode
 {
 	uint64_t size = ext2_isize(dir);
 
+	*n = 0;
 	if ((dir->i_mode & EXT2_S_IFMT) != EXT2_S_IFDIR)
 		return -ENOTDIR;
 	if (size % fs->bs || size / fs->bs > UINT32_MAX)
