@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 #include "ext2.h"
 #include "ext2_disk.h"
@@ -21,6 +22,7 @@
 static char tmp[256];
 static char logbuf[512];
 static int nlogs;
+static bool have_xattr;         /* the source tree's file system took user xattrs */
 static int fail_io;             /* 1: reads fail, 2: writes fail (a dying disk) */
 
 /* -- host side: commands, files ------------------------------------------ */
@@ -246,6 +248,15 @@ static void make_source(const char *src)
 	for (i = 0; i < 300; i++) {
 		snprintf(p, sizeof(p), "%s/sub/many/n%03d", src, i);
 		write_file(p, 20 + (size_t)i, 100 + (uint32_t)i);
+	}
+	/* a file with an extended attribute too big for the inode: mke2fs -d
+	 * puts it in an attribute block, which deleting the file must free */
+	snprintf(p, sizeof(p), "%s/xattr", src); write_file(p, 100, 8);
+	{
+		char v[300];
+
+		memset(v, 'v', sizeof(v));
+		have_xattr = setxattr(p, "user.big", v, sizeof(v), 0) == 0;
 	}
 	snprintf(p, sizeof(p), "%s/sparse", src);
 	fd = open(p, O_CREAT | O_WRONLY | O_TRUNC, 0600);
@@ -569,6 +580,19 @@ static void test_writes(const char *img, const char *tag, bool big)
 		   "%s: a sparse file past 5 GiB", tag);
 	}
 
+	/* a file with an attribute block (mke2fs -d copied it) */
+	if (have_xattr) {
+		char *out = capture(NULL, "debugfs -R 'stat /xattr' %s 2>/dev/null", img);
+
+		ok(strstr(out, "File ACL: ") && !strstr(out, "File ACL: 0\n") &&
+		   ext2_unlink(fs, root, "xattr", 5, T(29), &gone) == 0 &&
+		   ext2_release(fs, gone) == 0, "%s: delete a file with an attribute block", tag);
+		free(out);
+	} else {
+		printf("ok %d # SKIP %s: the source tree's file system has no user xattrs\n",
+		       ++tap_ntests, tag);
+	}
+
 	/* many entries */
 	if (big) {
 		ok(ext2_mkdir(fs, root, "big", 3, 0755, 0, 0, T(30), &sub) == 0, "%s: mkdir /big", tag);
@@ -645,8 +669,9 @@ static void test_htree(const char *pristine)
 	ok(img_mount(&im, img, 0) == 0 && ext2_lookup(im.fs, dino, "n150", 4, &x) == 0 &&
 	   count_entries(im.fs, dino) == 302, "htree: an indexed directory reads as a linear one");
 	ok(ext2_mknod(im.fs, dino, "added", 5, EXT2_S_IFREG | 0644, 0, 0, 0, T(1), &x) == 0 &&
-	   ext2_unlink(im.fs, dino, "n000", 4, T(2), &gone) == 0 && ext2_release(im.fs, gone) == 0 &&
-	   img_unmount(&im) == 0, "htree: add and remove entries");
+	   ext2_unlink(im.fs, dino, "n000", 4, T(2), &gone) == 0 && ext2_release(im.fs, gone) == 0,
+	   "htree: add and remove entries");
+	ok(img_unmount(&im) == 0, "htree: unmount");
 	ok(fsck_clean(img) && debugfs_stat_has(img, "/sub/many", "Flags: 0x0", NULL),
 	   "htree: the index flag is cleared and e2fsck finds the directory clean");
 	out = capture(NULL, "debugfs -R 'ls /sub/many' %s 2>/dev/null", img);
@@ -991,14 +1016,14 @@ int main(void)
 	   "1K: mounts with 1 KiB blocks");
 	count = 0;
 	good = compare_tree(im.fs, src, EXT2_ROOT_INO, true, &count);
-	ok(good && count == 314, "1K: %d files, links and directories read back equal to the "
+	ok(good && count == 315, "1K: %d files, links and directories read back equal to the "
 	   "source", count);
 	img_unmount(&im);
 	ok(img_mount(&im, img4, EXT2_MOUNT_RDONLY) == 0 && ext2_block_size(im.fs) == 4096,
 	   "4K: mounts with 4 KiB blocks");
 	count = 0;
 	good = compare_tree(im.fs, src, EXT2_ROOT_INO, true, &count);
-	ok(good && count == 314, "4K: %d files, links and directories read back equal to the "
+	ok(good && count == 315, "4K: %d files, links and directories read back equal to the "
 	   "source", count);
 	img_unmount(&im);
 

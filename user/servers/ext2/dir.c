@@ -310,13 +310,16 @@ int ext2_dir_add(struct ext2_fs *fs, uint32_t dino, struct ext2_inode *dir,
 	err = dir_walk(fs, dino, dir, 0, 0, add_visit, &c);
 	if (err || c.done)
 		return err;
-	/* No room: a new block at the end holding just this entry. */
+	/* No room: a new block at the end holding just this entry. On
+	 * failure the inode is still written: the map may hold a new
+	 * indirect block. */
 	err = ext2_bmap(fs, dino, dir, n, true, &pblk, NULL);
-	if (err)
+	if (!err)
+		err = ext2_bzero(fs, pblk, &b);
+	if (err) {
+		ext2_iput(fs, dino, dir);
 		return err;
-	err = ext2_bzero(fs, pblk, &b);
-	if (err)
-		return err;
+	}
 	put_record(fs, (struct ext2_dirent *)b->data, fs->bs, name, len, ino, ftype);
 	b->dir_ok = true;
 	ext2_brelse(fs, b);

@@ -102,6 +102,10 @@ static inline uint32_t ext2_group_first_block(const struct ext2_fs *fs, uint32_t
  * base 128 bytes and, for larger inodes, the extra fields (zero when the
  * inode has none). */
 int ext2_iget(struct ext2_fs *fs, uint32_t ino, struct ext2_inode *in);
+/* Zeroes a newly allocated inode's whole on-disk record, so nothing of a
+ * former inode (in-inode extended attributes past the known fields)
+ * survives into the new one. */
+int ext2_iclear(struct ext2_fs *fs, uint32_t ino);
 /* Writes *in back, leaving bytes past the fields this core knows alone. */
 int ext2_iput(struct ext2_fs *fs, uint32_t ino, const struct ext2_inode *in);
 uint64_t ext2_isize(const struct ext2_inode *in);

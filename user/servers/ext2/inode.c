@@ -57,6 +57,23 @@ int ext2_iget(struct ext2_fs *fs, uint32_t ino, struct ext2_inode *in)
 	return 0;
 }
 
+int ext2_iclear(struct ext2_fs *fs, uint32_t ino)
+{
+	uint32_t blk, off;
+	struct ext2_buf *b;
+	int err = inode_block(fs, ino, &blk, &off);
+
+	if (err)
+		return err;
+	err = ext2_bread(fs, blk, &b);
+	if (err)
+		return err;
+	memset(b->data + off, 0, fs->inode_size);
+	ext2_bdirty(b);
+	ext2_brelse(fs, b);
+	return 0;
+}
+
 int ext2_iput(struct ext2_fs *fs, uint32_t ino, const struct ext2_inode *in)
 {
 	uint32_t blk, off;

@@ -91,7 +91,9 @@ static int create_common(struct ext2_fs *fs, uint32_t dino, struct ext2_inode *d
 		return err;
 	ext2_inode_init(fs, &in, mode, uid, gid, now);
 	in.i_links_count = 1;
-	err = fill ? fill(fs, ino, &in, arg) : 0;
+	err = ext2_iclear(fs, ino);
+	if (!err && fill)
+		err = fill(fs, ino, &in, arg);
 	if (!err)
 		err = ext2_iput(fs, ino, &in);
 	if (!err)

@@ -140,8 +140,9 @@ static int check_super(const struct ext2_dev *dev, const struct ext2_super *sb)
 	bs = 1024u << sb->s_log_block_size;
 	if (sb->s_first_data_block != (bs == 1024 ? 1u : 0u))
 		return refuse(dev, "bad first data block");
-	if (sb->s_blocks_per_group == 0 || sb->s_blocks_per_group > bs * 8 ||
-	    sb->s_inodes_per_group == 0 || sb->s_inodes_per_group > bs * 8)
+	if (sb->s_blocks_per_group < 8 || sb->s_blocks_per_group > bs * 8 ||
+	    (sb->s_blocks_per_group & 7) || sb->s_inodes_per_group < 8 ||
+	    sb->s_inodes_per_group > bs * 8 || (sb->s_inodes_per_group & 7))
 		return refuse(dev, "bad group size");
 	if (sb->s_blocks_count <= sb->s_first_data_block)
 		return refuse(dev, "bad block count");
