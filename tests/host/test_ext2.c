@@ -776,6 +776,18 @@ static void test_io_errors(const char *pristine)
 	dino = ino_of(img, "/sub/many");
 	x = ino_of(img, "/dind");
 	ok(img_mount(&im, img, 0) == 0, "io: mount");
+	{
+		/* the image as a crash would leave it: mounted, not clean */
+		char crashed[300];
+		struct img im2;
+
+		snprintf(crashed, sizeof(crashed), "%s/crashed.img", tmp);
+		run("cp --sparse=always %s %s", img, crashed);
+		ok(img_mount(&im2, crashed, EXT2_MOUNT_RDONLY) == 0 &&
+		   strstr(logbuf, "not cleanly unmounted"), "io: a mounted image is not clean on "
+		   "disk: mounting a copy warns (%s)", logbuf);
+		img_unmount(&im2);
+	}
 	fail_io = 1;
 	ok(ext2_read(im.fs, x, 0, buf, sizeof(buf)) == -EIO &&
 	   ext2_lookup(im.fs, dino, "n100", 4, &y) == -EIO, "io: read errors are EIO");

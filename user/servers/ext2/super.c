@@ -296,6 +296,14 @@ int ext2_mount(const struct ext2_dev *dev, unsigned flags, uint32_t cache_blocks
 		return err;
 	}
 	recount(fs);
+	/* As Linux: a file system not cleanly unmounted, or with errors
+	 * recorded, still mounts, with a warning that e2fsck should see it. */
+	if (dev->log && !(fs->sb.s_state & EXT2_VALID_FS))
+		dev->log(dev->ctx, "ext2: warning: mounting a file system that was not cleanly "
+			 "unmounted; running e2fsck is recommended");
+	else if (dev->log && (fs->sb.s_state & EXT2_ERROR_FS))
+		dev->log(dev->ctx, "ext2: warning: mounting a file system with errors; running "
+			 "e2fsck is recommended");
 	if (!fs->rdonly) {
 		/* Not clean while mounted: a crash leaves e2fsck a reason to look. */
 		fs->sb.s_state &= (uint16_t)~EXT2_VALID_FS;
