@@ -1028,6 +1028,20 @@ static void test_corruption(const char *pristine)
 	   "corrupt: an inode number out of range is EIO");
 	img_unmount(&im);
 
+	/* an entry naming a deleted inode: /small's inode cleared */
+	x = ino_of(pristine, "/small");
+	fd = corrupt_copy(pristine, img);
+	{
+		uint8_t zero[128] = { 0 };
+
+		poke(fd, inode_off(fd, x), zero, sizeof(zero));
+	}
+	close(fd);
+	ok(img_mount(&im, img, 0) == 0 &&
+	   ext2_lookup(im.fs, EXT2_ROOT_INO, "small", 5, &v) == -EIO && log_names(EXT2_ROOT_INO),
+	   "corrupt: an entry naming a deleted inode is EIO (%s)", logbuf);
+	img_unmount(&im);
+
 	/* a loop in the tree: /sub's ".." names its own child /sub/deeper */
 	dino = ino_of(pristine, "/sub");
 	x = ino_of(pristine, "/sub/deeper");

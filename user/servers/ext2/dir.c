@@ -213,9 +213,18 @@ int ext2_lookup(struct ext2_fs *fs, uint32_t dir, const char *name, size_t len,
 	err = ext2_iget(fs, dir, &in);
 	if (!err)
 		err = ext2_dir_find(fs, dir, &in, name, len, &pos, NULL);
-	if (!err)
-		*ino = pos.ino;
-	return err;
+	if (err)
+		return err;
+	/* An entry naming a deleted inode (free, or with a deletion time and
+	 * no links) is corruption; Linux's ext2_iget refuses it too. */
+	err = ext2_iget(fs, pos.ino, &in);
+	if (err)
+		return err;
+	if (!in.i_links_count && (!in.i_mode || in.i_dtime))
+		return ext2_corrupt(fs, dir, "entry \"%.*s\" names deleted inode %u",
+				    (int)len, name, pos.ino);
+	*ino = pos.ino;
+	return 0;
 }
 
 static void put_record(struct ext2_fs *fs, struct ext2_dirent *de, uint32_t rec_len,
