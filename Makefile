@@ -90,8 +90,11 @@ host_srcs_cgroup       := cgroup/core/cgroup.c cgroup/fs/core_files.c cgroup/fs/
 	cgroup/core/threaded.c cgroup/controllers/pids.c kernel/mm/page_counter.c cgroup/controllers/memory_stat.c \
 	lib/rbtree.c lib/format.c
 host_cflags_cgroup     := -Itests/host/shim
-# the ext2 core against images made and checked by the host's e2fsprogs
-host_srcs_ext2         := $(wildcard user/servers/ext2/*.[ch]) lib/format.c
+# the ext2 core (the server's files without system calls) against images
+# made and checked by the host's e2fsprogs
+EXT2_CORE := super bcache balloc inode bmap file dir namei
+host_srcs_ext2         := $(patsubst %,user/servers/ext2/%.c,$(EXT2_CORE)) \
+	$(wildcard user/servers/ext2/*.h) lib/format.c
 host_cflags_ext2       := -Iuser/servers/ext2
 HOST_BINS := $(patsubst %,$(BUILD)/host/test_%,$(HOST_TESTS))
 
