@@ -485,6 +485,37 @@ static bool readdir_stable(struct ext2_fs *fs, uint32_t dir)
 	return good && !missing && !l.dups;
 }
 
+/* The blocks debugfs lists for path (data and indirect) form one run, in
+ * the block group of inode ino. */
+static bool blocks_near(const char *img, const char *path, uint32_t ino)
+{
+	char *out = capture(NULL, "debugfs -R 'blocks %s' %s 2>/dev/null", path, img);
+	int fd = open(img, O_RDONLY);
+	struct ext2_super sb = read_super(fd);
+	unsigned long b, lo = ~0ul, hi = 0, n = 0;
+	uint32_t group = (ino - 1) / sb.s_inodes_per_group, g;
+	char *p = out, *e;
+	bool same = true;
+
+	close(fd);
+	for (;;) {
+		b = strtoul(p, &e, 10);
+		if (e == p)
+			break;
+		p = e;
+		n++;
+		lo = b < lo ? b : lo;
+		hi = b > hi ? b : hi;
+		g = (uint32_t)((b - sb.s_first_data_block) / sb.s_blocks_per_group);
+		same = same && g == group;
+	}
+	if (!n || hi - lo + 1 != n || !same)
+		tap_diag("%s (inode %u, group %u): %lu blocks %lu..%lu: %s", path, ino, group, n,
+			 lo, hi, out);
+	free(out);
+	return n && hi - lo + 1 == n && same;
+}
+
 /* -- 2. writing ---------------------------------------------------------- */
 
 
@@ -498,6 +529,7 @@ static void test_writes(const char *img, const char *tag, bool big)
 	uint8_t *data, *back;
 	size_t len300 = 300000;
 	uint64_t nblk;
+	uint32_t near_ino = 0;
 	char name[300];
 	int i, err;
 	bool good;
@@ -659,6 +691,17 @@ static void test_writes(const char *img, const char *tag, bool big)
 		   "%s: a sparse file past 5 GiB", tag);
 	}
 
+	/* allocation near the inode: a file in /d3 (a directory, so spread to
+	 * another group) written sequentially */
+	{
+		uint8_t *near = xmalloc(50000);
+
+		fill_pattern(near, 50000, 14);
+		ok(ext2_mknod(fs, d3, "near", 4, EXT2_S_IFREG | 0644, 0, 0, 0, T(29), &near_ino) == 0 &&
+		   ext2_write(fs, near_ino, 0, near, 50000, T(29)) == 50000, "%s: write /d3/near", tag);
+		free(near);
+	}
+
 	/* a file with an attribute block (mke2fs -d copied it) */
 	if (have_xattr) {
 		char *out = capture(NULL, "debugfs -R 'stat /xattr' %s 2>/dev/null", img);
@@ -714,6 +757,8 @@ static void test_writes(const char *img, const char *tag, bool big)
 	ok(debugfs_cat(img, "/d1/victim", data, 103000) &&
 	   debugfs_stat_has(img, "/d1/victim", "Size: 103000", "Links: 2"),
 	   "%s: debugfs cat/stat of the holey file agree", tag);
+	ok(blocks_near(img, "/d3/near", near_ino), "%s: /d3/near's blocks are contiguous and in "
+	   "its inode's group", tag);
 	ok(debugfs_stat_has(img, "/fast", "Fast link dest: \"d1/victim\"", NULL),
 	   "%s: debugfs sees the fast symlink", tag);
 	{
