@@ -121,9 +121,9 @@ int ext2_setattr(struct ext2_fs *fs, uint32_t ino, const struct ext2_setattr *sa
 int ext2_release(struct ext2_fs *fs, uint32_t ino);
 
 /* -- file data (file.c) -- */
-/* Reads up to len bytes at off from a regular file or symlink; holes read
- * as zeros. Returns the byte count (0 at or past EOF) or -errno
- * (-EISDIR for a directory). */
+/* Reads up to len bytes at off from a regular file; holes read as zeros.
+ * Returns the byte count (0 at or past EOF) or -errno (-EISDIR for a
+ * directory, -EINVAL for any other type: symlinks go through readlink). */
 int64_t ext2_read(struct ext2_fs *fs, uint32_t ino, uint64_t off, void *buf, size_t len);
 /* Writes len bytes at off, allocating blocks near the inode, extending the
  * size, stamping mtime/ctime. Returns the byte count written; on a full
