@@ -519,7 +519,9 @@ static bool blocks_near(const char *img, const char *path, uint32_t ino)
 /* -- 2. writing ---------------------------------------------------------- */
 
 
-static void test_writes(const char *img, const char *tag, bool big)
+/* big: the 10,000-entry directory; rev0: 128-byte inodes (no nanoseconds),
+ * no extended attributes */
+static void test_writes(const char *img, const char *tag, bool big, bool rev0)
 {
 	struct img im;
 	struct ext2_fs *fs;
@@ -563,7 +565,7 @@ static void test_writes(const char *img, const char *tag, bool big)
 	}
 	err = ext2_stat(fs, f, &st);
 	ok(err == 0 && st.size == 103000 && st.uid == 1000 && st.mtime.sec == T(3).sec &&
-	   st.mtime.nsec == T(3).nsec && st.blocks == nblk,
+	   st.mtime.nsec == (rev0 ? 0 : T(3).nsec) && st.blocks == nblk,
 	   "%s: size, owner, mtime, blocks (%llu) of a sparse file", tag,
 	   (unsigned long long)st.blocks);
 
@@ -703,7 +705,7 @@ static void test_writes(const char *img, const char *tag, bool big)
 	}
 
 	/* a file with an attribute block (mke2fs -d copied it) */
-	if (have_xattr) {
+	if (have_xattr && !rev0) {
 		char *out = capture(NULL, "debugfs -R 'stat /xattr' %s 2>/dev/null", img);
 
 		ok(strstr(out, "File ACL: ") && !strstr(out, "File ACL: 0\n") &&
@@ -711,8 +713,8 @@ static void test_writes(const char *img, const char *tag, bool big)
 		   ext2_release(fs, gone) == 0, "%s: delete a file with an attribute block", tag);
 		free(out);
 	} else {
-		printf("ok %d # SKIP %s: the source tree's file system has no user xattrs\n",
-		       ++tap_ntests, tag);
+		printf("ok %d # SKIP %s: no user xattrs in the %s\n", ++tap_ntests, tag,
+		       rev0 ? "image (revision 0)" : "source tree's file system");
 	}
 
 	/* many entries */
@@ -765,8 +767,11 @@ static void test_writes(const char *img, const char *tag, bool big)
 		/* mtime with its nanoseconds in the extra field, as debugfs prints it */
 		char mt[64];
 
-		snprintf(mt, sizeof(mt), "mtime: 0x%08x:%08x", (unsigned)T(29).sec,
-			 (unsigned)T(29).nsec << 2);
+		if (rev0)
+			snprintf(mt, sizeof(mt), "mtime: 0x%08x -- ", (unsigned)T(29).sec);
+		else
+			snprintf(mt, sizeof(mt), "mtime: 0x%08x:%08x", (unsigned)T(29).sec,
+				 (unsigned)T(29).nsec << 2);
 		ok(debugfs_stat_has(img, "/huge", "Size: 5368709248", mt), "%s: debugfs sees the "
 		   "5 GiB size and the mtime's nanoseconds", tag);
 	}
@@ -1308,7 +1313,7 @@ int main(void)
 		sb.s_feature_ro_compat &= ~(uint32_t)EXT2_FEATURE_RO_COMPAT_LARGE_FILE;
 		poke(fd, 1024, &sb, sizeof(sb));
 		close(fd);
-		test_writes(w1, "1K", false);
+		test_writes(w1, "1K", false, false);
 		out = capture(NULL, "dumpe2fs -h %s 2>/dev/null | grep -i features", w1);
 		ok(strstr(out, "large_file") != NULL, "1K: large_file set by the core (%s)",
 		   chomp(out));
@@ -1326,11 +1331,34 @@ int main(void)
 		ok(good && count == 315, "2K: %d files, links and directories read back equal",
 		   count);
 		img_unmount(&im);
-		test_writes(img2, "2K", false);
+		test_writes(img2, "2K", false, false);
+	}
+	{
+		/* revision 0: 128-byte inodes, no features (no file types in the
+		 * directory records, no large_file, no sparse_super) */
+		char img0[300];
+
+		snprintf(img0, sizeof(img0), "%s/r0.img", tmp);
+		ok(make_image_opt(img0, src, "16M", "-r 0"), "mke2fs -d -r 0: a revision 0 image");
+		ok(img_mount(&im, img0, EXT2_MOUNT_RDONLY) == 0, "rev0: mounts");
+		count = 0;
+		good = compare_tree(im.fs, src, EXT2_ROOT_INO, true, &count);
+		ok(good && count == 315, "rev0: %d files, links and directories read back equal",
+		   count);
+		img_unmount(&im);
+		test_writes(img0, "rev0", false, true);
+		{
+			char *out = capture(NULL, "dumpe2fs -h %s 2>/dev/null | grep -i "
+					    "'revision\\|features'", img0);
+
+			ok(strstr(out, "#:    1") && strstr(out, "large_file"), "rev0: a file past "
+			   "2 GiB upgraded it to revision 1 with large_file");
+			free(out);
+		}
 	}
 	test_htree(img1);
 	test_io_errors(img1);
-	test_writes(img4, "4K", true);
+	test_writes(img4, "4K", true, false);
 	test_enospc();
 	if (!getenv("EXT2_TEST_KEEP"))	/* keep the images to look at */
 		run("rm -rf %s", tmp);

@@ -47,6 +47,14 @@ void ext2_gd_dirty(struct ext2_fs *fs, uint32_t group)
 void ext2_set_ro_compat(struct ext2_fs *fs, uint32_t bit)
 {
 	if (!(fs->sb.s_feature_ro_compat & bit)) {
+		/* Feature fields exist from revision 1 on: a revision 0 file
+		 * system is upgraded first, as Linux's ext2_update_dynamic_rev
+		 * does (its inodes and first inode stay what revision 0 fixed). */
+		if (fs->sb.s_rev_level == EXT2_GOOD_OLD_REV) {
+			fs->sb.s_rev_level = EXT2_DYNAMIC_REV;
+			fs->sb.s_first_ino = EXT2_GOOD_OLD_FIRST_INO;
+			fs->sb.s_inode_size = EXT2_GOOD_OLD_INODE_SIZE;
+		}
 		fs->sb.s_feature_ro_compat |= bit;
 		fs->sb_dirty = true;
 	}
