@@ -70,7 +70,7 @@ $(BUILD)/obj/gen/syscall_table.c.o: $(GEN)/syscall_table.c $(GEN_HEADERS)
 HOST_CFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -fsanitize=address,undefined \
 	-fno-sanitize-recover=all -Ikernel/include $(CGROUP_INCLUDES) -Ilib -I$(GEN) -pthread
 HOST_TESTS := format buddy bootinfo page_counter rbtree sched_fair initrd elf acpi tmpfs vfs_path cgfs_parse \
-	cgroup
+	cgroup ext2
 host_srcs_format       := lib/format.c
 host_srcs_buddy        := kernel/mm/buddy.c
 host_srcs_bootinfo     := kernel/bootinfo.c
@@ -90,6 +90,12 @@ host_srcs_cgroup       := cgroup/core/cgroup.c cgroup/fs/core_files.c cgroup/fs/
 	cgroup/core/threaded.c cgroup/controllers/pids.c kernel/mm/page_counter.c cgroup/controllers/memory_stat.c \
 	lib/rbtree.c lib/format.c
 host_cflags_cgroup     := -Itests/host/shim
+# the ext2 core (the server's files without system calls) against images
+# made and checked by the host's e2fsprogs
+EXT2_CORE := super bcache balloc inode bmap file dir namei
+host_srcs_ext2         := $(patsubst %,user/servers/ext2/%.c,$(EXT2_CORE)) \
+	$(wildcard user/servers/ext2/*.h) lib/format.c
+host_cflags_ext2       := -Iuser/servers/ext2
 HOST_BINS := $(patsubst %,$(BUILD)/host/test_%,$(HOST_TESTS))
 
 .PHONY: all run debug test soak bench iso clean deps docs libc kcov fuzz

@@ -1,0 +1,238 @@
+/* ext2: a write-back cache of whole file-system blocks. Every metadata
+ * access (superblock excepted) and file data go through it; buffers are
+ * found through a hash table and evicted least-recently-used first,
+ * written back on eviction when dirty. Held buffers are never evicted, so
+ * the cache may exceed its bound briefly while many are held. */
+#include <stdlib.h>
+#include <string.h>
+#include "ext2_priv.h"
+
+int ext2_dev_rw(struct ext2_fs *fs, bool write, uint64_t blk, uint32_t count, void *buf)
+{
+	uint64_t sector = blk * fs->sectors_per_block;
+	uint64_t n = (uint64_t)count * fs->sectors_per_block;
+
+	if (n > UINT32_MAX || sector + n > fs->dev->nsectors)
+		return -EIO;
+	if (write)
+		return fs->dev->write(fs->dev->ctx, sector, (uint32_t)n, buf);
+	return fs->dev->read(fs->dev->ctx, sector, (uint32_t)n, buf);
+}
+
+int ext2_bcache_init(struct ext2_fs *fs, uint32_t cap)
+{
+	struct ext2_bcache *c = &fs->cache;
+	uint32_t n = 64;
+
+	while (n < cap && n < (1u << 20))
+		n <<= 1;
+	memset(c, 0, sizeof(*c));
+	c->hash = calloc(n, sizeof(*c->hash));
+	if (!c->hash)
+		return -ENOMEM;
+	c->hmask = n - 1;
+	c->cap = cap;
+	return 0;
+}
+
+static void lru_unlink(struct ext2_bcache *c, struct ext2_buf *b)
+{
+	if (b->prev)
+		b->prev->next = b->next;
+	else
+		c->head = b->next;
+	if (b->next)
+		b->next->prev = b->prev;
+	else
+		c->tail = b->prev;
+	b->prev = b->next = NULL;
+}
+
+static void lru_push(struct ext2_bcache *c, struct ext2_buf *b)
+{
+	b->prev = NULL;
+	b->next = c->head;
+	if (c->head)
+		c->head->prev = b;
+	c->head = b;
+	if (!c->tail)
+		c->tail = b;
+}
+
+static void hash_remove(struct ext2_bcache *c, struct ext2_buf *b)
+{
+	struct ext2_buf **pp = &c->hash[b->blk & c->hmask];
+
+	while (*pp != b)
+		pp = &(*pp)->hnext;
+	*pp = b->hnext;
+}
+
+static void buf_free(struct ext2_fs *fs, struct ext2_buf *b)
+{
+	hash_remove(&fs->cache, b);
+	lru_unlink(&fs->cache, b);
+	fs->cache.count--;
+	free(b);
+}
+
+static int buf_writeback(struct ext2_fs *fs, struct ext2_buf *b)
+{
+	int err;
+
+	if (!b->dirty)
+		return 0;
+	err = ext2_dev_rw(fs, true, b->blk, 1, b->data);
+	if (err) {
+		if (!fs->io_error)
+			fs->io_error = err;
+		return err;
+	}
+	b->dirty = false;
+	return 0;
+}
+
+/* Evicts unheld buffers from the cold end until the cache is under its
+ * bound. A buffer that fails to write back stays (and stays dirty). */
+static void evict(struct ext2_fs *fs)
+{
+	struct ext2_buf *b = fs->cache.tail, *prev;
+
+	while (b && fs->cache.count >= fs->cache.cap) {
+		prev = b->prev;
+		if (!b->refs && buf_writeback(fs, b) == 0)
+			buf_free(fs, b);
+		b = prev;
+	}
+}
+
+static struct ext2_buf *lookup(struct ext2_fs *fs, uint32_t blk)
+{
+	struct ext2_buf *b;
+
+	for (b = fs->cache.hash[blk & fs->cache.hmask]; b; b = b->hnext)
+		if (b->blk == blk)
+			return b;
+	return NULL;
+}
+
+static struct ext2_buf *buf_new(struct ext2_fs *fs, uint32_t blk)
+{
+	struct ext2_bcache *c = &fs->cache;
+	struct ext2_buf *b;
+
+	evict(fs);
+	b = malloc(sizeof(*b) + fs->bs);
+	if (!b)
+		return NULL;
+	memset(b, 0, sizeof(*b));
+	b->data = (uint8_t *)(b + 1);
+	b->blk = blk;
+	b->hnext = c->hash[blk & c->hmask];
+	c->hash[blk & c->hmask] = b;
+	lru_push(c, b);
+	c->count++;
+	return b;
+}
+
+static struct ext2_buf *hold(struct ext2_fs *fs, struct ext2_buf *b)
+{
+	lru_unlink(&fs->cache, b);
+	lru_push(&fs->cache, b);
+	b->refs++;
+	return b;
+}
+
+int ext2_bread(struct ext2_fs *fs, uint32_t blk, struct ext2_buf **out)
+{
+	struct ext2_buf *b;
+	int err;
+
+	if (blk >= fs->sb.s_blocks_count)
+		return ext2_corrupt(fs, 0, "access to block %u past the end (%u blocks)",
+				    blk, fs->sb.s_blocks_count);
+	b = lookup(fs, blk);
+	if (!b) {
+		b = buf_new(fs, blk);
+		if (!b)
+			return -ENOMEM;
+		err = ext2_dev_rw(fs, false, blk, 1, b->data);
+		if (err) {
+			buf_free(fs, b);
+			return -EIO;
+		}
+	}
+	*out = hold(fs, b);
+	return 0;
+}
+
+int ext2_bzero(struct ext2_fs *fs, uint32_t blk, struct ext2_buf **out)
+{
+	struct ext2_buf *b;
+
+	if (blk >= fs->sb.s_blocks_count)
+		return ext2_corrupt(fs, 0, "access to block %u past the end", blk);
+	b = lookup(fs, blk);
+	if (!b) {
+		b = buf_new(fs, blk);
+		if (!b)
+			return -ENOMEM;
+	}
+	memset(b->data, 0, fs->bs);
+	ext2_bdirty(b);
+	*out = hold(fs, b);
+	return 0;
+}
+
+void ext2_brelse(struct ext2_fs *fs, struct ext2_buf *b)
+{
+	(void)fs;
+	if (b && b->refs)
+		b->refs--;
+}
+
+void ext2_bforget(struct ext2_fs *fs, uint32_t blk)
+{
+	struct ext2_buf *b = lookup(fs, blk);
+
+	if (b && !b->refs)
+		buf_free(fs, b);
+}
+
+static int cmp_blk(const void *a, const void *b)
+{
+	uint32_t x = (*(struct ext2_buf *const *)a)->blk;
+	uint32_t y = (*(struct ext2_buf *const *)b)->blk;
+
+	return x < y ? -1 : x > y;
+}
+
+int ext2_bcache_flush(struct ext2_fs *fs)
+{
+	struct ext2_buf **list, *b;
+	uint32_t n = 0, i;
+	int err = 0, e;
+
+	list = malloc((fs->cache.count + 1) * sizeof(*list));
+	if (!list)
+		return -ENOMEM;
+	for (b = fs->cache.head; b; b = b->next)
+		if (b->dirty)
+			list[n++] = b;
+	qsort(list, n, sizeof(*list), cmp_blk);
+	for (i = 0; i < n; i++) {
+		e = buf_writeback(fs, list[i]);
+		if (e && !err)
+			err = e;
+	}
+	free(list);
+	return err;
+}
+
+void ext2_bcache_destroy(struct ext2_fs *fs)
+{
+	while (fs->cache.head)
+		buf_free(fs, fs->cache.head);
+	free(fs->cache.hash);
+	fs->cache.hash = NULL;
+}

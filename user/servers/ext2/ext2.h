@@ -1,0 +1,188 @@
+/* ext2: the file-system core of the ext2 server. Pure logic with no Arbor
+ * system calls: the disk is reached through struct ext2_dev (512-byte
+ * sectors), memory through malloc/free, the time through the `now`
+ * argument of each call that stamps an inode, and messages through the
+ * device's log callback. It builds both for the server and for the host
+ * test (tests/host/test_ext2.c), which checks it against e2fsprogs.
+ *
+ * Contract, shared by every call:
+ *   - Errors are negative Linux errnos (abi/errno.h). A corrupted image
+ *     (bad superblock, a block number outside the file system, a bad
+ *     directory record, an inode number out of range, a loop in the tree)
+ *     gives -EIO, and a message naming the inode goes to dev->log; the
+ *     image is never trusted, so no input makes the core crash.
+ *   - The core checks no permissions and resolves no paths: the server
+ *     does (it knows the caller's credentials). It does check what the
+ *     file system itself forbids (names, types, emptiness, link counts).
+ *   - Inodes are named by number; directory calls take the parent's
+ *     number and one name component (1..255 bytes, no '/', no NUL).
+ *   - Calls that take a link away (unlink, rmdir, rename over a file)
+ *     never free the inode; they report through *gone an inode whose link
+ *     count reached 0 (0 if none), and the caller calls ext2_release on it
+ *     once no open file uses it. Until then it is an orphan e2fsck would
+ *     collect after a crash, as in Linux.
+ *   - Writes go to a write-back block cache; ext2_sync writes everything
+ *     back, ext2_unmount syncs and marks the file system clean.
+ *   - Not thread-safe: the server serialises calls on one file system. */
+#ifndef ARBOR_EXT2_H
+#define ARBOR_EXT2_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define EXT2_SECTOR_SIZE 512u
+
+/* The disk. read/write move `count` 512-byte sectors at `sector` and
+ * return 0 or a negative errno; log receives one message (no newline). */
+struct ext2_dev {
+	void *ctx;
+	uint64_t nsectors;
+	int (*read)(void *ctx, uint64_t sector, uint32_t count, void *buf);
+	int (*write)(void *ctx, uint64_t sector, uint32_t count, const void *buf);
+	void (*log)(void *ctx, const char *msg);
+};
+
+#define EXT2_MOUNT_RDONLY 0x1
+
+struct ext2_time {
+	int64_t sec;
+	uint32_t nsec;
+};
+
+/* Mode bits as Linux stores them in i_mode. */
+#define EXT2_S_IFMT   0170000
+#define EXT2_S_IFSOCK 0140000
+#define EXT2_S_IFLNK  0120000
+#define EXT2_S_IFREG  0100000
+#define EXT2_S_IFBLK  0060000
+#define EXT2_S_IFDIR  0040000
+#define EXT2_S_IFCHR  0020000
+#define EXT2_S_IFIFO  0010000
+
+struct ext2_stat {
+	uint32_t ino;
+	uint32_t mode;
+	uint32_t nlink;
+	uint32_t uid, gid;
+	uint64_t size;
+	uint64_t blocks;        /* 512-byte units, as st_blocks */
+	uint32_t rdev;          /* device number of a character/block node */
+	uint32_t flags;         /* i_flags */
+	struct ext2_time atime, mtime, ctime;
+};
+
+struct ext2_statfs {
+	uint32_t bsize;
+	uint64_t blocks, bfree, bavail;
+	uint64_t files, ffree;
+	uint32_t namemax;
+};
+
+struct ext2_fs;
+
+/* Mounts the file system on dev (kept by pointer, must outlive the fs).
+ * -EINVAL: not ext2 (bad magic), an unsupported revision or block size,
+ * inconsistent geometry, an unknown incompatible feature, or a device
+ * smaller than the file system. An unknown read-only-compatible feature,
+ * or EXT2_MOUNT_RDONLY, mounts read-only (every change is -EROFS).
+ * cache_blocks bounds the block cache (0: a default). */
+int ext2_mount(const struct ext2_dev *dev, unsigned flags, uint32_t cache_blocks,
+	       struct ext2_fs **out);
+/* Syncs (unless read-only), marks the file system clean, frees fs.
+ * Returns the first write error; fs is freed in any case. */
+int ext2_unmount(struct ext2_fs *fs);
+/* Writes every dirty block, inode and the superblock back. */
+int ext2_sync(struct ext2_fs *fs);
+bool ext2_is_rdonly(const struct ext2_fs *fs);
+uint32_t ext2_block_size(const struct ext2_fs *fs);
+void ext2_statfs(struct ext2_fs *fs, struct ext2_statfs *st);
+/* The largest file size this file system's block map can describe. */
+uint64_t ext2_max_file_size(const struct ext2_fs *fs);
+
+/* -- inodes (inode.c) -- */
+int ext2_stat(struct ext2_fs *fs, uint32_t ino, struct ext2_stat *st);
+
+#define EXT2_SET_MODE  0x01     /* permission bits only; the type stays */
+#define EXT2_SET_UID   0x02
+#define EXT2_SET_GID   0x04
+#define EXT2_SET_ATIME 0x08
+#define EXT2_SET_MTIME 0x10
+struct ext2_setattr {
+	unsigned mask;
+	uint32_t mode, uid, gid;
+	struct ext2_time atime, mtime;
+};
+/* Changes the fields in sa->mask and sets ctime to now. */
+int ext2_setattr(struct ext2_fs *fs, uint32_t ino, const struct ext2_setattr *sa,
+		 struct ext2_time now);
+/* Frees an inode whose link count is 0 (its blocks, its extended-attribute
+ * block reference, then the inode); does nothing to a linked inode. */
+int ext2_release(struct ext2_fs *fs, uint32_t ino);
+
+/* -- file data (file.c) -- */
+/* Reads up to len bytes at off from a regular file; holes read as zeros.
+ * Returns the byte count (0 at or past EOF) or -errno (-EISDIR for a
+ * directory, -EINVAL for any other type: symlinks go through readlink). */
+int64_t ext2_read(struct ext2_fs *fs, uint32_t ino, uint64_t off, void *buf, size_t len);
+/* Writes len bytes at off, allocating blocks near the inode, extending the
+ * size, stamping mtime/ctime. Returns the byte count written; on a full
+ * disk the count of bytes written before it (the file is intact up to the
+ * last block written) or -ENOSPC if none. -EFBIG past the maximum size. */
+int64_t ext2_write(struct ext2_fs *fs, uint32_t ino, uint64_t off, const void *buf,
+		   size_t len, struct ext2_time now);
+/* Sets a regular file's size: growing leaves a hole, shrinking frees the
+ * blocks past the end (indirect blocks included) and zeroes the tail of the
+ * last block. Stamps mtime/ctime. */
+int ext2_truncate(struct ext2_fs *fs, uint32_t ino, uint64_t size, struct ext2_time now);
+
+/* -- directories (dir.c) -- */
+/* Finds name in directory dir: 0 and *ino, -ENOENT, -ENOTDIR. */
+int ext2_lookup(struct ext2_fs *fs, uint32_t dir, const char *name, size_t len,
+		uint32_t *ino);
+/* One entry: return nonzero to stop the listing before this entry (it is
+ * then returned again next time). dtype is a DT_* value (0 unknown). */
+typedef int (*ext2_filldir_fn)(void *ctx, const char *name, size_t len, uint32_t ino,
+			       unsigned dtype, uint64_t next_cookie);
+/* Lists dir from *cookie (0: the start; a cookie is a byte offset, so it
+ * stays valid across changes to the directory) and leaves *cookie after
+ * the last entry given. Returns 0, or -errno. */
+int ext2_readdir(struct ext2_fs *fs, uint32_t dir, uint64_t *cookie,
+		 ext2_filldir_fn fill, void *ctx);
+
+/* -- names (namei.c); each stamps the directories' mtime/ctime -- */
+/* Creates a regular file, FIFO, socket or device node (mode's type, rdev
+ * for devices). -EEXIST if the name exists. */
+int ext2_mknod(struct ext2_fs *fs, uint32_t dir, const char *name, size_t len,
+	       uint32_t mode, uint32_t rdev, uint32_t uid, uint32_t gid,
+	       struct ext2_time now, uint32_t *ino);
+int ext2_mkdir(struct ext2_fs *fs, uint32_t dir, const char *name, size_t len,
+	       uint32_t mode, uint32_t uid, uint32_t gid, struct ext2_time now,
+	       uint32_t *ino);
+/* A symbolic link to target (1..blocksize-1 bytes, else -ENAMETOOLONG):
+ * shorter than 60 bytes it lives in the inode, else in a data block. */
+int ext2_symlink(struct ext2_fs *fs, uint32_t dir, const char *name, size_t len,
+		 const char *target, size_t tlen, uint32_t uid, uint32_t gid,
+		 struct ext2_time now, uint32_t *ino);
+/* Copies a symlink's target (not NUL-terminated); returns its length,
+ * truncated to size, or -EINVAL for a non-symlink. */
+int ext2_readlink(struct ext2_fs *fs, uint32_t ino, char *buf, size_t size);
+/* A new name for ino (not a directory: -EPERM); -EMLINK at 32000 links. */
+int ext2_link(struct ext2_fs *fs, uint32_t ino, uint32_t dir, const char *name,
+	      size_t len, struct ext2_time now);
+/* Removes a non-directory's name (-EISDIR for a directory). */
+int ext2_unlink(struct ext2_fs *fs, uint32_t dir, const char *name, size_t len,
+		struct ext2_time now, uint32_t *gone);
+/* Removes an empty directory (-ENOTEMPTY, -ENOTDIR; "." is -EINVAL,
+ * ".." -ENOTEMPTY as Linux). */
+int ext2_rmdir(struct ext2_fs *fs, uint32_t dir, const char *name, size_t len,
+	       struct ext2_time now, uint32_t *gone);
+/* rename(2) of one entry: replaces an existing target (a directory only by
+ * an empty directory: -ENOTEMPTY, -ENOTDIR, -EISDIR), moves directories
+ * across parents fixing their ".." and the link counts, and refuses to move
+ * a directory under itself (-EINVAL). */
+int ext2_rename(struct ext2_fs *fs, uint32_t odir, const char *oname, size_t olen,
+		uint32_t ndir, const char *nname, size_t nlen, struct ext2_time now,
+		uint32_t *gone);
+
+#endif

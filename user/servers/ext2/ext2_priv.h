@@ -1,0 +1,181 @@
+/* ext2: the core's private state and the contracts between its files.
+ * Not for the server: it uses ext2.h only. */
+#ifndef ARBOR_EXT2_PRIV_H
+#define ARBOR_EXT2_PRIV_H
+
+#include "ext2.h"
+#include "ext2_disk.h"
+#include "abi/errno.h"
+
+/* One cached file-system block. */
+struct ext2_buf {
+	uint32_t blk;
+	uint32_t refs;                  /* holders; a held buffer is never evicted */
+	bool dirty;
+	bool dir_ok;                    /* holds directory records already checked */
+	struct ext2_buf *hnext;         /* hash chain */
+	struct ext2_buf *prev, *next;   /* LRU list, most recent first */
+	uint8_t *data;
+};
+
+struct ext2_bcache {
+	struct ext2_buf **hash;
+	uint32_t hmask;
+	uint32_t count, cap;
+	struct ext2_buf *head, *tail;
+};
+
+struct ext2_fs {
+	const struct ext2_dev *dev;
+	struct ext2_super sb;           /* the primary superblock, in memory */
+	struct ext2_group_desc *gd;     /* every group descriptor */
+	uint32_t ngroups, gdt_blocks;
+	uint32_t bs, log_bs, apb;       /* block size, its log2, addresses per block */
+	uint32_t sectors_per_block;
+	uint32_t inode_size, ipg, bpg, itb_per_group;
+	uint32_t first_ino;
+	bool rdonly;
+	bool sb_dirty;
+	bool *gd_dirty;                 /* per descriptor block */
+	int io_error;                   /* first write-back error since the last sync */
+	struct ext2_bcache cache;
+};
+
+/* -- super.c -- */
+/* Logs "ext2: inode INO: <message>" (ino 0: no inode), marks the file
+ * system as having errors, returns -EIO. */
+int ext2_corrupt(struct ext2_fs *fs, uint32_t ino, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* True if blk may hold data or metadata: inside [first data block, end). */
+bool ext2_block_valid(const struct ext2_fs *fs, uint32_t blk);
+void ext2_gd_dirty(struct ext2_fs *fs, uint32_t group);
+/* Sets a read-only-compatible feature bit (large_file) in the superblock. */
+void ext2_set_ro_compat(struct ext2_fs *fs, uint32_t bit);
+
+/* -- bcache.c: write-back cache of whole blocks -- */
+int ext2_bcache_init(struct ext2_fs *fs, uint32_t cap);
+/* Frees every buffer without writing (after ext2_bcache_flush). */
+void ext2_bcache_destroy(struct ext2_fs *fs);
+/* Holds block blk, reading it from the disk unless cached. -EIO (logged)
+ * for a block outside the file system or a read error. */
+int ext2_bread(struct ext2_fs *fs, uint32_t blk, struct ext2_buf **out);
+/* Holds block blk zero-filled and dirty, without reading it (a block just
+ * allocated). */
+int ext2_bzero(struct ext2_fs *fs, uint32_t blk, struct ext2_buf **out);
+/* Marks a buffer changed. Its directory records count as unchecked again
+ * (a cross-linked block in a corrupt image may be both file data and a
+ * directory); directory code that keeps them valid sets dir_ok back. */
+static inline void ext2_bdirty(struct ext2_buf *b)
+{
+	b->dirty = true;
+	b->dir_ok = false;
+}
+void ext2_brelse(struct ext2_fs *fs, struct ext2_buf *b);
+/* Writes every dirty buffer back (in block order); returns the first error. */
+int ext2_bcache_flush(struct ext2_fs *fs);
+/* Drops a freed block's buffer, if cached and not held, without writing. */
+void ext2_bforget(struct ext2_fs *fs, uint32_t blk);
+/* Raw device access in file-system blocks, bypassing the cache. */
+int ext2_dev_rw(struct ext2_fs *fs, bool write, uint64_t blk, uint32_t count, void *buf);
+
+/* -- balloc.c: bitmaps and free counts -- */
+/* Allocates a free block, the first at or after goal in goal's group, then
+ * the following groups. -ENOSPC when none is free. */
+int ext2_new_block(struct ext2_fs *fs, uint32_t goal, uint32_t *blk);
+int ext2_free_block(struct ext2_fs *fs, uint32_t ino, uint32_t blk);
+/* Allocates an inode: a directory in the group with the most free inodes
+ * and blocks among the least-used, anything else in the parent's group or
+ * the next with a free inode. */
+int ext2_new_inode(struct ext2_fs *fs, uint32_t parent, bool is_dir, uint32_t *ino);
+int ext2_free_inode(struct ext2_fs *fs, uint32_t ino, bool is_dir);
+static inline uint32_t ext2_group_of_ino(const struct ext2_fs *fs, uint32_t ino)
+{
+	return (ino - 1) / fs->ipg;
+}
+static inline uint32_t ext2_group_first_block(const struct ext2_fs *fs, uint32_t g)
+{
+	return fs->sb.s_first_data_block + g * fs->bpg;
+}
+
+/* -- inode.c -- */
+/* Reads inode ino (1..s_inodes_count, else -EIO logged) into *in: the
+ * base 128 bytes and, for larger inodes, the extra fields (zero when the
+ * inode has none). */
+int ext2_iget(struct ext2_fs *fs, uint32_t ino, struct ext2_inode *in);
+/* Zeroes a newly allocated inode's whole on-disk record, so nothing of a
+ * former inode (in-inode extended attributes past the known fields)
+ * survives into the new one. */
+int ext2_iclear(struct ext2_fs *fs, uint32_t ino);
+/* Writes *in back, leaving bytes past the fields this core knows alone. */
+int ext2_iput(struct ext2_fs *fs, uint32_t ino, const struct ext2_inode *in);
+uint64_t ext2_isize(const struct ext2_inode *in);
+/* Sets the size; a regular file past 2 GiB sets large_file. */
+void ext2_set_isize(struct ext2_fs *fs, struct ext2_inode *in, uint64_t size);
+#define EXT2_T_A 1
+#define EXT2_T_M 2
+#define EXT2_T_C 4
+void ext2_stamp(struct ext2_inode *in, unsigned which, struct ext2_time now);
+uint32_t ext2_iuid(const struct ext2_inode *in);
+uint32_t ext2_igid(const struct ext2_inode *in);
+/* Sets up a fresh inode (the extra-field size, crtime, generation). */
+void ext2_inode_init(struct ext2_fs *fs, struct ext2_inode *in, uint32_t mode,
+		     uint32_t uid, uint32_t gid, struct ext2_time now);
+/* True for a symlink whose target lives in i_block. */
+bool ext2_fast_symlink(const struct ext2_fs *fs, const struct ext2_inode *in);
+
+/* -- bmap.c: the block map -- */
+/* The physical block of logical block lblk: 0 for a hole (create false).
+ * With create, allocates the missing data and indirect blocks (zeroed),
+ * charging i_blocks; *fresh tells a new data block. The caller writes
+ * *in back. -EFBIG past the map, -ENOSPC, -EIO for a bad pointer. */
+int ext2_bmap(struct ext2_fs *fs, uint32_t ino, struct ext2_inode *in, uint64_t lblk,
+	      bool create, uint32_t *pblk, bool *fresh);
+/* Frees every data block from lblk on, and the indirect blocks left
+ * empty; the caller writes *in back. */
+int ext2_free_blocks_from(struct ext2_fs *fs, uint32_t ino, struct ext2_inode *in,
+			  uint64_t lblk);
+/* Number of logical blocks the map can address. */
+uint64_t ext2_map_blocks(const struct ext2_fs *fs);
+
+/* -- dir.c -- */
+struct ext2_dirpos {
+	uint32_t lblk;          /* directory block of the entry */
+	uint32_t off;           /* its offset in the block */
+	uint32_t prev_off;      /* the previous record in the block, or off */
+	uint32_t ino;
+	uint8_t ftype;
+	bool valid;             /* for a room hint: a place was found */
+};
+unsigned ext2_mode_to_ft(uint32_t mode);
+/* Checks a name component: -ENOENT (empty), -ENAMETOOLONG, -EINVAL ('/'
+ * or NUL inside). */
+int ext2_check_name(const char *name, size_t len);
+/* Finds name in directory dino: 0 and *pos, or -ENOENT, -EIO. If room
+ * is not NULL, the same pass notes in it the first record with space for
+ * a new entry of this name (room->valid false if none), for ext2_dir_add. */
+int ext2_dir_find(struct ext2_fs *fs, uint32_t dino, const struct ext2_inode *dir,
+		  const char *name, size_t len, struct ext2_dirpos *pos,
+		  struct ext2_dirpos *room);
+/* Adds name -> ino: at room (from ext2_dir_find, if still valid) or the
+ * first record with enough slack, else in a new block at the end (the
+ * directory grows; *dir is updated and written). */
+int ext2_dir_add(struct ext2_fs *fs, uint32_t dino, struct ext2_inode *dir,
+		 const char *name, size_t len, uint32_t ino, unsigned ftype,
+		 const struct ext2_dirpos *room);
+/* Removes the entry at pos: merged into the previous record, or marked
+ * unused at a block's start. */
+int ext2_dir_remove(struct ext2_fs *fs, uint32_t dino, const struct ext2_inode *dir,
+		    const struct ext2_dirpos *pos);
+/* Points the entry at pos to ino. */
+int ext2_dir_retarget(struct ext2_fs *fs, uint32_t dino, const struct ext2_inode *dir,
+		      const struct ext2_dirpos *pos, uint32_t ino, unsigned ftype);
+/* 1 if the directory holds only "." and "..", 0 if not, or -EIO. */
+int ext2_dir_empty(struct ext2_fs *fs, uint32_t dino, const struct ext2_inode *dir);
+/* Writes the first block of a new directory ("." and ".."). */
+int ext2_dir_init(struct ext2_fs *fs, uint32_t dino, struct ext2_inode *dir,
+		  uint32_t parent);
+/* Clears EXT2_INDEX_FL before a change, since the core keeps no hash
+ * tree up to date (a linear directory is valid ext2). */
+void ext2_dir_unindex(struct ext2_inode *dir);
+
+#endif

@@ -1,0 +1,186 @@
+/* ext2: regular files' data: read and write at any offset through the
+ * block map and the block cache, truncate. Bytes past the size in the last
+ * block are kept zero (zeroed when the size moves down or up across them),
+ * so a later extension reads zeros there as in a hole. */
+#include <string.h>
+#include "ext2_priv.h"
+
+static int regular(const struct ext2_inode *in)
+{
+	uint32_t t = in->i_mode & EXT2_S_IFMT;
+
+	if (t == EXT2_S_IFDIR)
+		return -EISDIR;
+	return t == EXT2_S_IFREG ? 0 : -EINVAL;
+}
+
+int64_t ext2_read(struct ext2_fs *fs, uint32_t ino, uint64_t off, void *buf, size_t len)
+{
+	struct ext2_inode in;
+	struct ext2_buf *b;
+	uint64_t size, n, done = 0;
+	uint32_t pblk, boff, chunk;
+	int err;
+
+	if (!buf && len)
+		return -EFAULT;
+	err = ext2_iget(fs, ino, &in);
+	if (err)
+		return err;
+	err = regular(&in);
+	if (err)
+		return err;
+	size = ext2_isize(&in);
+	if (off >= size)
+		return 0;
+	n = size - off < len ? size - off : len;
+	if (n > INT64_MAX)
+		n = INT64_MAX;
+	while (done < n) {
+		boff = (uint32_t)((off + done) & (fs->bs - 1));
+		chunk = fs->bs - boff;
+		if (chunk > n - done)
+			chunk = (uint32_t)(n - done);
+		err = ext2_bmap(fs, ino, &in, (off + done) >> fs->log_bs, false, &pblk, NULL);
+		if (err)
+			return done ? (int64_t)done : err;
+		if (!pblk) {
+			memset((uint8_t *)buf + done, 0, chunk);
+		} else {
+			err = ext2_bread(fs, pblk, &b);
+			if (err)
+				return done ? (int64_t)done : err;
+			memcpy((uint8_t *)buf + done, b->data + boff, chunk);
+			ext2_brelse(fs, b);
+		}
+		done += chunk;
+	}
+	return (int64_t)done;
+}
+
+/* Zeroes the bytes from `size` to the end of its block, if mapped. */
+static int zero_tail(struct ext2_fs *fs, uint32_t ino, struct ext2_inode *in, uint64_t size)
+{
+	uint32_t boff = (uint32_t)(size & (fs->bs - 1)), pblk;
+	struct ext2_buf *b;
+	int err;
+
+	if (!boff)
+		return 0;
+	err = ext2_bmap(fs, ino, in, size >> fs->log_bs, false, &pblk, NULL);
+	if (err || !pblk)
+		return err;
+	err = ext2_bread(fs, pblk, &b);
+	if (err)
+		return err;
+	memset(b->data + boff, 0, fs->bs - boff);
+	ext2_bdirty(b);
+	ext2_brelse(fs, b);
+	return 0;
+}
+
+/* Writes one block's part of the data; whole blocks are not read first. */
+static int write_block(struct ext2_fs *fs, uint32_t pblk, uint32_t boff,
+		       const uint8_t *src, uint32_t chunk)
+{
+	struct ext2_buf *b;
+	int err;
+
+	/* A block just allocated is zero (and cached) already. */
+	err = chunk == fs->bs ? ext2_bzero(fs, pblk, &b) : ext2_bread(fs, pblk, &b);
+	if (err)
+		return err;
+	memcpy(b->data + boff, src, chunk);
+	ext2_bdirty(b);
+	ext2_brelse(fs, b);
+	return 0;
+}
+
+int64_t ext2_write(struct ext2_fs *fs, uint32_t ino, uint64_t off, const void *buf,
+		   size_t len, struct ext2_time now)
+{
+	struct ext2_inode in;
+	uint64_t size, max = ext2_max_file_size(fs), done = 0;
+	uint32_t pblk, boff, chunk;
+	int err, werr;
+
+	if (!buf && len)
+		return -EFAULT;
+	if (fs->rdonly)
+		return -EROFS;
+	err = ext2_iget(fs, ino, &in);
+	if (err)
+		return err;
+	err = regular(&in);
+	if (err)
+		return err;
+	if (len == 0)
+		return 0;
+	if (off >= max)
+		return -EFBIG;
+	if (len > max - off)
+		len = (size_t)(max - off);
+	if (len > INT64_MAX)
+		len = INT64_MAX;
+	size = ext2_isize(&in);
+	if (off > size) {
+		err = zero_tail(fs, ino, &in, size);
+		if (err)
+			return err;
+	}
+	while (done < len) {
+		boff = (uint32_t)((off + done) & (fs->bs - 1));
+		chunk = fs->bs - boff;
+		if (chunk > len - done)
+			chunk = (uint32_t)(len - done);
+		err = ext2_bmap(fs, ino, &in, (off + done) >> fs->log_bs, true, &pblk, NULL);
+		if (!err)
+			err = write_block(fs, pblk, boff, (const uint8_t *)buf + done, chunk);
+		if (err)
+			break;
+		done += chunk;
+	}
+	if (done && off + done > size)
+		ext2_set_isize(fs, &in, off + done);
+	if (done)
+		ext2_stamp(&in, EXT2_T_M | EXT2_T_C, now);
+	/* The inode is written even on failure: the map may have grown. */
+	werr = ext2_iput(fs, ino, &in);
+	if (done)
+		return werr ? werr : (int64_t)done;
+	return err ? err : werr;
+}
+
+int ext2_truncate(struct ext2_fs *fs, uint32_t ino, uint64_t size, struct ext2_time now)
+{
+	struct ext2_inode in;
+	uint64_t old;
+	int err;
+
+	if (fs->rdonly)
+		return -EROFS;
+	err = ext2_iget(fs, ino, &in);
+	if (err)
+		return err;
+	err = regular(&in);
+	if (err)
+		return err;
+	if (size > ext2_max_file_size(fs))
+		return -EFBIG;
+	old = ext2_isize(&in);
+	if (size < old) {
+		err = ext2_free_blocks_from(fs, ino, &in, (size + fs->bs - 1) >> fs->log_bs);
+		if (!err)
+			err = zero_tail(fs, ino, &in, size);
+	} else if (size > old) {
+		err = zero_tail(fs, ino, &in, old);
+	}
+	if (!err)
+		ext2_set_isize(fs, &in, size);
+	ext2_stamp(&in, EXT2_T_M | EXT2_T_C, now);
+	{
+		int werr = ext2_iput(fs, ino, &in);
+
+		return err ? err : werr;
+	}
+}
