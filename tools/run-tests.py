@@ -301,6 +301,22 @@ def test_softlockup_report(kernel, tally, timeout):
     ], b)
 
 
+def test_sysrq(kernel, initrd, tally, timeout):
+    """sysrq 't' (tests/sysrq): the kernel log shows every process, and
+    where a thread that waits is waiting, as a symbolized backtrace."""
+    b = boot(["--kernel", kernel, "--initrd", initrd, "--append", "run=tests/sysrq"], timeout,
+             until="arbor-run: ")
+    text = "\n".join(b.lines)
+    dump = text[text.find("sysrq: show tasks"):] if "sysrq: show tasks" in text else ""
+    expect(tally, "sysrq 't' shows every task and where it waits", [
+        ("the dump is in the log", bool(dump)),
+        ("init is in it", "(init)" in dump),
+        ("both of the program's processes", dump.count("(sysrq)") >= 2),
+        ("the sleeping child's backtrace names sys_sleep_ns", "sys_sleep_ns" in dump),
+        ("the program's own checks pass", "not ok" not in text and "ok 2 - sysrq 't' as root" in text),
+    ], b)
+
+
 def test_runner_detects(kernel, tally):
     """The runner's own failure detection: a hang and a triple fault."""
     b = boot(["--kernel", kernel, "--append", "test=hang"], 5)
@@ -588,6 +604,7 @@ def main():
     test_boot_to_user_space(kernel, initrd, tally, a.timeout)
     test_fault_report(kernel, tally, a.timeout)
     test_softlockup_report(kernel, tally, a.timeout)
+    test_sysrq(kernel, initrd, tally, a.timeout)
     test_runner_detects(kernel, tally)
     test_tools(a.build, tally)
     # The fuzzer from a fixed seed (1), about 45 s per mode.

@@ -272,6 +272,8 @@ int proc_wait(struct proc *p, int pid, int *status, int options, uint64_t deadli
 /* Ends process p as if by signal sig (no handlers yet: the default). */
 void proc_kill(struct proc *p, int sig);
 void proc_dump(struct proc *p);
+/* The same with proc_lock held (p not NULL). */
+void proc_dump_locked(struct proc *p);
 /* Work on the way back to user mode: a pending kill ends the thread, a
  * pending signal runs its action (tf: the registers going back, or NULL
  * for a thread that has not run yet). */

@@ -505,14 +505,12 @@ int proc_wait(struct proc *p, int pid, int *status, int options, uint64_t deadli
 	}
 }
 
-/* For diagnosing a process that will not end: its threads and states. */
-void proc_dump(struct proc *p)
+/* For diagnosing a process that will not end: its threads and states,
+ * and where each thread that is not running waits (proc_lock held). */
+void proc_dump_locked(struct proc *p)
 {
 	static const char *const states[] = { "runnable", "blocked", "dead", "donating" };
 	struct list_head *pos;
-	if (!p)
-		return;
-	spin_lock(&proc_lock);
 	printk("# pid %d (%s): state %d, exiting %d, %u threads\n", p->pid, p->name, p->state,
 	       p->exiting, p->nr_threads);
 	list_for_each(pos, &p->threads) {
@@ -520,14 +518,43 @@ void proc_dump(struct proc *p)
 		printk("#   tid %d: %s, kill %d, on_rq %d, ipc caller %d server %d\n", t->tid,
 		       states[t->state], t->kill_pending, t->se.on_rq,
 		       t->ipc_caller ? t->ipc_caller->tid : 0, t->ipc_server ? t->ipc_server->tid : 0);
-		/* Where a thread that is not running waits: its saved stack
-		 * holds switch_context's frame (r15..rbx, rbp, return). */
-		if (t != current_thread() && t->ksp && (t->state == THREAD_BLOCKED || t->state == THREAD_DONATING)) {
+		/* Its saved stack holds switch_context's frame (r15..rbx,
+		 * rbp, return): a preempted thread shows the interrupt that
+		 * preempted it, then what it was doing. */
+		if (t != current_thread() && t->ksp && t->state != THREAD_DEAD) {
 			const uint64_t *sp = (const uint64_t *)t->ksp;
 			backtrace_print(sp[5], sp[6]);
 		}
 	}
+}
+
+void proc_dump(struct proc *p)
+{
+	if (!p)
+		return;
+	spin_lock(&proc_lock);
+	proc_dump_locked(p);
 	spin_unlock(&proc_lock);
+}
+
+/* Linux's SysRq 't' (show tasks) from user space: every process, for the
+ * fuzzer and test runners to leave a report when something hangs. Bounded:
+ * at most SYSRQ_PROCS processes. */
+#define SYSRQ_PROCS 512
+long sys_sysrq(int key)
+{
+	if (current_thread()->proc->cred.euid != 0)
+		return -EPERM;
+	if (key != 't')
+		return -EINVAL;
+	int n = 0;
+	spin_lock(&proc_lock);
+	printk("sysrq: show tasks\n");
+	for (struct proc *p = proc_iter_first_locked(); p && n < SYSRQ_PROCS; p = proc_iter_next_locked(p), n++)
+		if (p != &kernel_proc)
+			proc_dump_locked(p);
+	spin_unlock(&proc_lock);
+	return 0;
 }
 
 long sys_cwd(const char *uset, char *uget, size_t len)

@@ -394,6 +394,14 @@ static void worker_done(struct slot *s)
 	s->pid = 0;
 }
 
+/* Something hangs: the kernel prints every process and where each of its
+ * threads waits (sysrq 't'), so the failure comes with its report. */
+static void show_tasks(void)
+{
+	fflush(stdout);
+	sys_sysrq('t');
+}
+
 static void kill_worker(struct slot *s)
 {
 	char p[160];
@@ -431,6 +439,7 @@ static bool poll_slot(struct slot *s)
 			       s->env.slot, s->pid, s->reaped ? ", reaped; its children" : "",
 			       (unsigned long long)(KILL_WAIT_NS / 1000000000ull));
 			print_log(s);
+			show_tasks();
 			return false;
 		}
 		return true;
@@ -500,6 +509,7 @@ static bool probe(bool full, const char *when)
 		if (now_ns() - t0 > PROBE_WAIT_NS) {
 			printf("fuzz: FAIL health probe %s: no answer in %llu s (a server is stuck)\n", when,
 			       (unsigned long long)(PROBE_WAIT_NS / 1000000000ull));
+			show_tasks();
 			kill(pid, SIGKILL);
 			return false;
 		}
@@ -563,6 +573,7 @@ static void watchdog(void)
 		for (int i = 0; i < FZ_SLOTS; i++)
 			if (slots[i].sh->nseeds)
 				print_log(&slots[i]);
+		sys_sysrq('t');
 		sys_poweroff(1);
 		_exit(1);
 	}

@@ -408,7 +408,7 @@ static void test_credentials(void)
 {
 	enum { POWEROFF, BOOTFS, CGSTAT, CGREADDIR, CGMKDIR, CGRMDIR, CGREAD, CGWRITE, CGOPEN, CGSETATTR, OOM,
 	       SPAWN, SETUID, SETGID, SETEUID, SETEGID, KILL, NICE, IOPORT, PCIR, PCIW, MMIO, DMA, IRQBIND, IRQACK,
-	       IRQUNBIND, BLKREG, BLKTHR, BLKDONE, BLKW, MARKIO, NRES };
+	       IRQUNBIND, BLKREG, BLKTHR, BLKDONE, BLKW, MARKIO, SYSRQ, NRES };
 	static const char *const names[NRES] = {
 		"rights.cred_poweroff: poweroff", "rights.cred_bootfs_map: bootfs_map",
 		"rights.cred_cgfs_stat: cgfs_stat", "rights.cred_cgfs_readdir: cgfs_readdir",
@@ -424,7 +424,7 @@ static void test_credentials(void)
 		"rights.cred_irq_ack: irq_ack of an unbound line", "rights.cred_irq_unbind: irq_unbind of an unbound line",
 		"rights.cred_blkio_register: blkio_register", "rights.cred_blkio_throttle: blkio_throttle",
 		"rights.cred_blkio_done: blkio_done", "rights.cred_blkio_weights: blkio_weights",
-		"rights.cred_ipc_mark_io: ipc_mark_io",
+		"rights.cred_ipc_mark_io: ipc_mark_io", "rights.cred_sysrq: sysrq",
 	};
 	static const long expect[NRES] = {
 		[POWEROFF] = -EPERM, [BOOTFS] = -EPERM, [CGSTAT] = -EPERM, [CGREADDIR] = -EPERM, [CGMKDIR] = -EPERM,
@@ -433,7 +433,7 @@ static void test_credentials(void)
 		[SETEGID] = -EPERM, [KILL] = -EPERM, [NICE] = -EACCES, [IOPORT] = -EPERM, [PCIR] = -EPERM,
 		[PCIW] = -EPERM, [MMIO] = -EPERM, [DMA] = -EPERM, [IRQBIND] = -EPERM, [IRQACK] = -EPERM,
 		[IRQUNBIND] = -EPERM, [BLKREG] = -EPERM, [BLKTHR] = -EPERM, [BLKDONE] = -EPERM, [BLKW] = -EPERM,
-		[MARKIO] = -EPERM,
+		[MARKIO] = -EPERM, [SYSRQ] = -EPERM,
 	};
 	long res[NRES];
 	int fds[2];
@@ -478,6 +478,7 @@ static void test_credentials(void)
 		res[DMA] = sys_dma_alloc(4096, &phys);
 		res[IRQBIND] = sys_irq_bind(8, (int)n, 1);
 		res[IRQACK] = sys_irq_ack(8);
+		res[SYSRQ] = sys_sysrq('t');
 		res[IRQUNBIND] = sys_irq_unbind(8);
 		res[BLKREG] = sys_blkio_register(250, 0);
 		res[BLKTHR] = sys_blkio_throttle(1, 250, 0, 0, 512);
