@@ -91,7 +91,9 @@ host_srcs_vfs_path     := user/servers/vfs/path.c
 host_srcs_cgfs_parse   := cgroup/fs/parse.c
 # the cgroup core with its own registry (the test's) and host stand-ins
 # for spinlocks, the heap and the string functions (tests/host/shim); no
-# scheduler: the owners' parts are set up by the controllers' hooks
+# process side, scheduler or inotify, not even faked: the core reaches the
+# tasks and the watchers through the cg_hooks the test gives cg_init
+# (cgroup/core/hooks.h), the owners' parts through the controllers' hooks
 host_srcs_cgroup       := cgroup/core/cgroup.c cgroup/fs/core_files.c cgroup/fs/parse.c cgroup/core/controllers.c \
 	cgroup/core/threaded.c cgroup/controllers/pids.c kernel/mm/page_counter.c cgroup/controllers/memory_stat.c \
 	lib/rbtree.c lib/format.c
