@@ -169,6 +169,11 @@ SMALL_RUNTIME_PROGS := tests/proc/hello tests/proc/exec tests/proc/envcheck test
 	user/bench/exec user/bench/fork user/bench/ipc user/bench/pagefault user/bench/syscall \
 	user/bench/yield
 TEST_OWN_RULES := tests/fuzz/ tests/run/ tests/sh/ tests/host/ tests/include/
+# The folders named after runtimes are gone: a program left there (a merge
+# of older work) would silently not be built.
+$(if $(wildcard user/posix/*.c user/tests/*.c tests/diff/*.c),$(error $(wildcard user/posix/*.c \
+	user/tests/*.c tests/diff/*.c): tests live in tests/SUBJECT/ now (a differential test as \
+	diff_NAME.c), see docs/testing.md))
 TEST_PROG_SRCS := $(foreach f,$(filter-out $(addsuffix %,$(TEST_OWN_RULES)),$(wildcard tests/*/*.c)),\
 	$(if $(filter test_% diff_%,$(notdir $(f))),,$(f)))
 PROG_SRCS := $(TEST_PROG_SRCS) $(wildcard user/bench/*.c)
