@@ -17,17 +17,31 @@
 
 #define BLK_SECTOR 512u
 
-/* A spinning lock for the server's threads (they block only in IPC and on
- * notifications, never while holding one). */
-typedef struct { volatile int locked; } blk_lock_t;
+/* A lock for the server's threads: a futex mutex (0 free, 1 held, 2 held
+ * with waiters), as the file servers' (user/servers/lib/srvlock.h). A
+ * waiter sleeps rather than spinning on sys_yield: a holder serving a call
+ * on its caller's scheduling context may not run while that caller's
+ * cgroup is throttled (cpu.max), and the futex wait tells the kernel the
+ * holder is waited for, so its call goes on on the server's own time
+ * (docs/ipc.md). Threads block only in IPC and on notifications, never
+ * while holding one. */
+typedef struct { uint32_t v; } blk_lock_t;
 static inline void blk_lock(blk_lock_t *l)
 {
-	while (__atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE))
-		sys_yield();
+	uint32_t c = 0;
+	if (__atomic_compare_exchange_n(&l->v, &c, 1, false, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+		return;
+	if (c != 2)
+		c = __atomic_exchange_n(&l->v, 2, __ATOMIC_ACQUIRE);
+	while (c != 0) {
+		sys_futex_wait(&l->v, 2, 0);
+		c = __atomic_exchange_n(&l->v, 2, __ATOMIC_ACQUIRE);
+	}
 }
 static inline void blk_unlock(blk_lock_t *l)
 {
-	__atomic_store_n(&l->locked, 0, __ATOMIC_RELEASE);
+	if (__atomic_exchange_n(&l->v, 0, __ATOMIC_RELEASE) == 2)
+		sys_futex_wake(&l->v, 1);
 }
 
 enum blk_op { BLK_OP_READ, BLK_OP_WRITE, BLK_OP_FLUSH };

@@ -11,6 +11,9 @@
 #include "blk_io.h"
 
 static blk_lock_t range_lock;
+/* Bumped whenever a range is dropped: a writer waiting for one sleeps on
+ * it (a futex) instead of spinning. */
+static uint32_t range_gen;
 
 /* The worker's caller's buffers: the current call's, or a deferred one's. */
 static long blk_to_caller(struct blk_worker *w, uint64_t off, const void *buf, size_t n)
@@ -37,6 +40,7 @@ static void range_hold(struct blk_worker *w, uint64_t first, uint64_t end)
 {
 	for (;;) {
 		blk_lock(&range_lock);
+		uint32_t gen = __atomic_load_n(&range_gen, __ATOMIC_ACQUIRE);
 		if (range_free(w->index, first, end)) {
 			ranges[w->index].first = first;
 			ranges[w->index].end = end;
@@ -45,7 +49,7 @@ static void range_hold(struct blk_worker *w, uint64_t first, uint64_t end)
 			return;
 		}
 		blk_unlock(&range_lock);
-		sys_yield();
+		sys_futex_wait(&range_gen, gen, 0); /* returns at once if a drop came since */
 	}
 }
 
@@ -53,7 +57,9 @@ static void range_drop(struct blk_worker *w)
 {
 	blk_lock(&range_lock);
 	ranges[w->index].busy = false;
+	__atomic_add_fetch(&range_gen, 1, __ATOMIC_RELEASE);
 	blk_unlock(&range_lock);
+	sys_futex_wake(&range_gen, BLK_WORKERS_MAX);
 }
 
 int blk_worker_init(struct blk_worker *w, struct blk_dev *d, int index, uint32_t bounce)

@@ -52,6 +52,8 @@ struct addrspace {
 				 * read without it by vm_user_access_ok */
 	uint32_t refs;		/* the process's, plus kernel copies in flight */
 	uint32_t nr_areas;	/* entries of areas (VM_MAX_MAP_COUNT) */
+	uint32_t area_pages;	/* pages charged to area_cg for the area records */
+	struct cgroup *area_cg;	/* who pays for them (a reference; under lock) */
 	uint64_t total_vm;	/* bytes the areas span (RLIMIT_AS counts them) */
 	uint64_t limit_as;	/* RLIMIT_AS soft limit in bytes (VM_NO_LIMIT) */
 	uint64_t limit_as_max;	/* its hard limit */

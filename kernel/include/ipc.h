@@ -87,7 +87,9 @@ long ipc_window_copy(struct ipc_window *w, uint64_t off, void *ubuf, size_t len,
 struct ipc_fstate *ipc_fstate_of(struct kobj *o);
 
 /* close() of the last handle to a channel: tell its server synchronously,
- * as a call, so the close has taken effect when close returns (POSIX). */
+ * as a call, so the close has taken effect when close returns (POSIX); a
+ * channel to the closer's own endpoint is told asynchronously (no waiting
+ * for oneself). */
 void ipc_channel_close_sync(struct kobj *o);
 
 /* A new endpoint owned by p, installed as a handle in p: the handle or

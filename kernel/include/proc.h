@@ -93,6 +93,7 @@ struct thread {
 	struct ipc_msg ipc_buf;		/* message in flight to or from this thread */
 	struct ipc_info ipc_info;	/* server: who its current caller is */
 	struct thread *ipc_caller;	/* server: the thread to reply to */
+	struct list_head serving_link;	/* in proc->serving while ipc_caller is set */
 	struct thread *ipc_server;	/* caller: the thread serving its call */
 	struct endpoint *ipc_ep;	/* the endpoint it waits on, if any */
 	struct ipc_reply *ipc_reply;	/* caller: its deferred call's reply object */
@@ -119,6 +120,9 @@ struct proc {
 	 * the scheduler's list while nonzero (sched_donors_*) */
 	uint32_t sc_waiters;
 	struct list_head waited_link;
+	/* its threads serving a call now (ipc_caller set; sched_lock): what
+	 * sched_donors_* walk, instead of every thread */
+	struct list_head serving;
 	enum proc_state state;
 	int exit_status;		/* wait status (abi/wait.h) once a zombie */
 	bool exiting;			/* its threads are being ended */
@@ -235,12 +239,16 @@ struct exec_image {
 	uint64_t udata;
 	uint64_t size;
 };
+/* A new address space charged to cg with the image, its arguments and its
+ * stack, under the rlimits of limits (the process it replaces or its
+ * parent; NULL: none), so an image larger than RLIMIT_AS fails here with
+ * -ENOMEM, before an execve's point of no return. NULL and *err on failure. */
 struct addrspace *proc_load(const struct exec_image *im, const char *const argv[],
-			    const char *const envp[], struct cgroup *cg, uint64_t *entry,
-			    uint64_t *rsp, int *err);
+			    const char *const envp[], struct cgroup *cg, const struct addrspace *limits,
+			    uint64_t *entry, uint64_t *rsp, int *err);
 struct addrspace *proc_load_image(const char *path, const char *const argv[],
-				  const char *const envp[], struct cgroup *cg, uint64_t *entry,
-				  uint64_t *rsp, int *err);
+				  const char *const envp[], struct cgroup *cg, const struct addrspace *limits,
+				  uint64_t *entry, uint64_t *rsp, int *err);
 const char *proc_basename(const char *path);
 /* The child's handles: copies of the parent's (fork), or of those not
  * marked close-on-exec (spawn, like fork + exec). */

@@ -122,6 +122,9 @@ int sched_ipc_call_locked(struct thread *server);
 void sched_ipc_take_caller_locked(struct thread *caller);
 void sched_ipc_reply_locked(struct thread *caller, int result, struct list_head *wait_list);
 void sched_ipc_abort_locked(struct thread *caller, int result, bool server_lives);
+/* server (ending) serves no call any more: off its process's list of
+ * serving threads (sched_donors_*), if still there (sched_lock). */
+void sched_ipc_serving_clear_locked(struct thread *server);
 void sched_ipc_release_caller_locked(struct thread *caller, int result);
 void sched_wake_ipc_locked(struct thread *t, int result);
 /* Defers caller's call, which the current thread serves (reply.c). */

@@ -170,6 +170,11 @@ void ipc_channel_close_sync(struct kobj *o)
 	struct channel *ch = container_of(o, struct channel, obj);
 	struct thread *self = current_thread();
 	struct endpoint *ep = ch->ep;
+	/* A channel to our own endpoint: waiting here could be waiting for
+	 * ourselves (a single-threaded server). Our own threads hear of it
+	 * from the release's message instead. */
+	if (ep->owner == self->proc)
+		return;
 	self->ipc_buf = (struct ipc_msg){ .label = IPC_LABEL_CLOSED, .w = { ch->badge } };
 	self->ipc_badge = ch->badge;
 	self->ipc_snd = self->ipc_snd_len = self->ipc_rcv = self->ipc_rcv_len = 0;
@@ -502,6 +507,7 @@ void ipc_thread_exit(struct thread *t)
 	uint64_t f = sched_lock_ipc();
 	if (t->ipc_caller)
 		sched_ipc_abort_locked(t->ipc_caller, -EHOSTDOWN, false);
+	sched_ipc_serving_clear_locked(t); /* whatever the caller's state was */
 	sched_unlock_ipc(f);
 }
 

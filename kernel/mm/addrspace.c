@@ -136,6 +136,55 @@ static void vm_area_count(struct addrspace *as, const struct vm_area *a, int sig
 		__atomic_store_n(&as->noaccess, as->noaccess + (uint32_t)sign, __ATOMIC_RELEASE);
 }
 
+/* The area records are kernel memory made at the process's request:
+ * charged to as->cg (memory.stat "slab"), a page per VM_AREAS_PER_PAGE
+ * records, as Linux accounts vm_area_struct to the memcg, so that a
+ * cgroup's 65530-area processes count against its memory.max. After a
+ * migration the whole charge moves to the new cgroup at the next change
+ * of the list (Linux leaves each record's charge where it was made; one
+ * payer keeps the count exact without a cgroup per record). */
+#define VM_AREAS_PER_PAGE (PAGE_SIZE / sizeof(struct vm_area))
+
+static uint32_t vm_area_pages_for(uint32_t nr)
+{
+	return (uint32_t)((nr + VM_AREAS_PER_PAGE - 1) / VM_AREAS_PER_PAGE);
+}
+
+/* Makes room in the charge for more records (as->lock held): 0, or
+ * -ENOMEM when memory.max refuses the page (Linux's mmap then fails). */
+static int vm_area_reserve(struct addrspace *as, uint32_t more)
+{
+	uint32_t need = vm_area_pages_for(as->nr_areas + more);
+	if (as->area_cg == as->cg && need <= as->area_pages)
+		return 0;
+	if (as->area_cg != as->cg) {
+		if (mem_charge(as->cg, need, MEMCG_STAT_SLAB))
+			return -ENOMEM;
+		if (as->area_cg) {
+			mem_uncharge(as->area_cg, as->area_pages, MEMCG_STAT_SLAB);
+			cg_put(as->area_cg);
+		}
+		cg_get(as->cg);
+		as->area_cg = as->cg;
+	} else if (mem_charge(as->cg, need - as->area_pages, MEMCG_STAT_SLAB)) {
+		return -ENOMEM;
+	}
+	as->area_pages = need;
+	return 0;
+}
+
+/* Gives back what the records no longer need, but one page of slack, so
+ * that an area counted out and in again (a change) does not churn the
+ * charge (as->lock held). */
+static void vm_area_trim(struct addrspace *as)
+{
+	uint32_t keep = vm_area_pages_for(as->nr_areas) + 1;
+	if (as->area_pages > keep) {
+		mem_uncharge(as->area_cg, as->area_pages - keep, MEMCG_STAT_SLAB);
+		as->area_pages = keep;
+	}
+}
+
 /* --- The map lock (struct addrspace): taken with as->lock, which it
  * leaves held. -EINTR if the thread is being killed while it waits. */
 static int vm_map_lock(struct addrspace *as)
@@ -277,7 +326,8 @@ static int vm_area_insert_locked(struct addrspace *as, struct vm_area *a)
 		return -ENOMEM;
 	if (a->end - a->start > as->limit_as - MIN(as->total_vm, as->limit_as))
 		return -ENOMEM;
-	return vm_area_link(as, a);
+	int err = vm_area_reserve(as, 1);
+	return err ? err : vm_area_link(as, a);
 }
 
 /* Inserts [start, end) (end == start allowed: the empty heap) keeping the
@@ -352,7 +402,8 @@ static int vm_remove_check(struct addrspace *as, vaddr_t start, vaddr_t end)
 		bool whole = a->start >= start && a->end <= end;
 		if ((a->flags & VM_DMA) && !whole)
 			return -EINVAL;
-		if (a->start < start && a->end > end && as->nr_areas >= VM_MAX_MAP_COUNT)
+		if (a->start < start && a->end > end &&
+		    (as->nr_areas >= VM_MAX_MAP_COUNT || vm_area_reserve(as, 1)))
 			return -ENOMEM;
 	}
 	return 0;
@@ -420,6 +471,7 @@ int vm_area_remove(struct addrspace *as, vaddr_t start, uint64_t len)
 	if (!err) {
 		vm_remove_detach(as, start, end, &tail, &gone);
 		vm_unmap_range(as, start, end);
+		vm_area_trim(as);
 	}
 	vm_map_unlock(as);
 	struct list_head *pos, *tmp;
@@ -542,7 +594,7 @@ int vm_area_set_end(struct addrspace *as, vaddr_t start, vaddr_t new_end)
  * -ENOMEM at VM_MAX_MAP_COUNT areas (Linux's mprotect) or without memory. */
 static int vm_area_split(struct addrspace *as, struct vm_area *a, vaddr_t addr)
 {
-	if (as->nr_areas >= VM_MAX_MAP_COUNT)
+	if (as->nr_areas >= VM_MAX_MAP_COUNT || vm_area_reserve(as, 1))
 		return -ENOMEM;
 	struct vm_area *hi = kzalloc(sizeof(*hi));
 	if (!hi)
@@ -824,7 +876,7 @@ struct addrspace *vm_as_fork(struct addrspace *as, struct cgroup *cg, int *err)
 		const struct vm_area *a = list_entry(pos, struct vm_area, link);
 		if (a->flags & VM_DMA)
 			continue;	/* a device buffer has one owner */
-		struct vm_area *c = kzalloc(sizeof(*c));
+		struct vm_area *c = vm_area_reserve(child, 1) ? NULL : kzalloc(sizeof(*c));
 		if (!c) {
 			*err = -ENOMEM;
 			break;
@@ -948,6 +1000,10 @@ void vm_as_destroy(struct addrspace *as)
 	if (read_cr3() == as->root)
 		vm_switch_to(NULL);
 	vm_free_tables(as, as->root, 3);
+	if (as->area_cg) {
+		mem_uncharge(as->area_cg, as->area_pages, MEMCG_STAT_SLAB);
+		cg_put(as->area_cg);
+	}
 	cg_put(as->cg);
 	kfree(as);
 }

@@ -77,8 +77,8 @@ static long exec_image(const struct exec_image *im, const char *path, const char
 	if ((err = exec_copy_args(&a, uargv, uenvp)))
 		return err;
 	struct addrspace *as = im->kdata || im->udata ?
-				       proc_load(im, a->argv, a->envp, p->cgroup, &entry, &rsp, &err) :
-				       proc_load_image(path, a->argv, a->envp, p->cgroup, &entry, &rsp, &err);
+				       proc_load(im, a->argv, a->envp, p->cgroup, p->as, &entry, &rsp, &err) :
+				       proc_load_image(path, a->argv, a->envp, p->cgroup, p->as, &entry, &rsp, &err);
 	if (!as || (err = proc_end_other_threads(p, self))) {
 		if (as)
 			vm_as_destroy(as);

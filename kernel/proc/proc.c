@@ -45,6 +45,7 @@ static void proc_init_common(struct proc *p)
 	list_init(&p->children);
 	list_init(&p->sibling);
 	list_init(&p->threads);
+	list_init(&p->serving);
 	list_init(&p->cg_link);
 	list_init(&p->hash_link);
 	waitq_init(&p->child_exit);
@@ -519,6 +520,12 @@ void proc_dump(struct proc *p)
 		printk("#   tid %d: %s, kill %d, on_rq %d, ipc caller %d server %d\n", t->tid,
 		       states[t->state], t->kill_pending, t->se.on_rq,
 		       t->ipc_caller ? t->ipc_caller->tid : 0, t->ipc_server ? t->ipc_server->tid : 0);
+		/* Where a thread that is not running waits: its saved stack
+		 * holds switch_context's frame (r15..rbx, rbp, return). */
+		if (t != current_thread() && t->ksp && (t->state == THREAD_BLOCKED || t->state == THREAD_DONATING)) {
+			const uint64_t *sp = (const uint64_t *)t->ksp;
+			backtrace_print(sp[5], sp[6]);
+		}
 	}
 	spin_unlock(&proc_lock);
 }

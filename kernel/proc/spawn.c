@@ -178,8 +178,8 @@ static int spawn_parse(const struct exec_image *im, struct elf_image *img)
 }
 
 struct addrspace *proc_load(const struct exec_image *im, const char *const argv[],
-			    const char *const envp[], struct cgroup *cg, uint64_t *entry,
-			    uint64_t *rsp, int *err)
+			    const char *const envp[], struct cgroup *cg, const struct addrspace *limits,
+			    uint64_t *entry, uint64_t *rsp, int *err)
 {
 	struct elf_image img;
 	if ((*err = spawn_parse(im, &img)))
@@ -187,6 +187,8 @@ struct addrspace *proc_load(const struct exec_image *im, const char *const argv[
 	struct addrspace *as = vm_as_create(cg, err);
 	if (!as)
 		return NULL;
+	if (limits)
+		vm_as_inherit_limits(as, limits);
 	if ((*err = spawn_load(as, im, &img)) || (*err = spawn_stack(as, argv, envp, rsp))) {
 		vm_as_destroy(as);
 		return NULL;
@@ -196,15 +198,15 @@ struct addrspace *proc_load(const struct exec_image *im, const char *const argv[
 }
 
 struct addrspace *proc_load_image(const char *path, const char *const argv[],
-				  const char *const envp[], struct cgroup *cg, uint64_t *entry,
-				  uint64_t *rsp, int *err)
+				  const char *const envp[], struct cgroup *cg, const struct addrspace *limits,
+				  uint64_t *entry, uint64_t *rsp, int *err)
 {
 	struct initrd_file f;
 	*err = -ENOENT;
 	if (!spawn_find(path, &f) || !initrd_is_reg(&f))
 		return NULL;
 	struct exec_image im = { .kdata = f.data, .size = f.size };
-	return proc_load(&im, argv, envp, cg, entry, rsp, err);
+	return proc_load(&im, argv, envp, cg, limits, entry, rsp, err);
 }
 
 const char *proc_basename(const char *path)
@@ -224,7 +226,7 @@ int proc_spawn_stdio(const char *path, const char *const argv[], struct cgroup *
 {
 	uint64_t entry, rsp;
 	int err;
-	struct addrspace *as = proc_load_image(path, argv, NULL, cg, &entry, &rsp, &err);
+	struct addrspace *as = proc_load_image(path, argv, NULL, cg, parent->as, &entry, &rsp, &err);
 	if (!as)
 		return err;
 	struct proc *p = proc_alloc(parent, cg, proc_basename(path), &err);

@@ -90,6 +90,7 @@ struct thread *thread_alloc(struct proc *p, struct cgroup *cg, const char *name,
 	list_init(&t->timer_link);
 	list_init(&t->wait_link);
 	list_init(&t->proc_link);
+	list_init(&t->serving_link);
 	list_init(&t->cg_link);
 	list_init(&t->tid_link);
 	fpu_state_init(&t->fpu);

@@ -134,12 +134,29 @@ static struct list_head sched_waited = LIST_HEAD_INIT(sched_waited);
 static bool sched_donors_recheck;
 static void sched_donors_release(struct proc *p);
 
+/* server now serves caller's call (NULL: none): kept with the list of
+ * its process's serving threads, so that releasing throttled contexts
+ * (sched_donors_release_proc) walks only those. */
+static void sched_serving_set(struct thread *server, struct thread *caller)
+{
+	if (server->ipc_caller && !caller)
+		list_del(&server->serving_link);
+	else if (!server->ipc_caller && caller)
+		list_add(&server->serving_link, &server->proc->serving);
+	server->ipc_caller = caller;
+}
+
+void sched_ipc_serving_clear_locked(struct thread *server)
+{
+	sched_serving_set(server, NULL);
+}
+
 /* caller now lends its scheduling context to server. */
 static void sched_link_donation(struct thread *caller, struct thread *server)
 {
 	caller->state = THREAD_DONATING;
 	caller->ipc_server = server;
-	server->ipc_caller = caller;
+	sched_serving_set(server, caller);
 }
 
 /* A caller whose server goes on without its context (sched_sc_release):
@@ -681,7 +698,7 @@ void sched_ipc_reply_locked(struct thread *caller, int result, struct list_head 
 	caller->ipc_server = NULL;
 	caller->wake_result = result;
 	caller->state = THREAD_RUNNABLE;
-	server->ipc_caller = NULL;
+	sched_serving_set(server, NULL);
 	if (wait_list) {
 		server->state = THREAD_BLOCKED;
 		list_add_tail(&server->wait_link, wait_list);
@@ -709,7 +726,7 @@ void sched_ipc_abort_locked(struct thread *caller, int result, bool server_lives
 {
 	struct thread *server = caller->ipc_server;
 	if (server) {
-		server->ipc_caller = NULL;
+		sched_serving_set(server, NULL);
 		/* The server now heads its own chain: queued if what it runs
 		 * can go on, be it the server itself or, when it is in a call
 		 * of its own (DONATING: the VFS calling tmpfs), the end of that
@@ -761,15 +778,14 @@ static void sched_sc_release(struct thread *root)
 }
 
 /* Releases every throttled context a call served by a thread of p runs
- * on (O(p's threads); on one CPU with the scheduler lock held, p's
- * thread list is not in the middle of a change). */
+ * on: O(p's threads serving a call now), each of which stands for a
+ * caller waiting; a release unlinks nothing from p->serving (the server
+ * keeps its caller), so the walk is safe. */
 static void sched_donors_release_proc(struct proc *p)
 {
 	struct list_head *pos;
-	list_for_each(pos, &p->threads) {
-		struct thread *t = list_entry(pos, struct thread, proc_link);
-		if (!t->ipc_caller)
-			continue;
+	list_for_each(pos, &p->serving) {
+		struct thread *t = list_entry(pos, struct thread, serving_link);
 		struct thread *root = sched_sc_root(t);
 		if (root != t && root->state == THREAD_DONATING && sched_se_throttled(&root->se))
 			sched_sc_release(root);
@@ -818,7 +834,7 @@ void sched_ipc_defer_locked(struct thread *caller)
 {
 	struct thread *server = this_cpu()->current;
 	caller->ipc_server = NULL;
-	server->ipc_caller = NULL;
+	sched_serving_set(server, NULL);
 	caller->state = THREAD_BLOCKED;
 	caller->wake_result = 0;
 	list_init(&caller->wait_link);
@@ -840,7 +856,7 @@ void sched_ipc_release_caller_locked(struct thread *caller, int result)
 {
 	struct thread *server = caller->ipc_server;
 	if (server)
-		server->ipc_caller = NULL;
+		sched_serving_set(server, NULL);
 	caller->ipc_server = NULL;
 	caller->wake_result = result;
 	caller->state = THREAD_RUNNABLE;

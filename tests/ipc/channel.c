@@ -84,5 +84,32 @@ int main(void)
 	sys_waitpid((int)pid, &status, 0);
 	wait_closed(7);
 	tap_check("exec closes close-on-exec handles", closed_badge == 7 && status == W_EXITCODE(42));
+
+	/* A single-threaded process closing a channel to its own endpoint
+	 * has nobody to wait for: the close returns at once and the endpoint
+	 * gets the close message (it used to wait for itself for ever). */
+	pid = sys_fork();
+	if (pid == 0) {
+		int own = (int)sys_ep_create();
+		long c = sys_chan_create(own, 9);
+		if (c < 0 || sys_handle_close((int)c) != 0)
+			sys_exit(2);
+		struct ipc_msg em;
+		struct ipc_info ei;
+		long r = sys_ipc_recv(own, &em, &ei);
+		sys_exit(r == 0 && em.label == IPC_LABEL_CLOSED && em.w[0] == 9 ? 0 : 3);
+	}
+	long got = 0;
+	for (int i = 0; i < 2000 && got == 0; i++) {
+		got = sys_waitpid((int)pid, &status, WNOHANG);
+		if (got == 0)
+			sys_sleep_ns(1000000);
+	}
+	if (got == 0) {
+		sys_kill((int)pid, 9);
+		sys_waitpid((int)pid, &status, 0);
+	}
+	tap_check("closing a channel to one's own endpoint returns, and the endpoint hears of it",
+		  got == pid && status == W_EXITCODE(0));
 	return tap_done();
 }

@@ -228,6 +228,16 @@ static void rlimit_as(void)
 		}
 		int st = -1;
 		check(g > 0 && waitpid(g, &st, 0) == g && WEXITSTATUS(st) == 0, "fork inherits RLIMIT_AS");
+		g = fork();
+		if (g == 0) {
+			struct rlimit small = { 64ull << 20, 64ull << 20 };
+			if (setrlimit(RLIMIT_AS, &small))
+				_exit(1);
+			execv("/tests/bigbss", (char *[]){ "bigbss", NULL });
+			_exit(errno == ENOMEM ? 7 : 2);
+		}
+		check(g > 0 && waitpid(g, &st, 0) == g && WIFEXITED(st) && WEXITSTATUS(st) == 7,
+		      "execve of a 96M image under a 64M RLIMIT_AS: ENOMEM, and the caller goes on");
 		if (getuid() == 0) {
 			rl = (struct rlimit){ 256ull << 20, 1ull << 30 };
 			check(setrlimit(RLIMIT_AS, &rl) == 0, "root may raise the hard limit");

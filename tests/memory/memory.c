@@ -246,6 +246,60 @@ static void test_tmpfs_charge(void)
 	      "and all of it uncharged with the file");
 }
 
+/* A child in cgroup cg that maps n single-page areas with gaps between
+ * (so none merge), reports through fd how many it made, then waits for a
+ * byte on go before it exits. */
+static pid_t mapper_in(const char *cg, long n, int report, int go)
+{
+	pid_t p = fork();
+	if (p == 0) {
+		if (put(at(cg, "cgroup.procs"), "0"))
+			_exit(2);
+		const uintptr_t top = 0x280000000000ull;
+		long made = 0;
+		while (made < n && mmap((void *)(top - (uintptr_t)made * 8192), 4096, PROT_NONE,
+					MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) != MAP_FAILED)
+			made++;
+		int e = made < n ? errno : 0;
+		long out[2] = { made, e };
+		char c;
+		if (write(report, out, sizeof(out)) != sizeof(out) || read(go, &c, 1) != 1)
+			_exit(3);
+		_exit(0);
+	}
+	return p;
+}
+
+/* The kernel's records of a process's mappings are its cgroup's memory
+ * (Linux accounts vm_area_struct): 20000 areas show in memory.current,
+ * and a cgroup at memory.max gets ENOMEM from mmap, not more kernel memory. */
+static void test_area_charge(void)
+{
+	check(mkdir(BASE "/a", 0755) == 0, "a");
+	int rep[2], go[2];
+	long got[2] = { 0, 0 };
+	check(pipe(rep) == 0 && pipe(go) == 0, "pipes");
+	long before = number(at("a", "memory.current"));
+	pid_t p = mapper_in("a", 20000, rep[1], go[0]);
+	check(read(rep[0], got, sizeof(got)) == sizeof(got) && got[0] == 20000, "a process in a maps 20000 areas");
+	long held = number(at("a", "memory.current")) - before;
+	printf("# 20000 areas: memory.current of a grew by %ld KiB\n", held / 1024);
+	check(held >= 20000 * 32, "their records are charged to a (at least 32 bytes each)");
+	check(write(go[1], "x", 1) == 1 && exited_ok(p) && number(at("a", "memory.current")) == 0,
+	      "and uncharged when the process ends: a back at 0");
+	check(put(at("a", "memory.max"), "256K") == 0, "a: memory.max 256K");
+	p = mapper_in("a", 60000, rep[1], go[0]);
+	check(read(rep[0], got, sizeof(got)) == sizeof(got) && got[0] < 60000 && got[1] == ENOMEM,
+	      "within 256K mmap of one more area fails with ENOMEM");
+	printf("# %ld areas within 256K\n", got[0]);
+	check(write(go[1], "x", 1) == 1 && exited_ok(p) && number(at("a", "memory.current")) == 0 && rmdir(BASE "/a") == 0,
+	      "the mapper ends normally (not OOM-killed); a back at 0");
+	close(rep[0]);
+	close(rep[1]);
+	close(go[0]);
+	close(go[1]);
+}
+
 /* The machine itself out of memory: the global OOM killer takes the
  * largest process, but not one whose cgroup is within its memory.min,
  * even a larger one. */
@@ -525,6 +579,7 @@ int main(void)
 	test_high();
 	test_lower_max();
 	test_tmpfs_charge();
+	test_area_charge();
 	test_global_oom();
 	test_peak_reset();
 	test_adj_file();
