@@ -67,10 +67,16 @@ $(BUILD)/obj/gen/syscall_table.c.o: $(GEN)/syscall_table.c $(GEN_HEADERS)
 	@gcc $(KERNEL_CFLAGS) -c $< -o $@
 
 # -- host unit tests: test name -> the kernel sources it exercises --------
+# Each is tests/SUBJECT/test_NAME.c (with tests/host/tap.h); a new one
+# needs only its host_srcs_NAME line here.
 HOST_CFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -fsanitize=address,undefined \
-	-fno-sanitize-recover=all -Ikernel/include $(CGROUP_INCLUDES) -Ilib -I$(GEN) -pthread
-HOST_TESTS := format buddy bootinfo page_counter rbtree sched_fair initrd elf acpi tmpfs vfs_path cgfs_parse \
-	cgroup ext2
+	-fno-sanitize-recover=all -iquote tests/host -Ikernel/include $(CGROUP_INCLUDES) -Ilib -I$(GEN) -pthread
+HOST_TEST_SRCS := $(wildcard tests/*/test_*.c)
+HOST_TESTS := $(patsubst test_%.c,%,$(notdir $(HOST_TEST_SRCS)))
+host_test_src = $(filter %/test_$(1).c,$(HOST_TEST_SRCS))
+# the words of $(1) that occur more than once
+prog_dups = $(strip $(foreach n,$(sort $(1)),$(if $(word 2,$(filter $(n),$(1))),$(n))))
+$(if $(call prog_dups,$(HOST_TESTS)),$(error two host tests named test_$(call prog_dups,$(HOST_TESTS)).c))
 host_srcs_format       := lib/format.c
 host_srcs_buddy        := kernel/mm/buddy.c
 host_srcs_bootinfo     := kernel/bootinfo.c
@@ -85,7 +91,9 @@ host_srcs_vfs_path     := user/servers/vfs/path.c
 host_srcs_cgfs_parse   := cgroup/fs/parse.c
 # the cgroup core with its own registry (the test's) and host stand-ins
 # for spinlocks, the heap and the string functions (tests/host/shim); no
-# scheduler: the owners' parts are set up by the controllers' hooks
+# process side, scheduler or inotify, not even faked: the core reaches the
+# tasks and the watchers through the cg_hooks the test gives cg_init
+# (cgroup/core/hooks.h), the owners' parts through the controllers' hooks
 host_srcs_cgroup       := cgroup/core/cgroup.c cgroup/fs/core_files.c cgroup/fs/parse.c cgroup/core/controllers.c \
 	cgroup/core/threaded.c cgroup/controllers/pids.c kernel/mm/page_counter.c cgroup/controllers/memory_stat.c \
 	lib/rbtree.c lib/format.c
@@ -146,14 +154,47 @@ USER_LIB_SRCS := user/lib/start.c lib/format.c lib/string.c
 USER_LIB_OBJS := $(patsubst %,$(BUILD)/user/obj/%.o,$(USER_LIB_SRCS))
 USER_CRT0 := $(BUILD)/user/obj/user/lib/crt0.S.o
 USER_LIB := $(BUILD)/user/libarbor.a
-# Programs: source -> path inside the boot archive.
-USER_TESTS := $(patsubst user/tests/%.c,%,$(wildcard user/tests/*.c))
 INITRD_DIR := $(BUILD)/initrd
-USER_BENCHES := $(patsubst user/bench/%.c,%,$(wildcard user/bench/*.c))
 USER_DRIVERS := serial	# on the small runtime; the disk drivers are below (C library)
-USER_BINS := $(INITRD_DIR)/bin/init $(patsubst %,$(INITRD_DIR)/tests/%,$(USER_TESTS)) \
-	$(patsubst %,$(INITRD_DIR)/drivers/%,$(USER_DRIVERS)) \
-	$(patsubst %,$(INITRD_DIR)/bench/%,$(USER_BENCHES))
+USER_BINS := $(INITRD_DIR)/bin/init $(patsubst %,$(INITRD_DIR)/drivers/%,$(USER_DRIVERS))
+
+# Test programs, one folder per subject (tests/SUBJECT/, docs/testing.md),
+# and the benchmarks (user/bench/). In a subject folder test_NAME.c is a
+# host unit test (below), diff_NAME.c a differential test (built for Linux
+# and Arbor by tools/run-tests.py), every other NAME.c a program for
+# Arbor; tests/fuzz, tests/run and tests/sh have rules of their own,
+# tests/host is the host tests' harness, tests/include check.h.
+# A program is built on the C library (newlib) and installed as
+# /posix/NAME, unless this list puts it on the small runtime (user/lib:
+# raw system calls, no servers needed): then it is /tests/NAME, or
+# /bench/NAME for a benchmark (kernel/test/kbench.c runs each of those).
+SMALL_RUNTIME_PROGS := tests/proc/hello tests/proc/exec tests/proc/envcheck tests/proc/exit42 \
+	tests/proc/fault tests/proc/fork tests/proc/signal tests/ipc/channel tests/ipc/defer \
+	tests/ipc/ipc_burn tests/ipc/ipc_client tests/ipc/ipc_server tests/ipc/shm tests/sched/spin \
+	tests/memory/memlimit tests/memory/bigbss tests/proc/sysrq tests/console/console tests/security/efault tests/drivers/driver \
+	user/bench/exec user/bench/fork user/bench/ipc user/bench/pagefault user/bench/syscall \
+	user/bench/yield
+TEST_OWN_RULES := tests/fuzz/ tests/run/ tests/sh/ tests/host/ tests/include/
+# The folders named after runtimes are gone: a program left there (a merge
+# of older work) would silently not be built.
+$(if $(wildcard user/posix/*.c user/tests/*.c tests/diff/*.c),$(error $(wildcard user/posix/*.c \
+	user/tests/*.c tests/diff/*.c): tests live in tests/SUBJECT/ now (a differential test as \
+	diff_NAME.c), see docs/testing.md))
+TEST_PROG_SRCS := $(foreach f,$(filter-out $(addsuffix %,$(TEST_OWN_RULES)),$(wildcard tests/*/*.c)),\
+	$(if $(filter test_% diff_%,$(notdir $(f))),,$(f)))
+PROG_SRCS := $(TEST_PROG_SRCS) $(wildcard user/bench/*.c)
+SMALL_PROG_SRCS := $(filter $(addsuffix .c,$(SMALL_RUNTIME_PROGS)),$(PROG_SRCS))
+POSIX_PROG_SRCS := $(filter-out $(SMALL_PROG_SRCS),$(PROG_SRCS))
+$(foreach p,$(SMALL_RUNTIME_PROGS),$(if $(filter $(p).c,$(PROG_SRCS)),,\
+	$(error SMALL_RUNTIME_PROGS names $(p), but there is no $(p).c)))
+small_prog_out = $(INITRD_DIR)/$(if $(filter user/bench/%,$(1)),bench,tests)/$(basename $(notdir $(1)))
+posix_prog_out = $(INITRD_DIR)/posix/$(basename $(notdir $(1)))
+# Two programs of one name would be one file in the boot archive.
+$(if $(call prog_dups,$(foreach s,$(SMALL_PROG_SRCS),$(call small_prog_out,$(s))) \
+	$(foreach s,$(POSIX_PROG_SRCS),$(call posix_prog_out,$(s)))),\
+	$(error two test or benchmark programs install as $(call prog_dups,$(foreach s,$(SMALL_PROG_SRCS),\
+	$(call small_prog_out,$(s))) $(foreach s,$(POSIX_PROG_SRCS),$(call posix_prog_out,$(s))))))
+USER_BINS += $(foreach s,$(SMALL_PROG_SRCS),$(call small_prog_out,$(s)))
 INITRD := $(BUILD)/initrd.cpio
 all: $(KERNEL) $(INITRD) docs/syscalls.md
 
@@ -174,8 +215,7 @@ $(1): $(BUILD)/user/obj/$(2).o $(USER_CRT0) $(USER_LIB)
 	@ld $(USER_LDFLAGS) -o $$@ $(USER_CRT0) $(BUILD)/user/obj/$(2).o $(USER_LIB)
 endef
 $(eval $(call user_prog,$(INITRD_DIR)/bin/init,user/init/init.c))
-$(foreach t,$(USER_TESTS),$(eval $(call user_prog,$(INITRD_DIR)/tests/$(t),user/tests/$(t).c)))
-$(foreach b,$(USER_BENCHES),$(eval $(call user_prog,$(INITRD_DIR)/bench/$(b),user/bench/$(b).c)))
+$(foreach s,$(SMALL_PROG_SRCS),$(eval $(call user_prog,$(call small_prog_out,$(s)),$(s))))
 $(foreach d,$(USER_DRIVERS),$(eval $(call user_prog,$(INITRD_DIR)/drivers/$(d),drivers/$(d)/$(d).c)))
 
 # -- the C library: newlib with Arbor's port (user/libc) -------------------
@@ -195,7 +235,6 @@ LIBC_CRT0 := $(BUILD)/libc/obj/user/lib/crt0.S.o
 LIBC_PORT := $(BUILD)/libc/libarbor-c.a
 LIBC_LINK = $(LIBC_CRT0) $(1) --start-group $(LIBC_PORT) $(NEWLIB)/lib/libc.a \
 	$(NEWLIB)/lib/libm.a $(shell gcc -print-libgcc-file-name) --end-group
-POSIX_PROGS := $(patsubst user/posix/%.c,%,$(wildcard user/posix/*.c))
 
 $(BUILD)/libc/obj/%.c.o: %.c $(NEWLIB_LIBC) | $(GEN_HEADERS)
 	@mkdir -p $(@D)
@@ -214,8 +253,11 @@ $(1): $(BUILD)/libc/obj/$(2).o $(4) $(LIBC_CRT0) $(LIBC_PORT) $(NEWLIB_LIBC)
 	@echo "  LD      $$@"
 	@ld $(USER_LDFLAGS) $(3) -o $$@ $(call LIBC_LINK,$(BUILD)/libc/obj/$(2).o $(4))
 endef
-$(foreach p,$(POSIX_PROGS),$(eval $(call posix_prog,$(INITRD_DIR)/posix/$(p),user/posix/$(p).c)))
-USER_BINS += $(patsubst %,$(INITRD_DIR)/posix/%,$(POSIX_PROGS))
+# The test and benchmark programs on the C library (above), with the
+# helpers of tests/include (check.h).
+$(BUILD)/libc/obj/tests/%.c.o $(BUILD)/libc/obj/user/bench/%.c.o: LIBC_CFLAGS += -iquote tests/include
+$(foreach s,$(POSIX_PROG_SRCS),$(eval $(call posix_prog,$(call posix_prog_out,$(s)),$(s))))
+USER_BINS += $(foreach s,$(POSIX_PROG_SRCS),$(call posix_prog_out,$(s)))
 
 # The system-call fuzzer (tests/fuzz, docs/testing.md), on the C library.
 FUZZ_OBJS := $(patsubst %,$(BUILD)/libc/obj/%.o,$(filter-out tests/fuzz/fuzz.c,$(wildcard tests/fuzz/*.c)))
@@ -330,7 +372,7 @@ debug: | $(BUILD)/.deps-debug
 
 # -- tests ----------------------------------------------------------------
 .SECONDEXPANSION:
-$(BUILD)/host/test_%: tests/host/test_%.c $$(host_srcs_$$*) tests/host/tap.h | $(BUILD)/.deps-build $(GEN)/abi
+$(BUILD)/host/test_%: $$(call host_test_src,$$*) $$(host_srcs_$$*) tests/host/tap.h | $(BUILD)/.deps-build $(GEN)/abi
 	@mkdir -p $(@D)
 	@echo "  HOSTCC  $@"
 	@gcc $(host_cflags_$*) $(HOST_CFLAGS) $(filter %.c,$^) -o $@

@@ -6,6 +6,7 @@
 #include "abi/errno.h"
 #include "dev.h"
 #include "cgroup.h"
+#include "hooks.h"
 #include "proc.h"
 #include "sched.h"
 #include "syscall.h"
@@ -99,7 +100,7 @@ void kmain(uint32_t loader, uint32_t info)
 	fpu_init();
 	pmm_init(&boot_info);
 	vm_init(bootinfo_usable_top(&boot_info));
-	cg_init();
+	cg_init(&cgfs_kernel_hooks);
 	proc_init();
 	sched_init();
 	syscall_init();

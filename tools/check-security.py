@@ -9,7 +9,7 @@ It fails (exit status 1, the reasons on stderr) if
   names no test;
 - a row names a test that does not exist: each `name` in backquotes in the
   Tests column must be a test (a KTEST(name) in kernel/, or a host test
-  tests/host/test_name.c), and each "quoted text" must occur verbatim in a
+  tests/SUBJECT/test_name.c), and each "quoted text" must occur verbatim in a
   test program's source (user/, drivers/, kernel/test/, tests/): the TAP
   text of the check that proves the row's claim.
 
@@ -57,9 +57,9 @@ def known_tests(root):
             if fn.endswith(".c"):
                 with open(os.path.join(d, fn), errors="replace") as f:
                     tests.update(re.findall(r"^KTEST\((\w+)\)", f.read(), re.M))
-    host = os.path.join(root, "tests", "host")
-    if os.path.isdir(host):
-        tests.update(fn[5:-2] for fn in os.listdir(host) if fn.startswith("test_") and fn.endswith(".c"))
+    # host unit tests: tests/SUBJECT/test_NAME.c is the test NAME
+    for d, _, files in os.walk(os.path.join(root, "tests")):
+        tests.update(fn[5:-2] for fn in files if fn.startswith("test_") and fn.endswith(".c"))
     return tests
 
 
@@ -101,7 +101,7 @@ def check(tbl, doc, root):
             errors.append(f"{where}: {call} claims a check but names no test")
         for t in named:
             if t not in tests:
-                errors.append(f"{where}: {call}: no test named {t} (KTEST or tests/host/test_{t}.c)")
+                errors.append(f"{where}: {call}: no test named {t} (KTEST or tests/SUBJECT/test_{t}.c)")
         for t in texts:
             if t not in sources:
                 errors.append(f"{where}: {call}: no test program checks \"{t}\"")

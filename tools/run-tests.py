@@ -367,11 +367,13 @@ def test_tools(build, tally):
         got, out, err2 = sh(argv) if code == 0 else (None, "", err)
         tally.result(name, got == want, "" if got == want else f"got {got}: {err2.strip()[:200]}")
 
-    for src in sorted(glob.glob(os.path.join(ROOT, "tests", "diff", "*.c"))):
-        name = "differential: " + os.path.basename(src)
+    # tests/SUBJECT/diff_NAME.c, named "differential: NAME.c" as before they
+    # moved from tests/diff/ into their subjects' folders.
+    for src in sorted(glob.glob(os.path.join(ROOT, "tests", "*", "diff_*.c")), key=os.path.basename):
+        base = os.path.basename(src)[len("diff_"):-2]
+        name = "differential: " + base + ".c"
         print(f"  {name} ...", flush=True)
-        host, arbor = os.path.join(out_dir, "host_" + os.path.basename(src)[:-2]), \
-            os.path.join(out_dir, "arbor_" + os.path.basename(src)[:-2])
+        host, arbor = os.path.join(out_dir, "host_" + base), os.path.join(out_dir, "arbor_" + base)
         steps = [sh(["gcc", "-O2", "-o", host, src, "-lm"]), sh([cc, "-O2", "-o", arbor, src, "-lm"])]
         if any(c != 0 for c, _, _ in steps):
             tally.result(name, False, "build failed: " + " ".join(e for _, _, e in steps)[:300])
@@ -526,18 +528,26 @@ def test_boundary(build, tally):
     tally.result("boundary: user space includes abi/, lib/ and its own headers only", code == 0,
                  "" if code == 0 else out[-600:])
     fake = os.path.join(build, "boundary-mutated")
-    for name, src, dep in (("a kernel header named by its path", '#include "kernel/include/proc.h"\n', None),
-                           ("a climb into kernel/", '#include "../../cgroup/core/cgroup.h"\n', None),
-                           ("an object compiled with a kernel header", "int x;\n", "kernel/include/types.h")):
+    for name, where, src, dep in (
+            ("a kernel header named by its path", "tests/ipc/bad.c", '#include "kernel/include/proc.h"\n', None),
+            ("a climb into kernel/", "tests/ipc/bad.c", '#include "../../cgroup/core/cgroup.h"\n', None),
+            ("an object compiled with a kernel header", "tests/ipc/bad.c", "int x;\n", "kernel/include/types.h"),
+            ("a kernel header in a user/ program", "user/bin/bad.c", '#include "kernel/include/proc.h"\n', None),
+            ("(not) a host unit test's kernel header", "tests/ipc/test_bad.c", '#include "../../kernel/include/proc.h"\n',
+             None)):
         shutil.rmtree(fake, ignore_errors=True)
-        os.makedirs(os.path.join(fake, "user", "tests"))
-        with open(os.path.join(fake, "user", "tests", "bad.c"), "w") as f:
+        os.makedirs(os.path.join(fake, os.path.dirname(where)))
+        with open(os.path.join(fake, where), "w") as f:
             f.write(src)
         if dep:
             os.makedirs(os.path.join(fake, "build", "user", "obj"))
             with open(os.path.join(fake, "build", "user", "obj", "bad.c.d"), "w") as f:
-                f.write(f"build/user/obj/bad.c.o: user/tests/bad.c {os.path.join(fake, dep)}\n")
+                f.write(f"build/user/obj/bad.c.o: {where} {os.path.join(fake, dep)}\n")
         code, out = run("--root", fake, "--build", os.path.join(fake, "build"))
+        if name.startswith("(not)"):  # host tests link kernel code on purpose
+            tally.result("boundary check lets a host unit test (tests/SUBJECT/test_NAME.c) include kernel headers",
+                         code == 0, "" if code == 0 else f"exit {code}: {out[-200:]}")
+            continue
         tally.result(f"boundary check fails on {name}", code == 1 and "bad.c" in out,
                      "" if code == 1 else f"exit {code}: {out[-200:]}")
     shutil.rmtree(fake, ignore_errors=True)

@@ -8,6 +8,7 @@
 #include "cgroup.h"
 #include "cgfs.h"
 #include "controller.h"
+#include "hooks.h"
 #include "abi/errno.h"
 #include "heap.h"
 #include "kstring.h"
@@ -59,9 +60,12 @@ static void cg_init_common(struct cgroup *cg, struct cgroup *parent)
 	cg->e_freeze = cg->frozen = parent && parent->e_freeze;
 }
 
-void cg_init(void)
+const struct cg_hooks *cg_hooks;
+
+void cg_init(const struct cg_hooks *hooks)
 {
 	static char root_name[] = "";
+	cg_hooks = hooks;
 	cg_init_common(&cg_root, NULL);
 	cg_root.name = root_name;
 	cg_registry_init();
@@ -180,7 +184,7 @@ void cg_frozen_update_locked(struct cgroup *cg)
 void cg_notify_locked(struct cgroup *cg, enum cg_notify_file which)
 {
 	__atomic_add_fetch(&cg->notify_seq[which], 1, __ATOMIC_RELEASE); /* poll reads it unlocked */
-	cgfs_notify_locked(cg, which);
+	cg_hooks->notify_locked(cg, which);
 }
 
 int cg_create(struct cgroup *parent, const char *name, struct cgroup **out)

@@ -119,7 +119,14 @@ struct cgroup {
 
 extern struct cgroup cg_root;
 
-void cg_init(void);
+struct cg_hooks;
+/* What the core asks of the kernel around it (hooks.h), set by cg_init. */
+extern const struct cg_hooks *cg_hooks;
+
+/* Sets up the root cgroup and the controllers' registry; hooks (never
+ * NULL, nor any of its functions) is how the core reaches the tasks and
+ * the files' watchers from then on. */
+void cg_init(const struct cg_hooks *hooks);
 /* New child of parent named name: 0, -EEXIST, -EINVAL (bad name), -ENOMEM,
  * -ENODEV (parent removed), -EAGAIN (an ancestor's cgroup.max.depth or
  * cgroup.max.descendants would be exceeded). */

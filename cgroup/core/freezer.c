@@ -12,7 +12,6 @@
  * migrates into a frozen cgroup freezes, out of one thaws. SIGKILL still
  * kills; other signals wait for the thaw. */
 #include "freezer.h"
-#include "cgfs.h"
 #include "abi/errno.h"
 #include "abi/signal.h"
 #include "proc.h"
@@ -60,7 +59,7 @@ void freezer_thaw_wake(void)
 	spin_unlock(&freezer_lock);
 }
 
-void cgfs_freeze(struct cgroup *cg, bool on)
+void freezer_set(struct cgroup *cg, bool on)
 {
 	spin_lock(&proc_lock);
 	cg_lock();

@@ -15,5 +15,8 @@ void freezer_park(struct thread *t, struct trap_frame *tf);
 void freezer_kick(struct thread *t);
 /* Parked threads look again (after a thaw or a migration). */
 void freezer_thaw_wake(void);
+/* cgroup.freeze of cg set to on: the threads below stop at their next
+ * safe point, or go on (the kernel's cg_hooks->freeze). */
+void freezer_set(struct cgroup *cg, bool on);
 
 #endif

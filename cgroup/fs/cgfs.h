@@ -117,20 +117,13 @@ int cgfs_parse_trigger(const char *text, int *kind, uint64_t *stall_us, uint64_t
 /* Strips leading and trailing whitespace in place; returns the start. */
 char *cgfs_strip(char *text);
 
-/* File which of cg changed: wake its inotify watchers (the kernel's,
- * cgroup/fs/inotify.c). cg_lock held. */
-void cgfs_notify_locked(struct cgroup *cg, unsigned which);
-
-/* The files that act on processes (cgroup/fs/syscalls.c). */
-int cgfs_show_procs(struct cgroup *cg, struct cgfs_buf *out);
-int cgfs_write_procs(struct cgroup *cg, int64_t pid, const struct k_cgwriter *w);
-/* cgroup.threads: the tids of cg's threads; moving one thread (0: the
- * writer's) within its resource domain. */
-int cgfs_show_threads(struct cgroup *cg, struct cgfs_buf *out);
-int cgfs_write_threads(struct cgroup *cg, int64_t tid, const struct k_cgwriter *w);
-/* SIGKILL to every process in cg's subtree (cgroup.kill). */
-void cgfs_kill_subtree(struct cgroup *cg);
-/* cgroup.freeze of cg set to on (cgroup/core/freezer.c). */
-void cgfs_freeze(struct cgroup *cg, bool on);
+/* The migration rules, in Linux's order, for a task moving from src to
+ * dst (the process side asks, cg_hooks->move_proc and move_thread): the
+ * writer w needs write access (its ids) to the cgroup.procs of the
+ * nearest cgroup holding both (-EACCES; root always has it), dst must
+ * take tasks (cg_vet_migrate_dst's errors), every controller must let
+ * them in (cg_can_attach's), and a thread alone (thread true) stays in
+ * its resource domain (-EOPNOTSUPP). cg_lock not held; takes it. */
+int cgfs_may_migrate(struct cgroup *src, struct cgroup *dst, const struct k_cgwriter *w, bool thread);
 
 #endif

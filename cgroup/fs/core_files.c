@@ -2,6 +2,7 @@
  * the lookup of every file a cgroup has (core and controllers'). */
 #include "cgfs.h"
 #include "controller.h"
+#include "hooks.h"
 #include "abi/errno.h"
 #include "format.h"
 #include "heap.h"
@@ -333,6 +334,39 @@ bool cgfs_may_write(const struct cgroup *cg, const struct cftype *f, uint32_t ui
 	return uid == o_uid ? (mode & 0200) : gid == o_gid ? (mode & 0020) : (mode & 0002);
 }
 
+/* The nearest cgroup that holds both a and b. */
+static struct cgroup *cgfs_common_ancestor(struct cgroup *a, struct cgroup *b)
+{
+	while (a->level > b->level)
+		a = a->parent;
+	while (b->level > a->level)
+		b = b->parent;
+	while (a != b)
+		a = a->parent, b = b->parent;
+	return a;
+}
+
+int cgfs_may_migrate(struct cgroup *src, struct cgroup *dst, const struct k_cgwriter *w, bool thread)
+{
+	int err = 0;
+	cg_lock();
+	if (w->uid != 0) {
+		struct cgroup *a = cgfs_common_ancestor(src, dst);
+		if (!cgfs_may_write(a, cgfs_cft_find(a, "cgroup.procs"), w->uid, w->gid))
+			err = -EACCES;
+	}
+	if (!err)
+		err = cg_vet_migrate_dst(dst);
+	if (!err)
+		err = cg_can_attach(src, dst); /* the controllers' vetoes */
+	/* a thread alone never leaves its domain: that would split a
+	 * process's resources */
+	if (!err && thread && src->dom != dst->dom)
+		err = -EOPNOTSUPP;
+	cg_unlock();
+	return err;
+}
+
 /* One pid (or tid) per write: -EINVAL for anything else. */
 static int parse_id(const char *text, int64_t *id)
 {
@@ -343,21 +377,26 @@ static int parse_id(const char *text, int64_t *id)
 /* A threaded cgroup's processes belong to its thread root. */
 static int show_procs(struct cgroup *cg, struct cgfs_buf *out)
 {
-	return cg_is_threaded(cg) ? -EOPNOTSUPP : cgfs_show_procs(cg, out);
+	return cg_is_threaded(cg) ? -EOPNOTSUPP : cg_hooks->show_procs(cg, out);
 }
 
 static int write_procs(struct cgroup *cg, char *text, const struct k_cgwriter *w)
 {
 	int64_t pid;
 	int err = parse_id(text, &pid);
-	return err ? err : cgfs_write_procs(cg, pid, w);
+	return err ? err : cg_hooks->move_proc(cg, pid, w);
 }
 
 static int write_threads(struct cgroup *cg, char *text, const struct k_cgwriter *w)
 {
 	int64_t tid;
 	int err = parse_id(text, &tid);
-	return err ? err : cgfs_write_threads(cg, tid, w);
+	return err ? err : cg_hooks->move_thread(cg, tid, w);
+}
+
+static int show_threads(struct cgroup *cg, struct cgfs_buf *out)
+{
+	return cg_hooks->show_threads(cg, out);
 }
 
 /* Only "1": SIGKILL to everything in the subtree, race-free against fork
@@ -372,7 +411,7 @@ static int write_kill(struct cgroup *cg, char *text, const struct k_cgwriter *w)
 		return err;
 	if (cg_is_threaded(cg))
 		return -EOPNOTSUPP; /* processes live in the thread root */
-	cgfs_kill_subtree(cg);
+	cg_hooks->kill_subtree(cg);
 	return 0;
 }
 
@@ -389,7 +428,7 @@ static int write_freeze(struct cgroup *cg, char *text, const struct k_cgwriter *
 	(void)w;
 	int err = cgfs_parse_range(text, 0, 1, &v);
 	if (!err)
-		cgfs_freeze(cg, v == 1);
+		cg_hooks->freeze(cg, v == 1);
 	return err;
 }
 
@@ -427,7 +466,7 @@ static const struct cftype cgfs_core_files[] = {
 	{ .name = "cgroup.stat", .mode = 0444, .show = show_stat },
 	{ .name = "cgroup.subtree_control", .mode = 0644,
 	  .show = show_subtree_control, .write = write_subtree_control },
-	{ .name = "cgroup.threads", .mode = 0644, .show = cgfs_show_threads, .write = write_threads },
+	{ .name = "cgroup.threads", .mode = 0644, .show = show_threads, .write = write_threads },
 	{ .name = "cgroup.type", .mode = 0644, .flags = CFT_NOT_ON_ROOT,
 	  .show = show_type, .write = write_type },
 };

@@ -10,7 +10,10 @@
 #include "cgfs.h"
 #include "cgfs_file.h"
 #include "controller.h"
+#include "freezer.h"
 #include "heap.h"
+#include "hooks.h"
+#include "inotify.h"
 #include "kstring.h"
 #include "memcg.h"
 #include "proc.h"
@@ -356,9 +359,9 @@ long sys_cgfs_write(const char *upath, const char *ubuf, size_t len, const struc
 	return err < 0 ? err : (long)len;
 }
 
-/* ---- the process side of cgroup.procs ---- */
+/* ---- the process side of the core's files (cg_hooks, hooks.h) ---- */
 
-int cgfs_show_procs(struct cgroup *cg, struct cgfs_buf *out)
+static int cgfs_show_procs(struct cgroup *cg, struct cgfs_buf *out)
 {
 	cg_lock();
 	struct list_head *pos;
@@ -383,45 +386,13 @@ static void cgfs_kill_locked(struct cgroup *cg)
 		cgfs_kill_locked(list_entry(pos, struct cgroup, sibling));
 }
 
-void cgfs_kill_subtree(struct cgroup *cg)
+static void cgfs_kill_subtree(struct cgroup *cg)
 {
 	spin_lock(&proc_lock); /* fork places children under it too */
 	cg_lock();
 	cgfs_kill_locked(cg);
 	cg_unlock();
 	spin_unlock(&proc_lock);
-}
-
-/* The nearest cgroup that holds both a and b. */
-static struct cgroup *cgfs_common_ancestor(struct cgroup *a, struct cgroup *b)
-{
-	while (a->level > b->level)
-		a = a->parent;
-	while (b->level > a->level)
-		b = b->parent;
-	while (a != b)
-		a = a->parent, b = b->parent;
-	return a;
-}
-
-/* The migration rules, in Linux's order: write access (with the opener's
- * ids) to the common ancestor's cgroup.procs, then whether dst can take
- * threads at all. proc_lock held. */
-static int cgfs_may_migrate(struct cgroup *src, struct cgroup *dst, const struct k_cgwriter *w)
-{
-	int err = 0;
-	cg_lock();
-	if (w->uid != 0) {
-		struct cgroup *a = cgfs_common_ancestor(src, dst);
-		if (!cgfs_may_write(a, cgfs_cft_find(a, "cgroup.procs"), w->uid, w->gid))
-			err = -EACCES;
-	}
-	if (!err)
-		err = cg_vet_migrate_dst(dst);
-	if (!err)
-		err = cg_can_attach(src, dst); /* the controllers' vetoes */
-	cg_unlock();
-	return err;
 }
 
 /* A pid, or (as Linux) the tid of one of its threads, moves the process. */
@@ -432,7 +403,7 @@ static struct proc *cgfs_find_proc_locked(int id)
 	return p ? p : t ? t->proc : NULL;
 }
 
-int cgfs_write_procs(struct cgroup *cg, int64_t pid, const struct k_cgwriter *w)
+static int cgfs_move_proc(struct cgroup *cg, int64_t pid, const struct k_cgwriter *w)
 {
 	spin_lock(&proc_lock);
 	struct proc *p = cgfs_find_proc_locked(pid ? (int)pid : w->pid);
@@ -440,14 +411,14 @@ int cgfs_write_procs(struct cgroup *cg, int64_t pid, const struct k_cgwriter *w)
 	 * reaped: the checks apply, then it is skipped (the write succeeds). */
 	int err = !p ? -ESRCH : p->pid == 0 ? -EINVAL : 0; /* the kernel's stay */
 	if (!err)
-		err = cgfs_may_migrate(proc_main_cgroup_locked(p), cg, w);
+		err = cgfs_may_migrate(proc_main_cgroup_locked(p), cg, w, false);
 	if (!err)
 		err = proc_migrate_locked(p, cg);
 	spin_unlock(&proc_lock);
 	return err;
 }
 
-int cgfs_show_threads(struct cgroup *cg, struct cgfs_buf *out)
+static int cgfs_show_threads(struct cgroup *cg, struct cgfs_buf *out)
 {
 	cg_lock();
 	struct list_head *pos;
@@ -462,20 +433,25 @@ int cgfs_show_threads(struct cgroup *cg, struct cgfs_buf *out)
 
 /* One thread moves, and only inside its resource domain (EOPNOTSUPP
  * between two domains: that would split a process's resources). */
-int cgfs_write_threads(struct cgroup *cg, int64_t tid, const struct k_cgwriter *w)
+static int cgfs_move_thread(struct cgroup *cg, int64_t tid, const struct k_cgwriter *w)
 {
 	spin_lock(&proc_lock);
 	struct thread *t = thread_find_locked(tid ? (int)tid : w->tid);
 	int err = !t ? -ESRCH : t->proc->pid == 0 ? -EINVAL : 0;
 	if (!err)
-		err = cgfs_may_migrate(t->cgroup, cg, w);
-	if (!err) {
-		cg_lock();
-		err = t->cgroup->dom != cg->dom ? -EOPNOTSUPP : 0;
-		cg_unlock();
-	}
+		err = cgfs_may_migrate(t->cgroup, cg, w, true);
 	if (!err)
 		err = proc_migrate_thread_locked(t, cg);
 	spin_unlock(&proc_lock);
 	return err;
 }
+
+const struct cg_hooks cgfs_kernel_hooks = {
+	.show_procs = cgfs_show_procs,
+	.show_threads = cgfs_show_threads,
+	.move_proc = cgfs_move_proc,
+	.move_thread = cgfs_move_thread,
+	.kill_subtree = cgfs_kill_subtree,
+	.freeze = freezer_set,
+	.notify_locked = cgfs_notify_locked,
+};

@@ -1,5 +1,5 @@
 /* Minimal TAP (Test Anything Protocol) output shared by the host unit tests
- * in tests/host/. Header-only: each test is a single translation unit, so
+ * (tests/SUBJECT/test_NAME.c). Header-only: each test is a single translation unit, so
  * the counters below are private to it.
  *
  *   ok(cond, fmt, ...)   prints "ok N - desc" or "not ok N - desc" and

@@ -1,6 +1,6 @@
 /* The small user runtime (libarbor.a) for programs without the C library
- * (init, user/tests, user/bench, the serial driver): program start, exit,
- * console I/O through the console driver or the kernel, printf on lib/'s
+ * (init, the test and benchmark programs the Makefile's SMALL_RUNTIME_PROGS
+ * names, the serial driver): program start, exit, console I/O through the console driver or the kernel, printf on lib/'s
  * formatter, TAP helpers, threads, signal handlers and clocks
  * (arbor/user.h). */
 #include "arbor/user.h"

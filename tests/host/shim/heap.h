@@ -1,4 +1,4 @@
-/* Host stand-in for the kernel heap (tests/host): the C library's, so the
+/* Host stand-in for the kernel heap (host unit tests): the C library's, so the
  * sanitizers see every allocation. */
 #ifndef ARBOR_HEAP_H
 #define ARBOR_HEAP_H

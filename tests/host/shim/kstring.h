@@ -1,4 +1,4 @@
-/* Host stand-in for the kernel's string functions (tests/host): the C
+/* Host stand-in for the kernel's string functions (host unit tests): the C
  * library's, plus strlcpy, which glibc before 2.38 lacks. */
 #ifndef ARBOR_KSTRING_H
 #define ARBOR_KSTRING_H

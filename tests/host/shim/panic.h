@@ -1,4 +1,4 @@
-/* Host stand-in for the kernel's panic (tests/host): say why, abort. */
+/* Host stand-in for the kernel's panic (host unit tests): say why, abort. */
 #ifndef ARBOR_PANIC_H
 #define ARBOR_PANIC_H
 

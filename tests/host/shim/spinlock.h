@@ -1,4 +1,4 @@
-/* Host stand-in for the kernel's spinlocks (tests/host): one thread, so a
+/* Host stand-in for the kernel's spinlocks (host unit tests): one thread, so a
  * lock is a flag, and taking a held lock aborts (it would deadlock). */
 #ifndef ARBOR_SPINLOCK_H
 #define ARBOR_SPINLOCK_H

@@ -1,5 +1,5 @@
 /* Arbor's minimal user runtime, for the programs that do not link the C
- * library (init, user/tests, user/bench, the serial driver): program
+ * library (init, the Makefile's SMALL_RUNTIME_PROGS, the serial driver): program
  * start-up, console output and TAP helpers for test programs. System calls
  * are the generated stubs in <arbor/syscalls.h>: sys_NAME(...) returns the
  * result or a negative errno. */

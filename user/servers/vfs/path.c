@@ -1,5 +1,5 @@
 /* Path arithmetic for the mount table. Pure logic (host-tested in
- * tests/host/test_vfs_path.c). */
+ * tests/files/test_vfs_path.c). */
 #include <string.h>
 #include "vfs.h"
 

@@ -3,11 +3,14 @@
  * top-down and no-internal-process rules, thread mode, and the pids
  * controller. Prints TAP.
  *
- * The core builds without the scheduler or the page allocator: what it
- * asks of the kernel's process side (cgroup.procs and cgroup.threads,
- * freezing, killing, inotify) is replaced by recording fakes, and the
- * owners' parts of a cgroup are set up by the controllers' hooks. The
- * registry is this test's own: pids, plus a "memory" domain controller
+ * The core builds without processes, the scheduler or the page
+ * allocator, and links no stand-in for any of their functions: it reaches
+ * the tasks in a cgroup and its files' watchers only through the hooks
+ * it is given at cg_init (hooks.h), here a table of the test's own that
+ * records what the files asked (cgroup.procs and cgroup.threads run the
+ * core's real migration rules, cgfs_may_migrate, for a task in task_cg),
+ * and the owners' parts of a cgroup are set up by the controllers' hooks.
+ * The registry is this test's own: pids, plus a "memory" domain controller
  * (no interface files of its own, two core files, the page counter's
  * create and keep hooks), since the rules that concern domain
  * controllers need one. Threads are simulated by what the kernel does
@@ -20,6 +23,7 @@
 
 #include "cgfs.h"
 #include "controller.h"
+#include "hooks.h"
 #include "memory_stat.h"
 #include "tap.h"
 
@@ -91,60 +95,66 @@ static struct cg_controller fake_memory = { .name = "memory", .threaded = false,
 struct cg_controller *const cg_controllers[] = { &cg_pids, &fake_memory };
 const unsigned cg_nr_controllers = 2;
 
-/* ---- fakes of the kernel's hooks ---- */
+/* ---- the kernel around the core: the test's cg_hooks ---- */
 
 static int notified, killed, froze;
 static struct cgroup *last_notified, *last_killed;
 
 static unsigned last_which;
 
-void cgfs_notify_locked(struct cgroup *cg, unsigned which)
+static void hook_notify_locked(struct cgroup *cg, unsigned which)
 {
 	last_which = which;
 	notified++;
 	last_notified = cg;
 }
 
-int cgfs_show_procs(struct cgroup *cg, struct cgfs_buf *out)
+static int hook_show_procs(struct cgroup *cg, struct cgfs_buf *out)
 {
 	cgfs_printf(out, "procs of %s\n", cg->name);
 	return 0;
 }
 
-int cgfs_show_threads(struct cgroup *cg, struct cgfs_buf *out)
+static int hook_show_threads(struct cgroup *cg, struct cgfs_buf *out)
 {
 	cgfs_printf(out, "threads of %s\n", cg->name);
 	return 0;
 }
 
+/* The cgroup of the task a write to cgroup.procs or cgroup.threads moves
+ * (whatever its id): where the migration rules see it come from. */
+static struct cgroup *task_cg = &cg_root;
 static int64_t last_pid = -1;
 
-int cgfs_write_procs(struct cgroup *cg, int64_t pid, const struct k_cgwriter *w)
+static int hook_move_proc(struct cgroup *dst, int64_t pid, const struct k_cgwriter *w)
 {
-	(void)w;
 	last_pid = pid;
-	cg_lock();
-	int err = cg_vet_migrate_dst(cg);
-	cg_unlock();
-	return err;
+	return cgfs_may_migrate(task_cg, dst, w, false);
 }
 
-int cgfs_write_threads(struct cgroup *cg, int64_t tid, const struct k_cgwriter *w)
+static int hook_move_thread(struct cgroup *dst, int64_t tid, const struct k_cgwriter *w)
 {
-	return cgfs_write_procs(cg, tid, w);
+	last_pid = tid;
+	return cgfs_may_migrate(task_cg, dst, w, true);
 }
 
-void cgfs_kill_subtree(struct cgroup *cg)
+static void hook_kill_subtree(struct cgroup *cg)
 {
 	killed++;
 	last_killed = cg;
 }
 
-void cgfs_freeze(struct cgroup *cg, bool on)
+static void hook_freeze(struct cgroup *cg, bool on)
 {
 	froze++;
 	cg->freeze = on;
 }
+
+static const struct cg_hooks test_hooks = {
+	.show_procs = hook_show_procs, .show_threads = hook_show_threads,
+	.move_proc = hook_move_proc, .move_thread = hook_move_thread,
+	.kill_subtree = hook_kill_subtree, .freeze = hook_freeze, .notify_locked = hook_notify_locked,
+};
 
 /* ---- helpers ---- */
 
@@ -332,8 +342,10 @@ static void test_files(void)
 	ok(wr(a, "cgroup.procs", "abc") == -EINVAL && wr(a, "cgroup.procs", "-1") == -EINVAL &&
 	   wr(a, "cgroup.procs", "2147483648") == -EINVAL && wr(a, "cgroup.procs", "99999999999999999999") == -EINVAL &&
 	   wr(a, "cgroup.procs", "1 2") == -EINVAL && last_pid == -1, "cgroup.procs: junk, negative, too large, two pids: EINVAL");
+	task_cg = a; /* a thread moves only inside its domain */
 	ok(wr(a, "cgroup.procs", " 42\n") == 0 && last_pid == 42 && wr(a, "cgroup.threads", "0") == 0 && last_pid == 0,
 	   "cgroup.procs and cgroup.threads take one id (0: the writer)");
+	task_cg = &cg_root;
 	ok(wr(a, "cgroup.freeze", "2") == -ERANGE && wr(a, "cgroup.freeze", "x") == -EINVAL && froze == 0 &&
 	   wr(a, "cgroup.freeze", "1") == 0 && froze == 1 && is(a, "cgroup.freeze", "1\n") && wr(a, "cgroup.freeze", "0") == 0,
 	   "cgroup.freeze: 0 or 1, ERANGE for other integers, EINVAL for junk");
@@ -604,6 +616,29 @@ static void test_memory_stat(void)
 	   "a removed cgroup's counts move to its ancestor");
 }
 
+/* ---- the migration rules (cgfs_may_migrate), as a write sees them ---- */
+
+static void test_migrate_rules(void)
+{
+	struct cgroup *a = mk(&cg_root, "a"), *x = mk(a, "x"), *y = mk(a, "y"), *full = mk(&cg_root, "full");
+	const struct k_cgwriter user = { .pid = 9, .uid = 1000, .gid = 1000, .tid = 9 };
+	const struct cftype *procs = cgfs_cft_find(a, "cgroup.procs");
+	task_cg = x;
+	ok(cgfs_set_attr(y, cgfs_cft_find(y, "cgroup.procs"), 1000, 1000, -1) == 0 &&
+	   cgfs_write(y, cgfs_cft_find(y, "cgroup.procs"), (char[]){ "0" }, 1, &user, NULL) == -EACCES,
+	   "a user's move needs write access to the common ancestor's cgroup.procs, not only dst's: EACCES");
+	ok(cgfs_set_attr(a, procs, 1000, -1, -1) == 0 &&
+	   cgfs_write(y, cgfs_cft_find(y, "cgroup.procs"), (char[]){ "0" }, 1, &user, NULL) == 0,
+	   "with the subtree delegated to the user (a's cgroup.procs), the move is allowed");
+	ok(cgfs_write(&cg_root, cgfs_cft_find(&cg_root, "cgroup.procs"), (char[]){ "0" }, 1, &user, NULL) == -EACCES,
+	   "but not out of the delegated subtree (the root's cgroup.procs): EACCES");
+	ok(cgfs_write(full, cgfs_cft_find(full, "cgroup.procs"), (char[]){ "0" }, 1, &root_writer, NULL) == -ENOSPC,
+	   "a controller's can_attach veto fails the write (root too)");
+	ok(wr(y, "cgroup.threads", "0") == -EOPNOTSUPP, "a thread alone cannot change resource domains: EOPNOTSUPP");
+	task_cg = &cg_root;
+	ok(cg_destroy(x) == 0 && cg_destroy(y) == 0 && cg_destroy(a) == 0 && cg_destroy(full) == 0, "removed");
+}
+
 /* ---- ownership ---- */
 
 static void test_attrs(void)
@@ -627,7 +662,7 @@ static void test_attrs(void)
 
 int main(void)
 {
-	cg_init();
+	cg_init(&test_hooks);
 	test_tree();
 	test_limits();
 	test_files();
@@ -639,6 +674,7 @@ int main(void)
 	test_controller_hooks();
 	test_pinned_by_pages();
 	test_attrs();
+	test_migrate_rules();
 	test_memory_stat();
 	ok(cg_root.nr_descendants == 0 && cg_root.nr_dying_descendants == 0 && cg_root.nr_threads_tree == 0,
 	   "nothing left over");

@@ -1,5 +1,5 @@
-/* TAP and file helpers shared by the POSIX test programs of user/posix
- * (each program includes it once). */
+/* TAP and file helpers shared by the test programs on the C library, in
+ * every tests/SUBJECT/ folder (each program includes it once). */
 #ifndef ARBOR_POSIX_CHECK_H
 #define ARBOR_POSIX_CHECK_H
 
