@@ -53,6 +53,13 @@ void memcg_stat_add(struct cgroup *cg, enum memcg_stat item, int64_t n)
 static void memory_create(struct cgroup *cg)
 {
 	page_counter_init(&cg->memory, cg->parent ? &cg->parent->memory : NULL);
+	for (int i = 0; i < 4; i++)
+		list_init(&memory_of(cg)->lru[i]);
+}
+
+struct list_head *memcg_lru(struct cgroup *cg, int which)
+{
+	return &memory_of(cg)->lru[which];
 }
 
 /* Removed: its counts join the nearest live ancestor's, where its pages

@@ -10,18 +10,30 @@
 #define ARBOR_MEMORY_STAT_H
 
 #include "cgfs.h"
+#include "list.h"
 #include "types.h"
 
 /* Kinds of charged pages, and the events memory.stat counts. */
 enum memcg_stat {
 	MEMCG_STAT_ANON,	 /* anonymous user pages (COW copies too) */
-	MEMCG_STAT_SHMEM,	 /* shared memory objects' pages, tmpfs file data */
+	MEMCG_STAT_SHMEM,	 /* shared memory objects' pages, tmpfs file data (page cache shmem objects) */
+	MEMCG_STAT_FILE,	 /* page cache pages with a backing store (none yet: a pager's) */
 	MEMCG_STAT_KERNEL_STACK, /* threads' kernel stacks */
 	MEMCG_STAT_PAGETABLES,	 /* user page tables */
 	MEMCG_STAT_SLAB,	 /* heap objects: descriptors, kernel objects, cgroups */
 	MEMCG_STAT_KERNEL_OTHER, /* other kernel pages: pipe buffers, DMA, I/O bitmaps */
 	MEMCG_STAT_NR_PAGE_KINDS,
 	MEMCG_STAT_PGFAULT = MEMCG_STAT_NR_PAGE_KINDS, /* page faults (an event count) */
+	/* page cache state, in pages (kernel/pcache): dirty, under writeback
+	 * and mapped file pages (shmem's dirty pages are not counted, as
+	 * Linux's noop_dirty_folio), and the LRU lists' lengths */
+	MEMCG_STAT_FILE_DIRTY,
+	MEMCG_STAT_FILE_WRITEBACK,
+	MEMCG_STAT_FILE_MAPPED,
+	MEMCG_STAT_INACTIVE_ANON,
+	MEMCG_STAT_ACTIVE_ANON,
+	MEMCG_STAT_INACTIVE_FILE,
+	MEMCG_STAT_ACTIVE_FILE,
 	MEMCG_NR_STATS
 };
 
@@ -44,6 +56,10 @@ struct memory_state {
 	/* the cgroup charged for this one's own memory (its creator's), or
 	 * NULL; it keeps a reference until this one is freed */
 	struct cgroup *charged;
+	/* the page cache's LRU lists of pages charged here (enum pcache_lru,
+	 * under pcache_lru_lock): the next reclaim's input. A removed cgroup
+	 * keeps them while pages are charged to it (memcg_keep). */
+	struct list_head lru[4];
 };
 
 /* Moves every count of from into to (from ends at 0). */

@@ -40,6 +40,9 @@ struct cgroup *memcg_requester(void);
  * reference; true if pages are still charged to it, which keeps it until
  * the last is uncharged (then cg_unkept frees it). */
 bool memcg_keep(struct cgroup *cg);
+/* LRU list which (enum pcache_lru) of cg: the page cache's pages charged
+ * to cg (kernel/pcache/lru.c; its lock). */
+struct list_head *memcg_lru(struct cgroup *cg, int which);
 /* Current usage of cg in pages (including its per-CPU stock). */
 uint64_t mem_usage_pages(const struct cgroup *cg);
 

@@ -593,6 +593,20 @@ static void test_memory_stat(void)
 	   "pgfault is a count; what Arbor lacks is there as 0");
 	ok(strstr(text, "slab 20480\nworkingset_refault_anon 0\n") && strstr(text, "pgsteal_direct 0\npgfault 77\n") &&
 	   strcmp(text + strlen(text) - 21, "thp_collapse_alloc 0\n") == 0, "slab after the slab lines, events last");
+	sum[MEMCG_STAT_FILE] = 3;
+	sum[MEMCG_STAT_ACTIVE_ANON] = 1;
+	sum[MEMCG_STAT_INACTIVE_ANON] = 1;
+	sum[MEMCG_STAT_INACTIVE_FILE] = 2;
+	sum[MEMCG_STAT_ACTIVE_FILE] = 1;
+	sum[MEMCG_STAT_FILE_DIRTY] = 2;
+	out.len = 0;
+	memcg_stat_format(&out, sum);
+	text[out.len] = '\0';
+	ok(stat_value(text, "file") == 5 * 4096 && stat_value(text, "shmem") == 2 * 4096 &&
+	   stat_value(text, "active_anon") == 4096 && stat_value(text, "inactive_anon") == 4096 &&
+	   stat_value(text, "inactive_file") == 8192 && stat_value(text, "active_file") == 4096 &&
+	   stat_value(text, "file_dirty") == 8192 && stat_value(text, "unevictable") == 40960,
+	   "file = shmem + page cache; the LRU lists' lengths; shmem on an LRU list is not unevictable");
 	sum[MEMCG_STAT_ANON] = -1; /* a dying cgroup's late change, caught mid-way */
 	out.len = 0;
 	memcg_stat_format(&out, sum);
