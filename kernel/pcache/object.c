@@ -50,8 +50,9 @@ static void pcache_page_put(struct pcache_page *p)
 	kfree(p);
 }
 
-/* A new zeroed, uptodate page charged to cg, or NULL (its memory.max). */
-static struct pcache_page *pcache_page_new(struct pcache_obj *o, uint64_t index, struct cgroup *cg)
+/* A new uptodate page charged to cg, or NULL (its memory.max); zeroed
+ * unless the caller overwrites all of it (zero: false). */
+static struct pcache_page *pcache_page_new(struct pcache_obj *o, uint64_t index, struct cgroup *cg, bool zero)
 {
 	struct pcache_page *p = kzalloc(sizeof(*p));
 	if (!p)
@@ -62,7 +63,8 @@ static struct pcache_page *pcache_page_new(struct pcache_obj *o, uint64_t index,
 		kfree(p);
 		return NULL;
 	}
-	memset(page_to_virt(p->pg), 0, PAGE_SIZE);
+	if (zero)
+		memset(page_to_virt(p->pg), 0, PAGE_SIZE);
 	p->obj = o;
 	p->index = index;
 	p->refs = 1;
@@ -294,14 +296,19 @@ long pcache_obj_read(struct pcache_obj *o, uint64_t off, void *ubuf, size_t len)
 }
 
 /* The page at index, made (charged to cg) if it was a hole; a reference
- * for the caller, or NULL with *err set. Write lock held: nobody else
- * adds pages. */
+ * for the caller, or NULL with *err set. *fresh: it was made unzeroed
+ * (whole: the caller overwrites all of it, and zeroes what it could not
+ * copy; only past the size, where no reader looks). Write lock held:
+ * nobody else adds pages or moves the size. */
 static struct pcache_page *pcache_page_for_write(struct pcache_obj *o, uint64_t index, struct cgroup *cg,
-						 long *err)
+						 bool whole, bool *fresh, long *err)
 {
 	spin_lock(&o->lock);
 	struct pcache_page *p = o->dead ? NULL : pcache_tree_lookup(o, index);
 	bool dead = o->dead;
+	/* unzeroed only past the size: a reader never gets there before
+	 * the copy is done and the size grown (the write lock keeps it) */
+	whole = whole && (index << PAGE_SHIFT) >= o->attr.size;
 	if (p)
 		__atomic_add_fetch(&p->refs, 1, __ATOMIC_RELAXED);
 	spin_unlock(&o->lock);
@@ -309,11 +316,12 @@ static struct pcache_page *pcache_page_for_write(struct pcache_obj *o, uint64_t 
 		*err = -EIO;
 		return p;
 	}
-	p = pcache_page_new(o, index, cg);
+	p = pcache_page_new(o, index, cg, !whole);
 	if (!p) {
 		*err = -ENOMEM;
 		return NULL;
 	}
+	*fresh = whole;
 	spin_lock(&o->lock);
 	int r = o->dead ? -EIO : pcache_tree_insert(o, p);
 	if (r == 0)
@@ -351,10 +359,14 @@ long pcache_obj_write(struct pcache_obj *o, uint64_t off, const void *ubuf, size
 		uint64_t pos = off + done;
 		size_t in = pos & (PAGE_SIZE - 1);
 		size_t chunk = pcache_min(PAGE_SIZE - in, len - done);
-		struct pcache_page *p = pcache_page_for_write(o, pos >> PAGE_SHIFT, cg, &err);
+		bool fresh = false;
+		struct pcache_page *p = pcache_page_for_write(o, pos >> PAGE_SHIFT, cg, chunk == PAGE_SIZE, &fresh, &err);
 		if (!p)
 			break;
-		size_t got = pcache_copy((uint8_t *)page_to_virt(p->pg) + in, (uint8_t *)ubuf + done, chunk, false);
+		uint8_t *at = (uint8_t *)page_to_virt(p->pg) + in;
+		size_t got = pcache_copy(at, (uint8_t *)ubuf + done, chunk, false);
+		if (fresh && got < chunk) /* never let a fresh page show old memory */
+			memset(at + got, 0, chunk - got);
 		if (got) {
 			spin_lock(&o->lock);
 			p->state |= PCP_DIRTY;

@@ -13,6 +13,7 @@
 #include "arbor/syscalls.h"
 #include "abi/ipc.h"
 #include "abi/pcache.h"
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
@@ -256,6 +257,19 @@ static void test_efault(void)
 	check_errno(read(fd, (void *)0xffff800000000000ul, 5), EFAULT, "read into a kernel address: EFAULT");
 	check(lseek(fd, 0, SEEK_CUR) == 0 && read(fd, buf, 10) == 10 && !memcmp(buf, "0123456789", 10),
 	      "nothing moved or changed");
+	/* a whole-page write that faults half way: the page it could not
+	 * fill reads as zeros later, never as old memory */
+	char *two = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	memset(two, 'q', 8192);
+	mprotect(two + 4096, 4096, PROT_NONE);
+	check(ftruncate(fd, 0) == 0 && pwrite(fd, two, 8192, 8192) == 4096 && ftruncate(fd, 16384) == 0,
+	      "a write running into a PROT_NONE page is short (4096 of 8192)");
+	static char page[4096];
+	int clean = pread(fd, page, sizeof(page), 12288) == 4096;
+	for (size_t i = 0; i < sizeof(page); i++)
+		clean &= page[i] == 0;
+	check(clean && pread(fd, page, 1, 8192) == 1 && page[0] == 'q', "the page it could not fill reads as zeros");
+	munmap(two, 8192);
 	struct stat st;
 	int other = open("/tmp/pc.fault2", O_RDWR | O_CREAT, 0644);
 	check(other >= 0 && stat("/tmp/pc.fault2", &st) == 0 && unlink("/tmp/pc.fault2") == 0,
