@@ -390,6 +390,16 @@ static void test_charge(void)
 	check(stat_of("leaf", "shmem") == leaf_shmem, "nor is this process (or the server) charged");
 	check(unlink("/tmp/pc.charge") == 0 && number(at("w", "memory.current")) == 0 && stat_of("w", "shmem") == 0 &&
 	      stat_of("w", "active_anon") == 0, "unlink: w back at 0, memory.stat too");
+	/* the writer moves to r after writing: the pages stay w's */
+	pid_t m = fork();
+	if (m == 0) {
+		int fd = -1;
+		_exit(put(at("w", "cgroup.procs"), "0") || (fd = open("/tmp/pc.move", O_WRONLY | O_CREAT, 0644)) < 0 ||
+		      write(fd, big, 64 * KIB) != 64 * KIB || put(at("r", "cgroup.procs"), "0") ? 1 : 0);
+	}
+	check(wait_bounded(m, 10) == 0 && stat_of("w", "shmem") == 64 * KIB && stat_of("r", "shmem") == 0,
+	      "a writer that migrates leaves its file pages charged where they were");
+	check(unlink("/tmp/pc.move") == 0 && stat_of("w", "shmem") == 0, "and unlink uncharges them there");
 	/* a removed cgroup keeps its file pages charged, dying */
 	check(wait_bounded(writer_in("w", "/tmp/pc.dying", 0, 256 * KIB), 10) == 0 && rmdir(BASE "/w") == 0 &&
 	      flat_field(BASE "/cgroup.stat", "nr_dying_descendants") == 1,
