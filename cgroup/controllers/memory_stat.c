@@ -2,8 +2,9 @@
  *
  * How Arbor's kinds map to Linux's keys:
  *   anon            anonymous user pages
- *   file            page cache pages (kernel/pcache): shmem + pages with a
- *                   backing store, as Linux counts shmem in file
+ *   file            page cache pages (kernel/pcache): shmem (pages with a
+ *                   backing store join with the pager), as Linux counts
+ *                   shmem in file
  *   shmem           shared memory objects and tmpfs file data
  *   file_dirty, file_writeback, file_mapped   page cache pages in that
  *                   state (shmem's dirty pages are not counted, as Linux)
@@ -94,9 +95,9 @@ static const struct stat_key stat_keys[] = {
 	{ "thp_collapse_alloc", SRC_ZERO },
 };
 
-void memcg_stat_move(int64_t *from, int64_t *to)
+void memcg_stat_move(int64_t *from, int64_t *to, int n)
 {
-	for (int i = 0; i < MEMCG_NR_STATS; i++) {
+	for (int i = 0; i < n; i++) {
 		int64_t v = __atomic_exchange_n(&from[i], 0, __ATOMIC_RELAXED);
 		if (v)
 			__atomic_add_fetch(&to[i], v, __ATOMIC_RELAXED);
@@ -115,8 +116,7 @@ static uint64_t stat_value(const int64_t *sum, enum stat_src src)
 			  stat_pages(sum, MEMCG_STAT_SLAB) + stat_pages(sum, MEMCG_STAT_KERNEL_OTHER);
 	switch (src) {
 	case SRC_ANON: return stat_pages(sum, MEMCG_STAT_ANON) * STAT_PAGE_BYTES;
-	case SRC_FILE:
-		return (stat_pages(sum, MEMCG_STAT_SHMEM) + stat_pages(sum, MEMCG_STAT_FILE)) * STAT_PAGE_BYTES;
+	case SRC_FILE: /* shmem; page cache pages with a backing store come with the pager */
 	case SRC_SHMEM: return stat_pages(sum, MEMCG_STAT_SHMEM) * STAT_PAGE_BYTES;
 	case SRC_KERNEL: return kernel * STAT_PAGE_BYTES;
 	case SRC_KSTACK: return stat_pages(sum, MEMCG_STAT_KERNEL_STACK) * STAT_PAGE_BYTES;
@@ -140,7 +140,7 @@ static uint64_t stat_value(const int64_t *sum, enum stat_src src)
 	return 0;
 }
 
-void memcg_stat_format(struct cgfs_buf *out, const int64_t sum[MEMCG_NR_STATS])
+void memcg_stat_format(struct cgfs_buf *out, const int64_t sum[MEMCG_NR_STATS_ALL])
 {
 	for (size_t k = 0; k < sizeof(stat_keys) / sizeof(stat_keys[0]); k++)
 		cgfs_printf(out, "%s %llu\n", stat_keys[k].name,

@@ -17,24 +17,37 @@
 enum memcg_stat {
 	MEMCG_STAT_ANON,	 /* anonymous user pages (COW copies too) */
 	MEMCG_STAT_SHMEM,	 /* shared memory objects' pages, tmpfs file data (page cache shmem objects) */
-	MEMCG_STAT_FILE,	 /* page cache pages with a backing store (none yet: a pager's) */
 	MEMCG_STAT_KERNEL_STACK, /* threads' kernel stacks */
 	MEMCG_STAT_PAGETABLES,	 /* user page tables */
 	MEMCG_STAT_SLAB,	 /* heap objects: descriptors, kernel objects, cgroups */
 	MEMCG_STAT_KERNEL_OTHER, /* other kernel pages: pipe buffers, DMA, I/O bitmaps */
 	MEMCG_STAT_NR_PAGE_KINDS,
 	MEMCG_STAT_PGFAULT = MEMCG_STAT_NR_PAGE_KINDS, /* page faults (an event count) */
-	/* page cache state, in pages (kernel/pcache): dirty, under writeback
-	 * and mapped file pages (shmem's dirty pages are not counted, as
-	 * Linux's noop_dirty_folio), and the LRU lists' lengths */
-	MEMCG_STAT_FILE_DIRTY,
-	MEMCG_STAT_FILE_WRITEBACK,
-	MEMCG_STAT_FILE_MAPPED,
-	MEMCG_STAT_INACTIVE_ANON,
+	MEMCG_NR_STATS,
+	/* The page cache's counts (kernel/pcache), in pages: kept in the
+	 * cgroup's page cache block (struct memcg_pcache, made with its first
+	 * page cache page) rather than in memory_state, which stays one
+	 * small heap object. The LRU lists' lengths; dirty, under writeback
+	 * and mapped page cache pages of objects with a backing store (none
+	 * before the pager and file mmap: shmem's dirty pages are not
+	 * counted, as Linux's noop_dirty_folio). */
+	MEMCG_STAT_INACTIVE_ANON = MEMCG_NR_STATS,
 	MEMCG_STAT_ACTIVE_ANON,
 	MEMCG_STAT_INACTIVE_FILE,
 	MEMCG_STAT_ACTIVE_FILE,
-	MEMCG_NR_STATS
+	MEMCG_STAT_FILE_DIRTY,
+	MEMCG_STAT_FILE_WRITEBACK,
+	MEMCG_STAT_FILE_MAPPED,
+	MEMCG_NR_STATS_ALL
+};
+
+#define MEMCG_NR_PCACHE_STATS (MEMCG_NR_STATS_ALL - MEMCG_NR_STATS)
+
+/* A cgroup's page cache block: its LRU lists (enum pcache_lru, under
+ * pcache_lru_lock) and the page cache's counts. */
+struct memcg_pcache {
+	struct list_head lru[4];
+	int64_t stat[MEMCG_NR_PCACHE_STATS];
 };
 
 /* memory.events keys, in Linux's order. */
@@ -56,17 +69,13 @@ struct memory_state {
 	/* the cgroup charged for this one's own memory (its creator's), or
 	 * NULL; it keeps a reference until this one is freed */
 	struct cgroup *charged;
-	/* the page cache's LRU lists of pages charged here (enum pcache_lru,
-	 * under pcache_lru_lock): the next reclaim's input. A removed cgroup
-	 * keeps them while pages are charged to it (memcg_keep). */
-	struct list_head lru[4];
 };
 
-/* Moves every count of from into to (from ends at 0). */
-void memcg_stat_move(int64_t *from, int64_t *to);
+/* Moves every count of from into to (from ends at 0): n of them. */
+void memcg_stat_move(int64_t *from, int64_t *to, int n);
 
 /* Prints memory.stat from the subtree's sums: Linux 6.1's keys in its
  * order, sizes in bytes, events as counts, 0 for what Arbor lacks. */
-void memcg_stat_format(struct cgfs_buf *out, const int64_t sum[MEMCG_NR_STATS]);
+void memcg_stat_format(struct cgfs_buf *out, const int64_t sum[MEMCG_NR_STATS_ALL]);
 
 #endif

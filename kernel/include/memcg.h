@@ -40,9 +40,11 @@ struct cgroup *memcg_requester(void);
  * reference; true if pages are still charged to it, which keeps it until
  * the last is uncharged (then cg_unkept frees it). */
 bool memcg_keep(struct cgroup *cg);
-/* LRU list which (enum pcache_lru) of cg: the page cache's pages charged
- * to cg (kernel/pcache/lru.c; its lock). */
-struct list_head *memcg_lru(struct cgroup *cg, int which);
+/* cg's page cache block (its LRU lists, kernel/pcache/lru.c, and the
+ * page cache's memory.stat counts), made the first time: NULL only if
+ * that allocation fails. Freed with the cgroup (no page is charged to
+ * it then); a removed cgroup's counts go to its live ancestor's. */
+struct memcg_pcache *memcg_pcache_of(struct cgroup *cg);
 /* Current usage of cg in pages (including its per-CPU stock). */
 uint64_t mem_usage_pages(const struct cgroup *cg);
 

@@ -5,8 +5,9 @@
  * anon lists, others the file lists, as on Linux. memory.stat's
  * inactive_* / active_* are the lists' lengths. Nothing reclaims from
  * them yet: the next issue's reclaim walks them, inactive tail first.
- * One lock for every list (one CPU today); a dying cgroup keeps its lists
- * while pages are charged to it (memcg_keep). */
+ * One lock for every list (one CPU today). The lists are in the cgroup's
+ * page cache block (memcg_pcache_of), which a dying cgroup keeps while
+ * pages are charged to it (memcg_keep). */
 #include "pcache.h"
 #include "cgroup.h"
 #include "memcg.h"
@@ -36,12 +37,15 @@ static enum memcg_stat pcache_lru_stat(enum pcache_lru l)
 void pcache_lru_add(struct pcache_page *p)
 {
 	struct cgroup *cg = p->pg->charge;
-	if (!cg)
+	/* its cgroup's block first (no lock: it allocates); a page whose
+	 * block cannot be made stays off the lists (unevictable) */
+	struct memcg_pcache *b = cg ? memcg_pcache_of(cg) : NULL;
+	if (!b)
 		return;
 	spin_lock(&pcache_lru_lock);
 	p->lru_state = PCP_ON_LRU;
 	enum pcache_lru l = pcache_lru_of(p);
-	list_add(&p->lru, memcg_lru(cg, l));
+	list_add(&p->lru, &b->lru[l]);
 	memcg_stat_add(cg, pcache_lru_stat(l), 1);
 	spin_unlock(&pcache_lru_lock);
 }
@@ -71,7 +75,7 @@ void pcache_lru_touch(struct pcache_page *p)
 			memcg_stat_add(cg, pcache_lru_stat(from), -1);
 			p->lru_state = PCP_ON_LRU | PCP_ACTIVE;
 			enum pcache_lru to = pcache_lru_of(p);
-			list_add(&p->lru, memcg_lru(cg, to));
+			list_add(&p->lru, &cg->mem_pcache->lru[to]);
 			memcg_stat_add(cg, pcache_lru_stat(to), 1);
 		} else {
 			p->lru_state |= PCP_REFERENCED;

@@ -57,8 +57,9 @@ static struct pcache_page *pcache_page_new(struct pcache_obj *o, uint64_t index,
 	struct pcache_page *p = kzalloc(sizeof(*p));
 	if (!p)
 		return NULL;
+	/* shmem: the only kind before the pager, which adds a file kind */
 	bool shmem = o->flags & PCACHE_SHMEM;
-	p->pg = mem_alloc_pages(cg, 0, shmem ? MEMCG_STAT_SHMEM : MEMCG_STAT_FILE);
+	p->pg = mem_alloc_pages(cg, 0, MEMCG_STAT_SHMEM);
 	if (!p->pg) {
 		kfree(p);
 		return NULL;
