@@ -73,12 +73,13 @@ static struct cgroup *memcg_live_of(struct cgroup *cg)
 
 void memcg_stat_add(struct cgroup *cg, enum memcg_stat item, int64_t n)
 {
-	if (item < MEMCG_NR_STATS) {
-		__atomic_add_fetch(&memcg_stat_of(cg)[item], n, __ATOMIC_RELAXED);
-		return;
-	}
-	/* a page cache count: it has a page, so its block exists unless
-	 * that allocation failed (then the count is not kept) */
+	__atomic_add_fetch(&memcg_stat_of(cg)[item], n, __ATOMIC_RELAXED);
+}
+
+void memcg_pcache_stat_add(struct cgroup *cg, enum memcg_stat item, int64_t n)
+{
+	/* made with the cgroup's first page cache page, unless that
+	 * allocation failed (then the count is not kept) */
 	struct memcg_pcache *b = memcg_pcache_of(memcg_live_of(cg));
 	if (b)
 		__atomic_add_fetch(&b->stat[item - MEMCG_NR_STATS], n, __ATOMIC_RELAXED);

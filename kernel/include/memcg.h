@@ -19,6 +19,10 @@ int mem_charge(struct cgroup *cg, uint64_t nr_pages, enum memcg_stat kind);
 void mem_uncharge(struct cgroup *cg, uint64_t nr_pages, enum memcg_stat kind);
 /* Counts n more of item (an event: MEMCG_STAT_PGFAULT) in cg. */
 void memcg_stat_add(struct cgroup *cg, enum memcg_stat item, int64_t n);
+/* The same for a page cache count (item >= MEMCG_NR_STATS: the LRU
+ * lists' lengths, dirty, writeback, mapped), kept in cg's page cache
+ * block (memcg_pcache_of). */
+void memcg_pcache_stat_add(struct cgroup *cg, enum memcg_stat item, int64_t n);
 /* Returns pages this CPU holds in stock for cg (or its descendants) to the
  * counters, so cg's usage is exact. */
 void mem_drain_stock(struct cgroup *cg);

@@ -83,9 +83,8 @@ long pcache_fd_seek(struct channel *ch, int64_t off, int whence)
 		base = (int64_t)a.size;
 	}
 	int64_t to;
-	if (__builtin_add_overflow(base, off, &to))
-		return -EOVERFLOW;
-	if (to < 0)
+	/* Linux's vfs_setpos: before the start or past the largest size */
+	if (__builtin_add_overflow(base, off, &to) || to < 0 || (uint64_t)to > ch->pc->max)
 		return -EINVAL;
 	__atomic_store_n(&ch->pos, (uint64_t)to, __ATOMIC_RELAXED);
 	return to;

@@ -46,7 +46,7 @@ void pcache_lru_add(struct pcache_page *p)
 	p->lru_state = PCP_ON_LRU;
 	enum pcache_lru l = pcache_lru_of(p);
 	list_add(&p->lru, &b->lru[l]);
-	memcg_stat_add(cg, pcache_lru_stat(l), 1);
+	memcg_pcache_stat_add(cg, pcache_lru_stat(l), 1);
 	spin_unlock(&pcache_lru_lock);
 }
 
@@ -55,7 +55,7 @@ void pcache_lru_del(struct pcache_page *p)
 	spin_lock(&pcache_lru_lock);
 	if (p->lru_state & PCP_ON_LRU) {
 		list_del(&p->lru);
-		memcg_stat_add(p->pg->charge, pcache_lru_stat(pcache_lru_of(p)), -1);
+		memcg_pcache_stat_add(p->pg->charge, pcache_lru_stat(pcache_lru_of(p)), -1);
 		p->lru_state = 0;
 	}
 	spin_unlock(&pcache_lru_lock);
@@ -72,11 +72,11 @@ void pcache_lru_touch(struct pcache_page *p)
 			struct cgroup *cg = p->pg->charge;
 			enum pcache_lru from = pcache_lru_of(p);
 			list_del(&p->lru);
-			memcg_stat_add(cg, pcache_lru_stat(from), -1);
+			memcg_pcache_stat_add(cg, pcache_lru_stat(from), -1);
 			p->lru_state = PCP_ON_LRU | PCP_ACTIVE;
 			enum pcache_lru to = pcache_lru_of(p);
 			list_add(&p->lru, &cg->mem_pcache->lru[to]);
-			memcg_stat_add(cg, pcache_lru_stat(to), 1);
+			memcg_pcache_stat_add(cg, pcache_lru_stat(to), 1);
 		} else {
 			p->lru_state |= PCP_REFERENCED;
 		}

@@ -101,6 +101,8 @@ static void test_served(void)
 	check_errno(lseek(fd, -1, SEEK_SET), EINVAL, "lseek to a negative offset: EINVAL");
 	check_errno(lseek(fd, 0, 7), EINVAL, "lseek with a bad whence: EINVAL");
 	check(lseek(fd, 100000, SEEK_END) == 120002 && read(fd, buf, 10) == 0, "lseek past the end; read there gives 0");
+	check_errno(lseek(fd, TMPFS_MAX + 1, SEEK_SET), EINVAL, "lseek past the largest size: EINVAL (as Linux)");
+	check_errno(lseek(fd, 0x7fffffffffffffffL, SEEK_CUR), EINVAL, "lseek overflowing: EINVAL");
 	check_errno(pwrite(fd, "a", 1, TMPFS_MAX), EFBIG, "pwrite at the largest size: EFBIG");
 	check(pwrite(fd, "abcd", 4, TMPFS_MAX - 2) == 2, "a write across the largest size is short");
 	check(ftruncate(fd, 5) == 0 && fstat(fd, &st) == 0 && st.st_size == 5 && st.st_blocks == 8 &&
