@@ -44,9 +44,54 @@ static int64_t *memcg_stat_of(struct cgroup *cg)
 	return memory_of(cg)->stat;
 }
 
+struct memcg_pcache *memcg_pcache_of(struct cgroup *cg)
+{
+	struct memcg_pcache *b = __atomic_load_n(&cg->mem_pcache, __ATOMIC_ACQUIRE);
+	if (b)
+		return b;
+	b = kzalloc(sizeof(*b));
+	if (!b)
+		return NULL;
+	for (int i = 0; i < 4; i++)
+		list_init(&b->lru[i]);
+	struct memcg_pcache *none = NULL;
+	if (!__atomic_compare_exchange_n(&cg->mem_pcache, &none, b, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+		kfree(b);
+		b = none; /* another made it first */
+	}
+	return b;
+}
+
+/* The nearest cgroup a change to cg's counts goes to (cg, or once it is
+ * removed its nearest live ancestor, which took its counts). */
+static struct cgroup *memcg_live_of(struct cgroup *cg)
+{
+	while (__atomic_load_n(&cg->dead, __ATOMIC_ACQUIRE) && cg->parent)
+		cg = cg->parent;
+	return cg;
+}
+
 void memcg_stat_add(struct cgroup *cg, enum memcg_stat item, int64_t n)
 {
 	__atomic_add_fetch(&memcg_stat_of(cg)[item], n, __ATOMIC_RELAXED);
+}
+
+void memcg_pcache_stat_add(struct cgroup *cg, enum memcg_stat item, int64_t n)
+{
+	/* made with the cgroup's first page cache page, unless that
+	 * allocation failed (then the count is not kept) */
+	struct memcg_pcache *b = memcg_pcache_of(memcg_live_of(cg));
+	if (b)
+		__atomic_add_fetch(&b->stat[item - MEMCG_NR_STATS], n, __ATOMIC_RELAXED);
+}
+
+/* Moves cg's page cache counts to its nearest live ancestor's. */
+static void memcg_pcache_move_up(struct cgroup *cg)
+{
+	struct memcg_pcache *b = __atomic_load_n(&cg->mem_pcache, __ATOMIC_ACQUIRE);
+	struct memcg_pcache *to = b ? memcg_pcache_of(memcg_live_of(cg->parent)) : NULL;
+	if (to)
+		memcg_stat_move(b->stat, to->stat, MEMCG_NR_PCACHE_STATS);
 }
 
 /* The page counter of a new cgroup charges into its parent's. */
@@ -59,7 +104,8 @@ static void memory_create(struct cgroup *cg)
  * go on counting (its parent's memory.stat keeps them, as on Linux). */
 static void memory_offline(struct cgroup *cg)
 {
-	memcg_stat_move(memory_of(cg)->stat, memcg_stat_of(cg->parent));
+	memcg_stat_move(memory_of(cg)->stat, memcg_stat_of(cg->parent), MEMCG_NR_STATS);
+	memcg_pcache_move_up(cg);
 }
 
 void memcg_set_charged(struct cgroup *cg, struct cgroup *payer)
@@ -72,7 +118,11 @@ void memcg_set_charged(struct cgroup *cg, struct cgroup *payer)
 static void memory_release(struct cgroup *cg)
 {
 	struct memory_state *s = memory_of(cg);
-	memcg_stat_move(s->stat, memcg_stat_of(cg->parent));
+	memcg_stat_move(s->stat, memcg_stat_of(cg->parent), MEMCG_NR_STATS);
+	/* no page is charged here any more: the lists are empty */
+	memcg_pcache_move_up(cg);
+	kfree(cg->mem_pcache);
+	cg->mem_pcache = NULL;
 	if (s->charged)
 		mem_uncharge(s->charged, 1, MEMCG_STAT_SLAB);
 }
@@ -273,12 +323,15 @@ static int memory_show_events_local(struct cgroup *cg, struct cgfs_buf *out)
  * cg_lock), so charging touches one level only. */
 static int memory_show_stat(struct cgroup *cg, struct cgfs_buf *out)
 {
-	int64_t sum[MEMCG_NR_STATS] = { 0 };
+	int64_t sum[MEMCG_NR_STATS_ALL] = { 0 };
 	cg_lock();
 	for (struct cgroup *c = cg; c; c = cg_next_pre(c, cg)) {
 		const int64_t *st = memory_of(c)->stat;
 		for (int i = 0; i < MEMCG_NR_STATS; i++)
 			sum[i] += __atomic_load_n(&st[i], __ATOMIC_RELAXED);
+		const struct memcg_pcache *b = __atomic_load_n(&c->mem_pcache, __ATOMIC_ACQUIRE);
+		for (int i = 0; b && i < MEMCG_NR_PCACHE_STATS; i++)
+			sum[MEMCG_NR_STATS + i] += __atomic_load_n(&b->stat[i], __ATOMIC_RELAXED);
 	}
 	cg_unlock();
 	memcg_stat_format(out, sum);

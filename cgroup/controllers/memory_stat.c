@@ -2,15 +2,22 @@
  *
  * How Arbor's kinds map to Linux's keys:
  *   anon            anonymous user pages
- *   file, shmem     shared memory pages (Linux counts shmem in file too;
- *                   Arbor has no page cache: tmpfs is a server's anon)
+ *   file            page cache pages (kernel/pcache): shmem (pages with a
+ *                   backing store join with the pager), as Linux counts
+ *                   shmem in file
+ *   shmem           shared memory objects and tmpfs file data
+ *   file_dirty, file_writeback, file_mapped   page cache pages in that
+ *                   state (shmem's dirty pages are not counted, as Linux)
+ *   inactive_anon, active_anon, inactive_file, active_file   the lengths
+ *                   of the cgroup's LRU lists: page cache shmem pages sit
+ *                   on the anon lists, as on Linux
  *   kernel          kernel_stack + pagetables + slab + other kernel pages
  *                   (pipe buffers, DMA blocks, I/O bitmaps), as Linux's
  *                   kmem counts every accounted kernel allocation
  *   slab_unreclaimable, slab   heap objects, counted as the pages charged
  *                   for them
- *   unevictable     anon + file: nothing is ever reclaimed or swapped, so
- *                   no page is on an active or inactive list
+ *   unevictable     anon + shmem not on an LRU list (process memory, shm
+ *                   objects): nothing reclaims them
  *   pgfault         page faults of the subtree's processes
  * Everything else (swap, zswap, THP, LRU scanning, sockets, percpu,
  * vmalloc, major faults) Arbor does not have: 0. */
@@ -21,7 +28,8 @@
 /* Where a key's value comes from. */
 enum stat_src {
 	SRC_ZERO, SRC_ANON, SRC_FILE, SRC_KERNEL, SRC_KSTACK, SRC_PT, SRC_SHMEM,
-	SRC_UNEVICTABLE, SRC_SLAB, SRC_PGFAULT
+	SRC_UNEVICTABLE, SRC_SLAB, SRC_PGFAULT, SRC_FILE_DIRTY, SRC_FILE_WRITEBACK, SRC_FILE_MAPPED,
+	SRC_INACTIVE_ANON, SRC_ACTIVE_ANON, SRC_INACTIVE_FILE, SRC_ACTIVE_FILE
 };
 
 struct stat_key {
@@ -46,17 +54,17 @@ static const struct stat_key stat_keys[] = {
 	{ "shmem", SRC_SHMEM },
 	{ "zswap", SRC_ZERO },
 	{ "zswapped", SRC_ZERO },
-	{ "file_mapped", SRC_ZERO },
-	{ "file_dirty", SRC_ZERO },
-	{ "file_writeback", SRC_ZERO },
+	{ "file_mapped", SRC_FILE_MAPPED },
+	{ "file_dirty", SRC_FILE_DIRTY },
+	{ "file_writeback", SRC_FILE_WRITEBACK },
 	{ "swapcached", SRC_ZERO },
 	{ "anon_thp", SRC_ZERO },
 	{ "file_thp", SRC_ZERO },
 	{ "shmem_thp", SRC_ZERO },
-	{ "inactive_anon", SRC_ZERO },
-	{ "active_anon", SRC_ZERO },
-	{ "inactive_file", SRC_ZERO },
-	{ "active_file", SRC_ZERO },
+	{ "inactive_anon", SRC_INACTIVE_ANON },
+	{ "active_anon", SRC_ACTIVE_ANON },
+	{ "inactive_file", SRC_INACTIVE_FILE },
+	{ "active_file", SRC_ACTIVE_FILE },
 	{ "unevictable", SRC_UNEVICTABLE },
 	{ "slab_reclaimable", SRC_ZERO },
 	{ "slab_unreclaimable", SRC_SLAB },
@@ -87,9 +95,9 @@ static const struct stat_key stat_keys[] = {
 	{ "thp_collapse_alloc", SRC_ZERO },
 };
 
-void memcg_stat_move(int64_t *from, int64_t *to)
+void memcg_stat_move(int64_t *from, int64_t *to, int n)
 {
-	for (int i = 0; i < MEMCG_NR_STATS; i++) {
+	for (int i = 0; i < n; i++) {
 		int64_t v = __atomic_exchange_n(&from[i], 0, __ATOMIC_RELAXED);
 		if (v)
 			__atomic_add_fetch(&to[i], v, __ATOMIC_RELAXED);
@@ -108,13 +116,23 @@ static uint64_t stat_value(const int64_t *sum, enum stat_src src)
 			  stat_pages(sum, MEMCG_STAT_SLAB) + stat_pages(sum, MEMCG_STAT_KERNEL_OTHER);
 	switch (src) {
 	case SRC_ANON: return stat_pages(sum, MEMCG_STAT_ANON) * STAT_PAGE_BYTES;
-	case SRC_FILE:
+	case SRC_FILE: /* shmem; page cache pages with a backing store come with the pager */
 	case SRC_SHMEM: return stat_pages(sum, MEMCG_STAT_SHMEM) * STAT_PAGE_BYTES;
 	case SRC_KERNEL: return kernel * STAT_PAGE_BYTES;
 	case SRC_KSTACK: return stat_pages(sum, MEMCG_STAT_KERNEL_STACK) * STAT_PAGE_BYTES;
 	case SRC_PT: return stat_pages(sum, MEMCG_STAT_PAGETABLES) * STAT_PAGE_BYTES;
-	case SRC_UNEVICTABLE:
-		return (stat_pages(sum, MEMCG_STAT_ANON) + stat_pages(sum, MEMCG_STAT_SHMEM)) * STAT_PAGE_BYTES;
+	case SRC_UNEVICTABLE: {
+		uint64_t on_lru = stat_pages(sum, MEMCG_STAT_INACTIVE_ANON) + stat_pages(sum, MEMCG_STAT_ACTIVE_ANON);
+		uint64_t shmem = stat_pages(sum, MEMCG_STAT_SHMEM);
+		return (stat_pages(sum, MEMCG_STAT_ANON) + (shmem > on_lru ? shmem - on_lru : 0)) * STAT_PAGE_BYTES;
+	}
+	case SRC_FILE_DIRTY: return stat_pages(sum, MEMCG_STAT_FILE_DIRTY) * STAT_PAGE_BYTES;
+	case SRC_FILE_WRITEBACK: return stat_pages(sum, MEMCG_STAT_FILE_WRITEBACK) * STAT_PAGE_BYTES;
+	case SRC_FILE_MAPPED: return stat_pages(sum, MEMCG_STAT_FILE_MAPPED) * STAT_PAGE_BYTES;
+	case SRC_INACTIVE_ANON: return stat_pages(sum, MEMCG_STAT_INACTIVE_ANON) * STAT_PAGE_BYTES;
+	case SRC_ACTIVE_ANON: return stat_pages(sum, MEMCG_STAT_ACTIVE_ANON) * STAT_PAGE_BYTES;
+	case SRC_INACTIVE_FILE: return stat_pages(sum, MEMCG_STAT_INACTIVE_FILE) * STAT_PAGE_BYTES;
+	case SRC_ACTIVE_FILE: return stat_pages(sum, MEMCG_STAT_ACTIVE_FILE) * STAT_PAGE_BYTES;
 	case SRC_SLAB: return stat_pages(sum, MEMCG_STAT_SLAB) * STAT_PAGE_BYTES;
 	case SRC_PGFAULT: return stat_pages(sum, MEMCG_STAT_PGFAULT);
 	case SRC_ZERO: break;
@@ -122,7 +140,7 @@ static uint64_t stat_value(const int64_t *sum, enum stat_src src)
 	return 0;
 }
 
-void memcg_stat_format(struct cgfs_buf *out, const int64_t sum[MEMCG_NR_STATS])
+void memcg_stat_format(struct cgfs_buf *out, const int64_t sum[MEMCG_NR_STATS_ALL])
 {
 	for (size_t k = 0; k < sizeof(stat_keys) / sizeof(stat_keys[0]); k++)
 		cgfs_printf(out, "%s %llu\n", stat_keys[k].name,

@@ -10,19 +10,44 @@
 #define ARBOR_MEMORY_STAT_H
 
 #include "cgfs.h"
+#include "list.h"
 #include "types.h"
 
 /* Kinds of charged pages, and the events memory.stat counts. */
 enum memcg_stat {
 	MEMCG_STAT_ANON,	 /* anonymous user pages (COW copies too) */
-	MEMCG_STAT_SHMEM,	 /* shared memory objects' pages, tmpfs file data */
+	MEMCG_STAT_SHMEM,	 /* shared memory objects' pages, tmpfs file data (page cache shmem objects) */
 	MEMCG_STAT_KERNEL_STACK, /* threads' kernel stacks */
 	MEMCG_STAT_PAGETABLES,	 /* user page tables */
 	MEMCG_STAT_SLAB,	 /* heap objects: descriptors, kernel objects, cgroups */
 	MEMCG_STAT_KERNEL_OTHER, /* other kernel pages: pipe buffers, DMA, I/O bitmaps */
 	MEMCG_STAT_NR_PAGE_KINDS,
 	MEMCG_STAT_PGFAULT = MEMCG_STAT_NR_PAGE_KINDS, /* page faults (an event count) */
-	MEMCG_NR_STATS
+	MEMCG_NR_STATS,
+	/* The page cache's counts (kernel/pcache), in pages: kept in the
+	 * cgroup's page cache block (struct memcg_pcache, made with its first
+	 * page cache page) rather than in memory_state, which stays one
+	 * small heap object. The LRU lists' lengths; dirty, under writeback
+	 * and mapped page cache pages of objects with a backing store (none
+	 * before the pager and file mmap: shmem's dirty pages are not
+	 * counted, as Linux's noop_dirty_folio). */
+	MEMCG_STAT_INACTIVE_ANON = MEMCG_NR_STATS,
+	MEMCG_STAT_ACTIVE_ANON,
+	MEMCG_STAT_INACTIVE_FILE,
+	MEMCG_STAT_ACTIVE_FILE,
+	MEMCG_STAT_FILE_DIRTY,
+	MEMCG_STAT_FILE_WRITEBACK,
+	MEMCG_STAT_FILE_MAPPED,
+	MEMCG_NR_STATS_ALL
+};
+
+#define MEMCG_NR_PCACHE_STATS (MEMCG_NR_STATS_ALL - MEMCG_NR_STATS)
+
+/* A cgroup's page cache block: its LRU lists (enum pcache_lru, under
+ * pcache_lru_lock) and the page cache's counts. */
+struct memcg_pcache {
+	struct list_head lru[4];
+	int64_t stat[MEMCG_NR_PCACHE_STATS];
 };
 
 /* memory.events keys, in Linux's order. */
@@ -46,11 +71,11 @@ struct memory_state {
 	struct cgroup *charged;
 };
 
-/* Moves every count of from into to (from ends at 0). */
-void memcg_stat_move(int64_t *from, int64_t *to);
+/* Moves every count of from into to (from ends at 0): n of them. */
+void memcg_stat_move(int64_t *from, int64_t *to, int n);
 
 /* Prints memory.stat from the subtree's sums: Linux 6.1's keys in its
  * order, sizes in bytes, events as counts, 0 for what Arbor lacks. */
-void memcg_stat_format(struct cgfs_buf *out, const int64_t sum[MEMCG_NR_STATS]);
+void memcg_stat_format(struct cgfs_buf *out, const int64_t sum[MEMCG_NR_STATS_ALL]);
 
 #endif

@@ -43,6 +43,8 @@ struct cg_file_attr {
 	uint16_t mode;
 };
 
+struct memcg_pcache;
+
 struct cgroup {
 	struct cgroup *parent;
 	struct list_head children;	/* child cgroups, in creation (id) order */
@@ -59,8 +61,8 @@ struct cgroup {
 	uint32_t nr_populated_domain_children, nr_populated_threaded_children;
 	/* thread mode: the resource domain (itself unless threaded; then the
 	 * nearest domain ancestor, the thread root) and threaded children */
-	struct cgroup *dom;
 	uint32_t nr_threaded_children;
+	struct cgroup *dom;
 	/* bumped when a file that notifies changes (poll, inotify) */
 	uint64_t notify_seq[CG_NOTIFY_FILES];
 	uint32_t nr_children;
@@ -114,6 +116,9 @@ struct cgroup {
 	 * whether it keeps the cgroup past its last reference for them */
 	struct page_counter memory;
 	bool mem_kept;
+	/* the page cache's LRU lists and counts here, made with the first
+	 * page cache page (memcg_pcache_of) and freed with the cgroup */
+	struct memcg_pcache *mem_pcache;
 	struct sched_group sched;	/* the scheduler's: entity, queue, weight, cpu.max, pressure (sched_group.h) */
 };
 

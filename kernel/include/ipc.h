@@ -11,6 +11,8 @@
 struct proc;
 struct thread;
 struct addrspace;
+struct pcache_obj;
+struct pcache_table;
 
 /* What the server published about the file behind an endpoint or a
  * channel (ipc_fstate), for fd_poll / fd_flags / fd_seek to answer without
@@ -38,6 +40,7 @@ struct endpoint {
 	struct list_head receivers;	/* server threads waiting for a call */
 	struct list_head callers;	/* callers waiting for a server */
 	struct list_head events;	/* kernel messages (channel closed) */
+	struct pcache_table *pcache;	/* its server's file objects (kernel/pcache) */
 };
 
 /* A badged handle to an endpoint (see abi/ipc.h). */
@@ -47,6 +50,10 @@ struct channel {
 	uint64_t badge;
 	bool told;			/* the server already heard of the close */
 	struct ipc_fstate fst;		/* the open file description's state */
+	/* the page cache object of the open file (pcache_attach), which the
+	 * kernel serves reads and writes from, and the description's offset */
+	struct pcache_obj *pc;
+	uint64_t pos;
 };
 
 /* A deferred call (ipc_defer): the capability to answer it, held by the

@@ -19,6 +19,10 @@ int mem_charge(struct cgroup *cg, uint64_t nr_pages, enum memcg_stat kind);
 void mem_uncharge(struct cgroup *cg, uint64_t nr_pages, enum memcg_stat kind);
 /* Counts n more of item (an event: MEMCG_STAT_PGFAULT) in cg. */
 void memcg_stat_add(struct cgroup *cg, enum memcg_stat item, int64_t n);
+/* The same for a page cache count (item >= MEMCG_NR_STATS: the LRU
+ * lists' lengths, dirty, writeback, mapped), kept in cg's page cache
+ * block (memcg_pcache_of). */
+void memcg_pcache_stat_add(struct cgroup *cg, enum memcg_stat item, int64_t n);
 /* Returns pages this CPU holds in stock for cg (or its descendants) to the
  * counters, so cg's usage is exact. */
 void mem_drain_stock(struct cgroup *cg);
@@ -40,6 +44,11 @@ struct cgroup *memcg_requester(void);
  * reference; true if pages are still charged to it, which keeps it until
  * the last is uncharged (then cg_unkept frees it). */
 bool memcg_keep(struct cgroup *cg);
+/* cg's page cache block (its LRU lists, kernel/pcache/lru.c, and the
+ * page cache's memory.stat counts), made the first time: NULL only if
+ * that allocation fails. Freed with the cgroup (no page is charged to
+ * it then); a removed cgroup's counts go to its live ancestor's. */
+struct memcg_pcache *memcg_pcache_of(struct cgroup *cg);
 /* Current usage of cg in pages (including its per-CPU stock). */
 uint64_t mem_usage_pages(const struct cgroup *cg);
 

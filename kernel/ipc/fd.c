@@ -1,6 +1,7 @@
 /* The descriptor system calls (read, write, pread, pwrite, lseek, poll,
  * status flags). The kernel serves its own file objects, pipe ends, open
- * cgroup files and inotify instances, itself; for every other descriptor (a channel to a
+ * cgroup files, inotify instances and channels with a page cache object
+ * attached (kernel/pcache/fdops.c), itself; for every other descriptor (a channel to a
  * file server, the console's endpoint) it makes the file protocol's call for
  * reads and writes, and answers poll, status flags and (but for a seekable
  * file's offset) seek from the state the server published (ipc_fstate):
@@ -11,6 +12,7 @@
 #include "cgfs_file.h"
 #include "inotify.h"
 #include "ipc.h"
+#include "pcache.h"
 #include "proc.h"
 #include "syscall.h"
 
@@ -109,13 +111,22 @@ static long fd_published_setfl(int h, int set)
  * with *err -EBADF for no handle or a kernel file without the right (as
  * Linux, for a descriptor not open for reading or writing), or 0 for a
  * channel (or anything else: the IPC call then answers for it, and checks
- * HANDLE_RIGHT_CALL). */
+ * HANDLE_RIGHT_CALL). A channel with a page cache object is the kernel's
+ * too, under the right its IPC call needs (CALL: -EPERM without); its
+ * open mode is checked by the page cache (fdops.c). */
 static inline struct kobj *fd_kernel_file(int h, uint32_t need, long *err)
 {
 	uint32_t have;
 	struct kobj *o = handle_get_rights_of(current_thread()->proc, h, KOBJ_KINDS_ANY, 0, err, &have);
 	if (!o)
 		return NULL;
+	if (o->type == KOBJ_CHANNEL && __atomic_load_n(&container_of(o, struct channel, obj)->pc, __ATOMIC_ACQUIRE)) {
+		if (have & HANDLE_RIGHT_CALL)
+			return o;
+		*err = -EPERM;
+		kobj_put(o);
+		return NULL;
+	}
 	bool kernel = FD_KERNEL_KINDS & KOBJ_KIND(o->type);
 	if (kernel && !(need & ~have))
 		return o;
@@ -124,13 +135,19 @@ static inline struct kobj *fd_kernel_file(int h, uint32_t need, long *err)
 	return NULL;
 }
 
+/* The channel behind a kernel file object, if it is one (page cache). */
+static inline struct channel *fd_pcache(struct kobj *o)
+{
+	return o->type == KOBJ_CHANNEL ? container_of(o, struct channel, obj) : NULL;
+}
+
 long sys_fd_read(int h, void *buf, size_t len)
 {
 	long err;
 	struct kobj *o = fd_kernel_file(h, HANDLE_RIGHT_READ, &err);
 	if (!o)
 		return err ? err : fd_ipc_rw(h, FILE_READ, 0, 0, buf, len);
-	long r = o->type == KOBJ_PIPE ? pipe_fd_read(o, buf, len) : o->type == KOBJ_INOTIFY ? inotify_read(o, buf, len) :
+	long r = fd_pcache(o) ? pcache_fd_read(fd_pcache(o), buf, len, -1) : o->type == KOBJ_PIPE ? pipe_fd_read(o, buf, len) : o->type == KOBJ_INOTIFY ? inotify_read(o, buf, len) :
 		 cgfs_file_read(cgfs_file_of(o), buf, len, -1);
 	kobj_put(o);
 	return r;
@@ -142,7 +159,7 @@ long sys_fd_write(int h, const void *buf, size_t len)
 	struct kobj *o = fd_kernel_file(h, HANDLE_RIGHT_WRITE, &err);
 	if (!o)
 		return err ? err : fd_ipc_rw(h, FILE_WRITE, 0, 0, buf, len);
-	long r = o->type == KOBJ_PIPE ? pipe_fd_write(o, buf, len) : o->type == KOBJ_INOTIFY ? -EINVAL :
+	long r = fd_pcache(o) ? pcache_fd_write(fd_pcache(o), buf, len, -1) : o->type == KOBJ_PIPE ? pipe_fd_write(o, buf, len) : o->type == KOBJ_INOTIFY ? -EINVAL :
 		 cgfs_file_write(cgfs_file_of(o), buf, len);
 	kobj_put(o);
 	return r;
@@ -156,7 +173,8 @@ long sys_fd_pread(int h, void *buf, size_t len, int64_t off)
 	struct kobj *o = fd_kernel_file(h, HANDLE_RIGHT_READ, &err);
 	if (!o)
 		return err ? err : fd_ipc_rw(h, FILE_READ, (uint64_t)off, 1, buf, len);
-	long r = o->type != KOBJ_CGFS_FILE ? -ESPIPE : cgfs_file_read(cgfs_file_of(o), buf, len, off);
+	long r = fd_pcache(o) ? pcache_fd_read(fd_pcache(o), buf, len, off) :
+		 o->type != KOBJ_CGFS_FILE ? -ESPIPE : cgfs_file_read(cgfs_file_of(o), buf, len, off);
 	kobj_put(o);
 	return r;
 }
@@ -170,7 +188,8 @@ long sys_fd_pwrite(int h, const void *buf, size_t len, int64_t off)
 	if (!o)
 		return err ? err : fd_ipc_rw(h, FILE_WRITE, (uint64_t)off, 1, buf, len);
 	/* A cgroup file takes a write whatever the offset, as on Linux. */
-	long r = o->type != KOBJ_CGFS_FILE ? -ESPIPE : cgfs_file_write(cgfs_file_of(o), buf, len);
+	long r = fd_pcache(o) ? pcache_fd_write(fd_pcache(o), buf, len, off) :
+		 o->type != KOBJ_CGFS_FILE ? -ESPIPE : cgfs_file_write(cgfs_file_of(o), buf, len);
 	kobj_put(o);
 	return r;
 }
@@ -192,7 +211,8 @@ long sys_fd_seek(int h, int64_t off, int whence)
 			err = -ESPIPE;
 		return err ? err : fd_ipc(h, FILE_SEEK, (uint64_t)off, (uint64_t)whence, NULL, 0, NULL, 0);
 	}
-	long r = o->type != KOBJ_CGFS_FILE ? -ESPIPE : cgfs_file_seek(cgfs_file_of(o), off, whence);
+	long r = fd_pcache(o) ? pcache_fd_seek(fd_pcache(o), off, whence) :
+		 o->type != KOBJ_CGFS_FILE ? -ESPIPE : cgfs_file_seek(cgfs_file_of(o), off, whence);
 	kobj_put(o);
 	return r;
 }
@@ -201,6 +221,10 @@ long sys_fd_poll(int h, int events)
 {
 	long err;
 	struct kobj *o = fd_kernel_file(h, 0, &err);
+	if (o && fd_pcache(o)) { /* a page cache file: its published state */
+		kobj_put(o);
+		o = NULL;
+	}
 	if (!o) {
 		struct ipc_fstate st;
 		if (!err)
@@ -218,6 +242,10 @@ long sys_fd_flags(int h, int set)
 {
 	long err;
 	struct kobj *o = fd_kernel_file(h, 0, &err);
+	if (o && fd_pcache(o)) { /* a page cache file: its published state */
+		kobj_put(o);
+		o = NULL;
+	}
 	if (!o) {
 		struct ipc_fstate st;
 		if (err)

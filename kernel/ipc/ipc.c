@@ -7,6 +7,7 @@
  * are exchanged under the lock (a caller can be interrupted and vanish
  * while its server works, so the server never touches it unlocked). */
 #include "ipc.h"
+#include "pcache.h"
 #include "abi/errno.h"
 #include "addrspace.h"
 #include "cgroup.h"
@@ -30,6 +31,7 @@ static void ipc_endpoint_release(struct kobj *o)
 {
 	/* No thread can be waiting: each held a reference. */
 	ipc_free_events(container_of(o, struct endpoint, obj));
+	pcache_endpoint_release(container_of(o, struct endpoint, obj));
 }
 
 /* The last handle to a channel is gone: tell the server. */
@@ -46,6 +48,7 @@ static void ipc_channel_release(struct kobj *o)
 	}
 	sched_unlock_ipc(f);
 	kfree(ev);
+	pcache_channel_release(ch);
 	kobj_put(&ep->obj);
 }
 
@@ -500,6 +503,7 @@ void ipc_endpoint_kill(struct endpoint *ep)
 	while (!list_empty(&ep->receivers))
 		sched_wake_ipc_locked(list_first_entry(&ep->receivers, struct thread, wait_link), -EHOSTDOWN);
 	sched_unlock_ipc(f);
+	pcache_endpoint_kill(ep); /* its files' pages: freed and uncharged */
 }
 
 void ipc_thread_exit(struct thread *t)

@@ -535,6 +535,14 @@ KTEST(posix_files_vfs)
 	run_with_servers(argv, "posix_files");
 }
 
+/* The page cache: tmpfs files served by the kernel without the server
+ * (kernel/pcache, user/posix/pcache.c). */
+KTEST(posix_pcache)
+{
+	const char *const argv[] = { "posix/pcache", NULL };
+	run_with_servers(argv, "posix_pcache");
+}
+
 /* Handle rights and the credential checks (docs/security.md), starting
  * with issue 16's finding 1: a uid-1000 process that looked up "vfs"
  * could receive and answer root's calls. */

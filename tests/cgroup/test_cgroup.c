@@ -583,7 +583,7 @@ static void test_memory_stat(void)
 {
 	char text[4096];
 	struct cgfs_buf out = { text, 0, sizeof(text) };
-	int64_t sum[MEMCG_NR_STATS] = { 0 };
+	int64_t sum[MEMCG_NR_STATS_ALL] = { 0 };
 	sum[MEMCG_STAT_ANON] = 10;
 	sum[MEMCG_STAT_SHMEM] = 2;
 	sum[MEMCG_STAT_KERNEL_STACK] = 8;
@@ -605,13 +605,26 @@ static void test_memory_stat(void)
 	   "pgfault is a count; what Arbor lacks is there as 0");
 	ok(strstr(text, "slab 20480\nworkingset_refault_anon 0\n") && strstr(text, "pgsteal_direct 0\npgfault 77\n") &&
 	   strcmp(text + strlen(text) - 21, "thp_collapse_alloc 0\n") == 0, "slab after the slab lines, events last");
+	sum[MEMCG_STAT_ACTIVE_ANON] = 1;
+	sum[MEMCG_STAT_INACTIVE_ANON] = 1;
+	sum[MEMCG_STAT_INACTIVE_FILE] = 2;
+	sum[MEMCG_STAT_ACTIVE_FILE] = 1;
+	sum[MEMCG_STAT_FILE_DIRTY] = 2;
+	out.len = 0;
+	memcg_stat_format(&out, sum);
+	text[out.len] = '\0';
+	ok(stat_value(text, "file") == 2 * 4096 && stat_value(text, "shmem") == 2 * 4096 &&
+	   stat_value(text, "active_anon") == 4096 && stat_value(text, "inactive_anon") == 4096 &&
+	   stat_value(text, "inactive_file") == 8192 && stat_value(text, "active_file") == 4096 &&
+	   stat_value(text, "file_dirty") == 8192 && stat_value(text, "unevictable") == 40960,
+	   "file counts shmem; the LRU lists' lengths; shmem on an LRU list is not unevictable");
 	sum[MEMCG_STAT_ANON] = -1; /* a dying cgroup's late change, caught mid-way */
 	out.len = 0;
 	memcg_stat_format(&out, sum);
 	text[out.len] = '\0';
 	ok(stat_value(text, "anon") == 0, "a sum caught below 0 reads 0");
 	int64_t from[MEMCG_NR_STATS] = { 1, 2, 3 }, to[MEMCG_NR_STATS] = { 10, 0, 0, 0, 0, 0, 5 };
-	memcg_stat_move(from, to);
+	memcg_stat_move(from, to, MEMCG_NR_STATS);
 	ok(from[0] == 0 && from[1] == 0 && from[2] == 0 && to[0] == 11 && to[1] == 2 && to[2] == 3 && to[6] == 5,
 	   "a removed cgroup's counts move to its ancestor");
 }

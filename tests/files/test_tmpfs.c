@@ -57,7 +57,7 @@ static void t_free(void *p)
 	free(h);
 }
 
-static const struct tmpfs_ops ops = { t_alloc, t_free, NULL, NULL };
+static const struct tmpfs_ops ops = { .alloc = t_alloc, .free = t_free };
 
 /* ---- identities ---- */
 
@@ -114,6 +114,21 @@ static struct tmpfs_inode *L(const char *path)
 	struct tmpfs_inode *ino = NULL;
 
 	return tmpfs_lookup(fs, path, &root, &ino) ? NULL : ino;
+}
+
+static int lk_in(struct tmpfs *f, const char *path)
+{
+	struct tmpfs_inode *ino;
+
+	return tmpfs_lookup(f, path, &root, &ino);
+}
+
+static uint64_t tmpfs_ctime_of(const struct tmpfs_inode *ino)
+{
+	struct tmpfs_stat st;
+
+	tmpfs_stat(ino, &st);
+	return st.ctime;
 }
 
 static int lk(const char *path, const struct tmpfs_cred *c)
@@ -1632,6 +1647,144 @@ static void test_stress(void)
 		free(mn[i].data);
 }
 
+
+/* ---- an external data store (tmpfs_ops.data), as the server's page
+ * cache objects: a fake that records what the core asks of it ---- */
+
+#define FAKE_FILES 8
+struct fake_file {
+	bool live;
+	char data[64];
+	uint64_t size, mtime;
+	struct tmpfs_stat pushed;   /* the last attr */
+	int pushes, full_pushes;
+};
+static struct fake_file fake[FAKE_FILES + 1];   /* ids 1..FAKE_FILES */
+
+static int fake_create(void *ctx, uint64_t *id)
+{
+	(void)ctx;
+	for (uint64_t i = 1; i <= FAKE_FILES; i++)
+		if (!fake[i].live) {
+			memset(&fake[i], 0, sizeof(fake[i]));
+			fake[i].live = true;
+			*id = i;
+			return 0;
+		}
+	return -ENOSPC;
+}
+
+static void fake_destroy(void *ctx, uint64_t id)
+{
+	(void)ctx;
+	fake[id].live = false;
+}
+
+static long fake_read(void *ctx, uint64_t id, uint64_t off, void *buf, size_t len)
+{
+	(void)ctx;
+	if (off >= fake[id].size)
+		return 0;
+	if (len > fake[id].size - off)
+		len = fake[id].size - off;
+	memcpy(buf, fake[id].data + off, len);
+	return (long)len;
+}
+
+static long fake_write(void *ctx, uint64_t id, uint64_t off, const void *buf, size_t len)
+{
+	(void)ctx;
+	if (off + len > sizeof(fake[id].data))
+		return -EFBIG;
+	memcpy(fake[id].data + off, buf, len);
+	if (off + len > fake[id].size)
+		fake[id].size = off + len;
+	fake[id].mtime = 777;
+	return (long)len;
+}
+
+static int fake_truncate(void *ctx, uint64_t id, uint64_t size)
+{
+	(void)ctx;
+	fake[id].size = size;
+	return 0;
+}
+
+static void fake_stat(void *ctx, uint64_t id, struct tmpfs_stat *st)
+{
+	(void)ctx;
+	st->size = fake[id].size;
+	st->blocks = 8;
+	st->mtime = fake[id].mtime;
+}
+
+static void fake_attr(void *ctx, uint64_t id, const struct tmpfs_stat *st, bool all)
+{
+	(void)ctx;
+	fake[id].pushed = *st;
+	fake[id].pushes++;
+	fake[id].full_pushes += all;
+}
+
+static const struct tmpfs_data_ops fake_ops = {
+	.create = fake_create, .destroy = fake_destroy, .read = fake_read, .write = fake_write,
+	.truncate = fake_truncate, .stat = fake_stat, .attr = fake_attr,
+};
+
+/* The core hands regular files' data to the store, and tells it each
+ * metadata change, so that the kernel can answer fstat alone. */
+static void test_data_store(void)
+{
+	struct tmpfs_ops o = { .alloc = t_alloc, .free = t_free, .data = &fake_ops };
+	struct tmpfs *f = tmpfs_create(&o, TMPFS_S_IFDIR | 0777, 0, 0);
+	struct tmpfs_inode *a = NULL, *d = NULL;
+	char buf[16];
+
+	CHECK(tmpfs_create_node(f, "/a", 0640, 0, &alice, tick(), true, &a), 1);
+	uint64_t id = tmpfs_data_id(a);
+	ok(id >= 1 && id <= FAKE_FILES && fake[id].live, "a new regular file gets a store");
+	ok(fake[id].full_pushes == 1 && fake[id].pushed.uid == 1000 && fake[id].pushed.nlink == 1 &&
+	   fake[id].pushed.mode == (TMPFS_S_IFREG | 0640) && fake[id].pushed.ino == tmpfs_ino(a),
+	   "with its inode, owner, link count and mode");
+	CHECK(tmpfs_write(a, 2, "xyz", 3, tick()), 3);
+	ok(fake[id].size == 5, "write goes to the store");
+	CHECK(tmpfs_read(a, 0, buf, sizeof(buf), tick()), 5);
+	ok(memcmp(buf + 2, "xyz", 3) == 0, "read comes from it");
+	struct tmpfs_stat st;
+	tmpfs_stat(a, &st);
+	ok(st.size == 5 && st.blocks == 8 && st.mtime == 777 && st.uid == 1000,
+	   "stat: size, blocks and times from the store, the rest from the inode");
+	CHECK(tmpfs_truncate(a, 1, tick()), 0);
+	ok(fake[id].size == 1, "truncate goes to the store");
+	CHECK(tmpfs_truncate(a, TMPFS_MAX_FILE + 1, tick()), -EFBIG);
+	CHECK(tmpfs_chmod(a, 0600, &alice, tick()), 0);
+	ok(fake[id].pushed.mode == (TMPFS_S_IFREG | 0600) && fake[id].full_pushes == 1,
+	   "chmod pushes the new mode (not the times)");
+	CHECK(tmpfs_chown(a, -1, 100, &alice, tick()), 0);
+	ok(fake[id].pushed.gid == 100, "chown pushes the new group");
+	CHECK(tmpfs_rename(f, "/a", "/b", &alice, tick()), 0);
+	ok(fake[id].pushed.ctime == tmpfs_ctime_of(a), "rename pushes the new ctime");
+	tmpfs_open_ref(a);
+	CHECK(tmpfs_unlink(f, "/b", &alice, tick()), 0);
+	ok(fake[id].live && fake[id].pushed.nlink == 0, "unlink of an open file: nlink 0 pushed, store kept");
+	tmpfs_close_ref(a);
+	ok(!fake[id].live, "the last close frees the store");
+	CHECK(tmpfs_mkdir(f, "/dir", 0755, &root, tick()), 0);
+	CHECK(tmpfs_lookup(f, "/dir", &root, &d), 0);
+	ok(tmpfs_data_id(d) == 0, "a directory has no store");
+	for (int i = 0; i < FAKE_FILES; i++) {
+		char name[8] = { '/', 'f', (char)('0' + i), 0 };
+		tmpfs_create_node(f, name, 0644, 0, &root, tick(), true, NULL);
+	}
+	CHECK(tmpfs_create_node(f, "/full", 0644, 0, &root, tick(), true, NULL), -ENOSPC);
+	CHECK(lk_in(f, "/full"), -ENOENT);
+	tmpfs_destroy(f);
+	int live = 0;
+	for (int i = 1; i <= FAKE_FILES; i++)
+		live += fake[i].live;
+	ok(live == 0 && live_blocks == 0, "a store that cannot make one more: -ENOSPC, no entry; destroy frees all");
+}
+
 int main(void)
 {
 	test_root();
@@ -1653,5 +1806,6 @@ int main(void)
 	test_big_dir();
 	test_timestamps();
 	test_stress();
+	test_data_store();
 	return tap_done();
 }

@@ -123,6 +123,27 @@ off_t lseek(int fd, off_t off, int whence)
 	return __sys_ret(r);
 }
 
+static void fstat_from_attr(const struct pcache_attr *a, struct stat *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->st_dev = (dev_t)a->dev;
+	st->st_ino = (ino_t)a->ino;
+	st->st_mode = a->mode;
+	st->st_nlink = a->nlink;
+	st->st_uid = a->uid;
+	st->st_gid = a->gid;
+	st->st_rdev = (dev_t)a->rdev;
+	st->st_size = (off_t)a->size;
+	st->st_blksize = 4096;
+	st->st_blocks = (blkcnt_t)a->blocks;
+	st->st_atim.tv_sec = (time_t)(a->atime / 1000000000u);
+	st->st_atim.tv_nsec = (long)(a->atime % 1000000000u);
+	st->st_mtim.tv_sec = (time_t)(a->mtime / 1000000000u);
+	st->st_mtim.tv_nsec = (long)(a->mtime % 1000000000u);
+	st->st_ctim.tv_sec = (time_t)(a->ctime / 1000000000u);
+	st->st_ctim.tv_nsec = (long)(a->ctime % 1000000000u);
+}
+
 int fstat(int fd, struct stat *st)
 {
 	long type = sys_handle_type(fd);
@@ -146,6 +167,16 @@ int fstat(int fd, struct stat *st)
 		st->st_mode = S_IFIFO | 0600;
 		st->st_blksize = 4096;
 		return 0;
+	}
+	if (type == HANDLE_CHANNEL) { /* a page cache file: the kernel answers */
+		struct pcache_attr a;
+		long r = sys_fd_stat(fd, &a);
+		if (r == 0) {
+			fstat_from_attr(&a, st);
+			return 0;
+		}
+		if (r != -EOPNOTSUPP)
+			return (int)__sys_ret(r);
 	}
 	long r = file_call(fd, FILE_FSTAT, 0, 0, NULL, 0, st, sizeof(*st));
 	if (r == -EINVAL) { /* a server without stat (the console): a terminal */

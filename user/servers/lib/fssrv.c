@@ -43,6 +43,11 @@ uint64_t fssrv_now(void)
 	return (uint64_t)sys_clock_ns();
 }
 
+int fssrv_endpoint(void)
+{
+	return endpoint;
+}
+
 struct fs_file *fssrv_file_new(void *inst, int flags)
 {
 	struct fs_file *f = calloc(1, sizeof(*f));
@@ -106,6 +111,14 @@ long fssrv_file_give(struct fs_file *f)
 	if (ch >= 0 && file_publish(f, (int)ch) < 0) {
 		sys_handle_close((int)ch);
 		ch = -ENOMEM;
+	}
+	/* published first: the kernel takes the open mode from the flags */
+	if (ch >= 0 && f->pcache) {
+		long r = sys_pcache_attach((int)ch, endpoint, f->pcache);
+		if (r < 0) {
+			sys_handle_close((int)ch);
+			ch = r;
+		}
 	}
 	long h = ch < 0 ? ch : sys_ipc_give((int)ch);
 	if (ch >= 0)

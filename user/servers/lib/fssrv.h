@@ -21,6 +21,7 @@ struct fs_file {
 	void *node;		/* the file system's own (an inode, a device) */
 	int kind;		/* the file system's own */
 	char *data;		/* a snapshot taken at open (free()d with the file) */
+	uint64_t pcache;	/* its page cache object's id (the endpoint's), or 0 */
 	size_t len;
 	struct fs_file *next;	/* hash chain */
 	int busy;		/* requests on it in progress */
@@ -60,9 +61,12 @@ int fssrv_main(const struct fs_type *t);
 
 struct fs_file *fssrv_file_new(void *inst, int flags);
 /* A descriptor for f to the current caller: its handle, or -errno (f is
- * then freed). */
+ * then freed). With f->pcache set, the kernel serves the descriptor's
+ * read, write, pread, pwrite, lseek and fstat from that object. */
 long fssrv_file_give(struct fs_file *f);
 uint64_t fssrv_now(void);
+/* The server's endpoint (its page cache objects' table). */
+int fssrv_endpoint(void);
 
 /* A mount callback for file systems that take no options and show the
  * same thing on every mount (one instance). */

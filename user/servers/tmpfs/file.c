@@ -18,7 +18,7 @@ void tmpfs_srv_fill_stat(const struct tmpfs_inode *ino, struct stat *st)
 	struct tmpfs_stat t;
 	tmpfs_stat(ino, &t);
 	memset(st, 0, sizeof(*st));
-	st->st_dev = 1;
+	st->st_dev = TMPFS_SRV_DEV;
 	st->st_ino = t.ino;
 	st->st_nlink = t.nlink;
 	st->st_mode = t.mode;

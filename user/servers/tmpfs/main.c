@@ -9,8 +9,9 @@
 
 static void *tmpfs_srv_alloc(size_t n) { return malloc(n); }
 static void tmpfs_srv_free(void *p) { free(p); }
-static const struct tmpfs_ops tmpfs_srv_ops = { tmpfs_srv_alloc, tmpfs_srv_free, tmpfs_srv_page_alloc,
-						 tmpfs_srv_page_free };
+/* File data: the kernel's page cache objects (data.c). */
+static const struct tmpfs_ops tmpfs_srv_ops = { .alloc = tmpfs_srv_alloc, .free = tmpfs_srv_free,
+						 .data = &tmpfs_srv_data_ops };
 
 /* One "name=value" of the options; -EINVAL if value is not a number in
  * base whose value is at most max. */

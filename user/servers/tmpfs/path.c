@@ -44,6 +44,7 @@ static long path_open(struct tmpfs *fs, const char *path, int flags, uint32_t mo
 	if (!f)
 		return -ENOMEM;
 	f->node = ino;
+	f->pcache = tmpfs_data_id(ino); /* the kernel serves its data */
 	tmpfs_open_ref(ino);
 	return fssrv_file_give(f);
 }

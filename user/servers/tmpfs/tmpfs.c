@@ -9,7 +9,9 @@
  *     positions are sequence numbers, found by binary search, so removing
  *     entries (which leaves holes, compacted once they are half the array)
  *     never disturbs a listing in progress;
- *   - file data is an array of 4 KiB page pointers; NULL is a hole.
+ *   - file data is an array of 4 KiB page pointers (NULL is a hole), or,
+ *     with tmpfs_ops.data, an external store (the server's: the kernel's
+ *     page cache) that the core calls and tells of metadata changes.
  *
  * Error precedence follows Linux's namei.c: path walk errors, then the
  * "." / ".." / "/" special cases, then existence, then permission, then
@@ -66,6 +68,7 @@ struct tmpfs_inode {
 			uint8_t **pages;
 			uint64_t npages;    /* length of pages[] */
 			uint64_t nalloc;    /* non-NULL pages */
+			uint64_t data;      /* the store's id (ops.data) */
 		} f;
 		struct {                    /* directory */
 			struct tmpfs_inode *parent;  /* the root's is itself */
@@ -288,7 +291,10 @@ static void inode_free(struct tmpfs_inode *ino)
 {
 	struct tmpfs *fs = ino->fs;
 
-	if (is_reg(ino)) {
+	if (is_reg(ino) && fs->ops.data) {
+		if (ino->f.data)
+			fs->ops.data->destroy(fs->ops.data_ctx, ino->f.data);
+	} else if (is_reg(ino)) {
 		pages_free_from(ino, 0);
 		fs_free(fs, ino->f.pages, ino->f.npages * sizeof(*ino->f.pages));
 	} else if (is_dir(ino)) {
@@ -302,6 +308,23 @@ static void inode_free(struct tmpfs_inode *ino)
 		ino->next->prev = ino->prev;
 	fs->ninodes--;
 	fs_free(fs, ino, sizeof(*ino));
+}
+
+/* A regular file's metadata changed: the external store learns it (all:
+ * the times too, on creation). */
+static void meta_push(struct tmpfs_inode *ino, bool all)
+{
+	struct tmpfs *fs = ino->fs;
+	struct tmpfs_stat st;
+
+	if (!is_reg(ino) || !fs->ops.data || !ino->f.data)
+		return;
+	st = (struct tmpfs_stat){
+		.ino = ino->ino, .nlink = ino->nlink, .mode = ino->mode,
+		.uid = ino->uid, .gid = ino->gid, .rdev = ino->rdev,
+		.atime = ino->atime, .mtime = ino->mtime, .ctime = ino->ctime,
+	};
+	fs->ops.data->attr(fs->ops.data_ctx, ino->f.data, &st, all);
 }
 
 /* Frees the inode once it has neither a name nor an opener. */
@@ -659,6 +682,15 @@ static int make_node(struct tmpfs *fs, const struct pathwalk *w, uint32_t mode,
 		d_free(fs, d);
 		return -ENOSPC;
 	}
+	if (is_reg(ino) && fs->ops.data) {
+		int err = fs->ops.data->create(fs->ops.data_ctx, &ino->f.data);
+
+		if (err) {
+			inode_free(ino);
+			d_free(fs, d);
+			return err;
+		}
+	}
 	init_owner(ino, dir, c);
 	ino->rdev = rdev;
 	ino->nlink = 1;
@@ -669,6 +701,7 @@ static int make_node(struct tmpfs *fs, const struct pathwalk *w, uint32_t mode,
 	}
 	d_attach(fs, dir, d, ino);
 	dir->mtime = dir->ctime = now;
+	meta_push(ino, true);
 	if (out)
 		*out = ino;
 	return 0;
@@ -777,6 +810,7 @@ static void drop_link(struct tmpfs_inode *dir, struct tmpfs_inode *ino,
 		ino->nlink--;
 	}
 	ino->ctime = now;
+	meta_push(ino, false);
 }
 
 static void remove_entry(struct tmpfs *fs, struct dentry *d, uint64_t now)
@@ -917,6 +951,7 @@ static int rename_commit(struct tmpfs *fs, struct dentry *od,
 	odir->mtime = odir->ctime = now;
 	ndir->mtime = ndir->ctime = now;
 	src->ctime = now;
+	meta_push(src, false);
 	if (victim)
 		inode_put(victim);
 	return 0;
@@ -958,6 +993,7 @@ int tmpfs_chmod(struct tmpfs_inode *ino, uint32_t perm,
 		perm &= ~S_ISGID;
 	ino->mode = (ino->mode & S_IFMT) | perm;
 	ino->ctime = now;
+	meta_push(ino, false);
 	return 0;
 }
 
@@ -1004,6 +1040,7 @@ int tmpfs_chown(struct tmpfs_inode *ino, int64_t uid, int64_t gid,
 		ino->gid = (uint32_t)gid;
 	ino->mode = mode;
 	ino->ctime = now;
+	meta_push(ino, false);
 	return 0;
 }
 
@@ -1023,7 +1060,9 @@ void tmpfs_stat(const struct tmpfs_inode *ino, struct tmpfs_stat *st)
 		.rdev = ino->rdev, .atime = ino->atime, .mtime = ino->mtime,
 		.ctime = ino->ctime,
 	};
-	if (is_reg(ino))
+	if (is_reg(ino) && ino->fs->ops.data)
+		ino->fs->ops.data->stat(ino->fs->ops.data_ctx, ino->f.data, st);
+	else if (is_reg(ino))
 		st->blocks = ino->f.nalloc * (PAGE_SIZE / 512);
 	else if (is_dir(ino))
 		st->size = (2 + (uint64_t)ino->d.nlive) * BOGO_DIRENT;
@@ -1083,6 +1122,8 @@ long tmpfs_read(struct tmpfs_inode *ino, uint64_t off, void *buf, size_t len,
 
 	if (err)
 		return err;
+	if (ino->fs->ops.data)
+		return ino->fs->ops.data->read(ino->fs->ops.data_ctx, ino->f.data, off, buf, len);
 	if (!len)
 		return 0;
 	ino->atime = now;
@@ -1126,6 +1167,8 @@ long tmpfs_write(struct tmpfs_inode *ino, uint64_t off, const void *buf,
 
 	if (err)
 		return err;
+	if (ino->fs->ops.data)
+		return ino->fs->ops.data->write(ino->fs->ops.data_ctx, ino->f.data, off, buf, len);
 	if (!len)
 		return 0;
 	if (off >= TMPFS_MAX_FILE)
@@ -1175,6 +1218,8 @@ int tmpfs_truncate(struct tmpfs_inode *ino, uint64_t size, uint64_t now)
 		return err;
 	if (size > TMPFS_MAX_FILE)
 		return -EFBIG;
+	if (ino->fs->ops.data)
+		return ino->fs->ops.data->truncate(ino->fs->ops.data_ctx, ino->f.data, size);
 	if (size < ino->size)
 		shrink(ino, size);
 	ino->size = size;       /* growth needs nothing: holes read as zero */
@@ -1304,6 +1349,11 @@ void tmpfs_close_ref(struct tmpfs_inode *ino)
 	if (ino->opens)
 		ino->opens--;
 	inode_put(ino);
+}
+
+uint64_t tmpfs_data_id(const struct tmpfs_inode *ino)
+{
+	return is_reg(ino) ? ino->f.data : 0;
 }
 
 uint64_t tmpfs_ino(const struct tmpfs_inode *ino)

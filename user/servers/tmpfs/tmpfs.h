@@ -61,6 +61,25 @@
 
 struct tmpfs;
 struct tmpfs_inode;
+struct tmpfs_stat;
+
+/* An external store for regular files' data (the server's: the kernel's
+ * page cache objects, which clients read and write without the server).
+ * Each file's store is named by an id. The store keeps the data, the
+ * size, the blocks and the times (reads set atime, writes and truncation
+ * mtime and ctime); the core pushes the rest of the inode (ino, mode,
+ * nlink, owner, ctime) with attr after each change, and the times too on
+ * creation (all true). */
+struct tmpfs_data_ops {
+	int (*create)(void *ctx, uint64_t *id);      /* 0, -ENOSPC, -ENOMEM */
+	void (*destroy)(void *ctx, uint64_t id);
+	long (*read)(void *ctx, uint64_t id, uint64_t off, void *buf, size_t len);
+	long (*write)(void *ctx, uint64_t id, uint64_t off, const void *buf, size_t len);
+	int (*truncate)(void *ctx, uint64_t id, uint64_t size);
+	/* fills size, blocks, atime, mtime and ctime of *st */
+	void (*stat)(void *ctx, uint64_t id, struct tmpfs_stat *st);
+	void (*attr)(void *ctx, uint64_t id, const struct tmpfs_stat *st, bool all);
+};
 
 struct tmpfs_ops {
 	void *(*alloc)(size_t size);  /* NULL when out of memory */
@@ -70,6 +89,10 @@ struct tmpfs_ops {
 	 * the client that writes, whose limit may refuse). */
 	int (*page_alloc)(void **page);
 	void (*page_free)(void *page);
+	/* If set, regular files' data lives there instead of in pages of
+	 * the core's own (page_alloc and the byte counts are then unused). */
+	const struct tmpfs_data_ops *data;
+	void *data_ctx;
 };
 
 /* The caller's identity (fsuid/fsgid and supplementary groups). */
@@ -164,6 +187,8 @@ int tmpfs_readdir(struct tmpfs_inode *dir, uint64_t *pos,
 /* An open file description holds its inode; the last close of an
  * unlinked inode frees it. */
 void tmpfs_open_ref(struct tmpfs_inode *ino);
+/* The data store id of a regular file (tmpfs_ops.data), else 0. */
+uint64_t tmpfs_data_id(const struct tmpfs_inode *ino);
 void tmpfs_close_ref(struct tmpfs_inode *ino);
 
 uint64_t tmpfs_ino(const struct tmpfs_inode *ino);

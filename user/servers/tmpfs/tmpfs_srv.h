@@ -12,8 +12,9 @@ long tmpfs_srv_file(struct fs_file *f, struct ipc_msg *m, const struct ipc_info 
 void tmpfs_srv_fill_stat(const struct tmpfs_inode *ino, struct stat *st);
 /* Fills fs from the boot archive; 0 or -errno. */
 int tmpfs_srv_populate(struct tmpfs *fs);
-/* File data pages charged to the writing client (pages.c): tmpfs_ops. */
-int tmpfs_srv_page_alloc(void **page);
-void tmpfs_srv_page_free(void *page);
+/* File data in the kernel's page cache (data.c): tmpfs_ops.data. */
+extern const struct tmpfs_data_ops tmpfs_srv_data_ops;
+/* st_dev of every tmpfs file (the server's stat and the kernel's fstat). */
+#define TMPFS_SRV_DEV 1
 
 #endif

@@ -1,0 +1,144 @@
+/* The page cache (kernel/pcache/): file memory objects.
+ *
+ * One object per file: sparse, page-granular (a 3-level radix tree of
+ * 256-way nodes; only what exists is walked), a size, and the attributes
+ * fstat needs. Each present page has a struct pcache_page: its frame
+ * (whose page->charge is the cgroup that first touched it), its state
+ * (uptodate, dirty, writeback) and its links on that cgroup's LRU lists.
+ *
+ * Objects belong to the endpoint of the file server that created them
+ * (pcache_create names them by a small id in that endpoint's table, since
+ * a server holds far more files than handles); the endpoint's death frees
+ * their pages. A server attaches an object to the channel it gives a
+ * client for an open file (pcache_attach); the kernel then serves read,
+ * write, pread, pwrite, lseek and fstat of that descriptor itself.
+ *
+ * Locking (docs/vfs.md): obj->lock, a spinlock, guards the tree, the size,
+ * the attributes and the dead flag, held for one page at a time, never
+ * across a user copy (a copy holds a reference on its page instead).
+ * obj->wbusy, a sleeping lock, orders writers and truncation (O_APPEND's
+ * position, growth). pcache_lru_lock guards every cgroup's LRU lists.
+ * Order: wbusy -> obj->lock -> pcache_lru_lock -> heap_lock. */
+#ifndef ARBOR_PCACHE_H
+#define ARBOR_PCACHE_H
+
+#include "abi/pcache.h"
+#include "list.h"
+#include "sched.h"
+#include "spinlock.h"
+#include "types.h"
+
+struct cgroup;
+struct endpoint;
+struct channel;
+struct page;
+
+#define PCACHE_FANOUT_SHIFT 8
+#define PCACHE_FANOUT (1u << PCACHE_FANOUT_SHIFT)
+#define PCACHE_LEVELS 3
+
+/* Page state (pcache_page.state, under obj->lock). */
+#define PCP_UPTODATE  0x1
+#define PCP_DIRTY     0x2
+#define PCP_WRITEBACK 0x4
+/* LRU state (pcache_page.lru_state, under pcache_lru_lock). */
+#define PCP_ON_LRU     0x1
+#define PCP_ACTIVE     0x2
+#define PCP_REFERENCED 0x4
+
+/* The LRU lists each cgroup keeps (cgroup->mem_lru[4]). */
+enum pcache_lru {
+	PCACHE_LRU_INACTIVE_ANON, PCACHE_LRU_ACTIVE_ANON,
+	PCACHE_LRU_INACTIVE_FILE, PCACHE_LRU_ACTIVE_FILE,
+	PCACHE_LRU_NR
+};
+
+struct pcache_page {
+	struct page *pg;		/* the frame; pg->charge: its cgroup */
+	struct pcache_obj *obj;		/* its object (a borrowed pointer) */
+	uint64_t index;			/* page number in the file */
+	uint32_t refs;			/* the tree's, plus copies in progress (atomic) */
+	uint8_t state;			/* PCP_UPTODATE | PCP_DIRTY | PCP_WRITEBACK */
+	uint8_t lru_state;		/* PCP_ON_LRU | PCP_ACTIVE | PCP_REFERENCED */
+	uint8_t shmem;			/* charged as shmem (anon lists) or file */
+	struct list_head lru;		/* on its cgroup's list (pcache_lru_lock) */
+};
+
+struct pcache_node {
+	void *slot[PCACHE_FANOUT];	/* nodes, or pages at the last level */
+	uint32_t count;			/* non-NULL slots */
+};
+
+struct pcache_obj {
+	uint32_t refs;			/* the table's, channels', calls in progress (atomic) */
+	uint32_t flags;			/* PCACHE_SHMEM */
+	uint64_t max;			/* the largest size (-EFBIG past it) */
+	struct spinlock lock;
+	bool dead;			/* its server died: -EIO, pages freed */
+	bool wbusy;			/* the write lock (sleeping) */
+	struct waitq wwait;		/* waiting for wbusy */
+	struct pcache_node *root;
+	uint64_t npages;		/* present pages */
+	struct pcache_attr attr;	/* attr.size: the file's size */
+};
+
+/* ---- the object (object.c) ---- */
+
+/* A new empty object with one reference (files up to max bytes), or NULL. */
+struct pcache_obj *pcache_obj_new(uint32_t flags, uint64_t max);
+void pcache_obj_get(struct pcache_obj *o);
+/* Drops a reference; the last frees the object and its pages. */
+void pcache_obj_put(struct pcache_obj *o);
+/* Its server died: later operations are -EIO; every page is freed and
+ * uncharged now (the object stays while references remain). */
+void pcache_obj_kill(struct pcache_obj *o);
+/* The write lock: 0, or -EINTR if the thread is being killed. */
+int pcache_wlock(struct pcache_obj *o);
+void pcache_wunlock(struct pcache_obj *o);
+/* Reads [off, off+len) into user buffer ubuf: holes read as zeros
+ * without allocating; stops at the size as it is at each page (a file
+ * shrinking meanwhile gives a short read). Bytes read, 0 at or past the
+ * end, -EFAULT if the first page could not be copied, -EIO if dead. */
+long pcache_obj_read(struct pcache_obj *o, uint64_t off, void *ubuf, size_t len);
+/* With the write lock held: writes ubuf at off (at the size if off is
+ * PCACHE_APPEND), pages first touched charged to cg; grows the size,
+ * sets mtime and ctime. *end: the position after the last byte written.
+ * Bytes written (cut short at o->max), or -EFBIG (off at or past it), -EFAULT,
+ * -ENOMEM (cg's memory.max) when nothing was, -EIO if dead. */
+#define PCACHE_APPEND UINT64_MAX
+long pcache_obj_write(struct pcache_obj *o, uint64_t off, const void *ubuf, size_t len,
+		      struct cgroup *cg, uint64_t *end);
+/* With the write lock held: sets the size; pages wholly past it are freed
+ * and uncharged, the tail of the last one zeroed. 0, -EFBIG, -EIO. */
+int pcache_obj_truncate(struct pcache_obj *o, uint64_t size);
+/* A copy of the attributes (blocks from the pages present). */
+void pcache_obj_getattr(struct pcache_obj *o, struct pcache_attr *out);
+/* Takes the fields of a that mask names (PCACHE_ATTR_*). */
+void pcache_obj_setattr(struct pcache_obj *o, const struct pcache_attr *a, uint32_t mask);
+
+/* ---- per-cgroup LRU lists (lru.c) ---- */
+
+/* A new page goes on the inactive list of its cgroup. */
+void pcache_lru_add(struct pcache_page *p);
+/* A page leaves its list (before it is freed). */
+void pcache_lru_del(struct pcache_page *p);
+/* A read or write touched p: the second touch makes it active (Linux's
+ * mark_page_accessed). */
+void pcache_lru_touch(struct pcache_page *p);
+
+/* ---- the server's table (table.c) ---- */
+
+/* The endpoint dies: every object in its table is killed and dropped. */
+void pcache_endpoint_kill(struct endpoint *ep);
+/* The endpoint is freed: its table goes. */
+void pcache_endpoint_release(struct endpoint *ep);
+
+/* ---- descriptors (fdops.c): ch must have an object attached ---- */
+
+long pcache_fd_read(struct channel *ch, void *buf, size_t len, int64_t off);
+long pcache_fd_write(struct channel *ch, const void *buf, size_t len, int64_t off);
+long pcache_fd_seek(struct channel *ch, int64_t off, int whence);
+/* The channel goes: its object reference with it. */
+void pcache_channel_release(struct channel *ch);
+
+#endif

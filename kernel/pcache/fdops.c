@@ -1,0 +1,118 @@
+/* Descriptors served from the page cache (pcache.h): a channel to a file
+ * server with an object attached (pcache_attach). read, write, pread,
+ * pwrite, lseek and fstat on it never reach the server: the open file
+ * description's offset is the channel's (shared by dup and fork, as
+ * POSIX's open file description), its access mode and O_APPEND are the
+ * status flags the server published (ipc_fstate; fcntl changes O_APPEND
+ * there). A dead server's descriptors answer -EIO. */
+#include "pcache.h"
+#include "abi/errno.h"
+#include "abi/fcntl.h"
+#include "cgroup.h"
+#include "ipc.h"
+#include "memcg.h"
+#include "proc.h"
+#include "syscall.h"
+
+/* -EBADF if the open mode forbids the access (Linux's), -EIO if the
+ * server died, else 0. */
+static long pcache_fd_check(struct channel *ch, bool write)
+{
+	uint32_t acc = __atomic_load_n(&ch->fst.flags, __ATOMIC_RELAXED) & O_ACCMODE;
+	if (write ? acc == O_RDONLY : acc == O_WRONLY)
+		return -EBADF;
+	return __atomic_load_n(&ch->ep->dead, __ATOMIC_RELAXED) ? -EIO : 0;
+}
+
+long pcache_fd_read(struct channel *ch, void *buf, size_t len, int64_t off)
+{
+	long r = pcache_fd_check(ch, false);
+	if (r)
+		return r;
+	if (len && !user_range_ok((uint64_t)buf, len))
+		return -EFAULT;
+	if (len > INT64_MAX)
+		len = INT64_MAX;
+	if (off >= 0)
+		return pcache_obj_read(ch->pc, (uint64_t)off, buf, len);
+	uint64_t pos = __atomic_load_n(&ch->pos, __ATOMIC_RELAXED);
+	r = pcache_obj_read(ch->pc, pos, buf, len);
+	if (r > 0)
+		__atomic_store_n(&ch->pos, pos + (uint64_t)r, __ATOMIC_RELAXED);
+	return r;
+}
+
+long pcache_fd_write(struct channel *ch, const void *buf, size_t len, int64_t off)
+{
+	long r = pcache_fd_check(ch, true);
+	if (r)
+		return r;
+	if (len && !user_range_ok((uint64_t)buf, len))
+		return -EFAULT;
+	if (len > INT64_MAX)
+		len = INT64_MAX;
+	struct pcache_obj *o = ch->pc;
+	if ((r = pcache_wlock(o)))
+		return r;
+	/* O_APPEND writes at the end even for pwrite, as Linux (pwrite(2), BUGS) */
+	bool append = __atomic_load_n(&ch->fst.flags, __ATOMIC_RELAXED) & O_APPEND;
+	uint64_t at = append ? PCACHE_APPEND : off >= 0 ? (uint64_t)off : __atomic_load_n(&ch->pos, __ATOMIC_RELAXED);
+	uint64_t end;
+	/* the writer's cgroup pays for the pages it first touches */
+	struct cgroup *cg = memcg_requester();
+	r = pcache_obj_write(o, at, buf, len, cg, &end);
+	cg_put(cg);
+	if (off < 0 && r >= 0)
+		__atomic_store_n(&ch->pos, end, __ATOMIC_RELAXED);
+	pcache_wunlock(o);
+	return r;
+}
+
+long pcache_fd_seek(struct channel *ch, int64_t off, int whence)
+{
+	if (__atomic_load_n(&ch->ep->dead, __ATOMIC_RELAXED))
+		return -EIO;
+	int64_t base;
+	if (whence == 0) {
+		base = 0;
+	} else if (whence == 1) {
+		base = (int64_t)__atomic_load_n(&ch->pos, __ATOMIC_RELAXED);
+	} else {
+		struct pcache_attr a;
+		pcache_obj_getattr(ch->pc, &a);
+		base = (int64_t)a.size;
+	}
+	int64_t to;
+	/* Linux's vfs_setpos: before the start or past the largest size */
+	if (__builtin_add_overflow(base, off, &to) || to < 0 || (uint64_t)to > ch->pc->max)
+		return -EINVAL;
+	__atomic_store_n(&ch->pos, (uint64_t)to, __ATOMIC_RELAXED);
+	return to;
+}
+
+void pcache_channel_release(struct channel *ch)
+{
+	if (ch->pc)
+		pcache_obj_put(ch->pc);
+}
+
+long sys_fd_stat(int fd, struct pcache_attr *out)
+{
+	long r;
+	struct kobj *o = handle_get_rights(current_thread()->proc, fd, KOBJ_KINDS_ANY, 0, &r);
+	if (!o)
+		return r;
+	struct channel *ch = o->type == KOBJ_CHANNEL ? container_of(o, struct channel, obj) : NULL;
+	struct pcache_obj *pc = ch ? __atomic_load_n(&ch->pc, __ATOMIC_ACQUIRE) : NULL;
+	struct pcache_attr a;
+	if (!pc)
+		r = -EOPNOTSUPP; /* not the page cache's: its server answers */
+	else if (__atomic_load_n(&ch->ep->dead, __ATOMIC_RELAXED))
+		r = -EIO;
+	else
+		pcache_obj_getattr(pc, &a);
+	kobj_put(o);
+	if (r == 0 && copy_to_user(out, &a, sizeof(a)))
+		r = -EFAULT;
+	return r;
+}

@@ -1,0 +1,478 @@
+/* File memory objects: the page tree, reads, writes and truncation
+ * (pcache.h). A read or write holds obj->lock for one page at a time:
+ * it finds the page and takes a reference under the lock, drops it, and
+ * copies to or from user memory holding only the reference (a copy may
+ * fault; a truncation meanwhile detaches the page but cannot free it).
+ * A long read or write reschedules between pages, so a 1 GiB copy stays
+ * preemptible. */
+#include "pcache.h"
+#include "abi/errno.h"
+#include "heap.h"
+#include "kstring.h"
+#include "proc.h"
+#include "memcg.h"
+#include "pmm.h"
+#include "syscall.h"
+#include "timer.h"
+
+#define PCACHE_IDX_MAX (1ull << (PCACHE_FANOUT_SHIFT * PCACHE_LEVELS))
+
+static const uint8_t pcache_zeros[PAGE_SIZE] __attribute__((aligned(64)));
+
+struct pcache_obj *pcache_obj_new(uint32_t flags, uint64_t max)
+{
+	struct pcache_obj *o = kzalloc(sizeof(*o));
+	if (!o)
+		return NULL;
+	o->refs = 1;
+	o->flags = flags;
+	o->max = max;
+	o->lock = (struct spinlock)SPINLOCK_INIT("pcache_obj");
+	waitq_init(&o->wwait);
+	o->attr.nlink = 1;
+	return o;
+}
+
+void pcache_obj_get(struct pcache_obj *o)
+{
+	__atomic_add_fetch(&o->refs, 1, __ATOMIC_RELAXED);
+}
+
+/* ---- pages ---- */
+
+/* The last reference to a detached page: off its LRU list, uncharged. */
+static void pcache_page_put(struct pcache_page *p)
+{
+	if (__atomic_sub_fetch(&p->refs, 1, __ATOMIC_ACQ_REL))
+		return;
+	pcache_lru_del(p);
+	mem_free_pages(p->pg, 0);
+	kfree(p);
+}
+
+/* A new uptodate page charged to cg, or NULL (its memory.max); zeroed
+ * unless the caller overwrites all of it (zero: false). */
+static struct pcache_page *pcache_page_new(struct pcache_obj *o, uint64_t index, struct cgroup *cg, bool zero)
+{
+	struct pcache_page *p = kzalloc(sizeof(*p));
+	if (!p)
+		return NULL;
+	/* shmem: the only kind before the pager, which adds a file kind */
+	bool shmem = o->flags & PCACHE_SHMEM;
+	p->pg = mem_alloc_pages(cg, 0, MEMCG_STAT_SHMEM);
+	if (!p->pg) {
+		kfree(p);
+		return NULL;
+	}
+	if (zero)
+		memset(page_to_virt(p->pg), 0, PAGE_SIZE);
+	p->obj = o;
+	p->index = index;
+	p->refs = 1;
+	p->shmem = shmem;
+	p->state = PCP_UPTODATE;
+	list_init(&p->lru);
+	return p;
+}
+
+/* ---- the tree (obj->lock held) ---- */
+
+static unsigned pcache_slot_at(uint64_t index, int level)
+{
+	return (unsigned)(index >> (PCACHE_FANOUT_SHIFT * (PCACHE_LEVELS - 1 - level))) & (PCACHE_FANOUT - 1);
+}
+
+static struct pcache_page *pcache_tree_lookup(struct pcache_obj *o, uint64_t index)
+{
+	struct pcache_node *n = o->root;
+	for (int l = 0; n && l < PCACHE_LEVELS - 1; l++)
+		n = n->slot[pcache_slot_at(index, l)];
+	return n ? n->slot[pcache_slot_at(index, PCACHE_LEVELS - 1)] : NULL;
+}
+
+/* Puts p in the tree: 0, or -ENOMEM for a node (an empty node left
+ * behind is freed by the next walk that passes it). */
+static int pcache_tree_insert(struct pcache_obj *o, struct pcache_page *p)
+{
+	if (!o->root && !(o->root = kzalloc(sizeof(*o->root))))
+		return -ENOMEM;
+	struct pcache_node *n = o->root;
+	for (int l = 0; l < PCACHE_LEVELS - 1; l++) {
+		unsigned s = pcache_slot_at(p->index, l);
+		if (!n->slot[s]) {
+			struct pcache_node *c = kzalloc(sizeof(*c));
+			if (!c)
+				return -ENOMEM;
+			n->slot[s] = c;
+			n->count++;
+		}
+		n = n->slot[s];
+	}
+	n->slot[pcache_slot_at(p->index, PCACHE_LEVELS - 1)] = p;
+	n->count++;
+	o->npages++;
+	return 0;
+}
+
+/* The first present page at or after *index (updated), detached from the
+ * tree (empty nodes freed on the way back), or NULL. */
+static struct pcache_page *pcache_tree_take_from(struct pcache_node **at, int level, uint64_t base,
+						 uint64_t *index)
+{
+	struct pcache_node *n = *at;
+	if (!n)
+		return NULL;
+	uint64_t span = 1ull << (PCACHE_FANOUT_SHIFT * (PCACHE_LEVELS - 1 - level));
+	unsigned s = *index > base ? (unsigned)((*index - base) / span) : 0;
+	struct pcache_page *p = NULL;
+	for (; s < PCACHE_FANOUT && !p; s++) {
+		if (!n->slot[s])
+			continue;
+		uint64_t sbase = base + s * span;
+		if (level == PCACHE_LEVELS - 1) {
+			p = n->slot[s];
+			n->slot[s] = NULL;
+			n->count--;
+			*index = sbase;
+			break;
+		}
+		p = pcache_tree_take_from((struct pcache_node **)&n->slot[s], level + 1, sbase, index);
+		if (!n->slot[s])
+			n->count--;
+		if (p)
+			break;
+	}
+	if (n->count == 0) {
+		kfree(n);
+		*at = NULL;
+	}
+	return p;
+}
+
+/* Detaches and frees every page at index >= first, a batch per lock hold. */
+static void pcache_free_from(struct pcache_obj *o, uint64_t first)
+{
+	enum { BATCH = 32 };
+	struct pcache_page *batch[BATCH];
+	for (;;) {
+		int n = 0;
+		uint64_t idx = first;
+		spin_lock(&o->lock);
+		while (n < BATCH && idx < PCACHE_IDX_MAX) {
+			struct pcache_page *p = pcache_tree_take_from(&o->root, 0, 0, &idx);
+			if (!p)
+				break;
+			p->state &= (uint8_t)~PCP_DIRTY;
+			batch[n++] = p;
+			o->npages--;
+			idx++;
+		}
+		spin_unlock(&o->lock);
+		for (int i = 0; i < n; i++)
+			pcache_page_put(batch[i]);
+		if (n < BATCH)
+			return;
+		sched_cond_resched();
+	}
+}
+
+void pcache_obj_put(struct pcache_obj *o)
+{
+	if (__atomic_sub_fetch(&o->refs, 1, __ATOMIC_ACQ_REL))
+		return;
+	pcache_free_from(o, 0);
+	kfree(o);
+}
+
+void pcache_obj_kill(struct pcache_obj *o)
+{
+	spin_lock(&o->lock);
+	o->dead = true;
+	spin_unlock(&o->lock);
+	pcache_free_from(o, 0);
+}
+
+/* ---- the write lock ---- */
+
+int pcache_wlock(struct pcache_obj *o)
+{
+	struct thread *self = current_thread();
+	spin_lock(&o->lock);
+	while (o->wbusy) {
+		if (thread_fatal_signal(self)) {
+			spin_unlock(&o->lock);
+			return -EINTR;
+		}
+		waitq_wait(&o->wwait, &o->lock, 0); /* a signal: wait on */
+		spin_lock(&o->lock);
+	}
+	o->wbusy = true;
+	spin_unlock(&o->lock);
+	return 0;
+}
+
+void pcache_wunlock(struct pcache_obj *o)
+{
+	spin_lock(&o->lock);
+	o->wbusy = false;
+	/* a waiter queues itself before it lets go of o->lock (waitq_wait) */
+	bool waiters = !list_empty(&o->wwait.waiters);
+	spin_unlock(&o->lock);
+	if (waiters)
+		waitq_wake_all(&o->wwait, 0);
+}
+
+/* ---- data ---- */
+
+/* Copies n bytes between kernel memory k and user memory u: how many were
+ * copied before the first user page that faults (Linux's partial-copy
+ * rule: a read or write that runs into a bad page is short). */
+static size_t pcache_copy(void *k, void *u, size_t n, bool to_user)
+{
+	if (!(to_user ? copy_to_user(u, k, n) : copy_from_user(k, u, n)))
+		return n;
+	size_t done = 0;
+	while (done < n) {
+		size_t step = PAGE_SIZE - (((uint64_t)u + done) & (PAGE_SIZE - 1));
+		if (step > n - done)
+			step = n - done;
+		uint8_t *kp = (uint8_t *)k + done, *up = (uint8_t *)u + done;
+		if (to_user ? copy_to_user(up, kp, step) : copy_from_user(kp, up, step))
+			break;
+		done += step;
+	}
+	return done;
+}
+
+/* Every 64 pages of a long copy: is the caller being killed? Then it
+ * stops (a short count, or -EINTR if nothing was done), as Linux's
+ * fatal_signal_pending: a killed thread in a cgroup held to 1 % of a
+ * CPU would otherwise finish a 1 GiB copy first. */
+static bool pcache_killed(uint64_t *pages)
+{
+	return !(++*pages % 64) && thread_fatal_signal(current_thread());
+}
+
+static size_t pcache_min(size_t a, uint64_t b)
+{
+	return (uint64_t)a < b ? a : (size_t)b;
+}
+
+long pcache_obj_read(struct pcache_obj *o, uint64_t off, void *ubuf, size_t len)
+{
+	size_t done = 0;
+	uint64_t pages = 0;
+	long err = 0;
+	if (off >= o->max)
+		len = 0; /* past any size (and no offset arithmetic overflows) */
+	while (done < len) {
+		uint64_t pos = off + done;
+		size_t in = pos & (PAGE_SIZE - 1);
+		if (pcache_killed(&pages)) {
+			err = -EINTR;
+			break;
+		}
+		spin_lock(&o->lock);
+		if (o->dead) {
+			spin_unlock(&o->lock);
+			err = -EIO;
+			break;
+		}
+		uint64_t size = o->attr.size;
+		if (pos >= size) {
+			spin_unlock(&o->lock);
+			break;
+		}
+		size_t chunk = pcache_min(pcache_min(PAGE_SIZE - in, len - done), size - pos);
+		struct pcache_page *p = pcache_tree_lookup(o, pos >> PAGE_SHIFT);
+		if (p)
+			__atomic_add_fetch(&p->refs, 1, __ATOMIC_RELAXED);
+		spin_unlock(&o->lock);
+		/* a hole reads as zeros and allocates nothing */
+		const uint8_t *src = p ? (const uint8_t *)page_to_virt(p->pg) + in : pcache_zeros;
+		size_t got = pcache_copy((void *)src, (uint8_t *)ubuf + done, chunk, true);
+		if (p) {
+			pcache_lru_touch(p);
+			pcache_page_put(p);
+		}
+		done += got;
+		if (got < chunk) {
+			err = -EFAULT;
+			break;
+		}
+		sched_cond_resched();
+	}
+	if (done) {
+		spin_lock(&o->lock);
+		o->attr.atime = clock_ns();
+		spin_unlock(&o->lock);
+	}
+	return done ? (long)done : err;
+}
+
+/* The page at index, made (charged to cg) if it was a hole; a reference
+ * for the caller, or NULL with *err set. *fresh: it was made unzeroed
+ * (whole: the caller overwrites all of it, and zeroes what it could not
+ * copy; only past the size, where no reader looks). Write lock held:
+ * nobody else adds pages or moves the size. */
+static struct pcache_page *pcache_page_for_write(struct pcache_obj *o, uint64_t index, struct cgroup *cg,
+						 bool whole, bool *fresh, long *err)
+{
+	spin_lock(&o->lock);
+	struct pcache_page *p = o->dead ? NULL : pcache_tree_lookup(o, index);
+	bool dead = o->dead;
+	/* unzeroed only past the size: a reader never gets there before
+	 * the copy is done and the size grown (the write lock keeps it) */
+	whole = whole && (index << PAGE_SHIFT) >= o->attr.size;
+	if (p)
+		__atomic_add_fetch(&p->refs, 1, __ATOMIC_RELAXED);
+	spin_unlock(&o->lock);
+	if (p || dead) {
+		*err = -EIO;
+		return p;
+	}
+	p = pcache_page_new(o, index, cg, !whole);
+	if (!p) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	*fresh = whole;
+	spin_lock(&o->lock);
+	int r = o->dead ? -EIO : pcache_tree_insert(o, p);
+	if (r == 0)
+		__atomic_add_fetch(&p->refs, 1, __ATOMIC_RELAXED);
+	spin_unlock(&o->lock);
+	if (r) {
+		*err = r;
+		pcache_page_put(p);
+		return NULL;
+	}
+	pcache_lru_add(p);
+	return p;
+}
+
+long pcache_obj_write(struct pcache_obj *o, uint64_t off, const void *ubuf, size_t len,
+		      struct cgroup *cg, uint64_t *end)
+{
+	spin_lock(&o->lock);
+	bool dead = o->dead;
+	if (off == PCACHE_APPEND)
+		off = o->attr.size;
+	spin_unlock(&o->lock);
+	*end = off;
+	if (dead)
+		return -EIO;
+	if (len == 0)
+		return 0;
+	if (off >= o->max)
+		return -EFBIG;
+	if (len > o->max - off)
+		len = (size_t)(o->max - off); /* a short write, as Linux */
+	size_t done = 0;
+	uint64_t pages = 0;
+	long err = 0;
+	while (done < len) {
+		uint64_t pos = off + done;
+		size_t in = pos & (PAGE_SIZE - 1);
+		size_t chunk = pcache_min(PAGE_SIZE - in, len - done);
+		if (pcache_killed(&pages)) {
+			err = -EINTR;
+			break;
+		}
+		bool fresh = false;
+		struct pcache_page *p = pcache_page_for_write(o, pos >> PAGE_SHIFT, cg, chunk == PAGE_SIZE, &fresh, &err);
+		if (!p)
+			break;
+		uint8_t *at = (uint8_t *)page_to_virt(p->pg) + in;
+		size_t got = pcache_copy(at, (uint8_t *)ubuf + done, chunk, false);
+		if (fresh && got < chunk) /* never let a fresh page show old memory */
+			memset(at + got, 0, chunk - got);
+		if (got) {
+			spin_lock(&o->lock);
+			p->state |= PCP_DIRTY;
+			if (pos + got > o->attr.size)
+				o->attr.size = pos + got;
+			spin_unlock(&o->lock);
+		}
+		pcache_lru_touch(p);
+		pcache_page_put(p);
+		done += got;
+		if (got < chunk) {
+			err = -EFAULT;
+			break;
+		}
+		sched_cond_resched();
+	}
+	if (done) {
+		uint64_t now = clock_ns();
+		spin_lock(&o->lock);
+		o->attr.mtime = o->attr.ctime = now;
+		spin_unlock(&o->lock);
+	}
+	*end = off + done;
+	return done ? (long)done : err;
+}
+
+int pcache_obj_truncate(struct pcache_obj *o, uint64_t size)
+{
+	if (size > o->max)
+		return -EFBIG;
+	uint64_t now = clock_ns();
+	spin_lock(&o->lock);
+	if (o->dead) {
+		spin_unlock(&o->lock);
+		return -EIO;
+	}
+	uint64_t old = o->attr.size;
+	o->attr.size = size; /* readers stop here from now on */
+	o->attr.mtime = o->attr.ctime = now;
+	struct pcache_page *last = NULL;
+	if (size < old && (size & (PAGE_SIZE - 1))) {
+		last = pcache_tree_lookup(o, size >> PAGE_SHIFT);
+		if (last)
+			__atomic_add_fetch(&last->refs, 1, __ATOMIC_RELAXED);
+	}
+	spin_unlock(&o->lock);
+	if (size >= old)
+		return 0; /* growth needs nothing: holes read as zeros */
+	pcache_free_from(o, (size + PAGE_SIZE - 1) >> PAGE_SHIFT);
+	if (last) { /* bytes past the end stay zero for a later extension */
+		size_t tail = size & (PAGE_SIZE - 1);
+		memset((uint8_t *)page_to_virt(last->pg) + tail, 0, PAGE_SIZE - tail);
+		pcache_page_put(last);
+	}
+	return 0;
+}
+
+void pcache_obj_getattr(struct pcache_obj *o, struct pcache_attr *out)
+{
+	spin_lock(&o->lock);
+	*out = o->attr;
+	out->blocks = o->npages * (PAGE_SIZE / 512);
+	spin_unlock(&o->lock);
+}
+
+void pcache_obj_setattr(struct pcache_obj *o, const struct pcache_attr *a, uint32_t mask)
+{
+	spin_lock(&o->lock);
+	if (mask & PCACHE_ATTR_IDS) {
+		o->attr.dev = a->dev;
+		o->attr.ino = a->ino;
+		o->attr.rdev = a->rdev;
+	}
+	if (mask & PCACHE_ATTR_MODE)
+		o->attr.mode = a->mode;
+	if (mask & PCACHE_ATTR_NLINK)
+		o->attr.nlink = a->nlink;
+	if (mask & PCACHE_ATTR_OWNER) {
+		o->attr.uid = a->uid;
+		o->attr.gid = a->gid;
+	}
+	if (mask & PCACHE_ATTR_ATIME)
+		o->attr.atime = a->atime;
+	if (mask & PCACHE_ATTR_MTIME)
+		o->attr.mtime = a->mtime;
+	if (mask & PCACHE_ATTR_CTIME)
+		o->attr.ctime = a->ctime;
+	spin_unlock(&o->lock);
+}

@@ -1,0 +1,302 @@
+/* The server-facing page cache system calls, and each endpoint's table
+ * of objects (pcache.h). A file server holds one object per file (far
+ * more than HANDLE_MAX handles), so objects are named by an id in the
+ * table of the server's endpoint, and every call names the endpoint by a
+ * handle with HANDLE_RIGHT_MANAGE: only the server that may take the
+ * endpoint's calls and mint its channels reaches its objects. The
+ * endpoint's death (its owner's exit) kills every object in its table:
+ * their pages are freed and uncharged at once, and descriptors attached
+ * to them answer -EIO. */
+#include "pcache.h"
+#include "abi/errno.h"
+#include "cgroup.h"
+#include "heap.h"
+#include "ipc.h"
+#include "memcg.h"
+#include "proc.h"
+#include "syscall.h"
+
+#define PCACHE_TABLE_MAX (1u << 24)
+
+/* An endpoint's objects: slot[id - 1]; free ids on a stack. */
+struct pcache_table {
+	struct spinlock lock;
+	struct pcache_obj **slot;
+	uint32_t *free;
+	uint32_t cap, nfree, used;	/* used: slots handed out at least once */
+	bool dead;
+};
+
+/* The endpoint behind h, if the handle may manage it (its server's). */
+static struct endpoint *pcache_endpoint(int h, long *err)
+{
+	struct kobj *o = handle_get_rights(current_thread()->proc, h, KOBJ_KIND(KOBJ_ENDPOINT),
+					   HANDLE_RIGHT_MANAGE, err);
+	return o ? container_of(o, struct endpoint, obj) : NULL;
+}
+
+static int pcache_table_grow(struct pcache_table *t)
+{
+	uint32_t cap = t->cap ? t->cap * 2 : 64;
+	if (cap > PCACHE_TABLE_MAX)
+		return -ENFILE;
+	struct pcache_obj **slot = kzalloc(cap * sizeof(*slot));
+	uint32_t *free = kmalloc(cap * sizeof(*free));
+	if (!slot || !free) {
+		kfree(slot);
+		kfree(free);
+		return -ENOMEM;
+	}
+	spin_lock(&t->lock);
+	for (uint32_t i = 0; i < t->cap; i++)
+		slot[i] = t->slot[i];
+	for (uint32_t i = 0; i < t->nfree; i++)
+		free[i] = t->free[i];
+	struct pcache_obj **oslot = t->slot;
+	uint32_t *ofree = t->free;
+	t->slot = slot;
+	t->free = free;
+	t->cap = cap;
+	spin_unlock(&t->lock);
+	kfree(oslot);
+	kfree(ofree);
+	return 0;
+}
+
+/* Puts o (the table's reference) in ep's table: its id, or -errno. */
+static long pcache_table_add(struct endpoint *ep, struct pcache_obj *o)
+{
+	if (!ep->pcache) {
+		struct pcache_table *t = kzalloc(sizeof(*t));
+		if (!t)
+			return -ENOMEM;
+		t->lock = (struct spinlock)SPINLOCK_INIT("pcache_table");
+		if (__atomic_compare_exchange_n(&ep->pcache, &(struct pcache_table *){ NULL }, t, false,
+						__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE) == false)
+			kfree(t);
+	}
+	struct pcache_table *t = ep->pcache;
+	for (;;) {
+		spin_lock(&t->lock);
+		if (t->dead || ep->dead) {
+			spin_unlock(&t->lock);
+			return -EHOSTDOWN;
+		}
+		uint32_t i = UINT32_MAX;
+		if (t->nfree)
+			i = t->free[--t->nfree];
+		else if (t->used < t->cap)
+			i = t->used++;
+		if (i != UINT32_MAX) {
+			t->slot[i] = o;
+			spin_unlock(&t->lock);
+			return (long)i + 1;
+		}
+		uint32_t cap = t->cap;
+		spin_unlock(&t->lock);
+		int r = t->cap == cap ? pcache_table_grow(t) : 0;
+		if (r)
+			return r;
+	}
+}
+
+/* Object id of ep's table (a reference), or NULL (-EBADF). */
+static struct pcache_obj *pcache_table_get(struct endpoint *ep, uint64_t id)
+{
+	struct pcache_table *t = __atomic_load_n(&ep->pcache, __ATOMIC_ACQUIRE);
+	struct pcache_obj *o = NULL;
+	if (!t || id == 0 || id > UINT32_MAX)
+		return NULL;
+	spin_lock(&t->lock);
+	if (id <= t->used && (o = t->slot[id - 1]))
+		pcache_obj_get(o);
+	spin_unlock(&t->lock);
+	return o;
+}
+
+/* Both the endpoint (from handle h) and its object id: the object (a
+ * reference), or NULL with *err -EBADF / -EPERM. */
+static struct pcache_obj *pcache_lookup(int h, uint64_t id, long *err)
+{
+	struct endpoint *ep = pcache_endpoint(h, err);
+	if (!ep)
+		return NULL;
+	struct pcache_obj *o = pcache_table_get(ep, id);
+	kobj_put(&ep->obj);
+	if (!o)
+		*err = -EBADF;
+	return o;
+}
+
+void pcache_endpoint_kill(struct endpoint *ep)
+{
+	struct pcache_table *t = __atomic_load_n(&ep->pcache, __ATOMIC_ACQUIRE);
+	if (!t)
+		return;
+	spin_lock(&t->lock);
+	t->dead = true; /* no more ids: the slots are ours to empty */
+	spin_unlock(&t->lock);
+	for (uint32_t i = 0; i < t->used; i++) {
+		struct pcache_obj *o = t->slot[i];
+		if (!o)
+			continue;
+		t->slot[i] = NULL;
+		pcache_obj_kill(o);
+		pcache_obj_put(o);
+		sched_cond_resched();
+	}
+}
+
+void pcache_endpoint_release(struct endpoint *ep)
+{
+	struct pcache_table *t = ep->pcache;
+	if (!t)
+		return;
+	pcache_endpoint_kill(ep);
+	kfree(t->slot);
+	kfree(t->free);
+	kfree(t);
+	ep->pcache = NULL;
+}
+
+long sys_pcache_create(int ep_h, uint32_t flags, uint64_t max_bytes)
+{
+	if (flags != PCACHE_SHMEM)
+		return -EINVAL; /* the pager-backed kind comes with the pager */
+	if (max_bytes == 0 || max_bytes > PCACHE_MAX_BYTES || (max_bytes & (PAGE_SIZE - 1)))
+		return -EINVAL;
+	long err;
+	struct endpoint *ep = pcache_endpoint(ep_h, &err);
+	if (!ep)
+		return err;
+	struct pcache_obj *o = pcache_obj_new(flags, max_bytes);
+	long r = o ? pcache_table_add(ep, o) : -ENOMEM;
+	if (r < 0 && o)
+		pcache_obj_put(o);
+	kobj_put(&ep->obj);
+	return r;
+}
+
+long sys_pcache_free(int ep_h, uint64_t id)
+{
+	long err;
+	struct endpoint *ep = pcache_endpoint(ep_h, &err);
+	if (!ep)
+		return err;
+	struct pcache_table *t = __atomic_load_n(&ep->pcache, __ATOMIC_ACQUIRE);
+	struct pcache_obj *o = NULL;
+	if (t && id >= 1 && id <= UINT32_MAX) {
+		spin_lock(&t->lock);
+		if (!t->dead && id <= t->used && (o = t->slot[id - 1])) {
+			t->slot[id - 1] = NULL;
+			t->free[t->nfree++] = (uint32_t)(id - 1);
+		}
+		spin_unlock(&t->lock);
+	}
+	kobj_put(&ep->obj);
+	if (!o)
+		return -EBADF;
+	pcache_obj_put(o); /* attached descriptors keep it while they live */
+	return 0;
+}
+
+long sys_pcache_read(int ep_h, uint64_t id, uint64_t off, void *buf, size_t len)
+{
+	if (len && !user_range_ok((uint64_t)buf, len))
+		return -EFAULT;
+	long r;
+	struct pcache_obj *o = pcache_lookup(ep_h, id, &r);
+	if (!o)
+		return r;
+	r = pcache_obj_read(o, off, buf, len);
+	pcache_obj_put(o);
+	return r;
+}
+
+long sys_pcache_write(int ep_h, uint64_t id, uint64_t off, const void *buf, size_t len)
+{
+	if (len && !user_range_ok((uint64_t)buf, len))
+		return -EFAULT;
+	if (off == PCACHE_APPEND)
+		return -EFBIG;
+	long r;
+	struct pcache_obj *o = pcache_lookup(ep_h, id, &r);
+	if (!o)
+		return r;
+	r = pcache_wlock(o);
+	if (r == 0) {
+		/* the client the server writes for (never the server), or
+		 * the server itself with no call (the boot archive) */
+		struct cgroup *cg = memcg_requester();
+		uint64_t end;
+		r = pcache_obj_write(o, off, buf, len, cg, &end);
+		cg_put(cg);
+		pcache_wunlock(o);
+	}
+	pcache_obj_put(o);
+	return r;
+}
+
+long sys_pcache_truncate(int ep_h, uint64_t id, uint64_t size)
+{
+	long r;
+	struct pcache_obj *o = pcache_lookup(ep_h, id, &r);
+	if (!o)
+		return r;
+	r = pcache_wlock(o);
+	if (r == 0) {
+		r = pcache_obj_truncate(o, size);
+		pcache_wunlock(o);
+	}
+	pcache_obj_put(o);
+	return r;
+}
+
+long sys_pcache_attr(int ep_h, uint64_t id, const struct pcache_attr *set, uint32_t mask, struct pcache_attr *get)
+{
+	struct pcache_attr a;
+	if (mask & ~(uint32_t)PCACHE_ATTR_ALL)
+		return -EINVAL;
+	if (mask && copy_from_user(&a, set, sizeof(a)))
+		return -EFAULT;
+	long r;
+	struct pcache_obj *o = pcache_lookup(ep_h, id, &r);
+	if (!o)
+		return r;
+	if (mask)
+		pcache_obj_setattr(o, &a, mask);
+	if (get) {
+		pcache_obj_getattr(o, &a);
+		r = copy_to_user(get, &a, sizeof(a)) ? -EFAULT : 0;
+	}
+	pcache_obj_put(o);
+	return r;
+}
+
+long sys_pcache_attach(int ch_h, int ep_h, uint64_t id)
+{
+	struct proc *p = current_thread()->proc;
+	long r;
+	struct kobj *co = handle_get_rights(p, ch_h, KOBJ_KIND(KOBJ_CHANNEL), 0, &r);
+	if (!co)
+		return r;
+	struct channel *ch = container_of(co, struct channel, obj);
+	struct endpoint *ep = pcache_endpoint(ep_h, &r);
+	struct pcache_obj *o = NULL;
+	if (ep && (ch->ep != ep || ep->owner != p))
+		r = -EPERM; /* only the server that minted the channel */
+	else if (ep && !(o = pcache_table_get(ep, id)))
+		r = -EBADF;
+	if (o) {
+		/* once: the description's file never changes */
+		struct pcache_obj *none = NULL;
+		r = __atomic_compare_exchange_n(&ch->pc, &none, o, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE) ? 0
+															 : -EBUSY;
+		if (r)
+			pcache_obj_put(o);
+	}
+	if (ep)
+		kobj_put(&ep->obj);
+	kobj_put(co);
+	return r;
+}
