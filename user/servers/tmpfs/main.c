@@ -91,6 +91,8 @@ static const struct fs_type tmpfs_type = {
 	.path = tmpfs_srv_path,
 	.file = tmpfs_srv_file,
 	.release = tmpfs_srv_release,
+	.dirpath = tmpfs_srv_dirpath,
+	.walks = true,
 };
 
 int main(void)
