@@ -80,6 +80,7 @@
  * links and "..": the VFS sends paths as written. Others get paths with
  * "." and ".." resolved. */
 #define FS_MNT_WALKS 1
+/* FS_MOUNT's reply w2: the file system's magic number (statfs f_type). */
 
 /* On a file channel. */
 #define FILE_READ    0x101	/* w0 offset, w1 1 = at w0 (pread), w2 the buffer's address mod 4096
@@ -103,5 +104,7 @@
 #define FILE_GETPATH 0x10d	/* a directory's absolute path (for the *at calls) into the receive
 				   buffer, NUL-terminated: reply w0 = its length; -ENOTDIR for others */
 #define FILE_UTIMES  0x10e	/* w0 atime, w1 mtime as VFS_UTIMES */
+#define FILE_STATFS  0x10f	/* struct statfs (Linux's) of the file's file system into the
+				   receive buffer */
 
 #endif

@@ -7,6 +7,8 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 #include "abi/fs.h"
 #include "arbor_sys.h"
@@ -358,4 +360,64 @@ int umount2(const char *target, int flags)
 int umount(const char *target)
 {
 	return umount2(target, 0);
+}
+
+int statfs(const char *path, struct statfs *st)
+{
+	return (int)__sys_ret(__vfs_path_call(VFS_STATFS, path, 0, 0, st, sizeof(*st), NULL));
+}
+
+/* Pipes, cgroup files and inotify instances are the kernel's: Linux's
+ * pipefs, cgroup2 and anon_inodefs numbers, no counts. */
+int fstatfs(int fd, struct statfs *st)
+{
+	long type = sys_handle_type(fd);
+	if (type < 0)
+		return (int)__sys_ret(type);
+	if (type == HANDLE_PIPE || type == HANDLE_CGFS_FILE || type == HANDLE_INOTIFY) {
+		memset(st, 0, sizeof(*st));
+		st->f_type = type == HANDLE_PIPE ? 0x50495045 : type == HANDLE_CGFS_FILE ? 0x63677270 : 0x09041934;
+		st->f_bsize = st->f_frsize = 4096;
+		st->f_namelen = 255;
+		st->f_flags = ST_VALID;
+		return 0;
+	}
+	struct ipc_msg m = { .label = FILE_STATFS };
+	long r = sys_ipc_call(fd, &m, NULL, 0, st, sizeof(*st));
+	return (int)__sys_ret(r < 0 ? r : (long)m.label);
+}
+
+static void statvfs_from(const struct statfs *f, struct statvfs *v)
+{
+	memset(v, 0, sizeof(*v));
+	v->f_bsize = (unsigned long)f->f_bsize;
+	v->f_frsize = (unsigned long)(f->f_frsize ? f->f_frsize : f->f_bsize);
+	v->f_blocks = f->f_blocks;
+	v->f_bfree = f->f_bfree;
+	v->f_bavail = f->f_bavail;
+	v->f_files = f->f_files;
+	v->f_ffree = f->f_ffree;
+	v->f_favail = f->f_ffree;
+	v->f_fsid = (unsigned long)(unsigned)f->f_fsid.__val[0] |
+		    (unsigned long)(unsigned)f->f_fsid.__val[1] << 32;
+	v->f_flag = (unsigned long)f->f_flags & ~(unsigned long)ST_VALID;
+	v->f_namemax = (unsigned long)f->f_namelen;
+}
+
+int statvfs(const char *restrict path, struct statvfs *restrict v)
+{
+	struct statfs f;
+	if (statfs(path, &f) < 0)
+		return -1;
+	statvfs_from(&f, v);
+	return 0;
+}
+
+int fstatvfs(int fd, struct statvfs *v)
+{
+	struct statfs f;
+	if (fstatfs(fd, &f) < 0)
+		return -1;
+	statvfs_from(&f, v);
+	return 0;
 }

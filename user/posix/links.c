@@ -12,7 +12,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "check.h"
@@ -269,6 +272,44 @@ static void test_times(void)
 	check_errno(utimensat(AT_FDCWD, T "/none", NULL, 0), ENOENT, "utimensat of nothing: ENOENT");
 }
 
+static void test_statfs(void)
+{
+	struct statfs a, b, p;
+	struct statvfs v;
+	check(statfs("/tmp", &a) == 0 && a.f_type == 0x01021994 && a.f_bsize == 4096 && a.f_blocks > 0 &&
+	      a.f_bfree <= a.f_blocks && a.f_files > 0 && a.f_ffree < a.f_files && a.f_namelen == 255 &&
+	      (a.f_flags & ST_VALID), "statfs of tmpfs: TMPFS_MAGIC, half of RAM, inodes in use");
+	char *big = calloc(1, 1 << 20);
+	int fd = open(T "/big", O_WRONLY | O_CREAT, 0644);
+	check(fd >= 0 && write(fd, big, 1 << 20) == 1 << 20, "write 1 MiB");
+	check(statfs(T "/rel", &b) == 0 && a.f_bfree - b.f_bfree >= 256 && b.f_ffree < a.f_ffree,
+	      "free blocks and inodes go down by what it holds (through a link)");
+	check(fstatfs(fd, &b) == 0 && b.f_type == 0x01021994, "fstatfs of a tmpfs file");
+	close(fd);
+	free(big);
+	unlink(T "/big");
+	check(statfs("/proc/self", &p) == 0 && p.f_type == 0x9fa0 && p.f_blocks == 0, "statfs of /proc: PROC_SUPER_MAGIC");
+	check(statfs("/sys/fs/cgroup", &p) == 0 && p.f_type == 0x63677270, "statfs of cgroup2");
+	check(statfs(T "/pl", &p) == 0 && p.f_type == 0x9fa0, "statfs follows a link into /proc");
+	check_errno(statfs(T "/none", &p), ENOENT, "statfs of nothing: ENOENT");
+	check(statvfs("/tmp", &v) == 0 && v.f_frsize == 4096 && v.f_blocks == a.f_blocks && v.f_namemax == 255 &&
+	      v.f_flag == 0, "statvfs");
+	int pfd[2];
+	check(pipe(pfd) == 0 && fstatfs(pfd[0], &p) == 0 && p.f_type == 0x50495045, "fstatfs of a pipe: pipefs");
+	close(pfd[0]);
+	close(pfd[1]);
+	check_errno(fstatfs(150, &p), EBADF, "fstatfs of no descriptor: EBADF");
+	check(mkdir(T "/ro", 0755) == 0 && mount("none", T "/ro", "tmpfs", MS_RDONLY | MS_NOSUID, "") == 0 &&
+	      statvfs(T "/ro", &v) == 0 && v.f_flag == (ST_RDONLY | ST_NOSUID) && statfs(T "/ro", &p) == 0 &&
+	      p.f_flags == (ST_VALID | MS_RDONLY | MS_NOSUID), "a read-only nosuid mount: its flags");
+	check_errno(mkdir(T "/ro/x", 0755), EROFS, "mkdir on it: EROFS");
+	check(symlink("ro", T "/rol") == 0, "a link to the mount point");
+	check(mkdir(T "/rol/../outside", 0755) == 0 && ino_of(T "/outside") != 0,
+	      "through a link into the read-only mount and out by ..: writable again");
+	check_errno(symlink("x", T "/rol/y"), EROFS, "symlink inside it through a link: EROFS");
+	check(umount(T "/ro") == 0, "umount");
+}
+
 /* As uid 1000: the rules on others' files. */
 static void test_unprivileged(void)
 {
@@ -307,6 +348,7 @@ int main(void)
 	test_walk();
 	test_at();
 	test_times();
+	test_statfs();
 	test_unprivileged();
 	printf("1..%d\n", n);
 	return failed ? 1 : 0;

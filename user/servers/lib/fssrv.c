@@ -8,7 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <unistd.h>
 #include "arbor_sys.h"
 #include "fssrv.h"
@@ -28,6 +30,7 @@ static struct fs_file *files[FILE_HASH];
 static uint64_t next_badge = 1;
 static void *instances[MAX_INSTANCES];	/* index 0 unused: ids start at 1 */
 static char *targets[MAX_INSTANCES];	/* where each is mounted (FILE_GETPATH) */
+static uint64_t mount_flags[MAX_INSTANCES];	/* MS_* (statfs's f_flags) */
 /* The path request being served (under the lock): new files record it. */
 static uint32_t cur_inst_id;
 static const char *cur_path;
@@ -153,8 +156,10 @@ static long do_mount(struct ipc_msg *m, const char *buf, size_t n)
 	instances[id] = inst;
 	free(targets[id]);
 	targets[id] = strdup(target);
+	mount_flags[id] = m->w[0] & (MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC);
 	m->w[0] = (uint64_t)id;
 	m->w[1] = fs->walks ? FS_MNT_WALKS : 0;
+	m->w[2] = (uint64_t)fs->magic;
 	return 0;
 }
 
@@ -195,7 +200,7 @@ static long endpoint_request(struct ipc_msg *m, const struct ipc_info *info, cha
 		.uid = (uint32_t)m->w[FS_W_CRED], .gid = (uint32_t)(m->w[FS_W_CRED] >> 32),
 		.ruid = (uint32_t)m->w[FS_W_RCRED], .rgid = (uint32_t)(m->w[FS_W_RCRED] >> 32),
 		.pid = (int32_t)(m->w[FS_W_WHO] >> 32),
-		.walk = m->w[FS_W_WHO] & ~FS_W_INST & 0xffffffffull,
+		.walk = m->w[FS_W_WHO] & ~FS_W_INST & 0xffffffffull, .inst_id = id,
 	};
 	bool two = m->label == VFS_RENAME || m->label == VFS_LINK || m->label == VFS_SYMLINK;
 	if ((size_t)n != strlen(buf)) { /* "from\0to" */
@@ -207,9 +212,32 @@ static long endpoint_request(struct ipc_msg *m, const struct ipc_info *info, cha
 		return -EINVAL;
 	cur_inst_id = id;
 	cur_path = buf;
+	if (m->label == VFS_STATFS && !fs->walks) { /* it exists? then the instance's */
+		struct ipc_msg probe = *m;
+		probe.label = VFS_STAT;
+		long e = fs->path(&r, &probe);
+		cur_path = NULL;
+		return e < 0 ? e : fssrv_statfs_write(id);
+	}
 	long e = fs->path(&r, m);
 	cur_path = NULL;
 	return e;
+}
+
+long fssrv_statfs_write(uint32_t id)
+{
+	struct statfs st;
+	if (id == 0 || id >= MAX_INSTANCES || !instances[id])
+		return -ENODEV;
+	memset(&st, 0, sizeof(st));
+	st.f_type = fs->magic;
+	st.f_bsize = st.f_frsize = 4096;
+	st.f_namelen = 255;
+	st.f_fsid.__val[0] = (int)id;
+	st.f_flags = ST_VALID | (long)mount_flags[id];
+	if (fs->statfs)
+		fs->statfs(instances[id], &st);
+	return sys_ipc_write(0, &st, sizeof(st)) == sizeof(st) ? 0 : -EFAULT;
 }
 
 /* FILE_GETPATH: where the mount is + the directory's path inside it. */
@@ -260,6 +288,8 @@ static void file_request(struct fs_file *f, struct ipc_msg *m, const struct ipc_
 		r = 0;
 	} else if (m->label == FILE_GETPATH) {
 		r = file_getpath(f, m, info);
+	} else if (m->label == FILE_STATFS) {
+		r = fssrv_statfs_write(f->inst_id);
 	} else if (m->label == FILE_SETFL) {
 		f->flags = (f->flags & ~(O_APPEND | O_NONBLOCK)) | ((int)m->w[0] & (O_APPEND | O_NONBLOCK));
 		r = 0;

@@ -12,6 +12,8 @@
 #include "abi/fs.h"
 #include "abi/ipc.h"
 
+struct statfs;
+
 /* An open file description: its channel's badge names it. */
 struct fs_file {
 	uint64_t badge;
@@ -39,6 +41,7 @@ struct fs_req {
 	uint32_t ruid, rgid;	/* its real ids (access) */
 	int32_t pid;		/* its process */
 	uint64_t walk;		/* FS_WALK_* (abi/fs.h) */
+	uint32_t inst_id;	/* the instance's id (fssrv_statfs_write) */
 };
 
 /* What a path callback returns, with m->w[] set, when the walk needs the
@@ -68,7 +71,16 @@ struct fs_type {
 	/* The server walks paths as written: links and ".." hand back
 	 * (FS_MNT_WALKS). */
 	bool walks;
+	long magic;		/* statfs's f_type (Linux's number for the kind) */
+	/* Optional: statfs's counts for instance inst (blocks in f_bsize
+	 * units, inodes); the skeleton fills the rest. Without it they are
+	 * 0, as Linux's pseudo file systems show. */
+	void (*statfs)(void *inst, struct statfs *st);
 };
+
+/* statfs of instance id into the caller's receive buffer (VFS_STATFS,
+ * FILE_STATFS): 0 or -errno. */
+long fssrv_statfs_write(uint32_t id);
 
 /* Serves t forever; returns 1 only if the server cannot start. */
 int fssrv_main(const struct fs_type *t);

@@ -1,6 +1,6 @@
 /* Requests that name a path, forwarded by the VFS: open, stat, mkdir,
  * rmdir, unlink, rename, chmod, chown, access, symlink, readlink, link,
- * utimes. Paths start at the instance's root; permissions use
+ * utimes, statfs. Paths start at the instance's root; permissions use
  * the identity the VFS had from the kernel. A walk that meets a symlink to
  * follow or a ".." the VFS resolves (FS_WALK_DOTDOT_*) replies
  * FS_HANDBACK with where it stopped (abi/fs.h), and the VFS walks on. */
@@ -149,6 +149,9 @@ static long path_request(struct tmpfs *fs, const struct fs_req *r, struct ipc_ms
 	case VFS_UTIMES:
 		e = lookup(fs, r, &c, &ino);
 		return e < 0 ? e : tmpfs_utimes(ino, m->w[0], m->w[1], &c, fssrv_now());
+	case VFS_STATFS:
+		e = lookup(fs, r, &c, &ino);
+		return e < 0 ? e : fssrv_statfs_write(r->inst_id);
 	case VFS_ACCESS: {
 		/* access(2) asks about the real ids, faccessat(AT_EACCESS)
 		 * the effective ones. */

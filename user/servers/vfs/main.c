@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <unistd.h>
 #include "arbor_sys.h"
 #include "cgfs_paths.h"
@@ -27,6 +28,19 @@
 long __arbor_thread_start(long (*fn)(void *), void *arg);
 
 static int endpoint;
+
+/* statfs of a cgroup2 mount (the VFS serves its paths): Linux's kernfs
+ * shows no counts. */
+static long cgroup2_statfs(const struct vfs_route *mt)
+{
+	struct statfs st;
+	memset(&st, 0, sizeof(st));
+	st.f_type = 0x63677270; /* CGROUP2_SUPER_MAGIC */
+	st.f_bsize = st.f_frsize = 4096;
+	st.f_namelen = 255;
+	st.f_flags = ST_VALID | (long)mt->flags;
+	return sys_ipc_write(0, &st, sizeof(st)) == sizeof(st) ? 0 : -EFAULT;
+}
 
 /* One path's place in the walk: the mount its next step is in and the
  * path that step gives that mount's server. */
@@ -109,7 +123,7 @@ static long cgroup2_request(struct ipc_msg *m, const struct ipc_info *info, cons
 	case VFS_REALPATH: case VFS_READLINK: case VFS_STATFS: { /* it exists? */
 		struct ipc_msg probe = { .label = VFS_ACCESS };
 		long e = cgfs_path_request(&r, &probe, NULL);
-		return e < 0 ? e : label == VFS_READLINK ? -EINVAL : label == VFS_STATFS ? -ENOSYS : 0;
+		return e < 0 ? e : label == VFS_READLINK ? -EINVAL : 0;
 	}
 	case VFS_SYMLINK: case VFS_LINK: case VFS_UTIMES:
 		return -EPERM; /* kernfs makes no links; times are not kept */
@@ -295,6 +309,8 @@ static long finish(struct worker_bufs *b, struct ipc_msg *m, const struct ipc_in
 		m->w[0] = (uint64_t)wr;
 		return 0;
 	}
+	case VFS_STATFS:
+		return sys_ipc_write(0, b->scratch, sizeof(struct statfs)) == sizeof(struct statfs) ? 0 : -EFAULT;
 	case VFS_REALPATH: {
 		hop_base(h, h->ilen, b->tmp2, b->tmp);
 		size_t n = strlen(b->tmp2);
@@ -328,6 +344,8 @@ static long step_one(struct worker_bufs *b, struct walk *w, struct ipc_msg *m,
 		if (e != CGFS_PATHS_FORWARD) { /* else: a directory opened for listing */
 			if (label == VFS_REALPATH && e == 0 && !w->internal)
 				return finish(b, m, info, &h, label);
+			if (label == VFS_STATFS && e == 0)
+				return cgroup2_statfs(&h.mt);
 			return e;
 		}
 		*m = w->orig;

@@ -159,6 +159,7 @@ long vfs_mount(const struct ipc_info *info, uint64_t flags, char *buf, size_t le
 	mt.r.h = (int)h;
 	mt.r.inst = (uint32_t)m.w[0];
 	mt.r.walks = (m.w[1] & FS_MNT_WALKS) != 0;
+	mt.r.magic = (long)m.w[2];
 	lock();
 	int slot = find_exact_locked(target, strlen(target)) >= 0 ? -2 : -1;
 	for (int i = 0; slot == -1 && i < VFS_MOUNTS_MAX; i++)

@@ -24,6 +24,7 @@ struct vfs_route {
 	bool cgroup2;			/* served by the VFS itself */
 	bool walks;			/* the server walks paths as written (FS_MNT_WALKS) */
 	bool nested;			/* other mounts lie below this one (set by vfs_mount_find) */
+	long magic;			/* statfs's f_type (FS_MOUNT's reply) */
 };
 
 struct vfs_mount {
