@@ -152,6 +152,7 @@ case "$(ls -l "$d/l/dl")" in
 *" $d/l/dl -> sub") ok "ls -l shows 'name -> target'" ;;
 *) not_ok "ls -l shows 'name -> target'"; ls -l "$d/l/dl" ;;
 esac
+ln -s /bin/echo "$d/l/e" && same "$("$d/l/e" through a link)" "through a link" "a program run through a link"
 stat "$d/l/s" > "$d/l.stat"
 same "$(head -1 "$d/l.stat")" "  File: $d/l/s -> g" "stat: File: name -> target"
 grep -q "^  Size: 1 .*symbolic link$" "$d/l.stat" && ok "stat: size and type of a link" || not_ok "stat: size and type of a link"

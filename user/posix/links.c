@@ -239,6 +239,13 @@ static void test_at(void)
 	      "AT_FDCWD is the working directory");
 	check(rename(T "/deep", T "/deep2") == 0 && fstatat(d, "x/marker", &st, 0) == 0,
 	      "the descriptor follows its renamed directory");
+	int cg = open("/sys/fs/cgroup", O_RDONLY | O_DIRECTORY), pr = open("/proc/self", O_RDONLY | O_DIRECTORY);
+	check(cg >= 0 && fstatat(cg, "cgroup.procs", &st, 0) == 0 && S_ISREG(st.st_mode),
+	      "a cgroup2 directory descriptor");
+	check(pr >= 0 && faccessat(pr, "status", R_OK, 0) == 0 && fstatat(pr, "../mounts", &st, 0) == 0,
+	      "a procfs one, .. included");
+	close(cg);
+	close(pr);
 	int dev = open("/dev", O_RDONLY | O_DIRECTORY);
 	check(dev >= 0 && fstatat(dev, "null", &st, 0) == 0 && S_ISCHR(st.st_mode), "a devfs directory descriptor");
 	close(dev);

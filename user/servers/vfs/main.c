@@ -48,15 +48,15 @@ struct hop {
 	struct vfs_route mt;
 	const char *inner;		/* inside the mount */
 	size_t ilen;
-	char innerbuf[VFS_PATH_MAX];	/* for mounts that do not walk */
+	const char *path;		/* the whole path it routed */
 	bool mount_root;		/* the path names the mount itself */
 	bool dotdot;			/* it has a ".." */
-	char target[256];		/* the mount's */
 };
 
 struct worker_bufs {
 	char req[BUF_MAX + 1];		/* what the client sent */
-	char path[2][VFS_PATH_MAX];	/* the paths being walked */
+	char path[2][VFS_PATH_MAX];	/* the paths being walked, once rewritten */
+	char inner[2][VFS_PATH_MAX];	/* paths inside mounts that do not walk */
 	char norm[VFS_PATH_MAX], tmp[VFS_PATH_MAX], tmp2[VFS_PATH_MAX];
 	char fwd[BUF_MAX + 2];		/* what the file system gets */
 	char scratch[VFS_PATH_MAX];	/* what it answers (stat, link text) */
@@ -135,16 +135,15 @@ static long cgroup2_request(struct ipc_msg *m, const struct ipc_info *info, cons
 #define HOP_AGAIN 1			/* the path changed: route again */
 #define MAXSYMLINKS 40			/* Linux's */
 
-/* Routes path number i of the walk. */
-static long route(struct worker_bufs *b, int i, size_t *len, struct hop *h)
+/* Routes path p (number i of the walk). */
+static long route(struct worker_bufs *b, int i, const char **pp, struct hop *h)
 {
-	char *p = b->path[i];
+	const char *p = *pp;
 	size_t plen = vfs_lexical_prefix(p, b->norm, &h->dotdot);
 	if (!vfs_mount_find(b->norm, plen, &h->mt))
 		return -ENOENT; /* nothing mounted yet */
 	h->mount_root = !h->dotdot && plen == h->mt.tlen;
-	memcpy(h->target, b->norm, h->mt.tlen);
-	h->target[h->mt.tlen] = '\0';
+	h->path = p;
 	size_t off = vfs_prefix_end(p, h->mt.tlen);
 	if (h->mt.walks) { /* as written: the server walks "." and ".." itself */
 		h->inner = p[off] ? p + off : "/";
@@ -152,11 +151,11 @@ static long route(struct worker_bufs *b, int i, size_t *len, struct hop *h)
 		return 0;
 	}
 	size_t rest;
-	long n = vfs_inner_normalize(p + off, h->innerbuf, &rest);
+	long n = vfs_inner_normalize(p + off, b->inner[i], &rest);
 	if (n == -2)
 		return -ENAMETOOLONG;
 	if (n >= 0) {
-		h->inner = h->innerbuf;
+		h->inner = b->inner[i];
 		h->ilen = (size_t)n;
 		return 0;
 	}
@@ -166,8 +165,8 @@ static long route(struct worker_bufs *b, int i, size_t *len, struct hop *h)
 	n = vfs_join(b->tmp, p + off + rest, b->tmp2);
 	if (n < 0)
 		return -ENAMETOOLONG;
-	memcpy(p, b->tmp2, (size_t)n + 1);
-	*len = (size_t)n;
+	memcpy(b->path[i], b->tmp2, (size_t)n + 1);
+	*pp = b->path[i];
 	return HOP_AGAIN;
 }
 
@@ -175,9 +174,10 @@ static long route(struct worker_bufs *b, int i, size_t *len, struct hop *h)
  * in: mount target + inner[0..off), normalized, into out. */
 static void hop_base(const struct hop *h, size_t off, char *out, char *tmp)
 {
-	const char *target = h->target;
+	bool dd;
+	vfs_lexical_prefix(h->path, out, &dd); /* the mount's target is its start */
 	size_t t = h->mt.tlen == 1 ? 0 : h->mt.tlen;
-	memcpy(tmp, target, t);
+	memcpy(tmp, out, t);
 	memcpy(tmp + t, h->inner, off);
 	tmp[t + off] = '\0';
 	if (t + off == 0)
@@ -186,7 +186,7 @@ static void hop_base(const struct hop *h, size_t off, char *out, char *tmp)
 }
 
 /* A file system's FS_HANDBACK for path i: rewrites it. */
-static long handback(struct worker_bufs *b, int i, size_t *len, const struct hop *h,
+static long handback(struct worker_bufs *b, int i, const char **pp, const struct hop *h,
 		     const struct ipc_msg *m, const char *target, int *links)
 {
 	uint64_t kind = m->w[0], off = m->w[2], clen = m->w[3], tlen = m->w[4];
@@ -218,7 +218,7 @@ static long handback(struct worker_bufs *b, int i, size_t *len, const struct hop
 	long n = vfs_join(base, rest, b->path[i]);
 	if (n < 0)
 		return -ENAMETOOLONG;
-	*len = (size_t)n;
+	*pp = b->path[i];
 	return HOP_AGAIN;
 }
 
@@ -243,7 +243,7 @@ static uint64_t walk_flags(const struct hop *h, const struct ipc_msg *m, uint64_
 struct walk {
 	struct ipc_msg orig;		/* the client's words */
 	uint64_t at;			/* its VFS_AT_* flags */
-	size_t len[2];
+	const char *p[2];		/* the paths: the request's, or rewritten ones */
 	int links;
 	const char *extra;		/* symlink's target: passed on as it is */
 	bool internal;			/* the VFS's own (mount's target): no reply to write */
@@ -263,7 +263,7 @@ static long probe(struct worker_bufs *b, struct walk *w, int i, const struct hop
 	if (r == FS_HANDBACK) {
 		if (m.w[1] != 0)
 			return -EIO;
-		return handback(b, i, &w->len[i], h, &m, b->scratch, &w->links);
+		return handback(b, i, &w->p[i], h, &m, b->scratch, &w->links);
 	}
 	return r;
 }
@@ -332,7 +332,7 @@ static long step_one(struct worker_bufs *b, struct walk *w, struct ipc_msg *m,
 {
 	struct hop *hp = &b->hop[0];
 #define h (*hp)
-	long r = route(b, 0, &w->len[0], &h);
+	long r = route(b, 0, &w->p[0], &h);
 	if (r)
 		return r;
 	uint64_t label = w->orig.label;
@@ -373,7 +373,7 @@ static long step_one(struct worker_bufs *b, struct walk *w, struct ipc_msg *m,
 	r = ro ? open_read_only(b, &h, info, m, fl)
 	       : vfs_forward_walk(&h.mt, info, m, fl, snd, slen, b->scratch, sizeof(b->scratch));
 	if (r == FS_HANDBACK)
-		return m->w[1] == 0 ? handback(b, 0, &w->len[0], &h, m, b->scratch, &w->links) : -EIO;
+		return m->w[1] == 0 ? handback(b, 0, &w->p[0], &h, m, b->scratch, &w->links) : -EIO;
 	if (r < 0)
 		return r;
 	return w->internal ? 0 : finish(b, m, info, &h, label);
@@ -387,7 +387,7 @@ static long step_two(struct worker_bufs *b, struct walk *w, struct ipc_msg *m,
 {
 	struct hop *h = b->hop;
 	for (int i = 0; i < 2; i++) {
-		long r = route(b, i, &w->len[i], &h[i]);
+		long r = route(b, i, &w->p[i], &h[i]);
 		if (r)
 			return r;
 	}
@@ -426,7 +426,7 @@ static long step_two(struct worker_bufs *b, struct walk *w, struct ipc_msg *m,
 		int i = m->w[1] == 1;
 		if (m->w[1] > 1)
 			return -EIO;
-		return handback(b, i, &w->len[i], &h[i], m, b->scratch, &w->links);
+		return handback(b, i, &w->p[i], &h[i], m, b->scratch, &w->links);
 	}
 	return r;
 }
@@ -455,14 +455,13 @@ long vfs_realpath(const struct ipc_info *info, const char *path, char *out)
 	size_t n = strlen(path);
 	long r = -ENAMETOOLONG;
 	if (n < VFS_PATH_MAX) {
-		memcpy(b->path[0], path, n + 1);
-		w.len[0] = n;
+		w.p[0] = path;
 		r = walk_request(b, &w, &m, info, false);
 	}
 	if (r == 0) {
 		struct hop *h = &b->hop[0];
 		/* the walk ended: route gives the final mount and path */
-		r = route(b, 0, &w.len[0], h);
+		r = route(b, 0, &w.p[0], h);
 		if (r == 0) {
 			hop_base(h, h->ilen, out, b->tmp);
 			r = (long)strlen(out);
@@ -505,16 +504,11 @@ static long path_request(struct ipc_msg *m, const struct ipc_info *info, struct 
 		return -EINVAL;
 	if (m->label == VFS_UMOUNT)
 		return vfs_umount(info, path, m->w[0]);
-	struct walk w = { .orig = *m, .at = m->w[2] };
-	w.len[0] = strlen(path);
-	memcpy(b->path[0], path, w.len[0] + 1);
+	struct walk w = { .orig = *m, .at = m->w[2], .p = { path, path2 } };
 	if (m->label == VFS_SYMLINK) {
+		w.p[1] = NULL;
 		w.extra = path2; /* in b->req, which the walk leaves alone */
 		return walk_request(b, &w, m, info, false);
-	}
-	if (path2) {
-		w.len[1] = strlen(path2);
-		memcpy(b->path[1], path2, w.len[1] + 1);
 	}
 	return walk_request(b, &w, m, info, path2 != NULL);
 }

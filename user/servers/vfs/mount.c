@@ -43,6 +43,15 @@ static void live_update_locked(void)
 			live[k] = live[k - 1];
 		live[k] = (uint8_t)i;
 	}
+	/* which mounts have others below them: their ".." is the VFS's */
+	for (int k = 0; k < nr_live; k++) {
+		struct vfs_mount *mt = &mounts[live[k]];
+		mt->r.nested = false;
+		for (int j = 0; j < k && !mt->r.nested; j++) /* longer targets come first */
+			mt->r.nested = mounts[live[j]].r.tlen > mt->r.tlen &&
+				       vfs_path_under(mounts[live[j]].target, mounts[live[j]].r.tlen, mt->target,
+						      mt->r.tlen);
+	}
 }
 
 bool vfs_mount_find(const char *p, size_t plen, struct vfs_route *out)
@@ -54,13 +63,8 @@ bool vfs_mount_find(const char *p, size_t plen, struct vfs_route *out)
 		if (vfs_path_under(p, plen, mt->target, mt->r.tlen))
 			found = live[k];
 	}
-	if (found >= 0) {
+	if (found >= 0)
 		*out = mounts[found].r;
-		out->nested = false;
-		for (int k = 0; k < nr_live && mounts[live[k]].r.tlen > out->tlen && !out->nested; k++)
-			out->nested = vfs_path_under(mounts[live[k]].target, mounts[live[k]].r.tlen,
-						     mounts[found].target, out->tlen);
-	}
 	unlock();
 	return found >= 0;
 }

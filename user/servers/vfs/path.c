@@ -108,6 +108,10 @@ size_t vfs_lexical_prefix(const char *p, char *out, bool *dotdot)
 	size_t n = 0, len;
 	const char *c;
 	*dotdot = false;
+	if (vfs_is_normal(p, &len)) { /* most paths: one copy */
+		memcpy(out, p, len + 1);
+		return len;
+	}
 	while ((len = next_comp(&p, &c))) {
 		if (is_dot(c, len))
 			continue;

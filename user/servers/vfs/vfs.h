@@ -23,7 +23,7 @@ struct vfs_route {
 	uint32_t inst;			/* its instance for this mount */
 	bool cgroup2;			/* served by the VFS itself */
 	bool walks;			/* the server walks paths as written (FS_MNT_WALKS) */
-	bool nested;			/* other mounts lie below this one (set by vfs_mount_find) */
+	bool nested;			/* other mounts lie below this one */
 	long magic;			/* statfs's f_type (FS_MOUNT's reply) */
 };
 
