@@ -191,7 +191,10 @@ long vfs_umount(const struct ipc_info *info, const char *path, uint64_t flags)
 		return -EPERM;
 	if (flags)
 		return -EINVAL;
-	vfs_normalize(path, target);
+	/* Linux follows links to the mount point; a mount whose server is
+	 * gone cannot be walked, and is found by its path as written */
+	if (vfs_realpath(info, path, target) < 0)
+		vfs_normalize(path, target);
 	lock();
 	int i = find_exact_locked(target, strlen(target));
 	struct vfs_mount mt;
