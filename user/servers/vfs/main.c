@@ -330,54 +330,52 @@ static long finish(struct worker_bufs *b, struct ipc_msg *m, const struct ipc_in
 static long step_one(struct worker_bufs *b, struct walk *w, struct ipc_msg *m,
 		     const struct ipc_info *info)
 {
-	struct hop *hp = &b->hop[0];
-#define h (*hp)
-	long r = route(b, 0, &w->p[0], &h);
+	struct hop *h = &b->hop[0];
+	long r = route(b, 0, &w->p[0], h);
 	if (r)
 		return r;
 	uint64_t label = w->orig.label;
 	*m = w->orig;
-	if ((label == VFS_RMDIR || label == VFS_UNLINK) && h.mount_root)
+	if ((label == VFS_RMDIR || label == VFS_UNLINK) && h->mount_root)
 		return -EBUSY;
-	if (h.mt.cgroup2) {
-		long e = cgroup2_request(m, info, h.inner);
+	if (h->mt.cgroup2) {
+		long e = cgroup2_request(m, info, h->inner);
 		if (e != CGFS_PATHS_FORWARD) { /* else: a directory opened for listing */
 			if (label == VFS_REALPATH && e == 0 && !w->internal)
-				return finish(b, m, info, &h, label);
+				return finish(b, m, info, h, label);
 			if (label == VFS_STATFS && e == 0)
-				return cgroup2_statfs(&h.mt);
+				return cgroup2_statfs(&h->mt);
 			return e;
 		}
 		*m = w->orig;
 	}
-	uint64_t fl = walk_flags(&h, m, w->at);
-	bool ro = (h.mt.flags & MS_RDONLY) && changes_fs(m);
+	uint64_t fl = walk_flags(h, m, w->at);
+	bool ro = (h->mt.flags & MS_RDONLY) && changes_fs(m);
 	if (ro && label != VFS_OPEN) { /* EROFS once the walk is known to end here */
 		bool whole = follows_last(m, w->at);
-		r = probe(b, w, 0, &h, info, whole);
+		r = probe(b, w, 0, h, info, whole);
 		return r == HOP_AGAIN ? r : (r < 0 && whole) ? r : -EROFS;
 	}
-	const char *snd = h.inner;
-	size_t slen = h.ilen;
+	const char *snd = h->inner;
+	size_t slen = h->ilen;
 	if (w->extra) { /* "linkpath\0target" */
 		size_t e = strlen(w->extra);
-		if (h.ilen + 1 + e + 1 > sizeof(b->fwd))
+		if (h->ilen + 1 + e + 1 > sizeof(b->fwd))
 			return -ENAMETOOLONG;
-		memcpy(b->fwd, h.inner, h.ilen + 1);
-		memcpy(b->fwd + h.ilen + 1, w->extra, e + 1);
+		memcpy(b->fwd, h->inner, h->ilen + 1);
+		memcpy(b->fwd + h->ilen + 1, w->extra, e + 1);
 		snd = b->fwd;
-		slen = h.ilen + 1 + e + 1;
+		slen = h->ilen + 1 + e + 1;
 	}
 	if (label == VFS_REALPATH)
 		m->label = VFS_STAT; /* it exists: then its path is the walk's */
-	r = ro ? open_read_only(b, &h, info, m, fl)
-	       : vfs_forward_walk(&h.mt, info, m, fl, snd, slen, b->scratch, sizeof(b->scratch));
+	r = ro ? open_read_only(b, h, info, m, fl)
+	       : vfs_forward_walk(&h->mt, info, m, fl, snd, slen, b->scratch, sizeof(b->scratch));
 	if (r == FS_HANDBACK)
-		return m->w[1] == 0 ? handback(b, 0, &w->p[0], &h, m, b->scratch, &w->links) : -EIO;
+		return m->w[1] == 0 ? handback(b, 0, &w->p[0], h, m, b->scratch, &w->links) : -EIO;
 	if (r < 0)
 		return r;
-	return w->internal ? 0 : finish(b, m, info, &h, label);
-#undef h
+	return w->internal ? 0 : finish(b, m, info, h, label);
 }
 
 /* One step of rename or link: both paths must end in one mount, which
