@@ -15,5 +15,18 @@
 #define O_NONBLOCK 04000
 #define O_CLOEXEC  02000000
 #endif
+/* Path lookup (VFS_OPEN's w0, the *at calls; docs/vfs.md "Links"). */
+#ifndef O_DIRECTORY
+#define O_DIRECTORY 0200000	/* must be a directory */
+#define O_NOFOLLOW  0400000	/* a final symlink is ELOOP */
+#endif
+#ifndef AT_FDCWD
+#define AT_FDCWD            -100	/* the working directory */
+#define AT_SYMLINK_NOFOLLOW 0x100
+#define AT_REMOVEDIR        0x200
+#define AT_EACCESS          0x200	/* faccessat's: shares AT_REMOVEDIR's bit */
+#define AT_SYMLINK_FOLLOW   0x400
+#define AT_EMPTY_PATH       0x1000
+#endif
 
 #endif

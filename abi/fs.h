@@ -21,6 +21,21 @@
 #define VFS_MOUNT   10	/* send buffer "source\0target\0fstype\0data\0", w0 MS_* flags; root only */
 #define VFS_UMOUNT  11	/* the target; w0 flags (must be 0); root only */
 #define VFS_MOUNTS  12	/* the mount table as /proc/mounts text into the receive buffer: reply w0 = its length */
+#define VFS_READLINK 13	/* the link's text (cut to the receive buffer, no NUL): reply w0 = bytes */
+#define VFS_SYMLINK 14	/* send buffer "linkpath\0target" */
+#define VFS_LINK    15	/* send buffer "from\0to", w0 AT_SYMLINK_FOLLOW: follow from's last link */
+#define VFS_REALPATH 16	/* the path with every link followed, physical: into the receive
+			   buffer, NUL-terminated; reply w0 = its length */
+#define VFS_UTIMES  17	/* w0 atime, w1 mtime: ns since the epoch, or VFS_UTIME_NOW / _OMIT */
+#define VFS_STATFS  18	/* struct statfs into the receive buffer */
+/* w2 of a path request from a client: AT_SYMLINK_NOFOLLOW (0x100: the
+ * last component is not followed; stat: lstat, chown: lchown, utimes,
+ * access) and AT_EACCESS (0x200, access: the effective ids). Opening
+ * takes O_NOFOLLOW in w0. */
+#define VFS_AT_NOFOLLOW 0x100
+#define VFS_AT_EACCESS  0x200
+#define VFS_UTIME_NOW   (~0ull)
+#define VFS_UTIME_OMIT  (~0ull - 1)
 
 /* Mount flags (Linux's values). */
 #define MS_RDONLY    1
@@ -39,11 +54,33 @@
  * client: from then on the client's descriptor talks to the file system
  * directly, with its own identity. */
 #define FS_NAME_PREFIX "fs."
-#define FS_MOUNT   0x201	/* send buffer "source\0data\0", w0 MS_* flags: reply w0 = instance */
+#define FS_MOUNT   0x201	/* send buffer "source\0data\0target\0", w0 MS_* flags: reply w0 =
+				   instance, w1 FS_MNT_* */
 #define FS_UMOUNT  0x202	/* w2 instance: -EBUSY while it has open files */
-#define FS_W_WHO   2	/* w2: instance | pid << 32 */
+#define FS_W_WHO   2	/* w2: instance | FS_WALK_* | pid << 32 */
 #define FS_W_CRED  3	/* w3: euid | egid << 32 */
 #define FS_W_RCRED 4	/* w4: uid | gid << 32 (for access) */
+
+#define FS_W_INST  0xffffull	/* the instance's bits of w2 */
+/* How the file system walks the path (bits of w2). */
+#define FS_WALK_NOFOLLOW    (1ull << 16)	/* the last component is not followed */
+#define FS_WALK_DOTDOT_ROOT (1ull << 17)	/* ".." at the mount's root hands back */
+#define FS_WALK_DOTDOT_ALL  (1ull << 18)	/* every ".." hands back (mounts lie below) */
+#define FS_WALK_PARENT      (1ull << 19)	/* VFS_STAT: walk only to the parent, write nothing */
+#define FS_WALK_EACCESS     (1ull << 20)	/* VFS_ACCESS with the effective ids */
+/* The reply label of a walk that needs the VFS (docs/vfs.md, "Links"):
+ * w0 FS_HB_LINK (follow the symlink at the component; its text in the
+ * receive buffer, w4 bytes) or FS_HB_DOTDOT (the component is ".."), w1
+ * which path (0, or 1: rename's and link's second), w2 the component's
+ * offset in that path, w3 its length. */
+#define FS_HANDBACK 1
+#define FS_HB_LINK   1
+#define FS_HB_DOTDOT 2
+/* FS_MOUNT's reply w1: the server walks paths itself and hands back
+ * links and "..": the VFS sends paths as written. Others get paths with
+ * "." and ".." resolved. */
+#define FS_MNT_WALKS 1
+/* FS_MOUNT's reply w2: the file system's magic number (statfs f_type). */
 
 /* On a file channel. */
 #define FILE_READ    0x101	/* w0 offset, w1 1 = at w0 (pread), w2 the buffer's address mod 4096
@@ -64,5 +101,10 @@
  * kernel keeps for a channel whose server published them (ipc_fstate). */
 #define FILE_W3_FLAGS 0x100000000ull
 #define FILE_FSYNC   0x10c	/* data to stable storage (block devices); memory file systems: 0 */
+#define FILE_GETPATH 0x10d	/* a directory's absolute path (for the *at calls) into the receive
+				   buffer, NUL-terminated: reply w0 = its length; -ENOTDIR for others */
+#define FILE_UTIMES  0x10e	/* w0 atime, w1 mtime as VFS_UTIMES */
+#define FILE_STATFS  0x10f	/* struct statfs (Linux's) of the file's file system into the
+				   receive buffer */
 
 #endif

@@ -572,6 +572,14 @@ KTEST(posix_procinfo)
 	user_cg_done(c);
 }
 
+/* Symbolic and hard links, the walk through them (ELOOP, "..", other
+ * mounts) and the *at calls. */
+KTEST(posix_links_at)
+{
+	const char *const argv[] = { "posix/links", NULL };
+	run_with_servers(argv, "posix_links");
+}
+
 /* Mounts, procfs and devfs through the file-system servers. */
 KTEST(posix_mounts_procfs_devfs)
 {

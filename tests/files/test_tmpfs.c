@@ -1785,6 +1785,206 @@ static void test_data_store(void)
 	ok(live == 0 && live_blocks == 0, "a store that cannot make one more: -ENOSPC, no entry; destroy frees all");
 }
 
+/* ---- symbolic links, hard links, hand-backs ---- */
+
+/* The hand-back of the last call: kind, which path, the component. */
+static bool hb_is(int kind, uint32_t which, const char *path, const char *comp, const char *target)
+{
+	const struct tmpfs_handback *hb = tmpfs_handback(fs);
+	size_t cl = strlen(comp);
+
+	if (hb->kind != kind || hb->which != which || hb->len != cl ||
+	    strncmp(path + hb->off, comp, cl) != 0)
+		return false;
+	if (!target)
+		return hb->target == NULL;
+	return hb->tlen == strlen(target) && memcmp(hb->target, target, hb->tlen) == 0;
+}
+
+static struct tmpfs_inode *LN(const char *path)
+{
+	struct tmpfs_inode *ino = NULL;
+
+	return tmpfs_lookup_nofollow(fs, path, &root, &ino) ? NULL : ino;
+}
+
+static void test_symlinks(void)
+{
+	struct tmpfs_inode *ino;
+	struct tmpfs_stat st;
+	char buf[64];
+	static char big[TMPFS_PATH_MAX + 1];
+
+	fs_new(0755);
+	CHECK(mkd("/d", 0755, &root), 0);
+	CHECK(mkf("/d/f", 0644, &root), 1);
+	CHECK(tmpfs_symlink(fs, "f", "/d/l", &root, tick()), 0);
+	ino = LN("/d/l");
+	ok(ino != NULL, "lookup_nofollow finds the link itself");
+	st = STI(ino);
+	ok((st.mode & S_IFMT) == TMPFS_S_IFLNK && (st.mode & 07777) == 0777 && st.size == 1 && st.nlink == 1 &&
+	   st.blocks == 0, "S_IFLNK 0777, size 1, nlink 1, no blocks (short)");
+	CHECK(tmpfs_readlink(ino, buf, sizeof(buf)), 1);
+	ok(buf[0] == 'f', "readlink: the text");
+	CHECK(tmpfs_readlink(L("/d/f"), buf, sizeof(buf)), -EINVAL);
+	CHECK(tmpfs_readlink(L("/d"), buf, sizeof(buf)), -EINVAL);
+	/* following: the core hands back */
+	CHECK(lk("/d/l", &root), TMPFS_HANDBACK);
+	ok(hb_is(TMPFS_HB_LINK, 0, "/d/l", "l", "f"), "a final link hands back: component 'l', text 'f'");
+	CHECK(lk("/d/l/x/y", &root), TMPFS_HANDBACK);
+	ok(hb_is(TMPFS_HB_LINK, 0, "/d/l/x/y", "l", "f"), "a link in the middle hands back at it");
+	CHECK(tmpfs_lookup_nofollow(fs, "/d/l/", &root, &ino), TMPFS_HANDBACK);
+	ok(hb_is(TMPFS_HB_LINK, 0, "/d/l/", "l", "f"), "a trailing slash follows even without follow");
+	/* creating */
+	CHECK(tmpfs_symlink(fs, "x", "/d/f", &root, tick()), -EEXIST);
+	CHECK(tmpfs_symlink(fs, "x", "/d/l", &root, tick()), -EEXIST);
+	CHECK(tmpfs_symlink(fs, "x", "/nope/l", &root, tick()), -ENOENT);
+	CHECK(tmpfs_symlink(fs, "", "/d/e", &root, tick()), -ENOENT);
+	CHECK(tmpfs_symlink(fs, "x", "/d/..", &root, tick()), -EEXIST);
+	CHECK(tmpfs_symlink(fs, "x", "/d/new/", &root, tick()), -ENOENT);
+	memset(big, 'a', TMPFS_PATH_MAX);
+	CHECK(tmpfs_symlink(fs, big, "/d/big", &root, tick()), -ENAMETOOLONG);
+	big[200] = '\0';
+	CHECK(tmpfs_symlink(fs, big, "/d/long", &root, tick()), 0);
+	st = STI(LN("/d/long"));
+	ok(st.size == 200 && st.blocks == 8, "a 200-byte target: size 200, a page of blocks (Linux shmem)");
+	CHECK(mkd("/ro", 0555, &root), 0);
+	CHECK(tmpfs_symlink(fs, "x", "/ro/l", &alice, tick()), -EACCES);
+	/* open(O_CREAT) and a final link */
+	CHECK(tmpfs_create_node(fs, "/d/l", S_IFREG | 0644, 0, &root, tick(), TMPFS_EXCL, NULL), -EEXIST);
+	CHECK(tmpfs_create_node(fs, "/d/l", S_IFREG | 0644, 0, &root, tick(), TMPFS_NOFOLLOW, NULL), -ELOOP);
+	CHECK(tmpfs_create_node(fs, "/d/l", S_IFREG | 0644, 0, &root, tick(), 0, NULL), TMPFS_HANDBACK);
+	ok(hb_is(TMPFS_HB_LINK, 0, "/d/l", "l", "f"), "O_CREAT without O_EXCL follows the link");
+	/* removing and renaming work on the link */
+	CHECK(tmpfs_rmdir(fs, "/d/l", &root, tick()), -ENOTDIR);
+	CHECK(tmpfs_mkdir(fs, "/d/l", 0755, &root, tick()), -EEXIST);
+	CHECK(rn("/d/l", "/d/l2"), 0);
+	ok(LN("/d/l2") == ino && LN("/d/l") == NULL, "rename moves the link");
+	CHECK(tmpfs_unlink(fs, "/d/l2", &root, tick()), 0);
+	ok(L("/d/f") != NULL, "unlink of the link keeps the target");
+	CHECK(tmpfs_unlink(fs, "/d/long", &root, tick()), 0);
+	fs_end("symlinks");
+}
+
+static void test_dotdot_handback(void)
+{
+	struct tmpfs_inode *ino;
+
+	fs_new(0755);
+	CHECK(mkd("/a", 0755, &root), 0);
+	CHECK(mkd("/a/b", 0755, &root), 0);
+	ok(L("/a/b/..") == L("/a"), "by default .. is walked here");
+	tmpfs_set_walk(fs, TMPFS_WALK_DOTDOT_ROOT);
+	ok(L("/a/b/..") == L("/a"), "DOTDOT_ROOT: below the root still here");
+	CHECK(lk("/..", &root), TMPFS_HANDBACK);
+	ok(hb_is(TMPFS_HB_DOTDOT, 0, "/..", "..", NULL), "DOTDOT_ROOT: /.. hands back");
+	CHECK(lk("/a/../../x", &root), TMPFS_HANDBACK);
+	ok(hb_is(TMPFS_HB_DOTDOT, 0, "/a/../../x", "..", NULL) && tmpfs_handback(fs)->off == 6,
+	   "... the second .. of /a/../../x (offset 6)");
+	tmpfs_set_walk(fs, TMPFS_WALK_DOTDOT_ALL);
+	CHECK(lk("/a/b/..", &root), TMPFS_HANDBACK);
+	ok(tmpfs_handback(fs)->off == 5, "DOTDOT_ALL: every .. hands back (offset 5)");
+	CHECK(lk("/a/f/..", &root), -ENOENT);
+	CHECK(mkf("/a/f", 0644, &root), 1);
+	CHECK(lk("/a/f/../b", &root), -ENOTDIR);
+	CHECK(mkd("/a/nox", 0700, &root), 0);
+	CHECK(lk("/a/nox/..", &alice), -EACCES);
+	CHECK(tmpfs_rmdir(fs, "/a/b/..", &root, tick()), -ENOTEMPTY);
+	CHECK(tmpfs_mkdir(fs, "/a/..", 0755, &root, tick()), -EEXIST);
+	CHECK(tmpfs_unlink(fs, "/a/..", &root, tick()), -EISDIR);
+	CHECK(tmpfs_rename(fs, "/a/f", "/a/b/../g", &root, tick()), TMPFS_HANDBACK);
+	ok(hb_is(TMPFS_HB_DOTDOT, 1, "/a/b/../g", "..", NULL), "rename: a hand-back about the second path says so");
+	ino = NULL;
+	CHECK(tmpfs_lookup_nofollow(fs, "/a/b", &root, &ino), 0);
+	tmpfs_set_walk(fs, 0);
+	fs_end("dotdot hand-back");
+}
+
+static void test_hard_links(void)
+{
+	struct tmpfs_inode *f;
+	char buf[8];
+
+	fs_new(0755);
+	CHECK(mkd("/d", 0777, &root), 0);
+	CHECK(mkf("/d/f", 0644, &root), 1);
+	f = L("/d/f");
+	CHECK(tmpfs_write(f, 0, "data", 4, tick()), 4);
+	CHECK(tmpfs_link(fs, "/d/f", "/d/g", false, &root, tick()), 0);
+	ok(L("/d/g") == f && STI(f).nlink == 2, "link: one inode, nlink 2");
+	CHECK(tmpfs_link(fs, "/d/f", "/h", false, &root, tick()), 0);
+	CHECK(STI(f).nlink, 3);
+	CHECK(tmpfs_link(fs, "/d/f", "/h", false, &root, tick()), -EEXIST);
+	CHECK(tmpfs_link(fs, "/d", "/d2", false, &root, tick()), -EPERM);
+	CHECK(tmpfs_link(fs, "/none", "/x", false, &root, tick()), -ENOENT);
+	CHECK(tmpfs_link(fs, "/d/f", "/none/x", false, &root, tick()), -ENOENT);
+	CHECK(tmpfs_link(fs, "/d/f", "/d/new/", false, &root, tick()), -ENOENT);
+	CHECK(tmpfs_unlink(fs, "/d/f", &root, tick()), 0);
+	CHECK(tmpfs_read(L("/d/g"), 0, buf, 4, tick()), 4);
+	ok(!memcmp(buf, "data", 4) && STI(f).nlink == 2, "unlink of one name keeps the data, nlink 2");
+	CHECK(tmpfs_unlink(fs, "/h", &root, tick()), 0);
+	CHECK(tmpfs_rename(fs, "/d/g", "/d/g", &root, tick()), 0);
+	/* links to symlinks, and following */
+	CHECK(tmpfs_symlink(fs, "g", "/d/s", &root, tick()), 0);
+	CHECK(tmpfs_link(fs, "/d/s", "/d/s2", false, &root, tick()), 0);
+	ok(LN("/d/s2") == LN("/d/s") && STI(LN("/d/s")).nlink == 2, "link of a symlink links the symlink");
+	CHECK(tmpfs_link(fs, "/d/s", "/d/s3", true, &root, tick()), TMPFS_HANDBACK);
+	ok(hb_is(TMPFS_HB_LINK, 0, "/d/s", "s", "g"), "AT_SYMLINK_FOLLOW: the first path hands back");
+	CHECK(tmpfs_link(fs, "/d/g", "/d/s/x", false, &root, tick()), TMPFS_HANDBACK);
+	ok(hb_is(TMPFS_HB_LINK, 1, "/d/s/x", "s", "g"), "a link in the second path: which = 1");
+	/* protected_hardlinks */
+	CHECK(mkf("/d/secret", 0600, &root), 1);
+	CHECK(tmpfs_link(fs, "/d/secret", "/d/mine", false, &alice, tick()), -EPERM);
+	CHECK(mkf("/d/open", 0666, &root), 1);
+	CHECK(tmpfs_link(fs, "/d/open", "/d/mine", false, &alice, tick()), 0);
+	CHECK(tmpfs_chmod(L("/d/open"), 04666, &root, tick()), 0);
+	CHECK(tmpfs_link(fs, "/d/open", "/d/mine2", false, &alice, tick()), -EPERM);
+	CHECK(mkd("/ro", 0555, &root), 0);
+	CHECK(tmpfs_link(fs, "/d/g", "/ro/x", false, &alice, tick()), -EACCES);
+	/* directories: 2 + subdirectories */
+	CHECK(mkd("/d/s1", 0755, &root), 0);
+	CHECK(mkd("/d/s4", 0755, &root), 0);
+	CHECK(STI(L("/d")).nlink, 4);
+	fs_end("hard links");
+}
+
+static void test_utimes_dirpath(void)
+{
+	char buf[64];
+	struct tmpfs_inode *f;
+
+	fs_new(0755);
+	CHECK(mkd("/a", 0777, &root), 0);
+	CHECK(mkd("/a/bb", 0755, &root), 0);
+	CHECK(mkf("/a/f", 0644, &root), 1);
+	f = L("/a/f");
+	CHECK(tmpfs_utimes(f, 5, 6, &root, 100), 0);
+	ok(STI(f).atime == 5 && STI(f).mtime == 6 && STI(f).ctime == 100, "explicit times; ctime now");
+	CHECK(tmpfs_utimes(f, TMPFS_UTIME_OMIT, TMPFS_UTIME_NOW, &root, 200), 0);
+	ok(STI(f).atime == 5 && STI(f).mtime == 200, "OMIT keeps, NOW sets now");
+	CHECK(tmpfs_utimes(f, TMPFS_UTIME_OMIT, TMPFS_UTIME_OMIT, &alice, 300), 0);
+	ok(STI(f).ctime == 200, "both omitted: nothing changes, no check");
+	CHECK(tmpfs_utimes(f, 1, 1, &alice, 300), -EPERM);
+	CHECK(tmpfs_utimes(f, TMPFS_UTIME_NOW, TMPFS_UTIME_NOW, &alice, 300), -EACCES);
+	CHECK(tmpfs_chmod(f, 0666, &root, tick()), 0);
+	CHECK(tmpfs_utimes(f, TMPFS_UTIME_NOW, TMPFS_UTIME_NOW, &alice, 300), 0);
+	CHECK(tmpfs_dir_path(L("/a/bb"), buf, sizeof(buf)), 5);
+	ok(!strcmp(buf, "/a/bb"), "dir_path /a/bb");
+	CHECK(tmpfs_dir_path(L("/"), buf, sizeof(buf)), 1);
+	ok(!strcmp(buf, "/"), "dir_path /");
+	CHECK(tmpfs_dir_path(f, buf, sizeof(buf)), -ENOTDIR);
+	CHECK(tmpfs_dir_path(L("/a/bb"), buf, 4), -ENAMETOOLONG);
+	CHECK(rn("/a/bb", "/cc"), 0);
+	CHECK(tmpfs_dir_path(L("/cc"), buf, sizeof(buf)), 3);
+	ok(!strcmp(buf, "/cc"), "dir_path follows a rename");
+	struct tmpfs_inode *cc = L("/cc");
+	tmpfs_open_ref(cc);
+	CHECK(tmpfs_rmdir(fs, "/cc", &root, tick()), 0);
+	CHECK(tmpfs_dir_path(cc, buf, sizeof(buf)), -ENOENT);
+	tmpfs_close_ref(cc);
+	fs_end("utimes and dir_path");
+}
+
 int main(void)
 {
 	test_root();
@@ -1805,6 +2005,10 @@ int main(void)
 	test_readdir_mutation();
 	test_big_dir();
 	test_timestamps();
+	test_symlinks();
+	test_dotdot_handback();
+	test_hard_links();
+	test_utimes_dirpath();
 	test_stress();
 	test_data_store();
 	return tap_done();

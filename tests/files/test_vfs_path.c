@@ -13,8 +13,68 @@ static void norm(const char *in, const char *want)
 	ok(strcmp(out, want) == 0, "normalize '%s' -> '%s' (got '%s')", in, want, out);
 }
 
+static void prefix(const char *in, const char *want, bool dotdot)
+{
+	bool dd;
+	vfs_lexical_prefix(in, out, &dd);
+	ok(strcmp(out, want) == 0 && dd == dotdot, "lexical prefix of '%s' -> '%s'%s (got '%s')", in, want,
+	   dotdot ? ", stopped at .." : "", out);
+}
+
+static void join(const char *base, const char *rest, const char *want)
+{
+	long n = vfs_join(base, rest, out);
+	ok(n == (long)strlen(want) && strcmp(out, want) == 0, "join '%s' + '%s' -> '%s' (got '%s')", base, rest,
+	   want, out);
+}
+
+static void inner(const char *in, const char *want, long rest)
+{
+	size_t r = 0;
+	long n = vfs_inner_normalize(in, out, &r);
+	if (rest >= 0)
+		ok(n == -1 && (long)r == rest, "inner '%s' climbs out; the rest at %ld (got %ld, %zu)", in, rest, n, r);
+	else
+		ok(n >= 0 && strcmp(out, want) == 0, "inner '%s' -> '%s' (got '%s')", in, want, out);
+}
+
+static void walk_arithmetic(void)
+{
+	/* the mount is chosen by what comes before the first ".." */
+	prefix("/", "/", false);
+	prefix("/proc/self/status", "/proc/self/status", false);
+	prefix("//proc/./self//", "/proc/self", false);
+	prefix("/tmp/l/../proc/x", "/tmp/l", true);
+	prefix("/..", "/", true);
+	ok(vfs_prefix_end("/proc/self", 5) == 5, "prefix end of /proc in /proc/self: 5");
+	ok(vfs_prefix_end("//./proc/", 5) == 8, "prefix end of /proc in //./proc/: 8");
+	ok(vfs_prefix_end("/a/b", 1) == 0, "the root's inner path is the whole path");
+	/* a physical base: leading "." and ".." of the rest resolve against it */
+	join("/tmp/deep/x", "/../marker", "/tmp/deep/marker");
+	join("/tmp", "/../../../proc/self", "/proc/self");
+	join("/", "/proc/self/..", "/proc/self/..");
+	join("/a/b", "/./c/../d", "/a/b/c/../d");
+	join("/a/b", "..", "/a");
+	join("/a", "/../", "/");
+	join("/", "", "/");
+	join("/a", "/x/", "/a/x/");
+	/* file systems that do not walk: resolved here, or handed up */
+	inner("/self/../1/stat", "/1/stat", -1);
+	inner("/a/./b/", "/a/b/", -1);
+	inner("/", "/", -1);
+	inner("/..", NULL, 3);
+	inner("/a/../../tmp/x", NULL, 8);
+	strcpy(out, "/a/b");
+	ok(vfs_parent(out, 4) == 2 && !strcmp(out, "/a"), "parent of /a/b is /a");
+	strcpy(out, "/a");
+	ok(vfs_parent(out, 2) == 1 && !strcmp(out, "/"), "parent of /a is /");
+	strcpy(out, "/");
+	ok(vfs_parent(out, 1) == 1 && !strcmp(out, "/"), "parent of / is /");
+}
+
 int main(void)
 {
+	walk_arithmetic();
 	norm("/", "/");
 	norm("//", "/");
 	norm("/a/b", "/a/b");

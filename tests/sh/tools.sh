@@ -1,6 +1,7 @@
 #!/bin/sh
 # The /bin tools, run through the shell: files and directories (mkdir, cp,
-# mv, rm, rmdir, ls, cat, chmod, chown), how they read options and
+# mv, rm, rmdir, ls, cat, chmod, chown; links: ln, readlink, realpath, stat,
+# touch, du), how they read options and
 # operands, text (wc, head, tail, grep), users and processes (id, runas,
 # kill, ps, env), the system (uname, free, mount). Expected outputs are
 # what GNU coreutils print. Prints TAP; exits with the number of failures.
@@ -124,6 +125,74 @@ same "$(mv -v "$d/o/to/f" "$d/o/t/" "$d/o/m1")" "renamed '$d/o/to/f' -> '$d/o/m1
 renamed '$d/o/t/' -> '$d/o/m1/t'" "mv into a directory (a source's trailing / ignored)"
 same "$(rm -r "$d/o/." 2>&1; echo "s=$?")" "rm: refusing to remove '.' or '..' directory: skipping '$d/o/.'
 s=1" "rm refuses ."
+
+# -- links and file status: ln, readlink, realpath, stat, touch, du, ls -l ----------
+mkdir "$d/l" "$d/l/sub"
+echo hello > "$d/l/f"
+ln -s f "$d/l/s" && same "$(readlink "$d/l/s")" "f" "ln -s: readlink shows the text" || not_ok "ln -s"
+ln "$d/l/f" "$d/l/h" && same "$(cat "$d/l/h")" "hello" "ln: a hard link reads the same" || not_ok "ln"
+same "$(ln -s g "$d/l/s" 2>&1; echo "s=$?")" "ln: failed to create symbolic link '$d/l/s': File exists
+s=1" "ln -s over an existing name: GNU's message, status 1"
+same "$(ln "$d/l/nothing" "$d/l/x" 2>&1; echo "s=$?")" "ln: failed to access '$d/l/nothing': No such file or directory
+s=1" "ln of a missing file"
+ln -sf g "$d/l/s" && same "$(readlink "$d/l/s")" "g" "ln -sf replaces the link"
+ln -s ../f "$d/l/sub" && same "$(readlink "$d/l/sub/f")" "../f" "ln -s into a directory: under the target's name"
+(cd "$d/l/sub" && ln -s ../h) && same "$(readlink "$d/l/sub/h")" "../h" "ln -s TARGET alone: in the working directory"
+status 1 "readlink of a file: status 1" readlink "$d/l/f"
+same "$(readlink "$d/l/f"; echo "s=$?")" "s=1" "... quietly"
+ln -s sub "$d/l/dl"
+same "$(readlink -f "$d/l/dl/../f")" "$d/l/f" "readlink -f: .. after a link is the target's parent"
+same "$(readlink -f "$d/l/dl/new")" "$d/l/sub/new" "readlink -f: the last component may be missing"
+same "$(realpath "$d/l/dl/f")" "$d/l/f" "realpath follows every link"
+same "$(realpath "$d/l/dl/none/x" 2>&1; echo "s=$?")" "realpath: $d/l/dl/none/x: No such file or directory
+s=1" "realpath of a missing directory: status 1"
+same "$(realpath -e "$d/l/dl/new" 2>&1; echo "s=$?")" "realpath: $d/l/dl/new: No such file or directory
+s=1" "realpath -e: the last must exist too"
+case "$(ls -l "$d/l/dl")" in
+*" $d/l/dl -> sub") ok "ls -l shows 'name -> target'" ;;
+*) not_ok "ls -l shows 'name -> target'"; ls -l "$d/l/dl" ;;
+esac
+ln -s /bin/echo "$d/l/e" && same "$("$d/l/e" through a link)" "through a link" "a program run through a link"
+stat "$d/l/s" > "$d/l.stat"
+same "$(head -1 "$d/l.stat")" "  File: $d/l/s -> g" "stat: File: name -> target"
+grep -q "^  Size: 1 .*symbolic link$" "$d/l.stat" && ok "stat: size and type of a link" || not_ok "stat: size and type of a link"
+grep -q "^Access: (0777/lrwxrwxrwx)  Uid: (    0/    root)   Gid: (    0/    root)$" "$d/l.stat" &&
+	ok "stat: GNU's Access line" || not_ok "stat: GNU's Access line"
+stat "$d/l/f" > "$d/l.stat"
+grep -q "Links: 2$" "$d/l.stat" && grep -q "regular file$" "$d/l.stat" && grep -q "^ Birth: -$" "$d/l.stat" &&
+	ok "stat: a file with two names has Links: 2" || not_ok "stat: a file with two names has Links: 2"
+same "$(stat -L "$d/l/dl" | head -1)" "  File: $d/l/dl" "stat -L follows"
+same "$(stat "$d/l/none" 2>&1; echo "s=$?")" "stat: cannot statx '$d/l/none': No such file or directory
+s=1" "stat of nothing"
+touch "$d/l/t" && same "$(wc -c < "$d/l/t")" "0" "touch creates an empty file"
+touch -c "$d/l/t2" && [ ! -e "$d/l/t2" ] && ok "touch -c creates nothing" || not_ok "touch -c creates nothing"
+touch "$d/l/f" && same "$(cat "$d/l/f")" "hello" "touch of a file keeps its content"
+same "$(touch "$d/l/none/x" 2>&1; echo "s=$?")" "touch: cannot touch '$d/l/none/x': No such file or directory
+s=1" "touch in a missing directory"
+mkdir "$d/du" "$d/du/a"
+head -c 5000 /dev/zero > "$d/du/a/five"
+ln "$d/du/a/five" "$d/du/again"
+ln -s a "$d/du/link"
+same "$(du -s "$d/du")" "8	$d/du" "du -s: 1K blocks, a file with two names once, links not followed"
+same "$(du "$d/du")" "8	$d/du/a
+8	$d/du" "du: every directory, deepest first"
+same "$(du -sh "$d/du/a/five")" "8.0K	$d/du/a/five" "du -sh of a file"
+df > "$d/df.out"
+same "$(head -1 "$d/df.out")" "Filesystem     1K-blocks  Used Available Use% Mounted on" "df: GNU's header"
+grep -qE "^rootfs +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+% /$" "$d/df.out" && ok "df: the root file system's line" ||
+	not_ok "df: the root file system's line"
+grep -q " /proc$" "$d/df.out" && not_ok "df leaves out /proc (no size)" || ok "df leaves out /proc (no size)"
+grep -qE "^proc +0 +0 +0 +- /proc$" "$d/df.out.a" 2>/dev/null || df -a > "$d/df.out.a"
+grep -qE "^proc +0 +0 +0 +- /proc$" "$d/df.out.a" && ok "df -a shows /proc with -" || not_ok "df -a shows /proc with -"
+same "$(df "$d/l/dl" | tail -1 | grep -c "^rootfs .* /$")" "1" "df FILE: the mount that holds it"
+case "$(df -h / | tail -1)" in
+rootfs*[0-9][KMG]" "*"% /") ok "df -h: human sizes" ;;
+*) not_ok "df -h: human sizes"; df -h / ;;
+esac
+case "$(df -T /proc/self | tail -1)" in
+"proc "*" proc "*" /proc") ok "df -T: the type column" ;;
+*) not_ok "df -T: the type column"; df -T /proc/self ;;
+esac
 
 # -- text -----------------------------------------------------------------------------
 for l in one two three four five; do echo "$l"; done > "$d/t"

@@ -4,16 +4,16 @@
      -A  like -a but without . and ..
      -d  list directories themselves, not their contents
      -l  long format: mode string, link count, owner and group ids (always
-         numeric), size, modification time, name; "total N" (1 KiB blocks)
-         heads each directory listing
+         numeric), size, modification time, name (a symbolic link's as
+         "name -> target"); "total N" (1 KiB blocks) heads each directory
+         listing
      -n  same as -l (ids are always numeric)
      -1  one name per line (always the case)
    Options and operands may be mixed; "--" ends the options. File operands
    are listed first, then each directory operand (with a "NAME:" header
    when there is more than one operand). Exit status: 0 if all went well,
    1 if a directory's entry could not be examined, 2 if an operand could not
-   be accessed (as GNU ls). Link targets are not shown (Arbor has no
-   symbolic links, and no readlink()). */
+   be accessed (as GNU ls). */
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -154,7 +154,14 @@ static void print_entries(struct entry *e, size_t n, int total, struct entry *w,
 			printf("%*llu, %*llu", ws - 2 - wmin, DEV_MAJOR(st->st_rdev), wmin, DEV_MINOR(st->st_rdev));
 		else
 			printf("%*llu", ws, (unsigned long long)st->st_size);
-		printf(" %s %s\n", date, e[i].name);
+		printf(" %s %s", date, e[i].name);
+		if (S_ISLNK(st->st_mode)) { /* "name -> target", as GNU ls -l */
+			char target[4096];
+			ssize_t n = readlink(e[i].path, target, sizeof(target) - 1);
+			if (n >= 0)
+				printf(" -> %.*s", (int)n, target);
+		}
+		printf("\n");
 	}
 }
 

@@ -7,6 +7,7 @@
  * alone would not do: warnings are silent in system headers). A name
  * added to an ABI header that the C library also defines belongs in
  * ABI_SHARED. */
+#define _GNU_SOURCE 1 /* newlib's AT_EMPTY_PATH */
 #include "abi/errno.h"
 #include "abi/fcntl.h"
 #include "abi/fs.h"
@@ -38,7 +39,9 @@
 	X(ERANGE) X(EDEADLK) X(ENAMETOOLONG) X(ENOLCK) X(ENOSYS) X(ENOTEMPTY) \
 	X(ELOOP) X(ENOMSG) X(EOVERFLOW) X(EILSEQ) X(ENOTSOCK) X(EOPNOTSUPP) \
 	X(ETIMEDOUT) X(ECONNREFUSED) X(EHOSTDOWN) X(ECANCELED) X(EOWNERDEAD) X(WNOHANG) \
-	X(WUNTRACED) X(WCONTINUED) X(MS_RDONLY) X(MS_NOSUID) X(MS_NODEV) X(MS_NOEXEC)
+	X(WUNTRACED) X(WCONTINUED) X(MS_RDONLY) X(MS_NOSUID) X(MS_NODEV) X(MS_NOEXEC) \
+	X(O_DIRECTORY) X(O_NOFOLLOW) X(AT_FDCWD) X(AT_SYMLINK_NOFOLLOW) X(AT_REMOVEDIR) X(AT_EACCESS) \
+	X(AT_SYMLINK_FOLLOW) X(AT_EMPTY_PATH)
 
 #define ABI_KEEP(name) abi_##name = (long)(name),
 enum abi_value { ABI_SHARED(ABI_KEEP) };
@@ -175,6 +178,14 @@ enum abi_value { ABI_SHARED(ABI_KEEP) };
 #undef MS_NOSUID
 #undef MS_NODEV
 #undef MS_NOEXEC
+#undef O_DIRECTORY
+#undef O_NOFOLLOW
+#undef AT_FDCWD
+#undef AT_SYMLINK_NOFOLLOW
+#undef AT_REMOVEDIR
+#undef AT_EACCESS
+#undef AT_SYMLINK_FOLLOW
+#undef AT_EMPTY_PATH
 
 #include <errno.h>
 #include <fcntl.h>
@@ -188,3 +199,6 @@ enum abi_value { ABI_SHARED(ABI_KEEP) };
 #define ABI_SAME(name) _Static_assert((long)(name) == abi_##name, \
 	#name ": the C library and abi/ disagree");
 ABI_SHARED(ABI_SAME)
+/* The VFS's words for the *at flags are the flags themselves. */
+_Static_assert(VFS_AT_NOFOLLOW == AT_SYMLINK_NOFOLLOW && VFS_AT_EACCESS == AT_EACCESS,
+	       "abi/fs.h's VFS_AT_* are Linux's AT_* values");

@@ -292,13 +292,13 @@ long __vfs_abs_path(const char *path, char *out, size_t cap)
 }
 
 /* A request on the VFS endpoint about one path. */
-static long vfs_call(const char *abs, size_t n, uint64_t label, uint64_t w0, uint64_t w1, void *rcv,
-		     size_t rcv_len, uint64_t *out)
+static long vfs_call(const char *abs, size_t n, uint64_t label, uint64_t w0, uint64_t w1,
+		     uint64_t w2, void *rcv, size_t rcv_len, uint64_t *out)
 {
 	long v = __vfs_handle();
 	if (v < 0)
 		return -ENOSYS; /* no VFS server running */
-	struct ipc_msg m = { .label = label, .w = { w0, w1 } };
+	struct ipc_msg m = { .label = label, .w = { w0, w1, w2 } };
 	long r = sys_ipc_call((int)v, &m, abs, n, rcv, rcv_len);
 	if (r < 0)
 		return r;
@@ -310,21 +310,28 @@ static long vfs_call(const char *abs, size_t n, uint64_t label, uint64_t w0, uin
 /* A relative path is made absolute in a buffer of this call's own (so
  * threads never share one), kept out of the common absolute case's frame. */
 static __attribute__((noinline)) long vfs_call_relative(const char *path, uint64_t label, uint64_t w0,
-							 uint64_t w1, void *rcv, size_t rcv_len,
-							 uint64_t *out)
+							 uint64_t w1, uint64_t w2, void *rcv,
+							 size_t rcv_len, uint64_t *out)
 {
 	char abs[4096];
 	long n = __vfs_abs_path(path, abs, sizeof(abs));
-	return n < 0 ? n : vfs_call(abs, (size_t)n, label, w0, w1, rcv, rcv_len, out);
+	return n < 0 ? n : vfs_call(abs, (size_t)n, label, w0, w1, w2, rcv, rcv_len, out);
+}
+
+/* w2: VFS_AT_* flags (abi/fs.h). */
+long __vfs_path_call_at(uint64_t label, const char *path, uint64_t w0, uint64_t w1, uint64_t w2,
+			void *rcv, size_t rcv_len, uint64_t *out)
+{
+	if (!path || path[0] != '/')
+		return vfs_call_relative(path, label, w0, w1, w2, rcv, rcv_len, out);
+	size_t n = strlen(path); /* absolute: sent as it is */
+	return n >= 4096 ? -ENAMETOOLONG : vfs_call(path, n, label, w0, w1, w2, rcv, rcv_len, out);
 }
 
 long __vfs_path_call(uint64_t label, const char *path, uint64_t w0, uint64_t w1, void *rcv,
 		     size_t rcv_len, uint64_t *out)
 {
-	if (!path || path[0] != '/')
-		return vfs_call_relative(path, label, w0, w1, rcv, rcv_len, out);
-	size_t n = strlen(path); /* absolute: sent as it is */
-	return n >= 4096 ? -ENAMETOOLONG : vfs_call(path, n, label, w0, w1, rcv, rcv_len, out);
+	return __vfs_path_call_at(label, path, w0, w1, 0, rcv, rcv_len, out);
 }
 
 int open(const char *path, int flags, ...)

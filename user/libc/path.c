@@ -1,11 +1,14 @@
 /* Path operations, through the VFS server. */
 #include <dirent.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 #include "abi/fs.h"
 #include "arbor_sys.h"
@@ -13,6 +16,8 @@
 long __vfs_path_call(uint64_t label, const char *path, uint64_t w0, uint64_t w1, void *rcv,
 		     size_t rcv_len, uint64_t *out);
 long __vfs_handle(void);
+long __vfs_path_call_at(uint64_t label, const char *path, uint64_t w0, uint64_t w1, uint64_t w2,
+			void *rcv, size_t rcv_len, uint64_t *out);
 long __vfs_abs_path(const char *path, char *out, size_t cap);
 mode_t __umask_now(void);
 
@@ -23,7 +28,59 @@ int stat(const char *path, struct stat *st)
 
 int lstat(const char *path, struct stat *st)
 {
-	return (int)__sys_ret(__vfs_path_call(VFS_STAT, path, 1, 0, st, sizeof(*st), NULL));
+	return (int)__sys_ret(__vfs_path_call_at(VFS_STAT, path, 0, 0, VFS_AT_NOFOLLOW, st, sizeof(*st), NULL));
+}
+
+ssize_t readlink(const char *restrict path, char *restrict buf, size_t size)
+{
+	uint64_t n = 0;
+	if (size == 0)
+		return __sys_ret(-EINVAL);
+	long r = __vfs_path_call(VFS_READLINK, path, 0, 0, buf, size, &n);
+	return r < 0 ? __sys_ret(r) : (ssize_t)n;
+}
+
+/* Two paths (or a path and a link's text) for the VFS: "a\0b\0"; a
+ * relative path is made absolute, rel2 says whether b is a path. */
+long __vfs_two_call(uint64_t label, const char *a, const char *b, bool b_is_path, uint64_t w0)
+{
+	char buf[8192];
+	if (!a || !b)
+		return -EFAULT;
+	if (!*a || !*b)
+		return -ENOENT;
+	long n = __vfs_abs_path(a, buf, 4096);
+	if (n < 0)
+		return n;
+	size_t at = (size_t)n + 1;
+	if (b_is_path) {
+		n = __vfs_abs_path(b, buf + at, 4096);
+		if (n < 0)
+			return n;
+	} else {
+		n = (long)strlen(b);
+		if (n >= 4096)
+			return -ENAMETOOLONG;
+		memcpy(buf + at, b, (size_t)n + 1);
+	}
+	at += (size_t)n + 1;
+	long v = __vfs_handle();
+	if (v < 0)
+		return -ENOSYS;
+	struct ipc_msg m = { .label = label, .w = { w0 } };
+	long r = sys_ipc_call((int)v, &m, buf, at, NULL, 0);
+	return r < 0 ? r : (long)m.label;
+}
+
+int symlink(const char *target, const char *path)
+{
+	/* the VFS gets "linkpath\0target": the target is text, never resolved */
+	return (int)__sys_ret(__vfs_two_call(VFS_SYMLINK, path, target, false, 0));
+}
+
+int link(const char *from, const char *to)
+{
+	return (int)__sys_ret(__vfs_two_call(VFS_LINK, from, to, true, 0));
 }
 
 int mkdir(const char *path, mode_t mode)
@@ -54,7 +111,8 @@ int chown(const char *path, uid_t uid, gid_t gid)
 
 int lchown(const char *path, uid_t uid, gid_t gid)
 {
-	return chown(path, uid, gid); /* no symbolic links yet */
+	return (int)__sys_ret(__vfs_path_call_at(VFS_CHOWN, path, (uint32_t)uid, (uint32_t)gid,
+						 VFS_AT_NOFOLLOW, NULL, 0, NULL));
 }
 
 int access(const char *path, int mode)
@@ -102,28 +160,7 @@ int truncate(const char *path, off_t len)
 
 int rename(const char *from, const char *to)
 {
-	static char buf[8192];
-	char cwd[4096];
-	long c = sys_cwd(NULL, cwd, sizeof(cwd));
-	size_t a = strlen(from), b = strlen(to);
-	if (!*from || !*to)
-		return (int)__sys_ret(-ENOENT);
-	size_t pa = from[0] == '/' ? 0 : (size_t)c + 1, pb = to[0] == '/' ? 0 : (size_t)c + 1;
-	if (pa + a + pb + b + 2 > sizeof(buf))
-		return (int)__sys_ret(-ENAMETOOLONG);
-	char *p = buf;
-	if (pa) { memcpy(p, cwd, (size_t)c); p[c] = '/'; p += pa; }
-	memcpy(p, from, a + 1);
-	p += a + 1;
-	if (pb) { memcpy(p, cwd, (size_t)c); p[c] = '/'; p += pb; }
-	memcpy(p, to, b + 1);
-	p += b + 1;
-	long v = __vfs_handle();
-	if (v < 0)
-		return (int)__sys_ret(-ENOSYS);
-	struct ipc_msg m = { .label = VFS_RENAME };
-	long r = sys_ipc_call((int)v, &m, buf, (size_t)(p - buf), NULL, 0);
-	return (int)__sys_ret(r < 0 ? r : (long)m.label);
+	return (int)__sys_ret(__vfs_two_call(VFS_RENAME, from, to, true, 0));
 }
 
 int pipe(int fds[2])
@@ -131,20 +168,32 @@ int pipe(int fds[2])
 	return (int)__sys_ret(sys_pipe(fds));
 }
 
+/* The working directory is kept physical (every link resolved), as
+ * Linux's getcwd shows it: then a relative ".." is the physical parent. */
 int chdir(const char *path)
 {
 	char abs[4096];
 	struct stat st;
-	if (stat(path, &st) < 0)
+	if (!realpath(path, abs))
+		return -1;
+	if (stat(abs, &st) < 0)
 		return -1;
 	if (!S_ISDIR(st.st_mode))
 		return (int)__sys_ret(-ENOTDIR);
-	if (access(path, X_OK) < 0)
-		return -1;
-	/* Keep the absolute path, with "." and ".." resolved. */
-	if (!realpath(path, abs))
+	if (access(abs, X_OK) < 0)
 		return -1;
 	return (int)__sys_ret(sys_cwd(abs, NULL, 0) < 0 ? -ENAMETOOLONG : 0);
+}
+
+long __dir_path(int fd, char *buf, size_t cap); /* at.c */
+
+int fchdir(int fd)
+{
+	char abs[4096];
+	long n = __dir_path(fd, abs, sizeof(abs));
+	if (n < 0)
+		return (int)__sys_ret(n);
+	return chdir(abs);
 }
 
 char *getcwd(char *buf, size_t size)
@@ -165,60 +214,24 @@ char *getcwd(char *buf, size_t size)
 	return buf;
 }
 
-/* Lexical: there are no symbolic links. */
-char *realpath(const char *path, char *out)
+/* Every link followed, "." and ".." resolved: the VFS's walk says
+ * where it ended (VFS_REALPATH). */
+char *realpath(const char *restrict path, char *restrict out)
 {
-	char cwd[4096], tmp[4096];
-	size_t len = 0;
-	if (!path || !*path) {
-		errno = path ? ENOENT : EINVAL;
+	char tmp[PATH_MAX];
+	if (!path) {
+		errno = EINVAL;
 		return NULL;
 	}
-	if (path[0] != '/') {
-		long c = sys_cwd(NULL, cwd, sizeof(cwd));
-		if (c < 0 || (size_t)c + strlen(path) + 2 > sizeof(tmp)) {
-			errno = ENAMETOOLONG;
-			return NULL;
-		}
-		strcpy(tmp, cwd);
-		strcat(tmp, "/");
-		strcat(tmp, path);
-	} else if (strlen(path) < sizeof(tmp)) {
-		strcpy(tmp, path);
-	} else {
-		errno = ENAMETOOLONG;
+	long r = __vfs_path_call(VFS_REALPATH, path, 0, 0, tmp, sizeof(tmp), NULL);
+	if (r < 0) {
+		errno = (int)-r;
 		return NULL;
 	}
-	char *res = out ? out : malloc(PATH_MAX);
+	char *res = out ? out : malloc(strlen(tmp) + 1);
 	if (!res)
 		return NULL;
-	res[0] = '\0';
-	for (char *seg = strtok(tmp, "/"); seg; seg = strtok(NULL, "/")) {
-		if (strcmp(seg, ".") == 0)
-			continue;
-		if (strcmp(seg, "..") == 0) {
-			char *slash = strrchr(res, '/');
-			len = slash ? (size_t)(slash - res) : 0;
-			res[len] = '\0';
-			continue;
-		}
-		size_t n = strlen(seg);
-		if (len + n + 2 > PATH_MAX) {
-			errno = ENAMETOOLONG;
-			return NULL;
-		}
-		res[len++] = '/';
-		memcpy(res + len, seg, n + 1);
-		len += n;
-	}
-	if (len == 0)
-		strcpy(res, "/");
-	struct stat st;
-	if (stat(res, &st) < 0) {
-		if (!out)
-			free(res);
-		return NULL;
-	}
+	strcpy(res, tmp);
 	return res;
 }
 
@@ -347,4 +360,64 @@ int umount2(const char *target, int flags)
 int umount(const char *target)
 {
 	return umount2(target, 0);
+}
+
+int statfs(const char *path, struct statfs *st)
+{
+	return (int)__sys_ret(__vfs_path_call(VFS_STATFS, path, 0, 0, st, sizeof(*st), NULL));
+}
+
+/* Pipes, cgroup files and inotify instances are the kernel's: Linux's
+ * pipefs, cgroup2 and anon_inodefs numbers, no counts. */
+int fstatfs(int fd, struct statfs *st)
+{
+	long type = sys_handle_type(fd);
+	if (type < 0)
+		return (int)__sys_ret(type);
+	if (type == HANDLE_PIPE || type == HANDLE_CGFS_FILE || type == HANDLE_INOTIFY) {
+		memset(st, 0, sizeof(*st));
+		st->f_type = type == HANDLE_PIPE ? 0x50495045 : type == HANDLE_CGFS_FILE ? 0x63677270 : 0x09041934;
+		st->f_bsize = st->f_frsize = 4096;
+		st->f_namelen = 255;
+		st->f_flags = ST_VALID;
+		return 0;
+	}
+	struct ipc_msg m = { .label = FILE_STATFS };
+	long r = sys_ipc_call(fd, &m, NULL, 0, st, sizeof(*st));
+	return (int)__sys_ret(r < 0 ? r : (long)m.label);
+}
+
+static void statvfs_from(const struct statfs *f, struct statvfs *v)
+{
+	memset(v, 0, sizeof(*v));
+	v->f_bsize = (unsigned long)f->f_bsize;
+	v->f_frsize = (unsigned long)(f->f_frsize ? f->f_frsize : f->f_bsize);
+	v->f_blocks = f->f_blocks;
+	v->f_bfree = f->f_bfree;
+	v->f_bavail = f->f_bavail;
+	v->f_files = f->f_files;
+	v->f_ffree = f->f_ffree;
+	v->f_favail = f->f_ffree;
+	v->f_fsid = (unsigned long)(unsigned)f->f_fsid.__val[0] |
+		    (unsigned long)(unsigned)f->f_fsid.__val[1] << 32;
+	v->f_flag = (unsigned long)f->f_flags & ~(unsigned long)ST_VALID;
+	v->f_namemax = (unsigned long)f->f_namelen;
+}
+
+int statvfs(const char *restrict path, struct statvfs *restrict v)
+{
+	struct statfs f;
+	if (statfs(path, &f) < 0)
+		return -1;
+	statvfs_from(&f, v);
+	return 0;
+}
+
+int fstatvfs(int fd, struct statvfs *v)
+{
+	struct statfs f;
+	if (fstatfs(fd, &f) < 0)
+		return -1;
+	statvfs_from(&f, v);
+	return 0;
 }

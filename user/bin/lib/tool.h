@@ -94,6 +94,12 @@ int tool_flush(const char *tool, int status, int fail);
 int tool_walk(const char *tool, const char *path, int recursive, int silent,
 	      int (*apply)(const char *path, const struct stat *st, int top));
 
+/* path with every link followed and "." and ".." resolved into out
+   (PATH_MAX bytes): 0, or -1 with errno. Unless all_exist, the last
+   component may be missing (not a dangling link: that must lead to an
+   existing directory, as GNU readlink -f). (canon.c) */
+int tool_canonical(const char *path, int all_exist, char *out);
+
 /* -- head and tail (count.c): "-n N", "-c N", "-N", -q, -v and (tail) -f -- */
 struct tool_count {
 	unsigned long long n;	/* 10 unless given */

@@ -111,6 +111,7 @@ static const struct fs_type cgfs_type = {
 	.path = cgfs_path,
 	.file = cgfs_file,
 	.release = cgfs_release,
+	.magic = 0x63677270,	/* CGROUP2_SUPER_MAGIC */
 };
 
 int main(void)

@@ -230,6 +230,7 @@ static const struct fs_type devfs_type = {
 	.mount = fssrv_mount_single, /* every mount shows the same */
 	.path = devfs_path,
 	.file = devfs_file,
+	.magic = 0x1373,	/* DEVFS_SUPER_MAGIC: not a tmpfs, unlike devtmpfs */
 };
 
 int main(void)

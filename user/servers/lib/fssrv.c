@@ -8,7 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <unistd.h>
 #include "arbor_sys.h"
 #include "fssrv.h"
@@ -27,6 +29,11 @@ static srvlock_t big_lock = SRVLOCK_INIT;
 static struct fs_file *files[FILE_HASH];
 static uint64_t next_badge = 1;
 static void *instances[MAX_INSTANCES];	/* index 0 unused: ids start at 1 */
+static char *targets[MAX_INSTANCES];	/* where each is mounted (FILE_GETPATH) */
+static uint64_t mount_flags[MAX_INSTANCES];	/* MS_* (statfs's f_flags) */
+/* The path request being served (under the lock): new files record it. */
+static uint32_t cur_inst_id;
+static const char *cur_path;
 
 static void fssrv_lock(void)
 {
@@ -55,6 +62,9 @@ struct fs_file *fssrv_file_new(void *inst, int flags)
 		return NULL;
 	f->badge = next_badge++;
 	f->inst = inst;
+	f->inst_id = cur_inst_id;
+	if (!fs->dirpath && (flags & O_DIRECTORY) && cur_path)
+		f->dirpath = strdup(cur_path); /* NULL: no dirfd use, nothing worse */
 	f->flags = flags & (O_ACCMODE | O_APPEND | O_NONBLOCK);
 	f->next = files[f->badge % FILE_HASH];
 	files[f->badge % FILE_HASH] = f;
@@ -74,6 +84,7 @@ static void file_free(struct fs_file *f)
 	if (fs->release)
 		fs->release(f);
 	free(f->data);
+	free(f->dirpath);
 	free(f);
 }
 
@@ -148,12 +159,20 @@ static long do_mount(struct ipc_msg *m, const char *buf, size_t n)
 		id++;
 	if (id == MAX_INSTANCES)
 		return -ENOSPC;
+	const char *target = data + strlen(data) + 1; /* the VFS sends it; else "" */
+	if (target >= buf + n)
+		target = "";
 	void *inst = NULL;
 	long r = fs->mount(buf, data, m->w[0], &inst);
 	if (r < 0)
 		return r;
 	instances[id] = inst;
+	free(targets[id]);
+	targets[id] = strdup(target);
+	mount_flags[id] = m->w[0] & (MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC);
 	m->w[0] = (uint64_t)id;
+	m->w[1] = fs->walks ? FS_MNT_WALKS : 0;
+	m->w[2] = (uint64_t)fs->magic;
 	return 0;
 }
 
@@ -162,8 +181,11 @@ static long do_umount(void *inst, uint32_t id)
 	if (instance_busy(inst))
 		return -EBUSY;
 	long r = fs->umount ? fs->umount(inst) : 0;
-	if (r == 0)
+	if (r == 0) {
 		instances[id] = NULL;
+		free(targets[id]);
+		targets[id] = NULL;
+	}
 	return r;
 }
 
@@ -180,7 +202,7 @@ static long endpoint_request(struct ipc_msg *m, const struct ipc_info *info, cha
 	buf[n] = '\0';
 	if (m->label == FS_MOUNT)
 		return n > 0 ? do_mount(m, buf, (size_t)n) : -EINVAL;
-	uint32_t id = (uint32_t)m->w[FS_W_WHO];
+	uint32_t id = (uint32_t)(m->w[FS_W_WHO] & FS_W_INST);
 	void *inst = id < MAX_INSTANCES ? instances[id] : NULL;
 	if (!inst)
 		return -ENODEV;
@@ -191,15 +213,83 @@ static long endpoint_request(struct ipc_msg *m, const struct ipc_info *info, cha
 		.uid = (uint32_t)m->w[FS_W_CRED], .gid = (uint32_t)(m->w[FS_W_CRED] >> 32),
 		.ruid = (uint32_t)m->w[FS_W_RCRED], .rgid = (uint32_t)(m->w[FS_W_RCRED] >> 32),
 		.pid = (int32_t)(m->w[FS_W_WHO] >> 32),
+		.walk = m->w[FS_W_WHO] & ~FS_W_INST & 0xffffffffull, .inst_id = id,
 	};
+	bool two = m->label == VFS_RENAME || m->label == VFS_LINK || m->label == VFS_SYMLINK;
 	if ((size_t)n != strlen(buf)) { /* "from\0to" */
 		r.path2 = buf + strlen(buf) + 1;
-		if (m->label != VFS_RENAME || buf[n - 1] != '\0' || !*r.path2)
+		if (!two || buf[n - 1] != '\0' || !*r.path2)
 			return -EINVAL;
 	}
-	if (buf[0] != '/' || (m->label == VFS_RENAME && !r.path2))
+	if (buf[0] != '/' || (two && !r.path2))
 		return -EINVAL;
-	return fs->path(&r, m);
+	cur_inst_id = id;
+	cur_path = buf;
+	if (m->label == VFS_STATFS && !fs->walks) { /* it exists? then the instance's */
+		struct ipc_msg probe = *m;
+		probe.label = VFS_STAT;
+		long e = fs->path(&r, &probe);
+		cur_path = NULL;
+		return e < 0 ? e : fssrv_statfs_write(id);
+	}
+	long e = fs->path(&r, m);
+	cur_path = NULL;
+	return e;
+}
+
+long fssrv_statfs_write(uint32_t id)
+{
+	struct statfs st;
+	if (id == 0 || id >= MAX_INSTANCES || !instances[id])
+		return -ENODEV;
+	memset(&st, 0, sizeof(st));
+	st.f_type = fs->magic;
+	st.f_bsize = st.f_frsize = 4096;
+	st.f_namelen = 255;
+	st.f_fsid.__val[0] = (int)id;
+	st.f_flags = ST_VALID | (long)mount_flags[id];
+	if (fs->statfs)
+		fs->statfs(instances[id], &st);
+	return sys_ipc_write(0, &st, sizeof(st)) == sizeof(st) ? 0 : -EFAULT;
+}
+
+/* FILE_GETPATH: where the mount is + the directory's path inside it. */
+static long file_getpath(struct fs_file *f, struct ipc_msg *m, const struct ipc_info *info)
+{
+	char buf[4096];
+	const char *target = f->inst_id < MAX_INSTANCES ? targets[f->inst_id] : NULL;
+	if (!target || !*target)
+		return -ENOTDIR; /* not opened through a mount we know */
+	size_t t = strlen(target);
+	if (t >= sizeof(buf))
+		return -ENAMETOOLONG;
+	memcpy(buf, target, t);
+	if (t == 1)
+		t = 0; /* "/" + "/a" */
+	long n;
+	if (fs->dirpath) {
+		n = fs->dirpath(f, buf + t, sizeof(buf) - t);
+	} else if (f->dirpath) {
+		n = (long)strlen(f->dirpath);
+		if ((size_t)n >= sizeof(buf) - t)
+			return -ENAMETOOLONG;
+		memcpy(buf + t, f->dirpath, (size_t)n + 1);
+	} else {
+		return -ENOTDIR;
+	}
+	if (n < 0)
+		return n;
+	if (t && n == 1)
+		n = 0; /* the mount's root: the target itself */
+	buf[t + (size_t)n] = '\0';
+	size_t len = t + (size_t)n;
+	if (len + 1 > info->rcv_len)
+		return -ERANGE;
+	long w = sys_ipc_write(0, buf, len + 1);
+	if (w < 0)
+		return w;
+	m->w[0] = len;
+	return 0;
 }
 
 static void file_request(struct fs_file *f, struct ipc_msg *m, const struct ipc_info *info)
@@ -209,6 +299,10 @@ static void file_request(struct fs_file *f, struct ipc_msg *m, const struct ipc_
 		r = f->flags;
 	} else if (m->label == FILE_FSYNC) { /* file systems in memory: nothing to flush */
 		r = 0;
+	} else if (m->label == FILE_GETPATH) {
+		r = file_getpath(f, m, info);
+	} else if (m->label == FILE_STATFS) {
+		r = fssrv_statfs_write(f->inst_id);
 	} else if (m->label == FILE_SETFL) {
 		f->flags = (f->flags & ~(O_APPEND | O_NONBLOCK)) | ((int)m->w[0] & (O_APPEND | O_NONBLOCK));
 		r = 0;
@@ -243,7 +337,7 @@ static void serve(struct ipc_msg *m, const struct ipc_info *info, char *buf)
 			file_free(f);
 	} else {
 		long r = endpoint_request(m, info, buf);
-		m->label = (uint64_t)(r < 0 ? r : 0);
+		m->label = (uint64_t)(r < 0 ? r : r == FSSRV_HANDBACK ? FS_HANDBACK : 0);
 	}
 }
 

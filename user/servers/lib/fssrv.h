@@ -12,6 +12,8 @@
 #include "abi/fs.h"
 #include "abi/ipc.h"
 
+struct statfs;
+
 /* An open file description: its channel's badge names it. */
 struct fs_file {
 	uint64_t badge;
@@ -25,6 +27,9 @@ struct fs_file {
 	size_t len;
 	struct fs_file *next;	/* hash chain */
 	int busy;		/* requests on it in progress */
+	uint32_t inst_id;	/* the mount it was opened on (its instance id) */
+	char *dirpath;		/* a directory opened with O_DIRECTORY on a file system
+				   without a dirpath callback: its path in the mount */
 	bool dead;		/* released while busy: freed when idle */
 };
 
@@ -36,7 +41,13 @@ struct fs_req {
 	uint32_t uid, gid;	/* the caller's effective ids */
 	uint32_t ruid, rgid;	/* its real ids (access) */
 	int32_t pid;		/* its process */
+	uint64_t walk;		/* FS_WALK_* (abi/fs.h) */
+	uint32_t inst_id;	/* the instance's id (fssrv_statfs_write) */
 };
+
+/* What a path callback returns, with m->w[] set, when the walk needs the
+ * VFS (a symlink to follow, a ".." to resolve above): FS_HANDBACK. */
+#define FSSRV_HANDBACK 1
 
 struct fs_type {
 	const char *name;	/* published as FS_NAME_PREFIX + name */
@@ -54,7 +65,23 @@ struct fs_type {
 	long (*file)(struct fs_file *f, struct ipc_msg *m, const struct ipc_info *info);
 	/* The last descriptor of f is gone; the skeleton frees f itself. */
 	void (*release)(struct fs_file *f);
+	/* Optional: the path of directory f from the mount's root ("/",
+	 * "/a"), its length or -ENOTDIR / -ENOENT (FILE_GETPATH). Without it
+	 * only directories opened with O_DIRECTORY have one (as opened). */
+	long (*dirpath)(struct fs_file *f, char *buf, size_t cap);
+	/* The server walks paths as written: links and ".." hand back
+	 * (FS_MNT_WALKS). */
+	bool walks;
+	long magic;		/* statfs's f_type (Linux's number for the kind) */
+	/* Optional: statfs's counts for instance inst (blocks in f_bsize
+	 * units, inodes); the skeleton fills the rest. Without it they are
+	 * 0, as Linux's pseudo file systems show. */
+	void (*statfs)(void *inst, struct statfs *st);
 };
+
+/* statfs of instance id into the caller's receive buffer (VFS_STATFS,
+ * FILE_STATFS): 0 or -errno. */
+long fssrv_statfs_write(uint32_t id);
 
 /* Serves t forever; returns 1 only if the server cannot start. */
 int fssrv_main(const struct fs_type *t);

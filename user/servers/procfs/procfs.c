@@ -643,6 +643,7 @@ static const struct fs_type procfs_type = {
 	.path = procfs_path,
 	.file = procfs_file,
 	.release = procfs_release,
+	.magic = 0x9fa0,	/* PROC_SUPER_MAGIC */
 };
 
 int main(void)

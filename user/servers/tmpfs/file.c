@@ -184,6 +184,8 @@ long tmpfs_srv_file(struct fs_file *of, struct ipc_msg *m, const struct ipc_info
 		return tmpfs_chown(ino, (int64_t)(int32_t)m->w[0], (int64_t)(int32_t)m->w[1], &c, fssrv_now());
 	case FILE_POLL:
 		return (short)m->w[0] & (POLLIN | POLLOUT | POLLRDNORM | POLLWRNORM);
+	case FILE_UTIMES: /* futimens */
+		return tmpfs_utimes(ino, m->w[0], m->w[1], &c, fssrv_now());
 	default:
 		return -EINVAL;
 	}

@@ -5,6 +5,9 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statfs.h>
+#include "abi/procinfo.h"
+#include "arbor_sys.h"
 #include "tmpfs_srv.h"
 
 static void *tmpfs_srv_alloc(size_t n) { return malloc(n); }
@@ -85,6 +88,20 @@ static void tmpfs_srv_release(struct fs_file *f)
 	tmpfs_close_ref(f->node);
 }
 
+/* Linux's defaults for a tmpfs without size= and nr_inodes=: half of
+ * RAM in pages, as many inodes. Arbor does not hold a mount to them (a
+ * writer's memory.max does); what is in use is the fs's whole footprint. */
+static void tmpfs_srv_statfs(void *inst, struct statfs *st)
+{
+	struct k_meminfo mi;
+	uint64_t half = sys_meminfo(&mi) == 0 ? mi.total_pages / 2 : 0;
+	uint64_t used = (tmpfs_bytes_used(inst) + 4095) / 4096, inodes = tmpfs_inodes_used(inst);
+	st->f_blocks = half;
+	st->f_bfree = st->f_bavail = used < half ? half - used : 0;
+	st->f_files = half;
+	st->f_ffree = inodes < half ? half - inodes : 0;
+}
+
 static const struct fs_type tmpfs_type = {
 	.name = "tmpfs",
 	.mount = tmpfs_srv_mount,
@@ -92,6 +109,10 @@ static const struct fs_type tmpfs_type = {
 	.path = tmpfs_srv_path,
 	.file = tmpfs_srv_file,
 	.release = tmpfs_srv_release,
+	.dirpath = tmpfs_srv_dirpath,
+	.walks = true,
+	.magic = 0x01021994,	/* TMPFS_MAGIC */
+	.statfs = tmpfs_srv_statfs,
 };
 
 int main(void)

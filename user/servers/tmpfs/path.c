@@ -1,7 +1,9 @@
 /* Requests that name a path, forwarded by the VFS: open, stat, mkdir,
- * rmdir, unlink, rename, chmod, chown, access. Paths start at the
- * instance's root; permissions use the identity the VFS had from the
- * kernel. */
+ * rmdir, unlink, rename, chmod, chown, access, symlink, readlink, link,
+ * utimes, statfs. Paths start at the instance's root; permissions use
+ * the identity the VFS had from the kernel. A walk that meets a symlink to
+ * follow or a ".." the VFS resolves (FS_WALK_DOTDOT_*) replies
+ * FS_HANDBACK with where it stopped (abi/fs.h), and the VFS walks on. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
@@ -9,6 +11,21 @@
 #include <unistd.h>
 #include "arbor_sys.h"
 #include "tmpfs_srv.h"
+
+/* TMPFS_HANDBACK into the reply (and the link's text into the VFS's
+ * receive buffer). */
+static long handback(struct tmpfs *fs, struct ipc_msg *m)
+{
+	const struct tmpfs_handback *hb = tmpfs_handback(fs);
+	if (hb->kind == TMPFS_HB_LINK && sys_ipc_write(0, hb->target, hb->tlen) != (long)hb->tlen)
+		return -ENAMETOOLONG; /* the VFS offers a whole path's room: never */
+	m->w[0] = hb->kind == TMPFS_HB_LINK ? FS_HB_LINK : FS_HB_DOTDOT;
+	m->w[1] = hb->which;
+	m->w[2] = hb->off;
+	m->w[3] = hb->len;
+	m->w[4] = hb->tlen;
+	return FSSRV_HANDBACK;
+}
 
 static long path_open(struct tmpfs *fs, const char *path, int flags, uint32_t mode,
 		      const struct tmpfs_cred *c)
@@ -21,12 +38,17 @@ static long path_open(struct tmpfs *fs, const char *path, int flags, uint32_t mo
 		return -EINVAL;
 	if (flags & O_CREAT)
 		r = tmpfs_create_node(fs, path, TMPFS_S_IFREG | (mode & 07777), 0, c, fssrv_now(),
-				      (flags & O_EXCL) != 0, &ino);
+				      ((flags & O_EXCL) ? TMPFS_EXCL : 0) |
+				      ((flags & O_NOFOLLOW) ? TMPFS_NOFOLLOW : 0), &ino);
+	else if (flags & O_NOFOLLOW)
+		r = tmpfs_lookup_nofollow(fs, path, c, &ino);
 	else
 		r = tmpfs_lookup(fs, path, c, &ino);
 	if (r < 0)
 		return r;
 	uint32_t type = tmpfs_mode(ino) & TMPFS_S_IFMT;
+	if (type == TMPFS_S_IFLNK)
+		return -ELOOP; /* O_NOFOLLOW on a link */
 	if ((flags & O_DIRECTORY) && type != TMPFS_S_IFDIR)
 		return -ENOTDIR;
 	if (type == TMPFS_S_IFDIR && (acc != O_RDONLY || (flags & O_TRUNC)))
@@ -49,20 +71,48 @@ static long path_open(struct tmpfs *fs, const char *path, int flags, uint32_t mo
 	return fssrv_file_give(f);
 }
 
-static long path_stat(struct tmpfs *fs, const char *path, const struct tmpfs_cred *c)
+static int lookup(struct tmpfs *fs, const struct fs_req *r, const struct tmpfs_cred *c,
+		  struct tmpfs_inode **ino)
+{
+	return (r->walk & FS_WALK_NOFOLLOW) ? tmpfs_lookup_nofollow(fs, r->path, c, ino) :
+					      tmpfs_lookup(fs, r->path, c, ino);
+}
+
+static long path_stat(struct tmpfs *fs, const struct fs_req *r, const struct tmpfs_cred *c)
 {
 	struct tmpfs_inode *ino;
 	struct stat st;
-	long r = tmpfs_lookup(fs, path, c, &ino);
-	if (r < 0)
-		return r;
+	if (r->walk & FS_WALK_PARENT) { /* the VFS asks where the parent lies */
+		char name[TMPFS_NAME_MAX + 1];
+		int e = tmpfs_lookup_parent(fs, r->path, c, &ino, name);
+		return e < 0 ? e : 0;
+	}
+	long e = lookup(fs, r, c, &ino);
+	if (e < 0)
+		return e;
 	tmpfs_srv_fill_stat(ino, &st);
 	return sys_ipc_write(0, &st, sizeof(st)) == sizeof(st) ? 0 : -EFAULT;
 }
 
-long tmpfs_srv_path(const struct fs_req *r, struct ipc_msg *m)
+static long path_readlink(struct tmpfs *fs, const struct fs_req *r, const struct tmpfs_cred *c,
+			  struct ipc_msg *m)
 {
-	struct tmpfs *fs = r->inst;
+	struct tmpfs_inode *ino;
+	char buf[TMPFS_PATH_MAX];
+	long e = tmpfs_lookup_nofollow(fs, r->path, c, &ino);
+	if (e >= 0)
+		e = tmpfs_readlink(ino, buf, sizeof(buf));
+	if (e < 0)
+		return e;
+	long w = sys_ipc_write(0, buf, (size_t)e);
+	if (w < 0)
+		return w;
+	m->w[0] = (uint64_t)w;
+	return 0;
+}
+
+static long path_request(struct tmpfs *fs, const struct fs_req *r, struct ipc_msg *m)
+{
 	struct tmpfs_cred c = { .uid = r->uid, .gid = r->gid };
 	struct tmpfs_inode *ino;
 	const char *path = r->path;
@@ -75,7 +125,7 @@ long tmpfs_srv_path(const struct fs_req *r, struct ipc_msg *m)
 			m->w[0] = (uint64_t)e;
 		return e < 0 ? e : 0;
 	case VFS_STAT:
-		return path_stat(fs, path, &c);
+		return path_stat(fs, r, &c);
 	case VFS_MKDIR:
 		return tmpfs_mkdir(fs, path, (uint32_t)m->w[0] & 07777, &c, fssrv_now());
 	case VFS_RMDIR:
@@ -84,20 +134,48 @@ long tmpfs_srv_path(const struct fs_req *r, struct ipc_msg *m)
 		return tmpfs_unlink(fs, path, &c, fssrv_now());
 	case VFS_RENAME:
 		return tmpfs_rename(fs, path, r->path2, &c, fssrv_now());
+	case VFS_SYMLINK: /* "linkpath\0target" */
+		return tmpfs_symlink(fs, r->path2, path, &c, fssrv_now());
+	case VFS_LINK:
+		return tmpfs_link(fs, path, r->path2, (m->w[0] & 0x400) != 0, &c, fssrv_now());
+	case VFS_READLINK:
+		return path_readlink(fs, r, &c, m);
 	case VFS_CHMOD:
-		e = tmpfs_lookup(fs, path, &c, &ino);
+		e = lookup(fs, r, &c, &ino);
 		return e < 0 ? e : tmpfs_chmod(ino, (uint32_t)m->w[0], &c, fssrv_now());
 	case VFS_CHOWN:
-		e = tmpfs_lookup(fs, path, &c, &ino);
+		e = lookup(fs, r, &c, &ino);
 		return e < 0 ? e : tmpfs_chown(ino, (int64_t)(int32_t)m->w[0], (int64_t)(int32_t)m->w[1],
 					       &c, fssrv_now());
+	case VFS_UTIMES:
+		e = lookup(fs, r, &c, &ino);
+		return e < 0 ? e : tmpfs_utimes(ino, m->w[0], m->w[1], &c, fssrv_now());
+	case VFS_STATFS:
+		e = lookup(fs, r, &c, &ino);
+		return e < 0 ? e : fssrv_statfs_write(r->inst_id);
 	case VFS_ACCESS: {
-		/* access(2) asks about the real ids, not the effective. */
+		/* access(2) asks about the real ids, faccessat(AT_EACCESS)
+		 * the effective ones. */
 		struct tmpfs_cred real = { .uid = r->ruid, .gid = r->rgid };
-		e = tmpfs_lookup(fs, path, &real, &ino);
-		return e < 0 ? e : tmpfs_access(ino, (int)m->w[0], &real);
+		const struct tmpfs_cred *who = (r->walk & FS_WALK_EACCESS) ? &c : &real;
+		e = lookup(fs, r, who, &ino);
+		return e < 0 ? e : tmpfs_access(ino, (int)m->w[0], who);
 	}
 	default:
 		return -EINVAL;
 	}
+}
+
+long tmpfs_srv_path(const struct fs_req *r, struct ipc_msg *m)
+{
+	struct tmpfs *fs = r->inst;
+	tmpfs_set_walk(fs, ((r->walk & FS_WALK_DOTDOT_ROOT) ? TMPFS_WALK_DOTDOT_ROOT : 0) |
+			   ((r->walk & FS_WALK_DOTDOT_ALL) ? TMPFS_WALK_DOTDOT_ALL : 0));
+	long e = path_request(fs, r, m);
+	return e == TMPFS_HANDBACK ? handback(fs, m) : e;
+}
+
+long tmpfs_srv_dirpath(struct fs_file *f, char *buf, size_t cap)
+{
+	return tmpfs_dir_path(f->node, buf, cap);
 }

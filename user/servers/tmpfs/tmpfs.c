@@ -30,6 +30,8 @@
 #define S_IFREG  TMPFS_S_IFREG
 #define S_IFDIR  TMPFS_S_IFDIR
 #define S_IFCHR  TMPFS_S_IFCHR
+#define S_IFLNK  TMPFS_S_IFLNK
+#define SHORT_SYMLINK 128     /* Linux shmem keeps shorter targets inline */
 #define S_ISUID  TMPFS_S_ISUID
 #define S_ISGID  TMPFS_S_ISGID
 #define S_ISVTX  TMPFS_S_ISVTX
@@ -70,6 +72,9 @@ struct tmpfs_inode {
 			uint64_t nalloc;    /* non-NULL pages */
 			uint64_t data;      /* the store's id (ops.data) */
 		} f;
+		struct {                    /* symbolic link */
+			char *target;       /* size bytes, no NUL */
+		} l;
 		struct {                    /* directory */
 			struct tmpfs_inode *parent;  /* the root's is itself */
 			struct slot *slots;
@@ -88,6 +93,9 @@ struct tmpfs {
 	uint64_t nentries;
 	uint64_t next_ino;
 	uint64_t bytes, ninodes;
+	unsigned walk;              /* TMPFS_WALK_* */
+	uint32_t hb_which;          /* which path the walk is on */
+	struct tmpfs_handback hb;   /* the last TMPFS_HANDBACK's reason */
 };
 
 /* The last path component, as the caller of walk_parent sees it. */
@@ -155,6 +163,11 @@ static bool is_dir(const struct tmpfs_inode *ino)
 static bool is_reg(const struct tmpfs_inode *ino)
 {
 	return (ino->mode & S_IFMT) == S_IFREG;
+}
+
+static bool is_lnk(const struct tmpfs_inode *ino)
+{
+	return (ino->mode & S_IFMT) == S_IFLNK;
 }
 
 /* ---- credentials and permission ---- */
@@ -299,6 +312,8 @@ static void inode_free(struct tmpfs_inode *ino)
 		fs_free(fs, ino->f.pages, ino->f.npages * sizeof(*ino->f.pages));
 	} else if (is_dir(ino)) {
 		fs_free(fs, ino->d.slots, ino->d.cap * sizeof(*ino->d.slots));
+	} else if (is_lnk(ino)) {
+		fs_free(fs, ino->l.target, ino->size);
 	}
 	if (ino->prev)
 		ino->prev->next = ino->next;
@@ -561,6 +576,28 @@ static enum last_type name_type(const char *name, uint32_t len)
 	return LAST_NORM;
 }
 
+/* Records why the walk stops for the VFS (tmpfs.h). */
+static int handback(struct tmpfs *fs, int kind, const char *path,
+		    const char *comp, uint32_t len,
+		    const struct tmpfs_inode *link)
+{
+	fs->hb = (struct tmpfs_handback){
+		.kind = kind, .which = fs->hb_which,
+		.off = (uint32_t)(comp - path), .len = len,
+		.target = link ? link->l.target : NULL,
+		.tlen = link ? (uint32_t)link->size : 0,
+	};
+	return TMPFS_HANDBACK;
+}
+
+/* Whether ".." in dir must be resolved by the VFS. */
+static bool dotdot_hands_back(const struct tmpfs *fs,
+			      const struct tmpfs_inode *dir)
+{
+	return (fs->walk & TMPFS_WALK_DOTDOT_ALL) ||
+	       ((fs->walk & TMPFS_WALK_DOTDOT_ROOT) && dir == fs->root);
+}
+
 /* One step from a directory the caller may search. */
 static int step(struct tmpfs *fs, struct tmpfs_inode *dir, const char *name,
 		uint32_t len, struct tmpfs_inode **out)
@@ -589,13 +626,15 @@ static int step(struct tmpfs *fs, struct tmpfs_inode *dir, const char *name,
 /* Walks all but the last component. As in Linux, search permission is
  * checked on each directory before looking a name up in it, including
  * the last one, but not for "/" itself. */
-static int walk_parent(struct tmpfs *fs, const char *path,
-		       const struct tmpfs_cred *c, struct pathwalk *w)
+static int walk_parent_of(struct tmpfs *fs, const char *path,
+			  const struct tmpfs_cred *c, struct pathwalk *w,
+			  uint32_t which)
 {
 	struct tmpfs_inode *dir = fs->root, *next;
 	const char *p;
 	int err = path_check(path);
 
+	fs->hb_which = which;
 	if (err)
 		return err;
 	p = skip_slashes(path);
@@ -612,9 +651,13 @@ static int walk_parent(struct tmpfs *fs, const char *path,
 						.slash = rest != p + len };
 			return len > TMPFS_NAME_MAX ? -ENAMETOOLONG : 0;
 		}
+		if (name_type(p, len) == LAST_DOTDOT && dotdot_hands_back(fs, dir))
+			return handback(fs, TMPFS_HB_DOTDOT, path, p, len, NULL);
 		err = step(fs, dir, p, len, &next);
 		if (err)
 			return err;
+		if (is_lnk(next))   /* a link in the middle is always followed */
+			return handback(fs, TMPFS_HB_LINK, path, p, len, next);
 		if (!is_dir(next))
 			return -ENOTDIR;
 		dir = next;
@@ -623,23 +666,66 @@ static int walk_parent(struct tmpfs *fs, const char *path,
 	return 0;
 }
 
-int tmpfs_lookup(struct tmpfs *fs, const char *path, const struct tmpfs_cred *c,
-		 struct tmpfs_inode **out)
+static int walk_parent(struct tmpfs *fs, const char *path,
+		       const struct tmpfs_cred *c, struct pathwalk *w)
 {
-	struct pathwalk w;
-	struct tmpfs_inode *ino = NULL;
-	int err = walk_parent(fs, path, c, &w);
+	return walk_parent_of(fs, path, c, w, 0);
+}
 
-	if (err)
+/* The last component of w (walked from path): "..", when the VFS
+ * resolves it, and a symlink to follow (a slash after it forces that)
+ * hand back. */
+static int last_lookup(struct tmpfs *fs, const char *path,
+		       const struct pathwalk *w, bool follow,
+		       struct tmpfs_inode **out)
+{
+	struct tmpfs_inode *ino = NULL;
+	int err;
+
+	if (!w->len)
+		ino = w->dir;
+	else if (name_type(w->name, w->len) == LAST_DOTDOT &&
+		 dotdot_hands_back(fs, w->dir))
+		return handback(fs, TMPFS_HB_DOTDOT, path, w->name, w->len, NULL);
+	else if ((err = step(fs, w->dir, w->name, w->len, &ino)))
 		return err;
-	if (!w.len)
-		ino = w.dir;
-	else if ((err = step(fs, w.dir, w.name, w.len, &ino)))
-		return err;
-	if (w.slash && !is_dir(ino))
+	if (is_lnk(ino) && (follow || w->slash))
+		return handback(fs, TMPFS_HB_LINK, path, w->name, w->len, ino);
+	if (w->slash && !is_dir(ino))
 		return -ENOTDIR;
 	*out = ino;
 	return 0;
+}
+
+static int lookup(struct tmpfs *fs, const char *path, bool follow,
+		  const struct tmpfs_cred *c, struct tmpfs_inode **out)
+{
+	struct pathwalk w;
+	int err = walk_parent(fs, path, c, &w);
+
+	return err ? err : last_lookup(fs, path, &w, follow, out);
+}
+
+int tmpfs_lookup(struct tmpfs *fs, const char *path, const struct tmpfs_cred *c,
+		 struct tmpfs_inode **out)
+{
+	return lookup(fs, path, true, c, out);
+}
+
+int tmpfs_lookup_nofollow(struct tmpfs *fs, const char *path,
+			  const struct tmpfs_cred *c, struct tmpfs_inode **out)
+{
+	return lookup(fs, path, false, c, out);
+}
+
+void tmpfs_set_walk(struct tmpfs *fs, unsigned flags)
+{
+	fs->walk = flags;
+}
+
+const struct tmpfs_handback *tmpfs_handback(const struct tmpfs *fs)
+{
+	return &fs->hb;
 }
 
 int tmpfs_lookup_parent(struct tmpfs *fs, const char *path,
@@ -708,10 +794,12 @@ static int make_node(struct tmpfs *fs, const struct pathwalk *w, uint32_t mode,
 }
 
 /* open(O_CREAT): "/", "." and ".." name directories that exist. */
-static int open_create(struct tmpfs *fs, const struct pathwalk *w,
-		       uint32_t mode, const struct tmpfs_cred *c, uint64_t now,
-		       bool excl, struct tmpfs_inode **out)
+static int open_create(struct tmpfs *fs, const char *path,
+		       const struct pathwalk *w, uint32_t mode,
+		       const struct tmpfs_cred *c, uint64_t now, unsigned flags,
+		       struct tmpfs_inode **out)
 {
+	bool excl = flags & TMPFS_EXCL;
 	struct dentry *d;
 	int err;
 
@@ -723,6 +811,10 @@ static int open_create(struct tmpfs *fs, const struct pathwalk *w,
 	if (d) {
 		if (excl)
 			return -EEXIST;
+		if (is_lnk(d->ino) && (flags & TMPFS_NOFOLLOW))
+			return -ELOOP;
+		if (is_lnk(d->ino))     /* a dangling one creates its target */
+			return handback(fs, TMPFS_HB_LINK, path, w->name, w->len, d->ino);
 		if (is_dir(d->ino))
 			return -EISDIR;
 		if (out)
@@ -757,7 +849,7 @@ static int mknod_create(struct tmpfs *fs, const struct pathwalk *w,
 
 int tmpfs_create_node(struct tmpfs *fs, const char *path, uint32_t mode,
 		      uint32_t rdev, const struct tmpfs_cred *c, uint64_t now,
-		      bool excl, struct tmpfs_inode **out)
+		      unsigned flags, struct tmpfs_inode **out)
 {
 	uint32_t type = mode & S_IFMT;
 	struct pathwalk w;
@@ -775,7 +867,7 @@ int tmpfs_create_node(struct tmpfs *fs, const char *path, uint32_t mode,
 	mode = type | (mode & 07777);
 	if (type == S_IFCHR)
 		return mknod_create(fs, &w, mode, rdev, c, now, out);
-	return open_create(fs, &w, mode, c, now, excl, out);
+	return open_create(fs, path, &w, mode, c, now, flags, out);
 }
 
 int tmpfs_mkdir(struct tmpfs *fs, const char *path, uint32_t perm,
@@ -793,6 +885,111 @@ int tmpfs_mkdir(struct tmpfs *fs, const char *path, uint32_t perm,
 		return err;
 	/* mkdir ignores setuid/setgid in the mode, as Linux does. */
 	return make_node(fs, &w, S_IFDIR | (perm & 01777), 0, c, now, NULL);
+}
+
+/* ---- links ---- */
+
+/* A name to create at w: Linux's filename_create order. */
+static int may_make(struct tmpfs *fs, const struct pathwalk *w,
+		    const struct tmpfs_cred *c)
+{
+	if (name_type(w->name, w->len) != LAST_NORM || last_find(fs, w))
+		return -EEXIST;
+	if (w->slash)
+		return -ENOENT;
+	return may_create(w->dir, c);
+}
+
+int tmpfs_symlink(struct tmpfs *fs, const char *target, const char *path,
+		  const struct tmpfs_cred *c, uint64_t now)
+{
+	struct pathwalk w;
+	struct tmpfs_inode *ino;
+	uint32_t len = 0;
+	char *copy;
+	int err;
+
+	if (!target)
+		return -EFAULT;
+	while (len < TMPFS_PATH_MAX && target[len])
+		len++;
+	if (!len)
+		return -ENOENT;
+	if (len >= TMPFS_PATH_MAX)
+		return -ENAMETOOLONG;
+	err = walk_parent(fs, path, c, &w);
+	if (!err)
+		err = may_make(fs, &w, c);
+	if (err)
+		return err;
+	copy = fs_alloc(fs, len);
+	if (!copy)
+		return -ENOSPC;
+	mem_copy(copy, target, len);
+	err = make_node(fs, &w, S_IFLNK | 0777, 0, c, now, &ino);
+	if (err) {
+		fs_free(fs, copy, len);
+		return err;
+	}
+	ino->l.target = copy;
+	ino->size = len;
+	return 0;
+}
+
+long tmpfs_readlink(const struct tmpfs_inode *ino, char *buf, size_t len)
+{
+	if (!is_lnk(ino))
+		return -EINVAL;
+	if (len > ino->size)
+		len = ino->size;
+	mem_copy(buf, ino->l.target, len);
+	return (long)len;
+}
+
+/* Linux's may_linkat with fs.protected_hardlinks = 1. */
+static int may_hardlink(const struct tmpfs_inode *ino,
+			const struct tmpfs_cred *c)
+{
+	if (c->uid == 0 || c->uid == ino->uid)
+		return 0;
+	if (!is_reg(ino) || (ino->mode & S_ISUID) ||
+	    (ino->mode & (S_ISGID | S_IXGRP)) == (S_ISGID | S_IXGRP))
+		return -EPERM;
+	return permission(ino, R_OK | W_OK, c) ? -EPERM : 0;
+}
+
+int tmpfs_link(struct tmpfs *fs, const char *from, const char *to, bool follow,
+	       const struct tmpfs_cred *c, uint64_t now)
+{
+	struct tmpfs_inode *ino;
+	struct pathwalk w;
+	struct dentry *d;
+	int err = lookup(fs, from, follow, c, &ino);
+
+	if (!err)
+		err = walk_parent_of(fs, to, c, &w, 1);
+	if (!err)
+		err = may_make(fs, &w, c);
+	if (!err)
+		err = may_hardlink(ino, c);
+	if (err)
+		return err;
+	if (is_dir(ino))
+		return -EPERM;
+	if (!ino->nlink)
+		return -ENOENT;
+	if (ino->nlink >= UINT32_MAX)
+		return -EMLINK;
+	if (dir_reserve(fs, w.dir))
+		return -ENOSPC;
+	d = d_new(fs, w.name, w.len);
+	if (!d)
+		return -ENOSPC;
+	d_attach(fs, w.dir, d, ino);
+	ino->nlink++;
+	ino->ctime = now;
+	w.dir->mtime = w.dir->ctime = now;
+	return 0;
 }
 
 /* ---- removing ---- */
@@ -965,7 +1162,7 @@ int tmpfs_rename(struct tmpfs *fs, const char *from, const char *to,
 	int err = walk_parent(fs, from, c, &ow);
 
 	if (!err)
-		err = walk_parent(fs, to, c, &nw);
+		err = walk_parent_of(fs, to, c, &nw, 1);
 	if (err)
 		return err;
 	if (name_type(ow.name, ow.len) != LAST_NORM ||
@@ -1052,6 +1249,72 @@ int tmpfs_access(const struct tmpfs_inode *ino, int mask,
 	return permission(ino, mask, c);
 }
 
+int tmpfs_utimes(struct tmpfs_inode *ino, uint64_t atime, uint64_t mtime,
+		 const struct tmpfs_cred *c, uint64_t now)
+{
+	bool set = (atime != TMPFS_UTIME_NOW && atime != TMPFS_UTIME_OMIT) ||
+		   (mtime != TMPFS_UTIME_NOW && mtime != TMPFS_UTIME_OMIT);
+	bool owner = c->uid == 0 || c->uid == ino->uid;
+
+	if (atime == TMPFS_UTIME_OMIT && mtime == TMPFS_UTIME_OMIT)
+		return 0;
+	if (set && !owner)
+		return -EPERM;
+	if (!set && !owner && permission(ino, W_OK, c))
+		return -EACCES;
+	if (atime != TMPFS_UTIME_OMIT)
+		ino->atime = atime == TMPFS_UTIME_NOW ? now : atime;
+	if (mtime != TMPFS_UTIME_OMIT)
+		ino->mtime = mtime == TMPFS_UTIME_NOW ? now : mtime;
+	ino->ctime = now;
+	return 0;
+}
+
+/* The entry naming directory dir in its parent (directories have one). */
+static const struct dentry *dir_entry(const struct tmpfs_inode *dir)
+{
+	const struct tmpfs_inode *parent = dir->d.parent;
+
+	for (uint32_t i = 0; i < parent->d.nslots; i++) {
+		const struct dentry *d = parent->d.slots[i].d;
+
+		if (d && d->ino == dir)
+			return d;
+	}
+	return NULL;
+}
+
+long tmpfs_dir_path(const struct tmpfs_inode *dir, char *buf, size_t cap)
+{
+	size_t at = cap;
+
+	if (!is_dir(dir))
+		return -ENOTDIR;
+	if (!dir->nlink)
+		return -ENOENT;
+	if (cap < 2)
+		return -ENAMETOOLONG;
+	buf[--at] = '\0';
+	for (; dir != dir->fs->root; dir = dir->d.parent) {
+		const struct dentry *d = dir_entry(dir);
+
+		if (!d)
+			return -ENOENT;
+		if (at < d->len + 1 + 1)
+			return -ENAMETOOLONG;
+		at -= d->len;
+		mem_copy(buf + at, d->name, d->len);
+		buf[--at] = '/';
+	}
+	if (at == cap - 1)
+		buf[--at] = '/';
+	/* move it to the front */
+	size_t n = cap - at;
+	for (size_t i = 0; i < n; i++)
+		buf[i] = buf[at + i];
+	return (long)(n - 1);
+}
+
 void tmpfs_stat(const struct tmpfs_inode *ino, struct tmpfs_stat *st)
 {
 	*st = (struct tmpfs_stat){
@@ -1066,6 +1329,8 @@ void tmpfs_stat(const struct tmpfs_inode *ino, struct tmpfs_stat *st)
 		st->blocks = ino->f.nalloc * (PAGE_SIZE / 512);
 	else if (is_dir(ino))
 		st->size = (2 + (uint64_t)ino->d.nlive) * BOGO_DIRENT;
+	else if (is_lnk(ino) && ino->size >= SHORT_SYMLINK)
+		st->blocks = PAGE_SIZE / 512;   /* Linux shmem: a page */
 }
 
 /* ---- file data ---- */
@@ -1233,6 +1498,8 @@ static uint32_t dtype(const struct tmpfs_inode *ino)
 {
 	if (is_dir(ino))
 		return TMPFS_DT_DIR;
+	if (is_lnk(ino))
+		return TMPFS_DT_LNK;
 	return is_reg(ino) ? TMPFS_DT_REG : TMPFS_DT_CHR;
 }
 

@@ -12,6 +12,19 @@
  *     parent is the root). Walking through a directory needs search (x)
  *     permission on it, walking through a non-directory is -ENOTDIR, and a
  *     trailing slash makes the path name a directory.
+ *   - Symbolic links (S_IFLNK, mode 0777, the target kept in the inode,
+ *     size = its length) are never followed here: the core cannot know
+ *     where an absolute target leads (another mount, maybe). A walk that
+ *     must follow one returns TMPFS_HANDBACK and tmpfs_handback() tells
+ *     the caller which component of which path it is and the target; the
+ *     VFS then restarts the walk from a new path (docs/vfs.md). A link in
+ *     the middle of a path is always followed; the last component only by
+ *     the calls that say so (lookup with follow, open(O_CREAT) without
+ *     O_EXCL) or when a slash follows it, as Linux.
+ *   - ".." is walked here by default (the root's parent is the root), but
+ *     tmpfs_set_walk() can make it hand back too: at the root only (a
+ *     mount's root: the VFS knows the mount point's parent), or everywhere
+ *     (mounts lie below this one, and only the VFS knows where).
  *   - Permissions are Linux's generic_permission: exactly one class of
  *     owner / group (gid or a supplementary group) / other applies; uid 0
  *     may read and write anything, search any directory and execute a file
@@ -47,6 +60,7 @@
 #define TMPFS_S_IFREG    0100000
 #define TMPFS_S_IFDIR    0040000
 #define TMPFS_S_IFCHR    0020000
+#define TMPFS_S_IFLNK    0120000
 #define TMPFS_S_ISUID    04000
 #define TMPFS_S_ISGID    02000
 #define TMPFS_S_ISVTX    01000
@@ -58,6 +72,33 @@
 #define TMPFS_DT_CHR     2
 #define TMPFS_DT_DIR     4
 #define TMPFS_DT_REG     8
+#define TMPFS_DT_LNK     10
+
+/* Returned (never an errno) when the walk needs the VFS: see above. */
+#define TMPFS_HANDBACK   (-10000)
+#define TMPFS_HB_LINK    1           /* follow the symlink at the component */
+#define TMPFS_HB_DOTDOT  2           /* the component is "..": resolve it above */
+
+/* tmpfs_set_walk flags. */
+#define TMPFS_WALK_DOTDOT_ROOT 1     /* ".." at the root hands back */
+#define TMPFS_WALK_DOTDOT_ALL  2     /* every ".." hands back */
+
+/* tmpfs_create_node flags (true still means exclusive). */
+#define TMPFS_EXCL       1
+#define TMPFS_NOFOLLOW   2           /* a final symlink is -ELOOP */
+
+/* utimes: special values of a time argument. */
+#define TMPFS_UTIME_NOW  (~0ull)
+#define TMPFS_UTIME_OMIT (~0ull - 1)
+
+/* Why the last call returned TMPFS_HANDBACK. */
+struct tmpfs_handback {
+	int kind;                   /* TMPFS_HB_* */
+	uint32_t which;             /* 0: the (first) path, 1: rename's or link's second */
+	uint32_t off, len;          /* the component's place in that path */
+	const char *target;         /* TMPFS_HB_LINK: the link's text (valid until the next change) */
+	uint32_t tlen;
+};
 
 struct tmpfs;
 struct tmpfs_inode;
@@ -122,8 +163,17 @@ struct tmpfs *tmpfs_create(const struct tmpfs_ops *ops, uint32_t root_mode,
 void tmpfs_destroy(struct tmpfs *fs);
 struct tmpfs_inode *tmpfs_root(struct tmpfs *fs);
 
+/* Sets how the following calls walk ".." (TMPFS_WALK_*; 0: here). */
+void tmpfs_set_walk(struct tmpfs *fs, unsigned flags);
+/* After TMPFS_HANDBACK: the reason. */
+const struct tmpfs_handback *tmpfs_handback(const struct tmpfs *fs);
+
+/* Follows a final symlink (TMPFS_HANDBACK); tmpfs_lookup_nofollow gives
+ * the link itself (lstat), unless a slash follows it. */
 int tmpfs_lookup(struct tmpfs *fs, const char *path, const struct tmpfs_cred *c,
 		 struct tmpfs_inode **out);
+int tmpfs_lookup_nofollow(struct tmpfs *fs, const char *path, const struct tmpfs_cred *c,
+			  struct tmpfs_inode **out);
 /* Resolves all but the last component, which is copied to name (it may be
  * "." or "..", or "" for "/"). Needs search permission on *dir unless the
  * name is "". Returns 1 if the last component had a trailing slash, else
@@ -138,9 +188,35 @@ int tmpfs_lookup_parent(struct tmpfs *fs, const char *path,
  * an existing non-directory (regular type, !excl only; the caller then
  * checks open permission, which Linux skips for a file it just created),
  * or a negative errno. *out may be NULL. */
+/* A final symlink: -EEXIST if exclusive, -ELOOP with TMPFS_NOFOLLOW,
+ * else followed (TMPFS_HANDBACK: a dangling link creates its target). */
 int tmpfs_create_node(struct tmpfs *fs, const char *path, uint32_t mode,
 		      uint32_t rdev, const struct tmpfs_cred *c, uint64_t now,
-		      bool excl, struct tmpfs_inode **out);
+		      unsigned flags, struct tmpfs_inode **out);
+/* symlink(target, path): -ENOENT for an empty target, -ENAMETOOLONG for
+ * one of TMPFS_PATH_MAX bytes or more, -EEXIST if path exists (a
+ * dangling link too). */
+int tmpfs_symlink(struct tmpfs *fs, const char *target, const char *path,
+		  const struct tmpfs_cred *c, uint64_t now);
+/* The link's text, cut to len bytes without a NUL: its length, or
+ * -EINVAL for anything but a symlink. */
+long tmpfs_readlink(const struct tmpfs_inode *ino, char *buf, size_t len);
+/* link(from, to); follow: AT_SYMLINK_FOLLOW (from's final link is
+ * followed, else linked itself). -EPERM for a directory, -EEXIST if to
+ * exists; Linux's protected_hardlinks: a caller who neither owns from nor
+ * may read and write it (or it is not a regular file, or it is setuid or
+ * setgid-executable) gets -EPERM. Handbacks about to have which = 1. */
+int tmpfs_link(struct tmpfs *fs, const char *from, const char *to, bool follow,
+	       const struct tmpfs_cred *c, uint64_t now);
+/* utimensat: atime/mtime in ns, or TMPFS_UTIME_NOW / TMPFS_UTIME_OMIT.
+ * Explicit times need the owner or root (-EPERM); "now" needs the owner,
+ * root or write permission (-EACCES); both omitted changes nothing. */
+int tmpfs_utimes(struct tmpfs_inode *ino, uint64_t atime, uint64_t mtime,
+		 const struct tmpfs_cred *c, uint64_t now);
+/* The directory's path from the fs root ("/" or "/a/b") into buf of cap
+ * bytes: its length, -ENOENT for a removed one, -ENOTDIR for a
+ * non-directory, -ENAMETOOLONG if it does not fit. */
+long tmpfs_dir_path(const struct tmpfs_inode *dir, char *buf, size_t cap);
 int tmpfs_mkdir(struct tmpfs *fs, const char *path, uint32_t perm,
 		const struct tmpfs_cred *c, uint64_t now);
 int tmpfs_rmdir(struct tmpfs *fs, const char *path, const struct tmpfs_cred *c,

@@ -8,6 +8,8 @@
 #include "tmpfs.h"
 
 long tmpfs_srv_path(const struct fs_req *r, struct ipc_msg *m);
+/* FILE_GETPATH: the directory's path in its mount. */
+long tmpfs_srv_dirpath(struct fs_file *f, char *buf, size_t cap);
 long tmpfs_srv_file(struct fs_file *f, struct ipc_msg *m, const struct ipc_info *info);
 void tmpfs_srv_fill_stat(const struct tmpfs_inode *ino, struct stat *st);
 /* Fills fs from the boot archive; 0 or -errno. */

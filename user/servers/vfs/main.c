@@ -4,16 +4,19 @@
  * file is a channel to the file system itself, handed through to the
  * caller: reads and writes never pass this server.
  *
- * Paths are made absolute by the C library. ".." is resolved lexically to
- * find the mount (there are no symbolic links); inside the root file
- * system the path goes on as the caller wrote it, so that its own ".."
- * and permission checks on the way stay exact. */
+ * Paths are made absolute by the C library. The walk (docs/vfs.md,
+ * "Links"): the mount is chosen by the components before the first "..";
+ * a file system that meets a symlink to follow or a ".." it cannot
+ * resolve (it may lead to another mount) hands the walk back
+ * (FS_HANDBACK) with where it stopped, and the VFS rewrites the path from
+ * the physical directory reached and routes it again. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <unistd.h>
 #include "arbor_sys.h"
 #include "cgfs_paths.h"
@@ -26,16 +29,44 @@ long __arbor_thread_start(long (*fn)(void *), void *arg);
 
 static int endpoint;
 
-struct worker_bufs {
-	char req[BUF_MAX + 1];		/* what the client sent */
-	char norm[VFS_PATH_MAX], norm2[VFS_PATH_MAX];
-	char fwd[BUF_MAX + 2];		/* what the file system gets */
+/* statfs of a cgroup2 mount (the VFS serves its paths): Linux's kernfs
+ * shows no counts. */
+static long cgroup2_statfs(const struct vfs_route *mt)
+{
+	struct statfs st;
+	memset(&st, 0, sizeof(st));
+	st.f_type = 0x63677270; /* CGROUP2_SUPER_MAGIC */
+	st.f_bsize = st.f_frsize = 4096;
+	st.f_namelen = 255;
+	st.f_flags = ST_VALID | (long)mt->flags;
+	return sys_ipc_write(0, &st, sizeof(st)) == sizeof(st) ? 0 : -EFAULT;
+}
+
+/* One path's place in the walk: the mount its next step is in and the
+ * path that step gives that mount's server. */
+struct hop {
+	struct vfs_route mt;
+	const char *inner;		/* inside the mount */
+	size_t ilen;
+	const char *path;		/* the whole path it routed */
+	bool mount_root;		/* the path names the mount itself */
+	bool dotdot;			/* it has a ".." */
 };
 
-long vfs_forward(const struct vfs_route *mt, const struct ipc_info *info, struct ipc_msg *m,
-		 const char *path, size_t path_len, void *rcv, size_t rcv_len)
+struct worker_bufs {
+	char req[BUF_MAX + 1];		/* what the client sent */
+	char path[2][VFS_PATH_MAX];	/* the paths being walked, once rewritten */
+	char inner[2][VFS_PATH_MAX];	/* paths inside mounts that do not walk */
+	char norm[VFS_PATH_MAX], tmp[VFS_PATH_MAX], tmp2[VFS_PATH_MAX];
+	char fwd[BUF_MAX + 2];		/* what the file system gets */
+	char scratch[VFS_PATH_MAX];	/* what it answers (stat, link text) */
+	struct hop hop[2];
+};
+
+long vfs_forward_walk(const struct vfs_route *mt, const struct ipc_info *info, struct ipc_msg *m,
+		      uint64_t walk, const char *path, size_t path_len, void *rcv, size_t rcv_len)
 {
-	m->w[FS_W_WHO] = mt->inst | (uint64_t)(uint32_t)info->pid << 32;
+	m->w[FS_W_WHO] = (mt->inst & FS_W_INST) | walk | (uint64_t)(uint32_t)info->pid << 32;
 	m->w[FS_W_CRED] = info->euid | (uint64_t)info->egid << 32;
 	m->w[FS_W_RCRED] = info->uid | (uint64_t)info->gid << 32;
 	long r = sys_ipc_call(mt->h, m, path, path_len, rcv, rcv_len);
@@ -44,25 +75,10 @@ long vfs_forward(const struct vfs_route *mt, const struct ipc_info *info, struct
 	return (long)m->label;
 }
 
-/* The path inside mount mt of the path the client sent (orig, olen
- * bytes; normalized: norm, nlen bytes) into out; returns its length. */
-static size_t inner_path(const struct vfs_route *mt, const char *orig, size_t olen, const char *norm,
-			 size_t nlen, char *out)
+long vfs_forward(const struct vfs_route *mt, const struct ipc_info *info, struct ipc_msg *m,
+		 const char *path, size_t path_len, void *rcv, size_t rcv_len)
 {
-	if (mt->tlen == 1) { /* the root file system: as written */
-		memcpy(out, orig, olen + 1);
-		return olen;
-	}
-	const char *rest = norm + mt->tlen;
-	size_t n = nlen - mt->tlen;
-	if (n == 0)
-		out[n++] = '/';
-	else
-		memcpy(out, rest, n);
-	if (n > 1 && orig[olen - 1] == '/')
-		out[n++] = '/'; /* a trailing slash still asks for a directory */
-	out[n] = '\0';
-	return n;
+	return vfs_forward_walk(mt, info, m, 0, path, path_len, rcv, rcv_len);
 }
 
 static bool changes_fs(const struct ipc_msg *m)
@@ -73,27 +89,26 @@ static bool changes_fs(const struct ipc_msg *m)
 		return acc != O_RDONLY || (m->w[0] & O_TRUNC);
 	case VFS_ACCESS:
 		return m->w[0] & W_OK;
-	case VFS_STAT:
+	case VFS_STAT: case VFS_READLINK: case VFS_REALPATH: case VFS_STATFS:
 		return false;
 	default:
 		return true;
 	}
 }
 
-/* open(O_CREAT) on a read-only mount: fine for a file that exists. */
-static long open_read_only(const struct vfs_route *mt, const struct ipc_info *info,
-			   struct ipc_msg *m, const char *path, size_t len)
+/* Whether the request's last component is followed when it is a link. */
+static bool follows_last(const struct ipc_msg *m, uint64_t at_flags)
 {
-	uint64_t flags = m->w[0];
-	m->w[0] &= ~(uint64_t)(O_CREAT | O_EXCL);
-	long r = vfs_forward(mt, info, m, path, len, NULL, 0);
-	if (r == -ENOENT && (flags & O_CREAT))
-		return -EROFS;
-	if (r == 0 && (flags & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL)) {
-		sys_handle_close((int)m->w[0]);
-		return -EEXIST;
+	switch (m->label) {
+	case VFS_OPEN:
+		return !(m->w[0] & O_NOFOLLOW);
+	case VFS_STAT: case VFS_CHMOD: case VFS_CHOWN: case VFS_ACCESS: case VFS_UTIMES:
+		return !(at_flags & VFS_AT_NOFOLLOW);
+	case VFS_REALPATH: case VFS_STATFS:
+		return true;
+	default:
+		return false;
 	}
-	return r;
 }
 
 /* A request on a cgroup2 mount, path inside it, served by the kernel's
@@ -103,62 +118,356 @@ static long cgroup2_request(struct ipc_msg *m, const struct ipc_info *info, cons
 {
 	struct fs_req r = { .path = path, .uid = info->euid, .gid = info->egid,
 			    .ruid = info->uid, .rgid = info->gid, .pid = info->pid };
-	return cgfs_path_request(&r, m, NULL);
+	uint64_t label = m->label;
+	switch (label) {
+	case VFS_REALPATH: case VFS_READLINK: case VFS_STATFS: { /* it exists? */
+		struct ipc_msg probe = { .label = VFS_ACCESS };
+		long e = cgfs_path_request(&r, &probe, NULL);
+		return e < 0 ? e : label == VFS_READLINK ? -EINVAL : 0;
+	}
+	case VFS_SYMLINK: case VFS_LINK: case VFS_UTIMES:
+		return -EPERM; /* kernfs makes no links; times are not kept */
+	default:
+		return cgfs_path_request(&r, m, NULL);
+	}
 }
 
-/* Forwards a path request; the reply (label aside) is left in m. */
-static long path_forward(struct ipc_msg *m, const struct ipc_info *info, struct worker_bufs *b,
-			 const char *path, size_t olen, const char *path2)
+#define HOP_AGAIN 1			/* the path changed: route again */
+#define MAXSYMLINKS 40			/* Linux's */
+
+/* Routes path p (number i of the walk). */
+static long route(struct worker_bufs *b, int i, const char **pp, struct hop *h)
 {
-	struct vfs_route mt, mt2;
-	size_t nlen = vfs_normalize(path, b->norm);
-	if (!vfs_mount_find(b->norm, nlen, &mt))
+	const char *p = *pp;
+	size_t plen = vfs_lexical_prefix(p, b->norm, &h->dotdot);
+	if (!vfs_mount_find(b->norm, plen, &h->mt))
 		return -ENOENT; /* nothing mounted yet */
-	bool mutates = m->label == VFS_RMDIR || m->label == VFS_UNLINK || m->label == VFS_RENAME;
-	if (mutates && vfs_is_mountpoint(b->norm, nlen))
-		return -EBUSY;
-	if ((mt.flags & MS_RDONLY) && changes_fs(m))
+	h->mount_root = !h->dotdot && plen == h->mt.tlen;
+	h->path = p;
+	size_t off = vfs_prefix_end(p, h->mt.tlen);
+	if (h->mt.walks) { /* as written: the server walks "." and ".." itself */
+		h->inner = p[off] ? p + off : "/";
+		h->ilen = strlen(h->inner);
+		return 0;
+	}
+	size_t rest;
+	long n = vfs_inner_normalize(p + off, b->inner[i], &rest);
+	if (n == -2)
+		return -ENAMETOOLONG;
+	if (n >= 0) {
+		h->inner = b->inner[i];
+		h->ilen = (size_t)n;
+		return 0;
+	}
+	/* ".." above this mount's root: on from the mount point's parent */
+	memcpy(b->tmp, b->norm, h->mt.tlen);
+	vfs_parent(b->tmp, h->mt.tlen);
+	n = vfs_join(b->tmp, p + off + rest, b->tmp2);
+	if (n < 0)
+		return -ENAMETOOLONG;
+	memcpy(b->path[i], b->tmp2, (size_t)n + 1);
+	*pp = b->path[i];
+	return HOP_AGAIN;
+}
+
+/* The physical directory the component at off of h's inner path lies
+ * in: mount target + inner[0..off), normalized, into out. */
+static void hop_base(const struct hop *h, size_t off, char *out, char *tmp)
+{
+	bool dd;
+	vfs_lexical_prefix(h->path, out, &dd); /* the mount's target is its start */
+	size_t t = h->mt.tlen == 1 ? 0 : h->mt.tlen;
+	memcpy(tmp, out, t);
+	memcpy(tmp + t, h->inner, off);
+	tmp[t + off] = '\0';
+	if (t + off == 0)
+		strcpy(tmp, "/");
+	vfs_normalize(tmp, out);
+}
+
+/* A file system's FS_HANDBACK for path i: rewrites it. */
+static long handback(struct worker_bufs *b, int i, const char **pp, const struct hop *h,
+		     const struct ipc_msg *m, const char *target, int *links)
+{
+	uint64_t kind = m->w[0], off = m->w[2], clen = m->w[3], tlen = m->w[4];
+	if (off + clen > h->ilen || (kind != FS_HB_LINK && kind != FS_HB_DOTDOT) ||
+	    tlen >= VFS_PATH_MAX || (kind == FS_HB_LINK && tlen == 0))
+		return -EIO; /* a confused server */
+	const char *tail = h->inner + off + clen;
+	char *base = b->tmp, *rest = b->tmp2;
+	size_t tl = strlen(tail);
+	if (kind == FS_HB_DOTDOT) {
+		hop_base(h, off, base, rest);
+		vfs_parent(base, strlen(base));
+		if (tl + 1 >= VFS_PATH_MAX)
+			return -ENAMETOOLONG;
+		memcpy(rest, tail, tl + 1);
+	} else {
+		if (++*links > MAXSYMLINKS)
+			return -ELOOP;
+		if (target[0] == '/')
+			strcpy(base, "/");
+		else
+			hop_base(h, off, base, rest);
+		if (1 + tlen + tl >= VFS_PATH_MAX)
+			return -ENAMETOOLONG;
+		rest[0] = '/';
+		memcpy(rest + 1, target, tlen);
+		memcpy(rest + 1 + tlen, tail, tl + 1);
+	}
+	long n = vfs_join(base, rest, b->path[i]);
+	if (n < 0)
+		return -ENAMETOOLONG;
+	*pp = b->path[i];
+	return HOP_AGAIN;
+}
+
+/* The mount's walk flags for its server. */
+static uint64_t walk_flags(const struct hop *h, const struct ipc_msg *m, uint64_t at_flags)
+{
+	uint64_t w = 0;
+	if (!h->mt.walks)
+		return 0;
+	if (h->mt.nested)
+		w |= FS_WALK_DOTDOT_ALL;
+	else if (h->mt.tlen > 1)
+		w |= FS_WALK_DOTDOT_ROOT;
+	if (!follows_last(m, at_flags))
+		w |= FS_WALK_NOFOLLOW;
+	if (m->label == VFS_ACCESS && (at_flags & VFS_AT_EACCESS))
+		w |= FS_WALK_EACCESS;
+	return w;
+}
+
+/* The state of one request's walk. */
+struct walk {
+	struct ipc_msg orig;		/* the client's words */
+	uint64_t at;			/* its VFS_AT_* flags */
+	const char *p[2];		/* the paths: the request's, or rewritten ones */
+	int links;
+	const char *extra;		/* symlink's target: passed on as it is */
+	bool internal;			/* the VFS's own (mount's target): no reply to write */
+};
+
+/* Asks h's server whether path i's parent (or, following, the whole
+ * path) resolves without a hand-back: 0, HOP_AGAIN after rewriting path
+ * i, or -errno. */
+static long probe(struct worker_bufs *b, struct walk *w, int i, const struct hop *h,
+		  const struct ipc_info *info, bool whole)
+{
+	if (!h->mt.walks)
+		return 0;
+	struct ipc_msg m = { .label = VFS_STAT };
+	uint64_t fl = walk_flags(h, &w->orig, w->at) | (whole ? 0 : FS_WALK_PARENT | FS_WALK_NOFOLLOW);
+	long r = vfs_forward_walk(&h->mt, info, &m, fl, h->inner, h->ilen, b->scratch, sizeof(b->scratch));
+	if (r == FS_HANDBACK) {
+		if (m.w[1] != 0)
+			return -EIO;
+		return handback(b, i, &w->p[i], h, &m, b->scratch, &w->links);
+	}
+	return r;
+}
+
+/* open(O_CREAT) on a read-only mount: fine for a file that exists. */
+static long open_read_only(struct worker_bufs *b, const struct hop *h, const struct ipc_info *info,
+			   struct ipc_msg *m, uint64_t fl)
+{
+	uint64_t flags = m->w[0];
+	m->w[0] &= ~(uint64_t)(O_CREAT | O_EXCL);
+	long r = vfs_forward_walk(&h->mt, info, m, fl, h->inner, h->ilen, b->scratch, sizeof(b->scratch));
+	if (r == -ENOENT && (flags & O_CREAT))
 		return -EROFS;
-	/* cgroup2 is served here (one hop less); its path comes straight
-	 * from the normalized one unless a trailing slash must be kept */
-	bool direct = mt.cgroup2 && !path2 && path[olen - 1] != '/';
-	if (direct) {
-		long e = cgroup2_request(m, info, nlen == mt.tlen ? "/" : b->norm + mt.tlen);
-		if (e != CGFS_PATHS_FORWARD) /* else: a directory opened for listing */
-			return e;
-	}
-	size_t len = inner_path(&mt, path, olen, b->norm, nlen, b->fwd);
-	if (path2) {
-		size_t nlen2 = vfs_normalize(path2, b->norm2);
-		if (!vfs_mount_find(b->norm2, nlen2, &mt2) || mt2.seq != mt.seq)
-			return -EXDEV;
-		if (vfs_is_mountpoint(b->norm2, nlen2))
-			return -EBUSY;
-		len += 1 + inner_path(&mt, path2, strlen(path2), b->norm2, nlen2, b->fwd + len + 1);
-		len++; /* "from\0to\0" */
-	}
-	if (mt.cgroup2 && !direct) {
-		long e = cgroup2_request(m, info, b->fwd);
-		if (e != CGFS_PATHS_FORWARD)
-			return e;
-	}
-	if (m->label == VFS_STAT) {
-		struct stat st;
-		long r = vfs_forward(&mt, info, m, b->fwd, len, &st, sizeof(st));
-		if (r == 0 && sys_ipc_write(0, &st, sizeof(st)) != sizeof(st))
-			r = -EFAULT;
-		return r;
-	}
-	bool open = m->label == VFS_OPEN; /* the reply replaces the label */
-	long r = (mt.flags & MS_RDONLY) && open ? open_read_only(&mt, info, m, b->fwd, len) :
-						  vfs_forward(&mt, info, m, b->fwd, len, NULL, 0);
-	if (r == 0 && open) { /* hand the channel on */
-		long h = sys_ipc_give((int)m->w[0]);
+	if (r == 0 && (flags & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL)) {
 		sys_handle_close((int)m->w[0]);
-		if (h < 0)
-			return h;
-		m->w[0] = (uint64_t)h;
+		return -EEXIST;
 	}
+	return r;
+}
+
+/* What a successful step answers the client. */
+static long finish(struct worker_bufs *b, struct ipc_msg *m, const struct ipc_info *info,
+		   const struct hop *h, uint64_t label)
+{
+	switch (label) {
+	case VFS_OPEN: { /* hand the channel on */
+		long ch = sys_ipc_give((int)m->w[0]);
+		sys_handle_close((int)m->w[0]);
+		if (ch < 0)
+			return ch;
+		m->w[0] = (uint64_t)ch;
+		return 0;
+	}
+	case VFS_STAT:
+		return sys_ipc_write(0, b->scratch, sizeof(struct stat)) == sizeof(struct stat) ? 0 : -EFAULT;
+	case VFS_READLINK: {
+		size_t n = m->w[0] < info->rcv_len ? m->w[0] : info->rcv_len;
+		if (n > sizeof(b->scratch))
+			return -EIO;
+		long wr = sys_ipc_write(0, b->scratch, n);
+		if (wr < 0)
+			return wr;
+		m->w[0] = (uint64_t)wr;
+		return 0;
+	}
+	case VFS_STATFS:
+		return sys_ipc_write(0, b->scratch, sizeof(struct statfs)) == sizeof(struct statfs) ? 0 : -EFAULT;
+	case VFS_REALPATH: {
+		hop_base(h, h->ilen, b->tmp2, b->tmp);
+		size_t n = strlen(b->tmp2);
+		if (n + 1 > info->rcv_len)
+			return -ENAMETOOLONG;
+		if (sys_ipc_write(0, b->tmp2, n + 1) != (long)(n + 1))
+			return -EFAULT;
+		m->w[0] = n;
+		return 0;
+	}
+	default:
+		return 0;
+	}
+}
+
+/* One step of a one-path request: HOP_AGAIN if the path changed. */
+static long step_one(struct worker_bufs *b, struct walk *w, struct ipc_msg *m,
+		     const struct ipc_info *info)
+{
+	struct hop *h = &b->hop[0];
+	long r = route(b, 0, &w->p[0], h);
+	if (r)
+		return r;
+	uint64_t label = w->orig.label;
+	*m = w->orig;
+	if ((label == VFS_RMDIR || label == VFS_UNLINK) && h->mount_root)
+		return -EBUSY;
+	if (h->mt.cgroup2) {
+		long e = cgroup2_request(m, info, h->inner);
+		if (e != CGFS_PATHS_FORWARD) { /* else: a directory opened for listing */
+			if (label == VFS_REALPATH && e == 0 && !w->internal)
+				return finish(b, m, info, h, label);
+			if (label == VFS_STATFS && e == 0)
+				return cgroup2_statfs(&h->mt);
+			return e;
+		}
+		*m = w->orig;
+	}
+	uint64_t fl = walk_flags(h, m, w->at);
+	bool ro = (h->mt.flags & MS_RDONLY) && changes_fs(m);
+	if (ro && label != VFS_OPEN) { /* EROFS once the walk is known to end here */
+		bool whole = follows_last(m, w->at);
+		r = probe(b, w, 0, h, info, whole);
+		return r == HOP_AGAIN ? r : (r < 0 && whole) ? r : -EROFS;
+	}
+	const char *snd = h->inner;
+	size_t slen = h->ilen;
+	if (w->extra) { /* "linkpath\0target" */
+		size_t e = strlen(w->extra);
+		if (h->ilen + 1 + e + 1 > sizeof(b->fwd))
+			return -ENAMETOOLONG;
+		memcpy(b->fwd, h->inner, h->ilen + 1);
+		memcpy(b->fwd + h->ilen + 1, w->extra, e + 1);
+		snd = b->fwd;
+		slen = h->ilen + 1 + e + 1;
+	}
+	if (label == VFS_REALPATH)
+		m->label = VFS_STAT; /* it exists: then its path is the walk's */
+	r = ro ? open_read_only(b, h, info, m, fl)
+	       : vfs_forward_walk(&h->mt, info, m, fl, snd, slen, b->scratch, sizeof(b->scratch));
+	if (r == FS_HANDBACK)
+		return m->w[1] == 0 ? handback(b, 0, &w->p[0], h, m, b->scratch, &w->links) : -EIO;
+	if (r < 0)
+		return r;
+	return w->internal ? 0 : finish(b, m, info, h, label);
+}
+
+/* One step of rename or link: both paths must end in one mount, which
+ * only their walks can tell (a link or a ".." may lead anywhere). */
+static long step_two(struct worker_bufs *b, struct walk *w, struct ipc_msg *m,
+		     const struct ipc_info *info)
+{
+	struct hop *h = b->hop;
+	for (int i = 0; i < 2; i++) {
+		long r = route(b, i, &w->p[i], &h[i]);
+		if (r)
+			return r;
+	}
+	*m = w->orig;
+	if (w->orig.label == VFS_RENAME && (h[0].mount_root || h[1].mount_root))
+		return -EBUSY;
+	if (h[0].mt.seq != h[1].mt.seq) {
+		for (int i = 0; i < 2; i++) { /* settle both parents: then it is EXDEV */
+			long r = probe(b, w, i, &h[i], info, false);
+			if (r)
+				return r;
+		}
+		return -EXDEV;
+	}
+	if (h[0].mt.cgroup2) {
+		size_t a = h[0].ilen + 1;
+		memcpy(b->fwd, h[0].inner, a);
+		memcpy(b->fwd + a, h[1].inner, h[1].ilen + 1);
+		long e = cgroup2_request(m, info, b->fwd);
+		return e == CGFS_PATHS_FORWARD ? -EPERM : e;
+	}
+	if ((h[0].mt.flags & MS_RDONLY)) {
+		for (int i = 0; i < 2; i++) {
+			long r = probe(b, w, i, &h[i], info, false);
+			if (r == HOP_AGAIN)
+				return r;
+		}
+		return -EROFS;
+	}
+	memcpy(b->fwd, h[0].inner, h[0].ilen + 1);
+	memcpy(b->fwd + h[0].ilen + 1, h[1].inner, h[1].ilen + 1);
+	uint64_t fl = walk_flags(&h[0], m, w->at);
+	long r = vfs_forward_walk(&h[0].mt, info, m, fl, b->fwd, h[0].ilen + h[1].ilen + 2,
+				  b->scratch, sizeof(b->scratch));
+	if (r == FS_HANDBACK) {
+		int i = m->w[1] == 1;
+		if (m->w[1] > 1)
+			return -EIO;
+		return handback(b, i, &w->p[i], &h[i], m, b->scratch, &w->links);
+	}
+	return r;
+}
+
+/* Walks until a file system answers; ELOOP past MAXSYMLINKS links (the
+ * ".." steps shorten the path, so they end by themselves; the bound on
+ * rounds is only a guard). */
+static long walk_request(struct worker_bufs *b, struct walk *w, struct ipc_msg *m,
+			 const struct ipc_info *info, bool two)
+{
+	for (int round = 0; round < 4 * VFS_PATH_MAX; round++) {
+		long r = two ? step_two(b, w, m, info) : step_one(b, w, m, info);
+		if (r != HOP_AGAIN)
+			return r;
+	}
+	return -ELOOP;
+}
+
+long vfs_realpath(const struct ipc_info *info, const char *path, char *out)
+{
+	struct worker_bufs *b = malloc(sizeof(*b));
+	if (!b)
+		return -ENOMEM;
+	struct walk w = { .orig = { .label = VFS_REALPATH }, .internal = true };
+	struct ipc_msg m;
+	size_t n = strlen(path);
+	long r = -ENAMETOOLONG;
+	if (n < VFS_PATH_MAX) {
+		w.p[0] = path;
+		r = walk_request(b, &w, &m, info, false);
+	}
+	if (r == 0) {
+		struct hop *h = &b->hop[0];
+		/* the walk ended: route gives the final mount and path */
+		r = route(b, 0, &w.p[0], h);
+		if (r == 0) {
+			hop_base(h, h->ilen, out, b->tmp);
+			r = (long)strlen(out);
+		} else if (r > 0) {
+			r = -EIO;
+		}
+	}
+	free(b);
 	return r;
 }
 
@@ -166,7 +475,8 @@ static long path_request(struct ipc_msg *m, const struct ipc_info *info, struct 
 {
 	if (info->snd_len == 0)
 		return -ENOENT;
-	if (info->snd_len >= (m->label == VFS_RENAME ? BUF_MAX : VFS_PATH_MAX))
+	bool two = m->label == VFS_RENAME || m->label == VFS_LINK || m->label == VFS_SYMLINK;
+	if (info->snd_len >= (two ? BUF_MAX : VFS_PATH_MAX))
 		return -ENAMETOOLONG;
 	/* A short path is in b->req already (the worker's inbox). */
 	long n = info->snd_inline ? (long)info->snd_len : sys_ipc_read(0, b->req, info->snd_len);
@@ -174,16 +484,16 @@ static long path_request(struct ipc_msg *m, const struct ipc_info *info, struct 
 		return n < 0 ? n : -ENOENT;
 	b->req[n] = '\0';
 	const char *path = b->req, *path2 = NULL;
-	size_t plen = (size_t)n;
-	if (m->label == VFS_RENAME) {
+	if (two) {
 		const char *to = memchr(b->req, '\0', (size_t)n);
 		if (!to || to + 1 >= b->req + n || b->req[n - 1] != '\0')
-			return -EINVAL;
+			return m->label == VFS_SYMLINK && to && to + 1 >= b->req + n - 1 ? -ENOENT : -EINVAL;
 		path2 = to + 1;
-		plen = strlen(path);
-		if (plen >= VFS_PATH_MAX || strlen(path2) >= VFS_PATH_MAX)
+		if (strlen(path) >= VFS_PATH_MAX || strlen(path2) >= VFS_PATH_MAX)
 			return -ENAMETOOLONG;
-		if (path2[0] != '/')
+		if (!*path2)
+			return -ENOENT;
+		if (m->label != VFS_SYMLINK && path2[0] != '/')
 			return -EINVAL;
 	} else if (memchr(b->req, '\0', (size_t)n)) {
 		return -EINVAL; /* a NUL inside */
@@ -192,7 +502,13 @@ static long path_request(struct ipc_msg *m, const struct ipc_info *info, struct 
 		return -EINVAL;
 	if (m->label == VFS_UMOUNT)
 		return vfs_umount(info, path, m->w[0]);
-	return path_forward(m, info, b, path, plen, path2);
+	struct walk w = { .orig = *m, .at = m->w[2], .p = { path, path2 } };
+	if (m->label == VFS_SYMLINK) {
+		w.p[1] = NULL;
+		w.extra = path2; /* in b->req, which the walk leaves alone */
+		return walk_request(b, &w, m, info, false);
+	}
+	return walk_request(b, &w, m, info, path2 != NULL);
 }
 
 static long request(struct ipc_msg *m, const struct ipc_info *info, struct worker_bufs *b)
@@ -214,6 +530,8 @@ static long request(struct ipc_msg *m, const struct ipc_info *info, struct worke
 	}
 	case VFS_OPEN: case VFS_STAT: case VFS_MKDIR: case VFS_RMDIR: case VFS_UNLINK:
 	case VFS_RENAME: case VFS_CHMOD: case VFS_CHOWN: case VFS_ACCESS: case VFS_UMOUNT:
+	case VFS_READLINK: case VFS_SYMLINK: case VFS_LINK: case VFS_REALPATH: case VFS_UTIMES:
+	case VFS_STATFS:
 		return path_request(m, info, b);
 	default:
 		return -EINVAL;

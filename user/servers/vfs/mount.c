@@ -43,6 +43,15 @@ static void live_update_locked(void)
 			live[k] = live[k - 1];
 		live[k] = (uint8_t)i;
 	}
+	/* which mounts have others below them: their ".." is the VFS's */
+	for (int k = 0; k < nr_live; k++) {
+		struct vfs_mount *mt = &mounts[live[k]];
+		mt->r.nested = false;
+		for (int j = 0; j < k && !mt->r.nested; j++) /* longer targets come first */
+			mt->r.nested = mounts[live[j]].r.tlen > mt->r.tlen &&
+				       vfs_path_under(mounts[live[j]].target, mounts[live[j]].r.tlen, mt->target,
+						      mt->r.tlen);
+	}
 }
 
 bool vfs_mount_find(const char *p, size_t plen, struct vfs_route *out)
@@ -107,7 +116,7 @@ static long split_mount_args(char *buf, size_t len, char **parts)
 
 long vfs_mount(const struct ipc_info *info, uint64_t flags, char *buf, size_t len)
 {
-	char *a[4], target[VFS_PATH_MAX], name[32], fsarg[256];
+	char *a[4], target[VFS_PATH_MAX], name[32], fsarg[512];
 	struct vfs_mount mt = { .used = true, .r.flags = flags };
 	if (info->euid != 0)
 		return -EPERM;
@@ -117,10 +126,16 @@ long vfs_mount(const struct ipc_info *info, uint64_t flags, char *buf, size_t le
 	if (strlen(a[0]) >= sizeof(mt.source) || strlen(a[2]) >= sizeof(mt.type) ||
 	    strlen(a[3]) >= sizeof(mt.data))
 		return -EINVAL;
-	vfs_normalize(a[1], target);
+	/* Linux follows symlinks in the target; the first mount has no
+	 * file system to ask */
+	long r = strcmp(a[1], "/") == 0 ? (long)vfs_normalize(a[1], target) : vfs_realpath(info, a[1], target);
+	if (r == -ENOENT && !vfs_mount_find("/", 1, &mt.r))
+		r = (long)vfs_normalize(a[1], target);
+	if (r < 0)
+		return r;
 	if (strlen(target) >= sizeof(mt.target))
 		return -ENAMETOOLONG;
-	long r = check_target(info, target);
+	r = check_target(info, target);
 	if (r < 0)
 		return r;
 	if (vfs_is_mountpoint(target, strlen(target)))
@@ -129,11 +144,12 @@ long vfs_mount(const struct ipc_info *info, uint64_t flags, char *buf, size_t le
 	long h = sys_ns_lookup(name);
 	if (h < 0)
 		return -ENODEV; /* no server for that file-system type */
-	size_t n0 = strlen(a[0]) + 1, n3 = strlen(a[3]) + 1;
+	size_t n0 = strlen(a[0]) + 1, n3 = strlen(a[3]) + 1, nt = strlen(target) + 1;
 	memcpy(fsarg, a[0], n0);
 	memcpy(fsarg + n0, a[3], n3);
+	memcpy(fsarg + n0 + n3, target, nt);
 	struct ipc_msg m = { .label = FS_MOUNT, .w = { flags } };
-	r = sys_ipc_call((int)h, &m, fsarg, n0 + n3, NULL, 0);
+	r = sys_ipc_call((int)h, &m, fsarg, n0 + n3 + nt, NULL, 0);
 	if (r < 0 || (long)m.label < 0) {
 		sys_handle_close((int)h);
 		return r < 0 ? -EIO : (long)m.label;
@@ -146,6 +162,8 @@ long vfs_mount(const struct ipc_info *info, uint64_t flags, char *buf, size_t le
 	strcpy(mt.data, a[3]);
 	mt.r.h = (int)h;
 	mt.r.inst = (uint32_t)m.w[0];
+	mt.r.walks = (m.w[1] & FS_MNT_WALKS) != 0;
+	mt.r.magic = (long)m.w[2];
 	lock();
 	int slot = find_exact_locked(target, strlen(target)) >= 0 ? -2 : -1;
 	for (int i = 0; slot == -1 && i < VFS_MOUNTS_MAX; i++)
@@ -173,7 +191,10 @@ long vfs_umount(const struct ipc_info *info, const char *path, uint64_t flags)
 		return -EPERM;
 	if (flags)
 		return -EINVAL;
-	vfs_normalize(path, target);
+	/* Linux follows links to the mount point; a mount whose server is
+	 * gone cannot be walked, and is found by its path as written */
+	if (vfs_realpath(info, path, target) < 0)
+		vfs_normalize(path, target);
 	lock();
 	int i = find_exact_locked(target, strlen(target));
 	struct vfs_mount mt;

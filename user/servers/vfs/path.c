@@ -78,3 +78,140 @@ bool vfs_path_under(const char *p, size_t plen, const char *t, size_t tlen)
 			return false;
 	return true;
 }
+
+/* ---- the walk's path arithmetic (docs/vfs.md, "Links") ---- */
+
+/* The component at p (after any slashes): its start in *c, its length
+ * returned; p moves past it. 0 at the end. */
+static size_t next_comp(const char **p, const char **c)
+{
+	while (**p == '/')
+		(*p)++;
+	*c = *p;
+	while (**p && **p != '/')
+		(*p)++;
+	return (size_t)(*p - *c);
+}
+
+static bool is_dot(const char *c, size_t n)
+{
+	return n == 1 && c[0] == '.';
+}
+
+static bool is_dotdot(const char *c, size_t n)
+{
+	return n == 2 && c[0] == '.' && c[1] == '.';
+}
+
+size_t vfs_lexical_prefix(const char *p, char *out, bool *dotdot)
+{
+	size_t n = 0, len;
+	const char *c;
+	*dotdot = false;
+	if (vfs_is_normal(p, &len)) { /* most paths: one copy */
+		memcpy(out, p, len + 1);
+		return len;
+	}
+	while ((len = next_comp(&p, &c))) {
+		if (is_dot(c, len))
+			continue;
+		if (is_dotdot(c, len)) {
+			*dotdot = true;
+			break;
+		}
+		if (n + 1 + len >= VFS_PATH_MAX)
+			break; /* too long to be a mount's: the file system says ENAMETOOLONG */
+		out[n++] = '/';
+		memcpy(out + n, c, len);
+		n += len;
+	}
+	if (n == 0)
+		out[n++] = '/';
+	out[n] = '\0';
+	return n;
+}
+
+size_t vfs_prefix_end(const char *p, size_t tlen)
+{
+	size_t n = 0, len;
+	const char *c, *at = p;
+	if (tlen <= 1)
+		return 0;
+	while (n < tlen && (len = next_comp(&at, &c))) {
+		if (is_dot(c, len))
+			continue;
+		n += 1 + len;
+	}
+	return (size_t)(at - p);
+}
+
+long vfs_inner_normalize(const char *in, char *out, size_t *rest)
+{
+	size_t n = 0, len;
+	const char *c, *p = in;
+	while ((len = next_comp(&p, &c))) {
+		if (is_dot(c, len))
+			continue;
+		if (is_dotdot(c, len)) {
+			if (n == 0) { /* above the mount's root */
+				*rest = (size_t)(p - in);
+				return -1;
+			}
+			while (n > 0 && out[--n] != '/')
+				;
+			continue;
+		}
+		if (n + 1 + len + 2 >= VFS_PATH_MAX)
+			return -2;
+		out[n++] = '/';
+		memcpy(out + n, c, len);
+		n += len;
+	}
+	size_t l = strlen(in);
+	if (n > 0 && l && in[l - 1] == '/')
+		out[n++] = '/'; /* a trailing slash still asks for a directory */
+	if (n == 0)
+		out[n++] = '/';
+	out[n] = '\0';
+	return (long)n;
+}
+
+long vfs_join(const char *base, const char *rest, char *out)
+{
+	size_t n = strlen(base), len;
+	const char *c, *p = rest;
+	if (n >= VFS_PATH_MAX)
+		return -1;
+	memmove(out, base, n + 1);
+	if (n == 1)
+		n = 0; /* "/" */
+	while ((len = next_comp(&p, &c))) {
+		if (is_dot(c, len))
+			continue;
+		if (is_dotdot(c, len)) {
+			while (n > 0 && out[--n] != '/')
+				;
+			continue;
+		}
+		size_t tail = strlen(c);
+		if (n + 1 + tail >= VFS_PATH_MAX)
+			return -1;
+		out[n++] = '/';
+		memmove(out + n, c, tail + 1);
+		return (long)(n + tail);
+	}
+	if (n == 0)
+		out[n++] = '/';
+	out[n] = '\0';
+	return (long)n;
+}
+
+size_t vfs_parent(char *p, size_t len)
+{
+	while (len > 1 && p[len - 1] != '/')
+		len--;
+	if (len > 1)
+		len--; /* the slash */
+	p[len] = '\0';
+	return len;
+}

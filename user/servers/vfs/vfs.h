@@ -22,6 +22,9 @@ struct vfs_route {
 	int h;				/* the file-system server's endpoint */
 	uint32_t inst;			/* its instance for this mount */
 	bool cgroup2;			/* served by the VFS itself */
+	bool walks;			/* the server walks paths as written (FS_MNT_WALKS) */
+	bool nested;			/* other mounts lie below this one */
+	long magic;			/* statfs's f_type (FS_MOUNT's reply) */
 };
 
 struct vfs_mount {
@@ -38,6 +41,33 @@ size_t vfs_normalize(const char *in, char *out);
  * length tlen) or lies below it. */
 bool vfs_path_under(const char *p, size_t plen, const char *t, size_t tlen);
 
+/* The walk (docs/vfs.md, "Links"). Paths are absolute, VFS_PATH_MAX at
+ * most.
+ *
+ * The components of p before its first ".." (none of "" and ".") as a
+ * normal path into out; *dotdot says whether a ".." stopped it. Returns
+ * its length. The mount that holds it is the one the walk starts in: a
+ * ".." must be walked (a symlink may precede it), so nothing past one
+ * can choose a mount. */
+size_t vfs_lexical_prefix(const char *p, char *out, bool *dotdot);
+/* The offset in p just past the components that make up the first tlen
+ * bytes of its lexical prefix: where the path inside a mount of target
+ * length tlen starts (0 for "/"). */
+size_t vfs_prefix_end(const char *p, size_t tlen);
+/* For file systems that do not walk ".." (FS_MNT_WALKS unset): the path
+ * inside the mount in with "." and ".." resolved into out (a trailing
+ * slash kept); its length, or -1 if a ".." climbs above the mount's root
+ * (*rest: the offset in `in` just past that ".."), -2 if too long. */
+long vfs_inner_normalize(const char *in, char *out, size_t *rest);
+/* out = base (a physical directory: normal, no links) joined with rest,
+ * whose leading "", "." and ".." components are resolved against base
+ * (safe: base has no links) and the rest of which is kept as written.
+ * out may not overlap rest. Its length, or -1 if too long. */
+long vfs_join(const char *base, const char *rest, char *out);
+/* Cuts normal path p (of length len) to its parent ("/" stays); the new
+ * length. */
+size_t vfs_parent(char *p, size_t len);
+
 /* The route to the mount that holds normalized path p (of length plen);
  * false if nothing is mounted at "/". */
 bool vfs_mount_find(const char *p, size_t plen, struct vfs_route *out);
@@ -53,5 +83,12 @@ long vfs_mounts_text(void);
  * label and w0, w1 as the client sent them, path inside mt. */
 long vfs_forward(const struct vfs_route *mt, const struct ipc_info *info, struct ipc_msg *m,
 		 const char *path, size_t path_len, void *rcv, size_t rcv_len);
+/* The same with FS_WALK_* flags: the reply's label (0, -errno or
+ * FS_HANDBACK). */
+long vfs_forward_walk(const struct vfs_route *mt, const struct ipc_info *info, struct ipc_msg *m,
+		      uint64_t walk, const char *path, size_t path_len, void *rcv, size_t rcv_len);
+/* path (absolute) with every symlink followed, physical, into out
+ * (VFS_PATH_MAX): its length or -errno (mount(2)'s target). */
+long vfs_realpath(const struct ipc_info *info, const char *path, char *out);
 
 #endif
