@@ -59,8 +59,10 @@
  * records as fit into the receive buffer, each a struct fs_dirent64
  * (Linux's struct linux_dirent64) padded to 8 bytes; the offset moves past
  * the last one. d_off is the cookie of the entry after it: stable while
- * other entries come and go. Reply w0 = bytes (0: the end); -EINVAL if the
- * next entry does not fit the buffer, -ENOTDIR, -EFAULT. */
+ * other entries come and go. Reply w0 = bytes (0: the end), w1 = 1 if
+ * these reached the end (a hint that saves readdir the call that would
+ * return 0); -EINVAL if the next entry does not fit the buffer, -ENOTDIR,
+ * -EFAULT. */
 #define FILE_GETDENTS 0x105
 #define FILE_GETFL   0x106	/* reply w0 = O_* status flags */
 #define FILE_SETFL   0x107	/* w0 O_APPEND | O_NONBLOCK | O_DIRECT (a server keeps those it knows) */

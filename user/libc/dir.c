@@ -29,12 +29,14 @@ _Static_assert(offsetof(struct dirent, d_ino) == offsetof(struct fs_dirent64, d_
 struct __dirstream {
 	int fd;
 	size_t at, len;		/* the next record in buf, the batch's end */
+	int end;		/* the batch reached the directory's end */
 	long tell;		/* the cookie of the entry readdir returns next */
 	_Alignas(8) char buf[DIR_BATCH];
 };
 
-/* getdents64 without errno: bytes or -errno. */
-static long dir_getdents(int fd, void *buf, size_t len)
+/* getdents64 without errno: bytes or -errno; *end = 1 if the server says
+ * these reached the directory's end (may be NULL). */
+static long dir_getdents(int fd, void *buf, size_t len, int *end)
 {
 	struct ipc_msg m = { .label = FILE_GETDENTS };
 	long r = sys_ipc_call(fd, &m, NULL, 0, buf, len);
@@ -42,12 +44,26 @@ static long dir_getdents(int fd, void *buf, size_t len)
 		return -ENOTDIR; /* a descriptor, but no file server's: a pipe, a cgroup file... */
 	if (r == 0)
 		r = (long)m.label < 0 ? (long)m.label : (long)m.w[0];
+	if (end)
+		*end = r >= 0 && m.w[1] == 1;
 	return r;
 }
 
 ssize_t getdents64(int fd, void *buf, size_t len)
 {
-	return (ssize_t)__sys_ret(dir_getdents(fd, buf, len));
+	return (ssize_t)__sys_ret(dir_getdents(fd, buf, len, NULL));
+}
+
+static DIR *dir_new(int fd)
+{
+	DIR *d = malloc(sizeof(*d));
+	if (!d)
+		return NULL;
+	d->fd = fd;
+	d->at = d->len = 0;
+	d->end = 0;
+	d->tell = 0;
+	return d;
 }
 
 DIR *opendir(const char *path)
@@ -55,7 +71,7 @@ DIR *opendir(const char *path)
 	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return NULL;
-	DIR *d = fdopendir(fd);
+	DIR *d = dir_new(fd); /* O_DIRECTORY: no need to fstat */
 	if (!d) {
 		int e = errno;
 		close(fd);
@@ -74,19 +90,18 @@ DIR *fdopendir(int fd)
 		errno = ENOTDIR;
 		return NULL;
 	}
-	DIR *d = malloc(sizeof(*d));
-	if (!d)
-		return NULL;
-	d->fd = fd;
-	d->at = d->len = 0;
-	d->tell = 0;
-	return d;
+	return dir_new(fd);
 }
 
+/* Once a batch reached the end, readdir says so without asking again
+ * (entries created since may or may not be seen, as POSIX allows);
+ * seekdir and rewinddir ask again. */
 struct dirent *readdir(DIR *d)
 {
 	if (d->at >= d->len) {
-		long n = dir_getdents(d->fd, d->buf, sizeof(d->buf));
+		if (d->end)
+			return NULL;
+		long n = dir_getdents(d->fd, d->buf, sizeof(d->buf), &d->end);
 		if (n < 0) {
 			errno = (int)-n;
 			return NULL;
@@ -128,6 +143,7 @@ void seekdir(DIR *d, long pos)
 	if (lseek(d->fd, (off_t)pos, SEEK_SET) < 0)
 		return;
 	d->at = d->len = 0;
+	d->end = 0;
 	d->tell = pos;
 }
 

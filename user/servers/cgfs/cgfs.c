@@ -94,7 +94,7 @@ static long cgfs_file(struct fs_file *f, struct ipc_msg *m, const struct ipc_inf
 		cgfs_fill_stat(&n, &st);
 		return sys_ipc_write(0, &st, sizeof(st)) == sizeof(st) ? 0 : -EFAULT;
 	case FILE_GETDENTS:
-		return fssrv_getdents(f, info, cgfs_fill);
+		return fssrv_getdents(f, m, info, cgfs_fill);
 	case FILE_POLL:
 		return (short)m->w[0] & (POLLIN | POLLOUT | POLLRDNORM | POLLWRNORM);
 	default:

@@ -216,7 +216,7 @@ static long devfs_file(struct fs_file *f, struct ipc_msg *m, const struct ipc_in
 		devfs_stat(f->kind, &st);
 		return sys_ipc_write(0, &st, sizeof(st)) == sizeof(st) ? 0 : -EFAULT;
 	case FILE_GETDENTS:
-		return fssrv_getdents(f, info, devfs_fill);
+		return fssrv_getdents(f, m, info, devfs_fill);
 	case FILE_POLL:
 		return (short)m->w[0] & (POLLIN | POLLOUT | POLLRDNORM | POLLWRNORM);
 	case FILE_TRUNCATE:

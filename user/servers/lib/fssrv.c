@@ -352,7 +352,7 @@ int fssrv_dent(struct fssrv_dents *b, uint64_t ino, unsigned type, const char *n
 	return 1;
 }
 
-long fssrv_getdents(struct fs_file *f, const struct ipc_info *info,
+long fssrv_getdents(struct fs_file *f, struct ipc_msg *m, const struct ipc_info *info,
 		    long (*fill)(struct fs_file *f, uint64_t pos, struct fssrv_dents *b))
 {
 	static struct fssrv_dents b; /* requests run one at a time (big_lock) */
@@ -370,6 +370,7 @@ long fssrv_getdents(struct fs_file *f, const struct ipc_info *info,
 	if (b.done == 0 && b.full)
 		return -EINVAL; /* Linux: the buffer cannot hold the next entry */
 	f->offset = b.pos;
+	m->w[1] = !b.full; /* the end was reached: readdir need not ask again */
 	return (long)b.done;
 }
 

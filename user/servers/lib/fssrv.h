@@ -90,9 +90,10 @@ int fssrv_dent(struct fssrv_dents *b, uint64_t ino, unsigned type, const char *n
 /* Serves FILE_GETDENTS on f from its offset (the position cookie): fill
  * adds the entries at and after cookie pos with fssrv_dent until that
  * returns 0 or the directory ends, and returns 0 or -errno (-ENOTDIR).
- * The offset moves past what was sent. Returns the bytes written, 0 at
- * the end, -EINVAL if the first entry does not fit, -EFAULT. */
-long fssrv_getdents(struct fs_file *f, const struct ipc_info *info,
+ * The offset moves past what was sent; m->w[1] = 1 if the reply reached
+ * the end. Returns the bytes written, 0 at the end, -EINVAL if the first
+ * entry does not fit, -EFAULT. */
+long fssrv_getdents(struct fs_file *f, struct ipc_msg *m, const struct ipc_info *info,
 		    long (*fill)(struct fs_file *f, uint64_t pos, struct fssrv_dents *b));
 /* The caller may open a file of this mode and owner for flags
  * (generic_permission; root passes). */

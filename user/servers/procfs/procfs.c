@@ -635,7 +635,7 @@ static long procfs_file(struct fs_file *f, struct ipc_msg *m, const struct ipc_i
 			return e;
 		return sys_ipc_write(0, &st, sizeof(st)) == sizeof(st) ? 0 : -EFAULT;
 	case FILE_GETDENTS:
-		return fssrv_getdents(f, info, procfs_fill);
+		return fssrv_getdents(f, m, info, procfs_fill);
 	case FILE_POLL:
 		return (short)m->w[0] & (POLLIN | POLLRDNORM);
 	case FILE_TRUNCATE:

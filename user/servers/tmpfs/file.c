@@ -174,7 +174,7 @@ long tmpfs_srv_file(struct fs_file *of, struct ipc_msg *m, const struct ipc_info
 		return sys_ipc_write(0, &st, sizeof(st)) == sizeof(st) ? 0 : -EFAULT;
 	}
 	case FILE_GETDENTS:
-		return fssrv_getdents(of, info, dir_fill);
+		return fssrv_getdents(of, m, info, dir_fill);
 	case FILE_TRUNCATE:
 		return !can_write(of) ? -EBADF : tmpfs_truncate(ino, m->w[0], fssrv_now());
 	case FILE_FCHMOD:
