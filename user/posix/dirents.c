@@ -348,6 +348,53 @@ static void test_servers_resume(void)
 	}
 }
 
+/* A cgroup with more children than one kernel batch (CGFS_READDIR_MAX,
+ * 64) lists each once, also in small calls with children removed
+ * between them. */
+static void test_cgroup_children(void)
+{
+	enum { KIDS = 80 };
+	unsigned seen[KIDS + 1] = { 0 }, seen2[KIDS + 1] = { 0 };
+	char path[96];
+	int ok = mkdir("/sys/fs/cgroup/dirents_kids", 0755) == 0, bad = 0;
+	for (int i = 0; ok && i < KIDS; i++) {
+		snprintf(path, sizeof(path), "/sys/fs/cgroup/dirents_kids/f%d", i);
+		ok &= mkdir(path, 0755) == 0;
+	}
+	int fd = open("/sys/fs/cgroup/dirents_kids", O_RDONLY | O_DIRECTORY);
+	ok &= list_fd(fd, sizeof(buf), seen, KIDS) > 0;
+	for (int i = 0; i < KIDS; i++)
+		bad += seen[i] != 1;
+	check(ok && bad == 0 && seen[KIDS] > 10, "dirents: a cgroup of 80 children lists each once, and its files");
+	/* 256 bytes a call; after each, remove a child not yet seen */
+	check(lseek(fd, 0, SEEK_SET) == 0, "dirents: lseek to 0 on a cgroup directory");
+	long n;
+	int round = 0;
+	while ((n = getdents64(fd, buf, 256)) > 0) {
+		for (long at = 0; at < n;) {
+			const struct linux_dirent64 *e = (const void *)(buf + at);
+			seen2[name_index(e->d_name, KIDS)]++;
+			at += e->d_reclen;
+		}
+		if (round < 10) {
+			snprintf(path, sizeof(path), "/sys/fs/cgroup/dirents_kids/f%d", KIDS - 1 - round++);
+			rmdir(path);
+		}
+	}
+	close(fd);
+	bad = 0;
+	for (int i = 0; i < KIDS - 10; i++)
+		bad += seen2[i] != 1;
+	for (int i = KIDS - 10; i < KIDS; i++)
+		bad += seen2[i] > 1;
+	check(n == 0 && bad == 0, "dirents: children removed mid-listing: the others each once");
+	for (int i = 0; i < KIDS; i++) {
+		snprintf(path, sizeof(path), "/sys/fs/cgroup/dirents_kids/f%d", i);
+		rmdir(path);
+	}
+	check(rmdir("/sys/fs/cgroup/dirents_kids") == 0, "dirents: the cgroups are removed");
+}
+
 /* 10,000 entries list completely, in few calls. */
 static void test_big(void)
 {
@@ -389,6 +436,7 @@ int main(void)
 	test_errors();
 	test_types();
 	test_servers_resume();
+	test_cgroup_children();
 	test_big();
 	printf("1..%d\n", n);
 	return failed ? 1 : 0;

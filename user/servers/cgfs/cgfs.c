@@ -55,23 +55,26 @@ static long cgfs_path(const struct fs_req *r, struct ipc_msg *m)
 
 /* Cookies: 0 ".", 1 "..", then 2 + the kernel's positions (cgfs_readdir:
  * the interface files by index, then the children by id, stable while
- * others come and go). */
+ * others come and go), fetched CGFS_READDIR_MAX at a time. */
 static long cgfs_fill(struct fs_file *f, uint64_t pos, struct fssrv_dents *b)
 {
+	static struct k_cgnode nodes[CGFS_READDIR_MAX]; /* requests run one at a time */
 	const struct cg_open *o = f->node;
-	struct k_cgnode n;
 	if (f->kind != CGFS_DIR)
 		return -ENOTDIR;
 	for (; pos < 2; pos++)
 		if (!fssrv_dent(b, 1, DT_DIR, pos ? ".." : ".", pos + 1))
 			return 0;
 	for (;;) {
-		long next = sys_cgfs_readdir(o->path, pos - 2, &n);
-		if (next <= 0)
-			return next;
-		pos = (uint64_t)next + 2;
-		if (!fssrv_dent(b, n.ino, n.kind == CGFS_DIR ? DT_DIR : DT_REG, n.name, pos))
-			return 0;
+		long got = sys_cgfs_readdir(o->path, pos - 2, nodes, CGFS_READDIR_MAX);
+		if (got <= 0)
+			return got;
+		for (long i = 0; i < got; i++) {
+			const struct k_cgnode *n = &nodes[i];
+			if (!fssrv_dent(b, n->ino, n->kind == CGFS_DIR ? DT_DIR : DT_REG, n->name, n->next + 2))
+				return 0;
+		}
+		pos = nodes[got - 1].next + 2;
 	}
 }
 
