@@ -14,8 +14,11 @@ struct k_cgnode {
 	uint32_t mode;		/* permission bits: 0755 dirs; 0444, 0644, 0200 files */
 	uint32_t uid, gid;	/* owner (delegation) */
 	uint64_t ino;		/* unique while it exists */
-	char name[256];		/* readdir: the entry's name */
+	uint64_t next;		/* cgfs_readdir: the position after this entry */
+	char name[256];		/* cgfs_readdir: the entry's name */
 };
+/* The most entries one cgfs_readdir call returns. */
+#define CGFS_READDIR_MAX 64
 
 /* Who writes: the pid (cgroup.procs) or tid (cgroup.threads) "0" stands
  * for, and the credentials of whoever opened the file (the kernel checks

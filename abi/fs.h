@@ -6,6 +6,8 @@
 #ifndef ARBOR_ABI_FS_H
 #define ARBOR_ABI_FS_H
 
+#include <stdint.h>
+
 #define VFS_NAME "vfs"
 
 /* On the VFS endpoint. The path (absolute) is the call's send buffer. */
@@ -89,7 +91,16 @@
 				   reply w0 = bytes */
 #define FILE_SEEK    0x103	/* w0 offset, w1 whence: reply w0 = new offset */
 #define FILE_FSTAT   0x104	/* struct stat into the receive buffer */
-#define FILE_READDIR 0x105	/* w0 index: reply w0 = next index, struct dirent into the buffer; w1 0 = end */
+/* Directory entries in batches, as Linux's getdents64: from the open
+ * description's offset (the position cookie lseek(SEEK_SET) sets), as many
+ * records as fit into the receive buffer, each a struct fs_dirent64
+ * (Linux's struct linux_dirent64) padded to 8 bytes; the offset moves past
+ * the last one. d_off is the cookie of the entry after it: stable while
+ * other entries come and go. Reply w0 = bytes (0: the end), w1 = 1 if
+ * these reached the end (a hint that saves readdir the call that would
+ * return 0); -EINVAL if the next entry does not fit the buffer, -ENOTDIR,
+ * -EFAULT. */
+#define FILE_GETDENTS 0x105
 #define FILE_GETFL   0x106	/* reply w0 = O_* status flags */
 #define FILE_SETFL   0x107	/* w0 O_APPEND | O_NONBLOCK | O_DIRECT (a server keeps those it knows) */
 #define FILE_TRUNCATE 0x108	/* w0 length */
@@ -106,5 +117,18 @@
 #define FILE_UTIMES  0x10e	/* w0 atime, w1 mtime as VFS_UTIMES */
 #define FILE_STATFS  0x10f	/* struct statfs (Linux's) of the file's file system into the
 				   receive buffer */
+
+
+/* One FILE_GETDENTS record: 19 bytes of header, the name and its NUL,
+ * padding up to d_reclen (a multiple of 8). */
+struct fs_dirent64 {
+	uint64_t d_ino;
+	int64_t d_off;
+	uint16_t d_reclen;
+	uint8_t d_type;
+	char d_name[];
+};
+#define FS_DIRENT_HDR 19
+#define FS_DIRENT_RECLEN(namelen) ((FS_DIRENT_HDR + (namelen) + 1 + 7) & ~7ul)
 
 #endif

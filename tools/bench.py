@@ -14,7 +14,13 @@ Then the fuzzer (tests/fuzz -L, on the kcov kernel when built) runs
 time: the host's load does not count), beside a probe in a cgroup of its
 own that sleeps 1 ms in a loop: `fuzz_probe_worst_delay` is the latest
 wake-up it saw in either run (issue 16: at most 10 ms), `fuzz_probe_p99`
-the larger p99, and the runs' calls/s and kernel coverage follow."""
+the larger p99, and the runs' calls/s and kernel coverage follow.
+
+posix/fileops (the file operations of issue 18) also runs on Linux 6.1 in
+the same QEMU (linux-cc and linux-run: LINUX_TOOLS, or ../shared/tools);
+fileops_OP_arbor, _linux and _ratio compare the plain TCG figures, since
+linux-run has no -icount. Without linux-run that part is skipped, saying
+so. --only-fileops runs just that comparison."""
 import argparse
 import importlib.util
 import os
@@ -26,12 +32,12 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BENCH_RE = re.compile(r"^bench (\S+) ([0-9.]+) (\S+)\r?$")
 
 
-def run(kernel, initrd, icount, timeout, log):
+def run(kernel, initrd, icount, timeout, log, which="all"):
     disk = os.path.join(os.path.dirname(log), "disk.img")
     if os.path.exists(disk):
         os.remove(disk)
     args = [os.path.join(ROOT, "tools", "qemu.sh"), "--serial", "stdio", "--kernel", kernel,
-            "--initrd", initrd, "--append", "bench=all", "--disk", disk] + (["--icount"] if icount else [])
+            "--initrd", initrd, "--append", "bench=" + which, "--disk", disk] + (["--icount"] if icount else [])
     p = subprocess.run(args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                        stderr=subprocess.STDOUT, timeout=timeout, text=True, errors="replace")
     with open(log, "w") as f:
@@ -76,12 +82,58 @@ def fuzz_probe(build, initrd, seconds, log):
     print(f"fuzz_probe_p99 {p99 / 1000:.2f} ms", flush=True)
 
 
+def linux_tools():
+    """The directory of linux-cc and linux-run (LINUX_TOOLS, or the shared
+    tools next to the checkout), or None."""
+    for d in (os.environ.get("LINUX_TOOLS"), os.path.join(ROOT, "..", "shared", "tools"),
+              os.path.join(ROOT, "..", "..", "shared", "tools")):
+        if d and os.access(os.path.join(d, "linux-run"), os.X_OK) and os.access(os.path.join(d, "linux-cc"), os.X_OK):
+            return os.path.abspath(d)
+    return None
+
+
+def fileops_compare(arbor, out, timeout):
+    """posix/fileops on Linux 6.1 in the same QEMU (linux-run, same memory,
+    plain TCG: linux-run has no -icount, so both sides are wall clock),
+    beside Arbor's figures from its plain TCG boot (arbor: name -> ns):
+    fileops_OP_arbor, _linux (microseconds per operation) and _ratio."""
+    tools = linux_tools()
+    if not tools:
+        print("fileops: linux-run not found (set LINUX_TOOLS to the directory of linux-cc and "
+              "linux-run): the Linux side is skipped", flush=True)
+        return
+    prog = os.path.join(out, "fileops-linux")
+    cc = subprocess.run([os.path.join(tools, "linux-cc"), "-O2", "-o", prog,
+                         os.path.join(ROOT, "user", "posix", "fileops.c")],
+                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if cc.returncode != 0:
+        print("fileops: linux-cc failed: the Linux side is skipped\n" + cc.stdout[-1000:], flush=True)
+        return
+    p = subprocess.run([os.path.join(tools, "linux-run"), "--mem", "256", "--timeout", str(timeout), prog],
+                       stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       text=True, errors="replace")
+    with open(os.path.join(out, "fileops-linux.log"), "w") as f:
+        f.write(p.stdout)
+    linux = {m.group(1): float(m.group(2)) for m in map(BENCH_RE.match, p.stdout.splitlines()) if m}
+    if p.returncode != 0 or not linux:
+        print(f"fileops: the Linux run failed (exit {p.returncode}, see {out}/fileops-linux.log): "
+              "the Linux side is skipped", flush=True)
+        return
+    for name, ns in arbor.items():
+        if name in linux:
+            print(f"{name}_arbor {ns / 1000:.1f} us", flush=True)
+            print(f"{name}_linux {linux[name] / 1000:.1f} us", flush=True)
+            print(f"{name}_ratio {ns / linux[name]:.2f} x", flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default="build")
     ap.add_argument("--timeout", type=int, default=1200)
     ap.add_argument("--fuzz-seconds", type=int, default=30, help="per mode (0: no fuzz run)")
     ap.add_argument("--only-fuzz", action="store_true", help="only the fuzzer's probe run")
+    ap.add_argument("--only-fileops", action="store_true",
+                    help="only the file operations, Arbor (plain TCG) beside Linux")
     a = ap.parse_args()
     kernel = os.path.join(a.build, "arbor.elf")
     initrd = os.path.join(a.build, "initrd.cpio")
@@ -92,9 +144,16 @@ def main():
     if a.only_fuzz:
         fuzz_probe(a.build, initrd, a.fuzz_seconds, os.path.join(out, "fuzz"))
         return
+    if a.only_fileops:
+        found = run(kernel, initrd, False, a.timeout, os.path.join(out, "fileops.log"), "fileops")
+        fileops_compare({n: float(v) for n, v, u in found if n.startswith("fileops_")}, out, a.timeout)
+        return
+    arbor_fileops = {}
     for icount in (True, False):
         log = os.path.join(out, "icount.log" if icount else "tcg.log")
         for name, value, unit in run(kernel, initrd, icount, a.timeout, log):
+            if name.startswith("fileops_") and not icount:
+                arbor_fileops[name] = float(value)
             if unit in ("MiB/s", "IOPS") or name.startswith("blk_"):
                 if icount:
                     continue
@@ -108,6 +167,7 @@ def main():
     for log in ("icount.log", "tcg.log"):
         subprocess.run([os.path.join(ROOT, "tools", "arbor-plot"), "--out", out, "--only",
                         "cpu,mem" if log == "icount.log" else "io", os.path.join(out, log)], check=True)
+    fileops_compare(arbor_fileops, out, a.timeout)
     if a.fuzz_seconds:
         fuzz_probe(a.build, initrd, a.fuzz_seconds, os.path.join(out, "fuzz"))
 

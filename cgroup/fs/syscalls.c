@@ -156,7 +156,31 @@ long sys_cgfs_stat(const char *upath, struct k_cgnode *unode)
 	return err;
 }
 
-long sys_cgfs_readdir(const char *upath, uint64_t pos, struct k_cgnode *unode)
+/* The entry of directory cg at position pos into n: the position after
+ * it, or 0 at the end. */
+static uint64_t cgfs_entry_at(struct cgroup *cg, uint64_t pos, struct k_cgnode *n)
+{
+	uint64_t next = 0;
+	const struct cftype *file = pos >= CGFS_FILE_POS ? NULL : cgfs_cft_at(cg, (unsigned)pos);
+	if (file) {
+		cgfs_node_of(cg, file, (unsigned)pos, n);
+		next = pos + 1;
+	} else {
+		cg_lock();
+		struct cgroup *c = cg_child_from(cg, pos < CGFS_FILE_POS ? 0 : pos - CGFS_FILE_POS);
+		if (c) {
+			cgfs_node_of(c, NULL, 0, n);
+			next = CGFS_FILE_POS + c->id + 1;
+		}
+		cg_unlock();
+	}
+	n->next = next;
+	return next;
+}
+
+/* One path lookup for up to CGFS_READDIR_MAX entries (bounded work): a
+ * listing costs one call per batch, not one per entry. */
+long sys_cgfs_readdir(const char *upath, uint64_t pos, struct k_cgnode *unodes, size_t count)
 {
 	long err;
 	struct cgfs_path pp;
@@ -166,28 +190,21 @@ long sys_cgfs_readdir(const char *upath, uint64_t pos, struct k_cgnode *unode)
 	struct k_cgnode *n = path ? kmalloc(sizeof(*n)) : NULL;
 	if (path && !n)
 		err = -ENOMEM;
+	if (count > CGFS_READDIR_MAX)
+		count = CGFS_READDIR_MAX;
 	if (n && !(err = cgfs_resolve(path, &cg, &f))) {
-		uint64_t next = 0;
-		const struct cftype *file = f || pos >= CGFS_FILE_POS ? NULL : cgfs_cft_at(cg, (unsigned)pos);
-		if (f) {
+		size_t got = 0;
+		if (f)
 			err = -ENOTDIR;
-		} else if (file) {
-			cgfs_node_of(cg, file, (unsigned)pos, n);
-			next = pos + 1;
-		} else {
-			cg_lock();
-			struct cgroup *c = cg_child_from(cg, pos < CGFS_FILE_POS ? 0 : pos - CGFS_FILE_POS);
-			if (c) {
-				cgfs_node_of(c, NULL, 0, n);
-				next = CGFS_FILE_POS + c->id + 1;
-			}
-			cg_unlock();
+		while (!err && got < count && cgfs_entry_at(cg, pos, n)) {
+			if (copy_to_user(&unodes[got], n, sizeof(*n)))
+				err = -EFAULT;
+			pos = n->next;
+			got++;
 		}
 		cg_put(cg);
-		if (!err && next && copy_to_user(unode, n, sizeof(*n)))
-			err = -EFAULT;
 		if (!err)
-			err = (long)next; /* 0: the end */
+			err = (long)got; /* 0: the end */
 	}
 	kfree(n);
 	cgfs_path_done(&pp);

@@ -189,7 +189,7 @@ static long blk_file_request(struct blk_worker *w, struct blk_file *f, struct ip
 		return (short)m->w[0] & (POLLIN | POLLOUT | POLLRDNORM | POLLWRNORM);
 	case FILE_FSYNC:
 		return blk_flush(w, &who);
-	case FILE_READDIR:
+	case FILE_GETDENTS:
 		return -ENOTDIR;
 	case FILE_TRUNCATE:
 		return -EINVAL;

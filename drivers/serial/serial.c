@@ -243,6 +243,8 @@ static long serve(void *arg)
 			m.w[0] = (ring_head != ring_tail || eof_pending ? (m.w[0] & POLL_IN) : 0) | (m.w[0] & POLL_OUT);
 		else if (m.label == CONSOLE_SETPGRP)
 			fg_pgid = (int)m.w[0];
+		else if (m.label == FILE_GETDENTS)
+			res = -ENOTDIR; /* a terminal, as Linux */
 		else if (m.label == CONSOLE_GETPGRP)
 			m.w[0] = (uint64_t)fg_pgid;
 		else if (m.label == CONSOLE_SETRAW)

@@ -94,6 +94,11 @@ __noreturn void kbench_main(const char *filter)
 		kbench_posix("posix/bench");
 		n++;
 	}
+	/* the file operations compared with Linux (tools/bench.py) */
+	if (ktest_selected(filter, "fileops")) {
+		kbench_posix("posix/fileops");
+		n++;
+	}
 	if (ktest_selected(filter, "memory")) {
 		kbench_posix("posix/membench");
 		n++;

@@ -543,6 +543,15 @@ KTEST(posix_pcache)
 	run_with_servers(argv, "posix_pcache");
 }
 
+/* Directory listing in batches: getdents64 and readdir on it, on every
+ * file server (issue 18 item 4). Its 10,000-entry directory takes a few
+ * seconds of creates and unlinks. */
+KTEST(posix_dirents)
+{
+	const char *const argv[] = { "posix/dirents", NULL };
+	run_with_servers_for(argv, "posix_dirents", 60000);
+}
+
 /* Handle rights and the credential checks (docs/security.md), starting
  * with issue 16's finding 1: a uid-1000 process that looked up "vfs"
  * could receive and answer root's calls. */

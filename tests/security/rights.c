@@ -456,7 +456,7 @@ static void test_credentials(void)
 		res[POWEROFF] = sys_poweroff(0);
 		res[BOOTFS] = sys_bootfs_map(&size);
 		res[CGSTAT] = sys_cgfs_stat("/", &node);
-		res[CGREADDIR] = sys_cgfs_readdir("/", 0, &node);
+		res[CGREADDIR] = sys_cgfs_readdir("/", 0, &node, 1);
 		res[CGMKDIR] = sys_cgfs_mkdir("/rights_x", 1000, 1000);
 		res[CGRMDIR] = sys_cgfs_rmdir("/rights_x", 1000, 1000);
 		res[CGREAD] = sys_cgfs_read("/cgroup.procs", buf, sizeof(buf));

@@ -257,65 +257,6 @@ mode_t umask(mode_t mask)
 	return old;
 }
 
-/* Directories: a descriptor and the next index the server gave us. */
-struct __dirstream {
-	int fd;
-	uint64_t pos;
-	struct dirent entry;
-};
-
-DIR *opendir(const char *path)
-{
-	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return NULL;
-	return fdopendir(fd);
-}
-
-DIR *fdopendir(int fd)
-{
-	DIR *d = calloc(1, sizeof(*d));
-	if (!d) {
-		close(fd);
-		return NULL;
-	}
-	d->fd = fd;
-	return d;
-}
-
-struct dirent *readdir(DIR *d)
-{
-	struct ipc_msg m = { .label = FILE_READDIR, .w = { d->pos } };
-	long r = sys_ipc_call(d->fd, &m, NULL, 0, &d->entry, sizeof(d->entry));
-	if (r == 0)
-		r = (long)m.label;
-	if (r < 0) {
-		errno = (int)-r;
-		return NULL;
-	}
-	if (m.w[1] == 0)
-		return NULL; /* the end: errno untouched */
-	d->pos = m.w[0];
-	return &d->entry;
-}
-
-void rewinddir(DIR *d)
-{
-	d->pos = 0;
-}
-
-int closedir(DIR *d)
-{
-	int r = close(d->fd);
-	free(d);
-	return r;
-}
-
-int dirfd(DIR *d)
-{
-	return d->fd;
-}
-
 /* Appends s and its NUL to buf at *at; -1 if it does not fit. */
 static int put_part(char *buf, size_t cap, size_t *at, const char *s)
 {

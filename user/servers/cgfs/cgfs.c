@@ -6,7 +6,7 @@
  *   mkdir/rmdir            create/remove a cgroup (needs write access to
  *                          the parent directory; the new one is the
  *                          creator's)
- *   readdir                a cgroup's interface files, then its children
+ *   getdents               a cgroup's interface files, then its children
  *   open of a file         checks its mode and owner against the opener,
  *                          then hands over a kernel file object
  *                          (cgfs_open): read, write, pread, lseek, fstat
@@ -53,26 +53,33 @@ static long cgfs_path(const struct fs_req *r, struct ipc_msg *m)
 	return cgfs_path_request(r, m, cgfs_open_dir);
 }
 
-static long cgfs_readdir(struct fs_file *f, struct ipc_msg *m)
+/* Cookies: 0 ".", 1 "..", then 2 + the kernel's positions (cgfs_readdir:
+ * the interface files by index, then the children by id, stable while
+ * others come and go), fetched CGFS_READDIR_MAX at a time. */
+static long cgfs_fill(struct fs_file *f, uint64_t pos, struct fssrv_dents *b)
 {
+	static struct k_cgnode nodes[CGFS_READDIR_MAX]; /* requests run one at a time */
 	const struct cg_open *o = f->node;
-	struct k_cgnode n;
-	uint64_t pos = m->w[0];
 	if (f->kind != CGFS_DIR)
 		return -ENOTDIR;
-	if (pos < 2)
-		return fssrv_put_dirent(m, 1, DT_DIR, pos ? ".." : ".", pos + 1);
-	long next = sys_cgfs_readdir(o->path, pos - 2, &n);
-	if (next <= 0) {
-		m->w[1] = 0;
-		return next;
+	for (; pos < 2; pos++)
+		if (!fssrv_dent(b, 1, DT_DIR, pos ? ".." : ".", pos + 1))
+			return 0;
+	for (;;) {
+		long got = sys_cgfs_readdir(o->path, pos - 2, nodes, CGFS_READDIR_MAX);
+		if (got <= 0)
+			return got;
+		for (long i = 0; i < got; i++) {
+			const struct k_cgnode *n = &nodes[i];
+			if (!fssrv_dent(b, n->ino, n->kind == CGFS_DIR ? DT_DIR : DT_REG, n->name, n->next + 2))
+				return 0;
+		}
+		pos = nodes[got - 1].next + 2;
 	}
-	return fssrv_put_dirent(m, n.ino, n.kind == CGFS_DIR ? DT_DIR : DT_REG, n.name, (uint64_t)next + 2);
 }
 
 static long cgfs_file(struct fs_file *f, struct ipc_msg *m, const struct ipc_info *info)
 {
-	(void)info;
 	const struct cg_open *o = f->node;
 	struct k_cgnode n;
 	struct stat st;
@@ -89,8 +96,8 @@ static long cgfs_file(struct fs_file *f, struct ipc_msg *m, const struct ipc_inf
 			return e;
 		cgfs_fill_stat(&n, &st);
 		return sys_ipc_write(0, &st, sizeof(st)) == sizeof(st) ? 0 : -EFAULT;
-	case FILE_READDIR:
-		return cgfs_readdir(f, m);
+	case FILE_GETDENTS:
+		return fssrv_getdents(f, m, info, cgfs_fill);
 	case FILE_POLL:
 		return (short)m->w[0] & (POLLIN | POLLOUT | POLLRDNORM | POLLWRNORM);
 	default:

@@ -180,22 +180,23 @@ static long devfs_read(struct fs_file *f, const struct ipc_info *info)
 	return sys_ipc_write(0, buf, len);
 }
 
-static long devfs_readdir(struct fs_file *f, struct ipc_msg *m)
+/* Cookies: 0 ".", 1 "..", 2 + i the devices, then 2 + NDEVS + i the
+ * disks there are now. */
+static long devfs_fill(struct fs_file *f, uint64_t pos, struct fssrv_dents *b)
 {
-	uint64_t pos = m->w[0];
 	if (f->kind != DEVFS_ROOT)
 		return -ENOTDIR;
-	if (pos == 0)
-		return fssrv_put_dirent(m, 1, DT_DIR, ".", 1);
-	if (pos == 1)
-		return fssrv_put_dirent(m, 1, DT_DIR, "..", 2);
-	if (pos - 2 < (uint64_t)NDEVS)
-		return fssrv_put_dirent(m, pos, DT_CHR, devs[pos - 2].name, pos + 1);
+	for (; pos < 2; pos++)
+		if (!fssrv_dent(b, 1, DT_DIR, pos ? ".." : ".", pos + 1))
+			return 0;
+	for (; pos - 2 < (uint64_t)NDEVS; pos++)
+		if (!fssrv_dent(b, pos, DT_CHR, devs[pos - 2].name, pos + 1))
+			return 0;
 	struct blkdev_info bi;
-	for (uint64_t i = pos - 2 - NDEVS; i < BLK_MAX_DISKS; i++) /* the disks there are now */
-		if (blkdev_probe((int)i, &bi) == 0)
-			return fssrv_put_dirent(m, BLK_DEVFS_INO + i, DT_BLK, bi.name, 2 + NDEVS + i + 1);
-	m->w[1] = 0;
+	for (uint64_t i = pos - 2 - NDEVS; i < BLK_MAX_DISKS; i++)
+		if (blkdev_probe((int)i, &bi) == 0 &&
+		    !fssrv_dent(b, BLK_DEVFS_INO + i, DT_BLK, bi.name, 2 + NDEVS + i + 1))
+			return 0;
 	return 0;
 }
 
@@ -209,13 +210,13 @@ static long devfs_file(struct fs_file *f, struct ipc_msg *m, const struct ipc_in
 		if ((f->flags & O_ACCMODE) == O_RDONLY)
 			return -EBADF;
 		return (long)info->snd_len; /* null, zero and random take and drop it */
-	case FILE_SEEK:
-		return 0;
+	case FILE_SEEK: /* a directory's position; devices have none */
+		return f->kind == DEVFS_ROOT ? fssrv_data_seek(f, (int64_t)m->w[0], (int)m->w[1]) : 0;
 	case FILE_FSTAT:
 		devfs_stat(f->kind, &st);
 		return sys_ipc_write(0, &st, sizeof(st)) == sizeof(st) ? 0 : -EFAULT;
-	case FILE_READDIR:
-		return devfs_readdir(f, m);
+	case FILE_GETDENTS:
+		return fssrv_getdents(f, m, info, devfs_fill);
 	case FILE_POLL:
 		return (short)m->w[0] & (POLLIN | POLLOUT | POLLRDNORM | POLLWRNORM);
 	case FILE_TRUNCATE:

@@ -315,7 +315,7 @@ static void file_request(struct fs_file *f, struct ipc_msg *m, const struct ipc_
 	}
 	uint64_t l = m->label;
 	if (r >= 0 && (l == FILE_READ || l == FILE_WRITE || l == FILE_SEEK || l == FILE_GETFL ||
-		       l == FILE_POLL))
+		       l == FILE_POLL || l == FILE_GETDENTS))
 		m->w[0] = (uint64_t)r;
 	m->label = (uint64_t)(r < 0 ? r : 0);
 }
@@ -422,22 +422,63 @@ long fssrv_data_seek(struct fs_file *f, int64_t off, int whence)
 	return (long)f->offset;
 }
 
-long fssrv_put_dirent(struct ipc_msg *m, uint64_t ino, unsigned type, const char *name,
-		      uint64_t next)
+/* Staged records to the caller; a bad buffer fails the reply. */
+static void dents_flush(struct fssrv_dents *b)
 {
-	struct dirent d;
-	memset(&d, 0, sizeof(d));
-	d.d_ino = ino;
-	d.d_off = (off_t)next;
-	d.d_reclen = sizeof(d);
-	d.d_type = (unsigned char)type;
-	memcpy(d.d_name, name, strnlen(name, sizeof(d.d_name) - 1)); /* d is zeroed */
-	long w = sys_ipc_write(0, &d, sizeof(d));
-	if (w < 0)
-		return w;
-	m->w[0] = next;
-	m->w[1] = 1;
-	return 0;
+	if (!b->used || b->err)
+		return;
+	long w = sys_ipc_write(b->done, b->buf, b->used);
+	if (w != (long)b->used)
+		b->err = w < 0 ? w : -EFAULT;
+	b->done += b->used;
+	b->used = 0;
+}
+
+int fssrv_dent(struct fssrv_dents *b, uint64_t ino, unsigned type, const char *name, uint64_t next)
+{
+	size_t len = strnlen(name, 255), rec = FS_DIRENT_RECLEN(len);
+	if (b->err || b->full)
+		return 0;
+	if (b->done + b->used + rec > b->cap) {
+		b->full = true;
+		return 0;
+	}
+	if (b->used + rec > sizeof(b->buf))
+		dents_flush(b);
+	if (b->err)
+		return 0;
+	struct fs_dirent64 *d = (struct fs_dirent64 *)(b->buf + b->used);
+	d->d_ino = ino;
+	d->d_off = (int64_t)next;
+	d->d_reclen = (uint16_t)rec;
+	d->d_type = (uint8_t)type;
+	memcpy(d->d_name, name, len);
+	memset(d->d_name + len, 0, rec - FS_DIRENT_HDR - len); /* the NUL and the padding */
+	b->used += rec;
+	b->pos = next;
+	return 1;
+}
+
+long fssrv_getdents(struct fs_file *f, struct ipc_msg *m, const struct ipc_info *info,
+		    long (*fill)(struct fs_file *f, uint64_t pos, struct fssrv_dents *b))
+{
+	static struct fssrv_dents b; /* requests run one at a time (big_lock) */
+	b.cap = info->rcv_len;
+	b.done = b.used = 0;
+	b.pos = f->offset;
+	b.full = false;
+	b.err = 0;
+	long r = fill(f, f->offset, &b);
+	if (r < 0)
+		return r;
+	dents_flush(&b);
+	if (b.err)
+		return b.err;
+	if (b.done == 0 && b.full)
+		return -EINVAL; /* Linux: the buffer cannot hold the next entry */
+	f->offset = b.pos;
+	m->w[1] = !b.full; /* the end was reached: readdir need not ask again */
+	return (long)b.done;
 }
 
 bool fssrv_may(uint32_t mode, uint32_t uid, uint32_t gid, const struct fs_req *r, int want)

@@ -60,8 +60,9 @@ struct fs_type {
 	 * from fssrv_file_give). */
 	long (*path)(const struct fs_req *r, struct ipc_msg *m);
 	/* FILE_* requests but GETFL and SETFL (the skeleton keeps the
-	 * status flags): the result (w0 for READ, WRITE, SEEK, POLL) or
-	 * -errno. m->w[] may be set for READDIR. */
+	 * status flags): the result (w0 for READ, WRITE, SEEK, POLL,
+	 * GETDENTS) or
+	 * -errno (GETDENTS: fssrv_getdents). */
 	long (*file)(struct fs_file *f, struct ipc_msg *m, const struct ipc_info *info);
 	/* The last descriptor of f is gone; the skeleton frees f itself. */
 	void (*release)(struct fs_file *f);
@@ -102,10 +103,29 @@ int fssrv_mount_single(const char *source, const char *data, uint64_t flags, voi
 /* Helpers for files whose content is f->data (a snapshot). */
 long fssrv_data_read(struct fs_file *f, const struct ipc_msg *m, const struct ipc_info *info);
 long fssrv_data_seek(struct fs_file *f, int64_t off, int whence);
-/* One directory entry into the caller's buffer (struct dirent); sets
- * m->w[0] = next, m->w[1] = 1. */
-long fssrv_put_dirent(struct ipc_msg *m, uint64_t ino, unsigned type, const char *name,
-		      uint64_t next);
+/* A FILE_GETDENTS reply being built: records staged in buf, written to
+ * the caller's receive buffer when buf fills and at the end. */
+struct fssrv_dents {
+	uint64_t cap;		/* the caller's buffer */
+	uint64_t done;		/* bytes already written there */
+	uint64_t pos;		/* the cookie after the last entry added */
+	size_t used;		/* bytes staged */
+	bool full;		/* an entry did not fit: the reply ends before it */
+	long err;		/* -EFAULT: the caller's buffer is bad */
+	char buf[4096];
+};
+/* Adds the entry whose successor is at cookie next (its d_off): 1 when
+ * added, 0 when the reply is full or failed (the filler stops; the
+ * listing resumes at this entry). */
+int fssrv_dent(struct fssrv_dents *b, uint64_t ino, unsigned type, const char *name, uint64_t next);
+/* Serves FILE_GETDENTS on f from its offset (the position cookie): fill
+ * adds the entries at and after cookie pos with fssrv_dent until that
+ * returns 0 or the directory ends, and returns 0 or -errno (-ENOTDIR).
+ * The offset moves past what was sent; m->w[1] = 1 if the reply reached
+ * the end. Returns the bytes written, 0 at the end, -EINVAL if the first
+ * entry does not fit, -EFAULT. */
+long fssrv_getdents(struct fs_file *f, struct ipc_msg *m, const struct ipc_info *info,
+		    long (*fill)(struct fs_file *f, uint64_t pos, struct fssrv_dents *b));
 /* The caller may open a file of this mode and owner for flags
  * (generic_permission; root passes). */
 bool fssrv_may(uint32_t mode, uint32_t uid, uint32_t gid, const struct fs_req *r, int want);

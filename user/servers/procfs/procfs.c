@@ -471,56 +471,69 @@ static long procfs_path(const struct fs_req *r, struct ipc_msg *m)
 /* Directory positions: 0 ".", 1 "..", then the fixed entries, then (the
  * root) PID_BASE + pid for the processes, in pid order. */
 #define PID_BASE 16
+_Static_assert(4 + NELEM(top_files) <= PID_BASE, "procfs: positions overlap");
 
-static long readdir_root(struct ipc_msg *m, uint64_t pos)
+static int pid_cmp(const void *a, const void *b)
 {
-	static int32_t pids[PROC_LIST_MAX];
-	if (pos - 2 < NELEM(top_files))
-		return fssrv_put_dirent(m, (uint64_t)top_files[pos - 2].node + 1, DT_REG,
-					top_files[pos - 2].name, pos + 1);
-	if (pos == 2 + NELEM(top_files))
-		return fssrv_put_dirent(m, 100, DT_DIR, "self", pos + 1);
-	if (pos == 3 + NELEM(top_files))
-		return fssrv_put_dirent(m, (uint64_t)P_PRESSURE + 1, DT_DIR, "pressure", PID_BASE);
-	long n = sys_proc_list(pids, PROC_LIST_MAX);
-	int best = 0;
-	for (long i = 0; i < n && i < PROC_LIST_MAX; i++)
-		if (pids[i] > 0 && (uint64_t)pids[i] >= pos - PID_BASE && (!best || pids[i] < best))
-			best = pids[i];
-	if (!best) {
-		m->w[1] = 0;
-		return 0;
-	}
-	char name[16];
-	snprintf(name, sizeof(name), "%d", best);
-	return fssrv_put_dirent(m, (uint64_t)best << 4, DT_DIR, name, PID_BASE + (uint64_t)best + 1);
+	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+	return (x > y) - (x < y);
 }
 
-static long procfs_readdir(struct fs_file *f, struct ipc_msg *m)
+/* The root after "." and "..": its files, self, pressure, then the
+ * processes from pos on in pid order (one sys_proc_list per batch). */
+static void fill_root(uint64_t pos, struct fssrv_dents *b)
+{
+	static int32_t pids[PROC_LIST_MAX];
+	for (; pos - 2 < NELEM(top_files); pos++)
+		if (!fssrv_dent(b, (uint64_t)top_files[pos - 2].node + 1, DT_REG, top_files[pos - 2].name, pos + 1))
+			return;
+	if (pos == 2 + NELEM(top_files)) {
+		if (!fssrv_dent(b, 100, DT_DIR, "self", pos + 1))
+			return;
+		pos++;
+	}
+	if (pos == 3 + NELEM(top_files) && !fssrv_dent(b, (uint64_t)P_PRESSURE + 1, DT_DIR, "pressure", PID_BASE))
+		return;
+	if (pos < PID_BASE)
+		pos = PID_BASE;
+	long n = sys_proc_list(pids, PROC_LIST_MAX);
+	n = n < 0 ? 0 : n > PROC_LIST_MAX ? PROC_LIST_MAX : n;
+	qsort(pids, (size_t)n, sizeof(pids[0]), pid_cmp);
+	for (long i = 0; i < n; i++) {
+		char name[16];
+		if (pids[i] <= 0 || (uint64_t)pids[i] < pos - PID_BASE)
+			continue;
+		snprintf(name, sizeof(name), "%d", pids[i]);
+		if (!fssrv_dent(b, (uint64_t)pids[i] << 4, DT_DIR, name, PID_BASE + (uint64_t)pids[i] + 1))
+			return;
+	}
+}
+
+static long procfs_fill(struct fs_file *f, uint64_t pos, struct fssrv_dents *b)
 {
 	const struct pref *p = f->node;
-	uint64_t pos = m->w[0];
 	if (!is_dir(p->node))
 		return -ENOTDIR;
-	if (pos < 2)
-		return fssrv_put_dirent(m, node_ino(p), DT_DIR, pos ? ".." : ".", pos + 1);
-	if (p->node == P_ROOT)
-		return readdir_root(m, pos);
-	if (p->node == P_PRESSURE) {
+	for (; pos < 2; pos++)
+		if (!fssrv_dent(b, node_ino(p), DT_DIR, pos ? ".." : ".", pos + 1))
+			return 0;
+	if (p->node == P_ROOT) {
+		fill_root(pos, b);
+	} else if (p->node == P_PRESSURE) {
 		static const char *const names[] = { "cpu", "io", "memory" };
 		static const enum pnode nodes[] = { P_PRESSURE_CPU, P_PRESSURE_IO, P_PRESSURE_MEMORY };
-		if (pos - 2 < 3) {
+		for (; pos - 2 < 3; pos++) {
 			struct pref c = { nodes[pos - 2], 0 };
-			return fssrv_put_dirent(m, node_ino(&c), DT_REG, names[pos - 2], pos + 1);
+			if (!fssrv_dent(b, node_ino(&c), DT_REG, names[pos - 2], pos + 1))
+				break;
 		}
-		m->w[1] = 0;
-		return 0;
+	} else {
+		for (; pos - 2 < NELEM(pid_files); pos++) {
+			struct pref c = { pid_files[pos - 2].node, p->pid };
+			if (!fssrv_dent(b, node_ino(&c), DT_REG, pid_files[pos - 2].name, pos + 1))
+				break;
+		}
 	}
-	if (pos - 2 < NELEM(pid_files)) {
-		struct pref c = { pid_files[pos - 2].node, p->pid };
-		return fssrv_put_dirent(m, node_ino(&c), DT_REG, pid_files[pos - 2].name, pos + 1);
-	}
-	m->w[1] = 0;
 	return 0;
 }
 
@@ -621,8 +634,8 @@ static long procfs_file(struct fs_file *f, struct ipc_msg *m, const struct ipc_i
 		if ((e = procfs_stat(p, &st)) < 0)
 			return e;
 		return sys_ipc_write(0, &st, sizeof(st)) == sizeof(st) ? 0 : -EFAULT;
-	case FILE_READDIR:
-		return procfs_readdir(f, m);
+	case FILE_GETDENTS:
+		return fssrv_getdents(f, m, info, procfs_fill);
 	case FILE_POLL:
 		return (short)m->w[0] & (POLLIN | POLLRDNORM);
 	case FILE_TRUNCATE:

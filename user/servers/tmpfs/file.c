@@ -139,18 +139,17 @@ static long file_seek(struct fs_file *of, int64_t off, int whence)
 	return (long)of->offset;
 }
 
-static long file_readdir(struct fs_file *of, struct ipc_msg *m)
+/* FILE_GETDENTS: tmpfs's positions (tmpfs_readdir) are the cookies. */
+static long dir_fill(struct fs_file *of, uint64_t pos, struct fssrv_dents *b)
 {
+	struct tmpfs_dirent e;
+	int r;
 	if (!S_ISDIR(tmpfs_mode(of->node)))
 		return -ENOTDIR;
-	struct tmpfs_dirent e;
-	uint64_t pos = m->w[0];
-	int r = tmpfs_readdir((struct tmpfs_inode *)of->node, &pos, &e);
-	if (r <= 0) {
-		m->w[1] = 0;
-		return r;
-	}
-	return fssrv_put_dirent(m, e.ino, e.type, e.name, pos);
+	for (uint64_t at = pos; (r = tmpfs_readdir((struct tmpfs_inode *)of->node, &at, &e)) == 1;)
+		if (!fssrv_dent(b, e.ino, e.type, e.name, at))
+			break;
+	return r < 0 ? r : 0; /* -ENOENT: a removed directory, as Linux (IS_DEADDIR) */
 }
 
 static struct tmpfs_cred cred_of(const struct ipc_info *info)
@@ -174,8 +173,8 @@ long tmpfs_srv_file(struct fs_file *of, struct ipc_msg *m, const struct ipc_info
 		tmpfs_srv_fill_stat(ino, &st);
 		return sys_ipc_write(0, &st, sizeof(st)) == sizeof(st) ? 0 : -EFAULT;
 	}
-	case FILE_READDIR:
-		return file_readdir(of, m);
+	case FILE_GETDENTS:
+		return fssrv_getdents(of, m, info, dir_fill);
 	case FILE_TRUNCATE:
 		return !can_write(of) ? -EBADF : tmpfs_truncate(ino, m->w[0], fssrv_now());
 	case FILE_FCHMOD:

@@ -52,6 +52,14 @@ struct dirent {
 #define	MAXNAMLEN	255
 #endif
 
+#if __GNU_VISIBLE
+/* Linux's getdents64 (as glibc declares it with _GNU_SOURCE): records of
+   struct dirent's layout, each d_reclen bytes (a multiple of 8, the name
+   only as long as it needs), as many as fit buf; the descriptor's offset
+   is a position cookie (d_off, lseek SEEK_SET).  */
+ssize_t	getdents64(int __fd, void *__buf, size_t __len);
+#endif
+
 #ifdef __cplusplus
 }
 #endif
