@@ -321,6 +321,8 @@ static void test_types(void)
 	mkdir("/tmp/dl/sub", 0755);
 	check(type_in("/tmp/dl", "sub") == DT_DIR && type_in("/tmp/dl", "f0") == DT_REG,
 	      "dirents: tmpfs: DT_DIR, DT_REG");
+	check(symlink("f0", "/tmp/dl/ln") == 0 && type_in("/tmp/dl", "ln") == DT_LNK && unlink("/tmp/dl/ln") == 0,
+	      "dirents: tmpfs: DT_LNK for a symbolic link");
 	check(type_in("/dev", "null") == DT_CHR && type_in("/dev", ".") == DT_DIR, "dirents: devfs: DT_CHR");
 	check(type_in("/proc", "self") == DT_DIR && type_in("/proc", "meminfo") == DT_REG &&
 	      type_in("/proc/self", "status") == DT_REG, "dirents: procfs: DT_DIR, DT_REG");

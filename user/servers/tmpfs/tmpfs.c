@@ -1262,11 +1262,22 @@ int tmpfs_utimes(struct tmpfs_inode *ino, uint64_t atime, uint64_t mtime,
 		return -EPERM;
 	if (!set && !owner && permission(ino, W_OK, c))
 		return -EACCES;
+	/* A file whose data lives in the store has its times there (reads
+	 * and writes move them without us): start from those, then push
+	 * all three back. */
+	if (is_reg(ino) && ino->fs->ops.data && ino->f.data) {
+		struct tmpfs_stat cur = { 0 };
+		ino->fs->ops.data->stat(ino->fs->ops.data_ctx, ino->f.data, &cur);
+		ino->atime = cur.atime;
+		ino->mtime = cur.mtime;
+		ino->ctime = cur.ctime;
+	}
 	if (atime != TMPFS_UTIME_OMIT)
 		ino->atime = atime == TMPFS_UTIME_NOW ? now : atime;
 	if (mtime != TMPFS_UTIME_OMIT)
 		ino->mtime = mtime == TMPFS_UTIME_NOW ? now : mtime;
 	ino->ctime = now;
+	meta_push(ino, true);
 	return 0;
 }
 
@@ -1635,7 +1646,16 @@ uint32_t tmpfs_mode(const struct tmpfs_inode *ino)
 
 uint64_t tmpfs_bytes_used(const struct tmpfs *fs)
 {
-	return fs->bytes;
+	uint64_t bytes = fs->bytes;
+	/* with an external store, the files' data is counted there */
+	if (fs->ops.data)
+		for (const struct tmpfs_inode *ino = fs->inodes; ino; ino = ino->next)
+			if (is_reg(ino) && ino->f.data) {
+				struct tmpfs_stat st = { 0 };
+				fs->ops.data->stat(fs->ops.data_ctx, ino->f.data, &st);
+				bytes += st.blocks * 512;
+			}
+	return bytes;
 }
 
 uint64_t tmpfs_inodes_used(const struct tmpfs *fs)
