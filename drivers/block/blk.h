@@ -14,35 +14,15 @@
 #include <stdint.h>
 #include "arbor/syscalls.h"
 #include "abi/blk.h"
+#include "arbor/srvlock.h"
 
 #define BLK_SECTOR 512u
 
-/* A lock for the server's threads: a futex mutex (0 free, 1 held, 2 held
- * with waiters), as the file servers' (user/servers/lib/srvlock.h). A
- * waiter sleeps rather than spinning on sys_yield: a holder serving a call
- * on its caller's scheduling context may not run while that caller's
- * cgroup is throttled (cpu.max), and the futex wait tells the kernel the
- * holder is waited for, so its call goes on on the server's own time
- * (docs/ipc.md). Threads block only in IPC and on notifications, never
- * while holding one. */
-typedef struct { uint32_t v; } blk_lock_t;
-static inline void blk_lock(blk_lock_t *l)
-{
-	uint32_t c = 0;
-	if (__atomic_compare_exchange_n(&l->v, &c, 1, false, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
-		return;
-	if (c != 2)
-		c = __atomic_exchange_n(&l->v, 2, __ATOMIC_ACQUIRE);
-	while (c != 0) {
-		sys_futex_wait(&l->v, 2, 0);
-		c = __atomic_exchange_n(&l->v, 2, __ATOMIC_ACQUIRE);
-	}
-}
-static inline void blk_unlock(blk_lock_t *l)
-{
-	if (__atomic_exchange_n(&l->v, 0, __ATOMIC_RELEASE) == 2)
-		sys_futex_wake(&l->v, 1);
-}
+/* The server's threads' locks are futex mutexes (arbor/srvlock.h): a
+ * waiter sleeps rather than spinning, so a holder serving a call on a
+ * throttled caller's context does not make waiters burn their callers'
+ * time (docs/ipc.md). Threads block only in IPC and on notifications,
+ * never while holding one. */
 
 enum blk_op { BLK_OP_READ, BLK_OP_WRITE, BLK_OP_FLUSH };
 
@@ -108,7 +88,7 @@ struct blk_dev {
 	const struct blk_ops *ops;
 	void *priv;		/* the driver's */
 	/* the queue (blk_queue.c) */
-	blk_lock_t lock;
+	srvlock_t lock;
 	struct blk_req *pending, *pending_tail;
 	unsigned inflight;
 	bool io_cg;		/* the kernel's io controller knows the disk */

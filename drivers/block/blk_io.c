@@ -10,7 +10,7 @@
 #include <errno.h>
 #include "blk_io.h"
 
-static blk_lock_t range_lock;
+static srvlock_t range_lock;
 /* Bumped whenever a range is dropped: a writer waiting for one sleeps on
  * it (a futex) instead of spinning. */
 static uint32_t range_gen;
@@ -39,26 +39,26 @@ static bool range_free(int self, uint64_t first, uint64_t end)
 static void range_hold(struct blk_worker *w, uint64_t first, uint64_t end)
 {
 	for (;;) {
-		blk_lock(&range_lock);
+		srvlock_lock(&range_lock);
 		uint32_t gen = __atomic_load_n(&range_gen, __ATOMIC_ACQUIRE);
 		if (range_free(w->index, first, end)) {
 			ranges[w->index].first = first;
 			ranges[w->index].end = end;
 			ranges[w->index].busy = true;
-			blk_unlock(&range_lock);
+			srvlock_unlock(&range_lock);
 			return;
 		}
-		blk_unlock(&range_lock);
+		srvlock_unlock(&range_lock);
 		sys_futex_wait(&range_gen, gen, 0); /* returns at once if a drop came since */
 	}
 }
 
 static void range_drop(struct blk_worker *w)
 {
-	blk_lock(&range_lock);
+	srvlock_lock(&range_lock);
 	ranges[w->index].busy = false;
 	__atomic_add_fetch(&range_gen, 1, __ATOMIC_RELEASE);
-	blk_unlock(&range_lock);
+	srvlock_unlock(&range_lock);
 	sys_futex_wake(&range_gen, BLK_WORKERS_MAX);
 }
 

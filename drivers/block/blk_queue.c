@@ -87,7 +87,7 @@ static void blk_dispatch(struct blk_dev *d)
 	struct blk_skip skip[BLK_SKIP_MAX];
 	int nskip = 0;
 	uint64_t now = 0, due = 0;
-	blk_lock(&d->lock);
+	srvlock_lock(&d->lock);
 	uint64_t was_due = d->next_due;
 	blk_sched_update(d);
 	while (d->inflight < BLK_DEPTH) {
@@ -118,7 +118,7 @@ static void blk_dispatch(struct blk_dev *d)
 		blk_sched_charge(d, r);
 	}
 	d->next_due = due;
-	blk_unlock(&d->lock);
+	srvlock_unlock(&d->lock);
 	if (due && (!was_due || due < was_due))
 		sys_notif_signal(d->timer_notif, 1);	/* sooner than it waits for */
 }
@@ -157,24 +157,24 @@ void blk_submit(struct blk_dev *d, struct blk_req *r)
 	r->next = NULL;
 	r->charged = false;
 	r->not_before = 0;
-	blk_lock(&d->lock);
+	srvlock_lock(&d->lock);
 	blk_sched_enter(d, r);
 	if (d->pending_tail)
 		d->pending_tail->next = r;
 	else
 		d->pending = r;
 	d->pending_tail = r;
-	blk_unlock(&d->lock);
+	srvlock_unlock(&d->lock);
 	blk_dispatch(d);
 }
 
 /* From the driver's interrupt thread, without the driver's locks held. */
 void blk_complete(struct blk_dev *d, struct blk_req *r, int status)
 {
-	blk_lock(&d->lock);
+	srvlock_lock(&d->lock);
 	d->inflight--;
 	blk_sched_leave(d, r);
-	blk_unlock(&d->lock);
+	srvlock_unlock(&d->lock);
 	r->status = status;
 	__atomic_store_n(&r->done, 1, __ATOMIC_RELEASE);
 	sys_notif_signal(r->notif, 1);

@@ -38,13 +38,13 @@ struct blk_file {
 
 static struct blk_dev *dev;
 static int endpoint;
-static blk_lock_t files_lock;
+static srvlock_t files_lock;
 static struct blk_file files[FILES_MAX];
 static uint64_t next_badge = 1;
 static struct blk_worker workers[BLK_WORKERS_MAX];
 /* The pool: nworkers started (under grow_lock), idle of them not in a
  * call (waiting to receive one, or about to). */
-static blk_lock_t grow_lock;
+static srvlock_t grow_lock;
 static int nworkers, idle;
 static bool grow_stopped;	/* a start failed: no more tries */
 
@@ -67,7 +67,7 @@ static long blk_open(const struct ipc_info *info, int flags)
 		return -EINVAL;
 	if (dev->read_only && (flags & O_ACCMODE) != O_RDONLY)
 		return -EROFS;
-	blk_lock(&files_lock);
+	srvlock_lock(&files_lock);
 	struct blk_file *f = NULL;
 	for (int i = 0; i < FILES_MAX && !f; i++)
 		if (!files[i].badge)
@@ -75,7 +75,7 @@ static long blk_open(const struct ipc_info *info, int flags)
 	uint64_t badge = next_badge++;
 	if (f)
 		*f = (struct blk_file){ badge, flags & (O_ACCMODE | BLK_SETFL), 0 };
-	blk_unlock(&files_lock);
+	srvlock_unlock(&files_lock);
 	if (!f)
 		return -ENFILE;
 	long ch = sys_chan_create(endpoint, badge);
@@ -137,10 +137,10 @@ static long blk_file_rw(struct blk_worker *w, struct blk_file *f, const struct i
 	struct blk_who who = { info->cgroup_id, info->pid };
 	bool wr = m->label == FILE_WRITE, at = m->w[1] == 1;
 	uint64_t len = wr ? info->snd_len : info->rcv_len;
-	blk_lock(&files_lock);
+	srvlock_lock(&files_lock);
 	int flags = f->flags;
 	uint64_t pos = at ? m->w[0] : f->offset;
-	blk_unlock(&files_lock);
+	srvlock_unlock(&files_lock);
 	int acc = flags & O_ACCMODE;
 	if (wr ? acc == O_RDONLY : acc == O_WRONLY)
 		return -EBADF;
@@ -148,9 +148,9 @@ static long blk_file_rw(struct blk_worker *w, struct blk_file *f, const struct i
 		return -EINVAL;
 	long r = wr ? blk_write(w, pos, len, &who) : blk_read(w, pos, len, &who);
 	if (r > 0 && !at) {
-		blk_lock(&files_lock);
+		srvlock_lock(&files_lock);
 		f->offset = pos + (uint64_t)r;
-		blk_unlock(&files_lock);
+		srvlock_unlock(&files_lock);
 	}
 	return r;
 }
@@ -165,15 +165,15 @@ static long blk_file_request(struct blk_worker *w, struct blk_file *f, struct ip
 	case FILE_READ:
 	case FILE_WRITE:
 		if (m->w[3] & FILE_W3_FLAGS) { /* the kernel keeps them (fcntl) */
-			blk_lock(&files_lock);
+			srvlock_lock(&files_lock);
 			f->flags = (f->flags & ~BLK_SETFL) | ((int)m->w[3] & BLK_SETFL);
-			blk_unlock(&files_lock);
+			srvlock_unlock(&files_lock);
 		}
 		return blk_file_rw(w, f, m, info);
 	case FILE_SEEK:
-		blk_lock(&files_lock);
+		srvlock_lock(&files_lock);
 		r = blk_seek(f, (int64_t)m->w[0], (int)m->w[1]);
-		blk_unlock(&files_lock);
+		srvlock_unlock(&files_lock);
 		return r;
 	case FILE_FSTAT:
 		blk_stat(&st);
@@ -181,9 +181,9 @@ static long blk_file_request(struct blk_worker *w, struct blk_file *f, struct ip
 	case FILE_GETFL:
 		return f->flags;
 	case FILE_SETFL:
-		blk_lock(&files_lock);
+		srvlock_lock(&files_lock);
 		f->flags = (f->flags & ~BLK_SETFL) | ((int)m->w[0] & BLK_SETFL);
-		blk_unlock(&files_lock);
+		srvlock_unlock(&files_lock);
 		return 0;
 	case FILE_POLL: /* a disk is always ready */
 		return (short)m->w[0] & (POLLIN | POLLOUT | POLLRDNORM | POLLWRNORM);
@@ -203,11 +203,11 @@ static void blk_request(struct blk_worker *w, struct ipc_msg *m, const struct ip
 	long r;
 	uint64_t l = m->label;
 	if (l == IPC_LABEL_CLOSED) {
-		blk_lock(&files_lock);
+		srvlock_lock(&files_lock);
 		struct blk_file *f = file_find(info->badge);
 		if (f)
 			f->badge = 0;
-		blk_unlock(&files_lock);
+		srvlock_unlock(&files_lock);
 		r = 0;
 	} else if (info->badge) {
 		struct blk_file *f = file_find(info->badge);
@@ -236,7 +236,7 @@ static void blk_request(struct blk_worker *w, struct ipc_msg *m, const struct ip
  * cap bounds their memory: 58 more buffers of 128 KiB, 7.25 MiB. */
 static void blk_grow(void)
 {
-	blk_lock(&grow_lock);
+	srvlock_lock(&grow_lock);
 	if (nworkers < BLK_WORKERS_MAX && !grow_stopped) {
 		struct blk_worker *w = &workers[nworkers];
 		if (blk_worker_init(w, dev, nworkers, BLK_BOUNCE_EXTRA) == 0) {
@@ -253,7 +253,7 @@ static void blk_grow(void)
 		if (grow_stopped)
 			printf("%s: cannot start more workers (%d)\n", dev->name, nworkers);
 	}
-	blk_unlock(&grow_lock);
+	srvlock_unlock(&grow_lock);
 }
 
 /* ---- each cgroup's share of the workers ----
@@ -278,7 +278,7 @@ struct blk_backlog {
 	struct ipc_info info;
 };
 
-static blk_lock_t share_lock;
+static srvlock_t share_lock;
 static struct blk_held held[BLK_WORKERS_MAX];	/* one entry per worker at most */
 static struct blk_backlog backlog[BLK_BACKLOG_MAX];
 static int nbacklog;
@@ -314,20 +314,20 @@ static bool held_take(uint64_t id)
 
 static void held_drop(uint64_t id)
 {
-	blk_lock(&share_lock);
+	srvlock_lock(&share_lock);
 	for (int i = 0; i < BLK_WORKERS_MAX; i++)
 		if (held[i].n && held[i].cgroup_id == id) {
 			held[i].n--;
 			break;
 		}
-	blk_unlock(&share_lock);
+	srvlock_unlock(&share_lock);
 }
 
 /* A backlogged caller went: forget its call (the handle is closed by
  * cookie, never by the event's handle number, which may be reused). */
 static void backlog_drop(uint64_t cookie)
 {
-	blk_lock(&share_lock);
+	srvlock_lock(&share_lock);
 	for (int i = 0; i < nbacklog; i++) {
 		if (backlog[i].cookie != cookie)
 			continue;
@@ -337,27 +337,27 @@ static void backlog_drop(uint64_t cookie)
 		nbacklog--;
 		break;
 	}
-	blk_unlock(&share_lock);
+	srvlock_unlock(&share_lock);
 }
 
 /* Serves backlogged calls whose cgroups are under their share now. */
 static void backlog_serve(struct blk_worker *w)
 {
 	for (;;) {
-		blk_lock(&share_lock);
+		srvlock_lock(&share_lock);
 		int pick = -1;
 		for (int i = 0; i < nbacklog && pick < 0; i++)
 			if (held_take(backlog[i].info.cgroup_id))
 				pick = i;
 		if (pick < 0) {
-			blk_unlock(&share_lock);
+			srvlock_unlock(&share_lock);
 			return;
 		}
 		struct blk_backlog b = backlog[pick];
 		for (int i = pick + 1; i < nbacklog; i++) /* oldest first stays */
 			backlog[i - 1] = backlog[i];
 		nbacklog--;
-		blk_unlock(&share_lock);
+		srvlock_unlock(&share_lock);
 		w->reply = b.reply;
 		blk_request(w, &b.m, &b.info);
 		w->reply = -1;
@@ -377,18 +377,18 @@ static bool blk_take_call(struct blk_worker *w, struct ipc_msg *m, struct ipc_in
 		return true; /* nobody to answer: reply_recv just receives */
 	}
 	if (blk_is_transfer(m, info)) {
-		blk_lock(&share_lock);
+		srvlock_lock(&share_lock);
 		*counted = held_take(info->cgroup_id);
 		if (!*counted && nbacklog < BLK_BACKLOG_MAX) {
 			uint64_t cookie = next_cookie++;
 			long h = sys_ipc_defer(endpoint, cookie);
 			if (h >= 0) {
 				backlog[nbacklog++] = (struct blk_backlog){ (int)h, cookie, *m, *info };
-				blk_unlock(&share_lock);
+				srvlock_unlock(&share_lock);
 				return false;
 			}
 		}
-		blk_unlock(&share_lock);
+		srvlock_unlock(&share_lock);
 		/* over its share with the backlog full (or no handle left):
 		 * served anyway, as before there were shares */
 	}

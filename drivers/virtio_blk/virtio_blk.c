@@ -19,7 +19,7 @@
 
 static struct vpci vpci;
 static struct virtq vq;
-static blk_lock_t vq_lock;
+static srvlock_t vq_lock;
 static int irq_notif;
 static uint32_t seg_size = 1u << 31;	/* size_max, if the device has one */
 static struct vblk_hdr *hdrs;		/* one header and status byte per head */
@@ -40,9 +40,9 @@ static int vblk_queue_rq(struct blk_dev *d, struct blk_req *r)
 		segs[n] = (struct vq_seg){ r->phys + at, len, r->op == BLK_OP_READ };
 		at += len;
 	}
-	blk_lock(&vq_lock);
+	srvlock_lock(&vq_lock);
 	if (vq.nfree < n + 1) {
-		blk_unlock(&vq_lock);
+		srvlock_unlock(&vq_lock);
 		return -EBUSY;
 	}
 	uint16_t head = vq.free_head;	/* virtq_add takes the chain from here */
@@ -53,7 +53,7 @@ static int vblk_queue_rq(struct blk_dev *d, struct blk_req *r)
 	segs[0] = (struct vq_seg){ hdrs_phys + head * sizeof(struct vblk_hdr), sizeof(struct vblk_hdr), false };
 	segs[n] = (struct vq_seg){ statuses_phys + head, 1, true };
 	int h = virtq_add(&vq, segs, n + 1, r);
-	blk_unlock(&vq_lock);
+	srvlock_unlock(&vq_lock);
 	return h < 0 ? h : 0;
 }
 
@@ -72,10 +72,10 @@ static long vblk_irq_thread(void *arg)
 		(void)vr8(vpci.isr, 0);	/* reading the ISR lowers the line */
 		for (;;) {
 			uint16_t head = 0;
-			blk_lock(&vq_lock);
+			srvlock_lock(&vq_lock);
 			struct blk_req *r = virtq_pop(&vq, &head);
 			int status = r ? statuses[head] : 0;
-			blk_unlock(&vq_lock);
+			srvlock_unlock(&vq_lock);
 			if (!r)
 				break;
 			blk_complete(&disk, r, status == VIRTIO_BLK_S_OK ? 0 : -EIO);

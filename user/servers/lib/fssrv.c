@@ -14,7 +14,7 @@
 #include <unistd.h>
 #include "arbor_sys.h"
 #include "fssrv.h"
-#include "srvlock.h"
+#include "arbor/srvlock.h"
 
 #define WORKERS 4
 #define FILE_HASH 256

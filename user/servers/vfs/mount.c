@@ -7,7 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "arbor_sys.h"
-#include "srvlock.h"
+#include "arbor/srvlock.h"
 #include "vfs.h"
 
 #define MS_KNOWN (MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC)
