@@ -93,7 +93,7 @@ struct thread {
 	struct ipc_msg ipc_buf;		/* message in flight to or from this thread */
 	struct ipc_info ipc_info;	/* server: who its current caller is */
 	struct thread *ipc_caller;	/* server: the thread to reply to */
-	struct list_head serving_link;	/* in proc->serving while ipc_caller is set */
+	struct list_head serving_link;	/* in proc->serving (sched_serving_begin) */
 	struct thread *ipc_server;	/* caller: the thread serving its call */
 	struct endpoint *ipc_ep;	/* the endpoint it waits on, if any */
 	struct ipc_reply *ipc_reply;	/* caller: its deferred call's reply object */
@@ -120,8 +120,9 @@ struct proc {
 	 * the scheduler's list while nonzero (sched_donors_*) */
 	uint32_t sc_waiters;
 	struct list_head waited_link;
-	/* its threads serving a call now (ipc_caller set; sched_lock): what
-	 * sched_donors_* walk, instead of every thread */
+	/* its threads serving a call now (ipc_caller set), and some whose
+	 * call ended since (unlinked lazily; sched_lock): what sched_donors_*
+	 * walk, instead of every thread */
 	struct list_head serving;
 	enum proc_state state;
 	int exit_status;		/* wait status (abi/wait.h) once a zombie */

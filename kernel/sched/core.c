@@ -134,21 +134,24 @@ static struct list_head sched_waited = LIST_HEAD_INIT(sched_waited);
 static bool sched_donors_recheck;
 static void sched_donors_release(struct proc *p);
 
-/* server now serves caller's call (NULL: none): kept with the list of
- * its process's serving threads, so that releasing throttled contexts
- * (sched_donors_release_proc) walks only those. */
-static void sched_serving_set(struct thread *server, struct thread *caller)
+/* server now serves caller's call, and is on its process's list of
+ * serving threads, which releasing throttled contexts walks instead of
+ * every thread (sched_donors_release_proc). Entries go lazily: the end of
+ * a call only clears ipc_caller, and the walk unlinks the threads it
+ * finds serving nothing. So the IPC fast path pays one test (a server
+ * that replies and receives stays linked), and a walk's extra work is at
+ * most one entry per call served since the last walk. */
+static inline void sched_serving_begin(struct thread *server, struct thread *caller)
 {
-	if (server->ipc_caller && !caller)
-		list_del(&server->serving_link);
-	else if (!server->ipc_caller && caller)
+	if (list_empty(&server->serving_link))
 		list_add(&server->serving_link, &server->proc->serving);
 	server->ipc_caller = caller;
 }
 
 void sched_ipc_serving_clear_locked(struct thread *server)
 {
-	sched_serving_set(server, NULL);
+	server->ipc_caller = NULL;
+	list_del(&server->serving_link); /* self-linked after: harmless twice */
 }
 
 /* caller now lends its scheduling context to server. */
@@ -156,7 +159,7 @@ static void sched_link_donation(struct thread *caller, struct thread *server)
 {
 	caller->state = THREAD_DONATING;
 	caller->ipc_server = server;
-	sched_serving_set(server, caller);
+	sched_serving_begin(server, caller);
 }
 
 /* A caller whose server goes on without its context (sched_sc_release):
@@ -698,7 +701,7 @@ void sched_ipc_reply_locked(struct thread *caller, int result, struct list_head 
 	caller->ipc_server = NULL;
 	caller->wake_result = result;
 	caller->state = THREAD_RUNNABLE;
-	sched_serving_set(server, NULL);
+	server->ipc_caller = NULL;
 	if (wait_list) {
 		server->state = THREAD_BLOCKED;
 		list_add_tail(&server->wait_link, wait_list);
@@ -726,7 +729,7 @@ void sched_ipc_abort_locked(struct thread *caller, int result, bool server_lives
 {
 	struct thread *server = caller->ipc_server;
 	if (server) {
-		sched_serving_set(server, NULL);
+		server->ipc_caller = NULL;
 		/* The server now heads its own chain: queued if what it runs
 		 * can go on, be it the server itself or, when it is in a call
 		 * of its own (DONATING: the VFS calling tmpfs), the end of that
@@ -778,14 +781,18 @@ static void sched_sc_release(struct thread *root)
 }
 
 /* Releases every throttled context a call served by a thread of p runs
- * on: O(p's threads serving a call now), each of which stands for a
- * caller waiting; a release unlinks nothing from p->serving (the server
- * keeps its caller), so the walk is safe. */
+ * on: O(p's threads serving a call now, each standing for a caller that
+ * waits, plus those whose call ended since the last walk: at most one per
+ * call served), never every thread of p. */
 static void sched_donors_release_proc(struct proc *p)
 {
-	struct list_head *pos;
-	list_for_each(pos, &p->serving) {
+	struct list_head *pos, *next;
+	list_for_each_safe(pos, next, &p->serving) {
 		struct thread *t = list_entry(pos, struct thread, serving_link);
+		if (!t->ipc_caller) {
+			list_del(&t->serving_link); /* its call ended since */
+			continue;
+		}
 		struct thread *root = sched_sc_root(t);
 		if (root != t && root->state == THREAD_DONATING && sched_se_throttled(&root->se))
 			sched_sc_release(root);
@@ -834,7 +841,7 @@ void sched_ipc_defer_locked(struct thread *caller)
 {
 	struct thread *server = this_cpu()->current;
 	caller->ipc_server = NULL;
-	sched_serving_set(server, NULL);
+	server->ipc_caller = NULL;
 	caller->state = THREAD_BLOCKED;
 	caller->wake_result = 0;
 	list_init(&caller->wait_link);
@@ -856,7 +863,7 @@ void sched_ipc_release_caller_locked(struct thread *caller, int result)
 {
 	struct thread *server = caller->ipc_server;
 	if (server)
-		sched_serving_set(server, NULL);
+		server->ipc_caller = NULL;
 	caller->ipc_server = NULL;
 	caller->wake_result = result;
 	caller->state = THREAD_RUNNABLE;
