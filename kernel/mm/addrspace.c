@@ -1028,6 +1028,8 @@ static void *vm_as_kaddr(struct addrspace *as, vaddr_t va, bool write, bool user
 			 * the file's page a read fault mapped */
 			if (!*err && write && (*pte & PTE_COW))
 				*err = vm_cow_break(as, va, pte, a->flags);
+			if (*err == -EIO)
+				*err = -EFAULT; /* past a file's end: a bad buffer to a copy */
 		}
 		spin_unlock(&as->lock);
 		if (*err)

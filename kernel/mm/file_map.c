@@ -14,8 +14,9 @@
 #define FILE_MAP_BASE 0x0000100000000000ull /* where the kernel places maps */
 
 /* What descriptor h may be mapped for, Linux's order: -EBADF, then
- * -EACCES (a shared writable map of a descriptor not open for writing or
- * open for appending, any map of one not open for reading), then
+ * -EACCES (a shared writable map of a descriptor not open for writing,
+ * any map of one not open for reading; O_APPEND does not matter: Linux
+ * refuses only append-only inodes, chattr +a), then
  * -ENODEV (no page cache object). The object (a reference) in *out;
  * *may_write: whether the descriptor was open for writing. */
 static long file_map_object(int h, bool shared, int prot, struct pcache_obj **out, bool *may_write)
@@ -26,7 +27,7 @@ static long file_map_object(int h, bool shared, int prot, struct pcache_obj **ou
 	if (!o)
 		return err;
 	struct pcache_obj *pc = NULL;
-	bool rd = have & HANDLE_RIGHT_READ, wr = have & HANDLE_RIGHT_WRITE, append = false;
+	bool rd = have & HANDLE_RIGHT_READ, wr = have & HANDLE_RIGHT_WRITE;
 	if (o->type == KOBJ_CHANNEL) {
 		struct channel *ch = container_of(o, struct channel, obj);
 		pc = __atomic_load_n(&ch->pc, __ATOMIC_ACQUIRE);
@@ -34,7 +35,6 @@ static long file_map_object(int h, bool shared, int prot, struct pcache_obj **ou
 		if (pc) {
 			rd = (fl & O_ACCMODE) != O_WRONLY;
 			wr = (fl & O_ACCMODE) != O_RDONLY;
-			append = fl & O_APPEND;
 		} else {
 			rd = wr = true; /* a server's file: no mmap operation */
 		}
@@ -43,14 +43,14 @@ static long file_map_object(int h, bool shared, int prot, struct pcache_obj **ou
 	}
 	if (pc && !(have & HANDLE_RIGHT_CALL))
 		err = -EPERM; /* as every call on the descriptor */
-	else if ((shared && (prot & PROT_WRITE) && (!wr || append)) || !rd)
+	else if ((shared && (prot & PROT_WRITE) && !wr) || !rd)
 		err = -EACCES;
 	else if (!pc)
 		err = -ENODEV;
 	else {
 		pcache_obj_get(pc);
 		*out = pc;
-		*may_write = wr && !append;
+		*may_write = wr;
 	}
 	kobj_put(o);
 	return err;
