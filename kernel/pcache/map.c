@@ -111,8 +111,10 @@ int pcache_map_get(struct pcache_obj *o, uint64_t index, struct cgroup *cg, stru
 			*out = p->pg;
 			return 0;
 		}
-		if (r)
-			return r; /* fresh is NULL only after a failed allocation */
+		if (r) { /* no node for it */
+			pcache_page_put(fresh);
+			return r;
+		}
 		/* a hole inside the size: a zero page, then look again */
 		if (!(fresh = pcache_page_new(o, index, cg, true)))
 			return -ENOMEM;
