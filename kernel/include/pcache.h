@@ -139,6 +139,9 @@ void pcache_map_del(struct pcache_obj *o, struct addrspace *as);
  * and counts in file_mapped (pcache_map_put drops both). -EIO (SIGBUS)
  * at or past the size or if the server died, -ENOMEM. */
 int pcache_map_get(struct pcache_obj *o, uint64_t index, struct cgroup *cg, struct page **out);
+/* A store through a shared mapping faulted a page in: mtime and ctime
+ * are now (Linux's file_update_time at a shared write fault). */
+void pcache_map_stored(struct pcache_obj *o);
 /* Copies page index of o into the page at dst (zeros for a hole) for a
  * private mapping's copy-on-write: 0, or -EIO as pcache_map_get. */
 int pcache_map_copy(struct pcache_obj *o, uint64_t index, void *dst);

@@ -793,6 +793,8 @@ static int vm_file_fault(struct addrspace *as, struct vm_area *a, vaddr_t va, ui
 	uint64_t f = vm_pte_flags(a->flags) | PTE_FILE;
 	if (!(a->flags & VM_SHARED))
 		f = (f & ~PTE_W) | PTE_COW;
+	else if (write)
+		pcache_map_stored(a->obj);
 	*pte = page_to_phys(pg) | f;
 	return 0;
 }

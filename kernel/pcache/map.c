@@ -14,6 +14,7 @@
 #include "kstring.h"
 #include "memcg.h"
 #include "pmm.h"
+#include "timer.h"
 
 struct pcache_mapper {
 	struct list_head link;		/* in obj->mappers */
@@ -119,6 +120,14 @@ int pcache_map_get(struct pcache_obj *o, uint64_t index, struct cgroup *cg, stru
 		if (!(fresh = pcache_page_new(o, index, cg, true)))
 			return -ENOMEM;
 	}
+}
+
+void pcache_map_stored(struct pcache_obj *o)
+{
+	uint64_t now = clock_ns();
+	spin_lock(&o->lock);
+	o->attr.mtime = o->attr.ctime = now;
+	spin_unlock(&o->lock);
 }
 
 int pcache_map_copy(struct pcache_obj *o, uint64_t index, void *dst)

@@ -105,6 +105,15 @@ static void test_shared(void)
 	}
 	check(waitpid(c, &st, 0) == c && p[9000] == 'F', "a forked child's store to the inherited mapping");
 	check(munmap(p, 3 * PG) == 0 && pread(fd, buf, 1, 9000) == 1 && buf[0] == 'F', "munmap: the data stays");
+	struct stat before, after;
+	p = mmap(NULL, PG, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	fstat(fd, &before);
+	usleep(20000);
+	p[1] = 'm';
+	check(fstat(fd, &after) == 0 &&
+	      (after.st_mtim.tv_sec != before.st_mtim.tv_sec || after.st_mtim.tv_nsec != before.st_mtim.tv_nsec),
+	      "a store through a new shared mapping updates the file's mtime");
+	munmap(p, PG);
 	close(fd);
 	unlink("/tmp/fm.s");
 }
