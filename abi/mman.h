@@ -13,4 +13,14 @@
 #define PROT_EXEC  0x4
 #endif
 
+/* fd_mmap's flags and msync's (mem_sync), Linux's values. */
+#define K_MAP_SHARED          0x01
+#define K_MAP_PRIVATE         0x02
+#define K_MAP_SHARED_VALIDATE 0x03
+#define K_MAP_TYPE            0x0f
+#define K_MAP_FIXED           0x10
+#define K_MS_ASYNC      1
+#define K_MS_INVALIDATE 2
+#define K_MS_SYNC       4
+
 #endif

@@ -95,6 +95,7 @@ struct k_siginfo {
 #define CLD_STOPPED 5
 #define CLD_CONTINUED 6
 #define SEGV_MAPERR 1
+#define BUS_ADRERR  2	/* SIGBUS: an address with nothing behind it (a file mapping past its end) */
 #endif
 
 /* What a handler finds on its stack, from its return address up: the

@@ -110,6 +110,7 @@ static void trap_page_fault(struct trap_frame *tf)
 
 	/* Demand paging: first touch of anonymous memory, from user mode or
 	 * from a kernel copy to or from user memory. */
+	int sig = SIGSEGV;
 	if (addr < USER_TOP && t && t->proc->as) {
 		if (tf->rflags & RFLAGS_IF)
 			cpu_sti();
@@ -122,9 +123,11 @@ static void trap_page_fault(struct trap_frame *tf)
 		cpu_cli();
 		if (r == 0 || (r == -ENOMEM && trap_from_user(tf)))
 			return; /* mapped, or this process is being killed */
+		if (r == -EIO)
+			sig = SIGBUS; /* a file mapping past the file's end (Linux) */
 	}
 	if (trap_from_user(tf)) {
-		trap_user_exception(tf, SIGSEGV, addr);
+		trap_user_exception(tf, sig, addr);
 		return;
 	}
 	uint64_t fixup = extable_fixup(tf->rip);

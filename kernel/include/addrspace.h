@@ -14,6 +14,7 @@
 
 struct cgroup;
 struct page;
+struct pcache_obj;
 
 /* The access bits are the ABI's PROT_* (mem_map and friends take them). */
 #define VM_READ   PROT_READ
@@ -22,6 +23,9 @@ struct page;
 #define VM_DEVICE 0x8	/* maps fixed physical memory (MMIO): not owned */
 #define VM_DMA    0x10	/* a physically contiguous block owned by the area */
 #define VM_SHARED 0x20	/* shared memory: fork shares the pages, no copy-on-write */
+#define VM_FILE   0x40	/* maps a page cache object (obj, pgoff) */
+#define VM_NOMAYWRITE 0x80 /* a shared file mapping of a descriptor not open for
+			 * writing: mprotect may not add PROT_WRITE (EACCES) */
 #define VM_ACCESS (VM_READ | VM_WRITE | VM_EXEC) /* none of these: PROT_NONE */
 
 /* Linux's vm.max_map_count default: mmap, or a munmap/mprotect that would
@@ -38,6 +42,8 @@ struct vm_area {
 	vaddr_t start, end;	/* page aligned, end exclusive */
 	uint32_t flags;		/* VM_* */
 	paddr_t phys;		/* VM_DEVICE, VM_DMA: physical address of start */
+	struct pcache_obj *obj;	/* VM_FILE: the object (a reference) */
+	uint64_t pgoff;		/* VM_FILE: the object's page at start */
 	struct list_head link;	/* in addrspace->areas, sorted by start */
 };
 
@@ -97,6 +103,8 @@ static inline void vm_as_get(struct addrspace *as)
 	__atomic_add_fetch(&as->refs, 1, __ATOMIC_RELAXED);
 }
 paddr_t vm_as_root(const struct addrspace *as);
+/* A reference on as unless it is being destroyed (false then). */
+bool vm_as_tryget(struct addrspace *as);
 
 /* Reserve [start, start+len) for memory with flags. 0, -EINVAL (unaligned,
  * outside user space, overlapping), -ENOMEM. */
@@ -134,6 +142,19 @@ int vm_fill(struct addrspace *as, vaddr_t start, uint64_t len, struct cgroup *cg
 /* Frees the pages of [start, start+len) (same areas), uncharging them,
  * and leaves the range mapped as holes (Linux's MADV_DONTNEED). -EINVAL. */
 int vm_discard(struct addrspace *as, vaddr_t start, uint64_t len);
+/* mmap of a file: [start, start+len) maps object o from page pgoff,
+ * flags VM_FILE with VM_SHARED (writes reach the object) or without
+ * (private: copy-on-write), VM_NOMAYWRITE, and the access bits; the area
+ * takes a reference on o. Pages come at the first fault (pcache_map_get);
+ * an access at or past the object's size is SIGBUS. 0, -EINVAL,
+ * -ENOMEM (max_map_count, RLIMIT_AS, memory). */
+int vm_map_file(struct addrspace *as, vaddr_t start, uint64_t len, uint32_t flags, struct pcache_obj *o,
+		uint64_t pgoff);
+/* Unmaps from as every page of its areas mapping o at object page first
+ * or later (private copies too, as Linux's truncation). May sleep. */
+void vm_file_unmap(struct addrspace *as, struct pcache_obj *o, uint64_t first);
+/* Is every page of [start, end) inside some area? (msync) */
+bool vm_range_mapped(struct addrspace *as, vaddr_t start, vaddr_t end);
 /* A free, page-aligned range of len bytes at or above hint, or 0. */
 vaddr_t vm_find_free(struct addrspace *as, vaddr_t hint, uint64_t len);
 
@@ -144,7 +165,8 @@ struct addrspace *vm_as_fork(struct addrspace *as, struct cgroup *cg, int *err);
 
 /* Resolve a fault at addr (write/exec/user as the CPU reported them): 0 if
  * a page was mapped, -EFAULT if no area allows the access, -ENOMEM if the
- * page or its charge could not be had. */
+ * page or its charge could not be had, -EIO (SIGBUS) for a file mapping's
+ * page at or past the file's end or of a dead server's file. */
 int vm_fault(struct addrspace *as, vaddr_t addr, bool write, bool exec);
 
 /* PROT_NONE for the kernel's own accesses: the pages of a no-access area

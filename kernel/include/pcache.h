@@ -61,6 +61,7 @@ struct pcache_page {
 	uint8_t state;			/* PCP_UPTODATE | PCP_DIRTY | PCP_WRITEBACK */
 	uint8_t lru_state;		/* PCP_ON_LRU | PCP_ACTIVE | PCP_REFERENCED */
 	uint8_t shmem;			/* charged as shmem (anon lists) or file */
+	uint32_t mapcount;		/* PTEs mapping it (atomic): file_mapped while > 0 */
 	struct list_head lru;		/* on its cgroup's list (pcache_lru_lock) */
 };
 
@@ -80,6 +81,12 @@ struct pcache_obj {
 	struct pcache_node *root;
 	uint64_t npages;		/* present pages */
 	struct pcache_attr attr;	/* attr.size: the file's size */
+	/* The reverse map (map.c): one record per address space with areas
+	 * mapping the object, under mlock (taken under an address space's
+	 * lock, never the other way round). */
+	struct spinlock mlock;
+	struct list_head mappers;
+	uint64_t unmap_pass;		/* pcache_map_unmap_from's passes (mlock) */
 };
 
 /* ---- the object (object.c) ---- */
@@ -115,6 +122,34 @@ int pcache_obj_truncate(struct pcache_obj *o, uint64_t size);
 void pcache_obj_getattr(struct pcache_obj *o, struct pcache_attr *out);
 /* Takes the fields of a that mask names (PCACHE_ATTR_*). */
 void pcache_obj_setattr(struct pcache_obj *o, const struct pcache_attr *a, uint32_t mask);
+
+/* ---- file mappings (map.c) ---- */
+
+struct addrspace;
+
+/* as has one more area mapping o: 0, or -ENOMEM for its first. */
+int pcache_map_add(struct pcache_obj *o, struct addrspace *as);
+/* One more area of as, which already maps o (a split): cannot fail. */
+void pcache_map_dup(struct pcache_obj *o, struct addrspace *as);
+/* One area of as mapping o went. */
+void pcache_map_del(struct pcache_obj *o, struct addrspace *as);
+/* The frame of page index of o for a mapping (as->lock held): a hole
+ * within the size is filled with a zero page charged to cg (Linux's shmem
+ * fault allocates for reads too). The PTE holds a reference on the page
+ * and counts in file_mapped (pcache_map_put drops both). -EIO (SIGBUS)
+ * at or past the size or if the server died, -ENOMEM. */
+int pcache_map_get(struct pcache_obj *o, uint64_t index, struct cgroup *cg, struct page **out);
+/* A store through a shared mapping faulted a page in: mtime and ctime
+ * are now (Linux's file_update_time at a shared write fault). */
+void pcache_map_stored(struct pcache_obj *o);
+/* Copies page index of o into the page at dst (zeros for a hole) for a
+ * private mapping's copy-on-write: 0, or -EIO as pcache_map_get. */
+int pcache_map_copy(struct pcache_obj *o, uint64_t index, void *dst);
+/* A PTE mapping frame pg (from pcache_map_get) went. */
+void pcache_map_put(struct page *pg);
+/* Unmaps pages at index >= first from every mapping of o (truncation, a
+ * dead server): later accesses fault and get SIGBUS. May sleep. */
+void pcache_map_unmap_from(struct pcache_obj *o, uint64_t first);
 
 /* ---- per-cgroup LRU lists (lru.c) ---- */
 

@@ -15,6 +15,7 @@
 #include "kstring.h"
 #include "memcg.h"
 #include "panic.h"
+#include "pcache.h"
 #include "pmm.h"
 #include "proc.h"
 #include "syscall.h"
@@ -23,10 +24,20 @@
 #define PTE_OWNED (1ull << 9)	/* available-to-software bit */
 #define PTE_COW   (1ull << 10)	/* read-only until written: then copied (fork) */
 #define PTE_CLIENT (1ull << 11)	/* charged to a server's client (vm_fill): not resident */
+#define PTE_FILE  (1ull << 52)	/* a page cache page (VM_FILE): the PTE holds a
+				 * reference on it (pcache_map_get); not owned */
 
 paddr_t vm_as_root(const struct addrspace *as)
 {
 	return as->root;
+}
+
+bool vm_as_tryget(struct addrspace *as)
+{
+	uint32_t r = __atomic_load_n(&as->refs, __ATOMIC_RELAXED);
+	while (r && !__atomic_compare_exchange_n(&as->refs, &r, r + 1, false, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+		;
+	return r != 0;
 }
 
 struct addrspace *vm_as_create(struct cgroup *cg, int *err)
@@ -112,9 +123,14 @@ static uint64_t vm_pte_flags(uint32_t flags)
 	return f;
 }
 
-/* A DMA area owns its block: the head page, 2^order pages. */
-static void vm_area_release(struct vm_area *a)
+/* A DMA area owns its block: the head page, 2^order pages; a file area
+ * holds its object and a place in its reverse map. */
+static void vm_area_release(struct addrspace *as, struct vm_area *a)
 {
+	if (a->obj) {
+		pcache_map_del(a->obj, as);
+		pcache_obj_put(a->obj);
+	}
 	if (a->flags & VM_DMA) {
 		struct page *head = phys_to_page(a->phys);
 		unsigned order = 0;
@@ -370,6 +386,10 @@ static int vm_unmap_pte(struct addrspace *as, vaddr_t va, uint64_t *pte, void *a
 	uint64_t e = *pte;
 	*pte = 0;
 	invlpg(va);
+	if (e & PTE_FILE) {
+		pcache_map_put(phys_to_page(e & PTE_ADDR_MASK));
+		return 0;
+	}
 	if (e & PTE_OWNED) {
 		struct page *p = phys_to_page(e & PTE_ADDR_MASK);
 		/* Shared pages hold one count per mapping (atomic: mappings in
@@ -433,6 +453,7 @@ static void vm_remove_detach(struct addrspace *as, vaddr_t start, vaddr_t end,
 			continue;
 		} else if (s == a->start) {
 			a->phys += e - a->start;
+			a->pgoff += (e - a->start) >> PAGE_SHIFT;
 			a->start = e;
 		} else if (e == a->end) {
 			a->end = s;
@@ -440,7 +461,12 @@ static void vm_remove_detach(struct addrspace *as, vaddr_t start, vaddr_t end,
 			struct vm_area *t = *tail;
 			*t = *a;
 			t->phys += e - a->start;
+			t->pgoff += (e - a->start) >> PAGE_SHIFT;
 			t->start = e;
+			if (t->obj) { /* one more area of the same object */
+				pcache_obj_get(t->obj);
+				pcache_map_dup(t->obj, as);
+			}
 			a->end = s;
 			list_add(&t->link, &a->link);
 			vm_area_count(as, t, 1);
@@ -479,7 +505,7 @@ int vm_area_remove(struct addrspace *as, vaddr_t start, uint64_t len)
 	list_for_each_safe(pos, tmp, &gone) {
 		struct vm_area *a = list_entry(pos, struct vm_area, link);
 		list_del(&a->link);
-		vm_area_release(a);
+		vm_area_release(as, a);
 		kfree(a);
 		if (!(++n % 1024))
 			sched_cond_resched();
@@ -570,7 +596,7 @@ int vm_area_set_end(struct addrspace *as, vaddr_t start, vaddr_t new_end)
 			break;
 		}
 	}
-	if (!a || (a->flags & (VM_DEVICE | VM_DMA))) {
+	if (!a || (a->flags & (VM_DEVICE | VM_DMA | VM_FILE))) {
 		err = -EINVAL;
 	} else if (new_end > a->end) {
 		struct list_head *next = a->link.next;
@@ -608,6 +634,11 @@ static int vm_area_split(struct addrspace *as, struct vm_area *a, vaddr_t addr)
 	*hi = *a;
 	if (a->flags & (VM_DEVICE | VM_DMA))
 		hi->phys += addr - a->start;
+	hi->pgoff += (addr - a->start) >> PAGE_SHIFT;
+	if (hi->obj) {
+		pcache_obj_get(hi->obj);
+		pcache_map_dup(hi->obj, as);
+	}
 	hi->start = addr;
 	a->end = addr;
 	list_add(&hi->link, &a->link);
@@ -660,6 +691,10 @@ int vm_protect(struct addrspace *as, vaddr_t start, uint64_t len, uint32_t prot)
 			err = -EINVAL;
 			break;
 		}
+		if ((prot & VM_WRITE) && (a->flags & VM_NOMAYWRITE)) {
+			err = -EACCES; /* Linux: the descriptor was not open for writing */
+			break;
+		}
 		if (a->start < start && (err = vm_area_split(as, a, start)))
 			break;
 		if (a->start < start)
@@ -699,6 +734,20 @@ vaddr_t vm_find_free(struct addrspace *as, vaddr_t hint, uint64_t len)
 static int vm_cow_break(struct addrspace *as, vaddr_t va, uint64_t *pte, uint32_t flags)
 {
 	struct page *old = phys_to_page(*pte & PTE_ADDR_MASK);
+	if (*pte & PTE_FILE) {
+		/* a private file mapping's first write to a page: a copy of
+		 * it (the PTE's reference keeps the frame), charged to the
+		 * writer as anonymous memory */
+		struct page *np = mem_alloc_pages(as->cg, 0, MEMCG_STAT_ANON);
+		if (!np)
+			return -ENOMEM;
+		memcpy(page_to_virt(np), page_to_virt(old), PAGE_SIZE);
+		*pte = page_to_phys(np) | vm_pte_flags(flags) | PTE_OWNED;
+		invlpg(va);
+		as->resident++;
+		pcache_map_put(old);
+		return 0;
+	}
 	if (__atomic_load_n(&old->refcount, __ATOMIC_ACQUIRE) == 1) {
 		/* W only if the area is writable (a kernel write may break a
 		 * copy-on-write page of a read-only one), U only if accessible */
@@ -715,6 +764,38 @@ static int vm_cow_break(struct addrspace *as, vaddr_t va, uint64_t *pte, uint32_
 	invlpg(va);
 	if (__atomic_sub_fetch(&old->refcount, 1, __ATOMIC_ACQ_REL) == 0)
 		mem_free_pages(old, 0);
+	return 0;
+}
+
+/* A missing page of a file area (as->lock held): a shared area maps the
+ * object's page; a private one maps it read-only and copy-on-write for a
+ * read, or maps a private copy for a write. -EIO (SIGBUS) past the end. */
+static int vm_file_fault(struct addrspace *as, struct vm_area *a, vaddr_t va, uint64_t *pte, bool write)
+{
+	uint64_t index = a->pgoff + ((va - a->start) >> PAGE_SHIFT);
+	if (write && !(a->flags & VM_SHARED)) {
+		struct page *np = mem_alloc_pages(as->cg, 0, MEMCG_STAT_ANON);
+		if (!np)
+			return -ENOMEM;
+		int r = pcache_map_copy(a->obj, index, page_to_virt(np));
+		if (r) {
+			mem_free_pages(np, 0);
+			return r;
+		}
+		*pte = page_to_phys(np) | vm_pte_flags(a->flags) | PTE_OWNED;
+		as->resident++;
+		return 0;
+	}
+	struct page *pg;
+	int r = pcache_map_get(a->obj, index, as->cg, &pg);
+	if (r)
+		return r;
+	uint64_t f = vm_pte_flags(a->flags) | PTE_FILE;
+	if (!(a->flags & VM_SHARED))
+		f = (f & ~PTE_W) | PTE_COW;
+	else if (write)
+		pcache_map_stored(a->obj);
+	*pte = page_to_phys(pg) | f;
 	return 0;
 }
 
@@ -739,6 +820,8 @@ static int vm_fault_locked(struct addrspace *as, vaddr_t addr, bool write, bool 
 		*pte = (a->phys + (va - a->start)) | vm_pte_flags(a->flags);
 		return 0;
 	}
+	if (a->flags & VM_FILE)
+		return vm_file_fault(as, a, va, pte, write);
 	void *page = mem_alloc_zeroed_page(as->cg, MEMCG_STAT_ANON);
 	if (!page)
 		return -ENOMEM;
@@ -762,7 +845,7 @@ static bool vm_fillable(struct addrspace *as, vaddr_t start, vaddr_t end)
 {
 	for (vaddr_t va = start; va < end;) {
 		struct vm_area *a = vm_area_find(as, va);
-		if (!a || (a->flags & (VM_DEVICE | VM_SHARED | VM_DMA)) || !(a->flags & VM_WRITE))
+		if (!a || (a->flags & (VM_DEVICE | VM_SHARED | VM_DMA | VM_FILE)) || !(a->flags & VM_WRITE))
 			return false;
 		va = a->end;
 	}
@@ -851,6 +934,8 @@ static int vm_fork_one(struct addrspace *parent, vaddr_t va, uint64_t *ppte, voi
 {
 	(void)parent;
 	struct vm_fork_arg *f = arg;
+	if (*ppte & PTE_FILE)
+		return 0; /* the child faults the object's page in itself */
 	uint64_t *cpte = vm_as_pte(f->child, va, true);
 	if (!cpte)
 		return -ENOMEM;
@@ -892,7 +977,16 @@ struct addrspace *vm_as_fork(struct addrspace *as, struct cgroup *cg, int *err)
 			break;
 		}
 		*c = (struct vm_area){ .start = a->start, .end = a->end, .flags = a->flags,
-				       .phys = a->phys };
+				       .phys = a->phys, .pgoff = a->pgoff };
+		if (a->obj && pcache_map_add(a->obj, child)) {
+			kfree(c);
+			*err = -ENOMEM;
+			break;
+		}
+		if (a->obj) {
+			pcache_obj_get(a->obj);
+			c->obj = a->obj;
+		}
 		/* In order and apart already: appended, not searched for
 		 * (a search would make forking VM_MAX_MAP_COUNT areas
 		 * quadratic). */
@@ -932,6 +1026,12 @@ static void *vm_as_kaddr(struct addrspace *as, vaddr_t va, bool write, bool user
 			*err = !pte ? -ENOMEM
 			       : (*pte & PTE_P) && (*pte & PTE_COW) ? vm_cow_break(as, va, pte, a->flags)
 			       : vm_fault_locked(as, va, false, false);
+			/* a write into a private file mapping: its own copy, never
+			 * the file's page a read fault mapped */
+			if (!*err && write && (*pte & PTE_COW))
+				*err = vm_cow_break(as, va, pte, a->flags);
+			if (*err == -EIO)
+				*err = -EFAULT; /* past a file's end: a bad buffer to a copy */
 		}
 		spin_unlock(&as->lock);
 		if (*err)
@@ -1002,7 +1102,7 @@ void vm_as_destroy(struct addrspace *as)
 	list_for_each_safe(pos, tmp, &as->areas) {
 		struct vm_area *a = list_entry(pos, struct vm_area, link);
 		list_del(&a->link);
-		vm_area_release(a);
+		vm_area_release(as, a);
 		kfree(a);
 		if (!(++n % 1024))
 			sched_cond_resched(); /* up to VM_MAX_MAP_COUNT of them */
@@ -1016,4 +1116,78 @@ void vm_as_destroy(struct addrspace *as)
 	}
 	cg_put(as->cg);
 	kfree(as);
+}
+
+/* ---- file mappings (VM_FILE) ---- */
+
+int vm_map_file(struct addrspace *as, vaddr_t start, uint64_t len, uint32_t flags, struct pcache_obj *o,
+		uint64_t pgoff)
+{
+	if (!vm_range_ok(start, len))
+		return -EINVAL;
+	struct vm_area *a = kzalloc(sizeof(*a));
+	if (!a)
+		return -ENOMEM;
+	*a = (struct vm_area){ .start = start, .end = start + len, .flags = flags | VM_FILE, .obj = o,
+			       .pgoff = pgoff };
+	int err = pcache_map_add(o, as);
+	if (err) {
+		kfree(a);
+		return err;
+	}
+	pcache_obj_get(o);
+	if (!(err = vm_map_lock(as))) {
+		err = vm_area_insert_locked(as, a);
+		vm_map_unlock(as);
+	}
+	if (err) {
+		vm_area_release(as, a);
+		kfree(a);
+	}
+	return err;
+}
+
+void vm_file_unmap(struct addrspace *as, struct pcache_obj *o, uint64_t first)
+{
+	/* The map lock, even for a thread being killed: the pages past the
+	 * end must go from every mapping (a truncation cannot half happen). */
+	spin_lock(&as->lock);
+	while (as->map_busy) {
+		waitq_wait(&as->map_wait, &as->lock, 0);
+		spin_lock(&as->lock);
+	}
+	as->map_busy = true;
+	struct list_head *pos;
+	unsigned n = 0;
+	list_for_each(pos, &as->areas) {
+		struct vm_area *a = list_entry(pos, struct vm_area, link);
+		if (!(++n % 256))
+			vm_resched(as); /* map lock held: the list stays */
+		if (a->obj != o)
+			continue;
+		uint64_t pages = (a->end - a->start) >> PAGE_SHIFT;
+		if (first >= a->pgoff + pages)
+			continue;
+		vaddr_t s = first <= a->pgoff ? a->start : a->start + ((first - a->pgoff) << PAGE_SHIFT);
+		vm_unmap_range(as, s, a->end);
+	}
+	vm_map_unlock(as);
+}
+
+bool vm_range_mapped(struct addrspace *as, vaddr_t start, vaddr_t end)
+{
+	vaddr_t covered = start;
+	spin_lock(&as->lock);
+	struct list_head *pos;
+	list_for_each(pos, &as->areas) {
+		struct vm_area *a = list_entry(pos, struct vm_area, link);
+		if (a->start > covered)
+			break;
+		if (a->end > covered)
+			covered = a->end;
+		if (covered >= end)
+			break;
+	}
+	spin_unlock(&as->lock);
+	return covered >= end;
 }

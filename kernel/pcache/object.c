@@ -6,6 +6,7 @@
  * A long read or write reschedules between pages, so a 1 GiB copy stays
  * preemptible. */
 #include "pcache.h"
+#include "internal.h"
 #include "abi/errno.h"
 #include "heap.h"
 #include "kstring.h"
@@ -28,6 +29,8 @@ struct pcache_obj *pcache_obj_new(uint32_t flags, uint64_t max)
 	o->flags = flags;
 	o->max = max;
 	o->lock = (struct spinlock)SPINLOCK_INIT("pcache_obj");
+	o->mlock = (struct spinlock)SPINLOCK_INIT("pcache_map");
+	list_init(&o->mappers);
 	waitq_init(&o->wwait);
 	o->attr.nlink = 1;
 	return o;
@@ -40,8 +43,7 @@ void pcache_obj_get(struct pcache_obj *o)
 
 /* ---- pages ---- */
 
-/* The last reference to a detached page: off its LRU list, uncharged. */
-static void pcache_page_put(struct pcache_page *p)
+void pcache_page_put(struct pcache_page *p)
 {
 	if (__atomic_sub_fetch(&p->refs, 1, __ATOMIC_ACQ_REL))
 		return;
@@ -50,9 +52,7 @@ static void pcache_page_put(struct pcache_page *p)
 	kfree(p);
 }
 
-/* A new uptodate page charged to cg, or NULL (its memory.max); zeroed
- * unless the caller overwrites all of it (zero: false). */
-static struct pcache_page *pcache_page_new(struct pcache_obj *o, uint64_t index, struct cgroup *cg, bool zero)
+struct pcache_page *pcache_page_new(struct pcache_obj *o, uint64_t index, struct cgroup *cg, bool zero)
 {
 	struct pcache_page *p = kzalloc(sizeof(*p));
 	if (!p)
@@ -71,6 +71,7 @@ static struct pcache_page *pcache_page_new(struct pcache_obj *o, uint64_t index,
 	p->refs = 1;
 	p->shmem = shmem;
 	p->state = PCP_UPTODATE;
+	p->pg->private = p; /* a mapping's PTE finds its page (map.c) */
 	list_init(&p->lru);
 	return p;
 }
@@ -82,7 +83,7 @@ static unsigned pcache_slot_at(uint64_t index, int level)
 	return (unsigned)(index >> (PCACHE_FANOUT_SHIFT * (PCACHE_LEVELS - 1 - level))) & (PCACHE_FANOUT - 1);
 }
 
-static struct pcache_page *pcache_tree_lookup(struct pcache_obj *o, uint64_t index)
+struct pcache_page *pcache_tree_lookup(struct pcache_obj *o, uint64_t index)
 {
 	struct pcache_node *n = o->root;
 	for (int l = 0; n && l < PCACHE_LEVELS - 1; l++)
@@ -90,9 +91,7 @@ static struct pcache_page *pcache_tree_lookup(struct pcache_obj *o, uint64_t ind
 	return n ? n->slot[pcache_slot_at(index, PCACHE_LEVELS - 1)] : NULL;
 }
 
-/* Puts p in the tree: 0, or -ENOMEM for a node (an empty node left
- * behind is freed by the next walk that passes it). */
-static int pcache_tree_insert(struct pcache_obj *o, struct pcache_page *p)
+int pcache_tree_insert(struct pcache_obj *o, struct pcache_page *p)
 {
 	if (!o->root && !(o->root = kzalloc(sizeof(*o->root))))
 		return -ENOMEM;
@@ -189,6 +188,7 @@ void pcache_obj_kill(struct pcache_obj *o)
 	spin_lock(&o->lock);
 	o->dead = true;
 	spin_unlock(&o->lock);
+	pcache_map_unmap_from(o, 0); /* mappers' next access: SIGBUS */
 	pcache_free_from(o, 0);
 }
 
@@ -338,7 +338,17 @@ static struct pcache_page *pcache_page_for_write(struct pcache_obj *o, uint64_t 
 	}
 	*fresh = whole;
 	spin_lock(&o->lock);
-	int r = o->dead ? -EIO : pcache_tree_insert(o, p);
+	/* a mapping's fault may have made the page meanwhile (faults add
+	 * pages without the write lock): take that one */
+	struct pcache_page *had = o->dead ? NULL : pcache_tree_lookup(o, index);
+	int r = o->dead ? -EIO : had ? 0 : pcache_tree_insert(o, p);
+	if (had) {
+		__atomic_add_fetch(&had->refs, 1, __ATOMIC_RELAXED);
+		spin_unlock(&o->lock);
+		*fresh = false;
+		pcache_page_put(p);
+		return had;
+	}
 	if (r == 0)
 		__atomic_add_fetch(&p->refs, 1, __ATOMIC_RELAXED);
 	spin_unlock(&o->lock);
@@ -435,6 +445,9 @@ int pcache_obj_truncate(struct pcache_obj *o, uint64_t size)
 	spin_unlock(&o->lock);
 	if (size >= old)
 		return 0; /* growth needs nothing: holes read as zeros */
+	/* mappings lose the pages past the end first (their next access
+	 * faults: SIGBUS), so that freeing them frees their frames */
+	pcache_map_unmap_from(o, (size + PAGE_SIZE - 1) >> PAGE_SHIFT);
 	pcache_free_from(o, (size + PAGE_SIZE - 1) >> PAGE_SHIFT);
 	if (last) { /* bytes past the end stay zero for a later extension */
 		size_t tail = size & (PAGE_SIZE - 1);

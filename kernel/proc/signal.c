@@ -366,7 +366,7 @@ static void signal_deliver(struct thread *t, struct trap_frame *tf, int sig, uin
 			proc_exit(W_SIGNALED(sig));
 		return;
 	}
-	struct k_siginfo info = { .signo = sig, .code = addr ? SEGV_MAPERR : SI_USER };
+	struct k_siginfo info = { .signo = sig, .code = !addr ? SI_USER : sig == SIGBUS ? BUS_ADRERR : SEGV_MAPERR };
 	info.f.addr = addr;
 	if (tf && (act.flags & SA_RESTART))
 		signal_restart_syscall(t, tf);

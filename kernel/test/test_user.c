@@ -543,6 +543,15 @@ KTEST(posix_pcache)
 	run_with_servers(argv, "posix_pcache");
 }
 
+/* mmap of files on the page cache: shared and private mappings, SIGBUS
+ * past the end, growth and truncation under mappings, msync and mmap's
+ * errno, charging and file_mapped, a dead server (tests/memory/fmmap.c). */
+KTEST(posix_fmmap)
+{
+	const char *const argv[] = { "posix/fmmap", NULL };
+	run_with_servers(argv, "posix_fmmap");
+}
+
 /* Directory listing in batches: getdents64 and readdir on it, on every
  * file server (issue 18 item 4). Its 10,000-entry directory takes a few
  * seconds of creates and unlinks. */

@@ -57,8 +57,8 @@ static int may_exec(const struct stat *st)
 	return (bits & 1) != 0;
 }
 
-/* execve reads the program through the VFS into this process's memory and
- * hands the image to the kernel. Before the VFS runs (programs the kernel
+/* execve maps the program (a page cache file) or reads it through the VFS
+ * into this process's memory, and hands the image to the kernel. Before the VFS runs (programs the kernel
  * starts itself), programs come from the boot archive. */
 int execve(const char *path, char *const argv[], char *const envp[])
 {
@@ -78,7 +78,15 @@ int execve(const char *path, char *const argv[], char *const envp[])
 		return -1;
 	}
 	size_t len = (size_t)st.st_size, got = 0;
-	void *image = len ? mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) : NULL;
+	/* A file in the page cache is mapped, not read: the kernel loads
+	 * the program from the cache's own pages, with no copy into this
+	 * process and no read through the server. Others are read in. */
+	void *image = len ? mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0) : NULL;
+	if (image != MAP_FAILED) {
+		got = len;
+	} else if (errno == ENODEV) {
+		image = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	}
 	if (image == MAP_FAILED) {
 		close(fd);
 		return -1;
