@@ -22,6 +22,9 @@ long __vfs_handle(void);
 long __private_lookup(long *cache, const char *name);
 long __vfs_direct(const char *path, uint64_t label, uint64_t w0, uint64_t w1, uint64_t at, void *rcv,
 		  size_t rcv_len, uint64_t *out);
+/* rename, link ("a\0b\0", two absolute paths) and symlink (a the link's
+ * path, b its text): the reply's label, or DIRECT_NO. */
+long __vfs_direct2(uint64_t label, const char *a, const char *b, bool b_is_path, uint64_t w0);
 
 #define DIRECT_NO 1		/* not for a direct call: ask the VFS */
 #define MAXSYMLINKS 40		/* Linux's, as the VFS */
@@ -185,20 +188,19 @@ struct direct_bufs {
 	char scratch[2 * VFS_PATH_MAX];
 };
 
-/* A hand-back in reply m to a walk of inner on route d: the new path into
- * b->path (link: the link's text, in the receive buffer). */
-static long direct_handback(struct direct_bufs *b, const struct droute *d, const char *inner,
-			    size_t ilen, const struct ipc_msg *m, const char *link, size_t link_room,
-			    int *links)
+/* A hand-back in reply m to a walk of inner on the mount at target: the
+ * new path into out (link: the link's text, in the receive buffer). */
+static long direct_handback(const char *target, const char *inner, size_t ilen, const struct ipc_msg *m,
+			    const char *link, size_t link_room, int *links, char *out, char *scratch)
 {
 	uint64_t kind = m->w[0], off = m->w[2], clen = m->w[3], tlen = m->w[4];
-	if (m->w[1] != 0 || off + clen > ilen || (kind != FS_HB_LINK && kind != FS_HB_DOTDOT) ||
+	if (off + clen > ilen || (kind != FS_HB_LINK && kind != FS_HB_DOTDOT) ||
 	    (kind == FS_HB_LINK && (tlen == 0 || tlen > link_room)))
 		return -EIO; /* a confused server */
 	if (kind == FS_HB_LINK && ++*links > MAXSYMLINKS)
 		return -ELOOP;
-	return vfs_handback_path(d->r.target, inner, off, clen, kind == FS_HB_LINK ? link : NULL, tlen,
-				 b->path, b->scratch);
+	return vfs_handback_path(target, inner, off, clen, kind == FS_HB_LINK ? link : NULL, tlen, out,
+				 scratch);
 }
 
 long __vfs_direct(const char *p, uint64_t label, uint64_t w0, uint64_t w1, uint64_t at, void *rcv,
@@ -261,10 +263,80 @@ long __vfs_direct(const char *p, uint64_t label, uint64_t w0, uint64_t w1, uint6
 				*out = m.w[0];
 			return e;
 		}
-		e = direct_handback(&b, &d, inner, ilen, &m, rb, rl, &links);
+		e = m.w[1] != 0 ? -EIO : direct_handback(d.r.target, inner, ilen, &m, rb, rl, &links, b.path, b.scratch);
 		if (e < 0)
 			return e;
 		p = b.path;
+	}
+	return -ELOOP;
+}
+
+struct direct_bufs2 {
+	char norm[VFS_PATH_MAX];	/* a lexical prefix; then the reply */
+	char path[2][VFS_PATH_MAX];	/* the paths after hand-backs */
+	char scratch[2 * VFS_PATH_MAX];
+	char snd[2 * VFS_PATH_MAX + 2];	/* "inner\0inner2\0" or "inner\0text\0" */
+};
+
+long __vfs_direct2(uint64_t label, const char *a, const char *b, bool b_is_path, uint64_t w0)
+{
+	struct direct_bufs2 x;
+	const char *p[2] = { a, b_is_path ? b : NULL };
+	int np = b_is_path ? 2 : 1, links = 0, stale = 0;
+	bool reload = false;
+	for (int round = 0; round < 4 * VFS_PATH_MAX; round++) {
+		struct droute d[2];
+		const char *inner[2];
+		size_t ilen[2];
+		bool root[2];
+		for (int i = 0; i < np; i++) {
+			bool dd;
+			size_t plen = vfs_lexical_prefix(p[i], x.norm, &dd);
+			if (!route_find(x.norm, plen, reload, &d[i]) || !(d[i].r.kind & FS_RT_WALKS))
+				return DIRECT_NO;
+			reload = false;
+			root[i] = !dd && plen == d[i].r.tlen;
+			size_t off = vfs_prefix_end(p[i], d[i].r.tlen);
+			inner[i] = p[i][off] ? p[i] + off : "/";
+			ilen[i] = strlen(inner[i]);
+		}
+		if (np == 2 && (d[0].gen != d[1].gen || strcmp(d[0].r.target, d[1].r.target) != 0))
+			return DIRECT_NO; /* two mounts (the VFS settles EXDEV), or a reload between */
+		if (d[0].r.flags & MS_RDONLY)
+			return DIRECT_NO;
+		if (label == VFS_RENAME && (root[0] || (np == 2 && root[1])))
+			return -EBUSY; /* a mount point */
+		const char *second = np == 2 ? inner[1] : b;
+		size_t l2 = strlen(second);
+		if (ilen[0] + l2 + 2 > sizeof(x.snd))
+			return -ENAMETOOLONG;
+		memcpy(x.snd, inner[0], ilen[0] + 1);
+		memcpy(x.snd + ilen[0] + 1, second, l2 + 1);
+		struct ipc_msg m = { .label = label, .w = { w0, 0,
+			d[0].r.inst | walk_flags(&d[0].r, label, w0, 0) | (uint64_t)d[0].gen << 32 } };
+		long r = sys_ipc_call((int)d[0].h, &m, x.snd, ilen[0] + l2 + 2, x.norm, sizeof(x.norm));
+		if (r < 0) {
+			server_forget(d[0].h);
+			return DIRECT_NO;
+		}
+		long e = (long)m.label;
+		if (e == -ESTALE) {
+			if (stale++)
+				return DIRECT_NO;
+			reload = true;
+			continue;
+		}
+		if (e != FS_HANDBACK)
+			return e;
+		uint64_t w = m.w[1];
+		if (w >= (uint64_t)np)
+			return -EIO;
+		/* inner[w] lies in p[w] (the caller's or x.path[w]): out may hold it */
+		e = direct_handback(d[w].r.target, inner[w], ilen[w], &m, x.norm, sizeof(x.norm), &links,
+				    x.path[w], x.scratch);
+		if (e < 0)
+			return e;
+		p[w] = x.path[w];
 	}
 	return -ELOOP;
 }
