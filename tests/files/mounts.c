@@ -306,6 +306,31 @@ static void test_direct_stale(void)
 	close(go[0]), close(go[1]), close(done[0]), close(done[1]);
 }
 
+/* Links and ".." that leave a mount, walked by the library for direct
+ * calls: the hand-backs land where the VFS would send them. */
+static void test_direct_walks(void)
+{
+	struct stat st, tmp;
+	int fd = -1;
+	check(stat("/tmp", &tmp) == 0 && mount("walks", "/mnt", "tmpfs", 0, "") == 0 && mkdir("/mnt/sub", 0755) == 0 &&
+	      symlink("/tmp", "/mnt/sub/t") == 0 && symlink("../..", "/mnt/sub/up") == 0,
+	      "a tmpfs on /mnt with links to /tmp and to ../..");
+	check(stat("/mnt/sub/t", &st) == 0 && st.st_ino == tmp.st_ino && st.st_dev == tmp.st_dev,
+	      "stat through an absolute link into another mount");
+	check(stat("/mnt/sub/../../tmp", &st) == 0 && st.st_ino == tmp.st_ino, "\"..\" out of the mount's root");
+	check(stat("/mnt/sub/up/tmp", &st) == 0 && st.st_ino == tmp.st_ino, "a relative link that climbs out");
+	check((fd = open("/mnt/sub/t/direct_rx", O_CREAT | O_WRONLY, 0644)) >= 0 && close(fd) == 0 &&
+	      stat("/tmp/direct_rx", &st) == 0, "open(O_CREAT) through the link creates in /tmp");
+	check(rename("/mnt/sub/t/direct_rx", "/tmp/direct_ry") == 0 && stat("/tmp/direct_ry", &st) == 0,
+	      "rename whose source is reached through the link: in /tmp");
+	check((fd = open("/mnt/a", O_CREAT | O_WRONLY, 0644)) >= 0 && close(fd) == 0 &&
+	      fails(rename("/mnt/a", "/mnt/sub/t/b"), EXDEV), "rename whose target the link takes to /tmp: EXDEV");
+	check(fails(link("/mnt/a", "/mnt/sub/up/tmp/b"), EXDEV), "link likewise: EXDEV");
+	check(fails(rmdir("/mnt"), EBUSY) && fails(rename("/mnt", "/mnt2"), EBUSY), "the mount point: EBUSY");
+	check(unlink("/tmp/direct_ry") == 0 && unlink("/mnt/a") == 0 && unlink("/mnt/sub/t") == 0 &&
+	      unlink("/mnt/sub/up") == 0 && rmdir("/mnt/sub") == 0 && umount("/mnt") == 0, "clean up");
+}
+
 /* Read-only mounts stay read-only for direct calls. */
 static void test_direct_readonly(void)
 {
@@ -399,6 +424,7 @@ int main(int argc, char **argv)
 	test_direct_identity();
 	test_direct_stale();
 	test_direct_readonly();
+	test_direct_walks();
 	test_direct_vfs_stopped();
 	test_server_crash();
 	printf("1..%d\n", n);
