@@ -82,10 +82,19 @@ static long server_handle(const char *t)
 	return h;
 }
 
+/* Takes table_lock if it is free. Never waits: a signal handler's path
+ * call may interrupt the holder, and a child forked while another thread
+ * held it has no one to release it; those calls go to the VFS instead. */
+static bool table_trylock(void)
+{
+	return !__atomic_exchange_n(&table_lock.locked, 1, __ATOMIC_ACQUIRE);
+}
+
 /* Forgets server handle h (its server is gone: the VFS reports it). */
 static void server_forget(long h)
 {
-	ulock(&table_lock);
+	if (!table_trylock())
+		return;
 	for (int i = 0; i < SERVERS_MAX; i++)
 		if (servers[i].type[0] && servers[i].h == h) {
 			sys_handle_close((int)h);
@@ -106,7 +115,8 @@ struct droute {
 static bool route_find(const char *p, size_t plen, bool reload, struct droute *d)
 {
 	bool found = false;
-	ulock(&table_lock);
+	if (!table_trylock())
+		return false;
 	if ((!routes_loaded || reload) && !routes_reload()) {
 		uunlock(&table_lock);
 		return false;
