@@ -104,7 +104,7 @@ def fileops_compare(arbor, out, timeout):
         return
     prog = os.path.join(out, "fileops-linux")
     cc = subprocess.run([os.path.join(tools, "linux-cc"), "-O2", "-o", prog,
-                         os.path.join(ROOT, "user", "posix", "fileops.c")],
+                         os.path.join(ROOT, "user", "bench", "fileops.c")],
                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     if cc.returncode != 0:
         print("fileops: linux-cc failed: the Linux side is skipped\n" + cc.stdout[-1000:], flush=True)

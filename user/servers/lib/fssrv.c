@@ -235,7 +235,8 @@ static long endpoint_request(struct ipc_msg *m, const struct ipc_info *info, cha
 		return -ESTALE; /* before anything: the mount may be another now */
 	if (info->snd_len >= PATHS_MAX)
 		return -ENAMETOOLONG;
-	long n = info->snd_len ? sys_ipc_read(0, buf, info->snd_len) : 0;
+	/* a short path is in buf already (the worker's inbox) */
+	long n = info->snd_inline ? (long)info->snd_len : info->snd_len ? sys_ipc_read(0, buf, info->snd_len) : 0;
 	if (n < 0)
 		return n;
 	buf[n] = '\0';
@@ -394,6 +395,7 @@ static long worker(void *arg)
 	struct ipc_msg m = { 0 };
 	struct ipc_info info;
 	char *buf = arg;
+	sys_ipc_inbox(buf, IPC_INLINE_MAX); /* short paths arrive with the call */
 	long r = sys_ipc_recv(endpoint, &m, &info);
 	for (;;) {
 		if (r == 0) {
