@@ -347,32 +347,12 @@ static void test_direct_readonly(void)
 	check(umount("/mnt") == 0, "umount it");
 }
 
-/* The pid of the process named name, from /proc; 0 if none. */
-static pid_t find_process(const char *name)
-{
-	DIR *d = opendir("/proc");
-	struct dirent *e;
-	char path[300], buf[512], want[64];
-	pid_t found = 0;
-	snprintf(want, sizeof(want), "Name:\t%s", name);
-	while (d && !found && (e = readdir(d))) {
-		if (e->d_name[0] < '1' || e->d_name[0] > '9')
-			continue;
-		snprintf(path, sizeof(path), "/proc/%s/status", e->d_name);
-		if (slurp(path, buf, sizeof(buf)) > 0 && has_line(buf, want))
-			found = atoi(e->d_name);
-	}
-	if (d)
-		closedir(d);
-	return found;
-}
-
 /* A path call resolved in the library never waits for the VFS: with the
  * VFS stopped, stat, open and mkdir on /tmp complete. */
 static void test_direct_vfs_stopped(void)
 {
 	struct stat st;
-	pid_t vfs = find_process("vfs");
+	pid_t vfs = process_pid("vfs", "servers_posix_mounts");
 	check(vfs > 1 && stat("/tmp", &st) == 0, "the VFS is a process of its own; our table is loaded");
 	pid_t c = fork();
 	if (c == 0) {
@@ -397,7 +377,7 @@ static void test_direct_vfs_stopped(void)
 static void test_server_crash(void)
 {
 	char buf[256];
-	pid_t procfs = find_process("procfs");
+	pid_t procfs = process_pid("procfs", "servers_posix_mounts");
 	check(procfs > 1, "procfs is a process of its own");
 	int fd = open("/proc/uptime", O_RDONLY);
 	check(fd >= 0 && kill(procfs, SIGKILL) == 0, "kill the procfs server");

@@ -90,6 +90,32 @@ static inline long slurp(const char *path, char *buf, size_t cap)
 }
 
 /* One write of text to path: 0, or -1 with errno. */
+/* The pid of a process named name (its /proc/PID/status Name): the one
+ * whose /proc/PID/cgroup mentions cg_part when several run (each test
+ * boot's servers have their own cgroup) and cg_part is given; -1 if none. */
+static inline pid_t process_pid(const char *name, const char *cg_part)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	char want[64];
+	pid_t found = -1;
+	snprintf(want, sizeof(want), "Name:\t%s\n", name);
+	while (d && (e = readdir(d))) {
+		char path[300], buf[512];
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/status", e->d_name);
+		if (slurp(path, buf, sizeof(buf)) <= 0 || strncmp(buf, want, strlen(want)))
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/cgroup", e->d_name);
+		if (found < 0 || (cg_part && slurp(path, buf, sizeof(buf)) > 0 && strstr(buf, cg_part)))
+			found = atoi(e->d_name);
+	}
+	if (d)
+		closedir(d);
+	return found;
+}
+
 static inline int put(const char *path, const char *text)
 {
 	int fd = open(path, O_WRONLY);

@@ -326,28 +326,6 @@ static void test_exec(void)
 	unlink("/tmp/fm.true");
 }
 
-/* The tmpfs server's pid (the one in this test's servers cgroup), or -1. */
-static pid_t tmpfs_pid(void)
-{
-	DIR *d = opendir("/proc");
-	struct dirent *e;
-	pid_t found = -1;
-	while (d && (e = readdir(d))) {
-		char path[300], buf[512];
-		if (e->d_name[0] < '1' || e->d_name[0] > '9')
-			continue;
-		snprintf(path, sizeof(path), "/proc/%s/status", e->d_name);
-		if (slurp(path, buf, sizeof(buf)) <= 0 || strncmp(buf, "Name:\ttmpfs\n", 12))
-			continue;
-		snprintf(path, sizeof(path), "/proc/%s/cgroup", e->d_name);
-		if (found < 0 || (slurp(path, buf, sizeof(buf)) > 0 && strstr(buf, "servers_posix_fmmap")))
-			found = atoi(e->d_name);
-	}
-	if (d)
-		closedir(d);
-	return found;
-}
-
 /* Last (it takes /tmp away): the server dies; its files' mappings lose
  * their pages, so every access is SIGBUS. */
 static void test_server_death(void)
@@ -356,7 +334,7 @@ static void test_server_death(void)
 	char *p = mmap(NULL, 2 * PG, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	char *q = mmap(NULL, 2 * PG, PROT_READ, MAP_PRIVATE, fd, 0);
 	check(p != MAP_FAILED && q != MAP_FAILED && p[0] == q[0], "two mappings of a file, page 0 mapped");
-	pid_t srv = tmpfs_pid();
+	pid_t srv = process_pid("tmpfs", "servers_posix_fmmap");
 	char path[64];
 	check(srv > 0 && kill(srv, SIGKILL) == 0, "the tmpfs server killed");
 	snprintf(path, sizeof(path), "/proc/%d/status", srv);

@@ -313,28 +313,6 @@ static void test_shrink(void)
 	unlink("/tmp/pc.shrink");
 }
 
-/* The tmpfs server's pid (the one serving this test's /tmp), or -1. */
-static pid_t tmpfs_pid(void)
-{
-	DIR *d = opendir("/proc");
-	struct dirent *e;
-	pid_t found = -1;
-	while (d && (e = readdir(d))) {
-		char path[300], buf[512];
-		if (e->d_name[0] < '1' || e->d_name[0] > '9')
-			continue;
-		snprintf(path, sizeof(path), "/proc/%s/status", e->d_name);
-		if (slurp(path, buf, sizeof(buf)) <= 0 || strncmp(buf, "Name:\ttmpfs\n", 12))
-			continue;
-		snprintf(path, sizeof(path), "/proc/%s/cgroup", e->d_name);
-		if (found < 0 || (slurp(path, buf, sizeof(buf)) > 0 && strstr(buf, "servers_posix_pcache")))
-			found = atoi(e->d_name);
-	}
-	if (d)
-		closedir(d);
-	return found;
-}
-
 /* With the tmpfs server stopped, a client's kernel-served operations on
  * an open file complete; one that needs the server (stat) waits until the
  * server goes on: so the first never made a round trip. */
@@ -342,7 +320,7 @@ static void test_no_round_trip(void)
 {
 	int fd = open("/tmp/pc.rt", O_RDWR | O_CREAT | O_TRUNC, 0644);
 	full_write(fd, "0123456789", 10);
-	pid_t srv = tmpfs_pid();
+	pid_t srv = process_pid("tmpfs", "servers_posix_pcache");
 	check(srv > 0 && kill(srv, SIGSTOP) == 0, "the tmpfs server stopped (SIGSTOP)");
 	pid_t c = fork();
 	if (c == 0) {
@@ -504,7 +482,7 @@ static void test_server_death(void)
 	check(mkdir(BASE "/x", 0755) == 0 && wait_bounded(writer_in("x", "/tmp/pc.dead", 0, 512 * KIB), 10) == 0 &&
 	      number(at("x", "memory.current")) >= 512 * KIB, "x: a 512K file");
 	int fd = open("/tmp/pc.dead", O_RDWR);
-	pid_t srv = tmpfs_pid();
+	pid_t srv = process_pid("tmpfs", "servers_posix_pcache");
 	char buf[16], path[64];
 	check(fd >= 0 && srv > 0 && kill(srv, SIGKILL) == 0, "the tmpfs server killed");
 	snprintf(path, sizeof(path), "/proc/%d/status", srv);
