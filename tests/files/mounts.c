@@ -210,32 +210,12 @@ static void test_not_root(void)
 	check(seteuid(0) == 0, "back to root");
 }
 
-/* The pid of the process named name, from /proc; 0 if none. */
-static pid_t find_process(const char *name)
-{
-	DIR *d = opendir("/proc");
-	struct dirent *e;
-	char path[300], buf[512], want[64];
-	pid_t found = 0;
-	snprintf(want, sizeof(want), "Name:\t%s", name);
-	while (d && !found && (e = readdir(d))) {
-		if (e->d_name[0] < '1' || e->d_name[0] > '9')
-			continue;
-		snprintf(path, sizeof(path), "/proc/%s/status", e->d_name);
-		if (slurp(path, buf, sizeof(buf)) > 0 && has_line(buf, want))
-			found = atoi(e->d_name);
-	}
-	if (d)
-		closedir(d);
-	return found;
-}
-
 /* Last: a file system's server dies; its clients get errors, the rest of
  * the system goes on. */
 static void test_server_crash(void)
 {
 	char buf[256];
-	pid_t procfs = find_process("procfs");
+	pid_t procfs = process_pid("procfs", "servers_posix_mounts");
 	check(procfs > 1, "procfs is a process of its own");
 	int fd = open("/proc/uptime", O_RDONLY);
 	check(fd >= 0 && kill(procfs, SIGKILL) == 0, "kill the procfs server");
