@@ -302,28 +302,13 @@ static int lookup_command(const char *name, const char **kind, char **path)
 		}
 		return -1;
 	}
-	const char *pathvar = getvar("PATH");
-	if (!pathvar)
-		pathvar = "/bin";
-	for (const char *p = pathvar;;) {
-		const char *c = strchr(p, ':');
-		size_t n = c ? (size_t)(c - p) : strlen(p);
-		struct str full = {0};
-		if (n) {
-			s_addn(&full, p, n);
-			s_addc(&full, '/');
-		} else {
-			s_adds(&full, "./");
-		}
-		s_adds(&full, name);
+	struct str full;
+	for (const char *pos = NULL; path_next(&pos, name, &full);) {
 		if (stat(full.s, &st) == 0 && S_ISREG(st.st_mode) && access(full.s, X_OK) == 0) {
 			*path = s_take(&full);
 			return 0;
 		}
 		free(full.s);
-		if (!c)
-			break;
-		p = c + 1;
 	}
 	return -1;
 }

@@ -161,30 +161,15 @@ void exec_prog(char **argv)
 	if (strchr(name, '/')) {
 		err = try_exec(name, argv, envp);
 	} else if (*name) {
-		const char *path = getvar("PATH");
-		if (!path)
-			path = "/bin";
 		int eacces = 0;
-		for (const char *p = path;;) {
-			const char *c = strchr(p, ':');
-			size_t n = c ? (size_t)(c - p) : strlen(p);
-			struct str full = {0};
-			if (n) {
-				s_addn(&full, p, n);
-				s_addc(&full, '/');
-			} else {
-				s_adds(&full, "./");
-			}
-			s_adds(&full, name);
+		struct str full;
+		for (const char *pos = NULL; path_next(&pos, name, &full);) {
 			int e = try_exec(full.s, argv, envp);
 			free(full.s);
 			if (e == EACCES)
 				eacces = 1;
 			else if (e != ENOENT && e != ENOTDIR)
 				err = e;
-			if (!c)
-				break;
-			p = c + 1;
 		}
 		if (eacces)
 			err = EACCES;

@@ -15,6 +15,7 @@
 #ifndef SH_H
 #define SH_H
 
+#include <stdbool.h>
 #include <sys/types.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -398,6 +399,10 @@ struct var *vfind(const char *name);
 
 /* Its value, or NULL if unset. */
 const char *getvar(const char *name);
+/* The next candidate for program name along $PATH ("/bin" if unset; an
+ * empty entry is the current directory): *pos starts NULL, full gets the
+ * path (the caller frees full->s). False when the entries are done. */
+bool path_next(const char **pos, const char *name, struct str *full);
 
 /* Sets (val non-NULL) and/or adds flags; -1 for a readonly variable. */
 int setvar(const char *name, const char *val, int flags);

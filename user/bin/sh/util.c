@@ -230,3 +230,28 @@ int move_high(int fd)
 	close(fd);
 	return n;
 }
+
+bool path_next(const char **pos, const char *name, struct str *full)
+{
+	const char *p = *pos;
+	if (!p) {
+		p = getvar("PATH");
+		p = p ? p : "/bin";
+	} else if (*p != ':') {
+		return false; /* the last entry was done */
+	} else {
+		p++;
+	}
+	const char *c = strchr(p, ':');
+	size_t n = c ? (size_t)(c - p) : strlen(p);
+	*full = (struct str){ 0 };
+	if (n) {
+		s_addn(full, p, n);
+		s_addc(full, '/');
+	} else {
+		s_adds(full, "./");
+	}
+	s_adds(full, name);
+	*pos = p + n; /* at the ':' before the next entry, or the end */
+	return true;
+}
