@@ -507,14 +507,24 @@ int proc_wait(struct proc *p, int pid, int *status, int options, uint64_t deadli
 
 /* For diagnosing a process that will not end: its threads and states,
  * and where each thread that is not running waits (proc_lock held). */
+/* A dump is made with proc_lock held (no switch meanwhile): at most this
+ * many threads of a process are shown, so that a process of thousands of
+ * threads cannot turn a report into a soft lockup. */
+#define PROC_DUMP_THREADS 32
+
 void proc_dump_locked(struct proc *p)
 {
 	static const char *const states[] = { "runnable", "blocked", "dead", "donating" };
 	struct list_head *pos;
+	unsigned shown = 0;
 	printk("# pid %d (%s): state %d, exiting %d, %u threads\n", p->pid, p->name, p->state,
 	       p->exiting, p->nr_threads);
 	list_for_each(pos, &p->threads) {
 		struct thread *t = list_entry(pos, struct thread, proc_link);
+		if (shown++ == PROC_DUMP_THREADS) {
+			printk("#   (%u more threads not shown)\n", p->nr_threads - PROC_DUMP_THREADS);
+			break;
+		}
 		printk("#   tid %d: %s, kill %d, on_rq %d, ipc caller %d server %d\n", t->tid,
 		       states[t->state], t->kill_pending, t->se.on_rq,
 		       t->ipc_caller ? t->ipc_caller->tid : 0, t->ipc_server ? t->ipc_server->tid : 0);
@@ -539,8 +549,8 @@ void proc_dump(struct proc *p)
 
 /* Linux's SysRq 't' (show tasks) from user space: every process, for the
  * fuzzer and test runners to leave a report when something hangs. Bounded:
- * at most SYSRQ_PROCS processes. */
-#define SYSRQ_PROCS 512
+ * at most SYSRQ_PROCS processes of PROC_DUMP_THREADS threads each. */
+#define SYSRQ_PROCS 256
 long sys_sysrq(int key)
 {
 	if (current_thread()->proc->cred.euid != 0)
