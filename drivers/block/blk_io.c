@@ -12,8 +12,10 @@
 
 static srvlock_t range_lock;
 /* Bumped whenever a range is dropped: a writer waiting for one sleeps on
- * it (a futex) instead of spinning. */
+ * it (a futex) instead of spinning; range_waiters (under range_lock) says
+ * whether a drop must wake anyone, so an uncontended write makes no call. */
 static uint32_t range_gen;
+static uint32_t range_waiters;
 
 /* The worker's caller's buffers: the current call's, or a deferred one's. */
 static long blk_to_caller(struct blk_worker *w, uint64_t off, const void *buf, size_t n)
@@ -48,8 +50,12 @@ static void range_hold(struct blk_worker *w, uint64_t first, uint64_t end)
 			srvlock_unlock(&range_lock);
 			return;
 		}
+		range_waiters++;
 		srvlock_unlock(&range_lock);
 		sys_futex_wait(&range_gen, gen, 0); /* returns at once if a drop came since */
+		srvlock_lock(&range_lock);
+		range_waiters--;
+		srvlock_unlock(&range_lock);
 	}
 }
 
@@ -58,8 +64,10 @@ static void range_drop(struct blk_worker *w)
 	srvlock_lock(&range_lock);
 	ranges[w->index].busy = false;
 	__atomic_add_fetch(&range_gen, 1, __ATOMIC_RELEASE);
+	bool wake = range_waiters != 0;
 	srvlock_unlock(&range_lock);
-	sys_futex_wake(&range_gen, BLK_WORKERS_MAX);
+	if (wake)
+		sys_futex_wake(&range_gen, BLK_WORKERS_MAX);
 }
 
 int blk_worker_init(struct blk_worker *w, struct blk_dev *d, int index, uint32_t bounce)
