@@ -103,6 +103,7 @@ void kmain(uint32_t loader, uint32_t info)
 	cg_init(&cgfs_kernel_hooks);
 	proc_init();
 	sched_init();
+	softlockup_init();
 	syscall_init();
 	timer_init();
 	irq_init();

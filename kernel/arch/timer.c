@@ -59,6 +59,9 @@ static void timer_tick(struct trap_frame *tf)
 	this_cpu()->ticks++;
 	lapic_eoi();
 	if (this_cpu()->rq) {
+#ifdef CONFIG_KCOV
+		irqoff_tick();
+#endif
 		softlockup_tick(tf, sched_idle_running());
 		sched_tick(trap_from_user(tf));
 	}

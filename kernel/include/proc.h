@@ -60,6 +60,7 @@ struct thread {
 	uint64_t utime_ticks, stime_ticks; /* tick samples splitting se.sum_exec */
 	int wake_result;		/* 0, or -ETIMEDOUT/-EINTR for a wait */
 	uint64_t woken_at;		/* clock_ns() of its last wake-up (latency bench) */
+	uint64_t lat_seen;		/* the woken_at the latency tracer saw run */
 	uint64_t wake_deadline;		/* clock_ns() deadline, 0 = none */
 	struct list_head timer_link;	/* in the CPU's timeout list */
 	struct list_head wait_link;	/* in a waitq */
@@ -127,6 +128,9 @@ struct proc {
 	enum proc_state state;
 	int exit_status;		/* wait status (abi/wait.h) once a zombie */
 	bool exiting;			/* its threads are being ended */
+	/* its last thread while it tears the process down (no longer on
+	 * threads: what proc_dump shows of a process stuck there) */
+	struct thread *last_thread;
 	struct waitq child_exit;	/* the parent waits here for children */
 	struct list_head hash_link;	/* in the pid table */
 	struct proc *parent;

@@ -52,6 +52,19 @@ void sched_preempt_irq(void);
  * the stamp is SOFTLOCKUP_NS old. */
 #define SOFTLOCKUP_NS 2000000000ull
 struct trap_frame;
+/* Reads lockup_warn_ms=N from the command line: report every new longest
+ * non-preemptible stretch above N ms, with its backtrace, and go on. */
+void softlockup_init(void);
+/* The wake-up latency tracer (kernel/sched/latency.c), on when
+ * sched_latency_warn_ns is not 0 (lockup_warn_ms=N): schedule_locked
+ * tells it each switch to next, at now; a thread that first runs more
+ * than that long after its wake-up (later than any reported) is reported
+ * with what the CPU ran meanwhile. sched_lock held. */
+extern uint64_t sched_latency_warn_ns;
+void sched_latency_switch(struct thread *next, uint64_t now);
+/* The debug kernel's interrupts-off tracer (kernel/debug/irqoff.c): a
+ * timer tick shows interrupts were on, so no stretch is in progress. */
+void irqoff_tick(void);
 void softlockup_touch(void);
 void softlockup_tick(struct trap_frame *tf, bool idle);
 bool sched_idle_running(void);	/* the idle thread is this CPU's current */
@@ -121,7 +134,7 @@ int sched_block_locked(struct list_head *list, uint64_t deadline);
 int sched_ipc_call_locked(struct thread *server);
 void sched_ipc_take_caller_locked(struct thread *caller);
 void sched_ipc_reply_locked(struct thread *caller, int result, struct list_head *wait_list);
-void sched_ipc_abort_locked(struct thread *caller, int result, bool server_lives);
+void sched_ipc_abort_locked(struct thread *caller, int result);
 /* server (ending) serves no call any more: off its process's list of
  * serving threads (sched_donors_*), if still there (sched_lock). */
 void sched_ipc_serving_clear_locked(struct thread *server);

@@ -50,15 +50,39 @@ static inline bool spin_held(const struct spinlock *l)
 	return l->locked != 0;
 }
 
+#ifdef CONFIG_KCOV
+/* The debug kernel's interrupts-off tracer (kernel/debug/irqoff.c), on
+ * with lockup_warn_ms=N (sched_latency_warn_ns): the outermost irqsave
+ * begins a stretch, its irqrestore ends it. */
+extern uint64_t sched_latency_warn_ns;
+void irqoff_begin(const struct spinlock *l, void *where);
+void irqoff_end(void);
+#define SPIN_IRQOFF_BEGIN(f, l)                                                  \
+	do {                                                                     \
+		if (unlikely(sched_latency_warn_ns) && ((f) & RFLAGS_IF))        \
+			irqoff_begin((l), ({ __label__ here; here: &&here; }));  \
+	} while (0)
+#define SPIN_IRQOFF_END(f)                                                       \
+	do {                                                                     \
+		if (unlikely(sched_latency_warn_ns) && ((f) & RFLAGS_IF))        \
+			irqoff_end();                                            \
+	} while (0)
+#else
+#define SPIN_IRQOFF_BEGIN(f, l) do { } while (0)
+#define SPIN_IRQOFF_END(f) do { } while (0)
+#endif
+
 static inline uint64_t spin_lock_irqsave(struct spinlock *l)
 {
 	uint64_t f = irq_save();
 	spin_lock(l);
+	SPIN_IRQOFF_BEGIN(f, l);
 	return f;
 }
 
 static inline void spin_unlock_irqrestore(struct spinlock *l, uint64_t flags)
 {
+	SPIN_IRQOFF_END(flags);
 	spin_unlock(l);
 	irq_restore(flags);
 }

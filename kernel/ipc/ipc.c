@@ -509,8 +509,12 @@ void ipc_endpoint_kill(struct endpoint *ep)
 void ipc_thread_exit(struct thread *t)
 {
 	uint64_t f = sched_lock_ipc();
+	/* t runs on its caller's context and goes on running (a last thread
+	 * tears its process down, preemptibly): its own entity must be queued
+	 * now, as for any server that outlives the call, or the first switch
+	 * away leaves it runnable on no queue, forever. */
 	if (t->ipc_caller)
-		sched_ipc_abort_locked(t->ipc_caller, -EHOSTDOWN, false);
+		sched_ipc_abort_locked(t->ipc_caller, -EHOSTDOWN);
 	sched_ipc_serving_clear_locked(t); /* whatever the caller's state was */
 	sched_unlock_ipc(f);
 }

@@ -344,6 +344,7 @@ void proc_thread_exited(struct thread *t, long code)
 			p->exit_status = W_EXITCODE(code);
 		as = p->as;
 		p->as = NULL;
+		p->last_thread = t;
 	} else {
 		/* The last one leaves with the process, once its memory is
 		 * gone: "populated" 0 means nothing is left to free. */
@@ -365,6 +366,7 @@ void proc_thread_exited(struct thread *t, long code)
 		vm_as_destroy(as);
 		mem_drain_stock(p->cgroup);
 		spin_lock(&proc_lock);
+		p->last_thread = NULL;
 		proc_become_zombie_locked(p, t);
 		spin_preempt_inc(); /* the parent may free p from here: as above */
 		spin_unlock(&proc_lock);
@@ -512,6 +514,17 @@ int proc_wait(struct proc *p, int pid, int *status, int options, uint64_t deadli
  * threads cannot turn a report into a soft lockup. */
 #define PROC_DUMP_THREADS 32
 
+/* Where t waits. Its saved stack holds switch_context's frame (r15..rbx,
+ * rbp, return): a preempted thread shows the interrupt that preempted it,
+ * then what it was doing. */
+static void proc_dump_stack(struct thread *t)
+{
+	if (t != current_thread() && t->ksp && t->state != THREAD_DEAD) {
+		const uint64_t *sp = (const uint64_t *)t->ksp;
+		backtrace_print(sp[5], sp[6]);
+	}
+}
+
 void proc_dump_locked(struct proc *p)
 {
 	static const char *const states[] = { "runnable", "blocked", "dead", "donating" };
@@ -519,6 +532,13 @@ void proc_dump_locked(struct proc *p)
 	unsigned shown = 0;
 	printk("# pid %d (%s): state %d, exiting %d, %u threads\n", p->pid, p->name, p->state,
 	       p->exiting, p->nr_threads);
+	if (p->last_thread) {
+		struct thread *t = p->last_thread;
+		printk("#   tid %d: %s, tearing the process down, on_rq %d, ipc caller %d server %d\n",
+		       t->tid, states[t->state], t->se.on_rq, t->ipc_caller ? t->ipc_caller->tid : 0,
+		       t->ipc_server ? t->ipc_server->tid : 0);
+		proc_dump_stack(p->last_thread);
+	}
 	list_for_each(pos, &p->threads) {
 		struct thread *t = list_entry(pos, struct thread, proc_link);
 		if (shown++ == PROC_DUMP_THREADS) {
@@ -528,13 +548,7 @@ void proc_dump_locked(struct proc *p)
 		printk("#   tid %d: %s, kill %d, on_rq %d, ipc caller %d server %d\n", t->tid,
 		       states[t->state], t->kill_pending, t->se.on_rq,
 		       t->ipc_caller ? t->ipc_caller->tid : 0, t->ipc_server ? t->ipc_server->tid : 0);
-		/* Its saved stack holds switch_context's frame (r15..rbx,
-		 * rbp, return): a preempted thread shows the interrupt that
-		 * preempted it, then what it was doing. */
-		if (t != current_thread() && t->ksp && t->state != THREAD_DEAD) {
-			const uint64_t *sp = (const uint64_t *)t->ksp;
-			backtrace_print(sp[5], sp[6]);
-		}
+		proc_dump_stack(t);
 	}
 }
 

@@ -296,7 +296,10 @@ static void schedule_locked(void)
 	rq->curr_se = se;
 	this_cpu()->need_resched = 0;
 	softlockup_touch();
-	sched_switch_to(rq, prev, se ? sched_sc_leaf(se_thread(se)) : rq->idle);
+	struct thread *next = se ? sched_sc_leaf(se_thread(se)) : rq->idle;
+	if (unlikely(sched_latency_warn_ns))
+		sched_latency_switch(next, now);
+	sched_switch_to(rq, prev, next);
 }
 
 void schedule(void)
@@ -723,9 +726,10 @@ void sched_ipc_reply_locked(struct thread *caller, int result, struct list_head 
 }
 
 /* Ends an IPC relationship abnormally (a party died or was killed): the
- * caller returns with result. A server that goes on (server_lives) and was
- * running on the caller's context gets its own entity back. */
-void sched_ipc_abort_locked(struct thread *caller, int result, bool server_lives)
+ * caller returns with result. The server, which goes on running (to its
+ * next call, or through its own exit and maybe its process's teardown),
+ * gets its own entity back if it ran on the caller's context. */
+void sched_ipc_abort_locked(struct thread *caller, int result)
 {
 	struct thread *server = caller->ipc_server;
 	if (server) {
@@ -735,7 +739,7 @@ void sched_ipc_abort_locked(struct thread *caller, int result, bool server_lives
 		 * of its own (DONATING: the VFS calling tmpfs), the end of that
 		 * chain; else the wake-up of that end queues it (its root). A
 		 * DONATING server left out used to never run again. */
-		if (server_lives && !server->se.on_rq && sched_sc_leaf(server)->state == THREAD_RUNNABLE)
+		if (!server->se.on_rq && sched_sc_leaf(server)->state == THREAD_RUNNABLE)
 			sched_enqueue(&server->se);
 	}
 	caller->ipc_server = NULL;
@@ -899,7 +903,7 @@ void sched_interrupt(struct thread *t)
 	uint64_t f = spin_lock_irqsave(&sched_lock);
 	if (t->state == THREAD_DONATING || sched_sc_released(t)) {
 		t->sig_call_taken = true;
-		sched_ipc_abort_locked(t, -EINTR, true);
+		sched_ipc_abort_locked(t, -EINTR);
 	} else
 		sched_wake_locked(t, -EINTR);
 	spin_unlock_irqrestore(&sched_lock, f);

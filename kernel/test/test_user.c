@@ -473,6 +473,13 @@ KTEST(user_ipc_deferred_replies)
 	user_test("tests/defer", argv);
 }
 
+/* A server whose last thread exits mid-call: reaped, its caller told. */
+KTEST(user_ipc_server_exits_mid_call)
+{
+	const char *const argv[] = { "tests/server_exit", NULL };
+	user_test("tests/server_exit", argv);
+}
+
 /* Runs argv with descriptors 0-2 on the console, as init would, killed
  * after timeout_ms. */
 static int run_posix_argv_for(const char *const *argv, struct cgroup *cg, uint64_t timeout_ms)
