@@ -87,7 +87,7 @@ host_srcs_initrd       := lib/initrd.c
 host_srcs_elf          := kernel/lib/elf.c
 host_srcs_acpi         := kernel/lib/acpi.c
 host_srcs_tmpfs        := user/servers/tmpfs/tmpfs.c
-host_srcs_vfs_path     := user/servers/vfs/path.c
+host_srcs_vfs_path     := user/libc/vfs_path.c
 host_srcs_cgfs_parse   := cgroup/fs/parse.c
 # the cgroup core with its own registry (the test's) and host stand-ins
 # for spinlocks, the heap and the string functions (tests/host/shim); no
