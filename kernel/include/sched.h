@@ -140,6 +140,19 @@ struct proc;
 void sched_donors_waiting(struct proc *p, int delta);
 void sched_donors_waiting_locked(struct proc *p, int delta);
 
+/* Lending (docs/scheduler.md, "Waiting behind a busy server"): the
+ * current thread is about to wait for process p (its call queues on p's
+ * endpoint, or it waits on a futex of p): its context pushes a thread of p
+ * serving a call on a less entitled context, until that call ends
+ * (sched_donors_waiting_locked calls it). */
+void sched_lend_wait_locked(struct proc *p);
+/* s's call ends or changes: a waiter lending to s lends to another thread
+ * of the process it waits for, if one qualifies, else to nobody. */
+void sched_lend_end_locked(struct thread *s);
+/* a's work runs on a more entitled context than b's (both threads;
+ * lenders count): whom a futex wakes first. sched_lock held. */
+bool sched_ctx_before_locked(struct thread *a, struct thread *b);
+
 /* A group was just throttled: the same for calls served on throttled
  * contexts by processes with futex waiters (at the next schedule). */
 void sched_donors_throttled_locked(void);

@@ -297,14 +297,23 @@ static void ipc_take_event(struct thread *self, struct endpoint *ep)
 static int ipc_wait_call_locked(struct thread *self, struct endpoint *ep)
 {
 	for (;;) {
-		if (ep->dead)
+		if (ep->dead) {
+			sched_lend_end_locked(self);
 			return -EHOSTDOWN;
+		}
 		if (!list_empty(&ep->callers)) {
 			struct thread *c = list_first_entry(&ep->callers, struct thread, wait_link);
+			/* A caller that lent us its context waits behind the
+			 * call we just ended: it goes first (docs/scheduler.md). */
+			struct thread *l = self->ipc_lender;
+			if (l && l->ipc_ep == ep && l->state == THREAD_BLOCKED)
+				c = l;
 			ipc_accept(self, c);
 			sched_ipc_take_caller_locked(c);
 			return 0;
 		}
+		if (self->ipc_lender) /* serving no call now: it lends elsewhere */
+			sched_lend_end_locked(self);
 		if (!list_empty(&ep->events)) {
 			ipc_take_event(self, ep);
 			return 0;
