@@ -164,6 +164,7 @@ static struct thread *sched_sc_root(struct thread *t)
 }
 
 static void sched_lenders_sync(struct thread *t, bool queue, int depth);
+static void sched_lend_link(struct thread *w, struct thread *t, struct proc *p);
 
 /* Makes sure the entity t's work runs on is queued, and so are those of
  * the waiters that lend theirs to t's chain. */
@@ -200,6 +201,7 @@ void sched_ipc_serving_clear_locked(struct thread *server)
 	server->ipc_caller = NULL;
 	list_del(&server->serving_link); /* self-linked after: harmless twice */
 	sched_lend_end_locked(server);
+	sched_lend_stop_locked(server); /* (ending: no lending points at it, nor from it) */
 }
 
 /* caller now lends its scheduling context to server. */
@@ -216,8 +218,6 @@ static bool sched_sc_released(const struct thread *t)
 {
 	return t->state == THREAD_BLOCKED && t->ipc_server;
 }
-
-static void sched_lend_stop(struct thread *w);
 
 static void sched_need_resched_if(struct runqueue *rq)
 {
@@ -261,7 +261,7 @@ static void sched_wake_locked(struct thread *t, int result)
 		return;
 	}
 	if (t->ipc_lend_proc)
-		sched_lend_stop(t); /* it waits no more: its entity is its own again */
+		sched_lend_stop_locked(t); /* it waits no more: its entity is its own again */
 	t->wake_result = result;
 	t->state = THREAD_RUNNABLE;
 	t->woken_at = clock_ns();
@@ -351,6 +351,10 @@ static void schedule_locked(void)
 		struct thread *stale = lent ? sched_lend_stale(se_thread(se)) : NULL;
 		if (stale) { /* lent to a call that ended: to another one, if any */
 			sched_lend_end_locked(stale);
+			if (!se->on_rq) { /* it lends to nobody now, and left */
+				se = sched_pick_next(rq->root, now);
+				continue;
+			}
 			if (sched_sc_leaf(se_thread(se))->state == THREAD_RUNNABLE)
 				break;
 		}
@@ -738,17 +742,25 @@ int sched_ipc_call_locked(struct thread *server)
 /* A server picks up a caller that was queued (blocked) on the endpoint:
  * the caller now lends its context, and the server stops running on its
  * own. Returns when the server next runs (on some caller's context). */
-void sched_ipc_take_caller_locked(struct thread *caller)
+void sched_ipc_take_caller_locked(struct thread *caller, struct thread *lender)
 {
 	struct runqueue *rq = this_rq();
 	struct thread *server = this_cpu()->current;
 
 	sched_unblock(caller);
 	if (caller->ipc_lend_proc)
-		sched_lend_stop(caller); /* it waits no more */
+		sched_lend_stop_locked(caller); /* it waits no more */
 	sched_link_donation(caller, server);
 	if (server->ipc_lender) /* waiting behind the call that ended: elsewhere now */
 		sched_lend_end_locked(server);
+	/* A more entitled caller queued while no call qualified, lending to
+	 * nobody: it pushes this one (sched_lend_*). */
+	if (lender && !server->ipc_lender && !lender->ipc_lend_to && lender->ipc_lend_proc) {
+		sched_lend_link(lender, server, lender->ipc_lend_proc);
+		struct thread *root = sched_sc_root(lender);
+		if (!root->se.on_rq)
+			sched_enqueue(&root->se);
+	}
 	sched_update_curr(rq, clock_ns());
 	sched_queue_chain(caller);
 	/* The server's own entity now rests: it ran on it, or it was queued
@@ -825,7 +837,7 @@ void sched_ipc_abort_locked(struct thread *caller, int result, bool server_lives
 	} else if (caller->state == THREAD_BLOCKED) {
 		caller->state = THREAD_RUNNABLE; /* wake it with the result */
 		sched_unblock(caller);
-		sched_lend_stop(caller);
+		sched_lend_stop_locked(caller);
 		if (!caller->se.on_rq)
 			sched_enqueue(&caller->se);
 	}
@@ -961,7 +973,7 @@ static void sched_lend_unlink(struct thread *w)
 }
 
 /* w stops waiting (woken, or taken by a server): its entity is its own. */
-static void sched_lend_stop(struct thread *w)
+void sched_lend_stop_locked(struct thread *w)
 {
 	sched_lend_unlink(w);
 	w->ipc_lend_proc = NULL;
@@ -1104,7 +1116,14 @@ void sched_donors_waiting_locked(struct proc *p, int delta)
 		list_del(&p->waited_link);
 	if (delta >= 0) {
 		sched_donors_release(p);
-		sched_lend_wait_locked(p);
+		/* A caller queuing lends its context; a futex waiter only when
+		 * it serves a call (a lock held in a call): an idle thread of a
+		 * pool waiting for work must not push others' calls on its
+		 * process's time for as long as it waits. */
+		if (delta == 0 || this_cpu()->current->ipc_caller)
+			sched_lend_wait_locked(p);
+	} else {
+		sched_lend_stop_locked(this_cpu()->current); /* the futex wait is over */
 	}
 }
 
