@@ -252,6 +252,7 @@ KTEST(ipc_server_time_throttled_by_callers_cpu_max)
 #define LEND_HOGS 8
 static void lend_run(const char *probe_mode, int lows, const char *n)
 {
+	uint64_t strays = sched_stray_waiters(); /* (other tests make some on purpose) */
 	struct cgroup *s = user_cg("lend_srv"), *lo = user_cg("lend_low"), *hi = user_cg("lend_high");
 	if (!s || !lo || !hi)
 		return;
@@ -283,7 +284,7 @@ static void lend_run(const char *probe_mode, int lows, const char *n)
 		proc_kill(proc_find(hogs[i]), SIGKILL);
 		KT_EXPECT_EQ(proc_wait(&kernel_proc, hogs[i], &status, 0, clock_ns() + 5000 * MS), hogs[i]);
 	}
-	KT_EXPECT_EQ(sched_stray_waiters(), 0);
+	KT_EXPECT_EQ(sched_stray_waiters(), strays); /* a lending's blocked end is no stray */
 	user_cg_done(s);
 	user_cg_done(lo);
 	user_cg_done(hi);
