@@ -30,6 +30,23 @@
 			   buffer, NUL-terminated; reply w0 = its length */
 #define VFS_UTIMES  17	/* w0 atime, w1 mtime: ns since the epoch, or VFS_UTIME_NOW / _OMIT */
 #define VFS_STATFS  18	/* struct statfs into the receive buffer */
+/* The mount table for direct calls (docs/vfs.md, "Direct calls"): struct
+ * fs_route records, longest target first, into the receive buffer; reply
+ * w0 = the table's generation, w1 = the number of records. */
+#define VFS_ROUTES  19
+#define FS_ROUTES_MAX 32
+#define FS_RT_WALKS   1		/* the server walks paths as written (FS_MNT_WALKS) */
+#define FS_RT_NESTED  2		/* other mounts lie below this one */
+#define FS_RT_CGROUP2 4		/* served by the VFS itself */
+struct fs_route {
+	uint64_t flags;		/* MS_* */
+	uint32_t inst;		/* the instance, for w2 */
+	uint16_t tlen;		/* strlen(target) */
+	uint8_t kind;		/* FS_RT_* */
+	uint8_t pad;
+	char type[28];		/* the server is FS_NAME_PREFIX + type */
+	char target[256];	/* normalized: "/", "/dev" */
+};
 /* w2 of a path request from a client: AT_SYMLINK_NOFOLLOW (0x100: the
  * last component is not followed; stat: lstat, chown: lchown, utimes,
  * access) and AT_EACCESS (0x200, access: the effective ids). Opening
@@ -50,8 +67,9 @@
  * VFS resolves a path to a mount and forwards the request (the VFS_* label
  * and w0, w1 unchanged) with the path relative to the mount's root ("/" is
  * the root itself) and the caller's kernel-attested identity in w2..w4.
- * File systems take such requests only from root callers (the VFS runs as
- * root), so an ordinary process cannot claim another identity. Open
+ * File systems believe identity words only from root callers (the VFS runs
+ * as root), so an ordinary process cannot claim another identity; a
+ * direct call (FS_WALK_DIRECT) from anyone carries the kernel's. Open
  * replies w0 = a handle given to the VFS, which passes it on to the
  * client: from then on the client's descriptor talks to the file system
  * directly, with its own identity. */
@@ -59,6 +77,7 @@
 #define FS_MOUNT   0x201	/* send buffer "source\0data\0target\0", w0 MS_* flags: reply w0 =
 				   instance, w1 FS_MNT_* */
 #define FS_UMOUNT  0x202	/* w2 instance: -EBUSY while it has open files */
+#define FS_GEN     0x203	/* w0 the mount table's new generation (from root: the VFS) */
 #define FS_W_WHO   2	/* w2: instance | FS_WALK_* | pid << 32 */
 #define FS_W_CRED  3	/* w3: euid | egid << 32 */
 #define FS_W_RCRED 4	/* w4: uid | gid << 32 (for access) */
@@ -70,6 +89,13 @@
 #define FS_WALK_DOTDOT_ALL  (1ull << 18)	/* every ".." hands back (mounts lie below) */
 #define FS_WALK_PARENT      (1ull << 19)	/* VFS_STAT: walk only to the parent, write nothing */
 #define FS_WALK_EACCESS     (1ull << 20)	/* VFS_ACCESS with the effective ids */
+/* A direct call (docs/vfs.md, "Direct calls"): the client itself sends
+ * the path request, having resolved the mount from the VFS's table. The
+ * identity is the kernel's (struct ipc_info), never w3/w4; w2's high half
+ * is the generation of the table the client used: a server that knows a
+ * newer one answers -ESTALE (the client reloads the table). A request
+ * that would change a read-only mount is -EROFS. */
+#define FS_WALK_DIRECT      (1ull << 21)
 /* The reply label of a walk that needs the VFS (docs/vfs.md, "Links"):
  * w0 FS_HB_LINK (follow the symlink at the component; its text in the
  * receive buffer, w4 bytes) or FS_HB_DOTDOT (the component is ".."), w1

@@ -39,6 +39,9 @@ struct endpoint {
 	bool io;			/* a disk's server: its callers wait for io */
 	struct list_head receivers;	/* server threads waiting for a call */
 	struct list_head callers;	/* callers waiting for a server */
+	/* the most entitled queued caller that lends to nobody (no call in
+	 * progress was less entitled); cleared when it returns, sched lock */
+	struct thread *unlent;
 	struct list_head events;	/* kernel messages (channel closed) */
 	struct pcache_table *pcache;	/* its server's file objects (kernel/pcache) */
 };

@@ -96,6 +96,13 @@ struct thread {
 	struct thread *ipc_caller;	/* server: the thread to reply to */
 	struct list_head serving_link;	/* in proc->serving (sched_serving_begin) */
 	struct thread *ipc_server;	/* caller: the thread serving its call */
+	/* Lending (sched_lend_*, docs/scheduler.md): a thread that waits for
+	 * process ipc_lend_proc (queued on its endpoint, or on a futex of its
+	 * own process) lends the context its work runs on to ipc_lend_to, a
+	 * thread of that process serving a call on a less entitled context;
+	 * ipc_lender is the reverse link (one lender per thread). */
+	struct thread *ipc_lend_to, *ipc_lender;
+	struct proc *ipc_lend_proc;
 	struct endpoint *ipc_ep;	/* the endpoint it waits on, if any */
 	struct ipc_reply *ipc_reply;	/* caller: its deferred call's reply object */
 	uint64_t ipc_snd, ipc_snd_len;	/* caller: buffer the server may read */

@@ -132,7 +132,10 @@ static inline void sched_unlock_ipc(uint64_t flags)
 }
 int sched_block_locked(struct list_head *list, uint64_t deadline);
 int sched_ipc_call_locked(struct thread *server);
-void sched_ipc_take_caller_locked(struct thread *caller);
+/* The current (server) thread takes caller, queued on its endpoint;
+ * lender (or NULL): a more entitled queued caller that lends to nobody,
+ * which lends to the server for this call (sched_lend_*). */
+void sched_ipc_take_caller_locked(struct thread *caller, struct thread *lender);
 void sched_ipc_reply_locked(struct thread *caller, int result, struct list_head *wait_list);
 void sched_ipc_abort_locked(struct thread *caller, int result);
 /* server (ending) serves no call any more: off its process's list of
@@ -152,6 +155,21 @@ void sched_ipc_defer_locked(struct thread *caller);
 struct proc;
 void sched_donors_waiting(struct proc *p, int delta);
 void sched_donors_waiting_locked(struct proc *p, int delta);
+
+/* Lending (docs/scheduler.md, "Waiting behind a busy server"): the
+ * current thread is about to wait for process p (its call queues on p's
+ * endpoint, or it waits on a futex of p): its context pushes a thread of p
+ * serving a call on a less entitled context, until that call ends
+ * (sched_donors_waiting_locked calls it). */
+void sched_lend_wait_locked(struct proc *p);
+/* s's call ends or changes: a waiter lending to s lends to another thread
+ * of the process it waits for, if one qualifies, else to nobody. */
+void sched_lend_end_locked(struct thread *s);
+/* w waits no more (woken, taken, ending): it lends to nobody. */
+void sched_lend_stop_locked(struct thread *w);
+/* a's work runs on a more entitled context than b's (both threads;
+ * lenders count): whom a futex wakes first. sched_lock held. */
+bool sched_ctx_before_locked(struct thread *a, struct thread *b);
 
 /* A group was just throttled: the same for calls served on throttled
  * contexts by processes with futex waiters (at the next schedule). */

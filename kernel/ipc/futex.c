@@ -70,12 +70,42 @@ long sys_futex_wait(uint32_t *uaddr, uint32_t expected, uint64_t timeout_ns)
 	return w.woken ? 0 : r;
 }
 
+/* The waiter on (as, addr) whose work runs on the most entitled context
+ * (the first of equals): a lock's next holder, so that a waiter never
+ * waits for less entitled ones queued before it (docs/scheduler.md;
+ * Linux's futex queues are ordered by priority too). NULL: none. */
+static struct futex_waiter *futex_best_waiter(struct list_head *b, struct addrspace *as, uint64_t addr)
+{
+	struct futex_waiter *best = NULL;
+	struct list_head *pos;
+	uint64_t f = sched_lock_ipc();
+	list_for_each(pos, b) {
+		struct futex_waiter *w = list_entry(pos, struct futex_waiter, link);
+		if (w->as != as || w->addr != addr || w->woken)
+			continue;
+		if (!best || sched_ctx_before_locked(w->t, best->t))
+			best = w;
+	}
+	sched_unlock_ipc(f);
+	return best;
+}
+
 static long futex_wake_as(struct addrspace *as, uint64_t addr, int n)
 {
 	long woken = 0;
 	struct list_head *pos, *tmp;
 	spin_lock(&futex_lock);
 	struct list_head *b = futex_bucket(as, addr);
+	if (n == 1) { /* a lock's hand-over */
+		struct futex_waiter *w = futex_best_waiter(b, as, addr);
+		if (w) {
+			w->woken = true;
+			sched_wake(w->t, 0);
+			woken = 1;
+		}
+		spin_unlock(&futex_lock);
+		return woken;
+	}
 	list_for_each_safe(pos, tmp, b) {
 		struct futex_waiter *w = list_entry(pos, struct futex_waiter, link);
 		if (woken >= n)

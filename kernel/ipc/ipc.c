@@ -244,9 +244,17 @@ static __attribute__((always_inline)) inline long ipc_call_loaded(int h, const v
 		 * throttled contexts go on on their own (sched.h). */
 		if (ep->owner)
 			sched_donors_waiting_locked(ep->owner, 0);
+		if (ep->owner && !self->ipc_lend_to &&
+		    (!ep->unlent || sched_ctx_before_locked(self, ep->unlent)))
+			ep->unlent = self; /* lends to the next less entitled call taken */
 		r = sched_block_locked(&ep->callers, 0);
 		self->ipc_ep = NULL;
-		/* Picked up by a server: we were DONATING until its reply. */
+		if (ep->unlent == self)
+			ep->unlent = NULL;
+		/* Picked up by a server: we were DONATING until its reply.
+		 * (A kill pending before we blocked: we lend no more.) */
+		if (self->ipc_lend_proc)
+			sched_lend_stop_locked(self);
 	}
 	if (__builtin_expect(self->ipc_reply != NULL, 0)) /* deferred, then interrupted */
 		ipc_abandon_locked(self);
@@ -297,14 +305,35 @@ static void ipc_take_event(struct thread *self, struct endpoint *ep)
 static int ipc_wait_call_locked(struct thread *self, struct endpoint *ep)
 {
 	for (;;) {
-		if (ep->dead)
+		if (ep->dead) {
+			sched_lend_end_locked(self);
 			return -EHOSTDOWN;
+		}
 		if (!list_empty(&ep->callers)) {
 			struct thread *c = list_first_entry(&ep->callers, struct thread, wait_link);
+			/* A caller that lent us its context waits behind the
+			 * call we just ended: it goes first, unless the first
+			 * in the queue is more entitled (docs/scheduler.md). */
+			struct thread *l = self->ipc_lender;
+			if (l && l != c && l->ipc_ep == ep && l->state == THREAD_BLOCKED &&
+			    !sched_ctx_before_locked(c, l))
+				c = l;
+			/* The most entitled caller that found no call to push
+			 * when it queued pushes this one, if less entitled. */
+			struct thread *u = ep->unlent;
+			if (u == c)
+				ep->unlent = u = NULL;
+			else if (u && u->state == THREAD_BLOCKED && !u->ipc_lend_to &&
+				 sched_ctx_before_locked(u, c))
+				ep->unlent = NULL;
+			else
+				u = NULL;
 			ipc_accept(self, c);
-			sched_ipc_take_caller_locked(c);
+			sched_ipc_take_caller_locked(c, u);
 			return 0;
 		}
+		if (self->ipc_lender) /* serving no call now: it lends elsewhere */
+			sched_lend_end_locked(self);
 		if (!list_empty(&ep->events)) {
 			ipc_take_event(self, ep);
 			return 0;

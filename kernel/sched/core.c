@@ -103,12 +103,55 @@ static void sched_timeout_add(struct runqueue *rq, struct thread *t, uint64_t de
  * server serving the call runs instead, on the caller's time. Chains form
  * when a server itself calls another server. */
 
-/* The thread that runs when t's entity is picked. */
-static struct thread *sched_sc_leaf(struct thread *t)
+/* Longest chain of donations and lendings followed: chains are acyclic
+ * (a lending is only made to a thread whose chain does not reach the
+ * lender), the bound is a guard, not a limit met in practice. */
+#define SCHED_CHAIN_MAX 16
+
+/* The thread that runs when t's entity is picked: down the calls (a
+ * DONATING caller runs its server) and the lendings (a waiter runs the
+ * thread it waits behind, sched_lend_*). *lent: a lending was followed or
+ * met (then an entity whose end is not runnable is a normal sight). */
+static struct thread *sched_sc_leaf_lent(struct thread *t, bool *lent)
 {
-	while (t->state == THREAD_DONATING && t->ipc_server)
-		t = t->ipc_server;
+	for (int i = 0; i < SCHED_CHAIN_MAX; i++) {
+		if (t->ipc_lender)
+			*lent = true;
+		if (t->state == THREAD_DONATING && t->ipc_server) {
+			t = t->ipc_server;
+		} else if (t->state == THREAD_BLOCKED && t->ipc_lend_to) {
+			*lent = true;
+			t = t->ipc_lend_to;
+		} else {
+			break;
+		}
+	}
 	return t;
+}
+
+static inline struct thread *sched_sc_leaf(struct thread *t)
+{
+	bool lent = false;
+	return sched_sc_leaf_lent(t, &lent);
+}
+
+/* A thread t's chain lends to that serves no call any more (its call
+ * ended on the reply fast path, which does not look for lenders), or
+ * NULL. */
+static struct thread *sched_lend_stale(struct thread *t)
+{
+	for (int i = 0; i < SCHED_CHAIN_MAX; i++) {
+		if (t->state == THREAD_DONATING && t->ipc_server) {
+			t = t->ipc_server;
+		} else if (t->state == THREAD_BLOCKED && t->ipc_lend_to) {
+			t = t->ipc_lend_to;
+			if (!t->ipc_caller)
+				return t;
+		} else {
+			break;
+		}
+	}
+	return NULL;
 }
 
 /* The thread whose entity t currently runs on. */
@@ -120,12 +163,17 @@ static struct thread *sched_sc_root(struct thread *t)
 	return t;
 }
 
-/* Makes sure the entity t's work runs on is queued. */
+static void sched_lenders_sync(struct thread *t, bool queue, int depth);
+static void sched_lend_link(struct thread *w, struct thread *t, struct proc *p);
+
+/* Makes sure the entity t's work runs on is queued, and so are those of
+ * the waiters that lend theirs to t's chain. */
 static void sched_queue_chain(struct thread *t)
 {
 	struct thread *root = sched_sc_root(t);
 	if (!root->se.on_rq)
 		sched_enqueue(&root->se);
+	sched_lenders_sync(t, true, 0);
 }
 
 /* Processes with threads waiting on a futex (sc_waiters > 0): a group
@@ -152,6 +200,8 @@ void sched_ipc_serving_clear_locked(struct thread *server)
 {
 	server->ipc_caller = NULL;
 	list_del(&server->serving_link); /* self-linked after: harmless twice */
+	sched_lend_end_locked(server);
+	sched_lend_stop_locked(server); /* (ending: no lending points at it, nor from it) */
 }
 
 /* caller now lends its scheduling context to server. */
@@ -210,6 +260,8 @@ static void sched_wake_locked(struct thread *t, int result)
 		}
 		return;
 	}
+	if (t->ipc_lend_proc)
+		sched_lend_stop_locked(t); /* it waits no more: its entity is its own again */
 	t->wake_result = result;
 	t->state = THREAD_RUNNABLE;
 	t->woken_at = clock_ns();
@@ -282,12 +334,31 @@ static void schedule_locked(void)
 	if (proot != prev && &proot->se != cur && proot->se.on_rq &&
 	    sched_sc_leaf(proot)->state != THREAD_RUNNABLE)
 		sched_dequeue(&proot->se);
+	/* And the entities of the waiters lending theirs to prev's chain
+	 * (sched_lend_*): what they would run cannot go on either. */
+	if (prev != rq->idle && sched_sc_leaf(prev)->state != THREAD_RUNNABLE)
+		sched_lenders_sync(prev, false, 0);
 	struct sched_entity *se = sched_pick_next(rq->root, now);
 	/* Never run a thread that is not runnable: an entity queued against
 	 * that rule (a path that bypasses the checks above, such as a
-	 * hand-off's fast switch) leaves the queue here, counted as stray. */
-	while (se && sched_sc_leaf(se_thread(se))->state != THREAD_RUNNABLE) {
-		if (__atomic_fetch_add(&stray_waiters, 1, __ATOMIC_RELAXED) == 0)
+	 * hand-off's fast switch) leaves the queue here, counted as stray
+	 * unless lending is involved (one thread reached from two entities:
+	 * the one that did not run it is left for here). */
+	for (;;) {
+		bool lent = false;
+		if (!se || sched_sc_leaf_lent(se_thread(se), &lent)->state == THREAD_RUNNABLE)
+			break;
+		struct thread *stale = lent ? sched_lend_stale(se_thread(se)) : NULL;
+		if (stale) { /* lent to a call that ended: to another one, if any */
+			sched_lend_end_locked(stale);
+			if (!se->on_rq) { /* it lends to nobody now, and left */
+				se = sched_pick_next(rq->root, now);
+				continue;
+			}
+			if (sched_sc_leaf(se_thread(se))->state == THREAD_RUNNABLE)
+				break;
+		}
+		if (!lent && __atomic_fetch_add(&stray_waiters, 1, __ATOMIC_RELAXED) == 0)
 			printk("sched: %s was queued while not runnable\n", se_thread(se)->name);
 		sched_dequeue(se);
 		se = sched_pick_next(rq->root, now);
@@ -674,13 +745,25 @@ int sched_ipc_call_locked(struct thread *server)
 /* A server picks up a caller that was queued (blocked) on the endpoint:
  * the caller now lends its context, and the server stops running on its
  * own. Returns when the server next runs (on some caller's context). */
-void sched_ipc_take_caller_locked(struct thread *caller)
+void sched_ipc_take_caller_locked(struct thread *caller, struct thread *lender)
 {
 	struct runqueue *rq = this_rq();
 	struct thread *server = this_cpu()->current;
 
 	sched_unblock(caller);
+	if (caller->ipc_lend_proc)
+		sched_lend_stop_locked(caller); /* it waits no more */
 	sched_link_donation(caller, server);
+	if (server->ipc_lender) /* waiting behind the call that ended: elsewhere now */
+		sched_lend_end_locked(server);
+	/* A more entitled caller queued while no call qualified, lending to
+	 * nobody: it pushes this one (sched_lend_*). */
+	if (lender && !server->ipc_lender && !lender->ipc_lend_to && lender->ipc_lend_proc) {
+		sched_lend_link(lender, server, lender->ipc_lend_proc);
+		struct thread *root = sched_sc_root(lender);
+		if (!root->se.on_rq)
+			sched_enqueue(&root->se);
+	}
 	sched_update_curr(rq, clock_ns());
 	sched_queue_chain(caller);
 	/* The server's own entity now rests: it ran on it, or it was queued
@@ -712,9 +795,15 @@ void sched_ipc_reply_locked(struct thread *caller, int result, struct list_head 
 			sched_queue_chain(caller);
 		if (on_callers_context && !this_cpu()->need_resched &&
 		    rq->curr_se == &sched_sc_root(caller)->se) {
-			sched_switch_to(rq, server, caller); /* fast path back */
+			/* Fast path back. A waiter lending us its context (not
+			 * queued here: no caller is) finds out when its entity
+			 * is next picked (sched_lend_stale): no test here. */
+			sched_switch_to(rq, server, caller);
 			return;
 		}
+		/* A waiter lent us its context for the call that ended: it
+		 * waits behind another (or nobody) now. */
+		sched_lend_end_locked(this_cpu()->current);
 		schedule_locked();
 		return;
 	}
@@ -722,6 +811,7 @@ void sched_ipc_reply_locked(struct thread *caller, int result, struct list_head 
 	if (!server->se.on_rq)
 		sched_enqueue(&server->se);
 	sched_queue_chain(caller);
+	sched_lend_end_locked(this_cpu()->current); /* (the server: a reload, no register kept) */
 	schedule_locked();
 }
 
@@ -734,6 +824,7 @@ void sched_ipc_abort_locked(struct thread *caller, int result)
 	struct thread *server = caller->ipc_server;
 	if (server) {
 		server->ipc_caller = NULL;
+		sched_lend_end_locked(server);
 		/* The server now heads its own chain: queued if what it runs
 		 * can go on, be it the server itself or, when it is in a call
 		 * of its own (DONATING: the VFS calling tmpfs), the end of that
@@ -750,6 +841,7 @@ void sched_ipc_abort_locked(struct thread *caller, int result)
 	} else if (caller->state == THREAD_BLOCKED) {
 		caller->state = THREAD_RUNNABLE; /* wake it with the result */
 		sched_unblock(caller);
+		sched_lend_stop_locked(caller);
 		if (!caller->se.on_rq)
 			sched_enqueue(&caller->se);
 	}
@@ -763,6 +855,211 @@ static bool sched_se_throttled(const struct sched_entity *se)
 		if (e->throttled)
 			return true;
 	return false;
+}
+
+/* --- Lending: a waiter's context pushes the thread it waits behind.
+ *
+ * A thread W that must wait for a process P (its call queues on P's
+ * endpoint with every server thread busy, or a thread of P itself waits on
+ * a futex of P: a server's lock) lends the context its work runs on to a
+ * thread T of P serving a call on a context less entitled than W's: W's
+ * entity stays queued, and when it is picked T runs on it (sched_sc_leaf),
+ * its time charged to W's cgroup (W waits anyway: it spends its own share,
+ * nobody else's). The lending ends when T's call ends, and T then takes W
+ * next if W is queued on the endpoint T serves (ipc_wait_call_locked): W
+ * waits at most for the call T was serving, at W's own priority, never for
+ * the share of the context that call came with. Docs: scheduler.md. */
+
+static unsigned sched_se_depth(const struct sched_entity *e)
+{
+	unsigned d = 0;
+	while (e->parent && e->parent->owner) {
+		e = e->parent->owner;
+		d++;
+	}
+	return d;
+}
+
+/* True if the context a would be served before the context b, as the
+ * fair scheduler splits time: an unthrottled one before a throttled one,
+ * else the one whose branch has the larger weight where the two paths part
+ * (at their first common queue); the same branch is not before itself. */
+static bool sched_se_before(const struct sched_entity *a, const struct sched_entity *b)
+{
+	bool ta = a->parent && sched_se_throttled(a), tb = b->parent && sched_se_throttled(b);
+	if (ta != tb)
+		return tb;
+	unsigned da = sched_se_depth(a), db = sched_se_depth(b);
+	for (; da > db; da--)
+		a = a->parent->owner;
+	for (; db > da; db--)
+		b = b->parent->owner;
+	while (a->parent != b->parent) {
+		a = a->parent->owner;
+		b = b->parent->owner;
+	}
+	return a != b && a->weight > b->weight;
+}
+
+/* The most entitled context t's work runs on: its chain's (sched_sc_root)
+ * or that of a waiter lending to the chain (depth: recursion guard). */
+static const struct sched_entity *sched_lend_ctx(struct thread *t, int depth)
+{
+	const struct sched_entity *best = &sched_sc_root(t)->se;
+	for (int i = 0; t && i < SCHED_CHAIN_MAX; i++) {
+		if (t->ipc_lender && depth < 4) {
+			const struct sched_entity *l = sched_lend_ctx(t->ipc_lender, depth + 1);
+			if (sched_se_before(l, best))
+				best = l;
+		}
+		struct thread *c = t->ipc_caller;
+		if (!c || c->state != THREAD_DONATING || c->ipc_server != t)
+			break;
+		t = c;
+	}
+	return best;
+}
+
+bool sched_ctx_before_locked(struct thread *a, struct thread *b)
+{
+	return sched_se_before(sched_lend_ctx(a, 0), sched_lend_ctx(b, 0));
+}
+
+/* t's chain ends in a runnable thread without passing w (no cycle). */
+static bool sched_lend_target_ok(struct thread *t, const struct thread *w)
+{
+	for (int i = 0; i < SCHED_CHAIN_MAX; i++) {
+		if (t == w)
+			return false;
+		if (t->state == THREAD_DONATING && t->ipc_server)
+			t = t->ipc_server;
+		else if (t->state == THREAD_BLOCKED && t->ipc_lend_to)
+			t = t->ipc_lend_to;
+		else
+			return t->state == THREAD_RUNNABLE;
+	}
+	return false;
+}
+
+/* A thread of p for w to lend to: serving a call, its chain runnable, on
+ * a context less entitled than w's (its own lender's included, so a more
+ * entitled w displaces a lender). One without a lender is preferred.
+ * O(p->serving), which it prunes of threads whose call ended, as
+ * sched_donors_release_proc does. */
+static struct thread *sched_lend_find(struct thread *w, struct proc *p)
+{
+	const struct sched_entity *ew = sched_lend_ctx(w, 0);
+	struct thread *displace = NULL;
+	struct list_head *pos, *next;
+	list_for_each_safe(pos, next, &p->serving) {
+		struct thread *t = list_entry(pos, struct thread, serving_link);
+		if (!t->ipc_caller) {
+			list_del(&t->serving_link);
+			continue;
+		}
+		if (t == w || !sched_lend_target_ok(t, w) || !sched_se_before(ew, sched_lend_ctx(t, 0)))
+			continue;
+		if (!t->ipc_lender)
+			return t;
+		if (!displace)
+			displace = t;
+	}
+	return displace;
+}
+
+/* w lends to nobody any more (the pointers only). */
+static void sched_lend_unlink(struct thread *w)
+{
+	if (w->ipc_lend_to) {
+		w->ipc_lend_to->ipc_lender = NULL;
+		w->ipc_lend_to = NULL;
+	}
+}
+
+/* w stops waiting (woken, or taken by a server): its entity is its own. */
+void sched_lend_stop_locked(struct thread *w)
+{
+	sched_lend_unlink(w);
+	w->ipc_lend_proc = NULL;
+}
+
+/* w still waits but lends to nobody: the entity of its chain has nothing
+ * to run and leaves the queue (now, or at the next switch if it runs). */
+static void sched_lend_drop_entity(struct thread *w)
+{
+	struct thread *root = sched_sc_root(w);
+	if (!root->se.on_rq || sched_sc_leaf(root)->state == THREAD_RUNNABLE)
+		return;
+	if (&root->se == this_rq()->curr_se)
+		this_cpu()->need_resched = 1;
+	else
+		sched_dequeue(&root->se);
+}
+
+/* w (waiting for p) lends to t; a less entitled lender of t goes without. */
+static void sched_lend_link(struct thread *w, struct thread *t, struct proc *p)
+{
+	struct thread *old = t->ipc_lender;
+	if (old) {
+		sched_lend_unlink(old);
+		sched_lend_drop_entity(old);
+	}
+	w->ipc_lend_to = t;
+	t->ipc_lender = w;
+	w->ipc_lend_proc = p;
+}
+
+void sched_lend_wait_locked(struct proc *p)
+{
+	struct thread *w = this_cpu()->current;
+	sched_lend_unlink(w);
+	w->ipc_lend_proc = p;
+	struct thread *t = sched_lend_find(w, p);
+	if (t)
+		sched_lend_link(w, t, p);
+}
+
+void sched_lend_end_locked(struct thread *s)
+{
+	struct thread *w = s->ipc_lender;
+	if (!w)
+		return;
+	sched_lend_unlink(w);
+	struct thread *t = w->ipc_lend_proc ? sched_lend_find(w, w->ipc_lend_proc) : NULL;
+	if (!t) {
+		sched_lend_drop_entity(w);
+		return;
+	}
+	sched_lend_link(w, t, w->ipc_lend_proc);
+	struct thread *root = sched_sc_root(w);
+	if (!root->se.on_rq)
+		sched_enqueue(&root->se);
+	sched_need_resched_if(this_rq());
+}
+
+/* The entities of the waiters lending to t's chain (and to theirs, a few
+ * levels): queued if what they run can go on (queue), else taken out of
+ * the queue unless running (schedule_locked handles that one). */
+static void sched_lenders_sync(struct thread *t, bool queue, int depth)
+{
+	if (depth > 3)
+		return;
+	for (int i = 0; t && i < SCHED_CHAIN_MAX; i++) {
+		struct thread *w = t->ipc_lender;
+		if (w) {
+			struct thread *r = sched_sc_root(w);
+			bool runs = sched_sc_leaf(r)->state == THREAD_RUNNABLE;
+			if (queue && runs && !r->se.on_rq)
+				sched_enqueue(&r->se);
+			else if (!queue && !runs && r->se.on_rq && &r->se != this_rq()->curr_se)
+				sched_dequeue(&r->se);
+			sched_lenders_sync(w, queue, depth + 1);
+		}
+		struct thread *c = t->ipc_caller;
+		if (!c || c->state != THREAD_DONATING || c->ipc_server != t)
+			break;
+		t = c;
+	}
 }
 
 /* The call root makes (the head of its chain, DONATING) goes on without
@@ -821,8 +1118,17 @@ void sched_donors_waiting_locked(struct proc *p, int delta)
 		list_add(&p->waited_link, &sched_waited);
 	else if (delta < 0 && --p->sc_waiters == 0)
 		list_del(&p->waited_link);
-	if (delta >= 0)
+	if (delta >= 0) {
 		sched_donors_release(p);
+		/* A caller queuing lends its context; a futex waiter only when
+		 * it serves a call (a lock held in a call): an idle thread of a
+		 * pool waiting for work must not push others' calls on its
+		 * process's time for as long as it waits. */
+		if (delta == 0 || this_cpu()->current->ipc_caller)
+			sched_lend_wait_locked(p);
+	} else {
+		sched_lend_stop_locked(this_cpu()->current); /* the futex wait is over */
+	}
 }
 
 void sched_donors_waiting(struct proc *p, int delta)
@@ -846,6 +1152,7 @@ void sched_ipc_defer_locked(struct thread *caller)
 	struct thread *server = this_cpu()->current;
 	caller->ipc_server = NULL;
 	server->ipc_caller = NULL;
+	sched_lend_end_locked(server);
 	caller->state = THREAD_BLOCKED;
 	caller->wake_result = 0;
 	list_init(&caller->wait_link);

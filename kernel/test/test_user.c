@@ -241,6 +241,71 @@ KTEST(ipc_server_time_throttled_by_callers_cpu_max)
 	KT_EXPECT_EQ(cg_destroy(c), 0);
 }
 
+/* A caller waiting on a busy server lends it its context (docs/scheduler.md,
+ * "Waiting behind a busy server"): a one-thread server is kept busy by a
+ * caller at cpu.weight 1 whose calls spin in the server, beside 8 CPU hogs
+ * in that caller's cgroup; a probe at cpu.weight 10000 calls the server 40
+ * times at scattered moments and waits less than twice the spinning call's
+ * length (2 exceptions allowed: host noise; tests/ipc/ipc_lend.c). Without
+ * lending the spinning call runs at a ninth of the weight-1 cgroup's time
+ * and the probe waits up to 9 times that length (13 of 40 waits over). */
+#define LEND_HOGS 8
+static void lend_run(const char *probe_mode, int lows, const char *n)
+{
+	uint64_t strays = sched_stray_waiters(); /* (other tests make some on purpose) */
+	struct cgroup *s = user_cg("lend_srv"), *lo = user_cg("lend_low"), *hi = user_cg("lend_high");
+	if (!s || !lo || !hi)
+		return;
+	KT_EXPECT_EQ(sched_group_set_weight(&lo->sched, sched_weight_from_cpu_weight(1)), 0);
+	KT_EXPECT_EQ(sched_group_set_weight(&hi->sched, sched_weight_from_cpu_weight(10000)), 0);
+	const char *const sargv[] = { "tests/ipc_lend", "server", "kt_lend", NULL };
+	const char *const largv[] = { "tests/ipc_lend", "low", "kt_lend", "4000000", "20000", NULL };
+	const char *const hargv[] = { "tests/spin", "20000", NULL };
+	const char *const pargv[] = { "tests/ipc_lend", probe_mode, "kt_lend", "4000000", n, NULL };
+	int sp = proc_spawn("tests/ipc_lend", sargv, s, &kernel_proc, 0);
+	int lp[3];
+	for (int i = 0; i < lows; i++) {
+		lp[i] = proc_spawn("tests/ipc_lend", largv, lo, &kernel_proc, 0);
+		KT_EXPECT(lp[i] > 0);
+	}
+	int hogs[LEND_HOGS];
+	for (int i = 0; i < LEND_HOGS; i++)
+		hogs[i] = proc_spawn("tests/spin", hargv, lo, &kernel_proc, 0);
+	KT_EXPECT(sp > 0);
+	KT_EXPECT_EQ(run_user("tests/ipc_lend", pargv, hi, 60000), W_EXITCODE(0));
+	wait_exit0(sp);
+	for (int i = 0; i < lows; i++)
+		if (lp[i] > 0)
+			wait_exit0(lp[i]); /* its next call found the server gone */
+	for (int i = 0; i < LEND_HOGS; i++) {
+		int status = -1;
+		if (hogs[i] <= 0)
+			continue;
+		proc_kill(proc_find(hogs[i]), SIGKILL);
+		KT_EXPECT_EQ(proc_wait(&kernel_proc, hogs[i], &status, 0, clock_ns() + 5000 * MS), hogs[i]);
+	}
+	KT_EXPECT_EQ(sched_stray_waiters(), strays); /* a lending's blocked end is no stray */
+	user_cg_done(s);
+	user_cg_done(lo);
+	user_cg_done(hi);
+}
+
+KTEST(ipc_waiter_lends_to_busy_server)
+{
+	lend_run("probe", 1, "40");
+}
+
+/* The waiter found no call to push when it queued (the one in progress
+ * is its own cgroup's: helper thread), and 3 weight-1 callers queued
+ * before it: it pushes the next call the server takes, and is taken
+ * after it, so it waits less than 6 times the work (the helper's long
+ * call is 3); without that, behind 3 calls at a ninth of their cgroup's
+ * time each. */
+KTEST(ipc_queued_waiter_pushes_next_call)
+{
+	lend_run("behind", 3, "5");
+}
+
 /* A driver process: ports, an interrupt delivered as a notification, PCI
  * configuration, DMA and device memory; without the capability, -EPERM. */
 KTEST(driver_irq_ports_pci_dma)

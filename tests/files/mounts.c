@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -210,6 +211,167 @@ static void test_not_root(void)
 	check(seteuid(0) == 0, "back to root");
 }
 
+/* The route of mount target t from the VFS's table (VFS_ROUTES), with
+ * the table's generation; false if not mounted. */
+static bool route_of(const char *t, struct fs_route *out, uint32_t *gen)
+{
+	static struct fs_route rt[FS_ROUTES_MAX];
+	long v = sys_ns_lookup(VFS_NAME);
+	struct ipc_msg m = { .label = VFS_ROUTES };
+	bool found = false;
+	if (v < 0 || sys_ipc_call((int)v, &m, NULL, 0, rt, sizeof(rt)) < 0 || m.label != 0)
+		return false;
+	for (uint64_t i = 0; i < m.w[1] && !found; i++)
+		if (strcmp(rt[i].target, t) == 0) {
+			*out = rt[i];
+			found = true;
+		}
+	*gen = (uint32_t)m.w[0];
+	sys_handle_close((int)v);
+	return found;
+}
+
+/* A direct call (FS_WALK_DIRECT) to fs.tmpfs: the reply's label. */
+static long direct_call(uint64_t label, uint64_t w0, uint32_t inst, uint32_t gen, uint64_t w3,
+			const char *path)
+{
+	long h = sys_ns_lookup("fs.tmpfs");
+	struct ipc_msg m = { .label = label, .w = { w0, 0, inst | FS_WALK_DIRECT | (uint64_t)gen << 32, w3, w3 } };
+	long r = h < 0 ? h : sys_ipc_call((int)h, &m, path, strlen(path), NULL, 0);
+	if (h >= 0)
+		sys_handle_close((int)h);
+	return r < 0 ? r : (long)m.label;
+}
+
+/* Direct calls carry the kernel's identity: a plain process gains
+ * nothing by claiming root, and cannot tell a file system of a new
+ * mount table. */
+static void test_direct_identity(void)
+{
+	struct fs_route rt;
+	uint32_t gen;
+	struct stat st;
+	check(route_of("/", &rt, &gen) && strcmp(rt.type, "tmpfs") == 0 && (rt.kind & FS_RT_WALKS),
+	      "the VFS's table: / is tmpfs, which walks");
+	check(seteuid(1000) == 0, "become uid 1000");
+	check(direct_call(VFS_MKDIR, 0755, rt.inst, gen, 0, "/root/forged") == -EACCES,
+	      "a direct mkdir in root's 0700 /root claiming root in w3/w4: EACCES");
+	check(direct_call(VFS_MKDIR, 0755, rt.inst, gen, 0, "/forged") == -EACCES,
+	      "in / (root's, 0755): EACCES");
+	check(fails(mkdir("/root/forged", 0755), EACCES), "mkdir through the library as uid 1000: EACCES");
+	check(fails(chmod("/tmp", 0777), EPERM), "chmod of root's /tmp as uid 1000: EPERM");
+	check(direct_call(VFS_STAT, 0, rt.inst, gen + 1, 0, "/tmp") == -ESTALE,
+	      "a direct call with another table's generation: ESTALE");
+	long h = sys_ns_lookup("fs.tmpfs");
+	struct ipc_msg m = { .label = FS_GEN, .w = { gen + 5 } };
+	check(h >= 0 && sys_ipc_call((int)h, &m, NULL, 0, NULL, 0) == 0 && (long)m.label == -EPERM,
+	      "FS_GEN from a plain process: EPERM");
+	m = (struct ipc_msg){ .label = FS_MOUNT, .w = { 0, 0, FS_WALK_DIRECT } };
+	check(sys_ipc_call((int)h, &m, "x\0\0", 3, NULL, 0) == 0 && (long)m.label == -EPERM,
+	      "FS_MOUNT sent as a direct call: EPERM");
+	sys_handle_close((int)h);
+	check(stat("/tmp", &st) == 0, "and the table is still good: stat works");
+	check(seteuid(0) == 0, "back to root");
+	check(fails(stat("/root/forged", &st), ENOENT) && fails(stat("/forged", &st), ENOENT),
+	      "nothing was made");
+}
+
+/* A mount or umount made while another process holds the table is seen
+ * by that process's next call. */
+static void test_direct_stale(void)
+{
+	int go[2], done[2];
+	check(pipe(go) == 0 && pipe(done) == 0, "pipes");
+	pid_t c = fork();
+	if (c == 0) {
+		struct stat st;
+		char b;
+		int bad = stat("/mnt/seen", &st) == 0 || errno != ENOENT; /* the table is loaded */
+		bad |= write(done[1], "1", 1) != 1 || read(go[0], &b, 1) != 1;
+		bad |= stat("/mnt/seen", &st) != 0 || !S_ISREG(st.st_mode); /* mounted meanwhile */
+		bad |= write(done[1], "2", 1) != 1 || read(go[0], &b, 1) != 1;
+		bad |= stat("/mnt/seen", &st) == 0 || errno != ENOENT; /* unmounted meanwhile */
+		_exit(bad);
+	}
+	char b;
+	int fd = -1;
+	check(read(done[0], &b, 1) == 1, "the child has its table");
+	check(mount("stale", "/mnt", "tmpfs", 0, "") == 0 && (fd = open("/mnt/seen", O_CREAT | O_WRONLY, 0644)) >= 0 &&
+	      close(fd) == 0, "mount a tmpfs on /mnt with a file");
+	check(write(go[1], "1", 1) == 1 && read(done[0], &b, 1) == 1, "the child looked");
+	check(umount("/mnt") == 0, "umount it");
+	int status = -1;
+	check(write(go[1], "2", 1) == 1 && waitpid(c, &status, 0) == c && status == 0,
+	      "the child saw the file after the mount and not after the umount");
+	close(go[0]), close(go[1]), close(done[0]), close(done[1]);
+}
+
+/* Links and ".." that leave a mount, walked by the library for direct
+ * calls: the hand-backs land where the VFS would send them. */
+static void test_direct_walks(void)
+{
+	struct stat st, tmp;
+	int fd = -1;
+	check(stat("/tmp", &tmp) == 0 && mount("walks", "/mnt", "tmpfs", 0, "") == 0 && mkdir("/mnt/sub", 0755) == 0 &&
+	      symlink("/tmp", "/mnt/sub/t") == 0 && symlink("../..", "/mnt/sub/up") == 0,
+	      "a tmpfs on /mnt with links to /tmp and to ../..");
+	check(stat("/mnt/sub/t", &st) == 0 && st.st_ino == tmp.st_ino && st.st_dev == tmp.st_dev,
+	      "stat through an absolute link into another mount");
+	check(stat("/mnt/sub/../../tmp", &st) == 0 && st.st_ino == tmp.st_ino, "\"..\" out of the mount's root");
+	check(stat("/mnt/sub/up/tmp", &st) == 0 && st.st_ino == tmp.st_ino, "a relative link that climbs out");
+	check((fd = open("/mnt/sub/t/direct_rx", O_CREAT | O_WRONLY, 0644)) >= 0 && close(fd) == 0 &&
+	      stat("/tmp/direct_rx", &st) == 0, "open(O_CREAT) through the link creates in /tmp");
+	check(rename("/mnt/sub/t/direct_rx", "/tmp/direct_ry") == 0 && stat("/tmp/direct_ry", &st) == 0,
+	      "rename whose source is reached through the link: in /tmp");
+	check((fd = open("/mnt/a", O_CREAT | O_WRONLY, 0644)) >= 0 && close(fd) == 0 &&
+	      fails(rename("/mnt/a", "/mnt/sub/t/b"), EXDEV), "rename whose target the link takes to /tmp: EXDEV");
+	check(fails(link("/mnt/a", "/mnt/sub/up/tmp/b"), EXDEV), "link likewise: EXDEV");
+	check(fails(rmdir("/mnt"), EBUSY) && fails(rename("/mnt", "/mnt2"), EBUSY), "the mount point: EBUSY");
+	check(unlink("/tmp/direct_ry") == 0 && unlink("/mnt/a") == 0 && unlink("/mnt/sub/t") == 0 &&
+	      unlink("/mnt/sub/up") == 0 && rmdir("/mnt/sub") == 0 && umount("/mnt") == 0, "clean up");
+}
+
+/* Read-only mounts stay read-only for direct calls. */
+static void test_direct_readonly(void)
+{
+	struct fs_route rt;
+	uint32_t gen;
+	check(mount("ro", "/mnt", "tmpfs", MS_RDONLY, "") == 0 && route_of("/mnt", &rt, &gen) &&
+	      (rt.flags & MS_RDONLY), "a read-only tmpfs on /mnt, in the table as such");
+	check(direct_call(VFS_MKDIR, 0755, rt.inst, gen, 0, "/d") == -EROFS, "a direct mkdir on it: EROFS");
+	check(direct_call(VFS_OPEN, O_CREAT | O_RDONLY, rt.inst, gen, 0, "/f") == -EROFS,
+	      "a direct open(O_CREAT) on it: EROFS");
+	check(direct_call(VFS_ACCESS, W_OK, rt.inst, gen, 0, "/") == -EROFS, "direct access(W_OK): EROFS");
+	check(direct_call(VFS_STAT, 0, rt.inst, gen, 0, "/") == -EFAULT, "a direct stat works (no room: EFAULT)");
+	check(fails(mkdir("/mnt/d", 0755), EROFS) && fails(unlink("/mnt/x"), EROFS), "through the library: EROFS");
+	check(umount("/mnt") == 0, "umount it");
+}
+
+/* A path call resolved in the library never waits for the VFS: with the
+ * VFS stopped, stat, open and mkdir on /tmp complete. */
+static void test_direct_vfs_stopped(void)
+{
+	struct stat st;
+	pid_t vfs = process_pid("vfs", "servers_posix_mounts");
+	check(vfs > 1 && stat("/tmp", &st) == 0, "the VFS is a process of its own; our table is loaded");
+	pid_t c = fork();
+	if (c == 0) {
+		int fd = open("/tmp/direct", O_CREAT | O_RDWR, 0600);
+		int bad = fd < 0 || close(fd) != 0 || stat("/tmp/direct", &st) != 0 || mkdir("/tmp/directd", 0700) != 0 ||
+			  rmdir("/tmp/directd") != 0 || unlink("/tmp/direct") != 0 || access("/tmp", W_OK) != 0;
+		_exit(bad);
+	}
+	check(kill(vfs, SIGSTOP) == 0, "stop the VFS");
+	int status = -1;
+	pid_t w = 0;
+	for (int i = 0; i < 300 && (w = waitpid(c, &status, WNOHANG)) == 0; i++)
+		usleep(10000);
+	kill(vfs, SIGCONT);
+	if (w == 0) /* it waited for the VFS: now it can go on */
+		waitpid(c, &status, 0);
+	check(w == c && status == 0, "open, stat, mkdir, rmdir, unlink and access completed without the VFS");
+}
+
 /* Last: a file system's server dies; its clients get errors, the rest of
  * the system goes on. */
 static void test_server_crash(void)
@@ -239,6 +401,11 @@ int main(int argc, char **argv)
 	test_mount_readonly();
 	test_mount_errors();
 	test_not_root();
+	test_direct_identity();
+	test_direct_stale();
+	test_direct_readonly();
+	test_direct_walks();
+	test_direct_vfs_stopped();
 	test_server_crash();
 	printf("1..%d\n", n);
 	return failed != 0;

@@ -21,7 +21,7 @@ mode_t __umask_now(void); /* path.c */
 #define PRIVATE_HANDLES 200	/* the library's own handles live above this */
 
 /* A name-service lookup kept as a private, close-on-exec handle. */
-static long private_lookup(long *cache, const char *name)
+long __private_lookup(long *cache, const char *name)
 {
 	if (*cache >= 0)
 		return *cache;
@@ -37,7 +37,7 @@ static long console_h = -1, vfs_h = -1;
 
 long __vfs_handle(void)
 {
-	return private_lookup(&vfs_h, VFS_NAME);
+	return __private_lookup(&vfs_h, VFS_NAME);
 }
 
 /* One file-protocol call: the reply's label is 0 or -errno, w[0] the result. */
@@ -48,7 +48,7 @@ static long file_call(int fd, uint64_t label, uint64_t w0, uint64_t w1, const vo
 	long r = sys_ipc_call(fd, &m, snd, snd_len, rcv, rcv_len);
 	if (r == -EBADF && fd >= 0 && fd <= 2) {
 		/* No descriptor: the console, as for programs the kernel starts. */
-		long h = private_lookup(&console_h, CONSOLE_NAME);
+		long h = __private_lookup(&console_h, CONSOLE_NAME);
 		if (h < 0 && label == FILE_WRITE)
 			return sys_debug_write(snd, snd_len); /* no driver: the kernel's console */
 		if (h < 0)
@@ -291,10 +291,17 @@ long __vfs_abs_path(const char *path, char *out, size_t cap)
 	return c + 1 + (long)n;
 }
 
-/* A request on the VFS endpoint about one path. */
+long __vfs_direct(const char *path, uint64_t label, uint64_t w0, uint64_t w1, uint64_t at, void *rcv,
+		  size_t rcv_len, uint64_t *out); /* direct.c */
+
+/* A request about one path: straight to its file system when the
+ * library can resolve the mount (direct.c), else to the VFS. */
 static long vfs_call(const char *abs, size_t n, uint64_t label, uint64_t w0, uint64_t w1,
 		     uint64_t w2, void *rcv, size_t rcv_len, uint64_t *out)
 {
+	long d = __vfs_direct(abs, label, w0, w1, w2, rcv, rcv_len, out);
+	if (d != 1) /* 1: not for a direct call */
+		return d;
 	long v = __vfs_handle();
 	if (v < 0)
 		return -ENOSYS; /* no VFS server running */

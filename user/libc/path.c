@@ -19,6 +19,7 @@ long __vfs_handle(void);
 long __vfs_path_call_at(uint64_t label, const char *path, uint64_t w0, uint64_t w1, uint64_t w2,
 			void *rcv, size_t rcv_len, uint64_t *out);
 long __vfs_abs_path(const char *path, char *out, size_t cap);
+long __vfs_direct2(uint64_t label, const char *a, const char *b, bool b_is_path, uint64_t w0);
 mode_t __umask_now(void);
 
 int stat(const char *path, struct stat *st)
@@ -64,6 +65,9 @@ long __vfs_two_call(uint64_t label, const char *a, const char *b, bool b_is_path
 		memcpy(buf + at, b, (size_t)n + 1);
 	}
 	at += (size_t)n + 1;
+	long d = __vfs_direct2(label, buf, buf + strlen(buf) + 1, b_is_path, w0);
+	if (d != 1) /* 1: not for a direct call (direct.c) */
+		return d;
 	long v = __vfs_handle();
 	if (v < 0)
 		return -ENOSYS;

@@ -1,5 +1,6 @@
 /* The file-system server skeleton (fssrv.h). Requests on the endpoint
- * itself (badge 0) come from the VFS: mounts and path requests. Requests
+ * itself (badge 0) come from the VFS (mounts, path requests) or, for
+ * path requests, from clients directly (FS_WALK_DIRECT). Requests
  * on a channel (badge = an open file) come from the descriptor's owner. */
 #include <dirent.h>
 #include <errno.h>
@@ -31,6 +32,9 @@ static uint64_t next_badge = 1;
 static void *instances[MAX_INSTANCES];	/* index 0 unused: ids start at 1 */
 static char *targets[MAX_INSTANCES];	/* where each is mounted (FILE_GETPATH) */
 static uint64_t mount_flags[MAX_INSTANCES];	/* MS_* (statfs's f_flags) */
+/* The VFS's mount-table generation (FS_GEN): direct calls made with
+ * another are refused with -ESTALE, so the client reloads its table. */
+static uint32_t table_gen;
 /* The path request being served (under the lock): new files record it. */
 static uint32_t cur_inst_id;
 static const char *cur_path;
@@ -189,14 +193,50 @@ static long do_umount(void *inst, uint32_t id)
 	return r;
 }
 
-/* A request from the VFS on the endpoint itself. */
+/* Whether path request m would change the file system: refused on a
+ * read-only mount when it comes directly (the C library sends those to
+ * the VFS, which knows whether the walk leaves the mount first). */
+static bool changes_fs(const struct ipc_msg *m)
+{
+	switch (m->label) {
+	case VFS_OPEN:
+		return ((int)m->w[0] & O_ACCMODE) != O_RDONLY || (m->w[0] & (O_TRUNC | O_CREAT));
+	case VFS_ACCESS:
+		return m->w[0] & W_OK;
+	case VFS_STAT: case VFS_READLINK: case VFS_REALPATH: case VFS_STATFS:
+		return false;
+	default:
+		return true;
+	}
+}
+
+/* FS_GEN from the VFS: the table changed. */
+static long set_gen(const struct ipc_msg *m)
+{
+	uint32_t g = (uint32_t)m->w[0];
+	if ((int32_t)(g - table_gen) > 0) /* notices may cross: keep the newest */
+		table_gen = g;
+	return 0;
+}
+
+/* A request on the endpoint itself: from the VFS (root, speaking for
+ * the client in w2..w4), or a direct call from the client (FS_WALK_DIRECT:
+ * its own identity, from the kernel). */
 static long endpoint_request(struct ipc_msg *m, const struct ipc_info *info, char *buf)
 {
-	if (info->euid != 0)
+	bool direct = (m->w[FS_W_WHO] & FS_WALK_DIRECT) != 0;
+	if (!direct && info->euid != 0)
 		return -EPERM; /* only the VFS (root) speaks for other processes */
+	if (direct && (m->label == FS_MOUNT || m->label == FS_UMOUNT || m->label == FS_GEN))
+		return -EPERM;
+	if (m->label == FS_GEN)
+		return set_gen(m);
+	if (direct && (uint32_t)(m->w[FS_W_WHO] >> 32) != table_gen)
+		return -ESTALE; /* before anything: the mount may be another now */
 	if (info->snd_len >= PATHS_MAX)
 		return -ENAMETOOLONG;
-	long n = info->snd_len ? sys_ipc_read(0, buf, info->snd_len) : 0;
+	/* a short path is in buf already (the worker's inbox) */
+	long n = info->snd_inline ? (long)info->snd_len : info->snd_len ? sys_ipc_read(0, buf, info->snd_len) : 0;
 	if (n < 0)
 		return n;
 	buf[n] = '\0';
@@ -208,13 +248,22 @@ static long endpoint_request(struct ipc_msg *m, const struct ipc_info *info, cha
 		return -ENODEV;
 	if (m->label == FS_UMOUNT)
 		return do_umount(inst, id);
+	if (direct && (mount_flags[id] & MS_RDONLY) && changes_fs(m))
+		return -EROFS;
 	struct fs_req r = {
 		.inst = inst, .path = buf,
 		.uid = (uint32_t)m->w[FS_W_CRED], .gid = (uint32_t)(m->w[FS_W_CRED] >> 32),
 		.ruid = (uint32_t)m->w[FS_W_RCRED], .rgid = (uint32_t)(m->w[FS_W_RCRED] >> 32),
 		.pid = (int32_t)(m->w[FS_W_WHO] >> 32),
-		.walk = m->w[FS_W_WHO] & ~FS_W_INST & 0xffffffffull, .inst_id = id,
+		.walk = m->w[FS_W_WHO] & ~(FS_W_INST | FS_WALK_DIRECT) & 0xffffffffull, .inst_id = id,
 	};
+	if (direct) { /* the kernel's word for who calls */
+		r.uid = info->euid;
+		r.gid = info->egid;
+		r.ruid = info->uid;
+		r.rgid = info->gid;
+		r.pid = info->pid;
+	}
 	bool two = m->label == VFS_RENAME || m->label == VFS_LINK || m->label == VFS_SYMLINK;
 	if ((size_t)n != strlen(buf)) { /* "from\0to" */
 		r.path2 = buf + strlen(buf) + 1;
@@ -346,6 +395,7 @@ static long worker(void *arg)
 	struct ipc_msg m = { 0 };
 	struct ipc_info info;
 	char *buf = arg;
+	sys_ipc_inbox(buf, IPC_INLINE_MAX); /* short paths arrive with the call */
 	long r = sys_ipc_recv(endpoint, &m, &info);
 	for (;;) {
 		if (r == 0) {

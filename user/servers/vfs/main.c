@@ -185,39 +185,25 @@ static void hop_base(const struct hop *h, size_t off, char *out, char *tmp)
 	vfs_normalize(tmp, out);
 }
 
-/* A file system's FS_HANDBACK for path i: rewrites it. */
+/* A file system's FS_HANDBACK for path i: rewrites it (the arithmetic is
+ * the C library's too, which walks direct calls: vfs_handback_path). */
 static long handback(struct worker_bufs *b, int i, const char **pp, const struct hop *h,
 		     const struct ipc_msg *m, const char *target, int *links)
 {
 	uint64_t kind = m->w[0], off = m->w[2], clen = m->w[3], tlen = m->w[4];
+	bool dd;
 	if (off + clen > h->ilen || (kind != FS_HB_LINK && kind != FS_HB_DOTDOT) ||
 	    tlen >= VFS_PATH_MAX || (kind == FS_HB_LINK && tlen == 0))
 		return -EIO; /* a confused server */
-	const char *tail = h->inner + off + clen;
-	char *base = b->tmp, *rest = b->tmp2;
-	size_t tl = strlen(tail);
-	if (kind == FS_HB_DOTDOT) {
-		hop_base(h, off, base, rest);
-		vfs_parent(base, strlen(base));
-		if (tl + 1 >= VFS_PATH_MAX)
-			return -ENAMETOOLONG;
-		memcpy(rest, tail, tl + 1);
-	} else {
-		if (++*links > MAXSYMLINKS)
-			return -ELOOP;
-		if (target[0] == '/')
-			strcpy(base, "/");
-		else
-			hop_base(h, off, base, rest);
-		if (1 + tlen + tl >= VFS_PATH_MAX)
-			return -ENAMETOOLONG;
-		rest[0] = '/';
-		memcpy(rest + 1, target, tlen);
-		memcpy(rest + 1 + tlen, tail, tl + 1);
-	}
-	long n = vfs_join(base, rest, b->path[i]);
+	if (kind == FS_HB_LINK && ++*links > MAXSYMLINKS)
+		return -ELOOP;
+	vfs_lexical_prefix(h->path, b->tmp, &dd); /* the mount's target is its start */
+	b->tmp[h->mt.tlen] = '\0';
+	_Static_assert(sizeof(b->fwd) >= 2 * VFS_PATH_MAX, "scratch for the hand-back");
+	long n = vfs_handback_path(b->tmp, h->inner, off, clen, kind == FS_HB_LINK ? target : NULL,
+				   tlen, b->path[i], b->fwd);
 	if (n < 0)
-		return -ENAMETOOLONG;
+		return n;
 	*pp = b->path[i];
 	return HOP_AGAIN;
 }
@@ -522,6 +508,8 @@ static long request(struct ipc_msg *m, const struct ipc_info *info, struct worke
 		long n = sys_ipc_read(0, b->req, info->snd_len);
 		return n < 0 ? n : vfs_mount(info, m->w[0], b->req, (size_t)n);
 	}
+	case VFS_ROUTES:
+		return vfs_routes(m);
 	case VFS_MOUNTS: {
 		long n = vfs_mounts_text();
 		if (n >= 0)

@@ -14,6 +14,10 @@
 
 static struct vfs_mount mounts[VFS_MOUNTS_MAX];
 static uint64_t mount_seq;
+/* The table's generation (docs/vfs.md, "Direct calls"): bumped by every
+ * mount and umount, and told to the file systems, which refuse direct
+ * calls made with an older table (-ESTALE). */
+static uint32_t table_gen;
 static srvlock_t table_lock = SRVLOCK_INIT;
 
 static void lock(void)
@@ -83,6 +87,66 @@ bool vfs_is_mountpoint(const char *p, size_t plen)
 	bool r = find_exact_locked(p, plen) >= 0;
 	unlock();
 	return r;
+}
+
+/* Tells every mounted file system (and extra, one just unmounted, if
+ * not -1) the table's generation: from the reply on, a direct call made
+ * with an older table is refused, so a mount or umount is seen by every
+ * process's next call. Called without the lock: a server may be waiting
+ * for the VFS (procfs asks for the table). */
+static void gen_notify(int extra)
+{
+	int hs[VFS_MOUNTS_MAX + 1], n = 0;
+	lock();
+	uint32_t g = table_gen;
+	for (int k = 0; k < nr_live; k++) { /* a copy: an umount may close the table's */
+		long d = sys_handle_dup(mounts[live[k]].r.h, 200, HANDLE_CLOEXEC);
+		if (d >= 0)
+			hs[n++] = (int)d;
+	}
+	unlock();
+	if (extra >= 0) {
+		long d = sys_handle_dup(extra, 200, HANDLE_CLOEXEC);
+		if (d >= 0)
+			hs[n++] = (int)d;
+	}
+	for (int i = 0; i < n; i++) {
+		struct ipc_msg m = { .label = FS_GEN, .w = { g } };
+		sys_ipc_call(hs[i], &m, NULL, 0, NULL, 0); /* a dead server needs no news */
+		sys_handle_close(hs[i]);
+	}
+}
+
+long vfs_routes(struct ipc_msg *m)
+{
+	struct fs_route *rt = calloc(VFS_MOUNTS_MAX, sizeof(*rt));
+	if (!rt)
+		return -ENOMEM;
+	lock();
+	uint32_t g = table_gen;
+	int n = nr_live;
+	for (int k = 0; k < n; k++) {
+		const struct vfs_mount *mt = &mounts[live[k]];
+		rt[k].flags = mt->r.flags;
+		rt[k].inst = mt->r.inst;
+		rt[k].tlen = (uint16_t)mt->r.tlen;
+		rt[k].kind = (uint8_t)((mt->r.walks ? FS_RT_WALKS : 0) | (mt->r.nested ? FS_RT_NESTED : 0) |
+				       (mt->r.cgroup2 ? FS_RT_CGROUP2 : 0));
+		_Static_assert(sizeof(rt[k].type) == sizeof(mt->type), "type names fit");
+		memcpy(rt[k].type, mt->type, sizeof(rt[k].type));
+		_Static_assert(sizeof(rt[k].target) == sizeof(mt->target), "targets fit");
+		memcpy(rt[k].target, mt->target, sizeof(rt[k].target));
+	}
+	unlock();
+	long w = n ? sys_ipc_write(0, rt, (size_t)n * sizeof(*rt)) : 0;
+	free(rt);
+	if (w < 0)
+		return w;
+	if (w != (long)((size_t)n * sizeof(*rt)))
+		return -ERANGE;
+	m->w[0] = g;
+	m->w[1] = (uint64_t)n;
+	return 0;
 }
 
 /* The target must be an existing directory (or "/" for the first mount). */
@@ -173,8 +237,11 @@ long vfs_mount(const struct ipc_info *info, uint64_t flags, char *buf, size_t le
 		mt.r.seq = ++mount_seq;
 		mounts[slot] = mt;
 		live_update_locked();
+		table_gen++;
 	}
 	unlock();
+	if (slot >= 0)
+		gen_notify(-1);
 	if (slot < 0) { /* lost a race, or the table is full: undo */
 		struct ipc_msg u = { .label = FS_UMOUNT, .w = { [FS_W_WHO] = mt.r.inst } };
 		sys_ipc_call((int)h, &u, NULL, 0, NULL, 0);
@@ -218,8 +285,10 @@ long vfs_umount(const struct ipc_info *info, const char *path, uint64_t flags)
 	if (mounts[i].used && mounts[i].r.seq == mt.r.seq) {
 		mounts[i].used = false;
 		live_update_locked();
+		table_gen++;
 	}
 	unlock();
+	gen_notify(mt.r.h);
 	sys_handle_close(mt.r.h);
 	return 0;
 }

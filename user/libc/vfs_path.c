@@ -1,7 +1,9 @@
-/* Path arithmetic for the mount table. Pure logic (host-tested in
+/* Path arithmetic for the mount table and the walk, shared by the VFS and
+ * the C library (arbor/vfs_path.h). Pure logic (host-tested in
  * tests/files/test_vfs_path.c). */
+#include <errno.h>
 #include <string.h>
-#include "vfs.h"
+#include "../include/arbor/vfs_path.h"
 
 /* Whether path is already normal ("/" or "/a/b": no empty, "." or ".."
  * component, no trailing slash); its length in *len if so. One pass:
@@ -214,4 +216,40 @@ size_t vfs_parent(char *p, size_t len)
 		len--; /* the slash */
 	p[len] = '\0';
 	return len;
+}
+
+long vfs_handback_path(const char *target, const char *inner, size_t off, size_t clen,
+		       const char *link, size_t linklen, char *out, char *scratch)
+{
+	char *base = scratch, *rest = scratch + VFS_PATH_MAX;
+	const char *tail = inner + off + clen;
+	size_t tl = strlen(tail), t = strlen(target);
+	if (t == 1)
+		t = 0; /* "/" + "/a" */
+	if (t + off >= VFS_PATH_MAX)
+		return -ENAMETOOLONG;
+	if (link && link[0] == '/') {
+		strcpy(base, "/");
+	} else { /* the physical directory the component lies in */
+		memcpy(rest, target, t);
+		memcpy(rest + t, inner, off);
+		rest[t + off] = '\0';
+		if (t + off == 0)
+			strcpy(rest, "/");
+		vfs_normalize(rest, base);
+	}
+	if (!link) { /* "..": on from the directory's parent */
+		vfs_parent(base, strlen(base));
+		if (tl + 1 >= VFS_PATH_MAX)
+			return -ENAMETOOLONG;
+		memmove(rest, tail, tl + 1);
+	} else {
+		if (1 + linklen + tl >= VFS_PATH_MAX)
+			return -ENAMETOOLONG;
+		memmove(rest + 1 + linklen, tail, tl + 1); /* tail may lie in out, never in scratch */
+		rest[0] = '/';
+		memcpy(rest + 1, link, linklen);
+	}
+	long n = vfs_join(base, rest, out);
+	return n < 0 ? -ENAMETOOLONG : n;
 }

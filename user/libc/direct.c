@@ -1,0 +1,352 @@
+/* Direct calls (docs/vfs.md, "Direct calls"): a path request sent by the
+ * C library straight to the file system that holds the path, one server
+ * hop instead of two (client -> VFS -> file system). The library keeps a
+ * copy of the VFS's mount table (VFS_ROUTES) with its generation, chooses
+ * the mount as the VFS does (the same code: arbor/vfs_path.h) and sends
+ * the generation with each call; a file system told of a newer table (the
+ * VFS sends FS_GEN on every mount and umount before it answers) refuses
+ * the call with -ESTALE, and the library reloads the table and tries
+ * again. A symlink or ".." handed back is walked here as the VFS would.
+ * What only the VFS can do (cgroup2 mounts, changes on read-only mounts,
+ * realpath, a ".." above a mount that does not walk, a dead server) goes
+ * to the VFS as before. */
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+#include "abi/fs.h"
+#include "arbor/user.h"
+#include "arbor/vfs_path.h"
+#include "arbor_sys.h"
+
+long __vfs_handle(void);
+long __private_lookup(long *cache, const char *name);
+long __vfs_direct(const char *path, uint64_t label, uint64_t w0, uint64_t w1, uint64_t at, void *rcv,
+		  size_t rcv_len, uint64_t *out);
+/* rename, link ("a\0b\0", two absolute paths) and symlink (a the link's
+ * path, b its text): the reply's label, or DIRECT_NO. */
+long __vfs_direct2(uint64_t label, const char *a, const char *b, bool b_is_path, uint64_t w0);
+
+#define DIRECT_NO 1		/* not for a direct call: ask the VFS */
+#define MAXSYMLINKS 40		/* Linux's, as the VFS */
+#define SERVERS_MAX 8
+
+/* The table, as the VFS gave it, under table_lock. */
+static struct fs_route routes[FS_ROUTES_MAX];
+static int nr_routes;
+static uint32_t routes_gen;
+static bool routes_loaded;
+static ulock_t table_lock;
+/* The file systems' endpoints, by type (private, close-on-exec handles). */
+static struct {
+	char type[sizeof(routes[0].type)];
+	long h;
+} servers[SERVERS_MAX];
+
+/* Reloads the table from the VFS (table_lock held); false if it cannot. */
+static bool routes_reload(void)
+{
+	long v = __vfs_handle();
+	if (v < 0)
+		return false;
+	struct ipc_msg m = { .label = VFS_ROUTES };
+	long r = sys_ipc_call((int)v, &m, NULL, 0, routes, sizeof(routes));
+	if (r < 0 || (long)m.label < 0 || m.w[1] > FS_ROUTES_MAX) {
+		routes_loaded = false;
+		return false;
+	}
+	nr_routes = (int)m.w[1];
+	routes_gen = (uint32_t)m.w[0];
+	routes_loaded = true;
+	return true;
+}
+
+/* The endpoint of file-system type t's server (table_lock held). */
+static long server_handle(const char *t)
+{
+	int free_slot = -1;
+	for (int i = 0; i < SERVERS_MAX; i++) {
+		if (servers[i].type[0] && strcmp(servers[i].type, t) == 0)
+			return servers[i].h;
+		if (!servers[i].type[0] && free_slot < 0)
+			free_slot = i;
+	}
+	if (free_slot < 0 || strlen(t) >= sizeof(servers[0].type))
+		return -ENOSPC;
+	char name[sizeof(FS_NAME_PREFIX) + sizeof(servers[0].type)];
+	strcpy(name, FS_NAME_PREFIX);
+	strcat(name, t);
+	servers[free_slot].h = -1;
+	long h = __private_lookup(&servers[free_slot].h, name);
+	if (h >= 0)
+		strcpy(servers[free_slot].type, t);
+	return h;
+}
+
+/* Takes table_lock if it is free. Never waits: a signal handler's path
+ * call may interrupt the holder, and a child forked while another thread
+ * held it has no one to release it; those calls go to the VFS instead. */
+static bool table_trylock(void)
+{
+	return !__atomic_exchange_n(&table_lock.locked, 1, __ATOMIC_ACQUIRE);
+}
+
+/* Forgets server handle h (its server is gone: the VFS reports it). */
+static void server_forget(long h)
+{
+	if (!table_trylock())
+		return;
+	for (int i = 0; i < SERVERS_MAX; i++)
+		if (servers[i].type[0] && servers[i].h == h) {
+			sys_handle_close((int)h);
+			servers[i].type[0] = '\0';
+		}
+	uunlock(&table_lock);
+}
+
+/* A route and what a call on it needs, copied out of the table. */
+struct droute {
+	struct fs_route r;
+	long h;
+	uint32_t gen;
+};
+
+/* The mount that holds normalized path p (plen), as vfs_mount_find;
+ * reload: fetch the table first. */
+static bool route_find(const char *p, size_t plen, bool reload, struct droute *d)
+{
+	bool found = false;
+	if (!table_trylock())
+		return false;
+	if ((!routes_loaded || reload) && !routes_reload()) {
+		uunlock(&table_lock);
+		return false;
+	}
+	for (int k = 0; k < nr_routes && !found; k++) /* longest target first */
+		if (vfs_path_under(p, plen, routes[k].target, routes[k].tlen)) {
+			d->r = routes[k];
+			found = true;
+		}
+	if (found) {
+		d->r.target[sizeof(d->r.target) - 1] = '\0';
+		d->gen = routes_gen;
+		d->h = (d->r.kind & FS_RT_CGROUP2) ? -1 : server_handle(d->r.type);
+		found = d->h >= 0;
+	}
+	uunlock(&table_lock);
+	return found;
+}
+
+/* As the VFS's changes_fs: O_CREAT too (the VFS opens an existing file
+ * on a read-only mount with it). */
+static bool changes_fs(uint64_t label, uint64_t w0)
+{
+	switch (label) {
+	case VFS_OPEN:
+		return ((int)w0 & O_ACCMODE) != O_RDONLY || (w0 & (O_TRUNC | O_CREAT));
+	case VFS_ACCESS:
+		return w0 & W_OK;
+	case VFS_STAT:
+		return false;
+	default:
+		return true;
+	}
+}
+
+/* As the VFS's follows_last and walk_flags. */
+static uint64_t walk_flags(const struct fs_route *r, uint64_t label, uint64_t w0, uint64_t at)
+{
+	uint64_t w = FS_WALK_DIRECT;
+	bool follow;
+	switch (label) {
+	case VFS_OPEN:
+		follow = !(w0 & O_NOFOLLOW);
+		break;
+	case VFS_STAT: case VFS_CHMOD: case VFS_CHOWN: case VFS_ACCESS: case VFS_UTIMES:
+		follow = !(at & VFS_AT_NOFOLLOW);
+		break;
+	default:
+		follow = false;
+	}
+	if (!(r->kind & FS_RT_WALKS))
+		return w;
+	if (r->kind & FS_RT_NESTED)
+		w |= FS_WALK_DOTDOT_ALL;
+	else if (r->tlen > 1)
+		w |= FS_WALK_DOTDOT_ROOT;
+	if (!follow)
+		w |= FS_WALK_NOFOLLOW;
+	if (label == VFS_ACCESS && (at & VFS_AT_EACCESS))
+		w |= FS_WALK_EACCESS;
+	return w;
+}
+
+static bool direct_label(uint64_t label)
+{
+	switch (label) {
+	case VFS_OPEN: case VFS_STAT: case VFS_MKDIR: case VFS_RMDIR: case VFS_UNLINK: case VFS_CHMOD:
+	case VFS_CHOWN: case VFS_ACCESS: case VFS_UTIMES:
+		return true; /* readlink: the VFS cuts the text to the caller's
+				buffer; statfs: it probes with a stat */
+	default:
+		return false;
+	}
+}
+
+struct direct_bufs {
+	char norm[VFS_PATH_MAX];	/* the lexical prefix; then the inner path or the reply */
+	char path[VFS_PATH_MAX];	/* the path after a hand-back */
+	char scratch[2 * VFS_PATH_MAX];
+};
+
+/* A hand-back in reply m to a walk of inner on the mount at target: the
+ * new path into out (link: the link's text, in the receive buffer). */
+static long direct_handback(const char *target, const char *inner, size_t ilen, const struct ipc_msg *m,
+			    const char *link, size_t link_room, int *links, char *out, char *scratch)
+{
+	uint64_t kind = m->w[0], off = m->w[2], clen = m->w[3], tlen = m->w[4];
+	if (off + clen > ilen || (kind != FS_HB_LINK && kind != FS_HB_DOTDOT) ||
+	    (kind == FS_HB_LINK && (tlen == 0 || tlen > link_room)))
+		return -EIO; /* a confused server */
+	if (kind == FS_HB_LINK && ++*links > MAXSYMLINKS)
+		return -ELOOP;
+	return vfs_handback_path(target, inner, off, clen, kind == FS_HB_LINK ? link : NULL, tlen, out,
+				 scratch);
+}
+
+long __vfs_direct(const char *p, uint64_t label, uint64_t w0, uint64_t w1, uint64_t at, void *rcv,
+		  size_t rcv_len, uint64_t *out)
+{
+	struct direct_bufs b;
+	int links = 0, stale = 0;
+	bool reload = false;
+	if (!direct_label(label))
+		return DIRECT_NO;
+	for (int round = 0; round < 4 * VFS_PATH_MAX; round++) {
+		struct droute d;
+		bool dd;
+		size_t plen = vfs_lexical_prefix(p, b.norm, &dd);
+		if (!route_find(b.norm, plen, reload, &d))
+			return DIRECT_NO;
+		reload = false;
+		if ((d.r.flags & MS_RDONLY) && changes_fs(label, w0))
+			return DIRECT_NO; /* the VFS walks first: the path may leave the mount */
+		if ((label == VFS_RMDIR || label == VFS_UNLINK) && !dd && plen == d.r.tlen)
+			return -EBUSY; /* the mount point itself */
+		size_t off = vfs_prefix_end(p, d.r.tlen), ilen, rest;
+		const char *inner;
+		void *rb = rcv;
+		size_t rl = rcv_len;
+		if (d.r.kind & FS_RT_WALKS) { /* as written */
+			inner = p[off] ? p + off : "/";
+			ilen = strlen(inner);
+			if (!rb) { /* room for a link's text */
+				rb = b.norm;
+				rl = sizeof(b.norm);
+			}
+		} else {
+			long n = vfs_inner_normalize(p + off, b.norm, &rest);
+			if (n == -2)
+				return -ENAMETOOLONG;
+			if (n < 0)
+				return DIRECT_NO; /* ".." above this mount: the VFS's */
+			inner = b.norm;
+			ilen = (size_t)n;
+		}
+		struct ipc_msg m = { .label = label, .w = { w0, w1,
+			d.r.inst | walk_flags(&d.r, label, w0, at) | (uint64_t)d.gen << 32 } };
+		long r = sys_ipc_call((int)d.h, &m, inner, ilen, rb, rl);
+		if (r < 0) {
+			server_forget(d.h);
+			return DIRECT_NO; /* the VFS says EIO */
+		}
+		long e = (long)m.label;
+		if (e == -ESTALE) {
+			if (stale++)
+				return DIRECT_NO; /* the server has not heard of our table yet */
+			reload = true; /* a mount or umount since: the new table */
+			continue;
+		}
+		if (e == -ENAMETOOLONG && rcv)
+			return DIRECT_NO; /* perhaps a link's text that did not fit the caller's buffer */
+		if (e != FS_HANDBACK) {
+			if (e >= 0 && out)
+				*out = m.w[0];
+			return e;
+		}
+		e = m.w[1] != 0 ? -EIO : direct_handback(d.r.target, inner, ilen, &m, rb, rl, &links, b.path, b.scratch);
+		if (e < 0)
+			return e;
+		p = b.path;
+	}
+	return -ELOOP;
+}
+
+struct direct_bufs2 {
+	char norm[VFS_PATH_MAX];	/* a lexical prefix; then the reply */
+	char path[2][VFS_PATH_MAX];	/* the paths after hand-backs */
+	char scratch[2 * VFS_PATH_MAX];
+	char snd[2 * VFS_PATH_MAX + 2];	/* "inner\0inner2\0" or "inner\0text\0" */
+};
+
+long __vfs_direct2(uint64_t label, const char *a, const char *b, bool b_is_path, uint64_t w0)
+{
+	struct direct_bufs2 x;
+	const char *p[2] = { a, b_is_path ? b : NULL };
+	int np = b_is_path ? 2 : 1, links = 0, stale = 0;
+	bool reload = false;
+	for (int round = 0; round < 4 * VFS_PATH_MAX; round++) {
+		struct droute d[2];
+		const char *inner[2];
+		size_t ilen[2];
+		bool root[2];
+		for (int i = 0; i < np; i++) {
+			bool dd;
+			size_t plen = vfs_lexical_prefix(p[i], x.norm, &dd);
+			if (!route_find(x.norm, plen, reload, &d[i]) || !(d[i].r.kind & FS_RT_WALKS))
+				return DIRECT_NO;
+			reload = false;
+			root[i] = !dd && plen == d[i].r.tlen;
+			size_t off = vfs_prefix_end(p[i], d[i].r.tlen);
+			inner[i] = p[i][off] ? p[i] + off : "/";
+			ilen[i] = strlen(inner[i]);
+		}
+		if (np == 2 && (d[0].gen != d[1].gen || strcmp(d[0].r.target, d[1].r.target) != 0))
+			return DIRECT_NO; /* two mounts (the VFS settles EXDEV), or a reload between */
+		if (d[0].r.flags & MS_RDONLY)
+			return DIRECT_NO;
+		if (label == VFS_RENAME && (root[0] || (np == 2 && root[1])))
+			return -EBUSY; /* a mount point */
+		const char *second = np == 2 ? inner[1] : b;
+		size_t l2 = strlen(second);
+		if (ilen[0] + l2 + 2 > sizeof(x.snd))
+			return -ENAMETOOLONG;
+		memcpy(x.snd, inner[0], ilen[0] + 1);
+		memcpy(x.snd + ilen[0] + 1, second, l2 + 1);
+		struct ipc_msg m = { .label = label, .w = { w0, 0,
+			d[0].r.inst | walk_flags(&d[0].r, label, w0, 0) | (uint64_t)d[0].gen << 32 } };
+		long r = sys_ipc_call((int)d[0].h, &m, x.snd, ilen[0] + l2 + 2, x.norm, sizeof(x.norm));
+		if (r < 0) {
+			server_forget(d[0].h);
+			return DIRECT_NO;
+		}
+		long e = (long)m.label;
+		if (e == -ESTALE) {
+			if (stale++)
+				return DIRECT_NO;
+			reload = true;
+			continue;
+		}
+		if (e != FS_HANDBACK)
+			return e;
+		uint64_t w = m.w[1];
+		if (w >= (uint64_t)np)
+			return -EIO;
+		/* inner[w] lies in p[w] (the caller's or x.path[w]): out may hold it */
+		e = direct_handback(d[w].r.target, inner[w], ilen[w], &m, x.norm, sizeof(x.norm), &links,
+				    x.path[w], x.scratch);
+		if (e < 0)
+			return e;
+		p[w] = x.path[w];
+	}
+	return -ELOOP;
+}
