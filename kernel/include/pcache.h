@@ -87,6 +87,12 @@ struct pcache_obj {
 	struct spinlock mlock;
 	struct list_head mappers;
 	uint64_t unmap_pass;		/* pcache_map_unmap_from's passes (mlock) */
+	/* The name cache (ncache.c), under its server's ncache lock: the
+	 * entries naming children of this directory, the entries naming
+	 * this object, and whether it has left its server's table (no
+	 * entry may name it again). */
+	struct list_head nc_kids, nc_names;
+	bool nc_gone;
 };
 
 /* ---- the object (object.c) ---- */
@@ -167,6 +173,27 @@ void pcache_lru_touch(struct pcache_page *p);
 void pcache_endpoint_kill(struct endpoint *ep);
 /* The endpoint is freed: its table goes. */
 void pcache_endpoint_release(struct endpoint *ep);
+/* Object id of ep's table (a reference), or NULL. */
+struct pcache_obj *pcache_table_get(struct endpoint *ep, uint64_t id);
+/* ep's name cache, made on first use if make (NULL: none, or no memory). */
+struct ncache *pcache_table_ncache(struct endpoint *ep, bool make);
+
+/* ---- the name cache (ncache.c) ---- */
+
+struct ncache;
+
+/* The name cache of an endpoint's table (docs/vfs.md, "The name cache").
+ * A new empty one, or NULL. */
+struct ncache *ncache_new(void);
+/* The endpoint died: every entry and root goes, lookups miss from now on. */
+void ncache_kill(struct ncache *nc);
+/* Frees it (the endpoint is freed: no lookup can be in progress). */
+void ncache_free(struct ncache *nc);
+/* o left its server's table (pcache_free, the server's death): every
+ * entry naming it or a child of it goes, and no new one may. */
+void ncache_obj_gone(struct ncache *nc, struct pcache_obj *o);
+/* Directory o's names changed: its cached children go. */
+void ncache_dir_changed(struct ncache *nc, struct pcache_obj *o);
 
 /* ---- descriptors (fdops.c): ch must have an object attached ---- */
 

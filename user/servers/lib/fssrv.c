@@ -171,6 +171,8 @@ static long do_mount(struct ipc_msg *m, const char *buf, size_t n)
 	if (r < 0)
 		return r;
 	instances[id] = inst;
+	if (fs->root_obj) /* the kernel's name cache may walk it now */
+		sys_ncache_setup(endpoint, table_gen, (uint32_t)id, fs->root_obj(inst));
 	free(targets[id]);
 	targets[id] = strdup(target);
 	mount_flags[id] = m->w[0] & (MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC);
@@ -184,6 +186,8 @@ static long do_umount(void *inst, uint32_t id)
 {
 	if (instance_busy(inst))
 		return -EBUSY;
+	if (fs->root_obj) /* no lookup starts in it any more */
+		sys_ncache_setup(endpoint, table_gen, id, 0);
 	long r = fs->umount ? fs->umount(inst) : 0;
 	if (r == 0) {
 		instances[id] = NULL;
@@ -216,6 +220,10 @@ static long set_gen(const struct ipc_msg *m)
 	uint32_t g = (uint32_t)m->w[0];
 	if ((int32_t)(g - table_gen) > 0) /* notices may cross: keep the newest */
 		table_gen = g;
+	/* the kernel's name cache refuses lookups made with another table
+	 * from now on, before the VFS answers the mount or umount */
+	if (fs->root_obj)
+		sys_ncache_setup(endpoint, table_gen, 0, 0);
 	return 0;
 }
 

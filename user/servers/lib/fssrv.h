@@ -78,6 +78,11 @@ struct fs_type {
 	 * units, inodes); the skeleton fills the rest. Without it they are
 	 * 0, as Linux's pseudo file systems show. */
 	void (*statfs)(void *inst, struct statfs *st);
+	/* Optional: the object id of instance inst's root directory in the
+	 * server's table (an attribute-only object): the skeleton publishes
+	 * it, and the mount table's generation, to the kernel's name cache
+	 * (ncache_setup), whose names the file system installs itself. */
+	uint64_t (*root_obj)(void *inst);
 };
 
 /* statfs of instance id into the caller's receive buffer (VFS_STATFS,

@@ -27,6 +27,17 @@ static int tmpfs_data_create(void *ctx, uint64_t *id)
 	return 0;
 }
 
+/* A directory's attribute-only object: stat's attributes and the kernel's
+ * name cache (docs/vfs.md, "The name cache"). */
+static int tmpfs_data_create_meta(void *ctx, uint64_t *id)
+{
+	long r = sys_pcache_create(tmpfs_data_ep(ctx), PCACHE_META, 4096);
+	if (r < 0)
+		return (int)r;
+	*id = (uint64_t)r;
+	return 0;
+}
+
 static void tmpfs_data_destroy(void *ctx, uint64_t id)
 {
 	sys_pcache_free(tmpfs_data_ep(ctx), id);
@@ -59,21 +70,26 @@ static void tmpfs_data_stat(void *ctx, uint64_t id, struct tmpfs_stat *st)
 	st->ctime = a.ctime;
 }
 
-static void tmpfs_data_attr(void *ctx, uint64_t id, const struct tmpfs_stat *st, bool all)
+static void tmpfs_data_attr(void *ctx, uint64_t id, const struct tmpfs_stat *st, unsigned what)
 {
 	struct pcache_attr a = {
 		.dev = TMPFS_SRV_DEV, .ino = st->ino, .rdev = st->rdev, .mode = st->mode,
 		.nlink = (uint32_t)st->nlink, .uid = st->uid, .gid = st->gid,
-		.atime = st->atime, .mtime = st->mtime, .ctime = st->ctime,
+		.atime = st->atime, .mtime = st->mtime, .ctime = st->ctime, .size = st->size,
 	};
 	uint32_t mask = PCACHE_ATTR_IDS | PCACHE_ATTR_MODE | PCACHE_ATTR_NLINK | PCACHE_ATTR_OWNER | PCACHE_ATTR_CTIME;
-	if (all)
+	if (what & TMPFS_ATTR_TIMES)
 		mask |= PCACHE_ATTR_ATIME | PCACHE_ATTR_MTIME;
+	if (what & TMPFS_ATTR_NAMES) /* a directory's mtime moves with its names */
+		mask |= PCACHE_ATTR_MTIME | PCACHE_ATTR_NAMES;
+	if (what & TMPFS_ATTR_SIZE)
+		mask |= PCACHE_ATTR_SIZE;
 	sys_pcache_attr(tmpfs_data_ep(ctx), id, &a, mask, NULL);
 }
 
 const struct tmpfs_data_ops tmpfs_srv_data_ops = {
 	.create = tmpfs_data_create,
+	.create_meta = tmpfs_data_create_meta,
 	.destroy = tmpfs_data_destroy,
 	.read = tmpfs_data_read,
 	.write = tmpfs_data_write,

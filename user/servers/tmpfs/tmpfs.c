@@ -80,6 +80,7 @@ struct tmpfs_inode {
 			struct slot *slots;
 			uint32_t nslots, cap, nlive;
 			uint64_t next_seq;
+			uint64_t obj;        /* its attribute-only object (create_meta), or 0 */
 		} d;
 	};
 };
@@ -96,6 +97,9 @@ struct tmpfs {
 	unsigned walk;              /* TMPFS_WALK_* */
 	uint32_t hb_which;          /* which path the walk is on */
 	struct tmpfs_handback hb;   /* the last TMPFS_HANDBACK's reason */
+	bool trail_on;              /* recording names met (tmpfs_trail_start) */
+	uint32_t trail_n;
+	struct tmpfs_trail_step trail[TMPFS_TRAIL_MAX];
 };
 
 /* The last path component, as the caller of walk_parent sees it. */
@@ -311,6 +315,8 @@ static void inode_free(struct tmpfs_inode *ino)
 		pages_free_from(ino, 0);
 		fs_free(fs, ino->f.pages, ino->f.npages * sizeof(*ino->f.pages));
 	} else if (is_dir(ino)) {
+		if (ino->d.obj)
+			fs->ops.data->destroy(fs->ops.data_ctx, ino->d.obj);
 		fs_free(fs, ino->d.slots, ino->d.cap * sizeof(*ino->d.slots));
 	} else if (is_lnk(ino)) {
 		fs_free(fs, ino->l.target, ino->size);
@@ -325,21 +331,49 @@ static void inode_free(struct tmpfs_inode *ino)
 	fs_free(fs, ino, sizeof(*ino));
 }
 
-/* A regular file's metadata changed: the external store learns it (all:
- * the times too, on creation). */
-static void meta_push(struct tmpfs_inode *ino, bool all)
+uint64_t tmpfs_obj_id(const struct tmpfs_inode *ino)
+{
+	if (!ino->fs->ops.data)
+		return 0;
+	return is_reg(ino) ? ino->f.data : is_dir(ino) ? ino->d.obj : 0;
+}
+
+/* A regular file's or a directory's metadata changed: its object learns
+ * it (what: TMPFS_ATTR_*; a directory's size always goes too). */
+static void meta_push(struct tmpfs_inode *ino, unsigned what)
 {
 	struct tmpfs *fs = ino->fs;
 	struct tmpfs_stat st;
+	uint64_t id = tmpfs_obj_id(ino);
 
-	if (!is_reg(ino) || !fs->ops.data || !ino->f.data)
+	if (!id)
 		return;
 	st = (struct tmpfs_stat){
 		.ino = ino->ino, .nlink = ino->nlink, .mode = ino->mode,
 		.uid = ino->uid, .gid = ino->gid, .rdev = ino->rdev,
 		.atime = ino->atime, .mtime = ino->mtime, .ctime = ino->ctime,
 	};
-	fs->ops.data->attr(fs->ops.data_ctx, ino->f.data, &st, all);
+	if (is_dir(ino)) {
+		st.size = (2 + (uint64_t)ino->d.nlive) * BOGO_DIRENT;
+		what |= TMPFS_ATTR_SIZE;
+	}
+	fs->ops.data->attr(fs->ops.data_ctx, id, &st, what);
+}
+
+/* Directory dir's names changed (an entry added, removed or repointed):
+ * its object learns the new size and times, and the kernel forgets the
+ * names it cached in it, before the change is answered. */
+static void dir_push(struct tmpfs_inode *dir)
+{
+	meta_push(dir, TMPFS_ATTR_NAMES);
+}
+
+/* A new directory's object (none if the store has no kind for it). */
+static void dir_obj_new(struct tmpfs *fs, struct tmpfs_inode *dir)
+{
+	if (fs->ops.data && fs->ops.data->create_meta &&
+	    fs->ops.data->create_meta(fs->ops.data_ctx, &dir->d.obj))
+		dir->d.obj = 0; /* no cache for it: the server answers */
 }
 
 /* Frees the inode once it has neither a name nor an opener. */
@@ -598,6 +632,32 @@ static bool dotdot_hands_back(const struct tmpfs *fs,
 	       ((fs->walk & TMPFS_WALK_DOTDOT_ROOT) && dir == fs->root);
 }
 
+/* Records that name in dir is ino (NULL: no such name) in the trail. */
+static void trail_add(struct tmpfs *fs, const struct tmpfs_inode *dir,
+		      const char *name, uint32_t len,
+		      const struct tmpfs_inode *ino)
+{
+	uint64_t d = tmpfs_obj_id(dir), c = ino ? tmpfs_obj_id(ino) : 0;
+
+	if (!d || (ino && !c) || fs->trail_n == TMPFS_TRAIL_MAX)
+		return; /* links and devices have no object: never cached */
+	fs->trail[fs->trail_n++] = (struct tmpfs_trail_step){
+		.dir = d, .child = c, .name = name, .len = len };
+}
+
+void tmpfs_trail_start(struct tmpfs *fs)
+{
+	fs->trail_on = true;
+	fs->trail_n = 0;
+}
+
+uint32_t tmpfs_trail_take(struct tmpfs *fs, const struct tmpfs_trail_step **out)
+{
+	fs->trail_on = false;
+	*out = fs->trail;
+	return fs->trail_n;
+}
+
 /* One step from a directory the caller may search. */
 static int step(struct tmpfs *fs, struct tmpfs_inode *dir, const char *name,
 		uint32_t len, struct tmpfs_inode **out)
@@ -617,6 +677,8 @@ static int step(struct tmpfs *fs, struct tmpfs_inode *dir, const char *name,
 		break;
 	}
 	d = d_find(fs, dir, name, len);
+	if (fs->trail_on)
+		trail_add(fs, dir, name, len, d ? d->ino : NULL);
 	if (!d)
 		return -ENOENT;
 	*out = d->ino;
@@ -784,10 +846,12 @@ static int make_node(struct tmpfs *fs, const struct pathwalk *w, uint32_t mode,
 		ino->nlink = 2;
 		ino->d.parent = dir;
 		dir->nlink++;
+		dir_obj_new(fs, ino);
 	}
 	d_attach(fs, dir, d, ino);
 	dir->mtime = dir->ctime = now;
-	meta_push(ino, true);
+	meta_push(ino, TMPFS_ATTR_TIMES);
+	dir_push(dir);
 	if (out)
 		*out = ino;
 	return 0;
@@ -989,6 +1053,8 @@ int tmpfs_link(struct tmpfs *fs, const char *from, const char *to, bool follow,
 	ino->nlink++;
 	ino->ctime = now;
 	w.dir->mtime = w.dir->ctime = now;
+	meta_push(ino, 0);
+	dir_push(w.dir);
 	return 0;
 }
 
@@ -1007,7 +1073,7 @@ static void drop_link(struct tmpfs_inode *dir, struct tmpfs_inode *ino,
 		ino->nlink--;
 	}
 	ino->ctime = now;
-	meta_push(ino, false);
+	meta_push(ino, 0);
 }
 
 static void remove_entry(struct tmpfs *fs, struct dentry *d, uint64_t now)
@@ -1018,6 +1084,7 @@ static void remove_entry(struct tmpfs *fs, struct dentry *d, uint64_t now)
 	d_free(fs, d);
 	drop_link(dir, ino, now);
 	dir->mtime = dir->ctime = now;
+	dir_push(dir);
 	inode_put(ino);
 }
 
@@ -1148,7 +1215,10 @@ static int rename_commit(struct tmpfs *fs, struct dentry *od,
 	odir->mtime = odir->ctime = now;
 	ndir->mtime = ndir->ctime = now;
 	src->ctime = now;
-	meta_push(src, false);
+	meta_push(src, 0);
+	dir_push(odir);
+	if (ndir != odir)
+		dir_push(ndir);
 	if (victim)
 		inode_put(victim);
 	return 0;
@@ -1190,7 +1260,7 @@ int tmpfs_chmod(struct tmpfs_inode *ino, uint32_t perm,
 		perm &= ~S_ISGID;
 	ino->mode = (ino->mode & S_IFMT) | perm;
 	ino->ctime = now;
-	meta_push(ino, false);
+	meta_push(ino, 0);
 	return 0;
 }
 
@@ -1237,7 +1307,7 @@ int tmpfs_chown(struct tmpfs_inode *ino, int64_t uid, int64_t gid,
 		ino->gid = (uint32_t)gid;
 	ino->mode = mode;
 	ino->ctime = now;
-	meta_push(ino, false);
+	meta_push(ino, 0);
 	return 0;
 }
 
@@ -1277,7 +1347,7 @@ int tmpfs_utimes(struct tmpfs_inode *ino, uint64_t atime, uint64_t mtime,
 	if (mtime != TMPFS_UTIME_OMIT)
 		ino->mtime = mtime == TMPFS_UTIME_NOW ? now : mtime;
 	ino->ctime = now;
-	meta_push(ino, true);
+	meta_push(ino, TMPFS_ATTR_TIMES);
 	return 0;
 }
 
@@ -1594,6 +1664,8 @@ struct tmpfs *tmpfs_create(const struct tmpfs_ops *ops, uint32_t root_mode,
 	fs->root->gid = root_gid;
 	fs->root->nlink = 2;
 	fs->root->d.parent = fs->root;
+	dir_obj_new(fs, fs->root);
+	meta_push(fs->root, TMPFS_ATTR_TIMES);
 	return fs;
 }
 
