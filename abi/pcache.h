@@ -44,7 +44,12 @@ struct pcache_attr {
  * in it): the kernel forgets every cached name in it, before the server
  * replies to the change. */
 #define PCACHE_ATTR_NAMES  0x100
-#define PCACHE_ATTR_ALL    0x1ff
+/* The object's attributes are out of date (a directory that changed
+ * since the kernel last looked): the name cache misses at it until a
+ * push that names PCACHE_ATTR_MTIME without this bit. With NAMES, one
+ * call per run of changes instead of one per change. */
+#define PCACHE_ATTR_STALE  0x200
+#define PCACHE_ATTR_ALL    0x3ff
 
 /* ---- the name cache (docs/vfs.md, "The name cache") ---- */
 

@@ -93,6 +93,8 @@ struct pcache_obj {
 	 * entry may name it again). */
 	struct list_head nc_kids, nc_names;
 	bool nc_gone;
+	bool nc_stale;			/* attributes out of date: lookups miss here
+					   (PCACHE_ATTR_STALE; under lock) */
 };
 
 /* ---- the object (object.c) ---- */

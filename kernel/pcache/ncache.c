@@ -12,7 +12,10 @@
  * directory's names it drops that directory's entries (pcache_attr with
  * PCACHE_ATTR_NAMES), so an entry is always the server's current answer.
  * Entries are keyed by the parent's object, so a directory's rename moves
- * its subtree's entries with it. An object leaving the table (freed, or
+ * its subtree's entries with it. The drop also marks the directory's
+ * attributes out of date (PCACHE_ATTR_STALE), so that a run of changes
+ * in it costs the server one call: lookups miss at a stale directory,
+ * and the server's next walk through it pushes its attributes again. An object leaving the table (freed, or
  * the server's death) takes every entry naming it or a child of it.
  *
  * Lookups (ncache_lookup) walk the entries from the mount's root under
@@ -366,6 +369,18 @@ static bool ncache_is_dir(const struct pcache_attr *a)
 	return (a->mode & NC_S_IFMT) == NC_S_IFDIR;
 }
 
+/* o's attributes into *a: false if they are out of date (the server
+ * changed the directory since it last pushed them all). */
+static bool ncache_attr(struct pcache_obj *o, struct pcache_attr *a)
+{
+	spin_lock(&o->lock);
+	bool stale = o->nc_stale;
+	*a = o->attr;
+	a->blocks = o->npages * (PAGE_SIZE / 512);
+	spin_unlock(&o->lock);
+	return !stale;
+}
+
 /* Walks path (NUL-terminated, from the mount's root) under nc->lock: 0
  * with *out (root or an entry's child: valid while the lock is held),
  * -errno the server would give, or NCACHE_MISS. */
@@ -386,7 +401,8 @@ static long ncache_walk(struct ncache *nc, struct pcache_obj *root, const char *
 		const char *rest = p + len;
 		while (*rest == '/')
 			rest++;
-		pcache_obj_getattr(dir, &a);
+		if (!ncache_attr(dir, &a))
+			return NCACHE_MISS; /* changed since: the server refreshes it */
 		if (ncache_permission(&a, 1, uid, gid))
 			return -EACCES; /* search permission, before the name */
 		if (len > NCACHE_NAME_MAX || ++depth > NCACHE_DEPTH || !ncache_name_ok(p, len))
@@ -444,8 +460,9 @@ long sys_ncache_lookup(int fs_h, uint64_t mount, const char *path, size_t len, u
 				root = nc->roots[i].obj;
 		if (!nc->dead && nc->gen_known && nc->gen == (uint32_t)(mount >> 32) && root)
 			r = ncache_walk(nc, root, buf, uid, gid, &o);
+		if (r == 0 && !ncache_attr(o, &a))
+			r = NCACHE_MISS;
 		if (r == 0) {
-			pcache_obj_getattr(o, &a);
 			if (how & NCACHE_ACCESS)
 				r = ncache_permission(&a, (uint32_t)how & 7, uid, gid);
 		}

@@ -491,5 +491,9 @@ void pcache_obj_setattr(struct pcache_obj *o, const struct pcache_attr *a, uint3
 		o->attr.ctime = a->ctime;
 	if (mask & PCACHE_ATTR_SIZE) /* an attribute-only object's (the caller checked) */
 		o->attr.size = a->size;
+	if (mask & PCACHE_ATTR_STALE)
+		o->nc_stale = true;
+	else if (mask & PCACHE_ATTR_MTIME) /* a whole push: current again */
+		o->nc_stale = false;
 	spin_unlock(&o->lock);
 }

@@ -1816,22 +1816,31 @@ static void test_dir_objects(void)
 	   "the root directory has an object, with its mode and size");
 	CHECK(tmpfs_mkdir(f, "/d", 0700, &alice, tick()), 0);
 	CHECK(tmpfs_lookup(f, "/d", &root, &d), 0);
+	ok(tmpfs_obj_id(d) == 0, "mkdir: no object yet (nobody looked it up through the cache)");
+	tmpfs_trail_start(f);
+	CHECK(lk_in(f, "/d/x"), -ENOENT);
+	tmpfs_trail_take(f, &t);
 	uint64_t did = tmpfs_obj_id(d);
-	ok(did && fake[did].meta && fake[did].pushed.uid == 1000 && fake[did].pushed.nlink == 2,
-	   "mkdir: the new directory's object");
+	ok(did && fake[did].meta && fake[did].pushed.uid == 1000 && fake[did].pushed.nlink == 2 &&
+	   fake[did].full_pushes == 1, "a lookup recording it makes its object, with its attributes");
 	ok(fake[rid].names_pushes == 1 && fake[rid].pushed.nlink == 3 && fake[rid].pushed.size == 60 &&
 	   fake[rid].pushed.mtime == tmpfs_ctime_of(r), "mkdir: the parent's names, nlink, size and mtime pushed");
 	CHECK(tmpfs_create_node(f, "/d/a", 0644, 0, &alice, tick(), true, &a), 1);
 	ok(fake[did].names_pushes == 1, "create pushes the directory's names");
 	CHECK(tmpfs_link(f, "/d/a", "/d/b", false, &alice, tick()), 0);
-	ok(fake[did].names_pushes == 2 && fake[tmpfs_obj_id(a)].pushed.nlink == 2,
-	   "link pushes the directory's names and the file's nlink");
+	ok(fake[did].names_pushes == 1 && fake[tmpfs_obj_id(a)].pushed.nlink == 2,
+	   "link right after: the directory is out of date already (no push); the file's nlink pushed");
+	tmpfs_trail_start(f);
+	CHECK(lk_in(f, "/d/b"), 0);
+	tmpfs_trail_take(f, &t);
+	ok(fake[did].full_pushes == 2 && fake[did].pushed.size == 80 && fake[rid].full_pushes == 2,
+	   "a lookup recording them pushes the out-of-date directories whole again");
 	CHECK(tmpfs_rename(f, "/d/b", "/c", &alice, tick()), 0);
-	ok(fake[did].names_pushes == 3 && fake[rid].names_pushes == 2, "rename pushes both directories");
+	ok(fake[did].names_pushes == 2 && fake[rid].names_pushes == 2, "rename pushes both directories");
 	CHECK(tmpfs_unlink(f, "/c", &alice, tick()), 0);
-	ok(fake[rid].names_pushes == 3, "unlink pushes the directory's names");
+	ok(fake[rid].names_pushes == 2, "unlink right after pushes nothing more");
 	CHECK(tmpfs_chmod(d, 0755, &alice, tick()), 0);
-	ok(fake[did].pushed.mode == (TMPFS_S_IFDIR | 0755) && fake[did].names_pushes == 3,
+	ok(fake[did].pushed.mode == (TMPFS_S_IFDIR | 0755) && fake[did].names_pushes == 2,
 	   "chmod of a directory pushes its mode, not its names");
 
 	tmpfs_trail_start(f);

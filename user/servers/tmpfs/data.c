@@ -80,8 +80,8 @@ static void tmpfs_data_attr(void *ctx, uint64_t id, const struct tmpfs_stat *st,
 	uint32_t mask = PCACHE_ATTR_IDS | PCACHE_ATTR_MODE | PCACHE_ATTR_NLINK | PCACHE_ATTR_OWNER | PCACHE_ATTR_CTIME;
 	if (what & TMPFS_ATTR_TIMES)
 		mask |= PCACHE_ATTR_ATIME | PCACHE_ATTR_MTIME;
-	if (what & TMPFS_ATTR_NAMES) /* a directory's mtime moves with its names */
-		mask |= PCACHE_ATTR_MTIME | PCACHE_ATTR_NAMES;
+	if (what & TMPFS_ATTR_NAMES) /* its names go, its attributes are stale */
+		mask |= PCACHE_ATTR_NAMES | PCACHE_ATTR_STALE;
 	if (what & TMPFS_ATTR_SIZE)
 		mask |= PCACHE_ATTR_SIZE;
 	sys_pcache_attr(tmpfs_data_ep(ctx), id, &a, mask, NULL);

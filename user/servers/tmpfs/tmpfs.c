@@ -81,6 +81,9 @@ struct tmpfs_inode {
 			uint32_t nslots, cap, nlive;
 			uint64_t next_seq;
 			uint64_t obj;        /* its attribute-only object (create_meta), or 0 */
+			bool kstale;         /* the kernel was told its names and
+						attributes are out of date, and has
+						heard nothing since (dir_push) */
 		} d;
 	};
 };
@@ -356,15 +359,22 @@ static void meta_push(struct tmpfs_inode *ino, unsigned what)
 	if (is_dir(ino)) {
 		st.size = (2 + (uint64_t)ino->d.nlive) * BOGO_DIRENT;
 		what |= TMPFS_ATTR_SIZE;
+		if (what & TMPFS_ATTR_TIMES) /* all of it: current again */
+			ino->d.kstale = false;
 	}
 	fs->ops.data->attr(fs->ops.data_ctx, id, &st, what);
 }
 
 /* Directory dir's names changed (an entry added, removed or repointed):
- * its object learns the new size and times, and the kernel forgets the
- * names it cached in it, before the change is answered. */
+ * before the change is answered, the kernel forgets the names it cached
+ * in it and takes its attributes as out of date (lookups miss there),
+ * once per run of changes: the next lookup that records the directory
+ * (trail_obj) pushes them all again. */
 static void dir_push(struct tmpfs_inode *dir)
 {
+	if (!tmpfs_obj_id(dir) || dir->d.kstale)
+		return;
+	dir->d.kstale = true;
 	meta_push(dir, TMPFS_ATTR_NAMES);
 }
 
@@ -374,6 +384,7 @@ static void dir_obj_new(struct tmpfs *fs, struct tmpfs_inode *dir)
 	if (fs->ops.data && fs->ops.data->create_meta &&
 	    fs->ops.data->create_meta(fs->ops.data_ctx, &dir->d.obj))
 		dir->d.obj = 0; /* no cache for it: the server answers */
+	dir->d.kstale = true; /* nothing pushed yet */
 }
 
 /* Frees the inode once it has neither a name nor an opener. */
@@ -632,12 +643,25 @@ static bool dotdot_hands_back(const struct tmpfs *fs,
 	       ((fs->walk & TMPFS_WALK_DOTDOT_ROOT) && dir == fs->root);
 }
 
-/* Records that name in dir is ino (NULL: no such name) in the trail. */
-static void trail_add(struct tmpfs *fs, const struct tmpfs_inode *dir,
-		      const char *name, uint32_t len,
-		      const struct tmpfs_inode *ino)
+/* The object of a directory the trail names, made on first need: a
+ * directory nobody looks up through the kernel's cache costs no object
+ * and no pushes (mkdir and rmdir stay cheap). */
+static uint64_t trail_obj(struct tmpfs *fs, struct tmpfs_inode *ino)
 {
-	uint64_t d = tmpfs_obj_id(dir), c = ino ? tmpfs_obj_id(ino) : 0;
+	if (is_dir(ino) && !ino->d.obj && ino->nlink)
+		dir_obj_new(fs, ino);
+	if (is_dir(ino) && ino->d.obj && ino->d.kstale)
+		meta_push(ino, TMPFS_ATTR_TIMES); /* all of it: current */
+	return tmpfs_obj_id(ino);
+}
+
+/* Records that name in dir is ino (NULL: no such name) in the trail. */
+static void trail_add(struct tmpfs *fs, struct tmpfs_inode *dir,
+		      const char *name, uint32_t len, struct tmpfs_inode *ino)
+{
+	if (fs->trail_n == TMPFS_TRAIL_MAX)
+		return;
+	uint64_t d = trail_obj(fs, dir), c = ino ? trail_obj(fs, ino) : 0;
 
 	if (!d || (ino && !c) || fs->trail_n == TMPFS_TRAIL_MAX)
 		return; /* links and devices have no object: never cached */
@@ -846,7 +870,6 @@ static int make_node(struct tmpfs *fs, const struct pathwalk *w, uint32_t mode,
 		ino->nlink = 2;
 		ino->d.parent = dir;
 		dir->nlink++;
-		dir_obj_new(fs, ino);
 	}
 	d_attach(fs, dir, d, ino);
 	dir->mtime = dir->ctime = now;
@@ -1061,7 +1084,8 @@ int tmpfs_link(struct tmpfs *fs, const char *from, const char *to, bool follow,
 /* ---- removing ---- */
 
 /* Drops the link dir holds on ino; a directory loses both its name and
- * its "." and stops counting towards dir's nlink. */
+ * its "." and stops counting towards dir's nlink. An inode about to be
+ * freed (no name, no opener) pushes nothing: its object goes with it. */
 static void drop_link(struct tmpfs_inode *dir, struct tmpfs_inode *ino,
 		      uint64_t now)
 {
@@ -1073,7 +1097,8 @@ static void drop_link(struct tmpfs_inode *dir, struct tmpfs_inode *ino,
 		ino->nlink--;
 	}
 	ino->ctime = now;
-	meta_push(ino, 0);
+	if (ino->nlink || ino->opens)
+		meta_push(ino, 0);
 }
 
 static void remove_entry(struct tmpfs *fs, struct dentry *d, uint64_t now)

@@ -118,7 +118,10 @@ struct tmpfs_stat;
 #define TMPFS_ATTR_TIMES 1   /* atime and mtime too (creation, utimes) */
 #define TMPFS_ATTR_SIZE  2   /* the size (a directory's: the store keeps a file's) */
 #define TMPFS_ATTR_NAMES 4   /* a directory's names changed (the kernel's name
-				cache forgets them, before the change is answered) */
+				cache forgets them, before the change is answered,
+				and takes the directory's attributes as out of
+				date until a push with TMPFS_ATTR_TIMES: once per
+				run of changes, not every time) */
 
 struct tmpfs_data_ops {
 	int (*create)(void *ctx, uint64_t *id);      /* 0, -ENOSPC, -ENOMEM */
