@@ -196,6 +196,18 @@ void ncache_free(struct ncache *nc);
 void ncache_obj_gone(struct ncache *nc, struct pcache_obj *o);
 /* Directory o's names changed: its cached children go. */
 void ncache_dir_changed(struct ncache *nc, struct pcache_obj *o);
+/* Installs (dir, name) -> child (NULL: no such name), replacing an older
+ * entry for the name; past NCACHE_MAX entries the least recently used
+ * goes. Nothing if dir or child left the table (or no memory). */
+void ncache_install(struct ncache *nc, struct pcache_obj *dir, struct pcache_obj *child, const char *name,
+		    uint32_t len);
+/* Entries held now. */
+uint32_t ncache_count(struct ncache *nc);
+/* The walk of ncache_lookup from root (path NUL-terminated, "/..."):
+ * 0 with *out (valid while the caller keeps it alive), -errno, or
+ * NCACHE_MISS. */
+long ncache_lookup_at(struct ncache *nc, struct pcache_obj *root, const char *path, uint32_t uid, uint32_t gid,
+		      struct pcache_obj **out);
 
 /* ---- descriptors (fdops.c): ch must have an object attached ---- */
 

@@ -263,9 +263,8 @@ static bool ncache_name_ok(const char *s, uint32_t len)
 	return true;
 }
 
-/* Installs one record (both objects referenced by the caller). */
-static void ncache_install(struct ncache *nc, struct pcache_obj *dir, struct pcache_obj *child, const char *s,
-			   uint32_t len)
+void ncache_install(struct ncache *nc, struct pcache_obj *dir, struct pcache_obj *child, const char *s,
+		   uint32_t len)
 {
 	struct ncache_entry *e = kmalloc(sizeof(*e) + len);
 	if (!e)
@@ -424,6 +423,23 @@ static long ncache_walk(struct ncache *nc, struct pcache_obj *root, const char *
 	}
 	*out = dir;
 	return 0;
+}
+
+uint32_t ncache_count(struct ncache *nc)
+{
+	return __atomic_load_n(&nc->count, __ATOMIC_RELAXED);
+}
+
+long ncache_lookup_at(struct ncache *nc, struct pcache_obj *root, const char *path, uint32_t uid, uint32_t gid,
+		      struct pcache_obj **out)
+{
+	spin_lock(&nc->lock);
+	struct pcache_attr a;
+	long r = nc->dead ? NCACHE_MISS : ncache_walk(nc, root, path, uid, gid, out);
+	if (r == 0 && !ncache_attr(*out, &a))
+		r = NCACHE_MISS;
+	spin_unlock(&nc->lock);
+	return r;
 }
 
 long sys_ncache_lookup(int fs_h, uint64_t mount, const char *path, size_t len, uint64_t how,
