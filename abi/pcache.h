@@ -69,5 +69,15 @@ struct ncache_rec {
 #define NCACHE_EACCESS   0x0400	/* access with the effective ids (AT_EACCESS) */
 /* ncache_lookup's answer when the cache cannot tell: ask the server. */
 #define NCACHE_MISS      1
+/* ncache_open's (a descriptor may be 1): not an errno, ask the server. */
+#define NCACHE_OPEN_MISS (-10000)
+/* The badge of a descriptor ncache_open made (the server's own never set
+ * bit 63): the mount instance, the object id and the open mode, so the
+ * server serves ftruncate, fchmod... on it with no state of its own. */
+#define NCACHE_KBADGE            (1ull << 63)
+#define NCACHE_KBADGE_APPEND     (1ull << 50)
+#define NCACHE_KBADGE_ACC(b)     ((int)(((b) >> 48) & 3))
+#define NCACHE_KBADGE_INST(b)    ((uint32_t)(((b) >> 32) & 0xffff))
+#define NCACHE_KBADGE_ID(b)      ((uint32_t)(b))
 
 #endif

@@ -95,6 +95,10 @@ struct pcache_obj {
 	bool nc_gone;
 	bool nc_stale;			/* attributes out of date: lookups miss here
 					   (PCACHE_ATTR_STALE; under lock) */
+	uint32_t id;			/* its id in its server's table (set once) */
+	uint32_t kopens;		/* descriptors ncache_open made, alive (lock) */
+	bool knotify;			/* the server asked to hear of the last one's
+					   close (pcache_free refused: lock) */
 };
 
 /* ---- the object (object.c) ---- */
@@ -194,6 +198,10 @@ void ncache_free(struct ncache *nc);
 /* o left its server's table (pcache_free, the server's death): every
  * entry naming it or a child of it goes, and no new one may. */
 void ncache_obj_gone(struct ncache *nc, struct pcache_obj *o);
+/* A descriptor ncache_open made is gone (its channel's release): its
+ * object's and mount's counts drop; the last one of an object the server
+ * tried to free tells the server (IPC_LABEL_CLOSED with its badge). */
+void ncache_kclose(struct channel *ch);
 /* Directory o's names changed: its cached children go. */
 void ncache_dir_changed(struct ncache *nc, struct pcache_obj *o);
 /* Installs (dir, name) -> child (NULL: no such name), replacing an older

@@ -37,6 +37,8 @@
  * heap. Entries are freed after the lock is dropped. */
 #include "pcache.h"
 #include "abi/errno.h"
+#include "abi/fcntl.h"
+#include "abi/poll.h"
 #include "heap.h"
 #include "ipc.h"
 #include "kobj.h"
@@ -69,6 +71,7 @@ struct ncache_entry {
 struct ncache_root {
 	uint32_t inst;			/* the server's mount instance, 0: free */
 	struct pcache_obj *obj;		/* borrowed, as entries' */
+	uint32_t kopens;		/* descriptors ncache_open made in it, alive */
 };
 
 struct ncache {
@@ -202,12 +205,16 @@ static struct endpoint *ncache_endpoint(int h, uint32_t rights, long *err)
 	return o ? container_of(o, struct endpoint, obj) : NULL;
 }
 
-/* Sets the root of instance inst to o, or removes it (o NULL); lock held. */
+/* Sets the root of instance inst to o, or removes it (o NULL: -EBUSY
+ * while descriptors ncache_open made in it live, as an umount with open
+ * files); lock held. */
 static long ncache_set_root(struct ncache *nc, uint32_t inst, struct pcache_obj *o)
 {
 	int free_slot = -1;
 	for (int i = 0; i < NCACHE_ROOTS; i++) {
 		if (nc->roots[i].inst == inst) {
+			if (!o && nc->roots[i].kopens)
+				return -EBUSY;
 			nc->roots[i].obj = o;
 			if (!o)
 				nc->roots[i].inst = 0;
@@ -220,7 +227,7 @@ static long ncache_set_root(struct ncache *nc, uint32_t inst, struct pcache_obj 
 		return 0;
 	if (free_slot < 0)
 		return -ENOSPC;
-	nc->roots[free_slot] = (struct ncache_root){ .inst = inst, .obj = o };
+	nc->roots[free_slot] = (struct ncache_root){ .inst = inst, .obj = o, .kopens = 0 };
 	return 0;
 }
 
@@ -487,5 +494,123 @@ long sys_ncache_lookup(int fs_h, uint64_t mount, const char *path, size_t len, u
 	kobj_put(&ep->obj);
 	if (r == 0 && !(how & NCACHE_ACCESS) && copy_to_user(out, &a, sizeof(a)))
 		r = -EFAULT;
+	return r;
+}
+
+/* ---- open ---- */
+
+void ncache_kclose(struct channel *ch)
+{
+	struct pcache_obj *o = ch->pc;
+	struct ncache *nc = pcache_table_ncache(ch->ep, false);
+	struct ipc_event *ev = kmalloc(sizeof(*ev));
+	bool tell = false;
+	if (nc) {
+		spin_lock(&nc->lock);
+		for (int i = 0; i < NCACHE_ROOTS; i++)
+			if (nc->roots[i].inst == ch->kinst && nc->roots[i].kopens) {
+				nc->roots[i].kopens--;
+				break;
+			}
+		spin_unlock(&nc->lock);
+	}
+	spin_lock(&o->lock);
+	if (--o->kopens == 0 && o->knotify) {
+		o->knotify = false;
+		tell = true; /* the server kept the file for us: it may go now */
+	}
+	spin_unlock(&o->lock);
+	uint64_t f = sched_lock_ipc();
+	if (tell && ev && !ch->ep->dead) {
+		*ev = (struct ipc_event){ .label = IPC_LABEL_CLOSED, .badge = ch->badge, .w0 = ch->badge };
+		ipc_post_event_locked(ch->ep, ev);
+		ev = NULL;
+	}
+	sched_unlock_ipc(f);
+	kfree(ev);
+}
+
+static uint64_t ncache_badge(const struct pcache_obj *o, uint32_t inst, uint32_t flags)
+{
+	return NCACHE_KBADGE | (uint64_t)(flags & O_ACCMODE) << 48 | ((flags & O_APPEND) ? NCACHE_KBADGE_APPEND : 0) |
+	       (uint64_t)(inst & 0xffff) << 32 | o->id;
+}
+
+/* A new channel of ep for open file o (a reference, the channel's):
+ * its handle in the caller's table, or -errno. */
+static long ncache_channel(struct endpoint *ep, struct pcache_obj *o, uint32_t inst, uint32_t flags)
+{
+	struct proc *p = current_thread()->proc;
+	struct channel *ch = ipc_channel_new(ep, ncache_badge(o, inst, flags), p->cgroup);
+	if (!ch)
+		return -ENOMEM;
+	/* what tmpfs publishes for its own (fssrv_file_give) */
+	ch->fst = (struct ipc_fstate){ .set = true, .fst = IPC_FST_SEEKABLE,
+				       .events = POLLIN | POLLOUT | POLLRDNORM | POLLWRNORM,
+				       .flags = flags & (O_ACCMODE | O_APPEND), .settable = O_APPEND | O_NONBLOCK };
+	ch->pc = o;
+	ch->kopen = true;
+	ch->kinst = inst;
+	long h = handle_install(p, &ch->obj, HANDLE_RIGHTS_CLIENT);
+	kobj_put(&ch->obj); /* the handle's now; on failure the release undoes the counts */
+	return h;
+}
+
+long sys_ncache_open(int fs_h, uint64_t mount, const char *path, size_t len, uint32_t flags)
+{
+	char buf[NCACHE_PATH];
+	if (flags & ~(uint32_t)(O_ACCMODE | O_APPEND) || (flags & O_ACCMODE) == O_ACCMODE)
+		return -EINVAL; /* the library sends only these */
+	if (len == 0 || len >= NCACHE_PATH)
+		return NCACHE_OPEN_MISS;
+	if (copy_from_user(buf, path, len))
+		return -EFAULT;
+	buf[len] = '\0';
+	if (strlen(buf) != len)
+		return -EINVAL;
+	long r;
+	struct endpoint *ep = ncache_endpoint(fs_h, HANDLE_RIGHT_CALL, &r);
+	if (!ep)
+		return r;
+	struct ncache *nc = pcache_table_ncache(ep, false);
+	const struct cred *c = &current_thread()->proc->cred;
+	uint32_t acc = flags & O_ACCMODE, inst = (uint32_t)mount;
+	uint32_t need = (acc != O_WRONLY ? 4 : 0) | (acc != O_RDONLY ? 2 : 0);
+	struct pcache_obj *o = NULL;
+	r = NCACHE_OPEN_MISS;
+	if (nc) {
+		spin_lock(&nc->lock);
+		struct ncache_root *root = NULL;
+		for (int i = 0; inst && i < NCACHE_ROOTS && !root; i++)
+			if (nc->roots[i].inst == inst && nc->roots[i].obj)
+				root = &nc->roots[i];
+		long w = NCACHE_MISS;
+		if (!nc->dead && nc->gen_known && nc->gen == (uint32_t)(mount >> 32) && root)
+			w = ncache_walk(nc, root->obj, buf, c->euid, c->egid, &o);
+		struct pcache_attr a;
+		if (w == 0 && (!ncache_attr(o, &a) || (o->flags & PCACHE_META) || (a.mode & NC_S_IFMT) != 0100000))
+			w = NCACHE_MISS; /* only regular files: the rest is the server's */
+		if (w == 0)
+			w = ncache_permission(&a, need, c->euid, c->egid);
+		if (w == 0) {
+			/* counted under the lock the walk held: a server that drops
+			 * the name afterwards sees this open when it frees the file */
+			spin_lock(&o->lock);
+			o->kopens++;
+			spin_unlock(&o->lock);
+			root->kopens++;
+			pcache_obj_get(o);
+		}
+		spin_unlock(&nc->lock);
+		r = w == NCACHE_MISS ? NCACHE_OPEN_MISS : w;
+	}
+	if (r == 0)
+		r = ncache_channel(ep, o, inst, flags);
+	if (r == -ENOMEM) { /* no channel: undo the counts (a handle failure's release did) */
+		struct channel undo = { .ep = ep, .pc = o, .kinst = inst, .badge = ncache_badge(o, inst, flags) };
+		ncache_kclose(&undo);
+		pcache_obj_put(o);
+	}
+	kobj_put(&ep->obj);
 	return r;
 }

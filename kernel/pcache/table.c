@@ -122,6 +122,7 @@ static long pcache_table_add(struct endpoint *ep, struct pcache_obj *o)
 			i = t->used++;
 		if (i != UINT32_MAX) {
 			t->slot[i] = o;
+			o->id = i + 1;
 			spin_unlock(&t->lock);
 			return (long)i + 1;
 		}
@@ -225,13 +226,27 @@ long sys_pcache_free(int ep_h, uint64_t id)
 		return err;
 	struct pcache_table *t = __atomic_load_n(&ep->pcache, __ATOMIC_ACQUIRE);
 	struct pcache_obj *o = NULL;
+	bool held = false;
 	if (t && id >= 1 && id <= UINT32_MAX) {
 		spin_lock(&t->lock);
 		if (!t->dead && id <= t->used && (o = t->slot[id - 1])) {
-			t->slot[id - 1] = NULL;
-			t->free[t->nfree++] = (uint32_t)(id - 1);
+			/* descriptors the kernel made on it (ncache_open) keep it
+			 * in the table, where the server finds it for their
+			 * ftruncate or fchmod; their last close tells the server */
+			spin_lock(&o->lock);
+			held = o->kopens > 0;
+			o->knotify |= held;
+			spin_unlock(&o->lock);
+			if (!held) {
+				t->slot[id - 1] = NULL;
+				t->free[t->nfree++] = (uint32_t)(id - 1);
+			}
 		}
 		spin_unlock(&t->lock);
+	}
+	if (held) {
+		kobj_put(&ep->obj);
+		return -EBUSY;
 	}
 	struct ncache *nc = o ? pcache_table_ncache(ep, false) : NULL;
 	if (nc) /* while we hold ep: its table and name cache live */

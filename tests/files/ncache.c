@@ -22,6 +22,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "abi/ipc.h"
@@ -255,6 +256,8 @@ static void test_errno(void)
  * lookup needs CALL on the server's endpoint. */
 static void test_not_server(void)
 {
+	int pfd[2];
+	check(pipe(pfd) == 0, "a pipe");
 	pid_t p = fork();
 	if (p == 0) {
 		int b = setgid(1000) || setuid(1000);
@@ -268,19 +271,101 @@ static void test_not_server(void)
 		b |= (sys_ncache_add(-1, "x", 1, &rec, 1) != -EBADF) << 4;
 		b |= (sys_ncache_lookup((int)h, 0, "/x", 2, 0x8000, &a) != -EINVAL) << 5;
 		b |= (sys_ncache_lookup((int)h, 0, "/x", 2, NCACHE_STAT, &a) != NCACHE_MISS) << 6;
+		b |= (sys_ncache_open((int)h, 0, "/x", 2, O_RDONLY | O_TRUNC) != -EINVAL) << 8;
+		b |= (sys_ncache_open((int)h, 0, "/x", 2, O_RDONLY) != NCACHE_OPEN_MISS) << 10;
 		b |= (sys_handle_rights((int)h, 0) != 0 ||
 		      sys_ncache_lookup((int)h, 0, "/x", 2, NCACHE_STAT, &a) != -EPERM) << 7;
+		b |= (sys_ncache_open((int)h, 0, "/x", 2, O_RDONLY) != -EPERM) << 9;
+		_exit(write(pfd[1], &b, sizeof(b)) == sizeof(b) ? 0 : 1);
+	}
+	int b = -1;
+	close(pfd[1]);
+	check(wait_bounded(p, 10) == 0 && read(pfd[0], &b, sizeof(b)) == sizeof(b), "the child's answers");
+	close(pfd[0]);
+	check(b >= 0 && !(b & 1), "uid 1000 has a handle to fs.tmpfs");
+	check(b >= 0 && !(b & 2), "ncache.add without MANAGE: EPERM");
+	check(b >= 0 && !(b & 4), "ncache.setup without MANAGE: EPERM");
+	check(b >= 0 && !(b & 8), "pcache.attr dropping names without MANAGE: EPERM");
+	check(b >= 0 && !(b & 16), "ncache.add on no handle: EBADF");
+	check(b >= 0 && !(b & 32), "ncache.lookup with unknown bits in how: EINVAL");
+	check(b >= 0 && !(b & 64), "ncache.lookup with another table's generation: a miss");
+	check(b >= 0 && !(b & 128), "ncache.lookup without CALL: EPERM");
+	check(b >= 0 && !(b & 256), "ncache.open with other flags: EINVAL");
+	check(b >= 0 && !(b & 1024), "ncache.open with another table's generation: a miss");
+	check(b >= 0 && !(b & 512), "ncache.open without CALL: EPERM");
+}
+
+static long free_inodes(void)
+{
+	struct statvfs v;
+	return statvfs("/tmp", &v) == 0 ? (long)v.f_ffree : -1;
+}
+
+/* open of a cached regular file is the kernel's too: it completes with
+ * the server stopped, and the descriptor behaves as the server's would:
+ * read, write, O_APPEND, fstat, fcntl, dup; ftruncate, fchmod, fchown and
+ * fsync reach the server by the descriptor's badge; an unlinked file
+ * stays readable until its last close frees it; umount waits for it. */
+static void test_open(void)
+{
+	struct stat st;
+	char buf[64];
+	check(mk(T "/o", "0123456789") == 0 && stat(T "/o", &st) == 0 && stat(T "/o", &st) == 0 &&
+	      fails(stat(T "/none", &st), ENOENT) && fails(stat(T "/f/x", &st), ENOTDIR), "a cached file");
+	pid_t srv = process_pid("tmpfs", "servers_posix_ncache");
+	check(srv > 0 && kill(srv, SIGSTOP) == 0, "the tmpfs server stopped");
+	pid_t c = fork();
+	if (c == 0) {
+		int b = 0, fd = open(T "/o", O_RDONLY | O_CLOEXEC);
+		b |= (fd < 0 || read(fd, buf, 4) != 4 || memcmp(buf, "0123", 4) || fstat(fd, &st) || st.st_size != 10 ||
+		      lseek(fd, 0, SEEK_END) != 10 || fcntl(fd, F_GETFD) <= 0 ||
+		      fcntl(fd, F_GETFL) != O_RDONLY || close(fd)) << 0;
+		fd = open(T "/o", O_WRONLY | O_APPEND);
+		b |= (fd < 0 || write(fd, "ab", 2) != 2 || fcntl(fd, F_GETFL) != (O_WRONLY | O_APPEND) || close(fd)) << 1;
+		b |= !fails(open(T "/none", O_RDONLY), ENOENT) << 2;
+		b |= !fails(open(T "/f/x", O_RDONLY), ENOTDIR) << 3;
+		b |= (setgid(1000) || setuid(1000)) << 4;
+		b |= !fails(open(T "/o", O_RDWR), EACCES) << 5;
+		fd = open(T "/o", O_RDONLY);
+		b |= (fd < 0 || pread(fd, buf, 2, 10) != 2 || memcmp(buf, "ab", 2) || close(fd)) << 6;
 		_exit(b);
 	}
-	int st = wait_bounded(p, 10);
-	check(st >= 0 && !(st & 1), "uid 1000 has a handle to fs.tmpfs");
-	check(st >= 0 && !(st & 2), "ncache.add without MANAGE: EPERM");
-	check(st >= 0 && !(st & 4), "ncache.setup without MANAGE: EPERM");
-	check(st >= 0 && !(st & 8), "pcache.attr dropping names without MANAGE: EPERM");
-	check(st >= 0 && !(st & 16), "ncache.add on no handle: EBADF");
-	check(st >= 0 && !(st & 32), "ncache.lookup with unknown bits in how: EINVAL");
-	check(st >= 0 && !(st & 64), "ncache.lookup with another table's generation: a miss");
-	check(st >= 0 && !(st & 128), "ncache.lookup without CALL: EPERM");
+	int cst = wait_bounded(c, 10);
+	kill(srv, SIGCONT);
+	if (cst)
+		printf("# child: %d\n", cst);
+	check(cst == 0, "open O_RDONLY, O_WRONLY with O_APPEND, ENOENT, ENOTDIR, uid 1000's EACCES with the server stopped; "
+			"read, write, fstat, lseek, fcntl and close on them");
+	if (cst < 0) {
+		kill(c, SIGKILL);
+		waitpid(c, NULL, 0);
+	}
+	int fd = open(T "/o", O_RDWR);
+	int fd2 = fd >= 0 ? dup(fd) : -1;
+	check(fd >= 0 && read(fd, buf, 3) == 3 && lseek(fd2, 0, SEEK_CUR) == 3, "dup shares the offset");
+	check(ftruncate(fd, 5) == 0 && fstat(fd2, &st) == 0 && st.st_size == 5 && stat(T "/o", &st) == 0 &&
+	      st.st_size == 5, "ftruncate (the server, by the descriptor's badge)");
+	check(fchmod(fd, 0600) == 0 && stat(T "/o", &st) == 0 && (st.st_mode & 07777) == 0600 && fchown(fd, 1000, 1000) == 0 &&
+	      fstat(fd, &st) == 0 && st.st_uid == 1000 && fsync(fd) == 0, "fchmod, fchown, fsync");
+	check(coherent(T "/o"), "and stat agrees with the server");
+	long before = free_inodes();
+	check(unlink(T "/o") == 0 && fails(stat(T "/o", &st), ENOENT) && fstat(fd, &st) == 0 && st.st_nlink == 0,
+	      "unlinked while open: gone by name, fstat says nlink 0");
+	check(pread(fd, buf, 5, 0) == 5 && !memcmp(buf, "01234", 5) && ftruncate(fd, 2) == 0 && fstat(fd, &st) == 0 &&
+	      st.st_size == 2 && free_inodes() == before, "still readable, ftruncate still works, the inode kept");
+	check(close(fd) == 0 && free_inodes() == before, "one close: kept for the other descriptor");
+	check(close(fd2) == 0, "the last close");
+	for (int i = 0; i < 100 && free_inodes() == before; i++)
+		usleep(5000); /* the server hears of it after close returns */
+	check(free_inodes() == before + 1, "then the inode is freed");
+	check(mkdir(T "/mo", 0755) == 0 && mount("nco", T "/mo", "tmpfs", 0, "") == 0 && mk(T "/mo/x", "x") == 0 &&
+	      stat(T "/mo/x", &st) == 0 && stat(T "/mo/x", &st) == 0, "a mount with a cached file");
+	fd = open(T "/mo/x", O_RDONLY);
+	check(fd >= 0 && fails(umount(T "/mo"), EBUSY), "umount while it is open: EBUSY");
+	int cr = close(fd), ur = umount(T "/mo"), ue = errno, rr = rmdir(T "/mo");
+	if (cr || ur || rr)
+		printf("# close %d umount %d (%d) rmdir %d\n", cr, ur, ue, rr);
+	check(!cr && !ur && !rr, "after close: umount");
 }
 
 /* 10,000 names made, asked about and removed in a cgroup: its
@@ -335,6 +420,7 @@ static void test_server_death(void)
 {
 	struct stat st;
 	check(stat(T "/f", &st) == 0 && stat(T "/f", &st) == 0, "a cached name");
+	int fd = open(T "/f", O_RDONLY);
 	pid_t srv = process_pid("tmpfs", "servers_posix_ncache");
 	char path[64];
 	check(srv > 0 && kill(srv, SIGKILL) == 0, "the tmpfs server killed");
@@ -343,6 +429,10 @@ static void test_server_death(void)
 		usleep(10000);
 	check(fails(stat(T "/f", &st), EIO) && fails(access(T "/f", F_OK), EIO) &&
 	      fails(stat(T "/none", &st), EIO), "stat and access of cached names: EIO, as any call to it");
+	char b;
+	check(fd >= 0 && fails(read(fd, &b, 1), EIO) && fails(open(T "/f", O_RDONLY), EIO),
+	      "a descriptor the kernel opened: EIO; open: EIO");
+	close(fd);
 }
 
 int main(void)
@@ -355,6 +445,7 @@ int main(void)
 	test_coherence();
 	test_errno();
 	test_not_server();
+	test_open();
 	test_memory();
 	test_server_death();
 	printf("1..%d\n", n);

@@ -1659,6 +1659,7 @@ struct fake_file {
 	struct tmpfs_stat pushed;   /* the last attr */
 	int pushes, full_pushes, names_pushes;
 	bool meta;                  /* a directory's (create_meta) */
+	bool busy;                  /* destroy refuses: -EBUSY */
 };
 static struct fake_file fake[FAKE_FILES + 1];   /* ids 1..FAKE_FILES */
 
@@ -1675,10 +1676,13 @@ static int fake_create(void *ctx, uint64_t *id)
 	return -ENOSPC;
 }
 
-static void fake_destroy(void *ctx, uint64_t id)
+static int fake_destroy(void *ctx, uint64_t id)
 {
 	(void)ctx;
+	if (fake[id].busy)
+		return -EBUSY; /* as the kernel with descriptors it opened */
 	fake[id].live = false;
+	return 0;
 }
 
 static long fake_read(void *ctx, uint64_t id, uint64_t off, void *buf, size_t len)
@@ -1863,6 +1867,19 @@ static void test_dir_objects(void)
 	CHECK(tmpfs_unlink(f, "/d/a", &alice, tick()), 0);
 	CHECK(tmpfs_rmdir(f, "/d", &alice, tick()), 0);
 	ok(!fake[did].live, "rmdir frees the directory's object");
+	/* a file the kernel holds open (destroy: -EBUSY) outlives its name */
+	struct tmpfs_inode *k = NULL;
+	CHECK(tmpfs_create_node(f, "/k", 0644, 0, &root, tick(), true, &k), 1);
+	uint64_t kid = tmpfs_obj_id(k);
+	fake[kid].busy = true;
+	CHECK(tmpfs_unlink(f, "/k", &root, tick()), 0);
+	ok(fake[kid].live && tmpfs_inode_by_obj(f, kid) == k && fake[kid].pushed.nlink == 0,
+	   "unlink of a file the kernel holds: kept, found by its object, nlink 0 pushed");
+	CHECK(tmpfs_truncate(k, 1, tick()), 0);
+	tmpfs_kclosed(f, kid + 100);
+	fake[kid].busy = false;
+	tmpfs_kclosed(f, kid);
+	ok(!fake[kid].live && tmpfs_inode_by_obj(f, kid) == NULL, "the kernel's last close frees it");
 	tmpfs_destroy(f);
 	int live = 0;
 	for (int i = 1; i <= FAKE_FILES; i++)

@@ -223,6 +223,14 @@ static long direct_ncache(const struct droute *d, uint64_t label, uint64_t w0, u
 	return r;
 }
 
+/* Whether open's flags are the kernel's to answer (ncache_open): an
+ * existing file's plain open, read, write or both, maybe appending. */
+static bool direct_open_flags(uint64_t w0)
+{
+	return ((int)w0 & O_ACCMODE) != O_ACCMODE &&
+	       !(w0 & ~(uint64_t)(O_ACCMODE | O_APPEND | O_CLOEXEC | O_NOFOLLOW | O_LARGEFILE | O_NOCTTY));
+}
+
 struct direct_bufs {
 	char norm[VFS_PATH_MAX];	/* the lexical prefix; then the inner path or the reply */
 	char path[VFS_PATH_MAX];	/* the path after a hand-back */
@@ -262,7 +270,8 @@ long __vfs_direct(const char *p, uint64_t label, uint64_t w0, uint64_t w1, uint6
 		if ((d.r.flags & MS_RDONLY) && changes_fs(label, w0))
 			return DIRECT_NO; /* the VFS walks first: the path may leave the mount */
 		if ((label == VFS_RMDIR || label == VFS_UNLINK) && !dd && plen == d.r.tlen)
-			return -EBUSY; /* the mount point itself */
+			return DIRECT_NO; /* a mount point, if our table is current: the VFS knows
+					     (after our own umount, the table is not yet reloaded) */
 		size_t off = vfs_prefix_end(p, d.r.tlen), ilen, rest;
 		const char *inner;
 		void *rb = rcv;
@@ -289,6 +298,17 @@ long __vfs_direct(const char *p, uint64_t label, uint64_t w0, uint64_t w1, uint6
 			if (k != NCACHE_MISS)
 				return k;
 			nc = FS_WALK_NCMISS; /* the server fills the cache */
+		}
+		if (label == VFS_OPEN && (d.r.kind & FS_RT_WALKS) && direct_open_flags(w0)) {
+			long k = __arbor_ncache_bypass ? NCACHE_OPEN_MISS :
+				 sys_ncache_open((int)d.h, d.r.inst | (uint64_t)d.gen << 32, inner, ilen,
+						 (uint32_t)w0 & (O_ACCMODE | O_APPEND));
+			if (k != NCACHE_OPEN_MISS) {
+				if (k >= 0 && out)
+					*out = (uint64_t)k;
+				return k < 0 ? k : 0;
+			}
+			nc = FS_WALK_NCMISS;
 		}
 		struct ipc_msg m = { .label = label, .w = { w0, w1,
 			d.r.inst | walk_flags(&d.r, label, w0, at) | nc | (uint64_t)d.gen << 32 } };
@@ -353,7 +373,7 @@ long __vfs_direct2(uint64_t label, const char *a, const char *b, bool b_is_path,
 		if (d[0].r.flags & MS_RDONLY)
 			return DIRECT_NO;
 		if (label == VFS_RENAME && (root[0] || (np == 2 && root[1])))
-			return -EBUSY; /* a mount point */
+			return DIRECT_NO; /* a mount point, by a table perhaps stale: the VFS's */
 		const char *second = np == 2 ? inner[1] : b;
 		size_t l2 = strlen(second);
 		if (ilen[0] + l2 + 2 > sizeof(x.snd))

@@ -38,9 +38,10 @@ static int tmpfs_data_create_meta(void *ctx, uint64_t *id)
 	return 0;
 }
 
-static void tmpfs_data_destroy(void *ctx, uint64_t id)
+static int tmpfs_data_destroy(void *ctx, uint64_t id)
 {
-	sys_pcache_free(tmpfs_data_ep(ctx), id);
+	/* -EBUSY: descriptors the kernel opened hold it (ncache_open) */
+	return sys_pcache_free(tmpfs_data_ep(ctx), id) == -EBUSY ? -EBUSY : 0;
 }
 
 static long tmpfs_data_read(void *ctx, uint64_t id, uint64_t off, void *buf, size_t len)

@@ -188,8 +188,9 @@ long tmpfs_srv_path(const struct fs_req *r, struct ipc_msg *m)
 	struct tmpfs *fs = r->inst;
 	tmpfs_set_walk(fs, ((r->walk & FS_WALK_DOTDOT_ROOT) ? TMPFS_WALK_DOTDOT_ROOT : 0) |
 			   ((r->walk & FS_WALK_DOTDOT_ALL) ? TMPFS_WALK_DOTDOT_ALL : 0));
-	bool trail = (r->walk & FS_WALK_NCMISS) && (m->label == VFS_STAT || m->label == VFS_ACCESS) &&
-		     !(r->walk & FS_WALK_PARENT);
+	bool trail = (r->walk & FS_WALK_NCMISS) && !(r->walk & FS_WALK_PARENT) &&
+		     (m->label == VFS_STAT || m->label == VFS_ACCESS ||
+		      (m->label == VFS_OPEN && !(m->w[0] & O_CREAT)));
 	if (trail)
 		tmpfs_trail_start(fs);
 	long e = path_request(fs, r, m);

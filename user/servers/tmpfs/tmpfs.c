@@ -63,6 +63,7 @@ struct tmpfs_inode {
 	uint64_t ino;
 	uint32_t mode, uid, gid, rdev;
 	uint32_t nlink, opens;
+	bool kheld;                 /* kept for descriptors the kernel opened */
 	uint64_t size;
 	uint64_t atime, mtime, ctime;
 	union {
@@ -387,11 +388,43 @@ static void dir_obj_new(struct tmpfs *fs, struct tmpfs_inode *dir)
 	dir->d.kstale = true; /* nothing pushed yet */
 }
 
-/* Frees the inode once it has neither a name nor an opener. */
+/* Frees the inode once it has neither a name nor an opener, unless
+ * descriptors the kernel opened itself still hold its object (the store
+ * refuses to let it go): then it stays, found by its object when one of
+ * them needs the server, until tmpfs_kclosed. */
 static void inode_put(struct tmpfs_inode *ino)
 {
-	if (!ino->nlink && !ino->opens)
-		inode_free(ino);
+	struct tmpfs *fs = ino->fs;
+
+	if (ino->nlink || ino->opens)
+		return;
+	if (is_reg(ino) && fs->ops.data && ino->f.data) {
+		if (fs->ops.data->destroy(fs->ops.data_ctx, ino->f.data) == -EBUSY) {
+			ino->kheld = true;
+			meta_push(ino, 0); /* their fstat: nlink 0 */
+			return;
+		}
+		ino->f.data = 0;
+	}
+	inode_free(ino);
+}
+
+struct tmpfs_inode *tmpfs_inode_by_obj(struct tmpfs *fs, uint64_t id)
+{
+	for (struct tmpfs_inode *ino = fs->inodes; ino && id; ino = ino->next)
+		if (is_reg(ino) && fs->ops.data && ino->f.data == id)
+			return ino;
+	return NULL;
+}
+
+void tmpfs_kclosed(struct tmpfs *fs, uint64_t id)
+{
+	struct tmpfs_inode *ino = tmpfs_inode_by_obj(fs, id);
+
+	if (ino && ino->kheld) {
+		ino->kheld = false;
+		inode_put(ino);
+	}
 }
 
 /* New inodes belong to the caller, except that a setgid directory passes

@@ -125,10 +125,12 @@ struct tmpfs_stat;
 
 struct tmpfs_data_ops {
 	int (*create)(void *ctx, uint64_t *id);      /* 0, -ENOSPC, -ENOMEM */
+	/* 0, or -EBUSY: descriptors the kernel opened itself hold a regular
+	 * file's object (it stays; tmpfs_kclosed frees the inode later). */
 	/* Optional: an attribute-only object for a directory (the kernel's
 	 * name cache names it); 0, or -errno (the directory then has none). */
 	int (*create_meta)(void *ctx, uint64_t *id);
-	void (*destroy)(void *ctx, uint64_t id);
+	int (*destroy)(void *ctx, uint64_t id);
 	long (*read)(void *ctx, uint64_t id, uint64_t off, void *buf, size_t len);
 	long (*write)(void *ctx, uint64_t id, uint64_t off, const void *buf, size_t len);
 	int (*truncate)(void *ctx, uint64_t id, uint64_t size);
@@ -293,6 +295,12 @@ uint32_t tmpfs_trail_take(struct tmpfs *fs, const struct tmpfs_trail_step **out)
 /* The object id of a regular file (its data store) or a directory
  * (create_meta), else 0. */
 uint64_t tmpfs_obj_id(const struct tmpfs_inode *ino);
+/* The regular file whose object is id (a descriptor the kernel opened
+ * names it so), or NULL. Linear in the inodes. */
+struct tmpfs_inode *tmpfs_inode_by_obj(struct tmpfs *fs, uint64_t id);
+/* The last descriptor the kernel opened on object id closed: a file kept
+ * for them (destroy said -EBUSY) with no name and no opener goes now. */
+void tmpfs_kclosed(struct tmpfs *fs, uint64_t id);
 
 /* An open file description holds its inode; the last close of an
  * unlinked inode frees it. */
