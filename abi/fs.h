@@ -96,6 +96,10 @@ struct fs_route {
  * newer one answers -ESTALE (the client reloads the table). A request
  * that would change a read-only mount is -EROFS. */
 #define FS_WALK_DIRECT      (1ull << 21)
+/* The kernel's name cache could not answer this stat or access
+ * (ncache_lookup said NCACHE_MISS): the server installs the names its
+ * walk sees (ncache_add), so the next one is answered by the kernel. */
+#define FS_WALK_NCMISS      (1ull << 22)
 /* The reply label of a walk that needs the VFS (docs/vfs.md, "Links"):
  * w0 FS_HB_LINK (follow the symlink at the component; its text in the
  * receive buffer, w4 bytes) or FS_HB_DOTDOT (the component is ".."), w1

@@ -12,6 +12,10 @@
  * lists, and a missing page is a hole. The only kind today; a pager-backed
  * kind (a disk file system) comes next. */
 #define PCACHE_SHMEM 0x1
+/* pcache_create flags: an attribute-only object (a directory), with no
+ * data: it holds what stat needs and names in the kernel's name cache
+ * (docs/vfs.md, "The name cache"); its size is the server's to set. */
+#define PCACHE_META  0x2
 
 /* The largest file an object may hold (a 3-level tree of 256-way nodes). */
 #define PCACHE_MAX_BYTES (1ull << 36)
@@ -35,6 +39,45 @@ struct pcache_attr {
 #define PCACHE_ATTR_ATIME  0x10
 #define PCACHE_ATTR_MTIME  0x20
 #define PCACHE_ATTR_CTIME  0x40
-#define PCACHE_ATTR_ALL    0x7f
+#define PCACHE_ATTR_SIZE   0x80	/* an attribute-only object's size */
+/* The directory's names changed (a name was added, removed or repointed
+ * in it): the kernel forgets every cached name in it, before the server
+ * replies to the change. */
+#define PCACHE_ATTR_NAMES  0x100
+/* The object's attributes are out of date (a directory that changed
+ * since the kernel last looked): the name cache misses at it until a
+ * push that names PCACHE_ATTR_MTIME without this bit. With NAMES, one
+ * call per run of changes instead of one per change. */
+#define PCACHE_ATTR_STALE  0x200
+#define PCACHE_ATTR_ALL    0x3ff
+
+/* ---- the name cache (docs/vfs.md, "The name cache") ---- */
+
+/* ncache_add: one name the server's walk saw. Its text is
+ * names[off, off + len); child 0 is a negative entry (no such name). */
+struct ncache_rec {
+	uint32_t dir, child;	/* object ids in the server's table */
+	uint16_t off, len;
+	uint32_t pad;		/* 0 */
+};
+#define NCACHE_ADD_MAX 64	/* records per ncache_add */
+
+/* ncache_lookup's how: what is asked about the path. */
+#define NCACHE_STAT      0x0000	/* the attributes (stat) */
+#define NCACHE_NOFOLLOW  0x0100	/* lstat: act on a final link itself */
+#define NCACHE_ACCESS    0x0200	/* access: the mask in the low 3 bits */
+#define NCACHE_EACCESS   0x0400	/* access with the effective ids (AT_EACCESS) */
+/* ncache_lookup's answer when the cache cannot tell: ask the server. */
+#define NCACHE_MISS      1
+/* ncache_open's (a descriptor may be 1): not an errno, ask the server. */
+#define NCACHE_OPEN_MISS (-10000)
+/* The badge of a descriptor ncache_open made (the server's own never set
+ * bit 63): the mount instance, the object id and the open mode, so the
+ * server serves ftruncate, fchmod... on it with no state of its own. */
+#define NCACHE_KBADGE            (1ull << 63)
+#define NCACHE_KBADGE_APPEND     (1ull << 50)
+#define NCACHE_KBADGE_ACC(b)     ((int)(((b) >> 48) & 3))
+#define NCACHE_KBADGE_INST(b)    ((uint32_t)(((b) >> 32) & 0xffff))
+#define NCACHE_KBADGE_ID(b)      ((uint32_t)(b))
 
 #endif

@@ -57,6 +57,11 @@ struct channel {
 	 * kernel serves reads and writes from, and the description's offset */
 	struct pcache_obj *pc;
 	uint64_t pos;
+	/* made by the kernel's name cache (ncache_open), not by the server:
+	 * its close tells the server nothing (ncache_kclose), and it counts
+	 * in its object's and its mount's open descriptors */
+	bool kopen;
+	uint32_t kinst;
 };
 
 /* A deferred call (ipc_defer): the capability to answer it, held by the
@@ -77,6 +82,9 @@ struct ipc_reply {
 void ipc_abandon_locked(struct thread *self);
 /* Queues a kernel message for ep's server and wakes a receiver (sched_lock). */
 void ipc_post_event_locked(struct endpoint *ep, struct ipc_event *ev);
+/* A new channel of ep with badge, charged to cg (one reference, the
+ * caller's; the channel holds one on ep), or NULL. */
+struct channel *ipc_channel_new(struct endpoint *ep, uint64_t badge, struct cgroup *cg);
 /* Copies between ubuf (the current thread's) and caller memory [at, at+len) of as. */
 long ipc_copy(struct addrspace *as, uint64_t at, void *ubuf, size_t len, bool to_caller);
 /* A caller's buffer, as a server copies to (its receive buffer) or from

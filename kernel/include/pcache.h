@@ -87,6 +87,18 @@ struct pcache_obj {
 	struct spinlock mlock;
 	struct list_head mappers;
 	uint64_t unmap_pass;		/* pcache_map_unmap_from's passes (mlock) */
+	/* The name cache (ncache.c), under its server's ncache lock: the
+	 * entries naming children of this directory, the entries naming
+	 * this object, and whether it has left its server's table (no
+	 * entry may name it again). */
+	struct list_head nc_kids, nc_names;
+	bool nc_gone;
+	bool nc_stale;			/* attributes out of date: lookups miss here
+					   (PCACHE_ATTR_STALE; under lock) */
+	uint32_t id;			/* its id in its server's table (set once) */
+	uint32_t kopens;		/* descriptors ncache_open made, alive (lock) */
+	bool knotify;			/* the server asked to hear of the last one's
+					   close (pcache_free refused: lock) */
 };
 
 /* ---- the object (object.c) ---- */
@@ -167,6 +179,43 @@ void pcache_lru_touch(struct pcache_page *p);
 void pcache_endpoint_kill(struct endpoint *ep);
 /* The endpoint is freed: its table goes. */
 void pcache_endpoint_release(struct endpoint *ep);
+/* Object id of ep's table (a reference), or NULL. */
+struct pcache_obj *pcache_table_get(struct endpoint *ep, uint64_t id);
+/* ep's name cache, made on first use if make (NULL: none, or no memory). */
+struct ncache *pcache_table_ncache(struct endpoint *ep, bool make);
+
+/* ---- the name cache (ncache.c) ---- */
+
+struct ncache;
+
+/* The name cache of an endpoint's table (docs/vfs.md, "The name cache").
+ * A new empty one, or NULL. */
+struct ncache *ncache_new(void);
+/* The endpoint died: every entry and root goes, lookups miss from now on. */
+void ncache_kill(struct ncache *nc);
+/* Frees it (the endpoint is freed: no lookup can be in progress). */
+void ncache_free(struct ncache *nc);
+/* o left its server's table (pcache_free, the server's death): every
+ * entry naming it or a child of it goes, and no new one may. */
+void ncache_obj_gone(struct ncache *nc, struct pcache_obj *o);
+/* A descriptor ncache_open made is gone (its channel's release): its
+ * object's and mount's counts drop; the last one of an object the server
+ * tried to free tells the server (IPC_LABEL_CLOSED with its badge). */
+void ncache_kclose(struct channel *ch);
+/* Directory o's names changed: its cached children go. */
+void ncache_dir_changed(struct ncache *nc, struct pcache_obj *o);
+/* Installs (dir, name) -> child (NULL: no such name), replacing an older
+ * entry for the name; past NCACHE_MAX entries the least recently used
+ * goes. Nothing if dir or child left the table (or no memory). */
+void ncache_install(struct ncache *nc, struct pcache_obj *dir, struct pcache_obj *child, const char *name,
+		    uint32_t len);
+/* Entries held now. */
+uint32_t ncache_count(struct ncache *nc);
+/* The walk of ncache_lookup from root (path NUL-terminated, "/..."):
+ * 0 with *out (valid while the caller keeps it alive), -errno, or
+ * NCACHE_MISS. */
+long ncache_lookup_at(struct ncache *nc, struct pcache_obj *root, const char *path, uint32_t uid, uint32_t gid,
+		      struct pcache_obj **out);
 
 /* ---- descriptors (fdops.c): ch must have an object attached ---- */
 

@@ -39,6 +39,12 @@ static void ipc_channel_release(struct kobj *o)
 {
 	struct channel *ch = container_of(o, struct channel, obj);
 	struct endpoint *ep = ch->ep;
+	if (ch->kopen) { /* the server never knew of it */
+		ncache_kclose(ch);
+		pcache_channel_release(ch);
+		kobj_put(&ep->obj);
+		return;
+	}
 	struct ipc_event *ev = ch->told ? NULL : kmalloc(sizeof(*ev));
 	uint64_t f = sched_lock_ipc();
 	if (ev && !ep->dead) {
@@ -50,6 +56,17 @@ static void ipc_channel_release(struct kobj *o)
 	kfree(ev);
 	pcache_channel_release(ch);
 	kobj_put(&ep->obj);
+}
+
+struct channel *ipc_channel_new(struct endpoint *ep, uint64_t badge, struct cgroup *cg)
+{
+	struct channel *ch = kobj_alloc(sizeof(*ch), KOBJ_CHANNEL, cg, ipc_channel_release);
+	if (!ch)
+		return NULL;
+	kobj_get(&ep->obj);
+	ch->ep = ep;
+	ch->badge = badge;
+	return ch;
 }
 
 void ipc_post_event_locked(struct endpoint *ep, struct ipc_event *ev)

@@ -31,6 +31,8 @@ struct pcache_obj *pcache_obj_new(uint32_t flags, uint64_t max)
 	o->lock = (struct spinlock)SPINLOCK_INIT("pcache_obj");
 	o->mlock = (struct spinlock)SPINLOCK_INIT("pcache_map");
 	list_init(&o->mappers);
+	list_init(&o->nc_kids);
+	list_init(&o->nc_names);
 	waitq_init(&o->wwait);
 	o->attr.nlink = 1;
 	return o;
@@ -487,5 +489,11 @@ void pcache_obj_setattr(struct pcache_obj *o, const struct pcache_attr *a, uint3
 		o->attr.mtime = a->mtime;
 	if (mask & PCACHE_ATTR_CTIME)
 		o->attr.ctime = a->ctime;
+	if (mask & PCACHE_ATTR_SIZE) /* an attribute-only object's (the caller checked) */
+		o->attr.size = a->size;
+	if (mask & PCACHE_ATTR_STALE)
+		o->nc_stale = true;
+	else if (mask & PCACHE_ATTR_MTIME) /* a whole push: current again */
+		o->nc_stale = false;
 	spin_unlock(&o->lock);
 }

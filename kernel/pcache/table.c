@@ -25,6 +25,7 @@ struct pcache_table {
 	uint32_t *free;
 	uint32_t cap, nfree, used;	/* used: slots handed out at least once */
 	bool dead;
+	struct ncache *nc;		/* its name cache (ncache.c), made on first use */
 };
 
 /* The endpoint behind h, if the handle may manage it (its server's). */
@@ -63,19 +64,51 @@ static int pcache_table_grow(struct pcache_table *t)
 	return 0;
 }
 
-/* Puts o (the table's reference) in ep's table: its id, or -errno. */
-static long pcache_table_add(struct endpoint *ep, struct pcache_obj *o)
+/* ep's table, made on first use: NULL without memory. */
+static struct pcache_table *pcache_table_of(struct endpoint *ep)
 {
 	if (!ep->pcache) {
 		struct pcache_table *t = kzalloc(sizeof(*t));
 		if (!t)
-			return -ENOMEM;
+			return NULL;
 		t->lock = (struct spinlock)SPINLOCK_INIT("pcache_table");
 		if (__atomic_compare_exchange_n(&ep->pcache, &(struct pcache_table *){ NULL }, t, false,
 						__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE) == false)
 			kfree(t);
 	}
-	struct pcache_table *t = ep->pcache;
+	return __atomic_load_n(&ep->pcache, __ATOMIC_ACQUIRE);
+}
+
+struct ncache *pcache_table_ncache(struct endpoint *ep, bool make)
+{
+	struct pcache_table *t = make ? pcache_table_of(ep) : __atomic_load_n(&ep->pcache, __ATOMIC_ACQUIRE);
+	if (!t)
+		return NULL;
+	struct ncache *nc = __atomic_load_n(&t->nc, __ATOMIC_ACQUIRE);
+	if (nc || !make)
+		return nc;
+	nc = ncache_new();
+	if (!nc)
+		return NULL;
+	spin_lock(&t->lock);
+	bool dead = t->dead;
+	if (!dead && !t->nc)
+		__atomic_store_n(&t->nc, nc, __ATOMIC_RELEASE);
+	else
+		dead = true; /* another made it, or the endpoint died */
+	struct ncache *cur = t->nc;
+	spin_unlock(&t->lock);
+	if (dead)
+		ncache_free(nc);
+	return cur;
+}
+
+/* Puts o (the table's reference) in ep's table: its id, or -errno. */
+static long pcache_table_add(struct endpoint *ep, struct pcache_obj *o)
+{
+	struct pcache_table *t = pcache_table_of(ep);
+	if (!t)
+		return -ENOMEM;
 	for (;;) {
 		spin_lock(&t->lock);
 		if (t->dead || ep->dead) {
@@ -89,6 +122,7 @@ static long pcache_table_add(struct endpoint *ep, struct pcache_obj *o)
 			i = t->used++;
 		if (i != UINT32_MAX) {
 			t->slot[i] = o;
+			o->id = i + 1;
 			spin_unlock(&t->lock);
 			return (long)i + 1;
 		}
@@ -101,7 +135,7 @@ static long pcache_table_add(struct endpoint *ep, struct pcache_obj *o)
 }
 
 /* Object id of ep's table (a reference), or NULL (-EBADF). */
-static struct pcache_obj *pcache_table_get(struct endpoint *ep, uint64_t id)
+struct pcache_obj *pcache_table_get(struct endpoint *ep, uint64_t id)
 {
 	struct pcache_table *t = __atomic_load_n(&ep->pcache, __ATOMIC_ACQUIRE);
 	struct pcache_obj *o = NULL;
@@ -135,7 +169,10 @@ void pcache_endpoint_kill(struct endpoint *ep)
 		return;
 	spin_lock(&t->lock);
 	t->dead = true; /* no more ids: the slots are ours to empty */
+	struct ncache *nc = t->nc;
 	spin_unlock(&t->lock);
+	if (nc) /* before the objects: entries point at them */
+		ncache_kill(nc);
 	for (uint32_t i = 0; i < t->used; i++) {
 		struct pcache_obj *o = t->slot[i];
 		if (!o)
@@ -153,6 +190,8 @@ void pcache_endpoint_release(struct endpoint *ep)
 	if (!t)
 		return;
 	pcache_endpoint_kill(ep);
+	if (t->nc)
+		ncache_free(t->nc);
 	kfree(t->slot);
 	kfree(t->free);
 	kfree(t);
@@ -161,8 +200,10 @@ void pcache_endpoint_release(struct endpoint *ep)
 
 long sys_pcache_create(int ep_h, uint32_t flags, uint64_t max_bytes)
 {
-	if (flags != PCACHE_SHMEM)
+	if (flags != PCACHE_SHMEM && flags != PCACHE_META)
 		return -EINVAL; /* the pager-backed kind comes with the pager */
+	if (flags == PCACHE_META)
+		max_bytes = PAGE_SIZE; /* holds no data: its max only bounds offsets */
 	if (max_bytes == 0 || max_bytes > PCACHE_MAX_BYTES || (max_bytes & (PAGE_SIZE - 1)))
 		return -EINVAL;
 	long err;
@@ -185,14 +226,31 @@ long sys_pcache_free(int ep_h, uint64_t id)
 		return err;
 	struct pcache_table *t = __atomic_load_n(&ep->pcache, __ATOMIC_ACQUIRE);
 	struct pcache_obj *o = NULL;
+	bool held = false;
 	if (t && id >= 1 && id <= UINT32_MAX) {
 		spin_lock(&t->lock);
 		if (!t->dead && id <= t->used && (o = t->slot[id - 1])) {
-			t->slot[id - 1] = NULL;
-			t->free[t->nfree++] = (uint32_t)(id - 1);
+			/* descriptors the kernel made on it (ncache_open) keep it
+			 * in the table, where the server finds it for their
+			 * ftruncate or fchmod; their last close tells the server */
+			spin_lock(&o->lock);
+			held = o->kopens > 0;
+			o->knotify |= held;
+			spin_unlock(&o->lock);
+			if (!held) {
+				t->slot[id - 1] = NULL;
+				t->free[t->nfree++] = (uint32_t)(id - 1);
+			}
 		}
 		spin_unlock(&t->lock);
 	}
+	if (held) {
+		kobj_put(&ep->obj);
+		return -EBUSY;
+	}
+	struct ncache *nc = o ? pcache_table_ncache(ep, false) : NULL;
+	if (nc) /* while we hold ep: its table and name cache live */
+		ncache_obj_gone(nc, o);
 	kobj_put(&ep->obj);
 	if (!o)
 		return -EBADF;
@@ -208,7 +266,7 @@ long sys_pcache_read(int ep_h, uint64_t id, uint64_t off, void *buf, size_t len)
 	struct pcache_obj *o = pcache_lookup(ep_h, id, &r);
 	if (!o)
 		return r;
-	r = pcache_obj_read(o, off, buf, len);
+	r = (o->flags & PCACHE_META) ? -EISDIR : pcache_obj_read(o, off, buf, len);
 	pcache_obj_put(o);
 	return r;
 }
@@ -223,7 +281,7 @@ long sys_pcache_write(int ep_h, uint64_t id, uint64_t off, const void *buf, size
 	struct pcache_obj *o = pcache_lookup(ep_h, id, &r);
 	if (!o)
 		return r;
-	r = pcache_wlock(o);
+	r = (o->flags & PCACHE_META) ? -EISDIR : pcache_wlock(o);
 	if (r == 0) {
 		/* the client the server writes for (never the server), or
 		 * the server itself with no call (the boot archive) */
@@ -243,7 +301,7 @@ long sys_pcache_truncate(int ep_h, uint64_t id, uint64_t size)
 	struct pcache_obj *o = pcache_lookup(ep_h, id, &r);
 	if (!o)
 		return r;
-	r = pcache_wlock(o);
+	r = (o->flags & PCACHE_META) ? -EISDIR : pcache_wlock(o);
 	if (r == 0) {
 		r = pcache_obj_truncate(o, size);
 		pcache_wunlock(o);
@@ -260,16 +318,31 @@ long sys_pcache_attr(int ep_h, uint64_t id, const struct pcache_attr *set, uint3
 	if (mask && copy_from_user(&a, set, sizeof(a)))
 		return -EFAULT;
 	long r;
-	struct pcache_obj *o = pcache_lookup(ep_h, id, &r);
-	if (!o)
+	struct endpoint *ep = pcache_endpoint(ep_h, &r);
+	if (!ep)
 		return r;
+	struct pcache_obj *o = pcache_table_get(ep, id);
+	if (!o) {
+		kobj_put(&ep->obj);
+		return -EBADF;
+	}
+	r = 0;
+	if ((mask & PCACHE_ATTR_SIZE) && !(o->flags & PCACHE_META)) {
+		r = -EINVAL; /* a file's size moves only by writes and truncation */
+		goto out;
+	}
 	if (mask)
 		pcache_obj_setattr(o, &a, mask);
+	struct ncache *nc = (mask & PCACHE_ATTR_NAMES) ? pcache_table_ncache(ep, false) : NULL;
+	if (nc) /* before the server replies to the change */
+		ncache_dir_changed(nc, o);
 	if (get) {
 		pcache_obj_getattr(o, &a);
 		r = copy_to_user(get, &a, sizeof(a)) ? -EFAULT : 0;
 	}
+out:
 	pcache_obj_put(o);
+	kobj_put(&ep->obj);
 	return r;
 }
 
@@ -287,6 +360,11 @@ long sys_pcache_attach(int ch_h, int ep_h, uint64_t id)
 		r = -EPERM; /* only the server that minted the channel */
 	else if (ep && !(o = pcache_table_get(ep, id)))
 		r = -EBADF;
+	else if (o && (o->flags & PCACHE_META)) {
+		r = -EINVAL; /* a directory: no data to serve */
+		pcache_obj_put(o);
+		o = NULL;
+	}
 	if (o) {
 		/* once: the description's file never changes */
 		struct pcache_obj *none = NULL;

@@ -121,7 +121,8 @@ long sys_handle_close(int h)
 		return -EBADF;
 	/* Ours is the last handle to a channel (besides the reference we just
 	 * took): its server hears of the close before close returns. */
-	if (o->type == KOBJ_CHANNEL && __atomic_load_n(&o->refcount, __ATOMIC_ACQUIRE) == 2)
+	if (o->type == KOBJ_CHANNEL && __atomic_load_n(&o->refcount, __ATOMIC_ACQUIRE) == 2 &&
+	    !container_of(o, struct channel, obj)->kopen) /* the kernel's own: nobody to tell */
 		ipc_channel_close_sync(o);
 	kobj_put(o);
 	return handle_close(p, h);

@@ -615,6 +615,14 @@ KTEST(posix_pcache)
 	run_with_servers(argv, "posix_pcache");
 }
 
+/* The kernel's name cache: stat and access answered without the tmpfs
+ * server, always its answer (tests/files/ncache.c). */
+KTEST(posix_ncache)
+{
+	const char *const argv[] = { "posix/ncache", NULL };
+	run_with_servers_for(argv, "posix_ncache", 120000);
+}
+
 /* mmap of files on the page cache: shared and private mappings, SIGBUS
  * past the end, growth and truncation under mappings, msync and mmap's
  * errno, charging and file_mapped, a dead server (tests/memory/fmmap.c). */

@@ -1657,7 +1657,9 @@ struct fake_file {
 	char data[64];
 	uint64_t size, mtime;
 	struct tmpfs_stat pushed;   /* the last attr */
-	int pushes, full_pushes;
+	int pushes, full_pushes, names_pushes;
+	bool meta;                  /* a directory's (create_meta) */
+	bool busy;                  /* destroy refuses: -EBUSY */
 };
 static struct fake_file fake[FAKE_FILES + 1];   /* ids 1..FAKE_FILES */
 
@@ -1674,10 +1676,13 @@ static int fake_create(void *ctx, uint64_t *id)
 	return -ENOSPC;
 }
 
-static void fake_destroy(void *ctx, uint64_t id)
+static int fake_destroy(void *ctx, uint64_t id)
 {
 	(void)ctx;
+	if (fake[id].busy)
+		return -EBUSY; /* as the kernel with descriptors it opened */
 	fake[id].live = false;
+	return 0;
 }
 
 static long fake_read(void *ctx, uint64_t id, uint64_t off, void *buf, size_t len)
@@ -1718,12 +1723,21 @@ static void fake_stat(void *ctx, uint64_t id, struct tmpfs_stat *st)
 	st->mtime = fake[id].mtime;
 }
 
-static void fake_attr(void *ctx, uint64_t id, const struct tmpfs_stat *st, bool all)
+static void fake_attr(void *ctx, uint64_t id, const struct tmpfs_stat *st, unsigned what)
 {
 	(void)ctx;
 	fake[id].pushed = *st;
 	fake[id].pushes++;
-	fake[id].full_pushes += all;
+	fake[id].full_pushes += (what & TMPFS_ATTR_TIMES) != 0;
+	fake[id].names_pushes += (what & TMPFS_ATTR_NAMES) != 0;
+}
+
+static int fake_create_meta(void *ctx, uint64_t *id)
+{
+	int r = fake_create(ctx, id);
+	if (r == 0)
+		fake[*id].meta = true;
+	return r;
 }
 
 static const struct tmpfs_data_ops fake_ops = {
@@ -1783,6 +1797,94 @@ static void test_data_store(void)
 	for (int i = 1; i <= FAKE_FILES; i++)
 		live += fake[i].live;
 	ok(live == 0 && live_blocks == 0, "a store that cannot make one more: -ENOSPC, no entry; destroy frees all");
+}
+
+static const struct tmpfs_data_ops fake_meta_ops = {
+	.create = fake_create, .create_meta = fake_create_meta, .destroy = fake_destroy, .read = fake_read,
+	.write = fake_write, .truncate = fake_truncate, .stat = fake_stat, .attr = fake_attr,
+};
+
+/* Directories get attribute-only objects (the kernel's name cache): each
+ * change of a directory's names pushes TMPFS_ATTR_NAMES with its new size
+ * and times, and lookups record the names they meet (the trail). */
+static void test_dir_objects(void)
+{
+	struct tmpfs_ops o = { .alloc = t_alloc, .free = t_free, .data = &fake_meta_ops };
+	struct tmpfs *f = tmpfs_create(&o, TMPFS_S_IFDIR | 0777, 0, 0);
+	struct tmpfs_inode *r = tmpfs_root(f), *d = NULL, *a = NULL;
+	const struct tmpfs_trail_step *t;
+	uint64_t rid = tmpfs_obj_id(r);
+
+	ok(rid && fake[rid].meta && fake[rid].full_pushes == 1 &&
+	   fake[rid].pushed.mode == (TMPFS_S_IFDIR | 0777) && fake[rid].pushed.size == 40,
+	   "the root directory has an object, with its mode and size");
+	CHECK(tmpfs_mkdir(f, "/d", 0700, &alice, tick()), 0);
+	CHECK(tmpfs_lookup(f, "/d", &root, &d), 0);
+	ok(tmpfs_obj_id(d) == 0, "mkdir: no object yet (nobody looked it up through the cache)");
+	tmpfs_trail_start(f);
+	CHECK(lk_in(f, "/d/x"), -ENOENT);
+	tmpfs_trail_take(f, &t);
+	uint64_t did = tmpfs_obj_id(d);
+	ok(did && fake[did].meta && fake[did].pushed.uid == 1000 && fake[did].pushed.nlink == 2 &&
+	   fake[did].full_pushes == 1, "a lookup recording it makes its object, with its attributes");
+	ok(fake[rid].names_pushes == 1 && fake[rid].pushed.nlink == 3 && fake[rid].pushed.size == 60 &&
+	   fake[rid].pushed.mtime == tmpfs_ctime_of(r), "mkdir: the parent's names, nlink, size and mtime pushed");
+	CHECK(tmpfs_create_node(f, "/d/a", 0644, 0, &alice, tick(), true, &a), 1);
+	ok(fake[did].names_pushes == 1, "create pushes the directory's names");
+	CHECK(tmpfs_link(f, "/d/a", "/d/b", false, &alice, tick()), 0);
+	ok(fake[did].names_pushes == 1 && fake[tmpfs_obj_id(a)].pushed.nlink == 2,
+	   "link right after: the directory is out of date already (no push); the file's nlink pushed");
+	tmpfs_trail_start(f);
+	CHECK(lk_in(f, "/d/b"), 0);
+	tmpfs_trail_take(f, &t);
+	ok(fake[did].full_pushes == 2 && fake[did].pushed.size == 80 && fake[rid].full_pushes == 2,
+	   "a lookup recording them pushes the out-of-date directories whole again");
+	CHECK(tmpfs_rename(f, "/d/b", "/c", &alice, tick()), 0);
+	ok(fake[did].names_pushes == 2 && fake[rid].names_pushes == 2, "rename pushes both directories");
+	CHECK(tmpfs_unlink(f, "/c", &alice, tick()), 0);
+	ok(fake[rid].names_pushes == 2, "unlink right after pushes nothing more");
+	CHECK(tmpfs_chmod(d, 0755, &alice, tick()), 0);
+	ok(fake[did].pushed.mode == (TMPFS_S_IFDIR | 0755) && fake[did].names_pushes == 2,
+	   "chmod of a directory pushes its mode, not its names");
+
+	tmpfs_trail_start(f);
+	CHECK(lk_in(f, "/d/a"), 0);
+	uint32_t n = tmpfs_trail_take(f, &t);
+	ok(n == 2 && t[0].dir == rid && t[0].child == did && t[0].len == 1 && t[0].name[0] == 'd' &&
+	   t[1].dir == did && t[1].child == tmpfs_obj_id(a) && t[1].name[0] == 'a',
+	   "the trail: each name met, directory and child objects");
+	tmpfs_trail_start(f);
+	CHECK(lk_in(f, "/d/nope"), -ENOENT);
+	n = tmpfs_trail_take(f, &t);
+	ok(n == 2 && t[1].dir == did && t[1].child == 0 && t[1].len == 4, "a missing name: a negative step");
+	CHECK(tmpfs_symlink(f, "/d", "/l", &root, tick()), 0);
+	tmpfs_trail_start(f);
+	tmpfs_lookup_nofollow(f, "/l", &root, &a);
+	ok(tmpfs_trail_take(f, &t) == 0, "a link is never recorded (it has no object)");
+	CHECK(lk_in(f, "/d/a"), 0);
+	ok(tmpfs_trail_take(f, &t) == 0, "nothing is recorded outside start and take");
+	CHECK(tmpfs_rmdir(f, "/d", &alice, tick()), -ENOTEMPTY);
+	CHECK(tmpfs_unlink(f, "/d/a", &alice, tick()), 0);
+	CHECK(tmpfs_rmdir(f, "/d", &alice, tick()), 0);
+	ok(!fake[did].live, "rmdir frees the directory's object");
+	/* a file the kernel holds open (destroy: -EBUSY) outlives its name */
+	struct tmpfs_inode *k = NULL;
+	CHECK(tmpfs_create_node(f, "/k", 0644, 0, &root, tick(), true, &k), 1);
+	uint64_t kid = tmpfs_obj_id(k);
+	fake[kid].busy = true;
+	CHECK(tmpfs_unlink(f, "/k", &root, tick()), 0);
+	ok(fake[kid].live && tmpfs_inode_by_obj(f, kid) == k && fake[kid].pushed.nlink == 0,
+	   "unlink of a file the kernel holds: kept, found by its object, nlink 0 pushed");
+	CHECK(tmpfs_truncate(k, 1, tick()), 0);
+	tmpfs_kclosed(f, kid + 100);
+	fake[kid].busy = false;
+	tmpfs_kclosed(f, kid);
+	ok(!fake[kid].live && tmpfs_inode_by_obj(f, kid) == NULL, "the kernel's last close frees it");
+	tmpfs_destroy(f);
+	int live = 0;
+	for (int i = 1; i <= FAKE_FILES; i++)
+		live += fake[i].live;
+	ok(live == 0, "destroy frees every object, directories' too");
 }
 
 /* ---- symbolic links, hard links, hand-backs ---- */
@@ -2011,5 +2113,6 @@ int main(void)
 	test_utimes_dirpath();
 	test_stress();
 	test_data_store();
+	test_dir_objects();
 	return tap_done();
 }

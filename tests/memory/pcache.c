@@ -426,7 +426,7 @@ static void test_server_calls(void)
 	want(sys_pcache_write((int)ep, (uint64_t)id, MIB, "x", 1), -EFBIG, "pcache.write at the object's largest size: EFBIG");
 	want(sys_pcache_write((int)ep, (uint64_t)id, 0, (void *)8, 5), -EFAULT, "pcache.write from a bad buffer: EFAULT");
 	struct pcache_attr a = { .mode = 0100640, .nlink = 1, .ino = 77 }, got;
-	want(sys_pcache_attr((int)ep, (uint64_t)id, &a, 0x100, NULL), -EINVAL, "pcache.attr with an unknown mask bit: EINVAL");
+	want(sys_pcache_attr((int)ep, (uint64_t)id, &a, 0x8000, NULL), -EINVAL, "pcache.attr with an unknown mask bit: EINVAL");
 	want(sys_pcache_attr((int)ep, (uint64_t)id, &a, PCACHE_ATTR_MODE | PCACHE_ATTR_IDS | PCACHE_ATTR_NLINK, &got), 0,
 	     "pcache.attr sets and gets");
 	check(got.mode == 0100640 && got.ino == 77 && got.size == 5 && got.blocks == 8, "the attributes: ours, size 5");

@@ -12,8 +12,10 @@
  * to the VFS as before. */
 #include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "abi/fs.h"
+#include "abi/pcache.h"
 #include "arbor/user.h"
 #include "arbor/vfs_path.h"
 #include "arbor_sys.h"
@@ -25,6 +27,11 @@ long __vfs_direct(const char *path, uint64_t label, uint64_t w0, uint64_t w1, ui
 /* rename, link ("a\0b\0", two absolute paths) and symlink (a the link's
  * path, b its text): the reply's label, or DIRECT_NO. */
 long __vfs_direct2(uint64_t label, const char *a, const char *b, bool b_is_path, uint64_t w0);
+
+void __fstat_from_attr(const struct pcache_attr *a, struct stat *st);
+/* Nonzero: stat and access skip the kernel's name cache and ask the
+ * server (tests compare the two answers). */
+int __arbor_ncache_bypass;
 
 #define DIRECT_NO 1		/* not for a direct call: ask the VFS */
 #define MAXSYMLINKS 40		/* Linux's, as the VFS */
@@ -192,6 +199,38 @@ static bool direct_label(uint64_t label)
 	}
 }
 
+/* stat or access of inner (the path in mount d) answered by the kernel's
+ * name cache (docs/vfs.md, "The name cache"): 0 or -errno, or
+ * NCACHE_MISS (the server must answer). */
+static long direct_ncache(const struct droute *d, uint64_t label, uint64_t w0, uint64_t at, const char *inner,
+			  size_t ilen, void *rcv, size_t rcv_len)
+{
+	struct pcache_attr a;
+	uint64_t how;
+	if (__arbor_ncache_bypass)
+		return NCACHE_MISS;
+	if (label == VFS_STAT) {
+		if (!rcv || rcv_len != sizeof(struct stat))
+			return NCACHE_MISS;
+		how = NCACHE_STAT | ((at & VFS_AT_NOFOLLOW) ? NCACHE_NOFOLLOW : 0);
+	} else {
+		how = NCACHE_ACCESS | (w0 & 7) | ((at & VFS_AT_NOFOLLOW) ? NCACHE_NOFOLLOW : 0) |
+		      ((at & VFS_AT_EACCESS) ? NCACHE_EACCESS : 0);
+	}
+	long r = sys_ncache_lookup((int)d->h, d->r.inst | (uint64_t)d->gen << 32, inner, ilen, how, &a);
+	if (r == 0 && label == VFS_STAT)
+		__fstat_from_attr(&a, rcv);
+	return r;
+}
+
+/* Whether open's flags are the kernel's to answer (ncache_open): an
+ * existing file's plain open, read, write or both, maybe appending. */
+static bool direct_open_flags(uint64_t w0)
+{
+	return ((int)w0 & O_ACCMODE) != O_ACCMODE &&
+	       !(w0 & ~(uint64_t)(O_ACCMODE | O_APPEND | O_CLOEXEC | O_NOFOLLOW | O_LARGEFILE | O_NOCTTY));
+}
+
 struct direct_bufs {
 	char norm[VFS_PATH_MAX];	/* the lexical prefix; then the inner path or the reply */
 	char path[VFS_PATH_MAX];	/* the path after a hand-back */
@@ -231,7 +270,8 @@ long __vfs_direct(const char *p, uint64_t label, uint64_t w0, uint64_t w1, uint6
 		if ((d.r.flags & MS_RDONLY) && changes_fs(label, w0))
 			return DIRECT_NO; /* the VFS walks first: the path may leave the mount */
 		if ((label == VFS_RMDIR || label == VFS_UNLINK) && !dd && plen == d.r.tlen)
-			return -EBUSY; /* the mount point itself */
+			return DIRECT_NO; /* a mount point, if our table is current: the VFS knows
+					     (after our own umount, the table is not yet reloaded) */
 		size_t off = vfs_prefix_end(p, d.r.tlen), ilen, rest;
 		const char *inner;
 		void *rb = rcv;
@@ -252,8 +292,26 @@ long __vfs_direct(const char *p, uint64_t label, uint64_t w0, uint64_t w1, uint6
 			inner = b.norm;
 			ilen = (size_t)n;
 		}
+		uint64_t nc = 0;
+		if ((label == VFS_STAT || label == VFS_ACCESS) && (d.r.kind & FS_RT_WALKS)) {
+			long k = direct_ncache(&d, label, w0, at, inner, ilen, rcv, rcv_len);
+			if (k != NCACHE_MISS)
+				return k;
+			nc = FS_WALK_NCMISS; /* the server fills the cache */
+		}
+		if (label == VFS_OPEN && (d.r.kind & FS_RT_WALKS) && direct_open_flags(w0)) {
+			long k = __arbor_ncache_bypass ? NCACHE_OPEN_MISS :
+				 sys_ncache_open((int)d.h, d.r.inst | (uint64_t)d.gen << 32, inner, ilen,
+						 (uint32_t)w0 & (O_ACCMODE | O_APPEND));
+			if (k != NCACHE_OPEN_MISS) {
+				if (k >= 0 && out)
+					*out = (uint64_t)k;
+				return k < 0 ? k : 0;
+			}
+			nc = FS_WALK_NCMISS;
+		}
 		struct ipc_msg m = { .label = label, .w = { w0, w1,
-			d.r.inst | walk_flags(&d.r, label, w0, at) | (uint64_t)d.gen << 32 } };
+			d.r.inst | walk_flags(&d.r, label, w0, at) | nc | (uint64_t)d.gen << 32 } };
 		long r = sys_ipc_call((int)d.h, &m, inner, ilen, rb, rl);
 		if (r < 0) {
 			server_forget(d.h);
@@ -315,7 +373,7 @@ long __vfs_direct2(uint64_t label, const char *a, const char *b, bool b_is_path,
 		if (d[0].r.flags & MS_RDONLY)
 			return DIRECT_NO;
 		if (label == VFS_RENAME && (root[0] || (np == 2 && root[1])))
-			return -EBUSY; /* a mount point */
+			return DIRECT_NO; /* a mount point, by a table perhaps stale: the VFS's */
 		const char *second = np == 2 ? inner[1] : b;
 		size_t l2 = strlen(second);
 		if (ilen[0] + l2 + 2 > sizeof(x.snd))

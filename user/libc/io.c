@@ -123,7 +123,8 @@ off_t lseek(int fd, off_t off, int whence)
 	return __sys_ret(r);
 }
 
-static void fstat_from_attr(const struct pcache_attr *a, struct stat *st)
+/* Also the name cache's stat answers (direct.c). */
+void __fstat_from_attr(const struct pcache_attr *a, struct stat *st)
 {
 	memset(st, 0, sizeof(*st));
 	st->st_dev = (dev_t)a->dev;
@@ -172,7 +173,7 @@ int fstat(int fd, struct stat *st)
 		struct pcache_attr a;
 		long r = sys_fd_stat(fd, &a);
 		if (r == 0) {
-			fstat_from_attr(&a, st);
+			__fstat_from_attr(&a, st);
 			return 0;
 		}
 		if (r != -EOPNOTSUPP)

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <unistd.h>
+#include "abi/pcache.h"
 #include "arbor_sys.h"
 #include "fssrv.h"
 #include "arbor/srvlock.h"
@@ -171,6 +172,8 @@ static long do_mount(struct ipc_msg *m, const char *buf, size_t n)
 	if (r < 0)
 		return r;
 	instances[id] = inst;
+	if (fs->root_obj) /* the kernel's name cache may walk it now */
+		sys_ncache_setup(endpoint, table_gen, (uint32_t)id, fs->root_obj(inst));
 	free(targets[id]);
 	targets[id] = strdup(target);
 	mount_flags[id] = m->w[0] & (MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC);
@@ -183,6 +186,10 @@ static long do_mount(struct ipc_msg *m, const char *buf, size_t n)
 static long do_umount(void *inst, uint32_t id)
 {
 	if (instance_busy(inst))
+		return -EBUSY;
+	/* no lookup starts in it any more; -EBUSY while descriptors the
+	 * kernel opened in it live (our files list does not have them) */
+	if (fs->root_obj && sys_ncache_setup(endpoint, table_gen, id, 0) == -EBUSY)
 		return -EBUSY;
 	long r = fs->umount ? fs->umount(inst) : 0;
 	if (r == 0) {
@@ -216,6 +223,10 @@ static long set_gen(const struct ipc_msg *m)
 	uint32_t g = (uint32_t)m->w[0];
 	if ((int32_t)(g - table_gen) > 0) /* notices may cross: keep the newest */
 		table_gen = g;
+	/* the kernel's name cache refuses lookups made with another table
+	 * from now on, before the VFS answers the mount or umount */
+	if (fs->root_obj)
+		sys_ncache_setup(endpoint, table_gen, 0, 0);
 	return 0;
 }
 
@@ -369,9 +380,38 @@ static void file_request(struct fs_file *f, struct ipc_msg *m, const struct ipc_
 	m->label = (uint64_t)(r < 0 ? r : 0);
 }
 
+/* A request on a descriptor the kernel's name cache opened (ncache_open):
+ * its badge names the mount, the file's object and the open mode, and it
+ * is served as if we had opened it (no state of ours: it comes and goes
+ * with the request). */
+static void kfile_request(struct ipc_msg *m, const struct ipc_info *info)
+{
+	uint32_t id = NCACHE_KBADGE_INST(info->badge);
+	void *inst = id < MAX_INSTANCES ? instances[id] : NULL;
+	void *node = inst && fs->kfile ? fs->kfile(inst, NCACHE_KBADGE_ID(info->badge)) : NULL;
+	if (!node) {
+		m->label = (uint64_t)-EBADF;
+		return;
+	}
+	struct fs_file f = {
+		.badge = info->badge, .inst = inst, .node = node, .inst_id = id,
+		.pcache = NCACHE_KBADGE_ID(info->badge),
+		.flags = NCACHE_KBADGE_ACC(info->badge) | ((info->badge & NCACHE_KBADGE_APPEND) ? O_APPEND : 0),
+	};
+	file_request(&f, m, info);
+}
+
 static void serve(struct ipc_msg *m, const struct ipc_info *info, char *buf)
 {
-	if (m->label == IPC_LABEL_CLOSED) {
+	if (m->label == IPC_LABEL_CLOSED && (info->badge & NCACHE_KBADGE)) {
+		/* the kernel's last descriptor on a file we kept for it */
+		uint32_t id = NCACHE_KBADGE_INST(info->badge);
+		if (id < MAX_INSTANCES && instances[id] && fs->kclosed)
+			fs->kclosed(instances[id], NCACHE_KBADGE_ID(info->badge));
+		m->label = 0;
+	} else if (info->badge & NCACHE_KBADGE) {
+		kfile_request(m, info);
+	} else if (m->label == IPC_LABEL_CLOSED) {
 		file_release(info->badge); /* info.badge: a client can only close its own */
 		m->label = 0;
 	} else if (info->badge) {

@@ -78,6 +78,17 @@ struct fs_type {
 	 * units, inodes); the skeleton fills the rest. Without it they are
 	 * 0, as Linux's pseudo file systems show. */
 	void (*statfs)(void *inst, struct statfs *st);
+	/* Optional: the object id of instance inst's root directory in the
+	 * server's table (an attribute-only object): the skeleton publishes
+	 * it, and the mount table's generation, to the kernel's name cache
+	 * (ncache_setup), whose names the file system installs itself. */
+	uint64_t (*root_obj)(void *inst);
+	/* Optional, with root_obj: the node of object id in instance inst, for
+	 * a request on a descriptor the kernel opened itself (ncache_open:
+	 * its badge is NCACHE_KBADGE), or NULL; and the last such descriptor
+	 * of a file the file system kept for them closed. */
+	void *(*kfile)(void *inst, uint64_t id);
+	void (*kclosed)(void *inst, uint64_t id);
 };
 
 /* statfs of instance id into the caller's receive buffer (VFS_STATFS,

@@ -27,9 +27,21 @@ static int tmpfs_data_create(void *ctx, uint64_t *id)
 	return 0;
 }
 
-static void tmpfs_data_destroy(void *ctx, uint64_t id)
+/* A directory's attribute-only object: stat's attributes and the kernel's
+ * name cache (docs/vfs.md, "The name cache"). */
+static int tmpfs_data_create_meta(void *ctx, uint64_t *id)
 {
-	sys_pcache_free(tmpfs_data_ep(ctx), id);
+	long r = sys_pcache_create(tmpfs_data_ep(ctx), PCACHE_META, 4096);
+	if (r < 0)
+		return (int)r;
+	*id = (uint64_t)r;
+	return 0;
+}
+
+static int tmpfs_data_destroy(void *ctx, uint64_t id)
+{
+	/* -EBUSY: descriptors the kernel opened hold it (ncache_open) */
+	return sys_pcache_free(tmpfs_data_ep(ctx), id) == -EBUSY ? -EBUSY : 0;
 }
 
 static long tmpfs_data_read(void *ctx, uint64_t id, uint64_t off, void *buf, size_t len)
@@ -59,21 +71,26 @@ static void tmpfs_data_stat(void *ctx, uint64_t id, struct tmpfs_stat *st)
 	st->ctime = a.ctime;
 }
 
-static void tmpfs_data_attr(void *ctx, uint64_t id, const struct tmpfs_stat *st, bool all)
+static void tmpfs_data_attr(void *ctx, uint64_t id, const struct tmpfs_stat *st, unsigned what)
 {
 	struct pcache_attr a = {
 		.dev = TMPFS_SRV_DEV, .ino = st->ino, .rdev = st->rdev, .mode = st->mode,
 		.nlink = (uint32_t)st->nlink, .uid = st->uid, .gid = st->gid,
-		.atime = st->atime, .mtime = st->mtime, .ctime = st->ctime,
+		.atime = st->atime, .mtime = st->mtime, .ctime = st->ctime, .size = st->size,
 	};
 	uint32_t mask = PCACHE_ATTR_IDS | PCACHE_ATTR_MODE | PCACHE_ATTR_NLINK | PCACHE_ATTR_OWNER | PCACHE_ATTR_CTIME;
-	if (all)
+	if (what & TMPFS_ATTR_TIMES)
 		mask |= PCACHE_ATTR_ATIME | PCACHE_ATTR_MTIME;
+	if (what & TMPFS_ATTR_NAMES) /* its names go, its attributes are stale */
+		mask |= PCACHE_ATTR_NAMES | PCACHE_ATTR_STALE;
+	if (what & TMPFS_ATTR_SIZE)
+		mask |= PCACHE_ATTR_SIZE;
 	sys_pcache_attr(tmpfs_data_ep(ctx), id, &a, mask, NULL);
 }
 
 const struct tmpfs_data_ops tmpfs_srv_data_ops = {
 	.create = tmpfs_data_create,
+	.create_meta = tmpfs_data_create_meta,
 	.destroy = tmpfs_data_destroy,
 	.read = tmpfs_data_read,
 	.write = tmpfs_data_write,

@@ -102,6 +102,21 @@ static void tmpfs_srv_statfs(void *inst, struct statfs *st)
 	st->f_ffree = inodes < half ? half - inodes : 0;
 }
 
+static uint64_t tmpfs_srv_root_obj(void *inst)
+{
+	return tmpfs_obj_id(tmpfs_root(inst));
+}
+
+static void *tmpfs_srv_kfile(void *inst, uint64_t id)
+{
+	return tmpfs_inode_by_obj(inst, id);
+}
+
+static void tmpfs_srv_kclosed(void *inst, uint64_t id)
+{
+	tmpfs_kclosed(inst, id);
+}
+
 static const struct fs_type tmpfs_type = {
 	.name = "tmpfs",
 	.mount = tmpfs_srv_mount,
@@ -113,6 +128,9 @@ static const struct fs_type tmpfs_type = {
 	.walks = true,
 	.magic = 0x01021994,	/* TMPFS_MAGIC */
 	.statfs = tmpfs_srv_statfs,
+	.root_obj = tmpfs_srv_root_obj,
+	.kfile = tmpfs_srv_kfile,
+	.kclosed = tmpfs_srv_kclosed,
 };
 
 int main(void)

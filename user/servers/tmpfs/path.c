@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "arbor_sys.h"
@@ -111,6 +112,22 @@ static long path_readlink(struct tmpfs *fs, const struct fs_req *r, const struct
 	return 0;
 }
 
+/* The kernel's name cache missed this stat or access (FS_WALK_NCMISS):
+ * the names the walk met go into it, under the lock that orders every
+ * change of names, so the next lookup of the path is the kernel's
+ * (docs/vfs.md, "The name cache"). */
+static void trail_install(struct tmpfs *fs, const char *path)
+{
+	const struct tmpfs_trail_step *t;
+	struct ncache_rec rec[TMPFS_TRAIL_MAX];
+	uint32_t n = tmpfs_trail_take(fs, &t);
+	for (uint32_t i = 0; i < n; i++)
+		rec[i] = (struct ncache_rec){ .dir = (uint32_t)t[i].dir, .child = (uint32_t)t[i].child,
+					      .off = (uint16_t)(t[i].name - path), .len = (uint16_t)t[i].len };
+	if (n)
+		sys_ncache_add(fssrv_endpoint(), path, strlen(path), rec, n);
+}
+
 static long path_request(struct tmpfs *fs, const struct fs_req *r, struct ipc_msg *m)
 {
 	struct tmpfs_cred c = { .uid = r->uid, .gid = r->gid };
@@ -171,7 +188,14 @@ long tmpfs_srv_path(const struct fs_req *r, struct ipc_msg *m)
 	struct tmpfs *fs = r->inst;
 	tmpfs_set_walk(fs, ((r->walk & FS_WALK_DOTDOT_ROOT) ? TMPFS_WALK_DOTDOT_ROOT : 0) |
 			   ((r->walk & FS_WALK_DOTDOT_ALL) ? TMPFS_WALK_DOTDOT_ALL : 0));
+	bool trail = (r->walk & FS_WALK_NCMISS) && !(r->walk & FS_WALK_PARENT) &&
+		     (m->label == VFS_STAT || m->label == VFS_ACCESS ||
+		      (m->label == VFS_OPEN && !(m->w[0] & O_CREAT)));
+	if (trail)
+		tmpfs_trail_start(fs);
 	long e = path_request(fs, r, m);
+	if (trail)
+		trail_install(fs, r->path);
 	return e == TMPFS_HANDBACK ? handback(fs, m) : e;
 }
 

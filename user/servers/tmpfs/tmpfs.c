@@ -63,6 +63,7 @@ struct tmpfs_inode {
 	uint64_t ino;
 	uint32_t mode, uid, gid, rdev;
 	uint32_t nlink, opens;
+	bool kheld;                 /* kept for descriptors the kernel opened */
 	uint64_t size;
 	uint64_t atime, mtime, ctime;
 	union {
@@ -80,6 +81,10 @@ struct tmpfs_inode {
 			struct slot *slots;
 			uint32_t nslots, cap, nlive;
 			uint64_t next_seq;
+			uint64_t obj;        /* its attribute-only object (create_meta), or 0 */
+			bool kstale;         /* the kernel was told its names and
+						attributes are out of date, and has
+						heard nothing since (dir_push) */
 		} d;
 	};
 };
@@ -96,6 +101,9 @@ struct tmpfs {
 	unsigned walk;              /* TMPFS_WALK_* */
 	uint32_t hb_which;          /* which path the walk is on */
 	struct tmpfs_handback hb;   /* the last TMPFS_HANDBACK's reason */
+	bool trail_on;              /* recording names met (tmpfs_trail_start) */
+	uint32_t trail_n;
+	struct tmpfs_trail_step trail[TMPFS_TRAIL_MAX];
 };
 
 /* The last path component, as the caller of walk_parent sees it. */
@@ -311,6 +319,8 @@ static void inode_free(struct tmpfs_inode *ino)
 		pages_free_from(ino, 0);
 		fs_free(fs, ino->f.pages, ino->f.npages * sizeof(*ino->f.pages));
 	} else if (is_dir(ino)) {
+		if (ino->d.obj)
+			fs->ops.data->destroy(fs->ops.data_ctx, ino->d.obj);
 		fs_free(fs, ino->d.slots, ino->d.cap * sizeof(*ino->d.slots));
 	} else if (is_lnk(ino)) {
 		fs_free(fs, ino->l.target, ino->size);
@@ -325,28 +335,96 @@ static void inode_free(struct tmpfs_inode *ino)
 	fs_free(fs, ino, sizeof(*ino));
 }
 
-/* A regular file's metadata changed: the external store learns it (all:
- * the times too, on creation). */
-static void meta_push(struct tmpfs_inode *ino, bool all)
+uint64_t tmpfs_obj_id(const struct tmpfs_inode *ino)
+{
+	if (!ino->fs->ops.data)
+		return 0;
+	return is_reg(ino) ? ino->f.data : is_dir(ino) ? ino->d.obj : 0;
+}
+
+/* A regular file's or a directory's metadata changed: its object learns
+ * it (what: TMPFS_ATTR_*; a directory's size always goes too). */
+static void meta_push(struct tmpfs_inode *ino, unsigned what)
 {
 	struct tmpfs *fs = ino->fs;
 	struct tmpfs_stat st;
+	uint64_t id = tmpfs_obj_id(ino);
 
-	if (!is_reg(ino) || !fs->ops.data || !ino->f.data)
+	if (!id)
 		return;
 	st = (struct tmpfs_stat){
 		.ino = ino->ino, .nlink = ino->nlink, .mode = ino->mode,
 		.uid = ino->uid, .gid = ino->gid, .rdev = ino->rdev,
 		.atime = ino->atime, .mtime = ino->mtime, .ctime = ino->ctime,
 	};
-	fs->ops.data->attr(fs->ops.data_ctx, ino->f.data, &st, all);
+	if (is_dir(ino)) {
+		st.size = (2 + (uint64_t)ino->d.nlive) * BOGO_DIRENT;
+		what |= TMPFS_ATTR_SIZE;
+		if (what & TMPFS_ATTR_TIMES) /* all of it: current again */
+			ino->d.kstale = false;
+	}
+	fs->ops.data->attr(fs->ops.data_ctx, id, &st, what);
 }
 
-/* Frees the inode once it has neither a name nor an opener. */
+/* Directory dir's names changed (an entry added, removed or repointed):
+ * before the change is answered, the kernel forgets the names it cached
+ * in it and takes its attributes as out of date (lookups miss there),
+ * once per run of changes: the next lookup that records the directory
+ * (trail_obj) pushes them all again. */
+static void dir_push(struct tmpfs_inode *dir)
+{
+	if (!tmpfs_obj_id(dir) || dir->d.kstale)
+		return;
+	dir->d.kstale = true;
+	meta_push(dir, TMPFS_ATTR_NAMES);
+}
+
+/* A new directory's object (none if the store has no kind for it). */
+static void dir_obj_new(struct tmpfs *fs, struct tmpfs_inode *dir)
+{
+	if (fs->ops.data && fs->ops.data->create_meta &&
+	    fs->ops.data->create_meta(fs->ops.data_ctx, &dir->d.obj))
+		dir->d.obj = 0; /* no cache for it: the server answers */
+	dir->d.kstale = true; /* nothing pushed yet */
+}
+
+/* Frees the inode once it has neither a name nor an opener, unless
+ * descriptors the kernel opened itself still hold its object (the store
+ * refuses to let it go): then it stays, found by its object when one of
+ * them needs the server, until tmpfs_kclosed. */
 static void inode_put(struct tmpfs_inode *ino)
 {
-	if (!ino->nlink && !ino->opens)
-		inode_free(ino);
+	struct tmpfs *fs = ino->fs;
+
+	if (ino->nlink || ino->opens)
+		return;
+	if (is_reg(ino) && fs->ops.data && ino->f.data) {
+		if (fs->ops.data->destroy(fs->ops.data_ctx, ino->f.data) == -EBUSY) {
+			ino->kheld = true;
+			meta_push(ino, 0); /* their fstat: nlink 0 */
+			return;
+		}
+		ino->f.data = 0;
+	}
+	inode_free(ino);
+}
+
+struct tmpfs_inode *tmpfs_inode_by_obj(struct tmpfs *fs, uint64_t id)
+{
+	for (struct tmpfs_inode *ino = fs->inodes; ino && id; ino = ino->next)
+		if (is_reg(ino) && fs->ops.data && ino->f.data == id)
+			return ino;
+	return NULL;
+}
+
+void tmpfs_kclosed(struct tmpfs *fs, uint64_t id)
+{
+	struct tmpfs_inode *ino = tmpfs_inode_by_obj(fs, id);
+
+	if (ino && ino->kheld) {
+		ino->kheld = false;
+		inode_put(ino);
+	}
 }
 
 /* New inodes belong to the caller, except that a setgid directory passes
@@ -598,6 +676,45 @@ static bool dotdot_hands_back(const struct tmpfs *fs,
 	       ((fs->walk & TMPFS_WALK_DOTDOT_ROOT) && dir == fs->root);
 }
 
+/* The object of a directory the trail names, made on first need: a
+ * directory nobody looks up through the kernel's cache costs no object
+ * and no pushes (mkdir and rmdir stay cheap). */
+static uint64_t trail_obj(struct tmpfs *fs, struct tmpfs_inode *ino)
+{
+	if (is_dir(ino) && !ino->d.obj && ino->nlink)
+		dir_obj_new(fs, ino);
+	if (is_dir(ino) && ino->d.obj && ino->d.kstale)
+		meta_push(ino, TMPFS_ATTR_TIMES); /* all of it: current */
+	return tmpfs_obj_id(ino);
+}
+
+/* Records that name in dir is ino (NULL: no such name) in the trail. */
+static void trail_add(struct tmpfs *fs, struct tmpfs_inode *dir,
+		      const char *name, uint32_t len, struct tmpfs_inode *ino)
+{
+	if (fs->trail_n == TMPFS_TRAIL_MAX)
+		return;
+	uint64_t d = trail_obj(fs, dir), c = ino ? trail_obj(fs, ino) : 0;
+
+	if (!d || (ino && !c) || fs->trail_n == TMPFS_TRAIL_MAX)
+		return; /* links and devices have no object: never cached */
+	fs->trail[fs->trail_n++] = (struct tmpfs_trail_step){
+		.dir = d, .child = c, .name = name, .len = len };
+}
+
+void tmpfs_trail_start(struct tmpfs *fs)
+{
+	fs->trail_on = true;
+	fs->trail_n = 0;
+}
+
+uint32_t tmpfs_trail_take(struct tmpfs *fs, const struct tmpfs_trail_step **out)
+{
+	fs->trail_on = false;
+	*out = fs->trail;
+	return fs->trail_n;
+}
+
 /* One step from a directory the caller may search. */
 static int step(struct tmpfs *fs, struct tmpfs_inode *dir, const char *name,
 		uint32_t len, struct tmpfs_inode **out)
@@ -617,6 +734,8 @@ static int step(struct tmpfs *fs, struct tmpfs_inode *dir, const char *name,
 		break;
 	}
 	d = d_find(fs, dir, name, len);
+	if (fs->trail_on)
+		trail_add(fs, dir, name, len, d ? d->ino : NULL);
 	if (!d)
 		return -ENOENT;
 	*out = d->ino;
@@ -787,7 +906,8 @@ static int make_node(struct tmpfs *fs, const struct pathwalk *w, uint32_t mode,
 	}
 	d_attach(fs, dir, d, ino);
 	dir->mtime = dir->ctime = now;
-	meta_push(ino, true);
+	meta_push(ino, TMPFS_ATTR_TIMES);
+	dir_push(dir);
 	if (out)
 		*out = ino;
 	return 0;
@@ -989,13 +1109,16 @@ int tmpfs_link(struct tmpfs *fs, const char *from, const char *to, bool follow,
 	ino->nlink++;
 	ino->ctime = now;
 	w.dir->mtime = w.dir->ctime = now;
+	meta_push(ino, 0);
+	dir_push(w.dir);
 	return 0;
 }
 
 /* ---- removing ---- */
 
 /* Drops the link dir holds on ino; a directory loses both its name and
- * its "." and stops counting towards dir's nlink. */
+ * its "." and stops counting towards dir's nlink. An inode about to be
+ * freed (no name, no opener) pushes nothing: its object goes with it. */
 static void drop_link(struct tmpfs_inode *dir, struct tmpfs_inode *ino,
 		      uint64_t now)
 {
@@ -1007,7 +1130,8 @@ static void drop_link(struct tmpfs_inode *dir, struct tmpfs_inode *ino,
 		ino->nlink--;
 	}
 	ino->ctime = now;
-	meta_push(ino, false);
+	if (ino->nlink || ino->opens)
+		meta_push(ino, 0);
 }
 
 static void remove_entry(struct tmpfs *fs, struct dentry *d, uint64_t now)
@@ -1018,6 +1142,7 @@ static void remove_entry(struct tmpfs *fs, struct dentry *d, uint64_t now)
 	d_free(fs, d);
 	drop_link(dir, ino, now);
 	dir->mtime = dir->ctime = now;
+	dir_push(dir);
 	inode_put(ino);
 }
 
@@ -1148,7 +1273,10 @@ static int rename_commit(struct tmpfs *fs, struct dentry *od,
 	odir->mtime = odir->ctime = now;
 	ndir->mtime = ndir->ctime = now;
 	src->ctime = now;
-	meta_push(src, false);
+	meta_push(src, 0);
+	dir_push(odir);
+	if (ndir != odir)
+		dir_push(ndir);
 	if (victim)
 		inode_put(victim);
 	return 0;
@@ -1190,7 +1318,7 @@ int tmpfs_chmod(struct tmpfs_inode *ino, uint32_t perm,
 		perm &= ~S_ISGID;
 	ino->mode = (ino->mode & S_IFMT) | perm;
 	ino->ctime = now;
-	meta_push(ino, false);
+	meta_push(ino, 0);
 	return 0;
 }
 
@@ -1237,7 +1365,7 @@ int tmpfs_chown(struct tmpfs_inode *ino, int64_t uid, int64_t gid,
 		ino->gid = (uint32_t)gid;
 	ino->mode = mode;
 	ino->ctime = now;
-	meta_push(ino, false);
+	meta_push(ino, 0);
 	return 0;
 }
 
@@ -1277,7 +1405,7 @@ int tmpfs_utimes(struct tmpfs_inode *ino, uint64_t atime, uint64_t mtime,
 	if (mtime != TMPFS_UTIME_OMIT)
 		ino->mtime = mtime == TMPFS_UTIME_NOW ? now : mtime;
 	ino->ctime = now;
-	meta_push(ino, true);
+	meta_push(ino, TMPFS_ATTR_TIMES);
 	return 0;
 }
 
@@ -1594,6 +1722,8 @@ struct tmpfs *tmpfs_create(const struct tmpfs_ops *ops, uint32_t root_mode,
 	fs->root->gid = root_gid;
 	fs->root->nlink = 2;
 	fs->root->d.parent = fs->root;
+	dir_obj_new(fs, fs->root);
+	meta_push(fs->root, TMPFS_ATTR_TIMES);
 	return fs;
 }
 

@@ -110,16 +110,33 @@ struct tmpfs_stat;
  * size, the blocks and the times (reads set atime, writes and truncation
  * mtime and ctime); the core pushes the rest of the inode (ino, mode,
  * nlink, owner, ctime) with attr after each change, and the times too on
- * creation (all true). */
+ * creation (TMPFS_ATTR_TIMES). Directories have an attribute-only object
+ * too (create_meta), pushed likewise with their size, and with
+ * TMPFS_ATTR_NAMES whenever an entry is added, removed or repointed. */
+/* attr's what: which of the pushed fields matter beyond ino, mode,
+ * nlink, owner and ctime. */
+#define TMPFS_ATTR_TIMES 1   /* atime and mtime too (creation, utimes) */
+#define TMPFS_ATTR_SIZE  2   /* the size (a directory's: the store keeps a file's) */
+#define TMPFS_ATTR_NAMES 4   /* a directory's names changed (the kernel's name
+				cache forgets them, before the change is answered,
+				and takes the directory's attributes as out of
+				date until a push with TMPFS_ATTR_TIMES: once per
+				run of changes, not every time) */
+
 struct tmpfs_data_ops {
 	int (*create)(void *ctx, uint64_t *id);      /* 0, -ENOSPC, -ENOMEM */
-	void (*destroy)(void *ctx, uint64_t id);
+	/* 0, or -EBUSY: descriptors the kernel opened itself hold a regular
+	 * file's object (it stays; tmpfs_kclosed frees the inode later). */
+	/* Optional: an attribute-only object for a directory (the kernel's
+	 * name cache names it); 0, or -errno (the directory then has none). */
+	int (*create_meta)(void *ctx, uint64_t *id);
+	int (*destroy)(void *ctx, uint64_t id);
 	long (*read)(void *ctx, uint64_t id, uint64_t off, void *buf, size_t len);
 	long (*write)(void *ctx, uint64_t id, uint64_t off, const void *buf, size_t len);
 	int (*truncate)(void *ctx, uint64_t id, uint64_t size);
 	/* fills size, blocks, atime, mtime and ctime of *st */
 	void (*stat)(void *ctx, uint64_t id, struct tmpfs_stat *st);
-	void (*attr)(void *ctx, uint64_t id, const struct tmpfs_stat *st, bool all);
+	void (*attr)(void *ctx, uint64_t id, const struct tmpfs_stat *st, unsigned what);
 };
 
 struct tmpfs_ops {
@@ -259,6 +276,31 @@ int tmpfs_truncate(struct tmpfs_inode *ino, uint64_t size, uint64_t now);
  * -ENOTDIR for a non-directory, -ENOENT for a removed directory. */
 int tmpfs_readdir(struct tmpfs_inode *dir, uint64_t *pos,
 		  struct tmpfs_dirent *out);
+
+/* The trail: the names the lookups between tmpfs_trail_start and
+ * tmpfs_trail_take met, as (directory's object, name) -> the child's
+ * object, or 0 for a name that does not exist. Only names whose
+ * directory and child have objects (directories and regular files) are
+ * recorded, at most TMPFS_TRAIL_MAX; name points into the path looked up.
+ * The server installs them in the kernel's name cache (docs/vfs.md). */
+#define TMPFS_TRAIL_MAX 64
+struct tmpfs_trail_step {
+	uint64_t dir, child;
+	const char *name;
+	uint32_t len;
+};
+void tmpfs_trail_start(struct tmpfs *fs);
+/* Stops recording: the steps since tmpfs_trail_start, and their count. */
+uint32_t tmpfs_trail_take(struct tmpfs *fs, const struct tmpfs_trail_step **out);
+/* The object id of a regular file (its data store) or a directory
+ * (create_meta), else 0. */
+uint64_t tmpfs_obj_id(const struct tmpfs_inode *ino);
+/* The regular file whose object is id (a descriptor the kernel opened
+ * names it so), or NULL. Linear in the inodes. */
+struct tmpfs_inode *tmpfs_inode_by_obj(struct tmpfs *fs, uint64_t id);
+/* The last descriptor the kernel opened on object id closed: a file kept
+ * for them (destroy said -EBUSY) with no name and no opener goes now. */
+void tmpfs_kclosed(struct tmpfs *fs, uint64_t id);
 
 /* An open file description holds its inode; the last close of an
  * unlinked inode frees it. */

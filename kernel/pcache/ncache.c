@@ -1,0 +1,616 @@
+/* The name cache (docs/vfs.md, "The name cache"): a file server's names
+ * in the kernel, so that a repeated stat or access of a path in one of
+ * its mounts is answered without a round trip to the server, as Linux
+ * answers from its dcache.
+ *
+ * Each server endpoint's table of objects (table.c) may have one: entries
+ * (directory object, name) -> child object, or a negative entry (no such
+ * name), and the root object of each of the server's mounts with the
+ * mount table's generation. Only the server installs entries
+ * (ncache_add, from the names its own walk saw, under the lock that
+ * orders its namespace changes), and before it answers any change of a
+ * directory's names it drops that directory's entries (pcache_attr with
+ * PCACHE_ATTR_NAMES), so an entry is always the server's current answer.
+ * Entries are keyed by the parent's object, so a directory's rename moves
+ * its subtree's entries with it. The drop also marks the directory's
+ * attributes out of date (PCACHE_ATTR_STALE), so that a run of changes
+ * in it costs the server one call: lookups miss at a stale directory,
+ * and the server's next walk through it pushes its attributes again. An object leaving the table (freed, or
+ * the server's death) takes every entry naming it or a child of it.
+ *
+ * Lookups (ncache_lookup) walk the entries from the mount's root under
+ * the cache's spinlock, checking search permission on every directory
+ * from the attributes the server keeps in the objects, with the caller's
+ * ids, as tmpfs does. Whatever the cache cannot answer with certainty
+ * (an unknown name, ".", "..", a link, a long path, a stale generation)
+ * is NCACHE_MISS: the C library then asks the server.
+ *
+ * Memory: entries are kernel heap, charged to no cgroup (a client could
+ * otherwise be charged for a name another created), and bounded per
+ * server by NCACHE_MAX, the least recently used entry going first; each
+ * takes about 100 bytes plus its name, so a server's cache stays under
+ * 3 MiB. Work: a lookup walks at most NCACHE_DEPTH components of a path
+ * of at most NCACHE_PATH bytes; dropping a directory's entries or an
+ * object's is bounded by NCACHE_MAX.
+ *
+ * Locking: nc->lock, then an object's lock (its attributes), then the
+ * heap. Entries are freed after the lock is dropped. */
+#include "pcache.h"
+#include "abi/errno.h"
+#include "abi/fcntl.h"
+#include "abi/poll.h"
+#include "heap.h"
+#include "ipc.h"
+#include "kobj.h"
+#include "kstring.h"
+#include "proc.h"
+#include "syscall.h"
+
+#define NCACHE_BUCKETS 1024
+#define NCACHE_MAX 8192
+#define NCACHE_ROOTS 16
+#define NCACHE_DEPTH 64		/* components a lookup walks */
+#define NCACHE_PATH 512		/* bytes of path a lookup takes */
+#define NCACHE_NAME_MAX 255
+#define NCACHE_NAMES_MAX 4096	/* ncache_add's names buffer */
+
+#define NC_S_IFMT  0170000
+#define NC_S_IFDIR 0040000
+
+struct ncache_entry {
+	struct list_head hlink;		/* its hash bucket */
+	struct list_head lru;		/* nc->lru: oldest first */
+	struct list_head kid;		/* dir->nc_kids */
+	struct list_head name;		/* child->nc_names (positive only) */
+	struct pcache_obj *dir;		/* borrowed: valid while the entry is */
+	struct pcache_obj *child;	/* NULL: no such name */
+	uint32_t hash, len;
+	char text[];
+};
+
+struct ncache_root {
+	uint32_t inst;			/* the server's mount instance, 0: free */
+	struct pcache_obj *obj;		/* borrowed, as entries' */
+	uint32_t kopens;		/* descriptors ncache_open made in it, alive */
+};
+
+struct ncache {
+	struct spinlock lock;
+	bool dead;			/* the endpoint died: everything misses */
+	bool gen_known;
+	uint32_t gen;			/* the mount table's, as the server was told */
+	uint32_t count;
+	struct list_head lru;
+	struct ncache_root roots[NCACHE_ROOTS];
+	struct list_head buckets[NCACHE_BUCKETS];
+};
+
+struct ncache *ncache_new(void)
+{
+	struct ncache *nc = kzalloc(sizeof(*nc));
+	if (!nc)
+		return NULL;
+	nc->lock = (struct spinlock)SPINLOCK_INIT("ncache");
+	list_init(&nc->lru);
+	for (int i = 0; i < NCACHE_BUCKETS; i++)
+		list_init(&nc->buckets[i]);
+	return nc;
+}
+
+static uint32_t ncache_hash(const struct pcache_obj *dir, const char *s, uint32_t len)
+{
+	uint64_t h = 1469598103934665603ull ^ ((uint64_t)(uintptr_t)dir >> 4);
+	for (uint32_t i = 0; i < len; i++) {
+		h ^= (uint8_t)s[i];
+		h *= 1099511628211ull;
+	}
+	return (uint32_t)(h ^ (h >> 32));
+}
+
+/* The entry for (dir, name), or NULL (lock held). */
+static struct ncache_entry *ncache_find(struct ncache *nc, const struct pcache_obj *dir, const char *s,
+					uint32_t len, uint32_t hash)
+{
+	struct list_head *b = &nc->buckets[hash & (NCACHE_BUCKETS - 1)], *it;
+	list_for_each(it, b) {
+		struct ncache_entry *e = list_entry(it, struct ncache_entry, hlink);
+		if (e->hash == hash && e->dir == dir && e->len == len && memcmp(e->text, s, len) == 0)
+			return e;
+	}
+	return NULL;
+}
+
+/* Takes e out of every list (lock held) and onto dead, to be freed once
+ * the lock is dropped (ncache_free_list). */
+static void ncache_unlink(struct ncache *nc, struct ncache_entry *e, struct list_head *dead)
+{
+	list_del(&e->hlink);
+	list_del(&e->lru);
+	list_del(&e->kid);
+	list_del(&e->name);
+	nc->count--;
+	list_add(&e->hlink, dead);
+}
+
+static void ncache_free_list(struct list_head *dead)
+{
+	while (!list_empty(dead)) {
+		struct ncache_entry *e = list_first_entry(dead, struct ncache_entry, hlink);
+		list_del(&e->hlink);
+		kfree(e);
+	}
+}
+
+/* Every entry on list l (an object's nc_kids or nc_names, linked through
+ * the member at offset off) goes (lock held). */
+static void ncache_unlink_all(struct ncache *nc, struct list_head *l, bool kids, struct list_head *dead)
+{
+	while (!list_empty(l)) {
+		struct ncache_entry *e = kids ? list_first_entry(l, struct ncache_entry, kid)
+					      : list_first_entry(l, struct ncache_entry, name);
+		ncache_unlink(nc, e, dead);
+	}
+}
+
+void ncache_kill(struct ncache *nc)
+{
+	struct list_head dead;
+	list_init(&dead);
+	spin_lock(&nc->lock);
+	nc->dead = true;
+	while (!list_empty(&nc->lru))
+		ncache_unlink(nc, list_first_entry(&nc->lru, struct ncache_entry, lru), &dead);
+	for (int i = 0; i < NCACHE_ROOTS; i++)
+		nc->roots[i] = (struct ncache_root){ 0 };
+	spin_unlock(&nc->lock);
+	ncache_free_list(&dead);
+}
+
+void ncache_free(struct ncache *nc)
+{
+	ncache_kill(nc);
+	kfree(nc);
+}
+
+void ncache_obj_gone(struct ncache *nc, struct pcache_obj *o)
+{
+	struct list_head dead;
+	list_init(&dead);
+	spin_lock(&nc->lock);
+	o->nc_gone = true;
+	ncache_unlink_all(nc, &o->nc_kids, true, &dead);
+	ncache_unlink_all(nc, &o->nc_names, false, &dead);
+	for (int i = 0; i < NCACHE_ROOTS; i++)
+		if (nc->roots[i].obj == o)
+			nc->roots[i] = (struct ncache_root){ 0 };
+	spin_unlock(&nc->lock);
+	ncache_free_list(&dead);
+}
+
+void ncache_dir_changed(struct ncache *nc, struct pcache_obj *o)
+{
+	struct list_head dead;
+	list_init(&dead);
+	spin_lock(&nc->lock);
+	ncache_unlink_all(nc, &o->nc_kids, true, &dead);
+	spin_unlock(&nc->lock);
+	ncache_free_list(&dead);
+}
+
+/* ---- the server's side ---- */
+
+static struct endpoint *ncache_endpoint(int h, uint32_t rights, long *err)
+{
+	struct kobj *o = handle_get_rights(current_thread()->proc, h, KOBJ_KIND(KOBJ_ENDPOINT), rights, err);
+	return o ? container_of(o, struct endpoint, obj) : NULL;
+}
+
+/* Sets the root of instance inst to o, or removes it (o NULL: -EBUSY
+ * while descriptors ncache_open made in it live, as an umount with open
+ * files); lock held. */
+static long ncache_set_root(struct ncache *nc, uint32_t inst, struct pcache_obj *o)
+{
+	int free_slot = -1;
+	for (int i = 0; i < NCACHE_ROOTS; i++) {
+		if (nc->roots[i].inst == inst) {
+			if (!o && nc->roots[i].kopens)
+				return -EBUSY;
+			nc->roots[i].obj = o;
+			if (!o)
+				nc->roots[i].inst = 0;
+			return 0;
+		}
+		if (!nc->roots[i].inst && free_slot < 0)
+			free_slot = i;
+	}
+	if (!o)
+		return 0;
+	if (free_slot < 0)
+		return -ENOSPC;
+	nc->roots[free_slot] = (struct ncache_root){ .inst = inst, .obj = o, .kopens = 0 };
+	return 0;
+}
+
+long sys_ncache_setup(int ep_h, uint32_t gen, uint32_t inst, uint64_t root)
+{
+	long r;
+	struct endpoint *ep = ncache_endpoint(ep_h, HANDLE_RIGHT_MANAGE, &r);
+	if (!ep)
+		return r;
+	struct pcache_obj *o = NULL;
+	struct ncache *nc = pcache_table_ncache(ep, true);
+	r = nc ? 0 : ep->dead ? -EHOSTDOWN : -ENOMEM;
+	if (nc && inst && root && !(o = pcache_table_get(ep, root)))
+		r = -EBADF;
+	else if (o && !(o->flags & PCACHE_META))
+		r = -ENOTDIR;
+	if (r == 0) {
+		spin_lock(&nc->lock);
+		nc->gen = gen;
+		nc->gen_known = true;
+		if (inst)
+			r = o && o->nc_gone ? -EBADF : ncache_set_root(nc, inst, o);
+		spin_unlock(&nc->lock);
+	}
+	if (o)
+		pcache_obj_put(o);
+	kobj_put(&ep->obj);
+	return r;
+}
+
+/* Whether name (len bytes) may be an entry's: a real name. */
+static bool ncache_name_ok(const char *s, uint32_t len)
+{
+	if (len == 0 || len > NCACHE_NAME_MAX || (len == 1 && s[0] == '.') ||
+	    (len == 2 && s[0] == '.' && s[1] == '.'))
+		return false;
+	for (uint32_t i = 0; i < len; i++)
+		if (s[i] == '/' || s[i] == '\0')
+			return false;
+	return true;
+}
+
+void ncache_install(struct ncache *nc, struct pcache_obj *dir, struct pcache_obj *child, const char *s,
+		   uint32_t len)
+{
+	struct ncache_entry *e = kmalloc(sizeof(*e) + len);
+	if (!e)
+		return; /* a cache: nothing is lost but a later hit */
+	e->dir = dir;
+	e->child = child;
+	e->len = len;
+	e->hash = ncache_hash(dir, s, len);
+	memcpy(e->text, s, len);
+	list_init(&e->name);
+	struct list_head dead;
+	list_init(&dead);
+	spin_lock(&nc->lock);
+	if (nc->dead || dir->nc_gone || (child && child->nc_gone)) {
+		list_add(&e->hlink, &dead); /* left the table meanwhile */
+	} else {
+		struct ncache_entry *old = ncache_find(nc, dir, s, len, e->hash);
+		if (old)
+			ncache_unlink(nc, old, &dead);
+		while (nc->count >= NCACHE_MAX) /* the least recently used goes */
+			ncache_unlink(nc, list_first_entry(&nc->lru, struct ncache_entry, lru), &dead);
+		list_add_tail(&e->hlink, &nc->buckets[e->hash & (NCACHE_BUCKETS - 1)]);
+		list_add_tail(&e->lru, &nc->lru);
+		list_add_tail(&e->kid, &dir->nc_kids);
+		if (child)
+			list_add_tail(&e->name, &child->nc_names);
+		nc->count++;
+	}
+	spin_unlock(&nc->lock);
+	ncache_free_list(&dead);
+}
+
+long sys_ncache_add(int ep_h, const char *names, size_t len, const struct ncache_rec *recs, uint32_t n)
+{
+	struct ncache_rec rec[NCACHE_ADD_MAX];
+	if (n == 0)
+		return 0;
+	if (n > NCACHE_ADD_MAX || len == 0 || len > NCACHE_NAMES_MAX)
+		return -EINVAL;
+	if (copy_from_user(rec, recs, n * sizeof(rec[0])))
+		return -EFAULT;
+	for (uint32_t i = 0; i < n; i++)
+		if (rec[i].pad || rec[i].dir == 0 || (uint32_t)rec[i].off + rec[i].len > len)
+			return -EINVAL;
+	char *text = kmalloc(len);
+	if (!text)
+		return -ENOMEM;
+	long r = copy_from_user(text, names, len) ? -EFAULT : 0;
+	for (uint32_t i = 0; r == 0 && i < n; i++)
+		if (!ncache_name_ok(text + rec[i].off, rec[i].len))
+			r = -EINVAL;
+	struct endpoint *ep = r ? NULL : ncache_endpoint(ep_h, HANDLE_RIGHT_MANAGE, &r);
+	struct ncache *nc = ep ? pcache_table_ncache(ep, true) : NULL;
+	if (ep && !nc)
+		r = ep->dead ? -EHOSTDOWN : -ENOMEM;
+	for (uint32_t i = 0; nc && i < n; i++) {
+		struct pcache_obj *dir = pcache_table_get(ep, rec[i].dir);
+		struct pcache_obj *child = rec[i].child ? pcache_table_get(ep, rec[i].child) : NULL;
+		if (!dir || (rec[i].child && !child))
+			r = -EBADF;
+		else if (!(dir->flags & PCACHE_META))
+			r = -ENOTDIR;
+		else
+			ncache_install(nc, dir, child, text + rec[i].off, rec[i].len);
+		if (dir)
+			pcache_obj_put(dir);
+		if (child)
+			pcache_obj_put(child);
+		if (r)
+			break;
+	}
+	kfree(text);
+	if (ep)
+		kobj_put(&ep->obj);
+	return r;
+}
+
+/* ---- lookups ---- */
+
+/* tmpfs's generic_permission on attributes a for ids uid, gid: one class
+ * applies; root reads and writes anything, searches any directory and
+ * executes what has an x bit. 0 or -EACCES. */
+static int ncache_permission(const struct pcache_attr *a, uint32_t mask, uint32_t uid, uint32_t gid)
+{
+	uint32_t mode = a->mode;
+	if (uid == a->uid)
+		mode >>= 6;
+	else if (gid == a->gid)
+		mode >>= 3;
+	if (!(mask & ~mode & 7))
+		return 0;
+	if (uid != 0)
+		return -EACCES;
+	if (!(mask & 1) || (a->mode & NC_S_IFMT) == NC_S_IFDIR || (a->mode & 0111))
+		return 0;
+	return -EACCES;
+}
+
+static bool ncache_is_dir(const struct pcache_attr *a)
+{
+	return (a->mode & NC_S_IFMT) == NC_S_IFDIR;
+}
+
+/* o's attributes into *a: false if they are out of date (the server
+ * changed the directory since it last pushed them all). */
+static bool ncache_attr(struct pcache_obj *o, struct pcache_attr *a)
+{
+	spin_lock(&o->lock);
+	bool stale = o->nc_stale;
+	*a = o->attr;
+	a->blocks = o->npages * (PAGE_SIZE / 512);
+	spin_unlock(&o->lock);
+	return !stale;
+}
+
+/* Walks path (NUL-terminated, from the mount's root) under nc->lock: 0
+ * with *out (root or an entry's child: valid while the lock is held),
+ * -errno the server would give, or NCACHE_MISS. */
+static long ncache_walk(struct ncache *nc, struct pcache_obj *root, const char *p, uint32_t uid, uint32_t gid,
+			struct pcache_obj **out)
+{
+	struct pcache_obj *dir = root;
+	struct pcache_attr a;
+	int depth = 0;
+	if (*p != '/')
+		return NCACHE_MISS;
+	while (*p == '/')
+		p++;
+	while (*p) {
+		uint32_t len = 0;
+		while (p[len] && p[len] != '/')
+			len++;
+		const char *rest = p + len;
+		while (*rest == '/')
+			rest++;
+		if (!ncache_attr(dir, &a))
+			return NCACHE_MISS; /* changed since: the server refreshes it */
+		if (ncache_permission(&a, 1, uid, gid))
+			return -EACCES; /* search permission, before the name */
+		if (len > NCACHE_NAME_MAX || ++depth > NCACHE_DEPTH || !ncache_name_ok(p, len))
+			return NCACHE_MISS; /* the server's precise answer */
+		struct ncache_entry *e = ncache_find(nc, dir, p, len, ncache_hash(dir, p, len));
+		if (!e)
+			return NCACHE_MISS;
+		list_del(&e->lru);
+		list_add_tail(&e->lru, &nc->lru);
+		if (!e->child)
+			return -ENOENT;
+		pcache_obj_getattr(e->child, &a);
+		/* a name followed by a slash, or in the middle, must be a
+		 * directory (links are never cached) */
+		if (!ncache_is_dir(&a) && (*rest || rest != p + len))
+			return -ENOTDIR;
+		dir = e->child;
+		p = rest;
+	}
+	*out = dir;
+	return 0;
+}
+
+uint32_t ncache_count(struct ncache *nc)
+{
+	return __atomic_load_n(&nc->count, __ATOMIC_RELAXED);
+}
+
+long ncache_lookup_at(struct ncache *nc, struct pcache_obj *root, const char *path, uint32_t uid, uint32_t gid,
+		      struct pcache_obj **out)
+{
+	spin_lock(&nc->lock);
+	struct pcache_attr a;
+	long r = nc->dead ? NCACHE_MISS : ncache_walk(nc, root, path, uid, gid, out);
+	if (r == 0 && !ncache_attr(*out, &a))
+		r = NCACHE_MISS;
+	spin_unlock(&nc->lock);
+	return r;
+}
+
+long sys_ncache_lookup(int fs_h, uint64_t mount, const char *path, size_t len, uint64_t how,
+		       struct pcache_attr *out)
+{
+	char buf[NCACHE_PATH];
+	if (how & ~(uint64_t)(7 | NCACHE_NOFOLLOW | NCACHE_ACCESS | NCACHE_EACCESS))
+		return -EINVAL;
+	if (!(how & NCACHE_ACCESS) && (how & (7 | NCACHE_EACCESS)))
+		return -EINVAL;
+	if (len == 0 || len >= NCACHE_PATH)
+		return NCACHE_MISS; /* the server's: "" and long paths */
+	if (copy_from_user(buf, path, len))
+		return -EFAULT;
+	buf[len] = '\0';
+	if (strlen(buf) != len)
+		return -EINVAL;
+	long r;
+	struct endpoint *ep = ncache_endpoint(fs_h, HANDLE_RIGHT_CALL, &r);
+	if (!ep)
+		return r;
+	struct ncache *nc = pcache_table_ncache(ep, false);
+	const struct cred *c = &current_thread()->proc->cred;
+	bool real = (how & NCACHE_ACCESS) && !(how & NCACHE_EACCESS);
+	uint32_t uid = real ? c->uid : c->euid, gid = real ? c->gid : c->egid;
+	struct pcache_attr a;
+	r = NCACHE_MISS;
+	if (nc) {
+		spin_lock(&nc->lock);
+		struct pcache_obj *root = NULL, *o = NULL;
+		uint32_t inst = (uint32_t)mount;
+		for (int i = 0; inst && i < NCACHE_ROOTS && !root; i++)
+			if (nc->roots[i].inst == inst)
+				root = nc->roots[i].obj;
+		if (!nc->dead && nc->gen_known && nc->gen == (uint32_t)(mount >> 32) && root)
+			r = ncache_walk(nc, root, buf, uid, gid, &o);
+		if (r == 0 && !ncache_attr(o, &a))
+			r = NCACHE_MISS;
+		if (r == 0) {
+			if (how & NCACHE_ACCESS)
+				r = ncache_permission(&a, (uint32_t)how & 7, uid, gid);
+		}
+		spin_unlock(&nc->lock);
+	}
+	kobj_put(&ep->obj);
+	if (r == 0 && !(how & NCACHE_ACCESS) && copy_to_user(out, &a, sizeof(a)))
+		r = -EFAULT;
+	return r;
+}
+
+/* ---- open ---- */
+
+void ncache_kclose(struct channel *ch)
+{
+	struct pcache_obj *o = ch->pc;
+	struct ncache *nc = pcache_table_ncache(ch->ep, false);
+	struct ipc_event *ev = kmalloc(sizeof(*ev));
+	bool tell = false;
+	if (nc) {
+		spin_lock(&nc->lock);
+		for (int i = 0; i < NCACHE_ROOTS; i++)
+			if (nc->roots[i].inst == ch->kinst && nc->roots[i].kopens) {
+				nc->roots[i].kopens--;
+				break;
+			}
+		spin_unlock(&nc->lock);
+	}
+	spin_lock(&o->lock);
+	if (--o->kopens == 0 && o->knotify) {
+		o->knotify = false;
+		tell = true; /* the server kept the file for us: it may go now */
+	}
+	spin_unlock(&o->lock);
+	uint64_t f = sched_lock_ipc();
+	if (tell && ev && !ch->ep->dead) {
+		*ev = (struct ipc_event){ .label = IPC_LABEL_CLOSED, .badge = ch->badge, .w0 = ch->badge };
+		ipc_post_event_locked(ch->ep, ev);
+		ev = NULL;
+	}
+	sched_unlock_ipc(f);
+	kfree(ev);
+}
+
+static uint64_t ncache_badge(const struct pcache_obj *o, uint32_t inst, uint32_t flags)
+{
+	return NCACHE_KBADGE | (uint64_t)(flags & O_ACCMODE) << 48 | ((flags & O_APPEND) ? NCACHE_KBADGE_APPEND : 0) |
+	       (uint64_t)(inst & 0xffff) << 32 | o->id;
+}
+
+/* A new channel of ep for open file o (a reference, the channel's):
+ * its handle in the caller's table, or -errno. */
+static long ncache_channel(struct endpoint *ep, struct pcache_obj *o, uint32_t inst, uint32_t flags)
+{
+	struct proc *p = current_thread()->proc;
+	struct channel *ch = ipc_channel_new(ep, ncache_badge(o, inst, flags), p->cgroup);
+	if (!ch)
+		return -ENOMEM;
+	/* what tmpfs publishes for its own (fssrv_file_give) */
+	ch->fst = (struct ipc_fstate){ .set = true, .fst = IPC_FST_SEEKABLE,
+				       .events = POLLIN | POLLOUT | POLLRDNORM | POLLWRNORM,
+				       .flags = flags & (O_ACCMODE | O_APPEND), .settable = O_APPEND | O_NONBLOCK };
+	ch->pc = o;
+	ch->kopen = true;
+	ch->kinst = inst;
+	long h = handle_install(p, &ch->obj, HANDLE_RIGHTS_CLIENT);
+	kobj_put(&ch->obj); /* the handle's now; on failure the release undoes the counts */
+	return h;
+}
+
+long sys_ncache_open(int fs_h, uint64_t mount, const char *path, size_t len, uint32_t flags)
+{
+	char buf[NCACHE_PATH];
+	if (flags & ~(uint32_t)(O_ACCMODE | O_APPEND) || (flags & O_ACCMODE) == O_ACCMODE)
+		return -EINVAL; /* the library sends only these */
+	if (len == 0 || len >= NCACHE_PATH)
+		return NCACHE_OPEN_MISS;
+	if (copy_from_user(buf, path, len))
+		return -EFAULT;
+	buf[len] = '\0';
+	if (strlen(buf) != len)
+		return -EINVAL;
+	long r;
+	struct endpoint *ep = ncache_endpoint(fs_h, HANDLE_RIGHT_CALL, &r);
+	if (!ep)
+		return r;
+	struct ncache *nc = pcache_table_ncache(ep, false);
+	const struct cred *c = &current_thread()->proc->cred;
+	uint32_t acc = flags & O_ACCMODE, inst = (uint32_t)mount;
+	uint32_t need = (acc != O_WRONLY ? 4 : 0) | (acc != O_RDONLY ? 2 : 0);
+	struct pcache_obj *o = NULL;
+	r = NCACHE_OPEN_MISS;
+	if (nc) {
+		spin_lock(&nc->lock);
+		struct ncache_root *root = NULL;
+		for (int i = 0; inst && i < NCACHE_ROOTS && !root; i++)
+			if (nc->roots[i].inst == inst && nc->roots[i].obj)
+				root = &nc->roots[i];
+		long w = NCACHE_MISS;
+		if (!nc->dead && nc->gen_known && nc->gen == (uint32_t)(mount >> 32) && root)
+			w = ncache_walk(nc, root->obj, buf, c->euid, c->egid, &o);
+		struct pcache_attr a;
+		if (w == 0 && (!ncache_attr(o, &a) || (o->flags & PCACHE_META) || (a.mode & NC_S_IFMT) != 0100000))
+			w = NCACHE_MISS; /* only regular files: the rest is the server's */
+		if (w == 0)
+			w = ncache_permission(&a, need, c->euid, c->egid);
+		if (w == 0) {
+			/* counted under the lock the walk held: a server that drops
+			 * the name afterwards sees this open when it frees the file */
+			spin_lock(&o->lock);
+			o->kopens++;
+			spin_unlock(&o->lock);
+			root->kopens++;
+			pcache_obj_get(o);
+		}
+		spin_unlock(&nc->lock);
+		r = w == NCACHE_MISS ? NCACHE_OPEN_MISS : w;
+	}
+	if (r == 0)
+		r = ncache_channel(ep, o, inst, flags);
+	if (r == -ENOMEM) { /* no channel: undo the counts (a handle failure's release did) */
+		struct channel undo = { .ep = ep, .pc = o, .kinst = inst, .badge = ncache_badge(o, inst, flags) };
+		ncache_kclose(&undo);
+		pcache_obj_put(o);
+	}
+	kobj_put(&ep->obj);
+	return r;
+}
