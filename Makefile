@@ -289,11 +289,12 @@ USER_BINS += $(patsubst %,$(INITRD_DIR)/bin/%,$(BIN_TOOLS) $(BIN_DIR_TOOLS))
 
 # Servers: every .c of user/servers/NAME/ (on the C library), with the
 # server skeleton of user/servers/lib (the VFS uses its cgroup2 paths), and
-# for tmpfs the boot-archive reader (lib/initrd.c).
-SERVERS := vfs tmpfs devfs procfs cgfs
+# for tmpfs the boot-archive reader (lib/initrd.c), for ext2 the formatter
+# its core logs with (lib/format.c).
+SERVERS := vfs tmpfs devfs procfs cgfs ext2
 FSSRV_SRCS := $(wildcard user/servers/lib/*.c)
 server_srcs = $(wildcard user/servers/$(1)/*.c) $(FSSRV_SRCS) \
-	$(if $(filter tmpfs,$(1)),lib/initrd.c)
+	$(if $(filter tmpfs,$(1)),lib/initrd.c) $(if $(filter ext2,$(1)),lib/format.c)
 define server
 $(BUILD)/libc/obj/user/servers/$(1)/%.c.o: LIBC_CFLAGS += -iquote user/servers/$(1) -iquote user/servers/lib
 $(INITRD_DIR)/servers/$(1): $(patsubst %,$(BUILD)/libc/obj/%.o,$(call server_srcs,$(1))) $(LIBC_CRT0) $(LIBC_PORT) $(NEWLIB_LIBC)
