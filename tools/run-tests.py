@@ -465,6 +465,32 @@ def test_tools(build, tally):
             for line in difflib.unified_diff(hout.splitlines(), aout.splitlines(), "host", "arbor",
                                              lineterm=""):
                 print("      | " + line)
+        if base == "files":
+            ext2_differential(sh, host, arbor, run, out_dir, tally)
+
+
+def ext2_differential(sh, host, arbor, run, out_dir, tally):
+    """diff_files on an ext2 disk in Arbor (mounted by the program) against
+    the host's file system; the image is then e2fsck-clean."""
+    sys.path.insert(0, os.path.join(ROOT, "tools"))
+    import mkext2
+    name = "differential: files.c on an ext2 disk, then e2fsck -fn clean"
+    print(f"  {name} ...", flush=True)
+    img, hostdir = os.path.join(out_dir, "diff_ext2.img"), os.path.join(out_dir, "diff_ext2_host")
+    mkext2.make_image(img, 8, 1024)
+    shutil.rmtree(hostdir, ignore_errors=True)
+    os.makedirs(hostdir)
+    hc, hout, _ = sh([host, hostdir])
+    ac, aout, aerr = sh([run, "--disk", img, arbor, "/mnt/e2diff", "/dev/vda", "ext2"])
+    aout = "".join(l for l in aout.splitlines(True) if not l.startswith("virtio_blk: vd"))  # the driver's
+    fsck = subprocess.run([shutil.which("e2fsck") or "/sbin/e2fsck", "-fn", img],
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    same = hc == ac == 0 and hout == aout and fsck.returncode == 0
+    tally.result(name, same, "" if same else f"host exit {hc}, arbor exit {ac}, e2fsck {fsck.returncode}")
+    if not same:
+        for line in difflib.unified_diff(hout.splitlines(), aout.splitlines(), "host", "arbor", lineterm=""):
+            print("      | " + line)
+        print(aerr[-2000:])
 
 
 def test_security_table(build, tally):
