@@ -24,9 +24,9 @@
 #define E2_NAME_MAX 255
 #define E2_PATH_MAX 4096
 #define E2_NODE_HASH 64
-/* Files larger than this when first opened are read and written through
- * the server (the core's block cache) instead of being copied into a
- * page cache object at open. */
+/* Files larger than this (or a mount's cache_max=) when first opened are
+ * read and written through the server (the core's block cache) instead
+ * of being copied into a page cache object at open. */
 #define E2_PCACHE_FILL_MAX (64ull << 20)
 
 /* An inode some open file uses. */
@@ -47,9 +47,12 @@ struct e2inst {
 	int disk;		/* the disk's channel (a block server's open file) */
 	int index;		/* the disk's (0: vda) */
 	uint64_t st_dev;	/* the disk's number, Linux's encoding */
+	uint64_t cache_max;	/* the largest file filled into the page cache (cache_max=) */
 	bool rdonly;
 	bool dying;		/* being unmounted: no new requests */
 	int users;		/* requests inside (skeleton's lock) */
+	uint32_t waiters;	/* requests waiting for lock (atomic) */
+	uint64_t grants;	/* times a waiting request got lock (under lock) */
 	char source[64];
 	struct e2node *nodes[E2_NODE_HASH];
 	/* why the last walk handed back (under lock) */
@@ -66,6 +69,17 @@ struct e2inst {
 int e2_enter(struct e2inst *in);
 /* Back: in's lock released, the skeleton's taken. */
 void e2_leave(struct e2inst *in);
+/* A long request lets go of in's lock between chunks (to move data to or
+ * from its client): e2_pause_begin releases it, e2_pause_end takes it
+ * back, but first, if requests were waiting, lets one of them have it
+ * (srvlock is not fair: the long request would otherwise take it back
+ * before a woken waiter runs, and a stat would wait the whole read). */
+struct e2_pause {
+	uint64_t grants;
+	bool waited;
+};
+void e2_pause_begin(struct e2inst *in, struct e2_pause *p);
+void e2_pause_end(struct e2inst *in, const struct e2_pause *p);
 /* The clock the server stamps with (the kernel's, as the page cache's). */
 struct ext2_time e2_now(void);
 struct ext2_time e2_time_of(uint64_t ns);
@@ -76,7 +90,7 @@ struct e2node *e2_node_find(struct e2inst *in, uint32_t ino);
 /* The node of ino with one more open (made if needed), or NULL. */
 struct e2node *e2_node_get(struct e2inst *in, uint32_t ino);
 /* Opens of node n: the page cache object filled from the disk if it is a
- * regular file of at most E2_PCACHE_FILL_MAX bytes opened for the first
+ * regular file of at most in->cache_max bytes opened for the first
  * time. May let go of in->lock meanwhile. 0 or -errno. */
 int e2_node_fill(struct e2inst *in, struct e2node *n, const struct ext2_stat *st);
 /* One open fewer: the last writes the data back, frees the object and

@@ -104,13 +104,14 @@ static int e2_fill(struct e2inst *in, uint32_t ino, uint64_t pc, uint64_t size)
 			r = got < 0 ? got : -EIO; /* the size said there was more */
 			break;
 		}
-		srvlock_unlock(&in->lock); /* others' requests between chunks */
+		struct e2_pause ps;
+		e2_pause_begin(in, &ps); /* others' requests between chunks */
 		for (int64_t p = 0; r >= 0 && p < got; p += E2_PAGE) {
 			size_t n = (size_t)(got - p < E2_PAGE ? got - p : E2_PAGE);
 			if (!e2_zero(buf + p, n))
 				r = sys_pcache_write(ep, pc, off + (uint64_t)p, buf + p, n);
 		}
-		srvlock_lock(&in->lock);
+		e2_pause_end(in, &ps);
 	}
 	free(buf);
 	return r < 0 ? (int)r : 0;
@@ -123,7 +124,7 @@ int e2_node_fill(struct e2inst *in, struct e2node *n, const struct ext2_stat *st
 		sys_sleep_ns(1000000);
 		srvlock_lock(&in->lock);
 	}
-	if (n->opens > 1 || (st->mode & EXT2_S_IFMT) != EXT2_S_IFREG || st->size > E2_PCACHE_FILL_MAX)
+	if (n->opens > 1 || (st->mode & EXT2_S_IFMT) != EXT2_S_IFREG || st->size > in->cache_max)
 		return 0; /* decided by the first open: the object, or the server */
 	uint64_t max = ext2_max_file_size(in->fs) & ~(uint64_t)(E2_PAGE - 1);
 	if (max > PCACHE_MAX_BYTES)

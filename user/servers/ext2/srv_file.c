@@ -46,9 +46,10 @@ static long e2_read(struct e2inst *in, struct fs_file *f, const struct ipc_msg *
 				done = (long)got;
 			break;
 		}
-		srvlock_unlock(&in->lock);
+		struct e2_pause ps;
+		e2_pause_begin(in, &ps);
 		long w = sys_ipc_write((uint64_t)done, buf, (size_t)got);
-		srvlock_lock(&in->lock);
+		e2_pause_end(in, &ps);
 		if (w <= 0) {
 			if (w < 0 && !done)
 				done = w; /* a bad buffer: EFAULT */
@@ -84,9 +85,10 @@ static long e2_write(struct e2inst *in, struct fs_file *f, const struct ipc_msg 
 		return -ENOMEM;
 	while ((uint64_t)done < info->snd_len) {
 		uint64_t want = info->snd_len - (uint64_t)done < E2_CHUNK ? info->snd_len - (uint64_t)done : E2_CHUNK;
-		srvlock_unlock(&in->lock);
+		struct e2_pause ps;
+		e2_pause_begin(in, &ps);
 		long got = sys_ipc_read((uint64_t)done, buf, (size_t)want);
-		srvlock_lock(&in->lock);
+		e2_pause_end(in, &ps);
 		if (got <= 0) {
 			if (got < 0 && !done)
 				done = got;

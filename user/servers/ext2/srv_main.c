@@ -2,8 +2,10 @@
  * /dev/vdb /mnt"), one core instance per mount, and serves them with the
  * file-system skeleton. The disk is the block server's channel, read and
  * written with the file protocol (FILE_READ / FILE_WRITE at an offset,
- * FILE_FSYNC for a device flush). Options: none of its own ("ro" is
- * MS_RDONLY, which the mount tool sets). */
+ * FILE_FSYNC for a device flush). Options ("ro" is MS_RDONLY, which the
+ * mount tool sets): cache_max=BYTES, the largest file copied into the
+ * page cache at its first open (default E2_PCACHE_FILL_MAX; larger ones
+ * are read and written through the server). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -29,8 +31,27 @@ int e2_enter(struct e2inst *in)
 		return -ENODEV;
 	in->users++;
 	fssrv_unlock();
+	__atomic_add_fetch(&in->waiters, 1, __ATOMIC_ACQ_REL);
 	srvlock_lock(&in->lock);
+	__atomic_sub_fetch(&in->waiters, 1, __ATOMIC_ACQ_REL);
+	__atomic_add_fetch(&in->grants, 1, __ATOMIC_RELEASE);
 	return 0;
+}
+
+void e2_pause_begin(struct e2inst *in, struct e2_pause *p)
+{
+	p->grants = __atomic_load_n(&in->grants, __ATOMIC_ACQUIRE);
+	p->waited = __atomic_load_n(&in->waiters, __ATOMIC_ACQUIRE) != 0;
+	srvlock_unlock(&in->lock);
+}
+
+void e2_pause_end(struct e2inst *in, const struct e2_pause *p)
+{
+	/* a waiter was woken by the unlock: let it take the lock first
+	 * (bounded: one that was interrupted does not come) */
+	for (int i = 0; p->waited && i < 1000 && __atomic_load_n(&in->grants, __ATOMIC_ACQUIRE) == p->grants; i++)
+		sys_yield();
+	srvlock_lock(&in->lock);
 }
 
 void e2_leave(struct e2inst *in)
@@ -97,10 +118,30 @@ static int e2_disk_index(const char *source)
 	return blkdev_index(source, strlen(source));
 }
 
+/* The options: 0, or -EINVAL for anything unknown. */
+static int e2_options(const char *data, uint64_t *cache_max)
+{
+	while (*data) {
+		size_t n = strcspn(data, ",");
+		if (n > 10 && strncmp(data, "cache_max=", 10) == 0) {
+			char *end;
+			unsigned long long v = strtoull(data + 10, &end, 10);
+			if (end != data + n || data[10] < '0' || data[10] > '9')
+				return -EINVAL;
+			*cache_max = v;
+		} else if (n) {
+			return -EINVAL;
+		}
+		data += n + (data[n] == ',');
+	}
+	return 0;
+}
+
 static int e2_mount(const char *source, const char *data, uint64_t flags, void **out)
 {
-	if (*data)
-		return -EINVAL; /* no options of its own */
+	uint64_t cache_max = E2_PCACHE_FILL_MAX;
+	if (e2_options(data, &cache_max))
+		return -EINVAL;
 	int i = e2_disk_index(source);
 	struct blkdev_info bi;
 	if (i < 0)
@@ -119,6 +160,7 @@ static int e2_mount(const char *source, const char *data, uint64_t flags, void *
 		return -ENOMEM;
 	}
 	in->lock = (srvlock_t)SRVLOCK_INIT;
+	in->cache_max = cache_max;
 	in->disk = (int)sys_handle_dup((int)h, 100, HANDLE_CLOEXEC); /* out of the way of low numbers */
 	sys_handle_close((int)h);
 	snprintf(in->source, sizeof(in->source), "%s", source);
