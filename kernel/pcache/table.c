@@ -308,16 +308,21 @@ long sys_pcache_dirty(int ep_h, uint64_t id, uint64_t from, uint64_t *out, uint3
 		return -EINVAL;
 	if (!user_range_ok((uint64_t)out, (size_t)max * sizeof(*out)))
 		return -EFAULT;
-	uint64_t *idx = kmalloc((size_t)max * sizeof(*idx));
+	uint64_t *idx = kzalloc((size_t)max * sizeof(*idx));
 	if (!idx)
 		return -ENOMEM;
+	/* a bad buffer fails before any page's dirty state is taken */
+	if (copy_to_user(out, idx, (size_t)max * sizeof(*idx))) {
+		kfree(idx);
+		return -EFAULT;
+	}
 	long r;
 	struct pcache_obj *o = pcache_lookup(ep_h, id, &r);
 	if (o) {
 		r = pcache_obj_dirty(o, from, idx, max);
 		pcache_obj_put(o);
 		if (r > 0 && copy_to_user(out, idx, (size_t)r * sizeof(*idx)))
-			r = -EFAULT; /* the dirty states are gone: the server's own bad buffer */
+			r = -EFAULT; /* unmapped meanwhile by the server itself: those states are gone */
 	}
 	kfree(idx);
 	return r;

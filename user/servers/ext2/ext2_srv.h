@@ -93,6 +93,8 @@ struct e2node *e2_node_get(struct e2inst *in, uint32_t ino);
  * regular file of at most in->cache_max bytes opened for the first
  * time. May let go of in->lock meanwhile. 0 or -errno. */
 int e2_node_fill(struct e2inst *in, struct e2node *n, const struct ext2_stat *st);
+/* Until no open is filling n's object (lets go of in->lock meanwhile). */
+void e2_node_wait(struct e2inst *in, struct e2node *n);
 /* One open fewer: the last writes the data back, frees the object and
  * releases a gone inode. */
 void e2_node_put(struct e2inst *in, struct e2node *n);

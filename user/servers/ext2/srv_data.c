@@ -117,13 +117,18 @@ static int e2_fill(struct e2inst *in, uint32_t ino, uint64_t pc, uint64_t size)
 	return r < 0 ? (int)r : 0;
 }
 
-int e2_node_fill(struct e2inst *in, struct e2node *n, const struct ext2_stat *st)
+void e2_node_wait(struct e2inst *in, struct e2node *n)
 {
 	while (n->filling) { /* another open of the same file is filling it */
 		srvlock_unlock(&in->lock);
 		sys_sleep_ns(1000000);
 		srvlock_lock(&in->lock);
 	}
+}
+
+int e2_node_fill(struct e2inst *in, struct e2node *n, const struct ext2_stat *st)
+{
+	e2_node_wait(in, n);
 	if (n->opens > 1 || (st->mode & EXT2_S_IFMT) != EXT2_S_IFREG || st->size > in->cache_max)
 		return 0; /* decided by the first open: the object, or the server */
 	uint64_t max = ext2_max_file_size(in->fs) & ~(uint64_t)(E2_PAGE - 1);

@@ -297,7 +297,7 @@ static int e2_open(struct e2ctx *c, const struct fs_req *r, int flags, uint32_t 
 		if (!e)
 			e = e2_open_create(c, &w, flags, perm, &ino);
 		if (e >= 0 && e != E2_HANDBACK) {
-			int s = ext2_stat(c->in->fs, ino, &st);
+			int s = e2_stat(c->in, ino, &st); /* an open file's size is its object's */
 			e = s ? s : e;
 		}
 	} else {
@@ -320,13 +320,15 @@ static int e2_open(struct e2ctx *c, const struct fs_req *r, int flags, uint32_t 
 	int need = (acc != O_WRONLY ? R_OK : 0) | (acc != O_RDONLY ? W_OK : 0);
 	if (!created && (e = e2_permission(&st, need, c->uid, c->gid)))
 		return e;
-	if ((flags & O_TRUNC) && acc != O_RDONLY && type == EXT2_S_IFREG && st.size) {
-		if ((e = e2_truncate(c->in, ino, 0)) || (e = ext2_stat(c->in->fs, ino, &st)))
-			return e;
-	}
 	struct e2node *n = e2_node_get(c->in, ino);
 	if (!n)
 		return -ENOMEM;
+	e2_node_wait(c->in, n); /* not truncated under a fill */
+	if ((flags & O_TRUNC) && acc != O_RDONLY && type == EXT2_S_IFREG && st.size &&
+	    ((e = e2_truncate(c->in, ino, 0)) || (e = e2_stat(c->in, ino, &st)))) {
+		e2_node_put(c->in, n);
+		return e;
+	}
 	if ((e = e2_node_fill(c->in, n, &st))) {
 		e2_node_put(c->in, n);
 		return e;
