@@ -106,7 +106,7 @@ host_srcs_ext2         := $(patsubst %,user/servers/ext2/%.c,$(EXT2_CORE)) \
 host_cflags_ext2       := -Iuser/servers/ext2
 HOST_BINS := $(patsubst %,$(BUILD)/host/test_%,$(HOST_TESTS))
 
-.PHONY: all run debug test soak bench iso clean deps docs libc kcov fuzz
+.PHONY: all run debug test soak bench iso clean deps docs libc kcov fuzz disk
 
 $(BUILD)/.deps-%: tools/deps.sh
 	@mkdir -p $(@D)
@@ -289,11 +289,12 @@ USER_BINS += $(patsubst %,$(INITRD_DIR)/bin/%,$(BIN_TOOLS) $(BIN_DIR_TOOLS))
 
 # Servers: every .c of user/servers/NAME/ (on the C library), with the
 # server skeleton of user/servers/lib (the VFS uses its cgroup2 paths), and
-# for tmpfs the boot-archive reader (lib/initrd.c).
-SERVERS := vfs tmpfs devfs procfs cgfs
+# for tmpfs the boot-archive reader (lib/initrd.c), for ext2 the formatter
+# its core logs with (lib/format.c).
+SERVERS := vfs tmpfs devfs procfs cgfs ext2
 FSSRV_SRCS := $(wildcard user/servers/lib/*.c)
 server_srcs = $(wildcard user/servers/$(1)/*.c) $(FSSRV_SRCS) \
-	$(if $(filter tmpfs,$(1)),lib/initrd.c)
+	$(if $(filter tmpfs,$(1)),lib/initrd.c) $(if $(filter ext2,$(1)),lib/format.c)
 define server
 $(BUILD)/libc/obj/user/servers/$(1)/%.c.o: LIBC_CFLAGS += -iquote user/servers/$(1) -iquote user/servers/lib
 $(INITRD_DIR)/servers/$(1): $(patsubst %,$(BUILD)/libc/obj/%.o,$(call server_srcs,$(1))) $(LIBC_CRT0) $(LIBC_PORT) $(NEWLIB_LIBC)
@@ -362,6 +363,13 @@ $(BUILD)/arbor-test.iso: $(KERNEL) $(INITRD) tools/mkiso.sh | $(BUILD)/.deps-iso
 run: $(ISO) | $(BUILD)/.deps-run
 	@echo "Booting Arbor from $(ISO) with $(MEM) MiB (quit: Ctrl-A then X)"
 	@tools/qemu.sh --iso $(ISO) --mem $(MEM) $(foreach d,$(DISK),--disk $(d)) || true
+
+# An ext2 disk image (mke2fs -t ext2 -d) holding the boot archive's tree
+# (/bin, the tools, the tests): make run DISK=build/disk.img, then
+# mount -t ext2 /dev/vda /mnt. Remade each time (the old one is replaced).
+disk: $(INITRD)
+	@echo "  MKEXT2  $(BUILD)/disk.img"
+	@python3 tools/mkext2.py $(BUILD)/disk.img --size 128 --dir $(INITRD_DIR) > /dev/null
 
 # A debug build (-Og) of its own, QEMU stopped at the first instruction,
 # gdb attached with symbols and a breakpoint on the C entry.

@@ -270,6 +270,85 @@ def test_disk_errors(kernel, initrd, build, tally, timeout):
     ], b)
 
 
+EXT2_SLOW = "dir/sub/" + "./" * 26 + "../nested.txt"
+
+
+def ext2_pattern(n, mul, add, div=None):
+    """The bytes tests/files/ext2fs.c expects (big.bin) or writes (w.bin)."""
+    return bytes(((i * mul + (i // div if div else add)) & 0xff) for i in range(n))
+
+
+def debugfs(image, request):
+    r = subprocess.run([shutil.which("debugfs") or "/sbin/debugfs", "-R", request, image],
+                       stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    return r.stdout
+
+
+def test_ext2_disk(kernel, initrd, build, tally, timeout):
+    """The ext2 server on images the host's mke2fs made (tools/mkext2.py):
+    posix/ext2fs mounts /dev/vda, reads the host's files, changes the tree
+    and umounts; the host's e2fsck -fn must then find the image clean and
+    debugfs see the changes. /dev/vdb has an inode whose block points past
+    the end: EIO, and the server goes on."""
+    sys.path.insert(0, os.path.join(ROOT, "tools"))
+    import mkext2
+    print("[qemu] ext2 on a disk made by mke2fs", flush=True)
+    src, badsrc = os.path.join(build, "ext2src"), os.path.join(build, "ext2bad")
+    img, bad = os.path.join(build, "ext2.img"), os.path.join(build, "ext2bad.img")
+    for d in (src, badsrc):
+        shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(os.path.join(src, "dir", "sub"))
+    os.makedirs(badsrc)
+    files = {"hello.txt": b"hello, ext2\n", "big.bin": ext2_pattern(300000, 7, 0, 251),
+             "dir/nested.txt": b"nested\n", "hard1": b"two names\n", "private.txt": b"secret\n"}
+    for name, data in files.items():
+        with open(os.path.join(src, name), "wb") as f:
+            f.write(data)
+    os.chmod(os.path.join(src, "private.txt"), 0o600)
+    os.chmod(src, 0o755)
+    os.link(os.path.join(src, "hard1"), os.path.join(src, "hard2"))
+    os.symlink("hello.txt", os.path.join(src, "fastlink"))
+    os.symlink(EXT2_SLOW, os.path.join(src, "slowlink"))
+    mkext2.make_image(img, 16, 1024, src)
+    for name, data in (("good.txt", b"good\n"), ("bad.txt", b"bad\n")):
+        with open(os.path.join(badsrc, name), "wb") as f:
+            f.write(data)
+    mkext2.make_image(bad, 4, 1024, badsrc)
+    subprocess.run([shutil.which("debugfs") or "/sbin/debugfs", "-w", "-R", "sif /bad.txt block[0] 99999999", bad],
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    b = boot(["--kernel", kernel, "--initrd", initrd, "--append", "run=posix/ext2fs", "--disk", img, "--disk", bad],
+             timeout, on_start=lambda n: print(f"  {n} ...", flush=True), on_result=tally.result,
+             until="arbor-run: ")
+    fsck = subprocess.run([shutil.which("e2fsck") or "/sbin/e2fsck", "-fn", img],
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    listing = debugfs(img, "ls /").decode("utf-8", "replace").split()
+    sparse = debugfs(img, "cat /sparse.bin")
+    w_len = 200 * 1024 + 123
+    expect(tally, "ext2: the image the guest changed is clean and holds the changes (e2fsck -fn, debugfs)", [
+        ("the guest's program passed", "arbor-run: exited 0" in b.lines),
+        ("corruption named the inode on the console",
+         any(re.search(r"ext2 \(/dev/vdb\): ext2: inode \d+: ", l) for l in b.lines)),
+        ("e2fsck -fn finds it clean", fsck.returncode == 0),
+        ("renamed file", debugfs(img, "cat /dir/renamed.txt") == b"new data"),
+        ("rename over a file", debugfs(img, "cat /b.txt") == b"" and "b.txt" not in listing),
+        ("w.bin: 200 KiB written, then appended to",
+         debugfs(img, "cat /w.bin") == ext2_pattern(w_len, 13, 5) + b"tail"),
+        ("big.bin truncated to 5000", debugfs(img, "cat /big.bin") == ext2_pattern(5000, 7, 0, 251)),
+        ("shrink.txt cut to 100", debugfs(img, "cat /shrink.txt") == ext2_pattern(100, 13, 5)),
+        ("sparse.bin: 1 MiB, its ends written, zeros between",
+         len(sparse) == 1 << 20 and sparse[:3] == b"abc" and sparse[-3:] == b"end" and not any(sparse[3:-3])),
+        ("new names there, removed ones gone",
+         all(n in listing for n in ("newlink", "newslow", "sparse.bin", "w.bin", "hard1")) and
+         not any(n in listing for n in ("new.txt", "a.txt", "gone.txt", "hard2", "newdir/inner", "emptydir"))),
+        ("symlinks' targets", b'"b.txt"' in debugfs(img, "stat /newlink") and
+         debugfs(img, "cat /newslow") == EXT2_SLOW.encode()),
+        ("link counts", b"Links: 1" in debugfs(img, "stat /hard1") and b"Links: 2" in debugfs(img, "stat /newdir")),
+        ("chmod", b"Mode:  0604" in debugfs(img, "stat /w.bin")),
+    ], b)
+    if fsck.returncode != 0:
+        print(fsck.stdout.decode("utf-8", "replace"))
+
+
 def test_fault_report(kernel, tally, timeout):
     """A deliberate kernel fault: the runner must see a panic (not a hang),
     blame the running test, and get registers and named frames."""
@@ -386,6 +465,32 @@ def test_tools(build, tally):
             for line in difflib.unified_diff(hout.splitlines(), aout.splitlines(), "host", "arbor",
                                              lineterm=""):
                 print("      | " + line)
+        if base == "files":
+            ext2_differential(sh, host, arbor, run, out_dir, tally)
+
+
+def ext2_differential(sh, host, arbor, run, out_dir, tally):
+    """diff_files on an ext2 disk in Arbor (mounted by the program) against
+    the host's file system; the image is then e2fsck-clean."""
+    sys.path.insert(0, os.path.join(ROOT, "tools"))
+    import mkext2
+    name = "differential: files.c on an ext2 disk, then e2fsck -fn clean"
+    print(f"  {name} ...", flush=True)
+    img, hostdir = os.path.join(out_dir, "diff_ext2.img"), os.path.join(out_dir, "diff_ext2_host")
+    mkext2.make_image(img, 8, 1024)
+    shutil.rmtree(hostdir, ignore_errors=True)
+    os.makedirs(hostdir)
+    hc, hout, _ = sh([host, hostdir])
+    ac, aout, aerr = sh([run, "--disk", img, arbor, "/mnt/e2diff", "/dev/vda", "ext2"])
+    aout = "".join(l for l in aout.splitlines(True) if not l.startswith("virtio_blk: vd"))  # the driver's
+    fsck = subprocess.run([shutil.which("e2fsck") or "/sbin/e2fsck", "-fn", img],
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    same = hc == ac == 0 and hout == aout and fsck.returncode == 0
+    tally.result(name, same, "" if same else f"host exit {hc}, arbor exit {ac}, e2fsck {fsck.returncode}")
+    if not same:
+        for line in difflib.unified_diff(hout.splitlines(), aout.splitlines(), "host", "arbor", lineterm=""):
+            print("      | " + line)
+        print(aerr[-2000:])
 
 
 def test_security_table(build, tally):
@@ -570,6 +675,7 @@ def main():
                     help="seconds of the churn/leak boot (test=soak_churn)")
     ap.add_argument("--soak", action="store_true",
                     help="run only the churn/leak boot (make soak SECONDS=N)")
+    ap.add_argument("--ext2-only", action="store_true", help="only the ext2 disk boot")
     ap.add_argument("host_tests", nargs="*")
     a = ap.parse_args()
     kernel = os.path.join(a.build, "arbor.elf")
@@ -585,6 +691,10 @@ def main():
         print(f"{tally.passed} passed, {len(tally.failed)} failed")
         return 1 if tally.failed else 0
 
+    if a.ext2_only:
+        test_ext2_disk(kernel, initrd, a.build, tally, a.timeout)
+        print(f"{tally.passed} passed, {len(tally.failed)} failed")
+        return 1 if tally.failed else 0
     if a.soak:
         run_churn(kernel, initrd, a.build, a.churn, tally, a.timeout)
         print(f"# {time.monotonic() - t0:.1f} s")
@@ -613,6 +723,7 @@ def main():
     run_churn(kernel, initrd, a.build, a.churn, tally, a.timeout, "soak_containment,soak_churn")
     test_disk_persists(kernel, initrd, scratch, tally, a.timeout)
     test_disk_errors(kernel, initrd, a.build, tally, a.timeout)
+    test_ext2_disk(kernel, initrd, a.build, tally, a.timeout)
     print("[qemu] boot paths and failure reporting", flush=True)
     test_grub_boot(os.path.join(a.build, "arbor-test.iso"), tally, a.timeout)
     test_boot_to_user_space(kernel, initrd, tally, a.timeout)

@@ -76,6 +76,7 @@ void timer_init(void)
 	lapic_write(LAPIC_TIMER_DIV, LAPIC_DIV_16);
 	lapic_write(LAPIC_LVT_TIMER, LAPIC_TIMER_PERIODIC | VECTOR_LAPIC_TIMER);
 	lapic_write(LAPIC_TIMER_INIT, (uint32_t)(lapic_hz / TIMER_HZ));
+	rtc_init();
 }
 
 uint64_t clock_ns(void)

@@ -121,12 +121,19 @@ void pcache_wunlock(struct pcache_obj *o);
 long pcache_obj_read(struct pcache_obj *o, uint64_t off, void *ubuf, size_t len);
 /* With the write lock held: writes ubuf at off (at the size if off is
  * PCACHE_APPEND), pages first touched charged to cg; grows the size,
- * sets mtime and ctime. *end: the position after the last byte written.
+ * sets mtime and ctime; the pages written become dirty if dirty is set
+ * (a client's write; a server's fill from its store leaves them clean). *end: the position after the last byte written.
  * Bytes written (cut short at o->max), or -EFBIG (off at or past it), -EFAULT,
  * -ENOMEM (cg's memory.max) when nothing was, -EIO if dead. */
 #define PCACHE_APPEND UINT64_MAX
 long pcache_obj_write(struct pcache_obj *o, uint64_t off, const void *ubuf, size_t len,
-		      struct cgroup *cg, uint64_t *end);
+		      struct cgroup *cg, bool dirty, uint64_t *end);
+/* Writeback's question: the indices of up to max pages at or after page
+ * from that are dirty (their dirty state cleared now, so a write after
+ * this call dirties them again) or mapped by some process (stores through
+ * a mapping mark nothing, so a mapped page always counts), ascending.
+ * Returns how many; fewer than max: the end was reached. */
+uint32_t pcache_obj_dirty(struct pcache_obj *o, uint64_t from, uint64_t *out, uint32_t max);
 /* With the write lock held: sets the size; pages wholly past it are freed
  * and uncharged, the tail of the last one zeroed. 0, -EFBIG, -EIO. */
 int pcache_obj_truncate(struct pcache_obj *o, uint64_t size);

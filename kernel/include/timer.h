@@ -9,6 +9,11 @@
 
 void timer_init(void);
 uint64_t clock_ns(void);	/* monotonic, since boot */
+/* Reads the CMOS real-time clock (after timer_init). */
+void rtc_init(void);
+/* The time of day in ns since the epoch: the RTC at boot plus clock_ns
+ * (file times, CLOCK_REALTIME). */
+uint64_t clock_real_ns(void);
 uint64_t timer_ticks(void);	/* ticks taken on this CPU */
 uint64_t clock_tsc_hz(void);
 uint64_t timer_lapic_hz(void);

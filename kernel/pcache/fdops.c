@@ -60,7 +60,7 @@ long pcache_fd_write(struct channel *ch, const void *buf, size_t len, int64_t of
 	uint64_t end;
 	/* the writer's cgroup pays for the pages it first touches */
 	struct cgroup *cg = memcg_requester();
-	r = pcache_obj_write(o, at, buf, len, cg, &end);
+	r = pcache_obj_write(o, at, buf, len, cg, true, &end);
 	cg_put(cg);
 	if (off < 0 && r >= 0)
 		__atomic_store_n(&ch->pos, end, __ATOMIC_RELAXED);

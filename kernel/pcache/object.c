@@ -306,7 +306,7 @@ long pcache_obj_read(struct pcache_obj *o, uint64_t off, void *ubuf, size_t len)
 	}
 	if (done) {
 		spin_lock(&o->lock);
-		o->attr.atime = clock_ns();
+		o->attr.atime = clock_real_ns();
 		spin_unlock(&o->lock);
 	}
 	return done ? (long)done : err;
@@ -364,7 +364,7 @@ static struct pcache_page *pcache_page_for_write(struct pcache_obj *o, uint64_t 
 }
 
 long pcache_obj_write(struct pcache_obj *o, uint64_t off, const void *ubuf, size_t len,
-		      struct cgroup *cg, uint64_t *end)
+		      struct cgroup *cg, bool dirty, uint64_t *end)
 {
 	spin_lock(&o->lock);
 	bool dead = o->dead;
@@ -401,7 +401,8 @@ long pcache_obj_write(struct pcache_obj *o, uint64_t off, const void *ubuf, size
 			memset(at + got, 0, chunk - got);
 		if (got) {
 			spin_lock(&o->lock);
-			p->state |= PCP_DIRTY;
+			if (dirty)
+				p->state |= PCP_DIRTY;
 			if (pos + got > o->attr.size)
 				o->attr.size = pos + got;
 			spin_unlock(&o->lock);
@@ -416,7 +417,7 @@ long pcache_obj_write(struct pcache_obj *o, uint64_t off, const void *ubuf, size
 		sched_cond_resched();
 	}
 	if (done) {
-		uint64_t now = clock_ns();
+		uint64_t now = clock_real_ns();
 		spin_lock(&o->lock);
 		o->attr.mtime = o->attr.ctime = now;
 		spin_unlock(&o->lock);
@@ -429,7 +430,7 @@ int pcache_obj_truncate(struct pcache_obj *o, uint64_t size)
 {
 	if (size > o->max)
 		return -EFBIG;
-	uint64_t now = clock_ns();
+	uint64_t now = clock_real_ns();
 	spin_lock(&o->lock);
 	if (o->dead) {
 		spin_unlock(&o->lock);
@@ -457,6 +458,47 @@ int pcache_obj_truncate(struct pcache_obj *o, uint64_t size)
 		pcache_page_put(last);
 	}
 	return 0;
+}
+
+/* The first present page at or after `from` in the subtree n (of level
+ * level, whose first index is base), or NULL: visits only what exists. */
+static struct pcache_page *pcache_tree_next(struct pcache_node *n, int level, uint64_t base, uint64_t from)
+{
+	if (!n)
+		return NULL;
+	uint64_t span = 1ull << (PCACHE_FANOUT_SHIFT * (PCACHE_LEVELS - 1 - level));
+	for (unsigned s = from > base ? (unsigned)((from - base) / span) : 0; s < PCACHE_FANOUT; s++) {
+		if (!n->slot[s])
+			continue;
+		if (level == PCACHE_LEVELS - 1)
+			return n->slot[s];
+		struct pcache_page *p = pcache_tree_next(n->slot[s], level + 1, base + s * span, from);
+		if (p)
+			return p;
+	}
+	return NULL;
+}
+
+uint32_t pcache_obj_dirty(struct pcache_obj *o, uint64_t from, uint64_t *out, uint32_t max)
+{
+	uint32_t n = 0;
+	while (n < max && from < PCACHE_IDX_MAX) {
+		spin_lock(&o->lock); /* one page found per hold: a bounded walk */
+		struct pcache_page *p = o->dead ? NULL : pcache_tree_next(o->root, 0, 0, from);
+		bool want = false;
+		if (p) {
+			from = p->index + 1;
+			want = (p->state & PCP_DIRTY) || __atomic_load_n(&p->mapcount, __ATOMIC_RELAXED);
+			p->state &= (uint8_t)~PCP_DIRTY;
+		}
+		spin_unlock(&o->lock);
+		if (!p)
+			break;
+		if (want)
+			out[n++] = p->index; /* p may be freed now: only its index kept */
+		sched_cond_resched();
+	}
+	return n;
 }
 
 void pcache_obj_getattr(struct pcache_obj *o, struct pcache_attr *out)

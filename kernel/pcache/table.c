@@ -287,7 +287,7 @@ long sys_pcache_write(int ep_h, uint64_t id, uint64_t off, const void *buf, size
 		 * the server itself with no call (the boot archive) */
 		struct cgroup *cg = memcg_requester();
 		uint64_t end;
-		r = pcache_obj_write(o, off, buf, len, cg, &end);
+		r = pcache_obj_write(o, off, buf, len, cg, false, &end);
 		cg_put(cg);
 		pcache_wunlock(o);
 	}
@@ -376,5 +376,32 @@ long sys_pcache_attach(int ch_h, int ep_h, uint64_t id)
 	if (ep)
 		kobj_put(&ep->obj);
 	kobj_put(co);
+	return r;
+}
+
+long sys_pcache_dirty(int ep_h, uint64_t id, uint64_t from, uint64_t *out, uint32_t max)
+{
+	enum { DIRTY_MAX = 512 };
+	if (max == 0 || max > DIRTY_MAX)
+		return -EINVAL;
+	if (!user_range_ok((uint64_t)out, (size_t)max * sizeof(*out)))
+		return -EFAULT;
+	uint64_t *idx = kzalloc((size_t)max * sizeof(*idx));
+	if (!idx)
+		return -ENOMEM;
+	/* a bad buffer fails before any page's dirty state is taken */
+	if (copy_to_user(out, idx, (size_t)max * sizeof(*idx))) {
+		kfree(idx);
+		return -EFAULT;
+	}
+	long r;
+	struct pcache_obj *o = pcache_lookup(ep_h, id, &r);
+	if (o) {
+		r = pcache_obj_dirty(o, from, idx, max);
+		pcache_obj_put(o);
+		if (r > 0 && copy_to_user(out, idx, (size_t)r * sizeof(*idx)))
+			r = -EFAULT; /* unmapped meanwhile by the server itself: those states are gone */
+	}
+	kfree(idx);
 	return r;
 }

@@ -19,7 +19,7 @@ _Static_assert(USERSPACE_DISKS == BLK_MAX_DISKS, "a pid per disk");
 static const char *const servers[USERSPACE_SERVERS][2] = {
 	{ "drivers/serial", "console" }, { "servers/vfs", "vfs" }, { "servers/tmpfs", "fs.tmpfs" },
 	{ "servers/devfs", "fs.devfs" }, { "servers/procfs", "fs.proc" },
-	{ "servers/cgfs", "fs.cgroup2" },
+	{ "servers/cgfs", "fs.cgroup2" }, { "servers/ext2", "fs.ext2" },
 };
 
 static const char *const mounts[][8] = {

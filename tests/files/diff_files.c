@@ -1,6 +1,9 @@
 /* Differential test: files and directories through POSIX calls (open,
  * read/write, lseek, getline, stat, mkdir, readdir, rename, unlink,
- * rmdir) with their errno values, and a pipe between two processes. */
+ * rmdir) with their errno values, and a pipe between two processes.
+ * Works in /tmp, or in DIR (argv[1]); "DIR DEV TYPE" first mounts DEV
+ * there (the runner's run on an ext2 disk in Arbor) and unmounts it at
+ * the end, printing nothing about it. */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
@@ -8,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -51,10 +55,18 @@ static void list(void)
 	printf("\n");
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	struct stat st;
-	snprintf(dir, sizeof(dir), "/tmp/arbor-diff-%d", (int)getpid());
+	const char *base = argc > 1 ? argv[1] : "/tmp";
+	if (argc > 3) {
+		mkdir(base, 0755);
+		if (mount(argv[2], base, argv[3], 0, "")) {
+			perror("mount");
+			return 2;
+		}
+	}
+	snprintf(dir, sizeof(dir), "%s/arbor-diff-%d", base, (int)getpid());
 	report("mkdir", mkdir(dir, 0755));
 	report("mkdir again", mkdir(dir, 0755));
 
@@ -120,5 +132,9 @@ int main(void)
 	int status;
 	printf("waitpid %d exit %d\n", waitpid(pid, &status, 0) == pid, WEXITSTATUS(status));
 	report("rmdir the test directory", rmdir(dir));
+	if (argc > 3 && umount(base)) {
+		perror("umount");
+		return 2;
+	}
 	return 0;
 }

@@ -432,12 +432,12 @@ static uint64_t v_name(int nr)
 	 * the test runner reads: garbage there could hide or fake the results
 	 * (its stalls are fixed: posix_console_readers_never_stall). */
 	static const char *const names[] = { "vfs", "fuzz.c", "fs.tmpfs", "fs.devfs", "fs.proc", "fs.cgroup2",
-		"blk.vda", "fuzz.a", "fuzz.b", "" };
+		"fs.ext2", "blk.vda", "fuzz.a", "fuzz.b", "" };
 	if (nr == SYS_ns_register && env->mode == FZ_ROOT)	/* root claims only its own names */
 		return v_string(rnd(2) ? "fuzz.a" : "fuzz.b");
 	if (rnd(8) == 0)
 		return v_garbage_string();
-	return v_string(names[rnd(10)]);
+	return v_string(names[rnd(sizeof(names) / sizeof(names[0]))]);
 }
 
 static uint64_t v_argv(void)

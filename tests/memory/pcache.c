@@ -445,6 +445,22 @@ static void test_server_calls(void)
 	struct stat st;
 	check(fstat((int)ch, &st) == 0 && st.st_size == 6 && st.st_mode == 0100640 && st.st_ino == 77,
 	      "fd_stat: the attributes we set");
+	/* writeback's question: what clients wrote since the last asking */
+	uint64_t idx[4] = { 99, 99, 99, 99 };
+	want(sys_pcache_dirty((int)weak, (uint64_t)id, 0, idx, 4), -EPERM, "pcache.dirty without MANAGE: EPERM");
+	want(sys_pcache_dirty((int)ep, 9999, 0, idx, 4), -EBADF, "pcache.dirty of an unknown id: EBADF");
+	want(sys_pcache_dirty((int)ep, (uint64_t)id, 0, idx, 513), -EINVAL, "pcache.dirty of more than 512: EINVAL");
+	want(sys_pcache_dirty((int)ep, (uint64_t)id, 0, (uint64_t *)8, 4), -EFAULT, "pcache.dirty into a bad buffer: EFAULT");
+	check(pwrite((int)ch, "z", 1, 3 * 4096 + 5) == 1, "a client writes page 3");
+	want(sys_pcache_dirty((int)ep, (uint64_t)id, 0, idx, 4), 2, "pcache.dirty: pages 0 and 3 (the server's own write left none)");
+	check(idx[0] == 0 && idx[1] == 3, "their indices, ascending");
+	want(sys_pcache_dirty((int)ep, (uint64_t)id, 0, idx, 4), 0, "asked again: clean");
+	check(sys_pcache_write((int)ep, (uint64_t)id, 4096, "s", 1) == 1 &&
+	      sys_pcache_dirty((int)ep, (uint64_t)id, 0, idx, 4) == 0, "a server's pcache.write leaves its pages clean");
+	check(write((int)ch, "!", 0) == 0 && pwrite((int)ch, "q", 1, 3 * 4096) == 1 &&
+	      sys_pcache_dirty((int)ep, (uint64_t)id, 1, idx, 4) == 1 && idx[0] == 3,
+	      "from page 1 on: only page 3 again");
+	check(sys_pcache_truncate((int)ep, (uint64_t)id, 6) == 0, "back to 6 bytes");
 	int p[2];
 	pipe(p);
 	want(sys_fd_stat(p[0], (struct pcache_attr *)&got), -EOPNOTSUPP, "fd_stat of a pipe: EOPNOTSUPP");

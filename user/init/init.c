@@ -145,11 +145,11 @@ static void start_file_systems(void)
 	static const char *const servers[][2] = {
 		{ "servers/vfs", VFS_NAME }, { "servers/tmpfs", "fs.tmpfs" },
 		{ "servers/devfs", "fs.devfs" }, { "servers/procfs", "fs.proc" },
-		{ "servers/cgfs", "fs.cgroup2" },
+		{ "servers/cgfs", "fs.cgroup2" }, { "servers/ext2", "fs.ext2" },
 	};
-	for (int i = 0; i < 5; i++)
+	for (int i = 0; i < 6; i++)
 		start_server(servers[i][0], 0);
-	for (int i = 0; i < 5; i++)
+	for (int i = 0; i < 6; i++)
 		wait_for(servers[i][1]);
 	mount_fs("rootfs", "/", "tmpfs", "initrd");
 	mount_fs("devfs", "/dev", "devfs", "");

@@ -107,8 +107,10 @@ int execve(const char *path, char *const argv[], char *const envp[])
 int clock_gettime(clockid_t id, struct timespec *ts)
 {
 	uint64_t ns, t[3];
-	if (id == CLOCK_MONOTONIC || id == CLOCK_REALTIME) {
+	if (id == CLOCK_MONOTONIC) {
 		ns = (uint64_t)sys_clock_ns();
+	} else if (id == CLOCK_REALTIME) {
+		ns = (uint64_t)sys_clock_real();
 	} else if (id == CLOCK_PROCESS_CPUTIME_ID || id == CLOCK_THREAD_CPUTIME_ID) {
 		long r = sys_cputime(id == CLOCK_PROCESS_CPUTIME_ID ? CPUTIME_PROCESS : CPUTIME_THREAD, t);
 		if (r < 0)

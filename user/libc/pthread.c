@@ -238,7 +238,7 @@ int pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m, const struct t
 	uint64_t timeout = 0;
 	if (abstime) {
 		uint64_t end = (uint64_t)abstime->tv_sec * 1000000000u + (uint64_t)abstime->tv_nsec;
-		uint64_t now = (uint64_t)sys_clock_ns();
+		uint64_t now = (uint64_t)sys_clock_real() /* abstime is CLOCK_REALTIME (POSIX default) */;
 		if (end <= now)
 			return ETIMEDOUT;
 		timeout = end - now;

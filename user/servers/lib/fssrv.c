@@ -40,19 +40,19 @@ static uint32_t table_gen;
 static uint32_t cur_inst_id;
 static const char *cur_path;
 
-static void fssrv_lock(void)
+void fssrv_lock(void)
 {
 	srvlock_lock(&big_lock);
 }
 
-static void fssrv_unlock(void)
+void fssrv_unlock(void)
 {
 	srvlock_unlock(&big_lock);
 }
 
 uint64_t fssrv_now(void)
 {
-	return (uint64_t)sys_clock_ns();
+	return (uint64_t)sys_clock_real(); /* file times: the time of day, as the page cache's */
 }
 
 int fssrv_endpoint(void)
@@ -62,14 +62,19 @@ int fssrv_endpoint(void)
 
 struct fs_file *fssrv_file_new(void *inst, int flags)
 {
+	return fssrv_file_new_at(inst, flags, cur_inst_id, cur_path);
+}
+
+struct fs_file *fssrv_file_new_at(void *inst, int flags, uint32_t inst_id, const char *path)
+{
 	struct fs_file *f = calloc(1, sizeof(*f));
 	if (!f)
 		return NULL;
 	f->badge = next_badge++;
 	f->inst = inst;
-	f->inst_id = cur_inst_id;
-	if (!fs->dirpath && (flags & O_DIRECTORY) && cur_path)
-		f->dirpath = strdup(cur_path); /* NULL: no dirfd use, nothing worse */
+	f->inst_id = inst_id;
+	if (!fs->dirpath && (flags & O_DIRECTORY) && path)
+		f->dirpath = strdup(path); /* NULL: no dirfd use, nothing worse */
 	f->flags = flags & (O_ACCMODE | O_APPEND | O_NONBLOCK);
 	f->next = files[f->badge % FILE_HASH];
 	files[f->badge % FILE_HASH] = f;
@@ -357,7 +362,7 @@ static void file_request(struct fs_file *f, struct ipc_msg *m, const struct ipc_
 	long r;
 	if (m->label == FILE_GETFL) { /* status flags are the skeleton's */
 		r = f->flags;
-	} else if (m->label == FILE_FSYNC) { /* file systems in memory: nothing to flush */
+	} else if (m->label == FILE_FSYNC && !fs->syncs) { /* file systems in memory: nothing to flush */
 		r = 0;
 	} else if (m->label == FILE_GETPATH) {
 		r = file_getpath(f, m, info);
@@ -552,23 +557,30 @@ int fssrv_dent(struct fssrv_dents *b, uint64_t ino, unsigned type, const char *n
 long fssrv_getdents(struct fs_file *f, struct ipc_msg *m, const struct ipc_info *info,
 		    long (*fill)(struct fs_file *f, uint64_t pos, struct fssrv_dents *b))
 {
-	static struct fssrv_dents b; /* requests run one at a time (big_lock) */
-	b.cap = info->rcv_len;
-	b.done = b.used = 0;
-	b.pos = f->offset;
-	b.full = false;
-	b.err = 0;
-	long r = fill(f, f->offset, &b);
-	if (r < 0)
-		return r;
-	dents_flush(&b);
-	if (b.err)
-		return b.err;
-	if (b.done == 0 && b.full)
-		return -EINVAL; /* Linux: the buffer cannot hold the next entry */
-	f->offset = b.pos;
-	m->w[1] = !b.full; /* the end was reached: readdir need not ask again */
-	return (long)b.done;
+	/* each call its own: a file system may let go of big_lock in fill */
+	struct fssrv_dents *b = malloc(sizeof(*b));
+	if (!b)
+		return -ENOMEM;
+	b->cap = info->rcv_len;
+	b->done = b->used = 0;
+	b->pos = f->offset;
+	b->full = false;
+	b->err = 0;
+	long r = fill(f, f->offset, b);
+	if (r >= 0) {
+		dents_flush(b);
+		if (b->err)
+			r = b->err;
+		else if (b->done == 0 && b->full)
+			r = -EINVAL; /* Linux: the buffer cannot hold the next entry */
+	}
+	if (r >= 0) {
+		f->offset = b->pos;
+		m->w[1] = !b->full; /* the end was reached: readdir need not ask again */
+		r = (long)b->done;
+	}
+	free(b);
+	return r;
 }
 
 bool fssrv_may(uint32_t mode, uint32_t uid, uint32_t gid, const struct fs_req *r, int want)

@@ -89,7 +89,17 @@ struct fs_type {
 	 * of a file the file system kept for them closed. */
 	void *(*kfile)(void *inst, uint64_t id);
 	void (*kclosed)(void *inst, uint64_t id);
+	/* FILE_FSYNC goes to file() (a disk file system); else it is 0. */
+	bool syncs;
 };
+
+/* The server's lock, which every callback runs under. A file system
+ * whose work waits for a disk may let go of it inside a callback (and
+ * must take it back before returning), keeping its own lock instead:
+ * the skeleton's state (files, instances) is touched only under it, and
+ * a file being served stays (busy) meanwhile. */
+void fssrv_lock(void);
+void fssrv_unlock(void);
 
 /* statfs of instance id into the caller's receive buffer (VFS_STATFS,
  * FILE_STATFS): 0 or -errno. */
@@ -99,6 +109,9 @@ long fssrv_statfs_write(uint32_t id);
 int fssrv_main(const struct fs_type *t);
 
 struct fs_file *fssrv_file_new(void *inst, int flags);
+/* The same for a file system that let go of the lock during the request
+ * (the request's own instance id and path: fs_req's inst_id and path). */
+struct fs_file *fssrv_file_new_at(void *inst, int flags, uint32_t inst_id, const char *path);
 /* A descriptor for f to the current caller: its handle, or -errno (f is
  * then freed). With f->pcache set, the kernel serves the descriptor's
  * read, write, pread, pwrite, lseek and fstat from that object. */

@@ -1,0 +1,329 @@
+/* The ext2 server on a disk image the host made with mke2fs -d
+ * (tools/run-tests.py, test_ext2_disk: /dev/vda; a second image with a
+ * corrupted inode is /dev/vdb): mount, the host's files read byte for
+ * byte (through the page cache: read, pread, mmap), then creation,
+ * writes, rename, unlink, mkdir/rmdir, symbolic and hard links,
+ * truncation both ways, exact errnos, a read-only mount, umount and
+ * mount again; the host then checks the image with e2fsck -fn and
+ * debugfs. "ext2fs" alone runs everything. */
+#define _GNU_SOURCE 1
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/wait.h>
+#include <dirent.h>
+#include <unistd.h>
+#include "check.h"
+
+#define M "/mnt/e2"
+#define BAD "/mnt/e2bad"
+#define BIG_LEN 300000
+#define W_LEN (200 * 1024 + 123)
+#define SLOW_TARGET "dir/sub/././././././././././././././././././././././././././../nested.txt" /* 73 bytes */
+
+/* The host's big.bin (run-tests.py writes the same bytes). */
+static unsigned char big_byte(size_t i)
+{
+	return (unsigned char)((i * 7 + i / 251) & 0xff);
+}
+
+/* What this test writes to w.bin (run-tests.py checks it with debugfs). */
+static unsigned char w_byte(size_t i)
+{
+	return (unsigned char)((i * 13 + 5) & 0xff);
+}
+
+static int mk(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0)
+		return -1;
+	ssize_t r = write(fd, text, strlen(text));
+	close(fd);
+	return r == (ssize_t)strlen(text) ? 0 : -1;
+}
+
+static int has_text(const char *path, const char *want)
+{
+	char buf[512];
+	long n = slurp(path, buf, sizeof(buf));
+	return n == (long)strlen(want) && memcmp(buf, want, (size_t)n) == 0;
+}
+
+static int lists(const char *dir, const char *name)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int found = 0;
+	while (d && (e = readdir(d)))
+		found |= strcmp(e->d_name, name) == 0;
+	if (d)
+		closedir(d);
+	return found;
+}
+
+static void test_read_host_files(void)
+{
+	struct stat st, st2;
+	struct statfs sf;
+	check(statfs(M, &sf) == 0 && sf.f_type == 0xEF53 && sf.f_bsize == 1024 && sf.f_blocks > 0 &&
+	      sf.f_bfree < sf.f_blocks, "statfs: EXT2_SUPER_MAGIC, 1 KiB blocks, the image's counts");
+	check(has_text(M "/hello.txt", "hello, ext2\n"), "the host's hello.txt reads back");
+	unsigned char *buf = malloc(BIG_LEN + 10);
+	int fd = open(M "/big.bin", O_RDONLY);
+	long got = 0, r;
+	while (fd >= 0 && (r = read(fd, buf + got, 7001)) > 0)
+		got += r;
+	int same = got == BIG_LEN;
+	for (long i = 0; same && i < BIG_LEN; i++)
+		same = buf[i] == big_byte((size_t)i);
+	check(same, "big.bin (double-indirect blocks at 1 KiB) reads back byte for byte");
+	check(fd >= 0 && pread(fd, buf, 10, 280000) == 10 && buf[0] == big_byte(280000) && buf[9] == big_byte(280009),
+	      "pread in the double-indirect part");
+	check(fstat(fd, &st) == 0 && st.st_size == BIG_LEN && S_ISREG(st.st_mode) && st.st_nlink == 1,
+	      "fstat: size and type");
+	unsigned char *map = fd >= 0 ? mmap(NULL, BIG_LEN, PROT_READ, MAP_SHARED, fd, 0) : MAP_FAILED;
+	check(map != MAP_FAILED && map[0] == big_byte(0) && map[BIG_LEN - 1] == big_byte(BIG_LEN - 1) &&
+	      map[123456] == big_byte(123456), "mmap of the file shows the same bytes");
+	if (map != MAP_FAILED)
+		munmap(map, BIG_LEN);
+	close(fd);
+	free(buf);
+	check(stat(M "/hard1", &st) == 0 && stat(M "/hard2", &st2) == 0 && st.st_ino == st2.st_ino &&
+	      st.st_nlink == 2, "the host's hard links: one inode, 2 links");
+	char l[256];
+	ssize_t n = readlink(M "/fastlink", l, sizeof(l));
+	check(n == 9 && memcmp(l, "hello.txt", 9) == 0, "readlink of a fast symlink");
+	n = readlink(M "/slowlink", l, sizeof(l));
+	check(n == (ssize_t)strlen(SLOW_TARGET) && memcmp(l, SLOW_TARGET, (size_t)n) == 0,
+	      "readlink of a slow symlink (a data block)");
+	check(has_text(M "/fastlink", "hello, ext2\n"), "open follows the fast link");
+	check(lstat(M "/slowlink", &st) == 0 && S_ISLNK(st.st_mode) && st.st_size == (off_t)strlen(SLOW_TARGET),
+	      "lstat of the slow link");
+	check(has_text(M "/dir/nested.txt", "nested\n"), "a file in a subdirectory");
+	check(lists(M, "lost+found") && lists(M, "big.bin") && lists(M "/dir", "sub") && lists(M, ".."),
+	      "getdents lists the host's names");
+	check(stat(M "/dir/../hello.txt", &st) == 0 && st.st_size == 12, "\"..\" walked on the disk");
+}
+
+static void test_changes(void)
+{
+	struct stat st, st2;
+	check(mk(M "/new.txt", "new data") == 0 && has_text(M "/new.txt", "new data"), "create, write, read back");
+	unsigned char *buf = malloc(W_LEN);
+	for (size_t i = 0; i < W_LEN; i++)
+		buf[i] = w_byte(i);
+	int fd = open(M "/w.bin", O_RDWR | O_CREAT | O_EXCL, 0640);
+	check(fd >= 0 && write(fd, buf, W_LEN) == W_LEN && fsync(fd) == 0, "a 200 KiB write and fsync");
+	check(fstat(fd, &st) == 0 && st.st_size == W_LEN && (st.st_mode & 07777) == 0640, "fstat after the write");
+	close(fd);
+	check_errno(open(M "/w.bin", O_RDWR | O_CREAT | O_EXCL, 0640), EEXIST, "O_CREAT|O_EXCL on an existing file: EEXIST");
+	check(rename(M "/new.txt", M "/dir/renamed.txt") == 0 && has_text(M "/dir/renamed.txt", "new data") &&
+	      fails(stat(M "/new.txt", &st), ENOENT), "rename across directories");
+	check(mk(M "/a.txt", "aaa") == 0 && mk(M "/b.txt", "bbbb") == 0 && rename(M "/a.txt", M "/b.txt") == 0 &&
+	      has_text(M "/b.txt", "aaa") && fails(stat(M "/a.txt", &st), ENOENT), "rename over an existing file");
+	check(mk(M "/gone.txt", "x") == 0 && unlink(M "/gone.txt") == 0, "unlink");
+	check_errno(unlink(M "/gone.txt"), ENOENT, "unlink again: ENOENT");
+	check_errno(open(M "/nodir/x", O_RDONLY), ENOENT, "a missing directory: ENOENT");
+	check(mkdir(M "/newdir", 0755) == 0 && mkdir(M "/newdir/inner", 0700) == 0 && stat(M "/newdir", &st) == 0 &&
+	      S_ISDIR(st.st_mode) && st.st_nlink == 3, "mkdir, a subdirectory: 3 links");
+	check_errno(mkdir(M "/newdir", 0755), EEXIST, "mkdir of an existing name: EEXIST");
+	check_errno(rmdir(M "/newdir"), ENOTEMPTY, "rmdir of a non-empty directory: ENOTEMPTY");
+	check(rmdir(M "/newdir/inner") == 0 && stat(M "/newdir", &st) == 0 && st.st_nlink == 2, "rmdir");
+	check(mkdir(M "/emptydir", 0755) == 0 && rmdir(M "/emptydir") == 0 && fails(stat(M "/emptydir", &st), ENOENT),
+	      "mkdir and rmdir");
+	check(symlink("b.txt", M "/newlink") == 0 && has_text(M "/newlink", "aaa"), "a new fast symlink");
+	check(symlink(SLOW_TARGET, M "/newslow") == 0 && has_text(M "/newslow", "nested\n"),
+	      "a new slow symlink, followed (through \"..\")");
+	check(link(M "/b.txt", M "/b2.txt") == 0 && stat(M "/b.txt", &st) == 0 && stat(M "/b2.txt", &st2) == 0 &&
+	      st.st_ino == st2.st_ino && st.st_nlink == 2, "a hard link: 2 links");
+	check(unlink(M "/hard2") == 0 && stat(M "/hard1", &st) == 0 && st.st_nlink == 1, "unlink one of the host's hard links");
+	/* truncation: sparse growth and shrinking */
+	fd = open(M "/sparse.bin", O_RDWR | O_CREAT, 0644);
+	char c = 1;
+	check(fd >= 0 && write(fd, "abc", 3) == 3 && ftruncate(fd, 1 << 20) == 0 && fstat(fd, &st) == 0 &&
+	      st.st_size == 1 << 20 && pread(fd, &c, 1, 500000) == 1 && c == 0, "ftruncate grows a file: a hole reads 0");
+	check(pwrite(fd, "end", 3, (1 << 20) - 3) == 3, "a write at the end of the hole");
+	close(fd);
+	check(stat(M "/sparse.bin", &st) == 0 && st.st_size == 1 << 20, "stat after the growth");
+	fd = open(M "/shrink.txt", O_RDWR | O_CREAT, 0644);
+	check(fd >= 0 && write(fd, buf, 10000) == 10000 && ftruncate(fd, 100) == 0 && fstat(fd, &st) == 0 &&
+	      st.st_size == 100, "ftruncate shrinks a file");
+	close(fd);
+	check(truncate(M "/big.bin", 5000) == 0 && stat(M "/big.bin", &st) == 0 && st.st_size == 5000,
+	      "truncate(2) of the host's file to 5000 bytes (frees the indirect blocks)");
+	/* an unlinked open file stays readable until it is closed */
+	fd = open(M "/b2.txt", O_RDONLY);
+	check(fd >= 0 && unlink(M "/b2.txt") == 0 && unlink(M "/b.txt") == 0 && read(fd, buf, 8) == 3 &&
+	      memcmp(buf, "aaa", 3) == 0, "an open file whose names are gone is still read");
+	check(fstat(fd, &st) == 0 && st.st_nlink == 0, "and fstat shows 0 links");
+	close(fd);
+	char name[300];
+	memset(name, 'n', sizeof(name));
+	memcpy(name, M "/", strlen(M "/"));
+	name[strlen(M "/") + 256] = '\0';
+	check_errno(open(name, O_WRONLY | O_CREAT, 0644), ENAMETOOLONG, "a 256-byte name: ENAMETOOLONG");
+	name[strlen(M "/") + 255] = '\0';
+	fd = open(name, O_WRONLY | O_CREAT, 0644);
+	check(fd >= 0 && close(fd) == 0 && unlink(name) == 0, "a 255-byte name is fine");
+	check(chmod(M "/w.bin", 0604) == 0 && stat(M "/w.bin", &st) == 0 && (st.st_mode & 07777) == 0604, "chmod");
+	free(buf);
+}
+
+/* As uid 1000: the host's files are root's. */
+static void test_permissions(void)
+{
+	pid_t pid = fork();
+	if (pid == 0) {
+		int ok = setgid(1000) == 0 && setuid(1000) == 0;
+		ok = ok && fails(open(M "/private.txt", O_RDONLY), EACCES);
+		ok = ok && fails(open(M "/uid1000.txt", O_WRONLY | O_CREAT, 0644), EACCES);
+		ok = ok && fails(unlink(M "/hello.txt"), EACCES);
+		ok = ok && fails(chmod(M "/hello.txt", 0777), EPERM);
+		ok = ok && has_text(M "/hello.txt", "hello, ext2\n");
+		_exit(ok ? 0 : 1);
+	}
+	int st;
+	check(pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	      "uid 1000: EACCES to read root's 0600 file, create in or unlink from root's 0755 directory; chmod EPERM; reads 0644");
+}
+
+static int w_is_intact(void)
+{
+	unsigned char *buf = malloc(W_LEN);
+	int fd = open(M "/w.bin", O_RDONLY);
+	long got = 0, r;
+	while (fd >= 0 && buf && (r = read(fd, buf + got, W_LEN - got)) > 0)
+		got += r;
+	close(fd);
+	int same = got == W_LEN;
+	for (long i = 0; same && i < W_LEN; i++)
+		same = buf[i] == w_byte((size_t)i);
+	free(buf);
+	return same;
+}
+
+static void test_remount(void)
+{
+	struct stat st;
+	check(umount(M) == 0, "umount writes everything back");
+	check(mount("/dev/vda", M, "ext2", MS_RDONLY, "") == 0, "mount -o ro");
+	check(w_is_intact() && has_text(M "/dir/renamed.txt", "new data"), "the files written before read back from the disk");
+	check(stat(M "/sparse.bin", &st) == 0 && st.st_size == 1 << 20 && st.st_blocks < 64,
+	      "the sparse file kept its size and its hole");
+	check_errno(open(M "/hello.txt", O_WRONLY), EROFS, "read-only: open for writing is EROFS");
+	check_errno(mkdir(M "/ro", 0755), EROFS, "read-only: mkdir is EROFS");
+	check_errno(unlink(M "/hello.txt"), EROFS, "read-only: unlink is EROFS");
+	check_errno(open(M "/ro.txt", O_WRONLY | O_CREAT, 0644), EROFS, "read-only: create is EROFS");
+	check(umount(M) == 0 && mount("/dev/vda", M, "ext2", 0, "") == 0, "umount, mount read-write again");
+	check(stat(M "/shrink.txt", &st) == 0 && st.st_size == 100,
+	      "the shrunk file's size persisted");
+	int fd = open(M "/w.bin", O_WRONLY | O_APPEND);
+	check(fd >= 0 && write(fd, "tail", 4) == 4 && close(fd) == 0, "an append after the remount");
+}
+
+/* Files read and written by the server (cache_max=0: none copied into
+ * the page cache), and a 6 MiB read through it that does not hold up
+ * another client's stat: the server lets go of the mount between chunks. */
+static void test_server_served(void)
+{
+	enum { BIGW = 6 << 20 };
+	struct stat st;
+	char *buf = malloc(BIGW);
+	for (int i = 0; i < BIGW; i++)
+		buf[i] = (char)(i * 31 + 7);
+	int fd = open(M "/six.bin", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	check(fd >= 0 && write(fd, buf, BIGW) == BIGW && close(fd) == 0, "a 6 MiB file");
+	check(umount(M) == 0 && mount("/dev/vda", M, "ext2", 0, "cache_max=0") == 0, "mount -o cache_max=0");
+	check_errno(mount("/dev/vdb", "/tmp/e2x", "ext2", 0, "cache_max=x"), EINVAL, "cache_max=x: EINVAL");
+	check(w_is_intact(), "w.bin read through the server");
+	fd = open(M "/w.bin", O_RDWR);
+	char two[2] = { 0 };
+	check(fd >= 0 && pwrite(fd, "PQ", 2, 10) == 2 && pread(fd, two, 2, 10) == 2 && two[0] == 'P' && two[1] == 'Q' &&
+	      lseek(fd, 0, SEEK_END) == W_LEN + 4 && fstat(fd, &st) == 0 && st.st_size == W_LEN + 4,
+	      "pwrite, pread, lseek and fstat served by the server");
+	char orig[2] = { (char)w_byte(10), (char)w_byte(11) };
+	check(pwrite(fd, orig, 2, 10) == 2, "and put back");
+	close(fd);
+	int p[2];
+	check(pipe(p) == 0, "pipe");
+	pid_t pid = fork();
+	if (pid == 0) {
+		char *b = malloc(BIGW);
+		int f = open(M "/six.bin", O_RDONLY);
+		double t0 = now_s();
+		(void)!write(p[1], &t0, sizeof(t0));
+		ssize_t r = read(f, b, BIGW);
+		double t1 = now_s();
+		int ok = r == BIGW;
+		for (int i = 0; ok && i < BIGW; i++)
+			ok = b[i] == (char)(i * 31 + 7);
+		double d = ok ? t1 - t0 : -1;
+		(void)!write(p[1], &d, sizeof(d));
+		_exit(0);
+	}
+	double t0 = 0, took = -1, worst = 0;
+	int stats = 0;
+	check(read(p[0], &t0, sizeof(t0)) == sizeof(t0), "the reader started");
+	fcntl(p[0], F_SETFL, O_NONBLOCK);
+	int failed_stat = 0;
+	while (now_s() - t0 < 60) { /* stats until the read is done */
+		double a = now_s();
+		failed_stat |= stat(M "/hello.txt", &st) != 0;
+		double b = now_s() - a;
+		worst = b > worst ? b : worst;
+		stats++;
+		if (read(p[0], &took, sizeof(took)) == sizeof(took))
+			break;
+	}
+	check(took > 0, "one 6 MiB read through the server, byte for byte");
+	waitpid(pid, NULL, 0);
+	printf("# 6 MiB read %.1f ms; %d stats meanwhile, the slowest %.2f ms\n", took * 1e3, stats, worst * 1e3);
+	check(!failed_stat && stats >= 3 && worst < took / 2,
+	      "another client's stats meanwhile wait at most a chunk, not the whole read");
+	close(p[0]);
+	close(p[1]);
+	free(buf);
+	check(unlink(M "/six.bin") == 0, "unlink the 6 MiB file");
+}
+
+/* /dev/vdb: the host pointed bad.txt's first block past the end. */
+static void test_corrupt(void)
+{
+	struct stat st;
+	char buf[64];
+	mkdir(BAD, 0755);
+	check(mount("/dev/vdb", BAD, "ext2", MS_RDONLY, "") == 0, "mount the image with a corrupted inode");
+	int fd = open(BAD "/bad.txt", O_RDONLY);
+	check(fd < 0 ? errno == EIO : read(fd, buf, sizeof(buf)) == -1 && errno == EIO,
+	      "a block number past the end: EIO");
+	if (fd >= 0)
+		close(fd);
+	check(has_text(BAD "/good.txt", "good\n") && stat(BAD "/good.txt", &st) == 0,
+	      "the server goes on: the other files read");
+	check(umount(BAD) == 0, "umount it");
+}
+
+int main(void)
+{
+	mkdir(M, 0755);
+	check(mount("/dev/vda", M, "ext2", 0, "") == 0, "mount -t ext2 /dev/vda " M);
+	mkdir("/tmp/e2x", 0755);
+	check_errno(mount("/dev/vda", "/tmp/e2x", "ext2", 0, "bogus=1"), EINVAL, "an unknown option: EINVAL");
+	check_errno(mount("/dev/vda", "/tmp/e2x", "ext2", 0, ""), EBUSY, "the same disk mounted twice: EBUSY");
+	test_read_host_files();
+	test_changes();
+	test_permissions();
+	test_remount();
+	test_server_served();
+	test_corrupt();
+	check(umount(M) == 0, "the last umount");
+	printf("1..%d\n", n);
+	return failed ? 1 : 0;
+}

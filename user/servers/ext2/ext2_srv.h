@@ -1,0 +1,127 @@
+/* The ext2 server: the core (ext2.h, pure logic) behind the file-system
+ * server skeleton (fssrv.h), on a disk reached through its block
+ * driver's channel, with regular files' data in the kernel's page cache
+ * (docs/fs.md, "The server").
+ *
+ * Locking: every callback arrives under the skeleton's lock; a request
+ * that touches the core lets go of it and takes its mount's own lock
+ * (e2_enter / e2_leave), so the disk waits of one mount hold up neither
+ * the skeleton nor the other mounts. The core, the open-inode table and
+ * the handback buffer of a mount are touched only under the mount's
+ * lock; the skeleton's state (files, instances) only under the
+ * skeleton's. */
+#ifndef ARBOR_EXT2_SRV_H
+#define ARBOR_EXT2_SRV_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/stat.h>
+#include "arbor/srvlock.h"
+#include "ext2.h"
+#include "fssrv.h"
+
+#define E2_ROOT_INO 2
+#define E2_NAME_MAX 255
+#define E2_PATH_MAX 4096
+#define E2_NODE_HASH 64
+/* Files larger than this (or a mount's cache_max=) when first opened are
+ * read and written through the server (the core's block cache) instead
+ * of being copied into a page cache object at open. */
+#define E2_PCACHE_FILL_MAX (64ull << 20)
+
+/* An inode some open file uses. */
+struct e2node {
+	uint32_t ino;
+	uint32_t opens;		/* open file descriptions on it */
+	uint64_t pc;		/* its page cache object (regular files), or 0 */
+	bool filling;		/* the object is being filled from the disk */
+	bool gone;		/* its last name went: released at the last close */
+	struct e2node *next;
+};
+
+/* One mount. */
+struct e2inst {
+	srvlock_t lock;		/* the core, nodes, hb (see above) */
+	struct ext2_fs *fs;
+	struct ext2_dev dev;
+	int disk;		/* the disk's channel (a block server's open file) */
+	int index;		/* the disk's (0: vda) */
+	uint64_t st_dev;	/* the disk's number, Linux's encoding */
+	uint64_t cache_max;	/* the largest file filled into the page cache (cache_max=) */
+	bool rdonly;
+	bool dying;		/* being unmounted: no new requests */
+	int users;		/* requests inside (skeleton's lock) */
+	uint32_t waiters;	/* requests waiting for lock (atomic) */
+	uint64_t grants;	/* times a waiting request got lock (under lock) */
+	char source[64];
+	struct e2node *nodes[E2_NODE_HASH];
+	/* why the last walk handed back (under lock) */
+	struct {
+		int kind;	/* FS_HB_LINK / FS_HB_DOTDOT, 0 none */
+		uint32_t which, off, len, tlen;
+		char target[E2_PATH_MAX];
+	} hb;
+};
+
+/* Called under the skeleton's lock: lets go of it and takes in's lock;
+ * -ENODEV if the mount is going away (then nothing is held but the
+ * skeleton's lock). */
+int e2_enter(struct e2inst *in);
+/* Back: in's lock released, the skeleton's taken. */
+void e2_leave(struct e2inst *in);
+/* A long request lets go of in's lock between chunks (to move data to or
+ * from its client): e2_pause_begin releases it, e2_pause_end takes it
+ * back, but first, if requests were waiting, lets one of them have it
+ * (srvlock is not fair: the long request would otherwise take it back
+ * before a woken waiter runs, and a stat would wait the whole read). */
+struct e2_pause {
+	uint64_t grants;
+	bool waited;
+};
+void e2_pause_begin(struct e2inst *in, struct e2_pause *p);
+void e2_pause_end(struct e2inst *in, const struct e2_pause *p);
+/* The clock the server stamps with (the kernel's, as the page cache's). */
+struct ext2_time e2_now(void);
+struct ext2_time e2_time_of(uint64_t ns);
+uint64_t e2_ns_of(struct ext2_time t);
+
+/* -- nodes and file data (data.c); under in->lock -- */
+struct e2node *e2_node_find(struct e2inst *in, uint32_t ino);
+/* The node of ino with one more open (made if needed), or NULL. */
+struct e2node *e2_node_get(struct e2inst *in, uint32_t ino);
+/* Opens of node n: the page cache object filled from the disk if it is a
+ * regular file of at most in->cache_max bytes opened for the first
+ * time. May let go of in->lock meanwhile. 0 or -errno. */
+int e2_node_fill(struct e2inst *in, struct e2node *n, const struct ext2_stat *st);
+/* Until no open is filling n's object (lets go of in->lock meanwhile). */
+void e2_node_wait(struct e2inst *in, struct e2node *n);
+/* One open fewer: the last writes the data back, frees the object and
+ * releases a gone inode. */
+void e2_node_put(struct e2inst *in, struct e2node *n);
+/* Writes n's dirty pages and size back to the core. 0 or -errno. */
+int e2_node_writeback(struct e2inst *in, struct e2node *n);
+/* Every node's data back, then the core's blocks (sync, umount). */
+int e2_sync_all(struct e2inst *in);
+/* The inode's attributes (mode, owner, links, times) to its object. */
+void e2_node_push(struct e2inst *in, uint32_t ino);
+/* stat of ino with an open object's size and times. */
+int e2_stat(struct e2inst *in, uint32_t ino, struct ext2_stat *st);
+void e2_fill_stat(const struct e2inst *in, const struct ext2_stat *e, struct stat *st);
+/* A name dropped its inode's last link: release it now or at the last close. */
+void e2_gone(struct e2inst *in, uint32_t ino);
+/* truncate: the core and the object together. */
+int e2_truncate(struct e2inst *in, uint32_t ino, uint64_t size);
+
+/* -- paths (path.c) -- */
+long e2_path(const struct fs_req *r, struct ipc_msg *m);
+/* Linux's generic_permission for uid/gid on st (0 or -EACCES). */
+int e2_permission(const struct ext2_stat *st, int mask, uint32_t uid, uint32_t gid);
+int e2_chmod(struct e2inst *in, uint32_t ino, uint32_t perm, uint32_t uid, uint32_t gid);
+int e2_chown(struct e2inst *in, uint32_t ino, int64_t nuid, int64_t ngid, uint32_t uid, uint32_t gid);
+int e2_utimes(struct e2inst *in, uint32_t ino, uint64_t at, uint64_t mt, uint32_t uid, uint32_t gid);
+
+/* -- open files (file.c) -- */
+long e2_file(struct fs_file *f, struct ipc_msg *m, const struct ipc_info *info);
+void e2_release(struct fs_file *f);
+
+#endif

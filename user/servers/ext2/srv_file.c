@@ -1,0 +1,251 @@
+/* The ext2 server's requests on open files: what the kernel does not
+ * serve itself. For a file with a page cache object that is ftruncate,
+ * fchmod, fchown, futimens, fsync and statfs; a directory is listed
+ * (getdents) and sought; a file too large to copy into the cache at open
+ * (E2_PCACHE_FILL_MAX) is read and written here through the core, a chunk
+ * per hold of the mount's lock. */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "arbor_sys.h"
+#include "ext2_srv.h"
+
+#define E2_CHUNK (64u * 1024)
+
+static bool e2_can_read(const struct fs_file *f)
+{
+	return (f->flags & O_ACCMODE) != O_WRONLY;
+}
+
+static bool e2_can_write(const struct fs_file *f)
+{
+	return (f->flags & O_ACCMODE) != O_RDONLY;
+}
+
+/* FILE_READ of a file the server serves: the mount's lock is let go
+ * while the data goes to the caller. */
+static long e2_read(struct e2inst *in, struct fs_file *f, const struct ipc_msg *m, const struct ipc_info *info)
+{
+	struct e2node *n = f->node;
+	bool positional = m->w[1] == 1;
+	uint64_t off = positional ? m->w[0] : f->offset;
+	long done = 0;
+	if (!e2_can_read(f))
+		return -EBADF;
+	char *buf = malloc(E2_CHUNK);
+	if (!buf)
+		return -ENOMEM;
+	while ((uint64_t)done < info->rcv_len) {
+		uint64_t want = info->rcv_len - (uint64_t)done < E2_CHUNK ? info->rcv_len - (uint64_t)done : E2_CHUNK;
+		int64_t got = ext2_read(in->fs, n->ino, off + (uint64_t)done, buf, (size_t)want);
+		if (got <= 0) {
+			if (got < 0 && !done)
+				done = (long)got;
+			break;
+		}
+		struct e2_pause ps;
+		e2_pause_begin(in, &ps);
+		long w = sys_ipc_write((uint64_t)done, buf, (size_t)got);
+		e2_pause_end(in, &ps);
+		if (w <= 0) {
+			if (w < 0 && !done)
+				done = w; /* a bad buffer: EFAULT */
+			break;
+		}
+		done += w;
+		if (w < got)
+			break;
+	}
+	free(buf);
+	if (done > 0 && !positional)
+		f->offset += (uint64_t)done;
+	return done;
+}
+
+static long e2_write(struct e2inst *in, struct fs_file *f, const struct ipc_msg *m, const struct ipc_info *info)
+{
+	struct e2node *n = f->node;
+	struct ext2_stat st;
+	bool positional = m->w[1] == 1;
+	uint64_t off = positional ? m->w[0] : f->offset;
+	long done = 0;
+	if (!e2_can_write(f))
+		return -EBADF;
+	if (!positional && (f->flags & O_APPEND)) {
+		int e = ext2_stat(in->fs, n->ino, &st);
+		if (e)
+			return e;
+		off = st.size;
+	}
+	char *buf = malloc(E2_CHUNK);
+	if (!buf)
+		return -ENOMEM;
+	while ((uint64_t)done < info->snd_len) {
+		uint64_t want = info->snd_len - (uint64_t)done < E2_CHUNK ? info->snd_len - (uint64_t)done : E2_CHUNK;
+		struct e2_pause ps;
+		e2_pause_begin(in, &ps);
+		long got = sys_ipc_read((uint64_t)done, buf, (size_t)want);
+		e2_pause_end(in, &ps);
+		if (got <= 0) {
+			if (got < 0 && !done)
+				done = got;
+			break;
+		}
+		int64_t w = ext2_write(in->fs, n->ino, off + (uint64_t)done, buf, (size_t)got, e2_now());
+		if (w < 0) {
+			if (!done)
+				done = (long)w;
+			break;
+		}
+		done += (long)w;
+		if (w < got)
+			break;
+	}
+	free(buf);
+	if (done > 0 && !positional)
+		f->offset = off + (uint64_t)done;
+	return done;
+}
+
+static long e2_seek(struct e2inst *in, struct fs_file *f, int64_t off, int whence)
+{
+	struct e2node *n = f->node;
+	struct ext2_stat st;
+	int64_t base = 0;
+	if (whence == SEEK_CUR) {
+		base = (int64_t)f->offset;
+	} else if (whence == SEEK_END) {
+		int e = e2_stat(in, n->ino, &st);
+		if (e)
+			return e;
+		base = (int64_t)st.size;
+	} else if (whence != SEEK_SET) {
+		return -EINVAL;
+	}
+	if (base + off < 0)
+		return -EINVAL;
+	f->offset = (uint64_t)(base + off);
+	return (long)f->offset;
+}
+
+struct e2_dirfill {
+	struct fssrv_dents *b;
+};
+
+static int e2_dent(void *ctx, const char *name, size_t len, uint32_t ino, unsigned dtype, uint64_t next)
+{
+	struct e2_dirfill *d = ctx;
+	char nm[E2_NAME_MAX + 1];
+	if (len > E2_NAME_MAX)
+		len = E2_NAME_MAX;
+	memcpy(nm, name, len);
+	nm[len] = '\0';
+	return !fssrv_dent(d->b, ino, dtype, nm, next);
+}
+
+/* The mount whose lock the current FILE_GETDENTS holds (its fill runs
+ * inside fssrv_getdents, which knows only the file). */
+static struct e2inst *e2_getdents_in(struct fs_file *f)
+{
+	return f->inst;
+}
+
+static long e2_dir_fill(struct fs_file *f, uint64_t pos, struct fssrv_dents *b)
+{
+	struct e2inst *in = e2_getdents_in(f);
+	struct e2node *n = f->node;
+	struct ext2_stat st;
+	int e = ext2_stat(in->fs, n->ino, &st);
+	if (e)
+		return e;
+	if ((st.mode & EXT2_S_IFMT) != EXT2_S_IFDIR)
+		return -ENOTDIR;
+	if (!st.nlink || n->gone)
+		return -ENOENT; /* removed while open, as Linux (IS_DEADDIR) */
+	struct e2_dirfill d = { .b = b };
+	uint64_t cookie = pos;
+	return ext2_readdir(in->fs, n->ino, &cookie, e2_dent, &d);
+}
+
+static long e2_fsync(struct e2inst *in, struct e2node *n)
+{
+	if (in->rdonly)
+		return 0;
+	int e = n->pc ? e2_node_writeback(in, n) : 0;
+	int s = ext2_sync(in->fs);
+	struct ipc_msg m = { .label = FILE_FSYNC };
+	long d = sys_ipc_call(in->disk, &m, NULL, 0, NULL, 0);
+	if (d >= 0)
+		d = (int64_t)m.label;
+	return e ? e : s ? s : d < 0 ? -EIO : 0;
+}
+
+static long e2_file_locked(struct e2inst *in, struct fs_file *f, struct ipc_msg *m, const struct ipc_info *info)
+{
+	struct e2node *n = f->node;
+	struct ext2_stat st;
+	struct stat ust;
+	long e;
+	switch (m->label) {
+	case FILE_READ:
+	case FILE_WRITE:
+		if ((e = ext2_stat(in->fs, n->ino, &st)))
+			return e;
+		if ((st.mode & EXT2_S_IFMT) == EXT2_S_IFDIR)
+			return -EISDIR;
+		if (n->pc)
+			return -EIO; /* the kernel serves it: a call here is not the kernel's */
+		return m->label == FILE_READ ? e2_read(in, f, m, info) : e2_write(in, f, m, info);
+	case FILE_SEEK:
+		return e2_seek(in, f, (int64_t)m->w[0], (int)m->w[1]);
+	case FILE_FSTAT:
+		if ((e = e2_stat(in, n->ino, &st)))
+			return e;
+		e2_fill_stat(in, &st, &ust);
+		return sys_ipc_write(0, &ust, sizeof(ust)) == sizeof(ust) ? 0 : -EFAULT;
+	case FILE_GETDENTS:
+		return fssrv_getdents(f, m, info, e2_dir_fill);
+	case FILE_TRUNCATE:
+		if (!e2_can_write(f))
+			return -EBADF;
+		if (in->rdonly)
+			return -EROFS;
+		return e2_truncate(in, n->ino, m->w[0]);
+	case FILE_FCHMOD:
+		return e2_chmod(in, n->ino, (uint32_t)m->w[0], info->euid, info->egid);
+	case FILE_FCHOWN:
+		return e2_chown(in, n->ino, (int64_t)(int32_t)m->w[0], (int64_t)(int32_t)m->w[1], info->euid,
+				info->egid);
+	case FILE_UTIMES:
+		return e2_utimes(in, n->ino, m->w[0], m->w[1], info->euid, info->egid);
+	case FILE_FSYNC:
+		return e2_fsync(in, n);
+	default:
+		return -EINVAL;
+	}
+}
+
+long e2_file(struct fs_file *f, struct ipc_msg *m, const struct ipc_info *info)
+{
+	struct e2inst *in = f->inst;
+	if (m->label == FILE_POLL) /* always as ready as it will be */
+		return (short)m->w[0] & (POLLIN | POLLOUT | POLLRDNORM | POLLWRNORM);
+	long e = e2_enter(in);
+	if (e)
+		return e;
+	e = e2_file_locked(in, f, m, info);
+	e2_leave(in);
+	return e;
+}
+
+void e2_release(struct fs_file *f)
+{
+	struct e2inst *in = f->inst;
+	if (!f->node || e2_enter(in))
+		return;
+	e2_node_put(in, f->node);
+	e2_leave(in);
+}

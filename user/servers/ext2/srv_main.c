@@ -1,0 +1,242 @@
+/* The ext2 server: mounts ext2 file systems from disks ("mount -t ext2
+ * /dev/vdb /mnt"), one core instance per mount, and serves them with the
+ * file-system skeleton. The disk is the block server's channel, read and
+ * written with the file protocol (FILE_READ / FILE_WRITE at an offset,
+ * FILE_FSYNC for a device flush). Options ("ro" is MS_RDONLY, which the
+ * mount tool sets): cache_max=BYTES, the largest file copied into the
+ * page cache at its first open (default E2_PCACHE_FILL_MAX; larger ones
+ * are read and written through the server). */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/statfs.h>
+#include "abi/blk.h"
+#include "arbor_sys.h"
+#include "blkdev.h"
+#include "ext2_srv.h"
+
+#define EXT2_SUPER_MAGIC 0xEF53
+#define E2_IO_MAX (512u * 1024)	/* bytes per call to the disk */
+
+/* Disks mounted now (the skeleton's lock): two cores on one disk would
+ * undo each other's allocations. */
+static bool e2_mounted[BLK_MAX_DISKS];
+
+int e2_enter(struct e2inst *in)
+{
+	if (in->dying)
+		return -ENODEV;
+	in->users++;
+	fssrv_unlock();
+	__atomic_add_fetch(&in->waiters, 1, __ATOMIC_ACQ_REL);
+	srvlock_lock(&in->lock);
+	__atomic_sub_fetch(&in->waiters, 1, __ATOMIC_ACQ_REL);
+	__atomic_add_fetch(&in->grants, 1, __ATOMIC_RELEASE);
+	return 0;
+}
+
+void e2_pause_begin(struct e2inst *in, struct e2_pause *p)
+{
+	p->grants = __atomic_load_n(&in->grants, __ATOMIC_ACQUIRE);
+	p->waited = __atomic_load_n(&in->waiters, __ATOMIC_ACQUIRE) != 0;
+	srvlock_unlock(&in->lock);
+}
+
+void e2_pause_end(struct e2inst *in, const struct e2_pause *p)
+{
+	/* a waiter was woken by the unlock: let it take the lock first
+	 * (bounded: one that was interrupted does not come) */
+	for (int i = 0; p->waited && i < 1000 && __atomic_load_n(&in->grants, __ATOMIC_ACQUIRE) == p->grants; i++)
+		sys_yield();
+	srvlock_lock(&in->lock);
+}
+
+void e2_leave(struct e2inst *in)
+{
+	srvlock_unlock(&in->lock);
+	fssrv_lock();
+	in->users--;
+}
+
+struct ext2_time e2_time_of(uint64_t ns)
+{
+	return (struct ext2_time){ .sec = (int64_t)(ns / 1000000000u), .nsec = (uint32_t)(ns % 1000000000u) };
+}
+
+uint64_t e2_ns_of(struct ext2_time t)
+{
+	return t.sec < 0 ? 0 : (uint64_t)t.sec * 1000000000u + t.nsec;
+}
+
+struct ext2_time e2_now(void)
+{
+	return e2_time_of(fssrv_now());
+}
+
+/* The disk: count sectors at sector, in calls of at most E2_IO_MAX. */
+static int e2_disk_io(void *ctx, uint64_t sector, uint32_t count, void *buf, bool write)
+{
+	struct e2inst *in = ctx;
+	uint64_t off = sector * EXT2_SECTOR_SIZE, len = (uint64_t)count * EXT2_SECTOR_SIZE, done = 0;
+	while (done < len) {
+		size_t n = len - done < E2_IO_MAX ? (size_t)(len - done) : E2_IO_MAX;
+		struct ipc_msg m = { .label = write ? FILE_WRITE : FILE_READ, .w = { off + done, 1 } };
+		long r = write ? sys_ipc_call(in->disk, &m, (char *)buf + done, n, NULL, 0)
+			       : sys_ipc_call(in->disk, &m, NULL, 0, (char *)buf + done, n);
+		if (r < 0 || (int64_t)m.label < 0 || m.w[0] != n)
+			return -EIO; /* a device error, a driver gone, or the end */
+		done += n;
+	}
+	return 0;
+}
+
+static int e2_disk_read(void *ctx, uint64_t sector, uint32_t count, void *buf)
+{
+	return e2_disk_io(ctx, sector, count, buf, false);
+}
+
+static int e2_disk_write(void *ctx, uint64_t sector, uint32_t count, const void *buf)
+{
+	return e2_disk_io(ctx, sector, count, (void *)buf, true);
+}
+
+/* The core's messages name the inode: the console, with the disk. */
+static void e2_log(void *ctx, const char *msg)
+{
+	struct e2inst *in = ctx;
+	printf("ext2 (%s): %s\n", in->source, msg);
+}
+
+/* "/dev/vdb" (or "vdb"): the disk's index, or -1. */
+static int e2_disk_index(const char *source)
+{
+	if (strncmp(source, "/dev/", 5) == 0)
+		source += 5;
+	return blkdev_index(source, strlen(source));
+}
+
+/* The options: 0, or -EINVAL for anything unknown. */
+static int e2_options(const char *data, uint64_t *cache_max)
+{
+	while (*data) {
+		size_t n = strcspn(data, ",");
+		if (n > 10 && strncmp(data, "cache_max=", 10) == 0) {
+			char *end;
+			unsigned long long v = strtoull(data + 10, &end, 10);
+			if (end != data + n || data[10] < '0' || data[10] > '9')
+				return -EINVAL;
+			*cache_max = v;
+		} else if (n) {
+			return -EINVAL;
+		}
+		data += n + (data[n] == ',');
+	}
+	return 0;
+}
+
+static int e2_mount(const char *source, const char *data, uint64_t flags, void **out)
+{
+	uint64_t cache_max = E2_PCACHE_FILL_MAX;
+	if (e2_options(data, &cache_max))
+		return -EINVAL;
+	int i = e2_disk_index(source);
+	struct blkdev_info bi;
+	if (i < 0)
+		return -ENOTBLK;
+	if (blkdev_probe(i, &bi) < 0)
+		return -ENXIO;
+	if (e2_mounted[i])
+		return -EBUSY;
+	bool ro = flags & MS_RDONLY;
+	long h = blkdev_open(i, ro ? O_RDONLY : O_RDWR);
+	if (h < 0)
+		return (int)h;
+	struct e2inst *in = calloc(1, sizeof(*in));
+	if (!in) {
+		sys_handle_close((int)h);
+		return -ENOMEM;
+	}
+	in->lock = (srvlock_t)SRVLOCK_INIT;
+	in->cache_max = cache_max;
+	in->disk = (int)sys_handle_dup((int)h, 100, HANDLE_CLOEXEC); /* out of the way of low numbers */
+	sys_handle_close((int)h);
+	snprintf(in->source, sizeof(in->source), "%s", source);
+	in->st_dev = (bi.minor & 0xff) | (bi.major << 8) | ((uint64_t)(bi.minor & ~0xffu) << 12);
+	in->dev = (struct ext2_dev){ .ctx = in, .nsectors = bi.bytes / EXT2_SECTOR_SIZE, .read = e2_disk_read,
+				     .write = e2_disk_write, .log = e2_log };
+	int r = ext2_mount(&in->dev, ro ? EXT2_MOUNT_RDONLY : 0, 0, &in->fs);
+	if (r < 0) {
+		sys_handle_close(in->disk);
+		free(in);
+		return r;
+	}
+	in->rdonly = ext2_is_rdonly(in->fs);
+	in->index = i;
+	e2_mounted[i] = true;
+	*out = in;
+	return 0;
+}
+
+/* The skeleton refused it while files are open; requests still inside
+ * (a close writing back) keep it too. */
+static int e2_umount(void *inst)
+{
+	struct e2inst *in = inst;
+	if (in->users || in->dying)
+		return -EBUSY;
+	in->dying = true; /* before letting go: requests from now on get -ENODEV */
+	in->users++;
+	fssrv_unlock();
+	srvlock_lock(&in->lock);
+	int r = e2_sync_all(in);
+	int u = ext2_unmount(in->fs); /* frees the core in any case */
+	if (!in->rdonly) {
+		struct ipc_msg m = { .label = FILE_FSYNC };
+		sys_ipc_call(in->disk, &m, NULL, 0, NULL, 0);
+	}
+	e2_leave(in);
+	e2_mounted[in->index] = false;
+	sys_handle_close(in->disk);
+	free(in);
+	if (r || u)
+		printf("ext2 (unmount): write-back failed (%d): data may be lost\n", r ? r : u);
+	return 0; /* the mount is gone either way: the disk is no longer ours */
+}
+
+static void e2_statfs(void *inst, struct statfs *st)
+{
+	struct e2inst *in = inst;
+	struct ext2_statfs s;
+	if (e2_enter(in))
+		return;
+	ext2_statfs(in->fs, &s);
+	e2_leave(in);
+	st->f_bsize = st->f_frsize = s.bsize;
+	st->f_blocks = s.blocks;
+	st->f_bfree = s.bfree;
+	st->f_bavail = s.bavail;
+	st->f_files = s.files;
+	st->f_ffree = s.ffree;
+	st->f_namelen = (long)s.namemax;
+}
+
+static const struct fs_type e2_type = {
+	.name = "ext2",
+	.mount = e2_mount,
+	.umount = e2_umount,
+	.path = e2_path,
+	.file = e2_file,
+	.release = e2_release,
+	.walks = true,
+	.magic = EXT2_SUPER_MAGIC,
+	.statfs = e2_statfs,
+	.syncs = true,
+};
+
+int main(void)
+{
+	return fssrv_main(&e2_type);
+}
