@@ -67,12 +67,34 @@ void softlockup_touch(void)
 	cpu->resched_since = 0;
 }
 
+/* With warnings on: a tick that comes more than softlockup_warn_ns after
+ * the one before (longer than any reported) shows that interrupts were
+ * off that long, however they were turned off; tf is where they came
+ * back on. The idle loop's halt does not count (it stops no tick). */
+static void softlockup_tick_gap(struct trap_frame *tf, uint64_t now)
+{
+	static uint64_t reported;
+	struct cpu *cpu = this_cpu();
+	uint64_t gap = cpu->last_tick ? now - cpu->last_tick : 0;
+	cpu->last_tick = now;
+	if (gap <= softlockup_warn_ns || gap <= reported)
+		return;
+	reported = gap;
+	struct thread *t = cpu->current;
+	printk_panic("lockup warning: CPU %u: no timer tick for %lu us (interrupts off; thread %s, pid %d, "
+		     "%s)\n", cpu->id, gap / 1000, t ? t->name : "?", t && t->proc ? t->proc->pid : -1,
+		     trap_from_user(tf) ? "back in user mode" : "back on in the kernel");
+	backtrace_print(tf->rbp, tf->rip);
+}
+
 void softlockup_tick(struct trap_frame *tf, bool idle)
 {
 	struct cpu *cpu = this_cpu();
 	uint64_t now = clock_ns();
-	if (softlockup_warn_ns)
+	if (softlockup_warn_ns) {
+		softlockup_tick_gap(tf, now);
 		softlockup_resched_check(tf, now);
+	}
 	/* User mode, the idle loop and preemptible kernel code are fine: a
 	 * switch could happen right here (and does if one is due). */
 	if (trap_from_user(tf) || idle || cpu->preempt_count == 0 || !cpu->softlockup_stamp) {
