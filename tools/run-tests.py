@@ -564,6 +564,11 @@ def test_fuzz(build, initrd, mode, seed, seconds, tally):
     print(f"  {name} ...", flush=True)
     tally.result(name, not bad, detail)
     if bad:
+        # the whole boot log (the sysrq dump is long): the excerpt below is not all
+        full = os.path.join(build, f"fuzz-{mode}-seed{seed}.log")
+        with open(full, "w") as f:
+            f.write("\n".join(b.lines) + "\n")
+        print(f"      the whole log: {full}")
         fails = [i for i, l in enumerate(b.lines) if "fuzz: FAIL" in l or "KERNEL PANIC" in l]
         start = max(0, (fails[0] if fails else len(b.lines)) - 30)
         print("\n".join("      | " + l for l in b.lines[start:start + 80]))
