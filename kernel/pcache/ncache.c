@@ -449,6 +449,19 @@ long ncache_lookup_at(struct ncache *nc, struct pcache_obj *root, const char *pa
 	return r;
 }
 
+/* The user's path (len bytes) into buf (NCACHE_PATH bytes), NUL-ended:
+ * 0; 1 when the cache leaves it to the server ("" and long paths);
+ * -EFAULT, or -EINVAL for a NUL within len. */
+static long ncache_path_in(const char *path, size_t len, char *buf)
+{
+	if (len == 0 || len >= NCACHE_PATH)
+		return 1;
+	if (copy_from_user(buf, path, len))
+		return -EFAULT;
+	buf[len] = '\0';
+	return strlen(buf) != len ? -EINVAL : 0;
+}
+
 long sys_ncache_lookup(int fs_h, uint64_t mount, const char *path, size_t len, uint64_t how,
 		       struct pcache_attr *out)
 {
@@ -457,14 +470,9 @@ long sys_ncache_lookup(int fs_h, uint64_t mount, const char *path, size_t len, u
 		return -EINVAL;
 	if (!(how & NCACHE_ACCESS) && (how & (7 | NCACHE_EACCESS)))
 		return -EINVAL;
-	if (len == 0 || len >= NCACHE_PATH)
-		return NCACHE_MISS; /* the server's: "" and long paths */
-	if (copy_from_user(buf, path, len))
-		return -EFAULT;
-	buf[len] = '\0';
-	if (strlen(buf) != len)
-		return -EINVAL;
-	long r;
+	long r = ncache_path_in(path, len, buf);
+	if (r)
+		return r < 0 ? r : NCACHE_MISS;
 	struct endpoint *ep = ncache_endpoint(fs_h, HANDLE_RIGHT_CALL, &r);
 	if (!ep)
 		return r;
@@ -561,14 +569,9 @@ long sys_ncache_open(int fs_h, uint64_t mount, const char *path, size_t len, uin
 	char buf[NCACHE_PATH];
 	if (flags & ~(uint32_t)(O_ACCMODE | O_APPEND) || (flags & O_ACCMODE) == O_ACCMODE)
 		return -EINVAL; /* the library sends only these */
-	if (len == 0 || len >= NCACHE_PATH)
-		return NCACHE_OPEN_MISS;
-	if (copy_from_user(buf, path, len))
-		return -EFAULT;
-	buf[len] = '\0';
-	if (strlen(buf) != len)
-		return -EINVAL;
-	long r;
+	long r = ncache_path_in(path, len, buf);
+	if (r)
+		return r < 0 ? r : NCACHE_OPEN_MISS;
 	struct endpoint *ep = ncache_endpoint(fs_h, HANDLE_RIGHT_CALL, &r);
 	if (!ep)
 		return r;

@@ -39,33 +39,11 @@ static unsigned char w_byte(size_t i)
 	return (unsigned char)((i * 13 + 5) & 0xff);
 }
 
-static int mk(const char *path, const char *text)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (fd < 0)
-		return -1;
-	ssize_t r = write(fd, text, strlen(text));
-	close(fd);
-	return r == (ssize_t)strlen(text) ? 0 : -1;
-}
-
 static int has_text(const char *path, const char *want)
 {
 	char buf[512];
 	long n = slurp(path, buf, sizeof(buf));
 	return n == (long)strlen(want) && memcmp(buf, want, (size_t)n) == 0;
-}
-
-static int lists(const char *dir, const char *name)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	int found = 0;
-	while (d && (e = readdir(d)))
-		found |= strcmp(e->d_name, name) == 0;
-	if (d)
-		closedir(d);
-	return found;
 }
 
 static void test_read_host_files(void)
@@ -107,7 +85,7 @@ static void test_read_host_files(void)
 	check(lstat(M "/slowlink", &st) == 0 && S_ISLNK(st.st_mode) && st.st_size == (off_t)strlen(SLOW_TARGET),
 	      "lstat of the slow link");
 	check(has_text(M "/dir/nested.txt", "nested\n"), "a file in a subdirectory");
-	check(lists(M, "lost+found") && lists(M, "big.bin") && lists(M "/dir", "sub") && lists(M, ".."),
+	check(listed(M, "lost+found") && listed(M, "big.bin") && listed(M "/dir", "sub") && listed(M, ".."),
 	      "getdents lists the host's names");
 	check(stat(M "/dir/../hello.txt", &st) == 0 && st.st_size == 12, "\"..\" walked on the disk");
 }
@@ -115,7 +93,7 @@ static void test_read_host_files(void)
 static void test_changes(void)
 {
 	struct stat st, st2;
-	check(mk(M "/new.txt", "new data") == 0 && has_text(M "/new.txt", "new data"), "create, write, read back");
+	check(put_new(M "/new.txt", "new data") == 0 && has_text(M "/new.txt", "new data"), "create, write, read back");
 	unsigned char *buf = malloc(W_LEN);
 	for (size_t i = 0; i < W_LEN; i++)
 		buf[i] = w_byte(i);
@@ -126,9 +104,9 @@ static void test_changes(void)
 	check_errno(open(M "/w.bin", O_RDWR | O_CREAT | O_EXCL, 0640), EEXIST, "O_CREAT|O_EXCL on an existing file: EEXIST");
 	check(rename(M "/new.txt", M "/dir/renamed.txt") == 0 && has_text(M "/dir/renamed.txt", "new data") &&
 	      fails(stat(M "/new.txt", &st), ENOENT), "rename across directories");
-	check(mk(M "/a.txt", "aaa") == 0 && mk(M "/b.txt", "bbbb") == 0 && rename(M "/a.txt", M "/b.txt") == 0 &&
+	check(put_new(M "/a.txt", "aaa") == 0 && put_new(M "/b.txt", "bbbb") == 0 && rename(M "/a.txt", M "/b.txt") == 0 &&
 	      has_text(M "/b.txt", "aaa") && fails(stat(M "/a.txt", &st), ENOENT), "rename over an existing file");
-	check(mk(M "/gone.txt", "x") == 0 && unlink(M "/gone.txt") == 0, "unlink");
+	check(put_new(M "/gone.txt", "x") == 0 && unlink(M "/gone.txt") == 0, "unlink");
 	check_errno(unlink(M "/gone.txt"), ENOENT, "unlink again: ENOENT");
 	check_errno(open(M "/nodir/x", O_RDONLY), ENOENT, "a missing directory: ENOENT");
 	check(mkdir(M "/newdir", 0755) == 0 && mkdir(M "/newdir/inner", 0700) == 0 && stat(M "/newdir", &st) == 0 &&

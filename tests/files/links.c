@@ -22,17 +22,6 @@
 
 #define T "/tmp/lt"
 
-/* A new file holding text (put() of check.h writes existing ones). */
-static int mk(const char *path, const char *text)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (fd < 0)
-		return -1;
-	ssize_t r = write(fd, text, strlen(text));
-	close(fd);
-	return r == (ssize_t)strlen(text) ? 0 : -1;
-}
-
 static ino_t ino_of(const char *path)
 {
 	struct stat st;
@@ -50,7 +39,7 @@ static void test_symlink_basics(void)
 {
 	struct stat st, lst;
 	check(mkdir(T, 0755) == 0, "mkdir " T);
-	check(mk(T "/file", "hello") == 0, "a file to link to");
+	check(put_new(T "/file", "hello") == 0, "a file to link to");
 	check(symlink("file", T "/rel") == 0, "symlink(\"file\", rel)");
 	check(lstat(T "/rel", &lst) == 0 && S_ISLNK(lst.st_mode) && (lst.st_mode & 07777) == 0777 &&
 	      lst.st_size == 4 && lst.st_nlink == 1, "lstat: S_IFLNK 0777, size = the target's length");
@@ -140,7 +129,7 @@ static void test_creat_and_names(void)
 static void test_hard_links(void)
 {
 	struct stat a, b;
-	check(mk(T "/h1", "data") == 0 && link(T "/h1", T "/h2") == 0, "link(h1, h2)");
+	check(put_new(T "/h1", "data") == 0 && link(T "/h1", T "/h2") == 0, "link(h1, h2)");
 	check(stat(T "/h1", &a) == 0 && stat(T "/h2", &b) == 0 && a.st_ino == b.st_ino && a.st_nlink == 2 &&
 	      b.st_nlink == 2, "both names: one inode, st_nlink 2");
 	check(link(T "/h2", T "/h3") == 0 && stat(T "/h1", &a) == 0 && a.st_nlink == 3, "a third: nlink 3");
@@ -160,7 +149,7 @@ static void test_hard_links(void)
 	check(rename(T "/h2", T "/h3") == 0 && stat(T "/h2", &a) == 0 && stat(T "/h3", &b) == 0,
 	      "rename onto another name of the same file does nothing");
 	check(mkdir(T "/nl", 0755) == 0 && stat(T "/nl", &a) == 0 && a.st_nlink == 2, "a new directory: nlink 2");
-	check(mkdir(T "/nl/a", 0755) == 0 && mkdir(T "/nl/b", 0755) == 0 && mk(T "/nl/f", "") == 0 &&
+	check(mkdir(T "/nl/a", 0755) == 0 && mkdir(T "/nl/b", 0755) == 0 && put_new(T "/nl/f", "") == 0 &&
 	      stat(T "/nl", &a) == 0 && a.st_nlink == 4, "2 + its subdirectories");
 }
 
@@ -169,7 +158,7 @@ static void test_walk(void)
 	struct stat st, want;
 	char buf[PATH_MAX];
 	check(mkdir(T "/deep", 0755) == 0 && mkdir(T "/deep/x", 0755) == 0 && mkdir(T "/deep/x/y", 0755) == 0 &&
-	      mk(T "/deep/x/marker", "m") == 0, "a tree deep/x/y");
+	      put_new(T "/deep/x/marker", "m") == 0, "a tree deep/x/y");
 	check(symlink(T "/deep/x/y", T "/yl") == 0, "yl -> " T "/deep/x/y");
 	check(stat(T "/yl/..", &st) == 0 && stat(T "/deep/x", &want) == 0 && st.st_ino == want.st_ino,
 	      "yl/.. is deep/x (physical), not " T);
@@ -268,7 +257,7 @@ static void test_times(void)
 	      st.st_mtim.tv_sec == 2000 && stat(T "/file", &st) == 0 && st.st_mtim.tv_sec == 3000,
 	      "AT_SYMLINK_NOFOLLOW sets the link's");
 	struct stat fresh;
-	check(mk(T "/fresh", "") == 0 && stat(T "/fresh", &fresh) == 0 && utimensat(AT_FDCWD, T "/fresh", ts, 0) == 0,
+	check(put_new(T "/fresh", "") == 0 && stat(T "/fresh", &fresh) == 0 && utimensat(AT_FDCWD, T "/fresh", ts, 0) == 0,
 	      "a fresh file, its times set back");
 	int fd = open(T "/fresh", O_RDONLY);
 	check(futimens(fd, NULL) == 0 && fstat(fd, &st) == 0 && st.st_mtim.tv_sec >= fresh.st_mtim.tv_sec &&
@@ -321,7 +310,7 @@ static void test_statfs(void)
 /* As uid 1000: the rules on others' files. */
 static void test_unprivileged(void)
 {
-	check(mk(T "/rootonly", "x") == 0 && chmod(T "/rootonly", 0600) == 0 && mk(T "/shared", "x") == 0 &&
+	check(put_new(T "/rootonly", "x") == 0 && chmod(T "/rootonly", 0600) == 0 && put_new(T "/shared", "x") == 0 &&
 	      chmod(T "/shared", 0666) == 0 && chmod(T, 0777) == 0, "files of root's");
 	pid_t pid = fork();
 	if (pid == 0) {

@@ -89,29 +89,6 @@ static bool all_coherent(const char *const *paths)
 	return ok;
 }
 
-static int mk(const char *path, const char *text)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (fd < 0)
-		return -1;
-	ssize_t r = write(fd, text, strlen(text));
-	close(fd);
-	return r == (ssize_t)strlen(text) ? 0 : -1;
-}
-
-/* Waits at most secs for child p: its exit status, or -1 (still running). */
-static int wait_bounded(pid_t p, double secs)
-{
-	int st;
-	double end = now_s() + secs;
-	do {
-		if (waitpid(p, &st, WNOHANG) == p)
-			return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-		usleep(2000);
-	} while (now_s() < end);
-	return -1;
-}
-
 static const char *const watched[] = {
 	T, T "/f", T "/d", T "/d/g", T "/d/g/", T "/f/", T "/f/x", T "/none", T "/none/x", T "/d/none",
 	T "/priv", T "/priv/f", T "/l", T "/l/g", T "/ren", T "/ren2", T "/hard", T "/m", T "/m/under", NULL
@@ -131,7 +108,7 @@ static bool coherent_as_1000(void)
 static void test_no_round_trip(void)
 {
 	struct stat st;
-	check(mkdir(T "/priv", 0700) == 0 && mk(T "/priv/f", "p") == 0, "a private directory (0700)");
+	check(mkdir(T "/priv", 0700) == 0 && put_new(T "/priv/f", "p") == 0, "a private directory (0700)");
 	check(all_coherent(watched), "the cache filled by a first round of questions");
 	pid_t srv = process_pid("tmpfs", "servers_posix_ncache");
 	check(srv > 0 && kill(srv, SIGSTOP) == 0, "the tmpfs server stopped (SIGSTOP)");
@@ -178,11 +155,11 @@ static void test_coherence(void)
 	int fd;
 	struct stat st;
 	check(unlink(T "/f") == 0 && all_coherent(watched) && fails(stat(T "/f", &st), ENOENT), "unlink");
-	check(mk(T "/f", "again") == 0 && all_coherent(watched) && stat(T "/f", &st) == 0, "create");
-	check(mk(T "/ren", "r") == 0 && all_coherent(watched) && rename(T "/ren", T "/ren2") == 0 &&
+	check(put_new(T "/f", "again") == 0 && all_coherent(watched) && stat(T "/f", &st) == 0, "create");
+	check(put_new(T "/ren", "r") == 0 && all_coherent(watched) && rename(T "/ren", T "/ren2") == 0 &&
 	      all_coherent(watched) && fails(stat(T "/ren", &st), ENOENT) && stat(T "/ren2", &st) == 0,
 	      "rename: both names");
-	check(rename(T "/f", T "/ren2") == 0 && all_coherent(watched) && mk(T "/f", "12345") == 0,
+	check(rename(T "/f", T "/ren2") == 0 && all_coherent(watched) && put_new(T "/f", "12345") == 0,
 	      "rename over a cached name");
 	check(rename(T "/d", T "/d2") == 0 && all_coherent(watched) && rename(T "/d2", T "/d") == 0 &&
 	      all_coherent(watched), "rename of a directory away and back");
@@ -211,11 +188,11 @@ static void test_coherence(void)
 	      "unlink of one name: nlink 1");
 	check(symlink("d", T "/l") == 0 && all_coherent(watched) && stat(T "/l/g", &st) == 0 && S_ISDIR(st.st_mode),
 	      "a symlink (answered by the server)");
-	check(mkdir(T "/m", 0755) == 0 && mk(T "/m/under", "u") == 0 && all_coherent(watched) &&
+	check(mkdir(T "/m", 0755) == 0 && put_new(T "/m/under", "u") == 0 && all_coherent(watched) &&
 	      stat(T "/m/under", &st) == 0, "a directory with a file, cached");
 	check(mount("nc", T "/m", "tmpfs", 0, "") == 0 && all_coherent(watched) &&
 	      fails(stat(T "/m/under", &st), ENOENT), "mounted over: the file below is not seen");
-	check(mk(T "/m/under", "over") == 0 && all_coherent(watched) && stat(T "/m/under", &st) == 0 &&
+	check(put_new(T "/m/under", "over") == 0 && all_coherent(watched) && stat(T "/m/under", &st) == 0 &&
 	      st.st_size == 4, "a file in the new mount, cached there");
 	check(umount(T "/m") == 0 && all_coherent(watched) && stat(T "/m/under", &st) == 0 && st.st_size == 1,
 	      "unmounted: the file below again");
@@ -310,7 +287,7 @@ static void test_open(void)
 {
 	struct stat st;
 	char buf[64];
-	check(mk(T "/o", "0123456789") == 0 && stat(T "/o", &st) == 0 && stat(T "/o", &st) == 0 &&
+	check(put_new(T "/o", "0123456789") == 0 && stat(T "/o", &st) == 0 && stat(T "/o", &st) == 0 &&
 	      fails(stat(T "/none", &st), ENOENT) && fails(stat(T "/f/x", &st), ENOTDIR), "a cached file");
 	pid_t srv = process_pid("tmpfs", "servers_posix_ncache");
 	check(srv > 0 && kill(srv, SIGSTOP) == 0, "the tmpfs server stopped");
@@ -358,7 +335,7 @@ static void test_open(void)
 	for (int i = 0; i < 100 && free_inodes() == before; i++)
 		usleep(5000); /* the server hears of it after close returns */
 	check(free_inodes() == before + 1, "then the inode is freed");
-	check(mkdir(T "/mo", 0755) == 0 && mount("nco", T "/mo", "tmpfs", 0, "") == 0 && mk(T "/mo/x", "x") == 0 &&
+	check(mkdir(T "/mo", 0755) == 0 && mount("nco", T "/mo", "tmpfs", 0, "") == 0 && put_new(T "/mo/x", "x") == 0 &&
 	      stat(T "/mo/x", &st) == 0 && stat(T "/mo/x", &st) == 0, "a mount with a cached file");
 	fd = open(T "/mo/x", O_RDONLY);
 	check(fd >= 0 && fails(umount(T "/mo"), EBUSY), "umount while it is open: EBUSY");
@@ -438,7 +415,7 @@ static void test_server_death(void)
 int main(void)
 {
 	struct stat st;
-	check(mkdir(T, 0755) == 0 && mk(T "/f", "hello") == 0 && mkdir(T "/d", 0755) == 0 &&
+	check(mkdir(T, 0755) == 0 && put_new(T "/f", "hello") == 0 && mkdir(T "/d", 0755) == 0 &&
 	      mkdir(T "/d/g", 0750) == 0, "a tree in /tmp");
 	check(stat(T "/f", &st) == 0 && st.st_size == 5, "stat");
 	test_no_round_trip();

@@ -128,6 +128,17 @@ static inline int put(const char *path, const char *text)
 	return r == (ssize_t)strlen(text) ? 0 : -1;
 }
 
+/* A new file (or one emptied) holding text. */
+static inline int put_new(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0)
+		return -1;
+	ssize_t r = write(fd, text, strlen(text));
+	close(fd);
+	return r == (ssize_t)strlen(text) ? 0 : -1;
+}
+
 /* The file holds exactly want. */
 static inline int text_eq(const char *path, const char *want)
 {
@@ -174,6 +185,20 @@ static inline unsigned long long io_stat_field(const char *cg, const char *key)
 static inline unsigned long long io_rbytes(const char *cg)
 {
 	return io_stat_field(cg, "rbytes=");
+}
+
+/* Waits at most secs for child p: its exit status (128 + the signal
+ * for one killed), or -1 (still running). */
+static inline int wait_bounded(pid_t p, double secs)
+{
+	int st;
+	double end = now_s() + secs;
+	do {
+		if (waitpid(p, &st, WNOHANG) == p)
+			return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+		usleep(2000);
+	} while (now_s() < end);
+	return -1;
 }
 
 /* Directory dir has an entry called name. */

@@ -78,7 +78,8 @@ static int low(long h, uint64_t rounds, uint64_t ms)
 	return 0;
 }
 
-static int probe(long h, uint64_t rounds, long n)
+/* How long work(rounds) takes alone: the best of 3. */
+static uint64_t solo_ns(uint64_t rounds)
 {
 	uint64_t solo = ~0ull;
 	for (int i = 0; i < 3; i++) {
@@ -87,6 +88,12 @@ static int probe(long h, uint64_t rounds, long n)
 		uint64_t d = now_ns() - t0;
 		solo = d < solo ? d : solo;
 	}
+	return solo;
+}
+
+static int probe(long h, uint64_t rounds, long n)
+{
+	uint64_t solo = solo_ns(rounds);
 	sys_sleep_ns(30000000); /* the low caller and the hogs get going */
 	uint64_t worst = 0, total = 0;
 	long over = 0;
@@ -135,13 +142,7 @@ static long helper(void *arg)
 
 static int behind(long h, uint64_t rounds, long n)
 {
-	uint64_t solo = ~0ull;
-	for (int i = 0; i < 3; i++) {
-		uint64_t t0 = now_ns();
-		work(rounds);
-		uint64_t d = now_ns() - t0;
-		solo = d < solo ? d : solo;
-	}
+	uint64_t solo = solo_ns(rounds);
 	sys_sleep_ns(30000000);
 	helper_h = h;
 	helper_rounds = 3 * rounds;

@@ -46,19 +46,6 @@ static long stat_of(const char *cg, const char *key)
 	return flat_field(at(cg, "memory.stat"), key);
 }
 
-/* Waits at most secs for child p: its exit status, or -1 (still running). */
-static int wait_bounded(pid_t p, double secs)
-{
-	int st;
-	double end = now_s() + secs;
-	do {
-		if (waitpid(p, &st, WNOHANG) == p)
-			return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-		usleep(2000);
-	} while (now_s() < end);
-	return -1;
-}
-
 static int full_write(int fd, const void *buf, size_t len)
 {
 	return write(fd, buf, len) == (ssize_t)len;

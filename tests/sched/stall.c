@@ -29,7 +29,7 @@
 #define WRITES 200
 
 /* Waits for pid up to secs: its wait status, or -1 (then it is killed). */
-static int wait_bounded(pid_t pid, double secs)
+static int wait_or_kill(pid_t pid, double secs)
 {
 	double end = now_s() + secs;
 	int st;
@@ -53,7 +53,7 @@ static int bounded(int (*fn)(void), double secs, double *took)
 	pid_t pid = fork();
 	if (pid == 0)
 		_exit(fn() ? 0 : 1);
-	int st = pid > 0 ? wait_bounded(pid, secs) : -1;
+	int st = pid > 0 ? wait_or_kill(pid, secs) : -1;
 	if (took)
 		*took = now_s() - t0;
 	if (st == -1)
@@ -237,7 +237,7 @@ static void readers_frozen_and_killed(int p[2])
 	check_writes("200 writes complete after the freeze and thaw");
 	int killed = put(CG_READERS "/cgroup.kill", "1") == 0;
 	for (int i = 0; i < 2; i++)
-		killed &= wait_bounded(r[i], 5) == SIGKILL;
+		killed &= wait_or_kill(r[i], 5) == SIGKILL;
 	check(killed, "cgroup.kill ends the waiting readers at once");
 	int gone = 0;
 	for (int i = 0; i < 200 && !(gone = rmdir(CG_READERS) == 0); i++)
@@ -257,7 +257,7 @@ static void user_share(int p[2])
 	check(ok, "32 readers of uid 1000 wait on the console");
 	rd[SHARE] = start_reader(p[1], READ_PLAIN);
 	readers_ready(p[0], 1);
-	check(wait_bounded(rd[SHARE], 5) == W_EXITCODE(8, 0), "the 33rd read of uid 1000: EAGAIN at once");
+	check(wait_or_kill(rd[SHARE], 5) == W_EXITCODE(8, 0), "the 33rd read of uid 1000: EAGAIN at once");
 	rd[SHARE + 1] = start_reader(p[1], READ_ROOT);
 	readers_ready(p[0], 1);
 	check(still_blocked(rd[SHARE + 1]), "and another user's (root's) read still waits");
@@ -266,7 +266,7 @@ static void user_share(int p[2])
 		if (i == SHARE)
 			continue;
 		kill(rd[i], SIGKILL);
-		all &= wait_bounded(rd[i], 5) == SIGKILL;
+		all &= wait_or_kill(rd[i], 5) == SIGKILL;
 	}
 	check(all, "the 33 waiting readers die at once on SIGKILL");
 }
@@ -290,7 +290,7 @@ static void console_tests(void)
 	rd[READERS + 2] = start_reader(p[1], READ_PLAIN);
 	readers_ready(p[0], 3);
 	kill(rd[READERS], SIGUSR1);
-	check(wait_bounded(rd[READERS], 5) == W_EXITCODE(3, 0), "a parked read interrupted by a handler: EINTR at once");
+	check(wait_or_kill(rd[READERS], 5) == W_EXITCODE(3, 0), "a parked read interrupted by a handler: EINTR at once");
 	kill(rd[READERS + 1], SIGUSR1);
 	check(still_blocked(rd[READERS + 1]), "with SA_RESTART the read goes on waiting");
 	kill(rd[READERS + 2], SIGSTOP);
@@ -306,7 +306,7 @@ static void console_tests(void)
 		if (i != READERS)
 			kill(rd[i], SIGKILL);
 	for (int i = 0; i < READERS + 3; i++) {
-		int st = i == READERS ? SIGKILL : wait_bounded(rd[i], 5);
+		int st = i == READERS ? SIGKILL : wait_or_kill(rd[i], 5);
 		if (st != SIGKILL)
 			printf("# reader %d: wait status %#x\n", i, st);
 		all &= st == SIGKILL;
@@ -493,7 +493,7 @@ static void held_client(const char *how)
 		else if (!strcmp(how, "stopped"))
 			ok = ok && kill(c, SIGCONT) == 0;
 		else {
-			ok = ok && wait_bounded(c, 5) == SIGKILL;
+			ok = ok && wait_or_kill(c, 5) == SIGKILL;
 			forget_client(c);
 			c = start_client(CG_CLIENT, p[1]);
 			continue;
@@ -732,7 +732,7 @@ static void disk_tests(void)
 	for (int k = 0; k < DISK_PROCS; k++)
 		kill(flood[k], SIGKILL);
 	for (int k = 0; k < DISK_PROCS; k++) {
-		st = wait_bounded(flood[k], 10);
+		st = wait_or_kill(flood[k], 10);
 		if (st != SIGKILL)
 			printf("# readers %d: wait status %#x\n", k, st);
 		died &= st == SIGKILL;
