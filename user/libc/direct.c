@@ -42,6 +42,8 @@ static struct fs_route routes[FS_ROUTES_MAX];
 static int nr_routes;
 static uint32_t routes_gen;
 static bool routes_loaded;
+static char cg2_target[64];	/* the first cgroup2 mount's target, cg2_len bytes */
+static size_t cg2_len;
 static ulock_t table_lock;
 /* The file systems' endpoints, by type (private, close-on-exec handles). */
 static struct {
@@ -64,7 +66,26 @@ static bool routes_reload(void)
 	nr_routes = (int)m.w[1];
 	routes_gen = (uint32_t)m.w[0];
 	routes_loaded = true;
+	cg2_len = 0;
+	for (int k = 0; k < nr_routes; k++)
+		if ((routes[k].kind & FS_RT_CGROUP2) && routes[k].tlen > 1 &&
+		    routes[k].tlen < sizeof(cg2_target)) {
+			memcpy(cg2_target, routes[k].target, routes[k].tlen);
+			cg2_len = routes[k].tlen;
+			break;
+		}
 	return true;
+}
+
+/* Whether path lies under the (first) cgroup2 mount: the VFS serves those
+ * itself, so the library skips the route search (cgroup mkdir, rmdir and
+ * friends are hot). Read without the lock: a stale or torn answer only
+ * sends a call to the VFS, which is always right, or down the full route
+ * search. */
+static bool under_cgroup2(const char *path)
+{
+	size_t n = __atomic_load_n(&cg2_len, __ATOMIC_RELAXED);
+	return n && strncmp(path, cg2_target, n) == 0 && (path[n] == '/' || path[n] == '\0');
 }
 
 /* The endpoint of file-system type t's server (table_lock held). */
@@ -128,17 +149,18 @@ static bool route_find(const char *p, size_t plen, bool reload, struct droute *d
 		uunlock(&table_lock);
 		return false;
 	}
-	for (int k = 0; k < nr_routes && !found; k++) /* longest target first */
+	for (int k = 0; k < nr_routes; k++) /* longest target first */
 		if (vfs_path_under(p, plen, routes[k].target, routes[k].tlen)) {
-			d->r = routes[k];
-			found = true;
+			/* a cgroup2 mount is the VFS's own: no copy for it */
+			if (!(routes[k].kind & FS_RT_CGROUP2)) {
+				d->r = routes[k];
+				d->r.target[sizeof(d->r.target) - 1] = '\0';
+				d->gen = routes_gen;
+				d->h = server_handle(d->r.type);
+				found = d->h >= 0;
+			}
+			break;
 		}
-	if (found) {
-		d->r.target[sizeof(d->r.target) - 1] = '\0';
-		d->gen = routes_gen;
-		d->h = (d->r.kind & FS_RT_CGROUP2) ? -1 : server_handle(d->r.type);
-		found = d->h >= 0;
-	}
 	uunlock(&table_lock);
 	return found;
 }
@@ -258,7 +280,7 @@ long __vfs_direct(const char *p, uint64_t label, uint64_t w0, uint64_t w1, uint6
 	struct direct_bufs b;
 	int links = 0, stale = 0;
 	bool reload = false;
-	if (!direct_label(label))
+	if (!direct_label(label) || under_cgroup2(p))
 		return DIRECT_NO;
 	for (int round = 0; round < 4 * VFS_PATH_MAX; round++) {
 		struct droute d;
