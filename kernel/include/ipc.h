@@ -34,7 +34,9 @@ struct ipc_event {
 struct endpoint {
 	struct kobj obj;
 	struct ipc_fstate fst;		/* the console publishes itself as a file */
-	struct proc *owner;		/* whose exit closes the endpoint */
+	struct proc *owner;		/* whose exit closes the endpoint; NULL
+					   once it has (sched lock) */
+	struct list_head owner_link;	/* in owner->owned_eps (ipc_owner_lock) */
 	bool dead;
 	bool io;			/* a disk's server: its callers wait for io */
 	struct list_head receivers;	/* server threads waiting for a call */

@@ -64,6 +64,16 @@ static inline void kobj_get(struct kobj *o)
 	__atomic_add_fetch(&o->refcount, 1, __ATOMIC_RELAXED);
 }
 void kobj_put(struct kobj *o);
+/* A reference to o unless its last one is already gone (its release may
+ * be running): for lists that hold objects without a reference. */
+static inline bool kobj_tryget(struct kobj *o)
+{
+	uint32_t n = __atomic_load_n(&o->refcount, __ATOMIC_RELAXED);
+	while (n && !__atomic_compare_exchange_n(&o->refcount, &n, n + 1, false, __ATOMIC_ACQUIRE,
+						  __ATOMIC_RELAXED))
+		;
+	return n != 0;
+}
 
 void handle_table_init(struct handle_table *t);
 /* Installs o (taking a new reference) with rights: the handle, or -EMFILE. */

@@ -132,6 +132,9 @@ struct proc {
 	 * call ended since (unlinked lazily; sched_lock): what sched_donors_*
 	 * walk, instead of every thread */
 	struct list_head serving;
+	/* the endpoints it created (no references: an endpoint leaves when
+	 * freed), all killed at its exit whoever still holds them */
+	struct list_head owned_eps;
 	enum proc_state state;
 	int exit_status;		/* wait status (abi/wait.h) once a zombie */
 	bool exiting;			/* its threads are being ended */

@@ -27,8 +27,15 @@ static void ipc_free_events(struct endpoint *ep)
 	}
 }
 
+/* Guards every process's owned_eps and the endpoints' owner_link. */
+static struct spinlock ipc_owner_lock = SPINLOCK_INIT("ipc_owner");
+
 static void ipc_endpoint_release(struct kobj *o)
 {
+	struct endpoint *ep = container_of(o, struct endpoint, obj);
+	spin_lock(&ipc_owner_lock);
+	list_del(&ep->owner_link); /* self-linked if its owner's exit took it */
+	spin_unlock(&ipc_owner_lock);
 	/* No thread can be waiting: each held a reference. */
 	ipc_free_events(container_of(o, struct endpoint, obj));
 	pcache_endpoint_release(container_of(o, struct endpoint, obj));
@@ -82,6 +89,9 @@ int ipc_endpoint_create(struct proc *p)
 	if (!ep)
 		return -ENOMEM;
 	ep->owner = p;
+	spin_lock(&ipc_owner_lock);
+	list_add(&ep->owner_link, &p->owned_eps);
+	spin_unlock(&ipc_owner_lock);
 	list_init(&ep->receivers);
 	list_init(&ep->callers);
 	list_init(&ep->events);
@@ -543,6 +553,7 @@ void ipc_endpoint_kill(struct endpoint *ep)
 {
 	uint64_t f = sched_lock_ipc();
 	ep->dead = true;
+	ep->owner = NULL; /* its process may be freed from now on */
 	ipc_free_events(ep);
 	while (!list_empty(&ep->callers))
 		sched_wake_ipc_locked(list_first_entry(&ep->callers, struct thread, wait_link), -EHOSTDOWN);
@@ -568,13 +579,22 @@ void ipc_thread_exit(struct thread *t)
 void ipc_proc_exit(struct proc *p)
 {
 	ipc_names_proc_exit(p);
-	for (int h = 0; h < HANDLE_MAX; h++) {
-		struct kobj *o = handle_get(p, h, KOBJ_ENDPOINT);
-		if (!o)
-			continue;
-		struct endpoint *ep = container_of(o, struct endpoint, obj);
-		if (ep->owner == p)
-			ipc_endpoint_kill(ep);
-		kobj_put(o);
+	/* Every endpoint p made dies with it, whether or not p still has a
+	 * handle to it: a client's handle must not keep a server's endpoint
+	 * callable with nobody to receive, nor its owner pointer alive. */
+	for (;;) {
+		struct endpoint *ep = NULL;
+		spin_lock(&ipc_owner_lock);
+		while (!ep && !list_empty(&p->owned_eps)) {
+			struct endpoint *e = list_first_entry(&p->owned_eps, struct endpoint, owner_link);
+			list_del(&e->owner_link);
+			if (kobj_tryget(&e->obj)) /* else it is being freed */
+				ep = e;
+		}
+		spin_unlock(&ipc_owner_lock);
+		if (!ep)
+			break;
+		ipc_endpoint_kill(ep);
+		kobj_put(&ep->obj);
 	}
 }

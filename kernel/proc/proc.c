@@ -46,6 +46,7 @@ static void proc_init_common(struct proc *p)
 	list_init(&p->sibling);
 	list_init(&p->threads);
 	list_init(&p->serving);
+	list_init(&p->owned_eps);
 	list_init(&p->cg_link);
 	list_init(&p->hash_link);
 	waitq_init(&p->child_exit);

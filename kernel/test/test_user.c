@@ -545,6 +545,14 @@ KTEST(user_ipc_server_exits_mid_call)
 	user_test("tests/server_exit", argv);
 }
 
+/* A server that exits holding no handle to its endpoint: the endpoint
+ * dies with it (clients' calls get EHOSTDOWN). */
+KTEST(user_ipc_endpoint_dies_with_owner)
+{
+	const char *const argv[] = { "tests/owner_exit", NULL };
+	user_test("tests/owner_exit", argv);
+}
+
 /* Runs argv with descriptors 0-2 on the console, as init would, killed
  * after timeout_ms. */
 static int run_posix_argv_for(const char *const *argv, struct cgroup *cg, uint64_t timeout_ms)
