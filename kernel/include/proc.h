@@ -291,7 +291,8 @@ void proc_dump(struct proc *p);
 void proc_dump_locked(struct proc *p);
 /* Work on the way back to user mode: a pending kill ends the thread, a
  * pending signal runs its action (tf: the registers going back, or NULL
- * for a thread that has not run yet). */
+ * for a thread that has not run yet). The work runs with interrupts on;
+ * if there was any, it returns with them off. */
 void proc_user_return_work(struct trap_frame *tf);
 #define THREAD_OFF_WORK 8
 

@@ -432,6 +432,14 @@ void proc_user_return_work(struct trap_frame *tf)
 	struct thread *t = current_thread();
 	if (!t->work)
 		return;
+	/* Both return paths come here with interrupts off, but the work may
+	 * be long: the exit of a killed process tears its memory down, and
+	 * memory.high throttles. With interrupts off that held off the timer
+	 * tick, and every wake-up on this CPU, for as long (27 ms seen beside
+	 * the fuzzer, lockup_warn_ms's "no timer tick"). Work that comes while
+	 * they are on waits for the next entry, as work from another CPU
+	 * always could. */
+	cpu_sti();
 	t->work = 0; /* before looking, so nothing sent meanwhile is missed */
 	if (t->kill_pending)
 		thread_exit(0);
@@ -447,6 +455,7 @@ void proc_user_return_work(struct trap_frame *tf)
 		thread_exit(0);
 	if (thread_has_work(t))
 		thread_set_work(t); /* more signals wait (blocked ones do not count) */
+	cpu_cli();
 }
 
 /* Collects zombie child c. Caller holds proc_lock. */
