@@ -360,6 +360,9 @@ void proc_thread_exited(struct thread *t, long code)
 	}
 	spin_unlock(&proc_lock);
 	if (as) {
+		/* The teardown is long and preemptible: with interrupts off it
+		 * would hold off the tick and every wake-up (proc_user_return_work) */
+		assert(read_rflags() & RFLAGS_IF);
 		/* Outside proc_lock: freeing pages takes the allocator's locks. */
 		ipc_proc_exit(p);
 		dev_proc_exit(p);
