@@ -1,6 +1,9 @@
-/* Host unit test for user/servers/vfs/path.c: lexical path normalization
- * and the mount-prefix rule. Prints TAP. */
+/* Host unit test for user/libc/vfs_path.c: lexical path normalization,
+ * the mount-prefix rule and what a read-only mount refuses. Prints TAP. */
+#include <fcntl.h>
 #include <string.h>
+#include <unistd.h>
+#include "abi/fs.h"
 
 #include "../../user/servers/vfs/vfs.h"
 #include "tap.h"
@@ -100,5 +103,14 @@ int main(void)
 	ok(vfs_path_under("/dev/null", 9, "/dev", 4), "/dev/null lies under /dev");
 	ok(!vfs_path_under("/devices", 8, "/dev", 4), "/devices does not lie under /dev");
 	ok(!vfs_path_under("/de", 3, "/dev", 4), "/de does not lie under /dev");
+
+	/* What a read-only mount refuses (EROFS), for the VFS and direct calls */
+	ok(!vfs_changes_fs(VFS_OPEN, O_RDONLY, true) && vfs_changes_fs(VFS_OPEN, O_WRONLY, false) &&
+	   vfs_changes_fs(VFS_OPEN, O_RDONLY | O_TRUNC, false), "open changes the file system to write or truncate");
+	ok(vfs_changes_fs(VFS_OPEN, O_RDONLY | O_CREAT, true) && !vfs_changes_fs(VFS_OPEN, O_RDONLY | O_CREAT, false),
+	   "O_CREAT counts for a direct call, not for the VFS, which walks first");
+	ok(vfs_changes_fs(VFS_ACCESS, W_OK, true) && !vfs_changes_fs(VFS_ACCESS, R_OK | X_OK, true) &&
+	   !vfs_changes_fs(VFS_STAT, 0, true) && vfs_changes_fs(VFS_MKDIR, 0755, false),
+	   "access W_OK and mkdir change it; stat and access R_OK do not");
 	return tap_done();
 }

@@ -165,22 +165,6 @@ static bool route_find(const char *p, size_t plen, bool reload, struct droute *d
 	return found;
 }
 
-/* As the VFS's changes_fs: O_CREAT too (the VFS opens an existing file
- * on a read-only mount with it). */
-static bool changes_fs(uint64_t label, uint64_t w0)
-{
-	switch (label) {
-	case VFS_OPEN:
-		return ((int)w0 & O_ACCMODE) != O_RDONLY || (w0 & (O_TRUNC | O_CREAT));
-	case VFS_ACCESS:
-		return w0 & W_OK;
-	case VFS_STAT:
-		return false;
-	default:
-		return true;
-	}
-}
-
 /* As the VFS's follows_last and walk_flags. */
 static uint64_t walk_flags(const struct fs_route *r, uint64_t label, uint64_t w0, uint64_t at)
 {
@@ -289,7 +273,7 @@ long __vfs_direct(const char *p, uint64_t label, uint64_t w0, uint64_t w1, uint6
 		if (!route_find(b.norm, plen, reload, &d))
 			return DIRECT_NO;
 		reload = false;
-		if ((d.r.flags & MS_RDONLY) && changes_fs(label, w0))
+		if ((d.r.flags & MS_RDONLY) && vfs_changes_fs(label, w0, true))
 			return DIRECT_NO; /* the VFS walks first: the path may leave the mount */
 		if ((label == VFS_RMDIR || label == VFS_UNLINK) && !dd && plen == d.r.tlen)
 			return DIRECT_NO; /* a mount point, if our table is current: the VFS knows

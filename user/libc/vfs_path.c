@@ -2,7 +2,10 @@
  * the C library (arbor/vfs_path.h). Pure logic (host-tested in
  * tests/files/test_vfs_path.c). */
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
+#include <unistd.h>
+#include "../../abi/fs.h"
 #include "../include/arbor/vfs_path.h"
 
 /* Whether path is already normal ("/" or "/a/b": no empty, "." or ".."
@@ -252,4 +255,18 @@ long vfs_handback_path(const char *target, const char *inner, size_t off, size_t
 	}
 	long n = vfs_join(base, rest, out);
 	return n < 0 ? -ENAMETOOLONG : n;
+}
+
+bool vfs_changes_fs(uint64_t label, uint64_t w0, bool creat)
+{
+	switch (label) {
+	case VFS_OPEN:
+		return ((int)w0 & O_ACCMODE) != O_RDONLY || (w0 & (O_TRUNC | (creat ? O_CREAT : 0)));
+	case VFS_ACCESS:
+		return w0 & W_OK;
+	case VFS_STAT: case VFS_READLINK: case VFS_REALPATH: case VFS_STATFS:
+		return false;
+	default:
+		return true;
+	}
 }

@@ -41,6 +41,12 @@ long vfs_inner_normalize(const char *in, char *out, size_t *rest);
  * (safe: base has no links) and the rest of which is kept as written.
  * out may not overlap rest. Its length, or -1 if too long. */
 long vfs_join(const char *base, const char *rest, char *out);
+/* Whether path request label (abi/fs.h; w0 its first word: open's flags,
+ * access's mode) would change the file system, so that a read-only mount
+ * refuses it with EROFS. creat: O_CREAT counts (a direct call, which cannot
+ * know whether the file exists; the VFS walks first and lets an open with
+ * O_CREAT of an existing file through). */
+bool vfs_changes_fs(uint64_t label, uint64_t w0, bool creat);
 /* Cuts normal path p (of length len) to its parent ("/" stays); the new
  * length. */
 size_t vfs_parent(char *p, size_t len);

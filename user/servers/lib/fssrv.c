@@ -16,6 +16,7 @@
 #include "abi/pcache.h"
 #include "arbor_sys.h"
 #include "fssrv.h"
+#include "arbor/vfs_path.h"
 #include "arbor/srvlock.h"
 
 #define WORKERS 4
@@ -205,23 +206,6 @@ static long do_umount(void *inst, uint32_t id)
 	return r;
 }
 
-/* Whether path request m would change the file system: refused on a
- * read-only mount when it comes directly (the C library sends those to
- * the VFS, which knows whether the walk leaves the mount first). */
-static bool changes_fs(const struct ipc_msg *m)
-{
-	switch (m->label) {
-	case VFS_OPEN:
-		return ((int)m->w[0] & O_ACCMODE) != O_RDONLY || (m->w[0] & (O_TRUNC | O_CREAT));
-	case VFS_ACCESS:
-		return m->w[0] & W_OK;
-	case VFS_STAT: case VFS_READLINK: case VFS_REALPATH: case VFS_STATFS:
-		return false;
-	default:
-		return true;
-	}
-}
-
 /* FS_GEN from the VFS: the table changed. */
 static long set_gen(const struct ipc_msg *m)
 {
@@ -264,7 +248,7 @@ static long endpoint_request(struct ipc_msg *m, const struct ipc_info *info, cha
 		return -ENODEV;
 	if (m->label == FS_UMOUNT)
 		return do_umount(inst, id);
-	if (direct && (mount_flags[id] & MS_RDONLY) && changes_fs(m))
+	if (direct && (mount_flags[id] & MS_RDONLY) && vfs_changes_fs(m->label, m->w[0], true))
 		return -EROFS;
 	struct fs_req r = {
 		.inst = inst, .path = buf,

@@ -81,21 +81,6 @@ long vfs_forward(const struct vfs_route *mt, const struct ipc_info *info, struct
 	return vfs_forward_walk(mt, info, m, 0, path, path_len, rcv, rcv_len);
 }
 
-static bool changes_fs(const struct ipc_msg *m)
-{
-	int acc = (int)m->w[0] & O_ACCMODE;
-	switch (m->label) {
-	case VFS_OPEN:
-		return acc != O_RDONLY || (m->w[0] & O_TRUNC);
-	case VFS_ACCESS:
-		return m->w[0] & W_OK;
-	case VFS_STAT: case VFS_READLINK: case VFS_REALPATH: case VFS_STATFS:
-		return false;
-	default:
-		return true;
-	}
-}
-
 /* Whether the request's last component is followed when it is a link. */
 static bool follows_last(const struct ipc_msg *m, uint64_t at_flags)
 {
@@ -336,7 +321,7 @@ static long step_one(struct worker_bufs *b, struct walk *w, struct ipc_msg *m,
 		*m = w->orig;
 	}
 	uint64_t fl = walk_flags(h, m, w->at);
-	bool ro = (h->mt.flags & MS_RDONLY) && changes_fs(m);
+	bool ro = (h->mt.flags & MS_RDONLY) && vfs_changes_fs(m->label, m->w[0], false);
 	if (ro && label != VFS_OPEN) { /* EROFS once the walk is known to end here */
 		bool whole = follows_last(m, w->at);
 		r = probe(b, w, 0, h, info, whole);
