@@ -47,7 +47,7 @@ struct ipc_info {
 	uint64_t for_cgroup_id;
 };
 
-/* Or'ed into ipc_call's handle: the call is made on behalf of the call
+/* Or'ed into ipc_call's handle (h >= 0; a negative h stays EBADF): on behalf of the call
  * the calling thread is serving now (its caller's for_pid/for_cgroup_id
  * go to the server called, in place of ours). A thread serving no call
  * gets -ESRCH: it cannot name anyone. */

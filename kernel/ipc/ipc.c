@@ -333,7 +333,7 @@ long sys_ipc_call(int h, struct ipc_msg *umsg, const void *snd, size_t snd_len,
 	struct thread *self = current_thread();
 	uint64_t for_cg = 0;
 	int32_t for_pid = 0;
-	if (__builtin_expect(h & IPC_CALL_FOR, 0)) {
+	if (__builtin_expect(h > 0 && (h & IPC_CALL_FOR), 0)) { /* a negative h stays EBADF */
 		h &= ~IPC_CALL_FOR;
 		long e = ipc_acting_for(self, &for_cg, &for_pid);
 		if (e)

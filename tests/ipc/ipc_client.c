@@ -58,6 +58,7 @@ int main(int argc, char **argv)
 	m = (struct ipc_msg){ .label = 6 };
 	tap_check_eq("IPC_CALL_FOR while serving no call: ESRCH",
 		     sys_ipc_call((int)h | IPC_CALL_FOR, &m, NULL, 0, NULL, 0), -ESRCH);
+	tap_check_eq("call on handle -1 (the flag's bit set too): EBADF", sys_ipc_call(-1, &m, NULL, 0, NULL, 0), -EBADF);
 	tap_check_eq("call on a closed handle", sys_ipc_call(77, &m, NULL, 0, NULL, 0), -EBADF);
 	tap_check_eq("call with a bad message pointer", sys_ipc_call((int)h, (struct ipc_msg *)8, NULL, 0, NULL, 0), -EFAULT);
 	tap_check_eq("call with a bad buffer", sys_ipc_call((int)h, &m, (void *)0xffff800000000000ull, 16, NULL, 0), -EFAULT);
