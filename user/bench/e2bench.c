@@ -250,6 +250,12 @@ int main(int argc, char **argv)
 	dev = argv[optind];
 	mnt = argv[optind + 1];
 	chunk = malloc(MIB);
+	char parent[256]; /* mkdir -p: the guest may have no /mnt */
+	for (size_t i = 1; mnt[i] && i < sizeof(parent); i++)
+		if (mnt[i] == '/') {
+			snprintf(parent, i + 1, "%s", mnt);
+			mkdir(parent, 0755);
+		}
 	mkdir(mnt, 0755);
 	if (!chunk || !must(mount(dev, mnt, "ext2", 0, opts) == 0, "mount"))
 		return 1;

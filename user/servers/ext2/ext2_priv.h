@@ -18,11 +18,16 @@ struct ext2_buf {
 	uint8_t *data;
 };
 
+/* Blocks moved per device call at most by a file read's direct runs and a
+ * write-back's runs of neighbouring dirty blocks (512 KiB at 4 KiB). */
+#define EXT2_RUN_MAX 128u
+
 struct ext2_bcache {
 	struct ext2_buf **hash;
 	uint32_t hmask;
 	uint32_t count, cap;
 	struct ext2_buf *head, *tail;
+	uint8_t *stage;                 /* EXT2_RUN_MAX blocks: a write-back run, made on first use */
 };
 
 struct ext2_fs {
@@ -75,6 +80,8 @@ void ext2_brelse(struct ext2_fs *fs, struct ext2_buf *b);
 int ext2_bcache_flush(struct ext2_fs *fs);
 /* Drops a freed block's buffer, if cached and not held, without writing. */
 void ext2_bforget(struct ext2_fs *fs, uint32_t blk);
+/* Whether block blk is in the cache (then it, not the disk, has its bytes). */
+bool ext2_bcached(struct ext2_fs *fs, uint32_t blk);
 /* Raw device access in file-system blocks, bypassing the cache. */
 int ext2_dev_rw(struct ext2_fs *fs, bool write, uint64_t blk, uint32_t count, void *buf);
 
