@@ -134,13 +134,15 @@ def fileops_compare(arbor, out, timeout):
 E2_OPS = ("seq_write", "seq_read", "reread", "create", "delete", "walk_cold", "walk_warm", "fsync_4k")
 
 
-def ext2_compare(build, initrd, out, timeout, mib=256, nfiles=10000):
+def ext2_compare(build, initrd, out, timeout, mib=256, nfiles=10000, runs=2):
     """user/bench/e2bench.c on an empty ext2 image (mke2fs -t ext2, 4 KiB
     blocks) in Arbor (posix/e2bench, plain TCG, real time) and on Linux
-    6.1 in the same QEMU (linux-run, same memory, a fresh copy of the same
-    image): e2_OP_arbor, _linux (ms) and _ratio (Arbor / Linux: under 1 is
-    Arbor faster), the sequential rates in MiB/s, and whether the host's
-    e2fsck -fn finds both images clean afterwards."""
+    6.1 in the same QEMU (linux-run, same memory, a fresh image each run):
+    e2_OP_arbor, _linux (ms) and _ratio (Arbor / Linux: under 1 is Arbor
+    faster), the sequential rates in MiB/s, and whether the host's
+    e2fsck -fn finds every image clean afterwards. The two sides take
+    turns, `runs` times each, and each figure is the side's best: the
+    host's load (other QEMUs) moves single runs by 2x."""
     sys.path.insert(0, os.path.join(ROOT, "tools"))
     import mkext2
     spec = importlib.util.spec_from_file_location("run_tests", os.path.join(ROOT, "tools", "run-tests.py"))
@@ -163,7 +165,7 @@ def ext2_compare(build, initrd, out, timeout, mib=256, nfiles=10000):
     if cc.returncode != 0:
         print("e2bench: linux-cc failed: skipped\n" + cc.stdout[-1000:], flush=True)
         return
-    for side in ("linux", "arbor"):
+    for side in ("linux", "arbor") * runs:  # taking turns
         img = os.path.join(out, f"e2bench-{side}.img")
         mkext2.make_image(img, size, 4096)
         log = os.path.join(out, f"e2bench-{side}.log")
@@ -183,10 +185,13 @@ def ext2_compare(build, initrd, out, timeout, mib=256, nfiles=10000):
         if not ok or not found:
             print(f"e2bench: the {side} run failed (see {log})", flush=True)
             return
-        results[side] = found
+        best = results.setdefault(side, {})
+        for name, (value, unit) in found.items():  # less time, or more MiB/s
+            if name not in best or (value > best[name][0] if unit == "MiB/s" else value < best[name][0]):
+                best[name] = (value, unit)
         fsck = subprocess.run([mkext2.tool("e2fsck"), "-fn", img], stdout=subprocess.PIPE,
                               stderr=subprocess.STDOUT)
-        fsck_clean[side] = fsck.returncode == 0
+        fsck_clean[side] = fsck_clean.get(side, True) and fsck.returncode == 0
         os.remove(img)
     arbor, linux = results["arbor"], results["linux"]
     for op in E2_OPS:
@@ -201,7 +206,7 @@ def ext2_compare(build, initrd, out, timeout, mib=256, nfiles=10000):
             print(f"{rate}_arbor {arbor[rate][0]:.1f} MiB/s", flush=True)
             print(f"{rate}_linux {linux[rate][0]:.1f} MiB/s", flush=True)
     for side, clean in fsck_clean.items():
-        print(f"e2bench: e2fsck -fn of the {side} image: {'clean' if clean else 'NOT CLEAN'}", flush=True)
+        print(f"e2bench: e2fsck -fn of the {side} images: {'clean' if clean else 'NOT CLEAN'}", flush=True)
 
 
 def main():
@@ -216,6 +221,7 @@ def main():
                     help="only the ext2 benchmark, Arbor (plain TCG) beside Linux")
     ap.add_argument("--ext2-mib", type=int, default=256, help="the ext2 benchmark's file size")
     ap.add_argument("--ext2-files", type=int, default=10000, help="the ext2 benchmark's file count")
+    ap.add_argument("--ext2-runs", type=int, default=2, help="runs per side (the best counts)")
     a = ap.parse_args()
     kernel = os.path.join(a.build, "arbor.elf")
     initrd = os.path.join(a.build, "initrd.cpio")
@@ -227,7 +233,7 @@ def main():
         fuzz_probe(a.build, initrd, a.fuzz_seconds, os.path.join(out, "fuzz"))
         return
     if a.only_ext2:
-        ext2_compare(a.build, initrd, out, a.timeout, a.ext2_mib, a.ext2_files)
+        ext2_compare(a.build, initrd, out, a.timeout, a.ext2_mib, a.ext2_files, a.ext2_runs)
         return
     if a.only_fileops:
         found = run(kernel, initrd, False, a.timeout, os.path.join(out, "fileops.log"), "fileops")
@@ -253,7 +259,7 @@ def main():
         subprocess.run([os.path.join(ROOT, "tools", "arbor-plot"), "--out", out, "--only",
                         "cpu,mem" if log == "icount.log" else "io", os.path.join(out, log)], check=True)
     fileops_compare(arbor_fileops, out, a.timeout)
-    ext2_compare(a.build, initrd, out, a.timeout, a.ext2_mib, a.ext2_files)
+    ext2_compare(a.build, initrd, out, a.timeout, a.ext2_mib, a.ext2_files, a.ext2_runs)
     if a.fuzz_seconds:
         fuzz_probe(a.build, initrd, a.fuzz_seconds, os.path.join(out, "fuzz"))
 
