@@ -307,6 +307,12 @@ static int read_whole(void *arg)
 	return got == IO_LEN;
 }
 
+/* Writes 1 MiB to a new file and fsyncs it (run in a cgroup). */
+static int write_synced(void *arg)
+{
+	return make_file((const char *)arg, 1u << 20);
+}
+
 /* Unmounted and mounted again: nothing of the files cached. */
 static int cold(void)
 {
@@ -332,6 +338,12 @@ static void test_io_charged_to_client(void)
 	check(ta > 0 && a1 - a0 >= IO_LEN, "a cold read in A: its bytes in A's io.stat");
 	check(root1 - root0 == a1 - a0, "... and all of them A's: none in the server's (the root's own)");
 	check(io_rbytes(CGT "/b") == 0, "... none in B's");
+	unsigned long long rw0 = io_stat_field(CGR, "wbytes="), aw0 = io_stat_field(CGT "/a", "wbytes=");
+	double tw = timed_in_cgroup(CGT "/a", write_synced, M "/iow.bin");
+	unsigned long long rw1 = io_stat_field(CGR, "wbytes="), aw1 = io_stat_field(CGT "/a", "wbytes=");
+	printf("# A wrote 1 MiB and fsynced in %.3f s: A's wbytes +%llu, the root's +%llu\n", tw, aw1 - aw0, rw1 - rw0);
+	check(tw > 0 && aw1 - aw0 >= (1u << 20) && rw1 - rw0 == aw1 - aw0,
+	      "A's written and fsynced 1 MiB (data and metadata) in A's wbytes, none in the server's");
 	check(cold() && put(CGT "/a/io.max", "253:0 rbps=1048576") == 0, "io.max rbps=1 MiB/s on A, cold again");
 	double tb = timed_in_cgroup(CGT "/b", read_whole, M "/iob.bin");
 	ta = timed_in_cgroup(CGT "/a", read_whole, M "/ioa.bin");
@@ -351,7 +363,8 @@ static void test_io_charged_to_client(void)
 	      "the same call without it works");
 	if (fd >= 0)
 		close(fd);
-	check(unlink(M "/ioa.bin") == 0 && unlink(M "/iob.bin") == 0 && rmdir(CGT "/a") == 0 &&
+	check(unlink(M "/ioa.bin") == 0 && unlink(M "/iob.bin") == 0 && unlink(M "/iow.bin") == 0 &&
+	      rmdir(CGT "/a") == 0 &&
 	      rmdir(CGT "/b") == 0 && rmdir(CGT) == 0 && put(CGR "/cgroup.subtree_control", "-io") == 0,
 	      "clean up");
 }
