@@ -100,7 +100,7 @@ host_srcs_cgroup       := cgroup/core/cgroup.c cgroup/fs/core_files.c cgroup/fs/
 host_cflags_cgroup     := -Itests/host/shim
 # the ext2 core (the server's files without system calls) against images
 # made and checked by the host's e2fsprogs
-EXT2_CORE := super bcache balloc inode bmap file dir namei
+EXT2_CORE := super bcache balloc inode bmap file dir dindex namei
 host_srcs_ext2         := $(patsubst %,user/servers/ext2/%.c,$(EXT2_CORE)) \
 	$(wildcard user/servers/ext2/*.h) lib/format.c
 host_cflags_ext2       := -Iuser/servers/ext2

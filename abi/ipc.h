@@ -38,7 +38,20 @@ struct ipc_info {
 	uint64_t badge;		/* the channel called through (0: the endpoint) */
 	int32_t ppid;		/* the calling process's parent */
 	uint32_t snd_inline;	/* 1: the whole send buffer is in the inbox */
+	/* On whose behalf the call is made (IPC_CALL_FOR): the process and
+	 * cgroup that work for it (io, say) is to be charged to. The caller's
+	 * own pid and cgroup unless a server made the call for the client it
+	 * serves; then that client's (transitively), attested by the kernel. */
+	int32_t for_pid;
+	uint32_t for_pad;	/* 0 */
+	uint64_t for_cgroup_id;
 };
+
+/* Or'ed into ipc_call's handle (h >= 0; a negative h stays EBADF): on behalf of the call
+ * the calling thread is serving now (its caller's for_pid/for_cgroup_id
+ * go to the server called, in place of ours). A thread serving no call
+ * gets -ESRCH: it cannot name anyone. */
+#define IPC_CALL_FOR 0x40000000
 
 /* A message the kernel itself sends to a server (info.pid is 0, there is
  * nobody to reply to): the last handle to the channel with this badge is

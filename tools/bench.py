@@ -20,7 +20,12 @@ posix/fileops (the file operations of issue 18) also runs on Linux 6.1 in
 the same QEMU (linux-cc and linux-run: LINUX_TOOLS, or ../shared/tools);
 fileops_OP_arbor, _linux and _ratio compare the plain TCG figures, since
 linux-run has no -icount. Without linux-run that part is skipped, saying
-so. --only-fileops runs just that comparison."""
+so. --only-fileops runs just that comparison.
+
+user/bench/e2bench.c (issue 19: ext2 on a disk) runs the same way on both
+sides, each on a fresh ext2 image made by the host's mke2fs: e2_OP_arbor,
+_linux (ms) and _ratio; --only-ext2 runs just that (--ext2-mib and
+--ext2-files shrink it)."""
 import argparse
 import importlib.util
 import os
@@ -126,6 +131,84 @@ def fileops_compare(arbor, out, timeout):
             print(f"{name}_ratio {ns / linux[name]:.2f} x", flush=True)
 
 
+E2_OPS = ("seq_write", "seq_read", "reread", "create", "delete", "walk_cold", "walk_warm", "fsync_4k")
+
+
+def ext2_compare(build, initrd, out, timeout, mib=256, nfiles=10000, runs=2):
+    """user/bench/e2bench.c on an empty ext2 image (mke2fs -t ext2, 4 KiB
+    blocks) in Arbor (posix/e2bench, plain TCG, real time) and on Linux
+    6.1 in the same QEMU (linux-run, same memory, a fresh image each run):
+    e2_OP_arbor, _linux (ms) and _ratio (Arbor / Linux: under 1 is Arbor
+    faster), the sequential rates in MiB/s, and whether the host's
+    e2fsck -fn finds every image clean afterwards. The two sides take
+    turns, `runs` times each, and each figure is the side's best: the
+    host's load (other QEMUs) moves single runs by 2x."""
+    sys.path.insert(0, os.path.join(ROOT, "tools"))
+    import mkext2
+    spec = importlib.util.spec_from_file_location("run_tests", os.path.join(ROOT, "tools", "run-tests.py"))
+    rt = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(rt)
+    tools = linux_tools()
+    if not tools:
+        print("e2bench: linux-run not found (set LINUX_TOOLS to the directory of linux-cc and "
+              "linux-run): skipped", flush=True)
+        return
+    size = max(1024, mib * 2 + 256)
+    args = ["/dev/vda", "/mnt/e2bench", "-s", str(mib), "-n", str(nfiles)]
+    results = {}
+    fsck_clean = {}
+    # Linux first: a build failure there skips the whole comparison.
+    prog = os.path.join(out, "e2bench-linux")
+    cc = subprocess.run([os.path.join(tools, "linux-cc"), "-O2", "-o", prog,
+                         os.path.join(ROOT, "user", "bench", "e2bench.c")],
+                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if cc.returncode != 0:
+        print("e2bench: linux-cc failed: skipped\n" + cc.stdout[-1000:], flush=True)
+        return
+    for side in ("linux", "arbor") * runs:  # taking turns
+        img = os.path.join(out, f"e2bench-{side}.img")
+        mkext2.make_image(img, size, 4096)
+        log = os.path.join(out, f"e2bench-{side}.log")
+        if side == "linux":
+            p = subprocess.run([os.path.join(tools, "linux-run"), "--mem", "1024", "--timeout", str(timeout),
+                                "--disk", img, prog] + args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True, errors="replace")
+            text, ok = p.stdout, p.returncode == 0
+        else:
+            b = rt.boot(["--kernel", os.path.join(build, "arbor.elf"), "--initrd", initrd, "--mem", "1024",
+                         "--append", "run=posix/e2bench " + " ".join(args), "--disk", img],
+                        timeout, until="arbor-run: ")
+            text, ok = "\n".join(b.lines), "arbor-run: exited 0" in b.lines
+        with open(log, "w") as f:
+            f.write(text + "\n")
+        found = {m.group(1): (float(m.group(2)), m.group(3)) for m in map(BENCH_RE.match, text.splitlines()) if m}
+        if not ok or not found:
+            print(f"e2bench: the {side} run failed (see {log})", flush=True)
+            return
+        best = results.setdefault(side, {})
+        for name, (value, unit) in found.items():  # less time, or more MiB/s
+            if name not in best or (value > best[name][0] if unit == "MiB/s" else value < best[name][0]):
+                best[name] = (value, unit)
+        fsck = subprocess.run([mkext2.tool("e2fsck"), "-fn", img], stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT)
+        fsck_clean[side] = fsck_clean.get(side, True) and fsck.returncode == 0
+        os.remove(img)
+    arbor, linux = results["arbor"], results["linux"]
+    for op in E2_OPS:
+        name = "e2_" + op
+        if name in arbor and name in linux:
+            a, l = arbor[name][0], linux[name][0]
+            print(f"{name}_arbor {a:.2f} ms", flush=True)
+            print(f"{name}_linux {l:.2f} ms", flush=True)
+            print(f"{name}_ratio {a / l if l else 0:.2f} x", flush=True)
+        rate = name + "_rate"
+        if rate in arbor and rate in linux:
+            print(f"{rate}_arbor {arbor[rate][0]:.1f} MiB/s", flush=True)
+            print(f"{rate}_linux {linux[rate][0]:.1f} MiB/s", flush=True)
+    for side, clean in fsck_clean.items():
+        print(f"e2bench: e2fsck -fn of the {side} images: {'clean' if clean else 'NOT CLEAN'}", flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default="build")
@@ -134,6 +217,11 @@ def main():
     ap.add_argument("--only-fuzz", action="store_true", help="only the fuzzer's probe run")
     ap.add_argument("--only-fileops", action="store_true",
                     help="only the file operations, Arbor (plain TCG) beside Linux")
+    ap.add_argument("--only-ext2", action="store_true",
+                    help="only the ext2 benchmark, Arbor (plain TCG) beside Linux")
+    ap.add_argument("--ext2-mib", type=int, default=256, help="the ext2 benchmark's file size")
+    ap.add_argument("--ext2-files", type=int, default=10000, help="the ext2 benchmark's file count")
+    ap.add_argument("--ext2-runs", type=int, default=2, help="runs per side (the best counts)")
     a = ap.parse_args()
     kernel = os.path.join(a.build, "arbor.elf")
     initrd = os.path.join(a.build, "initrd.cpio")
@@ -143,6 +231,9 @@ def main():
     os.makedirs(out, exist_ok=True)
     if a.only_fuzz:
         fuzz_probe(a.build, initrd, a.fuzz_seconds, os.path.join(out, "fuzz"))
+        return
+    if a.only_ext2:
+        ext2_compare(a.build, initrd, out, a.timeout, a.ext2_mib, a.ext2_files, a.ext2_runs)
         return
     if a.only_fileops:
         found = run(kernel, initrd, False, a.timeout, os.path.join(out, "fileops.log"), "fileops")
@@ -168,6 +259,7 @@ def main():
         subprocess.run([os.path.join(ROOT, "tools", "arbor-plot"), "--out", out, "--only",
                         "cpu,mem" if log == "icount.log" else "io", os.path.join(out, log)], check=True)
     fileops_compare(arbor_fileops, out, a.timeout)
+    ext2_compare(a.build, initrd, out, a.timeout, a.ext2_mib, a.ext2_files, a.ext2_runs)
     if a.fuzz_seconds:
         fuzz_probe(a.build, initrd, a.fuzz_seconds, os.path.join(out, "fuzz"))
 

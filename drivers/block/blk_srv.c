@@ -134,7 +134,7 @@ static bool blk_direct_misaligned(int flags, uint64_t pos, uint64_t len, uint64_
 static long blk_file_rw(struct blk_worker *w, struct blk_file *f, const struct ipc_msg *m,
 			const struct ipc_info *info)
 {
-	struct blk_who who = { info->cgroup_id, info->pid };
+	struct blk_who who = { info->for_cgroup_id, info->for_pid };
 	bool wr = m->label == FILE_WRITE, at = m->w[1] == 1;
 	uint64_t len = wr ? info->snd_len : info->rcv_len;
 	srvlock_lock(&files_lock);
@@ -159,7 +159,7 @@ static long blk_file_request(struct blk_worker *w, struct blk_file *f, struct ip
 			     const struct ipc_info *info)
 {
 	struct stat st;
-	struct blk_who who = { info->cgroup_id, info->pid };
+	struct blk_who who = { info->for_cgroup_id, info->for_pid };
 	long r;
 	switch (m->label) {
 	case FILE_READ:
@@ -347,7 +347,7 @@ static void backlog_serve(struct blk_worker *w)
 		srvlock_lock(&share_lock);
 		int pick = -1;
 		for (int i = 0; i < nbacklog && pick < 0; i++)
-			if (held_take(backlog[i].info.cgroup_id))
+			if (held_take(backlog[i].info.for_cgroup_id))
 				pick = i;
 		if (pick < 0) {
 			srvlock_unlock(&share_lock);
@@ -361,7 +361,7 @@ static void backlog_serve(struct blk_worker *w)
 		w->reply = b.reply;
 		blk_request(w, &b.m, &b.info);
 		w->reply = -1;
-		held_drop(b.info.cgroup_id);
+		held_drop(b.info.for_cgroup_id);
 		sys_ipc_reply_to(b.reply, &b.m); /* -ESRCH: it went meanwhile */
 	}
 }
@@ -378,7 +378,7 @@ static bool blk_take_call(struct blk_worker *w, struct ipc_msg *m, struct ipc_in
 	}
 	if (blk_is_transfer(m, info)) {
 		srvlock_lock(&share_lock);
-		*counted = held_take(info->cgroup_id);
+		*counted = held_take(info->for_cgroup_id);
 		if (!*counted && nbacklog < BLK_BACKLOG_MAX) {
 			uint64_t cookie = next_cookie++;
 			long h = sys_ipc_defer(endpoint, cookie);
@@ -413,7 +413,7 @@ static long blk_worker_loop(void *arg)
 			__atomic_add_fetch(&idle, 1, __ATOMIC_ACQ_REL);
 		}
 		if (counted) {
-			held_drop(info.cgroup_id);
+			held_drop(info.for_cgroup_id);
 			if (__atomic_load_n(&nbacklog, __ATOMIC_ACQUIRE)) {
 				/* answer ours first, then what waits for a share */
 				sys_ipc_reply(&m);

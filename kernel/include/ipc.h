@@ -29,6 +29,12 @@ struct ipc_fstate {
 struct ipc_event {
 	struct list_head link;
 	uint64_t label, badge, w0, w1;
+	/* A request the kernel makes for a process (a pager fill for a
+	 * faulting one): its pid and cgroup, told as info.for_pid and
+	 * for_cgroup_id, on whose behalf the server may call (IPC_CALL_FOR)
+	 * until its next receive. 0: the kernel's own message. */
+	int32_t for_pid;
+	uint64_t for_cg;
 };
 
 struct endpoint {

@@ -108,6 +108,9 @@ struct thread {
 	uint64_t ipc_snd, ipc_snd_len;	/* caller: buffer the server may read */
 	uint64_t ipc_rcv, ipc_rcv_len;	/* caller: buffer the server may write */
 	uint64_t ipc_badge;		/* caller: the channel's badge, 0 for none */
+	/* caller: on whose behalf its call is (IPC_CALL_FOR); 0: its own */
+	uint64_t ipc_for_cg;
+	int32_t ipc_for_pid;
 	uint64_t ipc_inbox, ipc_inbox_cap; /* server: where small send buffers land */
 	uint8_t ipc_out[IPC_INLINE_MAX]; /* caller: a small send buffer, copied at the call */
 	uint8_t ipc_in[IPC_INLINE_MAX];	/* server: its current caller's, taken with the call */

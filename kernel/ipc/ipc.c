@@ -180,6 +180,23 @@ static inline void ipc_fill_info(struct ipc_info *info, const struct thread *c)
 	info->badge = c->ipc_badge;
 	info->ppid = p->parent ? p->parent->pid : 0;
 	info->snd_inline = 0; /* set on delivery, if the inbox takes it */
+	info->for_pid = c->ipc_for_cg ? c->ipc_for_pid : p->pid;
+	info->for_pad = 0;
+	info->for_cgroup_id = c->ipc_for_cg ? c->ipc_for_cg : p->cgroup->id;
+}
+
+/* On whose behalf self may call now (IPC_CALL_FOR): the call it serves
+ * (whose for_* the kernel attested at its receipt), or a kernel request
+ * made for a process (an event with for_cg) until its next receive.
+ * -ESRCH when it serves neither: a server cannot name anyone itself. */
+static long ipc_acting_for(struct thread *self, uint64_t *cg, int32_t *pid)
+{
+	uint64_t f = sched_lock_ipc();
+	bool serving = self->ipc_caller || (self->ipc_info.pid == 0 && self->ipc_info.for_cgroup_id);
+	*cg = self->ipc_info.for_cgroup_id;
+	*pid = self->ipc_info.for_pid;
+	sched_unlock_ipc(f);
+	return serving && *cg ? 0 : -ESRCH;
 }
 
 /* The server takes caller c's request. It is copied now, under the lock:
@@ -208,6 +225,7 @@ void ipc_channel_close_sync(struct kobj *o)
 	self->ipc_buf = (struct ipc_msg){ .label = IPC_LABEL_CLOSED, .w = { ch->badge } };
 	self->ipc_badge = ch->badge;
 	self->ipc_snd = self->ipc_snd_len = self->ipc_rcv = self->ipc_rcv_len = 0;
+	self->ipc_for_cg = 0; /* its own */
 	uint64_t f = sched_lock_ipc();
 	if (!ep->dead && !list_empty(&ep->receivers)) {
 		struct thread *server = list_first_entry(&ep->receivers, struct thread, wait_link);
@@ -232,7 +250,8 @@ long sys_ep_create(void)
  * reply lands too (no extra copies: this is the IPC fast path). The
  * buffers are the caller's user memory (checked here). */
 static __attribute__((always_inline)) inline long ipc_call_loaded(int h, const void *snd, size_t snd_len,
-							     void *rcv, size_t rcv_len)
+							     void *rcv, size_t rcv_len,
+							     uint64_t for_cg, int32_t for_pid)
 {
 	struct thread *self = current_thread();
 	if ((snd_len && !user_range_ok((uint64_t)snd, snd_len)) ||
@@ -252,6 +271,8 @@ static __attribute__((always_inline)) inline long ipc_call_loaded(int h, const v
 	self->ipc_snd_len = snd_len;
 	self->ipc_rcv = (uint64_t)rcv;
 	self->ipc_rcv_len = rcv_len;
+	self->ipc_for_cg = for_cg;
+	self->ipc_for_pid = for_pid;
 
 	uint64_t f = sched_lock_ipc();
 	int r;
@@ -300,7 +321,7 @@ long ipc_call_kernel(int h, struct ipc_msg *msg, const void *snd, size_t snd_len
 {
 	struct thread *self = current_thread();
 	self->ipc_buf = *msg;
-	long r = ipc_call_loaded(h, snd, snd_len, rcv, rcv_len);
+	long r = ipc_call_loaded(h, snd, snd_len, rcv, rcv_len, 0, 0);
 	if (r == 0)
 		*msg = self->ipc_buf;
 	return r;
@@ -310,9 +331,17 @@ long sys_ipc_call(int h, struct ipc_msg *umsg, const void *snd, size_t snd_len,
 		  void *rcv, size_t rcv_len)
 {
 	struct thread *self = current_thread();
+	uint64_t for_cg = 0;
+	int32_t for_pid = 0;
+	if (__builtin_expect(h > 0 && (h & IPC_CALL_FOR), 0)) { /* a negative h stays EBADF */
+		h &= ~IPC_CALL_FOR;
+		long e = ipc_acting_for(self, &for_cg, &for_pid);
+		if (e)
+			return e;
+	}
 	if (copy_from_user(&self->ipc_buf, umsg, sizeof(*umsg)))
 		return -EFAULT;
-	long r = ipc_call_loaded(h, snd, snd_len, rcv, rcv_len);
+	long r = ipc_call_loaded(h, snd, snd_len, rcv, rcv_len, for_cg, for_pid);
 	if (r == 0 && copy_to_user(umsg, &self->ipc_buf, sizeof(*umsg)))
 		return -EFAULT;
 	return r;
@@ -325,7 +354,8 @@ static void ipc_take_event(struct thread *self, struct endpoint *ep)
 	struct ipc_event *ev = list_first_entry(&ep->events, struct ipc_event, link);
 	list_del(&ev->link);
 	self->ipc_buf = (struct ipc_msg){ .label = ev->label, .w = { ev->w0, ev->w1 } };
-	self->ipc_info = (struct ipc_info){ .badge = ev->badge };
+	self->ipc_info = (struct ipc_info){ .badge = ev->badge, .for_pid = ev->for_pid,
+					    .for_cgroup_id = ev->for_cg };
 	kfree(ev);
 }
 

@@ -4,8 +4,9 @@
  * byte (through the page cache: read, pread, mmap), then creation,
  * writes, rename, unlink, mkdir/rmdir, symbolic and hard links,
  * truncation both ways, exact errnos, a read-only mount, umount and
- * mount again; the host then checks the image with e2fsck -fn and
- * debugfs. "ext2fs" alone runs everything. */
+ * mount again, the disk I/O done for a client charged to the client's
+ * cgroup (io.stat, io.max); the host then checks the image with
+ * e2fsck -fn and debugfs. "ext2fs" alone runs everything. */
 #define _GNU_SOURCE 1
 #include <errno.h>
 #include <fcntl.h>
@@ -19,6 +20,9 @@
 #include <sys/wait.h>
 #include <dirent.h>
 #include <unistd.h>
+#include "arbor/syscalls.h"
+#include "abi/fs.h"
+#include "abi/ipc.h"
 #include "check.h"
 
 #define M "/mnt/e2"
@@ -271,6 +275,100 @@ static void test_server_served(void)
 	check(unlink(M "/six.bin") == 0, "unlink the 6 MiB file");
 }
 
+#define CGR "/sys/fs/cgroup"
+#define CGT CGR "/e2io"
+#define IO_LEN (2u << 20)
+
+/* A new file of len bytes at path, synced. */
+static int make_file(const char *path, size_t len)
+{
+	char *b = malloc(len);
+	int fd = open(path, O_CREAT | O_TRUNC | O_WRONLY, 0644);
+	int ok = b && fd >= 0;
+	if (b)
+		memset(b, 0x5a, len);
+	ok = ok && write(fd, b, len) == (ssize_t)len && fsync(fd) == 0;
+	if (fd >= 0)
+		close(fd);
+	free(b);
+	return ok;
+}
+
+/* Reads the whole file (run in a cgroup by timed_in_cgroup). */
+static int read_whole(void *arg)
+{
+	static char chunk[65536];
+	int fd = open((const char *)arg, O_RDONLY);
+	long got = 0, r;
+	while (fd >= 0 && (r = read(fd, chunk, sizeof(chunk))) > 0)
+		got += r;
+	if (fd >= 0)
+		close(fd);
+	return got == IO_LEN;
+}
+
+/* Writes 1 MiB to a new file and fsyncs it (run in a cgroup). */
+static int write_synced(void *arg)
+{
+	return make_file((const char *)arg, 1u << 20);
+}
+
+/* Unmounted and mounted again: nothing of the files cached. */
+static int cold(void)
+{
+	return umount(M) == 0 && mount("/dev/vda", M, "ext2", 0, "") == 0;
+}
+
+/* The disk reads the ext2 server does for a client are the client's: the
+ * server calls the block server on the client's behalf (IPC_CALL_FOR),
+ * and the kernel attests whose call it is. Before, they were charged to
+ * the server's cgroup (the root): A's io.stat stayed empty and A's
+ * io.max did not slow its reads. */
+static void test_io_charged_to_client(void)
+{
+	check(put(CGR "/cgroup.subtree_control", "+io") == 0 && mkdir(CGT, 0755) == 0 &&
+	      put(CGT "/cgroup.subtree_control", "+io") == 0 && mkdir(CGT "/a", 0755) == 0 &&
+	      mkdir(CGT "/b", 0755) == 0, "cgroups e2io/a and e2io/b with the io controller");
+	check(make_file(M "/ioa.bin", IO_LEN) && make_file(M "/iob.bin", IO_LEN) && cold(),
+	      "two 2 MiB files written, the mount made cold");
+	unsigned long long root0 = io_rbytes(CGR), a0 = io_rbytes(CGT "/a");
+	double ta = timed_in_cgroup(CGT "/a", read_whole, M "/ioa.bin");
+	unsigned long long root1 = io_rbytes(CGR), a1 = io_rbytes(CGT "/a");
+	printf("# A read 2 MiB cold in %.3f s: A's rbytes +%llu, the root's +%llu\n", ta, a1 - a0, root1 - root0);
+	check(ta > 0 && a1 - a0 >= IO_LEN, "a cold read in A: its bytes in A's io.stat");
+	check(root1 - root0 == a1 - a0, "... and all of them A's: none in the server's (the root's own)");
+	check(io_rbytes(CGT "/b") == 0, "... none in B's");
+	unsigned long long rw0 = io_stat_field(CGR, "wbytes="), aw0 = io_stat_field(CGT "/a", "wbytes=");
+	double tw = timed_in_cgroup(CGT "/a", write_synced, M "/iow.bin");
+	unsigned long long rw1 = io_stat_field(CGR, "wbytes="), aw1 = io_stat_field(CGT "/a", "wbytes=");
+	printf("# A wrote 1 MiB and fsynced in %.3f s: A's wbytes +%llu, the root's +%llu\n", tw, aw1 - aw0, rw1 - rw0);
+	check(tw > 0 && aw1 - aw0 >= (1u << 20) && rw1 - rw0 == aw1 - aw0,
+	      "A's written and fsynced 1 MiB (data and metadata) in A's wbytes, none in the server's");
+	check(cold() && put(CGT "/a/io.max", "253:0 rbps=1048576") == 0, "io.max rbps=1 MiB/s on A, cold again");
+	double tb = timed_in_cgroup(CGT "/b", read_whole, M "/iob.bin");
+	ta = timed_in_cgroup(CGT "/a", read_whole, M "/ioa.bin");
+	printf("# cold 2 MiB reads: A (rbps=1 MiB/s) %.3f s, B (no limit) %.3f s\n", ta, tb);
+	check(ta >= 1.2 && ta < 30, "A's read is held to about its io.max (2 MiB at 1 MiB/s: at least 1.2 s)");
+	check(tb > 0 && tb < 1.0 && tb < ta / 2, "B's is not (under a second, less than half of A's)");
+	check(io_rbytes(CGT "/b") >= IO_LEN, "B's bytes in B's io.stat");
+	/* A thread serving no call cannot name anyone: ESRCH, nothing sent. */
+	int fd = open("/dev/vdb", O_RDONLY);
+	char sector[512];
+	struct ipc_msg m = { .label = FILE_READ, .w = { 0, 1 } };
+	check(fd >= 0 && sys_ipc_call(fd | IPC_CALL_FOR, &m, NULL, 0, sector, sizeof(sector)) == -ESRCH,
+	      "IPC_CALL_FOR by a thread serving no call: ESRCH");
+	m = (struct ipc_msg){ .label = FILE_READ, .w = { 0, 1 } };
+	check(fd >= 0 && sys_ipc_call(fd, &m, NULL, 0, sector, sizeof(sector)) == 0 && m.label == 0 &&
+	      m.w[0] == sizeof(sector),
+	      "the same call without it works");
+	if (fd >= 0)
+		close(fd);
+	check(unlink(M "/ioa.bin") == 0 && unlink(M "/iob.bin") == 0 && unlink(M "/iow.bin") == 0 &&
+	      rmdir(CGT "/a") == 0 &&
+	      rmdir(CGT "/b") == 0 && rmdir(CGT) == 0 && put(CGR "/cgroup.subtree_control", "-io") == 0,
+	      "clean up");
+}
+
 /* /dev/vdb: the host pointed bad.txt's first block past the end. */
 static void test_corrupt(void)
 {
@@ -300,6 +398,7 @@ int main(void)
 	test_permissions();
 	test_remount();
 	test_server_served();
+	test_io_charged_to_client();
 	test_corrupt();
 	check(umount(M) == 0, "the last umount");
 	printf("1..%d\n", n);

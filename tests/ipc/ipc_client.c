@@ -47,6 +47,18 @@ int main(int argc, char **argv)
 	m = (struct ipc_msg){ .label = 5 };
 	tap_check("nor an empty one", sys_ipc_call((int)h, &m, NULL, 0, NULL, 0) == 0 && m.w[0] == 0);
 	tap_check_eq("ipc_inbox with a bad pointer", sys_ipc_inbox((void *)0xffff800000000000ull, 16), -EFAULT);
+	uint64_t my_cg = 0;
+	m = (struct ipc_msg){ .label = 1 };
+	if (sys_ipc_call((int)h, &m, NULL, 0, NULL, 0) == 0)
+		my_cg = m.w[3];
+	m = (struct ipc_msg){ .label = 6 };
+	tap_check("a plain call is on the caller's own behalf (for_pid, for_cgroup_id)",
+		  sys_ipc_call((int)h, &m, NULL, 0, NULL, 0) == 0 && (long)m.w[0] == sys_getpid() &&
+		  m.w[1] == my_cg && m.w[2] == 0);
+	m = (struct ipc_msg){ .label = 6 };
+	tap_check_eq("IPC_CALL_FOR while serving no call: ESRCH",
+		     sys_ipc_call((int)h | IPC_CALL_FOR, &m, NULL, 0, NULL, 0), -ESRCH);
+	tap_check_eq("call on handle -1 (the flag's bit set too): EBADF", sys_ipc_call(-1, &m, NULL, 0, NULL, 0), -EBADF);
 	tap_check_eq("call on a closed handle", sys_ipc_call(77, &m, NULL, 0, NULL, 0), -EBADF);
 	tap_check_eq("call with a bad message pointer", sys_ipc_call((int)h, (struct ipc_msg *)8, NULL, 0, NULL, 0), -EFAULT);
 	tap_check_eq("call with a bad buffer", sys_ipc_call((int)h, &m, (void *)0xffff800000000000ull, 16, NULL, 0), -EFAULT);

@@ -5,7 +5,9 @@
  *   label 3: read the caller's send buffer, write it back reversed
  *   label 4: exit without replying (the caller must get an error)
  *   label 5: whether the send buffer came inline (w0), and whether the
- *            inbox holds what ipc_read reads (w1) */
+ *            inbox holds what ipc_read reads (w1)
+ *   label 6: on whose behalf the kernel says the call is (for_pid in w0,
+ *            for_cgroup_id in w1, for_pad in w2) */
 #include "arbor/user.h"
 
 static char inbox[64];
@@ -44,6 +46,11 @@ static void handle(struct ipc_msg *m, const struct ipc_info *info)
 		m->w[1] = n > 0 && (size_t)n <= sizeof(inbox) && memcmp(inbox, buf, (size_t)n) == 0;
 		break;
 	}
+	case 6:
+		m->w[0] = (uint64_t)info->for_pid;
+		m->w[1] = info->for_cgroup_id;
+		m->w[2] = info->for_pad;
+		break;
 	default:
 		m->label = (uint64_t)-EINVAL;
 	}

@@ -189,6 +189,8 @@ int ext2_free_inode(struct ext2_fs *fs, uint32_t ino, bool is_dir)
 	struct ext2_buf *b;
 	int err;
 
+	if (is_dir)
+		ext2_dindex_drop(fs, ino); /* the number may come back as another directory */
 	err = ext2_bread(fs, fs->gd[g].bg_inode_bitmap, &b);
 	if (err)
 		return err;

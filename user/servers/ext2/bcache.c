@@ -76,19 +76,54 @@ static void buf_free(struct ext2_fs *fs, struct ext2_buf *b)
 	free(b);
 }
 
+static struct ext2_buf *lookup(struct ext2_fs *fs, uint32_t blk);
+
+/* The dirty buffers of the blocks right after b's (b's own first), at most
+ * EXT2_RUN_MAX: a write-back sends them in one device call. */
+static uint32_t dirty_run(struct ext2_fs *fs, struct ext2_buf *b, struct ext2_buf **run)
+{
+	uint32_t n = 0;
+
+	run[n++] = b;
+	while (n < EXT2_RUN_MAX && b->blk + n < fs->sb.s_blocks_count) {
+		struct ext2_buf *next = lookup(fs, b->blk + n);
+
+		if (!next || !next->dirty)
+			break;
+		run[n++] = next;
+	}
+	return n;
+}
+
+/* Writes b back if dirty, with the dirty blocks that follow it on the disk
+ * (one device call instead of one per block: a sequential write leaves
+ * long runs), through the staging buffer; a run of one goes directly. */
 static int buf_writeback(struct ext2_fs *fs, struct ext2_buf *b)
 {
+	struct ext2_buf *run[EXT2_RUN_MAX];
+	uint32_t n, i;
 	int err;
 
 	if (!b->dirty)
 		return 0;
-	err = ext2_dev_rw(fs, true, b->blk, 1, b->data);
+	if (!fs->cache.stage)
+		fs->cache.stage = malloc((size_t)EXT2_RUN_MAX * fs->bs);
+	n = fs->cache.stage ? dirty_run(fs, b, run) : 1;
+	if (n == 1) {
+		run[0] = b;
+		err = ext2_dev_rw(fs, true, b->blk, 1, b->data);
+	} else {
+		for (i = 0; i < n; i++)
+			memcpy(fs->cache.stage + (size_t)i * fs->bs, run[i]->data, fs->bs);
+		err = ext2_dev_rw(fs, true, b->blk, n, fs->cache.stage);
+	}
 	if (err) {
 		if (!fs->io_error)
 			fs->io_error = err;
 		return err;
 	}
-	b->dirty = false;
+	for (i = 0; i < n; i++)
+		run[i]->dirty = false;
 	return 0;
 }
 
@@ -114,6 +149,11 @@ static struct ext2_buf *lookup(struct ext2_fs *fs, uint32_t blk)
 		if (b->blk == blk)
 			return b;
 	return NULL;
+}
+
+bool ext2_bcached(struct ext2_fs *fs, uint32_t blk)
+{
+	return lookup(fs, blk) != NULL;
 }
 
 static struct ext2_buf *buf_new(struct ext2_fs *fs, uint32_t blk)
@@ -235,4 +275,6 @@ void ext2_bcache_destroy(struct ext2_fs *fs)
 		buf_free(fs, fs->cache.head);
 	free(fs->cache.hash);
 	fs->cache.hash = NULL;
+	free(fs->cache.stage);
+	fs->cache.stage = NULL;
 }

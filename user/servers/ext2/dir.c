@@ -102,9 +102,8 @@ static int check_block(struct ext2_fs *fs, uint32_t dino, struct ext2_buf *b, ui
 	return 0;
 }
 
-/* Holds directory block lblk, checked. */
-static int dir_block(struct ext2_fs *fs, uint32_t dino, const struct ext2_inode *dir,
-		     uint32_t lblk, struct ext2_buf **b)
+int ext2_dir_block(struct ext2_fs *fs, uint32_t dino, const struct ext2_inode *dir,
+		   uint32_t lblk, struct ext2_buf **b)
 {
 	struct ext2_inode copy = *dir;  /* bmap without create does not change it */
 	uint32_t pblk;
@@ -134,7 +133,7 @@ static int dir_walk(struct ext2_fs *fs, uint32_t dino, const struct ext2_inode *
 	if (err)
 		return err;
 	for (lblk = from; lblk < n && !r; lblk++) {
-		err = dir_block(fs, dino, dir, lblk, &b);
+		err = ext2_dir_block(fs, dino, dir, lblk, &b);
 		if (err)
 			return err;
 		for (off = prev = 0; off < fs->bs && !r; ) {
@@ -158,14 +157,81 @@ static bool has_room(const struct ext2_dirent *de, uint32_t need)
 	return de->rec_len >= used + need;
 }
 
+/* Looks for name in block lblk (and, with room, for the first record
+ * there with slack for it): 0 and *pos, -ENOENT, or -errno. */
+static int find_in_block(struct ext2_fs *fs, uint32_t dino, const struct ext2_inode *dir,
+			 uint32_t lblk, const char *name, size_t len, struct ext2_dirpos *pos,
+			 struct ext2_dirpos *room)
+{
+	uint32_t off, prev, need = EXT2_DIRENT_LEN(len);
+	struct ext2_buf *b;
+	int err = ext2_dir_block(fs, dino, dir, lblk, &b);
+
+	if (err)
+		return err;
+	for (off = prev = 0; off < fs->bs; prev = off, off += ((struct ext2_dirent *)
+							       (b->data + off))->rec_len) {
+		const struct ext2_dirent *de = (const struct ext2_dirent *)(b->data + off);
+
+		if (room && !room->valid && has_room(de, need))
+			*room = (struct ext2_dirpos){ .lblk = lblk, .off = off, .valid = true };
+		if (!name || de->name_len != len || !de->inode || memcmp(de->name, name, len))
+			continue;
+		*pos = (struct ext2_dirpos){ .lblk = lblk, .off = off, .prev_off = prev, .ino = de->inode,
+					     .ftype = has_filetype(fs) ? de->file_type : 0 };
+		ext2_brelse(fs, b);
+		return 0;
+	}
+	ext2_brelse(fs, b);
+	return -ENOENT;
+}
+
+#define DI_CANDIDATES 8
+
+/* ext2_dir_find through the directory's name index: only the blocks the
+ * name's hash points to are read, and room comes from the slack table.
+ * 1 if the index cannot answer (too many candidates, out of step): the
+ * caller scans. */
+static int find_indexed(struct ext2_fs *fs, uint32_t dino, const struct ext2_inode *dir,
+			struct ext2_dindex *d, const char *name, size_t len,
+			struct ext2_dirpos *pos, struct ext2_dirpos *room)
+{
+	uint32_t cand[DI_CANDIDATES], k = ext2_dindex_candidates(d, name, len, cand, DI_CANDIDATES);
+	int err;
+
+	if (k == DI_CANDIDATES)
+		return 1;
+	for (uint32_t i = 0; i < k; i++) {
+		err = find_in_block(fs, dino, dir, cand[i], name, len, pos, NULL);
+		if (err != -ENOENT)
+			return err;
+	}
+	if (room) {
+		int64_t at = ext2_dindex_room(d, EXT2_DIRENT_LEN(len));
+
+		if (at >= 0) {
+			err = find_in_block(fs, dino, dir, (uint32_t)at, NULL, len, pos, room);
+			if (err != -ENOENT)
+				return err;
+			if (!room->valid) {
+				ext2_dindex_drop(fs, dino); /* the slack table was wrong */
+				return 1;
+			}
+		}
+	}
+	return -ENOENT;
+}
+
 /* The hot loop of every lookup and creation, written out rather than
- * through dir_walk's callback: a 10,000-entry directory is scanned whole
- * for each new name. */
+ * through dir_walk's callback. A directory of EXT2_DI_MIN_BLOCKS blocks
+ * or more goes through its name index (dindex.c) instead: a
+ * 10,000-entry directory would be scanned whole for each new name. */
 int ext2_dir_find(struct ext2_fs *fs, uint32_t dino, const struct ext2_inode *dir,
 		  const char *name, size_t len, struct ext2_dirpos *pos,
 		  struct ext2_dirpos *room)
 {
 	uint32_t n, lblk, off, prev, need = EXT2_DIRENT_LEN(len);
+	struct ext2_dindex *d;
 	struct ext2_buf *b;
 	int err = dir_blocks(fs, dino, dir, &n);
 
@@ -173,8 +239,16 @@ int ext2_dir_find(struct ext2_fs *fs, uint32_t dino, const struct ext2_inode *di
 		room->valid = false;
 	if (err)
 		return err;
+	d = ext2_dindex_get(fs, dino, dir, n);
+	if (d) {
+		err = find_indexed(fs, dino, dir, d, name, len, pos, room);
+		if (err <= 0)
+			return err;
+		if (room)
+			room->valid = false;
+	}
 	for (lblk = 0; lblk < n; lblk++) {
-		err = dir_block(fs, dino, dir, lblk, &b);
+		err = ext2_dir_block(fs, dino, dir, lblk, &b);
 		if (err)
 			return err;
 		for (off = prev = 0; off < fs->bs; prev = off, off += ((struct ext2_dirent *)
@@ -237,9 +311,10 @@ static void put_record(struct ext2_fs *fs, struct ext2_dirent *de, uint32_t rec_
 	memcpy(de->name, name, len);
 }
 
-/* Puts a new record into the slack of the (checked) record at off. */
-static void insert_at(struct ext2_fs *fs, struct ext2_buf *b, uint32_t off, const char *name,
-		      size_t len, uint32_t ino, unsigned ftype)
+/* Puts a new record into the slack of the (checked) record at off of
+ * block lblk of directory dino, and tells its name index. */
+static void insert_at(struct ext2_fs *fs, uint32_t dino, uint32_t lblk, struct ext2_buf *b,
+		      uint32_t off, const char *name, size_t len, uint32_t ino, unsigned ftype)
 {
 	struct ext2_dirent *de = (struct ext2_dirent *)(b->data + off);
 	uint32_t used = de->inode ? EXT2_DIRENT_LEN(de->name_len) : 0;
@@ -253,9 +328,11 @@ static void insert_at(struct ext2_fs *fs, struct ext2_buf *b, uint32_t off, cons
 	put_record(fs, de, rec, name, len, ino, ftype);
 	ext2_bdirty(b);
 	b->dir_ok = true;
+	ext2_dindex_added(fs, dino, lblk, b->data, name, len);
 }
 
 struct add_ctx {
+	uint32_t dino;
 	const char *name;
 	size_t len;
 	uint32_t ino;
@@ -268,12 +345,10 @@ static int add_visit(struct ext2_fs *fs, void *ctx, struct ext2_buf *b, uint32_t
 {
 	struct add_ctx *c = ctx;
 
-	(void)fs;
-	(void)lblk;
 	(void)prev_off;
 	if (!has_room(de, EXT2_DIRENT_LEN(c->len)))
 		return 0;
-	insert_at(fs, b, off, c->name, c->len, c->ino, c->ftype);
+	insert_at(fs, c->dino, lblk, b, off, c->name, c->len, c->ino, c->ftype);
 	c->done = true;
 	return 1;
 }
@@ -284,7 +359,7 @@ static int add_at_hint(struct ext2_fs *fs, uint32_t dino, const struct ext2_inod
 {
 	struct ext2_buf *b;
 	uint32_t off;
-	int err = dir_block(fs, dino, dir, room->lblk, &b);
+	int err = ext2_dir_block(fs, dino, dir, room->lblk, &b);
 
 	if (err)
 		return err;
@@ -293,7 +368,7 @@ static int add_at_hint(struct ext2_fs *fs, uint32_t dino, const struct ext2_inod
 		;
 	if (off == room->off && has_room((struct ext2_dirent *)(b->data + off),
 					 EXT2_DIRENT_LEN(c->len))) {
-		insert_at(fs, b, off, c->name, c->len, c->ino, c->ftype);
+		insert_at(fs, dino, room->lblk, b, off, c->name, c->len, c->ino, c->ftype);
 		c->done = true;
 	}
 	ext2_brelse(fs, b);
@@ -304,7 +379,7 @@ int ext2_dir_add(struct ext2_fs *fs, uint32_t dino, struct ext2_inode *dir,
 		 const char *name, size_t len, uint32_t ino, unsigned ftype,
 		 const struct ext2_dirpos *room)
 {
-	struct add_ctx c = { name, len, ino, ftype, false };
+	struct add_ctx c = { dino, name, len, ino, ftype, false };
 	uint32_t n, pblk;
 	struct ext2_buf *b;
 	int err = dir_blocks(fs, dino, dir, &n);
@@ -331,6 +406,7 @@ int ext2_dir_add(struct ext2_fs *fs, uint32_t dino, struct ext2_inode *dir,
 	}
 	put_record(fs, (struct ext2_dirent *)b->data, fs->bs, name, len, ino, ftype);
 	b->dir_ok = true;
+	ext2_dindex_added(fs, dino, n, b->data, name, len);
 	ext2_brelse(fs, b);
 	ext2_set_isize(fs, dir, (uint64_t)(n + 1) * fs->bs);
 	return ext2_iput(fs, dino, dir);
@@ -341,11 +417,14 @@ int ext2_dir_remove(struct ext2_fs *fs, uint32_t dino, const struct ext2_inode *
 {
 	struct ext2_dirent *de, *prev;
 	struct ext2_buf *b;
-	int err = dir_block(fs, dino, dir, pos->lblk, &b);
+	int err = ext2_dir_block(fs, dino, dir, pos->lblk, &b);
 
 	if (err)
 		return err;
 	de = (struct ext2_dirent *)(b->data + pos->off);
+	char name[EXT2_NAME_LEN];
+	size_t len = de->name_len;
+	memcpy(name, de->name, len); /* for the name index, once the record is gone */
 	if (pos->prev_off != pos->off) {
 		prev = (struct ext2_dirent *)(b->data + pos->prev_off);
 		prev->rec_len = (uint16_t)(prev->rec_len + de->rec_len);
@@ -354,6 +433,7 @@ int ext2_dir_remove(struct ext2_fs *fs, uint32_t dino, const struct ext2_inode *
 	}
 	ext2_bdirty(b);
 	b->dir_ok = true;
+	ext2_dindex_removed(fs, dino, pos->lblk, b->data, name, len);
 	ext2_brelse(fs, b);
 	return 0;
 }
@@ -363,7 +443,7 @@ int ext2_dir_retarget(struct ext2_fs *fs, uint32_t dino, const struct ext2_inode
 {
 	struct ext2_dirent *de;
 	struct ext2_buf *b;
-	int err = dir_block(fs, dino, dir, pos->lblk, &b);
+	int err = ext2_dir_block(fs, dino, dir, pos->lblk, &b);
 
 	if (err)
 		return err;

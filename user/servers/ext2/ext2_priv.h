@@ -18,11 +18,16 @@ struct ext2_buf {
 	uint8_t *data;
 };
 
+/* Blocks moved per device call at most by a file read's direct runs and a
+ * write-back's runs of neighbouring dirty blocks (512 KiB at 4 KiB). */
+#define EXT2_RUN_MAX 128u
+
 struct ext2_bcache {
 	struct ext2_buf **hash;
 	uint32_t hmask;
 	uint32_t count, cap;
 	struct ext2_buf *head, *tail;
+	uint8_t *stage;                 /* EXT2_RUN_MAX blocks: a write-back run, made on first use */
 };
 
 struct ext2_fs {
@@ -39,6 +44,9 @@ struct ext2_fs {
 	bool *gd_dirty;                 /* per descriptor block */
 	int io_error;                   /* first write-back error since the last sync */
 	struct ext2_bcache cache;
+	struct ext2_dindex *dindex;     /* name indexes of large directories (dindex.c) */
+	uint32_t ndindex;
+	uint64_t dindex_tick;
 };
 
 /* -- super.c -- */
@@ -75,6 +83,8 @@ void ext2_brelse(struct ext2_fs *fs, struct ext2_buf *b);
 int ext2_bcache_flush(struct ext2_fs *fs);
 /* Drops a freed block's buffer, if cached and not held, without writing. */
 void ext2_bforget(struct ext2_fs *fs, uint32_t blk);
+/* Whether block blk is in the cache (then it, not the disk, has its bytes). */
+bool ext2_bcached(struct ext2_fs *fs, uint32_t blk);
 /* Raw device access in file-system blocks, bypassing the cache. */
 int ext2_dev_rw(struct ext2_fs *fs, bool write, uint64_t blk, uint32_t count, void *buf);
 
@@ -174,6 +184,37 @@ int ext2_dir_empty(struct ext2_fs *fs, uint32_t dino, const struct ext2_inode *d
 /* Writes the first block of a new directory ("." and ".."). */
 int ext2_dir_init(struct ext2_fs *fs, uint32_t dino, struct ext2_inode *dir,
 		  uint32_t parent);
+/* Holds directory block lblk of directory dino (inode *dir), its records
+ * checked. */
+int ext2_dir_block(struct ext2_fs *fs, uint32_t dino, const struct ext2_inode *dir,
+		   uint32_t lblk, struct ext2_buf **b);
+
+/* -- dindex.c: in-memory name indexes of large directories -- */
+#define EXT2_DI_MIN_BLOCKS 4u   /* smaller directories are scanned */
+#define EXT2_DI_MAX 64u         /* directories indexed at once */
+struct ext2_dindex;
+/* The index of directory dino (*dir, nblocks blocks), built now if
+ * missing (one scan); NULL for a small directory or if it cannot be built
+ * (no memory, a bad block): the caller then scans. */
+struct ext2_dindex *ext2_dindex_get(struct ext2_fs *fs, uint32_t dino, const struct ext2_inode *dir,
+				    uint32_t nblocks);
+/* The blocks that may hold name (its hash's entries), at most max; max
+ * returned means there may be more. */
+uint32_t ext2_dindex_candidates(struct ext2_dindex *d, const char *name, size_t len,
+				uint32_t *out, uint32_t max);
+/* The first block with a record of at least need bytes of slack, or -1. */
+int64_t ext2_dindex_room(struct ext2_dindex *d, uint32_t need);
+/* dir.c changed block lblk (data: its new bytes) of directory dino: name
+ * was added there (lblk may be the new last block), or removed. */
+void ext2_dindex_added(struct ext2_fs *fs, uint32_t dino, uint32_t lblk, const uint8_t *data,
+		       const char *name, size_t len);
+void ext2_dindex_removed(struct ext2_fs *fs, uint32_t dino, uint32_t lblk, const uint8_t *data,
+			 const char *name, size_t len);
+/* Forgets directory dino's index (its inode is freed, or it is out of step). */
+void ext2_dindex_drop(struct ext2_fs *fs, uint32_t dino);
+/* Forgets every index (unmount). */
+void ext2_dindex_destroy(struct ext2_fs *fs);
+
 /* Clears EXT2_INDEX_FL before a change, since the core keeps no hash
  * tree up to date (a linear directory is valid ext2). */
 void ext2_dir_unindex(struct ext2_inode *dir);

@@ -14,6 +14,23 @@ static int regular(const struct ext2_inode *in)
 	return t == EXT2_S_IFREG ? 0 : -EINVAL;
 }
 
+/* How many whole blocks from logical block lblk (at pblk, not cached) are
+ * also consecutive on the disk, valid and not cached, up to max: a run a
+ * read moves in one device call straight into the caller's buffer. */
+static uint32_t direct_run(struct ext2_fs *fs, uint32_t ino, struct ext2_inode *in, uint64_t lblk,
+			   uint32_t pblk, uint32_t max)
+{
+	uint32_t n = 1, next;
+
+	while (n < max && n < EXT2_RUN_MAX) {
+		if (ext2_bmap(fs, ino, in, lblk + n, false, &next, NULL) || next != pblk + n ||
+		    !ext2_block_valid(fs, next) || ext2_bcached(fs, next))
+			break;
+		n++;
+	}
+	return n;
+}
+
 int64_t ext2_read(struct ext2_fs *fs, uint32_t ino, uint64_t off, void *buf, size_t len)
 {
 	struct ext2_inode in;
@@ -46,6 +63,18 @@ int64_t ext2_read(struct ext2_fs *fs, uint32_t ino, uint64_t off, void *buf, siz
 			return done ? (int64_t)done : err;
 		if (!pblk) {
 			memset((uint8_t *)buf + done, 0, chunk);
+		} else if (boff == 0 && chunk == fs->bs && ext2_block_valid(fs, pblk) &&
+			   !ext2_bcached(fs, pblk)) {
+			/* Whole blocks not in the cache: read straight into buf, a
+			 * run of them at once, leaving the cache to the metadata
+			 * (the page cache holds file data). */
+			uint64_t whole = (n - done) >> fs->log_bs;
+			uint32_t run = direct_run(fs, ino, &in, (off + done) >> fs->log_bs, pblk,
+						  whole < EXT2_RUN_MAX ? (uint32_t)whole : EXT2_RUN_MAX);
+			err = ext2_dev_rw(fs, false, pblk, run, (uint8_t *)buf + done);
+			if (err)
+				return done ? (int64_t)done : -EIO;
+			chunk = run << fs->log_bs;
 		} else {
 			err = ext2_bread(fs, pblk, &b);
 			if (err)

@@ -76,6 +76,20 @@ struct ext2_time e2_now(void)
 	return e2_time_of(fssrv_now());
 }
 
+/* One transfer with the block server, made on behalf of the client whose
+ * request this thread serves (IPC_CALL_FOR): the block layer charges it
+ * to that client's cgroup (io.stat, io.max, io.weight), which the kernel
+ * attests. A thread serving no call now (the client was killed meanwhile)
+ * is refused that (-ESRCH) and makes the call as itself. */
+static long e2_disk_call(struct e2inst *in, struct ipc_msg *m, const void *snd, size_t snd_len,
+			 void *rcv, size_t rcv_len)
+{
+	long r = sys_ipc_call(in->disk | IPC_CALL_FOR, m, snd, snd_len, rcv, rcv_len);
+	if (r == -ESRCH)
+		r = sys_ipc_call(in->disk, m, snd, snd_len, rcv, rcv_len);
+	return r;
+}
+
 /* The disk: count sectors at sector, in calls of at most E2_IO_MAX. */
 static int e2_disk_io(void *ctx, uint64_t sector, uint32_t count, void *buf, bool write)
 {
@@ -84,8 +98,8 @@ static int e2_disk_io(void *ctx, uint64_t sector, uint32_t count, void *buf, boo
 	while (done < len) {
 		size_t n = len - done < E2_IO_MAX ? (size_t)(len - done) : E2_IO_MAX;
 		struct ipc_msg m = { .label = write ? FILE_WRITE : FILE_READ, .w = { off + done, 1 } };
-		long r = write ? sys_ipc_call(in->disk, &m, (char *)buf + done, n, NULL, 0)
-			       : sys_ipc_call(in->disk, &m, NULL, 0, (char *)buf + done, n);
+		long r = write ? e2_disk_call(in, &m, (char *)buf + done, n, NULL, 0)
+			       : e2_disk_call(in, &m, NULL, 0, (char *)buf + done, n);
 		if (r < 0 || (int64_t)m.label < 0 || m.w[0] != n)
 			return -EIO; /* a device error, a driver gone, or the end */
 		done += n;

@@ -210,6 +210,7 @@ static int write_super(struct ext2_fs *fs)
 
 static void fs_free(struct ext2_fs *fs)
 {
+	ext2_dindex_destroy(fs);
 	ext2_bcache_destroy(fs);
 	free(fs->gd);
 	free(fs->gd_dirty);

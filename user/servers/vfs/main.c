@@ -69,7 +69,12 @@ long vfs_forward_walk(const struct vfs_route *mt, const struct ipc_info *info, s
 	m->w[FS_W_WHO] = (mt->inst & FS_W_INST) | walk | (uint64_t)(uint32_t)info->pid << 32;
 	m->w[FS_W_CRED] = info->euid | (uint64_t)info->egid << 32;
 	m->w[FS_W_RCRED] = info->uid | (uint64_t)info->gid << 32;
-	long r = sys_ipc_call(mt->h, m, path, path_len, rcv, rcv_len);
+	/* On the client's behalf (the kernel attests it to the file system,
+	 * which charges the disk I/O it does for the call to the client);
+	 * as ourselves if the client is gone meanwhile (-ESRCH). */
+	long r = sys_ipc_call(mt->h | IPC_CALL_FOR, m, path, path_len, rcv, rcv_len);
+	if (r == -ESRCH)
+		r = sys_ipc_call(mt->h, m, path, path_len, rcv, rcv_len);
 	if (r < 0)
 		return -EIO; /* the file system's server is gone */
 	return (long)m->label;
