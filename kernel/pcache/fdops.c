@@ -24,6 +24,37 @@ static long pcache_fd_check(struct channel *ch, bool write)
 	return __atomic_load_n(&ch->ep->dead, __ATOMIC_RELAXED) ? -EIO : 0;
 }
 
+/* Takes the description's offset lock (Linux's f_pos_lock, held across
+ * the copy: a user fault may sleep inside): 0, or -EINTR if the thread is
+ * being killed. */
+static int pcache_pos_lock(struct channel *ch)
+{
+	struct thread *self = current_thread();
+	spin_lock(&ch->pos_lock);
+	while (ch->pos_busy) {
+		if (thread_fatal_signal(self)) {
+			spin_unlock(&ch->pos_lock);
+			return -EINTR;
+		}
+		waitq_wait(&ch->pos_wait, &ch->pos_lock, 0); /* a signal: wait on */
+		spin_lock(&ch->pos_lock);
+	}
+	ch->pos_busy = true;
+	spin_unlock(&ch->pos_lock);
+	return 0;
+}
+
+static void pcache_pos_unlock(struct channel *ch)
+{
+	spin_lock(&ch->pos_lock);
+	ch->pos_busy = false;
+	/* a waiter queues itself before it lets go of pos_lock (waitq_wait) */
+	bool waiters = !list_empty(&ch->pos_wait.waiters);
+	spin_unlock(&ch->pos_lock);
+	if (waiters)
+		waitq_wake_one(&ch->pos_wait, 0);
+}
+
 long pcache_fd_read(struct channel *ch, void *buf, size_t len, int64_t off)
 {
 	long r = pcache_fd_check(ch, false);
@@ -35,10 +66,13 @@ long pcache_fd_read(struct channel *ch, void *buf, size_t len, int64_t off)
 		len = INT64_MAX;
 	if (off >= 0)
 		return pcache_obj_read(ch->pc, (uint64_t)off, buf, len);
+	if ((r = pcache_pos_lock(ch)))
+		return r;
 	uint64_t pos = __atomic_load_n(&ch->pos, __ATOMIC_RELAXED);
 	r = pcache_obj_read(ch->pc, pos, buf, len);
 	if (r > 0)
 		__atomic_store_n(&ch->pos, pos + (uint64_t)r, __ATOMIC_RELAXED);
+	pcache_pos_unlock(ch);
 	return r;
 }
 
@@ -52,8 +86,13 @@ long pcache_fd_write(struct channel *ch, const void *buf, size_t len, int64_t of
 	if (len > INT64_MAX)
 		len = INT64_MAX;
 	struct pcache_obj *o = ch->pc;
-	if ((r = pcache_wlock(o)))
+	if (off < 0 && (r = pcache_pos_lock(ch)))
+		return r; /* order: the offset lock, then the write lock */
+	if ((r = pcache_wlock(o))) {
+		if (off < 0)
+			pcache_pos_unlock(ch);
 		return r;
+	}
 	/* O_APPEND writes at the end even for pwrite, as Linux (pwrite(2), BUGS) */
 	bool append = __atomic_load_n(&ch->fst.flags, __ATOMIC_RELAXED) & O_APPEND;
 	uint64_t at = append ? PCACHE_APPEND : off >= 0 ? (uint64_t)off : __atomic_load_n(&ch->pos, __ATOMIC_RELAXED);
@@ -65,13 +104,14 @@ long pcache_fd_write(struct channel *ch, const void *buf, size_t len, int64_t of
 	if (off < 0 && r >= 0)
 		__atomic_store_n(&ch->pos, end, __ATOMIC_RELAXED);
 	pcache_wunlock(o);
+	if (off < 0)
+		pcache_pos_unlock(ch);
 	return r;
 }
 
-long pcache_fd_seek(struct channel *ch, int64_t off, int whence)
+/* lseek's arithmetic, Linux's vfs_setpos (the offset lock held). */
+static long pcache_fd_seek_locked(struct channel *ch, int64_t off, int whence)
 {
-	if (__atomic_load_n(&ch->ep->dead, __ATOMIC_RELAXED))
-		return -EIO;
 	int64_t base;
 	if (whence == 0) {
 		base = 0;
@@ -87,6 +127,20 @@ long pcache_fd_seek(struct channel *ch, int64_t off, int whence)
 	if (__builtin_add_overflow(base, off, &to) || to < 0 || (uint64_t)to > ch->pc->max)
 		return -EINVAL;
 	__atomic_store_n(&ch->pos, (uint64_t)to, __ATOMIC_RELAXED);
+	return to;
+}
+
+long pcache_fd_seek(struct channel *ch, int64_t off, int whence)
+{
+	if (__atomic_load_n(&ch->ep->dead, __ATOMIC_RELAXED))
+		return -EIO;
+	/* serialised with reads and writes, as Linux's lseek (fdget_pos):
+	 * neither undoes the other's offset */
+	int r = pcache_pos_lock(ch);
+	if (r)
+		return r;
+	long to = pcache_fd_seek_locked(ch, off, whence);
+	pcache_pos_unlock(ch);
 	return to;
 }
 

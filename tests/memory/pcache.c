@@ -166,6 +166,80 @@ static void test_shared_offset(void)
 	unlink("/tmp/pc.off");
 }
 
+/* One process's share of a shared description read in chunks of 1 byte
+ * to 4 KiB (a seeded sequence): exits 0 if every chunk is a contiguous
+ * piece of the file (byte i is i % 251), writing the bytes it read to
+ * the pipe wfd as a decimal count. */
+static void pos_reader(int fd, int wfd, unsigned seed)
+{
+	static unsigned char chunk[4096];
+	long total = 0;
+	int bad = 0;
+	for (;;) {
+		seed = seed * 1103515245u + 12345u;
+		size_t want = 1 + (seed >> 8) % 4096;
+		ssize_t r = read(fd, chunk, want);
+		if (r <= 0) {
+			bad |= r < 0;
+			break;
+		}
+		for (ssize_t i = 1; i < r; i++)
+			bad |= chunk[i] != (chunk[i - 1] + 1) % 251;
+		total += r;
+	}
+	char line[32];
+	int len = snprintf(line, sizeof(line), "%ld\n", total);
+	bad |= write(wfd, line, (size_t)len) != len;
+	_exit(bad);
+}
+
+/* Linux's f_pos_lock: reads on one open file description are serialised,
+ * so two processes sharing a descriptor never read the same bytes and
+ * never lose an offset update: what both read adds up to the file. */
+static void test_pos_lock(void)
+{
+	static unsigned char data[MIB];
+	for (size_t i = 0; i < sizeof(data); i++)
+		data[i] = (unsigned char)(i % 251);
+	int fd = open("/tmp/pc.pos", O_RDWR | O_CREAT | O_TRUNC, 0644);
+	check(fd >= 0 && full_write(fd, data, sizeof(data)), "a 1 MiB file for the shared readers");
+	int rounds_ok = 0, pieces_ok = 1;
+	long worst = 0;
+	for (int round = 0; round < 6; round++) {
+		int pfd[2];
+		if (pipe(pfd) < 0 || lseek(fd, 0, SEEK_SET) != 0)
+			break;
+		pid_t kids[2];
+		for (int k = 0; k < 2; k++) {
+			kids[k] = fork();
+			if (kids[k] == 0)
+				pos_reader(fd, pfd[1], (unsigned)(round * 2 + k + 1));
+		}
+		close(pfd[1]);
+		int ok = 1;
+		for (int k = 0; k < 2; k++)
+			ok &= wait_bounded(kids[k], 30) == 0;
+		pieces_ok &= ok;
+		char buf[64] = { 0 };
+		size_t got = 0;
+		ssize_t r;
+		while (got < sizeof(buf) - 1 && (r = read(pfd[0], buf + got, sizeof(buf) - 1 - got)) > 0)
+			got += (size_t)r;
+		close(pfd[0]);
+		long a = 0, b = 0;
+		if (sscanf(buf, "%ld %ld", &a, &b) == 2 && a + b == MIB)
+			rounds_ok++;
+		else if (a + b > worst)
+			worst = a + b;
+	}
+	if (worst)
+		printf("# shared readers read %ld bytes of a %d byte file\n", worst, MIB);
+	check(pieces_ok, "two processes reading one description: every chunk a contiguous piece of the file");
+	check(rounds_ok == 6, "and together exactly the file, no byte twice (f_pos_lock), 6 rounds");
+	close(fd);
+	unlink("/tmp/pc.pos");
+}
+
 /* In cgroup cg: creates path and writes len bytes at off; exits 0. */
 static pid_t writer_in(const char *cg, const char *path, long off, size_t len)
 {
@@ -510,6 +584,7 @@ int main(void)
 	test_served();
 	test_append();
 	test_shared_offset();
+	test_pos_lock();
 	test_efault();
 	test_shrink();
 	test_holes();
