@@ -65,6 +65,7 @@ struct channel {
 	 * holds pos_busy (a sleeping lock, under pos_lock) from reading the
 	 * offset to storing the new one, so sharers of the description never
 	 * read the same bytes or lose an update (pcache/fdops.c) */
+	bool pc_writer;			/* holds a write count on pc (pcache_get_write) */
 	struct spinlock pos_lock;
 	bool pos_busy;
 	struct waitq pos_wait;

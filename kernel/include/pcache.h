@@ -99,6 +99,10 @@ struct pcache_obj {
 	uint32_t kopens;		/* descriptors ncache_open made, alive (lock) */
 	bool knotify;			/* the server asked to hear of the last one's
 					   close (pcache_free refused: lock) */
+	/* exec.c, under lock: address spaces running the file as their
+	 * program, and descriptors open for writing plus shared mappings
+	 * that may write; while one is non-zero the other cannot grow */
+	uint32_t execs, writers;
 };
 
 /* ---- the object (object.c) ---- */
@@ -223,6 +227,23 @@ uint32_t ncache_count(struct ncache *nc);
  * NCACHE_MISS. */
 long ncache_lookup_at(struct ncache *nc, struct pcache_obj *root, const char *path, uint32_t uid, uint32_t gid,
 		      struct pcache_obj **out);
+
+/* ---- running programs and writers (exec.c, Linux's deny_write_access) ---- */
+
+/* An address space runs o as its program: 0 with an exec count and a
+ * reference taken, or -ETXTBSY while o is open for writing. */
+int pcache_deny_write(struct pcache_obj *o);
+/* One more exec count (and reference) on o, which one is held on (fork). */
+void pcache_deny_write_dup(struct pcache_obj *o);
+/* Drops an exec count and its reference. */
+void pcache_allow_write(struct pcache_obj *o);
+/* A descriptor opens o for writing: 0 with a write count, or -ETXTBSY
+ * while a process runs it. */
+int pcache_get_write(struct pcache_obj *o);
+/* One more write count, one is held already (a shared mapping that may
+ * write, made from a descriptor open for writing; its splits and forks). */
+void pcache_get_write_dup(struct pcache_obj *o);
+void pcache_put_write(struct pcache_obj *o);
 
 /* ---- descriptors (fdops.c): ch must have an object attached ---- */
 

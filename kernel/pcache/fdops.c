@@ -146,6 +146,8 @@ long pcache_fd_seek(struct channel *ch, int64_t off, int whence)
 
 void pcache_channel_release(struct channel *ch)
 {
+	if (ch->pc && ch->pc_writer)
+		pcache_put_write(ch->pc);
 	if (ch->pc)
 		pcache_obj_put(ch->pc);
 }

@@ -668,6 +668,14 @@ KTEST(posix_threads)
 	user_cg_done(c);
 }
 
+/* execve from the page cache: running copies share the text, ETXTBSY
+ * for a running program's file (tests/proc/execmap.c). */
+KTEST(posix_execmap)
+{
+	const char *const argv[] = { "posix/execmap", NULL };
+	run_with_servers(argv, "posix_execmap");
+}
+
 /* Process and memory reports (the data of ps and free). */
 KTEST(posix_procinfo)
 {

@@ -61,8 +61,11 @@ static long path_open(struct tmpfs *fs, const char *path, int flags, uint32_t mo
 		if (a < 0)
 			return a;
 	}
-	if ((flags & O_TRUNC) && acc != O_RDONLY && type == TMPFS_S_IFREG)
-		tmpfs_truncate(ino, 0, fssrv_now());
+	if ((flags & O_TRUNC) && acc != O_RDONLY && type == TMPFS_S_IFREG) {
+		long t = tmpfs_truncate(ino, 0, fssrv_now());
+		if (t < 0)
+			return t; /* a running program: ETXTBSY (the kernel's) */
+	}
 	struct fs_file *f = fssrv_file_new(fs, flags);
 	if (!f)
 		return -ENOMEM;
