@@ -14,13 +14,13 @@
 #include "proc.h"
 #include "syscall.h"
 
-/* -EBADF if the open mode forbids the access (Linux's), -EIO if the
- * server died, else 0. */
+/* -EBADF if the open mode forbids the access (Linux's) or the descriptor
+ * is O_PATH, -EIO if the server died, else 0. */
 static long pcache_fd_check(struct channel *ch, bool write)
 {
-	uint32_t acc = __atomic_load_n(&ch->fst.flags, __ATOMIC_RELAXED) & O_ACCMODE;
-	if (write ? acc == O_RDONLY : acc == O_WRONLY)
-		return -EBADF;
+	uint32_t fl = __atomic_load_n(&ch->fst.flags, __ATOMIC_RELAXED), acc = fl & O_ACCMODE;
+	if ((fl & O_PATH) || (write ? acc == O_RDONLY : acc == O_WRONLY))
+		return -EBADF; /* an O_PATH descriptor reads and writes nothing */
 	return __atomic_load_n(&ch->ep->dead, __ATOMIC_RELAXED) ? -EIO : 0;
 }
 
@@ -132,6 +132,8 @@ static long pcache_fd_seek_locked(struct channel *ch, int64_t off, int whence)
 
 long pcache_fd_seek(struct channel *ch, int64_t off, int whence)
 {
+	if (__atomic_load_n(&ch->fst.flags, __ATOMIC_RELAXED) & O_PATH)
+		return -EBADF; /* Linux's lseek takes no O_PATH file (fdget) */
 	if (__atomic_load_n(&ch->ep->dead, __ATOMIC_RELAXED))
 		return -EIO;
 	/* serialised with reads and writes, as Linux's lseek (fdget_pos):

@@ -145,8 +145,9 @@ static long exec_fd_object(int fd, struct pcache_obj **out)
 	struct pcache_obj *pc = ch ? __atomic_load_n(&ch->pc, __ATOMIC_ACQUIRE) : NULL;
 	if (!pc)
 		err = -ENODEV;
-	else if ((__atomic_load_n(&ch->fst.flags, __ATOMIC_RELAXED) & O_ACCMODE) == O_WRONLY)
-		err = -EBADF;
+	else if ((__atomic_load_n(&ch->fst.flags, __ATOMIC_RELAXED) & O_ACCMODE) == O_WRONLY ||
+		 (__atomic_load_n(&ch->fst.flags, __ATOMIC_RELAXED) & O_PATH))
+		err = -EBADF; /* O_PATH opens need no read permission: no reading through it */
 	else if (__atomic_load_n(&ch->ep->dead, __ATOMIC_RELAXED))
 		err = -EIO;
 	else {

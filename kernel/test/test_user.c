@@ -623,6 +623,13 @@ KTEST(posix_pcache)
 	run_with_servers(argv, "posix_pcache");
 }
 
+/* O_PATH descriptors under Linux's permission rules (tests/files/opath.c). */
+KTEST(posix_opath)
+{
+	const char *const argv[] = { "posix/opath", NULL };
+	run_with_servers(argv, "posix_opath");
+}
+
 /* The kernel's name cache: stat and access answered without the tmpfs
  * server, always its answer (tests/files/ncache.c). */
 KTEST(posix_ncache)
