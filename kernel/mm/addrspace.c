@@ -396,8 +396,8 @@ static int vm_unmap_pte(struct addrspace *as, vaddr_t va, uint64_t *pte, void *a
 	uint64_t e = *pte;
 	*pte = 0;
 	invlpg(va);
-	if (e & PTE_FILE) {
-		pcache_map_put(phys_to_page(e & PTE_ADDR_MASK));
+	if (e & PTE_FILE) { /* a private mapping's are copy-on-write */
+		pcache_map_put(phys_to_page(e & PTE_ADDR_MASK), !(e & PTE_COW));
 		return 0;
 	}
 	if (e & PTE_OWNED) {
@@ -759,7 +759,7 @@ static int vm_cow_break(struct addrspace *as, vaddr_t va, uint64_t *pte, uint32_
 		*pte = page_to_phys(np) | vm_pte_flags(flags) | PTE_OWNED;
 		invlpg(va);
 		as->resident++;
-		pcache_map_put(old);
+		pcache_map_put(old, false);
 		return 0;
 	}
 	if (__atomic_load_n(&old->refcount, __ATOMIC_ACQUIRE) == 1) {
@@ -801,7 +801,7 @@ static int vm_file_fault(struct addrspace *as, struct vm_area *a, vaddr_t va, ui
 		return 0;
 	}
 	struct page *pg;
-	int r = pcache_map_get(a->obj, index, as->cg, &pg);
+	int r = pcache_map_get(a->obj, index, as->cg, a->flags & VM_SHARED, &pg);
 	if (r)
 		return r;
 	uint64_t f = vm_pte_flags(a->flags) | PTE_FILE;
