@@ -74,7 +74,7 @@ struct channel *ipc_channel_new(struct endpoint *ep, uint64_t badge, struct cgro
 	ch->ep = ep;
 	ch->badge = badge;
 	ch->pos_lock = (struct spinlock)SPINLOCK_INIT("channel_pos");
-	waitq_init(&ch->pos_wait);
+	ch->pos_wait = (struct waitq)WAITQ_INIT(ch->pos_wait);
 	return ch;
 }
 
