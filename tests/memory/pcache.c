@@ -9,6 +9,7 @@
  * last, since it takes /tmp away - EIO once the server died, its pages
  * uncharged. Prints TAP. */
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include "arbor/syscalls.h"
 #include "abi/ipc.h"
@@ -166,16 +167,15 @@ static void test_shared_offset(void)
 	unlink("/tmp/pc.off");
 }
 
-/* One process's share of a shared description read in chunks of 1 byte
- * to 4 KiB (a seeded sequence): exits 0 if every chunk is a contiguous
- * piece of the file (byte i is i % 251), writing the bytes it read to
- * the pipe wfd as a decimal count. */
-static void pos_reader(int fd, int wfd, unsigned seed)
+/* A share of a shared description read in chunks of 1 byte to 4 KiB (a
+ * seeded sequence) until end-of-file: the bytes read, and whether a chunk
+ * was not a contiguous piece of the file (byte i is i % 251). */
+static void pos_read_all(int fd, unsigned seed, long *out_total, int *out_bad)
 {
-	static unsigned char chunk[4096];
+	unsigned char *chunk = malloc(4096);
 	long total = 0;
-	int bad = 0;
-	for (;;) {
+	int bad = !chunk;
+	while (chunk) {
 		seed = seed * 1103515245u + 12345u;
 		size_t want = 1 + (seed >> 8) % 4096;
 		ssize_t r = read(fd, chunk, want);
@@ -187,10 +187,36 @@ static void pos_reader(int fd, int wfd, unsigned seed)
 			bad |= chunk[i] != (chunk[i - 1] + 1) % 251;
 		total += r;
 	}
+	free(chunk);
+	*out_total = total;
+	*out_bad = bad;
+}
+
+/* One process's share: exits 0 if every chunk was a piece of the file,
+ * writing the bytes it read to the pipe wfd as a decimal count. */
+static void pos_reader(int fd, int wfd, unsigned seed)
+{
+	long total;
+	int bad;
+	pos_read_all(fd, seed, &total, &bad);
 	char line[32];
 	int len = snprintf(line, sizeof(line), "%ld\n", total);
 	bad |= write(wfd, line, (size_t)len) != len;
 	_exit(bad);
+}
+
+struct pos_thread {
+	int fd;
+	unsigned seed;
+	long total;
+	int bad;
+};
+
+static void *pos_thread_main(void *arg)
+{
+	struct pos_thread *t = arg;
+	pos_read_all(t->fd, t->seed, &t->total, &t->bad);
+	return NULL;
 }
 
 /* Linux's f_pos_lock: reads on one open file description are serialised,
@@ -236,6 +262,21 @@ static void test_pos_lock(void)
 		printf("# shared readers read %ld bytes of a %d byte file\n", worst, MIB);
 	check(pieces_ok, "two processes reading one description: every chunk a contiguous piece of the file");
 	check(rounds_ok == 6, "and together exactly the file, no byte twice (f_pos_lock), 6 rounds");
+	/* two threads of one process on one descriptor: the channel has a
+	 * single handle, so only the thread count says it is shared */
+	int threads_ok = 0;
+	for (int round = 0; round < 6 && lseek(fd, 0, SEEK_SET) == 0; round++) {
+		struct pos_thread t = { .fd = fd, .seed = (unsigned)(round + 40) };
+		pthread_t th;
+		long mine = 0;
+		int bad = 1;
+		if (pthread_create(&th, NULL, pos_thread_main, &t))
+			break;
+		pos_read_all(fd, (unsigned)(round + 80), &mine, &bad);
+		pthread_join(th, NULL);
+		threads_ok += !bad && !t.bad && mine + t.total == MIB;
+	}
+	check(threads_ok == 6, "two threads reading one descriptor: together exactly the file, 6 rounds");
 	close(fd);
 	unlink("/tmp/pc.pos");
 }
