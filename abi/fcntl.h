@@ -15,6 +15,13 @@
 #define O_NONBLOCK 04000
 #define O_CLOEXEC  02000000
 #endif
+/* A descriptor naming a file without opening it for reading or writing
+ * (Linux's O_PATH, docs/vfs.md "O_PATH descriptors"): fstat, fchdir, a
+ * dirfd, dup, close and fcntl(F_GETFL) work; read, write, mmap and the
+ * calls that change the file are EBADF. */
+#ifndef O_PATH
+#define O_PATH 010000000
+#endif
 /* Path lookup (VFS_OPEN's w0, the *at calls; docs/vfs.md "Links"). */
 #ifndef O_DIRECTORY
 #define O_DIRECTORY 0200000	/* must be a directory */

@@ -69,6 +69,9 @@ struct addrspace {
 	 * reschedules. Faults take only lock. */
 	bool map_busy;
 	struct waitq map_wait;	/* threads waiting for map_busy */
+	struct pcache_obj *exe;	/* the program's page cache object, when it came
+				 * from one: an exec count on it (pcache_deny_write,
+				 * ETXTBSY for writers) until the address space goes */
 	vaddr_t brk_start;	/* the heap area begins here (after the image) */
 	vaddr_t brk;		/* the current break (not page aligned) */
 };

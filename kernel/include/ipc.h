@@ -7,6 +7,8 @@
 #include "abi/ipc.h"
 #include "kobj.h"
 #include "list.h"
+#include "sched.h"
+#include "spinlock.h"
 
 struct proc;
 struct thread;
@@ -65,6 +67,14 @@ struct channel {
 	 * kernel serves reads and writes from, and the description's offset */
 	struct pcache_obj *pc;
 	uint64_t pos;
+	/* Linux's f_pos_lock: a read, write or relative lseek that uses pos
+	 * holds pos_busy (a sleeping lock, under pos_lock) from reading the
+	 * offset to storing the new one, so sharers of the description never
+	 * read the same bytes or lose an update (pcache/fdops.c) */
+	bool pc_writer;			/* holds a write count on pc (pcache_get_write) */
+	struct spinlock pos_lock;
+	bool pos_busy;
+	struct waitq pos_wait;
 	/* made by the kernel's name cache (ncache_open), not by the server:
 	 * its close tells the server nothing (ncache_kclose), and it counts
 	 * in its object's and its mount's open descriptors */

@@ -62,6 +62,8 @@ struct pcache_page {
 	uint8_t lru_state;		/* PCP_ON_LRU | PCP_ACTIVE | PCP_REFERENCED */
 	uint8_t shmem;			/* charged as shmem (anon lists) or file */
 	uint32_t mapcount;		/* PTEs mapping it (atomic): file_mapped while > 0 */
+	uint32_t smapcount;		/* those of shared mappings (atomic): stores may
+					   reach it unseen, so writeback counts it dirty */
 	struct list_head lru;		/* on its cgroup's list (pcache_lru_lock) */
 };
 
@@ -99,6 +101,10 @@ struct pcache_obj {
 	uint32_t kopens;		/* descriptors ncache_open made, alive (lock) */
 	bool knotify;			/* the server asked to hear of the last one's
 					   close (pcache_free refused: lock) */
+	/* exec.c, under lock: address spaces running the file as their
+	 * program, and descriptors open for writing plus shared mappings
+	 * that may write; while one is non-zero the other cannot grow */
+	uint32_t execs, writers;
 };
 
 /* ---- the object (object.c) ---- */
@@ -130,8 +136,9 @@ long pcache_obj_write(struct pcache_obj *o, uint64_t off, const void *ubuf, size
 		      struct cgroup *cg, bool dirty, uint64_t *end);
 /* Writeback's question: the indices of up to max pages at or after page
  * from that are dirty (their dirty state cleared now, so a write after
- * this call dirties them again) or mapped by some process (stores through
- * a mapping mark nothing, so a mapped page always counts), ascending.
+ * this call dirties them again) or mapped shared by some process (stores
+ * through a mapping mark nothing, so such a page always counts; a private
+ * mapping, a running program's text, never changes it), ascending.
  * Returns how many; fewer than max: the end was reached. */
 uint32_t pcache_obj_dirty(struct pcache_obj *o, uint64_t from, uint64_t *out, uint32_t max);
 /* With the write lock held: sets the size; pages wholly past it are freed
@@ -155,17 +162,18 @@ void pcache_map_del(struct pcache_obj *o, struct addrspace *as);
 /* The frame of page index of o for a mapping (as->lock held): a hole
  * within the size is filled with a zero page charged to cg (Linux's shmem
  * fault allocates for reads too). The PTE holds a reference on the page
- * and counts in file_mapped (pcache_map_put drops both). -EIO (SIGBUS)
- * at or past the size or if the server died, -ENOMEM. */
-int pcache_map_get(struct pcache_obj *o, uint64_t index, struct cgroup *cg, struct page **out);
+ * and counts in file_mapped (pcache_map_put drops both), and for a shared
+ * mapping in smapcount. -EIO (SIGBUS) at or past the size or if the
+ * server died, -ENOMEM. */
+int pcache_map_get(struct pcache_obj *o, uint64_t index, struct cgroup *cg, bool shared, struct page **out);
 /* A store through a shared mapping faulted a page in: mtime and ctime
  * are now (Linux's file_update_time at a shared write fault). */
 void pcache_map_stored(struct pcache_obj *o);
 /* Copies page index of o into the page at dst (zeros for a hole) for a
  * private mapping's copy-on-write: 0, or -EIO as pcache_map_get. */
 int pcache_map_copy(struct pcache_obj *o, uint64_t index, void *dst);
-/* A PTE mapping frame pg (from pcache_map_get) went. */
-void pcache_map_put(struct page *pg);
+/* A PTE mapping frame pg (from pcache_map_get, with the same shared) went. */
+void pcache_map_put(struct page *pg, bool shared);
 /* Unmaps pages at index >= first from every mapping of o (truncation, a
  * dead server): later accesses fault and get SIGBUS. May sleep. */
 void pcache_map_unmap_from(struct pcache_obj *o, uint64_t first);
@@ -223,6 +231,23 @@ uint32_t ncache_count(struct ncache *nc);
  * NCACHE_MISS. */
 long ncache_lookup_at(struct ncache *nc, struct pcache_obj *root, const char *path, uint32_t uid, uint32_t gid,
 		      struct pcache_obj **out);
+
+/* ---- running programs and writers (exec.c, Linux's deny_write_access) ---- */
+
+/* An address space runs o as its program: 0 with an exec count and a
+ * reference taken, or -ETXTBSY while o is open for writing. */
+int pcache_deny_write(struct pcache_obj *o);
+/* One more exec count (and reference) on o, which one is held on (fork). */
+void pcache_deny_write_dup(struct pcache_obj *o);
+/* Drops an exec count and its reference. */
+void pcache_allow_write(struct pcache_obj *o);
+/* A descriptor opens o for writing: 0 with a write count, or -ETXTBSY
+ * while a process runs it. */
+int pcache_get_write(struct pcache_obj *o);
+/* One more write count, one is held already (a shared mapping that may
+ * write, made from a descriptor open for writing; its splits and forks). */
+void pcache_get_write_dup(struct pcache_obj *o);
+void pcache_put_write(struct pcache_obj *o);
 
 /* ---- descriptors (fdops.c): ch must have an object attached ---- */
 

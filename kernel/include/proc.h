@@ -252,9 +252,14 @@ struct proc *proc_find(int pid);	/* NULL if none */
  * stack with argv and envp; its entry point and initial rsp. */
 /* A program image: in the boot archive (kdata) or in the calling
  * process's memory (udata). */
+/* Where a program's bytes are: the boot archive (kdata), the caller's
+ * memory (udata), or a page cache object (obj, a reference the caller
+ * keeps), whose segments are mapped rather than copied. */
+struct pcache_obj;
 struct exec_image {
 	const uint8_t *kdata;
 	uint64_t udata;
+	struct pcache_obj *obj;
 	uint64_t size;
 };
 /* A new address space charged to cg with the image, its arguments and its

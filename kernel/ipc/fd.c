@@ -7,6 +7,7 @@
  * file's offset) seek from the state the server published (ipc_fstate):
  * those never wait for a server. */
 #include "abi/errno.h"
+#include "abi/fcntl.h"
 #include "abi/fs.h"
 #include "abi/poll.h"
 #include "cgfs_file.h"
@@ -95,6 +96,8 @@ static long fd_published_setfl(int h, int set)
 		return r;
 	struct ipc_fstate *s = ipc_fstate_of(o);
 	r = s && s->set ? 0 : -EBADF;
+	if (r == 0 && (__atomic_load_n(&s->flags, __ATOMIC_RELAXED) & O_PATH))
+		r = -EBADF; /* fcntl(F_SETFL) of an O_PATH descriptor, as Linux */
 	if (r == 0 && o->type == KOBJ_CHANNEL) {
 		uint64_t f = sched_lock_ipc();
 		s->flags = (s->flags & ~s->settable) | ((uint32_t)set & s->settable);

@@ -73,6 +73,8 @@ struct channel *ipc_channel_new(struct endpoint *ep, uint64_t badge, struct cgro
 	kobj_get(&ep->obj);
 	ch->ep = ep;
 	ch->badge = badge;
+	ch->pos_lock = (struct spinlock)SPINLOCK_INIT("channel_pos");
+	ch->pos_wait = (struct waitq)WAITQ_INIT(ch->pos_wait);
 	return ch;
 }
 
@@ -150,13 +152,10 @@ long sys_chan_create(int h, uint64_t badge)
 	struct endpoint *ep = ipc_get(h, HANDLE_RIGHT_MANAGE, &err);
 	if (!ep)
 		return err;
-	struct channel *ch = kobj_alloc(sizeof(*ch), KOBJ_CHANNEL, p->cgroup, ipc_channel_release);
-	if (!ch) {
-		kobj_put(&ep->obj);
+	struct channel *ch = ipc_channel_new(ep, badge, p->cgroup);
+	kobj_put(&ep->obj); /* the channel holds its own */
+	if (!ch)
 		return -ENOMEM;
-	}
-	ch->ep = ep; /* keeps our reference */
-	ch->badge = badge;
 	long r = handle_install(p, &ch->obj, HANDLE_RIGHTS_CLIENT); /* for a client: calling only */
 	kobj_put(&ch->obj);
 	return r;

@@ -123,11 +123,21 @@ static uint64_t vm_pte_flags(uint32_t flags)
 	return f;
 }
 
+/* A shared file area that may write holds a write count on its object,
+ * as the open-for-writing descriptor it came from did (a running program
+ * is never written: pcache/exec.c). */
+static bool vm_area_may_write_file(const struct vm_area *a)
+{
+	return a->obj && (a->flags & VM_SHARED) && !(a->flags & VM_NOMAYWRITE);
+}
+
 /* A DMA area owns its block: the head page, 2^order pages; a file area
- * holds its object and a place in its reverse map. */
+ * holds its object, a place in its reverse map and maybe a write count. */
 static void vm_area_release(struct addrspace *as, struct vm_area *a)
 {
 	if (a->obj) {
+		if (vm_area_may_write_file(a))
+			pcache_put_write(a->obj);
 		pcache_map_del(a->obj, as);
 		pcache_obj_put(a->obj);
 	}
@@ -386,8 +396,8 @@ static int vm_unmap_pte(struct addrspace *as, vaddr_t va, uint64_t *pte, void *a
 	uint64_t e = *pte;
 	*pte = 0;
 	invlpg(va);
-	if (e & PTE_FILE) {
-		pcache_map_put(phys_to_page(e & PTE_ADDR_MASK));
+	if (e & PTE_FILE) { /* a private mapping's are copy-on-write */
+		pcache_map_put(phys_to_page(e & PTE_ADDR_MASK), !(e & PTE_COW));
 		return 0;
 	}
 	if (e & PTE_OWNED) {
@@ -466,6 +476,8 @@ static void vm_remove_detach(struct addrspace *as, vaddr_t start, vaddr_t end,
 			if (t->obj) { /* one more area of the same object */
 				pcache_obj_get(t->obj);
 				pcache_map_dup(t->obj, as);
+				if (vm_area_may_write_file(t))
+					pcache_get_write_dup(t->obj);
 			}
 			a->end = s;
 			list_add(&t->link, &a->link);
@@ -638,6 +650,8 @@ static int vm_area_split(struct addrspace *as, struct vm_area *a, vaddr_t addr)
 	if (hi->obj) {
 		pcache_obj_get(hi->obj);
 		pcache_map_dup(hi->obj, as);
+		if (vm_area_may_write_file(hi))
+			pcache_get_write_dup(hi->obj);
 	}
 	hi->start = addr;
 	a->end = addr;
@@ -745,7 +759,7 @@ static int vm_cow_break(struct addrspace *as, vaddr_t va, uint64_t *pte, uint32_
 		*pte = page_to_phys(np) | vm_pte_flags(flags) | PTE_OWNED;
 		invlpg(va);
 		as->resident++;
-		pcache_map_put(old);
+		pcache_map_put(old, false);
 		return 0;
 	}
 	if (__atomic_load_n(&old->refcount, __ATOMIC_ACQUIRE) == 1) {
@@ -787,7 +801,7 @@ static int vm_file_fault(struct addrspace *as, struct vm_area *a, vaddr_t va, ui
 		return 0;
 	}
 	struct page *pg;
-	int r = pcache_map_get(a->obj, index, as->cg, &pg);
+	int r = pcache_map_get(a->obj, index, as->cg, a->flags & VM_SHARED, &pg);
 	if (r)
 		return r;
 	uint64_t f = vm_pte_flags(a->flags) | PTE_FILE;
@@ -955,6 +969,10 @@ struct addrspace *vm_as_fork(struct addrspace *as, struct cgroup *cg, int *err)
 		return NULL;
 	child->brk_start = as->brk_start;
 	child->brk = as->brk;
+	if (as->exe) { /* Linux's dup_mm_exe_file: the child runs it too */
+		pcache_deny_write_dup(as->exe);
+		child->exe = as->exe;
+	}
 	vm_as_inherit_limits(child, as);
 	if ((*err = vm_map_lock(as))) {
 		vm_as_destroy(child);
@@ -986,6 +1004,8 @@ struct addrspace *vm_as_fork(struct addrspace *as, struct cgroup *cg, int *err)
 		if (a->obj) {
 			pcache_obj_get(a->obj);
 			c->obj = a->obj;
+			if (vm_area_may_write_file(c))
+				pcache_get_write_dup(c->obj);
 		}
 		/* In order and apart already: appended, not searched for
 		 * (a search would make forking VM_MAX_MAP_COUNT areas
@@ -1114,6 +1134,8 @@ void vm_as_destroy(struct addrspace *as)
 		mem_uncharge(as->area_cg, as->area_pages, MEMCG_STAT_SLAB);
 		cg_put(as->area_cg);
 	}
+	if (as->exe)
+		pcache_allow_write(as->exe);
 	cg_put(as->cg);
 	kfree(as);
 }
@@ -1136,6 +1158,8 @@ int vm_map_file(struct addrspace *as, vaddr_t start, uint64_t len, uint32_t flag
 		return err;
 	}
 	pcache_obj_get(o);
+	if (vm_area_may_write_file(a))
+		pcache_get_write_dup(o); /* the caller's descriptor holds one */
 	if (!(err = vm_map_lock(as))) {
 		err = vm_area_insert_locked(as, a);
 		vm_map_unlock(as);

@@ -32,6 +32,10 @@ static long file_map_object(int h, bool shared, int prot, struct pcache_obj **ou
 		struct channel *ch = container_of(o, struct channel, obj);
 		pc = __atomic_load_n(&ch->pc, __ATOMIC_ACQUIRE);
 		uint32_t fl = __atomic_load_n(&ch->fst.flags, __ATOMIC_RELAXED);
+		if (fl & O_PATH) {
+			kobj_put(o);
+			return -EBADF; /* Linux's mmap takes no O_PATH file */
+		}
 		if (pc) {
 			rd = (fl & O_ACCMODE) != O_WRONLY;
 			wr = (fl & O_ACCMODE) != O_RDONLY;

@@ -14,14 +14,61 @@
 #include "proc.h"
 #include "syscall.h"
 
-/* -EBADF if the open mode forbids the access (Linux's), -EIO if the
- * server died, else 0. */
+/* -EBADF if the open mode forbids the access (Linux's) or the descriptor
+ * is O_PATH, -EIO if the server died, else 0. */
 static long pcache_fd_check(struct channel *ch, bool write)
 {
-	uint32_t acc = __atomic_load_n(&ch->fst.flags, __ATOMIC_RELAXED) & O_ACCMODE;
-	if (write ? acc == O_RDONLY : acc == O_WRONLY)
-		return -EBADF;
+	uint32_t fl = __atomic_load_n(&ch->fst.flags, __ATOMIC_RELAXED), acc = fl & O_ACCMODE;
+	if ((fl & O_PATH) || (write ? acc == O_RDONLY : acc == O_WRONLY))
+		return -EBADF; /* an O_PATH descriptor reads and writes nothing */
 	return __atomic_load_n(&ch->ep->dead, __ATOMIC_RELAXED) ? -EIO : 0;
+}
+
+/* Whether another may use the description's offset during this call (Linux's
+ * file_count > 1 test in fdget_pos): a second reference besides the
+ * caller's handle's and its lookup's (a dup, a fork's copy, a descriptor
+ * given away, a sharer in a call now), or another thread of the process
+ * (which could dup it or use this very descriptor). Neither can appear
+ * while the only thread is here. */
+static bool pcache_pos_shared(struct channel *ch)
+{
+	return __atomic_load_n(&ch->obj.refcount, __ATOMIC_RELAXED) > 2 ||
+	       __atomic_load_n(&current_thread()->proc->nr_threads, __ATOMIC_RELAXED) > 1;
+}
+
+/* Takes the description's offset lock (Linux's f_pos_lock, held across
+ * the copy: a user fault may sleep inside) if it may be shared (*held
+ * says whether): 0, or -EINTR if the thread is being killed. */
+static int pcache_pos_lock(struct channel *ch, bool *held)
+{
+	struct thread *self = current_thread();
+	if (!(*held = pcache_pos_shared(ch)))
+		return 0;
+	spin_lock(&ch->pos_lock);
+	while (ch->pos_busy) {
+		if (thread_fatal_signal(self)) {
+			spin_unlock(&ch->pos_lock);
+			return -EINTR;
+		}
+		waitq_wait(&ch->pos_wait, &ch->pos_lock, 0); /* a signal: wait on */
+		spin_lock(&ch->pos_lock);
+	}
+	ch->pos_busy = true;
+	spin_unlock(&ch->pos_lock);
+	return 0;
+}
+
+static void pcache_pos_unlock(struct channel *ch, bool held)
+{
+	if (!held)
+		return;
+	spin_lock(&ch->pos_lock);
+	ch->pos_busy = false;
+	/* a waiter queues itself before it lets go of pos_lock (waitq_wait) */
+	bool waiters = !list_empty(&ch->pos_wait.waiters);
+	spin_unlock(&ch->pos_lock);
+	if (waiters)
+		waitq_wake_one(&ch->pos_wait, 0);
 }
 
 long pcache_fd_read(struct channel *ch, void *buf, size_t len, int64_t off)
@@ -35,10 +82,14 @@ long pcache_fd_read(struct channel *ch, void *buf, size_t len, int64_t off)
 		len = INT64_MAX;
 	if (off >= 0)
 		return pcache_obj_read(ch->pc, (uint64_t)off, buf, len);
+	bool held;
+	if ((r = pcache_pos_lock(ch, &held)))
+		return r;
 	uint64_t pos = __atomic_load_n(&ch->pos, __ATOMIC_RELAXED);
 	r = pcache_obj_read(ch->pc, pos, buf, len);
 	if (r > 0)
 		__atomic_store_n(&ch->pos, pos + (uint64_t)r, __ATOMIC_RELAXED);
+	pcache_pos_unlock(ch, held);
 	return r;
 }
 
@@ -52,8 +103,13 @@ long pcache_fd_write(struct channel *ch, const void *buf, size_t len, int64_t of
 	if (len > INT64_MAX)
 		len = INT64_MAX;
 	struct pcache_obj *o = ch->pc;
-	if ((r = pcache_wlock(o)))
+	bool held = false;
+	if (off < 0 && (r = pcache_pos_lock(ch, &held)))
+		return r; /* order: the offset lock, then the write lock */
+	if ((r = pcache_wlock(o))) {
+		pcache_pos_unlock(ch, held);
 		return r;
+	}
 	/* O_APPEND writes at the end even for pwrite, as Linux (pwrite(2), BUGS) */
 	bool append = __atomic_load_n(&ch->fst.flags, __ATOMIC_RELAXED) & O_APPEND;
 	uint64_t at = append ? PCACHE_APPEND : off >= 0 ? (uint64_t)off : __atomic_load_n(&ch->pos, __ATOMIC_RELAXED);
@@ -65,13 +121,13 @@ long pcache_fd_write(struct channel *ch, const void *buf, size_t len, int64_t of
 	if (off < 0 && r >= 0)
 		__atomic_store_n(&ch->pos, end, __ATOMIC_RELAXED);
 	pcache_wunlock(o);
+	pcache_pos_unlock(ch, held);
 	return r;
 }
 
-long pcache_fd_seek(struct channel *ch, int64_t off, int whence)
+/* lseek's arithmetic, Linux's vfs_setpos (the offset lock held). */
+static long pcache_fd_seek_locked(struct channel *ch, int64_t off, int whence)
 {
-	if (__atomic_load_n(&ch->ep->dead, __ATOMIC_RELAXED))
-		return -EIO;
 	int64_t base;
 	if (whence == 0) {
 		base = 0;
@@ -90,8 +146,27 @@ long pcache_fd_seek(struct channel *ch, int64_t off, int whence)
 	return to;
 }
 
+long pcache_fd_seek(struct channel *ch, int64_t off, int whence)
+{
+	if (__atomic_load_n(&ch->fst.flags, __ATOMIC_RELAXED) & O_PATH)
+		return -EBADF; /* Linux's lseek takes no O_PATH file (fdget) */
+	if (__atomic_load_n(&ch->ep->dead, __ATOMIC_RELAXED))
+		return -EIO;
+	/* serialised with reads and writes, as Linux's lseek (fdget_pos):
+	 * neither undoes the other's offset */
+	bool held;
+	int r = pcache_pos_lock(ch, &held);
+	if (r)
+		return r;
+	long to = pcache_fd_seek_locked(ch, off, whence);
+	pcache_pos_unlock(ch, held);
+	return to;
+}
+
 void pcache_channel_release(struct channel *ch)
 {
+	if (ch->pc && ch->pc_writer)
+		pcache_put_write(ch->pc);
 	if (ch->pc)
 		pcache_obj_put(ch->pc);
 }

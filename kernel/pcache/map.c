@@ -80,7 +80,7 @@ static void pcache_mapcount_inc(struct pcache_page *p)
 		memcg_pcache_stat_add(p->pg->charge, MEMCG_STAT_FILE_MAPPED, 1);
 }
 
-int pcache_map_get(struct pcache_obj *o, uint64_t index, struct cgroup *cg, struct page **out)
+int pcache_map_get(struct pcache_obj *o, uint64_t index, struct cgroup *cg, bool shared, struct page **out)
 {
 	struct pcache_page *fresh = NULL;
 	for (;;) {
@@ -108,6 +108,8 @@ int pcache_map_get(struct pcache_obj *o, uint64_t index, struct cgroup *cg, stru
 			if (fresh)
 				pcache_page_put(fresh); /* another fault or a write won */
 			pcache_mapcount_inc(p);
+			if (shared)
+				__atomic_add_fetch(&p->smapcount, 1, __ATOMIC_RELAXED);
 			pcache_lru_touch(p);
 			*out = p->pg;
 			return 0;
@@ -150,9 +152,11 @@ int pcache_map_copy(struct pcache_obj *o, uint64_t index, void *dst)
 	return 0;
 }
 
-void pcache_map_put(struct page *pg)
+void pcache_map_put(struct page *pg, bool shared)
 {
 	struct pcache_page *p = pg->private;
+	if (shared)
+		__atomic_sub_fetch(&p->smapcount, 1, __ATOMIC_RELAXED);
 	if (__atomic_sub_fetch(&p->mapcount, 1, __ATOMIC_RELAXED) == 0)
 		memcg_pcache_stat_add(pg->charge, MEMCG_STAT_FILE_MAPPED, -1);
 	pcache_page_put(p);

@@ -557,6 +557,7 @@ static long ncache_channel(struct endpoint *ep, struct pcache_obj *o, uint32_t i
 				       .events = POLLIN | POLLOUT | POLLRDNORM | POLLWRNORM,
 				       .flags = flags & (O_ACCMODE | O_APPEND), .settable = O_APPEND | O_NONBLOCK };
 	ch->pc = o;
+	ch->pc_writer = (flags & O_ACCMODE) != O_RDONLY; /* sys_ncache_open counted it */
 	ch->kopen = true;
 	ch->kinst = inst;
 	long h = handle_install(p, &ch->obj, HANDLE_RIGHTS_CLIENT);
@@ -599,10 +600,17 @@ long sys_ncache_open(int fs_h, uint64_t mount, const char *path, size_t len, uin
 			/* counted under the lock the walk held: a server that drops
 			 * the name afterwards sees this open when it frees the file */
 			spin_lock(&o->lock);
-			o->kopens++;
+			if (acc != O_RDONLY && o->execs) {
+				w = -ETXTBSY; /* a running program (pcache/exec.c) */
+			} else {
+				o->kopens++;
+				o->writers += acc != O_RDONLY; /* pcache_get_write's count */
+			}
 			spin_unlock(&o->lock);
-			root->kopens++;
-			pcache_obj_get(o);
+			if (w == 0) {
+				root->kopens++;
+				pcache_obj_get(o);
+			}
 		}
 		spin_unlock(&nc->lock);
 		r = w == NCACHE_MISS ? NCACHE_OPEN_MISS : w;
@@ -612,6 +620,8 @@ long sys_ncache_open(int fs_h, uint64_t mount, const char *path, size_t len, uin
 	if (r == -ENOMEM) { /* no channel: undo the counts (a handle failure's release did) */
 		struct channel undo = { .ep = ep, .pc = o, .kinst = inst, .badge = ncache_badge(o, inst, flags) };
 		ncache_kclose(&undo);
+		if (acc != O_RDONLY)
+			pcache_put_write(o);
 		pcache_obj_put(o);
 	}
 	kobj_put(&ep->obj);

@@ -488,7 +488,7 @@ uint32_t pcache_obj_dirty(struct pcache_obj *o, uint64_t from, uint64_t *out, ui
 		bool want = false;
 		if (p) {
 			from = p->index + 1;
-			want = (p->state & PCP_DIRTY) || __atomic_load_n(&p->mapcount, __ATOMIC_RELAXED);
+			want = (p->state & PCP_DIRTY) || __atomic_load_n(&p->smapcount, __ATOMIC_RELAXED);
 			p->state &= (uint8_t)~PCP_DIRTY;
 		}
 		spin_unlock(&o->lock);

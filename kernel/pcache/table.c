@@ -9,6 +9,7 @@
  * to them answer -EIO. */
 #include "pcache.h"
 #include "abi/errno.h"
+#include "abi/fcntl.h"
 #include "cgroup.h"
 #include "heap.h"
 #include "ipc.h"
@@ -303,7 +304,12 @@ long sys_pcache_truncate(int ep_h, uint64_t id, uint64_t size)
 		return r;
 	r = (o->flags & PCACHE_META) ? -EISDIR : pcache_wlock(o);
 	if (r == 0) {
-		r = pcache_obj_truncate(o, size);
+		/* a running program keeps its text (Linux: ETXTBSY); the write
+		 * count keeps an exec from starting meanwhile */
+		if (!(r = pcache_get_write(o))) {
+			r = pcache_obj_truncate(o, size);
+			pcache_put_write(o);
+		}
 		pcache_wunlock(o);
 	}
 	pcache_obj_put(o);
@@ -365,13 +371,24 @@ long sys_pcache_attach(int ch_h, int ep_h, uint64_t id)
 		pcache_obj_put(o);
 		o = NULL;
 	}
+	/* open for writing: not while a process runs the file (ETXTBSY) */
+	bool writer = o && (__atomic_load_n(&ch->fst.flags, __ATOMIC_RELAXED) & O_ACCMODE) != O_RDONLY;
+	if (writer && (r = pcache_get_write(o))) {
+		pcache_obj_put(o);
+		o = NULL;
+	}
 	if (o) {
 		/* once: the description's file never changes */
 		struct pcache_obj *none = NULL;
 		r = __atomic_compare_exchange_n(&ch->pc, &none, o, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE) ? 0
 															 : -EBUSY;
-		if (r)
+		if (!r)
+			ch->pc_writer = writer; /* read by the release alone: our reference keeps it off */
+		else {
+			if (writer)
+				pcache_put_write(o);
 			pcache_obj_put(o);
+		}
 	}
 	if (ep)
 		kobj_put(&ep->obj);

@@ -2,8 +2,12 @@
  * built completely before anything of the old one is touched, so a failed
  * exec returns an error to a process that is still intact. */
 #include "abi/errno.h"
+#include "abi/fcntl.h"
 #include "addrspace.h"
 #include "heap.h"
+#include "ipc.h"
+#include "kobj.h"
+#include "pcache.h"
 #include "kstring.h"
 #include "proc.h"
 #include "sched.h"
@@ -76,7 +80,7 @@ static long exec_image(const struct exec_image *im, const char *path, const char
 
 	if ((err = exec_copy_args(&a, uargv, uenvp)))
 		return err;
-	struct addrspace *as = im->kdata || im->udata ?
+	struct addrspace *as = im->kdata || im->udata || im->obj ?
 				       proc_load(im, a->argv, a->envp, p->cgroup, p->as, &entry, &rsp, &err) :
 				       proc_load_image(path, a->argv, a->envp, p->cgroup, p->as, &entry, &rsp, &err);
 	if (!as || (err = proc_end_other_threads(p, self))) {
@@ -123,4 +127,49 @@ long sys_execve_image(const void *image, size_t len, const char *uname, const ch
 		return len ? -EFAULT : -ENOEXEC;
 	long n = copy_string_from_user(name, uname, sizeof(name));
 	return n < 0 ? n : exec_image(&im, name, uargv, uenvp);
+}
+
+/* The page cache object of descriptor fd (a reference), for execve_fd:
+ * -EBADF for no descriptor or one not open for reading (Linux's execveat
+ * needs read access to the file: EACCES there is the library's, which
+ * checks the mode bits first), -ENODEV for one not served by the page
+ * cache (the library reads that program in instead), -EIO if its server
+ * died. */
+static long exec_fd_object(int fd, struct pcache_obj **out)
+{
+	long err;
+	struct kobj *o = handle_get_rights(current_thread()->proc, fd, KOBJ_KINDS_ANY, HANDLE_RIGHT_CALL, &err);
+	if (!o)
+		return err;
+	struct channel *ch = o->type == KOBJ_CHANNEL ? container_of(o, struct channel, obj) : NULL;
+	struct pcache_obj *pc = ch ? __atomic_load_n(&ch->pc, __ATOMIC_ACQUIRE) : NULL;
+	if (!pc)
+		err = -ENODEV;
+	else if ((__atomic_load_n(&ch->fst.flags, __ATOMIC_RELAXED) & O_ACCMODE) == O_WRONLY ||
+		 (__atomic_load_n(&ch->fst.flags, __ATOMIC_RELAXED) & O_PATH))
+		err = -EBADF; /* O_PATH opens need no read permission: no reading through it */
+	else if (__atomic_load_n(&ch->ep->dead, __ATOMIC_RELAXED))
+		err = -EIO;
+	else {
+		pcache_obj_get(pc);
+		*out = pc;
+	}
+	kobj_put(o);
+	return err;
+}
+
+long sys_execve_fd(int fd, const char *uname, const char *const *uargv, const char *const *uenvp)
+{
+	char name[256];
+	struct pcache_obj *obj = NULL;
+	long r = exec_fd_object(fd, &obj);
+	if (r)
+		return r;
+	struct pcache_attr a;
+	pcache_obj_getattr(obj, &a);
+	struct exec_image im = { .obj = obj, .size = a.size };
+	long n = copy_string_from_user(name, uname, sizeof(name));
+	r = n < 0 ? n : a.size ? exec_image(&im, name, uargv, uenvp) : -ENOEXEC;
+	pcache_obj_put(obj); /* the new address space holds its own */
+	return r;
 }

@@ -1,5 +1,6 @@
-/* Starting a program (from the boot archive, or an image in the caller's
- * memory for execve of a file): a new process with its own
+/* Starting a program (from the boot archive, an image in the caller's
+ * memory, or a page cache file, whose segments are mapped from the cache
+ * for execve of a file): a new process with its own
  * address space, the ELF image's segments, a stack holding argc, argv and
  * an empty environment (the System V x86_64 process entry layout), and a
  * first thread that enters user mode at the image's entry point. */
@@ -12,6 +13,7 @@
 #include "elf.h"
 #include "heap.h"
 #include "initrd.h"
+#include "pcache.h"
 #include "kstring.h"
 #include "sched.h"
 #include "syscall.h"
@@ -64,6 +66,36 @@ static int spawn_copy_segment(struct addrspace *as, const struct exec_image *im,
 	return err;
 }
 
+/* A segment of a page cache file (Linux's elf_map): its file pages are
+ * a private mapping of the object, so every process running the program
+ * shares the cache's frames for text and read-only data, and a writable
+ * segment copies a page at its first store; the rest of the last file
+ * page is zeroed when the segment goes on past filesz (that page becomes
+ * the process's own), and the pages after it are anonymous (bss).
+ * elf_parse guarantees vaddr and offset agree modulo the page size. */
+static int spawn_map_segment(struct addrspace *as, const struct exec_image *im, const struct elf_segment *s)
+{
+	vaddr_t start = ALIGN_DOWN(s->vaddr, PAGE_SIZE);
+	vaddr_t file_end = ALIGN_UP(s->vaddr + s->filesz, PAGE_SIZE);
+	vaddr_t end = ALIGN_UP(s->vaddr + s->memsz, PAGE_SIZE);
+	uint32_t flags = spawn_seg_flags(s);
+	int err = 0;
+	if (s->filesz) {
+		err = vm_map_file(as, start, file_end - start, flags, im->obj, s->offset >> PAGE_SHIFT);
+		uint64_t tail = MIN(file_end, s->vaddr + s->memsz) - (s->vaddr + s->filesz);
+		if (!err && tail) {
+			void *zeros = kzalloc(tail);
+			err = zeros ? vm_copy_to(as, s->vaddr + s->filesz, zeros, tail) : -ENOMEM;
+			kfree(zeros);
+		}
+	} else {
+		file_end = start;
+	}
+	if (!err && end > file_end)
+		err = vm_area_add(as, file_end, end - file_end, flags, 0);
+	return err;
+}
+
 static int spawn_load(struct addrspace *as, const struct exec_image *im, const struct elf_image *img)
 {
 	vaddr_t image_end = 0;
@@ -71,11 +103,16 @@ static int spawn_load(struct addrspace *as, const struct exec_image *im, const s
 		const struct elf_segment *s = &img->segs[i];
 		vaddr_t start = ALIGN_DOWN(s->vaddr, PAGE_SIZE);
 		vaddr_t end = ALIGN_UP(s->vaddr + s->memsz, PAGE_SIZE);
-		int err = vm_area_add(as, start, end - start, spawn_seg_flags(s), 0);
-		if (!err)
-			err = spawn_copy_segment(as, im, s->offset, s->vaddr, s->filesz);
+		int err;
+		if (im->obj) {
+			err = spawn_map_segment(as, im, s);
+		} else {
+			err = vm_area_add(as, start, end - start, spawn_seg_flags(s), 0);
+			if (!err) /* pages past filesz stay zero: they are fresh */
+				err = spawn_copy_segment(as, im, s->offset, s->vaddr, s->filesz);
+		}
 		if (err)
-			return err; /* pages past filesz stay zero: they are fresh */
+			return err;
 		image_end = MAX(image_end, end);
 	}
 	/* The heap (brk) starts as an empty area right after the image. */
@@ -169,9 +206,12 @@ static int spawn_parse(const struct exec_image *im, struct elf_image *img)
 	if (im->kdata)
 		return elf_parse(im->kdata, im->size, USER_STACK_TOP - USER_STACK_SIZE, img);
 	uint64_t n = MIN(im->size, EXEC_HEADER_MAX);
+	_Static_assert(EXEC_HEADER_MAX == PAGE_SIZE, "the object's first page holds the headers");
 	uint8_t *hdr = kmalloc(EXEC_HEADER_MAX);
 	const struct elf64_ehdr *eh = (const void *)hdr;
-	int err = hdr ? copy_from_user(hdr, (const void *)im->udata, n) : -ENOMEM;
+	int err = !hdr ? -ENOMEM :
+		  im->obj ? (n ? pcache_map_copy(im->obj, 0, hdr) : 0) : /* -EIO: shrunk meanwhile */
+			    copy_from_user(hdr, (const void *)im->udata, n);
 	if (!err && (n < sizeof(*eh) || eh->e_phoff > n ||
 		     (uint64_t)eh->e_phnum * sizeof(struct elf64_phdr) > n - eh->e_phoff))
 		err = -ENOEXEC;
@@ -186,11 +226,17 @@ struct addrspace *proc_load(const struct exec_image *im, const char *const argv[
 			    uint64_t *entry, uint64_t *rsp, int *err)
 {
 	struct elf_image img;
-	if ((*err = spawn_parse(im, &img)))
+	/* a program is not written while it runs (ETXTBSY both ways): from
+	 * before its headers are read, as Linux's open_exec */
+	if (im->obj && (*err = pcache_deny_write(im->obj)))
 		return NULL;
-	struct addrspace *as = vm_as_create(cg, err);
-	if (!as)
+	struct addrspace *as = (*err = spawn_parse(im, &img)) ? NULL : vm_as_create(cg, err);
+	if (!as) {
+		if (im->obj)
+			pcache_allow_write(im->obj);
 		return NULL;
+	}
+	as->exe = im->obj; /* its exec count, dropped with the address space */
 	if (limits)
 		vm_as_inherit_limits(as, limits);
 	if ((*err = spawn_load(as, im, &img)) || (*err = spawn_stack(as, argv, envp, rsp))) {

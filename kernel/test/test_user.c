@@ -623,6 +623,13 @@ KTEST(posix_pcache)
 	run_with_servers(argv, "posix_pcache");
 }
 
+/* O_PATH descriptors under Linux's permission rules (tests/files/opath.c). */
+KTEST(posix_opath)
+{
+	const char *const argv[] = { "posix/opath", NULL };
+	run_with_servers(argv, "posix_opath");
+}
+
 /* The kernel's name cache: stat and access answered without the tmpfs
  * server, always its answer (tests/files/ncache.c). */
 KTEST(posix_ncache)
@@ -666,6 +673,14 @@ KTEST(posix_threads)
 		return;
 	KT_EXPECT_EQ(run_posix("posix/threads", c), W_EXITCODE(0));
 	user_cg_done(c);
+}
+
+/* execve from the page cache: running copies share the text, ETXTBSY
+ * for a running program's file (tests/proc/execmap.c). */
+KTEST(posix_execmap)
+{
+	const char *const argv[] = { "posix/execmap", NULL };
+	run_with_servers(argv, "posix_execmap");
 }
 
 /* Process and memory reports (the data of ps and free). */

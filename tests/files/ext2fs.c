@@ -386,6 +386,73 @@ static void test_corrupt(void)
 	check(umount(BAD) == 0, "umount it");
 }
 
+/* A program on ext2 runs from the page cache (mapped, not copied): while
+ * it runs, truncate and open(O_WRONLY|O_TRUNC) are ETXTBSY and the file
+ * on the disk stays whole (the server asks the cache before it changes
+ * the inode). The file is held open meanwhile: the server keeps a file's
+ * object only while its node lives (docs/memory.md). */
+static void test_running_program(void)
+{
+	static char buf[64 * 1024];
+	struct stat st;
+	int in = open("/posix/bigtext", O_RDONLY), out = open(M "/bt", O_WRONLY | O_CREAT | O_TRUNC, 0755);
+	ssize_t r = 0;
+	while (in >= 0 && out >= 0 && (r = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, (size_t)r) != r)
+			r = -1;
+	close(in);
+	check(r == 0 && fsync(out) == 0 && close(out) == 0 && stat(M "/bt", &st) == 0 && st.st_size > 1000000,
+	      "a 1 MiB program copied onto ext2 (and written back)");
+	int to[2], from[2], keep = open(M "/bt", O_RDONLY);
+	char line[8] = "";
+	if (keep < 0 || pipe(to) || pipe(from))
+		return;
+	pid_t p = fork();
+	if (p == 0) {
+		dup2(to[0], 0);
+		dup2(from[1], 1);
+		close(to[1]);
+		close(from[0]);
+		execl(M "/bt", "bt", (char *)NULL);
+		_exit(127);
+	}
+	close(to[0]);
+	close(from[1]);
+	check(read(from[0], line, 6) == 6 && !memcmp(line, "ready\n", 6), "it runs from ext2");
+	char iost[512];
+	unsigned long long w0 = io_stat_field("/sys/fs/cgroup", "wbytes=");
+	int synced = fsync(keep);
+	unsigned long long w1 = io_stat_field("/sys/fs/cgroup", "wbytes=");
+	printf("# fsync of the running program wrote %llu bytes\n", w1 - w0);
+	check(slurp("/sys/fs/cgroup/io.stat", iost, sizeof(iost)) > 0 && synced == 0 && w1 - w0 < 256 * 1024,
+	      "fsync of it writes none of its 1 MiB back (mapped private: unchanged)");
+	struct stat st2;
+	check_errno(truncate(M "/bt", 0), ETXTBSY, "truncate of the running program on ext2: ETXTBSY");
+	int w = open(M "/bt", O_WRONLY | O_TRUNC);
+	check_errno(w, ETXTBSY, "open(O_WRONLY|O_TRUNC) of it: ETXTBSY");
+	if (w >= 0)
+		close(w);
+	check(stat(M "/bt", &st2) == 0 && st2.st_size == st.st_size, "and the file keeps its size");
+	close(to[1]);
+	close(from[0]);
+	check(wait_bounded(p, 30) == 0, "the program reads its whole blob again and exits 0");
+	close(keep);
+	static char orig[64 * 1024];
+	int same = umount(M) == 0 && mount("/dev/vda", M, "ext2", 0, "") == 0 && stat(M "/bt", &st2) == 0 &&
+		   st2.st_size == st.st_size;
+	in = open("/posix/bigtext", O_RDONLY);
+	out = open(M "/bt", O_RDONLY);
+	ssize_t a = 1;
+	while (same && a > 0) {
+		a = read(in, orig, sizeof(orig));
+		same = a >= 0 && read(out, buf, sizeof(buf)) == a && !memcmp(orig, buf, (size_t)a);
+	}
+	close(in);
+	close(out);
+	check(same, "after umount and mount the file on the disk is whole, byte for byte");
+	check(truncate(M "/bt", 0) == 0 && unlink(M "/bt") == 0, "once it is gone truncate works");
+}
+
 int main(void)
 {
 	mkdir(M, 0755);
@@ -396,6 +463,7 @@ int main(void)
 	test_read_host_files();
 	test_changes();
 	test_permissions();
+	test_running_program();
 	test_remount();
 	test_server_served();
 	test_io_charged_to_client();

@@ -9,6 +9,7 @@
  * last, since it takes /tmp away - EIO once the server died, its pages
  * uncharged. Prints TAP. */
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include "arbor/syscalls.h"
 #include "abi/ipc.h"
@@ -164,6 +165,120 @@ static void test_shared_offset(void)
 	close(d);
 	close(fd);
 	unlink("/tmp/pc.off");
+}
+
+/* A share of a shared description read in chunks of 1 byte to 4 KiB (a
+ * seeded sequence) until end-of-file: the bytes read, and whether a chunk
+ * was not a contiguous piece of the file (byte i is i % 251). */
+static void pos_read_all(int fd, unsigned seed, long *out_total, int *out_bad)
+{
+	unsigned char *chunk = malloc(4096);
+	long total = 0;
+	int bad = !chunk;
+	while (chunk) {
+		seed = seed * 1103515245u + 12345u;
+		size_t want = 1 + (seed >> 8) % 4096;
+		ssize_t r = read(fd, chunk, want);
+		if (r <= 0) {
+			bad |= r < 0;
+			break;
+		}
+		for (ssize_t i = 1; i < r; i++)
+			bad |= chunk[i] != (chunk[i - 1] + 1) % 251;
+		total += r;
+	}
+	free(chunk);
+	*out_total = total;
+	*out_bad = bad;
+}
+
+/* One process's share: exits 0 if every chunk was a piece of the file,
+ * writing the bytes it read to the pipe wfd as a decimal count. */
+static void pos_reader(int fd, int wfd, unsigned seed)
+{
+	long total;
+	int bad;
+	pos_read_all(fd, seed, &total, &bad);
+	char line[32];
+	int len = snprintf(line, sizeof(line), "%ld\n", total);
+	bad |= write(wfd, line, (size_t)len) != len;
+	_exit(bad);
+}
+
+struct pos_thread {
+	int fd;
+	unsigned seed;
+	long total;
+	int bad;
+};
+
+static void *pos_thread_main(void *arg)
+{
+	struct pos_thread *t = arg;
+	pos_read_all(t->fd, t->seed, &t->total, &t->bad);
+	return NULL;
+}
+
+/* Linux's f_pos_lock: reads on one open file description are serialised,
+ * so two processes sharing a descriptor never read the same bytes and
+ * never lose an offset update: what both read adds up to the file. */
+static void test_pos_lock(void)
+{
+	static unsigned char data[MIB];
+	for (size_t i = 0; i < sizeof(data); i++)
+		data[i] = (unsigned char)(i % 251);
+	int fd = open("/tmp/pc.pos", O_RDWR | O_CREAT | O_TRUNC, 0644);
+	check(fd >= 0 && full_write(fd, data, sizeof(data)), "a 1 MiB file for the shared readers");
+	int rounds_ok = 0, pieces_ok = 1;
+	long worst = 0;
+	for (int round = 0; round < 6; round++) {
+		int pfd[2];
+		if (pipe(pfd) < 0 || lseek(fd, 0, SEEK_SET) != 0)
+			break;
+		pid_t kids[2];
+		for (int k = 0; k < 2; k++) {
+			kids[k] = fork();
+			if (kids[k] == 0)
+				pos_reader(fd, pfd[1], (unsigned)(round * 2 + k + 1));
+		}
+		close(pfd[1]);
+		int ok = 1;
+		for (int k = 0; k < 2; k++)
+			ok &= wait_bounded(kids[k], 30) == 0;
+		pieces_ok &= ok;
+		char buf[64] = { 0 };
+		size_t got = 0;
+		ssize_t r;
+		while (got < sizeof(buf) - 1 && (r = read(pfd[0], buf + got, sizeof(buf) - 1 - got)) > 0)
+			got += (size_t)r;
+		close(pfd[0]);
+		long a = 0, b = 0;
+		if (sscanf(buf, "%ld %ld", &a, &b) == 2 && a + b == MIB)
+			rounds_ok++;
+		else if (a + b > worst)
+			worst = a + b;
+	}
+	if (worst)
+		printf("# shared readers read %ld bytes of a %d byte file\n", worst, MIB);
+	check(pieces_ok, "two processes reading one description: every chunk a contiguous piece of the file");
+	check(rounds_ok == 6, "and together exactly the file, no byte twice (f_pos_lock), 6 rounds");
+	/* two threads of one process on one descriptor: the channel has a
+	 * single handle, so only the thread count says it is shared */
+	int threads_ok = 0;
+	for (int round = 0; round < 6 && lseek(fd, 0, SEEK_SET) == 0; round++) {
+		struct pos_thread t = { .fd = fd, .seed = (unsigned)(round + 40) };
+		pthread_t th;
+		long mine = 0;
+		int bad = 1;
+		if (pthread_create(&th, NULL, pos_thread_main, &t))
+			break;
+		pos_read_all(fd, (unsigned)(round + 80), &mine, &bad);
+		pthread_join(th, NULL);
+		threads_ok += !bad && !t.bad && mine + t.total == MIB;
+	}
+	check(threads_ok == 6, "two threads reading one descriptor: together exactly the file, 6 rounds");
+	close(fd);
+	unlink("/tmp/pc.pos");
 }
 
 /* In cgroup cg: creates path and writes len bytes at off; exits 0. */
@@ -510,6 +625,7 @@ int main(void)
 	test_served();
 	test_append();
 	test_shared_offset();
+	test_pos_lock();
 	test_efault();
 	test_shrink();
 	test_holes();

@@ -1,6 +1,7 @@
 /* POSIX costs through the C library and the servers: getppid, a pipe
  * round trip between two processes, open+read+close of a small file,
- * stat, and cgroup operations through /sys/fs/cgroup. Prints
+ * stat, fork + execve of /bin/true, and cgroup operations through
+ * /sys/fs/cgroup. Prints
  * "bench NAME VALUE UNIT" lines. */
 #include "arbor/syscalls.h"
 #include <fcntl.h>
@@ -203,6 +204,25 @@ static void bench_cg_many(void)
 	rmdir(CG "/bench_deep");
 }
 
+/* fork + execve of a C-library program (/bin/true, a page cache file
+ * on the root tmpfs) + waitpid: the library's execve, its open, stat and
+ * the kernel's load of the image. */
+static void bench_fork_execve(void)
+{
+	enum { E = 100 };
+	char *const argv[] = { "true", NULL };
+	uint64_t t0 = now();
+	for (int i = 0; i < E; i++) {
+		pid_t p = fork();
+		if (p == 0) {
+			execve("/bin/true", argv, NULL);
+			_exit(127);
+		}
+		waitpid(p, NULL, 0);
+	}
+	report("posix_fork_execve_wait", now() - t0, E);
+}
+
 int main(void)
 {
 	enum { N = 200000, P = 2000, F = 2000 };
@@ -249,6 +269,7 @@ int main(void)
 	for (int i = 0; i < F; i++)
 		stat("/tmp/bench.txt", &st);
 	report("stat", now() - t0, F);
+	bench_fork_execve();
 	bench_cg_basic();
 	bench_cg_controllers();
 	bench_cg_many();

@@ -5,6 +5,7 @@
  * operations, so their POSIX semantics come for free. Programs the kernel
  * starts directly have no descriptors: 0, 1 and 2 then reach the console
  * driver by name, or (output, before the driver runs) the kernel's console. */
+#define _GNU_SOURCE 1 /* O_PATH */
 #include <fcntl.h>
 #include <stdarg.h>
 #include <string.h>
@@ -353,6 +354,8 @@ int open(const char *path, int flags, ...)
 	}
 	uint64_t h = 0;
 	mode &= ~__umask_now();
+	if (flags & O_PATH) /* Linux ignores every other flag with O_PATH */
+		flags &= O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
 	long r = __vfs_path_call(VFS_OPEN, path, (uint64_t)flags, mode, NULL, 0, &h);
 	if (r < 0)
 		return (int)__sys_ret(r);

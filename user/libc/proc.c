@@ -57,9 +57,12 @@ static int may_exec(const struct stat *st)
 	return (bits & 1) != 0;
 }
 
-/* execve maps the program (a page cache file) or reads it through the VFS
- * into this process's memory, and hands the image to the kernel. Before the VFS runs (programs the kernel
- * starts itself), programs come from the boot archive. */
+/* execve hands the kernel the open program file when the page cache
+ * serves it (the kernel maps its segments from the cache: no copy into
+ * this process, none through the server, and running copies share the
+ * text), or reads it through the VFS into this process's memory and
+ * hands over the image. Before the VFS runs (programs the kernel starts
+ * itself), programs come from the boot archive. */
 int execve(const char *path, char *const argv[], char *const envp[])
 {
 	struct stat st;
@@ -77,16 +80,13 @@ int execve(const char *path, char *const argv[], char *const envp[])
 		errno = EACCES;
 		return -1;
 	}
-	size_t len = (size_t)st.st_size, got = 0;
-	/* A file in the page cache is mapped, not read: the kernel loads
-	 * the program from the cache's own pages, with no copy into this
-	 * process and no read through the server. Others are read in. */
-	void *image = len ? mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0) : NULL;
-	if (image != MAP_FAILED) {
-		got = len;
-	} else if (errno == ENODEV) {
-		image = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	long r = sys_execve_fd(fd, path, av, ev);
+	if (r != -ENODEV) {
+		close(fd);
+		return (int)__sys_ret(r);
 	}
+	size_t len = (size_t)st.st_size, got = 0;
+	void *image = len ? mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) : NULL;
 	if (image == MAP_FAILED) {
 		close(fd);
 		return -1;
@@ -98,7 +98,7 @@ int execve(const char *path, char *const argv[], char *const envp[])
 		got += (size_t)n;
 	}
 	close(fd);
-	long r = got == len ? sys_execve_image(image, len, path, av, ev) : -EIO;
+	r = got == len ? sys_execve_image(image, len, path, av, ev) : -EIO;
 	if (image)
 		munmap(image, len);
 	return (int)__sys_ret(r);

@@ -273,6 +273,14 @@ void e2_fill_stat(const struct e2inst *in, const struct ext2_stat *e, struct sta
 int e2_truncate(struct e2inst *in, uint32_t ino, uint64_t size)
 {
 	struct e2node *n = e2_node_find(in, ino);
+	struct pcache_attr a;
+	/* a running program is not truncated (ETXTBSY): the cache says so
+	 * (a truncation to the size it has) before the disk changes */
+	if (n && n->pc && sys_pcache_attr(fssrv_endpoint(), n->pc, NULL, 0, &a) == 0) {
+		int busy = (int)sys_pcache_truncate(fssrv_endpoint(), n->pc, a.size);
+		if (busy == -ETXTBSY)
+			return busy;
+	}
 	int r = ext2_truncate(in->fs, ino, size, e2_now());
 	if (!r && n && n->pc)
 		r = (int)sys_pcache_truncate(fssrv_endpoint(), n->pc, size);

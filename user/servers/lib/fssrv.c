@@ -2,6 +2,7 @@
  * itself (badge 0) come from the VFS (mounts, path requests) or, for
  * path requests, from clients directly (FS_WALK_DIRECT). Requests
  * on a channel (badge = an open file) come from the descriptor's owner. */
+#define _GNU_SOURCE 1 /* O_PATH */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -76,7 +77,7 @@ struct fs_file *fssrv_file_new_at(void *inst, int flags, uint32_t inst_id, const
 	f->inst_id = inst_id;
 	if (!fs->dirpath && (flags & O_DIRECTORY) && path)
 		f->dirpath = strdup(path); /* NULL: no dirfd use, nothing worse */
-	f->flags = flags & (O_ACCMODE | O_APPEND | O_NONBLOCK);
+	f->flags = flags & (O_PATH | O_ACCMODE | O_APPEND | O_NONBLOCK);
 	f->next = files[f->badge % FILE_HASH];
 	files[f->badge % FILE_HASH] = f;
 	return f;
@@ -122,6 +123,8 @@ static long file_publish(struct fs_file *f, int ch)
 {
 	struct ipc_msg pm = { .label = FILE_POLL, .w = { POLLIN | POLLOUT | POLLRDNORM | POLLWRNORM | POLLPRI } };
 	struct ipc_info none = { 0 };
+	if (f->flags & O_PATH) /* poll says POLLNVAL, fcntl changes nothing (Linux) */
+		return sys_ipc_fstate(ch, IPC_FST_SEEKABLE, POLLNVAL, (uint32_t)f->flags, 0);
 	long ev = fs->file(f, &pm, &none);
 	return sys_ipc_fstate(ch, IPC_FST_SEEKABLE, ev < 0 ? POLLERR : (uint32_t)ev, (uint32_t)f->flags,
 			      O_APPEND | O_NONBLOCK);
@@ -341,10 +344,21 @@ static long file_getpath(struct fs_file *f, struct ipc_msg *m, const struct ipc_
 	return 0;
 }
 
+/* What an O_PATH descriptor may ask: its status flags, fstat, fstatfs and
+ * its path (fchdir, a dirfd); the rest is EBADF, as Linux's fdget refuses
+ * an O_PATH file to read, write, getdents, fchmod, fchown, ftruncate,
+ * fsync, futimens and lseek. */
+static bool file_path_only_ok(uint64_t label)
+{
+	return label == FILE_GETFL || label == FILE_FSTAT || label == FILE_STATFS || label == FILE_GETPATH;
+}
+
 static void file_request(struct fs_file *f, struct ipc_msg *m, const struct ipc_info *info)
 {
 	long r;
-	if (m->label == FILE_GETFL) { /* status flags are the skeleton's */
+	if ((f->flags & O_PATH) && !file_path_only_ok(m->label)) {
+		r = -EBADF;
+	} else if (m->label == FILE_GETFL) { /* status flags are the skeleton's */
 		r = f->flags;
 	} else if (m->label == FILE_FSYNC && !fs->syncs) { /* file systems in memory: nothing to flush */
 		r = 0;

@@ -4,6 +4,7 @@
  * the identity the VFS had from the kernel. A walk that meets a symlink to
  * follow or a ".." the VFS resolves (FS_WALK_DOTDOT_*) replies
  * FS_HANDBACK with where it stopped (abi/fs.h), and the VFS walks on. */
+#define _GNU_SOURCE 1 /* O_PATH */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
@@ -48,10 +49,21 @@ static long path_open(struct tmpfs *fs, const char *path, int flags, uint32_t mo
 	if (r < 0)
 		return r;
 	uint32_t type = tmpfs_mode(ino) & TMPFS_S_IFMT;
-	if (type == TMPFS_S_IFLNK)
-		return -ELOOP; /* O_NOFOLLOW on a link */
+	bool path_only = flags & O_PATH; /* names the file: no access to it */
+	if (type == TMPFS_S_IFLNK && !path_only)
+		return -ELOOP; /* O_NOFOLLOW on a link (with O_PATH: the link itself) */
 	if ((flags & O_DIRECTORY) && type != TMPFS_S_IFDIR)
 		return -ENOTDIR;
+	if (path_only) { /* the walk checked search permission: that is all */
+		struct fs_file *f = fssrv_file_new(fs, flags);
+		if (!f)
+			return -ENOMEM;
+		f->node = ino;
+		if (type == TMPFS_S_IFREG)
+			f->pcache = tmpfs_data_id(ino); /* fstat from the kernel */
+		tmpfs_open_ref(ino);
+		return fssrv_file_give(f);
+	}
 	if (type == TMPFS_S_IFDIR && (acc != O_RDONLY || (flags & O_TRUNC)))
 		return -EISDIR;
 	int need = (acc != O_WRONLY ? TMPFS_R_OK : 0) | (acc != O_RDONLY ? TMPFS_W_OK : 0);
@@ -61,8 +73,11 @@ static long path_open(struct tmpfs *fs, const char *path, int flags, uint32_t mo
 		if (a < 0)
 			return a;
 	}
-	if ((flags & O_TRUNC) && acc != O_RDONLY && type == TMPFS_S_IFREG)
-		tmpfs_truncate(ino, 0, fssrv_now());
+	if ((flags & O_TRUNC) && acc != O_RDONLY && type == TMPFS_S_IFREG) {
+		long t = tmpfs_truncate(ino, 0, fssrv_now());
+		if (t < 0)
+			return t; /* a running program: ETXTBSY (the kernel's) */
+	}
 	struct fs_file *f = fssrv_file_new(fs, flags);
 	if (!f)
 		return -ENOMEM;
