@@ -349,6 +349,58 @@ def test_ext2_disk(kernel, initrd, build, tally, timeout):
         print(fsck.stdout.decode("utf-8", "replace"))
 
 
+def e2fsck(image, fix=False):
+    """e2fsck -fn (or -fy) IMAGE: (exit status, output)."""
+    r = subprocess.run([shutil.which("e2fsck") or "/sbin/e2fsck", "-fy" if fix else "-fn", image],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    return r.returncode, r.stdout.decode("utf-8", "replace")
+
+
+def tap_clean(b):
+    """The boot printed TAP results and none failed."""
+    return any(l.startswith("ok ") for l in b.lines) and not any(l.startswith("not ok") for l in b.lines)
+
+
+def test_ext2_root(kernel, initrd, build, tally, timeout):
+    """root=/dev/vda: "/" is the ext2 file system of an image made like
+    `make rootdisk` (tools/mkext2.py --root from the boot archive's tree).
+    The first boot writes a file and sync()s, writes another and fsync()s,
+    says "kill now" and goes on writing: the host kills QEMU at once,
+    e2fsck -fy repairs the image and debugfs must show both files' exact
+    bytes. The second boot on the same image reads them back and writes
+    one more; init syncs at power-off and e2fsck -fn finds it clean."""
+    sys.path.insert(0, os.path.join(ROOT, "tools"))
+    import mkext2
+    print("[qemu] root=/dev/vda: a root file system on ext2, killed after fsync, booted again", flush=True)
+    img = os.path.join(build, "ext2root.img")
+    mkext2.make_image(img, 96, 4096, os.path.join(build, "initrd"), root=True)
+    fsynced = bytes(((i * 29 + 11) & 0xff) for i in range(64 * 1024 + 77))
+    b = boot(["--kernel", kernel, "--initrd", initrd, "--append", "root=/dev/vda run=posix/rootdisk first",
+              "--disk", img], timeout, until="# rootdisk: kill now")
+    fix, fix_out = e2fsck(img, fix=True)
+    expect(tally, "ext2 root: sync and fsync survive QEMU killed at once (e2fsck -fy, debugfs)", [
+        ("init mounted the disk as /", any("init: root file system: /dev/vda (ext2)" in l for l in b.lines)),
+        ("the guest's checks passed before the kill", tap_clean(b)),
+        ("killed right after the marker", b.reached),
+        ("e2fsck -fy repaired or found nothing (exit 0 or 1)", fix in (0, 1)),
+        ("the sync(2)ed file is there", debugfs(img, "cat /persist/synced.txt") == b"written, then sync(2)\n"),
+        ("the fsynced file's exact bytes are there", debugfs(img, "cat /persist/fsynced.bin") == fsynced),
+    ], b)
+    if fix not in (0, 1):
+        print(fix_out)
+    # no until=: init syncs after the program's end, then powers off
+    b = boot(["--kernel", kernel, "--initrd", initrd, "--append", "root=/dev/vda run=posix/rootdisk second",
+              "--disk", img], timeout)
+    code, out = e2fsck(img)
+    expect(tally, "ext2 root: the next boot reads it back; clean after power-off (e2fsck -fn)", [
+        ("the second boot's checks passed", tap_clean(b) and "arbor-run: exited 0" in b.lines),
+        ("e2fsck -fn finds it clean", code == 0),
+        ("the second boot's file is on the disk", debugfs(img, "cat /persist/second.txt") == b"second boot\n"),
+    ], b)
+    if code != 0:
+        print(out)
+
+
 def test_fault_report(kernel, tally, timeout):
     """A deliberate kernel fault: the runner must see a panic (not a hang),
     blame the running test, and get registers and named frames."""
@@ -680,7 +732,7 @@ def main():
                     help="seconds of the churn/leak boot (test=soak_churn)")
     ap.add_argument("--soak", action="store_true",
                     help="run only the churn/leak boot (make soak SECONDS=N)")
-    ap.add_argument("--ext2-only", action="store_true", help="only the ext2 disk boot")
+    ap.add_argument("--ext2-only", action="store_true", help="only the ext2 disk boots")
     ap.add_argument("host_tests", nargs="*")
     a = ap.parse_args()
     kernel = os.path.join(a.build, "arbor.elf")
@@ -698,6 +750,7 @@ def main():
 
     if a.ext2_only:
         test_ext2_disk(kernel, initrd, a.build, tally, a.timeout)
+        test_ext2_root(kernel, initrd, a.build, tally, a.timeout)
         print(f"{tally.passed} passed, {len(tally.failed)} failed")
         return 1 if tally.failed else 0
     if a.soak:
@@ -729,6 +782,7 @@ def main():
     test_disk_persists(kernel, initrd, scratch, tally, a.timeout)
     test_disk_errors(kernel, initrd, a.build, tally, a.timeout)
     test_ext2_disk(kernel, initrd, a.build, tally, a.timeout)
+    test_ext2_root(kernel, initrd, a.build, tally, a.timeout)
     print("[qemu] boot paths and failure reporting", flush=True)
     test_grub_boot(os.path.join(a.build, "arbor-test.iso"), tally, a.timeout)
     test_boot_to_user_space(kernel, initrd, tally, a.timeout)

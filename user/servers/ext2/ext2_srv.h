@@ -80,6 +80,9 @@ struct e2_pause {
 };
 void e2_pause_begin(struct e2inst *in, struct e2_pause *p);
 void e2_pause_end(struct e2inst *in, const struct e2_pause *p);
+/* A device flush: the disk's write cache to the medium (under in->lock).
+ * 0 or -EIO. */
+int e2_disk_flush(struct e2inst *in);
 /* The clock the server stamps with (the kernel's, as the page cache's). */
 struct ext2_time e2_now(void);
 struct ext2_time e2_time_of(uint64_t ns);

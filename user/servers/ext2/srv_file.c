@@ -176,11 +176,8 @@ static long e2_fsync(struct e2inst *in, struct e2node *n)
 		return 0;
 	int e = n->pc ? e2_node_writeback(in, n) : 0;
 	int s = ext2_sync(in->fs);
-	struct ipc_msg m = { .label = FILE_FSYNC };
-	long d = sys_ipc_call(in->disk, &m, NULL, 0, NULL, 0);
-	if (d >= 0)
-		d = (int64_t)m.label;
-	return e ? e : s ? s : d < 0 ? -EIO : 0;
+	int d = e2_disk_flush(in);
+	return e ? e : s ? s : d;
 }
 
 static long e2_file_locked(struct e2inst *in, struct fs_file *f, struct ipc_msg *m, const struct ipc_info *info)

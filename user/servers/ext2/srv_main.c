@@ -76,6 +76,16 @@ struct ext2_time e2_now(void)
 	return e2_time_of(fssrv_now());
 }
 
+/* A device flush: the disk's write cache to the medium. */
+int e2_disk_flush(struct e2inst *in)
+{
+	struct ipc_msg m = { .label = FILE_FSYNC };
+	long d = sys_ipc_call(in->disk, &m, NULL, 0, NULL, 0);
+	if (d >= 0)
+		d = (int64_t)m.label;
+	return d < 0 ? -EIO : 0;
+}
+
 /* The disk: count sectors at sector, in calls of at most E2_IO_MAX. */
 static int e2_disk_io(void *ctx, uint64_t sector, uint32_t count, void *buf, bool write)
 {
@@ -193,10 +203,8 @@ static int e2_umount(void *inst)
 	srvlock_lock(&in->lock);
 	int r = e2_sync_all(in);
 	int u = ext2_unmount(in->fs); /* frees the core in any case */
-	if (!in->rdonly) {
-		struct ipc_msg m = { .label = FILE_FSYNC };
-		sys_ipc_call(in->disk, &m, NULL, 0, NULL, 0);
-	}
+	if (!in->rdonly)
+		e2_disk_flush(in);
 	e2_leave(in);
 	e2_mounted[in->index] = false;
 	sys_handle_close(in->disk);
@@ -204,6 +212,23 @@ static int e2_umount(void *inst)
 	if (r || u)
 		printf("ext2 (unmount): write-back failed (%d): data may be lost\n", r ? r : u);
 	return 0; /* the mount is gone either way: the disk is no longer ours */
+}
+
+/* sync(2) and syncfs(2): every open file's dirty pages, the core's
+ * blocks, then a device flush. */
+static int e2_sync(void *inst)
+{
+	struct e2inst *in = inst;
+	int r = e2_enter(in);
+	if (r)
+		return r;
+	if (!in->rdonly) {
+		r = e2_sync_all(in);
+		int d = e2_disk_flush(in);
+		r = r ? r : d;
+	}
+	e2_leave(in);
+	return r;
 }
 
 static void e2_statfs(void *inst, struct statfs *st)
@@ -234,6 +259,7 @@ static const struct fs_type e2_type = {
 	.magic = EXT2_SUPER_MAGIC,
 	.statfs = e2_statfs,
 	.syncs = true,
+	.sync = e2_sync,
 };
 
 int main(void)

@@ -227,7 +227,7 @@ static long endpoint_request(struct ipc_msg *m, const struct ipc_info *info, cha
 	bool direct = (m->w[FS_W_WHO] & FS_WALK_DIRECT) != 0;
 	if (!direct && info->euid != 0)
 		return -EPERM; /* only the VFS (root) speaks for other processes */
-	if (direct && (m->label == FS_MOUNT || m->label == FS_UMOUNT || m->label == FS_GEN))
+	if (direct && (m->label == FS_MOUNT || m->label == FS_UMOUNT || m->label == FS_GEN || m->label == FS_SYNC))
 		return -EPERM;
 	if (m->label == FS_GEN)
 		return set_gen(m);
@@ -248,6 +248,8 @@ static long endpoint_request(struct ipc_msg *m, const struct ipc_info *info, cha
 		return -ENODEV;
 	if (m->label == FS_UMOUNT)
 		return do_umount(inst, id);
+	if (m->label == FS_SYNC)
+		return direct ? -EPERM : fs->sync ? fs->sync(inst) : 0;
 	if (direct && (mount_flags[id] & MS_RDONLY) && vfs_changes_fs(m->label, m->w[0], true))
 		return -EROFS;
 	struct fs_req r = {
@@ -348,6 +350,8 @@ static void file_request(struct fs_file *f, struct ipc_msg *m, const struct ipc_
 		r = f->flags;
 	} else if (m->label == FILE_FSYNC && !fs->syncs) { /* file systems in memory: nothing to flush */
 		r = 0;
+	} else if (m->label == FILE_SYNCFS) {
+		r = fs->sync ? fs->sync(f->inst) : 0;
 	} else if (m->label == FILE_GETPATH) {
 		r = file_getpath(f, m, info);
 	} else if (m->label == FILE_STATFS) {

@@ -91,6 +91,11 @@ struct fs_type {
 	void (*kclosed)(void *inst, uint64_t id);
 	/* FILE_FSYNC goes to file() (a disk file system); else it is 0. */
 	bool syncs;
+	/* Optional: everything of instance inst to stable storage (sync(2)
+	 * through the VFS's FS_SYNC, syncfs(2) as FILE_SYNCFS): 0 or
+	 * -errno. Called under the skeleton's lock, like every callback.
+	 * Without it both are 0 (nothing kept for a disk). */
+	int (*sync)(void *inst);
 };
 
 /* The server's lock, which every callback runs under. A file system
