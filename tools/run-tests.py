@@ -284,6 +284,24 @@ def debugfs(image, request):
     return r.stdout
 
 
+def ext2_ino(image, path):
+    """The inode number of path in image (debugfs stat)."""
+    m = re.search(rb"Inode: (\d+)", debugfs(image, f"stat {path}"))
+    return int(m.group(1)) if m else -1
+
+
+def ext2_block(image, path):
+    """The first data block of path in image (debugfs blocks)."""
+    return int(debugfs(image, f"blocks {path}").split()[0])
+
+
+def ext2_patch(image, offset, data):
+    """Writes data at byte offset of image (a corruption)."""
+    with open(image, "r+b") as f:
+        f.seek(offset)
+        f.write(data)
+
+
 def test_ext2_disk(kernel, initrd, build, tally, timeout):
     """The ext2 server on images the host's mke2fs made (tools/mkext2.py):
     posix/ext2fs mounts /dev/vda, reads the host's files, changes the tree
@@ -313,12 +331,44 @@ def test_ext2_disk(kernel, initrd, build, tally, timeout):
     for name, data in (("good.txt", b"good\n"), ("bad.txt", b"bad\n")):
         with open(os.path.join(badsrc, name), "wb") as f:
             f.write(data)
+    for d in ("baddir", "loopa/loopb", "mvdir"):
+        os.makedirs(os.path.join(badsrc, d))
+    with open(os.path.join(badsrc, "baddir", "x"), "wb") as f:
+        f.write(b"x\n")
     mkext2.make_image(bad, 4, 1024, badsrc)
     subprocess.run([shutil.which("debugfs") or "/sbin/debugfs", "-w", "-R", "sif /bad.txt block[0] 99999999", bad],
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    b = boot(["--kernel", kernel, "--initrd", initrd, "--append", "run=posix/ext2fs", "--disk", img, "--disk", bad],
+    # baddir's third record (x, after "." and "..") gets rec_len 5; loopa's
+    # ".." names loopb, its own child: a loop in the tree
+    baddir_ino, loopb_ino = ext2_ino(bad, "/baddir"), ext2_ino(bad, "/loopa/loopb")
+    ext2_patch(bad, ext2_block(bad, "/baddir") * 1024 + 28, (5).to_bytes(2, "little"))
+    ext2_patch(bad, ext2_block(bad, "/loopa") * 1024 + 12, loopb_ino.to_bytes(4, "little"))
+    # /dev/vdc: a 2 MiB disk to fill; /dev/vdd: not ext2 (its magic zeroed)
+    full, nomagic = os.path.join(build, "ext2full.img"), os.path.join(build, "ext2nomagic.img")
+    mkext2.make_image(full, 2, 1024)
+    mkext2.make_image(nomagic, 2, 1024)
+    ext2_patch(nomagic, 1024 + 56, b"\0\0")
+    b = boot(["--kernel", kernel, "--initrd", initrd, "--append", "run=posix/ext2fs", "--disk", img, "--disk", bad,
+              "--disk", full, "--disk", nomagic],
              timeout, on_start=lambda n: print(f"  {n} ...", flush=True), on_result=tally.result,
              until="arbor-run: ")
+    full_fsck = subprocess.run([shutil.which("e2fsck") or "/sbin/e2fsck", "-fn", full],
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    sizes = [l for l in b.lines if l.startswith("# full: ")]
+    expect(tally, "ext2: a corrupted image gives EIO naming the inode; a full disk stays consistent", [
+        ("bad magic: the mount's console message", any("ext2 (/dev/vdd): ext2: cannot mount: bad magic number" in l
+                                                       for l in b.lines)),
+        ("bad rec_len: the directory's inode named", any(f"ext2 (/dev/vdb): ext2: inode {baddir_ino}: bad directory "
+                                                         "entry" in l for l in b.lines)),
+        ("a loop: named", any(re.search(r"ext2 \(/dev/vdb\): ext2: inode \d+: loop in the directory tree", l)
+                              for l in b.lines)),
+        ("the full disk: e2fsck -fn clean", full_fsck.returncode == 0),
+        ("the full disk: debugfs sizes are what write() returned",
+         len(sizes) == 1 and all(f"Size: {v}".encode() in debugfs(full, f"stat /{k}")
+                                 for k, v in (kv.split("=") for kv in sizes[0][8:].split()))),
+    ], b)
+    if full_fsck.returncode != 0:
+        print(full_fsck.stdout.decode("utf-8", "replace"))
     fsck = subprocess.run([shutil.which("e2fsck") or "/sbin/e2fsck", "-fn", img],
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     listing = debugfs(img, "ls /").decode("utf-8", "replace").split()

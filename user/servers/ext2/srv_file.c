@@ -94,6 +94,7 @@ static long e2_write(struct e2inst *in, struct fs_file *f, const struct ipc_msg 
 				done = got;
 			break;
 		}
+		ext2_set_caller(in->fs, info->euid, info->egid); /* others ran during the pause */
 		int64_t w = ext2_write(in->fs, n->ino, off + (uint64_t)done, buf, (size_t)got, e2_now());
 		if (w < 0) {
 			if (!done)
@@ -174,6 +175,7 @@ static long e2_fsync(struct e2inst *in, struct e2node *n)
 {
 	if (in->rdonly)
 		return 0;
+	ext2_set_caller(in->fs, 0, 0); /* pages the kernel accepted: no reservation check */
 	int e = n->pc ? e2_node_writeback(in, n) : 0;
 	int s = ext2_sync(in->fs);
 	int d = e2_disk_flush(in);
@@ -233,7 +235,9 @@ long e2_file(struct fs_file *f, struct ipc_msg *m, const struct ipc_info *info)
 	long e = e2_enter(in);
 	if (e)
 		return e;
+	ext2_set_caller(in->fs, info->euid, info->egid); /* root's reserved blocks */
 	e = e2_file_locked(in, f, m, info);
+	ext2_set_caller(in->fs, 0, 0); /* write-back is for data already accepted */
 	e2_leave(in);
 	return e;
 }
