@@ -273,6 +273,45 @@ static void test_server_served(void)
 	check(unlink(M "/six.bin") == 0, "unlink the 6 MiB file");
 }
 
+/* O_DIRECT: reads and writes through the server, past the page cache,
+ * with Linux's 512-byte alignment rule, coherent with a cached descriptor
+ * of the same file. */
+static void test_direct(void)
+{
+	unsigned char *a = NULL, *b = NULL;
+	check(posix_memalign((void **)&a, 4096, 8192) == 0 && posix_memalign((void **)&b, 4096, 8192) == 0,
+	      "aligned buffers");
+	for (int i = 0; i < 8192; i++)
+		a[i] = (unsigned char)(i * 3 + 1);
+	int fd = open(M "/direct.bin", O_RDWR | O_CREAT | O_DIRECT, 0644);
+	check(fd >= 0 && (fcntl(fd, F_GETFL) & O_DIRECT), "open O_DIRECT: F_GETFL shows it");
+	check(pwrite(fd, a, 4096, 0) == 4096, "an aligned O_DIRECT write");
+	check_errno(pwrite(fd, a, 100, 0), EINVAL, "O_DIRECT: a length not a multiple of 512 is EINVAL");
+	check_errno(pwrite(fd, a, 512, 100), EINVAL, "O_DIRECT: an offset not a multiple of 512 is EINVAL");
+	check_errno(pread(fd, b + 8, 512, 0), EINVAL, "O_DIRECT: a buffer not 512-aligned is EINVAL");
+	check(pread(fd, b, 0, 3) == 0, "O_DIRECT: a length of 0 moves nothing (0)");
+	check(pread(fd, b, 1024, 1024) == 1024 && memcmp(b, a + 1024, 1024) == 0, "an aligned O_DIRECT read");
+	check(pread(fd, b, 512, 8192) == 0, "an O_DIRECT read past the end: 0");
+	int cfd = open(M "/direct.bin", O_RDWR);
+	check(cfd >= 0 && pread(cfd, b, 4096, 0) == 4096 && memcmp(b, a, 4096) == 0,
+	      "a cached descriptor reads what the direct write put on the disk");
+	check(pwrite(cfd, "cached!", 7, 1536) == 7, "a write through the cached descriptor (a dirty page)");
+	check(pread(fd, b, 512, 1536) == 512 && memcmp(b, "cached!", 7) == 0 && b[7] == a[1543],
+	      "a direct read sees it: the cached pages went to the disk first");
+	check(pwrite(fd, a + 4096, 512, 1536) == 512 && pread(cfd, b, 512, 1536) == 512 && memcmp(b, a + 4096, 512) == 0,
+	      "the cached descriptor sees a later direct write: its pages got the bytes");
+	check(pwrite(fd, a, 512, 4096) == 512 && lseek(cfd, 0, SEEK_END) == 4608,
+	      "a direct write past the end grows the file for the cached descriptor too");
+	close(cfd);
+	check(fcntl(fd, F_SETFL, 0) == 0 && !(fcntl(fd, F_GETFL) & O_DIRECT) && pread(fd, b + 8, 100, 8) == 100 &&
+	      memcmp(b + 8, a + 8, 100) == 0, "fcntl clears O_DIRECT: unaligned reads work again");
+	check(fcntl(fd, F_SETFL, O_DIRECT) == 0 && fails((int)pread(fd, b + 8, 100, 8), EINVAL),
+	      "fcntl sets it again: EINVAL");
+	close(fd);
+	free(a);
+	free(b);
+}
+
 /* /dev/vdb: the host pointed bad.txt's first block past the end, gave
  * a record in baddir a rec_len of 5 and made loopa's ".." name loopb, its
  * own child. /dev/vdd has its superblock's magic zeroed. */
@@ -418,6 +457,7 @@ int main(void)
 	test_permissions();
 	test_remount();
 	test_server_served();
+	test_direct();
 	test_corrupt();
 	test_full();
 	check(umount(M) == 0, "the last umount");

@@ -25,6 +25,35 @@ static bool e2_can_write(const struct fs_file *f)
 	return (f->flags & O_ACCMODE) != O_RDONLY;
 }
 
+/* O_DIRECT (Linux's ext2 on a disk with 512-byte logical blocks): the
+ * offset, the length and the buffer's address (w2: its offset in its
+ * page, from the kernel) must be multiples of 512, or EINVAL; a length
+ * of 0 moves nothing first. Then the file's cached pages, if another
+ * descriptor has them, go to the disk first, so the transfer sees the
+ * latest data (and a direct write is not undone by an older dirty
+ * page's write-back later). 0, 1 (nothing to move) or -errno. */
+static long e2_direct_begin(struct e2inst *in, struct fs_file *f, uint64_t off, uint64_t len, uint64_t addr)
+{
+	if (!(f->flags & O_DIRECT))
+		return 0;
+	if (!len)
+		return 1;
+	if ((off | len | addr) % EXT2_SECTOR_SIZE)
+		return -EINVAL;
+	struct e2node *n = f->node;
+	return n->pc ? e2_node_writeback(in, n) : 0;
+}
+
+/* After a direct write of len bytes from buf at off: the file's cached
+ * pages, if any, get those bytes too (a server's write leaves them
+ * clean), so cached readers see what the disk now holds. */
+static void e2_direct_written(struct fs_file *f, uint64_t off, const void *buf, size_t len)
+{
+	struct e2node *n = f->node;
+	if ((f->flags & O_DIRECT) && n->pc && len)
+		sys_pcache_write(fssrv_endpoint(), n->pc, off, buf, len);
+}
+
 /* FILE_READ of a file the server serves: the mount's lock is let go
  * while the data goes to the caller. */
 static long e2_read(struct e2inst *in, struct fs_file *f, const struct ipc_msg *m, const struct ipc_info *info)
@@ -35,6 +64,9 @@ static long e2_read(struct e2inst *in, struct fs_file *f, const struct ipc_msg *
 	long done = 0;
 	if (!e2_can_read(f))
 		return -EBADF;
+	long d = e2_direct_begin(in, f, off, info->rcv_len, m->w[2]);
+	if (d)
+		return d < 0 ? d : 0;
 	char *buf = malloc(E2_CHUNK);
 	if (!buf)
 		return -ENOMEM;
@@ -74,6 +106,9 @@ static long e2_write(struct e2inst *in, struct fs_file *f, const struct ipc_msg 
 	long done = 0;
 	if (!e2_can_write(f))
 		return -EBADF;
+	long d = e2_direct_begin(in, f, off, info->snd_len, m->w[2]);
+	if (d)
+		return d < 0 ? d : 0;
 	if (!positional && (f->flags & O_APPEND)) {
 		int e = ext2_stat(in->fs, n->ino, &st);
 		if (e)
@@ -101,6 +136,7 @@ static long e2_write(struct e2inst *in, struct fs_file *f, const struct ipc_msg 
 				done = (long)w;
 			break;
 		}
+		e2_direct_written(f, off + (uint64_t)done, buf, (size_t)w);
 		done += (long)w;
 		if (w < got)
 			break;
@@ -195,7 +231,7 @@ static long e2_file_locked(struct e2inst *in, struct fs_file *f, struct ipc_msg 
 			return e;
 		if ((st.mode & EXT2_S_IFMT) == EXT2_S_IFDIR)
 			return -EISDIR;
-		if (n->pc)
+		if (n->pc && !(f->flags & O_DIRECT))
 			return -EIO; /* the kernel serves it: a call here is not the kernel's */
 		return m->label == FILE_READ ? e2_read(in, f, m, info) : e2_write(in, f, m, info);
 	case FILE_SEEK:

@@ -260,6 +260,7 @@ static const struct fs_type e2_type = {
 	.statfs = e2_statfs,
 	.syncs = true,
 	.sync = e2_sync,
+	.direct = true,
 };
 
 int main(void)

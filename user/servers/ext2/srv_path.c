@@ -714,7 +714,9 @@ long e2_path(const struct fs_req *r, struct ipc_msg *m)
 		return -ENOMEM;
 	}
 	f->node = n;
-	f->pcache = n->pc; /* the kernel serves its data */
+	/* the kernel serves its data, but for O_DIRECT (the server, past
+	 * the page cache) */
+	f->pcache = (f->flags & O_DIRECT) ? 0 : n->pc;
 	e = fssrv_file_give(f);
 	if (e < 0)
 		return e;

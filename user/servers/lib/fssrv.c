@@ -66,6 +66,12 @@ struct fs_file *fssrv_file_new(void *inst, int flags)
 	return fssrv_file_new_at(inst, flags, cur_inst_id, cur_path);
 }
 
+/* The status flags a descriptor keeps and fcntl may change. */
+static int file_status_flags(void)
+{
+	return O_APPEND | O_NONBLOCK | (fs->direct ? O_DIRECT : 0);
+}
+
 struct fs_file *fssrv_file_new_at(void *inst, int flags, uint32_t inst_id, const char *path)
 {
 	struct fs_file *f = calloc(1, sizeof(*f));
@@ -76,7 +82,7 @@ struct fs_file *fssrv_file_new_at(void *inst, int flags, uint32_t inst_id, const
 	f->inst_id = inst_id;
 	if (!fs->dirpath && (flags & O_DIRECTORY) && path)
 		f->dirpath = strdup(path); /* NULL: no dirfd use, nothing worse */
-	f->flags = flags & (O_ACCMODE | O_APPEND | O_NONBLOCK);
+	f->flags = flags & (O_ACCMODE | file_status_flags());
 	f->next = files[f->badge % FILE_HASH];
 	files[f->badge % FILE_HASH] = f;
 	return f;
@@ -123,8 +129,11 @@ static long file_publish(struct fs_file *f, int ch)
 	struct ipc_msg pm = { .label = FILE_POLL, .w = { POLLIN | POLLOUT | POLLRDNORM | POLLWRNORM | POLLPRI } };
 	struct ipc_info none = { 0 };
 	long ev = fs->file(f, &pm, &none);
+	/* a descriptor the kernel serves from the page cache cannot be
+	 * made O_DIRECT later: the kernel would still serve it */
+	int settable = file_status_flags() & ~(f->pcache ? O_DIRECT : 0);
 	return sys_ipc_fstate(ch, IPC_FST_SEEKABLE, ev < 0 ? POLLERR : (uint32_t)ev, (uint32_t)f->flags,
-			      O_APPEND | O_NONBLOCK);
+			      (uint32_t)settable);
 }
 
 long fssrv_file_give(struct fs_file *f)
@@ -357,13 +366,13 @@ static void file_request(struct fs_file *f, struct ipc_msg *m, const struct ipc_
 	} else if (m->label == FILE_STATFS) {
 		r = fssrv_statfs_write(f->inst_id);
 	} else if (m->label == FILE_SETFL) {
-		f->flags = (f->flags & ~(O_APPEND | O_NONBLOCK)) | ((int)m->w[0] & (O_APPEND | O_NONBLOCK));
+		f->flags = (f->flags & ~file_status_flags()) | ((int)m->w[0] & file_status_flags());
 		r = 0;
 	} else {
 		/* The kernel keeps the status flags (fcntl): a read or write it
 		 * makes brings them (abi/fs.h, FILE_W3_FLAGS). */
 		if ((m->label == FILE_READ || m->label == FILE_WRITE) && (m->w[3] & FILE_W3_FLAGS))
-			f->flags = (f->flags & ~(O_APPEND | O_NONBLOCK)) | ((int)m->w[3] & (O_APPEND | O_NONBLOCK));
+			f->flags = (f->flags & ~file_status_flags()) | ((int)m->w[3] & file_status_flags());
 		r = fs->file(f, m, info);
 	}
 	uint64_t l = m->label;
