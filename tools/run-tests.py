@@ -394,6 +394,10 @@ def test_ext2_disk(kernel, initrd, build, tally, timeout):
          debugfs(img, "cat /newslow") == EXT2_SLOW.encode()),
         ("link counts", b"Links: 1" in debugfs(img, "stat /hard1") and b"Links: 2" in debugfs(img, "stat /newdir")),
         ("chmod", b"Mode:  0604" in debugfs(img, "stat /w.bin")),
+        ("the disk's driver restarted twice, the server reconnected",
+         sum("ext2 (/dev/vda): the disk's driver restarted: reconnected" in l for l in b.lines) >= 2),
+        ("every file fsynced across the restarts is there",
+         all(debugfs(img, f"cat /restart{i}.txt") == f"acknowledged {i}\n".encode() for i in range(12))),
     ], b)
     if fsck.returncode != 0:
         print(fsck.stdout.decode("utf-8", "replace"))

@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/wait.h>
+#include <signal.h>
 #include <dirent.h>
 #include <unistd.h>
 #include "check.h"
@@ -312,6 +313,65 @@ static void test_direct(void)
 	free(b);
 }
 
+/* The pid of the driver of disk index ('0': /dev/vda), from its
+ * /proc/PID/cmdline "drivers/virtio_blk\0<index>\0"; 0 if none. */
+static pid_t disk_driver(char index)
+{
+	char path[64], cmd[64];
+	for (pid_t pid = 1; pid < 4096; pid++) {
+		snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)pid);
+		long len = slurp(path, cmd, sizeof(cmd));
+		if (len == 21 && memcmp(cmd, "drivers/virtio_blk", 19) == 0 && cmd[19] == index && !cmd[20])
+			return pid;
+	}
+	return 0;
+}
+
+#define RESTART_FILES 12
+
+/* /dev/vda's driver is killed twice while files are written and fsynced
+ * one after the other: init starts it again, the server reconnects and
+ * retries, every fsync succeeds; the host checks every file's bytes
+ * (each was acknowledged) and e2fsck -fn after the umount. */
+static void test_driver_restart(void)
+{
+	char name[64], text[64];
+	pid_t drv = disk_driver('0');
+	check(drv > 0, "the driver of /dev/vda is found in /proc");
+	pid_t killer = fork();
+	if (killer == 0) {
+		for (int k = 0; k < 2; k++) {
+			usleep(150000);
+			pid_t d = 0;
+			for (int i = 0; i < 300 && (d = disk_driver('0')) <= 0; i++)
+				usleep(10000);
+			if (d <= 0 || kill(d, SIGKILL))
+				_exit(1);
+		}
+		_exit(0);
+	}
+	int ok = 1;
+	for (int i = 0; i < RESTART_FILES; i++) {
+		snprintf(name, sizeof(name), M "/restart%d.txt", i);
+		snprintf(text, sizeof(text), "acknowledged %d\n", i);
+		int fd = open(name, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		int wrote = fd >= 0 && write(fd, text, strlen(text)) == (ssize_t)strlen(text) && fsync(fd) == 0;
+		if (!wrote)
+			printf("# restart%d.txt: errno %d\n", i, errno);
+		ok &= wrote;
+		if (fd >= 0)
+			close(fd);
+		usleep(40000);
+	}
+	int st;
+	check(killer > 0 && waitpid(killer, &st, 0) == killer && WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	      "the driver killed twice meanwhile (kill -9)");
+	check(ok, "every write and fsync succeeded across the driver's restarts");
+	pid_t now = disk_driver('0');
+	check(now > 0 && now != drv && has_text(M "/restart0.txt", "acknowledged 0\n"),
+	      "a new driver serves /dev/vda; the files read back");
+}
+
 /* /dev/vdb: the host pointed bad.txt's first block past the end, gave
  * a record in baddir a rec_len of 5 and made loopa's ".." name loopb, its
  * own child. /dev/vdd has its superblock's magic zeroed. */
@@ -458,6 +518,7 @@ int main(void)
 	test_remount();
 	test_server_served();
 	test_direct();
+	test_driver_restart();
 	test_corrupt();
 	test_full();
 	check(umount(M) == 0, "the last umount");

@@ -13,7 +13,7 @@
 
 /* The servers init started, to report one that ends. */
 #define SERVERS_MAX (6 + BLK_MAX_DISKS)	/* console, VFS, 4 file systems, the disks */
-static struct { long pid; const char *name; } servers_started[SERVERS_MAX];
+static struct { long pid; const char *name; int disk; } servers_started[SERVERS_MAX];
 
 static long start(const char *path, const char *const *argv, int flags)
 {
@@ -23,26 +23,32 @@ static long start(const char *path, const char *const *argv, int flags)
 	return pid;
 }
 
-static void remember_server(long pid, const char *path)
+/* disk: the index of the disk a driver serves, or -1 (no disk). */
+static void remember_server(long pid, const char *path, int disk)
 {
 	for (int i = 0; pid > 0 && i < SERVERS_MAX; i++) {
 		if (!servers_started[i].pid) {
 			servers_started[i].pid = pid;
 			servers_started[i].name = path;
+			servers_started[i].disk = disk;
 			break;
 		}
 	}
 }
 
+static bool start_disk_driver(int i);
+
 static void start_server(const char *path, int flags)
 {
 	const char *argv[] = { path, NULL };
-	remember_server(start(path, argv, flags), path);
+	remember_server(start(path, argv, flags), path, -1);
 }
 
 /* A child init reaped: a server that ended is reported (the rest of the
  * system goes on; its clients get errors); so is an orphan a signal
- * killed, unless quiet (a run= program's orphans: the fuzzer's). */
+ * killed, unless quiet (a run= program's orphans: the fuzzer's). A disk
+ * driver is started again: its disk's clients (the ext2 server) open
+ * the disk anew and retry what failed, so no acknowledged write is lost. */
 static void reaped(long pid, int status, bool quiet)
 {
 	for (int i = 0; i < SERVERS_MAX; i++) {
@@ -55,6 +61,13 @@ static void reaped(long pid, int status, bool quiet)
 		else
 			printf("init: server %s (pid %ld) exited with status %d\n", servers_started[i].name, pid,
 			       (status >> 8) & 0xff);
+		int disk = servers_started[i].disk;
+		static int restarts[BLK_MAX_DISKS];
+		if (disk >= 0 && disk < BLK_MAX_DISKS && restarts[disk] < 20) { /* not forever */
+			restarts[disk]++;
+			printf("init: restarting the driver of disk %d\n", disk);
+			start_disk_driver(disk);
+		}
 		return;
 	}
 	if (W_SIGNALED(status) && !quiet)
@@ -271,7 +284,7 @@ static bool start_disk_driver(int i)
 		long h = sys_ns_lookup(name);
 		if (h >= 0) {
 			sys_handle_close((int)h);
-			remember_server(pid, argv[0]);
+			remember_server(pid, argv[0], i);
 			return true;
 		}
 		if (sys_waitpid((int)pid, &status, WNOHANG) == pid) {

@@ -46,6 +46,7 @@ struct e2inst {
 	struct ext2_dev dev;
 	int disk;		/* the disk's channel (a block server's open file) */
 	int index;		/* the disk's (0: vda) */
+	bool disk_ro;		/* the disk's channel is read-only (a reconnect opens it so) */
 	uint64_t st_dev;	/* the disk's number, Linux's encoding */
 	uint64_t cache_max;	/* the largest file filled into the page cache (cache_max=) */
 	bool rdonly;
