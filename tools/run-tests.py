@@ -455,6 +455,81 @@ def test_ext2_root(kernel, initrd, build, tally, timeout):
         print(out)
 
 
+def linux_run_tools():
+    """../shared/tools/linux-run and linux-cc beside the checkout (or its
+    worktree's main checkout), or None: the interop test then skips."""
+    for base in (os.path.join(ROOT, ".."), os.path.join(ROOT, "..", "..")):
+        run, cc = (os.path.join(base, "shared", "tools", n) for n in ("linux-run", "linux-cc"))
+        if os.access(run, os.X_OK) and os.access(cc, os.X_OK):
+            return run, cc
+    return None
+
+
+def tree_listings(lines):
+    """e2tree's listings: {"make /dev/vda": [lines], ...}."""
+    out, cur = {}, None
+    for l in lines:
+        if l.startswith("# tree begin "):
+            cur = out.setdefault(l[len("# tree begin "):].strip(), [])
+        elif l.startswith("# tree end"):
+            cur = None
+        elif cur is not None:
+            cur.append(l.strip())
+    return out
+
+
+def test_ext2_interop(kernel, initrd, build, tally, timeout):
+    """ext2 images Linux's code wrote read back in Arbor and the reverse:
+    tests/files/e2tree.c, built for both, makes the same tree (double-
+    indirect and sparse files, fast and slow links, a hard link, 300
+    names, modes) on a fresh mke2fs image in Linux 6.1 (linux-run) and in
+    Arbor, and each lists the other's image: every listing (names, types,
+    modes, sizes, link counts, CRC-32s) must be the same, and e2fsck -fn
+    clean. Skipped without ../shared/tools/linux-run."""
+    tools = linux_run_tools()
+    if not tools:
+        print("[qemu] ext2 interop with Linux: skipped (no ../shared/tools/linux-run)", flush=True)
+        return
+    sys.path.insert(0, os.path.join(ROOT, "tools"))
+    import mkext2
+    print("[qemu] ext2 interop: images Linux wrote read in Arbor, and the reverse", flush=True)
+    run, cc = tools
+    prog = os.path.join(build, "linux", "e2tree")
+    os.makedirs(os.path.dirname(prog), exist_ok=True)
+    c = subprocess.run([cc, "-O2", "-o", prog, os.path.join(ROOT, "tests", "files", "e2tree.c")],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    limg, aimg = os.path.join(build, "interop-linux.img"), os.path.join(build, "interop-arbor.img")
+    mkext2.make_image(limg, 32, 1024)
+    mkext2.make_image(aimg, 32, 1024)
+    lm = subprocess.run([run, "--timeout", str(timeout), "--disk", limg, prog, "make", "/dev/vda", "/mnt"],
+                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT) if c.returncode == 0 else None
+    lfsck = e2fsck(limg)[0]
+    b = boot(["--kernel", kernel, "--initrd", initrd, "--append",
+              "run=posix/e2tree list /dev/vda /mnt/l make /dev/vdb /mnt/a", "--disk", limg, "--disk", aimg],
+             timeout, until="arbor-run: ")
+    afsck = e2fsck(aimg)[0]
+    ll = subprocess.run([run, "--timeout", str(timeout), "--disk", aimg, prog, "list", "/dev/vda", "/mnt"],
+                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    linux = tree_listings(lm.stdout.decode("utf-8", "replace").splitlines() if lm else [])
+    linux.update({"read " + k: v for k, v in
+                  tree_listings(ll.stdout.decode("utf-8", "replace").splitlines()).items()})
+    arbor = tree_listings(b.lines)
+    made_l, read_a = linux.get("make /dev/vda"), arbor.get("list /dev/vda")
+    made_a, read_l = arbor.get("make /dev/vdb"), linux.get("read list /dev/vda")
+    expect(tally, "ext2 interop: Linux 6.1 and Arbor read each other's images exactly (e2fsck -fn clean)", [
+        ("linux-cc built e2tree", c.returncode == 0),
+        ("Linux made its tree", lm is not None and lm.returncode == 0 and made_l and len(made_l) > MANY_NAMES),
+        ("e2fsck -fn: Linux's image clean", lfsck == 0),
+        ("Arbor lists Linux's image as Linux did", read_a == made_l),
+        ("Arbor made the same tree", "arbor-run: exited 0" in b.lines and made_a == made_l),
+        ("e2fsck -fn: Arbor's image clean", afsck == 0),
+        ("Linux lists Arbor's image as Arbor did", ll.returncode == 0 and read_l == made_a),
+    ], b)
+
+
+MANY_NAMES = 300
+
+
 def test_fault_report(kernel, tally, timeout):
     """A deliberate kernel fault: the runner must see a panic (not a hang),
     blame the running test, and get registers and named frames."""
@@ -805,6 +880,7 @@ def main():
     if a.ext2_only:
         test_ext2_disk(kernel, initrd, a.build, tally, a.timeout)
         test_ext2_root(kernel, initrd, a.build, tally, a.timeout)
+        test_ext2_interop(kernel, initrd, a.build, tally, a.timeout)
         print(f"{tally.passed} passed, {len(tally.failed)} failed")
         return 1 if tally.failed else 0
     if a.soak:
@@ -837,6 +913,7 @@ def main():
     test_disk_errors(kernel, initrd, a.build, tally, a.timeout)
     test_ext2_disk(kernel, initrd, a.build, tally, a.timeout)
     test_ext2_root(kernel, initrd, a.build, tally, a.timeout)
+    test_ext2_interop(kernel, initrd, a.build, tally, a.timeout)
     print("[qemu] boot paths and failure reporting", flush=True)
     test_grub_boot(os.path.join(a.build, "arbor-test.iso"), tally, a.timeout)
     test_boot_to_user_space(kernel, initrd, tally, a.timeout)
