@@ -439,6 +439,8 @@ def test_ext2_root(kernel, initrd, build, tally, timeout):
         ("e2fsck -fy repaired or found nothing (exit 0 or 1)", fix in (0, 1)),
         ("the sync(2)ed file is there", debugfs(img, "cat /persist/synced.txt") == b"written, then sync(2)\n"),
         ("the fsynced file's exact bytes are there", debugfs(img, "cat /persist/fsynced.bin") == fsynced),
+        ("the O_DIRECT write (nothing synced after it) is there",
+         debugfs(img, "cat /persist/direct.bin") == bytes(((i * 5 + 7) & 0xff) for i in range(8192))),
     ], b)
     if fix not in (0, 1):
         print(fix_out)

@@ -6,7 +6,8 @@
  * one file written and sync()ed, one written and fsync()ed, and the line
  * "# rootdisk: kill now", after which the host kills QEMU at once while
  * this goes on writing a file it never syncs (the sync(2)ed file is
- * written after the fsync, so only sync(2) can have put it on the disk). The host then repairs the
+ * written after the fsync, so only sync(2) can have put it on the disk;
+ * an O_DIRECT write comes last, with no sync after it). The host then repairs the
  * image with e2fsck -fy and checks the synced files' exact bytes.
  * "rootdisk second": the next boot on the same image reads them back and
  * writes one more file; init syncs at power-off and the host's e2fsck -fn
@@ -87,6 +88,13 @@ static int first(void)
 	/* after the fsync, so only sync(2) can have put this one on the disk */
 	check(put_new("/persist/synced.txt", SYNCED_TEXT) == 0, "a file written and closed");
 	sync(); /* void, like Linux's: what it did shows after the kill */
+	/* last, with nothing synced after it: an O_DIRECT write is on the
+	 * device when it returns */
+	unsigned char *d = NULL;
+	int dfd2 = posix_memalign((void **)&d, 4096, 8192) ? -1 : open("/persist/direct.bin", O_WRONLY | O_CREAT | O_DIRECT, 0644);
+	for (int i = 0; d && i < 8192; i++)
+		d[i] = (unsigned char)(i * 5 + 7);
+	check(dfd2 >= 0 && write(dfd2, d, 8192) == 8192, "an O_DIRECT write of 8 KiB (no sync after it)");
 	printf("# rootdisk: kill now\n");
 	fflush(stdout);
 	/* the host kills QEMU now; until it does, writes nobody syncs */

@@ -142,6 +142,14 @@ static long e2_write(struct e2inst *in, struct fs_file *f, const struct ipc_msg 
 			break;
 	}
 	free(buf);
+	/* O_DIRECT: on the device when the call returns, as Linux's (the
+	 * blocks, and the inode and entries that reach them, leave the
+	 * server's block cache now; no device flush, as Linux) */
+	if (done > 0 && (f->flags & O_DIRECT)) {
+		int s = ext2_sync(in->fs);
+		if (s)
+			return s;
+	}
 	if (done > 0 && !positional)
 		f->offset = off + (uint64_t)done;
 	return done;
