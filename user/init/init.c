@@ -12,7 +12,7 @@
 #define MAX_ARGS 32
 
 /* The servers init started, to report one that ends. */
-#define SERVERS_MAX (6 + BLK_MAX_DISKS)	/* console, VFS, 4 file systems, the disks */
+#define SERVERS_MAX (7 + BLK_MAX_DISKS)	/* console, VFS, 5 file systems, the disks */
 static struct { long pid; const char *name; int disk; } servers_started[SERVERS_MAX];
 
 static long start(const char *path, const char *const *argv, int flags)
