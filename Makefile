@@ -106,7 +106,7 @@ host_srcs_ext2         := $(patsubst %,user/servers/ext2/%.c,$(EXT2_CORE)) \
 host_cflags_ext2       := -Iuser/servers/ext2
 HOST_BINS := $(patsubst %,$(BUILD)/host/test_%,$(HOST_TESTS))
 
-.PHONY: all run debug test soak bench iso clean deps docs libc kcov fuzz disk
+.PHONY: all run debug test soak bench iso clean deps docs libc kcov fuzz disk rootdisk
 
 $(BUILD)/.deps-%: tools/deps.sh
 	@mkdir -p $(@D)
@@ -360,7 +360,12 @@ iso: $(ISO)
 $(BUILD)/arbor-test.iso: $(KERNEL) $(INITRD) tools/mkiso.sh | $(BUILD)/.deps-iso
 	@tools/mkiso.sh $(KERNEL) $(INITRD) "test=boot_info_sane mem=256" $@
 
-run: $(ISO) | $(BUILD)/.deps-run
+# With ROOT=/dev/vda (the default when DISK's first image is a *root.img,
+# as `make rootdisk` makes) the kernel boots with root=ROOT: "/" is that
+# disk's ext2 file system, so the machine keeps what is written.
+ROOT ?= $(if $(filter %root.img,$(firstword $(DISK))),/dev/vda)
+run: | $(BUILD)/.deps-run
+	@$(MAKE) --no-print-directory CMDLINE="$(strip $(CMDLINE) $(if $(ROOT),root=$(ROOT)))" $(ISO)
 	@echo "Booting Arbor from $(ISO) with $(MEM) MiB (quit: Ctrl-A then X)"
 	@tools/qemu.sh --iso $(ISO) --mem $(MEM) $(foreach d,$(DISK),--disk $(d)) || true
 
@@ -370,6 +375,16 @@ run: $(ISO) | $(BUILD)/.deps-run
 disk: $(INITRD)
 	@echo "  MKEXT2  $(BUILD)/disk.img"
 	@python3 tools/mkext2.py $(BUILD)/disk.img --size 128 --dir $(INITRD_DIR) > /dev/null
+
+# A root disk (make run DISK=build/root.img boots with "/" on it): the
+# boot archive's tree plus the mount points and /tmp. Made only if
+# missing, since it is the persistent machine's disk; `make rootdisk
+# NEW=1` replaces it.
+rootdisk: $(INITRD)
+	@if [ ! -e $(BUILD)/root.img ] || [ -n "$(NEW)" ]; then \
+		echo "  MKEXT2  $(BUILD)/root.img (root file system)"; \
+		python3 tools/mkext2.py $(BUILD)/root.img --size 256 --dir $(INITRD_DIR) --root > /dev/null; \
+	else echo "  $(BUILD)/root.img exists (NEW=1 remakes it)"; fi
 
 # A debug build (-Og) of its own, QEMU stopped at the first instruction,
 # gdb attached with symbols and a breakpoint on the C entry.

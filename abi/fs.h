@@ -34,6 +34,9 @@
  * fs_route records, longest target first, into the receive buffer; reply
  * w0 = the table's generation, w1 = the number of records. */
 #define VFS_ROUTES  19
+/* sync(2): every mounted file system that keeps data for a disk writes
+ * it back (FS_SYNC to each mount's server); any caller may ask. */
+#define VFS_SYNC    20
 #define FS_ROUTES_MAX 32
 #define FS_RT_WALKS   1		/* the server walks paths as written (FS_MNT_WALKS) */
 #define FS_RT_NESTED  2		/* other mounts lie below this one */
@@ -78,6 +81,8 @@ struct fs_route {
 				   instance, w1 FS_MNT_* */
 #define FS_UMOUNT  0x202	/* w2 instance: -EBUSY while it has open files */
 #define FS_GEN     0x203	/* w0 the mount table's new generation (from root: the VFS) */
+#define FS_SYNC    0x204	/* w2 instance: everything of it to stable storage (from root: the
+				   VFS's sync(2)) */
 #define FS_W_WHO   2	/* w2: instance | FS_WALK_* | pid << 32 */
 #define FS_W_CRED  3	/* w3: euid | egid << 32 */
 #define FS_W_RCRED 4	/* w4: uid | gid << 32 (for access) */
@@ -147,6 +152,7 @@ struct fs_route {
 #define FILE_UTIMES  0x10e	/* w0 atime, w1 mtime as VFS_UTIMES */
 #define FILE_STATFS  0x10f	/* struct statfs (Linux's) of the file's file system into the
 				   receive buffer */
+#define FILE_SYNCFS  0x110	/* syncfs(2): the whole file system of the file to stable storage */
 
 
 /* One FILE_GETDENTS record: 19 bytes of header, the name and its NUL,

@@ -3,17 +3,21 @@
 (mke2fs -t ext2 -d DIR), the files owned by root (mke2fs copies the
 host's owners, which would depend on who runs it).
 
-    tools/mkext2.py IMAGE [--size MiB] [--block-size 1024|2048|4096] [--dir DIR]
+    tools/mkext2.py IMAGE [--size MiB] [--block-size 1024|2048|4096] [--dir DIR] [--root]
 
 Without --dir the image is empty (lost+found only). `make disk` makes
 build/disk.img from the boot archive's tree (/bin, the tools, the tests);
 boot it with `make run DISK=build/disk.img` and `mount -t ext2 /dev/vda /mnt`.
+--root adds what a root file system needs (root=/dev/vda on the kernel
+command line): the mount points /dev, /proc, /sys/fs/cgroup, /boot/initrd
+and a sticky /tmp; `make rootdisk` makes build/root.img so.
 """
 import argparse
 import os
 import shutil
 import subprocess
 import sys
+import tempfile
 
 
 def tool(name):
@@ -25,8 +29,25 @@ def tool(name):
     sys.exit(f"mkext2: {name} not found (tools/deps.sh installs e2fsprogs)")
 
 
-def make_image(image, size_mib, block_size=4096, src=None):
-    """IMAGE of size_mib MiB holding src's tree (owned by root)."""
+ROOT_DIRS = [("dev", 0o755), ("proc", 0o755), ("sys", 0o755), ("sys/fs", 0o755),
+             ("sys/fs/cgroup", 0o755), ("boot", 0o755), ("boot/initrd", 0o755), ("tmp", 0o1777)]
+
+
+def make_image(image, size_mib, block_size=4096, src=None, root=False):
+    """IMAGE of size_mib MiB holding src's tree (owned by root); with
+    root, also the directories a root file system needs (ROOT_DIRS)."""
+    if root:
+        with tempfile.TemporaryDirectory() as tmp:
+            tree = os.path.join(tmp, "root")
+            if src:
+                shutil.copytree(src, tree, symlinks=True)
+            else:
+                os.mkdir(tree)
+            for d, mode in ROOT_DIRS:
+                p = os.path.join(tree, d)
+                os.makedirs(p, exist_ok=True)
+                os.chmod(p, mode)
+            return make_image(image, size_mib, block_size, tree)
     if os.path.exists(image):
         os.remove(image)
     args = [tool("mke2fs"), "-q", "-F", "-t", "ext2", "-b", str(block_size)]
@@ -58,8 +79,9 @@ def main():
     ap.add_argument("--size", type=int, default=64, help="MiB")
     ap.add_argument("--block-size", type=int, default=4096, choices=[1024, 2048, 4096])
     ap.add_argument("--dir", default=None)
+    ap.add_argument("--root", action="store_true", help="add a root file system's mount points and /tmp")
     a = ap.parse_args()
-    make_image(a.image, a.size, a.block_size, a.dir)
+    make_image(a.image, a.size, a.block_size, a.dir, a.root)
     return 0
 
 

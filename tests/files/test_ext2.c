@@ -943,6 +943,8 @@ static void test_io_errors(const char *pristine)
 
 /* -- 5. a full disk ------------------------------------------------------ */
 
+static struct ext2_super read_super(int fd);
+
 static void test_enospc(void)
 {
 	char img[300];
@@ -960,18 +962,41 @@ static void test_enospc(void)
 	ok(img_mount(&im, img, 0) == 0 &&
 	   ext2_mknod(im.fs, EXT2_ROOT_INO, "fill", 4, EXT2_S_IFREG | 0644, 0, 0, 0, T(1), &f) == 0,
 	   "enospc: create");
-	while (total + 10000 <= (4u << 20)) {
-		fill_pattern(chunk, 10000, (uint32_t)total);
-		r = ext2_write(im.fs, f, total, chunk, 10000, T(2));
-		if (r <= 0)
-			break;
-		memcpy(all + total, chunk, (size_t)r);
-		total += (uint64_t)r;
-		if (r < 10000)
-			break;
+	int sfd = open(img, O_RDONLY);
+	uint32_t reserved = sfd >= 0 ? read_super(sfd).s_r_blocks_count : 0;
+	if (sfd >= 0)
+		close(sfd);
+	uint64_t user_total = 0;
+	/* first as uid 1000: the blocks reserved for root stay free */
+	for (int pass = 0; pass < 2; pass++) {
+		ext2_set_caller(im.fs, pass ? 0 : 1000, pass ? 0 : 1000);
+		while (total + 10000 <= (4u << 20)) {
+			fill_pattern(chunk, 10000, (uint32_t)total);
+			r = ext2_write(im.fs, f, total, chunk, 10000, T(2));
+			if (r <= 0)
+				break;
+			memcpy(all + total, chunk, (size_t)r);
+			total += (uint64_t)r;
+			if (r < 10000)
+				break;
+		}
+		struct ext2_statfs sf;
+		ext2_statfs(im.fs, &sf);
+		if (!pass) {
+			user_total = total;
+			ok(r == -ENOSPC || (r >= 0 && r < 10000), "enospc: uid 1000 gets a short write or ENOSPC");
+			ok(sf.bavail == 0 && sf.bfree > 0 && sf.bfree <= reserved && sf.bfree + 4 >= reserved,
+			   "enospc: uid 1000 stops at the %u reserved blocks (bfree %llu, bavail 0)", reserved,
+			   (unsigned long long)sf.bfree);
+			ok(ext2_write(im.fs, f, total, chunk, 10000, T(3)) == -ENOSPC,
+			   "enospc: uid 1000's next write is ENOSPC");
+		} else {
+			ok(sf.bfree == 0, "enospc: root takes the reserved blocks too (bfree 0)");
+		}
 	}
-	ok(total > 1000000 && total < 2000000, "enospc: %llu bytes fit, then a short write",
-	   (unsigned long long)total);
+	ok(total > 1000000 && total < 2000000 && total > user_total + (reserved - 8) * 1024ull,
+	   "enospc: %llu bytes fit (%llu as uid 1000), then a short write", (unsigned long long)total,
+	   (unsigned long long)user_total);
 	ok(ext2_write(im.fs, f, total, chunk, 10000, T(3)) == -ENOSPC, "enospc: then ENOSPC");
 	ok(ext2_mkdir(im.fs, EXT2_ROOT_INO, "dir", 3, 0755, 0, 0, T(4), &d) == -ENOSPC,
 	   "enospc: mkdir on a full disk is ENOSPC (its inode undone)");

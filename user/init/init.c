@@ -1,6 +1,10 @@
-/* PID 1: starts the servers, then either runs the program named on the
- * kernel command line (run=PATH ARGS..., used by tools/arbor-run) and
- * powers off, or adopts and reaps orphans forever. */
+/* PID 1: starts the servers, mounts "/" (the boot archive in tmpfs, or
+ * with root=/dev/vdX on the command line that disk's ext2 file system,
+ * the boot archive then at /boot/initrd), then either runs the program
+ * named on the kernel command line (run=PATH ARGS..., used by
+ * tools/arbor-run) and powers off, or adopts and reaps orphans forever.
+ * Before powering off it syncs every file system (a disk's data would
+ * otherwise stay in its server's memory). */
 #include "abi/blk.h"
 #include "abi/fs.h"
 #include "arbor/user.h"
@@ -8,8 +12,8 @@
 #define MAX_ARGS 32
 
 /* The servers init started, to report one that ends. */
-#define SERVERS_MAX (6 + BLK_MAX_DISKS)	/* console, VFS, 4 file systems, the disks */
-static struct { long pid; const char *name; } servers_started[SERVERS_MAX];
+#define SERVERS_MAX (7 + BLK_MAX_DISKS)	/* console, VFS, 5 file systems, the disks */
+static struct { long pid; const char *name; int disk; } servers_started[SERVERS_MAX];
 
 static long start(const char *path, const char *const *argv, int flags)
 {
@@ -19,26 +23,32 @@ static long start(const char *path, const char *const *argv, int flags)
 	return pid;
 }
 
-static void remember_server(long pid, const char *path)
+/* disk: the index of the disk a driver serves, or -1 (no disk). */
+static void remember_server(long pid, const char *path, int disk)
 {
 	for (int i = 0; pid > 0 && i < SERVERS_MAX; i++) {
 		if (!servers_started[i].pid) {
 			servers_started[i].pid = pid;
 			servers_started[i].name = path;
+			servers_started[i].disk = disk;
 			break;
 		}
 	}
 }
 
+static bool start_disk_driver(int i);
+
 static void start_server(const char *path, int flags)
 {
 	const char *argv[] = { path, NULL };
-	remember_server(start(path, argv, flags), path);
+	remember_server(start(path, argv, flags), path, -1);
 }
 
 /* A child init reaped: a server that ended is reported (the rest of the
  * system goes on; its clients get errors); so is an orphan a signal
- * killed, unless quiet (a run= program's orphans: the fuzzer's). */
+ * killed, unless quiet (a run= program's orphans: the fuzzer's). A disk
+ * driver is started again: its disk's clients (the ext2 server) open
+ * the disk anew and retry what failed, so no acknowledged write is lost. */
 static void reaped(long pid, int status, bool quiet)
 {
 	for (int i = 0; i < SERVERS_MAX; i++) {
@@ -51,6 +61,13 @@ static void reaped(long pid, int status, bool quiet)
 		else
 			printf("init: server %s (pid %ld) exited with status %d\n", servers_started[i].name, pid,
 			       (status >> 8) & 0xff);
+		int disk = servers_started[i].disk;
+		static int restarts[BLK_MAX_DISKS];
+		if (disk >= 0 && disk < BLK_MAX_DISKS && restarts[disk] < 20) { /* not forever */
+			restarts[disk]++;
+			printf("init: restarting the driver of disk %d\n", disk);
+			start_disk_driver(disk);
+		}
 		return;
 	}
 	if (W_SIGNALED(status) && !quiet)
@@ -139,8 +156,85 @@ static void mount_fs(const char *source, const char *target, const char *type, c
 		sys_handle_close((int)v);
 }
 
-/* The VFS and the file-system servers, then the standard mounts. */
-static void start_file_systems(void)
+static void start_disk_drivers(void);
+
+/* Asks the VFS for a directory (a mount point the root disk lacks);
+ * one that exists is fine. */
+static void make_dir(const char *path, unsigned mode)
+{
+	long v = sys_ns_lookup(VFS_NAME);
+	struct ipc_msg m = { .label = VFS_MKDIR, .w = { mode } };
+	long r = v < 0 ? v : sys_ipc_call((int)v, &m, path, strlen(path), NULL, 0);
+	if (r == 0)
+		r = (long)m.label;
+	if (r < 0 && r != -EEXIST)
+		printf("init: cannot make %s: error %ld\n", path, -r);
+	if (v >= 0)
+		sys_handle_close((int)v);
+}
+
+/* "root=/dev/vdX" (or "root=vdX") on the command line into out (the
+ * ext2 server's source), or false. */
+static bool parse_root(const char *cmdline, char *out, size_t cap)
+{
+	const char *p = cmdline, *run = cmdline;
+	while ((p = strstr_simple(p, "root=")) && p != cmdline && p[-1] != ' ')
+		p += 5;
+	while ((run = strstr_simple(run, "run=")) && run != cmdline && run[-1] != ' ')
+		run += 4;
+	if (!p || (run && p > run))
+		return false; /* none, or one among the arguments of run= */
+	p += 5;
+	size_t n = 0;
+	while (p[n] && p[n] != ' ')
+		n++;
+	if (!n || n >= cap)
+		return false;
+	memcpy(out, p, n);
+	out[n] = '\0';
+	return true;
+}
+
+/* The root disk's ext2 file system on "/" (the disk drivers must be up),
+ * the mount points it needs made if missing, the boot archive at
+ * /boot/initrd. A disk that does not mount leaves the boot archive as
+ * "/" (with a message), so the machine still comes up. */
+static bool mount_root_disk(const char *source)
+{
+	const char *parts[] = { source, "/", "ext2", "" };
+	char msg[256];
+	size_t at = 0;
+	for (int i = 0; i < 4; i++) {
+		size_t n = strlen(parts[i]) + 1;
+		if (at + n > sizeof(msg))
+			return false;
+		memcpy(msg + at, parts[i], n);
+		at += n;
+	}
+	long v = sys_ns_lookup(VFS_NAME);
+	struct ipc_msg m = { .label = VFS_MOUNT };
+	long r = v < 0 ? v : sys_ipc_call((int)v, &m, msg, at, NULL, 0);
+	if (r == 0)
+		r = (long)m.label;
+	if (v >= 0)
+		sys_handle_close((int)v);
+	if (r < 0) {
+		printf("init: cannot mount root %s (ext2): error %ld; \"/\" is the boot archive\n", source, -r);
+		return false;
+	}
+	static const char *const dirs[] = { "/dev", "/proc", "/sys", "/sys/fs", "/sys/fs/cgroup", "/boot",
+					    "/boot/initrd" };
+	for (unsigned i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
+		make_dir(dirs[i], 0755);
+	make_dir("/tmp", 01777);
+	mount_fs("rootfs", "/boot/initrd", "tmpfs", "initrd");
+	printf("init: root file system: %s (ext2); the boot archive is at /boot/initrd\n", source);
+	return true;
+}
+
+/* The VFS and the file-system servers, the disks (before the mounts, for
+ * a root disk), then the standard mounts. */
+static void start_file_systems(const char *root)
 {
 	static const char *const servers[][2] = {
 		{ "servers/vfs", VFS_NAME }, { "servers/tmpfs", "fs.tmpfs" },
@@ -151,10 +245,26 @@ static void start_file_systems(void)
 		start_server(servers[i][0], 0);
 	for (int i = 0; i < 6; i++)
 		wait_for(servers[i][1]);
-	mount_fs("rootfs", "/", "tmpfs", "initrd");
+	start_disk_drivers();
+	if (!root || !mount_root_disk(root))
+		mount_fs("rootfs", "/", "tmpfs", "initrd");
 	mount_fs("devfs", "/dev", "devfs", "");
 	mount_fs("proc", "/proc", "proc", "");
 	mount_fs("cgroup2", "/sys/fs/cgroup", "cgroup2", "");
+}
+
+/* Every file system's data to its disk (sync(2)), before powering off. */
+static void sync_all(void)
+{
+	long v = sys_ns_lookup(VFS_NAME);
+	struct ipc_msg m = { .label = VFS_SYNC };
+	long r = v < 0 ? v : sys_ipc_call((int)v, &m, NULL, 0, NULL, 0);
+	if (r == 0)
+		r = (long)m.label;
+	if (r < 0 && v >= 0)
+		printf("init: sync failed: error %ld\n", -r);
+	if (v >= 0)
+		sys_handle_close((int)v);
 }
 
 /* One disk driver process per virtio-blk disk: driver i serves the i-th
@@ -174,7 +284,7 @@ static bool start_disk_driver(int i)
 		long h = sys_ns_lookup(name);
 		if (h >= 0) {
 			sys_handle_close((int)h);
-			remember_server(pid, argv[0]);
+			remember_server(pid, argv[0], i);
 			return true;
 		}
 		if (sys_waitpid((int)pid, &status, WNOHANG) == pid) {
@@ -224,6 +334,7 @@ static void run_and_power_off(const char **argv)
 		printf("arbor-run: exited %d\n", (status >> 8) & 0xff);
 	else
 		printf("arbor-run: killed by signal %d\n", status & 0x7f);
+	sync_all();
 	sys_poweroff(pid < 0 ? 1 : 0);
 }
 
@@ -232,6 +343,7 @@ static void on_poweroff(int sig)
 {
 	(void)sig;
 	printf("init: powering off\n");
+	sync_all();
 	sys_poweroff(0);
 }
 
@@ -258,13 +370,13 @@ int main(void)
 	const char *argv[MAX_ARGS + 1];
 	int status;
 
+	static char root[64];
 	start_server("drivers/serial", SPAWN_DRIVER);
 	wait_for(CONSOLE_NAME);
 	console_fds();
-	start_file_systems();
-	start_disk_drivers();
-	set_handler(SIGUSR2, on_poweroff, 0, 0);
 	sys_cmdline(cmdline, sizeof(cmdline));
+	start_file_systems(parse_root(cmdline, root, sizeof(root)) ? root : NULL);
+	set_handler(SIGUSR2, on_poweroff, 0, 0);
 	if (parse_run(cmdline, argv) > 0)
 		run_and_power_off(argv);
 	printf("init: Arbor user space is up (pid %ld); the console, the VFS and the file systems are user-space servers.\n",

@@ -204,9 +204,39 @@ int fsync(int fd)
 	return (int)__sys_ret(file_call(fd, FILE_FSYNC, 0, 0, NULL, 0, NULL, 0));
 }
 
+/* The data and what reading it needs: the same work here, since a disk
+ * file system's fsync writes the size and blocks with the data anyway. */
 int fdatasync(int fd)
 {
 	return fsync(fd);
+}
+
+/* Every file system's data to stable storage: the VFS asks each mount's
+ * server (VFS_SYNC). Like Linux's, it cannot fail. */
+void sync(void)
+{
+	long v = __vfs_handle();
+	if (v < 0)
+		return;
+	struct ipc_msg m = { .label = VFS_SYNC };
+	sys_ipc_call((int)v, &m, NULL, 0, NULL, 0);
+}
+
+/* The file system of fd to stable storage; descriptors of no file
+ * system (pipes, cgroup files, inotify) have nothing to write: 0, as
+ * Linux's syncfs on pipefs. A write-back that failed is EIO. */
+int syncfs(int fd)
+{
+	long type = sys_handle_type(fd);
+	if (type < 0)
+		return (int)__sys_ret(type);
+	if (type == HANDLE_PIPE || type == HANDLE_CGFS_FILE || type == HANDLE_INOTIFY)
+		return 0;
+	long r = file_call(fd, FILE_SYNCFS, 0, 0, NULL, 0, NULL, 0);
+	/* servers of no file system (the console, a disk's block server)
+	 * do not know the request: nothing to write, as Linux's syncfs of
+	 * their pseudo file systems */
+	return (int)__sys_ret(r == -EINVAL ? 0 : r);
 }
 
 int isatty(int fd)

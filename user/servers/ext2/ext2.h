@@ -95,6 +95,13 @@ int ext2_unmount(struct ext2_fs *fs);
 /* Writes every dirty block, inode and the superblock back. */
 int ext2_sync(struct ext2_fs *fs);
 bool ext2_is_rdonly(const struct ext2_fs *fs);
+/* Who the following calls are for: allocations may take the blocks
+ * reserved for root (s_r_blocks_count) only for uid 0, the superblock's
+ * s_def_resuid or a member of s_def_resgid (Linux's
+ * ext2_has_free_blocks; the core has no other idea of the caller).
+ * Others get -ENOSPC once only reserved blocks are free. A mount starts
+ * as root's. */
+void ext2_set_caller(struct ext2_fs *fs, uint32_t uid, uint32_t gid);
 uint32_t ext2_block_size(const struct ext2_fs *fs);
 void ext2_statfs(struct ext2_fs *fs, struct ext2_statfs *st);
 /* The largest file size this file system's block map can describe. */

@@ -40,6 +40,7 @@ struct ext2_fs {
 	uint32_t inode_size, ipg, bpg, itb_per_group;
 	uint32_t first_ino;
 	bool rdonly;
+	bool reserved_ok;               /* allocations may take root's reserved blocks */
 	bool sb_dirty;
 	bool *gd_dirty;                 /* per descriptor block */
 	int io_error;                   /* first write-back error since the last sync */

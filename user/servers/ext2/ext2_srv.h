@@ -46,6 +46,7 @@ struct e2inst {
 	struct ext2_dev dev;
 	int disk;		/* the disk's channel (a block server's open file) */
 	int index;		/* the disk's (0: vda) */
+	bool disk_ro;		/* the disk's channel is read-only (a reconnect opens it so) */
 	uint64_t st_dev;	/* the disk's number, Linux's encoding */
 	uint64_t cache_max;	/* the largest file filled into the page cache (cache_max=) */
 	bool rdonly;
@@ -80,6 +81,9 @@ struct e2_pause {
 };
 void e2_pause_begin(struct e2inst *in, struct e2_pause *p);
 void e2_pause_end(struct e2inst *in, const struct e2_pause *p);
+/* A device flush: the disk's write cache to the medium (under in->lock).
+ * 0 or -EIO. */
+int e2_disk_flush(struct e2inst *in);
 /* The clock the server stamps with (the kernel's, as the page cache's). */
 struct ext2_time e2_now(void);
 struct ext2_time e2_time_of(uint64_t ns);

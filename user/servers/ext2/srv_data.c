@@ -129,7 +129,8 @@ void e2_node_wait(struct e2inst *in, struct e2node *n)
 int e2_node_fill(struct e2inst *in, struct e2node *n, const struct ext2_stat *st)
 {
 	e2_node_wait(in, n);
-	if (n->opens > 1 || (st->mode & EXT2_S_IFMT) != EXT2_S_IFREG || st->size > in->cache_max)
+	/* cache_max=0: no object at all, an empty (new) file included */
+	if (n->opens > 1 || (st->mode & EXT2_S_IFMT) != EXT2_S_IFREG || !in->cache_max || st->size > in->cache_max)
 		return 0; /* decided by the first open: the object, or the server */
 	uint64_t max = ext2_max_file_size(in->fs) & ~(uint64_t)(E2_PAGE - 1);
 	if (max > PCACHE_MAX_BYTES)

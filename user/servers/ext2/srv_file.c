@@ -29,6 +29,35 @@ static bool e2_can_write(const struct fs_file *f)
 	return (f->flags & O_ACCMODE) != O_RDONLY;
 }
 
+/* O_DIRECT (Linux's ext2 on a disk with 512-byte logical blocks): the
+ * offset, the length and the buffer's address (w2: its offset in its
+ * page, from the kernel) must be multiples of 512, or EINVAL; a length
+ * of 0 moves nothing first. Then the file's cached pages, if another
+ * descriptor has them, go to the disk first, so the transfer sees the
+ * latest data (and a direct write is not undone by an older dirty
+ * page's write-back later). 0, 1 (nothing to move) or -errno. */
+static long e2_direct_begin(struct e2inst *in, struct fs_file *f, uint64_t off, uint64_t len, uint64_t addr)
+{
+	if (!(f->flags & O_DIRECT))
+		return 0;
+	if (!len)
+		return 1;
+	if ((off | len | addr) % EXT2_SECTOR_SIZE)
+		return -EINVAL;
+	struct e2node *n = f->node;
+	return n->pc ? e2_node_writeback(in, n) : 0;
+}
+
+/* After a direct write of len bytes from buf at off: the file's cached
+ * pages, if any, get those bytes too (a server's write leaves them
+ * clean), so cached readers see what the disk now holds. */
+static void e2_direct_written(struct fs_file *f, uint64_t off, const void *buf, size_t len)
+{
+	struct e2node *n = f->node;
+	if ((f->flags & O_DIRECT) && n->pc && len)
+		sys_pcache_write(fssrv_endpoint(), n->pc, off, buf, len);
+}
+
 /* FILE_READ of a file the server serves: the mount's lock is let go
  * while the data goes to the caller. */
 static long e2_read(struct e2inst *in, struct fs_file *f, const struct ipc_msg *m, const struct ipc_info *info)
@@ -39,6 +68,9 @@ static long e2_read(struct e2inst *in, struct fs_file *f, const struct ipc_msg *
 	long done = 0;
 	if (!e2_can_read(f))
 		return -EBADF;
+	long d = e2_direct_begin(in, f, off, info->rcv_len, m->w[2]);
+	if (d)
+		return d < 0 ? d : 0;
 	char *buf = malloc(E2_CHUNK);
 	if (!buf)
 		return -ENOMEM;
@@ -78,6 +110,9 @@ static long e2_write(struct e2inst *in, struct fs_file *f, const struct ipc_msg 
 	long done = 0;
 	if (!e2_can_write(f))
 		return -EBADF;
+	long d = e2_direct_begin(in, f, off, info->snd_len, m->w[2]);
+	if (d)
+		return d < 0 ? d : 0;
 	if (!positional && (f->flags & O_APPEND)) {
 		int e = ext2_stat(in->fs, n->ino, &st);
 		if (e)
@@ -98,17 +133,27 @@ static long e2_write(struct e2inst *in, struct fs_file *f, const struct ipc_msg 
 				done = got;
 			break;
 		}
+		ext2_set_caller(in->fs, info->euid, info->egid); /* others ran during the pause */
 		int64_t w = ext2_write(in->fs, n->ino, off + (uint64_t)done, buf, (size_t)got, e2_now());
 		if (w < 0) {
 			if (!done)
 				done = (long)w;
 			break;
 		}
+		e2_direct_written(f, off + (uint64_t)done, buf, (size_t)w);
 		done += (long)w;
 		if (w < got)
 			break;
 	}
 	free(buf);
+	/* O_DIRECT: on the device when the call returns, as Linux's (the
+	 * blocks, and the inode and entries that reach them, leave the
+	 * server's block cache now; no device flush, as Linux) */
+	if (done > 0 && (f->flags & O_DIRECT)) {
+		int s = ext2_sync(in->fs);
+		if (s)
+			return s;
+	}
 	if (done > 0 && !positional)
 		f->offset = off + (uint64_t)done;
 	return done;
@@ -178,13 +223,11 @@ static long e2_fsync(struct e2inst *in, struct e2node *n)
 {
 	if (in->rdonly)
 		return 0;
+	ext2_set_caller(in->fs, 0, 0); /* pages the kernel accepted: no reservation check */
 	int e = n->pc ? e2_node_writeback(in, n) : 0;
 	int s = ext2_sync(in->fs);
-	struct ipc_msg m = { .label = FILE_FSYNC };
-	long d = sys_ipc_call(in->disk, &m, NULL, 0, NULL, 0);
-	if (d >= 0)
-		d = (int64_t)m.label;
-	return e ? e : s ? s : d < 0 ? -EIO : 0;
+	int d = e2_disk_flush(in);
+	return e ? e : s ? s : d;
 }
 
 static long e2_file_locked(struct e2inst *in, struct fs_file *f, struct ipc_msg *m, const struct ipc_info *info)
@@ -200,7 +243,7 @@ static long e2_file_locked(struct e2inst *in, struct fs_file *f, struct ipc_msg 
 			return e;
 		if ((st.mode & EXT2_S_IFMT) == EXT2_S_IFDIR)
 			return -EISDIR;
-		if (n->pc)
+		if (n->pc && !(f->flags & O_DIRECT))
 			return -EIO; /* the kernel serves it: a call here is not the kernel's */
 		return m->label == FILE_READ ? e2_read(in, f, m, info) : e2_write(in, f, m, info);
 	case FILE_SEEK:
@@ -240,7 +283,9 @@ long e2_file(struct fs_file *f, struct ipc_msg *m, const struct ipc_info *info)
 	long e = e2_enter(in);
 	if (e)
 		return e;
+	ext2_set_caller(in->fs, info->euid, info->egid); /* root's reserved blocks */
 	e = e2_file_locked(in, f, m, info);
+	ext2_set_caller(in->fs, 0, 0); /* write-back is for data already accepted */
 	e2_leave(in);
 	return e;
 }

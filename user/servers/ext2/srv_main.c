@@ -76,18 +76,62 @@ struct ext2_time e2_now(void)
 	return e2_time_of(fssrv_now());
 }
 
-/* One transfer with the block server, made on behalf of the client whose
+#define E2_RECONNECT_TRIES 2000	/* 1 ms apart: the driver restarted (init) */
+
+/* The disk's channel anew after its driver died (init starts it again):
+ * true once open, false if it did not come back in about 2 seconds. */
+static bool e2_disk_reconnect(struct e2inst *in)
+{
+	for (int t = 0; t < E2_RECONNECT_TRIES; t++) {
+		long h = blkdev_open(in->index, in->disk_ro ? O_RDONLY : O_RDWR);
+		if (h >= 0) {
+			long d = sys_handle_dup((int)h, 100, HANDLE_CLOEXEC);
+			sys_handle_close((int)h);
+			if (d < 0)
+				return false;
+			sys_handle_close(in->disk);
+			in->disk = (int)d;
+			printf("ext2 (%s): the disk's driver restarted: reconnected\n", in->source);
+			return true;
+		}
+		sys_sleep_ns(1000000);
+	}
+	return false;
+}
+
+/* One call on the disk's channel, made on behalf of the client whose
  * request this thread serves (IPC_CALL_FOR): the block layer charges it
  * to that client's cgroup (io.stat, io.max, io.weight), which the kernel
- * attests. A thread serving no call now (the client was killed meanwhile)
- * is refused that (-ESRCH) and makes the call as itself. */
-static long e2_disk_call(struct e2inst *in, struct ipc_msg *m, const void *snd, size_t snd_len,
-			 void *rcv, size_t rcv_len)
+ * attests; a thread serving no call now (the client was killed meanwhile)
+ * is refused that (-ESRCH) and makes the call as itself. A transport
+ * failure (the driver died: the call itself fails, with no answer from a
+ * driver) reconnects and tries again, since a read, a write of the same
+ * bytes or a flush may be repeated. The call's result (its label: 0 or
+ * -errno from the driver), or -EIO. */
+static long e2_disk_call(struct e2inst *in, struct ipc_msg *m, const void *snd, size_t snd_len, void *rcv,
+			 size_t rcv_len)
 {
-	long r = sys_ipc_call(in->disk | IPC_CALL_FOR, m, snd, snd_len, rcv, rcv_len);
-	if (r == -ESRCH)
-		r = sys_ipc_call(in->disk, m, snd, snd_len, rcv, rcv_len);
-	return r;
+	struct ipc_msg req = *m;
+	for (int attempt = 0; attempt < 3; attempt++) {
+		*m = req;
+		long r = sys_ipc_call(in->disk | IPC_CALL_FOR, m, snd, snd_len, rcv, rcv_len);
+		if (r == -ESRCH) {
+			*m = req;
+			r = sys_ipc_call(in->disk, m, snd, snd_len, rcv, rcv_len);
+		}
+		if (r >= 0)
+			return (int64_t)m->label;
+		if (!e2_disk_reconnect(in))
+			break;
+	}
+	return -EIO;
+}
+
+/* A device flush: the disk's write cache to the medium. */
+int e2_disk_flush(struct e2inst *in)
+{
+	struct ipc_msg m = { .label = FILE_FSYNC };
+	return e2_disk_call(in, &m, NULL, 0, NULL, 0) < 0 ? -EIO : 0;
 }
 
 /* The disk: count sectors at sector, in calls of at most E2_IO_MAX. */
@@ -100,8 +144,8 @@ static int e2_disk_io(void *ctx, uint64_t sector, uint32_t count, void *buf, boo
 		struct ipc_msg m = { .label = write ? FILE_WRITE : FILE_READ, .w = { off + done, 1 } };
 		long r = write ? e2_disk_call(in, &m, (char *)buf + done, n, NULL, 0)
 			       : e2_disk_call(in, &m, NULL, 0, (char *)buf + done, n);
-		if (r < 0 || (int64_t)m.label < 0 || m.w[0] != n)
-			return -EIO; /* a device error, a driver gone, or the end */
+		if (r < 0 || m.w[0] != n)
+			return -EIO; /* a device error, a driver that did not come back, or the end */
 		done += n;
 	}
 	return 0;
@@ -175,6 +219,8 @@ static int e2_mount(const char *source, const char *data, uint64_t flags, void *
 	}
 	in->lock = (srvlock_t)SRVLOCK_INIT;
 	in->cache_max = cache_max;
+	in->index = i;
+	in->disk_ro = ro;
 	in->disk = (int)sys_handle_dup((int)h, 100, HANDLE_CLOEXEC); /* out of the way of low numbers */
 	sys_handle_close((int)h);
 	snprintf(in->source, sizeof(in->source), "%s", source);
@@ -188,7 +234,6 @@ static int e2_mount(const char *source, const char *data, uint64_t flags, void *
 		return r;
 	}
 	in->rdonly = ext2_is_rdonly(in->fs);
-	in->index = i;
 	e2_mounted[i] = true;
 	*out = in;
 	return 0;
@@ -207,10 +252,8 @@ static int e2_umount(void *inst)
 	srvlock_lock(&in->lock);
 	int r = e2_sync_all(in);
 	int u = ext2_unmount(in->fs); /* frees the core in any case */
-	if (!in->rdonly) {
-		struct ipc_msg m = { .label = FILE_FSYNC };
-		sys_ipc_call(in->disk, &m, NULL, 0, NULL, 0);
-	}
+	if (!in->rdonly)
+		e2_disk_flush(in);
 	e2_leave(in);
 	e2_mounted[in->index] = false;
 	sys_handle_close(in->disk);
@@ -218,6 +261,23 @@ static int e2_umount(void *inst)
 	if (r || u)
 		printf("ext2 (unmount): write-back failed (%d): data may be lost\n", r ? r : u);
 	return 0; /* the mount is gone either way: the disk is no longer ours */
+}
+
+/* sync(2) and syncfs(2): every open file's dirty pages, the core's
+ * blocks, then a device flush. */
+static int e2_sync(void *inst)
+{
+	struct e2inst *in = inst;
+	int r = e2_enter(in);
+	if (r)
+		return r;
+	if (!in->rdonly) {
+		r = e2_sync_all(in);
+		int d = e2_disk_flush(in);
+		r = r ? r : d;
+	}
+	e2_leave(in);
+	return r;
 }
 
 static void e2_statfs(void *inst, struct statfs *st)
@@ -248,6 +308,8 @@ static const struct fs_type e2_type = {
 	.magic = EXT2_SUPER_MAGIC,
 	.statfs = e2_statfs,
 	.syncs = true,
+	.sync = e2_sync,
+	.direct = true,
 };
 
 int main(void)

@@ -689,12 +689,14 @@ long e2_path(const struct fs_req *r, struct ipc_msg *m)
 	long e = e2_enter(in);
 	if (e)
 		return e;
+	ext2_set_caller(in->fs, r->uid, r->gid); /* root's reserved blocks */
 	if (m->label == VFS_OPEN)
 		e = e2_open(&c, r, (int)m->w[0], (uint32_t)m->w[1], &n);
 	else
 		e = e2_request(&c, r, m);
 	if (e == E2_HANDBACK)
 		e = e2_handback(in, m);
+	ext2_set_caller(in->fs, 0, 0); /* write-back is for data already accepted */
 	e2_leave(in);
 	if (e < 0 || e == FSSRV_HANDBACK)
 		return e;
@@ -712,7 +714,9 @@ long e2_path(const struct fs_req *r, struct ipc_msg *m)
 		return -ENOMEM;
 	}
 	f->node = n;
-	f->pcache = n->pc; /* the kernel serves its data */
+	/* the kernel serves its data, but for O_DIRECT (the server, past
+	 * the page cache) */
+	f->pcache = (f->flags & O_DIRECT) ? 0 : n->pc;
 	e = fssrv_file_give(f);
 	if (e < 0)
 		return e;

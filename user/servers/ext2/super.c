@@ -61,6 +61,11 @@ void ext2_set_ro_compat(struct ext2_fs *fs, uint32_t bit)
 }
 
 bool ext2_is_rdonly(const struct ext2_fs *fs) { return fs->rdonly; }
+
+void ext2_set_caller(struct ext2_fs *fs, uint32_t uid, uint32_t gid)
+{
+	fs->reserved_ok = uid == 0 || uid == fs->sb.s_def_resuid || gid == fs->sb.s_def_resgid;
+}
 uint32_t ext2_block_size(const struct ext2_fs *fs) { return fs->bs; }
 
 uint64_t ext2_map_blocks(const struct ext2_fs *fs)
@@ -267,6 +272,7 @@ int ext2_mount(const struct ext2_dev *dev, unsigned flags, uint32_t cache_blocks
 	if (!fs)
 		return -ENOMEM;
 	fs->dev = dev;
+	fs->reserved_ok = true; /* root's until ext2_set_caller says otherwise */
 	err = dev->read(dev->ctx, EXT2_SUPER_OFFSET / EXT2_SECTOR_SIZE,
 			EXT2_SUPER_SIZE / EXT2_SECTOR_SIZE, &fs->sb);
 	if (err) {

@@ -67,6 +67,12 @@ struct fs_file *fssrv_file_new(void *inst, int flags)
 	return fssrv_file_new_at(inst, flags, cur_inst_id, cur_path);
 }
 
+/* The status flags a descriptor keeps and fcntl may change. */
+static int file_status_flags(void)
+{
+	return O_APPEND | O_NONBLOCK | (fs->direct ? O_DIRECT : 0);
+}
+
 struct fs_file *fssrv_file_new_at(void *inst, int flags, uint32_t inst_id, const char *path)
 {
 	struct fs_file *f = calloc(1, sizeof(*f));
@@ -77,7 +83,7 @@ struct fs_file *fssrv_file_new_at(void *inst, int flags, uint32_t inst_id, const
 	f->inst_id = inst_id;
 	if (!fs->dirpath && (flags & O_DIRECTORY) && path)
 		f->dirpath = strdup(path); /* NULL: no dirfd use, nothing worse */
-	f->flags = flags & (O_PATH | O_ACCMODE | O_APPEND | O_NONBLOCK);
+	f->flags = flags & (O_PATH | O_ACCMODE | file_status_flags());
 	f->next = files[f->badge % FILE_HASH];
 	files[f->badge % FILE_HASH] = f;
 	return f;
@@ -126,8 +132,11 @@ static long file_publish(struct fs_file *f, int ch)
 	if (f->flags & O_PATH) /* poll says POLLNVAL, fcntl changes nothing (Linux) */
 		return sys_ipc_fstate(ch, IPC_FST_SEEKABLE, POLLNVAL, (uint32_t)f->flags, 0);
 	long ev = fs->file(f, &pm, &none);
+	/* a descriptor the kernel serves from the page cache cannot be
+	 * made O_DIRECT later: the kernel would still serve it */
+	int settable = file_status_flags() & ~(f->pcache ? O_DIRECT : 0);
 	return sys_ipc_fstate(ch, IPC_FST_SEEKABLE, ev < 0 ? POLLERR : (uint32_t)ev, (uint32_t)f->flags,
-			      O_APPEND | O_NONBLOCK);
+			      (uint32_t)settable);
 }
 
 long fssrv_file_give(struct fs_file *f)
@@ -230,7 +239,7 @@ static long endpoint_request(struct ipc_msg *m, const struct ipc_info *info, cha
 	bool direct = (m->w[FS_W_WHO] & FS_WALK_DIRECT) != 0;
 	if (!direct && info->euid != 0)
 		return -EPERM; /* only the VFS (root) speaks for other processes */
-	if (direct && (m->label == FS_MOUNT || m->label == FS_UMOUNT || m->label == FS_GEN))
+	if (direct && (m->label == FS_MOUNT || m->label == FS_UMOUNT || m->label == FS_GEN || m->label == FS_SYNC))
 		return -EPERM;
 	if (m->label == FS_GEN)
 		return set_gen(m);
@@ -251,6 +260,8 @@ static long endpoint_request(struct ipc_msg *m, const struct ipc_info *info, cha
 		return -ENODEV;
 	if (m->label == FS_UMOUNT)
 		return do_umount(inst, id);
+	if (m->label == FS_SYNC)
+		return direct ? -EPERM : fs->sync ? fs->sync(inst) : 0;
 	if (direct && (mount_flags[id] & MS_RDONLY) && vfs_changes_fs(m->label, m->w[0], true))
 		return -EROFS;
 	struct fs_req r = {
@@ -362,18 +373,20 @@ static void file_request(struct fs_file *f, struct ipc_msg *m, const struct ipc_
 		r = f->flags;
 	} else if (m->label == FILE_FSYNC && !fs->syncs) { /* file systems in memory: nothing to flush */
 		r = 0;
+	} else if (m->label == FILE_SYNCFS) {
+		r = fs->sync ? fs->sync(f->inst) : 0;
 	} else if (m->label == FILE_GETPATH) {
 		r = file_getpath(f, m, info);
 	} else if (m->label == FILE_STATFS) {
 		r = fssrv_statfs_write(f->inst_id);
 	} else if (m->label == FILE_SETFL) {
-		f->flags = (f->flags & ~(O_APPEND | O_NONBLOCK)) | ((int)m->w[0] & (O_APPEND | O_NONBLOCK));
+		f->flags = (f->flags & ~file_status_flags()) | ((int)m->w[0] & file_status_flags());
 		r = 0;
 	} else {
 		/* The kernel keeps the status flags (fcntl): a read or write it
 		 * makes brings them (abi/fs.h, FILE_W3_FLAGS). */
 		if ((m->label == FILE_READ || m->label == FILE_WRITE) && (m->w[3] & FILE_W3_FLAGS))
-			f->flags = (f->flags & ~(O_APPEND | O_NONBLOCK)) | ((int)m->w[3] & (O_APPEND | O_NONBLOCK));
+			f->flags = (f->flags & ~file_status_flags()) | ((int)m->w[3] & file_status_flags());
 		r = fs->file(f, m, info);
 	}
 	uint64_t l = m->label;

@@ -17,7 +17,7 @@ struct statfs;
 /* An open file description: its channel's badge names it. */
 struct fs_file {
 	uint64_t badge;
-	int flags;		/* O_ACCMODE | O_APPEND | O_NONBLOCK */
+	int flags;		/* O_ACCMODE | O_APPEND | O_NONBLOCK (| O_DIRECT: fs_type.direct) */
 	uint64_t offset;
 	void *inst;		/* the mount instance it was opened on */
 	void *node;		/* the file system's own (an inode, a device) */
@@ -91,6 +91,15 @@ struct fs_type {
 	void (*kclosed)(void *inst, uint64_t id);
 	/* FILE_FSYNC goes to file() (a disk file system); else it is 0. */
 	bool syncs;
+	/* The file system honours O_DIRECT: a descriptor keeps it (open,
+	 * fcntl on one without a page cache object) in f->flags. Else it is
+	 * dropped, as before. */
+	bool direct;
+	/* Optional: everything of instance inst to stable storage (sync(2)
+	 * through the VFS's FS_SYNC, syncfs(2) as FILE_SYNCFS): 0 or
+	 * -errno. Called under the skeleton's lock, like every callback.
+	 * Without it both are 0 (nothing kept for a disk). */
+	int (*sync)(void *inst);
 };
 
 /* The server's lock, which every callback runs under. A file system

@@ -500,6 +500,8 @@ static long request(struct ipc_msg *m, const struct ipc_info *info, struct worke
 	}
 	case VFS_ROUTES:
 		return vfs_routes(m);
+	case VFS_SYNC:
+		return vfs_sync();
 	case VFS_MOUNTS: {
 		long n = vfs_mounts_text();
 		if (n >= 0)

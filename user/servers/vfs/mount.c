@@ -117,6 +117,36 @@ static void gen_notify(int extra)
 	}
 }
 
+long vfs_sync(void)
+{
+	int hs[VFS_MOUNTS_MAX];
+	uint32_t inst[VFS_MOUNTS_MAX];
+	int n = 0;
+	lock();
+	for (int k = 0; k < nr_live; k++) { /* copies: an umount may close the table's */
+		const struct vfs_mount *mt = &mounts[live[k]];
+		long d = mt->r.cgroup2 ? -1 : sys_handle_dup(mt->r.h, 200, HANDLE_CLOEXEC);
+		if (d >= 0) {
+			inst[n] = mt->r.inst;
+			hs[n++] = (int)d;
+		}
+	}
+	unlock();
+	long first = 0;
+	for (int i = 0; i < n; i++) {
+		struct ipc_msg m = { .label = FS_SYNC, .w = { [FS_W_WHO] = inst[i] } };
+		long r = sys_ipc_call(hs[i], &m, NULL, 0, NULL, 0);
+		if (r == 0)
+			r = (long)m.label;
+		/* a server gone or an instance unmounted meanwhile has
+		 * nothing left to write; a failed write-back is reported */
+		if (r < 0 && r != -ENODEV && r != -EPERM && !first)
+			first = r == -EIO ? r : -EIO;
+		sys_handle_close(hs[i]);
+	}
+	return first;
+}
+
 long vfs_routes(struct ipc_msg *m)
 {
 	struct fs_route *rt = calloc(VFS_MOUNTS_MAX, sizeof(*rt));

@@ -44,6 +44,9 @@ long vfs_umount(const struct ipc_info *info, const char *path, uint64_t flags);
 /* VFS_ROUTES: the table as struct fs_route records into the caller's
  * receive buffer; m->w[0] = its generation, w[1] = the count. */
 long vfs_routes(struct ipc_msg *m);
+/* VFS_SYNC (sync(2)): FS_SYNC to every mount's server, one after the
+ * other, without the lock. 0, or -EIO if one failed to write back. */
+long vfs_sync(void);
 /* The table as /proc/mounts text into the caller's receive buffer;
  * returns its full length. */
 long vfs_mounts_text(void);

@@ -312,6 +312,9 @@ int	setdtablesize (int);
 #if __BSD_VISIBLE || __XSI_VISIBLE >= 500
 void    sync (void);
 #endif
+#if __GNU_VISIBLE
+int     syncfs (int __fd);	/* Arbor: Linux's, in the C library (user/libc/io.c) */
+#endif
 
 #if __BSD_VISIBLE || __POSIX_VISIBLE >= 200112 || __XSI_VISIBLE >= 4
 ssize_t readlink (const char *__restrict __path,
