@@ -38,23 +38,26 @@ static bool e2_can_write(const struct fs_file *f)
  * page's write-back later). 0, 1 (nothing to move) or -errno. */
 static long e2_direct_begin(struct e2inst *in, struct fs_file *f, uint64_t off, uint64_t len, uint64_t addr)
 {
-	if (!(f->flags & O_DIRECT))
-		return 0;
-	if (!len)
-		return 1;
-	if ((off | len | addr) % EXT2_SECTOR_SIZE)
-		return -EINVAL;
 	struct e2node *n = f->node;
-	return n->pc ? e2_node_writeback(in, n) : 0;
+	if (f->flags & O_DIRECT) {
+		if (!len)
+			return 1;
+		if ((off | len | addr) % EXT2_SECTOR_SIZE)
+			return -EINVAL;
+	}
+	/* Any descriptor the server serves (O_DIRECT, or one that was and
+	 * fcntl cleared it) beside cached ones: the disk first gets their
+	 * pages. */
+	return n->pc && len ? e2_node_writeback(in, n) : 0;
 }
 
-/* After a direct write of len bytes from buf at off: the file's cached
+/* After a server-served write of len bytes from buf at off: the file's cached
  * pages, if any, get those bytes too (a server's write leaves them
  * clean), so cached readers see what the disk now holds. */
 static void e2_direct_written(struct fs_file *f, uint64_t off, const void *buf, size_t len)
 {
 	struct e2node *n = f->node;
-	if ((f->flags & O_DIRECT) && n->pc && len)
+	if (n->pc && len)
 		sys_pcache_write(fssrv_endpoint(), n->pc, off, buf, len);
 }
 
@@ -243,7 +246,7 @@ static long e2_file_locked(struct e2inst *in, struct fs_file *f, struct ipc_msg 
 			return e;
 		if ((st.mode & EXT2_S_IFMT) == EXT2_S_IFDIR)
 			return -EISDIR;
-		if (n->pc && !(f->flags & O_DIRECT))
+		if (f->pcache)
 			return -EIO; /* the kernel serves it: a call here is not the kernel's */
 		return m->label == FILE_READ ? e2_read(in, f, m, info) : e2_write(in, f, m, info);
 	case FILE_SEEK:
