@@ -137,9 +137,13 @@ long pcache_obj_read(struct pcache_obj *o, uint64_t off, void *ubuf, size_t len,
 /* With the write lock held: writes ubuf at off (at the size if off is
  * PCACHE_APPEND), pages first touched charged to cg; grows the size,
  * sets mtime and ctime; the pages written become dirty if dirty is set
- * (a client's write; a server's fill from its store leaves them clean). *end: the position after the last byte written.
- * Bytes written (cut short at o->max), or -EFBIG (off at or past it), -EFAULT,
- * -ENOMEM (cg's memory.max) when nothing was, -EIO if dead. */
+ * (a client's write; a server's fill from its store leaves them clean).
+ * A client's write of part of a backed object's page not in memory asks
+ * for the page first (pcache_backed_get); a server's does not (a zeroed
+ * page). *end: the position after the last byte written. Bytes written
+ * (cut short at o->max), or -EFBIG (off at or past it), -EFAULT,
+ * -ENOMEM (cg's memory.max), -EINTR when nothing was, -EIO if dead or a
+ * fill failed. */
 #define PCACHE_APPEND UINT64_MAX
 long pcache_obj_write(struct pcache_obj *o, uint64_t off, const void *ubuf, size_t len,
 		      struct cgroup *cg, bool dirty, uint64_t *end);

@@ -413,7 +413,7 @@ long pcache_obj_read(struct pcache_obj *o, uint64_t off, void *ubuf, size_t len,
  * copy; only past the size, where no reader looks). Write lock held:
  * nobody else adds pages or moves the size. */
 static struct pcache_page *pcache_page_for_write(struct pcache_obj *o, uint64_t index, struct cgroup *cg,
-						 bool whole, bool *fresh, long *err)
+						 bool whole, bool fill, bool *fresh, long *err)
 {
 	bool whole_write = whole;
 	spin_lock(&o->lock);
@@ -426,7 +426,7 @@ static struct pcache_page *pcache_page_for_write(struct pcache_obj *o, uint64_t 
 	/* a backed page with bytes in the store: read it first, unless
 	 * the write covers all of it (Linux's partial-page read) */
 	bool need = (o->flags & PCACHE_BACKED) && p ? !(p->state & PCP_UPTODATE)
-		    : (o->flags & PCACHE_BACKED) && inside && !whole_write;
+		    : (o->flags & PCACHE_BACKED) && inside && !whole_write && fill;
 	if (p && !need)
 		__atomic_add_fetch(&p->refs, 1, __ATOMIC_RELAXED);
 	spin_unlock(&o->lock);
@@ -515,7 +515,10 @@ long pcache_obj_write(struct pcache_obj *o, uint64_t off, const void *ubuf, size
 			break;
 		}
 		bool fresh = false;
-		struct pcache_page *p = pcache_page_for_write(o, pos >> PAGE_SHIFT, cg, chunk == PAGE_SIZE, &fresh, &err);
+		/* a server's own write (clean) never asks itself for a fill: a
+		 * missing page it writes part of is a zeroed one */
+		struct pcache_page *p = pcache_page_for_write(o, pos >> PAGE_SHIFT, cg, chunk == PAGE_SIZE, dirty, &fresh,
+							      &err);
 		if (!p)
 			break;
 		uint8_t *at = (uint8_t *)page_to_virt(p->pg) + in;

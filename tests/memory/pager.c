@@ -201,6 +201,13 @@ static void test_writes(void)
 	page_of(500, buf);
 	want(sys_pcache_fill(ep, (uint64_t)id, 500, 1, buf, 0), 0, "pager.fill never overwrites a page a client wrote");
 	check(pread(fd, got, PG, 500 * PG) == PG && got[0] == 'W' && got[PG - 1] == 'W', "the client's bytes stay");
+	/* a server's own write of part of a missing page asks nothing of it */
+	want(sys_pcache_write(ep, (uint64_t)id, 900 * PG + 5, "s", 1), 1, "a server's pcache_write of part of a page");
+	want(sys_pcache_pager_wait(ep, &req, 50 * MS), -ETIMEDOUT, "asks no fill of the server itself");
+	long pr = pread(fd, got, 6, 900 * PG);
+	if (pr != 6 || memcmp(got, "\0\0\0\0\0s", 6))
+		printf("# %ld: %02x %02x %02x %02x %02x %02x\n", pr, got[0], got[1], got[2], got[3], got[4], got[5]);
+	check(pr == 6 && !memcmp(got, "\0\0\0\0\0s", 6), "the rest of that page is zeros");
 	/* writeback: the dirty pages, then done */
 	uint64_t idx[8];
 	long nd = sys_pcache_dirty(ep, (uint64_t)id, 0, idx, 8);
