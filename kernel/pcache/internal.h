@@ -3,6 +3,7 @@
 #define ARBOR_PCACHE_INTERNAL_H
 
 #include "pcache.h"
+#include "abi/pcache.h"
 
 /* A new page of o at index charged to cg (shmem or file by o's kind), or
  * NULL (its memory.max); uptodate, zeroed unless the caller overwrites
@@ -48,6 +49,19 @@ void pcache_pager_get(struct pcache_pager *pg);
 /* The endpoint died: queued requests are dropped, every waiter (readers,
  * pager threads, writeback requests) wakes to -EIO. */
 void pcache_pager_kill(struct pcache_pager *pg);
+/* The server's side without system-call arguments (the calls, and the
+ * in-kernel tests): the next request of pg (waiting until deadline, 0:
+ * none): 0 with *out and *obj (a reference), -ETIMEDOUT, -EINTR, -EIO
+ * (dead). Requests of objects freed meanwhile are failed on the way. */
+int pcache_pager_take(struct pcache_pager *pg, uint64_t deadline, struct pcache_req *out, struct pcache_obj **obj);
+/* A taken request that will not be answered: failed (its readers get
+ * -EIO; a writeback's waiter is let go). */
+void pcache_pager_untake(struct pcache_obj *o, const struct pcache_req *req);
+/* pcache_fill's work on o: buf (user memory if user) holds count pages
+ * from first, or err fails them. Pages filled or failed, or -EFAULT. */
+long pcache_fill_range(struct pcache_obj *o, uint64_t first, uint32_t count, const void *buf, int err, bool user);
+/* pcache_done's work on o. */
+void pcache_done_range(struct pcache_obj *o, uint64_t first, uint32_t count, uint64_t seq);
 /* Set/clear a page's dirty and writeback state, keeping memory.stat's
  * file_dirty and file_writeback (backed objects; obj->lock held). */
 void pcache_page_set_state(struct pcache_page *p, uint8_t set, uint8_t clear);

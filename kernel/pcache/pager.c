@@ -474,6 +474,45 @@ static void pager_drop(struct pcache_obj *o, const struct pager_req *q)
 	pcache_pager_wake(o);
 }
 
+int pcache_pager_take(struct pcache_pager *pg, uint64_t deadline, struct pcache_req *out, struct pcache_obj **obj)
+{
+	for (;;) {
+		spin_lock(&pg->lock);
+		while (!pg->dead && pg->n == 0) {
+			int r = waitq_wait(&pg->wait_req, &pg->lock, deadline);
+			if (r == -ETIMEDOUT || r == -EINTR)
+				return r;
+			spin_lock(&pg->lock);
+		}
+		if (pg->dead) {
+			spin_unlock(&pg->lock);
+			return -EIO;
+		}
+		struct pager_req q = pg->ring[pg->head];
+		pg->head = (pg->head + 1) % PCACHE_PAGER_QMAX;
+		pg->n--;
+		spin_unlock(&pg->lock);
+		waitq_wake_all(&pg->wait_room, 0);
+		spin_lock(&q.obj->lock);
+		bool stale = q.obj->untabled || q.obj->dead;
+		*out = (struct pcache_req){ .id = q.obj->id, .first = q.first, .count = q.count, .kind = q.kind,
+					    .seq = q.seq, .size = q.obj->attr.size };
+		spin_unlock(&q.obj->lock);
+		if (!stale) {
+			*obj = q.obj;
+			return 0;
+		}
+		pager_drop(q.obj, &q);
+		pcache_obj_put(q.obj);
+	}
+}
+
+void pcache_pager_untake(struct pcache_obj *o, const struct pcache_req *req)
+{
+	struct pager_req q = { .obj = o, .first = req->first, .count = req->count, .kind = req->kind, .seq = req->seq };
+	pager_drop(o, &q);
+}
+
 long sys_pcache_pager_wait(int ep_h, struct pcache_req *ureq, uint64_t timeout_ns)
 {
 	struct pcache_req req = { 0 };
@@ -484,78 +523,24 @@ long sys_pcache_pager_wait(int ep_h, struct pcache_req *ureq, uint64_t timeout_n
 	struct pcache_pager *pg = pager_of_handle(ep_h, &ep, &r);
 	if (!pg)
 		return r;
-	uint64_t deadline = timeout_ns ? clock_ns() + timeout_ns : 0;
-	struct pager_req q;
-	for (;;) {
-		spin_lock(&pg->lock);
-		while (!pg->dead && pg->n == 0) {
-			r = waitq_wait(&pg->wait_req, &pg->lock, deadline);
-			if (r == -ETIMEDOUT || r == -EINTR)
-				goto out;
-			spin_lock(&pg->lock);
-		}
-		if (pg->dead) {
-			spin_unlock(&pg->lock);
-			r = -EIO;
-			goto out;
-		}
-		q = pg->ring[pg->head];
-		pg->head = (pg->head + 1) % PCACHE_PAGER_QMAX;
-		pg->n--;
-		spin_unlock(&pg->lock);
-		waitq_wake_all(&pg->wait_room, 0);
-		spin_lock(&q.obj->lock);
-		bool stale = q.obj->untabled || q.obj->dead;
-		req = (struct pcache_req){ .id = q.obj->id, .first = q.first, .count = q.count, .kind = q.kind,
-					   .seq = q.seq, .size = q.obj->attr.size };
-		spin_unlock(&q.obj->lock);
+	struct pcache_obj *o;
+	r = pcache_pager_take(pg, timeout_ns ? clock_ns() + timeout_ns : 0, &req, &o);
+	if (r == 0) {
 		/* the server unmapped the buffer meanwhile: the request is
 		 * failed rather than lost (its readers would wait forever) */
-		r = stale ? 0 : copy_to_user(ureq, &req, sizeof(req)) ? -EFAULT : 0;
-		if (stale || r)
-			pager_drop(q.obj, &q);
-		pcache_obj_put(q.obj);
-		if (!stale)
-			break;
+		if (copy_to_user(ureq, &req, sizeof(req))) {
+			pcache_pager_untake(o, &req);
+			r = -EFAULT;
+		}
+		pcache_obj_put(o);
 	}
-out:
 	kobj_put(&ep->obj);
 	return r;
 }
 
-long sys_pcache_fill(int ep_h, uint64_t id, uint64_t first, uint32_t count, const void *buf, int err)
+long pcache_fill_range(struct pcache_obj *o, uint64_t first, uint32_t count, const void *buf, int err, bool user)
 {
-	if (count == 0 || count > PCACHE_FILL_MAX || err > 0 || err < -4095)
-		return -EINVAL;
-	if (!err && !user_range_ok((uint64_t)buf, (size_t)count * PAGE_SIZE))
-		return -EFAULT;
-	for (uint32_t i = 0; !err && i < count; i++) { /* a bad buffer fails before any page is taken */
-		uint8_t b[2];
-		const uint8_t *at = (const uint8_t *)buf + (size_t)i * PAGE_SIZE;
-		if (copy_from_user(&b[0], at, 1) || copy_from_user(&b[1], at + PAGE_SIZE - 1, 1))
-			return -EFAULT;
-	}
-	struct endpoint *ep;
-	long r;
-	struct kobj *ko = handle_get_rights(current_thread()->proc, ep_h, KOBJ_KIND(KOBJ_ENDPOINT), HANDLE_RIGHT_MANAGE,
-					    &r);
-	if (!ko)
-		return r;
-	ep = container_of(ko, struct endpoint, obj);
-	struct pcache_obj *o = pcache_table_get(ep, id);
-	kobj_put(ko);
-	if (!o)
-		return -EBADF;
-	if (!(o->flags & PCACHE_BACKED)) {
-		pcache_obj_put(o);
-		return -EINVAL;
-	}
-	if (first >= PCACHE_MAX_BYTES >> PAGE_SHIFT || count > (PCACHE_MAX_BYTES >> PAGE_SHIFT) - first) {
-		pcache_obj_put(o);
-		return -EINVAL;
-	}
-	long filled = 0;
-	r = 0;
+	long filled = 0, r = 0;
 	for (uint32_t i = 0; i < count; i++) {
 		spin_lock(&o->lock);
 		struct pcache_page *p = pcache_tree_lookup(o, first + i);
@@ -577,7 +562,12 @@ long sys_pcache_fill(int ep_h, uint64_t id, uint64_t first, uint32_t count, cons
 			filled++;
 			continue;
 		}
-		bool bad = copy_from_user(page_to_virt(p->pg), (const uint8_t *)buf + (size_t)i * PAGE_SIZE, PAGE_SIZE);
+		const uint8_t *src = (const uint8_t *)buf + (size_t)i * PAGE_SIZE;
+		bool bad = false;
+		if (user)
+			bad = copy_from_user(page_to_virt(p->pg), src, PAGE_SIZE);
+		else
+			memcpy(page_to_virt(p->pg), src, PAGE_SIZE);
 		spin_lock(&o->lock);
 		p->state &= (uint8_t)~PCP_FILLING;
 		bool in = pcache_tree_lookup(o, first + i) == p;
@@ -603,12 +593,21 @@ long sys_pcache_fill(int ep_h, uint64_t id, uint64_t first, uint32_t count, cons
 		sched_cond_resched();
 	}
 	pcache_pager_wake(o);
-	pcache_obj_put(o);
 	return filled ? filled : r;
 }
 
-long sys_pcache_done(int ep_h, uint64_t id, uint64_t first, uint32_t count, uint64_t seq)
+long sys_pcache_fill(int ep_h, uint64_t id, uint64_t first, uint32_t count, const void *buf, int err)
 {
+	if (count == 0 || count > PCACHE_FILL_MAX || err > 0 || err < -4095)
+		return -EINVAL;
+	if (!err && !user_range_ok((uint64_t)buf, (size_t)count * PAGE_SIZE))
+		return -EFAULT;
+	for (uint32_t i = 0; !err && i < count; i++) { /* a bad buffer fails before any page is taken */
+		uint8_t b[2];
+		const uint8_t *at = (const uint8_t *)buf + (size_t)i * PAGE_SIZE;
+		if (copy_from_user(&b[0], at, 1) || copy_from_user(&b[1], at + PAGE_SIZE - 1, 1))
+			return -EFAULT;
+	}
 	long r;
 	struct kobj *ko = handle_get_rights(current_thread()->proc, ep_h, KOBJ_KIND(KOBJ_ENDPOINT), HANDLE_RIGHT_MANAGE,
 					    &r);
@@ -618,10 +617,17 @@ long sys_pcache_done(int ep_h, uint64_t id, uint64_t first, uint32_t count, uint
 	kobj_put(ko);
 	if (!o)
 		return -EBADF;
-	if (!(o->flags & PCACHE_BACKED)) {
-		pcache_obj_put(o);
-		return -EINVAL;
-	}
+	if (!(o->flags & PCACHE_BACKED) || first >= PCACHE_MAX_BYTES >> PAGE_SHIFT ||
+	    count > (PCACHE_MAX_BYTES >> PAGE_SHIFT) - first)
+		r = -EINVAL;
+	else
+		r = pcache_fill_range(o, first, count, buf, err, true);
+	pcache_obj_put(o);
+	return r;
+}
+
+void pcache_done_range(struct pcache_obj *o, uint64_t first, uint32_t count, uint64_t seq)
+{
 	uint64_t end = count > UINT64_MAX - first ? UINT64_MAX : first + count;
 	uint64_t from = first;
 	while (from < end) {
@@ -643,6 +649,24 @@ long sys_pcache_done(int ep_h, uint64_t id, uint64_t first, uint32_t count, uint
 		spin_unlock(&o->lock);
 		pcache_pager_wake(o);
 	}
+}
+
+long sys_pcache_done(int ep_h, uint64_t id, uint64_t first, uint32_t count, uint64_t seq)
+{
+	long r;
+	struct kobj *ko = handle_get_rights(current_thread()->proc, ep_h, KOBJ_KIND(KOBJ_ENDPOINT), HANDLE_RIGHT_MANAGE,
+					    &r);
+	if (!ko)
+		return r;
+	struct pcache_obj *o = pcache_table_get(container_of(ko, struct endpoint, obj), id);
+	kobj_put(ko);
+	if (!o)
+		return -EBADF;
+	r = 0;
+	if (!(o->flags & PCACHE_BACKED))
+		r = -EINVAL;
+	else
+		pcache_done_range(o, first, count, seq);
 	pcache_obj_put(o);
-	return 0;
+	return r;
 }

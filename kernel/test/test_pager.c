@@ -10,6 +10,12 @@
 #include "kstring.h"
 #include "memcg.h"
 #include "pmm.h"
+#include "heap.h"
+#include "proc.h"
+#include "sched.h"
+#include "timer.h"
+
+#define MS 1000000ull
 
 /* A page of o at index, bytes all `fill`, in the tree and on its list. */
 static struct pcache_page *kt_page(struct pcache_obj *o, uint64_t index, struct cgroup *cg, uint8_t fill,
@@ -115,4 +121,147 @@ KTEST(pcache_evict_clean_pages)
 	pcache_obj_put(sh);
 	KT_EXPECT_EQ(kt_usage(cg), base);
 	KT_EXPECT_EQ(cg_destroy(cg), 0);
+}
+
+/* ---- the pager's round trip, the server played by the test ---- */
+
+struct kt_job {
+	struct pcache_obj *o;
+	uint64_t index, timeout;
+	int result;
+	uint8_t byte;		/* byte 7 of the page read */
+	volatile int done;
+};
+
+static long kt_reader(void *arg)
+{
+	struct kt_job *j = arg;
+	struct pcache_page *p;
+	j->result = pcache_backed_get(j->o, j->index, 1, &p);
+	if (j->result == 0) {
+		j->byte = ((uint8_t *)page_to_virt(p->pg))[7];
+		pcache_page_put(p);
+	}
+	__atomic_store_n(&j->done, 1, __ATOMIC_SEQ_CST);
+	return 0;
+}
+
+static long kt_writeback(void *arg)
+{
+	struct kt_job *j = arg;
+	j->result = pcache_writeback_request(j->o, j->timeout);
+	__atomic_store_n(&j->done, 1, __ATOMIC_SEQ_CST);
+	return 0;
+}
+
+/* Starts fn on j; true if it is waiting (not done) after 20 ms. */
+static bool kt_start(long (*fn)(void *), struct kt_job *j)
+{
+	int err;
+	j->done = 0;
+	if (!kthread_create("kt_pager", fn, j, NULL, &err))
+		return false;
+	sched_sleep_until(clock_ns() + 20 * MS);
+	return !__atomic_load_n(&j->done, __ATOMIC_SEQ_CST);
+}
+
+static bool kt_finished(struct kt_job *j)
+{
+	for (int i = 0; i < 500 && !__atomic_load_n(&j->done, __ATOMIC_SEQ_CST); i++)
+		sched_sleep_until(clock_ns() + 10 * MS);
+	sched_sleep_until(clock_ns() + 10 * MS); /* its stack reaped */
+	return j->done;
+}
+
+static uint8_t kt_byte(uint64_t index, size_t off)
+{
+	return (uint8_t)(index * 3 + off);
+}
+
+/* Takes the next request: its kind, first, count. */
+static int kt_take(struct pcache_obj *o, struct pcache_req *req)
+{
+	struct pcache_obj *got = NULL;
+	int r = pcache_pager_take(o->pager, clock_ns() + 5000 * MS, req, &got);
+	if (got)
+		pcache_obj_put(got);
+	return r;
+}
+
+static long kt_fill(struct pcache_obj *o, const struct pcache_req *req, uint8_t *buf)
+{
+	for (uint32_t i = 0; i < req->count; i++)
+		for (size_t k = 0; k < PAGE_SIZE; k++)
+			buf[i * PAGE_SIZE + k] = kt_byte(req->first + i, k);
+	return pcache_fill_range(o, req->first, req->count, buf, 0, false);
+}
+
+KTEST(pcache_pager_round_trip)
+{
+	struct pcache_obj *o = pcache_obj_new(PCACHE_BACKED, 1ull << 20);
+	uint8_t *buf = kmalloc(PCACHE_FILL_MAX * PAGE_SIZE);
+	KT_EXPECT(o && buf);
+	if (!o || !buf)
+		return;
+	o->pager = pcache_pager_new();
+	o->attr.size = 64 * PAGE_SIZE;
+	struct pcache_req req;
+	struct kt_job j = { .o = o, .index = 10 };
+	/* a missing page: one FILL request for a window; the reader waits for it */
+	KT_EXPECT(kt_start(kt_reader, &j));
+	KT_EXPECT_EQ(kt_take(o, &req), 0);
+	KT_EXPECT_EQ(req.kind, PCACHE_REQ_FILL);
+	KT_EXPECT_EQ(req.first, 10);
+	KT_EXPECT_EQ(req.count, 4);
+	KT_EXPECT_EQ(kt_fill(o, &req, buf), 4);
+	KT_EXPECT(kt_finished(&j));
+	KT_EXPECT_EQ(j.result, 0);
+	KT_EXPECT_EQ(j.byte, kt_byte(10, 7));
+	/* evicted, then read again: a new request for just that page, the same bytes */
+	spin_lock(&o->lock);
+	struct pcache_page *p = pcache_tree_lookup(o, 10);
+	spin_unlock(&o->lock);
+	KT_EXPECT(p && kt_evict(p, 99));
+	KT_EXPECT_EQ(o->npages, 3);
+	KT_EXPECT(kt_start(kt_reader, &j));
+	KT_EXPECT_EQ(kt_take(o, &req), 0);
+	KT_EXPECT_EQ(req.first, 10);
+	KT_EXPECT_EQ(req.count, 1); /* the window stops at the pages present */
+	KT_EXPECT_EQ(kt_fill(o, &req, buf), 1);
+	KT_EXPECT(kt_finished(&j));
+	KT_EXPECT_EQ(j.result, 0);
+	KT_EXPECT_EQ(j.byte, kt_byte(10, 7));
+	KT_EXPECT_EQ(o->npages, 4);
+	/* a failed fill: -EIO to that reader */
+	j.index = 20;
+	KT_EXPECT(kt_start(kt_reader, &j));
+	KT_EXPECT_EQ(kt_take(o, &req), 0);
+	KT_EXPECT_EQ(pcache_fill_range(o, req.first, req.count, NULL, -EIO, false), 4);
+	KT_EXPECT(kt_finished(&j));
+	KT_EXPECT_EQ(j.result, -EIO);
+	KT_EXPECT_EQ(o->npages, 4);
+	/* reclaim's writeback request: answered by done with its seq */
+	j.timeout = 5000 * MS;
+	KT_EXPECT(kt_start(kt_writeback, &j));
+	KT_EXPECT_EQ(kt_take(o, &req), 0);
+	KT_EXPECT_EQ(req.kind, PCACHE_REQ_WRITEBACK);
+	KT_EXPECT_EQ(req.seq, 1);
+	pcache_done_range(o, 0, 0, req.seq);
+	KT_EXPECT(kt_finished(&j));
+	KT_EXPECT_EQ(j.result, 0);
+	/* unanswered, it times out */
+	j.timeout = 30 * MS;
+	kt_start(kt_writeback, &j);
+	KT_EXPECT(kt_finished(&j));
+	KT_EXPECT_EQ(j.result, -ETIMEDOUT);
+	KT_EXPECT_EQ(kt_take(o, &req), 0); /* (its request is still queued) */
+	/* the server dies: a waiting reader gets -EIO at once */
+	j.index = 30;
+	KT_EXPECT(kt_start(kt_reader, &j));
+	KT_EXPECT_EQ(kt_take(o, &req), 0);
+	pcache_pager_kill(o->pager);
+	KT_EXPECT(kt_finished(&j));
+	KT_EXPECT_EQ(j.result, -EIO);
+	kfree(buf);
+	pcache_obj_put(o);
 }
