@@ -178,3 +178,13 @@ uint64_t mem_usage_pages(const struct cgroup *cg)
 {
 	return page_counter_read(&cg->memory);
 }
+
+/* reclaim fills this in: the pager calls it at every refault (a page
+ * brought in where an evicted one left its shadow); until reclaim has a
+ * workingset policy nothing evicts, so nothing is to be counted. */
+void memcg_workingset_refault(struct cgroup *cg, uint64_t shadow, struct pcache_page *p)
+{
+	(void)cg;
+	(void)shadow;
+	(void)p;
+}

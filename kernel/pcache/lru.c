@@ -13,7 +13,7 @@
 #include "memcg.h"
 #include "page.h"
 
-static struct spinlock pcache_lru_lock = SPINLOCK_INIT("pcache_lru");
+struct spinlock pcache_lru_lock = SPINLOCK_INIT("pcache_lru");
 
 static enum pcache_lru pcache_lru_of(const struct pcache_page *p)
 {

@@ -151,11 +151,6 @@ static struct ext2_buf *lookup(struct ext2_fs *fs, uint32_t blk)
 	return NULL;
 }
 
-bool ext2_bcached(struct ext2_fs *fs, uint32_t blk)
-{
-	return lookup(fs, blk) != NULL;
-}
-
 static struct ext2_buf *buf_new(struct ext2_fs *fs, uint32_t blk)
 {
 	struct ext2_bcache *c = &fs->cache;
@@ -222,6 +217,13 @@ int ext2_bzero(struct ext2_fs *fs, uint32_t blk, struct ext2_buf **out)
 	ext2_bdirty(b);
 	*out = hold(fs, b);
 	return 0;
+}
+
+const uint8_t *ext2_bcached(struct ext2_fs *fs, uint32_t blk)
+{
+	struct ext2_buf *b = lookup(fs, blk);
+
+	return b ? b->data : NULL;
 }
 
 void ext2_brelse(struct ext2_fs *fs, struct ext2_buf *b)
