@@ -136,6 +136,12 @@ void ipc_endpoint_kill(struct endpoint *ep);
 /* A thread is ending: finish any call it serves (the caller gets
  * -EHOSTDOWN) and any call it makes. */
 void ipc_thread_exit(struct thread *t);
+/* self (a server thread) now works on a request the kernel made for
+ * process for_pid of cgroup for_cg (a pager fill: the reader that missed
+ * the page): until its next receive or request, its IPC_CALL_FOR calls
+ * are made on their behalf (the block layer charges that cgroup).
+ * for_cg 0: on nobody's (IPC_CALL_FOR is -ESRCH). */
+void ipc_act_for(struct thread *self, uint64_t for_cg, int32_t for_pid);
 /* An IPC call whose message is already in the kernel (the reply replaces
  * *msg); snd and rcv are the caller's user buffers. */
 long ipc_call_kernel(int h, struct ipc_msg *msg, const void *snd, size_t snd_len, void *rcv,

@@ -198,6 +198,14 @@ static long ipc_acting_for(struct thread *self, uint64_t *cg, int32_t *pid)
 	return serving && *cg ? 0 : -ESRCH;
 }
 
+void ipc_act_for(struct thread *self, uint64_t for_cg, int32_t for_pid)
+{
+	uint64_t f = sched_lock_ipc();
+	if (!self->ipc_caller) /* never over a call it serves */
+		self->ipc_info = (struct ipc_info){ .for_pid = for_pid, .for_cgroup_id = for_cg };
+	sched_unlock_ipc(f);
+}
+
 /* The server takes caller c's request. It is copied now, under the lock:
  * a caller that is killed may vanish while the server works. So is a
  * small send buffer (ipc_out), for the server's inbox. */

@@ -52,7 +52,9 @@ void pcache_pager_kill(struct pcache_pager *pg);
 /* The server's side without system-call arguments (the calls, and the
  * in-kernel tests): the next request of pg (waiting until deadline, 0:
  * none): 0 with *out and *obj (a reference), -ETIMEDOUT, -EINTR, -EIO
- * (dead). Requests of objects freed meanwhile are failed on the way. */
+ * (dead). Requests of objects freed meanwhile are failed on the way.
+ * The taking thread then acts for the process that asked (ipc_act_for):
+ * its IPC_CALL_FOR disk calls are charged to that process's cgroup. */
 int pcache_pager_take(struct pcache_pager *pg, uint64_t deadline, struct pcache_req *out, struct pcache_obj **obj);
 /* A taken request that will not be answered: failed (its readers get
  * -EIO; a writeback's waiter is let go). */

@@ -45,6 +45,8 @@ struct pager_req {
 	struct pcache_obj *obj;		/* a reference */
 	uint64_t first, seq;
 	uint32_t count, kind;
+	uint64_t for_cg;		/* who asked (its cgroup's id, its pid): the */
+	int32_t for_pid;		/* server's disk I/O for it is charged to them */
 };
 
 struct pcache_pager {
@@ -147,13 +149,16 @@ static void pager_unreserve(struct pcache_pager *pg)
 static void pager_submit(struct pcache_pager *pg, struct pcache_obj *o, uint64_t first, uint32_t count,
 			 uint32_t kind, uint64_t seq)
 {
+	struct proc *me = current_thread()->proc;
+	uint64_t for_cg = me->cgroup->id;
 	pcache_obj_get(o);
 	spin_lock(&pg->lock);
 	pg->reserved--;
 	bool dead = pg->dead;
 	if (!dead) {
 		pg->ring[(pg->head + pg->n) % PCACHE_PAGER_QMAX] =
-			(struct pager_req){ .obj = o, .first = first, .count = count, .kind = kind, .seq = seq };
+			(struct pager_req){ .obj = o, .first = first, .count = count, .kind = kind, .seq = seq,
+					    .for_cg = for_cg, .for_pid = me->pid };
 		pg->n++;
 	}
 	spin_unlock(&pg->lock);
@@ -502,6 +507,8 @@ int pcache_pager_take(struct pcache_pager *pg, uint64_t deadline, struct pcache_
 					    .seq = q.seq, .size = q.obj->attr.size };
 		spin_unlock(&q.obj->lock);
 		if (!stale) {
+			/* the server's disk I/O for it is the asker's */
+			ipc_act_for(current_thread(), q.for_cg, q.for_pid);
 			*obj = q.obj;
 			return 0;
 		}
@@ -527,6 +534,7 @@ long sys_pcache_pager_wait(int ep_h, struct pcache_req *ureq, uint64_t timeout_n
 	if (!pg)
 		return r;
 	struct pcache_obj *o;
+	ipc_act_for(current_thread(), 0, 0); /* done with the last request */
 	r = pcache_pager_take(pg, timeout_ns ? clock_ns() + timeout_ns : 0, &req, &o);
 	if (r == 0) {
 		/* the server unmapped the buffer meanwhile: the request is

@@ -201,6 +201,17 @@ struct thread *user_thread_create(struct proc *p, struct cgroup *cg, uint64_t en
  * puts them). */
 #define EXEC_HEADER_MAX 4096
 
+/* Page 0 of the program's object into hdr: a page of a backed object
+ * not in memory is asked of its server first (the pager), then copied. */
+static int spawn_first_page(struct pcache_obj *obj, void *hdr)
+{
+	int err;
+	while ((err = pcache_map_copy(obj, 0, hdr)) == -EAGAIN)
+		if ((err = pcache_map_prefault(obj, 0)))
+			break;
+	return err;
+}
+
 static int spawn_parse(const struct exec_image *im, struct elf_image *img)
 {
 	if (im->kdata)
@@ -210,7 +221,7 @@ static int spawn_parse(const struct exec_image *im, struct elf_image *img)
 	uint8_t *hdr = kmalloc(EXEC_HEADER_MAX);
 	const struct elf64_ehdr *eh = (const void *)hdr;
 	int err = !hdr ? -ENOMEM :
-		  im->obj ? (n ? pcache_map_copy(im->obj, 0, hdr) : 0) : /* -EIO: shrunk meanwhile */
+		  im->obj ? (n ? spawn_first_page(im->obj, hdr) : 0) : /* -EIO: shrunk meanwhile */
 			    copy_from_user(hdr, (const void *)im->udata, n);
 	if (!err && (n < sizeof(*eh) || eh->e_phoff > n ||
 		     (uint64_t)eh->e_phnum * sizeof(struct elf64_phdr) > n - eh->e_phoff))
