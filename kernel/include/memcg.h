@@ -49,6 +49,9 @@ bool memcg_keep(struct cgroup *cg);
  * that allocation fails. Freed with the cgroup (no page is charged to
  * it then); a removed cgroup's counts go to its live ancestor's. */
 struct memcg_pcache *memcg_pcache_of(struct cgroup *cg);
+/* cg's effective memory.min/low as reclaim computes them (reclaim.c,
+ * under cg_lock), kept in its memory controller state. */
+struct page_counter_prot *memcg_prot_of(struct cgroup *cg);
 /* Current usage of cg in pages (including its per-CPU stock). */
 uint64_t mem_usage_pages(const struct cgroup *cg);
 
