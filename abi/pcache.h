@@ -9,13 +9,43 @@
 
 /* pcache_create flags: the object has no backing store (tmpfs, Linux's
  * shmem): its pages are charged and counted as shmem, sit on the anon LRU
- * lists, and a missing page is a hole. The only kind today; a pager-backed
- * kind (a disk file system) comes next. */
+ * lists, and a missing page is a hole. */
 #define PCACHE_SHMEM 0x1
 /* pcache_create flags: an attribute-only object (a directory), with no
  * data: it holds what stat needs and names in the kernel's name cache
  * (docs/vfs.md, "The name cache"); its size is the server's to set. */
 #define PCACHE_META  0x2
+/* pcache_create flags: a file with a backing store (a disk file system,
+ * docs/fs.md "The pager protocol"): a missing page within the size is
+ * asked of the server (a FILL request its pager threads take with
+ * pcache_pager_wait and answer with pcache_fill) while the reader sleeps;
+ * its pages count as file (not shmem), sit on the file LRU lists, and
+ * clean ones may be evicted and read again. */
+#define PCACHE_BACKED 0x4
+
+/* ---- the pager protocol (docs/fs.md, "The pager protocol") ---- */
+
+/* A request pcache_pager_wait hands a server's pager thread. */
+struct pcache_req {
+	uint64_t id;		/* the object's id in the endpoint's table */
+	uint64_t first;		/* FILL: the first page (index) wanted */
+	uint32_t count;		/* FILL: how many pages (1..PCACHE_FILL_MAX) */
+	uint32_t kind;		/* PCACHE_REQ_* */
+	uint64_t seq;		/* WRITEBACK: give it back to pcache_done */
+	uint64_t size;		/* the object's size when the request was taken */
+};
+/* Read pages [first, first + count) of the file from the store and give
+ * them with pcache_fill (bytes, or an errno for the range). */
+#define PCACHE_REQ_FILL      1
+/* Write the object's dirty pages back (pcache_dirty, pcache_read, the
+ * store, pcache_done over them), then pcache_done with seq: the kernel's
+ * reclaim waits for it. */
+#define PCACHE_REQ_WRITEBACK 2
+/* Requests an endpoint holds queued at most (a reader finding the queue
+ * full waits, killably, for room). */
+#define PCACHE_PAGER_QMAX 64
+/* Pages per FILL request and per pcache_fill call at most. */
+#define PCACHE_FILL_MAX 64
 
 /* The largest file an object may hold (a 3-level tree of 256-way nodes). */
 #define PCACHE_MAX_BYTES (1ull << 36)

@@ -126,7 +126,8 @@ static uint64_t stat_value(const int64_t *sum, enum stat_src src)
 			  stat_pages(sum, MEMCG_STAT_SLAB) + stat_pages(sum, MEMCG_STAT_KERNEL_OTHER);
 	switch (src) {
 	case SRC_ANON: return stat_pages(sum, MEMCG_STAT_ANON) * STAT_PAGE_BYTES;
-	case SRC_FILE: /* shmem; page cache pages with a backing store come with the pager */
+	case SRC_FILE: /* shmem is file memory too, as on Linux */
+		return (stat_pages(sum, MEMCG_STAT_SHMEM) + stat_pages(sum, MEMCG_STAT_FILE)) * STAT_PAGE_BYTES;
 	case SRC_SHMEM: return stat_pages(sum, MEMCG_STAT_SHMEM) * STAT_PAGE_BYTES;
 	case SRC_KERNEL: return kernel * STAT_PAGE_BYTES;
 	case SRC_KSTACK: return stat_pages(sum, MEMCG_STAT_KERNEL_STACK) * STAT_PAGE_BYTES;

@@ -22,6 +22,7 @@ enum memcg_stat {
 	MEMCG_STAT_PAGETABLES,	 /* user page tables */
 	MEMCG_STAT_SLAB,	 /* heap objects: descriptors, kernel objects, cgroups */
 	MEMCG_STAT_KERNEL_OTHER, /* other kernel pages: pipe buffers, DMA, I/O bitmaps */
+	MEMCG_STAT_FILE,	 /* page cache pages with a backing store (PCACHE_BACKED objects) */
 	MEMCG_STAT_NR_PAGE_KINDS,
 	MEMCG_STAT_PGFAULT = MEMCG_STAT_NR_PAGE_KINDS, /* page faults (an event count) */
 	MEMCG_NR_STATS,
@@ -29,9 +30,9 @@ enum memcg_stat {
 	 * cgroup's page cache block (struct memcg_pcache, made with its first
 	 * page cache page) rather than in memory_state, which stays one
 	 * small heap object. The LRU lists' lengths; dirty, under writeback
-	 * and mapped page cache pages of objects with a backing store (none
-	 * before the pager and file mmap: shmem's dirty pages are not
-	 * counted, as Linux's noop_dirty_folio). */
+	 * and mapped page cache pages (dirty and writeback only for objects
+	 * with a backing store: shmem's dirty pages are not counted, as
+	 * Linux's noop_dirty_folio). */
 	MEMCG_STAT_INACTIVE_ANON = MEMCG_NR_STATS,
 	MEMCG_STAT_ACTIVE_ANON,
 	MEMCG_STAT_INACTIVE_FILE,

@@ -121,8 +121,9 @@ static void trap_page_fault(struct trap_frame *tf)
 		       memcg_fault_oom(t))
 			r = vm_fault(t->proc->as, addr, write, exec);
 		cpu_cli();
-		if (r == 0 || (r == -ENOMEM && trap_from_user(tf)))
-			return; /* mapped, or this process is being killed */
+		if (r == 0 || ((r == -ENOMEM || r == -EINTR) && trap_from_user(tf)))
+			return; /* mapped, or this process is being killed (a kill
+				   ended the wait for a file page, too) */
 		if (r == -EIO)
 			sig = SIGBUS; /* a file mapping past the file's end (Linux) */
 	}

@@ -52,6 +52,12 @@ struct memcg_pcache *memcg_pcache_of(struct cgroup *cg);
 /* cg's effective memory.min/low as reclaim computes them (reclaim.c,
  * under cg_lock), kept in its memory controller state. */
 struct page_counter_prot *memcg_prot_of(struct cgroup *cg);
+/* Workingset detection (kernel/mm/workingset.c; the contract in
+ * reclaim.h): a page cache page p, charged to cg, was just brought in
+ * where an evicted page left shadow (pcache_page_evict's value). Called
+ * with no lock held. */
+struct pcache_page;
+void memcg_workingset_refault(struct cgroup *cg, uint64_t shadow, struct pcache_page *p);
 /* Current usage of cg in pages (including its per-CPU stock). */
 uint64_t mem_usage_pages(const struct cgroup *cg);
 

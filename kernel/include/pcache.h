@@ -18,6 +18,7 @@
  * across a user copy (a copy holds a reference on its page instead).
  * obj->wbusy, a sleeping lock, orders writers and truncation (O_APPEND's
  * position, growth). pcache_lru_lock guards every cgroup's LRU lists.
+ * A pager's lock (pager.c) is never held with obj->lock.
  * Order: wbusy -> obj->lock -> pcache_lru_lock -> heap_lock. */
 #ifndef ARBOR_PCACHE_H
 #define ARBOR_PCACHE_H
@@ -41,6 +42,9 @@ struct page;
 #define PCP_UPTODATE  0x1
 #define PCP_DIRTY     0x2
 #define PCP_WRITEBACK 0x4
+#define PCP_ERROR     0x8	/* a backed page whose fill failed (detached) */
+#define PCP_GONE      0x10	/* a page being filled was detached (truncation) */
+#define PCP_FILLING   0x20	/* pcache_fill is copying into it */
 /* LRU state (pcache_page.lru_state, under pcache_lru_lock). */
 #define PCP_ON_LRU     0x1
 #define PCP_ACTIVE     0x2
@@ -72,7 +76,7 @@ struct pcache_node {
 
 struct pcache_obj {
 	uint32_t refs;			/* the table's, channels', calls in progress (atomic) */
-	uint32_t flags;			/* PCACHE_SHMEM */
+	uint32_t flags;			/* PCACHE_SHMEM, PCACHE_BACKED or PCACHE_META */
 	uint64_t max;			/* the largest size (-EFBIG past it) */
 	struct spinlock lock;
 	bool dead;			/* its server died: -EIO, pages freed */
@@ -99,6 +103,14 @@ struct pcache_obj {
 	uint32_t kopens;		/* descriptors ncache_open made, alive (lock) */
 	bool knotify;			/* the server asked to hear of the last one's
 					   close (pcache_free refused: lock) */
+	/* The pager (pager.c), PCACHE_BACKED objects only: its server's
+	 * request queue (a reference), the readahead state, writeback
+	 * requests asked and answered (all under lock). */
+	struct pcache_pager *pager;
+	bool untabled;			/* left its server's table (no request may name it) */
+	uint64_t ra_next;		/* the page a sequential reader misses next */
+	uint32_t ra_win;		/* the last window asked for (pages) */
+	uint64_t wb_seq, wb_done;
 };
 
 /* ---- the object (object.c) ---- */
@@ -116,15 +128,22 @@ int pcache_wlock(struct pcache_obj *o);
 void pcache_wunlock(struct pcache_obj *o);
 /* Reads [off, off+len) into user buffer ubuf: holes read as zeros
  * without allocating; stops at the size as it is at each page (a file
- * shrinking meanwhile gives a short read). Bytes read, 0 at or past the
- * end, -EFAULT if the first page could not be copied, -EIO if dead. */
-long pcache_obj_read(struct pcache_obj *o, uint64_t off, void *ubuf, size_t len);
+ * shrinking meanwhile gives a short read). With fill, a missing page of
+ * a backed object is asked of its server (the pages charged to the
+ * caller's cgroup) and waited for; without (the server's own reads), it
+ * reads as zeros. Bytes read, 0 at or past the end; when nothing was
+ * read: -EFAULT, -EIO (dead, or a failed fill), -EINTR, -ENOMEM. */
+long pcache_obj_read(struct pcache_obj *o, uint64_t off, void *ubuf, size_t len, bool fill);
 /* With the write lock held: writes ubuf at off (at the size if off is
  * PCACHE_APPEND), pages first touched charged to cg; grows the size,
  * sets mtime and ctime; the pages written become dirty if dirty is set
- * (a client's write; a server's fill from its store leaves them clean). *end: the position after the last byte written.
- * Bytes written (cut short at o->max), or -EFBIG (off at or past it), -EFAULT,
- * -ENOMEM (cg's memory.max) when nothing was, -EIO if dead. */
+ * (a client's write; a server's fill from its store leaves them clean).
+ * A client's write of part of a backed object's page not in memory asks
+ * for the page first (pcache_backed_get); a server's does not (a zeroed
+ * page). *end: the position after the last byte written. Bytes written
+ * (cut short at o->max), or -EFBIG (off at or past it), -EFAULT,
+ * -ENOMEM (cg's memory.max), -EINTR when nothing was, -EIO if dead or a
+ * fill failed. */
 #define PCACHE_APPEND UINT64_MAX
 long pcache_obj_write(struct pcache_obj *o, uint64_t off, const void *ubuf, size_t len,
 		      struct cgroup *cg, bool dirty, uint64_t *end);
@@ -132,7 +151,9 @@ long pcache_obj_write(struct pcache_obj *o, uint64_t off, const void *ubuf, size
  * from that are dirty (their dirty state cleared now, so a write after
  * this call dirties them again) or mapped by some process (stores through
  * a mapping mark nothing, so a mapped page always counts), ascending.
- * Returns how many; fewer than max: the end was reached. */
+ * A backed object's pages found are put under writeback (not evictable)
+ * until the server's pcache_done. Returns how many; fewer than max: the
+ * end was reached. */
 uint32_t pcache_obj_dirty(struct pcache_obj *o, uint64_t from, uint64_t *out, uint32_t max);
 /* With the write lock held: sets the size; pages wholly past it are freed
  * and uncharged, the tail of the last one zeroed. 0, -EFBIG, -EIO. */
@@ -141,6 +162,43 @@ int pcache_obj_truncate(struct pcache_obj *o, uint64_t size);
 void pcache_obj_getattr(struct pcache_obj *o, struct pcache_attr *out);
 /* Takes the fields of a that mask names (PCACHE_ATTR_*). */
 void pcache_obj_setattr(struct pcache_obj *o, const struct pcache_attr *a, uint32_t mask);
+
+/* ---- the pager (pager.c; docs/vfs.md "The pager") ---- */
+
+struct pcache_pager;
+
+/* pcache_lru_lock guards every cgroup's LRU lists (lru.c); it is taken
+ * under obj->lock, never the other way round. */
+extern struct spinlock pcache_lru_lock;
+
+/* Eviction, for reclaim. A reclaimer walks an LRU list under
+ * pcache_lru_lock and pins a page it wants to evict with
+ * pcache_page_tryget (a reference on the page and one on its object:
+ * false if the page is off its list or either is being freed), drops
+ * pcache_lru_lock, then calls pcache_page_evict (or pcache_page_unpin).
+ * No other lock may be held for either (both may free memory).
+ *
+ * pcache_page_evict frees p if it is a page of a PCACHE_BACKED object
+ * whose server lives, uptodate, clean, not under writeback, mapped by no
+ * PTE and referenced by nothing but the tree (and the pin): it leaves
+ * shadow (opaque, nonzero; bits 0..62 kept) in its tree slot for
+ * workingset refault detection, takes it off its LRU list, uncharges and
+ * frees its frame, and returns true. Otherwise it changes nothing and
+ * returns false. It consumes the pin either way. */
+bool pcache_page_tryget(struct pcache_page *p);
+void pcache_page_unpin(struct pcache_page *p);
+bool pcache_page_evict(struct pcache_page *p, uint64_t shadow);
+/* Asks o's server to write its dirty pages back (a WRITEBACK request
+ * through the pager queue) and waits until it says it has (pcache_done)
+ * or timeout_ns passed: 0, -ETIMEDOUT, -EINTR (the caller is being
+ * killed), -EIO (the server died), -EINVAL (not PCACHE_BACKED). May
+ * sleep; no lock held. */
+int pcache_writeback_request(struct pcache_obj *o, uint64_t timeout_ns);
+/* A page fault met a page of o that is not in memory (vm_fault got
+ * -EAGAIN from pcache_map_get or pcache_map_copy): asks the server and
+ * waits (no lock held). 0 (fault again), -EIO (past the end, a failed
+ * fill, a dead server: SIGBUS), -EINTR, -ENOMEM. */
+int pcache_map_prefault(struct pcache_obj *o, uint64_t index);
 
 /* ---- file mappings (map.c) ---- */
 
@@ -156,13 +214,14 @@ void pcache_map_del(struct pcache_obj *o, struct addrspace *as);
  * within the size is filled with a zero page charged to cg (Linux's shmem
  * fault allocates for reads too). The PTE holds a reference on the page
  * and counts in file_mapped (pcache_map_put drops both). -EIO (SIGBUS)
- * at or past the size or if the server died, -ENOMEM. */
+ * at or past the size or if the server died, -ENOMEM, -EAGAIN for a page
+ * of a backed object not in memory (pcache_map_prefault, then again). */
 int pcache_map_get(struct pcache_obj *o, uint64_t index, struct cgroup *cg, struct page **out);
 /* A store through a shared mapping faulted a page in: mtime and ctime
  * are now (Linux's file_update_time at a shared write fault). */
 void pcache_map_stored(struct pcache_obj *o);
 /* Copies page index of o into the page at dst (zeros for a hole) for a
- * private mapping's copy-on-write: 0, or -EIO as pcache_map_get. */
+ * private mapping's copy-on-write: 0, or -EIO, -EAGAIN as pcache_map_get. */
 int pcache_map_copy(struct pcache_obj *o, uint64_t index, void *dst);
 /* A PTE mapping frame pg (from pcache_map_get) went. */
 void pcache_map_put(struct page *pg);
@@ -204,6 +263,8 @@ void pcache_endpoint_kill(struct endpoint *ep);
 void pcache_endpoint_release(struct endpoint *ep);
 /* Object id of ep's table (a reference), or NULL. */
 struct pcache_obj *pcache_table_get(struct endpoint *ep, uint64_t id);
+/* ep's pager queue (pager.c), made on first use: NULL without memory. */
+struct pcache_pager *pcache_table_pager(struct endpoint *ep);
 /* ep's name cache, made on first use if make (NULL: none, or no memory). */
 struct ncache *pcache_table_ncache(struct endpoint *ep, bool make);
 

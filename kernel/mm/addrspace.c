@@ -767,12 +767,49 @@ static int vm_cow_break(struct addrspace *as, vaddr_t va, uint64_t *pte, uint32_
 	return 0;
 }
 
+static int vm_file_fault_page(struct addrspace *as, struct vm_area *a, uint64_t *pte, bool write, uint64_t index);
+
+/* A fault that needs a file page from its server first (a backed
+ * object's page not in memory): the object (a reference) and the page,
+ * fetched with as->lock let go, then the fault runs again. */
+struct vm_pending {
+	struct pcache_obj *obj;
+	uint64_t index;
+};
+
 /* A missing page of a file area (as->lock held): a shared area maps the
  * object's page; a private one maps it read-only and copy-on-write for a
- * read, or maps a private copy for a write. -EIO (SIGBUS) past the end. */
-static int vm_file_fault(struct addrspace *as, struct vm_area *a, vaddr_t va, uint64_t *pte, bool write)
+ * read, or maps a private copy for a write. -EIO (SIGBUS) past the end;
+ * -EAGAIN with *pend set when the page must come from the server. */
+static int vm_file_fault(struct addrspace *as, struct vm_area *a, vaddr_t va, uint64_t *pte, bool write,
+			 struct vm_pending *pend)
 {
 	uint64_t index = a->pgoff + ((va - a->start) >> PAGE_SHIFT);
+	int r = vm_file_fault_page(as, a, pte, write, index);
+	if (r == -EAGAIN) {
+		pcache_obj_get(a->obj);
+		pend->obj = a->obj;
+		pend->index = index;
+	}
+	return r;
+}
+
+/* The missing page's server is asked and waited for, with no lock held
+ * (a fault from a kernel copy under a spinlock cannot sleep: -EFAULT).
+ * 0: fault again. */
+static int vm_fault_pending(struct vm_pending *pend)
+{
+	uint64_t f = irq_save();
+	irq_restore(f);
+	int r = (f & RFLAGS_IF) && this_cpu()->preempt_count == 0 ? pcache_map_prefault(pend->obj, pend->index)
+								   : -EFAULT;
+	pcache_obj_put(pend->obj);
+	pend->obj = NULL;
+	return r;
+}
+
+static int vm_file_fault_page(struct addrspace *as, struct vm_area *a, uint64_t *pte, bool write, uint64_t index)
+{
 	if (write && !(a->flags & VM_SHARED)) {
 		struct page *np = mem_alloc_pages(as->cg, 0, MEMCG_STAT_ANON);
 		if (!np)
@@ -799,7 +836,7 @@ static int vm_file_fault(struct addrspace *as, struct vm_area *a, vaddr_t va, ui
 	return 0;
 }
 
-static int vm_fault_locked(struct addrspace *as, vaddr_t addr, bool write, bool exec)
+static int vm_fault_locked(struct addrspace *as, vaddr_t addr, bool write, bool exec, struct vm_pending *pend)
 {
 	struct vm_area *a = vm_area_find(as, addr);
 	if (!a || (write && !(a->flags & VM_WRITE)) || (exec && !(a->flags & VM_EXEC)) ||
@@ -821,7 +858,7 @@ static int vm_fault_locked(struct addrspace *as, vaddr_t addr, bool write, bool 
 		return 0;
 	}
 	if (a->flags & VM_FILE)
-		return vm_file_fault(as, a, va, pte, write);
+		return vm_file_fault(as, a, va, pte, write, pend);
 	void *page = mem_alloc_zeroed_page(as->cg, MEMCG_STAT_ANON);
 	if (!page)
 		return -ENOMEM;
@@ -834,10 +871,16 @@ int vm_fault(struct addrspace *as, vaddr_t addr, bool write, bool exec)
 {
 	if (!as || addr >= USER_TOP)
 		return -EFAULT;
-	spin_lock(&as->lock);
-	int r = vm_fault_locked(as, addr, write, exec);
-	spin_unlock(&as->lock);
-	return r;
+	for (;;) {
+		struct vm_pending pend = { 0 };
+		spin_lock(&as->lock);
+		int r = vm_fault_locked(as, addr, write, exec, &pend);
+		spin_unlock(&as->lock);
+		if (r != -EAGAIN || !pend.obj)
+			return r;
+		if ((r = vm_fault_pending(&pend)))
+			return r;
+	}
 }
 
 /* An anonymous private writable area holds all of [start, end). */
@@ -1018,6 +1061,8 @@ static void *vm_as_kaddr(struct addrspace *as, vaddr_t va, bool write, bool user
 	}
 	if (!pte || !(*pte & PTE_P) || (write && (*pte & PTE_COW)) || (write && user_prot && !(*pte & PTE_W))) {
 		/* a write must not land in a page shared copy-on-write */
+		struct vm_pending pend = { 0 };
+	again:
 		spin_lock(&as->lock);
 		struct vm_area *a = vm_area_find(as, va);
 		*err = -EFAULT;
@@ -1025,7 +1070,7 @@ static void *vm_as_kaddr(struct addrspace *as, vaddr_t va, bool write, bool user
 			pte = vm_as_pte(as, va, true);
 			*err = !pte ? -ENOMEM
 			       : (*pte & PTE_P) && (*pte & PTE_COW) ? vm_cow_break(as, va, pte, a->flags)
-			       : vm_fault_locked(as, va, false, false);
+			       : vm_fault_locked(as, va, false, false, &pend);
 			/* a write into a private file mapping: its own copy, never
 			 * the file's page a read fault mapped */
 			if (!*err && write && (*pte & PTE_COW))
@@ -1034,6 +1079,14 @@ static void *vm_as_kaddr(struct addrspace *as, vaddr_t va, bool write, bool user
 				*err = -EFAULT; /* past a file's end: a bad buffer to a copy */
 		}
 		spin_unlock(&as->lock);
+		if (*err == -EAGAIN && pend.obj) {
+			/* a file page the server must give first */
+			*err = vm_fault_pending(&pend);
+			if (!*err)
+				goto again;
+			if (*err == -EIO)
+				*err = -EFAULT;
+		}
 		if (*err)
 			return NULL;
 		pte = vm_as_pte(as, va, false);

@@ -34,9 +34,9 @@ long pcache_fd_read(struct channel *ch, void *buf, size_t len, int64_t off)
 	if (len > INT64_MAX)
 		len = INT64_MAX;
 	if (off >= 0)
-		return pcache_obj_read(ch->pc, (uint64_t)off, buf, len);
+		return pcache_obj_read(ch->pc, (uint64_t)off, buf, len, true);
 	uint64_t pos = __atomic_load_n(&ch->pos, __ATOMIC_RELAXED);
-	r = pcache_obj_read(ch->pc, pos, buf, len);
+	r = pcache_obj_read(ch->pc, pos, buf, len, true);
 	if (r > 0)
 		__atomic_store_n(&ch->pos, pos + (uint64_t)r, __ATOMIC_RELAXED);
 	return r;

@@ -1,20 +1,69 @@
-/* The page cache's own helpers, shared by object.c and map.c. */
+/* The page cache's own helpers, shared by object.c, map.c and pager.c. */
 #ifndef ARBOR_PCACHE_INTERNAL_H
 #define ARBOR_PCACHE_INTERNAL_H
 
 #include "pcache.h"
+#include "abi/pcache.h"
 
-/* A new uptodate page of o at index charged to cg (shmem), or NULL (its
- * memory.max); zeroed unless the caller overwrites all of it (zero:
- * false). One reference, the caller's; not yet in the tree. */
+/* A new page of o at index charged to cg (shmem or file by o's kind), or
+ * NULL (its memory.max); uptodate, zeroed unless the caller overwrites
+ * all of it (zero: false). One reference, the caller's; not yet in the
+ * tree. */
 struct pcache_page *pcache_page_new(struct pcache_obj *o, uint64_t index, struct cgroup *cg, bool zero);
 /* Drops a reference; the last (a detached page) takes it off its LRU
  * list and frees and uncharges its frame. */
 void pcache_page_put(struct pcache_page *p);
-/* The page at index, or NULL (obj->lock held). */
+/* The page at index, or NULL (none, or a shadow; obj->lock held). */
 struct pcache_page *pcache_tree_lookup(struct pcache_obj *o, uint64_t index);
-/* Puts p in the tree (obj->lock held): 0, or -ENOMEM for a node (an
- * empty node left behind is freed by the next walk that passes it). */
-int pcache_tree_insert(struct pcache_obj *o, struct pcache_page *p);
+/* Whether the slot of index holds a page (not a shadow: obj->lock held). */
+bool pcache_tree_present(struct pcache_obj *o, uint64_t index);
+/* Puts p in the tree (obj->lock held; its slot holds no page): 0, or
+ * -ENOMEM for a node (an empty node left behind is freed by the next
+ * walk that passes it). *shadow (if not NULL): the shadow the slot held
+ * (an evicted page's), or 0. */
+int pcache_tree_insert(struct pcache_obj *o, struct pcache_page *p, uint64_t *shadow);
+/* Takes page p out of its slot, leaving shadow there (0: nothing);
+ * obj->lock held, p in the tree. */
+void pcache_tree_remove(struct pcache_obj *o, struct pcache_page *p, uint64_t shadow);
+/* The first page (not a shadow) at or after index from, or NULL
+ * (obj->lock held). */
+struct pcache_page *pcache_tree_next_page(struct pcache_obj *o, uint64_t from);
+/* A page was brought in where an evicted one left shadow (no lock held). */
+void pcache_refault(struct pcache_page *p, uint64_t shadow);
+
+/* ---- the pager (pager.c) ---- */
+
+/* The uptodate page index of backed object o, asked of its server if it
+ * is not in memory (with readahead: want pages the caller will read
+ * from index on), waited for: 0 and *out (a reference), 1 if index is at
+ * or past the size, -EIO (dead server, failed fill), -EINTR (a fatal
+ * signal), -ENOMEM (the caller's memory.max). No lock held. */
+int pcache_backed_get(struct pcache_obj *o, uint64_t index, uint32_t want, struct pcache_page **out);
+/* Waiters for fills of o's server wake (o was killed or truncated). */
+void pcache_pager_wake(struct pcache_obj *o);
+/* Drops o's reference on its pager (the object is being freed). */
+void pcache_pager_put(struct pcache_pager *pg);
+/* An endpoint's pager: made on first use (NULL: no memory), a reference. */
+struct pcache_pager *pcache_pager_new(void);
+void pcache_pager_get(struct pcache_pager *pg);
+/* The endpoint died: queued requests are dropped, every waiter (readers,
+ * pager threads, writeback requests) wakes to -EIO. */
+void pcache_pager_kill(struct pcache_pager *pg);
+/* The server's side without system-call arguments (the calls, and the
+ * in-kernel tests): the next request of pg (waiting until deadline, 0:
+ * none): 0 with *out and *obj (a reference), -ETIMEDOUT, -EINTR, -EIO
+ * (dead). Requests of objects freed meanwhile are failed on the way. */
+int pcache_pager_take(struct pcache_pager *pg, uint64_t deadline, struct pcache_req *out, struct pcache_obj **obj);
+/* A taken request that will not be answered: failed (its readers get
+ * -EIO; a writeback's waiter is let go). */
+void pcache_pager_untake(struct pcache_obj *o, const struct pcache_req *req);
+/* pcache_fill's work on o: buf (user memory if user) holds count pages
+ * from first, or err fails them. Pages filled or failed, or -EFAULT. */
+long pcache_fill_range(struct pcache_obj *o, uint64_t first, uint32_t count, const void *buf, int err, bool user);
+/* pcache_done's work on o. */
+void pcache_done_range(struct pcache_obj *o, uint64_t first, uint32_t count, uint64_t seq);
+/* Set/clear a page's dirty and writeback state, keeping memory.stat's
+ * file_dirty and file_writeback (backed objects; obj->lock held). */
+void pcache_page_set_state(struct pcache_page *p, uint8_t set, uint8_t clear);
 
 #endif

@@ -17,7 +17,7 @@
 #include "page.h"
 #include "reclaim.h"
 
-static struct spinlock pcache_lru_lock = SPINLOCK_INIT("pcache_lru");
+struct spinlock pcache_lru_lock = SPINLOCK_INIT("pcache_lru");
 
 static enum pcache_lru pcache_lru_of(const struct pcache_page *p)
 {

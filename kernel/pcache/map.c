@@ -92,8 +92,12 @@ int pcache_map_get(struct pcache_obj *o, uint64_t index, struct cgroup *cg, stru
 			return -EIO;
 		}
 		struct pcache_page *p = pcache_tree_lookup(o, index);
+		if ((o->flags & PCACHE_BACKED) && (!p || !(p->state & PCP_UPTODATE))) {
+			spin_unlock(&o->lock); /* the server's: asked without as->lock */
+			return -EAGAIN;
+		}
 		int r = 0;
-		if (!p && fresh && (r = pcache_tree_insert(o, fresh)) == 0) {
+		if (!p && fresh && (r = pcache_tree_insert(o, fresh, NULL)) == 0) {
 			p = fresh; /* the tree's reference: fresh's own */
 			fresh = NULL;
 			__atomic_add_fetch(&p->refs, 1, __ATOMIC_RELAXED);
@@ -130,6 +134,15 @@ void pcache_map_stored(struct pcache_obj *o)
 	spin_unlock(&o->lock);
 }
 
+int pcache_map_prefault(struct pcache_obj *o, uint64_t index)
+{
+	struct pcache_page *p;
+	int r = pcache_backed_get(o, index, 1, &p);
+	if (r == 0)
+		pcache_page_put(p);
+	return r == 1 ? -EIO : r; /* past the end: SIGBUS */
+}
+
 int pcache_map_copy(struct pcache_obj *o, uint64_t index, void *dst)
 {
 	spin_lock(&o->lock);
@@ -138,6 +151,10 @@ int pcache_map_copy(struct pcache_obj *o, uint64_t index, void *dst)
 		return -EIO;
 	}
 	struct pcache_page *p = pcache_tree_lookup(o, index);
+	if ((o->flags & PCACHE_BACKED) && (!p || !(p->state & PCP_UPTODATE))) {
+		spin_unlock(&o->lock);
+		return -EAGAIN;
+	}
 	if (p)
 		__atomic_add_fetch(&p->refs, 1, __ATOMIC_RELAXED);
 	spin_unlock(&o->lock);

@@ -59,9 +59,10 @@ struct pcache_page *pcache_page_new(struct pcache_obj *o, uint64_t index, struct
 	struct pcache_page *p = kzalloc(sizeof(*p));
 	if (!p)
 		return NULL;
-	/* shmem: the only kind before the pager, which adds a file kind */
-	bool shmem = o->flags & PCACHE_SHMEM;
-	p->pg = mem_alloc_pages(cg, 0, MEMCG_STAT_SHMEM);
+	/* a backed object's pages are file pages (Linux's page cache);
+	 * the others are shmem (tmpfs) */
+	bool shmem = !(o->flags & PCACHE_BACKED);
+	p->pg = mem_alloc_pages(cg, 0, shmem ? MEMCG_STAT_SHMEM : MEMCG_STAT_FILE);
 	if (!p->pg) {
 		kfree(p);
 		return NULL;
@@ -78,23 +79,61 @@ struct pcache_page *pcache_page_new(struct pcache_obj *o, uint64_t index, struct
 	return p;
 }
 
-/* ---- the tree (obj->lock held) ---- */
+void pcache_page_set_state(struct pcache_page *p, uint8_t set, uint8_t clear)
+{
+	uint8_t old = p->state;
+	p->state = (uint8_t)((old & ~clear) | set);
+	if (p->shmem) /* shmem's dirty pages are not counted (Linux's noop_dirty_folio) */
+		return;
+	uint8_t diff = old ^ p->state;
+	if (diff & PCP_DIRTY)
+		memcg_pcache_stat_add(p->pg->charge, MEMCG_STAT_FILE_DIRTY, (p->state & PCP_DIRTY) ? 1 : -1);
+	if (diff & PCP_WRITEBACK)
+		memcg_pcache_stat_add(p->pg->charge, MEMCG_STAT_FILE_WRITEBACK, (p->state & PCP_WRITEBACK) ? 1 : -1);
+}
+
+/* ---- the tree (obj->lock held) ----
+ *
+ * A slot holds a page, a child node, or (at the last level) a shadow:
+ * an evicted page's workingset value, stored shifted with bit 0 set
+ * (pages and nodes are aligned, so bit 0 tells them apart). A shadow
+ * counts as a used slot, so its node stays; it goes when a page takes
+ * its slot or a walk that frees pages passes it. */
+
+#define PCACHE_SHADOW(v) ((void *)(((uintptr_t)(v) << 1) | 1))
+#define PCACHE_IS_SHADOW(e) (((uintptr_t)(e)) & 1)
+#define PCACHE_SHADOW_VAL(e) (((uintptr_t)(e)) >> 1)
 
 static unsigned pcache_slot_at(uint64_t index, int level)
 {
 	return (unsigned)(index >> (PCACHE_FANOUT_SHIFT * (PCACHE_LEVELS - 1 - level))) & (PCACHE_FANOUT - 1);
 }
 
-struct pcache_page *pcache_tree_lookup(struct pcache_obj *o, uint64_t index)
+/* The last-level node holding index, or NULL. */
+static struct pcache_node *pcache_tree_leaf(struct pcache_obj *o, uint64_t index)
 {
 	struct pcache_node *n = o->root;
 	for (int l = 0; n && l < PCACHE_LEVELS - 1; l++)
 		n = n->slot[pcache_slot_at(index, l)];
-	return n ? n->slot[pcache_slot_at(index, PCACHE_LEVELS - 1)] : NULL;
+	return n;
 }
 
-int pcache_tree_insert(struct pcache_obj *o, struct pcache_page *p)
+struct pcache_page *pcache_tree_lookup(struct pcache_obj *o, uint64_t index)
 {
+	struct pcache_node *n = pcache_tree_leaf(o, index);
+	void *e = n ? n->slot[pcache_slot_at(index, PCACHE_LEVELS - 1)] : NULL;
+	return PCACHE_IS_SHADOW(e) ? NULL : e;
+}
+
+bool pcache_tree_present(struct pcache_obj *o, uint64_t index)
+{
+	return pcache_tree_lookup(o, index) != NULL;
+}
+
+int pcache_tree_insert(struct pcache_obj *o, struct pcache_page *p, uint64_t *shadow)
+{
+	if (shadow)
+		*shadow = 0;
 	if (!o->root && !(o->root = kzalloc(sizeof(*o->root))))
 		return -ENOMEM;
 	struct pcache_node *n = o->root;
@@ -109,14 +148,33 @@ int pcache_tree_insert(struct pcache_obj *o, struct pcache_page *p)
 		}
 		n = n->slot[s];
 	}
-	n->slot[pcache_slot_at(p->index, PCACHE_LEVELS - 1)] = p;
-	n->count++;
+	void **slot = &n->slot[pcache_slot_at(p->index, PCACHE_LEVELS - 1)];
+	if (PCACHE_IS_SHADOW(*slot)) {
+		if (shadow)
+			*shadow = PCACHE_SHADOW_VAL(*slot);
+	} else {
+		n->count++;
+	}
+	*slot = p;
 	o->npages++;
 	return 0;
 }
 
-/* The first present page at or after *index (updated), detached from the
- * tree (empty nodes freed on the way back), or NULL. */
+void pcache_tree_remove(struct pcache_obj *o, struct pcache_page *p, uint64_t shadow)
+{
+	struct pcache_node *n = pcache_tree_leaf(o, p->index);
+	void **slot = &n->slot[pcache_slot_at(p->index, PCACHE_LEVELS - 1)];
+	if (shadow) {
+		*slot = PCACHE_SHADOW(shadow);
+	} else {
+		*slot = NULL;
+		n->count--; /* an empty node stays until a freeing walk passes it */
+	}
+	o->npages--;
+}
+
+/* The first page at or after *index (updated), detached from the tree
+ * (shadows and empty nodes freed on the way back), or NULL. */
 static struct pcache_page *pcache_tree_take_from(struct pcache_node **at, int level, uint64_t base,
 						 uint64_t *index)
 {
@@ -131,9 +189,12 @@ static struct pcache_page *pcache_tree_take_from(struct pcache_node **at, int le
 			continue;
 		uint64_t sbase = base + s * span;
 		if (level == PCACHE_LEVELS - 1) {
-			p = n->slot[s];
+			void *e = n->slot[s];
 			n->slot[s] = NULL;
 			n->count--;
+			if (PCACHE_IS_SHADOW(e))
+				continue; /* a shadow: gone with its range */
+			p = e;
 			*index = sbase;
 			break;
 		}
@@ -163,14 +224,22 @@ static void pcache_free_from(struct pcache_obj *o, uint64_t first)
 			struct pcache_page *p = pcache_tree_take_from(&o->root, 0, 0, &idx);
 			if (!p)
 				break;
-			p->state &= (uint8_t)~PCP_DIRTY;
+			pcache_page_set_state(p, 0, PCP_DIRTY | PCP_WRITEBACK);
+			if (!(p->state & PCP_UPTODATE))
+				p->state |= PCP_GONE; /* its reader looks again */
 			batch[n++] = p;
 			o->npages--;
 			idx++;
 		}
 		spin_unlock(&o->lock);
+		/* off the lists at once, not at the last put: a page on a list
+		 * is in its object's tree (pcache_page_tryget relies on it) */
+		for (int i = 0; i < n; i++)
+			pcache_lru_del(batch[i]);
 		for (int i = 0; i < n; i++)
 			pcache_page_put(batch[i]);
+		if (n && o->pager)
+			pcache_pager_wake(o);
 		if (n < BATCH)
 			return;
 		sched_cond_resched();
@@ -182,6 +251,8 @@ void pcache_obj_put(struct pcache_obj *o)
 	if (__atomic_sub_fetch(&o->refs, 1, __ATOMIC_ACQ_REL))
 		return;
 	pcache_free_from(o, 0);
+	if (o->pager)
+		pcache_pager_put(o->pager);
 	kfree(o);
 }
 
@@ -192,6 +263,8 @@ void pcache_obj_kill(struct pcache_obj *o)
 	spin_unlock(&o->lock);
 	pcache_map_unmap_from(o, 0); /* mappers' next access: SIGBUS */
 	pcache_free_from(o, 0);
+	if (o->pager)
+		pcache_pager_wake(o); /* readers waiting for a fill: -EIO */
 }
 
 /* ---- the write lock ---- */
@@ -260,8 +333,9 @@ static size_t pcache_min(size_t a, uint64_t b)
 	return (uint64_t)a < b ? a : (size_t)b;
 }
 
-long pcache_obj_read(struct pcache_obj *o, uint64_t off, void *ubuf, size_t len)
+long pcache_obj_read(struct pcache_obj *o, uint64_t off, void *ubuf, size_t len, bool fill)
 {
+	fill = fill && (o->flags & PCACHE_BACKED);
 	size_t done = 0;
 	uint64_t pages = 0;
 	long err = 0;
@@ -287,9 +361,30 @@ long pcache_obj_read(struct pcache_obj *o, uint64_t off, void *ubuf, size_t len)
 		}
 		size_t chunk = pcache_min(pcache_min(PAGE_SIZE - in, len - done), size - pos);
 		struct pcache_page *p = pcache_tree_lookup(o, pos >> PAGE_SHIFT);
+		if (p && !(p->state & PCP_UPTODATE))
+			p = NULL; /* being filled: the server's own read sees a hole */
 		if (p)
 			__atomic_add_fetch(&p->refs, 1, __ATOMIC_RELAXED);
 		spin_unlock(&o->lock);
+		if (fill && !p) {
+			/* not in memory: the server's, while we sleep */
+			uint64_t want = ((off + len - 1) >> PAGE_SHIFT) - (pos >> PAGE_SHIFT) + 1;
+			int r = pcache_backed_get(o, pos >> PAGE_SHIFT, want > UINT32_MAX ? UINT32_MAX : (uint32_t)want, &p);
+			if (r == 1)
+				break; /* shrunk meanwhile: a short read */
+			if (r < 0) {
+				err = r;
+				break;
+			}
+			spin_lock(&o->lock);
+			size = o->attr.size;
+			spin_unlock(&o->lock);
+			if (pos >= size) {
+				pcache_page_put(p);
+				break;
+			}
+			chunk = pcache_min(pcache_min(PAGE_SIZE - in, len - done), size - pos);
+		}
 		/* a hole reads as zeros and allocates nothing */
 		const uint8_t *src = p ? (const uint8_t *)page_to_virt(p->pg) + in : pcache_zeros;
 		size_t got = pcache_copy((void *)src, (uint8_t *)ubuf + done, chunk, true);
@@ -318,17 +413,33 @@ long pcache_obj_read(struct pcache_obj *o, uint64_t off, void *ubuf, size_t len)
  * copy; only past the size, where no reader looks). Write lock held:
  * nobody else adds pages or moves the size. */
 static struct pcache_page *pcache_page_for_write(struct pcache_obj *o, uint64_t index, struct cgroup *cg,
-						 bool whole, bool *fresh, long *err)
+						 bool whole, bool fill, bool *fresh, long *err)
 {
+	bool whole_write = whole;
 	spin_lock(&o->lock);
 	struct pcache_page *p = o->dead ? NULL : pcache_tree_lookup(o, index);
 	bool dead = o->dead;
+	bool inside = (index << PAGE_SHIFT) < o->attr.size;
 	/* unzeroed only past the size: a reader never gets there before
 	 * the copy is done and the size grown (the write lock keeps it) */
-	whole = whole && (index << PAGE_SHIFT) >= o->attr.size;
-	if (p)
+	whole = whole && !inside;
+	/* a backed page with bytes in the store: read it first, unless
+	 * the write covers all of it (Linux's partial-page read) */
+	bool need = (o->flags & PCACHE_BACKED) && p ? !(p->state & PCP_UPTODATE)
+		    : (o->flags & PCACHE_BACKED) && inside && !whole_write && fill;
+	if (p && !need)
 		__atomic_add_fetch(&p->refs, 1, __ATOMIC_RELAXED);
 	spin_unlock(&o->lock);
+	if (need && !dead) {
+		int r = pcache_backed_get(o, index, 1, &p);
+		if (r == 0)
+			return p;
+		if (r < 0) {
+			*err = r;
+			return NULL;
+		}
+		p = NULL; /* past the size after all: a new page */
+	}
 	if (p || dead) {
 		*err = -EIO;
 		return p;
@@ -343,12 +454,22 @@ static struct pcache_page *pcache_page_for_write(struct pcache_obj *o, uint64_t 
 	/* a mapping's fault may have made the page meanwhile (faults add
 	 * pages without the write lock): take that one */
 	struct pcache_page *had = o->dead ? NULL : pcache_tree_lookup(o, index);
-	int r = o->dead ? -EIO : had ? 0 : pcache_tree_insert(o, p);
+	uint64_t shadow = 0;
+	int r = o->dead ? -EIO : had ? 0 : pcache_tree_insert(o, p, &shadow);
 	if (had) {
-		__atomic_add_fetch(&had->refs, 1, __ATOMIC_RELAXED);
+		bool wait = !(had->state & PCP_UPTODATE); /* a reader's fill came first */
+		if (!wait)
+			__atomic_add_fetch(&had->refs, 1, __ATOMIC_RELAXED);
 		spin_unlock(&o->lock);
 		*fresh = false;
 		pcache_page_put(p);
+		if (wait) {
+			int w = pcache_backed_get(o, index, 1, &had);
+			if (w) {
+				*err = w < 0 ? w : -EIO;
+				return NULL;
+			}
+		}
 		return had;
 	}
 	if (r == 0)
@@ -360,6 +481,8 @@ static struct pcache_page *pcache_page_for_write(struct pcache_obj *o, uint64_t 
 		return NULL;
 	}
 	pcache_lru_add(p);
+	if (shadow)
+		pcache_refault(p, shadow);
 	return p;
 }
 
@@ -392,7 +515,10 @@ long pcache_obj_write(struct pcache_obj *o, uint64_t off, const void *ubuf, size
 			break;
 		}
 		bool fresh = false;
-		struct pcache_page *p = pcache_page_for_write(o, pos >> PAGE_SHIFT, cg, chunk == PAGE_SIZE, &fresh, &err);
+		/* a server's own write (clean) never asks itself for a fill: a
+		 * missing page it writes part of is a zeroed one */
+		struct pcache_page *p = pcache_page_for_write(o, pos >> PAGE_SHIFT, cg, chunk == PAGE_SIZE, dirty, &fresh,
+							      &err);
 		if (!p)
 			break;
 		uint8_t *at = (uint8_t *)page_to_virt(p->pg) + in;
@@ -401,8 +527,8 @@ long pcache_obj_write(struct pcache_obj *o, uint64_t off, const void *ubuf, size
 			memset(at + got, 0, chunk - got);
 		if (got) {
 			spin_lock(&o->lock);
-			if (dirty)
-				p->state |= PCP_DIRTY;
+			if (dirty && !(p->state & PCP_DIRTY) && pcache_tree_lookup(o, p->index) == p)
+				pcache_page_set_state(p, PCP_DIRTY, 0);
 			if (pos + got > o->attr.size)
 				o->attr.size = pos + got;
 			spin_unlock(&o->lock);
@@ -470,13 +596,21 @@ static struct pcache_page *pcache_tree_next(struct pcache_node *n, int level, ui
 	for (unsigned s = from > base ? (unsigned)((from - base) / span) : 0; s < PCACHE_FANOUT; s++) {
 		if (!n->slot[s])
 			continue;
-		if (level == PCACHE_LEVELS - 1)
+		if (level == PCACHE_LEVELS - 1) {
+			if (PCACHE_IS_SHADOW(n->slot[s]))
+				continue;
 			return n->slot[s];
+		}
 		struct pcache_page *p = pcache_tree_next(n->slot[s], level + 1, base + s * span, from);
 		if (p)
 			return p;
 	}
 	return NULL;
+}
+
+struct pcache_page *pcache_tree_next_page(struct pcache_obj *o, uint64_t from)
+{
+	return pcache_tree_next(o->root, 0, 0, from);
 }
 
 uint32_t pcache_obj_dirty(struct pcache_obj *o, uint64_t from, uint64_t *out, uint32_t max)
@@ -489,7 +623,8 @@ uint32_t pcache_obj_dirty(struct pcache_obj *o, uint64_t from, uint64_t *out, ui
 		if (p) {
 			from = p->index + 1;
 			want = (p->state & PCP_DIRTY) || __atomic_load_n(&p->mapcount, __ATOMIC_RELAXED);
-			p->state &= (uint8_t)~PCP_DIRTY;
+			/* a backed page stays unevictable until its server has it */
+			pcache_page_set_state(p, want && (o->flags & PCACHE_BACKED) ? PCP_WRITEBACK : 0, PCP_DIRTY);
 		}
 		spin_unlock(&o->lock);
 		if (!p)

@@ -8,6 +8,7 @@
  * their pages are freed and uncharged at once, and descriptors attached
  * to them answer -EIO. */
 #include "pcache.h"
+#include "internal.h"
 #include "abi/errno.h"
 #include "cgroup.h"
 #include "heap.h"
@@ -26,6 +27,7 @@ struct pcache_table {
 	uint32_t cap, nfree, used;	/* used: slots handed out at least once */
 	bool dead;
 	struct ncache *nc;		/* its name cache (ncache.c), made on first use */
+	struct pcache_pager *pager;	/* its pager queue (pager.c), made on first use */
 };
 
 /* The endpoint behind h, if the handle may manage it (its server's). */
@@ -103,6 +105,32 @@ struct ncache *pcache_table_ncache(struct endpoint *ep, bool make)
 	return cur;
 }
 
+struct pcache_pager *pcache_table_pager(struct endpoint *ep)
+{
+	struct pcache_table *t = pcache_table_of(ep);
+	if (!t)
+		return NULL;
+	struct pcache_pager *pg = __atomic_load_n(&t->pager, __ATOMIC_ACQUIRE);
+	if (pg)
+		return pg;
+	pg = pcache_pager_new();
+	if (!pg)
+		return NULL;
+	spin_lock(&t->lock);
+	bool dead = t->dead;
+	if (!t->pager)
+		__atomic_store_n(&t->pager, pg, __ATOMIC_RELEASE);
+	else
+		dead = true; /* another made it */
+	struct pcache_pager *cur = t->pager;
+	spin_unlock(&t->lock);
+	if (dead && cur != pg)
+		pcache_pager_put(pg);
+	if (cur == pg && t->dead)
+		pcache_pager_kill(pg); /* the endpoint died meanwhile: born dead */
+	return cur;
+}
+
 /* Puts o (the table's reference) in ep's table: its id, or -errno. */
 static long pcache_table_add(struct endpoint *ep, struct pcache_obj *o)
 {
@@ -170,14 +198,20 @@ void pcache_endpoint_kill(struct endpoint *ep)
 	spin_lock(&t->lock);
 	t->dead = true; /* no more ids: the slots are ours to empty */
 	struct ncache *nc = t->nc;
+	struct pcache_pager *pg = t->pager;
 	spin_unlock(&t->lock);
 	if (nc) /* before the objects: entries point at them */
 		ncache_kill(nc);
+	if (pg) /* readers waiting for fills: -EIO at once */
+		pcache_pager_kill(pg);
 	for (uint32_t i = 0; i < t->used; i++) {
 		struct pcache_obj *o = t->slot[i];
 		if (!o)
 			continue;
 		t->slot[i] = NULL;
+		spin_lock(&o->lock);
+		o->untabled = true;
+		spin_unlock(&o->lock);
 		pcache_obj_kill(o);
 		pcache_obj_put(o);
 		sched_cond_resched();
@@ -192,6 +226,8 @@ void pcache_endpoint_release(struct endpoint *ep)
 	pcache_endpoint_kill(ep);
 	if (t->nc)
 		ncache_free(t->nc);
+	if (t->pager)
+		pcache_pager_put(t->pager);
 	kfree(t->slot);
 	kfree(t->free);
 	kfree(t);
@@ -200,8 +236,8 @@ void pcache_endpoint_release(struct endpoint *ep)
 
 long sys_pcache_create(int ep_h, uint32_t flags, uint64_t max_bytes)
 {
-	if (flags != PCACHE_SHMEM && flags != PCACHE_META)
-		return -EINVAL; /* the pager-backed kind comes with the pager */
+	if (flags != PCACHE_SHMEM && flags != PCACHE_META && flags != PCACHE_BACKED)
+		return -EINVAL;
 	if (flags == PCACHE_META)
 		max_bytes = PAGE_SIZE; /* holds no data: its max only bounds offsets */
 	if (max_bytes == 0 || max_bytes > PCACHE_MAX_BYTES || (max_bytes & (PAGE_SIZE - 1)))
@@ -211,7 +247,12 @@ long sys_pcache_create(int ep_h, uint32_t flags, uint64_t max_bytes)
 	if (!ep)
 		return err;
 	struct pcache_obj *o = pcache_obj_new(flags, max_bytes);
-	long r = o ? pcache_table_add(ep, o) : -ENOMEM;
+	struct pcache_pager *pg = o && flags == PCACHE_BACKED ? pcache_table_pager(ep) : NULL;
+	if (pg) {
+		pcache_pager_get(pg);
+		o->pager = pg;
+	}
+	long r = !o || (flags == PCACHE_BACKED && !pg) ? -ENOMEM : pcache_table_add(ep, o);
 	if (r < 0 && o)
 		pcache_obj_put(o);
 	kobj_put(&ep->obj);
@@ -240,6 +281,9 @@ long sys_pcache_free(int ep_h, uint64_t id)
 			if (!held) {
 				t->slot[id - 1] = NULL;
 				t->free[t->nfree++] = (uint32_t)(id - 1);
+				spin_lock(&o->lock);
+				o->untabled = true; /* its queued requests are dropped */
+				spin_unlock(&o->lock);
 			}
 		}
 		spin_unlock(&t->lock);
@@ -266,7 +310,7 @@ long sys_pcache_read(int ep_h, uint64_t id, uint64_t off, void *buf, size_t len)
 	struct pcache_obj *o = pcache_lookup(ep_h, id, &r);
 	if (!o)
 		return r;
-	r = (o->flags & PCACHE_META) ? -EISDIR : pcache_obj_read(o, off, buf, len);
+	r = (o->flags & PCACHE_META) ? -EISDIR : pcache_obj_read(o, off, buf, len, false);
 	pcache_obj_put(o);
 	return r;
 }

@@ -640,6 +640,15 @@ KTEST(posix_fmmap)
 	run_with_servers(argv, "posix_fmmap");
 }
 
+/* The pager: missing pages of a backed object asked of its server (one
+ * request per range, readahead, fill errors, killed readers, a dead
+ * server's EIO and SIGBUS, the calls' rights; tests/memory/pager.c). */
+KTEST(posix_pager)
+{
+	const char *const argv[] = { "posix/pager", NULL };
+	run_with_servers(argv, "posix_pager");
+}
+
 /* Directory listing in batches: getdents64 and readdir on it, on every
  * file server (issue 18 item 4). Its 10,000-entry directory takes a few
  * seconds of creates and unlinks. */

@@ -18,6 +18,7 @@
 #include <sys/statfs.h>
 #include <sys/wait.h>
 #include <dirent.h>
+#include <signal.h>
 #include <unistd.h>
 #include "check.h"
 
@@ -288,6 +289,128 @@ static void test_corrupt(void)
 	check(umount(BAD) == 0, "umount it");
 }
 
+/* The pager (docs/fs.md "File data: the page cache and the pager"): files
+ * are not read at open but page by page as clients want them, asked of
+ * the server while the reader sleeps. */
+#define PG_CG "/sys/fs/cgroup/e2pager"
+#define PG_LEN (3 << 20)
+
+static unsigned char pg_byte(size_t i)
+{
+	return (unsigned char)((i * 11 + i / 4093) & 0xff);
+}
+
+/* In cgroup PG_CG: reads [off, off+len) of path and checks the bytes
+ * (marker: one byte at off, else pg_byte); exit 0 if right, 10+errno. */
+static pid_t pg_reader(const char *path, off_t off, size_t len, int marker)
+{
+	pid_t p = fork();
+	if (p == 0) {
+		static unsigned char b[PG_LEN];
+		if (put(PG_CG "/cgroup.procs", "0"))
+			_exit(2);
+		int fd = open(path, O_RDONLY);
+		ssize_t r = fd < 0 ? -1 : pread(fd, b, len, off);
+		if (r < 0)
+			_exit(10 + errno);
+		if ((size_t)r != len)
+			_exit(3);
+		for (size_t i = 0; i < len; i++)
+			if (b[i] != (marker >= 0 ? (unsigned char)marker : pg_byte((size_t)off + i)))
+				_exit(4);
+		_exit(0);
+	}
+	return p;
+}
+
+static void test_pager(void)
+{
+	static unsigned char buf[PG_LEN];
+	for (size_t i = 0; i < PG_LEN; i++)
+		buf[i] = pg_byte(i);
+	int fd = open(M "/pg.bin", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	check(fd >= 0 && write(fd, buf, PG_LEN) == PG_LEN && close(fd) == 0, "pager: a 3 MiB file, closed (written back)");
+	fd = open(M "/huge.bin", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	check(fd >= 0 && ftruncate(fd, 1L << 30) == 0 && pwrite(fd, "M", 1, 512L << 20) == 1 && close(fd) == 0,
+	      "pager: a sparse 1 GiB file with one byte at 512 MiB");
+	check(mkdir(PG_CG, 0755) == 0 && put("/sys/fs/cgroup/cgroup.subtree_control", "+memory") == 0,
+	      "pager: a cgroup for the readers");
+	/* the open reads nothing; a read in the middle brings in one window */
+	pid_t c = fork();
+	if (c == 0) {
+		char b[2];
+		struct stat st;
+		if (put(PG_CG "/cgroup.procs", "0"))
+			_exit(2);
+		int f = open(M "/huge.bin", O_RDONLY);
+		long before = flat_field(PG_CG "/memory.stat", "file");
+		int ok = f >= 0 && fstat(f, &st) == 0 && st.st_size == 1L << 30 && before == 0;
+		ok = ok && pread(f, b, 2, (512L << 20) - 1) == 2 && b[0] == 0 && b[1] == 'M';
+		long after = flat_field(PG_CG "/memory.stat", "file");
+		if (!ok || after < 4096 || after > 64 * 4096)
+			printf("# before %ld after %ld\n", before, after);
+		_exit(ok && after >= 4096 && after <= 64 * 4096 ? 0 : 1);
+	}
+	check(wait_bounded(c, 30) == 0,
+	      "pager: opening a 1 GiB file reads nothing; a read at 512 MiB brings in at most a 64-page window");
+	check(wait_bounded(pg_reader(M "/pg.bin", 0, PG_LEN, -1), 60) == 0,
+	      "pager: the 3 MiB file read whole, page by page from the disk");
+	/* a stopped server stalls only the readers that need it */
+	pid_t srv = process_pid("ext2", NULL);
+	int hold = open(M "/pg.bin", O_RDONLY);
+	char one;
+	check(srv > 0 && hold >= 0 && pread(hold, &one, 1, 0) == 1 && kill(srv, SIGSTOP) == 0,
+	      "pager: the ext2 server stopped (SIGSTOP) with the file open");
+	pid_t cached = pg_reader(M "/pg.bin", 0, 4096, -1);
+	c = pg_reader(M "/pg.bin", 2 << 20, 8192, -1);
+	pid_t k = pg_reader(M "/pg.bin", 1 << 20, 100, -1);
+	int cst = -1;
+	(void)cached;
+	int waiting = wait_bounded(c, 0.3) < 0;
+	double t = now_s();
+	kill(k, SIGKILL);
+	int kst = wait_bounded(k, 3);
+	printf("# a reader killed while the server was stopped: gone after %.3f s\n", now_s() - t);
+	kill(srv, SIGCONT);
+	cst = wait_bounded(c, 30);
+	check(waiting && cst == 0, "pager: a read needing the stopped server waits, and completes after SIGCONT");
+	check(kst == 128 + SIGKILL, "pager: a reader killed while it waits for the stopped server is gone in < 3 s");
+	check(wait_bounded(cached, 30) == 0, "pager: a reader of a page in memory is served meanwhile");
+	close(hold);
+	/* a file larger than the reader's memory.max opens and reads */
+	check(put(PG_CG "/memory.max", "2M") == 0, "pager: the readers' memory.max 2M");
+	c = fork();
+	if (c == 0) {
+		unsigned char b[16384]; /* the reader's own memory stays small */
+		if (put(PG_CG "/cgroup.procs", "0"))
+			_exit(2);
+		int f = open(M "/pg.bin", O_RDONLY);
+		if (f < 0)
+			_exit(3); /* before the pager: ENOMEM at open */
+		/* the first 1 MiB fits; the rest whole with reclaim, and
+		 * without it ENOMEM once the file's pages reach the limit */
+		for (off_t off = 0; off < PG_LEN;) {
+			ssize_t r = pread(f, b, sizeof(b), off);
+			if (r < 0)
+				_exit(off >= (1 << 20) && errno == ENOMEM ? 0 : 10 + errno);
+			if (r == 0)
+				_exit(4);
+			for (size_t i = 0; i < (size_t)r; i++) /* a short read before the error: right too */
+				if (b[i] != pg_byte((size_t)off + i))
+					_exit(5);
+			off += r;
+		}
+		_exit(0);
+	}
+	int st = wait_bounded(c, 60);
+	if (st)
+		printf("# the reader under memory.max: %d\n", st);
+	check(st == 0, "pager: a 3 MiB file opens and reads under memory.max 2M (its first 1 MiB right, then ENOMEM or all)");
+	check(put(PG_CG "/memory.max", "max") == 0 && rmdir(PG_CG) == 0 && unlink(M "/pg.bin") == 0 &&
+	      unlink(M "/huge.bin") == 0, "pager: cleaned up");
+	put("/sys/fs/cgroup/cgroup.subtree_control", "-memory");
+}
+
 int main(void)
 {
 	mkdir(M, 0755);
@@ -297,6 +420,7 @@ int main(void)
 	check_errno(mount("/dev/vda", "/tmp/e2x", "ext2", 0, ""), EBUSY, "the same disk mounted twice: EBUSY");
 	test_read_host_files();
 	test_changes();
+	test_pager();
 	test_permissions();
 	test_remount();
 	test_server_served();

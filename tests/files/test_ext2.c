@@ -148,10 +148,13 @@ struct img {
 	struct ext2_fs *fs;
 };
 
+static unsigned long img_reads; /* device read calls so far */
+
 static int img_read(void *ctx, uint64_t sector, uint32_t count, void *buf)
 {
 	size_t n = (size_t)count * EXT2_SECTOR_SIZE;
 
+	img_reads++;
 	if (fail_io & 1)
 		return -EIO;
 	return pread(*(int *)ctx, buf, n, (off_t)(sector * EXT2_SECTOR_SIZE)) == (ssize_t)n ?
@@ -1261,6 +1264,56 @@ static void test_corruption(const char *pristine)
 	}
 }
 
+/* ext2_read_direct (the pager's fills) reads what ext2_read reads: from
+ * the disk in runs of contiguous blocks (a few device calls for a file of
+ * hundreds of blocks), holes as zeros, the last block's bytes past the
+ * size zeroed, and blocks the cache holds dirty from the cache. */
+static void test_read_direct(const char *pristine)
+{
+	static const char *const files[] = { "/dind", "/ind", "/small", "/exact", "/sparse", "/one" };
+	char img[300];
+	struct img im;
+	uint32_t ino;
+
+	snprintf(img, sizeof(img), "%s/direct.img", tmp);
+	run("cp --sparse=always %s %s", pristine, img);
+	ok(img_mount(&im, img, 0) == 0, "direct: mount a copy");
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		struct ext2_stat st;
+		bool good = resolve(im.fs, files[i], &ino) == 0 && ext2_stat(im.fs, ino, &st) == 0;
+		size_t cap = (size_t)st.size + 8192;
+		uint8_t *a = xmalloc(cap), *b = xmalloc(cap);
+		memset(b, 0xee, cap);
+		unsigned long before = img_reads;
+		int64_t rb = good ? ext2_read_direct(im.fs, ino, 0, b, (size_t)st.size + 100) : -1;
+		unsigned long calls = img_reads - before;
+		int64_t ra = good ? ext2_read(im.fs, ino, 0, a, (size_t)st.size) : -1;
+		size_t tail = ((size_t)st.size + 1023) / 1024 * 1024 - (size_t)st.size;
+		bool zeros = true;
+		for (size_t k = 0; k < tail; k++)
+			zeros = zeros && b[st.size + k] == 0;
+		ok(good && ra == (int64_t)st.size && rb == ra && !memcmp(a, b, (size_t)st.size) && zeros,
+		   "direct: %s (%llu bytes) reads as ext2_read, the last block's tail zero (%lu device calls)",
+		   files[i], (unsigned long long)st.size, calls);
+		if (!strcmp(files[i], "/dind"))
+			ok(calls <= 12, "direct: /dind's 293 blocks in %lu device calls (runs of contiguous blocks)",
+			   calls);
+		free(a);
+		free(b);
+	}
+	{
+		uint8_t buf[4096];
+
+		ok(resolve(im.fs, "/dind", &ino) == 0 && ext2_read_direct(im.fs, ino, 5, buf, 10) == -EINVAL,
+		   "direct: an offset inside a block is EINVAL");
+		ok(ext2_write(im.fs, ino, 1030, "NEWDATA", 7, T(1)) == 7 &&
+		   ext2_read_direct(im.fs, ino, 1024, buf, 4096) == 4096 && !memcmp(buf + 6, "NEWDATA", 7),
+		   "direct: a block the cache holds dirty (not yet on the disk) is read from the cache");
+		ok(ext2_read_direct(im.fs, ino, 1u << 30, buf, 4096) == 0, "direct: past the size: 0");
+	}
+	img_unmount(&im);
+}
+
 int main(void)
 {
 	char src[300], img1[300], img4[300];
@@ -1299,6 +1352,7 @@ int main(void)
 	   "source", count);
 	img_unmount(&im);
 
+	test_read_direct(img1);
 	test_corruption(img1);
 	test_random_corruption(img1);
 	{

@@ -184,6 +184,13 @@ int ext2_bzero(struct ext2_fs *fs, uint32_t blk, struct ext2_buf **out)
 	return 0;
 }
 
+const uint8_t *ext2_bcached(struct ext2_fs *fs, uint32_t blk)
+{
+	struct ext2_buf *b = lookup(fs, blk);
+
+	return b ? b->data : NULL;
+}
+
 void ext2_brelse(struct ext2_fs *fs, struct ext2_buf *b)
 {
 	(void)fs;

@@ -125,6 +125,14 @@ int ext2_release(struct ext2_fs *fs, uint32_t ino);
  * Returns the byte count (0 at or past EOF) or -errno (-EISDIR for a
  * directory, -EINVAL for any other type: symlinks go through readlink). */
 int64_t ext2_read(struct ext2_fs *fs, uint32_t ino, uint64_t off, void *buf, size_t len);
+/* ext2_read for bulk data (the page cache's fills): off must be a multiple
+ * of the block size (-EINVAL) and buf hold len bytes rounded up to whole
+ * blocks. Data blocks the block cache does not hold go from the disk
+ * straight into buf, a run of contiguous blocks per device call, without
+ * passing through (or evicting) the block cache; blocks it holds (maybe
+ * newer than the disk) are copied from it. Bytes past the size up to the
+ * end of the last block are zeroed. The byte count as ext2_read. */
+int64_t ext2_read_direct(struct ext2_fs *fs, uint32_t ino, uint64_t off, void *buf, size_t len);
 /* Writes len bytes at off, allocating blocks near the inode, extending the
  * size, stamping mtime/ctime. Returns the byte count written; on a full
  * disk the count of bytes written before it (the file is intact up to the

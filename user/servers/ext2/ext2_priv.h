@@ -75,6 +75,9 @@ void ext2_brelse(struct ext2_fs *fs, struct ext2_buf *b);
 int ext2_bcache_flush(struct ext2_fs *fs);
 /* Drops a freed block's buffer, if cached and not held, without writing. */
 void ext2_bforget(struct ext2_fs *fs, uint32_t blk);
+/* The data of block blk if the cache holds it (maybe dirty: newer than
+ * the disk), else NULL; valid until the next cache call. */
+const uint8_t *ext2_bcached(struct ext2_fs *fs, uint32_t blk);
 /* Raw device access in file-system blocks, bypassing the cache. */
 int ext2_dev_rw(struct ext2_fs *fs, bool write, uint64_t blk, uint32_t count, void *buf);
 

@@ -24,17 +24,20 @@
 #define E2_NAME_MAX 255
 #define E2_PATH_MAX 4096
 #define E2_NODE_HASH 64
-/* Files larger than this (or a mount's cache_max=) when first opened are
- * read and written through the server (the core's block cache) instead
- * of being copied into a page cache object at open. */
-#define E2_PCACHE_FILL_MAX (64ull << 20)
+/* Files larger than a mount's cache_max= (no limit by default) when
+ * first opened are read and written through the server (the core's block
+ * cache) instead of the page cache. */
+#define E2_PCACHE_FILL_MAX UINT64_MAX
+/* Pager threads (e2_pager): two, so that one request's disk reads do
+ * not hold up another mount's fills. */
+#define E2_PAGERS 2
 
 /* An inode some open file uses. */
 struct e2node {
 	uint32_t ino;
 	uint32_t opens;		/* open file descriptions on it */
 	uint64_t pc;		/* its page cache object (regular files), or 0 */
-	bool filling;		/* the object is being filled from the disk */
+	bool filling;		/* the object is being made (another open waits) */
 	bool gone;		/* its last name went: released at the last close */
 	struct e2node *next;
 };
@@ -47,7 +50,7 @@ struct e2inst {
 	int disk;		/* the disk's channel (a block server's open file) */
 	int index;		/* the disk's (0: vda) */
 	uint64_t st_dev;	/* the disk's number, Linux's encoding */
-	uint64_t cache_max;	/* the largest file filled into the page cache (cache_max=) */
+	uint64_t cache_max;	/* the largest file given a page cache object (cache_max=) */
 	bool rdonly;
 	bool dying;		/* being unmounted: no new requests */
 	int users;		/* requests inside (skeleton's lock) */
@@ -89,9 +92,9 @@ uint64_t e2_ns_of(struct ext2_time t);
 struct e2node *e2_node_find(struct e2inst *in, uint32_t ino);
 /* The node of ino with one more open (made if needed), or NULL. */
 struct e2node *e2_node_get(struct e2inst *in, uint32_t ino);
-/* Opens of node n: the page cache object filled from the disk if it is a
- * regular file of at most in->cache_max bytes opened for the first
- * time. May let go of in->lock meanwhile. 0 or -errno. */
+/* Opens of node n: a page cache object (PCACHE_BACKED, of the file's
+ * size, empty: the pager fills it) if it is a regular file of at most
+ * in->cache_max bytes opened for the first time. 0 or -errno. */
 int e2_node_fill(struct e2inst *in, struct e2node *n, const struct ext2_stat *st);
 /* Until no open is filling n's object (lets go of in->lock meanwhile). */
 void e2_node_wait(struct e2inst *in, struct e2node *n);
@@ -100,6 +103,9 @@ void e2_node_wait(struct e2inst *in, struct e2node *n);
 void e2_node_put(struct e2inst *in, struct e2node *n);
 /* Writes n's dirty pages and size back to the core. 0 or -errno. */
 int e2_node_writeback(struct e2inst *in, struct e2node *n);
+/* A pager thread's body (fs_type.pager): takes the kernel's FILL and
+ * WRITEBACK requests for the objects of every mount (no lock held). */
+long e2_pager(void *arg);
 /* Every node's data back, then the core's blocks (sync, umount). */
 int e2_sync_all(struct e2inst *in);
 /* The inode's attributes (mode, owner, links, times) to its object. */

@@ -58,6 +58,78 @@ int64_t ext2_read(struct ext2_fs *fs, uint32_t ino, uint64_t off, void *buf, siz
 	return (int64_t)done;
 }
 
+/* Longest run of data blocks of the file from logical block lb on (at
+ * most max) that lie one after another on the disk from *pblk and are
+ * not in the block cache; *pblk is lb's block (0: a hole, a run of 1;
+ * cached: a run of 1 with *cached). */
+static int data_run(struct ext2_fs *fs, uint32_t ino, struct ext2_inode *in, uint64_t lb, uint64_t max,
+		    uint32_t *pblk, bool *cached, uint64_t *run)
+{
+	uint32_t next;
+	int err = ext2_bmap(fs, ino, in, lb, false, pblk, NULL);
+
+	*run = 1;
+	*cached = false;
+	if (err || !*pblk)
+		return err;
+	if (ext2_bcached(fs, *pblk)) {
+		*cached = true;
+		return 0;
+	}
+	while (*run < max) {
+		err = ext2_bmap(fs, ino, in, lb + *run, false, &next, NULL);
+		if (err)
+			return err;
+		if (next != *pblk + *run || ext2_bcached(fs, next))
+			break;
+		(*run)++;
+	}
+	return 0;
+}
+
+int64_t ext2_read_direct(struct ext2_fs *fs, uint32_t ino, uint64_t off, void *buf, size_t len)
+{
+	struct ext2_inode in;
+	uint64_t size, n, lb, end, run;
+	uint32_t pblk;
+	bool cached;
+	int err;
+
+	if (!buf && len)
+		return -EFAULT;
+	if (off & (fs->bs - 1))
+		return -EINVAL;
+	err = ext2_iget(fs, ino, &in);
+	if (err)
+		return err;
+	err = regular(&in);
+	if (err)
+		return err;
+	size = ext2_isize(&in);
+	if (off >= size)
+		return 0;
+	n = size - off < len ? size - off : len;
+	lb = off >> fs->log_bs;
+	end = (off + n + fs->bs - 1) >> fs->log_bs;
+	for (uint64_t at = lb; at < end; at += run) {
+		uint8_t *dst = (uint8_t *)buf + ((at - lb) << fs->log_bs);
+		err = data_run(fs, ino, &in, at, end - at, &pblk, &cached, &run);
+		if (!err && !pblk)
+			memset(dst, 0, fs->bs);
+		else if (!err && cached)
+			memcpy(dst, ext2_bcached(fs, pblk), fs->bs);
+		else if (!err && ext2_dev_rw(fs, false, pblk, (uint32_t)run, dst))
+			err = -EIO;
+		if (err) {
+			uint64_t done = (at - lb) << fs->log_bs;
+			return done ? (int64_t)(done < n ? done : n) : err;
+		}
+	}
+	if ((end - lb) << fs->log_bs > n) /* the last block's bytes past the size */
+		memset((uint8_t *)buf + n, 0, ((end - lb) << fs->log_bs) - n);
+	return (int64_t)n;
+}
+
 /* Zeroes the bytes from `size` to the end of its block, if mapped. */
 static int zero_tail(struct ext2_fs *fs, uint32_t ino, struct ext2_inode *in, uint64_t size)
 {

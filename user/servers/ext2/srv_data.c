@@ -1,14 +1,17 @@
 /* The ext2 server's open inodes and their data in the kernel's page
- * cache. A regular file opened for the first time (and at most
- * E2_PCACHE_FILL_MAX bytes) gets a page cache object, filled from the
- * disk before the open returns (holes stay holes, and pages the server
- * writes are clean); every descriptor on the file is then attached to it,
- * so reads, writes, lseek, fstat and mmap are the kernel's. The kernel
- * marks the pages clients write dirty; the server asks for them
- * (pcache_dirty) and writes them to the disk through the core at fsync,
- * at the last close, at sync and at umount, with the object's size and
- * times. The object goes at the last close. Everything here runs under
- * the mount's lock (ext2_srv.h). */
+ * cache (docs/fs.md, "File data: the page cache and the pager"). A
+ * regular file opened for the first time (and at most cache_max bytes)
+ * gets a PCACHE_BACKED object of its size with no page in it; every
+ * descriptor on the file is attached to it, so reads, writes, lseek,
+ * fstat and mmap are the kernel's, and the kernel asks the pager threads
+ * (e2_pager) for the pages that are not in memory. The kernel marks the
+ * pages clients write dirty; the server asks for them (pcache_dirty) and
+ * writes them to the disk through the core at fsync, at the last close,
+ * at sync, at umount and when the kernel asks (a WRITEBACK request), with
+ * the object's size and times, and tells the kernel (pcache_done), after
+ * which clean pages may be evicted. The object goes at the last close.
+ * Everything here runs under the mount's lock (ext2_srv.h), but the
+ * pager threads take it themselves. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +21,6 @@
 #include "ext2_srv.h"
 
 #define E2_PAGE 4096u
-#define E2_FILL_CHUNK (64u * 1024)	/* read from the disk per hold of the lock */
 #define E2_DIRTY_BATCH 64
 
 static struct e2node **e2_bucket(struct e2inst *in, uint32_t ino)
@@ -80,46 +82,64 @@ void e2_node_push(struct e2inst *in, uint32_t ino)
 		e2_push_attr(in, n->pc, &st, false);
 }
 
-static bool e2_zero(const uint8_t *p, size_t n)
+/* ---- object ids -> (mount, inode), for the pager threads ----
+ * Changed under the mount's lock by opens and last closes, read by the
+ * pager threads under the skeleton's lock: a lock of its own. */
+
+struct e2_pcent {
+	uint64_t id;
+	struct e2inst *in;
+	uint32_t ino;
+	struct e2_pcent *next;
+};
+
+static struct e2_pcent *e2_pcmap[E2_NODE_HASH];
+static srvlock_t e2_pcmap_lock = SRVLOCK_INIT;
+
+static int e2_pcmap_add(struct e2inst *in, uint32_t ino, uint64_t id)
 {
-	for (size_t i = 0; i < n; i++)
-		if (p[i])
-			return false;
-	return true;
+	struct e2_pcent *e = malloc(sizeof(*e));
+	if (!e)
+		return -ENOMEM;
+	*e = (struct e2_pcent){ .id = id, .in = in, .ino = ino };
+	srvlock_lock(&e2_pcmap_lock);
+	e->next = e2_pcmap[id % E2_NODE_HASH];
+	e2_pcmap[id % E2_NODE_HASH] = e;
+	srvlock_unlock(&e2_pcmap_lock);
+	return 0;
 }
 
-/* Copies the file's bytes into object pc: a chunk read under the lock,
- * written to the object without it (the pages are charged to the client
- * whose open this is). Zero pages are left holes. */
-static int e2_fill(struct e2inst *in, uint32_t ino, uint64_t pc, uint64_t size)
+static void e2_pcmap_del(uint64_t id)
 {
-	int ep = fssrv_endpoint();
-	uint8_t *buf = malloc(E2_FILL_CHUNK);
-	if (!buf)
-		return -ENOMEM;
-	long r = sys_pcache_truncate(ep, pc, size);
-	for (uint64_t off = 0; r >= 0 && off < size; off += E2_FILL_CHUNK) {
-		int64_t got = ext2_read(in->fs, ino, off, buf, E2_FILL_CHUNK);
-		if (got <= 0) {
-			r = got < 0 ? got : -EIO; /* the size said there was more */
-			break;
-		}
-		struct e2_pause ps;
-		e2_pause_begin(in, &ps); /* others' requests between chunks */
-		for (int64_t p = 0; r >= 0 && p < got; p += E2_PAGE) {
-			size_t n = (size_t)(got - p < E2_PAGE ? got - p : E2_PAGE);
-			if (!e2_zero(buf + p, n))
-				r = sys_pcache_write(ep, pc, off + (uint64_t)p, buf + p, n);
-		}
-		e2_pause_end(in, &ps);
+	srvlock_lock(&e2_pcmap_lock);
+	struct e2_pcent **pp = &e2_pcmap[id % E2_NODE_HASH], *e = NULL;
+	while (*pp && (*pp)->id != id)
+		pp = &(*pp)->next;
+	if (*pp) {
+		e = *pp;
+		*pp = e->next;
 	}
-	free(buf);
-	return r < 0 ? (int)r : 0;
+	srvlock_unlock(&e2_pcmap_lock);
+	free(e);
+}
+
+static bool e2_pcmap_find(uint64_t id, struct e2inst **in, uint32_t *ino)
+{
+	srvlock_lock(&e2_pcmap_lock);
+	struct e2_pcent *e = e2_pcmap[id % E2_NODE_HASH];
+	while (e && e->id != id)
+		e = e->next;
+	if (e) {
+		*in = e->in;
+		*ino = e->ino;
+	}
+	srvlock_unlock(&e2_pcmap_lock);
+	return e != NULL;
 }
 
 void e2_node_wait(struct e2inst *in, struct e2node *n)
 {
-	while (n->filling) { /* another open of the same file is filling it */
+	while (n->filling) { /* another open of the same file is making its object */
 		srvlock_unlock(&in->lock);
 		sys_sleep_ns(1000000);
 		srvlock_lock(&in->lock);
@@ -134,23 +154,84 @@ int e2_node_fill(struct e2inst *in, struct e2node *n, const struct ext2_stat *st
 	uint64_t max = ext2_max_file_size(in->fs) & ~(uint64_t)(E2_PAGE - 1);
 	if (max > PCACHE_MAX_BYTES)
 		max = PCACHE_MAX_BYTES;
-	long id = sys_pcache_create(fssrv_endpoint(), PCACHE_SHMEM, max);
+	int ep = fssrv_endpoint();
+	long id = sys_pcache_create(ep, PCACHE_BACKED, max);
 	if (id < 0)
 		return id == -ENOMEM ? -ENOMEM : -ENFILE;
-	n->pc = (uint64_t)id;
-	n->filling = true;
-	int r = e2_fill(in, n->ino, n->pc, st->size);
-	n->filling = false;
-	struct ext2_stat now;
+	/* nothing is read now: the pager brings pages in as they are wanted */
+	long r = sys_pcache_truncate(ep, (uint64_t)id, st->size);
 	if (!r)
-		r = ext2_stat(in->fs, n->ino, &now); /* a chmod may have come meanwhile */
-	if (!r)
-		e2_push_attr(in, n->pc, &now, true);
+		r = e2_pcmap_add(in, n->ino, (uint64_t)id);
 	if (r) {
-		sys_pcache_free(fssrv_endpoint(), n->pc);
-		n->pc = 0;
+		sys_pcache_free(ep, (uint64_t)id);
+		return (int)r;
 	}
-	return r;
+	n->pc = (uint64_t)id;
+	e2_push_attr(in, n->pc, st, true);
+	return 0;
+}
+
+/* ---- the pager threads ---- */
+
+/* A request nobody can answer: the fill fails (its readers get EIO), a
+ * writeback is let go. */
+static void e2_pager_refuse(int ep, const struct pcache_req *req, int err)
+{
+	if (req->kind == PCACHE_REQ_FILL)
+		sys_pcache_fill(ep, req->id, req->first, req->count, NULL, err);
+	else
+		sys_pcache_done(ep, req->id, 0, 0, req->seq);
+}
+
+/* One request, with buf (PCACHE_FILL_MAX pages): a fill reads the pages
+ * from the disk (ext2_read_direct: a device call per run of contiguous
+ * blocks, holes zeroed) and gives them under the mount's lock, so the
+ * object cannot be freed and its id reused meanwhile. */
+static void e2_pager_serve(const struct pcache_req *req, uint8_t *buf)
+{
+	int ep = fssrv_endpoint();
+	struct e2inst *in = NULL;
+	uint32_t ino = 0;
+	fssrv_lock();
+	int e = e2_pcmap_find(req->id, &in, &ino) ? e2_enter(in) : -EBADF;
+	if (e) {
+		fssrv_unlock();
+		e2_pager_refuse(ep, req, -EIO);
+		return;
+	}
+	struct e2node *n = e2_node_find(in, ino);
+	if (!n || n->pc != req->id) {
+		e2_pager_refuse(ep, req, -EIO);
+	} else if (req->kind == PCACHE_REQ_FILL) {
+		size_t len = (size_t)req->count * E2_PAGE;
+		int64_t got = req->count <= PCACHE_FILL_MAX ? ext2_read_direct(in->fs, ino, req->first * E2_PAGE, buf, len)
+							    : -EINVAL;
+		if (got >= 0 && (size_t)got < len)
+			memset(buf + got, 0, len - (size_t)got); /* past the disk's end: zeros */
+		sys_pcache_fill(ep, req->id, req->first, req->count, got < 0 ? NULL : buf, got < 0 ? -EIO : 0);
+	} else {
+		e2_node_writeback(in, n);
+		sys_pcache_done(ep, req->id, 0, 0, req->seq);
+	}
+	e2_leave(in);
+	fssrv_unlock();
+}
+
+long e2_pager(void *arg)
+{
+	(void)arg;
+	int ep = fssrv_endpoint();
+	uint8_t *buf = malloc((size_t)PCACHE_FILL_MAX * E2_PAGE);
+	struct pcache_req req;
+	if (!buf)
+		return 1;
+	for (;;) {
+		long r = sys_pcache_pager_wait(ep, &req, 0);
+		if (r == -EIO)
+			return 0; /* the endpoint is gone */
+		if (r == 0)
+			e2_pager_serve(&req, buf);
+	}
 }
 
 int e2_node_writeback(struct e2inst *in, struct e2node *n)
@@ -167,16 +248,31 @@ int e2_node_writeback(struct e2inst *in, struct e2node *n)
 	struct ext2_time now = e2_now();
 	do {
 		cnt = sys_pcache_dirty(ep, n->pc, from, idx, E2_DIRTY_BATCH);
+		uint64_t run = 0, runlen = 0; /* pages written, to tell the kernel (pcache_done) */
 		for (long i = 0; i < cnt; i++) {
 			uint64_t off = idx[i] * E2_PAGE;
-			if (off >= a.size)
+			bool ok = true;
+			if (off < a.size) {
+				size_t len = a.size - off < E2_PAGE ? (size_t)(a.size - off) : E2_PAGE;
+				long got = sys_pcache_read(ep, n->pc, off, buf, len);
+				int64_t w = got > 0 ? ext2_write(in->fs, n->ino, off, buf, (size_t)got, now) : got;
+				if (w < got && !err)
+					err = w < 0 ? (int)w : -ENOSPC; /* stays in the cache; fsync reports it */
+				ok = w >= got;
+			}
+			/* in the core now (its block cache): the page may be evicted
+			 * again; one that failed stays under writeback, kept */
+			if (ok && runlen && idx[i] == run + runlen) {
+				runlen++;
 				continue;
-			size_t len = a.size - off < E2_PAGE ? (size_t)(a.size - off) : E2_PAGE;
-			long got = sys_pcache_read(ep, n->pc, off, buf, len);
-			int64_t w = got > 0 ? ext2_write(in->fs, n->ino, off, buf, (size_t)got, now) : got;
-			if (w < got && !err)
-				err = w < 0 ? (int)w : -ENOSPC; /* stays in the cache; fsync reports it */
+			}
+			if (runlen)
+				sys_pcache_done(ep, n->pc, run, (uint32_t)runlen, 0);
+			run = idx[i];
+			runlen = ok;
 		}
+		if (runlen)
+			sys_pcache_done(ep, n->pc, run, (uint32_t)runlen, 0);
 		if (cnt > 0)
 			from = idx[cnt - 1] + 1;
 	} while (cnt == E2_DIRTY_BATCH);
@@ -216,6 +312,7 @@ void e2_node_put(struct e2inst *in, struct e2node *n)
 	if (n->pc) {
 		e2_node_writeback(in, n);
 		sys_pcache_free(fssrv_endpoint(), n->pc);
+		e2_pcmap_del(n->pc);
 	}
 	if (n->gone)
 		ext2_release(in->fs, n->ino);
@@ -274,7 +371,16 @@ int e2_truncate(struct e2inst *in, uint32_t ino, uint64_t size)
 {
 	struct e2node *n = e2_node_find(in, ino);
 	int r = ext2_truncate(in->fs, ino, size, e2_now());
-	if (!r && n && n->pc)
+	if (!r && n && n->pc) {
+		/* without the mount's lock: the object's write lock may be a
+		 * client's, whose partial-page write waits for a fill that
+		 * needs the mount's lock (the pager thread) */
+		struct e2_pause ps;
+		n->opens++; /* held: its object (and id) stay meanwhile */
+		e2_pause_begin(in, &ps);
 		r = (int)sys_pcache_truncate(fssrv_endpoint(), n->pc, size);
+		e2_pause_end(in, &ps);
+		e2_node_put(in, n);
+	}
 	return r;
 }

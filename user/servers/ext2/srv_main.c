@@ -3,9 +3,9 @@
  * file-system skeleton. The disk is the block server's channel, read and
  * written with the file protocol (FILE_READ / FILE_WRITE at an offset,
  * FILE_FSYNC for a device flush). Options ("ro" is MS_RDONLY, which the
- * mount tool sets): cache_max=BYTES, the largest file copied into the
- * page cache at its first open (default E2_PCACHE_FILL_MAX; larger ones
- * are read and written through the server). */
+ * mount tool sets): cache_max=BYTES, the largest file given a page cache
+ * object at its first open (no limit by default; larger ones are read and
+ * written through the server). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -234,6 +234,8 @@ static const struct fs_type e2_type = {
 	.magic = EXT2_SUPER_MAGIC,
 	.statfs = e2_statfs,
 	.syncs = true,
+	.pager = e2_pager,
+	.pagers = E2_PAGERS,
 };
 
 int main(void)

@@ -457,6 +457,11 @@ int fssrv_main(const struct fs_type *t)
 			return 1;
 		}
 	}
+	for (int i = 0; t->pager && i < t->pagers; i++)
+		if (__arbor_thread_start(t->pager, NULL) < 0) {
+			printf("%s: cannot start its pager\n", t->name);
+			return 1;
+		}
 	snprintf(name, sizeof(name), "%s%s", FS_NAME_PREFIX, t->name);
 	if (sys_ns_register(name, endpoint)) {
 		printf("%s: the name %s is taken\n", t->name, name);

@@ -89,6 +89,12 @@ struct fs_type {
 	 * of a file the file system kept for them closed. */
 	void *(*kfile)(void *inst, uint64_t id);
 	void (*kclosed)(void *inst, uint64_t id);
+	/* Optional: the body of the file system's pager threads (docs/fs.md
+	 * "The pager protocol"), pagers of them started once the endpoint
+	 * exists (fssrv_endpoint), with no lock held: they take the kernel's
+	 * requests for its PCACHE_BACKED objects (pcache_pager_wait). */
+	long (*pager)(void *arg);
+	int pagers;
 	/* FILE_FSYNC goes to file() (a disk file system); else it is 0. */
 	bool syncs;
 };

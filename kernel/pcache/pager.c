@@ -1,0 +1,672 @@
+/* The pager (pcache.h, docs/vfs.md "The pager", docs/fs.md "The pager
+ * protocol"): pages of PCACHE_BACKED objects that are not in memory are
+ * asked of the server that owns the object, and eviction of clean ones.
+ *
+ * A reader (read, a partial-page write, a mapping's fault) that meets a
+ * missing page within the size puts "placeholder" pages in the tree for
+ * a readahead window from it (not uptodate; frames charged to the
+ * reader's cgroup, as Linux charges the page cache to whoever brings a
+ * page in), queues one FILL request for the window on the server's
+ * endpoint, and sleeps on the pager's wait queue until its page is
+ * uptodate, failed, detached by a truncation, or the server died.
+ * Others wanting a page of the window find its placeholder and sleep
+ * too: one request per missing range. The server's pager threads take
+ * requests with pcache_pager_wait and answer with pcache_fill (bytes, or
+ * an errno for the range: the readers get -EIO, the pages go).
+ *
+ * Each endpoint has one pager: a ring of PCACHE_PAGER_QMAX requests, the
+ * only memory requests take (no allocation per request); a reader finding
+ * it full waits for room, killably. The pager is referenced by the
+ * endpoint's table and by each backed object, so an object that outlives
+ * its table (a descriptor keeps it) still finds it dead. Its lock is
+ * never held with an object's lock.
+ *
+ * Readahead follows Linux's on-demand readahead in its simplest form: a
+ * miss right where the last window ended doubles the window (up to
+ * PCACHE_FILL_MAX pages), any other miss starts from the reader's own
+ * request (at least PAGER_RA_MIN pages). A window stops at the first page
+ * present and at the size. */
+#include "pcache.h"
+#include "internal.h"
+#include "abi/errno.h"
+#include "cgroup.h"
+#include "heap.h"
+#include "ipc.h"
+#include "kstring.h"
+#include "memcg.h"
+#include "pmm.h"
+#include "proc.h"
+#include "syscall.h"
+#include "timer.h"
+
+#define PAGER_RA_MIN 4
+
+struct pager_req {
+	struct pcache_obj *obj;		/* a reference */
+	uint64_t first, seq;
+	uint32_t count, kind;
+};
+
+struct pcache_pager {
+	uint32_t refs;			/* the table's and each backed object's (atomic) */
+	struct spinlock lock;
+	bool dead;			/* its endpoint died */
+	uint32_t head, n;		/* the ring's queued requests */
+	uint32_t reserved;		/* slots promised to requesters filling their windows */
+	struct pager_req ring[PCACHE_PAGER_QMAX];
+	struct waitq wait_req;		/* pager threads */
+	struct waitq wait_room;		/* requesters, for a free slot */
+	struct waitq wait_fill;		/* readers of its objects and writeback requests */
+};
+
+struct pcache_pager *pcache_pager_new(void)
+{
+	struct pcache_pager *pg = kzalloc(sizeof(*pg));
+	if (!pg)
+		return NULL;
+	pg->refs = 1;
+	pg->lock = (struct spinlock)SPINLOCK_INIT("pcache_pager");
+	waitq_init(&pg->wait_req);
+	waitq_init(&pg->wait_room);
+	waitq_init(&pg->wait_fill);
+	return pg;
+}
+
+void pcache_pager_get(struct pcache_pager *pg)
+{
+	__atomic_add_fetch(&pg->refs, 1, __ATOMIC_RELAXED);
+}
+
+void pcache_pager_put(struct pcache_pager *pg)
+{
+	if (__atomic_sub_fetch(&pg->refs, 1, __ATOMIC_ACQ_REL) == 0)
+		kfree(pg); /* dead and drained: the table killed it first */
+}
+
+void pcache_pager_wake(struct pcache_obj *o)
+{
+	waitq_wake_all(&o->pager->wait_fill, 0);
+}
+
+static bool pager_dead(struct pcache_pager *pg)
+{
+	return __atomic_load_n(&pg->dead, __ATOMIC_ACQUIRE);
+}
+
+void pcache_pager_kill(struct pcache_pager *pg)
+{
+	struct pager_req drop[PCACHE_PAGER_QMAX];
+	spin_lock(&pg->lock);
+	__atomic_store_n(&pg->dead, true, __ATOMIC_RELEASE);
+	uint32_t n = pg->n;
+	for (uint32_t i = 0; i < n; i++)
+		drop[i] = pg->ring[(pg->head + i) % PCACHE_PAGER_QMAX];
+	pg->n = 0;
+	spin_unlock(&pg->lock);
+	for (uint32_t i = 0; i < n; i++)
+		pcache_obj_put(drop[i].obj);
+	waitq_wake_all(&pg->wait_req, -EIO);
+	waitq_wake_all(&pg->wait_room, -EIO);
+	waitq_wake_all(&pg->wait_fill, -EIO);
+}
+
+/* ---- the queue ---- */
+
+/* A slot for one request, waited for while the ring is full: 0, -EIO
+ * (the server died), -EINTR (a fatal signal), -ETIMEDOUT (deadline). */
+static int pager_reserve(struct pcache_pager *pg, uint64_t deadline)
+{
+	struct thread *self = current_thread();
+	spin_lock(&pg->lock);
+	while (!pg->dead && pg->n + pg->reserved >= PCACHE_PAGER_QMAX) {
+		if (thread_fatal_signal(self)) {
+			spin_unlock(&pg->lock);
+			return -EINTR;
+		}
+		if (waitq_wait(&pg->wait_room, &pg->lock, deadline) == -ETIMEDOUT)
+			return -ETIMEDOUT;
+		spin_lock(&pg->lock);
+	}
+	int r = pg->dead ? -EIO : 0;
+	if (!r)
+		pg->reserved++;
+	spin_unlock(&pg->lock);
+	return r;
+}
+
+static void pager_unreserve(struct pcache_pager *pg)
+{
+	spin_lock(&pg->lock);
+	pg->reserved--;
+	spin_unlock(&pg->lock);
+	waitq_wake_all(&pg->wait_room, 0);
+}
+
+/* Queues a request in the slot reserved for it (the object's reference
+ * taken here); a dead pager drops it. */
+static void pager_submit(struct pcache_pager *pg, struct pcache_obj *o, uint64_t first, uint32_t count,
+			 uint32_t kind, uint64_t seq)
+{
+	pcache_obj_get(o);
+	spin_lock(&pg->lock);
+	pg->reserved--;
+	bool dead = pg->dead;
+	if (!dead) {
+		pg->ring[(pg->head + pg->n) % PCACHE_PAGER_QMAX] =
+			(struct pager_req){ .obj = o, .first = first, .count = count, .kind = kind, .seq = seq };
+		pg->n++;
+	}
+	spin_unlock(&pg->lock);
+	if (dead)
+		pcache_obj_put(o);
+	else
+		waitq_wake_all(&pg->wait_req, 0);
+}
+
+/* ---- readers ---- */
+
+/* Waits until p (referenced) is uptodate: 0; 1 if it was detached before
+ * its fill (a truncation: look again); -EIO (its fill failed, the server
+ * died), -EINTR (fatal signal). Drops the reference unless 0. */
+static int pager_wait_page(struct pcache_obj *o, struct pcache_page *p)
+{
+	struct thread *self = current_thread();
+	struct pcache_pager *pg = o->pager;
+	int r;
+	spin_lock(&o->lock);
+	for (;;) {
+		if (p->state & PCP_UPTODATE) {
+			r = 0;
+			break;
+		}
+		if (o->dead || (p->state & PCP_ERROR) || pager_dead(pg)) {
+			r = -EIO;
+			break;
+		}
+		if (p->state & PCP_GONE) {
+			r = 1;
+			break;
+		}
+		if (thread_fatal_signal(self)) {
+			r = -EINTR;
+			break;
+		}
+		waitq_wait(&pg->wait_fill, &o->lock, 0); /* a signal: look again */
+		spin_lock(&o->lock);
+	}
+	spin_unlock(&o->lock);
+	if (r)
+		pcache_page_put(p);
+	return r;
+}
+
+/* The window to ask for at a miss at index (see the top of the file). */
+static uint32_t pager_window(struct pcache_obj *o, uint64_t index, uint32_t want)
+{
+	uint32_t win = want < PAGER_RA_MIN ? PAGER_RA_MIN : want;
+	spin_lock(&o->lock);
+	if (o->ra_win && index == o->ra_next && o->ra_win * 2 > win)
+		win = o->ra_win * 2;
+	spin_unlock(&o->lock);
+	return win > PCACHE_FILL_MAX ? PCACHE_FILL_MAX : win;
+}
+
+void pcache_refault(struct pcache_page *p, uint64_t shadow)
+{
+	memcg_workingset_refault(p->pg->charge, shadow, p);
+}
+
+/* Puts up to n placeholder pages (pages[], made by the caller) in the
+ * tree from index on, stopping at a present page or the size: how many
+ * (0: index itself is present now, or past the size, or dead). The
+ * first one gets a reference for the caller; shadows[i] what page i
+ * replaced. */
+static uint32_t pager_insert(struct pcache_obj *o, uint64_t index, struct pcache_page **pages, uint32_t n,
+			     uint64_t *shadows)
+{
+	uint32_t done = 0;
+	spin_lock(&o->lock);
+	uint64_t end = (o->attr.size + PAGE_SIZE - 1) >> PAGE_SHIFT;
+	while (!o->dead && done < n && index + done < end && !pcache_tree_present(o, index + done)) {
+		struct pcache_page *p = pages[done];
+		p->state = 0; /* not uptodate: its fill comes */
+		if (pcache_tree_insert(o, p, &shadows[done]))
+			break;
+		done++;
+	}
+	if (done) {
+		__atomic_add_fetch(&pages[0]->refs, 1, __ATOMIC_RELAXED);
+		o->ra_next = index + done;
+		o->ra_win = n;
+	}
+	spin_unlock(&o->lock);
+	return done;
+}
+
+/* Asks for a window from index: 0 with *out (the first page, a
+ * reference, not yet uptodate), 1 if another brought index in meanwhile
+ * (look again), 2 past the size, -errno. */
+static int pager_request(struct pcache_obj *o, uint64_t index, uint32_t want, struct pcache_page **out)
+{
+	struct pcache_pager *pg = o->pager;
+	struct pcache_page *pages[PCACHE_FILL_MAX];
+	uint64_t shadows[PCACHE_FILL_MAX];
+	uint32_t win = pager_window(o, index, want);
+	int r = pager_reserve(pg, 0);
+	if (r)
+		return r;
+	/* the frames first, charged to the reader, none under a lock;
+	 * past the reader's limit the window shrinks to what it may have */
+	struct cgroup *cg = memcg_requester();
+	uint32_t made = 0;
+	while (made < win && (pages[made] = pcache_page_new(o, index + made, cg, false)))
+		made++;
+	cg_put(cg);
+	if (!made) {
+		pager_unreserve(pg);
+		return -ENOMEM;
+	}
+	uint32_t n = pager_insert(o, index, pages, made, shadows);
+	for (uint32_t i = n; i < made; i++)
+		pcache_page_put(pages[i]);
+	if (!n) {
+		pager_unreserve(pg);
+		spin_lock(&o->lock);
+		bool past = index >= (o->attr.size + PAGE_SIZE - 1) >> PAGE_SHIFT, dead = o->dead;
+		spin_unlock(&o->lock);
+		return dead ? -EIO : past ? 2 : 1;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		pcache_lru_add(pages[i]);
+		if (shadows[i])
+			pcache_refault(pages[i], shadows[i]);
+	}
+	pager_submit(pg, o, index, n, PCACHE_REQ_FILL, 0);
+	*out = pages[0];
+	return 0;
+}
+
+int pcache_backed_get(struct pcache_obj *o, uint64_t index, uint32_t want, struct pcache_page **out)
+{
+	for (;;) {
+		spin_lock(&o->lock);
+		if (o->dead) {
+			spin_unlock(&o->lock);
+			return -EIO;
+		}
+		if (index >= (o->attr.size + PAGE_SIZE - 1) >> PAGE_SHIFT) {
+			spin_unlock(&o->lock);
+			return 1;
+		}
+		struct pcache_page *p = pcache_tree_lookup(o, index);
+		if (p)
+			__atomic_add_fetch(&p->refs, 1, __ATOMIC_RELAXED);
+		spin_unlock(&o->lock);
+		int r;
+		if (!p) {
+			r = pager_request(o, index, want, &p);
+			if (r == 2)
+				return 1;
+			if (r == 1)
+				continue;
+			if (r < 0)
+				return r;
+		}
+		r = pager_wait_page(o, p);
+		if (r == 0) {
+			*out = p;
+			return 0;
+		}
+		if (r < 0)
+			return r;
+		/* detached before its fill: look again */
+	}
+}
+
+/* ---- writeback for reclaim ---- */
+
+int pcache_writeback_request(struct pcache_obj *o, uint64_t timeout_ns)
+{
+	if (!(o->flags & PCACHE_BACKED))
+		return -EINVAL;
+	struct pcache_pager *pg = o->pager;
+	struct thread *self = current_thread();
+	uint64_t deadline = clock_ns() + (timeout_ns ? timeout_ns : 1);
+	int r = pager_reserve(pg, deadline);
+	if (r)
+		return r;
+	spin_lock(&o->lock);
+	uint64_t seq = ++o->wb_seq;
+	spin_unlock(&o->lock);
+	pager_submit(pg, o, 0, 0, PCACHE_REQ_WRITEBACK, seq);
+	spin_lock(&o->lock);
+	for (;;) {
+		if (o->wb_done >= seq) {
+			r = 0;
+			break;
+		}
+		if (o->dead || pager_dead(pg)) {
+			r = -EIO;
+			break;
+		}
+		if (thread_fatal_signal(self)) {
+			r = -EINTR;
+			break;
+		}
+		if (waitq_wait(&pg->wait_fill, &o->lock, deadline) == -ETIMEDOUT)
+			return -ETIMEDOUT;
+		spin_lock(&o->lock);
+	}
+	spin_unlock(&o->lock);
+	return r;
+}
+
+/* ---- eviction ---- */
+
+bool pcache_page_tryget(struct pcache_page *p)
+{
+	/* under pcache_lru_lock: a listed page is in its object's tree, and
+	 * an object frees its pages (taking each off its list under this
+	 * lock) before it is freed, so both may be looked at */
+	if (!(p->lru_state & PCP_ON_LRU))
+		return false;
+	struct pcache_obj *o = p->obj;
+	uint32_t r = __atomic_load_n(&o->refs, __ATOMIC_RELAXED);
+	do {
+		if (r == 0)
+			return false; /* being freed */
+	} while (!__atomic_compare_exchange_n(&o->refs, &r, r + 1, true, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED));
+	r = __atomic_load_n(&p->refs, __ATOMIC_RELAXED);
+	do {
+		if (r == 0) {
+			/* its last put is on its way: not ours (the object's
+			 * reference we took cannot be the last: the page's
+			 * tree still counted on it a moment ago) */
+			__atomic_sub_fetch(&o->refs, 1, __ATOMIC_ACQ_REL);
+			return false;
+		}
+	} while (!__atomic_compare_exchange_n(&p->refs, &r, r + 1, true, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED));
+	return true;
+}
+
+void pcache_page_unpin(struct pcache_page *p)
+{
+	struct pcache_obj *o = p->obj;
+	pcache_page_put(p);
+	pcache_obj_put(o);
+}
+
+bool pcache_page_evict(struct pcache_page *p, uint64_t shadow)
+{
+	struct pcache_obj *o = p->obj;
+	bool ok = false;
+	spin_lock(&o->lock);
+	/* references: the tree's and the pin; with o->lock held nobody can
+	 * take another (lookups take theirs under it) */
+	if ((o->flags & PCACHE_BACKED) && !o->dead && !pager_dead(o->pager) && shadow &&
+	    p->state == PCP_UPTODATE && __atomic_load_n(&p->refs, __ATOMIC_ACQUIRE) == 2 &&
+	    __atomic_load_n(&p->mapcount, __ATOMIC_RELAXED) == 0 && pcache_tree_lookup(o, p->index) == p) {
+		pcache_tree_remove(o, p, shadow & (UINT64_MAX >> 1));
+		ok = true;
+	}
+	spin_unlock(&o->lock);
+	if (ok) {
+		pcache_lru_del(p);
+		pcache_page_put(p); /* the tree's */
+	}
+	pcache_page_unpin(p); /* the last: its frame is freed and uncharged */
+	return ok;
+}
+
+/* ---- the server's calls ---- */
+
+/* The pager of the endpoint behind h (MANAGE), or NULL with *err. */
+static struct pcache_pager *pager_of_handle(int h, struct endpoint **epp, long *err)
+{
+	struct kobj *ko = handle_get_rights(current_thread()->proc, h, KOBJ_KIND(KOBJ_ENDPOINT), HANDLE_RIGHT_MANAGE,
+					    err);
+	if (!ko)
+		return NULL;
+	struct endpoint *ep = container_of(ko, struct endpoint, obj);
+	struct pcache_pager *pg = pcache_table_pager(ep);
+	if (!pg) {
+		kobj_put(ko);
+		*err = -ENOMEM;
+		return NULL;
+	}
+	*epp = ep;
+	return pg;
+}
+
+/* A request taken for an object that left its table or died: its
+ * placeholders fail (their readers get -EIO). */
+static void pager_fail_range(struct pcache_obj *o, uint64_t first, uint32_t count)
+{
+	for (uint32_t i = 0; i < count; i++) {
+		spin_lock(&o->lock);
+		struct pcache_page *p = pcache_tree_lookup(o, first + i);
+		bool fail = p && !(p->state & (PCP_UPTODATE | PCP_FILLING));
+		if (fail) {
+			pcache_tree_remove(o, p, 0);
+			p->state |= PCP_ERROR;
+		}
+		spin_unlock(&o->lock);
+		if (fail) {
+			pcache_lru_del(p);
+			pcache_page_put(p);
+		}
+	}
+	pcache_pager_wake(o);
+}
+
+/* A request nobody will answer: a fill's readers get -EIO, a writeback's
+ * waiter is let go. */
+static void pager_drop(struct pcache_obj *o, const struct pager_req *q)
+{
+	if (q->kind == PCACHE_REQ_FILL) {
+		pager_fail_range(o, q->first, q->count);
+		return;
+	}
+	spin_lock(&o->lock);
+	if (q->seq > o->wb_done)
+		o->wb_done = q->seq;
+	spin_unlock(&o->lock);
+	pcache_pager_wake(o);
+}
+
+int pcache_pager_take(struct pcache_pager *pg, uint64_t deadline, struct pcache_req *out, struct pcache_obj **obj)
+{
+	for (;;) {
+		spin_lock(&pg->lock);
+		while (!pg->dead && pg->n == 0) {
+			int r = waitq_wait(&pg->wait_req, &pg->lock, deadline);
+			if (r == -ETIMEDOUT || r == -EINTR)
+				return r;
+			spin_lock(&pg->lock);
+		}
+		if (pg->dead) {
+			spin_unlock(&pg->lock);
+			return -EIO;
+		}
+		struct pager_req q = pg->ring[pg->head];
+		pg->head = (pg->head + 1) % PCACHE_PAGER_QMAX;
+		pg->n--;
+		spin_unlock(&pg->lock);
+		waitq_wake_all(&pg->wait_room, 0);
+		spin_lock(&q.obj->lock);
+		bool stale = q.obj->untabled || q.obj->dead;
+		*out = (struct pcache_req){ .id = q.obj->id, .first = q.first, .count = q.count, .kind = q.kind,
+					    .seq = q.seq, .size = q.obj->attr.size };
+		spin_unlock(&q.obj->lock);
+		if (!stale) {
+			*obj = q.obj;
+			return 0;
+		}
+		pager_drop(q.obj, &q);
+		pcache_obj_put(q.obj);
+	}
+}
+
+void pcache_pager_untake(struct pcache_obj *o, const struct pcache_req *req)
+{
+	struct pager_req q = { .obj = o, .first = req->first, .count = req->count, .kind = req->kind, .seq = req->seq };
+	pager_drop(o, &q);
+}
+
+long sys_pcache_pager_wait(int ep_h, struct pcache_req *ureq, uint64_t timeout_ns)
+{
+	struct pcache_req req = { 0 };
+	if (copy_to_user(ureq, &req, sizeof(req)))
+		return -EFAULT; /* before any request is taken */
+	struct endpoint *ep;
+	long r;
+	struct pcache_pager *pg = pager_of_handle(ep_h, &ep, &r);
+	if (!pg)
+		return r;
+	struct pcache_obj *o;
+	r = pcache_pager_take(pg, timeout_ns ? clock_ns() + timeout_ns : 0, &req, &o);
+	if (r == 0) {
+		/* the server unmapped the buffer meanwhile: the request is
+		 * failed rather than lost (its readers would wait forever) */
+		if (copy_to_user(ureq, &req, sizeof(req))) {
+			pcache_pager_untake(o, &req);
+			r = -EFAULT;
+		}
+		pcache_obj_put(o);
+	}
+	kobj_put(&ep->obj);
+	return r;
+}
+
+long pcache_fill_range(struct pcache_obj *o, uint64_t first, uint32_t count, const void *buf, int err, bool user)
+{
+	long filled = 0, r = 0;
+	for (uint32_t i = 0; i < count; i++) {
+		spin_lock(&o->lock);
+		struct pcache_page *p = pcache_tree_lookup(o, first + i);
+		/* only a page waiting for its fill: never one a client wrote */
+		bool mine = p && !(p->state & (PCP_UPTODATE | PCP_FILLING | PCP_ERROR));
+		if (mine && err) {
+			pcache_tree_remove(o, p, 0);
+			p->state |= PCP_ERROR;
+		} else if (mine) {
+			p->state |= PCP_FILLING;
+			__atomic_add_fetch(&p->refs, 1, __ATOMIC_RELAXED);
+		}
+		spin_unlock(&o->lock);
+		if (!mine)
+			continue;
+		if (err) {
+			pcache_lru_del(p);
+			pcache_page_put(p);
+			filled++;
+			continue;
+		}
+		const uint8_t *src = (const uint8_t *)buf + (size_t)i * PAGE_SIZE;
+		bool bad = false;
+		if (user)
+			bad = copy_from_user(page_to_virt(p->pg), src, PAGE_SIZE);
+		else
+			memcpy(page_to_virt(p->pg), src, PAGE_SIZE);
+		spin_lock(&o->lock);
+		p->state &= (uint8_t)~PCP_FILLING;
+		bool in = pcache_tree_lookup(o, first + i) == p;
+		if (!bad)
+			p->state |= PCP_UPTODATE;
+		else if (in) { /* a bad buffer: its readers get -EIO */
+			pcache_tree_remove(o, p, 0);
+			p->state |= PCP_ERROR;
+		}
+		spin_unlock(&o->lock);
+		if (bad) {
+			if (in) {
+				pcache_lru_del(p);
+				pcache_page_put(p);
+			}
+			r = -EFAULT;
+		} else {
+			filled++;
+		}
+		pcache_page_put(p);
+		if (bad)
+			break;
+		sched_cond_resched();
+	}
+	pcache_pager_wake(o);
+	return filled ? filled : r;
+}
+
+long sys_pcache_fill(int ep_h, uint64_t id, uint64_t first, uint32_t count, const void *buf, int err)
+{
+	if (count == 0 || count > PCACHE_FILL_MAX || err > 0 || err < -4095)
+		return -EINVAL;
+	if (!err && !user_range_ok((uint64_t)buf, (size_t)count * PAGE_SIZE))
+		return -EFAULT;
+	for (uint32_t i = 0; !err && i < count; i++) { /* a bad buffer fails before any page is taken */
+		uint8_t b[2];
+		const uint8_t *at = (const uint8_t *)buf + (size_t)i * PAGE_SIZE;
+		if (copy_from_user(&b[0], at, 1) || copy_from_user(&b[1], at + PAGE_SIZE - 1, 1))
+			return -EFAULT;
+	}
+	long r;
+	struct kobj *ko = handle_get_rights(current_thread()->proc, ep_h, KOBJ_KIND(KOBJ_ENDPOINT), HANDLE_RIGHT_MANAGE,
+					    &r);
+	if (!ko)
+		return r;
+	struct pcache_obj *o = pcache_table_get(container_of(ko, struct endpoint, obj), id);
+	kobj_put(ko);
+	if (!o)
+		return -EBADF;
+	if (!(o->flags & PCACHE_BACKED) || first >= PCACHE_MAX_BYTES >> PAGE_SHIFT ||
+	    count > (PCACHE_MAX_BYTES >> PAGE_SHIFT) - first)
+		r = -EINVAL;
+	else
+		r = pcache_fill_range(o, first, count, buf, err, true);
+	pcache_obj_put(o);
+	return r;
+}
+
+void pcache_done_range(struct pcache_obj *o, uint64_t first, uint32_t count, uint64_t seq)
+{
+	uint64_t end = count > UINT64_MAX - first ? UINT64_MAX : first + count;
+	uint64_t from = first;
+	while (from < end) {
+		spin_lock(&o->lock); /* one page found per hold: a bounded walk */
+		struct pcache_page *p = pcache_tree_next_page(o, from);
+		if (p && p->index < end) {
+			from = p->index + 1;
+			pcache_page_set_state(p, 0, PCP_WRITEBACK);
+		} else {
+			from = end;
+		}
+		spin_unlock(&o->lock);
+		sched_cond_resched();
+	}
+	if (seq) {
+		spin_lock(&o->lock);
+		if (seq > o->wb_done && seq <= o->wb_seq)
+			o->wb_done = seq;
+		spin_unlock(&o->lock);
+		pcache_pager_wake(o);
+	}
+}
+
+long sys_pcache_done(int ep_h, uint64_t id, uint64_t first, uint32_t count, uint64_t seq)
+{
+	long r;
+	struct kobj *ko = handle_get_rights(current_thread()->proc, ep_h, KOBJ_KIND(KOBJ_ENDPOINT), HANDLE_RIGHT_MANAGE,
+					    &r);
+	if (!ko)
+		return r;
+	struct pcache_obj *o = pcache_table_get(container_of(ko, struct endpoint, obj), id);
+	kobj_put(ko);
+	if (!o)
+		return -EBADF;
+	r = 0;
+	if (!(o->flags & PCACHE_BACKED))
+		r = -EINVAL;
+	else
+		pcache_done_range(o, first, count, seq);
+	pcache_obj_put(o);
+	return r;
+}

@@ -1,0 +1,352 @@
+/* The pager (kernel/pcache/pager.c, docs/fs.md "The pager protocol"):
+ * this program is a file server of its own - an endpoint, a
+ * PCACHE_BACKED object, a channel the kernel serves from it - and its
+ * children are the readers. A missing page is asked of the server (one
+ * FILL request per missing range, however many readers wait for it;
+ * readahead windows that grow on sequential reads), the reader sleeps
+ * until pcache_fill; a failed fill is EIO for that reader only; a reader
+ * killed while it waits is gone at once; a dead server fails waiting
+ * readers with EIO and waiting mappers with SIGBUS at once; pcache_fill
+ * never overwrites a page a client wrote; writeback (pcache_dirty) puts
+ * pages under writeback until pcache_done; the new calls' rights and
+ * errno. Pages are charged to the reader's cgroup, never the server's.
+ * Prints TAP. */
+#include <signal.h>
+#include <sys/mman.h>
+#include "arbor/syscalls.h"
+#include "abi/ipc.h"
+#include "abi/pcache.h"
+#include "check.h"
+
+#define BASE "/sys/fs/cgroup/posix_pager"
+#define PG 4096
+#define MIB (1024 * 1024)
+#define MS 1000000ull
+
+static int ep = -1;
+static long id;
+static int fd = -1;
+
+static void want(long r, long w, const char *what)
+{
+	if (r != w)
+		printf("# %s: got %ld, want %ld\n", what, r, w);
+	check(r == w, what);
+}
+
+/* The byte at offset off of the file as the store holds it. */
+static unsigned char byte_at(uint64_t off)
+{
+	return (unsigned char)((off * 7 + off / PG) % 251);
+}
+
+static void page_of(uint64_t index, unsigned char *buf)
+{
+	for (int i = 0; i < PG; i++)
+		buf[i] = byte_at(index * PG + (uint64_t)i);
+}
+
+/* Answers one request (waiting at most ms): its kind, or -errno. */
+static long serve_one(int e, uint64_t oid, long ms, struct pcache_req *req, int err)
+{
+	static unsigned char buf[PCACHE_FILL_MAX * PG];
+	long r = sys_pcache_pager_wait(e, req, (uint64_t)ms * MS);
+	if (r < 0)
+		return r;
+	if (req->id != oid)
+		return -1000;
+	if (req->kind != PCACHE_REQ_FILL)
+		return req->kind;
+	for (uint32_t i = 0; i < req->count; i++)
+		page_of(req->first + i, buf + (size_t)i * PG);
+	r = sys_pcache_fill(e, oid, req->first, req->count, err ? NULL : buf, err);
+	return r == (long)req->count ? PCACHE_REQ_FILL : -2000 + r;
+}
+
+/* A child that preads len bytes at off and checks them: exit 0 if right,
+ * 10 + errno if the read failed, 9 if short or wrong. */
+static pid_t reader(uint64_t off, size_t len)
+{
+	pid_t p = fork();
+	if (p == 0) {
+		static unsigned char buf[MIB];
+		ssize_t r = pread(fd, buf, len, (off_t)off);
+		if (r < 0)
+			_exit(10 + errno);
+		if ((size_t)r != len)
+			_exit(9);
+		for (size_t i = 0; i < len; i++)
+			if (buf[i] != byte_at(off + i))
+				_exit(9);
+		_exit(0);
+	}
+	return p;
+}
+
+static void test_fill(void)
+{
+	struct pcache_req req;
+	pid_t c = reader(5 * PG + 10, 100);
+	long k = serve_one(ep, (uint64_t)id, 5000, &req, 0);
+	want(k, PCACHE_REQ_FILL, "a read of a missing page: one FILL request for it");
+	check(req.first == 5 && req.count == 4 && req.size == 16 * MIB,
+	      "the request: from page 5, a readahead window of 4 pages, the size");
+	want(wait_bounded(c, 10), 0, "the reader woke with the server's bytes");
+	want(sys_pcache_pager_wait(ep, &req, 50 * MS), -ETIMEDOUT, "no other request came");
+	c = reader(6 * PG, 3 * PG);
+	want(wait_bounded(c, 10), 0, "the window's other pages are served from memory (no request)");
+	want(sys_pcache_pager_wait(ep, &req, 50 * MS), -ETIMEDOUT, "still no request");
+	long cur = flat_field(BASE "/r/memory.stat", "file");
+	check(cur == 4 * PG, "the 4 pages are charged to the reader's cgroup as file");
+}
+
+static void test_one_fill(void)
+{
+	struct pcache_req req;
+	pid_t c[4];
+	for (int i = 0; i < 4; i++)
+		c[i] = reader(100 * PG + (uint64_t)i * 8, 8);
+	usleep(100000);
+	long k = serve_one(ep, (uint64_t)id, 5000, &req, 0);
+	long again = sys_pcache_pager_wait(ep, &req, 100 * MS);
+	int ok = 1;
+	for (int i = 0; i < 4; i++)
+		ok &= wait_bounded(c[i], 10) == 0;
+	check(k == PCACHE_REQ_FILL && again == -ETIMEDOUT && ok,
+	      "four readers of one missing page: one request, all four get its bytes");
+}
+
+static void test_readahead(void)
+{
+	struct pcache_req req;
+	pid_t p = fork();
+	if (p == 0) {
+		static unsigned char buf[64 * 1024];
+		for (uint64_t off = 2 * MIB; off < 3 * MIB; off += sizeof(buf)) {
+			if (pread(fd, buf, sizeof(buf), (off_t)off) != (ssize_t)sizeof(buf))
+				_exit(1);
+			for (size_t i = 0; i < sizeof(buf); i += 97)
+				if (buf[i] != byte_at(off + i))
+					_exit(2);
+		}
+		_exit(0);
+	}
+	int reqs = 0, grew = 1;
+	uint32_t last = 0, pages = 0;
+	while (pages < 256) {
+		long k = serve_one(ep, (uint64_t)id, 5000, &req, 0);
+		if (k != PCACHE_REQ_FILL)
+			break;
+		reqs++;
+		grew &= req.count >= last || req.count == PCACHE_FILL_MAX || req.first + req.count == 768;
+		last = req.count;
+		pages += req.count;
+	}
+	printf("# 1 MiB read in 64 KiB preads: %d requests\n", reqs);
+	check(wait_bounded(p, 10) == 0 && reqs <= 6 && grew,
+	      "a sequential 1 MiB read: at most 6 requests, windows growing to PCACHE_FILL_MAX");
+}
+
+static void test_fill_error(void)
+{
+	struct pcache_req req;
+	pid_t c = reader(200 * PG, 10);
+	long k = serve_one(ep, (uint64_t)id, 5000, &req, -EIO);
+	want(k, PCACHE_REQ_FILL, "a fill answered with -EIO");
+	want(wait_bounded(c, 10), 10 + EIO, "the reader gets EIO");
+	c = reader(200 * PG, 10);
+	k = serve_one(ep, (uint64_t)id, 5000, &req, 0);
+	check(k == PCACHE_REQ_FILL && req.first == 200 && wait_bounded(c, 10) == 0,
+	      "the next reader asks again and gets the bytes: the error was that reader's only");
+}
+
+static void test_killed(void)
+{
+	struct pcache_req req;
+	pid_t c = reader(300 * PG, 10);
+	long k = sys_pcache_pager_wait(ep, &req, 5000 * MS);
+	check(k == 0 && req.first == 300, "a reader waits for a fill the server does not give");
+	double t = now_s();
+	kill(c, SIGKILL);
+	int st = wait_bounded(c, 3);
+	printf("# killed after %.3f s\n", now_s() - t);
+	want(st, 128 + SIGKILL, "killed while it waits: gone in < 3 s");
+	static unsigned char buf[PCACHE_FILL_MAX * PG];
+	for (uint32_t i = 0; i < req.count; i++)
+		page_of(req.first + i, buf + (size_t)i * PG);
+	want(sys_pcache_fill(ep, (uint64_t)id, req.first, req.count, buf, 0), req.count,
+	     "the late fill still lands (the pages stayed, charged)");
+	c = reader(300 * PG, 10);
+	want(wait_bounded(c, 10), 0, "and serves the next reader");
+}
+
+static void test_writes(void)
+{
+	struct pcache_req req;
+	pid_t c = fork();
+	if (c == 0)
+		_exit(pwrite(fd, "Z", 1, 400 * PG + 1) == 1 ? 0 : 1);
+	long k = serve_one(ep, (uint64_t)id, 5000, &req, 0);
+	check(k == PCACHE_REQ_FILL && req.first == 400 && wait_bounded(c, 10) == 0,
+	      "a partial-page write to a missing page reads it first");
+	static unsigned char page[PG];
+	memset(page, 'W', PG);
+	want(pwrite(fd, page, PG, 500 * PG), PG, "a whole-page write to a missing page");
+	want(sys_pcache_pager_wait(ep, &req, 50 * MS), -ETIMEDOUT, "needs no fill");
+	unsigned char got[PG];
+	check(pread(fd, got, 2, 400 * PG) == 2 && got[0] == byte_at(400 * PG) && got[1] == 'Z',
+	      "the partial write kept the store's bytes around it");
+	/* a fill for a page the client wrote meanwhile must not undo it */
+	static unsigned char buf[PG];
+	page_of(500, buf);
+	want(sys_pcache_fill(ep, (uint64_t)id, 500, 1, buf, 0), 0, "pager.fill never overwrites a page a client wrote");
+	check(pread(fd, got, PG, 500 * PG) == PG && got[0] == 'W' && got[PG - 1] == 'W', "the client's bytes stay");
+	/* a server's own write of part of a missing page asks nothing of it */
+	want(sys_pcache_write(ep, (uint64_t)id, 900 * PG + 5, "s", 1), 1, "a server's pcache_write of part of a page");
+	want(sys_pcache_pager_wait(ep, &req, 50 * MS), -ETIMEDOUT, "asks no fill of the server itself");
+	long pr = pread(fd, got, 6, 900 * PG);
+	if (pr != 6 || memcmp(got, "\0\0\0\0\0s", 6))
+		printf("# %ld: %02x %02x %02x %02x %02x %02x\n", pr, got[0], got[1], got[2], got[3], got[4], got[5]);
+	check(pr == 6 && !memcmp(got, "\0\0\0\0\0s", 6), "the rest of that page is zeros");
+	/* writeback: the dirty pages, then done */
+	uint64_t idx[8];
+	long nd = sys_pcache_dirty(ep, (uint64_t)id, 0, idx, 8);
+	check(nd == 2 && idx[0] == 400 && idx[1] == 500, "pcache.dirty: the two written pages");
+	check(flat_field(BASE "/r/memory.stat", "file_writeback") == 2 * PG &&
+	      flat_field(BASE "/r/memory.stat", "file_dirty") == 0,
+	      "they are under writeback now (memory.stat file_writeback), no longer dirty");
+	want(sys_pcache_done(ep, (uint64_t)id, 400, 101, 0), 0, "pcache.done over them");
+	check(flat_field(BASE "/r/memory.stat", "file_writeback") == 0, "writeback over");
+}
+
+static void test_rights(void)
+{
+	struct pcache_req req;
+	long weak = sys_handle_dup(ep, 0, 0);
+	sys_handle_rights((int)weak, HANDLE_RIGHT_CALL | HANDLE_RIGHT_RECV);
+	static unsigned char buf[PG];
+	want(sys_pcache_pager_wait((int)weak, &req, MS), -EPERM, "pager.wait without MANAGE: EPERM");
+	want(sys_pcache_fill((int)weak, (uint64_t)id, 0, 1, buf, 0), -EPERM, "pager.fill without MANAGE: EPERM");
+	want(sys_pcache_done((int)weak, (uint64_t)id, 0, 1, 0), -EPERM, "pager.done without MANAGE: EPERM");
+	long nt = sys_notif_create();
+	want(sys_pcache_pager_wait((int)nt, &req, MS), -EBADF, "pager.wait on a notification: EBADF");
+	want(sys_pcache_pager_wait(ep, (struct pcache_req *)8, MS), -EFAULT, "pager.wait into a bad buffer: EFAULT");
+	want(sys_pcache_fill(ep, 9999, 0, 1, buf, 0), -EBADF, "pager.fill of an unknown id: EBADF");
+	want(sys_pcache_done(ep, 9999, 0, 1, 0), -EBADF, "pager.done of an unknown id: EBADF");
+	long sh = sys_pcache_create(ep, PCACHE_SHMEM, MIB);
+	want(sys_pcache_fill(ep, (uint64_t)sh, 0, 1, buf, 0), -EINVAL, "pager.fill of a shmem object: EINVAL");
+	want(sys_pcache_fill(ep, (uint64_t)id, 0, 0, buf, 0), -EINVAL, "pager.fill of 0 pages: EINVAL");
+	want(sys_pcache_fill(ep, (uint64_t)id, 0, PCACHE_FILL_MAX + 1, buf, 0), -EINVAL,
+	     "pager.fill of more than PCACHE_FILL_MAX pages: EINVAL");
+	want(sys_pcache_fill(ep, (uint64_t)id, 0, 1, buf, 5), -EINVAL, "pager.fill with a positive errno: EINVAL");
+	want(sys_pcache_fill(ep, (uint64_t)id, 0, 1, (void *)8, 0), -EFAULT, "pager.fill from a bad buffer: EFAULT");
+	sys_pcache_free(ep, (uint64_t)sh);
+	close((int)nt);
+	close((int)weak);
+}
+
+/* A server process of its own (its endpoint dies with it): a reader and
+ * a mapper wait for its fills when it is killed. */
+static void test_server_death(void)
+{
+	int res[2], ready[2];
+	pipe(res);
+	pipe(ready);
+	pid_t s = fork();
+	if (s == 0) {
+		int e = (int)sys_ep_create();
+		long o = sys_pcache_create(e, PCACHE_BACKED, 16 * MIB);
+		sys_pcache_truncate(e, (uint64_t)o, MIB);
+		int ch = (int)sys_chan_create(e, 1);
+		sys_ipc_fstate(ch, IPC_FST_SEEKABLE, 0, O_RDWR, 0);
+		sys_pcache_attach(ch, e, (uint64_t)o);
+		if (fork() == 0) {
+			char b[16];
+			ssize_t r = pread(ch, b, 16, 0);
+			char c = r < 0 && errno == EIO ? 'E' : 'x';
+			write(res[1], &c, 1);
+			_exit(0);
+		}
+		if (fork() == 0) {
+			volatile char *m = mmap(NULL, MIB, PROT_READ, MAP_SHARED, ch, 0);
+			if (m == MAP_FAILED) {
+				write(res[1], "m", 1);
+				_exit(0);
+			}
+			sigset_t none;
+			sigemptyset(&none);
+			struct sigaction sa = { .sa_handler = SIG_DFL };
+			sigaction(SIGBUS, &sa, NULL);
+			if (fork() == 0) { /* the mapper: its parent reports how it ended */
+				(void)m[128 * PG];
+				_exit(0);
+			}
+			int st;
+			wait(&st);
+			char c = WIFSIGNALED(st) && WTERMSIG(st) == SIGBUS ? 'B' : WIFSIGNALED(st) ? (char)('a' + WTERMSIG(st)) : (char)('0' + WEXITSTATUS(st));
+			write(res[1], &c, 1);
+			_exit(0);
+		}
+		struct pcache_req req;
+		int got = 0;
+		while (got < 2 && sys_pcache_pager_wait(e, &req, 5000 * MS) == 0)
+			got++;
+		char g = (char)('0' + got);
+		write(ready[1], &g, 1);
+		for (;;)
+			pause();
+	}
+	char c = 0, a = 0, b = 0;
+	int rd = (int)read(ready[0], &c, 1);
+	if (c != '2')
+		printf("# %d %c\n", rd, c);
+	check(rd == 1 && c == '2', "a server of our own has a reader's and a mapper's requests");
+	double t = now_s();
+	kill(s, SIGKILL);
+	waitpid(s, NULL, 0);
+	int got = read(res[0], &a, 1) == 1 && read(res[0], &b, 1) == 1;
+	double took = now_s() - t;
+	printf("# both woke %.3f s after the kill: %c %c\n", took, a, b);
+	check(got && ((a == 'E' && b == 'B') || (a == 'B' && b == 'E')) && took < 2,
+	      "the server killed: the reader gets EIO and the mapper SIGBUS at once");
+	close(res[0]);
+	close(res[1]);
+	close(ready[0]);
+	close(ready[1]);
+}
+
+int main(void)
+{
+	mkdir(BASE, 0755);
+	mkdir(BASE "/r", 0755);
+	/* readers run in r (this process too: the children inherit it) */
+	check(put(BASE "/r/cgroup.procs", "0") == 0, "into r");
+	check(put("/sys/fs/cgroup/cgroup.subtree_control", "+memory") == 0 && put(BASE "/cgroup.subtree_control", "+memory") == 0,
+	      "+memory");
+	ep = (int)sys_ep_create();
+	id = sys_pcache_create(ep, PCACHE_BACKED, 64 * MIB);
+	check(ep >= 0 && id >= 1 && sys_pcache_truncate(ep, (uint64_t)id, 16 * MIB) == 0,
+	      "a backed object of 16 MiB (no page in memory)");
+	fd = (int)sys_chan_create(ep, 1);
+	check(fd >= 0 && sys_ipc_fstate(fd, IPC_FST_SEEKABLE, 0, O_RDWR, O_APPEND) == 0 &&
+	      sys_pcache_attach(fd, ep, (uint64_t)id) == 0, "a channel the kernel serves from it");
+	test_fill();
+	test_one_fill();
+	test_readahead();
+	test_fill_error();
+	test_killed();
+	test_writes();
+	test_rights();
+	close(fd);
+	sys_pcache_free(ep, (uint64_t)id);
+	close(ep);
+	long cur = flat_field(BASE "/r/memory.stat", "file");
+	want(cur, 0, "the object freed: its pages uncharged");
+	test_server_death();
+	put(BASE "/cgroup.subtree_control", "-memory");
+	put("/sys/fs/cgroup/cgroup.subtree_control", "-memory");
+	put(BASE "/cgroup.procs", "0");
+	rmdir(BASE "/r");
+	printf("1..%d\n", n);
+	return failed != 0;
+}
