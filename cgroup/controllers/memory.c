@@ -20,6 +20,7 @@
 #include "heap.h"
 #include "kstring.h"
 #include "memcg.h"
+#include "reclaim.h"
 #include "spinlock.h"
 
 #define PAGE_BYTES 4096ull
@@ -266,6 +267,8 @@ static int memory_write_bound(struct cgroup *cg, char *text, uint64_t *bound)
 		return -EINVAL;
 	__atomic_store_n(bound, pages, __ATOMIC_RELAXED);
 	mem_drain_stock(cg);
+	if (bound == &cg->memory.high)
+		memcg_shrink_to_high(cg); /* Linux reclaims toward a new high at once */
 	return 0;
 }
 
@@ -361,10 +364,7 @@ static int memory_write_reclaim(struct cgroup *cg, char *text, const struct k_cg
 		bytes = PAGE_COUNTER_MAX * PAGE_BYTES;
 	else if (cgfs_parse_size(text, &bytes))
 		return -EINVAL;
-	(void)cg;
-	/* nothing is reclaimable before the pager's backed pages: any page
-	 * asked for is EAGAIN (the reclaim engine comes with them) */
-	return bytes / PAGE_BYTES ? -EAGAIN : 0;
+	return memcg_reclaim_request(cg, MIN(bytes / PAGE_BYTES, PAGE_COUNTER_MAX));
 }
 
 /* The controller is being disabled for cg: its bounds stop applying. */

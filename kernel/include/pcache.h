@@ -241,12 +241,11 @@ void pcache_lru_touch(struct pcache_page *p);
 /* Reclaim's scan (kernel/mm/reclaim.c) of up to nr pages at the tail of
  * cg's inactive file list, each counted in pgscan: a page touched since
  * it came in, or mapped, goes to the active list (pgactivate); the others
- * are rotated to the head and, unless being freed, put in out[] with a
- * reference on the page and one on its object (pcache_lru_release drops
- * both). How many are in out. Takes pcache_lru_lock: no page cache lock
- * may be held. */
+ * are rotated to the head and, unless being freed, put in out[] pinned
+ * (pcache_page_tryget: for pcache_page_evict or pcache_page_unpin). How
+ * many are in out. Takes pcache_lru_lock: no page cache lock may be
+ * held. */
 uint32_t pcache_lru_isolate(struct cgroup *cg, uint32_t nr, struct pcache_page **out);
-void pcache_lru_release(struct pcache_page *p);
 /* Moves up to nr pages from the tail of cg's active file list to its
  * inactive list (Linux's shrink_active_list: pgrefill, pgdeactivate). How
  * many moved. */

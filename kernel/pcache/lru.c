@@ -103,15 +103,6 @@ static void pcache_lru_move(struct cgroup *cg, struct memcg_pcache *b, struct pc
 	memcg_pcache_stat_add(cg, pcache_lru_stat(to), 1);
 }
 
-/* A reference on a page or object that is not already being freed. */
-static bool pcache_ref_live(uint32_t *refs)
-{
-	uint32_t r = __atomic_load_n(refs, __ATOMIC_RELAXED);
-	while (r && !__atomic_compare_exchange_n(refs, &r, r + 1, true, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
-		;
-	return r != 0;
-}
-
 uint32_t pcache_lru_isolate(struct cgroup *cg, uint32_t nr, struct pcache_page **out)
 {
 	struct memcg_pcache *b = __atomic_load_n(&cg->mem_pcache, __ATOMIC_ACQUIRE);
@@ -139,28 +130,16 @@ uint32_t pcache_lru_isolate(struct cgroup *cg, uint32_t nr, struct pcache_page *
 		list_add(&p->lru, l); /* rotated: tried again after the rest */
 		if (!first)
 			first = p;
-		/* a page whose last reference is gone, or whose object's is,
-		 * is being freed now: nothing to take */
-		if (!pcache_ref_live(&p->refs))
-			continue;
-		if (!pcache_ref_live(&p->obj->refs)) {
-			__atomic_sub_fetch(&p->refs, 1, __ATOMIC_RELEASE); /* the object's frees it */
-			continue;
-		}
-		out[n++] = p;
+		/* pinned (the pager's pcache_page_tryget) unless it or its
+		 * object is being freed */
+		if (pcache_page_tryget(p))
+			out[n++] = p;
 	}
 	memcg_pcache_stat_add(cg, MEMCG_STAT_PGSCAN, scanned);
 	memcg_pcache_stat_add(cg, MEMCG_STAT_PGACTIVATE, activated);
 	memcg_workingset_age(cg, activated);
 	spin_unlock(&pcache_lru_lock);
 	return n;
-}
-
-void pcache_lru_release(struct pcache_page *p)
-{
-	struct pcache_obj *o = p->obj; /* p may go with its reference */
-	pcache_page_put(p);
-	pcache_obj_put(o);
 }
 
 uint32_t pcache_lru_deactivate(struct cgroup *cg, uint32_t nr)
