@@ -239,8 +239,8 @@ void pcache_lru_del(struct pcache_page *p);
  * mark_page_accessed; pgactivate). */
 void pcache_lru_touch(struct pcache_page *p);
 /* Reclaim's scan (kernel/mm/reclaim.c) of up to nr pages at the tail of
- * cg's inactive file list, each counted in pgscan: a page touched since
- * it came in, or mapped, goes to the active list (pgactivate); the others
+ * cg's inactive file list, each counted in pgscan: a mapped page goes to
+ * the active list (pgactivate); the others
  * are rotated to the head and, unless being freed, put in out[] pinned
  * (pcache_page_tryget: for pcache_page_evict or pcache_page_unpin). How
  * many are in out. Takes pcache_lru_lock: no page cache lock may be

@@ -117,10 +117,14 @@ uint32_t pcache_lru_isolate(struct cgroup *cg, uint32_t nr, struct pcache_page *
 		if (p == first)
 			break;
 		scanned++;
-		/* touched since it came in (a read or write: Linux's referenced
-		 * folio), or mapped by a process (its PTEs: Linux's referenced
-		 * PTEs, and the pager does not take mapped pages): active */
-		if ((p->lru_state & PCP_REFERENCED) || __atomic_load_n(&p->mapcount, __ATOMIC_RELAXED)) {
+		/* mapped by a process: Linux's referenced PTEs make it active
+		 * (and the pager does not take mapped pages). A page only
+		 * touched once by a read or write (PCP_REFERENCED) is taken
+		 * all the same, as Linux's folio_check_references reclaims a
+		 * clean referenced file folio: the second touch, not reclaim,
+		 * promotes it, so a file read once streams through the
+		 * inactive list without pushing the active pages out. */
+		if (__atomic_load_n(&p->mapcount, __ATOMIC_RELAXED)) {
 			pcache_lru_move(cg, b, p, PCACHE_LRU_INACTIVE_FILE, PCACHE_LRU_ACTIVE_FILE,
 					PCP_ON_LRU | PCP_ACTIVE);
 			activated++;

@@ -4,7 +4,8 @@
  * 16M memory.max reads a 48 MiB file whole; memory.reclaim takes what it
  * is asked from a cgroup's cached pages and says EAGAIN when it cannot;
  * a cgroup under a 16M memory.max writes a 32 MiB file (its dirty pages
- * written back, then evicted);
+ * written back, then evicted); memory.high is reclaimed to on the way
+ * back to user mode and when written;
  * memory.low keeps a cgroup's working set while a sibling streams a big
  * file through their parent's limit, with low events when only protected
  * memory is left; memory.min is never reclaimed. Counters come from
@@ -187,9 +188,11 @@ static void test_reclaim_file(void)
 	check(make_cg("r8") == 0 && holder_start(&h, "r8", &c16) == 0,
 	      "a process in r8 read a 16 MiB file and holds it open");
 	long cur = number(at("r8", "memory.current"));
-	check(cur >= 16 * MIB && stat_of("r8", "file") >= 16 * MIB &&
-	      stat_of("r8", "inactive_file") + stat_of("r8", "active_file") >= 16 * MIB,
-	      "its 16M of file pages are charged to r8, on r8's file LRU lists");
+	check(cur >= 16 * MIB && stat_of("r8", "file") >= 16 * MIB && stat_of("r8", "inactive_file") >= 16 * MIB,
+	      "its 16M of file pages are charged to r8, on r8's inactive file list (touched once)");
+	long act0 = stat_of("r8", "pgactivate");
+	check(holder_ask(&h, 'r') && stat_of("r8", "active_file") >= 16 * MIB &&
+	      stat_of("r8", "pgactivate") - act0 >= 4096, "read again: the second touch makes them active (pgactivate)");
 	long steal0 = stat_of("r8", "pgsteal");
 	check(put(at("r8", "memory.reclaim"), "8M") == 0, "memory.reclaim 8M: 0");
 	long cur2 = number(at("r8", "memory.current"));
@@ -262,6 +265,29 @@ static void test_dirty(void)
 	      number(at("w16", "memory.peak")) <= 16 * MIB,
 	      "pgsteal took at least 16M of them; no OOM; memory.peak within 16M");
 	check(remove_cg("w16") == 0, "w16 removed");
+}
+
+/* memory.high: a reader over it reclaims on its way back to user mode
+ * (never killed); writing a lower high reclaims at once. */
+static void test_high(void)
+{
+	struct holder h;
+	check(make_cg("h8") == 0 && put(at("h8", "memory.high"), "8M") == 0, "cgroup h8, memory.high 8M");
+	check(holder_start(&h, "h8", &c16) == 0, "a process in h8 reads a 16 MiB file (every byte right) and holds it");
+	long cur = number(at("h8", "memory.current"));
+	printf("# h8: memory.current %ld, pgsteal %ld, high events %ld\n", cur, stat_of("h8", "pgsteal"),
+	       event_of("h8", "high"));
+	check(cur <= 8 * MIB + MIB && stat_of("h8", "pgsteal") >= 1792 && event_of("h8", "high") > 0 &&
+	      event_of("h8", "oom_kill") == 0,
+	      "memory.high: reclaimed back to about 8M on the way to user mode, high events, no kill");
+	check(put(at("h8", "memory.high"), "max") == 0 && holder_ask(&h, 'r') &&
+	      number(at("h8", "memory.current")) >= 16 * MIB, "high max: the file read again stays whole");
+	check(put(at("h8", "memory.high"), "4M") == 0 && number(at("h8", "memory.current")) <= 4 * MIB,
+	      "writing memory.high 4M reclaims to it before the write returns");
+	check(holder_stop(&h) == 0, "the reader leaves");
+	for (int i = 0; i < 5000 && stat_of("h8", "file") != 0; i++)
+		usleep(1000);
+	check(remove_cg("h8") == 0, "h8 removed");
 }
 
 static struct holder ha, hb;
@@ -341,6 +367,7 @@ int main(void)
 	test_max16();
 	test_reclaim_file();
 	test_dirty();
+	test_high();
 	test_low();
 	test_min();
 	test_cleanup();
