@@ -5,7 +5,9 @@
  * is asked from a cgroup's cached pages and says EAGAIN when it cannot;
  * a cgroup under a 16M memory.max writes a 32 MiB file (its dirty pages
  * written back, then evicted); memory.high is reclaimed to on the way
- * back to user mode and when written;
+ * back to user mode and when written; a page fault refused by
+ * memory.max reclaims file pages instead of killing; a 256 MiB read on a
+ * 256 MiB machine reclaims from the root;
  * memory.low keeps a cgroup's working set while a sibling streams a big
  * file through their parent's limit, with low events when only protected
  * memory is left; memory.min is never reclaimed. Counters come from
@@ -13,6 +15,7 @@
  * memory.events. "reclaim" alone runs everything; prints TAP. */
 #define _GNU_SOURCE 1
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include "check.h"
@@ -126,8 +129,15 @@ static int holder_start(struct holder *h, const char *cg, const struct pattern *
 		c = fd >= 0 && read_check((void *)p) ? 'y' : 'n';
 		if (write(ans[1], &c, 1) != 1)
 			_exit(1);
-		while (read(cmd[0], &c, 1) == 1 && c == 'r') {
-			c = read_check((void *)p) ? 'y' : 'n';
+		while (read(cmd[0], &c, 1) == 1 && (c == 'r' || c == 't')) {
+			if (c == 'r') {
+				c = read_check((void *)p) ? 'y' : 'n';
+			} else { /* 't': touch 8 MiB of fresh anonymous memory */
+				char *m = mmap(NULL, 8 * MIB, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+				for (long i = 0; m != MAP_FAILED && i < 8 * MIB; i += 4096)
+					m[i] = 1;
+				c = m != MAP_FAILED ? 'y' : 'n';
+			}
 			if (write(ans[1], &c, 1) != 1)
 				_exit(1);
 		}
@@ -267,6 +277,41 @@ static void test_dirty(void)
 	check(remove_cg("w16") == 0, "w16 removed");
 }
 
+/* A page fault whose charge memory.max refuses reclaims the cgroup's
+ * file pages before any OOM kill (memcg_fault_oom). */
+static void test_fault(void)
+{
+	struct holder h;
+	check(make_cg("f16") == 0 && put(at("f16", "memory.max"), "16M") == 0 && holder_start(&h, "f16", &c16) == 0,
+	      "cgroup f16 (memory.max 16M): a process reads a 16 MiB file and holds it");
+	long file0 = stat_of("f16", "file");
+	check(holder_ask(&h, 't'), "it then touches 8 MiB of anonymous memory: every fault served");
+	printf("# f16: file %ld -> %ld, anon %ld, oom_kill %ld\n", file0, stat_of("f16", "file"), stat_of("f16", "anon"),
+	       event_of("f16", "oom_kill"));
+	check(event_of("f16", "oom_kill") == 0 && stat_of("f16", "anon") >= 8 * MIB &&
+	      stat_of("f16", "file") <= file0 - 7 * MIB,
+	      "its file pages made room: no OOM kill, anon 8M, file down by as much");
+	check(holder_stop(&h) == 0, "the process leaves");
+	for (int i = 0; i < 5000 && stat_of("f16", "file") != 0; i++)
+		usleep(1000);
+	check(remove_cg("f16") == 0, "f16 removed");
+}
+
+/* The whole machine short of frames: a cgroup without a limit streams
+ * 256 MiB through a 256 MiB machine; allocations reclaim from the root. */
+static void test_global(void)
+{
+	check(make_cg("g") == 0, "cgroup g, no limit");
+	long kills = flat_field("/sys/fs/cgroup/memory.events", "oom_kill");
+	double t = read_in("g", &stream);
+	printf("# g streamed 256 MiB on a 256 MiB machine in %.2f s, pgsteal %ld\n", t, stat_of("g", "pgsteal"));
+	check(t >= 0 && stat_of("g", "pgsteal") > 0 && flat_field("/sys/fs/cgroup/memory.events", "oom_kill") == kills,
+	      "a 256 MiB read on a 256 MiB machine: global reclaim made room (pgsteal), nobody killed");
+	for (int i = 0; i < 5000 && stat_of("g", "file") != 0; i++)
+		usleep(1000);
+	check(remove_cg("g") == 0, "g removed");
+}
+
 /* memory.high: a reader over it reclaims on its way back to user mode
  * (never killed); writing a lower high reclaims at once. */
 static void test_high(void)
@@ -367,6 +412,8 @@ int main(void)
 	test_max16();
 	test_reclaim_file();
 	test_dirty();
+	test_fault();
+	test_global();
 	test_high();
 	test_low();
 	test_min();
