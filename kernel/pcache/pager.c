@@ -273,8 +273,11 @@ static int pager_request(struct pcache_obj *o, uint64_t index, uint32_t want, st
 		pager_unreserve(pg);
 		spin_lock(&o->lock);
 		bool past = index >= (o->attr.size + PAGE_SIZE - 1) >> PAGE_SHIFT, dead = o->dead;
+		bool there = pcache_tree_present(o, index);
 		spin_unlock(&o->lock);
-		return dead ? -EIO : past ? 2 : 1;
+		/* neither brought in by another nor past the end: no memory
+		 * for a tree node */
+		return dead ? -EIO : past ? 2 : there ? 1 : -ENOMEM;
 	}
 	for (uint32_t i = 0; i < n; i++) {
 		pcache_lru_add(pages[i]);

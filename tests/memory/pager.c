@@ -7,7 +7,8 @@
  * until pcache_fill; a failed fill is EIO for that reader only; a reader
  * killed while it waits is gone at once; a dead server fails waiting
  * readers with EIO and waiting mappers with SIGBUS at once; pcache_fill
- * never overwrites a page a client wrote; writeback (pcache_dirty) puts
+ * never overwrites a page a client wrote; a MAP_PRIVATE write to a
+ * missing page fills it, then copies it; writeback (pcache_dirty) puts
  * pages under writeback until pcache_done; the new calls' rights and
  * errno. Pages are charged to the reader's cgroup, never the server's.
  * Prints TAP. */
@@ -201,6 +202,20 @@ static void test_writes(void)
 	page_of(500, buf);
 	want(sys_pcache_fill(ep, (uint64_t)id, 500, 1, buf, 0), 0, "pager.fill never overwrites a page a client wrote");
 	check(pread(fd, got, PG, 500 * PG) == PG && got[0] == 'W' && got[PG - 1] == 'W', "the client's bytes stay");
+	/* a private mapping's write to a missing page: the page is asked
+	 * for, then copied (the file keeps the store's bytes) */
+	c = fork();
+	if (c == 0) {
+		volatile unsigned char *m = mmap(NULL, 4 * PG, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 1000 * PG);
+		if (m == MAP_FAILED)
+			_exit(1);
+		m[3] = 'P';
+		_exit(m[0] == byte_at(1000 * PG) && m[3] == 'P' && m[4] == byte_at(1000 * PG + 4) ? 0 : 2);
+	}
+	k = serve_one(ep, (uint64_t)id, 5000, &req, 0);
+	check(k == PCACHE_REQ_FILL && req.first == 1000 && wait_bounded(c, 10) == 0,
+	      "a MAP_PRIVATE write to a missing page: filled, then copied (the store's bytes and the write)");
+	check(pread(fd, got, 4, 1000 * PG) == 4 && got[3] == byte_at(1000 * PG + 3), "the file's page is untouched");
 	/* a server's own write of part of a missing page asks nothing of it */
 	want(sys_pcache_write(ep, (uint64_t)id, 900 * PG + 5, "s", 1), 1, "a server's pcache_write of part of a page");
 	want(sys_pcache_pager_wait(ep, &req, 50 * MS), -ETIMEDOUT, "asks no fill of the server itself");

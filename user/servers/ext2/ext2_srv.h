@@ -54,6 +54,7 @@ struct e2inst {
 	bool rdonly;
 	bool dying;		/* being unmounted: no new requests */
 	int users;		/* requests inside (skeleton's lock) */
+	int pagers;		/* pager threads inside (skeleton's lock): umount waits for them */
 	uint32_t waiters;	/* requests waiting for lock (atomic) */
 	uint64_t grants;	/* times a waiting request got lock (under lock) */
 	char source[64];

@@ -193,12 +193,20 @@ static void e2_pager_serve(const struct pcache_req *req, uint8_t *buf)
 	struct e2inst *in = NULL;
 	uint32_t ino = 0;
 	fssrv_lock();
-	int e = e2_pcmap_find(req->id, &in, &ino) ? e2_enter(in) : -EBADF;
-	if (e) {
+	bool found = e2_pcmap_find(req->id, &in, &ino) && !in->dying;
+	if (!found) {
 		fssrv_unlock();
 		e2_pager_refuse(ep, req, -EIO);
 		return;
 	}
+	/* not one of the mount's users (a umount is not refused for a
+	 * fill in progress: it waits for it, e2_umount) */
+	in->pagers++;
+	fssrv_unlock();
+	__atomic_add_fetch(&in->waiters, 1, __ATOMIC_ACQ_REL); /* as e2_enter: a pause lets it in */
+	srvlock_lock(&in->lock);
+	__atomic_sub_fetch(&in->waiters, 1, __ATOMIC_ACQ_REL);
+	__atomic_add_fetch(&in->grants, 1, __ATOMIC_RELEASE);
 	struct e2node *n = e2_node_find(in, ino);
 	if (!n || n->pc != req->id) {
 		e2_pager_refuse(ep, req, -EIO);
@@ -213,7 +221,9 @@ static void e2_pager_serve(const struct pcache_req *req, uint8_t *buf)
 		e2_node_writeback(in, n);
 		sys_pcache_done(ep, req->id, 0, 0, req->seq);
 	}
-	e2_leave(in);
+	srvlock_unlock(&in->lock);
+	fssrv_lock();
+	in->pagers--;
 	fssrv_unlock();
 }
 

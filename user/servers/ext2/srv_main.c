@@ -188,6 +188,11 @@ static int e2_umount(void *inst)
 	if (in->users || in->dying)
 		return -EBUSY;
 	in->dying = true; /* before letting go: requests from now on get -ENODEV */
+	while (in->pagers) { /* a fill finishing (no pager thread enters a dying mount) */
+		fssrv_unlock();
+		sys_sleep_ns(1000000);
+		fssrv_lock();
+	}
 	in->users++;
 	fssrv_unlock();
 	srvlock_lock(&in->lock);
