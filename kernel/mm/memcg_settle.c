@@ -111,8 +111,12 @@ bool memcg_fault_oom(struct thread *t)
 	struct cgroup *domain = t->mem_fail ? t->mem_fail : &cg_root;
 	t->mem_fail = NULL;
 	/* page cache first (a batch, as Linux's try_charge): the fault
-	 * tries again with no kill if any was freed */
-	if (memcg_reclaim(domain, 1, t->ipc_caller ? 0 : RECLAIM_WRITEBACK)) {
+	 * tries again with no kill if any was freed. Dirty pages are
+	 * written back for a cgroup's limit only: the machine short of
+	 * frames takes clean pages (memcg_reclaim_global), since the
+	 * faulting thread may be the server the writeback would wait on */
+	if (domain == &cg_root ? memcg_reclaim_global(1)
+			       : memcg_reclaim(domain, 1, t->ipc_caller ? 0 : RECLAIM_WRITEBACK)) {
 		if (domain != &cg_root) {
 			memcg_event(domain, MEMCG_MAX);
 			cg_put(domain);

@@ -209,6 +209,8 @@ static void test_reclaim_file(void)
 	printf("# memory.current %ld -> %ld\n", cur, cur2);
 	check(cur2 <= cur - 8 * MIB, "memory.current dropped by at least 8M");
 	check(stat_of("r8", "pgsteal") - steal0 >= 2048, "pgsteal grew by at least 2048 pages");
+	check(stat_of("r8", "pgrefill") >= 2048 && stat_of("r8", "pgdeactivate") == stat_of("r8", "pgrefill"),
+	      "all were active: reclaim moved them to the inactive list first (pgrefill, pgdeactivate)");
 	/* the pages evicted by that reclaim were evicted less than r8's
 	 * active list ago: read again, they come back active */
 	long rf = stat_of("r8", "workingset_refault_file"), act = stat_of("r8", "workingset_activate_file");
