@@ -7,10 +7,10 @@
  * "max" event); a page fault then runs the OOM killer inside that level's
  * subtree only (kernel/mm/oom.c). memory.high is a soft limit: charges
  * succeed, the charging thread is slowed on its way back to user mode
- * (a "high" event) and never killed for it. memory.min and memory.low are
- * kept for protection from reclaim; Arbor has nothing reclaimable yet (no
- * page cache, no swap), so memory.reclaim can only return the per-CPU
- * stocks. Sizes are bytes with K/M/G/T/P/E suffixes or "max", stored in
+ * (a "high" event) and never killed for it. memory.min and memory.low
+ * protect a cgroup's file pages from reclaim caused by others
+ * (kernel/mm/reclaim.c), and memory.reclaim takes file pages on demand.
+ * Sizes are bytes with K/M/G/T/P/E suffixes or "max", stored in
  * whole pages rounding down. Events count in the cgroup where they happen
  * (memory.events.local) and in it and every ancestor (memory.events); both
  * files notify (poll, inotify). Disabling the controller in a parent
@@ -20,6 +20,7 @@
 #include "heap.h"
 #include "kstring.h"
 #include "memcg.h"
+#include "reclaim.h"
 #include "spinlock.h"
 
 #define PAGE_BYTES 4096ull
@@ -33,6 +34,11 @@ static const char *const memory_event_names[MEMCG_NR_EVENTS] = {
 static struct memory_state *memory_of(const struct cgroup *cg)
 {
 	return cg_state(cg, &cg_memory);
+}
+
+struct page_counter_prot *memcg_prot_of(struct cgroup *cg)
+{
+	return &memory_of(cg)->prot;
 }
 
 /* The counters a change to cg's pages goes to: cg's own, or once cg is
@@ -252,7 +258,8 @@ static int memory_write_max(struct cgroup *cg, char *text, const struct k_cgwrit
 }
 
 /* memory.high, .min and .low: bounds the counter keeps, in pages. A new
- * one returns this CPU's stock first, so usage is exact from here. */
+ * one returns this CPU's stock first, so usage is exact from here; a
+ * high below usage reclaims toward it (never kills). */
 static int memory_write_bound(struct cgroup *cg, char *text, uint64_t *bound)
 {
 	uint64_t pages;
@@ -260,6 +267,8 @@ static int memory_write_bound(struct cgroup *cg, char *text, uint64_t *bound)
 		return -EINVAL;
 	__atomic_store_n(bound, pages, __ATOMIC_RELAXED);
 	mem_drain_stock(cg);
+	if (bound == &cg->memory.high)
+		memcg_shrink_to_high(cg); /* Linux reclaims toward a new high at once */
 	return 0;
 }
 
@@ -338,28 +347,24 @@ static int memory_show_stat(struct cgroup *cg, struct cgfs_buf *out)
 	return 0;
 }
 
-/* "<size> [swappiness=N|max]": nothing is reclaimable but the per-CPU
- * stocks, so any request above what they held fails with EAGAIN. */
+/* memory.reclaim (cgroup-v2.rst "memory.reclaim"; Linux 6.1's
+ * memory_reclaim): the whole text is a size (page_counter_memparse with
+ * "" as its "max": an empty write asks for everything; keys such as
+ * swappiness= came later and are EINVAL here, as in 6.1). Reclaims from
+ * cg's subtree, cg's own protection ignored, until that many pages went
+ * (a size under a page asks for none): 0; EINTR if the writer gets a
+ * signal first; EAGAIN once 16 more attempts freed nothing. Per-CPU
+ * stocks are not pages: draining them frees nothing. */
 static int memory_write_reclaim(struct cgroup *cg, char *text, const struct k_cgwriter *w)
 {
 	uint64_t bytes;
-	int64_t swappiness;
 	(void)w;
-	char *arg = strchr(text, ' ');
-	if (arg) {
-		*arg++ = '\0';
-		arg = cgfs_strip(arg);
-		if (strncmp(arg, "swappiness=", 11) != 0)
-			return -EINVAL;
-		if (strcmp(arg + 11, "max") != 0 && cgfs_parse_range(arg + 11, 0, 200, &swappiness))
-			return -EINVAL;
-	}
-	if (cgfs_parse_size(text, &bytes))
+	text = cgfs_strip(text);
+	if (!*text)
+		bytes = PAGE_COUNTER_MAX * PAGE_BYTES;
+	else if (cgfs_parse_size(text, &bytes))
 		return -EINVAL;
-	uint64_t before = page_counter_read(&cg->memory);
-	mem_drain_stock(cg);
-	uint64_t freed = before - MIN(before, page_counter_read(&cg->memory));
-	return freed * PAGE_BYTES >= bytes ? 0 : -EAGAIN;
+	return memcg_reclaim_request(cg, MIN(bytes / PAGE_BYTES, PAGE_COUNTER_MAX));
 }
 
 /* The controller is being disabled for cg: its bounds stop applying. */

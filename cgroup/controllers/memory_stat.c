@@ -19,8 +19,16 @@
  *   unevictable     anon + shmem not on an LRU list (process memory, shm
  *                   objects): nothing reclaims them
  *   pgfault         page faults of the subtree's processes
- * Everything else (swap, zswap, THP, LRU scanning, sockets, percpu,
- * vmalloc, major faults) Arbor does not have: 0. */
+ *   workingset_refault_file, workingset_activate_file   refaults of
+ *                   evicted file pages, and those activated at once
+ *   pgscan, pgsteal inactive file pages reclaim scanned / evicted; all
+ *                   reclaim is direct (no kswapd): pgscan_direct and
+ *                   pgsteal_direct are the same, the _kswapd ones 0
+ *   pgrefill, pgactivate, pgdeactivate   active pages scanned, pages
+ *                   moved to the active list (a second touch, or reclaim
+ *                   finding them referenced), moved back to inactive
+ * Everything else (swap, zswap, THP, sockets, percpu, vmalloc, major
+ * faults) Arbor does not have: 0. */
 #include "memory_stat.h"
 
 #define STAT_PAGE_BYTES 4096
@@ -29,7 +37,9 @@
 enum stat_src {
 	SRC_ZERO, SRC_ANON, SRC_FILE, SRC_KERNEL, SRC_KSTACK, SRC_PT, SRC_SHMEM,
 	SRC_UNEVICTABLE, SRC_SLAB, SRC_PGFAULT, SRC_FILE_DIRTY, SRC_FILE_WRITEBACK, SRC_FILE_MAPPED,
-	SRC_INACTIVE_ANON, SRC_ACTIVE_ANON, SRC_INACTIVE_FILE, SRC_ACTIVE_FILE
+	SRC_INACTIVE_ANON, SRC_ACTIVE_ANON, SRC_INACTIVE_FILE, SRC_ACTIVE_FILE,
+	SRC_REFAULT_FILE, SRC_ACTIVATE_FILE, SRC_PGSCAN, SRC_PGSTEAL, SRC_PGREFILL, SRC_PGACTIVATE,
+	SRC_PGDEACTIVATE
 };
 
 struct stat_key {
@@ -70,23 +80,23 @@ static const struct stat_key stat_keys[] = {
 	{ "slab_unreclaimable", SRC_SLAB },
 	{ "slab", SRC_SLAB },
 	{ "workingset_refault_anon", SRC_ZERO },
-	{ "workingset_refault_file", SRC_ZERO },
+	{ "workingset_refault_file", SRC_REFAULT_FILE },
 	{ "workingset_activate_anon", SRC_ZERO },
-	{ "workingset_activate_file", SRC_ZERO },
+	{ "workingset_activate_file", SRC_ACTIVATE_FILE },
 	{ "workingset_restore_anon", SRC_ZERO },
 	{ "workingset_restore_file", SRC_ZERO },
 	{ "workingset_nodereclaim", SRC_ZERO },
-	{ "pgscan", SRC_ZERO },
-	{ "pgsteal", SRC_ZERO },
+	{ "pgscan", SRC_PGSCAN },
+	{ "pgsteal", SRC_PGSTEAL },
 	{ "pgscan_kswapd", SRC_ZERO },
-	{ "pgscan_direct", SRC_ZERO },
+	{ "pgscan_direct", SRC_PGSCAN },
 	{ "pgsteal_kswapd", SRC_ZERO },
-	{ "pgsteal_direct", SRC_ZERO },
+	{ "pgsteal_direct", SRC_PGSTEAL },
 	{ "pgfault", SRC_PGFAULT },
 	{ "pgmajfault", SRC_ZERO },
-	{ "pgrefill", SRC_ZERO },
-	{ "pgactivate", SRC_ZERO },
-	{ "pgdeactivate", SRC_ZERO },
+	{ "pgrefill", SRC_PGREFILL },
+	{ "pgactivate", SRC_PGACTIVATE },
+	{ "pgdeactivate", SRC_PGDEACTIVATE },
 	{ "pglazyfree", SRC_ZERO },
 	{ "pglazyfreed", SRC_ZERO },
 	{ "zswpin", SRC_ZERO },
@@ -136,6 +146,13 @@ static uint64_t stat_value(const int64_t *sum, enum stat_src src)
 	case SRC_ACTIVE_FILE: return stat_pages(sum, MEMCG_STAT_ACTIVE_FILE) * STAT_PAGE_BYTES;
 	case SRC_SLAB: return stat_pages(sum, MEMCG_STAT_SLAB) * STAT_PAGE_BYTES;
 	case SRC_PGFAULT: return stat_pages(sum, MEMCG_STAT_PGFAULT);
+	case SRC_REFAULT_FILE: return stat_pages(sum, MEMCG_STAT_WORKINGSET_REFAULT_FILE);
+	case SRC_ACTIVATE_FILE: return stat_pages(sum, MEMCG_STAT_WORKINGSET_ACTIVATE_FILE);
+	case SRC_PGSCAN: return stat_pages(sum, MEMCG_STAT_PGSCAN);
+	case SRC_PGSTEAL: return stat_pages(sum, MEMCG_STAT_PGSTEAL);
+	case SRC_PGREFILL: return stat_pages(sum, MEMCG_STAT_PGREFILL);
+	case SRC_PGACTIVATE: return stat_pages(sum, MEMCG_STAT_PGACTIVATE);
+	case SRC_PGDEACTIVATE: return stat_pages(sum, MEMCG_STAT_PGDEACTIVATE);
 	case SRC_ZERO: break;
 	}
 	return 0;

@@ -11,6 +11,7 @@
 
 #include "cgfs.h"
 #include "list.h"
+#include "page_counter.h"
 #include "types.h"
 
 /* Kinds of charged pages, and the events memory.stat counts. */
@@ -39,16 +40,32 @@ enum memcg_stat {
 	MEMCG_STAT_FILE_DIRTY,
 	MEMCG_STAT_FILE_WRITEBACK,
 	MEMCG_STAT_FILE_MAPPED,
+	/* Reclaim's events (kernel/mm/reclaim.c, counted where they
+	 * happen, as Linux's memcg vm events): refaults of evicted file
+	 * pages and those activated at once (workingset); inactive pages
+	 * scanned and evicted; active pages scanned, and pages moved to the
+	 * active list (reclaim or a second touch) or back to inactive. */
+	MEMCG_STAT_WORKINGSET_REFAULT_FILE,
+	MEMCG_STAT_WORKINGSET_ACTIVATE_FILE,
+	MEMCG_STAT_PGSCAN,
+	MEMCG_STAT_PGSTEAL,
+	MEMCG_STAT_PGREFILL,
+	MEMCG_STAT_PGACTIVATE,
+	MEMCG_STAT_PGDEACTIVATE,
 	MEMCG_NR_STATS_ALL
 };
 
 #define MEMCG_NR_PCACHE_STATS (MEMCG_NR_STATS_ALL - MEMCG_NR_STATS)
 
 /* A cgroup's page cache block: its LRU lists (enum pcache_lru, under
- * pcache_lru_lock) and the page cache's counts. */
+ * pcache_lru_lock) and the page cache's counts. nonresident_age is the
+ * workingset clock (Linux's lruvec nonresident_age): it ticks with each
+ * eviction and activation here, and an evicted page's shadow remembers
+ * it (kernel/mm/workingset.c). */
 struct memcg_pcache {
 	struct list_head lru[4];
 	int64_t stat[MEMCG_NR_PCACHE_STATS];
+	uint64_t nonresident_age;
 };
 
 /* memory.events keys, in Linux's order. */
@@ -65,6 +82,9 @@ struct memory_state {
 	/* events here or below / here only, memory.oom.group */
 	uint64_t events[MEMCG_NR_EVENTS], events_local[MEMCG_NR_EVENTS];
 	bool oom_group;
+	/* memory.min/low as the latest reclaim walk saw them (reclaim.c,
+	 * under cg_lock) */
+	struct page_counter_prot prot;
 	/* the memory.peak descriptors that were reset (memory_peak_lock) */
 	struct page_counter_peak *peaks;
 	/* the cgroup charged for this one's own memory (its creator's), or

@@ -49,9 +49,13 @@ bool memcg_keep(struct cgroup *cg);
  * that allocation fails. Freed with the cgroup (no page is charged to
  * it then); a removed cgroup's counts go to its live ancestor's. */
 struct memcg_pcache *memcg_pcache_of(struct cgroup *cg);
-/* Workingset detection (reclaim, kernel/mm): a page cache page p,
- * charged to cg, was just brought in where an evicted page left shadow
- * (pcache_page_evict's value). Called with no lock held, p on its list. */
+/* cg's effective memory.min/low as reclaim computes them (reclaim.c,
+ * under cg_lock), kept in its memory controller state. */
+struct page_counter_prot *memcg_prot_of(struct cgroup *cg);
+/* Workingset detection (kernel/mm/workingset.c; the contract in
+ * reclaim.h): a page cache page p, charged to cg, was just brought in
+ * where an evicted page left shadow (pcache_page_evict's value). Called
+ * with no lock held. */
 struct pcache_page;
 void memcg_workingset_refault(struct cgroup *cg, uint64_t shadow, struct pcache_page *p);
 /* Current usage of cg in pages (including its per-CPU stock). */

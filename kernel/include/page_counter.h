@@ -26,6 +26,17 @@ struct page_counter {
 	struct page_counter *parent;
 };
 
+/* Reclaim's view of a counter's min and low (kept beside it by its owner:
+ * the cgroup is one small heap object), recomputed top-down by each
+ * reclaim walk: the effective protection, and what the children claim
+ * of theirs (the sum over the children of min(usage, setting), Linux's
+ * children_min_usage / children_low_usage, summed by the walk instead of
+ * on every charge). */
+struct page_counter_prot {
+	uint64_t emin, elow;
+	uint64_t children_min_usage, children_low_usage;
+};
+
 /* Called (if set) on caller bugs such as uncharging more than is charged. */
 extern void (*page_counter_error_hook)(const char *msg);
 
@@ -59,6 +70,49 @@ void page_counter_uncharge(struct page_counter *pc, uint64_t nr);
 int page_counter_set_max(struct page_counter *pc, uint64_t nr);
 
 uint64_t page_counter_read(const struct page_counter *pc);
+
+/* ---- memory.min / memory.low: effective protection (cgroup-v2.rst,
+ * "memory.min", "memory.low"; Linux's effective_protection and
+ * mem_cgroup_calculate_protection, mm/page_counter.c in 6.8+) ---- */
+
+/* a * b / c without overflow (UINT64_MAX if the quotient does not fit;
+ * 0 for c 0). */
+uint64_t page_counter_mul_div(uint64_t a, uint64_t b, uint64_t c);
+
+/* A cgroup's effective protection from its own setting and its parent's
+ * effective value: protected = min(usage, setting); if the siblings
+ * together (siblings_protected: the sum of their protected usage, this
+ * one's included) claim more than the parent's effective protection,
+ * each gets protected * parent_effective / siblings_protected; else it
+ * keeps protected, and with recursive (memory_recursiveprot) also a share
+ * of what the siblings leave unclaimed, in proportion to its unprotected
+ * usage. */
+uint64_t page_counter_effective_protection(uint64_t usage, uint64_t parent_usage, uint64_t setting,
+					   uint64_t parent_effective, uint64_t siblings_protected,
+					   bool recursive);
+
+/* Sets pc's emin and elow (in prot) for a reclaim of root's subtree, from
+ * its parent's (parent_prot: its own values and children_*_usage, from
+ * page_counter_children_*, computed first: walk top-down). root's own
+ * protection is not computed (reclaim never counts it: a cgroup asked to
+ * reclaim is not protected from itself); root's children get their
+ * settings as they are. An empty counter keeps its old values (it has
+ * nothing to reclaim). */
+void page_counter_calculate_protection(const struct page_counter *root, const struct page_counter *pc,
+				       struct page_counter_prot *prot, const struct page_counter_prot *parent_prot,
+				       bool recursive);
+
+/* Linux's propagate_protected_usage, summed at reclaim time: zero a
+ * parent's children_*_usage, then add each child's. */
+void page_counter_children_reset(struct page_counter_prot *parent_prot);
+void page_counter_children_add(struct page_counter_prot *parent_prot, const struct page_counter *child);
+
+/* Whether pc (a counter in target's subtree) is within its effective
+ * memory.min / memory.low: usage <= emin / elow. target itself never is. */
+bool page_counter_below_min(const struct page_counter *target, const struct page_counter *pc,
+			    const struct page_counter_prot *prot);
+bool page_counter_below_low(const struct page_counter *target, const struct page_counter *pc,
+			    const struct page_counter_prot *prot);
 
 /* memory.peak's per-descriptor reset (Linux 6.12): an open file that was
  * written to reads the highest usage since its own latest reset; the

@@ -244,8 +244,23 @@ void pcache_lru_add(struct pcache_page *p);
 /* A page leaves its list (before it is freed). */
 void pcache_lru_del(struct pcache_page *p);
 /* A read or write touched p: the second touch makes it active (Linux's
- * mark_page_accessed). */
+ * mark_page_accessed; pgactivate). */
 void pcache_lru_touch(struct pcache_page *p);
+/* Reclaim's scan (kernel/mm/reclaim.c) of up to nr pages at the tail of
+ * cg's inactive file list, each counted in pgscan: a mapped page goes to
+ * the active list (pgactivate); the others
+ * are rotated to the head and, unless being freed, put in out[] pinned
+ * (pcache_page_tryget: for pcache_page_evict or pcache_page_unpin). How
+ * many are in out. Takes pcache_lru_lock: no page cache lock may be
+ * held. */
+uint32_t pcache_lru_isolate(struct cgroup *cg, uint32_t nr, struct pcache_page **out);
+/* Moves up to nr pages from the tail of cg's active file list to its
+ * inactive list (Linux's shrink_active_list: pgrefill, pgdeactivate). How
+ * many moved. */
+uint32_t pcache_lru_deactivate(struct cgroup *cg, uint32_t nr);
+/* A refault found p in the workingset: it goes to (or, not yet on a
+ * list, will join) the active list. Whether it was not active before. */
+bool pcache_lru_activate(struct pcache_page *p);
 
 /* ---- the server's table (table.c) ---- */
 

@@ -74,6 +74,7 @@ struct thread {
 	 * and the pages charged above it since the last throttle. */
 	struct cgroup *mem_fail, *mem_high;
 	uint64_t mem_high_pages;
+	bool mem_reclaiming;		/* in memcg_reclaim: its charges do not reclaim again */
 	bool memstall;			/* stalled on memory (pressure), sched_lock */
 	bool iowait;			/* in a call to a disk's server (io pressure), sched_lock */
 	uint64_t clear_tid;		/* user word zeroed and futex-woken at exit */

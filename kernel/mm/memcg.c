@@ -12,6 +12,7 @@
 #include "percpu.h"
 #include "pmm.h"
 #include "proc.h"
+#include "reclaim.h"
 #include "sched.h"
 
 static struct cgroup *memcg_of_counter(struct page_counter *pc)
@@ -61,7 +62,11 @@ static void memcg_check_high(struct cgroup *cg, uint64_t pages)
 }
 
 /* The stock is per CPU and only touched with interrupts off on that CPU.
- * The kind is counted at cg's level only: depth costs nothing. */
+ * The kind is counted at cg's level only: depth costs nothing. A charge
+ * past a memory.max reclaims from the refusing level's subtree first
+ * where the caller holds no spinlock (Linux's try_charge); under one (a
+ * page fault holds its address space's lock) the fault handler does it
+ * (memcg_fault_oom). */
 int mem_charge(struct cgroup *cg, uint64_t nr_pages, enum memcg_stat kind)
 {
 	struct page_counter *fail = NULL;
@@ -70,7 +75,7 @@ int mem_charge(struct cgroup *cg, uint64_t nr_pages, enum memcg_stat kind)
 	bool stocked = s->cached == &cg->memory && s->nr_pages >= nr_pages;
 	bool ok = charge_stock_try_charge(s, &cg->memory, nr_pages, &fail);
 	irq_restore(f);
-	if (!ok) {
+	if (!ok && !(memcg_may_reclaim() && memcg_reclaim_and_charge(cg, memcg_of_counter(fail), nr_pages))) {
 		memcg_note_fail(memcg_of_counter(fail));
 		return -ENOMEM;
 	}
@@ -123,11 +128,17 @@ void mem_drain_stock(struct cgroup *cg)
 	irq_restore(f);
 }
 
+/* Short of frames, an allocation that may reclaim takes page cache from
+ * the whole machine first (reclaim.h's watermark), and once more if the
+ * allocator still fails. */
 struct page *mem_alloc_pages(struct cgroup *cg, unsigned order, enum memcg_stat kind)
 {
 	if (mem_charge(cg, 1ull << order, kind))
 		return NULL;
+	memcg_reclaim_watermark();
 	struct page *p = pmm_alloc(order);
+	if (!p && memcg_may_reclaim() && memcg_reclaim_global(1ull << order))
+		p = pmm_alloc(order);
 	if (!p) {
 		mem_uncharge(cg, 1ull << order, kind);
 		return NULL;
@@ -177,14 +188,4 @@ struct cgroup *memcg_requester(void)
 uint64_t mem_usage_pages(const struct cgroup *cg)
 {
 	return page_counter_read(&cg->memory);
-}
-
-/* reclaim fills this in: the pager calls it at every refault (a page
- * brought in where an evicted one left its shadow); until reclaim has a
- * workingset policy nothing evicts, so nothing is to be counted. */
-void memcg_workingset_refault(struct cgroup *cg, uint64_t shadow, struct pcache_page *p)
-{
-	(void)cg;
-	(void)shadow;
-	(void)p;
 }

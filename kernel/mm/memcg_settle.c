@@ -7,8 +7,12 @@
  * bound). A debt under 10 ms is carried to a later return, not slept (nor
  * forgiven, as Linux does, which counts whole charge batches). So a thread a few
  * pages over hardly notices, one far over all but stops, and it is never
- * killed for it. memory.max: a failed charge counts a "max" event where
- * the limit held; a page fault then calls the OOM killer for that
+ * killed for it; first, each level over its high is reclaimed toward it
+ * (Linux's reclaim_high), and only the overage left counts. memory.max:
+ * a failed charge counts a "max" event where
+ * the limit held; a page fault then reclaims from that subtree and
+ * faults again, and only if nothing could be reclaimed calls the OOM
+ * killer for that
  * subtree (the whole machine if the page allocator itself was empty) and
  * retries the faulting access once a victim is on its way out. These
  * waits are memory stalls: memory.pressure counts them. */
@@ -17,6 +21,7 @@
 #include "abi/signal.h"
 #include "cgroup.h"
 #include "proc.h"
+#include "reclaim.h"
 #include "sched.h"
 #include "timer.h"
 
@@ -81,8 +86,10 @@ void memcg_user_return(struct thread *t)
 		memcg_event(at, MEMCG_MAX);
 		cg_put(at);
 	}
-	if (t->mem_high)
+	if (t->mem_high) {
+		memcg_reclaim_high(t->proc->cgroup);
 		memcg_throttle_high(t);
+	}
 }
 
 void memcg_thread_done(struct thread *t)
@@ -103,6 +110,19 @@ bool memcg_fault_oom(struct thread *t)
 {
 	struct cgroup *domain = t->mem_fail ? t->mem_fail : &cg_root;
 	t->mem_fail = NULL;
+	/* page cache first (a batch, as Linux's try_charge): the fault
+	 * tries again with no kill if any was freed. Dirty pages are
+	 * written back for a cgroup's limit only: the machine short of
+	 * frames takes clean pages (memcg_reclaim_global), since the
+	 * faulting thread may be the server the writeback would wait on */
+	if (domain == &cg_root ? memcg_reclaim_global(1)
+			       : memcg_reclaim(domain, 1, t->ipc_caller ? 0 : RECLAIM_WRITEBACK)) {
+		if (domain != &cg_root) {
+			memcg_event(domain, MEMCG_MAX);
+			cg_put(domain);
+		}
+		return !memcg_being_killed(t);
+	}
 	int r = oom_kill_in(domain);
 	if (r != 0) { /* not just waiting for an earlier victim */
 		if (domain != &cg_root)
@@ -117,13 +137,23 @@ bool memcg_fault_oom(struct thread *t)
 	return !memcg_being_killed(t);
 }
 
+/* Linux's memory_max_write: reclaim while it makes progress (16
+ * attempts that free nothing at most), then the OOM killer. */
 void memcg_shrink_to_max(struct cgroup *cg)
 {
 	struct thread *self = current_thread();
+	int retries = 16;
 	mem_drain_stock(cg);
 	while (page_counter_read(&cg->memory) > __atomic_load_n(&cg->memory.max, __ATOMIC_RELAXED)) {
 		if (thread_has_work(self))
 			break; /* a signal for the writer: the write still succeeds */
+		if (retries) {
+			uint64_t over = page_counter_read(&cg->memory) - __atomic_load_n(&cg->memory.max, __ATOMIC_RELAXED);
+			if (!memcg_reclaim(cg, over, self->ipc_caller ? 0 : RECLAIM_WRITEBACK))
+				retries--;
+			mem_drain_stock(cg);
+			continue;
+		}
 		int r = oom_kill_in(cg);
 		if (r < 0)
 			break;

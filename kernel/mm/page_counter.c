@@ -134,6 +134,100 @@ uint64_t page_counter_read(const struct page_counter *pc)
 	return __atomic_load_n(&pc->usage, __ATOMIC_RELAXED);
 }
 
+/* The product in 128 bits (an inline multiply), the division bit by bit:
+ * the kernel has no libgcc for a 128-bit divide, and a hardware divq
+ * would fault on a quotient past 64 bits. */
+uint64_t page_counter_mul_div(uint64_t a, uint64_t b, uint64_t c)
+{
+	if (!c)
+		return 0;
+	unsigned __int128 p = (unsigned __int128)a * b;
+	uint64_t hi = (uint64_t)(p >> 64), lo = (uint64_t)p, q = 0;
+	if (!hi)
+		return lo / c;
+	if (hi >= c)
+		return UINT64_MAX; /* the quotient does not fit */
+	for (int i = 0; i < 64; i++) { /* hi: the remainder, below c */
+		bool carry = hi >> 63;
+		hi = (hi << 1) | (lo >> 63);
+		lo <<= 1;
+		q <<= 1;
+		if (carry || hi >= c) {
+			hi -= c;
+			q |= 1;
+		}
+	}
+	return q;
+}
+
+uint64_t page_counter_effective_protection(uint64_t usage, uint64_t parent_usage, uint64_t setting,
+					   uint64_t parent_effective, uint64_t siblings_protected,
+					   bool recursive)
+{
+	uint64_t protected = MIN(usage, setting);
+	/* over-committed: shares in proportion to the protected usage (used,
+	 * not claimed, so claimed but unused protection goes to siblings) */
+	if (siblings_protected > parent_effective)
+		return page_counter_mul_div(protected, parent_effective, siblings_protected);
+	if (!recursive)
+		return protected;
+	/* the unclaimed rest is shared by the unprotected usage; the two
+	 * usages are read separately, so each difference is checked */
+	if (parent_effective > siblings_protected && parent_usage > siblings_protected && usage > protected) {
+		uint64_t unclaimed = page_counter_mul_div(parent_effective - siblings_protected, usage - protected,
+							  parent_usage - siblings_protected);
+		return unclaimed > UINT64_MAX - protected ? UINT64_MAX : protected + unclaimed;
+	}
+	return protected;
+}
+
+void page_counter_calculate_protection(const struct page_counter *root, const struct page_counter *pc,
+				       struct page_counter_prot *prot, const struct page_counter_prot *parent_prot,
+				       bool recursive)
+{
+	if (pc == root)
+		return;
+	uint64_t usage = page_counter_read(pc);
+	if (!usage)
+		return;
+	uint64_t min = __atomic_load_n(&pc->min, __ATOMIC_RELAXED);
+	uint64_t low = __atomic_load_n(&pc->low, __ATOMIC_RELAXED);
+	if (pc->parent == root) {
+		prot->emin = min;
+		prot->elow = low;
+		return;
+	}
+	uint64_t parent_usage = page_counter_read(pc->parent);
+	prot->emin = page_counter_effective_protection(usage, parent_usage, min, parent_prot->emin,
+						       parent_prot->children_min_usage, recursive);
+	prot->elow = page_counter_effective_protection(usage, parent_usage, low, parent_prot->elow,
+						       parent_prot->children_low_usage, recursive);
+}
+
+void page_counter_children_reset(struct page_counter_prot *parent_prot)
+{
+	parent_prot->children_min_usage = parent_prot->children_low_usage = 0;
+}
+
+void page_counter_children_add(struct page_counter_prot *parent_prot, const struct page_counter *child)
+{
+	uint64_t usage = page_counter_read(child);
+	parent_prot->children_min_usage += MIN(usage, __atomic_load_n(&child->min, __ATOMIC_RELAXED));
+	parent_prot->children_low_usage += MIN(usage, __atomic_load_n(&child->low, __ATOMIC_RELAXED));
+}
+
+bool page_counter_below_min(const struct page_counter *target, const struct page_counter *pc,
+			    const struct page_counter_prot *prot)
+{
+	return pc != target && page_counter_read(pc) <= prot->emin;
+}
+
+bool page_counter_below_low(const struct page_counter *target, const struct page_counter *pc,
+			    const struct page_counter_prot *prot)
+{
+	return pc != target && page_counter_read(pc) <= prot->elow;
+}
+
 void page_counter_peak_reset(struct page_counter *pc, struct page_counter_peak **list,
 			     struct page_counter_peak *p)
 {

@@ -3,15 +3,19 @@
  * to its freeing: inactive first, active from its second touch (Linux's
  * mark_page_accessed, without the per-CPU batches). Shmem pages use the
  * anon lists, others the file lists, as on Linux. memory.stat's
- * inactive_* / active_* are the lists' lengths. Nothing reclaims from
- * them yet: the next issue's reclaim walks them, inactive tail first.
- * One lock for every list (one CPU today). The lists are in the cgroup's
+ * inactive_* / active_* are the lists' lengths. Reclaim (kernel/mm/
+ * reclaim.c) takes file pages from the inactive tail (pcache_lru_isolate)
+ * and refills the inactive list from the active tail
+ * (pcache_lru_deactivate), counting Linux's pgscan, pgactivate, pgrefill
+ * and pgdeactivate here. One lock for every list (one CPU today). The lists are in the cgroup's
  * page cache block (memcg_pcache_of), which a dying cgroup keeps while
  * pages are charged to it (memcg_keep). */
 #include "pcache.h"
+#include "internal.h"
 #include "cgroup.h"
 #include "memcg.h"
 #include "page.h"
+#include "reclaim.h"
 
 struct spinlock pcache_lru_lock = SPINLOCK_INIT("pcache_lru");
 
@@ -43,7 +47,8 @@ void pcache_lru_add(struct pcache_page *p)
 	if (!b)
 		return;
 	spin_lock(&pcache_lru_lock);
-	p->lru_state = PCP_ON_LRU;
+	/* active already if a refault found it in the workingset */
+	p->lru_state = PCP_ON_LRU | (p->lru_state & PCP_ACTIVE);
 	enum pcache_lru l = pcache_lru_of(p);
 	list_add(&p->lru, &b->lru[l]);
 	memcg_pcache_stat_add(cg, pcache_lru_stat(l), 1);
@@ -77,9 +82,106 @@ void pcache_lru_touch(struct pcache_page *p)
 			enum pcache_lru to = pcache_lru_of(p);
 			list_add(&p->lru, &cg->mem_pcache->lru[to]);
 			memcg_pcache_stat_add(cg, pcache_lru_stat(to), 1);
+			memcg_pcache_stat_add(cg, MEMCG_STAT_PGACTIVATE, 1);
+			memcg_workingset_age(cg, 1); /* Linux's workingset_activation */
 		} else {
 			p->lru_state |= PCP_REFERENCED;
 		}
 	}
 	spin_unlock(&pcache_lru_lock);
+}
+
+/* Moves p (on list from of cg's block b, lock held) to the head of list to
+ * with the lru state bits set; the lengths follow. */
+static void pcache_lru_move(struct cgroup *cg, struct memcg_pcache *b, struct pcache_page *p,
+			    enum pcache_lru from, enum pcache_lru to, uint8_t state)
+{
+	list_del(&p->lru);
+	memcg_pcache_stat_add(cg, pcache_lru_stat(from), -1);
+	p->lru_state = state;
+	list_add(&p->lru, &b->lru[to]);
+	memcg_pcache_stat_add(cg, pcache_lru_stat(to), 1);
+}
+
+uint32_t pcache_lru_isolate(struct cgroup *cg, uint32_t nr, struct pcache_page **out)
+{
+	struct memcg_pcache *b = __atomic_load_n(&cg->mem_pcache, __ATOMIC_ACQUIRE);
+	uint32_t n = 0, scanned = 0, activated = 0;
+	if (!b)
+		return 0;
+	spin_lock(&pcache_lru_lock);
+	struct list_head *l = &b->lru[PCACHE_LRU_INACTIVE_FILE];
+	struct pcache_page *first = NULL; /* the first rotated: back at the tail, all were seen */
+	while (scanned < nr && !list_empty(l)) {
+		struct pcache_page *p = container_of(l->prev, struct pcache_page, lru);
+		if (p == first)
+			break;
+		scanned++;
+		/* mapped by a process: Linux's referenced PTEs make it active
+		 * (and the pager does not take mapped pages). A page only
+		 * touched once by a read or write (PCP_REFERENCED) is taken
+		 * all the same, as Linux's folio_check_references reclaims a
+		 * clean referenced file folio: the second touch, not reclaim,
+		 * promotes it, so a file read once streams through the
+		 * inactive list without pushing the active pages out. */
+		if (__atomic_load_n(&p->mapcount, __ATOMIC_RELAXED)) {
+			pcache_lru_move(cg, b, p, PCACHE_LRU_INACTIVE_FILE, PCACHE_LRU_ACTIVE_FILE,
+					PCP_ON_LRU | PCP_ACTIVE);
+			activated++;
+			continue;
+		}
+		list_del(&p->lru);
+		list_add(&p->lru, l); /* rotated: tried again after the rest */
+		if (!first)
+			first = p;
+		/* pinned (the pager's pcache_page_tryget) unless it or its
+		 * object is being freed */
+		if (pcache_page_tryget(p))
+			out[n++] = p;
+	}
+	memcg_pcache_stat_add(cg, MEMCG_STAT_PGSCAN, scanned);
+	memcg_pcache_stat_add(cg, MEMCG_STAT_PGACTIVATE, activated);
+	memcg_workingset_age(cg, activated);
+	spin_unlock(&pcache_lru_lock);
+	return n;
+}
+
+uint32_t pcache_lru_deactivate(struct cgroup *cg, uint32_t nr)
+{
+	struct memcg_pcache *b = __atomic_load_n(&cg->mem_pcache, __ATOMIC_ACQUIRE);
+	uint32_t moved = 0;
+	if (!b)
+		return 0;
+	spin_lock(&pcache_lru_lock);
+	struct list_head *l = &b->lru[PCACHE_LRU_ACTIVE_FILE];
+	/* Linux's shrink_active_list keeps only executable mapped pages
+	 * active: every scanned file page goes, its referenced bit cleared
+	 * (a new touch gives it a second chance on the inactive list) */
+	while (moved < nr && !list_empty(l)) {
+		struct pcache_page *p = container_of(l->prev, struct pcache_page, lru);
+		pcache_lru_move(cg, b, p, PCACHE_LRU_ACTIVE_FILE, PCACHE_LRU_INACTIVE_FILE, PCP_ON_LRU);
+		moved++;
+	}
+	memcg_pcache_stat_add(cg, MEMCG_STAT_PGREFILL, moved);
+	memcg_pcache_stat_add(cg, MEMCG_STAT_PGDEACTIVATE, moved);
+	spin_unlock(&pcache_lru_lock);
+	return moved;
+}
+
+bool pcache_lru_activate(struct pcache_page *p)
+{
+	bool done = false;
+	spin_lock(&pcache_lru_lock);
+	if (!(p->lru_state & PCP_ACTIVE)) {
+		struct cgroup *cg = p->pg->charge;
+		if ((p->lru_state & PCP_ON_LRU) && cg && cg->mem_pcache) {
+			enum pcache_lru from = pcache_lru_of(p);
+			pcache_lru_move(cg, cg->mem_pcache, p, from, (enum pcache_lru)(from + 1), PCP_ON_LRU | PCP_ACTIVE);
+		} else {
+			p->lru_state |= PCP_ACTIVE; /* pcache_lru_add keeps it */
+		}
+		done = true;
+	}
+	spin_unlock(&pcache_lru_lock);
+	return done;
 }

@@ -110,9 +110,16 @@ static void test_files(void)
 	      "memory.oom.group: past an int ERANGE (Linux's kstrtoint), surrounding spaces stripped");
 	check(put(at("m", "memory.reclaim"), "0") == 0 && fails(put(at("m", "memory.reclaim"), "64M"), EAGAIN) &&
 	      fails(put(at("m", "memory.reclaim"), "junk"), EINVAL) &&
-	      fails(put(at("m", "memory.reclaim"), "1M swappiness=201"), EINVAL) &&
 	      fails((int)slurp(at("m", "memory.reclaim"), (char[8]){ 0 }, 8), EINVAL),
 	      "memory.reclaim: write-only (a read is EINVAL); nothing to reclaim is EAGAIN, junk EINVAL");
+	check_errno(put(at("m", "memory.reclaim"), "1M swappiness=60"), EINVAL,
+		    "memory.reclaim: Linux 6.1's format, a size alone: swappiness= is EINVAL");
+	check(fails(put(at("m", "memory.reclaim"), "1M swappiness=201"), EINVAL) &&
+	      fails(put(at("m", "memory.reclaim"), "-1"), EINVAL) && fails(put(at("m", "memory.reclaim"), "1Q"), EINVAL) &&
+	      fails(put(at("m", "memory.reclaim"), "1M 2M"), EINVAL) && fails(put(at("m", "memory.reclaim"), "max"), EINVAL),
+	      "memory.reclaim: a sign, an unknown suffix, two sizes, \"max\": EINVAL (memparse, then the end)");
+	check(put(at("m", "memory.reclaim"), "4095") == 0 && put(at("m", "memory.reclaim"), " 0 ") == 0,
+	      "memory.reclaim: under a page asks for no page: 0; spaces are stripped");
 	check(put(BASE "/cgroup.subtree_control", "-memory") == 0 && !listed(BASE "/m", "memory.max") &&
 	      put(BASE "/cgroup.subtree_control", "+memory") == 0 && text_is(at("m", "memory.max"), "max\n"),
 	      "-memory takes the files away; +memory brings them back at their defaults");
@@ -567,6 +574,47 @@ static void test_stat(void)
 	      "rmdir gives the creator its page back; the parent keeps st's pgfault");
 }
 
+/* memory.reclaim on a cgroup holding only anonymous and tmpfs pages:
+ * Arbor has no swap, and tmpfs pages are shmem (Linux's: swap-backed),
+ * so nothing is reclaimable: EAGAIN, and nothing changed. */
+static void test_reclaim_unreclaimable(void)
+{
+	int fds[2];
+	char c = 0;
+	check(mkdir(BASE "/rc", 0755) == 0 && pipe(fds) == 0, "cgroup rc");
+	pid_t p = fork();
+	if (p == 0) {
+		close(fds[0]);
+		if (put(at("rc", "cgroup.procs"), "0"))
+			_exit(2);
+		touch(8 * MIB);
+		int fd = open("/tmp/posix_memory_rc", O_CREAT | O_TRUNC | O_WRONLY, 0600);
+		static char block[64 * 1024];
+		for (int i = 0; fd >= 0 && i < 32; i++)
+			if (write(fd, block, sizeof(block)) != sizeof(block))
+				_exit(3);
+		if (fd < 0 || close(fd) || write(fds[1], "x", 1) != 1)
+			_exit(3);
+		pause();
+		_exit(0);
+	}
+	close(fds[1]);
+	check(read(fds[0], &c, 1) == 1, "a process in rc touched 8M and wrote 2M to a tmpfs file");
+	close(fds[0]);
+	long cur = number(at("rc", "memory.current"));
+	check_errno(put(at("rc", "memory.reclaim"), "1M"), EAGAIN,
+		    "memory.reclaim of 1M with only anon and tmpfs pages: EAGAIN (no swap)");
+	check(number(at("rc", "memory.current")) == cur && flat_field(at("rc", "memory.stat"), "pgsteal") == 0 &&
+	      flat_field(at("rc", "memory.stat"), "pgscan") == 0 &&
+	      flat_field(at("rc", "memory.stat"), "shmem") >= 2 * MIB,
+	      "and nothing was taken: memory.current the same, pgscan and pgsteal 0, its tmpfs pages there");
+	check(kill(p, SIGKILL) == 0 && waitpid(p, NULL, 0) == p && unlink("/tmp/posix_memory_rc") == 0,
+	      "it is killed, its file removed");
+	for (int i = 0; i < 5000 && number(at("rc", "memory.current")) > 0; i++)
+		usleep(1000);
+	check(rmdir(BASE "/rc") == 0, "rmdir rc");
+}
+
 int main(void)
 {
 	mkdir(BASE "/leaf", 0755);
@@ -586,6 +634,7 @@ int main(void)
 	test_adj_user();
 	test_adj_oom();
 	test_stat();
+	test_reclaim_unreclaimable();
 	rmdir(BASE "/m");
 	put(BASE "/cgroup.subtree_control", "-memory");
 	put("/sys/fs/cgroup/cgroup.subtree_control", "-memory");

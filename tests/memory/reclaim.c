@@ -1,0 +1,429 @@
+/* Reclaim of file pages (kernel/mm/reclaim.c) on an ext2 disk the host
+ * made (tools/run-tests.py, test_reclaim_disk: /dev/vda holds big48.bin,
+ * c16.bin, ws_a.bin, ws_b.bin and a sparse stream.bin): a cgroup under a
+ * 16M memory.max reads a 48 MiB file whole; memory.reclaim takes what it
+ * is asked from a cgroup's cached pages and says EAGAIN when it cannot;
+ * a cgroup under a 16M memory.max writes a 32 MiB file (its dirty pages
+ * written back, then evicted); memory.high is reclaimed to on the way
+ * back to user mode and when written; a page fault refused by
+ * memory.max reclaims file pages instead of killing; a 256 MiB read on a
+ * 256 MiB machine reclaims from the root;
+ * memory.low keeps a cgroup's working set while a sibling streams a big
+ * file through their parent's limit, with low events when only protected
+ * memory is left; memory.min is never reclaimed. Counters come from
+ * memory.stat (pgscan, pgsteal, workingset_refault_file...) and
+ * memory.events. "reclaim" alone runs everything; prints TAP. */
+#define _GNU_SOURCE 1
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include "check.h"
+
+#define M "/mnt/rc"
+#define CG "/sys/fs/cgroup/posix_reclaim"
+#define MIB (1024L * 1024)
+#define CHUNK (64 * 1024)
+
+/* The bytes run-tests.py wrote: ((i * mul + (div ? i / div : add)) & 0xff). */
+struct pattern {
+	const char *path;
+	long len;
+	unsigned mul, add, div;
+};
+
+static const struct pattern big48 = { M "/big48.bin", 48 * MIB, 7, 0, 251 };
+static const struct pattern c16 = { M "/c16.bin", 16 * MIB, 5, 1, 0 };
+static const struct pattern ws_a = { M "/ws_a.bin", 24 * MIB, 11, 3, 0 };
+static const struct pattern ws_b = { M "/ws_b.bin", 24 * MIB, 13, 9, 0 };
+static const struct pattern stream = { M "/stream.bin", 256 * MIB, 0, 0, 0 }; /* sparse: zeros */
+
+static long number(const char *path)
+{
+	char buf[64];
+	return slurp(path, buf, sizeof(buf)) > 0 ? atol(buf) : -1;
+}
+
+static const char *at(const char *cg, const char *file)
+{
+	static char path[8][160];
+	static int i;
+	i = (i + 1) % 8;
+	snprintf(path[i], sizeof(path[i]), CG "/%s/%s", cg, file);
+	return path[i];
+}
+
+static long stat_of(const char *cg, const char *key)
+{
+	return flat_field(at(cg, "memory.stat"), key);
+}
+
+static long event_of(const char *cg, const char *key)
+{
+	return flat_field(at(cg, "memory.events"), key);
+}
+
+/* Reads the whole file, checking every byte: 1 if all its bytes were
+ * right, 0 otherwise (timed_in_cgroup's job). */
+static int read_check(void *arg)
+{
+	const struct pattern *p = arg;
+	static unsigned char buf[CHUNK];
+	int fd = open(p->path, O_RDONLY);
+	long off = 0, r;
+	if (fd < 0)
+		return 0;
+	while ((r = read(fd, buf, sizeof(buf))) > 0) {
+		for (long i = 0; i < r; i++) {
+			long j = off + i;
+			unsigned want = ((unsigned long)j * p->mul + (p->div ? (unsigned long)j / p->div : p->add)) & 0xff;
+			if (buf[i] != want) {
+				printf("# %s: byte %ld is %u, not %u\n", p->path, j, buf[i], want);
+				close(fd);
+				return 0;
+			}
+		}
+		off += r;
+	}
+	close(fd);
+	if (r < 0 || off != p->len)
+		printf("# %s: read %ld bytes (last %ld, errno %d)\n", p->path, off, r, errno);
+	return r == 0 && off == p->len;
+}
+
+/* Reads p in a child in cgroup cg: the seconds it took, or -1. */
+static double read_in(const char *cg, const struct pattern *p)
+{
+	char dir[96];
+	snprintf(dir, sizeof(dir), CG "/%s", cg);
+	return timed_in_cgroup(dir, read_check, (void *)p);
+}
+
+/* A process in a cgroup holding a file open (the ext2 server frees a
+ * file's object, and its pages, at the last close): it reads the file
+ * whole at once and whenever told ('r'), answering 'y' if every byte
+ * was right; 'q' (or its pipe closing) ends it. */
+struct holder {
+	pid_t pid;
+	int cmd, ans;
+};
+
+static int holder_ask(struct holder *h, char what)
+{
+	char c = 0;
+	return write(h->cmd, &what, 1) == 1 && read(h->ans, &c, 1) == 1 && c == 'y';
+}
+
+static int holder_start(struct holder *h, const char *cg, const struct pattern *p)
+{
+	int cmd[2], ans[2];
+	if (pipe(cmd) || pipe(ans))
+		return -1;
+	h->pid = fork();
+	if (h->pid == 0) {
+		char procs[160], c;
+		close(cmd[1]);
+		close(ans[0]);
+		snprintf(procs, sizeof(procs), CG "/%s/cgroup.procs", cg);
+		int fd = put(procs, "0") == 0 ? open(p->path, O_RDONLY) : -1;
+		c = fd >= 0 && read_check((void *)p) ? 'y' : 'n';
+		if (write(ans[1], &c, 1) != 1)
+			_exit(1);
+		while (read(cmd[0], &c, 1) == 1 && (c == 'r' || c == 't')) {
+			if (c == 'r') {
+				c = read_check((void *)p) ? 'y' : 'n';
+			} else { /* 't': touch 8 MiB of fresh anonymous memory */
+				char *m = mmap(NULL, 8 * MIB, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+				for (long i = 0; m != MAP_FAILED && i < 8 * MIB; i += 4096)
+					m[i] = 1;
+				c = m != MAP_FAILED ? 'y' : 'n';
+			}
+			if (write(ans[1], &c, 1) != 1)
+				_exit(1);
+		}
+		_exit(0);
+	}
+	close(cmd[0]);
+	close(ans[1]);
+	h->cmd = cmd[1];
+	h->ans = ans[0];
+	char c = 0;
+	return h->pid > 0 && read(h->ans, &c, 1) == 1 && c == 'y' ? 0 : -1;
+}
+
+static int holder_stop(struct holder *h)
+{
+	int st;
+	/* 'q': another holder forked later keeps a copy of this pipe's end */
+	(void)!write(h->cmd, "q", 1);
+	close(h->cmd);
+	close(h->ans);
+	return waitpid(h->pid, &st, 0) == h->pid && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+}
+
+static int make_cg(const char *cg)
+{
+	char dir[160];
+	snprintf(dir, sizeof(dir), CG "/%s", cg);
+	return mkdir(dir, 0755);
+}
+
+static int remove_cg(const char *cg)
+{
+	char dir[160];
+	snprintf(dir, sizeof(dir), CG "/%s", cg);
+	return rmdir(dir);
+}
+
+static void test_max16(void)
+{
+	check(make_cg("max16") == 0 && put(at("max16", "memory.max"), "16M") == 0, "cgroup max16, memory.max 16M");
+	double t = read_in("max16", &big48);
+	printf("# 48 MiB read under a 16M memory.max in %.2f s\n", t);
+	check(t >= 0, "a 48 MiB ext2 file read whole under a 16M memory.max: every byte right");
+	check(number(at("max16", "memory.peak")) <= 16 * MIB && number(at("max16", "memory.current")) <= 16 * MIB,
+	      "memory.peak and memory.current stayed within 16M");
+	long steal = stat_of("max16", "pgsteal"), scan = stat_of("max16", "pgscan");
+	printf("# pgscan %ld pgsteal %ld max events %ld\n", scan, steal, event_of("max16", "max"));
+	check(steal >= (32 * MIB) / 4096 && scan >= steal && stat_of("max16", "pgsteal_direct") == steal &&
+	      stat_of("max16", "pgscan_direct") == scan && stat_of("max16", "pgsteal_kswapd") == 0,
+	      "pgsteal counts the 32M that had to go (and more), pgscan at least that; all direct");
+	check(event_of("max16", "oom_kill") == 0 && event_of("max16", "oom") == 0 && event_of("max16", "max") > 0,
+	      "no OOM: the limit was met (max events) and reclaim made room");
+}
+
+static void test_reclaim_file(void)
+{
+	struct holder h;
+	check(make_cg("r8") == 0 && holder_start(&h, "r8", &c16) == 0,
+	      "a process in r8 read a 16 MiB file and holds it open");
+	long cur = number(at("r8", "memory.current"));
+	check(cur >= 16 * MIB && stat_of("r8", "file") >= 16 * MIB && stat_of("r8", "inactive_file") >= 16 * MIB,
+	      "its 16M of file pages are charged to r8, on r8's inactive file list (touched once)");
+	long act0 = stat_of("r8", "pgactivate");
+	check(holder_ask(&h, 'r') && stat_of("r8", "active_file") >= 16 * MIB &&
+	      stat_of("r8", "pgactivate") - act0 >= 4096, "read again: the second touch makes them active (pgactivate)");
+	long steal0 = stat_of("r8", "pgsteal");
+	check(put(at("r8", "memory.reclaim"), "8M") == 0, "memory.reclaim 8M: 0");
+	long cur2 = number(at("r8", "memory.current"));
+	printf("# memory.current %ld -> %ld\n", cur, cur2);
+	check(cur2 <= cur - 8 * MIB, "memory.current dropped by at least 8M");
+	check(stat_of("r8", "pgsteal") - steal0 >= 2048, "pgsteal grew by at least 2048 pages");
+	check(stat_of("r8", "pgrefill") >= 2048 && stat_of("r8", "pgdeactivate") == stat_of("r8", "pgrefill"),
+	      "all were active: reclaim moved them to the inactive list first (pgrefill, pgdeactivate)");
+	/* the pages evicted by that reclaim were evicted less than r8's
+	 * active list ago: read again, they come back active */
+	long rf = stat_of("r8", "workingset_refault_file"), act = stat_of("r8", "workingset_activate_file");
+	check(holder_ask(&h, 'r'), "the file reads back right");
+	rf = stat_of("r8", "workingset_refault_file") - rf;
+	act = stat_of("r8", "workingset_activate_file") - act;
+	printf("# re-read after reclaiming 8M: %ld refaults, %ld activated\n", rf, act);
+	check(rf >= 2048 && act > 0 && act <= rf,
+	      "its evicted pages refault (workingset_refault_file), those within the workingset activate");
+	check(put(at("r8", "memory.reclaim"), "8M") == 0, "memory.reclaim 8M again: 0");
+	check_errno(put(at("r8", "memory.reclaim"), "64M"), EAGAIN,
+		    "memory.reclaim of 64M with 8M cached: EAGAIN once nothing is left");
+	check(stat_of("r8", "file") == 0, "and every file page went");
+	long refault0 = stat_of("r8", "workingset_refault_file");
+	act = stat_of("r8", "workingset_activate_file");
+	check(holder_ask(&h, 'r'), "the file reads back right");
+	long refaults = stat_of("r8", "workingset_refault_file") - refault0;
+	act = stat_of("r8", "workingset_activate_file") - act;
+	printf("# refaults on re-read: %ld, %ld activated\n", refaults, act);
+	check(refaults == 4096 && act == 0,
+	      "every evicted page read again is a refault; none activates (nothing was active: no workingset)");
+	int stopped = holder_stop(&h) == 0;
+	for (int i = 0; i < 5000 && stat_of("r8", "file") != 0; i++)
+		usleep(1000); /* the server frees the object at the close it is told of */
+	check(stopped && stat_of("r8", "file") == 0 && remove_cg("r8") == 0,
+	      "closed: its pages go with the object; r8 removed");
+}
+
+static unsigned char dirty_byte(long i)
+{
+	return (unsigned char)((i * 3 + i / 4093) & 0xff);
+}
+
+/* Writes 32 MiB to dirty.bin (timed_in_cgroup's job): 1 if all went. */
+static int write_dirty(void *arg)
+{
+	static unsigned char buf[CHUNK];
+	(void)arg;
+	int fd = open(M "/dirty.bin", O_CREAT | O_TRUNC | O_WRONLY, 0644);
+	for (long off = 0; fd >= 0 && off < 32 * MIB; off += CHUNK) {
+		for (long i = 0; i < CHUNK; i++)
+			buf[i] = dirty_byte(off + i);
+		if (write(fd, buf, CHUNK) != CHUNK) {
+			printf("# write at %ld: errno %d\n", off, errno);
+			close(fd);
+			return 0;
+		}
+	}
+	return fd >= 0 && close(fd) == 0;
+}
+
+/* Dirty pages under memory.max: reclaim asks the server to write them
+ * back, then evicts them (run-tests.py checks the file with debugfs and
+ * the image with e2fsck). */
+static void test_dirty(void)
+{
+	char dir[96];
+	snprintf(dir, sizeof(dir), CG "/w16");
+	check(make_cg("w16") == 0 && put(at("w16", "memory.max"), "16M") == 0, "cgroup w16, memory.max 16M");
+	double t = timed_in_cgroup(dir, write_dirty, NULL);
+	printf("# 32 MiB written under a 16M memory.max in %.2f s; pgsteal %ld\n", t, stat_of("w16", "pgsteal"));
+	check(t >= 0, "a process in w16 writes a 32 MiB file: every write whole (dirty pages written back, then evicted)");
+	check(stat_of("w16", "pgsteal") >= (16 * MIB) / 4096 && event_of("w16", "oom_kill") == 0 &&
+	      number(at("w16", "memory.peak")) <= 16 * MIB,
+	      "pgsteal took at least 16M of them; no OOM; memory.peak within 16M");
+	check(remove_cg("w16") == 0, "w16 removed");
+}
+
+/* A page fault whose charge memory.max refuses reclaims the cgroup's
+ * file pages before any OOM kill (memcg_fault_oom). */
+static void test_fault(void)
+{
+	struct holder h;
+	check(make_cg("f16") == 0 && put(at("f16", "memory.max"), "16M") == 0 && holder_start(&h, "f16", &c16) == 0,
+	      "cgroup f16 (memory.max 16M): a process reads a 16 MiB file and holds it");
+	long file0 = stat_of("f16", "file");
+	check(holder_ask(&h, 't'), "it then touches 8 MiB of anonymous memory: every fault served");
+	printf("# f16: file %ld -> %ld, anon %ld, oom_kill %ld\n", file0, stat_of("f16", "file"), stat_of("f16", "anon"),
+	       event_of("f16", "oom_kill"));
+	check(event_of("f16", "oom_kill") == 0 && stat_of("f16", "anon") >= 8 * MIB &&
+	      stat_of("f16", "file") <= file0 - 7 * MIB,
+	      "its file pages made room: no OOM kill, anon 8M, file down by as much");
+	check(holder_stop(&h) == 0, "the process leaves");
+	for (int i = 0; i < 5000 && stat_of("f16", "file") != 0; i++)
+		usleep(1000);
+	check(remove_cg("f16") == 0, "f16 removed");
+}
+
+/* The whole machine short of frames: a cgroup without a limit streams
+ * 256 MiB through a 256 MiB machine; allocations reclaim from the root. */
+static void test_global(void)
+{
+	check(make_cg("g") == 0, "cgroup g, no limit");
+	long kills = flat_field("/sys/fs/cgroup/memory.events", "oom_kill");
+	double t = read_in("g", &stream);
+	printf("# g streamed 256 MiB on a 256 MiB machine in %.2f s, pgsteal %ld\n", t, stat_of("g", "pgsteal"));
+	check(t >= 0 && stat_of("g", "pgsteal") > 0 && flat_field("/sys/fs/cgroup/memory.events", "oom_kill") == kills,
+	      "a 256 MiB read on a 256 MiB machine: global reclaim made room (pgsteal), nobody killed");
+	for (int i = 0; i < 5000 && stat_of("g", "file") != 0; i++)
+		usleep(1000);
+	check(remove_cg("g") == 0, "g removed");
+}
+
+/* memory.high: a reader over it reclaims on its way back to user mode
+ * (never killed); writing a lower high reclaims at once. */
+static void test_high(void)
+{
+	struct holder h;
+	check(make_cg("h8") == 0 && put(at("h8", "memory.high"), "8M") == 0, "cgroup h8, memory.high 8M");
+	check(holder_start(&h, "h8", &c16) == 0, "a process in h8 reads a 16 MiB file (every byte right) and holds it");
+	long cur = number(at("h8", "memory.current"));
+	printf("# h8: memory.current %ld, pgsteal %ld, high events %ld\n", cur, stat_of("h8", "pgsteal"),
+	       event_of("h8", "high"));
+	check(cur <= 8 * MIB + MIB && stat_of("h8", "pgsteal") >= 1792 && event_of("h8", "high") > 0 &&
+	      event_of("h8", "oom_kill") == 0,
+	      "memory.high: reclaimed back to about 8M on the way to user mode, high events, no kill");
+	check(put(at("h8", "memory.high"), "max") == 0 && holder_ask(&h, 'r') &&
+	      number(at("h8", "memory.current")) >= 16 * MIB, "high max: the file read again stays whole");
+	check(put(at("h8", "memory.high"), "4M") == 0 && number(at("h8", "memory.current")) <= 4 * MIB,
+	      "writing memory.high 4M reclaims to it before the write returns");
+	check(holder_stop(&h) == 0, "the reader leaves");
+	for (int i = 0; i < 5000 && stat_of("h8", "file") != 0; i++)
+		usleep(1000);
+	check(remove_cg("h8") == 0, "h8 removed");
+}
+
+static struct holder ha, hb;
+
+/* memory.low: A (low 24M) and B (none) each hold a 24 MiB working set in
+ * parent P (memory.max 56M); C streams 256 MiB through P. */
+static void test_low(void)
+{
+	check(make_cg("p") == 0 && put(CG "/p/cgroup.subtree_control", "+memory") == 0 &&
+	      put(at("p", "memory.max"), "56M") == 0 && make_cg("p/a") == 0 && make_cg("p/b") == 0 &&
+	      make_cg("p/c") == 0 && put(at("p/a", "memory.low"), "24M") == 0,
+	      "P (memory.max 56M) with A (memory.low 24M), B and C");
+	check(holder_start(&ha, "p/a", &ws_a) == 0 && holder_start(&hb, "p/b", &ws_b) == 0,
+	      "processes in A and B read their 24 MiB and hold them open");
+	long a0 = stat_of("p/a", "file"), b0 = stat_of("p/b", "file");
+	printf("# A %ld (memory.current %ld) B %ld bytes of file before the stream\n", a0,
+	       number(at("p/a", "memory.current")), b0);
+	double t = read_in("p/c", &stream);
+	printf("# C streamed 256 MiB in %.2f s\n", t);
+	check(t >= 0, "C streams 256 MiB through P's limit");
+	long a1 = stat_of("p/a", "file"), b1 = stat_of("p/b", "file");
+	printf("# A %ld B %ld bytes of file after; P pgsteal %ld\n", a1, b1, stat_of("p", "pgsteal"));
+	check(a1 * 100 >= a0 * 95, "A, within its memory.low, kept >= 95% of its pages");
+	check(b1 < b0 / 2, "B, unprotected, lost most of its");
+	long ra = stat_of("p/a", "workingset_refault_file"), rb = stat_of("p/b", "workingset_refault_file");
+	check(holder_ask(&ha, 'r') && holder_ask(&hb, 'r'), "A and B read their working sets again, right");
+	ra = stat_of("p/a", "workingset_refault_file") - ra;
+	rb = stat_of("p/b", "workingset_refault_file") - rb;
+	printf("# refaults on re-read: A %ld B %ld\n", ra, rb);
+	check(ra * 20 <= 6144 && rb >= 6144 / 2, "A refaulted < 5% of its pages, B more than half");
+	check(event_of("p/a", "low") == 0, "no low event while others had pages to give");
+	/* only A's pages are left to take: the low pass reclaims them and
+	 * counts "low" events (cgroup-v2.rst "memory.low") */
+	long want = number(at("p", "memory.current")) - number(at("p/a", "memory.current")) + 4 * MIB;
+	char text[32];
+	snprintf(text, sizeof(text), "%ld", want);
+	long a2 = stat_of("p/a", "file");
+	check(put(at("p", "memory.reclaim"), text) == 0, "memory.reclaim of P's unprotected pages and 4M more: 0");
+	check(event_of("p/a", "low") > 0 && flat_field(at("p/a", "memory.events.local"), "low") > 0 &&
+	      event_of("p", "low") >= event_of("p/a", "low") && event_of("p/b", "low") == 0,
+	      "A counted low events (memory.events, .local, and P's), B none");
+	check(stat_of("p/a", "file") < a2, "and A gave pages");
+}
+
+/* memory.min: never reclaimed, even when nothing else is left. */
+static void test_min(void)
+{
+	check(put(at("p/a", "memory.low"), "0") == 0 && put(at("p/a", "memory.min"), "24M") == 0 &&
+	      holder_ask(&ha, 'r'), "A: memory.min 24M instead, its working set read again");
+	long a0 = stat_of("p/a", "file"), low0 = event_of("p/a", "low");
+	check_errno(put(at("p", "memory.reclaim"), "48M"), EAGAIN,
+		    "memory.reclaim of 48M from P when only A's protected pages could give it: EAGAIN");
+	long a1 = number(at("p/a", "memory.current"));
+	printf("# A: %ld bytes of file before, %ld after; memory.current %ld\n", a0, stat_of("p/a", "file"), a1);
+	check(a1 >= 24 * MIB - 32 * 4096 && stat_of("p/a", "file") * 100 >= a0 * 95 && event_of("p/a", "low") == low0,
+	      "A gave at most its usage over memory.min (and a batch): no low pass, no low event");
+	check(put(at("p/a", "memory.reclaim"), "8M") == 0 && stat_of("p/a", "file") <= a0 - 8 * MIB,
+	      "memory.reclaim on A itself: its own protection does not count (Linux)");
+	check(put(at("p/a", "memory.min"), "0") == 0 && put(at("p", "memory.reclaim"), "1M") == 0,
+	      "memory.min 0: P reclaims from A again");
+	check(holder_stop(&ha) == 0 && holder_stop(&hb) == 0, "A's and B's processes close and leave");
+}
+
+static void test_cleanup(void)
+{
+	check(remove_cg("p/a") == 0 && remove_cg("p/b") == 0 && remove_cg("p/c") == 0 && remove_cg("p") == 0 &&
+	      remove_cg("max16") == 0, "the cgroups go");
+}
+
+int main(void)
+{
+	mkdir(M, 0755);
+	check(mount("/dev/vda", M, "ext2", 0, "") == 0, "mount -t ext2 /dev/vda " M);
+	check(mkdir(CG, 0755) == 0 && mkdir(CG "/leaf", 0755) == 0 && put(CG "/leaf/cgroup.procs", "0") == 0 &&
+	      put("/sys/fs/cgroup/cgroup.subtree_control", "+memory") == 0 &&
+	      put(CG "/cgroup.subtree_control", "+memory") == 0, "+memory, this process in a leaf");
+	test_max16();
+	test_reclaim_file();
+	test_dirty();
+	test_fault();
+	test_global();
+	test_high();
+	test_low();
+	test_min();
+	test_cleanup();
+	check(umount(M) == 0, "umount");
+	put("/sys/fs/cgroup/cgroup.procs", "0");
+	rmdir(CG "/leaf");
+	rmdir(CG);
+	printf("1..%d\n", n);
+	return failed ? 1 : 0;
+}
