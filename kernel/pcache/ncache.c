@@ -432,6 +432,24 @@ static long ncache_walk(struct ncache *nc, struct pcache_obj *root, const char *
 	return 0;
 }
 
+long ncache_gen_check(int fs, uint32_t gen)
+{
+	long r;
+	struct endpoint *ep = ncache_endpoint(fs, HANDLE_RIGHT_CALL, &r);
+	if (!ep)
+		return r;
+	struct ncache *nc = pcache_table_ncache(ep, false);
+	r = -ESTALE;
+	if (nc) {
+		spin_lock(&nc->lock);
+		if (!nc->dead && nc->gen_known && nc->gen == gen)
+			r = 0;
+		spin_unlock(&nc->lock);
+	}
+	kobj_put(&ep->obj);
+	return r;
+}
+
 uint32_t ncache_count(struct ncache *nc)
 {
 	return __atomic_load_n(&nc->count, __ATOMIC_RELAXED);

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "abi/cgroup.h"
 #include "abi/fs.h"
 #include "abi/pcache.h"
 #include "arbor/user.h"
@@ -139,8 +140,9 @@ struct droute {
 };
 
 /* The mount that holds normalized path p (plen), as vfs_mount_find;
- * reload: fetch the table first. */
-static bool route_find(const char *p, size_t plen, bool reload, struct droute *d)
+ * reload: fetch the table first. A cgroup2 mount is found only with cg2
+ * (the VFS's own but for cgfs_direct). */
+static bool route_find_kind(const char *p, size_t plen, bool reload, bool cg2, struct droute *d)
 {
 	bool found = false;
 	if (!table_trylock())
@@ -152,7 +154,7 @@ static bool route_find(const char *p, size_t plen, bool reload, struct droute *d
 	for (int k = 0; k < nr_routes; k++) /* longest target first */
 		if (vfs_path_under(p, plen, routes[k].target, routes[k].tlen)) {
 			/* a cgroup2 mount is the VFS's own: no copy for it */
-			if (!(routes[k].kind & FS_RT_CGROUP2)) {
+			if (!(routes[k].kind & FS_RT_CGROUP2) == !cg2) {
 				d->r = routes[k];
 				d->r.target[sizeof(d->r.target) - 1] = '\0';
 				d->gen = routes_gen;
@@ -163,6 +165,11 @@ static bool route_find(const char *p, size_t plen, bool reload, struct droute *d
 		}
 	uunlock(&table_lock);
 	return found;
+}
+
+static bool route_find(const char *p, size_t plen, bool reload, struct droute *d)
+{
+	return route_find_kind(p, plen, reload, false, d);
 }
 
 /* As the VFS's follows_last and walk_flags. */
@@ -258,14 +265,47 @@ static long direct_handback(const char *target, const char *inner, size_t ilen, 
 				 scratch);
 }
 
+/* mkdir or rmdir of p under a cgroup2 mount: the kernel's (cgfs_direct),
+ * with the caller's own ids, as the VFS would ask it for them. The cgroup2
+ * server publishes the table's generation to the kernel (FS_GEN), so a
+ * call made with an older table is refused (-ESTALE) as a file system's
+ * direct call is: then the new table, then the VFS. */
+static long direct_cgroup(const char *p, uint64_t label)
+{
+	char norm[VFS_PATH_MAX], inner[VFS_PATH_MAX];
+	bool reload = false;
+	for (int stale = 0; stale < 2; stale++) {
+		struct droute d;
+		bool dd;
+		size_t rest, plen = vfs_lexical_prefix(p, norm, &dd);
+		if (!route_find_kind(norm, plen, reload, true, &d) || (d.r.flags & MS_RDONLY))
+			return DIRECT_NO; /* another kind of mount now, or EROFS: the VFS's */
+		if (label == VFS_RMDIR && !dd && plen == d.r.tlen)
+			return DIRECT_NO; /* the mount point: EBUSY from the VFS */
+		long n = vfs_inner_normalize(p + vfs_prefix_end(p, d.r.tlen), inner, &rest);
+		if (n == -2)
+			return -ENAMETOOLONG;
+		if (n < 0)
+			return DIRECT_NO; /* ".." above the mount */
+		long r = sys_cgfs_direct((int)d.h, d.gen, inner,
+					 label == VFS_MKDIR ? CGFS_DIRECT_MKDIR : CGFS_DIRECT_RMDIR);
+		if (r != -ESTALE)
+			return r == -EBADF || r == -EPERM ? DIRECT_NO : r;
+		reload = true;
+	}
+	return DIRECT_NO; /* the server has not heard of our table yet */
+}
+
 long __vfs_direct(const char *p, uint64_t label, uint64_t w0, uint64_t w1, uint64_t at, void *rcv,
 		  size_t rcv_len, uint64_t *out)
 {
 	struct direct_bufs b;
 	int links = 0, stale = 0;
 	bool reload = false;
-	if (!direct_label(label) || under_cgroup2(p))
+	if (!direct_label(label))
 		return DIRECT_NO;
+	if (under_cgroup2(p))
+		return label == VFS_MKDIR || label == VFS_RMDIR ? direct_cgroup(p, label) : DIRECT_NO;
 	for (int round = 0; round < 4 * VFS_PATH_MAX; round++) {
 		struct droute d;
 		bool dd;

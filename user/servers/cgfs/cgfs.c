@@ -119,6 +119,7 @@ static const struct fs_type cgfs_type = {
 	.file = cgfs_file,
 	.release = cgfs_release,
 	.magic = 0x63677270,	/* CGROUP2_SUPER_MAGIC */
+	.kgen = true,		/* the library's mkdir and rmdir: cgfs_direct */
 };
 
 int main(void)

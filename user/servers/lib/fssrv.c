@@ -214,7 +214,7 @@ static long set_gen(const struct ipc_msg *m)
 		table_gen = g;
 	/* the kernel's name cache refuses lookups made with another table
 	 * from now on, before the VFS answers the mount or umount */
-	if (fs->root_obj)
+	if (fs->root_obj || fs->kgen)
 		sys_ncache_setup(endpoint, table_gen, 0, 0);
 	return 0;
 }

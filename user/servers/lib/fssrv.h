@@ -91,6 +91,10 @@ struct fs_type {
 	void (*kclosed)(void *inst, uint64_t id);
 	/* FILE_FSYNC goes to file() (a disk file system); else it is 0. */
 	bool syncs;
+	/* The kernel learns the mount table's generation (ncache_setup) even
+	 * without root_obj: cgroup2, whose paths the C library's direct
+	 * calls take to the kernel itself (cgfs_direct) with that generation. */
+	bool kgen;
 };
 
 /* The server's lock, which every callback runs under. A file system
