@@ -562,14 +562,14 @@ static uint64_t ncache_badge(const struct pcache_obj *o, uint32_t inst, uint32_t
 	       (uint64_t)(inst & 0xffff) << 32 | o->id;
 }
 
-/* A new channel of ep for open file o (a reference, the channel's):
- * its handle in the caller's table, or -errno. */
-static long ncache_channel(struct endpoint *ep, struct pcache_obj *o, uint32_t inst, uint32_t flags)
+/* A new channel of ep for open file o (a reference, the channel's),
+ * charged to cg, not yet in any handle table; NULL without memory. */
+static struct channel *ncache_chan_new(struct endpoint *ep, struct pcache_obj *o, uint32_t inst, uint32_t flags,
+				       struct cgroup *cg)
 {
-	struct proc *p = current_thread()->proc;
-	struct channel *ch = ipc_channel_new(ep, ncache_badge(o, inst, flags), p->cgroup);
+	struct channel *ch = ipc_channel_new(ep, ncache_badge(o, inst, flags), cg);
 	if (!ch)
-		return -ENOMEM;
+		return NULL;
 	/* what tmpfs publishes for its own (fssrv_file_give) */
 	ch->fst = (struct ipc_fstate){ .set = true, .fst = IPC_FST_SEEKABLE,
 				       .events = POLLIN | POLLOUT | POLLRDNORM | POLLWRNORM,
@@ -577,9 +577,76 @@ static long ncache_channel(struct endpoint *ep, struct pcache_obj *o, uint32_t i
 	ch->pc = o;
 	ch->kopen = true;
 	ch->kinst = inst;
+	return ch;
+}
+
+/* A new channel of ep for open file o (a reference, the channel's):
+ * its handle in the caller's table, or -errno. */
+static long ncache_channel(struct endpoint *ep, struct pcache_obj *o, uint32_t inst, uint32_t flags)
+{
+	struct proc *p = current_thread()->proc;
+	struct channel *ch = ncache_chan_new(ep, o, inst, flags, p->cgroup);
+	if (!ch)
+		return -ENOMEM;
 	long h = handle_install(p, &ch->obj, HANDLE_RIGHTS_CLIENT);
 	kobj_put(&ch->obj); /* the handle's now; on failure the release undoes the counts */
 	return h;
+}
+
+/* Counts a kernel-made descriptor of o in mount inst (nc->lock held):
+ * false if inst has no root (then nothing is counted). */
+static bool ncache_kopen_locked(struct ncache *nc, struct pcache_obj *o, uint32_t inst)
+{
+	struct ncache_root *root = NULL;
+	for (int i = 0; inst && i < NCACHE_ROOTS && !root; i++)
+		if (nc->roots[i].inst == inst && nc->roots[i].obj)
+			root = &nc->roots[i];
+	if (!root)
+		return false;
+	spin_lock(&o->lock);
+	o->kopens++;
+	spin_unlock(&o->lock);
+	root->kopens++;
+	return true;
+}
+
+long sys_ncache_give(int ep_h, uint32_t inst, uint64_t id, uint32_t flags)
+{
+	if (flags & ~(uint32_t)(O_ACCMODE | O_APPEND) || (flags & O_ACCMODE) == O_ACCMODE)
+		return -EINVAL;
+	long r;
+	struct endpoint *ep = ncache_endpoint(ep_h, HANDLE_RIGHT_MANAGE, &r);
+	if (!ep)
+		return r;
+	struct thread *self = current_thread();
+	struct ncache *nc = pcache_table_ncache(ep, false);
+	struct pcache_obj *o = pcache_table_get(ep, id); /* the channel's reference */
+	r = !o ? -EBADF : (o->flags & PCACHE_META) ? -EISDIR : !nc ? -ENOENT : 0;
+	if (r == 0) {
+		spin_lock(&nc->lock);
+		if (nc->dead || o->nc_gone || !ncache_kopen_locked(nc, o, inst))
+			r = -ENOENT;
+		spin_unlock(&nc->lock);
+	}
+	struct channel *ch = r ? NULL : ncache_chan_new(ep, o, inst, flags, self->proc->cgroup);
+	if (r == 0 && !ch) { /* undo the counts */
+		struct channel undo = { .ep = ep, .pc = o, .kinst = inst, .badge = ncache_badge(o, inst, flags) };
+		ncache_kclose(&undo);
+		r = -ENOMEM;
+	}
+	if (ch) {
+		/* into the caller's table while it is still in its call, as
+		 * ipc_give installs */
+		uint64_t f = sched_lock_ipc();
+		struct thread *c = self->ipc_caller;
+		r = c ? handle_install(c->proc, &ch->obj, HANDLE_RIGHTS_CLIENT) : -ESRCH;
+		sched_unlock_ipc(f);
+		kobj_put(&ch->obj); /* the handle's now; on failure the release undoes the counts */
+	} else if (o) {
+		pcache_obj_put(o);
+	}
+	kobj_put(&ep->obj);
+	return r;
 }
 
 long sys_ncache_open(int fs_h, uint64_t mount, const char *path, size_t len, uint32_t flags)
@@ -616,10 +683,7 @@ long sys_ncache_open(int fs_h, uint64_t mount, const char *path, size_t len, uin
 		if (w == 0) {
 			/* counted under the lock the walk held: a server that drops
 			 * the name afterwards sees this open when it frees the file */
-			spin_lock(&o->lock);
-			o->kopens++;
-			spin_unlock(&o->lock);
-			root->kopens++;
+			ncache_kopen_locked(nc, o, inst);
 			pcache_obj_get(o);
 		}
 		spin_unlock(&nc->lock);
