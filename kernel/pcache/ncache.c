@@ -564,8 +564,8 @@ static uint64_t ncache_badge(const struct pcache_obj *o, uint32_t inst, uint32_t
 
 /* A new channel of ep for open file o (a reference, the channel's),
  * charged to cg, not yet in any handle table; NULL without memory. */
-static struct channel *ncache_chan_new(struct endpoint *ep, struct pcache_obj *o, uint32_t inst, uint32_t flags,
-				       struct cgroup *cg)
+static inline __attribute__((always_inline)) struct channel *
+ncache_chan_new(struct endpoint *ep, struct pcache_obj *o, uint32_t inst, uint32_t flags, struct cgroup *cg)
 {
 	struct channel *ch = ipc_channel_new(ep, ncache_badge(o, inst, flags), cg);
 	if (!ch)
@@ -593,21 +593,22 @@ static long ncache_channel(struct endpoint *ep, struct pcache_obj *o, uint32_t i
 	return h;
 }
 
-/* Counts a kernel-made descriptor of o in mount inst (nc->lock held):
- * false if inst has no root (then nothing is counted). */
-static bool ncache_kopen_locked(struct ncache *nc, struct pcache_obj *o, uint32_t inst)
+/* Counts a kernel-made descriptor of o in mount root (nc->lock held). */
+static void ncache_kopen_locked(struct ncache_root *root, struct pcache_obj *o)
 {
-	struct ncache_root *root = NULL;
-	for (int i = 0; inst && i < NCACHE_ROOTS && !root; i++)
-		if (nc->roots[i].inst == inst && nc->roots[i].obj)
-			root = &nc->roots[i];
-	if (!root)
-		return false;
 	spin_lock(&o->lock);
 	o->kopens++;
 	spin_unlock(&o->lock);
 	root->kopens++;
-	return true;
+}
+
+/* Mount instance inst's root entry, if it has a root (nc->lock held). */
+static struct ncache_root *ncache_root_of(struct ncache *nc, uint32_t inst)
+{
+	for (int i = 0; inst && i < NCACHE_ROOTS; i++)
+		if (nc->roots[i].inst == inst && nc->roots[i].obj)
+			return &nc->roots[i];
+	return NULL;
 }
 
 long sys_ncache_give(int ep_h, uint32_t inst, uint64_t id, uint32_t flags)
@@ -624,7 +625,10 @@ long sys_ncache_give(int ep_h, uint32_t inst, uint64_t id, uint32_t flags)
 	r = !o ? -EBADF : (o->flags & PCACHE_META) ? -EISDIR : !nc ? -ENOENT : 0;
 	if (r == 0) {
 		spin_lock(&nc->lock);
-		if (nc->dead || o->nc_gone || !ncache_kopen_locked(nc, o, inst))
+		struct ncache_root *root = nc->dead || o->nc_gone ? NULL : ncache_root_of(nc, inst);
+		if (root)
+			ncache_kopen_locked(root, o);
+		else
 			r = -ENOENT;
 		spin_unlock(&nc->lock);
 	}
@@ -683,7 +687,7 @@ long sys_ncache_open(int fs_h, uint64_t mount, const char *path, size_t len, uin
 		if (w == 0) {
 			/* counted under the lock the walk held: a server that drops
 			 * the name afterwards sees this open when it frees the file */
-			ncache_kopen_locked(nc, o, inst);
+			ncache_kopen_locked(root, o);
 			pcache_obj_get(o);
 		}
 		spin_unlock(&nc->lock);
