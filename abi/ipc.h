@@ -53,10 +53,6 @@ struct ipc_info {
 /* What a server publishes about a file it serves (ipc_fstate), so that the
  * kernel answers fd_poll, fd_flags and fd_seek itself, without a call. */
 #define IPC_FST_SEEKABLE 0x1	/* fd_seek goes to the server (else -ESPIPE) */
-/* The last close does not wait for the server: IPC_LABEL_CLOSED is posted
- * as an event and close returns (a listing's directory, whose close
- * changes nothing a caller can see but an umount, which waits for it). */
-#define IPC_FST_LAZYCLOSE 0x2
 
 /* Handle flags (handle_dup, handle_dup2, handle_flags). */
 #define HANDLE_CLOEXEC 0x1

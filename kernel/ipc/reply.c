@@ -181,7 +181,7 @@ struct ipc_fstate *ipc_fstate_of(struct kobj *o)
 long sys_ipc_fstate(int h, uint32_t fst, uint32_t events, uint32_t flags, uint32_t settable)
 {
 	struct proc *p = current_thread()->proc;
-	if (fst & ~(uint32_t)(IPC_FST_SEEKABLE | IPC_FST_LAZYCLOSE) || events > 0xffff)
+	if (fst & ~(uint32_t)IPC_FST_SEEKABLE || events > 0xffff)
 		return -EINVAL;
 	long r;
 	uint32_t have;

@@ -120,12 +120,9 @@ long sys_handle_close(int h)
 	if (!o)
 		return -EBADF;
 	/* Ours is the last handle to a channel (besides the reference we just
-	 * took): its server hears of the close before close returns, unless
-	 * it said the close may wait (IPC_FST_LAZYCLOSE: the release posts
-	 * the event). */
+	 * took): its server hears of the close before close returns. */
 	if (o->type == KOBJ_CHANNEL && __atomic_load_n(&o->refcount, __ATOMIC_ACQUIRE) == 2 &&
-	    !container_of(o, struct channel, obj)->kopen && /* the kernel's own: nobody to tell */
-	    !(__atomic_load_n(&container_of(o, struct channel, obj)->fst.fst, __ATOMIC_ACQUIRE) & IPC_FST_LAZYCLOSE))
+	    !container_of(o, struct channel, obj)->kopen) /* the kernel's own: nobody to tell */
 		ipc_channel_close_sync(o);
 	kobj_put(o);
 	return handle_close(p, h);

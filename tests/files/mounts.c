@@ -461,42 +461,6 @@ static void test_direct_cgroup(void)
 	check(rmdir(CGLONG "/stale") == 0 && rmdir(CGLONG) == 0, "clean up");
 }
 
-/* closedir does not wait for the server (IPC_FST_LAZYCLOSE): it completes
- * with tmpfs stopped; an umount right after it still succeeds (the server
- * takes the close first), and one while the directory is open is EBUSY. */
-static void test_lazy_closedir(void)
-{
-	int ready[2], go[2];
-	char b;
-	check(pipe(ready) == 0 && pipe(go) == 0 && mkdir("/tmp/lazy", 0755) == 0, "a directory to list");
-	pid_t c = fork();
-	if (c == 0) {
-		DIR *d = opendir("/tmp/lazy");
-		int n = 0;
-		while (d && readdir(d))
-			n++;
-		int bad = !d || n != 2 || write(ready[1], "r", 1) != 1 || read(go[0], &b, 1) != 1;
-		bad |= closedir(d) != 0;
-		_exit(bad);
-	}
-	pid_t srv = process_pid("tmpfs", "servers_posix_mounts");
-	check(srv > 1 && read(ready[0], &b, 1) == 1 && kill(srv, SIGSTOP) == 0, "listed; tmpfs stopped");
-	check(write(go[1], "g", 1) == 1, "the child closes it");
-	int st = wait_bounded(c, 10);
-	kill(srv, SIGCONT);
-	if (st < 0) {
-		kill(c, SIGKILL);
-		waitpid(c, NULL, 0);
-	}
-	check(st == 0, "closedir completed with the server stopped");
-	check(rmdir("/tmp/lazy") == 0, "rmdir");
-	DIR *d = NULL;
-	check(mount("lazy", "/mnt", "tmpfs", 0, "") == 0 && mkdir("/mnt/x", 0755) == 0 && (d = opendir("/mnt")) &&
-	      readdir(d) && fails(umount("/mnt"), EBUSY), "umount while a directory is open on it: EBUSY");
-	check(d && closedir(d) == 0 && umount("/mnt") == 0, "closedir, then umount at once: done");
-	close(ready[0]), close(ready[1]), close(go[0]), close(go[1]);
-}
-
 /* Last: a file system's server dies; its clients get errors, the rest of
  * the system goes on. */
 static void test_server_crash(void)
@@ -532,7 +496,6 @@ int main(int argc, char **argv)
 	test_direct_walks();
 	test_direct_vfs_stopped();
 	test_direct_cgroup();
-	test_lazy_closedir();
 	test_server_crash();
 	printf("1..%d\n", n);
 	return failed != 0;

@@ -79,7 +79,6 @@ struct fs_file *fssrv_file_new_at(void *inst, int flags, uint32_t inst_id, const
 	if (!fs->dirpath && (flags & O_DIRECTORY) && path)
 		f->dirpath = strdup(path); /* NULL: no dirfd use, nothing worse */
 	f->flags = flags & (O_ACCMODE | O_APPEND | O_NONBLOCK);
-	f->lazy = (flags & O_DIRECTORY) != 0;
 	f->next = files[f->badge % FILE_HASH];
 	files[f->badge % FILE_HASH] = f;
 	return f;
@@ -126,8 +125,8 @@ static long file_publish(struct fs_file *f, int ch)
 	struct ipc_msg pm = { .label = FILE_POLL, .w = { POLLIN | POLLOUT | POLLRDNORM | POLLWRNORM | POLLPRI } };
 	struct ipc_info none = { 0 };
 	long ev = fs->file(f, &pm, &none);
-	return sys_ipc_fstate(ch, IPC_FST_SEEKABLE | (f->lazy ? IPC_FST_LAZYCLOSE : 0),
-			      ev < 0 ? POLLERR : (uint32_t)ev, (uint32_t)f->flags, O_APPEND | O_NONBLOCK);
+	return sys_ipc_fstate(ch, IPC_FST_SEEKABLE, ev < 0 ? POLLERR : (uint32_t)ev, (uint32_t)f->flags,
+			      O_APPEND | O_NONBLOCK);
 }
 
 long fssrv_file_give(struct fs_file *f)
@@ -155,19 +154,13 @@ long fssrv_file_give(struct fs_file *f)
 	return h;
 }
 
-/* 1 if inst has files open, 2 if only directories opened for listing,
- * whose closes may still be on their way (IPC_FST_LAZYCLOSE), 0 if none. */
-static int instance_busy(void *inst)
+static bool instance_busy(void *inst)
 {
-	int busy = 0;
 	for (int i = 0; i < FILE_HASH; i++)
 		for (struct fs_file *f = files[i]; f; f = f->next)
-			if (f->inst == inst) {
-				if (!f->lazy)
-					return 1;
-				busy = 2;
-			}
-	return busy;
+			if (f->inst == inst)
+				return true;
+	return false;
 }
 
 /* FS_MOUNT: "source\0data\0" in the send buffer. */
@@ -202,13 +195,6 @@ static long do_mount(struct ipc_msg *m, const char *buf, size_t n)
 
 static long do_umount(void *inst, uint32_t id)
 {
-	/* a directory closed just before (closedir; umount) has its close
-	 * posted but perhaps not yet served: let the other workers take it */
-	for (int i = 0; i < 50 && instance_busy(inst) == 2; i++) {
-		fssrv_unlock();
-		usleep(100);
-		fssrv_lock();
-	}
 	if (instance_busy(inst))
 		return -EBUSY;
 	/* no lookup starts in it any more; -EBUSY while descriptors the

@@ -31,8 +31,6 @@ struct fs_file {
 	char *dirpath;		/* a directory opened with O_DIRECTORY on a file system
 				   without a dirpath callback: its path in the mount */
 	bool dead;		/* released while busy: freed when idle */
-	bool lazy;		/* opened with O_DIRECTORY: its close does not wait
-				   for us (IPC_FST_LAZYCLOSE) */
 };
 
 /* A path request forwarded by the VFS, decoded. */
