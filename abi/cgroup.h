@@ -20,6 +20,10 @@ struct k_cgnode {
 /* The most entries one cgfs_readdir call returns. */
 #define CGFS_READDIR_MAX 64
 
+/* cgfs_direct's operations. */
+#define CGFS_DIRECT_MKDIR 1
+#define CGFS_DIRECT_RMDIR 2
+
 /* Who writes: the pid (cgroup.procs) or tid (cgroup.threads) "0" stands
  * for, and the credentials of whoever opened the file (the kernel checks
  * migration rights with them). */

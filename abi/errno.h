@@ -49,6 +49,7 @@
 #define ETIMEDOUT      110
 #define ECONNREFUSED   111
 #define EHOSTDOWN      112
+#define ESTALE         116
 #define ECANCELED      125
 #define EOWNERDEAD     130
 

@@ -105,6 +105,13 @@ struct fs_route {
  * (ncache_lookup said NCACHE_MISS): the server installs the names its
  * walk sees (ncache_add), so the next one is answered by the kernel. */
 #define FS_WALK_NCMISS      (1ull << 22)
+/* VFS_OPEN with O_DIRECTORY (a direct call: opendir): the server may send
+ * the first FILE_GETDENTS batch into the receive buffer with the open, one
+ * round trip less per listing; then the reply's w2 is FS_DENTS_SENT (|
+ * FS_DENTS_END if it reached the end) and w1 its bytes. */
+#define FS_WALK_DENTS       (1ull << 23)
+#define FS_DENTS_SENT 1
+#define FS_DENTS_END  2
 /* The reply label of a walk that needs the VFS (docs/vfs.md, "Links"):
  * w0 FS_HB_LINK (follow the symlink at the component; its text in the
  * receive buffer, w4 bytes) or FS_HB_DOTDOT (the component is ".."), w1

@@ -2,7 +2,9 @@
  * (cgroup/fs/cgfs.h) for the cgfs server, which serves them as a file
  * system. Paths are inside the hierarchy ("/", "/a/b", "/a/cgroup.procs").
  * Only root may call them (the server runs as root and passes on the
- * credentials of whoever opened a file, for the kernel's own checks). */
+ * credentials of whoever opened a file, for the kernel's own checks),
+ * but cgfs_direct: mkdir and rmdir by the C library for the caller
+ * itself (docs/vfs.md, "Direct calls"). */
 #include "abi/cgroup.h"
 #include "abi/errno.h"
 #include "abi/fcntl.h"
@@ -16,6 +18,7 @@
 #include "inotify.h"
 #include "kstring.h"
 #include "memcg.h"
+#include "pcache.h"
 #include "proc.h"
 #include "syscall.h"
 
@@ -31,27 +34,34 @@ struct cgfs_path {
 };
 
 /* A cgroup path copied in (cgfs_path_done releases it); NULL with *err
- * set: -EPERM for non-root callers, -EFAULT, -ENAMETOOLONG, -EINVAL. */
-static char *cgfs_path_in(const char *upath, struct cgfs_path *pp, long *err)
+ * set: -EFAULT, -ENAMETOOLONG, -EINVAL. Any caller (cgfs_direct). */
+static char *cgfs_path_copy(const char *upath, struct cgfs_path *pp, long *err)
 {
 	char *path = pp->small;
 	pp->heap = NULL;
-	*err = current_thread()->proc->cred.euid != 0 ? -EPERM : 0;
-	long n = *err ? 0 : copy_string_from_user(pp->small, upath, sizeof(pp->small));
+	long n = copy_string_from_user(pp->small, upath, sizeof(pp->small));
 	if (n == -ENAMETOOLONG) {
 		path = pp->heap = kmalloc(CGFS_PATH_MAX);
 		n = path ? copy_string_from_user(path, upath, CGFS_PATH_MAX) : -ENOMEM;
 	}
-	if (!*err && n < 0)
-		*err = n;
-	if (!*err && path[0] != '/')
-		*err = -EINVAL;
+	*err = n < 0 ? n : path[0] != '/' ? -EINVAL : 0;
 	if (*err) {
 		kfree(pp->heap);
 		pp->heap = NULL;
 		return NULL;
 	}
 	return path;
+}
+
+/* As cgfs_path_copy, and -EPERM for non-root callers (the server's calls). */
+static char *cgfs_path_in(const char *upath, struct cgfs_path *pp, long *err)
+{
+	pp->heap = NULL;
+	if (current_thread()->proc->cred.euid != 0) {
+		*err = -EPERM;
+		return NULL;
+	}
+	return cgfs_path_copy(upath, pp, err);
 }
 
 /* Releases what cgfs_path_in kept, whether or not it succeeded. */
@@ -245,30 +255,38 @@ static long cgfs_create_charged(struct cgroup *parent, const char *name, struct 
 	return err;
 }
 
+/* mkdir of cgroup path (copied in) for uid:gid. */
+static long cgfs_mkdir_at(char *path, uint32_t uid, uint32_t gid)
+{
+	long err;
+	struct cgroup *parent, *cg;
+	const struct cftype *f;
+	char *name = cgfs_split_last(path);
+	if (!*name)
+		return -EEXIST; /* the root */
+	if ((err = cgfs_resolve(path, &parent, &f)))
+		return err;
+	cg_lock();
+	bool taken = !f && (cg_find_child(parent, name) || cgfs_cft_find(parent, name));
+	cg_unlock();
+	err = f ? -ENOTDIR : taken ? -EEXIST : !cgfs_dir_writable(parent, uid, gid) ? -EACCES :
+	      cgfs_create_charged(parent, name, &cg);
+	if (!err) { /* the creator's, files and all */
+		cg->uid = cg->file_uid = uid;
+		cg->gid = cg->file_gid = gid;
+	}
+	cg_put(parent);
+	return err;
+}
+
 long sys_cgfs_mkdir(const char *upath, uint32_t uid, uint32_t gid)
 {
 	long err;
 	struct cgfs_path pp;
 	char *path = cgfs_path_in(upath, &pp, &err);
-	struct cgroup *parent, *cg;
-	const struct cftype *f;
 	if (!path)
 		return err;
-	char *name = cgfs_split_last(path);
-	if (!*name)
-		err = -EEXIST; /* the root */
-	else if (!(err = cgfs_resolve(path, &parent, &f))) {
-		cg_lock();
-		bool taken = !f && (cg_find_child(parent, name) || cgfs_cft_find(parent, name));
-		cg_unlock();
-		err = f ? -ENOTDIR : taken ? -EEXIST : !cgfs_dir_writable(parent, uid, gid) ? -EACCES :
-		      cgfs_create_charged(parent, name, &cg);
-		if (!err) { /* the creator's, files and all */
-			cg->uid = cg->file_uid = uid;
-			cg->gid = cg->file_gid = gid;
-		}
-		cg_put(parent);
-	}
+	err = cgfs_mkdir_at(path, uid, gid);
 	cgfs_path_done(&pp);
 	return err;
 }
@@ -285,11 +303,12 @@ long sys_cgfs_setattr(const char *upath, int64_t uid, int64_t gid, int32_t mode)
 	return err;
 }
 
-long sys_cgfs_rmdir(const char *upath, uint32_t uid, uint32_t gid)
+/* rmdir of cgroup path (copied in) for uid:gid. */
+static long cgfs_rmdir_at(char *path, uint32_t uid, uint32_t gid)
 {
 	struct cgroup *cg;
 	const struct cftype *f;
-	long err = cgfs_lookup(upath, &cg, &f);
+	long err = cgfs_resolve(path, &cg, &f);
 	if (!err) {
 		err = f ? -ENOTDIR : cg == &cg_root ? -EBUSY : !cgfs_dir_writable(cg->parent, uid, gid) ? -EACCES : 0;
 		if (!err) {
@@ -301,6 +320,37 @@ long sys_cgfs_rmdir(const char *upath, uint32_t uid, uint32_t gid)
 		}
 		cg_put(cg);
 	}
+	return err;
+}
+
+long sys_cgfs_rmdir(const char *upath, uint32_t uid, uint32_t gid)
+{
+	long err;
+	struct cgfs_path pp;
+	char *path = cgfs_path_in(upath, &pp, &err);
+	if (!path)
+		return err;
+	err = cgfs_rmdir_at(path, uid, gid);
+	cgfs_path_done(&pp);
+	return err;
+}
+
+long sys_cgfs_direct(int fs, uint32_t gen, const char *upath, uint32_t op)
+{
+	long err;
+	struct cgfs_path pp;
+	if (op != CGFS_DIRECT_MKDIR && op != CGFS_DIRECT_RMDIR)
+		return -EINVAL;
+	/* the mount the library chose is still there (else it asks the VFS) */
+	if ((err = ncache_gen_check(fs, gen)))
+		return err;
+	char *path = cgfs_path_copy(upath, &pp, &err);
+	if (!path)
+		return err;
+	const struct cred *c = &current_thread()->proc->cred;
+	err = op == CGFS_DIRECT_MKDIR ? cgfs_mkdir_at(path, c->euid, c->egid) :
+					cgfs_rmdir_at(path, c->euid, c->egid);
+	cgfs_path_done(&pp);
 	return err;
 }
 

@@ -300,6 +300,11 @@ void ncache_dir_changed(struct ncache *nc, struct pcache_obj *o);
  * goes. Nothing if dir or child left the table (or no memory). */
 void ncache_install(struct ncache *nc, struct pcache_obj *dir, struct pcache_obj *child, const char *name,
 		    uint32_t len);
+/* 0 if the server behind handle fs (HANDLE_RIGHT_CALL) has published
+ * mount-table generation gen (ncache_setup): a direct call the library
+ * made with its table may go on; -ESTALE if not (or none published),
+ * -EBADF, -EPERM. */
+long ncache_gen_check(int fs, uint32_t gen);
 /* Entries held now. */
 uint32_t ncache_count(struct ncache *nc);
 /* The walk of ncache_lookup from root (path NUL-terminated, "/..."):

@@ -432,6 +432,24 @@ static long ncache_walk(struct ncache *nc, struct pcache_obj *root, const char *
 	return 0;
 }
 
+long ncache_gen_check(int fs, uint32_t gen)
+{
+	long r;
+	struct endpoint *ep = ncache_endpoint(fs, HANDLE_RIGHT_CALL, &r);
+	if (!ep)
+		return r;
+	struct ncache *nc = pcache_table_ncache(ep, false);
+	r = -ESTALE;
+	if (nc) {
+		spin_lock(&nc->lock);
+		if (!nc->dead && nc->gen_known && nc->gen == gen)
+			r = 0;
+		spin_unlock(&nc->lock);
+	}
+	kobj_put(&ep->obj);
+	return r;
+}
+
 uint32_t ncache_count(struct ncache *nc)
 {
 	return __atomic_load_n(&nc->count, __ATOMIC_RELAXED);
@@ -544,14 +562,14 @@ static uint64_t ncache_badge(const struct pcache_obj *o, uint32_t inst, uint32_t
 	       (uint64_t)(inst & 0xffff) << 32 | o->id;
 }
 
-/* A new channel of ep for open file o (a reference, the channel's):
- * its handle in the caller's table, or -errno. */
-static long ncache_channel(struct endpoint *ep, struct pcache_obj *o, uint32_t inst, uint32_t flags)
+/* A new channel of ep for open file o (a reference, the channel's),
+ * charged to cg, not yet in any handle table; NULL without memory. */
+static inline __attribute__((always_inline)) struct channel *
+ncache_chan_new(struct endpoint *ep, struct pcache_obj *o, uint32_t inst, uint32_t flags, struct cgroup *cg)
 {
-	struct proc *p = current_thread()->proc;
-	struct channel *ch = ipc_channel_new(ep, ncache_badge(o, inst, flags), p->cgroup);
+	struct channel *ch = ipc_channel_new(ep, ncache_badge(o, inst, flags), cg);
 	if (!ch)
-		return -ENOMEM;
+		return NULL;
 	/* what tmpfs publishes for its own (fssrv_file_give) */
 	ch->fst = (struct ipc_fstate){ .set = true, .fst = IPC_FST_SEEKABLE,
 				       .events = POLLIN | POLLOUT | POLLRDNORM | POLLWRNORM,
@@ -560,9 +578,91 @@ static long ncache_channel(struct endpoint *ep, struct pcache_obj *o, uint32_t i
 	ch->pc_writer = (flags & O_ACCMODE) != O_RDONLY; /* sys_ncache_open counted it */
 	ch->kopen = true;
 	ch->kinst = inst;
+	return ch;
+}
+
+/* A new channel of ep for open file o (a reference, the channel's):
+ * its handle in the caller's table, or -errno. */
+static long ncache_channel(struct endpoint *ep, struct pcache_obj *o, uint32_t inst, uint32_t flags)
+{
+	struct proc *p = current_thread()->proc;
+	struct channel *ch = ncache_chan_new(ep, o, inst, flags, p->cgroup);
+	if (!ch)
+		return -ENOMEM;
 	long h = handle_install(p, &ch->obj, HANDLE_RIGHTS_CLIENT);
 	kobj_put(&ch->obj); /* the handle's now; on failure the release undoes the counts */
 	return h;
+}
+
+/* Counts a kernel-made descriptor of o in mount root (nc->lock held),
+ * open with access mode acc: one open for writing also counts as a
+ * writer (pcache_get_write's count, which its channel's release drops).
+ * 0, or -ETXTBSY (nothing counted) for writing to a running program
+ * (pcache/exec.c). */
+static int ncache_kopen_locked(struct ncache_root *root, struct pcache_obj *o, uint32_t acc)
+{
+	int r = 0;
+	spin_lock(&o->lock);
+	if (acc != O_RDONLY && o->execs) {
+		r = -ETXTBSY;
+	} else {
+		o->kopens++;
+		o->writers += acc != O_RDONLY;
+	}
+	spin_unlock(&o->lock);
+	if (!r)
+		root->kopens++;
+	return r;
+}
+
+/* Mount instance inst's root entry, if it has a root (nc->lock held). */
+static struct ncache_root *ncache_root_of(struct ncache *nc, uint32_t inst)
+{
+	for (int i = 0; inst && i < NCACHE_ROOTS; i++)
+		if (nc->roots[i].inst == inst && nc->roots[i].obj)
+			return &nc->roots[i];
+	return NULL;
+}
+
+long sys_ncache_give(int ep_h, uint32_t inst, uint64_t id, uint32_t flags)
+{
+	if (flags & ~(uint32_t)(O_ACCMODE | O_APPEND) || (flags & O_ACCMODE) == O_ACCMODE)
+		return -EINVAL;
+	long r;
+	struct endpoint *ep = ncache_endpoint(ep_h, HANDLE_RIGHT_MANAGE, &r);
+	if (!ep)
+		return r;
+	struct thread *self = current_thread();
+	struct ncache *nc = pcache_table_ncache(ep, false);
+	struct pcache_obj *o = pcache_table_get(ep, id); /* the channel's reference */
+	r = !o ? -EBADF : (o->flags & PCACHE_META) ? -EISDIR : !nc ? -ENOENT : 0;
+	if (r == 0) {
+		spin_lock(&nc->lock);
+		struct ncache_root *root = nc->dead || o->nc_gone ? NULL : ncache_root_of(nc, inst);
+		r = root ? ncache_kopen_locked(root, o, flags & O_ACCMODE) : -ENOENT;
+		spin_unlock(&nc->lock);
+	}
+	struct channel *ch = r ? NULL : ncache_chan_new(ep, o, inst, flags, self->proc->cgroup);
+	if (r == 0 && !ch) { /* undo the counts */
+		struct channel undo = { .ep = ep, .pc = o, .kinst = inst, .badge = ncache_badge(o, inst, flags) };
+		ncache_kclose(&undo);
+		if ((flags & O_ACCMODE) != O_RDONLY)
+			pcache_put_write(o);
+		r = -ENOMEM;
+	}
+	if (ch) {
+		/* into the caller's table while it is still in its call, as
+		 * ipc_give installs */
+		uint64_t f = sched_lock_ipc();
+		struct thread *c = self->ipc_caller;
+		r = c ? handle_install(c->proc, &ch->obj, HANDLE_RIGHTS_CLIENT) : -ESRCH;
+		sched_unlock_ipc(f);
+		kobj_put(&ch->obj); /* the handle's now; on failure the release undoes the counts */
+	} else if (o) {
+		pcache_obj_put(o);
+	}
+	kobj_put(&ep->obj);
+	return r;
 }
 
 long sys_ncache_open(int fs_h, uint64_t mount, const char *path, size_t len, uint32_t flags)
@@ -599,18 +699,9 @@ long sys_ncache_open(int fs_h, uint64_t mount, const char *path, size_t len, uin
 		if (w == 0) {
 			/* counted under the lock the walk held: a server that drops
 			 * the name afterwards sees this open when it frees the file */
-			spin_lock(&o->lock);
-			if (acc != O_RDONLY && o->execs) {
-				w = -ETXTBSY; /* a running program (pcache/exec.c) */
-			} else {
-				o->kopens++;
-				o->writers += acc != O_RDONLY; /* pcache_get_write's count */
-			}
-			spin_unlock(&o->lock);
-			if (w == 0) {
-				root->kopens++;
+			w = ncache_kopen_locked(root, o, acc);
+			if (w == 0)
 				pcache_obj_get(o);
-			}
 		}
 		spin_unlock(&nc->lock);
 		r = w == NCACHE_MISS ? NCACHE_OPEN_MISS : w;

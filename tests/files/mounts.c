@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "abi/cgroup.h"
 #include "abi/fs.h"
 #include "check.h"
 
@@ -372,6 +373,94 @@ static void test_direct_vfs_stopped(void)
 	check(w == c && status == 0, "open, stat, mkdir, rmdir, unlink and access completed without the VFS");
 }
 
+/* mkdir and rmdir under the cgroup2 mount are the kernel's (cgfs_direct),
+ * with the caller's own ids: with the VFS stopped they complete, with the
+ * errors the VFS gave; the kernel refuses a call made with an old table
+ * (ESTALE: the library asks again), so an umount is seen at once. */
+#define CGD "/sys/fs/cgroup/posix_mounts"
+#define CGLONG "/tmp/posix_mounts_cgroup2_long_target"
+static void test_direct_cgroup(void)
+{
+	struct stat st;
+	pid_t vfs = process_pid("vfs", "servers_posix_mounts");
+	check(vfs > 1 && mkdir(CGD "/full", 0755) == 0 && mkdir(CGD "/full/kid", 0755) == 0,
+	      "cgroups made, our table loaded");
+	pid_t c = fork();
+	if (c == 0) {
+		int bad = mkdir(CGD "/d", 0755) != 0;
+		bad |= (mkdir(CGD "/d", 0755) == 0 || errno != EEXIST) << 1;
+		bad |= (mkdir(CGD "/none/x", 0755) == 0 || errno != ENOENT) << 2;
+		bad |= (mkdir(CGD "/cgroup.procs/x", 0755) == 0 || errno != ENOTDIR) << 3;
+		bad |= (mkdir(CGD "/d/cgroup.procs", 0755) == 0 || errno != EEXIST) << 4;
+		bad |= (rmdir(CGD "/full") == 0 || errno != EBUSY) << 5;
+		bad |= (rmdir(CGD "/d/cgroup.procs") == 0 || errno != ENOTDIR) << 6;
+		bad |= (mkdir(CGD "/d/../e/", 0755) != 0 || rmdir(CGD "/e") != 0) << 7;
+		bad |= (!listed(CGD "/d", "cgroup.procs") || !listed(CGD, "d") || opendir(CGD "/d/cgroup.procs") ||
+			errno != ENOTDIR || opendir(CGD "/none") || errno != ENOENT) << 10;
+		if (fork() == 0) /* another user's: EACCES */
+			_exit(setuid(1000) != 0 || mkdir(CGD "/d/x", 0755) == 0 || errno != EACCES ||
+			      rmdir(CGD "/full/kid") == 0 || errno != EACCES);
+		int st1 = -1;
+		wait(&st1);
+		bad |= (st1 != 0) << 8;
+		bad |= (rmdir(CGD "/d") != 0 || rmdir(CGD "/d") == 0 || errno != ENOENT) << 9;
+		if (bad)
+			printf("# failed checks %#x\n", bad);
+		_exit(bad != 0); /* the status keeps 8 bits only */
+	}
+	check(kill(vfs, SIGSTOP) == 0, "stop the VFS");
+	int status = -1;
+	pid_t w = 0;
+	for (int i = 0; i < 300 && (w = waitpid(c, &status, WNOHANG)) == 0; i++)
+		usleep(10000);
+	kill(vfs, SIGCONT);
+	if (w == 0)
+		waitpid(c, &status, 0);
+	check(w == c && WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	      "cgroup mkdir, rmdir and their EEXIST, ENOENT, ENOTDIR, EBUSY, EACCES without the VFS");
+	check(w == c && WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	      "opendir and readdir of cgroup directories without the VFS (the cgroup2 server's), ENOTDIR, ENOENT");
+	if (status)
+		printf("# child status %#x\n", status);
+	check(rmdir(CGD "/full/kid") == 0 && rmdir(CGD "/full") == 0, "rmdir of the others");
+	check(fails(rmdir("/sys/fs/cgroup"), EBUSY) && fails(mkdir("/sys/fs/cgroup", 0755), EEXIST),
+	      "the mount point: EBUSY, EEXIST");
+
+	long h = sys_ns_lookup("fs.cgroup2");
+	struct fs_route rt;
+	uint32_t gen;
+	check(h >= 0 && route_of("/sys/fs/cgroup", &rt, &gen) && (rt.kind & FS_RT_CGROUP2), "the cgroup2 server");
+	check(sys_cgfs_direct((int)h, gen, "/posix_mounts/r", CGFS_DIRECT_MKDIR) == 0 &&
+	      stat(CGD "/r", &st) == 0 && S_ISDIR(st.st_mode) &&
+	      sys_cgfs_direct((int)h, gen, "/posix_mounts/r", CGFS_DIRECT_RMDIR) == 0, "cgfs_direct itself");
+	check(sys_cgfs_direct((int)h, gen + 1, "/posix_mounts/r", CGFS_DIRECT_MKDIR) == -ESTALE &&
+	      fails(stat(CGD "/r", &st), ENOENT), "another table's generation: ESTALE, nothing made");
+	check(sys_cgfs_direct((int)h, gen, "/posix_mounts/r", 0) == -EINVAL &&
+	      sys_cgfs_direct((int)h, gen, "posix_mounts/r", CGFS_DIRECT_MKDIR) == -EINVAL &&
+	      sys_cgfs_direct(-1, gen, "/posix_mounts/r", CGFS_DIRECT_MKDIR) == -EBADF &&
+	      sys_cgfs_direct((int)h, gen, (const char *)16, CGFS_DIRECT_MKDIR) == -EFAULT,
+	      "cgfs_direct: EINVAL (op, a relative path), EBADF, EFAULT");
+	check(sys_handle_rights((int)h, 0) == 0 &&
+	      sys_cgfs_direct((int)h, gen, "/posix_mounts/r", CGFS_DIRECT_MKDIR) == -EPERM,
+	      "cgfs_direct without CALL: EPERM");
+	sys_handle_close((int)h);
+
+	/* a cgroup2 mount with a longer target is the library's first; after
+	 * another process unmounts it, our old table must not make a cgroup */
+	check(mkdir(CGLONG, 0755) == 0 && mount("none", CGLONG, "cgroup2", 0, "") == 0 &&
+	      access(CGLONG "/posix_mounts", F_OK) == 0, "cgroup2 mounted again on a longer target");
+	check(mkdir(CGLONG "/posix_mounts/l", 0755) == 0 && stat(CGD "/l", &st) == 0 &&
+	      rmdir(CGLONG "/posix_mounts/l") == 0, "mkdir and rmdir there: the same hierarchy");
+	c = fork();
+	if (c == 0)
+		_exit(umount(CGLONG) != 0);
+	check(waitpid(c, &status, 0) == c && status == 0, "another process unmounts it");
+	check(mkdir(CGLONG "/stale", 0755) == 0 && stat(CGLONG "/stale", &st) == 0 && st.st_dev != 5 &&
+	      fails(stat("/sys/fs/cgroup/stale", &st), ENOENT), "our next mkdir there is tmpfs's, not a cgroup");
+	rmdir("/sys/fs/cgroup/stale");
+	check(rmdir(CGLONG "/stale") == 0 && rmdir(CGLONG) == 0, "clean up");
+}
+
 /* Last: a file system's server dies; its clients get errors, the rest of
  * the system goes on. */
 static void test_server_crash(void)
@@ -406,6 +495,7 @@ int main(int argc, char **argv)
 	test_direct_readonly();
 	test_direct_walks();
 	test_direct_vfs_stopped();
+	test_direct_cgroup();
 	test_server_crash();
 	printf("1..%d\n", n);
 	return failed != 0;

@@ -347,6 +347,71 @@ static void test_open(void)
 
 /* 10,000 names made, asked about and removed in a cgroup: its
  * memory.current back where it was. */
+/* open(O_CREAT) and the server's other opens of regular files answer with
+ * a descriptor the kernel makes (ncache_give): its close needs no server
+ * (it completes with the server stopped), it behaves as the server's did,
+ * and one whose file was unlinked keeps the inode until its last close. */
+static void test_give(void)
+{
+	struct stat st;
+	char buf[16];
+	int fd = open(T "/g", O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0600);
+	int fd2 = open(T "/g2", O_CREAT | O_WRONLY | O_TRUNC, 0644);
+	int fd3 = open(T "/g3", O_CREAT | O_WRONLY | O_NONBLOCK, 0644); /* the server's own */
+	check(fd >= 0 && fd2 >= 0 && fd3 >= 0 && write(fd, "abc", 3) == 3 && write(fd2, "x", 1) == 1,
+	      "files created and written");
+	pid_t srv = process_pid("tmpfs", "servers_posix_ncache");
+	check(srv > 0 && kill(srv, SIGSTOP) == 0, "the tmpfs server stopped");
+	pid_t c = fork();
+	if (c == 0) {
+		int b = (pread(fd, buf, 3, 0) != 3 || memcmp(buf, "abc", 3) || fstat(fd, &st) || st.st_size != 3 ||
+			 (st.st_mode & 07777) != 0600 || fcntl(fd, F_GETFL) != O_RDWR || fcntl(fd, F_GETFD) <= 0) << 0;
+		b |= (close(fd) || close(fd2)) << 1;
+		_exit(b);
+	}
+	int cst = wait_bounded(c, 10);
+	kill(srv, SIGCONT);
+	if (cst)
+		printf("# child: %d\n", cst);
+	check(cst == 0, "a created file's descriptor: pread, fstat, fcntl and close with the server stopped");
+	if (cst < 0) {
+		kill(c, SIGKILL);
+		waitpid(c, NULL, 0);
+	}
+	check(fcntl(fd3, F_GETFL) == (O_WRONLY | O_NONBLOCK) && close(fd3) == 0 && unlink(T "/g3") == 0,
+	      "O_NONBLOCK: the server's own descriptor, as before");
+	check(fails(open(T "/g", O_CREAT | O_EXCL | O_RDWR, 0600), EEXIST) &&
+	      (fd2 = open(T "/g2", O_CREAT | O_WRONLY | O_TRUNC, 0644)) >= 0 && fstat(fd2, &st) == 0 && st.st_size == 0 &&
+	      close(fd2) == 0, "O_EXCL of an existing file: EEXIST; O_TRUNC empties it");
+	check(ftruncate(fd, 8) == 0 && fchmod(fd, 0640) == 0 && stat(T "/g", &st) == 0 && st.st_size == 8 &&
+	      (st.st_mode & 07777) == 0640 && coherent(T "/g"), "ftruncate and fchmod reach the server by its badge");
+	long before = free_inodes();
+	check(unlink(T "/g") == 0 && fstat(fd, &st) == 0 && st.st_nlink == 0 && pread(fd, buf, 3, 0) == 3 &&
+	      !memcmp(buf, "abc", 3) && free_inodes() == before, "unlinked while open: readable, the inode kept");
+	check(close(fd) == 0, "the last close");
+	for (int i = 0; i < 100 && free_inodes() == before; i++)
+		usleep(5000); /* the server hears of it after close returns */
+	check(free_inodes() == before + 1 && unlink(T "/g2") == 0, "then the inode is freed");
+
+	/* the call itself: the server's own endpoint and objects only */
+	long ep = sys_ep_create(), h = sys_ns_lookup("fs.tmpfs");
+	long file = ep >= 0 ? sys_pcache_create((int)ep, PCACHE_SHMEM, 4096) : -1;
+	long meta = ep >= 0 ? sys_pcache_create((int)ep, PCACHE_META, 4096) : -1;
+	check(ep >= 0 && h >= 0 && file > 0 && meta > 0, "an endpoint of our own with a file and a directory object");
+	check(sys_ncache_give((int)h, 1, 1, O_RDONLY) == -EPERM, "ncache.give on another's endpoint (no MANAGE): EPERM");
+	check(sys_ncache_give((int)ep, 1, (uint64_t)file, O_RDONLY | O_TRUNC) == -EINVAL &&
+	      sys_ncache_give((int)ep, 1, (uint64_t)file, O_ACCMODE) == -EINVAL, "ncache.give with other flags: EINVAL");
+	check(sys_ncache_give((int)ep, 1, 9999, O_RDONLY) == -EBADF && sys_ncache_give(-1, 1, 1, O_RDONLY) == -EBADF,
+	      "ncache.give of no object, on no handle: EBADF");
+	check(sys_ncache_give((int)ep, 1, (uint64_t)meta, O_RDONLY) == -EISDIR, "of a directory object: EISDIR");
+	check(sys_ncache_give((int)ep, 1, (uint64_t)file, O_RDONLY) == -ENOENT, "in a mount with no root: ENOENT");
+	check(sys_ncache_setup((int)ep, 0, 1, (uint64_t)meta) == 0 &&
+	      sys_ncache_give((int)ep, 1, (uint64_t)file, O_RDONLY) == -ESRCH, "with no call being served: ESRCH");
+	check(sys_pcache_free((int)ep, (uint64_t)file) == 0, "and nothing was counted: the object frees");
+	sys_handle_close((int)h);
+	sys_handle_close((int)ep);
+}
+
 static void test_memory(void)
 {
 	mkdir(BASE "/leaf", 0755);
@@ -423,6 +488,7 @@ int main(void)
 	test_errno();
 	test_not_server();
 	test_open();
+	test_give();
 	test_memory();
 	test_server_death();
 	printf("1..%d\n", n);

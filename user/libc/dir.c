@@ -66,16 +66,27 @@ static DIR *dir_new(int fd)
 	return d;
 }
 
+long __vfs_open_dents(const char *path, int flags, void *buf, size_t len, uint64_t *out);
+
+/* The open brings the first batch when the file system can (a direct
+ * call: FS_WALK_DENTS), so a small directory is listed in one round trip. */
 DIR *opendir(const char *path)
 {
-	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
+	DIR *d = dir_new(-1);
+	uint64_t w[3] = { 0, 0, 0 };
+	if (!d)
 		return NULL;
-	DIR *d = dir_new(fd); /* O_DIRECTORY: no need to fstat */
-	if (!d) {
-		int e = errno;
-		close(fd);
-		errno = e;
+	long r = __vfs_open_dents(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC, d->buf, sizeof(d->buf), w);
+	if (r < 0) {
+		free(d);
+		errno = (int)-r;
+		return NULL;
+	}
+	d->fd = (int)w[0]; /* O_DIRECTORY: no need to fstat */
+	sys_handle_flags(d->fd, HANDLE_CLOEXEC);
+	if (w[2] & FS_DENTS_SENT) {
+		d->len = (size_t)w[1];
+		d->end = (w[2] & FS_DENTS_END) != 0;
 	}
 	return d;
 }

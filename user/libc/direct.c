@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "abi/cgroup.h"
 #include "abi/fs.h"
 #include "abi/pcache.h"
 #include "arbor/user.h"
@@ -34,11 +35,16 @@ void __fstat_from_attr(const struct pcache_attr *a, struct stat *st);
 int __arbor_ncache_bypass;
 
 #define DIRECT_NO 1		/* not for a direct call: ask the VFS */
+/* __vfs_direct's at for VFS_OPEN (the library's own, never sent): opendir
+ * asks for the first batch of entries with the open (FS_WALK_DENTS), and
+ * out is 3 words: the handle, the batch's bytes, FS_DENTS_*. */
+#define DIRECT_AT_DENTS (1ull << 62)
 #define MAXSYMLINKS 40		/* Linux's, as the VFS */
 #define SERVERS_MAX 8
 
 /* The table, as the VFS gave it, under table_lock. */
 static struct fs_route routes[FS_ROUTES_MAX];
+static long route_h[FS_ROUTES_MAX];	/* each route's server handle, or -1: not yet looked up */
 static int nr_routes;
 static uint32_t routes_gen;
 static bool routes_loaded;
@@ -65,6 +71,8 @@ static bool routes_reload(void)
 	}
 	nr_routes = (int)m.w[1];
 	routes_gen = (uint32_t)m.w[0];
+	for (int k = 0; k < nr_routes; k++)
+		route_h[k] = -1;
 	routes_loaded = true;
 	cg2_len = 0;
 	for (int k = 0; k < nr_routes; k++)
@@ -128,19 +136,32 @@ static void server_forget(long h)
 			sys_handle_close((int)h);
 			servers[i].type[0] = '\0';
 		}
+	for (int k = 0; k < nr_routes; k++)
+		if (route_h[k] == h)
+			route_h[k] = -1;
 	uunlock(&table_lock);
 }
 
-/* A route and what a call on it needs, copied out of the table. */
+/* A route and what a call on it needs, copied out of the table: its
+ * words only (the target is fetched on a hand-back, route_target), and
+ * its place in the table of generation gen. */
+struct route_words {
+	uint64_t flags;		/* MS_* */
+	uint32_t inst;
+	uint16_t tlen;
+	uint8_t kind;		/* FS_RT_* */
+};
 struct droute {
-	struct fs_route r;
+	struct route_words r;
+	int idx;
 	long h;
 	uint32_t gen;
 };
 
 /* The mount that holds normalized path p (plen), as vfs_mount_find;
- * reload: fetch the table first. */
-static bool route_find(const char *p, size_t plen, bool reload, struct droute *d)
+ * reload: fetch the table first. A cgroup2 mount is found only with cg2
+ * (the VFS's own but for cgfs_direct). */
+static bool route_find_kind(const char *p, size_t plen, bool reload, bool cg2, struct droute *d)
 {
 	bool found = false;
 	if (!table_trylock())
@@ -152,11 +173,14 @@ static bool route_find(const char *p, size_t plen, bool reload, struct droute *d
 	for (int k = 0; k < nr_routes; k++) /* longest target first */
 		if (vfs_path_under(p, plen, routes[k].target, routes[k].tlen)) {
 			/* a cgroup2 mount is the VFS's own: no copy for it */
-			if (!(routes[k].kind & FS_RT_CGROUP2)) {
-				d->r = routes[k];
-				d->r.target[sizeof(d->r.target) - 1] = '\0';
+			if (!(routes[k].kind & FS_RT_CGROUP2) == !cg2) {
+				d->r = (struct route_words){ .flags = routes[k].flags, .inst = routes[k].inst,
+							     .tlen = routes[k].tlen, .kind = routes[k].kind };
+				d->idx = k;
 				d->gen = routes_gen;
-				d->h = server_handle(d->r.type);
+				if (route_h[k] < 0)
+					route_h[k] = server_handle(routes[k].type);
+				d->h = route_h[k];
 				found = d->h >= 0;
 			}
 			break;
@@ -165,8 +189,29 @@ static bool route_find(const char *p, size_t plen, bool reload, struct droute *d
 	return found;
 }
 
+/* The target of route d into out (room for a route's), if the table is
+ * still the one d came from; else false (then ask the VFS). */
+static bool route_target(const struct droute *d, char *out)
+{
+	bool ok = false;
+	if (!table_trylock())
+		return false;
+	if (routes_loaded && routes_gen == d->gen && d->idx < nr_routes) {
+		memcpy(out, routes[d->idx].target, sizeof(routes[0].target));
+		out[sizeof(routes[0].target) - 1] = '\0';
+		ok = true;
+	}
+	uunlock(&table_lock);
+	return ok;
+}
+
+static bool route_find(const char *p, size_t plen, bool reload, struct droute *d)
+{
+	return route_find_kind(p, plen, reload, false, d);
+}
+
 /* As the VFS's follows_last and walk_flags. */
-static uint64_t walk_flags(const struct fs_route *r, uint64_t label, uint64_t w0, uint64_t at)
+static uint64_t walk_flags(const struct route_words *r, uint64_t label, uint64_t w0, uint64_t at)
 {
 	uint64_t w = FS_WALK_DIRECT;
 	bool follow;
@@ -258,19 +303,58 @@ static long direct_handback(const char *target, const char *inner, size_t ilen, 
 				 scratch);
 }
 
+/* mkdir or rmdir of p under a cgroup2 mount: the kernel's (cgfs_direct),
+ * with the caller's own ids, as the VFS would ask it for them. The cgroup2
+ * server publishes the table's generation to the kernel (FS_GEN), so a
+ * call made with an older table is refused (-ESTALE) as a file system's
+ * direct call is: then the new table, then the VFS. */
+static __attribute__((noinline)) long direct_cgroup(const char *p, uint64_t label)
+{
+	char norm[VFS_PATH_MAX], inner[VFS_PATH_MAX];
+	bool reload = false;
+	for (int stale = 0; stale < 2; stale++) {
+		struct droute d;
+		bool dd;
+		size_t rest, plen = vfs_lexical_prefix(p, norm, &dd);
+		if (!route_find_kind(norm, plen, reload, true, &d) || (d.r.flags & MS_RDONLY))
+			return DIRECT_NO; /* another kind of mount now, or EROFS: the VFS's */
+		if (label == VFS_RMDIR && !dd && plen == d.r.tlen)
+			return DIRECT_NO; /* the mount point: EBUSY from the VFS */
+		long n = vfs_inner_normalize(p + vfs_prefix_end(p, d.r.tlen), inner, &rest);
+		if (n == -2)
+			return -ENAMETOOLONG;
+		if (n < 0)
+			return DIRECT_NO; /* ".." above the mount */
+		long r = sys_cgfs_direct((int)d.h, d.gen, inner,
+					 label == VFS_MKDIR ? CGFS_DIRECT_MKDIR : CGFS_DIRECT_RMDIR);
+		if (r != -ESTALE)
+			return r == -EBADF || r == -EPERM ? DIRECT_NO : r;
+		reload = true;
+	}
+	return DIRECT_NO; /* the server has not heard of our table yet */
+}
+
 long __vfs_direct(const char *p, uint64_t label, uint64_t w0, uint64_t w1, uint64_t at, void *rcv,
 		  size_t rcv_len, uint64_t *out)
 {
 	struct direct_bufs b;
 	int links = 0, stale = 0;
 	bool reload = false;
-	if (!direct_label(label) || under_cgroup2(p))
+	if (!direct_label(label))
+		return DIRECT_NO;
+	/* under cgroup2: mkdir and rmdir are the kernel's; opendir's open
+	 * goes to the cgroup2 server (which serves listings), as the VFS
+	 * would forward it; the rest is the VFS's own */
+	bool cg2 = under_cgroup2(p);
+	if (cg2 && (label == VFS_MKDIR || label == VFS_RMDIR))
+		return direct_cgroup(p, label);
+	if (cg2 && !(label == VFS_OPEN && (w0 & O_DIRECTORY)))
 		return DIRECT_NO;
 	for (int round = 0; round < 4 * VFS_PATH_MAX; round++) {
 		struct droute d;
 		bool dd;
 		size_t plen = vfs_lexical_prefix(p, b.norm, &dd);
-		if (!route_find(b.norm, plen, reload, &d))
+		if (!route_find_kind(b.norm, plen, reload, cg2, &d))
 			return DIRECT_NO;
 		reload = false;
 		if ((d.r.flags & MS_RDONLY) && vfs_changes_fs(label, w0, true))
@@ -316,6 +400,8 @@ long __vfs_direct(const char *p, uint64_t label, uint64_t w0, uint64_t w1, uint6
 			}
 			nc = FS_WALK_NCMISS;
 		}
+		if (label == VFS_OPEN && (at & DIRECT_AT_DENTS))
+			nc |= FS_WALK_DENTS;
 		struct ipc_msg m = { .label = label, .w = { w0, w1,
 			d.r.inst | walk_flags(&d.r, label, w0, at) | nc | (uint64_t)d.gen << 32 } };
 		long r = sys_ipc_call((int)d.h, &m, inner, ilen, rb, rl);
@@ -335,9 +421,17 @@ long __vfs_direct(const char *p, uint64_t label, uint64_t w0, uint64_t w1, uint6
 		if (e != FS_HANDBACK) {
 			if (e >= 0 && out)
 				*out = m.w[0];
+			if (e >= 0 && (nc & FS_WALK_DENTS)) {
+				bool sent = (m.w[2] & FS_DENTS_SENT) && m.w[1] <= rcv_len;
+				out[1] = sent ? m.w[1] : 0;
+				out[2] = sent ? m.w[2] : 0;
+			}
 			return e;
 		}
-		e = m.w[1] != 0 ? -EIO : direct_handback(d.r.target, inner, ilen, &m, rb, rl, &links, b.path, b.scratch);
+		char target[sizeof(routes[0].target)];
+		if (!route_target(&d, target))
+			return DIRECT_NO;
+		e = m.w[1] != 0 ? -EIO : direct_handback(target, inner, ilen, &m, rb, rl, &links, b.path, b.scratch);
 		if (e < 0)
 			return e;
 		p = b.path;
@@ -374,7 +468,7 @@ long __vfs_direct2(uint64_t label, const char *a, const char *b, bool b_is_path,
 			inner[i] = p[i][off] ? p[i] + off : "/";
 			ilen[i] = strlen(inner[i]);
 		}
-		if (np == 2 && (d[0].gen != d[1].gen || strcmp(d[0].r.target, d[1].r.target) != 0))
+		if (np == 2 && (d[0].gen != d[1].gen || d[0].idx != d[1].idx))
 			return DIRECT_NO; /* two mounts (the VFS settles EXDEV), or a reload between */
 		if (d[0].r.flags & MS_RDONLY)
 			return DIRECT_NO;
@@ -406,11 +500,37 @@ long __vfs_direct2(uint64_t label, const char *a, const char *b, bool b_is_path,
 		if (w >= (uint64_t)np)
 			return -EIO;
 		/* inner[w] lies in p[w] (the caller's or x.path[w]): out may hold it */
-		e = direct_handback(d[w].r.target, inner[w], ilen[w], &m, x.norm, sizeof(x.norm), &links,
+		char target[sizeof(routes[0].target)];
+		if (!route_target(&d[w], target))
+			return DIRECT_NO;
+		e = direct_handback(target, inner[w], ilen[w], &m, x.norm, sizeof(x.norm), &links,
 				    x.path[w], x.scratch);
 		if (e < 0)
 			return e;
 		p[w] = x.path[w];
 	}
 	return -ELOOP;
+}
+
+long __vfs_abs_path(const char *path, char *out, size_t cap);
+long __vfs_path_call(uint64_t label, const char *path, uint64_t w0, uint64_t w1, void *rcv, size_t rcv_len,
+		     uint64_t *out);
+
+long __vfs_open_dents(const char *path, int flags, void *buf, size_t len, uint64_t *out)
+{
+	char abs[VFS_PATH_MAX];
+	out[1] = out[2] = 0;
+	if (path && path[0] != '/') {
+		long n = __vfs_abs_path(path, abs, sizeof(abs));
+		if (n < 0)
+			return n;
+		path = abs;
+	} else if (path && strlen(path) >= VFS_PATH_MAX) {
+		return -ENAMETOOLONG;
+	}
+	long d = path ? __vfs_direct(path, VFS_OPEN, (uint64_t)flags, 0, DIRECT_AT_DENTS, buf, len, out) : DIRECT_NO;
+	if (d != DIRECT_NO)
+		return d;
+	out[1] = out[2] = 0;
+	return __vfs_path_call(VFS_OPEN, path, (uint64_t)flags, 0, NULL, 0, out); /* the VFS: no batch */
 }

@@ -74,6 +74,8 @@ static long cgfs_fill(struct fs_file *f, uint64_t pos, struct fssrv_dents *b)
 			if (!fssrv_dent(b, n->ino, n->kind == CGFS_DIR ? DT_DIR : DT_REG, n->name, n->next + 2))
 				return 0;
 		}
+		if (got < CGFS_READDIR_MAX)
+			return 0; /* the kernel stopped at the end: no call to hear 0 */
 		pos = nodes[got - 1].next + 2;
 	}
 }
@@ -119,6 +121,7 @@ static const struct fs_type cgfs_type = {
 	.file = cgfs_file,
 	.release = cgfs_release,
 	.magic = 0x63677270,	/* CGROUP2_SUPER_MAGIC */
+	.kgen = true,		/* the library's mkdir and rmdir: cgfs_direct */
 };
 
 int main(void)

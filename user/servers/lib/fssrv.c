@@ -41,6 +41,8 @@ static uint32_t table_gen;
 /* The path request being served (under the lock): new files record it. */
 static uint32_t cur_inst_id;
 static const char *cur_path;
+/* The file fssrv_file_give gave to the caller of the request being served. */
+static struct fs_file *cur_given;
 
 void fssrv_lock(void)
 {
@@ -159,6 +161,8 @@ long fssrv_file_give(struct fs_file *f)
 		sys_handle_close((int)ch); /* the receiver's handle keeps it */
 	if (h < 0)
 		file_release(f->badge);
+	else
+		cur_given = f;
 	return h;
 }
 
@@ -226,9 +230,28 @@ static long set_gen(const struct ipc_msg *m)
 		table_gen = g;
 	/* the kernel's name cache refuses lookups made with another table
 	 * from now on, before the VFS answers the mount or umount */
-	if (fs->root_obj)
+	if (fs->root_obj || fs->kgen)
 		sys_ncache_setup(endpoint, table_gen, 0, 0);
 	return 0;
+}
+
+/* opendir's open (FS_WALK_DENTS): the directory's first batch goes into
+ * the caller's receive buffer with the reply (w0, the handle, stays). */
+static void open_dents(struct fs_file *f, struct ipc_msg *m, const struct ipc_info *info)
+{
+	struct ipc_msg g = { .label = FILE_GETDENTS };
+	if (!info->rcv_len)
+		return;
+	f->busy++;
+	long n = fs->file(f, &g, info);
+	if (--f->busy == 0 && f->dead) {
+		file_free(f);
+		return;
+	}
+	if (n >= 0) { /* else readdir asks, and hears the error itself */
+		m->w[1] = (uint64_t)n;
+		m->w[2] = FS_DENTS_SENT | (g.w[1] == 1 ? FS_DENTS_END : 0);
+	}
 }
 
 /* A request on the endpoint itself: from the VFS (root, speaking for
@@ -295,8 +318,15 @@ static long endpoint_request(struct ipc_msg *m, const struct ipc_info *info, cha
 		cur_path = NULL;
 		return e < 0 ? e : fssrv_statfs_write(id);
 	}
+	cur_given = NULL;
 	long e = fs->path(&r, m);
 	cur_path = NULL;
+	if (e == 0 && m->label == VFS_OPEN && (r.walk & FS_WALK_DENTS)) {
+		m->w[1] = m->w[2] = 0; /* no batch, unless: */
+		if (cur_given)
+			open_dents(cur_given, m, info);
+	}
+	cur_given = NULL;
 	return e;
 }
 

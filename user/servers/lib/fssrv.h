@@ -106,6 +106,10 @@ struct fs_type {
 	 * -errno. Called under the skeleton's lock, like every callback.
 	 * Without it both are 0 (nothing kept for a disk). */
 	int (*sync)(void *inst);
+	/* The kernel learns the mount table's generation (ncache_setup) even
+	 * without root_obj: cgroup2, whose paths the C library's direct
+	 * calls take to the kernel itself (cgfs_direct) with that generation. */
+	bool kgen;
 };
 
 /* The server's lock, which every callback runs under. A file system

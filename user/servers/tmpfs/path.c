@@ -29,7 +29,16 @@ static long handback(struct tmpfs *fs, struct ipc_msg *m)
 	return FSSRV_HANDBACK;
 }
 
-static long path_open(struct tmpfs *fs, const char *path, int flags, uint32_t mode,
+/* Whether an open with flags is answered with a descriptor the kernel
+ * makes (ncache_give): a regular file's, with no status flag but the open
+ * mode and O_APPEND for the kernel to keep (what ncache_open makes). */
+static bool kfile_flags(int flags)
+{
+	return !(flags & ~(O_ACCMODE | O_APPEND | O_CREAT | O_EXCL | O_TRUNC | O_CLOEXEC | O_NOFOLLOW | O_LARGEFILE |
+			   O_NOCTTY));
+}
+
+static long path_open(struct tmpfs *fs, const struct fs_req *r0, const char *path, int flags, uint32_t mode,
 		      const struct tmpfs_cred *c)
 {
 	struct tmpfs_inode *ino;
@@ -77,6 +86,15 @@ static long path_open(struct tmpfs *fs, const char *path, int flags, uint32_t mo
 		long t = tmpfs_truncate(ino, 0, fssrv_now());
 		if (t < 0)
 			return t; /* a running program: ETXTBSY (the kernel's) */
+	}
+	if (type == TMPFS_S_IFREG && tmpfs_data_id(ino) && kfile_flags(flags)) {
+		/* the kernel's descriptor: its close costs no call to us (the
+		 * kernel counts it; pcache_free waits for it, tmpfs_kclosed);
+		 * ETXTBSY for writing to a running program is the kernel's */
+		long h = sys_ncache_give(fssrv_endpoint(), r0->inst_id, tmpfs_data_id(ino),
+					(uint32_t)flags & (O_ACCMODE | O_APPEND));
+		if (h != -ENOENT)
+			return h;
 	}
 	struct fs_file *f = fssrv_file_new(fs, flags);
 	if (!f)
@@ -152,7 +170,7 @@ static long path_request(struct tmpfs *fs, const struct fs_req *r, struct ipc_ms
 
 	switch (m->label) {
 	case VFS_OPEN:
-		e = path_open(fs, path, (int)m->w[0], (uint32_t)m->w[1], &c);
+		e = path_open(fs, r, path, (int)m->w[0], (uint32_t)m->w[1], &c);
 		if (e >= 0)
 			m->w[0] = (uint64_t)e;
 		return e < 0 ? e : 0;
