@@ -270,6 +270,12 @@ void pcache_endpoint_kill(struct endpoint *ep);
 void pcache_endpoint_release(struct endpoint *ep);
 /* Object id of ep's table (a reference), or NULL. */
 struct pcache_obj *pcache_table_get(struct endpoint *ep, uint64_t id);
+/* The last kernel-made descriptor of o closed after its server asked to
+ * free it (pcache_free refused: knotify): o leaves ep's table now, so
+ * its pages go (and are uncharged) as close returns, unless mappings
+ * still hold them, as Linux frees an unlinked file at its last close.
+ * Its id stays taken until the server's pcache_free (then 0). */
+void pcache_table_let_go(struct endpoint *ep, struct pcache_obj *o);
 /* ep's pager queue (pager.c), made on first use: NULL without memory. */
 struct pcache_pager *pcache_table_pager(struct endpoint *ep);
 /* ep's name cache, made on first use if make (NULL: none, or no memory). */

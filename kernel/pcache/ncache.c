@@ -546,6 +546,8 @@ void ncache_kclose(struct channel *ch)
 		tell = true; /* the server kept the file for us: it may go now */
 	}
 	spin_unlock(&o->lock);
+	if (tell) /* its pages now, not when the server hears of it */
+		pcache_table_let_go(ch->ep, o);
 	uint64_t f = sched_lock_ipc();
 	if (tell && ev && !ch->ep->dead) {
 		*ev = (struct ipc_event){ .label = IPC_LABEL_CLOSED, .badge = ch->badge, .w0 = ch->badge };

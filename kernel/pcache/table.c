@@ -163,6 +163,12 @@ static long pcache_table_add(struct endpoint *ep, struct pcache_obj *o)
 	}
 }
 
+/* A slot whose object the kernel let go for its server (its last
+ * kernel-made descriptor closed after the server's pcache_free was
+ * refused): the id stays taken until the server's pcache_free, so the
+ * server's late free can never name a newer object. */
+#define PCACHE_SLOT_GONE ((struct pcache_obj *)1)
+
 /* Object id of ep's table (a reference), or NULL (-EBADF). */
 struct pcache_obj *pcache_table_get(struct endpoint *ep, uint64_t id)
 {
@@ -171,10 +177,35 @@ struct pcache_obj *pcache_table_get(struct endpoint *ep, uint64_t id)
 	if (!t || id == 0 || id > UINT32_MAX)
 		return NULL;
 	spin_lock(&t->lock);
-	if (id <= t->used && (o = t->slot[id - 1]))
+	if (id <= t->used && (o = t->slot[id - 1]) && o != PCACHE_SLOT_GONE)
 		pcache_obj_get(o);
+	else
+		o = NULL;
 	spin_unlock(&t->lock);
 	return o;
+}
+
+void pcache_table_let_go(struct endpoint *ep, struct pcache_obj *o)
+{
+	struct pcache_table *t = __atomic_load_n(&ep->pcache, __ATOMIC_ACQUIRE);
+	bool mine = false;
+	if (t) {
+		spin_lock(&t->lock);
+		if (!t->dead && o->id && o->id <= t->used && t->slot[o->id - 1] == o) {
+			t->slot[o->id - 1] = PCACHE_SLOT_GONE;
+			mine = true;
+			spin_lock(&o->lock);
+			o->untabled = true;
+			spin_unlock(&o->lock);
+		}
+		spin_unlock(&t->lock);
+	}
+	if (!mine)
+		return;
+	struct ncache *nc = pcache_table_ncache(ep, false);
+	if (nc)
+		ncache_obj_gone(nc, o);
+	pcache_obj_put(o); /* the table's: mappings and the closing channel keep it */
 }
 
 /* Both the endpoint (from handle h) and its object id: the object (a
@@ -207,9 +238,9 @@ void pcache_endpoint_kill(struct endpoint *ep)
 		pcache_pager_kill(pg);
 	for (uint32_t i = 0; i < t->used; i++) {
 		struct pcache_obj *o = t->slot[i];
-		if (!o)
-			continue;
 		t->slot[i] = NULL;
+		if (!o || o == PCACHE_SLOT_GONE)
+			continue;
 		spin_lock(&o->lock);
 		o->untabled = true;
 		spin_unlock(&o->lock);
@@ -271,6 +302,14 @@ long sys_pcache_free(int ep_h, uint64_t id)
 	bool held = false;
 	if (t && id >= 1 && id <= UINT32_MAX) {
 		spin_lock(&t->lock);
+		if (!t->dead && id <= t->used && t->slot[id - 1] == PCACHE_SLOT_GONE) {
+			/* the kernel let it go already (pcache_table_let_go) */
+			t->slot[id - 1] = NULL;
+			t->free[t->nfree++] = (uint32_t)(id - 1);
+			spin_unlock(&t->lock);
+			kobj_put(&ep->obj);
+			return 0;
+		}
 		if (!t->dead && id <= t->used && (o = t->slot[id - 1])) {
 			/* descriptors the kernel made on it (ncache_open) keep it
 			 * in the table, where the server finds it for their
