@@ -68,4 +68,9 @@ void pcache_done_range(struct pcache_obj *o, uint64_t first, uint32_t count, uin
  * file_dirty and file_writeback (backed objects; obj->lock held). */
 void pcache_page_set_state(struct pcache_page *p, uint8_t set, uint8_t clear);
 
+/* The server's calls on object id of the endpoint behind handle h (which
+ * needs HANDLE_RIGHT_MANAGE): the object (a reference), or NULL with
+ * *err -EBADF (no such handle or object) or -EPERM (no MANAGE). */
+struct pcache_obj *pcache_lookup(int h, uint64_t id, long *err);
+
 #endif

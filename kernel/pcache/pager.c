@@ -620,14 +620,9 @@ long sys_pcache_fill(int ep_h, uint64_t id, uint64_t first, uint32_t count, cons
 			return -EFAULT;
 	}
 	long r;
-	struct kobj *ko = handle_get_rights(current_thread()->proc, ep_h, KOBJ_KIND(KOBJ_ENDPOINT), HANDLE_RIGHT_MANAGE,
-					    &r);
-	if (!ko)
-		return r;
-	struct pcache_obj *o = pcache_table_get(container_of(ko, struct endpoint, obj), id);
-	kobj_put(ko);
+	struct pcache_obj *o = pcache_lookup(ep_h, id, &r);
 	if (!o)
-		return -EBADF;
+		return r;
 	if (!(o->flags & PCACHE_BACKED) || first >= PCACHE_MAX_BYTES >> PAGE_SHIFT ||
 	    count > (PCACHE_MAX_BYTES >> PAGE_SHIFT) - first)
 		r = -EINVAL;
@@ -665,14 +660,9 @@ void pcache_done_range(struct pcache_obj *o, uint64_t first, uint32_t count, uin
 long sys_pcache_done(int ep_h, uint64_t id, uint64_t first, uint32_t count, uint64_t seq)
 {
 	long r;
-	struct kobj *ko = handle_get_rights(current_thread()->proc, ep_h, KOBJ_KIND(KOBJ_ENDPOINT), HANDLE_RIGHT_MANAGE,
-					    &r);
-	if (!ko)
-		return r;
-	struct pcache_obj *o = pcache_table_get(container_of(ko, struct endpoint, obj), id);
-	kobj_put(ko);
+	struct pcache_obj *o = pcache_lookup(ep_h, id, &r);
 	if (!o)
-		return -EBADF;
+		return r;
 	r = 0;
 	if (!(o->flags & PCACHE_BACKED))
 		r = -EINVAL;

@@ -208,9 +208,7 @@ void pcache_table_let_go(struct endpoint *ep, struct pcache_obj *o)
 	pcache_obj_put(o); /* the table's: mappings and the closing channel keep it */
 }
 
-/* Both the endpoint (from handle h) and its object id: the object (a
- * reference), or NULL with *err -EBADF / -EPERM. */
-static struct pcache_obj *pcache_lookup(int h, uint64_t id, long *err)
+struct pcache_obj *pcache_lookup(int h, uint64_t id, long *err)
 {
 	struct endpoint *ep = pcache_endpoint(h, err);
 	if (!ep)

@@ -134,14 +134,17 @@ static void wait_for(const char *name)
 	printf("init: %s did not start\n", name);
 }
 
-/* Asks the VFS to mount a file system ("source\0target\0fstype\0data\0"). */
-static void mount_fs(const char *source, const char *target, const char *type, const char *data)
+/* Asks the VFS to mount a file system ("source\0target\0fstype\0data\0"):
+ * 0 or -errno (-ENAMETOOLONG if the four do not fit one request). */
+static long vfs_mount(const char *source, const char *target, const char *type, const char *data)
 {
 	const char *parts[] = { source, target, type, data };
 	char msg[256];
 	size_t at = 0;
 	for (int i = 0; i < 4; i++) {
 		size_t n = strlen(parts[i]) + 1;
+		if (at + n > sizeof(msg))
+			return -ENAMETOOLONG;
 		memcpy(msg + at, parts[i], n);
 		at += n;
 	}
@@ -150,10 +153,17 @@ static void mount_fs(const char *source, const char *target, const char *type, c
 	long r = v < 0 ? v : sys_ipc_call((int)v, &m, msg, at, NULL, 0);
 	if (r == 0)
 		r = (long)m.label;
-	if (r < 0)
-		printf("init: cannot mount %s on %s: error %ld\n", type, target, -r);
 	if (v >= 0)
 		sys_handle_close((int)v);
+	return r;
+}
+
+/* vfs_mount, saying so on the console if it fails. */
+static void mount_fs(const char *source, const char *target, const char *type, const char *data)
+{
+	long r = vfs_mount(source, target, type, data);
+	if (r < 0)
+		printf("init: cannot mount %s on %s: error %ld\n", type, target, -r);
 }
 
 static void start_disk_drivers(void);
@@ -201,23 +211,7 @@ static bool parse_root(const char *cmdline, char *out, size_t cap)
  * "/" (with a message), so the machine still comes up. */
 static bool mount_root_disk(const char *source)
 {
-	const char *parts[] = { source, "/", "ext2", "" };
-	char msg[256];
-	size_t at = 0;
-	for (int i = 0; i < 4; i++) {
-		size_t n = strlen(parts[i]) + 1;
-		if (at + n > sizeof(msg))
-			return false;
-		memcpy(msg + at, parts[i], n);
-		at += n;
-	}
-	long v = sys_ns_lookup(VFS_NAME);
-	struct ipc_msg m = { .label = VFS_MOUNT };
-	long r = v < 0 ? v : sys_ipc_call((int)v, &m, msg, at, NULL, 0);
-	if (r == 0)
-		r = (long)m.label;
-	if (v >= 0)
-		sys_handle_close((int)v);
+	long r = vfs_mount(source, "/", "ext2", "");
 	if (r < 0) {
 		printf("init: cannot mount root %s (ext2): error %ld; \"/\" is the boot archive\n", source, -r);
 		return false;
