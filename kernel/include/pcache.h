@@ -45,6 +45,10 @@ struct page;
 #define PCP_ERROR     0x8	/* a backed page whose fill failed (detached) */
 #define PCP_GONE      0x10	/* a page being filled was detached (truncation) */
 #define PCP_FILLING   0x20	/* pcache_fill is copying into it */
+#define PCP_RESV      0x40	/* holds a unit of its object's block reservation
+				   (a client dirtied it where the store has no
+				   block yet): given back when written (pcache_done)
+				   or freed (docs/fs.md, "Reservations") */
 /* LRU state (pcache_page.lru_state, under pcache_lru_lock). */
 #define PCP_ON_LRU     0x1
 #define PCP_ACTIVE     0x2
@@ -117,6 +121,13 @@ struct pcache_obj {
 	uint64_t ra_next;		/* the page a sequential reader misses next */
 	uint32_t ra_win;		/* the last window asked for (pages) */
 	uint64_t wb_seq, wb_done;
+	/* Block reservations (PCACHE_BACKED, once its server calls
+	 * pcache_reserve; under lock): a client's write making a page at or
+	 * past resv_from dirty takes a unit of resv (PCP_RESV on the page,
+	 * counted in resv_held) unless the page holds one; a writer whose
+	 * euid is not 0 leaves the last resv_root units (root's blocks). */
+	bool resv_on;
+	uint64_t resv, resv_root, resv_from, resv_held;
 };
 
 /* ---- the object (object.c) ---- */
@@ -201,6 +212,14 @@ bool pcache_page_evict(struct pcache_page *p, uint64_t shadow);
  * killed), -EIO (the server died), -EINVAL (not PCACHE_BACKED). May
  * sleep; no lock held. */
 int pcache_writeback_request(struct pcache_obj *o, uint64_t timeout_ns);
+/* o's reservation budget is spent: a RESERVE request for page index
+ * (its server writes back, recounts its free blocks and sets a new
+ * budget with pcache_reserve) waited for without limit: 0, -EINTR, -EIO.
+ * No lock held. */
+int pcache_resv_ask(struct pcache_obj *o, uint64_t index);
+/* pcache_reserve's work: swaps o's reservation state (set may be NULL:
+ * read only) and gives the old one. */
+void pcache_resv_swap(struct pcache_obj *o, const struct pcache_resv *set, struct pcache_resv *old);
 /* A page fault met a page of o that is not in memory (vm_fault got
  * -EAGAIN from pcache_map_get or pcache_map_copy): asks the server and
  * waits (no lock held). 0 (fault again), -EIO (past the end, a failed

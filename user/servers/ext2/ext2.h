@@ -106,6 +106,12 @@ uint32_t ext2_block_size(const struct ext2_fs *fs);
 void ext2_statfs(struct ext2_fs *fs, struct ext2_statfs *st);
 /* The largest file size this file system's block map can describe. */
 uint64_t ext2_max_file_size(const struct ext2_fs *fs);
+/* How many blocks a write of [off, off + len) to regular file ino would
+ * allocate now: its unmapped data blocks and the indirect blocks missing
+ * on their paths (each counted once). 0, or -EIO for a corrupt map. The
+ * page cache's reservations (docs/fs.md, "Reservations") ask it for a
+ * page when no budget is left. */
+int ext2_alloc_cost(struct ext2_fs *fs, uint32_t ino, uint64_t off, uint64_t len, uint64_t *blocks);
 
 /* -- inodes (inode.c) -- */
 int ext2_stat(struct ext2_fs *fs, uint32_t ino, struct ext2_stat *st);

@@ -113,6 +113,12 @@ int e2_node_writeback(struct e2inst *in, struct e2node *n);
 long e2_pager(void *arg);
 /* Every node's data back, then the core's blocks (sync, umount). */
 int e2_sync_all(struct e2inst *in);
+/* Sets node x's reservation budget in the kernel (srv_resv.c, docs/fs.md
+ * "Reservations") from the free blocks left after what the other objects
+ * hold; index: the page a RESERVE request asked about (costed exactly when
+ * no whole budget fits), or E2_RESV_NONE. Under the mount's lock. */
+#define E2_RESV_NONE UINT64_MAX
+void e2_resv_grant(struct e2inst *in, struct e2node *x, uint64_t index);
 /* The inode's attributes (mode, owner, links, times) to its object. */
 void e2_node_push(struct e2inst *in, uint32_t ino);
 /* stat of ino with an open object's size and times. */

@@ -169,6 +169,7 @@ int e2_node_fill(struct e2inst *in, struct e2node *n, const struct ext2_stat *st
 	}
 	n->pc = (uint64_t)id;
 	e2_push_attr(in, n->pc, st, true);
+	e2_resv_grant(in, n, E2_RESV_NONE); /* clients' writes take from it */
 	return 0;
 }
 
@@ -220,6 +221,8 @@ static void e2_pager_serve(const struct pcache_req *req, uint8_t *buf)
 		sys_pcache_fill(ep, req->id, req->first, req->count, got < 0 ? NULL : buf, got < 0 ? -EIO : 0);
 	} else {
 		e2_node_writeback(in, n);
+		if (req->kind == PCACHE_REQ_RESERVE) /* its units are blocks now: a new budget */
+			e2_resv_grant(in, n, req->first);
 		sys_pcache_done(ep, req->id, 0, 0, req->seq);
 	}
 	srvlock_unlock(&in->lock);
@@ -390,6 +393,8 @@ int e2_truncate(struct e2inst *in, uint32_t ino, uint64_t size)
 			return busy;
 	}
 	int r = ext2_truncate(in->fs, ino, size, e2_now());
+	if (n && n->pc)
+		e2_resv_grant(in, n, E2_RESV_NONE); /* blocks freed, or pages past the end: recounted */
 	if (!r && n && n->pc) {
 		/* without the mount's lock: the object's write lock may be a
 		 * client's, whose partial-page write waits for a fill that
