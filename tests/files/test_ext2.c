@@ -1404,6 +1404,67 @@ static void test_read_direct(const char *pristine)
 	img_unmount(&im);
 }
 
+/* ext2_alloc_cost (the page cache's reservations, docs/fs.md) is exactly
+ * what ext2_write then allocates: writes of pages in direct, indirect,
+ * doubly and triply indirect ranges, fresh, beside written ones and over
+ * them, on a 1 KiB-block image (256 pointers per block). */
+static void test_alloc_cost(const char *pristine)
+{
+	static const uint64_t at[] = { 0, 4096, 8192 + 100, 11264, 12288, 12 * 1024 + 256 * 1024 - 2048,
+				       268 * 1024, 268 * 1024 + 4096, 300 * 1024, 268 * 1024 + 256 * 1024 - 1024,
+				       65804ull * 1024 - 4096, 65804ull * 1024, 65804ull * 1024 + 3 * 4096, 0, 300 * 1024 };
+	char img[300];
+	struct img im;
+	uint32_t f;
+	uint8_t page[4096];
+	int exact = 0;
+
+	memset(page, 0x5a, sizeof(page));
+	snprintf(img, sizeof(img), "%s/cost.img", tmp);
+	run("cp --sparse=always %s %s", pristine, img);
+	if (!ok(img_mount(&im, img, 0) == 0 &&
+		ext2_mknod(im.fs, EXT2_ROOT_INO, "cost", 4, EXT2_S_IFREG | 0644, 0, 0, 0, T(1), &f) == 0,
+		"cost: mount a copy, create a file"))
+		return;
+	for (size_t i = 0; i < sizeof(at) / sizeof(at[0]); i++) {
+		struct ext2_statfs a, b;
+		uint64_t cost = 99, again = 99;
+		ext2_statfs(im.fs, &a);
+		int r = ext2_alloc_cost(im.fs, f, at[i], sizeof(page), &cost);
+		int64_t w = ext2_write(im.fs, f, at[i], page, sizeof(page), T(2));
+		ext2_statfs(im.fs, &b);
+		ext2_alloc_cost(im.fs, f, at[i], sizeof(page), &again);
+		bool same = r == 0 && w == (int64_t)sizeof(page) && a.bfree - b.bfree == cost && again == 0;
+		if (!same)
+			printf("# cost at %llu: %llu, allocated %llu, after %llu\n", (unsigned long long)at[i],
+			       (unsigned long long)cost, (unsigned long long)(a.bfree - b.bfree), (unsigned long long)again);
+		exact += same;
+	}
+	ok(exact == (int)(sizeof(at) / sizeof(at[0])),
+	   "cost: ext2_alloc_cost is what the write then allocates (data and indirect blocks), 0 after (%d of %zu)",
+	   exact, sizeof(at) / sizeof(at[0]));
+	{
+		/* blocks promised to the page cache's writers: the server's own
+		 * allocations leave them, write-back takes them */
+		struct ext2_statfs a, b;
+		uint8_t big[8192];
+		memset(big, 0x33, sizeof(big));
+		ext2_statfs(im.fs, &a);
+		ext2_set_promised(im.fs, a.bfree - 3);
+		int64_t w1 = ext2_write(im.fs, f, 1 << 20, big, sizeof(big), T(3));
+		ext2_statfs(im.fs, &b);
+		ok(w1 >= 0 && w1 < (int64_t)sizeof(big) && b.bfree == a.bfree - 3,
+		   "cost: with all but 3 free blocks promised, a write stops short (%lld bytes, free %llu -> %llu)",
+		   (long long)w1, (unsigned long long)a.bfree, (unsigned long long)b.bfree);
+		ext2_use_promised(im.fs, true);
+		ok(ext2_write(im.fs, f, (1 << 20) + 16384, big, sizeof(big), T(3)) == (int64_t)sizeof(big),
+		   "cost: write-back (ext2_use_promised) takes promised blocks");
+		ext2_use_promised(im.fs, false);
+		ext2_set_promised(im.fs, 0);
+	}
+	ok(img_unmount(&im) == 0 && fsck_clean(img), "cost: e2fsck -fn clean");
+}
+
 int main(void)
 {
 	char src[300], img1[300], img4[300];
@@ -1443,6 +1504,7 @@ int main(void)
 	img_unmount(&im);
 
 	test_read_direct(img1);
+	test_alloc_cost(img1);
 	test_corruption(img1);
 	test_random_corruption(img1);
 	{

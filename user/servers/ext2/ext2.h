@@ -103,6 +103,12 @@ bool ext2_is_rdonly(const struct ext2_fs *fs);
  * as root's. */
 void ext2_set_caller(struct ext2_fs *fs, uint32_t uid, uint32_t gid);
 uint32_t ext2_block_size(const struct ext2_fs *fs);
+/* blocks free blocks are promised elsewhere (the page cache's writers'
+ * reservations, docs/fs.md "Reservations"): allocations leave them free
+ * (-ENOSPC) unless ext2_use_promised(fs, true) says the following calls
+ * are the write-back the promise was for. */
+void ext2_set_promised(struct ext2_fs *fs, uint64_t blocks);
+void ext2_use_promised(struct ext2_fs *fs, bool use);
 void ext2_statfs(struct ext2_fs *fs, struct ext2_statfs *st);
 /* The largest file size this file system's block map can describe. */
 uint64_t ext2_max_file_size(const struct ext2_fs *fs);

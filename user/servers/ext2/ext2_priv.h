@@ -41,6 +41,8 @@ struct ext2_fs {
 	uint32_t first_ino;
 	bool rdonly;
 	bool reserved_ok;               /* allocations may take root's reserved blocks */
+	uint64_t promised;              /* blocks promised elsewhere (ext2_set_promised) */
+	bool promised_ok;               /* allocations may take them (ext2_use_promised) */
 	bool sb_dirty;
 	bool *gd_dirty;                 /* per descriptor block */
 	int io_error;                   /* first write-back error since the last sync */

@@ -260,6 +260,7 @@ int e2_node_writeback(struct e2inst *in, struct e2node *n)
 	if (sys_pcache_attr(ep, n->pc, NULL, 0, &a) < 0 || !(buf = malloc(E2_PAGE)))
 		return -EIO;
 	struct ext2_time now = e2_now();
+	ext2_use_promised(in->fs, true); /* what the reservations were for */
 	do {
 		cnt = sys_pcache_dirty(ep, n->pc, from, idx, E2_DIRTY_BATCH);
 		uint64_t run = 0, runlen = 0; /* pages written, to tell the kernel (pcache_done) */
@@ -290,6 +291,8 @@ int e2_node_writeback(struct e2inst *in, struct e2node *n)
 		if (cnt > 0)
 			from = idx[cnt - 1] + 1;
 	} while (cnt == E2_DIRTY_BATCH);
+	ext2_use_promised(in->fs, false);
+	e2_resv_update(in, n, false);
 	free(buf);
 	if (cnt < 0 && !err)
 		err = (int)cnt;
@@ -325,6 +328,7 @@ void e2_node_put(struct e2inst *in, struct e2node *n)
 		return;
 	if (n->pc) {
 		e2_node_writeback(in, n);
+		e2_resv_update(in, n, true); /* its promise ends with its object */
 		sys_pcache_free(fssrv_endpoint(), n->pc);
 		e2_pcmap_del(n->pc);
 	}

@@ -12,7 +12,9 @@
  * others' unspent budgets are taken back if that is what it takes, and
  * when no whole budget fits any more the page asked about is costed
  * exactly (ext2_alloc_cost), so a write stops at the last page the disk
- * can hold. Runs under the mount's lock. */
+ * can hold. The core is told the sum of the promises (ext2_set_promised):
+ * the server's own allocations (directories, files it serves) leave those
+ * blocks alone; only write-back takes them. Runs under the mount's lock. */
 #include <stdint.h>
 #include "abi/pcache.h"
 #include "arbor_sys.h"
@@ -85,8 +87,10 @@ static uint64_t e2_resv_from(const struct e2inst *in, uint32_t ino)
 	return st.size / E2_RESV_PAGE;
 }
 
-/* Blocks promised to objects other than x: their held pages, plus their
- * unspent budgets unless take (then those are taken back: budget 0). */
+/* Blocks promised to objects other than x: without take, as last
+ * counted (a client's write moves a unit from the budget to a page, which
+ * changes no sum; a write-back lowers it: the count errs high); with
+ * take, their held pages now, their unspent budgets taken back. */
 static uint64_t e2_resv_others(struct e2inst *in, struct e2node *x, bool take)
 {
 	int ep = fssrv_endpoint();
@@ -94,16 +98,43 @@ static uint64_t e2_resv_others(struct e2inst *in, struct e2node *x, bool take)
 	for (int i = 0; i < E2_NODE_HASH; i++)
 		for (struct e2node *y = in->nodes[i]; y; y = y->next) {
 			struct pcache_resv old, set;
-			if (y == x || !y->pc || sys_pcache_reserve(ep, y->pc, NULL, &old))
+			if (y == x || !y->pc)
+				continue;
+			if (!take) {
+				sum += y->promised;
+				continue;
+			}
+			if (sys_pcache_reserve(ep, y->pc, NULL, &old))
 				continue;
 			if (take && old.budget) {
 				set = (struct pcache_resv){ .from = old.from };
 				if (sys_pcache_reserve(ep, y->pc, &set, &old))
 					continue;
 			}
-			sum += e2_resv_cost(in, old.held + (take ? 0 : old.budget));
+			y->promised = e2_resv_cost(in, old.held);
+			sum += y->promised;
 		}
 	return sum;
+}
+
+/* Tells the core the blocks every object of the mount is promised. */
+static void e2_resv_commit(struct e2inst *in)
+{
+	uint64_t sum = 0;
+	for (int i = 0; i < E2_NODE_HASH; i++)
+		for (struct e2node *y = in->nodes[i]; y; y = y->next)
+			sum += y->pc ? y->promised : 0;
+	ext2_set_promised(in->fs, sum);
+}
+
+void e2_resv_update(struct e2inst *in, struct e2node *n, bool gone)
+{
+	struct pcache_resv now;
+	if (gone || !n->pc || sys_pcache_reserve(fssrv_endpoint(), n->pc, NULL, &now))
+		n->promised = 0;
+	else
+		n->promised = e2_resv_cost(in, now.held + now.budget);
+	e2_resv_commit(in);
 }
 
 void e2_resv_grant(struct e2inst *in, struct e2node *x, uint64_t index)
@@ -113,14 +144,22 @@ void e2_resv_grant(struct e2inst *in, struct e2node *x, uint64_t index)
 	struct ext2_statfs sf;
 	if (!x->pc || x->gone || in->rdonly || sys_pcache_reserve(ep, x->pc, NULL, &mine))
 		return;
+	/* budgets grow as a writer spends them: 64 pages, doubling to
+	 * E2_RESV_CHUNK (a file opened and not written promises nothing) */
+	uint64_t want = x->resv_next;
+	if (index != E2_RESV_NONE)
+		x->resv_next = !want ? 64 : want * 2 > E2_RESV_CHUNK ? E2_RESV_CHUNK : want * 2;
+	want = x->resv_next;
 	ext2_statfs(in->fs, &sf);
 	uint64_t all = 0, user = 0, n_all = 0, n_user = 0;
-	for (int take = 0; take < 2; take++) {
+	for (int take = 0; take < 2 && want; take++) {
 		uint64_t promised = e2_resv_others(in, x, take) + e2_resv_cost(in, mine.held);
 		all = sf.bfree > promised ? sf.bfree - promised : 0;
 		user = sf.bavail > promised ? sf.bavail - promised : 0;
 		n_all = e2_resv_pages_for(in, all);
 		n_user = e2_resv_pages_for(in, user);
+		n_all = n_all < want ? n_all : want;
+		n_user = n_user < want ? n_user : want;
 		if (n_user) /* enough without taking the others' budgets */
 			break;
 	}
@@ -136,5 +175,7 @@ void e2_resv_grant(struct e2inst *in, struct e2node *x, uint64_t index)
 	if (n_user > n_all)
 		n_user = n_all;
 	set = (struct pcache_resv){ .budget = n_all, .root = n_all - n_user, .from = e2_resv_from(in, x->ino) };
-	sys_pcache_reserve(ep, x->pc, &set, NULL);
+	if (sys_pcache_reserve(ep, x->pc, &set, &mine) == 0)
+		x->promised = e2_resv_cost(in, mine.held + n_all);
+	e2_resv_commit(in);
 }

@@ -66,6 +66,16 @@ void ext2_set_caller(struct ext2_fs *fs, uint32_t uid, uint32_t gid)
 {
 	fs->reserved_ok = uid == 0 || uid == fs->sb.s_def_resuid || gid == fs->sb.s_def_resgid;
 }
+
+void ext2_set_promised(struct ext2_fs *fs, uint64_t blocks)
+{
+	fs->promised = blocks;
+}
+
+void ext2_use_promised(struct ext2_fs *fs, bool use)
+{
+	fs->promised_ok = use;
+}
 uint32_t ext2_block_size(const struct ext2_fs *fs) { return fs->bs; }
 
 uint64_t ext2_map_blocks(const struct ext2_fs *fs)
