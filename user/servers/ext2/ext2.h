@@ -35,12 +35,26 @@
 
 /* The disk. read/write move `count` 512-byte sectors at `sector` and
  * return 0 or a negative errno; log receives one message (no newline). */
+/* One write of a vector (ext2_dev.writev). */
+struct ext2_seg {
+	uint64_t sector;
+	uint32_t count;         /* sectors */
+	const void *buf;
+};
+#define EXT2_VEC_SEGS 16                /* segments per writev at most */
+#define EXT2_VEC_BYTES (128u << 10)     /* bytes per writev at most */
+
 struct ext2_dev {
 	void *ctx;
 	uint64_t nsectors;
 	int (*read)(void *ctx, uint64_t sector, uint32_t count, void *buf);
 	int (*write)(void *ctx, uint64_t sector, uint32_t count, const void *buf);
 	void (*log)(void *ctx, const char *msg);
+	/* Optional (NULL: ext2_sync_flush writes a run per call and has no
+	 * flush): n writes in one device call, all or an error, then (flush)
+	 * the device's write cache to the medium; and a flush alone. */
+	int (*writev)(void *ctx, const struct ext2_seg *segs, uint32_t n, bool flush);
+	int (*flush)(void *ctx);
 };
 
 #define EXT2_MOUNT_RDONLY 0x1
@@ -94,6 +108,12 @@ int ext2_mount(const struct ext2_dev *dev, unsigned flags, uint32_t cache_blocks
 int ext2_unmount(struct ext2_fs *fs);
 /* Writes every dirty block, inode and the superblock back. */
 int ext2_sync(struct ext2_fs *fs);
+/* ext2_sync, then the device's flush (fsync): with dev->writev the dirty
+ * runs, descriptors and superblock go as few vectors (up to
+ * EXT2_VEC_SEGS runs, EXT2_VEC_BYTES each), the last one carrying the
+ * flush, so a 4 KiB write's fsync is one device call; without, ext2_sync
+ * and dev->flush (if any). The first error. */
+int ext2_sync_flush(struct ext2_fs *fs);
 bool ext2_is_rdonly(const struct ext2_fs *fs);
 /* Who the following calls are for: allocations may take the blocks
  * reserved for root (s_r_blocks_count) only for uid 0, the superblock's

@@ -113,8 +113,9 @@ int e2_node_writeback(struct e2inst *in, struct e2node *n);
 /* A pager thread's body (fs_type.pager): takes the kernel's FILL and
  * WRITEBACK requests for the objects of every mount (no lock held). */
 long e2_pager(void *arg);
-/* Every node's data back, then the core's blocks (sync, umount). */
-int e2_sync_all(struct e2inst *in);
+/* Every node's data back, then the core's blocks (sync, umount), and
+ * with flush the device's flush (ext2_sync_flush: sync, syncfs). */
+int e2_sync_all(struct e2inst *in, bool flush);
 /* Sets node x's reservation budget in the kernel (srv_resv.c, docs/fs.md
  * "Reservations") from the free blocks left after what the other objects
  * hold; index: the page a RESERVE request asked about (costed exactly when

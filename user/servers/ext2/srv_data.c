@@ -337,7 +337,7 @@ void e2_node_put(struct e2inst *in, struct e2node *n)
 	e2_node_unhook(in, n);
 }
 
-int e2_sync_all(struct e2inst *in)
+int e2_sync_all(struct e2inst *in, bool flush)
 {
 	int err = 0;
 	for (int i = 0; i < E2_NODE_HASH; i++)
@@ -346,7 +346,7 @@ int e2_sync_all(struct e2inst *in)
 			if (r && !err)
 				err = r;
 		}
-	int r = in->rdonly ? 0 : ext2_sync(in->fs);
+	int r = in->rdonly ? 0 : flush ? ext2_sync_flush(in->fs) : ext2_sync(in->fs);
 	return err ? err : r;
 }
 
