@@ -128,6 +128,8 @@ struct pcache_obj {
 	 * euid is not 0 leaves the last resv_root units (root's blocks). */
 	bool resv_on;
 	uint64_t resv, resv_root, resv_from, resv_held;
+	uint64_t resv_want;		/* a write stopped at page resv_want - 1 for
+					   want of a unit (the write lock's holder's) */
 };
 
 /* ---- the object (object.c) ---- */

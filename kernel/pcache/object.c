@@ -494,32 +494,23 @@ static struct pcache_page *pcache_page_for_write(struct pcache_obj *o, uint64_t 
 /* Before a client's write dirties page index of o: 0 with *took (a unit
  * of the budget taken for it: the caller puts it on the page or gives it
  * back, pcache_resv_settle), 0 without (none needed: reservations off,
- * below resv_from, or the page holds one), -ENOSPC (none left after
- * asking the server once), -EINTR, -EIO. No lock held. */
+ * below resv_from, or the page holds one), -EAGAIN (none left: the
+ * server must be asked, without the write lock, pcache_fd_write). */
 static int pcache_resv_take(struct pcache_obj *o, uint64_t index, bool *took)
 {
 	bool root = current_thread()->proc->cred.euid == 0;
 	*took = false;
-	for (int asked = 0;; asked++) {
-		spin_lock(&o->lock);
-		struct pcache_page *p = o->resv_on && index >= o->resv_from ? pcache_tree_lookup(o, index) : NULL;
-		if (!o->resv_on || index < o->resv_from || (p && (p->state & PCP_RESV))) {
-			spin_unlock(&o->lock);
-			return 0;
-		}
-		if (o->resv > (root ? 0 : o->resv_root)) {
-			o->resv--;
-			*took = true;
-			spin_unlock(&o->lock);
-			return 0;
-		}
-		spin_unlock(&o->lock);
-		if (asked)
-			return -ENOSPC;
-		int r = pcache_resv_ask(o, index);
-		if (r)
-			return r;
-	}
+	spin_lock(&o->lock);
+	struct pcache_page *p = o->resv_on && index >= o->resv_from ? pcache_tree_lookup(o, index) : NULL;
+	int r = 0;
+	if (!o->resv_on || index < o->resv_from || (p && (p->state & PCP_RESV)))
+		r = 0;
+	else if (o->resv > (root ? 0 : o->resv_root))
+		o->resv--, *took = true;
+	else
+		r = -EAGAIN;
+	spin_unlock(&o->lock);
+	return r;
 }
 
 /* The write to p is over (copied: whether any byte was); obj->lock held.
@@ -592,8 +583,10 @@ long pcache_obj_write(struct pcache_obj *o, uint64_t off, const void *ubuf, size
 		bool fresh = false, took = false;
 		/* a client's write takes a block reservation for a page the
 		 * store may have no block for (ENOSPC: a short write) */
-		if (dirty && (err = pcache_resv_take(o, pos >> PAGE_SHIFT, &took)))
+		if (dirty && (err = pcache_resv_take(o, pos >> PAGE_SHIFT, &took))) {
+			o->resv_want = (pos >> PAGE_SHIFT) + 1; /* the writer asks (write lock held) */
 			break;
+		}
 		/* a server's own write (clean) never asks itself for a fill: a
 		 * missing page it writes part of is a zeroed one */
 		struct pcache_page *p = pcache_page_for_write(o, pos >> PAGE_SHIFT, cg, chunk == PAGE_SIZE, dirty, &fresh,
