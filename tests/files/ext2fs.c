@@ -150,6 +150,14 @@ static void test_changes(void)
 	      memcmp(buf, "aaa", 3) == 0, "an open file whose names are gone is still read");
 	check(fstat(fd, &st) == 0 && st.st_nlink == 0, "and fstat shows 0 links");
 	close(fd);
+	/* and written: its writes take block reservations like any file's */
+	static char ul[300 * 1024];
+	memset(ul, 'u', sizeof(ul));
+	fd = open(M "/ul.bin", O_RDWR | O_CREAT | O_TRUNC, 0644);
+	check(fd >= 0 && unlink(M "/ul.bin") == 0 && write(fd, ul, sizeof(ul)) == (ssize_t)sizeof(ul) &&
+	      fsync(fd) == 0 && pread(fd, buf, 8, sizeof(ul) - 8) == 8 && memcmp(buf, "uuuuuuuu", 8) == 0,
+	      "an unlinked open file takes 300 KiB of writes (past its first budget), fsync 0, reads them");
+	close(fd);
 	char name[300];
 	memset(name, 'n', sizeof(name));
 	memcpy(name, M "/", strlen(M "/"));

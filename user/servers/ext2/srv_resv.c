@@ -142,7 +142,7 @@ void e2_resv_grant(struct e2inst *in, struct e2node *x, uint64_t index)
 	int ep = fssrv_endpoint();
 	struct pcache_resv mine, set;
 	struct ext2_statfs sf;
-	if (!x->pc || x->gone || in->rdonly || sys_pcache_reserve(ep, x->pc, NULL, &mine))
+	if (!x->pc || in->rdonly || sys_pcache_reserve(ep, x->pc, NULL, &mine))
 		return;
 	/* budgets grow as a writer spends them: 64 pages, doubling to
 	 * E2_RESV_CHUNK (a file opened and not written promises nothing) */
