@@ -254,6 +254,14 @@ void pcache_map_stored(struct pcache_obj *o);
 int pcache_map_copy(struct pcache_obj *o, uint64_t index, void *dst);
 /* A PTE mapping frame pg (from pcache_map_get, with the same shared) went. */
 void pcache_map_put(struct page *pg, bool shared);
+/* A shared writable mapping maps page pg of o (docs/fs.md,
+ * "Reservations"): it takes a unit of o's block reservation for it, as a
+ * write would (stores through the mapping are not seen). 0 (taken, or
+ * none needed), -EAGAIN (none left: pcache_resv_ask without as->lock,
+ * then fault again; pcache_resv_ready false then: SIGBUS). */
+int pcache_resv_map(struct pcache_obj *o, struct page *pg);
+/* Whether a unit for page index is there for the caller now. */
+bool pcache_resv_ready(struct pcache_obj *o, uint64_t index);
 /* Unmaps pages at index >= first from every mapping of o (truncation, a
  * dead server): later accesses fault and get SIGBUS. May sleep. */
 void pcache_map_unmap_from(struct pcache_obj *o, uint64_t first);

@@ -538,6 +538,35 @@ static void pcache_resv_drop(struct pcache_obj *o, struct pcache_page *p)
 	o->resv++;
 }
 
+int pcache_resv_map(struct pcache_obj *o, struct page *pg)
+{
+	struct pcache_page *p = pg->private;
+	bool root = current_thread()->proc->cred.euid == 0;
+	int r = 0;
+	spin_lock(&o->lock);
+	if (o->resv_on && p->index >= o->resv_from && !(p->state & PCP_RESV) &&
+	    pcache_tree_lookup(o, p->index) == p) {
+		if (o->resv > (root ? 0 : o->resv_root)) {
+			o->resv--;
+			p->state |= PCP_RESV;
+			o->resv_held++;
+		} else {
+			r = -EAGAIN;
+		}
+	}
+	spin_unlock(&o->lock);
+	return r;
+}
+
+bool pcache_resv_ready(struct pcache_obj *o, uint64_t index)
+{
+	bool root = current_thread()->proc->cred.euid == 0;
+	spin_lock(&o->lock);
+	bool ready = !o->resv_on || index < o->resv_from || o->resv > (root ? 0 : o->resv_root);
+	spin_unlock(&o->lock);
+	return ready;
+}
+
 void pcache_resv_swap(struct pcache_obj *o, const struct pcache_resv *set, struct pcache_resv *old)
 {
 	spin_lock(&o->lock);

@@ -732,6 +732,23 @@ static void test_full(void)
 		printf("# root (page cache): %ld bytes, errno %d, fsync %d, again %d, bfree %ld\n", rpc, err, fse, again,
 		       (long)sf.f_bfree);
 	check(full_intact(FULL "/rpc.bin", rpc), "root's file reads back exactly what write() returned");
+	/* a shared writable mapping of a hole on the full disk: its page
+	 * takes a reservation at the fault, none is left: SIGBUS (Linux's
+	 * page_mkwrite ENOSPC), and nothing is left to fail at fsync */
+	int mfd = open(FULL "/map.bin", O_RDWR | O_CREAT | O_TRUNC, 0644);
+	check(mfd >= 0 && ftruncate(mfd, 65536) == 0, "a 64 KiB hole on the full disk");
+	pid = fork();
+	if (pid == 0) {
+		char *mp = mmap(NULL, 65536, PROT_READ | PROT_WRITE, MAP_SHARED, mfd, 0);
+		if (mp == MAP_FAILED)
+			_exit(2);
+		mp[40000] = 'x';
+		_exit(0);
+	}
+	check(pid > 0 && waitpid(pid, &st, 0) == pid && WIFSIGNALED(st) && WTERMSIG(st) == SIGBUS,
+	      "a store through a shared mapping into it: SIGBUS (no block can be reserved)");
+	check(mfd >= 0 && fsync(mfd) == 0 && close(mfd) == 0 && unlink(FULL "/map.bin") == 0,
+	      "its fsync has nothing to fail: 0");
 	check(umount(FULL) == 0 && mount("/dev/vdc", FULL, "ext2", 0, "") == 0, "umount, mount again");
 	check(full_intact(FULL "/pub/upc.bin", upc) && full_intact(FULL "/rpc.bin", rpc) &&
 	      full_intact(FULL "/root.bin", rt), "the page cache's files read back from the disk, exact to the last byte written");
