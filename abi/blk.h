@@ -14,6 +14,25 @@
 #define BLK_OPEN 0x302	/* root only (devfs, after its permission check): w0 O_* flags;
 			 * reply w0 = a channel handle given to the caller */
 
+/* On an open disk's channel (besides the file protocol): several
+ * sector-aligned writes in one call, all in flight together, then (w1 &
+ * BLK_WRITEV_FLUSH) a device flush once they are done: a file system's
+ * fsync (its data block, its inode's block, the flush) costs one call
+ * instead of three. w0: the segments (1..BLK_WRITEV_SEGS); the send
+ * buffer holds that many struct blk_seg, then their bytes in order, at
+ * most BLK_WRITEV_BYTES in all. Reply w0: the bytes written (all of them,
+ * or the call fails: -EINVAL for a misaligned or empty segment, too many
+ * or too long, a send buffer of another length; -ENOSPC past the end;
+ * -EBADF not open for writing; -EROFS; -EIO). docs/block.md. */
+#define BLK_WRITEV 0x303
+#define BLK_WRITEV_FLUSH 0x1
+#define BLK_WRITEV_SEGS 16
+#define BLK_WRITEV_BYTES (128u << 10)
+struct blk_seg {
+	unsigned long long pos;	/* byte offset on the disk, a multiple of 512 */
+	unsigned long long len;	/* bytes, a multiple of 512, not 0 */
+};
+
 /* Linux's numbers: virtio-blk is major 253, 16 minors per disk. */
 #define BLK_VIRTIO_MAJOR 253
 #define BLK_MINORS_PER_DISK 16

@@ -41,6 +41,20 @@ struct pcache_req {
  * store, pcache_done over them), then pcache_done with seq: the kernel's
  * reclaim waits for it. */
 #define PCACHE_REQ_WRITEBACK 2
+/* A client's write wants page `first` of the object dirty and its block
+ * reservation is spent: write back, recount the free blocks, set a new
+ * budget (pcache_reserve), then pcache_done with seq; the writer then
+ * gets -ENOSPC if there is still none (docs/fs.md, "Reservations"). */
+#define PCACHE_REQ_RESERVE   3
+/* pcache_reserve's state of an object: `budget` more pages may be newly
+ * dirtied by clients (the last `root` of them only by euid 0) at page
+ * index `from` and up where no unit is held; `held` (read-only) pages
+ * hold a unit now (dirtied, not yet written back: pcache_done frees it).
+ * The server counts budget + held as blocks it has promised. */
+struct pcache_resv {
+	uint64_t budget, root, from, held;
+};
+
 /* Requests an endpoint holds queued at most (a reader finding the queue
  * full waits, killably, for room). */
 #define PCACHE_PAGER_QMAX 64

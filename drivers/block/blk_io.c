@@ -195,6 +195,55 @@ long blk_write(struct blk_worker *w, uint64_t pos, uint64_t len, const struct bl
 	return (long)done;
 }
 
+long blk_writev(struct blk_worker *w, uint32_t n, uint64_t snd_len, bool flush, const struct blk_who *who)
+{
+	struct blk_seg seg[BLK_WRITEV_SEGS];
+	uint64_t total = 0, first = UINT64_MAX, end = 0, hdr = (uint64_t)n * sizeof(seg[0]);
+	if (n == 0 || n > BLK_WRITEV_SEGS || snd_len < hdr)
+		return -EINVAL;
+	if (w->d->read_only)
+		return -EROFS;
+	if (blk_from_caller(w, 0, seg, hdr) != (long)hdr)
+		return -EFAULT;
+	for (uint32_t i = 0; i < n; i++) {
+		if (!seg[i].len || seg[i].len > BLK_WRITEV_BYTES || (seg[i].pos | seg[i].len) % BLK_SECTOR)
+			return -EINVAL;
+		if (seg[i].pos >= blk_size(w->d) || seg[i].len > blk_size(w->d) - seg[i].pos)
+			return -ENOSPC;
+		total += seg[i].len;
+		first = seg[i].pos < first ? seg[i].pos : first;
+		end = seg[i].pos + seg[i].len > end ? seg[i].pos + seg[i].len : end;
+	}
+	if (total > BLK_WRITEV_BYTES || total > w->bounce || snd_len != hdr + total)
+		return -EINVAL;
+	if (blk_from_caller(w, hdr, w->buf, total) != (long)total)
+		return -EFAULT;
+	/* held as one range (the segments' span) against other writes */
+	range_hold(w, first / BLK_SECTOR, end / BLK_SECTOR);
+	int err = 0;
+	uint32_t boff = 0;
+	for (uint32_t i = 0; i < n && !err;) {
+		int k = 0; /* a wave of requests in flight together */
+		for (; i < n && k < (int)BLK_CHUNK_REQS; i++, k++) {
+			struct blk_req *r = &w->reqs[k];
+			r->op = BLK_OP_WRITE;
+			r->sector = seg[i].pos / BLK_SECTOR;
+			r->bytes = (uint32_t)seg[i].len;
+			r->buf = w->buf + boff;
+			r->phys = w->phys + boff;
+			r->who = *who;
+			r->notif = w->notif;
+			blk_submit(w->d, r);
+			boff += (uint32_t)seg[i].len;
+		}
+		err = blk_wait(w->d, w->reqs, k);
+	}
+	range_drop(w);
+	if (!err && flush)
+		err = (int)blk_flush(w, who);
+	return err ? err : (long)total;
+}
+
 long blk_flush(struct blk_worker *w, const struct blk_who *who)
 {
 	if (!w->d->can_flush)

@@ -34,5 +34,10 @@ long blk_read(struct blk_worker *w, uint64_t pos, uint64_t len, const struct blk
 long blk_write(struct blk_worker *w, uint64_t pos, uint64_t len, const struct blk_who *who);
 /* Everything written reaches stable storage: 0 or -EIO. */
 long blk_flush(struct blk_worker *w, const struct blk_who *who);
+/* BLK_WRITEV (abi/blk.h): the caller's n segments (their headers and
+ * bytes in its send buffer of snd_len bytes) written, up to
+ * BLK_CHUNK_REQS in flight at once, then a flush if flush: the bytes
+ * written, or -EINVAL, -ENOSPC, -EROFS, -EFAULT, -EIO. */
+long blk_writev(struct blk_worker *w, uint32_t n, uint64_t snd_len, bool flush, const struct blk_who *who);
 
 #endif

@@ -189,6 +189,11 @@ static long blk_file_request(struct blk_worker *w, struct blk_file *f, struct ip
 		return (short)m->w[0] & (POLLIN | POLLOUT | POLLRDNORM | POLLWRNORM);
 	case FILE_FSYNC:
 		return blk_flush(w, &who);
+	case BLK_WRITEV:
+		if ((f->flags & O_ACCMODE) == O_RDONLY)
+			return -EBADF;
+		return blk_writev(w, m->w[0] > BLK_WRITEV_SEGS ? 0 : (uint32_t)m->w[0], info->snd_len,
+				  m->w[1] & BLK_WRITEV_FLUSH, &who);
 	case FILE_GETDENTS:
 		return -ENOTDIR;
 	case FILE_TRUNCATE:
@@ -221,7 +226,7 @@ static void blk_request(struct blk_worker *w, struct ipc_msg *m, const struct ip
 	} else {
 		r = -EINVAL;
 	}
-	bool value = l == BLK_OPEN || (info->badge && (l == FILE_READ || l == FILE_WRITE ||
+	bool value = l == BLK_OPEN || (info->badge && (l == FILE_READ || l == FILE_WRITE || l == BLK_WRITEV ||
 		     l == FILE_SEEK || l == FILE_GETFL || l == FILE_POLL));
 	if (r >= 0 && value)
 		m->w[0] = (uint64_t)r;
@@ -288,7 +293,8 @@ static uint64_t next_cookie = 1;
 static bool blk_is_transfer(const struct ipc_msg *m, const struct ipc_info *info)
 {
 	return info->badge && info->pid &&
-	       (m->label == FILE_READ || m->label == FILE_WRITE || m->label == FILE_FSYNC);
+	       (m->label == FILE_READ || m->label == FILE_WRITE || m->label == FILE_FSYNC ||
+		m->label == BLK_WRITEV);
 }
 
 /* One more transfer in service for cgroup id, unless it is at its share

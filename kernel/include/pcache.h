@@ -45,6 +45,10 @@ struct page;
 #define PCP_ERROR     0x8	/* a backed page whose fill failed (detached) */
 #define PCP_GONE      0x10	/* a page being filled was detached (truncation) */
 #define PCP_FILLING   0x20	/* pcache_fill is copying into it */
+#define PCP_RESV      0x40	/* holds a unit of its object's block reservation
+				   (a client dirtied it where the store has no
+				   block yet): given back when written (pcache_done)
+				   or freed (docs/fs.md, "Reservations") */
 /* LRU state (pcache_page.lru_state, under pcache_lru_lock). */
 #define PCP_ON_LRU     0x1
 #define PCP_ACTIVE     0x2
@@ -117,6 +121,15 @@ struct pcache_obj {
 	uint64_t ra_next;		/* the page a sequential reader misses next */
 	uint32_t ra_win;		/* the last window asked for (pages) */
 	uint64_t wb_seq, wb_done;
+	/* Block reservations (PCACHE_BACKED, once its server calls
+	 * pcache_reserve; under lock): a client's write making a page at or
+	 * past resv_from dirty takes a unit of resv (PCP_RESV on the page,
+	 * counted in resv_held) unless the page holds one; a writer whose
+	 * euid is not 0 leaves the last resv_root units (root's blocks). */
+	bool resv_on;
+	uint64_t resv, resv_root, resv_from, resv_held;
+	uint64_t resv_want;		/* a write stopped at page resv_want - 1 for
+					   want of a unit (the write lock's holder's) */
 };
 
 /* ---- the object (object.c) ---- */
@@ -201,6 +214,14 @@ bool pcache_page_evict(struct pcache_page *p, uint64_t shadow);
  * killed), -EIO (the server died), -EINVAL (not PCACHE_BACKED). May
  * sleep; no lock held. */
 int pcache_writeback_request(struct pcache_obj *o, uint64_t timeout_ns);
+/* o's reservation budget is spent: a RESERVE request for page index
+ * (its server writes back, recounts its free blocks and sets a new
+ * budget with pcache_reserve) waited for without limit: 0, -EINTR, -EIO.
+ * No lock held. */
+int pcache_resv_ask(struct pcache_obj *o, uint64_t index);
+/* pcache_reserve's work: swaps o's reservation state (set may be NULL:
+ * read only) and gives the old one. */
+void pcache_resv_swap(struct pcache_obj *o, const struct pcache_resv *set, struct pcache_resv *old);
 /* A page fault met a page of o that is not in memory (vm_fault got
  * -EAGAIN from pcache_map_get or pcache_map_copy): asks the server and
  * waits (no lock held). 0 (fault again), -EIO (past the end, a failed
@@ -233,6 +254,14 @@ void pcache_map_stored(struct pcache_obj *o);
 int pcache_map_copy(struct pcache_obj *o, uint64_t index, void *dst);
 /* A PTE mapping frame pg (from pcache_map_get, with the same shared) went. */
 void pcache_map_put(struct page *pg, bool shared);
+/* A shared writable mapping maps page pg of o (docs/fs.md,
+ * "Reservations"): it takes a unit of o's block reservation for it, as a
+ * write would (stores through the mapping are not seen). 0 (taken, or
+ * none needed), -EAGAIN (none left: pcache_resv_ask without as->lock,
+ * then fault again; pcache_resv_ready false then: SIGBUS). */
+int pcache_resv_map(struct pcache_obj *o, struct page *pg);
+/* Whether a unit for page index is there for the caller now. */
+bool pcache_resv_ready(struct pcache_obj *o, uint64_t index);
 /* Unmaps pages at index >= first from every mapping of o (truncation, a
  * dead server): later accesses fault and get SIGBUS. May sleep. */
 void pcache_map_unmap_from(struct pcache_obj *o, uint64_t first);

@@ -789,6 +789,7 @@ static int vm_file_fault_page(struct addrspace *as, struct vm_area *a, uint64_t 
 struct vm_pending {
 	struct pcache_obj *obj;
 	uint64_t index;
+	bool resv;		/* a block reservation to ask for, not a page */
 };
 
 /* A missing page of a file area (as->lock held): a shared area maps the
@@ -800,10 +801,12 @@ static int vm_file_fault(struct addrspace *as, struct vm_area *a, vaddr_t va, ui
 {
 	uint64_t index = a->pgoff + ((va - a->start) >> PAGE_SHIFT);
 	int r = vm_file_fault_page(as, a, pte, write, index);
-	if (r == -EAGAIN) {
+	if (r == -EAGAIN || r == -ENOSPC) {
 		pcache_obj_get(a->obj);
 		pend->obj = a->obj;
 		pend->index = index;
+		pend->resv = r == -ENOSPC;
+		r = -EAGAIN;
 	}
 	return r;
 }
@@ -815,8 +818,13 @@ static int vm_fault_pending(struct vm_pending *pend)
 {
 	uint64_t f = irq_save();
 	irq_restore(f);
-	int r = (f & RFLAGS_IF) && this_cpu()->preempt_count == 0 ? pcache_map_prefault(pend->obj, pend->index)
-								   : -EFAULT;
+	int r = !(f & RFLAGS_IF) || this_cpu()->preempt_count != 0 ? -EFAULT
+		: !pend->resv ? pcache_map_prefault(pend->obj, pend->index)
+		: pcache_resv_ask(pend->obj, pend->index);
+	/* still no unit after asking: the disk is full (SIGBUS, as Linux's
+	 * page_mkwrite failing with ENOSPC) */
+	if (!r && pend->resv && !pcache_resv_ready(pend->obj, pend->index))
+		r = -EIO;
 	pcache_obj_put(pend->obj);
 	pend->obj = NULL;
 	return r;
@@ -841,6 +849,13 @@ static int vm_file_fault_page(struct addrspace *as, struct vm_area *a, uint64_t 
 	int r = pcache_map_get(a->obj, index, as->cg, a->flags & VM_SHARED, &pg);
 	if (r)
 		return r;
+	/* a page a shared writable mapping may store into holds a block
+	 * reservation unit (docs/fs.md, "Reservations"): none left, the
+	 * server is asked first (-ENOSPC here: vm_file_fault's to say so) */
+	if ((a->flags & VM_SHARED) && (a->flags & VM_WRITE) && pcache_resv_map(a->obj, pg)) {
+		pcache_map_put(pg, true);
+		return -ENOSPC;
+	}
 	uint64_t f = vm_pte_flags(a->flags) | PTE_FILE;
 	if (!(a->flags & VM_SHARED))
 		f = (f & ~PTE_W) | PTE_COW;

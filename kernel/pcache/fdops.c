@@ -113,14 +113,40 @@ long pcache_fd_write(struct channel *ch, const void *buf, size_t len, int64_t of
 	/* O_APPEND writes at the end even for pwrite, as Linux (pwrite(2), BUGS) */
 	bool append = __atomic_load_n(&ch->fst.flags, __ATOMIC_RELAXED) & O_APPEND;
 	uint64_t at = append ? PCACHE_APPEND : off >= 0 ? (uint64_t)off : __atomic_load_n(&ch->pos, __ATOMIC_RELAXED);
-	uint64_t end;
+	uint64_t end = at, asked = 0;
+	size_t done = 0;
+	bool locked = true;
 	/* the writer's cgroup pays for the pages it first touches */
 	struct cgroup *cg = memcg_requester();
-	r = pcache_obj_write(o, at, buf, len, cg, true, &end);
+	for (;;) {
+		r = pcache_obj_write(o, at, (const uint8_t *)buf + done, len - done, cg, true, &end);
+		uint64_t want = o->resv_want; /* the write lock's holder's */
+		o->resv_want = 0;
+		if (r > 0)
+			done += (size_t)r;
+		if (!want || done == len)
+			break;
+		/* the block reservation is spent (docs/fs.md, "Reservations"):
+		 * the server is asked without the write lock, whose holder a
+		 * server's request may wait for; the same page twice: ENOSPC */
+		at = append ? PCACHE_APPEND : end;
+		pcache_wunlock(o);
+		locked = false;
+		int a = want == asked ? -ENOSPC : pcache_resv_ask(o, want - 1);
+		asked = want;
+		if (a || (a = pcache_wlock(o))) {
+			r = a;
+			break;
+		}
+		locked = true;
+	}
 	cg_put(cg);
+	if (done)
+		r = (long)done;
 	if (off < 0 && r >= 0)
 		__atomic_store_n(&ch->pos, end, __ATOMIC_RELAXED);
-	pcache_wunlock(o);
+	if (locked)
+		pcache_wunlock(o);
 	pcache_pos_unlock(ch, held);
 	return r;
 }

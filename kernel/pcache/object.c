@@ -211,6 +211,8 @@ static struct pcache_page *pcache_tree_take_from(struct pcache_node **at, int le
 	return p;
 }
 
+static void pcache_resv_drop(struct pcache_obj *o, struct pcache_page *p);
+
 /* Detaches and frees every page at index >= first, a batch per lock hold. */
 static void pcache_free_from(struct pcache_obj *o, uint64_t first)
 {
@@ -225,6 +227,7 @@ static void pcache_free_from(struct pcache_obj *o, uint64_t first)
 			if (!p)
 				break;
 			pcache_page_set_state(p, 0, PCP_DIRTY | PCP_WRITEBACK);
+			pcache_resv_drop(o, p);
 			if (!(p->state & PCP_UPTODATE))
 				p->state |= PCP_GONE; /* its reader looks again */
 			batch[n++] = p;
@@ -486,6 +489,98 @@ static struct pcache_page *pcache_page_for_write(struct pcache_obj *o, uint64_t 
 	return p;
 }
 
+/* ---- block reservations (docs/fs.md, "Reservations") ---- */
+
+/* Before a client's write dirties page index of o: 0 with *took (a unit
+ * of the budget taken for it: the caller puts it on the page or gives it
+ * back, pcache_resv_settle), 0 without (none needed: reservations off,
+ * below resv_from, or the page holds one), -EAGAIN (none left: the
+ * server must be asked, without the write lock, pcache_fd_write). */
+static int pcache_resv_take(struct pcache_obj *o, uint64_t index, bool *took)
+{
+	bool root = current_thread()->proc->cred.euid == 0;
+	*took = false;
+	spin_lock(&o->lock);
+	struct pcache_page *p = o->resv_on && index >= o->resv_from ? pcache_tree_lookup(o, index) : NULL;
+	int r = 0;
+	if (!o->resv_on || index < o->resv_from || (p && (p->state & PCP_RESV)))
+		r = 0;
+	else if (o->resv > (root ? 0 : o->resv_root))
+		o->resv--, *took = true;
+	else
+		r = -EAGAIN;
+	spin_unlock(&o->lock);
+	return r;
+}
+
+/* The write to p is over (copied: whether any byte was); obj->lock held.
+ * The unit taken goes on the page, or back to the budget. */
+static void pcache_resv_settle(struct pcache_obj *o, struct pcache_page *p, bool took, bool copied)
+{
+	if (!took)
+		return;
+	if (copied && !(p->state & PCP_RESV) && pcache_tree_lookup(o, p->index) == p) {
+		p->state |= PCP_RESV;
+		o->resv_held++;
+	} else {
+		o->resv++;
+	}
+}
+
+/* A page holding a unit leaves o's tree, unwritten: the unit goes back
+ * to the budget (obj->lock held). */
+static void pcache_resv_drop(struct pcache_obj *o, struct pcache_page *p)
+{
+	if (!(p->state & PCP_RESV))
+		return;
+	p->state &= (uint8_t)~PCP_RESV;
+	o->resv_held--;
+	o->resv++;
+}
+
+int pcache_resv_map(struct pcache_obj *o, struct page *pg)
+{
+	struct pcache_page *p = pg->private;
+	bool root = current_thread()->proc->cred.euid == 0;
+	int r = 0;
+	spin_lock(&o->lock);
+	if (o->resv_on && p->index >= o->resv_from && !(p->state & PCP_RESV) &&
+	    pcache_tree_lookup(o, p->index) == p) {
+		if (o->resv > (root ? 0 : o->resv_root)) {
+			o->resv--;
+			p->state |= PCP_RESV;
+			o->resv_held++;
+		} else {
+			r = -EAGAIN;
+		}
+	}
+	spin_unlock(&o->lock);
+	return r;
+}
+
+bool pcache_resv_ready(struct pcache_obj *o, uint64_t index)
+{
+	bool root = current_thread()->proc->cred.euid == 0;
+	spin_lock(&o->lock);
+	bool ready = !o->resv_on || index < o->resv_from || o->resv > (root ? 0 : o->resv_root);
+	spin_unlock(&o->lock);
+	return ready;
+}
+
+void pcache_resv_swap(struct pcache_obj *o, const struct pcache_resv *set, struct pcache_resv *old)
+{
+	spin_lock(&o->lock);
+	*old = (struct pcache_resv){ .budget = o->resv, .root = o->resv_root, .from = o->resv_from,
+				     .held = o->resv_held };
+	if (set) {
+		o->resv_on = true;
+		o->resv = set->budget;
+		o->resv_root = set->root;
+		o->resv_from = set->from;
+	}
+	spin_unlock(&o->lock);
+}
+
 long pcache_obj_write(struct pcache_obj *o, uint64_t off, const void *ubuf, size_t len,
 		      struct cgroup *cg, bool dirty, uint64_t *end)
 {
@@ -514,13 +609,25 @@ long pcache_obj_write(struct pcache_obj *o, uint64_t off, const void *ubuf, size
 			err = -EINTR;
 			break;
 		}
-		bool fresh = false;
+		bool fresh = false, took = false;
+		/* a client's write takes a block reservation for a page the
+		 * store may have no block for (ENOSPC: a short write) */
+		if (dirty && (err = pcache_resv_take(o, pos >> PAGE_SHIFT, &took))) {
+			o->resv_want = (pos >> PAGE_SHIFT) + 1; /* the writer asks (write lock held) */
+			break;
+		}
 		/* a server's own write (clean) never asks itself for a fill: a
 		 * missing page it writes part of is a zeroed one */
 		struct pcache_page *p = pcache_page_for_write(o, pos >> PAGE_SHIFT, cg, chunk == PAGE_SIZE, dirty, &fresh,
 							      &err);
-		if (!p)
+		if (!p) {
+			if (took) {
+				spin_lock(&o->lock);
+				o->resv++;
+				spin_unlock(&o->lock);
+			}
 			break;
+		}
 		uint8_t *at = (uint8_t *)page_to_virt(p->pg) + in;
 		size_t got = pcache_copy(at, (uint8_t *)ubuf + done, chunk, false);
 		if (fresh && got < chunk) /* never let a fresh page show old memory */
@@ -531,6 +638,11 @@ long pcache_obj_write(struct pcache_obj *o, uint64_t off, const void *ubuf, size
 				pcache_page_set_state(p, PCP_DIRTY, 0);
 			if (pos + got > o->attr.size)
 				o->attr.size = pos + got;
+			pcache_resv_settle(o, p, took, true);
+			spin_unlock(&o->lock);
+		} else if (took) {
+			spin_lock(&o->lock);
+			pcache_resv_settle(o, p, took, false);
 			spin_unlock(&o->lock);
 		}
 		pcache_lru_touch(p);

@@ -333,20 +333,19 @@ int pcache_backed_get(struct pcache_obj *o, uint64_t index, uint32_t want, struc
 
 /* ---- writeback for reclaim ---- */
 
-int pcache_writeback_request(struct pcache_obj *o, uint64_t timeout_ns)
+/* Queues a request of kind (WRITEBACK or RESERVE, for page first) for o
+ * and waits for its pcache_done (until deadline: 0 none). */
+static int pager_ask(struct pcache_obj *o, uint32_t kind, uint64_t first, uint64_t deadline)
 {
-	if (!(o->flags & PCACHE_BACKED))
-		return -EINVAL;
 	struct pcache_pager *pg = o->pager;
 	struct thread *self = current_thread();
-	uint64_t deadline = clock_ns() + (timeout_ns ? timeout_ns : 1);
 	int r = pager_reserve(pg, deadline);
 	if (r)
 		return r;
 	spin_lock(&o->lock);
 	uint64_t seq = ++o->wb_seq;
 	spin_unlock(&o->lock);
-	pager_submit(pg, o, 0, 0, PCACHE_REQ_WRITEBACK, seq);
+	pager_submit(pg, o, first, 0, kind, seq);
 	spin_lock(&o->lock);
 	for (;;) {
 		if (o->wb_done >= seq) {
@@ -367,6 +366,18 @@ int pcache_writeback_request(struct pcache_obj *o, uint64_t timeout_ns)
 	}
 	spin_unlock(&o->lock);
 	return r;
+}
+
+int pcache_writeback_request(struct pcache_obj *o, uint64_t timeout_ns)
+{
+	if (!(o->flags & PCACHE_BACKED))
+		return -EINVAL;
+	return pager_ask(o, PCACHE_REQ_WRITEBACK, 0, clock_ns() + (timeout_ns ? timeout_ns : 1));
+}
+
+int pcache_resv_ask(struct pcache_obj *o, uint64_t index)
+{
+	return pager_ask(o, PCACHE_REQ_RESERVE, index, 0);
 }
 
 /* ---- eviction ---- */
@@ -642,6 +653,10 @@ void pcache_done_range(struct pcache_obj *o, uint64_t first, uint32_t count, uin
 		if (p && p->index < end) {
 			from = p->index + 1;
 			pcache_page_set_state(p, 0, PCP_WRITEBACK);
+			if (p->state & PCP_RESV) { /* its blocks are the store's now */
+				p->state &= (uint8_t)~PCP_RESV;
+				o->resv_held--;
+			}
 		} else {
 			from = end;
 		}
@@ -669,5 +684,32 @@ long sys_pcache_done(int ep_h, uint64_t id, uint64_t first, uint32_t count, uint
 	else
 		pcache_done_range(o, first, count, seq);
 	pcache_obj_put(o);
+	return r;
+}
+
+long sys_pcache_reserve(int ep_h, uint64_t id, const struct pcache_resv *uset, struct pcache_resv *uget)
+{
+	long r;
+	struct pcache_resv set, old;
+	if (uset && copy_from_user(&set, uset, sizeof(set)))
+		return -EFAULT;
+	if (uset && set.root > set.budget)
+		return -EINVAL;
+	struct kobj *ko = handle_get_rights(current_thread()->proc, ep_h, KOBJ_KIND(KOBJ_ENDPOINT), HANDLE_RIGHT_MANAGE,
+					    &r);
+	if (!ko)
+		return r;
+	struct pcache_obj *o = pcache_table_get(container_of(ko, struct endpoint, obj), id);
+	kobj_put(ko);
+	if (!o)
+		return -EBADF;
+	r = 0;
+	if (!(o->flags & PCACHE_BACKED))
+		r = -EINVAL;
+	else
+		pcache_resv_swap(o, uset ? &set : NULL, &old);
+	pcache_obj_put(o);
+	if (r == 0 && uget && copy_to_user(uget, &old, sizeof(old)))
+		r = -EFAULT;
 	return r;
 }

@@ -149,6 +149,7 @@ struct img {
 };
 
 static unsigned long img_reads; /* device read calls so far */
+static unsigned long img_writes, img_writevs, img_flushes, img_vsegs; /* device calls so far */
 
 static int img_read(void *ctx, uint64_t sector, uint32_t count, void *buf)
 {
@@ -165,10 +166,36 @@ static int img_write(void *ctx, uint64_t sector, uint32_t count, const void *buf
 {
 	size_t n = (size_t)count * EXT2_SECTOR_SIZE;
 
+	img_writes++;
 	if (fail_io & 2)
 		return -EIO;
 	return pwrite(*(int *)ctx, buf, n, (off_t)(sector * EXT2_SECTOR_SIZE)) == (ssize_t)n ?
 		0 : -EIO;
+}
+
+static bool img_vflush;         /* the last writev asked for a flush */
+
+static int img_writev(void *ctx, const struct ext2_seg *segs, uint32_t n, bool flush)
+{
+	img_writevs++;
+	img_vsegs += n;
+	img_vflush = flush;
+	if (fail_io & 2)
+		return -EIO;
+	for (uint32_t i = 0; i < n; i++) {
+		size_t len = (size_t)segs[i].count * EXT2_SECTOR_SIZE;
+		if (n > EXT2_VEC_SEGS || pwrite(*(int *)ctx, segs[i].buf, len, (off_t)(segs[i].sector * EXT2_SECTOR_SIZE)) !=
+						 (ssize_t)len)
+			return -EIO;
+	}
+	return 0;
+}
+
+static int img_flush(void *ctx)
+{
+	(void)ctx;
+	img_flushes++;
+	return 0;
 }
 
 static void img_log(void *ctx, const char *msg)
@@ -1404,6 +1431,115 @@ static void test_read_direct(const char *pristine)
 	img_unmount(&im);
 }
 
+/* ext2_alloc_cost (the page cache's reservations, docs/fs.md) is exactly
+ * what ext2_write then allocates: writes of pages in direct, indirect,
+ * doubly and triply indirect ranges, fresh, beside written ones and over
+ * them, on a 1 KiB-block image (256 pointers per block). */
+static void test_alloc_cost(const char *pristine)
+{
+	static const uint64_t at[] = { 0, 4096, 8192 + 100, 11264, 12288, 12 * 1024 + 256 * 1024 - 2048,
+				       268 * 1024, 268 * 1024 + 4096, 300 * 1024, 268 * 1024 + 256 * 1024 - 1024,
+				       65804ull * 1024 - 4096, 65804ull * 1024, 65804ull * 1024 + 3 * 4096, 0, 300 * 1024 };
+	char img[300];
+	struct img im;
+	uint32_t f;
+	uint8_t page[4096];
+	int exact = 0;
+
+	memset(page, 0x5a, sizeof(page));
+	snprintf(img, sizeof(img), "%s/cost.img", tmp);
+	run("cp --sparse=always %s %s", pristine, img);
+	if (!ok(img_mount(&im, img, 0) == 0 &&
+		ext2_mknod(im.fs, EXT2_ROOT_INO, "cost", 4, EXT2_S_IFREG | 0644, 0, 0, 0, T(1), &f) == 0,
+		"cost: mount a copy, create a file"))
+		return;
+	for (size_t i = 0; i < sizeof(at) / sizeof(at[0]); i++) {
+		struct ext2_statfs a, b;
+		uint64_t cost = 99, again = 99;
+		ext2_statfs(im.fs, &a);
+		int r = ext2_alloc_cost(im.fs, f, at[i], sizeof(page), &cost);
+		int64_t w = ext2_write(im.fs, f, at[i], page, sizeof(page), T(2));
+		ext2_statfs(im.fs, &b);
+		ext2_alloc_cost(im.fs, f, at[i], sizeof(page), &again);
+		bool same = r == 0 && w == (int64_t)sizeof(page) && a.bfree - b.bfree == cost && again == 0;
+		if (!same)
+			printf("# cost at %llu: %llu, allocated %llu, after %llu\n", (unsigned long long)at[i],
+			       (unsigned long long)cost, (unsigned long long)(a.bfree - b.bfree), (unsigned long long)again);
+		exact += same;
+	}
+	ok(exact == (int)(sizeof(at) / sizeof(at[0])),
+	   "cost: ext2_alloc_cost is what the write then allocates (data and indirect blocks), 0 after (%d of %zu)",
+	   exact, sizeof(at) / sizeof(at[0]));
+	{
+		/* blocks promised to the page cache's writers: the server's own
+		 * allocations leave them, write-back takes them */
+		struct ext2_statfs a, b;
+		uint8_t big[8192];
+		memset(big, 0x33, sizeof(big));
+		ext2_statfs(im.fs, &a);
+		ext2_set_promised(im.fs, a.bfree - 3);
+		int64_t w1 = ext2_write(im.fs, f, 1 << 20, big, sizeof(big), T(3));
+		ext2_statfs(im.fs, &b);
+		ok(w1 >= 0 && w1 < (int64_t)sizeof(big) && b.bfree == a.bfree - 3,
+		   "cost: with all but 3 free blocks promised, a write stops short (%lld bytes, free %llu -> %llu)",
+		   (long long)w1, (unsigned long long)a.bfree, (unsigned long long)b.bfree);
+		ext2_use_promised(im.fs, true);
+		ok(ext2_write(im.fs, f, (1 << 20) + 16384, big, sizeof(big), T(3)) == (int64_t)sizeof(big),
+		   "cost: write-back (ext2_use_promised) takes promised blocks");
+		ext2_use_promised(im.fs, false);
+		ext2_set_promised(im.fs, 0);
+	}
+	ok(img_unmount(&im) == 0 && fsck_clean(img), "cost: e2fsck -fn clean");
+}
+
+/* ext2_sync_flush on a device with writev: a 4 KiB overwrite's sync is
+ * one call (the data block and the inode's table block, and the flush);
+ * a 1 MiB write's dirty runs go as several full vectors, the last with
+ * the flush; a failed vector stays dirty for the next sync. */
+static void test_sync_flush(const char *pristine)
+{
+	char img[300];
+	struct img im;
+	uint32_t f;
+	uint8_t *big = xmalloc(1 << 20), *back = xmalloc(1 << 20);
+
+	for (size_t i = 0; i < (1 << 20); i++)
+		big[i] = (uint8_t)(i * 7 + i / 1000);
+	snprintf(img, sizeof(img), "%s/vec.img", tmp);
+	run("cp --sparse=always %s %s", pristine, img);
+	if (!ok(img_mount(&im, img, 0) == 0 &&
+		ext2_mknod(im.fs, EXT2_ROOT_INO, "vec", 3, EXT2_S_IFREG | 0644, 0, 0, 0, T(1), &f) == 0 &&
+		ext2_write(im.fs, f, 0, big, 4096, T(1)) == 4096 && ext2_sync(im.fs) == 0, "vec: a file of 4 KiB, synced"))
+		return;
+	im.dev.writev = img_writev;
+	im.dev.flush = img_flush;
+	unsigned long w0 = img_writes, v0 = img_writevs, s0 = img_vsegs, f0 = img_flushes;
+	bool one = ext2_write(im.fs, f, 0, big + 100, 4096, T(2)) == 4096 && ext2_sync_flush(im.fs) == 0 &&
+		   img_writes == w0 && img_writevs == v0 + 1 && img_vflush && img_flushes == f0;
+	unsigned long segs = img_vsegs - s0;
+	ok(one, "vec: a 4 KiB overwrite's sync and flush is one device call");
+	ok(segs >= 2 && segs <= 5, "vec: its segments: the 4 data blocks (one if contiguous) and the inode's block: %lu",
+	   segs);
+	v0 = img_writevs;
+	ok(ext2_sync_flush(im.fs) == 0 && img_writevs == v0 && img_flushes == f0 + 1,
+	   "vec: nothing dirty: the flush alone");
+	v0 = img_writevs;
+	one = ext2_write(im.fs, f, 4096, big, 1 << 20, T(3)) == (1 << 20) && ext2_sync_flush(im.fs) == 0 && img_vflush;
+	ok(one && img_writevs >= v0 + 8, "vec: 1 MiB's runs go as full vectors (%lu calls), the last with the flush",
+	   img_writevs - v0);
+	fail_io = 2;
+	ok(ext2_write(im.fs, f, 100, "LOST?", 5, T(4)) == 5 && ext2_sync_flush(im.fs) == -EIO,
+	   "vec: a failed vector is reported");
+	fail_io = 0;
+	ok(ext2_sync_flush(im.fs) == 0 && img_unmount(&im) == 0 && fsck_clean(img), "vec: the next sync writes it: e2fsck clean");
+	ok(img_mount(&im, img, EXT2_MOUNT_RDONLY) == 0 && ext2_read(im.fs, f, 4096, back, 1 << 20) == (1 << 20) &&
+	   !memcmp(back, big, 1 << 20) && ext2_read(im.fs, f, 100, back, 5) == 5 && !memcmp(back, "LOST?", 5),
+	   "vec: every byte on the disk");
+	img_unmount(&im);
+	free(big);
+	free(back);
+}
+
 int main(void)
 {
 	char src[300], img1[300], img4[300];
@@ -1443,6 +1579,8 @@ int main(void)
 	img_unmount(&im);
 
 	test_read_direct(img1);
+	test_alloc_cost(img1);
+	test_sync_flush(img1);
 	test_corruption(img1);
 	test_random_corruption(img1);
 	{

@@ -11,6 +11,9 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include "arbor/syscalls.h"
+#include "abi/blk.h"
+#include "abi/ipc.h"
 #include "check.h"
 
 #define DISK "/dev/vda"
@@ -18,6 +21,50 @@
 #define BUF (1u << 20)
 
 static char *buf, *want;
+
+/* BLK_WRITEV (abi/blk.h): segs segments of lens[i] bytes at pos[i] from
+ * data, in one call with flags: the reply's label (0 or -errno) and *n. */
+static long writev_call(int fd, uint32_t segs, const uint64_t *pos, const uint64_t *lens, const char *data,
+			uint64_t flags, uint64_t *n)
+{
+	static char sb[(BLK_WRITEV_BYTES + 4096) + BLK_WRITEV_SEGS * sizeof(struct blk_seg)];
+	struct blk_seg *h = (struct blk_seg *)sb;
+	size_t at = segs * sizeof(*h), total = 0;
+	for (uint32_t i = 0; i < segs; i++) {
+		h[i] = (struct blk_seg){ .pos = pos[i], .len = lens[i] };
+		memcpy(sb + at + total, data + total, lens[i]);
+		total += lens[i];
+	}
+	struct ipc_msg m = { .label = BLK_WRITEV, .w = { segs, flags } };
+	long r = sys_ipc_call(fd, &m, sb, at + total, NULL, 0);
+	*n = m.w[0];
+	return r < 0 ? r : (long)(int64_t)m.label;
+}
+
+/* Several writes and a flush in one call; every error of its contract. */
+static void test_writev(int fd, uint64_t size)
+{
+	uint64_t pos[3] = { 65536, 8192, 1 << 20 }, lens[3] = { 4096, 1024, 512 }, n = 0;
+	for (size_t i = 0; i < 5632; i++)
+		want[i] = (char)(i * 13 + 5);
+	check(writev_call(fd, 3, pos, lens, want, BLK_WRITEV_FLUSH, &n) == 0 && n == 5632,
+	      "BLK_WRITEV: three segments and the flush in one call: 5632 bytes");
+	check(pread(fd, buf, 4096, 65536) == 4096 && memcmp(buf, want, 4096) == 0 &&
+	      pread(fd, buf, 1024, 8192) == 1024 && memcmp(buf, want + 4096, 1024) == 0 &&
+	      pread(fd, buf, 512, 1 << 20) == 512 && memcmp(buf, want + 5120, 512) == 0,
+	      "BLK_WRITEV: each segment's bytes at its place");
+	uint64_t odd = 100, big = BLK_WRITEV_BYTES + 512, end = size - 512, two = 1024;
+	check(writev_call(fd, 1, &pos[0], &odd, want, 0, &n) == -EINVAL, "BLK_WRITEV: a length not of sectors: EINVAL");
+	check(writev_call(fd, 1, &odd, &lens[2], want, 0, &n) == -EINVAL, "BLK_WRITEV: an offset not of sectors: EINVAL");
+	check(writev_call(fd, 1, &pos[0], &big, want, 0, &n) == -EINVAL,
+	      "BLK_WRITEV: more than BLK_WRITEV_BYTES: EINVAL");
+	check(writev_call(fd, 0, pos, lens, want, 0, &n) == -EINVAL, "BLK_WRITEV: no segment: EINVAL");
+	check(writev_call(fd, 1, &end, &two, want, 0, &n) == -ENOSPC, "BLK_WRITEV: across the end: ENOSPC");
+	int ro = open(DISK, O_RDONLY);
+	check(ro >= 0 && writev_call(ro, 1, pos, lens, want, 0, &n) == -EBADF, "BLK_WRITEV on a read-only descriptor: EBADF");
+	if (ro >= 0)
+		close(ro);
+}
 
 /* The pattern's byte at disk offset o (a splitmix64 of its 8-byte word). */
 static void pattern(char *out, uint64_t off, size_t len)
@@ -425,6 +472,7 @@ int main(int argc, char **argv)
 		test_partial(fd);
 		test_end(fd, size);
 		test_errors(fd);
+		test_writev(fd, size);
 		test_direct(fd, size);
 		check(fill_disk(size), "the pattern written over the whole disk in odd-sized chunks by four cgroups "
 				       "at once under different io limits (none, wbps, wiops+riops, rbps+weight 50)");

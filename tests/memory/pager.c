@@ -251,6 +251,15 @@ static void test_rights(void)
 	long sh = sys_pcache_create(ep, PCACHE_SHMEM, MIB);
 	want(sys_pcache_fill(ep, (uint64_t)sh, 0, 1, buf, 0), -EINVAL, "pager.fill of a shmem object: EINVAL");
 	want(sys_pcache_fill(ep, (uint64_t)id, 0, 0, buf, 0), -EINVAL, "pager.fill of 0 pages: EINVAL");
+	struct pcache_resv rs = { .budget = 1, .root = 2 }, rg;
+	want(sys_pcache_reserve((int)weak, (uint64_t)id, NULL, &rg), -EPERM, "pager.reserve without MANAGE: EPERM");
+	want(sys_pcache_reserve(ep, 9999, NULL, &rg), -EBADF, "pager.reserve of an unknown id: EBADF");
+	want(sys_pcache_reserve(ep, (uint64_t)sh, NULL, &rg), -EINVAL, "pager.reserve of a shmem object: EINVAL");
+	want(sys_pcache_reserve(ep, (uint64_t)id, &rs, &rg), -EINVAL, "pager.reserve with root over the budget: EINVAL");
+	want(sys_pcache_reserve(ep, (uint64_t)id, (const struct pcache_resv *)8, NULL), -EFAULT,
+	     "pager.reserve from a bad buffer: EFAULT");
+	want(sys_pcache_reserve(ep, (uint64_t)id, NULL, &rg) == 0 && rg.budget == 0 && rg.held == 0, 1,
+	     "pager.reserve reads a fresh object's state: nothing");
 	want(sys_pcache_fill(ep, (uint64_t)id, 0, PCACHE_FILL_MAX + 1, buf, 0), -EINVAL,
 	     "pager.fill of more than PCACHE_FILL_MAX pages: EINVAL");
 	want(sys_pcache_fill(ep, (uint64_t)id, 0, 1, buf, 5), -EINVAL, "pager.fill with a positive errno: EINVAL");

@@ -74,8 +74,10 @@ int ext2_new_block(struct ext2_fs *fs, uint32_t goal, uint32_t *blk)
 
 	if (fs->rdonly)
 		return -EROFS;
-	/* the last s_r_blocks_count free blocks are root's (ext2_set_caller) */
-	if (fs->sb.s_free_blocks_count < (fs->reserved_ok ? 1 : (uint64_t)fs->sb.s_r_blocks_count + 1))
+	/* the last s_r_blocks_count free blocks are root's (ext2_set_caller),
+	 * and blocks promised to the page cache's writers are theirs */
+	if (fs->sb.s_free_blocks_count < (fs->reserved_ok ? 0 : (uint64_t)fs->sb.s_r_blocks_count) +
+						 (fs->promised_ok ? 0 : fs->promised) + 1)
 		return -ENOSPC;
 	if (!ext2_block_valid(fs, goal))
 		goal = fs->sb.s_first_data_block;

@@ -271,6 +271,101 @@ int ext2_bcache_flush(struct ext2_fs *fs)
 	return err;
 }
 
+int ext2_wvec_send(struct ext2_fs *fs, struct ext2_wvec *v, bool flush)
+{
+	int err = 0;
+
+	if (v->n)
+		err = fs->dev->writev(fs->dev->ctx, v->seg, v->n, flush);
+	else if (flush && fs->dev->flush)
+		err = fs->dev->flush(fs->dev->ctx);
+	for (uint32_t i = 0; i < v->n && !err; i++) {
+		if (v->what[i].kind == EXT2_WV_SUPER) {
+			fs->sb_dirty = false;
+		} else if (v->what[i].kind == EXT2_WV_GD) {
+			fs->gd_dirty[v->what[i].blk] = false;
+		} else {
+			for (uint32_t k = 0; k < v->what[i].count; k++) {
+				struct ext2_buf *b = lookup(fs, v->what[i].blk + k);
+
+				if (b) /* nothing ran between the copy and the send */
+					b->dirty = false;
+			}
+		}
+	}
+	if (err && !fs->io_error)
+		fs->io_error = err;
+	v->n = v->staged = 0;
+	v->bytes = 0;
+	return err;
+}
+
+int ext2_wvec_add(struct ext2_fs *fs, struct ext2_wvec *v, uint8_t kind, uint32_t blk, uint32_t count,
+		  uint64_t sector, uint32_t nsec, const void *buf)
+{
+	uint64_t bytes = (uint64_t)nsec * EXT2_SECTOR_SIZE;
+	int err = 0;
+
+	if (v->n == EXT2_VEC_SEGS || v->bytes + bytes > EXT2_VEC_BYTES)
+		err = ext2_wvec_send(fs, v, false);
+	v->seg[v->n] = (struct ext2_seg){ .sector = sector, .count = nsec, .buf = buf };
+	v->what[v->n].kind = kind;
+	v->what[v->n].blk = blk;
+	v->what[v->n].count = count;
+	v->n++;
+	v->bytes += bytes;
+	return err;
+}
+
+int ext2_bcache_flush_vec(struct ext2_fs *fs, struct ext2_wvec *v)
+{
+	struct ext2_buf **list, *b, *run[EXT2_RUN_MAX];
+	uint32_t n = 0, i, k, len;
+	int err = 0, e;
+
+	if (!fs->cache.stage && !(fs->cache.stage = malloc((size_t)EXT2_RUN_MAX * fs->bs)))
+		return ext2_bcache_flush(fs);
+	list = malloc((fs->cache.count + 1) * sizeof(*list));
+	if (!list)
+		return -ENOMEM;
+	for (b = fs->cache.head; b; b = b->next)
+		if (b->dirty)
+			list[n++] = b;
+	qsort(list, n, sizeof(*list), cmp_blk);
+	/* a run's blocks are the next entries of the sorted list */
+	for (i = 0; i < n; i += len) {
+		len = dirty_run(fs, list[i], run);
+		if ((uint64_t)len * fs->bs > EXT2_VEC_BYTES) {
+			/* a long run: a call of its own, through the stage, which
+			 * the vector's runs leave first */
+			e = ext2_wvec_send(fs, v, false);
+			if (!e)
+				e = buf_writeback(fs, list[i]);
+		} else {
+			e = 0;
+			if (v->n == EXT2_VEC_SEGS || v->bytes + (uint64_t)len * fs->bs > EXT2_VEC_BYTES)
+				e = ext2_wvec_send(fs, v, false);
+			/* the run's blocks side by side in the stage (the vector's
+			 * until sent: EXT2_VEC_BYTES fit, EXT2_RUN_MAX blocks) */
+			uint8_t *at = fs->cache.stage + v->staged;
+			for (k = 0; k < len; k++)
+				memcpy(at + (size_t)k * fs->bs, run[k]->data, fs->bs);
+			v->staged += len * fs->bs;
+			v->seg[v->n] = (struct ext2_seg){ .sector = (uint64_t)run[0]->blk * fs->sectors_per_block,
+							  .count = len * fs->sectors_per_block, .buf = at };
+			v->what[v->n].kind = EXT2_WV_BLOCKS;
+			v->what[v->n].blk = run[0]->blk;
+			v->what[v->n].count = len;
+			v->n++;
+			v->bytes += (uint64_t)len * fs->bs;
+		}
+		if (e && !err)
+			err = e;
+	}
+	free(list);
+	return err;
+}
+
 void ext2_bcache_destroy(struct ext2_fs *fs)
 {
 	while (fs->cache.head)

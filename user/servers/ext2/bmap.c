@@ -270,3 +270,74 @@ int ext2_free_blocks_from(struct ext2_fs *fs, uint32_t ino, struct ext2_inode *i
 	}
 	return 0;
 }
+
+/* Whether paths a and b lead through the same block at level k (the
+ * block reached after k steps: the same root slot and indexes before). */
+static bool same_prefix(const struct map_path *a, const struct map_path *b, int k)
+{
+	if (a->depth != b->depth || a->root != b->root)
+		return false;
+	for (int i = 0; i < k; i++)
+		if (a->idx[i] != b->idx[i])
+			return false;
+	return true;
+}
+
+/* The first level of lblk's path whose block is missing (depth + 1: the
+ * data block is mapped), walking the pointers without allocating. */
+static int first_missing(struct ext2_fs *fs, uint32_t ino, const struct ext2_inode *in, uint64_t lblk,
+			 const struct map_path *p, int *missing)
+{
+	uint32_t cur = in->i_block[p->root];
+	int level;
+
+	for (level = 0; level <= p->depth; level++) {
+		struct ext2_buf *b;
+		int err;
+
+		if (!cur)
+			break;
+		if (!ext2_block_valid(fs, cur))
+			return ext2_corrupt(fs, ino, "block %u past the end (logical block %llu)", cur,
+					    (unsigned long long)lblk);
+		if (level == p->depth)
+			continue;
+		err = ext2_bread(fs, cur, &b);
+		if (err)
+			return err;
+		cur = ((const uint32_t *)b->data)[p->idx[level]];
+		ext2_brelse(fs, b);
+	}
+	*missing = level;
+	return 0;
+}
+
+int ext2_alloc_cost(struct ext2_fs *fs, uint32_t ino, uint64_t off, uint64_t len, uint64_t *blocks)
+{
+	struct ext2_inode in;
+	struct map_path prev = { 0 }, p;
+	int prev_missing = -1, err = ext2_iget(fs, ino, &in);
+	uint64_t lblk, last;
+
+	*blocks = 0;
+	if (err || !len)
+		return err;
+	last = (off + len - 1) >> fs->log_bs;
+	for (lblk = off >> fs->log_bs; lblk <= last; lblk++) {
+		int m = 0;
+
+		err = map_path(fs, lblk, &p);
+		if (!err)
+			err = first_missing(fs, ino, &in, lblk, &p, &m);
+		if (err)
+			return err;
+		/* each missing block from m down; an indirect block the previous
+		 * block of the range also lacked is counted once */
+		for (int k = m; k <= p.depth; k++)
+			if (k == p.depth || prev_missing < 0 || prev_missing > k || !same_prefix(&prev, &p, k))
+				(*blocks)++;
+		prev = p;
+		prev_missing = m;
+	}
+	return 0;
+}

@@ -35,12 +35,26 @@
 
 /* The disk. read/write move `count` 512-byte sectors at `sector` and
  * return 0 or a negative errno; log receives one message (no newline). */
+/* One write of a vector (ext2_dev.writev). */
+struct ext2_seg {
+	uint64_t sector;
+	uint32_t count;         /* sectors */
+	const void *buf;
+};
+#define EXT2_VEC_SEGS 16                /* segments per writev at most */
+#define EXT2_VEC_BYTES (128u << 10)     /* bytes per writev at most */
+
 struct ext2_dev {
 	void *ctx;
 	uint64_t nsectors;
 	int (*read)(void *ctx, uint64_t sector, uint32_t count, void *buf);
 	int (*write)(void *ctx, uint64_t sector, uint32_t count, const void *buf);
 	void (*log)(void *ctx, const char *msg);
+	/* Optional (NULL: ext2_sync_flush writes a run per call and has no
+	 * flush): n writes in one device call, all or an error, then (flush)
+	 * the device's write cache to the medium; and a flush alone. */
+	int (*writev)(void *ctx, const struct ext2_seg *segs, uint32_t n, bool flush);
+	int (*flush)(void *ctx);
 };
 
 #define EXT2_MOUNT_RDONLY 0x1
@@ -94,6 +108,12 @@ int ext2_mount(const struct ext2_dev *dev, unsigned flags, uint32_t cache_blocks
 int ext2_unmount(struct ext2_fs *fs);
 /* Writes every dirty block, inode and the superblock back. */
 int ext2_sync(struct ext2_fs *fs);
+/* ext2_sync, then the device's flush (fsync): with dev->writev the dirty
+ * runs, descriptors and superblock go as few vectors (up to
+ * EXT2_VEC_SEGS runs, EXT2_VEC_BYTES each), the last one carrying the
+ * flush, so a 4 KiB write's fsync is one device call; without, ext2_sync
+ * and dev->flush (if any). The first error. */
+int ext2_sync_flush(struct ext2_fs *fs);
 bool ext2_is_rdonly(const struct ext2_fs *fs);
 /* Who the following calls are for: allocations may take the blocks
  * reserved for root (s_r_blocks_count) only for uid 0, the superblock's
@@ -103,9 +123,21 @@ bool ext2_is_rdonly(const struct ext2_fs *fs);
  * as root's. */
 void ext2_set_caller(struct ext2_fs *fs, uint32_t uid, uint32_t gid);
 uint32_t ext2_block_size(const struct ext2_fs *fs);
+/* blocks free blocks are promised elsewhere (the page cache's writers'
+ * reservations, docs/fs.md "Reservations"): allocations leave them free
+ * (-ENOSPC) unless ext2_use_promised(fs, true) says the following calls
+ * are the write-back the promise was for. */
+void ext2_set_promised(struct ext2_fs *fs, uint64_t blocks);
+void ext2_use_promised(struct ext2_fs *fs, bool use);
 void ext2_statfs(struct ext2_fs *fs, struct ext2_statfs *st);
 /* The largest file size this file system's block map can describe. */
 uint64_t ext2_max_file_size(const struct ext2_fs *fs);
+/* How many blocks a write of [off, off + len) to regular file ino would
+ * allocate now: its unmapped data blocks and the indirect blocks missing
+ * on their paths (each counted once). 0, or -EIO for a corrupt map. The
+ * page cache's reservations (docs/fs.md, "Reservations") ask it for a
+ * page when no budget is left. */
+int ext2_alloc_cost(struct ext2_fs *fs, uint32_t ino, uint64_t off, uint64_t len, uint64_t *blocks);
 
 /* -- inodes (inode.c) -- */
 int ext2_stat(struct ext2_fs *fs, uint32_t ino, struct ext2_stat *st);

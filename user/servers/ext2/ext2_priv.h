@@ -41,6 +41,8 @@ struct ext2_fs {
 	uint32_t first_ino;
 	bool rdonly;
 	bool reserved_ok;               /* allocations may take root's reserved blocks */
+	uint64_t promised;              /* blocks promised elsewhere (ext2_set_promised) */
+	bool promised_ok;               /* allocations may take them (ext2_use_promised) */
 	bool sb_dirty;
 	bool *gd_dirty;                 /* per descriptor block */
 	int io_error;                   /* first write-back error since the last sync */
@@ -82,6 +84,28 @@ static inline void ext2_bdirty(struct ext2_buf *b)
 void ext2_brelse(struct ext2_fs *fs, struct ext2_buf *b);
 /* Writes every dirty buffer back (in block order); returns the first error. */
 int ext2_bcache_flush(struct ext2_fs *fs);
+/* Writes to send in one dev->writev call (ext2_sync_flush): the
+ * segments, and what each one cleans when it is written. */
+struct ext2_wvec {
+	uint32_t n, staged;             /* segments; stage bytes used */
+	uint64_t bytes;
+	struct ext2_seg seg[EXT2_VEC_SEGS];
+	struct { uint8_t kind; uint32_t blk, count; } what[EXT2_VEC_SEGS];
+};
+#define EXT2_WV_BLOCKS 0                /* cached blocks blk..blk+count-1 */
+#define EXT2_WV_GD 1                    /* descriptor block blk (fs->gd_dirty) */
+#define EXT2_WV_SUPER 2                 /* the superblock */
+/* Sends v (if not empty) with flush; on success what it held is clean.
+ * 0 or the device's error (kept in fs->io_error too). */
+int ext2_wvec_send(struct ext2_fs *fs, struct ext2_wvec *v, bool flush);
+/* Adds a write of nsec sectors at sector from buf (which must not change
+ * until the send), sending v first if it is full. 0 or an error of that
+ * send. */
+int ext2_wvec_add(struct ext2_fs *fs, struct ext2_wvec *v, uint8_t kind, uint32_t blk, uint32_t count,
+		  uint64_t sector, uint32_t nsec, const void *buf);
+/* ext2_bcache_flush through v: every dirty run added (runs longer than
+ * EXT2_VEC_BYTES written alone). The first error. */
+int ext2_bcache_flush_vec(struct ext2_fs *fs, struct ext2_wvec *v);
 /* Drops a freed block's buffer, if cached and not held, without writing. */
 void ext2_bforget(struct ext2_fs *fs, uint32_t blk);
 /* The data of block blk if the cache holds it (maybe dirty: newer than

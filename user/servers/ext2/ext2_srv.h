@@ -39,6 +39,8 @@ struct e2node {
 	uint64_t pc;		/* its page cache object (regular files), or 0 */
 	bool filling;		/* the object is being made (another open waits) */
 	bool gone;		/* its last name went: released at the last close */
+	uint64_t promised;	/* blocks its reservation was costed at (srv_resv.c) */
+	uint32_t resv_next;	/* pages its next budget has (srv_resv.c) */
 	struct e2node *next;
 };
 
@@ -111,8 +113,19 @@ int e2_node_writeback(struct e2inst *in, struct e2node *n);
 /* A pager thread's body (fs_type.pager): takes the kernel's FILL and
  * WRITEBACK requests for the objects of every mount (no lock held). */
 long e2_pager(void *arg);
-/* Every node's data back, then the core's blocks (sync, umount). */
-int e2_sync_all(struct e2inst *in);
+/* Every node's data back, then the core's blocks (sync, umount), and
+ * with flush the device's flush (ext2_sync_flush: sync, syncfs). */
+int e2_sync_all(struct e2inst *in, bool flush);
+/* Sets node x's reservation budget in the kernel (srv_resv.c, docs/fs.md
+ * "Reservations") from the free blocks left after what the other objects
+ * hold; index: the page a RESERVE request asked about (costed exactly when
+ * no whole budget fits), or E2_RESV_NONE. Under the mount's lock. */
+#define E2_RESV_NONE UINT64_MAX
+void e2_resv_grant(struct e2inst *in, struct e2node *x, uint64_t index);
+/* n was written back (its units are allocations now) or is going (gone:
+ * its object freed): what it is promised is counted again, and the core
+ * told the sum (ext2_set_promised). */
+void e2_resv_update(struct e2inst *in, struct e2node *n, bool gone);
 /* The inode's attributes (mode, owner, links, times) to its object. */
 void e2_node_push(struct e2inst *in, uint32_t ino);
 /* stat of ino with an open object's size and times. */

@@ -169,6 +169,7 @@ int e2_node_fill(struct e2inst *in, struct e2node *n, const struct ext2_stat *st
 	}
 	n->pc = (uint64_t)id;
 	e2_push_attr(in, n->pc, st, true);
+	e2_resv_grant(in, n, E2_RESV_NONE); /* clients' writes take from it */
 	return 0;
 }
 
@@ -220,6 +221,8 @@ static void e2_pager_serve(const struct pcache_req *req, uint8_t *buf)
 		sys_pcache_fill(ep, req->id, req->first, req->count, got < 0 ? NULL : buf, got < 0 ? -EIO : 0);
 	} else {
 		e2_node_writeback(in, n);
+		if (req->kind == PCACHE_REQ_RESERVE) /* its units are blocks now: a new budget */
+			e2_resv_grant(in, n, req->first);
 		sys_pcache_done(ep, req->id, 0, 0, req->seq);
 	}
 	srvlock_unlock(&in->lock);
@@ -257,6 +260,7 @@ int e2_node_writeback(struct e2inst *in, struct e2node *n)
 	if (sys_pcache_attr(ep, n->pc, NULL, 0, &a) < 0 || !(buf = malloc(E2_PAGE)))
 		return -EIO;
 	struct ext2_time now = e2_now();
+	ext2_use_promised(in->fs, true); /* what the reservations were for */
 	do {
 		cnt = sys_pcache_dirty(ep, n->pc, from, idx, E2_DIRTY_BATCH);
 		uint64_t run = 0, runlen = 0; /* pages written, to tell the kernel (pcache_done) */
@@ -287,6 +291,8 @@ int e2_node_writeback(struct e2inst *in, struct e2node *n)
 		if (cnt > 0)
 			from = idx[cnt - 1] + 1;
 	} while (cnt == E2_DIRTY_BATCH);
+	ext2_use_promised(in->fs, false);
+	e2_resv_update(in, n, false);
 	free(buf);
 	if (cnt < 0 && !err)
 		err = (int)cnt;
@@ -322,6 +328,7 @@ void e2_node_put(struct e2inst *in, struct e2node *n)
 		return;
 	if (n->pc) {
 		e2_node_writeback(in, n);
+		e2_resv_update(in, n, true); /* its promise ends with its object */
 		sys_pcache_free(fssrv_endpoint(), n->pc);
 		e2_pcmap_del(n->pc);
 	}
@@ -330,7 +337,7 @@ void e2_node_put(struct e2inst *in, struct e2node *n)
 	e2_node_unhook(in, n);
 }
 
-int e2_sync_all(struct e2inst *in)
+int e2_sync_all(struct e2inst *in, bool flush)
 {
 	int err = 0;
 	for (int i = 0; i < E2_NODE_HASH; i++)
@@ -339,7 +346,7 @@ int e2_sync_all(struct e2inst *in)
 			if (r && !err)
 				err = r;
 		}
-	int r = in->rdonly ? 0 : ext2_sync(in->fs);
+	int r = in->rdonly ? 0 : flush ? ext2_sync_flush(in->fs) : ext2_sync(in->fs);
 	return err ? err : r;
 }
 
@@ -390,6 +397,8 @@ int e2_truncate(struct e2inst *in, uint32_t ino, uint64_t size)
 			return busy;
 	}
 	int r = ext2_truncate(in->fs, ino, size, e2_now());
+	if (n && n->pc)
+		e2_resv_grant(in, n, E2_RESV_NONE); /* blocks freed, or pages past the end: recounted */
 	if (!r && n && n->pc) {
 		/* without the mount's lock: the object's write lock may be a
 		 * client's, whose partial-page write waits for a fill that

@@ -228,9 +228,8 @@ static long e2_fsync(struct e2inst *in, struct e2node *n)
 		return 0;
 	ext2_set_caller(in->fs, 0, 0); /* pages the kernel accepted: no reservation check */
 	int e = n->pc ? e2_node_writeback(in, n) : 0;
-	int s = ext2_sync(in->fs);
-	int d = e2_disk_flush(in);
-	return e ? e : s ? s : d;
+	int s = ext2_sync_flush(in->fs); /* one device call for a small write's */
+	return e ? e : s;
 }
 
 static long e2_file_locked(struct e2inst *in, struct fs_file *f, struct ipc_msg *m, const struct ipc_info *info)

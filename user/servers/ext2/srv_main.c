@@ -161,6 +161,40 @@ static int e2_disk_write(void *ctx, uint64_t sector, uint32_t count, const void 
 	return e2_disk_io(ctx, sector, count, (void *)buf, true);
 }
 
+/* Several writes and maybe the flush in one call (BLK_WRITEV, abi/blk.h):
+ * the segments' headers, then their bytes, in one send buffer. A disk
+ * that does not know the call (-EINVAL from an older block layer is not
+ * told apart: every caller's segments are valid) is not expected. */
+static int e2_disk_writev(void *ctx, const struct ext2_seg *segs, uint32_t n, bool flush)
+{
+	struct e2inst *in = ctx;
+	struct blk_seg hdr[BLK_WRITEV_SEGS];
+	uint64_t total = 0;
+	if (n == 0 || n > BLK_WRITEV_SEGS)
+		return -EINVAL;
+	for (uint32_t i = 0; i < n; i++) {
+		hdr[i] = (struct blk_seg){ .pos = segs[i].sector * EXT2_SECTOR_SIZE,
+					   .len = (uint64_t)segs[i].count * EXT2_SECTOR_SIZE };
+		total += hdr[i].len;
+	}
+	size_t hl = n * sizeof(hdr[0]);
+	char *buf = malloc(hl + total);
+	if (!buf)
+		return -ENOMEM;
+	memcpy(buf, hdr, hl);
+	for (uint32_t i = 0, at = (uint32_t)hl; i < n; at += (uint32_t)hdr[i].len, i++)
+		memcpy(buf + at, segs[i].buf, hdr[i].len);
+	struct ipc_msg m = { .label = BLK_WRITEV, .w = { n, flush ? BLK_WRITEV_FLUSH : 0 } };
+	long r = e2_disk_call(in, &m, buf, hl + total, NULL, 0);
+	free(buf);
+	return r < 0 || m.w[0] != total ? -EIO : 0;
+}
+
+static int e2_disk_flush_cb(void *ctx)
+{
+	return e2_disk_flush(ctx);
+}
+
 /* The core's messages name the inode: the console, with the disk. */
 static void e2_log(void *ctx, const char *msg)
 {
@@ -226,7 +260,8 @@ static int e2_mount(const char *source, const char *data, uint64_t flags, void *
 	snprintf(in->source, sizeof(in->source), "%s", source);
 	in->st_dev = (bi.minor & 0xff) | (bi.major << 8) | ((uint64_t)(bi.minor & ~0xffu) << 12);
 	in->dev = (struct ext2_dev){ .ctx = in, .nsectors = bi.bytes / EXT2_SECTOR_SIZE, .read = e2_disk_read,
-				     .write = e2_disk_write, .log = e2_log };
+				     .write = e2_disk_write, .log = e2_log,
+				     .writev = e2_disk_writev, .flush = e2_disk_flush_cb };
 	int r = ext2_mount(&in->dev, ro ? EXT2_MOUNT_RDONLY : 0, 0, &in->fs);
 	if (r < 0) {
 		sys_handle_close(in->disk);
@@ -255,7 +290,7 @@ static int e2_umount(void *inst)
 	in->users++;
 	fssrv_unlock();
 	srvlock_lock(&in->lock);
-	int r = e2_sync_all(in);
+	int r = e2_sync_all(in, false);
 	int u = ext2_unmount(in->fs); /* frees the core in any case */
 	if (!in->rdonly)
 		e2_disk_flush(in);
@@ -276,11 +311,8 @@ static int e2_sync(void *inst)
 	int r = e2_enter(in);
 	if (r)
 		return r;
-	if (!in->rdonly) {
-		r = e2_sync_all(in);
-		int d = e2_disk_flush(in);
-		r = r ? r : d;
-	}
+	if (!in->rdonly)
+		r = e2_sync_all(in, true);
 	e2_leave(in);
 	return r;
 }

@@ -66,6 +66,16 @@ void ext2_set_caller(struct ext2_fs *fs, uint32_t uid, uint32_t gid)
 {
 	fs->reserved_ok = uid == 0 || uid == fs->sb.s_def_resuid || gid == fs->sb.s_def_resgid;
 }
+
+void ext2_set_promised(struct ext2_fs *fs, uint64_t blocks)
+{
+	fs->promised = blocks;
+}
+
+void ext2_use_promised(struct ext2_fs *fs, bool use)
+{
+	fs->promised_ok = use;
+}
 uint32_t ext2_block_size(const struct ext2_fs *fs) { return fs->bs; }
 
 uint64_t ext2_map_blocks(const struct ext2_fs *fs)
@@ -360,6 +370,40 @@ int ext2_sync(struct ext2_fs *fs)
 		first = fs->io_error;
 	fs->io_error = 0;
 	return first;
+}
+
+int ext2_sync_flush(struct ext2_fs *fs)
+{
+	struct ext2_wvec v = { 0 };
+	int err, e;
+	uint32_t i;
+
+	if (fs->rdonly)
+		return 0;
+	if (!fs->dev->writev) {
+		err = ext2_sync(fs);
+		e = fs->dev->flush ? fs->dev->flush(fs->dev->ctx) : 0;
+		return err ? err : e;
+	}
+	err = ext2_bcache_flush_vec(fs, &v);
+	for (i = 0; i < fs->gdt_blocks; i++)
+		if (fs->gd_dirty[i] && (e = ext2_wvec_add(fs, &v, EXT2_WV_GD, i, 1,
+							  (uint64_t)(fs->sb.s_first_data_block + 1 + i) *
+								  fs->sectors_per_block,
+							  fs->sectors_per_block, (uint8_t *)fs->gd + (size_t)i * fs->bs)) &&
+		    !err)
+			err = e;
+	if (fs->sb_dirty && (e = ext2_wvec_add(fs, &v, EXT2_WV_SUPER, 0, 1, EXT2_SUPER_OFFSET / EXT2_SECTOR_SIZE,
+					       EXT2_SUPER_SIZE / EXT2_SECTOR_SIZE, &fs->sb)) && !err)
+		err = e;
+	/* the last vector carries the flush (or a flush alone) */
+	e = ext2_wvec_send(fs, &v, true);
+	if (e && !err)
+		err = e;
+	if (!err && fs->io_error)
+		err = fs->io_error;
+	fs->io_error = 0;
+	return err;
 }
 
 int ext2_unmount(struct ext2_fs *fs)
