@@ -9,7 +9,10 @@
  * writes them to the disk through the core at fsync, at the last close,
  * at sync, at umount and when the kernel asks (a WRITEBACK request), with
  * the object's size and times, and tells the kernel (pcache_done), after
- * which clean pages may be evicted. The object goes at the last close.
+ * which clean pages may be evicted. At the last close the object stays,
+ * in the mount's inode cache (an LRU of closed nodes, at most keep_max):
+ * a re-open finds its pages; it goes when the bound pushes it out, at
+ * unlink of the last name and at umount.
  * Everything here runs under the mount's lock (ext2_srv.h), but the
  * pager threads take it themselves. */
 #include <errno.h>
@@ -36,6 +39,43 @@ struct e2node *e2_node_find(struct e2inst *in, uint32_t ino)
 	return NULL;
 }
 
+/* ---- the inode cache: closed nodes kept with their objects ---- */
+
+static void e2_lru_del(struct e2inst *in, struct e2node *n)
+{
+	if (n->lru_prev)
+		n->lru_prev->lru_next = n->lru_next;
+	else
+		in->lru_head = n->lru_next;
+	if (n->lru_next)
+		n->lru_next->lru_prev = n->lru_prev;
+	else
+		in->lru_tail = n->lru_prev;
+	n->lru_prev = n->lru_next = NULL;
+	n->kept = false;
+	in->kept--;
+}
+
+static void e2_lru_add(struct e2inst *in, struct e2node *n)
+{
+	n->lru_prev = in->lru_tail;
+	n->lru_next = NULL;
+	if (in->lru_tail)
+		in->lru_tail->lru_next = n;
+	else
+		in->lru_head = n;
+	in->lru_tail = n;
+	n->kept = true;
+	in->kept++;
+}
+
+void e2_node_hold(struct e2inst *in, struct e2node *n)
+{
+	if (n->kept)
+		e2_lru_del(in, n);
+	n->opens++;
+}
+
 struct e2node *e2_node_get(struct e2inst *in, uint32_t ino)
 {
 	struct e2node *n = e2_node_find(in, ino);
@@ -47,7 +87,7 @@ struct e2node *e2_node_get(struct e2inst *in, uint32_t ino)
 		n->next = *e2_bucket(in, ino);
 		*e2_bucket(in, ino) = n;
 	}
-	n->opens++;
+	e2_node_hold(in, n);
 	return n;
 }
 
@@ -150,6 +190,8 @@ int e2_node_fill(struct e2inst *in, struct e2node *n, const struct ext2_stat *st
 {
 	e2_node_wait(in, n);
 	/* cache_max=0: no object at all, an empty (new) file included */
+	if (n->pc)
+		return 0; /* kept in the inode cache, or open: its pages are there */
 	if (n->opens > 1 || (st->mode & EXT2_S_IFMT) != EXT2_S_IFREG || !in->cache_max || st->size > in->cache_max)
 		return 0; /* decided by the first open: the object, or the server */
 	uint64_t max = ext2_max_file_size(in->fs) & ~(uint64_t)(E2_PAGE - 1);
@@ -303,12 +345,67 @@ int e2_node_writeback(struct e2inst *in, struct e2node *n)
 	return err ? err : r;
 }
 
+/* The end of a node with no open: its object freed (written back first
+ * unless gone), a gone inode released. */
+static void e2_node_end(struct e2inst *in, struct e2node *n)
+{
+	if (n->kept)
+		e2_lru_del(in, n);
+	if (n->pc) {
+		e2_node_writeback(in, n);
+		sys_pcache_free(fssrv_endpoint(), n->pc);
+		e2_pcmap_del(n->pc);
+	}
+	if (n->gone)
+		ext2_release(in->fs, n->ino);
+	e2_node_unhook(in, n);
+}
+
+/* Whether a program runs from a kept node's object (ETXTBSY holds while
+ * it runs, docs/memory.md, so the object must stay): a truncation to its
+ * own size says so, changing nothing. */
+static bool e2_node_busy(struct e2node *n)
+{
+	struct pcache_attr a;
+	int ep = fssrv_endpoint();
+	return sys_pcache_attr(ep, n->pc, NULL, 0, &a) == 0 && sys_pcache_truncate(ep, n->pc, a.size) == -ETXTBSY;
+}
+
+/* Room in the inode cache for one more: past the bound, the oldest kept
+ * node with no page left in memory (reclaim took them) goes, else the
+ * oldest not in use. */
+static void e2_keep_trim(struct e2inst *in)
+{
+	if (in->kept < in->keep_max)
+		return;
+	struct e2node *victim = NULL, *idle = NULL;
+	int looked = 0;
+	for (struct e2node *n = in->lru_head; n && looked < 64; n = n->lru_next, looked++) {
+		struct pcache_attr a;
+		if (e2_node_busy(n))
+			continue;
+		if (!idle)
+			idle = n;
+		if (sys_pcache_attr(fssrv_endpoint(), n->pc, NULL, 0, &a) == 0 && !a.blocks) {
+			victim = n;
+			break;
+		}
+	}
+	if (!victim)
+		victim = idle ? idle : in->lru_head; /* all busy: the bound holds anyway */
+	if (victim)
+		e2_node_end(in, victim);
+}
+
 void e2_gone(struct e2inst *in, uint32_t ino)
 {
 	if (!ino)
 		return;
 	struct e2node *n = e2_node_find(in, ino);
-	if (n) {
+	if (n && !n->opens) {
+		n->gone = true; /* kept, closed: its pages and inode go now */
+		e2_node_end(in, n);
+	} else if (n) {
 		n->gone = true;
 		e2_node_push(in, ino); /* fstat shows 0 links */
 	} else {
@@ -320,14 +417,21 @@ void e2_node_put(struct e2inst *in, struct e2node *n)
 {
 	if (--n->opens)
 		return;
-	if (n->pc) {
+	if (n->pc && !n->gone && !in->dying && in->keep_max) {
+		/* kept: the dirty pages to the disk now as before (nothing
+		 * lost if the machine stops), the clean ones stay */
 		e2_node_writeback(in, n);
-		sys_pcache_free(fssrv_endpoint(), n->pc);
-		e2_pcmap_del(n->pc);
+		e2_keep_trim(in);
+		e2_lru_add(in, n);
+		return;
 	}
-	if (n->gone)
-		ext2_release(in->fs, n->ino);
-	e2_node_unhook(in, n);
+	e2_node_end(in, n);
+}
+
+void e2_node_drop_all(struct e2inst *in)
+{
+	while (in->lru_head)
+		e2_node_end(in, in->lru_head);
 }
 
 int e2_sync_all(struct e2inst *in)
@@ -395,7 +499,7 @@ int e2_truncate(struct e2inst *in, uint32_t ino, uint64_t size)
 		 * client's, whose partial-page write waits for a fill that
 		 * needs the mount's lock (the pager thread) */
 		struct e2_pause ps;
-		n->opens++; /* held: its object (and id) stay meanwhile */
+		e2_node_hold(in, n); /* held: its object (and id) stay meanwhile */
 		e2_pause_begin(in, &ps);
 		r = (int)sys_pcache_truncate(fssrv_endpoint(), n->pc, size);
 		e2_pause_end(in, &ps);
