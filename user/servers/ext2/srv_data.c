@@ -373,7 +373,8 @@ static bool e2_node_busy(struct e2node *n)
 
 /* Room in the inode cache for one more: past the bound, the oldest kept
  * node with no page left in memory (reclaim took them) goes, else the
- * oldest not in use. */
+ * oldest no program runs from (of the 64 oldest: if every one runs, the
+ * cache grows past its bound by the running programs). */
 static void e2_keep_trim(struct e2inst *in)
 {
 	if (in->kept < in->keep_max)
@@ -392,7 +393,7 @@ static void e2_keep_trim(struct e2inst *in)
 		}
 	}
 	if (!victim)
-		victim = idle ? idle : in->lru_head; /* all busy: the bound holds anyway */
+		victim = idle; /* none: past the bound by the programs running */
 	if (victim)
 		e2_node_end(in, victim);
 }
