@@ -287,17 +287,21 @@ long e2_pager(void *arg)
 	}
 }
 
-int e2_node_writeback(struct e2inst *in, struct e2node *n)
+/* e2_node_writeback, telling the object's size (UINT64_MAX if it was
+ * not looked at). */
+static int e2_node_writeback_size(struct e2inst *in, struct e2node *n, uint64_t *size)
 {
 	int ep = fssrv_endpoint(), err = 0;
 	uint64_t idx[E2_DIRTY_BATCH], from = 0;
 	struct pcache_attr a;
 	uint8_t *buf;
 	long cnt;
+	*size = UINT64_MAX;
 	if (!n->pc || n->gone || in->rdonly)
 		return 0;
 	if (sys_pcache_attr(ep, n->pc, NULL, 0, &a) < 0 || !(buf = malloc(E2_PAGE)))
 		return -EIO;
+	*size = a.size;
 	struct ext2_time now = e2_now();
 	do {
 		cnt = sys_pcache_dirty(ep, n->pc, from, idx, E2_DIRTY_BATCH);
@@ -345,14 +349,21 @@ int e2_node_writeback(struct e2inst *in, struct e2node *n)
 	return err ? err : r;
 }
 
+int e2_node_writeback(struct e2inst *in, struct e2node *n)
+{
+	uint64_t size;
+	return e2_node_writeback_size(in, n, &size);
+}
+
 /* The end of a node with no open: its object freed (written back first
- * unless gone), a gone inode released. */
-static void e2_node_end(struct e2inst *in, struct e2node *n)
+ * if wb, unless gone), a gone inode released. */
+static void e2_node_end(struct e2inst *in, struct e2node *n, bool wb)
 {
 	if (n->kept)
 		e2_lru_del(in, n);
 	if (n->pc) {
-		e2_node_writeback(in, n);
+		if (wb)
+			e2_node_writeback(in, n);
 		sys_pcache_free(fssrv_endpoint(), n->pc);
 		e2_pcmap_del(n->pc);
 	}
@@ -364,38 +375,38 @@ static void e2_node_end(struct e2inst *in, struct e2node *n)
 /* Whether a program runs from a kept node's object (ETXTBSY holds while
  * it runs, docs/memory.md, so the object must stay): a truncation to its
  * own size says so, changing nothing. */
-static bool e2_node_busy(struct e2node *n)
+static bool e2_node_busy(struct e2node *n, uint64_t size)
 {
-	struct pcache_attr a;
-	int ep = fssrv_endpoint();
-	return sys_pcache_attr(ep, n->pc, NULL, 0, &a) == 0 && sys_pcache_truncate(ep, n->pc, a.size) == -ETXTBSY;
+	return sys_pcache_truncate(fssrv_endpoint(), n->pc, size) == -ETXTBSY;
 }
 
-/* Room in the inode cache for one more: past the bound, the oldest kept
- * node with no page left in memory (reclaim took them) goes, else the
- * oldest no program runs from (of the 64 oldest: if every one runs, the
- * cache grows past its bound by the running programs). */
+/* Kept nodes looked at for one with no page left, then for any no
+ * program runs from: each look is a system call or two, at every close
+ * once the cache is full. */
+#define E2_TRIM_SCAN_EMPTY 16
+#define E2_TRIM_SCAN_IDLE 64
+
+/* Room in the inode cache for one more: past the bound, one of the 16
+ * oldest kept nodes with no page left in memory (reclaim took them, or
+ * it is empty) goes, else the oldest of the 64 oldest no program runs
+ * from (if every one runs, the cache grows past its bound by the running
+ * programs). */
 static void e2_keep_trim(struct e2inst *in)
 {
 	if (in->kept < in->keep_max)
 		return;
-	struct e2node *victim = NULL, *idle = NULL;
-	int looked = 0;
-	for (struct e2node *n = in->lru_head; n && looked < 64; n = n->lru_next, looked++) {
-		struct pcache_attr a;
-		if (e2_node_busy(n))
-			continue;
-		if (!idle)
-			idle = n;
-		if (sys_pcache_attr(fssrv_endpoint(), n->pc, NULL, 0, &a) == 0 && !a.blocks) {
+	int ep = fssrv_endpoint(), looked = 0;
+	struct e2node *victim = NULL;
+	struct pcache_attr a;
+	for (struct e2node *n = in->lru_head; n && looked < E2_TRIM_SCAN_EMPTY && !victim; n = n->lru_next, looked++)
+		if (sys_pcache_attr(ep, n->pc, NULL, 0, &a) == 0 && !a.blocks && !e2_node_busy(n, a.size))
 			victim = n;
-			break;
-		}
-	}
-	if (!victim)
-		victim = idle; /* none: past the bound by the programs running */
+	looked = 0;
+	for (struct e2node *n = in->lru_head; n && looked < E2_TRIM_SCAN_IDLE && !victim; n = n->lru_next, looked++)
+		if (sys_pcache_attr(ep, n->pc, NULL, 0, &a) == 0 && !e2_node_busy(n, a.size))
+			victim = n;
 	if (victim)
-		e2_node_end(in, victim);
+		e2_node_end(in, victim, true);
 }
 
 void e2_gone(struct e2inst *in, uint32_t ino)
@@ -405,7 +416,7 @@ void e2_gone(struct e2inst *in, uint32_t ino)
 	struct e2node *n = e2_node_find(in, ino);
 	if (n && !n->opens) {
 		n->gone = true; /* kept, closed: its pages and inode go now */
-		e2_node_end(in, n);
+		e2_node_end(in, n, true);
 	} else if (n) {
 		n->gone = true;
 		e2_node_push(in, ino); /* fstat shows 0 links */
@@ -418,21 +429,28 @@ void e2_node_put(struct e2inst *in, struct e2node *n)
 {
 	if (--n->opens)
 		return;
+	uint64_t size;
 	if (n->pc && !n->gone && !in->dying && in->keep_max) {
 		/* kept: the dirty pages to the disk now as before (nothing
-		 * lost if the machine stops), the clean ones stay */
-		e2_node_writeback(in, n);
+		 * lost if the machine stops), the clean ones stay; an empty
+		 * file's object holds nothing worth keeping (a re-open makes
+		 * one as cheaply), so creating many files costs what it did */
+		e2_node_writeback_size(in, n, &size);
+		if (!size) {
+			e2_node_end(in, n, false); /* just written back */
+			return;
+		}
 		e2_keep_trim(in);
 		e2_lru_add(in, n);
 		return;
 	}
-	e2_node_end(in, n);
+	e2_node_end(in, n, true);
 }
 
 void e2_node_drop_all(struct e2inst *in)
 {
 	while (in->lru_head)
-		e2_node_end(in, in->lru_head);
+		e2_node_end(in, in->lru_head, true);
 }
 
 int e2_sync_all(struct e2inst *in)
