@@ -20,6 +20,7 @@
 #include "heap.h"
 #include "kstring.h"
 #include "memcg.h"
+#include "pcache.h"
 #include "reclaim.h"
 #include "spinlock.h"
 
@@ -77,6 +78,11 @@ static struct cgroup *memcg_live_of(struct cgroup *cg)
 	return cg;
 }
 
+struct cgroup *memcg_live(struct cgroup *cg)
+{
+	return memcg_live_of(cg);
+}
+
 void memcg_stat_add(struct cgroup *cg, enum memcg_stat item, int64_t n)
 {
 	__atomic_add_fetch(&memcg_stat_of(cg)[item], n, __ATOMIC_RELAXED);
@@ -91,13 +97,18 @@ void memcg_pcache_stat_add(struct cgroup *cg, enum memcg_stat item, int64_t n)
 		__atomic_add_fetch(&b->stat[item - MEMCG_NR_STATS], n, __ATOMIC_RELAXED);
 }
 
-/* Moves cg's page cache counts to its nearest live ancestor's. */
+/* Moves cg's page cache counts, and the pages on its LRU lists, to its
+ * nearest live ancestor's: reclaim walks live cgroups only, and a closed
+ * file's pages (kept by a disk file system's inode cache) outlive the
+ * cgroup that read them (Linux reparents them too). */
 static void memcg_pcache_move_up(struct cgroup *cg)
 {
 	struct memcg_pcache *b = __atomic_load_n(&cg->mem_pcache, __ATOMIC_ACQUIRE);
 	struct memcg_pcache *to = b ? memcg_pcache_of(memcg_live_of(cg->parent)) : NULL;
-	if (to)
-		memcg_stat_move(b->stat, to->stat, MEMCG_NR_PCACHE_STATS);
+	if (!to)
+		return;
+	pcache_lru_splice(b->lru, to->lru);
+	memcg_stat_move(b->stat, to->stat, MEMCG_NR_PCACHE_STATS);
 }
 
 /* The page counter of a new cgroup charges into its parent's. */

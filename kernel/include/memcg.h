@@ -49,6 +49,9 @@ bool memcg_keep(struct cgroup *cg);
  * that allocation fails. Freed with the cgroup (no page is charged to
  * it then); a removed cgroup's counts go to its live ancestor's. */
 struct memcg_pcache *memcg_pcache_of(struct cgroup *cg);
+/* cg, or once it is removed its nearest live ancestor: where its pages'
+ * counts and LRU lists are (Linux reparents a dying memcg's pages). */
+struct cgroup *memcg_live(struct cgroup *cg);
 /* cg's effective memory.min/low as reclaim computes them (reclaim.c,
  * under cg_lock), kept in its memory controller state. */
 struct page_counter_prot *memcg_prot_of(struct cgroup *cg);

@@ -290,6 +290,9 @@ uint32_t pcache_lru_deactivate(struct cgroup *cg, uint32_t nr);
 /* A refault found p in the workingset: it goes to (or, not yet on a
  * list, will join) the active list. Whether it was not active before. */
 bool pcache_lru_activate(struct pcache_page *p);
+/* A removed cgroup's lists (from, 4 heads) joined to its live ancestor's
+ * (to), under pcache_lru_lock; its pages stay charged to it. */
+void pcache_lru_splice(struct list_head *from, struct list_head *to);
 
 /* ---- the server's table (table.c) ---- */
 

@@ -9,7 +9,9 @@
  * (pcache_lru_deactivate), counting Linux's pgscan, pgactivate, pgrefill
  * and pgdeactivate here. One lock for every list (one CPU today). The lists are in the cgroup's
  * page cache block (memcg_pcache_of), which a dying cgroup keeps while
- * pages are charged to it (memcg_keep). */
+ * pages are charged to it (memcg_keep), with empty lists: at its removal
+ * its pages join its live ancestor's lists (pcache_lru_splice), where
+ * reclaim finds them. */
 #include "pcache.h"
 #include "internal.h"
 #include "cgroup.h"
@@ -38,15 +40,31 @@ static enum memcg_stat pcache_lru_stat(enum pcache_lru l)
 	return stat[l];
 }
 
+/* The block whose lists a page charged to cg goes on: cg's, or once cg
+ * is removed its live ancestor's (memory_offline spliced its lists
+ * there). */
+static struct memcg_pcache *pcache_lru_block(struct cgroup *cg)
+{
+	return __atomic_load_n(&memcg_live(cg)->mem_pcache, __ATOMIC_ACQUIRE);
+}
+
 void pcache_lru_add(struct pcache_page *p)
 {
-	struct cgroup *cg = p->pg->charge;
+	struct cgroup *cg = p->pg->charge, *live;
+	struct memcg_pcache *b;
 	/* its cgroup's block first (no lock: it allocates); a page whose
-	 * block cannot be made stays off the lists (unevictable) */
-	struct memcg_pcache *b = cg ? memcg_pcache_of(cg) : NULL;
-	if (!b)
-		return;
-	spin_lock(&pcache_lru_lock);
+	 * block cannot be made stays off the lists (unevictable). The
+	 * cgroup may be removed meanwhile: then again, at its ancestor. */
+	for (;;) {
+		live = cg ? memcg_live(cg) : NULL;
+		b = live ? memcg_pcache_of(live) : NULL;
+		if (!b)
+			return;
+		spin_lock(&pcache_lru_lock);
+		if (memcg_live(cg) == live)
+			break;
+		spin_unlock(&pcache_lru_lock);
+	}
 	/* active already if a refault found it in the workingset */
 	p->lru_state = PCP_ON_LRU | (p->lru_state & PCP_ACTIVE);
 	enum pcache_lru l = pcache_lru_of(p);
@@ -80,7 +98,7 @@ void pcache_lru_touch(struct pcache_page *p)
 			memcg_pcache_stat_add(cg, pcache_lru_stat(from), -1);
 			p->lru_state = PCP_ON_LRU | PCP_ACTIVE;
 			enum pcache_lru to = pcache_lru_of(p);
-			list_add(&p->lru, &cg->mem_pcache->lru[to]);
+			list_add(&p->lru, &pcache_lru_block(cg)->lru[to]);
 			memcg_pcache_stat_add(cg, pcache_lru_stat(to), 1);
 			memcg_pcache_stat_add(cg, MEMCG_STAT_PGACTIVATE, 1);
 			memcg_workingset_age(cg, 1); /* Linux's workingset_activation */
@@ -174,9 +192,10 @@ bool pcache_lru_activate(struct pcache_page *p)
 	spin_lock(&pcache_lru_lock);
 	if (!(p->lru_state & PCP_ACTIVE)) {
 		struct cgroup *cg = p->pg->charge;
-		if ((p->lru_state & PCP_ON_LRU) && cg && cg->mem_pcache) {
+		struct memcg_pcache *b = cg ? pcache_lru_block(cg) : NULL;
+		if ((p->lru_state & PCP_ON_LRU) && b) {
 			enum pcache_lru from = pcache_lru_of(p);
-			pcache_lru_move(cg, cg->mem_pcache, p, from, (enum pcache_lru)(from + 1), PCP_ON_LRU | PCP_ACTIVE);
+			pcache_lru_move(cg, b, p, from, (enum pcache_lru)(from + 1), PCP_ON_LRU | PCP_ACTIVE);
 		} else {
 			p->lru_state |= PCP_ACTIVE; /* pcache_lru_add keeps it */
 		}
@@ -184,4 +203,22 @@ bool pcache_lru_activate(struct pcache_page *p)
 	}
 	spin_unlock(&pcache_lru_lock);
 	return done;
+}
+
+void pcache_lru_splice(struct list_head *from, struct list_head *to)
+{
+	spin_lock(&pcache_lru_lock);
+	/* whole lists, at the tails (the removed cgroup's pages are the
+	 * first its ancestor's reclaim meets), in their order */
+	for (int i = 0; i < PCACHE_LRU_NR; i++) {
+		if (list_empty(&from[i]))
+			continue;
+		struct list_head *first = from[i].next, *last = from[i].prev;
+		first->prev = to[i].prev;
+		to[i].prev->next = first;
+		last->next = &to[i];
+		to[i].prev = last;
+		list_init(&from[i]);
+	}
+	spin_unlock(&pcache_lru_lock);
 }

@@ -517,12 +517,15 @@ static void test_corrupt(void)
 /* A program on ext2 runs from the page cache (mapped, not copied): while
  * it runs, truncate and open(O_WRONLY|O_TRUNC) are ETXTBSY and the file
  * on the disk stays whole (the server asks the cache before it changes
- * the inode). The file is held open meanwhile: the server keeps a file's
- * object only while its node lives (docs/memory.md). */
+ * the inode). Nobody holds the file open meanwhile and the mount keeps
+ * one closed file (keep=1) which another file's close then wants: the
+ * server keeps a running program's object past its bound (before, it
+ * freed the object at the last close and the truncation went through). */
 static void test_running_program(void)
 {
 	static char buf[64 * 1024];
 	struct stat st;
+	check(umount(M) == 0 && mount("/dev/vda", M, "ext2", 0, "keep=1") == 0, "mount again with keep=1");
 	int in = open("/posix/bigtext", O_RDONLY), out = open(M "/bt", O_WRONLY | O_CREAT | O_TRUNC, 0755);
 	ssize_t r = 0;
 	while (in >= 0 && out >= 0 && (r = read(in, buf, sizeof(buf))) > 0)
@@ -554,6 +557,10 @@ static void test_running_program(void)
 	printf("# fsync of the running program wrote %llu bytes\n", w1 - w0);
 	check(slurp("/sys/fs/cgroup/io.stat", iost, sizeof(iost)) > 0 && synced == 0 && w1 - w0 < 256 * 1024,
 	      "fsync of it writes none of its 1 MiB back (mapped private: unchanged)");
+	int other = open(M "/bt2", O_CREAT | O_RDWR, 0644);
+	check(close(keep) == 0 && other >= 0 && write(other, "x", 1) == 1 && close(other) == 0 && unlink(M "/bt2") == 0,
+	      "its descriptor closed, another file opened and closed (the inode cache holds one)");
+	keep = -1;
 	struct stat st2;
 	check_errno(truncate(M "/bt", 0), ETXTBSY, "truncate of the running program on ext2: ETXTBSY");
 	int w = open(M "/bt", O_WRONLY | O_TRUNC);
@@ -564,7 +571,6 @@ static void test_running_program(void)
 	close(to[1]);
 	close(from[0]);
 	check(wait_bounded(p, 30) == 0, "the program reads its whole blob again and exits 0");
-	close(keep);
 	static char orig[64 * 1024];
 	int same = umount(M) == 0 && mount("/dev/vda", M, "ext2", 0, "") == 0 && stat(M "/bt", &st2) == 0 &&
 		   st2.st_size == st.st_size;
@@ -579,6 +585,118 @@ static void test_running_program(void)
 	close(out);
 	check(same, "after umount and mount the file on the disk is whole, byte for byte");
 	check(truncate(M "/bt", 0) == 0 && unlink(M "/bt") == 0, "once it is gone truncate works");
+}
+
+/* ---- the inode cache: a closed file's object and pages kept ---- */
+
+#define IC_CG CGR "/e2ic"
+#define IC_LEN (256u * 1024)
+
+static unsigned char ic_byte(size_t i)
+{
+	return (unsigned char)((i * 13 + i / 1021) & 0xff);
+}
+
+/* A file of IC_LEN pattern bytes, synced. */
+static int ic_make(const char *path)
+{
+	static unsigned char b[IC_LEN];
+	for (size_t i = 0; i < IC_LEN; i++)
+		b[i] = ic_byte(i);
+	int fd = open(path, O_CREAT | O_TRUNC | O_WRONLY, 0644);
+	int ok = fd >= 0 && write(fd, b, IC_LEN) == (ssize_t)IC_LEN && fsync(fd) == 0;
+	return (fd < 0 || close(fd) == 0) && ok;
+}
+
+/* Opens, reads the whole file checking every byte, closes (a job for
+ * timed_in_cgroup: the reader's cgroup pays). */
+static int ic_read(void *arg)
+{
+	static unsigned char b[IC_LEN + 1];
+	int fd = open((const char *)arg, O_RDONLY);
+	ssize_t got = 0, r;
+	while (fd >= 0 && (r = read(fd, b + got, sizeof(b) - (size_t)got)) > 0)
+		got += r;
+	int ok = fd >= 0 && close(fd) == 0 && got == (ssize_t)IC_LEN;
+	for (size_t i = 0; ok && i < IC_LEN; i++)
+		ok = b[i] == ic_byte(i);
+	return ok;
+}
+
+static long ic_number(const char *path)
+{
+	char buf[64];
+	return slurp(path, buf, sizeof(buf)) > 0 ? atol(buf) : -1;
+}
+
+/* The disk bytes a read of path in IC_CG did (-1 if it failed or a byte
+ * was wrong). */
+static long long ic_read_io(const char *path)
+{
+	unsigned long long r0 = io_rbytes(IC_CG);
+	if (timed_in_cgroup(IC_CG, ic_read, (void *)path) < 0)
+		return -1;
+	return (long long)(io_rbytes(IC_CG) - r0);
+}
+
+/* Linux keeps a closed inode's pages: a re-open reads none of them from
+ * the disk again. Before, the server freed the object at each last
+ * close, and every re-read was a disk read. */
+static void test_inode_cache(void)
+{
+	check(put(CGR "/cgroup.subtree_control", "+io +memory") == 0 && mkdir(IC_CG, 0755) == 0,
+	      "inode cache: cgroup e2ic with the io and memory controllers");
+	check(ic_make(M "/ic0.bin") && cold(), "inode cache: a 256 KiB file written, the mount made cold");
+	long mem0 = ic_number(IC_CG "/memory.current");
+	long long cold_io = ic_read_io(M "/ic0.bin"), warm_io = ic_read_io(M "/ic0.bin");
+	printf("# disk bytes: a cold read %lld, the re-read after the close %lld\n", cold_io, warm_io);
+	check(cold_io >= (long long)IC_LEN, "inode cache: the first read (open, read, close) comes from the disk");
+	check(warm_io == 0, "inode cache: the re-read after the last close: from memory, io.stat rbytes unchanged");
+	check(flat_field(IC_CG "/memory.stat", "file") >= (long)IC_LEN,
+	      "inode cache: the closed file's pages stay charged to the reader's cgroup");
+	/* reclaim takes them; read again, they come from the disk, right */
+	check(put(IC_CG "/memory.reclaim", "256K") == 0 && flat_field(IC_CG "/memory.stat", "file") == 0,
+	      "inode cache: memory.reclaim takes the closed file's pages");
+	long long again = ic_read_io(M "/ic0.bin");
+	check(again >= (long long)IC_LEN, "inode cache: read again after: every byte right, from the disk");
+	check(unlink(M "/ic0.bin") == 0 && flat_field(IC_CG "/memory.stat", "file") == 0 &&
+	      ic_number(IC_CG "/memory.current") == mem0,
+	      "inode cache: unlink of the closed cached file frees its pages (memory.current back at its start)");
+	/* the bound: keep=2 keeps the two most recently closed */
+	check(umount(M) == 0 && mount("/dev/vda", M, "ext2", 0, "keep=2") == 0, "inode cache: mount with keep=2");
+	check_errno(mount("/dev/vda", "/tmp/e2x", "ext2", 0, "keep=x"), EINVAL, "inode cache: keep=x: EINVAL");
+	check(ic_make(M "/ic1.bin") && ic_make(M "/ic2.bin") && ic_make(M "/ic3.bin") && cold() &&
+	      umount(M) == 0 && mount("/dev/vda", M, "ext2", 0, "keep=2") == 0,
+	      "inode cache: three files, made cold");
+	long long r1 = ic_read_io(M "/ic1.bin"), r2 = ic_read_io(M "/ic2.bin"), r3 = ic_read_io(M "/ic3.bin");
+	long long w3 = ic_read_io(M "/ic3.bin"), w2 = ic_read_io(M "/ic2.bin"), w1 = ic_read_io(M "/ic1.bin");
+	printf("# keep=2: cold %lld %lld %lld, again (3, 2, 1) %lld %lld %lld\n", r1, r2, r3, w3, w2, w1);
+	check(r1 >= (long long)IC_LEN && r2 >= (long long)IC_LEN && r3 >= (long long)IC_LEN,
+	      "inode cache: the three read cold");
+	check(w3 == 0 && w2 == 0, "inode cache: the last two closed are kept: read again from memory");
+	check(w1 >= (long long)IC_LEN, "inode cache: the third, past the bound, was dropped: read from the disk");
+	check(unlink(M "/ic1.bin") == 0 && unlink(M "/ic2.bin") == 0 && unlink(M "/ic3.bin") == 0 && cold(),
+	      "inode cache: unlinked, default mount again");
+	/* a store through a shared mapping after the last close is written
+	 * back (the object stays in the server's table; before, it had left
+	 * and the store was lost) */
+	int fd = open(M "/icmap.bin", O_CREAT | O_TRUNC | O_RDWR, 0644);
+	char *m = fd >= 0 && ftruncate(fd, 4096) == 0 ? mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)
+						     : MAP_FAILED;
+	check(m != MAP_FAILED && close(fd) == 0, "inode cache: a file mapped shared, its descriptor closed");
+	if (m != MAP_FAILED) {
+		memcpy(m + 100, "stored after the close", 22);
+		sync();
+		munmap(m, 4096);
+	}
+	char got[32] = "";
+	fd = cold() ? open(M "/icmap.bin", O_RDONLY) : -1;
+	check(fd >= 0 && pread(fd, got, 22, 100) == 22 && !memcmp(got, "stored after the close", 22),
+	      "inode cache: the store through the mapping after the last close reached the disk (sync)");
+	if (fd >= 0)
+		close(fd);
+	check(unlink(M "/icmap.bin") == 0 && rmdir(IC_CG) == 0 &&
+	      put(CGR "/cgroup.subtree_control", "-io -memory") == 0, "inode cache: cleaned up");
 }
 
 #define FULL "/mnt/e2full"
@@ -893,6 +1011,7 @@ int main(void)
 	test_remount();
 	test_server_served();
 	test_io_charged_to_client();
+	test_inode_cache();
 	test_direct();
 	test_driver_restart();
 	test_corrupt();

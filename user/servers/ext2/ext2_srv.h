@@ -31,6 +31,11 @@
 /* Pager threads (e2_pager): two, so that one request's disk reads do
  * not hold up another mount's fills. */
 #define E2_PAGERS 2
+/* Closed files whose objects a mount keeps (its inode cache, in LRU
+ * order): a re-open finds its pages in memory, as Linux keeps a closed
+ * inode's pages. Past it the oldest kept object goes (its clean pages
+ * with it); reclaim takes their pages meanwhile. */
+#define E2_KEEP_MAX 2048
 
 /* An inode some open file uses. */
 struct e2node {
@@ -41,7 +46,9 @@ struct e2node {
 	bool gone;		/* its last name went: released at the last close */
 	uint64_t promised;	/* blocks its reservation was costed at (srv_resv.c) */
 	uint32_t resv_next;	/* pages its next budget has (srv_resv.c) */
+	bool kept;		/* closed, its object kept: on the mount's LRU */
 	struct e2node *next;
+	struct e2node *lru_prev, *lru_next; /* kept nodes, oldest first */
 };
 
 /* One mount. */
@@ -62,6 +69,10 @@ struct e2inst {
 	uint64_t grants;	/* times a waiting request got lock (under lock) */
 	char source[64];
 	struct e2node *nodes[E2_NODE_HASH];
+	/* the inode cache: closed nodes with their objects, oldest first */
+	struct e2node *lru_head, *lru_tail;
+	uint32_t kept;		/* nodes on it */
+	uint32_t keep_max;	/* the bound (E2_KEEP_MAX, keep= at mount) */
 	/* why the last walk handed back (under lock) */
 	struct {
 		int kind;	/* FS_HB_LINK / FS_HB_DOTDOT, 0 none */
@@ -97,17 +108,23 @@ uint64_t e2_ns_of(struct ext2_time t);
 
 /* -- nodes and file data (data.c); under in->lock -- */
 struct e2node *e2_node_find(struct e2inst *in, uint32_t ino);
-/* The node of ino with one more open (made if needed), or NULL. */
+/* The node of ino with one more open (made if needed, or taken off the
+ * inode cache), or NULL. */
 struct e2node *e2_node_get(struct e2inst *in, uint32_t ino);
+/* One more open of a node found (taken off the inode cache if it was). */
+void e2_node_hold(struct e2inst *in, struct e2node *n);
 /* Opens of node n: a page cache object (PCACHE_BACKED, of the file's
  * size, empty: the pager fills it) if it is a regular file of at most
  * in->cache_max bytes opened for the first time. 0 or -errno. */
 int e2_node_fill(struct e2inst *in, struct e2node *n, const struct ext2_stat *st);
 /* Until no open is filling n's object (lets go of in->lock meanwhile). */
 void e2_node_wait(struct e2inst *in, struct e2node *n);
-/* One open fewer: the last writes the data back, frees the object and
- * releases a gone inode. */
+/* One open fewer: the last writes the data back and keeps the object in
+ * the inode cache (a regular file still linked), or frees it and releases
+ * a gone inode. */
 void e2_node_put(struct e2inst *in, struct e2node *n);
+/* Every kept node written back and dropped with its object (umount). */
+void e2_node_drop_all(struct e2inst *in);
 /* Writes n's dirty pages and size back to the core. 0 or -errno. */
 int e2_node_writeback(struct e2inst *in, struct e2node *n);
 /* A pager thread's body (fs_type.pager): takes the kernel's FILL and
@@ -126,6 +143,10 @@ void e2_resv_grant(struct e2inst *in, struct e2node *x, uint64_t index);
  * its object freed): what it is promised is counted again, and the core
  * told the sum (ext2_set_promised). */
 void e2_resv_update(struct e2inst *in, struct e2node *n, bool gone);
+/* n was closed (written back) and its object kept (the inode cache): its
+ * unspent budget goes back to the free blocks, so a kept file promises
+ * nothing; a writer after a re-open asks again (RESERVE). */
+void e2_resv_drop(struct e2inst *in, struct e2node *n);
 /* The inode's attributes (mode, owner, links, times) to its object. */
 void e2_node_push(struct e2inst *in, uint32_t ino);
 /* stat of ino with an open object's size and times. */

@@ -9,7 +9,10 @@
  * writes them to the disk through the core at fsync, at the last close,
  * at sync, at umount and when the kernel asks (a WRITEBACK request), with
  * the object's size and times, and tells the kernel (pcache_done), after
- * which clean pages may be evicted. The object goes at the last close.
+ * which clean pages may be evicted. At the last close the object stays,
+ * in the mount's inode cache (an LRU of closed nodes, at most keep_max):
+ * a re-open finds its pages; it goes when the bound pushes it out, at
+ * unlink of the last name and at umount.
  * Everything here runs under the mount's lock (ext2_srv.h), but the
  * pager threads take it themselves. */
 #include <errno.h>
@@ -36,6 +39,43 @@ struct e2node *e2_node_find(struct e2inst *in, uint32_t ino)
 	return NULL;
 }
 
+/* ---- the inode cache: closed nodes kept with their objects ---- */
+
+static void e2_lru_del(struct e2inst *in, struct e2node *n)
+{
+	if (n->lru_prev)
+		n->lru_prev->lru_next = n->lru_next;
+	else
+		in->lru_head = n->lru_next;
+	if (n->lru_next)
+		n->lru_next->lru_prev = n->lru_prev;
+	else
+		in->lru_tail = n->lru_prev;
+	n->lru_prev = n->lru_next = NULL;
+	n->kept = false;
+	in->kept--;
+}
+
+static void e2_lru_add(struct e2inst *in, struct e2node *n)
+{
+	n->lru_prev = in->lru_tail;
+	n->lru_next = NULL;
+	if (in->lru_tail)
+		in->lru_tail->lru_next = n;
+	else
+		in->lru_head = n;
+	in->lru_tail = n;
+	n->kept = true;
+	in->kept++;
+}
+
+void e2_node_hold(struct e2inst *in, struct e2node *n)
+{
+	if (n->kept)
+		e2_lru_del(in, n);
+	n->opens++;
+}
+
 struct e2node *e2_node_get(struct e2inst *in, uint32_t ino)
 {
 	struct e2node *n = e2_node_find(in, ino);
@@ -47,7 +87,7 @@ struct e2node *e2_node_get(struct e2inst *in, uint32_t ino)
 		n->next = *e2_bucket(in, ino);
 		*e2_bucket(in, ino) = n;
 	}
-	n->opens++;
+	e2_node_hold(in, n);
 	return n;
 }
 
@@ -150,6 +190,8 @@ int e2_node_fill(struct e2inst *in, struct e2node *n, const struct ext2_stat *st
 {
 	e2_node_wait(in, n);
 	/* cache_max=0: no object at all, an empty (new) file included */
+	if (n->pc)
+		return 0; /* kept in the inode cache, or open: its pages are there */
 	if (n->opens > 1 || (st->mode & EXT2_S_IFMT) != EXT2_S_IFREG || !in->cache_max || st->size > in->cache_max)
 		return 0; /* decided by the first open: the object, or the server */
 	uint64_t max = ext2_max_file_size(in->fs) & ~(uint64_t)(E2_PAGE - 1);
@@ -248,17 +290,21 @@ long e2_pager(void *arg)
 	}
 }
 
-int e2_node_writeback(struct e2inst *in, struct e2node *n)
+/* e2_node_writeback, telling the object's size (UINT64_MAX if it was
+ * not looked at). */
+static int e2_node_writeback_size(struct e2inst *in, struct e2node *n, uint64_t *size)
 {
 	int ep = fssrv_endpoint(), err = 0;
 	uint64_t idx[E2_DIRTY_BATCH], from = 0;
 	struct pcache_attr a;
 	uint8_t *buf;
 	long cnt;
+	*size = UINT64_MAX;
 	if (!n->pc || n->gone || in->rdonly)
 		return 0;
 	if (sys_pcache_attr(ep, n->pc, NULL, 0, &a) < 0 || !(buf = malloc(E2_PAGE)))
 		return -EIO;
+	*size = a.size;
 	struct ext2_time now = e2_now();
 	ext2_use_promised(in->fs, true); /* what the reservations were for */
 	do {
@@ -309,12 +355,76 @@ int e2_node_writeback(struct e2inst *in, struct e2node *n)
 	return err ? err : r;
 }
 
+int e2_node_writeback(struct e2inst *in, struct e2node *n)
+{
+	uint64_t size;
+	return e2_node_writeback_size(in, n, &size);
+}
+
+/* The end of a node with no open: its object freed (written back first
+ * if wb, unless gone), a gone inode released. */
+static void e2_node_end(struct e2inst *in, struct e2node *n, bool wb)
+{
+	if (n->kept)
+		e2_lru_del(in, n);
+	if (n->pc) {
+		if (wb)
+			e2_node_writeback(in, n);
+		e2_resv_update(in, n, true); /* its promise ends with its object */
+		sys_pcache_free(fssrv_endpoint(), n->pc);
+		e2_pcmap_del(n->pc);
+	}
+	if (n->gone)
+		ext2_release(in->fs, n->ino);
+	e2_node_unhook(in, n);
+}
+
+/* Whether a program runs from a kept node's object (ETXTBSY holds while
+ * it runs, docs/memory.md, so the object must stay): a truncation to its
+ * own size says so, changing nothing. */
+static bool e2_node_busy(struct e2node *n, uint64_t size)
+{
+	return sys_pcache_truncate(fssrv_endpoint(), n->pc, size) == -ETXTBSY;
+}
+
+/* Kept nodes looked at for one with no page left, then for any no
+ * program runs from: each look is a system call or two, at every close
+ * once the cache is full. */
+#define E2_TRIM_SCAN_EMPTY 16
+#define E2_TRIM_SCAN_IDLE 64
+
+/* Room in the inode cache for one more: past the bound, one of the 16
+ * oldest kept nodes with no page left in memory (reclaim took them, or
+ * it is empty) goes, else the oldest of the 64 oldest no program runs
+ * from (if every one runs, the cache grows past its bound by the running
+ * programs). */
+static void e2_keep_trim(struct e2inst *in)
+{
+	if (in->kept < in->keep_max)
+		return;
+	int ep = fssrv_endpoint(), looked = 0;
+	struct e2node *victim = NULL;
+	struct pcache_attr a;
+	for (struct e2node *n = in->lru_head; n && looked < E2_TRIM_SCAN_EMPTY && !victim; n = n->lru_next, looked++)
+		if (sys_pcache_attr(ep, n->pc, NULL, 0, &a) == 0 && !a.blocks && !e2_node_busy(n, a.size))
+			victim = n;
+	looked = 0;
+	for (struct e2node *n = in->lru_head; n && looked < E2_TRIM_SCAN_IDLE && !victim; n = n->lru_next, looked++)
+		if (sys_pcache_attr(ep, n->pc, NULL, 0, &a) == 0 && !e2_node_busy(n, a.size))
+			victim = n;
+	if (victim)
+		e2_node_end(in, victim, true);
+}
+
 void e2_gone(struct e2inst *in, uint32_t ino)
 {
 	if (!ino)
 		return;
 	struct e2node *n = e2_node_find(in, ino);
-	if (n) {
+	if (n && !n->opens) {
+		n->gone = true; /* kept, closed: its pages and inode go now */
+		e2_node_end(in, n, true);
+	} else if (n) {
 		n->gone = true;
 		e2_node_push(in, ino); /* fstat shows 0 links */
 	} else {
@@ -326,15 +436,29 @@ void e2_node_put(struct e2inst *in, struct e2node *n)
 {
 	if (--n->opens)
 		return;
-	if (n->pc) {
-		e2_node_writeback(in, n);
-		e2_resv_update(in, n, true); /* its promise ends with its object */
-		sys_pcache_free(fssrv_endpoint(), n->pc);
-		e2_pcmap_del(n->pc);
+	uint64_t size;
+	if (n->pc && !n->gone && !in->dying && in->keep_max) {
+		/* kept: the dirty pages to the disk now as before (nothing
+		 * lost if the machine stops), the clean ones stay; an empty
+		 * file's object holds nothing worth keeping (a re-open makes
+		 * one as cheaply), so creating many files costs what it did */
+		e2_node_writeback_size(in, n, &size);
+		if (!size) {
+			e2_node_end(in, n, false); /* just written back */
+			return;
+		}
+		e2_resv_drop(in, n); /* a closed file promises nothing */
+		e2_keep_trim(in);
+		e2_lru_add(in, n);
+		return;
 	}
-	if (n->gone)
-		ext2_release(in->fs, n->ino);
-	e2_node_unhook(in, n);
+	e2_node_end(in, n, true);
+}
+
+void e2_node_drop_all(struct e2inst *in)
+{
+	while (in->lru_head)
+		e2_node_end(in, in->lru_head, true);
 }
 
 int e2_sync_all(struct e2inst *in, bool flush)
@@ -404,7 +528,7 @@ int e2_truncate(struct e2inst *in, uint32_t ino, uint64_t size)
 		 * client's, whose partial-page write waits for a fill that
 		 * needs the mount's lock (the pager thread) */
 		struct e2_pause ps;
-		n->opens++; /* held: its object (and id) stay meanwhile */
+		e2_node_hold(in, n); /* held: its object (and id) stay meanwhile */
 		e2_pause_begin(in, &ps);
 		r = (int)sys_pcache_truncate(fssrv_endpoint(), n->pc, size);
 		e2_pause_end(in, &ps);

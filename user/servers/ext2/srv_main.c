@@ -5,7 +5,9 @@
  * FILE_FSYNC for a device flush). Options ("ro" is MS_RDONLY, which the
  * mount tool sets): cache_max=BYTES, the largest file given a page cache
  * object at its first open (no limit by default; larger ones are read and
- * written through the server). */
+ * written through the server); keep=N, how many closed files' objects the
+ * inode cache keeps (E2_KEEP_MAX by default; 0 frees each at its last
+ * close). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -210,17 +212,30 @@ static int e2_disk_index(const char *source)
 	return blkdev_index(source, strlen(source));
 }
 
+/* The number after a "name=" of n bytes at data: 0, or -EINVAL. */
+static int e2_option_num(const char *data, size_t n, size_t name, unsigned long long *v)
+{
+	char *end;
+	if (n <= name || data[name] < '0' || data[name] > '9')
+		return -EINVAL;
+	*v = strtoull(data + name, &end, 10);
+	return end == data + n ? 0 : -EINVAL;
+}
+
 /* The options: 0, or -EINVAL for anything unknown. */
-static int e2_options(const char *data, uint64_t *cache_max)
+static int e2_options(const char *data, uint64_t *cache_max, uint32_t *keep)
 {
 	while (*data) {
 		size_t n = strcspn(data, ",");
+		unsigned long long v;
 		if (n > 10 && strncmp(data, "cache_max=", 10) == 0) {
-			char *end;
-			unsigned long long v = strtoull(data + 10, &end, 10);
-			if (end != data + n || data[10] < '0' || data[10] > '9')
+			if (e2_option_num(data, n, 10, &v))
 				return -EINVAL;
 			*cache_max = v;
+		} else if (n > 5 && strncmp(data, "keep=", 5) == 0) {
+			if (e2_option_num(data, n, 5, &v) || v > 1000000)
+				return -EINVAL;
+			*keep = (uint32_t)v;
 		} else if (n) {
 			return -EINVAL;
 		}
@@ -232,7 +247,8 @@ static int e2_options(const char *data, uint64_t *cache_max)
 static int e2_mount(const char *source, const char *data, uint64_t flags, void **out)
 {
 	uint64_t cache_max = E2_PCACHE_FILL_MAX;
-	if (e2_options(data, &cache_max))
+	uint32_t keep = E2_KEEP_MAX;
+	if (e2_options(data, &cache_max, &keep))
 		return -EINVAL;
 	int i = e2_disk_index(source);
 	struct blkdev_info bi;
@@ -253,6 +269,7 @@ static int e2_mount(const char *source, const char *data, uint64_t flags, void *
 	}
 	in->lock = (srvlock_t)SRVLOCK_INIT;
 	in->cache_max = cache_max;
+	in->keep_max = keep;
 	in->index = i;
 	in->disk_ro = ro;
 	in->disk = (int)sys_handle_dup((int)h, 100, HANDLE_CLOEXEC); /* out of the way of low numbers */
@@ -291,6 +308,7 @@ static int e2_umount(void *inst)
 	fssrv_unlock();
 	srvlock_lock(&in->lock);
 	int r = e2_sync_all(in, false);
+	e2_node_drop_all(in); /* the inode cache: written back above */
 	int u = ext2_unmount(in->fs); /* frees the core in any case */
 	if (!in->rdonly)
 		e2_disk_flush(in);

@@ -137,6 +137,18 @@ void e2_resv_update(struct e2inst *in, struct e2node *n, bool gone)
 	e2_resv_commit(in);
 }
 
+void e2_resv_drop(struct e2inst *in, struct e2node *n)
+{
+	struct pcache_resv now, set;
+	int ep = fssrv_endpoint();
+	if (n->pc && sys_pcache_reserve(ep, n->pc, NULL, &now) == 0 && now.budget) {
+		set = (struct pcache_resv){ .budget = 0, .root = 0, .from = now.from };
+		sys_pcache_reserve(ep, n->pc, &set, &now);
+	}
+	n->resv_next = 0; /* a writer after a re-open starts small again */
+	e2_resv_update(in, n, false);
+}
+
 void e2_resv_grant(struct e2inst *in, struct e2node *x, uint64_t index)
 {
 	int ep = fssrv_endpoint();
