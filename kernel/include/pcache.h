@@ -68,6 +68,13 @@ struct pcache_page {
 	uint32_t mapcount;		/* PTEs mapping it (atomic): file_mapped while > 0 */
 	uint32_t smapcount;		/* those of shared mappings (atomic): stores may
 					   reach it unseen, so writeback counts it dirty */
+	/* the cgroup whose write dirtied it (a reference), and the writer's
+	 * pid, while it is dirty or under writeback (obj->lock): its
+	 * file_dirty/file_writeback count there and the server's writeback
+	 * of it is charged there (pcache_wb_as, docs/writeback.md); NULL:
+	 * the memory's cgroup (pg->charge), e.g. stores through a mapping */
+	struct cgroup *owner;
+	int32_t owner_pid;
 	struct list_head lru;		/* on its cgroup's list (pcache_lru_lock) */
 };
 

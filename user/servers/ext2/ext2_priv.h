@@ -82,6 +82,9 @@ static inline void ext2_bdirty(struct ext2_buf *b)
 void ext2_brelse(struct ext2_fs *fs, struct ext2_buf *b);
 /* Writes every dirty buffer back (in block order); returns the first error. */
 int ext2_bcache_flush(struct ext2_fs *fs);
+/* Writes back the dirty buffers of blocks blks[0..n) (ascending) and no
+ * others; the first error (those stay dirty). */
+int ext2_bwrite_blocks(struct ext2_fs *fs, const uint32_t *blks, uint32_t n);
 /* Drops a freed block's buffer, if cached and not held, without writing. */
 void ext2_bforget(struct ext2_fs *fs, uint32_t blk);
 /* The data of block blk if the cache holds it (maybe dirty: newer than
