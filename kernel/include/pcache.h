@@ -208,6 +208,11 @@ bool pcache_page_evict(struct pcache_page *p, uint64_t shadow);
  * killed), -EIO (the server died), -EINVAL (not PCACHE_BACKED). May
  * sleep; no lock held. */
 int pcache_writeback_request(struct pcache_obj *o, uint64_t timeout_ns);
+/* After a write of cg's to o (no lock held): past cg's background
+ * threshold o's writeback is asked for; past its dirty limit the caller
+ * sleeps, killably, until its cgroup is under it again (dirty.c). */
+void pcache_balance_dirty(struct pcache_obj *o, struct cgroup *cg);
+
 /* A page fault met a page of o that is not in memory (vm_fault got
  * -EAGAIN from pcache_map_get or pcache_map_copy): asks the server and
  * waits (no lock held). 0 (fault again), -EIO (past the end, a failed

@@ -117,11 +117,13 @@ long pcache_fd_write(struct channel *ch, const void *buf, size_t len, int64_t of
 	/* the writer's cgroup pays for the pages it first touches */
 	struct cgroup *cg = memcg_requester();
 	r = pcache_obj_write(o, at, buf, len, cg, true, &end);
-	cg_put(cg);
 	if (off < 0 && r >= 0)
 		__atomic_store_n(&ch->pos, end, __ATOMIC_RELAXED);
 	pcache_wunlock(o);
 	pcache_pos_unlock(ch, held);
+	if (r > 0)
+		pcache_balance_dirty(o, cg); /* past its dirty limit: it waits for its writeback */
+	cg_put(cg);
 	return r;
 }
 

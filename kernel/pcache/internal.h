@@ -76,6 +76,13 @@ struct cgroup *pcache_page_set_state(struct pcache_page *p, uint8_t set, uint8_t
  * dirty or under writeback keeps the owner it has (its counts are
  * there). obj->lock held. */
 void pcache_page_dirtied(struct pcache_page *p, struct cgroup *cg, int32_t pid);
+/* Asks o's server for a writeback of its dirty pages without waiting:
+ * nothing if one is queued or in progress, or the queue is full. */
+void pcache_writeback_kick(struct pcache_obj *o);
+/* cg's dirty throttling thresholds, in pages (dirty.c). */
+void pcache_dirty_limits(struct cgroup *cg, uint64_t *bg, uint64_t *limit);
+/* cg's own dirty and under-writeback file pages. */
+uint64_t pcache_dirty_pages(struct cgroup *cg);
 /* The cgroup that owns p's dirty data: its owner, else its memory's. */
 struct cgroup *pcache_page_owner(const struct pcache_page *p);
 

@@ -369,6 +369,20 @@ int pcache_writeback_request(struct pcache_obj *o, uint64_t timeout_ns)
 	return r;
 }
 
+void pcache_writeback_kick(struct pcache_obj *o)
+{
+	struct pcache_pager *pg = o->pager;
+	spin_lock(&o->lock);
+	bool busy = o->wb_seq > o->wb_done || o->dead;
+	spin_unlock(&o->lock);
+	if (busy || !pg || pager_reserve(pg, clock_ns()) != 0)
+		return;
+	spin_lock(&o->lock);
+	uint64_t seq = ++o->wb_seq;
+	spin_unlock(&o->lock);
+	pager_submit(pg, o, 0, 0, PCACHE_REQ_WRITEBACK, seq);
+}
+
 /* ---- eviction ---- */
 
 bool pcache_page_tryget(struct pcache_page *p)

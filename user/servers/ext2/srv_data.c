@@ -326,6 +326,13 @@ int e2_node_writeback(struct e2inst *in, struct e2node *n)
 	struct ext2_time now = e2_now();
 	do {
 		cnt = sys_pcache_dirty(ep, n->pc, from, idx, E2_DIRTY_BATCH);
+		/* the size now covers every page just taken (a write grows it
+		 * with the page's dirtying, under the object's lock): an older
+		 * size would pass over pages a writer added meanwhile (a
+		 * background writeback runs beside the writer), and mark them
+		 * clean unwritten */
+		if (cnt > 0 && sys_pcache_attr(ep, n->pc, NULL, 0, &a) < 0)
+			cnt = -EIO;
 		e2_wb_batch(in, n, idx, cnt, a.size, buf, now, &err);
 		if (cnt > 0)
 			from = idx[cnt - 1] + 1;
