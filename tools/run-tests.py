@@ -352,6 +352,9 @@ def test_ext2_disk(kernel, initrd, build, tally, timeout):
               "--disk", full, "--disk", nomagic],
              timeout, on_start=lambda n: print(f"  {n} ...", flush=True), on_result=tally.result,
              until="arbor-run: ")
+    for line in b.lines:  # whose account writeback went to (docs/writeback.md)
+        if line.startswith("# ") and ("wbytes" in line or "file_dirty" in line):
+            print("      " + line, flush=True)
     full_fsck = subprocess.run([shutil.which("e2fsck") or "/sbin/e2fsck", "-fn", full],
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     sizes = [l for l in b.lines if l.startswith("# full: ")]
