@@ -569,7 +569,7 @@ def test_reclaim_disk(kernel, initrd, build, tally, timeout):
     fsck = subprocess.run([shutil.which("e2fsck") or "/sbin/e2fsck", "-fn", img],
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     for line in b.lines:  # the figures the program measured (dirty throttling's rates)
-        if line.startswith("# ") and ("MiB" in line or "dirty" in line):
+        if line.startswith("# ") and ("MiB" in line or "dirty" in line or "fsync" in line):
             print("      " + line, flush=True)
     want = bytes(((i * 3 + i // 4093) & 0xff) for i in range(4093 * 256))  # one period
     dirty = debugfs(img, "cat /dirty.bin")
