@@ -108,6 +108,10 @@ void e2_node_wait(struct e2inst *in, struct e2node *n);
 void e2_node_put(struct e2inst *in, struct e2node *n);
 /* Writes n's dirty pages and size back to the core. 0 or -errno. */
 int e2_node_writeback(struct e2inst *in, struct e2node *n);
+/* The same; with pace, the mount's lock is let go between batches of
+ * pages (a background writeback: requests waiting for the mount go
+ * first). The caller holds n (n->opens). */
+int e2_node_writeback_paced(struct e2inst *in, struct e2node *n, bool pace);
 /* A pager thread's body (fs_type.pager): takes the kernel's FILL and
  * WRITEBACK requests for the objects of every mount (no lock held). */
 long e2_pager(void *arg);

@@ -219,8 +219,12 @@ static void e2_pager_serve(const struct pcache_req *req, uint8_t *buf)
 			memset(buf + got, 0, len - (size_t)got); /* past the disk's end: zeros */
 		sys_pcache_fill(ep, req->id, req->first, req->count, got < 0 ? NULL : buf, got < 0 ? -EIO : 0);
 	} else {
-		e2_node_writeback(in, n);
+		/* paced: it lets other requests in between its batches, so its
+		 * node is held meanwhile (a last close waits for the put) */
+		n->opens++;
+		e2_node_writeback_paced(in, n, true);
 		sys_pcache_done(ep, req->id, 0, 0, req->seq);
+		e2_node_put(in, n);
 	}
 	srvlock_unlock(&in->lock);
 	fssrv_lock();
@@ -314,6 +318,11 @@ static void e2_wb_batch(struct e2inst *in, struct e2node *n, const uint64_t *idx
 
 int e2_node_writeback(struct e2inst *in, struct e2node *n)
 {
+	return e2_node_writeback_paced(in, n, false);
+}
+
+int e2_node_writeback_paced(struct e2inst *in, struct e2node *n, bool pace)
+{
 	int ep = fssrv_endpoint(), err = 0;
 	uint64_t idx[E2_DIRTY_BATCH], from = 0;
 	struct pcache_attr a;
@@ -336,6 +345,20 @@ int e2_node_writeback(struct e2inst *in, struct e2node *n)
 		e2_wb_batch(in, n, idx, cnt, a.size, buf, now, &err);
 		if (cnt > 0)
 			from = idx[cnt - 1] + 1;
+		if (pace && cnt == E2_DIRTY_BATCH) {
+			/* a background writeback may go at its owner's io.max
+			 * for a long time: another cgroup's fsync (or any request)
+			 * waiting for the mount goes first, after this batch,
+			 * not after the whole backlog (docs/writeback.md) */
+			struct e2_pause ps;
+			uint64_t pc = n->pc;
+			e2_pause_begin(in, &ps);
+			e2_pause_end(in, &ps);
+			if (n->pc != pc || n->gone) { /* its file went meanwhile */
+				free(buf);
+				return err;
+			}
+		}
 	} while (cnt == E2_DIRTY_BATCH);
 	/* the inode and what follows: metadata, the root's (Linux's rule) */
 	e2_wb_as(ep, NULL, 0);
