@@ -363,6 +363,11 @@ int e2_node_writeback_paced(struct e2inst *in, struct e2node *n, bool pace)
 	/* the inode and what follows: metadata, the root's (Linux's rule) */
 	e2_wb_as(ep, NULL, 0);
 	free(buf);
+	/* the size now, not the last batch's: another writeback of this node
+	 * may have run in a pause (pace) and grown the disk's size past it,
+	 * which an older size would cut back (freeing its blocks) */
+	if (sys_pcache_attr(ep, n->pc, NULL, 0, &a) < 0 && !err)
+		err = -EIO;
 	if (cnt < 0 && !err)
 		err = (int)cnt;
 	struct ext2_stat st;
