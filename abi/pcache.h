@@ -61,6 +61,12 @@ struct pcache_resv {
 /* Pages per FILL request and per pcache_fill call at most. */
 #define PCACHE_FILL_MAX 64
 
+/* pcache_wb_as: on whose behalf the calling server thread's IPC_CALL_FOR
+ * calls (its disk writes) are from now on (docs/writeback.md). */
+#define PCACHE_WB_SELF  0	/* the call it serves (or none), as before */
+#define PCACHE_WB_OWNER 1	/* the owner of page (id, index): whoever dirtied it */
+#define PCACHE_WB_META  2	/* the root: metadata that belongs to no one */
+
 /* The largest file an object may hold (a 3-level tree of 256-way nodes). */
 #define PCACHE_MAX_BYTES (1ull << 36)
 

@@ -352,6 +352,9 @@ def test_ext2_disk(kernel, initrd, build, tally, timeout):
               "--disk", full, "--disk", nomagic],
              timeout, on_start=lambda n: print(f"  {n} ...", flush=True), on_result=tally.result,
              until="arbor-run: ")
+    for line in b.lines:  # whose account writeback went to (docs/writeback.md)
+        if line.startswith("# ") and ("wbytes" in line or "file_dirty" in line):
+            print("      " + line, flush=True)
     full_fsck = subprocess.run([shutil.which("e2fsck") or "/sbin/e2fsck", "-fn", full],
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     sizes = [l for l in b.lines if l.startswith("# full: ")]
@@ -558,13 +561,16 @@ def test_reclaim_disk(kernel, initrd, build, tally, timeout):
     with open(os.path.join(src, "stream.bin"), "wb") as f:
         f.truncate(256 * mib)  # a hole: mke2fs -d keeps it sparse
     os.chmod(src, 0o755)
-    mkext2.make_image(img, 160, 4096, src)
+    mkext2.make_image(img, 192, 4096, src)
     shutil.rmtree(src, ignore_errors=True)
     b = boot(["--kernel", kernel, "--initrd", initrd, "--append", "run=posix/reclaim", "--disk", img],
              2 * timeout, on_start=lambda n: print(f"  {n} ...", flush=True), on_result=tally.result,
              until="arbor-run: ")
     fsck = subprocess.run([shutil.which("e2fsck") or "/sbin/e2fsck", "-fn", img],
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    for line in b.lines:  # the figures the program measured (dirty throttling's rates)
+        if line.startswith("# ") and ("MiB" in line or "dirty" in line or "fsync" in line):
+            print("      " + line, flush=True)
     want = bytes(((i * 3 + i // 4093) & 0xff) for i in range(4093 * 256))  # one period
     dirty = debugfs(img, "cat /dirty.bin")
     expect(tally, "reclaim: posix/reclaim on an ext2 disk passed, the image clean with dirty.bin's 32 MiB", [

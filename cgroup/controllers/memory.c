@@ -97,6 +97,26 @@ void memcg_pcache_stat_add(struct cgroup *cg, enum memcg_stat item, int64_t n)
 		__atomic_add_fetch(&b->stat[item - MEMCG_NR_STATS], n, __ATOMIC_RELAXED);
 }
 
+int64_t memcg_pcache_stat_local(struct cgroup *cg, enum memcg_stat item)
+{
+	struct memcg_pcache *b = __atomic_load_n(&memcg_live_of(cg)->mem_pcache, __ATOMIC_ACQUIRE);
+	return b ? __atomic_load_n(&b->stat[item - MEMCG_NR_STATS], __ATOMIC_RELAXED) : 0;
+}
+
+uint64_t memcg_room_pages(struct cgroup *cg)
+{
+	uint64_t room = PAGE_COUNTER_MAX;
+	for (struct page_counter *pc = &cg->memory; pc; pc = pc->parent) {
+		uint64_t lim = __atomic_load_n(&pc->max, __ATOMIC_RELAXED);
+		uint64_t high = __atomic_load_n(&pc->high, __ATOMIC_RELAXED);
+		if (high < lim)
+			lim = high;
+		if (lim < room)
+			room = lim;
+	}
+	return room;
+}
+
 /* Moves cg's page cache counts, and the pages on its LRU lists, to its
  * nearest live ancestor's: reclaim walks live cgroups only, and a closed
  * file's pages (kept by a disk file system's inode cache) outlive the

@@ -142,6 +142,11 @@ void ipc_thread_exit(struct thread *t);
  * are made on their behalf (the block layer charges that cgroup).
  * for_cg 0: on nobody's (IPC_CALL_FOR is -ESRCH). */
 void ipc_act_for(struct thread *self, uint64_t for_cg, int32_t for_pid);
+/* Server thread self writes back data owned by process pid of cgroup cg
+ * (the kernel's record, pcache_wb_as): its IPC_CALL_FOR calls are on
+ * that cgroup's behalf, whatever call it serves, until its next receive,
+ * ipc_act_for, or cg 0. */
+void ipc_wb_for(struct thread *self, uint64_t cg, int32_t pid);
 /* An IPC call whose message is already in the kernel (the reply replaces
  * *msg); snd and rcv are the caller's user buffers. */
 long ipc_call_kernel(int h, struct ipc_msg *msg, const void *snd, size_t snd_len, void *rcv,

@@ -23,6 +23,12 @@ void memcg_stat_add(struct cgroup *cg, enum memcg_stat item, int64_t n);
  * lists' lengths, dirty, writeback, mapped), kept in cg's page cache
  * block (memcg_pcache_of). */
 void memcg_pcache_stat_add(struct cgroup *cg, enum memcg_stat item, int64_t n);
+/* cg's own page cache count item (not its descendants'; a removed
+ * cgroup's: its nearest live ancestor's), in pages. */
+int64_t memcg_pcache_stat_local(struct cgroup *cg, enum memcg_stat item);
+/* The most memory cg may use, in pages: the least memory.max or
+ * memory.high of cg and its ancestors (PAGE_COUNTER_MAX: no limit). */
+uint64_t memcg_room_pages(struct cgroup *cg);
 /* Returns pages this CPU holds in stock for cg (or its descendants) to the
  * counters, so cg's usage is exact. */
 void mem_drain_stock(struct cgroup *cg);

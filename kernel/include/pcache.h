@@ -72,6 +72,13 @@ struct pcache_page {
 	uint32_t mapcount;		/* PTEs mapping it (atomic): file_mapped while > 0 */
 	uint32_t smapcount;		/* those of shared mappings (atomic): stores may
 					   reach it unseen, so writeback counts it dirty */
+	/* the cgroup whose write dirtied it (a reference), and the writer's
+	 * pid, while it is dirty or under writeback (obj->lock): its
+	 * file_dirty/file_writeback count there and the server's writeback
+	 * of it is charged there (pcache_wb_as, docs/writeback.md); NULL:
+	 * the memory's cgroup (pg->charge), e.g. stores through a mapping */
+	struct cgroup *owner;
+	int32_t owner_pid;
 	struct list_head lru;		/* on its cgroup's list (pcache_lru_lock) */
 };
 
@@ -222,6 +229,11 @@ int pcache_resv_ask(struct pcache_obj *o, uint64_t index);
 /* pcache_reserve's work: swaps o's reservation state (set may be NULL:
  * read only) and gives the old one. */
 void pcache_resv_swap(struct pcache_obj *o, const struct pcache_resv *set, struct pcache_resv *old);
+/* After a write of cg's to o (no lock held): past cg's background
+ * threshold o's writeback is asked for; past its dirty limit the caller
+ * sleeps, killably, until its cgroup is under it again (dirty.c). */
+void pcache_balance_dirty(struct pcache_obj *o, struct cgroup *cg);
+
 /* A page fault met a page of o that is not in memory (vm_fault got
  * -EAGAIN from pcache_map_get or pcache_map_copy): asks the server and
  * waits (no lock held). 0 (fault again), -EIO (past the end, a failed

@@ -112,6 +112,12 @@ struct thread {
 	/* caller: on whose behalf its call is (IPC_CALL_FOR); 0: its own */
 	uint64_t ipc_for_cg;
 	int32_t ipc_for_pid;
+	/* server: the owner of the dirty page it writes back now
+	 * (pcache_wb_as), or the root for metadata: its IPC_CALL_FOR calls
+	 * are on that cgroup's behalf, over the call it serves, until its
+	 * next receive or pcache_wb_as(PCACHE_WB_SELF); 0: none */
+	uint64_t wb_for_cg;
+	int32_t wb_for_pid;
 	uint64_t ipc_inbox, ipc_inbox_cap; /* server: where small send buffers land */
 	uint8_t ipc_out[IPC_INLINE_MAX]; /* caller: a small send buffer, copied at the call */
 	uint8_t ipc_in[IPC_INLINE_MAX];	/* server: its current caller's, taken with the call */

@@ -194,6 +194,11 @@ static long ipc_acting_for(struct thread *self, uint64_t *cg, int32_t *pid)
 	bool serving = self->ipc_caller || (self->ipc_info.pid == 0 && self->ipc_info.for_cgroup_id);
 	*cg = self->ipc_info.for_cgroup_id;
 	*pid = self->ipc_info.for_pid;
+	if (self->wb_for_cg) { /* writeback of a page: its owner's (attested by pcache_wb_as) */
+		serving = true;
+		*cg = self->wb_for_cg;
+		*pid = self->wb_for_pid;
+	}
 	sched_unlock_ipc(f);
 	return serving && *cg ? 0 : -ESRCH;
 }
@@ -203,6 +208,15 @@ void ipc_act_for(struct thread *self, uint64_t for_cg, int32_t for_pid)
 	uint64_t f = sched_lock_ipc();
 	if (!self->ipc_caller) /* never over a call it serves */
 		self->ipc_info = (struct ipc_info){ .for_pid = for_pid, .for_cgroup_id = for_cg };
+	self->wb_for_cg = 0;
+	sched_unlock_ipc(f);
+}
+
+void ipc_wb_for(struct thread *self, uint64_t cg, int32_t pid)
+{
+	uint64_t f = sched_lock_ipc();
+	self->wb_for_cg = cg;
+	self->wb_for_pid = pid;
 	sched_unlock_ipc(f);
 }
 
@@ -214,6 +228,7 @@ static __attribute__((always_inline)) inline void ipc_accept(struct thread *serv
 {
 	server->ipc_buf = c->ipc_buf;
 	ipc_fill_info(&server->ipc_info, c);
+	server->wb_for_cg = 0; /* a new call: no writeback identity carried into it */
 	if (c->ipc_snd_len - 1 < server->ipc_inbox_cap) /* 1..cap; cap <= IPC_INLINE_MAX */
 		memcpy(server->ipc_in, c->ipc_out, c->ipc_snd_len);
 }
@@ -363,6 +378,7 @@ static void ipc_take_event(struct thread *self, struct endpoint *ep)
 	self->ipc_buf = (struct ipc_msg){ .label = ev->label, .w = { ev->w0, ev->w1 } };
 	self->ipc_info = (struct ipc_info){ .badge = ev->badge, .for_pid = ev->for_pid,
 					    .for_cgroup_id = ev->for_cg };
+	self->wb_for_cg = 0;
 	kfree(ev);
 }
 

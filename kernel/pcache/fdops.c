@@ -140,7 +140,6 @@ long pcache_fd_write(struct channel *ch, const void *buf, size_t len, int64_t of
 		}
 		locked = true;
 	}
-	cg_put(cg);
 	if (done)
 		r = (long)done;
 	if (off < 0 && r >= 0)
@@ -148,6 +147,9 @@ long pcache_fd_write(struct channel *ch, const void *buf, size_t len, int64_t of
 	if (locked)
 		pcache_wunlock(o);
 	pcache_pos_unlock(ch, held);
+	if (r > 0)
+		pcache_balance_dirty(o, cg); /* past its dirty limit: it waits for its writeback */
+	cg_put(cg);
 	return r;
 }
 

@@ -65,8 +65,26 @@ long pcache_fill_range(struct pcache_obj *o, uint64_t first, uint32_t count, con
 /* pcache_done's work on o. */
 void pcache_done_range(struct pcache_obj *o, uint64_t first, uint32_t count, uint64_t seq);
 /* Set/clear a page's dirty and writeback state, keeping memory.stat's
- * file_dirty and file_writeback (backed objects; obj->lock held). */
-void pcache_page_set_state(struct pcache_page *p, uint8_t set, uint8_t clear);
+ * file_dirty and file_writeback in its owner's cgroup (backed objects;
+ * obj->lock held). A page left neither dirty nor under writeback loses
+ * its owner: the owner's reference is returned, for the caller to drop
+ * with cg_put after obj->lock (cgroup freeing is not for a spinlock);
+ * NULL otherwise. */
+struct cgroup *pcache_page_set_state(struct pcache_page *p, uint8_t set, uint8_t clear);
+/* A clean page becomes dirty by a write of process pid in cg: cg (a
+ * reference taken) is its owner until it is clean again; a page already
+ * dirty or under writeback keeps the owner it has (its counts are
+ * there). obj->lock held. */
+void pcache_page_dirtied(struct pcache_page *p, struct cgroup *cg, int32_t pid);
+/* Asks o's server for a writeback of its dirty pages without waiting:
+ * nothing if one is queued or in progress, or the queue is full. */
+void pcache_writeback_kick(struct pcache_obj *o);
+/* cg's dirty throttling thresholds, in pages (dirty.c). */
+void pcache_dirty_limits(struct cgroup *cg, uint64_t *bg, uint64_t *limit);
+/* cg's own dirty and under-writeback file pages. */
+uint64_t pcache_dirty_pages(struct cgroup *cg);
+/* The cgroup that owns p's dirty data: its owner, else its memory's. */
+struct cgroup *pcache_page_owner(const struct pcache_page *p);
 
 /* The server's calls on object id of the endpoint behind handle h (which
  * needs HANDLE_RIGHT_MANAGE): the object (a reference), or NULL with

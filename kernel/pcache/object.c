@@ -8,6 +8,7 @@
 #include "pcache.h"
 #include "internal.h"
 #include "abi/errno.h"
+#include "cgroup.h"
 #include "heap.h"
 #include "kstring.h"
 #include "proc.h"
@@ -79,17 +80,39 @@ struct pcache_page *pcache_page_new(struct pcache_obj *o, uint64_t index, struct
 	return p;
 }
 
-void pcache_page_set_state(struct pcache_page *p, uint8_t set, uint8_t clear)
+struct cgroup *pcache_page_owner(const struct pcache_page *p)
+{
+	return p->owner ? p->owner : p->pg->charge;
+}
+
+struct cgroup *pcache_page_set_state(struct pcache_page *p, uint8_t set, uint8_t clear)
 {
 	uint8_t old = p->state;
 	p->state = (uint8_t)((old & ~clear) | set);
-	if (p->shmem) /* shmem's dirty pages are not counted (Linux's noop_dirty_folio) */
-		return;
-	uint8_t diff = old ^ p->state;
-	if (diff & PCP_DIRTY)
-		memcg_pcache_stat_add(p->pg->charge, MEMCG_STAT_FILE_DIRTY, (p->state & PCP_DIRTY) ? 1 : -1);
-	if (diff & PCP_WRITEBACK)
-		memcg_pcache_stat_add(p->pg->charge, MEMCG_STAT_FILE_WRITEBACK, (p->state & PCP_WRITEBACK) ? 1 : -1);
+	struct cgroup *cg = pcache_page_owner(p);
+	if (!p->shmem) { /* shmem's dirty pages are not counted (Linux's noop_dirty_folio) */
+		uint8_t diff = old ^ p->state;
+		if (diff & PCP_DIRTY)
+			memcg_pcache_stat_add(cg, MEMCG_STAT_FILE_DIRTY, (p->state & PCP_DIRTY) ? 1 : -1);
+		if (diff & PCP_WRITEBACK)
+			memcg_pcache_stat_add(cg, MEMCG_STAT_FILE_WRITEBACK, (p->state & PCP_WRITEBACK) ? 1 : -1);
+	}
+	if (!p->owner || (p->state & (PCP_DIRTY | PCP_WRITEBACK)))
+		return NULL;
+	cg = p->owner; /* clean: nobody's (its counts are back to zero here) */
+	p->owner = NULL;
+	p->owner_pid = 0;
+	return cg;
+}
+
+void pcache_page_dirtied(struct pcache_page *p, struct cgroup *cg, int32_t pid)
+{
+	if (!(p->state & (PCP_DIRTY | PCP_WRITEBACK)) && !p->owner && cg) {
+		cg_get(cg);
+		p->owner = cg;
+		p->owner_pid = pid;
+	}
+	(void)pcache_page_set_state(p, PCP_DIRTY, 0); /* dirty now: no owner let go */
 }
 
 /* ---- the tree (obj->lock held) ----
@@ -218,15 +241,18 @@ static void pcache_free_from(struct pcache_obj *o, uint64_t first)
 {
 	enum { BATCH = 32 };
 	struct pcache_page *batch[BATCH];
+	struct cgroup *owners[BATCH];
 	for (;;) {
-		int n = 0;
+		int n = 0, nown = 0;
 		uint64_t idx = first;
 		spin_lock(&o->lock);
 		while (n < BATCH && idx < PCACHE_IDX_MAX) {
 			struct pcache_page *p = pcache_tree_take_from(&o->root, 0, 0, &idx);
 			if (!p)
 				break;
-			pcache_page_set_state(p, 0, PCP_DIRTY | PCP_WRITEBACK);
+			struct cgroup *was = pcache_page_set_state(p, 0, PCP_DIRTY | PCP_WRITEBACK);
+			if (was)
+				owners[nown++] = was;
 			pcache_resv_drop(o, p);
 			if (!(p->state & PCP_UPTODATE))
 				p->state |= PCP_GONE; /* its reader looks again */
@@ -241,6 +267,8 @@ static void pcache_free_from(struct pcache_obj *o, uint64_t first)
 			pcache_lru_del(batch[i]);
 		for (int i = 0; i < n; i++)
 			pcache_page_put(batch[i]);
+		for (int i = 0; i < nown; i++)
+			cg_put(owners[i]);
 		if (n && o->pager)
 			pcache_pager_wake(o);
 		if (n < BATCH)
@@ -635,7 +663,7 @@ long pcache_obj_write(struct pcache_obj *o, uint64_t off, const void *ubuf, size
 		if (got) {
 			spin_lock(&o->lock);
 			if (dirty && !(p->state & PCP_DIRTY) && pcache_tree_lookup(o, p->index) == p)
-				pcache_page_set_state(p, PCP_DIRTY, 0);
+				pcache_page_dirtied(p, cg, current_thread()->proc->pid);
 			if (pos + got > o->attr.size)
 				o->attr.size = pos + got;
 			pcache_resv_settle(o, p, took, true);
@@ -732,13 +760,17 @@ uint32_t pcache_obj_dirty(struct pcache_obj *o, uint64_t from, uint64_t *out, ui
 		spin_lock(&o->lock); /* one page found per hold: a bounded walk */
 		struct pcache_page *p = o->dead ? NULL : pcache_tree_next(o->root, 0, 0, from);
 		bool want = false;
+		struct cgroup *was = NULL;
 		if (p) {
 			from = p->index + 1;
 			want = (p->state & PCP_DIRTY) || __atomic_load_n(&p->smapcount, __ATOMIC_RELAXED);
-			/* a backed page stays unevictable until its server has it */
-			pcache_page_set_state(p, want && (o->flags & PCACHE_BACKED) ? PCP_WRITEBACK : 0, PCP_DIRTY);
+			/* a backed page stays unevictable until its server has it
+			 * (and keeps its owner: the server's writeback of it is
+			 * charged there, pcache_wb_as) */
+			was = pcache_page_set_state(p, want && (o->flags & PCACHE_BACKED) ? PCP_WRITEBACK : 0, PCP_DIRTY);
 		}
 		spin_unlock(&o->lock);
+		cg_put(was);
 		if (!p)
 			break;
 		if (want)

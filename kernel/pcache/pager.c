@@ -380,6 +380,20 @@ int pcache_resv_ask(struct pcache_obj *o, uint64_t index)
 	return pager_ask(o, PCACHE_REQ_RESERVE, index, 0);
 }
 
+void pcache_writeback_kick(struct pcache_obj *o)
+{
+	struct pcache_pager *pg = o->pager;
+	spin_lock(&o->lock);
+	bool busy = o->wb_seq > o->wb_done || o->dead;
+	spin_unlock(&o->lock);
+	if (busy || !pg || pager_reserve(pg, clock_ns()) != 0)
+		return;
+	spin_lock(&o->lock);
+	uint64_t seq = ++o->wb_seq;
+	spin_unlock(&o->lock);
+	pager_submit(pg, o, 0, 0, PCACHE_REQ_WRITEBACK, seq);
+}
+
 /* ---- eviction ---- */
 
 bool pcache_page_tryget(struct pcache_page *p)
@@ -650,9 +664,10 @@ void pcache_done_range(struct pcache_obj *o, uint64_t first, uint32_t count, uin
 	while (from < end) {
 		spin_lock(&o->lock); /* one page found per hold: a bounded walk */
 		struct pcache_page *p = pcache_tree_next_page(o, from);
+		struct cgroup *was = NULL;
 		if (p && p->index < end) {
 			from = p->index + 1;
-			pcache_page_set_state(p, 0, PCP_WRITEBACK);
+			was = pcache_page_set_state(p, 0, PCP_WRITEBACK);
 			if (p->state & PCP_RESV) { /* its blocks are the store's now */
 				p->state &= (uint8_t)~PCP_RESV;
 				o->resv_held--;
@@ -661,6 +676,7 @@ void pcache_done_range(struct pcache_obj *o, uint64_t first, uint32_t count, uin
 			from = end;
 		}
 		spin_unlock(&o->lock);
+		cg_put(was);
 		sched_cond_resched();
 	}
 	if (seq) {
@@ -711,5 +727,58 @@ long sys_pcache_reserve(int ep_h, uint64_t id, const struct pcache_resv *uset, s
 	pcache_obj_put(o);
 	if (r == 0 && uget && copy_to_user(uget, &old, sizeof(old)))
 		r = -EFAULT;
+	return r;
+}
+
+/* The owner of page index of o while it is dirty or under writeback: its
+ * cgroup id and writer's pid, or -ENOENT (clean, or not there). */
+static long pager_page_owner(struct pcache_obj *o, uint64_t index, int32_t *pid)
+{
+	long r = -ENOENT;
+	spin_lock(&o->lock);
+	struct pcache_page *p = o->dead || index >= PCACHE_MAX_BYTES >> PAGE_SHIFT ? NULL : pcache_tree_lookup(o, index);
+	if (p && (p->state & (PCP_DIRTY | PCP_WRITEBACK))) {
+		r = (long)pcache_page_owner(p)->id;
+		*pid = p->owner_pid;
+	}
+	spin_unlock(&o->lock);
+	return r;
+}
+
+long sys_pcache_wb_as(int ep_h, uint64_t id, uint64_t index, uint32_t how)
+{
+	if (how != PCACHE_WB_OWNER && how != PCACHE_WB_META && how != PCACHE_WB_SELF)
+		return -EINVAL;
+	long r;
+	struct thread *self = current_thread();
+	struct kobj *ko = handle_get_rights(self->proc, ep_h, KOBJ_KIND(KOBJ_ENDPOINT), HANDLE_RIGHT_MANAGE, &r);
+	if (!ko)
+		return r;
+	struct endpoint *ep = container_of(ko, struct endpoint, obj);
+	if (how == PCACHE_WB_SELF) {
+		ipc_wb_for(self, 0, 0);
+		r = 0;
+	} else if (how == PCACHE_WB_META) {
+		/* the root's account has no limits: only a server that is in
+		 * the root itself may charge it (no escape from its own io.max) */
+		if (__atomic_load_n(&self->proc->cgroup, __ATOMIC_ACQUIRE) != &cg_root) {
+			r = -EPERM;
+		} else {
+			ipc_wb_for(self, cg_root.id, 0);
+			r = (long)cg_root.id;
+		}
+	} else {
+		struct pcache_obj *o = pcache_table_get(ep, id);
+		int32_t pid = 0;
+		if (!o)
+			r = -EBADF;
+		else if (!(o->flags & PCACHE_BACKED))
+			r = -EINVAL;
+		else if ((r = pager_page_owner(o, index, &pid)) > 0)
+			ipc_wb_for(self, (uint64_t)r, pid);
+		if (o)
+			pcache_obj_put(o);
+	}
+	kobj_put(ko);
 	return r;
 }

@@ -11,6 +11,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include "arbor/syscalls.h"
 #include "check.h"
 
 #define BASE "/sys/fs/cgroup/posix_memory"
@@ -615,6 +616,55 @@ static void test_reclaim_unreclaimable(void)
 	check(rmdir(BASE "/rc") == 0, "rmdir rc");
 }
 
+static long vm_ratio(const char *name)
+{
+	char path[96], buf[32];
+	snprintf(path, sizeof(path), "/proc/sys/vm/%s", name);
+	return slurp(path, buf, sizeof(buf)) > 0 ? atol(buf) : -1;
+}
+
+static int vm_put(const char *name, const char *text)
+{
+	char path[96];
+	snprintf(path, sizeof(path), "/proc/sys/vm/%s", name);
+	return put(path, text);
+}
+
+/* /proc/sys/vm/dirty_ratio and dirty_background_ratio: Linux's defaults,
+ * root's to write (0..100, EINVAL otherwise, EACCES for others). */
+static void test_vm_ratios(void)
+{
+	check(vm_ratio("dirty_ratio") == 20 && vm_ratio("dirty_background_ratio") == 10,
+	      "/proc/sys/vm/dirty_ratio 20, dirty_background_ratio 10 (Linux's defaults)");
+	check(vm_put("dirty_ratio", "30\n") == 0 && vm_ratio("dirty_ratio") == 30 &&
+	      vm_put("dirty_ratio", "20") == 0 && vm_ratio("dirty_ratio") == 20,
+	      "root writes dirty_ratio 30, reads it back, and 20 again");
+	errno = 0;
+	check(vm_put("dirty_ratio", "101") < 0 && errno == EINVAL, "dirty_ratio 101: EINVAL");
+	errno = 0;
+	check(vm_put("dirty_background_ratio", "ten") < 0 && errno == EINVAL, "dirty_background_ratio 'ten': EINVAL");
+	errno = 0;
+	check(vm_put("dirty_background_ratio", "-1") < 0 && errno == EINVAL && vm_ratio("dirty_background_ratio") == 10,
+	      "dirty_background_ratio -1: EINVAL, unchanged");
+	pid_t c = fork();
+	if (c == 0) {
+		if (setuid(1000) != 0)
+			_exit(2);
+		int fd = open("/proc/sys/vm/dirty_ratio", O_WRONLY);
+		_exit(fd < 0 && errno == EACCES ? 0 : 1);
+	}
+	int st = -1;
+	check(c > 0 && waitpid(c, &st, 0) == c && WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	      "a user's open of dirty_ratio for writing: EACCES");
+	check(sys_vm_dirty_ratio(2, -1) == -EINVAL, "vm_dirty_ratio of an unknown which: EINVAL");
+	check(sys_vm_dirty_ratio(0, 101) == -EINVAL, "vm_dirty_ratio 101: EINVAL");
+	c = fork();
+	if (c == 0)
+		_exit(setuid(1000) == 0 && sys_vm_dirty_ratio(0, 5) == -EPERM && sys_vm_dirty_ratio(0, -1) == 20 ? 0 : 1);
+	check(c > 0 && waitpid(c, &st, 0) == c && WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	      "vm_dirty_ratio set by a user: EPERM (reading is anyone's)");
+}
+
 int main(void)
 {
 	mkdir(BASE "/leaf", 0755);
@@ -635,6 +685,7 @@ int main(void)
 	test_adj_oom();
 	test_stat();
 	test_reclaim_unreclaimable();
+	test_vm_ratios();
 	rmdir(BASE "/m");
 	put(BASE "/cgroup.subtree_control", "-memory");
 	put("/sys/fs/cgroup/cgroup.subtree_control", "-memory");

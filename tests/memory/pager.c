@@ -14,6 +14,7 @@
  * Prints TAP. */
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include "arbor/syscalls.h"
 #include "abi/ipc.h"
 #include "abi/pcache.h"
@@ -230,8 +231,23 @@ static void test_writes(void)
 	check(flat_field(BASE "/r/memory.stat", "file_writeback") == 2 * PG &&
 	      flat_field(BASE "/r/memory.stat", "file_dirty") == 0,
 	      "they are under writeback now (memory.stat file_writeback), no longer dirty");
+	/* whose they are: the writer's cgroup, as the kernel recorded it
+	 * (a cgroup directory's inode number is its id << 8) */
+	struct stat cst;
+	long rid = stat(BASE "/r", &cst) == 0 ? (long)(cst.st_ino >> 8) : -1;
+	want(sys_pcache_wb_as(ep, (uint64_t)id, 400, PCACHE_WB_OWNER), rid,
+	     "pcache.wb_as of a page under writeback: its writer's cgroup (r)");
+	want(sys_pcache_wb_as(ep, (uint64_t)id, 401, PCACHE_WB_OWNER), -ENOENT,
+	     "pcache.wb_as of a page not in memory: ENOENT");
+	want(sys_pcache_wb_as(ep, (uint64_t)id, 1000, PCACHE_WB_OWNER), -ENOENT,
+	     "pcache.wb_as of a clean page: ENOENT");
+	want(sys_pcache_wb_as(ep, 0, 0, PCACHE_WB_META), -EPERM,
+	     "pcache.wb_as for the root by a server outside the root: EPERM");
+	want(sys_pcache_wb_as(ep, 0, 0, PCACHE_WB_SELF), 0, "pcache.wb_as back to itself: 0");
 	want(sys_pcache_done(ep, (uint64_t)id, 400, 101, 0), 0, "pcache.done over them");
 	check(flat_field(BASE "/r/memory.stat", "file_writeback") == 0, "writeback over");
+	want(sys_pcache_wb_as(ep, (uint64_t)id, 400, PCACHE_WB_OWNER), -ENOENT,
+	     "pcache.wb_as of a page written back: ENOENT (clean pages have no owner)");
 }
 
 static void test_rights(void)
@@ -243,6 +259,9 @@ static void test_rights(void)
 	want(sys_pcache_pager_wait((int)weak, &req, MS), -EPERM, "pager.wait without MANAGE: EPERM");
 	want(sys_pcache_fill((int)weak, (uint64_t)id, 0, 1, buf, 0), -EPERM, "pager.fill without MANAGE: EPERM");
 	want(sys_pcache_done((int)weak, (uint64_t)id, 0, 1, 0), -EPERM, "pager.done without MANAGE: EPERM");
+	want(sys_pcache_wb_as((int)weak, (uint64_t)id, 0, PCACHE_WB_OWNER), -EPERM, "pcache.wb_as without MANAGE: EPERM");
+	want(sys_pcache_wb_as(ep, 9999, 0, PCACHE_WB_OWNER), -EBADF, "pcache.wb_as of an unknown id: EBADF");
+	want(sys_pcache_wb_as(ep, (uint64_t)id, 0, 3), -EINVAL, "pcache.wb_as with an unknown how: EINVAL");
 	long nt = sys_notif_create();
 	want(sys_pcache_pager_wait((int)nt, &req, MS), -EBADF, "pager.wait on a notification: EBADF");
 	want(sys_pcache_pager_wait(ep, (struct pcache_req *)8, MS), -EFAULT, "pager.wait into a bad buffer: EFAULT");
@@ -250,6 +269,7 @@ static void test_rights(void)
 	want(sys_pcache_done(ep, 9999, 0, 1, 0), -EBADF, "pager.done of an unknown id: EBADF");
 	long sh = sys_pcache_create(ep, PCACHE_SHMEM, MIB);
 	want(sys_pcache_fill(ep, (uint64_t)sh, 0, 1, buf, 0), -EINVAL, "pager.fill of a shmem object: EINVAL");
+	want(sys_pcache_wb_as(ep, (uint64_t)sh, 0, PCACHE_WB_OWNER), -EINVAL, "pcache.wb_as of a shmem object: EINVAL");
 	want(sys_pcache_fill(ep, (uint64_t)id, 0, 0, buf, 0), -EINVAL, "pager.fill of 0 pages: EINVAL");
 	struct pcache_resv rs = { .budget = 1, .root = 2 }, rg;
 	want(sys_pcache_reserve((int)weak, (uint64_t)id, NULL, &rg), -EPERM, "pager.reserve without MANAGE: EPERM");

@@ -366,6 +366,53 @@ int ext2_bcache_flush_vec(struct ext2_fs *fs, struct ext2_wvec *v)
 	return err;
 }
 
+/* Writes the dirty buffers among blks[0..n) (ascending block numbers;
+ * absent or clean ones skipped), a device call per run of neighbouring
+ * ones: only those, never the dirty blocks around them (they may be
+ * another owner's, or metadata). */
+int ext2_bwrite_blocks(struct ext2_fs *fs, const uint32_t *blks, uint32_t n)
+{
+	struct ext2_buf *run[EXT2_RUN_MAX];
+	uint32_t i = 0, k, len;
+	int err = 0, e;
+
+	if (!fs->cache.stage)
+		fs->cache.stage = malloc((size_t)EXT2_RUN_MAX * fs->bs);
+	while (i < n) {
+		struct ext2_buf *b = lookup(fs, blks[i++]);
+
+		if (!b || !b->dirty)
+			continue;
+		len = 0;
+		run[len++] = b;
+		while (fs->cache.stage && len < EXT2_RUN_MAX && i < n && blks[i] == b->blk + len) {
+			struct ext2_buf *next = lookup(fs, blks[i]);
+
+			if (!next || !next->dirty)
+				break;
+			run[len++] = next;
+			i++;
+		}
+		if (len == 1) {
+			e = ext2_dev_rw(fs, true, b->blk, 1, b->data);
+		} else {
+			for (k = 0; k < len; k++)
+				memcpy(fs->cache.stage + (size_t)k * fs->bs, run[k]->data, fs->bs);
+			e = ext2_dev_rw(fs, true, b->blk, len, fs->cache.stage);
+		}
+		if (e) {
+			if (!fs->io_error)
+				fs->io_error = e;
+			if (!err)
+				err = e;
+			continue;
+		}
+		for (k = 0; k < len; k++)
+			run[k]->dirty = false;
+	}
+	return err;
+}
+
 void ext2_bcache_destroy(struct ext2_fs *fs)
 {
 	while (fs->cache.head)

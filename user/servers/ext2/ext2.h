@@ -176,6 +176,12 @@ int64_t ext2_read_direct(struct ext2_fs *fs, uint32_t ino, uint64_t off, void *b
  * size, stamping mtime/ctime. Returns the byte count written; on a full
  * disk the count of bytes written before it (the file is intact up to the
  * last block written) or -ENOSPC if none. -EFBIG past the maximum size. */
+/* Writes the file's data blocks in bytes [off, off+len) that are dirty in
+ * the block cache to the disk now, and nothing else (no metadata, no
+ * other file's): a writeback charged to the data's owner (docs/
+ * writeback.md) sends exactly its blocks. 0, -EINVAL (over 65536 blocks),
+ * -ENOMEM, -EIO. */
+int ext2_write_data_back(struct ext2_fs *fs, uint32_t ino, uint64_t off, uint64_t len);
 int64_t ext2_write(struct ext2_fs *fs, uint32_t ino, uint64_t off, const void *buf,
 		   size_t len, struct ext2_time now);
 /* Sets a regular file's size: growing leaves a hole, shrinking frees the

@@ -106,6 +106,9 @@ int ext2_wvec_add(struct ext2_fs *fs, struct ext2_wvec *v, uint8_t kind, uint32_
 /* ext2_bcache_flush through v: every dirty run added (runs longer than
  * EXT2_VEC_BYTES written alone). The first error. */
 int ext2_bcache_flush_vec(struct ext2_fs *fs, struct ext2_wvec *v);
+/* Writes back the dirty buffers of blocks blks[0..n) (ascending) and no
+ * others; the first error (those stay dirty). */
+int ext2_bwrite_blocks(struct ext2_fs *fs, const uint32_t *blks, uint32_t n);
 /* Drops a freed block's buffer, if cached and not held, without writing. */
 void ext2_bforget(struct ext2_fs *fs, uint32_t blk);
 /* The data of block blk if the cache holds it (maybe dirty: newer than

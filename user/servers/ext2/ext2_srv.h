@@ -127,6 +127,11 @@ void e2_node_put(struct e2inst *in, struct e2node *n);
 void e2_node_drop_all(struct e2inst *in);
 /* Writes n's dirty pages and size back to the core. 0 or -errno. */
 int e2_node_writeback(struct e2inst *in, struct e2node *n);
+/* The same; with pace, the mount's lock is let go between batches of
+ * pages (a background writeback: requests waiting for the mount go
+ * first; the caller holds n, e2_node_hold). *size: the object's size
+ * (UINT64_MAX if it was not looked at). */
+int e2_node_writeback_paced(struct e2inst *in, struct e2node *n, bool pace, uint64_t *size);
 /* A pager thread's body (fs_type.pager): takes the kernel's FILL and
  * WRITEBACK requests for the objects of every mount (no lock held). */
 long e2_pager(void *arg);

@@ -2,6 +2,7 @@
  * block map and the block cache, truncate. Bytes past the size in the last
  * block are kept zero (zeroed when the size moves down or up across them),
  * so a later extension reads zeros there as in a hole. */
+#include <stdlib.h>
 #include <string.h>
 #include "ext2_priv.h"
 
@@ -250,6 +251,47 @@ int64_t ext2_write(struct ext2_fs *fs, uint32_t ino, uint64_t off, const void *b
 	if (done)
 		return werr ? werr : (int64_t)done;
 	return err ? err : werr;
+}
+
+int ext2_write_data_back(struct ext2_fs *fs, uint32_t ino, uint64_t off, uint64_t len)
+{
+	struct ext2_inode in;
+	uint64_t first, last, l;
+	uint32_t *blks, n = 0, pblk;
+	int err;
+
+	if (len == 0)
+		return 0;
+	err = ext2_iget(fs, ino, &in);
+	if (err)
+		return err;
+	first = off >> fs->log_bs;
+	last = (off + len - 1) >> fs->log_bs;
+	if (last - first >= (1u << 16))
+		return -EINVAL;
+	blks = malloc((size_t)(last - first + 1) * sizeof(*blks));
+	if (!blks)
+		return -ENOMEM;
+	for (l = first; l <= last; l++) {
+		err = ext2_bmap(fs, ino, &in, l, false, &pblk, NULL);
+		if (err)
+			break;
+		if (pblk) /* a hole has nothing to write */
+			blks[n++] = pblk;
+	}
+	if (!err) {
+		/* ascending for runs: a file's blocks mostly are already */
+		for (uint32_t i = 1; i < n; i++)
+			for (uint32_t j = i; j > 0 && blks[j - 1] > blks[j]; j--) {
+				uint32_t t = blks[j];
+
+				blks[j] = blks[j - 1];
+				blks[j - 1] = t;
+			}
+		err = ext2_bwrite_blocks(fs, blks, n);
+	}
+	free(blks);
+	return err;
 }
 
 int ext2_truncate(struct ext2_fs *fs, uint32_t ino, uint64_t size, struct ext2_time now)

@@ -262,10 +262,16 @@ static void e2_pager_serve(const struct pcache_req *req, uint8_t *buf)
 			memset(buf + got, 0, len - (size_t)got); /* past the disk's end: zeros */
 		sys_pcache_fill(ep, req->id, req->first, req->count, got < 0 ? NULL : buf, got < 0 ? -EIO : 0);
 	} else {
-		e2_node_writeback(in, n);
-		if (req->kind == PCACHE_REQ_RESERVE) /* its units are blocks now: a new budget */
+		/* paced (a WRITEBACK: it lets other requests in between its
+		 * batches), so its node is held meanwhile (a last close waits
+		 * for the put); a RESERVE's units are blocks now: a new budget */
+		uint64_t size;
+		e2_node_hold(in, n);
+		e2_node_writeback_paced(in, n, req->kind == PCACHE_REQ_WRITEBACK, &size);
+		if (req->kind == PCACHE_REQ_RESERVE)
 			e2_resv_grant(in, n, req->first);
 		sys_pcache_done(ep, req->id, 0, 0, req->seq);
+		e2_node_put(in, n);
 	}
 	srvlock_unlock(&in->lock);
 	fssrv_lock();
@@ -290,9 +296,80 @@ long e2_pager(void *arg)
 	}
 }
 
-/* e2_node_writeback, telling the object's size (UINT64_MAX if it was
- * not looked at). */
-static int e2_node_writeback_size(struct e2inst *in, struct e2node *n, uint64_t *size)
+/* Whose account the thread's disk calls go to from now on (pcache_wb_as):
+ * the owner of page idx of n's object, or (n NULL) the root for metadata.
+ * The cgroup id, or -errno: then the call it serves, as before. */
+static long e2_wb_as(int ep, const struct e2node *n, uint64_t idx)
+{
+	long who = n ? sys_pcache_wb_as(ep, n->pc, idx, PCACHE_WB_OWNER) : sys_pcache_wb_as(ep, 0, 0, PCACHE_WB_META);
+	if (who < 0)
+		sys_pcache_wb_as(ep, 0, 0, PCACHE_WB_SELF);
+	return who;
+}
+
+/* Page idx of n (size bytes long) into the core; whether it is there. */
+static bool e2_wb_page(struct e2inst *in, struct e2node *n, uint64_t idx, uint64_t size, uint8_t *buf,
+		       struct ext2_time now, int *err)
+{
+	uint64_t off = idx * E2_PAGE;
+	if (off >= size)
+		return true;
+	size_t len = size - off < E2_PAGE ? (size_t)(size - off) : E2_PAGE;
+	long got = sys_pcache_read(fssrv_endpoint(), n->pc, off, buf, len);
+	int64_t w = got > 0 ? ext2_write(in->fs, n->ino, off, buf, (size_t)got, now) : got;
+	if (w < got && !*err)
+		*err = w < 0 ? (int)w : -ENOSPC; /* stays in the cache; fsync reports it */
+	return w >= got;
+}
+
+/* Pages idx[0..cnt) (ascending, under writeback) to the disk: each run
+ * of pages with one owner is written into the core and its data blocks
+ * sent to the disk at once as that owner (io.stat, io.max and io.weight
+ * are the dirtier's, docs/writeback.md); the metadata the writes change
+ * stays in the core for later, the root's. pcache_done for the pages the
+ * core has (one that failed stays under writeback, kept). */
+static void e2_wb_batch(struct e2inst *in, struct e2node *n, const uint64_t *idx, long cnt, uint64_t size,
+			uint8_t *buf, struct ext2_time now, int *err)
+{
+	int ep = fssrv_endpoint();
+	bool ok[E2_DIRTY_BATCH];
+	for (long i = 0, j; i < cnt; i = j) {
+		long who = e2_wb_as(ep, n, idx[i]);
+		ok[i] = e2_wb_page(in, n, idx[i], size, buf, now, err);
+		for (j = i + 1; j < cnt; j++) {
+			if (e2_wb_as(ep, n, idx[j]) != who) {
+				e2_wb_as(ep, n, idx[i]); /* back to the run's owner, for its data */
+				break;
+			}
+			ok[j] = e2_wb_page(in, n, idx[j], size, buf, now, err);
+		}
+		for (long k = i, r; k < j; k = r) { /* each run of neighbouring pages */
+			for (r = k + 1; r < j && idx[r] == idx[r - 1] + 1; r++)
+				;
+			int e = ext2_write_data_back(in->fs, n->ino, idx[k] * E2_PAGE, (uint64_t)(idx[r - 1] - idx[k] + 1) * E2_PAGE);
+			if (e && !*err)
+				*err = e; /* still dirty in the core: written later */
+		}
+		/* in the core now: the pages may be evicted again */
+		for (long k = i, r; k < j; k = r) {
+			if (!ok[k]) {
+				r = k + 1;
+				continue;
+			}
+			for (r = k + 1; r < j && ok[r] && idx[r] == idx[r - 1] + 1; r++)
+				;
+			sys_pcache_done(ep, n->pc, idx[k], (uint32_t)(r - k), 0);
+		}
+	}
+}
+
+int e2_node_writeback(struct e2inst *in, struct e2node *n)
+{
+	uint64_t size;
+	return e2_node_writeback_paced(in, n, false, &size);
+}
+
+int e2_node_writeback_paced(struct e2inst *in, struct e2node *n, bool pace, uint64_t *size)
 {
 	int ep = fssrv_endpoint(), err = 0;
 	uint64_t idx[E2_DIRTY_BATCH], from = 0;
@@ -309,37 +386,44 @@ static int e2_node_writeback_size(struct e2inst *in, struct e2node *n, uint64_t 
 	ext2_use_promised(in->fs, true); /* what the reservations were for */
 	do {
 		cnt = sys_pcache_dirty(ep, n->pc, from, idx, E2_DIRTY_BATCH);
-		uint64_t run = 0, runlen = 0; /* pages written, to tell the kernel (pcache_done) */
-		for (long i = 0; i < cnt; i++) {
-			uint64_t off = idx[i] * E2_PAGE;
-			bool ok = true;
-			if (off < a.size) {
-				size_t len = a.size - off < E2_PAGE ? (size_t)(a.size - off) : E2_PAGE;
-				long got = sys_pcache_read(ep, n->pc, off, buf, len);
-				int64_t w = got > 0 ? ext2_write(in->fs, n->ino, off, buf, (size_t)got, now) : got;
-				if (w < got && !err)
-					err = w < 0 ? (int)w : -ENOSPC; /* stays in the cache; fsync reports it */
-				ok = w >= got;
-			}
-			/* in the core now (its block cache): the page may be evicted
-			 * again; one that failed stays under writeback, kept */
-			if (ok && runlen && idx[i] == run + runlen) {
-				runlen++;
-				continue;
-			}
-			if (runlen)
-				sys_pcache_done(ep, n->pc, run, (uint32_t)runlen, 0);
-			run = idx[i];
-			runlen = ok;
-		}
-		if (runlen)
-			sys_pcache_done(ep, n->pc, run, (uint32_t)runlen, 0);
+		/* the size now covers every page just taken (a write grows it
+		 * with the page's dirtying, under the object's lock): an older
+		 * size would pass over pages a writer added meanwhile (a
+		 * background writeback runs beside the writer), and mark them
+		 * clean unwritten */
+		if (cnt > 0 && sys_pcache_attr(ep, n->pc, NULL, 0, &a) < 0)
+			cnt = -EIO;
+		e2_wb_batch(in, n, idx, cnt, a.size, buf, now, &err);
 		if (cnt > 0)
 			from = idx[cnt - 1] + 1;
+		if (pace && cnt == E2_DIRTY_BATCH) {
+			/* a background writeback may go at its owner's io.max
+			 * for a long time: another cgroup's fsync (or any request)
+			 * waiting for the mount goes first, after this batch,
+			 * not after the whole backlog (docs/writeback.md) */
+			struct e2_pause ps;
+			uint64_t pc = n->pc;
+			ext2_use_promised(in->fs, false); /* others' allocations meanwhile: not these */
+			e2_pause_begin(in, &ps);
+			e2_pause_end(in, &ps);
+			if (n->pc != pc || n->gone) { /* its file went meanwhile */
+				free(buf);
+				return err;
+			}
+			ext2_use_promised(in->fs, true);
+		}
 	} while (cnt == E2_DIRTY_BATCH);
 	ext2_use_promised(in->fs, false);
 	e2_resv_update(in, n, false);
+	/* the inode and what follows: metadata, the root's (Linux's rule) */
+	e2_wb_as(ep, NULL, 0);
 	free(buf);
+	/* the size now, not the last batch's: another writeback of this node
+	 * may have run in a pause (pace) and grown the disk's size past it,
+	 * which an older size would cut back (freeing its blocks) */
+	if (sys_pcache_attr(ep, n->pc, NULL, 0, &a) < 0 && !err)
+		err = -EIO;
+	*size = a.size;
 	if (cnt < 0 && !err)
 		err = (int)cnt;
 	struct ext2_stat st;
@@ -353,12 +437,6 @@ static int e2_node_writeback_size(struct e2inst *in, struct e2node *n, uint64_t 
 		r = ext2_setattr(in->fs, n->ino, &sa, e2_time_of(a.ctime)); /* the kernel's times */
 	}
 	return err ? err : r;
-}
-
-int e2_node_writeback(struct e2inst *in, struct e2node *n)
-{
-	uint64_t size;
-	return e2_node_writeback_size(in, n, &size);
 }
 
 /* The end of a node with no open: its object freed (written back first
@@ -442,7 +520,7 @@ void e2_node_put(struct e2inst *in, struct e2node *n)
 		 * lost if the machine stops), the clean ones stay; an empty
 		 * file's object holds nothing worth keeping (a re-open makes
 		 * one as cheaply), so creating many files costs what it did */
-		e2_node_writeback_size(in, n, &size);
+		e2_node_writeback_paced(in, n, false, &size);
 		if (!size) {
 			e2_node_end(in, n, false); /* just written back */
 			return;

@@ -29,6 +29,9 @@
  *                       themselves (the kernel's open file is handed
  *                       over, so it is live, and root may write a trigger
  *                       to it and poll, as on Linux)
+ *   /proc/sys/vm/dirty_ratio, /proc/sys/vm/dirty_background_ratio
+ *                       the dirty throttling ratios (vm_dirty_ratio,
+ *                       docs/writeback.md), 0..100, root's to write (0644)
  *   /proc/self          the directory of the process that looks
  *
  * Times are in Linux's USER_HZ (100 per second) where /proc uses ticks. */
@@ -57,6 +60,7 @@ enum pnode {
 	P_PRESSURE, P_PRESSURE_CPU, P_PRESSURE_MEMORY, /* /proc/pressure */
 	P_OOM_SCORE, P_OOM_SCORE_ADJ,		/* per process; node_ino needs < 16 */
 	P_PRESSURE_IO,				/* top level again: any number */
+	P_SYS, P_SYS_VM, P_VM_DIRTY_RATIO, P_VM_DIRTY_BG, /* /proc/sys/vm */
 };
 
 static const struct { const char *name; enum pnode node; } top_files[] = {
@@ -109,9 +113,10 @@ static int procfs_lookup(const char *path, int self, struct pref *out)
 		if (strcmp(name, ".") == 0)
 			continue;
 		if (strcmp(name, "..") == 0) {
-			if (cur.node != P_ROOT && cur.node != P_PID && cur.node != P_PRESSURE)
+			if (cur.node != P_ROOT && cur.node != P_PID && cur.node != P_PRESSURE && cur.node != P_SYS &&
+			    cur.node != P_SYS_VM)
 				return -ENOTDIR;
-			cur = (struct pref){ P_ROOT, 0 };
+			cur = (struct pref){ cur.node == P_SYS_VM ? P_SYS : P_ROOT, 0 };
 			continue;
 		}
 		if (cur.node == P_ROOT) {
@@ -126,6 +131,10 @@ static int procfs_lookup(const char *path, int self, struct pref *out)
 				cur.node = P_PRESSURE;
 				continue;
 			}
+			if (strcmp(name, "sys") == 0) {
+				cur.node = P_SYS;
+				continue;
+			}
 			size_t i = 0;
 			while (i < NELEM(top_files) && strcmp(name, top_files[i].name) != 0)
 				i++;
@@ -136,6 +145,17 @@ static int procfs_lookup(const char *path, int self, struct pref *out)
 			if (strcmp(name, "cpu") != 0 && strcmp(name, "memory") != 0 && strcmp(name, "io") != 0)
 				return -ENOENT;
 			cur.node = name[0] == 'c' ? P_PRESSURE_CPU : name[0] == 'm' ? P_PRESSURE_MEMORY : P_PRESSURE_IO;
+		} else if (cur.node == P_SYS) {
+			if (strcmp(name, "vm") != 0)
+				return -ENOENT;
+			cur.node = P_SYS_VM;
+		} else if (cur.node == P_SYS_VM) {
+			if (strcmp(name, "dirty_ratio") == 0)
+				cur.node = P_VM_DIRTY_RATIO;
+			else if (strcmp(name, "dirty_background_ratio") == 0)
+				cur.node = P_VM_DIRTY_BG;
+			else
+				return -ENOENT;
 		} else if (cur.node == P_PID) {
 			size_t i = 0;
 			while (i < NELEM(pid_files) && strcmp(name, pid_files[i].name) != 0)
@@ -153,18 +173,24 @@ static int procfs_lookup(const char *path, int self, struct pref *out)
 
 static bool is_dir(enum pnode n)
 {
-	return n == P_ROOT || n == P_PID || n == P_PRESSURE;
+	return n == P_ROOT || n == P_PID || n == P_PRESSURE || n == P_SYS || n == P_SYS_VM;
+}
+
+static bool is_vm_ratio(enum pnode n)
+{
+	return n == P_VM_DIRTY_RATIO || n == P_VM_DIRTY_BG;
 }
 
 static bool is_writable(enum pnode n)
 {
-	return n == P_PRESSURE_CPU || n == P_PRESSURE_MEMORY || n == P_PRESSURE_IO || n == P_OOM_SCORE_ADJ;
+	return n == P_PRESSURE_CPU || n == P_PRESSURE_MEMORY || n == P_PRESSURE_IO || n == P_OOM_SCORE_ADJ ||
+	       is_vm_ratio(n);
 }
 
 /* Files formatted anew at each read from the start (Linux's are). */
 static bool is_live(enum pnode n)
 {
-	return n == P_OOM_SCORE || n == P_OOM_SCORE_ADJ;
+	return n == P_OOM_SCORE || n == P_OOM_SCORE_ADJ || is_vm_ratio(n);
 }
 
 static uint64_t node_ino(const struct pref *p)
@@ -326,6 +352,13 @@ static long text_top(struct text *t, enum pnode n)
 		text_partitions(t);
 		return 0;
 	}
+	if (is_vm_ratio(n)) {
+		long v = sys_vm_dirty_ratio(n == P_VM_DIRTY_BG, -1);
+		if (v < 0)
+			return v;
+		put(t, "%ld\n", v);
+		return 0;
+	}
 	struct k_meminfo mi;
 	long r = sys_meminfo(&mi);
 	if (r < 0)
@@ -415,7 +448,7 @@ static long procfs_open(const struct fs_req *r, const struct pref *p, int flags)
 					    p->node == P_PRESSURE_CPU ? "/cpu.pressure" :
 					    p->node == P_PRESSURE_MEMORY ? "/memory.pressure" : "/io.pressure");
 	if (!is_writable(p->node) && (acc != O_RDONLY || (flags & O_TRUNC)))
-		return -EACCES; /* only oom_score_adj takes writes */
+		return -EACCES; /* only oom_score_adj and the vm ratios take writes */
 	int want = (acc != O_WRONLY ? R_OK : 0) | (acc != O_RDONLY ? W_OK : 0);
 	if (!fssrv_may(st.st_mode, st.st_uid, st.st_gid, r, want))
 		return -EACCES; /* its owner's (0644); O_TRUNC is ignored, as Linux's */
@@ -471,7 +504,7 @@ static long procfs_path(const struct fs_req *r, struct ipc_msg *m)
 /* Directory positions: 0 ".", 1 "..", then the fixed entries, then (the
  * root) PID_BASE + pid for the processes, in pid order. */
 #define PID_BASE 16
-_Static_assert(4 + NELEM(top_files) <= PID_BASE, "procfs: positions overlap");
+_Static_assert(5 + NELEM(top_files) <= PID_BASE, "procfs: positions overlap");
 
 static int pid_cmp(const void *a, const void *b)
 {
@@ -492,7 +525,12 @@ static void fill_root(uint64_t pos, struct fssrv_dents *b)
 			return;
 		pos++;
 	}
-	if (pos == 3 + NELEM(top_files) && !fssrv_dent(b, (uint64_t)P_PRESSURE + 1, DT_DIR, "pressure", PID_BASE))
+	if (pos == 3 + NELEM(top_files)) {
+		if (!fssrv_dent(b, (uint64_t)P_PRESSURE + 1, DT_DIR, "pressure", pos + 1))
+			return;
+		pos++;
+	}
+	if (pos == 4 + NELEM(top_files) && !fssrv_dent(b, (uint64_t)P_SYS + 1, DT_DIR, "sys", PID_BASE))
 		return;
 	if (pos < PID_BASE)
 		pos = PID_BASE;
@@ -523,6 +561,18 @@ static long procfs_fill(struct fs_file *f, uint64_t pos, struct fssrv_dents *b)
 		static const char *const names[] = { "cpu", "io", "memory" };
 		static const enum pnode nodes[] = { P_PRESSURE_CPU, P_PRESSURE_IO, P_PRESSURE_MEMORY };
 		for (; pos - 2 < 3; pos++) {
+			struct pref c = { nodes[pos - 2], 0 };
+			if (!fssrv_dent(b, node_ino(&c), DT_REG, names[pos - 2], pos + 1))
+				break;
+		}
+	} else if (p->node == P_SYS) {
+		struct pref c = { P_SYS_VM, 0 };
+		if (pos == 2)
+			fssrv_dent(b, node_ino(&c), DT_DIR, "vm", 3);
+	} else if (p->node == P_SYS_VM) {
+		static const char *const names[] = { "dirty_background_ratio", "dirty_ratio" };
+		static const enum pnode nodes[] = { P_VM_DIRTY_BG, P_VM_DIRTY_RATIO };
+		for (; pos - 2 < 2; pos++) {
 			struct pref c = { nodes[pos - 2], 0 };
 			if (!fssrv_dent(b, node_ino(&c), DT_REG, names[pos - 2], pos + 1))
 				break;
@@ -603,7 +653,7 @@ static long procfs_write(struct fs_file *f, const struct ipc_info *info)
 	int adj;
 	if ((f->flags & O_ACCMODE) == O_RDONLY)
 		return -EBADF;
-	if (p->node != P_OOM_SCORE_ADJ)
+	if (p->node != P_OOM_SCORE_ADJ && !is_vm_ratio(p->node))
 		return -EINVAL;
 	size_t n = info->snd_len < sizeof(buf) - 1 ? info->snd_len : sizeof(buf) - 1;
 	long r = n ? sys_ipc_read(0, buf, n) : 0;
@@ -611,7 +661,15 @@ static long procfs_write(struct fs_file *f, const struct ipc_info *info)
 		return r;
 	buf[r] = '\0'; /* a NUL inside ends the text, as in Linux's buffer */
 	if ((r = parse_adj(buf, &adj)) < 0)
-		return r;
+		return is_vm_ratio(p->node) ? -EINVAL : r;
+	if (is_vm_ratio(p->node)) {
+		/* Linux's proc_dointvec_minmax: 0..100, EINVAL outside; the
+		 * writer's right was checked at open (root's file, 0644) */
+		if (adj < 0 || adj > 100)
+			return -EINVAL;
+		r = sys_vm_dirty_ratio(p->node == P_VM_DIRTY_BG, adj);
+		return r < 0 ? r : (long)info->snd_len;
+	}
 	if (adj < OOM_SCORE_ADJ_MIN || adj > OOM_SCORE_ADJ_MAX)
 		return -EINVAL;
 	r = sys_proc_oom_adj(p->pid, adj, info->euid);

@@ -1,0 +1,80 @@
+/* Dirty throttling per cgroup (docs/writeback.md, Linux's
+ * balance_dirty_pages idea in a simpler form): a cgroup may hold dirty
+ * and under-writeback file pages up to its dirty limit, dirty_ratio % of
+ * what it may use (the least memory.max/memory.high up its tree, and no
+ * more than the machine's free memory plus what it already uses); past
+ * dirty_background_ratio % of that its writer asks the file's server
+ * for a writeback (without waiting), past the limit the writer sleeps,
+ * a tick at a time, until its own cgroup's writeback has brought it back
+ * under: so it writes at the rate its own writeback completes (its
+ * io.max), and other cgroups are not held. The ratios are
+ * /proc/sys/vm/dirty_ratio and dirty_background_ratio (vm_dirty_ratio). */
+#include "pcache.h"
+#include "internal.h"
+#include "abi/errno.h"
+#include "cgroup.h"
+#include "memcg.h"
+#include "pmm.h"
+#include "proc.h"
+#include "sched.h"
+#include "syscall.h"
+#include "timer.h"
+
+/* Linux's defaults (vm.dirty_ratio, vm.dirty_background_ratio). */
+static uint32_t pcache_dirty_ratio = 20, pcache_dirty_bg_ratio = 10;
+
+/* A throttled writer looks again every tick, for at most this many
+ * ticks per write (a server that never writes back holds it no longer). */
+#define DIRTY_TICK_NS 10000000ull
+#define DIRTY_TICKS_MAX 3000
+
+void pcache_dirty_limits(struct cgroup *cg, uint64_t *bg, uint64_t *limit)
+{
+	uint64_t room = memcg_room_pages(cg);
+	uint64_t mach = pmm_free_pages() + page_counter_read(&cg->memory);
+	if (mach < room)
+		room = mach;
+	uint32_t ratio = __atomic_load_n(&pcache_dirty_ratio, __ATOMIC_RELAXED);
+	uint32_t bgr = __atomic_load_n(&pcache_dirty_bg_ratio, __ATOMIC_RELAXED);
+	*limit = room / 100 * ratio + room % 100 * ratio / 100;
+	*bg = room / 100 * bgr + room % 100 * bgr / 100;
+	if (*bg >= *limit) /* as Linux: the background threshold stays below */
+		*bg = *limit / 2;
+}
+
+uint64_t pcache_dirty_pages(struct cgroup *cg)
+{
+	int64_t n = memcg_pcache_stat_local(cg, MEMCG_STAT_FILE_DIRTY) +
+		    memcg_pcache_stat_local(cg, MEMCG_STAT_FILE_WRITEBACK);
+	return n > 0 ? (uint64_t)n : 0;
+}
+
+void pcache_balance_dirty(struct pcache_obj *o, struct cgroup *cg)
+{
+	if (!(o->flags & PCACHE_BACKED) || !cg)
+		return;
+	struct thread *self = current_thread();
+	for (int tick = 0;; tick++) {
+		uint64_t bg, limit;
+		pcache_dirty_limits(cg, &bg, &limit);
+		uint64_t dirty = pcache_dirty_pages(cg);
+		if (dirty <= bg)
+			return;
+		pcache_writeback_kick(o); /* background: the server starts */
+		if (dirty <= limit || tick >= DIRTY_TICKS_MAX || thread_fatal_signal(self))
+			return;
+		sched_sleep_until(clock_ns() + DIRTY_TICK_NS);
+	}
+}
+
+long sys_vm_dirty_ratio(uint32_t which, int32_t value)
+{
+	if (which > 1 || value < -1 || value > 100)
+		return -EINVAL;
+	uint32_t *r = which ? &pcache_dirty_bg_ratio : &pcache_dirty_ratio;
+	if (value < 0)
+		return (long)__atomic_load_n(r, __ATOMIC_RELAXED);
+	if (current_thread()->proc->cred.euid != 0)
+		return -EPERM;
+	return (long)__atomic_exchange_n(r, (uint32_t)value, __ATOMIC_RELAXED);
+}
