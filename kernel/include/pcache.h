@@ -287,6 +287,9 @@ void pcache_lru_del(struct pcache_page *p);
 /* A read or write touched p: the second touch makes it active (Linux's
  * mark_page_accessed; pgactivate). */
 void pcache_lru_touch(struct pcache_page *p);
+/* File pages (not shmem) on the LRU lists of every cgroup: the machine's
+ * reclaimable page cache. */
+uint64_t pcache_lru_file_pages(void);
 /* Reclaim's scan (kernel/mm/reclaim.c) of up to nr pages at the tail of
  * cg's inactive file list, each counted in pgscan: a mapped page goes to
  * the active list (pgactivate); the others

@@ -2,7 +2,7 @@
  * balance_dirty_pages idea in a simpler form): a cgroup may hold dirty
  * and under-writeback file pages up to its dirty limit, dirty_ratio % of
  * what it may use (the least memory.max/memory.high up its tree, and no
- * more than the machine's free memory plus what it already uses); past
+ * more than the machine's free memory plus its reclaimable page cache); past
  * dirty_background_ratio % of that its writer asks the file's server
  * for a writeback (without waiting), past the limit the writer sleeps,
  * a tick at a time, until its own cgroup's writeback has brought it back
@@ -31,7 +31,10 @@ static uint32_t pcache_dirty_ratio = 20, pcache_dirty_bg_ratio = 10;
 void pcache_dirty_limits(struct cgroup *cg, uint64_t *bg, uint64_t *limit)
 {
 	uint64_t room = memcg_room_pages(cg);
-	uint64_t mach = pmm_free_pages() + page_counter_read(&cg->memory);
+	/* what the machine could give a writer: free frames and the page
+	 * cache reclaim can take (Linux's global_dirtyable_memory); a cache
+	 * full of clean pages does not make the limits tiny */
+	uint64_t mach = pmm_free_pages() + pcache_lru_file_pages();
 	if (mach < room)
 		room = mach;
 	uint32_t ratio = __atomic_load_n(&pcache_dirty_ratio, __ATOMIC_RELAXED);

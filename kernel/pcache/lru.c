@@ -21,6 +21,16 @@
 
 struct spinlock pcache_lru_lock = SPINLOCK_INIT("pcache_lru");
 
+/* File (not shmem) pages on any cgroup's lists: the machine's reclaimable
+ * page cache, which the dirty limits count as memory a writer may dirty
+ * (Linux's global_dirtyable_memory: free pages plus the file LRU). */
+static uint64_t pcache_lru_files;
+
+uint64_t pcache_lru_file_pages(void)
+{
+	return __atomic_load_n(&pcache_lru_files, __ATOMIC_RELAXED);
+}
+
 static enum pcache_lru pcache_lru_of(const struct pcache_page *p)
 {
 	bool active = p->lru_state & PCP_ACTIVE;
@@ -70,6 +80,8 @@ void pcache_lru_add(struct pcache_page *p)
 	enum pcache_lru l = pcache_lru_of(p);
 	list_add(&p->lru, &b->lru[l]);
 	memcg_pcache_stat_add(cg, pcache_lru_stat(l), 1);
+	if (!p->shmem)
+		__atomic_add_fetch(&pcache_lru_files, 1, __ATOMIC_RELAXED);
 	spin_unlock(&pcache_lru_lock);
 }
 
@@ -79,6 +91,8 @@ void pcache_lru_del(struct pcache_page *p)
 	if (p->lru_state & PCP_ON_LRU) {
 		list_del(&p->lru);
 		memcg_pcache_stat_add(p->pg->charge, pcache_lru_stat(pcache_lru_of(p)), -1);
+		if (!p->shmem)
+			__atomic_sub_fetch(&pcache_lru_files, 1, __ATOMIC_RELAXED);
 		p->lru_state = 0;
 	}
 	spin_unlock(&pcache_lru_lock);

@@ -141,8 +141,11 @@ void e2_resv_drop(struct e2inst *in, struct e2node *n)
 {
 	struct pcache_resv now, set;
 	int ep = fssrv_endpoint();
-	if (n->pc && sys_pcache_reserve(ep, n->pc, NULL, &now) == 0 && now.budget) {
-		set = (struct pcache_resv){ .budget = 0, .root = 0, .from = now.from };
+	if (n->pc && sys_pcache_reserve(ep, n->pc, NULL, &now) == 0) {
+		/* written back: the disk covers what it holds now, so a later
+		 * overwrite of those pages costs nothing (a kept object keeps
+		 * the from of its first open otherwise) */
+		set = (struct pcache_resv){ .budget = 0, .root = 0, .from = e2_resv_from(in, n->ino) };
 		sys_pcache_reserve(ep, n->pc, &set, &now);
 	}
 	n->resv_next = 0; /* a writer after a re-open starts small again */
