@@ -32,28 +32,38 @@ static uint32_t direct_run(struct ext2_fs *fs, uint32_t ino, struct ext2_inode *
 	return n;
 }
 
+/* A read's inode (*in, a regular file) and how many of len bytes at off
+ * it has (*n, at most INT64_MAX): 1, or 0 at or past the end, or -errno. */
+static int read_span(struct ext2_fs *fs, uint32_t ino, uint64_t off, size_t len, struct ext2_inode *in,
+		     uint64_t *n)
+{
+	int err = ext2_iget(fs, ino, in);
+	if (!err)
+		err = regular(in);
+	if (err)
+		return err;
+	uint64_t size = ext2_isize(in);
+	if (off >= size)
+		return 0;
+	*n = size - off < len ? size - off : len;
+	if (*n > INT64_MAX)
+		*n = INT64_MAX;
+	return 1;
+}
+
 int64_t ext2_read(struct ext2_fs *fs, uint32_t ino, uint64_t off, void *buf, size_t len)
 {
 	struct ext2_inode in;
 	struct ext2_buf *b;
-	uint64_t size, n, done = 0;
+	uint64_t n, done = 0;
 	uint32_t pblk, boff, chunk;
 	int err;
 
 	if (!buf && len)
 		return -EFAULT;
-	err = ext2_iget(fs, ino, &in);
-	if (err)
+	err = read_span(fs, ino, off, len, &in, &n);
+	if (err <= 0)
 		return err;
-	err = regular(&in);
-	if (err)
-		return err;
-	size = ext2_isize(&in);
-	if (off >= size)
-		return 0;
-	n = size - off < len ? size - off : len;
-	if (n > INT64_MAX)
-		n = INT64_MAX;
 	while (done < n) {
 		boff = (uint32_t)((off + done) & (fs->bs - 1));
 		chunk = fs->bs - boff;
@@ -120,7 +130,7 @@ static int data_run(struct ext2_fs *fs, uint32_t ino, struct ext2_inode *in, uin
 int64_t ext2_read_direct(struct ext2_fs *fs, uint32_t ino, uint64_t off, void *buf, size_t len)
 {
 	struct ext2_inode in;
-	uint64_t size, n, lb, end, run;
+	uint64_t n, lb, end, run;
 	uint32_t pblk;
 	bool cached;
 	int err;
@@ -129,16 +139,9 @@ int64_t ext2_read_direct(struct ext2_fs *fs, uint32_t ino, uint64_t off, void *b
 		return -EFAULT;
 	if (off & (fs->bs - 1))
 		return -EINVAL;
-	err = ext2_iget(fs, ino, &in);
-	if (err)
+	err = read_span(fs, ino, off, len, &in, &n);
+	if (err <= 0)
 		return err;
-	err = regular(&in);
-	if (err)
-		return err;
-	size = ext2_isize(&in);
-	if (off >= size)
-		return 0;
-	n = size - off < len ? size - off : len;
 	lb = off >> fs->log_bs;
 	end = (off + n + fs->bs - 1) >> fs->log_bs;
 	for (uint64_t at = lb; at < end; at += run) {
