@@ -262,21 +262,21 @@ static void e2_pager_serve(const struct pcache_req *req, uint8_t *buf)
 			memset(buf + got, 0, len - (size_t)got); /* past the disk's end: zeros */
 		sys_pcache_fill(ep, req->id, req->first, req->count, got < 0 ? NULL : buf, got < 0 ? -EIO : 0);
 	} else {
+		/* paced (it lets other requests in between its batches: a
+		 * writer throttled by its io.max holds up no other cgroup's
+		 * fsync for its backlog), so its node is held meanwhile (a last
+		 * close waits for the put) */
 		uint64_t size;
-		bool paced = req->kind == PCACHE_REQ_WRITEBACK;
-		/* a WRITEBACK is paced (it lets other requests in between its
-		 * batches), so its node is held meanwhile (a last close waits
-		 * for the put); a RESERVE keeps the mount's lock throughout,
-		 * and its node is not held: the put of a closed file (the
-		 * inode cache) would take back the budget just granted */
-		if (paced)
-			e2_node_hold(in, n);
-		e2_node_writeback_paced(in, n, paced, &size);
-		if (req->kind == PCACHE_REQ_RESERVE) /* its units are blocks now: a new budget */
+		e2_node_hold(in, n);
+		e2_node_writeback_paced(in, n, true, &size);
+		e2_node_put(in, n);
+		/* a RESERVE's units are blocks now: a new budget, after the put
+		 * (the put of a closed file, kept by the inode cache, takes its
+		 * budget back) if the node and its object are still there */
+		n = req->kind == PCACHE_REQ_RESERVE ? e2_node_find(in, ino) : NULL;
+		if (n && n->pc == req->id)
 			e2_resv_grant(in, n, req->first);
 		sys_pcache_done(ep, req->id, 0, 0, req->seq);
-		if (paced)
-			e2_node_put(in, n);
 	}
 	srvlock_unlock(&in->lock);
 	fssrv_lock();
