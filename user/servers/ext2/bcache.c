@@ -95,36 +95,46 @@ static uint32_t dirty_run(struct ext2_fs *fs, struct ext2_buf *b, struct ext2_bu
 	return n;
 }
 
-/* Writes b back if dirty, with the dirty blocks that follow it on the disk
- * (one device call instead of one per block: a sequential write leaves
- * long runs), through the staging buffer; a run of one goes directly. */
-static int buf_writeback(struct ext2_fs *fs, struct ext2_buf *b)
+/* Writes run[0..n) (neighbouring blocks on the disk, n >= 1) in one
+ * device call, through the staging buffer when n > 1; on success they
+ * are clean, on failure they stay dirty and fs->io_error keeps the first
+ * error. 0 or that error. */
+static int run_write(struct ext2_fs *fs, struct ext2_buf *const *run, uint32_t n)
 {
-	struct ext2_buf *run[EXT2_RUN_MAX];
-	uint32_t n, i;
 	int err;
 
-	if (!b->dirty)
-		return 0;
-	if (!fs->cache.stage)
-		fs->cache.stage = malloc((size_t)EXT2_RUN_MAX * fs->bs);
-	n = fs->cache.stage ? dirty_run(fs, b, run) : 1;
 	if (n == 1) {
-		run[0] = b;
-		err = ext2_dev_rw(fs, true, b->blk, 1, b->data);
+		err = ext2_dev_rw(fs, true, run[0]->blk, 1, run[0]->data);
 	} else {
-		for (i = 0; i < n; i++)
+		for (uint32_t i = 0; i < n; i++)
 			memcpy(fs->cache.stage + (size_t)i * fs->bs, run[i]->data, fs->bs);
-		err = ext2_dev_rw(fs, true, b->blk, n, fs->cache.stage);
+		err = ext2_dev_rw(fs, true, run[0]->blk, n, fs->cache.stage);
 	}
 	if (err) {
 		if (!fs->io_error)
 			fs->io_error = err;
 		return err;
 	}
-	for (i = 0; i < n; i++)
+	for (uint32_t i = 0; i < n; i++)
 		run[i]->dirty = false;
 	return 0;
+}
+
+/* Writes b back if dirty, with the dirty blocks that follow it on the disk
+ * (one device call instead of one per block: a sequential write leaves
+ * long runs), through the staging buffer; a run of one goes directly. */
+static int buf_writeback(struct ext2_fs *fs, struct ext2_buf *b)
+{
+	struct ext2_buf *run[EXT2_RUN_MAX];
+	uint32_t n;
+
+	if (!b->dirty)
+		return 0;
+	if (!fs->cache.stage)
+		fs->cache.stage = malloc((size_t)EXT2_RUN_MAX * fs->bs);
+	n = fs->cache.stage ? dirty_run(fs, b, run) : 1;
+	run[0] = b;
+	return run_write(fs, run, n);
 }
 
 /* Evicts unheld buffers from the cold end until the cache is under its
@@ -373,7 +383,7 @@ int ext2_bcache_flush_vec(struct ext2_fs *fs, struct ext2_wvec *v)
 int ext2_bwrite_blocks(struct ext2_fs *fs, const uint32_t *blks, uint32_t n)
 {
 	struct ext2_buf *run[EXT2_RUN_MAX];
-	uint32_t i = 0, k, len;
+	uint32_t i = 0, len;
 	int err = 0, e;
 
 	if (!fs->cache.stage)
@@ -393,22 +403,9 @@ int ext2_bwrite_blocks(struct ext2_fs *fs, const uint32_t *blks, uint32_t n)
 			run[len++] = next;
 			i++;
 		}
-		if (len == 1) {
-			e = ext2_dev_rw(fs, true, b->blk, 1, b->data);
-		} else {
-			for (k = 0; k < len; k++)
-				memcpy(fs->cache.stage + (size_t)k * fs->bs, run[k]->data, fs->bs);
-			e = ext2_dev_rw(fs, true, b->blk, len, fs->cache.stage);
-		}
-		if (e) {
-			if (!fs->io_error)
-				fs->io_error = e;
-			if (!err)
-				err = e;
-			continue;
-		}
-		for (k = 0; k < len; k++)
-			run[k]->dirty = false;
+		e = run_write(fs, run, len);
+		if (e && !err)
+			err = e;
 	}
 	return err;
 }
