@@ -69,6 +69,32 @@ int copy_to_user(void *udst, const void *src, size_t n)
 	return __copy_user(udst, src, n);
 }
 
+/* As user_has_noaccess, for the thread in a system call: its process is a
+ * user one, alive, with an address space (the IPC paths' copies). */
+static inline bool self_has_noaccess(void)
+{
+	struct addrspace *as = current_thread()->proc->as;
+	return __builtin_expect(__atomic_load_n(&as->noaccess, __ATOMIC_ACQUIRE) != 0, 0);
+}
+
+int copy_from_user_self(void *dst, const void *usrc, size_t n)
+{
+	if (!user_range_ok((uint64_t)usrc, n))
+		return -EFAULT;
+	if (self_has_noaccess())
+		return copy_user_checked(dst, usrc, n, (uint64_t)usrc);
+	return __copy_user(dst, usrc, n);
+}
+
+int copy_to_user_self(void *udst, const void *src, size_t n)
+{
+	if (!user_range_ok((uint64_t)udst, n))
+		return -EFAULT;
+	if (self_has_noaccess())
+		return copy_user_checked(udst, src, n, (uint64_t)udst);
+	return __copy_user(udst, src, n);
+}
+
 /* __strncpy_user, a page at a time while the address space has a no-access
  * area: the string may end just before one. */
 static long strncpy_user_checked(char *dst, const char *usrc, size_t scan)

@@ -29,6 +29,11 @@ static inline bool user_range_ok(uint64_t uaddr, uint64_t len)
  * a kernel fault. Return 0 on success. */
 int copy_from_user(void *dst, const void *usrc, size_t n);
 int copy_to_user(void *udst, const void *src, size_t n);
+/* The same, for the current thread's own system call only (its process
+ * has an address space: never from a kernel thread): the IPC fast path's
+ * copies, without the checks for a thread with no process. */
+int copy_from_user_self(void *dst, const void *usrc, size_t n);
+int copy_to_user_self(void *udst, const void *src, size_t n);
 /* Copies a NUL-terminated string of at most max-1 bytes; returns its
  * length, -EFAULT, or -ENAMETOOLONG if no NUL came within max bytes. */
 long copy_string_from_user(char *dst, const char *usrc, size_t max);

@@ -179,9 +179,15 @@ static inline void ipc_fill_info(struct ipc_info *info, const struct thread *c)
 	info->badge = c->ipc_badge;
 	info->ppid = p->parent ? p->parent->pid : 0;
 	info->snd_inline = 0; /* set on delivery, if the inbox takes it */
-	info->for_pid = c->ipc_for_cg ? c->ipc_for_pid : p->pid;
+	/* a plain call is on the caller's own behalf (the values above, still
+	 * in registers); IPC_CALL_FOR's identity overwrites them */
+	info->for_pid = p->pid;
 	info->for_pad = 0;
-	info->for_cgroup_id = c->ipc_for_cg ? c->ipc_for_cg : p->cgroup->id;
+	info->for_cgroup_id = p->cgroup->id;
+	if (__builtin_expect(c->ipc_for_cg != 0, 0)) {
+		info->for_pid = c->ipc_for_pid;
+		info->for_cgroup_id = c->ipc_for_cg;
+	}
 }
 
 /* On whose behalf self may call now (IPC_CALL_FOR): the call it serves
@@ -281,7 +287,7 @@ static __attribute__((always_inline)) inline long ipc_call_loaded(int h, const v
 		return -EFAULT;
 	/* A small send buffer is taken now, in our own address space: cheaper
 	 * than the server reading it across address spaces later. */
-	if (snd_len - 1 < IPC_INLINE_MAX && copy_from_user(self->ipc_out, snd, snd_len))
+	if (snd_len - 1 < IPC_INLINE_MAX && copy_from_user_self(self->ipc_out, snd, snd_len))
 		return -EFAULT;
 	uint64_t badge;
 	long err;
@@ -349,24 +355,40 @@ long ipc_call_kernel(int h, struct ipc_msg *msg, const void *snd, size_t snd_len
 	return r;
 }
 
+/* sys_ipc_call with the message from and the reply to umsg, on behalf
+ * of for_cg/for_pid (0: the caller's own). */
+static __attribute__((always_inline)) inline long ipc_call_user(int h, struct ipc_msg *umsg, const void *snd,
+							   size_t snd_len, void *rcv, size_t rcv_len,
+							   uint64_t for_cg, int32_t for_pid)
+{
+	struct thread *self = current_thread();
+	if (copy_from_user_self(&self->ipc_buf, umsg, sizeof(*umsg)))
+		return -EFAULT;
+	long r = ipc_call_loaded(h, snd, snd_len, rcv, rcv_len, for_cg, for_pid);
+	if (r == 0 && copy_to_user_self(umsg, &self->ipc_buf, sizeof(*umsg)))
+		return -EFAULT;
+	return r;
+}
+
+/* A call with IPC_CALL_FOR (h without it). Out of line: a plain call
+ * passes constants, so carrying the identity costs it two stores. */
+static __attribute__((noinline)) long ipc_call_for(int h, struct ipc_msg *umsg, const void *snd, size_t snd_len,
+						   void *rcv, size_t rcv_len)
+{
+	uint64_t for_cg;
+	int32_t for_pid;
+	long e = ipc_acting_for(current_thread(), &for_cg, &for_pid);
+	if (e)
+		return e;
+	return ipc_call_user(h, umsg, snd, snd_len, rcv, rcv_len, for_cg, for_pid);
+}
+
 long sys_ipc_call(int h, struct ipc_msg *umsg, const void *snd, size_t snd_len,
 		  void *rcv, size_t rcv_len)
 {
-	struct thread *self = current_thread();
-	uint64_t for_cg = 0;
-	int32_t for_pid = 0;
-	if (__builtin_expect(h > 0 && (h & IPC_CALL_FOR), 0)) { /* a negative h stays EBADF */
-		h &= ~IPC_CALL_FOR;
-		long e = ipc_acting_for(self, &for_cg, &for_pid);
-		if (e)
-			return e;
-	}
-	if (copy_from_user(&self->ipc_buf, umsg, sizeof(*umsg)))
-		return -EFAULT;
-	long r = ipc_call_loaded(h, snd, snd_len, rcv, rcv_len, for_cg, for_pid);
-	if (r == 0 && copy_to_user(umsg, &self->ipc_buf, sizeof(*umsg)))
-		return -EFAULT;
-	return r;
+	if (__builtin_expect(h > 0 && (h & IPC_CALL_FOR), 0)) /* a negative h stays EBADF */
+		return ipc_call_for(h & ~IPC_CALL_FOR, umsg, snd, snd_len, rcv, rcv_len);
+	return ipc_call_user(h, umsg, snd, snd_len, rcv, rcv_len, 0, 0);
 }
 
 /* Server side: wait for (or take a queued) call on ep. sched lock held. */
@@ -429,7 +451,7 @@ static int ipc_wait_call_locked(struct thread *self, struct endpoint *ep)
  * Out of line: the fast path without one stays as short as it was. */
 static __attribute__((noinline)) void ipc_fill_inbox(struct thread *self, uint64_t n)
 {
-	self->ipc_info.snd_inline = copy_to_user((void *)self->ipc_inbox, self->ipc_in, n) == 0;
+	self->ipc_info.snd_inline = copy_to_user_self((void *)self->ipc_inbox, self->ipc_in, n) == 0;
 }
 
 static __attribute__((always_inline)) inline long ipc_deliver_request(struct ipc_msg *umsg,
@@ -439,8 +461,8 @@ static __attribute__((always_inline)) inline long ipc_deliver_request(struct ipc
 	uint64_t n = self->ipc_info.snd_len;
 	if (__builtin_expect(n - 1 < self->ipc_inbox_cap, 0)) /* 1..cap, as ipc_accept took it */
 		ipc_fill_inbox(self, n);
-	if (copy_to_user(umsg, &self->ipc_buf, sizeof(*umsg)) ||
-	    (uinfo && copy_to_user(uinfo, &self->ipc_info, sizeof(*uinfo))))
+	if (copy_to_user_self(umsg, &self->ipc_buf, sizeof(*umsg)) ||
+	    (uinfo && copy_to_user_self(uinfo, &self->ipc_info, sizeof(*uinfo))))
 		return -EFAULT;
 	return 0;
 }
@@ -474,7 +496,7 @@ long sys_ipc_recv(int h, struct ipc_msg *umsg, struct ipc_info *uinfo)
 long sys_ipc_reply(const struct ipc_msg *umsg)
 {
 	struct thread *self = current_thread();
-	if (copy_from_user(&self->ipc_buf, umsg, sizeof(*umsg)))
+	if (copy_from_user_self(&self->ipc_buf, umsg, sizeof(*umsg)))
 		return -EFAULT;
 	uint64_t f = sched_lock_ipc();
 	struct thread *c = self->ipc_caller;
@@ -493,7 +515,7 @@ long sys_ipc_reply(const struct ipc_msg *umsg)
 long sys_ipc_reply_recv(int h, struct ipc_msg *umsg, struct ipc_info *uinfo)
 {
 	struct thread *self = current_thread();
-	if (copy_from_user(&self->ipc_buf, umsg, sizeof(*umsg)))
+	if (copy_from_user_self(&self->ipc_buf, umsg, sizeof(*umsg)))
 		return -EFAULT;
 	long err; /* checked before the reply: no right, nothing done */
 	struct endpoint *ep = ipc_get(h, HANDLE_RIGHT_RECV, &err);
