@@ -107,10 +107,30 @@ long sys_pipe(int *ufds)
 	return 0;
 }
 
+/* Transfers of up to PIPE_SMALL bytes bounce through the kernel stack:
+ * a page from the allocator per call cost more than the copy, and how
+ * much depended on the buddy allocator's state (pipe_round_trip moved by
+ * 150 instructions with unrelated changes to the kernel). */
+#define PIPE_SMALL 256
+
+/* The bounce buffer for a transfer of len bytes: small (on the caller's
+ * stack) or a page from the heap; NULL without memory. */
+static char *pipe_tmp(char *small, size_t len)
+{
+	return len <= PIPE_SMALL ? small : kmalloc(PIPE_BUF);
+}
+
+static void pipe_tmp_free(char *tmp, const char *small)
+{
+	if (tmp != small)
+		kfree(tmp);
+}
+
 static long pipe_read(struct pipe_end *e, char *ubuf, size_t len)
 {
 	struct kpipe *p = e->pipe;
-	char *tmp = kmalloc(PIPE_BUF);
+	char small[PIPE_SMALL];
+	char *tmp = pipe_tmp(small, len);
 	if (!tmp)
 		return -ENOMEM;
 	spin_lock(&p->lock);
@@ -118,12 +138,12 @@ static long pipe_read(struct pipe_end *e, char *ubuf, size_t len)
 		long r = p->writers == 0 ? 0 : (e->flags & O_NONBLOCK) ? -EAGAIN : 1;
 		if (r <= 0) {
 			spin_unlock(&p->lock);
-			kfree(tmp);
+			pipe_tmp_free(tmp, small);
 			return r;
 		}
 		r = waitq_wait(&p->rwait, &p->lock, 0);
 		if (r == -EINTR) {
-			kfree(tmp);
+			pipe_tmp_free(tmp, small);
 			return -EINTR;
 		}
 		spin_lock(&p->lock);
@@ -136,28 +156,29 @@ static long pipe_read(struct pipe_end *e, char *ubuf, size_t len)
 	spin_unlock(&p->lock);
 	waitq_wake_all(&p->wwait, 0);
 	long r = copy_to_user(ubuf, tmp, n) ? -EFAULT : (long)n;
-	kfree(tmp);
+	pipe_tmp_free(tmp, small);
 	return r;
 }
 
 static long pipe_write(struct pipe_end *e, const char *ubuf, size_t len)
 {
 	struct kpipe *p = e->pipe;
-	char *tmp = kmalloc(PIPE_BUF);
+	char small[PIPE_SMALL];
+	char *tmp = pipe_tmp(small, len);
 	size_t done = 0;
 	if (!tmp)
 		return -ENOMEM;
 	while (done < len) {
 		size_t n = MIN(len - done, (size_t)PIPE_BUF);
 		if (copy_from_user(tmp, ubuf + done, n)) {
-			kfree(tmp);
+			pipe_tmp_free(tmp, small);
 			return done ? (long)done : -EFAULT;
 		}
 		spin_lock(&p->lock);
 		for (;;) {
 			if (p->readers == 0) {
 				spin_unlock(&p->lock);
-				kfree(tmp);
+				pipe_tmp_free(tmp, small);
 				signal_send(current_thread()->proc, SIGPIPE, NULL);
 				return done ? (long)done : -EPIPE;
 			}
@@ -165,11 +186,11 @@ static long pipe_write(struct pipe_end *e, const char *ubuf, size_t len)
 				break; /* room for the whole chunk: it goes in at once */
 			if (e->flags & O_NONBLOCK) {
 				spin_unlock(&p->lock);
-				kfree(tmp);
+				pipe_tmp_free(tmp, small);
 				return done ? (long)done : -EAGAIN;
 			}
 			if (waitq_wait(&p->wwait, &p->lock, 0) == -EINTR) {
-				kfree(tmp);
+				pipe_tmp_free(tmp, small);
 				return done ? (long)done : -EINTR;
 			}
 			spin_lock(&p->lock);
@@ -181,7 +202,7 @@ static long pipe_write(struct pipe_end *e, const char *ubuf, size_t len)
 		waitq_wake_all(&p->rwait, 0);
 		done += n;
 	}
-	kfree(tmp);
+	pipe_tmp_free(tmp, small);
 	return (long)done;
 }
 

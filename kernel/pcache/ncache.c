@@ -354,7 +354,14 @@ long sys_ncache_add(int ep_h, const char *names, size_t len, const struct ncache
 /* tmpfs's generic_permission on attributes a for ids uid, gid: one class
  * applies; root reads and writes anything, searches any directory and
  * executes what has an x bit. 0 or -EACCES. */
-static int ncache_permission(const struct pcache_attr *a, uint32_t mask, uint32_t uid, uint32_t gid)
+/* What the walk and the permission check read of an object's attributes
+ * (a copy of the whole struct pcache_attr per step cost more than the
+ * step). */
+struct ncache_ids {
+	uint32_t mode, uid, gid;
+};
+
+static int ncache_permission(const struct ncache_ids *a, uint32_t mask, uint32_t uid, uint32_t gid)
 {
 	uint32_t mode = a->mode;
 	if (uid == a->uid)
@@ -370,10 +377,22 @@ static int ncache_permission(const struct pcache_attr *a, uint32_t mask, uint32_
 	return -EACCES;
 }
 
-static bool ncache_is_dir(const struct pcache_attr *a)
+static bool ncache_is_dir(uint32_t mode)
 {
-	return (a->mode & NC_S_IFMT) == NC_S_IFDIR;
+	return (mode & NC_S_IFMT) == NC_S_IFDIR;
 }
+
+/* o's mode and owner into *ids: false if its attributes are out of date
+ * (as ncache_attr). */
+static bool ncache_ids(struct pcache_obj *o, struct ncache_ids *ids)
+{
+	spin_lock(&o->lock);
+	bool stale = o->nc_stale;
+	*ids = (struct ncache_ids){ .mode = o->attr.mode, .uid = o->attr.uid, .gid = o->attr.gid };
+	spin_unlock(&o->lock);
+	return !stale;
+}
+
 
 /* o's attributes into *a: false if they are out of date (the server
  * changed the directory since it last pushed them all). */
@@ -394,7 +413,7 @@ static long ncache_walk(struct ncache *nc, struct pcache_obj *root, const char *
 			struct pcache_obj **out)
 {
 	struct pcache_obj *dir = root;
-	struct pcache_attr a;
+	struct ncache_ids a;
 	int depth = 0;
 	if (*p != '/')
 		return NCACHE_MISS;
@@ -407,11 +426,14 @@ static long ncache_walk(struct ncache *nc, struct pcache_obj *root, const char *
 		const char *rest = p + len;
 		while (*rest == '/')
 			rest++;
-		if (!ncache_attr(dir, &a))
+		if (!ncache_ids(dir, &a))
 			return NCACHE_MISS; /* changed since: the server refreshes it */
 		if (ncache_permission(&a, 1, uid, gid))
 			return -EACCES; /* search permission, before the name */
-		if (len > NCACHE_NAME_MAX || ++depth > NCACHE_DEPTH || !ncache_name_ok(p, len))
+		/* ncache_name_ok's test but for '/' and NUL, which the scan
+		 * above stopped at */
+		if (len > NCACHE_NAME_MAX || ++depth > NCACHE_DEPTH ||
+		    (p[0] == '.' && (len == 1 || (len == 2 && p[1] == '.'))))
 			return NCACHE_MISS; /* the server's precise answer */
 		struct ncache_entry *e = ncache_find(nc, dir, p, len, ncache_hash(dir, p, len));
 		if (!e)
@@ -420,10 +442,10 @@ static long ncache_walk(struct ncache *nc, struct pcache_obj *root, const char *
 		list_add_tail(&e->lru, &nc->lru);
 		if (!e->child)
 			return -ENOENT;
-		pcache_obj_getattr(e->child, &a);
 		/* a name followed by a slash, or in the middle, must be a
-		 * directory (links are never cached) */
-		if (!ncache_is_dir(&a) && (*rest || rest != p + len))
+		 * directory (links are never cached); an object's file type
+		 * never changes, so its mode is read without its lock */
+		if ((*rest || rest != p + len) && !ncache_is_dir(__atomic_load_n(&e->child->attr.mode, __ATOMIC_RELAXED)))
 			return -ENOTDIR;
 		dir = e->child;
 		p = rest;
@@ -513,7 +535,8 @@ long sys_ncache_lookup(int fs_h, uint64_t mount, const char *path, size_t len, u
 			r = NCACHE_MISS;
 		if (r == 0) {
 			if (how & NCACHE_ACCESS)
-				r = ncache_permission(&a, (uint32_t)how & 7, uid, gid);
+				r = ncache_permission(&(struct ncache_ids){ .mode = a.mode, .uid = a.uid, .gid = a.gid },
+						      (uint32_t)how & 7, uid, gid);
 		}
 		spin_unlock(&nc->lock);
 	}
@@ -693,8 +716,8 @@ long sys_ncache_open(int fs_h, uint64_t mount, const char *path, size_t len, uin
 		long w = NCACHE_MISS;
 		if (!nc->dead && nc->gen_known && nc->gen == (uint32_t)(mount >> 32) && root)
 			w = ncache_walk(nc, root->obj, buf, c->euid, c->egid, &o);
-		struct pcache_attr a;
-		if (w == 0 && (!ncache_attr(o, &a) || (o->flags & PCACHE_META) || (a.mode & NC_S_IFMT) != 0100000))
+		struct ncache_ids a;
+		if (w == 0 && (!ncache_ids(o, &a) || (o->flags & PCACHE_META) || (a.mode & NC_S_IFMT) != 0100000))
 			w = NCACHE_MISS; /* only regular files: the rest is the server's */
 		if (w == 0)
 			w = ncache_permission(&a, need, c->euid, c->egid);

@@ -316,6 +316,31 @@ int main(void)
 	check_errno((int)write(p[1], "x", 1), EPIPE, "a write with no reader: EPIPE");
 	close(p[1]);
 
+	/* sizes on both sides of the kernel's stack bounce buffer (256
+	 * bytes; more goes through a page): every byte arrives, in order */
+	static char pout[10000], pin[10000];
+	static const int wsz[] = { 1, 255, 256, 257, 4096, 5000 }, rsz[] = { 256, 257, 1, 255, 4096, 4097 };
+	size_t put = 0, got = 0;
+	for (int i = 0; i < (int)sizeof(pout); i++)
+		pout[i] = (char)(i * 7 + 3);
+	check(pipe(p) == 0, "a pipe for sized transfers");
+	for (int i = 0; i < 6; i++) {
+		check(write(p[1], pout + put, (size_t)wsz[i]) == wsz[i], "a pipe write of 1 to 5000 bytes");
+		put += (size_t)wsz[i];
+	}
+	for (int i = 0; got < put; i = (i + 1) % 6) {
+		r = read(p[0], pin + got, (size_t)rsz[i]);
+		if (r <= 0)
+			break;
+		got += (size_t)r;
+	}
+	check(got == put && memcmp(pout, pin, put) == 0, "reads of 1 to 4097 bytes get those bytes in order");
+	check(write(p[1], "z", 1) == 1 && read(p[0], (char *)8, 1) == -1 && errno == EFAULT,
+	      "a small pipe read with data into a bad buffer: EFAULT");
+	check_errno((int)write(p[1], (char *)8, 1), EFAULT, "a small pipe write from a bad buffer: EFAULT");
+	close(p[0]);
+	close(p[1]);
+
 	fd = open("/dev/null", O_RDWR);
 	check(fd >= 0 && write(fd, "x", 1) == 1 && read(fd, buf, 1) == 0, "/dev/null");
 	close(fd);
