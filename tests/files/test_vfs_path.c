@@ -41,6 +41,42 @@ static void inner(const char *in, const char *want, long rest)
 		ok(n >= 0 && strcmp(out, want) == 0, "inner '%s' -> '%s' (got '%s')", in, want, out);
 }
 
+static void normal(const char *in, bool want)
+{
+	size_t len = 0;
+	bool is = vfs_path_normal(in, &len);
+	ok(is == want && (!is || len == strlen(in)), "'%s' is%s normal", in, want ? "" : " not");
+}
+
+/* vfs_path_normal, which lets the library use a path as its own lexical
+ * prefix and inner path (no copy): every way a path can be other. */
+static void normal_paths(void)
+{
+	normal("/", true);
+	normal("/tmp", true);
+	normal("/tmp/fileops/newdir", true);
+	normal("/a.b/c-d/e f/.x/..y/x./x../\xc3\xa9t\xc3\xa9", true);
+	normal("/...", true);
+	normal("", false);
+	normal("tmp/x", false);
+	normal("//tmp", false);
+	normal("/tmp//x", false);
+	normal("/tmp/", false);
+	normal("/tmp/.", false);
+	normal("/tmp/./x", false);
+	normal("/tmp/..", false);
+	normal("/tmp/../x", false);
+	normal("/.", false);
+	normal("/..", false);
+	static char longp[VFS_PATH_MAX + 2];
+	memset(longp, 'a', sizeof(longp) - 1);
+	longp[0] = '/';
+	longp[VFS_PATH_MAX] = '\0'; /* VFS_PATH_MAX bytes: too long */
+	normal(longp, false);
+	longp[VFS_PATH_MAX - 1] = '\0';
+	normal(longp, true);
+}
+
 static void walk_arithmetic(void)
 {
 	/* the mount is chosen by what comes before the first ".." */
@@ -78,6 +114,7 @@ static void walk_arithmetic(void)
 int main(void)
 {
 	walk_arithmetic();
+	normal_paths();
 	norm("/", "/");
 	norm("//", "/");
 	norm("/a/b", "/a/b");

@@ -334,6 +334,13 @@ static __attribute__((noinline)) long direct_cgroup(const char *p, uint64_t labe
 	return DIRECT_NO; /* the server has not heard of our table yet */
 }
 
+/* vfs_prefix_end of p in a mount of target length tlen; a normal p is its
+ * own lexical prefix, so the target is its first tlen bytes. */
+static size_t direct_prefix_end(const char *p, bool normal, size_t tlen)
+{
+	return !normal ? vfs_prefix_end(p, tlen) : tlen > 1 ? tlen : 0;
+}
+
 long __vfs_direct(const char *p, uint64_t label, uint64_t w0, uint64_t w1, uint64_t at, void *rcv,
 		  size_t rcv_len, uint64_t *out)
 {
@@ -352,9 +359,12 @@ long __vfs_direct(const char *p, uint64_t label, uint64_t w0, uint64_t w1, uint6
 		return DIRECT_NO;
 	for (int round = 0; round < 4 * VFS_PATH_MAX; round++) {
 		struct droute d;
-		bool dd;
-		size_t plen = vfs_lexical_prefix(p, b.norm, &dd);
-		if (!route_find_kind(b.norm, plen, reload, cg2, &d))
+		bool dd = false;
+		size_t plen;
+		bool normal = vfs_path_normal(p, &plen); /* its own lexical prefix: no copy */
+		if (!normal)
+			plen = vfs_lexical_prefix(p, b.norm, &dd);
+		if (!route_find_kind(normal ? p : b.norm, plen, reload, cg2, &d))
 			return DIRECT_NO;
 		reload = false;
 		if ((d.r.flags & MS_RDONLY) && vfs_changes_fs(label, w0, true))
@@ -362,13 +372,13 @@ long __vfs_direct(const char *p, uint64_t label, uint64_t w0, uint64_t w1, uint6
 		if ((label == VFS_RMDIR || label == VFS_UNLINK) && !dd && plen == d.r.tlen)
 			return DIRECT_NO; /* a mount point, if our table is current: the VFS knows
 					     (after our own umount, the table is not yet reloaded) */
-		size_t off = vfs_prefix_end(p, d.r.tlen), ilen, rest;
+		size_t off = direct_prefix_end(p, normal, d.r.tlen), ilen, rest;
 		const char *inner;
 		void *rb = rcv;
 		size_t rl = rcv_len;
 		if (d.r.kind & FS_RT_WALKS) { /* as written */
 			inner = p[off] ? p + off : "/";
-			ilen = strlen(inner);
+			ilen = !p[off] ? 1 : normal ? plen - off : strlen(inner);
 			if (!rb) { /* room for a link's text */
 				rb = b.norm;
 				rl = sizeof(b.norm);
@@ -458,15 +468,18 @@ long __vfs_direct2(uint64_t label, const char *a, const char *b, bool b_is_path,
 		size_t ilen[2];
 		bool root[2];
 		for (int i = 0; i < np; i++) {
-			bool dd;
-			size_t plen = vfs_lexical_prefix(p[i], x.norm, &dd);
-			if (!route_find(x.norm, plen, reload, &d[i]) || !(d[i].r.kind & FS_RT_WALKS))
+			bool dd = false;
+			size_t plen;
+			bool normal = vfs_path_normal(p[i], &plen); /* its own lexical prefix */
+			if (!normal)
+				plen = vfs_lexical_prefix(p[i], x.norm, &dd);
+			if (!route_find(normal ? p[i] : x.norm, plen, reload, &d[i]) || !(d[i].r.kind & FS_RT_WALKS))
 				return DIRECT_NO;
 			reload = false;
 			root[i] = !dd && plen == d[i].r.tlen;
-			size_t off = vfs_prefix_end(p[i], d[i].r.tlen);
+			size_t off = direct_prefix_end(p[i], normal, d[i].r.tlen);
 			inner[i] = p[i][off] ? p[i] + off : "/";
-			ilen[i] = strlen(inner[i]);
+			ilen[i] = !p[i][off] ? 1 : normal ? plen - off : strlen(inner[i]);
 		}
 		if (np == 2 && (d[0].gen != d[1].gen || d[0].idx != d[1].idx))
 			return DIRECT_NO; /* two mounts (the VFS settles EXDEV), or a reload between */
@@ -475,7 +488,7 @@ long __vfs_direct2(uint64_t label, const char *a, const char *b, bool b_is_path,
 		if (label == VFS_RENAME && (root[0] || (np == 2 && root[1])))
 			return DIRECT_NO; /* a mount point, by a table perhaps stale: the VFS's */
 		const char *second = np == 2 ? inner[1] : b;
-		size_t l2 = strlen(second);
+		size_t l2 = np == 2 ? ilen[1] : strlen(second);
 		if (ilen[0] + l2 + 2 > sizeof(x.snd))
 			return -ENAMETOOLONG;
 		memcpy(x.snd, inner[0], ilen[0] + 1);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include "abi/fs.h"
 #include "arbor_sys.h"
+#include "arbor/vfs_path.h"
 
 long __vfs_path_call(uint64_t label, const char *path, uint64_t w0, uint64_t w1, void *rcv,
 		     size_t rcv_len, uint64_t *out);
@@ -50,6 +51,13 @@ long __vfs_two_call(uint64_t label, const char *a, const char *b, bool b_is_path
 		return -EFAULT;
 	if (!*a || !*b)
 		return -ENOENT;
+	size_t la, lb;
+	bool fast = b_is_path && vfs_path_normal(a, &la) && vfs_path_normal(b, &lb);
+	if (fast) { /* two normal absolute paths: no copy for the direct call */
+		long d = __vfs_direct2(label, a, b, true, w0);
+		if (d != 1) /* 1: not for a direct call (direct.c) */
+			return d;
+	}
 	long n = __vfs_abs_path(a, buf, 4096);
 	if (n < 0)
 		return n;
@@ -65,7 +73,7 @@ long __vfs_two_call(uint64_t label, const char *a, const char *b, bool b_is_path
 		memcpy(buf + at, b, (size_t)n + 1);
 	}
 	at += (size_t)n + 1;
-	long d = __vfs_direct2(label, buf, buf + strlen(buf) + 1, b_is_path, w0);
+	long d = fast ? 1 : __vfs_direct2(label, buf, buf + strlen(buf) + 1, b_is_path, w0);
 	if (d != 1) /* 1: not for a direct call (direct.c) */
 		return d;
 	long v = __vfs_handle();

@@ -8,12 +8,12 @@
 #include "../../abi/fs.h"
 #include "../include/arbor/vfs_path.h"
 
-/* Whether path is already normal ("/" or "/a/b": no empty, "." or ".."
- * component, no trailing slash); its length in *len if so. One pass:
- * most paths are, and then a copy is all normalizing takes. */
-static bool vfs_is_normal(const char *path, size_t *len)
+/* One pass: most paths are normal, and then a copy (or nothing) is all
+ * normalizing takes. Bytes above '/' (letters, digits) cost one compare:
+ * this scan is on every path call's way. */
+bool vfs_path_normal(const char *path, size_t *len)
 {
-	const char *p = path;
+	const unsigned char *p = (const unsigned char *)path;
 	if (*p != '/')
 		return false;
 	if (!p[1]) {
@@ -21,21 +21,27 @@ static bool vfs_is_normal(const char *path, size_t *len)
 		return true;
 	}
 	while (*p == '/') {
-		const char *c = ++p;
-		while (*p && *p != '/')
-			p++;
+		const unsigned char *c = ++p;
+		unsigned char ch;
+		for (;;) {
+			while ((ch = *p) > '/')
+				p++;
+			if (ch == '/' || ch == '\0')
+				break;
+			p++; /* '.', '-', ' ' and the like */
+		}
 		size_t n = (size_t)(p - c);
 		if (n == 0 || (c[0] == '.' && (n == 1 || (n == 2 && c[1] == '.'))))
 			return false;
 	}
-	*len = (size_t)(p - path);
+	*len = (size_t)(p - (const unsigned char *)path);
 	return *len < VFS_PATH_MAX;
 }
 
 size_t vfs_normalize(const char *in, char *out)
 {
 	size_t n = 0, len;
-	if (vfs_is_normal(in, &len)) {
+	if (vfs_path_normal(in, &len)) {
 		memcpy(out, in, len + 1);
 		return len;
 	}
@@ -113,7 +119,7 @@ size_t vfs_lexical_prefix(const char *p, char *out, bool *dotdot)
 	size_t n = 0, len;
 	const char *c;
 	*dotdot = false;
-	if (vfs_is_normal(p, &len)) { /* most paths: one copy */
+	if (vfs_path_normal(p, &len)) { /* most paths: one copy */
 		memcpy(out, p, len + 1);
 		return len;
 	}

@@ -14,6 +14,10 @@
 /* Lexically resolves ".", ".." and repeated slashes of the absolute path
  * in into out (at least VFS_PATH_MAX bytes): "/" or "/a/b". */
 size_t vfs_normalize(const char *in, char *out);
+/* Whether path is already normal ("/" or "/a/b": absolute, no empty,
+ * "." or ".." component, no trailing slash, shorter than VFS_PATH_MAX);
+ * its length in *len if so. Such a path is its own lexical prefix. */
+bool vfs_path_normal(const char *path, size_t *len);
 /* Whether normalized path p (of length plen) is mount target t (of
  * length tlen) or lies below it. */
 bool vfs_path_under(const char *p, size_t plen, const char *t, size_t tlen);
