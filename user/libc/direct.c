@@ -20,6 +20,7 @@
 #include "arbor/user.h"
 #include "arbor/vfs_path.h"
 #include "arbor_sys.h"
+#include "arbor/hot.h"
 
 long __vfs_handle(void);
 long __private_lookup(long *cache, const char *name);
@@ -90,7 +91,7 @@ static bool routes_reload(void)
  * friends are hot). Read without the lock: a stale or torn answer only
  * sends a call to the VFS, which is always right, or down the full route
  * search. */
-static bool under_cgroup2(const char *path)
+static ARBOR_HOT bool under_cgroup2(const char *path)
 {
 	size_t n = __atomic_load_n(&cg2_len, __ATOMIC_RELAXED);
 	return n && strncmp(path, cg2_target, n) == 0 && (path[n] == '/' || path[n] == '\0');
@@ -121,7 +122,7 @@ static long server_handle(const char *t)
 /* Takes table_lock if it is free. Never waits: a signal handler's path
  * call may interrupt the holder, and a child forked while another thread
  * held it has no one to release it; those calls go to the VFS instead. */
-static bool table_trylock(void)
+static ARBOR_HOT bool table_trylock(void)
 {
 	return !__atomic_exchange_n(&table_lock.locked, 1, __ATOMIC_ACQUIRE);
 }
@@ -161,7 +162,7 @@ struct droute {
 /* The mount that holds normalized path p (plen), as vfs_mount_find;
  * reload: fetch the table first. A cgroup2 mount is found only with cg2
  * (the VFS's own but for cgfs_direct). */
-static bool route_find_kind(const char *p, size_t plen, bool reload, bool cg2, struct droute *d)
+static ARBOR_HOT bool route_find_kind(const char *p, size_t plen, bool reload, bool cg2, struct droute *d)
 {
 	bool found = false;
 	if (!table_trylock())
@@ -205,13 +206,13 @@ static bool route_target(const struct droute *d, char *out)
 	return ok;
 }
 
-static bool route_find(const char *p, size_t plen, bool reload, struct droute *d)
+static ARBOR_HOT bool route_find(const char *p, size_t plen, bool reload, struct droute *d)
 {
 	return route_find_kind(p, plen, reload, false, d);
 }
 
 /* As the VFS's follows_last and walk_flags. */
-static uint64_t walk_flags(const struct route_words *r, uint64_t label, uint64_t w0, uint64_t at)
+static ARBOR_HOT uint64_t walk_flags(const struct route_words *r, uint64_t label, uint64_t w0, uint64_t at)
 {
 	uint64_t w = FS_WALK_DIRECT;
 	bool follow;
@@ -238,7 +239,7 @@ static uint64_t walk_flags(const struct route_words *r, uint64_t label, uint64_t
 	return w;
 }
 
-static bool direct_label(uint64_t label)
+static ARBOR_HOT bool direct_label(uint64_t label)
 {
 	switch (label) {
 	case VFS_OPEN: case VFS_STAT: case VFS_MKDIR: case VFS_RMDIR: case VFS_UNLINK: case VFS_CHMOD:
@@ -253,7 +254,7 @@ static bool direct_label(uint64_t label)
 /* stat or access of inner (the path in mount d) answered by the kernel's
  * name cache (docs/vfs.md, "The name cache"): 0 or -errno, or
  * NCACHE_MISS (the server must answer). */
-static long direct_ncache(const struct droute *d, uint64_t label, uint64_t w0, uint64_t at, const char *inner,
+static ARBOR_HOT long direct_ncache(const struct droute *d, uint64_t label, uint64_t w0, uint64_t at, const char *inner,
 			  size_t ilen, void *rcv, size_t rcv_len)
 {
 	struct pcache_attr a;
@@ -276,7 +277,7 @@ static long direct_ncache(const struct droute *d, uint64_t label, uint64_t w0, u
 
 /* Whether open's flags are the kernel's to answer (ncache_open): an
  * existing file's plain open, read, write or both, maybe appending. */
-static bool direct_open_flags(uint64_t w0)
+static ARBOR_HOT bool direct_open_flags(uint64_t w0)
 {
 	return ((int)w0 & O_ACCMODE) != O_ACCMODE &&
 	       !(w0 & ~(uint64_t)(O_ACCMODE | O_APPEND | O_CLOEXEC | O_NOFOLLOW | O_LARGEFILE | O_NOCTTY));
@@ -336,12 +337,12 @@ static __attribute__((noinline)) long direct_cgroup(const char *p, uint64_t labe
 
 /* vfs_prefix_end of p in a mount of target length tlen; a normal p is its
  * own lexical prefix, so the target is its first tlen bytes. */
-static size_t direct_prefix_end(const char *p, bool normal, size_t tlen)
+static ARBOR_HOT size_t direct_prefix_end(const char *p, bool normal, size_t tlen)
 {
 	return !normal ? vfs_prefix_end(p, tlen) : tlen > 1 ? tlen : 0;
 }
 
-long __vfs_direct(const char *p, uint64_t label, uint64_t w0, uint64_t w1, uint64_t at, void *rcv,
+ARBOR_HOT long __vfs_direct(const char *p, uint64_t label, uint64_t w0, uint64_t w1, uint64_t at, void *rcv,
 		  size_t rcv_len, uint64_t *out)
 {
 	struct direct_bufs b;
@@ -456,7 +457,7 @@ struct direct_bufs2 {
 	char snd[2 * VFS_PATH_MAX + 2];	/* "inner\0inner2\0" or "inner\0text\0" */
 };
 
-long __vfs_direct2(uint64_t label, const char *a, const char *b, bool b_is_path, uint64_t w0)
+ARBOR_HOT long __vfs_direct2(uint64_t label, const char *a, const char *b, bool b_is_path, uint64_t w0)
 {
 	struct direct_bufs2 x;
 	const char *p[2] = { a, b_is_path ? b : NULL };

@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include "abi/fs.h"
 #include "arbor_sys.h"
+#include "arbor/hot.h"
 
 mode_t __umask_now(void); /* path.c */
 
@@ -251,7 +252,7 @@ int isatty(int fd)
 	return 1;
 }
 
-int close(int fd)
+ARBOR_HOT int close(int fd)
 {
 	if (fd >= PRIVATE_HANDLES)
 		return (int)__sys_ret(-EBADF);
@@ -328,7 +329,7 @@ long __vfs_direct(const char *path, uint64_t label, uint64_t w0, uint64_t w1, ui
 
 /* A request about one path: straight to its file system when the
  * library can resolve the mount (direct.c), else to the VFS. */
-static long vfs_call(const char *abs, size_t n, uint64_t label, uint64_t w0, uint64_t w1,
+static ARBOR_HOT long vfs_call(const char *abs, size_t n, uint64_t label, uint64_t w0, uint64_t w1,
 		     uint64_t w2, void *rcv, size_t rcv_len, uint64_t *out)
 {
 	long d = __vfs_direct(abs, label, w0, w1, w2, rcv, rcv_len, out);
@@ -358,7 +359,7 @@ static __attribute__((noinline)) long vfs_call_relative(const char *path, uint64
 }
 
 /* w2: VFS_AT_* flags (abi/fs.h). */
-long __vfs_path_call_at(uint64_t label, const char *path, uint64_t w0, uint64_t w1, uint64_t w2,
+ARBOR_HOT long __vfs_path_call_at(uint64_t label, const char *path, uint64_t w0, uint64_t w1, uint64_t w2,
 			void *rcv, size_t rcv_len, uint64_t *out)
 {
 	if (!path || path[0] != '/')
@@ -367,13 +368,13 @@ long __vfs_path_call_at(uint64_t label, const char *path, uint64_t w0, uint64_t 
 	return n >= 4096 ? -ENAMETOOLONG : vfs_call(path, n, label, w0, w1, w2, rcv, rcv_len, out);
 }
 
-long __vfs_path_call(uint64_t label, const char *path, uint64_t w0, uint64_t w1, void *rcv,
+ARBOR_HOT long __vfs_path_call(uint64_t label, const char *path, uint64_t w0, uint64_t w1, void *rcv,
 		     size_t rcv_len, uint64_t *out)
 {
 	return __vfs_path_call_at(label, path, w0, w1, 0, rcv, rcv_len, out);
 }
 
-int open(const char *path, int flags, ...)
+ARBOR_HOT int open(const char *path, int flags, ...)
 {
 	mode_t mode = 0;
 	if (flags & O_CREAT) {

@@ -13,6 +13,7 @@
 #include "abi/fs.h"
 #include "arbor_sys.h"
 #include "arbor/vfs_path.h"
+#include "arbor/hot.h"
 
 long __vfs_path_call(uint64_t label, const char *path, uint64_t w0, uint64_t w1, void *rcv,
 		     size_t rcv_len, uint64_t *out);
@@ -23,7 +24,7 @@ long __vfs_abs_path(const char *path, char *out, size_t cap);
 long __vfs_direct2(uint64_t label, const char *a, const char *b, bool b_is_path, uint64_t w0);
 mode_t __umask_now(void);
 
-int stat(const char *path, struct stat *st)
+ARBOR_HOT int stat(const char *path, struct stat *st)
 {
 	return (int)__sys_ret(__vfs_path_call(VFS_STAT, path, 0, 0, st, sizeof(*st), NULL));
 }
@@ -44,7 +45,7 @@ ssize_t readlink(const char *restrict path, char *restrict buf, size_t size)
 
 /* Two paths (or a path and a link's text) for the VFS: "a\0b\0"; a
  * relative path is made absolute, rel2 says whether b is a path. */
-long __vfs_two_call(uint64_t label, const char *a, const char *b, bool b_is_path, uint64_t w0)
+ARBOR_HOT long __vfs_two_call(uint64_t label, const char *a, const char *b, bool b_is_path, uint64_t w0)
 {
 	char buf[8192];
 	if (!a || !b)
@@ -95,18 +96,18 @@ int link(const char *from, const char *to)
 	return (int)__sys_ret(__vfs_two_call(VFS_LINK, from, to, true, 0));
 }
 
-int mkdir(const char *path, mode_t mode)
+ARBOR_HOT int mkdir(const char *path, mode_t mode)
 {
 	mode &= ~__umask_now();
 	return (int)__sys_ret(__vfs_path_call(VFS_MKDIR, path, mode, 0, NULL, 0, NULL));
 }
 
-int rmdir(const char *path)
+ARBOR_HOT int rmdir(const char *path)
 {
 	return (int)__sys_ret(__vfs_path_call(VFS_RMDIR, path, 0, 0, NULL, 0, NULL));
 }
 
-int unlink(const char *path)
+ARBOR_HOT int unlink(const char *path)
 {
 	return (int)__sys_ret(__vfs_path_call(VFS_UNLINK, path, 0, 0, NULL, 0, NULL));
 }
@@ -170,7 +171,7 @@ int truncate(const char *path, off_t len)
 	return r;
 }
 
-int rename(const char *from, const char *to)
+ARBOR_HOT int rename(const char *from, const char *to)
 {
 	return (int)__sys_ret(__vfs_two_call(VFS_RENAME, from, to, true, 0));
 }

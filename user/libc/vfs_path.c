@@ -7,11 +7,12 @@
 #include <unistd.h>
 #include "../../abi/fs.h"
 #include "../include/arbor/vfs_path.h"
+#include "../include/arbor/hot.h"
 
 /* One pass: most paths are normal, and then a copy (or nothing) is all
  * normalizing takes. Bytes above '/' (letters, digits) cost one compare:
  * this scan is on every path call's way. */
-bool vfs_path_normal(const char *path, size_t *len)
+ARBOR_HOT bool vfs_path_normal(const char *path, size_t *len)
 {
 	const unsigned char *p = (const unsigned char *)path;
 	if (*p != '/')
@@ -69,7 +70,7 @@ size_t vfs_normalize(const char *in, char *out)
 	return n;
 }
 
-bool vfs_path_under(const char *p, size_t plen, const char *t, size_t tlen)
+ARBOR_HOT bool vfs_path_under(const char *p, size_t plen, const char *t, size_t tlen)
 {
 	if (tlen == 1)
 		return true; /* "/" */

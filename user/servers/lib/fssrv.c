@@ -19,6 +19,7 @@
 #include "fssrv.h"
 #include "arbor/vfs_path.h"
 #include "arbor/srvlock.h"
+#include "arbor/hot.h"
 
 #define WORKERS 4
 #define FILE_HASH 256
@@ -44,22 +45,22 @@ static const char *cur_path;
 /* The file fssrv_file_give gave to the caller of the request being served. */
 static struct fs_file *cur_given;
 
-void fssrv_lock(void)
+ARBOR_HOT void fssrv_lock(void)
 {
 	srvlock_lock(&big_lock);
 }
 
-void fssrv_unlock(void)
+ARBOR_HOT void fssrv_unlock(void)
 {
 	srvlock_unlock(&big_lock);
 }
 
-uint64_t fssrv_now(void)
+ARBOR_HOT uint64_t fssrv_now(void)
 {
 	return (uint64_t)sys_clock_real(); /* file times: the time of day, as the page cache's */
 }
 
-int fssrv_endpoint(void)
+ARBOR_HOT int fssrv_endpoint(void)
 {
 	return endpoint;
 }
@@ -91,7 +92,7 @@ struct fs_file *fssrv_file_new_at(void *inst, int flags, uint32_t inst_id, const
 	return f;
 }
 
-static struct fs_file *file_find(uint64_t badge)
+static ARBOR_HOT struct fs_file *file_find(uint64_t badge)
 {
 	for (struct fs_file *f = files[badge % FILE_HASH]; f; f = f->next)
 		if (f->badge == badge)
@@ -257,7 +258,7 @@ static void open_dents(struct fs_file *f, struct ipc_msg *m, const struct ipc_in
 /* A request on the endpoint itself: from the VFS (root, speaking for
  * the client in w2..w4), or a direct call from the client (FS_WALK_DIRECT:
  * its own identity, from the kernel). */
-static long endpoint_request(struct ipc_msg *m, const struct ipc_info *info, char *buf)
+static ARBOR_HOT long endpoint_request(struct ipc_msg *m, const struct ipc_info *info, char *buf)
 {
 	bool direct = (m->w[FS_W_WHO] & FS_WALK_DIRECT) != 0;
 	if (!direct && info->euid != 0)
@@ -394,7 +395,7 @@ static bool file_path_only_ok(uint64_t label)
 	return label == FILE_GETFL || label == FILE_FSTAT || label == FILE_STATFS || label == FILE_GETPATH;
 }
 
-static void file_request(struct fs_file *f, struct ipc_msg *m, const struct ipc_info *info)
+static ARBOR_HOT void file_request(struct fs_file *f, struct ipc_msg *m, const struct ipc_info *info)
 {
 	long r;
 	if ((f->flags & O_PATH) && !file_path_only_ok(m->label)) {
@@ -430,7 +431,7 @@ static void file_request(struct fs_file *f, struct ipc_msg *m, const struct ipc_
  * its badge names the mount, the file's object and the open mode, and it
  * is served as if we had opened it (no state of ours: it comes and goes
  * with the request). */
-static void kfile_request(struct ipc_msg *m, const struct ipc_info *info)
+static ARBOR_HOT void kfile_request(struct ipc_msg *m, const struct ipc_info *info)
 {
 	uint32_t id = NCACHE_KBADGE_INST(info->badge);
 	void *inst = id < MAX_INSTANCES ? instances[id] : NULL;
@@ -447,7 +448,7 @@ static void kfile_request(struct ipc_msg *m, const struct ipc_info *info)
 	file_request(&f, m, info);
 }
 
-static void serve(struct ipc_msg *m, const struct ipc_info *info, char *buf)
+static ARBOR_HOT void serve(struct ipc_msg *m, const struct ipc_info *info, char *buf)
 {
 	if (m->label == IPC_LABEL_CLOSED && (info->badge & NCACHE_KBADGE)) {
 		/* the kernel's last descriptor on a file we kept for it */
@@ -476,7 +477,7 @@ static void serve(struct ipc_msg *m, const struct ipc_info *info, char *buf)
 	}
 }
 
-static long worker(void *arg)
+static ARBOR_HOT long worker(void *arg)
 {
 	struct ipc_msg m = { 0 };
 	struct ipc_info info;

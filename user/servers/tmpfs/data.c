@@ -11,14 +11,15 @@
 #include "abi/pcache.h"
 #include "arbor_sys.h"
 #include "tmpfs_srv.h"
+#include "arbor/hot.h"
 
-static int tmpfs_data_ep(void *ctx)
+static ARBOR_HOT int tmpfs_data_ep(void *ctx)
 {
 	(void)ctx;
 	return fssrv_endpoint();
 }
 
-static int tmpfs_data_create(void *ctx, uint64_t *id)
+static ARBOR_HOT int tmpfs_data_create(void *ctx, uint64_t *id)
 {
 	long r = sys_pcache_create(tmpfs_data_ep(ctx), PCACHE_SHMEM, TMPFS_MAX_FILE);
 	if (r < 0)
@@ -38,7 +39,7 @@ static int tmpfs_data_create_meta(void *ctx, uint64_t *id)
 	return 0;
 }
 
-static int tmpfs_data_destroy(void *ctx, uint64_t id)
+static ARBOR_HOT int tmpfs_data_destroy(void *ctx, uint64_t id)
 {
 	/* -EBUSY: descriptors the kernel opened hold it (ncache_open) */
 	return sys_pcache_free(tmpfs_data_ep(ctx), id) == -EBUSY ? -EBUSY : 0;
@@ -71,7 +72,7 @@ static void tmpfs_data_stat(void *ctx, uint64_t id, struct tmpfs_stat *st)
 	st->ctime = a.ctime;
 }
 
-static void tmpfs_data_attr(void *ctx, uint64_t id, const struct tmpfs_stat *st, unsigned what)
+static ARBOR_HOT void tmpfs_data_attr(void *ctx, uint64_t id, const struct tmpfs_stat *st, unsigned what)
 {
 	struct pcache_attr a = {
 		.dev = TMPFS_SRV_DEV, .ino = st->ino, .rdev = st->rdev, .mode = st->mode,

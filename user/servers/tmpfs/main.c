@@ -9,9 +9,10 @@
 #include "abi/procinfo.h"
 #include "arbor_sys.h"
 #include "tmpfs_srv.h"
+#include "arbor/hot.h"
 
-static void *tmpfs_srv_alloc(size_t n) { return malloc(n); }
-static void tmpfs_srv_free(void *p) { free(p); }
+static ARBOR_HOT void *tmpfs_srv_alloc(size_t n) { return malloc(n); }
+static ARBOR_HOT void tmpfs_srv_free(void *p) { free(p); }
 /* File data: the kernel's page cache objects (data.c). */
 static const struct tmpfs_ops tmpfs_srv_ops = { .alloc = tmpfs_srv_alloc, .free = tmpfs_srv_free,
 						 .data = &tmpfs_srv_data_ops };

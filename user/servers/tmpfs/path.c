@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include "arbor_sys.h"
 #include "tmpfs_srv.h"
+#include "arbor/hot.h"
 
 /* TMPFS_HANDBACK into the reply (and the link's text into the VFS's
  * receive buffer). */
@@ -32,13 +33,13 @@ static long handback(struct tmpfs *fs, struct ipc_msg *m)
 /* Whether an open with flags is answered with a descriptor the kernel
  * makes (ncache_give): a regular file's, with no status flag but the open
  * mode and O_APPEND for the kernel to keep (what ncache_open makes). */
-static bool kfile_flags(int flags)
+static ARBOR_HOT bool kfile_flags(int flags)
 {
 	return !(flags & ~(O_ACCMODE | O_APPEND | O_CREAT | O_EXCL | O_TRUNC | O_CLOEXEC | O_NOFOLLOW | O_LARGEFILE |
 			   O_NOCTTY));
 }
 
-static long path_open(struct tmpfs *fs, const struct fs_req *r0, const char *path, int flags, uint32_t mode,
+static ARBOR_HOT long path_open(struct tmpfs *fs, const struct fs_req *r0, const char *path, int flags, uint32_t mode,
 		      const struct tmpfs_cred *c)
 {
 	struct tmpfs_inode *ino;
@@ -105,14 +106,14 @@ static long path_open(struct tmpfs *fs, const struct fs_req *r0, const char *pat
 	return fssrv_file_give(f);
 }
 
-static int lookup(struct tmpfs *fs, const struct fs_req *r, const struct tmpfs_cred *c,
+static ARBOR_HOT int lookup(struct tmpfs *fs, const struct fs_req *r, const struct tmpfs_cred *c,
 		  struct tmpfs_inode **ino)
 {
 	return (r->walk & FS_WALK_NOFOLLOW) ? tmpfs_lookup_nofollow(fs, r->path, c, ino) :
 					      tmpfs_lookup(fs, r->path, c, ino);
 }
 
-static long path_stat(struct tmpfs *fs, const struct fs_req *r, const struct tmpfs_cred *c)
+static ARBOR_HOT long path_stat(struct tmpfs *fs, const struct fs_req *r, const struct tmpfs_cred *c)
 {
 	struct tmpfs_inode *ino;
 	struct stat st;
@@ -149,7 +150,7 @@ static long path_readlink(struct tmpfs *fs, const struct fs_req *r, const struct
  * the names the walk met go into it, under the lock that orders every
  * change of names, so the next lookup of the path is the kernel's
  * (docs/vfs.md, "The name cache"). */
-static void trail_install(struct tmpfs *fs, const char *path)
+static ARBOR_HOT void trail_install(struct tmpfs *fs, const char *path)
 {
 	const struct tmpfs_trail_step *t;
 	struct ncache_rec rec[TMPFS_TRAIL_MAX];
@@ -161,7 +162,7 @@ static void trail_install(struct tmpfs *fs, const char *path)
 		sys_ncache_add(fssrv_endpoint(), path, strlen(path), rec, n);
 }
 
-static long path_request(struct tmpfs *fs, const struct fs_req *r, struct ipc_msg *m)
+static ARBOR_HOT long path_request(struct tmpfs *fs, const struct fs_req *r, struct ipc_msg *m)
 {
 	struct tmpfs_cred c = { .uid = r->uid, .gid = r->gid };
 	struct tmpfs_inode *ino;
@@ -216,7 +217,7 @@ static long path_request(struct tmpfs *fs, const struct fs_req *r, struct ipc_ms
 	}
 }
 
-long tmpfs_srv_path(const struct fs_req *r, struct ipc_msg *m)
+ARBOR_HOT long tmpfs_srv_path(const struct fs_req *r, struct ipc_msg *m)
 {
 	struct tmpfs *fs = r->inst;
 	tmpfs_set_walk(fs, ((r->walk & FS_WALK_DOTDOT_ROOT) ? TMPFS_WALK_DOTDOT_ROOT : 0) |

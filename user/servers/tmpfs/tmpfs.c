@@ -18,6 +18,7 @@
  * type and emptiness. */
 #include "tmpfs.h"
 #include "abi/errno.h"
+#include "../../include/arbor/hot.h"
 
 #define PAGE_SHIFT   12
 #define PAGE_SIZE    (1ull << PAGE_SHIFT)
@@ -135,7 +136,7 @@ static void mem_zero(void *dst, size_t n)
 		*d++ = 0;
 }
 
-static bool mem_eq(const void *a, const void *b, size_t n)
+static ARBOR_HOT bool mem_eq(const void *a, const void *b, size_t n)
 {
 	const uint8_t *x = a, *y = b;
 
@@ -146,7 +147,7 @@ static bool mem_eq(const void *a, const void *b, size_t n)
 }
 
 /* Every allocation goes through these, so bytes_used is exact. */
-static void *fs_alloc(struct tmpfs *fs, size_t n)
+static ARBOR_HOT void *fs_alloc(struct tmpfs *fs, size_t n)
 {
 	void *p = fs->ops.alloc(n);
 
@@ -155,7 +156,7 @@ static void *fs_alloc(struct tmpfs *fs, size_t n)
 	return p;
 }
 
-static void fs_free(struct tmpfs *fs, void *p, size_t n)
+static ARBOR_HOT void fs_free(struct tmpfs *fs, void *p, size_t n)
 {
 	if (!p)
 		return;
@@ -180,7 +181,7 @@ static bool is_lnk(const struct tmpfs_inode *ino)
 
 /* ---- credentials and permission ---- */
 
-static bool in_group(const struct tmpfs_cred *c, uint32_t gid)
+static ARBOR_HOT bool in_group(const struct tmpfs_cred *c, uint32_t gid)
 {
 	if (c->gid == gid)
 		return true;
@@ -197,7 +198,7 @@ static bool in_group_or_root(const struct tmpfs_cred *c, uint32_t gid)
 
 /* Linux generic_permission: one class applies; root overrides read and
  * write always, and execute where some x bit is set or on directories. */
-static int permission(const struct tmpfs_inode *ino, int mask,
+static ARBOR_HOT int permission(const struct tmpfs_inode *ino, int mask,
 		      const struct tmpfs_cred *c)
 {
 	uint32_t mode = ino->mode;
@@ -217,7 +218,7 @@ static int permission(const struct tmpfs_inode *ino, int mask,
 
 /* In a sticky directory only root and the owners of the entry or of the
  * directory may remove the entry. */
-static bool sticky_denied(const struct tmpfs_inode *dir,
+static ARBOR_HOT bool sticky_denied(const struct tmpfs_inode *dir,
 			  const struct tmpfs_inode *victim,
 			  const struct tmpfs_cred *c)
 {
@@ -226,7 +227,7 @@ static bool sticky_denied(const struct tmpfs_inode *dir,
 }
 
 /* Linux may_delete, for removing victim's entry from dir. */
-static int may_delete(const struct tmpfs_inode *dir,
+static ARBOR_HOT int may_delete(const struct tmpfs_inode *dir,
 		      const struct tmpfs_inode *victim, bool isdir,
 		      const struct tmpfs_cred *c)
 {
@@ -243,7 +244,7 @@ static int may_delete(const struct tmpfs_inode *dir,
 	return 0;
 }
 
-static int may_create(const struct tmpfs_inode *dir, const struct tmpfs_cred *c)
+static ARBOR_HOT int may_create(const struct tmpfs_inode *dir, const struct tmpfs_cred *c)
 {
 	if (!dir->nlink)        /* removed directory: Linux IS_DEADDIR */
 		return -ENOENT;
@@ -252,7 +253,7 @@ static int may_create(const struct tmpfs_inode *dir, const struct tmpfs_cred *c)
 
 /* ---- inodes ---- */
 
-static struct tmpfs_inode *inode_new(struct tmpfs *fs, uint32_t mode,
+static ARBOR_HOT struct tmpfs_inode *inode_new(struct tmpfs *fs, uint32_t mode,
 				     uint64_t now)
 {
 	struct tmpfs_inode *ino = fs_alloc(fs, sizeof(*ino));
@@ -308,7 +309,7 @@ static void pages_free_from(struct tmpfs_inode *ino, uint64_t first)
 
 /* Frees the inode and what it owns (a directory's entries are the
  * caller's business: only destroy frees a non-empty one). */
-static void inode_free(struct tmpfs_inode *ino)
+static ARBOR_HOT void inode_free(struct tmpfs_inode *ino)
 {
 	struct tmpfs *fs = ino->fs;
 
@@ -335,7 +336,7 @@ static void inode_free(struct tmpfs_inode *ino)
 	fs_free(fs, ino, sizeof(*ino));
 }
 
-uint64_t tmpfs_obj_id(const struct tmpfs_inode *ino)
+ARBOR_HOT uint64_t tmpfs_obj_id(const struct tmpfs_inode *ino)
 {
 	if (!ino->fs->ops.data)
 		return 0;
@@ -344,7 +345,7 @@ uint64_t tmpfs_obj_id(const struct tmpfs_inode *ino)
 
 /* A regular file's or a directory's metadata changed: its object learns
  * it (what: TMPFS_ATTR_*; a directory's size always goes too). */
-static void meta_push(struct tmpfs_inode *ino, unsigned what)
+static ARBOR_HOT void meta_push(struct tmpfs_inode *ino, unsigned what)
 {
 	struct tmpfs *fs = ino->fs;
 	struct tmpfs_stat st;
@@ -371,7 +372,7 @@ static void meta_push(struct tmpfs_inode *ino, unsigned what)
  * in it and takes its attributes as out of date (lookups miss there),
  * once per run of changes: the next lookup that records the directory
  * (trail_obj) pushes them all again. */
-static void dir_push(struct tmpfs_inode *dir)
+static ARBOR_HOT void dir_push(struct tmpfs_inode *dir)
 {
 	if (!tmpfs_obj_id(dir) || dir->d.kstale)
 		return;
@@ -392,7 +393,7 @@ static void dir_obj_new(struct tmpfs *fs, struct tmpfs_inode *dir)
  * descriptors the kernel opened itself still hold its object (the store
  * refuses to let it go): then it stays, found by its object when one of
  * them needs the server, until tmpfs_kclosed. */
-static void inode_put(struct tmpfs_inode *ino)
+static ARBOR_HOT void inode_put(struct tmpfs_inode *ino)
 {
 	struct tmpfs *fs = ino->fs;
 
@@ -430,7 +431,7 @@ void tmpfs_kclosed(struct tmpfs *fs, uint64_t id)
 /* New inodes belong to the caller, except that a setgid directory passes
  * on its group (and, to subdirectories, its setgid bit); Linux also drops
  * setgid from a group-executable file if the creator is not in that group. */
-static void init_owner(struct tmpfs_inode *ino, const struct tmpfs_inode *dir,
+static ARBOR_HOT void init_owner(struct tmpfs_inode *ino, const struct tmpfs_inode *dir,
 		       const struct tmpfs_cred *c)
 {
 	ino->uid = c->uid;
@@ -447,7 +448,7 @@ static void init_owner(struct tmpfs_inode *ino, const struct tmpfs_inode *dir,
 
 /* ---- directory entries: hash table ---- */
 
-static uint32_t name_hash(const struct tmpfs_inode *dir, const char *s,
+static ARBOR_HOT uint32_t name_hash(const struct tmpfs_inode *dir, const char *s,
 			  uint32_t len)
 {
 	uint32_t h = 2166136261u ^ (uint32_t)(dir->ino * 0x9e3779b97f4a7c15ull >> 32);
@@ -459,12 +460,12 @@ static uint32_t name_hash(const struct tmpfs_inode *dir, const char *s,
 	return h;
 }
 
-static struct dentry **bucket(struct tmpfs *fs, uint32_t hash)
+static ARBOR_HOT struct dentry **bucket(struct tmpfs *fs, uint32_t hash)
 {
 	return &fs->buckets[hash & (fs->nbuckets - 1)];
 }
 
-static struct dentry *d_find(struct tmpfs *fs, const struct tmpfs_inode *dir,
+static ARBOR_HOT struct dentry *d_find(struct tmpfs *fs, const struct tmpfs_inode *dir,
 			     const char *name, uint32_t len)
 {
 	uint32_t h = name_hash(dir, name, len);
@@ -515,7 +516,7 @@ static void hash_remove(struct tmpfs *fs, struct dentry *d)
 /* ---- directory entries: slot arrays ---- */
 
 /* Makes room for one more slot, so that d_attach cannot fail. */
-static int dir_reserve(struct tmpfs *fs, struct tmpfs_inode *dir)
+static ARBOR_HOT int dir_reserve(struct tmpfs *fs, struct tmpfs_inode *dir)
 {
 	uint32_t cap = dir->d.cap ? dir->d.cap * 2 : 8;
 	struct slot *s;
@@ -550,7 +551,7 @@ static void dir_compact(struct tmpfs_inode *dir)
 	dir->d.nslots = j;
 }
 
-static struct dentry *d_new(struct tmpfs *fs, const char *name, uint32_t len)
+static ARBOR_HOT struct dentry *d_new(struct tmpfs *fs, const char *name, uint32_t len)
 {
 	struct dentry *d = fs_alloc(fs, sizeof(*d) + len);
 
@@ -562,14 +563,14 @@ static struct dentry *d_new(struct tmpfs *fs, const char *name, uint32_t len)
 	return d;
 }
 
-static void d_free(struct tmpfs *fs, struct dentry *d)
+static ARBOR_HOT void d_free(struct tmpfs *fs, struct dentry *d)
 {
 	fs_free(fs, d, sizeof(*d) + d->len);
 }
 
 /* Links d (from d_new) into dir, naming ino. dir_reserve must have
  * succeeded since dir's last change. */
-static void d_attach(struct tmpfs *fs, struct tmpfs_inode *dir,
+static ARBOR_HOT void d_attach(struct tmpfs *fs, struct tmpfs_inode *dir,
 		     struct dentry *d, struct tmpfs_inode *ino)
 {
 	struct dentry **b;
@@ -591,7 +592,7 @@ static void d_attach(struct tmpfs *fs, struct tmpfs_inode *dir,
 /* Unlinks d from its directory (without freeing it). Holes at the end are
  * dropped at once, others when they outnumber the entries, and an empty
  * directory gives its array back. */
-static void d_detach(struct tmpfs *fs, struct dentry *d)
+static ARBOR_HOT void d_detach(struct tmpfs *fs, struct dentry *d)
 {
 	struct tmpfs_inode *dir = d->dir;
 
@@ -612,7 +613,7 @@ static void d_detach(struct tmpfs *fs, struct dentry *d)
 
 /* ---- path walking ---- */
 
-static int path_check(const char *path)
+static ARBOR_HOT int path_check(const char *path)
 {
 	size_t n = 0;
 
@@ -627,14 +628,14 @@ static int path_check(const char *path)
 	return n < TMPFS_PATH_MAX ? 0 : -ENAMETOOLONG;
 }
 
-static const char *skip_slashes(const char *p)
+static ARBOR_HOT const char *skip_slashes(const char *p)
 {
 	while (*p == '/')
 		p++;
 	return p;
 }
 
-static uint32_t comp_len(const char *p)
+static ARBOR_HOT uint32_t comp_len(const char *p)
 {
 	uint32_t n = 0;
 
@@ -643,7 +644,7 @@ static uint32_t comp_len(const char *p)
 	return n;
 }
 
-static enum last_type name_type(const char *name, uint32_t len)
+static ARBOR_HOT enum last_type name_type(const char *name, uint32_t len)
 {
 	if (len == 0)
 		return LAST_ROOT;
@@ -716,7 +717,7 @@ uint32_t tmpfs_trail_take(struct tmpfs *fs, const struct tmpfs_trail_step **out)
 }
 
 /* One step from a directory the caller may search. */
-static int step(struct tmpfs *fs, struct tmpfs_inode *dir, const char *name,
+static ARBOR_HOT int step(struct tmpfs *fs, struct tmpfs_inode *dir, const char *name,
 		uint32_t len, struct tmpfs_inode **out)
 {
 	struct dentry *d;
@@ -745,7 +746,7 @@ static int step(struct tmpfs *fs, struct tmpfs_inode *dir, const char *name,
 /* Walks all but the last component. As in Linux, search permission is
  * checked on each directory before looking a name up in it, including
  * the last one, but not for "/" itself. */
-static int walk_parent_of(struct tmpfs *fs, const char *path,
+static ARBOR_HOT int walk_parent_of(struct tmpfs *fs, const char *path,
 			  const struct tmpfs_cred *c, struct pathwalk *w,
 			  uint32_t which)
 {
@@ -785,7 +786,7 @@ static int walk_parent_of(struct tmpfs *fs, const char *path,
 	return 0;
 }
 
-static int walk_parent(struct tmpfs *fs, const char *path,
+static ARBOR_HOT int walk_parent(struct tmpfs *fs, const char *path,
 		       const struct tmpfs_cred *c, struct pathwalk *w)
 {
 	return walk_parent_of(fs, path, c, w, 0);
@@ -837,7 +838,7 @@ int tmpfs_lookup_nofollow(struct tmpfs *fs, const char *path,
 	return lookup(fs, path, false, c, out);
 }
 
-void tmpfs_set_walk(struct tmpfs *fs, unsigned flags)
+ARBOR_HOT void tmpfs_set_walk(struct tmpfs *fs, unsigned flags)
 {
 	fs->walk = flags;
 }
@@ -862,7 +863,7 @@ int tmpfs_lookup_parent(struct tmpfs *fs, const char *path,
 	return w.slash ? 1 : 0;
 }
 
-static struct dentry *last_find(struct tmpfs *fs, const struct pathwalk *w)
+static ARBOR_HOT struct dentry *last_find(struct tmpfs *fs, const struct pathwalk *w)
 {
 	return d_find(fs, w->dir, w->name, w->len);
 }
@@ -870,7 +871,7 @@ static struct dentry *last_find(struct tmpfs *fs, const struct pathwalk *w)
 /* ---- creating ---- */
 
 /* Creates and links a node under w->dir; permission already checked. */
-static int make_node(struct tmpfs *fs, const struct pathwalk *w, uint32_t mode,
+static ARBOR_HOT int make_node(struct tmpfs *fs, const struct pathwalk *w, uint32_t mode,
 		     uint32_t rdev, const struct tmpfs_cred *c, uint64_t now,
 		     struct tmpfs_inode **out)
 {
@@ -914,7 +915,7 @@ static int make_node(struct tmpfs *fs, const struct pathwalk *w, uint32_t mode,
 }
 
 /* open(O_CREAT): "/", "." and ".." name directories that exist. */
-static int open_create(struct tmpfs *fs, const char *path,
+static ARBOR_HOT int open_create(struct tmpfs *fs, const char *path,
 		       const struct pathwalk *w, uint32_t mode,
 		       const struct tmpfs_cred *c, uint64_t now, unsigned flags,
 		       struct tmpfs_inode **out)
@@ -967,7 +968,7 @@ static int mknod_create(struct tmpfs *fs, const struct pathwalk *w,
 	return err ? err : 1;
 }
 
-int tmpfs_create_node(struct tmpfs *fs, const char *path, uint32_t mode,
+ARBOR_HOT int tmpfs_create_node(struct tmpfs *fs, const char *path, uint32_t mode,
 		      uint32_t rdev, const struct tmpfs_cred *c, uint64_t now,
 		      unsigned flags, struct tmpfs_inode **out)
 {
@@ -990,7 +991,7 @@ int tmpfs_create_node(struct tmpfs *fs, const char *path, uint32_t mode,
 	return open_create(fs, path, &w, mode, c, now, flags, out);
 }
 
-int tmpfs_mkdir(struct tmpfs *fs, const char *path, uint32_t perm,
+ARBOR_HOT int tmpfs_mkdir(struct tmpfs *fs, const char *path, uint32_t perm,
 		const struct tmpfs_cred *c, uint64_t now)
 {
 	struct pathwalk w;
@@ -1119,7 +1120,7 @@ int tmpfs_link(struct tmpfs *fs, const char *from, const char *to, bool follow,
 /* Drops the link dir holds on ino; a directory loses both its name and
  * its "." and stops counting towards dir's nlink. An inode about to be
  * freed (no name, no opener) pushes nothing: its object goes with it. */
-static void drop_link(struct tmpfs_inode *dir, struct tmpfs_inode *ino,
+static ARBOR_HOT void drop_link(struct tmpfs_inode *dir, struct tmpfs_inode *ino,
 		      uint64_t now)
 {
 	if (is_dir(ino)) {
@@ -1134,7 +1135,7 @@ static void drop_link(struct tmpfs_inode *dir, struct tmpfs_inode *ino,
 		meta_push(ino, 0);
 }
 
-static void remove_entry(struct tmpfs *fs, struct dentry *d, uint64_t now)
+static ARBOR_HOT void remove_entry(struct tmpfs *fs, struct dentry *d, uint64_t now)
 {
 	struct tmpfs_inode *dir = d->dir, *ino = d->ino;
 
@@ -1146,7 +1147,7 @@ static void remove_entry(struct tmpfs *fs, struct dentry *d, uint64_t now)
 	inode_put(ino);
 }
 
-int tmpfs_rmdir(struct tmpfs *fs, const char *path, const struct tmpfs_cred *c,
+ARBOR_HOT int tmpfs_rmdir(struct tmpfs *fs, const char *path, const struct tmpfs_cred *c,
 		uint64_t now)
 {
 	struct pathwalk w;
@@ -1177,7 +1178,7 @@ int tmpfs_rmdir(struct tmpfs *fs, const char *path, const struct tmpfs_cred *c,
 	return 0;
 }
 
-int tmpfs_unlink(struct tmpfs *fs, const char *path, const struct tmpfs_cred *c,
+ARBOR_HOT int tmpfs_unlink(struct tmpfs *fs, const char *path, const struct tmpfs_cred *c,
 		 uint64_t now)
 {
 	struct pathwalk w;
@@ -1203,7 +1204,7 @@ int tmpfs_unlink(struct tmpfs *fs, const char *path, const struct tmpfs_cred *c,
 /* ---- rename ---- */
 
 /* Is ino the directory dir or one of its ancestors? */
-static bool is_ancestor(const struct tmpfs_inode *ino,
+static ARBOR_HOT bool is_ancestor(const struct tmpfs_inode *ino,
 			const struct tmpfs_inode *dir)
 {
 	for (;;) {
@@ -1217,7 +1218,7 @@ static bool is_ancestor(const struct tmpfs_inode *ino,
 
 /* Linux's order: trailing-slash and loop checks (do_renameat2), then the
  * no-op, then permissions (vfs_rename), then emptiness. */
-static int rename_check(const struct pathwalk *ow, struct tmpfs_inode *src,
+static ARBOR_HOT int rename_check(const struct pathwalk *ow, struct tmpfs_inode *src,
 			const struct pathwalk *nw, struct tmpfs_inode *dst,
 			const struct tmpfs_cred *c)
 {
@@ -1244,7 +1245,7 @@ static int rename_check(const struct pathwalk *ow, struct tmpfs_inode *src,
 
 /* Makes nw name od's inode and removes od. An existing target entry is
  * repointed in place, so the replace needs no allocation and is atomic. */
-static int rename_commit(struct tmpfs *fs, struct dentry *od,
+static ARBOR_HOT int rename_commit(struct tmpfs *fs, struct dentry *od,
 			 const struct pathwalk *nw, struct dentry *nd,
 			 uint64_t now)
 {
@@ -1282,7 +1283,7 @@ static int rename_commit(struct tmpfs *fs, struct dentry *od,
 	return 0;
 }
 
-int tmpfs_rename(struct tmpfs *fs, const char *from, const char *to,
+ARBOR_HOT int tmpfs_rename(struct tmpfs *fs, const char *from, const char *to,
 		 const struct tmpfs_cred *c, uint64_t now)
 {
 	struct pathwalk ow, nw;
