@@ -16,6 +16,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "abi/fs.h"
+#include "abi/ipc.h"
+#include "arbor/syscalls.h"
 #include "check.h"
 
 /* Runs argv in a child; its wait status (-1 if fork failed). */
@@ -144,6 +147,15 @@ static void test_prot_none(void)
 	check_errno(read(pp[0], p, 5), EFAULT, "read from a pipe into a PROT_NONE page: EFAULT");
 	close(pp[0]);
 	close(pp[1]);
+	/* the IPC fast path's own copies (copy_*_user_self) refuse them too */
+	long vfs = sys_ns_lookup(VFS_NAME);
+	struct ipc_msg msg = { .label = VFS_ROUTES };
+	check(vfs >= 0 && sys_ipc_call((int)vfs, (struct ipc_msg *)p, NULL, 0, NULL, 0) == -EFAULT,
+	      "an IPC call whose message is in a PROT_NONE page: EFAULT");
+	check(sys_ipc_call((int)vfs, &msg, p, 16, NULL, 0) == -EFAULT,
+	      "an IPC call with a small send buffer in a PROT_NONE page: EFAULT");
+	if (vfs >= 0)
+		sys_handle_close((int)vfs);
 	char *const fargv[] = { p + 2 * 4096 - 11, NULL };
 	int status = run(fargv);
 	check(WIFEXITED(status) && WEXITSTATUS(status) == 1,
