@@ -46,8 +46,8 @@
 #include "proc.h"
 #include "syscall.h"
 
-#define NCACHE_BUCKETS 1024
-#define NCACHE_MAX 8192
+#define NCACHE_BUCKETS 2048
+#define NCACHE_MAX 32768
 #define NCACHE_ROOTS 16
 #define NCACHE_DEPTH 64		/* components a lookup walks */
 #define NCACHE_PATH 512		/* bytes of path a lookup takes */
@@ -382,7 +382,9 @@ static bool ncache_attr(struct pcache_obj *o, struct pcache_attr *a)
 	spin_lock(&o->lock);
 	bool stale = o->nc_stale;
 	*a = o->attr;
-	a->blocks = o->npages * (PAGE_SIZE / 512);
+	/* a disk file system's count of its blocks (PCACHE_ATTR_BLOCKS), as
+	 * its stat says; else the pages present, as tmpfs's */
+	a->blocks = o->nc_srv_blocks ? o->nc_blocks : o->npages * (PAGE_SIZE / 512);
 	spin_unlock(&o->lock);
 	return !stale;
 }
@@ -698,6 +700,11 @@ long sys_ncache_open(int fs_h, uint64_t mount, const char *path, size_t len, uin
 			w = NCACHE_MISS; /* only regular files: the rest is the server's */
 		if (w == 0)
 			w = ncache_permission(&a, need, c->euid, c->egid);
+		/* a disk file system's file (not shmem) is opened by its server,
+		 * which counts its opens (its last close writes back): the
+		 * kernel answers only the errors */
+		if (w == 0 && !(o->flags & PCACHE_SHMEM))
+			w = NCACHE_MISS;
 		if (w == 0) {
 			/* counted under the lock the walk held: a server that drops
 			 * the name afterwards sees this open when it frees the file */

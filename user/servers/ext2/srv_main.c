@@ -286,6 +286,9 @@ static int e2_mount(const char *source, const char *data, uint64_t flags, void *
 		return r;
 	}
 	in->rdonly = ext2_is_rdonly(in->fs);
+	/* the kernel's name cache walks from the root's object (root_obj);
+	 * without one the server answers every lookup */
+	e2_node_root(in);
 	e2_mounted[i] = true;
 	*out = in;
 	return 0;
@@ -352,6 +355,14 @@ static void e2_statfs(void *inst, struct statfs *st)
 	st->f_namelen = (long)s.namemax;
 }
 
+/* The root directory's attribute-only object, which the skeleton gives
+ * the kernel's name cache (ncache_setup). */
+static uint64_t e2_root_obj(void *inst)
+{
+	struct e2inst *in = inst;
+	return in->root ? in->root->meta : 0;
+}
+
 static const struct fs_type e2_type = {
 	.name = "ext2",
 	.mount = e2_mount,
@@ -367,6 +378,7 @@ static const struct fs_type e2_type = {
 	.direct = true,
 	.pager = e2_pager,
 	.pagers = E2_PAGERS,
+	.root_obj = e2_root_obj,
 };
 
 int main(void)
