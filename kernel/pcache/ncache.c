@@ -273,13 +273,26 @@ static bool ncache_name_ok(const char *s, uint32_t len)
 void ncache_install(struct ncache *nc, struct pcache_obj *dir, struct pcache_obj *child, const char *s,
 		   uint32_t len)
 {
+	/* the same fact again (a walk through names the cache has, to one
+	 * it missed): only its place in the LRU moves */
+	uint32_t hash = ncache_hash(dir, s, len);
+	spin_lock(&nc->lock);
+	struct ncache_entry *same = nc->dead ? NULL : ncache_find(nc, dir, s, len, hash);
+	bool known = same && same->child == child;
+	if (known) {
+		list_del(&same->lru);
+		list_add_tail(&same->lru, &nc->lru);
+	}
+	spin_unlock(&nc->lock);
+	if (known)
+		return;
 	struct ncache_entry *e = kmalloc(sizeof(*e) + len);
 	if (!e)
 		return; /* a cache: nothing is lost but a later hit */
 	e->dir = dir;
 	e->child = child;
 	e->len = len;
-	e->hash = ncache_hash(dir, s, len);
+	e->hash = hash;
 	memcpy(e->text, s, len);
 	list_init(&e->name);
 	struct list_head dead;

@@ -178,12 +178,12 @@ void e2_node_push_blocks(struct e2inst *in, struct e2node *n);
  * repointed): the kernel forgets the names it cached in it and takes its
  * attributes as out of date, before the change is answered. */
 void e2_dir_changed(struct e2inst *in, uint32_t dir);
-/* The object the kernel's name cache may name inode ino by (st: its
- * attributes), made if needed: a directory's attribute-only object, a
+/* The object the kernel's name cache may name inode ino by, made if
+ * needed (its attributes read from the disk only then): a directory's attribute-only object, a
  * regular file's page cache object (of at most cache_max bytes); a node
  * made for it is kept (the inode cache, its bound), pinned (pin) until
  * e2_node_unpin. 0 for anything else (links, devices: never cached). */
-uint64_t e2_node_obj(struct e2inst *in, uint32_t ino, const struct ext2_stat *st, bool pin);
+uint64_t e2_node_obj(struct e2inst *in, uint32_t ino, bool pin);
 void e2_node_unpin(struct e2inst *in, uint32_t ino);
 /* The root directory's node and object (mount): 0 or -errno. */
 int e2_node_root(struct e2inst *in);

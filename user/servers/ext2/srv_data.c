@@ -301,36 +301,50 @@ static int e2_node_make_meta(struct e2inst *in, struct e2node *n, const struct e
 	return 0;
 }
 
-uint64_t e2_node_obj(struct e2inst *in, uint32_t ino, const struct ext2_stat *st, bool pin)
+uint64_t e2_node_obj(struct e2inst *in, uint32_t ino, bool pin)
 {
-	bool dir = (st->mode & EXT2_S_IFMT) == EXT2_S_IFDIR;
+	struct ext2_stat st;
 	struct e2node *n = e2_node_find(in, ino);
 	if (n && (n->filling || n->gone))
 		return 0;
-	if (!n && (!in->keep_max || (!dir && !e2_cacheable(in, st))))
+	uint64_t id = n ? (n->meta ? n->meta : n->pc) : 0;
+	if (id && !(n->meta && n->kstale)) {
+		/* the common case, a walk through names met before: no stat */
+		if (n->kept) { /* recently used: the trim's last choice */
+			e2_lru_del(in, n);
+			e2_lru_add(in, n);
+		}
+		n->pin += pin;
+		return id;
+	}
+	if (ext2_stat(in->fs, ino, &st))
+		return 0;
+	bool dir = (st.mode & EXT2_S_IFMT) == EXT2_S_IFDIR;
+	if (!n && (!in->keep_max || (!dir && !e2_cacheable(in, &st))))
 		return 0; /* no inode cache, or a file the server serves */
 	bool made = !n;
 	if (made && !(n = e2_node_new(in, ino)))
 		return 0;
 	if (dir && !n->meta)
-		e2_node_make_meta(in, n, st); /* failing, the server answers */
-	else if (dir && n->kstale)
-		e2_push_meta(in, n, st); /* its names changed since: current again */
-	else if (!dir && made)
-		e2_node_make_pc(in, n, st);
-	uint64_t id = dir ? n->meta : n->pc;
+		e2_node_make_meta(in, n, &st); /* failing, the server answers */
+	else if (dir)
+		e2_push_meta(in, n, &st); /* its names changed since: current again */
+	else if (made)
+		e2_node_make_pc(in, n, &st);
+	id = dir ? n->meta : n->pc;
 	if (made && !id) {
 		e2_node_unhook(in, n);
 		return 0;
 	}
-	if (n->kept) { /* recently used: the trim's last choice */
+	if (n->kept) {
 		e2_lru_del(in, n);
 		e2_lru_add(in, n);
 	} else if (made) { /* closed, with an object: the inode cache's */
 		e2_keep_trim(in);
 		e2_lru_add(in, n);
 	}
-	n->pin += pin;
+	if (id)
+		n->pin += pin;
 	return id;
 }
 

@@ -658,15 +658,14 @@ static void e2_trail_install(struct e2ctx *c, const char *path)
 {
 	struct ncache_rec rec[E2_TRAIL_MAX];
 	uint32_t pinned[2 * E2_TRAIL_MAX], np = 0, n = 0;
-	struct ext2_stat st;
 	struct e2inst *in = c->in;
 	size_t plen = strlen(path);
 	for (uint32_t i = 0; i < c->ntrail && plen < E2_PATH_MAX; i++) {
 		const struct e2trail *t = &c->steps[i];
-		uint64_t d = ext2_stat(in->fs, t->dir, &st) ? 0 : e2_node_obj(in, t->dir, &st, true);
+		uint64_t d = e2_node_obj(in, t->dir, true);
 		if (d)
 			pinned[np++] = t->dir;
-		uint64_t ch = !d || !t->child || ext2_stat(in->fs, t->child, &st) ? 0 : e2_node_obj(in, t->child, &st, true);
+		uint64_t ch = d && t->child ? e2_node_obj(in, t->child, true) : 0;
 		if (ch)
 			pinned[np++] = t->child;
 		if (!d || (t->child && !ch))
