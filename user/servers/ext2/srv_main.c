@@ -287,8 +287,12 @@ static int e2_mount(const char *source, const char *data, uint64_t flags, void *
 	}
 	in->rdonly = ext2_is_rdonly(in->fs);
 	/* the kernel's name cache walks from the root's object (root_obj);
-	 * without one the server answers every lookup */
-	e2_node_root(in);
+	 * without one the server answers every lookup: so on a mount the
+	 * core made read-only itself (an unknown read-only feature), where
+	 * access(W_OK) is EROFS though the C library takes the mount for a
+	 * writable one */
+	if (in->rdonly == ro)
+		e2_node_root(in);
 	e2_mounted[i] = true;
 	*out = in;
 	return 0;

@@ -745,7 +745,7 @@ long e2_path(const struct fs_req *r, struct ipc_msg *m)
 	struct e2inst *in = r->inst;
 	struct e2ctx c = { .in = in, .uid = r->uid, .gid = r->gid, .walk = r->walk };
 	struct e2node *n = NULL;
-	c.trail = (r->walk & FS_WALK_NCMISS) && !(r->walk & FS_WALK_PARENT) &&
+	c.trail = in->root && (r->walk & FS_WALK_NCMISS) && !(r->walk & FS_WALK_PARENT) &&
 		  (m->label == VFS_STAT || m->label == VFS_ACCESS || (m->label == VFS_OPEN && !(m->w[0] & O_CREAT)));
 	long e = e2_enter(in);
 	if (e)
