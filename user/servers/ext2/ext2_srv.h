@@ -88,6 +88,8 @@ struct e2inst {
 	uint64_t promised_sum;	/* the nodes' promised, summed (srv_resv.c) */
 	struct e2node *root;	/* the root directory's node, held while mounted:
 				   its object is the name cache's root */
+	uint64_t nc_changes;	/* changes of names so far (e2_dir_changed): a walk
+				   that saw another count installs nothing */
 	/* why the last walk handed back (under lock) */
 	struct {
 		int kind;	/* FS_HB_LINK / FS_HB_DOTDOT, 0 none */

@@ -156,6 +156,10 @@ void e2_node_push_blocks(struct e2inst *in, struct e2node *n)
 void e2_dir_changed(struct e2inst *in, uint32_t dir)
 {
 	struct e2node *n = e2_node_find(in, dir);
+	/* a walk the mount's lock was let go in the middle of (an open's
+	 * truncation, a wait for a fill) may have seen the names before
+	 * this: it installs nothing (e2_trail_install) */
+	in->nc_changes++;
 	/* once per run of changes: no name is installed in it until a walk
 	 * pushes its attributes again (e2_node_obj), which clears kstale */
 	if (!n || !n->meta || n->kstale)

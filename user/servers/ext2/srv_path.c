@@ -35,6 +35,7 @@ struct e2ctx {
 	uint32_t which;		/* the path being walked (0, or 1: rename's and link's second) */
 	const char *path;
 	bool trail;		/* recording the names the walk meets (FS_WALK_NCMISS) */
+	uint64_t nc_at;		/* in->nc_changes when the walk began */
 	uint32_t ntrail;
 	struct e2trail steps[E2_TRAIL_MAX];
 };
@@ -660,6 +661,8 @@ static void e2_trail_install(struct e2ctx *c, const char *path)
 	uint32_t pinned[2 * E2_TRAIL_MAX], np = 0, n = 0;
 	struct e2inst *in = c->in;
 	size_t plen = strlen(path);
+	if (in->nc_changes != c->nc_at)
+		return; /* names changed while the lock was let go: maybe these */
 	for (uint32_t i = 0; i < c->ntrail && plen < E2_PATH_MAX; i++) {
 		const struct e2trail *t = &c->steps[i];
 		uint64_t d = e2_node_obj(in, t->dir, true);
@@ -751,6 +754,7 @@ long e2_path(const struct fs_req *r, struct ipc_msg *m)
 	if (e)
 		return e;
 	ext2_set_caller(in->fs, r->uid, r->gid); /* root's reserved blocks */
+	c.nc_at = in->nc_changes;
 	if (m->label == VFS_OPEN)
 		e = e2_open(&c, r, (int)m->w[0], (uint32_t)m->w[1], &n);
 	else
