@@ -332,7 +332,8 @@ long sys_ncache_add(int ep_h, const char *names, size_t len, const struct ncache
 	for (uint32_t i = 0; i < n; i++)
 		if (rec[i].pad || rec[i].dir == 0 || (uint32_t)rec[i].off + rec[i].len > len)
 			return -EINVAL;
-	char *text = kmalloc(len);
+	char small[NCACHE_PATH]; /* a walk's path, as a lookup takes (most installs) */
+	char *text = len <= sizeof(small) ? small : kmalloc(len);
 	if (!text)
 		return -ENOMEM;
 	long r = copy_from_user(text, names, len) ? -EFAULT : 0;
@@ -359,7 +360,8 @@ long sys_ncache_add(int ep_h, const char *names, size_t len, const struct ncache
 		if (r)
 			break;
 	}
-	kfree(text);
+	if (text != small)
+		kfree(text);
 	if (ep)
 		kobj_put(&ep->obj);
 	return r;
