@@ -28,6 +28,7 @@
 #include "arbor/syscalls.h"
 #include "abi/fs.h"
 #include "abi/ipc.h"
+#include "abi/procinfo.h"
 #include "check.h"
 
 #define M "/mnt/e2"
@@ -1259,9 +1260,37 @@ static void test_ncache(void)
 	if (fd >= 0)
 		close(fd);
 	check(truncate(NC "/big", 0) == 0 && nc_both(), "names: truncate(2), as root and uid 1000");
-	/* a remount forgets everything; the cache fills again */
-	check(umount(M) == 0 && mount("/dev/vda", M, "ext2", 0, "") == 0 && nc_both(),
-	      "names: umount and mount: the answers are the new mount's");
+	/* a remount forgets everything (the objects and names in the kernel's
+	 * heap go: a walk of 300 more names grows it, the umount gives it
+	 * back), and the cache fills again */
+	struct k_meminfo mi;
+	check(umount(M) == 0 && mount("/dev/vda", M, "ext2", 0, "") == 0 && mkdir(NC "/many", 0755) == 0,
+	      "names: umount and mount, a directory for 300 names");
+	for (int i = 0; i < 300; i++) {
+		snprintf(p, sizeof(p), NC "/many/%03d", i);
+		put_new(p, "");
+	}
+	check(umount(M) == 0 && mount("/dev/vda", M, "ext2", 0, "") == 0, "names: umount and mount");
+	long long heap0 = sys_meminfo(&mi) == 0 ? (long long)mi.kernel_heap_bytes : -1, heap1 = -1, heap2 = -1;
+	seen = 0;
+	for (int i = 0; i < 300; i++) {
+		snprintf(p, sizeof(p), NC "/many/%03d", i);
+		seen += lstat(p, &st) == 0 && lstat(p, &st) == 0;
+	}
+	if (sys_meminfo(&mi) == 0)
+		heap1 = (long long)mi.kernel_heap_bytes;
+	check(umount(M) == 0 && mount("/dev/vda", M, "ext2", 0, "") == 0, "names: umount and mount after the walk");
+	if (sys_meminfo(&mi) == 0)
+		heap2 = (long long)mi.kernel_heap_bytes;
+	char what[200];
+	snprintf(what, sizeof(what), "names: the kernel heap grew by %lld bytes for 300 names walked, and umount "
+		 "gave back all but %lld", heap1 - heap0, heap2 - heap0);
+	check(seen == 300 && heap0 > 0 && heap1 - heap0 >= 300 * 256 && heap2 - heap0 <= (heap1 - heap0) / 8, what);
+	for (int i = 0; i < 300; i++) {
+		snprintf(p, sizeof(p), NC "/many/%03d", i);
+		unlink(p);
+	}
+	check(rmdir(NC "/many") == 0 && nc_both(), "names: the answers are the new mount's");
 	check(umount(M) == 0 && mount("/dev/vda", M, "ext2", 0, "keep=3") == 0 && nc_both(),
 	      "names: with keep=3 (objects trimmed under the walk)");
 	check(umount(M) == 0 && mount("/dev/vda", M, "ext2", 0, "") == 0, "names: mount again");
