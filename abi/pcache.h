@@ -76,7 +76,8 @@ struct pcache_resv {
 struct pcache_attr {
 	uint64_t dev, ino, rdev;
 	uint64_t size;		/* read-only for pcache_setattr: pcache_truncate sets it */
-	uint64_t blocks;	/* 512-byte units present (read-only) */
+	uint64_t blocks;	/* 512-byte units present (settable only for
+				   the name cache: PCACHE_ATTR_BLOCKS) */
 	uint32_t mode, nlink, uid, gid;
 	uint64_t atime, mtime, ctime;
 };
@@ -99,7 +100,11 @@ struct pcache_attr {
  * push that names PCACHE_ATTR_MTIME without this bit. With NAMES, one
  * call per run of changes instead of one per change. */
 #define PCACHE_ATTR_STALE  0x200
-#define PCACHE_ATTR_ALL    0x3ff
+/* blocks is the server's count (a disk file system's i_blocks): stat
+ * through the name cache answers it from now on, where it would count
+ * the pages present (fstat of a descriptor still counts those). */
+#define PCACHE_ATTR_BLOCKS 0x400
+#define PCACHE_ATTR_ALL    0x7ff
 
 /* ---- the name cache (docs/vfs.md, "The name cache") ---- */
 

@@ -112,6 +112,9 @@ struct pcache_obj {
 	bool nc_gone;
 	bool nc_stale;			/* attributes out of date: lookups miss here
 					   (PCACHE_ATTR_STALE; under lock) */
+	bool nc_srv_blocks;		/* nc_blocks is the server's st_blocks
+					   (PCACHE_ATTR_BLOCKS; under lock) */
+	uint64_t nc_blocks;
 	uint32_t id;			/* its id in its server's table (set once) */
 	uint32_t kopens;		/* descriptors ncache_open made, alive (lock) */
 	bool knotify;			/* the server asked to hear of the last one's

@@ -21,7 +21,10 @@
  * Lookups (ncache_lookup) walk the entries from the mount's root under
  * the cache's spinlock, checking search permission on every directory
  * from the attributes the server keeps in the objects, with the caller's
- * ids, as tmpfs does. Whatever the cache cannot answer with certainty
+ * ids, as tmpfs and ext2 do (Linux's generic_permission). Opens
+ * (ncache_open) are the kernel's only for shmem objects (tmpfs): a disk
+ * file system's server counts its opens, so the kernel answers only
+ * their errors. Whatever the cache cannot answer with certainty
  * (an unknown name, ".", "..", a link, a long path, a stale generation)
  * is NCACHE_MISS: the C library then asks the server.
  *
@@ -29,7 +32,7 @@
  * otherwise be charged for a name another created), and bounded per
  * server by NCACHE_MAX, the least recently used entry going first; each
  * takes about 100 bytes plus its name, so a server's cache stays under
- * 3 MiB. Work: a lookup walks at most NCACHE_DEPTH components of a path
+ * 12 MiB (a 10,000-entry tree walked twice fits). Work: a lookup walks at most NCACHE_DEPTH components of a path
  * of at most NCACHE_PATH bytes; dropping a directory's entries or an
  * object's is bounded by NCACHE_MAX.
  *
@@ -46,8 +49,8 @@
 #include "proc.h"
 #include "syscall.h"
 
-#define NCACHE_BUCKETS 1024
-#define NCACHE_MAX 8192
+#define NCACHE_BUCKETS 2048
+#define NCACHE_MAX 32768
 #define NCACHE_ROOTS 16
 #define NCACHE_DEPTH 64		/* components a lookup walks */
 #define NCACHE_PATH 512		/* bytes of path a lookup takes */
@@ -273,13 +276,26 @@ static bool ncache_name_ok(const char *s, uint32_t len)
 void ncache_install(struct ncache *nc, struct pcache_obj *dir, struct pcache_obj *child, const char *s,
 		   uint32_t len)
 {
+	/* the same fact again (a walk through names the cache has, to one
+	 * it missed): only its place in the LRU moves */
+	uint32_t hash = ncache_hash(dir, s, len);
+	spin_lock(&nc->lock);
+	struct ncache_entry *same = nc->dead ? NULL : ncache_find(nc, dir, s, len, hash);
+	bool known = same && same->child == child;
+	if (known) {
+		list_del(&same->lru);
+		list_add_tail(&same->lru, &nc->lru);
+	}
+	spin_unlock(&nc->lock);
+	if (known)
+		return;
 	struct ncache_entry *e = kmalloc(sizeof(*e) + len);
 	if (!e)
 		return; /* a cache: nothing is lost but a later hit */
 	e->dir = dir;
 	e->child = child;
 	e->len = len;
-	e->hash = ncache_hash(dir, s, len);
+	e->hash = hash;
 	memcpy(e->text, s, len);
 	list_init(&e->name);
 	struct list_head dead;
@@ -316,7 +332,8 @@ long sys_ncache_add(int ep_h, const char *names, size_t len, const struct ncache
 	for (uint32_t i = 0; i < n; i++)
 		if (rec[i].pad || rec[i].dir == 0 || (uint32_t)rec[i].off + rec[i].len > len)
 			return -EINVAL;
-	char *text = kmalloc(len);
+	char small[NCACHE_PATH]; /* a walk's path, as a lookup takes (most installs) */
+	char *text = len <= sizeof(small) ? small : kmalloc(len);
 	if (!text)
 		return -ENOMEM;
 	long r = copy_from_user(text, names, len) ? -EFAULT : 0;
@@ -343,7 +360,8 @@ long sys_ncache_add(int ep_h, const char *names, size_t len, const struct ncache
 		if (r)
 			break;
 	}
-	kfree(text);
+	if (text != small)
+		kfree(text);
 	if (ep)
 		kobj_put(&ep->obj);
 	return r;
@@ -401,7 +419,9 @@ static bool ncache_attr(struct pcache_obj *o, struct pcache_attr *a)
 	spin_lock(&o->lock);
 	bool stale = o->nc_stale;
 	*a = o->attr;
-	a->blocks = o->npages * (PAGE_SIZE / 512);
+	/* a disk file system's count of its blocks (PCACHE_ATTR_BLOCKS), as
+	 * its stat says; else the pages present, as tmpfs's */
+	a->blocks = o->nc_srv_blocks ? o->nc_blocks : o->npages * (PAGE_SIZE / 512);
 	spin_unlock(&o->lock);
 	return !stale;
 }
@@ -721,6 +741,11 @@ long sys_ncache_open(int fs_h, uint64_t mount, const char *path, size_t len, uin
 			w = NCACHE_MISS; /* only regular files: the rest is the server's */
 		if (w == 0)
 			w = ncache_permission(&a, need, c->euid, c->egid);
+		/* a disk file system's file (not shmem) is opened by its server,
+		 * which counts its opens (its last close writes back): the
+		 * kernel answers only the errors */
+		if (w == 0 && !(o->flags & PCACHE_SHMEM))
+			w = NCACHE_MISS;
 		if (w == 0) {
 			/* counted under the lock the walk held: a server that drops
 			 * the name afterwards sees this open when it frees the file */

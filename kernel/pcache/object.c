@@ -812,6 +812,10 @@ void pcache_obj_setattr(struct pcache_obj *o, const struct pcache_attr *a, uint3
 		o->attr.ctime = a->ctime;
 	if (mask & PCACHE_ATTR_SIZE) /* an attribute-only object's (the caller checked) */
 		o->attr.size = a->size;
+	if (mask & PCACHE_ATTR_BLOCKS) {
+		o->nc_blocks = a->blocks;
+		o->nc_srv_blocks = true;
+	}
 	if (mask & PCACHE_ATTR_STALE)
 		o->nc_stale = true;
 	else if (mask & PCACHE_ATTR_MTIME) /* a whole push: current again */

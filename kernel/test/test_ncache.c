@@ -9,7 +9,8 @@
 #include "kstring.h"
 #include "pcache.h"
 
-#define NC_MAX 8192 /* NCACHE_MAX */
+#define NC_MAX 32768 /* NCACHE_MAX */
+#define NC_NAMES (NC_MAX + 1808) /* installed: the first 1808 but one go */
 
 static struct pcache_obj *nc_obj(uint32_t mode, uint32_t uid)
 {
@@ -69,7 +70,7 @@ KTEST(ncache_lookup_rules)
 	pcache_obj_put(f);
 }
 
-/* 10,000 names in one directory: at most NCACHE_MAX stay, the oldest
+/* NC_NAMES names in one directory: at most NCACHE_MAX stay, the oldest
  * gone first, a hit keeping its entry; all of them go with the directory,
  * their memory back in the heap. */
 KTEST(ncache_bounded)
@@ -79,7 +80,7 @@ KTEST(ncache_bounded)
 	struct pcache_obj *root = nc_obj(0040755, 0), *f = nc_obj(0100644, 0), *o = NULL;
 	KT_EXPECT(nc && root && f);
 	char name[16];
-	for (int i = 0; i < 10000; i++) {
+	for (int i = 0; i < NC_NAMES; i++) {
 		int n = 0;
 		name[n++] = 'n';
 		for (int v = i, div = 10000; div; div /= 10)
@@ -89,10 +90,18 @@ KTEST(ncache_bounded)
 			KT_EXPECT_EQ(ncache_lookup_at(nc, root, "/n00000", 0, 0, &o), -ENOENT);
 	}
 	KT_EXPECT_EQ(ncache_count(nc), NC_MAX);
-	KT_EXPECT_EQ(ncache_lookup_at(nc, root, "/n09999", 0, 0, &o), 0);
+	KT_EXPECT_EQ(ncache_lookup_at(nc, root, "/n34575", 0, 0, &o), 0); /* NC_NAMES - 1 */
 	KT_EXPECT(o == f);
 	KT_EXPECT_EQ(ncache_lookup_at(nc, root, "/n00000", 0, 0, &o), -ENOENT);
 	KT_EXPECT_EQ(ncache_lookup_at(nc, root, "/n00002", 0, 0, &o), NCACHE_MISS);
+	/* the oldest installed again with the same child: still one entry,
+	 * now the most recent, so a new name pushes out the next oldest */
+	ncache_install(nc, root, f, "n01809", 6);
+	KT_EXPECT_EQ(ncache_count(nc), NC_MAX);
+	ncache_install(nc, root, NULL, "n99999", 6);
+	KT_EXPECT_EQ(ncache_count(nc), NC_MAX);
+	KT_EXPECT_EQ(ncache_lookup_at(nc, root, "/n01809", 0, 0, &o), 0);
+	KT_EXPECT_EQ(ncache_lookup_at(nc, root, "/n01810", 0, 0, &o), NCACHE_MISS);
 	ncache_obj_gone(nc, f);
 	KT_EXPECT_EQ(ncache_count(nc), NC_MAX / 2);
 	ncache_obj_gone(nc, root);

@@ -23,10 +23,12 @@
 #include <signal.h>
 #include <dirent.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <unistd.h>
 #include "arbor/syscalls.h"
 #include "abi/fs.h"
 #include "abi/ipc.h"
+#include "abi/procinfo.h"
 #include "check.h"
 
 #define M "/mnt/e2"
@@ -1061,6 +1063,247 @@ static void test_pager(void)
 	put("/sys/fs/cgroup/cgroup.subtree_control", "-memory");
 }
 
+
+/* ---- ext2's names in the kernel's name cache (docs/fs.md, "Names in
+ * the kernel") ---- */
+
+#define NC M "/nc"
+extern int __arbor_ncache_bypass; /* user/libc/direct.c */
+
+/* One question about p, as bytes: the return, errno and struct stat;
+ * bypass: asked of the server (the library skips the kernel's cache). */
+struct nc_answer {
+	int r, e;
+	struct stat st;
+};
+
+static struct nc_answer nc_ask(const char *p, int kind, bool bypass)
+{
+	struct nc_answer a;
+	int fd = -1;
+	memset(&a, 0, sizeof(a));
+	__arbor_ncache_bypass = bypass;
+	errno = 0;
+	switch (kind) {
+	case 0: a.r = stat(p, &a.st); break;
+	case 1: a.r = lstat(p, &a.st); break;
+	case 2: a.r = fstatat(AT_FDCWD, p, &a.st, AT_SYMLINK_NOFOLLOW); break;
+	case 3: a.r = access(p, R_OK | X_OK); break;
+	case 4: a.r = access(p, W_OK); break;
+	case 5: a.r = faccessat(AT_FDCWD, p, F_OK, AT_EACCESS); break;
+	case 6: a.r = fd = open(p, O_RDONLY); break;
+	default: a.r = fd = open(p, O_WRONLY | O_APPEND); break;
+	}
+	a.e = a.r < 0 ? errno : 0;
+	if (fd >= 0) {
+		close(fd);
+		a.r = 0;
+	}
+	__arbor_ncache_bypass = 0;
+	return a;
+}
+
+/* Every kind of question about p asked twice through the cache (the
+ * first may fill it) and once of the server: the same answers. */
+static bool nc_coherent(const char *p)
+{
+	for (int kind = 0; kind < 8; kind++) {
+		nc_ask(p, kind, false);
+		struct nc_answer c = nc_ask(p, kind, false), s = nc_ask(p, kind, true);
+		if (c.r != s.r || c.e != s.e || memcmp(&c.st, &s.st, sizeof(c.st)) != 0) {
+			printf("# uid %d %s kind %d: cache %d/%d ino %lu mode %o size %ld nlink %lu blocks %ld "
+			       "m %ld.%09ld c %ld.%09ld, server %d/%d ino %lu mode %o size %ld nlink %lu blocks %ld "
+			       "m %ld.%09ld c %ld.%09ld\n",
+			       (int)getuid(), p, kind, c.r, c.e, (unsigned long)c.st.st_ino, c.st.st_mode,
+			       (long)c.st.st_size, (unsigned long)c.st.st_nlink, (long)c.st.st_blocks,
+			       (long)c.st.st_mtim.tv_sec, c.st.st_mtim.tv_nsec, (long)c.st.st_ctim.tv_sec,
+			       c.st.st_ctim.tv_nsec, s.r, s.e, (unsigned long)s.st.st_ino, s.st.st_mode,
+			       (long)s.st.st_size, (unsigned long)s.st.st_nlink, (long)s.st.st_blocks,
+			       (long)s.st.st_mtim.tv_sec, s.st.st_mtim.tv_nsec, (long)s.st.st_ctim.tv_sec,
+			       s.st.st_ctim.tv_nsec);
+			return false;
+		}
+	}
+	return true;
+}
+
+static const char *const nc_watched[] = {
+	NC, NC "/", NC "/f", NC "/d", NC "/d/g", NC "/d/g/", NC "/f/", NC "/f/x", NC "/none", NC "/none/x",
+	NC "/d/none", NC "/d/g/h", NC "/priv", NC "/priv/f", NC "/grp", NC "/grp/f", NC "/l", NC "/l/g",
+	NC "/ren", NC "/ren2", NC "/hard", NC "/mine", NC "/big", NC "/d/../f", NULL
+};
+
+static bool nc_all_coherent(void)
+{
+	bool ok = true;
+	for (int i = 0; nc_watched[i]; i++)
+		ok &= nc_coherent(nc_watched[i]);
+	return ok;
+}
+
+/* As root and as uid 1000 (gid 1000, a child): the cached and the
+ * server's answers agree. */
+static bool nc_both(void)
+{
+	if (!nc_all_coherent())
+		return false;
+	pid_t p = fork();
+	if (p == 0)
+		_exit(setgid(1000) || setuid(1000) || !nc_all_coherent());
+	return wait_bounded(p, 60) == 0;
+}
+
+/* With the ext2 server stopped, the names asked before are answered by
+ * the kernel (a child that asks finishes), uid 1000's EACCES included; a
+ * name never asked waits for the server. */
+static void nc_no_round_trip(void)
+{
+	struct stat st;
+	pid_t srv = process_pid("ext2", NULL);
+	check(nc_both() && srv > 0 && kill(srv, SIGSTOP) == 0,
+	      "names: the cache filled by a first round, the ext2 server stopped (SIGSTOP)");
+	pid_t c = fork();
+	if (c == 0) {
+		int bad = stat(NC "/f", &st) != 0 || st.st_size != 5 || !S_ISREG(st.st_mode) || st.st_blocks != 2;
+		bad |= (lstat(NC "/d/g", &st) != 0 || !S_ISDIR(st.st_mode) || st.st_size != 1024) << 1;
+		bad |= (access(NC "/f", R_OK | W_OK) != 0) << 2;
+		bad |= (faccessat(AT_FDCWD, NC "/d", X_OK, AT_EACCESS) != 0) << 3;
+		bad |= !fails(stat(NC "/none", &st), ENOENT) << 4;
+		bad |= !fails(stat(NC "/none/x", &st), ENOENT) << 5;
+		bad |= !fails(stat(NC "/f/x", &st), ENOTDIR) << 6;
+		bad |= !fails(stat(NC "/f/", &st), ENOTDIR) << 7;
+		bad |= !fails(open(NC "/d/none", O_RDONLY), ENOENT) << 8;
+		for (int i = 0; i < 40; i++) { /* a walk's lstat of every entry */
+			char p[64];
+			snprintf(p, sizeof(p), NC "/w/%02d", i);
+			bad |= (lstat(p, &st) != 0 || !S_ISREG(st.st_mode)) << 9;
+		}
+		bad |= (setgid(1000) || setuid(1000)) << 10;
+		bad |= !fails(stat(NC "/priv/f", &st), EACCES) << 11;
+		bad |= !fails(access(NC "/f", W_OK), EACCES) << 12;
+		bad |= !fails(stat(NC "/grp/f", &st), EACCES) << 13; /* the group class applies: no x */
+		bad |= !fails(open(NC "/f", O_WRONLY), EACCES) << 14;
+		bad |= (access(NC "/f", R_OK) != 0) << 15;
+		_exit(bad ? 100 + __builtin_ctz((unsigned)bad) : 0);
+	}
+	pid_t s = fork();
+	if (s == 0)
+		_exit(stat(NC "/never-asked", &st) == 0 || errno != ENOENT);
+	int cst = wait_bounded(c, 20);
+	int sst = wait_bounded(s, 0.3); /* still waiting for the server */
+	kill(srv, SIGCONT);
+	if (sst < 0)
+		sst = wait_bounded(s, 20);
+	if (cst != 0)
+		printf("# names child: %d\n", cst);
+	if (cst < 0) {
+		kill(c, SIGKILL);
+		waitpid(c, NULL, 0);
+	}
+	check(cst == 0, "names: stat, lstat, access, open's ENOENT, a walk's lstats, ENOTDIR and uid 1000's "
+			"EACCES answered by the kernel with the ext2 server stopped");
+	check(sst == 0, "names: a name never asked waited for the server");
+}
+
+static void test_ncache(void)
+{
+	struct stat st;
+	char p[64];
+	int fd;
+	check(mkdir(NC, 0755) == 0 && mkdir(NC "/d", 0755) == 0 && mkdir(NC "/d/g", 0755) == 0 &&
+	      put_new(NC "/f", "hello") == 0 && chmod(NC "/f", 0644) == 0 && mkdir(NC "/priv", 0700) == 0 &&
+	      put_new(NC "/priv/f", "p") == 0 && mkdir(NC "/grp", 0705) == 0 && chown(NC "/grp", 0, 1000) == 0 &&
+	      put_new(NC "/grp/f", "g") == 0 && symlink("d", NC "/l") == 0 && mkdir(NC "/w", 0755) == 0,
+	      "names: a tree (a private directory, one whose group class has no x, a link)");
+	int made = 0, seen = 0;
+	for (int i = 0; i < 40; i++) {
+		snprintf(p, sizeof(p), NC "/w/%02d", i);
+		made += put_new(p, "w") == 0;
+	}
+	for (int i = 0; i < 40; i++) { /* after the creations, which drop the directory's names */
+		snprintf(p, sizeof(p), NC "/w/%02d", i);
+		seen += lstat(p, &st) == 0;
+	}
+	check(made == 40 && seen == 40, "names: a directory of 40 files made and walked");
+	nc_no_round_trip();
+	check(unlink(NC "/f") == 0 && nc_all_coherent() && fails(stat(NC "/f", &st), ENOENT), "names: unlink");
+	check(put_new(NC "/f", "hello") == 0 && nc_all_coherent() && stat(NC "/f", &st) == 0, "names: create");
+	check(put_new(NC "/ren", "r") == 0 && nc_all_coherent() && rename(NC "/ren", NC "/ren2") == 0 &&
+	      nc_all_coherent() && fails(stat(NC "/ren", &st), ENOENT) && stat(NC "/ren2", &st) == 0,
+	      "names: rename, both names");
+	check(rename(NC "/f", NC "/ren2") == 0 && nc_all_coherent() && put_new(NC "/f", "hello") == 0 &&
+	      nc_all_coherent(), "names: rename over a cached name");
+	check(rename(NC "/d", NC "/priv/d2") == 0 && nc_all_coherent() && rename(NC "/priv/d2", NC "/d") == 0 &&
+	      nc_all_coherent(), "names: a directory renamed into another and back");
+	check(rmdir(NC "/d/g") == 0 && nc_all_coherent() && mkdir(NC "/d/g", 0750) == 0 && nc_all_coherent(),
+	      "names: rmdir, mkdir");
+	check(nc_both(), "names: as root and as uid 1000");
+	check(chmod(NC "/d", 0700) == 0 && nc_both(), "names: chmod of a directory: uid 1000 loses search permission");
+	check(chmod(NC "/d", 0755) == 0 && chmod(NC "/priv", 0711) == 0 && nc_both(),
+	      "names: chmod: uid 1000 gains it back, and in the private directory");
+	check(chown(NC "/grp", 0, 0) == 0 && nc_both() && chown(NC "/grp", 0, 1000) == 0 && nc_both(),
+	      "names: chown of a directory: the class that applies changes");
+	check(chown(NC "/f", 1000, 1000) == 0 && nc_both() && chmod(NC "/f", 0600) == 0 && nc_both(),
+	      "names: chown and chmod of a file");
+	check(link(NC "/f", NC "/hard") == 0 && nc_all_coherent() && stat(NC "/f", &st) == 0 && st.st_nlink == 2 &&
+	      unlink(NC "/hard") == 0 && nc_all_coherent() && stat(NC "/f", &st) == 0 && st.st_nlink == 1,
+	      "names: link and unlink: nlink");
+	check(symlink("f", NC "/mine") == 0 && nc_all_coherent() && unlink(NC "/mine") == 0 &&
+	      mkdir(NC "/mine", 0755) == 0 && nc_all_coherent(), "names: a symlink, then a directory of its name");
+	struct timespec ts[2] = { { 1000, 5 }, { 2000, 7 } };
+	check(utimensat(AT_FDCWD, NC "/d", ts, 0) == 0 && utimensat(AT_FDCWD, NC "/f", ts, 0) == 0 &&
+	      nc_all_coherent(), "names: utimensat of a directory and a file");
+	fd = open(NC "/big", O_RDWR | O_CREAT, 0644);
+	check(fd >= 0 && nc_all_coherent() && pwrite(fd, "x", 1, 70000) == 1 && nc_all_coherent() &&
+	      fsync(fd) == 0 && nc_all_coherent() && ftruncate(fd, 9000) == 0 && nc_all_coherent(),
+	      "names: a file written (a hole), written back, truncated: size and blocks");
+	if (fd >= 0)
+		close(fd);
+	check(truncate(NC "/big", 0) == 0 && nc_both(), "names: truncate(2), as root and uid 1000");
+	/* a remount forgets everything (the objects and names in the kernel's
+	 * heap go: a walk of 300 more names grows it, the umount gives it
+	 * back), and the cache fills again */
+	struct k_meminfo mi;
+	check(umount(M) == 0 && mount("/dev/vda", M, "ext2", 0, "") == 0 && mkdir(NC "/many", 0755) == 0,
+	      "names: umount and mount, a directory for 300 names");
+	for (int i = 0; i < 300; i++) {
+		snprintf(p, sizeof(p), NC "/many/%03d", i);
+		put_new(p, "");
+	}
+	check(umount(M) == 0 && mount("/dev/vda", M, "ext2", 0, "") == 0, "names: umount and mount");
+	long long heap0 = sys_meminfo(&mi) == 0 ? (long long)mi.kernel_heap_bytes : -1, heap1 = -1, heap2 = -1;
+	seen = 0;
+	for (int i = 0; i < 300; i++) {
+		snprintf(p, sizeof(p), NC "/many/%03d", i);
+		seen += lstat(p, &st) == 0 && lstat(p, &st) == 0;
+	}
+	if (sys_meminfo(&mi) == 0)
+		heap1 = (long long)mi.kernel_heap_bytes;
+	check(umount(M) == 0 && mount("/dev/vda", M, "ext2", 0, "") == 0, "names: umount and mount after the walk");
+	if (sys_meminfo(&mi) == 0)
+		heap2 = (long long)mi.kernel_heap_bytes;
+	char what[200];
+	snprintf(what, sizeof(what), "names: the kernel heap grew by %lld bytes for 300 names walked, and umount "
+		 "gave back all but %lld", heap1 - heap0, heap2 - heap0);
+	check(seen == 300 && heap0 > 0 && heap1 - heap0 >= 300 * 256 && heap2 - heap0 <= (heap1 - heap0) / 8, what);
+	for (int i = 0; i < 300; i++) {
+		snprintf(p, sizeof(p), NC "/many/%03d", i);
+		unlink(p);
+	}
+	check(rmdir(NC "/many") == 0 && nc_both(), "names: the answers are the new mount's");
+	check(umount(M) == 0 && mount("/dev/vda", M, "ext2", 0, "keep=3") == 0 && nc_both(),
+	      "names: with keep=3 (objects trimmed under the walk)");
+	check(umount(M) == 0 && mount("/dev/vda", M, "ext2", 0, "") == 0, "names: mount again");
+	for (int i = 0; i < 40; i++) {
+		snprintf(p, sizeof(p), NC "/w/%02d", i);
+		unlink(p);
+	}
+	check(rmdir(NC "/w") == 0 && unlink(NC "/l") == 0 && unlink(NC "/grp/f") == 0 && rmdir(NC "/grp") == 0 &&
+	      unlink(NC "/priv/f") == 0 && rmdir(NC "/priv") == 0 && rmdir(NC "/mine") == 0 &&
+	      unlink(NC "/ren2") == 0 && unlink(NC "/big") == 0 && unlink(NC "/f") == 0 && rmdir(NC "/d/g") == 0 &&
+	      rmdir(NC "/d") == 0 && nc_all_coherent() && rmdir(NC) == 0, "names: the tree removed");
+}
+
 int main(void)
 {
 	mkdir(M, 0755);
@@ -1070,6 +1313,7 @@ int main(void)
 	check_errno(mount("/dev/vda", "/tmp/e2x", "ext2", 0, ""), EBUSY, "the same disk mounted twice: EBUSY");
 	test_read_host_files();
 	test_changes();
+	test_ncache();
 	test_pager();
 	test_permissions();
 	test_running_program();

@@ -15,11 +15,13 @@
 #define _GNU_SOURCE 1
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include "check.h"
 
@@ -67,9 +69,36 @@ static int fsynced_intact(void)
 	return same;
 }
 
+/* The kernel's name cache answers "/"'s names too (docs/fs.md, "Names in
+ * the kernel"): asked once, then with the ext2 server stopped (SIGSTOP)
+ * a child's stat, lstat and ENOENT of them finish, while a name never
+ * asked waits for the server. */
+static void check_names_in_kernel(void)
+{
+	struct stat st;
+	pid_t srv = process_pid("ext2", NULL);
+	check(srv > 0 && stat("/bin", &st) == 0 && lstat("/boot", &st) == 0 &&
+	      fails(stat("/no-such-name", &st), ENOENT) && kill(srv, SIGSTOP) == 0,
+	      "names under \"/\" asked, the ext2 server stopped");
+	pid_t c = fork();
+	if (c == 0)
+		_exit(stat("/bin", &st) != 0 || !S_ISDIR(st.st_mode) || lstat("/boot", &st) != 0 ||
+		      !fails(stat("/no-such-name", &st), ENOENT));
+	pid_t s = fork();
+	if (s == 0)
+		_exit(stat("/never-asked", &st) == 0);
+	int cst = wait_bounded(c, 20), sst = wait_bounded(s, 0.3);
+	kill(srv, SIGCONT);
+	if (sst < 0)
+		sst = wait_bounded(s, 20);
+	check(cst == 0, "stat, lstat and ENOENT of \"/\"'s names answered by the kernel, the server stopped");
+	check(sst == 0, "a name under \"/\" never asked waited for the server");
+}
+
 static int first(void)
 {
 	check_root_is_disk();
+	check_names_in_kernel();
 	mkdir("/persist", 0755);
 	int p[2];
 	check(pipe(p) == 0 && syncfs(p[0]) == 0, "syncfs on a pipe: 0 (nothing to write)");

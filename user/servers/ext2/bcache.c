@@ -211,6 +211,29 @@ int ext2_bread(struct ext2_fs *fs, uint32_t blk, struct ext2_buf **out)
 	return 0;
 }
 
+void ext2_bread_ahead(struct ext2_fs *fs, uint32_t blk, uint32_t count)
+{
+	struct ext2_bcache *c = &fs->cache;
+	uint32_t n = 0;
+
+	if (count > EXT2_RA_MAX)
+		count = EXT2_RA_MAX;
+	while (n < count && blk + n < fs->sb.s_blocks_count && !lookup(fs, blk + n))
+		n++;
+	if (n < 2)
+		return; /* nothing to gain over the caller's own read */
+	if (!c->ra && !(c->ra = malloc((size_t)EXT2_RA_MAX * fs->bs)))
+		return;
+	if (ext2_dev_rw(fs, false, blk, n, c->ra))
+		return; /* the caller's read reports it */
+	/* the wanted block last: the most recently used of them */
+	for (uint32_t i = n; i-- > 0;) {
+		struct ext2_buf *b = lookup(fs, blk + i) ? NULL : buf_new(fs, blk + i);
+		if (b)
+			memcpy(b->data, c->ra + (size_t)i * fs->bs, fs->bs);
+	}
+}
+
 int ext2_bzero(struct ext2_fs *fs, uint32_t blk, struct ext2_buf **out)
 {
 	struct ext2_buf *b;
@@ -418,4 +441,6 @@ void ext2_bcache_destroy(struct ext2_fs *fs)
 	fs->cache.hash = NULL;
 	free(fs->cache.stage);
 	fs->cache.stage = NULL;
+	free(fs->cache.ra);
+	fs->cache.ra = NULL;
 }

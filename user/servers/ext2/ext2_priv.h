@@ -28,7 +28,14 @@ struct ext2_bcache {
 	uint32_t count, cap;
 	struct ext2_buf *head, *tail;
 	uint8_t *stage;                 /* EXT2_RUN_MAX blocks: a write-back run, made on first use */
+	uint8_t *ra;                    /* EXT2_RA_MAX blocks: a readahead, made on first use */
 };
+
+/* Blocks of an inode table read at once at most (ext2_bread_ahead), as
+ * Linux's ext4 reads ahead 32 (inode_readahead_blks): a walk of a tree
+ * reads its inodes in table order, and each device call costs a round
+ * trip to the disk's driver whatever its size. */
+#define EXT2_RA_MAX 32u
 
 struct ext2_fs {
 	const struct ext2_dev *dev;
@@ -70,6 +77,11 @@ void ext2_bcache_destroy(struct ext2_fs *fs);
 /* Holds block blk, reading it from the disk unless cached. -EIO (logged)
  * for a block outside the file system or a read error. */
 int ext2_bread(struct ext2_fs *fs, uint32_t blk, struct ext2_buf **out);
+/* Reads the blocks blk.. (at most count, EXT2_RA_MAX) that are not
+ * cached, up to the first cached one, in one device call into the cache
+ * (blk itself the most recently used): for ext2_bread of each next. An
+ * error reads nothing (the caller's ext2_bread reports it). */
+void ext2_bread_ahead(struct ext2_fs *fs, uint32_t blk, uint32_t count);
 /* Holds block blk zero-filled and dirty, without reading it (a block just
  * allocated). */
 int ext2_bzero(struct ext2_fs *fs, uint32_t blk, struct ext2_buf **out);

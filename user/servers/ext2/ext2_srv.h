@@ -23,7 +23,7 @@
 #define E2_ROOT_INO 2
 #define E2_NAME_MAX 255
 #define E2_PATH_MAX 4096
-#define E2_NODE_HASH 64
+#define E2_NODE_HASH 4096
 /* Files larger than a mount's cache_max= (no limit by default) when
  * first opened are read and written through the server (the core's block
  * cache) instead of the page cache. */
@@ -31,11 +31,16 @@
 /* Pager threads (e2_pager): two, so that one request's disk reads do
  * not hold up another mount's fills. */
 #define E2_PAGERS 2
-/* Closed files whose objects a mount keeps (its inode cache, in LRU
- * order): a re-open finds its pages in memory, as Linux keeps a closed
- * inode's pages. Past it the oldest kept object goes (its clean pages
- * with it); reclaim takes their pages meanwhile. */
-#define E2_KEEP_MAX 2048
+/* Closed files and directories whose objects a mount keeps (its inode
+ * cache, in LRU order): a re-open finds its pages in memory, as Linux
+ * keeps a closed inode's pages, and the kernel's name cache answers stat
+ * of the names that lead to them (docs/fs.md, "Names in the kernel").
+ * Past it the oldest kept object goes (its clean pages and its cached
+ * names with it); reclaim takes their pages meanwhile. Room for a
+ * 10,000-entry tree walked twice. */
+#define E2_KEEP_MAX 16384
+/* Names one walk records for the kernel's name cache (its components). */
+#define E2_TRAIL_MAX 64
 
 /* An inode some open file uses. */
 struct e2node {
@@ -47,6 +52,13 @@ struct e2node {
 	uint64_t promised;	/* blocks its reservation was costed at (srv_resv.c) */
 	uint32_t resv_next;	/* pages its next budget has (srv_resv.c) */
 	bool kept;		/* closed, its object kept: on the mount's LRU */
+	bool used;		/* opened since its object was made (else clean) */
+	/* A directory's attribute-only object (PCACHE_META) for the kernel's
+	 * name cache, or 0; kstale: its attributes were marked out of date
+	 * in the kernel (its names changed), the next walk pushes them. */
+	uint64_t meta;
+	bool kstale;
+	uint32_t pin;		/* a walk's trail names it: not trimmed meanwhile */
 	struct e2node *next;
 	struct e2node *lru_prev, *lru_next; /* kept nodes, oldest first */
 };
@@ -73,6 +85,11 @@ struct e2inst {
 	struct e2node *lru_head, *lru_tail;
 	uint32_t kept;		/* nodes on it */
 	uint32_t keep_max;	/* the bound (E2_KEEP_MAX, keep= at mount) */
+	uint64_t promised_sum;	/* the nodes' promised, summed (srv_resv.c) */
+	struct e2node *root;	/* the root directory's node, held while mounted:
+				   its object is the name cache's root */
+	uint64_t nc_changes;	/* changes of names so far (e2_dir_changed): a walk
+				   that saw another count installs nothing */
 	/* why the last walk handed back (under lock) */
 	struct {
 		int kind;	/* FS_HB_LINK / FS_HB_DOTDOT, 0 none */
@@ -123,7 +140,8 @@ void e2_node_wait(struct e2inst *in, struct e2node *n);
  * the inode cache (a regular file still linked), or frees it and releases
  * a gone inode. */
 void e2_node_put(struct e2inst *in, struct e2node *n);
-/* Every kept node written back and dropped with its object (umount). */
+/* Every kept node written back and dropped with its object, and the
+ * root's (umount). */
 void e2_node_drop_all(struct e2inst *in);
 /* Writes n's dirty pages and size back to the core. 0 or -errno. */
 int e2_node_writeback(struct e2inst *in, struct e2node *n);
@@ -152,8 +170,25 @@ void e2_resv_update(struct e2inst *in, struct e2node *n, bool gone);
  * unspent budget goes back to the free blocks, so a kept file promises
  * nothing; a writer after a re-open asks again (RESERVE). */
 void e2_resv_drop(struct e2inst *in, struct e2node *n);
-/* The inode's attributes (mode, owner, links, times) to its object. */
+/* The inode's attributes (mode, owner, links, blocks; a directory's all
+ * of them) to its object, if it has one. */
 void e2_node_push(struct e2inst *in, uint32_t ino);
+/* A file's block count on the disk (changed by a write-back, a
+ * truncation, a server-served write) to its object. */
+void e2_node_push_blocks(struct e2inst *in, struct e2node *n);
+/* Directory dir's names are about to change (an entry added, removed or
+ * repointed): the kernel forgets the names it cached in it and takes its
+ * attributes as out of date, before the change is answered. */
+void e2_dir_changed(struct e2inst *in, uint32_t dir);
+/* The object the kernel's name cache may name inode ino by, made if
+ * needed (its attributes read from the disk only then): a directory's attribute-only object, a
+ * regular file's page cache object (of at most cache_max bytes); a node
+ * made for it is kept (the inode cache, its bound), pinned (pin) until
+ * e2_node_unpin. 0 for anything else (links, devices: never cached). */
+uint64_t e2_node_obj(struct e2inst *in, uint32_t ino, bool pin);
+void e2_node_unpin(struct e2inst *in, uint32_t ino);
+/* The root directory's node and object (mount): 0 or -errno. */
+int e2_node_root(struct e2inst *in);
 /* stat of ino with an open object's size and times. */
 int e2_stat(struct e2inst *in, uint32_t ino, struct ext2_stat *st);
 void e2_fill_stat(const struct e2inst *in, const struct ext2_stat *e, struct stat *st);

@@ -34,6 +34,20 @@ static int inode_block(struct ext2_fs *fs, uint32_t ino, uint32_t *blk, uint32_t
 	return 0;
 }
 
+/* Before reading inode ino's table block blk: the blocks after it in
+ * its group's table, up to the one holding the last inode the group may
+ * use (its count of free inodes says how many are in use; allocation
+ * takes the lowest free), read in the same device call. */
+static void inode_ahead(struct ext2_fs *fs, uint32_t ino, uint32_t blk)
+{
+	uint32_t g = ext2_group_of_ino(fs, ino), ipb = fs->bs / fs->inode_size;
+	uint32_t used = fs->ipg - (fs->gd[g].bg_free_inodes_count < fs->ipg ? fs->gd[g].bg_free_inodes_count : fs->ipg);
+	uint32_t first = fs->gd[g].bg_inode_table, end = first + (used + ipb - 1) / ipb;
+
+	if (blk >= first && blk + 1 < end)
+		ext2_bread_ahead(fs, blk, end - blk);
+}
+
 int ext2_iget(struct ext2_fs *fs, uint32_t ino, struct ext2_inode *in)
 {
 	uint32_t blk, off, n;
@@ -42,6 +56,8 @@ int ext2_iget(struct ext2_fs *fs, uint32_t ino, struct ext2_inode *in)
 
 	if (err)
 		return err;
+	if (!ext2_bcached(fs, blk))
+		inode_ahead(fs, ino, blk);
 	err = ext2_bread(fs, blk, &b);
 	if (err)
 		return err;

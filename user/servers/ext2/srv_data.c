@@ -74,6 +74,7 @@ void e2_node_hold(struct e2inst *in, struct e2node *n)
 	if (n->kept)
 		e2_lru_del(in, n);
 	n->opens++;
+	n->used = true;
 }
 
 struct e2node *e2_node_get(struct e2inst *in, uint32_t ino)
@@ -108,18 +109,64 @@ static void e2_push_attr(struct e2inst *in, uint64_t pc, const struct ext2_stat 
 		.uid = st->uid, .gid = st->gid, .atime = e2_ns_of(st->atime), .mtime = e2_ns_of(st->mtime),
 		.ctime = e2_ns_of(st->ctime),
 	};
-	uint32_t mask = PCACHE_ATTR_IDS | PCACHE_ATTR_MODE | PCACHE_ATTR_NLINK | PCACHE_ATTR_OWNER | PCACHE_ATTR_CTIME;
+	a.blocks = st->blocks;
+	uint32_t mask = PCACHE_ATTR_IDS | PCACHE_ATTR_MODE | PCACHE_ATTR_NLINK | PCACHE_ATTR_OWNER | PCACHE_ATTR_CTIME |
+			PCACHE_ATTR_BLOCKS;
 	if (times)
 		mask |= PCACHE_ATTR_ATIME | PCACHE_ATTR_MTIME;
 	sys_pcache_attr(fssrv_endpoint(), pc, &a, mask, NULL);
+}
+
+/* A directory's attributes, all of them (the disk's: no client changes
+ * a directory but through the server), to its attribute-only object:
+ * current again in the kernel. */
+static void e2_push_meta(struct e2inst *in, struct e2node *n, const struct ext2_stat *st)
+{
+	struct pcache_attr a = {
+		.dev = in->st_dev, .ino = st->ino, .rdev = st->rdev, .mode = st->mode, .nlink = st->nlink,
+		.uid = st->uid, .gid = st->gid, .atime = e2_ns_of(st->atime), .mtime = e2_ns_of(st->mtime),
+		.ctime = e2_ns_of(st->ctime), .size = st->size, .blocks = st->blocks,
+	};
+	if (sys_pcache_attr(fssrv_endpoint(), n->meta, &a, PCACHE_ATTR_ALL & ~(PCACHE_ATTR_NAMES | PCACHE_ATTR_STALE),
+			    NULL) == 0)
+		n->kstale = false;
 }
 
 void e2_node_push(struct e2inst *in, uint32_t ino)
 {
 	struct e2node *n = e2_node_find(in, ino);
 	struct ext2_stat st;
-	if (n && n->pc && ext2_stat(in->fs, ino, &st) == 0)
+	if (!n || (!n->pc && !n->meta) || ext2_stat(in->fs, ino, &st))
+		return;
+	if (n->pc)
 		e2_push_attr(in, n->pc, &st, false);
+	if (n->meta)
+		e2_push_meta(in, n, &st);
+}
+
+void e2_node_push_blocks(struct e2inst *in, struct e2node *n)
+{
+	struct ext2_stat st;
+	if (!n->pc || ext2_stat(in->fs, n->ino, &st))
+		return;
+	struct pcache_attr a = { .blocks = st.blocks };
+	sys_pcache_attr(fssrv_endpoint(), n->pc, &a, PCACHE_ATTR_BLOCKS, NULL);
+}
+
+void e2_dir_changed(struct e2inst *in, uint32_t dir)
+{
+	struct e2node *n = e2_node_find(in, dir);
+	/* a walk the mount's lock was let go in the middle of (an open's
+	 * truncation, a wait for a fill) may have seen the names before
+	 * this: it installs nothing (e2_trail_install) */
+	in->nc_changes++;
+	/* once per run of changes: no name is installed in it until a walk
+	 * pushes its attributes again (e2_node_obj), which clears kstale */
+	if (!n || !n->meta || n->kstale)
+		return;
+	struct pcache_attr a = { 0 };
+	n->kstale = true;
+	sys_pcache_attr(fssrv_endpoint(), n->meta, &a, PCACHE_ATTR_NAMES | PCACHE_ATTR_STALE, NULL);
 }
 
 /* ---- object ids -> (mount, inode), for the pager threads ----
@@ -186,14 +233,17 @@ void e2_node_wait(struct e2inst *in, struct e2node *n)
 	}
 }
 
-int e2_node_fill(struct e2inst *in, struct e2node *n, const struct ext2_stat *st)
+/* Whether a regular file of st gets a page cache object (cache_max=0:
+ * none at all, an empty (new) file included). */
+static bool e2_cacheable(const struct e2inst *in, const struct ext2_stat *st)
 {
-	e2_node_wait(in, n);
-	/* cache_max=0: no object at all, an empty (new) file included */
-	if (n->pc)
-		return 0; /* kept in the inode cache, or open: its pages are there */
-	if (n->opens > 1 || (st->mode & EXT2_S_IFMT) != EXT2_S_IFREG || !in->cache_max || st->size > in->cache_max)
-		return 0; /* decided by the first open: the object, or the server */
+	return (st->mode & EXT2_S_IFMT) == EXT2_S_IFREG && in->cache_max && st->size <= in->cache_max;
+}
+
+/* n's page cache object (a regular file's, st its attributes): 0 or
+ * -errno. */
+static int e2_node_make_pc(struct e2inst *in, struct e2node *n, const struct ext2_stat *st)
+{
 	uint64_t max = ext2_max_file_size(in->fs) & ~(uint64_t)(E2_PAGE - 1);
 	if (max > PCACHE_MAX_BYTES)
 		max = PCACHE_MAX_BYTES;
@@ -202,7 +252,7 @@ int e2_node_fill(struct e2inst *in, struct e2node *n, const struct ext2_stat *st
 	if (id < 0)
 		return id == -ENOMEM ? -ENOMEM : -ENFILE;
 	/* nothing is read now: the pager brings pages in as they are wanted */
-	long r = sys_pcache_truncate(ep, (uint64_t)id, st->size);
+	long r = st->size ? sys_pcache_truncate(ep, (uint64_t)id, st->size) : 0;
 	if (!r)
 		r = e2_pcmap_add(in, n->ino, (uint64_t)id);
 	if (r) {
@@ -211,8 +261,116 @@ int e2_node_fill(struct e2inst *in, struct e2node *n, const struct ext2_stat *st
 	}
 	n->pc = (uint64_t)id;
 	e2_push_attr(in, n->pc, st, true);
-	e2_resv_grant(in, n, E2_RESV_NONE); /* clients' writes take from it */
 	return 0;
+}
+
+int e2_node_fill(struct e2inst *in, struct e2node *n, const struct ext2_stat *st)
+{
+	e2_node_wait(in, n);
+	if (n->pc)
+		return 0; /* kept in the inode cache, or open: its pages are there */
+	if (n->opens > 1 || !e2_cacheable(in, st))
+		return 0; /* decided by the first open: the object, or the server */
+	int r = e2_node_make_pc(in, n, st);
+	if (!r)
+		e2_resv_grant(in, n, E2_RESV_NONE); /* clients' writes take from it */
+	return r;
+}
+
+/* ---- objects for the kernel's name cache (docs/fs.md, "Names in the
+ * kernel") ---- */
+
+static struct e2node *e2_node_new(struct e2inst *in, uint32_t ino)
+{
+	struct e2node *n = calloc(1, sizeof(*n));
+	if (!n)
+		return NULL;
+	n->ino = ino;
+	n->next = *e2_bucket(in, ino);
+	*e2_bucket(in, ino) = n;
+	return n;
+}
+
+static void e2_keep_trim(struct e2inst *in);
+
+/* A directory's attribute-only object, its attributes pushed: 0 or
+ * -errno. */
+static int e2_node_make_meta(struct e2inst *in, struct e2node *n, const struct ext2_stat *st)
+{
+	long id = sys_pcache_create(fssrv_endpoint(), PCACHE_META, 4096);
+	if (id < 0)
+		return (int)id;
+	n->meta = (uint64_t)id;
+	e2_push_meta(in, n, st);
+	return 0;
+}
+
+uint64_t e2_node_obj(struct e2inst *in, uint32_t ino, bool pin)
+{
+	struct ext2_stat st;
+	struct e2node *n = e2_node_find(in, ino);
+	if (n && (n->filling || n->gone))
+		return 0;
+	uint64_t id = n ? (n->meta ? n->meta : n->pc) : 0;
+	if (id && !(n->meta && n->kstale)) {
+		/* the common case, a walk through names met before: no stat */
+		if (n->kept) { /* recently used: the trim's last choice */
+			e2_lru_del(in, n);
+			e2_lru_add(in, n);
+		}
+		n->pin += pin;
+		return id;
+	}
+	if (ext2_stat(in->fs, ino, &st))
+		return 0;
+	bool dir = (st.mode & EXT2_S_IFMT) == EXT2_S_IFDIR;
+	if (!n && (!in->keep_max || (!dir && !e2_cacheable(in, &st))))
+		return 0; /* no inode cache, or a file the server serves */
+	bool made = !n;
+	if (made && !(n = e2_node_new(in, ino)))
+		return 0;
+	if (dir && !n->meta)
+		e2_node_make_meta(in, n, &st); /* failing, the server answers */
+	else if (dir)
+		e2_push_meta(in, n, &st); /* its names changed since: current again */
+	else if (made)
+		e2_node_make_pc(in, n, &st);
+	id = dir ? n->meta : n->pc;
+	if (made && !id) {
+		e2_node_unhook(in, n);
+		return 0;
+	}
+	if (n->kept) {
+		e2_lru_del(in, n);
+		e2_lru_add(in, n);
+	} else if (made) { /* closed, with an object: the inode cache's */
+		e2_keep_trim(in);
+		e2_lru_add(in, n);
+	}
+	if (id)
+		n->pin += pin;
+	return id;
+}
+
+void e2_node_unpin(struct e2inst *in, uint32_t ino)
+{
+	struct e2node *n = e2_node_find(in, ino);
+	if (n && n->pin)
+		n->pin--;
+}
+
+int e2_node_root(struct e2inst *in)
+{
+	struct ext2_stat st;
+	int r = ext2_stat(in->fs, E2_ROOT_INO, &st);
+	struct e2node *n = r ? NULL : e2_node_get(in, E2_ROOT_INO); /* held while mounted */
+	if (!r && !n)
+		r = -ENOMEM;
+	if (!r && (r = e2_node_make_meta(in, n, &st)))
+		e2_node_put(in, n);
+	if (!r)
+		in->root = n;
+	return r;
 }
 
 /* ---- the pager threads ---- */
@@ -382,8 +540,8 @@ int e2_node_writeback_paced(struct e2inst *in, struct e2node *n, bool pace, uint
 	uint8_t *buf;
 	long cnt;
 	*size = UINT64_MAX;
-	if (!n->pc || n->gone || in->rdonly)
-		return 0;
+	if (!n->pc || n->gone || in->rdonly || !n->used)
+		return 0; /* never opened since its object was made: clean */
 	if (sys_pcache_attr(ep, n->pc, NULL, 0, &a) < 0 || !(buf = malloc(E2_PAGE)))
 		return -EIO;
 	*size = a.size;
@@ -409,6 +567,7 @@ int e2_node_writeback_paced(struct e2inst *in, struct e2node *n, bool pace, uint
 			struct e2_pause ps;
 			uint64_t pc = n->pc;
 			ext2_use_promised(in->fs, false); /* others' allocations meanwhile: not these */
+			e2_node_push_blocks(in, n); /* a stat meanwhile: the disk's */
 			e2_pause_begin(in, &ps);
 			e2_pause_end(in, &ps);
 			if (n->pc != pc || n->gone) { /* its file went meanwhile */
@@ -441,6 +600,7 @@ int e2_node_writeback_paced(struct e2inst *in, struct e2node *n, bool pace, uint
 					   .mtime = e2_time_of(a.mtime) };
 		r = ext2_setattr(in->fs, n->ino, &sa, e2_time_of(a.ctime)); /* the kernel's times */
 	}
+	e2_node_push_blocks(in, n); /* what the name cache's stat says */
 	return err ? err : r;
 }
 
@@ -457,6 +617,10 @@ static void e2_node_end(struct e2inst *in, struct e2node *n, bool wb)
 		sys_pcache_free(fssrv_endpoint(), n->pc);
 		e2_pcmap_del(n->pc);
 	}
+	if (n->meta) /* the kernel forgets the names in it and naming it */
+		sys_pcache_free(fssrv_endpoint(), n->meta);
+	if (n == in->root)
+		in->root = NULL;
 	if (n->gone)
 		ext2_release(in->fs, n->ino);
 	e2_node_unhook(in, n);
@@ -478,9 +642,10 @@ static bool e2_node_busy(struct e2node *n, uint64_t size)
 
 /* Room in the inode cache for one more: past the bound, one of the 16
  * oldest kept nodes with no page left in memory (reclaim took them, or
- * it is empty) goes, else the oldest of the 64 oldest no program runs
- * from (if every one runs, the cache grows past its bound by the running
- * programs). */
+ * it is empty, or a directory's) goes, else the oldest of the 64 oldest
+ * no program runs from (if every one runs, the cache grows past its
+ * bound by the running programs). Nodes a walk's trail names now are
+ * passed over (e2_node_obj). */
 static void e2_keep_trim(struct e2inst *in)
 {
 	if (in->kept < in->keep_max)
@@ -489,11 +654,12 @@ static void e2_keep_trim(struct e2inst *in)
 	struct e2node *victim = NULL;
 	struct pcache_attr a;
 	for (struct e2node *n = in->lru_head; n && looked < E2_TRIM_SCAN_EMPTY && !victim; n = n->lru_next, looked++)
-		if (sys_pcache_attr(ep, n->pc, NULL, 0, &a) == 0 && !a.blocks && !e2_node_busy(n, a.size))
+		if (!n->pin && (!n->pc || (sys_pcache_attr(ep, n->pc, NULL, 0, &a) == 0 && !a.blocks &&
+					   !e2_node_busy(n, a.size))))
 			victim = n;
 	looked = 0;
 	for (struct e2node *n = in->lru_head; n && looked < E2_TRIM_SCAN_IDLE && !victim; n = n->lru_next, looked++)
-		if (sys_pcache_attr(ep, n->pc, NULL, 0, &a) == 0 && !e2_node_busy(n, a.size))
+		if (!n->pin && sys_pcache_attr(ep, n->pc, NULL, 0, &a) == 0 && !e2_node_busy(n, a.size))
 			victim = n;
 	if (victim)
 		e2_node_end(in, victim, true);
@@ -520,17 +686,19 @@ void e2_node_put(struct e2inst *in, struct e2node *n)
 	if (--n->opens)
 		return;
 	uint64_t size;
-	if (n->pc && !n->gone && !in->dying && in->keep_max) {
+	if ((n->pc || n->meta) && !n->gone && !in->dying && in->keep_max && n != in->root) {
 		/* kept: the dirty pages to the disk now as before (nothing
 		 * lost if the machine stops), the clean ones stay; an empty
 		 * file's object holds nothing worth keeping (a re-open makes
 		 * one as cheaply), so creating many files costs what it did */
-		e2_node_writeback_paced(in, n, false, &size);
-		if (!size) {
-			e2_node_end(in, n, false); /* just written back */
-			return;
+		if (n->pc) {
+			e2_node_writeback_paced(in, n, false, &size);
+			if (!size) {
+				e2_node_end(in, n, false); /* just written back */
+				return;
+			}
+			e2_resv_drop(in, n); /* a closed file promises nothing */
 		}
-		e2_resv_drop(in, n); /* a closed file promises nothing */
 		e2_keep_trim(in);
 		e2_lru_add(in, n);
 		return;
@@ -542,6 +710,10 @@ void e2_node_drop_all(struct e2inst *in)
 {
 	while (in->lru_head)
 		e2_node_end(in, in->lru_head, true);
+	if (in->root && in->root->opens == 1) { /* no open beside the mount's own */
+		in->root->opens = 0;
+		e2_node_end(in, in->root, true);
+	}
 }
 
 int e2_sync_all(struct e2inst *in, bool flush)
@@ -604,8 +776,10 @@ int e2_truncate(struct e2inst *in, uint32_t ino, uint64_t size)
 			return busy;
 	}
 	int r = ext2_truncate(in->fs, ino, size, e2_now());
-	if (n && n->pc)
+	if (n && n->pc) {
+		e2_node_push_blocks(in, n); /* before the pause: a stat meanwhile sees these */
 		e2_resv_grant(in, n, E2_RESV_NONE); /* blocks freed, or pages past the end: recounted */
+	}
 	if (!r && n && n->pc) {
 		/* without the mount's lock: the object's write lock may be a
 		 * client's, whose partial-page write waits for a fill that

@@ -57,8 +57,10 @@ static long e2_direct_begin(struct e2inst *in, struct fs_file *f, uint64_t off, 
 static void e2_direct_written(struct fs_file *f, uint64_t off, const void *buf, size_t len)
 {
 	struct e2node *n = f->node;
-	if (n->pc && len)
+	if (n->pc && len) {
 		sys_pcache_write(fssrv_endpoint(), n->pc, off, buf, len);
+		e2_node_push_blocks(f->inst, n); /* the blocks it allocated */
+	}
 }
 
 /* FILE_READ of a file the server serves: the mount's lock is let go

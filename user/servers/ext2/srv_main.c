@@ -286,6 +286,13 @@ static int e2_mount(const char *source, const char *data, uint64_t flags, void *
 		return r;
 	}
 	in->rdonly = ext2_is_rdonly(in->fs);
+	/* the kernel's name cache walks from the root's object (root_obj);
+	 * without one the server answers every lookup: so on a mount the
+	 * core made read-only itself (an unknown read-only feature), where
+	 * access(W_OK) is EROFS though the C library takes the mount for a
+	 * writable one */
+	if (in->rdonly == ro)
+		e2_node_root(in);
 	e2_mounted[i] = true;
 	*out = in;
 	return 0;
@@ -352,6 +359,14 @@ static void e2_statfs(void *inst, struct statfs *st)
 	st->f_namelen = (long)s.namemax;
 }
 
+/* The root directory's attribute-only object, which the skeleton gives
+ * the kernel's name cache (ncache_setup). */
+static uint64_t e2_root_obj(void *inst)
+{
+	struct e2inst *in = inst;
+	return in->root ? in->root->meta : 0;
+}
+
 static const struct fs_type e2_type = {
 	.name = "ext2",
 	.mount = e2_mount,
@@ -367,6 +382,7 @@ static const struct fs_type e2_type = {
 	.direct = true,
 	.pager = e2_pager,
 	.pagers = E2_PAGERS,
+	.root_obj = e2_root_obj,
 };
 
 int main(void)

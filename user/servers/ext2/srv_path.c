@@ -19,6 +19,14 @@
 
 #define E2_HANDBACK 1000	/* a walk result, never an errno */
 
+/* One step of a walk, for the kernel's name cache: name (in the
+ * request's path) in directory dir is child, or (0) no such name. */
+struct e2trail {
+	uint32_t dir, child;
+	const char *name;
+	uint32_t len;
+};
+
 /* One request's walk. */
 struct e2ctx {
 	struct e2inst *in;
@@ -26,6 +34,10 @@ struct e2ctx {
 	uint64_t walk;		/* FS_WALK_* */
 	uint32_t which;		/* the path being walked (0, or 1: rename's and link's second) */
 	const char *path;
+	bool trail;		/* recording the names the walk meets (FS_WALK_NCMISS) */
+	uint64_t nc_at;		/* in->nc_changes when the walk began */
+	uint32_t ntrail;
+	struct e2trail steps[E2_TRAIL_MAX];
 };
 
 struct e2pw {
@@ -112,7 +124,11 @@ static int e2_step(struct e2ctx *c, uint32_t dir, const char *name, uint32_t len
 		*out = dir;
 		return 0;
 	}
-	return ext2_lookup(c->in->fs, dir, name, len, out); /* ".." is on the disk */
+	int r = ext2_lookup(c->in->fs, dir, name, len, out); /* ".." is on the disk */
+	if (c->trail && c->which == 0 && (r == 0 || r == -ENOENT) && c->ntrail < E2_TRAIL_MAX &&
+	    e2_name_type(name, len) == E2_NORM)
+		c->steps[c->ntrail++] = (struct e2trail){ .dir = dir, .child = r ? 0 : *out, .name = name, .len = len };
+	return r;
 }
 
 static int e2_path_check(const char *path)
@@ -279,6 +295,7 @@ static int e2_open_create(struct e2ctx *c, const struct e2pw *w, int flags, uint
 		return r;
 	uint32_t mode = EXT2_S_IFREG | (perm & 07777), gid;
 	e2_owner(c, w->dir, &mode, &gid);
+	e2_dir_changed(c->in, w->dir);
 	r = ext2_mknod(c->in->fs, w->dir, w->name, w->len, mode, 0, c->uid, gid, e2_now(), ino);
 	return r ? r : 1;
 }
@@ -349,6 +366,7 @@ static int e2_mkdir(struct e2ctx *c, const char *path, uint32_t perm)
 	if ((e = e2_may_create(c, w.dir))) /* a trailing slash is fine: "a/" */
 		return e;
 	e2_owner(c, w.dir, &mode, &gid);
+	e2_dir_changed(c->in, w.dir);
 	return ext2_mkdir(c->in->fs, w.dir, w.name, w.len, mode & 07777, c->uid, gid, e2_now(), &ino);
 }
 
@@ -369,6 +387,7 @@ static int e2_rmdir(struct e2ctx *c, const char *path)
 	}
 	if ((e = e2_find(c, &w, &ino)) || (e = e2_may_delete(c, w.dir, ino, true)))
 		return e;
+	e2_dir_changed(c->in, w.dir);
 	e = ext2_rmdir(c->in->fs, w.dir, w.name, w.len, e2_now(), &gone);
 	e2_gone(c->in, gone);
 	return e;
@@ -390,6 +409,7 @@ static int e2_unlink(struct e2ctx *c, const char *path)
 		return e2_isdir(&st) ? -EISDIR : -ENOTDIR;
 	if ((e = e2_may_delete(c, w.dir, ino, false)))
 		return e;
+	e2_dir_changed(c->in, w.dir);
 	e = ext2_unlink(c->in->fs, w.dir, w.name, w.len, e2_now(), &gone);
 	if (!e) {
 		e2_node_push(c->in, ino); /* one link fewer */
@@ -427,7 +447,11 @@ static int e2_rename(struct e2ctx *c, const char *from, const char *to)
 		e = e2_permission(&s, W_OK, c->uid, c->gid); /* its ".." changes */
 	if (e)
 		return e;
+	e2_dir_changed(c->in, ow.dir);
+	e2_dir_changed(c->in, nw.dir);
 	e = ext2_rename(c->in->fs, ow.dir, ow.name, ow.len, nw.dir, nw.name, nw.len, e2_now(), &gone);
+	if (!e)
+		e2_node_push(c->in, src); /* its ctime; a directory's ".." */
 	if (!e && dst) {
 		e2_node_push(c->in, dst);
 		e2_gone(c->in, gone);
@@ -450,6 +474,7 @@ static int e2_symlink(struct e2ctx *c, const char *target, const char *path)
 	if (e)
 		return e;
 	e2_owner(c, w.dir, &mode, &gid);
+	e2_dir_changed(c->in, w.dir);
 	return ext2_symlink(c->in->fs, w.dir, w.name, w.len, target, tlen, c->uid, gid, e2_now(), &ino);
 }
 
@@ -482,6 +507,7 @@ static int e2_link(struct e2ctx *c, const char *from, const char *to, bool follo
 		return -EPERM;
 	if (!st.nlink)
 		return -ENOENT;
+	e2_dir_changed(c->in, w.dir);
 	e = ext2_link(c->in->fs, ino, w.dir, w.name, w.len, e2_now());
 	if (!e)
 		e2_node_push(c->in, ino);
@@ -581,6 +607,8 @@ int e2_utimes(struct e2inst *in, uint32_t ino, uint64_t at, uint64_t mt, uint32_
 		sa.mtime = mt == VFS_UTIME_NOW ? now : e2_time_of(mt);
 	}
 	e = ext2_setattr(in->fs, ino, &sa, now);
+	if (!e && !(n && n->pc))
+		e2_node_push(in, ino); /* a directory's object */
 	if (!e && n && n->pc && !ext2_stat(in->fs, ino, &st)) {
 		struct pcache_attr a = { .atime = e2_ns_of(st.atime), .mtime = e2_ns_of(st.mtime),
 					 .ctime = e2_ns_of(st.ctime) };
@@ -618,6 +646,40 @@ static long e2_readlink(struct e2ctx *c, const char *path, struct ipc_msg *m)
 	}
 	free(buf);
 	return e;
+}
+
+/* The kernel's name cache missed this stat, access or open
+ * (FS_WALK_NCMISS): the names the walk met go into it (ncache_add), with
+ * an object for each inode they name (e2_node_obj: links and devices
+ * have none, so they are never cached), under the mount's lock, which
+ * orders every change of names (each drops its directory's entries
+ * first, e2_dir_changed): the next lookup of the path is the kernel's
+ * (docs/fs.md, "Names in the kernel"). */
+static void e2_trail_install(struct e2ctx *c, const char *path)
+{
+	struct ncache_rec rec[E2_TRAIL_MAX];
+	uint32_t pinned[2 * E2_TRAIL_MAX], np = 0, n = 0;
+	struct e2inst *in = c->in;
+	size_t plen = strlen(path);
+	if (in->nc_changes != c->nc_at)
+		return; /* names changed while the lock was let go: maybe these */
+	for (uint32_t i = 0; i < c->ntrail && plen < E2_PATH_MAX; i++) {
+		const struct e2trail *t = &c->steps[i];
+		uint64_t d = e2_node_obj(in, t->dir, true);
+		if (d)
+			pinned[np++] = t->dir;
+		uint64_t ch = d && t->child ? e2_node_obj(in, t->child, true) : 0;
+		if (ch)
+			pinned[np++] = t->child;
+		if (!d || (t->child && !ch))
+			continue; /* no object: the server answers it */
+		rec[n++] = (struct ncache_rec){ .dir = (uint32_t)d, .child = (uint32_t)ch,
+						.off = (uint16_t)(t->name - path), .len = (uint16_t)t->len };
+	}
+	if (n)
+		sys_ncache_add(fssrv_endpoint(), path, plen, rec, n);
+	for (uint32_t i = 0; i < np; i++)
+		e2_node_unpin(in, pinned[i]);
 }
 
 /* The requests served wholly under the mount's lock. */
@@ -686,14 +748,19 @@ long e2_path(const struct fs_req *r, struct ipc_msg *m)
 	struct e2inst *in = r->inst;
 	struct e2ctx c = { .in = in, .uid = r->uid, .gid = r->gid, .walk = r->walk };
 	struct e2node *n = NULL;
+	c.trail = in->root && (r->walk & FS_WALK_NCMISS) && !(r->walk & FS_WALK_PARENT) &&
+		  (m->label == VFS_STAT || m->label == VFS_ACCESS || (m->label == VFS_OPEN && !(m->w[0] & O_CREAT)));
 	long e = e2_enter(in);
 	if (e)
 		return e;
 	ext2_set_caller(in->fs, r->uid, r->gid); /* root's reserved blocks */
+	c.nc_at = in->nc_changes;
 	if (m->label == VFS_OPEN)
 		e = e2_open(&c, r, (int)m->w[0], (uint32_t)m->w[1], &n);
 	else
 		e = e2_request(&c, r, m);
+	if (c.trail)
+		e2_trail_install(&c, r->path);
 	if (e == E2_HANDBACK)
 		e = e2_handback(in, m);
 	ext2_set_caller(in->fs, 0, 0); /* write-back is for data already accepted */

@@ -91,19 +91,24 @@ static uint64_t e2_resv_from(const struct e2inst *in, uint32_t ino)
  * counted (a client's write moves a unit from the budget to a page, which
  * changes no sum; a write-back lowers it: the count errs high); with
  * take, their held pages now, their unspent budgets taken back. */
+/* n's promise is now v blocks (the mount's sum follows). */
+static void e2_resv_set(struct e2inst *in, struct e2node *n, uint64_t v)
+{
+	in->promised_sum += v - n->promised;
+	n->promised = v;
+}
+
 static uint64_t e2_resv_others(struct e2inst *in, struct e2node *x, bool take)
 {
 	int ep = fssrv_endpoint();
 	uint64_t sum = 0;
+	if (!take) /* a node without an object promises nothing */
+		return in->promised_sum - x->promised;
 	for (int i = 0; i < E2_NODE_HASH; i++)
 		for (struct e2node *y = in->nodes[i]; y; y = y->next) {
 			struct pcache_resv old, set;
-			if (y == x || !y->pc)
-				continue;
-			if (!take) {
-				sum += y->promised;
-				continue;
-			}
+			if (y == x || !y->pc || !y->used)
+				continue; /* never opened since its object was made: no budget */
 			if (sys_pcache_reserve(ep, y->pc, NULL, &old))
 				continue;
 			if (take && old.budget) {
@@ -111,7 +116,7 @@ static uint64_t e2_resv_others(struct e2inst *in, struct e2node *x, bool take)
 				if (sys_pcache_reserve(ep, y->pc, &set, &old))
 					continue;
 			}
-			y->promised = e2_resv_cost(in, old.held);
+			e2_resv_set(in, y, e2_resv_cost(in, old.held));
 			sum += y->promised;
 		}
 	return sum;
@@ -120,20 +125,16 @@ static uint64_t e2_resv_others(struct e2inst *in, struct e2node *x, bool take)
 /* Tells the core the blocks every object of the mount is promised. */
 static void e2_resv_commit(struct e2inst *in)
 {
-	uint64_t sum = 0;
-	for (int i = 0; i < E2_NODE_HASH; i++)
-		for (struct e2node *y = in->nodes[i]; y; y = y->next)
-			sum += y->pc ? y->promised : 0;
-	ext2_set_promised(in->fs, sum);
+	ext2_set_promised(in->fs, in->promised_sum);
 }
 
 void e2_resv_update(struct e2inst *in, struct e2node *n, bool gone)
 {
 	struct pcache_resv now;
 	if (gone || !n->pc || sys_pcache_reserve(fssrv_endpoint(), n->pc, NULL, &now))
-		n->promised = 0;
+		e2_resv_set(in, n, 0);
 	else
-		n->promised = e2_resv_cost(in, now.held + now.budget);
+		e2_resv_set(in, n, e2_resv_cost(in, now.held + now.budget));
 	e2_resv_commit(in);
 }
 
@@ -191,6 +192,6 @@ void e2_resv_grant(struct e2inst *in, struct e2node *x, uint64_t index)
 		n_user = n_all;
 	set = (struct pcache_resv){ .budget = n_all, .root = n_all - n_user, .from = e2_resv_from(in, x->ino) };
 	if (sys_pcache_reserve(ep, x->pc, &set, &mine) == 0)
-		x->promised = e2_resv_cost(in, mine.held + n_all);
+		e2_resv_set(in, x, e2_resv_cost(in, mine.held + n_all));
 	e2_resv_commit(in);
 }
