@@ -59,7 +59,7 @@ struct pcache_resv {
  * full waits, killably, for room). */
 #define PCACHE_PAGER_QMAX 64
 /* Pages per FILL request and per pcache_fill call at most. */
-#define PCACHE_FILL_MAX 64
+#define PCACHE_FILL_MAX 128
 
 /* pcache_wb_as: on whose behalf the calling server thread's IPC_CALL_FOR
  * calls (its disk writes) are from now on (docs/writeback.md). */

@@ -38,6 +38,10 @@ struct k_meminfo {
 	uint64_t page_size;
 	uint64_t idle_ns;		/* time since boot that no thread ran */
 	uint64_t kernel_heap_bytes;	/* the kernel's kmalloc memory in use */
+	/* the page cache's pager since boot (/proc/vmstat): FILL requests
+	 * asked of file servers and their pages, and of them the
+	 * asynchronous readahead windows and their pages */
+	uint64_t pager_fills, pager_fill_pages, ra_async, ra_async_pages;
 };
 
 /* cputime's which: whose CPU time (total, user, system) it reports. */

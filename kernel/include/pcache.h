@@ -49,6 +49,8 @@ struct page;
 				   (a client dirtied it where the store has no
 				   block yet): given back when written (pcache_done)
 				   or freed (docs/fs.md, "Reservations") */
+#define PCP_READAHEAD 0x80	/* a backed page whose reader asks for the next
+				   readahead window (Linux's PG_readahead) */
 /* LRU state (pcache_page.lru_state, under pcache_lru_lock). */
 #define PCP_ON_LRU     0x1
 #define PCP_ACTIVE     0x2
@@ -196,6 +198,14 @@ void pcache_obj_setattr(struct pcache_obj *o, const struct pcache_attr *a, uint3
 /* ---- the pager (pager.c; docs/vfs.md "The pager") ---- */
 
 struct pcache_pager;
+
+/* The pager's counters since boot (/proc/vmstat through meminfo): FILL
+ * requests queued and their pages, and of them the asynchronous
+ * readahead windows (a reader met a marker) and their pages. */
+struct pcache_pager_stats {
+	uint64_t fills, fill_pages, ra_async, ra_async_pages;
+};
+void pcache_pager_stats(struct pcache_pager_stats *out);
 
 /* pcache_lru_lock guards every cgroup's LRU lists (lru.c); it is taken
  * under obj->lock, never the other way round. */

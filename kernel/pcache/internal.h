@@ -56,6 +56,12 @@ void pcache_pager_kill(struct pcache_pager *pg);
  * The taking thread then acts for the process that asked (ipc_act_for):
  * its IPC_CALL_FOR disk calls are charged to that process's cgroup. */
 int pcache_pager_take(struct pcache_pager *pg, uint64_t deadline, struct pcache_req *out, struct pcache_obj **obj);
+/* A reader met the readahead marker at page index of o (and cleared it):
+ * the next window of o's sequential stream is asked for without waiting
+ * (only while the pager's ring is at most half full; its pages charged
+ * to the caller's cgroup, its server's disk I/O to the caller). No lock
+ * held. */
+void pcache_pager_ahead(struct pcache_obj *o, uint64_t index);
 /* A taken request that will not be answered: failed (its readers get
  * -EIO; a writeback's waiter is let go). */
 void pcache_pager_untake(struct pcache_obj *o, const struct pcache_req *req);

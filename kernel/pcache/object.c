@@ -394,9 +394,14 @@ long pcache_obj_read(struct pcache_obj *o, uint64_t off, void *ubuf, size_t len,
 		struct pcache_page *p = pcache_tree_lookup(o, pos >> PAGE_SHIFT);
 		if (p && !(p->state & PCP_UPTODATE))
 			p = NULL; /* being filled: the server's own read sees a hole */
+		bool ahead = fill && p && (p->state & PCP_READAHEAD);
 		if (p)
 			__atomic_add_fetch(&p->refs, 1, __ATOMIC_RELAXED);
+		if (ahead) /* the next window goes now (one reader clears the mark) */
+			p->state &= (uint8_t)~PCP_READAHEAD;
 		spin_unlock(&o->lock);
+		if (ahead)
+			pcache_pager_ahead(o, pos >> PAGE_SHIFT);
 		if (fill && !p) {
 			/* not in memory: the server's, while we sleep */
 			uint64_t want = ((off + len - 1) >> PAGE_SHIFT) - (pos >> PAGE_SHIFT) + 1;

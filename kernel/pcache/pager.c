@@ -21,11 +21,23 @@
  * its table (a descriptor keeps it) still finds it dead. Its lock is
  * never held with an object's lock.
  *
- * Readahead follows Linux's on-demand readahead in its simplest form: a
- * miss right where the last window ended doubles the window (up to
- * PCACHE_FILL_MAX pages), any other miss starts from the reader's own
- * request (at least PAGER_RA_MIN pages). A window stops at the first page
- * present and at the size. */
+ * Readahead follows Linux's on-demand readahead: a miss at page 0 or
+ * right where the last window ended is sequential and doubles the window
+ * (up to PCACHE_FILL_MAX pages); any other miss is random and asks for
+ * the reader's own request only (at least PAGER_RA_MIN pages), which
+ * resets the window. A sequential window carries a marker page
+ * (PCP_READAHEAD, Linux's PG_readahead): the first page past what the
+ * reader asked for, or, when the reader wants the whole window, the
+ * next window is asked for at once. A reader that meets a marker
+ * (present or still being filled) clears it and asks for the next
+ * window without waiting for it (pcache_pager_ahead), whose first page
+ * carries the next marker: a sequential reader keeps one window in
+ * flight ahead of it. Asynchronous windows are charged and accounted
+ * to the reader as its own misses are, take a ring slot only while the
+ * ring is at most half full (never waiting: a reader's own misses, and
+ * other clients', always find room), and are dropped as any request
+ * when the object is truncated, freed or its server dies. A window
+ * stops at the first page present and at the size. */
 #include "pcache.h"
 #include "internal.h"
 #include "abi/errno.h"
@@ -40,6 +52,20 @@
 #include "timer.h"
 
 #define PAGER_RA_MIN 4
+/* Asynchronous windows take a slot only while fewer are queued. */
+#define PAGER_RA_RING (PCACHE_PAGER_QMAX / 2)
+
+/* Counters for /proc/vmstat (pcache_pager_stats): FILL requests queued,
+ * their pages, and of them the asynchronous windows. */
+static uint64_t pager_nfills, pager_nfill_pages, pager_nra_async, pager_nra_async_pages;
+
+void pcache_pager_stats(struct pcache_pager_stats *out)
+{
+	out->fills = __atomic_load_n(&pager_nfills, __ATOMIC_RELAXED);
+	out->fill_pages = __atomic_load_n(&pager_nfill_pages, __ATOMIC_RELAXED);
+	out->ra_async = __atomic_load_n(&pager_nra_async, __ATOMIC_RELAXED);
+	out->ra_async_pages = __atomic_load_n(&pager_nra_async_pages, __ATOMIC_RELAXED);
+}
 
 struct pager_req {
 	struct pcache_obj *obj;		/* a reference */
@@ -136,6 +162,18 @@ static int pager_reserve(struct pcache_pager *pg, uint64_t deadline)
 	return r;
 }
 
+/* A slot for an asynchronous window, only while the ring is at most
+ * half full (no wait): whether one was taken. */
+static bool pager_reserve_ahead(struct pcache_pager *pg)
+{
+	spin_lock(&pg->lock);
+	bool ok = !pg->dead && pg->n + pg->reserved < PAGER_RA_RING;
+	if (ok)
+		pg->reserved++;
+	spin_unlock(&pg->lock);
+	return ok;
+}
+
 static void pager_unreserve(struct pcache_pager *pg)
 {
 	spin_lock(&pg->lock);
@@ -205,12 +243,14 @@ static int pager_wait_page(struct pcache_obj *o, struct pcache_page *p)
 	return r;
 }
 
-/* The window to ask for at a miss at index (see the top of the file). */
-static uint32_t pager_window(struct pcache_obj *o, uint64_t index, uint32_t want)
+/* The window to ask for at a miss at index (see the top of the file):
+ * its size, and whether the miss continues a sequential stream. */
+static uint32_t pager_window(struct pcache_obj *o, uint64_t index, uint32_t want, bool *seq)
 {
 	uint32_t win = want < PAGER_RA_MIN ? PAGER_RA_MIN : want;
 	spin_lock(&o->lock);
-	if (o->ra_win && index == o->ra_next && o->ra_win * 2 > win)
+	*seq = index == 0 || (o->ra_win && index == o->ra_next);
+	if (*seq && index && o->ra_win * 2 > win)
 		win = o->ra_win * 2;
 	spin_unlock(&o->lock);
 	return win > PCACHE_FILL_MAX ? PCACHE_FILL_MAX : win;
@@ -225,16 +265,16 @@ void pcache_refault(struct pcache_page *p, uint64_t shadow)
  * tree from index on, stopping at a present page or the size: how many
  * (0: index itself is present now, or past the size, or dead). The
  * first one gets a reference for the caller; shadows[i] what page i
- * replaced. */
+ * replaced; page mark (if put in) carries the readahead marker. */
 static uint32_t pager_insert(struct pcache_obj *o, uint64_t index, struct pcache_page **pages, uint32_t n,
-			     uint64_t *shadows)
+			     uint64_t *shadows, uint32_t mark)
 {
 	uint32_t done = 0;
 	spin_lock(&o->lock);
 	uint64_t end = (o->attr.size + PAGE_SIZE - 1) >> PAGE_SHIFT;
 	while (!o->dead && done < n && index + done < end && !pcache_tree_present(o, index + done)) {
 		struct pcache_page *p = pages[done];
-		p->state = 0; /* not uptodate: its fill comes */
+		p->state = done == mark ? PCP_READAHEAD : 0; /* not uptodate: its fill comes */
 		if (pcache_tree_insert(o, p, &shadows[done]))
 			break;
 		done++;
@@ -248,30 +288,86 @@ static uint32_t pager_insert(struct pcache_obj *o, uint64_t index, struct pcache
 	return done;
 }
 
-/* Asks for a window from index: 0 with *out (the first page, a
- * reference, not yet uptodate), 1 if another brought index in meanwhile
- * (look again), 2 past the size, -errno. */
-static int pager_request(struct pcache_obj *o, uint64_t index, uint32_t want, struct pcache_page **out)
+/* Frames for up to win placeholder pages of o from index, charged to
+ * the reader (none under a lock; past its limit fewer): how many. */
+static uint32_t pager_frames(struct pcache_obj *o, uint64_t index, uint32_t win, struct pcache_page **pages)
 {
-	struct pcache_pager *pg = o->pager;
-	struct pcache_page *pages[PCACHE_FILL_MAX];
-	uint64_t shadows[PCACHE_FILL_MAX];
-	uint32_t win = pager_window(o, index, want);
-	int r = pager_reserve(pg, 0);
-	if (r)
-		return r;
-	/* the frames first, charged to the reader, none under a lock;
-	 * past the reader's limit the window shrinks to what it may have */
 	struct cgroup *cg = memcg_requester();
 	uint32_t made = 0;
 	while (made < win && (pages[made] = pcache_page_new(o, index + made, cg, false)))
 		made++;
 	cg_put(cg);
+	return made;
+}
+
+/* The n pages put in go on their LRU lists and the request for them is
+ * queued (in the slot reserved for it) and counted. */
+static void pager_queue_fill(struct pcache_obj *o, uint64_t index, struct pcache_page **pages, uint32_t n,
+			     const uint64_t *shadows)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		pcache_lru_add(pages[i]);
+		if (shadows[i])
+			pcache_refault(pages[i], shadows[i]);
+	}
+	__atomic_add_fetch(&pager_nfills, 1, __ATOMIC_RELAXED);
+	__atomic_add_fetch(&pager_nfill_pages, n, __ATOMIC_RELAXED);
+	pager_submit(o->pager, o, index, n, PCACHE_REQ_FILL, 0);
+}
+
+void pcache_pager_ahead(struct pcache_obj *o, uint64_t index)
+{
+	struct pcache_pager *pg = o->pager;
+	struct pcache_page *pages[PCACHE_FILL_MAX];
+	uint64_t shadows[PCACHE_FILL_MAX];
+	if (!(o->flags & PCACHE_BACKED) || !pager_reserve_ahead(pg))
+		return;
+	spin_lock(&o->lock);
+	/* the stream the marker belongs to: its next window starts past
+	 * the marker, within two windows of it (else another reader moved
+	 * the state meanwhile: no guess) */
+	uint64_t start = o->ra_next;
+	uint32_t win = o->ra_win * 2 > PCACHE_FILL_MAX ? PCACHE_FILL_MAX : o->ra_win * 2;
+	bool go = !o->dead && o->ra_win && start > index && start - index <= 2 * PCACHE_FILL_MAX;
+	spin_unlock(&o->lock);
+	uint32_t made = go ? pager_frames(o, start, win < PAGER_RA_MIN ? PAGER_RA_MIN : win, pages) : 0;
+	uint32_t n = made ? pager_insert(o, start, pages, made, shadows, 0) : 0;
+	for (uint32_t i = n; i < made; i++)
+		pcache_page_put(pages[i]);
+	if (!n) {
+		pager_unreserve(pg);
+		return;
+	}
+	__atomic_add_fetch(&pager_nra_async, 1, __ATOMIC_RELAXED);
+	__atomic_add_fetch(&pager_nra_async_pages, n, __ATOMIC_RELAXED);
+	pager_queue_fill(o, start, pages, n, shadows);
+	pcache_page_put(pages[0]); /* the reference pager_insert took: nobody waits here */
+}
+
+/* Asks for a window from index: 0 with *out (the first page, a
+ * reference, not yet uptodate), 1 if another brought index in meanwhile
+ * (look again), 2 past the size, -errno. A sequential miss marks the
+ * first page past the reader's want, or (it wants the whole window)
+ * sets *ahead: the caller asks for the next window at once (not from
+ * here: two windows' arrays on the kernel stack). */
+static int pager_request(struct pcache_obj *o, uint64_t index, uint32_t want, struct pcache_page **out,
+			 bool *ahead)
+{
+	struct pcache_pager *pg = o->pager;
+	struct pcache_page *pages[PCACHE_FILL_MAX];
+	uint64_t shadows[PCACHE_FILL_MAX];
+	bool seq;
+	uint32_t win = pager_window(o, index, want, &seq);
+	int r = pager_reserve(pg, 0);
+	if (r)
+		return r;
+	uint32_t made = pager_frames(o, index, win, pages);
 	if (!made) {
 		pager_unreserve(pg);
 		return -ENOMEM;
 	}
-	uint32_t n = pager_insert(o, index, pages, made, shadows);
+	uint32_t mark = seq && want < made ? want : UINT32_MAX;
+	uint32_t n = pager_insert(o, index, pages, made, shadows, mark);
 	for (uint32_t i = n; i < made; i++)
 		pcache_page_put(pages[i]);
 	if (!n) {
@@ -284,12 +380,8 @@ static int pager_request(struct pcache_obj *o, uint64_t index, uint32_t want, st
 		 * for a tree node */
 		return dead ? -EIO : past ? 2 : there ? 1 : -ENOMEM;
 	}
-	for (uint32_t i = 0; i < n; i++) {
-		pcache_lru_add(pages[i]);
-		if (shadows[i])
-			pcache_refault(pages[i], shadows[i]);
-	}
-	pager_submit(pg, o, index, n, PCACHE_REQ_FILL, 0);
+	pager_queue_fill(o, index, pages, n, shadows);
+	*ahead = seq && want >= made && n == made;
 	*out = pages[0];
 	return 0;
 }
@@ -307,18 +399,25 @@ int pcache_backed_get(struct pcache_obj *o, uint64_t index, uint32_t want, struc
 			return 1;
 		}
 		struct pcache_page *p = pcache_tree_lookup(o, index);
+		bool ahead = p && (p->state & PCP_READAHEAD);
 		if (p)
 			__atomic_add_fetch(&p->refs, 1, __ATOMIC_RELAXED);
+		if (ahead) /* one reader asks for the next window */
+			p->state &= (uint8_t)~PCP_READAHEAD;
 		spin_unlock(&o->lock);
 		int r;
+		if (ahead)
+			pcache_pager_ahead(o, index); /* before waiting for p */
 		if (!p) {
-			r = pager_request(o, index, want, &p);
+			r = pager_request(o, index, want, &p, &ahead);
 			if (r == 2)
 				return 1;
 			if (r == 1)
 				continue;
 			if (r < 0)
 				return r;
+			if (ahead)
+				pcache_pager_ahead(o, index);
 		}
 		r = pager_wait_page(o, p);
 		if (r == 0) {
@@ -437,7 +536,7 @@ bool pcache_page_evict(struct pcache_page *p, uint64_t shadow)
 	/* references: the tree's and the pin; with o->lock held nobody can
 	 * take another (lookups take theirs under it) */
 	if ((o->flags & PCACHE_BACKED) && !o->dead && !pager_dead(o->pager) && shadow &&
-	    p->state == PCP_UPTODATE && __atomic_load_n(&p->refs, __ATOMIC_ACQUIRE) == 2 &&
+	    (p->state & (uint8_t)~PCP_READAHEAD) == PCP_UPTODATE && __atomic_load_n(&p->refs, __ATOMIC_ACQUIRE) == 2 &&
 	    __atomic_load_n(&p->mapcount, __ATOMIC_RELAXED) == 0 && pcache_tree_lookup(o, p->index) == p) {
 		pcache_tree_remove(o, p, shadow & (UINT64_MAX >> 1));
 		ok = true;

@@ -8,6 +8,7 @@
  * process's state, its threads and children lists; it is taken before the
  * scheduler lock. */
 #include "proc.h"
+#include "pcache.h"
 #include "abi/errno.h"
 #include "abi/procinfo.h"
 #include "abi/wait.h"
@@ -819,7 +820,10 @@ long sys_meminfo(struct k_meminfo *u)
 {
 	/* Idle: the time since boot that no thread ran (one CPU). */
 	uint64_t now = clock_ns(), busy = sched_group_usage_ns(&cg_root.sched);
+	struct pcache_pager_stats ps;
+	pcache_pager_stats(&ps);
 	struct k_meminfo k = { pmm_managed_pages(), pmm_free_pages(), PAGE_SIZE,
-			       now > busy ? now - busy : 0, heap_bytes_in_use() };
+			       now > busy ? now - busy : 0, heap_bytes_in_use(),
+			       ps.fills, ps.fill_pages, ps.ra_async, ps.ra_async_pages };
 	return copy_to_user(u, &k, sizeof(k)) ? -EFAULT : 0;
 }

@@ -346,8 +346,14 @@ static void test_io_charged_to_client(void)
 	check(make_file(M "/ioa.bin", IO_LEN) && make_file(M "/iob.bin", IO_LEN) && cold(),
 	      "two 2 MiB files written, the mount made cold");
 	unsigned long long root0 = io_rbytes(CGR), a0 = io_rbytes(CGT "/a");
+	long fills0 = flat_field("/proc/vmstat", "pager_fill_requests"), ra0 = flat_field("/proc/vmstat", "pager_ra_async");
 	double ta = timed_in_cgroup(CGT "/a", read_whole, M "/ioa.bin");
+	long fills = flat_field("/proc/vmstat", "pager_fill_requests") - fills0,
+	     ra = flat_field("/proc/vmstat", "pager_ra_async") - ra0;
 	unsigned long long root1 = io_rbytes(CGR), a1 = io_rbytes(CGT "/a");
+	printf("# the cold 2 MiB read in 64 KiB reads: %ld fill requests, %ld asynchronous\n", fills, ra);
+	check(fills >= 4 && fills <= 8 && ra >= 4,
+	      "its readahead: at most 8 fill requests for 2 MiB, at least 4 of them ahead of the reader (/proc/vmstat)");
 	printf("# A read 2 MiB cold in %.3f s: A's rbytes +%llu, the root's +%llu\n", ta, a1 - a0, root1 - root0);
 	check(ta > 0 && a1 - a0 >= IO_LEN, "a cold read in A: its bytes in A's io.stat");
 	check(root1 - root0 == a1 - a0, "... and all of them A's: none in the server's (the root's own)");

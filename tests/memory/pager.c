@@ -118,13 +118,20 @@ static void test_one_fill(void)
 	      "four readers of one missing page: one request, all four get its bytes");
 }
 
+/* The pager's counter key of /proc/vmstat (-1 without it). */
+static long vmstat(const char *key)
+{
+	return flat_field("/proc/vmstat", key);
+}
+
 static void test_readahead(void)
 {
 	struct pcache_req req;
+	long async0 = vmstat("pager_ra_async");
 	pid_t p = fork();
 	if (p == 0) {
 		static unsigned char buf[64 * 1024];
-		for (uint64_t off = 2 * MIB; off < 3 * MIB; off += sizeof(buf)) {
+		for (uint64_t off = 8 * MIB; off < 9 * MIB; off += sizeof(buf)) {
 			if (pread(fd, buf, sizeof(buf), (off_t)off) != (ssize_t)sizeof(buf))
 				_exit(1);
 			for (size_t i = 0; i < sizeof(buf); i += 97)
@@ -133,20 +140,161 @@ static void test_readahead(void)
 		}
 		_exit(0);
 	}
-	int reqs = 0, grew = 1;
-	uint32_t last = 0, pages = 0;
-	while (pages < 256) {
-		long k = serve_one(ep, (uint64_t)id, 5000, &req, 0);
+	/* every request, until the reader is done and no more come (the
+	 * windows asked for ahead of it included) */
+	int reqs = 0, grew = 1, done = -1;
+	uint32_t last = 0;
+	uint64_t end = 0;
+	for (;;) {
+		long k = serve_one(ep, (uint64_t)id, done < 0 ? 5000 : 100, &req, 0);
 		if (k != PCACHE_REQ_FILL)
 			break;
 		reqs++;
-		grew &= req.count >= last || req.count == PCACHE_FILL_MAX || req.first + req.count == 768;
+		grew &= req.count >= last;
 		last = req.count;
-		pages += req.count;
+		if (req.first + req.count > end)
+			end = req.first + req.count;
+		if (done < 0)
+			done = wait_bounded(p, 0);
 	}
-	printf("# 1 MiB read in 64 KiB preads: %d requests\n", reqs);
-	check(wait_bounded(p, 10) == 0 && reqs <= 6 && grew,
-	      "a sequential 1 MiB read: at most 6 requests, windows growing to PCACHE_FILL_MAX");
+	if (done < 0)
+		done = wait_bounded(p, 10);
+	long async = vmstat("pager_ra_async") - async0;
+	printf("# 1 MiB read in 64 KiB preads: %d requests, %ld asynchronous, up to page %llu\n", reqs, async,
+	       (unsigned long long)end);
+	check(done == 0 && reqs <= 6 && grew, "a sequential 1 MiB read: at most 6 requests, windows growing");
+	check(async >= 2 && end > 2304 && end <= 2304 + 2 * PCACHE_FILL_MAX,
+	      "asynchronous windows ahead of the reader (/proc/vmstat pager_ra_async), at most two windows past it");
+}
+
+/* A second backed object of 16 MiB on the endpoint, with a channel. */
+static int new_obj(long *oid)
+{
+	*oid = sys_pcache_create(ep, PCACHE_BACKED, 64 * MIB);
+	int ch = *oid >= 1 && sys_pcache_truncate(ep, (uint64_t)*oid, 16 * MIB) == 0 ? (int)sys_chan_create(ep, 1) : -1;
+	if (ch >= 0 && (sys_ipc_fstate(ch, IPC_FST_SEEKABLE, 0, O_RDWR, O_APPEND) || sys_pcache_attach(ch, ep, (uint64_t)*oid))) {
+		close(ch);
+		ch = -1;
+	}
+	return ch;
+}
+
+static void drop_obj(int ch, long oid)
+{
+	close(ch);
+	sys_pcache_free(ep, (uint64_t)oid);
+}
+
+/* Reads len bytes at off of ch and checks them: 0, or 1. */
+static int read_ok(int ch, uint64_t off, size_t len)
+{
+	static unsigned char buf[MIB];
+	if (pread(ch, buf, len, (off_t)off) != (ssize_t)len)
+		return 1;
+	for (size_t i = 0; i < len; i++)
+		if (buf[i] != byte_at(off + i))
+			return 1;
+	return 0;
+}
+
+/* Linux's PG_readahead: the next window is asked for before the reader
+ * needs it, and a reader meeting the marker does not wait for it. */
+static void test_ra_async(void)
+{
+	long oid;
+	int ch = new_obj(&oid), go[2], said[2];
+	check(ch >= 0 && pipe(go) == 0 && pipe(said) == 0, "a second object");
+	long async0 = vmstat("pager_ra_async");
+	pid_t c = fork();
+	if (c == 0) {
+		char b;
+		int bad = read_ok(ch, 0, 64 * 1024);
+		write(said[1], "a", 1);
+		if (read(go[0], &b, 1) != 1)
+			_exit(3);
+		_exit(bad ? 1 : read_ok(ch, 64 * 1024, 64 * 1024) ? 2 : 0);
+	}
+	struct pcache_req req, ahead;
+	long k = serve_one(ep, (uint64_t)oid, 5000, &req, 0);
+	check(k == PCACHE_REQ_FILL && req.first == 0 && req.count == 16, "a 64 KiB read at 0: a window of 16 pages");
+	k = serve_one(ep, (uint64_t)oid, 1000, &ahead, 0);
+	char b = 0;
+	check(read(said[0], &b, 1) == 1 && b == 'a', "the reader got its 64 KiB");
+	check(k == PCACHE_REQ_FILL && ahead.first == 16 && ahead.count == 32,
+	      "the next window (16 pages on, twice as large) was asked for at once, before the reader came to it");
+	want(sys_pcache_pager_wait(ep, &req, 50 * MS), -ETIMEDOUT, "and no more: one window ahead");
+	write(go[1], "g", 1);
+	/* the reader meets the marker (page 16, in memory): it asks for the
+	 * next window and reads on without waiting for it */
+	want(wait_bounded(c, 10), 0, "the next 64 KiB are read from memory, without waiting for the window it asked for");
+	k = serve_one(ep, (uint64_t)oid, 1000, &req, 0);
+	check(k == PCACHE_REQ_FILL && req.first == 48 && req.count == 64, "that window: pages 48.., 64 pages");
+	want(vmstat("pager_ra_async") - async0, 2, "/proc/vmstat pager_ra_async counted both");
+	want(sys_pcache_pager_wait(ep, &req, 50 * MS), -ETIMEDOUT, "nothing else asked");
+	close(go[0]);
+	close(go[1]);
+	close(said[0]);
+	close(said[1]);
+	drop_obj(ch, oid);
+}
+
+/* A random reader: windows of its own reads (at least 4 pages), nothing
+ * ahead. */
+static void test_ra_random(void)
+{
+	long oid;
+	int ch = new_obj(&oid);
+	long async0 = vmstat("pager_ra_async"), fills0 = vmstat("pager_fill_requests");
+	pid_t c = fork();
+	if (c == 0) {
+		int bad = 0;
+		for (int i = 0; i < 20; i++)
+			bad |= read_ok(ch, (uint64_t)(3000 - i * 50) * PG + 100, 200);
+		_exit(bad);
+	}
+	int reqs = 0, small = 1;
+	struct pcache_req req;
+	while (serve_one(ep, (uint64_t)oid, reqs < 20 ? 5000 : 100, &req, 0) == PCACHE_REQ_FILL) {
+		reqs++;
+		small &= req.count == 4;
+	}
+	want(wait_bounded(c, 10), 0, "20 reads at scattered pages");
+	check(reqs == 20 && small, "one request of 4 pages each");
+	check(vmstat("pager_ra_async") == async0 && vmstat("pager_fill_requests") - fills0 == 20,
+	      "no window ahead (/proc/vmstat: 20 fill requests, none asynchronous)");
+	drop_obj(ch, oid);
+}
+
+/* A window asked for ahead, then the file truncated before its fill: the
+ * pages past the size go (uncharged), the fill fills only what is left. */
+static void test_ra_truncate(void)
+{
+	long oid;
+	int ch = new_obj(&oid);
+	long file0 = flat_field(BASE "/r/memory.stat", "file");
+	pid_t c = fork();
+	if (c == 0)
+		_exit(read_ok(ch, 0, 64 * 1024));
+	struct pcache_req req, ahead;
+	long k = serve_one(ep, (uint64_t)oid, 5000, &req, 0);
+	want(wait_bounded(c, 10), 0, "a 64 KiB read at 0");
+	long w = sys_pcache_pager_wait(ep, &ahead, 1000 * MS);
+	check(k == PCACHE_REQ_FILL && w == 0 && ahead.first == 16 && ahead.count == 32, "its next window asked for");
+	want(sys_pcache_truncate(ep, (uint64_t)oid, 20 * PG), 0, "the file truncated to 20 pages meanwhile");
+	want(flat_field(BASE "/r/memory.stat", "file") - file0, 20 * PG, "the window's pages past it are gone (uncharged)");
+	static unsigned char buf[32 * PG];
+	for (uint32_t i = 0; i < ahead.count; i++)
+		page_of(ahead.first + i, buf + (size_t)i * PG);
+	want(sys_pcache_fill(ep, (uint64_t)oid, ahead.first, ahead.count, buf, 0), 4, "the late fill fills the 4 left");
+	c = fork();
+	if (c == 0) {
+		char b;
+		_exit(read_ok(ch, 19 * PG, PG) ? 1 : pread(ch, &b, 1, 20 * PG) != 0 ? 2 : 0);
+	}
+	want(wait_bounded(c, 10), 0, "they read right, and the file ends at page 20");
+	want(sys_pcache_pager_wait(ep, &req, 50 * MS), -ETIMEDOUT, "with no request");
+	drop_obj(ch, oid);
+	want(flat_field(BASE "/r/memory.stat", "file"), file0, "the object freed: its pages uncharged");
 }
 
 static void test_fill_error(void)
@@ -359,6 +507,57 @@ static void test_server_death(void)
 	close(ready[1]);
 }
 
+/* The server dies with a window asked for ahead of a reader: the reader
+ * gets EIO at once, and every page of both windows is uncharged. */
+static void test_ra_server_death(void)
+{
+	int res[2], ready[2];
+	pipe(res);
+	pipe(ready);
+	long file0 = flat_field(BASE "/r/memory.stat", "file");
+	pid_t s = fork();
+	if (s == 0) {
+		int e = (int)sys_ep_create();
+		long o = sys_pcache_create(e, PCACHE_BACKED, 16 * MIB);
+		sys_pcache_truncate(e, (uint64_t)o, 4 * MIB);
+		int ch = (int)sys_chan_create(e, 1);
+		sys_ipc_fstate(ch, IPC_FST_SEEKABLE, 0, O_RDWR, 0);
+		sys_pcache_attach(ch, e, (uint64_t)o);
+		if (fork() == 0) {
+			static char b[MIB];
+			ssize_t r = pread(ch, b, MIB, 0);
+			char c = r < 0 && errno == EIO ? 'E' : 'x';
+			write(res[1], &c, 1);
+			_exit(0);
+		}
+		struct pcache_req q[2];
+		int got = 0;
+		while (got < 2 && sys_pcache_pager_wait(e, &q[got], 5000 * MS) == 0)
+			got++;
+		char g = got == 2 && q[0].first == 0 && q[0].count == PCACHE_FILL_MAX && q[1].first == PCACHE_FILL_MAX &&
+				 q[1].count == PCACHE_FILL_MAX ? 'y' : (char)('0' + got);
+		write(ready[1], &g, 1);
+		for (;;)
+			pause();
+	}
+	char c = 0, a = 0;
+	check(read(ready[0], &c, 1) == 1 && c == 'y',
+	      "a 1 MiB read: a window of PCACHE_FILL_MAX pages and the next one asked for at once");
+	long held = flat_field(BASE "/r/memory.stat", "file") - file0;
+	check(held == 2 * PCACHE_FILL_MAX * PG, "both windows' pages are charged to the reader");
+	kill(s, SIGKILL);
+	waitpid(s, NULL, 0);
+	check(read(res[0], &a, 1) == 1 && a == 'E', "the server killed: the reader gets EIO");
+	long left = -1;
+	for (int i = 0; i < 100 && (left = flat_field(BASE "/r/memory.stat", "file") - file0) != 0; i++)
+		usleep(10000);
+	want(left, 0, "no page left charged (the window ahead freed too)");
+	close(res[0]);
+	close(res[1]);
+	close(ready[0]);
+	close(ready[1]);
+}
+
 int main(void)
 {
 	mkdir(BASE, 0755);
@@ -377,6 +576,9 @@ int main(void)
 	test_fill();
 	test_one_fill();
 	test_readahead();
+	test_ra_async();
+	test_ra_random();
+	test_ra_truncate();
 	test_fill_error();
 	test_killed();
 	test_writes();
@@ -387,6 +589,7 @@ int main(void)
 	long cur = flat_field(BASE "/r/memory.stat", "file");
 	want(cur, 0, "the object freed: its pages uncharged");
 	test_server_death();
+	test_ra_server_death();
 	put(BASE "/cgroup.subtree_control", "-memory");
 	put("/sys/fs/cgroup/cgroup.subtree_control", "-memory");
 	put(BASE "/cgroup.procs", "0");

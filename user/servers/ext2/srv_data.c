@@ -418,7 +418,18 @@ static void e2_pager_serve(const struct pcache_req *req, uint8_t *buf)
 							    : -EINVAL;
 		if (got >= 0 && (size_t)got < len)
 			memset(buf + got, 0, len - (size_t)got); /* past the disk's end: zeros */
+		/* the pages are given without the mount's lock, the node held
+		 * (its object cannot be freed, nor its id reused, meanwhile):
+		 * the other pager thread reads the next window from the disk
+		 * while this one copies (a sequential reader's readahead) */
+		e2_node_hold(in, n);
+		srvlock_unlock(&in->lock);
 		sys_pcache_fill(ep, req->id, req->first, req->count, got < 0 ? NULL : buf, got < 0 ? -EIO : 0);
+		__atomic_add_fetch(&in->waiters, 1, __ATOMIC_ACQ_REL);
+		srvlock_lock(&in->lock);
+		__atomic_sub_fetch(&in->waiters, 1, __ATOMIC_ACQ_REL);
+		__atomic_add_fetch(&in->grants, 1, __ATOMIC_RELEASE);
+		e2_node_put(in, n);
 	} else {
 		/* paced (it lets other requests in between its batches: a
 		 * writer throttled by its io.max holds up no other cgroup's

@@ -21,6 +21,11 @@
  *                       root cgroup's memory.stat; 0 for what Arbor lacks
  *                       (buffers, swap)
  *   /proc/uptime        seconds since boot, and seconds no thread ran
+ *   /proc/vmstat        "name value" lines: Linux's nr_free_pages, and the
+ *                       page cache pager's own counters (Arbor's names,
+ *                       Linux has none: docs/vfs.md "The pager"):
+ *                       pager_fill_requests, pager_fill_pages,
+ *                       pager_ra_async, pager_ra_async_pages
  *   /proc/partitions    the disks block servers publish (major, minor,
  *                       size in 1 KiB blocks, name), in Linux's layout
  *   /proc/pressure/cpu, /proc/pressure/memory
@@ -61,11 +66,12 @@ enum pnode {
 	P_OOM_SCORE, P_OOM_SCORE_ADJ,		/* per process; node_ino needs < 16 */
 	P_PRESSURE_IO,				/* top level again: any number */
 	P_SYS, P_SYS_VM, P_VM_DIRTY_RATIO, P_VM_DIRTY_BG, /* /proc/sys/vm */
+	P_VMSTAT,				/* top level */
 };
 
 static const struct { const char *name; enum pnode node; } top_files[] = {
 	{ "meminfo", P_MEMINFO }, { "mounts", P_MOUNTS }, { "partitions", P_PARTITIONS },
-	{ "uptime", P_UPTIME },
+	{ "uptime", P_UPTIME }, { "vmstat", P_VMSTAT },
 };
 static const struct { const char *name; enum pnode node; } pid_files[] = {
 	{ "cgroup", P_CGROUP }, { "cmdline", P_CMDLINE }, { "mounts", P_PMOUNTS },
@@ -365,6 +371,12 @@ static long text_top(struct text *t, enum pnode n)
 		return r;
 	if (n == P_MEMINFO) {
 		text_meminfo(t, &mi);
+	} else if (n == P_VMSTAT) {
+		put(t, "nr_free_pages %llu\npager_fill_requests %llu\npager_fill_pages %llu\n",
+		    (unsigned long long)mi.free_pages, (unsigned long long)mi.pager_fills,
+		    (unsigned long long)mi.pager_fill_pages);
+		put(t, "pager_ra_async %llu\npager_ra_async_pages %llu\n", (unsigned long long)mi.ra_async,
+		    (unsigned long long)mi.ra_async_pages);
 	} else {
 		uint64_t up = (uint64_t)sys_clock_ns() / 10000000u, idle = mi.idle_ns / 10000000u;
 		put(t, "%llu.%02llu %llu.%02llu\n", (unsigned long long)(up / 100),
