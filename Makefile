@@ -279,10 +279,10 @@ $(BIN_LIB): $(patsubst %,$(BUILD)/libc/obj/%.o,$(wildcard user/bin/lib/*.c))
 $(foreach p,$(BIN_TOOLS),$(eval $(call posix_prog,$(INITRD_DIR)/bin/$(p),user/bin/$(p).c,-S,$(BIN_LIB))))
 bin_dir_objs = $(patsubst %,$(BUILD)/libc/obj/%.o,$(wildcard user/bin/$(1)/*.c))
 define bin_dir_tool
-$(INITRD_DIR)/bin/$(1): $(call bin_dir_objs,$(1)) $(LIBC_CRT0) $(LIBC_PORT) $(NEWLIB_LIBC)
+$(INITRD_DIR)/bin/$(1): $(call bin_dir_objs,$(1)) $(BIN_LIB) $(LIBC_CRT0) $(LIBC_PORT) $(NEWLIB_LIBC)
 	@mkdir -p $$(@D)
 	@echo "  LD      $$@"
-	@ld $(USER_LDFLAGS) -S -o $$@ $$(call LIBC_LINK,$(call bin_dir_objs,$(1)))
+	@ld $(USER_LDFLAGS) -S -o $$@ $$(call LIBC_LINK,$(call bin_dir_objs,$(1)) $(BIN_LIB))
 endef
 $(if $(filter $(BIN_DIR_TOOLS),$(BIN_TOOLS)),$(error user/bin: a tool both as NAME.c and NAME/: $(filter $(BIN_DIR_TOOLS),$(BIN_TOOLS))))
 $(foreach p,$(BIN_DIR_TOOLS),$(eval $(call bin_dir_tool,$(p))))

@@ -27,6 +27,7 @@ struct tool_opts {
 	const char *usage;	/* "usage: USAGE" after "invalid option"; NULL: none */
 	const char *with_arg;	/* the letters that take an argument (NULL: none) */
 	int posix;		/* options end at the first operand (else GNU-style) */
+	int gnu_try;		/* after a bad option: "Try 'NAME --help' for more information." */
 	/* Takes letter c, with its argument for a with_arg letter (else NULL):
 	   0, TOOL_OPT_BAD or TOOL_OPT_TOLD. */
 	int (*flag)(int c, const char *arg);
@@ -114,5 +115,14 @@ int tool_parse_count(const char *s, unsigned long long *n, int *sign);
    number, or -1 after a message. */
 int tool_count_options(int argc, char **argv, const char *name, const char *usage, int allow_follow,
 		       struct tool_count *c, char ***files);
+
+/* -- printf (format.c) -- */
+
+/* printf(1) of fmt with the nargs args (GNU printf's escapes, conversions
+   diouxXfFeEgGcsb%, flags, widths, precisions, '*'; the format again while
+   arguments remain; \c ends the output) onto fd, written out before each
+   message and at the end. 0, or 1 after telling "TOOL: 'ARG': expected a
+   numeric value", another bad argument or conversion, or a write error. */
+int tool_format(const char *tool, const char *fmt, int nargs, char **args, int fd);
 
 #endif

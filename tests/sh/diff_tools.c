@@ -1,0 +1,178 @@
+/* Differential test: the everyday tools of /bin against GNU coreutils (and
+   diffutils, findutils) on the host. Writes the same input files in a new
+   directory, runs each command line of the table below with /bin/sh -c
+   (stdout and stderr together, stdin from /dev/null unless the line pipes
+   into the tool) and prints the line, its output and its exit status: the
+   host and Arbor must print the same bytes. LC_ALL=C and TZ=UTC on both
+   sides; no output holds a time or a path that can differ. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* The command lines, each run on both sides. */
+static const char *const commands[] = {
+	/* basename, dirname */
+	"basename /usr/lib/libc.a; basename /usr/lib/; basename /; basename //; basename a//b/; basename ''",
+	"basename a.c .c; basename .c .c; basename -s .c a.c b.c.c x.h; basename -a /x/y z/w/",
+	"basename -z a/b | od -c",
+	"basename; echo $?; basename a b c",
+	"dirname /usr/lib/libc.a /usr/lib/ / // //a a//b/ a . '' ..",
+	"dirname -z a/b c | od -c",
+	"dirname",
+	/* seq */
+	"seq 5; seq 3 6; seq 10 -3 1; seq 1 0.5 3; seq 0.1 3",
+	"seq -w 1 3 11; seq -w -5 2 5; seq -w 0.5 1 3",
+	"seq -s, 1 5; seq -s '' 3; seq -s ' - ' 2 4; seq -f '%03g' 3 5; seq -f 'n=%.2f' 1 0.25 2",
+	"seq 3 1; echo $?; seq 1 0 3; seq x; seq; seq 1 2 3 4",
+	/* tee */
+	"seq 3 | tee out1 out2; cat out1 out2",
+	"echo one > app; seq 2 | tee -a app >/dev/null; cat app",
+	"echo x | tee /nonexist/dir/f; echo $?",
+	"echo y | tee -i out3 && cat out3",
+	/* printf, the tool (env) and the shell's builtin */
+	"env printf '[%d] [%5d] [%-5d|] [%05d] [%+d] [% d] [%.3d]\\n' 42 42 42 42 42 42 5",
+	"env printf '%x %X %#x %o %#o %u %u\\n' 255 255 255 8 8 7 -3",
+	"env printf '%i %x %o %d %d\\n' 0x10 -1 010 \"'A\" ''",
+	"env printf '%f|%.2f|%10.3f|%-10.1f|%e|%.3E|%g|%g|%G\\n' 3.14159265 2.5 -0.333333 100.25 12345.678 "
+	"0.000123 0.0001 1e20 0.00001",
+	"env printf '[%s] [%10s] [%-10s] [%.3s] [%5.2s] [%c] [%%]\\n' text right left truncate abc zed",
+	"env printf '%*d|%-*d|%.*f\\n' 5 1 4 2 2 3.14159",
+	"env printf '%s=%d\\n' a 1 b 2 c",
+	"env printf 'a\\tb\\\\c\\101\\x42\\0103\\n\\a\\b\\f\\v\\r\\e\\\"' | od -c",
+	"env printf '%b|\\n' 'a\\101\\0102\\x43\\tz' 'x\\cy' 'not reached'",
+	"env printf 'x\\cy'; echo; env printf '%s' ; echo \"rc $?\"",
+	"env printf '%d\\n' abc 3x; echo $?; env printf '%d\\n' 99999999999999999999 2>/dev/null; echo $?",
+	"env printf; echo $?; env printf '%5.1f%%\\n' 99.44",
+	"type printf; printf '%s-%d-%x|%5s|%-3c|\\n' a 10 255 b c; printf '%s\\n' x y z",
+	"printf '%05.1f %e %g\\n' 3.14159 1234.5 0.5; printf 'a\\tb\\101\\n'; printf '%b' 'q\\tw\\n'",
+	"printf '%d %i %o %u\\n' 17 0x11 8 42; printf '[%*s]\\n' 6 ab; x=$(printf '%03d' 7); echo $x",
+	/* od */
+	"od bytes; od -A x -t x1 bytes; od -A d -t d4 bytes",
+	"od -c bytes; od -t x1 -t c words; od -A n -t o2 words; od -t x2 -t c fields",
+	"od -t d1 bytes; od -t u4 bytes; od -t x8 bytes; od -t d2 bytes; od -t dC -t uS words",
+	"od -b words; od -d words; od -s words; od -x -c words; od -t o4 -t x1 words; od -t x empty",
+	"od -j 3 -N 5 -c words; od -N 20 -t x1 bytes; od -v -N 48 -t x1 -j 300 /dev/zero",
+	"printf 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa' | od -c; printf abc | od -t x2 -t c",
+	"od nofile; echo $?; od -t x1 nofile words 2>err | head -2; cat err; od -t q words; od -A z words",
+	/* tr */
+	"tr a-z A-Z < words; tr '[:lower:]' '[:upper:]' < fields | head -2; tr -d 'aeiou\\n' < words",
+	"tr -s 'a-z' < words | head -3; echo 'aaabbbccc   ddd' | tr -s ' ab'; echo 'a  b' | tr -s ' ' '_'",
+	"tr -c 'a-z\\n' '#' < fields; tr -cd '0-9\\n' < fields; tr -ds 'a' 'n' < words | head -4",
+	"tr 'abc' 'x' < words | head -4; tr -t 'abc' 'xy' < words | head -4; tr 'a-e' '[Z*]' < words | head -3",
+	"echo 'tab\there' | tr '\\t' ' '; echo hello | tr 'a-y' 'b-z'; echo 0123 | tr '0-9' '[:alpha:]'",
+	"echo 'a:b:c' | tr ':' '\\n'; echo abc | tr '[=b=]' 'X'; echo hello | tr '[l*2]' 'L'; echo abc | tr '\\141' Q",
+	"tr; echo $?; tr a; echo $?; tr a b c; echo $?; tr -d a b; echo $?; echo x | tr z-a q; echo $?",
+	/* cut */
+	"cut -d: -f1 fields; cut -d: -f1,3 fields; cut -d: -f3- fields; cut -d: -f-2 fields",
+	"cut -d: -s -f 2 fields; cut -d: -f 5,1 fields; cut -d: -f 2-3,1 fields; cut -f 1 table",
+	"cut -c1-3 words; cut -b 2,4-5 fields; cut -c 3- words | head -3; printf 'abc' | cut -b 1",
+	"printf 'a\\tb\\tc\\n' | cut -f2; printf 'x y z\\n' | cut -d ' ' -f 2; cut -d: -f1 - < fields",
+	"cut -f1 nofile; echo $?; cut a; echo $?; cut -f1 -c1 a; echo $?; cut -d ab -f1 a; echo $?",
+	"cut -f 0 a; cut -f - a; cut -f 3-1 a; cut -f x a; cut -b 1,y a; cut -f 1-2-3 a; cut -b 1-2-3 a; "
+	"cut -f '' a; cut -d : -b 1 a; cut -s -c 1 a",
+	/* uniq */
+	"uniq words; sort words | uniq; sort words | uniq -c; sort words | uniq -d; sort words | uniq -u",
+	"sort words | uniq -ci; sort -f words | uniq -i; uniq -f 1 table; uniq -s 2 table; uniq -w 2 words",
+	"sort words | uniq -cd; sort words | uniq - out4; cat out4; uniq -c empty",
+	"uniq nofile; echo $?; uniq a b c; echo $?; uniq -f x words; echo $?",
+	/* sort */
+	"sort words; sort -r words; sort -f words; sort -u words; sort -fu words",
+	"sort -n nums; sort -rn nums; sort -g nums; sort -nu nums; sort nums",
+	"sort -k2 table; sort -k2,2 table; sort -k1,1n table; sort -k1,1nr -k3 table; sort -k 2,2 -k 1,1n table",
+	"sort -t: -k3,3n fields; sort -t: -k 5 fields; sort -t : -k 1.2,1.3 fields; sort -k3.2 table",
+	"sort -u -k2,2 table; sort -s -k2,2 table; sort -k2,2 -s -r table; sort -b -k2 table",
+	"sort -o sorted words && cat sorted; sort -o words2 words words && wc -l words2; sort empty",
+	"sort words table | head -5; seq 10 | sort; seq 10 | sort -n | tail -1; printf 'b\\na' | sort",
+	"sort -c words; echo $?; sort words | sort -c; echo $?; sort -cu words; echo $?",
+	"sort nofile; echo $?; sort -k x words; echo $?; sort -k 0 words; echo $?; sort -t ab words; echo $?",
+};
+
+/* Deterministic input files. */
+static void write_file(const char *name, const char *text)
+{
+	FILE *f = fopen(name, "w");
+	if (!f) {
+		perror(name);
+		exit(1);
+	}
+	fputs(text, f);
+	fclose(f);
+}
+
+static void make_inputs(void)
+{
+	write_file("words", "pear\nApple\nbanana\napple\nCherry\nbanana\nbanana\ndate\n\npear\nfig\n");
+	write_file("nums", "10\n-3\n2.5\n100\n7\n007\n-10.5\n0\n42\n1e3\n");
+	write_file("fields", "root:x:0:0:root:/root:/bin/sh\nbin:x:1:1:bin:/bin:/sbin/nologin\n"
+			     "alice:x:1000:100:Alice Liddell:/home/alice:/bin/sh\nshort\n:x::\n");
+	write_file("table", "3 b zeta\n1 c alpha\n2 a gamma\n10 b beta\n2 a delta\n1 c alpha\n");
+	write_file("a.txt", "one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\nten\n");
+	write_file("b.txt", "one\n2\nthree\nfour\nfive\nsix and a half\nseven\neight\nnine\nten\neleven\n");
+	write_file("empty", "");
+	FILE *f = fopen("bytes", "w");
+	for (int i = 0; i < 256; i++)
+		fputc(i, f);
+	fputs("tail", f);
+	fclose(f);
+}
+
+/* Runs cmd with sh -c; prints it, its output and its status. */
+static void run(const char *cmd)
+{
+	int p[2];
+	if (pipe(p) < 0) {
+		perror("pipe");
+		exit(1);
+	}
+	fflush(stdout);
+	pid_t pid = fork();
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDONLY);
+		dup2(null, 0);
+		dup2(p[1], 1);
+		dup2(p[1], 2);
+		close(p[0]);
+		close(p[1]);
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		_exit(127);
+	}
+	close(p[1]);
+	printf("$ %s\n", cmd);
+	char buf[4096];
+	ssize_t n;
+	while ((n = read(p[0], buf, sizeof(buf))) > 0)
+		fwrite(buf, 1, (size_t)n, stdout);
+	close(p[0]);
+	int st;
+	waitpid(pid, &st, 0);
+	printf("[%s %d]\n", WIFEXITED(st) ? "exit" : "signal", WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
+}
+
+int main(void)
+{
+	char dir[64];
+	snprintf(dir, sizeof(dir), "/tmp/difftools.%d", (int)getpid());
+	if (mkdir(dir, 0700) < 0 || chdir(dir) < 0) {
+		perror(dir);
+		return 1;
+	}
+	setenv("LC_ALL", "C", 1);
+	setenv("TZ", "UTC", 1);
+	setenv("PATH", "/bin:/usr/bin", 1);
+	unsetenv("POSIXLY_CORRECT");
+	make_inputs();
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		run(commands[i]);
+	/* Clean up, quietly, on both sides. */
+	char rm[96];
+	snprintf(rm, sizeof(rm), "rm -rf %s", dir);
+	if (chdir("/") == 0 && system(rm) != 0)
+		return 1;
+	return 0;
+}
