@@ -91,6 +91,60 @@ static const char *const commands[] = {
 	"sort words table | head -5; seq 10 | sort; seq 10 | sort -n | tail -1; printf 'b\\na' | sort",
 	"sort -c words; echo $?; sort words | sort -c; echo $?; sort -cu words; echo $?",
 	"sort nofile; echo $?; sort -k x words; echo $?; sort -k 0 words; echo $?; sort -t ab words; echo $?",
+	/* date (fixed times only) */
+	"date -d @1700000000; date -u -d @0; date -d @0 -R; date -d @1700000000 -I; date -d @1 -Iseconds",
+	"date -d '2024-02-29 13:45' ; date -d 2024-02-29 +%s; date -d '2000-01-01 00:00:59' -u +%T; date -d @5.25 +%N",
+	"date -d @100000 '+%-d|%_H|%-H|%05d|%^a|%k|%l|%P|%C|%D|%F|%T|%R|%G|%V|%U|%W|%h|%n|%t|%c|%x|%X|%r'",
+	"date -d @1234567890 '+%a %A %b %B %d %e %H %I %j %m %M %p %S %u %w %y %Y %z %:z %Z %% %s %q'",
+	"date -d @951782400 +%j/%U/%V/%G; date -d @1609459199 '+%G-W%V-%u %g'; date -d @-86400 +%F",
+	"date -d xyz; echo $?; date -d 2023-02-29; echo $?; date now; echo $?; date -r nofile; echo $?",
+	"touch -d '2021-03-04 05:06:07' stamp 2>/dev/null || touch stamp; date -r words +%Y | wc -c; date +%Y | wc -c",
+	/* cmp */
+	"cmp a.txt b.txt; echo $?; cmp -b a.txt b.txt; cmp -l a.txt b.txt 2>err; echo $?; cat err",
+	"cmp -lb a.txt b.txt 2>err; cat err",
+	"cmp a.txt a.txt; echo $?; cmp -s a.txt b.txt; echo $?; cmp -s a.txt a.txt; echo $?",
+	"head -3 a.txt > a3; cmp a.txt a3; cmp a3 a.txt; cmp -l a3 a.txt 2>err; cat err; cmp empty a.txt; echo $?",
+	"printf 'one\\ntw' > tw; cmp tw a.txt; cmp -n 5 a.txt b.txt; echo $?; cmp -i 4 a.txt b.txt",
+	"cmp - a.txt < b.txt; cmp a.txt < b.txt; cmp -l bytes words 2>/dev/null | head -5; cmp -lb bytes words 2>err | tail -3; cat err",
+	"cmp nofile a.txt; echo $?; cmp a.txt; echo $?; cmp; echo $?; cmp -l -s a b; echo $?",
+	/* diff */
+	"diff a.txt b.txt; echo $?; diff b.txt a.txt; diff a.txt a.txt; echo $?",
+	"diff -u -L a -L b a.txt b.txt; diff -U 1 -L old -L new a.txt b.txt; diff -U0 -L a -L b b.txt a.txt",
+	"diff -u a.txt b.txt | head -2 | cut -c1-10; diff -u a.txt b.txt | tail -n +3",
+	"diff -q a.txt b.txt; echo $?; diff -s a.txt a.txt; diff -qs a.txt a.txt; echo $?",
+	"diff words table; diff empty a3; diff a3 empty; diff -u -L e -L a empty a3; diff -u -L a -L e a3 empty",
+	"printf 'one\\ntwo' > nonl; diff a3 nonl; diff nonl a3; diff -u -L x -L y nonl a3; diff nonl nonl; echo $?",
+	"sort words > sw; diff words sw; diff -u -L w -L s words sw; uniq sw | diff - sw",
+	"diff bytes words; echo $?; diff nofile a.txt; echo $?; diff a.txt; echo $?",
+	/* find (its order is the directories', so sorted) */
+	"find tree | sort; find tree/ -maxdepth 1 | sort; find tree -mindepth 2 | sort",
+	"find tree -name '*.c' | sort; find tree -iname '*.c' | sort; find tree -path '*sub*' -type f | sort",
+	"find tree -type d | sort; find tree -type f | sort; find tree -type l; find tree -empty | sort",
+	"find tree -type f -size 0 | sort; find tree -type f -size +1 | sort; find tree -type f -size -2c | sort",
+	"find tree -size 2000c; find tree -type f -size 2k; find tree -type f -size -1k | sort",
+	"find tree -name '*.c' -o -name '*.txt' | sort; find tree -type f -size +3 -o -type f -size 1 | sort",
+	"find tree ! -name '*.c' -type f | sort; find tree \\( -name sub -prune \\) -o -print | sort",
+	"find tree -name 'a*' -print0 | od -c; find tree/sub -name '[b-c].?' -print0 | od -c; find tree -type f -name 'b*' -exec cat {} \\;",
+	"find tree -name '*.c' -exec echo found {} ';' | sort; find tree -name '*.c' -exec echo {} + | wc -w",
+	"find tree/sub -depth -type d; find tree -maxdepth 0; find . -maxdepth 1 -name tree",
+	"find tree -newer tree/old | sort; find tree -not -newer tree/old",
+	"find nofile; echo $?; find tree -foo; echo $?; find tree -name; echo $?; find tree -type q; echo $?",
+	"find tree -size 3x; echo $?; find tree -maxdepth x; echo $?; find tree \\( -name a; echo $?",
+	/* xargs */
+	"seq 5 | xargs; seq 5 | xargs echo n; seq 7 | xargs -n 3; seq 7 | xargs -n 3 echo x",
+	"printf 'a b\\nc\\n d e f\\n' | xargs -L 1; printf 'a b\\nc\\n' | xargs -L 2 echo",
+	"printf '\"a b\" c\\n' | xargs -n 1; printf \"'x y' z\\\\ w\\n\" | xargs -n 1",
+	"printf 'one\\ntwo words\\n  three\\n' | xargs -I {} echo '[{}]'; seq 3 | xargs -I X echo X-X",
+	"printf 'a\\0b c\\0' | xargs -0 -n 1 echo; printf 'a:b:c' | xargs -d : -n 1; printf 'p\\nq' | xargs -d '\\n'",
+	"echo | xargs echo empty; echo | xargs -r echo never; echo rc $?; xargs < words",
+	"seq 3 | xargs -t echo 2>&1; seq 3 | xargs false; echo $?; seq 3 | xargs sh -c 'exit 255'; echo $?",
+	"echo x | xargs nonexistent-cmd; echo $?; echo \"'a\" | xargs; echo $?; seq 2 | xargs -n 0; echo $?",
+	"find tree -name '*.c' | sort | xargs wc -l; find tree -name '*.c' -print0 | sort -z | xargs -0 cat",
+	/* which (PATH=/bin:/usr/bin on both sides) */
+	"which sh ls; echo $?; which nonexistent; echo $?; which sh nonexistent ls; echo $?; which; echo $?",
+	"which /bin/sh ./words; echo $?; PATH=/bin which -a sort; cp /bin/sh ./mysh; PATH=:/bin which mysh",
+	/* more: as cat when not on a terminal */
+	"more words | head -3; more a3 tw; echo; more nofile; echo $?; seq 3 | more; more tree | head -3",
 };
 
 /* Deterministic input files. */
@@ -115,6 +169,23 @@ static void make_inputs(void)
 	write_file("a.txt", "one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\nten\n");
 	write_file("b.txt", "one\n2\nthree\nfour\nfive\nsix and a half\nseven\neight\nnine\nten\neleven\n");
 	write_file("empty", "");
+	mkdir("tree", 0755);
+	mkdir("tree/sub", 0755);
+	mkdir("tree/sub/deep", 0755);
+	mkdir("tree/empty.d", 0755);
+	write_file("tree/a.c", "int main(void) { return 0; }\n");
+	write_file("tree/b.txt", "bee\n");
+	write_file("tree/sub/c.c", "/* c */\n");
+	write_file("tree/sub/deep/d.C", "D\n");
+	write_file("tree/zero", "");
+	symlink("a.c", "tree/ln");
+	FILE *big = fopen("tree/big", "w");
+	for (int i = 0; i < 2000; i++)
+		fputc('a' + i % 26, big);
+	fclose(big);
+	write_file("tree/old", "old\n");
+	struct timespec old[2] = { { 1000000000, 0 }, { 1000000000, 0 } };
+	utimensat(AT_FDCWD, "tree/old", old, 0);
 	FILE *f = fopen("bytes", "w");
 	for (int i = 0; i < 256; i++)
 		fputc(i, f);

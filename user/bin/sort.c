@@ -1,4 +1,4 @@
-/* sort [-bcfgnrsu] [-k KEY]... [-t SEP] [-o FILE] [FILE]...: sort the lines
+/* sort [-bcfgnrsuz] [-k KEY]... [-t SEP] [-o FILE] [FILE]...: sort the lines
    of the FILEs ("-" or none: standard input) together, as GNU sort in the
    C locale (bytes compared as unsigned).
      -n  compare the leading numbers (blanks, a '-', digits, a '.'; none is
@@ -13,6 +13,7 @@
          non-blanks after them)
      -o FILE  write to FILE (after reading everything: it may be an input)
      -c  only check that the input is sorted ("sort: F:N: disorder: LINE")
+     -z  lines end with NUL, not newline
    Lines equal by every key are ordered by all their bytes unless -s or -u.
    "sort: cannot read: F: No such file or directory" and status 2. */
 #include <ctype.h>
@@ -42,7 +43,7 @@ struct line {
 
 static struct sort_key keys[MAX_KEYS], global;
 static int nkeys, opt_unique, opt_stable, opt_check;
-static int tab = -1;
+static int tab = -1, eol = '\n';
 static const char *opt_output;
 
 static int bad_key(const char *msg, const char *spec)
@@ -140,6 +141,7 @@ static int sort_flag(int c, const char *arg)
 	case 'u': opt_unique = 1; return 0;
 	case 's': opt_stable = 1; return 0;
 	case 'c': opt_check = 1; return 0;
+	case 'z': eol = '\0'; return 0;
 	case 'o': opt_output = arg; return 0;
 	case 'k': return parse_key(arg);
 	case 't':
@@ -365,7 +367,7 @@ static int read_file(const char *name)
 	if (fd != STDIN_FILENO)
 		close(fd);
 	for (size_t i = 0; i < len;) {
-		char *nl = memchr(p + i, '\n', len - i);
+		char *nl = memchr(p + i, eol, len - i);
 		size_t e = nl ? (size_t)(nl - p) : len;
 		if (nlines == caplines) {
 			caplines = caplines ? caplines * 2 : 1024;
@@ -439,7 +441,7 @@ int main(int argc, char **argv)
 		if (opt_unique && i > 0 && cmp_keys(&lines[i - 1], &lines[i]) == 0)
 			continue;
 		fwrite(lines[i].s, 1, lines[i].len, out);
-		putc('\n', out);
+		putc(eol, out);
 	}
 	if (fflush(out) != 0 || ferror(out)) {
 		fprintf(stderr, "sort: write failed: %s: %s\n", opt_output ? opt_output : "standard output",

@@ -116,6 +116,12 @@ int tool_parse_count(const char *s, unsigned long long *n, int *sign);
 int tool_count_options(int argc, char **argv, const char *name, const char *usage, int allow_follow,
 		       struct tool_count *c, char ***files);
 
+/* -- patterns (match.c) -- */
+
+/* 1 if s matches the shell pattern p (* ? [...] [!...] and \ quoting; a
+   '/' is an ordinary character), ignoring case if fold. */
+int tool_match(const char *p, const char *s, int fold);
+
 /* -- printf (format.c) -- */
 
 /* printf(1) of fmt with the nargs args (GNU printf's escapes, conversions
