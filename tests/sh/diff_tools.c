@@ -145,6 +145,20 @@ static const char *const commands[] = {
 	"which /bin/sh ./words; echo $?; PATH=/bin which -a sort; cp /bin/sh ./mysh; PATH=:/bin which mysh",
 	/* more: as cat when not on a terminal */
 	"more words | head -3; more a3 tw; echo; more nofile; echo $?; seq 3 | more; more tree | head -3",
+	/* touch, ln, du, stat, df: the options people use, what does not depend on the file system */
+	"touch -d '2021-03-04 05:06:07' t1; date -r t1; touch -d @86400 t2; stat -c '%Y %X' t2",
+	"touch -t 202001020304.05 t3; date -r t3; touch -t 9912312359 t4; date -r t4 +%F",
+	"touch -r t1 t5; date -r t5; touch -m -d @100 t1; stat -c '%X %Y' t1; touch -a -d @200 t1; stat -c '%X %Y' t1",
+	"touch -c nothere; ls nothere; touch -d bad t6; echo $?; touch -t 1 t6; echo $?; touch; echo $?",
+	"touch /nonexist/dir/f; echo $?; touch -r nofile t7; echo $?; touch -h -d @5 tree/ln; stat -c %Y tree/ln; stat -L -c %Y tree/ln | wc -c",
+	"ln -sv a.c tree/l1; ln -v tree/a.c tree/h1; ln tree/a.c tree/h1; ln -s t tree/l1; ln nofile x",
+	"ln -s a.c tree/l2 && cat tree/l2; ln -sf b.txt tree/l2 && cat tree/l2; ln tree/b.txt tree/sub && ls tree/sub",
+	"ln -s sub tree/ls; ln -sfn a.c tree/ls; stat -c %N tree/ls; ln; echo $?; ln -T a b c; echo $?",
+	"du -b tree/big tree/a.c; du -a tree/sub | cut -f2 | sort; du -cb tree/big tree/zero; du -sb tree/big",
+	"du -b -d 0 tree/big; du -hb tree/big; du -d 1 tree | cut -f2 | sort; du -sc tree tree | cut -f2; du nofile; echo $?; du -d x tree; echo $?",
+	"stat -c '%n %s %F %a %A %h' tree/a.c tree/zero tree/big; stat -c '%N %F' tree/ln; stat -L -c '%F %s' tree/ln",
+	"stat -c '%n|%%|%s' tree/b.txt; stat -c '%F %A' tree/sub; stat nofile; echo $?; stat; echo $?",
+	"df nofile; echo $?; ls nofile; echo $?; ls -l nofile tree/b.txt | cut -c1-10; echo $?",
 };
 
 /* Deterministic input files. */
@@ -233,6 +247,7 @@ int main(void)
 		perror(dir);
 		return 1;
 	}
+	umask(022);
 	setenv("LC_ALL", "C", 1);
 	setenv("TZ", "UTC", 1);
 	setenv("PATH", "/bin:/usr/bin", 1);

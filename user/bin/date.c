@@ -48,65 +48,6 @@ static int date_word(const char *arg)
 	return 1;
 }
 
-/* Days since 1970-01-01 of a proleptic Gregorian date. */
-static long long days_from_civil(long long y, int m, int d)
-{
-	y -= m <= 2;
-	long long era = (y >= 0 ? y : y - 399) / 400;
-	long long yoe = y - era * 400;
-	long long doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-	long long doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-	return era * 146097 + doe - 719468;
-}
-
-/* -d's DATE into *t: 0, or -1. */
-static int parse_date(const char *s, struct timespec *t)
-{
-	while (isspace((unsigned char)*s))
-		s++;
-	if (!strcmp(s, "now") || !*s)
-		return clock_gettime(CLOCK_REALTIME, t);
-	char *end;
-	if (*s == '@') {
-		errno = 0;
-		t->tv_sec = (time_t)strtoll(s + 1, &end, 10);
-		t->tv_nsec = 0;
-		if (end == s + 1 || errno)
-			return -1;
-		if (*end == '.') {
-			long scale = 100000000;
-			for (end++; isdigit((unsigned char)*end); end++, scale /= 10)
-				t->tv_nsec += (*end - '0') * scale;
-		}
-		return *end ? -1 : 0;
-	}
-	int y, mo, d, h = 0, mi = 0, sec = 0, n = 0;
-	if (sscanf(s, "%d-%d-%d%n", &y, &mo, &d, &n) != 3)
-		return -1;
-	s += n;
-	if (*s == ' ' || *s == 'T') {
-		int k = 0;
-		if (sscanf(s + 1, "%d:%d%n", &h, &mi, &k) != 2)
-			return -1;
-		s += 1 + k;
-		if (*s == ':') {
-			if (sscanf(s + 1, "%d%n", &sec, &k) != 1)
-				return -1;
-			s += 1 + k;
-		}
-	}
-	static const int mdays[] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
-	if (*s || mo < 1 || mo > 12 || d < 1 || d > mdays[mo - 1] || h > 23 || mi > 59 || sec > 60 ||
-	    h < 0 || mi < 0 || sec < 0)
-		return -1;
-	int leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-	if (mo == 2 && d == 29 && !leap)
-		return -1;
-	t->tv_sec = (time_t)(days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + sec);
-	t->tv_nsec = 0;
-	return 0;
-}
-
 /* -- formatting -- */
 
 static void out_text(const char *s, int upper)
@@ -267,7 +208,7 @@ int main(int argc, char **argv)
 		}
 		t = st.st_mtim;
 	} else if (opt_date) {
-		if (parse_date(opt_date, &t) < 0) {
+		if (tool_parse_date(opt_date, &t) < 0) {
 			fprintf(stderr, "date: invalid date '%s'\n", opt_date);
 			return 1;
 		}

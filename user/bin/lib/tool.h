@@ -5,6 +5,7 @@
 
 #include <sys/types.h>
 #include <sys/stat.h>
+#include <time.h>
 
 /* Applies MODE, octal or symbolic (chmod's syntax: [ugoa]*([-+=]([rwxXst]*|[ugo]))+
    clauses separated by commas), to old. A clause without [ugoa] does not
@@ -115,6 +116,16 @@ int tool_parse_count(const char *s, unsigned long long *n, int *sign);
    number, or -1 after a message. */
 int tool_count_options(int argc, char **argv, const char *name, const char *usage, int allow_follow,
 		       struct tool_count *c, char ***files);
+
+/* -- dates (when.c); Arbor keeps UTC only -- */
+
+/* Days since 1970-01-01 of a proleptic Gregorian date (m 1..12). */
+long long tool_days_from_civil(long long y, int m, int d);
+/* date -d's DATE: @SECONDS[.FRACTION], YYYY-MM-DD[ HH:MM[:SS]] (or a T
+   for the space), "now" or empty: 0 and *t, or -1. */
+int tool_parse_date(const char *s, struct timespec *t);
+/* touch -t's [[CC]YY]MMDDhhmm[.ss]: 0 and *t, or -1. */
+int tool_parse_stamp(const char *s, struct timespec *t);
 
 /* -- patterns (match.c) -- */
 
