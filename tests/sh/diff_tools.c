@@ -158,6 +158,12 @@ static const char *const commands[] = {
 	"du -b -d 0 tree/big; du -hb tree/big; du -d 1 tree | cut -f2 | sort; du -sc tree tree | cut -f2; du nofile; echo $?; du -d x tree; echo $?",
 	"stat -c '%n %s %F %a %A %h' tree/a.c tree/zero tree/big; stat -c '%N %F' tree/ln; stat -L -c '%F %s' tree/ln",
 	"stat -c '%n|%%|%s' tree/b.txt; stat -c '%F %A' tree/sub; stat nofile; echo $?; stat; echo $?",
+	/* test and [: the shell's builtins (dash's on the host) */
+	"test -f words; echo $?; [ -d tree ]; echo $?; [ -L tree/ln ]; echo $?; [ -h words ]; echo $?; [ ! -e nofile ]; echo $?",
+	"[ -s tree/zero ]; echo $?; [ -s words ]; echo $?; [ tree/a.c -ef tree/h1 ]; echo $?; [ -x tree ]; echo $?",
+	"test 3 -lt 10 -a abc != abd; echo $?; [ 10 -le 9 -o x = x ]; echo $?; [ \\( 1 -eq 1 \\) -a ! -z x ]; echo $?",
+	"[ -n '' ]; echo $?; [ -z '' ]; echo $?; test; echo $?; [ ]; echo $?; [ abc ]; echo $?; [ -1 -gt -2 ]; echo $?",
+	"[ a \\< b ]; echo $?; [ b \\> a ]; echo $?; [ 007 -eq 7 ]; echo $?; [ -e tree -a -d tree/sub ]; echo $?",
 	"df nofile; echo $?; ls nofile; echo $?; ls -l nofile tree/b.txt | cut -c1-10; echo $?",
 };
 
