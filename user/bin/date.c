@@ -48,99 +48,132 @@ static int date_word(const char *arg)
 	return 1;
 }
 
-/* -- formatting -- */
+/* -- formatting --
+   Each conversion is written into a field, then padded as GNU date does:
+   numbers to their digits (zeros; '_' spaces; '-' none), and any field to
+   the width given ('0' zeros, else spaces; '-' never pads). */
 
-static void out_text(const char *s, int upper)
+struct field {
+	char s[256];
+	size_t n;
+	int numeric;		/* a number: the default padding is digits zeros */
+	int digits;
+	char pad;
+};
+
+static void add_text(struct field *f, const char *s)
 {
-	for (; *s; s++)
-		putchar(upper ? toupper((unsigned char)*s) : *s);
+	size_t k = strlen(s);
+	if (f->n + k >= sizeof(f->s))
+		k = sizeof(f->s) - 1 - f->n;
+	memcpy(f->s + f->n, s, k);
+	f->n += k;
+	f->s[f->n] = '\0';
 }
 
-/* A number with GNU's padding: pad is '0' or ' ' by default for the
-   conversion, flag ('-', '_', '0' or 0) and width may change it. */
-static void out_num(long long v, int digits, char pad, char flag, int width)
+static void add_num(struct field *f, long long v, int digits, char pad)
 {
-	if (flag == '-')
-		digits = 0;
-	else if (flag == '_')
-		pad = ' ';
-	else if (flag == '0')
-		pad = '0';
-	if (width)
-		digits = width;
 	char buf[32];
-	int neg = v < 0;
-	int n = snprintf(buf, sizeof(buf), "%lld", neg ? -v : v);
-	if (neg)
-		putchar('-');
-	for (int i = n + neg; i < digits; i++)
-		putchar(pad);
-	fputs(buf, stdout);
+	snprintf(buf, sizeof(buf), "%lld", v);
+	add_text(f, buf);
+	f->numeric = 1;
+	f->digits = digits;
+	f->pad = pad;
 }
 
 static void format(const char *fmt, const struct tm *tm, const struct timespec *t);
 
-/* One conversion c (after its flag and width) of tm into stdout. */
-static void conversion(char c, char flag, int width, int colon, const struct tm *tm,
-		       const struct timespec *t)
+/* Formats the composite conversion fmt into f (no padding inside). */
+static void add_format(struct field *f, const char *fmt, const struct tm *tm, const struct timespec *t)
+{
+	fflush(stdout);
+	char buf[256];
+	FILE *saved = stdout;
+	FILE *m = fmemopen(buf, sizeof(buf), "w");
+	if (!m)
+		return;
+	stdout = m;
+	format(fmt, tm, t);
+	fflush(m);
+	long len = ftell(m);
+	stdout = saved;
+	fclose(m);
+	buf[len < (long)sizeof(buf) ? len : (long)sizeof(buf) - 1] = '\0';
+	add_text(f, buf);
+}
+
+/* One conversion c of tm into f. */
+static void conversion(char c, int colon, struct field *f, const struct tm *tm, const struct timespec *t)
 {
 	static const char *const days[] = { "Sunday", "Monday", "Tuesday", "Wednesday", "Thursday",
 					    "Friday", "Saturday" };
 	static const char *const months[] = { "January", "February", "March", "April", "May", "June",
 					      "July", "August", "September", "October", "November",
 					      "December" };
-	int upper = flag == '^';
 	char buf[64];
+	int hour12 = tm->tm_hour % 12 ? tm->tm_hour % 12 : 12;
 	switch (c) {
-	case 'a': snprintf(buf, 4, "%s", days[tm->tm_wday]); out_text(buf, upper); break;
-	case 'A': out_text(days[tm->tm_wday], upper); break;
-	case 'b': case 'h': snprintf(buf, 4, "%s", months[tm->tm_mon]); out_text(buf, upper); break;
-	case 'B': out_text(months[tm->tm_mon], upper); break;
-	case 'c': format("%a %b %e %H:%M:%S %Y", tm, t); break;
-	case 'C': out_num((tm->tm_year + 1900) / 100, 2, '0', flag, width); break;
-	case 'd': out_num(tm->tm_mday, 2, '0', flag, width); break;
-	case 'D': format("%m/%d/%y", tm, t); break;
-	case 'e': out_num(tm->tm_mday, 2, ' ', flag, width); break;
-	case 'F': format("%Y-%m-%d", tm, t); break;
+	case 'a': snprintf(buf, 4, "%s", days[tm->tm_wday]); add_text(f, buf); break;
+	case 'A': add_text(f, days[tm->tm_wday]); break;
+	case 'b': case 'h': snprintf(buf, 4, "%s", months[tm->tm_mon]); add_text(f, buf); break;
+	case 'B': add_text(f, months[tm->tm_mon]); break;
+	case 'c': add_format(f, "%a %b %e %H:%M:%S %Y", tm, t); break;
+	case 'C': add_num(f, (tm->tm_year + 1900) / 100, 2, '0'); break;
+	case 'd': add_num(f, tm->tm_mday, 2, '0'); break;
+	case 'D': case 'x': add_format(f, "%m/%d/%y", tm, t); break;
+	case 'e': add_num(f, tm->tm_mday, 2, ' '); break;
+	case 'F': add_format(f, "%Y-%m-%d", tm, t); break;
 	case 'g': case 'G': case 'U': case 'V': case 'W': {
 		char spec[3] = { '%', c, 0 };
 		strftime(buf, sizeof(buf), spec, tm);
-		out_num(atoll(buf), c == 'G' ? 4 : 2, '0', flag, width);
+		add_num(f, atoll(buf), c == 'G' ? 4 : 2, '0');
 		break;
 	}
-	case 'H': out_num(tm->tm_hour, 2, '0', flag, width); break;
-	case 'I': out_num(tm->tm_hour % 12 ? tm->tm_hour % 12 : 12, 2, '0', flag, width); break;
-	case 'j': out_num(tm->tm_yday + 1, 3, '0', flag, width); break;
-	case 'k': out_num(tm->tm_hour, 2, ' ', flag, width); break;
-	case 'l': out_num(tm->tm_hour % 12 ? tm->tm_hour % 12 : 12, 2, ' ', flag, width); break;
-	case 'm': out_num(tm->tm_mon + 1, 2, '0', flag, width); break;
-	case 'M': out_num(tm->tm_min, 2, '0', flag, width); break;
-	case 'n': putchar('\n'); break;
-	case 'N': out_num(t->tv_nsec, 9, '0', flag, width); break;
-	case 'q': out_num(tm->tm_mon / 3 + 1, 1, '0', flag, width); break;
-	case 'p': out_text(tm->tm_hour < 12 ? "AM" : "PM", 0); break;
-	case 'P': out_text(tm->tm_hour < 12 ? "am" : "pm", 0); break;
-	case 'r': format("%I:%M:%S %p", tm, t); break;
-	case 'R': format("%H:%M", tm, t); break;
-	case 's': out_num((long long)t->tv_sec, 1, '0', flag, width); break;
-	case 'S': out_num(tm->tm_sec, 2, '0', flag, width); break;
-	case 't': putchar('\t'); break;
-	case 'T': format("%H:%M:%S", tm, t); break;
-	case 'u': out_num(tm->tm_wday ? tm->tm_wday : 7, 1, '0', flag, width); break;
-	case 'w': out_num(tm->tm_wday, 1, '0', flag, width); break;
-	case 'x': format("%m/%d/%y", tm, t); break;
-	case 'X': format("%H:%M:%S", tm, t); break;
-	case 'y': out_num((tm->tm_year + 1900) % 100, 2, '0', flag, width); break;
-	case 'Y': out_num(tm->tm_year + 1900, 1, '0', flag, width); break;
-	case 'z': out_text(colon ? "+00:00" : "+0000", 0); break;
-	case 'Z': out_text("UTC", 0); break;
-	case '%': putchar('%'); break;
+	case 'H': add_num(f, tm->tm_hour, 2, '0'); break;
+	case 'I': add_num(f, hour12, 2, '0'); break;
+	case 'j': add_num(f, tm->tm_yday + 1, 3, '0'); break;
+	case 'k': add_num(f, tm->tm_hour, 2, ' '); break;
+	case 'l': add_num(f, hour12, 2, ' '); break;
+	case 'm': add_num(f, tm->tm_mon + 1, 2, '0'); break;
+	case 'M': add_num(f, tm->tm_min, 2, '0'); break;
+	case 'n': add_text(f, "\n"); break;
+	case 'N': add_num(f, t->tv_nsec, 9, '0'); break;
+	case 'p': add_text(f, tm->tm_hour < 12 ? "AM" : "PM"); break;
+	case 'P': add_text(f, tm->tm_hour < 12 ? "am" : "pm"); break;
+	case 'q': add_num(f, tm->tm_mon / 3 + 1, 1, '0'); break;
+	case 'r': add_format(f, "%I:%M:%S %p", tm, t); break;
+	case 'R': add_format(f, "%H:%M", tm, t); break;
+	case 's': add_num(f, (long long)t->tv_sec, 1, '0'); break;
+	case 'S': add_num(f, tm->tm_sec, 2, '0'); break;
+	case 't': add_text(f, "\t"); break;
+	case 'T': case 'X': add_format(f, "%H:%M:%S", tm, t); break;
+	case 'u': add_num(f, tm->tm_wday ? tm->tm_wday : 7, 1, '0'); break;
+	case 'w': add_num(f, tm->tm_wday, 1, '0'); break;
+	case 'y': add_num(f, (tm->tm_year + 1900) % 100, 2, '0'); break;
+	case 'Y': add_num(f, tm->tm_year + 1900, 1, '0'); break;
+	case 'z': add_text(f, colon ? "+00:00" : "+0000"); break;
+	case 'Z': add_text(f, "UTC"); break;
+	case '%': add_text(f, "%"); break;
 	default: /* not a conversion: printed as written */
-		putchar('%');
-		if (colon)
-			putchar(':');
-		putchar(c);
+		add_text(f, colon ? "%:" : "%");
+		buf[0] = c, buf[1] = '\0';
+		add_text(f, buf);
 	}
+}
+
+/* Prints field f padded for flag and width. */
+static void put_field(const struct field *f, char flag, int width, int upper)
+{
+	int len = (int)f->n, neg = f->numeric && f->s[0] == '-';
+	int want = flag == '-' ? 0 : width ? width : f->numeric ? f->digits : 0;
+	char pad = flag == '0' ? '0' : flag == '_' ? ' ' : f->numeric && !width ? f->pad :
+		   f->numeric ? f->pad : ' ';
+	if (neg && pad == '0')
+		putchar('-');
+	for (int i = len; i < want; i++)
+		putchar(pad);
+	for (int i = neg && pad == '0'; i < len; i++)
+		putchar(upper ? toupper((unsigned char)f->s[i]) : f->s[i]);
 }
 
 static void format(const char *fmt, const struct tm *tm, const struct timespec *t)
@@ -152,8 +185,14 @@ static void format(const char *fmt, const struct tm *tm, const struct timespec *
 		}
 		p++;
 		char flag = 0;
-		if (strchr("-_0^#", *p))
-			flag = *p++;
+		int upper = 0;
+		while (strchr("-_0^#", *p) && *p) {
+			if (*p == '^')
+				upper = 1;
+			else if (*p != '#')
+				flag = *p;
+			p++;
+		}
 		int width = 0;
 		while (isdigit((unsigned char)*p))
 			width = width * 10 + (*p++ - '0');
@@ -161,7 +200,20 @@ static void format(const char *fmt, const struct tm *tm, const struct timespec *
 		p += colon;
 		if (!*p)
 			break;
-		conversion(*p, flag, width, colon, tm, t);
+		struct field f = { .n = 0 };
+		f.s[0] = '\0';
+		if (*p == 'N') { /* a width is the digits kept; no padding */
+			char ns[16];
+			snprintf(ns, sizeof(ns), "%09ld", t->tv_nsec);
+			printf("%.*s", width > 0 && width < 9 ? width : 9, ns);
+			continue;
+		}
+		if (*p == 'z' && (flag == '_' || flag == '-')) { /* UTC: +0, padded as a number */
+			printf("%*s", flag == '_' ? (width ? width : 5 + colon) : 0, "+0");
+			continue;
+		}
+		conversion(*p, colon, &f, tm, t);
+		put_field(&f, flag, width, upper);
 	}
 }
 

@@ -19,7 +19,8 @@ struct fmt_state {
 	char **args;		/* the arguments left */
 	int nargs;
 	int status;		/* 1 after a bad argument */
-	int stop;		/* \c was met: no more output */
+	int stop;		/* no more output: \c or a bad conversion */
+	int cut;		/* \c was met: GNU printf then exits with 0 */
 	int fd;			/* where the output goes (-1: kept in buf) */
 	int werr;		/* writing to fd failed */
 };
@@ -90,7 +91,7 @@ static size_t escape(struct fmt_state *f, const char *p, int in_b)
 		return 1;
 	}
 	if (*p == 'c') {
-		f->stop = 1;
+		f->stop = f->cut = 1;
 		return 1;
 	}
 	if (*p >= '0' && *p <= '7') {
@@ -124,21 +125,37 @@ static const char *next_arg(struct fmt_state *f)
 	return *f->args++;
 }
 
+/* s between quotes as GNU's messages show it in the C locale: a
+   backslash, a quote and the control characters escaped as in C. */
+static void put_quoted(const char *s)
+{
+	static const char from[] = "\\'\a\b\f\n\r\t\v", to[] = "\\'abfnrtv";
+	fputc('\'', stderr);
+	for (; *s; s++) {
+		const char *e = strchr(from, *s);
+		unsigned char c = (unsigned char)*s;
+		if (e)
+			fprintf(stderr, "\\%c", to[e - from]);
+		else if (c < 32 || c == 127)
+			fprintf(stderr, "\\%03o", c);
+		else
+			fputc(c, stderr);
+	}
+	fputc('\'', stderr);
+}
+
 /* Tells that s was not (completely) a number, as GNU printf. */
 static void check_end(struct fmt_state *f, const char *s, const char *end)
 {
-	if (errno == ERANGE || end == s || *end)
-		flush(f);
-	if (errno == ERANGE) {
-		fprintf(stderr, "%s: '%s': %s\n", f->tool, s, strerror(ERANGE));
-		f->status = 1;
-	} else if (end == s) {
-		fprintf(stderr, "%s: '%s': expected a numeric value\n", f->tool, s);
-		f->status = 1;
-	} else if (*end) {
-		fprintf(stderr, "%s: '%s': value not completely converted\n", f->tool, s);
-		f->status = 1;
-	}
+	const char *why = errno == ERANGE ? strerror(ERANGE) : end == s ? "expected a numeric value" :
+			  *end ? "value not completely converted" : NULL;
+	if (!why)
+		return;
+	flush(f);
+	fprintf(stderr, "%s: ", f->tool);
+	put_quoted(s);
+	fprintf(stderr, ": %s\n", why);
+	f->status = 1;
 }
 
 /* An argument as a number: 'c or "c gives c's code; else C's syntax with
@@ -187,6 +204,7 @@ static void put_b(struct fmt_state *f, const char *s, const char *spec)
 	else
 		put_fmt(f, spec, sub.buf);
 	f->stop |= sub.stop;
+	f->cut |= sub.cut;
 	free(sub.buf);
 }
 
@@ -239,8 +257,8 @@ static size_t conversion(struct fmt_state *f, const char *p)
 	}
 	if (have_width)
 		n += (size_t)snprintf(spec + n, sizeof(spec) - n, "%d", width);
-	if (have_prec)
-		n += (size_t)snprintf(spec + n, sizeof(spec) - n, ".%d", prec < 0 ? 0 : prec);
+	if (have_prec && prec >= 0) /* a negative one is as none */
+		n += (size_t)snprintf(spec + n, sizeof(spec) - n, ".%d", prec);
 	const char *a = next_arg(f);
 	if (strchr("diouxX", conv)) {
 		spec[n++] = 'j';
@@ -282,8 +300,15 @@ int tool_format(const char *tool, const char *fmt, int nargs, char **args, int f
 			else
 				putc_(&f, *p++);
 		}
-		if (f.nargs == before)
-			break; /* the format takes no argument: once */
+		if (f.nargs == before) { /* the format takes no argument: once */
+			if (f.nargs > 0 && !f.stop) {
+				flush(&f);
+				fprintf(stderr, "%s: warning: ignoring excess arguments, starting with ", tool);
+				put_quoted(f.args[0]);
+				fputc('\n', stderr);
+			}
+			break;
+		}
 	} while (f.nargs > 0 && !f.stop);
 	flush(&f);
 	free(f.buf);
@@ -291,5 +316,5 @@ int tool_format(const char *tool, const char *fmt, int nargs, char **args, int f
 		fprintf(stderr, "%s: write error: %s\n", tool, strerror(errno));
 		return 1;
 	}
-	return f.status;
+	return f.cut ? 0 : f.status;
 }

@@ -139,7 +139,9 @@ int tool_match(const char *p, const char *s, int fold);
    diouxXfFeEgGcsb%, flags, widths, precisions, '*'; the format again while
    arguments remain; \c ends the output) onto fd, written out before each
    message and at the end. 0, or 1 after telling "TOOL: 'ARG': expected a
-   numeric value", another bad argument or conversion, or a write error. */
+   numeric value", another bad argument or conversion, or a write error;
+   0 after a \c whatever came before (as GNU printf). Arguments in
+   messages are quoted as GNU's ('a\\b'). */
 int tool_format(const char *tool, const char *fmt, int nargs, char **args, int fd);
 
 #endif
