@@ -30,6 +30,7 @@ static const char *const commands[] = {
 	"seq -w 1 3 11; seq -w -5 2 5; seq -w 0.5 1 3",
 	"seq -s, 1 5; seq -s '' 3; seq -s ' - ' 2 4; seq -f '%03g' 3 5; seq -f 'n=%.2f' 1 0.25 2",
 	"seq 3 1; echo $?; seq 1 0 3; seq x; seq; seq 1 2 3 4",
+	"seq -s, 0.1 0.1 2.5; seq -s, 1 2.55; seq -s, 3 -0.25 1.9; seq -s, -w -2.55 1 1; seq -s, 0.05 0.3 1.999",
 	/* tee */
 	"seq 3 | tee out1 out2; cat out1 out2",
 	"echo one > app; seq 2 | tee -a app >/dev/null; cat app",
@@ -135,12 +136,12 @@ static const char *const commands[] = {
 	"find tree -size 3x; echo $?; find tree -maxdepth x; echo $?; find tree \\( -name a; echo $?",
 	/* xargs */
 	"seq 5 | xargs; seq 5 | xargs echo n; seq 7 | xargs -n 3; seq 7 | xargs -n 3 echo x",
-	"printf 'a b\\nc\\n d e f\\n' | xargs -L 1; printf 'a b\\nc\\n' | xargs -L 2 echo",
+	"printf 'a b \\nc\\n d e f\\n' | xargs -L 1; printf 'a b\\nc\\n' | xargs -L 2 echo",
 	"printf '\"a b\" c\\n' | xargs -n 1; printf \"'x y' z\\\\ w\\n\" | xargs -n 1",
-	"printf 'one\\ntwo words\\n  three\\n' | xargs -I {} echo '[{}]'; seq 3 | xargs -I X echo X-X",
+	"xargs -I {} echo '[{}]' < xin; xargs -n 2 < xin; seq 3 | xargs -I X echo X-X",
 	"printf 'a\\0b c\\0' | xargs -0 -n 1 echo; printf 'a:b:c' | xargs -d : -n 1; printf 'p\\nq' | xargs -d '\\n'",
 	"echo | xargs echo empty; echo | xargs -r echo never; echo rc $?; xargs < words",
-	"seq 3 | xargs -t echo 2>&1; seq 3 | xargs false; echo $?; seq 3 | xargs sh -c 'exit 255'; echo $?",
+	"printf 'a  b\\n' | xargs -t -n 1 echo \"x y\" 2>&1; seq 3 | xargs -t echo 2>&1; seq 3 | xargs false; echo $?; seq 3 | xargs sh -c 'exit 255'; echo $?",
 	"echo x | xargs nonexistent-cmd; echo $?; echo \"'a\" | xargs; echo $?; seq 2 | xargs -n 0; echo $?",
 	"find tree -name '*.c' | sort | xargs wc -l; find tree -name '*.c' -print0 | sort -z | xargs -0 cat",
 	/* which (PATH=/bin:/usr/bin on both sides) */
@@ -192,6 +193,7 @@ static void make_inputs(void)
 	write_file("a.txt", "one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\nten\n");
 	write_file("b.txt", "one\n2\nthree\nfour\nfive\nsix and a half\nseven\neight\nnine\nten\neleven\n");
 	write_file("empty", "");
+	write_file("xin", "one\ntwo words\n\n  three\n\\x y\n\"q r\" z\n'a b'c\n");
 	mkdir("tree", 0755);
 	mkdir("tree/sub", 0755);
 	mkdir("tree/sub/deep", 0755);

@@ -63,6 +63,73 @@ static int print_number(double x, int prec, int width, int first)
 	return printf("%0*.*f", width, prec, x) < 0 ? -1 : 0;
 }
 
+/* s as an integer number of 10^-prec units into *out: 1 if s is a plain
+   decimal (no exponent, at most 30 digits). Digits past prec are lost:
+   not allowed when round is 0; else the value is rounded down (round < 0)
+   or up (round > 0), as LAST is for a rising (falling) sequence. */
+static int scaled(const char *s, int prec, int round, __int128 *out)
+{
+	int neg = *s == '-';
+	const char *p = s + (neg || *s == '+');
+	__int128 v = 0;
+	int digits = 0, decimals = -1, lost = 0;
+	for (; *p; p++) {
+		if (*p == '.' && decimals < 0) {
+			decimals = 0;
+			continue;
+		}
+		if (*p < '0' || *p > '9' || ++digits > 30)
+			return 0;
+		if (decimals >= 0 && decimals == prec) {
+			lost |= *p != '0';
+			continue;
+		}
+		v = v * 10 + (*p - '0');
+		if (decimals >= 0)
+			decimals++;
+	}
+	if (digits == 0 || (lost && !round))
+		return 0;
+	for (int d = decimals < 0 ? 0 : decimals; d < prec; d++)
+		v *= 10;
+	v = neg ? -v : v; /* truncated toward zero */
+	if (lost && round < 0 && neg)
+		v -= 1;
+	if (lost && round > 0 && !neg)
+		v += 1;
+	*out = v;
+	return 1;
+}
+
+/* v units of 10^-prec, as "%0*.*f" would print the exact value. */
+static void print_exact(__int128 v, int prec, int width, int first)
+{
+	char digits[64], text[80];
+	int neg = v < 0, n = 0;
+	unsigned __int128 u = neg ? (unsigned __int128)-v : (unsigned __int128)v;
+	do {
+		digits[n++] = (char)('0' + (int)(u % 10));
+		u /= 10;
+	} while (u || n <= prec);
+	int k = 0;
+	if (neg)
+		text[k++] = '-';
+	while (n > prec)
+		text[k++] = digits[--n];
+	if (prec)
+		text[k++] = '.';
+	while (n > 0)
+		text[k++] = digits[--n];
+	text[k] = '\0';
+	if (!first)
+		fputs(opt_sep, stdout);
+	if (neg && k < width)
+		putchar('-');
+	for (int i = k; i < width; i++)
+		putchar('0');
+	fputs(text + (neg && k < width), stdout);
+}
+
 int main(int argc, char **argv)
 {
 	const struct tool_opts o = { .name = "seq", .with_arg = "sf", .gnu_try = 1, .flag = seq_flag,
@@ -97,12 +164,35 @@ int main(int argc, char **argv)
 		width = la > lb ? la : lb;
 	}
 	int printed = 0;
-	for (long long i = 0;; i++) {
-		double x = first + (double)i * incr;
-		if (incr > 0 ? x > last : x < last)
-			break;
-		print_number(x, prec, width, !printed);
-		printed = 1;
+	__int128 f, in, l; /* the operands in units of 10^-prec, when they are plain decimals */
+	if (!opt_format && scaled(nops >= 2 ? ops[0] : "1", prec, 0, &f) &&
+	    scaled(nops == 3 ? ops[1] : "1", prec, 0, &in) &&
+	    scaled(ops[nops - 1], prec, incr > 0 ? -1 : 1, &l)) {
+		/* Exact: no binary rounding can drop or add the last number. */
+		for (__int128 v = f; in > 0 ? v <= l : v >= l; v += in) {
+			print_exact(v, prec, width, !printed);
+			printed = 1;
+		}
+	} else {
+		char prev[64] = "";
+		for (long long i = 0;; i++) {
+			double x = first + (double)i * incr;
+			if (incr > 0 ? x > last : x < last) {
+				/* As GNU seq: a number just past LAST that prints as LAST is
+				   printed (a rounding error put it there). */
+				char a[64], b[64];
+				snprintf(a, sizeof(a), "%.*f", prec, x);
+				snprintf(b, sizeof(b), "%.*f", prec, last);
+				if (opt_format || strcmp(a, b) || !strcmp(a, prev))
+					break;
+				print_number(x, prec, width, !printed);
+				printed = 1;
+				break;
+			}
+			print_number(x, prec, width, !printed);
+			snprintf(prev, sizeof(prev), "%.*f", prec, x);
+			printed = 1;
+		}
 	}
 	if (printed)
 		putchar('\n');

@@ -76,15 +76,8 @@ static int xargs_flag(int c, const char *arg)
 
 /* -- reading items -- */
 
-static int peeked = -2;
-
 static int get(void)
 {
-	if (peeked != -2) {
-		int c = peeked;
-		peeked = -2;
-		return c;
-	}
 	return getchar();
 }
 
@@ -96,14 +89,9 @@ static char *next_item(int *line_end)
 	char *s = tool_xrealloc("xargs", 1, NULL, cap);
 	int c, quote = 0, have = 0;
 	*line_end = 0;
-	if (opt_null || delim >= 0 || opt_replace) {
-		int end = opt_null ? 0 : delim >= 0 ? delim : '\n';
-		if (opt_replace && delim < 0 && !opt_null)
-			while ((c = get()) == ' ' || c == '\t')
-				; /* -I drops a line's leading blanks */
-		else
-			c = get();
-		for (; c != EOF && c != end; c = get()) {
+	if (opt_null || delim >= 0) {
+		int end = opt_null ? 0 : delim;
+		for (c = get(); c != EOF && c != end; c = get()) {
 			if (n + 2 > cap)
 				s = tool_xrealloc("xargs", 1, s, cap *= 2);
 			s[n++] = (char)c;
@@ -137,17 +125,13 @@ static char *next_item(int *line_end)
 				exit(1);
 			}
 		} else if (c == ' ' || c == '\t' || c == '\n') {
+			/* -I: an item is a line (its leading blanks dropped, an
+			   empty one skipped). A line that ends in a blank goes on
+			   on the next one (-L counts it once). */
+			if (opt_replace && c != '\n' && have)
+				goto keep;
 			if (have) {
-				if (c == '\n')
-					*line_end = 1;
-				else if (opt_max_lines) { /* a line ends after trailing blanks too */
-					int d;
-					while ((d = get()) == ' ' || d == '\t')
-						;
-					*line_end = d == '\n' || d == EOF;
-					if (d != '\n')
-						peeked = d;
-				}
+				*line_end = c == '\n';
 				break;
 			}
 			continue;
@@ -160,6 +144,7 @@ static char *next_item(int *line_end)
 			if (c == EOF)
 				break;
 		}
+keep:
 		have = 1;
 		if (n + 2 > cap)
 			s = tool_xrealloc("xargs", 1, s, cap *= 2);
@@ -177,12 +162,28 @@ static char *next_item(int *line_end)
 
 static int status;
 
+/* A word as -t shows it: quoted for the shell when it has to be. */
+static void trace_word(const char *w)
+{
+	if (*w && strspn(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./,:@%+=-") ==
+	    strlen(w)) {
+		fputs(w, stderr);
+		return;
+	}
+	fputc('\'', stderr);
+	for (; *w; w++)
+		fputs(*w == '\'' ? "'\\''" : (char[]){ *w, 0 }, stderr);
+	fputc('\'', stderr);
+}
+
 /* Runs argv: 0, or -1 when xargs must stop. */
 static int run(char **argv)
 {
 	if (opt_trace) {
-		for (int i = 0; argv[i]; i++)
-			fprintf(stderr, "%s%s", i ? " " : "", argv[i]);
+		for (int i = 0; argv[i]; i++) {
+			fputs(i ? " " : "", stderr);
+			trace_word(argv[i]);
+		}
 		fputc('\n', stderr);
 	}
 	fflush(stdout);
