@@ -110,6 +110,7 @@ static const char *const commands[] = {
 	"head -3 a.txt > a3; cmp a.txt a3; cmp a3 a.txt; cmp -l a3 a.txt 2>err; cat err; cmp empty a.txt; echo $?",
 	"printf 'one\\ntw' > tw; cmp tw a.txt; cmp -n 5 a.txt b.txt; echo $?; cmp -i 4 a.txt b.txt",
 	"cmp - a.txt < b.txt; cmp a.txt < b.txt; cmp -l bytes words 2>/dev/null | head -5; cmp -lb bytes words 2>err | tail -3; cat err",
+	"printf b > s1; printf xb > s2; cmp -i 2 s1 s2; echo $?; cmp -i 1 s1 s2; echo $?",
 	"cmp nofile a.txt; echo $?; cmp a.txt; echo $?; cmp; echo $?; cmp -l -s a b; echo $?",
 	/* diff */
 	"diff a.txt b.txt; echo $?; diff b.txt a.txt; diff a.txt a.txt; echo $?",

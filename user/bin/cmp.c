@@ -123,9 +123,9 @@ int main(int argc, char **argv)
 		    (unsigned long long)st.st_size < width_max)
 			width_max = (unsigned long long)st.st_size;
 	}
-	for (unsigned long long k = 0; k < opt_skip; k++)
-		if (next(&in1) < 0 || next(&in2) < 0)
-			break;
+	for (int i = 0; i < 2; i++) /* each file on its own: one may end first */
+		for (unsigned long long k = 0; k < opt_skip && next(in[i]) >= 0; k++)
+			;
 	int width = snprintf(NULL, 0, "%llu", width_max == ~0ULL ? ~0ULL : width_max);
 	unsigned long long byte = 0, line = 1;
 	int status = 0, last = -1;
