@@ -287,6 +287,10 @@ endef
 $(if $(filter $(BIN_DIR_TOOLS),$(BIN_TOOLS)),$(error user/bin: a tool both as NAME.c and NAME/: $(filter $(BIN_DIR_TOOLS),$(BIN_TOOLS))))
 $(foreach p,$(BIN_DIR_TOOLS),$(eval $(call bin_dir_tool,$(p))))
 USER_BINS += $(patsubst %,$(INITRD_DIR)/bin/%,$(BIN_TOOLS) $(BIN_DIR_TOOLS))
+# /bin/[ is /bin/test (it reads its name to want the closing "]").
+$(INITRD_DIR)/bin/[: $(INITRD_DIR)/bin/test
+	@cp $< $@
+USER_BINS += $(INITRD_DIR)/bin/[
 
 # Servers: every .c of user/servers/NAME/ (on the C library), with the
 # server skeleton of user/servers/lib (the VFS uses its cgroup2 paths), and

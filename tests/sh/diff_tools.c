@@ -169,6 +169,8 @@ static const char *const commands[] = {
 	"test 3 -lt 10 -a abc != abd; echo $?; [ 10 -le 9 -o x = x ]; echo $?; [ \\( 1 -eq 1 \\) -a ! -z x ]; echo $?",
 	"[ -n '' ]; echo $?; [ -z '' ]; echo $?; test; echo $?; [ ]; echo $?; [ abc ]; echo $?; [ -1 -gt -2 ]; echo $?",
 	"[ a \\< b ]; echo $?; [ b \\> a ]; echo $?; [ 007 -eq 7 ]; echo $?; [ -e tree -a -d tree/sub ]; echo $?",
+	"env test -f words; echo $?; env [ 1 -lt 2 ]; echo $?; env [ 1 -lt 2; echo $?; env test 1 -eq a; echo $?",
+	"find tree -type f -exec test -s {} ';' -print | sort; echo tree/zero words | xargs -n 1 test -s; echo $?",
 	"df nofile; echo $?; ls nofile; echo $?; ls -l nofile tree/b.txt | cut -c1-10; echo $?",
 };
 

@@ -133,6 +133,13 @@ int tool_parse_stamp(const char *s, struct timespec *t);
    '/' is an ordinary character), ignoring case if fold. */
 int tool_match(const char *p, const char *s, int fold);
 
+/* -- test (test.c) -- */
+
+/* test ARG... or [ ARG... ] (argv[0] names which; "[" wants "]" last):
+   0 true, 1 false, 2 after "PREFIXtest: syntax error", "PREFIX[: missing
+   ']'" or "PREFIXtest: invalid integer 'X'" on standard error. */
+int tool_test(const char *prefix, int argc, char **argv);
+
 /* -- printf (format.c) -- */
 
 /* printf(1) of fmt with the nargs args (GNU printf's escapes, conversions
