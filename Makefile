@@ -279,14 +279,18 @@ $(BIN_LIB): $(patsubst %,$(BUILD)/libc/obj/%.o,$(wildcard user/bin/lib/*.c))
 $(foreach p,$(BIN_TOOLS),$(eval $(call posix_prog,$(INITRD_DIR)/bin/$(p),user/bin/$(p).c,-S,$(BIN_LIB))))
 bin_dir_objs = $(patsubst %,$(BUILD)/libc/obj/%.o,$(wildcard user/bin/$(1)/*.c))
 define bin_dir_tool
-$(INITRD_DIR)/bin/$(1): $(call bin_dir_objs,$(1)) $(LIBC_CRT0) $(LIBC_PORT) $(NEWLIB_LIBC)
+$(INITRD_DIR)/bin/$(1): $(call bin_dir_objs,$(1)) $(BIN_LIB) $(LIBC_CRT0) $(LIBC_PORT) $(NEWLIB_LIBC)
 	@mkdir -p $$(@D)
 	@echo "  LD      $$@"
-	@ld $(USER_LDFLAGS) -S -o $$@ $$(call LIBC_LINK,$(call bin_dir_objs,$(1)))
+	@ld $(USER_LDFLAGS) -S -o $$@ $$(call LIBC_LINK,$(call bin_dir_objs,$(1)) $(BIN_LIB))
 endef
 $(if $(filter $(BIN_DIR_TOOLS),$(BIN_TOOLS)),$(error user/bin: a tool both as NAME.c and NAME/: $(filter $(BIN_DIR_TOOLS),$(BIN_TOOLS))))
 $(foreach p,$(BIN_DIR_TOOLS),$(eval $(call bin_dir_tool,$(p))))
 USER_BINS += $(patsubst %,$(INITRD_DIR)/bin/%,$(BIN_TOOLS) $(BIN_DIR_TOOLS))
+# /bin/[ is /bin/test (it reads its name to want the closing "]").
+$(INITRD_DIR)/bin/[: $(INITRD_DIR)/bin/test
+	@cp $< $@
+USER_BINS += $(INITRD_DIR)/bin/[
 
 # Servers: every .c of user/servers/NAME/ (on the C library), with the
 # server skeleton of user/servers/lib (the VFS uses its cgroup2 paths), and

@@ -3,8 +3,10 @@
 # mv, rm, rmdir, ls, cat, chmod, chown; links: ln, readlink, realpath, stat,
 # touch, du), how they read options and
 # operands, text (wc, head, tail, grep), users and processes (id, runas,
-# kill, ps, env), the system (uname, free, mount). Expected outputs are
-# what GNU coreutils print. Prints TAP; exits with the number of failures.
+# kill, ps, env), the system (uname, free, mount), and what diff_tools.c
+# cannot compare with the host: watch's redrawn screens, more, the printf
+# builtin. Expected outputs are what GNU coreutils print. Prints TAP; exits
+# with the number of failures.
 
 n=0
 failed=0
@@ -77,7 +79,7 @@ s=2" "an option without its argument"
 same "$(grep -ne one "$d/o/f")" "1:one" "an option's argument in the next word, after grouped letters"
 same "$(grep -eone "$d/o/f")" "one" "an option's argument in the same word"
 same "$(ls "$d/o/to" -d)" "$d/o/to" "options after the operands (GNU-style)"
-same "$(cd "$d/o" && ls -- -a 2>&1; echo "s=$?")" "ls: -a: No such file or directory
+same "$(cd "$d/o" && ls -- -a 2>&1; echo "s=$?")" "ls: cannot access '-a': No such file or directory
 s=2" "-- ends the options"
 same "$(cat "$d/o/f" -u 2>&1; echo "s=$?")" "one
 cat: -u: No such file or directory
@@ -291,6 +293,31 @@ echo -memory > /sys/fs/cgroup/cgroup.subtree_control
 status 2 "cgtop with a bad option: 2" cgtop -x
 rmdir /sys/fs/cgroup/shtest/inner /sys/fs/cgroup/shtest && ok "rmdir the cgroups" || not_ok "rmdir the cgroups"
 echo -pids > /sys/fs/cgroup/cgroup.subtree_control
+
+# -- watch, more, printf (the everyday tools that diff_tools cannot compare) ----------
+echo 1 > "$d/w"
+(sleep 1; echo 2 > "$d/w") &
+watch -g -n 0.2 cat "$d/w" > "$d/w.out"
+st=$?
+wait
+tr '\033' E < "$d/w.out" > "$d/w.txt"
+n_clear=$(grep -c 'E\[HE\[2J' "$d/w.txt")
+[ $st = 0 ] && [ "$n_clear" -ge 2 ] && grep -q "^E\[HE\[2JEvery 0.2s: cat $d/w  *[^ ]*: [A-Z][a-z][a-z] " "$d/w.txt" &&
+	[ "$(tail -1 "$d/w.txt")" = 2 ] && grep -qx 1 "$d/w.txt" &&
+	ok "watch -g: redraws (clear, title, output) until the output changes" ||
+	not_ok "watch -g: redraws (clear, title, output) until the output changes"
+echo a > "$d/w"
+(sleep 1; echo b > "$d/w") &
+watch -t -g -n 0.1 cat "$d/w" > "$d/w.out"
+wait
+same "$(tail -1 "$d/w.out" | tr '\033' E)" "E[HE[2Jb" "watch -t -g: the last screen is the changed output, no title"
+status 1 "watch without a command: 1" watch
+same "$(printf 'x\ny\n' | more)" "x
+y" "more not on a terminal: a copy of its input"
+same "$(type printf)" "printf is a shell builtin" "printf is a builtin"
+same "$(printf '%s=%03d;' a 7 b 12)" "a=007;b=012;" "printf builtin: the format again for the extra arguments"
+same "$(printf '%d' x 2>&1; echo " s=$?")" "printf: 'x': expected a numeric value
+0 s=1" "printf builtin: a bad number, GNU's message and status 1"
 
 rm -r "$d"
 echo "1..$n"

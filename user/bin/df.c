@@ -1,11 +1,11 @@
-/* df [-ahT] [FILE]...: file-system space, as GNU df:
+/* df [-ahkT] [FILE]...: file-system space, as GNU df:
      Filesystem     1K-blocks  Used Available Use% Mounted on
    one line per mount of /proc/mounts (statfs of its target), or per mount
    holding each FILE. Use% is Used / (Used + Available), rounded up; "-"
    for a file system of no size.
      -a  also the pseudo file systems of no size (proc, cgroup2, devfs)
      -h  sizes as 4.0K, 12M (powers of 1024): columns Size Used Avail
-     -T  a Type column after Filesystem
+     -T  a Type column after Filesystem      -k  1K blocks (the default)
    "df: F: ..." and status 1 for a FILE that cannot be examined. */
 #include <errno.h>
 #include <limits.h>
@@ -189,6 +189,7 @@ static int df_flag(int c, const char *arg)
 	case 'a': opt_all = 1; break;
 	case 'h': opt_human = 1; break;
 	case 'T': opt_type = 1; break;
+	case 'k': opt_human = 0; break;
 	default: return TOOL_OPT_BAD;
 	}
 	return 0;
@@ -196,7 +197,7 @@ static int df_flag(int c, const char *arg)
 
 int main(int argc, char **argv)
 {
-	const struct tool_opts o = { .name = "df", .usage = "df [-ahT] [FILE]...", .flag = df_flag };
+	const struct tool_opts o = { .name = "df", .gnu_try = 1, .flag = df_flag };
 	static struct mnt m[MAX_MOUNTS];
 	char **ops;
 	int nops = tool_options(argc, argv, &o, &ops), status = 0;
@@ -220,6 +221,7 @@ int main(int argc, char **argv)
 	}
 	for (int i = 0; nops == 0 && i < n; i++)
 		status |= add_row(&m[i], 0);
-	print_rows();
+	if (nrows > 1) /* as GNU df: no header when no FILE could be shown */
+		print_rows();
 	return tool_flush("df", status, 1);
 }

@@ -1,8 +1,12 @@
-/* du [-sh] [FILE]...: disk usage, as GNU du: for each directory (below
-   each FILE, deepest first) "SIZE<TAB>PATH", SIZE in 1 KiB blocks from
-   st_blocks; a file given as an operand gets its own line. Links are not
-   followed, and a file with several hard links counts once.
-     -s  only a total for each FILE
+/* du [-abchkms] [-d N] [FILE]...: disk usage, as GNU du: for each
+   directory (below each FILE, deepest first) "SIZE<TAB>PATH", SIZE in 1
+   KiB blocks from st_blocks (rounded up); a file given as an operand gets
+   its own line. Links are not followed, and a file with several hard
+   links counts once.
+     -s  only a total for each FILE       -a  a line for files too
+     -c  a last line "SIZE<TAB>total" for all the FILEs
+     -d N  lines only N directories deep at most (the totals count all)
+     -b  apparent sizes (st_size) in bytes; -k KiB (the default), -m MiB
      -h  sizes as 4.0K, 12K, 1.5M (powers of 1024, rounded up as GNU)
    Without FILE: ".". "du: cannot access 'F': ..." and status 1. */
 #include <dirent.h>
@@ -13,7 +17,9 @@
 #include <sys/stat.h>
 #include "lib/tool.h"
 
-static int opt_summary, opt_human, status;
+static int opt_summary, opt_human, opt_all, opt_total, opt_apparent, status;
+static long opt_max_depth = -1;
+static unsigned long long opt_unit = 1024;	/* -b 1, -k 1024, -m 1 MiB */
 
 /* Inodes seen with more than one link: each counts once. */
 static struct seen { dev_t dev; ino_t ino; } *seen;
@@ -32,14 +38,12 @@ static int seen_before(const struct stat *st)
 	return 0;
 }
 
-static void print_size(unsigned long long blocks, const char *path)
+static void print_size(unsigned long long bytes, const char *path)
 {
-	unsigned long long kib = (blocks + 1) / 2;
 	if (!opt_human) {
-		printf("%llu\t%s\n", kib, path);
+		printf("%llu\t%s\n", (bytes + opt_unit - 1) / opt_unit, path);
 		return;
 	}
-	unsigned long long bytes = blocks * 512;
 	const char *units = "KMGTPE";
 	if (bytes < 1024) {
 		printf("%llu\t%s\n", bytes, path);
@@ -67,11 +71,13 @@ static void print_size(unsigned long long blocks, const char *path)
 	}
 }
 
-/* The blocks below and at path (whose lstat is st), printing directories. */
-static unsigned long long walk(const char *path, const struct stat *st, int top)
+/* The bytes below and at path (whose lstat is st, depth levels below an
+   operand), printing directories (-a: all files) down to the depth asked. */
+static unsigned long long walk(const char *path, const struct stat *st, long depth)
 {
 	unsigned long long total = st->st_nlink > 1 && !S_ISDIR(st->st_mode) && seen_before(st) ? 0 :
-				   (unsigned long long)st->st_blocks;
+				   opt_apparent ? (unsigned long long)st->st_size :
+				   (unsigned long long)st->st_blocks * 512;
 	if (S_ISDIR(st->st_mode)) {
 		DIR *d = opendir(path);
 		struct dirent *e;
@@ -88,24 +94,38 @@ static unsigned long long walk(const char *path, const struct stat *st, int top)
 				fprintf(stderr, "du: cannot access '%s': %s\n", sub, strerror(errno));
 				status = 1;
 			} else {
-				total += walk(sub, &sst, 0);
+				total += walk(sub, &sst, depth + 1);
 			}
 			free(sub);
 		}
 		if (d)
 			closedir(d);
 	}
-	if (top || (S_ISDIR(st->st_mode) && !opt_summary))
+	if (depth == 0 || ((S_ISDIR(st->st_mode) || opt_all) && !opt_summary &&
+			   (opt_max_depth < 0 || depth <= opt_max_depth)))
 		print_size(total, path);
 	return total;
 }
 
 static int du_flag(int c, const char *arg)
 {
-	(void)arg;
 	switch (c) {
 	case 's': opt_summary = 1; break;
 	case 'h': opt_human = 1; break;
+	case 'a': opt_all = 1; break;
+	case 'c': opt_total = 1; break;
+	case 'b': opt_apparent = 1; opt_unit = 1; opt_human = 0; break; /* the last size option wins */
+	case 'k': opt_unit = 1024; opt_human = 0; break;
+	case 'm': opt_unit = 1048576; opt_human = 0; break;
+	case 'd': {
+		char *end;
+		opt_max_depth = strtol(arg, &end, 10);
+		if (end == arg || *end || opt_max_depth < 0) {
+			fprintf(stderr, "du: invalid maximum depth '%s'\nTry 'du --help' for more information.\n", arg);
+			return TOOL_OPT_TOLD;
+		}
+		break;
+	}
 	default: return TOOL_OPT_BAD;
 	}
 	return 0;
@@ -113,8 +133,9 @@ static int du_flag(int c, const char *arg)
 
 int main(int argc, char **argv)
 {
-	const struct tool_opts o = { .name = "du", .usage = "du [-sh] [FILE]...", .flag = du_flag };
+	const struct tool_opts o = { .name = "du", .with_arg = "d", .gnu_try = 1, .flag = du_flag };
 	char **ops, *dot[] = { ".", NULL };
+	unsigned long long grand = 0;
 	int nops = tool_options(argc, argv, &o, &ops);
 	if (nops < 0)
 		return 1;
@@ -129,7 +150,11 @@ int main(int argc, char **argv)
 			status = 1;
 			continue;
 		}
-		walk(ops[i], &st, 1);
+		if (S_ISDIR(st.st_mode) && seen_before(&st))
+			continue; /* a directory given twice counts once, as GNU du */
+		grand += walk(ops[i], &st, 0);
 	}
+	if (opt_total)
+		print_size(grand, "total");
 	return tool_flush("du", status, 1);
 }

@@ -34,9 +34,11 @@ static int opt_all, opt_almost, opt_dir, opt_long;
 static int status;
 static time_t now;
 
-static void fail(int level, const char *path)
+/* GNU ls's message: "ls: WHAT 'PATH': error". */
+static void fail(int level, const char *what, const char *path)
 {
-	fprintf(stderr, "ls: %s: %s\n", path, strerror(errno));
+	fflush(stdout);
+	fprintf(stderr, "ls: %s '%s': %s\n", what, path, strerror(errno));
 	if (status < level)
 		status = level;
 }
@@ -169,7 +171,7 @@ static void list_dir(const char *path)
 {
 	DIR *d = opendir(path);
 	if (!d) {
-		fail(2, path);
+		fail(2, "cannot open directory", path);
 		return;
 	}
 	size_t n = 0, cap = 16;
@@ -196,7 +198,7 @@ static void list_dir(const char *path)
 		if (opt_long) {
 			e[n].path = tool_join(path, nm, strlen(nm));
 			if (lstat(e[n].path, &e[n].st) < 0) {
-				fail(1, e[n].path);
+				fail(1, "cannot access", e[n].path);
 				free(e[n].name);
 				free(e[n].path);
 				errno = 0;
@@ -207,7 +209,7 @@ static void list_dir(const char *path)
 		errno = 0;
 	}
 	if (errno)
-		fail(2, path);
+		fail(2, "reading directory", path);
 	closedir(d);
 	qsort(e, n, sizeof(*e), by_name);
 	print_entries(e, n, 1, e, n);
@@ -254,7 +256,7 @@ int main(int argc, char **argv)
 		/* As GNU ls: -l and -d show a symbolic link operand itself. */
 		int r = opt_long || opt_dir ? lstat(ops[i], &st) : stat(ops[i], &st);
 		if (r < 0 && lstat(ops[i], &st) < 0) {
-			fail(2, ops[i]);
+			fail(2, "cannot access", ops[i]);
 			continue;
 		}
 		struct entry *e = !opt_dir && S_ISDIR(st.st_mode) ? &dirs[nd++] : &files[nf++];

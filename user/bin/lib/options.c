@@ -18,6 +18,8 @@ static int read_letters(int argc, char **argv, int *i, const struct tool_opts *o
 			arg = p[1] ? p + 1 : *i + 1 < argc ? argv[++*i] : NULL;
 			if (!arg) {
 				fprintf(stderr, "%s: option requires an argument -- '%c'\n", o->name, *p);
+				if (o->gnu_try)
+					fprintf(stderr, "Try '%s --help' for more information.\n", o->name);
 				return -1;
 			}
 		}
@@ -26,6 +28,8 @@ static int read_letters(int argc, char **argv, int *i, const struct tool_opts *o
 			fprintf(stderr, "%s: invalid option -- '%c'\n", o->name, *p);
 			if (o->usage)
 				fprintf(stderr, "usage: %s\n", o->usage);
+			if (o->gnu_try)
+				fprintf(stderr, "Try '%s --help' for more information.\n", o->name);
 			return -1;
 		}
 		if (r < 0)

@@ -5,6 +5,7 @@
 
 #include <sys/types.h>
 #include <sys/stat.h>
+#include <time.h>
 
 /* Applies MODE, octal or symbolic (chmod's syntax: [ugoa]*([-+=]([rwxXst]*|[ugo]))+
    clauses separated by commas), to old. A clause without [ugoa] does not
@@ -27,6 +28,7 @@ struct tool_opts {
 	const char *usage;	/* "usage: USAGE" after "invalid option"; NULL: none */
 	const char *with_arg;	/* the letters that take an argument (NULL: none) */
 	int posix;		/* options end at the first operand (else GNU-style) */
+	int gnu_try;		/* after a bad option: "Try 'NAME --help' for more information." */
 	/* Takes letter c, with its argument for a with_arg letter (else NULL):
 	   0, TOOL_OPT_BAD or TOOL_OPT_TOLD. */
 	int (*flag)(int c, const char *arg);
@@ -114,5 +116,39 @@ int tool_parse_count(const char *s, unsigned long long *n, int *sign);
    number, or -1 after a message. */
 int tool_count_options(int argc, char **argv, const char *name, const char *usage, int allow_follow,
 		       struct tool_count *c, char ***files);
+
+/* -- dates (when.c); Arbor keeps UTC only -- */
+
+/* Days since 1970-01-01 of a proleptic Gregorian date (m 1..12). */
+long long tool_days_from_civil(long long y, int m, int d);
+/* date -d's DATE: @SECONDS[.FRACTION], YYYY-MM-DD[ HH:MM[:SS]] (or a T
+   for the space), "now" or empty: 0 and *t, or -1. */
+int tool_parse_date(const char *s, struct timespec *t);
+/* touch -t's [[CC]YY]MMDDhhmm[.ss]: 0 and *t, or -1. */
+int tool_parse_stamp(const char *s, struct timespec *t);
+
+/* -- patterns (match.c) -- */
+
+/* 1 if s matches the shell pattern p (* ? [...] [!...] and \ quoting; a
+   '/' is an ordinary character), ignoring case if fold. */
+int tool_match(const char *p, const char *s, int fold);
+
+/* -- test (test.c) -- */
+
+/* test ARG... or [ ARG... ] (argv[0] names which; "[" wants "]" last):
+   0 true, 1 false, 2 after "PREFIXtest: syntax error", "PREFIX[: missing
+   ']'" or "PREFIXtest: invalid integer 'X'" on standard error. */
+int tool_test(const char *prefix, int argc, char **argv);
+
+/* -- printf (format.c) -- */
+
+/* printf(1) of fmt with the nargs args (GNU printf's escapes, conversions
+   diouxXfFeEgGcsb%, flags, widths, precisions, '*'; the format again while
+   arguments remain; \c ends the output) onto fd, written out before each
+   message and at the end. 0, or 1 after telling "TOOL: 'ARG': expected a
+   numeric value", another bad argument or conversion, or a write error;
+   0 after a \c whatever came before (as GNU printf). Arguments in
+   messages are quoted as GNU's ('a\\b'). */
+int tool_format(const char *tool, const char *fmt, int nargs, char **args, int fd);
 
 #endif

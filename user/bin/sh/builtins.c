@@ -394,6 +394,7 @@ static const struct builtin builtins[] = {
 	{ "jobs", bi_jobs, 0 },
 	{ "kill", bi_kill, 0 },
 	{ "local", bi_local, 0 },
+	{ "printf", bi_printf, 0 },
 	{ "pwd", bi_pwd, 0 },
 	{ "read", bi_read, 0 },
 	{ "readonly", bi_readonly, 1 },

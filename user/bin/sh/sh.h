@@ -635,6 +635,10 @@ int bi_read(int argc, char **argv);
 
 int bi_test(int argc, char **argv);
 
+/* -- builtin_printf.c ------------------------------------------------------ */
+
+int bi_printf(int argc, char **argv);
+
 /* -- builtin_jobs.c -------------------------------------------------------- */
 
 int bi_wait(int argc, char **argv);
