@@ -463,7 +463,9 @@ static long ioctl_setpgrp(const struct ipc_info *info)
 	return 0;
 }
 
-static long ioctl_setwinsz(const struct ipc_info *info)
+/* TIOCSWINSZ: a changed size is SIGWINCH for the foreground group, sent
+ * once the caller has its answer (*sig), so its own call is not EINTR. */
+static long ioctl_setwinsz(const struct ipc_info *info, int *sig)
 {
 	uint16_t w[4];
 	long e = arg_in(info, w, sizeof(w));
@@ -475,7 +477,7 @@ static long ioctl_setwinsz(const struct ipc_info *info)
 		winsz[i] = w[i];
 	uunlock(&ring_lock);
 	if (changed && fg_pgid > 0)
-		sys_kill(-fg_pgid, SIGWINCH);
+		*sig = SIGWINCH;
 	return 0;
 }
 
@@ -490,8 +492,9 @@ static void uart_break(void)
 	uunlock(&tx_lock);
 }
 
-/* A terminal ioctl (CONSOLE_IOCTL): 0 or -errno. */
-static long handle_ioctl(const struct ipc_msg *m, const struct ipc_info *info)
+/* A terminal ioctl (CONSOLE_IOCTL): 0 or -errno; *sig: a signal for the
+ * foreground group once it is answered. */
+static long handle_ioctl(const struct ipc_msg *m, const struct ipc_info *info, int *sig)
 {
 	uint64_t req = m->w[0];
 	long arg = (long)m->w[1];
@@ -534,7 +537,7 @@ static long handle_ioctl(const struct ipc_msg *m, const struct ipc_info *info)
 		return arg_out(info, w, sizeof(w));
 	}
 	case CONSOLE_TIOCSWINSZ:
-		return ioctl_setwinsz(info);
+		return ioctl_setwinsz(info, sig);
 	case CONSOLE_FIONREAD:
 		ulock(&ring_lock);
 		v = (int32_t)readable_bytes();
@@ -570,8 +573,18 @@ static long serve(void *arg)
 			res = handle_fstat();
 		else if (m.label == FILE_POLL)
 			m.w[0] = (ring_head != ring_tail ? (m.w[0] & POLL_IN) : 0) | (m.w[0] & POLL_OUT);
-		else if (m.label == CONSOLE_IOCTL)
-			res = handle_ioctl(&m, &info);
+		else if (m.label == CONSOLE_IOCTL) {
+			int sig = 0;
+			res = handle_ioctl(&m, &info, &sig);
+			m.w[0] = 0; /* ioctl's result; values travel in the buffers */
+			if (sig) {
+				m.label = (uint64_t)res;
+				sys_ipc_reply(&m);
+				sys_kill(-fg_pgid, sig);
+				r = sys_ipc_recv(endpoint, &m, &info);
+				continue;
+			}
+		}
 		else if (m.label == FILE_GETDENTS)
 			res = -ENOTDIR; /* a terminal, as Linux */
 		else if (m.label == FILE_GETFL || m.label == FILE_SETFL)
