@@ -631,6 +631,151 @@ def test_sysrq(kernel, initrd, tally, timeout):
     ], b)
 
 
+def test_tty(kernel, initrd, tally, timeout):
+    """The console as a terminal, typed at through QEMU's serial port on a
+    socket (tools/ttydrive.py): echo of keys typed one at a time and in a
+    burst, Backspace/Ctrl-U/Ctrl-W, Ctrl-C interrupting a program, raw mode
+    delivering each byte at once (posix/rawread), a program killed in raw
+    mode leaving the terminal raw until `stty sane`, and stty settings."""
+    sys.path.insert(0, os.path.join(ROOT, "tools"))
+    import ttydrive
+    print("[qemu] the console as a terminal (tools/ttydrive.py)", flush=True)
+    con = ttydrive.Console(kernel, initrd)
+    key = 0.02  # seconds between keys typed one at a time
+
+    def step(name, checks):
+        print(f"  {name} ...", flush=True)
+        bad = [what for what, ok in checks if not ok]
+        tally.result(name, not bad, "; ".join(bad))
+        if bad:
+            print("      | " + con.transcript[-1500:].decode("latin-1").replace("\n", "\n      | "))
+
+    def run(text, want, delay=key, wait=timeout / 2):
+        con.type(text, delay)
+        return con.expect(want, wait) is not None
+
+    try:
+        booted = con.expect(rb"type 'poweroff'.*\r\n# ", timeout) is not None
+        step("tty: keys are echoed, typed one at a time and in a burst", [
+            ("the shell's prompt", booted),
+            ("one at a time", booted and run("echo one-by-one\r", rb"echo one-by-one\r\none-by-one\r\n# ")),
+            ("in a burst", booted and run("echo burst\r", rb"echo burst\r\nburst\r\n# ", 0)),
+        ])
+        step("tty: Backspace, Ctrl-U and Ctrl-W edit the line (ECHOE, ECHOKE)", [
+            ("Backspace erases a character and its echo",
+             run("echo abX\x7fc\r", rb"echo abX\x08 \x08c\r\nabc\r\n# ")),
+            ("Ctrl-U erases the line", run("echo junk\x15echo killed\r", rb"(\x08 \x08){9}echo killed\r\nkilled\r\n# ")),
+            ("Ctrl-W erases a word", run("echo one two\x17three\r", rb"echo one three\r\n# |\r\none three\r\n# ")),
+        ])
+        con.type("sleep 20\r", key)
+        started = con.expect(rb"sleep 20\r\n", 5) is not None
+        con.settle(0.5)
+        t0 = time.monotonic()
+        con.type("\x03")
+        intr = con.expect(rb"\^C\r\n(\r\n)?# ", 8) is not None
+        took = time.monotonic() - t0
+        step("tty: Ctrl-C interrupts the foreground program", [
+            ("sleep started", started),
+            ("^C echoed and the prompt back within 8 s", intr),
+            ("before sleep would have ended", took < 15),
+            ("its status is 130", run("echo status=$?\r", rb"status=130\r\n# ")),
+        ])
+        ready = run("/posix/rawread\r", rb"rawread: ready\r\n")
+        got = []
+        for ch, hexed in ((b"a", rb"<61>"), (b"b", rb"<62>"), (b"\x03", rb"<03>"), (b"\r", rb"<0d>"), (b"q", rb"<71>")):
+            con.type(ch)
+            got.append(con.expect(hexed, 8) is not None)
+        step("tty: raw mode (VMIN 1) gives each byte to read at once, unechoed, unsignalled", [
+            ("rawread switched to raw mode", ready),
+            ("each byte came before the next was typed", all(got)),
+            ("no echo, ^C a byte, CR not turned into NL",
+             b"rawread: ready\r\n<61><62><03><0d><71>" in con.transcript),
+            ("one read per byte, and the shell back", con.expect(rb"rawread: 5 reads\r\n# ", 8) is not None),
+        ])
+        killed = run("/posix/rawread -k\r", rb"killing myself\r\n")
+        con.expect(rb"# ", 8)
+        con.settle(0.3)
+        con.skip()
+        con.type("stty -a\n", key)  # Ctrl-J: ICRNL is off, Enter would be CR
+        raw_a = con.expect(rb"-icanon.*?\n", 8) is not None
+        shown = con.transcript[con.mark - 2000:]
+        step("tty: a program killed in raw mode leaves the terminal raw; stty sane repairs it", [
+            ("rawread -k switched to raw mode and died", killed),
+            ("stty -a shows raw mode", raw_a and b"-echo " in shown and b"-opost" in shown),
+            ("the command typed was not echoed", b"stty -a" not in con.transcript[-3000:]),
+            ("stty sane, then Enter and echo work again",
+             run("stty sane\n", rb"# ") and run("echo repaired\r", rb"echo repaired\r\nrepaired\r\n# ")),
+        ])
+        step("tty: stty settings (rows/cols, intr, sane) take effect", [
+            ("stty rows 30 cols 100; stty size", run("stty rows 30 cols 100; stty size\r", rb"\r\n30 100\r\n# ")),
+            ("stty intr ^G: Ctrl-G interrupts",
+             run("stty intr ^G; sleep 20\r", rb"sleep 20\r\n") and
+             (con.settle(0.3) is not None) and run("\x07", rb"\^G\r\n(\r\n)?# ", 0, 8)),
+            ("stty -g shows it", run("stty -g\r", rb"\r\n[0-9a-f]+:5:[0-9a-f]+:8a3b:7:1c:7f:15:4:")),
+            ("stty sane puts ^C back", run("stty sane; stty -g\r", rb":[0-9a-f]+:3:1c:7f:15:4:")),
+        ])
+        con.type("poweroff\r", key)
+    finally:
+        con.close()
+
+
+def test_stty_matches_gnu(build, tally):
+    """/bin/stty (user/bin/stty.c) built for the host and GNU stty, each on
+    a fresh host pseudo-terminal, set the same settings and must then print
+    the same `stty -a`, `stty -g`, `stty`, `stty size` and `stty speed`,
+    errors and exit status included."""
+    import pty
+    import termios
+    import fcntl
+    import struct
+    name = "stty prints and sets as GNU stty does (host pty, 48 settings)"
+    print(f"  {name} ...", flush=True)
+    gnu = shutil.which("stty")
+    mine = os.path.join(os.path.abspath(build), "tooltests", "host_stty")
+    os.makedirs(os.path.dirname(mine), exist_ok=True)
+    p = subprocess.run(["gcc", "-O2", "-Wall", "-Wextra", "-Werror", "-o", mine,
+                        os.path.join(ROOT, "user", "bin", "stty.c")], stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, text=True)
+    if p.returncode != 0 or not gnu:
+        tally.result(name, False, p.stdout[-300:] or "no stty on the host")
+        return
+    cases = [[], ["raw"], ["raw", "-echo"], ["-icanon", "min", "0", "time", "5"],
+             ["intr", "^G", "erase", "^H", "eof", "undef"], ["sane"], ["cbreak"], ["-cbreak"], ["nl"],
+             ["-nl"], ["evenp"], ["oddp"], ["-evenp"], ["pass8"], ["-pass8"], ["litout"], ["-litout"],
+             ["tabs"], ["-tabs"], ["cooked"], ["-raw"], ["9600"], ["ispeed", "2400", "ospeed", "4800"],
+             ["rows", "30", "cols", "100"], ["ek"], ["crt"], ["-isig", "-iexten", "echonl", "tostop"],
+             ["cs7", "parenb", "parodd"], ["bogus"], ["-cs8"], ["intr"], ["min", "x"], ["intr", "M"],
+             ["quit", "0x1f"], ["susp", "^-"], ["-ixon", "ixany", "iutf8"],
+             ["ocrnl", "onlret", "nl1", "cr2", "tab1", "bs1", "vt1", "ff1"], ["-opost", "-onlcr"],
+             ["raw", "sane"], ["134.5"], ["1234"], ["-sane"], ["ispeed", "0"], ["cols", "1000000"],
+             ["-a", "raw"], ["-a", "-g"], ["intr", "\x7f", "kill", "\xe1"], ["eol", "x", "eol2", "^@"]]
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LC_ALL": "C"}
+
+    def one(tool, args, fd):
+        r = subprocess.run([tool] + args, stdin=fd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+        return f"rc={r.returncode}\n" + (r.stdout + r.stderr).decode("latin-1").replace(tool, "stty")
+
+    def session(tool, args):
+        m, s = pty.openpty()
+        try:
+            fcntl.ioctl(s, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+            out = one(tool, args, s)
+            for show in (["-a"], ["-g"], [], ["size"], ["speed"]):
+                out += "--- " + " ".join(show) + "\n" + one(tool, show, s)
+            return out
+        finally:
+            os.close(m)
+            os.close(s)
+    differ = []
+    for c in cases:
+        g, a = session(gnu, c), session(mine, c)
+        if g != a:
+            differ.append(" ".join(c) or "(none)")
+            for line in difflib.unified_diff(g.splitlines(), a.splitlines(), "gnu", "arbor", lineterm=""):
+                print("      | " + line)
+    tally.result(name, not differ, "differ: " + ", ".join(differ) if differ else "")
+
+
 def test_runner_detects(kernel, tally):
     """The runner's own failure detection: a hang and a triple fault."""
     b = boot(["--kernel", kernel, "--append", "test=hang"], 5)
@@ -917,6 +1062,8 @@ def main():
                     help="run only the churn/leak boot (make soak SECONDS=N)")
     ap.add_argument("--ext2-only", action="store_true", help="only the ext2 disk boots")
     ap.add_argument("--reclaim-only", action="store_true", help="only the reclaim disk boot")
+    ap.add_argument("--tty-only", action="store_true",
+                    help="only the terminal tests (pty driver boot, stty against GNU stty)")
     ap.add_argument("host_tests", nargs="*")
     a = ap.parse_args()
     kernel = os.path.join(a.build, "arbor.elf")
@@ -936,6 +1083,11 @@ def main():
         test_ext2_disk(kernel, initrd, a.build, tally, a.timeout)
         test_ext2_root(kernel, initrd, a.build, tally, a.timeout)
         test_ext2_interop(kernel, initrd, a.build, tally, a.timeout)
+        print(f"{tally.passed} passed, {len(tally.failed)} failed")
+        return 1 if tally.failed else 0
+    if a.tty_only:
+        test_tty(kernel, initrd, tally, a.timeout)
+        test_stty_matches_gnu(a.build, tally)
         print(f"{tally.passed} passed, {len(tally.failed)} failed")
         return 1 if tally.failed else 0
     if a.reclaim_only:
@@ -980,8 +1132,10 @@ def main():
     test_fault_report(kernel, tally, a.timeout)
     test_softlockup_report(kernel, tally, a.timeout)
     test_sysrq(kernel, initrd, tally, a.timeout)
+    test_tty(kernel, initrd, tally, a.timeout)
     test_runner_detects(kernel, tally)
     test_tools(a.build, tally)
+    test_stty_matches_gnu(a.build, tally)
     # The fuzzer from a fixed seed (1), about 45 s per mode.
     for mode in modes:
         test_fuzz(a.build, initrd, mode, 1 if a.fuzz_seed is None else a.fuzz_seed, a.fuzz_seconds, tally)
