@@ -10,7 +10,9 @@
  * applying redirections with redir.c, running programs with program.c and
  * builtins with builtins.c and builtin_*.c; jobs.c waits for children and
  * keeps the job table, trap.c the signal dispositions and traps, vars.c
- * the variables, parameters and functions; main.c starts it all.
+ * the variables, parameters and functions; main.c starts it all. On a
+ * terminal input.c reads through the line editor, lineterm.c, built on
+ * the I/O-free lineedit.c and history.c (lineedit.h).
  */
 #ifndef SH_H
 #define SH_H
