@@ -156,7 +156,8 @@ void le_setup(void)
 
 int le_enabled(const struct source *s)
 {
-	return editing && s->interactive && s->fd == 0;
+	/* still a terminal: `exec < file` makes it a script to read as is */
+	return editing && s->interactive && s->fd == 0 && isatty(0);
 }
 
 /* Keeps a line typed in the history (and its file). */
