@@ -696,6 +696,41 @@ def test_tty(kernel, initrd, tally, timeout):
              b"rawread: ready\r\n<61><62><03><0d><71>" in con.transcript),
             ("one read per byte, and the shell back", con.expect(rb"rawread: 5 reads\r\n# ", 8) is not None),
         ])
+        # VMIN/VTIME: 3 bytes typed apart come as one read of 3 (VMIN 3);
+        # with VTIME 5 one byte comes alone half a second after it was
+        # typed; VMIN 0 VTIME 10 returns 0 after a second untouched.
+        ready = run("/posix/rawread 3 0 1\r", rb"rawread: min 3 time 0\r\n")
+        for ch in "ab":
+            con.type(ch)
+            con.settle(0.4)
+        early = re.search(rb"\[\d+:", con.since_mark()) is None
+        con.type("c")
+        min3 = con.expect(rb"\[3:616263\] after \d+\r\n# ", 8) is not None
+        ready2 = run("/posix/rawread 3 5 1\r", rb"rawread: min 3 time 5\r\n")
+        con.settle(0.5)
+        con.type("x")
+        inter = con.expect(rb"\[1:78\] after ([4-9]|1\d)\r\n# ", 8)
+        ready3 = run("/posix/rawread 0 10 1\r", rb"rawread: min 0 time 10\r\n")
+        timeout0 = con.expect(rb"\[0:\] after (9|1[0-9])\r\n# ", 8) is not None
+        step("tty: VMIN and VTIME as Linux (raw reads wait for VMIN bytes, VTIME timers)", [
+            ("VMIN 3: no read returned before the third byte", ready and early),
+            ("VMIN 3: one read of all three", min3),
+            ("VMIN 3 VTIME 5: the inter-byte timer returns one byte", ready2 and inter is not None),
+            ("VMIN 0 VTIME 10: 0 bytes after a second", ready3 and timeout0),
+        ])
+        # VEOF: "abc" then Ctrl-D gives cat "abc" at once (no newline);
+        # Ctrl-D on an empty line ends its input. VLNEXT quotes Ctrl-C.
+        started = run("cat\r", rb"cat\r\n")
+        eof_line = run("abc\x04", rb"abcabc", 0.02, 8)
+        eof_end = run("\x04", rb"# ", 0, 8)
+        lnext = run("cat\r", rb"cat\r\n") and run("x\x16\x03y\r", rb"x\^\x08\^Cy\r\nx\x03y\r\n", 0.02, 8) and \
+            run("\x04", rb"# ", 0, 8)
+        step("tty: canonical VEOF ends a line without itself, alone it is end of file; VLNEXT", [
+            ("cat started", started),
+            ("abc^D: read returns abc at once", eof_line),
+            ("^D on an empty line: end of file, cat ends", eof_end),
+            ("^V^C is a literal Ctrl-C, echoed ^C", lnext),
+        ])
         killed = run("/posix/rawread -k\r", rb"killing myself\r\n")
         con.expect(rb"# ", 8)
         con.settle(0.3)

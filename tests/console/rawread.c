@@ -5,9 +5,14 @@
  * until 'q'; then puts the settings back.
  *   rawread        as above
  *   rawread -k     switches to raw mode and kills itself with SIGKILL:
- *                  the terminal stays raw (its state is the terminal's) */
+ *                  the terminal stays raw (its state is the terminal's)
+ *   rawread MIN TIME N   non-canonical reads with VMIN MIN and VTIME TIME
+ *                  (tenths), 8 bytes asked each, N of them: prints each
+ *                  read as [count:hex] and how long it took, in tenths */
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
 #include <string.h>
 #include <termios.h>
 #include <unistd.h>
@@ -24,6 +29,28 @@ int main(int argc, char **argv)
 	if (tcsetattr(0, TCSAFLUSH, &raw) != 0) {
 		perror("rawread: tcsetattr");
 		return 1;
+	}
+	if (argc == 4) { /* VMIN/VTIME reads */
+		raw.c_cc[VMIN] = (cc_t)atoi(argv[1]);
+		raw.c_cc[VTIME] = (cc_t)atoi(argv[2]);
+		tcsetattr(0, TCSANOW, &raw);
+		printf("rawread: min %s time %s\r\n", argv[1], argv[2]);
+		fflush(stdout);
+		for (int i = 0; i < atoi(argv[3]); i++) {
+			unsigned char b[8];
+			struct timespec t0, t1;
+			clock_gettime(CLOCK_MONOTONIC, &t0);
+			ssize_t r = read(0, b, sizeof(b));
+			clock_gettime(CLOCK_MONOTONIC, &t1);
+			long tenths = ((t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000) / 100;
+			printf("[%zd:", r);
+			for (ssize_t j = 0; j < r; j++)
+				printf("%02x", b[j]);
+			printf("] after %ld\r\n", tenths);
+			fflush(stdout);
+		}
+		tcsetattr(0, TCSANOW, &old);
+		return 0;
 	}
 	if (argc > 1 && strcmp(argv[1], "-k") == 0) {
 		printf("rawread: raw, killing myself\r\n");
