@@ -6,7 +6,9 @@
  * history (Up/Down, !! and !N), completes command names and paths (Tab),
  * and keeps the history in $HOME/.sh_history when it can write there. The
  * terminal's own settings are put back before the line runs. A piped or
- * redirected standard input is read as is (input.c).
+ * redirected standard input is read as is (input.c). A redraw returns to
+ * the start of the screen row (CR): a line longer than the terminal is
+ * wide is not redrawn right (a serial line does not say its width).
  */
 #include "sh.h"
 #include "lineedit.h"
