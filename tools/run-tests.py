@@ -631,6 +631,224 @@ def test_sysrq(kernel, initrd, tally, timeout):
     ], b)
 
 
+def test_tty(kernel, initrd, tally, timeout):
+    """The console as a terminal, typed at through QEMU's serial port on a
+    socket (tools/ttydrive.py): echo of keys typed one at a time and in a
+    burst, Backspace/Ctrl-U/Ctrl-W, Ctrl-C interrupting a program, raw mode
+    delivering each byte at once (posix/rawread), a program killed in raw
+    mode leaving the terminal raw until `stty sane`, and stty settings."""
+    sys.path.insert(0, os.path.join(ROOT, "tools"))
+    import ttydrive
+    print("[qemu] the console as a terminal (tools/ttydrive.py)", flush=True)
+    con = ttydrive.Console(kernel, initrd)
+    key = 0.02  # seconds between keys typed one at a time
+
+    def step(name, checks):
+        print(f"  {name} ...", flush=True)
+        bad = [what for what, ok in checks if not ok]
+        tally.result(name, not bad, "; ".join(bad))
+        if bad:
+            print("      | " + con.transcript[-1500:].decode("latin-1").replace("\n", "\n      | "))
+
+    def run(text, want, delay=key, wait=timeout / 2):
+        con.type(text, delay)
+        return con.expect(want, wait) is not None
+
+    try:
+        booted = con.expect(rb"type 'poweroff'.*\r\n# ", timeout) is not None
+        step("tty: keys are echoed, typed one at a time and in a burst", [
+            ("the shell's prompt", booted),
+            ("one at a time", booted and run("echo one-by-one\r", rb"echo one-by-one\r\none-by-one\r\n# ")),
+            ("in a burst", booted and run("echo burst\r", rb"echo burst\r\nburst\r\n# ", 0)),
+            ("typed ahead while a command runs: run once, echoed once",
+             run("sleep 1\r", rb"sleep 1\r\n") and run("echo ahead\recho more\r", rb"(?<!echo )more\r\n# ", 0) and
+             con.transcript.count(b"echo ahead") == 1 and len(re.findall(rb"(?<!echo )ahead\r\n", con.transcript)) == 1),
+        ])
+        step("tty: Backspace, Ctrl-U and Ctrl-W edit the line (ECHOE, ECHOKE)", [
+            ("Backspace erases a character and its echo",
+             run("echo abX\x7fc\r", rb"echo abX\x08 \x08c\r\nabc\r\n# ")),
+            ("Ctrl-U erases the line",
+             run("echo junk\x15echo killed\r", rb"((\x08 \x08){9}|\r# \x1b\[K)echo killed\r\nkilled\r\n# ")),
+            ("Ctrl-W erases a word", run("echo one two\x17three\r", rb"echo one three\r\n# |\r\none three\r\n# ")),
+        ])
+        con.type("sleep 20\r", key)
+        started = con.expect(rb"sleep 20\r\n", 5) is not None
+        con.settle(0.5)
+        t0 = time.monotonic()
+        con.type("\x03")
+        intr = con.expect(rb"\^C\r\n(\r\n)?# ", 8) is not None
+        took = time.monotonic() - t0
+        step("tty: Ctrl-C interrupts the foreground program", [
+            ("sleep started", started),
+            ("^C echoed and the prompt back within 8 s", intr),
+            ("before sleep would have ended", took < 15),
+            ("its status is 130", run("echo status=$?\r", rb"status=130\r\n# ")),
+        ])
+        ready = run("/posix/rawread\r", rb"rawread: ready\r\n")
+        got = []
+        for ch, hexed in ((b"a", rb"<61>"), (b"b", rb"<62>"), (b"\x03", rb"<03>"), (b"\r", rb"<0d>"), (b"q", rb"<71>")):
+            con.type(ch)
+            got.append(con.expect(hexed, 8) is not None)
+        step("tty: raw mode (VMIN 1) gives each byte to read at once, unechoed, unsignalled", [
+            ("rawread switched to raw mode", ready),
+            ("each byte came before the next was typed", all(got)),
+            ("no echo, ^C a byte, CR not turned into NL",
+             b"rawread: ready\r\n<61><62><03><0d><71>" in con.transcript),
+            ("one read per byte, and the shell back", con.expect(rb"rawread: 5 reads\r\n# ", 8) is not None),
+        ])
+        # VMIN/VTIME: 3 bytes typed apart come as one read of 3 (VMIN 3);
+        # with VTIME 5 one byte comes alone half a second after it was
+        # typed; VMIN 0 VTIME 10 returns 0 after a second untouched.
+        ready = run("/posix/rawread 3 0 1\r", rb"rawread: min 3 time 0\r\n")
+        for ch in "ab":
+            con.type(ch)
+            con.settle(0.4)
+        early = re.search(rb"\[\d+:", con.since_mark()) is None
+        con.type("c")
+        min3 = con.expect(rb"\[3:616263\] after \d+\r\n# ", 8) is not None
+        ready2 = run("/posix/rawread 3 5 1\r", rb"rawread: min 3 time 5\r\n")
+        con.settle(0.5)
+        con.type("x")
+        inter = con.expect(rb"\[1:78\] after ([4-9]|1\d)\r\n# ", 8)
+        ready3 = run("/posix/rawread 0 10 1\r", rb"rawread: min 0 time 10\r\n")
+        timeout0 = con.expect(rb"\[0:\] after (9|1[0-9])\r\n# ", 8) is not None
+        step("tty: VMIN and VTIME as Linux (raw reads wait for VMIN bytes, VTIME timers)", [
+            ("VMIN 3: no read returned before the third byte", ready and early),
+            ("VMIN 3: one read of all three", min3),
+            ("VMIN 3 VTIME 5: the inter-byte timer returns one byte", ready2 and inter is not None),
+            ("VMIN 0 VTIME 10: 0 bytes after a second", ready3 and timeout0),
+        ])
+        # VEOF: "abc" then Ctrl-D gives cat "abc" at once (no newline);
+        # Ctrl-D on an empty line ends its input. VLNEXT quotes Ctrl-C.
+        started = run("cat\r", rb"cat\r\n")
+        eof_line = run("abc\x04", rb"abcabc", 0.02, 8)
+        eof_end = run("\x04", rb"# ", 0, 8)
+        lnext = run("cat\r", rb"cat\r\n") and run("x\x16\x03y\r", rb"x\^\x08\^Cy\r\nx\x03y\r\n", 0.02, 8) and \
+            run("\x04", rb"# ", 0, 8)
+        step("tty: canonical VEOF ends a line without itself, alone it is end of file; VLNEXT", [
+            ("cat started", started),
+            ("abc^D: read returns abc at once", eof_line),
+            ("^D on an empty line: end of file, cat ends", eof_end),
+            ("^V^C is a literal Ctrl-C, echoed ^C", lnext),
+        ])
+        killed = run("/posix/rawread -k\r", rb"killing myself\r\n")
+        con.expect(rb"# ", 8)
+        con.settle(0.3)
+        con.skip()
+        con.type("stty -a\n", key)  # Ctrl-J: ICRNL is off, Enter would be CR
+        raw_a = con.expect(rb"-icanon.*?\n", 8) is not None
+        shown = con.transcript[con.mark - 2000:]
+        step("tty: a program killed in raw mode leaves the terminal raw; stty sane repairs it", [
+            ("rawread -k switched to raw mode and died", killed),
+            ("stty -a shows raw mode", raw_a and b"-echo " in shown and b"-opost" in shown),
+            ("its output has no CR before NL (OPOST off)", re.search(rb"[^\r]\n-ignbrk", shown) is not None),
+            ("stty sane, then Enter and echo work again",
+             run("stty sane\n", rb"# ") and run("echo repaired\r", rb"echo repaired\r\nrepaired\r\n# ")),
+        ])
+        step("tty: stty settings (rows/cols, intr, sane) take effect", [
+            ("stty rows 30 cols 100; stty size", run("stty rows 30 cols 100; stty size\r", rb"\r\n30 100\r\n# ")),
+            ("stty intr ^G: Ctrl-G interrupts",
+             run("stty intr ^G; sleep 20\r", rb"sleep 20\r\n") and
+             (con.settle(0.3) is not None) and run("\x07", rb"\^G\r\n(\r\n)?# ", 0, 8)),
+            ("stty -g shows it", run("stty -g\r", rb"\r\n[0-9a-f]+:5:[0-9a-f]+:8a3b:7:1c:7f:15:4:")),
+            ("stty sane puts ^C back", run("stty sane; stty -g\r", rb":[0-9a-f]+:3:1c:7f:15:4:")),
+        ])
+        step("tty: the shell's line editing (cursor keys, Home/End, Ctrl-A/E/K/U/W, Ctrl-C)", [
+            ("Left twice, then a character inserted", run("echo bc\x1b[D\x1b[Da\r", rb"\r\nabc\r\n# ")),
+            ("Ctrl-A, Ctrl-E", run("cho x\x01e\x05y\r", rb"\r\nxy\r\n# ")),
+            ("Home and End keys", run("cho z\x1b[He\x1b[Fw\r", rb"\r\nzw\r\n# ")),
+            ("Ctrl-K kills to the end", run("echo abcdef\x1b[D\x1b[D\x1b[D\x0b\r", rb"\r\nabc\r\n# ")),
+            ("Ctrl-W kills a word", run("echo one two\x17three\r", rb"\r\none three\r\n# ")),
+            ("Ctrl-C abandons the line, status 130",
+             run("echo partial\x03", rb"\^C\r\n# ") and run("echo $?\r", rb"\r\n130\r\n# ")),
+        ])
+        step("tty: history (Up, !!, !N, history, $HOME/.sh_history) and Tab completion", [
+            ("Up recalls the last line", run("echo recalled\r", rb"\r\nrecalled\r\n# ") and
+             run("\x1b[A\r", rb"echo recalled\x1b\[K\r\nrecalled\r\n# ")),
+            ("Up twice, Down once", run("echo other\r", rb"other\r\n# ") and
+             run("\x1b[A\x1b[A\x1b[B\r", rb"\r\nother\r\n# ")),
+            ("!! runs the last line, shown", run("!!\r", rb"\r\necho other\r\nother\r\n# ")),
+            ("history numbers the lines", run("history\r", rb" +(\d+)  echo recalled\r\n")),
+            ("!N runs line N", run("!%d\r" % int(re.findall(rb" +(\d+)  echo recalled\r\n", con.transcript)[-1])
+                                   if re.findall(rb" +(\d+)  echo recalled\r\n", con.transcript) else "!0\r",
+                                   rb"\r\necho recalled\r\nrecalled\r\n# ")),
+            ("a missing event is said", run("!nosuchcmd\r", rb"!nosuchcmd: event not found\r\n# ")),
+            ("Tab completes a command", run("stt\t-g\r", rb"stty \x1b\[K-g\r\n[0-9a-f]+:5:")),
+            ("Tab completes a path", run("echo /posix/rawr\t\r", rb"/posix/rawread \x1b\[K\r\n/posix/rawread\r\n# ")),
+            ("Tab twice lists the candidates", run("ls /posix/ter\x15echo /b\t\t", rb"bench/  bin/\r\n") and
+             run("\x15\r", rb"# ")),
+            ("a shell with a writable HOME keeps the history there",
+             run("HOME=/tmp sh\r", rb"# ") and run("echo kept-line\r", rb"kept-line\r\n# ") and
+             run("exit\r", rb"# ") and run("cat /tmp/.sh_history\r", rb"echo kept-line\r\nexit\r\n# ")),
+            ("and the next one reads it back", run("HOME=/tmp sh\r", rb"# ") and
+             run("history\r", rb"\d+  echo kept-line\r\n +\d+  exit\r\n +\d+  history\r\n# ") and
+             run("exit\r", rb"# ")),
+            ("a piped script is read as is (no editing, no history)",
+             run("echo 'echo piped' > /tmp/s; echo '!!' >> /tmp/s; cat /tmp/s | sh\r",
+                 rb"\r\npiped\r\n[^\n]*!!: not found\r\n# ")),
+        ])
+        con.type("poweroff\r", key)
+    finally:
+        con.close()
+
+
+def test_stty_matches_gnu(build, tally):
+    """/bin/stty (user/bin/stty.c) built for the host and GNU stty, each on
+    a fresh host pseudo-terminal, set the same settings and must then print
+    the same `stty -a`, `stty -g`, `stty`, `stty size` and `stty speed`,
+    errors and exit status included."""
+    import pty
+    import termios
+    import fcntl
+    import struct
+    name = "stty prints and sets as GNU stty does (host pty, 48 settings)"
+    print(f"  {name} ...", flush=True)
+    gnu = shutil.which("stty")
+    mine = os.path.join(os.path.abspath(build), "tooltests", "host_stty")
+    os.makedirs(os.path.dirname(mine), exist_ok=True)
+    p = subprocess.run(["gcc", "-O2", "-Wall", "-Wextra", "-Werror", "-o", mine,
+                        os.path.join(ROOT, "user", "bin", "stty.c")], stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, text=True)
+    if p.returncode != 0 or not gnu:
+        tally.result(name, False, p.stdout[-300:] or "no stty on the host")
+        return
+    cases = [[], ["raw"], ["raw", "-echo"], ["-icanon", "min", "0", "time", "5"],
+             ["intr", "^G", "erase", "^H", "eof", "undef"], ["sane"], ["cbreak"], ["-cbreak"], ["nl"],
+             ["-nl"], ["evenp"], ["oddp"], ["-evenp"], ["pass8"], ["-pass8"], ["litout"], ["-litout"],
+             ["tabs"], ["-tabs"], ["cooked"], ["-raw"], ["9600"], ["ispeed", "2400", "ospeed", "4800"],
+             ["rows", "30", "cols", "100"], ["ek"], ["crt"], ["-isig", "-iexten", "echonl", "tostop"],
+             ["cs7", "parenb", "parodd"], ["bogus"], ["-cs8"], ["intr"], ["min", "x"], ["intr", "M"],
+             ["quit", "0x1f"], ["susp", "^-"], ["-ixon", "ixany", "iutf8"],
+             ["ocrnl", "onlret", "nl1", "cr2", "tab1", "bs1", "vt1", "ff1"], ["-opost", "-onlcr"],
+             ["raw", "sane"], ["134.5"], ["1234"], ["-sane"], ["ispeed", "0"], ["cols", "1000000"],
+             ["-a", "raw"], ["-a", "-g"], ["intr", "\x7f", "kill", "\xe1"], ["eol", "x", "eol2", "^@"]]
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LC_ALL": "C"}
+
+    def one(tool, args, fd):
+        r = subprocess.run([tool] + args, stdin=fd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+        return f"rc={r.returncode}\n" + (r.stdout + r.stderr).decode("latin-1").replace(tool, "stty")
+
+    def session(tool, args):
+        m, s = pty.openpty()
+        try:
+            fcntl.ioctl(s, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+            out = one(tool, args, s)
+            for show in (["-a"], ["-g"], [], ["size"], ["speed"]):
+                out += "--- " + " ".join(show) + "\n" + one(tool, show, s)
+            return out
+        finally:
+            os.close(m)
+            os.close(s)
+    differ = []
+    for c in cases:
+        g, a = session(gnu, c), session(mine, c)
+        if g != a:
+            differ.append(" ".join(c) or "(none)")
+            for line in difflib.unified_diff(g.splitlines(), a.splitlines(), "gnu", "arbor", lineterm=""):
+                print("      | " + line)
+    tally.result(name, not differ, "differ: " + ", ".join(differ) if differ else "")
+
+
 def test_runner_detects(kernel, tally):
     """The runner's own failure detection: a hang and a triple fault."""
     b = boot(["--kernel", kernel, "--append", "test=hang"], 5)
@@ -917,6 +1135,8 @@ def main():
                     help="run only the churn/leak boot (make soak SECONDS=N)")
     ap.add_argument("--ext2-only", action="store_true", help="only the ext2 disk boots")
     ap.add_argument("--reclaim-only", action="store_true", help="only the reclaim disk boot")
+    ap.add_argument("--tty-only", action="store_true",
+                    help="only the terminal tests (pty driver boot, stty against GNU stty)")
     ap.add_argument("host_tests", nargs="*")
     a = ap.parse_args()
     kernel = os.path.join(a.build, "arbor.elf")
@@ -936,6 +1156,11 @@ def main():
         test_ext2_disk(kernel, initrd, a.build, tally, a.timeout)
         test_ext2_root(kernel, initrd, a.build, tally, a.timeout)
         test_ext2_interop(kernel, initrd, a.build, tally, a.timeout)
+        print(f"{tally.passed} passed, {len(tally.failed)} failed")
+        return 1 if tally.failed else 0
+    if a.tty_only:
+        test_tty(kernel, initrd, tally, a.timeout)
+        test_stty_matches_gnu(a.build, tally)
         print(f"{tally.passed} passed, {len(tally.failed)} failed")
         return 1 if tally.failed else 0
     if a.reclaim_only:
@@ -980,8 +1205,10 @@ def main():
     test_fault_report(kernel, tally, a.timeout)
     test_softlockup_report(kernel, tally, a.timeout)
     test_sysrq(kernel, initrd, tally, a.timeout)
+    test_tty(kernel, initrd, tally, a.timeout)
     test_runner_detects(kernel, tally)
     test_tools(a.build, tally)
+    test_stty_matches_gnu(a.build, tally)
     # The fuzzer from a fixed seed (1), about 45 s per mode.
     for mode in modes:
         test_fuzz(a.build, initrd, mode, 1 if a.fuzz_seed is None else a.fuzz_seed, a.fuzz_seconds, tally)

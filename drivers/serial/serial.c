@@ -30,23 +30,77 @@ static inline uint8_t inb(uint16_t port) { uint8_t v; __asm__ volatile("inb %1, 
 static int endpoint, irq_notif;
 static ulock_t ring_lock;
 static char ring[RING];
+/* Per ring byte: RF_DELIM ends a line (a canonical read stops after it);
+ * RF_EOF marks the VEOF key, which ends a line and is not delivered. */
+static uint8_t ring_flag[RING];
+#define RF_DELIM 1
+#define RF_EOF 2
 static unsigned ring_head, ring_tail;	/* head: next to read; tail: next to write */
 static ulock_t tx_lock;
-/* Line discipline (under ring_lock). */
+/* Line discipline (under ring_lock; the output flags are read without it). */
 static char line[256];
 static unsigned line_len;
-static int eof_pending;			/* Ctrl-D on an empty line: a read returns 0 */
+static int lnext;			/* VLNEXT typed: the next byte is literal */
 static volatile int fg_pgid;		/* gets SIGINT/SIGQUIT/SIGTSTP from Ctrl-C/Ctrl-\/Ctrl-Z */
-static volatile int raw_mode;
+static struct console_termios tio;	/* the terminal's state, Linux's flags */
+static uint16_t winsz[4];		/* struct winsize: rows, cols, x and y pixels */
+#define NOTIF_IRQ 1			/* the UART interrupted */
+#define NOTIF_TIMER 2			/* a reader with a VTIME deadline parked */
 /* Readers waiting for input, oldest first (under ring_lock). */
 static struct parked {
 	int reply;			/* the reply handle */
 	uint64_t cookie;
 	unsigned max;			/* bytes it asked for */
 	uint32_t uid;			/* the reader's real uid (kernel-attested) */
+	uint64_t deadline;		/* VTIME expiry (clock_ns), 0: none */
 } parked[PARKED_MAX];
 static unsigned nparked;
 static uint64_t next_cookie = 1;
+
+/* Linux's values of the flags the line discipline honours (the same as
+ * <termios.h>; the driver is on the small runtime, without it). */
+#define T_IGNCR 0000200
+#define T_ICRNL 0000400
+#define T_INLCR 0000100
+#define T_ISTRIP 0000040
+#define T_IXON 0002000
+#define T_OPOST 0000001
+#define T_ONLCR 0000004
+#define T_OCRNL 0000010
+#define T_ISIG 0000001
+#define T_ICANON 0000002
+#define T_ECHO 0000010
+#define T_ECHOE 0000020
+#define T_ECHOK 0000040
+#define T_ECHONL 0000100
+#define T_NOFLSH 0000200
+#define T_ECHOCTL 0001000
+#define T_ECHOKE 0004000
+#define T_IEXTEN 0100000
+#define T_CBAUD 0010017
+#define T_B115200 0010002
+#define T_CS8 0000060
+#define T_CREAD 0000200
+#define T_HUPCL 0002000
+enum { V_INTR, V_QUIT, V_ERASE, V_KILL, V_EOF, V_TIME, V_MIN, V_SWTC, V_START, V_STOP,
+       V_SUSP, V_EOL, V_REPRINT, V_DISCARD, V_WERASE, V_LNEXT, V_EOL2 };
+
+/* Linux's sane settings (stty sane), at 115200 baud as the UART runs. */
+static void tio_sane(struct console_termios *t)
+{
+	static const uint8_t cc[CONSOLE_NCCS] = {
+		[V_INTR] = 0x03, [V_QUIT] = 0x1c, [V_ERASE] = 0x7f, [V_KILL] = 0x15, [V_EOF] = 0x04,
+		[V_TIME] = 0, [V_MIN] = 1, [V_START] = 0x11, [V_STOP] = 0x13, [V_SUSP] = 0x1a,
+		[V_REPRINT] = 0x12, [V_DISCARD] = 0x0f, [V_WERASE] = 0x17, [V_LNEXT] = 0x16,
+	};
+	t->iflag = T_ICRNL | T_IXON;
+	t->oflag = T_OPOST | T_ONLCR;
+	t->cflag = T_B115200 | T_CS8 | T_CREAD | T_HUPCL;
+	t->lflag = T_ISIG | T_ICANON | T_ECHO | T_ECHOE | T_ECHOK | T_ECHOCTL | T_ECHOKE | T_IEXTEN;
+	t->line = 0;
+	for (int i = 0; i < CONSOLE_NCCS; i++)
+		t->cc[i] = cc[i];
+}
 
 static void uart_putc(char c)
 {
@@ -55,14 +109,24 @@ static void uart_putc(char c)
 	outb(COM1, (uint8_t)c);
 }
 
+/* One byte of output through OPOST (tx_lock held). */
+static void opost_putc(char c)
+{
+	uint32_t of = tio.oflag;
+	if (of & T_OPOST) {
+		if (c == '\n' && (of & T_ONLCR))
+			uart_putc('\r');
+		else if (c == '\r' && (of & T_OCRNL))
+			c = '\n';
+	}
+	uart_putc(c);
+}
+
 static void uart_write(const char *s, long n)
 {
 	ulock(&tx_lock);
-	for (long i = 0; i < n; i++) {
-		if (s[i] == '\n')
-			uart_putc('\r');
-		uart_putc(s[i]);
-	}
+	for (long i = 0; i < n; i++)
+		opost_putc(s[i]);
 	uunlock(&tx_lock);
 }
 
@@ -81,15 +145,32 @@ static long handle_write(struct ipc_msg *m, const struct ipc_info *info)
 	return 0;
 }
 
-/* Up to max bytes from the ring, not yet taken (ring_lock held). */
-static unsigned ring_peek(char *buf, unsigned max)
+static unsigned ring_count(void)
 {
-	unsigned n = 0, at = ring_head;
+	return (ring_tail + RING - ring_head) % RING;
+}
+
+/* What a read may take now (ring_lock held): in canonical mode up to and
+ * including the first line end, whose flags *flag gets; in raw mode all
+ * of it. Fills buf with up to max bytes; returns how many ring places
+ * that uses (an RF_EOF place counts but is not copied: *copied). */
+static unsigned ring_take(char *buf, unsigned max, unsigned *copied)
+{
+	unsigned n = 0, used = 0, at = ring_head;
+	int canon = (tio.lflag & T_ICANON) != 0;
 	while (at != ring_tail && n < max) {
-		buf[n++] = ring[at];
+		uint8_t f = ring_flag[at];
+		char c = ring[at];
+		used++;
 		at = (at + 1) % RING;
+		if (canon && (f & RF_EOF))
+			break;
+		buf[n++] = c;
+		if (canon && (f & RF_DELIM))
+			break;
 	}
-	return n;
+	*copied = n;
+	return used;
 }
 
 static void ring_consume(unsigned n)
@@ -100,42 +181,57 @@ static void ring_consume(unsigned n)
 /* Tells the kernel what poll answers now (ring_lock held). */
 static void publish_state(void)
 {
-	unsigned ev = POLL_OUT | (ring_head != ring_tail || eof_pending ? POLL_IN : 0);
+	unsigned ev = POLL_OUT | (ring_head != ring_tail ? POLL_IN : 0);
 	sys_ipc_fstate(endpoint, 0, ev, O_RDWR_FLAG, 0);
 }
 
+/* Bytes a non-canonical read waits for before it returns (VMIN, at most
+ * what it asked for; 0: none). */
+static unsigned raw_need(unsigned max)
+{
+	unsigned min = tio.cc[V_MIN];
+	return min < max ? min : max;
+}
+
 /* Input for the caller now: bytes written to its buffer through write_fn
- * (0 for end of file), or -1 if there is none yet (ring_lock held). */
-static long input_now(unsigned max, long (*write_fn)(int, const char *, unsigned), int reply)
+ * (0 for end of file, or a VMIN 0 read that found nothing), or -1 if it
+ * must wait. timed_out: its VTIME expired (ring_lock held). */
+static long input_now(unsigned max, long (*write_fn)(int, const char *, unsigned), int reply,
+		      int timed_out)
 {
 	char buf[256];
 	if (max > sizeof(buf))
 		max = sizeof(buf);
-	unsigned n = ring_peek(buf, max);
-	if (n || !max) {
-		long w = write_fn(reply, buf, n);
-		if (w > 0)
-			ring_consume((unsigned)w);
-		publish_state();
-		return w;
+	unsigned avail = ring_count();
+	if (!(tio.lflag & T_ICANON) && max) {
+		unsigned need = raw_need(max);
+		if (avail < need && !timed_out)
+			return -1; /* VMIN not reached, or the inter-byte timer runs */
+		if (!avail && need == 0 && tio.cc[V_TIME] && !timed_out)
+			return -1; /* VMIN 0, VTIME > 0: wait up to VTIME */
+		if (!avail && need > 0)
+			return -1; /* the inter-byte timer starts with the first byte */
+	} else if (!avail && max) {
+		return -1;
 	}
-	if (eof_pending > 0) {
-		eof_pending--;
-		publish_state();
-		return 0;
-	}
-	return -1;
+	unsigned copied;
+	unsigned used = ring_take(buf, max, &copied);
+	long w = write_fn(reply, buf, copied);
+	if (w >= 0)
+		ring_consume(used);
+	publish_state();
+	return w;
 }
 
 static long to_current_caller(int reply, const char *buf, unsigned n)
 {
 	(void)reply;
-	return sys_ipc_write(0, buf, n);
+	return n ? sys_ipc_write(0, buf, n) : 0;
 }
 
 static long to_parked(int reply, const char *buf, unsigned n)
 {
-	return sys_ipc_reply_copy(reply, 0, (void *)buf, n, 1);
+	return n ? sys_ipc_reply_copy(reply, 0, (void *)buf, n, 1) : 0;
 }
 
 /* May a reader of real uid park? Root always (while there is room);
@@ -148,44 +244,101 @@ static int parked_room(uint32_t uid)
 	return nparked < PARKED_MAX && (uid == 0 || mine < PARKED_PER_USER);
 }
 
+static uint64_t vtime_ns(void)
+{
+	return (uint64_t)tio.cc[V_TIME] * 100000000ull;
+}
+
+/* The VTIME deadline of a reader parking now: VMIN 0 waits VTIME for
+ * the first byte; VMIN > 0 with VTIME restarts the timer per byte, from
+ * the first (ring_lock held). */
+static uint64_t park_deadline(void)
+{
+	if ((tio.lflag & T_ICANON) || !tio.cc[V_TIME])
+		return 0;
+	if (!tio.cc[V_MIN] || ring_count())
+		return (uint64_t)sys_clock_ns() + vtime_ns();
+	return 0;
+}
+
 /* A read: answered now if there is input, else parked (deferred). Returns
  * 1 if the call was deferred (nothing to reply now). */
 static int handle_read(struct ipc_msg *m, const struct ipc_info *info)
 {
 	unsigned max = info->rcv_len < 256 ? (unsigned)info->rcv_len : 256;
 	ulock(&ring_lock);
-	long r = input_now(max, to_current_caller, -1);
-	if (r < 0 && parked_room(info->uid)) {
+	long r = input_now(max, to_current_caller, -1, 0);
+	if (r == -1 && parked_room(info->uid)) {
 		uint64_t cookie = next_cookie++;
 		long h = sys_ipc_defer(endpoint, cookie);
 		if (h >= 0) {
-			parked[nparked++] = (struct parked){ (int)h, cookie, max, info->uid };
+			uint64_t deadline = park_deadline();
+			parked[nparked++] = (struct parked){ (int)h, cookie, max, info->uid, deadline };
 			uunlock(&ring_lock);
+			if (deadline)
+				sys_notif_signal(irq_notif, NOTIF_TIMER);
 			return 1;
 		}
 	}
 	uunlock(&ring_lock);
 	/* No room to park it (PARKED_MAX readers wait, or this user's share
 	 * does): try again later. */
-	m->label = (uint64_t)(r < 0 ? -EAGAIN : 0);
+	m->label = (uint64_t)(r == -1 ? -EAGAIN : r < 0 ? r : 0);
 	m->w[0] = r < 0 ? 0 : (uint64_t)r;
 	return 0;
 }
 
-/* Answers parked readers while there is input for them (ring_lock held). */
+static void unpark(unsigned i)
+{
+	for (unsigned j = i + 1; j < nparked; j++)
+		parked[j - 1] = parked[j];
+	nparked--;
+}
+
+/* Answers parked reader i if it can be now; 1 if it was (ring_lock held). */
+static int serve_one(unsigned i, uint64_t now)
+{
+	struct parked p = parked[i];
+	long r = input_now(p.max, to_parked, p.reply, p.deadline && now >= p.deadline);
+	if (r == -1)
+		return 0;
+	unpark(i);
+	struct ipc_msg m = { .label = r < 0 ? (uint64_t)r : 0, .w = { r < 0 ? 0 : (uint64_t)r } };
+	sys_ipc_reply_to(p.reply, &m); /* -ESRCH: it went meanwhile */
+	return 1;
+}
+
+/* Answers parked readers while there is input for them, and those whose
+ * VTIME expired (ring_lock held). */
 static void serve_parked(void)
 {
-	while (nparked) {
-		struct parked p = parked[0];
-		long r = input_now(p.max, to_parked, p.reply);
-		if (r == -1)
-			return; /* no input left */
-		for (unsigned i = 1; i < nparked; i++)
-			parked[i - 1] = parked[i];
-		nparked--;
-		struct ipc_msg m = { .label = r < 0 ? (uint64_t)r : 0, .w = { r < 0 ? 0 : (uint64_t)r } };
-		sys_ipc_reply_to(p.reply, &m); /* -ESRCH: it went meanwhile */
-	}
+	uint64_t now = (uint64_t)sys_clock_ns();
+	while (nparked && serve_one(0, now))
+		;
+	for (unsigned i = 0; i < nparked;)
+		if (!(parked[i].deadline && now >= parked[i].deadline && serve_one(i, now)))
+			i++;
+}
+
+/* Input arrived: a waiting VMIN > 0 reader's inter-byte timer restarts
+ * (ring_lock held). */
+static void restart_timers(void)
+{
+	if ((tio.lflag & T_ICANON) || !tio.cc[V_TIME] || !tio.cc[V_MIN] || !ring_count())
+		return;
+	uint64_t deadline = (uint64_t)sys_clock_ns() + vtime_ns();
+	for (unsigned i = 0; i < nparked; i++)
+		parked[i].deadline = deadline;
+}
+
+/* The nearest VTIME deadline of a parked reader, 0 if none (ring_lock). */
+static uint64_t next_deadline(void)
+{
+	uint64_t d = 0;
+	for (unsigned i = 0; i < nparked; i++)
+		if (parked[i].deadline && (!d || parked[i].deadline < d))
+			d = parked[i].deadline;
+	return d;
 }
 
 /* The kernel says a parked reader went (signal, kill, exit): drop it. */
@@ -196,9 +349,7 @@ static void drop_parked(uint64_t cookie)
 		if (parked[i].cookie != cookie)
 			continue;
 		sys_handle_close(parked[i].reply);
-		for (unsigned j = i + 1; j < nparked; j++)
-			parked[j - 1] = parked[j];
-		nparked--;
+		unpark(i);
 		break;
 	}
 	uunlock(&ring_lock);
@@ -213,6 +364,187 @@ static long handle_fstat(void)
 	st[5] = (5 << 8) | 1;		/* st_rdev: 5:1, /dev/console */
 	st[7] = 1024;			/* st_blksize */
 	return sys_ipc_write(0, st, sizeof(st)) == sizeof(st) ? 0 : -EFAULT;
+}
+
+static void input_flush(void)
+{
+	ring_head = ring_tail;
+	line_len = 0;
+	lnext = 0;
+}
+
+static void ring_put(char c, uint8_t flag);
+
+/* New settings (ring_lock held). Leaving canonical mode makes the line
+ * being typed readable, as Linux; readers waiting see the new VMIN/VTIME. */
+static void tio_set(const struct console_termios *t)
+{
+	int was_canon = (tio.lflag & T_ICANON) != 0;
+	tio = *t;
+	if (was_canon && !(tio.lflag & T_ICANON)) {
+		for (unsigned i = 0; i < line_len; i++)
+			ring_put(line[i], 0);
+		line_len = 0;
+	}
+	uint64_t deadline = park_deadline();
+	for (unsigned i = 0; i < nparked; i++)
+		parked[i].deadline = deadline;
+	serve_parked();
+	publish_state();
+	sys_notif_signal(irq_notif, NOTIF_TIMER);
+}
+
+/* Bytes a FIONREAD sees: those a read could take (ring_lock held). */
+static unsigned readable_bytes(void)
+{
+	unsigned n = 0;
+	for (unsigned at = ring_head; at != ring_tail; at = (at + 1) % RING)
+		n += !(ring_flag[at] & RF_EOF) || !(tio.lflag & T_ICANON);
+	return n;
+}
+
+/* A send-buffer argument of exactly len bytes (EFAULT if the caller's
+ * pointer is bad: the kernel's copy fails). */
+static long arg_in(const struct ipc_info *info, void *buf, unsigned len)
+{
+	if (info->snd_len < len)
+		return -EFAULT;
+	return sys_ipc_read(0, buf, len) == (long)len ? 0 : -EFAULT;
+}
+
+static long arg_out(const struct ipc_info *info, const void *buf, unsigned len)
+{
+	if (info->rcv_len < len)
+		return -EFAULT;
+	return sys_ipc_write(0, buf, len) == (long)len ? 0 : -EFAULT;
+}
+
+/* TCGETS: 36 bytes, or glibc's 60 with the speeds (see abi/console.h). */
+static long ioctl_tcgets(const struct ipc_info *info)
+{
+	struct console_termios_full f = { 0 };
+	ulock(&ring_lock);
+	f.k = tio;
+	uunlock(&ring_lock);
+	f.ispeed = f.ospeed = f.k.cflag & T_CBAUD;
+	return arg_out(info, &f, info->rcv_len >= sizeof(f) ? sizeof(f) : sizeof(f.k));
+}
+
+static long ioctl_tcsets(const struct ipc_info *info, uint64_t req)
+{
+	struct console_termios t;
+	long e = arg_in(info, &t, sizeof(t));
+	if (e)
+		return e;
+	t.iflag &= ~020000000000u; /* glibc's private IBAUD0: never the terminal's */
+	ulock(&ring_lock);
+	/* TCSETSW, TCSETSF: output is written to the UART before a write
+	 * returns, so it has drained already. */
+	if (req == CONSOLE_TCSETSF)
+		input_flush();
+	tio_set(&t);
+	uunlock(&ring_lock);
+	return 0;
+}
+
+/* TIOCSPGRP: Linux's checks (a negative group EINVAL, one with no
+ * process ESRCH). */
+static long ioctl_setpgrp(const struct ipc_info *info)
+{
+	int32_t pg;
+	long e = arg_in(info, &pg, sizeof(pg));
+	if (e)
+		return e;
+	if (pg < 0)
+		return -EINVAL;
+	if (pg == 0 || sys_kill(-pg, 0) == -ESRCH)
+		return -ESRCH;
+	fg_pgid = pg;
+	return 0;
+}
+
+/* TIOCSWINSZ: a changed size is SIGWINCH for the foreground group, sent
+ * once the caller has its answer (*sig), so its own call is not EINTR. */
+static long ioctl_setwinsz(const struct ipc_info *info, int *sig)
+{
+	uint16_t w[4];
+	long e = arg_in(info, w, sizeof(w));
+	if (e)
+		return e;
+	ulock(&ring_lock);
+	int changed = w[0] != winsz[0] || w[1] != winsz[1] || w[2] != winsz[2] || w[3] != winsz[3];
+	for (int i = 0; i < 4; i++)
+		winsz[i] = w[i];
+	uunlock(&ring_lock);
+	if (changed && fg_pgid > 0)
+		*sig = SIGWINCH;
+	return 0;
+}
+
+/* A quarter second of zero bits (LCR bit 6), as Linux's tcsendbreak(fd, 0). */
+static void uart_break(void)
+{
+	ulock(&tx_lock);
+	uint8_t lcr = inb(COM1 + 3);
+	outb(COM1 + 3, lcr | 0x40);
+	sys_sleep_ns(250000000);
+	outb(COM1 + 3, lcr);
+	uunlock(&tx_lock);
+}
+
+/* A terminal ioctl (CONSOLE_IOCTL): 0 or -errno; *sig: a signal for the
+ * foreground group once it is answered. */
+static long handle_ioctl(const struct ipc_msg *m, const struct ipc_info *info, int *sig)
+{
+	uint64_t req = m->w[0];
+	long arg = (long)m->w[1];
+	int32_t v;
+	switch (req) {
+	case CONSOLE_TCGETS:
+		return ioctl_tcgets(info);
+	case CONSOLE_TCSETS:
+	case CONSOLE_TCSETSW:
+	case CONSOLE_TCSETSF:
+		return ioctl_tcsets(info, req);
+	case CONSOLE_TCSBRK:
+		if (arg == 0)
+			uart_break();
+		return 0; /* nonzero: drain, done (writes are synchronous) */
+	case CONSOLE_TCFLSH:
+		if (arg < 0 || arg > 2)
+			return -EINVAL;
+		if (arg != 1) { /* TCIFLUSH, TCIOFLUSH; no output is queued */
+			ulock(&ring_lock);
+			input_flush();
+			publish_state();
+			uunlock(&ring_lock);
+		}
+		return 0;
+	case CONSOLE_TIOCGPGRP:
+		v = fg_pgid;
+		return arg_out(info, &v, sizeof(v));
+	case CONSOLE_TIOCSPGRP:
+		return ioctl_setpgrp(info);
+	case CONSOLE_TIOCOUTQ:
+		v = 0; /* nothing waits: a write returns once the UART has it */
+		return arg_out(info, &v, sizeof(v));
+	case CONSOLE_TIOCGWINSZ: {
+		uint16_t w[4];
+		ulock(&ring_lock);
+		for (int i = 0; i < 4; i++)
+			w[i] = winsz[i];
+		uunlock(&ring_lock);
+		return arg_out(info, w, sizeof(w));
+	}
+	case CONSOLE_TIOCSWINSZ:
+		return ioctl_setwinsz(info, sig);
+	case CONSOLE_FIONREAD:
+		ulock(&ring_lock);
+		v = (int32_t)readable_bytes();
+		uunlock(&ring_lock);
+		return arg_out(info, &v, sizeof(v));
+	}
+	return -ENOTTY;
 }
 
 static long serve(void *arg)
@@ -240,15 +572,21 @@ static long serve(void *arg)
 		} else if (m.label == FILE_FSTAT)
 			res = handle_fstat();
 		else if (m.label == FILE_POLL)
-			m.w[0] = (ring_head != ring_tail || eof_pending ? (m.w[0] & POLL_IN) : 0) | (m.w[0] & POLL_OUT);
-		else if (m.label == CONSOLE_SETPGRP)
-			fg_pgid = (int)m.w[0];
+			m.w[0] = (ring_head != ring_tail ? (m.w[0] & POLL_IN) : 0) | (m.w[0] & POLL_OUT);
+		else if (m.label == CONSOLE_IOCTL) {
+			int sig = 0;
+			res = handle_ioctl(&m, &info, &sig);
+			m.w[0] = 0; /* ioctl's result; values travel in the buffers */
+			if (sig) {
+				m.label = (uint64_t)res;
+				sys_ipc_reply(&m);
+				sys_kill(-fg_pgid, sig);
+				r = sys_ipc_recv(endpoint, &m, &info);
+				continue;
+			}
+		}
 		else if (m.label == FILE_GETDENTS)
 			res = -ENOTDIR; /* a terminal, as Linux */
-		else if (m.label == CONSOLE_GETPGRP)
-			m.w[0] = (uint64_t)fg_pgid;
-		else if (m.label == CONSOLE_SETRAW)
-			raw_mode = m.w[0] == 1;
 		else if (m.label == FILE_GETFL || m.label == FILE_SETFL)
 			m.w[0] = O_RDWR_FLAG;
 		else
@@ -259,97 +597,227 @@ static long serve(void *arg)
 	return r;
 }
 
-static void ring_put(char c)
+static void ring_put(char c, uint8_t flag)
 {
 	unsigned next = (ring_tail + 1) % RING;
 	if (next != ring_head) {	/* full: drop, as a UART would */
 		ring[ring_tail] = c;
+		ring_flag[ring_tail] = flag;
 		ring_tail = next;
 	}
 }
 
-static void echo(const char *s, long n)
+static int is_ctl(char c)
 {
-	for (long i = 0; i < n; i++) {
-		if (s[i] == '\n')
-			uart_putc('\r');
-		uart_putc(s[i]);
+	return (unsigned char)c < 0x20 || c == 0x7f;
+}
+
+/* Echo of one input byte: ECHOCTL shows a control character as ^X (but
+ * tab and newline as themselves). tx_lock held. */
+static void echo_char(char c)
+{
+	if ((tio.lflag & T_ECHOCTL) && is_ctl(c) && c != '\t' && c != '\n') {
+		opost_putc('^');
+		opost_putc(c == 0x7f ? '?' : (char)(c ^ 0x40));
+	} else {
+		opost_putc(c);
 	}
 }
 
-static void line_flush(void)
+/* Takes the last character of the line back, and its echo (ECHOE:
+ * "\b \b" per column it took). */
+static void erase_one(void)
+{
+	char c = line[--line_len];
+	if (!(tio.lflag & T_ECHO))
+		return;
+	int cols = (tio.lflag & T_ECHOCTL) && is_ctl(c) && c != '\t' ? 2 : 1;
+	for (int i = 0; i < cols; i++) {
+		opost_putc('\b');
+		opost_putc(' ');
+		opost_putc('\b');
+	}
+}
+
+/* VERASE, VWERASE (back to the start of a word) and VKILL (the line). */
+static void erase(char c, int what)
+{
+	if (!line_len)
+		return;
+	if (!(tio.lflag & T_ECHOE) || (what == V_KILL && !(tio.lflag & T_ECHOKE))) {
+		/* no visual erase: echo the key (and a newline after VKILL
+		 * with ECHOK), dropping the characters */
+		if (what == V_ERASE)
+			line_len--;
+		else if (what == V_WERASE) {
+			while (line_len && (line[line_len - 1] == ' ' || line[line_len - 1] == '\t'))
+				line_len--;
+			while (line_len && line[line_len - 1] != ' ' && line[line_len - 1] != '\t')
+				line_len--;
+		} else
+			line_len = 0;
+		if (tio.lflag & T_ECHO) {
+			echo_char(c);
+			if (what == V_KILL && (tio.lflag & T_ECHOK))
+				opost_putc('\n');
+		}
+		return;
+	}
+	if (what == V_ERASE) {
+		erase_one();
+	} else if (what == V_WERASE) {
+		while (line_len && (line[line_len - 1] == ' ' || line[line_len - 1] == '\t'))
+			erase_one();
+		while (line_len && line[line_len - 1] != ' ' && line[line_len - 1] != '\t')
+			erase_one();
+	} else {
+		while (line_len)
+			erase_one();
+	}
+}
+
+/* The typed line becomes readable; flag marks its last byte (a line end),
+ * or with RF_EOF a VEOF place is added after it. */
+static void line_flush(int eof)
 {
 	for (unsigned i = 0; i < line_len; i++)
-		ring_put(line[i]);
+		ring_put(line[i], !eof && i + 1 == line_len ? RF_DELIM : 0);
+	if (eof)
+		ring_put(tio.cc[V_EOF], RF_DELIM | RF_EOF);
 	line_len = 0;
 }
 
-static void signal_foreground(int sig, const char *shown)
+/* ISIG: the key's signal to the foreground process group. The input is
+ * discarded (unless NOFLSH); the echoed key ends the line (Arbor's echo
+ * adds a newline after "^C", where Linux leaves the cursor after it, so
+ * that the shell's next prompt starts a line). */
+static void signal_foreground(int sig, char c)
 {
-	echo(shown, 3);
-	line_len = 0;
+	if (!(tio.lflag & T_NOFLSH))
+		input_flush();
+	if (tio.lflag & T_ECHO) {
+		echo_char(c);
+		opost_putc('\n');
+	}
 	if (fg_pgid > 0)
 		sys_kill(-fg_pgid, sig);
 }
 
-/* Cooked input: echo, editing, line at a time, signal keys. */
-static void input_byte(char c)
+static int is_cc(char c, int idx)
 {
-	if (raw_mode) {
-		ring_put(c);
+	return tio.cc[idx] && (uint8_t)c == tio.cc[idx];
+}
+
+/* Canonical mode: editing keys, and a line at a time (VEOL, VEOL2 and
+ * newline end one, VEOF ends one without itself). */
+static void canon_byte(char c)
+{
+	uint32_t lf = tio.lflag;
+	int ext = (lf & T_IEXTEN) != 0;
+	if (is_cc(c, V_ERASE) || (ext && is_cc(c, V_WERASE)) || is_cc(c, V_KILL)) {
+		erase(c, is_cc(c, V_ERASE) ? V_ERASE : is_cc(c, V_KILL) ? V_KILL : V_WERASE);
 		return;
 	}
-	switch (c) {
-	case 0x03:
-		signal_foreground(SIGINT, "^C\n");
-		break;
-	case 0x1c:
-		signal_foreground(SIGQUIT, "^\\\n");
-		break;
-	case 0x1a:
-		signal_foreground(SIGTSTP, "^Z\n");
-		break;
-	case 0x04:
-		if (line_len == 0)
-			eof_pending++;
-		line_flush();
-		break;
-	case 0x7f:
-	case 0x08:
-		if (line_len) {
-			line_len--;
-			echo("\b \b", 3);
+	if (ext && is_cc(c, V_LNEXT)) {
+		lnext = 1;
+		if (lf & T_ECHO) {
+			opost_putc('^');
+			opost_putc('\b');
 		}
-		break;
-	case '\r':
-	case '\n':
-		line[line_len++] = '\n';
-		echo("\n", 1);
-		line_flush();
-		break;
-	default:
-		if (line_len < sizeof(line) - 1) {
-			line[line_len++] = c;
-			echo(&c, 1);
+		return;
+	}
+	if (ext && is_cc(c, V_REPRINT)) {
+		if (lf & T_ECHO) {
+			echo_char(c);
+			opost_putc('\n');
+			for (unsigned i = 0; i < line_len; i++)
+				echo_char(line[i]);
 		}
+		return;
+	}
+	if (is_cc(c, V_EOF)) {
+		line_flush(1);
+		return;
+	}
+	if (c == '\n' || is_cc(c, V_EOL) || is_cc(c, V_EOL2)) {
+		line[line_len++] = c;
+		if ((lf & T_ECHO) || (c == '\n' && (lf & T_ECHONL)))
+			echo_char(c);
+		line_flush(0);
+		return;
+	}
+	if (line_len < sizeof(line) - 1) { /* the last place is for the line end */
+		line[line_len++] = c;
+		if (lf & T_ECHO)
+			echo_char(c);
 	}
 }
 
-/* Moves received bytes through the line discipline and wakes readers. */
+/* One received byte through the line discipline (ring_lock, tx_lock). */
+static void input_byte(char c)
+{
+	uint32_t inf = tio.iflag, lf = tio.lflag;
+	if (inf & T_ISTRIP)
+		c &= 0x7f;
+	if (lnext) { /* the byte after VLNEXT: itself, no special meaning */
+		lnext = 0;	/* its echo overwrites the "^" shown */
+		if (line_len < sizeof(line) - 1) {
+			line[line_len++] = c;
+			if (lf & T_ECHO)
+				echo_char(c);
+		}
+		return;
+	}
+	if (c == '\r') {
+		if (inf & T_IGNCR)
+			return;
+		if (inf & T_ICRNL)
+			c = '\n';
+	} else if (c == '\n' && (inf & T_INLCR)) {
+		c = '\r';
+	}
+	if (lf & T_ISIG) {
+		if (is_cc(c, V_INTR) || is_cc(c, V_QUIT) || is_cc(c, V_SUSP)) {
+			signal_foreground(is_cc(c, V_INTR) ? SIGINT : is_cc(c, V_QUIT) ? SIGQUIT : SIGTSTP, c);
+			return;
+		}
+	}
+	if (lf & T_ICANON) {
+		canon_byte(c);
+		return;
+	}
+	ring_put(c, 0);
+	if (lf & T_ECHO)
+		echo_char(c);
+	else if (c == '\n' && (lf & T_ECHONL))
+		opost_putc('\n');
+}
+
+/* Moves received bytes through the line discipline, wakes readers, and
+ * answers those whose VTIME expired. */
 static long irq_thread(void *arg)
 {
 	(void)arg;
 	for (;;) {
-		sys_notif_wait(irq_notif, 0);
+		ulock(&ring_lock);
+		uint64_t d = next_deadline(), now = (uint64_t)sys_clock_ns();
+		uunlock(&ring_lock);
+		long bits = d && d <= now ? 0 : sys_notif_wait(irq_notif, d ? d - now : 0);
 		ulock(&tx_lock);
 		ulock(&ring_lock);
-		while (inb(COM1 + 5) & 0x01)
+		int got = 0;
+		while (inb(COM1 + 5) & 0x01) {
 			input_byte((char)inb(COM1));
+			got = 1;
+		}
 		uunlock(&tx_lock);
+		if (got)
+			restart_timers();
 		serve_parked();
 		publish_state();
 		uunlock(&ring_lock);
-		sys_irq_ack(IRQ_COM1);
+		if (bits > 0 && (bits & NOTIF_IRQ))
+			sys_irq_ack(IRQ_COM1);
 	}
 	return 0;
 }
@@ -358,12 +826,13 @@ int main(void)
 {
 	long ep = sys_ep_create(), irq = sys_notif_create();
 	if (ep < 0 || irq < 0 || sys_ioport_grant(COM1, 8) ||
-	    sys_irq_bind(IRQ_COM1, (int)irq, 1)) {
+	    sys_irq_bind(IRQ_COM1, (int)irq, NOTIF_IRQ)) {
 		printf("serial: cannot set up COM1\n");
 		return 1;
 	}
 	endpoint = (int)ep;
 	irq_notif = (int)irq;
+	tio_sane(&tio);
 	outb(COM1 + 1, 0x01);		/* interrupt on received data */
 	outb(COM1 + 4, 0x0b);		/* DTR, RTS, OUT2 (routes the IRQ) */
 	publish_state();

@@ -844,6 +844,14 @@ KTEST(posix_console_signal_keys)
 	run_with_servers(argv, "posix_tty");
 }
 
+/* The terminal interface: termios round trips, errno, window size,
+ * VMIN/VTIME, state kept by the terminal (tests/console/termios.c). */
+KTEST(posix_console_termios)
+{
+	const char *const argv[] = { "posix/termios", NULL };
+	run_with_servers(argv, "posix_termios");
+}
+
 /* Readers waiting on the console never hold up writers, queries or the
  * console itself once they are killed (issue 16, findings 3 and 5). */
 KTEST(posix_console_readers_never_stall)

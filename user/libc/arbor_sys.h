@@ -20,5 +20,9 @@ static inline long __sys_ret(long r)
 
 long __console_write(const char *buf, size_t len);
 long __console_read(char *buf, size_t len);
+/* One file-protocol call on descriptor fd (0-2 without a descriptor: the
+ * console): the reply's label if negative (-errno), else its w[0]. */
+long __fd_call(int fd, uint64_t label, uint64_t w0, uint64_t w1, const void *snd, size_t snd_len,
+	       void *rcv, size_t rcv_len);
 
 #endif

@@ -66,6 +66,12 @@ static long file_call(int fd, uint64_t label, uint64_t w0, uint64_t w1, const vo
 	return (long)m.label < 0 ? (long)m.label : (long)m.w[0];
 }
 
+long __fd_call(int fd, uint64_t label, uint64_t w0, uint64_t w1, const void *snd, size_t snd_len,
+	       void *rcv, size_t rcv_len)
+{
+	return file_call(fd, label, w0, w1, snd, snd_len, rcv, rcv_len);
+}
+
 long __console_write(const char *buf, size_t len)
 {
 	long r = file_call(1, FILE_WRITE, 0, 0, buf, len, NULL, 0);
@@ -240,17 +246,6 @@ int syncfs(int fd)
 	return (int)__sys_ret(r == -EINVAL ? 0 : r);
 }
 
-int isatty(int fd)
-{
-	struct stat st;
-	if (fstat(fd, &st) < 0)
-		return 0;
-	if (!S_ISCHR(st.st_mode) || st.st_rdev != ((5 << 8) | 1)) {
-		errno = ENOTTY;
-		return 0;
-	}
-	return 1;
-}
 
 ARBOR_HOT int close(int fd)
 {

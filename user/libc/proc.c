@@ -203,23 +203,6 @@ int getgroups(int size, gid_t list[])
 	return 0; /* supplementary groups arrive with the user database */
 }
 
-/* The terminal's foreground process group (the console driver keeps it). */
-int tcsetpgrp(int fd, pid_t pgid)
-{
-	struct ipc_msg m = { .label = CONSOLE_SETPGRP, .w = { (uint64_t)pgid } };
-	long r = sys_ipc_call(fd, &m, NULL, 0, NULL, 0);
-	return (int)__sys_ret(r < 0 ? r : (long)m.label);
-}
-
-pid_t tcgetpgrp(int fd)
-{
-	struct ipc_msg m = { .label = CONSOLE_GETPGRP };
-	long r = sys_ipc_call(fd, &m, NULL, 0, NULL, 0);
-	if (r == 0 && (long)m.label < 0)
-		r = (long)m.label;
-	return (pid_t)(r < 0 ? __sys_ret(r) : (long)m.w[0]);
-}
-
 int usleep(useconds_t us)
 {
 	struct timespec ts = { .tv_sec = us / 1000000, .tv_nsec = (long)(us % 1000000) * 1000 };

@@ -391,6 +391,7 @@ static const struct builtin builtins[] = {
 	{ "export", bi_export, 1 },
 	{ "false", bi_false, 0 },
 	{ "fg", bi_fg, 0 },
+	{ "history", bi_history, 0 },
 	{ "jobs", bi_jobs, 0 },
 	{ "kill", bi_kill, 0 },
 	{ "local", bi_local, 0 },
@@ -417,4 +418,9 @@ const struct builtin *find_builtin(const char *name)
 		if (!strcmp(builtins[i].name, name))
 			return &builtins[i];
 	return NULL;
+}
+
+const char *builtin_name(int i)
+{
+	return i >= 0 && (size_t)i < sizeof(builtins) / sizeof(builtins[0]) ? builtins[i].name : NULL;
 }

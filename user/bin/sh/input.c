@@ -17,6 +17,8 @@ char *src_readline(struct source *s)
 		s->spos += n;
 		return s_take(&b);
 	}
+	if (le_enabled(s)) /* a terminal: the line editor (lineterm.c) */
+		return le_readline(s);
 	for (;;) {
 		if (s->bpos < s->blen) {
 			char *start = s->buf + s->bpos;

@@ -21,7 +21,10 @@ static char *lx_rawline(struct lexer *lx)
 		const char *p = getvar(lx->prompt == 1 ? "PS1" : "PS2");
 		if (!p)
 			p = lx->prompt == 2 ? "> " : geteuid() == 0 ? "# " : "$ ";
-		fdputs(2, p);
+		if (le_enabled(lx->src))
+			lx->src->prompt = p; /* the line editor draws it */
+		else
+			fdputs(2, p);
 		lx->prompt = 2;
 	}
 #ifdef ARBOR_CONSOLE

@@ -220,5 +220,7 @@ int main(int argc, char **argv)
 	if (sh.interactive)
 		setup_interactive();
 	main_src.interactive = sh.interactive;
+	if (sh.interactive && main_src.fd == 0)
+		le_setup();
 	exit_shell(main_loop());
 }

@@ -10,7 +10,9 @@
  * applying redirections with redir.c, running programs with program.c and
  * builtins with builtins.c and builtin_*.c; jobs.c waits for children and
  * keeps the job table, trap.c the signal dispositions and traps, vars.c
- * the variables, parameters and functions; main.c starts it all.
+ * the variables, parameters and functions; main.c starts it all. On a
+ * terminal input.c reads through the line editor, lineterm.c, built on
+ * the I/O-free lineedit.c and history.c (lineedit.h).
  */
 #ifndef SH_H
 #define SH_H
@@ -129,6 +131,7 @@ struct source {
 	int seekable;		/* a shared regular file: read ahead, then seek back */
 	int interactive;
 	int intr;		/* the read was interrupted by Ctrl-C */
+	const char *prompt;	/* line editing: the prompt it draws (lex.c) */
 	char buf[1024];
 	size_t blen, bpos;
 };
@@ -616,6 +619,22 @@ int bi_exec(int argc, char **argv);
 
 /* The builtin called name, or NULL. */
 const struct builtin *find_builtin(const char *name);
+/* The name of builtin i (0, 1, ...), NULL past the last (completion). */
+const char *builtin_name(int i);
+
+/* -- lineterm.c: line editing on a terminal (lineedit.h) ------------------- */
+
+/* Turns line editing on if standard input and error are a terminal, and
+ * loads $HOME/.sh_history (kept open to append, when writable). */
+void le_setup(void);
+/* Does source s read its lines with the line editor? */
+int le_enabled(const struct source *s);
+/* One line edited on the terminal, prompting with s->prompt: the line
+ * with its newline (malloc'd), or NULL at end of input, or NULL with
+ * s->intr set for Ctrl-C. */
+char *le_readline(struct source *s);
+/* The history builtin: history [N]. */
+int bi_history(int argc, char **argv);
 
 /* -- builtin_vars.c -------------------------------------------------------- */
 
