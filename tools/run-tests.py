@@ -771,18 +771,19 @@ def test_tools(build, tally):
             for line in difflib.unified_diff(hout.splitlines(), aout.splitlines(), "host", "arbor",
                                              lineterm=""):
                 print("      | " + line)
-        if base == "files":
-            ext2_differential(sh, host, arbor, run, out_dir, tally)
+        if base in ("files", "patherr"):
+            ext2_differential(sh, host, arbor, run, out_dir, tally, base)
 
 
-def ext2_differential(sh, host, arbor, run, out_dir, tally):
-    """diff_files on an ext2 disk in Arbor (mounted by the program) against
-    the host's file system; the image is then e2fsck-clean."""
+def ext2_differential(sh, host, arbor, run, out_dir, tally, base):
+    """diff_BASE (files, patherr) on an ext2 disk in Arbor (mounted by the
+    program) against the host's file system; the image is then e2fsck-clean."""
     sys.path.insert(0, os.path.join(ROOT, "tools"))
     import mkext2
-    name = "differential: files.c on an ext2 disk, then e2fsck -fn clean"
+    name = f"differential: {base}.c on an ext2 disk, then e2fsck -fn clean"
     print(f"  {name} ...", flush=True)
-    img, hostdir = os.path.join(out_dir, "diff_ext2.img"), os.path.join(out_dir, "diff_ext2_host")
+    img = os.path.join(out_dir, f"diff_ext2_{base}.img")
+    hostdir = os.path.join(out_dir, f"diff_ext2_host_{base}")
     mkext2.make_image(img, 8, 1024)
     shutil.rmtree(hostdir, ignore_errors=True)
     os.makedirs(hostdir)

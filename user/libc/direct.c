@@ -320,15 +320,18 @@ static __attribute__((noinline)) long direct_cgroup(const char *p, uint64_t labe
 			return DIRECT_NO; /* another kind of mount now, or EROFS: the VFS's */
 		if (label == VFS_RMDIR && !dd && plen == d.r.tlen)
 			return DIRECT_NO; /* the mount point: EBUSY from the VFS */
-		long n = vfs_inner_normalize(p + vfs_prefix_end(p, d.r.tlen), inner, &rest);
+		const char *raw = p + vfs_prefix_end(p, d.r.tlen);
+		if (vfs_has_dot_component(raw))
+			return DIRECT_NO; /* the VFS walks "." and ".." as Linux */
+		long n = vfs_inner_normalize(raw, inner, &rest);
 		if (n == -2)
 			return -ENAMETOOLONG;
 		if (n < 0)
 			return DIRECT_NO; /* ".." above the mount */
 		long r = sys_cgfs_direct((int)d.h, d.gen, inner,
 					 label == VFS_MKDIR ? CGFS_DIRECT_MKDIR : CGFS_DIRECT_RMDIR);
-		if (r != -ESTALE)
-			return r == -EBADF || r == -EPERM ? DIRECT_NO : r;
+		if (r != -ESTALE) /* an error: the VFS tells which (the walk's first, as Linux) */
+			return r < 0 && r != -EEXIST ? DIRECT_NO : r;
 		reload = true;
 	}
 	return DIRECT_NO; /* the server has not heard of our table yet */
@@ -374,6 +377,8 @@ long __vfs_direct(const char *p, uint64_t label, uint64_t w0, uint64_t w1, uint6
 				rl = sizeof(b.norm);
 			}
 		} else {
+			if (vfs_has_dot_component(p + off))
+				return DIRECT_NO; /* the VFS walks "." and ".." as Linux */
 			long n = vfs_inner_normalize(p + off, b.norm, &rest);
 			if (n == -2)
 				return -ENAMETOOLONG;
@@ -418,6 +423,9 @@ long __vfs_direct(const char *p, uint64_t label, uint64_t w0, uint64_t w1, uint6
 		}
 		if (e == -ENAMETOOLONG && rcv)
 			return DIRECT_NO; /* perhaps a link's text that did not fit the caller's buffer */
+		if (e < 0 && !(d.r.kind & FS_RT_WALKS))
+			return DIRECT_NO; /* the server judged the path as a whole: the VFS
+					     gives the walk's error first, as Linux */
 		if (e != FS_HANDBACK) {
 			if (e >= 0 && out)
 				*out = m.w[0];
