@@ -330,8 +330,8 @@ static __attribute__((noinline)) long direct_cgroup(const char *p, uint64_t labe
 			return DIRECT_NO; /* ".." above the mount */
 		long r = sys_cgfs_direct((int)d.h, d.gen, inner,
 					 label == VFS_MKDIR ? CGFS_DIRECT_MKDIR : CGFS_DIRECT_RMDIR);
-		if (r != -ESTALE) /* an error: the VFS tells which (the walk's first, as Linux) */
-			return r < 0 && r != -EEXIST ? DIRECT_NO : r;
+		if (r != -ESTALE)
+			return r == -EBADF || r == -EPERM ? DIRECT_NO : r;
 		reload = true;
 	}
 	return DIRECT_NO; /* the server has not heard of our table yet */
@@ -423,9 +423,10 @@ long __vfs_direct(const char *p, uint64_t label, uint64_t w0, uint64_t w1, uint6
 		}
 		if (e == -ENAMETOOLONG && rcv)
 			return DIRECT_NO; /* perhaps a link's text that did not fit the caller's buffer */
-		if (e < 0 && !(d.r.kind & FS_RT_WALKS))
-			return DIRECT_NO; /* the server judged the path as a whole: the VFS
-					     gives the walk's error first, as Linux */
+		if (e < 0 && e != -ENOENT && e != -ENOTDIR && !(d.r.kind & FS_RT_WALKS))
+			return DIRECT_NO; /* the server judged the path as a whole ("no files
+					     are created here"): the VFS gives the walk's error
+					     first, as Linux; ENOENT and ENOTDIR are the walk's */
 		if (e != FS_HANDBACK) {
 			if (e >= 0 && out)
 				*out = m.w[0];
