@@ -139,6 +139,14 @@ static long input_now(unsigned max, long (*write_fn)(int, const char *, unsigned
 	if (max > sizeof(buf))
 		max = sizeof(buf);
 	unsigned n = ring_peek(buf, max);
+	/* Cooked, a read ends at a line's end, as Linux's canonical mode:
+	 * `head -n 1` takes its line and leaves the next to the shell. */
+	for (unsigned i = 0; !raw_mode && i < n; i++) {
+		if (buf[i] == '\n') {
+			n = i + 1;
+			break;
+		}
+	}
 	if (n || !max) {
 		long w = write_fn(reply, buf, n);
 		if (w > 0)
