@@ -365,6 +365,9 @@ iso: $(ISO)
 # The runner boots this one to check the GRUB path end to end.
 $(BUILD)/arbor-test.iso: $(KERNEL) $(INITRD) tools/mkiso.sh | $(BUILD)/.deps-iso
 	@tools/mkiso.sh $(KERNEL) $(INITRD) "test=boot_info_sane mem=256" $@
+# ... and this one (the shell, as make run boots it) for the scripted session.
+$(BUILD)/arbor-shell.iso: $(KERNEL) $(INITRD) tools/mkiso.sh | $(BUILD)/.deps-iso
+	@tools/mkiso.sh $(KERNEL) $(INITRD) "" $@
 
 # With ROOT=/dev/vda (the default when DISK's first image is a *root.img,
 # as `make rootdisk` makes) the kernel boots with root=ROOT: "/" is that
@@ -406,7 +409,7 @@ $(BUILD)/host/test_%: $$(call host_test_src,$$*) $$(host_srcs_$$*) tests/host/ta
 	@echo "  HOSTCC  $@"
 	@gcc $(host_cflags_$*) $(HOST_CFLAGS) $(filter %.c,$^) -o $@
 
-test: $(KERNEL) $(INITRD) $(BUILD)/arbor-test.iso $(HOST_BINS) kcov | $(BUILD)/.deps-test
+test: $(KERNEL) $(INITRD) $(BUILD)/arbor-test.iso $(BUILD)/arbor-shell.iso $(HOST_BINS) kcov | $(BUILD)/.deps-test
 	@python3 tools/run-tests.py --build $(BUILD) --timeout $(TIMEOUT) $(HOST_BINS)
 
 # The kcov kernel (KCOV=1, kernel/debug/kcov.c) in a build directory of

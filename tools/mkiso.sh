@@ -13,12 +13,14 @@ trap 'rm -rf "$dir" "$log"' EXIT
 mkdir -p "$dir/boot/grub"
 cp "$kernel" "$dir/boot/arbor.elf"
 cp "$initrd" "$dir/boot/initrd.cpio"
+# No menu, and GRUB never touches the serial line: its `serial` command
+# turns the UART's FIFO on (dropping the byte the UART holds) and
+# `terminal_input serial` would read what is typed or piped in for the
+# shell as menu keys. Input waits in the UART for the console driver
+# (docs/drivers.md); GRUB's own messages go to the (absent) screen.
 cat > "$dir/boot/grub/grub.cfg" <<CFG
 set timeout=0
 set default=0
-serial --unit=0 --speed=115200
-terminal_input serial
-terminal_output serial
 menuentry "Arbor" {
 	multiboot2 /boot/arbor.elf $cmdline
 	module2 /boot/initrd.cpio initrd
@@ -26,7 +28,7 @@ menuentry "Arbor" {
 }
 CFG
 if ! grub-mkrescue -o "$out" "$dir" \
-	--install-modules="multiboot2 normal part_msdos iso9660 biosdisk serial terminal" \
+	--install-modules="multiboot2 normal part_msdos iso9660 biosdisk" \
 	--fonts= --locales= --themes= >"$log" 2>&1; then
 	cat "$log" >&2
 	echo "mkiso: grub-mkrescue could not build $out (see above); is xorriso installed? ('make deps')" >&2

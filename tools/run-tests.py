@@ -72,13 +72,19 @@ class Boot:
         return "\n".join(out)
 
 
-def boot(args, timeout, on_start=None, on_result=None, echo=False, until=None, idle=None):
+def boot(args, timeout, on_start=None, on_result=None, echo=False, until=None, idle=None, script=None):
     """Runs tools/qemu.sh ARGS, streaming serial output line by line; with
     `until`, stops QEMU once a line contains that text (b.reached); with
-    `idle`, a boot that prints nothing for that many seconds has hung."""
+    `idle`, a boot that prints nothing for that many seconds has hung.
+    With `script` (bytes), all of it is piped into the serial line at once,
+    before the machine starts, and the pipe closed (printf ... | make run)."""
     b = Boot()
     proc = subprocess.Popen([QEMU_SH, "--serial", "stdio"] + args, stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    if script is not None:
+        proc.stdin.write(script)
+        proc.stdin.close()
+        proc.stdin = None  # type_input types nothing more
     deadline = time.monotonic() + timeout
     last_output = time.monotonic()
     buf = b""
@@ -212,6 +218,75 @@ def test_boot_to_user_space(kernel, initrd, tally, timeout):
         ("init greets through the console driver", b.reached),
         ("no panic", not any("KERNEL PANIC" in l for l in b.lines)),
     ], b)
+
+
+def scripted_session():
+    """A shell script of 50 commands, as a person pipes one into `make
+    run`, and what each prints, in order. Each output is a token its
+    command's text does not contain (the console echoes the input), so it
+    shows that the whole command arrived and ran (one line is not a command
+    but head's input). Eight long lines (3000
+    and 4000 bytes, 26 KB in all) make the input more than the console
+    driver's ring (8 KiB) holds, so it must hold the sender back rather than drop; wc -c counts
+    each one's bytes (a short output: a long one may be cut by the echo of
+    the input still arriving)."""
+    cmds = [("echo hi | wc -c; echo wc-done", "3\nwc-done"), ("uname -a", "Arbor arbor 0.1"),
+            # head reads its line from the console, as on Linux one line
+            # a read: the lines after it are still the shell's
+            ("echo hc=$(head -n 1)", "hc=abcdefghij"), ("abcdefghij", "")]
+    for k in range(4, 49):
+        kind = k % 6
+        if kind == 0:
+            cmds.append((f"echo t{k}-$(({k}*7))", f"t{k}-{k * 7}"))
+        elif kind == 1:
+            cmds.append((f"echo p{k}-$((1+{k})) | cat", f"p{k}-{k + 1}"))
+        elif kind == 2:
+            cmds.append((f"V{k}={k}{k}; echo v$V{k}", f"v{k}{k}"))
+        elif kind == 3:
+            cmds.append((f"echo wc{k}=$(echo abcdef{k} | wc -c)", f"wc{k}={len(f'abcdef{k}') + 1}"))
+        elif kind == 4:
+            cmds.append((f"cd /tmp && echo f{k} > f{k} && cat f{k} | cat && echo got$(cat f{k})", f"got{'f'}{k}"))
+        else:
+            n = 3000 if k < 40 else 4000
+            cmds.append((f"echo len{k}=$(echo {'y' * n} | wc -c)", f"len{k}={n + 1}"))
+    cmds.append(("poweroff", "init: powering off"))
+    return cmds
+
+
+def check_scripted_session(tally, name, b, cmds):
+    """Every command's output in order, after init's greeting, then the
+    power-off the last command asked for."""
+    text = b.text()
+    at, missing = text.find("init: Arbor user space is up"), []
+    for cmd, want in cmds:
+        for part in want.split("\n"):
+            found = text.find(part, at) if at >= 0 else -1
+            if found < 0:
+                missing.append(cmd[:40])
+                break
+            at = found + len(part)
+    shown = Boot()  # the long lines cut short, should it be printed
+    shown.lines = [l if len(l) < 160 else l[:150] + f"...({len(l)} bytes)" for l in b.lines]
+    expect(tally, name, [
+        ("init came up", "init: Arbor user space is up" in text),
+        ("all 50 commands ran, in order" + (f" (first missing: {missing[0]!r}, {len(missing)} missing)"
+                                           if missing else ""), not missing),
+        ("no command was mangled", "not found" not in text and "syntax error" not in text),
+        ("ended at poweroff", "arbor: powering off" in text and not b.timed_out),
+    ], shown)
+
+
+def test_scripted_session(kernel, initrd, iso, tally, timeout):
+    """make run < script and printf ... | make run: the whole script piped
+    in before the machine starts, through GRUB (the ISO of make run, whose
+    grub.cfg must not read the serial line) and through qemu -kernel; no
+    byte may be lost from QEMU's first to power-off."""
+    cmds = scripted_session()
+    script = "".join(c + "\n" for c, _ in cmds).encode()
+    b = boot(["--iso", iso, "--mem", "256"], timeout, script=script)
+    check_scripted_session(tally, "console: a 50-command script piped in at boot runs whole (GRUB ISO)", b, cmds)
+    b = boot(["--kernel", kernel, "--initrd", initrd], timeout, script=script)
+    check_scripted_session(tally, "console: a 50-command script piped in at boot runs whole (qemu -kernel)", b, cmds)
 
 
 def test_disks_share_irq(b, tally):
@@ -918,18 +993,19 @@ def test_tools(build, tally):
             for line in difflib.unified_diff(hout.splitlines(), aout.splitlines(), "host", "arbor",
                                              lineterm=""):
                 print("      | " + line)
-        if base == "files":
-            ext2_differential(sh, host, arbor, run, out_dir, tally)
+        if base in ("files", "patherr"):
+            ext2_differential(sh, host, arbor, run, out_dir, tally, base)
 
 
-def ext2_differential(sh, host, arbor, run, out_dir, tally):
-    """diff_files on an ext2 disk in Arbor (mounted by the program) against
-    the host's file system; the image is then e2fsck-clean."""
+def ext2_differential(sh, host, arbor, run, out_dir, tally, base):
+    """diff_BASE (files, patherr) on an ext2 disk in Arbor (mounted by the
+    program) against the host's file system; the image is then e2fsck-clean."""
     sys.path.insert(0, os.path.join(ROOT, "tools"))
     import mkext2
-    name = "differential: files.c on an ext2 disk, then e2fsck -fn clean"
+    name = f"differential: {base}.c on an ext2 disk, then e2fsck -fn clean"
     print(f"  {name} ...", flush=True)
-    img, hostdir = os.path.join(out_dir, "diff_ext2.img"), os.path.join(out_dir, "diff_ext2_host")
+    img = os.path.join(out_dir, f"diff_ext2_{base}.img")
+    hostdir = os.path.join(out_dir, f"diff_ext2_host_{base}")
     mkext2.make_image(img, 8, 1024)
     shutil.rmtree(hostdir, ignore_errors=True)
     os.makedirs(hostdir)
@@ -1137,6 +1213,7 @@ def main():
     ap.add_argument("--reclaim-only", action="store_true", help="only the reclaim disk boot")
     ap.add_argument("--tty-only", action="store_true",
                     help="only the terminal tests (pty driver boot, stty against GNU stty)")
+    ap.add_argument("--console-only", action="store_true", help="only the scripted console sessions")
     ap.add_argument("host_tests", nargs="*")
     a = ap.parse_args()
     kernel = os.path.join(a.build, "arbor.elf")
@@ -1165,6 +1242,11 @@ def main():
         return 1 if tally.failed else 0
     if a.reclaim_only:
         test_reclaim_disk(kernel, initrd, a.build, tally, a.timeout)
+        print(f"{tally.passed} passed, {len(tally.failed)} failed")
+        return 1 if tally.failed else 0
+    shell_iso = os.path.join(a.build, "arbor-shell.iso")
+    if a.console_only:
+        test_scripted_session(kernel, initrd, shell_iso, tally, a.timeout)
         print(f"{tally.passed} passed, {len(tally.failed)} failed")
         return 1 if tally.failed else 0
     if a.soak:
@@ -1202,6 +1284,7 @@ def main():
     print("[qemu] boot paths and failure reporting", flush=True)
     test_grub_boot(os.path.join(a.build, "arbor-test.iso"), tally, a.timeout)
     test_boot_to_user_space(kernel, initrd, tally, a.timeout)
+    test_scripted_session(kernel, initrd, shell_iso, tally, a.timeout)
     test_fault_report(kernel, tally, a.timeout)
     test_softlockup_report(kernel, tally, a.timeout)
     test_sysrq(kernel, initrd, tally, a.timeout)

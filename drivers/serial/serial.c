@@ -4,7 +4,12 @@
  * the UART; reads wait for input, which arrives on IRQ 4 as a notification
  * and goes through a small line discipline (echo, backspace, a line at a
  * time, Ctrl-C/Ctrl-\\ to the foreground process group, Ctrl-D) into a ring
- * buffer. A read that finds no input is deferred (ipc_defer): the reader
+ * buffer. No byte is dropped for want of room: when the ring cannot take
+ * what the next byte may add (a whole line, in cooked mode), the driver
+ * stops reading the UART and turns its receive interrupt off, so the byte
+ * waits in the UART and the sender is held back (QEMU's serial backend
+ * delivers only while the UART has room); a read that makes room turns it
+ * on again. A read that finds no input is deferred (ipc_defer): the reader
  * waits parked, holding no server thread, and the interrupt thread answers
  * it when input comes; a parked reader that is interrupted or killed is
  * dropped at once (the kernel's IPC_LABEL_ABANDONED). So any number of
@@ -16,7 +21,9 @@
 
 #define COM1 0x3f8
 #define IRQ_COM1 4
-#define RING 1024
+#define RING 8192		/* more than a whole line (LINE_CAP) */
+#define LINE_CAP 4096		/* a line's bytes, its newline included (Linux's N_TTY_BUF_SIZE) */
+#define IER_RX 0x01		/* the UART's interrupt on received data */
 #define SERVERS 4		/* threads serving calls (none waits for input) */
 #define PARKED_MAX 192		/* deferred reads (each holds a reply handle) */
 #define PARKED_PER_USER 32	/* a non-root user's share: no one user takes every place */
@@ -38,9 +45,10 @@ static uint8_t ring_flag[RING];
 static unsigned ring_head, ring_tail;	/* head: next to read; tail: next to write */
 static ulock_t tx_lock;
 /* Line discipline (under ring_lock; the output flags are read without it). */
-static char line[256];
+static char line[LINE_CAP];
 static unsigned line_len;
 static int lnext;			/* VLNEXT typed: the next byte is literal */
+static int rx_stopped;			/* the ring is too full: the UART is not read */
 static volatile int fg_pgid;		/* gets SIGINT/SIGQUIT/SIGTSTP from Ctrl-C/Ctrl-\/Ctrl-Z */
 static struct console_termios tio;	/* the terminal's state, Linux's flags */
 static uint16_t winsz[4];		/* struct winsize: rows, cols, x and y pixels */
@@ -173,9 +181,28 @@ static unsigned ring_take(char *buf, unsigned max, unsigned *copied)
 	return used;
 }
 
+static unsigned ring_free(void)
+{
+	return RING - 1 - (ring_tail + RING - ring_head) % RING;
+}
+
+/* Whether the ring can take whatever one more input byte may add to it:
+ * the line so far and the byte, in cooked mode (ring_lock held). */
+static int ring_can_take_byte(void)
+{
+	return ring_free() >= ((tio.lflag & T_ICANON) ? line_len + 1 : 1);
+}
+
+/* A reader took n bytes: if the UART was left unread for want of room,
+ * and there is room now, its interrupt goes on again (at once, when it
+ * holds a byte) so the interrupt thread reads on (ring_lock held). */
 static void ring_consume(unsigned n)
 {
 	ring_head = (ring_head + n) % RING;
+	if (rx_stopped && ring_can_take_byte()) {
+		rx_stopped = 0;
+		outb(COM1 + 1, IER_RX);
+	}
 }
 
 /* Tells the kernel what poll answers now (ring_lock held). */
@@ -366,11 +393,13 @@ static long handle_fstat(void)
 	return sys_ipc_write(0, st, sizeof(st)) == sizeof(st) ? 0 : -EFAULT;
 }
 
+/* Discards what was typed: the line being edited and the ring (a UART
+ * left unread for want of room is read again). */
 static void input_flush(void)
 {
-	ring_head = ring_tail;
 	line_len = 0;
 	lnext = 0;
+	ring_consume(ring_count());
 }
 
 static void ring_put(char c, uint8_t flag);
@@ -597,10 +626,12 @@ static long serve(void *arg)
 	return r;
 }
 
+/* One byte into the ring; the caller made sure there is room
+ * (ring_can_take_byte before each input byte). */
 static void ring_put(char c, uint8_t flag)
 {
 	unsigned next = (ring_tail + 1) % RING;
-	if (next != ring_head) {	/* full: drop, as a UART would */
+	if (next != ring_head) {
 		ring[ring_tail] = c;
 		ring_flag[ring_tail] = flag;
 		ring_tail = next;
@@ -806,7 +837,14 @@ static long irq_thread(void *arg)
 		ulock(&tx_lock);
 		ulock(&ring_lock);
 		int got = 0;
-		while (inb(COM1 + 5) & 0x01) {
+		while (!rx_stopped && (inb(COM1 + 5) & 0x01)) {
+			if (!ring_can_take_byte()) {
+				/* Leave the byte in the UART: no more are sent
+				 * until a reader makes room (ring_consume). */
+				rx_stopped = 1;
+				outb(COM1 + 1, 0);
+				break;
+			}
 			input_byte((char)inb(COM1));
 			got = 1;
 		}
@@ -833,7 +871,9 @@ int main(void)
 	endpoint = (int)ep;
 	irq_notif = (int)irq;
 	tio_sane(&tio);
-	outb(COM1 + 1, 0x01);		/* interrupt on received data */
+	/* Input that came before this driver waits in the UART (the kernel
+	 * neither reads nor clears it): the interrupt comes at once. */
+	outb(COM1 + 1, IER_RX);		/* interrupt on received data */
 	outb(COM1 + 4, 0x0b);		/* DTR, RTS, OUT2 (routes the IRQ) */
 	publish_state();
 	if (thread_start(irq_thread, NULL) < 0)

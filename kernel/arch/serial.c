@@ -1,5 +1,11 @@
-/* 16550 UART on COM1, polled. Line endings become CRLF because QEMU puts
- * the host terminal in raw mode. */
+/* 16550 UART on COM1, polled, output only. Line endings become CRLF
+ * because QEMU puts the host terminal in raw mode.
+ *
+ * The receive side is the console driver's (drivers/serial): the kernel
+ * never reads it and never writes the FIFO control register, since
+ * turning the FIFO on or clearing it drops the bytes the UART holds.
+ * QEMU's UART takes input only while it has room, so what is typed or
+ * piped in before the driver starts waits, none of it lost. */
 #include "serial.h"
 #include "arch/x86.h"
 
@@ -12,8 +18,7 @@ void serial_init(void)
 	outb(COM1 + 3, 0x80); /* DLAB on */
 	outb(COM1 + 0, 0x01); /* divisor 1: 115200 baud */
 	outb(COM1 + 1, 0x00);
-	outb(COM1 + 3, 0x03); /* 8N1, DLAB off */
-	outb(COM1 + 2, 0xc7); /* FIFO on, cleared */
+	outb(COM1 + 3, 0x03); /* 8N1, DLAB off; the FIFO as it is (above) */
 	outb(COM1 + 4, 0x03); /* DTR, RTS */
 }
 

@@ -394,7 +394,6 @@ static void test_direct_cgroup(void)
 		bad |= (mkdir(CGD "/d/cgroup.procs", 0755) == 0 || errno != EEXIST) << 4;
 		bad |= (rmdir(CGD "/full") == 0 || errno != EBUSY) << 5;
 		bad |= (rmdir(CGD "/d/cgroup.procs") == 0 || errno != ENOTDIR) << 6;
-		bad |= (mkdir(CGD "/d/../e/", 0755) != 0 || rmdir(CGD "/e") != 0) << 7;
 		bad |= (!listed(CGD "/d", "cgroup.procs") || !listed(CGD, "d") || opendir(CGD "/d/cgroup.procs") ||
 			errno != ENOTDIR || opendir(CGD "/none") || errno != ENOENT) << 10;
 		if (fork() == 0) /* another user's: EACCES */
@@ -422,6 +421,11 @@ static void test_direct_cgroup(void)
 	      "opendir and readdir of cgroup directories without the VFS (the cgroup2 server's), ENOTDIR, ENOENT");
 	if (status)
 		printf("# child status %#x\n", status);
+	/* A path with ".." goes to the VFS, which walks it (after a file:
+	 * ENOTDIR), not resolved as text by the library (issue 26). */
+	check(mkdir(CGD "/full/../e/", 0755) == 0 && rmdir(CGD "/full/kid/../../e") == 0 &&
+	      fails(mkdir(CGD "/full/cgroup.procs/../e", 0755), ENOTDIR) &&
+	      fails(rmdir(CGD "/none/../full/kid"), ENOENT), "cgroup mkdir and rmdir through \"..\": walked");
 	check(rmdir(CGD "/full/kid") == 0 && rmdir(CGD "/full") == 0, "rmdir of the others");
 	check(fails(rmdir("/sys/fs/cgroup"), EBUSY) && fails(mkdir("/sys/fs/cgroup", 0755), EEXIST),
 	      "the mount point: EBUSY, EEXIST");

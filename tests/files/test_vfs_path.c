@@ -135,6 +135,14 @@ int main(void)
 	vfs_normalize(big, out);
 	ok(strlen(out) < VFS_PATH_MAX && out[0] == '/', "an overlong path stays within VFS_PATH_MAX");
 
+	/* "." and ".." components: walked by the VFS on a mount that does not walk */
+	ok(vfs_has_dot_component("/null/../null") && vfs_has_dot_component("/self/cgroup/.") &&
+	   vfs_has_dot_component("..") && vfs_has_dot_component("/a//./"),
+	   "a \".\" or \"..\" component is found anywhere");
+	ok(!vfs_has_dot_component("/a/..b/.c/...") && !vfs_has_dot_component("/") &&
+	   !vfs_has_dot_component("/a/b/") && !vfs_has_dot_component(""),
+	   "names that only start with dots are not \".\" or \"..\"");
+
 	ok(vfs_path_under("/anything", 9, "/", 1), "everything lies under /");
 	ok(vfs_path_under("/dev", 4, "/dev", 4), "a mount point lies under itself");
 	ok(vfs_path_under("/dev/null", 9, "/dev", 4), "/dev/null lies under /dev");

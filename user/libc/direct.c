@@ -321,7 +321,10 @@ static __attribute__((noinline)) long direct_cgroup(const char *p, uint64_t labe
 			return DIRECT_NO; /* another kind of mount now, or EROFS: the VFS's */
 		if (label == VFS_RMDIR && !dd && plen == d.r.tlen)
 			return DIRECT_NO; /* the mount point: EBUSY from the VFS */
-		long n = vfs_inner_normalize(p + vfs_prefix_end(p, d.r.tlen), inner, &rest);
+		const char *raw = p + vfs_prefix_end(p, d.r.tlen);
+		if (vfs_has_dot_component(raw))
+			return DIRECT_NO; /* the VFS walks "." and ".." as Linux */
+		long n = vfs_inner_normalize(raw, inner, &rest);
 		if (n == -2)
 			return -ENAMETOOLONG;
 		if (n < 0)
@@ -385,6 +388,8 @@ ARBOR_HOT long __vfs_direct(const char *p, uint64_t label, uint64_t w0, uint64_t
 				rl = sizeof(b.norm);
 			}
 		} else {
+			if (vfs_has_dot_component(p + off))
+				return DIRECT_NO; /* the VFS walks "." and ".." as Linux */
 			long n = vfs_inner_normalize(p + off, b.norm, &rest);
 			if (n == -2)
 				return -ENAMETOOLONG;
@@ -429,6 +434,10 @@ ARBOR_HOT long __vfs_direct(const char *p, uint64_t label, uint64_t w0, uint64_t
 		}
 		if (e == -ENAMETOOLONG && rcv)
 			return DIRECT_NO; /* perhaps a link's text that did not fit the caller's buffer */
+		if (e < 0 && e != -ENOENT && e != -ENOTDIR && !(d.r.kind & FS_RT_WALKS))
+			return DIRECT_NO; /* the server judged the path as a whole ("no files
+					     are created here"): the VFS gives the walk's error
+					     first, as Linux; ENOENT and ENOTDIR are the walk's */
 		if (e != FS_HANDBACK) {
 			if (e >= 0 && out)
 				*out = m.w[0];

@@ -218,6 +218,21 @@ long vfs_join(const char *base, const char *rest, char *out)
 	return (long)n;
 }
 
+bool vfs_has_dot_component(const char *p)
+{
+	while (*p) {
+		while (*p == '/')
+			p++;
+		const char *c = p;
+		while (*p && *p != '/')
+			p++;
+		size_t n = (size_t)(p - c);
+		if (n && c[0] == '.' && (n == 1 || (n == 2 && c[1] == '.')))
+			return true;
+	}
+	return false;
+}
+
 size_t vfs_parent(char *p, size_t len)
 {
 	while (len > 1 && p[len - 1] != '/')

@@ -40,6 +40,11 @@ size_t vfs_prefix_end(const char *p, size_t tlen);
  * slash kept); its length, or -1 if a ".." climbs above the mount's root
  * (*rest: the offset in `in` just past that ".."), -2 if too long. */
 long vfs_inner_normalize(const char *in, char *out, size_t *rest);
+/* Whether path p has a "." or ".." component. A file system that does
+ * not walk gets its paths normalized, which would resolve "a/.." without
+ * the walk Linux makes (a must be a directory the caller may search):
+ * such paths go to the VFS, which checks that walk first. */
+bool vfs_has_dot_component(const char *p);
 /* out = base (a physical directory: normal, no links) joined with rest,
  * whose leading "", "." and ".." components are resolved against base
  * (safe: base has no links) and the rest of which is kept as written.

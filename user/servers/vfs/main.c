@@ -51,6 +51,7 @@ struct hop {
 	const char *path;		/* the whole path it routed */
 	bool mount_root;		/* the path names the mount itself */
 	bool dotdot;			/* it has a ".." */
+	const char *raw;		/* inside the mount, as written (not normalized) */
 };
 
 struct worker_bufs {
@@ -60,6 +61,7 @@ struct worker_bufs {
 	char norm[VFS_PATH_MAX], tmp[VFS_PATH_MAX], tmp2[VFS_PATH_MAX];
 	char fwd[BUF_MAX + 2];		/* what the file system gets */
 	char scratch[VFS_PATH_MAX];	/* what it answers (stat, link text) */
+	char walked[VFS_PATH_MAX];	/* flat_walk_check's directory so far */
 	struct hop hop[2];
 };
 
@@ -125,8 +127,106 @@ static long cgroup2_request(struct ipc_msg *m, const struct ipc_info *info, cons
 #define HOP_AGAIN 1			/* the path changed: route again */
 #define MAXSYMLINKS 40			/* Linux's */
 
+/* The type and owner of path (from the mount's root) in mount h, which
+ * does not walk: 0 or -errno. */
+static long flat_stat(const struct hop *h, const struct ipc_info *info, const char *path, size_t len,
+		      uint32_t *mode, uint32_t *uid, uint32_t *gid)
+{
+	if (h->mt.cgroup2) {
+		struct k_cgnode n;
+		long e = sys_cgfs_stat(path, &n);
+		if (e < 0)
+			return e;
+		*mode = (n.kind == CGFS_DIR ? S_IFDIR : S_IFREG) | n.mode;
+		*uid = n.uid, *gid = n.gid;
+		return 0;
+	}
+	struct stat st;
+	struct ipc_msg m = { .label = VFS_STAT };
+	long e = vfs_forward(&h->mt, info, &m, path, len, &st, sizeof(st));
+	if (e < 0)
+		return e;
+	*mode = st.st_mode, *uid = st.st_uid, *gid = st.st_gid;
+	return 0;
+}
+
+/* Linux's walk, for a mount whose server takes normalized paths (procfs,
+ * devfs, cgroup2: it would resolve "null/.." without looking at null, and
+ * answers a request by what it makes of the whole path, as creating under
+ * a missing directory EACCES): every component of raw (the path inside
+ * the mount, as written) before the last must be a directory the caller
+ * may search. 0 if so, else ENOENT, ENOTDIR or EACCES for the first that
+ * is not. A ".." above the mount's root ends the check: the rest is
+ * walked in the mount it leads to. Costs one stat per directory. */
+static long flat_walk_check(struct worker_bufs *b, const struct hop *h, const char *raw,
+			    const struct ipc_info *info)
+{
+	struct fs_req who = { .uid = info->euid, .gid = info->egid };
+	char *cur = b->walked;
+	size_t n = 0;
+	for (const char *p = raw;;) {
+		while (*p == '/')
+			p++;
+		const char *c = p;
+		while (*p && *p != '/')
+			p++;
+		size_t len = (size_t)(p - c);
+		const char *next = p;
+		while (*next == '/')
+			next++;
+		if (!len || !*next)
+			return 0; /* the last component is the request's own */
+		if (len == 1 && c[0] == '.')
+			continue;
+		if (len == 2 && c[0] == '.' && c[1] == '.') {
+			if (n == 0)
+				return 0; /* above the mount's root */
+			while (n > 0 && cur[--n] != '/')
+				;
+			continue;
+		}
+		if (n + 1 + len >= VFS_PATH_MAX)
+			return -ENAMETOOLONG;
+		cur[n++] = '/';
+		memcpy(cur + n, c, len);
+		n += len;
+		cur[n] = '\0';
+		uint32_t mode, uid, gid;
+		long e = flat_stat(h, info, cur, n, &mode, &uid, &gid);
+		if (e < 0)
+			return e;
+		if (!S_ISDIR(mode))
+			return -ENOTDIR;
+		if (!fssrv_may(mode, uid, gid, &who, X_OK))
+			return -EACCES;
+	}
+}
+
+/* A failed request r on a mount that does not walk: the walk's error if
+ * the walk fails (Linux's first check), else r. */
+static long flat_error(struct worker_bufs *b, const struct hop *h, const struct ipc_info *info, long r)
+{
+	if (r >= 0 || h->mt.walks)
+		return r;
+	long e = flat_walk_check(b, h, h->raw, info);
+	return e < 0 ? e : r;
+}
+
+/* flat_error for a failed rename or link: the source's walk's error
+ * first, then the target's, else r. */
+static long flat_error2(struct worker_bufs *b, const struct hop h[2], const struct ipc_info *info, long r)
+{
+	for (int i = 0; i < 2; i++) {
+		long e = flat_walk_check(b, &h[i], h[i].raw, info);
+		if (e < 0)
+			return e;
+	}
+	return r;
+}
+
 /* Routes path p (number i of the walk). */
-static long route(struct worker_bufs *b, int i, const char **pp, struct hop *h)
+static long route(struct worker_bufs *b, int i, const char **pp, struct hop *h,
+		  const struct ipc_info *info)
 {
 	const char *p = *pp;
 	size_t plen = vfs_lexical_prefix(p, b->norm, &h->dotdot);
@@ -135,10 +235,19 @@ static long route(struct worker_bufs *b, int i, const char **pp, struct hop *h)
 	h->mount_root = !h->dotdot && plen == h->mt.tlen;
 	h->path = p;
 	size_t off = vfs_prefix_end(p, h->mt.tlen);
+	h->raw = p + off;
 	if (h->mt.walks) { /* as written: the server walks "." and ".." itself */
 		h->inner = p[off] ? p + off : "/";
 		h->ilen = strlen(h->inner);
 		return 0;
+	}
+	/* Normalizing resolves "." and "..": the walk must be made first.
+	 * And for a caller other than root (who may search anything), the
+	 * cgroup tree's directories may be closed to it (chmod). */
+	if (vfs_has_dot_component(h->raw) || (h->mt.cgroup2 && info->euid != 0)) {
+		long e = flat_walk_check(b, h, h->raw, info);
+		if (e < 0)
+			return e;
 	}
 	size_t rest;
 	long n = vfs_inner_normalize(p + off, b->inner[i], &rest);
@@ -232,7 +341,7 @@ static long probe(struct worker_bufs *b, struct walk *w, int i, const struct hop
 		  const struct ipc_info *info, bool whole)
 {
 	if (!h->mt.walks)
-		return 0;
+		return flat_walk_check(b, h, h->raw, info); /* the parent */
 	struct ipc_msg m = { .label = VFS_STAT };
 	uint64_t fl = walk_flags(h, &w->orig, w->at) | (whole ? 0 : FS_WALK_PARENT | FS_WALK_NOFOLLOW);
 	long r = vfs_forward_walk(&h->mt, info, &m, fl, h->inner, h->ilen, b->scratch, sizeof(b->scratch));
@@ -307,7 +416,7 @@ static long step_one(struct worker_bufs *b, struct walk *w, struct ipc_msg *m,
 		     const struct ipc_info *info)
 {
 	struct hop *h = &b->hop[0];
-	long r = route(b, 0, &w->p[0], h);
+	long r = route(b, 0, &w->p[0], h, info);
 	if (r)
 		return r;
 	uint64_t label = w->orig.label;
@@ -321,7 +430,7 @@ static long step_one(struct worker_bufs *b, struct walk *w, struct ipc_msg *m,
 				return finish(b, m, info, h, label);
 			if (label == VFS_STATFS && e == 0)
 				return cgroup2_statfs(&h->mt);
-			return e;
+			return flat_error(b, h, info, e);
 		}
 		*m = w->orig;
 	}
@@ -350,7 +459,7 @@ static long step_one(struct worker_bufs *b, struct walk *w, struct ipc_msg *m,
 	if (r == FS_HANDBACK)
 		return m->w[1] == 0 ? handback(b, 0, &w->p[0], h, m, b->scratch, &w->links) : -EIO;
 	if (r < 0)
-		return r;
+		return flat_error(b, h, info, r);
 	return w->internal ? 0 : finish(b, m, info, h, label);
 }
 
@@ -361,7 +470,7 @@ static long step_two(struct worker_bufs *b, struct walk *w, struct ipc_msg *m,
 {
 	struct hop *h = b->hop;
 	for (int i = 0; i < 2; i++) {
-		long r = route(b, i, &w->p[i], &h[i]);
+		long r = route(b, i, &w->p[i], &h[i], info);
 		if (r)
 			return r;
 	}
@@ -381,7 +490,8 @@ static long step_two(struct worker_bufs *b, struct walk *w, struct ipc_msg *m,
 		memcpy(b->fwd, h[0].inner, a);
 		memcpy(b->fwd + a, h[1].inner, h[1].ilen + 1);
 		long e = cgroup2_request(m, info, b->fwd);
-		return e == CGFS_PATHS_FORWARD ? -EPERM : e;
+		e = e == CGFS_PATHS_FORWARD ? -EPERM : e;
+		return e < 0 ? flat_error2(b, h, info, e) : e;
 	}
 	if ((h[0].mt.flags & MS_RDONLY)) {
 		for (int i = 0; i < 2; i++) {
@@ -402,7 +512,7 @@ static long step_two(struct worker_bufs *b, struct walk *w, struct ipc_msg *m,
 			return -EIO;
 		return handback(b, i, &w->p[i], &h[i], m, b->scratch, &w->links);
 	}
-	return r;
+	return r < 0 && !h[0].mt.walks ? flat_error2(b, h, info, r) : r;
 }
 
 /* Walks until a file system answers; ELOOP past MAXSYMLINKS links (the
@@ -435,7 +545,7 @@ long vfs_realpath(const struct ipc_info *info, const char *path, char *out)
 	if (r == 0) {
 		struct hop *h = &b->hop[0];
 		/* the walk ended: route gives the final mount and path */
-		r = route(b, 0, &w.p[0], h);
+		r = route(b, 0, &w.p[0], h, info);
 		if (r == 0) {
 			hop_base(h, h->ilen, out, b->tmp);
 			r = (long)strlen(out);
