@@ -33,6 +33,18 @@ struct blk_seg {
 	unsigned long long len;	/* bytes, a multiple of 512, not 0 */
 };
 
+/* On an open disk's channel: waits until the caller's cgroup (as its
+ * writes would be charged: IPC_CALL_FOR) may write w0 bytes under io.max
+ * (1..BLK_BUDGET_MAX) and takes that budget in advance: its next writes,
+ * up to w0 bytes, then pass io.max without waiting. A file system's
+ * writeback waits for its owner's budget here without its own locks held,
+ * so that the writes it then makes under them do not sleep on io.max
+ * (docs/writeback.md). Asking again tops the advance up to w0 (never
+ * more): what a cgroup pays for is what it writes, plus at most one
+ * advance. Reply 0; -EBADF not open for writing, -EINVAL w0 out of range. */
+#define BLK_BUDGET 0x304
+#define BLK_BUDGET_MAX (1u << 20)
+
 /* Linux's numbers: virtio-blk is major 253, 16 minors per disk. */
 #define BLK_VIRTIO_MAJOR 253
 #define BLK_MINORS_PER_DISK 16

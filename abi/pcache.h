@@ -66,6 +66,8 @@ struct pcache_resv {
 #define PCACHE_WB_SELF  0	/* the call it serves (or none), as before */
 #define PCACHE_WB_OWNER 1	/* the owner of page (id, index): whoever dirtied it */
 #define PCACHE_WB_META  2	/* the root: metadata that belongs to no one */
+#define PCACHE_WB_NEXT  3	/* the owner of the first dirty page at or past index:
+				 * the one the next pcache_dirty takes, left dirty */
 
 /* The largest file an object may hold (a 3-level tree of 256-way nodes). */
 #define PCACHE_MAX_BYTES (1ull << 36)

@@ -25,7 +25,13 @@ so. --only-fileops runs just that comparison.
 user/bench/e2bench.c (issue 19: ext2 on a disk) runs the same way on both
 sides, each on a fresh ext2 image made by the host's mke2fs: e2_OP_arbor,
 _linux (ms) and _ratio; --only-ext2 runs just that (--ext2-mib and
---ext2-files shrink it)."""
+--ext2-files shrink it).
+
+user/bench/wbbench.c (issue 20: writeback charged to the dirtier, at the
+issue's sizes) runs the same way on both sides on a fresh ext2 image:
+wb_NAME_arbor and _linux, and arbor-plot's charts of its `trace wb`
+samples (dirty pages, write and io rates of two cgroups over time);
+--only-wb runs just that (--wb-mib scales its 64 MiB down)."""
 import argparse
 import importlib.util
 import os
@@ -209,6 +215,73 @@ def ext2_compare(build, initrd, out, timeout, mib=256, nfiles=10000, runs=2):
         print(f"e2bench: e2fsck -fn of the {side} images: {'clean' if clean else 'NOT CLEAN'}", flush=True)
 
 
+WB_FIGURES = ("wb_a_rate", "wb_b_alone", "wb_b_beside", "wb_b_ratio", "wb_a_wbytes", "wb_b_wbytes",
+              "wb_root_wbytes", "wb_weight_100_rate", "wb_weight_400_rate", "wb_weight_ratio", "wb_max32_time",
+              "wb_max32_oom_kills", "wb_max32_peak", "wb_max32_dirty_most", "wb_max32_dirty_limit",
+              "wb_fsync4k_a_dirty", "wb_fsync4k_a_rate", "wb_fsync4k_alone", "wb_fsync4k_beside",
+              "wb_fsync4k_ratio", "wb_readback")
+
+
+def wb_compare(build, initrd, out, timeout, mib=64):
+    """user/bench/wbbench.c on an empty ext2 image in Arbor (posix/wbbench,
+    plain TCG, real time: io.max is wall-clock) and on Linux 6.1 in the
+    same QEMU (linux-run, same memory and image size): every figure as
+    NAME_arbor and NAME_linux, whether the host's e2fsck -fn finds each
+    image clean, and the charts of Arbor's traces (arbor-plot)."""
+    sys.path.insert(0, os.path.join(ROOT, "tools"))
+    import mkext2
+    spec = importlib.util.spec_from_file_location("run_tests", os.path.join(ROOT, "tools", "run-tests.py"))
+    rt = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(rt)
+    scale = mib / 64.0
+    args = ["/dev/vda", "/mnt/wbbench", "-s", str(mib), "-w", str(max(1, int(128 * scale))),
+            "-b", str(max(1, int(256 * scale)))]
+    size = max(256, int(1024 * scale))
+    tools = linux_tools()
+    sides = ["arbor"]
+    prog = os.path.join(out, "wbbench-linux")
+    if tools:
+        cc = subprocess.run([os.path.join(tools, "linux-cc"), "-O2", "-o", prog,
+                             os.path.join(ROOT, "user", "bench", "wbbench.c")],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        if cc.returncode == 0:
+            sides.append("linux")
+        else:
+            print("wbbench: linux-cc failed: the Linux side is skipped\n" + cc.stdout[-1000:], flush=True)
+    else:
+        print("wbbench: linux-run not found: the Linux side is skipped", flush=True)
+    results = {}
+    for side in sides:
+        img = os.path.join(out, f"wbbench-{side}.img")
+        mkext2.make_image(img, size, 4096)
+        log = os.path.join(out, f"wbbench-{side}.log")
+        if side == "linux":
+            p = subprocess.run([os.path.join(tools, "linux-run"), "--mem", "1024", "--timeout", str(timeout),
+                                "--disk", img, prog] + args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True, errors="replace")
+            text, ok = p.stdout, p.returncode == 0
+        else:
+            b = rt.boot(["--kernel", os.path.join(build, "arbor.elf"), "--initrd", initrd, "--mem", "1024",
+                         "--append", "run=posix/wbbench " + " ".join(args), "--disk", img],
+                        timeout, until="arbor-run: ")
+            text, ok = "\n".join(b.lines), "arbor-run: exited 0" in b.lines
+        with open(log, "w") as f:
+            f.write(text + "\n")
+        results[side] = {m.group(1): (float(m.group(2)), m.group(3)) for m in map(BENCH_RE.match, text.splitlines())
+                         if m}
+        fsck = subprocess.run([mkext2.tool("e2fsck"), "-fn", img], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        print(f"wbbench: the {side} run {'passed' if ok else 'FAILED'} (see {log}); e2fsck -fn of its image: "
+              f"{'clean' if fsck.returncode == 0 else 'NOT CLEAN'}", flush=True)
+        os.remove(img)
+        if side == "arbor":
+            subprocess.run([os.path.join(ROOT, "tools", "arbor-plot"), "--out", out, "--only", "wb", log])
+    for name in WB_FIGURES:
+        for side in sides:
+            if name in results.get(side, {}):
+                value, unit = results[side][name]
+                print(f"{name}_{side} {value:.3f} {unit}", flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default="build")
@@ -222,6 +295,9 @@ def main():
     ap.add_argument("--ext2-mib", type=int, default=256, help="the ext2 benchmark's file size")
     ap.add_argument("--ext2-files", type=int, default=10000, help="the ext2 benchmark's file count")
     ap.add_argument("--ext2-runs", type=int, default=2, help="runs per side (the best counts)")
+    ap.add_argument("--only-wb", action="store_true",
+                    help="only the writeback benchmark (issue 20), Arbor beside Linux")
+    ap.add_argument("--wb-mib", type=int, default=64, help="the writeback benchmark's per-writer size")
     a = ap.parse_args()
     kernel = os.path.join(a.build, "arbor.elf")
     initrd = os.path.join(a.build, "initrd.cpio")
@@ -231,6 +307,9 @@ def main():
     os.makedirs(out, exist_ok=True)
     if a.only_fuzz:
         fuzz_probe(a.build, initrd, a.fuzz_seconds, os.path.join(out, "fuzz"))
+        return
+    if a.only_wb:
+        wb_compare(a.build, initrd, out, a.timeout, a.wb_mib)
         return
     if a.only_ext2:
         ext2_compare(a.build, initrd, out, a.timeout, a.ext2_mib, a.ext2_files, a.ext2_runs)
@@ -260,6 +339,7 @@ def main():
                         "cpu,mem" if log == "icount.log" else "io", os.path.join(out, log)], check=True)
     fileops_compare(arbor_fileops, out, a.timeout)
     ext2_compare(a.build, initrd, out, a.timeout, a.ext2_mib, a.ext2_files, a.ext2_runs)
+    wb_compare(a.build, initrd, out, a.timeout, a.wb_mib)
     if a.fuzz_seconds:
         fuzz_probe(a.build, initrd, a.fuzz_seconds, os.path.join(out, "fuzz"))
 

@@ -29,7 +29,7 @@
 extern struct cg_controller cg_memory;
 
 static const char *const memory_event_names[MEMCG_NR_EVENTS] = {
-	"low", "high", "max", "oom", "oom_kill", "oom_group_kill",
+	"low", "high", "max", "oom", "oom_kill", "oom_group_kill", "dirty_throttled",
 };
 
 static struct memory_state *memory_of(const struct cgroup *cg)

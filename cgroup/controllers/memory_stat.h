@@ -68,9 +68,11 @@ struct memcg_pcache {
 	uint64_t nonresident_age;
 };
 
-/* memory.events keys, in Linux's order. */
+/* memory.events keys, in Linux's order, then Arbor's dirty_throttled (a
+ * write() that slept for its cgroup's writeback, kernel/pcache/dirty.c;
+ * Linux has no key for it: its dirty throttling shows in no event). */
 enum memcg_event {
-	MEMCG_LOW, MEMCG_HIGH, MEMCG_MAX, MEMCG_OOM, MEMCG_OOM_KILL, MEMCG_OOM_GROUP_KILL,
+	MEMCG_LOW, MEMCG_HIGH, MEMCG_MAX, MEMCG_OOM, MEMCG_OOM_KILL, MEMCG_OOM_GROUP_KILL, MEMCG_DIRTY_THROTTLED,
 	MEMCG_NR_EVENTS
 };
 

@@ -48,6 +48,10 @@ struct blk_req {
 	 * offered before this clock_ns (0: any time) */
 	bool charged;
 	uint64_t not_before;
+	/* BLK_BUDGET (blk_budget): a pseudo-request, never sent to the
+	 * device, that waits its turn (io.max, io.weight) for bytes of its
+	 * cgroup's writes to come; prepaid: a write that budget paid for */
+	bool budget, prepaid;
 	struct blk_cg *cg;	/* io.weight (blk_sched.c): its cgroup's entry */
 };
 
@@ -73,6 +77,19 @@ struct blk_sched {
 	bool dirty;		/* shares to recompute */
 };
 
+/* Write budget a cgroup took in advance (BLK_BUDGET, blk_queue.c). */
+#define BLK_CREDITS 16
+struct blk_credit {
+	uint64_t cgroup_id;
+	uint64_t bytes;		/* paid for, not written yet (0, claimed 0, holds 0: free) */
+	uint64_t claimed;	/* of them, what budget calls answered for their writes */
+	/* granted budgets whose writes are still to come count as in flight
+	 * in the fair queue (blk_sched.c), at most BLK_BUDGET_HOLD_NS each */
+	struct blk_cg *held;
+	uint32_t holds;
+	uint64_t held_ns;
+};
+
 struct blk_dev;
 struct blk_ops {
 	/* Starts r on the device: 0, or -EBUSY when it has no room now (the
@@ -95,6 +112,7 @@ struct blk_dev {
 	int timer_notif;	/* wakes the throttle timer thread */
 	uint64_t next_due;	/* the earliest not_before pending (0: none) */
 	struct blk_sched sched;	/* io.weight */
+	struct blk_credit credit[BLK_CREDITS];	/* io.max budget paid in advance */
 };
 
 /* blk_queue.c: submission and completion. blk_queue_start registers the
@@ -106,6 +124,12 @@ void blk_complete(struct blk_dev *d, struct blk_req *r, int status);
 /* Waits until every request in rs[0..n) on d is done (and reports each
  * to the io controller): 0 or the first error. */
 int blk_wait(struct blk_dev *d, struct blk_req *rs, int n);
+/* BLK_BUDGET: waits until who's cgroup may write bytes under io.max and
+ * io.weight, as a write of that many would (r, with its notif, is the
+ * worker's request to wait with), and takes that in advance (its advance
+ * topped up to bytes): its next writes up to that many go to the device
+ * without waiting for either, ahead of other requests. 0. */
+int blk_budget(struct blk_dev *d, struct blk_req *r, const struct blk_who *who, uint64_t bytes);
 
 /* blk_sched.c, with d->lock held: r becomes pending (enter) and has
  * completed (leave); update recomputes shares; charge is r's dispatch. */

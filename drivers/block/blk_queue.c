@@ -40,14 +40,158 @@ static bool blk_skipped(const struct blk_skip *s, int n, const struct blk_req *r
 	return false;
 }
 
+/* ---- write budget taken in advance (BLK_BUDGET) ----
+ * A file system's writeback waits for its owner's turn without its own
+ * locks (docs/writeback.md): a budget request of bytes waits in the
+ * pending list as a write of that many would, for io.max (its buckets are
+ * charged) and for io.weight (its cgroup's vtime moves on by the cost),
+ * and is then done at once, leaving the bytes as the cgroup's advance.
+ * Its writes that follow take from the advance instead: they go to the
+ * device ahead of the others, neither throttled nor charged again. */
+
+/* A granted budget holds its cgroup's place in the fair queue (counted in
+ * flight, so that a cgroup behind in virtual time holds the others back,
+ * blk_sched_may_go) until its writes came, its cgroup asks again, or
+ * this long: long enough for a file system to make the batch's writes
+ * after its turn, so that two cgroups' writebacks alternate by their
+ * weights rather than by who asks first. */
+#define BLK_BUDGET_HOLD_NS 50000000ull
+
+/* c's granted budgets stop counting as in flight. d->lock held. */
+static void blk_credit_release(struct blk_credit *c)
+{
+	uint64_t now = (uint64_t)sys_clock_ns();
+	for (; c->holds; c->holds--) {
+		c->held->inflight--;
+		c->held->active--;
+		c->held->last_ns = now;
+	}
+}
+
+/* The advance entry of cgroup id, or (make) a free or the smallest one
+ * (an advance lost is only paid twice). d->lock held. */
+static struct blk_credit *blk_credit_of(struct blk_dev *d, uint64_t id, bool make)
+{
+	struct blk_credit *least = &d->credit[0];
+	for (int i = 0; i < BLK_CREDITS; i++) {
+		struct blk_credit *c = &d->credit[i];
+		if ((c->bytes || c->claimed || c->holds) && c->cgroup_id == id)
+			return c;
+		if (c->bytes + c->claimed + c->holds < least->bytes + least->claimed + least->holds)
+			least = c;
+	}
+	if (!make)
+		return NULL;
+	blk_credit_release(least);
+	*least = (struct blk_credit){ .cgroup_id = id };
+	return least;
+}
+
+/* Releases the holds older than BLK_BUDGET_HOLD_NS; the earliest time
+ * another one is due to be (0: none). d->lock held. */
+static uint64_t blk_credit_expire(struct blk_dev *d, uint64_t now)
+{
+	uint64_t due = 0;
+	for (int i = 0; i < BLK_CREDITS; i++) {
+		struct blk_credit *c = &d->credit[i];
+		if (!c->holds)
+			continue;
+		if (now - c->held_ns >= BLK_BUDGET_HOLD_NS)
+			blk_credit_release(c);
+		else if (!due || c->held_ns + BLK_BUDGET_HOLD_NS < due)
+			due = c->held_ns + BLK_BUDGET_HOLD_NS;
+	}
+	return due;
+}
+
+/* Whether write r is paid for by its cgroup's advance. d->lock held. */
+static bool blk_credit_covers(struct blk_dev *d, const struct blk_req *r)
+{
+	struct blk_credit *c = r->op == BLK_OP_WRITE && !r->budget ? blk_credit_of(d, r->who.cgroup_id, false) : NULL;
+	return c && c->bytes >= r->bytes;
+}
+
+/* Write r takes its bytes from its cgroup's advance (it covers them). */
+static void blk_credit_take(struct blk_dev *d, const struct blk_req *r)
+{
+	struct blk_credit *c = blk_credit_of(d, r->who.cgroup_id, false);
+	c->bytes -= r->bytes;
+	c->claimed = c->claimed > r->bytes ? c->claimed - r->bytes : 0;
+	if (!c->claimed) /* the budgets' writes came */
+		blk_credit_release(c);
+}
+
+/* The first pending request an advance pays for (*prevp: the one
+ * before it), or NULL. d->lock held. */
+static struct blk_req **blk_pick_prepaid(struct blk_dev *d, struct blk_req **prevp)
+{
+	struct blk_req *prev = NULL;
+	for (struct blk_req **link = &d->pending; *link; prev = *link, link = &(*link)->next)
+		if (blk_credit_covers(d, *link)) {
+			*prevp = prev;
+			return link;
+		}
+	return NULL;
+}
+
+/* Budget request r passed io.max and io.weight: done now, its bytes
+ * added to the cgroup's advance, claimed by its caller. d->lock held. */
+static void blk_budget_grant(struct blk_dev *d, struct blk_req *r)
+{
+	struct blk_credit *c = blk_credit_of(d, r->who.cgroup_id, true);
+	c->bytes += r->bytes;
+	c->claimed += r->bytes;
+	blk_sched_charge(d, r); /* in flight (and active) until released */
+	if (c->holds && c->held != r->cg)
+		blk_credit_release(c);
+	c->held = r->cg;
+	c->holds++;
+	c->held_ns = (uint64_t)sys_clock_ns();
+	r->status = 0;
+	__atomic_store_n(&r->done, 1, __ATOMIC_RELEASE);
+	sys_notif_signal(r->notif, 1);
+}
+
+/* Each call claims its bytes of the advance for the writes that follow
+ * it: what is paid and not claimed (a batch smaller than its budget)
+ * serves the next call, but two calls at once (two writebacks of one
+ * cgroup) each pay for their own. */
+int blk_budget(struct blk_dev *d, struct blk_req *r, const struct blk_who *who, uint64_t bytes)
+{
+	srvlock_lock(&d->lock);
+	struct blk_credit *c = blk_credit_of(d, who->cgroup_id, false);
+	if (c) /* asking again: the last budget's batch is over */
+		blk_credit_release(c);
+	uint64_t spare = c && c->bytes > c->claimed ? c->bytes - c->claimed : 0;
+	uint64_t take = spare < bytes ? spare : bytes;
+	if (c)
+		c->claimed += take;
+	srvlock_unlock(&d->lock);
+	if (take == bytes || !d->io_cg)
+		return 0;
+	*r = (struct blk_req){ .op = BLK_OP_WRITE, .bytes = (uint32_t)(bytes - take), .who = *who,
+			       .notif = r->notif, .budget = true };
+	blk_submit(d, r);
+	while (!__atomic_load_n(&r->done, __ATOMIC_ACQUIRE))
+		sys_notif_wait(r->notif, 0);
+	r->budget = false;
+	return 0;
+}
+
 /* Whether r may go to the device now under io.max (charging the
  * buckets if so); otherwise r->not_before says when to ask again. An
  * error from the kernel (a disk it does not know) lets r go: accounting
- * must never stop I/O. */
+ * must never stop I/O. A write its cgroup's advance covers goes (and
+ * takes it). */
 static bool blk_may_go(struct blk_dev *d, struct blk_req *r, uint64_t *now)
 {
 	if (r->op == BLK_OP_FLUSH || r->charged || !d->io_cg)
 		return true;
+	if (blk_credit_covers(d, r)) {
+		blk_credit_take(d, r);
+		r->charged = r->prepaid = true;
+		return true;
+	}
 	if (r->not_before) {
 		if (!*now)
 			*now = (uint64_t)sys_clock_ns();
@@ -89,14 +233,19 @@ static void blk_dispatch(struct blk_dev *d)
 	uint64_t now = 0, due = 0;
 	srvlock_lock(&d->lock);
 	uint64_t was_due = d->next_due;
+	due = blk_credit_expire(d, (uint64_t)sys_clock_ns());
 	blk_sched_update(d);
 	while (d->inflight < BLK_DEPTH) {
-		struct blk_req *prev = NULL, **link = blk_pick(d, skip, nskip, &prev);
+		/* what an advance paid for goes first, as admitted already */
+		struct blk_req *prev = NULL, **link = blk_pick_prepaid(d, &prev);
+		bool paid = link != NULL;
+		if (!link)
+			link = blk_pick(d, skip, nskip, &prev);
 		if (!link)
 			break;
 		struct blk_req *r = *link;
 		uint64_t idle_due = 0;
-		if (!blk_sched_may_go(d, r, &idle_due)) {
+		if (!paid && !blk_sched_may_go(d, r, &idle_due)) {
 			if (idle_due && (!due || idle_due < due))
 				due = idle_due;	/* the timer thread dispatches then */
 			break;
@@ -107,6 +256,13 @@ static void blk_dispatch(struct blk_dev *d)
 			if (nskip == BLK_SKIP_MAX)
 				break;	/* the rest on the next pass */
 			skip[nskip++] = (struct blk_skip){ r->who.cgroup_id, r->op };
+			continue;
+		}
+		if (r->budget) { /* its turn: nothing for the device */
+			*link = r->next;
+			if (d->pending_tail == r)
+				d->pending_tail = prev;
+			blk_budget_grant(d, r);
 			continue;
 		}
 		if (d->ops->queue_rq(d, r) != 0)
@@ -155,7 +311,7 @@ void blk_submit(struct blk_dev *d, struct blk_req *r)
 	r->done = 0;
 	r->status = 0;
 	r->next = NULL;
-	r->charged = false;
+	r->charged = r->prepaid = false;
 	r->not_before = 0;
 	srvlock_lock(&d->lock);
 	blk_sched_enter(d, r);

@@ -173,14 +173,16 @@ void blk_sched_update(struct blk_dev *d)
 }
 
 /* r goes to the device: its cgroup's vtime moves on by its cost over
- * the cgroup's share. */
+ * the cgroup's share (a write a budget request paid for: that request
+ * moved it already, blk_queue.c). */
 void blk_sched_charge(struct blk_dev *d, struct blk_req *r)
 {
 	struct blk_cg *c = r->cg;
 	if (c->vtime > d->sched.vnow)
 		d->sched.vnow = c->vtime;
 	c->inflight++;
-	c->vtime += blk_cost_ns(r) * BLK_HW_ONE / (c->hweight ? c->hweight : BLK_HW_ONE);
+	if (!r->prepaid)
+		c->vtime += blk_cost_ns(r) * BLK_HW_ONE / (c->hweight ? c->hweight : BLK_HW_ONE);
 }
 
 /* The disk is rarely the only bottleneck: the copies to and from the

@@ -194,6 +194,13 @@ static long blk_file_request(struct blk_worker *w, struct blk_file *f, struct ip
 			return -EBADF;
 		return blk_writev(w, m->w[0] > BLK_WRITEV_SEGS ? 0 : (uint32_t)m->w[0], info->snd_len,
 				  m->w[1] & BLK_WRITEV_FLUSH, &who);
+	case BLK_BUDGET:
+		if ((f->flags & O_ACCMODE) == O_RDONLY)
+			return -EBADF;
+		if (m->w[0] == 0 || m->w[0] > BLK_BUDGET_MAX)
+			return -EINVAL;
+		w->reqs[0].notif = w->notif;
+		return blk_budget(dev, &w->reqs[0], &who, m->w[0]);
 	case FILE_GETDENTS:
 		return -ENOTDIR;
 	case FILE_TRUNCATE:
@@ -294,7 +301,7 @@ static bool blk_is_transfer(const struct ipc_msg *m, const struct ipc_info *info
 {
 	return info->badge && info->pid &&
 	       (m->label == FILE_READ || m->label == FILE_WRITE || m->label == FILE_FSYNC ||
-		m->label == BLK_WRITEV);
+		m->label == BLK_WRITEV || m->label == BLK_BUDGET);
 }
 
 /* One more transfer in service for cgroup id, unless it is at its share

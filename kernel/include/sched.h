@@ -110,6 +110,11 @@ void sched_psi_memstall_locked(struct sched_entity *se, int delta);
 /* A thread starts (+1) or ends (-1) waiting for a disk (a call to an io
  * endpoint, kernel/ipc/ipc.c): io pressure. sched_lock held. */
 void sched_psi_iowait_locked(struct sched_entity *se, int delta);
+/* The current thread starts (true) or ends a wait for its cgroup's
+ * writeback (dirty throttling, kernel/pcache/dirty.c): a stall on memory
+ * (its dirty pages) and on io (their writeback) at once, so both
+ * memory.pressure and io.pressure count it. */
+void sched_wbstall(bool enter);
 /* Stall time of a kind (PSI_CPU_SOME ... PSI_MEM_FULL) up to now; sched_lock held. */
 struct sched_psi;
 uint64_t sched_psi_total_locked(const struct sched_psi *p, int kind, uint64_t now);

@@ -7,7 +7,9 @@
  * for a writeback (without waiting), past the limit the writer sleeps,
  * a tick at a time, until its own cgroup's writeback has brought it back
  * under: so it writes at the rate its own writeback completes (its
- * io.max), and other cgroups are not held. The ratios are
+ * io.max), and other cgroups are not held. Its sleeps count as memory
+ * and io stalls (memory.pressure, io.pressure) and each write() that
+ * slept as a dirty_throttled event (memory.events). The ratios are
  * /proc/sys/vm/dirty_ratio and dirty_background_ratio (vm_dirty_ratio). */
 #include "pcache.h"
 #include "internal.h"
@@ -57,17 +59,25 @@ void pcache_balance_dirty(struct pcache_obj *o, struct cgroup *cg)
 	if (!(o->flags & PCACHE_BACKED) || !cg)
 		return;
 	struct thread *self = current_thread();
+	bool stalled = false;
 	for (int tick = 0;; tick++) {
 		uint64_t bg, limit;
 		pcache_dirty_limits(cg, &bg, &limit);
 		uint64_t dirty = pcache_dirty_pages(cg);
 		if (dirty <= bg)
-			return;
+			break;
 		pcache_writeback_kick(o); /* background: the server starts */
 		if (dirty <= limit || tick >= DIRTY_TICKS_MAX || thread_fatal_signal(self))
-			return;
+			break;
+		if (!stalled) {
+			stalled = true;
+			memcg_event(cg, MEMCG_DIRTY_THROTTLED);
+			sched_wbstall(true);
+		}
 		sched_sleep_until(clock_ns() + DIRTY_TICK_NS);
 	}
+	if (stalled)
+		sched_wbstall(false);
 }
 
 long sys_vm_dirty_ratio(uint32_t which, int32_t value)

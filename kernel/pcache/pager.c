@@ -830,23 +830,34 @@ long sys_pcache_reserve(int ep_h, uint64_t id, const struct pcache_resv *uset, s
 }
 
 /* The owner of page index of o while it is dirty or under writeback: its
- * cgroup id and writer's pid, or -ENOENT (clean, or not there). */
-static long pager_page_owner(struct pcache_obj *o, uint64_t index, int32_t *pid)
+ * cgroup id and writer's pid, or -ENOENT (clean, or not there). With
+ * next: of the first dirty page at or past index (the walk of
+ * pcache_obj_dirty: the lock held per page, preemptible between). */
+static long pager_page_owner(struct pcache_obj *o, uint64_t index, bool next, int32_t *pid)
 {
 	long r = -ENOENT;
-	spin_lock(&o->lock);
-	struct pcache_page *p = o->dead || index >= PCACHE_MAX_BYTES >> PAGE_SHIFT ? NULL : pcache_tree_lookup(o, index);
-	if (p && (p->state & (PCP_DIRTY | PCP_WRITEBACK))) {
-		r = (long)pcache_page_owner(p)->id;
-		*pid = p->owner_pid;
+	for (bool first = true; r == -ENOENT && (next || first); first = false) {
+		if (!first)
+			sched_cond_resched();
+		spin_lock(&o->lock);
+		struct pcache_page *p = o->dead || index >= PCACHE_MAX_BYTES >> PAGE_SHIFT ? NULL
+					: next ? pcache_tree_next_page(o, index)
+					       : pcache_tree_lookup(o, index);
+		if (p && (next ? (p->state & PCP_DIRTY) : (p->state & (PCP_DIRTY | PCP_WRITEBACK)))) {
+			r = (long)pcache_page_owner(p)->id;
+			*pid = p->owner_pid;
+		}
+		index = p ? p->index + 1 : PCACHE_MAX_BYTES >> PAGE_SHIFT;
+		spin_unlock(&o->lock);
+		if (!p)
+			break;
 	}
-	spin_unlock(&o->lock);
 	return r;
 }
 
 long sys_pcache_wb_as(int ep_h, uint64_t id, uint64_t index, uint32_t how)
 {
-	if (how != PCACHE_WB_OWNER && how != PCACHE_WB_META && how != PCACHE_WB_SELF)
+	if (how != PCACHE_WB_OWNER && how != PCACHE_WB_META && how != PCACHE_WB_SELF && how != PCACHE_WB_NEXT)
 		return -EINVAL;
 	long r;
 	struct thread *self = current_thread();
@@ -873,7 +884,7 @@ long sys_pcache_wb_as(int ep_h, uint64_t id, uint64_t index, uint32_t how)
 			r = -EBADF;
 		else if (!(o->flags & PCACHE_BACKED))
 			r = -EINVAL;
-		else if ((r = pager_page_owner(o, index, &pid)) > 0)
+		else if ((r = pager_page_owner(o, index, how == PCACHE_WB_NEXT, &pid)) > 0)
 			ipc_wb_for(self, (uint64_t)r, pid);
 		if (o)
 			pcache_obj_put(o);

@@ -158,6 +158,21 @@ void sched_memstall(bool enter)
 	spin_unlock_irqrestore(&sched_lock, f);
 }
 
+void sched_wbstall(bool enter)
+{
+	struct thread *t = current_thread();
+	uint64_t f = spin_lock_irqsave(&sched_lock);
+	if (t->memstall != enter) {
+		t->memstall = enter;
+		sched_psi_memstall_locked(&t->se, enter ? 1 : -1);
+	}
+	if (t->iowait != enter) {
+		t->iowait = enter;
+		sched_psi_iowait_locked(&t->se, enter ? 1 : -1);
+	}
+	spin_unlock_irqrestore(&sched_lock, f);
+}
+
 uint64_t sched_psi_total_locked(const struct sched_psi *p, int kind, uint64_t now)
 {
 	return psi_stall_at(p, kind, now);

@@ -192,7 +192,7 @@ int main(void)
 		snprintf(path, sizeof(path), BASE "/g%d/memory.current", g);
 		zero &= text_is(path, "0\n");
 		snprintf(path, sizeof(path), BASE "/g%d/memory.events", g);
-		zero &= text_is(path, "low 0\nhigh 0\nmax 0\noom 0\noom_kill 0\noom_group_kill 0\n");
+		zero &= text_is(path, "low 0\nhigh 0\nmax 0\noom 0\noom_kill 0\noom_group_kill 0\ndirty_throttled 0\n");
 	}
 	check(zero, "memory.current is exactly 0 in every group, and no limit was hit");
 	check(empty, "no group is populated");

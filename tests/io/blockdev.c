@@ -66,6 +66,67 @@ static void test_writev(int fd, uint64_t size)
 		close(ro);
 }
 
+/* BLK_BUDGET (abi/blk.h) of bytes on fd: the reply's label or -errno. */
+static long budget_call(int fd, uint64_t bytes)
+{
+	struct ipc_msg m = { .label = BLK_BUDGET, .w = { bytes } };
+	long r = sys_ipc_call(fd, &m, NULL, 0, NULL, 0);
+	return r < 0 ? r : (long)(int64_t)m.label;
+}
+
+static double seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+#define BUDGET_CG "/sys/fs/cgroup/blk_budget"
+
+/* A process in a cgroup at wbps 1 MiB/s: a first budget of 512 KiB goes
+ * at once (its bucket is not in debt) and puts the bucket 412 KiB into
+ * debt, the second waits that out (about 0.4 s), and the 512 KiB written
+ * next take from the advance: no wait (without it, another 0.5 s). Exit
+ * status 0 if so. */
+static int budget_child(void)
+{
+	int fd = open(DISK, O_RDWR);
+	if (fd < 0 || put(BUDGET_CG "/cgroup.procs", "0"))
+		return 1;
+	memset(buf, 0x5a, 512 << 10);
+	double t0 = seconds();
+	long a = budget_call(fd, 512 << 10);
+	double t1 = seconds();
+	long b = budget_call(fd, 512 << 10);
+	double t2 = seconds();
+	ssize_t w = pwrite(fd, buf, 512 << 10, 4 << 20);
+	double t3 = seconds();
+	printf("# BLK_BUDGET at wbps 1 MiB/s: %.3f s, then %.3f s; the write after it %.3f s\n", t1 - t0, t2 - t1,
+	       t3 - t2);
+	return a == 0 && b == 0 && w == 512 << 10 && t1 - t0 < 0.2 && t2 - t1 > 0.25 && t2 - t1 < 2 && t3 - t2 < 0.3 ? 0 : 2;
+}
+
+/* BLK_BUDGET: its errors, and the budget it takes in advance. */
+static void test_budget(int fd)
+{
+	check(budget_call(fd, 0) == -EINVAL && budget_call(fd, BLK_BUDGET_MAX + 1) == -EINVAL,
+	      "BLK_BUDGET of 0 or more than BLK_BUDGET_MAX bytes: EINVAL");
+	check(budget_call(fd, 4096) == 0, "BLK_BUDGET of a cgroup without io.max: 0 at once");
+	int ro = open(DISK, O_RDONLY);
+	check(ro >= 0 && budget_call(ro, 4096) == -EBADF, "BLK_BUDGET on a read-only descriptor: EBADF");
+	if (ro >= 0)
+		close(ro);
+	int st = -1;
+	int ok = put("/sys/fs/cgroup/cgroup.subtree_control", "+io") == 0 && mkdir(BUDGET_CG, 0755) == 0 &&
+		  put(BUDGET_CG "/io.max", "253:0 wbps=1048576") == 0;
+	pid_t kid = ok ? fork() : -1;
+	if (kid == 0)
+		_exit(budget_child());
+	ok = ok && kid > 0 && waitpid(kid, &st, 0) == kid && WIFEXITED(st) && WEXITSTATUS(st) == 0;
+	check(ok, "BLK_BUDGET waits for the caller's io.max and takes it in advance: the write that follows does not wait");
+	check(rmdir(BUDGET_CG) == 0, "its cgroup removed");
+}
+
 /* The pattern's byte at disk offset o (a splitmix64 of its 8-byte word). */
 static void pattern(char *out, uint64_t off, size_t len)
 {
@@ -473,6 +534,7 @@ int main(int argc, char **argv)
 		test_end(fd, size);
 		test_errors(fd);
 		test_writev(fd, size);
+		test_budget(fd);
 		test_direct(fd, size);
 		check(fill_disk(size), "the pattern written over the whole disk in odd-sized chunks by four cgroups "
 				       "at once under different io limits (none, wbps, wiops+riops, rbps+weight 50)");

@@ -85,9 +85,9 @@ static void test_files(void)
 	      text_is(at("m", "memory.min"), "0\n") && text_is(at("m", "memory.low"), "0\n") &&
 	      text_is(at("m", "memory.oom.group"), "0\n") && text_is(at("m", "memory.current"), "0\n"),
 	      "defaults: max, high max; min, low, oom.group, current 0");
-	const char *none = "low 0\nhigh 0\nmax 0\noom 0\noom_kill 0\noom_group_kill 0\n";
+	const char *none = "low 0\nhigh 0\nmax 0\noom 0\noom_kill 0\noom_group_kill 0\ndirty_throttled 0\n";
 	check(text_is(at("m", "memory.events"), none) && text_is(at("m", "memory.events.local"), none),
-	      "memory.events and .local: Linux's keys, in order, all 0");
+	      "memory.events and .local: Linux's keys, in order, then dirty_throttled, all 0");
 	check(put(at("m", "memory.max"), "32M") == 0 && text_is(at("m", "memory.max"), "33554432\n") &&
 	      put(at("m", "memory.max"), "4095") == 0 && text_is(at("m", "memory.max"), "0\n") &&
 	      put(at("m", "memory.max"), "1k") == 0 && text_is(at("m", "memory.max"), "0\n") &&

@@ -372,6 +372,18 @@ static void test_writes(void)
 	if (pr != 6 || memcmp(got, "\0\0\0\0\0s", 6))
 		printf("# %ld: %02x %02x %02x %02x %02x %02x\n", pr, got[0], got[1], got[2], got[3], got[4], got[5]);
 	check(pr == 6 && !memcmp(got, "\0\0\0\0\0s", 6), "the rest of that page is zeros");
+	/* whose they are: the writer's cgroup, as the kernel recorded it
+	 * (a cgroup directory's inode number is its id << 8) */
+	struct stat cst;
+	long rid = stat(BASE "/r", &cst) == 0 ? (long)(cst.st_ino >> 8) : -1;
+	/* the owner of the next page pcache_dirty would take (a server waits
+	 * for its io.max turn before it takes them, docs/writeback.md) */
+	want(sys_pcache_wb_as(ep, (uint64_t)id, 0, PCACHE_WB_NEXT), rid,
+	     "pcache.wb_as NEXT: the first dirty page's owner (r)");
+	want(sys_pcache_wb_as(ep, (uint64_t)id, 401, PCACHE_WB_NEXT), rid,
+	     "pcache.wb_as NEXT from past a dirty page: the next one's (page 500, r)");
+	want(sys_pcache_wb_as(ep, (uint64_t)id, 501, PCACHE_WB_NEXT), -ENOENT,
+	     "pcache.wb_as NEXT past the last dirty page: ENOENT");
 	/* writeback: the dirty pages, then done */
 	uint64_t idx[8];
 	long nd = sys_pcache_dirty(ep, (uint64_t)id, 0, idx, 8);
@@ -379,10 +391,8 @@ static void test_writes(void)
 	check(flat_field(BASE "/r/memory.stat", "file_writeback") == 2 * PG &&
 	      flat_field(BASE "/r/memory.stat", "file_dirty") == 0,
 	      "they are under writeback now (memory.stat file_writeback), no longer dirty");
-	/* whose they are: the writer's cgroup, as the kernel recorded it
-	 * (a cgroup directory's inode number is its id << 8) */
-	struct stat cst;
-	long rid = stat(BASE "/r", &cst) == 0 ? (long)(cst.st_ino >> 8) : -1;
+	want(sys_pcache_wb_as(ep, (uint64_t)id, 0, PCACHE_WB_NEXT), -ENOENT,
+	     "pcache.wb_as NEXT: pages under writeback are not the next to take: ENOENT");
 	want(sys_pcache_wb_as(ep, (uint64_t)id, 400, PCACHE_WB_OWNER), rid,
 	     "pcache.wb_as of a page under writeback: its writer's cgroup (r)");
 	want(sys_pcache_wb_as(ep, (uint64_t)id, 401, PCACHE_WB_OWNER), -ENOENT,
@@ -409,7 +419,7 @@ static void test_rights(void)
 	want(sys_pcache_done((int)weak, (uint64_t)id, 0, 1, 0), -EPERM, "pager.done without MANAGE: EPERM");
 	want(sys_pcache_wb_as((int)weak, (uint64_t)id, 0, PCACHE_WB_OWNER), -EPERM, "pcache.wb_as without MANAGE: EPERM");
 	want(sys_pcache_wb_as(ep, 9999, 0, PCACHE_WB_OWNER), -EBADF, "pcache.wb_as of an unknown id: EBADF");
-	want(sys_pcache_wb_as(ep, (uint64_t)id, 0, 3), -EINVAL, "pcache.wb_as with an unknown how: EINVAL");
+	want(sys_pcache_wb_as(ep, (uint64_t)id, 0, 4), -EINVAL, "pcache.wb_as with an unknown how: EINVAL");
 	long nt = sys_notif_create();
 	want(sys_pcache_pager_wait((int)nt, &req, MS), -EBADF, "pager.wait on a notification: EBADF");
 	want(sys_pcache_pager_wait(ep, (struct pcache_req *)8, MS), -EFAULT, "pager.wait into a bad buffer: EFAULT");

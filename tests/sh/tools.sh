@@ -274,7 +274,7 @@ same "$(head -1 "$d/cgls.out")" "/sys/fs/cgroup/shtest" "cgls starts at its cgro
 grep -q inner "$d/cgls.out" && ok "cgls shows the child cgroup" || not_ok "cgls shows the child cgroup"
 cgtop -b -n 2 -d 0.2 /sys/fs/cgroup/shtest > "$d/cgtop.out"
 case "$(head -1 "$d/cgtop.out")" in
-"Control Group "*"%CPU"*"Memory"*"Input/s"*"Output/s"*) ok "cgtop -b prints a report" ;;
+"Control Group "*"%CPU"*"Memory"*"Input/s"*"Output/s"*"Dirty"*"Wback"*"Write/s"*) ok "cgtop -b prints a report" ;;
 *) not_ok "cgtop -b prints a report" ;;
 esac
 grep -q "^/inner " "$d/cgtop.out" && grep -q "^/ " "$d/cgtop.out" && ok "cgtop lists the cgroup and its child" ||
@@ -288,6 +288,9 @@ cgtop -b -d 0.2 /sys/fs/cgroup/shtest > "$d/cgtop.out"
 grep -qE "^/inner +[0-9]+ +[0-9.]+ +0B " "$d/cgtop.out" && grep -qE "^/ +[0-9]+ +[0-9.]+ +[0-9.]+[BKM] " "$d/cgtop.out" &&
 	ok "cgtop: memory.current where the memory controller is on" ||
 	not_ok "cgtop: memory.current where the memory controller is on"
+grep -qE "^/inner +[0-9]+ +[0-9.]+ +0B +[^ ]+ +[^ ]+ +0B +0B +0B " "$d/cgtop.out" &&
+	ok "cgtop: dirty, writeback and write rate columns (memory.stat, io.stat)" ||
+	not_ok "cgtop: dirty, writeback and write rate columns (memory.stat, io.stat)"
 echo -memory > /sys/fs/cgroup/shtest/cgroup.subtree_control
 echo -memory > /sys/fs/cgroup/cgroup.subtree_control
 status 2 "cgtop with a bad option: 2" cgtop -x

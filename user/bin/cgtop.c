@@ -7,8 +7,17 @@
    enable the memory controller, and for the root, which has no
    memory.current), io read and written per second (io.stat rbytes and
    wbytes summed over devices, over the last interval; "-" without io.stat
-   or before a second sample) and total CPU time. -b prints plain reports one after another instead of redrawing
-   the terminal; -n stops after that many (default: forever, 1 with -b). */
+   or before a second sample), then the writeback columns (not
+   systemd-cgtop's; docs/writeback.md): the cgroup's dirty and
+   under-writeback page cache (memory.stat file_dirty, file_writeback: the
+   pages it dirtied, whoever's memory they are), and its write rate, the
+   bytes its writes put into the page cache or on the disk per second:
+   what it wrote to the disk (wbytes) plus the growth of its dirty and
+   writeback pages (a buffered write() first shows as dirty pages, then as
+   its writeback's wbytes, so the rate a throttled writer settles at shows
+   here while Output/s shows its disk writes), and total CPU time. -b
+   prints plain reports one after another instead of redrawing the
+   terminal; -n stops after that many (default: forever, 1 with -b). */
 #include <dirent.h>
 #include <fcntl.h>
 #include <stdbool.h>
@@ -24,7 +33,9 @@ struct group {
 	long long memory;	/* bytes, or -1: no memory.current */
 	long long usage_us, prev_us;
 	long long io[2], prev_io[2];	/* bytes read, written (-1: no io.stat) */
-	double cpu, io_rate[2];		/* bytes per second, -1: not known */
+	long long dirty, wback;		/* memory.stat file_dirty, file_writeback (-1: none) */
+	long long wrote, prev_wrote;	/* wbytes + dirty + writeback (-1: not known) */
+	double cpu, io_rate[2], write_rate;	/* bytes per second, -1: not known */
 	bool seen;		/* in the latest sample */
 };
 
@@ -109,6 +120,28 @@ static void io_of(const char *dir, long long io[2])
 			io[p[-1] == 'w'] += atoll(p + 6);
 }
 
+/* The value of key in a flat-keyed file ("key N" lines), or -1. */
+static long long flat_value(const char *text, const char *key)
+{
+	size_t n = strlen(key);
+	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (strncmp(p, key, n) == 0 && p[n] == ' ')
+			return atoll(p + n + 1);
+	return -1;
+}
+
+/* file_dirty and file_writeback of memory.stat (-1 if none). */
+static void dirty_of(const char *dir, long long *dirty, long long *wback)
+{
+	char path[600], buf[4096];
+	snprintf(path, sizeof(path), "%s/memory.stat", dir);
+	*dirty = *wback = -1;
+	if (read_file(path, buf, sizeof(buf)) <= 0)
+		return;
+	*dirty = flat_value(buf, "file_dirty");
+	*wback = flat_value(buf, "file_writeback");
+}
+
 /* Bytes as systemd-cgtop shows them: "512B", "1.5K", "20.0M", "3.1G". */
 static void format_bytes(char *out, size_t size, long long bytes)
 {
@@ -148,6 +181,7 @@ static struct group *find(const char *path)
 	snprintf(g->path, sizeof(g->path), "%s", path);
 	g->prev_us = -1;
 	g->prev_io[0] = g->prev_io[1] = -1;
+	g->prev_wrote = -1;
 	return g;
 }
 
@@ -169,6 +203,14 @@ static void sample(const char *dir, long long wall_us)
 					(double)(g->io[k] - g->prev_io[k]) * 1e6 / (double)wall_us;
 			g->prev_io[k] = g->io[k];
 		}
+		dirty_of(dir, &g->dirty, &g->wback);
+		g->wrote = g->io[1] < 0 && g->dirty < 0 ? -1 :
+			   (g->io[1] > 0 ? g->io[1] : 0) + (g->dirty > 0 ? g->dirty : 0) + (g->wback > 0 ? g->wback : 0);
+		g->write_rate = g->prev_wrote < 0 || g->wrote < 0 || wall_us <= 0 ? -1 :
+				(double)(g->wrote - g->prev_wrote) * 1e6 / (double)wall_us;
+		if (g->write_rate < 0 && g->prev_wrote >= 0 && g->wrote >= 0)
+			g->write_rate = 0; /* pages truncated before their writeback */
+		g->prev_wrote = g->wrote;
 	}
 	DIR *d = opendir(dir);
 	struct dirent *e;
@@ -197,22 +239,25 @@ static void report(const char *root, bool batch)
 	if (!batch)
 		printf("\033[H\033[2J");
 	qsort(groups, ngroups, sizeof(*groups), by_cpu);
-	printf("%-40s %6s %7s %8s %8s %8s %12s\n", "Control Group", "Tasks", "%CPU", "Memory", "Input/s", "Output/s",
-	       "CPU Time");
+	printf("%-40s %6s %7s %8s %8s %8s %8s %8s %8s %12s\n", "Control Group", "Tasks", "%CPU", "Memory", "Input/s",
+	       "Output/s", "Dirty", "Wback", "Write/s", "CPU Time");
 	for (size_t i = 0; i < ngroups; i++) {
 		const struct group *g = &groups[i];
 		const char *name = g->path[rlen] ? g->path + rlen : "/";
-		char cpu[16], mem[16], in[16], out[16];
+		char cpu[16], mem[16], in[16], out[16], dirty[16], wback[16], wr[16];
 		format_bytes(mem, sizeof(mem), g->memory);
 		format_bytes(in, sizeof(in), g->io_rate[0] < 0 ? -1 : (long long)g->io_rate[0]);
 		format_bytes(out, sizeof(out), g->io_rate[1] < 0 ? -1 : (long long)g->io_rate[1]);
+		format_bytes(dirty, sizeof(dirty), g->dirty);
+		format_bytes(wback, sizeof(wback), g->wback);
+		format_bytes(wr, sizeof(wr), g->write_rate < 0 ? -1 : (long long)g->write_rate);
 		if (g->cpu < 0)
 			snprintf(cpu, sizeof(cpu), "-");
 		else
 			snprintf(cpu, sizeof(cpu), "%.1f", g->cpu);
 		long long s = g->usage_us / 1000000;
-		printf("%-40s %6ld %7s %8s %8s %8s %6lld:%02lld.%02lld\n", name, g->tasks, cpu, mem, in, out, s / 60,
-		       s % 60, g->usage_us / 10000 % 100);
+		printf("%-40s %6ld %7s %8s %8s %8s %8s %8s %8s %6lld:%02lld.%02lld\n", name, g->tasks, cpu, mem, in, out,
+		       dirty, wback, wr, s / 60, s % 60, g->usage_us / 10000 % 100);
 	}
 	if (batch)
 		printf("\n");

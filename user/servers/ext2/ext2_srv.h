@@ -29,8 +29,12 @@
  * cache) instead of the page cache. */
 #define E2_PCACHE_FILL_MAX UINT64_MAX
 /* Pager threads (e2_pager): two, so that one request's disk reads do
- * not hold up another mount's fills. */
+ * not hold up another mount's fills; more start while none is idle (a
+ * background writeback waits for its owner's io.max between batches, and
+ * another cgroup's fill or reservation must not wait for it, docs/
+ * writeback.md), up to E2_PAGERS_MAX. */
 #define E2_PAGERS 2
+#define E2_PAGERS_MAX 8
 /* Closed files and directories whose objects a mount keeps (its inode
  * cache, in LRU order): a re-open finds its pages in memory, as Linux
  * keeps a closed inode's pages, and the kernel's name cache answers stat
@@ -118,6 +122,11 @@ void e2_pause_end(struct e2inst *in, const struct e2_pause *p);
 /* A device flush: the disk's write cache to the medium (under in->lock).
  * 0 or -EIO. */
 int e2_disk_flush(struct e2inst *in);
+/* Waits, without in->lock (it is not needed), until the cgroup the thread
+ * acts for may write bytes to the disk under its io.max, and takes that
+ * budget in advance (BLK_BUDGET): writes made next under in->lock do not
+ * sleep on io.max. 0 or -errno (then they pay as they go). */
+int e2_disk_budget(struct e2inst *in, uint64_t bytes);
 /* The clock the server stamps with (the kernel's, as the page cache's). */
 struct ext2_time e2_now(void);
 struct ext2_time e2_time_of(uint64_t ns);

@@ -453,20 +453,48 @@ static void e2_pager_serve(const struct pcache_req *req, uint8_t *buf)
 	fssrv_unlock();
 }
 
+long __arbor_thread_start(long (*fn)(void *), void *arg);
+
+/* The pager threads: started (E2_PAGERS by the skeleton, more by
+ * e2_pager_grow) and of them idle (waiting for a request). */
+static int e2_pagers = E2_PAGERS, e2_pagers_idle = E2_PAGERS;
+
+/* A request was taken by the last idle pager thread: one more starts
+ * (up to E2_PAGERS_MAX), so that a long request (a paced writeback
+ * waiting for its owner's io.max) holds up no other request. */
+static void e2_pager_grow(void)
+{
+	fssrv_lock();
+	bool more = e2_pagers < E2_PAGERS_MAX && __atomic_load_n(&e2_pagers_idle, __ATOMIC_ACQUIRE) == 0;
+	if (more) {
+		e2_pagers++;
+		__atomic_add_fetch(&e2_pagers_idle, 1, __ATOMIC_ACQ_REL);
+	}
+	fssrv_unlock();
+	if (more && __arbor_thread_start(e2_pager, NULL) < 0)
+		__atomic_sub_fetch(&e2_pagers_idle, 1, __ATOMIC_ACQ_REL); /* counted as busy for good */
+}
+
 long e2_pager(void *arg)
 {
 	(void)arg;
 	int ep = fssrv_endpoint();
 	uint8_t *buf = malloc((size_t)PCACHE_FILL_MAX * E2_PAGE);
 	struct pcache_req req;
-	if (!buf)
+	if (!buf) {
+		__atomic_sub_fetch(&e2_pagers_idle, 1, __ATOMIC_ACQ_REL);
 		return 1;
+	}
 	for (;;) {
 		long r = sys_pcache_pager_wait(ep, &req, 0);
 		if (r == -EIO)
 			return 0; /* the endpoint is gone */
-		if (r == 0)
-			e2_pager_serve(&req, buf);
+		if (r != 0)
+			continue;
+		if (__atomic_sub_fetch(&e2_pagers_idle, 1, __ATOMIC_ACQ_REL) == 0)
+			e2_pager_grow();
+		e2_pager_serve(&req, buf);
+		__atomic_add_fetch(&e2_pagers_idle, 1, __ATOMIC_ACQ_REL);
 	}
 }
 
@@ -537,6 +565,41 @@ static void e2_wb_batch(struct e2inst *in, struct e2node *n, const uint64_t *idx
 	}
 }
 
+/* Before each batch of a paced (background) writeback, which may go at
+ * its owner's io.max for a long time: the mount's lock goes, so another
+ * request waiting for it (another cgroup's fsync) goes first, after one
+ * batch, not after the whole backlog; and meanwhile, without the lock,
+ * the thread waits for the turn (io.max, io.weight) of the owner of the
+ * next dirty page, a batch's worth (BLK_BUDGET), so the batch's writes,
+ * made under the lock, do not sleep on io.max while others wait for the
+ * lock (docs/writeback.md). No page is under writeback meanwhile (an
+ * fsync finds every page either written or still dirty). */
+enum e2_pace { E2_PACE_GO, E2_PACE_NONE, E2_PACE_GONE };
+
+/* E2_PACE_GO: a batch from from may be taken; E2_PACE_NONE: no page from
+ * from is dirty now (one dirtied later is its writer's next writeback:
+ * taken now, it would be written without its owner's turn, under the
+ * lock); E2_PACE_GONE: n's object went meanwhile. */
+static enum e2_pace e2_wb_pace(struct e2inst *in, struct e2node *n, uint64_t from)
+{
+	int ep = fssrv_endpoint();
+	struct e2_pause ps;
+	uint64_t pc = n->pc;
+	ext2_use_promised(in->fs, false); /* others' allocations meanwhile: not these */
+	e2_node_push_blocks(in, n); /* a stat meanwhile: the disk's (the last batch's blocks) */
+	e2_pause_begin(in, &ps);
+	bool any = sys_pcache_wb_as(ep, pc, from, PCACHE_WB_NEXT) > 0;
+	if (any) {
+		e2_disk_budget(in, (uint64_t)E2_DIRTY_BATCH * E2_PAGE);
+		sys_pcache_wb_as(ep, 0, 0, PCACHE_WB_SELF);
+	}
+	e2_pause_end(in, &ps);
+	if (n->pc != pc || n->gone)
+		return E2_PACE_GONE;
+	ext2_use_promised(in->fs, true);
+	return any ? E2_PACE_GO : E2_PACE_NONE;
+}
+
 int e2_node_writeback(struct e2inst *in, struct e2node *n)
 {
 	uint64_t size;
@@ -549,7 +612,7 @@ int e2_node_writeback_paced(struct e2inst *in, struct e2node *n, bool pace, uint
 	uint64_t idx[E2_DIRTY_BATCH], from = 0;
 	struct pcache_attr a;
 	uint8_t *buf;
-	long cnt;
+	long cnt = 0;
 	*size = UINT64_MAX;
 	if (!n->pc || n->gone || in->rdonly || !n->used)
 		return 0; /* never opened since its object was made: clean */
@@ -559,6 +622,13 @@ int e2_node_writeback_paced(struct e2inst *in, struct e2node *n, bool pace, uint
 	struct ext2_time now = e2_now();
 	ext2_use_promised(in->fs, true); /* what the reservations were for */
 	do {
+		enum e2_pace go = pace ? e2_wb_pace(in, n, from) : E2_PACE_GO;
+		if (go == E2_PACE_GONE) { /* its file went meanwhile */
+			free(buf);
+			return err;
+		}
+		if (go == E2_PACE_NONE)
+			break;
 		cnt = sys_pcache_dirty(ep, n->pc, from, idx, E2_DIRTY_BATCH);
 		/* the size now covers every page just taken (a write grows it
 		 * with the page's dirtying, under the object's lock): an older
@@ -570,23 +640,6 @@ int e2_node_writeback_paced(struct e2inst *in, struct e2node *n, bool pace, uint
 		e2_wb_batch(in, n, idx, cnt, a.size, buf, now, &err);
 		if (cnt > 0)
 			from = idx[cnt - 1] + 1;
-		if (pace && cnt == E2_DIRTY_BATCH) {
-			/* a background writeback may go at its owner's io.max
-			 * for a long time: another cgroup's fsync (or any request)
-			 * waiting for the mount goes first, after this batch,
-			 * not after the whole backlog (docs/writeback.md) */
-			struct e2_pause ps;
-			uint64_t pc = n->pc;
-			ext2_use_promised(in->fs, false); /* others' allocations meanwhile: not these */
-			e2_node_push_blocks(in, n); /* a stat meanwhile: the disk's */
-			e2_pause_begin(in, &ps);
-			e2_pause_end(in, &ps);
-			if (n->pc != pc || n->gone) { /* its file went meanwhile */
-				free(buf);
-				return err;
-			}
-			ext2_use_promised(in->fs, true);
-		}
 	} while (cnt == E2_DIRTY_BATCH);
 	ext2_use_promised(in->fs, false);
 	e2_resv_update(in, n, false);

@@ -136,6 +136,15 @@ int e2_disk_flush(struct e2inst *in)
 	return e2_disk_call(in, &m, NULL, 0, NULL, 0) < 0 ? -EIO : 0;
 }
 
+int e2_disk_budget(struct e2inst *in, uint64_t bytes)
+{
+	/* no reconnect here (it changes in->disk, under in->lock): a failed
+	 * advance costs only the wait under the lock it was to save */
+	struct ipc_msg m = { .label = BLK_BUDGET, .w = { bytes } };
+	long r = sys_ipc_call(__atomic_load_n(&in->disk, __ATOMIC_RELAXED) | IPC_CALL_FOR, &m, NULL, 0, NULL, 0);
+	return r < 0 ? (int)r : (int)(int64_t)m.label;
+}
+
 /* The disk: count sectors at sector, in calls of at most E2_IO_MAX. */
 static int e2_disk_io(void *ctx, uint64_t sector, uint32_t count, void *buf, bool write)
 {
