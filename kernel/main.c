@@ -99,6 +99,7 @@ void kmain(uint32_t loader, uint32_t info)
 	boot_parse(loader, info);
 	fpu_init();
 	pmm_init(&boot_info);
+	heap_debug_init();
 	vm_init(bootinfo_usable_top(&boot_info));
 	cg_init(&cgfs_kernel_hooks);
 	proc_init();

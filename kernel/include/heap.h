@@ -13,5 +13,12 @@ uint64_t heap_bytes_in_use(void);
 /* Pages the heap holds from the page allocator: its slabs (full, partial,
  * and the one empty slab per size class it keeps) and large blocks. */
 uint64_t heap_pages_held(void);
+/* Reads heap_poison=1 from the command line (after boot_parse): from then
+ * on every freed small object is filled with HEAP_POISON_BYTE (but for the
+ * free-list link in its first word), so a use after free reads
+ * non-canonical pointers and faults at once instead of going unseen
+ * (Linux's slub_debug=P). Off by default: it costs a fill per kfree. */
+#define HEAP_POISON_BYTE 0x6b
+void heap_debug_init(void);
 
 #endif

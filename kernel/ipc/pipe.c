@@ -56,9 +56,17 @@ static void pipe_end_release(struct kobj *o)
 	else
 		p->readers--;
 	bool last = p->readers == 0 && p->writers == 0;
-	spin_unlock(&p->lock);
+	/* The wake-ups happen under p->lock (sched_lock nests inside it):
+	 * once it is let go, this end no longer touches p, which the other
+	 * end's release may free at once. Woken outside the lock, a waker
+	 * preempted after the unlock (an interrupt at waitq_wake_all's
+	 * irq_restore, with the reader it woke due to run) let that reader
+	 * see end of file, close the last end and free p, and the waker
+	 * then walked a freed wait queue (a page fault in sched_wake_locked
+	 * from exec's close-on-exec). */
 	waitq_wake_all(&p->rwait, 0);
 	waitq_wake_all(&p->wwait, 0);
+	spin_unlock(&p->lock);
 	if (last) {
 		mem_free_pages(p->pages, PIPE_ORDER);
 		kfree(p);

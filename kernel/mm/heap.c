@@ -5,6 +5,7 @@
  * class's only partial page (avoids thrashing on alloc/free pairs).
  * Allocations above the largest class take 2^order whole pages. */
 #include "heap.h"
+#include "bootinfo.h"
 #include "kstring.h"
 #include "panic.h"
 #include "pmm.h"
@@ -24,6 +25,13 @@ static struct heap_class heap_classes[HEAP_NR_CLASSES];
 static struct spinlock heap_lock = SPINLOCK_INIT("heap");
 static uint64_t heap_in_use;
 static uint64_t heap_pages; /* slab and large pages held, for leak checks */
+static bool heap_poison; /* heap_poison=1: fill freed objects (heap_debug_init) */
+
+void heap_debug_init(void)
+{
+	char v[4];
+	heap_poison = cmdline_get(boot_info.cmdline, "heap_poison", v, sizeof(v)) && v[0] == '1';
+}
 
 static unsigned heap_class_of(size_t size)
 {
@@ -162,6 +170,8 @@ void kfree(void *ptr)
 		panic("kfree: %p is not heap memory", ptr);
 	uint64_t f = spin_lock_irqsave(&heap_lock);
 	if (p->kind == HEAP_KIND_SLAB) {
+		if (unlikely(heap_poison))
+			memset(ptr, HEAP_POISON_BYTE, heap_class_size(p->slab_class));
 		heap_slab_free(p, ptr);
 	} else if (p->kind == HEAP_KIND_LARGE && (p->flags & PG_HEAD)) {
 		heap_in_use -= PAGE_SIZE << p->order;

@@ -123,12 +123,13 @@ __noreturn void thread_exit(long code)
 void thread_reap(struct thread *t)
 {
 	struct cgroup *cg = t->cgroup, *charged = t->charged;
+	bool pids_to_proc = t->pids_to_proc; /* read before t is freed */
 	memcg_thread_done(t);
 	kcov_thread_free(t);
 	mem_free_pages(virt_to_page(t->kstack), KSTACK_ORDER);
 	kfree(t);
 	mem_uncharge(charged, 1, MEMCG_STAT_SLAB);
-	if (!t->pids_to_proc) /* else its zombie process holds it */
+	if (!pids_to_proc) /* else its zombie process holds it */
 		cg_thread_uncharge(cg);
 	cg_put(charged);
 	cg_put(cg);

@@ -826,6 +826,19 @@ KTEST(soak_churn)
 		sched_sleep_until(clock_ns() + 5 * MS);
 }
 
+/* Pipe end release races (tests/ipc/piperace.c): both ends of many pipes
+ * closed from two threads or processes at once, through exec's
+ * close-on-exec and kills of blocked waiters. Booted with soak_churn and
+ * heap_poison=1 (a walk of a freed wait queue faults at once), not in
+ * test=all; no thread may be left on a wait list. */
+KTEST(soak_pipe_race)
+{
+	uint64_t stray = sched_stray_waiters();
+	const char *const argv[] = { "posix/piperace", "4", NULL };
+	run_with_servers_for(argv, "posix_piperace", 60000);
+	KT_EXPECT_EQ(sched_stray_waiters(), stray);
+}
+
 /* Containment (posix/contain --test): a fork bomb under pids.max 50, a
  * memory hog under memory.max 32M and 64 threads under cpu.max 10 % kill
  * nothing outside their cgroup, and a bystander's work finishes in less
