@@ -64,12 +64,18 @@ PROBE_RE = re.compile(r"fuzz: probe (\d+) sleeps of 1 ms: late by at most (\d+) 
 PASS_RE = re.compile(r"fuzz: PASS \w+ mode: .* \((\d+)/s\), kernel coverage (\d+) PCs in (\d+) functions")
 
 
-def fuzz_probe(build, initrd, seconds, log):
-    """The fuzzer beside the latency probe, one boot per mode; prints the
-    figures (or exits non-zero if a run failed)."""
+def run_tests_module():
+    """tools/run-tests.py as a module (its boot() runs QEMU the way the tests do)."""
     spec = importlib.util.spec_from_file_location("run_tests", os.path.join(ROOT, "tools", "run-tests.py"))
     rt = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(rt)
+    return rt
+
+
+def fuzz_probe(build, initrd, seconds, log):
+    """The fuzzer beside the latency probe, one boot per mode; prints the
+    figures (or exits non-zero if a run failed)."""
+    rt = run_tests_module()
     kernel = os.path.join(build, "kcov", "arbor.elf")
     if not os.path.exists(kernel):
         kernel = os.path.join(build, "arbor.elf")
@@ -140,6 +146,21 @@ def fileops_compare(arbor, out, timeout):
 E2_OPS = ("seq_write", "seq_read", "reread", "create", "delete", "walk_cold", "walk_warm", "fsync_4k")
 
 
+def disk_run(side, tools, linux_prog, arbor_prog, args, img, build, initrd, timeout):
+    """One side's run of a disk benchmark with img as its disk, 1 GiB of
+    memory: Linux 6.1 through linux-run (linux_prog, built by linux-cc), or
+    Arbor booting /arbor_prog. Returns (output text, whether it exited 0)."""
+    if side == "linux":
+        p = subprocess.run([os.path.join(tools, "linux-run"), "--mem", "1024", "--timeout", str(timeout),
+                            "--disk", img, linux_prog] + args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True, errors="replace")
+        return p.stdout, p.returncode == 0
+    b = run_tests_module().boot(["--kernel", os.path.join(build, "arbor.elf"), "--initrd", initrd, "--mem", "1024",
+                 "--append", f"run={arbor_prog} " + " ".join(args), "--disk", img],
+                timeout, until="arbor-run: ")
+    return "\n".join(b.lines), "arbor-run: exited 0" in b.lines
+
+
 def ext2_compare(build, initrd, out, timeout, mib=256, nfiles=10000, runs=2):
     """user/bench/e2bench.c on an empty ext2 image (mke2fs -t ext2, 4 KiB
     blocks) in Arbor (posix/e2bench, plain TCG, real time) and on Linux
@@ -151,9 +172,6 @@ def ext2_compare(build, initrd, out, timeout, mib=256, nfiles=10000, runs=2):
     host's load (other QEMUs) moves single runs by 2x."""
     sys.path.insert(0, os.path.join(ROOT, "tools"))
     import mkext2
-    spec = importlib.util.spec_from_file_location("run_tests", os.path.join(ROOT, "tools", "run-tests.py"))
-    rt = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(rt)
     tools = linux_tools()
     if not tools:
         print("e2bench: linux-run not found (set LINUX_TOOLS to the directory of linux-cc and "
@@ -175,16 +193,7 @@ def ext2_compare(build, initrd, out, timeout, mib=256, nfiles=10000, runs=2):
         img = os.path.join(out, f"e2bench-{side}.img")
         mkext2.make_image(img, size, 4096)
         log = os.path.join(out, f"e2bench-{side}.log")
-        if side == "linux":
-            p = subprocess.run([os.path.join(tools, "linux-run"), "--mem", "1024", "--timeout", str(timeout),
-                                "--disk", img, prog] + args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                               stderr=subprocess.STDOUT, text=True, errors="replace")
-            text, ok = p.stdout, p.returncode == 0
-        else:
-            b = rt.boot(["--kernel", os.path.join(build, "arbor.elf"), "--initrd", initrd, "--mem", "1024",
-                         "--append", "run=posix/e2bench " + " ".join(args), "--disk", img],
-                        timeout, until="arbor-run: ")
-            text, ok = "\n".join(b.lines), "arbor-run: exited 0" in b.lines
+        text, ok = disk_run(side, tools, prog, "posix/e2bench", args, img, build, initrd, timeout)
         with open(log, "w") as f:
             f.write(text + "\n")
         found = {m.group(1): (float(m.group(2)), m.group(3)) for m in map(BENCH_RE.match, text.splitlines()) if m}
@@ -230,9 +239,6 @@ def wb_compare(build, initrd, out, timeout, mib=64):
     image clean, and the charts of Arbor's traces (arbor-plot)."""
     sys.path.insert(0, os.path.join(ROOT, "tools"))
     import mkext2
-    spec = importlib.util.spec_from_file_location("run_tests", os.path.join(ROOT, "tools", "run-tests.py"))
-    rt = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(rt)
     scale = mib / 64.0
     args = ["/dev/vda", "/mnt/wbbench", "-s", str(mib), "-w", str(max(1, int(128 * scale))),
             "-b", str(max(1, int(256 * scale)))]
@@ -255,16 +261,7 @@ def wb_compare(build, initrd, out, timeout, mib=64):
         img = os.path.join(out, f"wbbench-{side}.img")
         mkext2.make_image(img, size, 4096)
         log = os.path.join(out, f"wbbench-{side}.log")
-        if side == "linux":
-            p = subprocess.run([os.path.join(tools, "linux-run"), "--mem", "1024", "--timeout", str(timeout),
-                                "--disk", img, prog] + args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                               stderr=subprocess.STDOUT, text=True, errors="replace")
-            text, ok = p.stdout, p.returncode == 0
-        else:
-            b = rt.boot(["--kernel", os.path.join(build, "arbor.elf"), "--initrd", initrd, "--mem", "1024",
-                         "--append", "run=posix/wbbench " + " ".join(args), "--disk", img],
-                        timeout, until="arbor-run: ")
-            text, ok = "\n".join(b.lines), "arbor-run: exited 0" in b.lines
+        text, ok = disk_run(side, tools, prog, "posix/wbbench", args, img, build, initrd, timeout)
         with open(log, "w") as f:
             f.write(text + "\n")
         results[side] = {m.group(1): (float(m.group(2)), m.group(3)) for m in map(BENCH_RE.match, text.splitlines())
