@@ -659,6 +659,29 @@ def test_reclaim_disk(kernel, initrd, build, tally, timeout):
     os.remove(img)
 
 
+USER_FAULT_RE = re.compile(r"arbor: pid \d+ \(.*\): .* at ip .*: killed by signal \d+")
+
+
+def test_klog_console(kernel, initrd, b, tally, timeout):
+    """User programs' fault reports are KERN_INFO records of the kernel log:
+    the self-test boot `b` (whose tests kill many programs by faults) shows
+    none on the console at the default console loglevel (6); loglevel=7
+    shows them, and loglevel=1 hides the boot's own (level 4) lines."""
+    shown = [l for l in b.lines if USER_FAULT_RE.search(l)]
+    tally.result("klog: no user fault report on the console at the default loglevel", not shown,
+                 shown[0] if shown else "")
+    v = boot(["--kernel", kernel, "--initrd", initrd, "--append", "test=posix_klog loglevel=7"], timeout)
+    q = boot(["--kernel", kernel, "--initrd", initrd, "--append", "test=posix_klog loglevel=1"], timeout)
+    expect(tally, "klog: loglevel= decides what reaches the console", [
+        ("loglevel=7: the tests pass", ("posix_klog", True) in v.results and all(ok for _, ok in v.results)),
+        ("loglevel=7: both fault reports shown", sum(bool(USER_FAULT_RE.search(l)) for l in v.lines) == 2),
+        ("loglevel=1: the test passes (QEMU's success exit)", q.status == EXIT_SUCCESS),
+        ("loglevel=1: no fault report", not any(USER_FAULT_RE.search(l) for l in q.lines)),
+        ("loglevel=1: no boot banner (level 4)", not any(l.startswith("timer: TSC") for l in q.lines)),
+        ("default: the boot banner shown", any(l.startswith("timer: TSC") for l in b.lines)),
+    ], v)
+
+
 def test_fault_report(kernel, tally, timeout):
     """A deliberate kernel fault: the runner must see a panic (not a hang),
     blame the running test, and get registers and named frames."""
@@ -1274,6 +1297,7 @@ def main():
     # (twice the per-boot timeout: this one boot runs every self-test, about
     # 50 s on a host loaded by other QEMUs, where 60 s left no margin)
     test_disks_share_irq(b, tally)
+    test_klog_console(kernel, initrd, b, tally, a.timeout)
     run_churn(kernel, initrd, a.build, a.churn, tally, a.timeout, "soak_containment,soak_churn")
     test_disk_persists(kernel, initrd, scratch, tally, a.timeout)
     test_disk_errors(kernel, initrd, a.build, tally, a.timeout)
