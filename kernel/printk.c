@@ -16,6 +16,7 @@
 #include "serial.h"
 #include "spinlock.h"
 #include "syscall.h"
+#include "kstring.h"
 #include "timer.h"
 
 #define KLOG_SLOTS 512		/* records kept; the oldest goes first */
@@ -144,6 +145,8 @@ void console_write(const char *s, size_t n)
 void printk_setup(const char *cmdline)
 {
 	char v[8];
+	if (cmdline_get(cmdline, "console", v, sizeof(v)) && !strcmp(v, "ttyS1"))
+		serial_use_com2();
 	if (!cmdline_get(cmdline, "loglevel", v, sizeof(v)) || v[0] < '0' || v[0] > '9')
 		return;
 	int level = 0;

@@ -997,6 +997,8 @@ def test_tools(build, tally):
         got, out, err2 = sh(argv) if code == 0 else (None, "", err)
         tally.result(name, got == want, "" if got == want else f"got {got}: {err2.strip()[:200]}")
 
+    test_run_channels(sh, cc, run, out_dir, tally)
+
     # tests/SUBJECT/diff_NAME.c, named "differential: NAME.c" as before they
     # moved from tests/diff/ into their subjects' folders.
     for src in sorted(glob.glob(os.path.join(ROOT, "tests", "*", "diff_*.c")), key=os.path.basename):
@@ -1018,6 +1020,38 @@ def test_tools(build, tally):
                 print("      | " + line)
         if base in ("files", "patherr"):
             ext2_differential(sh, host, arbor, run, out_dir, tally, base)
+
+
+def test_run_channels(sh, cc, run, out_dir, tally):
+    """arbor-run keeps a program's stdout, its stderr and the kernel's log
+    apart (tests/run/outerr.c writes to both, then faults): host stdout is
+    exactly its stdout bytes, stderr exactly its stderr bytes, the status
+    139, and the kernel's fault report is in --klog FILE, or on stderr with
+    --verbose."""
+    name = "arbor-run: stdout, stderr and the kernel log apart; a fault is 139"
+    prog, klog = os.path.join(out_dir, "outerr"), os.path.join(out_dir, "outerr.klog")
+    code, _, err = sh([cc, "-O2", "-o", prog, os.path.join(ROOT, "tests", "run", "outerr.c")])
+    if code != 0:
+        tally.result(name, False, "build failed: " + err[:300])
+        return
+    if os.path.exists(klog):
+        os.remove(klog)
+    want_out = "stdout line 1\nstdout tail without newline"
+    want_err = "stderr line 1\nstderr\ttail"
+    fault = re.compile(r"arbor: pid \d+ \(outerr\): page fault at ip 0x[0-9a-f]+: killed by signal 11$", re.M)
+    got, out, err = sh([run, "--klog", klog, prog])
+    log = open(klog).read() if os.path.exists(klog) else ""
+    vgot, vout, verr = sh([run, "--verbose", prog])
+    expect(tally, name, [
+        (f"status 139 (got {got})", got == 139),
+        (f"stdout exactly the program's (got {out!r})", out == want_out),
+        (f"stderr exactly the program's (got {err!r})", err == want_err),
+        ("--klog FILE has the boot banner and the fault report",
+         "timer: TSC" in log and fault.search(log) is not None),
+        ("--verbose: the same on stderr, stdout still the program's alone",
+         vgot == 139 and vout == want_out and fault.search(verr) is not None and
+         verr.startswith("Arbor ")),
+    ], Boot())
 
 
 def ext2_differential(sh, host, arbor, run, out_dir, tally, base):

@@ -34,7 +34,8 @@ void console_write(const char *s, size_t n);
 /* Lock-free variant for the panic path, which may interrupt a printk: it
  * always reaches the console, whatever the loglevel. */
 int printk_panic(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Reads loglevel= from the command line (after the boot info is parsed). */
+/* Reads loglevel= and console= (ttyS1: the kernel console on COM2) from
+ * the command line (after the boot info is parsed). */
 void printk_setup(const char *cmdline);
 
 #endif

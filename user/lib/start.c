@@ -121,6 +121,22 @@ char *strstr_simple(const char *hay, const char *needle)
 	return n == 0 ? (char *)hay : NULL;
 }
 
+bool cmdline_has(const char *cmdline, const char *word)
+{
+	size_t n = strlen(word);
+	for (const char *p = cmdline; *p;) {
+		while (*p == ' ')
+			p++;
+		if (strncmp(p, "run=", 4) == 0)
+			return false;	/* the rest is the program's arguments */
+		if (strncmp(p, word, n) == 0 && (p[n] == ' ' || p[n] == '\0'))
+			return true;
+		while (*p && *p != ' ')
+			p++;
+	}
+	return false;
+}
+
 long strtol_simple(const char *s)
 {
 	long v = 0, sign = 1;
