@@ -1027,7 +1027,7 @@ def test_run_channels(sh, cc, run, out_dir, tally):
     apart (tests/run/outerr.c writes to both, then faults): host stdout is
     exactly its stdout bytes, stderr exactly its stderr bytes, the status
     139, and the kernel's fault report is in --klog FILE, or on stderr with
-    --verbose."""
+    --verbose; so are the servers' messages (a disk driver's, with --disk)."""
     name = "arbor-run: stdout, stderr and the kernel log apart; a fault is 139"
     prog, klog = os.path.join(out_dir, "outerr"), os.path.join(out_dir, "outerr.klog")
     code, _, err = sh([cc, "-O2", "-o", prog, os.path.join(ROOT, "tests", "run", "outerr.c")])
@@ -1039,15 +1039,18 @@ def test_run_channels(sh, cc, run, out_dir, tally):
     want_out = "stdout line 1\nstdout tail without newline"
     want_err = "stderr line 1\nstderr\ttail"
     fault = re.compile(r"arbor: pid \d+ \(outerr\): page fault at ip 0x[0-9a-f]+: killed by signal 11$", re.M)
-    got, out, err = sh([run, "--klog", klog, prog])
+    disk = os.path.join(out_dir, "outerr.img")
+    if os.path.exists(disk):
+        os.remove(disk)
+    got, out, err = sh([run, "--disk", disk, "--klog", klog, prog])
     log = open(klog).read() if os.path.exists(klog) else ""
     vgot, vout, verr = sh([run, "--verbose", prog])
     expect(tally, name, [
         (f"status 139 (got {got})", got == 139),
         (f"stdout exactly the program's (got {out!r})", out == want_out),
         (f"stderr exactly the program's (got {err!r})", err == want_err),
-        ("--klog FILE has the boot banner and the fault report",
-         "timer: TSC" in log and fault.search(log) is not None),
+        ("--klog FILE has the boot banner, the disk driver's line and the fault report",
+         "timer: TSC" in log and "virtio_blk: vda," in log and fault.search(log) is not None),
         ("--verbose: the same on stderr, stdout still the program's alone",
          vgot == 139 and vout == want_out and fault.search(verr) is not None and
          verr.startswith("Arbor ")),

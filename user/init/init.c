@@ -394,12 +394,23 @@ int main(void)
 	static char root[64];
 	start_server("drivers/serial", SPAWN_DRIVER);
 	wait_for(CONSOLE_NAME);
-	console_fds();
 	sys_cmdline(cmdline, sizeof(cmdline));
+	/* With the kernel's console on a line of its own (console=ttyS1, as
+	 * tools/arbor-run boots) the servers start without descriptors 0-2:
+	 * their messages go to that line, not into the run= program's output;
+	 * the program gets the console (run_and_power_off). */
+	bool system_line = cmdline_has(cmdline, "console=ttyS1");
+	if (!system_line)
+		console_fds();
 	start_file_systems(parse_root(cmdline, root, sizeof(root)) ? root : NULL);
 	set_handler(SIGUSR2, on_poweroff, 0, 0);
-	if (parse_run(cmdline, argv) > 0)
+	if (parse_run(cmdline, argv) > 0) {
+		if (system_line)
+			console_fds();
 		run_and_power_off(argv, cmdline);
+	}
+	if (system_line)
+		console_fds();
 	printf("init: Arbor user space is up (pid %ld); the console, the VFS and the file systems are user-space servers.\n",
 	       sys_getpid());
 	printf("init: type 'poweroff' or Ctrl-A then X to quit.\n");

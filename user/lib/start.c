@@ -32,8 +32,26 @@ long thread_start(long (*fn)(void *), void *arg)
  * kernel's console (early boot, tests without the driver). */
 static long console_handle = -ENOENT;
 
+/* 1 if the kernel's console has a serial line of its own (console=ttyS1,
+ * as tools/arbor-run boots): then the servers' and init's messages go
+ * there, with the kernel's, and never into a program's output on the
+ * console driver's line. Worked out once; threads racing compute the same. */
+static int system_line = -1;
+
+static bool on_system_line(void)
+{
+	if (system_line < 0) {
+		char cmdline[512];
+		system_line = sys_cmdline(cmdline, sizeof(cmdline)) >= 0 &&
+			      cmdline_has(cmdline, "console=ttyS1");
+	}
+	return system_line;
+}
+
 long console_write(const char *buf, size_t len)
 {
+	if (on_system_line())
+		return sys_debug_write(buf, len);
 	if (console_handle < 0)
 		console_handle = sys_ns_lookup(CONSOLE_NAME);
 	if (console_handle >= 0) {
