@@ -4,6 +4,12 @@
 #define ARBOR_ABI_CONSOLE_H
 
 #define CONSOLE_NAME "console"
+/* With console.stderr=ttyS2 on the command line the driver also publishes
+ * a write-only channel to COM3 (bytes as written, no output processing),
+ * which init makes the run= program's descriptor 2: tools/arbor-run gets
+ * the program's stderr apart from its stdout (docs/klog.md). */
+#define CONSOLE_ERR_NAME "console.err"
+#define CONSOLE_ERR_OPTION "console.stderr=ttyS2"
 
 #include "abi/fs.h"
 

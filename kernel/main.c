@@ -97,6 +97,7 @@ void kmain(uint32_t loader, uint32_t info)
 	kcov_init();
 	idt_init();
 	boot_parse(loader, info);
+	printk_setup(boot_info.cmdline);
 	fpu_init();
 	pmm_init(&boot_info);
 	heap_debug_init();

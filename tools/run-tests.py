@@ -659,6 +659,29 @@ def test_reclaim_disk(kernel, initrd, build, tally, timeout):
     os.remove(img)
 
 
+USER_FAULT_RE = re.compile(r"arbor: pid \d+ \(.*\): .* at ip .*: killed by signal \d+")
+
+
+def test_klog_console(kernel, initrd, b, tally, timeout):
+    """User programs' fault reports are KERN_INFO records of the kernel log:
+    the self-test boot `b` (whose tests kill many programs by faults) shows
+    none on the console at the default console loglevel (6); loglevel=7
+    shows them, and loglevel=1 hides the boot's own (level 4) lines."""
+    shown = [l for l in b.lines if USER_FAULT_RE.search(l)]
+    tally.result("klog: no user fault report on the console at the default loglevel", not shown,
+                 shown[0] if shown else "")
+    v = boot(["--kernel", kernel, "--initrd", initrd, "--append", "test=posix_klog loglevel=7"], timeout)
+    q = boot(["--kernel", kernel, "--initrd", initrd, "--append", "test=posix_klog loglevel=1"], timeout)
+    expect(tally, "klog: loglevel= decides what reaches the console", [
+        ("loglevel=7: the tests pass", ("posix_klog", True) in v.results and all(ok for _, ok in v.results)),
+        ("loglevel=7: both fault reports shown", sum(bool(USER_FAULT_RE.search(l)) for l in v.lines) == 2),
+        ("loglevel=1: the test passes (QEMU's success exit)", q.status == EXIT_SUCCESS),
+        ("loglevel=1: no fault report", not any(USER_FAULT_RE.search(l) for l in q.lines)),
+        ("loglevel=1: no boot banner (level 4)", not any(l.startswith("timer: TSC") for l in q.lines)),
+        ("default: the boot banner shown", any(l.startswith("timer: TSC") for l in b.lines)),
+    ], v)
+
+
 def test_fault_report(kernel, tally, timeout):
     """A deliberate kernel fault: the runner must see a panic (not a hang),
     blame the running test, and get registers and named frames."""
@@ -974,6 +997,8 @@ def test_tools(build, tally):
         got, out, err2 = sh(argv) if code == 0 else (None, "", err)
         tally.result(name, got == want, "" if got == want else f"got {got}: {err2.strip()[:200]}")
 
+    test_run_channels(sh, cc, run, out_dir, tally)
+
     # tests/SUBJECT/diff_NAME.c, named "differential: NAME.c" as before they
     # moved from tests/diff/ into their subjects' folders.
     for src in sorted(glob.glob(os.path.join(ROOT, "tests", "*", "diff_*.c")), key=os.path.basename):
@@ -995,6 +1020,41 @@ def test_tools(build, tally):
                 print("      | " + line)
         if base in ("files", "patherr"):
             ext2_differential(sh, host, arbor, run, out_dir, tally, base)
+
+
+def test_run_channels(sh, cc, run, out_dir, tally):
+    """arbor-run keeps a program's stdout, its stderr and the kernel's log
+    apart (tests/run/outerr.c writes to both, then faults): host stdout is
+    exactly its stdout bytes, stderr exactly its stderr bytes, the status
+    139, and the kernel's fault report is in --klog FILE, or on stderr with
+    --verbose; so are the servers' messages (a disk driver's, with --disk)."""
+    name = "arbor-run: stdout, stderr and the kernel log apart; a fault is 139"
+    prog, klog = os.path.join(out_dir, "outerr"), os.path.join(out_dir, "outerr.klog")
+    code, _, err = sh([cc, "-O2", "-o", prog, os.path.join(ROOT, "tests", "run", "outerr.c")])
+    if code != 0:
+        tally.result(name, False, "build failed: " + err[:300])
+        return
+    if os.path.exists(klog):
+        os.remove(klog)
+    want_out = "stdout line 1\nstdout tail without newline"
+    want_err = "stderr line 1\nstderr\ttail"
+    fault = re.compile(r"arbor: pid \d+ \(outerr\): page fault at ip 0x[0-9a-f]+: killed by signal 11$", re.M)
+    disk = os.path.join(out_dir, "outerr.img")
+    if os.path.exists(disk):
+        os.remove(disk)
+    got, out, err = sh([run, "--disk", disk, "--klog", klog, prog])
+    log = open(klog).read() if os.path.exists(klog) else ""
+    vgot, vout, verr = sh([run, "--verbose", prog])
+    expect(tally, name, [
+        (f"status 139 (got {got})", got == 139),
+        (f"stdout exactly the program's (got {out!r})", out == want_out),
+        (f"stderr exactly the program's (got {err!r})", err == want_err),
+        ("--klog FILE has the boot banner, the disk driver's line and the fault report",
+         "timer: TSC" in log and "virtio_blk: vda," in log and fault.search(log) is not None),
+        ("--verbose: the same on stderr, stdout still the program's alone",
+         vgot == 139 and vout == want_out and fault.search(verr) is not None and
+         verr.startswith("Arbor ")),
+    ], Boot())
 
 
 def ext2_differential(sh, host, arbor, run, out_dir, tally, base):
@@ -1274,6 +1334,7 @@ def main():
     # (twice the per-boot timeout: this one boot runs every self-test, about
     # 50 s on a host loaded by other QEMUs, where 60 s left no margin)
     test_disks_share_irq(b, tally)
+    test_klog_console(kernel, initrd, b, tally, a.timeout)
     run_churn(kernel, initrd, a.build, a.churn, tally, a.timeout, "soak_containment,soak_pipe_race,soak_churn")
     test_disk_persists(kernel, initrd, scratch, tally, a.timeout)
     test_disk_errors(kernel, initrd, a.build, tally, a.timeout)

@@ -20,6 +20,7 @@
 #include "arbor/user.h"
 
 #define COM1 0x3f8
+#define COM3 0x3e8		/* console.stderr=ttyS2: the run= program's stderr */
 #define IRQ_COM1 4
 #define RING 8192		/* more than a whole line (LINE_CAP) */
 #define LINE_CAP 4096		/* a line's bytes, its newline included (Linux's N_TTY_BUF_SIZE) */
@@ -626,6 +627,85 @@ static long serve(void *arg)
 	return r;
 }
 
+/* The stderr channel (CONSOLE_ERR_NAME): writes go to COM3 byte for
+ * byte; it is not a terminal (no reads, no ioctls) and has no state. */
+static int err_endpoint;
+static ulock_t err_lock;
+
+static void com3_write(const char *s, long n)
+{
+	ulock(&err_lock);
+	for (long i = 0; i < n; i++) {
+		while (!(inb(COM3 + 5) & 0x20))
+			__asm__ volatile("pause");
+		outb(COM3, (uint8_t)s[i]);
+	}
+	uunlock(&err_lock);
+}
+
+static long serve_err(void *arg)
+{
+	struct ipc_msg m = { 0 };
+	struct ipc_info info;
+	char buf[512];
+	(void)arg;
+	long r = sys_ipc_recv(err_endpoint, &m, &info);
+	while (r == 0) {
+		long res = 0;
+		if (m.label == FILE_WRITE) {
+			uint64_t off = 0;
+			while (off < info.snd_len) {
+				long n = sys_ipc_read(off, buf, sizeof(buf));
+				if (n <= 0)
+					break;
+				com3_write(buf, n);
+				off += (uint64_t)n;
+			}
+			m.w[0] = off;
+		} else if (m.label == FILE_POLL)
+			m.w[0] &= POLL_OUT;
+		else if (m.label == FILE_FSTAT)
+			res = handle_fstat();
+		else if (m.label == FILE_GETFL || m.label == FILE_SETFL)
+			m.w[0] = 1;	/* O_WRONLY */
+		else if (m.label == FILE_READ)
+			res = -EBADF;	/* write-only, as a descriptor opened so */
+		else if (m.label == CONSOLE_IOCTL)
+			res = -ENOTTY;
+		else if (m.label == FILE_GETDENTS)
+			res = -ENOTDIR;
+		else if (m.label == IPC_LABEL_ABANDONED && info.pid == 0) {
+			r = sys_ipc_recv(err_endpoint, &m, &info);	/* nothing to answer */
+			continue;
+		} else
+			res = -EINVAL;
+		m.label = (uint64_t)res;
+		r = sys_ipc_reply_recv(err_endpoint, &m, &info);
+	}
+	return r;
+}
+
+/* Publishes the stderr channel if the command line asks for it; before
+ * the console's name, so init, which waits for that, finds both. */
+static int start_err_channel(void)
+{
+	static char cmdline[512];
+	if (sys_cmdline(cmdline, sizeof(cmdline)) < 0 || !cmdline_has(cmdline, CONSOLE_ERR_OPTION))
+		return 0;
+	long ep = sys_ep_create();
+	if (ep < 0 || sys_ioport_grant(COM3, 8))
+		return -1;
+	err_endpoint = (int)ep;
+	outb(COM3 + 1, 0x00);	/* no interrupts: output only, polled */
+	outb(COM3 + 3, 0x80);
+	outb(COM3 + 0, 0x01);	/* 115200 baud */
+	outb(COM3 + 1, 0x00);
+	outb(COM3 + 3, 0x03);	/* 8N1 */
+	if (thread_start(serve_err, NULL) < 0 || sys_ns_register(CONSOLE_ERR_NAME, err_endpoint))
+		return -1;
+	return 0;
+}
+
 /* One byte into the ring; the caller made sure there is room
  * (ring_can_take_byte before each input byte). */
 static void ring_put(char c, uint8_t flag)
@@ -881,6 +961,10 @@ int main(void)
 	for (int i = 1; i < SERVERS; i++)
 		if (thread_start(serve, NULL) < 0)
 			return 1;
+	if (start_err_channel()) {
+		printf("serial: cannot set up COM3 for stderr\n");
+		return 1;
+	}
 	if (sys_ns_register(CONSOLE_NAME, endpoint)) {
 		printf("serial: the console name is taken\n");
 		return 1;

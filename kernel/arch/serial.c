@@ -1,4 +1,4 @@
-/* 16550 UART on COM1, polled, output only. Line endings become CRLF
+/* 16550 UART on COM1 (COM2 with console=ttyS1), polled, output only. Line endings become CRLF
  * because QEMU puts the host terminal in raw mode.
  *
  * The receive side is the console driver's (drivers/serial): the kernel
@@ -10,23 +10,39 @@
 #include "arch/x86.h"
 
 #define COM1 0x3f8
+#define COM2 0x2f8
 #define LSR_THR_EMPTY 0x20
+
+/* The kernel console's UART: COM1 until console=ttyS1 moves it. */
+static uint16_t serial_port = COM1;
+
+static void serial_setup_port(uint16_t port)
+{
+	outb(port + 1, 0x00); /* no UART interrupts yet */
+	outb(port + 3, 0x80); /* DLAB on */
+	outb(port + 0, 0x01); /* divisor 1: 115200 baud */
+	outb(port + 1, 0x00);
+	outb(port + 3, 0x03); /* 8N1, DLAB off; the FIFO as it is (above) */
+	outb(port + 4, 0x03); /* DTR, RTS */
+}
 
 void serial_init(void)
 {
-	outb(COM1 + 1, 0x00); /* no UART interrupts yet */
-	outb(COM1 + 3, 0x80); /* DLAB on */
-	outb(COM1 + 0, 0x01); /* divisor 1: 115200 baud */
-	outb(COM1 + 1, 0x00);
-	outb(COM1 + 3, 0x03); /* 8N1, DLAB off; the FIFO as it is (above) */
-	outb(COM1 + 4, 0x03); /* DTR, RTS */
+	serial_setup_port(COM1);
+}
+
+void serial_use_com2(void)
+{
+	/* COM2 is output only for the kernel: its receive side is unused. */
+	serial_setup_port(COM2);
+	serial_port = COM2;
 }
 
 static void serial_put_raw(char c)
 {
-	while (!(inb(COM1 + 5) & LSR_THR_EMPTY))
+	while (!(inb(serial_port + 5) & LSR_THR_EMPTY))
 		cpu_pause();
-	outb(COM1, (uint8_t)c);
+	outb(serial_port, (uint8_t)c);
 }
 
 void serial_putc(char c)

@@ -423,7 +423,7 @@ void signal_fault(struct trap_frame *tf, int sig, uint64_t addr)
 	bool handled = t->proc->sigactions[sig].handler > SIG_IGN_HANDLER &&
 		       !(t->sig_blocked & SIGBIT(sig));
 	if (!handled) {
-		printk("arbor: pid %d (%s): %s at ip %p: killed by signal %d\n", t->proc->pid,
+		printk(KERN_INFO "arbor: pid %d (%s): %s at ip %p: killed by signal %d\n", t->proc->pid,
 		       t->proc->name, trap_name(tf->vector), (void *)tf->rip, sig);
 		proc_exit(W_SIGNALED(sig));
 	}

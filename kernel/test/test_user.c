@@ -692,6 +692,17 @@ KTEST(posix_execmap)
 	run_with_servers(argv, "posix_execmap");
 }
 
+/* The kernel log: fault reports as KERN_INFO records, klog(2)'s actions,
+ * rights and errors (tests/proc/klog.c). */
+KTEST(posix_klog)
+{
+	struct cgroup *c = user_cg("posix_klog");
+	if (!c)
+		return;
+	KT_EXPECT_EQ(run_posix("posix/klog", c), W_EXITCODE(0));
+	user_cg_done(c);
+}
+
 /* Process and memory reports (the data of ps and free). */
 KTEST(posix_procinfo)
 {

@@ -256,6 +256,15 @@ loop=$!
 kill $loop
 wait $loop
 same "$?" "143" "a job killed by SIGTERM has status 128+15"
+# A foreground command killed by a signal is reported on the shell's stderr,
+# as shells do (dash, bash): the kernel's own report is in its log only.
+out=$( { sh -c 'echo before; kill -SEGV $$; echo after'; echo "st=$?"; } 2>&1 )
+case "$out" in
+"before
+Segmentation fault"*"
+st=139") ok "a command killed by SIGSEGV: 'Segmentation fault' on stderr, status 139" ;;
+*) not_ok "a command killed by SIGSEGV: 'Segmentation fault' on stderr, status 139 (got: $out)" ;;
+esac
 
 # -- pathname expansion -------------------------------------------------------------------
 : > "$tmp.ga"

@@ -236,6 +236,22 @@ B=2" "env -i runs a command with only the given variables"
 same "$(uname) $(uname -m)" "Arbor x86_64" "uname and uname -m"
 same "$(uname -a)" "$(uname -s -n -r -v -m)" "uname -a is all five fields"
 status 1 "uname rejects an unknown option" uname -q
+# dmesg: the kernel log. A program's fault report is there (and not in its
+# output); -r keeps the level; clearing is root's.
+dmesg -C
+{ /posix/klog segv > "$d/segv.out" 2>&1; } 2>/dev/null
+same "$(cat "$d/segv.out")" "to stdout
+to stderr" "a faulting program's output is its own (the report is in the log)"
+rep='arbor: pid [0-9]* (klog): page fault at ip 0x[0-9a-f]*: killed by signal 11$'
+same "$(dmesg | grep -c "^\[ *[0-9]*\.[0-9][0-9][0-9][0-9][0-9][0-9]\] $rep")" "1" "dmesg shows the fault report, [seconds.micros] first"
+same "$(dmesg -r | grep -c "^<6>\[ *[0-9]*\.[0-9]*\] $rep")" "1" "dmesg -r keeps the level: <6> (KERN_INFO)"
+status 1 "a user cannot clear the log" runas 5:7 dmesg -C
+status 1 "a user cannot set the console loglevel" runas 5:7 dmesg -n 7
+status 1 "dmesg -n rejects a level outside 1..8" dmesg -n 9
+status 0 "root sets the console loglevel (info: 7)" dmesg -n info
+status 0 "and back to 6 (notice + 1)" dmesg -n 6
+same "$(dmesg -c | grep -c "$rep")" "1" "dmesg -c prints the log"
+same "$(dmesg | grep -c "$rep")" "0" "then it is cleared"
 set -- $(free | grep Mem:)
 [ "$2" -gt 0 ] && [ $(($3 + $4 + $6)) -eq "$2" ] && [ "$7" -le "$4" ] && ok "free: used + free + buff/cache = total; available <= free" ||
 	not_ok "free: used + free + buff/cache = total; available <= free"

@@ -311,9 +311,36 @@ static void console_fds(void)
 		sys_handle_close((int)h);
 }
 
-static void run_and_power_off(const char **argv)
+/* With console.stderr=ttyS2 the run= program's descriptor 2 is the
+ * console driver's stderr channel (COM3), apart from its stdout. */
+static void run_stderr(const char *cmdline)
+{
+	if (!cmdline_has(cmdline, CONSOLE_ERR_OPTION))
+		return;
+	long h = sys_ns_lookup(CONSOLE_ERR_NAME);
+	if (h < 0) {
+		printf("init: no %s: the program's stderr is the console\n", CONSOLE_ERR_NAME);
+		return;
+	}
+	sys_handle_dup2((int)h, 2, 0);
+	if (h != 2)
+		sys_handle_close((int)h);
+}
+
+/* The result line tools/arbor-run waits for, through the kernel's console
+ * (COM1, or COM2 with console=ttyS1): never into the program's stdout. */
+static void run_result(const char *fmt, const char *s, long v)
+{
+	char line[160];
+	int n = s ? snprintf(line, sizeof(line), fmt, s, v) : snprintf(line, sizeof(line), fmt, v);
+	if (n > 0)
+		sys_debug_write(line, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
+}
+
+static void run_and_power_off(const char **argv, const char *cmdline)
 {
 	int status = 0;
+	run_stderr(cmdline);
 	long pid = start(argv[0], argv, 0);
 	/* Orphans the program leaves (the fuzzer's workers' children) are
 	 * init's to reap meanwhile, as ever: else they stay zombies. */
@@ -323,11 +350,11 @@ static void run_and_power_off(const char **argv)
 			reaped(r, status, true);
 	}
 	if (pid < 0)
-		printf("arbor-run: cannot start %s (error %ld)\n", argv[0], -pid);
+		run_result("arbor-run: cannot start %s (error %ld)\n", argv[0], -pid);
 	else if ((status & 0x7f) == 0)
-		printf("arbor-run: exited %d\n", (status >> 8) & 0xff);
+		run_result("arbor-run: exited %ld\n", NULL, (status >> 8) & 0xff);
 	else
-		printf("arbor-run: killed by signal %d\n", status & 0x7f);
+		run_result("arbor-run: killed by signal %ld\n", NULL, status & 0x7f);
 	sync_all();
 	sys_poweroff(pid < 0 ? 1 : 0);
 }
@@ -367,12 +394,23 @@ int main(void)
 	static char root[64];
 	start_server("drivers/serial", SPAWN_DRIVER);
 	wait_for(CONSOLE_NAME);
-	console_fds();
 	sys_cmdline(cmdline, sizeof(cmdline));
+	/* With the kernel's console on a line of its own (console=ttyS1, as
+	 * tools/arbor-run boots) the servers start without descriptors 0-2:
+	 * their messages go to that line, not into the run= program's output;
+	 * the program gets the console (run_and_power_off). */
+	bool system_line = cmdline_has(cmdline, "console=ttyS1");
+	if (!system_line)
+		console_fds();
 	start_file_systems(parse_root(cmdline, root, sizeof(root)) ? root : NULL);
 	set_handler(SIGUSR2, on_poweroff, 0, 0);
-	if (parse_run(cmdline, argv) > 0)
-		run_and_power_off(argv);
+	if (parse_run(cmdline, argv) > 0) {
+		if (system_line)
+			console_fds();
+		run_and_power_off(argv, cmdline);
+	}
+	if (system_line)
+		console_fds();
 	printf("init: Arbor user space is up (pid %ld); the console, the VFS and the file systems are user-space servers.\n",
 	       sys_getpid());
 	printf("init: type 'poweroff' or Ctrl-A then X to quit.\n");

@@ -32,8 +32,26 @@ long thread_start(long (*fn)(void *), void *arg)
  * kernel's console (early boot, tests without the driver). */
 static long console_handle = -ENOENT;
 
+/* 1 if the kernel's console has a serial line of its own (console=ttyS1,
+ * as tools/arbor-run boots): then the servers' and init's messages go
+ * there, with the kernel's, and never into a program's output on the
+ * console driver's line. Worked out once; threads racing compute the same. */
+static int system_line = -1;
+
+static bool on_system_line(void)
+{
+	if (system_line < 0) {
+		char cmdline[512];
+		system_line = sys_cmdline(cmdline, sizeof(cmdline)) >= 0 &&
+			      cmdline_has(cmdline, "console=ttyS1");
+	}
+	return system_line;
+}
+
 long console_write(const char *buf, size_t len)
 {
+	if (on_system_line())
+		return sys_debug_write(buf, len);
 	if (console_handle < 0)
 		console_handle = sys_ns_lookup(CONSOLE_NAME);
 	if (console_handle >= 0) {
@@ -119,6 +137,22 @@ char *strstr_simple(const char *hay, const char *needle)
 		if (strncmp(hay, needle, n) == 0)
 			return (char *)hay;
 	return n == 0 ? (char *)hay : NULL;
+}
+
+bool cmdline_has(const char *cmdline, const char *word)
+{
+	size_t n = strlen(word);
+	for (const char *p = cmdline; *p;) {
+		while (*p == ' ')
+			p++;
+		if (strncmp(p, "run=", 4) == 0)
+			return false;	/* the rest is the program's arguments */
+		if (strncmp(p, word, n) == 0 && (p[n] == ' ' || p[n] == '\0'))
+			return true;
+		while (*p && *p != ' ')
+			p++;
+	}
+	return false;
 }
 
 long strtol_simple(const char *s)

@@ -34,6 +34,9 @@ int strncmp(const char *a, const char *b, size_t n);
 long strtol_simple(const char *s);	/* decimal, optional '-' */
 char *strcpy_simple(char *dst, const char *src);
 char *strstr_simple(const char *hay, const char *needle);
+/* True if word is one of the kernel command line's space-separated words
+ * before "run=" (whose words are the program's). */
+bool cmdline_has(const char *cmdline, const char *word);
 
 /* TAP: tap_check("name", cond) prints "ok N - name" or "not ok N - name";
  * tap_done() prints the plan and returns the exit status (1 if any failed). */
