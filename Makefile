@@ -172,7 +172,7 @@ USER_BINS := $(INITRD_DIR)/bin/init $(patsubst %,$(INITRD_DIR)/drivers/%,$(USER_
 # /bench/NAME for a benchmark (kernel/test/kbench.c runs each of those).
 SMALL_RUNTIME_PROGS := tests/proc/hello tests/proc/exec tests/proc/envcheck tests/proc/exit42 \
 	tests/proc/fault tests/proc/fork tests/proc/signal tests/ipc/channel tests/ipc/defer tests/ipc/server_exit tests/ipc/owner_exit \
-	tests/ipc/ipc_burn tests/ipc/ipc_client tests/ipc/ipc_lend tests/ipc/ipc_server tests/ipc/shm tests/sched/spin \
+	tests/ipc/ipc_burn tests/ipc/ipc_client tests/ipc/ipc_lend tests/ipc/ipc_server tests/ipc/ipc_sleep tests/ipc/shm tests/sched/spin \
 	tests/memory/memlimit tests/memory/bigbss tests/proc/sysrq tests/console/console tests/security/efault tests/drivers/driver \
 	user/bench/exec user/bench/fork user/bench/ipc user/bench/pagefault user/bench/syscall \
 	user/bench/yield

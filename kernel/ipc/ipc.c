@@ -532,6 +532,11 @@ long sys_ipc_reply_recv(int h, struct ipc_msg *umsg, struct ipc_info *uinfo)
 	} else if (c) {
 		sched_ipc_reply_locked(c, 0, &ep->receivers);
 		r = self->wake_result;
+		/* Woken with no caller handed to us: for an event (posted
+		 * while we waited), taken now as ipc_wait_call_locked does;
+		 * else our own reply would be delivered as a request. */
+		if (r == 0 && !self->ipc_caller)
+			r = ipc_wait_call_locked(self, ep);
 	} else {
 		r = ipc_wait_call_locked(self, ep);
 	}

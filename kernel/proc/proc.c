@@ -562,6 +562,10 @@ void proc_dump_locked(struct proc *p)
 		printk("#   tid %d: %s, kill %d, on_rq %d, ipc caller %d server %d\n", t->tid,
 		       states[t->state], t->kill_pending, t->se.on_rq,
 		       t->ipc_caller ? t->ipc_caller->tid : 0, t->ipc_server ? t->ipc_server->tid : 0);
+		if (t->ipc_caller) /* the context it runs on: a stall shows there */
+			printk("#     its caller tid %d: %s, on_rq %d, its server %d\n", t->ipc_caller->tid,
+			       states[t->ipc_caller->state], t->ipc_caller->se.on_rq,
+			       t->ipc_caller->ipc_server ? t->ipc_caller->ipc_server->tid : 0);
 		proc_dump_stack(t);
 	}
 }

@@ -790,6 +790,11 @@ void sched_ipc_reply_locked(struct thread *caller, int result, struct list_head 
 	server->ipc_caller = NULL;
 	if (wait_list) {
 		server->state = THREAD_BLOCKED;
+		/* As every block does: a caller handed to us later
+		 * (sched_ipc_call_locked) sets no result, so what is read
+		 * then must not be the last wake's (a sleep's -ETIMEDOUT
+		 * made reply_recv fail while holding the new call). */
+		server->wake_result = 0;
 		list_add_tail(&server->wait_link, wait_list);
 		if (!on_callers_context) /* released (sched_sc_release): its own entity */
 			sched_queue_chain(caller);

@@ -538,6 +538,16 @@ KTEST(user_ipc_deferred_replies)
 	user_test("tests/defer", argv);
 }
 
+/* A server thread that sleeps while serving a call answers that call's
+ * caller only, with the caller's data; callers interrupted or killed
+ * during the sleep get no other call's reply; a reply_recv woken by an
+ * event gets the event. */
+KTEST(user_ipc_server_sleeps_mid_call)
+{
+	const char *const argv[] = { "tests/ipc_sleep", NULL };
+	user_test("tests/ipc_sleep", argv);
+}
+
 /* A server whose last thread exits mid-call: reaped, its caller told. */
 KTEST(user_ipc_server_exits_mid_call)
 {
