@@ -91,6 +91,7 @@ host_srcs_tmpfs        := user/servers/tmpfs/tmpfs.c
 host_srcs_vfs_path     := user/libc/vfs_path.c
 host_srcs_cgfs_parse   := cgroup/fs/parse.c
 host_srcs_lineedit     := user/bin/sh/lineedit.c user/bin/sh/history.c
+host_srcs_editbuf      := user/bin/edit/buffer.c user/bin/lib/termkey.c
 # the cgroup core with its own registry (the test's) and host stand-ins
 # for spinlocks, the heap and the string functions (tests/host/shim); no
 # process side, scheduler or inotify, not even faked: the core reaches the
