@@ -862,6 +862,35 @@ def test_tty(kernel, initrd, tally, timeout):
              run("echo 'echo piped' > /tmp/s; echo '!!' >> /tmp/s; cat /tmp/s | sh\r",
                  rb"\r\npiped\r\n[^\n]*!!: not found\r\n# ")),
         ])
+        # edit FILE (user/bin/edit): keys typed into a file, saved, and the
+        # file's bytes read back in the guest; the modified guard; the
+        # window from TIOCGWINSZ; the terminal put back after SIGTERM.
+        started = run("stty rows 10 cols 40; printf 'one\\ntwo\\nthree\\n' > /tmp/ed.txt; edit /tmp/ed.txt\r",
+                      rb"\x1b\[10;1H\x1b\[7m /tmp/ed.txt  line 1/3 col 1 ")
+        # Down End "2"; PgDn (the last line) Home ">"; PgUp Home Delete; End Enter "mid"
+        typed = run("\x1b[B\x1b[F2\x1b[6~\x1b[H>\x1b[5~\x1b[1~\x1b[3~\x1b[4~\rmid",
+                    rb"\[modified\]  line 2/4 col 4 ")
+        saved = run("\x13", rb"Wrote 4 lines, 19 bytes to /tmp/ed.txt")
+        step("tty: edit FILE: arrows, Home/End, PgUp/PgDn, insert, delete, Enter, save, quit", [
+            ("edit opened the file in a 10x40 window (TIOCGWINSZ)", started),
+            ("the keys moved and edited", typed),
+            ("Ctrl-S saved", saved),
+            ("Ctrl-Q quit and gave the shell back", run("\x11", rb"\x1b\[\?1049l# ")),
+            ("the file's bytes", run("wc -c < /tmp/ed.txt; cat /tmp/ed.txt\r",
+                                     rb"\r\n19\r\nne\r\nmid\r\ntwo2\r\n>three\r\n# ")),
+        ])
+        step("tty: edit's modified guard, the 24x80 default, the terminal put back on SIGTERM", [
+            ("Ctrl-Q on a changed text asks again", run("stty rows 0 cols 0; edit /tmp/ed.txt\r",
+                                                        rb"\x1b\[24;1H\x1b\[7m /tmp/ed.txt") and
+             run("zz\x11", rb"is modified: \^S saves, \^Q again quits without saving")),
+            ("the second Ctrl-Q quits without saving", run("\x11", rb"# ") and
+             run("head -1 /tmp/ed.txt\r", rb"\r\nne\r\n# ")),
+            ("SIGTERM in raw mode: killed, the terminal canonical again",
+             run("(sleep 3; kill $(cat /tmp/pid)) & sh -c 'echo $$ > /tmp/pid; exec edit /tmp/k.txt'\r",
+                 rb"new file") and
+             run("", rb"Terminated\r\n", 0, 10) and con.settle(1) is not None and
+             run("stty -g\r", rb"stty -g\r\n[0-9a-f]+:5:[0-9a-f]+:8a3b:")),
+        ])
         con.type("poweroff\r", key)
     finally:
         con.close()
