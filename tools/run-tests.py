@@ -891,6 +891,39 @@ def test_tty(kernel, initrd, tally, timeout):
              run("", rb"Terminated\r\n", 0, 10) and con.settle(1) is not None and
              run("stty -g\r", rb"stty -g\r\n[0-9a-f]+:5:[0-9a-f]+:8a3b:")),
         ])
+        # less (user/bin/less.c) on a 5x20 window: each key, then the first
+        # line the page shows (the last "ESC[H<n>" drawn) and its prompt.
+        def less_key(k):
+            if not run(k, rb"\x1b\[m\x1b\[K"):
+                return None
+            tops = re.findall(rb"\x1b\[H(\d+)\x1b\[K", con.transcript[:con.mark])
+            prompt = re.findall(rb"\x1b\[7m([^\x1b]*)\x1b\[m\x1b\[K", con.transcript[:con.mark])
+            return (int(tops[-1]) if tops else None, prompt[-1].decode() if prompt else None)
+        opened = run("stty rows 5 cols 20; seq 1 100 > /tmp/n; less /tmp/n\r",
+                     rb"\x1b\[H1\x1b\[K\r\n2\x1b\[K\r\n3\x1b\[K\r\n4\x1b\[K\r\n\x1b\[7m/tmp/n\x1b\[m\x1b\[K")
+        moves = [(" ", (5, ":")), ("b", (1, "/tmp/n")), ("j", (2, ":")), ("\x1b[B", (3, ":")), ("k", (2, ":")),
+                 ("\x1b[A", (1, "/tmp/n")), ("\x1b[6~", (5, ":")), ("G", (97, "(END)")), ("j", (97, "(END)")),
+                 ("g", (1, "/tmp/n")), ("/7\r", (7, ":")), ("n", (17, ":")), ("N", (7, ":")),
+                 ("/xyz\r", (7, "Pattern not found: "))]  # cut at the 20 columns
+        wrong = []
+        for k, want in moves:
+            got = less_key(k)
+            if got != want:
+                wrong.append(f"{k!r}: {got} (wanted {want})")
+        step("tty: less pages a file (space, b, j, k, arrows, PgDn, g, G, /search, n, N, q)", [
+            ("less showed the first page, its name as the prompt", opened),
+            ("each key moved to the page wanted" + (": " + "; ".join(wrong) if wrong else ""), not wrong),
+            ("q quit and gave the shell back", run("q", rb"\x1b\[\?1049l# ")),
+        ])
+        step("tty: less on a pipe takes keys from /dev/tty; into a pipe it copies as cat", [
+            ("seq 1 50 | less: the first page", run("seq 1 50 | less\r", rb"(?s)\x1b\[H1\x1b\[K\r\n2\x1b\[K.*?\x1b\[7m:\x1b\[m\x1b\[K")),
+            ("G: the last page", less_key("G") == (47, "(END)")),
+            ("q", run("q", rb"\x1b\[\?1049l# ")),
+            ("less FILE | wc -l", run("less /tmp/n | wc -l\r", rb"\r\n100\r\n# ")),
+            ("seq 3 | less | cat", run("seq 3 | less | cat\r", rb"\r\n1\r\n2\r\n3\r\n# ")),
+            ("a missing file", run("less /nonexist > /tmp/o; echo rc=$?\r",
+                                   rb"less: /nonexist: No such file or directory\r\nrc=1\r\n# ")),
+        ])
         con.type("poweroff\r", key)
     finally:
         con.close()

@@ -25,7 +25,7 @@ static void rt_restore(void)
 		ssize_t r = write(STDOUT_FILENO, leave, sizeof(leave) - 1);
 		(void)r;
 	}
-	tcsetattr(rt_fd, TCSAFLUSH, &rt_saved);
+	tcsetattr(rt_fd, TCSANOW, &rt_saved);
 	rt_fd = -1;
 }
 
@@ -45,7 +45,7 @@ int rawterm_enter(int fd, int alt)
 	cfmakeraw(&raw);
 	raw.c_cc[VMIN] = 1;
 	raw.c_cc[VTIME] = 0;
-	if (tcsetattr(fd, TCSAFLUSH, &raw) != 0)
+	if (tcsetattr(fd, TCSANOW, &raw) != 0)
 		return -1;
 	static int registered;
 	if (!registered) {
