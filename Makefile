@@ -338,6 +338,12 @@ libc: $(NEWLIB_LIBC) $(LIBC_PORT) $(LIBC_CRT0)
 $(INITRD_DIR)/etc/motd: user/motd
 	@mkdir -p $(@D)
 	@cp $< $@
+# The users (root alone) and root's home, where the console's login shell
+# keeps its history (HOME, user/bin/sh/login.c).
+$(INITRD_DIR)/etc/passwd: user/passwd
+	@mkdir -p $(@D) $(INITRD_DIR)/root
+	@chmod 700 $(INITRD_DIR)/root
+	@cp $< $@
 # Shell scripts the tests run on Arbor.
 SH_TESTS := $(patsubst tests/sh/%,$(INITRD_DIR)/tests/sh/%,$(wildcard tests/sh/*.sh))
 $(INITRD_DIR)/tests/sh/%.sh: tests/sh/%.sh
@@ -351,7 +357,7 @@ $(BUILD)/boundary.ok: $(USER_BINS) tools/check-boundary.py
 	@python3 tools/check-boundary.py --build $(BUILD)
 	@touch $@
 
-$(INITRD): $(USER_BINS) $(SH_TESTS) $(INITRD_DIR)/etc/motd tools/mkinitrd.py $(BUILD)/boundary.ok
+$(INITRD): $(USER_BINS) $(SH_TESTS) $(INITRD_DIR)/etc/motd $(INITRD_DIR)/etc/passwd tools/mkinitrd.py $(BUILD)/boundary.ok
 	@python3 tools/mkinitrd.py $@ $(INITRD_DIR)
 
 # The ISO embeds CMDLINE in grub.cfg: rebuild it whenever CMDLINE changes.

@@ -924,6 +924,14 @@ def test_tty(kernel, initrd, tally, timeout):
             ("a missing file", run("less /nonexist > /tmp/o; echo rc=$?\r",
                                    rb"less: /nonexist: No such file or directory\r\nrc=1\r\n# ")),
         ])
+        step("tty: init's login shell has HOME (/root, from /etc/passwd) and keeps its history there", [
+            ("HOME is /root", run("stty sane; echo home=$HOME\r", rb"\r\nhome=/root\r\n# ")),
+            ("a line typed, the shell ended", run("echo kept-by-login\r", rb"\r\nkept-by-login\r\n# ") and
+             run("exit\r", rb"starting a new one\r\n# ")),
+            ("the next shell's history has it", run("history 3\r",
+                                                    rb"\d+  echo kept-by-login\r\n +\d+  exit\r\n +\d+  history 3\r\n# ")),
+            ("in /root/.sh_history", run("grep -c kept-by-login /root/.sh_history\r", rb"\r\n2\r\n# ")),
+        ])
         con.type("poweroff\r", key)
     finally:
         con.close()
