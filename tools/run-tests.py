@@ -924,6 +924,16 @@ def test_tty(kernel, initrd, tally, timeout):
             ("a missing file", run("less /nonexist > /tmp/o; echo rc=$?\r",
                                    rb"less: /nonexist: No such file or directory\r\nrc=1\r\n# ")),
         ])
+        step("tty: more answers single keys in raw mode (space, Enter, N space, q), unechoed", [
+            ("the first page and --More--", run("stty rows 5 cols 40; more /tmp/n\r",
+                                                rb"\r\n1\r\n2\r\n3\r\n4\r\n--More--\(2%\)")),
+            ("space: a page", run(" ", rb"\r\x1b\[K5\r\n6\r\n7\r\n8\r\n--More--\(5%\)")),
+            ("Enter: a line", run("\r", rb"\r\x1b\[K9\r\n--More--\(6%\)")),
+            ("20 space: twenty lines", run("20 ", rb"\r\x1b\[K10\r\n(\d\d\r\n){18}29\r\n--More--\(26%\)")),
+            ("q: the prompt erased, the shell back", run("q", rb"\r\x1b\[K# ")),
+            ("no key echoed", all(b in con.transcript for b in (
+                b"(2%)\r\x1b[K5\r\n", b"(5%)\r\x1b[K9\r\n", b"(6%)\r\x1b[K10\r\n", b"(26%)\r\x1b[K# "))),
+        ])
         step("tty: init's login shell has HOME (/root, from /etc/passwd) and keeps its history there", [
             ("HOME is /root", run("stty sane; echo home=$HOME\r", rb"\r\nhome=/root\r\n# ")),
             ("a line typed, the shell ended", run("echo kept-by-login\r", rb"\r\nkept-by-login\r\n# ") and
@@ -1027,8 +1037,9 @@ def test_tools(build, tally):
     print("[tools] arbor-cc, arbor-run and differential tests", flush=True)
 
     def sh(cmd, timeout=120):
+        # stdin: nothing (arbor-run passes its own on, read to the end)
         p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
-                           timeout=timeout, cwd=out_dir)
+                           timeout=timeout, cwd=out_dir, stdin=subprocess.DEVNULL)
         return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
 
     status = os.path.join(out_dir, "status")
@@ -1043,6 +1054,20 @@ def test_tools(build, tally):
         argv = [run] + (args[:2] + [status, "hang"] if args[0] == "--timeout" else [status] + args)
         got, out, err2 = sh(argv) if code == 0 else (None, "", err)
         tally.result(name, got == want, "" if got == want else f"got {got}: {err2.strip()[:200]}")
+
+    # arbor-run passes its standard input on: bytes the console would
+    # take as keys (^C ^D CR NUL DEL), no newline at the end, then end of
+    # file; an empty one is end of file at once (not a program waiting).
+    for name, data in (("arbor-run passes a piped stdin byte for byte, then end of file",
+                        b"5\n\x03\x04\r\x00\x7fend"),
+                       ("arbor-run: an empty stdin is end of file", b"")):
+        print(f"  {name} ...", flush=True)
+        p = subprocess.run([run, "--timeout", "30", status, "stdin"], input=data, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, env=env, timeout=120, cwd=out_dir) if code == 0 else None
+        want = f"stdin:{data.hex()} {len(data)} bytes\n".encode()
+        good = p is not None and p.returncode == 8 and p.stdout == want
+        tally.result(name, good, "" if good else
+                     f"exit {p and p.returncode}: {p and (p.stdout + p.stderr)[-200:]!r} (wanted {want!r})")
 
     # tests/SUBJECT/diff_NAME.c, named "differential: NAME.c" as before they
     # moved from tests/diff/ into their subjects' folders.
