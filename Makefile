@@ -91,6 +91,7 @@ host_srcs_tmpfs        := user/servers/tmpfs/tmpfs.c
 host_srcs_vfs_path     := user/libc/vfs_path.c
 host_srcs_cgfs_parse   := cgroup/fs/parse.c
 host_srcs_lineedit     := user/bin/sh/lineedit.c user/bin/sh/history.c
+host_srcs_editbuf      := user/bin/edit/buffer.c user/bin/lib/termkey.c
 # the cgroup core with its own registry (the test's) and host stand-ins
 # for spinlocks, the heap and the string functions (tests/host/shim); no
 # process side, scheduler or inotify, not even faked: the core reaches the
@@ -337,6 +338,12 @@ libc: $(NEWLIB_LIBC) $(LIBC_PORT) $(LIBC_CRT0)
 $(INITRD_DIR)/etc/motd: user/motd
 	@mkdir -p $(@D)
 	@cp $< $@
+# The users (root alone) and root's home, where the console's login shell
+# keeps its history (HOME, user/bin/sh/login.c).
+$(INITRD_DIR)/etc/passwd: user/passwd
+	@mkdir -p $(@D) $(INITRD_DIR)/root
+	@chmod 700 $(INITRD_DIR)/root
+	@cp $< $@
 # Shell scripts the tests run on Arbor.
 SH_TESTS := $(patsubst tests/sh/%,$(INITRD_DIR)/tests/sh/%,$(wildcard tests/sh/*.sh))
 $(INITRD_DIR)/tests/sh/%.sh: tests/sh/%.sh
@@ -350,7 +357,7 @@ $(BUILD)/boundary.ok: $(USER_BINS) tools/check-boundary.py
 	@python3 tools/check-boundary.py --build $(BUILD)
 	@touch $@
 
-$(INITRD): $(USER_BINS) $(SH_TESTS) $(INITRD_DIR)/etc/motd tools/mkinitrd.py $(BUILD)/boundary.ok
+$(INITRD): $(USER_BINS) $(SH_TESTS) $(INITRD_DIR)/etc/motd $(INITRD_DIR)/etc/passwd tools/mkinitrd.py $(BUILD)/boundary.ok
 	@python3 tools/mkinitrd.py $@ $(INITRD_DIR)
 
 # The ISO embeds CMDLINE in grub.cfg: rebuild it whenever CMDLINE changes.

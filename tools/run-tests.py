@@ -885,6 +885,86 @@ def test_tty(kernel, initrd, tally, timeout):
              run("echo 'echo piped' > /tmp/s; echo '!!' >> /tmp/s; cat /tmp/s | sh\r",
                  rb"\r\npiped\r\n[^\n]*!!: not found\r\n# ")),
         ])
+        # edit FILE (user/bin/edit): keys typed into a file, saved, and the
+        # file's bytes read back in the guest; the modified guard; the
+        # window from TIOCGWINSZ; the terminal put back after SIGTERM.
+        started = run("stty rows 10 cols 40; printf 'one\\ntwo\\nthree\\n' > /tmp/ed.txt; edit /tmp/ed.txt\r",
+                      rb"\x1b\[10;1H\x1b\[7m /tmp/ed.txt  line 1/3 col 1 ")
+        # Down End "2"; PgDn (the last line) Home ">"; PgUp Home Delete; End Enter "mid"
+        typed = run("\x1b[B\x1b[F2\x1b[6~\x1b[H>\x1b[5~\x1b[1~\x1b[3~\x1b[4~\rmid",
+                    rb"\[modified\]  line 2/4 col 4 ")
+        saved = run("\x13", rb"Wrote 4 lines, 19 bytes to /tmp/ed.txt")
+        step("tty: edit FILE: arrows, Home/End, PgUp/PgDn, insert, delete, Enter, save, quit", [
+            ("edit opened the file in a 10x40 window (TIOCGWINSZ)", started),
+            ("the keys moved and edited", typed),
+            ("Ctrl-S saved", saved),
+            ("Ctrl-Q quit and gave the shell back", run("\x11", rb"\x1b\[\?1049l# ")),
+            ("the file's bytes", run("wc -c < /tmp/ed.txt; cat /tmp/ed.txt\r",
+                                     rb"\r\n19\r\nne\r\nmid\r\ntwo2\r\n>three\r\n# ")),
+        ])
+        step("tty: edit's modified guard, the 24x80 default, the terminal put back on SIGTERM", [
+            ("Ctrl-Q on a changed text asks again", run("stty rows 0 cols 0; edit /tmp/ed.txt\r",
+                                                        rb"\x1b\[24;1H\x1b\[7m /tmp/ed.txt") and
+             run("zz\x11", rb"is modified: \^S saves, \^Q again quits without saving")),
+            ("the second Ctrl-Q quits without saving", run("\x11", rb"# ") and
+             run("head -1 /tmp/ed.txt\r", rb"\r\nne\r\n# ")),
+            ("SIGTERM in raw mode: killed, the terminal canonical again",
+             run("(sleep 3; kill $(cat /tmp/pid)) & sh -c 'echo $$ > /tmp/pid; exec edit /tmp/k.txt'\r",
+                 rb"new file") and
+             run("", rb"Terminated\r\n", 0, 10) and con.settle(1) is not None and
+             run("stty -g\r", rb"stty -g\r\n[0-9a-f]+:5:[0-9a-f]+:8a3b:")),
+        ])
+        # less (user/bin/less.c) on a 5x20 window: each key, then the first
+        # line the page shows (the last "ESC[H<n>" drawn) and its prompt.
+        def less_key(k):
+            if not run(k, rb"\x1b\[m\x1b\[K"):
+                return None
+            tops = re.findall(rb"\x1b\[H(\d+)\x1b\[K", con.transcript[:con.mark])
+            prompt = re.findall(rb"\x1b\[7m([^\x1b]*)\x1b\[m\x1b\[K", con.transcript[:con.mark])
+            return (int(tops[-1]) if tops else None, prompt[-1].decode() if prompt else None)
+        opened = run("stty rows 5 cols 20; seq 1 100 > /tmp/n; less /tmp/n\r",
+                     rb"\x1b\[H1\x1b\[K\r\n2\x1b\[K\r\n3\x1b\[K\r\n4\x1b\[K\r\n\x1b\[7m/tmp/n\x1b\[m\x1b\[K")
+        moves = [(" ", (5, ":")), ("b", (1, "/tmp/n")), ("j", (2, ":")), ("\x1b[B", (3, ":")), ("k", (2, ":")),
+                 ("\x1b[A", (1, "/tmp/n")), ("\x1b[6~", (5, ":")), ("G", (97, "(END)")), ("j", (97, "(END)")),
+                 ("g", (1, "/tmp/n")), ("/7\r", (7, ":")), ("n", (17, ":")), ("N", (7, ":")),
+                 ("/xyz\r", (7, "Pattern not found: "))]  # cut at the 20 columns
+        wrong = []
+        for k, want in moves:
+            got = less_key(k)
+            if got != want:
+                wrong.append(f"{k!r}: {got} (wanted {want})")
+        step("tty: less pages a file (space, b, j, k, arrows, PgDn, g, G, /search, n, N, q)", [
+            ("less showed the first page, its name as the prompt", opened),
+            ("each key moved to the page wanted" + (": " + "; ".join(wrong) if wrong else ""), not wrong),
+            ("q quit and gave the shell back", run("q", rb"\x1b\[\?1049l# ")),
+        ])
+        step("tty: less on a pipe takes keys from /dev/tty; into a pipe it copies as cat", [
+            ("seq 1 50 | less: the first page", run("seq 1 50 | less\r", rb"(?s)\x1b\[H1\x1b\[K\r\n2\x1b\[K.*?\x1b\[7m:\x1b\[m\x1b\[K")),
+            ("G: the last page", less_key("G") == (47, "(END)")),
+            ("q", run("q", rb"\x1b\[\?1049l# ")),
+            ("less FILE | wc -l", run("less /tmp/n | wc -l\r", rb"\r\n100\r\n# ")),
+            ("seq 3 | less | cat", run("seq 3 | less | cat\r", rb"\r\n1\r\n2\r\n3\r\n# ")),
+            ("a missing file", run("less /nonexist > /tmp/o; echo rc=$?\r",
+                                   rb"less: /nonexist: No such file or directory\r\nrc=1\r\n# ")),
+        ])
+        step("tty: more answers single keys in raw mode (space, Enter, N space, q), unechoed", [
+            ("the first page and --More--", run("stty rows 5 cols 40; more /tmp/n\r",
+                                                rb"\r\n1\r\n2\r\n3\r\n4\r\n--More--\(2%\)")),
+            ("space: a page", run(" ", rb"\r\x1b\[K5\r\n6\r\n7\r\n8\r\n--More--\(5%\)")),
+            ("Enter: a line", run("\r", rb"\r\x1b\[K9\r\n--More--\(6%\)")),
+            ("20 space: twenty lines", run("20 ", rb"\r\x1b\[K10\r\n(\d\d\r\n){18}29\r\n--More--\(26%\)")),
+            ("q: the prompt erased, the shell back", run("q", rb"\r\x1b\[K# ")),
+            ("no key echoed", all(b in con.transcript for b in (
+                b"(2%)\r\x1b[K5\r\n", b"(5%)\r\x1b[K9\r\n", b"(6%)\r\x1b[K10\r\n", b"(26%)\r\x1b[K# "))),
+        ])
+        step("tty: init's login shell has HOME (/root, from /etc/passwd) and keeps its history there", [
+            ("HOME is /root", run("stty sane; echo home=$HOME\r", rb"\r\nhome=/root\r\n# ")),
+            ("a line typed, the shell ended", run("echo kept-by-login\r", rb"\r\nkept-by-login\r\n# ") and
+             run("exit\r", rb"starting a new one\r\n# ")),
+            ("the next shell's history has it", run("history 3\r",
+                                                    rb"\d+  echo kept-by-login\r\n +\d+  exit\r\n +\d+  history 3\r\n# ")),
+            ("in /root/.sh_history", run("grep -c kept-by-login /root/.sh_history\r", rb"\r\n2\r\n# ")),
+        ])
         con.type("poweroff\r", key)
     finally:
         con.close()
@@ -980,8 +1060,9 @@ def test_tools(build, tally):
     print("[tools] arbor-cc, arbor-run and differential tests", flush=True)
 
     def sh(cmd, timeout=120):
+        # stdin: nothing (arbor-run passes its own on, read to the end)
         p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
-                           timeout=timeout, cwd=out_dir)
+                           timeout=timeout, cwd=out_dir, stdin=subprocess.DEVNULL)
         return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
 
     status = os.path.join(out_dir, "status")
@@ -998,6 +1079,19 @@ def test_tools(build, tally):
         tally.result(name, got == want, "" if got == want else f"got {got}: {err2.strip()[:200]}")
 
     test_run_channels(sh, cc, run, out_dir, tally)
+    # arbor-run passes its standard input on: bytes the console would
+    # take as keys (^C ^D CR NUL DEL), no newline at the end, then end of
+    # file; an empty one is end of file at once (not a program waiting).
+    for name, data in (("arbor-run passes a piped stdin byte for byte, then end of file",
+                        b"5\n\x03\x04\r\x00\x7fend"),
+                       ("arbor-run: an empty stdin is end of file", b"")):
+        print(f"  {name} ...", flush=True)
+        p = subprocess.run([run, "--timeout", "30", status, "stdin"], input=data, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, env=env, timeout=120, cwd=out_dir) if code == 0 else None
+        want = f"stdin:{data.hex()} {len(data)} bytes\n".encode()
+        good = p is not None and p.returncode == 8 and p.stdout == want
+        tally.result(name, good, "" if good else
+                     f"exit {p and p.returncode}: {p and (p.stdout + p.stderr)[-200:]!r} (wanted {want!r})")
 
     # tests/SUBJECT/diff_NAME.c, named "differential: NAME.c" as before they
     # moved from tests/diff/ into their subjects' folders.

@@ -2,7 +2,8 @@
  * never ends ("hang"), or signals init ("init": Linux drops the signals
  * init has no handler for, so init must live on to report exit 5), or
  * leaves an orphan and checks that init reaps it ("orphan": exit 6; 1 if
- * it stays a zombie). */
+ * it stays a zombie), or reads its standard input to the end ("stdin":
+ * prints the byte count and the bytes in hex, exits 8). */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -38,8 +39,26 @@ static int orphan(void)
 	return 1; /* a zombie nobody collects */
 }
 
+/* All of standard input, shown in hex: what arbor-run passed on. */
+static int dump_stdin(void)
+{
+	unsigned char buf[4096];
+	size_t total = 0;
+	ssize_t n;
+	printf("stdin:");
+	while ((n = read(0, buf, sizeof(buf))) > 0) {
+		for (ssize_t i = 0; i < n; i++)
+			printf("%02x", buf[i]);
+		total += (size_t)n;
+	}
+	printf(" %zu bytes%s\n", total, n < 0 ? ", then an error" : "");
+	return n < 0 ? 1 : 8;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc > 1 && strcmp(argv[1], "stdin") == 0)
+		return dump_stdin();
 	if (argc > 1 && strcmp(argv[1], "orphan") == 0)
 		return orphan();
 	if (argc > 1 && strcmp(argv[1], "hang") == 0)

@@ -1,9 +1,11 @@
 /* more [FILE]...: a simple pager. On a terminal it shows a screenful (the
-   terminal's rows from TIOCGWINSZ when the system has it, else 24) and
-   then "--More--(NN%)" and waits for a line: empty or a space goes on a
-   page, a number N goes on N lines, 'q' quits. Anywhere else (a pipe, a
-   file) it copies its input, as util-linux more does: each FILE under a
-   "::::::::::::::" header (on a terminal only when there are several), a directory as "*** D: directory ***",
+   terminal's rows from TIOCGWINSZ, 24 when it says 0) and then
+   "--More--(NN%)" and waits for a key, read in raw mode as util-linux
+   more does: space a page, Enter or j a line, digits then space or Enter
+   that many lines, q quits (the prompt is erased each time). Anywhere
+   else (a pipe, a file) it copies its input, as util-linux more does:
+   each FILE under a "::::::::::::::" header (on a terminal only when
+   there are several), a directory as "*** D: directory ***",
    "more: cannot open F: ..." for a FILE that cannot be read (the others
    still shown; status 0 as util-linux). */
 #include <errno.h>
@@ -11,23 +13,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#if __has_include(<sys/ioctl.h>) /* where the C library has it (TIOCGWINSZ) */
-#include <sys/ioctl.h>
-#endif
 #include <sys/stat.h>
 #include <unistd.h>
+#include "lib/term.h"
 #include "lib/tool.h"
 
 static int rows = 24, quit;
-static FILE *keys;	/* the terminal the answers come from */
+static int keys = -1;	/* the terminal the keys come from */
 
 static void terminal_rows(void)
 {
-#ifdef TIOCGWINSZ
-	struct winsize ws;
-	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 1)
-		rows = ws.ws_row;
-#endif
+	int cols;
+	rawterm_size(STDOUT_FILENO, &rows, &cols);
+	if (rows < 2)
+		rows = 2;
 }
 
 /* Asks how far to go: the lines to show next (0: quit). */
@@ -38,13 +37,26 @@ static long prompt(long done, long total)
 	else
 		printf("--More--");
 	fflush(stdout);
-	char answer[32];
-	if (!keys || !fgets(answer, sizeof(answer), keys))
-		return 0;
-	if (answer[0] == 'q' || answer[0] == 'Q')
-		return 0;
-	long n = strtol(answer, NULL, 10);
-	return n > 0 ? n : rows - 1;
+	long n = 0, lines = 0;
+	if (keys >= 0 && rawterm_enter(keys, 0) == 0) {
+		unsigned char c;
+		while (!lines) {
+			ssize_t r = read(keys, &c, 1);
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r <= 0 || c == 'q' || c == 'Q' || c == 3) /* ^C: raw mode sends no SIGINT */
+				break;
+			if (c >= '0' && c <= '9' && n < 100000)
+				n = n * 10 + (c - '0');
+			else if (c == ' ')
+				lines = n ? n : rows - 1;
+			else if (c == '\r' || c == '\n' || c == 'j')
+				lines = n ? n : 1;
+		}
+		rawterm_leave();
+	}
+	printf("\r\033[K");	/* the prompt erased, as util-linux more does */
+	return lines;
 }
 
 /* Pages one open file onto the terminal. */
@@ -103,9 +115,9 @@ int main(int argc, char **argv)
 	int tty = isatty(STDOUT_FILENO);
 	if (tty) {
 		terminal_rows();
-		keys = fopen("/dev/tty", "r");
-		if (!keys && isatty(STDERR_FILENO))
-			keys = fdopen(dup(STDERR_FILENO), "r");
+		keys = open("/dev/tty", O_RDONLY);
+		if (keys < 0 && isatty(STDERR_FILENO))
+			keys = STDERR_FILENO;
 	}
 	int status = 0;
 	if (argc < 2)

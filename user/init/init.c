@@ -371,7 +371,8 @@ static void on_poweroff(int sig)
 /* The shell on the console, started again whenever it ends. */
 static void run_shell(void)
 {
-	const char *argv[] = { "/bin/sh", NULL };
+	/* "-sh": a login shell, which sets HOME (user/bin/sh/login.c) */
+	const char *argv[] = { "-sh", NULL };
 	int status;
 	for (;;) {
 		long pid = sys_spawn("bin/sh", argv, 0);

@@ -154,6 +154,8 @@ int main(int argc, char **argv)
 			setvar(name, eq + 1, V_EXPORT);
 		free(name);
 	}
+	if (argv[0] && argv[0][0] == '-')
+		login_setup();
 	char buf[PATH_MAX];
 	if (getcwd(buf, sizeof(buf)))
 		setvar("PWD", buf, V_EXPORT);

@@ -622,6 +622,13 @@ const struct builtin *find_builtin(const char *name);
 /* The name of builtin i (0, 1, ...), NULL past the last (completion). */
 const char *builtin_name(int i);
 
+/* -- login.c: a login shell ---------------------------------------------- */
+
+/* As a login shell (argv[0] "-sh"): HOME, unless set, becomes the user's
+ * home from /etc/passwd if it is a directory, else /root (for root) if it
+ * exists, else "/"; exported. */
+void login_setup(void);
+
 /* -- lineterm.c: line editing on a terminal (lineedit.h) ------------------- */
 
 /* Turns line editing on if standard input and error are a terminal, and
