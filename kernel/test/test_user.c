@@ -851,7 +851,7 @@ KTEST(soak_pipe_race)
 }
 
 /* Fork racing kills (tests/cgroup/forkrace.c): forkers killed mid-fork,
- * over and over, with cgroup.kill and kill(-pgid). A kill that woke a
+ * over and over for 8 s, with cgroup.kill and kill(-pgid). A kill that woke a
  * child before fork did let it end and be freed before fork's wake-up
  * (proc_start_first_thread). Booted with soak_churn and heap_poison=1 (the
  * wake-up of a freed thread faults at once), not in test=all; no thread
@@ -867,7 +867,7 @@ KTEST(soak_fork_race)
 		ktest_fail(__FILE__, __LINE__, "no reaper thread: %d", err);
 		return;
 	}
-	char secs[16] = "4"; /* forkrace=SECONDS on the command line: longer */
+	char secs[16] = "8"; /* forkrace=SECONDS on the command line: longer */
 	cmdline_get(boot_info.cmdline, "forkrace", secs, sizeof(secs));
 	const char *const argv[] = { "posix/forkrace", secs, NULL };
 	run_with_servers_for(argv, "posix_forkrace", 600000);

@@ -6,7 +6,7 @@
  * child between the moment its thread joins it and fork's wake-up once let
  * the child run, end and be freed before fork woke it (a write to freed
  * memory: a panic in sched_wake_locked). Run with heap_poison=1 (booted by
- * the soak_fork_race kernel test) for argv[1] seconds (default 4), as root
+ * the soak_fork_race kernel test, 8 s) for argv[1] seconds (default 4), as root
  * in cgroup /posix_forkrace with the servers up. Prints TAP. */
 #define _GNU_SOURCE
 #include <errno.h>
