@@ -1306,7 +1306,7 @@ def run_churn(kernel, initrd, build, seconds, tally, timeout, tests="soak_churn"
     run_tap_boot(f"churn leaves nothing behind ({seconds} s, test={tests})",
                  ["--kernel", kernel, "--initrd", initrd, "--append", f"test={tests} churn={seconds} mem=256 heap_poison=1",
                   "--mem", "256", "--disk", disk], tally,
-                 timeout + seconds * 2 + (40 if "containment" in tests else 0) + (30 if "pipe" in tests else 0))
+                 timeout + seconds * 2 + (40 if "containment" in tests else 0) + (30 if "pipe" in tests else 0) + (20 if "fork_race" in tests else 0))
 
 
 def test_boundary(build, tally):
@@ -1429,7 +1429,7 @@ def main():
     # 50 s on a host loaded by other QEMUs, where 60 s left no margin)
     test_disks_share_irq(b, tally)
     test_klog_console(kernel, initrd, b, tally, a.timeout)
-    run_churn(kernel, initrd, a.build, a.churn, tally, a.timeout, "soak_containment,soak_pipe_race,soak_churn")
+    run_churn(kernel, initrd, a.build, a.churn, tally, a.timeout, "soak_containment,soak_pipe_race,soak_fork_race,soak_churn")
     test_disk_persists(kernel, initrd, scratch, tally, a.timeout)
     test_disk_errors(kernel, initrd, a.build, tally, a.timeout)
     test_ext2_disk(kernel, initrd, a.build, tally, a.timeout)

@@ -227,9 +227,11 @@ int proc_add_thread(struct proc *p, struct thread *t);
 /* proc_add_thread, then the thread starts (under the lock a kill takes,
  * so it cannot end before): its tid, or -errno (not added). */
 int proc_start_thread(struct proc *p, struct thread *t);
-/* A new process's first thread: never refused; if the process was killed
- * before it had one, the thread ends before it reaches user mode. */
-void proc_add_first_thread(struct proc *p, struct thread *t);	/* -ESRCH if p is ending */
+/* A new process's first thread joins it and starts: never refused; if the
+ * process was killed before it had one, the thread ends before it reaches
+ * user mode. Started under the lock a kill takes, as proc_start_thread:
+ * the caller must not touch t afterwards (it may already have ended). */
+void proc_start_first_thread(struct proc *p, struct thread *t);
 /* Bookkeeping when a thread of p ends (the last one ends the process).
  * Returns with preemption off (p may be freed by its parent from then
  * on): the caller's next step must be sched_exit_current. */

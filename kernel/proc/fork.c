@@ -52,7 +52,6 @@ long sys_fork(void)
 	fpu_save(&t->fpu); /* the registers are ours right now */
 	t->sig_blocked = self->sig_blocked;
 	int pid = child->pid;
-	proc_add_first_thread(child, t);
-	sched_wake(t, 0);
+	proc_start_first_thread(child, t); /* t may be gone from here */
 	return pid;
 }

@@ -267,7 +267,7 @@ static int proc_add_thread_locked(struct proc *p, struct thread *t)
 	return 0;
 }
 
-void proc_add_first_thread(struct proc *p, struct thread *t)
+void proc_start_first_thread(struct proc *p, struct thread *t)
 {
 	spin_lock(&proc_lock);
 	list_add_tail(&t->proc_link, &p->threads);
@@ -289,6 +289,12 @@ void proc_add_first_thread(struct proc *p, struct thread *t)
 	}
 	if (t->cgroup->e_freeze)
 		thread_set_work(t); /* born frozen: it parks before user mode */
+	/* Woken before the lock goes: from the moment it is on p->threads a
+	 * kill (cgroup.kill, kill -9 of the pid) may wake it (proc_kill,
+	 * signal_send_locked), and it could then run, end and be freed before
+	 * a wake-up after the unlock, which would write to freed memory
+	 * (a panic in sched_wake_locked's list_del under the churn soak). */
+	sched_wake(t, 0);
 	spin_unlock(&proc_lock);
 }
 

@@ -311,8 +311,7 @@ int proc_spawn_stdio(const char *path, const char *const argv[], struct cgroup *
 		return err;
 	}
 	int pid = p->pid;
-	proc_add_first_thread(p, t);
-	sched_wake(t, 0);
+	proc_start_first_thread(p, t); /* t may be gone from here */
 	return pid;
 }
 

@@ -860,6 +860,33 @@ KTEST(soak_pipe_race)
 	KT_EXPECT_EQ(sched_stray_waiters(), stray);
 }
 
+/* Fork racing kills (tests/cgroup/forkrace.c): forkers killed mid-fork,
+ * over and over for 8 s, with cgroup.kill and kill(-pgid). A kill that woke a
+ * child before fork did let it end and be freed before fork's wake-up
+ * (proc_start_first_thread). Booted with soak_churn and heap_poison=1 (the
+ * wake-up of a freed thread faults at once), not in test=all; no thread
+ * may be left on a wait list. */
+KTEST(soak_fork_race)
+{
+	uint64_t stray = sched_stray_waiters();
+	int err;
+	/* The killed forkers' children are orphans by the thousand: reaped
+	 * as init would, or their zombies fill memory and the pid space. */
+	churn_reaping = churn_reaper_running = true;
+	if (!kthread_create("forkrace-reaper", churn_reaper, NULL, NULL, &err)) {
+		ktest_fail(__FILE__, __LINE__, "no reaper thread: %d", err);
+		return;
+	}
+	char secs[16] = "8"; /* forkrace=SECONDS on the command line: longer */
+	cmdline_get(boot_info.cmdline, "forkrace", secs, sizeof(secs));
+	const char *const argv[] = { "posix/forkrace", secs, NULL };
+	run_with_servers_for(argv, "posix_forkrace", 600000);
+	KT_EXPECT_EQ(sched_stray_waiters(), stray);
+	churn_reaping = false;
+	while (churn_reaper_running)
+		sched_sleep_until(clock_ns() + 5 * MS);
+}
+
 /* Containment (posix/contain --test): a fork bomb under pids.max 50, a
  * memory hog under memory.max 32M and 64 threads under cpu.max 10 % kill
  * nothing outside their cgroup, and a bystander's work finishes in less
