@@ -95,6 +95,9 @@ struct k_siginfo {
 #define CLD_STOPPED 5
 #define CLD_CONTINUED 6
 #define SEGV_MAPERR 1
+#define SEGV_ACCERR 2	/* a page there, but the access broke its protection */
+#define FPE_INTDIV  1
+#define ILL_ILLOPN  2
 #define BUS_ADRERR  2	/* SIGBUS: an address with nothing behind it (a file mapping past its end) */
 #endif
 

@@ -132,6 +132,14 @@ enum proc_state {
 	PROC_ZOMBIE,	/* exited; waiting for its parent to collect the status */
 };
 
+/* Why a signal was sent: what an SA_SIGINFO handler finds in siginfo. */
+struct sig_origin {
+	int32_t code;			/* SI_USER, SI_KERNEL, CLD_* */
+	int32_t pid;			/* the sender, or the child for SIGCHLD */
+	uint32_t uid;			/* its real uid */
+	int32_t status;			/* SIGCHLD: exit code or signal */
+};
+
 struct proc {
 	int pid;
 	/* its threads waiting on a futex: a server others wait for, on
@@ -180,6 +188,10 @@ struct proc {
 	struct handle_table handles;
 	struct k_sigaction sigactions[SIG_NSIG];
 	uint64_t sig_pending;		/* bit sig-1: signals sent to the process */
+	/* Why each pending signal was sent (si_code, si_pid, si_uid,
+	 * si_status) for SA_SIGINFO: the first sending's, as standard
+	 * signals do not queue. */
+	struct sig_origin sig_origin[SIG_NSIG];
 	int pgid, sid;			/* process group and session */
 	bool stopped;			/* by SIGSTOP and friends until SIGCONT */
 	int stop_report;		/* for the parent's waitpid: W_STOPPED/W_CONTINUED */
@@ -337,8 +349,18 @@ static inline void thread_set_work(struct thread *t)
 	__atomic_store_n(&t->work, 1, __ATOMIC_RELEASE);
 }
 
-/* Sends sig to process p (as kill does, from sender, NULL: the kernel). */
+/* Sends sig to process p (as kill does, from sender: SI_USER with its pid
+ * and uid; NULL: the kernel, SI_KERNEL). */
 void signal_send(struct proc *p, int sig, struct proc *sender);
+/* Sends sig to p with its siginfo fields from o (proc_lock held). */
+void signal_send_origin_locked(struct proc *p, int sig, const struct sig_origin *o);
+/* Tells child c's parent that c exited, stopped or continued (code
+ * CLD_*, status: the exit code or signal): SIGCHLD, unless the parent's
+ * SA_NOCLDSTOP asks for none on a stop or continue (proc_lock held). */
+void signal_notify_parent_locked(struct proc *c, int code, int status);
+/* Does p have its children reaped for it (SIGCHLD SIG_IGN or
+ * SA_NOCLDWAIT)? Then no zombie waits for it (proc_lock held). */
+bool signal_child_autoreap(const struct proc *p);
 /* A CPU exception in user mode: deliver sig to the thread if it handles
  * it, else the process dies of it. */
 void signal_fault(struct trap_frame *tf, int sig, uint64_t addr);

@@ -179,7 +179,7 @@ static long pipe_write(struct pipe_end *e, const char *ubuf, size_t len)
 			if (p->readers == 0) {
 				spin_unlock(&p->lock);
 				pipe_tmp_free(tmp, small);
-				signal_send(current_thread()->proc, SIGPIPE, NULL);
+				signal_send(current_thread()->proc, SIGPIPE, current_thread()->proc); /* SI_USER, as Linux */
 				return done ? (long)done : -EPIPE;
 			}
 			if (PIPE_SIZE - p->len >= n)
