@@ -41,6 +41,9 @@
 #endif
 #define SIG_NSIG 65		/* signals are 1..64 */
 
+/* itimer's which: Linux's ITIMER_REAL (the only one Arbor has). */
+#define ITIMER_REAL_WHICH 0
+
 #define SIG_DFL_HANDLER 0
 #define SIG_IGN_HANDLER 1
 

@@ -192,6 +192,10 @@ struct proc {
 	 * si_status) for SA_SIGINFO: the first sending's, as standard
 	 * signals do not queue. */
 	struct sig_origin sig_origin[SIG_NSIG];
+	/* ITIMER_REAL (kernel/proc/itimer.c): when SIGALRM is due (clock_ns,
+	 * 0: disarmed; then on the timer list by itimer_link) and its period. */
+	uint64_t itimer_deadline, itimer_interval;
+	struct list_head itimer_link;
 	int pgid, sid;			/* process group and session */
 	bool stopped;			/* by SIGSTOP and friends until SIGCONT */
 	int stop_report;		/* for the parent's waitpid: W_STOPPED/W_CONTINUED */
@@ -361,6 +365,8 @@ void signal_notify_parent_locked(struct proc *c, int code, int status);
 /* Does p have its children reaped for it (SIGCHLD SIG_IGN or
  * SA_NOCLDWAIT)? Then no zombie waits for it (proc_lock held). */
 bool signal_child_autoreap(const struct proc *p);
+/* Stops p's ITIMER_REAL, if armed (proc_lock held): before p is freed. */
+void itimer_disarm_locked(struct proc *p);
 /* A CPU exception in user mode: deliver sig to the thread if it handles
  * it, else the process dies of it. */
 void signal_fault(struct trap_frame *tf, int sig, uint64_t addr);

@@ -216,10 +216,13 @@ static short pipe_poll(struct pipe_end *e, short events)
 			r |= events & (POLLIN | POLLRDNORM);
 		if (p->writers == 0)
 			r |= POLLHUP;
-	} else if (p->readers == 0) {
-		r |= POLLERR;
-	} else if (p->len < PIPE_SIZE) {
-		r |= events & (POLLOUT | POLLWRNORM);
+	} else {
+		/* Linux: room means POLLOUT even with no reader left; that
+		 * adds POLLERR (a write would fail with EPIPE). */
+		if (p->len < PIPE_SIZE)
+			r |= events & (POLLOUT | POLLWRNORM);
+		if (p->readers == 0)
+			r |= POLLERR;
 	}
 	spin_unlock(&p->lock);
 	return r;

@@ -306,6 +306,7 @@ static void proc_become_zombie_locked(struct proc *p, struct thread *last)
 	struct proc *reaper = proc_reaper_locked();
 
 	p->state = PROC_ZOMBIE;
+	itimer_disarm_locked(p); /* a zombie gets no SIGALRM */
 	/* last's task charge stays with the zombie until it is reaped */
 	p->zombie_pids = last->cgroup;
 	cg_get(last->cgroup);
