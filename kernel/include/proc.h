@@ -82,6 +82,11 @@ struct thread {
 	uint64_t sig_pending;		/* bit sig-1: signals sent to this thread */
 	uint64_t sig_saved_mask;	/* sigsuspend: the mask the handler restores */
 	bool sig_restore_mask;
+	/* A sleep_ns a stop cut: its deadline, and whether the call runs
+	 * again after the continue (then it sleeps to the same deadline,
+	 * as Linux's nanosleep restarts with the time left). */
+	uint64_t sleep_deadline;
+	bool sleep_resume;
 	/* A signal cut an IPC call a server had already taken: the call may
 	 * have had its effect, so SA_RESTART must not run it again. */
 	bool sig_call_taken;

@@ -300,6 +300,7 @@ static bool signal_setup_frame(struct thread *t, struct trap_frame *tf, int sig,
 	memcpy(frame.regs, tf, sizeof(*tf));
 	frame.mask = t->sig_restore_mask ? t->sig_saved_mask : t->sig_blocked;
 	t->sig_restore_mask = false;
+	t->sleep_resume = false; /* the handler's own sleeps are new ones */
 	static struct fpu_state fpu; /* fxsave needs 16-byte alignment */
 	fpu_save(&fpu);
 	memcpy(frame.fpu, &fpu, sizeof(frame.fpu));
@@ -457,6 +458,7 @@ void signal_handle_pending(struct thread *t, struct trap_frame *tf)
 	if (restart && !t->kill_pending && (int64_t)tf->rax == -EINTR) {
 		tf->rax = tf->error;
 		tf->rip -= 2;
+		t->sleep_resume = tf->error == SYS_sleep_ns;
 	}
 	spin_unlock(&proc_lock);
 }
