@@ -41,8 +41,10 @@
 #endif
 #define SIG_NSIG 65		/* signals are 1..64 */
 
-/* itimer's which: Linux's ITIMER_REAL (the only one Arbor has). */
+/* itimer's which: Linux's values. */
 #define ITIMER_REAL_WHICH 0
+#define ITIMER_VIRTUAL_WHICH 1	/* the process's user CPU time: SIGVTALRM */
+#define ITIMER_PROF_WHICH 2	/* its user and system CPU time: SIGPROF */
 
 #define SIG_DFL_HANDLER 0
 #define SIG_IGN_HANDLER 1

@@ -201,6 +201,13 @@ struct proc {
 	 * 0: disarmed; then on the timer list by itimer_link) and its period. */
 	uint64_t itimer_deadline, itimer_interval;
 	struct list_head itimer_link;
+	/* ITIMER_VIRTUAL [0] and ITIMER_PROF [1]: CPU time left (ns, 0:
+	 * disarmed), counted down by the scheduler's tick samples; their
+	 * periods; bit i: the timer ran out, its signal to be sent on the
+	 * way to user mode (the tick cannot take proc_lock). */
+	int64_t itimer_cpu_left[2];
+	uint64_t itimer_cpu_interval[2];
+	uint32_t itimer_cpu_fired;
 	int pgid, sid;			/* process group and session */
 	bool stopped;			/* by SIGSTOP and friends until SIGCONT */
 	int stop_report;		/* for the parent's waitpid: W_STOPPED/W_CONTINUED */
@@ -372,6 +379,11 @@ void signal_notify_parent_locked(struct proc *c, int code, int status);
 bool signal_child_autoreap(const struct proc *p);
 /* Stops p's ITIMER_REAL, if armed (proc_lock held): before p is freed. */
 void itimer_disarm_locked(struct proc *p);
+/* From the timer tick (interrupts off): t ran this tick, in user mode or
+ * not; counts down its process's CPU-time timers. */
+void itimer_cpu_tick(struct thread *t, bool user_mode);
+/* On the way to user mode: sends the SIGVTALRM/SIGPROF the tick found due. */
+void itimer_cpu_send(struct proc *p);
 /* A CPU exception in user mode: deliver sig to the thread if it handles
  * it, else the process dies of it. */
 void signal_fault(struct trap_frame *tf, int sig, uint64_t addr);

@@ -459,6 +459,8 @@ void proc_user_return_work(struct trap_frame *tf)
 	 * always could. */
 	cpu_sti();
 	t->work = 0; /* before looking, so nothing sent meanwhile is missed */
+	if (__atomic_load_n(&t->proc->itimer_cpu_fired, __ATOMIC_RELAXED))
+		itimer_cpu_send(t->proc);
 	if (t->kill_pending)
 		thread_exit(0);
 	memcg_user_return(t); /* memory.max events, memory.high throttling */

@@ -1,5 +1,5 @@
-/* Differential test: alarm, setitimer and getitimer (ITIMER_REAL): when
- * SIGALRM comes, what the calls return, their errors. It prints what
+/* Differential test: alarm, setitimer and getitimer (ITIMER_REAL, and
+ * ITIMER_VIRTUAL/ITIMER_PROF on CPU time): when the signal comes, what the calls return, their errors. It prints what
  * happened (times to a coarse grain), so its output compares with Linux
  * byte for byte. */
 #include <errno.h>
@@ -70,6 +70,31 @@ int main(void)
 	int before = alarms;
 	nanosleep(&ts, NULL);
 	printf("no tick after disarming: %d\n", alarms == before);
+
+	/* CPU-time timers: a 100 ms ITIMER_VIRTUAL and ITIMER_PROF fire
+	 * while the process computes, not while it sleeps. */
+	static const struct { int which, sig; const char *name; } cpu[] = {
+		{ ITIMER_VIRTUAL, SIGVTALRM, "ITIMER_VIRTUAL" }, { ITIMER_PROF, SIGPROF, "ITIMER_PROF" } };
+	for (int i = 0; i < 2; i++) {
+		sigaction(cpu[i].sig, &sa, NULL);
+		struct itimerval v = { { 0, 0 }, { 0, 100000 } };
+		alarms = 0;
+		setitimer(cpu[i].which, &v, NULL);
+		nanosleep(&ts, NULL); /* 150 ms asleep: no CPU time */
+		int asleep = alarms;
+		getitimer(cpu[i].which, &got);
+		int unspent = got.it_value.tv_sec == 0 && got.it_value.tv_usec > 50000;
+		t0 = now_ms();
+		volatile unsigned long spin = 0;
+		while (!alarms && now_ms() - t0 < 5000)
+			spin++;
+		ms = now_ms() - t0;
+		getitimer(cpu[i].which, &got);
+		printf("%s: asleep %d, mostly unspent %d; computing: %d after >= 90 ms %d; now %ld %ld\n",
+		       cpu[i].name, asleep, unspent, (int)alarms, ms >= 90, (long)got.it_value.tv_sec,
+		       (long)got.it_value.tv_usec);
+		signal(cpu[i].sig, SIG_DFL);
+	}
 
 	/* Errors. */
 	struct itimerval bad = { { 0, 0 }, { 0, 1000000 } };
