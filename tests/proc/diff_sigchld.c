@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -277,6 +278,44 @@ static void test_sigpipe(void)
 	printf("default SIGPIPE: signaled %d signal %d\n", WIFSIGNALED(status), WTERMSIG(status));
 }
 
+static volatile sig_atomic_t segv_code, segv_addr_ok, segv_hits;
+static char *segv_page;
+
+/* Records the fault and makes the access work: maps the missing page, or
+ * lets a read-only one be written; the faulting instruction runs again. */
+static void on_segv(int sig, siginfo_t *si, void *uc)
+{
+	(void)sig;
+	(void)uc;
+	segv_code = si->si_code;
+	segv_addr_ok = (char *)si->si_addr == segv_page + 8;
+	segv_hits++;
+	if (si->si_code == SEGV_MAPERR)
+		mmap(segv_page, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+	else
+		mprotect(segv_page, 4096, PROT_READ | PROT_WRITE);
+}
+
+/* SIGSEGV's si_code and si_addr: nothing mapped (SEGV_MAPERR), a
+ * read-only page written (SEGV_ACCERR). */
+static void test_segv(void)
+{
+	struct sigaction sa = { .sa_sigaction = on_segv, .sa_flags = SA_SIGINFO };
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGSEGV, &sa, NULL);
+	segv_page = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	munmap(segv_page, 4096);
+	*(volatile char *)(segv_page + 8) = 1;
+	printf("unmapped write: %d fault, si_code %d (SEGV_MAPERR %d), si_addr ok %d\n", (int)segv_hits,
+	       (int)segv_code, SEGV_MAPERR, (int)segv_addr_ok);
+	mprotect(segv_page, 4096, PROT_READ);
+	*(volatile char *)(segv_page + 8) = 2;
+	printf("read-only write: %d faults, si_code %d (SEGV_ACCERR %d), si_addr ok %d, value %d\n",
+	       (int)segv_hits, (int)segv_code, SEGV_ACCERR, (int)segv_addr_ok, segv_page[8]);
+	munmap(segv_page, 4096);
+	signal(SIGSEGV, SIG_DFL);
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IONBF, 0);
@@ -287,5 +326,6 @@ int main(void)
 	test_blocked_cont();
 	test_sleep_stop();
 	test_sigpipe();
+	test_segv();
 	return 0;
 }
