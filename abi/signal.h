@@ -41,6 +41,11 @@
 #endif
 #define SIG_NSIG 65		/* signals are 1..64 */
 
+/* itimer's which: Linux's values. */
+#define ITIMER_REAL_WHICH 0
+#define ITIMER_VIRTUAL_WHICH 1	/* the process's user CPU time: SIGVTALRM */
+#define ITIMER_PROF_WHICH 2	/* its user and system CPU time: SIGPROF */
+
 #define SIG_DFL_HANDLER 0
 #define SIG_IGN_HANDLER 1
 
@@ -95,6 +100,9 @@ struct k_siginfo {
 #define CLD_STOPPED 5
 #define CLD_CONTINUED 6
 #define SEGV_MAPERR 1
+#define SEGV_ACCERR 2	/* a page there, but the access broke its protection */
+#define FPE_INTDIV  1
+#define ILL_ILLOPN  2
 #define BUS_ADRERR  2	/* SIGBUS: an address with nothing behind it (a file mapping past its end) */
 #endif
 

@@ -9,6 +9,10 @@
 #define USER_SS (0x20 | 3)
 #define SYSCALL_VECTOR 0x100
 #define FRAME_RAX (14 * 8)
+#define FRAME_RCX (12 * 8)
+#define FRAME_R11 (4 * 8)
+#define FRAME_RIP (17 * 8)
+#define FRAME_RFLAGS (19 * 8)
 #define THREAD_OFF_WORK 8	/* struct thread, kernel/include/proc.h */
 
 	.text
@@ -43,6 +47,16 @@ syscall_entry:
 	orl	%gs:32, %ecx		/* its work, or need_resched */
 	jnz	3f
 syscall_return:
+	/* sysret gives back rip in rcx and rflags in r11: right for a call,
+	 * whose rcx and r11 the syscall instruction took, wrong for a frame
+	 * sigreturn restored (a context a fault or an interrupt cut, whose
+	 * rcx and r11 were live) or rewrote: those go back by iret. */
+	movq	FRAME_RCX(%rsp), %rcx
+	cmpq	FRAME_RIP(%rsp), %rcx
+	jne	trap_return
+	movq	FRAME_R11(%rsp), %rcx
+	cmpq	FRAME_RFLAGS(%rsp), %rcx
+	jne	trap_return
 	FRAME_POP_REGS
 	addq	$16, %rsp		/* vector, error */
 	movq	(%rsp), %rcx		/* rip */

@@ -88,8 +88,13 @@ long sys_clock_ns(void)
 
 long sys_sleep_ns(uint64_t ns)
 {
+	struct thread *t = current_thread();
 	uint64_t now = clock_ns();
 	uint64_t deadline = ns > UINT64_MAX - now ? UINT64_MAX : now + ns;
+	if (t->sleep_resume) /* run again after a stop: the first deadline */
+		deadline = t->sleep_deadline;
+	t->sleep_resume = false;
+	t->sleep_deadline = deadline;
 	return sched_sleep_until(deadline);
 }
 

@@ -82,6 +82,11 @@ struct thread {
 	uint64_t sig_pending;		/* bit sig-1: signals sent to this thread */
 	uint64_t sig_saved_mask;	/* sigsuspend: the mask the handler restores */
 	bool sig_restore_mask;
+	/* A sleep_ns a stop cut: its deadline, and whether the call runs
+	 * again after the continue (then it sleeps to the same deadline,
+	 * as Linux's nanosleep restarts with the time left). */
+	uint64_t sleep_deadline;
+	bool sleep_resume;
 	/* A signal cut an IPC call a server had already taken: the call may
 	 * have had its effect, so SA_RESTART must not run it again. */
 	bool sig_call_taken;
@@ -132,6 +137,14 @@ enum proc_state {
 	PROC_ZOMBIE,	/* exited; waiting for its parent to collect the status */
 };
 
+/* Why a signal was sent: what an SA_SIGINFO handler finds in siginfo. */
+struct sig_origin {
+	int32_t code;			/* SI_USER, SI_KERNEL, CLD_* */
+	int32_t pid;			/* the sender, or the child for SIGCHLD */
+	uint32_t uid;			/* its real uid */
+	int32_t status;			/* SIGCHLD: exit code or signal */
+};
+
 struct proc {
 	int pid;
 	/* its threads waiting on a futex: a server others wait for, on
@@ -180,6 +193,21 @@ struct proc {
 	struct handle_table handles;
 	struct k_sigaction sigactions[SIG_NSIG];
 	uint64_t sig_pending;		/* bit sig-1: signals sent to the process */
+	/* Why each pending signal was sent (si_code, si_pid, si_uid,
+	 * si_status) for SA_SIGINFO: the first sending's, as standard
+	 * signals do not queue. */
+	struct sig_origin sig_origin[SIG_NSIG];
+	/* ITIMER_REAL (kernel/proc/itimer.c): when SIGALRM is due (clock_ns,
+	 * 0: disarmed; then on the timer list by itimer_link) and its period. */
+	uint64_t itimer_deadline, itimer_interval;
+	struct list_head itimer_link;
+	/* ITIMER_VIRTUAL [0] and ITIMER_PROF [1]: CPU time left (ns, 0:
+	 * disarmed), counted down by the scheduler's tick samples; their
+	 * periods; bit i: the timer ran out, its signal to be sent on the
+	 * way to user mode (the tick cannot take proc_lock). */
+	int64_t itimer_cpu_left[2];
+	uint64_t itimer_cpu_interval[2];
+	uint32_t itimer_cpu_fired;
 	int pgid, sid;			/* process group and session */
 	bool stopped;			/* by SIGSTOP and friends until SIGCONT */
 	int stop_report;		/* for the parent's waitpid: W_STOPPED/W_CONTINUED */
@@ -339,8 +367,25 @@ static inline void thread_set_work(struct thread *t)
 	__atomic_store_n(&t->work, 1, __ATOMIC_RELEASE);
 }
 
-/* Sends sig to process p (as kill does, from sender, NULL: the kernel). */
+/* Sends sig to process p (as kill does, from sender: SI_USER with its pid
+ * and uid; NULL: the kernel, SI_KERNEL). */
 void signal_send(struct proc *p, int sig, struct proc *sender);
+/* Sends sig to p with its siginfo fields from o (proc_lock held). */
+void signal_send_origin_locked(struct proc *p, int sig, const struct sig_origin *o);
+/* Tells child c's parent that c exited, stopped or continued (code
+ * CLD_*, status: the exit code or signal): SIGCHLD, unless the parent's
+ * SA_NOCLDSTOP asks for none on a stop or continue (proc_lock held). */
+void signal_notify_parent_locked(struct proc *c, int code, int status);
+/* Does p have its children reaped for it (SIGCHLD SIG_IGN or
+ * SA_NOCLDWAIT)? Then no zombie waits for it (proc_lock held). */
+bool signal_child_autoreap(const struct proc *p);
+/* Stops p's ITIMER_REAL, if armed (proc_lock held): before p is freed. */
+void itimer_disarm_locked(struct proc *p);
+/* From the timer tick (interrupts off): t ran this tick, in user mode or
+ * not; counts down its process's CPU-time timers. */
+void itimer_cpu_tick(struct thread *t, bool user_mode);
+/* On the way to user mode: sends the SIGVTALRM/SIGPROF the tick found due. */
+void itimer_cpu_send(struct proc *p);
 /* A CPU exception in user mode: deliver sig to the thread if it handles
  * it, else the process dies of it. */
 void signal_fault(struct trap_frame *tf, int sig, uint64_t addr);

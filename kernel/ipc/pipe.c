@@ -187,7 +187,7 @@ static long pipe_write(struct pipe_end *e, const char *ubuf, size_t len)
 			if (p->readers == 0) {
 				spin_unlock(&p->lock);
 				pipe_tmp_free(tmp, small);
-				signal_send(current_thread()->proc, SIGPIPE, NULL);
+				signal_send(current_thread()->proc, SIGPIPE, current_thread()->proc); /* SI_USER, as Linux */
 				return done ? (long)done : -EPIPE;
 			}
 			if (PIPE_SIZE - p->len >= n)
@@ -224,10 +224,13 @@ static short pipe_poll(struct pipe_end *e, short events)
 			r |= events & (POLLIN | POLLRDNORM);
 		if (p->writers == 0)
 			r |= POLLHUP;
-	} else if (p->readers == 0) {
-		r |= POLLERR;
-	} else if (p->len < PIPE_SIZE) {
-		r |= events & (POLLOUT | POLLWRNORM);
+	} else {
+		/* Linux: room means POLLOUT even with no reader left; that
+		 * adds POLLERR (a write would fail with EPIPE). */
+		if (p->len < PIPE_SIZE)
+			r |= events & (POLLOUT | POLLWRNORM);
+		if (p->readers == 0)
+			r |= POLLERR;
 	}
 	spin_unlock(&p->lock);
 	return r;

@@ -312,6 +312,7 @@ static void proc_become_zombie_locked(struct proc *p, struct thread *last)
 	struct proc *reaper = proc_reaper_locked();
 
 	p->state = PROC_ZOMBIE;
+	itimer_disarm_locked(p); /* a zombie gets no SIGALRM */
 	/* last's task charge stays with the zombie until it is reaped */
 	p->zombie_pids = last->cgroup;
 	cg_get(last->cgroup);
@@ -330,8 +331,21 @@ static void proc_become_zombie_locked(struct proc *p, struct thread *last)
 		if (c->state == PROC_ZOMBIE)
 			waitq_wake_all(&reaper->child_exit, 0);
 	}
-	waitq_wake_all(&p->parent->child_exit, 0);
-	signal_send_locked(p->parent, SIGCHLD);
+	struct proc *parent = p->parent;
+	bool exited = (p->exit_status & 0x7f) == 0;
+	signal_notify_parent_locked(p, exited ? CLD_EXITED : CLD_KILLED,
+				    exited ? (p->exit_status >> 8) & 0xff : p->exit_status & 0x7f);
+	/* A parent that ignores SIGCHLD (or set SA_NOCLDWAIT) leaves its
+	 * children to be reaped: the kernel's loop collects this zombie as
+	 * an orphan's, and the parent's wait (woken above) finds no child
+	 * once all are gone (ECHILD), as on Linux. */
+	if (parent != &kernel_proc && signal_child_autoreap(parent)) {
+		list_del(&p->sibling);
+		p->parent = &kernel_proc;
+		p->orphan = true;
+		list_add_tail(&p->sibling, &kernel_proc.children);
+		waitq_wake_all(&kernel_proc.child_exit, 0);
+	}
 }
 
 void proc_thread_exited(struct thread *t, long code)
@@ -451,6 +465,8 @@ void proc_user_return_work(struct trap_frame *tf)
 	 * always could. */
 	cpu_sti();
 	t->work = 0; /* before looking, so nothing sent meanwhile is missed */
+	if (__atomic_load_n(&t->proc->itimer_cpu_fired, __ATOMIC_RELAXED))
+		itimer_cpu_send(t->proc);
 	if (t->kill_pending)
 		thread_exit(0);
 	memcg_user_return(t); /* memory.max events, memory.high throttling */

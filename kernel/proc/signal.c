@@ -36,6 +36,19 @@ static bool sig_ignored(const struct proc *p, int sig)
 	return h == SIG_IGN_HANDLER || (h == SIG_DFL_HANDLER && (SIG_IGNORED_BY_DEFAULT & SIGBIT(sig)));
 }
 
+/* Blocked by every thread: then even an ignored signal stays pending, as
+ * on Linux, since the action may change before it is unblocked. */
+static bool sig_blocked_by_all(const struct proc *p, int sig)
+{
+	const struct list_head *pos;
+	list_for_each(pos, &p->threads) {
+		const struct thread *t = list_entry(pos, struct thread, proc_link);
+		if (!(t->sig_blocked & SIGBIT(sig)))
+			return false;
+	}
+	return !list_empty(&p->threads);
+}
+
 static uint64_t thread_deliverable(const struct thread *t)
 {
 	return (t->sig_pending | t->proc->sig_pending) & ~t->sig_blocked;
@@ -67,12 +80,36 @@ static void signal_continue_locked(struct proc *p)
 		p->stopped = false;
 		p->stop_report = W_CONTINUED;
 		waitq_wake_all(&p->stop_wait, 0);
-		if (p->parent)
-			waitq_wake_all(&p->parent->child_exit, 0);
+		signal_notify_parent_locked(p, CLD_CONTINUED, SIGCONT);
 	}
 }
 
+bool signal_child_autoreap(const struct proc *p)
+{
+	const struct k_sigaction *a = &p->sigactions[SIGCHLD];
+	return a->handler == SIG_IGN_HANDLER || (a->flags & SA_NOCLDWAIT);
+}
+
+void signal_notify_parent_locked(struct proc *c, int code, int status)
+{
+	struct proc *parent = c->parent;
+	if (!parent)
+		return;
+	waitq_wake_all(&parent->child_exit, 0);
+	if ((code == CLD_STOPPED || code == CLD_CONTINUED) &&
+	    (parent->sigactions[SIGCHLD].flags & SA_NOCLDSTOP))
+		return;
+	struct sig_origin o = { .code = code, .pid = c->pid, .uid = c->cred.uid, .status = status };
+	signal_send_origin_locked(parent, SIGCHLD, &o);
+}
+
 void signal_send_locked(struct proc *p, int sig)
+{
+	static const struct sig_origin kernel = { .code = SI_KERNEL };
+	signal_send_origin_locked(p, sig, &kernel);
+}
+
+void signal_send_origin_locked(struct proc *p, int sig, const struct sig_origin *o)
 {
 	if (p->state != PROC_ALIVE || p->exiting)
 		return;
@@ -84,8 +121,10 @@ void signal_send_locked(struct proc *p, int sig)
 		p->stopped = false;
 		waitq_wake_all(&p->stop_wait, 0);
 	}
-	if (sig_ignored(p, sig) && sig != SIGKILL)
+	if (sig_ignored(p, sig) && sig != SIGKILL && !sig_blocked_by_all(p, sig))
 		return;
+	if (!(p->sig_pending & SIGBIT(sig)))
+		p->sig_origin[sig] = *o;
 	p->sig_pending |= SIGBIT(sig);
 	struct list_head *pos;
 	list_for_each(pos, &p->threads) {
@@ -101,9 +140,11 @@ void signal_send_locked(struct proc *p, int sig)
 
 void signal_send(struct proc *p, int sig, struct proc *sender)
 {
-	(void)sender;
+	struct sig_origin o = { .code = SI_KERNEL };
+	if (sender)
+		o = (struct sig_origin){ .code = SI_USER, .pid = sender->pid, .uid = sender->cred.uid };
 	spin_lock(&proc_lock);
-	signal_send_locked(p, sig);
+	signal_send_origin_locked(p, sig, &o);
 	spin_unlock(&proc_lock);
 }
 
@@ -118,11 +159,12 @@ static bool signal_permitted(const struct proc *sender, const struct proc *targe
 
 /* kill(2)'s delivery: like Linux, init only gets the signals it handles,
  * so no process can take the system down by signalling pid 1. */
-static void signal_send_user_locked(struct proc *p, int sig)
+static void signal_send_user_locked(struct proc *p, int sig, const struct proc *sender)
 {
 	if (p == init_proc && p->sigactions[sig].handler == SIG_DFL_HANDLER)
 		return;
-	signal_send_locked(p, sig);
+	struct sig_origin o = { .code = SI_USER, .pid = sender->pid, .uid = sender->cred.uid };
+	signal_send_origin_locked(p, sig, &o);
 }
 
 long sys_kill(int pid, int sig)
@@ -139,7 +181,7 @@ long sys_kill(int pid, int sig)
 			if (signal_permitted(self, p)) {
 				permitted = 1;
 				if (sig)
-					signal_send_user_locked(p, sig);
+					signal_send_user_locked(p, sig, self);
 			}
 		}
 	} else {
@@ -154,7 +196,7 @@ long sys_kill(int pid, int sig)
 			if (signal_permitted(self, p)) {
 				permitted++;
 				if (sig)
-					signal_send_user_locked(p, sig);
+					signal_send_user_locked(p, sig, self);
 			}
 		}
 	}
@@ -258,6 +300,7 @@ static bool signal_setup_frame(struct thread *t, struct trap_frame *tf, int sig,
 	memcpy(frame.regs, tf, sizeof(*tf));
 	frame.mask = t->sig_restore_mask ? t->sig_saved_mask : t->sig_blocked;
 	t->sig_restore_mask = false;
+	t->sleep_resume = false; /* the handler's own sleeps are new ones */
 	static struct fpu_state fpu; /* fxsave needs 16-byte alignment */
 	fpu_save(&fpu);
 	memcpy(frame.fpu, &fpu, sizeof(frame.fpu));
@@ -313,17 +356,14 @@ static void signal_stop(struct proc *p, int sig)
 			thread_set_work(list_entry(pos, struct thread, proc_link));
 		p->stopped = true;
 		p->stop_report = W_STOPPED(sig);
-		if (p->parent) {
-			waitq_wake_all(&p->parent->child_exit, 0);
-			if (!(p->parent->sigactions[SIGCHLD].flags & SA_NOCLDSTOP))
-				signal_send_locked(p->parent, SIGCHLD);
-		}
+		signal_notify_parent_locked(p, CLD_STOPPED, sig);
 	}
 	spin_unlock(&proc_lock);
 }
 
-/* Takes the lowest pending deliverable signal, or 0. */
-static int signal_dequeue(struct thread *t)
+/* Takes the lowest pending deliverable signal, or 0, and fills in *info
+ * why it was sent. */
+static int signal_dequeue(struct thread *t, struct k_siginfo *info)
 {
 	spin_lock(&proc_lock);
 	uint64_t ready = thread_deliverable(t);
@@ -333,6 +373,11 @@ static int signal_dequeue(struct thread *t)
 			t->sig_pending &= ~SIGBIT(sig);
 		else
 			t->proc->sig_pending &= ~SIGBIT(sig);
+		const struct sig_origin *o = &t->proc->sig_origin[sig];
+		*info = (struct k_siginfo){ .signo = sig, .code = o->code };
+		info->f.proc.pid = o->pid;
+		info->f.proc.uid = o->uid;
+		info->f.proc.status = o->status;
 	}
 	spin_unlock(&proc_lock);
 	return sig;
@@ -349,7 +394,8 @@ static void signal_restart_syscall(struct thread *t, struct trap_frame *tf)
 	}
 }
 
-static void signal_deliver(struct thread *t, struct trap_frame *tf, int sig, uint64_t addr)
+static void signal_deliver(struct thread *t, struct trap_frame *tf, int sig,
+			   const struct k_siginfo *info)
 {
 	struct proc *p = t->proc;
 	spin_lock(&proc_lock);
@@ -366,12 +412,10 @@ static void signal_deliver(struct thread *t, struct trap_frame *tf, int sig, uin
 			proc_exit(W_SIGNALED(sig));
 		return;
 	}
-	struct k_siginfo info = { .signo = sig, .code = !addr ? SI_USER : sig == SIGBUS ? BUS_ADRERR : SEGV_MAPERR };
-	info.f.addr = addr;
 	if (tf && (act.flags & SA_RESTART))
 		signal_restart_syscall(t, tf);
 	t->freeze_kicked = false; /* a handler runs: EINTR is the call's answer */
-	if (!tf || !signal_setup_frame(t, tf, sig, &act, &info))
+	if (!tf || !signal_setup_frame(t, tf, sig, &act, info))
 		proc_exit(W_SIGNALED(SIGSEGV));
 }
 
@@ -380,9 +424,10 @@ void signal_handle_pending(struct thread *t, struct trap_frame *tf)
 	struct proc *p = t->proc;
 	int sig;
 	bool handled = false;
-	while ((sig = signal_dequeue(t)) != 0) {
+	struct k_siginfo info;
+	while ((sig = signal_dequeue(t, &info)) != 0) {
 		bool handler = p->sigactions[sig].handler > SIG_IGN_HANDLER;
-		signal_deliver(t, tf, sig, 0);
+		signal_deliver(t, tf, sig, &info);
 		handled |= handler;
 		if (handler)
 			break; /* one frame at a time; the rest after sigreturn */
@@ -413,6 +458,7 @@ void signal_handle_pending(struct thread *t, struct trap_frame *tf)
 	if (restart && !t->kill_pending && (int64_t)tf->rax == -EINTR) {
 		tf->rax = tf->error;
 		tf->rip -= 2;
+		t->sleep_resume = tf->error == SYS_sleep_ns;
 	}
 	spin_unlock(&proc_lock);
 }
@@ -427,7 +473,20 @@ void signal_fault(struct trap_frame *tf, int sig, uint64_t addr)
 		       t->proc->name, trap_name(tf->vector), (void *)tf->rip, sig);
 		proc_exit(W_SIGNALED(sig));
 	}
-	signal_deliver(t, tf, sig, addr);
+	/* si_code as Linux: a page fault on a present page broke its
+	 * protection (error code bit 0); else nothing was mapped there. */
+	int code = SI_KERNEL;
+	if (tf->vector == TRAP_DE)
+		code = FPE_INTDIV;
+	else if (tf->vector == TRAP_UD)
+		code = ILL_ILLOPN;
+	else if (sig == SIGBUS && tf->vector == TRAP_PF)
+		code = BUS_ADRERR;
+	else if (sig == SIGSEGV && tf->vector == TRAP_PF)
+		code = (tf->error & 1) ? SEGV_ACCERR : SEGV_MAPERR;
+	struct k_siginfo info = { .signo = sig, .code = code };
+	info.f.addr = addr;
+	signal_deliver(t, tf, sig, &info);
 }
 
 void signal_init_proc(struct proc *child, const struct proc *parent, bool exec)

@@ -449,6 +449,8 @@ void sched_tick(bool user_mode)
 	struct thread *cur = this_cpu()->current;
 	if (cur != rq->idle && rq->curr_se)
 		sched_sample_cputime(se_thread(rq->curr_se), user_mode);
+	if (cur != rq->idle)
+		itimer_cpu_tick(cur, user_mode);
 	sched_expire_timeouts(rq, now);
 	sched_bw_tick(now); /* new periods: throttled groups come back */
 	sched_psi_trigger_tick(now);
