@@ -47,16 +47,6 @@ syscall_entry:
 	orl	%gs:32, %ecx		/* its work, or need_resched */
 	jnz	3f
 syscall_return:
-	/* sysret gives back rip in rcx and rflags in r11: right for a call,
-	 * whose rcx and r11 the syscall instruction took, wrong for a frame
-	 * sigreturn restored (a context a fault or an interrupt cut, whose
-	 * rcx and r11 were live) or rewrote: those go back by iret. */
-	movq	FRAME_RCX(%rsp), %rcx
-	cmpq	FRAME_RIP(%rsp), %rcx
-	jne	trap_return
-	movq	FRAME_R11(%rsp), %rcx
-	cmpq	FRAME_RFLAGS(%rsp), %rcx
-	jne	trap_return
 	FRAME_POP_REGS
 	addq	$16, %rsp		/* vector, error */
 	movq	(%rsp), %rcx		/* rip */
@@ -67,6 +57,18 @@ syscall_return:
 
 3:	movq	%rsp, %rdi
 	call	syscall_exit_work	/* may switch threads; returns with IF=0 */
+	/* sysret gives back rip in rcx and rflags in r11: right for a call,
+	 * whose rcx and r11 the syscall instruction took, wrong for a frame
+	 * sigreturn restored (a context a fault or an interrupt cut, whose
+	 * rcx and r11 were live) or a handler's set-up rewrote: those go back
+	 * by iret. Only this slow path can meet one (sigreturn and signal
+	 * delivery both set the thread's work), so a plain call pays nothing. */
+	movq	FRAME_RCX(%rsp), %rcx
+	cmpq	FRAME_RIP(%rsp), %rcx
+	jne	trap_return
+	movq	FRAME_R11(%rsp), %rcx
+	cmpq	FRAME_RFLAGS(%rsp), %rcx
+	jne	trap_return
 	jmp	syscall_return
 
 	.section .note.GNU-stack, "", @progbits

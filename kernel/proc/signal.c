@@ -341,8 +341,9 @@ long sys_sigreturn(void)
 	memcpy(&fpu, frame.fpu, sizeof(fpu));
 	fpu_sanitize(&fpu);
 	fpu_restore(&fpu);
-	if (thread_deliverable(t))
-		thread_set_work(t);
+	/* Always: the restored frame's rcx and r11 must go back by iret, which
+	 * only the system call's slow exit checks for (syscall.S). */
+	thread_set_work(t);
 	return (long)saved.rax; /* the syscall return keeps the interrupted rax */
 }
 
