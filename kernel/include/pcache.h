@@ -242,10 +242,17 @@ int pcache_resv_ask(struct pcache_obj *o, uint64_t index);
 /* pcache_reserve's work: swaps o's reservation state (set may be NULL:
  * read only) and gives the old one. */
 void pcache_resv_swap(struct pcache_obj *o, const struct pcache_resv *set, struct pcache_resv *old);
-/* After a write of cg's to o (no lock held): past cg's background
- * threshold o's writeback is asked for; past its dirty limit the caller
- * sleeps, killably, until its cgroup is under it again (dirty.c). */
-void pcache_balance_dirty(struct pcache_obj *o, struct cgroup *cg);
+/* Around a write of cg's to o (no lock held): past cg's background
+ * threshold, counting ahead pages the caller is about to dirty, o's
+ * writeback is asked for; past its dirty limit the caller sleeps,
+ * killably, until its cgroup's dirty pages and ahead fit under it again
+ * (dirty.c). ahead 0: after the write. */
+void pcache_balance_dirty(struct pcache_obj *o, struct cgroup *cg, uint64_t ahead);
+/* How much of a write of n bytes of cg's to o may go before the writer
+ * balances again: n while cg's dirty pages and n's stay within its dirty
+ * limit (*ahead = 0); else a chunk of a few pages, and *ahead = the pages
+ * it may dirty (pcache_balance_dirty's ahead before each chunk). */
+size_t pcache_dirty_chunk(struct pcache_obj *o, struct cgroup *cg, size_t n, uint64_t *ahead);
 
 /* A page fault met a page of o that is not in memory (vm_fault got
  * -EAGAIN from pcache_map_get or pcache_map_copy): asks the server and

@@ -6,7 +6,10 @@
  * dirty_background_ratio % of that its writer asks the file's server
  * for a writeback (without waiting), past the limit the writer sleeps,
  * a tick at a time, until its own cgroup's writeback has brought it back
- * under: so it writes at the rate its own writeback completes (its
+ * under. A write that would cross the limit is cut in chunks, each
+ * waiting for room for itself first (Linux balances every few pages of a
+ * write, balance_dirty_pages_ratelimited), so the limit holds at every
+ * moment, not only between write() calls: so it writes at the rate its own writeback completes (its
  * io.max), and other cgroups are not held. Its sleeps count as memory
  * and io stalls (memory.pressure, io.pressure) and each write() that
  * slept as a dirty_throttled event (memory.events). The ratios are
@@ -54,7 +57,27 @@ uint64_t pcache_dirty_pages(struct cgroup *cg)
 	return n > 0 ? (uint64_t)n : 0;
 }
 
-void pcache_balance_dirty(struct pcache_obj *o, struct cgroup *cg)
+/* A write nearer its limit than its own size dirties at most this much
+ * before it balances again (and a quarter of the limit at most). */
+#define DIRTY_CHUNK_PAGES 64
+
+size_t pcache_dirty_chunk(struct pcache_obj *o, struct cgroup *cg, size_t n, uint64_t *ahead)
+{
+	*ahead = 0;
+	if (!(o->flags & PCACHE_BACKED) || !cg || !n)
+		return n;
+	uint64_t bg, limit;
+	pcache_dirty_limits(cg, &bg, &limit);
+	uint64_t pages = n / PAGE_SIZE + 2; /* an unaligned write's two ends */
+	if (pcache_dirty_pages(cg) + pages <= limit)
+		return n;
+	uint64_t chunk = limit / 4;
+	chunk = chunk < 1 ? 1 : chunk > DIRTY_CHUNK_PAGES ? DIRTY_CHUNK_PAGES : chunk;
+	*ahead = chunk + 1;
+	return chunk * PAGE_SIZE < n ? (size_t)(chunk * PAGE_SIZE) : n;
+}
+
+void pcache_balance_dirty(struct pcache_obj *o, struct cgroup *cg, uint64_t ahead)
 {
 	if (!(o->flags & PCACHE_BACKED) || !cg)
 		return;
@@ -63,7 +86,9 @@ void pcache_balance_dirty(struct pcache_obj *o, struct cgroup *cg)
 	for (int tick = 0;; tick++) {
 		uint64_t bg, limit;
 		pcache_dirty_limits(cg, &bg, &limit);
-		uint64_t dirty = pcache_dirty_pages(cg);
+		/* room for what the writer is about to dirty (no more than the
+		 * whole limit: that much room comes when all is written) */
+		uint64_t dirty = pcache_dirty_pages(cg) + (ahead < limit ? ahead : limit);
 		if (dirty <= bg)
 			break;
 		pcache_writeback_kick(o); /* background: the server starts */

@@ -103,11 +103,23 @@ long pcache_fd_write(struct channel *ch, const void *buf, size_t len, int64_t of
 	if (len > INT64_MAX)
 		len = INT64_MAX;
 	struct pcache_obj *o = ch->pc;
+	/* the writer's cgroup pays for the pages it first touches */
+	struct cgroup *cg = memcg_requester();
 	bool held = false;
-	if (off < 0 && (r = pcache_pos_lock(ch, &held)))
+	if (off < 0 && (r = pcache_pos_lock(ch, &held))) {
+		cg_put(cg);
 		return r; /* order: the offset lock, then the write lock */
+	}
+	/* near its dirty limit the write goes in chunks, each after room
+	 * for it (dirty.c), without the write lock a server's truncate of
+	 * this file may need meanwhile */
+	uint64_t ahead;
+	size_t chunk = pcache_dirty_chunk(o, cg, len, &ahead);
+	if (ahead)
+		pcache_balance_dirty(o, cg, ahead);
 	if ((r = pcache_wlock(o))) {
 		pcache_pos_unlock(ch, held);
+		cg_put(cg);
 		return r;
 	}
 	/* O_APPEND writes at the end even for pwrite, as Linux (pwrite(2), BUGS) */
@@ -116,24 +128,29 @@ long pcache_fd_write(struct channel *ch, const void *buf, size_t len, int64_t of
 	uint64_t end = at, asked = 0;
 	size_t done = 0;
 	bool locked = true;
-	/* the writer's cgroup pays for the pages it first touches */
-	struct cgroup *cg = memcg_requester();
 	for (;;) {
-		r = pcache_obj_write(o, at, (const uint8_t *)buf + done, len - done, cg, true, &end);
+		size_t n = len - done < chunk ? len - done : chunk;
+		r = pcache_obj_write(o, at, (const uint8_t *)buf + done, n, cg, true, &end);
 		uint64_t want = o->resv_want; /* the write lock's holder's */
 		o->resv_want = 0;
 		if (r > 0)
 			done += (size_t)r;
-		if (!want || done == len)
+		if (done == len || (!want && (r < 0 || (size_t)r < n)))
 			break;
-		/* the block reservation is spent (docs/fs.md, "Reservations"):
-		 * the server is asked without the write lock, whose holder a
-		 * server's request may wait for; the same page twice: ENOSPC */
 		at = append ? PCACHE_APPEND : end;
 		pcache_wunlock(o);
 		locked = false;
-		int a = want == asked ? -ENOSPC : pcache_resv_ask(o, want - 1);
-		asked = want;
+		int a = 0;
+		if (want) {
+			/* the block reservation is spent (docs/fs.md,
+			 * "Reservations"): the server is asked without the
+			 * write lock, whose holder a server's request may wait
+			 * for; the same page twice: ENOSPC */
+			a = want == asked ? -ENOSPC : pcache_resv_ask(o, want - 1);
+			asked = want;
+		} else {
+			pcache_balance_dirty(o, cg, ahead); /* room for the next chunk */
+		}
 		if (a || (a = pcache_wlock(o))) {
 			r = a;
 			break;
@@ -148,7 +165,7 @@ long pcache_fd_write(struct channel *ch, const void *buf, size_t len, int64_t of
 		pcache_wunlock(o);
 	pcache_pos_unlock(ch, held);
 	if (r > 0)
-		pcache_balance_dirty(o, cg); /* past its dirty limit: it waits for its writeback */
+		pcache_balance_dirty(o, cg, 0); /* past its dirty limit: it waits for its writeback */
 	cg_put(cg);
 	return r;
 }
