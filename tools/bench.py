@@ -225,7 +225,7 @@ def ext2_compare(build, initrd, out, timeout, mib=256, nfiles=10000, runs=2):
 
 
 WB_FIGURES = ("wb_a_rate", "wb_b_alone", "wb_b_beside", "wb_b_ratio", "wb_a_wbytes", "wb_b_wbytes",
-              "wb_root_wbytes", "wb_weight_100_rate", "wb_weight_400_rate", "wb_weight_ratio", "wb_max32_time",
+              "wb_root_wbytes", "wb_weight_100_rate", "wb_weight_400_rate", "wb_weight_ratio", "wb_weight_ratio_all", "wb_max32_time",
               "wb_max32_oom_kills", "wb_max32_peak", "wb_max32_dirty_most", "wb_max32_dirty_limit",
               "wb_fsync4k_a_dirty", "wb_fsync4k_a_rate", "wb_fsync4k_alone", "wb_fsync4k_beside",
               "wb_fsync4k_ratio", "wb_readback")

@@ -14,8 +14,10 @@
  *             metadata, and whatever the file system's server was charged)
  *   weight    io.weight 100 and 400, memory.max 32M each, WSIZE MiB (128)
  *             each at once, then fsync: the 100 one's share of the two
- *             writeback rates while both were writing (wb_weight_ratio,
- *             1:4 is 0.25)
+ *             writeback rates while both were writing and the disk was
+ *             contended, from when each had written its first dirty
+ *             limit's worth (wb_weight_ratio, 1:4 is 0.25), and over the
+ *             whole time (wb_weight_ratio_all)
  *   max32     memory.max 32M writing BIG MiB (256): OOM kills, the most
  *             memory.current and dirty + writeback seen (every 100 ms),
  *             beside the cgroup's dirty limit (dirty_ratio % of 32M)
@@ -284,6 +286,14 @@ static void exp_throttle(void)
 	cg_remove("b");
 }
 
+/* The dirty limit of a cgroup of memory.max 32M: dirty_ratio % of it. */
+static long long limit32(void)
+{
+	char ratio[16];
+	long r = slurp("/proc/sys/vm/dirty_ratio", ratio, sizeof(ratio)) > 0 ? atol(ratio) : 20;
+	return 32 * MIB * r / 100;
+}
+
 static void exp_weight(void)
 {
 	static const char *const cgs[] = { "w100", "w400" };
@@ -291,20 +301,41 @@ static void exp_weight(void)
 		return fail("weight: cgroups");
 	struct sampler s;
 	sampler_start(&s, "wb_weight", cgs, 2);
-	long long l0 = wbytes("w100"), h0 = wbytes("w400");
+	long long l0 = wbytes("w100"), h0 = wbytes("w400"), lim = limit32();
 	double t0 = now_s();
 	pid_t pl = spawn_writer("w100", "w100.bin", wsize_mib, 4), ph = spawn_writer("w400", "w400.bin", wsize_mib, 5);
-	double th = reap(ph, t0);
+	/* the disk is contended once each writer has had its first dirty
+	 * limit's worth written: until then each one's writes went into
+	 * memory at the speed of its own CPU (both equal) and its writeback
+	 * followed, whatever the weights; the split is measured from then */
+	long long lc = l0, hc = h0;
+	double tc = t0;
+	int st = 0;
+	pid_t gone = 0;
+	while ((lc - l0 < lim || hc - h0 < lim) && (gone = waitpid(ph, &st, WNOHANG)) == 0) {
+		usleep(5000);
+		lc = wbytes("w100");
+		hc = wbytes("w400");
+		tc = now_s();
+	}
+	double th = -1;
+	if (!gone)
+		th = reap(ph, t0);
+	else if (gone == ph && WIFEXITED(st) && WEXITSTATUS(st) == 0)
+		th = now_s() - t0; /* w400 was done before the disk was contended */
 	long long l1 = wbytes("w100"), h1 = wbytes("w400");
 	double tl = reap(pl, t0);
 	long long most[2];
 	sampler_stop(&s, "wb_weight", most);
 	if (th <= 0 || tl <= 0)
 		return fail("weight: the writers");
-	/* while both wrote: until the heavier one was done */
-	bench("wb_weight_100_rate", (double)(l1 - l0) / MIB / th, "MiB/s");
-	bench("wb_weight_400_rate", (double)(h1 - h0) / MIB / th, "MiB/s");
-	bench("wb_weight_ratio", h1 > h0 ? (double)(l1 - l0) / (double)(h1 - h0) : 0, "x");
+	/* while both wrote and the disk was contended: from then until the
+	 * heavier one was done (and, for comparison, over the whole time) */
+	double tw = th - (tc - t0);
+	bench("wb_weight_100_rate", tw > 0 ? (double)(l1 - lc) / MIB / tw : 0, "MiB/s");
+	bench("wb_weight_400_rate", tw > 0 ? (double)(h1 - hc) / MIB / tw : 0, "MiB/s");
+	bench("wb_weight_ratio", h1 > hc ? (double)(l1 - lc) / (double)(h1 - hc) : 0, "x");
+	bench("wb_weight_ratio_all", h1 > h0 ? (double)(l1 - l0) / (double)(h1 - h0) : 0, "x");
 	cg_remove("w100");
 	cg_remove("w400");
 }
@@ -314,10 +345,6 @@ static void exp_max32(void)
 	static const char *const cgs[] = { "m32" };
 	if (cg_make("m32", "32M", NULL, NULL))
 		return fail("max32: cgroup");
-	char path[96];
-	snprintf(path, sizeof(path), "/proc/sys/vm/dirty_ratio");
-	char ratio[16];
-	long r = slurp(path, ratio, sizeof(ratio)) > 0 ? atol(ratio) : 20;
 	struct sampler s;
 	sampler_start(&s, "wb_max32", cgs, 1);
 	double t = reap(spawn_writer("m32", "big.bin", big_mib, 6), now_s());
@@ -329,7 +356,7 @@ static void exp_max32(void)
 	bench("wb_max32_oom_kills", (double)field("m32", "memory.events", "oom_kill"), "kills");
 	bench("wb_max32_peak", (double)most[0] / MIB, "MiB");
 	bench("wb_max32_dirty_most", (double)most[1] / MIB, "MiB");
-	bench("wb_max32_dirty_limit", 32.0 * (double)r / 100, "MiB");
+	bench("wb_max32_dirty_limit", (double)limit32() / MIB, "MiB");
 	cg_remove("m32");
 }
 
