@@ -1116,6 +1116,16 @@ def test_tools(build, tally):
             ext2_differential(sh, host, arbor, run, out_dir, tally, base)
 
 
+def test_linux_selftests(build, tally):
+    """Linux 6.1's own cgroup selftests, built unchanged with arbor-cc and
+    run in Arbor; each sub-test as tests/cgroup/selftests.txt says
+    (tools/selftests.py, issue 22)."""
+    print("[qemu] Linux's cgroup selftests (tools/selftests.py)", flush=True)
+    sys.path.insert(0, os.path.join(ROOT, "tools"))
+    import selftests
+    selftests.check(build, 300, tally)
+
+
 def test_run_channels(sh, cc, run, out_dir, tally):
     """arbor-run keeps a program's stdout, its stderr and the kernel's log
     apart (tests/run/outerr.c writes to both, then faults): host stdout is
@@ -1365,6 +1375,7 @@ def main():
                     help="run only the churn/leak boot (make soak SECONDS=N)")
     ap.add_argument("--ext2-only", action="store_true", help="only the ext2 disk boots")
     ap.add_argument("--reclaim-only", action="store_true", help="only the reclaim disk boot")
+    ap.add_argument("--selftests-only", action="store_true", help="only Linux's cgroup selftests")
     ap.add_argument("--tty-only", action="store_true",
                     help="only the terminal tests (pty driver boot, stty against GNU stty)")
     ap.add_argument("--console-only", action="store_true", help="only the scripted console sessions")
@@ -1396,6 +1407,10 @@ def main():
         return 1 if tally.failed else 0
     if a.reclaim_only:
         test_reclaim_disk(kernel, initrd, a.build, tally, a.timeout)
+        print(f"{tally.passed} passed, {len(tally.failed)} failed")
+        return 1 if tally.failed else 0
+    if a.selftests_only:
+        test_linux_selftests(a.build, tally)
         print(f"{tally.passed} passed, {len(tally.failed)} failed")
         return 1 if tally.failed else 0
     shell_iso = os.path.join(a.build, "arbor-shell.iso")
@@ -1447,6 +1462,7 @@ def main():
     test_runner_detects(kernel, tally)
     test_tools(a.build, tally)
     test_stty_matches_gnu(a.build, tally)
+    test_linux_selftests(a.build, tally)
     # The fuzzer from a fixed seed (1), about 45 s per mode.
     for mode in modes:
         test_fuzz(a.build, initrd, mode, 1 if a.fuzz_seed is None else a.fuzz_seed, a.fuzz_seconds, tally)
