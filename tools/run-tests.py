@@ -1079,6 +1079,7 @@ def test_tools(build, tally):
         tally.result(name, got == want, "" if got == want else f"got {got}: {err2.strip()[:200]}")
 
     test_run_channels(sh, cc, run, out_dir, tally)
+    test_linux_recorded(sh, cc, run, out_dir, tally)
     # arbor-run passes its standard input on: bytes the console would
     # take as keys (^C ^D CR NUL DEL), no newline at the end, then end of
     # file; an empty one is end of file at once (not a program waiting).
@@ -1124,6 +1125,30 @@ def test_linux_selftests(build, tally):
     sys.path.insert(0, os.path.join(ROOT, "tools"))
     import selftests
     selftests.check(build, 300, tally)
+
+
+def test_linux_recorded(sh, cc, run, out_dir, tally):
+    """tests/SUBJECT/linux_NAME.c: programs whose behaviour only a real
+    Linux can show (the cgroup files: the host's own cgroups are not ours
+    to write), run on Arbor and compared byte for byte with what Linux 6.1
+    printed in the same QEMU (tests/SUBJECT/linux_NAME.out, recorded by
+    tools/record-linux.sh)."""
+    for src in sorted(glob.glob(os.path.join(ROOT, "tests", "*", "linux_*.c")), key=os.path.basename):
+        base = os.path.basename(src)[len("linux_"):-2]
+        name = "as Linux 6.1 printed: " + base + ".c"
+        print(f"  {name} ...", flush=True)
+        exe = os.path.join(out_dir, "linux_" + base)
+        code, _, err = sh([cc, "-O2", "-o", exe, src])
+        if code != 0:
+            tally.result(name, False, "build failed: " + err[:300])
+            continue
+        want = open(src[:-2] + ".out").read()
+        ac, aout, _ = sh([run, exe])
+        same = ac == 0 and aout == want
+        tally.result(name, same, "" if same else f"arbor exit {ac}")
+        if not same:
+            for line in difflib.unified_diff(want.splitlines(), aout.splitlines(), "linux", "arbor", lineterm=""):
+                print("      | " + line)
 
 
 def test_run_channels(sh, cc, run, out_dir, tally):
