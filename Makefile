@@ -164,7 +164,9 @@ USER_BINS := $(INITRD_DIR)/bin/init $(patsubst %,$(INITRD_DIR)/drivers/%,$(USER_
 # Test programs, one folder per subject (tests/SUBJECT/, docs/testing.md),
 # and the benchmarks (user/bench/). In a subject folder test_NAME.c is a
 # host unit test (below), diff_NAME.c a differential test (built for Linux
-# and Arbor by tools/run-tests.py), every other NAME.c a program for
+# and Arbor by tools/run-tests.py), linux_NAME.c a program compared with
+# what Linux printed (linux_NAME.out, tools/record-linux.sh; built and run
+# by tools/run-tests.py), every other NAME.c a program for
 # Arbor; tests/fuzz, tests/run and tests/sh have rules of their own,
 # tests/host is the host tests' harness, tests/include check.h.
 # A program is built on the C library (newlib) and installed as
@@ -184,7 +186,7 @@ $(if $(wildcard user/posix/*.c user/tests/*.c tests/diff/*.c),$(error $(wildcard
 	user/tests/*.c tests/diff/*.c): tests live in tests/SUBJECT/ now (a differential test as \
 	diff_NAME.c), see docs/testing.md))
 TEST_PROG_SRCS := $(foreach f,$(filter-out $(addsuffix %,$(TEST_OWN_RULES)),$(wildcard tests/*/*.c)),\
-	$(if $(filter test_% diff_%,$(notdir $(f))),,$(f)))
+	$(if $(filter test_% diff_% linux_%,$(notdir $(f))),,$(f)))
 PROG_SRCS := $(TEST_PROG_SRCS) $(wildcard user/bench/*.c)
 SMALL_PROG_SRCS := $(filter $(addsuffix .c,$(SMALL_RUNTIME_PROGS)),$(PROG_SRCS))
 POSIX_PROG_SRCS := $(filter-out $(SMALL_PROG_SRCS),$(PROG_SRCS))

@@ -37,4 +37,10 @@ cd "$out/build"
 	> "$out/configure.log" 2>&1 || { tail -20 "$out/configure.log"; exit 1; }
 make -j2 all-target-newlib > "$out/make.log" 2>&1 || { tail -40 "$out/make.log"; exit 1; }
 make install-target-newlib > "$out/install.log" 2>&1 || { tail -20 "$out/install.log"; exit 1; }
+# newlib's install copies only the header directories it knows (sys/,
+# machine/, ...): Arbor's own (linux/, Linux's interface headers) too
+for d in "$root"/user/newlib/overlay/newlib/libc/include/*/; do
+	name=$(basename "$d")
+	[ -d "$out/install/x86_64-elf/include/$name" ] || cp -R "$d" "$out/install/x86_64-elf/include/$name"
+done
 echo "newlib installed in $out/install/x86_64-elf"

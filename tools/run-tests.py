@@ -1079,6 +1079,7 @@ def test_tools(build, tally):
         tally.result(name, got == want, "" if got == want else f"got {got}: {err2.strip()[:200]}")
 
     test_run_channels(sh, cc, run, out_dir, tally)
+    test_linux_recorded(sh, cc, run, out_dir, tally)
     # arbor-run passes its standard input on: bytes the console would
     # take as keys (^C ^D CR NUL DEL), no newline at the end, then end of
     # file; an empty one is end of file at once (not a program waiting).
@@ -1114,6 +1115,40 @@ def test_tools(build, tally):
                 print("      | " + line)
         if base in ("files", "patherr"):
             ext2_differential(sh, host, arbor, run, out_dir, tally, base)
+
+
+def test_linux_selftests(build, tally):
+    """Linux 6.1's own cgroup selftests, built unchanged with arbor-cc and
+    run in Arbor; each sub-test as tests/cgroup/selftests.txt says
+    (tools/selftests.py, issue 22)."""
+    print("[qemu] Linux's cgroup selftests (tools/selftests.py)", flush=True)
+    sys.path.insert(0, os.path.join(ROOT, "tools"))
+    import selftests
+    selftests.check(build, 300, tally)
+
+
+def test_linux_recorded(sh, cc, run, out_dir, tally):
+    """tests/SUBJECT/linux_NAME.c: programs whose behaviour only a real
+    Linux can show (the cgroup files: the host's own cgroups are not ours
+    to write), run on Arbor and compared byte for byte with what Linux 6.1
+    printed in the same QEMU (tests/SUBJECT/linux_NAME.out, recorded by
+    tools/record-linux.sh)."""
+    for src in sorted(glob.glob(os.path.join(ROOT, "tests", "*", "linux_*.c")), key=os.path.basename):
+        base = os.path.basename(src)[len("linux_"):-2]
+        name = "as Linux 6.1 printed: " + base + ".c"
+        print(f"  {name} ...", flush=True)
+        exe = os.path.join(out_dir, "linux_" + base)
+        code, _, err = sh([cc, "-O2", "-o", exe, src])
+        if code != 0:
+            tally.result(name, False, "build failed: " + err[:300])
+            continue
+        want = open(src[:-2] + ".out").read()
+        ac, aout, _ = sh([run, exe])
+        same = ac == 0 and aout == want
+        tally.result(name, same, "" if same else f"arbor exit {ac}")
+        if not same:
+            for line in difflib.unified_diff(want.splitlines(), aout.splitlines(), "linux", "arbor", lineterm=""):
+                print("      | " + line)
 
 
 def test_run_channels(sh, cc, run, out_dir, tally):
@@ -1365,6 +1400,7 @@ def main():
                     help="run only the churn/leak boot (make soak SECONDS=N)")
     ap.add_argument("--ext2-only", action="store_true", help="only the ext2 disk boots")
     ap.add_argument("--reclaim-only", action="store_true", help="only the reclaim disk boot")
+    ap.add_argument("--selftests-only", action="store_true", help="only Linux's cgroup selftests")
     ap.add_argument("--tty-only", action="store_true",
                     help="only the terminal tests (pty driver boot, stty against GNU stty)")
     ap.add_argument("--console-only", action="store_true", help="only the scripted console sessions")
@@ -1396,6 +1432,10 @@ def main():
         return 1 if tally.failed else 0
     if a.reclaim_only:
         test_reclaim_disk(kernel, initrd, a.build, tally, a.timeout)
+        print(f"{tally.passed} passed, {len(tally.failed)} failed")
+        return 1 if tally.failed else 0
+    if a.selftests_only:
+        test_linux_selftests(a.build, tally)
         print(f"{tally.passed} passed, {len(tally.failed)} failed")
         return 1 if tally.failed else 0
     shell_iso = os.path.join(a.build, "arbor-shell.iso")
@@ -1447,6 +1487,7 @@ def main():
     test_runner_detects(kernel, tally)
     test_tools(a.build, tally)
     test_stty_matches_gnu(a.build, tally)
+    test_linux_selftests(a.build, tally)
     # The fuzzer from a fixed seed (1), about 45 s per mode.
     for mode in modes:
         test_fuzz(a.build, initrd, mode, 1 if a.fuzz_seed is None else a.fuzz_seed, a.fuzz_seconds, tally)

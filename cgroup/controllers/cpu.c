@@ -111,46 +111,73 @@ static int cpu_show_max(struct cgroup *cg, struct cgfs_buf *out)
 	return 0;
 }
 
-/* Linux's rules for a quota, period and burst (µs; quota UINT64_MAX: max). */
+/* Linux's rules (tg_set_cfs_bandwidth) for a quota, period and burst in
+ * ns (quota SCHED_QUOTA_MAX: max). */
 static bool cpu_max_valid(uint64_t quota, uint64_t period, uint64_t burst)
 {
-	if (period < CPU_PERIOD_MIN_US || period > CPU_PERIOD_MAX_US)
+	if (period < CPU_PERIOD_MIN_US * US || period > CPU_PERIOD_MAX_US * US)
 		return false;
-	if (quota == UINT64_MAX)
-		return burst <= CPU_QUOTA_MAX_US;
-	return quota >= CPU_QUOTA_MIN_US && quota <= CPU_QUOTA_MAX_US && burst <= quota &&
-	       quota + burst <= CPU_QUOTA_MAX_US;
+	if (quota == SCHED_QUOTA_MAX)
+		return burst <= CPU_QUOTA_MAX_US * US;
+	return quota >= CPU_QUOTA_MIN_US * US && quota <= CPU_QUOTA_MAX_US * US && burst <= quota &&
+	       quota + burst <= CPU_QUOTA_MAX_US * US;
 }
 
 static int cpu_apply_max(struct cgroup *cg, uint64_t quota, uint64_t period, uint64_t burst)
 {
 	if (!cpu_max_valid(quota, period, burst))
 		return -EINVAL;
-	return sched_group_set_max(&cg->sched, quota == UINT64_MAX ? SCHED_QUOTA_MAX : quota * US, period * US, burst * US);
+	return sched_group_set_max(&cg->sched, quota, period, burst);
 }
 
-/* "$MAX [$PERIOD]": one token changes only the quota. Anything else,
- * or values outside Linux's bounds, is EINVAL. */
+static bool cpu_blank(char c)
+{
+	return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
+/* The value of the decimal digits at s (at most n of them), wrapping at
+ * 64 bits as the kernel's simple_strntoull does. */
+static uint64_t cpu_digits(const char *s, size_t n)
+{
+	uint64_t v = 0;
+	for (size_t i = 0; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+		v = v * 10 + (uint64_t)(s[i] - '0');
+	return v;
+}
+
+/* "$MAX [$PERIOD]" as Linux's cpu_period_quota_parse reads it, with
+ * sscanf(text, "%20s %llu"): a word of at most 20 characters, then, if
+ * digits follow (after blanks), the period; the quota is the word's
+ * leading digits, or the word "max". Whatever follows the digits is
+ * ignored ("50000 abc" sets the quota and keeps the period), a word with
+ * no leading digit other than "max" is EINVAL, and the numbers wrap at 64
+ * bits, as does their product by 1000 (ns), before Linux's bounds. */
 static int cpu_write_max(struct cgroup *cg, char *text, const struct k_cgwriter *w)
 {
 	struct sched_bandwidth b;
 	(void)w;
 	sched_group_bandwidth(&cg->sched, &b);
-	uint64_t quota, period = b.period / US;
-	char *sp = strchr(text, ' ');
-	if (!sp)
-		sp = strchr(text, '\t');
-	if (sp) {
-		*sp++ = '\0';
-		if (cpu_parse_u64(cgfs_strip(sp), &period))
-			return -EINVAL;
-	}
-	if (strcmp(text, "max") == 0)
-		quota = UINT64_MAX;
-	else if (cpu_parse_u64(text, &quota) || quota == UINT64_MAX)
+	const char *word = text;
+	while (cpu_blank(*word))
+		word++;
+	size_t n = 0;
+	while (word[n] && !cpu_blank(word[n]) && n < 20)
+		n++;
+	if (!n)
 		return -EINVAL;
-	uint64_t burst = b.burst / US;
-	return cpu_apply_max(cg, quota, period, burst);
+	const char *rest = word + n;
+	while (cpu_blank(*rest))
+		rest++;
+	uint64_t quota, period = b.period;
+	if (*rest >= '0' && *rest <= '9')
+		period = cpu_digits(rest, SIZE_MAX) * US;
+	if (word[0] >= '0' && word[0] <= '9')
+		quota = cpu_digits(word, n) * US;
+	else if (n == 3 && memcmp(word, "max", 3) == 0)
+		quota = SCHED_QUOTA_MAX;
+	else
+		return -EINVAL;
+	return cpu_apply_max(cg, quota, period, b.burst);
 }
 
 static int cpu_show_burst(struct cgroup *cg, struct cgfs_buf *out)
@@ -166,11 +193,10 @@ static int cpu_write_burst(struct cgroup *cg, char *text, const struct k_cgwrite
 	struct sched_bandwidth b;
 	uint64_t burst;
 	(void)w;
-	if (cpu_parse_u64(text, &burst))
+	if (cpu_parse_u64(text, &burst) || burst > UINT64_MAX / US)
 		return -EINVAL;
 	sched_group_bandwidth(&cg->sched, &b);
-	uint64_t quota = b.quota == SCHED_QUOTA_MAX ? UINT64_MAX : b.quota / US;
-	return cpu_apply_max(cg, quota, b.period / US, burst);
+	return cpu_apply_max(cg, b.quota, b.period, burst * US);
 }
 
 /* The group of a new cgroup, below its parent's (cg_lock held). */

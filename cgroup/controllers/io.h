@@ -15,9 +15,13 @@
 enum io_dir { IO_READ, IO_WRITE, IO_DISCARD, IO_DIRS };
 enum io_limit { IO_RBPS, IO_WBPS, IO_RIOPS, IO_WIOPS, IO_LIMITS };
 
-/* A token bucket: tokens may go below zero by one request (a request is
- * let through when its bucket is not in debt, then charged in full), so
- * any request size passes and the long-run rate is exact. */
+/* A token bucket that is paid before: a request goes once its bucket
+ * holds its cost (bytes, or one io), which it then takes; an idle bucket
+ * saves up to a burst (100 ms of the limit) or, while a bigger request
+ * waits, that request's cost, so any request size passes. A new limit
+ * starts with an empty bucket: from the moment io.max is set, no window
+ * of time sees more than the limit times its length go (plus the one
+ * burst an idle bucket saved). */
 struct io_bucket {
 	int64_t tokens;		/* bytes or ios */
 	uint64_t frac;		/* the part of a token earned, in 1e-9 */
@@ -66,7 +70,7 @@ struct blkio_node;
  * cgroup down (at most max levels, the deeper ones counting as the last):
  * the number of levels, 0 for the root. */
 int io_weights(uint64_t cgroup_id, int i, struct blkio_node *out, int max);
-/* A new limit: the bucket starts full (one burst). cg_lock held. */
+/* A new limit: the bucket starts empty. cg_lock held. */
 void io_bucket_reset(struct io_bucket *b, uint64_t limit, uint64_t now_ns);
 /* cg was removed: forget it in the id cache. */
 void io_forget(struct cgroup *cg);

@@ -120,23 +120,27 @@ static int64_t io_burst(uint64_t limit)
 
 void io_bucket_reset(struct io_bucket *b, uint64_t limit, uint64_t now_ns)
 {
-	b->tokens = io_burst(limit);
+	(void)limit;
+	b->tokens = 0; /* nothing saved: the first request waits for its own */
 	b->frac = 0;
 	b->last_ns = now_ns;
 }
 
 /* Tokens earned since the last refill, exactly (fractions carried),
- * without 128-bit arithmetic: dt is split into seconds and the rest. */
-static void io_refill(struct io_bucket *b, uint64_t limit, uint64_t now)
+ * without 128-bit arithmetic: dt is split into seconds and the rest. The
+ * bucket holds at most cap (at least its burst). */
+static void io_refill(struct io_bucket *b, uint64_t limit, uint64_t now, int64_t cap)
 {
-	int64_t burst = io_burst(limit);
 	if (now <= b->last_ns)
 		return;
 	uint64_t dt = now - b->last_ns, s = dt / NS, rem = dt % NS;
-	uint64_t room = (uint64_t)(burst - b->tokens);	/* tokens never exceed burst */
 	b->last_ns = now;
+	if (b->tokens >= cap) /* a bigger request's savings, not taken */
+		return;
+	uint64_t room = (uint64_t)(cap - b->tokens);
 	if (s && limit > room / s) {
-		io_bucket_reset(b, limit, now);
+		b->tokens = cap;
+		b->frac = 0;
 		return;
 	}
 	uint64_t add = limit * s + limit / NS * rem;
@@ -144,15 +148,15 @@ static void io_refill(struct io_bucket *b, uint64_t limit, uint64_t now)
 	add += nano / NS;
 	b->frac = nano % NS;
 	if (add >= room) {
-		b->tokens = burst;
+		b->tokens = cap;
 		b->frac = 0;
 	} else {
 		b->tokens += (int64_t)add;
 	}
 }
 
-/* Nanoseconds until a bucket in debt of deficit (at most a request,
- * 2^30) is out of it at limit per second, rounded up. */
+/* Nanoseconds until a bucket short of deficit tokens (at most a request,
+ * 2^30) has them at limit per second, rounded up. */
 static uint64_t io_wait_ns(uint64_t deficit, uint64_t limit)
 {
 	return deficit / limit * NS + (deficit % limit * NS + limit - 1) / limit;
@@ -171,14 +175,15 @@ uint64_t io_throttle(uint64_t cgroup_id, int i, enum io_dir dir, uint64_t bytes,
 		for (int k = kb; d && k <= ki; k += ki - kb) {
 			if (d->limit[k] == IO_UNLIMITED)
 				continue;
-			io_refill(&d->bucket[k], d->limit[k], now_ns);
-			if (d->bucket[k].tokens < 0) {
-				uint64_t w = io_wait_ns((uint64_t)-d->bucket[k].tokens, d->limit[k]);
+			int64_t cost = k == kb ? (int64_t)bytes : 1, burst = io_burst(d->limit[k]);
+			io_refill(&d->bucket[k], d->limit[k], now_ns, cost > burst ? cost : burst);
+			if (d->bucket[k].tokens < cost) {
+				uint64_t w = io_wait_ns((uint64_t)(cost - d->bucket[k].tokens), d->limit[k]);
 				wait = w > wait ? w : wait;
 			}
 		}
 	}
-	/* all or nothing: a request charges only when every level lets it go */
+	/* all or nothing: a request pays only when every level lets it go */
 	for (struct cgroup *a = cg; a && !wait; a = a->parent) {
 		struct io_dev_state *d = io_of(a)->dev[i];
 		for (int k = kb; d && k <= ki; k += ki - kb)

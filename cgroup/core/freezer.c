@@ -8,7 +8,8 @@
  * the program never sees EINTR). A thread in an IPC call stops when the
  * call returns (its server may already be acting on it). "frozen" turns 1
  * once every thread below is parked, and cgroup.events notifies each
- * change. New children of a frozen cgroup start frozen; a process that
+ * change (and a cgroup.freeze write an ancestor's state overrides, as
+ * Linux). New children of a frozen cgroup start frozen; a process that
  * migrates into a frozen cgroup freezes, out of one thaws. SIGKILL still
  * kills; other signals wait for the thaw. */
 #include "freezer.h"
@@ -63,8 +64,19 @@ void freezer_set(struct cgroup *cg, bool on)
 {
 	spin_lock(&proc_lock);
 	cg_lock();
+	if (cg->freeze == on) { /* nothing changed, nothing to tell (Linux) */
+		cg_unlock();
+		spin_unlock(&proc_lock);
+		return;
+	}
+	bool was = cg->e_freeze;
 	cg->freeze = on;
 	freezer_propagate_locked(cg);
+	/* An ancestor holds the state: "frozen" does not change, and Linux
+	 * notifies cgroup.events anyway, so a writer waiting for the event
+	 * learns there is nothing to wait for (cgroup_freeze). */
+	if (cg->e_freeze == was)
+		cg_notify_locked(cg, CG_NOTIFY_EVENTS);
 	cg_unlock();
 	spin_unlock(&proc_lock);
 	if (!on)

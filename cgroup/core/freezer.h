@@ -16,7 +16,9 @@ void freezer_kick(struct thread *t);
 /* Parked threads look again (after a thaw or a migration). */
 void freezer_thaw_wake(void);
 /* cgroup.freeze of cg set to on: the threads below stop at their next
- * safe point, or go on (the kernel's cg_hooks->freeze). */
+ * safe point, or go on (the kernel's cg_hooks->freeze). The same value
+ * again does nothing; a change an ancestor's freeze overrides notifies
+ * cg's cgroup.events all the same (Linux). */
 void freezer_set(struct cgroup *cg, bool on);
 
 #endif

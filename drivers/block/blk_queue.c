@@ -18,7 +18,7 @@
  * arrival order, whatever the weights). */
 #define BLK_DEPTH 8
 /* A held request asks the kernel again after at most this long, even if
- * its buckets' debt lasts longer: a raised or removed io.max applies to
+ * its buckets fill later: a raised or removed io.max applies to
  * requests already waiting within this time (not at the old limit's
  * time, which at a tiny limit may be minutes away). The kernel charges
  * nothing while it holds a request, so asking again costs a system call

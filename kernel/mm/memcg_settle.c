@@ -70,12 +70,19 @@ static void memcg_throttle_high(struct thread *t)
 	uint64_t delay = memcg_high_delay_ns(t->proc->cgroup, t->mem_high_pages);
 	if (delay && delay < MEMCG_HIGH_DELAY_MIN_NS)
 		return; /* too little yet: the thread goes on counting */
-	t->mem_high = NULL;
 	t->mem_high_pages = 0;
 	memcg_event(over, MEMCG_HIGH);
-	cg_put(over);
 	if (delay)
 		memcg_stall(delay);
+	/* Still over: it keeps counting every page it charges. Marking is
+	 * done once per stock batch (memcg_check_high), so a thread let go
+	 * here while over would be counted again only at its next batch, and
+	 * the pages a batch's stock served would go unpaid (31 in 32: a
+	 * toucher went 3x further past memory.high than Linux's law lets). */
+	if (memcg_overage(t->proc->cgroup))
+		return;
+	t->mem_high = NULL;
+	cg_put(over);
 }
 
 void memcg_user_return(struct thread *t)

@@ -175,6 +175,11 @@ struct thread *user_thread_from_frame(struct proc *p, struct cgroup *cg, const s
 	struct thread *t = thread_alloc(p, cg, p->name, err);
 	if (!t)
 		return NULL;
+	/* a new thread or process starts at its creator's nice, as Linux's
+	 * (a kernel-started one, at 0) */
+	int nice = current_thread()->nice;
+	if (nice && current_thread()->proc != &kernel_proc)
+		sched_set_nice(t, nice);
 	struct trap_frame *tf = (struct trap_frame *)((char *)t->kstack + KSTACK_SIZE) - 1;
 	*tf = *regs;
 	tf->cs = GDT_USER_CODE | 3;

@@ -670,6 +670,24 @@ static void test_freeze(void)
 	check(t0 >= 0 && cpu_ticks(busy) == t0, "the busy process gets no CPU while frozen");
 	check(mkdir(BASE "/f/sub", 0755) == 0 && text_is(BASE "/f/sub/cgroup.events", "populated 0\nfrozen 1\n") &&
 	      text_is(BASE "/f/sub/cgroup.freeze", "0\n"), "a new child of a frozen cgroup is frozen (its own freeze 0)");
+	/* Linux notifies cgroup.events on a cgroup.freeze write that changes
+	 * nothing, an ancestor holding the state (cgroup_freeze: "nothing to
+	 * wait for"): Linux's test_cgfreezer_tree waits for that event. A
+	 * write of the value already set notifies nothing. Before, no event:
+	 * a program waiting for one hung. */
+	char evb[64];
+	int ev = open(BASE "/f/sub/cgroup.events", O_RDONLY);
+	struct pollfd pev = { .fd = ev, .events = POLLPRI };
+	check(ev >= 0 && poll(&pev, 1, 0) == 0, "f/sub's cgroup.events open: no event yet");
+	check(put(BASE "/f/sub/cgroup.freeze", "1") == 0 && poll(&pev, 1, 1000) == 1 && (pev.revents & POLLPRI) &&
+	      pread(ev, evb, sizeof(evb), 0) > 0,
+	      "cgroup.freeze 1 under a frozen parent: frozen stays 1, and cgroup.events still notifies (Linux)");
+	check(put(BASE "/f/sub/cgroup.freeze", "1") == 0 && poll(&pev, 1, 200) == 0,
+	      "writing 1 again changes nothing: no event");
+	check(put(BASE "/f/sub/cgroup.freeze", "0") == 0 && poll(&pev, 1, 1000) == 1 && (pev.revents & POLLPRI) &&
+	      pread(ev, evb, sizeof(evb), 0) > 0 && text_is(BASE "/f/sub/cgroup.events", "populated 0\nfrozen 1\n"),
+	      "cgroup.freeze 0 under a frozen parent: still frozen, an event too");
+	close(ev);
 	rmdir(BASE "/f/sub");
 	int status;
 	kill(sleeper, SIGKILL);

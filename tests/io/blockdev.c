@@ -83,11 +83,10 @@ static double seconds(void)
 
 #define BUDGET_CG "/sys/fs/cgroup/blk_budget"
 
-/* A process in a cgroup at wbps 1 MiB/s: a first budget of 512 KiB goes
- * at once (its bucket is not in debt) and puts the bucket 412 KiB into
- * debt, the second waits that out (about 0.4 s), and the 512 KiB written
- * next take from the advance: no wait (without it, another 0.5 s). Exit
- * status 0 if so. */
+/* A process in a cgroup at wbps 1 MiB/s, set just now: a first budget of
+ * 512 KiB waits until its bucket holds it (0.5 s: a new limit starts
+ * empty), the second as long, and the 512 KiB written next take from the
+ * advance: no wait (without it, another 0.5 s). Exit status 0 if so. */
 static int budget_child(void)
 {
 	int fd = open(DISK, O_RDWR);
@@ -103,7 +102,8 @@ static int budget_child(void)
 	double t3 = seconds();
 	printf("# BLK_BUDGET at wbps 1 MiB/s: %.3f s, then %.3f s; the write after it %.3f s\n", t1 - t0, t2 - t1,
 	       t3 - t2);
-	return a == 0 && b == 0 && w == 512 << 10 && t1 - t0 < 0.2 && t2 - t1 > 0.25 && t2 - t1 < 2 && t3 - t2 < 0.3 ? 0 : 2;
+	return a == 0 && b == 0 && w == 512 << 10 && t1 - t0 > 0.25 && t1 - t0 < 2 && t2 - t1 > 0.25 &&
+			       t2 - t1 < 2 && t3 - t2 < 0.3 ? 0 : 2;
 }
 
 /* BLK_BUDGET: its errors, and the budget it takes in advance. */

@@ -183,6 +183,14 @@ int main(int argc, char **argv)
 	check(getrusage(RUSAGE_SELF, &ru) == 0 && (ru.ru_utime.tv_sec > 0 || ru.ru_utime.tv_usec > 0),
 	      "getrusage reports user time");
 	check(nice(5) == 5 && getpriority(PRIO_PROCESS, 0) == 5, "nice and getpriority");
+	/* a child starts at its parent's nice (Linux: inherited; before, 0,
+	 * and Linux's test_cpucg_stats saw no nice_usec) */
+	pid_t nc = fork();
+	if (nc == 0)
+		_exit(getpriority(PRIO_PROCESS, 0) + 20);
+	int nst = 0;
+	check(nc > 0 && waitpid(nc, &nst, 0) == nc && WIFEXITED(nst) && WEXITSTATUS(nst) == 25,
+	      "a forked child inherits its parent's nice (5)");
 	check(setpriority(PRIO_PROCESS, 0, 0) == 0, "root may lower its nice value again");
 	struct utsname u;
 	check(uname(&u) == 0 && strcmp(u.sysname, "Arbor") == 0, "uname");

@@ -195,6 +195,21 @@ static void test_high(void)
 	check(flat_field(at("h", "memory.events"), "high") >= 1 && flat_field(at("h", "memory.events"), "oom_kill") == 0 &&
 	      flat_field(at("h", "memory.events"), "max") == 0, "memory.events counts high; no max, no oom_kill");
 	check(number(at("h", "memory.current")) == 0 && rmdir(BASE "/h") == 0, "memory.current back at 0");
+
+	/* Linux's law: (overage / high)^2 seconds per page charged above
+	 * memory.high, so a toucher H MiB high x MiB over has slept
+	 * 256 x^3 / (3 H^2) s: 2 s at 8M is x = 1.14 MiB. Before, only the
+	 * pages that began a charge batch were counted once a throttle had
+	 * been paid: the toucher went about 3.6 MiB over in 2 s. */
+	check(mkdir(BASE "/h2", 0755) == 0 && put(at("h2", "memory.high"), "8M") == 0, "h2: memory.high 8M");
+	pid_t toucher = child_in("h2", 32 * MIB, 0);
+	usleep(2000000);
+	long cur = number(at("h2", "memory.current"));
+	printf("# a 32 MiB toucher under memory.high 8M: %ld KiB after 2 s (Linux's law: about 9360)\n", cur / 1024);
+	kill(toucher, SIGKILL);
+	check(killed_by(toucher, SIGKILL) && cur > 8 * MIB && cur <= 10 * MIB,
+	      "a 32 MiB toucher under memory.high 8M is held near it as Linux's law says (at most 10 MiB after 2 s)");
+	check(rmdir(BASE "/h2") == 0, "h2 removed");
 }
 
 static void test_lower_max(void)
