@@ -308,17 +308,21 @@ static int make_file(const char *path, size_t len)
 	return ok;
 }
 
-/* Reads the whole file (run in a cgroup by timed_in_cgroup). */
+/* Reads the whole file (run in a cgroup by timed_in_cgroup): IO_LEN
+ * bytes, each make_file's. */
 static int read_whole(void *arg)
 {
 	static char chunk[65536];
 	int fd = open((const char *)arg, O_RDONLY);
-	long got = 0, r;
-	while (fd >= 0 && (r = read(fd, chunk, sizeof(chunk))) > 0)
+	long got = 0, r, bad = 0;
+	while (fd >= 0 && (r = read(fd, chunk, sizeof(chunk))) > 0) {
+		for (long i = 0; i < r; i++)
+			bad += chunk[i] != 0x5a;
 		got += r;
+	}
 	if (fd >= 0)
 		close(fd);
-	return got == IO_LEN;
+	return got == IO_LEN && bad == 0;
 }
 
 /* Writes 1 MiB to a new file and fsyncs it (run in a cgroup). */
@@ -347,9 +351,14 @@ static void test_io_charged_to_client(void)
 	      "two 2 MiB files written, the mount made cold");
 	unsigned long long root0 = io_rbytes(CGR), a0 = io_rbytes(CGT "/a");
 	long fills0 = flat_field("/proc/vmstat", "pager_fill_requests"), ra0 = flat_field("/proc/vmstat", "pager_ra_async");
+	long granted0 = flat_field("/proc/vmstat", "pager_grant_filled");
 	double ta = timed_in_cgroup(CGT "/a", read_whole, M "/ioa.bin");
 	long fills = flat_field("/proc/vmstat", "pager_fill_requests") - fills0,
 	     ra = flat_field("/proc/vmstat", "pager_ra_async") - ra0;
+	long granted = flat_field("/proc/vmstat", "pager_grant_filled") - granted0;
+	printf("# of its %d pages, %ld filled by the device straight into the page cache\n", IO_LEN / 4096, granted);
+	check(granted == IO_LEN / 4096,
+	      "zero-copy fills: every page of the cold read written by the disk's DMA, none copied (/proc/vmstat)");
 	unsigned long long root1 = io_rbytes(CGR), a1 = io_rbytes(CGT "/a");
 	printf("# the cold 2 MiB read in 64 KiB reads: %ld fill requests, %ld asynchronous\n", fills, ra);
 	check(fills >= 4 && fills <= 8 && ra >= 4,

@@ -78,6 +78,7 @@ struct e2inst {
 	uint64_t st_dev;	/* the disk's number, Linux's encoding */
 	uint64_t cache_max;	/* the largest file given a page cache object (cache_max=) */
 	bool rdonly;
+	bool no_grant;		/* the disk's driver cannot read into lent pages (zero-copy fills) */
 	bool dying;		/* being unmounted: no new requests */
 	int users;		/* requests inside (skeleton's lock) */
 	int pagers;		/* pager threads inside (skeleton's lock): umount waits for them */
