@@ -185,9 +185,53 @@ static long e2_seek(struct e2inst *in, struct fs_file *f, int64_t off, int whenc
 	return (long)f->offset;
 }
 
+/* Entries a listing names in the kernel at most per getdents (one call
+ * gives a few thousand at most: its buffer is the client's), and their
+ * names' bytes; past them the rest are named by the lookups, as before. */
+#define E2_PLUS_MAX 2048
+#define E2_PLUS_NAMES (64u << 10)
+
+struct e2_plus {
+	uint32_t n, used;
+	struct { uint32_t ino, off, len; } e[E2_PLUS_MAX];
+	char names[E2_PLUS_NAMES];
+};
+
 struct e2_dirfill {
 	struct fssrv_dents *b;
+	struct e2_plus *plus;	/* the entries given, to name in the kernel (NULL: not) */
 };
+
+/* A listing's entries into the kernel's name cache, with an object for
+ * each (e2_node_obj: links and devices have none and are left out), as a
+ * walk's names are (e2_trail_install): the lstat of each that a
+ * find-style walk makes next is the kernel's. Under the mount's lock,
+ * right after the listing, so no change of names comes between. */
+static void e2_plus_install(struct e2inst *in, uint32_t dir, const struct e2_plus *p)
+{
+	struct ncache_rec rec[NCACHE_ADD_MAX];
+	uint32_t pinned[NCACHE_ADD_MAX];
+	uint64_t d = e2_node_obj(in, dir, true);
+	if (!d)
+		return;
+	for (uint32_t i = 0; i < p->n;) {
+		uint32_t n = 0, from = p->e[i].off;
+		for (; i < p->n && n < NCACHE_ADD_MAX && p->e[i].off + p->e[i].len - from <= 4096; i++) {
+			uint64_t ch = e2_node_obj(in, p->e[i].ino, true);
+			if (!ch)
+				continue;
+			pinned[n] = p->e[i].ino;
+			rec[n++] = (struct ncache_rec){ .dir = (uint32_t)d, .child = (uint32_t)ch,
+							.off = (uint16_t)(p->e[i].off - from), .len = (uint16_t)p->e[i].len };
+		}
+		uint32_t end = i < p->n ? p->e[i].off : p->used;
+		if (n)
+			sys_ncache_add(fssrv_endpoint(), p->names + from, end - from, rec, n);
+		for (uint32_t k = 0; k < n; k++)
+			e2_node_unpin(in, pinned[k]);
+	}
+	e2_node_unpin(in, dir);
+}
 
 static int e2_dent(void *ctx, const char *name, size_t len, uint32_t ino, unsigned dtype, uint64_t next)
 {
@@ -197,7 +241,16 @@ static int e2_dent(void *ctx, const char *name, size_t len, uint32_t ino, unsign
 		len = E2_NAME_MAX;
 	memcpy(nm, name, len);
 	nm[len] = '\0';
-	return !fssrv_dent(d->b, ino, dtype, nm, next);
+	if (!fssrv_dent(d->b, ino, dtype, nm, next))
+		return 1; /* the client's buffer is full */
+	struct e2_plus *p = d->plus;
+	bool dot = (len == 1 && nm[0] == '.') || (len == 2 && nm[0] == '.' && nm[1] == '.');
+	if (p && !dot && p->n < E2_PLUS_MAX && len <= E2_PLUS_NAMES - p->used) {
+		p->e[p->n++] = (typeof(p->e[0])){ ino, p->used, (uint32_t)len };
+		memcpy(p->names + p->used, nm, len);
+		p->used += (uint32_t)len;
+	}
+	return 0;
 }
 
 /* The mount whose lock the current FILE_GETDENTS holds (its fill runs
@@ -219,9 +272,21 @@ static long e2_dir_fill(struct fs_file *f, uint64_t pos, struct fssrv_dents *b)
 		return -ENOTDIR;
 	if (!st.nlink || n->gone)
 		return -ENOENT; /* removed while open, as Linux (IS_DEADDIR) */
-	struct e2_dirfill d = { .b = b };
+	if (pos == 0) { /* a new listing: are the last one's names being looked up? */
+		in->plus_dir = n->ino;
+		in->plus_seen = 0;
+	}
+	/* only for a directory with an object (the kernel's names hang on
+	 * it) on a mount with the inode cache */
+	struct e2_dirfill d = { .b = b, .plus = in->plus && in->root && in->keep_max ? malloc(sizeof(*d.plus)) : NULL };
+	if (d.plus)
+		d.plus->n = d.plus->used = 0;
 	uint64_t cookie = pos;
-	return ext2_readdir(in->fs, n->ino, &cookie, e2_dent, &d);
+	long r = ext2_readdir(in->fs, n->ino, &cookie, e2_dent, &d);
+	if (r >= 0 && d.plus)
+		e2_plus_install(in, n->ino, d.plus);
+	free(d.plus);
+	return r;
 }
 
 static long e2_fsync(struct e2inst *in, struct e2node *n)
