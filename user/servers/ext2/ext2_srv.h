@@ -65,6 +65,10 @@ struct e2node {
 	 * in the kernel (its names changed), the next walk pushes them. */
 	uint64_t meta;
 	bool kstale;
+	/* a directory whose whole listing named its entries in the kernel
+	 * (e2_plus_install) since its object was made and its names last
+	 * changed: listing it again installs nothing */
+	bool listed;
 	uint32_t pin;		/* a walk's trail names it: not trimmed meanwhile */
 	struct e2node *next;
 	struct e2node *lru_prev, *lru_next; /* kept nodes, oldest first */

@@ -162,6 +162,8 @@ void e2_dir_changed(struct e2inst *in, uint32_t dir)
 	in->nc_changes++;
 	/* once per run of changes: no name is installed in it until a walk
 	 * pushes its attributes again (e2_node_obj), which clears kstale */
+	if (n)
+		n->listed = false;
 	if (!n || !n->meta || n->kstale)
 		return;
 	struct pcache_attr a = { 0 };
@@ -301,6 +303,7 @@ static int e2_node_make_meta(struct e2inst *in, struct e2node *n, const struct e
 	if (id < 0)
 		return (int)id;
 	n->meta = (uint64_t)id;
+	n->listed = false;
 	e2_push_meta(in, n, st);
 	return 0;
 }
