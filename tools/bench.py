@@ -24,8 +24,12 @@ so. --only-fileops runs just that comparison.
 
 user/bench/e2bench.c (issue 19: ext2 on a disk) runs the same way on both
 sides, each on a fresh ext2 image made by the host's mke2fs: e2_OP_arbor,
-_linux (ms) and _ratio; --only-ext2 runs just that (--ext2-mib and
---ext2-files shrink it).
+_linux (ms) and _ratio, and e2_OP_busy_arbor/_linux, the machine's busy
+time around each (/proc/uptime); --only-ext2 runs just that (--ext2-mib
+and --ext2-files shrink it). --ext2-icount runs Arbor's side alone under
+-icount, where that busy time counts guest instructions (e2_OP_busy_insns,
+millions), whatever the host's load; --ext2-opts passes mount options
+(nogrant: fills by copy, to compare).
 
 user/bench/wbbench.c (issue 20: writeback charged to the dirtier, at the
 issue's sizes) runs the same way on both sides on a fresh ext2 image:
