@@ -33,6 +33,17 @@ struct blk_seg {
 	unsigned long long len;	/* bytes, a multiple of 512, not 0 */
 };
 
+/* On an open disk's channel: reads w1 bytes at disk byte w0 into the
+ * pages the caller lends from byte w2 of its grant (pcache_grant, docs/fs.md
+ * "Zero-copy fills"): the device writes them, no buffer is copied. w0, w1
+ * and w2 multiples of 512, w1 at most BLK_READ_GRANT_MAX, inside the disk.
+ * Reply w0: the bytes read. -EINVAL (alignment, range), -EBADF (not open
+ * for reading), -EOPNOTSUPP (the driver has no scatter-gather), and
+ * ipc_dma_grant's -ENOENT (the caller lends nothing), -E2BIG; -EIO. Never
+ * deferred (the driver asks the kernel for its current caller's grant). */
+#define BLK_READ_GRANT 0x305
+#define BLK_READ_GRANT_MAX (512u << 10)
+
 /* On an open disk's channel: waits until the caller's cgroup (as its
  * writes would be charged: IPC_CALL_FOR) may write w0 bytes under io.max
  * (1..BLK_BUDGET_MAX) and takes that budget in advance: its next writes,

@@ -61,6 +61,24 @@ struct pcache_resv {
 /* Pages per FILL request and per pcache_fill call at most. */
 #define PCACHE_FILL_MAX 128
 
+/* pcache_grant (docs/fs.md, "Zero-copy fills"): a pager thread lends the
+ * frames of a FILL request's waiting pages to the disk driver it calls
+ * next, whose device writes the file's blocks straight into them
+ * (ipc_dma_grant), then ends the loan with the pages' fate. */
+#define PCACHE_GRANT_LEND   1	/* lend pages [first, first + count): all must wait for their fill */
+#define PCACHE_GRANT_FILLED 2	/* they hold the file's bytes now: uptodate, readers wake */
+#define PCACHE_GRANT_FAILED 3	/* the read failed: the pages go, their readers get EIO */
+#define PCACHE_GRANT_RETURN 4	/* nothing was read: they wait again (pcache_fill them) */
+/* ipc_dma_grant: one physically contiguous piece of the caller's grant. */
+struct pcache_dma_seg {
+	uint64_t phys;
+	uint32_t len;
+	uint32_t pad;
+};
+/* Pieces of a whole grant at most (a page each, one more for an offset
+ * that is not page aligned). */
+#define PCACHE_DMA_SEGS_MAX (PCACHE_FILL_MAX + 1)
+
 /* pcache_wb_as: on whose behalf the calling server thread's IPC_CALL_FOR
  * calls (its disk writes) are from now on (docs/writeback.md). */
 #define PCACHE_WB_SELF  0	/* the call it serves (or none), as before */

@@ -42,6 +42,8 @@ struct k_meminfo {
 	 * asked of file servers and their pages, and of them the
 	 * asynchronous readahead windows and their pages */
 	uint64_t pager_fills, pager_fill_pages, ra_async, ra_async_pages;
+	/* pages lent to a disk driver by pcache_grant, and of them filled */
+	uint64_t grant_pages, grant_filled;
 };
 
 /* cputime's which: whose CPU time (total, user, system) it reports. */

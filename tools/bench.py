@@ -24,8 +24,12 @@ so. --only-fileops runs just that comparison.
 
 user/bench/e2bench.c (issue 19: ext2 on a disk) runs the same way on both
 sides, each on a fresh ext2 image made by the host's mke2fs: e2_OP_arbor,
-_linux (ms) and _ratio; --only-ext2 runs just that (--ext2-mib and
---ext2-files shrink it).
+_linux (ms) and _ratio, and e2_OP_busy_arbor/_linux, the machine's busy
+time around each (/proc/uptime); --only-ext2 runs just that (--ext2-mib
+and --ext2-files shrink it). --ext2-icount runs Arbor's side alone under
+-icount, where that busy time counts guest instructions (e2_OP_busy_insns,
+millions), whatever the host's load; --ext2-opts passes mount options
+(nogrant: fills by copy, to compare).
 
 user/bench/wbbench.c (issue 20: writeback charged to the dirtier, at the
 issue's sizes) runs the same way on both sides on a fresh ext2 image:
@@ -146,7 +150,7 @@ def fileops_compare(arbor, out, timeout):
 E2_OPS = ("seq_write", "seq_read", "reread", "create", "delete", "walk_cold", "walk_warm", "fsync_4k")
 
 
-def disk_run(side, tools, linux_prog, arbor_prog, args, img, build, initrd, timeout):
+def disk_run(side, tools, linux_prog, arbor_prog, args, img, build, initrd, timeout, icount=False):
     """One side's run of a disk benchmark with img as its disk, 1 GiB of
     memory: Linux 6.1 through linux-run (linux_prog, built by linux-cc), or
     Arbor booting /arbor_prog. Returns (output text, whether it exited 0)."""
@@ -156,7 +160,7 @@ def disk_run(side, tools, linux_prog, arbor_prog, args, img, build, initrd, time
                            stderr=subprocess.STDOUT, text=True, errors="replace")
         return p.stdout, p.returncode == 0
     b = run_tests_module().boot(["--kernel", os.path.join(build, "arbor.elf"), "--initrd", initrd, "--mem", "1024",
-                 "--append", f"run={arbor_prog} " + " ".join(args), "--disk", img],
+                 "--append", f"run={arbor_prog} " + " ".join(args), "--disk", img] + (["--icount"] if icount else []),
                 timeout, until="arbor-run: ")
     return "\n".join(b.lines), "arbor-run: exited 0" in b.lines
 
@@ -216,12 +220,49 @@ def ext2_compare(build, initrd, out, timeout, mib=256, nfiles=10000, runs=2):
             print(f"{name}_arbor {a:.2f} ms", flush=True)
             print(f"{name}_linux {l:.2f} ms", flush=True)
             print(f"{name}_ratio {a / l if l else 0:.2f} x", flush=True)
+        busy = name + "_busy"
+        if busy in arbor and busy in linux:
+            print(f"{busy}_arbor {arbor[busy][0]:.1f} ms", flush=True)
+            print(f"{busy}_linux {linux[busy][0]:.1f} ms", flush=True)
         rate = name + "_rate"
         if rate in arbor and rate in linux:
             print(f"{rate}_arbor {arbor[rate][0]:.1f} MiB/s", flush=True)
             print(f"{rate}_linux {linux[rate][0]:.1f} MiB/s", flush=True)
     for side, clean in fsck_clean.items():
         print(f"e2bench: e2fsck -fn of the {side} images: {'clean' if clean else 'NOT CLEAN'}", flush=True)
+
+
+def ext2_icount(build, initrd, out, timeout, mib, nfiles, runs, opts):
+    """Arbor's side of e2bench alone under -icount shift=0,sleep=off, where
+    a guest millisecond is a million instructions: each operation's
+    e2_OP_busy (/proc/uptime's busy time around it, e2bench.c) is the
+    guest's work in millions of instructions, whatever the host's load;
+    the best of `runs`. opts: e2bench's -o (the mount's options, e.g.
+    nogrant to compare fills by copy)."""
+    sys.path.insert(0, os.path.join(ROOT, "tools"))
+    import mkext2
+    size = max(1024, mib * 2 + 256)
+    args = ["/dev/vda", "/mnt/e2bench", "-s", str(mib), "-n", str(nfiles)] + (["-o", opts] if opts else [])
+    best = {}
+    for _ in range(runs):
+        img = os.path.join(out, "e2bench-icount.img")
+        mkext2.make_image(img, size, 4096)
+        log = os.path.join(out, "e2bench-icount.log")
+        text, ok = disk_run("arbor", None, None, "posix/e2bench", args, img, build, initrd, timeout, icount=True)
+        with open(log, "w") as f:
+            f.write(text + "\n")
+        if not ok:
+            raise SystemExit(f"e2bench: the icount run failed (see {log})")
+        for m in map(BENCH_RE.match, text.splitlines()):
+            if m and m.group(1).endswith("_busy"):
+                v = float(m.group(2))
+                best[m.group(1)] = min(v, best.get(m.group(1), v))
+        fsck = subprocess.run([mkext2.tool("e2fsck"), "-fn", img], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        print(f"e2bench: e2fsck -fn of the icount image: {'clean' if fsck.returncode == 0 else 'NOT CLEAN'}",
+              flush=True)
+        os.remove(img)
+    for name, v in best.items():
+        print(f"{name}_insns {v:.1f} M", flush=True)
 
 
 WB_FIGURES = ("wb_a_rate", "wb_b_alone", "wb_b_beside", "wb_b_ratio", "wb_a_wbytes", "wb_b_wbytes",
@@ -292,6 +333,9 @@ def main():
     ap.add_argument("--ext2-mib", type=int, default=256, help="the ext2 benchmark's file size")
     ap.add_argument("--ext2-files", type=int, default=10000, help="the ext2 benchmark's file count")
     ap.add_argument("--ext2-runs", type=int, default=2, help="runs per side (the best counts)")
+    ap.add_argument("--ext2-icount", action="store_true",
+                    help="only Arbor's side of the ext2 benchmark, under -icount: guest instructions per operation")
+    ap.add_argument("--ext2-opts", default="", help="the ext2 benchmark's mount options (Arbor: e.g. nogrant)")
     ap.add_argument("--only-wb", action="store_true",
                     help="only the writeback benchmark (issue 20), Arbor beside Linux")
     ap.add_argument("--wb-mib", type=int, default=64, help="the writeback benchmark's per-writer size")
@@ -307,6 +351,9 @@ def main():
         return
     if a.only_wb:
         wb_compare(a.build, initrd, out, a.timeout, a.wb_mib)
+        return
+    if a.ext2_icount:
+        ext2_icount(a.build, initrd, out, a.timeout, a.ext2_mib, a.ext2_files, a.ext2_runs, a.ext2_opts)
         return
     if a.only_ext2:
         ext2_compare(a.build, initrd, out, a.timeout, a.ext2_mib, a.ext2_files, a.ext2_runs)

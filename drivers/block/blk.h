@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include "arbor/syscalls.h"
 #include "abi/blk.h"
+#include "abi/pcache.h"
 #include "arbor/srvlock.h"
 
 #define BLK_SECTOR 512u
@@ -39,6 +40,10 @@ struct blk_req {
 	uint32_t bytes;		/* a multiple of BLK_SECTOR (0 for a flush) */
 	void *buf;		/* DMA memory: virtual and physical address */
 	uint64_t phys;
+	/* or (nsg not 0) these physical pieces, bytes in all: a page
+	 * cache fill's frames (BLK_READ_GRANT, ipc_dma_grant) */
+	const struct pcache_dma_seg *sg;
+	uint32_t nsg;
 	struct blk_who who;
 	int status;		/* 0 or -EIO, valid once done */
 	volatile int done;
@@ -102,6 +107,10 @@ struct blk_dev {
 	unsigned major, minor;
 	uint64_t sectors;	/* capacity in BLK_SECTOR units */
 	bool read_only, can_flush;
+	/* scatter-gather: data pieces per request at most (0: the driver
+	 * takes one contiguous buffer only: no BLK_READ_GRANT) and bytes
+	 * per piece at most */
+	uint32_t sg_max, sg_bytes;
 	const struct blk_ops *ops;
 	void *priv;		/* the driver's */
 	/* the queue (blk_queue.c) */

@@ -244,6 +244,71 @@ long blk_writev(struct blk_worker *w, uint32_t n, uint64_t snd_len, bool flush, 
 	return err ? err : (long)total;
 }
 
+/* Requests over the grant's pieces g[*gi..n) (at *gin bytes into piece
+ * *gi) for at most BLK_CHUNK_REQS requests of BLK_REQ_MAX bytes and the
+ * driver's pieces per request, each piece cut to its bytes per piece:
+ * submitted as one wave from disk sector *sector on; how many. */
+static int blk_grant_wave(struct blk_worker *w, const struct pcache_dma_seg *g, uint32_t n, uint32_t *gi,
+			  uint32_t *gin, uint64_t *sector, const struct blk_who *who)
+{
+	struct blk_dev *d = w->d;
+	uint32_t sg_max = d->sg_max < BLK_GRANT_SG ? d->sg_max : BLK_GRANT_SG;
+	int k = 0;
+	for (; k < (int)BLK_CHUNK_REQS && *gi < n; k++) {
+		struct pcache_dma_seg *sg = w->gsg[k];
+		uint32_t nsg = 0, bytes = 0;
+		while (*gi < n && nsg < sg_max && bytes < BLK_REQ_MAX) {
+			uint32_t piece = g[*gi].len - *gin;
+			piece = piece < d->sg_bytes ? piece : d->sg_bytes;
+			piece = piece < BLK_REQ_MAX - bytes ? piece : BLK_REQ_MAX - bytes;
+			sg[nsg++] = (struct pcache_dma_seg){ g[*gi].phys + *gin, piece, 0 };
+			bytes += piece;
+			*gin += piece;
+			if (*gin == g[*gi].len) {
+				(*gi)++;
+				*gin = 0;
+			}
+		}
+		struct blk_req *r = &w->greqs[k];
+		r->op = BLK_OP_READ;
+		r->sector = *sector;
+		r->bytes = bytes;
+		r->buf = NULL;
+		r->phys = 0;
+		r->sg = sg;
+		r->nsg = nsg;
+		r->who = *who;
+		r->notif = w->notif;
+		blk_submit(d, r);
+		*sector += bytes / BLK_SECTOR;
+	}
+	return k;
+}
+
+long blk_read_grant(struct blk_worker *w, uint64_t pos, uint64_t len, uint64_t goff, const struct blk_who *who)
+{
+	struct blk_dev *d = w->d;
+	if (!d->sg_max || d->sg_bytes < BLK_SECTOR)
+		return -EOPNOTSUPP;
+	if (len == 0 || len > BLK_READ_GRANT_MAX || (pos | len | goff) % BLK_SECTOR || pos >= blk_size(d) ||
+	    len > blk_size(d) - pos)
+		return -EINVAL;
+	long n = sys_ipc_dma_grant(goff, len, w->grant, PCACHE_DMA_SEGS_MAX);
+	if (n <= 0)
+		return n < 0 ? n : -EIO;
+	/* pieces are multiples of 512 (page pieces of a 512-aligned range),
+	 * and so is every cut of them: each request stays whole sectors */
+	uint32_t gi = 0, gin = 0;
+	uint64_t sector = pos / BLK_SECTOR;
+	int err = 0;
+	while (!err && gi < (uint32_t)n) {
+		int k = blk_grant_wave(w, w->grant, (uint32_t)n, &gi, &gin, &sector, who);
+		err = blk_wait(d, w->greqs, k);
+	}
+	sys_ipc_dma_grant(0, 0, NULL, 0); /* the device is done with the frames */
+	return err ? err : (long)len;
+}
+
 long blk_flush(struct blk_worker *w, const struct blk_who *who)
 {
 	if (!w->d->can_flush)

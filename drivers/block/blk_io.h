@@ -11,6 +11,7 @@
 #define BLK_BOUNCE_EXTRA BLK_REQ_MAX	/* per worker started on demand */
 #define BLK_CHUNK_REQS (BLK_BOUNCE / BLK_REQ_MAX)
 #define BLK_WORKERS_MAX 64		/* the pool's cap (blk_srv.c) */
+#define BLK_GRANT_SG 32			/* pieces per request of a grant read at most */
 
 struct blk_worker {
 	struct blk_dev *d;
@@ -21,6 +22,10 @@ struct blk_worker {
 	int notif;
 	int reply;		/* serving a deferred call: its reply handle, else -1 */
 	struct blk_req reqs[BLK_CHUNK_REQS];
+	/* BLK_READ_GRANT: the grant's pieces, then each request's share */
+	struct pcache_dma_seg grant[PCACHE_DMA_SEGS_MAX];
+	struct pcache_dma_seg gsg[BLK_CHUNK_REQS][BLK_GRANT_SG];
+	struct blk_req greqs[BLK_CHUNK_REQS];
 };
 
 /* A worker with a bounce buffer of bounce bytes (a multiple of
@@ -32,6 +37,11 @@ long blk_read(struct blk_worker *w, uint64_t pos, uint64_t len, const struct blk
 /* Up to len bytes of the caller's send buffer go to pos: bytes written,
  * -ENOSPC at or past the end, -EIO, -EFAULT. */
 long blk_write(struct blk_worker *w, uint64_t pos, uint64_t len, const struct blk_who *who);
+/* BLK_READ_GRANT (abi/blk.h): len bytes at disk byte pos straight into
+ * the pages the caller lends from byte goff of its grant, up to
+ * BLK_CHUNK_REQS requests in flight at once: the bytes read, or -EINVAL,
+ * -EOPNOTSUPP, -EIO, ipc_dma_grant's errors. */
+long blk_read_grant(struct blk_worker *w, uint64_t pos, uint64_t len, uint64_t goff, const struct blk_who *who);
 /* Everything written reaches stable storage: 0 or -EIO. */
 long blk_flush(struct blk_worker *w, const struct blk_who *who);
 /* BLK_WRITEV (abi/blk.h): the caller's n segments (their headers and

@@ -194,6 +194,12 @@ static long blk_file_request(struct blk_worker *w, struct blk_file *f, struct ip
 			return -EBADF;
 		return blk_writev(w, m->w[0] > BLK_WRITEV_SEGS ? 0 : (uint32_t)m->w[0], info->snd_len,
 				  m->w[1] & BLK_WRITEV_FLUSH, &who);
+	case BLK_READ_GRANT:
+		if ((f->flags & O_ACCMODE) == O_WRONLY)
+			return -EBADF;
+		if (w->reply >= 0) /* served from the backlog: not its caller's grant */
+			return -EOPNOTSUPP;
+		return blk_read_grant(w, m->w[0], m->w[1], m->w[2], &who);
 	case BLK_BUDGET:
 		if ((f->flags & O_ACCMODE) == O_RDONLY)
 			return -EBADF;
@@ -233,7 +239,7 @@ static void blk_request(struct blk_worker *w, struct ipc_msg *m, const struct ip
 	} else {
 		r = -EINVAL;
 	}
-	bool value = l == BLK_OPEN || (info->badge && (l == FILE_READ || l == FILE_WRITE || l == BLK_WRITEV ||
+	bool value = l == BLK_OPEN || (info->badge && (l == FILE_READ || l == FILE_WRITE || l == BLK_WRITEV || l == BLK_READ_GRANT ||
 		     l == FILE_SEEK || l == FILE_GETFL || l == FILE_POLL));
 	if (r >= 0 && value)
 		m->w[0] = (uint64_t)r;

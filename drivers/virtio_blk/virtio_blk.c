@@ -14,7 +14,9 @@
 #include "blk.h"
 #include "virtio.h"
 
-#define QUEUE_MAX 128
+/* descriptors: a grant read's requests (BLK_READ_GRANT) take one per
+ * page, 34 each, so 256 keep a whole 512 KiB window in flight */
+#define QUEUE_MAX 256
 #define SEGS_MAX 32	/* data segments of one request (BLK_REQ_MAX / a 4 KiB size_max) */
 
 static struct vpci vpci;
@@ -35,7 +37,11 @@ static int vblk_queue_rq(struct blk_dev *d, struct blk_req *r)
 	struct vq_seg segs[SEGS_MAX + 2];
 	int n = 1;
 	(void)d;
-	for (uint32_t at = 0; at < r->bytes && n <= SEGS_MAX; n++) {
+	if (r->nsg) { /* the block layer cut the pieces to SEGS_MAX of seg_size */
+		for (uint32_t i = 0; i < r->nsg && n <= SEGS_MAX; i++, n++)
+			segs[n] = (struct vq_seg){ r->sg[i].phys, r->sg[i].len, r->op == BLK_OP_READ };
+	}
+	for (uint32_t at = 0; !r->nsg && at < r->bytes && n <= SEGS_MAX; n++) {
 		uint32_t len = r->bytes - at < seg_size ? r->bytes - at : seg_size;
 		segs[n] = (struct vq_seg){ r->phys + at, len, r->op == BLK_OP_READ };
 		at += len;
@@ -98,7 +104,7 @@ static int vblk_setup(void)
 	int err = vpci_negotiate(&vpci, want, &features);
 	if (!err)
 		err = virtq_init(&vq, &vpci, 0, QUEUE_MAX);
-	long hp = err ? -1 : sys_dma_alloc(4096, &hdrs_phys);
+	long hp = err ? -1 : sys_dma_alloc(QUEUE_MAX * (sizeof(struct vblk_hdr) + 1), &hdrs_phys);
 	long n = sys_notif_create();
 	if (err || hp < 0 || n < 0)
 		return err ? err : -ENOMEM;
@@ -112,6 +118,8 @@ static int vblk_setup(void)
 	disk.read_only = features & 1ull << VIRTIO_BLK_F_RO;
 	disk.can_flush = features & 1ull << VIRTIO_BLK_F_FLUSH;
 	disk.ops = &vblk_ops;
+	disk.sg_max = SEGS_MAX;
+	disk.sg_bytes = seg_size;
 	long b = sys_irq_bind(vpci.irq, irq_notif, 1);
 	if (b < 0)
 		return (int)b;

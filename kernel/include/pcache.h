@@ -206,6 +206,11 @@ struct pcache_pager_stats {
 	uint64_t fills, fill_pages, ra_async, ra_async_pages;
 };
 void pcache_pager_stats(struct pcache_pager_stats *out);
+/* Fill grants (grant.c): pages lent to drivers since boot, and of them
+ * filled by a device; a thread's grant and pin go at its exit. */
+void pcache_grant_stats(uint64_t *lent, uint64_t *filled);
+struct thread;
+void pcache_grant_thread_exit(struct thread *t);
 
 /* pcache_lru_lock guards every cgroup's LRU lists (lru.c); it is taken
  * under obj->lock, never the other way round. */

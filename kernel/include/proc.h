@@ -43,6 +43,8 @@ struct cred {
 	uint32_t groups[NGROUPS_MAX];
 };
 
+struct pcache_grant;
+
 struct thread {
 	uint64_t ksp;			/* saved kernel stack pointer */
 	uint32_t work;			/* nonzero: look at signals and kills before
@@ -123,6 +125,11 @@ struct thread {
 	 * next receive or pcache_wb_as(PCACHE_WB_SELF); 0: none */
 	uint64_t wb_for_cg;
 	int32_t wb_for_pid;
+	/* server: the pages of a fill it lends to the driver it calls
+	 * (pcache_grant; set and cleared under the scheduler lock, which a
+	 * driver reads it under); driver: the grant whose frames its device
+	 * is writing now (ipc_dma_grant), pinned until its next such call */
+	struct pcache_grant *fill_grant, *dma_pin;
 	uint64_t ipc_inbox, ipc_inbox_cap; /* server: where small send buffers land */
 	uint8_t ipc_out[IPC_INLINE_MAX]; /* caller: a small send buffer, copied at the call */
 	uint8_t ipc_in[IPC_INLINE_MAX];	/* server: its current caller's, taken with the call */

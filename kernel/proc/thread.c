@@ -10,6 +10,7 @@
 #include "kstring.h"
 #include "memcg.h"
 #include "panic.h"
+#include "pcache.h"
 #include "percpu.h"
 #include "pmm.h"
 #include "sched.h"
@@ -115,6 +116,7 @@ __noreturn void thread_exit(long code)
 {
 	struct thread *t = current_thread();
 	ipc_thread_exit(t);
+	pcache_grant_thread_exit(t);
 	futex_thread_exit(t);
 	proc_thread_exited(t, code);
 	sched_exit_current();

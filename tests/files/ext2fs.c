@@ -308,17 +308,21 @@ static int make_file(const char *path, size_t len)
 	return ok;
 }
 
-/* Reads the whole file (run in a cgroup by timed_in_cgroup). */
+/* Reads the whole file (run in a cgroup by timed_in_cgroup): IO_LEN
+ * bytes, each make_file's. */
 static int read_whole(void *arg)
 {
 	static char chunk[65536];
 	int fd = open((const char *)arg, O_RDONLY);
-	long got = 0, r;
-	while (fd >= 0 && (r = read(fd, chunk, sizeof(chunk))) > 0)
+	long got = 0, r, bad = 0;
+	while (fd >= 0 && (r = read(fd, chunk, sizeof(chunk))) > 0) {
+		for (long i = 0; i < r; i++)
+			bad += chunk[i] != 0x5a;
 		got += r;
+	}
 	if (fd >= 0)
 		close(fd);
-	return got == IO_LEN;
+	return got == IO_LEN && bad == 0;
 }
 
 /* Writes 1 MiB to a new file and fsyncs it (run in a cgroup). */
@@ -347,9 +351,14 @@ static void test_io_charged_to_client(void)
 	      "two 2 MiB files written, the mount made cold");
 	unsigned long long root0 = io_rbytes(CGR), a0 = io_rbytes(CGT "/a");
 	long fills0 = flat_field("/proc/vmstat", "pager_fill_requests"), ra0 = flat_field("/proc/vmstat", "pager_ra_async");
+	long granted0 = flat_field("/proc/vmstat", "pager_grant_filled");
 	double ta = timed_in_cgroup(CGT "/a", read_whole, M "/ioa.bin");
 	long fills = flat_field("/proc/vmstat", "pager_fill_requests") - fills0,
 	     ra = flat_field("/proc/vmstat", "pager_ra_async") - ra0;
+	long granted = flat_field("/proc/vmstat", "pager_grant_filled") - granted0;
+	printf("# of its %d pages, %ld filled by the device straight into the page cache\n", IO_LEN / 4096, granted);
+	check(granted == IO_LEN / 4096,
+	      "zero-copy fills: every page of the cold read written by the disk's DMA, none copied (/proc/vmstat)");
 	unsigned long long root1 = io_rbytes(CGR), a1 = io_rbytes(CGT "/a");
 	printf("# the cold 2 MiB read in 64 KiB reads: %ld fill requests, %ld asynchronous\n", fills, ra);
 	check(fills >= 4 && fills <= 8 && ra >= 4,
@@ -1211,6 +1220,79 @@ static void nc_no_round_trip(void)
 	check(sst == 0, "names: a name never asked waited for the server");
 }
 
+/* The names in a directory a listing gives (readdir), less "." and "..". */
+static int list_names(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+	while (d && (e = readdir(d)))
+		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/* A child lstats NC/many/000..299 (each a regular file of 0 bytes): its
+ * exit status within `wait` seconds with the ext2 server stopped, -1 if
+ * it was still waiting for the server (it is let go then). */
+static int many_lstats_stopped(pid_t srv, double wait)
+{
+	kill(srv, SIGSTOP);
+	pid_t c = fork();
+	if (c == 0) {
+		struct stat st;
+		char p[64];
+		int bad = 0;
+		for (int i = 0; i < 300; i++) {
+			snprintf(p, sizeof(p), NC "/many/%03d", i);
+			int r = lstat(p, &st);
+			if (r != 0 || !S_ISREG(st.st_mode) || st.st_size != 0) {
+				if (!bad++)
+					printf("# %s: %d errno %d mode %o size %lld\n", p, r, errno, (unsigned)st.st_mode,
+					       (long long)st.st_size);
+			}
+		}
+		_exit(bad ? 1 : 0);
+	}
+	int st = wait_bounded(c, wait);
+	kill(srv, SIGCONT);
+	printf("# 300 lstats with the server stopped: %s\n", st < 0 ? "still waiting" : st ? "wrong" : "done");
+	if (st < 0)
+		wait_bounded(c, 20);
+	return st;
+}
+
+/* Listings into the name cache (docs/fs.md): once a walk has looked up the
+ * names of a directory it listed (find, ls -l), a listing names its
+ * entries in the kernel itself, so the lstats that follow it are the
+ * kernel's; a plain listing on a fresh mount does not. */
+static void nc_listings(void)
+{
+	struct stat st;
+	char p[64];
+	pid_t srv = process_pid("ext2", NULL);
+	/* the walk to the directory is the kernel's from its first lstat on */
+	check(umount(M) == 0 && mount("/dev/vda", M, "ext2", 0, "") == 0 && lstat(NC "/many", &st) == 0 &&
+	      list_names(NC "/many") == 300, "listings: a fresh mount, 300 names listed");
+	check(srv > 0 && many_lstats_stopped(srv, 0.5) < 0,
+	      "listings: a plain listing names nothing in the kernel: their lstats wait for the server");
+	check(umount(M) == 0 && mount("/dev/vda", M, "ext2", 0, "") == 0 && list_names(NC "/w") == 40,
+	      "listings: a fresh mount, a directory of 40 listed");
+	int seen = 0;
+	for (int i = 0; i < 40; i++) {
+		snprintf(p, sizeof(p), NC "/w/%02d", i);
+		seen += lstat(p, &st) == 0;
+	}
+	check(seen == 40 && lstat(NC "/many", &st) == 0 && list_names(NC "/many") == 300,
+	      "listings: its names looked up, then 300 names listed");
+	check(many_lstats_stopped(srv, 20) == 0,
+	      "listings: after a walk's lookups, a listing names its entries in the kernel: 300 lstats answered with "
+	      "the server stopped");
+	check(unlink(NC "/many/007") == 0 && fails(lstat(NC "/many/007", &st), ENOENT) && put_new(NC "/many/007", "") == 0 &&
+	      lstat(NC "/many/007", &st) == 0 && nc_all_coherent(), "listings: an unlink and a creation after it are seen");
+}
+
 static void test_ncache(void)
 {
 	struct stat st;
@@ -1292,6 +1374,7 @@ static void test_ncache(void)
 	snprintf(what, sizeof(what), "names: the kernel heap grew by %lld bytes for 300 names walked, and umount "
 		 "gave back all but %lld", heap1 - heap0, heap2 - heap0);
 	check(seen == 300 && heap0 > 0 && heap1 - heap0 >= 300 * 256 && heap2 - heap0 <= (heap1 - heap0) / 8, what);
+	nc_listings();
 	for (int i = 0; i < 300; i++) {
 		snprintf(p, sizeof(p), NC "/many/%03d", i);
 		unlink(p);

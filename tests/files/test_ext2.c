@@ -1431,6 +1431,67 @@ static void test_read_direct(const char *pristine)
 	img_unmount(&im);
 }
 
+/* The memory a grant read lends (the server's: page cache frames), and
+ * the device calls made into it. */
+static uint8_t *grant_mem;
+static size_t grant_cap;
+static unsigned long grant_calls;
+
+static int img_read_grant(void *ctx, uint64_t sector, uint32_t count, uint64_t goff)
+{
+	size_t n = (size_t)count * EXT2_SECTOR_SIZE;
+
+	grant_calls++;
+	if (goff > grant_cap || n > grant_cap - goff)
+		return -EINVAL;
+	return img_read(ctx, sector, count, grant_mem + goff);
+}
+
+/* ext2_read_grant (zero-copy fills, docs/fs.md) gives what
+ * ext2_read_direct gives, a device call per run of contiguous blocks
+ * into the lent memory at the window's offsets, or -EAGAIN, having read
+ * nothing, where the device cannot give every byte: a hole, a block the
+ * cache holds, the size inside the window. */
+static void test_read_grant(const char *pristine)
+{
+	char img[300];
+	struct img im;
+	uint32_t ino;
+	struct ext2_stat st;
+
+	snprintf(img, sizeof(img), "%s/grant.img", tmp);
+	run("cp --sparse=always %s %s", pristine, img);
+	ok(img_mount(&im, img, 0) == 0, "grant: mount a copy");
+	ok(resolve(im.fs, "/dind", &ino) == 0 && ext2_stat(im.fs, ino, &st) == 0 &&
+	   ext2_read_grant(im.fs, ino, 0, 4096) == -EOPNOTSUPP, "grant: a device without read_grant: EOPNOTSUPP");
+	im.dev.read_grant = img_read_grant;
+	grant_cap = 64 * 1024;
+	grant_mem = xmalloc(grant_cap);
+	uint8_t *want = xmalloc(grant_cap);
+	memset(grant_mem, 0xee, grant_cap);
+	unsigned long calls0 = grant_calls;
+	int64_t r = ext2_read_grant(im.fs, ino, 8192, grant_cap);
+	unsigned long calls = grant_calls - calls0;
+	ok(r == (int64_t)grant_cap && calls >= 1 && calls <= 4 &&
+	   ext2_read_direct(im.fs, ino, 8192, want, grant_cap) == (int64_t)grant_cap && !memcmp(want, grant_mem, grant_cap),
+	   "grant: 64 KiB of /dind from 8 KiB read by the device into the lent memory, as ext2_read_direct (%lu calls)",
+	   calls);
+	ok(ext2_read_grant(im.fs, ino, 5, 1024) == -EINVAL && ext2_read_grant(im.fs, ino, 0, 1000) == -EINVAL,
+	   "grant: an offset or length not in whole blocks: EINVAL");
+	calls0 = grant_calls;
+	ok(ext2_read_grant(im.fs, ino, st.size / 1024 * 1024, 4096) == -EAGAIN && grant_calls == calls0,
+	   "grant: a window the size ends inside: EAGAIN, nothing read");
+	ok(ext2_write(im.fs, ino, 20 * 1024 + 3, "NEWDATA", 7, T(1)) == 7 &&
+	   ext2_read_grant(im.fs, ino, 16 * 1024, 16 * 1024) == -EAGAIN && grant_calls == calls0,
+	   "grant: a window with a block the cache holds dirty: EAGAIN, nothing read");
+	ok(resolve(im.fs, "/sparse", &ino) == 0 && ext2_read_grant(im.fs, ino, 0, 4096) == -EAGAIN &&
+	   grant_calls == calls0, "grant: a window with a hole: EAGAIN, nothing read");
+	free(want);
+	free(grant_mem);
+	grant_mem = NULL;
+	img_unmount(&im);
+}
+
 /* ext2_alloc_cost (the page cache's reservations, docs/fs.md) is exactly
  * what ext2_write then allocates: writes of pages in direct, indirect,
  * doubly and triply indirect ranges, fresh, beside written ones and over
@@ -1579,6 +1640,7 @@ int main(void)
 	img_unmount(&im);
 
 	test_read_direct(img1);
+	test_read_grant(img1);
 	test_alloc_cost(img1);
 	test_sync_flush(img1);
 	test_corruption(img1);

@@ -447,6 +447,63 @@ static void test_rights(void)
 	close((int)weak);
 }
 
+/* Zero-copy fills (docs/fs.md): a FILL's waiting pages lent to a driver
+ * (pcache_grant) are nobody else's to fill until the loan ends; RETURN
+ * makes them wait again, FAILED fails their readers. */
+static void test_grant(void)
+{
+	struct pcache_req req;
+	static unsigned char buf[PCACHE_FILL_MAX * PG];
+	long weak = sys_handle_dup(ep, 0, 0);
+	sys_handle_rights((int)weak, HANDLE_RIGHT_CALL | HANDLE_RIGHT_RECV);
+	long lent0 = vmstat("pager_grant_pages");
+	want(sys_pcache_grant((int)weak, (uint64_t)id, 0, 1, PCACHE_GRANT_LEND), -EPERM,
+	     "pcache.grant without MANAGE: EPERM");
+	want(sys_pcache_grant(ep, 9999, 0, 1, PCACHE_GRANT_LEND), -EBADF, "pcache.grant of an unknown id: EBADF");
+	long sh = sys_pcache_create(ep, PCACHE_SHMEM, MIB);
+	want(sys_pcache_grant(ep, (uint64_t)sh, 0, 1, PCACHE_GRANT_LEND), -EINVAL, "pcache.grant of a shmem object: EINVAL");
+	sys_pcache_free(ep, (uint64_t)sh);
+	want(sys_pcache_grant(ep, (uint64_t)id, 0, 1, 0), -EINVAL, "pcache.grant with an unknown how: EINVAL");
+	want(sys_pcache_grant(ep, (uint64_t)id, 0, 0, PCACHE_GRANT_LEND), -EINVAL, "pcache.grant of 0 pages: EINVAL");
+	want(sys_pcache_grant(ep, (uint64_t)id, 0, 1, PCACHE_GRANT_FILLED), -ENOENT,
+	     "pcache.grant ending a loan never made: ENOENT");
+	struct pcache_dma_seg segs[4];
+	want(sys_ipc_dma_grant(0, PG, segs, 4), -EPERM, "ipc_dma_grant without the driver capability: EPERM");
+
+	pid_t c = reader(620 * PG, 10);
+	long k = sys_pcache_pager_wait(ep, &req, 5000 * MS);
+	check(k == 0 && req.first == 620 && req.count == 4, "a reader's FILL request for pages 620-623");
+	want(sys_pcache_grant(ep, (uint64_t)id, 620, 5, PCACHE_GRANT_LEND), -EAGAIN,
+	     "pcache.grant of a range with a page not waiting for a fill: EAGAIN");
+	want(sys_pcache_grant(ep, (uint64_t)id, 620, 4, PCACHE_GRANT_LEND), 0, "pcache.grant lends the 4 waiting pages");
+	want(sys_pcache_grant(ep, (uint64_t)id, 620, 4, PCACHE_GRANT_LEND), -EBUSY,
+	     "pcache.grant lends one range per thread: EBUSY");
+	for (uint32_t i = 0; i < 4; i++)
+		page_of(620 + i, buf + (size_t)i * PG);
+	want(sys_pcache_fill(ep, (uint64_t)id, 620, 4, buf, 0), 0, "pager.fill leaves lent pages alone");
+	want(sys_pcache_grant(ep, (uint64_t)id, 620, 3, PCACHE_GRANT_FILLED), -EINVAL,
+	     "pcache.grant ends only the range it lent: EINVAL");
+	usleep(50000);
+	check(waitpid(c, NULL, WNOHANG) == 0, "the reader still waits while its pages are lent");
+	want(sys_pcache_grant(ep, (uint64_t)id, 620, 4, PCACHE_GRANT_RETURN), 4,
+	     "pcache.grant RETURN: the 4 pages wait again");
+	want(sys_pcache_fill(ep, (uint64_t)id, 620, 4, buf, 0), 4, "and pager.fill fills them");
+	want(wait_bounded(c, 10), 0, "the reader gets the bytes");
+
+	c = reader(720 * PG, 10);
+	k = sys_pcache_pager_wait(ep, &req, 5000 * MS);
+	check(k == 0 && req.first == 720 && req.count == 4, "a reader's FILL request for pages 720-723");
+	want(sys_pcache_grant(ep, (uint64_t)id, 720, 4, PCACHE_GRANT_LEND), 0, "pcache.grant lends them");
+	want(sys_pcache_grant(ep, (uint64_t)id, 720, 4, PCACHE_GRANT_FAILED), 4, "pcache.grant FAILED");
+	want(wait_bounded(c, 10), 10 + EIO, "pcache.grant FAILED: the reader gets EIO");
+	want(vmstat("pager_grant_pages") - lent0, 8, "/proc/vmstat pager_grant_pages counted the 8 pages lent");
+	c = reader(720 * PG, 10);
+	k = serve_one(ep, (uint64_t)id, 5000, &req, 0);
+	check(k == PCACHE_REQ_FILL && req.first == 720 && wait_bounded(c, 10) == 0,
+	      "the next reader asks again and gets the bytes");
+	close((int)weak);
+}
+
 /* A server process of its own (its endpoint dies with it): a reader and
  * a mapper wait for its fills when it is killed. */
 static void test_server_death(void)
@@ -593,6 +650,7 @@ int main(void)
 	test_killed();
 	test_writes();
 	test_rights();
+	test_grant();
 	close(fd);
 	sys_pcache_free(ep, (uint64_t)id);
 	close(ep);

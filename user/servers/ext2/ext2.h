@@ -55,6 +55,11 @@ struct ext2_dev {
 	 * the device's write cache to the medium; and a flush alone. */
 	int (*writev)(void *ctx, const struct ext2_seg *segs, uint32_t n, bool flush);
 	int (*flush)(void *ctx);
+	/* Optional (NULL: ext2_read_grant is -EOPNOTSUPP): count sectors at
+	 * sector into the memory the caller lent for a fill, from byte goff
+	 * of it (the server: the page cache's frames, docs/fs.md "Zero-copy
+	 * fills"); 0 or -errno. */
+	int (*read_grant)(void *ctx, uint64_t sector, uint32_t count, uint64_t goff);
 };
 
 #define EXT2_MOUNT_RDONLY 0x1
@@ -172,6 +177,15 @@ int64_t ext2_read(struct ext2_fs *fs, uint32_t ino, uint64_t off, void *buf, siz
  * newer than the disk) are copied from it. Bytes past the size up to the
  * end of the last block are zeroed. The byte count as ext2_read. */
 int64_t ext2_read_direct(struct ext2_fs *fs, uint32_t ino, uint64_t off, void *buf, size_t len);
+/* ext2_read_direct into lent memory (the device's read_grant), byte 0 of
+ * it being the file's byte off: only when all of [off, off + len) is
+ * inside the size and on the disk, none of it a hole or a block the block
+ * cache holds (those need bytes the device cannot give): then len, every
+ * byte read by the device, a run of contiguous blocks per call. -EAGAIN
+ * when not so (nothing read: use ext2_read_direct), -EINVAL (off or len
+ * not whole blocks), -EOPNOTSUPP (no read_grant), the device's error
+ * (some of it may have been read), or ext2_read's errors. */
+int64_t ext2_read_grant(struct ext2_fs *fs, uint32_t ino, uint64_t off, size_t len);
 /* Writes len bytes at off, allocating blocks near the inode, extending the
  * size, stamping mtime/ctime. Returns the byte count written; on a full
  * disk the count of bytes written before it (the file is intact up to the

@@ -45,6 +45,9 @@
 #define E2_KEEP_MAX 16384
 /* Names one walk records for the kernel's name cache (its components). */
 #define E2_TRAIL_MAX 64
+/* Names of a listed directory the kernel misses after its listing before
+ * listings name their entries in the kernel (e2_dir_fill). */
+#define E2_PLUS_AFTER 8
 
 /* An inode some open file uses. */
 struct e2node {
@@ -62,6 +65,10 @@ struct e2node {
 	 * in the kernel (its names changed), the next walk pushes them. */
 	uint64_t meta;
 	bool kstale;
+	/* a directory whose whole listing named its entries in the kernel
+	 * (e2_plus_install) since its object was made and its names last
+	 * changed: listing it again installs nothing */
+	bool listed;
 	uint32_t pin;		/* a walk's trail names it: not trimmed meanwhile */
 	struct e2node *next;
 	struct e2node *lru_prev, *lru_next; /* kept nodes, oldest first */
@@ -78,6 +85,14 @@ struct e2inst {
 	uint64_t st_dev;	/* the disk's number, Linux's encoding */
 	uint64_t cache_max;	/* the largest file given a page cache object (cache_max=) */
 	bool rdonly;
+	bool no_grant;		/* the disk's driver cannot read into lent pages (zero-copy fills) */
+	/* Listings that name their entries in the kernel (docs/fs.md,
+	 * "Listings into the name cache"): on once the names of a listed
+	 * directory were looked up after the listing (a find-style walk):
+	 * plus_dir is the directory last listed from its start, plus_seen
+	 * its names the kernel missed since. */
+	bool plus;
+	uint32_t plus_dir, plus_seen;
 	bool dying;		/* being unmounted: no new requests */
 	int users;		/* requests inside (skeleton's lock) */
 	int pagers;		/* pager threads inside (skeleton's lock): umount waits for them */

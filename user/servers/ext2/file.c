@@ -163,6 +163,47 @@ int64_t ext2_read_direct(struct ext2_fs *fs, uint32_t ino, uint64_t off, void *b
 	return (int64_t)n;
 }
 
+int64_t ext2_read_grant(struct ext2_fs *fs, uint32_t ino, uint64_t off, size_t len)
+{
+	struct ext2_inode in;
+	uint64_t n, lb, end, run;
+	uint32_t pblk;
+	bool cached;
+	int err;
+
+	if (!fs->dev->read_grant)
+		return -EOPNOTSUPP;
+	if ((off | len) & (fs->bs - 1))
+		return -EINVAL;
+	err = read_span(fs, ino, off, len, &in, &n);
+	if (err < 0)
+		return err;
+	if (err == 0 || n != len)
+		return -EAGAIN; /* past the size: zeros the device does not give */
+	lb = off >> fs->log_bs;
+	end = lb + (len >> fs->log_bs);
+	/* all of it on the disk and not cached, before any is read */
+	for (uint64_t at = lb; at < end; at += run) {
+		err = data_run(fs, ino, &in, at, end - at, &pblk, &cached, &run);
+		if (err)
+			return err;
+		if (!pblk || cached || !ext2_block_valid(fs, pblk))
+			return -EAGAIN;
+	}
+	for (uint64_t at = lb; at < end; at += run) {
+		err = data_run(fs, ino, &in, at, end - at, &pblk, &cached, &run);
+		if (err)
+			return err;
+		uint64_t sector = (uint64_t)pblk * fs->sectors_per_block, count = run * fs->sectors_per_block;
+		if (count > UINT32_MAX || sector + count > fs->dev->nsectors)
+			return -EIO;
+		err = fs->dev->read_grant(fs->dev->ctx, sector, (uint32_t)count, (at - lb) << fs->log_bs);
+		if (err)
+			return err;
+	}
+	return (int64_t)len;
+}
+
 /* Zeroes the bytes from `size` to the end of its block, if mapped. */
 static int zero_tail(struct ext2_fs *fs, uint32_t ino, struct ext2_inode *in, uint64_t size)
 {

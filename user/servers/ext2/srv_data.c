@@ -162,6 +162,8 @@ void e2_dir_changed(struct e2inst *in, uint32_t dir)
 	in->nc_changes++;
 	/* once per run of changes: no name is installed in it until a walk
 	 * pushes its attributes again (e2_node_obj), which clears kstale */
+	if (n)
+		n->listed = false;
 	if (!n || !n->meta || n->kstale)
 		return;
 	struct pcache_attr a = { 0 };
@@ -301,6 +303,7 @@ static int e2_node_make_meta(struct e2inst *in, struct e2node *n, const struct e
 	if (id < 0)
 		return (int)id;
 	n->meta = (uint64_t)id;
+	n->listed = false;
 	e2_push_meta(in, n, st);
 	return 0;
 }
@@ -385,6 +388,27 @@ static void e2_pager_refuse(int ep, const struct pcache_req *req, int err)
 		sys_pcache_done(ep, req->id, 0, 0, req->seq);
 }
 
+/* A fill with no copy (docs/fs.md "Zero-copy fills"): the request's
+ * pages, lent to the disk's driver, get the file's blocks from the device
+ * itself (ext2_read_grant); true once they are filled. False when the
+ * window is not all on the disk (a hole, a cached block, the size within
+ * it) or the driver cannot: nothing was lent or the pages wait again, to
+ * be filled by copy. Under the mount's lock. */
+static bool e2_fill_grant(struct e2inst *in, uint32_t ino, const struct pcache_req *req)
+{
+	int ep = fssrv_endpoint();
+	if (in->no_grant || req->count > PCACHE_FILL_MAX || (req->first + req->count) * E2_PAGE > req->size)
+		return false;
+	if (sys_pcache_grant(ep, req->id, req->first, req->count, PCACHE_GRANT_LEND) != 0)
+		return false;
+	int64_t got = ext2_read_grant(in->fs, ino, req->first * E2_PAGE, (size_t)req->count * E2_PAGE);
+	bool ok = got == (int64_t)req->count * E2_PAGE;
+	sys_pcache_grant(ep, req->id, req->first, req->count, ok ? PCACHE_GRANT_FILLED : PCACHE_GRANT_RETURN);
+	if (got == -EOPNOTSUPP)
+		in->no_grant = true;
+	return ok;
+}
+
 /* One request, with buf (PCACHE_FILL_MAX pages): a fill reads the pages
  * from the disk (ext2_read_direct: a device call per run of contiguous
  * blocks, holes zeroed) and gives them under the mount's lock, so the
@@ -412,6 +436,8 @@ static void e2_pager_serve(const struct pcache_req *req, uint8_t *buf)
 	struct e2node *n = e2_node_find(in, ino);
 	if (!n || n->pc != req->id) {
 		e2_pager_refuse(ep, req, -EIO);
+	} else if (req->kind == PCACHE_REQ_FILL && e2_fill_grant(in, ino, req)) {
+		/* filled by the device: nothing to copy */
 	} else if (req->kind == PCACHE_REQ_FILL) {
 		size_t len = (size_t)req->count * E2_PAGE;
 		int64_t got = req->count <= PCACHE_FILL_MAX ? ext2_read_direct(in->fs, ino, req->first * E2_PAGE, buf, len)

@@ -185,9 +185,59 @@ static long e2_seek(struct e2inst *in, struct fs_file *f, int64_t off, int whenc
 	return (long)f->offset;
 }
 
+/* Entries a listing names in the kernel at most per getdents (one call
+ * gives a few thousand at most: its buffer is the client's), and their
+ * names' bytes; past them the rest are named by the lookups, as before. */
+#define E2_PLUS_MAX 2048
+#define E2_PLUS_NAMES (64u << 10)
+
+struct e2_plus {
+	uint32_t n, used;
+	bool partial;		/* an entry given was left out (the bounds, or the client's buffer) */
+	struct { uint32_t ino, off, len; } e[E2_PLUS_MAX];
+	char names[E2_PLUS_NAMES];
+};
+
 struct e2_dirfill {
 	struct fssrv_dents *b;
+	struct e2_plus *plus;	/* the entries given, to name in the kernel (NULL: not) */
 };
+
+/* A listing's entries into the kernel's name cache, with an object for
+ * each (e2_node_obj: links and devices have none and are left out), as a
+ * walk's names are (e2_trail_install): the lstat of each that a
+ * find-style walk makes next is the kernel's. Under the mount's lock,
+ * right after the listing, so no change of names comes between. True
+ * if every entry given is named now. */
+static bool e2_plus_install(struct e2inst *in, uint32_t dir, const struct e2_plus *p)
+{
+	struct ncache_rec rec[NCACHE_ADD_MAX];
+	uint32_t pinned[NCACHE_ADD_MAX];
+	bool all = true;
+	uint64_t d = e2_node_obj(in, dir, true);
+	if (!d)
+		return false;
+	for (uint32_t i = 0; i < p->n;) {
+		uint32_t n = 0, from = p->e[i].off;
+		for (; i < p->n && n < NCACHE_ADD_MAX && p->e[i].off + p->e[i].len - from <= 4096; i++) {
+			uint64_t ch = e2_node_obj(in, p->e[i].ino, true);
+			if (!ch) {
+				all = false; /* a link, a device: the server's */
+				continue;
+			}
+			pinned[n] = p->e[i].ino;
+			rec[n++] = (struct ncache_rec){ .dir = (uint32_t)d, .child = (uint32_t)ch,
+							.off = (uint16_t)(p->e[i].off - from), .len = (uint16_t)p->e[i].len };
+		}
+		uint32_t end = i < p->n ? p->e[i].off : p->used;
+		if (n && sys_ncache_add(fssrv_endpoint(), p->names + from, end - from, rec, n) < 0)
+			all = false;
+		for (uint32_t k = 0; k < n; k++)
+			e2_node_unpin(in, pinned[k]);
+	}
+	e2_node_unpin(in, dir);
+	return all;
+}
 
 static int e2_dent(void *ctx, const char *name, size_t len, uint32_t ino, unsigned dtype, uint64_t next)
 {
@@ -197,7 +247,21 @@ static int e2_dent(void *ctx, const char *name, size_t len, uint32_t ino, unsign
 		len = E2_NAME_MAX;
 	memcpy(nm, name, len);
 	nm[len] = '\0';
-	return !fssrv_dent(d->b, ino, dtype, nm, next);
+	struct e2_plus *p = d->plus;
+	if (!fssrv_dent(d->b, ino, dtype, nm, next)) {
+		if (p)
+			p->partial = true;
+		return 1; /* the client's buffer is full */
+	}
+	bool dot = (len == 1 && nm[0] == '.') || (len == 2 && nm[0] == '.' && nm[1] == '.');
+	if (p && !dot && p->n < E2_PLUS_MAX && len <= E2_PLUS_NAMES - p->used) {
+		p->e[p->n++] = (typeof(p->e[0])){ ino, p->used, (uint32_t)len };
+		memcpy(p->names + p->used, nm, len);
+		p->used += (uint32_t)len;
+	} else if (p && !dot) {
+		p->partial = true;
+	}
+	return 0;
 }
 
 /* The mount whose lock the current FILE_GETDENTS holds (its fill runs
@@ -219,9 +283,24 @@ static long e2_dir_fill(struct fs_file *f, uint64_t pos, struct fssrv_dents *b)
 		return -ENOTDIR;
 	if (!st.nlink || n->gone)
 		return -ENOENT; /* removed while open, as Linux (IS_DEADDIR) */
-	struct e2_dirfill d = { .b = b };
+	if (pos == 0) { /* a new listing: are the last one's names being looked up? */
+		in->plus_dir = n->ino;
+		in->plus_seen = 0;
+	}
+	/* only for a directory with an object (the kernel's names hang on
+	 * it) on a mount with the inode cache */
+	bool plus = in->plus && in->root && in->keep_max && !n->listed;
+	struct e2_dirfill d = { .b = b, .plus = plus ? malloc(sizeof(*d.plus)) : NULL };
+	if (d.plus) {
+		d.plus->n = d.plus->used = 0;
+		d.plus->partial = false;
+	}
 	uint64_t cookie = pos;
-	return ext2_readdir(in->fs, n->ino, &cookie, e2_dent, &d);
+	long r = ext2_readdir(in->fs, n->ino, &cookie, e2_dent, &d);
+	if (r >= 0 && d.plus && e2_plus_install(in, n->ino, d.plus) && pos == 0 && !d.plus->partial)
+		n->listed = true; /* all of it in one call: the next listing names nothing again */
+	free(d.plus);
+	return r;
 }
 
 static long e2_fsync(struct e2inst *in, struct e2node *n)

@@ -7,7 +7,7 @@
  * object at its first open (no limit by default; larger ones are read and
  * written through the server); keep=N, how many closed files' objects the
  * inode cache keeps (E2_KEEP_MAX by default; 0 frees each at its last
- * close). */
+ * close); nogrant, fills by copy only (no zero-copy fills: to compare). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -167,6 +167,26 @@ static int e2_disk_read(void *ctx, uint64_t sector, uint32_t count, void *buf)
 	return e2_disk_io(ctx, sector, count, buf, false);
 }
 
+/* A fill's blocks straight into the page cache's frames the pager thread
+ * lends (BLK_READ_GRANT, docs/fs.md "Zero-copy fills"): 0, or the
+ * driver's error (-EOPNOTSUPP from one without scatter-gather). */
+static int e2_disk_read_grant(void *ctx, uint64_t sector, uint32_t count, uint64_t goff)
+{
+	struct e2inst *in = ctx;
+	uint64_t off = sector * EXT2_SECTOR_SIZE, len = (uint64_t)count * EXT2_SECTOR_SIZE, done = 0;
+	while (done < len) {
+		uint64_t n = len - done < BLK_READ_GRANT_MAX ? len - done : BLK_READ_GRANT_MAX;
+		struct ipc_msg m = { .label = BLK_READ_GRANT, .w = { off + done, n, goff + done } };
+		long r = e2_disk_call(in, &m, NULL, 0, NULL, 0);
+		if (r < 0)
+			return (int)r;
+		if (m.w[0] != n)
+			return -EIO;
+		done += n;
+	}
+	return 0;
+}
+
 static int e2_disk_write(void *ctx, uint64_t sector, uint32_t count, const void *buf)
 {
 	return e2_disk_io(ctx, sector, count, (void *)buf, true);
@@ -232,7 +252,7 @@ static int e2_option_num(const char *data, size_t n, size_t name, unsigned long 
 }
 
 /* The options: 0, or -EINVAL for anything unknown. */
-static int e2_options(const char *data, uint64_t *cache_max, uint32_t *keep)
+static int e2_options(const char *data, uint64_t *cache_max, uint32_t *keep, bool *nogrant)
 {
 	while (*data) {
 		size_t n = strcspn(data, ",");
@@ -245,6 +265,8 @@ static int e2_options(const char *data, uint64_t *cache_max, uint32_t *keep)
 			if (e2_option_num(data, n, 5, &v) || v > 1000000)
 				return -EINVAL;
 			*keep = (uint32_t)v;
+		} else if (n == 7 && strncmp(data, "nogrant", 7) == 0) {
+			*nogrant = true;
 		} else if (n) {
 			return -EINVAL;
 		}
@@ -257,7 +279,8 @@ static int e2_mount(const char *source, const char *data, uint64_t flags, void *
 {
 	uint64_t cache_max = E2_PCACHE_FILL_MAX;
 	uint32_t keep = E2_KEEP_MAX;
-	if (e2_options(data, &cache_max, &keep))
+	bool nogrant = false;
+	if (e2_options(data, &cache_max, &keep, &nogrant))
 		return -EINVAL;
 	int i = e2_disk_index(source);
 	struct blkdev_info bi;
@@ -279,6 +302,7 @@ static int e2_mount(const char *source, const char *data, uint64_t flags, void *
 	in->lock = (srvlock_t)SRVLOCK_INIT;
 	in->cache_max = cache_max;
 	in->keep_max = keep;
+	in->no_grant = nogrant;
 	in->index = i;
 	in->disk_ro = ro;
 	in->disk = (int)sys_handle_dup((int)h, 100, HANDLE_CLOEXEC); /* out of the way of low numbers */
@@ -287,7 +311,8 @@ static int e2_mount(const char *source, const char *data, uint64_t flags, void *
 	in->st_dev = (bi.minor & 0xff) | (bi.major << 8) | ((uint64_t)(bi.minor & ~0xffu) << 12);
 	in->dev = (struct ext2_dev){ .ctx = in, .nsectors = bi.bytes / EXT2_SECTOR_SIZE, .read = e2_disk_read,
 				     .write = e2_disk_write, .log = e2_log,
-				     .writev = e2_disk_writev, .flush = e2_disk_flush_cb };
+				     .writev = e2_disk_writev, .flush = e2_disk_flush_cb,
+				     .read_grant = e2_disk_read_grant };
 	int r = ext2_mount(&in->dev, ro ? EXT2_MOUNT_RDONLY : 0, 0, &in->fs);
 	if (r < 0) {
 		sys_handle_close(in->disk);

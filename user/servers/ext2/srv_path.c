@@ -675,6 +675,10 @@ static void e2_trail_install(struct e2ctx *c, const char *path)
 			continue; /* no object: the server answers it */
 		rec[n++] = (struct ncache_rec){ .dir = (uint32_t)d, .child = (uint32_t)ch,
 						.off = (uint16_t)(t->name - path), .len = (uint16_t)t->len };
+		/* a name of the directory just listed: a walk stats what it
+		 * lists, and the next listings name their entries themselves */
+		if (t->dir == in->plus_dir && t->child && ++in->plus_seen >= E2_PLUS_AFTER)
+			in->plus = true;
 	}
 	if (n)
 		sys_ncache_add(fssrv_endpoint(), path, plen, rec, n);

@@ -25,7 +25,8 @@
  *                       page cache pager's own counters (Arbor's names,
  *                       Linux has none: docs/vfs.md "The pager"):
  *                       pager_fill_requests, pager_fill_pages,
- *                       pager_ra_async, pager_ra_async_pages
+ *                       pager_ra_async, pager_ra_async_pages,
+ *                       pager_grant_pages, pager_grant_filled
  *   /proc/partitions    the disks block servers publish (major, minor,
  *                       size in 1 KiB blocks, name), in Linux's layout
  *   /proc/pressure/cpu, /proc/pressure/memory
@@ -377,6 +378,8 @@ static long text_top(struct text *t, enum pnode n)
 		    (unsigned long long)mi.pager_fill_pages);
 		put(t, "pager_ra_async %llu\npager_ra_async_pages %llu\n", (unsigned long long)mi.ra_async,
 		    (unsigned long long)mi.ra_async_pages);
+		put(t, "pager_grant_pages %llu\npager_grant_filled %llu\n", (unsigned long long)mi.grant_pages,
+		    (unsigned long long)mi.grant_filled);
 	} else {
 		uint64_t up = (uint64_t)sys_clock_ns() / 10000000u, idle = mi.idle_ns / 10000000u;
 		put(t, "%llu.%02llu %llu.%02llu\n", (unsigned long long)(up / 100),
