@@ -391,6 +391,13 @@ void itimer_cpu_send(struct proc *p);
 void signal_fault(struct trap_frame *tf, int sig, uint64_t addr);
 void signal_send_locked(struct proc *p, int sig);	/* proc_lock held */
 void signal_handle_pending(struct thread *t, struct trap_frame *tf);
+/* A call that waits under a mask of its own (ppoll, pselect): swap puts
+ * mask in force and returns the old one; restore puts old back, but if
+ * the call was interrupted by a signal its mask lets through, only after
+ * that signal's handler has run (as sigsuspend), so the signal the caller
+ * unblocked for the wait is the one that interrupts it. */
+uint64_t signal_mask_swap(struct thread *t, uint64_t mask);
+void signal_mask_restore(struct thread *t, uint64_t old, bool interrupted);
 /* Signal state of a new process: inherited from parent, or (exec) reset. */
 void signal_init_proc(struct proc *child, const struct proc *parent, bool exec);
 /* Guards the process table, parent/child links and cgroup membership. */

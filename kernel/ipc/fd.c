@@ -220,27 +220,6 @@ long sys_fd_seek(int h, int64_t off, int whence)
 	return r;
 }
 
-long sys_fd_poll(int h, int events)
-{
-	long err;
-	struct kobj *o = fd_kernel_file(h, 0, &err);
-	if (o && fd_pcache(o)) { /* a page cache file: its published state */
-		kobj_put(o);
-		o = NULL;
-	}
-	if (!o) {
-		struct ipc_fstate st;
-		if (!err)
-			err = fd_published(h, &st);
-		/* reported unasked, as poll(2) does */
-		return err ? err : (long)(st.events & ((uint32_t)events | POLLERR | POLLHUP | POLLNVAL));
-	}
-	long r = o->type == KOBJ_PIPE ? pipe_fd_poll(o, events) : o->type == KOBJ_INOTIFY ? inotify_poll(o, events) :
-		 cgfs_file_poll(cgfs_file_of(o), events);
-	kobj_put(o);
-	return r;
-}
-
 long sys_fd_flags(int h, int set)
 {
 	long err;

@@ -286,6 +286,28 @@ long sys_sigsuspend(const uint64_t *umask)
 	return -EINTR;
 }
 
+uint64_t signal_mask_swap(struct thread *t, uint64_t mask)
+{
+	uint64_t old = t->sig_blocked;
+	t->sig_blocked = mask & ~SIG_UNBLOCKABLE;
+	return old;
+}
+
+void signal_mask_restore(struct thread *t, uint64_t old, bool interrupted)
+{
+	if (interrupted && thread_deliverable(t)) {
+		/* the handler runs under the call's mask; old comes back
+		 * after it, as for sigsuspend */
+		t->sig_saved_mask = old;
+		t->sig_restore_mask = true;
+		thread_set_work(t);
+		return;
+	}
+	t->sig_blocked = old;
+	if (thread_deliverable(t))
+		thread_set_work(t);
+}
+
 /* Builds the handler's frame on the user stack and points tf at the
  * handler. False if the stack is unusable. */
 static bool signal_setup_frame(struct thread *t, struct trap_frame *tf, int sig,

@@ -625,6 +625,14 @@ KTEST(posix_files_vfs)
 	run_with_servers(argv, "posix_files");
 }
 
+/* poll, ppoll, select and pselect sleep in the kernel until an event, a
+ * signal or the timeout (tests/ipc/poll.c, kernel/ipc/poll.c). */
+KTEST(posix_poll)
+{
+	const char *const argv[] = { "posix/poll", NULL };
+	run_with_servers(argv, "posix_poll");
+}
+
 /* The page cache: tmpfs files served by the kernel without the server
  * (kernel/pcache, user/posix/pcache.c). */
 KTEST(posix_pcache)
