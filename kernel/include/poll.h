@@ -40,16 +40,31 @@ struct poll_entry {
 	struct pollq *q;		/* NULL: on no queue */
 	poll_wake_fn wake;
 	void *owner;			/* the waiter's (a poll call, an epoll item) */
+	uint32_t events;		/* the POLL* it waits for (0: any change) */
 };
 
 void pollq_init(struct pollq *q);
 /* Wakes every entry on q (takes sched_lock unless nobody waits). */
 void pollq_wake(struct pollq *q);
 void pollq_wake_locked(struct pollq *q);	/* sched_lock held */
+/* Wakes only the entries waiting for one of events (and those waiting
+ * for any change), as Linux's keyed wake-ups: a pipe write wakes its
+ * readers' entries (POLLIN), not an edge-triggered watch of the write
+ * end for POLLOUT. */
+void pollq_wake_ev(struct pollq *q, uint32_t events);
+void pollq_wake_ev_locked(struct pollq *q, uint32_t events);
 /* Hangs e on q (q may be NULL: nothing to wait for); pollq_del takes it
  * off whatever it is on. Both take sched_lock. */
-void poll_entry_add(struct poll_entry *e, struct pollq *q, poll_wake_fn wake, void *owner);
+void poll_entry_add(struct poll_entry *e, struct pollq *q, poll_wake_fn wake, void *owner, uint32_t events);
 void poll_entry_del(struct poll_entry *e);
+/* q is going away before its waiters: every entry comes off it (they are
+ * then on no queue; their owners may still take them off). */
+void pollq_detach_all(struct pollq *q);
+
+/* Sleeps until ready(arg) holds, woken through q: 0 once it does,
+ * -EINTR for a signal or a kill (or the freezer), -ETIMEDOUT at deadline
+ * (clock_ns; 0: none). ready is called without locks held. */
+int pollq_wait_event(struct pollq *q, bool (*ready)(void *arg), void *arg, uint64_t deadline);
 
 /* A kind of object's readiness: the POLL* events of o ready now, masked
  * by events (but for POLLERR, POLLHUP and POLLNVAL, reported unasked), and

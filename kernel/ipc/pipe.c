@@ -161,13 +161,15 @@ static long pipe_read(struct pipe_end *e, char *ubuf, size_t len)
 		spin_lock(&p->lock);
 	}
 	size_t n = MIN(MIN(len, p->len), (size_t)PIPE_BUF);
+	bool was_full = p->len == PIPE_SIZE;
 	for (size_t i = 0; i < n; i++)
 		tmp[i] = p->buf[(p->head + i) % PIPE_SIZE];
 	p->head = (p->head + n) % PIPE_SIZE;
 	p->len -= n;
 	spin_unlock(&p->lock);
 	waitq_wake_all(&p->wwait, 0);
-	pollq_wake(&p->pollq);
+	if (was_full) /* POLLOUT now, as Linux's pipe_read wakes writers */
+		pollq_wake_ev(&p->pollq, POLLOUT | POLLWRNORM);
 	long r = copy_to_user(ubuf, tmp, n) ? -EFAULT : (long)n;
 	pipe_tmp_free(tmp, small);
 	return r;
@@ -213,7 +215,7 @@ static long pipe_write(struct pipe_end *e, const char *ubuf, size_t len)
 		p->len += n;
 		spin_unlock(&p->lock);
 		waitq_wake_all(&p->rwait, 0);
-		pollq_wake(&p->pollq);
+		pollq_wake_ev(&p->pollq, POLLIN | POLLRDNORM); /* every write, as Linux's once polled */
 		done += n;
 	}
 	pipe_tmp_free(tmp, small);

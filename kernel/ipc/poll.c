@@ -10,6 +10,7 @@
 #include "heap.h"
 #include "inotify.h"
 #include "ipc.h"
+#include "kfile.h"
 #include "poll.h"
 #include "proc.h"
 #include "sched.h"
@@ -23,17 +24,28 @@ void pollq_init(struct pollq *q)
 	list_init(&q->entries);
 }
 
-void pollq_wake_locked(struct pollq *q)
+void pollq_wake_ev_locked(struct pollq *q, uint32_t events)
 {
 	struct list_head *pos, *next;
 	for (pos = q->entries.next; pos != &q->entries; pos = next) {
 		next = pos->next; /* a wake function may not take e off, but be safe */
 		struct poll_entry *e = list_entry(pos, struct poll_entry, link);
-		e->wake(e);
+		if (!events || !e->events || (e->events & events))
+			e->wake(e);
 	}
 }
 
+void pollq_wake_locked(struct pollq *q)
+{
+	pollq_wake_ev_locked(q, 0);
+}
+
 void pollq_wake(struct pollq *q)
+{
+	pollq_wake_ev(q, 0);
+}
+
+void pollq_wake_ev(struct pollq *q, uint32_t events)
 {
 	/* A waiter hangs its entry before it looks at the object, and the
 	 * caller changed the object before this look: an empty queue seen
@@ -42,15 +54,16 @@ void pollq_wake(struct pollq *q)
 	if (list_empty(&q->entries))
 		return;
 	uint64_t f = sched_lock_ipc();
-	pollq_wake_locked(q);
+	pollq_wake_ev_locked(q, events);
 	sched_unlock_ipc(f);
 }
 
-void poll_entry_add(struct poll_entry *e, struct pollq *q, poll_wake_fn wake, void *owner)
+void poll_entry_add(struct poll_entry *e, struct pollq *q, poll_wake_fn wake, void *owner, uint32_t events)
 {
 	e->q = q;
 	e->wake = wake;
 	e->owner = owner;
+	e->events = events;
 	list_init(&e->link);
 	if (!q)
 		return;
@@ -62,12 +75,25 @@ void poll_entry_add(struct poll_entry *e, struct pollq *q, poll_wake_fn wake, vo
 
 void poll_entry_del(struct poll_entry *e)
 {
-	if (!e->q)
-		return;
+	if (!__atomic_load_n(&e->q, __ATOMIC_RELAXED))
+		return; /* on no queue, or detached (it stays so) */
 	uint64_t f = sched_lock_ipc();
-	list_del(&e->link);
+	if (e->q) {
+		list_del(&e->link);
+		e->q = NULL;
+	}
 	sched_unlock_ipc(f);
-	e->q = NULL;
+}
+
+void pollq_detach_all(struct pollq *q)
+{
+	uint64_t f = sched_lock_ipc();
+	while (!list_empty(&q->entries)) {
+		struct poll_entry *e = list_first_entry(&q->entries, struct poll_entry, link);
+		list_del(&e->link);
+		e->q = NULL;
+	}
+	sched_unlock_ipc(f);
 }
 
 /* --- Each kind's readiness. */
@@ -124,7 +150,8 @@ long fd_poll_obj(struct kobj *o, int events, struct pollq **q)
 {
 	if (q)
 		*q = NULL;
-	fd_poll_fn fn = (unsigned)o->type < 16 ? fd_poll_fns[o->type] : NULL;
+	const struct kfile_ops *k = kfile_ops_of(o);
+	fd_poll_fn fn = k ? k->poll : (unsigned)o->type < 16 ? fd_poll_fns[o->type] : NULL;
 	return fn ? fn(o, events, q) : -EBADF;
 }
 
@@ -193,7 +220,8 @@ static int poll_scan(struct k_pollfd *fds, struct poll_slot *slots, uint32_t n, 
 		if (hang) {
 			struct pollq *q = NULL;
 			r = fd_poll_handle(fds[i].fd, ev, &slots[i].o, &q);
-			poll_entry_add(&slots[i].e, r >= 0 ? q : NULL, poll_wake, w);
+			poll_entry_add(&slots[i].e, r >= 0 ? q : NULL, poll_wake, w,
+				       (uint32_t)ev | POLLERR | POLLHUP);
 		} else if (slots[i].o) {
 			r = fd_poll_obj(slots[i].o, ev, NULL);
 		} else {
@@ -254,6 +282,29 @@ static long poll_wait_all(struct k_pollfd *fds, struct poll_slot *slots, uint32_
 		if (slots[i].o)
 			kobj_put(slots[i].o);
 	}
+	return r;
+}
+
+int pollq_wait_event(struct pollq *q, bool (*ready)(void *arg), void *arg, uint64_t deadline)
+{
+	struct poll_wait w = { .t = current_thread() };
+	struct poll_entry e;
+	int r = 0;
+	poll_entry_add(&e, q, poll_wake, &w, 0);
+	for (;;) {
+		if (ready(arg)) {
+			r = 0;
+			break;
+		}
+		if (r == -ETIMEDOUT)
+			break;
+		if (thread_has_work(w.t) || (r == -EINTR && w.t->freeze_kicked)) {
+			r = -EINTR;
+			break;
+		}
+		r = poll_block(&w, deadline);
+	}
+	poll_entry_del(&e);
 	return r;
 }
 

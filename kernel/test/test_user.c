@@ -633,6 +633,14 @@ KTEST(posix_poll)
 	run_with_servers(argv, "posix_poll");
 }
 
+/* epoll, eventfd, timerfd, signalfd: Arbor's bounds and lifetimes
+ * (tests/ipc/epoll.c, kernel/ipc/epoll.c). */
+KTEST(posix_epoll)
+{
+	const char *const argv[] = { "posix/epoll", NULL };
+	run_with_servers(argv, "posix_epoll");
+}
+
 /* The page cache: tmpfs files served by the kernel without the server
  * (kernel/pcache, user/posix/pcache.c). */
 KTEST(posix_pcache)
