@@ -22,6 +22,7 @@
 #include "heap.h"
 #include "ipc.h"
 #include "kfile.h"
+#include "memcg.h"
 #include "proc.h"
 #include "sched.h"
 #include "syscall.h"
@@ -75,8 +76,32 @@ struct epoll {
 	struct pollq pollq;		/* its own pollers */
 	struct list_head parents;	/* items holding it (epoll_nest_lock) */
 	int nparents;
+	uint32_t reserved;		/* items made or being made (atomic): charged a
+					   page per EP_ITEMS_PER_PAGE to obj.charged */
 	uint64_t gen;			/* last loop check that visited it */
 };
+
+/* Items are charged to the epoll's cgroup (its creator's) a page at a
+ * time, taken before an item is made and given back when it goes. */
+#define EP_ITEMS_PER_PAGE (PAGE_SIZE / 256)
+_Static_assert(sizeof(struct epitem) <= 256, "an item's share of its page");
+
+static long ep_reserve(struct epoll *ep)
+{
+	uint32_t n = __atomic_add_fetch(&ep->reserved, 1, __ATOMIC_RELAXED);
+	if (n % EP_ITEMS_PER_PAGE == 1 && mem_charge(ep->obj.charged, 1, MEMCG_STAT_SLAB)) {
+		__atomic_sub_fetch(&ep->reserved, 1, __ATOMIC_RELAXED);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static void ep_unreserve(struct epoll *ep)
+{
+	uint32_t n = __atomic_sub_fetch(&ep->reserved, 1, __ATOMIC_RELAXED);
+	if (n % EP_ITEMS_PER_PAGE == 0)
+		mem_uncharge(ep->obj.charged, 1, MEMCG_STAT_SLAB);
+}
 
 /* Serializes the checks for loops and depth across instances, and guards
  * every epoll's parents; taken before any ep->lock. */
@@ -101,6 +126,7 @@ static void ep_item_free(struct epitem *it)
 	list_del(&it->rlink);
 	sched_unlock_ipc(f);
 	kobj_put(it->o);
+	ep_unreserve(it->ep);
 	kfree(it);
 }
 
@@ -242,6 +268,7 @@ static long ep_add(struct epoll *ep, struct epitem *it, int fd, struct kobj *o, 
 	if (err) {
 		spin_unlock(&ep->lock);
 		kfree(it);
+		ep_unreserve(ep);
 		return err;
 	}
 	kobj_get(o);
@@ -337,14 +364,20 @@ long sys_epoll_ctl(int epfd, int op, int fd, const void *uevent)
 	}
 	long err = ep_ctl_check(eo, o, op, ev.events);
 	if (!err && op == EPOLL_CTL_ADD) {
-		struct epitem *it = kzalloc(sizeof(*it)); /* before any lock */
+		/* the charge and the memory before any lock */
+		bool charged = ep_reserve(ep_of(eo)) == 0;
+		struct epitem *it = charged ? kzalloc(sizeof(*it)) : NULL;
 		if (!it) {
+			if (charged)
+				ep_unreserve(ep_of(eo));
 			err = -ENOMEM;
 		} else if (o->type == KOBJ_EPOLL) {
 			spin_lock(&epoll_nest_lock);
 			err = ep_nest_check(o, ep_of(eo));
-			if (err)
+			if (err) {
 				kfree(it);
+				ep_unreserve(ep_of(eo));
+			}
 			else
 				err = ep_add(ep_of(eo), it, fd, o, &ev);
 			spin_unlock(&epoll_nest_lock);
