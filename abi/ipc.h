@@ -108,5 +108,9 @@ struct ipc_info {
 #define HANDLE_CGFS_FILE 6		/* an open cgroup interface file */
 #define HANDLE_INOTIFY 7	/* an inotify instance */
 #define HANDLE_REPLY 8		/* a deferred call's reply capability (ipc_defer) */
+#define HANDLE_EVENTFD 9	/* an eventfd counter */
+#define HANDLE_EPOLL 10		/* an epoll instance */
+#define HANDLE_TIMERFD 11	/* a timerfd timer */
+#define HANDLE_SIGNALFD 12	/* a signalfd */
 
 #endif

@@ -20,7 +20,9 @@ posix/fileops (the file operations of issue 18) also runs on Linux 6.1 in
 the same QEMU (linux-cc and linux-run: LINUX_TOOLS, or ../shared/tools);
 fileops_OP_arbor, _linux and _ratio compare the plain TCG figures, since
 linux-run has no -icount. Without linux-run that part is skipped, saying
-so. --only-fileops runs just that comparison.
+so. --only-fileops runs just that comparison. user/bench/pollwake.c (issue
+21 item 6: a pipe write reaching a poller's return) is compared the same
+way: pollwake_N_arbor, _linux and _ratio; --only-pollwake runs just that.
 
 user/bench/e2bench.c (issue 19: ext2 on a disk) runs the same way on both
 sides, each on a fresh ext2 image made by the host's mke2fs: e2_OP_arbor,
@@ -113,31 +115,32 @@ def linux_tools():
     return None
 
 
-def fileops_compare(arbor, out, timeout):
-    """posix/fileops on Linux 6.1 in the same QEMU (linux-run, same memory,
+def fileops_compare(arbor, out, timeout, prog_name="fileops"):
+    """posix/fileops (or posix/PROG_NAME, a portable user/bench program) on Linux 6.1 in the same QEMU (linux-run, same memory,
     plain TCG: linux-run has no -icount, so both sides are wall clock),
     beside Arbor's figures from its plain TCG boot (arbor: name -> ns):
     fileops_OP_arbor, _linux (microseconds per operation) and _ratio."""
+    label = prog_name
     tools = linux_tools()
     if not tools:
-        print("fileops: linux-run not found (set LINUX_TOOLS to the directory of linux-cc and "
+        print(f"{label}: linux-run not found (set LINUX_TOOLS to the directory of linux-cc and "
               "linux-run): the Linux side is skipped", flush=True)
         return
-    prog = os.path.join(out, "fileops-linux")
+    prog = os.path.join(out, f"{label}-linux")
     cc = subprocess.run([os.path.join(tools, "linux-cc"), "-O2", "-o", prog,
-                         os.path.join(ROOT, "user", "bench", "fileops.c")],
+                         os.path.join(ROOT, "user", "bench", f"{label}.c")],
                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     if cc.returncode != 0:
-        print("fileops: linux-cc failed: the Linux side is skipped\n" + cc.stdout[-1000:], flush=True)
+        print(f"{label}: linux-cc failed: the Linux side is skipped\n" + cc.stdout[-1000:], flush=True)
         return
     p = subprocess.run([os.path.join(tools, "linux-run"), "--mem", "256", "--timeout", str(timeout), prog],
                        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                        text=True, errors="replace")
-    with open(os.path.join(out, "fileops-linux.log"), "w") as f:
+    with open(os.path.join(out, f"{label}-linux.log"), "w") as f:
         f.write(p.stdout)
     linux = {m.group(1): float(m.group(2)) for m in map(BENCH_RE.match, p.stdout.splitlines()) if m}
     if p.returncode != 0 or not linux:
-        print(f"fileops: the Linux run failed (exit {p.returncode}, see {out}/fileops-linux.log): "
+        print(f"{label}: the Linux run failed (exit {p.returncode}, see {out}/{label}-linux.log): "
               "the Linux side is skipped", flush=True)
         return
     for name, ns in arbor.items():
@@ -328,6 +331,8 @@ def main():
     ap.add_argument("--only-fuzz", action="store_true", help="only the fuzzer's probe run")
     ap.add_argument("--only-fileops", action="store_true",
                     help="only the file operations, Arbor (plain TCG) beside Linux")
+    ap.add_argument("--only-pollwake", action="store_true",
+                    help="only poll's wake-up latency, Arbor (icount and plain TCG) beside Linux")
     ap.add_argument("--only-ext2", action="store_true",
                     help="only the ext2 benchmark, Arbor (plain TCG) beside Linux")
     ap.add_argument("--ext2-mib", type=int, default=256, help="the ext2 benchmark's file size")
@@ -358,16 +363,27 @@ def main():
     if a.only_ext2:
         ext2_compare(a.build, initrd, out, a.timeout, a.ext2_mib, a.ext2_files, a.ext2_runs)
         return
+    if a.only_pollwake:
+        for icount in (True, False):
+            found = run(kernel, initrd, icount, a.timeout,
+                        os.path.join(out, "pollwake-icount.log" if icount else "pollwake.log"), "pollwake")
+            for name, value, unit in found:
+                print(f"{name} {value} {'insns' if icount else unit}", flush=True)
+        fileops_compare({n: float(v) for n, v, u in found if n.startswith("pollwake_")}, out, a.timeout,
+                        "pollwake")
+        return
     if a.only_fileops:
         found = run(kernel, initrd, False, a.timeout, os.path.join(out, "fileops.log"), "fileops")
         fileops_compare({n: float(v) for n, v, u in found if n.startswith("fileops_")}, out, a.timeout)
         return
-    arbor_fileops = {}
+    arbor_fileops, arbor_pollwake = {}, {}
     for icount in (True, False):
         log = os.path.join(out, "icount.log" if icount else "tcg.log")
         for name, value, unit in run(kernel, initrd, icount, a.timeout, log):
             if name.startswith("fileops_") and not icount:
                 arbor_fileops[name] = float(value)
+            if name.startswith("pollwake_") and not icount:
+                arbor_pollwake[name] = float(value)
             if unit in ("MiB/s", "IOPS") or name.startswith("blk_"):
                 if icount:
                     continue
@@ -382,6 +398,7 @@ def main():
         subprocess.run([os.path.join(ROOT, "tools", "arbor-plot"), "--out", out, "--only",
                         "cpu,mem" if log == "icount.log" else "io", os.path.join(out, log)], check=True)
     fileops_compare(arbor_fileops, out, a.timeout)
+    fileops_compare(arbor_pollwake, out, a.timeout, "pollwake")
     ext2_compare(a.build, initrd, out, a.timeout, a.ext2_mib, a.ext2_files, a.ext2_runs)
     wb_compare(a.build, initrd, out, a.timeout, a.wb_mib)
     if a.fuzz_seconds:

@@ -25,5 +25,12 @@ void cgfs_file_target(struct cgfs_file *f, struct cgroup **cg, const struct cfty
 /* Ready events; a file that notifies (cgroup.events) adds POLLPRI|POLLERR
  * once it changed after it was last read (or opened). */
 long cgfs_file_poll(struct cgfs_file *f, int events);
+/* The queue f's changes wake (poll.h): every cgroup file's notification
+ * and removal wake cgfs_pollq (a poller of one file may look in vain when
+ * another changes: notifications are rare); a file whose readiness is a
+ * pressure trigger's waits on psi_trigger_pollq. */
+struct pollq;
+extern struct pollq cgfs_pollq;
+struct pollq *cgfs_file_pollq(struct cgfs_file *f);
 
 #endif

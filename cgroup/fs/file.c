@@ -14,6 +14,7 @@
 #include "heap.h"
 #include "kstring.h"
 #include "memcg.h"
+#include "poll.h"
 #include "proc.h"
 #include "syscall.h"
 
@@ -49,6 +50,13 @@ static uint64_t cgfs_file_seq(const struct cgfs_file *f)
 	if (!(f->cft->flags & CFT_NOTIFY))
 		return 0;
 	return __atomic_load_n(&f->cg->notify_seq[CFT_NOTIFY_FILE(f->cft)], __ATOMIC_ACQUIRE);
+}
+
+struct pollq cgfs_pollq = POLLQ_INIT(cgfs_pollq);
+
+struct pollq *cgfs_file_pollq(struct cgfs_file *f)
+{
+	return f->cft->open && f->cft->open->poll ? &psi_trigger_pollq : &cgfs_pollq;
 }
 
 struct cgfs_file *cgfs_file_of(struct kobj *o)

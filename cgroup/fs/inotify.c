@@ -14,6 +14,7 @@
 #include "cgfs.h"
 #include "heap.h"
 #include "kstring.h"
+#include "poll.h"
 #include "proc.h"
 #include "sched.h"
 #include "syscall.h"
@@ -37,6 +38,7 @@ struct inotify {
 	int next_wd;
 	int flags;			/* O_NONBLOCK */
 	struct waitq readers;
+	struct pollq pollq;		/* pollers (poll.h) */
 	struct { int32_t wd; uint32_t mask; } queue[INOTIFY_QUEUE];
 	unsigned head, count;
 };
@@ -57,11 +59,13 @@ static void inotify_queue_locked(struct inotify *in, int wd, uint32_t mask)
 	in->queue[at].wd = wd;
 	in->queue[at].mask = mask;
 	waitq_wake_all(&in->readers, 0);
+	pollq_wake(&in->pollq);
 }
 
 void cgfs_notify_locked(struct cgroup *cg, unsigned which)
 {
 	struct list_head *pos;
+	pollq_wake(&cgfs_pollq); /* after the bump of notify_seq: poll sees it */
 	list_for_each(pos, &cg->watches) {
 		struct inotify_watch *w = list_entry(pos, struct inotify_watch, cg_link);
 		if (!(w->cft->flags & CFT_NOTIFY) || CFT_NOTIFY_FILE(w->cft) != which || !(w->mask & IN_MODIFY))
@@ -103,6 +107,7 @@ long sys_inotify_init1(int flags)
 	in->lock = (struct spinlock)SPINLOCK_INIT("inotify");
 	list_init(&in->watches);
 	waitq_init(&in->readers);
+	pollq_init(&in->pollq);
 	in->next_wd = 1;
 	in->flags = flags & IN_NONBLOCK;
 	int h = handle_install(self, &in->obj, HANDLE_RIGHTS_BASIC | HANDLE_RIGHT_READ | HANDLE_RIGHT_MANAGE);
@@ -238,6 +243,11 @@ long inotify_poll(struct kobj *o, int events)
 {
 	struct inotify *in = container_of(o, struct inotify, obj);
 	return in->count ? events & (POLLIN | POLLRDNORM) : 0;
+}
+
+struct pollq *inotify_pollq(struct kobj *o)
+{
+	return &container_of(o, struct inotify, obj)->pollq;
 }
 
 long inotify_flags(struct kobj *o, int set)

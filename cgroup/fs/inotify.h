@@ -13,6 +13,8 @@ void cgfs_notify_locked(struct cgroup *cg, unsigned which);
 /* Descriptor operations on an inotify object. */
 long inotify_read(struct kobj *o, void *ubuf, size_t len);
 long inotify_poll(struct kobj *o, int events);
+/* The queue its events wake (poll.h). */
+struct pollq *inotify_pollq(struct kobj *o);
 long inotify_flags(struct kobj *o, int set);
 
 #endif

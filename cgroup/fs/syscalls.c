@@ -18,6 +18,7 @@
 #include "inotify.h"
 #include "kstring.h"
 #include "memcg.h"
+#include "poll.h"
 #include "pcache.h"
 #include "proc.h"
 #include "syscall.h"
@@ -317,6 +318,10 @@ static long cgfs_rmdir_at(char *path, uint32_t uid, uint32_t gid)
 			spin_lock(&proc_lock);
 			err = cg_destroy(cg);
 			spin_unlock(&proc_lock);
+			if (!err) { /* its open files now poll POLLERR */
+				pollq_wake(&cgfs_pollq);
+				pollq_wake(&psi_trigger_pollq);
+			}
 		}
 		cg_put(cg);
 	}

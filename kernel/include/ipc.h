@@ -6,6 +6,7 @@
 
 #include "abi/ipc.h"
 #include "kobj.h"
+#include "poll.h"
 #include "list.h"
 #include "sched.h"
 #include "spinlock.h"
@@ -42,6 +43,7 @@ struct ipc_event {
 struct endpoint {
 	struct kobj obj;
 	struct ipc_fstate fst;		/* the console publishes itself as a file */
+	struct pollq pollq;		/* woken by each publication (poll.h) */
 	struct proc *owner;		/* whose exit closes the endpoint; NULL
 					   once it has (sched lock) */
 	struct list_head owner_link;	/* in owner->owned_eps (ipc_owner_lock) */
@@ -63,6 +65,7 @@ struct channel {
 	uint64_t badge;
 	bool told;			/* the server already heard of the close */
 	struct ipc_fstate fst;		/* the open file description's state */
+	struct pollq pollq;		/* woken by each publication (poll.h) */
 	/* the page cache object of the open file (pcache_attach), which the
 	 * kernel serves reads and writes from, and the description's offset */
 	struct pcache_obj *pc;
@@ -121,6 +124,8 @@ long ipc_window_copy(struct ipc_window *w, uint64_t off, void *ubuf, size_t len,
 /* The published file state behind kernel object o (an endpoint or a
  * channel), or NULL for other objects (reply.c). */
 struct ipc_fstate *ipc_fstate_of(struct kobj *o);
+/* The poll queue beside it (the same objects). */
+struct pollq *ipc_pollq_of(struct kobj *o);
 
 /* close() of the last handle to a channel: tell its server synchronously,
  * as a call, so the close has taken effect when close returns (POSIX); a
@@ -162,6 +167,8 @@ struct kobj;
 long pipe_fd_read(struct kobj *o, void *buf, size_t len);
 long pipe_fd_write(struct kobj *o, const void *buf, size_t len);
 long pipe_fd_poll(struct kobj *o, int events);
+/* The queue a pipe's changes wake (poll.h). */
+struct pollq *pipe_pollq(struct kobj *o);
 long pipe_fd_flags(struct kobj *o, int set);
 
 #endif

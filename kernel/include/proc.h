@@ -13,6 +13,7 @@
 #include "fpu.h"
 #include "kobj.h"
 #include "percpu.h"
+#include "poll.h"
 #include "list.h"
 #include "sched.h"
 #include "sched_fair.h"
@@ -219,6 +220,7 @@ struct proc {
 	bool stopped;			/* by SIGSTOP and friends until SIGCONT */
 	int stop_report;		/* for the parent's waitpid: W_STOPPED/W_CONTINUED */
 	struct waitq stop_wait;		/* its threads wait here while stopped */
+	struct pollq sig_pollq;		/* its signalfds' pollers: a signal came (kfile.h) */
 	struct list_head threads;
 	uint32_t nr_threads;
 	int16_t oom_score_adj;		/* -1000..1000, inherited by fork */
@@ -398,6 +400,18 @@ void itimer_cpu_send(struct proc *p);
 void signal_fault(struct trap_frame *tf, int sig, uint64_t addr);
 void signal_send_locked(struct proc *p, int sig);	/* proc_lock held */
 void signal_handle_pending(struct thread *t, struct trap_frame *tf);
+/* A call that waits under a mask of its own (ppoll, pselect): swap puts
+ * mask in force and returns the old one; restore puts old back, but if
+ * the call was interrupted by a signal its mask lets through, only after
+ * that signal's handler has run (as sigsuspend), so the signal the caller
+ * unblocked for the wait is the one that interrupts it. */
+uint64_t signal_mask_swap(struct thread *t, uint64_t mask);
+/* signalfd: takes the lowest signal pending for t (its own, then its
+ * process's) in mask, blocked or not, with why it was sent in *info; 0 if
+ * none. The pending signals of t and its process. */
+int signal_take(struct thread *t, uint64_t mask, struct k_siginfo *info);
+uint64_t signal_pending_of(const struct thread *t);
+void signal_mask_restore(struct thread *t, uint64_t old, bool interrupted);
 /* Signal state of a new process: inherited from parent, or (exec) reset. */
 void signal_init_proc(struct proc *child, const struct proc *parent, bool exec);
 /* Guards the process table, parent/child links and cgroup membership. */

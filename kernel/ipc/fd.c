@@ -13,6 +13,7 @@
 #include "cgfs_file.h"
 #include "inotify.h"
 #include "ipc.h"
+#include "kfile.h"
 #include "pcache.h"
 #include "proc.h"
 #include "syscall.h"
@@ -107,7 +108,33 @@ static long fd_published_setfl(int h, int set)
 	return r;
 }
 
-#define FD_KERNEL_KINDS (KOBJ_KIND(KOBJ_PIPE) | KOBJ_KIND(KOBJ_CGFS_FILE) | KOBJ_KIND(KOBJ_INOTIFY))
+#define FD_KFILE_KINDS (KOBJ_KIND(KOBJ_EVENTFD) | KOBJ_KIND(KOBJ_EPOLL) | KOBJ_KIND(KOBJ_TIMERFD) | \
+			KOBJ_KIND(KOBJ_SIGNALFD))
+#define FD_KERNEL_KINDS (KOBJ_KIND(KOBJ_PIPE) | KOBJ_KIND(KOBJ_CGFS_FILE) | KOBJ_KIND(KOBJ_INOTIFY) | FD_KFILE_KINDS)
+
+static const struct kfile_ops *const fd_kfile_ops[16] = {
+	[KOBJ_EVENTFD] = &eventfd_ops,
+	[KOBJ_EPOLL] = &epoll_ops,
+	[KOBJ_TIMERFD] = &timerfd_ops,
+	[KOBJ_SIGNALFD] = &signalfd_ops,
+};
+
+const struct kfile_ops *kfile_ops_of(const struct kobj *o)
+{
+	return (unsigned)o->type < 16 ? fd_kfile_ops[o->type] : NULL;
+}
+
+int kfile_install(struct kobj *o, uint32_t rights, bool cloexec)
+{
+	struct proc *p = current_thread()->proc;
+	int h = handle_install(p, o, rights);
+	if (h >= 0 && cloexec) {
+		spin_lock(&p->handles.lock);
+		p->handles.flags[h] |= HANDLE_CLOEXEC;
+		spin_unlock(&p->handles.lock);
+	}
+	return h;
+}
 
 /* The object behind h (a reference) if it is a kernel file object and the
  * handle has right need (HANDLE_RIGHT_READ, _WRITE or none): else NULL,
@@ -150,7 +177,8 @@ long sys_fd_read(int h, void *buf, size_t len)
 	struct kobj *o = fd_kernel_file(h, HANDLE_RIGHT_READ, &err);
 	if (!o)
 		return err ? err : fd_ipc_rw(h, FILE_READ, 0, 0, buf, len);
-	long r = fd_pcache(o) ? pcache_fd_read(fd_pcache(o), buf, len, -1) : o->type == KOBJ_PIPE ? pipe_fd_read(o, buf, len) : o->type == KOBJ_INOTIFY ? inotify_read(o, buf, len) :
+	const struct kfile_ops *k = kfile_ops_of(o);
+	long r = k ? k->read(o, buf, len) : fd_pcache(o) ? pcache_fd_read(fd_pcache(o), buf, len, -1) : o->type == KOBJ_PIPE ? pipe_fd_read(o, buf, len) : o->type == KOBJ_INOTIFY ? inotify_read(o, buf, len) :
 		 cgfs_file_read(cgfs_file_of(o), buf, len, -1);
 	kobj_put(o);
 	return r;
@@ -162,7 +190,8 @@ long sys_fd_write(int h, const void *buf, size_t len)
 	struct kobj *o = fd_kernel_file(h, HANDLE_RIGHT_WRITE, &err);
 	if (!o)
 		return err ? err : fd_ipc_rw(h, FILE_WRITE, 0, 0, buf, len);
-	long r = fd_pcache(o) ? pcache_fd_write(fd_pcache(o), buf, len, -1) : o->type == KOBJ_PIPE ? pipe_fd_write(o, buf, len) : o->type == KOBJ_INOTIFY ? -EINVAL :
+	const struct kfile_ops *k = kfile_ops_of(o);
+	long r = k ? k->write(o, buf, len) : fd_pcache(o) ? pcache_fd_write(fd_pcache(o), buf, len, -1) : o->type == KOBJ_PIPE ? pipe_fd_write(o, buf, len) : o->type == KOBJ_INOTIFY ? -EINVAL :
 		 cgfs_file_write(cgfs_file_of(o), buf, len);
 	kobj_put(o);
 	return r;
@@ -220,27 +249,6 @@ long sys_fd_seek(int h, int64_t off, int whence)
 	return r;
 }
 
-long sys_fd_poll(int h, int events)
-{
-	long err;
-	struct kobj *o = fd_kernel_file(h, 0, &err);
-	if (o && fd_pcache(o)) { /* a page cache file: its published state */
-		kobj_put(o);
-		o = NULL;
-	}
-	if (!o) {
-		struct ipc_fstate st;
-		if (!err)
-			err = fd_published(h, &st);
-		/* reported unasked, as poll(2) does */
-		return err ? err : (long)(st.events & ((uint32_t)events | POLLERR | POLLHUP | POLLNVAL));
-	}
-	long r = o->type == KOBJ_PIPE ? pipe_fd_poll(o, events) : o->type == KOBJ_INOTIFY ? inotify_poll(o, events) :
-		 cgfs_file_poll(cgfs_file_of(o), events);
-	kobj_put(o);
-	return r;
-}
-
 long sys_fd_flags(int h, int set)
 {
 	long err;
@@ -258,7 +266,8 @@ long sys_fd_flags(int h, int set)
 		err = fd_published(h, &st);
 		return err ? err : (long)st.flags;
 	}
-	long r = o->type == KOBJ_PIPE ? pipe_fd_flags(o, set) : o->type == KOBJ_INOTIFY ? inotify_flags(o, set) :
+	const struct kfile_ops *k = kfile_ops_of(o);
+	long r = k ? k->flags(o, set) : o->type == KOBJ_PIPE ? pipe_fd_flags(o, set) : o->type == KOBJ_INOTIFY ? inotify_flags(o, set) :
 		 cgfs_file_flags(cgfs_file_of(o), set);
 	kobj_put(o);
 	return r;

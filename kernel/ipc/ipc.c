@@ -75,6 +75,7 @@ struct channel *ipc_channel_new(struct endpoint *ep, uint64_t badge, struct cgro
 	ch->badge = badge;
 	ch->pos_lock = (struct spinlock)SPINLOCK_INIT("channel_pos");
 	ch->pos_wait = (struct waitq)WAITQ_INIT(ch->pos_wait);
+	pollq_init(&ch->pollq);
 	return ch;
 }
 
@@ -97,6 +98,7 @@ int ipc_endpoint_create(struct proc *p)
 	list_init(&ep->receivers);
 	list_init(&ep->callers);
 	list_init(&ep->events);
+	pollq_init(&ep->pollq);
 	int h = handle_install(p, &ep->obj, HANDLE_RIGHTS_ENDPOINT); /* the creator: every right */
 	kobj_put(&ep->obj);
 	return h;

@@ -22,6 +22,7 @@
 #include "kstring.h"
 #include "memcg.h"
 #include "pmm.h"
+#include "poll.h"
 #include "proc.h"
 #include "sched.h"
 #include "syscall.h"
@@ -37,6 +38,7 @@ struct kpipe {
 	size_t head, len;
 	int readers, writers;
 	struct waitq rwait, wwait;
+	struct pollq pollq;		/* pollers of either end */
 };
 
 struct pipe_end {
@@ -66,6 +68,7 @@ static void pipe_end_release(struct kobj *o)
 	 * from exec's close-on-exec). */
 	waitq_wake_all(&p->rwait, 0);
 	waitq_wake_all(&p->wwait, 0);
+	pollq_wake(&p->pollq); /* a hang-up (POLLHUP, POLLERR) */
 	spin_unlock(&p->lock);
 	if (last) {
 		mem_free_pages(p->pages, PIPE_ORDER);
@@ -87,6 +90,7 @@ long sys_pipe(int *ufds)
 	p->lock = (struct spinlock)SPINLOCK_INIT("pipe");
 	waitq_init(&p->rwait);
 	waitq_init(&p->wwait);
+	pollq_init(&p->pollq);
 	struct pipe_end *r = kobj_alloc(sizeof(*r), KOBJ_PIPE, self->cgroup, pipe_end_release);
 	struct pipe_end *w = r ? kobj_alloc(sizeof(*w), KOBJ_PIPE, self->cgroup, pipe_end_release) : NULL;
 	if (!w) {
@@ -157,12 +161,15 @@ static long pipe_read(struct pipe_end *e, char *ubuf, size_t len)
 		spin_lock(&p->lock);
 	}
 	size_t n = MIN(MIN(len, p->len), (size_t)PIPE_BUF);
+	bool was_full = p->len == PIPE_SIZE;
 	for (size_t i = 0; i < n; i++)
 		tmp[i] = p->buf[(p->head + i) % PIPE_SIZE];
 	p->head = (p->head + n) % PIPE_SIZE;
 	p->len -= n;
 	spin_unlock(&p->lock);
 	waitq_wake_all(&p->wwait, 0);
+	if (was_full) /* POLLOUT now, as Linux's pipe_read wakes writers */
+		pollq_wake_ev(&p->pollq, POLLOUT | POLLWRNORM);
 	long r = copy_to_user(ubuf, tmp, n) ? -EFAULT : (long)n;
 	pipe_tmp_free(tmp, small);
 	return r;
@@ -208,6 +215,7 @@ static long pipe_write(struct pipe_end *e, const char *ubuf, size_t len)
 		p->len += n;
 		spin_unlock(&p->lock);
 		waitq_wake_all(&p->rwait, 0);
+		pollq_wake_ev(&p->pollq, POLLIN | POLLRDNORM); /* every write, as Linux's once polled */
 		done += n;
 	}
 	pipe_tmp_free(tmp, small);
@@ -254,6 +262,11 @@ long pipe_fd_write(struct kobj *o, const void *buf, size_t len)
 long pipe_fd_poll(struct kobj *o, int events)
 {
 	return pipe_poll(container_of(o, struct pipe_end, obj), (short)events);
+}
+
+struct pollq *pipe_pollq(struct kobj *o)
+{
+	return &container_of(o, struct pipe_end, obj)->pipe->pollq;
 }
 
 /* Status flags: a pipe end keeps O_NONBLOCK. */

@@ -178,6 +178,13 @@ struct ipc_fstate *ipc_fstate_of(struct kobj *o)
 	return NULL;
 }
 
+struct pollq *ipc_pollq_of(struct kobj *o)
+{
+	if (o->type == KOBJ_ENDPOINT)
+		return &container_of(o, struct endpoint, obj)->pollq;
+	return &container_of(o, struct channel, obj)->pollq;
+}
+
 long sys_ipc_fstate(int h, uint32_t fst, uint32_t events, uint32_t flags, uint32_t settable)
 {
 	struct proc *p = current_thread()->proc;
@@ -204,6 +211,9 @@ long sys_ipc_fstate(int h, uint32_t fst, uint32_t events, uint32_t flags, uint32
 		s->flags = flags;
 		s->settable = settable;
 		s->set = true;
+		/* pollers look again (the console's input came, a file's
+		 * state changed) */
+		pollq_wake_locked(ipc_pollq_of(o));
 		sched_unlock_ipc(f);
 	}
 	kobj_put(o);

@@ -52,6 +52,7 @@ static void proc_init_common(struct proc *p)
 	list_init(&p->hash_link);
 	waitq_init(&p->child_exit);
 	waitq_init(&p->stop_wait);
+	pollq_init(&p->sig_pollq);
 	handle_table_init(&p->handles);
 	p->state = PROC_ALIVE;
 }
@@ -503,6 +504,7 @@ static int proc_reap_locked(struct proc *c, int *status)
 	cg_put(c->charged);
 	cg_put(c->cgroup);
 	kfree(c->cwd);
+	pollq_detach_all(&c->sig_pollq); /* an epoll elsewhere may still hang on it */
 	kfree(c);
 	return pid;
 }

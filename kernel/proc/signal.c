@@ -15,6 +15,7 @@
 #include "kstring.h"
 #include "printk.h"
 #include "proc.h"
+#include "kfile.h"
 #include "sched.h"
 #include "syscall.h"
 #include "trap.h"
@@ -126,6 +127,7 @@ void signal_send_origin_locked(struct proc *p, int sig, const struct sig_origin 
 	if (!(p->sig_pending & SIGBIT(sig)))
 		p->sig_origin[sig] = *o;
 	p->sig_pending |= SIGBIT(sig);
+	signalfd_wake(p);
 	struct list_head *pos;
 	list_for_each(pos, &p->threads) {
 		struct thread *t = list_entry(pos, struct thread, proc_link);
@@ -286,6 +288,28 @@ long sys_sigsuspend(const uint64_t *umask)
 	return -EINTR;
 }
 
+uint64_t signal_mask_swap(struct thread *t, uint64_t mask)
+{
+	uint64_t old = t->sig_blocked;
+	t->sig_blocked = mask & ~SIG_UNBLOCKABLE;
+	return old;
+}
+
+void signal_mask_restore(struct thread *t, uint64_t old, bool interrupted)
+{
+	if (interrupted && thread_deliverable(t)) {
+		/* the handler runs under the call's mask; old comes back
+		 * after it, as for sigsuspend */
+		t->sig_saved_mask = old;
+		t->sig_restore_mask = true;
+		thread_set_work(t);
+		return;
+	}
+	t->sig_blocked = old;
+	if (thread_deliverable(t))
+		thread_set_work(t);
+}
+
 /* Builds the handler's frame on the user stack and points tf at the
  * handler. False if the stack is unusable. */
 static bool signal_setup_frame(struct thread *t, struct trap_frame *tf, int sig,
@@ -360,6 +384,32 @@ static void signal_stop(struct proc *p, int sig)
 		signal_notify_parent_locked(p, CLD_STOPPED, sig);
 	}
 	spin_unlock(&proc_lock);
+}
+
+int signal_take(struct thread *t, uint64_t mask, struct k_siginfo *info)
+{
+	spin_lock(&proc_lock);
+	uint64_t ready = (t->sig_pending | t->proc->sig_pending) & mask & ~SIG_UNBLOCKABLE;
+	int sig = ready ? __builtin_ctzll(ready) + 1 : 0;
+	if (sig) {
+		if (t->sig_pending & SIGBIT(sig))
+			t->sig_pending &= ~SIGBIT(sig);
+		else
+			t->proc->sig_pending &= ~SIGBIT(sig);
+		const struct sig_origin *o = &t->proc->sig_origin[sig];
+		*info = (struct k_siginfo){ .signo = sig, .code = o->code };
+		info->f.proc.pid = o->pid;
+		info->f.proc.uid = o->uid;
+		info->f.proc.status = o->status;
+	}
+	spin_unlock(&proc_lock);
+	return sig;
+}
+
+uint64_t signal_pending_of(const struct thread *t)
+{
+	return __atomic_load_n(&t->sig_pending, __ATOMIC_RELAXED) |
+	       __atomic_load_n(&t->proc->sig_pending, __ATOMIC_RELAXED);
 }
 
 /* Takes the lowest pending deliverable signal, or 0, and fills in *info

@@ -12,6 +12,7 @@
  * test. All under sched_lock. */
 #include "sched.h"
 #include "heap.h"
+#include "poll.h"
 #include "timer.h"
 
 struct psi_trigger {
@@ -91,6 +92,7 @@ static void trigger_check(struct psi_trigger *t, uint64_t now)
 		return;
 	t->event = true;
 	t->last_event = now;
+	pollq_wake_locked(&psi_trigger_pollq); /* sched_lock held: the tick */
 }
 
 void sched_psi_trigger_tick(uint64_t now)

@@ -99,6 +99,11 @@ __noreturn void kbench_main(const char *filter)
 		kbench_posix("posix/fileops");
 		n++;
 	}
+	/* poll's wake-up latency, compared with Linux (tools/bench.py) */
+	if (ktest_selected(filter, "pollwake")) {
+		kbench_posix("posix/pollwake");
+		n++;
+	}
 	if (ktest_selected(filter, "memory")) {
 		kbench_posix("posix/membench");
 		n++;

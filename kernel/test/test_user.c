@@ -625,6 +625,26 @@ KTEST(posix_files_vfs)
 	run_with_servers(argv, "posix_files");
 }
 
+/* poll, ppoll, select and pselect sleep in the kernel until an event, a
+ * signal or the timeout (tests/ipc/poll.c, kernel/ipc/poll.c); epoll,
+ * eventfd, timerfd, signalfd: Arbor's bounds and lifetimes
+ * (tests/ipc/epoll.c). One start of the servers for both. */
+KTEST(posix_poll)
+{
+	const char *const poll_argv[] = { "posix/poll", NULL };
+	const char *const epoll_argv[] = { "posix/epoll", NULL };
+	struct cgroup *s = user_cg("servers_posix_poll"), *c = user_cg("posix_poll");
+	struct userspace u;
+	if (!s || !c)
+		return;
+	KT_EXPECT_EQ(userspace_start(s, &u), 0);
+	KT_EXPECT_EQ(run_posix_argv_for(poll_argv, c, 20000), W_EXITCODE(0));
+	KT_EXPECT_EQ(run_posix_argv_for(epoll_argv, c, 20000), W_EXITCODE(0));
+	userspace_stop(&u);
+	user_cg_done(c);
+	user_cg_done(s);
+}
+
 /* The page cache: tmpfs files served by the kernel without the server
  * (kernel/pcache, user/posix/pcache.c). */
 KTEST(posix_pcache)

@@ -1,91 +1,108 @@
-/* poll and select: every descriptor is asked what is ready now (the
- * kernel for pipes and cgroup files, the server for the rest); until
- * something is, we look again every millisecond. Servers do not yet wake
- * pollers, so this is a loop. */
+/* poll, ppoll, select and pselect: all one system call (poll), which
+ * sleeps in the kernel until a descriptor has an event, a signal or the
+ * timeout (docs/ipc.md, "Waiting for descriptors"); select and pselect
+ * turn their fd_sets into a pollfd array and back, as Linux's kernel
+ * does inside. */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/select.h>
 #include <sys/time.h>
 #include <time.h>
 #include "arbor_sys.h"
 
-int poll(struct pollfd *fds, nfds_t n, int timeout_ms)
+#define POLL_MAX_FDS 256	/* the kernel's handle table (RLIMIT_NOFILE) */
+
+/* nfds_t is wider than the kernel's count: past it is EINVAL there too. */
+static int poll_ns(struct pollfd *fds, nfds_t n, int64_t ns, const sigset_t *mask)
 {
-	uint64_t end = timeout_ms < 0 ? UINT64_MAX : (uint64_t)sys_clock_ns() + (uint64_t)timeout_ms * 1000000u;
-	for (;;) {
-		int ready = 0;
-		for (nfds_t i = 0; i < n; i++) {
-			fds[i].revents = 0;
-			if (fds[i].fd < 0)
-				continue;
-			long r = sys_fd_poll(fds[i].fd, fds[i].events);
-			fds[i].revents = r < 0 ? (r == -EBADF ? POLLNVAL : POLLERR) : (short)r;
-			ready += fds[i].revents != 0;
-		}
-		if (ready || (uint64_t)sys_clock_ns() >= end)
-			return ready;
-		if (sys_sleep_ns(1000000) == -EINTR)
-			return (int)__sys_ret(-EINTR);
-	}
+	if (n > UINT32_MAX)
+		return (int)__sys_ret(-EINVAL);
+	return (int)__sys_ret(sys_poll(fds, (uint32_t)n, ns, (const uint64_t *)mask));
 }
 
-/* select on top of the same question: Linux's mapping of poll bits to the
- * three sets (readable: IN, HUP, ERR; writable: OUT, ERR; exceptional:
- * PRI). A descriptor in no set is not asked. */
-static int select_scan(int n, fd_set *rd, fd_set *wr, fd_set *ex, fd_set *out)
+int poll(struct pollfd *fds, nfds_t n, int timeout_ms)
 {
-	int ready = 0;
+	return poll_ns(fds, n, timeout_ms < 0 ? -1 : (int64_t)timeout_ms * 1000000, NULL);
+}
+
+static bool ts_bad(const struct timespec *ts)
+{
+	return ts && (ts->tv_sec < 0 || ts->tv_nsec < 0 || ts->tv_nsec >= 1000000000);
+}
+
+/* A timespec as nanoseconds; NULL (no limit) -1; huge ones saturate. */
+static int64_t ts_ns(const struct timespec *ts)
+{
+	if (!ts)
+		return -1;
+	if (ts->tv_sec >= INT64_MAX / 1000000000 - 1)
+		return INT64_MAX;
+	return (int64_t)ts->tv_sec * 1000000000 + ts->tv_nsec;
+}
+
+int ppoll(struct pollfd *fds, nfds_t n, const struct timespec *ts, const sigset_t *mask)
+{
+	if (ts_bad(ts))
+		return (int)__sys_ret(-EINVAL);
+	return poll_ns(fds, n, ts_ns(ts), mask);
+}
+
+/* Linux's mapping of poll bits to select's three sets: readable is IN,
+ * HUP or ERR; writable OUT or ERR; exceptional PRI. A descriptor in no
+ * set is not asked; one that is not open fails the call with EBADF. */
+#define SEL_IN (POLLIN | POLLRDNORM | POLLRDBAND | POLLHUP | POLLERR)
+#define SEL_OUT (POLLOUT | POLLWRNORM | POLLWRBAND | POLLERR)
+#define SEL_EX POLLPRI
+
+static int select_ns(int n, fd_set *rd, fd_set *wr, fd_set *ex, int64_t ns, int64_t *left_ns,
+		     const sigset_t *mask)
+{
+	if (n < 0)
+		return (int)__sys_ret(-EINVAL);
+	if (n > FD_SETSIZE)
+		n = FD_SETSIZE; /* Linux: past the open files, as if n were smaller */
+	struct pollfd pfd[POLL_MAX_FDS];
+	unsigned k = 0;
 	for (int fd = 0; fd < n; fd++) {
 		bool r = rd && FD_ISSET(fd, rd), w = wr && FD_ISSET(fd, wr), x = ex && FD_ISSET(fd, ex);
 		if (!r && !w && !x)
 			continue;
-		short ask = (short)((r ? POLLIN : 0) | (w ? POLLOUT : 0) | (x ? POLLPRI : 0));
-		long got = sys_fd_poll(fd, ask);
-		if (got < 0)
-			return (int)got;	/* EBADF: not an open descriptor */
-		if (r && (got & (POLLIN | POLLRDNORM | POLLHUP | POLLERR)))
-			FD_SET(fd, &out[0]), ready++;
-		if (w && (got & (POLLOUT | POLLWRNORM | POLLERR)))
-			FD_SET(fd, &out[1]), ready++;
-		if (x && (got & POLLPRI))
-			FD_SET(fd, &out[2]), ready++;
+		if (fd >= POLL_MAX_FDS)
+			return (int)__sys_ret(-EBADF); /* cannot be open */
+		pfd[k++] = (struct pollfd){ fd, (short)((r ? POLLIN : 0) | (w ? POLLOUT : 0) | (x ? POLLPRI : 0)), 0 };
+	}
+	int64_t start = ns > 0 ? sys_clock_ns() : 0;
+	long got = sys_poll(pfd, k, ns, (const uint64_t *)mask);
+	if (got < 0)
+		return (int)__sys_ret(got);
+	int ready = 0;
+	for (unsigned i = 0; i < k; i++)
+		if (pfd[i].revents & POLLNVAL)
+			return (int)__sys_ret(-EBADF);
+	if (rd)
+		FD_ZERO(rd);
+	if (wr)
+		FD_ZERO(wr);
+	if (ex)
+		FD_ZERO(ex);
+	for (unsigned i = 0; i < k; i++) {
+		short ask = pfd[i].events, ev = pfd[i].revents;
+		if ((ask & POLLIN) && (ev & SEL_IN))
+			FD_SET(pfd[i].fd, rd), ready++;
+		if ((ask & POLLOUT) && (ev & SEL_OUT))
+			FD_SET(pfd[i].fd, wr), ready++;
+		if ((ask & POLLPRI) && (ev & SEL_EX))
+			FD_SET(pfd[i].fd, ex), ready++;
+	}
+	if (left_ns) {
+		int64_t spent = ns > 0 ? sys_clock_ns() - start : 0;
+		*left_ns = ns <= 0 || spent >= ns || ready == 0 ? 0 : ns - spent;
 	}
 	return ready;
-}
-
-static int select_ns(int n, fd_set *rd, fd_set *wr, fd_set *ex, int64_t timeout_ns, int64_t *left_ns)
-{
-	if (n < 0 || timeout_ns < -1)
-		return (int)__sys_ret(-EINVAL);
-	if (n > FD_SETSIZE)
-		n = FD_SETSIZE;	/* Linux: past the open files, as if n were smaller */
-	uint64_t now = (uint64_t)sys_clock_ns();
-	uint64_t end = timeout_ns < 0 ? UINT64_MAX : now + (uint64_t)timeout_ns;
-	fd_set out[3];
-	for (;;) {
-		FD_ZERO(&out[0]);
-		FD_ZERO(&out[1]);
-		FD_ZERO(&out[2]);
-		int ready = select_scan(n, rd, wr, ex, out);
-		if (ready < 0)
-			return (int)__sys_ret(ready);
-		now = (uint64_t)sys_clock_ns();
-		if (ready || now >= end) {
-			if (rd)
-				*rd = out[0];
-			if (wr)
-				*wr = out[1];
-			if (ex)
-				*ex = out[2];
-			if (left_ns)
-				*left_ns = now >= end ? 0 : (int64_t)(end - now);
-			return ready;
-		}
-		if (sys_sleep_ns(1000000) == -EINTR)
-			return (int)__sys_ret(-EINTR);
-	}
 }
 
 /* Linux writes the time left back into *tv; POSIX allows it. */
@@ -93,8 +110,11 @@ int select(int n, fd_set *rd, fd_set *wr, fd_set *ex, struct timeval *tv)
 {
 	if (tv && (tv->tv_sec < 0 || tv->tv_usec < 0 || tv->tv_usec >= 1000000))
 		return (int)__sys_ret(-EINVAL);
-	int64_t left, ns = tv ? (int64_t)tv->tv_sec * 1000000000 + (int64_t)tv->tv_usec * 1000 : -1;
-	int r = select_ns(n, rd, wr, ex, ns, &left);
+	int64_t left, ns = -1;
+	if (tv)
+		ns = tv->tv_sec >= INT64_MAX / 1000000000 - 1 ? INT64_MAX :
+		     (int64_t)tv->tv_sec * 1000000000 + (int64_t)tv->tv_usec * 1000;
+	int r = select_ns(n, rd, wr, ex, ns, &left, NULL);
 	if (r >= 0 && tv) {
 		tv->tv_sec = left / 1000000000;
 		tv->tv_usec = (left % 1000000000) / 1000;
@@ -102,20 +122,11 @@ int select(int n, fd_set *rd, fd_set *wr, fd_set *ex, struct timeval *tv)
 	return r;
 }
 
-/* The mask is set for the wait and put back after (not atomically: a
- * signal unblocked by it arriving just before the wait runs its handler
- * then, and the wait goes on to its timeout). */
+/* The mask is the kernel's to put in force and back, atomically with the
+ * wait: a signal it unblocks that is already pending interrupts at once. */
 int pselect(int n, fd_set *rd, fd_set *wr, fd_set *ex, const struct timespec *ts, const sigset_t *mask)
 {
-	if (ts && (ts->tv_sec < 0 || ts->tv_nsec < 0 || ts->tv_nsec >= 1000000000))
+	if (ts_bad(ts))
 		return (int)__sys_ret(-EINVAL);
-	sigset_t old;
-	if (mask && sigprocmask(SIG_SETMASK, mask, &old))
-		return -1;
-	int r = select_ns(n, rd, wr, ex, ts ? (int64_t)ts->tv_sec * 1000000000 + ts->tv_nsec : -1, NULL);
-	int e = errno;
-	if (mask)
-		sigprocmask(SIG_SETMASK, &old, NULL);
-	errno = e;
-	return r;
+	return select_ns(n, rd, wr, ex, ts_ns(ts), NULL, mask);
 }

@@ -35,6 +35,13 @@ struct pollfd {
 };
 
 int	poll (struct pollfd *, nfds_t, int);
+#if __GNU_VISIBLE
+#include <sys/_sigset.h>
+#include <sys/timespec.h>
+/* poll with a timespec timeout (NULL: none) and a signal mask for the wait,
+   set and restored atomically (Linux's, under _GNU_SOURCE). */
+int	ppoll (struct pollfd *, nfds_t, const struct timespec *, const __sigset_t *);
+#endif
 
 #ifdef __cplusplus
 }
