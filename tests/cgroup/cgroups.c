@@ -935,8 +935,11 @@ static void test_cpu_max(void)
 	      "cpu.max: quota and period; one token sets the quota only; max");
 	check(fails(put(BASE "/c/cpu.max", "999 100000"), EINVAL) && fails(put(BASE "/c/cpu.max", "1000 999"), EINVAL) &&
 	      fails(put(BASE "/c/cpu.max", "1000 1000001"), EINVAL) && fails(put(BASE "/c/cpu.max", "abc"), EINVAL) &&
-	      fails(put(BASE "/c/cpu.max", "-1"), EINVAL) && fails(put(BASE "/c/cpu.max", "1000 100000 1"), EINVAL) &&
+	      fails(put(BASE "/c/cpu.max", "-1"), EINVAL) && fails(put(BASE "/c/cpu.max", "x1000 100000"), EINVAL) &&
 	      text_is(BASE "/c/cpu.max", "max 200000\n"), "quota under 1 ms, period outside 1 ms..1 s, junk: EINVAL");
+	/* Linux reads it with sscanf("%20s %llu"): what follows is ignored */
+	check(put(BASE "/c/cpu.max", "30000 100000 1") == 0 && text_is(BASE "/c/cpu.max", "30000 100000\n") &&
+	      put(BASE "/c/cpu.max", "max 200000") == 0, "cpu.max: what follows the period is ignored (Linux)");
 	check(put(BASE "/c/cpu.max", "20000 100000") == 0 && fails(put(BASE "/c/cpu.max.burst", "30000"), EINVAL) &&
 	      put(BASE "/c/cpu.max.burst", "10000") == 0 && text_is(BASE "/c/cpu.max.burst", "10000\n") &&
 	      fails(put(BASE "/c/cpu.max", "5000"), EINVAL) && put(BASE "/c/cpu.max.burst", "0") == 0,
