@@ -53,6 +53,9 @@ static void proc_init_common(struct proc *p)
 	waitq_init(&p->child_exit);
 	waitq_init(&p->stop_wait);
 	handle_table_init(&p->handles);
+	list_init(&p->sig_queue);
+	list_init(&p->ptimers);
+	p->sig_queue_max = p->sig_queue_hard = SIG_QUEUE_DEFAULT;
 	p->state = PROC_ALIVE;
 }
 
@@ -313,6 +316,7 @@ static void proc_become_zombie_locked(struct proc *p, struct thread *last)
 
 	p->state = PROC_ZOMBIE;
 	itimer_disarm_locked(p); /* a zombie gets no SIGALRM */
+	signal_proc_exit_locked(p); /* its queued signals and POSIX timers go */
 	/* last's task charge stays with the zombie until it is reaped */
 	p->zombie_pids = last->cgroup;
 	cg_get(last->cgroup);
@@ -361,6 +365,7 @@ void proc_thread_exited(struct thread *t, long code)
 	p->cpu_exited[2] += sys;
 	list_del(&t->proc_link);
 	list_del(&t->tid_link);
+	signal_thread_exit_locked(t);
 	if (--p->nr_threads == 0 && p != &kernel_proc) {
 		if (!p->exiting)
 			p->exit_status = W_EXITCODE(code);
@@ -467,6 +472,8 @@ void proc_user_return_work(struct trap_frame *tf)
 	t->work = 0; /* before looking, so nothing sent meanwhile is missed */
 	if (__atomic_load_n(&t->proc->itimer_cpu_fired, __ATOMIC_RELAXED))
 		itimer_cpu_send(t->proc);
+	if (__atomic_exchange_n(&t->proc->ptimer_cpu_check, 0, __ATOMIC_RELAXED))
+		ptimer_cpu_check(t->proc);
 	if (t->kill_pending)
 		thread_exit(0);
 	memcg_user_return(t); /* memory.max events, memory.high throttling */
