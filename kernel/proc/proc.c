@@ -550,6 +550,94 @@ int proc_wait(struct proc *p, int pid, int *status, int options, uint64_t deadli
 	}
 }
 
+/* waitid's id types and options (Linux's values). */
+#define P_ALL_K 0
+#define P_PID_K 1
+#define P_PGID_K 2
+#define WSTOPPED_K 2
+#define WEXITED_K 4
+#define WNOWAIT_K 0x01000000
+
+/* What waitid reports of child c with options, into *info (SIGCHLD's
+ * siginfo): true if c has something; unless WNOWAIT it is consumed (a
+ * zombie reaped: *reaped then). proc_lock held. */
+static bool proc_waitid_child_locked(struct proc *c, int options, struct k_siginfo *info, bool *reaped)
+{
+	int code, status;
+	if (c->state == PROC_ZOMBIE) {
+		if (!(options & WEXITED_K))
+			return false;
+		bool exited = (c->exit_status & 0x7f) == 0;
+		code = exited ? CLD_EXITED : CLD_KILLED;
+		status = exited ? (c->exit_status >> 8) & 0xff : c->exit_status & 0x7f;
+	} else if (c->stop_report == W_CONTINUED && (options & WCONTINUED)) {
+		code = CLD_CONTINUED;
+		status = SIGCONT;
+	} else if (c->stop_report && c->stop_report != W_CONTINUED && (options & WSTOPPED_K)) {
+		code = CLD_STOPPED;
+		status = (c->stop_report >> 8) & 0xff;
+	} else {
+		return false;
+	}
+	*info = (struct k_siginfo){ .signo = SIGCHLD, .code = code };
+	info->f.proc.pid = c->pid;
+	info->f.proc.uid = c->cred.uid;
+	info->f.proc.status = status;
+	if (!(options & WNOWAIT_K)) {
+		if (c->state == PROC_ZOMBIE) {
+			int st;
+			proc_reap_locked(c, &st);
+			*reaped = true;
+		} else {
+			c->stop_report = 0;
+		}
+	}
+	return true;
+}
+
+long sys_waitid(int idtype, int id, struct k_siginfo *uinfo, int options)
+{
+	struct proc *p = current_thread()->proc;
+	if (options & ~(WNOHANG | WSTOPPED_K | WEXITED_K | WCONTINUED | WNOWAIT_K))
+		return -EINVAL;
+	if (!(options & (WSTOPPED_K | WEXITED_K | WCONTINUED)))
+		return -EINVAL;
+	if (idtype != P_ALL_K && idtype != P_PID_K && idtype != P_PGID_K)
+		return -EINVAL;
+	if ((idtype == P_PID_K && id <= 0) || (idtype == P_PGID_K && id < 0))
+		return -EINVAL;
+	struct k_siginfo info = { 0 }; /* WNOHANG with nothing: si_pid 0 (Linux zeroes it) */
+	spin_lock(&proc_lock);
+	int pgid = idtype == P_PGID_K && id == 0 ? p->pgid : id; /* 0: the caller's group */
+	for (;;) {
+		bool any = false, found = false, reaped = false;
+		struct list_head *pos;
+		list_for_each(pos, &p->children) {
+			struct proc *c = list_entry(pos, struct proc, sibling);
+			if ((idtype == P_PID_K && c->pid != id) || (idtype == P_PGID_K && c->pgid != pgid))
+				continue;
+			any = true;
+			if (proc_waitid_child_locked(c, options, &info, &reaped)) {
+				found = true;
+				break;
+			}
+		}
+		if (found || !any || (options & WNOHANG)) {
+			spin_unlock(&proc_lock);
+			if (!any)
+				return -ECHILD;
+			break;
+		}
+		int r = waitq_wait(&p->child_exit, &proc_lock, 0);
+		if (r == -EINTR)
+			return r;
+		spin_lock(&proc_lock);
+	}
+	if (uinfo && copy_to_user(uinfo, &info, sizeof(info)))
+		return -EFAULT;
+	return 0;
+}
+
 /* For diagnosing a process that will not end: its threads and states,
  * and where each thread that is not running waits (proc_lock held). */
 /* A dump is made with proc_lock held (no switch meanwhile): at most this
