@@ -1,7 +1,10 @@
 /* poll and select: every descriptor is asked what is ready now (the
  * kernel for pipes and cgroup files, the server for the rest); until
  * something is, we look again every millisecond. Servers do not yet wake
- * pollers, so this is a loop. */
+ * pollers, so this is a loop. A signal handler that runs meanwhile (the
+ * restorer counts them, crt0.S) ends it with EINTR, as on Linux, whether
+ * the signal came during the sleep or during a look. (With threads, one
+ * thread's handler may cut another's wait too.) */
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
@@ -11,9 +14,18 @@
 #include <time.h>
 #include "arbor_sys.h"
 
+extern volatile uint32_t __arbor_handlers_run;
+
+/* Has a handler run since the count was seen? */
+static bool poll_interrupted(uint32_t seen)
+{
+	return __atomic_load_n(&__arbor_handlers_run, __ATOMIC_RELAXED) != seen;
+}
+
 int poll(struct pollfd *fds, nfds_t n, int timeout_ms)
 {
 	uint64_t end = timeout_ms < 0 ? UINT64_MAX : (uint64_t)sys_clock_ns() + (uint64_t)timeout_ms * 1000000u;
+	uint32_t seen = __atomic_load_n(&__arbor_handlers_run, __ATOMIC_RELAXED);
 	for (;;) {
 		int ready = 0;
 		for (nfds_t i = 0; i < n; i++) {
@@ -26,7 +38,7 @@ int poll(struct pollfd *fds, nfds_t n, int timeout_ms)
 		}
 		if (ready || (uint64_t)sys_clock_ns() >= end)
 			return ready;
-		if (sys_sleep_ns(1000000) == -EINTR)
+		if (poll_interrupted(seen) || sys_sleep_ns(1000000) == -EINTR)
 			return (int)__sys_ret(-EINTR);
 	}
 }
@@ -55,7 +67,9 @@ static int select_scan(int n, fd_set *rd, fd_set *wr, fd_set *ex, fd_set *out)
 	return ready;
 }
 
-static int select_ns(int n, fd_set *rd, fd_set *wr, fd_set *ex, int64_t timeout_ns, int64_t *left_ns)
+/* seen: the handler count when the call began (a handler since: EINTR). */
+static int select_ns(int n, fd_set *rd, fd_set *wr, fd_set *ex, int64_t timeout_ns, int64_t *left_ns,
+		     uint32_t seen)
 {
 	if (n < 0 || timeout_ns < -1)
 		return (int)__sys_ret(-EINVAL);
@@ -83,7 +97,7 @@ static int select_ns(int n, fd_set *rd, fd_set *wr, fd_set *ex, int64_t timeout_
 				*left_ns = now >= end ? 0 : (int64_t)(end - now);
 			return ready;
 		}
-		if (sys_sleep_ns(1000000) == -EINTR)
+		if (poll_interrupted(seen) || sys_sleep_ns(1000000) == -EINTR)
 			return (int)__sys_ret(-EINTR);
 	}
 }
@@ -94,7 +108,7 @@ int select(int n, fd_set *rd, fd_set *wr, fd_set *ex, struct timeval *tv)
 	if (tv && (tv->tv_sec < 0 || tv->tv_usec < 0 || tv->tv_usec >= 1000000))
 		return (int)__sys_ret(-EINVAL);
 	int64_t left, ns = tv ? (int64_t)tv->tv_sec * 1000000000 + (int64_t)tv->tv_usec * 1000 : -1;
-	int r = select_ns(n, rd, wr, ex, ns, &left);
+	int r = select_ns(n, rd, wr, ex, ns, &left, __atomic_load_n(&__arbor_handlers_run, __ATOMIC_RELAXED));
 	if (r >= 0 && tv) {
 		tv->tv_sec = left / 1000000000;
 		tv->tv_usec = (left % 1000000000) / 1000;
@@ -102,17 +116,18 @@ int select(int n, fd_set *rd, fd_set *wr, fd_set *ex, struct timeval *tv)
 	return r;
 }
 
-/* The mask is set for the wait and put back after (not atomically: a
- * signal unblocked by it arriving just before the wait runs its handler
- * then, and the wait goes on to its timeout). */
+/* The mask is set for the wait and put back after: a signal it unblocks
+ * runs its handler as the mask is set, which the handler count (taken
+ * before) shows, so the wait ends with EINTR as Linux's atomic pselect. */
 int pselect(int n, fd_set *rd, fd_set *wr, fd_set *ex, const struct timespec *ts, const sigset_t *mask)
 {
 	if (ts && (ts->tv_sec < 0 || ts->tv_nsec < 0 || ts->tv_nsec >= 1000000000))
 		return (int)__sys_ret(-EINVAL);
 	sigset_t old;
+	uint32_t seen = __atomic_load_n(&__arbor_handlers_run, __ATOMIC_RELAXED);
 	if (mask && sigprocmask(SIG_SETMASK, mask, &old))
 		return -1;
-	int r = select_ns(n, rd, wr, ex, ts ? (int64_t)ts->tv_sec * 1000000000 + ts->tv_nsec : -1, NULL);
+	int r = select_ns(n, rd, wr, ex, ts ? (int64_t)ts->tv_sec * 1000000000 + ts->tv_nsec : -1, NULL, seen);
 	int e = errno;
 	if (mask)
 		sigprocmask(SIG_SETMASK, &old, NULL);
