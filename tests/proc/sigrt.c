@@ -18,7 +18,7 @@
 /* --- Frames of two threads at once ------------------------------------ */
 
 #define RACERS 2
-#define ALT_SIZE (64 * 1024)
+#define ALT_REGION (8 << 20)
 
 struct racer {
 	pthread_t th;
@@ -65,17 +65,16 @@ static void *racer_main(void *arg)
 	sigset_t usr1;
 	sigemptyset(&usr1);
 	sigaddset(&usr1, SIGUSR1);
-	char *alt = NULL;
+	/* Each round's alternate stack is a page never touched before, so
+	 * every frame's copy faults in a fresh page (zeroed, charged): a
+	 * long stretch in the kernel, with interrupts on, for the other
+	 * thread's delivery to cut into. */
+	char *region = mmap(NULL, ALT_REGION, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	while (!race_stop) {
-		/* A fresh alternate stack now and then: the frame's copy
-		 * then faults in a new page, a longer stretch in the kernel
-		 * for the other thread's delivery to cut into. */
-		if (r->rounds % 8 == 0) {
+		if (region != MAP_FAILED) {
+			uint64_t page = (uint64_t)r->rounds % (ALT_REGION / 4096);
+			stack_t ss = { .ss_sp = region + page * 4096, .ss_size = 4096 };
 			pthread_sigmask(SIG_BLOCK, &usr1, NULL);
-			if (alt)
-				munmap(alt, ALT_SIZE);
-			alt = mmap(NULL, ALT_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-			stack_t ss = { .ss_sp = alt, .ss_size = ALT_SIZE };
 			sigaltstack(&ss, NULL);
 			pthread_sigmask(SIG_UNBLOCK, &usr1, NULL);
 		}
