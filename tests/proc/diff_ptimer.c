@@ -314,6 +314,22 @@ int main(int argc, char **argv)
 	printf("fork child has no timer: %d\n", WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	timer_delete(tf);
 	pid = fork();
+	if (pid == 0) { /* a SIGEV_THREAD timer of its own, after the parent's */
+		timer_t tc2;
+		fn_calls = 0;
+		if (timer_create(CLOCK_MONOTONIC, &th, &tc2))
+			_exit(2);
+		timer_settime(tc2, 0, &(struct itimerspec){ .it_value = { 0, 20000000 } }, NULL);
+		long s0 = now_ms(CLOCK_MONOTONIC);
+		while (!fn_calls && now_ms(CLOCK_MONOTONIC) - s0 < 5000) {
+			struct timespec n = { 0, 5000000 };
+			nanosleep(&n, NULL);
+		}
+		_exit(fn_calls == 1 && fn_value == 31 ? 0 : 1);
+	}
+	waitpid(pid, &status, 0);
+	printf("fork child's own SIGEV_THREAD timer: exit %d\n", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+	pid = fork();
 	if (pid == 0) {
 		timer_t te;
 		timer_create(CLOCK_MONOTONIC, &ev, &te); /* SIGUSR1's default would kill it */

@@ -30,6 +30,7 @@ struct timer_thread_rec {
 static pthread_mutex_t timer_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct timer_thread_rec *timer_recs;
 static volatile uint32_t helper_tid;
+static pid_t helper_pid; /* whose helper it is: a forked child starts its own */
 
 static void *timer_helper(void *arg)
 {
@@ -52,6 +53,7 @@ static void *timer_helper(void *arg)
 			if (r->id == si.si_timerid) {
 				fn = r->fn;
 				value = r->value;
+				break;
 			}
 		}
 		pthread_mutex_unlock(&timer_lock);
@@ -66,8 +68,19 @@ static void *timer_helper(void *arg)
 static uint32_t timer_helper_tid(void)
 {
 	uint32_t tid = __atomic_load_n(&helper_tid, __ATOMIC_ACQUIRE);
-	if (tid)
+	pid_t me = (pid_t)sys_getpid();
+	if (tid && helper_pid == me)
 		return tid;
+	/* None yet, or the parent's (fork copies neither its threads nor its
+	 * timers): the records are the parent's, whose ids this process
+	 * will give out again. */
+	while (timer_recs) {
+		struct timer_thread_rec *gone = timer_recs;
+		timer_recs = gone->next;
+		free(gone);
+	}
+	__atomic_store_n(&helper_tid, 0, __ATOMIC_RELEASE);
+	helper_pid = me;
 	pthread_t t;
 	/* It starts with SIGTIMER blocked, so none can reach it unblocked. */
 	sigset_t s, old;
