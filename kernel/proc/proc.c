@@ -216,6 +216,9 @@ void proc_abort_spawn(struct proc *p, struct cgroup *cg)
 	cg_unlock();
 	list_del(&p->sibling);
 	list_del(&p->hash_link);
+	/* It was findable (kill, cgroup.kill) since proc_alloc: what was
+	 * sent to it meanwhile is queued, with its siginfo on the heap. */
+	signal_proc_exit_locked(p);
 	spin_unlock(&proc_lock);
 	mem_uncharge(p->charged, 1, MEMCG_STAT_SLAB);
 	mem_drain_stock(p->charged);
