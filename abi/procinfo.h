@@ -53,6 +53,7 @@ struct k_meminfo {
 
 /* Resource limits (prlimit): Linux's RLIMIT_AS is the one Arbor has. */
 #define K_RLIMIT_AS 9
+#define K_RLIMIT_SIGPENDING 11	/* real-time signals queued to the process (kernel/proc/signal.c) */
 #define K_RLIM_INFINITY (~0ull)
 struct k_rlimit {
 	uint64_t cur;	/* soft limit: what is enforced */

@@ -40,6 +40,11 @@
 #define SIGSYS  31
 #endif
 #define SIG_NSIG 65		/* signals are 1..64 */
+/* Real-time signals (Linux): 32..64 queue, each sending with its own
+ * siginfo; the C library keeps 32 and 33 back, so SIGRTMIN is 34. */
+#define SIG_RTFIRST 32
+#define SIG_RTMIN_USER 34
+#define SIG_MINSTKSZ 2048	/* sigaltstack's least size (MINSIGSTKSZ) */
 
 /* itimer's which: Linux's values. */
 #define ITIMER_REAL_WHICH 0
@@ -60,6 +65,7 @@
 #define SA_NOCLDWAIT 0x00000002
 #define SA_SIGINFO   0x00000004
 #define SA_RESTORER  0x04000000
+#define SA_ONSTACK   0x08000000
 #define SA_RESTART   0x10000000
 #define SA_NODEFER   0x40000000
 #define SA_RESETHAND 0x80000000
@@ -83,9 +89,12 @@ struct k_siginfo {
 	int32_t pad;
 	union {
 		struct {
-			int32_t pid;
-			uint32_t uid;
-			int32_t status;	/* SIGCHLD */
+			int32_t pid;	/* POSIX timers: the timer's id */
+			uint32_t uid;	/* POSIX timers: its overrun count */
+			union {
+				int32_t status;	/* SIGCHLD */
+				uint64_t value;	/* sigqueue, timers: si_value */
+			};
 		} proc;
 		uint64_t addr;		/* SIGSEGV, SIGBUS, SIGILL, SIGFPE */
 		uint8_t raw[112];
@@ -104,7 +113,42 @@ struct k_siginfo {
 #define FPE_INTDIV  1
 #define ILL_ILLOPN  2
 #define BUS_ADRERR  2	/* SIGBUS: an address with nothing behind it (a file mapping past its end) */
+#define SI_QUEUE    (-1)
+#define SI_TIMER    (-2)
+#define SI_TKILL    (-6)
 #endif
+
+/* sigaltstack's stack_t (Linux layout). */
+struct k_stack {
+	uint64_t sp;
+	int32_t flags;		/* SS_ONSTACK 1, SS_DISABLE 2 */
+	int32_t pad;
+	uint64_t size;
+};
+#define K_SS_ONSTACK 1
+#define K_SS_DISABLE 2
+
+/* timer_create's struct sigevent (Linux layout; the part Arbor reads). */
+struct k_sigevent {
+	uint64_t value;		/* si_value */
+	int32_t signo;
+	int32_t notify;		/* K_SIGEV_* */
+	int32_t tid;		/* K_SIGEV_THREAD_ID: the thread signalled */
+	int32_t pad;
+};
+#define K_SIGEV_SIGNAL 0
+#define K_SIGEV_NONE 1
+#define K_SIGEV_THREAD_ID 4
+
+/* Clock ids (Linux): timer_create, clock_nanosleep, clock_cputime. A
+ * negative id is a CPU-time clock of another process or thread, as
+ * clock_getcpuclockid makes it: ~pid << 3 | 2, or ~tid << 3 | 6. */
+#define K_CLOCK_REALTIME 0
+#define K_CLOCK_MONOTONIC 1
+#define K_CLOCK_PROCESS_CPUTIME 2
+#define K_CLOCK_THREAD_CPUTIME 3
+#define K_CLOCK_BOOTTIME 7
+#define K_TIMER_ABSTIME 1
 
 /* What a handler finds on its stack, from its return address up: the
  * kernel restores all of it (registers, mask, FPU) on sigreturn. */

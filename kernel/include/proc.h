@@ -83,6 +83,12 @@ struct thread {
 	uint64_t clear_tid;		/* user word zeroed and futex-woken at exit */
 	uint64_t sig_blocked;		/* bit sig-1: blocked signals */
 	uint64_t sig_pending;		/* bit sig-1: signals sent to this thread */
+	struct list_head sig_queue;	/* their struct sigq (siginfo), oldest first */
+	/* sigtimedwait: the mask in force before the wait (the waited-for
+	 * signals are unblocked meanwhile so that they wake it, but still
+	 * count as blocked: an ignored one is kept for it), else 0. */
+	uint64_t sig_real_blocked;
+	uint64_t sas_sp, sas_size;	/* sigaltstack; size 0: none */
 	uint64_t sig_saved_mask;	/* sigsuspend: the mask the handler restores */
 	bool sig_restore_mask;
 	/* A sleep_ns a stop cut: its deadline, and whether the call runs
@@ -147,10 +153,23 @@ enum proc_state {
 
 /* Why a signal was sent: what an SA_SIGINFO handler finds in siginfo. */
 struct sig_origin {
-	int32_t code;			/* SI_USER, SI_KERNEL, CLD_* */
+	int32_t code;			/* SI_USER, SI_KERNEL, SI_QUEUE, CLD_* */
 	int32_t pid;			/* the sender, or the child for SIGCHLD */
 	uint32_t uid;			/* its real uid */
 	int32_t status;			/* SIGCHLD: exit code or signal */
+	uint64_t value;			/* SI_QUEUE: sigqueue's value */
+};
+
+struct ptimer;
+/* One pending signal with its siginfo, on a process's or thread's
+ * sig_queue. A standard signal has at most one; a real-time one as many
+ * as were sent (up to the process's RLIMIT_SIGPENDING). A POSIX timer's
+ * is part of the timer (timer set), never freed here. */
+struct sigq {
+	struct list_head link;
+	struct k_siginfo info;
+	struct ptimer *timer;
+	bool counted;			/* against the process's sig_queued */
 };
 
 struct proc {
@@ -201,10 +220,17 @@ struct proc {
 	struct handle_table handles;
 	struct k_sigaction sigactions[SIG_NSIG];
 	uint64_t sig_pending;		/* bit sig-1: signals sent to the process */
-	/* Why each pending signal was sent (si_code, si_pid, si_uid,
-	 * si_status) for SA_SIGINFO: the first sending's, as standard
-	 * signals do not queue. */
-	struct sig_origin sig_origin[SIG_NSIG];
+	struct list_head sig_queue;	/* their struct sigq (siginfo), oldest first */
+	/* Real-time signals queued to it and its threads, and the bound
+	 * (RLIMIT_SIGPENDING, per process; inherited by fork, kept by exec). */
+	uint32_t sig_queued;
+	uint64_t sig_queue_max, sig_queue_hard;
+	/* POSIX timers (kernel/proc/ptimer.c): its timers, the next id, and
+	 * how many CPU-time ones are armed (the tick then asks for a look,
+	 * ptimer_cpu_check, on the way to user mode). */
+	struct list_head ptimers;
+	int ptimer_next_id;
+	uint32_t ptimer_cpu_armed, ptimer_cpu_check;
 	/* ITIMER_REAL (kernel/proc/itimer.c): when SIGALRM is due (clock_ns,
 	 * 0: disarmed; then on the timer list by itimer_link) and its period. */
 	uint64_t itimer_deadline, itimer_interval;
@@ -388,6 +414,22 @@ void signal_notify_parent_locked(struct proc *c, int code, int status);
 /* Does p have its children reaped for it (SIGCHLD SIG_IGN or
  * SA_NOCLDWAIT)? Then no zombie waits for it (proc_lock held). */
 bool signal_child_autoreap(const struct proc *p);
+/* Sends sig to p (t NULL) or its thread t with q (a POSIX timer's entry,
+ * info filled in) as its pending entry; q stays off every queue if the
+ * signal is ignored or already pending. proc_lock held. */
+int signal_post_timer_locked(struct proc *p, struct thread *t, struct sigq *q);
+/* Takes pending entry q off t's (NULL: p's) queue (a deleted timer's). */
+void signal_unqueue_locked(struct proc *p, struct thread *t, struct sigq *q);
+/* The interval-timer thread (itimer.c), which also runs the wall-clock
+ * POSIX timers: started on first use (0 or -errno); woken to look at an
+ * earlier deadline (proc_lock held). */
+long itimer_start(void);
+void itimer_wake_locked(void);
+/* Fires the wall-clock POSIX timers due at now (clock_ns); the next
+ * deadline, or 0 if none is armed. proc_lock held. */
+uint64_t ptimer_run_locked(uint64_t now);
+/* Fires p's CPU-time POSIX timers that are due (takes proc_lock). */
+void ptimer_cpu_check(struct proc *p);
 /* Stops p's ITIMER_REAL, if armed (proc_lock held): before p is freed. */
 void itimer_disarm_locked(struct proc *p);
 /* From the timer tick (interrupts off): t ran this tick, in user mode or
@@ -412,6 +454,22 @@ uint64_t signal_mask_swap(struct thread *t, uint64_t mask);
 int signal_take(struct thread *t, uint64_t mask, struct k_siginfo *info);
 uint64_t signal_pending_of(const struct thread *t);
 void signal_mask_restore(struct thread *t, uint64_t old, bool interrupted);
+/* A new process's RLIMIT_SIGPENDING (Linux's default depends on memory). */
+#define SIG_QUEUE_DEFAULT 4096
+/* Frees what thread t still has queued (proc_lock held; t leaving). */
+void signal_thread_exit_locked(struct thread *t);
+/* A process becoming a zombie: its queued signals and POSIX timers go
+ * (proc_lock held). */
+void signal_proc_exit_locked(struct proc *p);
+/* POSIX timers: every one of p is deleted (exec; exit via the above).
+ * proc_lock held. */
+void ptimer_delete_all_locked(struct proc *p);
+/* A timer's signal was taken from a pending queue (dequeued, or flushed
+ * if info is NULL): the timer may queue it again; info gets the overrun.
+ * proc_lock held. */
+void ptimer_signal_taken_locked(struct ptimer *tm, struct k_siginfo *info);
+/* getrlimit/setrlimit of RLIMIT_SIGPENDING for the caller (prlimit). */
+long signal_prlimit(const struct k_rlimit *new_lim, struct k_rlimit *old_lim);
 /* Signal state of a new process: inherited from parent, or (exec) reset. */
 void signal_init_proc(struct proc *child, const struct proc *parent, bool exec);
 /* Guards the process table, parent/child links and cgroup membership. */

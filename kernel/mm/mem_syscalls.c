@@ -58,6 +58,8 @@ long sys_prlimit(int resource, const struct k_rlimit *new_lim, struct k_rlimit *
 	struct proc *p = current_thread()->proc;
 	struct addrspace *as = p->as;
 	struct k_rlimit nl, ol;
+	if (resource == K_RLIMIT_SIGPENDING)
+		return signal_prlimit(new_lim, old_lim);
 	if (resource != K_RLIMIT_AS || !as)
 		return -EINVAL;
 	if (new_lim && copy_from_user(&nl, new_lim, sizeof(nl)))

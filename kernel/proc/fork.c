@@ -51,6 +51,8 @@ long sys_fork(void)
 	proc_copy_handles(parent, child, false);
 	fpu_save(&t->fpu); /* the registers are ours right now */
 	t->sig_blocked = self->sig_blocked;
+	t->sas_sp = self->sas_sp; /* the alternate signal stack too (Linux) */
+	t->sas_size = self->sas_size;
 	int pid = child->pid;
 	proc_start_first_thread(child, t); /* t may be gone from here */
 	return pid;

@@ -45,7 +45,13 @@ static void itimer_arm_locked(struct proc *p, uint64_t deadline)
 		waitq_wake_all(&itimer_wait, 0);
 }
 
-/* The timer thread: fires what is due, then sleeps until the next one. */
+void itimer_wake_locked(void)
+{
+	waitq_wake_all(&itimer_wait, 0);
+}
+
+/* The timer thread: fires what is due (and the POSIX timers' wall-clock
+ * ones, ptimer.c), then sleeps until the next one. */
 static long itimer_thread(void *arg)
 {
 	(void)arg;
@@ -70,6 +76,9 @@ static long itimer_thread(void *arg)
 		}
 		uint64_t next = list_empty(&itimer_list) ? 0 :
 				list_first_entry(&itimer_list, struct proc, itimer_link)->itimer_deadline;
+		uint64_t pnext = ptimer_run_locked(now);
+		if (pnext && (!next || pnext < next))
+			next = pnext;
 		waitq_wait(&itimer_wait, &proc_lock, next);
 		spin_lock(&proc_lock);
 	}
@@ -77,7 +86,7 @@ static long itimer_thread(void *arg)
 }
 
 /* Starts the timer thread on first use. */
-static long itimer_start(void)
+long itimer_start(void)
 {
 	spin_lock(&proc_lock);
 	bool start = !itimer_started;
@@ -120,6 +129,11 @@ static void itimer_ns_to_tv(uint64_t ns, int64_t tv[2])
 void itimer_cpu_tick(struct thread *t, bool user_mode)
 {
 	struct proc *p = t->proc;
+	if (__atomic_load_n(&p->ptimer_cpu_armed, __ATOMIC_RELAXED)) {
+		/* A CPU-time POSIX timer: look on the way out (ptimer.c). */
+		__atomic_store_n(&p->ptimer_cpu_check, 1, __ATOMIC_RELAXED);
+		thread_set_work(t);
+	}
 	for (int i = user_mode ? 0 : 1; i < 2; i++) {
 		int64_t was = __atomic_load_n(&p->itimer_cpu_left[i], __ATOMIC_RELAXED);
 		if (was <= 0)

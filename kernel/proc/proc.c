@@ -54,6 +54,9 @@ static void proc_init_common(struct proc *p)
 	waitq_init(&p->stop_wait);
 	pollq_init(&p->sig_pollq);
 	handle_table_init(&p->handles);
+	list_init(&p->sig_queue);
+	list_init(&p->ptimers);
+	p->sig_queue_max = p->sig_queue_hard = SIG_QUEUE_DEFAULT;
 	p->state = PROC_ALIVE;
 }
 
@@ -214,6 +217,9 @@ void proc_abort_spawn(struct proc *p, struct cgroup *cg)
 	cg_unlock();
 	list_del(&p->sibling);
 	list_del(&p->hash_link);
+	/* It was findable (kill, cgroup.kill) since proc_alloc: what was
+	 * sent to it meanwhile is queued, with its siginfo on the heap. */
+	signal_proc_exit_locked(p);
 	spin_unlock(&proc_lock);
 	mem_uncharge(p->charged, 1, MEMCG_STAT_SLAB);
 	mem_drain_stock(p->charged);
@@ -314,6 +320,7 @@ static void proc_become_zombie_locked(struct proc *p, struct thread *last)
 
 	p->state = PROC_ZOMBIE;
 	itimer_disarm_locked(p); /* a zombie gets no SIGALRM */
+	signal_proc_exit_locked(p); /* its queued signals and POSIX timers go */
 	/* last's task charge stays with the zombie until it is reaped */
 	p->zombie_pids = last->cgroup;
 	cg_get(last->cgroup);
@@ -362,6 +369,7 @@ void proc_thread_exited(struct thread *t, long code)
 	p->cpu_exited[2] += sys;
 	list_del(&t->proc_link);
 	list_del(&t->tid_link);
+	signal_thread_exit_locked(t);
 	if (--p->nr_threads == 0 && p != &kernel_proc) {
 		if (!p->exiting)
 			p->exit_status = W_EXITCODE(code);
@@ -468,6 +476,8 @@ void proc_user_return_work(struct trap_frame *tf)
 	t->work = 0; /* before looking, so nothing sent meanwhile is missed */
 	if (__atomic_load_n(&t->proc->itimer_cpu_fired, __ATOMIC_RELAXED))
 		itimer_cpu_send(t->proc);
+	if (__atomic_exchange_n(&t->proc->ptimer_cpu_check, 0, __ATOMIC_RELAXED))
+		ptimer_cpu_check(t->proc);
 	if (t->kill_pending)
 		thread_exit(0);
 	memcg_user_return(t); /* memory.max events, memory.high throttling */
@@ -543,6 +553,94 @@ int proc_wait(struct proc *p, int pid, int *status, int options, uint64_t deadli
 			return r;
 		spin_lock(&proc_lock);
 	}
+}
+
+/* waitid's id types and options (Linux's values). */
+#define P_ALL_K 0
+#define P_PID_K 1
+#define P_PGID_K 2
+#define WSTOPPED_K 2
+#define WEXITED_K 4
+#define WNOWAIT_K 0x01000000
+
+/* What waitid reports of child c with options, into *info (SIGCHLD's
+ * siginfo): true if c has something; unless WNOWAIT it is consumed (a
+ * zombie reaped: *reaped then). proc_lock held. */
+static bool proc_waitid_child_locked(struct proc *c, int options, struct k_siginfo *info, bool *reaped)
+{
+	int code, status;
+	if (c->state == PROC_ZOMBIE) {
+		if (!(options & WEXITED_K))
+			return false;
+		bool exited = (c->exit_status & 0x7f) == 0;
+		code = exited ? CLD_EXITED : CLD_KILLED;
+		status = exited ? (c->exit_status >> 8) & 0xff : c->exit_status & 0x7f;
+	} else if (c->stop_report == W_CONTINUED && (options & WCONTINUED)) {
+		code = CLD_CONTINUED;
+		status = SIGCONT;
+	} else if (c->stop_report && c->stop_report != W_CONTINUED && (options & WSTOPPED_K)) {
+		code = CLD_STOPPED;
+		status = (c->stop_report >> 8) & 0xff;
+	} else {
+		return false;
+	}
+	*info = (struct k_siginfo){ .signo = SIGCHLD, .code = code };
+	info->f.proc.pid = c->pid;
+	info->f.proc.uid = c->cred.uid;
+	info->f.proc.status = status;
+	if (!(options & WNOWAIT_K)) {
+		if (c->state == PROC_ZOMBIE) {
+			int st;
+			proc_reap_locked(c, &st);
+			*reaped = true;
+		} else {
+			c->stop_report = 0;
+		}
+	}
+	return true;
+}
+
+long sys_waitid(int idtype, int id, struct k_siginfo *uinfo, int options)
+{
+	struct proc *p = current_thread()->proc;
+	if (options & ~(WNOHANG | WSTOPPED_K | WEXITED_K | WCONTINUED | WNOWAIT_K))
+		return -EINVAL;
+	if (!(options & (WSTOPPED_K | WEXITED_K | WCONTINUED)))
+		return -EINVAL;
+	if (idtype != P_ALL_K && idtype != P_PID_K && idtype != P_PGID_K)
+		return -EINVAL;
+	if ((idtype == P_PID_K && id <= 0) || (idtype == P_PGID_K && id < 0))
+		return -EINVAL;
+	struct k_siginfo info = { 0 }; /* WNOHANG with nothing: si_pid 0 (Linux zeroes it) */
+	spin_lock(&proc_lock);
+	int pgid = idtype == P_PGID_K && id == 0 ? p->pgid : id; /* 0: the caller's group */
+	for (;;) {
+		bool any = false, found = false, reaped = false;
+		struct list_head *pos;
+		list_for_each(pos, &p->children) {
+			struct proc *c = list_entry(pos, struct proc, sibling);
+			if ((idtype == P_PID_K && c->pid != id) || (idtype == P_PGID_K && c->pgid != pgid))
+				continue;
+			any = true;
+			if (proc_waitid_child_locked(c, options, &info, &reaped)) {
+				found = true;
+				break;
+			}
+		}
+		if (found || !any || (options & WNOHANG)) {
+			spin_unlock(&proc_lock);
+			if (!any)
+				return -ECHILD;
+			break;
+		}
+		int r = waitq_wait(&p->child_exit, &proc_lock, 0);
+		if (r == -EINTR)
+			return r;
+		spin_lock(&proc_lock);
+	}
+	if (uinfo && copy_to_user(uinfo, &info, sizeof(info)))
+		return -EFAULT;
+	return 0;
 }
 
 /* For diagnosing a process that will not end: its threads and states,

@@ -2,7 +2,12 @@
  * blocked mask per thread, pending sets for the process and each thread,
  * delivery on the way back to user mode, default actions (terminate,
  * ignore, stop, continue), handlers on the user stack with sigreturn, and
- * process groups for kill(0)/kill(-pgid). Core dumps are not written:
+ * process groups for kill(0)/kill(-pgid). Each pending signal has its
+ * siginfo in a struct sigq on the process's or thread's queue: a standard
+ * signal pends once, a real-time one (32..64) once per sending, lowest
+ * number first, oldest first (sigqueue, POSIX timers), up to the
+ * process's RLIMIT_SIGPENDING. sigtimedwait takes them synchronously;
+ * sigaltstack gives handlers (SA_ONSTACK) a stack of their own. Core dumps are not written:
  * "core" signals just terminate. A handler with SA_RESTART restarts the
  * calls syscalls.tbl marks "@restart" (read, write, waitpid, futex_wait);
  * other interrupted calls return EINTR. Signal state is guarded by
@@ -12,12 +17,14 @@
 #include "abi/wait.h"
 #include "fpu.h"
 #include "freezer.h"
+#include "heap.h"
 #include "kstring.h"
 #include "printk.h"
 #include "proc.h"
 #include "kfile.h"
 #include "sched.h"
 #include "syscall.h"
+#include "timer.h"
 #include "trap.h"
 
 #define SIGBIT(s) (1ull << ((s) - 1))
@@ -29,6 +36,11 @@
 static bool sig_valid(int sig)
 {
 	return sig >= 1 && sig < SIG_NSIG;
+}
+
+static bool sig_is_rt(int sig)
+{
+	return sig >= SIG_RTFIRST;
 }
 
 static bool sig_ignored(const struct proc *p, int sig)
@@ -44,7 +56,7 @@ static bool sig_blocked_by_all(const struct proc *p, int sig)
 	const struct list_head *pos;
 	list_for_each(pos, &p->threads) {
 		const struct thread *t = list_entry(pos, struct thread, proc_link);
-		if (!(t->sig_blocked & SIGBIT(sig)))
+		if (!((t->sig_blocked | t->sig_real_blocked) & SIGBIT(sig)))
 			return false;
 	}
 	return !list_empty(&p->threads);
@@ -53,6 +65,136 @@ static bool sig_blocked_by_all(const struct proc *p, int sig)
 static uint64_t thread_deliverable(const struct thread *t)
 {
 	return (t->sig_pending | t->proc->sig_pending) & ~t->sig_blocked;
+}
+
+/* The pending set and queue of thread t, or of process p if t is NULL. */
+static uint64_t *sigq_set(struct proc *p, struct thread *t)
+{
+	return t ? &t->sig_pending : &p->sig_pending;
+}
+
+static struct list_head *sigq_list(struct proc *p, struct thread *t)
+{
+	return t ? &t->sig_queue : &p->sig_queue;
+}
+
+/* Lets go of an entry taken off a queue; info (if not NULL) gets a
+ * timer's overrun count. */
+static void sigq_release_locked(struct proc *p, struct sigq *q, struct k_siginfo *info)
+{
+	if (q->timer) {
+		ptimer_signal_taken_locked(q->timer, info);
+		return;
+	}
+	if (q->counted)
+		p->sig_queued--;
+	kfree(q);
+}
+
+/* Makes sig pending for t (NULL: process p) with its siginfo: a standard
+ * signal already pending stays as it is; a real-time one queues again.
+ * pre: the entry to use (a timer's), else one is allocated. Past the
+ * queue's bound (or out of memory) a real-time signal that kill sent
+ * pends without its siginfo, as on Linux; any other fails: -EAGAIN. */
+static int sigq_post_locked(struct proc *p, struct thread *t, int sig, const struct k_siginfo *info,
+			    struct sigq *pre)
+{
+	uint64_t *set = sigq_set(p, t);
+	if (!sig_is_rt(sig) && (*set & SIGBIT(sig)))
+		return 0;
+	struct sigq *q = pre;
+	if (!q && (!sig_is_rt(sig) || p->sig_queued < p->sig_queue_max)) {
+		q = kmalloc(sizeof(*q));
+		if (q) {
+			q->timer = NULL;
+			q->counted = sig_is_rt(sig);
+			p->sig_queued += q->counted;
+		}
+	}
+	if (q) {
+		q->info = *info;
+		list_add_tail(&q->link, sigq_list(p, t));
+	} else if (sig_is_rt(sig) && info->code != SI_USER) {
+		return -EAGAIN;
+	}
+	*set |= SIGBIT(sig);
+	return 0;
+}
+
+/* Takes pending sig off t's (NULL: p's) queue into *info: the oldest
+ * sending; the bit goes with the last one. */
+static void sigq_take_locked(struct proc *p, struct thread *t, int sig, struct k_siginfo *info)
+{
+	struct list_head *pos, *list = sigq_list(p, t);
+	struct sigq *found = NULL;
+	bool more = false;
+	list_for_each(pos, list) {
+		struct sigq *q = list_entry(pos, struct sigq, link);
+		if (q->info.signo != sig)
+			continue;
+		if (found) {
+			more = true;
+			break;
+		}
+		found = q;
+	}
+	*info = (struct k_siginfo){ .signo = sig, .code = SI_USER };
+	if (found) {
+		list_del(&found->link);
+		*info = found->info;
+		sigq_release_locked(p, found, info);
+	}
+	if (!more)
+		*sigq_set(p, t) &= ~SIGBIT(sig);
+}
+
+/* Drops the pending signals of mask from t (NULL: p). */
+static void sigq_flush_locked(struct proc *p, struct thread *t, uint64_t mask)
+{
+	uint64_t *set = sigq_set(p, t);
+	if (!(*set & mask))
+		return;
+	struct list_head *pos, *next, *list = sigq_list(p, t);
+	for (pos = list->next; pos != list; pos = next) {
+		next = pos->next;
+		struct sigq *q = list_entry(pos, struct sigq, link);
+		if (SIGBIT(q->info.signo) & mask) {
+			list_del(&q->link);
+			sigq_release_locked(p, q, NULL);
+		}
+	}
+	*set &= ~mask;
+}
+
+/* Drops mask from the process and all its threads. */
+static void sigq_flush_all_locked(struct proc *p, uint64_t mask)
+{
+	struct list_head *pos;
+	sigq_flush_locked(p, NULL, mask);
+	list_for_each(pos, &p->threads)
+		sigq_flush_locked(p, list_entry(pos, struct thread, proc_link), mask);
+}
+
+void signal_thread_exit_locked(struct thread *t)
+{
+	sigq_flush_locked(t->proc, t, ~0ull);
+}
+
+void signal_proc_exit_locked(struct proc *p)
+{
+	ptimer_delete_all_locked(p);
+	sigq_flush_all_locked(p, ~0ull);
+}
+
+static void sig_origin_info(struct k_siginfo *info, int sig, const struct sig_origin *o)
+{
+	*info = (struct k_siginfo){ .signo = sig, .code = o->code };
+	info->f.proc.pid = o->pid;
+	info->f.proc.uid = o->uid;
+	if (o->code == SI_QUEUE)
+		info->f.proc.value = o->value;
+	else
+		info->f.proc.status = o->status;
 }
 
 /* Gets a thread's attention: wake it if it sleeps interruptibly, or make
@@ -76,7 +218,7 @@ static void signal_kick(struct thread *t, int sig)
  * signal pending is dropped; a stop signal drops a pending SIGCONT. */
 static void signal_continue_locked(struct proc *p)
 {
-	p->sig_pending &= ~SIG_STOPS;
+	sigq_flush_all_locked(p, SIG_STOPS);
 	if (p->stopped) {
 		p->stopped = false;
 		p->stop_report = W_CONTINUED;
@@ -110,34 +252,86 @@ void signal_send_locked(struct proc *p, int sig)
 	signal_send_origin_locked(p, sig, &kernel);
 }
 
-void signal_send_origin_locked(struct proc *p, int sig, const struct sig_origin *o)
+/* Would sig be thrown away at once (ignored, and not blocked where it
+ * could wait for a change of action)? For thread t, or the process. */
+static bool sig_discard(const struct proc *p, const struct thread *t, int sig)
+{
+	if (sig == SIGKILL || !sig_ignored(p, sig))
+		return false;
+	if (t)
+		return !((t->sig_blocked | t->sig_real_blocked) & SIGBIT(sig));
+	return !sig_blocked_by_all(p, sig);
+}
+
+/* Sends sig to process p, or to its thread t only (t not NULL): the
+ * side effects of stop and continue signals, then pending with info, and
+ * a thread that does not block it is woken to act on it. 0 or -EAGAIN
+ * (a real-time signal's queue is full). */
+static int signal_post_locked(struct proc *p, struct thread *t, int sig, const struct k_siginfo *info,
+			      struct sigq *pre)
 {
 	if (p->state != PROC_ALIVE || p->exiting)
-		return;
+		return 0;
 	if (sig == SIGCONT)
 		signal_continue_locked(p);
 	if (SIGBIT(sig) & SIG_STOPS)
-		p->sig_pending &= ~SIGBIT(SIGCONT);
+		sigq_flush_all_locked(p, SIGBIT(SIGCONT));
 	if (sig == SIGKILL) {
 		p->stopped = false;
 		waitq_wake_all(&p->stop_wait, 0);
 	}
-	if (sig_ignored(p, sig) && sig != SIGKILL && !sig_blocked_by_all(p, sig))
-		return;
-	if (!(p->sig_pending & SIGBIT(sig)))
-		p->sig_origin[sig] = *o;
-	p->sig_pending |= SIGBIT(sig);
+	if (sig_discard(p, t, sig))
+		return 0;
+	int r = sigq_post_locked(p, t, sig, info, pre);
+	if (r < 0)
+		return r;
 	signalfd_wake(p);
+	if (t) {
+		thread_set_work(t);
+		if (!(t->sig_blocked & SIGBIT(sig)) || sig == SIGKILL)
+			signal_kick(t, sig);
+		return 0;
+	}
+		thread_set_work(t);
+		if (!(t->sig_blocked & SIGBIT(sig)) || sig == SIGKILL)
+			signal_kick(t, sig);
+		return 0;
+	}
 	struct list_head *pos;
 	list_for_each(pos, &p->threads) {
-		struct thread *t = list_entry(pos, struct thread, proc_link);
-		thread_set_work(t);
-		if (!(t->sig_blocked & SIGBIT(sig)) || sig == SIGKILL) {
-			signal_kick(t, sig);
+		struct thread *u = list_entry(pos, struct thread, proc_link);
+		thread_set_work(u);
+		if (!(u->sig_blocked & SIGBIT(sig)) || sig == SIGKILL) {
+			signal_kick(u, sig);
 			if (sig != SIGKILL)
 				break;
 		}
 	}
+	return 0;
+}
+
+void signal_send_origin_locked(struct proc *p, int sig, const struct sig_origin *o)
+{
+	struct k_siginfo info;
+	sig_origin_info(&info, sig, o);
+	signal_post_locked(p, NULL, sig, &info, NULL);
+}
+
+int signal_post_timer_locked(struct proc *p, struct thread *t, struct sigq *q)
+{
+	return signal_post_locked(p, t, q->info.signo, &q->info, q);
+}
+
+void signal_unqueue_locked(struct proc *p, struct thread *t, struct sigq *q)
+{
+	int sig = q->info.signo;
+	list_del(&q->link);
+	struct list_head *pos;
+	list_for_each(pos, sigq_list(p, t)) {
+		if (list_entry(pos, struct sigq, link)->info.signo == sig)
+			return; /* another sending still pends */
+	}
+	*sigq_set(p, t) &= ~SIGBIT(sig);
 }
 
 void signal_send(struct proc *p, int sig, struct proc *sender)
@@ -161,12 +355,15 @@ static bool signal_permitted(const struct proc *sender, const struct proc *targe
 
 /* kill(2)'s delivery: like Linux, init only gets the signals it handles,
  * so no process can take the system down by signalling pid 1. */
-static void signal_send_user_locked(struct proc *p, int sig, const struct proc *sender)
+static int signal_send_user_locked(struct proc *p, struct thread *t, int sig, const struct proc *sender,
+				   int code, uint64_t value)
 {
 	if (p == init_proc && p->sigactions[sig].handler == SIG_DFL_HANDLER)
-		return;
-	struct sig_origin o = { .code = SI_USER, .pid = sender->pid, .uid = sender->cred.uid };
-	signal_send_origin_locked(p, sig, &o);
+		return 0;
+	struct sig_origin o = { .code = code, .pid = sender->pid, .uid = sender->cred.uid, .value = value };
+	struct k_siginfo info;
+	sig_origin_info(&info, sig, &o);
+	return signal_post_locked(p, t, sig, &info, NULL);
 }
 
 long sys_kill(int pid, int sig)
@@ -183,7 +380,7 @@ long sys_kill(int pid, int sig)
 			if (signal_permitted(self, p)) {
 				permitted = 1;
 				if (sig)
-					signal_send_user_locked(p, sig, self);
+					signal_send_user_locked(p, NULL, sig, self, SI_USER, 0);
 			}
 		}
 	} else {
@@ -198,12 +395,50 @@ long sys_kill(int pid, int sig)
 			if (signal_permitted(self, p)) {
 				permitted++;
 				if (sig)
-					signal_send_user_locked(p, sig, self);
+					signal_send_user_locked(p, NULL, sig, self, SI_USER, 0);
 			}
 		}
 	}
 	spin_unlock(&proc_lock);
 	return !found ? -ESRCH : !permitted ? -EPERM : 0;
+}
+
+long sys_sigqueue(int pid, int sig, uint64_t value)
+{
+	struct proc *self = current_thread()->proc;
+	if (!sig_valid(sig) && sig != 0)
+		return -EINVAL;
+	if (pid <= 0)
+		return -ESRCH; /* sigqueue names one process */
+	spin_lock(&proc_lock);
+	struct proc *p = proc_find_locked(pid);
+	long r = -ESRCH;
+	if (p && p->state == PROC_ALIVE) {
+		r = signal_permitted(self, p) ? 0 : -EPERM;
+		if (r == 0 && sig)
+			r = signal_send_user_locked(p, NULL, sig, self, SI_QUEUE, value);
+	}
+	spin_unlock(&proc_lock);
+	return r;
+}
+
+long sys_tgkill(int tgid, int tid, int sig)
+{
+	struct proc *self = current_thread()->proc;
+	if (!sig_valid(sig) && sig != 0)
+		return -EINVAL;
+	if (tgid <= 0 || tid <= 0)
+		return -EINVAL;
+	spin_lock(&proc_lock);
+	struct thread *t = thread_find_locked(tid);
+	long r = -ESRCH;
+	if (t && t->proc->pid == tgid && t->proc->state == PROC_ALIVE && !t->proc->exiting) {
+		r = signal_permitted(self, t->proc) ? 0 : -EPERM;
+		if (r == 0 && sig)
+			r = signal_send_user_locked(t->proc, t, sig, self, SI_TKILL, 0);
+	}
+	spin_unlock(&proc_lock);
+	return r;
 }
 
 long sys_sigaction(int sig, const struct k_sigaction *uact, struct k_sigaction *uold)
@@ -226,7 +461,7 @@ long sys_sigaction(int sig, const struct k_sigaction *uact, struct k_sigaction *
 	if (uact) {
 		p->sigactions[sig] = act;
 		if (sig_ignored(p, sig)) /* POSIX: discard it if now ignored */
-			p->sig_pending &= ~SIGBIT(sig);
+			sigq_flush_all_locked(p, SIGBIT(sig));
 	}
 	spin_unlock(&proc_lock);
 	if (uold && copy_to_user(uold, &old, sizeof(old)))
@@ -272,16 +507,22 @@ long sys_sigsuspend(const uint64_t *umask)
 	if (copy_from_user(&mask, umask, sizeof(mask)))
 		return -EFAULT;
 	uint64_t old = t->sig_blocked;
+	/* Under proc_lock from the look to the sleep: a signal sent between
+	 * them would otherwise find the thread awake and not wake it. */
+	spin_lock(&proc_lock);
 	t->sig_blocked = mask & ~SIG_UNBLOCKABLE;
 	while (!thread_deliverable(t) && !t->kill_pending) {
-		waitq_wait(NULL, NULL, 0);
+		waitq_wait(NULL, &proc_lock, 0);
+		spin_lock(&proc_lock);
 		if (t->freeze_kicked && !thread_deliverable(t) && !t->kill_pending) {
 			/* The freezer: park on the way out, then this call runs
 			 * again after the thaw (freezer_park). */
 			t->sig_blocked = old;
+			spin_unlock(&proc_lock);
 			return -EINTR;
 		}
 	}
+	spin_unlock(&proc_lock);
 	t->sig_saved_mask = old;
 	t->sig_restore_mask = true;
 	thread_set_work(t);
@@ -312,11 +553,138 @@ void signal_mask_restore(struct thread *t, uint64_t old, bool interrupted)
 
 /* Builds the handler's frame on the user stack and points tf at the
  * handler. False if the stack is unusable. */
+/* Takes the lowest signal of set pending for t (its own first, then its
+ * process's) into *info: the signal, or 0. proc_lock held. */
+static int signal_take_locked(struct thread *t, uint64_t set, struct k_siginfo *info)
+{
+	uint64_t mine = t->sig_pending & set, all = t->proc->sig_pending & set;
+	if (mine) {
+		int sig = __builtin_ctzll(mine) + 1;
+		sigq_take_locked(t->proc, t, sig, info);
+		return sig;
+	}
+	if (all) {
+		int sig = __builtin_ctzll(all) + 1;
+		sigq_take_locked(t->proc, NULL, sig, info);
+		return sig;
+	}
+	return 0;
+}
+
+/* A struct timespec from user memory as nanoseconds: -EINVAL unless
+ * valid; seconds past a century are cut to one. */
+static long signal_timespec_ns(const int64_t *uts, uint64_t *ns)
+{
+	int64_t ts[2];
+	if (copy_from_user(ts, uts, sizeof(ts)))
+		return -EFAULT;
+	if (ts[0] < 0 || ts[1] < 0 || ts[1] >= 1000000000)
+		return -EINVAL;
+	*ns = MIN((uint64_t)ts[0], 100ull * 366 * 86400) * 1000000000ull + (uint64_t)ts[1];
+	return 0;
+}
+
+long sys_sigtimedwait(const uint64_t *uset, struct k_siginfo *uinfo, const int64_t *utimeout)
+{
+	struct thread *t = current_thread();
+	struct proc *p = t->proc;
+	uint64_t set, timeout = 0, deadline = 0;
+	if (copy_from_user(&set, uset, sizeof(set)))
+		return -EFAULT;
+	set &= ~SIG_UNBLOCKABLE;
+	if (utimeout) {
+		long r = signal_timespec_ns(utimeout, &timeout);
+		if (r < 0)
+			return r;
+		deadline = clock_ns() + timeout;
+	}
+	struct k_siginfo info;
+	int sig;
+	long r = 0;
+	spin_lock(&proc_lock);
+	uint64_t old = t->sig_blocked;
+	for (;;) {
+		sig = signal_take_locked(t, set, &info);
+		if (sig)
+			break;
+		/* Another signal to act on (its handler runs on the way out). */
+		if (((t->sig_pending | p->sig_pending) & ~old & ~set) || t->kill_pending) {
+			r = -EINTR;
+			break;
+		}
+		if (utimeout && (!timeout || clock_ns() >= deadline)) {
+			r = -EAGAIN;
+			break;
+		}
+		if (t->freeze_kicked) {
+			r = -EINTR; /* parks on the way out; runs again after the thaw */
+			break;
+		}
+		/* The signals waited for wake it, but still count as blocked. */
+		t->sig_real_blocked = old;
+		t->sig_blocked = old & ~set;
+		waitq_wait(NULL, &proc_lock, deadline);
+		spin_lock(&proc_lock);
+		t->sig_blocked = old;
+		t->sig_real_blocked = 0;
+	}
+	spin_unlock(&proc_lock);
+	if (!sig)
+		return r;
+	if (uinfo && copy_to_user(uinfo, &info, sizeof(info)))
+		return -EFAULT;
+	return sig;
+}
+
+/* Is sp on t's alternate signal stack? */
+static bool signal_on_altstack(const struct thread *t, uint64_t sp)
+{
+	return t->sas_size && sp > t->sas_sp && sp - t->sas_sp <= t->sas_size;
+}
+
+long sys_sigaltstack(const struct k_stack *uss, struct k_stack *uold)
+{
+	struct thread *t = current_thread();
+	uint64_t sp = t->user_tf->rsp;
+	struct k_stack old = { .sp = t->sas_sp, .size = t->sas_size,
+			       .flags = !t->sas_size ? K_SS_DISABLE : signal_on_altstack(t, sp) ? K_SS_ONSTACK : 0 };
+	if (uss) {
+		struct k_stack ss;
+		if (copy_from_user(&ss, uss, sizeof(ss)))
+			return -EFAULT;
+		if (signal_on_altstack(t, sp))
+			return -EPERM; /* not while a handler runs on it */
+		if (ss.flags != 0 && ss.flags != K_SS_ONSTACK && ss.flags != K_SS_DISABLE)
+			return -EINVAL;
+		if (ss.flags == K_SS_DISABLE) {
+			ss.sp = ss.size = 0;
+		} else {
+			if (ss.size < SIG_MINSTKSZ)
+				return -ENOMEM;
+			if (ss.sp >= USER_TOP || ss.size > USER_TOP - ss.sp)
+				return -EFAULT; /* a frame there could never be written */
+		}
+		t->sas_sp = ss.sp;
+		t->sas_size = ss.size;
+	}
+	if (uold && copy_to_user(uold, &old, sizeof(old)))
+		return -EFAULT;
+	return 0;
+}
+
+/* Builds the handler's frame on the user stack (its alternate stack for
+ * SA_ONSTACK, unless already on it) and points tf at the handler. False
+ * if the stack is unusable. The frame is built on this thread's kernel
+ * stack: threads taking signals at once, or one whose copy sleeps on a
+ * fault, each have their own. */
 static bool signal_setup_frame(struct thread *t, struct trap_frame *tf, int sig,
 			       const struct k_sigaction *act, const struct k_siginfo *info)
 {
-	static struct k_sigframe frame; /* one CPU; interrupts may not deliver signals */
-	uint64_t sp = ALIGN_DOWN(tf->rsp - 128 - sizeof(frame), 16) - 8; /* skip the red zone */
+	struct k_sigframe frame;
+	uint64_t top = tf->rsp - 128; /* skip the red zone */
+	if ((act->flags & SA_ONSTACK) && t->sas_size && !signal_on_altstack(t, tf->rsp))
+		top = t->sas_sp + t->sas_size;
+	uint64_t sp = ALIGN_DOWN(top - sizeof(frame), 16) - 8;
 	memset(&frame, 0, sizeof(frame));
 	frame.restorer = act->restorer;
 	frame.info = *info;
@@ -325,7 +693,7 @@ static bool signal_setup_frame(struct thread *t, struct trap_frame *tf, int sig,
 	frame.mask = t->sig_restore_mask ? t->sig_saved_mask : t->sig_blocked;
 	t->sig_restore_mask = false;
 	t->sleep_resume = false; /* the handler's own sleeps are new ones */
-	static struct fpu_state fpu; /* fxsave needs 16-byte alignment */
+	struct fpu_state fpu; /* fxsave needs 16-byte alignment (the type's) */
 	fpu_save(&fpu);
 	memcpy(frame.fpu, &fpu, sizeof(frame.fpu));
 	if (sp >= USER_TOP || copy_to_user((void *)sp, &frame, sizeof(frame)))
@@ -346,7 +714,7 @@ long sys_sigreturn(void)
 {
 	struct thread *t = current_thread();
 	struct trap_frame *tf = t->user_tf;
-	static struct k_sigframe frame;
+	struct k_sigframe frame; /* on this thread's stack: see signal_setup_frame */
 	/* The handler's ret popped the restorer, which called us at once. */
 	if (copy_from_user(&frame, (void *)(tf->rsp - 8), sizeof(frame))) {
 		proc_exit(W_SIGNALED(SIGSEGV));
@@ -361,7 +729,7 @@ long sys_sigreturn(void)
 	saved.vector = tf->vector;
 	*tf = saved;
 	t->sig_blocked = frame.mask & ~SIG_UNBLOCKABLE;
-	static struct fpu_state fpu; /* fxrstor needs 16-byte alignment */
+	struct fpu_state fpu; /* fxrstor needs 16-byte alignment (the type's) */
 	memcpy(&fpu, frame.fpu, sizeof(fpu));
 	fpu_sanitize(&fpu);
 	fpu_restore(&fpu);
@@ -389,19 +757,7 @@ static void signal_stop(struct proc *p, int sig)
 int signal_take(struct thread *t, uint64_t mask, struct k_siginfo *info)
 {
 	spin_lock(&proc_lock);
-	uint64_t ready = (t->sig_pending | t->proc->sig_pending) & mask & ~SIG_UNBLOCKABLE;
-	int sig = ready ? __builtin_ctzll(ready) + 1 : 0;
-	if (sig) {
-		if (t->sig_pending & SIGBIT(sig))
-			t->sig_pending &= ~SIGBIT(sig);
-		else
-			t->proc->sig_pending &= ~SIGBIT(sig);
-		const struct sig_origin *o = &t->proc->sig_origin[sig];
-		*info = (struct k_siginfo){ .signo = sig, .code = o->code };
-		info->f.proc.pid = o->pid;
-		info->f.proc.uid = o->uid;
-		info->f.proc.status = o->status;
-	}
+	int sig = signal_take_locked(t, mask & ~SIG_UNBLOCKABLE, info);
 	spin_unlock(&proc_lock);
 	return sig;
 }
@@ -417,19 +773,7 @@ uint64_t signal_pending_of(const struct thread *t)
 static int signal_dequeue(struct thread *t, struct k_siginfo *info)
 {
 	spin_lock(&proc_lock);
-	uint64_t ready = thread_deliverable(t);
-	int sig = ready ? __builtin_ctzll(ready) + 1 : 0;
-	if (sig) {
-		if (t->sig_pending & SIGBIT(sig))
-			t->sig_pending &= ~SIGBIT(sig);
-		else
-			t->proc->sig_pending &= ~SIGBIT(sig);
-		const struct sig_origin *o = &t->proc->sig_origin[sig];
-		*info = (struct k_siginfo){ .signo = sig, .code = o->code };
-		info->f.proc.pid = o->pid;
-		info->f.proc.uid = o->uid;
-		info->f.proc.status = o->status;
-	}
+	int sig = signal_take_locked(t, ~t->sig_blocked, info);
 	spin_unlock(&proc_lock);
 	return sig;
 }
@@ -478,10 +822,11 @@ void signal_handle_pending(struct thread *t, struct trap_frame *tf)
 	struct k_siginfo info;
 	while ((sig = signal_dequeue(t, &info)) != 0) {
 		bool handler = p->sigactions[sig].handler > SIG_IGN_HANDLER;
+		/* A handler's frame goes on top of the last one, as on Linux:
+		 * each pending signal not blocked by the handlers before it
+		 * gets one now, and the last one set up runs first. */
 		signal_deliver(t, tf, sig, &info);
 		handled |= handler;
-		if (handler)
-			break; /* one frame at a time; the rest after sigreturn */
 	}
 	/* A stop (no handler) that cut a wait: after SIGCONT the call runs
 	 * again, as Linux restarts a read on a terminal, unless a server had
@@ -509,7 +854,7 @@ void signal_handle_pending(struct thread *t, struct trap_frame *tf)
 	if (restart && !t->kill_pending && (int64_t)tf->rax == -EINTR) {
 		tf->rax = tf->error;
 		tf->rip -= 2;
-		t->sleep_resume = tf->error == SYS_sleep_ns;
+		t->sleep_resume = tf->error == SYS_sleep_ns || tf->error == SYS_clock_nanosleep;
 	}
 	spin_unlock(&proc_lock);
 }
@@ -546,12 +891,44 @@ void signal_init_proc(struct proc *child, const struct proc *parent, bool exec)
 		memcpy(child->sigactions, parent->sigactions, sizeof(child->sigactions));
 		child->pgid = parent->pgid;
 		child->sid = parent->sid;
+		child->sig_queue_max = parent->sig_queue_max;
+		child->sig_queue_hard = parent->sig_queue_hard;
 		return;
 	}
-	/* exec: handlers are gone (the code is), ignored signals stay ignored. */
+	/* exec: handlers are gone (the code is), ignored signals stay ignored;
+	 * so do the POSIX timers and the alternate stack (as on Linux). */
 	for (int s = 1; s < SIG_NSIG; s++)
 		if (child->sigactions[s].handler != SIG_IGN_HANDLER)
 			child->sigactions[s] = (struct k_sigaction){ 0 };
+	spin_lock(&proc_lock);
+	ptimer_delete_all_locked(child);
+	spin_unlock(&proc_lock);
+	struct thread *self = current_thread();
+	if (self->proc == child)
+		self->sas_sp = self->sas_size = 0;
+}
+
+long signal_prlimit(const struct k_rlimit *new_lim, struct k_rlimit *old_lim)
+{
+	struct proc *p = current_thread()->proc;
+	struct k_rlimit nl, ol;
+	if (new_lim && copy_from_user(&nl, new_lim, sizeof(nl)))
+		return -EFAULT;
+	if (new_lim && nl.cur > nl.max)
+		return -EINVAL;
+	spin_lock(&proc_lock);
+	ol = (struct k_rlimit){ p->sig_queue_max, p->sig_queue_hard };
+	long r = 0;
+	if (new_lim && nl.max > p->sig_queue_hard && p->cred.euid != 0)
+		r = -EPERM;
+	else if (new_lim) {
+		p->sig_queue_max = nl.cur;
+		p->sig_queue_hard = nl.max;
+	}
+	spin_unlock(&proc_lock);
+	if (!r && old_lim && copy_to_user(old_lim, &ol, sizeof(ol)))
+		return -EFAULT;
+	return r;
 }
 
 long sys_setpgid(int pid, int pgid)

@@ -163,7 +163,11 @@ static int spawn_stack(struct addrspace *as, const char *const argv[], const cha
 
 static long spawn_user_entry(void *arg)
 {
-	proc_user_return_work(NULL); /* killed before it ever ran */
+	/* Killed before it ever ran, or a signal for it already (pthread_kill
+	 * of a new thread): its handler's frame goes on the stack it starts
+	 * with, as on Linux (with no registers to build it on, the thread
+	 * used to die of SIGSEGV). */
+	proc_user_return_work(arg);
 	enter_user(arg);
 	return 0;
 }
@@ -335,6 +339,7 @@ long sys_thread_create(uint64_t entry, uint64_t stack_top, uint64_t arg, uint32_
 	if (!t)
 		return err;
 	t->clear_tid = (uint64_t)clear_tid;
+	t->sig_blocked = self->sig_blocked; /* a new thread starts with its creator's mask (POSIX) */
 	int tid = proc_start_thread(p, t); /* given as it joined */
 	if (tid < 0)
 		thread_reap(t);	/* the process is ending: never let it run */

@@ -94,6 +94,7 @@ struct thread *thread_alloc(struct proc *p, struct cgroup *cg, const char *name,
 	list_init(&t->serving_link);
 	list_init(&t->cg_link);
 	list_init(&t->tid_link);
+	list_init(&t->sig_queue);
 	fpu_state_init(&t->fpu);
 	strlcpy(t->name, name, sizeof(t->name));
 	sched_entity_init(&t->se, &cg->sched.rq, NULL, sched_weight_from_nice(0));

@@ -1034,3 +1034,15 @@ KTEST(posix_sched_races)
 	run_with_servers(argv, "posix_schedrace");
 	KT_EXPECT_EQ(sched_stray_waiters(), stray);
 }
+
+/* Signals with threads, bounds and rights: frames per thread, queued
+ * real-time signals against RLIMIT_SIGPENDING, sigqueue/tgkill rights,
+ * pthread_kill, thread timers (tests/proc/sigrt.c). */
+KTEST(posix_sigrt)
+{
+	struct cgroup *c = user_cg("posix_sigrt");
+	if (!c)
+		return;
+	KT_EXPECT_EQ(run_posix("posix/sigrt", c), W_EXITCODE(0));
+	user_cg_done(c);
+}

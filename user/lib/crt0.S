@@ -38,12 +38,24 @@ __arbor_thread_entry:
 	ud2
 	.cfi_endproc
 
-/* Signal handlers return here: sigreturn restores the interrupted state. */
+/* Signal handlers return here: sigreturn restores the interrupted state
+ * (flags included). Each return is counted in __arbor_handlers_run, so a
+ * call the C library loops in (poll, select) sees that a handler ran and
+ * fails with EINTR, as Linux's do. */
 	.globl __arbor_sigreturn
 	.type __arbor_sigreturn, @function
 __arbor_sigreturn:
+	lock incl __arbor_handlers_run(%rip)
 	movl	$SYS_sigreturn, %eax
 	syscall
 	ud2
+
+	.bss
+	.globl __arbor_handlers_run
+	.type __arbor_handlers_run, @object
+	.size __arbor_handlers_run, 4
+	.align 4
+__arbor_handlers_run:
+	.zero 4
 
 	.section .note.GNU-stack, "", @progbits

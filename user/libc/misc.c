@@ -88,15 +88,6 @@ long sysconf(int name)
 	}
 }
 
-int clock_getres(clockid_t id, struct timespec *res)
-{
-	if (id < 0 || id > 3)
-		return (int)__sys_ret(-EINVAL);
-	if (res)
-		*res = (struct timespec){ 0, 1 };
-	return 0;
-}
-
 /* POSIX getdelim/getline: newlib has them under reserved names. */
 ssize_t getdelim(char **restrict line, size_t *restrict cap, int delim, FILE *restrict f)
 {

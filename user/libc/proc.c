@@ -107,7 +107,7 @@ int execve(const char *path, char *const argv[], char *const envp[])
 int clock_gettime(clockid_t id, struct timespec *ts)
 {
 	uint64_t ns, t[3];
-	if (id == CLOCK_MONOTONIC) {
+	if (id == CLOCK_MONOTONIC || id == K_CLOCK_BOOTTIME) {
 		ns = (uint64_t)sys_clock_ns();
 	} else if (id == CLOCK_REALTIME) {
 		ns = (uint64_t)sys_clock_real();
@@ -116,6 +116,10 @@ int clock_gettime(clockid_t id, struct timespec *ts)
 		if (r < 0)
 			return (int)__sys_ret(r);
 		ns = t[0];
+	} else if (id < 0) { /* another's CPU clock (clock_getcpuclockid) */
+		long r = sys_clock_cputime(id, &ns);
+		if (r < 0)
+			return (int)__sys_ret(r);
 	} else {
 		return (int)__sys_ret(-EINVAL);
 	}

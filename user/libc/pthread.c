@@ -315,3 +315,15 @@ int pthread_setspecific(pthread_key_t k, const void *v)
 	threads[pthread_self()].specific[k] = v;
 	return 0;
 }
+
+/* The kernel's id of thread t while it runs (pthread_kill,
+ * pthread_getcpuclockid), else 0. */
+uint32_t __arbor_pthread_tid(pthread_t t)
+{
+	if (t == 0)
+		return (uint32_t)sys_getpid(); /* the main thread */
+	if (t >= MAX_THREADS || !threads[t].used)
+		return 0;
+	uint32_t tid = threads[t].tid;
+	return tid == 0xffffffffu ? 0 : tid;
+}

@@ -1,7 +1,10 @@
 /* Signals on the kernel's sigaction: the Linux layout of struct
  * sigaction differs from the kernel's only in sa_flags' width. */
+#define _GNU_SOURCE 1 /* the XSI and Linux names too */
+#include <pthread.h>
 #include <signal.h>
 #include <string.h>
+#include <time.h>
 #include "arbor_sys.h"
 
 void __arbor_sigreturn(void);
@@ -85,4 +88,125 @@ int sigismember(const sigset_t *s, int sig)
 	if (!sig_ok(sig))
 		return -1;
 	return (s->__bits[0] >> (sig - 1)) & 1;
+}
+
+/* Real-time signals and synchronous waits (the kernel queues them). */
+_Static_assert(sizeof(siginfo_t) == sizeof(struct k_siginfo), "Linux's siginfo_t");
+_Static_assert(sizeof(stack_t) == sizeof(struct k_stack), "Linux's stack_t");
+
+int sigqueue(pid_t pid, int sig, const union sigval value)
+{
+	return (int)__sys_ret(sys_sigqueue(pid, sig, (uint64_t)(uintptr_t)value.sival_ptr));
+}
+
+int sigtimedwait(const sigset_t *restrict set, siginfo_t *restrict info, const struct timespec *restrict timeout)
+{
+	return (int)__sys_ret(sys_sigtimedwait((const uint64_t *)set, (struct k_siginfo *)info,
+					       (const int64_t *)timeout));
+}
+
+int sigwaitinfo(const sigset_t *restrict set, siginfo_t *restrict info)
+{
+	return sigtimedwait(set, info, NULL);
+}
+
+/* POSIX: the error number, not -1; a handler interrupting it makes it
+ * wait on (as Linux's C library does). */
+int sigwait(const sigset_t *restrict set, int *restrict sig)
+{
+	long r;
+	do
+		r = sys_sigtimedwait((const uint64_t *)set, NULL, NULL);
+	while (r == -EINTR);
+	if (r < 0)
+		return (int)-r;
+	*sig = (int)r;
+	return 0;
+}
+
+int sigaltstack(const stack_t *restrict ss, stack_t *restrict old)
+{
+	return (int)__sys_ret(sys_sigaltstack((const struct k_stack *)ss, (struct k_stack *)old));
+}
+
+int killpg(pid_t pgrp, int sig)
+{
+	if (pgrp < 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	return kill(-pgrp, sig); /* 0: the caller's group, as kill(0) */
+}
+
+/* Threads: the mask is the calling thread's own already. */
+int pthread_sigmask(int how, const sigset_t *set, sigset_t *old)
+{
+	long r = sys_sigprocmask(how, (const uint64_t *)set, (uint64_t *)old);
+	return r < 0 ? (int)-r : 0;
+}
+
+uint32_t __arbor_pthread_tid(pthread_t t);
+
+int pthread_kill(pthread_t t, int sig)
+{
+	uint32_t tid = __arbor_pthread_tid(t);
+	if (!tid)
+		return ESRCH;
+	long r = sys_tgkill((int)sys_getpid(), (int)tid, sig);
+	return r < 0 ? (int)-r : 0;
+}
+
+/* The System V (XSI) interface, on sigaction and the mask. */
+static int sig_mask_one(int how, int sig)
+{
+	sigset_t s;
+	sigemptyset(&s);
+	if (sigaddset(&s, sig) < 0)
+		return -1;
+	return sigprocmask(how, &s, NULL);
+}
+
+int sighold(int sig) { return sig_mask_one(SIG_BLOCK, sig); }
+int sigrelse(int sig) { return sig_mask_one(SIG_UNBLOCK, sig); }
+
+int sigignore(int sig)
+{
+	struct sigaction sa = { .sa_handler = SIG_IGN };
+	return sigaction(sig, &sa, NULL);
+}
+
+_sig_func_ptr sigset(int sig, _sig_func_ptr disp)
+{
+	sigset_t s, old;
+	struct sigaction sa = { .sa_handler = disp }, prev;
+	sigemptyset(&s);
+	if (sigaddset(&s, sig) < 0)
+		return SIG_ERR;
+	if (disp == SIG_HOLD) {
+		if (sigaction(sig, NULL, &prev) < 0 || sigprocmask(SIG_BLOCK, &s, &old) < 0)
+			return SIG_ERR;
+	} else {
+		if (sigaction(sig, &sa, &prev) < 0 || sigprocmask(SIG_UNBLOCK, &s, &old) < 0)
+			return SIG_ERR;
+	}
+	return sigismember(&old, sig) ? SIG_HOLD : prev.sa_handler;
+}
+
+/* BSD sigpause: the mask (signals 1..31, bit sig-1) while waiting. */
+int __bsd_sigpause(int mask) __asm__("sigpause"); /* the header's sigpause is the XSI one */
+int __bsd_sigpause(int mask)
+{
+	sigset_t s;
+	sigemptyset(&s);
+	s.__bits[0] = (unsigned)mask;
+	return sigsuspend(&s);
+}
+
+/* XSI sigpause: sig out of the mask while waiting for a signal. */
+int __xpg_sigpause(int sig)
+{
+	sigset_t s;
+	if (sigprocmask(SIG_BLOCK, NULL, &s) < 0 || sigdelset(&s, sig) < 0)
+		return -1;
+	return sigsuspend(&s);
 }

@@ -1,5 +1,6 @@
-/* Arbor overlay: newlib 3.3.0's <signal.h>; only change: strsignal() is
-   also declared here (the numbers and types live in <sys/signal.h>).  */
+/* Arbor overlay: newlib 3.3.0's <signal.h>; changes: strsignal() is
+   also declared here (the numbers and types live in <sys/signal.h>), and
+   SIG_HOLD with the XSI sighold/sigrelse/sigignore/sigset.  */
 #ifndef _SIGNAL_H_
 #define _SIGNAL_H_
 
@@ -20,6 +21,9 @@ typedef _sig_func_ptr sighandler_t;	/* glibc naming */
 #define SIG_DFL ((_sig_func_ptr)0)	/* Default action */
 #define SIG_IGN ((_sig_func_ptr)1)	/* Ignore action */
 #define SIG_ERR ((_sig_func_ptr)-1)	/* Error return */
+#if __XSI_VISIBLE
+#define SIG_HOLD ((_sig_func_ptr)2)	/* sigset(): block the signal (Linux's value) */
+#endif
 
 struct _reent;
 
@@ -32,6 +36,12 @@ int	raise (int);
 void	psignal (int, const char *);
 #endif
 char	*strsignal (int __signo);	/* also in <string.h>, as in POSIX */
+#if __XSI_VISIBLE
+int	sighold (int);
+int	sigrelse (int);
+int	sigignore (int);
+_sig_func_ptr sigset (int, _sig_func_ptr);
+#endif
 
 _END_STD_C
 

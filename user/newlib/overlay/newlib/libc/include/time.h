@@ -3,7 +3,8 @@
    CLOCK_THREAD_CPUTIME_ID 3, CLOCK_MONOTONIC_RAW 4, CLOCK_REALTIME_COARSE 5,
    CLOCK_MONOTONIC_COARSE 6, CLOCK_BOOTTIME 7, ..._ALARM 8/9, CLOCK_TAI 11),
    TIMER_ABSTIME 1 and CLK_TCK 100.  The declarations are newlib's, gated
-   by the _POSIX_* options that the overlay's <sys/features.h> turns on.  */
+   by the _POSIX_* options that the overlay's <sys/features.h> turns on
+   (clock_nanosleep by _POSIX_TIMERS, see below).  */
 /*
  * time.h
  * 
@@ -222,7 +223,10 @@ int nanosleep (const struct timespec  *rqtp, struct timespec *rmtp);
 #endif
 #endif /* _POSIX_TIMERS */
 
-#if defined(_POSIX_CLOCK_SELECTION)
+/* Arbor: clock_nanosleep is there (kernel/proc/ptimer.c), though not the
+   rest of the Clock Selection option (pthread_condattr_setclock), so it
+   is declared without _POSIX_CLOCK_SELECTION.  */
+#if defined(_POSIX_CLOCK_SELECTION) || defined(_POSIX_TIMERS)
 
 #ifdef __cplusplus
 extern "C" {

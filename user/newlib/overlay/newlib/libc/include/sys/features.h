@@ -334,7 +334,7 @@ extern "C" {
 
 /* Arbor: the POSIX options the Arbor port of newlib provides.  They make
    <time.h> declare clock_gettime/clock_getres/clock_settime/nanosleep/
-   timer_* and the CLOCK_* ids, <sched.h> declare sched_yield & co., and
+   timer_* (kernel/proc/ptimer.c), clock_nanosleep and the CLOCK_* ids, <sched.h> declare sched_yield & co., and
    <pthread.h> declare the pthread API.  (This overlay is only ever used for
    Arbor, so no target macro is tested; the guard only keeps the RTEMS,
    Cygwin and XMK blocks below from redefining them.)
@@ -347,6 +347,7 @@ extern "C" {
 #define _POSIX_MONOTONIC_CLOCK		200809L
 #define _POSIX_CPUTIME			200809L
 #define _POSIX_THREAD_CPUTIME		200809L
+#define _POSIX_REALTIME_SIGNALS		200809L
 #define _POSIX_THREADS			200809L
 #define _POSIX_PRIORITY_SCHEDULING	200809L
 #define _POSIX_READER_WRITER_LOCKS	200809L
