@@ -1264,8 +1264,8 @@ static ARBOR_HOT int rename_check(const struct pathwalk *ow, struct tmpfs_inode 
  * (a rename within a name length of the old one: no allocation, no free),
  * at the end of the new directory's order as a new entry would be. */
 static ARBOR_HOT int rename_commit(struct tmpfs *fs, struct dentry *od,
-			 const struct pathwalk *nw, struct dentry *nd,
-			 uint64_t now)
+			 const struct pathwalk *ow, const struct pathwalk *nw,
+			 struct dentry *nd, uint64_t now)
 {
 	struct tmpfs_inode *src = od->ino, *odir = od->dir, *ndir = nw->dir;
 	struct tmpfs_inode *victim = nd ? nd->ino : NULL;
@@ -1308,6 +1308,12 @@ static ARBOR_HOT int rename_commit(struct tmpfs *fs, struct dentry *od,
 		dir_push(ndir);
 	if (victim)
 		inode_put(victim);
+	if (fs->trail_on && ndir == odir && is_reg(src)) {
+		/* the names this settled, for the kernel (tmpfs_trail_start):
+		 * the next rename between them can be its own */
+		trail_add(fs, ndir, nw->name, nw->len, src);
+		trail_add(fs, odir, ow->name, ow->len, NULL);
+	}
 	return 0;
 }
 
@@ -1332,7 +1338,49 @@ ARBOR_HOT int tmpfs_rename(struct tmpfs *fs, const char *from, const char *to,
 	err = rename_check(&ow, od->ino, &nw, nd ? nd->ino : NULL, c);
 	if (err)
 		return err < 0 ? err : 0;
-	return rename_commit(fs, od, &nw, nd, now);
+	return rename_commit(fs, od, &ow, &nw, nd, now);
+}
+
+int tmpfs_renamed(struct tmpfs *fs, const char *from, const char *to, uint64_t id,
+		  uint64_t now)
+{
+	static const struct tmpfs_cred kernel = { 0, 0, 0, NULL }; /* it checked */
+	struct pathwalk ow, nw;
+	struct dentry *od;
+	struct tmpfs_inode *dir, *src;
+	unsigned walk = fs->walk;
+	int err;
+
+	fs->walk = 0; /* no handing back: the kernel's paths have no links or ".." */
+	err = walk_parent(fs, from, &kernel, &ow);
+	if (!err)
+		err = walk_parent_of(fs, to, &kernel, &nw, 1);
+	fs->walk = walk;
+	if (err)
+		return -ESTALE;
+	dir = ow.dir;
+	od = name_type(ow.name, ow.len) == LAST_NORM ? last_find(fs, &ow) : NULL;
+	if (!od || nw.dir != dir || ow.slash || nw.slash || name_type(nw.name, nw.len) != LAST_NORM ||
+	    !is_reg(od->ino) || tmpfs_obj_id(od->ino) != id || nw.len > od->cap || last_find(fs, &nw)) {
+		dir->d.kstale = false;
+		dir_push(dir); /* the kernel forgets this directory's names */
+		return -ESTALE;
+	}
+	src = od->ino;
+	d_unhook(fs, od);
+	mem_copy(od->name, nw.name, nw.len);
+	od->len = nw.len;
+	if (dir->d.nslots == dir->d.cap) { /* room for d_attach: od's slot is a hole now */
+		while (dir->d.nslots && !dir->d.slots[dir->d.nslots - 1].d)
+			dir->d.nslots--;
+		if (dir->d.nslots == dir->d.cap)
+			dir_compact(dir);
+	}
+	d_attach(fs, dir, od, src);
+	dir_tidy(fs, dir);
+	dir->mtime = dir->ctime = now;
+	src->ctime = now;
+	return 0;
 }
 
 /* ---- attributes ---- */
