@@ -43,9 +43,13 @@ struct ipc_info {
 	 * own pid and cgroup unless a server made the call for the client it
 	 * serves; then that client's (transitively), attested by the kernel. */
 	int32_t for_pid;
-	uint32_t for_pad;	/* 0 */
+	uint32_t flags;		/* IPC_INFO_* */
 	uint64_t for_cgroup_id;
 };
+
+/* ipc_info.flags: renames the kernel made in the server's name cache wait
+ * to be taken (ncache_log_take) before the server serves this. */
+#define IPC_INFO_NCLOG 0x1
 
 /* Or'ed into ipc_call's handle (h >= 0; a negative h stays EBADF): on behalf of the call
  * the calling thread is serving now (its caller's for_pid/for_cgroup_id

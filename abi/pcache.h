@@ -155,4 +155,21 @@ struct ncache_rec {
 #define NCACHE_KBADGE_INST(b)    ((uint32_t)(((b) >> 32) & 0xffff))
 #define NCACHE_KBADGE_ID(b)      ((uint32_t)(b))
 
+/* Renames the kernel made itself (ncache_rename), for the server to make
+ * in its own tree before it serves anything else (ncache_log_take): the
+ * change's time, the renamed file's object, and the two paths inside the
+ * mount (from, NUL, to, NUL) after the record; size is the whole record's
+ * bytes, a multiple of 8. ipc_info.flags has IPC_INFO_NCLOG when some
+ * wait. */
+struct ncache_logrec {
+	uint64_t now;		/* the directory's mtime and ctime, the file's ctime */
+	uint64_t id;		/* the file's object */
+	uint32_t inst;		/* the mount instance */
+	uint16_t flen, tlen;	/* the paths' lengths, without their NULs */
+	uint32_t size;
+	uint32_t pad;		/* 0 */
+};
+#define NCACHE_LOG_BYTES 4096	/* the kernel keeps at most this much */
+#define NCACHE_WORKERS_MAX 64	/* ncache_rename_on's workers */
+
 #endif

@@ -49,6 +49,11 @@ struct endpoint {
 	struct list_head owner_link;	/* in owner->owned_eps (ipc_owner_lock) */
 	bool dead;
 	bool io;			/* a disk's server: its callers wait for io */
+	/* IPC_INFO_NCLOG while renames the kernel made in its name cache
+	 * wait for the server (ncache_rename; set under the sched and ncache
+	 * locks, cleared by ncache_log_take under the ncache lock), else 0:
+	 * what the server's ipc_info.flags say at delivery */
+	uint32_t nc_info;
 	struct list_head receivers;	/* server threads waiting for a call */
 	struct list_head callers;	/* callers waiting for a server */
 	/* the most entitled queued caller that lends to nobody (no call in

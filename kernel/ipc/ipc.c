@@ -184,7 +184,7 @@ static inline void ipc_fill_info(struct ipc_info *info, const struct thread *c)
 	/* a plain call is on the caller's own behalf (the values above, still
 	 * in registers); IPC_CALL_FOR's identity overwrites them */
 	info->for_pid = p->pid;
-	info->for_pad = 0;
+	/* flags: the endpoint's, set at delivery (ipc_delivered_flags) */
 	info->for_cgroup_id = p->cgroup->id;
 	if (__builtin_expect(c->ipc_for_cg != 0, 0)) {
 		info->for_pid = c->ipc_for_pid;
@@ -449,6 +449,19 @@ static int ipc_wait_call_locked(struct thread *self, struct endpoint *ep)
 	}
 }
 
+/* ipc_info.flags of what a server thread of ep was just given (sched
+ * lock held). IPC_INFO_NCLOG: renames the kernel made in ep's name cache
+ * wait (ncache_rename). The kernel makes one only while every thread
+ * serving ep waits in a receive with nothing queued, under this lock, so
+ * a thread given anything afterwards sees the flag, and none is added
+ * while it works; the flag is read after the thread wakes, when another
+ * may have taken the log already (under the server's own lock, which this
+ * one takes before it serves). */
+static inline uint32_t ipc_delivered_flags(const struct endpoint *ep)
+{
+	return ep->nc_info;
+}
+
 /* The caller's small send buffer (taken by ipc_accept) into the inbox.
  * Out of line: the fast path without one stays as short as it was. */
 static __attribute__((noinline)) void ipc_fill_inbox(struct thread *self, uint64_t n)
@@ -490,6 +503,7 @@ long sys_ipc_recv(int h, struct ipc_msg *umsg, struct ipc_info *uinfo)
 		return err;
 	uint64_t f = sched_lock_ipc();
 	int r = self->ipc_caller ? -EBUSY : ipc_wait_call_locked(self, ep);
+	self->ipc_info.flags = ipc_delivered_flags(ep);
 	sched_unlock_ipc(f);
 	kobj_put(&ep->obj);
 	return r ? r : ipc_deliver_request(umsg, uinfo);
@@ -542,6 +556,7 @@ long sys_ipc_reply_recv(int h, struct ipc_msg *umsg, struct ipc_info *uinfo)
 	} else {
 		r = ipc_wait_call_locked(self, ep);
 	}
+	self->ipc_info.flags = ipc_delivered_flags(ep);
 	sched_unlock_ipc(f);
 	kobj_put(&ep->obj);
 	return r ? r : ipc_deliver_request(umsg, uinfo);

@@ -36,8 +36,17 @@
  * of at most NCACHE_PATH bytes; dropping a directory's entries or an
  * object's is bounded by NCACHE_MAX.
  *
- * Locking: nc->lock, then an object's lock (its attributes), then the
- * heap. Entries are freed after the lock is dropped. */
+ * Renames (ncache_rename): the kernel itself renames a tmpfs file within
+ * its directory when the cache knows both names (the file's, and the
+ * new name's absence) and every thread of the server waits in a receive
+ * with nothing queued; the server takes the change from a log before it
+ * serves anything else (ncache_log_take; ipc_info.flags says one waits),
+ * so a rename costs no round trip and the server stays the judge of
+ * everything else. docs/vfs.md, "Renames without a round trip".
+ *
+ * Locking: nc->lock, then the scheduler's lock (a rename's check that the
+ * server is idle) or an object's lock (its attributes), then the heap.
+ * Entries are freed after the lock is dropped. */
 #include "pcache.h"
 #include "abi/errno.h"
 #include "abi/fcntl.h"
@@ -47,7 +56,9 @@
 #include "kobj.h"
 #include "kstring.h"
 #include "proc.h"
+#include "sched.h"
 #include "syscall.h"
+#include "timer.h"
 
 #define NCACHE_BUCKETS 2048
 #define NCACHE_MAX 32768
@@ -75,6 +86,7 @@ struct ncache_root {
 	uint32_t inst;			/* the server's mount instance, 0: free */
 	struct pcache_obj *obj;		/* borrowed, as entries' */
 	uint32_t kopens;		/* descriptors ncache_open made in it, alive */
+	bool renames;			/* the kernel may rename in it (ncache_rename_on) */
 };
 
 struct ncache {
@@ -85,6 +97,11 @@ struct ncache {
 	uint32_t count;
 	struct list_head lru;
 	struct ncache_root roots[NCACHE_ROOTS];
+	/* renames the kernel made (ncache_rename) that the server has not
+	 * taken yet (ncache_log_take): records, log_used bytes */
+	uint32_t workers;		/* threads serving the endpoint (ncache_rename_on) */
+	uint32_t log_used;
+	uint8_t log[NCACHE_LOG_BYTES];
 	struct list_head buckets[NCACHE_BUCKETS];
 };
 
@@ -219,6 +236,7 @@ static long ncache_set_root(struct ncache *nc, uint32_t inst, struct pcache_obj 
 			if (!o && nc->roots[i].kopens)
 				return -EBUSY;
 			nc->roots[i].obj = o;
+			nc->roots[i].renames = false; /* until the server says so again */
 			if (!o)
 				nc->roots[i].inst = 0;
 			return 0;
@@ -230,7 +248,7 @@ static long ncache_set_root(struct ncache *nc, uint32_t inst, struct pcache_obj 
 		return 0;
 	if (free_slot < 0)
 		return -ENOSPC;
-	nc->roots[free_slot] = (struct ncache_root){ .inst = inst, .obj = o, .kopens = 0 };
+	nc->roots[free_slot] = (struct ncache_root){ .inst = inst, .obj = o, .kopens = 0, .renames = false };
 	return 0;
 }
 
@@ -767,4 +785,186 @@ long sys_ncache_open(int fs_h, uint64_t mount, const char *path, size_t len, uin
 	}
 	kobj_put(&ep->obj);
 	return r;
+}
+
+/* ---- renames the kernel makes (docs/vfs.md, "Renames without a round trip") ---- */
+
+long sys_ncache_rename_on(int ep_h, uint32_t inst, uint32_t workers)
+{
+	long r;
+	if (workers > NCACHE_WORKERS_MAX)
+		return -EINVAL;
+	struct endpoint *ep = ncache_endpoint(ep_h, HANDLE_RIGHT_MANAGE, &r);
+	if (!ep)
+		return r;
+	struct ncache *nc = pcache_table_ncache(ep, false);
+	r = -ENOENT;
+	if (nc) {
+		spin_lock(&nc->lock);
+		for (int i = 0; inst && i < NCACHE_ROOTS; i++)
+			if (nc->roots[i].inst == inst && !nc->dead) {
+				nc->roots[i].renames = workers != 0;
+				if (workers)
+					nc->workers = workers;
+				r = 0;
+			}
+		spin_unlock(&nc->lock);
+	}
+	kobj_put(&ep->obj);
+	return r;
+}
+
+long sys_ncache_log_take(int ep_h, void *buf, size_t cap)
+{
+	long r;
+	if (cap && !user_range_ok((uint64_t)buf, cap))
+		return -EFAULT;
+	struct endpoint *ep = ncache_endpoint(ep_h, HANDLE_RIGHT_MANAGE, &r);
+	if (!ep)
+		return r;
+	struct ncache *nc = pcache_table_ncache(ep, false);
+	uint8_t *k = nc ? kmalloc(NCACHE_LOG_BYTES) : NULL;
+	uint32_t n = 0;
+	r = nc && !k ? -ENOMEM : 0;
+	if (k) {
+		spin_lock(&nc->lock);
+		/* whole records, oldest first, as many as fit */
+		while (n < nc->log_used) {
+			const struct ncache_logrec *rec = (const void *)(nc->log + n);
+			if (n + rec->size > cap)
+				break;
+			n += rec->size;
+		}
+		memcpy(k, nc->log, n);
+		memmove(nc->log, nc->log + n, nc->log_used - n);
+		nc->log_used -= n;
+		if (!nc->log_used)
+			ep->nc_info = 0;
+		spin_unlock(&nc->lock);
+		/* a buffer that faults loses them: the server's own loss */
+		r = n && copy_to_user(buf, k, n) ? -EFAULT : (long)n;
+		kfree(k);
+	}
+	kobj_put(&ep->obj);
+	return r;
+}
+
+/* Splits path (len bytes, from "/") at its last name: the directory's
+ * part keeps its final '/'. False for a path the kernel leaves to the
+ * server: a trailing slash, ".", "..", an empty or long name. */
+static bool ncache_split(const char *p, size_t len, size_t *dlen, uint32_t *nlen)
+{
+	size_t i = len;
+	while (i > 0 && p[i - 1] != '/')
+		i--;
+	uint32_t n = (uint32_t)(len - i);
+	if (i == 0 || n == 0 || n > NCACHE_NAME_MAX || (p[i] == '.' && (n == 1 || (n == 2 && p[i + 1] == '.'))))
+		return false;
+	*dlen = i;
+	*nlen = n;
+	return true;
+}
+
+/* Whether every thread serving ep waits in a receive with nothing queued
+ * (sched lock held): none is working on anything, so none can have seen
+ * the names before the change it is about to get in the log. */
+static bool ncache_server_idle(const struct endpoint *ep, uint32_t workers)
+{
+	uint32_t waiting = 0;
+	const struct list_head *it;
+	if (ep->dead || !list_empty(&ep->callers) || !list_empty(&ep->events))
+		return false;
+	list_for_each(it, &ep->receivers)
+		waiting++;
+	return waiting == workers;
+}
+
+/* The rename itself, nc->lock held: from (a, al) to (b, bl), the same
+ * directory's names. NCACHE_MISS for anything but the plain case. */
+static long ncache_rename_locked(struct endpoint *ep, struct ncache *nc, uint64_t mount, char *a, size_t al,
+				 const char *b, size_t bl, uint32_t uid, uint32_t gid)
+{
+	size_t dl, dl2;
+	uint32_t on, nn;
+	if (!ncache_split(a, al, &dl, &on) || !ncache_split(b, bl, &dl2, &nn) || dl != dl2 || memcmp(a, b, dl) ||
+	    nn > on || (nn == on && !memcmp(a + dl, b + dl, on)))
+		return NCACHE_MISS; /* across directories, longer, the same name: the server's */
+	uint32_t size = (uint32_t)((sizeof(struct ncache_logrec) + al + bl + 2 + 7) & ~(size_t)7);
+	struct ncache_root *root = NULL;
+	for (int i = 0; i < NCACHE_ROOTS && !root; i++)
+		if (nc->roots[i].inst && nc->roots[i].inst == (uint32_t)mount)
+			root = &nc->roots[i];
+	if (nc->dead || !nc->gen_known || nc->gen != (uint32_t)(mount >> 32) || !root || !root->obj ||
+	    !root->renames || nc->log_used + size > NCACHE_LOG_BYTES)
+		return NCACHE_MISS;
+	char keep = a[dl];
+	a[dl] = '\0'; /* the directory's path, for the walk */
+	struct pcache_obj *dir = NULL;
+	long r = ncache_walk(nc, root->obj, a, uid, gid, &dir);
+	a[dl] = keep;
+	struct ncache_ids d;
+	if (r || !(dir->flags & PCACHE_META) || !ncache_ids(dir, &d) || ncache_permission(&d, 3, uid, gid))
+		return NCACHE_MISS; /* the server's errors, in Linux's order */
+	struct ncache_entry *e = ncache_find(nc, dir, a + dl, on, ncache_hash(dir, a + dl, on));
+	struct ncache_entry *t = ncache_find(nc, dir, b + dl, nn, ncache_hash(dir, b + dl, nn));
+	struct pcache_obj *o = e ? e->child : NULL;
+	if (!o || !t || t->child || !(o->flags & PCACHE_SHMEM) || (o->flags & PCACHE_META))
+		return NCACHE_MISS; /* a replace, a directory, a name not known */
+	struct ncache_ids f;
+	ncache_ids(o, &f);
+	if ((f.mode & NC_S_IFMT) != 0100000 || ((d.mode & 01000) && uid != 0 && uid != d.uid && uid != f.uid))
+		return NCACHE_MISS; /* not a regular file; the sticky bit's EPERM */
+	uint64_t flags = sched_lock_ipc();
+	if (!ncache_server_idle(ep, nc->workers)) {
+		sched_unlock_ipc(flags);
+		return NCACHE_MISS; /* it may be serving something that saw the old names */
+	}
+	list_del(&e->name);
+	list_init(&e->name);
+	e->child = NULL;
+	t->child = o;
+	list_add_tail(&t->name, &o->nc_names);
+	uint64_t now = clock_real_ns();
+	struct ncache_logrec *rec = (void *)(nc->log + nc->log_used);
+	*rec = (struct ncache_logrec){ .now = now, .id = o->id, .inst = root->inst, .flen = (uint16_t)al,
+				       .tlen = (uint16_t)bl, .size = size };
+	memcpy(rec + 1, a, al + 1);
+	memcpy((char *)(rec + 1) + al + 1, b, bl + 1);
+	nc->log_used += size;
+	ep->nc_info = IPC_INFO_NCLOG;
+	sched_unlock_ipc(flags);
+	/* the server takes the log under nc->lock: after these */
+	spin_lock(&dir->lock);
+	dir->attr.mtime = dir->attr.ctime = now;
+	spin_unlock(&dir->lock);
+	spin_lock(&o->lock);
+	o->attr.ctime = now;
+	spin_unlock(&o->lock);
+	list_del(&e->lru);
+	list_add_tail(&e->lru, &nc->lru);
+	list_del(&t->lru);
+	list_add_tail(&t->lru, &nc->lru);
+	return 0;
+}
+
+long sys_ncache_rename(int fs_h, uint64_t mount, const char *from, size_t flen, const char *to, size_t tlen)
+{
+	char a[NCACHE_PATH], b[NCACHE_PATH];
+	long err, r = ncache_path_in(from, flen, a);
+	long r2 = r < 0 ? 0 : ncache_path_in(to, tlen, b);
+	if (r < 0 || r2 < 0)
+		return r < 0 ? r : r2;
+	struct endpoint *ep = ncache_endpoint(fs_h, HANDLE_RIGHT_CALL, &err);
+	if (!ep)
+		return err;
+	struct ncache *nc = pcache_table_ncache(ep, false);
+	const struct cred *c = &current_thread()->proc->cred;
+	long res = NCACHE_MISS;
+	if (nc && r == 0 && r2 == 0 && flen + tlen + 2 + sizeof(struct ncache_logrec) <= NCACHE_LOG_BYTES) {
+		spin_lock(&nc->lock);
+		res = ncache_rename_locked(ep, nc, mount, a, flen, b, tlen, c->euid, c->egid);
+		spin_unlock(&nc->lock);
+	}
+	kobj_put(&ep->obj);
+	return res;
 }

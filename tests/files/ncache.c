@@ -14,6 +14,7 @@
  * instance (run_with_servers). Prints TAP. */
 #define _GNU_SOURCE 1
 #include <errno.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -35,6 +36,7 @@
 #define CG BASE "/names"
 
 extern int __arbor_ncache_bypass; /* user/libc/direct.c */
+extern unsigned long __arbor_ncache_renames;
 
 /* stat (follow) or lstat of p, as bytes: the return, errno and struct. */
 struct answer {
@@ -250,9 +252,15 @@ static void test_not_server(void)
 		b |= (sys_ncache_lookup((int)h, 0, "/x", 2, NCACHE_STAT, &a) != NCACHE_MISS) << 6;
 		b |= (sys_ncache_open((int)h, 0, "/x", 2, O_RDONLY | O_TRUNC) != -EINVAL) << 8;
 		b |= (sys_ncache_open((int)h, 0, "/x", 2, O_RDONLY) != NCACHE_OPEN_MISS) << 10;
+		char logbuf[64];
+		b |= (sys_ncache_rename_on((int)h, 1, 4) != -EPERM) << 11;
+		b |= (sys_ncache_log_take((int)h, logbuf, sizeof(logbuf)) != -EPERM) << 12;
+		b |= (sys_ncache_rename((int)h, 0, "/x", 2, "/y", 2) != NCACHE_MISS) << 13;
+		b |= (sys_ncache_rename((int)h, 0, "/x\0", 3, "/y", 2) != -EINVAL) << 14;
 		b |= (sys_handle_rights((int)h, 0) != 0 ||
 		      sys_ncache_lookup((int)h, 0, "/x", 2, NCACHE_STAT, &a) != -EPERM) << 7;
 		b |= (sys_ncache_open((int)h, 0, "/x", 2, O_RDONLY) != -EPERM) << 9;
+		b |= (sys_ncache_rename((int)h, 0, "/x", 2, "/y", 2) != -EPERM) << 15;
 		_exit(write(pfd[1], &b, sizeof(b)) == sizeof(b) ? 0 : 1);
 	}
 	int b = -1;
@@ -270,6 +278,11 @@ static void test_not_server(void)
 	check(b >= 0 && !(b & 256), "ncache.open with other flags: EINVAL");
 	check(b >= 0 && !(b & 1024), "ncache.open with another table's generation: a miss");
 	check(b >= 0 && !(b & 512), "ncache.open without CALL: EPERM");
+	check(b >= 0 && !(b & 2048), "ncache.rename_on without MANAGE: EPERM");
+	check(b >= 0 && !(b & 4096), "ncache.log_take without MANAGE: EPERM");
+	check(b >= 0 && !(b & 8192), "ncache.rename with another table's generation: a miss");
+	check(b >= 0 && !(b & 16384), "ncache.rename with a NUL within a length: EINVAL");
+	check(b >= 0 && !(b & 32768), "ncache.rename without CALL: EPERM");
 }
 
 static long free_inodes(void)
@@ -343,6 +356,87 @@ static void test_open(void)
 	if (cr || ur || rr)
 		printf("# close %d umount %d (%d) rmdir %d\n", cr, ur, ue, rr);
 	check(!cr && !ur && !rr, "after close: umount");
+}
+
+/* The last name listing T gives (readdir's order is the server's). */
+static bool last_entry_is(const char *name)
+{
+	DIR *d = opendir(T);
+	struct dirent *e;
+	char last[256] = "";
+	while (d && (e = readdir(d)))
+		snprintf(last, sizeof(last), "%s", e->d_name);
+	if (d)
+		closedir(d);
+	return strcmp(last, name) == 0;
+}
+
+/* A file renamed within its directory, when the cache knows both names,
+ * is the kernel's (ncache_rename, counted by the library), the server
+ * makes the same change before it answers anything else, and every
+ * answer stays the server's (names, the directory's times, the file's
+ * ctime, readdir's order). What the kernel cannot settle is the server's:
+ * a name not known, a longer name, a full log, a server not waiting in a
+ * receive (stopped). uid 1000 may not rename in a directory it cannot
+ * write (EACCES). */
+static void test_rename(void)
+{
+	struct stat st, st0;
+	const char *const names[] = { T, T "/kr_a", T "/kr_b", T "/kr_long", NULL };
+	check(put_new(T "/kr_a", "k") == 0 && stat(T "/kr_a", &st0) == 0 && all_coherent(names),
+	      "a file and the names around it asked");
+	unsigned long k0 = __arbor_ncache_renames;
+	check(rename(T "/kr_a", T "/kr_b") == 0 && stat(T "/kr_b", &st) == 0 && st.st_ino == st0.st_ino &&
+	      fails(stat(T "/kr_a", &st), ENOENT) && rename(T "/kr_b", T "/kr_a") == 0 &&
+	      rename(T "/kr_a", T "/kr_b") == 0 && access(T "/kr_b", R_OK) == 0, "three renames, stat and access after");
+	check(__arbor_ncache_renames - k0 == 3, "all three made by the kernel");
+	check(all_coherent(names) && all_coherent(watched) && last_entry_is("kr_b"),
+	      "the server's names, the directory's times, the file's ctime and readdir's order agree");
+	k0 = __arbor_ncache_renames;
+	check(rename(T "/kr_b", T "/kr_c") == 0 && stat(T "/kr_c", &st) == 0 && st.st_ino == st0.st_ino &&
+	      __arbor_ncache_renames == k0, "to a name never asked: the server's");
+	check(rename(T "/kr_c", T "/kr_long") == 0 && __arbor_ncache_renames == k0 && all_coherent(names),
+	      "to a longer name: the server's");
+	check(rename(T "/kr_long", T "/kr_b") == 0 && __arbor_ncache_renames == k0 + 1 && all_coherent(names) &&
+	      rename(T "/kr_b", T "/kr_a") == 0 && __arbor_ncache_renames == k0 + 2 && all_coherent(names) &&
+	      last_entry_is("kr_a"), "the server installed the names it settled: the renames back are the kernel's");
+
+	/* the log is bounded: a rename that finds it full goes to the server,
+	 * which takes it first */
+	k0 = __arbor_ncache_renames;
+	int i = 0;
+	for (; i < 1000; i++)
+		if (rename(i % 2 ? T "/kr_b" : T "/kr_a", i % 2 ? T "/kr_a" : T "/kr_b") != 0) {
+			printf("# rename %d: %d\n", i, errno);
+			break;
+		}
+	unsigned long made = __arbor_ncache_renames - k0;
+	printf("# 1000 renames: %lu by the kernel\n", made);
+	check(i == 1000 && made > 900 && made < 1000, "1000 renames: most the kernel's, some the server's (a full log)");
+	check(stat(T "/kr_a", &st) == 0 && st.st_ino == st0.st_ino && fails(stat(T "/kr_b", &st), ENOENT) &&
+	      all_coherent(names) && all_coherent(watched), "then the server's answers agree");
+
+	/* a stopped server's threads are not waiting in a receive: its
+	 * renames wait for it */
+	pid_t srv = process_pid("tmpfs", "servers_posix_ncache");
+	check(srv > 0 && kill(srv, SIGSTOP) == 0, "the tmpfs server stopped");
+	pid_t c = fork();
+	if (c == 0)
+		_exit(rename(T "/kr_a", T "/kr_b") != 0);
+	int cst = wait_bounded(c, 0.3);
+	kill(srv, SIGCONT);
+	check(cst < 0, "a rename waits for a stopped server");
+	check(wait_bounded(c, 10) == 0 && stat(T "/kr_b", &st) == 0 && rename(T "/kr_b", T "/kr_a") == 0,
+	      "and is made once it runs");
+
+	/* uid 1000: no write permission on T (0755, root's) */
+	check(all_coherent(names), "the names known again");
+	c = fork();
+	if (c == 0)
+		_exit(setgid(1000) || setuid(1000) || !fails(rename(T "/kr_a", T "/kr_b"), EACCES) ||
+		      stat(T "/kr_a", &st) != 0);
+	check(wait_bounded(c, 10) == 0 && stat(T "/kr_a", &st) == 0, "uid 1000 in a directory it cannot write: EACCES");
+	check(unlink(T "/kr_a") == 0 && all_coherent(names), "unlinked");
 }
 
 /* 10,000 names made, asked about and removed in a cgroup: its
@@ -489,6 +583,7 @@ int main(void)
 	test_not_server();
 	test_open();
 	test_give();
+	test_rename();
 	test_memory();
 	test_server_death();
 	printf("1..%d\n", n);

@@ -682,6 +682,63 @@ static void test_rename(void)
 	fs_end("rename");
 }
 
+/* A rename to a name that fits the entry's room moves the entry itself
+ * (no allocation: it works with no memory to be had); a longer one makes
+ * a new entry. Either way the name
+ * goes to the end of the directory's order, as a new entry would, and
+ * the directory it left is tidied: the only entry of one renamed within it
+ * (its slot array must survive), or moved out (the array goes back). */
+static int list(const char *path, char names[][256], uint64_t *inos, int max);
+
+static void test_rename_in_place(void)
+{
+	static char names[8][256];
+	uint64_t inos[8], ino, blocks;
+	int n;
+
+	fs_new(0755);
+	CHECK(mkd("/s", 0755, &root), 0);
+	CHECK(mkd("/t", 0755, &root), 0);
+	CHECK(mkf("/s/abcdef", 0644, &root), 1);
+	ino = ino_of("/s/abcdef");
+	blocks = live_blocks;
+	fail_after = 0;                             /* no memory to be had */
+	CHECK(rn("/s/abcdef", "/s/ab"), 0);         /* the only entry, shorter */
+	fail_after = -1;
+	CHECK(live_blocks, blocks);
+	CHECK(ino_of("/s/ab"), ino);
+	CHECK(lk("/s/abcdef", &root), -ENOENT);
+	CHECK(rn("/s/ab", "/s/abcdeg"), 0);         /* back within its room */
+	CHECK(live_blocks, blocks);
+	CHECK(ino_of("/s/abcdeg"), ino);
+	ok(accounting_ok(), "in-place renames keep bytes_used exact");
+	CHECK(rn("/s/abcdeg", "/s/abcdefgh"), 0);   /* longer: a new entry */
+	CHECK(ino_of("/s/abcdefgh"), ino);
+	CHECK(lk("/s/ab", &root), -ENOENT);
+	ok(accounting_ok(), "a longer name keeps bytes_used exact");
+	CHECK(mkf("/s/m", 0644, &root), 1);
+	CHECK(mkf("/s/z", 0644, &root), 1);
+	CHECK(rn("/s/abcdefgh", "/s/a"), 0);        /* moves to the end */
+	n = list("/s", names, inos, 8);
+	CHECK(n, 5);
+	ok(n == 5 && !strcmp(names[2], "m") && !strcmp(names[3], "z") && !strcmp(names[4], "a") &&
+	   inos[4] == ino, "a renamed entry comes last, as a new one");
+	CHECK(rn("/s/m", "/t/m"), 0);               /* across, in place */
+	CHECK(rn("/s/z", "/t/z"), 0);
+	CHECK(rn("/s/a", "/t/a"), 0);               /* /s left empty */
+	CHECK(list("/s", names, inos, 8), 2);
+	n = list("/t", names, inos, 8);
+	ok(n == 5 && !strcmp(names[2], "m") && !strcmp(names[3], "z") && !strcmp(names[4], "a"),
+	   "entries moved across keep their order of arrival");
+	CHECK(rn("/t/a", "/s/a"), 0);               /* into the empty one */
+	CHECK(ino_of("/s/a"), ino);
+	CHECK(tmpfs_rmdir(fs, "/t", &root, tick()), -ENOTEMPTY);
+	CHECK(tmpfs_unlink(fs, "/t/m", &root, tick()), 0);
+	CHECK(tmpfs_unlink(fs, "/t/z", &root, tick()), 0);
+	CHECK(tmpfs_rmdir(fs, "/t", &root, tick()), 0);
+	fs_end("rename in place");
+}
+
 static void test_rename_perms(void)
 {
 	fs_new(0755);
@@ -2097,6 +2154,7 @@ int main(void)
 	test_unlink();
 	test_sticky();
 	test_rename();
+	test_rename_in_place();
 	test_rename_perms();
 	test_chmod_chown();
 	test_io();

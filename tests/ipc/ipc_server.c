@@ -7,7 +7,7 @@
  *   label 5: whether the send buffer came inline (w0), and whether the
  *            inbox holds what ipc_read reads (w1)
  *   label 6: on whose behalf the kernel says the call is (for_pid in w0,
- *            for_cgroup_id in w1, for_pad in w2) */
+ *            for_cgroup_id in w1, flags in w2: 0 here) */
 #include "arbor/user.h"
 
 static char inbox[64];
@@ -49,7 +49,7 @@ static void handle(struct ipc_msg *m, const struct ipc_info *info)
 	case 6:
 		m->w[0] = (uint64_t)info->for_pid;
 		m->w[1] = info->for_cgroup_id;
-		m->w[2] = info->for_pad;
+		m->w[2] = info->flags;
 		break;
 	default:
 		m->label = (uint64_t)-EINVAL;

@@ -34,6 +34,8 @@ void __fstat_from_attr(const struct pcache_attr *a, struct stat *st);
 /* Nonzero: stat and access skip the kernel's name cache and ask the
  * server (tests compare the two answers). */
 int __arbor_ncache_bypass;
+/* Renames the kernel made itself (ncache_rename): tests count them. */
+unsigned long __arbor_ncache_renames;
 
 #define DIRECT_NO 1		/* not for a direct call: ask the VFS */
 /* __vfs_direct's at for VFS_OPEN (the library's own, never sent): opendir
@@ -497,6 +499,17 @@ ARBOR_HOT long __vfs_direct2(uint64_t label, const char *a, const char *b, bool 
 			return DIRECT_NO;
 		if (label == VFS_RENAME && (root[0] || (np == 2 && root[1])))
 			return DIRECT_NO; /* a mount point, by a table perhaps stale: the VFS's */
+		if (label == VFS_RENAME && !__arbor_ncache_bypass) {
+			/* a file renamed within its directory: the kernel's, when
+			 * its name cache can tell (docs/vfs.md, "Renames without a
+			 * round trip") */
+			long k = sys_ncache_rename((int)d[0].h, d[0].r.inst | (uint64_t)d[0].gen << 32, inner[0], ilen[0],
+						   inner[1], ilen[1]);
+			if (k != NCACHE_MISS) {
+				__arbor_ncache_renames += k == 0;
+				return k;
+			}
+		}
 		const char *second = np == 2 ? inner[1] : b;
 		size_t l2 = np == 2 ? ilen[1] : strlen(second);
 		if (ilen[0] + l2 + 2 > sizeof(x.snd))

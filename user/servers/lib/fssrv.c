@@ -197,6 +197,8 @@ static long do_mount(struct ipc_msg *m, const char *buf, size_t n)
 	instances[id] = inst;
 	if (fs->root_obj) /* the kernel's name cache may walk it now */
 		sys_ncache_setup(endpoint, table_gen, (uint32_t)id, fs->root_obj(inst));
+	if (fs->root_obj && fs->renamed && !(m->w[0] & MS_RDONLY)) /* and rename in it */
+		sys_ncache_rename_on(endpoint, (uint32_t)id, WORKERS);
 	free(targets[id]);
 	targets[id] = strdup(target);
 	mount_flags[id] = m->w[0] & (MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC);
@@ -477,6 +479,28 @@ static ARBOR_HOT void serve(struct ipc_msg *m, const struct ipc_info *info, char
 	}
 }
 
+/* Makes the renames the kernel made (ncache_rename) in our trees, oldest
+ * first (the lock held): before anything else is served, since the
+ * kernel told the caller they are done. */
+static void take_renames(void)
+{
+	static uint64_t log[NCACHE_LOG_BYTES / 8];
+	long n;
+	while ((n = sys_ncache_log_take(endpoint, log, sizeof(log))) > 0) {
+		for (long at = 0; at + (long)sizeof(struct ncache_logrec) <= n;) {
+			const struct ncache_logrec *r = (const void *)((const char *)log + at);
+			const char *from = (const char *)(r + 1), *to = from + r->flen + 1;
+			void *inst = r->inst < MAX_INSTANCES ? instances[r->inst] : NULL;
+			int e = inst && fs->renamed ? fs->renamed(inst, from, to, r->id, r->now) : -ENODEV;
+			if (e)
+				printf("%s: the kernel's rename of %s to %s: %d\n", fs->name, from, to, e);
+			if (r->size < sizeof(*r))
+				break;
+			at += r->size;
+		}
+	}
+}
+
 static ARBOR_HOT long worker(void *arg)
 {
 	struct ipc_msg m = { 0 };
@@ -487,6 +511,8 @@ static ARBOR_HOT long worker(void *arg)
 	for (;;) {
 		if (r == 0) {
 			fssrv_lock();
+			if (__builtin_expect(info.flags & IPC_INFO_NCLOG, 0))
+				take_renames();
 			serve(&m, &info, buf);
 			fssrv_unlock();
 		}

@@ -110,6 +110,18 @@ struct fs_type {
 	 * without root_obj: cgroup2, whose paths the C library's direct
 	 * calls take to the kernel itself (cgfs_direct) with that generation. */
 	bool kgen;
+	/* Optional, with root_obj: the kernel may rename a file within its
+	 * directory itself in instance inst's writable mounts (ncache_rename:
+	 * docs/vfs.md, "Renames without a round trip"); the skeleton hands
+	 * each such rename to this, in order, before it serves anything else:
+	 * from and to are paths inside the mount, id the file's object, now
+	 * the change's time, which the kernel gave the directory's mtime and
+	 * ctime and the file's ctime. The file system makes the same change
+	 * without telling the kernel (it knows) and without failing (the
+	 * kernel chose a rename that needs no memory: a name no longer than
+	 * the old); 0, or -errno if its tree disagrees (a bug: it then
+	 * makes the kernel forget what it can). */
+	int (*renamed)(void *inst, const char *from, const char *to, uint64_t id, uint64_t now);
 };
 
 /* The server's lock, which every callback runs under. A file system

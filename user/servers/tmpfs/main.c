@@ -118,6 +118,11 @@ static void tmpfs_srv_kclosed(void *inst, uint64_t id)
 	tmpfs_kclosed(inst, id);
 }
 
+static int tmpfs_srv_renamed(void *inst, const char *from, const char *to, uint64_t id, uint64_t now)
+{
+	return tmpfs_renamed(inst, from, to, id, now);
+}
+
 static const struct fs_type tmpfs_type = {
 	.name = "tmpfs",
 	.mount = tmpfs_srv_mount,
@@ -132,6 +137,7 @@ static const struct fs_type tmpfs_type = {
 	.root_obj = tmpfs_srv_root_obj,
 	.kfile = tmpfs_srv_kfile,
 	.kclosed = tmpfs_srv_kclosed,
+	.renamed = tmpfs_srv_renamed,
 };
 
 int main(void)

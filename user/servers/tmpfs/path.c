@@ -150,7 +150,7 @@ static long path_readlink(struct tmpfs *fs, const struct fs_req *r, const struct
  * the names the walk met go into it, under the lock that orders every
  * change of names, so the next lookup of the path is the kernel's
  * (docs/vfs.md, "The name cache"). */
-static ARBOR_HOT void trail_install(struct tmpfs *fs, const char *path)
+static ARBOR_HOT void trail_install(struct tmpfs *fs, const char *path, size_t len)
 {
 	const struct tmpfs_trail_step *t;
 	struct ncache_rec rec[TMPFS_TRAIL_MAX];
@@ -159,7 +159,7 @@ static ARBOR_HOT void trail_install(struct tmpfs *fs, const char *path)
 		rec[i] = (struct ncache_rec){ .dir = (uint32_t)t[i].dir, .child = (uint32_t)t[i].child,
 					      .off = (uint16_t)(t[i].name - path), .len = (uint16_t)t[i].len };
 	if (n)
-		sys_ncache_add(fssrv_endpoint(), path, strlen(path), rec, n);
+		sys_ncache_add(fssrv_endpoint(), path, len, rec, n);
 }
 
 static ARBOR_HOT long path_request(struct tmpfs *fs, const struct fs_req *r, struct ipc_msg *m)
@@ -225,11 +225,18 @@ ARBOR_HOT long tmpfs_srv_path(const struct fs_req *r, struct ipc_msg *m)
 	bool trail = (r->walk & FS_WALK_NCMISS) && !(r->walk & FS_WALK_PARENT) &&
 		     (m->label == VFS_STAT || m->label == VFS_ACCESS ||
 		      (m->label == VFS_OPEN && !(m->w[0] & O_CREAT)));
-	if (trail)
+	/* a rename the kernel's name cache could not make (it did not know
+	 * the names, or its log was full): the names it settles go into the
+	 * cache, so that the next rename between them is the kernel's
+	 * (docs/vfs.md, "Renames without a round trip") */
+	bool renamed = m->label == VFS_RENAME && r->path2;
+	if (trail || renamed)
 		tmpfs_trail_start(fs);
 	long e = path_request(fs, r, m);
 	if (trail)
-		trail_install(fs, r->path);
+		trail_install(fs, r->path, strlen(r->path));
+	else if (renamed)
+		trail_install(fs, r->path, (size_t)(r->path2 - r->path) + strlen(r->path2));
 	return e == TMPFS_HANDBACK ? handback(fs, m) : e;
 }
 

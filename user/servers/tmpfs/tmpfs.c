@@ -50,6 +50,7 @@ struct dentry {
 	uint32_t slot;              /* index into dir's slot array */
 	uint32_t hash;
 	uint32_t len;
+	uint32_t cap;               /* name's room (len at d_new; a rename may shorten it) */
 	char name[];                /* not NUL-terminated */
 };
 
@@ -558,14 +559,14 @@ static ARBOR_HOT struct dentry *d_new(struct tmpfs *fs, const char *name, uint32
 	if (d) {
 		mem_zero(d, sizeof(*d));
 		mem_copy(d->name, name, len);
-		d->len = len;
+		d->len = d->cap = len;
 	}
 	return d;
 }
 
 static ARBOR_HOT void d_free(struct tmpfs *fs, struct dentry *d)
 {
-	fs_free(fs, d, sizeof(*d) + d->len);
+	fs_free(fs, d, sizeof(*d) + d->cap);
 }
 
 /* Links d (from d_new) into dir, naming ino. dir_reserve must have
@@ -589,10 +590,9 @@ static ARBOR_HOT void d_attach(struct tmpfs *fs, struct tmpfs_inode *dir,
 	hash_grow(fs);
 }
 
-/* Unlinks d from its directory (without freeing it). Holes at the end are
- * dropped at once, others when they outnumber the entries, and an empty
- * directory gives its array back. */
-static ARBOR_HOT void d_detach(struct tmpfs *fs, struct dentry *d)
+/* Takes d out of the hash table and its directory's slots, leaving its
+ * hole (dir_tidy squeezes it). */
+static ARBOR_HOT void d_unhook(struct tmpfs *fs, struct dentry *d)
 {
 	struct tmpfs_inode *dir = d->dir;
 
@@ -600,6 +600,12 @@ static ARBOR_HOT void d_detach(struct tmpfs *fs, struct dentry *d)
 	fs->nentries--;
 	dir->d.slots[d->slot].d = NULL;
 	dir->d.nlive--;
+}
+
+/* Holes at the end of dir's slots are dropped at once, others when they
+ * outnumber the entries, and an empty directory gives its array back. */
+static ARBOR_HOT void dir_tidy(struct tmpfs *fs, struct tmpfs_inode *dir)
+{
 	while (dir->d.nslots && !dir->d.slots[dir->d.nslots - 1].d)
 		dir->d.nslots--;
 	if (!dir->d.nlive) {
@@ -609,6 +615,15 @@ static ARBOR_HOT void d_detach(struct tmpfs *fs, struct dentry *d)
 	} else if (dir->d.nlive * 2 < dir->d.nslots) {
 		dir_compact(dir);
 	}
+}
+
+/* Unlinks d from its directory (without freeing it). */
+static ARBOR_HOT void d_detach(struct tmpfs *fs, struct dentry *d)
+{
+	struct tmpfs_inode *dir = d->dir;
+
+	d_unhook(fs, d);
+	dir_tidy(fs, dir);
 }
 
 /* ---- path walking ---- */
@@ -1244,26 +1259,39 @@ static ARBOR_HOT int rename_check(const struct pathwalk *ow, struct tmpfs_inode 
 }
 
 /* Makes nw name od's inode and removes od. An existing target entry is
- * repointed in place, so the replace needs no allocation and is atomic. */
+ * repointed in place, so the replace needs no allocation and is atomic.
+ * Otherwise od itself moves to its new name when the name fits its room
+ * (a rename within a name length of the old one: no allocation, no free),
+ * at the end of the new directory's order as a new entry would be. */
 static ARBOR_HOT int rename_commit(struct tmpfs *fs, struct dentry *od,
-			 const struct pathwalk *nw, struct dentry *nd,
-			 uint64_t now)
+			 const struct pathwalk *ow, const struct pathwalk *nw,
+			 struct dentry *nd, uint64_t now)
 {
 	struct tmpfs_inode *src = od->ino, *odir = od->dir, *ndir = nw->dir;
 	struct tmpfs_inode *victim = nd ? nd->ino : NULL;
 
 	if (nd) {
 		nd->ino = src;
+		d_detach(fs, od);
+		d_free(fs, od);
 	} else {
 		if (dir_reserve(fs, ndir))
 			return -ENOSPC;
-		nd = d_new(fs, nw->name, nw->len);
-		if (!nd)
-			return -ENOSPC;
-		d_attach(fs, ndir, nd, src);
+		if (nw->len <= od->cap) { /* od moves: odir is tidied once it is back in */
+			d_unhook(fs, od);
+			mem_copy(od->name, nw->name, nw->len);
+			od->len = nw->len;
+			d_attach(fs, ndir, od, src);
+			dir_tidy(fs, odir);
+		} else {
+			nd = d_new(fs, nw->name, nw->len);
+			if (!nd)
+				return -ENOSPC;
+			d_attach(fs, ndir, nd, src);
+			d_detach(fs, od);
+			d_free(fs, od);
+		}
 	}
-	d_detach(fs, od);
-	d_free(fs, od);
 	if (is_dir(src) && odir != ndir) {
 		odir->nlink--;
 		ndir->nlink++;
@@ -1280,6 +1308,12 @@ static ARBOR_HOT int rename_commit(struct tmpfs *fs, struct dentry *od,
 		dir_push(ndir);
 	if (victim)
 		inode_put(victim);
+	if (fs->trail_on && ndir == odir && is_reg(src)) {
+		/* the names this settled, for the kernel (tmpfs_trail_start):
+		 * the next rename between them can be its own */
+		trail_add(fs, ndir, nw->name, nw->len, src);
+		trail_add(fs, odir, ow->name, ow->len, NULL);
+	}
 	return 0;
 }
 
@@ -1304,7 +1338,49 @@ ARBOR_HOT int tmpfs_rename(struct tmpfs *fs, const char *from, const char *to,
 	err = rename_check(&ow, od->ino, &nw, nd ? nd->ino : NULL, c);
 	if (err)
 		return err < 0 ? err : 0;
-	return rename_commit(fs, od, &nw, nd, now);
+	return rename_commit(fs, od, &ow, &nw, nd, now);
+}
+
+int tmpfs_renamed(struct tmpfs *fs, const char *from, const char *to, uint64_t id,
+		  uint64_t now)
+{
+	static const struct tmpfs_cred kernel = { 0, 0, 0, NULL }; /* it checked */
+	struct pathwalk ow, nw;
+	struct dentry *od;
+	struct tmpfs_inode *dir, *src;
+	unsigned walk = fs->walk;
+	int err;
+
+	fs->walk = 0; /* no handing back: the kernel's paths have no links or ".." */
+	err = walk_parent(fs, from, &kernel, &ow);
+	if (!err)
+		err = walk_parent_of(fs, to, &kernel, &nw, 1);
+	fs->walk = walk;
+	if (err)
+		return -ESTALE;
+	dir = ow.dir;
+	od = name_type(ow.name, ow.len) == LAST_NORM ? last_find(fs, &ow) : NULL;
+	if (!od || nw.dir != dir || ow.slash || nw.slash || name_type(nw.name, nw.len) != LAST_NORM ||
+	    !is_reg(od->ino) || tmpfs_obj_id(od->ino) != id || nw.len > od->cap || last_find(fs, &nw)) {
+		dir->d.kstale = false;
+		dir_push(dir); /* the kernel forgets this directory's names */
+		return -ESTALE;
+	}
+	src = od->ino;
+	d_unhook(fs, od);
+	mem_copy(od->name, nw.name, nw.len);
+	od->len = nw.len;
+	if (dir->d.nslots == dir->d.cap) { /* room for d_attach: od's slot is a hole now */
+		while (dir->d.nslots && !dir->d.slots[dir->d.nslots - 1].d)
+			dir->d.nslots--;
+		if (dir->d.nslots == dir->d.cap)
+			dir_compact(dir);
+	}
+	d_attach(fs, dir, od, src);
+	dir_tidy(fs, dir);
+	dir->mtime = dir->ctime = now;
+	src->ctime = now;
+	return 0;
 }
 
 /* ---- attributes ---- */

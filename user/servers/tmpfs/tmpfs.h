@@ -242,6 +242,15 @@ int tmpfs_unlink(struct tmpfs *fs, const char *path, const struct tmpfs_cred *c,
 		 uint64_t now);
 int tmpfs_rename(struct tmpfs *fs, const char *from, const char *to,
 		 const struct tmpfs_cred *c, uint64_t now);
+/* A rename the kernel already made in its name cache (ncache_rename,
+ * docs/vfs.md "Renames without a round trip"): regular file from, whose
+ * store id is id, takes the absent name to in the same directory, no
+ * longer than its name; the directory's mtime and ctime and the file's
+ * ctime become now. Needs no memory and tells the store nothing (it made
+ * the change). -ESTALE if the tree disagrees (nothing changed; the
+ * kernel is then told the directory's names are out of date). */
+int tmpfs_renamed(struct tmpfs *fs, const char *from, const char *to, uint64_t id,
+		  uint64_t now);
 
 int tmpfs_chmod(struct tmpfs_inode *ino, uint32_t perm,
 		const struct tmpfs_cred *c, uint64_t now);
