@@ -16,6 +16,7 @@
 #include "pcache.h"
 #include "proc.h"
 #include "syscall.h"
+#include "unixsock.h"
 
 /* The file protocol's call for a descriptor that is a channel. */
 static long fd_ipc3(int h, uint64_t label, uint64_t w0, uint64_t w1, uint64_t w2, const void *snd,
@@ -107,7 +108,7 @@ static long fd_published_setfl(int h, int set)
 	return r;
 }
 
-#define FD_KERNEL_KINDS (KOBJ_KIND(KOBJ_PIPE) | KOBJ_KIND(KOBJ_CGFS_FILE) | KOBJ_KIND(KOBJ_INOTIFY))
+#define FD_KERNEL_KINDS (KOBJ_KIND(KOBJ_PIPE) | KOBJ_KIND(KOBJ_CGFS_FILE) | KOBJ_KIND(KOBJ_INOTIFY) | KOBJ_KIND(KOBJ_SOCKET))
 
 /* The object behind h (a reference) if it is a kernel file object and the
  * handle has right need (HANDLE_RIGHT_READ, _WRITE or none): else NULL,
@@ -150,7 +151,7 @@ long sys_fd_read(int h, void *buf, size_t len)
 	struct kobj *o = fd_kernel_file(h, HANDLE_RIGHT_READ, &err);
 	if (!o)
 		return err ? err : fd_ipc_rw(h, FILE_READ, 0, 0, buf, len);
-	long r = fd_pcache(o) ? pcache_fd_read(fd_pcache(o), buf, len, -1) : o->type == KOBJ_PIPE ? pipe_fd_read(o, buf, len) : o->type == KOBJ_INOTIFY ? inotify_read(o, buf, len) :
+	long r = fd_pcache(o) ? pcache_fd_read(fd_pcache(o), buf, len, -1) : o->type == KOBJ_PIPE ? pipe_fd_read(o, buf, len) : o->type == KOBJ_SOCKET ? usock_fd_read(o, buf, len) : o->type == KOBJ_INOTIFY ? inotify_read(o, buf, len) :
 		 cgfs_file_read(cgfs_file_of(o), buf, len, -1);
 	kobj_put(o);
 	return r;
@@ -162,7 +163,7 @@ long sys_fd_write(int h, const void *buf, size_t len)
 	struct kobj *o = fd_kernel_file(h, HANDLE_RIGHT_WRITE, &err);
 	if (!o)
 		return err ? err : fd_ipc_rw(h, FILE_WRITE, 0, 0, buf, len);
-	long r = fd_pcache(o) ? pcache_fd_write(fd_pcache(o), buf, len, -1) : o->type == KOBJ_PIPE ? pipe_fd_write(o, buf, len) : o->type == KOBJ_INOTIFY ? -EINVAL :
+	long r = fd_pcache(o) ? pcache_fd_write(fd_pcache(o), buf, len, -1) : o->type == KOBJ_PIPE ? pipe_fd_write(o, buf, len) : o->type == KOBJ_SOCKET ? usock_fd_write(o, buf, len) : o->type == KOBJ_INOTIFY ? -EINVAL :
 		 cgfs_file_write(cgfs_file_of(o), buf, len);
 	kobj_put(o);
 	return r;
@@ -235,7 +236,7 @@ long sys_fd_poll(int h, int events)
 		/* reported unasked, as poll(2) does */
 		return err ? err : (long)(st.events & ((uint32_t)events | POLLERR | POLLHUP | POLLNVAL));
 	}
-	long r = o->type == KOBJ_PIPE ? pipe_fd_poll(o, events) : o->type == KOBJ_INOTIFY ? inotify_poll(o, events) :
+	long r = o->type == KOBJ_PIPE ? pipe_fd_poll(o, events) : o->type == KOBJ_SOCKET ? usock_fd_poll(o, events) : o->type == KOBJ_INOTIFY ? inotify_poll(o, events) :
 		 cgfs_file_poll(cgfs_file_of(o), events);
 	kobj_put(o);
 	return r;
@@ -258,7 +259,7 @@ long sys_fd_flags(int h, int set)
 		err = fd_published(h, &st);
 		return err ? err : (long)st.flags;
 	}
-	long r = o->type == KOBJ_PIPE ? pipe_fd_flags(o, set) : o->type == KOBJ_INOTIFY ? inotify_flags(o, set) :
+	long r = o->type == KOBJ_PIPE ? pipe_fd_flags(o, set) : o->type == KOBJ_SOCKET ? usock_fd_flags(o, set) : o->type == KOBJ_INOTIFY ? inotify_flags(o, set) :
 		 cgfs_file_flags(cgfs_file_of(o), set);
 	kobj_put(o);
 	return r;
