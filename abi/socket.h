@@ -40,6 +40,11 @@
 #define K_SO_ERROR 4
 #define K_SO_SNDBUF 7
 #define K_SO_RCVBUF 8
+#define K_SO_DONTROUTE 5
+#define K_SO_BROADCAST 6
+#define K_SO_KEEPALIVE 9
+#define K_SO_OOBINLINE 10
+#define K_SO_LINGER 13
 #define K_SO_PASSCRED 16
 #define K_SO_PEERCRED 17
 #define K_SO_RCVTIMEO 20

@@ -15,6 +15,11 @@ long usock_fd_write(struct kobj *o, const void *buf, size_t len);
  * POLLOUT/WRNORM room at the peer, POLLERR a pending SO_ERROR. Never
  * blocks: what a kernel poll asks of each socket, as of a pipe. */
 long usock_poll_mask(struct kobj *o);
+/* The wait queue a sleeping poll of o waits on for reading (write false:
+ * every change of POLLIN, POLLRDHUP, POLLHUP, POLLERR wakes it) or for
+ * room (write true: POLLOUT). Valid while the caller holds a reference. */
+struct waitq;
+struct waitq *usock_waitq(struct kobj *o, bool write);
 /* usock_poll_mask limited to events plus POLLERR, POLLHUP, POLLNVAL. */
 long usock_fd_poll(struct kobj *o, int events);
 /* O_NONBLOCK: set >= 0 sets it; returns the flags with O_RDWR. */

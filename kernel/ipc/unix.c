@@ -102,6 +102,8 @@ struct usock {
 	struct usock_name name;
 	bool has_peercred;
 	struct k_ucred peercred;
+	uint32_t flagopts;		/* bit n: boolean option n that changes nothing here */
+	int32_t linger[2];		/* SO_LINGER as set (nothing to flush at close) */
 	struct waitq rwait, wwait;	/* readers and acceptors; writers to the peer */
 };
 
@@ -420,12 +422,15 @@ static long usock_node_in(const struct usock_name *n, const struct k_socknode *u
 	return copy_from_user(node, unode, sizeof(*node)) ? -EFAULT : 0;
 }
 
-/* Linux's autobind: an abstract name of five hex digits no one holds. */
-static void usock_autobind_locked(struct usock *s)
+/* Linux's autobind: an abstract name of five hex digits no one holds;
+ * -ENOSPC when all 2^20 are taken. */
+static long usock_autobind_locked(struct usock *s)
 {
 	struct usock_name n = { .len = 8 };
 	n.addr[0] = K_AF_UNIX;
-	for (;;) {
+	for (uint32_t tries = 0;; tries++) {
+		if (tries > 0xfffff)
+			return -ENOSPC;
 		uint32_t v = usock_autobind_next++ & 0xfffff;
 		for (int i = 0; i < 5; i++)
 			n.addr[3 + i] = "0123456789abcdef"[(v >> (4 * (4 - i))) & 0xf];
@@ -435,6 +440,7 @@ static void usock_autobind_locked(struct usock *s)
 	s->name = n;
 	s->bound = true;
 	s->path = false;
+	return 0;
 }
 
 long sys_sock_bind(int fd, const void *addr, uint32_t len, const struct k_socknode *node)
@@ -456,7 +462,7 @@ long sys_sock_bind(int fd, const void *addr, uint32_t len, const struct k_sockno
 	if (s->bound)
 		err = -EINVAL;
 	else if (len == 2)
-		usock_autobind_locked(s);
+		err = usock_autobind_locked(s);
 	else if (usock_lookup(&n, &kn, s->type))
 		err = -EADDRINUSE;
 	else {
@@ -916,7 +922,7 @@ static long usock_send_one(struct usock *s, struct usock_msg *m, const struct us
 			break;
 		if (t->rq_head == NULL || t->rq_bytes + m->cost <= s->sndbuf) {
 			if ((s->passcred || t->passcred) && !s->bound && s->type == K_SOCK_DGRAM)
-				usock_autobind_locked(s); /* as Linux: a name to answer */
+				(void)usock_autobind_locked(s); /* as Linux: a name to answer (none if all are taken) */
 			m->from = s->name;
 			if (!s->bound)
 				m->from.len = 0; /* no name to answer: msg_namelen 0, as Linux */
@@ -1332,6 +1338,11 @@ long sys_sock_recvmsg(int fd, struct k_msghdr *um, int flags)
 
 /* ---- options ---- */
 
+/* Boolean options Linux keeps for every socket that mean nothing for a
+ * Unix one: set and read back, as there. */
+#define USOCK_FLAGOPTS ((1u << K_SO_DONTROUTE) | (1u << K_SO_BROADCAST) | (1u << K_SO_KEEPALIVE) | \
+			(1u << K_SO_OOBINLINE))
+
 static long usock_timeo_out(uint64_t ns, void *val, uint32_t *ulen, uint32_t room)
 {
 	int64_t tv[2] = { (int64_t)(ns / 1000000000u), (int64_t)(ns % 1000000000u / 1000u) };
@@ -1370,9 +1381,14 @@ long sys_sock_getopt(int fd, int level, int name, void *val, uint32_t *len)
 	case K_SO_PASSCRED: v = s->passcred; break;
 	case K_SO_REUSEADDR: v = s->reuseaddr; break;
 	case K_SO_PEERCRED: if (s->has_peercred) pc = s->peercred; break;
-	case K_SO_RCVTIMEO: case K_SO_SNDTIMEO: break;
-	default: err = -ENOPROTOOPT;
+	case K_SO_RCVTIMEO: case K_SO_SNDTIMEO: case K_SO_LINGER: break;
+	default:
+		if (name >= 0 && name < 32 && (USOCK_FLAGOPTS & (1u << name)))
+			v = !!(s->flagopts & (1u << name));
+		else
+			err = -ENOPROTOOPT;
 	}
+	int32_t lg[2] = { s->linger[0], s->linger[1] };
 	uint64_t timeo = name == K_SO_RCVTIMEO ? s->rcvtimeo : s->sndtimeo;
 	spin_unlock(&usock_lock);
 	if (!err && name == K_SO_PEERCRED) {
@@ -1380,6 +1396,9 @@ long sys_sock_getopt(int fd, int level, int name, void *val, uint32_t *len)
 		err = copy_to_user(val, &pc, k) || copy_to_user(len, &k, sizeof(k)) ? -EFAULT : 0;
 	} else if (!err && (name == K_SO_RCVTIMEO || name == K_SO_SNDTIMEO)) {
 		err = usock_timeo_out(timeo, val, len, room);
+	} else if (!err && name == K_SO_LINGER) {
+		uint32_t k = room < sizeof(lg) ? room : sizeof(lg);
+		err = copy_to_user(val, lg, k) || copy_to_user(len, &k, sizeof(k)) ? -EFAULT : 0;
 	} else if (!err) {
 		uint32_t k = room < sizeof(v) ? room : sizeof(v);
 		err = copy_to_user(val, &v, k) || copy_to_user(len, &k, sizeof(k)) ? -EFAULT : 0;
@@ -1403,7 +1422,20 @@ long sys_sock_setopt(int fd, int level, int name, const void *val, uint32_t len)
 		return err;
 	int v = 0;
 	int64_t tv[2] = { 0, 0 };
+	int32_t lg[2] = { 0, 0 };
 	bool timeo = name == K_SO_RCVTIMEO || name == K_SO_SNDTIMEO;
+	if (level == K_SOL_SOCKET && name == K_SO_LINGER) {
+		err = len < sizeof(lg) ? -EINVAL : copy_from_user(lg, val, sizeof(lg)) ? -EFAULT : 0;
+		if (!err) {
+			spin_lock(&usock_lock);
+			s->linger[0] = lg[0] != 0;
+			if (lg[0]) /* Linux keeps the time only when it turns it on */
+				s->linger[1] = lg[1];
+			spin_unlock(&usock_lock);
+		}
+		kobj_put(&s->obj);
+		return err;
+	}
 	if (level != K_SOL_SOCKET)
 		err = -EOPNOTSUPP;
 	else if (timeo && len < sizeof(tv))
@@ -1431,7 +1463,11 @@ long sys_sock_setopt(int fd, int level, int name, const void *val, uint32_t len)
 	case K_SO_SNDTIMEO: s->sndtimeo = ns; break;
 	case K_SO_TYPE: case K_SO_DOMAIN: case K_SO_PROTOCOL: case K_SO_ACCEPTCONN: case K_SO_ERROR:
 	case K_SO_PEERCRED: err = -ENOPROTOOPT; break;
-	default: err = -ENOPROTOOPT;
+	default:
+		if (name >= 0 && name < 32 && (USOCK_FLAGOPTS & (1u << name)))
+			s->flagopts = v ? s->flagopts | (1u << name) : s->flagopts & ~(1u << name);
+		else
+			err = -ENOPROTOOPT;
 	}
 	waitq_wake_all(&usock_room, 0); /* a larger SO_SNDBUF: room */
 	spin_unlock(&usock_lock);
@@ -1486,6 +1522,12 @@ long usock_poll_mask(struct kobj *o)
 		mask |= POLLOUT | POLLWRNORM | POLLWRBAND;
 	spin_unlock(&usock_lock);
 	return mask;
+}
+
+struct waitq *usock_waitq(struct kobj *o, bool write)
+{
+	struct usock *s = usock_of(o);
+	return write && s->type == K_SOCK_DGRAM && !s->peer ? &usock_room : write ? &s->wwait : &s->rwait;
 }
 
 long usock_fd_poll(struct kobj *o, int events)

@@ -644,6 +644,16 @@ static void options(void)
 	setsockopt(s, SOL_SOCKET, SO_RCVBUF, &v, sizeof(v));
 	getsockopt(s, SOL_SOCKET, SO_RCVBUF, &v, &l);
 	printf("SO_RCVBUF %d\n", v);
+	v = 1;
+	show("set SO_KEEPALIVE", setsockopt(s, SOL_SOCKET, SO_KEEPALIVE, &v, sizeof(v)));
+	v = 0;
+	getsockopt(s, SOL_SOCKET, SO_KEEPALIVE, &v, &l);
+	printf("SO_KEEPALIVE %d\n", v);
+	struct linger lg = { 1, 5 }, lgb = { 0, 0 };
+	show("set SO_LINGER", setsockopt(s, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg)));
+	socklen_t ll = sizeof(lgb);
+	getsockopt(s, SOL_SOCKET, SO_LINGER, &lgb, &ll);
+	printf("SO_LINGER %d %d len %u\n", lgb.l_onoff, lgb.l_linger, (unsigned)ll);
 	show("set short optlen", setsockopt(s, SOL_SOCKET, SO_SNDBUF, &v, 2));
 	show("get unknown option", getsockopt(s, SOL_SOCKET, 12345, &v, &l));
 	show("set SO_TYPE", setsockopt(s, SOL_SOCKET, SO_TYPE, &v, sizeof(v)));
