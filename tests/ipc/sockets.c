@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -306,6 +307,59 @@ static void memory(void)
 	check(sent == 1 && mem_sock() == base, "a socket closed in flight frees its queue: no leak");
 }
 
+static int put(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -1;
+	long w = write(fd, text, strlen(text));
+	close(fd);
+	return w == (long)strlen(text) ? 0 : -1;
+}
+
+/* A sender whose cgroup is at memory.max: its send fails (ENOBUFS), the
+ * socket buffers being charged to it. */
+#define MAX_CG "/sys/fs/cgroup/posix_sockets_max"
+static void memory_max(void)
+{
+	put("/sys/fs/cgroup/cgroup.subtree_control", "+memory"); /* may be on already */
+	mkdir(MAX_CG, 0755);
+	pid_t pid = fork();
+	if (pid == 0) {
+		static char chunk[65536];
+		char cur[32] = "", lim[32];
+		if (put(MAX_CG "/cgroup.procs", "0"))
+			_exit(2);
+		int fd = open(MAX_CG "/memory.current", O_RDONLY);
+		long got = fd >= 0 ? read(fd, cur, sizeof(cur) - 1) : -1;
+		close(fd);
+		if (got <= 0)
+			_exit(3);
+		snprintf(lim, sizeof(lim), "%ld", atol(cur) + (1l << 20)); /* 1 MiB more */
+		if (put(MAX_CG "/memory.max", lim))
+			_exit(4);
+		for (int i = 0; i < 64; i++) {
+			int sv[2];
+			if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0, sv))
+				_exit(errno == ENOMEM ? 5 : 6);
+			long w;
+			while ((w = write(sv[0], chunk, sizeof(chunk))) > 0)
+				;
+			if (errno == ENOBUFS)
+				_exit(0);
+			if (errno != EAGAIN)
+				_exit(7);
+		}
+		_exit(8);
+	}
+	int st = 0;
+	waitpid(pid, &st, 0);
+	if (!WIFEXITED(st) || WEXITSTATUS(st))
+		printf("# child status %#x\n", st);
+	check(WIFEXITED(st) && WEXITSTATUS(st) == 0, "past memory.max a send fails: ENOBUFS");
+	rmdir(MAX_CG);
+}
+
 static void waits(void)
 {
 	struct sockaddr_un a;
@@ -394,6 +448,7 @@ int main(void)
 	rights();
 	creds();
 	memory();
+	memory_max();
 	waits();
 	interrupted();
 	printf("1..%d\n", n);
