@@ -116,5 +116,6 @@ struct ipc_info {
 #define HANDLE_EPOLL 10		/* an epoll instance */
 #define HANDLE_TIMERFD 11	/* a timerfd timer */
 #define HANDLE_SIGNALFD 12	/* a signalfd */
+#define HANDLE_SOCKET 13	/* a Unix-domain socket (sock_create) */
 
 #endif

@@ -17,6 +17,7 @@
 #define POLLRDBAND 0x0080	/* priority data may be read */
 #define POLLWRNORM 0x0100	/* same as POLLOUT */
 #define POLLWRBAND 0x0200	/* priority data may be written */
+#define POLLRDHUP  0x2000	/* the peer shut its writing (sockets) */
 #endif
 
 #endif

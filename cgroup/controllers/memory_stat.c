@@ -27,7 +27,9 @@
  *   pgrefill, pgactivate, pgdeactivate   active pages scanned, pages
  *                   moved to the active list (a second touch, or reclaim
  *                   finding them referenced), moved back to inactive
- * Everything else (swap, zswap, THP, sockets, percpu, vmalloc, major
+ *   sock            Unix-domain socket buffers: the pages of messages
+ *                   queued at a receiver, charged to the sender's cgroup
+ * Everything else (swap, zswap, THP, percpu, vmalloc, major
  * faults) Arbor does not have: 0. */
 #include "memory_stat.h"
 
@@ -39,7 +41,7 @@ enum stat_src {
 	SRC_UNEVICTABLE, SRC_SLAB, SRC_PGFAULT, SRC_FILE_DIRTY, SRC_FILE_WRITEBACK, SRC_FILE_MAPPED,
 	SRC_INACTIVE_ANON, SRC_ACTIVE_ANON, SRC_INACTIVE_FILE, SRC_ACTIVE_FILE,
 	SRC_REFAULT_FILE, SRC_ACTIVATE_FILE, SRC_PGSCAN, SRC_PGSTEAL, SRC_PGREFILL, SRC_PGACTIVATE,
-	SRC_PGDEACTIVATE
+	SRC_PGDEACTIVATE, SRC_SOCK
 };
 
 struct stat_key {
@@ -59,7 +61,7 @@ static const struct stat_key stat_keys[] = {
 	{ "pagetables", SRC_PT },
 	{ "sec_pagetables", SRC_ZERO },
 	{ "percpu", SRC_ZERO },
-	{ "sock", SRC_ZERO },
+	{ "sock", SRC_SOCK },
 	{ "vmalloc", SRC_ZERO },
 	{ "shmem", SRC_SHMEM },
 	{ "zswap", SRC_ZERO },
@@ -128,6 +130,7 @@ static uint64_t stat_value(const int64_t *sum, enum stat_src src)
 	case SRC_ANON: return stat_pages(sum, MEMCG_STAT_ANON) * STAT_PAGE_BYTES;
 	case SRC_FILE: /* shmem is file memory too, as on Linux */
 		return (stat_pages(sum, MEMCG_STAT_SHMEM) + stat_pages(sum, MEMCG_STAT_FILE)) * STAT_PAGE_BYTES;
+	case SRC_SOCK: return stat_pages(sum, MEMCG_STAT_SOCK) * STAT_PAGE_BYTES;
 	case SRC_SHMEM: return stat_pages(sum, MEMCG_STAT_SHMEM) * STAT_PAGE_BYTES;
 	case SRC_KERNEL: return kernel * STAT_PAGE_BYTES;
 	case SRC_KSTACK: return stat_pages(sum, MEMCG_STAT_KERNEL_STACK) * STAT_PAGE_BYTES;

@@ -23,6 +23,7 @@ enum memcg_stat {
 	MEMCG_STAT_SLAB,	 /* heap objects: descriptors, kernel objects, cgroups */
 	MEMCG_STAT_KERNEL_OTHER, /* other kernel pages: pipe buffers, DMA, I/O bitmaps */
 	MEMCG_STAT_FILE,	 /* page cache pages with a backing store (PCACHE_BACKED objects) */
+	MEMCG_STAT_SOCK,	 /* Unix-domain socket buffers (queued messages) */
 	MEMCG_STAT_NR_PAGE_KINDS,
 	MEMCG_STAT_PGFAULT = MEMCG_STAT_NR_PAGE_KINDS, /* page faults (an event count) */
 	MEMCG_NR_STATS,

@@ -17,6 +17,7 @@
 #include "pcache.h"
 #include "proc.h"
 #include "syscall.h"
+#include "unixsock.h"
 
 /* The file protocol's call for a descriptor that is a channel. */
 static long fd_ipc3(int h, uint64_t label, uint64_t w0, uint64_t w1, uint64_t w2, const void *snd,
@@ -110,7 +111,8 @@ static long fd_published_setfl(int h, int set)
 
 #define FD_KFILE_KINDS (KOBJ_KIND(KOBJ_EVENTFD) | KOBJ_KIND(KOBJ_EPOLL) | KOBJ_KIND(KOBJ_TIMERFD) | \
 			KOBJ_KIND(KOBJ_SIGNALFD))
-#define FD_KERNEL_KINDS (KOBJ_KIND(KOBJ_PIPE) | KOBJ_KIND(KOBJ_CGFS_FILE) | KOBJ_KIND(KOBJ_INOTIFY) | FD_KFILE_KINDS)
+#define FD_KERNEL_KINDS (KOBJ_KIND(KOBJ_PIPE) | KOBJ_KIND(KOBJ_CGFS_FILE) | KOBJ_KIND(KOBJ_INOTIFY) | KOBJ_KIND(KOBJ_SOCKET) | \
+			 FD_KFILE_KINDS)
 
 static const struct kfile_ops *const fd_kfile_ops[16] = {
 	[KOBJ_EVENTFD] = &eventfd_ops,
@@ -178,7 +180,7 @@ long sys_fd_read(int h, void *buf, size_t len)
 	if (!o)
 		return err ? err : fd_ipc_rw(h, FILE_READ, 0, 0, buf, len);
 	const struct kfile_ops *k = kfile_ops_of(o);
-	long r = k ? k->read(o, buf, len) : fd_pcache(o) ? pcache_fd_read(fd_pcache(o), buf, len, -1) : o->type == KOBJ_PIPE ? pipe_fd_read(o, buf, len) : o->type == KOBJ_INOTIFY ? inotify_read(o, buf, len) :
+	long r = k ? k->read(o, buf, len) : fd_pcache(o) ? pcache_fd_read(fd_pcache(o), buf, len, -1) : o->type == KOBJ_PIPE ? pipe_fd_read(o, buf, len) : o->type == KOBJ_SOCKET ? usock_fd_read(o, buf, len) : o->type == KOBJ_INOTIFY ? inotify_read(o, buf, len) :
 		 cgfs_file_read(cgfs_file_of(o), buf, len, -1);
 	kobj_put(o);
 	return r;
@@ -191,7 +193,7 @@ long sys_fd_write(int h, const void *buf, size_t len)
 	if (!o)
 		return err ? err : fd_ipc_rw(h, FILE_WRITE, 0, 0, buf, len);
 	const struct kfile_ops *k = kfile_ops_of(o);
-	long r = k ? k->write(o, buf, len) : fd_pcache(o) ? pcache_fd_write(fd_pcache(o), buf, len, -1) : o->type == KOBJ_PIPE ? pipe_fd_write(o, buf, len) : o->type == KOBJ_INOTIFY ? -EINVAL :
+	long r = k ? k->write(o, buf, len) : fd_pcache(o) ? pcache_fd_write(fd_pcache(o), buf, len, -1) : o->type == KOBJ_PIPE ? pipe_fd_write(o, buf, len) : o->type == KOBJ_SOCKET ? usock_fd_write(o, buf, len) : o->type == KOBJ_INOTIFY ? -EINVAL :
 		 cgfs_file_write(cgfs_file_of(o), buf, len);
 	kobj_put(o);
 	return r;
@@ -267,7 +269,7 @@ long sys_fd_flags(int h, int set)
 		return err ? err : (long)st.flags;
 	}
 	const struct kfile_ops *k = kfile_ops_of(o);
-	long r = k ? k->flags(o, set) : o->type == KOBJ_PIPE ? pipe_fd_flags(o, set) : o->type == KOBJ_INOTIFY ? inotify_flags(o, set) :
+	long r = k ? k->flags(o, set) : o->type == KOBJ_PIPE ? pipe_fd_flags(o, set) : o->type == KOBJ_SOCKET ? usock_fd_flags(o, set) : o->type == KOBJ_INOTIFY ? inotify_flags(o, set) :
 		 cgfs_file_flags(cgfs_file_of(o), set);
 	kobj_put(o);
 	return r;

@@ -12,6 +12,7 @@
 #include "ipc.h"
 #include "kfile.h"
 #include "poll.h"
+#include "unixsock.h"
 #include "proc.h"
 #include "sched.h"
 #include "syscall.h"
@@ -129,6 +130,13 @@ static long pipe_poll_fn(struct kobj *o, int events, struct pollq **q)
 	return pipe_fd_poll(o, events);
 }
 
+static long usock_poll_fn(struct kobj *o, int events, struct pollq **q)
+{
+	if (q)
+		*q = usock_pollq(o);
+	return usock_fd_poll(o, events);
+}
+
 static long inotify_poll_fn(struct kobj *o, int events, struct pollq **q)
 {
 	if (q)
@@ -137,13 +145,14 @@ static long inotify_poll_fn(struct kobj *o, int events, struct pollq **q)
 }
 
 /* The table: one function per kind of descriptor (a kind not in it is no
- * file: -EBADF, as fd_poll always answered). Sockets add their line. */
+ * file: -EBADF, as fd_poll always answered). */
 static const fd_poll_fn fd_poll_fns[16] = {
 	[KOBJ_ENDPOINT] = fstate_poll,
 	[KOBJ_CHANNEL] = fstate_poll,
 	[KOBJ_PIPE] = pipe_poll_fn,
 	[KOBJ_CGFS_FILE] = cgfs_poll,
 	[KOBJ_INOTIFY] = inotify_poll_fn,
+	[KOBJ_SOCKET] = usock_poll_fn,
 };
 
 long fd_poll_obj(struct kobj *o, int events, struct pollq **q)

@@ -292,11 +292,6 @@ static int signal_post_locked(struct proc *p, struct thread *t, int sig, const s
 			signal_kick(t, sig);
 		return 0;
 	}
-		thread_set_work(t);
-		if (!(t->sig_blocked & SIGBIT(sig)) || sig == SIGKILL)
-			signal_kick(t, sig);
-		return 0;
-	}
 	struct list_head *pos;
 	list_for_each(pos, &p->threads) {
 		struct thread *u = list_entry(pos, struct thread, proc_link);

@@ -733,6 +733,15 @@ KTEST(posix_klog)
 	user_cg_done(c);
 }
 
+/* Unix-domain sockets: EFAULT, rights over SCM_RIGHTS, credentials,
+ * memory.stat sock, waits (tests/ipc/sockets.c; tests/ipc/diff_unix.c
+ * compares the rest with Linux). */
+KTEST(posix_sockets)
+{
+	const char *const argv[] = { "posix/sockets", NULL };
+	run_with_servers(argv, "posix_sockets"); /* /proc, /sys/fs/cgroup */
+}
+
 /* Process and memory reports (the data of ps and free). */
 KTEST(posix_procinfo)
 {

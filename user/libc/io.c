@@ -196,6 +196,13 @@ int fstat(int fd, struct stat *st)
 		st->st_blksize = 4096;
 		return 0;
 	}
+	if (type == HANDLE_SOCKET) { /* a Unix socket: as Linux's sockfs */
+		memset(st, 0, sizeof(*st));
+		st->st_mode = S_IFSOCK | 0777;
+		st->st_nlink = 1;
+		st->st_blksize = 4096;
+		return 0;
+	}
 	if (type == HANDLE_PIPE) {
 		memset(st, 0, sizeof(*st));
 		st->st_mode = S_IFIFO | 0600;
@@ -231,7 +238,7 @@ int fsync(int fd)
 	long type = sys_handle_type(fd);
 	if (type < 0)
 		return (int)__sys_ret(type);
-	if (type == HANDLE_PIPE || type == HANDLE_CGFS_FILE || type == HANDLE_INOTIFY)
+	if (type == HANDLE_PIPE || type == HANDLE_CGFS_FILE || type == HANDLE_INOTIFY || type == HANDLE_SOCKET)
 		return (int)__sys_ret(-EINVAL);
 	return (int)__sys_ret(file_call(fd, FILE_FSYNC, 0, 0, NULL, 0, NULL, 0));
 }

@@ -48,7 +48,14 @@ static ARBOR_HOT long path_open(struct tmpfs *fs, const struct fs_req *r0, const
 
 	if (acc == 3)
 		return -EINVAL;
-	if (flags & O_CREAT)
+	/* O_CREAT | O_EXCL | O_PATH with S_IFSOCK in mode: the C library's
+	 * bind making a socket's file (docs/sockets.md); an O_PATH
+	 * descriptor of it answers, for its fstat. */
+	bool sock = (flags & (O_CREAT | O_EXCL | O_PATH)) == (O_CREAT | O_EXCL | O_PATH) &&
+		    (mode & TMPFS_S_IFMT) == TMPFS_S_IFSOCK;
+	if (sock)
+		r = tmpfs_create_node(fs, path, TMPFS_S_IFSOCK | (mode & 07777), 0, c, fssrv_now(), TMPFS_EXCL, &ino);
+	else if (flags & O_CREAT)
 		r = tmpfs_create_node(fs, path, TMPFS_S_IFREG | (mode & 07777), 0, c, fssrv_now(),
 				      ((flags & O_EXCL) ? TMPFS_EXCL : 0) |
 				      ((flags & O_NOFOLLOW) ? TMPFS_NOFOLLOW : 0), &ino);
@@ -76,6 +83,8 @@ static ARBOR_HOT long path_open(struct tmpfs *fs, const struct fs_req *r0, const
 	}
 	if (type == TMPFS_S_IFDIR && (acc != O_RDONLY || (flags & O_TRUNC)))
 		return -EISDIR;
+	if (type == TMPFS_S_IFSOCK)
+		return -ENXIO; /* a socket's file is not opened, as Linux */
 	int need = (acc != O_WRONLY ? TMPFS_R_OK : 0) | (acc != O_RDONLY ? TMPFS_W_OK : 0);
 	bool created = (flags & O_CREAT) && r == 1;
 	if (!created) { /* a file we just created is ours whatever its mode */

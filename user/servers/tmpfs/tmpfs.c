@@ -32,6 +32,7 @@
 #define S_IFDIR  TMPFS_S_IFDIR
 #define S_IFCHR  TMPFS_S_IFCHR
 #define S_IFLNK  TMPFS_S_IFLNK
+#define S_IFSOCK TMPFS_S_IFSOCK
 #define SHORT_SYMLINK 128     /* Linux shmem keeps shorter targets inline */
 #define S_ISUID  TMPFS_S_ISUID
 #define S_ISGID  TMPFS_S_ISGID
@@ -977,7 +978,7 @@ static int mknod_create(struct tmpfs *fs, const struct pathwalk *w,
 	err = may_create(w->dir, c);
 	if (err)
 		return err;
-	if (c->uid != 0)        /* CAP_MKNOD */
+	if (c->uid != 0 && (mode & S_IFMT) != S_IFSOCK) /* CAP_MKNOD */
 		return -EPERM;
 	err = make_node(fs, w, mode, rdev, c, now, out);
 	return err ? err : 1;
@@ -995,13 +996,13 @@ ARBOR_HOT int tmpfs_create_node(struct tmpfs *fs, const char *path, uint32_t mod
 		type = S_IFREG;
 	if (type == S_IFDIR)
 		return -EPERM;
-	if (type != S_IFREG && type != S_IFCHR)
+	if (type != S_IFREG && type != S_IFCHR && type != S_IFSOCK)
 		return -EINVAL;
 	err = walk_parent(fs, path, c, &w);
 	if (err)
 		return err;
 	mode = type | (mode & 07777);
-	if (type == S_IFCHR)
+	if (type == S_IFCHR || type == S_IFSOCK)
 		return mknod_create(fs, &w, mode, rdev, c, now, out);
 	return open_create(fs, path, &w, mode, c, now, flags, out);
 }
@@ -1716,6 +1717,8 @@ static uint32_t dtype(const struct tmpfs_inode *ino)
 		return TMPFS_DT_DIR;
 	if (is_lnk(ino))
 		return TMPFS_DT_LNK;
+	if ((ino->mode & S_IFMT) == S_IFSOCK)
+		return TMPFS_DT_SOCK;
 	return is_reg(ino) ? TMPFS_DT_REG : TMPFS_DT_CHR;
 }
 

@@ -61,6 +61,7 @@
 #define TMPFS_S_IFDIR    0040000
 #define TMPFS_S_IFCHR    0020000
 #define TMPFS_S_IFLNK    0120000
+#define TMPFS_S_IFSOCK   0140000
 #define TMPFS_S_ISUID    04000
 #define TMPFS_S_ISGID    02000
 #define TMPFS_S_ISVTX    01000
@@ -73,6 +74,7 @@
 #define TMPFS_DT_DIR     4
 #define TMPFS_DT_REG     8
 #define TMPFS_DT_LNK     10
+#define TMPFS_DT_SOCK    12
 
 /* Returned (never an errno) when the walk needs the VFS: see above. */
 #define TMPFS_HANDBACK   (-10000)
@@ -200,7 +202,8 @@ int tmpfs_lookup_parent(struct tmpfs *fs, const char *path,
 			char name[TMPFS_NAME_MAX + 1]);
 
 /* open(O_CREAT) for a regular file (type bits S_IFREG or 0) and mknod for
- * S_IFCHR (always exclusive; rdev is stored for the VFS). mode has the
+ * S_IFCHR (always exclusive; rdev is stored for the VFS) or S_IFSOCK (a
+ * Unix socket's file, which bind makes: exclusive, no privilege needed). mode has the
  * umask applied already. Returns 1 if it created the node, 0 if it found
  * an existing non-directory (regular type, !excl only; the caller then
  * checks open permission, which Linux skips for a file it just created),
