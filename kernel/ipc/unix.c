@@ -196,9 +196,10 @@ static struct usock_msg *usock_dequeue(struct usock *r)
 		r->rq_tail = NULL;
 	r->rq_bytes -= m->cost;
 	m->next = NULL;
-	if (r->peer)
+	if (r->peer) {
 		waitq_wake_all(&r->peer->wwait, 0);
 		pollq_wake(&r->peer->pollq);
+	}
 	waitq_wake_all(&usock_room, 0);
 	return m;
 }
