@@ -40,6 +40,9 @@
 #define SIGSYS  31
 #endif
 #define SIG_NSIG 65		/* signals are 1..64 */
+/* The C library's thread-cancellation signal (glibc's SIGCANCEL, the
+ * first real-time signal; programs see SIGRTMIN above it): thread_cancel. */
+#define SIG_CANCEL 32
 
 /* itimer's which: Linux's values. */
 #define ITIMER_REAL_WHICH 0

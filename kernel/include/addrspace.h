@@ -185,6 +185,13 @@ static inline int vm_user_access_ok(struct addrspace *as, vaddr_t start, uint64_
 	return vm_user_access_check(as, start, len);
 }
 
+/* The futex key of the word at user address va (kernel/ipc/futex.c): in
+ * shared memory one that every process mapping it computes alike (a
+ * shared file mapping's object and offset, a shared anonymous page's
+ * frame), else (as, va). 0; -EAGAIN if the shared page is not present
+ * (touch it, then ask again). */
+int vm_futex_key(struct addrspace *as, vaddr_t va, uint64_t key[2]);
+
 /* Copy into another address space (the ELF loader, IPC copies): the pages
  * are faulted in as needed. 0, -EFAULT or -ENOMEM. */
 int vm_copy_to(struct addrspace *as, vaddr_t dst, const void *src, uint64_t len);

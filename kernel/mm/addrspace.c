@@ -1151,6 +1151,34 @@ static int vm_copy(struct addrspace *as, vaddr_t uva, void *kbuf, uint64_t len, 
 }
 
 /* For IPC copies: a write honours the user's protection (vm_as_kaddr). */
+int vm_futex_key(struct addrspace *as, vaddr_t va, uint64_t key[2])
+{
+	int r = 0;
+	spin_lock(&as->lock);
+	struct vm_area *a = vm_area_find(as, va);
+	if (a && (a->flags & VM_SHARED) && (a->flags & VM_FILE)) {
+		/* the object and the byte in it: the same in every mapper,
+		 * whichever page frame holds it now */
+		key[0] = (uint64_t)a->obj;
+		key[1] = (a->pgoff << PAGE_SHIFT) + (va - a->start);
+	} else if (a && (a->flags & VM_SHARED)) {
+		/* shared anonymous memory (shm, MAP_SHARED|MAP_ANONYMOUS):
+		 * its pages never move while mapped */
+		uint64_t *pte = vm_as_pte(as, va, false);
+		if (pte && (*pte & PTE_P)) {
+			key[0] = 0;
+			key[1] = (*pte & PTE_ADDR_MASK) | (va & (PAGE_SIZE - 1));
+		} else {
+			r = -EAGAIN;
+		}
+	} else {
+		key[0] = (uint64_t)as;
+		key[1] = va;
+	}
+	spin_unlock(&as->lock);
+	return r;
+}
+
 void *vm_kaddr(struct addrspace *as, vaddr_t va, bool write, int *err)
 {
 	*err = -EFAULT;

@@ -204,6 +204,28 @@ long sys_kill(int pid, int sig)
 	return !found ? -ESRCH : !permitted ? -EPERM : 0;
 }
 
+/* pthread_cancel's wake-up (user/libc/pthread_cancel.c): signal
+ * SIG_CANCEL pending for thread tid of the caller's own process alone,
+ * which a blocked call leaves (-EINTR, or restarted after the handler
+ * under SA_RESTART) and which reaches a running thread on its way back to
+ * user mode. Only within a process: no permission to check. */
+long sys_thread_cancel(int tid)
+{
+	struct thread *self = current_thread();
+	spin_lock(&proc_lock);
+	struct thread *t = tid > 0 ? thread_find_locked(tid) : NULL;
+	if (!t || t->proc != self->proc || t->proc->exiting || t->kill_pending) {
+		spin_unlock(&proc_lock);
+		return -ESRCH;
+	}
+	t->sig_pending |= SIGBIT(SIG_CANCEL);
+	thread_set_work(t);
+	if (!(t->sig_blocked & SIGBIT(SIG_CANCEL)))
+		signal_kick(t, SIG_CANCEL);
+	spin_unlock(&proc_lock);
+	return 0;
+}
+
 long sys_sigaction(int sig, const struct k_sigaction *uact, struct k_sigaction *uold)
 {
 	struct proc *p = current_thread()->proc;
