@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include "abi/procinfo.h"
 #include "arbor/syscalls.h"
 
 static int n, failed;
@@ -165,6 +166,17 @@ int main(void)
 	munmap(b, 8192);
 	close(fd);
 	unlink("/tmp/pthreads.shm");
+
+	/* mlock makes the pages present (resident, charged) at once */
+	struct k_procinfo before, after;
+	char *big = mmap(NULL, 1 << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	sys_proc_info(getpid(), &before);
+	int ml = mlock(big, 1 << 20);
+	sys_proc_info(getpid(), &after);
+	check(ml == 0 && after.resident_pages >= before.resident_pages + 256,
+	      "pthreads.mlock_charged: mlock of 1 MiB makes its 256 pages resident at once");
+	check(munlock(big, 1 << 20) == 0 && munmap(big, 1 << 20) == 0 && mlock(big, 4096) == -1 && errno == ENOMEM,
+	      "mlock of unmapped memory: ENOMEM");
 
 	printf("1..%d\n", n);
 	return failed ? 1 : 0;

@@ -11,6 +11,8 @@
 #include "arbor_sys.h"
 #include "pthread_impl.h"
 
+extern int __mlock_future; /* mman.c */
+
 void *sbrk(ptrdiff_t incr)
 {
 	static uintptr_t cur;
@@ -23,6 +25,8 @@ void *sbrk(ptrdiff_t incr)
 	}
 	uintptr_t old = cur;
 	cur = want;
+	if (__mlock_future && incr > 0) /* mlockall(MCL_FUTURE): present now */
+		sys_mem_lock(old, (size_t)incr, K_MLOCK);
 	return (void *)old;
 }
 

@@ -35,6 +35,7 @@ static int fork_self;		/* the forking thread's index, for the child */
 static bool main_tid_set;	/* entry 0's tid is the main thread's (joinable) */
 
 void __arbor_thread_entry(void);
+extern int __mlock_future; /* mman.c */
 
 static void lock_table(void)
 {
@@ -240,6 +241,8 @@ int pthread_create(pthread_t *out, const pthread_attr_t *attr, void *(*fn)(void 
 		}
 		r->stack = (uint64_t)stack;
 		r->stack_size = size;
+		if (__mlock_future) /* mlockall(MCL_FUTURE) */
+			sys_mem_lock((uint64_t)stack, size, K_MLOCK);
 	}
 	r->fn = fn;
 	r->arg = arg;
