@@ -48,8 +48,24 @@ static void unlock_table(void)
 	__atomic_store_n(&table_lock, 0, __ATOMIC_RELEASE);
 }
 
+/* Main's stack lies above this (set at the first pthread_create: the
+ * kernel gives the main thread an 8 MiB stack at the top of user space;
+ * mapped memory, thread stacks included, lies far below). */
+static uint64_t main_sp_floor = UINT64_MAX;
+
+/* The calling thread's entry, without a system call in the common cases:
+ * the stack pointer lies in one thread's stack, or in main's. Otherwise
+ * (a signal handler on an alternate stack) by the kernel's thread id. */
 static int self_index(void)
 {
+	uint64_t sp = (uint64_t)__builtin_frame_address(0);
+	for (int i = 1; i < PT_MAX_THREADS; i++) {
+		struct pthread_rec *r = &__pthread_table[i];
+		if (r->used && sp >= r->sp_lo && sp < r->sp_hi)
+			return i;
+	}
+	if (sp >= main_sp_floor)
+		return 0;
 	uint32_t tid = (uint32_t)sys_gettid();
 	for (int i = 1; i < PT_MAX_THREADS; i++)
 		if (__pthread_table[i].used && __pthread_table[i].tid == tid)
@@ -216,6 +232,9 @@ int pthread_create(pthread_t *out, const pthread_attr_t *attr, void *(*fn)(void 
 	if (!main_tid_set) { /* the first creation: by the main thread */
 		__pthread_table[0].tid = (uint32_t)sys_gettid();
 		main_tid_set = true;
+		uint64_t sp = (uint64_t)__builtin_frame_address(0);
+		if (main_sp_floor == UINT64_MAX && sp > (16ull << 20))
+			main_sp_floor = sp - (16ull << 20); /* twice the most main's stack grows */
 	}
 	reap_detached();
 	int i = 1;
@@ -244,6 +263,8 @@ int pthread_create(pthread_t *out, const pthread_attr_t *attr, void *(*fn)(void 
 		if (__mlock_future) /* mlockall(MCL_FUTURE) */
 			sys_mem_lock((uint64_t)stack, size, K_MLOCK);
 	}
+	r->sp_lo = (uint64_t)stack;
+	r->sp_hi = (uint64_t)stack + size;
 	r->fn = fn;
 	r->arg = arg;
 	r->detached = attr && attr->detachstate == PTHREAD_CREATE_DETACHED;

@@ -133,6 +133,8 @@ void pthread_testcancel(void)
 		cancel_act(r);
 }
 
+/* The result carries the thread's index and its previous in_cp (bit 0),
+ * so the end needs no second look-up of the calling thread. */
 int __pthread_cp_begin(void)
 {
 	if (!__pthread_cancel_armed)
@@ -142,14 +144,14 @@ int __pthread_cp_begin(void)
 	__atomic_store_n(&r->in_cp, 1, __ATOMIC_SEQ_CST); /* before the look: see the file's comment */
 	if (cancel_now(r))
 		cancel_act(r);
-	return old;
+	return (int)(r - __pthread_table) << 1 | old;
 }
 
-void __pthread_cp_end(int old)
+void __pthread_cp_end(int token)
 {
-	if (old < 0)
+	if (token < 0)
 		return;
-	__atomic_store_n(&__pthread_self_rec()->in_cp, old, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&__pthread_table[token >> 1].in_cp, token & 1, __ATOMIC_SEQ_CST);
 }
 
 void _pthread_cleanup_push(struct _pthread_cleanup_context *c, void (*routine)(void *), void *arg)

@@ -18,6 +18,7 @@ struct pthread_rec {
 	void *arg;
 	void *ret;
 	uint64_t stack, stack_size;	/* stack_size 0: not ours to unmap */
+	uint64_t sp_lo, sp_hi;		/* the thread's stack, whoever's: pthread_self by rsp */
 	int detached;
 	uint32_t joining;		/* a joiner is waiting (a second one: EINVAL) */
 	/* Cancellation (pthread_cancel.c): */
@@ -49,7 +50,7 @@ int __pthread_timeout(clockid_t clock, const struct timespec *abstime, uint64_t 
  * pthread_cancel that comes meanwhile (or came before) ends the thread
  * at once, with the call's side effects not done (pthread_cancel.c). */
 int __pthread_cp_begin(void);
-void __pthread_cp_end(int old);
+void __pthread_cp_end(int token);	/* token: what begin returned */
 
 /* Ends the calling thread: cleanup handlers, key destructors, then the
  * kernel thread (the process with the last one, as exit(0)). */
