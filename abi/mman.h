@@ -22,5 +22,14 @@
 #define K_MS_ASYNC      1
 #define K_MS_INVALIDATE 2
 #define K_MS_SYNC       4
+/* mem_lock's how: mlock, munlock, mlockall (addr holds the MCL_* flags),
+ * munlockall; and mlockall's flags, Linux's. */
+#define K_MLOCK       0
+#define K_MUNLOCK     1
+#define K_MLOCK_ALL   2
+#define K_MUNLOCK_ALL 3
+#define K_MCL_CURRENT 1
+#define K_MCL_FUTURE  2
+#define K_MCL_ONFAULT 4
 
 #endif

@@ -45,6 +45,9 @@
 #define SIG_RTFIRST 32
 #define SIG_RTMIN_USER 34
 #define SIG_MINSTKSZ 2048	/* sigaltstack's least size (MINSIGSTKSZ) */
+/* The C library's thread-cancellation signal (glibc's SIGCANCEL, the
+ * first real-time signal; programs see SIGRTMIN above it): thread_cancel. */
+#define SIG_CANCEL 32
 
 /* itimer's which: Linux's values. */
 #define ITIMER_REAL_WHICH 0

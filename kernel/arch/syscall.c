@@ -95,7 +95,11 @@ long sys_sleep_ns(uint64_t ns)
 		deadline = t->sleep_deadline;
 	t->sleep_resume = false;
 	t->sleep_deadline = deadline;
-	return sched_sleep_until(deadline);
+	if (deadline <= clock_ns())
+		return 0;
+	/* a signal pending since the call began cuts it (pthread_cancel's) */
+	long r = waitq_wait_signals(NULL, NULL, deadline);
+	return r == -ETIMEDOUT ? 0 : r;
 }
 
 long sys_exit_thread(long code)

@@ -185,6 +185,20 @@ static inline int vm_user_access_ok(struct addrspace *as, vaddr_t start, uint64_
 	return vm_user_access_check(as, start, len);
 }
 
+/* mlock: makes every page of [start, end) (page aligned) present, a
+ * private writable one copied for writing, charged as a fault would.
+ * Pages of PROT_NONE areas are skipped. 0; -ENOMEM (a page of the range
+ * is in no area, or memory), -EINTR (killed). Arbor reclaims no mapped
+ * page, so a present page stays (docs/memory.md). */
+int vm_populate(struct addrspace *as, vaddr_t start, vaddr_t end);
+
+/* The futex key of the word at user address va (kernel/ipc/futex.c): in
+ * shared memory one that every process mapping it computes alike (a
+ * shared file mapping's object and offset, a shared anonymous page's
+ * frame), else (as, va). 0; -EAGAIN if the shared page is not present
+ * (touch it, then ask again). */
+int vm_futex_key(struct addrspace *as, vaddr_t va, uint64_t key[2]);
+
 /* Copy into another address space (the ELF loader, IPC copies): the pages
  * are faulted in as needed. 0, -EFAULT or -ENOMEM. */
 int vm_copy_to(struct addrspace *as, vaddr_t dst, const void *src, uint64_t len);

@@ -84,6 +84,10 @@ void sched_wake(struct thread *t, int result);
  * a waker that takes the same lock cannot be missed. Returns the waker's
  * result, or -ETIMEDOUT. */
 int waitq_wait(struct waitq *wq, struct spinlock *unlock, uint64_t deadline);
+/* waitq_wait for a system call's sleep that a signal ends: -EINTR at once
+ * if one is pending and unblocked (or the process is stopped), however
+ * close to the sleep it came. */
+int waitq_wait_signals(struct waitq *wq, struct spinlock *unlock, uint64_t deadline);
 void waitq_init(struct waitq *wq);
 int waitq_wake_one(struct waitq *wq, int result);	/* 1 if one was woken */
 int waitq_wake_all(struct waitq *wq, int result);	/* how many */

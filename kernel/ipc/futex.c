@@ -1,10 +1,14 @@
 /* Futexes: wait on a 32-bit word in user memory while it holds an
  * expected value; wake waiters on a word. The C library builds mutexes,
- * condition variables and pthread_join on them, so an uncontended lock
- * never enters the kernel. Waiters are keyed by (address space, address)
- * in a small hash of wait queues. A thread's clear_tid word (set at
- * thread_create) is zeroed and woken when the thread has fully ended, so
- * a joiner may free the thread's stack. */
+ * condition variables, semaphores and pthread_join on them, so an
+ * uncontended lock never enters the kernel. Waiters are keyed in a small
+ * hash of wait queues by what the word is (vm_futex_key): in private
+ * memory (address space, address); in shared memory what every process
+ * mapping it has alike (a shared file mapping's object and offset, a
+ * shared anonymous page's frame), so PTHREAD_PROCESS_SHARED objects work
+ * between processes whatever address each maps them at. A thread's
+ * clear_tid word (set at thread_create) is zeroed and woken when the
+ * thread has fully ended, so a joiner may free the thread's stack. */
 #include "abi/errno.h"
 #include "addrspace.h"
 #include "proc.h"
@@ -16,8 +20,7 @@
 
 struct futex_waiter {
 	struct list_head link;
-	struct addrspace *as;
-	uint64_t addr;
+	uint64_t key[2];
 	struct thread *t;
 	bool woken;
 };
@@ -26,14 +29,34 @@ static struct list_head futex_buckets[FUTEX_BUCKETS];
 static struct spinlock futex_lock = SPINLOCK_INIT("futex");
 static bool futex_ready;
 
-static struct list_head *futex_bucket(struct addrspace *as, uint64_t addr)
+static struct list_head *futex_bucket(const uint64_t key[2])
 {
 	if (!futex_ready) {
 		for (int i = 0; i < FUTEX_BUCKETS; i++)
 			list_init(&futex_buckets[i]);
 		futex_ready = true;
 	}
-	return &futex_buckets[((uint64_t)as ^ (addr >> 2)) % FUTEX_BUCKETS];
+	return &futex_buckets[(key[0] ^ (key[0] >> 12) ^ (key[1] >> 2)) % FUTEX_BUCKETS];
+}
+
+static bool futex_key_eq(const struct futex_waiter *w, const uint64_t key[2])
+{
+	return w->key[0] == key[0] && w->key[1] == key[1];
+}
+
+/* The key of the word at uaddr in as, faulting its page in if needed:
+ * 0 or -EFAULT. */
+static int futex_key(struct addrspace *as, uint32_t *uaddr, uint64_t key[2])
+{
+	for (int tries = 0; tries < 4; tries++) {
+		uint32_t val;
+		int r = vm_futex_key(as, (uint64_t)uaddr, key);
+		if (r != -EAGAIN)
+			return r;
+		if (vm_copy_from(as, &val, (uint64_t)uaddr, sizeof(val)))
+			return -EFAULT;
+	}
+	return -EFAULT;
 }
 
 long sys_futex_wait(uint32_t *uaddr, uint32_t expected, uint64_t timeout_ns)
@@ -44,24 +67,27 @@ long sys_futex_wait(uint32_t *uaddr, uint32_t expected, uint64_t timeout_ns)
 	if (((uint64_t)uaddr & 3) || !as)
 		return -EINVAL;
 	uint64_t deadline = timeout_ns ? clock_ns() + timeout_ns : 0;
-	struct futex_waiter w = { .as = as, .addr = (uint64_t)uaddr, .t = self };
+	struct futex_waiter w = { .t = self };
 	/* Touch the word first (it may fault in), then read it again under the
 	 * lock a waker takes, so no wake-up between the test and the sleep is
 	 * lost. */
 	if (copy_from_user(&val, uaddr, sizeof(val)))
+		return -EFAULT;
+	if (futex_key(as, uaddr, w.key))
 		return -EFAULT;
 	spin_lock(&futex_lock);
 	if (copy_from_user(&val, uaddr, sizeof(val)) || val != expected) {
 		spin_unlock(&futex_lock);
 		return -EAGAIN;
 	}
-	list_add_tail(&w.link, futex_bucket(as, w.addr));
+	list_add_tail(&w.link, futex_bucket(w.key));
 	/* A lock's holder may be serving a call on a throttled context: it
 	 * goes on on its own (sched.h, sched_donors_waiting). */
 	sched_donors_waiting(self->proc, 1);
 	long r = 0;
 	while (!w.woken && r == 0) {
-		r = waitq_wait(NULL, &futex_lock, deadline);
+		/* a signal (pthread_cancel's too) pending since the test ends it */
+		r = waitq_wait_signals(NULL, &futex_lock, deadline);
 		spin_lock(&futex_lock);
 	}
 	list_del(&w.link);
@@ -70,18 +96,18 @@ long sys_futex_wait(uint32_t *uaddr, uint32_t expected, uint64_t timeout_ns)
 	return w.woken ? 0 : r;
 }
 
-/* The waiter on (as, addr) whose work runs on the most entitled context
+/* The waiter on key whose work runs on the most entitled context
  * (the first of equals): a lock's next holder, so that a waiter never
  * waits for less entitled ones queued before it (docs/scheduler.md;
  * Linux's futex queues are ordered by priority too). NULL: none. */
-static struct futex_waiter *futex_best_waiter(struct list_head *b, struct addrspace *as, uint64_t addr)
+static struct futex_waiter *futex_best_waiter(struct list_head *b, const uint64_t key[2])
 {
 	struct futex_waiter *best = NULL;
 	struct list_head *pos;
 	uint64_t f = sched_lock_ipc();
 	list_for_each(pos, b) {
 		struct futex_waiter *w = list_entry(pos, struct futex_waiter, link);
-		if (w->as != as || w->addr != addr || w->woken)
+		if (!futex_key_eq(w, key) || w->woken)
 			continue;
 		if (!best || sched_ctx_before_locked(w->t, best->t))
 			best = w;
@@ -90,14 +116,14 @@ static struct futex_waiter *futex_best_waiter(struct list_head *b, struct addrsp
 	return best;
 }
 
-static long futex_wake_as(struct addrspace *as, uint64_t addr, int n)
+static long futex_wake_key(const uint64_t key[2], int n)
 {
 	long woken = 0;
 	struct list_head *pos, *tmp;
 	spin_lock(&futex_lock);
-	struct list_head *b = futex_bucket(as, addr);
+	struct list_head *b = futex_bucket(key);
 	if (n == 1) { /* a lock's hand-over */
-		struct futex_waiter *w = futex_best_waiter(b, as, addr);
+		struct futex_waiter *w = futex_best_waiter(b, key);
 		if (w) {
 			w->woken = true;
 			sched_wake(w->t, 0);
@@ -110,7 +136,7 @@ static long futex_wake_as(struct addrspace *as, uint64_t addr, int n)
 		struct futex_waiter *w = list_entry(pos, struct futex_waiter, link);
 		if (woken >= n)
 			break;
-		if (w->as != as || w->addr != addr || w->woken)
+		if (!futex_key_eq(w, key) || w->woken)
 			continue;
 		w->woken = true;
 		sched_wake(w->t, 0);
@@ -123,9 +149,12 @@ static long futex_wake_as(struct addrspace *as, uint64_t addr, int n)
 long sys_futex_wake(uint32_t *uaddr, int n)
 {
 	struct addrspace *as = current_thread()->proc->as;
+	uint64_t key[2];
 	if (((uint64_t)uaddr & 3) || !as || n < 0)
 		return -EINVAL;
-	return futex_wake_as(as, (uint64_t)uaddr, n);
+	if (futex_key(as, uaddr, key))
+		return -EFAULT;
+	return futex_wake_key(key, n);
 }
 
 /* At the very end of a thread: *clear_tid = 0 and wake one waiter. */
@@ -135,6 +164,8 @@ void futex_thread_exit(struct thread *t)
 	if (!t->clear_tid || !as)
 		return;
 	uint32_t zero = 0;
-	if (vm_copy_to(as, t->clear_tid, &zero, sizeof(zero)) == 0)
-		futex_wake_as(as, t->clear_tid, 1 << 30);
+	uint64_t key[2];
+	if (vm_copy_to(as, t->clear_tid, &zero, sizeof(zero)) == 0 &&
+	    futex_key(as, (uint32_t *)t->clear_tid, key) == 0)
+		futex_wake_key(key, 1 << 30);
 }

@@ -1151,6 +1151,61 @@ static int vm_copy(struct addrspace *as, vaddr_t uva, void *kbuf, uint64_t len, 
 }
 
 /* For IPC copies: a write honours the user's protection (vm_as_kaddr). */
+int vm_populate(struct addrspace *as, vaddr_t start, vaddr_t end)
+{
+	for (vaddr_t va = start; va < end; va += PAGE_SIZE) {
+		if (((va - start) >> PAGE_SHIFT) % 64 == 0) {
+			/* a large range: a kill ends it, others get the CPU */
+			if (thread_fatal_signal(current_thread()))
+				return -EINTR;
+			sched_cond_resched();
+		}
+		spin_lock(&as->lock);
+		struct vm_area *a = vm_area_find(as, va);
+		uint32_t flags = a ? a->flags : 0;
+		spin_unlock(&as->lock);
+		if (!a)
+			return -ENOMEM;
+		if (!(flags & VM_ACCESS) || (flags & (VM_DEVICE | VM_DMA)))
+			continue; /* PROT_NONE: nothing to make present; device memory is */
+		int err;
+		/* a private writable page gets its own copy now, as Linux's
+		 * populate does, so a later write does not allocate */
+		bool write = (flags & VM_WRITE) && !(flags & VM_SHARED);
+		if (!vm_kaddr(as, va, write, &err) && !(err == -EFAULT && (flags & VM_FILE)))
+			return err == -EFAULT ? -ENOMEM : err; /* past a file's end: not there, as Linux */
+	}
+	return 0;
+}
+
+int vm_futex_key(struct addrspace *as, vaddr_t va, uint64_t key[2])
+{
+	int r = 0;
+	spin_lock(&as->lock);
+	struct vm_area *a = vm_area_find(as, va);
+	if (a && (a->flags & VM_SHARED) && (a->flags & VM_FILE)) {
+		/* the object and the byte in it: the same in every mapper,
+		 * whichever page frame holds it now */
+		key[0] = (uint64_t)a->obj;
+		key[1] = (a->pgoff << PAGE_SHIFT) + (va - a->start);
+	} else if (a && (a->flags & VM_SHARED)) {
+		/* shared anonymous memory (shm, MAP_SHARED|MAP_ANONYMOUS):
+		 * its pages never move while mapped */
+		uint64_t *pte = vm_as_pte(as, va, false);
+		if (pte && (*pte & PTE_P)) {
+			key[0] = 0;
+			key[1] = (*pte & PTE_ADDR_MASK) | (va & (PAGE_SIZE - 1));
+		} else {
+			r = -EAGAIN;
+		}
+	} else {
+		key[0] = (uint64_t)as;
+		key[1] = va;
+	}
+	spin_unlock(&as->lock);
+	return r;
+}
+
 void *vm_kaddr(struct addrspace *as, vaddr_t va, bool write, int *err)
 {
 	*err = -EFAULT;

@@ -136,3 +136,61 @@ long sys_mem_discard(uint64_t addr, size_t len)
 	struct addrspace *as = current_thread()->proc->as;
 	return as ? vm_discard(as, addr, len) : -EINVAL;
 }
+
+/* mlock, munlock, mlockall, munlockall (how K_MLOCK_*, abi/mman.h). A
+ * page Arbor has mapped is never reclaimed (no swap; reclaim takes only
+ * unmapped page cache pages), so locking is making the pages present now
+ * (vm_populate), and unlocking checks the range only. mlockall's
+ * MCL_FUTURE the C library applies to its later mappings. There is no
+ * RLIMIT_MEMLOCK: as for root on Linux, no limit applies. */
+long sys_mem_lock(uint64_t addr, size_t len, int how)
+{
+	struct addrspace *as = current_thread()->proc->as;
+	if (!as)
+		return -EINVAL;
+	if (how == K_MLOCK_ALL) {
+		if (!addr || (addr & ~(uint64_t)(K_MCL_CURRENT | K_MCL_FUTURE | K_MCL_ONFAULT)) ||
+		    addr == K_MCL_ONFAULT)
+			return -EINVAL;
+		if (!(addr & K_MCL_CURRENT) || (addr & K_MCL_ONFAULT))
+			return 0;
+		/* every area present, in order; the list may change between
+		 * steps (other threads), so look up the next area each time */
+		vaddr_t va = 0;
+		for (;;) {
+			vaddr_t s = 0, e = 0;
+			spin_lock(&as->lock);
+			struct list_head *pos;
+			list_for_each(pos, &as->areas) {
+				struct vm_area *a = list_entry(pos, struct vm_area, link);
+				if (a->end > va) {
+					s = a->start > va ? a->start : va;
+					e = a->end;
+					break;
+				}
+			}
+			spin_unlock(&as->lock);
+			if (!e)
+				return 0;
+			int err = vm_populate(as, s, e);
+			if (err && err != -ENOMEM)
+				return err;
+			if (err == -ENOMEM && vm_range_mapped(as, s, e))
+				return -ENOMEM; /* memory, not a hole */
+			va = e;
+		}
+	}
+	if (how == K_MUNLOCK_ALL)
+		return 0;
+	if (how != K_MLOCK && how != K_MUNLOCK)
+		return -EINVAL;
+	uint64_t start = addr & ~(uint64_t)(PAGE_SIZE - 1), end;
+	if (__builtin_add_overflow(addr, len, &end) || end > UINT64_MAX - PAGE_SIZE)
+		return -EINVAL;
+	end = ALIGN_UP(end, PAGE_SIZE);
+	if (start == end)
+		return 0;
+	if (!vm_range_mapped(as, start, end))
+		return -ENOMEM;
+	return how == K_MLOCK ? vm_populate(as, start, end) : 0;
+}

@@ -436,6 +436,25 @@ long sys_tgkill(int tgid, int tid, int sig)
 	return r;
 }
 
+/* pthread_cancel's wake-up (user/libc/pthread_cancel.c): signal
+ * SIG_CANCEL queued for thread tid of the caller's own process alone (as
+ * tgkill would), which a blocked call leaves (-EINTR, or restarted after
+ * the handler under SA_RESTART) and which reaches a running thread on its
+ * way back to user mode. Only within a process: no permission to check. */
+long sys_thread_cancel(int tid)
+{
+	struct thread *self = current_thread();
+	spin_lock(&proc_lock);
+	struct thread *t = tid > 0 ? thread_find_locked(tid) : NULL;
+	if (!t || t->proc != self->proc || t->proc->exiting || t->kill_pending) {
+		spin_unlock(&proc_lock);
+		return -ESRCH;
+	}
+	long r = signal_send_user_locked(t->proc, t, SIG_CANCEL, self->proc, SI_TKILL, 0);
+	spin_unlock(&proc_lock);
+	return r;
+}
+
 long sys_sigaction(int sig, const struct k_sigaction *uact, struct k_sigaction *uold)
 {
 	struct proc *p = current_thread()->proc;

@@ -479,14 +479,17 @@ void waitq_init(struct waitq *wq)
 	list_init(&wq->waiters);
 }
 
-int waitq_wait(struct waitq *wq, struct spinlock *unlock, uint64_t deadline)
+static int waitq_wait_common(struct waitq *wq, struct spinlock *unlock, uint64_t deadline, bool signals)
 {
 	struct thread *t = this_cpu()->current;
 	uint64_t f = spin_lock_irqsave(&sched_lock);
 
 	if (unlock)
 		spin_unlock(unlock);
-	if (t->kill_pending) {
+	/* A signal's sender makes it pending, then takes sched_lock to wake
+	 * the thread: one that came before this look is seen here, one after
+	 * finds the thread blocked. */
+	if (t->kill_pending || (signals && thread_has_work(t))) {
 		spin_unlock_irqrestore(&sched_lock, f);
 		return -EINTR;
 	}
@@ -499,6 +502,16 @@ int waitq_wait(struct waitq *wq, struct spinlock *unlock, uint64_t deadline)
 	schedule_locked();
 	spin_unlock_irqrestore(&sched_lock, f);
 	return t->wake_result;
+}
+
+int waitq_wait(struct waitq *wq, struct spinlock *unlock, uint64_t deadline)
+{
+	return waitq_wait_common(wq, unlock, deadline, false);
+}
+
+int waitq_wait_signals(struct waitq *wq, struct spinlock *unlock, uint64_t deadline)
+{
+	return waitq_wait_common(wq, unlock, deadline, true);
 }
 
 int sched_sleep_until(uint64_t deadline)

@@ -714,6 +714,14 @@ KTEST(posix_threads)
 	user_cg_done(c);
 }
 
+/* pthreads between processes and the thread_cancel system call's bounds
+ * (tests/proc/pthreads.c; the rest is in diff_pthread.c, diff_pcancel.c). */
+KTEST(posix_pthreads)
+{
+	const char *const argv[] = { "posix/pthreads", NULL };
+	run_with_servers(argv, "posix_pthreads");
+}
+
 /* execve from the page cache: running copies share the text, ETXTBSY
  * for a running program's file (tests/proc/execmap.c). */
 KTEST(posix_execmap)

@@ -25,6 +25,7 @@ static const char *const servers[USERSPACE_SERVERS][2] = {
 static const char *const mounts[][8] = {
 	{ "bin/mount", "-t", "tmpfs", "-o", "initrd", "rootfs", "/", NULL },
 	{ "bin/mount", "-t", "devfs", "devfs", "/dev", NULL },
+	{ "bin/mount", "-t", "tmpfs", "-o", "mode=1777", "shm", "/dev/shm", NULL },
 	{ "bin/mount", "-t", "proc", "proc", "/proc", NULL },
 	{ "bin/mount", "-t", "cgroup2", "cgroup2", "/sys/fs/cgroup", NULL },
 };

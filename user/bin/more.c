@@ -10,6 +10,7 @@
    still shown; status 0 as util-linux). */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,13 +33,16 @@ static void terminal_rows(void)
 /* Asks how far to go: the lines to show next (0: quit). */
 static long prompt(long done, long total)
 {
+	/* Raw mode before the prompt: a key typed as soon as the prompt
+	 * shows must not be echoed by the cooked terminal. */
+	bool raw = keys >= 0 && rawterm_enter(keys, 0) == 0;
 	if (total > 0)
 		printf("--More--(%ld%%)", done * 100 / total);
 	else
 		printf("--More--");
 	fflush(stdout);
 	long n = 0, lines = 0;
-	if (keys >= 0 && rawterm_enter(keys, 0) == 0) {
+	if (raw) {
 		unsigned char c;
 		while (!lines) {
 			ssize_t r = read(keys, &c, 1);

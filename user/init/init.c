@@ -243,6 +243,8 @@ static void start_file_systems(const char *root)
 	if (!root || !mount_root_disk(root))
 		mount_fs("rootfs", "/", "tmpfs", "initrd");
 	mount_fs("devfs", "/dev", "devfs", "");
+	/* POSIX shared memory and named semaphores (shm_open, sem_open), as Linux */
+	mount_fs("shm", "/dev/shm", "tmpfs", "mode=1777");
 	mount_fs("proc", "/proc", "proc", "");
 	mount_fs("cgroup2", "/sys/fs/cgroup", "cgroup2", "");
 }

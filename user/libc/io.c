@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include "abi/fs.h"
 #include "arbor_sys.h"
+#include "pthread_impl.h"
 #include "arbor/hot.h"
 
 mode_t __umask_now(void); /* path.c */
@@ -112,17 +113,21 @@ long __console_read(char *buf, size_t len)
  * makes the file-protocol call for everything else. */
 ssize_t read(int fd, void *buf, size_t len)
 {
+	int cp = __pthread_cp_begin();
 	long r = sys_fd_read(fd, buf, len);
 	if (r == -EBADF && fd >= 0 && fd <= 2)
 		r = file_call(fd, FILE_READ, 0, 0, NULL, 0, buf, len);
+	__pthread_cp_end(cp);
 	return __sys_ret(r);
 }
 
 ssize_t write(int fd, const void *buf, size_t len)
 {
+	int cp = __pthread_cp_begin();
 	long r = sys_fd_write(fd, buf, len);
 	if (r == -EBADF && fd >= 0 && fd <= 2)
 		r = file_call(fd, FILE_WRITE, 0, 0, buf, len, NULL, 0);
+	__pthread_cp_end(cp);
 	return __sys_ret(r);
 }
 
@@ -130,9 +135,11 @@ ssize_t pread(int fd, void *buf, size_t len, off_t off)
 {
 	if (off < 0)
 		return __sys_ret(-EINVAL);
+	int cp = __pthread_cp_begin();
 	long r = sys_fd_pread(fd, buf, len, off);
 	if (r == -EBADF && fd >= 0 && fd <= 2)
 		r = file_call(fd, FILE_READ, (uint64_t)off, 1, NULL, 0, buf, len);
+	__pthread_cp_end(cp);
 	return __sys_ret(r);
 }
 
@@ -140,9 +147,11 @@ ssize_t pwrite(int fd, const void *buf, size_t len, off_t off)
 {
 	if (off < 0)
 		return __sys_ret(-EINVAL);
+	int cp = __pthread_cp_begin();
 	long r = sys_fd_pwrite(fd, buf, len, off);
 	if (r == -EBADF && fd >= 0 && fd <= 2)
 		r = file_call(fd, FILE_WRITE, (uint64_t)off, 1, buf, len, NULL, 0);
+	__pthread_cp_end(cp);
 	return __sys_ret(r);
 }
 

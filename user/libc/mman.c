@@ -5,8 +5,16 @@
  * copied on write by fork; MAP_SHARED ones are shared memory objects, so a
  * parent and its forked children see each other's writes. */
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 #include "arbor_sys.h"
+
+/* mlockall(MCL_FUTURE): later mappings are made present at once. */
+int __mlock_future;
 
 #define PAGE 4096ul
 
@@ -29,6 +37,8 @@ void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 			errno = (int)-r;
 			return MAP_FAILED;
 		}
+		if (__mlock_future)
+			sys_mem_lock((uint64_t)r, len, K_MLOCK);
 		return (void *)r;
 	}
 	if (len == 0 || (off & (PAGE - 1)) || (prot & ~(PROT_READ | PROT_WRITE | PROT_EXEC)) ||
@@ -58,6 +68,8 @@ void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 		errno = (int)-r;
 		return MAP_FAILED;
 	}
+	if (__mlock_future)
+		sys_mem_lock((uint64_t)r, len, K_MLOCK);
 	return (void *)r;
 }
 
@@ -76,4 +88,63 @@ int mprotect(void *addr, size_t len, int prot)
 int msync(void *addr, size_t len, int flags)
 {
 	return (int)__sys_ret(sys_mem_sync((uint64_t)addr, len, flags));
+}
+
+/* Memory locking (the kernel's mem_lock: a mapped page is never
+ * reclaimed, so locking makes the pages present now). */
+int mlock(const void *addr, size_t len)
+{
+	return (int)__sys_ret(sys_mem_lock((uint64_t)addr, len, K_MLOCK));
+}
+
+int munlock(const void *addr, size_t len)
+{
+	return (int)__sys_ret(sys_mem_lock((uint64_t)addr, len, K_MUNLOCK));
+}
+
+int mlockall(int flags)
+{
+	long r = sys_mem_lock((uint64_t)(unsigned)flags, 0, K_MLOCK_ALL);
+	if (r == 0 && (flags & MCL_FUTURE))
+		__mlock_future = 1;
+	return (int)__sys_ret(r);
+}
+
+int munlockall(void)
+{
+	__mlock_future = 0;
+	return (int)__sys_ret(sys_mem_lock(0, 0, K_MUNLOCK_ALL));
+}
+
+/* POSIX shared memory objects: files of the tmpfs init mounts at
+ * /dev/shm, as glibc does on Linux ("/NAME" is /dev/shm/NAME). */
+static int shm_path(const char *name, char *path, size_t cap)
+{
+	while (*name == '/')
+		name++;
+	size_t n = strlen(name);
+	if (n == 0 || strchr(name, '/') || strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
+		return EINVAL;
+	if (n > NAME_MAX)
+		return ENAMETOOLONG;
+	snprintf(path, cap, "/dev/shm/%s", name);
+	return 0;
+}
+
+int shm_open(const char *name, int oflag, mode_t mode)
+{
+	char path[NAME_MAX + 16];
+	int e = shm_path(name, path, sizeof(path));
+	if (e)
+		return (int)__sys_ret(-e);
+	return open(path, oflag | O_NOFOLLOW | O_CLOEXEC, mode);
+}
+
+int shm_unlink(const char *name)
+{
+	char path[NAME_MAX + 16];
+	int e = shm_path(name, path, sizeof(path));
+	if (e)
+		return (int)__sys_ret(-ENOENT); /* glibc's answer for any bad name */
+	return unlink(path);
 }

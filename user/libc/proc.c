@@ -9,6 +9,9 @@
 #include <time.h>
 #include <unistd.h>
 #include "arbor_sys.h"
+#include "pthread_impl.h"
+
+extern int __mlock_future; /* mman.c */
 
 void *sbrk(ptrdiff_t incr)
 {
@@ -22,13 +25,24 @@ void *sbrk(ptrdiff_t incr)
 	}
 	uintptr_t old = cur;
 	cur = want;
+	if (__mlock_future && incr > 0) /* mlockall(MCL_FUTURE): present now */
+		sys_mem_lock(old, (size_t)incr, K_MLOCK);
 	return (void *)old;
 }
 
 pid_t getpid(void) { return (pid_t)sys_getpid(); }
 pid_t getppid(void) { return (pid_t)sys_getppid(); }
 pid_t gettid(void) { return (pid_t)sys_gettid(); }
-pid_t fork(void) { return (pid_t)__sys_ret(sys_fork()); }
+pid_t fork(void)
+{
+	__pthread_fork_prepare();
+	long r = sys_fork();
+	if (r == 0)
+		__pthread_fork_child();
+	else
+		__pthread_fork_parent();
+	return (pid_t)__sys_ret(r);
+}
 int kill(pid_t pid, int sig) { return (int)__sys_ret(sys_kill(pid, sig)); }
 pid_t setsid(void) { return (pid_t)__sys_ret(sys_setsid()); }
 int setpgid(pid_t pid, pid_t pgid) { return (int)__sys_ret(sys_setpgid(pid, pgid)); }
@@ -37,7 +51,10 @@ pid_t getpgrp(void) { return getpgid(0); }
 
 pid_t waitpid(pid_t pid, int *status, int options)
 {
-	return (pid_t)__sys_ret(sys_waitpid(pid, status, options));
+	int cp = __pthread_cp_begin(); /* a cancellation point (pthread_cancel.c) */
+	long r = sys_waitpid(pid, status, options);
+	__pthread_cp_end(cp);
+	return (pid_t)__sys_ret(r);
 }
 
 pid_t wait(int *status)
@@ -157,7 +174,9 @@ int nanosleep(const struct timespec *req, struct timespec *rem)
 		return (int)__sys_ret(-EINVAL);
 	uint64_t start = (uint64_t)sys_clock_ns();
 	uint64_t ns = (uint64_t)req->tv_sec * 1000000000u + (uint64_t)req->tv_nsec;
+	int cp = __pthread_cp_begin();
 	long r = sys_sleep_ns(ns);
+	__pthread_cp_end(cp);
 	if (r == -EINTR && rem) {
 		uint64_t left = ns - ((uint64_t)sys_clock_ns() - start);
 		rem->tv_sec = (time_t)(left / 1000000000u);
@@ -173,15 +192,6 @@ unsigned sleep(unsigned s)
 }
 
 int sched_yield(void) { return (int)sys_yield(); }
-
-/* Threads come with pthreads; stdio's locking asks this of them. */
-int pthread_setcancelstate(int state, int *old)
-{
-	(void)state;
-	if (old)
-		*old = 0;
-	return 0;
-}
 
 static uint32_t cred_get(int i)
 {

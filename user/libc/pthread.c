@@ -1,40 +1,41 @@
-/* POSIX threads on kernel threads (thread_create) and futexes.
- * pthread_t indexes a table of thread records; the main thread is 0.
- * Mutexes are the 32-bit futex word newlib's pthread_mutex_t is:
- * 0 or 0xFFFFFFFF (the static initializer) unlocked, 1 locked, 2 locked
- * with waiters. Condition variables are a sequence word. Recursive mutexes
- * and cancellation are not supported yet. */
+/* POSIX threads on kernel threads (thread_create): creation, join and
+ * detach, exit with cleanup handlers and thread-specific-data
+ * destructors, attributes, keys and fork handlers. pthread_t indexes a
+ * table of thread records; the main thread is 0. The synchronization
+ * objects are in pthread_sync.c, cancellation in pthread_cancel.c.
+ * Errors are glibc's: join of an unknown (or already joined) thread
+ * ESRCH, of a detached one EINVAL, of itself EDEADLK. */
 #include <errno.h>
-#include <pthread.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <time.h>
 #include "arbor_sys.h"
+#include "pthread_impl.h"
 
-#define MAX_THREADS 64
-#define MAX_KEYS 32
 #define DEFAULT_STACK (256 * 1024)
+#define MAX_ATFORK 32
 
-struct pthread_rec {
-	int used;
-	volatile uint32_t tid;		/* cleared by the kernel when the thread is gone */
-	void *(*fn)(void *);
-	void *arg;
-	void *ret;
-	uint64_t stack, stack_size;
-	int detached;
-	const void *specific[MAX_KEYS];
-};
-
-static struct pthread_rec threads[MAX_THREADS] = { [0] = { .used = 1 } };
+struct pthread_rec __pthread_table[PT_MAX_THREADS] = { [0] = { .used = 1 } };
+volatile int __pthread_cancel_armed;
 static volatile uint32_t table_lock;
-static void (*key_dtors[MAX_KEYS])(void *);
-static int keys_used;
+/* Live threads, the main one included: the last to end exits the process. */
+static volatile int live_threads = 1;
+
+static struct {
+	void (*dtor)(void *);
+	uint32_t gen;		/* odd: in use; a value set under another gen is stale */
+} keys[PT_KEYS];
+
+static struct { void (*prepare)(void), (*parent)(void), (*child)(void); } atfork[MAX_ATFORK];
+static int atfork_n;
+static int fork_self;		/* the forking thread's index, for the child */
+static bool main_tid_set;	/* entry 0's tid is the main thread's (joinable) */
 
 void __arbor_thread_entry(void);
+extern int __mlock_future; /* mman.c */
 
 static void lock_table(void)
 {
@@ -47,13 +48,39 @@ static void unlock_table(void)
 	__atomic_store_n(&table_lock, 0, __ATOMIC_RELEASE);
 }
 
+/* Main's stack lies above this (set at the first pthread_create: the
+ * kernel gives the main thread an 8 MiB stack at the top of user space;
+ * mapped memory, thread stacks included, lies far below). */
+static uint64_t main_sp_floor = UINT64_MAX;
+
+/* The calling thread's entry, without a system call in the common cases:
+ * the stack pointer lies in one thread's stack, or in main's. Otherwise
+ * (a signal handler on an alternate stack) by the kernel's thread id. */
+static int self_index(void)
+{
+	uint64_t sp = (uint64_t)__builtin_frame_address(0);
+	for (int i = 1; i < PT_MAX_THREADS; i++) {
+		struct pthread_rec *r = &__pthread_table[i];
+		if (r->used && sp >= r->sp_lo && sp < r->sp_hi)
+			return i;
+	}
+	if (sp >= main_sp_floor)
+		return 0;
+	uint32_t tid = (uint32_t)sys_gettid();
+	for (int i = 1; i < PT_MAX_THREADS; i++)
+		if (__pthread_table[i].used && __pthread_table[i].tid == tid)
+			return i;
+	return 0;
+}
+
+struct pthread_rec *__pthread_self_rec(void)
+{
+	return &__pthread_table[self_index()];
+}
+
 pthread_t pthread_self(void)
 {
-	uint32_t tid = (uint32_t)sys_gettid();
-	for (int i = 1; i < MAX_THREADS; i++)
-		if (threads[i].used && threads[i].tid == tid)
-			return (pthread_t)i;
-	return 0;
+	return (pthread_t)self_index();
 }
 
 int pthread_equal(pthread_t a, pthread_t b)
@@ -61,47 +88,197 @@ int pthread_equal(pthread_t a, pthread_t b)
 	return a == b;
 }
 
+int __pthread_timeout(clockid_t clock, const struct timespec *abstime, uint64_t *ns)
+{
+	if (abstime->tv_nsec < 0 || abstime->tv_nsec >= 1000000000L)
+		return EINVAL;
+	struct timespec now;
+	if (clock_gettime(clock, &now) != 0)
+		return EINVAL;
+	if (abstime->tv_sec < now.tv_sec || (abstime->tv_sec == now.tv_sec && abstime->tv_nsec <= now.tv_nsec))
+		return ETIMEDOUT;
+	*ns = (uint64_t)(abstime->tv_sec - now.tv_sec) * 1000000000u + (uint64_t)abstime->tv_nsec -
+	      (uint64_t)now.tv_nsec;
+	return 0;
+}
+
+/* --- thread-specific data --- */
+
+int pthread_key_create(pthread_key_t *k, void (*dtor)(void *))
+{
+	lock_table();
+	for (int i = 0; i < PT_KEYS; i++) {
+		if (keys[i].gen & 1)
+			continue;
+		keys[i].gen++;
+		keys[i].dtor = dtor;
+		*k = (pthread_key_t)i;
+		unlock_table();
+		return 0;
+	}
+	unlock_table();
+	return EAGAIN;
+}
+
+int pthread_key_delete(pthread_key_t k)
+{
+	lock_table();
+	int r = k < PT_KEYS && (keys[k].gen & 1) ? 0 : EINVAL;
+	if (r == 0) {
+		keys[k].gen++; /* values set under the old generation read as NULL */
+		keys[k].dtor = NULL;
+	}
+	unlock_table();
+	return r;
+}
+
+void *pthread_getspecific(pthread_key_t k)
+{
+	if (k >= PT_KEYS || !(keys[k].gen & 1))
+		return NULL;
+	struct pthread_rec *r = __pthread_self_rec();
+	return r->specific[k].gen == keys[k].gen ? (void *)r->specific[k].value : NULL;
+}
+
+int pthread_setspecific(pthread_key_t k, const void *v)
+{
+	if (k >= PT_KEYS || !(keys[k].gen & 1))
+		return EINVAL;
+	struct pthread_rec *r = __pthread_self_rec();
+	r->specific[k].value = v;
+	r->specific[k].gen = keys[k].gen;
+	return 0;
+}
+
+/* POSIX: each non-NULL value with a destructor is set to NULL and the
+ * destructor called with it, for up to PTHREAD_DESTRUCTOR_ITERATIONS
+ * rounds while destructors set new values. */
+static void run_key_destructors(struct pthread_rec *r)
+{
+	for (int round = 0; round < PTHREAD_DESTRUCTOR_ITERATIONS; round++) {
+		bool ran = false;
+		for (int k = 0; k < PT_KEYS; k++) {
+			void (*dtor)(void *) = keys[k].dtor;
+			const void *v = r->specific[k].value;
+			if (!dtor || !v || r->specific[k].gen != keys[k].gen)
+				continue;
+			r->specific[k].value = NULL;
+			dtor((void *)v);
+			ran = true;
+		}
+		if (!ran)
+			break;
+	}
+}
+
+/* --- creation, exit, join --- */
+
+void __pthread_exit(void *ret)
+{
+	struct pthread_rec *r = __pthread_self_rec();
+	r->exiting = 1;
+	r->cancel_disabled = 1;
+	while (r->cleanup) {
+		struct _pthread_cleanup_context *c = r->cleanup;
+		r->cleanup = c->_previous;
+		c->_routine(c->_arg);
+	}
+	run_key_destructors(r);
+	r->ret = ret;
+	if (__atomic_sub_fetch(&live_threads, 1, __ATOMIC_ACQ_REL) == 0)
+		exit(0); /* the last thread: as glibc, the process exits normally */
+	if (r == &__pthread_table[0]) {
+		/* The main thread's stack is the process's: only say it ended. */
+		__atomic_store_n(&r->tid, 0, __ATOMIC_RELEASE);
+		sys_futex_wake((uint32_t *)&r->tid, INT_MAX);
+	}
+	for (;;)
+		sys_exit_thread(0);
+}
+
+void pthread_exit(void *ret)
+{
+	__pthread_exit(ret);
+}
+
 static long pthread_start(void *arg)
 {
 	struct pthread_rec *r = arg;
-	r->ret = r->fn(r->arg);
-	return 0;
+	__pthread_exit(r->fn(r->arg));
+}
+
+/* Frees the records (and stacks) of detached threads that have ended:
+ * nobody joins them. Table lock held. */
+static void reap_detached(void)
+{
+	for (int i = 1; i < PT_MAX_THREADS; i++) {
+		struct pthread_rec *r = &__pthread_table[i];
+		if (r->used && r->detached && __atomic_load_n(&r->tid, __ATOMIC_ACQUIRE) == 0) {
+			if (r->stack_size)
+				sys_mem_unmap(r->stack, r->stack_size);
+			r->used = 0;
+		}
+	}
 }
 
 int pthread_create(pthread_t *out, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)
 {
-	uint64_t size = attr && attr->stacksize > 0 ? (uint64_t)attr->stacksize : DEFAULT_STACK;
+	if (!out || !fn || (attr && !attr->is_initialized))
+		return EINVAL;
+	uint64_t size = attr ? (uint64_t)attr->stacksize : DEFAULT_STACK;
 	size = (size + 4095) & ~4095ull;
 	lock_table();
+	__pthread_cancel_armed = 1;
+	if (!main_tid_set) { /* the first creation: by the main thread */
+		__pthread_table[0].tid = (uint32_t)sys_gettid();
+		main_tid_set = true;
+		uint64_t sp = (uint64_t)__builtin_frame_address(0);
+		if (main_sp_floor == UINT64_MAX && sp > (16ull << 20))
+			main_sp_floor = sp - (16ull << 20); /* twice the most main's stack grows */
+	}
+	reap_detached();
 	int i = 1;
-	while (i < MAX_THREADS && threads[i].used)
+	while (i < PT_MAX_THREADS && __pthread_table[i].used)
 		i++;
-	if (i == MAX_THREADS) {
+	if (i == PT_MAX_THREADS) {
 		unlock_table();
 		return EAGAIN;
 	}
-	struct pthread_rec *r = &threads[i];
+	struct pthread_rec *r = &__pthread_table[i];
 	memset(r, 0, sizeof(*r));
 	r->used = 1;
 	unlock_table();
-	long stack = sys_mem_map(0, size, PROT_READ | PROT_WRITE);
-	if (stack < 0) {
-		r->used = 0;
-		return EAGAIN;
+	long stack;
+	if (attr && attr->stackaddr) {
+		stack = (long)(uintptr_t)attr->stackaddr;
+		size = attr->stacksize & ~15ull;
+	} else {
+		stack = sys_mem_map(0, size, PROT_READ | PROT_WRITE);
+		if (stack < 0) {
+			r->used = 0;
+			return EAGAIN;
+		}
+		r->stack = (uint64_t)stack;
+		r->stack_size = size;
+		if (__mlock_future) /* mlockall(MCL_FUTURE) */
+			sys_mem_lock((uint64_t)stack, size, K_MLOCK);
 	}
+	r->sp_lo = (uint64_t)stack;
+	r->sp_hi = (uint64_t)stack + size;
 	r->fn = fn;
 	r->arg = arg;
-	r->stack = (uint64_t)stack;
-	r->stack_size = size;
 	r->detached = attr && attr->detachstate == PTHREAD_CREATE_DETACHED;
 	uint64_t *top = (uint64_t *)(stack + (long)size) - 2;
 	top[0] = (uint64_t)pthread_start;
 	top[1] = (uint64_t)r;
 	r->tid = 0xffffffffu; /* "starting": the kernel zeroes it at the end */
+	__atomic_add_fetch(&live_threads, 1, __ATOMIC_ACQ_REL);
 	long tid = sys_thread_create((uint64_t)__arbor_thread_entry, (uint64_t)top, (uint64_t)top,
 				     (uint32_t *)&r->tid);
 	if (tid < 0) {
-		sys_mem_unmap(r->stack, size);
+		__atomic_sub_fetch(&live_threads, 1, __ATOMIC_ACQ_REL);
+		if (r->stack_size)
+			sys_mem_unmap(r->stack, r->stack_size);
 		r->used = 0;
 		return tid == -ENOMEM ? EAGAIN : (int)-tid;
 	}
@@ -111,43 +288,55 @@ int pthread_create(pthread_t *out, const pthread_attr_t *attr, void *(*fn)(void 
 	return 0;
 }
 
+static void join_cancelled(void *arg)
+{
+	__atomic_store_n(&((struct pthread_rec *)arg)->joining, 0, __ATOMIC_RELEASE);
+}
+
 int pthread_join(pthread_t t, void **ret)
 {
-	if (t == 0 || t >= MAX_THREADS || !threads[t].used || threads[t].detached)
+	if (t >= PT_MAX_THREADS || !__pthread_table[t].used)
+		return ESRCH;
+	struct pthread_rec *r = &__pthread_table[t];
+	if (r->detached)
 		return EINVAL;
 	if (t == pthread_self())
 		return EDEADLK;
-	struct pthread_rec *r = &threads[t];
+	if (__atomic_exchange_n(&r->joining, 1, __ATOMIC_ACQ_REL))
+		return EINVAL; /* another thread joins it already (glibc) */
 	uint32_t v;
-	while ((v = r->tid) != 0)
+	/* a joiner cancelled while it waits leaves the thread joinable */
+	pthread_cleanup_push(join_cancelled, r);
+	while ((v = __atomic_load_n(&r->tid, __ATOMIC_ACQUIRE)) != 0) {
+		int cp = __pthread_cp_begin();
 		sys_futex_wait((uint32_t *)&r->tid, v, 0);
+		__pthread_cp_end(cp);
+	}
+	pthread_cleanup_pop(0);
 	if (ret)
 		*ret = r->ret;
-	sys_mem_unmap(r->stack, r->stack_size);
+	if (r->stack_size)
+		sys_mem_unmap(r->stack, r->stack_size);
 	r->used = 0;
 	return 0;
 }
 
 int pthread_detach(pthread_t t)
 {
-	if (t == 0 || t >= MAX_THREADS || !threads[t].used)
+	if (t >= PT_MAX_THREADS || !__pthread_table[t].used)
 		return ESRCH;
-	threads[t].detached = 1; /* its stack stays mapped: no one will join */
+	if (__pthread_table[t].detached)
+		return EINVAL;
+	__pthread_table[t].detached = 1; /* freed by a later pthread_create once it ended */
 	return 0;
 }
 
-void pthread_exit(void *ret)
-{
-	pthread_t self = pthread_self();
-	threads[self].ret = ret;
-	if (self == 0)
-		exit(0);
-	for (;;)
-		sys_exit_thread(0);
-}
+/* --- attributes --- */
 
 int pthread_attr_init(pthread_attr_t *a)
 {
+	if (!a)
+		return EINVAL;
 	memset(a, 0, sizeof(*a));
 	a->is_initialized = 1;
 	a->stacksize = DEFAULT_STACK;
@@ -155,165 +344,117 @@ int pthread_attr_init(pthread_attr_t *a)
 	return 0;
 }
 
-int pthread_attr_destroy(pthread_attr_t *a) { a->is_initialized = 0; return 0; }
-int pthread_attr_setdetachstate(pthread_attr_t *a, int s) { a->detachstate = s; return 0; }
-int pthread_attr_getdetachstate(const pthread_attr_t *a, int *s) { *s = a->detachstate; return 0; }
+int pthread_attr_destroy(pthread_attr_t *a)
+{
+	if (!a)
+		return EINVAL;
+	a->is_initialized = 0;
+	return 0;
+}
+
+int pthread_attr_setdetachstate(pthread_attr_t *a, int s)
+{
+	if (!a || (s != PTHREAD_CREATE_JOINABLE && s != PTHREAD_CREATE_DETACHED))
+		return EINVAL;
+	a->detachstate = s;
+	return 0;
+}
+
+int pthread_attr_getdetachstate(const pthread_attr_t *a, int *s)
+{
+	if (!a || !s)
+		return EINVAL;
+	*s = a->detachstate;
+	return 0;
+}
 
 int pthread_attr_setstacksize(pthread_attr_t *a, size_t s)
 {
-	if (s < 16384)
+	if (!a || s < PTHREAD_STACK_MIN)
 		return EINVAL;
-	a->stacksize = (int)s;
+	a->stacksize = s;
 	return 0;
 }
 
-/* --- mutexes --- */
-
-int pthread_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t *attr)
+int pthread_attr_getstacksize(const pthread_attr_t *a, size_t *s)
 {
-	(void)attr;
-	*m = 0;
+	if (!a || !s)
+		return EINVAL;
+	*s = a->stacksize;
 	return 0;
 }
 
-int pthread_mutex_destroy(pthread_mutex_t *m)
+int pthread_attr_setstack(pthread_attr_t *a, void *addr, size_t s)
 {
-	return *m == 1 || *m == 2 ? EBUSY : 0;
-}
-
-static uint32_t mutex_cas(pthread_mutex_t *m, uint32_t from, uint32_t to)
-{
-	uint32_t expected = from;
-	__atomic_compare_exchange_n((uint32_t *)m, &expected, to, false, __ATOMIC_ACQUIRE,
-				    __ATOMIC_RELAXED);
-	return expected;
-}
-
-int pthread_mutex_trylock(pthread_mutex_t *m)
-{
-	uint32_t v = mutex_cas(m, 0, 1);
-	if (v == 0xffffffffu)
-		v = mutex_cas(m, 0xffffffffu, 1);
-	return v == 0 || v == 0xffffffffu ? 0 : EBUSY;
-}
-
-int pthread_mutex_lock(pthread_mutex_t *m)
-{
-	if (pthread_mutex_trylock(m) == 0)
-		return 0;
-	/* Contended: mark waiters (2) and sleep until the holder wakes us. */
-	while (__atomic_exchange_n((uint32_t *)m, 2, __ATOMIC_ACQUIRE) & 3)
-		sys_futex_wait((uint32_t *)m, 2, 0);
+	if (!a || s < PTHREAD_STACK_MIN)
+		return EINVAL;
+	a->stackaddr = addr;
+	a->stacksize = s;
 	return 0;
 }
 
-int pthread_mutex_unlock(pthread_mutex_t *m)
+int pthread_attr_getstack(const pthread_attr_t *a, void **addr, size_t *s)
 {
-	if (__atomic_exchange_n((uint32_t *)m, 0, __ATOMIC_RELEASE) == 2)
-		sys_futex_wake((uint32_t *)m, 1);
+	if (!a || !addr || !s)
+		return EINVAL;
+	*addr = a->stackaddr;
+	*s = a->stacksize;
 	return 0;
 }
 
-int pthread_mutexattr_init(pthread_mutexattr_t *a) { memset(a, 0, sizeof(*a)); a->is_initialized = 1; return 0; }
-int pthread_mutexattr_destroy(pthread_mutexattr_t *a) { a->is_initialized = 0; return 0; }
+/* --- fork handlers --- */
 
-/* --- condition variables --- */
-
-int pthread_cond_init(pthread_cond_t *c, const pthread_condattr_t *attr)
-{
-	(void)attr;
-	*c = 0;
-	return 0;
-}
-
-int pthread_cond_destroy(pthread_cond_t *c)
-{
-	(void)c;
-	return 0;
-}
-
-int pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m, const struct timespec *abstime)
-{
-	uint32_t seq = __atomic_load_n((uint32_t *)c, __ATOMIC_ACQUIRE);
-	uint64_t timeout = 0;
-	if (abstime) {
-		uint64_t end = (uint64_t)abstime->tv_sec * 1000000000u + (uint64_t)abstime->tv_nsec;
-		uint64_t now = (uint64_t)sys_clock_real() /* abstime is CLOCK_REALTIME (POSIX default) */;
-		if (end <= now)
-			return ETIMEDOUT;
-		timeout = end - now;
-	}
-	pthread_mutex_unlock(m);
-	long r = sys_futex_wait((uint32_t *)c, seq, timeout);
-	pthread_mutex_lock(m);
-	return r == -ETIMEDOUT ? ETIMEDOUT : 0;
-}
-
-int pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m)
-{
-	return pthread_cond_timedwait(c, m, NULL);
-}
-
-int pthread_cond_signal(pthread_cond_t *c)
-{
-	__atomic_add_fetch((uint32_t *)c, 1, __ATOMIC_RELEASE);
-	sys_futex_wake((uint32_t *)c, 1);
-	return 0;
-}
-
-int pthread_cond_broadcast(pthread_cond_t *c)
-{
-	__atomic_add_fetch((uint32_t *)c, 1, __ATOMIC_RELEASE);
-	sys_futex_wake((uint32_t *)c, 1 << 30);
-	return 0;
-}
-
-int pthread_condattr_init(pthread_condattr_t *a) { memset(a, 0, sizeof(*a)); return 0; }
-int pthread_condattr_destroy(pthread_condattr_t *a) { (void)a; return 0; }
-
-/* --- once and thread-specific data --- */
-
-int pthread_once(pthread_once_t *o, void (*fn)(void))
-{
-	static pthread_mutex_t once_lock = PTHREAD_MUTEX_INITIALIZER;
-	pthread_mutex_lock(&once_lock);
-	if (!o->init_executed) {
-		o->init_executed = 1;
-		fn();
-	}
-	pthread_mutex_unlock(&once_lock);
-	return 0;
-}
-
-int pthread_key_create(pthread_key_t *k, void (*dtor)(void *))
+int pthread_atfork(void (*prepare)(void), void (*parent)(void), void (*child)(void))
 {
 	lock_table();
-	if (keys_used == MAX_KEYS) {
+	if (atfork_n == MAX_ATFORK) {
 		unlock_table();
-		return EAGAIN;
+		return ENOMEM;
 	}
-	key_dtors[keys_used] = dtor;
-	*k = (pthread_key_t)keys_used++;
+	atfork[atfork_n].prepare = prepare;
+	atfork[atfork_n].parent = parent;
+	atfork[atfork_n].child = child;
+	atfork_n++;
 	unlock_table();
 	return 0;
 }
 
-int pthread_key_delete(pthread_key_t k)
+/* POSIX: prepare handlers in the reverse order of registration, parent
+ * and child handlers in the order. The table lock is held across the
+ * fork so that the child's copy of the table is consistent. */
+void __pthread_fork_prepare(void)
 {
-	return k < (pthread_key_t)keys_used ? 0 : EINVAL;
+	for (int i = atfork_n - 1; i >= 0; i--)
+		if (atfork[i].prepare)
+			atfork[i].prepare();
+	fork_self = self_index();
+	lock_table();
 }
 
-void *pthread_getspecific(pthread_key_t k)
+void __pthread_fork_parent(void)
 {
-	return k < MAX_KEYS ? (void *)threads[pthread_self()].specific[k] : NULL;
+	unlock_table();
+	for (int i = 0; i < atfork_n; i++)
+		if (atfork[i].parent)
+			atfork[i].parent();
 }
 
-int pthread_setspecific(pthread_key_t k, const void *v)
+/* The child has one thread, the forking one: its record gets the new tid,
+ * the others are gone (their memory stays, as on Linux). */
+void __pthread_fork_child(void)
 {
-	if (k >= (pthread_key_t)keys_used)
-		return EINVAL;
-	threads[pthread_self()].specific[k] = v;
-	return 0;
+	for (int i = 0; i < PT_MAX_THREADS; i++)
+		if (i != fork_self && i != 0)
+			__pthread_table[i].used = 0;
+	__pthread_table[0].tid = 0;	/* the main thread: gone, or the caller */
+	main_tid_set = fork_self != 0;
+	if (fork_self)
+		__pthread_table[fork_self].tid = (uint32_t)sys_gettid();
+	live_threads = 1;
+	unlock_table();
+	for (int i = 0; i < atfork_n; i++)
+		if (atfork[i].child)
+			atfork[i].child();
 }
 
 /* The kernel's id of thread t while it runs (pthread_kill,

@@ -6,12 +6,19 @@
 #include <string.h>
 #include <time.h>
 #include "arbor_sys.h"
+#include "pthread_impl.h"
+
+/* pthread_cancel's signal (glibc's SIGCANCEL): programs may neither
+ * handle nor block it, as with glibc. */
+#define SIGCANCEL 32
 
 void __arbor_sigreturn(void);
 
 int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 {
 	struct k_sigaction k, kold;
+	if (sig == SIGCANCEL)
+		return (int)__sys_ret(-EINVAL);
 	if (act) {
 		k.handler = (uint64_t)(uintptr_t)act->sa_handler;
 		memcpy(&k.mask, &act->sa_mask, sizeof(k.mask));
@@ -43,7 +50,12 @@ int raise(int sig)
 
 int sigprocmask(int how, const sigset_t *set, sigset_t *old)
 {
-	return (int)__sys_ret(sys_sigprocmask(how, (const uint64_t *)set, (uint64_t *)old));
+	uint64_t s;
+	if (set) {
+		memcpy(&s, set, sizeof(s));
+		s &= ~(1ull << (SIGCANCEL - 1));
+	}
+	return (int)__sys_ret(sys_sigprocmask(how, set ? &s : NULL, (uint64_t *)old));
 }
 
 int sigpending(sigset_t *set)
@@ -53,7 +65,13 @@ int sigpending(sigset_t *set)
 
 int sigsuspend(const sigset_t *mask)
 {
-	return (int)__sys_ret(sys_sigsuspend((const uint64_t *)mask));
+	uint64_t m;
+	memcpy(&m, mask, sizeof(m));
+	m &= ~(1ull << (SIGCANCEL - 1));
+	int cp = __pthread_cp_begin();
+	long r = sys_sigsuspend(&m);
+	__pthread_cp_end(cp);
+	return (int)__sys_ret(r);
 }
 
 static int sig_ok(int sig)
@@ -141,7 +159,12 @@ int killpg(pid_t pgrp, int sig)
 /* Threads: the mask is the calling thread's own already. */
 int pthread_sigmask(int how, const sigset_t *set, sigset_t *old)
 {
-	long r = sys_sigprocmask(how, (const uint64_t *)set, (uint64_t *)old);
+	uint64_t s;
+	if (set) {
+		memcpy(&s, set, sizeof(s));
+		s &= ~(1ull << (SIGCANCEL - 1)); /* never blocked (sigprocmask) */
+	}
+	long r = sys_sigprocmask(how, set ? &s : NULL, (uint64_t *)old);
 	return r < 0 ? (int)-r : 0;
 }
 

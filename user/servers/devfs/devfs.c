@@ -3,7 +3,9 @@
  * so a descriptor for them talks to the driver directly. The numbers are
  * Linux's (mem 1:3 null, 1:5 zero, 1:8 random, 1:9 urandom; 5:0 tty,
  * 5:1 console). Disks (vda 253:0 ...) appear while their block server
- * runs; opening one hands out a channel to that server (BLK_OPEN). */
+ * runs; opening one hands out a channel to that server (BLK_OPEN). The
+ * one directory, shm, is where init mounts the tmpfs of POSIX shared
+ * memory and named semaphores (/dev/shm, as on Linux). */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -32,6 +34,13 @@ static const struct dev {
 #define DEVFS_ROOT (-1)
 #define DEVFS_DEV BLK_DEVFS_DEV	/* st_dev of this file system */
 #define DEVFS_DISK 100	/* node DEVFS_DISK + i: disk i (vda, vdb, ...) */
+#define DEVFS_SHM 99	/* the directory shm: a mount point */
+#define DEVFS_SHM_INO 90
+
+static bool devfs_is_dir(int node)
+{
+	return node == DEVFS_ROOT || node == DEVFS_SHM;
+}
 
 static uint64_t devfs_boot_ns;
 
@@ -43,6 +52,12 @@ static int devfs_lookup(const char *path)
 	if (!*path || strcmp(path, ".") == 0 || strcmp(path, "..") == 0)
 		return DEVFS_ROOT;
 	size_t n = strcspn(path, "/");
+	if (n == 3 && strncmp(path, "shm", 3) == 0) {
+		path += n;
+		while (*path == '/')
+			path++;
+		return !*path || strcmp(path, ".") == 0 ? DEVFS_SHM : -ENOENT; /* empty below the mount */
+	}
 	for (int i = 0; i < NDEVS; i++)
 		if (strlen(devs[i].name) == n && strncmp(path, devs[i].name, n) == 0)
 			return path[n] ? -ENOTDIR : i; /* nothing lies below a device */
@@ -62,6 +77,12 @@ static void devfs_stat(int node, struct stat *st)
 	if (node == DEVFS_ROOT) {
 		st->st_mode = S_IFDIR | 0755;
 		st->st_ino = 1;
+		st->st_nlink = 3;
+		return;
+	}
+	if (node == DEVFS_SHM) {
+		st->st_mode = S_IFDIR | 01777;
+		st->st_ino = DEVFS_SHM_INO;
 		st->st_nlink = 2;
 		return;
 	}
@@ -113,9 +134,9 @@ static long devfs_open(const struct fs_req *r, int node, int flags)
 	if (flags & O_CREAT && flags & O_EXCL)
 		return -EEXIST;
 	devfs_stat(node, &st);
-	if (node == DEVFS_ROOT && acc != O_RDONLY)
+	if (devfs_is_dir(node) && acc != O_RDONLY)
 		return -EISDIR;
-	if (node != DEVFS_ROOT && (flags & O_DIRECTORY))
+	if (!devfs_is_dir(node) && (flags & O_DIRECTORY))
 		return -ENOTDIR;
 	int want = (acc != O_WRONLY ? R_OK : 0) | (acc != O_RDONLY ? W_OK : 0);
 	if (!fssrv_may(st.st_mode, st.st_uid, st.st_gid, r, want))
@@ -156,9 +177,9 @@ static long devfs_path(const struct fs_req *r, struct ipc_msg *m)
 	case VFS_MKDIR:
 		return -EEXIST;
 	case VFS_RMDIR:
-		return node == DEVFS_ROOT ? -EBUSY : -ENOTDIR;
+		return devfs_is_dir(node) ? -EBUSY : -ENOTDIR;
 	case VFS_UNLINK:
-		return node == DEVFS_ROOT ? -EISDIR : -EPERM;
+		return devfs_is_dir(node) ? -EISDIR : -EPERM;
 	default: /* the set of devices is fixed */
 		return -EPERM;
 	}
@@ -184,11 +205,14 @@ static long devfs_read(struct fs_file *f, const struct ipc_info *info)
  * disks there are now. */
 static long devfs_fill(struct fs_file *f, uint64_t pos, struct fssrv_dents *b)
 {
-	if (f->kind != DEVFS_ROOT)
+	if (!devfs_is_dir(f->kind))
 		return -ENOTDIR;
 	for (; pos < 2; pos++)
-		if (!fssrv_dent(b, 1, DT_DIR, pos ? ".." : ".", pos + 1))
+		if (!fssrv_dent(b, pos == 0 && f->kind == DEVFS_SHM ? DEVFS_SHM_INO : 1, DT_DIR,
+				pos ? ".." : ".", pos + 1))
 			return 0;
+	if (f->kind == DEVFS_SHM)
+		return 0;
 	for (; pos - 2 < (uint64_t)NDEVS; pos++)
 		if (!fssrv_dent(b, pos, DT_CHR, devs[pos - 2].name, pos + 1))
 			return 0;
@@ -197,6 +221,8 @@ static long devfs_fill(struct fs_file *f, uint64_t pos, struct fssrv_dents *b)
 		if (blkdev_probe((int)i, &bi) == 0 &&
 		    !fssrv_dent(b, BLK_DEVFS_INO + i, DT_BLK, bi.name, 2 + NDEVS + i + 1))
 			return 0;
+	if (pos <= 2 + NDEVS + BLK_MAX_DISKS)
+		fssrv_dent(b, DEVFS_SHM_INO, DT_DIR, "shm", 2 + NDEVS + BLK_MAX_DISKS + 1);
 	return 0;
 }
 
@@ -205,13 +231,13 @@ static long devfs_file(struct fs_file *f, struct ipc_msg *m, const struct ipc_in
 	struct stat st;
 	switch (m->label) {
 	case FILE_READ:
-		return f->kind == DEVFS_ROOT ? -EISDIR : devfs_read(f, info);
+		return devfs_is_dir(f->kind) ? -EISDIR : devfs_read(f, info);
 	case FILE_WRITE:
 		if ((f->flags & O_ACCMODE) == O_RDONLY)
 			return -EBADF;
 		return (long)info->snd_len; /* null, zero and random take and drop it */
 	case FILE_SEEK: /* a directory's position; devices have none */
-		return f->kind == DEVFS_ROOT ? fssrv_data_seek(f, (int64_t)m->w[0], (int)m->w[1]) : 0;
+		return devfs_is_dir(f->kind) ? fssrv_data_seek(f, (int64_t)m->w[0], (int)m->w[1]) : 0;
 	case FILE_FSTAT:
 		devfs_stat(f->kind, &st);
 		return sys_ipc_write(0, &st, sizeof(st)) == sizeof(st) ? 0 : -EFAULT;

@@ -340,8 +340,9 @@ extern "C" {
    Cygwin and XMK blocks below from redefining them.)
    Note: with _POSIX_THREADS defined, newlib's stdio (stdio/local.h) is
    built with thread-cancellation support and references
-   pthread_setcancelstate, _pthread_cleanup_push and _pthread_cleanup_pop,
-   which the port must supply.  */
+   pthread_setcancelstate, which user/libc/pthread_cancel.c supplies.
+   The thread options below are each implemented in full in user/libc
+   (pthread*.c, semaphore.c; docs/libc.md): declare none that is not.  */
 #if !defined(__rtems__) && !defined(__CYGWIN__) && !defined(__XMK__)
 #define _POSIX_TIMERS			200809L
 #define _POSIX_MONOTONIC_CLOCK		200809L
@@ -351,6 +352,15 @@ extern "C" {
 #define _POSIX_THREADS			200809L
 #define _POSIX_PRIORITY_SCHEDULING	200809L
 #define _POSIX_READER_WRITER_LOCKS	200809L
+#define _POSIX_SPIN_LOCKS		200809L
+#define _POSIX_BARRIERS			200809L
+#define _POSIX_TIMEOUTS			200809L
+#define _POSIX_THREAD_PROCESS_SHARED	200809L
+#define _POSIX_SEMAPHORES		200809L
+#define _POSIX_SHARED_MEMORY_OBJECTS	200809L
+#define _POSIX_MEMLOCK			200809L
+#define _POSIX_MEMLOCK_RANGE		200809L
+#define _POSIX_MESSAGE_PASSING		200809L
 #define _UNIX98_THREAD_MUTEX_ATTRIBUTES	1
 #endif
 

@@ -78,6 +78,12 @@ void	*mmap (void *, size_t, int, int, int, off_t);
 int	munmap (void *, size_t);
 int	mprotect (void *, size_t, int);
 int	msync (void *, size_t, int);
+int	mlock (const void *, size_t);
+int	munlock (const void *, size_t);
+int	mlockall (int);
+int	munlockall (void);
+int	shm_open (const char *, int, mode_t);
+int	shm_unlink (const char *);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,65 @@
+/* What the pthread files of the C library share (pthread.c: threads,
+ * keys, fork handlers; pthread_sync.c: mutexes and the other futex-based
+ * objects; pthread_cancel.c: cancellation; semaphore.c). Not installed. */
+#ifndef ARBOR_LIBC_PTHREAD_IMPL_H
+#define ARBOR_LIBC_PTHREAD_IMPL_H
+
+#include <pthread.h>
+#include <stdint.h>
+#include <time.h>
+
+#define PT_MAX_THREADS 64
+#define PT_KEYS PTHREAD_KEYS_MAX
+
+struct pthread_rec {
+	int used;
+	volatile uint32_t tid;		/* the kernel zeroes it when the thread is gone */
+	void *(*fn)(void *);
+	void *arg;
+	void *ret;
+	uint64_t stack, stack_size;	/* stack_size 0: not ours to unmap */
+	uint64_t sp_lo, sp_hi;		/* the thread's stack, whoever's: pthread_self by rsp */
+	int detached;
+	uint32_t joining;		/* a joiner is waiting (a second one: EINVAL) */
+	/* Cancellation (pthread_cancel.c): */
+	volatile int cancel_disabled;	/* pthread_setcancelstate */
+	volatile int cancel_async;	/* pthread_setcanceltype */
+	volatile int cancel_pending;	/* pthread_cancel was called */
+	volatile int in_cp;		/* blocked (or about to) in a cancellation point */
+	int exiting;			/* in pthread_exit: no cancellation any more */
+	struct _pthread_cleanup_context *cleanup;
+	struct { const void *value; uint32_t gen; } specific[PT_KEYS];
+};
+
+extern struct pthread_rec __pthread_table[PT_MAX_THREADS];
+
+/* Set by the first pthread_create or pthread_cancel (pthread_cancel.c):
+ * until then no thread can be cancelled but by itself, and the
+ * cancellation points skip their work. */
+extern volatile int __pthread_cancel_armed;
+
+/* The calling thread's record (the main thread's is entry 0). */
+struct pthread_rec *__pthread_self_rec(void);
+
+/* Nanoseconds from now until abstime on clock (CLOCK_REALTIME or
+ * CLOCK_MONOTONIC), at least 1, into *ns: 0; ETIMEDOUT if it has passed;
+ * EINVAL for a tv_nsec outside [0, 1e9). */
+int __pthread_timeout(clockid_t clock, const struct timespec *abstime, uint64_t *ns);
+
+/* A cancellation point's blocking part runs between these two: a
+ * pthread_cancel that comes meanwhile (or came before) ends the thread
+ * at once, with the call's side effects not done (pthread_cancel.c). */
+int __pthread_cp_begin(void);
+void __pthread_cp_end(int token);	/* token: what begin returned */
+
+/* Ends the calling thread: cleanup handlers, key destructors, then the
+ * kernel thread (the process with the last one, as exit(0)). */
+void __pthread_exit(void *ret) __attribute__((noreturn));
+
+/* fork() around the kernel's: the pthread_atfork handlers, and the
+ * child's thread table fixed to hold its one thread. */
+void __pthread_fork_prepare(void);
+void __pthread_fork_parent(void);
+void __pthread_fork_child(void);
+
+#endif
