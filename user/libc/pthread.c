@@ -461,10 +461,9 @@ void __pthread_fork_child(void)
  * pthread_getcpuclockid), else 0. */
 uint32_t __arbor_pthread_tid(pthread_t t)
 {
-	if (t == 0)
-		return (uint32_t)sys_getpid(); /* the main thread */
-	if (t >= MAX_THREADS || !threads[t].used)
-		return 0;
-	uint32_t tid = threads[t].tid;
-	return tid == 0xffffffffu ? 0 : tid;
+	if (t < PT_MAX_THREADS && __pthread_table[t].used) {
+		uint32_t tid = __pthread_table[t].tid; /* 0: gone */
+		return tid == 0xffffffffu ? 0 : tid;
+	}
+	return t == 0 ? (uint32_t)sys_getpid() : 0; /* the main thread, before any other */
 }
