@@ -97,6 +97,8 @@ static int trap_signal(uint64_t vector)
  * send runs, or the process dies of it (its parent sees the signal). */
 static void trap_user_exception(struct trap_frame *tf, int sig, uint64_t addr)
 {
+	if (ufault_fixup_apply(tf, sig))
+		return; /* the C library's copy returns -EFAULT instead */
 	cpu_sti();
 	signal_fault(tf, sig, addr);
 	proc_user_return_work(tf);

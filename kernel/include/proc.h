@@ -189,6 +189,11 @@ struct proc {
 	uint64_t cpu_exited[3];		/* total/user/system ns of its ended threads */
 	uint64_t cpu_children[3];	/* of its ended and collected children */
 	uint64_t start_ns;
+	/* The C library's fault-fixup range (ufault_fixup): a fault that
+	 * would be SIGSEGV or SIGBUS at an instruction in [ufix_start,
+	 * ufix_end) resumes at ufix_to with rax = -EFAULT. Inherited by fork,
+	 * cleared by exec; written only by the process itself. */
+	uint64_t ufix_start, ufix_end, ufix_to;
 	uint8_t *io_bitmap;		/* ports granted (0 bit = allowed), or NULL */
 	struct handle_table handles;
 	struct k_sigaction sigactions[SIG_NSIG];

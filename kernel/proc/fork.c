@@ -37,6 +37,9 @@ long sys_fork(void)
 	if (!child)
 		return err;
 	child->caps = parent->caps;
+	child->ufix_start = parent->ufix_start; /* the same library, the same place */
+	child->ufix_end = parent->ufix_end;
+	child->ufix_to = parent->ufix_to;
 	child->as = vm_as_fork(parent->as, child->cgroup, &err);
 	struct thread *t = NULL;
 	if (child->as) {

@@ -713,6 +713,17 @@ KTEST(posix_klog)
 	user_cg_done(c);
 }
 
+/* The C library's fault fixups: EFAULT from its copy routines, SIGSEGV
+ * elsewhere, the registration's checks (tests/libc/ufault.c). */
+KTEST(posix_ufault)
+{
+	struct cgroup *c = user_cg("posix_ufault");
+	if (!c)
+		return;
+	KT_EXPECT_EQ(run_posix("posix/ufault", c), W_EXITCODE(0));
+	user_cg_done(c);
+}
+
 /* Process and memory reports (the data of ps and free). */
 KTEST(posix_procinfo)
 {

@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include "abi/fs.h"
 #include "arbor_sys.h"
+#include "ufault.h"
 #include "arbor/hot.h"
 
 mode_t __umask_now(void); /* path.c */
@@ -156,9 +157,12 @@ off_t lseek(int fd, off_t off, int whence)
 	return __sys_ret(r);
 }
 
-/* Also the name cache's stat answers (direct.c). */
-void __fstat_from_attr(const struct pcache_attr *a, struct stat *st)
+/* Also the name cache's stat answers (direct.c). 0, or -EFAULT when st
+ * cannot be written (Linux's copy-out of a stat that succeeded). */
+long __fstat_from_attr(const struct pcache_attr *a, struct stat *st)
 {
+	if (__arbor_uwrite(st, sizeof(*st)))
+		return -EFAULT;
 	memset(st, 0, sizeof(*st));
 	st->st_dev = (dev_t)a->dev;
 	st->st_ino = (ino_t)a->ino;
@@ -176,11 +180,14 @@ void __fstat_from_attr(const struct pcache_attr *a, struct stat *st)
 	st->st_mtim.tv_nsec = (long)(a->mtime % 1000000000u);
 	st->st_ctim.tv_sec = (time_t)(a->ctime / 1000000000u);
 	st->st_ctim.tv_nsec = (long)(a->ctime % 1000000000u);
+	return 0;
 }
 
 int fstat(int fd, struct stat *st)
 {
 	long type = sys_handle_type(fd);
+	if (type >= 0 && __arbor_uwrite(st, sizeof(*st))) /* after EBADF, as Linux */
+		return (int)__sys_ret(-EFAULT);
 	if (type == HANDLE_CGFS_FILE) { /* served by the kernel */
 		struct k_cgnode n;
 		long r = sys_cgfs_fstat(fd, &n);
@@ -205,10 +212,8 @@ int fstat(int fd, struct stat *st)
 	if (type == HANDLE_CHANNEL) { /* a page cache file: the kernel answers */
 		struct pcache_attr a;
 		long r = sys_fd_stat(fd, &a);
-		if (r == 0) {
-			__fstat_from_attr(&a, st);
-			return 0;
-		}
+		if (r == 0)
+			return (int)__sys_ret(__fstat_from_attr(&a, st));
 		if (r != -EOPNOTSUPP)
 			return (int)__sys_ret(r);
 	}
@@ -323,11 +328,12 @@ int fcntl(int fd, int cmd, ...)
 /* Absolute path for the VFS: relative paths start at the working directory. */
 long __vfs_abs_path(const char *path, char *out, size_t cap)
 {
-	if (!path)
-		return -EFAULT;
+	long len = __arbor_ustrnlen(path, cap); /* -EFAULT for a bad pointer */
+	if (len < 0)
+		return len;
 	if (!*path)
 		return -ENOENT;
-	size_t n = strlen(path);
+	size_t n = (size_t)len;
 	if (path[0] == '/') {
 		if (n >= cap)
 			return -ENAMETOOLONG;
@@ -382,10 +388,14 @@ static __attribute__((noinline)) long vfs_call_relative(const char *path, uint64
 ARBOR_HOT long __vfs_path_call_at(uint64_t label, const char *path, uint64_t w0, uint64_t w1, uint64_t w2,
 			void *rcv, size_t rcv_len, uint64_t *out)
 {
-	if (!path || path[0] != '/')
+	/* The one read of the caller's path that may fault (-EFAULT, as
+	 * Linux's kernel copy); the rest reads what it has measured. */
+	long n = __arbor_ustrnlen(path, 4096);
+	if (n < 0 || n >= 4096)
+		return n < 0 ? n : -ENAMETOOLONG;
+	if (path[0] != '/')
 		return vfs_call_relative(path, label, w0, w1, w2, rcv, rcv_len, out);
-	size_t n = strlen(path); /* absolute: sent as it is */
-	return n >= 4096 ? -ENAMETOOLONG : vfs_call(path, n, label, w0, w1, w2, rcv, rcv_len, out);
+	return vfs_call(path, (size_t)n, label, w0, w1, w2, rcv, rcv_len, out); /* absolute: as it is */
 }
 
 ARBOR_HOT long __vfs_path_call(uint64_t label, const char *path, uint64_t w0, uint64_t w1, void *rcv,
@@ -427,6 +437,10 @@ static ssize_t io_vector(int fd, const struct iovec *iov, int cnt, bool wr)
 {
 	if (cnt < 0 || cnt > IOV_MAX) {
 		errno = EINVAL;
+		return -1;
+	}
+	if (__arbor_uread(iov, (size_t)cnt * sizeof(*iov))) { /* Linux copies the array */
+		errno = EFAULT;
 		return -1;
 	}
 	size_t total = 0;

@@ -10,9 +10,14 @@
 #include <sys/time.h>
 #include <time.h>
 #include "arbor_sys.h"
+#include "ufault.h"
 
 int poll(struct pollfd *fds, nfds_t n, int timeout_ms)
 {
+	if (n > (nfds_t)65536) /* Linux: more than RLIMIT_NOFILE allows */
+		return (int)__sys_ret(-EINVAL);
+	if (__arbor_uwrite(fds, n * sizeof(*fds))) /* read, and revents written */
+		return (int)__sys_ret(-EFAULT);
 	uint64_t end = timeout_ms < 0 ? UINT64_MAX : (uint64_t)sys_clock_ns() + (uint64_t)timeout_ms * 1000000u;
 	for (;;) {
 		int ready = 0;
@@ -61,6 +66,11 @@ static int select_ns(int n, fd_set *rd, fd_set *wr, fd_set *ex, int64_t timeout_
 		return (int)__sys_ret(-EINVAL);
 	if (n > FD_SETSIZE)
 		n = FD_SETSIZE;	/* Linux: past the open files, as if n were smaller */
+	/* Linux copies the sets in and out: the longs that hold n bits */
+	size_t bytes = ((size_t)n + 63) / 64 * 8;
+	if ((rd && __arbor_uwrite(rd, bytes)) || (wr && __arbor_uwrite(wr, bytes)) ||
+	    (ex && __arbor_uwrite(ex, bytes)))
+		return (int)__sys_ret(-EFAULT);
 	uint64_t now = (uint64_t)sys_clock_ns();
 	uint64_t end = timeout_ns < 0 ? UINT64_MAX : now + (uint64_t)timeout_ns;
 	fd_set out[3];
