@@ -157,73 +157,38 @@ off_t lseek(int fd, off_t off, int whence)
 	return __sys_ret(r);
 }
 
-/* Also the name cache's stat answers (direct.c). 0, or -EFAULT when st
- * cannot be written (Linux's copy-out of a stat that succeeded). */
-long __fstat_from_attr(const struct pcache_attr *a, struct stat *st)
-{
-	if (__arbor_uwrite(st, sizeof(*st)))
-		return -EFAULT;
-	memset(st, 0, sizeof(*st));
-	st->st_dev = (dev_t)a->dev;
-	st->st_ino = (ino_t)a->ino;
-	st->st_mode = a->mode;
-	st->st_nlink = a->nlink;
-	st->st_uid = a->uid;
-	st->st_gid = a->gid;
-	st->st_rdev = (dev_t)a->rdev;
-	st->st_size = (off_t)a->size;
-	st->st_blksize = 4096;
-	st->st_blocks = (blkcnt_t)a->blocks;
-	st->st_atim.tv_sec = (time_t)(a->atime / 1000000000u);
-	st->st_atim.tv_nsec = (long)(a->atime % 1000000000u);
-	st->st_mtim.tv_sec = (time_t)(a->mtime / 1000000000u);
-	st->st_mtim.tv_nsec = (long)(a->mtime % 1000000000u);
-	st->st_ctim.tv_sec = (time_t)(a->ctime / 1000000000u);
-	st->st_ctim.tv_nsec = (long)(a->ctime % 1000000000u);
-	return 0;
-}
-
 int fstat(int fd, struct stat *st)
 {
 	long type = sys_handle_type(fd);
-	if (type >= 0 && __arbor_uwrite(st, sizeof(*st))) /* after EBADF, as Linux */
-		return (int)__sys_ret(-EFAULT);
+	/* every answer the library makes goes out through
+	 * __arbor_stat_from_attr: EFAULT for a bad st, after EBADF (Linux) */
 	if (type == HANDLE_CGFS_FILE) { /* served by the kernel */
 		struct k_cgnode n;
 		long r = sys_cgfs_fstat(fd, &n);
 		if (r < 0)
 			return (int)__sys_ret(r);
-		memset(st, 0, sizeof(*st));
-		st->st_dev = 5;
-		st->st_ino = n.ino;
-		st->st_mode = S_IFREG | n.mode;
-		st->st_nlink = 1;
-		st->st_uid = n.uid;
-		st->st_gid = n.gid;
-		st->st_blksize = 4096;
-		return 0;
+		struct pcache_attr a = { .dev = 5, .ino = n.ino, .mode = S_IFREG | n.mode, .nlink = 1,
+					 .uid = n.uid, .gid = n.gid };
+		return (int)__sys_ret(__arbor_stat_from_attr(&a, st));
 	}
 	if (type == HANDLE_PIPE) {
-		memset(st, 0, sizeof(*st));
-		st->st_mode = S_IFIFO | 0600;
-		st->st_blksize = 4096;
-		return 0;
+		struct pcache_attr a = { .mode = S_IFIFO | 0600 };
+		return (int)__sys_ret(__arbor_stat_from_attr(&a, st));
 	}
 	if (type == HANDLE_CHANNEL) { /* a page cache file: the kernel answers */
 		struct pcache_attr a;
 		long r = sys_fd_stat(fd, &a);
 		if (r == 0)
-			return (int)__sys_ret(__fstat_from_attr(&a, st));
+			return (int)__sys_ret(__arbor_stat_from_attr(&a, st));
 		if (r != -EOPNOTSUPP)
 			return (int)__sys_ret(r);
 	}
 	long r = file_call(fd, FILE_FSTAT, 0, 0, NULL, 0, st, sizeof(*st));
 	if (r == -EINVAL) { /* a server without stat (the console): a terminal */
-		memset(st, 0, sizeof(*st));
-		st->st_mode = S_IFCHR | 0620;
-		st->st_rdev = (5 << 8) | 1;
-		st->st_blksize = 1024;
-		r = 0;
+		struct pcache_attr a = { .mode = S_IFCHR | 0620, .rdev = (5 << 8) | 1 };
+		r = __arbor_stat_from_attr(&a, st);
+		if (r == 0)
+			st->st_blksize = 1024;
 	}
 	return (int)__sys_ret(r);
 }

@@ -17,6 +17,11 @@ long __arbor_uread(const void *p, size_t n);
 /* 0 if [p, p+n) can be written now, else -EFAULT; the bytes keep their
  * values. */
 long __arbor_uwrite(void *p, size_t n);
+struct pcache_attr;
+struct stat;
+/* Fills the caller's *st (Linux's layout) from the page cache's
+ * attributes a, st_blksize 4096: 0, or -EFAULT (st not writable). */
+long __arbor_stat_from_attr(const struct pcache_attr *a, struct stat *st);
 /* Registers the routines above with the kernel: at start-up (and in a
  * program that replaced it, after execve the new image's start-up). */
 void __arbor_ufault_init(void);
