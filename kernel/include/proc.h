@@ -194,6 +194,11 @@ struct proc {
 	 * ufix_end) resumes at ufix_to with rax = -EFAULT. Inherited by fork,
 	 * cleared by exec; written only by the process itself. */
 	uint64_t ufix_start, ufix_end, ufix_to;
+	/* prctl (kernel/proc/prctl.c): the signal it gets when its parent
+	 * ends (0: none; not inherited by fork), and whether it adopts its
+	 * descendants' orphans: both kept across execve, not inherited by fork. */
+	int pdeathsig;
+	bool subreaper;
 	uint8_t *io_bitmap;		/* ports granted (0 bit = allowed), or NULL */
 	struct handle_table handles;
 	struct k_sigaction sigactions[SIG_NSIG];

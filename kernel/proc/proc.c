@@ -298,9 +298,13 @@ void proc_start_first_thread(struct proc *p, struct thread *t)
 	spin_unlock(&proc_lock);
 }
 
-/* Where orphans go. Caller holds proc_lock. */
-static struct proc *proc_reaper_locked(void)
+/* Where p's orphans go: the nearest living ancestor that made itself a
+ * subreaper (PR_SET_CHILD_SUBREAPER), else init. Caller holds proc_lock. */
+static struct proc *proc_reaper_locked(const struct proc *p)
 {
+	for (struct proc *a = p->parent; a && a != &kernel_proc; a = a->parent)
+		if (a->subreaper && a->state == PROC_ALIVE && !a->exiting)
+			return a;
 	struct proc *init = init_proc;
 	return init && init->state == PROC_ALIVE && !init->exiting ? init : &kernel_proc;
 }
@@ -309,7 +313,7 @@ static struct proc *proc_reaper_locked(void)
  * over, and wake the parent. Caller holds proc_lock. */
 static void proc_become_zombie_locked(struct proc *p, struct thread *last)
 {
-	struct proc *reaper = proc_reaper_locked();
+	struct proc *reaper = proc_reaper_locked(p);
 
 	p->state = PROC_ZOMBIE;
 	itimer_disarm_locked(p); /* a zombie gets no SIGALRM */
@@ -330,6 +334,8 @@ static void proc_become_zombie_locked(struct proc *p, struct thread *last)
 		list_add_tail(&c->sibling, &reaper->children);
 		if (c->state == PROC_ZOMBIE)
 			waitq_wake_all(&reaper->child_exit, 0);
+		else if (c->pdeathsig) /* PR_SET_PDEATHSIG: its parent has ended */
+			signal_send_locked(c, c->pdeathsig);
 	}
 	struct proc *parent = p->parent;
 	bool exited = (p->exit_status & 0x7f) == 0;
