@@ -20,6 +20,7 @@
 #include "printk.h"
 #include "serial.h"
 #include "timer.h"
+#include "random.h"
 #include "trap.h"
 #include "vm.h"
 
@@ -76,6 +77,7 @@ static long kinit(void *arg)
 	/* init gets pid 1 and the driver capability, which it hands on to
 	 * the drivers it starts. */
 	const char *const argv[] = { "bin/init", NULL };
+	loadavg_start();
 	int pid = proc_spawn("bin/init", argv, &cg_root, &kernel_proc, PROC_CAP_DRIVER);
 	if (pid < 0)
 		panic("cannot start bin/init from the boot archive (error %d)", pid);
@@ -108,6 +110,7 @@ void kmain(uint32_t loader, uint32_t info)
 	softlockup_init();
 	syscall_init();
 	timer_init();
+	random_init(); /* after the clocks it seeds from */
 	irq_init();
 	banner();
 	if (!kthread_create("kinit", kinit, NULL, NULL, &err))

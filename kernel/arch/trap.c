@@ -12,6 +12,7 @@
 #include "arch/x86.h"
 #include "sched.h"
 #include "memcg.h"
+#include "random.h"
 
 struct idt_gate {
 	uint16_t offset_lo;
@@ -154,6 +155,8 @@ void trap_dispatch(struct trap_frame *tf)
 		return;
 	}
 	if (fn) {
+		if (tf->vector >= IRQ_VECTOR_BASE)
+			random_irq_mix(tf->vector); /* its arrival time, into the pool */
 		fn(tf);
 		/* An interrupt may have made a thread runnable or used up the
 		 * running one's slice: switch now if the interrupted code could

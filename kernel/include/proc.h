@@ -415,6 +415,13 @@ struct thread *thread_find_locked(int tid);
 struct proc *proc_iter_first_locked(void);
 struct proc *proc_iter_next_locked(struct proc *p);
 
+/* The load average's sampler thread (kernel/proc/loadavg.c), started
+ * before init. */
+void loadavg_start(void);
+/* The 1, 5 and 15 minute load averages (<< 16, as sysinfo's loads) and
+ * how many threads there are now. Takes proc_lock. */
+void loadavg_get(uint64_t loads[3], uint64_t *threads);
+
 /* A kernel thread running fn(arg) in the kernel process, placed in cgroup
  * cg (NULL: root) and made runnable. NULL with *err = -ENOMEM etc. */
 struct thread *kthread_create(const char *name, long (*fn)(void *), void *arg,

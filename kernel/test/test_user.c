@@ -724,6 +724,17 @@ KTEST(posix_ufault)
 	user_cg_done(c);
 }
 
+/* getrandom's checks: flags, bad buffers, a partial copy, distinct
+ * output (tests/libc/random.c). */
+KTEST(posix_random)
+{
+	struct cgroup *c = user_cg("posix_random");
+	if (!c)
+		return;
+	KT_EXPECT_EQ(run_posix("posix/random", c), W_EXITCODE(0));
+	user_cg_done(c);
+}
+
 /* Process and memory reports (the data of ps and free). */
 KTEST(posix_procinfo)
 {

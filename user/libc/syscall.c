@@ -20,11 +20,13 @@
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/random.h>
 #include <sys/resource.h>
 #include <sys/select.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
+#include <sys/sysinfo.h>
 #include <sys/time.h>
 #include <sys/times.h>
 #include <sys/uio.h>
@@ -142,6 +144,7 @@ long syscall(long nr, ...)
 	case SYS_fstatfs: return fstatfs((int)a, P(b));
 	case SYS_getpriority: return __linux_getpriority(a, b);
 	case SYS_setpriority: return setpriority((int)a, (id_t)b, (int)c);
+	case SYS_sysinfo: return sysinfo(P(a));
 	case SYS_prctl: return prctl((int)a, (unsigned long)b);
 	case SYS_sync: return (sync(), 0);
 	case SYS_mount: return mount(S(a), S(b), S(c), (unsigned long)d, P(e));
@@ -166,6 +169,7 @@ long syscall(long nr, ...)
 	case SYS_faccessat: return faccessat((int)a, S(b), (int)c, 0);
 	case SYS_utimensat: return utimensat((int)a, S(b), P(c), (int)d);
 	case SYS_inotify_init1: return inotify_init1((int)a);
+	case SYS_getrandom: return getrandom(P(a), (size_t)b, (unsigned)c);
 	default:
 		errno = ENOSYS;
 		return -1;

@@ -86,6 +86,7 @@
 #define	__NR_fstatfs	138
 #define	__NR_getpriority	140
 #define	__NR_setpriority	141
+#define	__NR_sysinfo	99
 #define	__NR_prctl	157
 #define	__NR_sync	162
 #define	__NR_mount	165
@@ -110,6 +111,7 @@
 #define	__NR_faccessat	269
 #define	__NR_utimensat	280
 #define	__NR_inotify_init1	294
+#define	__NR_getrandom	318
 
 #define	SYS_read	__NR_read
 #define	SYS_write	__NR_write
@@ -192,6 +194,7 @@
 #define	SYS_fstatfs	__NR_fstatfs
 #define	SYS_getpriority	__NR_getpriority
 #define	SYS_setpriority	__NR_setpriority
+#define	SYS_sysinfo	__NR_sysinfo
 #define	SYS_prctl	__NR_prctl
 #define	SYS_sync	__NR_sync
 #define	SYS_mount	__NR_mount
@@ -216,6 +219,7 @@
 #define	SYS_faccessat	__NR_faccessat
 #define	SYS_utimensat	__NR_utimensat
 #define	SYS_inotify_init1	__NR_inotify_init1
+#define	SYS_getrandom	__NR_getrandom
 
 #ifdef __cplusplus
 extern "C" {
