@@ -8,6 +8,7 @@
 #include "memcg.h"
 #include "proc.h"
 #include "ipc.h"
+#include "pcache.h"
 #include "syscall.h"
 
 void *kobj_alloc(size_t size, enum kobj_type type, struct cgroup *cg,
@@ -96,6 +97,17 @@ struct kobj *handle_get_rights_of(struct proc *p, int h, uint32_t kinds, uint32_
 	return handle_table_get(&p->handles, h, kinds, need, err, have);
 }
 
+/* A descriptor of p for o is gone: p's record locks on its file go too
+ * (POSIX: any close of the file releases them). */
+static void handle_closed_flocks(struct proc *p, struct kobj *o)
+{
+	if (o->type != KOBJ_CHANNEL)
+		return;
+	struct pcache_obj *pc = __atomic_load_n(&container_of(o, struct channel, obj)->pc, __ATOMIC_ACQUIRE);
+	if (pc)
+		pcache_flock_release(pc, p);
+}
+
 int handle_close(struct proc *p, int h)
 {
 	struct handle_table *t = &p->handles;
@@ -109,6 +121,7 @@ int handle_close(struct proc *p, int h)
 	spin_unlock(&t->lock);
 	if (!o)
 		return -EBADF;
+	handle_closed_flocks(p, o);
 	kobj_put(o);
 	return 0;
 }
@@ -166,8 +179,11 @@ static int handle_place(struct proc *p, struct kobj *o, int min, int target, uin
 		t->access[h] = HANDLE_ACCESS(o->type, rights);
 	}
 	spin_unlock(&t->lock);
-	if (old)
+	if (old) {
+		if (old != o) /* dup2 closed another descriptor: its file's locks go */
+			handle_closed_flocks(p, old);
 		kobj_put(old);
+	}
 	return h;
 }
 

@@ -268,6 +268,10 @@ int fcntl(int fd, int cmd, ...)
 	long arg = va_arg(ap, long);
 	va_end(ap);
 	switch (cmd) {
+	case F_GETLK:
+	case F_SETLK:
+	case F_SETLKW: /* record locks: the kernel's (fd_lock) */
+		return (int)__sys_ret(sys_fd_lock(fd, cmd, (struct k_flock *)arg));
 	case F_DUPFD:
 	case F_DUPFD_CLOEXEC:
 		if (arg < 0 || arg >= PRIVATE_HANDLES)
