@@ -108,5 +108,6 @@ struct ipc_info {
 #define HANDLE_CGFS_FILE 6		/* an open cgroup interface file */
 #define HANDLE_INOTIFY 7	/* an inotify instance */
 #define HANDLE_REPLY 8		/* a deferred call's reply capability (ipc_defer) */
+#define HANDLE_PIDFD 9		/* a process (pidfd_open): readable once it has ended */
 
 #endif

@@ -380,6 +380,16 @@ static inline void thread_set_work(struct thread *t)
 /* Sends sig to process p (as kill does, from sender: SI_USER with its pid
  * and uid; NULL: the kernel, SI_KERNEL). */
 void signal_send(struct proc *p, int sig, struct proc *sender);
+/* kill(2) of the one process pid that started at start_ns (a pidfd's):
+ * -ESRCH if it has been reaped (or the pid is another's now), -EPERM
+ * (kill's permission rule), -EINVAL; a zombie takes it without effect. */
+long signal_send_to(int pid, uint64_t start_ns, int sig);
+/* Whether the process pid that started at start_ns has ended (a zombie,
+ * or reaped): a pidfd's POLLIN. */
+bool proc_ended(int pid, uint64_t start_ns);
+/* poll of handle h if it is a pidfd (POLLIN once its process ended),
+ * else -ENOTTY. */
+long pidfd_poll(int h, int events);
 /* Sends sig to p with its siginfo fields from o (proc_lock held). */
 void signal_send_origin_locked(struct proc *p, int sig, const struct sig_origin *o);
 /* Tells child c's parent that c exited, stopped or continued (code

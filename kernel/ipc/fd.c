@@ -230,6 +230,9 @@ long sys_fd_poll(int h, int events)
 	}
 	if (!o) {
 		struct ipc_fstate st;
+		long pr = err ? -ENOTTY : pidfd_poll(h, events);
+		if (pr != -ENOTTY)
+			return pr;
 		if (!err)
 			err = fd_published(h, &st);
 		/* reported unasked, as poll(2) does */

@@ -735,6 +735,17 @@ KTEST(posix_random)
 	user_cg_done(c);
 }
 
+/* pidfd_open and pidfd_send_signal: kill's rule, the handle's kind,
+ * reaped processes, poll (tests/proc/pidfd.c). */
+KTEST(posix_pidfd)
+{
+	struct cgroup *c = user_cg("posix_pidfd");
+	if (!c)
+		return;
+	KT_EXPECT_EQ(run_posix("posix/pidfd", c), W_EXITCODE(0));
+	user_cg_done(c);
+}
+
 /* Process and memory reports (the data of ps and free). */
 KTEST(posix_procinfo)
 {

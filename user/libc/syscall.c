@@ -18,7 +18,9 @@
 #include <sys/inotify.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/file.h>
 #include <sys/mount.h>
+#include <sys/pidfd.h>
 #include <sys/prctl.h>
 #include <sys/random.h>
 #include <sys/resource.h>
@@ -100,6 +102,7 @@ long syscall(long nr, ...)
 	case SYS_kill: return kill((pid_t)a, (int)b);
 	case SYS_uname: return uname(P(a));
 	case SYS_fcntl: return fcntl((int)a, (int)b, c);
+	case SYS_flock: return flock((int)a, (int)b);
 	case SYS_fsync: return fsync((int)a);
 	case SYS_fdatasync: return fdatasync((int)a);
 	case SYS_truncate: return truncate(S(a), (off_t)b);
@@ -169,6 +172,8 @@ long syscall(long nr, ...)
 	case SYS_faccessat: return faccessat((int)a, S(b), (int)c, 0);
 	case SYS_utimensat: return utimensat((int)a, S(b), P(c), (int)d);
 	case SYS_inotify_init1: return inotify_init1((int)a);
+	case SYS_pidfd_send_signal: return pidfd_send_signal((int)a, (int)b, P(c), (unsigned)d);
+	case SYS_pidfd_open: return pidfd_open((pid_t)a, (unsigned)b);
 	case SYS_getrandom: return getrandom(P(a), (size_t)b, (unsigned)c);
 	default:
 		errno = ENOSYS;

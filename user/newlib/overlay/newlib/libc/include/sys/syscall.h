@@ -42,6 +42,7 @@
 #define	__NR_kill	62
 #define	__NR_uname	63
 #define	__NR_fcntl	72
+#define	__NR_flock	73
 #define	__NR_fsync	74
 #define	__NR_fdatasync	75
 #define	__NR_truncate	76
@@ -112,6 +113,8 @@
 #define	__NR_utimensat	280
 #define	__NR_inotify_init1	294
 #define	__NR_getrandom	318
+#define	__NR_pidfd_send_signal	424
+#define	__NR_pidfd_open	434
 
 #define	SYS_read	__NR_read
 #define	SYS_write	__NR_write
@@ -150,6 +153,7 @@
 #define	SYS_kill	__NR_kill
 #define	SYS_uname	__NR_uname
 #define	SYS_fcntl	__NR_fcntl
+#define	SYS_flock	__NR_flock
 #define	SYS_fsync	__NR_fsync
 #define	SYS_fdatasync	__NR_fdatasync
 #define	SYS_truncate	__NR_truncate
@@ -220,6 +224,8 @@
 #define	SYS_utimensat	__NR_utimensat
 #define	SYS_inotify_init1	__NR_inotify_init1
 #define	SYS_getrandom	__NR_getrandom
+#define	SYS_pidfd_send_signal	__NR_pidfd_send_signal
+#define	SYS_pidfd_open	__NR_pidfd_open
 
 #ifdef __cplusplus
 extern "C" {
