@@ -110,9 +110,9 @@ void kmain(uint32_t loader, uint32_t info)
 	softlockup_init();
 	syscall_init();
 	timer_init();
-	random_init(); /* after the clocks it seeds from */
 	irq_init();
 	banner();
+	random_init(); /* after the clocks it seeds from (and the banner: arbor-run's first line) */
 	if (!kthread_create("kinit", kinit, NULL, NULL, &err))
 		panic("cannot create the first thread (%d)", err);
 	cpu_sti();
