@@ -67,6 +67,26 @@ static void msleep(int ms)
 	nanosleep(&ts, NULL);
 }
 
+/* Waits (up to 10 s) until process pid sleeps (state S in
+ * /proc/PID/stat), then 100 ms more. */
+static void asleep(pid_t pid)
+{
+	char name[64], buf[256];
+	snprintf(name, sizeof(name), "/proc/%d/stat", (int)pid);
+	for (int i = 0; i < 1000; i++) {
+		int fd = open(name, O_RDONLY);
+		ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+		if (fd >= 0)
+			close(fd);
+		buf[n > 0 ? n : 0] = 0;
+		const char *p = strrchr(buf, ')');
+		if (p && p[1] == ' ' && p[2] == 'S')
+			break;
+		msleep(10);
+	}
+	msleep(100);
+}
+
 static int wait_child(pid_t c)
 {
 	int st = 0;
@@ -184,7 +204,7 @@ int main(void)
 	char x;
 	if (read(p[0], &x, 1) != 1)
 		return 1;
-	msleep(300); /* the child is asleep in F_SETLKW by now */
+	asleep(c); /* the child is asleep in F_SETLKW now */
 	show("parent F_SETLKW [1,2): a cycle", lk(fd, F_SETLKW, F_WRLCK, SEEK_SET, 1, 1));
 	show("parent F_SETLK F_UNLCK [0,1)", lk(fd, F_SETLK, F_UNLCK, SEEK_SET, 0, 1));
 	int res[2] = { -2, 0 };
