@@ -37,4 +37,8 @@ cd "$out/build"
 	> "$out/configure.log" 2>&1 || { tail -20 "$out/configure.log"; exit 1; }
 make -j2 all-target-newlib > "$out/make.log" 2>&1 || { tail -40 "$out/make.log"; exit 1; }
 make install-target-newlib > "$out/install.log" 2>&1 || { tail -20 "$out/install.log"; exit 1; }
+# newlib installs only its own include folders: the overlay's Linux uapi
+# headers (<linux/...>) go in by hand.
+mkdir -p "$out/install/x86_64-elf/include/linux"
+cp "$root/user/newlib/overlay/newlib/libc/include/linux/"*.h "$out/install/x86_64-elf/include/linux/"
 echo "newlib installed in $out/install/x86_64-elf"

@@ -778,6 +778,13 @@ KTEST(posix_cgfs_core)
 	run_with_servers(argv, "posix_cgroups");
 }
 
+/* clone3 with CLONE_INTO_CGROUP (tests/cgroup/clone3.c). */
+KTEST(posix_clone3)
+{
+	const char *const argv[] = { "posix/clone3", NULL };
+	run_with_servers(argv, "posix_clone3");
+}
+
 /* The memory controller: files, OOM kills inside a cgroup, oom.group,
  * memory.high throttling, memory.max lowered below usage. */
 KTEST(posix_memory)

@@ -174,6 +174,7 @@ long syscall(long nr, ...)
 	case SYS_inotify_init1: return inotify_init1((int)a);
 	case SYS_pidfd_send_signal: return pidfd_send_signal((int)a, (int)b, P(c), (unsigned)d);
 	case SYS_pidfd_open: return pidfd_open((pid_t)a, (unsigned)b);
+	case SYS_clone3: return __linux_clone3(P(a), (size_t)b);
 	case SYS_getrandom: return getrandom(P(a), (size_t)b, (unsigned)c);
 	default:
 		errno = ENOSYS;

@@ -115,6 +115,7 @@
 #define	__NR_getrandom	318
 #define	__NR_pidfd_send_signal	424
 #define	__NR_pidfd_open	434
+#define	__NR_clone3	435
 
 #define	SYS_read	__NR_read
 #define	SYS_write	__NR_write
@@ -226,6 +227,7 @@
 #define	SYS_getrandom	__NR_getrandom
 #define	SYS_pidfd_send_signal	__NR_pidfd_send_signal
 #define	SYS_pidfd_open	__NR_pidfd_open
+#define	SYS_clone3	__NR_clone3
 
 #ifdef __cplusplus
 extern "C" {
