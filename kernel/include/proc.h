@@ -199,6 +199,9 @@ struct proc {
 	 * descendants' orphans: both kept across execve, not inherited by fork. */
 	int pdeathsig;
 	bool subreaper;
+	/* its record locks, on all files (kernel/pcache/flock.c, under its
+	 * flock_lock): a close looks no further while 0 */
+	uint32_t nflocks;
 	uint8_t *io_bitmap;		/* ports granted (0 bit = allowed), or NULL */
 	struct handle_table handles;
 	struct k_sigaction sigactions[SIG_NSIG];

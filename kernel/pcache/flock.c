@@ -87,6 +87,14 @@ static bool flock_waits_for_locked(const struct proc *who, const struct proc *ta
 	return false;
 }
 
+/* Drops lock record r (its owner's count too). flock_lock held. */
+static void flock_free_locked(struct flock_rec *r)
+{
+	r->owner->nflocks--;
+	list_del(&r->link);
+	kfree(r);
+}
+
 /* Sets owner's locks on [s, e] to type (K_F_UNLCK: none), splitting,
  * trimming and merging its records; spare holds two preallocated
  * records, of which what is used is set to NULL. */
@@ -105,8 +113,7 @@ static void flock_apply_locked(struct pcache_obj *pc, struct proc *owner, int ty
 		if (r->type == type) { /* the same kind, overlapping or adjacent: one record */
 			s = r->start < s ? r->start : s;
 			e = r->end > e ? r->end : e;
-			list_del(&r->link);
-			kfree(r);
+			flock_free_locked(r);
 			continue;
 		}
 		if (!overlaps)
@@ -117,14 +124,14 @@ static void flock_apply_locked(struct pcache_obj *pc, struct proc *owner, int ty
 			*tail = *r;
 			tail->start = e + 1;
 			list_add(&tail->link, &r->link);
+			owner->nflocks++;
 			r->end = s - 1;
 		} else if (r->start < s) {
 			r->end = s - 1;
 		} else if (r->end > e) {
 			r->start = e + 1;
 		} else {
-			list_del(&r->link);
-			kfree(r);
+			flock_free_locked(r);
 		}
 	}
 	if (type != K_F_UNLCK) {
@@ -140,6 +147,7 @@ static void flock_apply_locked(struct pcache_obj *pc, struct proc *owner, int ty
 				break;
 			}
 		list_add_tail(&n->link, at);
+		owner->nflocks++;
 	}
 	waitq_wake_all(&pc->flock_wait, 0); /* a waiter may fit now */
 }
@@ -291,8 +299,7 @@ void pcache_flock_release(struct pcache_obj *pc, struct proc *p)
 	list_for_each_safe(pos, next, &pc->flocks) {
 		struct flock_rec *r = list_entry(pos, struct flock_rec, link);
 		if (r->owner == p) {
-			list_del(&r->link);
-			kfree(r);
+			flock_free_locked(r);
 			freed = true;
 		}
 	}

@@ -104,7 +104,10 @@ static void handle_closed_flocks(struct proc *p, struct kobj *o)
 	if (o->type != KOBJ_CHANNEL)
 		return;
 	struct pcache_obj *pc = __atomic_load_n(&container_of(o, struct channel, obj)->pc, __ATOMIC_ACQUIRE);
-	if (pc)
+	/* the common close: no lock on the file at all (a lock of p's
+	 * cannot appear meanwhile: p is closing its descriptor, and a lock
+	 * another thread of p takes now is its race, as on Linux) */
+	if (pc && !list_empty(&pc->flocks))
 		pcache_flock_release(pc, p);
 }
 
@@ -121,7 +124,6 @@ int handle_close(struct proc *p, int h)
 	spin_unlock(&t->lock);
 	if (!o)
 		return -EBADF;
-	handle_closed_flocks(p, o);
 	kobj_put(o);
 	return 0;
 }
@@ -137,22 +139,35 @@ long sys_handle_close(int h)
 	if (o->type == KOBJ_CHANNEL && __atomic_load_n(&o->refcount, __ATOMIC_ACQUIRE) == 2 &&
 	    !container_of(o, struct channel, obj)->kopen) /* the kernel's own: nobody to tell */
 		ipc_channel_close_sync(o);
+	/* the common close: p holds no record lock anywhere (a test here,
+	 * not in handle_close, whose fast path stays a tail call) */
+	if (__builtin_expect(__atomic_load_n(&p->nflocks, __ATOMIC_RELAXED) != 0, 0))
+		handle_closed_flocks(p, o);
 	kobj_put(o);
 	return handle_close(p, h);
+}
+
+/* handle_close with the record locks' release (exit, execve). */
+static void handle_close_releasing(struct proc *p, int h)
+{
+	struct kobj *o = p->handles.slots[h]; /* the process's last thread, or execve's */
+	if (o && __atomic_load_n(&p->nflocks, __ATOMIC_RELAXED))
+		handle_closed_flocks(p, o);
+	handle_close(p, h);
 }
 
 void handle_close_all(struct proc *p)
 {
 	for (int h = 0; h < HANDLE_MAX; h++)
 		if (p->handles.slots[h])
-			handle_close(p, h);
+			handle_close_releasing(p, h);
 }
 
 void handle_close_on_exec(struct proc *p)
 {
 	for (int h = 0; h < HANDLE_MAX; h++)
 		if (p->handles.slots[h] && (p->handles.flags[h] & HANDLE_CLOEXEC))
-			handle_close(p, h);
+			handle_close_releasing(p, h);
 }
 
 /* Installs o with rights at the lowest free slot >= min (F_DUPFD), or
@@ -180,8 +195,8 @@ static int handle_place(struct proc *p, struct kobj *o, int min, int target, uin
 	}
 	spin_unlock(&t->lock);
 	if (old) {
-		if (old != o) /* dup2 closed another descriptor: its file's locks go */
-			handle_closed_flocks(p, old);
+		if (old != o && __atomic_load_n(&p->nflocks, __ATOMIC_RELAXED))
+			handle_closed_flocks(p, old); /* dup2 closed another descriptor: its file's locks go */
 		kobj_put(old);
 	}
 	return h;
