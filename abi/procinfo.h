@@ -42,8 +42,8 @@ struct k_meminfo {
 	 * asked of file servers and their pages, and of them the
 	 * asynchronous readahead windows and their pages */
 	uint64_t pager_fills, pager_fill_pages, ra_async, ra_async_pages;
-	/* sysinfo(2): the 1, 5 and 15 minute load averages (<< 16; 0 in
-	 * the test boots, which start no sampler) and the threads now */
+	/* sysinfo(2): the 1, 5 and 15 minute load averages (<< 16) and
+	 * the threads now */
 	uint64_t loads[3], nr_threads;
 };
 

@@ -77,7 +77,6 @@ static long kinit(void *arg)
 	/* init gets pid 1 and the driver capability, which it hands on to
 	 * the drivers it starts. */
 	const char *const argv[] = { "bin/init", NULL };
-	loadavg_start();
 	int pid = proc_spawn("bin/init", argv, &cg_root, &kernel_proc, PROC_CAP_DRIVER);
 	if (pid < 0)
 		panic("cannot start bin/init from the boot archive (error %d)", pid);

@@ -428,9 +428,9 @@ struct thread *thread_find_locked(int tid);
 struct proc *proc_iter_first_locked(void);
 struct proc *proc_iter_next_locked(struct proc *p);
 
-/* The load average's sampler thread (kernel/proc/loadavg.c), started
- * before init. */
-void loadavg_start(void);
+/* The load average (kernel/proc/loadavg.c): the timer tick's sample,
+ * every 5 s. Interrupt context, no lock. */
+void loadavg_tick(void);
 /* The 1, 5 and 15 minute load averages (<< 16, as sysinfo's loads) and
  * how many threads there are now. Takes proc_lock. */
 void loadavg_get(uint64_t loads[3], uint64_t *threads);
