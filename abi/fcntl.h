@@ -36,4 +36,23 @@
 #define AT_EMPTY_PATH       0x1000
 #endif
 
+/* Record locks (fd_lock, docs/vfs.md "Record locks"): Linux's struct
+ * flock (x86_64 layout) and its commands and types. */
+#include <stdint.h>
+struct k_flock {
+	int16_t type;		/* K_F_RDLCK, K_F_WRLCK, K_F_UNLCK */
+	int16_t whence;		/* 0 SEEK_SET, 1 SEEK_CUR, 2 SEEK_END */
+	int32_t pad0;
+	int64_t start;
+	int64_t len;		/* 0: to the end of the file, however long; < 0: before start */
+	int32_t pid;		/* F_GETLK: the holder */
+	int32_t pad1;
+};
+#define K_F_GETLK  5
+#define K_F_SETLK  6
+#define K_F_SETLKW 7
+#define K_F_RDLCK  0
+#define K_F_WRLCK  1
+#define K_F_UNLCK  2
+
 #endif

@@ -117,5 +117,6 @@ struct ipc_info {
 #define HANDLE_TIMERFD 11	/* a timerfd timer */
 #define HANDLE_SIGNALFD 12	/* a signalfd */
 #define HANDLE_SOCKET 13	/* a Unix-domain socket (sock_create) */
+#define HANDLE_PIDFD 14		/* a process (pidfd_open): readable once it has ended */
 
 #endif

@@ -44,6 +44,9 @@ struct k_meminfo {
 	uint64_t pager_fills, pager_fill_pages, ra_async, ra_async_pages;
 	/* pages lent to a disk driver by pcache_grant, and of them filled */
 	uint64_t grant_pages, grant_filled;
+	/* sysinfo(2): the 1, 5 and 15 minute load averages (<< 16) and
+	 * the threads now */
+	uint64_t loads[3], nr_threads;
 };
 
 /* cputime's which: whose CPU time (total, user, system) it reports. */

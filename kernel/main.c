@@ -20,6 +20,7 @@
 #include "printk.h"
 #include "serial.h"
 #include "timer.h"
+#include "random.h"
 #include "trap.h"
 #include "vm.h"
 
@@ -110,6 +111,7 @@ void kmain(uint32_t loader, uint32_t info)
 	timer_init();
 	irq_init();
 	banner();
+	random_init(); /* after the clocks it seeds from (and the banner: arbor-run's first line) */
 	if (!kthread_create("kinit", kinit, NULL, NULL, &err))
 		panic("cannot create the first thread (%d)", err);
 	cpu_sti();

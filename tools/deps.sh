@@ -1,7 +1,8 @@
 #!/bin/sh
 # Finds the host tools a make target needs and installs the Debian packages
 # that provide any that are missing (apt-get, through sudo when not root).
-# Usage: tools/deps.sh PROFILE...   profiles: build iso run test bench debug all
+# Usage: tools/deps.sh PROFILE...   profiles: build iso boot run test bench debug all
+# (boot: what tools/arbor-run needs, the build and QEMU, no ISO tools)
 set -e
 
 # "command package" pairs per profile. A path stands for a file check.
@@ -30,6 +31,7 @@ for profile in "$@"; do
 	case "$profile" in
 	build) check "$need_build" ;;
 	iso) check "$need_build $need_iso" ;;
+	boot) check "$need_build $need_qemu"; wants_qemu=1 ;;
 	run) check "$need_build $need_iso $need_qemu"; wants_qemu=1 ;;
 	test) check "$need_build $need_iso $need_qemu $need_test"; wants_qemu=1 ;;
 	bench) check "$need_build $need_qemu $need_test $need_bench"; wants_qemu=1 ;;

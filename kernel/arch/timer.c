@@ -2,6 +2,7 @@
  * software-controlled through port 0x61 and it needs no interrupt) while we
  * watch how far the TSC and the LAPIC timer move. */
 #include "timer.h"
+#include "proc.h"
 #include "arch/x86.h"
 #include "lapic.h"
 #include "panic.h"
@@ -63,6 +64,7 @@ static void timer_tick(struct trap_frame *tf)
 		irqoff_tick();
 #endif
 		softlockup_tick(tf, sched_idle_running());
+		loadavg_tick();
 		sched_tick(trap_from_user(tf));
 	}
 }

@@ -12,6 +12,7 @@
 #include "arch/x86.h"
 #include "sched.h"
 #include "memcg.h"
+#include "random.h"
 
 struct idt_gate {
 	uint16_t offset_lo;
@@ -97,6 +98,8 @@ static int trap_signal(uint64_t vector)
  * send runs, or the process dies of it (its parent sees the signal). */
 static void trap_user_exception(struct trap_frame *tf, int sig, uint64_t addr)
 {
+	if (ufault_fixup_apply(tf, sig))
+		return; /* the C library's copy returns -EFAULT instead */
 	cpu_sti();
 	signal_fault(tf, sig, addr);
 	proc_user_return_work(tf);
@@ -152,6 +155,8 @@ void trap_dispatch(struct trap_frame *tf)
 		return;
 	}
 	if (fn) {
+		if (tf->vector >= IRQ_VECTOR_BASE)
+			random_irq_mix(tf->vector); /* its arrival time, into the pool */
 		fn(tf);
 		/* An interrupt may have made a thread runnable or used up the
 		 * running one's slice: switch now if the interrupted code could

@@ -4,11 +4,13 @@
  * -EFAULT through the exception table instead of a kernel panic.
  * PROT_NONE areas are checked against the address space's areas. */
 #include "abi/errno.h"
+#include "abi/signal.h"
 #include "addrspace.h"
 #include "percpu.h"
 #include "proc.h"
 #include "sched.h"
 #include "syscall.h"
+#include "trap.h"
 
 struct extable_entry {
 	uint64_t insn, fixup;
@@ -137,4 +139,39 @@ long copy_string_from_user(char *dst, const char *usrc, size_t max)
 		return scan == max - 1 ? -ENAMETOOLONG : -EFAULT;
 	}
 	return n;
+}
+
+/* ---- the C library's fault fixups (docs/abi.md, "Bad pointers") ---- */
+
+/* At most this much code: the library's few copy routines, not a way to
+ * turn any crash of a program into an error. */
+#define UFIX_MAX_LEN 4096
+
+long sys_ufault_fixup(uint64_t start, uint64_t end, uint64_t to)
+{
+	struct proc *p = current_thread()->proc;
+	if (start == 0 && end == 0 && to == 0) {
+		p->ufix_start = p->ufix_end = p->ufix_to = 0;
+		return 0;
+	}
+	if (start >= end || end - start > UFIX_MAX_LEN || !user_range_ok(start, end - start) ||
+	    !user_range_ok(to, 1) || start == 0)
+		return -EINVAL;
+	p->ufix_start = start;
+	p->ufix_end = end;
+	p->ufix_to = to;
+	return 0;
+}
+
+bool ufault_fixup_apply(struct trap_frame *tf, int sig)
+{
+	struct thread *t = current_thread();
+	if (!t || !t->proc || (sig != SIGSEGV && sig != SIGBUS))
+		return false;
+	struct proc *p = t->proc;
+	if (tf->rip < p->ufix_start || tf->rip >= p->ufix_end)
+		return false;
+	tf->rip = p->ufix_to;
+	tf->rax = (uint64_t)(int64_t)-EFAULT;
+	return true;
 }

@@ -98,6 +98,10 @@ struct pcache_obj {
 	bool wbusy;			/* the write lock (sleeping) */
 	struct waitq wwait;		/* waiting for wbusy */
 	struct pcache_node *root;
+	/* Record locks (flock.c, under its flock_lock): every process's
+	 * locks on the file, and the processes waiting for a range */
+	struct list_head flocks;
+	struct waitq flock_wait;
 	uint64_t npages;		/* present pages */
 	struct pcache_attr attr;	/* attr.size: the file's size */
 	/* The reverse map (map.c): one record per address space with areas
@@ -415,5 +419,9 @@ long pcache_fd_write(struct channel *ch, const void *buf, size_t len, int64_t of
 long pcache_fd_seek(struct channel *ch, int64_t off, int whence);
 /* The channel goes: its object reference with it. */
 void pcache_channel_release(struct channel *ch);
+
+/* Process p closed a descriptor for the file of pc (or ended): every
+ * record lock p holds on it goes (POSIX), and waiters are woken. */
+void pcache_flock_release(struct pcache_obj *pc, struct proc *p);
 
 #endif

@@ -216,6 +216,19 @@ struct proc {
 	uint64_t cpu_exited[3];		/* total/user/system ns of its ended threads */
 	uint64_t cpu_children[3];	/* of its ended and collected children */
 	uint64_t start_ns;
+	/* The C library's fault-fixup range (ufault_fixup): a fault that
+	 * would be SIGSEGV or SIGBUS at an instruction in [ufix_start,
+	 * ufix_end) resumes at ufix_to with rax = -EFAULT. Inherited by fork,
+	 * cleared by exec; written only by the process itself. */
+	uint64_t ufix_start, ufix_end, ufix_to;
+	/* prctl (kernel/proc/prctl.c): the signal it gets when its parent
+	 * ends (0: none; not inherited by fork), and whether it adopts its
+	 * descendants' orphans: both kept across execve, not inherited by fork. */
+	int pdeathsig;
+	bool subreaper;
+	/* its record locks, on all files (kernel/pcache/flock.c, under its
+	 * flock_lock): a close looks no further while 0 */
+	uint32_t nflocks;
 	uint8_t *io_bitmap;		/* ports granted (0 bit = allowed), or NULL */
 	struct handle_table handles;
 	struct k_sigaction sigactions[SIG_NSIG];
@@ -405,6 +418,19 @@ static inline void thread_set_work(struct thread *t)
 /* Sends sig to process p (as kill does, from sender: SI_USER with its pid
  * and uid; NULL: the kernel, SI_KERNEL). */
 void signal_send(struct proc *p, int sig, struct proc *sender);
+/* kill(2) of the one process pid that started at start_ns (a pidfd's):
+ * -ESRCH if it has been reaped (or the pid is another's now), -EPERM
+ * (kill's permission rule), -EINVAL; a zombie takes it without effect. */
+long signal_send_to(int pid, uint64_t start_ns, int sig);
+/* Whether the process pid that started at start_ns has ended (a zombie,
+ * or reaped): a pidfd's POLLIN. */
+bool proc_ended(int pid, uint64_t start_ns);
+/* A pidfd's readiness for the kernel poll (poll.h's fd_poll_fn): POLLIN
+ * once its process ended; *q the queue every process's end wakes. */
+struct pollq;
+long pidfd_poll_obj(struct kobj *o, int events, struct pollq **q);
+/* A process became a zombie: pidfd pollers look again (proc_lock may be held). */
+void pidfd_proc_ended(void);
 /* Sends sig to p with its siginfo fields from o (proc_lock held). */
 void signal_send_origin_locked(struct proc *p, int sig, const struct sig_origin *o);
 /* Tells child c's parent that c exited, stopped or continued (code
@@ -483,6 +509,13 @@ struct cgroup *proc_main_cgroup_locked(const struct proc *p);
 struct thread *thread_find_locked(int tid);
 struct proc *proc_iter_first_locked(void);
 struct proc *proc_iter_next_locked(struct proc *p);
+
+/* The load average (kernel/proc/loadavg.c): the timer tick's sample,
+ * every 5 s. Interrupt context, no lock. */
+void loadavg_tick(void);
+/* The 1, 5 and 15 minute load averages (<< 16, as sysinfo's loads) and
+ * how many threads there are now. Takes proc_lock. */
+void loadavg_get(uint64_t loads[3], uint64_t *threads);
 
 /* A kernel thread running fn(arg) in the kernel process, placed in cgroup
  * cg (NULL: root) and made runnable. NULL with *err = -ENOMEM etc. */

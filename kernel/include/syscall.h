@@ -42,4 +42,11 @@ long copy_string_from_user(char *dst, const char *usrc, size_t max);
  * faulting kernel instruction that may touch user memory, or 0. */
 uint64_t extable_fixup(uint64_t rip);
 
+struct trap_frame;
+/* A user fault about to raise sig (SIGSEGV or SIGBUS) at an instruction
+ * of the process's registered C-library copy routines (ufault_fixup):
+ * resumes at their fixup with rax = -EFAULT and returns true; false for
+ * any other fault, which is delivered as usual. */
+bool ufault_fixup_apply(struct trap_frame *tf, int sig);
+
 #endif

@@ -153,6 +153,7 @@ static const fd_poll_fn fd_poll_fns[16] = {
 	[KOBJ_CGFS_FILE] = cgfs_poll,
 	[KOBJ_INOTIFY] = inotify_poll_fn,
 	[KOBJ_SOCKET] = usock_poll_fn,
+	[KOBJ_PIDFD] = pidfd_poll_obj,
 };
 
 long fd_poll_obj(struct kobj *o, int events, struct pollq **q)

@@ -35,6 +35,8 @@ struct pcache_obj *pcache_obj_new(uint32_t flags, uint64_t max)
 	list_init(&o->nc_kids);
 	list_init(&o->nc_names);
 	waitq_init(&o->wwait);
+	list_init(&o->flocks);
+	waitq_init(&o->flock_wait);
 	o->attr.nlink = 1;
 	return o;
 }

@@ -98,6 +98,7 @@ static long exec_image(const struct exec_image *im, const char *path, const char
 	vm_switch_to(as);
 	vm_as_destroy(old);
 	strlcpy(p->name, proc_basename(path), sizeof(p->name));
+	p->ufix_start = p->ufix_end = p->ufix_to = 0; /* the new image registers its own */
 	signal_init_proc(p, p, true);
 	handle_close_on_exec(p);
 	struct trap_frame *tf = self->user_tf;

@@ -9,6 +9,9 @@
 #include "proc.h"
 #include "sched.h"
 #include "trap.h"
+#include "cgfs.h"
+#include "cgfs_file.h"
+#include "kstring.h"
 
 void proc_copy_handles(struct proc *from, struct proc *to, bool skip_cloexec)
 {
@@ -25,18 +28,19 @@ void proc_copy_handles(struct proc *from, struct proc *to, bool skip_cloexec)
 	spin_unlock(&from->handles.lock);
 }
 
-long sys_fork(void)
+/* fork(2) with the child born in cgroup cg. */
+static long fork_in(struct cgroup *cg)
 {
 	struct thread *self = current_thread();
 	struct proc *parent = self->proc;
 	int err = 0;
-
-	/* The child is born in the forking thread's cgroup. */
-	struct cgroup *cg = self->cgroup;
 	struct proc *child = proc_alloc(parent, cg, parent->name, &err);
 	if (!child)
 		return err;
 	child->caps = parent->caps;
+	child->ufix_start = parent->ufix_start; /* the same library, the same place */
+	child->ufix_end = parent->ufix_end;
+	child->ufix_to = parent->ufix_to;
 	child->as = vm_as_fork(parent->as, child->cgroup, &err);
 	struct thread *t = NULL;
 	if (child->as) {
@@ -56,4 +60,38 @@ long sys_fork(void)
 	int pid = child->pid;
 	proc_start_first_thread(child, t); /* t may be gone from here */
 	return pid;
+}
+
+long sys_fork(void)
+{
+	return fork_in(current_thread()->cgroup); /* the forking thread's cgroup */
+}
+
+long sys_fork_into(int h)
+{
+	struct proc *self = current_thread()->proc;
+	long err;
+	struct kobj *o = handle_get_rights(self, h, KOBJ_KIND(KOBJ_CGFS_FILE), HANDLE_RIGHT_WRITE, &err);
+	if (!o)
+		return err;
+	struct cgroup *cg;
+	const struct cftype *cft;
+	cgfs_file_target(cgfs_file_of(o), &cg, &cft);
+	if (strcmp(cft->name, "cgroup.procs") != 0) {
+		kobj_put(o);
+		return -EBADF;
+	}
+	cg_get(cg);
+	kobj_put(o);
+	/* the checks of a write of the child's pid to that cgroup.procs, by
+	 * the caller (its effective ids): Linux's CLONE_INTO_CGROUP */
+	struct k_cgwriter w = { .pid = self->pid, .uid = self->cred.euid, .gid = self->cred.egid,
+				.tid = current_thread()->tid };
+	spin_lock(&proc_lock);
+	err = cgfs_may_migrate(proc_main_cgroup_locked(self), cg, &w, false);
+	spin_unlock(&proc_lock);
+	if (!err)
+		err = fork_in(cg);
+	cg_put(cg);
+	return err;
 }

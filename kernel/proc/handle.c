@@ -8,6 +8,7 @@
 #include "memcg.h"
 #include "proc.h"
 #include "ipc.h"
+#include "pcache.h"
 #include "syscall.h"
 
 void *kobj_alloc(size_t size, enum kobj_type type, struct cgroup *cg,
@@ -96,6 +97,20 @@ struct kobj *handle_get_rights_of(struct proc *p, int h, uint32_t kinds, uint32_
 	return handle_table_get(&p->handles, h, kinds, need, err, have);
 }
 
+/* A descriptor of p for o is gone: p's record locks on its file go too
+ * (POSIX: any close of the file releases them). */
+static void handle_closed_flocks(struct proc *p, struct kobj *o)
+{
+	if (o->type != KOBJ_CHANNEL)
+		return;
+	struct pcache_obj *pc = __atomic_load_n(&container_of(o, struct channel, obj)->pc, __ATOMIC_ACQUIRE);
+	/* the common close: no lock on the file at all (a lock of p's
+	 * cannot appear meanwhile: p is closing its descriptor, and a lock
+	 * another thread of p takes now is its race, as on Linux) */
+	if (pc && !list_empty(&pc->flocks))
+		pcache_flock_release(pc, p);
+}
+
 int handle_close(struct proc *p, int h)
 {
 	struct handle_table *t = &p->handles;
@@ -124,22 +139,35 @@ long sys_handle_close(int h)
 	if (o->type == KOBJ_CHANNEL && __atomic_load_n(&o->refcount, __ATOMIC_ACQUIRE) == 2 &&
 	    !container_of(o, struct channel, obj)->kopen) /* the kernel's own: nobody to tell */
 		ipc_channel_close_sync(o);
+	/* the common close: p holds no record lock anywhere (a test here,
+	 * not in handle_close, whose fast path stays a tail call) */
+	if (__builtin_expect(__atomic_load_n(&p->nflocks, __ATOMIC_RELAXED) != 0, 0))
+		handle_closed_flocks(p, o);
 	kobj_put(o);
 	return handle_close(p, h);
+}
+
+/* handle_close with the record locks' release (exit, execve). */
+static void handle_close_releasing(struct proc *p, int h)
+{
+	struct kobj *o = p->handles.slots[h]; /* the process's last thread, or execve's */
+	if (o && __atomic_load_n(&p->nflocks, __ATOMIC_RELAXED))
+		handle_closed_flocks(p, o);
+	handle_close(p, h);
 }
 
 void handle_close_all(struct proc *p)
 {
 	for (int h = 0; h < HANDLE_MAX; h++)
 		if (p->handles.slots[h])
-			handle_close(p, h);
+			handle_close_releasing(p, h);
 }
 
 void handle_close_on_exec(struct proc *p)
 {
 	for (int h = 0; h < HANDLE_MAX; h++)
 		if (p->handles.slots[h] && (p->handles.flags[h] & HANDLE_CLOEXEC))
-			handle_close(p, h);
+			handle_close_releasing(p, h);
 }
 
 /* Installs o with rights at the lowest free slot >= min (F_DUPFD), or
@@ -166,8 +194,11 @@ static int handle_place(struct proc *p, struct kobj *o, int min, int target, uin
 		t->access[h] = HANDLE_ACCESS(o->type, rights);
 	}
 	spin_unlock(&t->lock);
-	if (old)
+	if (old) {
+		if (old != o && __atomic_load_n(&p->nflocks, __ATOMIC_RELAXED))
+			handle_closed_flocks(p, old); /* dup2 closed another descriptor: its file's locks go */
 		kobj_put(old);
+	}
 	return h;
 }
 

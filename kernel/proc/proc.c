@@ -305,9 +305,13 @@ void proc_start_first_thread(struct proc *p, struct thread *t)
 	spin_unlock(&proc_lock);
 }
 
-/* Where orphans go. Caller holds proc_lock. */
-static struct proc *proc_reaper_locked(void)
+/* Where p's orphans go: the nearest living ancestor that made itself a
+ * subreaper (PR_SET_CHILD_SUBREAPER), else init. Caller holds proc_lock. */
+static struct proc *proc_reaper_locked(const struct proc *p)
 {
+	for (struct proc *a = p->parent; a && a != &kernel_proc; a = a->parent)
+		if (a->subreaper && a->state == PROC_ALIVE && !a->exiting)
+			return a;
 	struct proc *init = init_proc;
 	return init && init->state == PROC_ALIVE && !init->exiting ? init : &kernel_proc;
 }
@@ -316,9 +320,10 @@ static struct proc *proc_reaper_locked(void)
  * over, and wake the parent. Caller holds proc_lock. */
 static void proc_become_zombie_locked(struct proc *p, struct thread *last)
 {
-	struct proc *reaper = proc_reaper_locked();
+	struct proc *reaper = proc_reaper_locked(p);
 
 	p->state = PROC_ZOMBIE;
+	pidfd_proc_ended(); /* its pidfds turn readable */
 	itimer_disarm_locked(p); /* a zombie gets no SIGALRM */
 	signal_proc_exit_locked(p); /* its queued signals and POSIX timers go */
 	/* last's task charge stays with the zombie until it is reaped */
@@ -338,6 +343,8 @@ static void proc_become_zombie_locked(struct proc *p, struct thread *last)
 		list_add_tail(&c->sibling, &reaper->children);
 		if (c->state == PROC_ZOMBIE)
 			waitq_wake_all(&reaper->child_exit, 0);
+		else if (c->pdeathsig) /* PR_SET_PDEATHSIG: its parent has ended */
+			signal_send_locked(c, c->pdeathsig);
 	}
 	struct proc *parent = p->parent;
 	bool exited = (p->exit_status & 0x7f) == 0;
@@ -950,7 +957,8 @@ long sys_meminfo(struct k_meminfo *u)
 	pcache_pager_stats(&ps);
 	struct k_meminfo k = { pmm_managed_pages(), pmm_free_pages(), PAGE_SIZE,
 			       now > busy ? now - busy : 0, heap_bytes_in_use(),
-			       ps.fills, ps.fill_pages, ps.ra_async, ps.ra_async_pages, 0, 0 };
+			       ps.fills, ps.fill_pages, ps.ra_async, ps.ra_async_pages, 0, 0, { 0 }, 0 };
 	pcache_grant_stats(&k.grant_pages, &k.grant_filled);
+	loadavg_get(k.loads, &k.nr_threads);
 	return copy_to_user(u, &k, sizeof(k)) ? -EFAULT : 0;
 }

@@ -417,6 +417,23 @@ long sys_sigqueue(int pid, int sig, uint64_t value)
 	return r;
 }
 
+long signal_send_to(int pid, uint64_t start_ns, int sig)
+{
+	struct proc *self = current_thread()->proc;
+	if (sig < 0 || sig >= SIG_NSIG)
+		return -EINVAL;
+	long r = -ESRCH;
+	spin_lock(&proc_lock);
+	struct proc *p = proc_find_locked(pid);
+	if (p && p->start_ns == start_ns) {
+		r = signal_permitted(self, p) ? 0 : -EPERM;
+		if (r == 0 && sig && p->state == PROC_ALIVE) /* a zombie takes it as Linux's: no effect */
+			signal_send_user_locked(p, NULL, sig, self, SI_USER, 0);
+	}
+	spin_unlock(&proc_lock);
+	return r;
+}
+
 long sys_tgkill(int tgid, int tid, int sig)
 {
 	struct proc *self = current_thread()->proc;

@@ -750,6 +750,39 @@ KTEST(posix_sockets)
 	run_with_servers(argv, "posix_sockets"); /* /proc, /sys/fs/cgroup */
 }
 
+/* The C library's fault fixups: EFAULT from its copy routines, SIGSEGV
+ * elsewhere, the registration's checks (tests/libc/ufault.c). */
+KTEST(posix_ufault)
+{
+	struct cgroup *c = user_cg("posix_ufault");
+	if (!c)
+		return;
+	KT_EXPECT_EQ(run_posix("posix/ufault", c), W_EXITCODE(0));
+	user_cg_done(c);
+}
+
+/* getrandom's checks: flags, bad buffers, a partial copy, distinct
+ * output (tests/libc/random.c). */
+KTEST(posix_random)
+{
+	struct cgroup *c = user_cg("posix_random");
+	if (!c)
+		return;
+	KT_EXPECT_EQ(run_posix("posix/random", c), W_EXITCODE(0));
+	user_cg_done(c);
+}
+
+/* pidfd_open and pidfd_send_signal: kill's rule, the handle's kind,
+ * reaped processes, poll (tests/proc/pidfd.c). */
+KTEST(posix_pidfd)
+{
+	struct cgroup *c = user_cg("posix_pidfd");
+	if (!c)
+		return;
+	KT_EXPECT_EQ(run_posix("posix/pidfd", c), W_EXITCODE(0));
+	user_cg_done(c);
+}
+
 /* Process and memory reports (the data of ps and free). */
 KTEST(posix_procinfo)
 {
@@ -780,6 +813,13 @@ KTEST(posix_cgfs_core)
 {
 	const char *const argv[] = { "posix/cgroups", NULL };
 	run_with_servers(argv, "posix_cgroups");
+}
+
+/* clone3 with CLONE_INTO_CGROUP (tests/cgroup/clone3.c). */
+KTEST(posix_clone3)
+{
+	const char *const argv[] = { "posix/clone3", NULL };
+	run_with_servers(argv, "posix_clone3");
 }
 
 /* The memory controller: files, OOM kills inside a cgroup, oom.group,

@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include "abi/fs.h"
 #include "arbor_sys.h"
+#include "ufault.h"
 
 long __vfs_path_call_at(uint64_t label, const char *path, uint64_t w0, uint64_t w1, uint64_t w2,
 			void *rcv, size_t rcv_len, uint64_t *out);
@@ -48,8 +49,9 @@ long __dir_path(int fd, char *buf, size_t cap)
 /* The path an *at call means, into buf (PATH_MAX), or path itself. */
 static long at_path(int dirfd, const char *path, char *buf, const char **out)
 {
-	if (!path)
-		return -EFAULT;
+	long len = __arbor_ustrnlen(path, 4096); /* -EFAULT for a bad pointer */
+	if (len < 0)
+		return len;
 	*out = path;
 	if (path[0] == '/' || dirfd == AT_FDCWD)
 		return 0;
@@ -58,11 +60,10 @@ static long at_path(int dirfd, const char *path, char *buf, const char **out)
 	long n = __dir_path(dirfd, buf, 4096);
 	if (n < 0)
 		return n;
-	size_t len = strlen(path);
-	if ((size_t)n + 1 + len >= 4096)
+	if ((size_t)n + 1 + (size_t)len >= 4096)
 		return -ENAMETOOLONG;
 	buf[n] = '/';
-	memcpy(buf + n + 1, path, len + 1);
+	memcpy(buf + n + 1, path, (size_t)len + 1);
 	*out = buf;
 	return 0;
 }
@@ -93,7 +94,7 @@ int fstatat(int dirfd, const char *restrict path, struct stat *restrict st, int 
 {
 	if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
 		return (int)__sys_ret(-EINVAL);
-	if (path && !*path && (flags & AT_EMPTY_PATH))
+	if ((flags & AT_EMPTY_PATH) && __arbor_ustrnlen(path, 1) == 0)
 		return dirfd == AT_FDCWD ? stat(".", st) : fstat(dirfd, st);
 	AT_PATH(dirfd, path, p);
 	return (flags & AT_SYMLINK_NOFOLLOW) ? lstat(p, st) : stat(p, st);
@@ -161,7 +162,7 @@ int fchownat(int dirfd, const char *path, uid_t uid, gid_t gid, int flags)
 {
 	if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
 		return (int)__sys_ret(-EINVAL);
-	if (path && !*path && (flags & AT_EMPTY_PATH))
+	if ((flags & AT_EMPTY_PATH) && __arbor_ustrnlen(path, 1) == 0)
 		return dirfd == AT_FDCWD ? chown(".", uid, gid) : fchown(dirfd, uid, gid);
 	AT_PATH(dirfd, path, p);
 	return (flags & AT_SYMLINK_NOFOLLOW) ? lchown(p, uid, gid) : chown(p, uid, gid);
@@ -190,6 +191,8 @@ int symlinkat(const char *target, int dirfd, const char *path)
  * for a bad tv_nsec. */
 static long utime_word(const struct timespec *t, uint64_t *out)
 {
+	if (t && __arbor_uread(t, sizeof(*t)))
+		return -EFAULT;
 	if (!t || t->tv_nsec == UTIME_NOW) {
 		*out = VFS_UTIME_NOW;
 		return 0;

@@ -20,6 +20,7 @@
 #include "arbor/user.h"
 #include "arbor/vfs_path.h"
 #include "arbor_sys.h"
+#include "ufault.h"
 #include "arbor/hot.h"
 
 long __vfs_handle(void);
@@ -30,7 +31,6 @@ long __vfs_direct(const char *path, uint64_t label, uint64_t w0, uint64_t w1, ui
  * path, b its text): the reply's label, or DIRECT_NO. */
 long __vfs_direct2(uint64_t label, const char *a, const char *b, bool b_is_path, uint64_t w0);
 
-void __fstat_from_attr(const struct pcache_attr *a, struct stat *st);
 /* Nonzero: stat and access skip the kernel's name cache and ask the
  * server (tests compare the two answers). */
 int __arbor_ncache_bypass;
@@ -273,7 +273,7 @@ static ARBOR_HOT long direct_ncache(const struct droute *d, uint64_t label, uint
 	}
 	long r = sys_ncache_lookup((int)d->h, d->r.inst | (uint64_t)d->gen << 32, inner, ilen, how, &a);
 	if (r == 0 && label == VFS_STAT)
-		__fstat_from_attr(&a, rcv);
+		r = __arbor_stat_from_attr(&a, rcv); /* -EFAULT for a bad buffer */
 	return r;
 }
 

@@ -17,6 +17,7 @@
 #include "abi/fs.h"
 #include "arbor_sys.h"
 #include "pthread_impl.h"
+#include "ufault.h"
 #include "arbor/hot.h"
 
 mode_t __umask_now(void); /* path.c */
@@ -165,45 +166,19 @@ off_t lseek(int fd, off_t off, int whence)
 	return __sys_ret(r);
 }
 
-/* Also the name cache's stat answers (direct.c). */
-void __fstat_from_attr(const struct pcache_attr *a, struct stat *st)
-{
-	memset(st, 0, sizeof(*st));
-	st->st_dev = (dev_t)a->dev;
-	st->st_ino = (ino_t)a->ino;
-	st->st_mode = a->mode;
-	st->st_nlink = a->nlink;
-	st->st_uid = a->uid;
-	st->st_gid = a->gid;
-	st->st_rdev = (dev_t)a->rdev;
-	st->st_size = (off_t)a->size;
-	st->st_blksize = 4096;
-	st->st_blocks = (blkcnt_t)a->blocks;
-	st->st_atim.tv_sec = (time_t)(a->atime / 1000000000u);
-	st->st_atim.tv_nsec = (long)(a->atime % 1000000000u);
-	st->st_mtim.tv_sec = (time_t)(a->mtime / 1000000000u);
-	st->st_mtim.tv_nsec = (long)(a->mtime % 1000000000u);
-	st->st_ctim.tv_sec = (time_t)(a->ctime / 1000000000u);
-	st->st_ctim.tv_nsec = (long)(a->ctime % 1000000000u);
-}
-
 int fstat(int fd, struct stat *st)
 {
 	long type = sys_handle_type(fd);
+	/* every answer the library makes goes out through
+	 * __arbor_stat_from_attr: EFAULT for a bad st, after EBADF (Linux) */
 	if (type == HANDLE_CGFS_FILE) { /* served by the kernel */
 		struct k_cgnode n;
 		long r = sys_cgfs_fstat(fd, &n);
 		if (r < 0)
 			return (int)__sys_ret(r);
-		memset(st, 0, sizeof(*st));
-		st->st_dev = 5;
-		st->st_ino = n.ino;
-		st->st_mode = S_IFREG | n.mode;
-		st->st_nlink = 1;
-		st->st_uid = n.uid;
-		st->st_gid = n.gid;
-		st->st_blksize = 4096;
-		return 0;
+		struct pcache_attr a = { .dev = 5, .ino = n.ino, .mode = S_IFREG | n.mode, .nlink = 1,
+					 .uid = n.uid, .gid = n.gid };
+		return (int)__sys_ret(__arbor_stat_from_attr(&a, st));
 	}
 	if (type == HANDLE_SOCKET) { /* a Unix socket: as Linux's sockfs */
 		memset(st, 0, sizeof(*st));
@@ -213,28 +188,23 @@ int fstat(int fd, struct stat *st)
 		return 0;
 	}
 	if (type == HANDLE_PIPE) {
-		memset(st, 0, sizeof(*st));
-		st->st_mode = S_IFIFO | 0600;
-		st->st_blksize = 4096;
-		return 0;
+		struct pcache_attr a = { .mode = S_IFIFO | 0600 };
+		return (int)__sys_ret(__arbor_stat_from_attr(&a, st));
 	}
 	if (type == HANDLE_CHANNEL) { /* a page cache file: the kernel answers */
 		struct pcache_attr a;
 		long r = sys_fd_stat(fd, &a);
-		if (r == 0) {
-			__fstat_from_attr(&a, st);
-			return 0;
-		}
+		if (r == 0)
+			return (int)__sys_ret(__arbor_stat_from_attr(&a, st));
 		if (r != -EOPNOTSUPP)
 			return (int)__sys_ret(r);
 	}
 	long r = file_call(fd, FILE_FSTAT, 0, 0, NULL, 0, st, sizeof(*st));
 	if (r == -EINVAL) { /* a server without stat (the console): a terminal */
-		memset(st, 0, sizeof(*st));
-		st->st_mode = S_IFCHR | 0620;
-		st->st_rdev = (5 << 8) | 1;
-		st->st_blksize = 1024;
-		r = 0;
+		struct pcache_attr a = { .mode = S_IFCHR | 0620, .rdev = (5 << 8) | 1 };
+		r = __arbor_stat_from_attr(&a, st);
+		if (r == 0)
+			st->st_blksize = 1024;
 	}
 	return (int)__sys_ret(r);
 }
@@ -314,6 +284,10 @@ int fcntl(int fd, int cmd, ...)
 	long arg = va_arg(ap, long);
 	va_end(ap);
 	switch (cmd) {
+	case F_GETLK:
+	case F_SETLK:
+	case F_SETLKW: /* record locks: the kernel's (fd_lock) */
+		return (int)__sys_ret(sys_fd_lock(fd, cmd, (struct k_flock *)arg));
 	case F_DUPFD:
 	case F_DUPFD_CLOEXEC:
 		if (arg < 0 || arg >= PRIVATE_HANDLES)
@@ -339,11 +313,12 @@ int fcntl(int fd, int cmd, ...)
 /* Absolute path for the VFS: relative paths start at the working directory. */
 long __vfs_abs_path(const char *path, char *out, size_t cap)
 {
-	if (!path)
-		return -EFAULT;
+	long len = __arbor_ustrnlen(path, cap); /* -EFAULT for a bad pointer */
+	if (len < 0)
+		return len;
 	if (!*path)
 		return -ENOENT;
-	size_t n = strlen(path);
+	size_t n = (size_t)len;
 	if (path[0] == '/') {
 		if (n >= cap)
 			return -ENAMETOOLONG;
@@ -398,10 +373,14 @@ static __attribute__((noinline)) long vfs_call_relative(const char *path, uint64
 ARBOR_HOT long __vfs_path_call_at(uint64_t label, const char *path, uint64_t w0, uint64_t w1, uint64_t w2,
 			void *rcv, size_t rcv_len, uint64_t *out)
 {
-	if (!path || path[0] != '/')
+	/* The one read of the caller's path that may fault (-EFAULT, as
+	 * Linux's kernel copy); the rest reads what it has measured. */
+	long n = __arbor_ustrnlen(path, 4096);
+	if (n < 0 || n >= 4096)
+		return n < 0 ? n : -ENAMETOOLONG;
+	if (path[0] != '/')
 		return vfs_call_relative(path, label, w0, w1, w2, rcv, rcv_len, out);
-	size_t n = strlen(path); /* absolute: sent as it is */
-	return n >= 4096 ? -ENAMETOOLONG : vfs_call(path, n, label, w0, w1, w2, rcv, rcv_len, out);
+	return vfs_call(path, (size_t)n, label, w0, w1, w2, rcv, rcv_len, out); /* absolute: as it is */
 }
 
 ARBOR_HOT long __vfs_path_call(uint64_t label, const char *path, uint64_t w0, uint64_t w1, void *rcv,
@@ -443,6 +422,10 @@ static ssize_t io_vector(int fd, const struct iovec *iov, int cnt, bool wr)
 {
 	if (cnt < 0 || cnt > IOV_MAX) {
 		errno = EINVAL;
+		return -1;
+	}
+	if (__arbor_uread(iov, (size_t)cnt * sizeof(*iov))) { /* Linux copies the array */
+		errno = EFAULT;
 		return -1;
 	}
 	size_t total = 0;

@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "arbor_sys.h"
+#include "ufault.h"
 
 static void ns_to_timeval(uint64_t ns, struct timeval *tv)
 {
@@ -23,7 +24,7 @@ int getrusage(int who, struct rusage *ru)
 	long r = who == RUSAGE_SELF ? sys_cputime(CPUTIME_PROCESS, t) :
 		 who == RUSAGE_CHILDREN ? sys_cputime(CPUTIME_CHILDREN, t) :
 		 -EINVAL;
-	if (r < 0)
+	if (r < 0 || (r = __arbor_uwrite(ru, sizeof(*ru))) < 0)
 		return (int)__sys_ret(r);
 	memset(ru, 0, sizeof(*ru));
 	ns_to_timeval(t[1], &ru->ru_utime);
@@ -59,6 +60,8 @@ int nice(int inc)
 
 int uname(struct utsname *u)
 {
+	if (__arbor_uwrite(u, sizeof(*u)))
+		return (int)__sys_ret(-EFAULT);
 	memset(u, 0, sizeof(*u));
 	strcpy(u->sysname, "Arbor");
 	strcpy(u->nodename, "arbor");

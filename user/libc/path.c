@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include "abi/fs.h"
 #include "arbor_sys.h"
+#include "ufault.h"
 #include "arbor/vfs_path.h"
 #include "arbor/hot.h"
 
@@ -26,7 +27,8 @@ mode_t __umask_now(void);
 
 ARBOR_HOT int stat(const char *path, struct stat *st)
 {
-	return (int)__sys_ret(__vfs_path_call(VFS_STAT, path, 0, 0, st, sizeof(*st), NULL));
+	long r = __vfs_path_call(VFS_STAT, path, 0, 0, st, sizeof(*st), NULL);
+	return (int)__sys_ret(r == 0 && !st ? -EFAULT : r); /* NULL: no reply buffer for the call */
 }
 
 int lstat(const char *path, struct stat *st)
@@ -48,7 +50,8 @@ ssize_t readlink(const char *restrict path, char *restrict buf, size_t size)
 ARBOR_HOT long __vfs_two_call(uint64_t label, const char *a, const char *b, bool b_is_path, uint64_t w0)
 {
 	char buf[8192];
-	if (!a || !b)
+	/* the caller's strings: -EFAULT for a bad one, as Linux's copies */
+	if (__arbor_ustrnlen(a, 4096) < 0 || __arbor_ustrnlen(b, 4096) < 0)
 		return -EFAULT;
 	if (!*a || !*b)
 		return -ENOENT;
@@ -187,6 +190,8 @@ int chdir(const char *path)
 {
 	char abs[4096];
 	struct stat st;
+	if (__arbor_ustrnlen(path, 1) < 0) /* Linux: EFAULT, also for NULL */
+		return (int)__sys_ret(-EFAULT);
 	if (!realpath(path, abs))
 		return -1;
 	if (stat(abs, &st) < 0)
@@ -223,7 +228,10 @@ char *getcwd(char *buf, size_t size)
 		errno = size ? ERANGE : EINVAL;
 		return NULL;
 	}
-	memcpy(buf, tmp, (size_t)n + 1);
+	if (__arbor_ucopy(buf, tmp, (size_t)n + 1)) { /* Linux's copy-out: EFAULT */
+		errno = EFAULT;
+		return NULL;
+	}
 	return buf;
 }
 

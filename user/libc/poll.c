@@ -13,6 +13,7 @@
 #include <sys/time.h>
 #include <time.h>
 #include "arbor_sys.h"
+#include "ufault.h"
 
 #define POLL_MAX_FDS 256	/* the kernel's handle table (RLIMIT_NOFILE) */
 
@@ -65,6 +66,12 @@ static int select_ns(int n, fd_set *rd, fd_set *wr, fd_set *ex, int64_t ns, int6
 		return (int)__sys_ret(-EINVAL);
 	if (n > FD_SETSIZE)
 		n = FD_SETSIZE; /* Linux: past the open files, as if n were smaller */
+	/* Linux copies the sets in and out (the longs that hold n bits): a
+	 * bad one is EFAULT, not a fault in the program */
+	size_t bytes = ((size_t)n + 63) / 64 * 8;
+	if ((rd && __arbor_uwrite(rd, bytes)) || (wr && __arbor_uwrite(wr, bytes)) ||
+	    (ex && __arbor_uwrite(ex, bytes)))
+		return (int)__sys_ret(-EFAULT);
 	struct pollfd pfd[POLL_MAX_FDS];
 	unsigned k = 0;
 	for (int fd = 0; fd < n; fd++) {

@@ -12,6 +12,7 @@
 #include "pthread_impl.h"
 
 extern int __mlock_future; /* mman.c */
+#include "ufault.h"
 
 void *sbrk(ptrdiff_t incr)
 {
@@ -170,6 +171,8 @@ clock_t times(struct tms *t)
 
 int nanosleep(const struct timespec *req, struct timespec *rem)
 {
+	if (__arbor_uread(req, sizeof(*req)))
+		return (int)__sys_ret(-EFAULT);
 	if (req->tv_nsec < 0 || req->tv_nsec >= 1000000000 || req->tv_sec < 0)
 		return (int)__sys_ret(-EINVAL);
 	uint64_t start = (uint64_t)sys_clock_ns();

@@ -1,6 +1,7 @@
 /* Process start-up for C-library programs. */
 #include <stdlib.h>
 #include "arbor_sys.h"
+#include "ufault.h"
 
 extern char **environ;
 int main(int argc, char **argv, char **envp);
@@ -17,6 +18,7 @@ void __libc_start(long *sp)
 	int argc = (int)sp[0];
 	char **argv = (char **)(sp + 1);
 	environ = argv + argc + 1;
+	__arbor_ufault_init(); /* before any code may read a bad pointer */
 	atexit(__libc_fini_array);
 	__libc_init_array();
 	exit(main(argc, argv, environ));

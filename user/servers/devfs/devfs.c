@@ -1,7 +1,8 @@
 /* devfs: the device nodes of /dev. null, zero, random and urandom are
  * served here; console and tty hand out a channel to the console driver,
  * so a descriptor for them talks to the driver directly. The numbers are
- * Linux's (mem 1:3 null, 1:5 zero, 1:8 random, 1:9 urandom; 5:0 tty,
+ * Linux's (mem 1:3 null, 1:5 zero, 1:8 random, 1:9 urandom (the kernel's
+ * generator, getrandom); 5:0 tty,
  * 5:1 console). Disks (vda 253:0 ...) appear while their block server
  * runs; opening one hands out a channel to that server (BLK_OPEN). The
  * one directory, shm, is where init mounts the tmpfs of POSIX shared
@@ -185,18 +186,23 @@ static long devfs_path(const struct fs_req *r, struct ipc_msg *m)
 	}
 }
 
+/* random and urandom read the kernel's generator (getrandom), as on
+ * Linux since 5.6 the two are the same and never block. */
 static long devfs_read(struct fs_file *f, const struct ipc_info *info)
 {
-	static uint64_t seed = 0x9e3779b97f4a7c15ull;
 	char buf[4096];
 	if ((f->flags & O_ACCMODE) == O_WRONLY)
 		return -EBADF;
 	if (f->kind == DEV_NULL)
 		return 0;
 	uint64_t len = info->rcv_len < sizeof(buf) ? info->rcv_len : sizeof(buf);
-	for (uint64_t i = 0; i < len; i++) {
-		seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
-		buf[i] = f->kind == DEV_ZERO ? 0 : (char)(seed ^ (uint64_t)sys_clock_ns());
+	if (f->kind == DEV_ZERO) {
+		memset(buf, 0, len);
+	} else {
+		long r = sys_getrandom(buf, len, 0);
+		if (r < 0)
+			return r;
+		len = (uint64_t)r;
 	}
 	return sys_ipc_write(0, buf, len);
 }

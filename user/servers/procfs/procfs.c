@@ -64,10 +64,11 @@ enum pnode {
 	P_ROOT, P_MOUNTS, P_MEMINFO, P_UPTIME, P_PARTITIONS,	/* top level */
 	P_PID, P_CGROUP, P_CMDLINE, P_PMOUNTS, P_STAT, P_STATUS,	/* per process */
 	P_PRESSURE, P_PRESSURE_CPU, P_PRESSURE_MEMORY, /* /proc/pressure */
-	P_OOM_SCORE, P_OOM_SCORE_ADJ,		/* per process; node_ino needs < 16 */
+	P_OOM_SCORE, P_OOM_SCORE_ADJ,		/* per process; node_ino needs < 32 */
 	P_PRESSURE_IO,				/* top level again: any number */
 	P_SYS, P_SYS_VM, P_VM_DIRTY_RATIO, P_VM_DIRTY_BG, /* /proc/sys/vm */
 	P_VMSTAT,				/* top level */
+	P_COMM,					/* per process */
 };
 
 static const struct { const char *name; enum pnode node; } top_files[] = {
@@ -75,7 +76,7 @@ static const struct { const char *name; enum pnode node; } top_files[] = {
 	{ "uptime", P_UPTIME }, { "vmstat", P_VMSTAT },
 };
 static const struct { const char *name; enum pnode node; } pid_files[] = {
-	{ "cgroup", P_CGROUP }, { "cmdline", P_CMDLINE }, { "mounts", P_PMOUNTS },
+	{ "cgroup", P_CGROUP }, { "cmdline", P_CMDLINE }, { "comm", P_COMM }, { "mounts", P_PMOUNTS },
 	{ "oom_score", P_OOM_SCORE }, { "oom_score_adj", P_OOM_SCORE_ADJ },
 	{ "stat", P_STAT }, { "status", P_STATUS },
 };
@@ -202,7 +203,7 @@ static bool is_live(enum pnode n)
 
 static uint64_t node_ino(const struct pref *p)
 {
-	return p->pid ? ((uint64_t)p->pid << 4) + (uint64_t)p->node : (uint64_t)p->node + 1;
+	return p->pid ? ((uint64_t)p->pid << 5) + (uint64_t)p->node : (uint64_t)p->node + 1;
 }
 
 /* -ENOENT if the process is gone. */
@@ -412,6 +413,9 @@ static long procfs_text(const struct pref *p, struct text *t)
 		break;
 	case P_STAT:
 		text_stat(t, &i);
+		break;
+	case P_COMM: /* Linux's TASK_COMM_LEN: 15 bytes (prctl PR_SET_NAME's) */
+		put(t, "%.15s\n", i.name);
 		break;
 	case P_OOM_SCORE:
 		put(t, "%u\n", i.oom_score);

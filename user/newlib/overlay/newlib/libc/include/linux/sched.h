@@ -1,7 +1,10 @@
 /* Linux's <linux/sched.h> (its UAPI): clone's flags, clone3's argument
- * structure and the scheduling policies, Linux's values. What Arbor's
- * kernel does with each flag: docs/abi.md (clone3). Guarded where the C
- * library's <sched.h> has the same names. */
+ * structure and the scheduling policies, Linux's values. Arbor's clone3
+ * (programs call it as syscall(SYS_clone3, &args, sizeof(args))) is
+ * fork-like only, with CLONE_INTO_CGROUP (the child starts in the cgroup
+ * whose directory descriptor is clone_args.cgroup, with the checks of a
+ * write to its cgroup.procs); any other flag is ENOSYS, so a program falls
+ * back to fork. Guarded where the C library's <sched.h> has the same names. */
 #ifndef _LINUX_SCHED_H
 #define _LINUX_SCHED_H
 
