@@ -39,9 +39,13 @@ enum thread_state {
 
 struct cred {
 	uint32_t uid, gid, euid, egid, suid, sgid;
-	uint32_t ngroups;
+	uint32_t ngroups;		/* supplementary groups: setgroups (root) */
 	uint32_t groups[NGROUPS_MAX];
 };
+
+/* Whether gid is one of c's supplementary groups (any thread's cred:
+ * a setgroups at the same time shows the old list or the new one). */
+bool cred_in_group(const struct cred *c, uint32_t gid);
 
 struct thread {
 	uint64_t ksp;			/* saved kernel stack pointer */

@@ -279,9 +279,19 @@ ARBOR_HOT int close(int fd)
 	return (int)__sys_ret(sys_handle_close(fd));
 }
 
+/* A descriptor the kernel gave at or above PRIVATE_HANDLES: past
+ * OPEN_MAX (sysconf), so it is closed and the call fails with EMFILE, as
+ * Linux's fails at RLIMIT_NOFILE. */
+static int fd_over_max(int h)
+{
+	sys_handle_close(h);
+	return (int)__sys_ret(-EMFILE);
+}
+
 int dup(int fd)
 {
-	return (int)__sys_ret(sys_handle_dup(fd, 0, 0));
+	long h = sys_handle_dup(fd, 0, 0);
+	return h >= PRIVATE_HANDLES ? fd_over_max((int)h) : (int)__sys_ret(h);
 }
 
 int dup2(int fd, int target)
@@ -410,6 +420,8 @@ ARBOR_HOT int open(const char *path, int flags, ...)
 	long r = __vfs_path_call(VFS_OPEN, path, (uint64_t)flags, mode, NULL, 0, &h);
 	if (r < 0)
 		return (int)__sys_ret(r);
+	if (h >= PRIVATE_HANDLES) /* OPEN_MAX: close() would refuse it */
+		return fd_over_max((int)h);
 	if (flags & O_CLOEXEC)
 		sys_handle_flags((int)h, HANDLE_CLOEXEC);
 	return (int)h;

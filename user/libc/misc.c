@@ -68,26 +68,6 @@ int uname(struct utsname *u)
 	return 0;
 }
 
-long sysconf(int name)
-{
-	switch (name) {
-	case _SC_NPROCESSORS_ONLN:
-	case _SC_NPROCESSORS_CONF:
-		return 1;
-	case _SC_PAGESIZE:
-		return 4096;
-	case _SC_CLK_TCK:
-		return 100;
-	case _SC_OPEN_MAX:
-		return 200;
-	case _SC_ARG_MAX:
-		return 16384;
-	default:
-		errno = EINVAL;
-		return -1;
-	}
-}
-
 int clock_getres(clockid_t id, struct timespec *res)
 {
 	if (id < 0 || id > 3)
