@@ -4,7 +4,9 @@
  * an exec's argument bytes until E2BIG, symbolic links until ELOOP, the
  * memory the machine booted with), each option against its <unistd.h>
  * macro, and the error conventions (EINVAL for an unknown name; -1 with
- * errno unchanged for no fixed limit). initgroups takes the groups
+ * errno unchanged for no fixed limit); the resource limits are the
+ * kernel's, RLIMIT_NOFILE enforced on descriptors, kept across fork and
+ * exec, the ones Arbor does not enforce refused. initgroups takes the groups
  * /etc/group lists the user in (user/group: arbor is in staff, 50).
  * Prints TAP. */
 #define _GNU_SOURCE 1
@@ -12,6 +14,8 @@
 #include <limits.h>
 #include <grp.h>
 #include <pwd.h>
+#include <sched.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 /* The highest descriptor open() gives before EMFILE (all closed after). */
@@ -85,8 +89,13 @@ static long meminfo_kb(const char *key)
 	return v;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	if (argc > 1 && strcmp(argv[1], "nofile-3-7") == 0) { /* the exec'd image */
+		struct rlimit rl;
+		return getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur == 3 && rl.rlim_max == 7 &&
+				       fails(open("/dev/null", O_RDONLY), EMFILE) ? 0 : 1;
+	}
 	long open_max = sysconf(_SC_OPEN_MAX);
 	check(open_max > 0 && max_fd() == open_max - 1, "_SC_OPEN_MAX: open() gives descriptors up to it, then EMFILE");
 	long arg_max = sysconf(_SC_ARG_MAX);
@@ -142,14 +151,67 @@ int main(void)
 	char cs[32];
 	check(confstr(_CS_PATH, cs, sizeof(cs)) == 14 && strcmp(cs, "/bin:/usr/bin") == 0,
 	      "confstr(_CS_PATH): the exec family's default PATH");
-	/* initgroups, in a child (it changes the groups) */
+	/* resource limits */
+	struct rlimit rl;
+	int st;
+	check(getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur == (rlim_t)open_max && rl.rlim_max == (rlim_t)open_max,
+	      "RLIMIT_NOFILE: OPEN_MAX, soft and hard");
+	check(getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur == 8u << 20 && rl.rlim_max == 8u << 20,
+	      "RLIMIT_STACK: the fixed 8 MiB stack");
+	check(getrlimit(RLIMIT_CORE, &rl) == 0 && rl.rlim_cur == 0 && rl.rlim_max == RLIM_INFINITY,
+	      "RLIMIT_CORE: 0, unlimited hard, as Linux");
+	check(getrlimit(RLIMIT_CPU, &rl) == 0 && rl.rlim_cur == RLIM_INFINITY, "RLIMIT_CPU: no limit");
+	rl = (struct rlimit){ 10, RLIM_INFINITY };
+	check_errno(setrlimit(RLIMIT_CPU, &rl), EINVAL, "setrlimit(RLIMIT_CPU, 10 s): EINVAL (not enforced)");
+	rl = (struct rlimit){ 300, 300 };
+	check_errno(setrlimit(RLIMIT_NOFILE, &rl), EPERM, "setrlimit(RLIMIT_NOFILE, 300): EPERM (over 200)");
 	pid_t pid = fork();
+	if (pid == 0) {
+		/* 12: fds 0..11 open at most; inherited by fork and exec */
+		rl = (struct rlimit){ 12, 100 };
+		if (setrlimit(RLIMIT_NOFILE, &rl))
+			_exit(10);
+		int top = max_fd();
+		if (top != 11)
+			_exit(11);
+		if (dup2(0, 12) != -1 || errno != EBADF)
+			_exit(12);
+		if (fcntl(0, F_DUPFD, 12) != -1 || errno != EINVAL)
+			_exit(13);
+		_exit(0);
+	}
+	waitpid(pid, &st, 0);
+	check(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	      "RLIMIT_NOFILE 12: open gives 0..11 then EMFILE, dup2/F_DUPFD past it EBADF/EINVAL");
+	pid = fork();
+	if (pid == 0) {
+		rl = (struct rlimit){ 5, 5 };
+		if (setrlimit(RLIMIT_NOFILE, &rl) || setgid(1000) || setuid(1000))
+			_exit(1);
+		rl = (struct rlimit){ 5, 6 };
+		_exit(setrlimit(RLIMIT_NOFILE, &rl) == -1 && errno == EPERM ? 0 : 2);
+	}
+	waitpid(pid, &st, 0);
+	check(WIFEXITED(st) && WEXITSTATUS(st) == 0, "uid 1000 raising its hard RLIMIT_NOFILE: EPERM");
+	pid = fork();
+	if (pid == 0) {
+		rl = (struct rlimit){ 3, 7 };
+		setrlimit(RLIMIT_NOFILE, &rl);
+		execl("/posix/libc", "libc", "nofile-3-7", (char *)NULL);
+		_exit(99);
+	}
+	waitpid(pid, &st, 0);
+	check(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	      "RLIMIT_NOFILE kept across exec: 3 and 7, and open() there stops at fd 3");
+	check(sched_getcpu() == 0, "sched_getcpu: 0 (the boot processor, the only one)");
+
+	/* initgroups, in a child (it changes the groups) */
+	pid = fork();
 	if (pid == 0) {
 		gid_t g[8];
 		int k = initgroups("arbor", 1000) == 0 ? getgroups(8, g) : -1;
 		_exit(k == 2 && g[0] == 50 && g[1] == 1000 ? 0 : 1);
 	}
-	int st;
 	waitpid(pid, &st, 0);
 	check(WIFEXITED(st) && WEXITSTATUS(st) == 0, "initgroups(arbor, 1000): {50 (staff), 1000}, sorted");
 	pid = fork();

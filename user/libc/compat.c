@@ -19,6 +19,7 @@
 #include <sys/timeb.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <unistd.h>
 #include "arbor_sys.h"
 
@@ -366,4 +367,39 @@ pid_t setpgrp(void)
 pid_t vfork(void)
 {
 	return fork();
+}
+
+#define GETPASS_MAX 128 /* glibc's PASS_MAX */
+
+/* Legacy getpass: prompt on the controlling terminal (else stderr and
+ * stdin), read a line with echo off, put the terminal back. The line,
+ * without its newline, in a static buffer; NULL if nothing could be read. */
+char *getpass(const char *prompt)
+{
+	static char buf[GETPASS_MAX + 1];
+	int fd = open("/dev/tty", O_RDWR | O_CLOEXEC), in = fd >= 0 ? fd : 0, out = fd >= 0 ? fd : 2;
+	struct termios old, quiet;
+	int restore = tcgetattr(in, &old) == 0;
+	if (restore) {
+		quiet = old;
+		quiet.c_lflag &= ~(tcflag_t)(ECHO | ECHONL);
+		quiet.c_lflag |= ICANON;
+		tcsetattr(in, TCSAFLUSH, &quiet);
+	}
+	if (prompt)
+		write(out, prompt, strlen(prompt));
+	size_t n = 0;
+	char c;
+	ssize_t r;
+	while ((r = read(in, &c, 1)) == 1 && c != '\n')
+		if (n < GETPASS_MAX)
+			buf[n++] = c;
+	buf[n] = 0;
+	if (restore) {
+		tcsetattr(in, TCSAFLUSH, &old);
+		write(out, "\n", 1);
+	}
+	if (fd >= 0)
+		close(fd);
+	return r < 0 && n == 0 ? NULL : buf;
 }

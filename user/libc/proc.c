@@ -65,11 +65,12 @@ static int may_exec(const struct stat *st)
  * hands over the image. Before the VFS runs (programs the kernel starts
  * itself), programs come from the boot archive. */
 static int exec_open_file(int fd, const char *path, const char *const *av, const char *const *ev);
+int __open_unlimited(const char *path, int flags); /* io.c */
 
 int execve(const char *path, char *const argv[], char *const envp[])
 {
 	const char *const *av = (const char *const *)argv, *const *ev = (const char *const *)envp;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = __open_unlimited(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0 && errno == ENOSYS) {
 		while (*path == '/')
 			path++;

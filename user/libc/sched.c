@@ -78,3 +78,10 @@ int sched_setscheduler(pid_t pid, int policy, const struct sched_param *p)
 	}
 	return sched_setparam(pid, p); /* 0, as Linux (not the old policy) */
 }
+
+/* The processor the caller runs on: Arbor's kernel runs on the boot
+ * processor alone (no other is started), so always 0. */
+int sched_getcpu(void)
+{
+	return 0;
+}
