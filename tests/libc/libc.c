@@ -174,6 +174,8 @@ int main(int argc, char **argv)
 		int top = max_fd();
 		if (top != 11)
 			_exit(11);
+		if (sysconf(_SC_OPEN_MAX) != 12 || getdtablesize() != 12)
+			_exit(15);
 		if (dup2(0, 12) != -1 || errno != EBADF)
 			_exit(12);
 		if (fcntl(0, F_DUPFD, 12) != -1 || errno != EINVAL)
@@ -182,7 +184,7 @@ int main(int argc, char **argv)
 	}
 	waitpid(pid, &st, 0);
 	check(WIFEXITED(st) && WEXITSTATUS(st) == 0,
-	      "RLIMIT_NOFILE 12: open gives 0..11 then EMFILE, dup2/F_DUPFD past it EBADF/EINVAL");
+	      "RLIMIT_NOFILE 12: open gives 0..11 then EMFILE, dup2/F_DUPFD past it EBADF/EINVAL, _SC_OPEN_MAX 12");
 	pid = fork();
 	if (pid == 0) {
 		rl = (struct rlimit){ 5, 5 };

@@ -19,7 +19,6 @@
 
 /* Limits of Arbor's kernel and C library (where they come from). */
 #define ARBOR_ARG_MAX 16384	  /* kernel/proc/exec.c: EXEC_STRING_BYTES, arguments + environment */
-#define ARBOR_OPEN_MAX 200	  /* user/libc/io.c: PRIVATE_HANDLES, descriptors 0..199 */
 #define ARBOR_CLK_TCK 100	  /* times(): user/libc/proc.c */
 #define ARBOR_PAGE_SIZE 4096
 #define ARBOR_SYMLOOP_MAX 40	  /* user/libc/direct.c: MAXSYMLINKS, as the VFS */
@@ -30,6 +29,8 @@
 #define ARBOR_TTY_NAME_MAX 32
 #define ARBOR_LINE_MAX 2048	  /* the POSIX.2 utilities' line (_POSIX2_LINE_MAX) */
 #define ARBOR_FILESIZEBITS 64
+
+int __fd_limit(void); /* io.c: RLIMIT_NOFILE's soft limit, at most OPEN_MAX (200) */
 
 /* The value of an option macro: defined and not -1 is supported. */
 #define OPT(m) ((long)(m) > 0 ? (long)(m) : -1L)
@@ -107,7 +108,7 @@ static long sysconf_limit(int name)
 	case _SC_CLK_TCK:
 		return ARBOR_CLK_TCK;
 	case _SC_OPEN_MAX:
-		return ARBOR_OPEN_MAX;
+		return __fd_limit(); /* RLIMIT_NOFILE's soft limit, as glibc */
 	case _SC_PAGESIZE:
 		return ARBOR_PAGE_SIZE;
 	case _SC_NPROCESSORS_CONF:
