@@ -346,6 +346,10 @@ $(INITRD_DIR)/etc/passwd: user/passwd
 	@mkdir -p $(@D) $(INITRD_DIR)/root
 	@chmod 700 $(INITRD_DIR)/root
 	@cp $< $@
+# The groups (getgrnam & co., initgroups: user/libc/pwd.c).
+$(INITRD_DIR)/etc/group: user/group
+	@mkdir -p $(@D)
+	@cp $< $@
 # Shell scripts the tests run on Arbor.
 SH_TESTS := $(patsubst tests/sh/%,$(INITRD_DIR)/tests/sh/%,$(wildcard tests/sh/*.sh))
 $(INITRD_DIR)/tests/sh/%.sh: tests/sh/%.sh
@@ -359,7 +363,7 @@ $(BUILD)/boundary.ok: $(USER_BINS) tools/check-boundary.py
 	@python3 tools/check-boundary.py --build $(BUILD)
 	@touch $@
 
-$(INITRD): $(USER_BINS) $(SH_TESTS) $(INITRD_DIR)/etc/motd $(INITRD_DIR)/etc/passwd tools/mkinitrd.py $(BUILD)/boundary.ok
+$(INITRD): $(USER_BINS) $(SH_TESTS) $(INITRD_DIR)/etc/motd $(INITRD_DIR)/etc/passwd $(INITRD_DIR)/etc/group tools/mkinitrd.py $(BUILD)/boundary.ok
 	@python3 tools/mkinitrd.py $@ $(INITRD_DIR)
 
 # The ISO embeds CMDLINE in grub.cfg: rebuild it whenever CMDLINE changes.

@@ -54,9 +54,23 @@ struct k_meminfo {
 #define CPUTIME_THREAD   1	/* the calling thread */
 #define CPUTIME_CHILDREN 2	/* the process's ended and collected children */
 
-/* Resource limits (prlimit): Linux's RLIMIT_AS is the one Arbor has. */
+/* Resource limits (prlimit), Linux's numbers. Enforced: RLIMIT_AS (the
+ * kernel), RLIMIT_NOFILE (the C library's descriptors, at most 200);
+ * RLIMIT_CORE is kept (no core dumps are ever written); the others report
+ * what Arbor has (no limit, or the fixed stack, nice and real-time
+ * bounds) and refuse a limit Arbor would not enforce. */
+#define K_RLIMIT_CPU 0
+#define K_RLIMIT_FSIZE 1
+#define K_RLIMIT_DATA 2
+#define K_RLIMIT_STACK 3
+#define K_RLIMIT_CORE 4
+#define K_RLIMIT_NOFILE 7
 #define K_RLIMIT_AS 9
 #define K_RLIMIT_SIGPENDING 11	/* real-time signals queued to the process (kernel/proc/signal.c) */
+#define K_RLIMIT_NICE 13
+#define K_RLIMIT_RTPRIO 14
+#define K_RLIM_NLIMITS 16
+#define K_NOFILE_MAX 200	/* descriptors 0..199 (user/libc/io.c) */
 #define K_RLIM_INFINITY (~0ull)
 struct k_rlimit {
 	uint64_t cur;	/* soft limit: what is enforced */

@@ -29,11 +29,12 @@ done
 chmod +x "$out/bin"/*
 export PATH="$out/bin:$PATH"
 
+# HAVE_MKDIR: mkdtemp makes its directory (without it, ENOSYS).
 cd "$out/build"
 ../newlib-salsa/configure --target=x86_64-elf --prefix="$out/install" --disable-multilib \
 	--disable-newlib-supplied-syscalls --enable-newlib-io-long-long \
-	--enable-newlib-io-c99-formats \
-	CFLAGS_FOR_TARGET="-O2 -g -ffreestanding -fno-stack-protector -mno-red-zone" \
+	--enable-newlib-io-c99-formats --enable-newlib-iconv \
+	CFLAGS_FOR_TARGET="-O2 -g -ffreestanding -fno-stack-protector -mno-red-zone -DHAVE_MKDIR" \
 	> "$out/configure.log" 2>&1 || { tail -20 "$out/configure.log"; exit 1; }
 make -j2 all-target-newlib > "$out/make.log" 2>&1 || { tail -40 "$out/make.log"; exit 1; }
 make install-target-newlib > "$out/install.log" 2>&1 || { tail -20 "$out/install.log"; exit 1; }
@@ -42,5 +43,24 @@ make install-target-newlib > "$out/install.log" 2>&1 || { tail -20 "$out/install
 for d in "$root"/user/newlib/overlay/newlib/libc/include/*/; do
 	name=$(basename "$d")
 	[ -d "$out/install/x86_64-elf/include/$name" ] || cp -R "$d" "$out/install/x86_64-elf/include/$name"
+done
+
+# newlib's own POSIX regex, glob and fnmatch (libc/posix), which its
+# configure builds only for some targets: compiled here against the
+# installed headers and added to libc.a (docs/libc.md).
+inst="$out/install/x86_64-elf"
+posix="$out/newlib-salsa/newlib/libc/posix"
+mkdir -p "$out/posix"
+for f in regcomp regexec regerror regfree glob fnmatch collate collcmp; do
+	x86_64-elf-gcc -O2 -g -ffreestanding -fno-stack-protector -mno-red-zone -D_GNU_SOURCE \
+		-isystem "$inst/include" -I "$posix" -c "$posix/$f.c" -o "$out/posix/lib_a-$f.o" \
+		>> "$out/make.log" 2>&1 || { tail -20 "$out/make.log"; exit 1; }
+done
+x86_64-elf-ar rs "$inst/lib/libc.a" "$out/posix"/*.o
+# Headers newlib installs that no program can use (each includes a
+# machine header this target lacks, or declares a library newlib does
+# not build): a program is told at compile time, not at link time.
+for h in regdef.h sys/custom_file.h sys/iconvnls.h threads.h utmp.h; do
+	rm -f "$inst/include/$h"
 done
 echo "newlib installed in $out/install/x86_64-elf"

@@ -1113,7 +1113,7 @@ def test_tools(build, tally):
             for line in difflib.unified_diff(hout.splitlines(), aout.splitlines(), "host", "arbor",
                                              lineterm=""):
                 print("      | " + line)
-        if base in ("files", "patherr"):
+        if base in ("files", "patherr", "groups"):
             ext2_differential(sh, host, arbor, run, out_dir, tally, base)
 
 
@@ -1187,7 +1187,7 @@ def test_run_channels(sh, cc, run, out_dir, tally):
 
 
 def ext2_differential(sh, host, arbor, run, out_dir, tally, base):
-    """diff_BASE (files, patherr) on an ext2 disk in Arbor (mounted by the
+    """diff_BASE (files, patherr, groups) on an ext2 disk in Arbor (mounted by the
     program) against the host's file system; the image is then e2fsck-clean."""
     sys.path.insert(0, os.path.join(ROOT, "tools"))
     import mkext2
@@ -1385,6 +1385,28 @@ def test_boundary(build, tally):
     shutil.rmtree(fake, ignore_errors=True)
 
 
+def test_libc_declared(build, tally):
+    """Every function the C library's headers declare links, but those
+    tools/libc-missing.txt lists with the branch adding them
+    (tools/check-libc.py); docs/libc.md, generated from the same headers,
+    is current; and the check fails when a missing function is not listed."""
+    print("[host] the C library: declared functions (tools/check-libc.py)", flush=True)
+    tool = os.path.join(ROOT, "tools", "check-libc.py")
+
+    def run(*args):
+        p = subprocess.run([sys.executable, tool, "--build", build, *args], stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True, timeout=300)
+        return p.returncode, p.stdout.strip()
+
+    code, out = run("--docs", os.path.join(ROOT, "docs", "libc.md"), "--check")
+    tally.result("libc: every declared function links (or is listed with its owner), "
+                 "docs/libc.md is current", code == 0, "" if code == 0 else out[-1500:])
+    # A function no library has, declared (as if by a header): unlisted.
+    code, out = run("--declare", "arbor_check_no_such_function")
+    tally.result("libc check fails on a declared function that is missing and unlisted",
+                 code == 1 and "arbor_check_no_such_function" in out, f"exit {code}: {out[-300:]}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default="build")
@@ -1452,6 +1474,7 @@ def main():
     test_security_table(a.build, tally)
     test_fuzz_descriptions(a.build, tally)
     test_boundary(a.build, tally)
+    test_libc_declared(a.build, tally)
     # The self-tests get a fresh scratch disk (/dev/vda), written all over,
     # and a small second one (/dev/vdb, posix_block_multidisk), in PCI slot
     # 5, whose INTx meets vda's on one ISA line: the two drivers share it.

@@ -40,11 +40,18 @@ enum thread_state {
 
 struct cred {
 	uint32_t uid, gid, euid, egid, suid, sgid;
-	uint32_t ngroups;
+	uint32_t ngroups;		/* supplementary groups: setgroups (root) */
 	uint32_t groups[NGROUPS_MAX];
 };
 
 struct pcache_grant;
+/* Whether gid is one of c's supplementary groups (any thread's cred:
+ * a setgroups at the same time shows the old list or the new one). */
+bool cred_in_group(const struct cred *c, uint32_t gid);
+
+/* A first process's resource limits (what Arbor has: kernel/mm/mem_syscalls.c);
+ * the others' are their parent's (fork) and stay across execve. */
+void rlimit_defaults(struct proc *p);
 
 struct thread {
 	uint64_t ksp;			/* saved kernel stack pointer */
@@ -210,6 +217,7 @@ struct proc {
 	struct list_head cg_link;	/* in cgroup->procs */
 	struct addrspace *as;		/* NULL for the kernel process */
 	struct cred cred;
+	struct k_rlimit rlim[K_RLIM_NLIMITS];	/* prlimit's, but RLIMIT_AS (the addrspace's) */
 	uint32_t caps;			/* PROC_CAP_* */
 	char *cwd;			/* working directory (kmalloc'd), NULL = "/" */
 	uint32_t umask;

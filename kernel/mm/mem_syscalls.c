@@ -50,22 +50,75 @@ long sys_mem_protect(uint64_t addr, size_t len, int prot)
 	return as ? vm_protect(as, addr, len, (uint32_t)prot) : -EINVAL;
 }
 
-/* Linux's prlimit on the caller, for RLIMIT_AS: a lower hard limit is
- * for anyone, a higher one for root (CAP_SYS_RESOURCE) only; the soft
- * limit may not exceed the hard one. Mappings made already stay. */
+void rlimit_defaults(struct proc *p)
+{
+	for (int i = 0; i < K_RLIM_NLIMITS; i++)
+		p->rlim[i] = (struct k_rlimit){ K_RLIM_INFINITY, K_RLIM_INFINITY };
+	p->rlim[K_RLIMIT_STACK] = (struct k_rlimit){ USER_STACK_SIZE, USER_STACK_SIZE }; /* fixed */
+	p->rlim[K_RLIMIT_CORE] = (struct k_rlimit){ 0, K_RLIM_INFINITY };		  /* Linux's */
+	p->rlim[K_RLIMIT_NOFILE] = (struct k_rlimit){ K_NOFILE_MAX, K_NOFILE_MAX };
+	p->rlim[K_RLIMIT_NICE] = (struct k_rlimit){ 0, 0 };   /* only root lowers nice */
+	p->rlim[K_RLIMIT_RTPRIO] = (struct k_rlimit){ 0, 0 }; /* no real-time policy */
+}
+
+/* Whether Arbor enforces limit nl of resource r (the others' values are
+ * fixed: a different one would not be enforced, so it is refused). */
+static bool rlimit_settable(int r, const struct k_rlimit *nl, const struct k_rlimit *now)
+{
+	if (r == K_RLIMIT_CORE)
+		return true; /* no core dump is ever written: any limit holds */
+	if (r == K_RLIMIT_NOFILE)
+		return nl->max <= K_NOFILE_MAX || nl->max == now->max;
+	return nl->cur == now->cur && nl->max == now->max;
+}
+
+/* The limits of prlimit's other resources (p->rlim), under proc_lock: a
+ * lower hard limit for anyone, a higher one for root only (EPERM), and
+ * only limits Arbor enforces (EINVAL, or for RLIMIT_NOFILE above 200
+ * EPERM, as Linux above fs.nr_open). */
+static long prlimit_other(struct proc *p, int resource, const struct k_rlimit *nl, struct k_rlimit *ol)
+{
+	long r = 0;
+	spin_lock(&proc_lock);
+	struct k_rlimit *cur = &p->rlim[resource];
+	*ol = *cur;
+	if (nl) {
+		if (resource == K_RLIMIT_NOFILE && nl->max > K_NOFILE_MAX && nl->max != cur->max)
+			r = -EPERM;
+		else if (nl->max > cur->max && p->cred.euid != 0)
+			r = -EPERM;
+		else if (!rlimit_settable(resource, nl, cur))
+			r = -EINVAL;
+		else
+			*cur = *nl;
+	}
+	spin_unlock(&proc_lock);
+	return r;
+}
+
+/* Linux's prlimit on the caller. RLIMIT_AS: a lower hard limit is for
+ * anyone, a higher one for root (CAP_SYS_RESOURCE) only; the soft limit
+ * may not exceed the hard one. Mappings made already stay. The other
+ * resources: prlimit_other. */
 long sys_prlimit(int resource, const struct k_rlimit *new_lim, struct k_rlimit *old_lim)
 {
 	struct proc *p = current_thread()->proc;
 	struct addrspace *as = p->as;
 	struct k_rlimit nl, ol;
-	if (resource == K_RLIMIT_SIGPENDING)
+	if (resource == K_RLIMIT_SIGPENDING) /* the queue bound the signal code keeps */
 		return signal_prlimit(new_lim, old_lim);
-	if (resource != K_RLIMIT_AS || !as)
+	if (resource < 0 || resource >= K_RLIM_NLIMITS || (resource == K_RLIMIT_AS && !as))
 		return -EINVAL;
 	if (new_lim && copy_from_user(&nl, new_lim, sizeof(nl)))
 		return -EFAULT;
 	if (new_lim && nl.cur > nl.max)
 		return -EINVAL;
+	if (resource != K_RLIMIT_AS) {
+		long r = prlimit_other(p, resource, new_lim ? &nl : NULL, &ol);
+		if (!r && old_lim && copy_to_user(old_lim, &ol, sizeof(ol)))
+			return -EFAULT;
+		return r;
+	}
 	spin_lock(&as->lock);
 	ol = (struct k_rlimit){ as->limit_as, as->limit_as_max };
 	long r = 0;

@@ -387,8 +387,8 @@ long sys_ncache_add(int ep_h, const char *names, size_t len, const struct ncache
 
 /* ---- lookups ---- */
 
-/* tmpfs's generic_permission on attributes a for ids uid, gid: one class
- * applies; root reads and writes anything, searches any directory and
+/* tmpfs's generic_permission on attributes a for ids uid, gid and the
+ * calling process's supplementary groups: one class applies; root reads and writes anything, searches any directory and
  * executes what has an x bit. 0 or -EACCES. */
 /* What the walk and the permission check read of an object's attributes
  * (a copy of the whole struct pcache_attr per step cost more than the
@@ -402,8 +402,8 @@ static int ncache_permission(const struct ncache_ids *a, uint32_t mask, uint32_t
 	uint32_t mode = a->mode;
 	if (uid == a->uid)
 		mode >>= 6;
-	else if (gid == a->gid)
-		mode >>= 3;
+	else if (gid == a->gid || cred_in_group(&current_thread()->proc->cred, a->gid))
+		mode >>= 3; /* the caller's supplementary groups count too (setgroups) */
 	if (!(mask & ~mode & 7))
 		return 0;
 	if (uid != 0)

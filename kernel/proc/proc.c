@@ -167,6 +167,10 @@ struct proc *proc_alloc(struct proc *parent, struct cgroup *cg, const char *name
 	memcpy(p->cmdline, parent->cmdline, parent->cmdline_len); /* fork's; spawn sets its own */
 	p->cmdline_len = parent->cmdline_len;
 	p->cred = parent->cred;
+	if (parent == &kernel_proc)
+		rlimit_defaults(p);
+	else
+		memcpy(p->rlim, parent->rlim, sizeof(p->rlim));
 	p->umask = parent == &kernel_proc ? 022 : parent->umask;
 	p->oom_score_adj = parent->oom_score_adj;
 	p->oom_score_adj_min = parent->oom_score_adj_min;

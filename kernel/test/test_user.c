@@ -660,6 +660,15 @@ KTEST(posix_opath)
 	run_with_servers(argv, "posix_opath");
 }
 
+/* The C library's answers checked against the system: sysconf, pathconf
+ * and confstr against what it does, initgroups against /etc/group
+ * (tests/libc/libc.c). */
+KTEST(posix_libc)
+{
+	const char *const argv[] = { "posix/libc", NULL };
+	run_with_servers(argv, "posix_libc");
+}
+
 /* The kernel's name cache: stat and access answered without the tmpfs
  * server, always its answer (tests/files/ncache.c). */
 KTEST(posix_ncache)

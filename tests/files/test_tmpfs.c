@@ -63,10 +63,22 @@ static const struct tmpfs_ops ops = { .alloc = t_alloc, .free = t_free };
 
 static const uint32_t alice_groups[] = { 100 };
 static const uint32_t bob_groups[] = { 100, 500 };
-static const struct tmpfs_cred root = { 0, 0, 0, NULL };
-static const struct tmpfs_cred alice = { 1000, 1000, 1, alice_groups };
-static const struct tmpfs_cred bob = { 1001, 1001, 2, bob_groups };
-static const struct tmpfs_cred carol = { 1002, 1002, 0, NULL };
+static const struct tmpfs_cred root = { .uid = 0, .gid = 0 };
+static const struct tmpfs_cred alice = { .uid = 1000, .gid = 1000, .ngroups = 1, .groups = alice_groups };
+static const struct tmpfs_cred bob = { .uid = 1001, .gid = 1001, .ngroups = 2, .groups = bob_groups };
+static const struct tmpfs_cred carol = { .uid = 1002, .gid = 1002 };
+
+/* A server's member hook (the kernel's getgroups of the caller): pid 77
+ * is in group 700; every question is counted. */
+static int member_asked;
+
+static bool member_77_in_700(int32_t pid, uint32_t gid)
+{
+	member_asked++;
+	return pid == 77 && gid == 700;
+}
+
+static const struct tmpfs_cred dave = { .uid = 1003, .gid = 1003, .pid = 77, .member = member_77_in_700 };
 
 /* ---- helpers ---- */
 
@@ -317,6 +329,20 @@ static void test_access(void)
 	mkf_owned("/f607b", 0607, 1000, 500);
 	CHECK(acc("/f607b", 4, &bob), -EACCES);     /* second supplementary */
 	CHECK(acc("/f607b", 7, &carol), 0);
+
+	/* The groups a server's hook knows (setgroups): asked only when the
+	 * group's bits and the others' differ for the mask. */
+	mkf_owned("/f640d", 0640, 1000, 700);
+	member_asked = 0;
+	CHECK(acc("/f640d", 4, &dave), 0);          /* 700 through the hook */
+	CHECK(acc("/f640d", 2, &dave), -EACCES);   /* no w for either class: not asked */
+	CHECK(member_asked, 1);
+	mkf_owned("/f644d", 0644, 1000, 701);
+	member_asked = 0;
+	CHECK(acc("/f644d", 4, &dave), 0);          /* r for group and others: no question */
+	CHECK(member_asked, 0);
+	mkf_owned("/f640e", 0640, 1000, 701);
+	CHECK(acc("/f640e", 4, &dave), -EACCES);    /* not a member of 701 */
 
 	/* Root: read/write always; execute only with some x bit; search
 	 * directories always. */

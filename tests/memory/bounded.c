@@ -212,7 +212,7 @@ static void rlimit_as(void)
 		struct rlimit rl;
 		check(getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur == RLIM_INFINITY && rl.rlim_max == RLIM_INFINITY,
 		      "RLIMIT_AS starts unlimited");
-		check_errno(getrlimit(RLIMIT_NOFILE, &rl), EINVAL, "getrlimit of a resource Arbor lacks: EINVAL");
+		check_errno(getrlimit(16, &rl), EINVAL, "getrlimit of a resource Linux lacks (16): EINVAL");
 		rl = (struct rlimit){ 64ull << 20, 32ull << 20 };
 		check_errno(setrlimit(RLIMIT_AS, &rl), EINVAL, "soft limit above the hard one: EINVAL");
 		rl = (struct rlimit){ 256ull << 20, 512ull << 20 };

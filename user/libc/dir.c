@@ -203,10 +203,10 @@ static struct dirent *dirent_dup(const struct dirent *e)
 	return c;
 }
 
-int scandir(const char *path, struct dirent ***list, int (*keep)(const struct dirent *),
-	    int (*cmp)(const struct dirent **, const struct dirent **))
+/* scandir over the open directory d, which it closes. */
+static int scan_dir(DIR *d, struct dirent ***list, int (*keep)(const struct dirent *),
+		    int (*cmp)(const struct dirent **, const struct dirent **))
 {
-	DIR *d = opendir(path);
 	struct dirent **v = NULL, *e;
 	size_t n = 0, cap = 0;
 	if (!d)
@@ -243,4 +243,27 @@ fail: {
 	errno = err;
 	return -1;
 	}
+}
+
+int scandir(const char *path, struct dirent ***list, int (*keep)(const struct dirent *),
+	    int (*cmp)(const struct dirent **, const struct dirent **))
+{
+	return scan_dir(opendir(path), list, keep, cmp);
+}
+
+/* GNU scandirat: path relative to the directory open as dirfd. */
+int scandirat(int dirfd, const char *path, struct dirent ***list, int (*keep)(const struct dirent *),
+	      int (*cmp)(const struct dirent **, const struct dirent **))
+{
+	int fd = openat(dirfd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	DIR *d = fdopendir(fd);
+	if (!d) {
+		int e = errno;
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return scan_dir(d, list, keep, cmp);
 }

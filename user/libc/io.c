@@ -265,14 +265,42 @@ ARBOR_HOT int close(int fd)
 	return (int)__sys_ret(sys_handle_close(fd));
 }
 
+/* RLIMIT_NOFILE's soft limit (the kernel keeps it: prlimit), read once
+ * per program and updated by setrlimit; at most PRIVATE_HANDLES. */
+static int fd_limit = -1;
+
+int __fd_limit(void)
+{
+	if (fd_limit < 0) {
+		struct k_rlimit l;
+		fd_limit = sys_prlimit(K_RLIMIT_NOFILE, NULL, &l) == 0 && l.cur < PRIVATE_HANDLES ?
+				   (int)l.cur : PRIVATE_HANDLES;
+	}
+	return fd_limit;
+}
+
+void __fd_limit_set(uint64_t cur)
+{
+	fd_limit = cur < PRIVATE_HANDLES ? (int)cur : PRIVATE_HANDLES;
+}
+
+/* A descriptor the kernel gave at or above RLIMIT_NOFILE: closed, and
+ * the call fails with EMFILE, as Linux's. */
+static int fd_over_max(int h)
+{
+	sys_handle_close(h);
+	return (int)__sys_ret(-EMFILE);
+}
+
 int dup(int fd)
 {
-	return (int)__sys_ret(sys_handle_dup(fd, 0, 0));
+	long h = sys_handle_dup(fd, 0, 0);
+	return h >= __fd_limit() ? fd_over_max((int)h) : (int)__sys_ret(h);
 }
 
 int dup2(int fd, int target)
 {
-	if (target >= PRIVATE_HANDLES)
+	if (target >= __fd_limit())
 		return (int)__sys_ret(-EBADF);
 	return (int)__sys_ret(sys_handle_dup2(fd, target, 0));
 }
@@ -290,9 +318,10 @@ int fcntl(int fd, int cmd, ...)
 		return (int)__sys_ret(sys_fd_lock(fd, cmd, (struct k_flock *)arg));
 	case F_DUPFD:
 	case F_DUPFD_CLOEXEC:
-		if (arg < 0 || arg >= PRIVATE_HANDLES)
+		if (arg < 0 || arg >= __fd_limit())
 			return (int)__sys_ret(-EINVAL);
-		return (int)__sys_ret(sys_handle_dup(fd, (int)arg, cmd == F_DUPFD_CLOEXEC ? HANDLE_CLOEXEC : 0));
+		long h = sys_handle_dup(fd, (int)arg, cmd == F_DUPFD_CLOEXEC ? HANDLE_CLOEXEC : 0);
+		return h >= __fd_limit() ? fd_over_max((int)h) : (int)__sys_ret(h);
 	case F_GETFD:
 		return (int)__sys_ret(sys_handle_flags(fd, -1));
 	case F_SETFD:
@@ -389,6 +418,19 @@ ARBOR_HOT long __vfs_path_call(uint64_t label, const char *path, uint64_t w0, ui
 	return __vfs_path_call_at(label, path, w0, w1, 0, rcv, rcv_len, out);
 }
 
+/* open without RLIMIT_NOFILE's check: the library's own descriptor that
+ * no program sees (execve's program file: Linux's exec takes none). */
+int __open_unlimited(const char *path, int flags)
+{
+	uint64_t h = 0;
+	long r = __vfs_path_call(VFS_OPEN, path, (uint64_t)flags, 0, NULL, 0, &h);
+	if (r < 0)
+		return (int)__sys_ret(r);
+	if (flags & O_CLOEXEC)
+		sys_handle_flags((int)h, HANDLE_CLOEXEC);
+	return (int)h;
+}
+
 ARBOR_HOT int open(const char *path, int flags, ...)
 {
 	mode_t mode = 0;
@@ -405,6 +447,8 @@ ARBOR_HOT int open(const char *path, int flags, ...)
 	long r = __vfs_path_call(VFS_OPEN, path, (uint64_t)flags, mode, NULL, 0, &h);
 	if (r < 0)
 		return (int)__sys_ret(r);
+	if (h >= (uint64_t)__fd_limit()) /* RLIMIT_NOFILE (at most OPEN_MAX: close() refuses more) */
+		return fd_over_max((int)h);
 	if (flags & O_CLOEXEC)
 		sys_handle_flags((int)h, HANDLE_CLOEXEC);
 	return (int)h;

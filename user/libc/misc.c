@@ -71,26 +71,6 @@ int uname(struct utsname *u)
 	return 0;
 }
 
-long sysconf(int name)
-{
-	switch (name) {
-	case _SC_NPROCESSORS_ONLN:
-	case _SC_NPROCESSORS_CONF:
-		return 1;
-	case _SC_PAGESIZE:
-		return 4096;
-	case _SC_CLK_TCK:
-		return 100;
-	case _SC_OPEN_MAX:
-		return 200;
-	case _SC_ARG_MAX:
-		return 16384;
-	default:
-		errno = EINVAL;
-		return -1;
-	}
-}
-
 /* POSIX getdelim/getline: newlib has them under reserved names. */
 ssize_t getdelim(char **restrict line, size_t *restrict cap, int delim, FILE *restrict f)
 {
@@ -116,10 +96,10 @@ int posix_memalign(void **out, size_t align, size_t size)
 	return 0;
 }
 
-/* Resource limits: the kernel has RLIMIT_AS (prlimit); other resources
- * are EINVAL, as Linux says of a resource it does not know. struct rlimit
- * is the kernel's struct k_rlimit, so a bad pointer is the kernel's
- * EFAULT, as on Linux. */
+/* Resource limits: the kernel's (prlimit, abi/procinfo.h says which are
+ * enforced and how). struct rlimit is the kernel's struct k_rlimit, so a
+ * bad pointer is the kernel's EFAULT, as on Linux. RLIMIT_NOFILE's soft
+ * limit is also the library's (its descriptors: io.c). */
 _Static_assert(sizeof(struct rlimit) == sizeof(struct k_rlimit) &&
 	       sizeof(rlim_t) == sizeof(uint64_t), "struct rlimit is struct k_rlimit");
 
@@ -128,7 +108,12 @@ int getrlimit(int resource, struct rlimit *rl)
 	return (int)__sys_ret(sys_prlimit(resource, NULL, (struct k_rlimit *)rl));
 }
 
+void __fd_limit_set(uint64_t cur); /* io.c */
+
 int setrlimit(int resource, const struct rlimit *rl)
 {
-	return (int)__sys_ret(sys_prlimit(resource, (const struct k_rlimit *)rl, NULL));
+	long r = sys_prlimit(resource, (const struct k_rlimit *)rl, NULL);
+	if (r == 0 && resource == RLIMIT_NOFILE)
+		__fd_limit_set(rl->rlim_cur);
+	return (int)__sys_ret(r);
 }

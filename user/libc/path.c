@@ -179,9 +179,18 @@ ARBOR_HOT int rename(const char *from, const char *to)
 	return (int)__sys_ret(__vfs_two_call(VFS_RENAME, from, to, true, 0));
 }
 
+int __fd_limit(void); /* io.c */
+
+/* Past RLIMIT_NOFILE (user/libc/io.c), EMFILE. */
 int pipe(int fds[2])
 {
-	return (int)__sys_ret(sys_pipe(fds));
+	long r = sys_pipe(fds); /* a bad fds: the kernel's EFAULT */
+	if (r == 0 && (fds[0] >= __fd_limit() || fds[1] >= __fd_limit())) {
+		sys_handle_close(fds[0]);
+		sys_handle_close(fds[1]);
+		r = -EMFILE;
+	}
+	return (int)__sys_ret(r);
 }
 
 /* The working directory is kept physical (every link resolved), as

@@ -1,5 +1,6 @@
 /* Processes, memory and time for the C library. */
 #include <fcntl.h>
+#include <stdio.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -81,11 +82,13 @@ static int may_exec(const struct stat *st)
  * text), or reads it through the VFS into this process's memory and
  * hands over the image. Before the VFS runs (programs the kernel starts
  * itself), programs come from the boot archive. */
+static int exec_open_file(int fd, const char *path, const char *const *av, const char *const *ev);
+int __open_unlimited(const char *path, int flags); /* io.c */
+
 int execve(const char *path, char *const argv[], char *const envp[])
 {
-	struct stat st;
 	const char *const *av = (const char *const *)argv, *const *ev = (const char *const *)envp;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = __open_unlimited(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0 && errno == ENOSYS) {
 		while (*path == '/')
 			path++;
@@ -93,29 +96,47 @@ int execve(const char *path, char *const argv[], char *const envp[])
 	}
 	if (fd < 0)
 		return -1;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || !may_exec(&st)) {
-		close(fd);
+	int r = exec_open_file(fd, path, av, ev);
+	close(fd);
+	return r;
+}
+
+/* POSIX fexecve: the program open as fd (its name in the process list is
+ * "/dev/fd/N", as Linux names it); fd stays open on failure. */
+int fexecve(int fd, char *const argv[], char *const envp[])
+{
+	if (fd < 0 || !argv || !envp) /* glibc's checks, before the kernel's */
+		return (int)__sys_ret(-EINVAL);
+	char name[24];
+	snprintf(name, sizeof(name), "/dev/fd/%d", fd);
+	return exec_open_file(fd, name, (const char *const *)argv, (const char *const *)envp);
+}
+
+/* Runs the program open as fd (a regular file the caller may execute):
+ * from the page cache when it serves the file, else read into memory and
+ * handed over as an image. -1 with errno on failure (fd left open). */
+static int exec_open_file(int fd, const char *path, const char *const *av, const char *const *ev)
+{
+	struct stat st;
+	if (fstat(fd, &st) < 0)
+		return -1;
+	if (!S_ISREG(st.st_mode) || !may_exec(&st)) {
 		errno = EACCES;
 		return -1;
 	}
 	long r = sys_execve_fd(fd, path, av, ev);
-	if (r != -ENODEV) {
-		close(fd);
+	if (r != -ENODEV)
 		return (int)__sys_ret(r);
-	}
 	size_t len = (size_t)st.st_size, got = 0;
 	void *image = len ? mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) : NULL;
-	if (image == MAP_FAILED) {
-		close(fd);
+	if (image == MAP_FAILED)
 		return -1;
-	}
 	while (got < len) {
-		ssize_t n = read(fd, (char *)image + got, len - got);
+		ssize_t n = pread(fd, (char *)image + got, len - got, (off_t)got);
 		if (n <= 0)
 			break;
 		got += (size_t)n;
 	}
-	close(fd);
 	r = got == len ? sys_execve_image(image, len, path, av, ev) : -EIO;
 	if (image)
 		munmap(image, len);
@@ -212,13 +233,6 @@ int setgid(gid_t g) { return (int)__sys_ret(sys_setgid((uint32_t)g)); }
 int seteuid(uid_t u) { return (int)__sys_ret(sys_seteuid((uint32_t)u)); }
 int setegid(gid_t g) { return (int)__sys_ret(sys_setegid((uint32_t)g)); }
 
-int getgroups(int size, gid_t list[])
-{
-	if (size < 0)
-		return (int)__sys_ret(-EINVAL);
-	(void)list;
-	return 0; /* supplementary groups arrive with the user database */
-}
 
 int usleep(useconds_t us)
 {

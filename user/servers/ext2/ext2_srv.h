@@ -223,11 +223,13 @@ int e2_truncate(struct e2inst *in, uint32_t ino, uint64_t size);
 
 /* -- paths (path.c) -- */
 long e2_path(const struct fs_req *r, struct ipc_msg *m);
-/* Linux's generic_permission for uid/gid on st (0 or -EACCES). */
-int e2_permission(const struct ext2_stat *st, int mask, uint32_t uid, uint32_t gid);
+/* Linux's generic_permission for uid/gid and process pid's supplementary
+ * groups (fssrv_in_group) on st (0 or -EACCES). */
+int e2_permission(const struct ext2_stat *st, int mask, uint32_t uid, uint32_t gid, int32_t pid);
 int e2_chmod(struct e2inst *in, uint32_t ino, uint32_t perm, uint32_t uid, uint32_t gid);
 int e2_chown(struct e2inst *in, uint32_t ino, int64_t nuid, int64_t ngid, uint32_t uid, uint32_t gid);
-int e2_utimes(struct e2inst *in, uint32_t ino, uint64_t at, uint64_t mt, uint32_t uid, uint32_t gid);
+int e2_utimes(struct e2inst *in, uint32_t ino, uint64_t at, uint64_t mt, uint32_t uid, uint32_t gid,
+	      int32_t pid);
 
 /* -- open files (file.c) -- */
 long e2_file(struct fs_file *f, struct ipc_msg *m, const struct ipc_info *info);

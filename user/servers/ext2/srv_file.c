@@ -356,7 +356,7 @@ static long e2_file_locked(struct e2inst *in, struct fs_file *f, struct ipc_msg 
 		return e2_chown(in, n->ino, (int64_t)(int32_t)m->w[0], (int64_t)(int32_t)m->w[1], info->euid,
 				info->egid);
 	case FILE_UTIMES:
-		return e2_utimes(in, n->ino, m->w[0], m->w[1], info->euid, info->egid);
+		return e2_utimes(in, n->ino, m->w[0], m->w[1], info->euid, info->egid, info->pid);
 	case FILE_FSYNC:
 		return e2_fsync(in, n);
 	default:

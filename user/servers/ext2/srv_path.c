@@ -31,6 +31,7 @@ struct e2trail {
 struct e2ctx {
 	struct e2inst *in;
 	uint32_t uid, gid;
+	int32_t pid;		/* the caller (its supplementary groups) */
 	uint64_t walk;		/* FS_WALK_* */
 	uint32_t which;		/* the path being walked (0, or 1: rename's and link's second) */
 	const char *path;
@@ -70,12 +71,15 @@ static bool e2_islnk(const struct ext2_stat *st)
 	return (st->mode & EXT2_S_IFMT) == EXT2_S_IFLNK;
 }
 
-int e2_permission(const struct ext2_stat *st, int mask, uint32_t uid, uint32_t gid)
+int e2_permission(const struct ext2_stat *st, int mask, uint32_t uid, uint32_t gid, int32_t pid)
 {
 	uint32_t mode = st->mode;
 	if (uid == st->uid)
 		mode >>= 6;
-	else if (gid == st->gid)
+	else if (gid == st->gid ||
+		 /* pid's supplementary groups (a system call) only when the
+		  * group's bits and the others' differ for mask */
+		 ((((mode >> 3) ^ mode) & (unsigned)mask & 7) && fssrv_in_group(pid, st->gid)))
 		mode >>= 3;
 	if (!(mask & ~mode & 7))
 		return 0;
@@ -90,7 +94,7 @@ static int e2_perm(struct e2ctx *c, uint32_t ino, int mask)
 {
 	struct ext2_stat st;
 	int r = ext2_stat(c->in->fs, ino, &st);
-	return r ? r : e2_permission(&st, mask, c->uid, c->gid);
+	return r ? r : e2_permission(&st, mask, c->uid, c->gid, c->pid);
 }
 
 /* Records a handback (the link's text read now) for the reply. */
@@ -220,7 +224,7 @@ static int e2_may_create(struct e2ctx *c, uint32_t dir)
 		return r;
 	if (!st.nlink)
 		return -ENOENT; /* a removed directory */
-	r = e2_permission(&st, W_OK | X_OK, c->uid, c->gid);
+	r = e2_permission(&st, W_OK | X_OK, c->uid, c->gid, c->pid);
 	return r ? r : c->in->rdonly ? -EROFS : 0;
 }
 
@@ -232,7 +236,7 @@ static int e2_may_delete(struct e2ctx *c, uint32_t dir, uint32_t victim, bool is
 	if (!r)
 		r = ext2_stat(c->in->fs, victim, &v);
 	if (!r)
-		r = e2_permission(&d, W_OK | X_OK, c->uid, c->gid);
+		r = e2_permission(&d, W_OK | X_OK, c->uid, c->gid, c->pid);
 	if (r)
 		return r;
 	if ((d.mode & S_ISVTX) && c->uid != 0 && c->uid != v.uid && c->uid != d.uid)
@@ -335,7 +339,7 @@ static int e2_open(struct e2ctx *c, const struct fs_req *r, int flags, uint32_t 
 	if ((acc != O_RDONLY || (flags & O_TRUNC)) && c->in->rdonly)
 		return -EROFS;
 	int need = (acc != O_WRONLY ? R_OK : 0) | (acc != O_RDONLY ? W_OK : 0);
-	if (!created && (e = e2_permission(&st, need, c->uid, c->gid)))
+	if (!created && (e = e2_permission(&st, need, c->uid, c->gid, c->pid)))
 		return e;
 	struct e2node *n = e2_node_get(c->in, ino);
 	if (!n)
@@ -444,7 +448,7 @@ static int e2_rename(struct e2ctx *c, const char *from, const char *to)
 		return e;
 	e = dst ? e2_may_delete(c, nw.dir, dst, isdir) : e2_may_create(c, nw.dir);
 	if (!e && isdir && ow.dir != nw.dir)
-		e = e2_permission(&s, W_OK, c->uid, c->gid); /* its ".." changes */
+		e = e2_permission(&s, W_OK, c->uid, c->gid, c->pid); /* its ".." changes */
 	if (e)
 		return e;
 	e2_dir_changed(c->in, ow.dir);
@@ -486,7 +490,7 @@ static int e2_may_hardlink(struct e2ctx *c, const struct ext2_stat *st)
 	if ((st->mode & EXT2_S_IFMT) != EXT2_S_IFREG || (st->mode & S_ISUID) ||
 	    (st->mode & (S_ISGID | S_IXGRP)) == (S_ISGID | S_IXGRP))
 		return -EPERM;
-	return e2_permission(st, R_OK | W_OK, c->uid, c->gid) ? -EPERM : 0;
+	return e2_permission(st, R_OK | W_OK, c->uid, c->gid, c->pid) ? -EPERM : 0;
 }
 
 static int e2_link(struct e2ctx *c, const char *from, const char *to, bool follow)
@@ -577,7 +581,8 @@ int e2_chown(struct e2inst *in, uint32_t ino, int64_t nuid, int64_t ngid, uint32
 	return e;
 }
 
-int e2_utimes(struct e2inst *in, uint32_t ino, uint64_t at, uint64_t mt, uint32_t uid, uint32_t gid)
+int e2_utimes(struct e2inst *in, uint32_t ino, uint64_t at, uint64_t mt, uint32_t uid, uint32_t gid,
+	      int32_t pid)
 {
 	struct ext2_stat st;
 	bool set = (at != VFS_UTIME_NOW && at != VFS_UTIME_OMIT) || (mt != VFS_UTIME_NOW && mt != VFS_UTIME_OMIT);
@@ -589,7 +594,7 @@ int e2_utimes(struct e2inst *in, uint32_t ino, uint64_t at, uint64_t mt, uint32_
 	bool owner = uid == 0 || uid == st.uid;
 	if (set && !owner)
 		return -EPERM;
-	if (!set && !owner && e2_permission(&st, W_OK, uid, gid))
+	if (!set && !owner && e2_permission(&st, W_OK, uid, gid, pid))
 		return -EACCES;
 	if (in->rdonly)
 		return -EROFS;
@@ -725,7 +730,7 @@ static long e2_request(struct e2ctx *c, const struct fs_req *r, struct ipc_msg *
 		return e ? e : e2_chown(c->in, ino, (int64_t)(int32_t)m->w[0], (int64_t)(int32_t)m->w[1], c->uid, c->gid);
 	case VFS_UTIMES:
 		e = e2_lookup(c, r->path, !nofollow, &ino, &st);
-		return e ? e : e2_utimes(c->in, ino, m->w[0], m->w[1], c->uid, c->gid);
+		return e ? e : e2_utimes(c->in, ino, m->w[0], m->w[1], c->uid, c->gid, c->pid);
 	case VFS_STATFS:
 		return e2_lookup(c, r->path, true, &ino, &st);
 	case VFS_ACCESS: {
@@ -740,7 +745,7 @@ static long e2_request(struct e2ctx *c, const struct fs_req *r, struct ipc_msg *
 			return -EINVAL;
 		if ((mask & W_OK) && c->in->rdonly)
 			return -EROFS;
-		return e2_permission(&st, mask, c->uid, c->gid);
+		return e2_permission(&st, mask, c->uid, c->gid, c->pid);
 	}
 	default:
 		return -EINVAL;
@@ -750,7 +755,7 @@ static long e2_request(struct e2ctx *c, const struct fs_req *r, struct ipc_msg *
 long e2_path(const struct fs_req *r, struct ipc_msg *m)
 {
 	struct e2inst *in = r->inst;
-	struct e2ctx c = { .in = in, .uid = r->uid, .gid = r->gid, .walk = r->walk };
+	struct e2ctx c = { .in = in, .uid = r->uid, .gid = r->gid, .pid = r->pid, .walk = r->walk };
 	struct e2node *n = NULL;
 	c.trail = in->root && (r->walk & FS_WALK_NCMISS) && !(r->walk & FS_WALK_PARENT) &&
 		  (m->label == VFS_STAT || m->label == VFS_ACCESS || (m->label == VFS_OPEN && !(m->w[0] & O_CREAT)));

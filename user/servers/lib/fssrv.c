@@ -6,6 +6,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,6 +59,16 @@ ARBOR_HOT void fssrv_unlock(void)
 ARBOR_HOT uint64_t fssrv_now(void)
 {
 	return (uint64_t)sys_clock_real(); /* file times: the time of day, as the page cache's */
+}
+
+bool fssrv_in_group(int32_t pid, uint32_t gid)
+{
+	uint32_t g[NGROUPS_MAX];
+	long n = pid > 0 ? sys_getgroups(pid, NGROUPS_MAX, g) : -ESRCH;
+	for (long i = 0; i < n; i++)
+		if (g[i] == gid)
+			return true;
+	return false;
 }
 
 ARBOR_HOT int fssrv_endpoint(void)

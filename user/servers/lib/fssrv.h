@@ -148,6 +148,11 @@ struct fs_file *fssrv_file_new_at(void *inst, int flags, uint32_t inst_id, const
  * read, write, pread, pwrite, lseek and fstat from that object. */
 long fssrv_file_give(struct fs_file *f);
 uint64_t fssrv_now(void);
+/* Whether gid is one of process pid's supplementary groups (the kernel's
+ * word: getgroups of the caller, which is blocked in its call meanwhile);
+ * false if it has none or is gone. For the permission checks' group
+ * class (tmpfs_cred.member, ext2's e2_permission). */
+bool fssrv_in_group(int32_t pid, uint32_t gid);
 /* The server's endpoint (its page cache objects' table). */
 int fssrv_endpoint(void);
 

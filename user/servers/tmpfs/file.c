@@ -154,7 +154,8 @@ static long dir_fill(struct fs_file *of, uint64_t pos, struct fssrv_dents *b)
 
 static struct tmpfs_cred cred_of(const struct ipc_info *info)
 {
-	return (struct tmpfs_cred){ .uid = info->euid, .gid = info->egid };
+	return (struct tmpfs_cred){ .uid = info->euid, .gid = info->egid, .pid = info->pid,
+				    .member = fssrv_in_group };
 }
 
 long tmpfs_srv_file(struct fs_file *of, struct ipc_msg *m, const struct ipc_info *info)

@@ -173,7 +173,7 @@ static ARBOR_HOT void trail_install(struct tmpfs *fs, const char *path, size_t l
 
 static ARBOR_HOT long path_request(struct tmpfs *fs, const struct fs_req *r, struct ipc_msg *m)
 {
-	struct tmpfs_cred c = { .uid = r->uid, .gid = r->gid };
+	struct tmpfs_cred c = { .uid = r->uid, .gid = r->gid, .pid = r->pid, .member = fssrv_in_group };
 	struct tmpfs_inode *ino;
 	const char *path = r->path;
 	long e;
@@ -216,7 +216,7 @@ static ARBOR_HOT long path_request(struct tmpfs *fs, const struct fs_req *r, str
 	case VFS_ACCESS: {
 		/* access(2) asks about the real ids, faccessat(AT_EACCESS)
 		 * the effective ones. */
-		struct tmpfs_cred real = { .uid = r->ruid, .gid = r->rgid };
+		struct tmpfs_cred real = { .uid = r->ruid, .gid = r->rgid, .pid = r->pid, .member = fssrv_in_group };
 		const struct tmpfs_cred *who = (r->walk & FS_WALK_EACCESS) ? &c : &real;
 		e = lookup(fs, r, who, &ino);
 		return e < 0 ? e : tmpfs_access(ino, (int)m->w[0], who);

@@ -7,7 +7,7 @@
 #include "initrd.h"
 #include "tmpfs_srv.h"
 
-static const struct tmpfs_cred root_cred = { 0, 0, 0, NULL };
+static const struct tmpfs_cred root_cred = { .uid = 0, .gid = 0 };
 
 static void add_file(struct tmpfs *fs, const struct initrd_file *f)
 {

@@ -183,7 +183,8 @@ static bool is_lnk(const struct tmpfs_inode *ino)
 
 /* ---- credentials and permission ---- */
 
-static ARBOR_HOT bool in_group(const struct tmpfs_cred *c, uint32_t gid)
+/* gid is the caller's group or one of its listed ones. */
+static ARBOR_HOT bool in_listed_group(const struct tmpfs_cred *c, uint32_t gid)
 {
 	if (c->gid == gid)
 		return true;
@@ -191,6 +192,11 @@ static ARBOR_HOT bool in_group(const struct tmpfs_cred *c, uint32_t gid)
 		if (c->groups[i] == gid)
 			return true;
 	return false;
+}
+
+static ARBOR_HOT bool in_group(const struct tmpfs_cred *c, uint32_t gid)
+{
+	return in_listed_group(c, gid) || (c->member && c->member(c->pid, gid));
 }
 
 static bool in_group_or_root(const struct tmpfs_cred *c, uint32_t gid)
@@ -207,7 +213,11 @@ static ARBOR_HOT int permission(const struct tmpfs_inode *ino, int mask,
 
 	if (c->uid == ino->uid)
 		mode >>= 6;
-	else if (in_group(c, ino->gid))
+	else if (in_listed_group(c, ino->gid) ||
+		 /* the member hook (a system call) only when the group's bits
+		  * and the others' differ for mask: a 0755 directory answers
+		  * alike to both */
+		 (c->member && (((mode >> 3) ^ mode) & (unsigned)mask & 7) && c->member(c->pid, ino->gid)))
 		mode >>= 3;
 	if (!(mask & ~mode & 7))
 		return 0;

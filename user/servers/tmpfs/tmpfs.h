@@ -155,11 +155,16 @@ struct tmpfs_ops {
 	void *data_ctx;
 };
 
-/* The caller's identity (fsuid/fsgid and supplementary groups). */
+/* The caller's identity (fsuid/fsgid and supplementary groups). The
+ * groups are the ngroups at groups, and, if member is set, those member
+ * says pid is in (the server asks the kernel: only when a check needs
+ * them, see permission()). */
 struct tmpfs_cred {
 	uint32_t uid, gid;
 	uint32_t ngroups;
 	const uint32_t *groups;
+	int32_t pid;
+	bool (*member)(int32_t pid, uint32_t gid);
 };
 
 struct tmpfs_stat {

@@ -334,8 +334,8 @@ int clock_getcpuclockid (pid_t pid, clockid_t *clock_id);
 
 /* CPU-time Clock Attribute Access, P1003.4b/D8, p. 56 */
 
-int clock_setenable_attr (clockid_t clock_id, int attr);
-int clock_getenable_attr (clockid_t clock_id, int *attr);
+/* Arbor: no clock_setenable_attr (an obsolete draft interface; docs/libc.md) */
+/* Arbor: no clock_getenable_attr (an obsolete draft interface; docs/libc.md) */
 
 #endif /* _POSIX_CPUTIME or _POSIX_THREAD_CPUTIME */
 

@@ -364,6 +364,28 @@ extern "C" {
 #define _UNIX98_THREAD_MUTEX_ATTRIBUTES	1
 #endif
 
+/* Arbor: the version and the options of the base the C library and the
+   kernel provide (what sysconf answers for them, user/libc/sysconf.c):
+   job control and saved set-user-ids, spawn (user/libc/spawn.c), regular
+   expressions (newlib's libc/posix), the shell (/bin/sh, for system and
+   popen), fsync, file mappings and mprotect.  */
+#if !defined(__rtems__) && !defined(__CYGWIN__) && !defined(__XMK__)
+#define _POSIX_VERSION			200809L
+#define _POSIX2_VERSION			200809L
+#define _POSIX2_C_BIND			200809L
+#define _POSIX_JOB_CONTROL		1
+#define _POSIX_SAVED_IDS		1
+#define _POSIX_CHOWN_RESTRICTED		1
+#define _POSIX_NO_TRUNC			1
+#define _POSIX_VDISABLE			'\0'
+#define _POSIX_SPAWN			200809L
+#define _POSIX_REGEXP			1
+#define _POSIX_SHELL			1
+#define _POSIX_FSYNC			200809L
+#define _POSIX_MAPPED_FILES		200809L
+#define _POSIX_MEMORY_PROTECTION	200809L
+#endif
+
 /* RTEMS adheres to POSIX -- 1003.1b with some features from annexes.  */
 
 #ifdef __rtems__

@@ -25,14 +25,14 @@ int     chmod (const char *__path, mode_t __mode);
 int     chown (const char *__path, uid_t __owner, gid_t __group);
 #endif
 #if __BSD_VISIBLE || (__XSI_VISIBLE >= 4 && __POSIX_VISIBLE < 200112)
-int     chroot (const char *__path);
+/* Arbor: no chroot (not in the C library; docs/libc.md) */
 #endif
 int     close (int __fildes);
 #if __POSIX_VISIBLE >= 199209
 size_t	confstr (int __name, char *__buf, size_t __len);
 #endif
 #if __XSI_VISIBLE
-char *  crypt (const char *__key, const char *__salt);
+/* Arbor: no crypt (not in the C library; docs/libc.md) */
 #endif
 #if __XSI_VISIBLE && __XSI_VISIBLE < 700
 char *  ctermid (char *__s);
@@ -50,10 +50,10 @@ int     dup3 (int __fildes, int __fildes2, int flags);
 int	eaccess (const char *__path, int __mode);
 #endif
 #if __XSI_VISIBLE
-void	encrypt (char *__block, int __edflag);
+/* Arbor: no encrypt (not in the C library; docs/libc.md) */
 #endif
 #if __BSD_VISIBLE || (__XSI_VISIBLE && __XSI_VISIBLE < 500)
-void	endusershell (void);
+/* Arbor: no endusershell (not in the C library; docs/libc.md) */
 #endif
 #if __GNU_VISIBLE
 int	euidaccess (const char *__path, int __mode);
@@ -101,7 +101,7 @@ char *  get_current_dir_name (void);
 #endif
 char *  getcwd (char *__buf, size_t __size);
 #if __BSD_VISIBLE || (__XSI_VISIBLE && __XSI_VISIBLE < 500)
-int	getdomainname  (char *__name, size_t __len);
+/* Arbor: no getdomainname (not in the C library; docs/libc.md) */
 #endif
 #if __BSD_VISIBLE
 int     getentropy (void *, size_t);
@@ -143,13 +143,13 @@ pid_t   getsid (pid_t);
 uid_t   getuid (void);
 #endif
 #if __BSD_VISIBLE || (__XSI_VISIBLE && __XSI_VISIBLE < 500)
-char *	getusershell (void);
+/* Arbor: no getusershell (not in the C library; docs/libc.md) */
 #endif
 #if __BSD_VISIBLE || (__XSI_VISIBLE >= 4 && __POSIX_VISIBLE < 200809)
 char *  getwd (char *__buf);
 #endif
 #if __BSD_VISIBLE
-int	iruserok (unsigned long raddr, int superuser, const char *ruser, const char *luser);
+/* Arbor: no iruserok (not in the C library; docs/libc.md) */
 #endif
 int     isatty (int __fildes);
 #if __BSD_VISIBLE
@@ -192,12 +192,12 @@ ssize_t pwrite (int __fd, const void *__buf, size_t __nbytes, off_t __offset);
 #endif
 _READ_WRITE_RETURN_TYPE read (int __fd, void *__buf, size_t __nbyte);
 #if __BSD_VISIBLE
-int	rresvport (int *__alport);
-int	revoke (char *__path);
+/* Arbor: no rresvport (not in the C library; docs/libc.md) */
+/* Arbor: no revoke (not in the C library; docs/libc.md) */
 #endif
 int     rmdir (const char *__path);
 #if __BSD_VISIBLE
-int	ruserok (const char *rhost, int superuser, const char *ruser, const char *luser);
+/* Arbor: no ruserok (not in the C library; docs/libc.md) */
 #endif
 #if __BSD_VISIBLE || (__XSI_VISIBLE >= 4 && __POSIX_VISIBLE < 200112)
 void *  sbrk (ptrdiff_t __incr);
@@ -210,10 +210,10 @@ int     seteuid (uid_t __uid);
 int     setgid (gid_t __gid);
 #endif
 #if __BSD_VISIBLE
-int	setgroups (int ngroups, const gid_t *grouplist);
+int	setgroups (size_t __size, const gid_t *__list);	/* Arbor: Linux's size_t */
 #endif
 #if __BSD_VISIBLE || (__XSI_VISIBLE && __XSI_VISIBLE < 500)
-int	sethostname (const char *, size_t);
+/* Arbor: no sethostname (not in the C library; docs/libc.md) */
 #endif
 int     setpgid (pid_t __pid, pid_t __pgid);
 #if __SVID_VISIBLE || __XSI_VISIBLE >= 500
@@ -228,7 +228,7 @@ pid_t   setsid (void);
 int     setuid (uid_t __uid);
 #endif
 #if __BSD_VISIBLE || (__XSI_VISIBLE && __XSI_VISIBLE < 500)
-void	setusershell (void);
+/* Arbor: no setusershell (not in the C library; docs/libc.md) */
 #endif
 unsigned sleep (unsigned int __seconds);
 #if __XSI_VISIBLE
@@ -244,7 +244,7 @@ int     unlink (const char *__path);
 int 	usleep (useconds_t __useconds);
 #endif
 #if __BSD_VISIBLE
-int     vhangup (void);
+/* Arbor: no vhangup (not in the C library; docs/libc.md) */
 #endif
 _READ_WRITE_RETURN_TYPE write (int __fd, const void *__buf, size_t __nbyte);
 
@@ -306,7 +306,7 @@ useconds_t ualarm (useconds_t __useconds, useconds_t __interval);
 #endif
 
 #if __MISC_VISIBLE
-int	setdtablesize (int);
+/* Arbor: no setdtablesize (not in the C library; docs/libc.md) */
 #endif
 
 #if __BSD_VISIBLE || __XSI_VISIBLE >= 500
@@ -540,7 +540,7 @@ int	unlinkat (int, const char *, int);
  *  confstr values per IEEE Std 1003.1, 2004 Edition
  */
 
-#ifdef __CYGWIN__	/* Only defined on Cygwin for now. */
+#if 1	/* Arbor: confstr knows them (user/libc/sysconf.c) */
 #define _CS_PATH                               0
 #define _CS_POSIX_V7_ILP32_OFF32_CFLAGS        1
 #define _CS_POSIX_V6_ILP32_OFF32_CFLAGS       _CS_POSIX_V7_ILP32_OFF32_CFLAGS
