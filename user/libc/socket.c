@@ -195,3 +195,19 @@ int getpeername(int fd, struct sockaddr *addr, socklen_t *len)
 {
 	return (int)__sys_ret(sys_sock_name(fd, 1, addr, len));
 }
+
+/* BSD's getpeereid: the effective ids of the peer of a connected
+ * Unix-domain socket, from SO_PEERCRED (the kernel's, never the peer's
+ * word). */
+int getpeereid(int fd, uid_t *euid, gid_t *egid)
+{
+	struct ucred c;
+	socklen_t len = sizeof(c);
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &c, &len) < 0)
+		return -1;
+	if (euid)
+		*euid = c.uid;
+	if (egid)
+		*egid = c.gid;
+	return 0;
+}

@@ -1355,7 +1355,7 @@ ARBOR_HOT int tmpfs_rename(struct tmpfs *fs, const char *from, const char *to,
 int tmpfs_renamed(struct tmpfs *fs, const char *from, const char *to, uint64_t id,
 		  uint64_t now)
 {
-	static const struct tmpfs_cred kernel = { 0, 0, 0, NULL }; /* it checked */
+	static const struct tmpfs_cred kernel = { .uid = 0, .gid = 0 }; /* it checked */
 	struct pathwalk ow, nw;
 	struct dentry *od;
 	struct tmpfs_inode *dir, *src;
