@@ -4,6 +4,7 @@
  * Anonymous MAP_PRIVATE maps are the kernel's lazy anonymous areas,
  * copied on write by fork; MAP_SHARED ones are shared memory objects, so a
  * parent and its forked children see each other's writes. */
+#define _GNU_SOURCE 1 /* memfd_create */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -12,6 +13,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include "arbor_sys.h"
+#include "ufault.h"
 
 /* mlockall(MCL_FUTURE): later mappings are made present at once. */
 int __mlock_future;
@@ -147,4 +149,31 @@ int shm_unlink(const char *name)
 	if (e)
 		return (int)__sys_ret(-ENOENT); /* glibc's answer for any bad name */
 	return unlink(path);
+}
+
+/* Linux's memfd_create: a file of no name anyone can open, here one made
+ * in /dev/shm's tmpfs (O_EXCL, a unique name) and unlinked before it is
+ * returned; the name is only Linux's label, kept nowhere. */
+int memfd_create(const char *name, unsigned int flags)
+{
+	static unsigned seq;
+	if (flags & ~MFD_CLOEXEC)
+		return (int)__sys_ret(-EINVAL); /* no sealing */
+	long n = name ? __arbor_ustrnlen(name, 250) : -EFAULT;
+	if (n < 0)
+		return (int)__sys_ret(n);
+	if (n > 249)
+		return (int)__sys_ret(-EINVAL); /* Linux: 249 bytes at most */
+	char path[64];
+	for (int tries = 0; tries < 100; tries++) {
+		snprintf(path, sizeof(path), "/dev/shm/.memfd.%d.%u", getpid(), __atomic_add_fetch(&seq, 1, __ATOMIC_RELAXED));
+		int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | (flags & MFD_CLOEXEC ? O_CLOEXEC : 0), 0600);
+		if (fd >= 0) {
+			unlink(path);
+			return fd;
+		}
+		if (errno != EEXIST)
+			return -1;
+	}
+	return (int)__sys_ret(-EEXIST);
 }

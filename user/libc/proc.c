@@ -54,7 +54,7 @@ pid_t getpgrp(void) { return getpgid(0); }
 pid_t waitpid(pid_t pid, int *status, int options)
 {
 	int cp = __pthread_cp_begin(); /* a cancellation point (pthread_cancel.c) */
-	long r = sys_waitpid(pid, status, options);
+	long r = sys_waitpid(pid, status, options & ~(__WALL | __WNOTHREAD)); /* one kind of child */
 	__pthread_cp_end(cp);
 	return (pid_t)__sys_ret(r);
 }

@@ -176,6 +176,7 @@ long syscall(long nr, ...)
 	case SYS_pidfd_open: return pidfd_open((pid_t)a, (unsigned)b);
 	case SYS_clone3: return __linux_clone3(P(a), (size_t)b);
 	case SYS_getrandom: return getrandom(P(a), (size_t)b, (unsigned)c);
+	case SYS_memfd_create: return memfd_create(P(a), (unsigned)b);
 	default:
 		errno = ENOSYS;
 		return -1;

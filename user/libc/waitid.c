@@ -5,5 +5,6 @@
 
 int waitid(idtype_t idtype, id_t id, siginfo_t *info, int options)
 {
+	options &= ~(__WALL | __WNOTHREAD); /* every child is of one kind here */
 	return (int)__sys_ret(sys_waitid((int)idtype, (int)id, (struct k_siginfo *)info, options));
 }

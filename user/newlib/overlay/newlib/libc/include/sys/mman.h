@@ -83,6 +83,13 @@ int	munlock (const void *, size_t);
 int	mlockall (int);
 int	munlockall (void);
 int	shm_open (const char *, int, mode_t);
+#if __GNU_VISIBLE
+/* memfd_create: an anonymous file in /dev/shm's tmpfs, removed before it
+   is returned (user/libc/mman.c). No sealing: MFD_ALLOW_SEALING is EINVAL. */
+#define MFD_CLOEXEC		0x0001U
+#define MFD_ALLOW_SEALING	0x0002U
+int	memfd_create (const char *, unsigned int);
+#endif
 int	shm_unlink (const char *);
 
 #ifdef __cplusplus

@@ -113,6 +113,7 @@
 #define	__NR_utimensat	280
 #define	__NR_inotify_init1	294
 #define	__NR_getrandom	318
+#define	__NR_memfd_create	319
 #define	__NR_pidfd_send_signal	424
 #define	__NR_pidfd_open	434
 #define	__NR_clone3	435
@@ -225,6 +226,7 @@
 #define	SYS_utimensat	__NR_utimensat
 #define	SYS_inotify_init1	__NR_inotify_init1
 #define	SYS_getrandom	__NR_getrandom
+#define	SYS_memfd_create	__NR_memfd_create
 #define	SYS_pidfd_send_signal	__NR_pidfd_send_signal
 #define	SYS_pidfd_open	__NR_pidfd_open
 #define	SYS_clone3	__NR_clone3

@@ -14,6 +14,11 @@ extern "C" {
 
 #define WNOHANG		1		/* Don't block waiting */
 #define WUNTRACED	2		/* Report stopped children */
+/* Linux's: which kind of child (a process's children are all of one kind
+   here: __WALL and __WNOTHREAD change nothing; __WCLONE is EINVAL) */
+#define __WNOTHREAD	0x20000000
+#define __WALL		0x40000000
+#define __WCLONE	0x80000000
 #define WSTOPPED	WUNTRACED	/* waitid(): report stopped children */
 #define WEXITED		4		/* waitid(): report exited children */
 #define WCONTINUED	8		/* Report continued children */
