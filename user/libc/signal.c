@@ -7,6 +7,7 @@
 #include <time.h>
 #include "arbor_sys.h"
 #include "pthread_impl.h"
+#include "ufault.h"
 
 /* pthread_cancel's signal (glibc's SIGCANCEL): programs may neither
  * handle nor block it, as with glibc. */
@@ -52,7 +53,9 @@ int sigprocmask(int how, const sigset_t *set, sigset_t *old)
 {
 	uint64_t s;
 	if (set) {
-		memcpy(&s, set, sizeof(s));
+		long e = __arbor_ucopy(&s, set, sizeof(s)); /* EFAULT, not SIGSEGV */
+		if (e)
+			return (int)__sys_ret(e);
 		s &= ~(1ull << (SIGCANCEL - 1));
 	}
 	return (int)__sys_ret(sys_sigprocmask(how, set ? &s : NULL, (uint64_t *)old));
@@ -66,7 +69,9 @@ int sigpending(sigset_t *set)
 int sigsuspend(const sigset_t *mask)
 {
 	uint64_t m;
-	memcpy(&m, mask, sizeof(m));
+	long e = __arbor_ucopy(&m, mask, sizeof(m)); /* EFAULT, not SIGSEGV */
+	if (e)
+		return (int)__sys_ret(e);
 	m &= ~(1ull << (SIGCANCEL - 1));
 	int cp = __pthread_cp_begin();
 	long r = sys_sigsuspend(&m);
@@ -161,7 +166,9 @@ int pthread_sigmask(int how, const sigset_t *set, sigset_t *old)
 {
 	uint64_t s;
 	if (set) {
-		memcpy(&s, set, sizeof(s));
+		long e = __arbor_ucopy(&s, set, sizeof(s)); /* EFAULT, not SIGSEGV */
+		if (e)
+			return (int)-e;
 		s &= ~(1ull << (SIGCANCEL - 1)); /* never blocked (sigprocmask) */
 	}
 	long r = sys_sigprocmask(how, set ? &s : NULL, (uint64_t *)old);
