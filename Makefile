@@ -422,7 +422,7 @@ $(BUILD)/host/test_%: $$(call host_test_src,$$*) $$(host_srcs_$$*) tests/host/ta
 	@echo "  HOSTCC  $@"
 	@gcc $(host_cflags_$*) $(HOST_CFLAGS) $(filter %.c,$^) -o $@
 
-test: $(KERNEL) $(INITRD) $(BUILD)/arbor-test.iso $(BUILD)/arbor-shell.iso $(HOST_BINS) kcov | $(BUILD)/.deps-test
+test: libc $(KERNEL) $(INITRD) $(BUILD)/arbor-test.iso $(BUILD)/arbor-shell.iso $(HOST_BINS) kcov | $(BUILD)/.deps-test
 	@python3 tools/run-tests.py --build $(BUILD) --timeout $(TIMEOUT) $(HOST_BINS)
 
 # The kcov kernel (KCOV=1, kernel/debug/kcov.c) in a build directory of
