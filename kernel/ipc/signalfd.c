@@ -14,33 +14,6 @@
 #include "proc.h"
 #include "syscall.h"
 
-/* Linux's struct signalfd_siginfo. */
-struct k_signalfd_siginfo {
-	uint32_t ssi_signo;
-	int32_t ssi_errno;
-	int32_t ssi_code;
-	uint32_t ssi_pid;
-	uint32_t ssi_uid;
-	int32_t ssi_fd;
-	uint32_t ssi_tid;
-	uint32_t ssi_band;
-	uint32_t ssi_overrun;
-	uint32_t ssi_trapno;
-	int32_t ssi_status;
-	int32_t ssi_int;
-	uint64_t ssi_ptr;
-	uint64_t ssi_utime;
-	uint64_t ssi_stime;
-	uint64_t ssi_addr;
-	uint16_t ssi_addr_lsb;
-	uint16_t pad2;
-	int32_t ssi_syscall;
-	uint64_t ssi_call_addr;
-	uint32_t ssi_arch;
-	uint8_t pad[28];
-};
-_Static_assert(sizeof(struct k_signalfd_siginfo) == 128, "Linux's size");
-
 struct signalfd {
 	struct kobj obj;
 	uint64_t mask;			/* bit sig-1, never SIGKILL or SIGSTOP */

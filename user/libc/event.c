@@ -4,6 +4,7 @@
  * the eventfd_read/eventfd_write helpers. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stddef.h>
 #include <signal.h>
 #include <stdint.h>
 #include <sys/epoll.h>
@@ -13,9 +14,23 @@
 #include <time.h>
 #include <unistd.h>
 #include "arbor_sys.h"
+#include "abi/signal.h"
 
 _Static_assert(sizeof(struct epoll_event) == 12, "Linux's packed struct epoll_event");
-_Static_assert(sizeof(struct signalfd_siginfo) == 128, "Linux's struct signalfd_siginfo");
+_Static_assert(sizeof(struct signalfd_siginfo) == sizeof(struct k_signalfd_siginfo), "Linux's struct signalfd_siginfo");
+#define SFD_SAME(f) _Static_assert(offsetof(struct signalfd_siginfo, f) == offsetof(struct k_signalfd_siginfo, f), #f)
+SFD_SAME(ssi_signo);
+SFD_SAME(ssi_code);
+SFD_SAME(ssi_pid);
+SFD_SAME(ssi_uid);
+SFD_SAME(ssi_status);
+SFD_SAME(ssi_int);
+SFD_SAME(ssi_ptr);
+SFD_SAME(ssi_utime);
+SFD_SAME(ssi_stime);
+SFD_SAME(ssi_addr);
+SFD_SAME(ssi_syscall);
+SFD_SAME(ssi_arch);
 _Static_assert(sizeof(struct itimerspec) == 4 * sizeof(int64_t), "Linux's struct itimerspec");
 
 int epoll_create1(int flags)
