@@ -10,6 +10,7 @@ import difflib
 import glob
 import os
 import re
+import signal
 import select
 import shutil
 import subprocess
@@ -24,10 +25,24 @@ TAP_RE = re.compile(r"^(not ok|ok) (\d+) - (.*)$")
 RUN_RE = re.compile(r"^# run (\S+)")
 
 
+def host_signals_fresh():
+    """In a host child before exec: an empty signal mask and every signal's
+    default action (a runner may block or ignore SIGUSR1, say; both are
+    inherited across exec, and a differential test would see them)."""
+    signal.pthread_sigmask(signal.SIG_SETMASK, [])
+    for s in signal.valid_signals():
+        if s not in (signal.SIGKILL, signal.SIGSTOP):
+            try:
+                signal.signal(s, signal.SIG_DFL)
+            except (OSError, ValueError):
+                pass
+
+
 class Tally:
     def __init__(self):
         self.passed = 0
         self.failed = []
+        self.why = {}  # failed name -> lines to repeat at the end
 
     def result(self, name, ok, detail=""):
         print(("    ok   " if ok else "    FAIL ") + name + (f"  ({detail})" if detail else ""), flush=True)
@@ -35,6 +50,21 @@ class Tally:
             self.passed += 1
         else:
             self.failed.append(name)
+            self.why.setdefault(name, []).append(detail)
+
+    def explain(self, name, lines):
+        """More about a failure (a diff), repeated in the summary: CI may
+        keep only the tail of a run's output."""
+        self.why.setdefault(name, []).extend(lines)
+
+    def summary(self):
+        for name in self.failed:
+            print(f"  FAIL {name}")
+            lines = [l for l in self.why.get(name, []) if l]
+            for line in lines[:40]:
+                print("    " + line[:300])
+            if len(lines) > 40:
+                print(f"    ... {len(lines) - 40} more lines")
 
 
 class Boot:
@@ -1060,9 +1090,12 @@ def test_tools(build, tally):
     print("[tools] arbor-cc, arbor-run and differential tests", flush=True)
 
     def sh(cmd, timeout=120):
-        # stdin: nothing (arbor-run passes its own on, read to the end)
+        # stdin: nothing (arbor-run passes its own on, read to the end).
+        # A host program starts as an Arbor one does, whatever CI's runner
+        # left behind: no signal blocked, none ignored.
         p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
-                           timeout=timeout, cwd=out_dir, stdin=subprocess.DEVNULL)
+                           timeout=timeout, cwd=out_dir, stdin=subprocess.DEVNULL,
+                           preexec_fn=host_signals_fresh)
         return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
 
     status = os.path.join(out_dir, "status")
@@ -1110,9 +1143,11 @@ def test_tools(build, tally):
         same = hc == ac and hout == aout
         tally.result(name, same, "" if same else f"host exit {hc}, arbor exit {ac}")
         if not same:
-            for line in difflib.unified_diff(hout.splitlines(), aout.splitlines(), "host", "arbor",
-                                             lineterm=""):
+            diff = list(difflib.unified_diff(hout.splitlines(), aout.splitlines(), "host", "arbor",
+                                             lineterm=""))
+            for line in diff:
                 print("      | " + line)
+            tally.explain(name, ["| " + l for l in diff])
         if base in ("files", "patherr", "groups"):
             ext2_differential(sh, host, arbor, run, out_dir, tally, base)
 
@@ -1517,6 +1552,7 @@ def main():
 
     print(f"# {time.monotonic() - t0:.1f} s")
     if tally.failed:
+        tally.summary()
         print("failed: " + ", ".join(tally.failed))
     print(f"{tally.passed} passed, {len(tally.failed)} failed")
     return 1 if tally.failed else 0
