@@ -31,6 +31,9 @@ struct k_procinfo {
 	int16_t oom_score_adj;		/* OOM_SCORE_ADJ_MIN..MAX, inherited by fork */
 	int16_t oom_score_adj_min;	/* the lowest a non-root writer may set */
 	uint32_t oom_score;		/* Linux's /proc/PID/oom_score: 0..2000 */
+	int32_t tid;			/* thread_info's thread (state, CPU time and
+					 * cgroup are then its own); proc_info: pid */
+	uint32_t pad2;
 };
 
 struct k_meminfo {

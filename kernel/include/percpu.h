@@ -51,6 +51,7 @@ struct cpu {
 	uint64_t gdt[8];
 	struct proc *io_owner;	/* whose bitmap tss_io.bitmap holds */
 	uint64_t softlockup_stamp; /* clock_ns of the last chance to schedule */
+	uint32_t softlockup_ticks; /* ticks taken since then (the CPU really ran) */
 	uint64_t last_tick;	   /* lockup_warn_ms: clock_ns of the last timer tick */
 	uint64_t resched_since;	   /* lockup_warn_ms: when a tick first saw need_resched */
 	uint64_t softlockup_warned; /* the resched_since last reported */

@@ -49,8 +49,12 @@ void sched_preempt_irq(void);
  * touches the CPU's stamp; each timer tick (tf: what it interrupted; idle:
  * the idle thread was running) touches it too unless the interrupted
  * kernel code holds preemption off, and panics with tf's backtrace once
- * the stamp is SOFTLOCKUP_NS old. */
+ * the stamp is SOFTLOCKUP_NS old and at least half of that time's ticks
+ * reached the CPU (SOFTLOCKUP_TICKS): under QEMU a host that starves the
+ * virtual CPU's thread stretches the clock, not the code, and a tick
+ * missed meanwhile is not delivered twice. */
 #define SOFTLOCKUP_NS 2000000000ull
+#define SOFTLOCKUP_TICKS (SOFTLOCKUP_NS / 2 / (1000000000ull / TIMER_HZ))
 struct trap_frame;
 /* Reads lockup_warn_ms=N from the command line: report every new longest
  * non-preemptible stretch above N ms, with its backtrace, and go on. */

@@ -872,19 +872,14 @@ static char proc_state(struct proc *p)
 	return 'S';
 }
 
-long sys_proc_info(int pid, struct k_procinfo *uinfo)
+/* Fills k with what is known of process p; with t (one of p's threads)
+ * the thread's own view replaces the process's where Linux's
+ * /proc/PID/task/TID differs: its id, state, CPU time and cgroup.
+ * Called with proc_lock held; copies nothing to user memory. */
+static void proc_info_fill_locked(struct proc *p, struct thread *t, struct k_procinfo *k)
 {
-	struct k_procinfo *k = kzalloc(sizeof(*k));
-	if (!k)
-		return -ENOMEM;
-	spin_lock(&proc_lock);
-	struct proc *p = proc_find_locked(pid);
-	if (!p) {
-		spin_unlock(&proc_lock);
-		kfree(k);
-		return -ESRCH;
-	}
 	k->pid = p->pid;
+	k->tid = t ? t->tid : p->pid;
 	k->ppid = p->parent ? p->parent->pid : 0;
 	k->pgid = p->pgid;
 	k->sid = p->sid;
@@ -894,14 +889,22 @@ long sys_proc_info(int pid, struct k_procinfo *uinfo)
 	k->egid = p->cred.egid;
 	k->nthreads = p->nr_threads;
 	k->state = proc_state(p);
-	k->utime_ns = p->cpu_exited[1];
-	k->stime_ns = p->cpu_exited[2];
-	struct list_head *pos;
-	list_for_each(pos, &p->threads) {
-		uint64_t u, s;
-		thread_cputime(list_entry(pos, struct thread, proc_link), &u, &s);
-		k->utime_ns += u;
-		k->stime_ns += s;
+	if (t && k->state != 'Z' && k->state != 'T')
+		k->state = t->state == THREAD_BLOCKED ? 'S' : 'R';
+	uint64_t u, s;
+	if (t) {
+		thread_cputime(t, &u, &s);
+		k->utime_ns = u;
+		k->stime_ns = s;
+	} else {
+		k->utime_ns = p->cpu_exited[1];
+		k->stime_ns = p->cpu_exited[2];
+		struct list_head *pos;
+		list_for_each(pos, &p->threads) {
+			thread_cputime(list_entry(pos, struct thread, proc_link), &u, &s);
+			k->utime_ns += u;
+			k->stime_ns += s;
+		}
 	}
 	k->resident_pages = p->as ? p->as->resident : 0;
 	k->start_ns = p->start_ns;
@@ -913,12 +916,65 @@ long sys_proc_info(int pid, struct k_procinfo *uinfo)
 	k->oom_score_adj = p->oom_score_adj;
 	k->oom_score_adj_min = p->oom_score_adj_min;
 	k->oom_score = oom_score_locked(p);
-	struct cgroup *cg = proc_main_cgroup_locked(p);
+	struct cgroup *cg = t ? t->cgroup : proc_main_cgroup_locked(p);
 	size_t n = cg_path(cg, k->cgroup, sizeof(k->cgroup));
 	if (cg->dead) /* a zombie of a removed cgroup, as Linux shows it */
 		strlcpy(k->cgroup + MIN(n, sizeof(k->cgroup) - 1), " (deleted)", sizeof(k->cgroup) - MIN(n, sizeof(k->cgroup) - 1));
+}
+
+/* proc_info (pid) and thread_info (tid): one record, copied out after
+ * proc_lock is dropped (copy_to_user may fault). */
+static long proc_info_of(int id, bool thread, struct k_procinfo *uinfo)
+{
+	struct k_procinfo *k = kzalloc(sizeof(*k));
+	if (!k)
+		return -ENOMEM;
+	spin_lock(&proc_lock);
+	struct thread *t = thread ? thread_find_locked(id) : NULL;
+	struct proc *p = thread ? (t && t->state != THREAD_DEAD ? t->proc : NULL) : proc_find_locked(id);
+	if (p)
+		proc_info_fill_locked(p, t, k);
 	spin_unlock(&proc_lock);
-	long r = copy_to_user(uinfo, k, sizeof(*k)) ? -EFAULT : 0;
+	long r = !p ? -ESRCH : copy_to_user(uinfo, k, sizeof(*k)) ? -EFAULT : 0;
+	kfree(k);
+	return r;
+}
+
+long sys_proc_info(int pid, struct k_procinfo *uinfo)
+{
+	return proc_info_of(pid, false, uinfo);
+}
+
+long sys_thread_info(int tid, struct k_procinfo *uinfo)
+{
+	return proc_info_of(tid, true, uinfo);
+}
+
+/* As proc_list, over one process's threads. */
+long sys_proc_tids(int pid, int32_t *utids, size_t max)
+{
+	if (max > PROC_LIST_MAX)
+		max = PROC_LIST_MAX;
+	int32_t *k = max ? kmalloc(max * sizeof(int32_t)) : NULL;
+	if (max && !k)
+		return -ENOMEM;
+	long n = 0;
+	spin_lock(&proc_lock);
+	struct proc *p = proc_find_locked(pid);
+	if (p) {
+		struct list_head *pos;
+		list_for_each(pos, &p->threads) {
+			struct thread *t = list_entry(pos, struct thread, proc_link);
+			if (t->state == THREAD_DEAD)
+				continue;
+			if ((size_t)n < max)
+				k[n] = t->tid;
+			n++;
+		}
+	}
+	spin_unlock(&proc_lock);
+	size_t copy = (size_t)n < max ? (size_t)n : max;
+	long r = !p ? -ESRCH : copy && copy_to_user(utids, k, copy * sizeof(int32_t)) ? -EFAULT : n;
 	kfree(k);
 	return r;
 }

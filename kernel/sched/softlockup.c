@@ -64,6 +64,7 @@ void softlockup_touch(void)
 {
 	struct cpu *cpu = this_cpu();
 	cpu->softlockup_stamp = clock_ns();
+	cpu->softlockup_ticks = 0;
 	cpu->resched_since = 0;
 }
 
@@ -99,10 +100,11 @@ void softlockup_tick(struct trap_frame *tf, bool idle)
 	 * switch could happen right here (and does if one is due). */
 	if (trap_from_user(tf) || idle || cpu->preempt_count == 0 || !cpu->softlockup_stamp) {
 		cpu->softlockup_stamp = now;
+		cpu->softlockup_ticks = 0;
 		return;
 	}
 	uint64_t stuck = now - cpu->softlockup_stamp;
-	if (stuck > SOFTLOCKUP_NS) {
+	if (++cpu->softlockup_ticks >= SOFTLOCKUP_TICKS && stuck > SOFTLOCKUP_NS) {
 		struct thread *t = cpu->current;
 		panic_trap(tf, "soft lockup: CPU %u stuck in the kernel for %lu ms without scheduling "
 			   "(thread %s, pid %d, preempt_count %d)", cpu->id, stuck / 1000000,

@@ -802,6 +802,13 @@ KTEST(posix_procinfo)
 	user_cg_done(c);
 }
 
+/* Threads in /proc: thread-self, task/TID, a thread's own cgroup. */
+KTEST(posix_threadself)
+{
+	const char *const argv[] = { "posix/threadself", NULL };
+	run_with_servers(argv, "posix_threadself");
+}
+
 /* Symbolic and hard links, the walk through them (ELOOP, "..", other
  * mounts) and the *at calls. */
 KTEST(posix_links_at)

@@ -314,6 +314,7 @@ static ARBOR_HOT long endpoint_request(struct ipc_msg *m, const struct ipc_info 
 		r.ruid = info->uid;
 		r.rgid = info->gid;
 		r.pid = info->pid;
+		r.tid = info->tid;
 	}
 	bool two = m->label == VFS_RENAME || m->label == VFS_LINK || m->label == VFS_SYMLINK;
 	if ((size_t)n != strlen(buf)) { /* "from\0to" */

@@ -41,6 +41,8 @@ struct fs_req {
 	uint32_t uid, gid;	/* the caller's effective ids */
 	uint32_t ruid, rgid;	/* its real ids (access) */
 	int32_t pid;		/* its process */
+	int32_t tid;		/* its thread, in a direct call (the kernel's word);
+				   0 when the VFS forwarded it (not known) */
 	uint64_t walk;		/* FS_WALK_* (abi/fs.h) */
 	uint32_t inst_id;	/* the instance's id (fssrv_statfs_write) */
 };

@@ -39,6 +39,14 @@
  *                       the dirty throttling ratios (vm_dirty_ratio,
  *                       docs/writeback.md), 0..100, root's to write (0644)
  *   /proc/self          the directory of the process that looks
+ *   /proc/PID/task/TID  a directory per thread, with cgroup (the thread's:
+ *                       its threaded cgroup), comm, stat and status (Pid:
+ *                       the tid; the state and CPU time the thread's)
+ *   /proc/thread-self   the directory (PID/task/TID) of the thread that
+ *                       looks: the kernel names the calling thread in a
+ *                       direct call (docs/vfs.md); one the VFS forwards
+ *                       names only the process, and thread-self is then
+ *                       ENOENT
  *
  * Times are in Linux's USER_HZ (100 per second) where /proc uses ticks. */
 #include <dirent.h>
@@ -69,6 +77,7 @@ enum pnode {
 	P_SYS, P_SYS_VM, P_VM_DIRTY_RATIO, P_VM_DIRTY_BG, /* /proc/sys/vm */
 	P_VMSTAT,				/* top level */
 	P_COMM,					/* per process */
+	P_TASK, P_TID,				/* /proc/PID/task, /proc/PID/task/TID */
 };
 
 static const struct { const char *name; enum pnode node; } top_files[] = {
@@ -80,11 +89,16 @@ static const struct { const char *name; enum pnode node; } pid_files[] = {
 	{ "oom_score", P_OOM_SCORE }, { "oom_score_adj", P_OOM_SCORE_ADJ },
 	{ "stat", P_STAT }, { "status", P_STATUS },
 };
+/* A thread's files, in /proc/PID/task/TID. */
+static const struct { const char *name; enum pnode node; } tid_files[] = {
+	{ "cgroup", P_CGROUP }, { "comm", P_COMM }, { "stat", P_STAT }, { "status", P_STATUS },
+};
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
 struct pref {
 	enum pnode node;
 	int pid;		/* P_PID and below */
+	int tid;		/* P_TID and its files (their thread), else 0 */
 };
 
 /* One path component of at most cap-1 bytes into out; advances *p. */
@@ -108,11 +122,33 @@ static int parse_pid(const char *s)
 	return *s >= '1' && *s <= '9' && !*end && v > 0 && v < 0x7fffffff ? (int)v : -1;
 }
 
-/* Resolves path ("." and ".." included) for the process self. */
-static int procfs_lookup(const char *path, int self, struct pref *out)
+/* cur's child name in a thread's directories (task, TID, its files). */
+static int lookup_thread(struct pref *cur, const char *name)
+{
+	struct k_procinfo info;
+	if (cur->node == P_TASK) {
+		int tid = parse_pid(name);
+		if (tid <= 0 || sys_thread_info(tid, &info) < 0 || info.pid != cur->pid)
+			return -ENOENT;
+		cur->node = P_TID;
+		cur->tid = tid;
+		return 0;
+	}
+	size_t i = 0;
+	while (i < NELEM(tid_files) && strcmp(name, tid_files[i].name) != 0)
+		i++;
+	if (i == NELEM(tid_files))
+		return -ENOENT;
+	cur->node = tid_files[i].node;
+	return 0;
+}
+
+/* Resolves path ("." and ".." included) for the thread self_tid (0: not
+ * known) of process self. */
+static int procfs_lookup(const char *path, int self, int self_tid, struct pref *out)
 {
 	char name[256];
-	struct pref cur = { P_ROOT, 0 };
+	struct pref cur = { P_ROOT, 0, 0 };
 	int n;
 	while ((n = next_name(&path, name, sizeof(name))) != 0) {
 		struct k_procinfo info;
@@ -122,9 +158,26 @@ static int procfs_lookup(const char *path, int self, struct pref *out)
 			continue;
 		if (strcmp(name, "..") == 0) {
 			if (cur.node != P_ROOT && cur.node != P_PID && cur.node != P_PRESSURE && cur.node != P_SYS &&
-			    cur.node != P_SYS_VM)
+			    cur.node != P_SYS_VM && cur.node != P_TASK && cur.node != P_TID)
 				return -ENOTDIR;
-			cur = (struct pref){ cur.node == P_SYS_VM ? P_SYS : P_ROOT, 0 };
+			if (cur.node == P_TID)
+				cur = (struct pref){ P_TASK, cur.pid, 0 };
+			else if (cur.node == P_TASK)
+				cur = (struct pref){ P_PID, cur.pid, 0 };
+			else
+				cur = (struct pref){ cur.node == P_SYS_VM ? P_SYS : P_ROOT, 0, 0 };
+			continue;
+		}
+		if (cur.node == P_TASK || cur.node == P_TID) {
+			int e = lookup_thread(&cur, name);
+			if (e < 0)
+				return e;
+			continue;
+		}
+		if (cur.node == P_ROOT && strcmp(name, "thread-self") == 0) {
+			if (self_tid <= 0)
+				return -ENOENT; /* the VFS forwarded it: the thread is not known */
+			cur = (struct pref){ P_TID, self, self_tid };
 			continue;
 		}
 		if (cur.node == P_ROOT) {
@@ -132,7 +185,7 @@ static int procfs_lookup(const char *path, int self, struct pref *out)
 			if (pid > 0) {
 				if (sys_proc_info(pid, &info) < 0)
 					return -ENOENT;
-				cur = (struct pref){ P_PID, pid };
+				cur = (struct pref){ P_PID, pid, 0 };
 				continue;
 			}
 			if (strcmp(name, "pressure") == 0) {
@@ -165,6 +218,10 @@ static int procfs_lookup(const char *path, int self, struct pref *out)
 			else
 				return -ENOENT;
 		} else if (cur.node == P_PID) {
+			if (strcmp(name, "task") == 0) {
+				cur.node = P_TASK;
+				continue;
+			}
 			size_t i = 0;
 			while (i < NELEM(pid_files) && strcmp(name, pid_files[i].name) != 0)
 				i++;
@@ -181,7 +238,8 @@ static int procfs_lookup(const char *path, int self, struct pref *out)
 
 static bool is_dir(enum pnode n)
 {
-	return n == P_ROOT || n == P_PID || n == P_PRESSURE || n == P_SYS || n == P_SYS_VM;
+	return n == P_ROOT || n == P_PID || n == P_PRESSURE || n == P_SYS || n == P_SYS_VM || n == P_TASK ||
+	       n == P_TID;
 }
 
 static bool is_vm_ratio(enum pnode n)
@@ -203,7 +261,19 @@ static bool is_live(enum pnode n)
 
 static uint64_t node_ino(const struct pref *p)
 {
+	if (p->tid) /* apart from the process's own numbers */
+		return (1ull << 40) | ((uint64_t)p->tid << 5) | (uint64_t)p->node;
 	return p->pid ? ((uint64_t)p->pid << 5) + (uint64_t)p->node : (uint64_t)p->node + 1;
+}
+
+/* What the kernel knows of p's process, or of its thread for a thread's
+ * node (which must still be one of that process's). */
+static long pref_info(const struct pref *p, struct k_procinfo *info)
+{
+	if (!p->tid)
+		return sys_proc_info(p->pid, info);
+	long e = sys_thread_info(p->tid, info);
+	return e < 0 ? e : info->pid == p->pid ? 0 : -ESRCH;
 }
 
 /* -ENOENT if the process is gone. */
@@ -222,7 +292,7 @@ static int procfs_stat(const struct pref *p, struct stat *st)
 	st->st_mode = is_dir(p->node) ? S_IFDIR | 0555 : is_writable(p->node) ? S_IFREG | 0644 : S_IFREG | 0444;
 	st->st_nlink = is_dir(p->node) ? 2 : 1;
 	if (p->pid) {
-		if (sys_proc_info(p->pid, &info) < 0)
+		if (pref_info(p, &info) < 0)
 			return -ENOENT;
 		st->st_uid = info.euid; /* as Linux: the process's owner */
 		st->st_gid = info.egid;
@@ -299,7 +369,7 @@ static void text_stat(struct text *t, const struct k_procinfo *i)
 	long prio = sys_getpriority(i->pid); /* 20 - nice */
 	long nice = prio > 0 ? 20 - prio : 0;
 	put(t, "%d (%s) %c %d %d %d 0 -1 0 0 0 0 0 %llu %llu 0 0 %ld %ld %u 0 %llu 0 %llu\n",
-	    i->pid, i->name, i->state, i->ppid, i->pgid, i->sid,
+	    i->tid, i->name, i->state, i->ppid, i->pgid, i->sid,
 	    (unsigned long long)(i->utime_ns / (1000000000u / USER_HZ)),
 	    (unsigned long long)(i->stime_ns / (1000000000u / USER_HZ)), 20 + nice, nice, i->nthreads,
 	    (unsigned long long)(i->start_ns / (1000000000u / USER_HZ)),
@@ -309,7 +379,7 @@ static void text_stat(struct text *t, const struct k_procinfo *i)
 static void text_status(struct text *t, const struct k_procinfo *i)
 {
 	put(t, "Name:\t%s\nState:\t%c (%s)\nTgid:\t%d\nPid:\t%d\nPPid:\t%d\n", i->name, i->state,
-	    state_name(i->state), i->pid, i->pid, i->ppid);
+	    state_name(i->state), i->pid, i->tid, i->ppid);
 	put(t, "Uid:\t%u\t%u\t%u\t%u\nGid:\t%u\t%u\t%u\t%u\n", i->uid, i->euid, i->suid, i->euid,
 	    i->gid, i->egid, i->sgid, i->egid);
 	put(t, "Threads:\t%u\nVmRSS:\t%llu kB\n", i->nthreads,
@@ -398,7 +468,7 @@ static long procfs_text(const struct pref *p, struct text *t)
 		return text_mounts(t);
 	if (!p->pid)
 		return text_top(t, p->node);
-	if (sys_proc_info(p->pid, &i) < 0)
+	if (pref_info(p, &i) < 0)
 		return -ESRCH;
 	switch (p->node) {
 	case P_CGROUP:
@@ -491,7 +561,7 @@ static long procfs_path(const struct fs_req *r, struct ipc_msg *m)
 {
 	struct pref p;
 	struct stat st;
-	long e = procfs_lookup(r->path, r->pid, &p);
+	long e = procfs_lookup(r->path, r->pid, r->tid, &p);
 	if (e < 0)
 		return m->label == VFS_OPEN && (m->w[0] & O_CREAT) && e == -ENOENT ? -EACCES : e;
 	switch (m->label) {
@@ -566,6 +636,25 @@ static void fill_root(uint64_t pos, struct fssrv_dents *b)
 	}
 }
 
+/* /proc/PID/task after "." and "..": the threads from pos on, in tid
+ * order (position 2 + tid). */
+static void fill_task(int pid, uint64_t pos, struct fssrv_dents *b)
+{
+	static int32_t tids[PROC_LIST_MAX];
+	long n = sys_proc_tids(pid, tids, PROC_LIST_MAX);
+	n = n < 0 ? 0 : n > PROC_LIST_MAX ? PROC_LIST_MAX : n;
+	qsort(tids, (size_t)n, sizeof(tids[0]), pid_cmp);
+	for (long i = 0; i < n; i++) {
+		char name[16];
+		if (tids[i] <= 0 || (uint64_t)tids[i] + 2 < pos)
+			continue;
+		struct pref c = { P_TID, pid, tids[i] };
+		snprintf(name, sizeof(name), "%d", tids[i]);
+		if (!fssrv_dent(b, node_ino(&c), DT_DIR, name, (uint64_t)tids[i] + 3))
+			return;
+	}
+}
+
 static long procfs_fill(struct fs_file *f, uint64_t pos, struct fssrv_dents *b)
 {
 	const struct pref *p = f->node;
@@ -580,28 +669,39 @@ static long procfs_fill(struct fs_file *f, uint64_t pos, struct fssrv_dents *b)
 		static const char *const names[] = { "cpu", "io", "memory" };
 		static const enum pnode nodes[] = { P_PRESSURE_CPU, P_PRESSURE_IO, P_PRESSURE_MEMORY };
 		for (; pos - 2 < 3; pos++) {
-			struct pref c = { nodes[pos - 2], 0 };
+			struct pref c = { nodes[pos - 2], 0, 0 };
 			if (!fssrv_dent(b, node_ino(&c), DT_REG, names[pos - 2], pos + 1))
 				break;
 		}
 	} else if (p->node == P_SYS) {
-		struct pref c = { P_SYS_VM, 0 };
+		struct pref c = { P_SYS_VM, 0, 0 };
 		if (pos == 2)
 			fssrv_dent(b, node_ino(&c), DT_DIR, "vm", 3);
 	} else if (p->node == P_SYS_VM) {
 		static const char *const names[] = { "dirty_background_ratio", "dirty_ratio" };
 		static const enum pnode nodes[] = { P_VM_DIRTY_BG, P_VM_DIRTY_RATIO };
 		for (; pos - 2 < 2; pos++) {
-			struct pref c = { nodes[pos - 2], 0 };
+			struct pref c = { nodes[pos - 2], 0, 0 };
 			if (!fssrv_dent(b, node_ino(&c), DT_REG, names[pos - 2], pos + 1))
+				break;
+		}
+	} else if (p->node == P_TASK) {
+		fill_task(p->pid, pos, b);
+	} else if (p->node == P_TID) {
+		for (; pos - 2 < NELEM(tid_files); pos++) {
+			struct pref c = { tid_files[pos - 2].node, p->pid, p->tid };
+			if (!fssrv_dent(b, node_ino(&c), DT_REG, tid_files[pos - 2].name, pos + 1))
 				break;
 		}
 	} else {
 		for (; pos - 2 < NELEM(pid_files); pos++) {
-			struct pref c = { pid_files[pos - 2].node, p->pid };
+			struct pref c = { pid_files[pos - 2].node, p->pid, 0 };
 			if (!fssrv_dent(b, node_ino(&c), DT_REG, pid_files[pos - 2].name, pos + 1))
-				break;
+				return 0;
 		}
+		struct pref c = { P_TASK, p->pid, 0 };
+		if (pos - 2 == NELEM(pid_files))
+			fssrv_dent(b, node_ino(&c), DT_DIR, "task", pos + 1);
 	}
 	return 0;
 }
