@@ -16,6 +16,7 @@
 
 static uint64_t tsc_hz, lapic_hz, tsc_boot;
 static uint64_t ns_mult; /* ns = (tsc delta * ns_mult) >> 32 */
+static uint64_t lapic_per_ns; /* LAPIC counts = (ns * lapic_per_ns) >> 32 */
 
 static void pit_oneshot_start(uint16_t count)
 {
@@ -53,20 +54,63 @@ static void timer_calibrate(void)
 	if (tsc_hz == 0 || lapic_hz == 0)
 		panic("timer: calibration failed (tsc %lu Hz, lapic %lu Hz)", tsc_hz, lapic_hz);
 	ns_mult = (1000000000ull << 32) / tsc_hz;
+	lapic_per_ns = (lapic_hz << 32) / 1000000000ull;
+}
+
+#define TICK_NS (1000000000ull / TIMER_HZ)
+/* An event closer than this is taken now: programming the LAPIC for it
+ * would cost more than the wait. */
+#define TIMER_MIN_NS 20000ull
+
+/* The LAPIC timer runs one-shot, armed for the earlier of the next
+ * periodic tick and the scheduler's next event (timer_event). Called with
+ * interrupts off. */
+static void timer_arm(uint64_t now)
+{
+	struct cpu *cpu = this_cpu();
+	uint64_t at = MIN(cpu->timer_next_tick, cpu->timer_event);
+	uint64_t wait = at > now + TIMER_MIN_NS ? at - now : TIMER_MIN_NS;
+	uint64_t count = (uint64_t)(((unsigned __int128)wait * lapic_per_ns) >> 32);
+	cpu->timer_armed = now + wait;
+	lapic_write(LAPIC_TIMER_INIT, (uint32_t)MIN(MAX(count, 1u), 0xffffffffull));
+}
+
+void timer_event(uint64_t at)
+{
+	struct cpu *cpu = this_cpu();
+	cpu->timer_event = at;
+	if (at < cpu->timer_armed)
+		timer_arm(clock_ns());
 }
 
 static void timer_tick(struct trap_frame *tf)
 {
-	this_cpu()->ticks++;
+	struct cpu *cpu = this_cpu();
+	uint64_t now = clock_ns();
 	lapic_eoi();
-	if (this_cpu()->rq) {
-#ifdef CONFIG_KCOV
-		irqoff_tick();
-#endif
-		softlockup_tick(tf, sched_idle_running());
-		loadavg_tick();
-		sched_tick(trap_from_user(tf));
+	/* An interrupt for the scheduler's event only (a deadline between
+	 * ticks): it settles that, and the tick keeps its own pace. */
+	bool tick = now + TIMER_MIN_NS >= cpu->timer_next_tick;
+	if (tick) {
+		cpu->ticks++;
+		cpu->timer_next_tick += TICK_NS;
+		if (cpu->timer_next_tick <= now) /* ticks lost (a starved vCPU): on from now */
+			cpu->timer_next_tick = now + TICK_NS;
 	}
+	cpu->timer_event = UINT64_MAX;
+	if (cpu->rq) {
+		if (tick) {
+#ifdef CONFIG_KCOV
+			irqoff_tick();
+#endif
+			softlockup_tick(tf, sched_idle_running());
+			loadavg_tick();
+			sched_tick(trap_from_user(tf));
+		} else {
+			sched_timer_event();
+		}
+	}
+	timer_arm(clock_ns());
 }
 
 void timer_init(void)
@@ -76,8 +120,12 @@ void timer_init(void)
 	timer_calibrate();
 	trap_register(VECTOR_LAPIC_TIMER, timer_tick);
 	lapic_write(LAPIC_TIMER_DIV, LAPIC_DIV_16);
-	lapic_write(LAPIC_LVT_TIMER, LAPIC_TIMER_PERIODIC | VECTOR_LAPIC_TIMER);
-	lapic_write(LAPIC_TIMER_INIT, (uint32_t)(lapic_hz / TIMER_HZ));
+	lapic_write(LAPIC_LVT_TIMER, VECTOR_LAPIC_TIMER); /* one-shot */
+	struct cpu *cpu = this_cpu();
+	cpu->timer_event = UINT64_MAX;
+	cpu->timer_armed = UINT64_MAX;
+	cpu->timer_next_tick = clock_ns() + TICK_NS;
+	timer_arm(clock_ns());
 	rtc_init();
 }
 

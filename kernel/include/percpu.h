@@ -45,7 +45,10 @@ struct cpu {
 	uint32_t need_resched;	/* %gs:32: switch at the next safe point */
 	uint32_t id;
 	int preempt_count;	/* %gs:40: > 0: no involuntary switch (spinlock held) */
-	uint64_t ticks;		/* timer interrupts taken on this CPU */
+	uint64_t ticks;		/* timer ticks taken on this CPU */
+	uint64_t timer_next_tick;	/* clock_ns of the next periodic tick */
+	uint64_t timer_event;	/* the scheduler's next event (timer_event) */
+	uint64_t timer_armed;	/* what the LAPIC timer is armed for */
 	struct runqueue *rq;
 	struct charge_stock stock;	/* memory charges cached for one cgroup */
 	uint64_t gdt[8];

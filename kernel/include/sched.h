@@ -42,6 +42,10 @@ void sched_cond_resched(void);
 uint64_t sched_stray_waiters(void);
 /* From the timer interrupt: account, expire timeouts, maybe ask to switch. */
 void sched_tick(bool user_mode);
+/* The timer's interrupt for the event sched asked for (timer_event)
+ * between ticks: sleeps that end, quotas that run out, periods that
+ * begin, at their moment rather than the next tick's. */
+void sched_timer_event(void);
 /* Interrupt return: switch if a reschedule is pending and allowed. */
 void sched_preempt_irq(void);
 
@@ -102,6 +106,13 @@ int sched_sleep_until(uint64_t deadline);
  * came back); set need_resched if the running thread should yield. */
 bool sched_bw_charge(struct sched_entity *leaf, uint64_t delta, uint64_t now);
 bool sched_bw_tick(uint64_t now);
+/* When the bandwidth limits next need the CPU's attention: the moment the
+ * running entity leaf (NULL: none) uses up the runtime of the first of
+ * its limited groups to run out, charged up to since, or a throttled
+ * group's period ends; UINT64_MAX if no group is limited. sched_lock held. */
+uint64_t sched_bw_next_event(const struct sched_entity *leaf, uint64_t since);
+/* Whether any group has a cpu.max limit (sched_lock held). */
+bool sched_bw_limited(void);
 /* sched_lock held: g joins parent's children (its throttled-path count
  * starts as its parent's), or leaves them, its limit gone (idempotent). */
 void sched_bw_link_locked(struct sched_group *g, struct sched_group *parent);

@@ -1,4 +1,5 @@
-/* Time: the LAPIC timer drives a periodic tick; the TSC, calibrated against
+/* Time: the LAPIC timer drives a periodic tick (one-shot, re-armed for
+ * the earlier of the next tick and the scheduler's next event); the TSC, calibrated against
  * the PIT at boot, gives a monotonic clock in nanoseconds. */
 #ifndef ARBOR_TIMER_H
 #define ARBOR_TIMER_H
@@ -15,6 +16,12 @@ void rtc_init(void);
  * (file times, CLOCK_REALTIME). */
 uint64_t clock_real_ns(void);
 uint64_t timer_ticks(void);	/* ticks taken on this CPU */
+/* The scheduler's next deadline on this CPU (a sleep's end, a cgroup's
+ * quota running out, a throttled cgroup's new period): the timer
+ * interrupts then, between its ticks, and calls sched_timer_event; one
+ * event at a time, each call replacing the last. UINT64_MAX: none.
+ * Interrupts off (sched_lock held). */
+void timer_event(uint64_t at_ns);
 uint64_t clock_tsc_hz(void);
 uint64_t timer_lapic_hz(void);
 /* Busy-waits ns nanoseconds (calibration, short device delays). */

@@ -8,10 +8,13 @@
  * period is used up it is throttled: its entity leaves its parent's queue
  * (sched_throttle) with everything below it. Each limit on the path
  * applies, so a child is throttled by its parent's quota too. At each
- * period boundary (checked every tick) the runtime is refilled by one
- * quota per elapsed period, up to quota + burst: unused time carries over
- * as far as the burst allows, and an overrun (a throttle is noticed at the
- * next tick or switch) is paid back, so the long-run share is exact.
+ * period boundary the runtime is refilled by one quota per elapsed
+ * period, up to quota + burst: unused time carries over as far as the
+ * burst allows. The moment a running group's runtime runs out and the
+ * moment a throttled group's period ends are timer events
+ * (sched_bw_next_event, timer_event), not the next tick: a 1 ms quota is
+ * kept to the interrupt's latency, not to the tick's 4 ms; what overrun
+ * remains is paid back, so the long-run share is exact.
  * Statistics: periods elapsed while active, times throttled, time spent
  * throttled, periods that used burst and the burst time used; and for
  * cpu.stat.local, the time a group spent throttled by itself or by any
@@ -120,6 +123,30 @@ bool sched_bw_tick(uint64_t now)
 			woke |= bw_refresh(g, now);
 	}
 	return woke;
+}
+
+bool sched_bw_limited(void)
+{
+	return nr_bw_groups != 0;
+}
+
+uint64_t sched_bw_next_event(const struct sched_entity *leaf, uint64_t since)
+{
+	if (!nr_bw_groups)
+		return UINT64_MAX;
+	uint64_t at = UINT64_MAX;
+	for (const struct sched_entity *e = leaf ? leaf->parent->owner : NULL; e; e = e->parent->owner) {
+		const struct sched_bandwidth *b = &sched_group_of_entity((struct sched_entity *)e)->bw;
+		if (b->quota != SCHED_QUOTA_MAX && b->runtime > 0)
+			at = MIN(at, since + (uint64_t)b->runtime);
+	}
+	struct list_head *pos;
+	list_for_each(pos, &bw_groups) {
+		struct sched_group *g = list_entry(pos, struct sched_group, bw.link);
+		if (g->se.throttled)
+			at = MIN(at, g->bw.period_end);
+	}
+	return at;
 }
 
 /* A new limit starts a period now with a full quota. sched_lock held. */

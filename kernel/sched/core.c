@@ -86,9 +86,21 @@ static void sched_timeout_remove(struct thread *t)
 	t->wake_deadline = 0;
 }
 
+/* The timer's next event for this CPU: the first sleep to end, or what
+ * the bandwidth limits need (sched_bw_next_event). sched_lock held. */
+static void sched_rearm(struct runqueue *rq)
+{
+	uint64_t at = sched_bw_next_event(rq->curr_se, rq->clock_start);
+	if (!list_empty(&rq->timeouts))
+		at = MIN(at, list_first_entry(&rq->timeouts, struct thread, timer_link)->wake_deadline);
+	timer_event(at);
+}
+
 static void sched_timeout_add(struct runqueue *rq, struct thread *t, uint64_t deadline)
 {
 	struct list_head *pos;
+	if (deadline < this_cpu()->timer_event)
+		timer_event(deadline); /* the first to end: the timer wakes it on time */
 	t->wake_deadline = deadline;
 	list_for_each(pos, &rq->timeouts) {
 		struct thread *o = list_entry(pos, struct thread, timer_link);
@@ -364,7 +376,10 @@ static void schedule_locked(void)
 		se = sched_pick_next(rq->root, now);
 	}
 	sched_psi_switch(rq->curr_se, se);
+	bool rearm = se != rq->curr_se && sched_bw_limited();
 	rq->curr_se = se;
+	if (rearm) /* another entity's quota may run out first */
+		sched_rearm(rq);
 	this_cpu()->need_resched = 0;
 	softlockup_touch();
 	struct thread *next = se ? sched_sc_leaf(se_thread(se)) : rq->idle;
@@ -457,6 +472,21 @@ void sched_tick(bool user_mode)
 	if (this_cpu()->current == rq->idle ? rq->root->nr_queued > 0 :
 	    rq->curr_se && sched_should_preempt(rq->curr_se, now))
 		this_cpu()->need_resched = 1;
+	sched_rearm(rq);
+	spin_unlock(&sched_lock);
+}
+
+void sched_timer_event(void)
+{
+	struct runqueue *rq = this_rq();
+	uint64_t now = clock_ns();
+	spin_lock(&sched_lock);
+	sched_update_curr(rq, now); /* a quota that ran out: throttled now */
+	sched_expire_timeouts(rq, now);
+	sched_bw_tick(now);
+	if (this_cpu()->current == rq->idle && rq->root->nr_queued > 0)
+		this_cpu()->need_resched = 1;
+	sched_rearm(rq);
 	spin_unlock(&sched_lock);
 }
 

@@ -838,6 +838,14 @@ KTEST(posix_clone3)
 	run_with_servers(argv, "posix_clone3");
 }
 
+/* Timer events between ticks: sleeps and cpu.max quotas end on time
+ * (tests/sched/timerev.c). */
+KTEST(posix_timer_events)
+{
+	const char *const argv[] = { "posix/timerev", NULL };
+	run_with_servers(argv, "posix_timer_events");
+}
+
 /* The memory controller: files, OOM kills inside a cgroup, oom.group,
  * memory.high throttling, memory.max lowered below usage. */
 KTEST(posix_memory)

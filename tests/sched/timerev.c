@@ -1,0 +1,118 @@
+/* Timer events between ticks: a sleep ends when it should, not at the
+ * next 4 ms tick, and a cgroup's cpu.max quota runs out when it is used
+ * up, not at the next tick (kernel/arch/timer.c's one-shot timer, armed by
+ * the scheduler for its next event). Medians and generous bounds only:
+ * a loaded host stretches single samples. The limited cgroup is
+ * /timerev_q (the root's +cpu, put back as it was). */
+#include "check.h"
+
+#define CGR "/sys/fs/cgroup"
+#define Q CGR "/timerev_q"
+#define SAMPLES 21
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static double median(double *v, int k)
+{
+	qsort(v, (size_t)k, sizeof(v[0]), cmp_double);
+	return v[k / 2];
+}
+
+static void sleeps(void)
+{
+	double took[SAMPLES];
+	int all_long = 1;
+	for (int i = 0; i < SAMPLES; i++) {
+		struct timespec d = { 0, 1000000 };
+		double t0 = now_s();
+		clock_nanosleep(CLOCK_MONOTONIC, 0, &d, NULL);
+		took[i] = (now_s() - t0) * 1e3;
+		all_long &= took[i] >= 1.0;
+	}
+	check(all_long, "every 1 ms sleep lasts at least 1 ms");
+	double m = median(took, SAMPLES);
+	printf("# median 1 ms sleep: %.3f ms\n", m);
+	check(m < 2.5, "a 1 ms sleep ends within 2.5 ms (median of 21): the timer wakes it, not a 4 ms tick");
+}
+
+/* In the limited cgroup: spin for secs, timing each stretch of running
+ * (a gap over 5 ms is a throttle); the stretches' lengths in ms go to fd. */
+static void spinner(int fd, double secs)
+{
+	double stretch[64];
+	int k = 0;
+	double start = now_s(), last = start, begin = start;
+	long it = 0;
+	double maxgap = 0;
+	while (last - start < secs) {
+		double t = now_s();
+		it++;
+		if (t - last > maxgap)
+			maxgap = t - last;
+		if (t - last > 0.005) {
+			if (k < 64)
+				stretch[k++] = (last - begin) * 1e3;
+			begin = t;
+		}
+		last = t;
+	}
+	printf("# spinner: %ld rounds, %d throttled stretches, the longest %.1f ms\n", it, k, maxgap * 1e3);
+	fflush(stdout);
+	(void)!write(fd, stretch, sizeof(stretch[0]) * (size_t)k);
+	_exit(0);
+}
+
+static void quota(void)
+{
+	char had[256] = "";
+	int fd = open(CGR "/cgroup.subtree_control", O_RDONLY);
+	if (fd >= 0) {
+		(void)!read(fd, had, sizeof(had) - 1);
+		close(fd);
+	}
+	int cpu_was_on = strstr(had, "cpu") != NULL;
+	check(put(CGR "/cgroup.subtree_control", "+cpu") == 0 && mkdir(Q, 0755) == 0, "mkdir /timerev_q, +cpu");
+	check(put(Q "/cpu.max", "1000 100000") == 0, "its cpu.max: 1 ms per 100 ms");
+	int fds[2];
+	if (pipe(fds))
+		return;
+	pid_t pid = fork();
+	if (pid == 0) {
+		char me[16];
+		close(fds[0]);
+		snprintf(me, sizeof(me), "%d", getpid());
+		if (put(Q "/cgroup.procs", me))
+			_exit(1);
+		spinner(fds[1], 2.0);
+	}
+	close(fds[1]);
+	double stretch[64];
+	ssize_t got = 0, r;
+	while ((r = read(fds[0], (char *)stretch + got, sizeof(stretch) - (size_t)got)) > 0)
+		got += r;
+	close(fds[0]);
+	int st;
+	waitpid(pid, &st, 0);
+	int k = (int)(got / (ssize_t)sizeof(stretch[0]));
+	/* a host that stalls QEMU makes an overrun, paid back by periods
+	 * skipped: fewer stretches, but each still as long as the quota */
+	check(WIFEXITED(st) && WEXITSTATUS(st) == 0 && k >= 4, "the spinner ran 2 s in /timerev_q, throttled again and again");
+	/* the first stretch began with the move, mid-period: leave it out */
+	double m = k > 1 ? median(stretch + 1, k - 1) : 99;
+	printf("# %d stretches, median %.3f ms\n", k, m);
+	check(m < 1.6, "each period's run stops when its 1 ms is used (median stretch < 1.6 ms, not a 4 ms tick)");
+	check(rmdir(Q) == 0 && (cpu_was_on || put(CGR "/cgroup.subtree_control", "-cpu") == 0),
+	      "rmdir /timerev_q, the root's subtree_control as it was");
+}
+
+int main(void)
+{
+	sleeps();
+	quota();
+	printf("1..%d\n", n);
+	return failed ? 1 : 0;
+}
