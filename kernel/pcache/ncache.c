@@ -308,8 +308,19 @@ void ncache_install(struct ncache *nc, struct pcache_obj *dir, struct pcache_obj
 	if (known)
 		return;
 	struct ncache_entry *e = kmalloc(sizeof(*e) + len);
-	if (!e)
-		return; /* a cache: nothing is lost but a later hit */
+	if (!e) {
+		/* a cache: nothing is lost but a later hit, once the entry the
+		 * fact replaces (a created name's negative one) is gone */
+		struct list_head dead;
+		list_init(&dead);
+		spin_lock(&nc->lock);
+		struct ncache_entry *old = nc->dead ? NULL : ncache_find(nc, dir, s, len, hash);
+		if (old && old->child != child)
+			ncache_unlink(nc, old, &dead);
+		spin_unlock(&nc->lock);
+		ncache_free_list(&dead);
+		return;
+	}
 	e->dir = dir;
 	e->child = child;
 	e->len = len;
@@ -879,6 +890,57 @@ static bool ncache_server_idle(const struct endpoint *ep, uint32_t workers)
 	return waiting == workers;
 }
 
+/* A log record's bytes for paths of al and bl bytes (and their NULs). */
+static uint32_t ncache_logrec_size(size_t al, size_t bl)
+{
+	return (uint32_t)((sizeof(struct ncache_logrec) + al + bl + 2 + 7) & ~(size_t)7);
+}
+
+/* The root of the mount a change names (instance mount & 0xffffffff, the
+ * table of generation mount >> 32), if the kernel may change names in it
+ * (ncache_rename_on) and its log has room for size bytes; else NULL
+ * (nc->lock held). */
+static struct ncache_root *ncache_change_root(struct ncache *nc, uint64_t mount, uint32_t size)
+{
+	struct ncache_root *root = NULL;
+	for (int i = 0; i < NCACHE_ROOTS && !root; i++)
+		if (nc->roots[i].inst && nc->roots[i].inst == (uint32_t)mount)
+			root = &nc->roots[i];
+	if (nc->dead || !nc->gen_known || nc->gen != (uint32_t)(mount >> 32) || !root || !root->obj ||
+	    !root->renames || nc->log_used + size > NCACHE_LOG_BYTES)
+		return NULL;
+	return root;
+}
+
+/* Appends the record of a change to o to the log and tells the server's
+ * next delivery (nc->lock and the scheduler's held; ncache_change_root
+ * found the room). b is "" (bl 0) for an unlink or rmdir. */
+static void ncache_log_put(struct endpoint *ep, struct ncache *nc, uint32_t kind, uint64_t now,
+			   const struct pcache_obj *o, uint32_t inst, const char *a, size_t al, const char *b,
+			   size_t bl)
+{
+	uint32_t size = ncache_logrec_size(al, bl);
+	struct ncache_logrec *rec = (void *)(nc->log + nc->log_used);
+	*rec = (struct ncache_logrec){ .now = now, .id = o->id, .inst = inst, .flen = (uint16_t)al,
+				       .tlen = (uint16_t)bl, .size = size, .kind = kind };
+	memcpy(rec + 1, a, al);
+	((char *)(rec + 1))[al] = '\0';
+	memcpy((char *)(rec + 1) + al + 1, b, bl);
+	((char *)(rec + 1))[al + 1 + bl] = '\0';
+	nc->log_used += size;
+	ep->nc_info = IPC_INFO_NCLOG;
+}
+
+/* Whether o is the root of one of the server's mounts (nc->lock held):
+ * removing it is EBUSY, the server's answer. */
+static bool ncache_is_root(const struct ncache *nc, const struct pcache_obj *o)
+{
+	for (int i = 0; i < NCACHE_ROOTS; i++)
+		if (nc->roots[i].inst && nc->roots[i].obj == o)
+			return true;
+	return false;
+}
+
 /* The rename itself, nc->lock held: from (a, al) to (b, bl), the same
  * directory's names. NCACHE_MISS for anything but the plain case. */
 static long ncache_rename_locked(struct endpoint *ep, struct ncache *nc, uint64_t mount, char *a, size_t al,
@@ -889,13 +951,9 @@ static long ncache_rename_locked(struct endpoint *ep, struct ncache *nc, uint64_
 	if (!ncache_split(a, al, &dl, &on) || !ncache_split(b, bl, &dl2, &nn) || dl != dl2 || memcmp(a, b, dl) ||
 	    nn > on || (nn == on && !memcmp(a + dl, b + dl, on)))
 		return NCACHE_MISS; /* across directories, longer, the same name: the server's */
-	uint32_t size = (uint32_t)((sizeof(struct ncache_logrec) + al + bl + 2 + 7) & ~(size_t)7);
-	struct ncache_root *root = NULL;
-	for (int i = 0; i < NCACHE_ROOTS && !root; i++)
-		if (nc->roots[i].inst && nc->roots[i].inst == (uint32_t)mount)
-			root = &nc->roots[i];
-	if (nc->dead || !nc->gen_known || nc->gen != (uint32_t)(mount >> 32) || !root || !root->obj ||
-	    !root->renames || nc->log_used + size > NCACHE_LOG_BYTES)
+	uint32_t size = ncache_logrec_size(al, bl);
+	struct ncache_root *root = ncache_change_root(nc, mount, size);
+	if (!root)
 		return NCACHE_MISS;
 	char keep = a[dl];
 	a[dl] = '\0'; /* the directory's path, for the walk */
@@ -925,13 +983,7 @@ static long ncache_rename_locked(struct endpoint *ep, struct ncache *nc, uint64_
 	t->child = o;
 	list_add_tail(&t->name, &o->nc_names);
 	uint64_t now = clock_real_ns();
-	struct ncache_logrec *rec = (void *)(nc->log + nc->log_used);
-	*rec = (struct ncache_logrec){ .now = now, .id = o->id, .inst = root->inst, .flen = (uint16_t)al,
-				       .tlen = (uint16_t)bl, .size = size };
-	memcpy(rec + 1, a, al + 1);
-	memcpy((char *)(rec + 1) + al + 1, b, bl + 1);
-	nc->log_used += size;
-	ep->nc_info = IPC_INFO_NCLOG;
+	ncache_log_put(ep, nc, NCACHE_LOG_RENAME, now, o, root->inst, a, al, b, bl);
 	sched_unlock_ipc(flags);
 	/* the server takes the log under nc->lock: after these */
 	spin_lock(&dir->lock);
@@ -963,6 +1015,92 @@ long sys_ncache_rename(int fs_h, uint64_t mount, const char *from, size_t flen, 
 	if (nc && r == 0 && r2 == 0 && flen + tlen + 2 + sizeof(struct ncache_logrec) <= NCACHE_LOG_BYTES) {
 		spin_lock(&nc->lock);
 		res = ncache_rename_locked(ep, nc, mount, a, flen, b, tlen, c->euid, c->egid);
+		spin_unlock(&nc->lock);
+	}
+	kobj_put(&ep->obj);
+	return res;
+}
+
+/* The unlink (or, isdir, rmdir) itself, nc->lock held: the name (p, len
+ * bytes, writable: the walk cuts it) goes from its directory.
+ * NCACHE_MISS for anything but the plain case. */
+static long ncache_unlink_locked(struct endpoint *ep, struct ncache *nc, uint64_t mount, char *p, size_t len,
+				 bool isdir, uint32_t uid, uint32_t gid)
+{
+	size_t dl;
+	uint32_t nl;
+	if (!ncache_split(p, len, &dl, &nl))
+		return NCACHE_MISS; /* ".", "..", a trailing slash: the server's errors */
+	struct ncache_root *root = ncache_change_root(nc, mount, ncache_logrec_size(len, 0));
+	if (!root)
+		return NCACHE_MISS;
+	char keep = p[dl];
+	p[dl] = '\0'; /* the directory's path, for the walk */
+	struct pcache_obj *dir = NULL;
+	long r = ncache_walk(nc, root->obj, p, uid, gid, &dir);
+	p[dl] = keep;
+	struct pcache_attr d, f;
+	if (r || !(dir->flags & PCACHE_META) || !ncache_attr(dir, &d) ||
+	    ncache_permission(&(struct ncache_ids){ .mode = d.mode, .uid = d.uid, .gid = d.gid }, 3, uid, gid))
+		return NCACHE_MISS; /* the server's errors, in Linux's order */
+	struct ncache_entry *e = ncache_find(nc, dir, p + dl, nl, ncache_hash(dir, p + dl, nl));
+	struct pcache_obj *o = e ? e->child : NULL;
+	if (!o || !ncache_attr(o, &f) || ((d.mode & 01000) && uid != 0 && uid != d.uid && uid != f.uid))
+		return NCACHE_MISS; /* a name not known (or gone: ENOENT), the sticky bit's EPERM */
+	if (isdir) {
+		/* an empty directory, as the server last said (its attributes
+		 * current: every change of its names marks them stale) */
+		if (!(o->flags & PCACHE_META) || !ncache_is_dir(f.mode) || f.nlink != 2 ||
+		    f.size != 2 * NCACHE_DIRENT_SIZE || ncache_is_root(nc, o))
+			return NCACHE_MISS; /* ENOTDIR, ENOTEMPTY, EBUSY: the server's */
+	} else if ((o->flags & PCACHE_META) || !(o->flags & PCACHE_SHMEM) || (f.mode & NC_S_IFMT) != 0100000) {
+		return NCACHE_MISS; /* a directory's EISDIR, a disk file system's file */
+	}
+	uint64_t flags = sched_lock_ipc();
+	if (!ncache_server_idle(ep, nc->workers)) {
+		sched_unlock_ipc(flags);
+		return NCACHE_MISS; /* it may be serving something that saw the name */
+	}
+	list_del(&e->name);
+	list_init(&e->name);
+	e->child = NULL; /* now the server's answer: no such name */
+	uint64_t now = clock_real_ns();
+	ncache_log_put(ep, nc, isdir ? NCACHE_LOG_RMDIR : NCACHE_LOG_UNLINK, now, o, root->inst, p, len, "", 0);
+	sched_unlock_ipc(flags);
+	/* the server takes the log under nc->lock: after these, which are
+	 * what its own unlink or rmdir would push */
+	spin_lock(&dir->lock);
+	dir->attr.mtime = dir->attr.ctime = now;
+	dir->attr.size -= NCACHE_DIRENT_SIZE;
+	if (isdir)
+		dir->attr.nlink--; /* its ".." is gone */
+	spin_unlock(&dir->lock);
+	spin_lock(&o->lock);
+	o->attr.nlink = isdir ? 0 : o->attr.nlink - 1;
+	o->attr.ctime = now;
+	spin_unlock(&o->lock);
+	list_del(&e->lru);
+	list_add_tail(&e->lru, &nc->lru);
+	return 0;
+}
+
+long sys_ncache_unlink(int fs_h, uint64_t mount, const char *path, size_t len, uint32_t how)
+{
+	char p[NCACHE_PATH];
+	if (how & ~(uint32_t)NCACHE_UNLINK_DIR)
+		return -EINVAL;
+	long err, r = ncache_path_in(path, len, p);
+	if (r < 0)
+		return r;
+	struct endpoint *ep = ncache_endpoint(fs_h, HANDLE_RIGHT_CALL, &err);
+	if (!ep)
+		return err;
+	struct ncache *nc = pcache_table_ncache(ep, false);
+	const struct cred *c = &current_thread()->proc->cred;
+	long res = NCACHE_MISS;
+	if (nc && r == 0 && len + 2 + sizeof(struct ncache_logrec) <= NCACHE_LOG_BYTES) {
+		spin_lock(&nc->lock);
+		res = ncache_unlink_locked(ep, nc, mount, p, len, how & NCACHE_UNLINK_DIR, c->euid, c->egid);
 		spin_unlock(&nc->lock);
 	}
 	kobj_put(&ep->obj);

@@ -934,7 +934,18 @@ static ARBOR_HOT int make_node(struct tmpfs *fs, const struct pathwalk *w, uint3
 	d_attach(fs, dir, d, ino);
 	dir->mtime = dir->ctime = now;
 	meta_push(ino, TMPFS_ATTR_TIMES);
-	dir_push(dir);
+	uint32_t recorded = fs->trail_n;
+	if (fs->trail_on && tmpfs_obj_id(dir))
+		trail_add(fs, dir, w->name, w->len, ino);
+	if (fs->trail_n > recorded) {
+		/* the kernel learns the new name (tmpfs_trail_start), which
+		 * replaces its negative entry, so that its unlink or rmdir can
+		 * be the kernel's; the directory's other names stay, and its
+		 * attributes are current (no other name changed) */
+		meta_push(dir, TMPFS_ATTR_TIMES);
+	} else {
+		dir_push(dir);
+	}
 	if (out)
 		*out = ino;
 	return 0;
@@ -1161,15 +1172,26 @@ static ARBOR_HOT void drop_link(struct tmpfs_inode *dir, struct tmpfs_inode *ino
 		meta_push(ino, 0);
 }
 
-static ARBOR_HOT void remove_entry(struct tmpfs *fs, struct dentry *d, uint64_t now)
+/* Removes d, the entry w names. With the trail on, the kernel learns
+ * that the name is gone (a negative entry replacing it), so that the
+ * directory's other names stay cached and the next unlink or rmdir there
+ * can be the kernel's; else the directory's names go. */
+static ARBOR_HOT void remove_entry(struct tmpfs *fs, struct dentry *d, const struct pathwalk *w,
+				   uint64_t now)
 {
 	struct tmpfs_inode *dir = d->dir, *ino = d->ino;
+	uint32_t recorded = fs->trail_n;
 
 	d_detach(fs, d);
 	d_free(fs, d);
 	drop_link(dir, ino, now);
 	dir->mtime = dir->ctime = now;
-	dir_push(dir);
+	if (fs->trail_on && tmpfs_obj_id(dir))
+		trail_add(fs, dir, w->name, w->len, NULL);
+	if (fs->trail_n > recorded)
+		meta_push(dir, TMPFS_ATTR_TIMES); /* current: no other name changed */
+	else
+		dir_push(dir);
 	inode_put(ino);
 }
 
@@ -1200,7 +1222,7 @@ ARBOR_HOT int tmpfs_rmdir(struct tmpfs *fs, const char *path, const struct tmpfs
 		return err;
 	if (d->ino->d.nlive)
 		return -ENOTEMPTY;
-	remove_entry(fs, d, now);
+	remove_entry(fs, d, &w, now);
 	return 0;
 }
 
@@ -1223,7 +1245,7 @@ ARBOR_HOT int tmpfs_unlink(struct tmpfs *fs, const char *path, const struct tmpf
 	err = may_delete(w.dir, d->ino, false, c);
 	if (err)
 		return err;
-	remove_entry(fs, d, now);
+	remove_entry(fs, d, &w, now);
 	return 0;
 }
 
@@ -1391,6 +1413,43 @@ int tmpfs_renamed(struct tmpfs *fs, const char *from, const char *to, uint64_t i
 	dir_tidy(fs, dir);
 	dir->mtime = dir->ctime = now;
 	src->ctime = now;
+	return 0;
+}
+
+int tmpfs_removed(struct tmpfs *fs, const char *path, bool dir, uint64_t id, uint64_t now)
+{
+	static const struct tmpfs_cred kernel = { .uid = 0, .gid = 0 }; /* it checked */
+	struct pathwalk w;
+	struct dentry *d;
+	struct tmpfs_inode *ino;
+	unsigned walk = fs->walk;
+	int err;
+
+	fs->walk = 0; /* no handing back: the kernel's paths have no links or ".." */
+	err = walk_parent(fs, path, &kernel, &w);
+	fs->walk = walk;
+	if (err)
+		return -ESTALE;
+	d = name_type(w.name, w.len) == LAST_NORM && !w.slash ? last_find(fs, &w) : NULL;
+	ino = d ? d->ino : NULL;
+	if (!ino || tmpfs_obj_id(ino) != id || (dir ? !is_dir(ino) || ino->d.nlive : !is_reg(ino))) {
+		w.dir->d.kstale = false;
+		dir_push(w.dir); /* the kernel forgets this directory's names */
+		return -ESTALE;
+	}
+	/* remove_entry without its pushes: the kernel set what they say */
+	d_detach(fs, d);
+	d_free(fs, d);
+	if (dir) {
+		ino->nlink = 0;
+		ino->d.parent = ino;
+		w.dir->nlink--;
+	} else {
+		ino->nlink--;
+	}
+	ino->ctime = now;
+	w.dir->mtime = w.dir->ctime = now;
+	inode_put(ino);
 	return 0;
 }
 
