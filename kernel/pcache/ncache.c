@@ -825,6 +825,32 @@ long sys_ncache_rename_on(int ep_h, uint32_t inst, uint32_t workers)
 	return r;
 }
 
+/* Cuts the oldest whole records that fit in cap bytes from ep's log
+ * into dst (room bytes): their bytes, or -1 (nothing taken) if they
+ * need more than room. */
+static long ncache_log_cut(struct endpoint *ep, struct ncache *nc, size_t cap, uint8_t *dst, size_t room)
+{
+	uint32_t n = 0;
+	spin_lock(&nc->lock);
+	while (n < nc->log_used) {
+		const struct ncache_logrec *rec = (const void *)(nc->log + n);
+		if (n + rec->size > cap)
+			break;
+		n += rec->size;
+	}
+	if (n > room) {
+		spin_unlock(&nc->lock);
+		return -1;
+	}
+	memcpy(dst, nc->log, n);
+	memmove(nc->log, nc->log + n, nc->log_used - n);
+	nc->log_used -= n;
+	if (!nc->log_used)
+		ep->nc_info = 0;
+	spin_unlock(&nc->lock);
+	return n;
+}
+
 long sys_ncache_log_take(int ep_h, void *buf, size_t cap)
 {
 	long r;
@@ -834,28 +860,18 @@ long sys_ncache_log_take(int ep_h, void *buf, size_t cap)
 	if (!ep)
 		return r;
 	struct ncache *nc = pcache_table_ncache(ep, false);
-	uint8_t *k = nc ? kmalloc(NCACHE_LOG_BYTES) : NULL;
-	uint32_t n = 0;
-	r = nc && !k ? -ENOMEM : 0;
-	if (k) {
-		spin_lock(&nc->lock);
-		/* whole records, oldest first, as many as fit */
-		while (n < nc->log_used) {
-			const struct ncache_logrec *rec = (const void *)(nc->log + n);
-			if (n + rec->size > cap)
-				break;
-			n += rec->size;
-		}
-		memcpy(k, nc->log, n);
-		memmove(nc->log, nc->log + n, nc->log_used - n);
-		nc->log_used -= n;
-		if (!nc->log_used)
-			ep->nc_info = 0;
-		spin_unlock(&nc->lock);
-		/* a buffer that faults loses them: the server's own loss */
-		r = n && copy_to_user(buf, k, n) ? -EFAULT : (long)n;
-		kfree(k);
+	/* a change or two (the usual case: the server takes the log at its
+	 * next request) through the stack; more through a page */
+	uint8_t small[256], *k = small;
+	long n = nc ? ncache_log_cut(ep, nc, cap, small, sizeof(small)) : 0;
+	if (n < 0) {
+		k = kmalloc(NCACHE_LOG_BYTES);
+		n = k ? ncache_log_cut(ep, nc, cap, k, NCACHE_LOG_BYTES) : -ENOMEM;
 	}
+	/* a buffer that faults loses them: the server's own loss */
+	r = n > 0 && copy_to_user(buf, k, (size_t)n) ? -EFAULT : n;
+	if (k != small)
+		kfree(k);
 	kobj_put(&ep->obj);
 	return r;
 }
@@ -1025,7 +1041,7 @@ long sys_ncache_rename(int fs_h, uint64_t mount, const char *from, size_t flen, 
  * bytes, writable: the walk cuts it) goes from its directory.
  * NCACHE_MISS for anything but the plain case. */
 static long ncache_unlink_locked(struct endpoint *ep, struct ncache *nc, uint64_t mount, char *p, size_t len,
-				 bool isdir, uint32_t uid, uint32_t gid)
+				 bool isdir, uint32_t uid, uint32_t gid, struct pcache_obj **let_go)
 {
 	size_t dl;
 	uint32_t nl;
@@ -1078,6 +1094,21 @@ static long ncache_unlink_locked(struct endpoint *ep, struct ncache *nc, uint64_
 	spin_lock(&o->lock);
 	o->attr.nlink = isdir ? 0 : o->attr.nlink - 1;
 	o->attr.ctime = now;
+	/* a file's last name gone, with nothing but the server's table
+	 * holding it (no descriptor, no mapping, no call in progress; none
+	 * can start: its name is gone and the server is idle): its pages go
+	 * now, as Linux frees them at the unlink, not when the server takes
+	 * the record (it then finds the object let go: pcache_free is 0) */
+	if (!isdir && o->attr.nlink == 0 && o->kopens == 0 && __atomic_load_n(&o->refs, __ATOMIC_ACQUIRE) == 1) {
+		pcache_obj_get(o);
+		*let_go = o;
+	}
+	/* held open by descriptors the kernel made: the last one's close
+	 * lets it go and tells the server, as after the server's own
+	 * unlink's refused pcache_free (it may come before the server takes
+	 * the record, which then finds the object let go) */
+	if (!isdir && o->attr.nlink == 0 && o->kopens)
+		o->knotify = true;
 	spin_unlock(&o->lock);
 	list_del(&e->lru);
 	list_add_tail(&e->lru, &nc->lru);
@@ -1098,10 +1129,16 @@ long sys_ncache_unlink(int fs_h, uint64_t mount, const char *path, size_t len, u
 	struct ncache *nc = pcache_table_ncache(ep, false);
 	const struct cred *c = &current_thread()->proc->cred;
 	long res = NCACHE_MISS;
+	struct pcache_obj *let_go = NULL;
 	if (nc && r == 0 && len + 2 + sizeof(struct ncache_logrec) <= NCACHE_LOG_BYTES) {
 		spin_lock(&nc->lock);
-		res = ncache_unlink_locked(ep, nc, mount, p, len, how & NCACHE_UNLINK_DIR, c->euid, c->egid);
+		res = ncache_unlink_locked(ep, nc, mount, p, len, how & NCACHE_UNLINK_DIR, c->euid, c->egid,
+					   &let_go);
 		spin_unlock(&nc->lock);
+	}
+	if (let_go) { /* out of the table: the last reference, ours, frees its pages */
+		pcache_table_let_go(ep, let_go);
+		pcache_obj_put(let_go);
 	}
 	kobj_put(&ep->obj);
 	return res;

@@ -497,8 +497,11 @@ static ARBOR_HOT void serve(struct ipc_msg *m, const struct ipc_info *info, char
 static void take_renames(void)
 {
 	static uint64_t log[NCACHE_LOG_BYTES / 8];
-	long n;
-	while ((n = sys_ncache_log_take(endpoint, log, sizeof(log))) > 0) {
+	/* one call takes the whole log (it holds NCACHE_LOG_BYTES at most),
+	 * and the kernel adds nothing while we work (it changes names only
+	 * while every worker waits in a receive) */
+	long n = sys_ncache_log_take(endpoint, log, sizeof(log));
+	if (n > 0) {
 		for (long at = 0; at + (long)sizeof(struct ncache_logrec) <= n;) {
 			const struct ncache_logrec *r = (const void *)((const char *)log + at);
 			const char *from = (const char *)(r + 1), *to = from + r->flen + 1;
