@@ -1949,7 +1949,18 @@ static void test_dir_objects(void)
 	CHECK(tmpfs_rmdir(f, "/d", &alice, tick()), -ENOTEMPTY);
 	CHECK(tmpfs_unlink(f, "/d/a", &alice, tick()), 0);
 	CHECK(tmpfs_rmdir(f, "/d", &alice, tick()), 0);
-	ok(!fake[did].live, "rmdir frees the directory's object");
+	ok(fake[did].live, "rmdir keeps the directory's object for the next directory");
+	struct tmpfs_inode *e = NULL;
+	CHECK(tmpfs_mkdir(f, "/e", 0711, &root, tick()), 0);
+	CHECK(tmpfs_lookup(f, "/e", &root, &e), 0);
+	int enames = fake[did].names_pushes;
+	tmpfs_trail_start(f);
+	CHECK(lk_in(f, "/e/x"), -ENOENT);
+	tmpfs_trail_take(f, &t);
+	ok(tmpfs_obj_id(e) == did && fake[did].names_pushes == enames + 1 && fake[did].pushed.mode == (TMPFS_S_IFDIR | 0711) &&
+	   fake[did].pushed.uid == 0 && fake[did].pushed.size == 40,
+	   "the next directory looked up gets it: its old names dropped, its attributes this one's");
+	CHECK(tmpfs_rmdir(f, "/e", &root, tick()), 0);
 	/* a file the kernel holds open (destroy: -EBUSY) outlives its name */
 	struct tmpfs_inode *k = NULL;
 	CHECK(tmpfs_create_node(f, "/k", 0644, 0, &root, tick(), true, &k), 1);
@@ -2031,11 +2042,12 @@ static void test_kernel_removals(void)
 	tmpfs_stat(r, &st);
 	uint32_t nl = st.nlink;
 	pa = fake[rid].pushes;
+	int pd = fake[did].pushes;
 	now = tick();
 	CHECK(tmpfs_removed(f, "/d", true, did, now), 0);
 	tmpfs_stat(r, &st);
-	ok(!fake[did].live && st.nlink == nl - 1 && st.size == 60 && st.mtime == now && fake[rid].pushes == pa,
-	   "tmpfs_removed of an empty directory: gone, the parent's nlink, size and mtime, nothing pushed");
+	ok(lk_in(f, "/d") == -ENOENT && st.nlink == nl - 1 && st.size == 60 && st.mtime == now && fake[rid].pushes == pa &&
+	   fake[did].pushes == pd, "tmpfs_removed of an empty directory: gone, the parent's nlink, size and mtime, nothing pushed");
 	tmpfs_destroy(f);
 	int live = 0;
 	for (int i = 1; i <= FAKE_FILES; i++)

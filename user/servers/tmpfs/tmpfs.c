@@ -24,6 +24,7 @@
 #define PAGE_SIZE    (1ull << PAGE_SHIFT)
 #define MAX_PAGES    (TMPFS_MAX_FILE >> PAGE_SHIFT)
 #define BOGO_DIRENT  20       /* Linux tmpfs reports dir size per entry */
+#define TMPFS_META_POOL 8     /* removed directories' objects kept */
 #define MAX_BUCKETS  (1u << 26)
 #define MAX_SLOTS    (1u << 30)
 
@@ -104,6 +105,11 @@ struct tmpfs {
 	unsigned walk;              /* TMPFS_WALK_* */
 	uint32_t hb_which;          /* which path the walk is on */
 	struct tmpfs_handback hb;   /* the last TMPFS_HANDBACK's reason */
+	/* attribute-only objects of removed directories, kept for the next
+	 * directories that need one (dir_obj_new): a mkdir+rmdir costs the
+	 * store no create and no destroy */
+	uint64_t meta_pool[TMPFS_META_POOL];
+	uint32_t meta_pooled;
 	bool trail_on;              /* recording names met (tmpfs_trail_start) */
 	uint32_t trail_n;
 	struct tmpfs_trail_step trail[TMPFS_TRAIL_MAX];
@@ -395,6 +401,15 @@ static ARBOR_HOT void dir_push(struct tmpfs_inode *dir)
 /* A new directory's object (none if the store has no kind for it). */
 static void dir_obj_new(struct tmpfs *fs, struct tmpfs_inode *dir)
 {
+	if (fs->meta_pooled) {
+		/* a removed directory's: no name in the kernel names it (its
+		 * entry went negative or was dropped before it was removed),
+		 * and this push drops the (negative) names it had and makes
+		 * its attributes this directory's */
+		dir->d.obj = fs->meta_pool[--fs->meta_pooled];
+		meta_push(dir, TMPFS_ATTR_TIMES | TMPFS_ATTR_NAMES | TMPFS_ATTR_CURRENT);
+		return;
+	}
 	if (fs->ops.data && fs->ops.data->create_meta &&
 	    fs->ops.data->create_meta(fs->ops.data_ctx, &dir->d.obj))
 		dir->d.obj = 0; /* no cache for it: the server answers */
@@ -411,6 +426,10 @@ static ARBOR_HOT void inode_put(struct tmpfs_inode *ino)
 
 	if (ino->nlink || ino->opens)
 		return;
+	if (is_dir(ino) && ino->d.obj && fs->meta_pooled < TMPFS_META_POOL) {
+		fs->meta_pool[fs->meta_pooled++] = ino->d.obj; /* for the next one (dir_obj_new) */
+		ino->d.obj = 0;
+	}
 	if (is_reg(ino) && fs->ops.data && ino->f.data) {
 		if (fs->ops.data->destroy(fs->ops.data_ctx, ino->f.data) == -EBUSY) {
 			ino->kheld = true;
@@ -1887,6 +1906,8 @@ void tmpfs_destroy(struct tmpfs *fs)
 					d_free(fs, ino->d.slots[i].d);
 		inode_free(ino);
 	}
+	while (fs->meta_pooled)
+		fs->ops.data->destroy(fs->ops.data_ctx, fs->meta_pool[--fs->meta_pooled]);
 	fs_free(fs, fs->buckets, fs->nbuckets * sizeof(*fs->buckets));
 	fs->ops.free(fs);
 }

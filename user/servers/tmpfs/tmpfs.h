@@ -124,6 +124,8 @@ struct tmpfs_stat;
 				and takes the directory's attributes as out of
 				date until a push with TMPFS_ATTR_TIMES: once per
 				run of changes, not every time) */
+#define TMPFS_ATTR_CURRENT 8 /* with NAMES: the names go, but the attributes
+				pushed (with TIMES: all of them) are current */
 
 struct tmpfs_data_ops {
 	int (*create)(void *ctx, uint64_t *id);      /* 0, -ENOSPC, -ENOMEM */
