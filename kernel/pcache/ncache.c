@@ -10,7 +10,9 @@
  * (ncache_add, from the names its own walk saw, under the lock that
  * orders its namespace changes), and before it answers any change of a
  * directory's names it drops that directory's entries (pcache_attr with
- * PCACHE_ATTR_NAMES), so an entry is always the server's current answer.
+ * PCACHE_ATTR_NAMES) or replaces the entry the change settled (a create's
+ * or a removal's, ncache_add), so an entry is always the server's
+ * current answer once the change is answered.
  * Entries are keyed by the parent's object, so a directory's rename moves
  * its subtree's entries with it. The drop also marks the directory's
  * attributes out of date (PCACHE_ATTR_STALE), so that a run of changes
@@ -43,6 +45,11 @@
  * serves anything else (ncache_log_take; ipc_info.flags says one waits),
  * so a rename costs no round trip and the server stays the judge of
  * everything else. docs/vfs.md, "Renames without a round trip".
+ * Unlinks and rmdirs (ncache_unlink) go the same way: a tmpfs file, or a
+ * directory the server's current attributes say is empty, whose name the
+ * cache knows; a file left with no name and no holder is let go from the
+ * server's table at once, so its pages go at the unlink as on Linux.
+ * docs/vfs.md, "Unlink and rmdir without a round trip".
  *
  * Locking: nc->lock, then the scheduler's lock (a rename's check that the
  * server is idle) or an object's lock (its attributes), then the heap.
@@ -1069,7 +1076,8 @@ static long ncache_unlink_locked(struct endpoint *ep, struct ncache *nc, uint64_
 		if (!(o->flags & PCACHE_META) || !ncache_is_dir(f.mode) || f.nlink != 2 ||
 		    f.size != 2 * NCACHE_DIRENT_SIZE || ncache_is_root(nc, o))
 			return NCACHE_MISS; /* ENOTDIR, ENOTEMPTY, EBUSY: the server's */
-	} else if ((o->flags & PCACHE_META) || !(o->flags & PCACHE_SHMEM) || (f.mode & NC_S_IFMT) != 0100000) {
+	} else if ((o->flags & PCACHE_META) || !(o->flags & PCACHE_SHMEM) || (f.mode & NC_S_IFMT) != 0100000 ||
+		   f.nlink == 0) {
 		return NCACHE_MISS; /* a directory's EISDIR, a disk file system's file */
 	}
 	uint64_t flags = sched_lock_ipc();
