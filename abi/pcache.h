@@ -155,10 +155,11 @@ struct ncache_rec {
 #define NCACHE_KBADGE_INST(b)    ((uint32_t)(((b) >> 32) & 0xffff))
 #define NCACHE_KBADGE_ID(b)      ((uint32_t)(b))
 
-/* Renames the kernel made itself (ncache_rename), for the server to make
- * in its own tree before it serves anything else (ncache_log_take): the
- * change's time, the renamed file's object, and the two paths inside the
- * mount (from, NUL, to, NUL) after the record; size is the whole record's
+/* Renames, unlinks and rmdirs the kernel made itself (ncache_rename,
+ * ncache_unlink), for the server to make in its own tree before it serves
+ * anything else (ncache_log_take): the change's time, the file's (or
+ * directory's) object, and the two paths inside the mount (from, NUL,
+ * to, NUL) after the record; size is the whole record's
  * bytes, a multiple of 8. ipc_info.flags has IPC_INFO_NCLOG when some
  * wait. */
 struct ncache_logrec {
@@ -167,8 +168,19 @@ struct ncache_logrec {
 	uint32_t inst;		/* the mount instance */
 	uint16_t flen, tlen;	/* the paths' lengths, without their NULs */
 	uint32_t size;
-	uint32_t pad;		/* 0 */
+	uint32_t kind;		/* NCACHE_LOG_* */
 };
+/* ncache_logrec kinds: what the kernel changed. An unlink's or rmdir's
+ * record has one path (from; to is ""), its id the file or directory
+ * removed. */
+#define NCACHE_LOG_RENAME 0	/* ncache_rename */
+#define NCACHE_LOG_UNLINK 1	/* ncache_unlink of a file */
+#define NCACHE_LOG_RMDIR  2	/* ncache_unlink with NCACHE_UNLINK_DIR */
+/* ncache_unlink's how: rmdir(2) of an empty directory, not unlink(2). */
+#define NCACHE_UNLINK_DIR 0x1
+/* Linux's tmpfs directory size: this many bytes per entry, "." and ".."
+ * included (an empty directory's is 40). */
+#define NCACHE_DIRENT_SIZE 20
 #define NCACHE_LOG_BYTES 4096	/* the kernel keeps at most this much */
 #define NCACHE_WORKERS_MAX 64	/* ncache_rename_on's workers */
 

@@ -10,7 +10,9 @@
  * (ncache_add, from the names its own walk saw, under the lock that
  * orders its namespace changes), and before it answers any change of a
  * directory's names it drops that directory's entries (pcache_attr with
- * PCACHE_ATTR_NAMES), so an entry is always the server's current answer.
+ * PCACHE_ATTR_NAMES) or replaces the entry the change settled (a create's
+ * or a removal's, ncache_add), so an entry is always the server's
+ * current answer once the change is answered.
  * Entries are keyed by the parent's object, so a directory's rename moves
  * its subtree's entries with it. The drop also marks the directory's
  * attributes out of date (PCACHE_ATTR_STALE), so that a run of changes
@@ -43,6 +45,11 @@
  * serves anything else (ncache_log_take; ipc_info.flags says one waits),
  * so a rename costs no round trip and the server stays the judge of
  * everything else. docs/vfs.md, "Renames without a round trip".
+ * Unlinks and rmdirs (ncache_unlink) go the same way: a tmpfs file, or a
+ * directory the server's current attributes say is empty, whose name the
+ * cache knows; a file left with no name and no holder is let go from the
+ * server's table at once, so its pages go at the unlink as on Linux.
+ * docs/vfs.md, "Unlink and rmdir without a round trip".
  *
  * Locking: nc->lock, then the scheduler's lock (a rename's check that the
  * server is idle) or an object's lock (its attributes), then the heap.
@@ -308,8 +315,19 @@ void ncache_install(struct ncache *nc, struct pcache_obj *dir, struct pcache_obj
 	if (known)
 		return;
 	struct ncache_entry *e = kmalloc(sizeof(*e) + len);
-	if (!e)
-		return; /* a cache: nothing is lost but a later hit */
+	if (!e) {
+		/* a cache: nothing is lost but a later hit, once the entry the
+		 * fact replaces (a created name's negative one) is gone */
+		struct list_head dead;
+		list_init(&dead);
+		spin_lock(&nc->lock);
+		struct ncache_entry *old = nc->dead ? NULL : ncache_find(nc, dir, s, len, hash);
+		if (old && old->child != child)
+			ncache_unlink(nc, old, &dead);
+		spin_unlock(&nc->lock);
+		ncache_free_list(&dead);
+		return;
+	}
 	e->dir = dir;
 	e->child = child;
 	e->len = len;
@@ -814,6 +832,32 @@ long sys_ncache_rename_on(int ep_h, uint32_t inst, uint32_t workers)
 	return r;
 }
 
+/* Cuts the oldest whole records that fit in cap bytes from ep's log
+ * into dst (room bytes): their bytes, or -1 (nothing taken) if they
+ * need more than room. */
+static long ncache_log_cut(struct endpoint *ep, struct ncache *nc, size_t cap, uint8_t *dst, size_t room)
+{
+	uint32_t n = 0;
+	spin_lock(&nc->lock);
+	while (n < nc->log_used) {
+		const struct ncache_logrec *rec = (const void *)(nc->log + n);
+		if (n + rec->size > cap)
+			break;
+		n += rec->size;
+	}
+	if (n > room) {
+		spin_unlock(&nc->lock);
+		return -1;
+	}
+	memcpy(dst, nc->log, n);
+	memmove(nc->log, nc->log + n, nc->log_used - n);
+	nc->log_used -= n;
+	if (!nc->log_used)
+		ep->nc_info = 0;
+	spin_unlock(&nc->lock);
+	return n;
+}
+
 long sys_ncache_log_take(int ep_h, void *buf, size_t cap)
 {
 	long r;
@@ -823,28 +867,18 @@ long sys_ncache_log_take(int ep_h, void *buf, size_t cap)
 	if (!ep)
 		return r;
 	struct ncache *nc = pcache_table_ncache(ep, false);
-	uint8_t *k = nc ? kmalloc(NCACHE_LOG_BYTES) : NULL;
-	uint32_t n = 0;
-	r = nc && !k ? -ENOMEM : 0;
-	if (k) {
-		spin_lock(&nc->lock);
-		/* whole records, oldest first, as many as fit */
-		while (n < nc->log_used) {
-			const struct ncache_logrec *rec = (const void *)(nc->log + n);
-			if (n + rec->size > cap)
-				break;
-			n += rec->size;
-		}
-		memcpy(k, nc->log, n);
-		memmove(nc->log, nc->log + n, nc->log_used - n);
-		nc->log_used -= n;
-		if (!nc->log_used)
-			ep->nc_info = 0;
-		spin_unlock(&nc->lock);
-		/* a buffer that faults loses them: the server's own loss */
-		r = n && copy_to_user(buf, k, n) ? -EFAULT : (long)n;
-		kfree(k);
+	/* a change or two (the usual case: the server takes the log at its
+	 * next request) through the stack; more through a page */
+	uint8_t small[256], *k = small;
+	long n = nc ? ncache_log_cut(ep, nc, cap, small, sizeof(small)) : 0;
+	if (n < 0) {
+		k = kmalloc(NCACHE_LOG_BYTES);
+		n = k ? ncache_log_cut(ep, nc, cap, k, NCACHE_LOG_BYTES) : -ENOMEM;
 	}
+	/* a buffer that faults loses them: the server's own loss */
+	r = n > 0 && copy_to_user(buf, k, (size_t)n) ? -EFAULT : n;
+	if (k != small)
+		kfree(k);
 	kobj_put(&ep->obj);
 	return r;
 }
@@ -879,6 +913,57 @@ static bool ncache_server_idle(const struct endpoint *ep, uint32_t workers)
 	return waiting == workers;
 }
 
+/* A log record's bytes for paths of al and bl bytes (and their NULs). */
+static uint32_t ncache_logrec_size(size_t al, size_t bl)
+{
+	return (uint32_t)((sizeof(struct ncache_logrec) + al + bl + 2 + 7) & ~(size_t)7);
+}
+
+/* The root of the mount a change names (instance mount & 0xffffffff, the
+ * table of generation mount >> 32), if the kernel may change names in it
+ * (ncache_rename_on) and its log has room for size bytes; else NULL
+ * (nc->lock held). */
+static struct ncache_root *ncache_change_root(struct ncache *nc, uint64_t mount, uint32_t size)
+{
+	struct ncache_root *root = NULL;
+	for (int i = 0; i < NCACHE_ROOTS && !root; i++)
+		if (nc->roots[i].inst && nc->roots[i].inst == (uint32_t)mount)
+			root = &nc->roots[i];
+	if (nc->dead || !nc->gen_known || nc->gen != (uint32_t)(mount >> 32) || !root || !root->obj ||
+	    !root->renames || nc->log_used + size > NCACHE_LOG_BYTES)
+		return NULL;
+	return root;
+}
+
+/* Appends the record of a change to o to the log and tells the server's
+ * next delivery (nc->lock and the scheduler's held; ncache_change_root
+ * found the room). b is "" (bl 0) for an unlink or rmdir. */
+static void ncache_log_put(struct endpoint *ep, struct ncache *nc, uint32_t kind, uint64_t now,
+			   const struct pcache_obj *o, uint32_t inst, const char *a, size_t al, const char *b,
+			   size_t bl)
+{
+	uint32_t size = ncache_logrec_size(al, bl);
+	struct ncache_logrec *rec = (void *)(nc->log + nc->log_used);
+	*rec = (struct ncache_logrec){ .now = now, .id = o->id, .inst = inst, .flen = (uint16_t)al,
+				       .tlen = (uint16_t)bl, .size = size, .kind = kind };
+	memcpy(rec + 1, a, al);
+	((char *)(rec + 1))[al] = '\0';
+	memcpy((char *)(rec + 1) + al + 1, b, bl);
+	((char *)(rec + 1))[al + 1 + bl] = '\0';
+	nc->log_used += size;
+	ep->nc_info = IPC_INFO_NCLOG;
+}
+
+/* Whether o is the root of one of the server's mounts (nc->lock held):
+ * removing it is EBUSY, the server's answer. */
+static bool ncache_is_root(const struct ncache *nc, const struct pcache_obj *o)
+{
+	for (int i = 0; i < NCACHE_ROOTS; i++)
+		if (nc->roots[i].inst && nc->roots[i].obj == o)
+			return true;
+	return false;
+}
+
 /* The rename itself, nc->lock held: from (a, al) to (b, bl), the same
  * directory's names. NCACHE_MISS for anything but the plain case. */
 static long ncache_rename_locked(struct endpoint *ep, struct ncache *nc, uint64_t mount, char *a, size_t al,
@@ -889,13 +974,9 @@ static long ncache_rename_locked(struct endpoint *ep, struct ncache *nc, uint64_
 	if (!ncache_split(a, al, &dl, &on) || !ncache_split(b, bl, &dl2, &nn) || dl != dl2 || memcmp(a, b, dl) ||
 	    nn > on || (nn == on && !memcmp(a + dl, b + dl, on)))
 		return NCACHE_MISS; /* across directories, longer, the same name: the server's */
-	uint32_t size = (uint32_t)((sizeof(struct ncache_logrec) + al + bl + 2 + 7) & ~(size_t)7);
-	struct ncache_root *root = NULL;
-	for (int i = 0; i < NCACHE_ROOTS && !root; i++)
-		if (nc->roots[i].inst && nc->roots[i].inst == (uint32_t)mount)
-			root = &nc->roots[i];
-	if (nc->dead || !nc->gen_known || nc->gen != (uint32_t)(mount >> 32) || !root || !root->obj ||
-	    !root->renames || nc->log_used + size > NCACHE_LOG_BYTES)
+	uint32_t size = ncache_logrec_size(al, bl);
+	struct ncache_root *root = ncache_change_root(nc, mount, size);
+	if (!root)
 		return NCACHE_MISS;
 	char keep = a[dl];
 	a[dl] = '\0'; /* the directory's path, for the walk */
@@ -925,13 +1006,7 @@ static long ncache_rename_locked(struct endpoint *ep, struct ncache *nc, uint64_
 	t->child = o;
 	list_add_tail(&t->name, &o->nc_names);
 	uint64_t now = clock_real_ns();
-	struct ncache_logrec *rec = (void *)(nc->log + nc->log_used);
-	*rec = (struct ncache_logrec){ .now = now, .id = o->id, .inst = root->inst, .flen = (uint16_t)al,
-				       .tlen = (uint16_t)bl, .size = size };
-	memcpy(rec + 1, a, al + 1);
-	memcpy((char *)(rec + 1) + al + 1, b, bl + 1);
-	nc->log_used += size;
-	ep->nc_info = IPC_INFO_NCLOG;
+	ncache_log_put(ep, nc, NCACHE_LOG_RENAME, now, o, root->inst, a, al, b, bl);
 	sched_unlock_ipc(flags);
 	/* the server takes the log under nc->lock: after these */
 	spin_lock(&dir->lock);
@@ -964,6 +1039,114 @@ long sys_ncache_rename(int fs_h, uint64_t mount, const char *from, size_t flen, 
 		spin_lock(&nc->lock);
 		res = ncache_rename_locked(ep, nc, mount, a, flen, b, tlen, c->euid, c->egid);
 		spin_unlock(&nc->lock);
+	}
+	kobj_put(&ep->obj);
+	return res;
+}
+
+/* The unlink (or, isdir, rmdir) itself, nc->lock held: the name (p, len
+ * bytes, writable: the walk cuts it) goes from its directory.
+ * NCACHE_MISS for anything but the plain case. */
+static long ncache_unlink_locked(struct endpoint *ep, struct ncache *nc, uint64_t mount, char *p, size_t len,
+				 bool isdir, uint32_t uid, uint32_t gid, struct pcache_obj **let_go)
+{
+	size_t dl;
+	uint32_t nl;
+	if (!ncache_split(p, len, &dl, &nl))
+		return NCACHE_MISS; /* ".", "..", a trailing slash: the server's errors */
+	struct ncache_root *root = ncache_change_root(nc, mount, ncache_logrec_size(len, 0));
+	if (!root)
+		return NCACHE_MISS;
+	char keep = p[dl];
+	p[dl] = '\0'; /* the directory's path, for the walk */
+	struct pcache_obj *dir = NULL;
+	long r = ncache_walk(nc, root->obj, p, uid, gid, &dir);
+	p[dl] = keep;
+	struct pcache_attr d, f;
+	if (r || !(dir->flags & PCACHE_META) || !ncache_attr(dir, &d) ||
+	    ncache_permission(&(struct ncache_ids){ .mode = d.mode, .uid = d.uid, .gid = d.gid }, 3, uid, gid))
+		return NCACHE_MISS; /* the server's errors, in Linux's order */
+	struct ncache_entry *e = ncache_find(nc, dir, p + dl, nl, ncache_hash(dir, p + dl, nl));
+	struct pcache_obj *o = e ? e->child : NULL;
+	if (!o || !ncache_attr(o, &f) || ((d.mode & 01000) && uid != 0 && uid != d.uid && uid != f.uid))
+		return NCACHE_MISS; /* a name not known (or gone: ENOENT), the sticky bit's EPERM */
+	if (isdir) {
+		/* an empty directory, as the server last said (its attributes
+		 * current: every change of its names marks them stale) */
+		if (!(o->flags & PCACHE_META) || !ncache_is_dir(f.mode) || f.nlink != 2 ||
+		    f.size != 2 * NCACHE_DIRENT_SIZE || ncache_is_root(nc, o))
+			return NCACHE_MISS; /* ENOTDIR, ENOTEMPTY, EBUSY: the server's */
+	} else if ((o->flags & PCACHE_META) || !(o->flags & PCACHE_SHMEM) || (f.mode & NC_S_IFMT) != 0100000 ||
+		   f.nlink == 0) {
+		return NCACHE_MISS; /* a directory's EISDIR, a disk file system's file */
+	}
+	uint64_t flags = sched_lock_ipc();
+	if (!ncache_server_idle(ep, nc->workers)) {
+		sched_unlock_ipc(flags);
+		return NCACHE_MISS; /* it may be serving something that saw the name */
+	}
+	list_del(&e->name);
+	list_init(&e->name);
+	e->child = NULL; /* now the server's answer: no such name */
+	uint64_t now = clock_real_ns();
+	ncache_log_put(ep, nc, isdir ? NCACHE_LOG_RMDIR : NCACHE_LOG_UNLINK, now, o, root->inst, p, len, "", 0);
+	sched_unlock_ipc(flags);
+	/* the server takes the log under nc->lock: after these, which are
+	 * what its own unlink or rmdir would push */
+	spin_lock(&dir->lock);
+	dir->attr.mtime = dir->attr.ctime = now;
+	dir->attr.size -= NCACHE_DIRENT_SIZE;
+	if (isdir)
+		dir->attr.nlink--; /* its ".." is gone */
+	spin_unlock(&dir->lock);
+	spin_lock(&o->lock);
+	o->attr.nlink = isdir ? 0 : o->attr.nlink - 1;
+	o->attr.ctime = now;
+	/* a file's last name gone, with nothing but the server's table
+	 * holding it (no descriptor, no mapping, no call in progress; none
+	 * can start: its name is gone and the server is idle): its pages go
+	 * now, as Linux frees them at the unlink, not when the server takes
+	 * the record (it then finds the object let go: pcache_free is 0) */
+	if (!isdir && o->attr.nlink == 0 && o->kopens == 0 && __atomic_load_n(&o->refs, __ATOMIC_ACQUIRE) == 1) {
+		pcache_obj_get(o);
+		*let_go = o;
+	}
+	/* held open by descriptors the kernel made: the last one's close
+	 * lets it go and tells the server, as after the server's own
+	 * unlink's refused pcache_free (it may come before the server takes
+	 * the record, which then finds the object let go) */
+	if (!isdir && o->attr.nlink == 0 && o->kopens)
+		o->knotify = true;
+	spin_unlock(&o->lock);
+	list_del(&e->lru);
+	list_add_tail(&e->lru, &nc->lru);
+	return 0;
+}
+
+long sys_ncache_unlink(int fs_h, uint64_t mount, const char *path, size_t len, uint32_t how)
+{
+	char p[NCACHE_PATH];
+	if (how & ~(uint32_t)NCACHE_UNLINK_DIR)
+		return -EINVAL;
+	long err, r = ncache_path_in(path, len, p);
+	if (r < 0)
+		return r;
+	struct endpoint *ep = ncache_endpoint(fs_h, HANDLE_RIGHT_CALL, &err);
+	if (!ep)
+		return err;
+	struct ncache *nc = pcache_table_ncache(ep, false);
+	const struct cred *c = &current_thread()->proc->cred;
+	long res = NCACHE_MISS;
+	struct pcache_obj *let_go = NULL;
+	if (nc && r == 0 && len + 2 + sizeof(struct ncache_logrec) <= NCACHE_LOG_BYTES) {
+		spin_lock(&nc->lock);
+		res = ncache_unlink_locked(ep, nc, mount, p, len, how & NCACHE_UNLINK_DIR, c->euid, c->egid,
+					   &let_go);
+		spin_unlock(&nc->lock);
+	}
+	if (let_go) { /* out of the table: the last reference, ours, frees its pages */
+		pcache_table_let_go(ep, let_go);
+		pcache_obj_put(let_go);
 	}
 	kobj_put(&ep->obj);
 	return res;

@@ -37,6 +37,7 @@
 
 extern int __arbor_ncache_bypass; /* user/libc/direct.c */
 extern unsigned long __arbor_ncache_renames;
+extern unsigned long __arbor_ncache_unlinks;
 
 /* stat (follow) or lstat of p, as bytes: the return, errno and struct. */
 struct answer {
@@ -257,10 +258,14 @@ static void test_not_server(void)
 		b |= (sys_ncache_log_take((int)h, logbuf, sizeof(logbuf)) != -EPERM) << 12;
 		b |= (sys_ncache_rename((int)h, 0, "/x", 2, "/y", 2) != NCACHE_MISS) << 13;
 		b |= (sys_ncache_rename((int)h, 0, "/x\0", 3, "/y", 2) != -EINVAL) << 14;
+		b |= (sys_ncache_unlink((int)h, 0, "/x", 2, 0) != NCACHE_MISS) << 16;
+		b |= (sys_ncache_unlink((int)h, 0, "/x\0", 3, 0) != -EINVAL) << 17;
+		b |= (sys_ncache_unlink((int)h, 0, "/x", 2, 2) != -EINVAL) << 18;
 		b |= (sys_handle_rights((int)h, 0) != 0 ||
 		      sys_ncache_lookup((int)h, 0, "/x", 2, NCACHE_STAT, &a) != -EPERM) << 7;
 		b |= (sys_ncache_open((int)h, 0, "/x", 2, O_RDONLY) != -EPERM) << 9;
 		b |= (sys_ncache_rename((int)h, 0, "/x", 2, "/y", 2) != -EPERM) << 15;
+		b |= (sys_ncache_unlink((int)h, 0, "/x", 2, NCACHE_UNLINK_DIR) != -EPERM) << 19;
 		_exit(write(pfd[1], &b, sizeof(b)) == sizeof(b) ? 0 : 1);
 	}
 	int b = -1;
@@ -283,6 +288,10 @@ static void test_not_server(void)
 	check(b >= 0 && !(b & 8192), "ncache.rename with another table's generation: a miss");
 	check(b >= 0 && !(b & 16384), "ncache.rename with a NUL within a length: EINVAL");
 	check(b >= 0 && !(b & 32768), "ncache.rename without CALL: EPERM");
+	check(b >= 0 && !(b & 65536), "ncache.unlink with another table's generation: a miss");
+	check(b >= 0 && !(b & 131072), "ncache.unlink with a NUL within a length: EINVAL");
+	check(b >= 0 && !(b & 262144), "ncache.unlink with unknown bits in how: EINVAL");
+	check(b >= 0 && !(b & 524288), "ncache.unlink without CALL: EPERM");
 }
 
 static long free_inodes(void)
@@ -439,6 +448,140 @@ static void test_rename(void)
 	check(unlink(T "/kr_a") == 0 && all_coherent(names), "unlinked");
 }
 
+/* The names in T, in readdir's order, into out (comma-separated). */
+static void listing(char *out, size_t cap)
+{
+	DIR *d = opendir(T);
+	struct dirent *e;
+	size_t n = 0;
+	out[0] = '\0';
+	while (d && (e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			n += (size_t)snprintf(out + n, n < cap ? cap - n : 0, "%s,", e->d_name);
+	if (d)
+		closedir(d);
+}
+
+/* A file's unlink and an empty directory's rmdir, when the cache knows
+ * the name (the server installs the names it creates), are the kernel's
+ * (ncache_unlink, counted by the library); the server makes the same
+ * change before it answers anything else, and every answer stays the
+ * server's: names, the directory's size, nlink, mtime and ctime, a hard
+ * link's nlink, an open descriptor's fstat (nlink 0) and reads, the
+ * inode freed at its last close, readdir's order. What the kernel cannot
+ * settle is the server's, with Linux's errno: ENOTEMPTY, EISDIR, ENOTDIR,
+ * ENOENT, uid 1000's EACCES and the sticky bit's EPERM, a full log, a
+ * stopped server. */
+static void test_unlink(void)
+{
+	struct stat st, st2;
+	char before[512], after[512];
+	const char *const names[] = { T, T "/ku_f", T "/ku_d", T "/ku_d/x", T "/ku_h", T "/ku_g", NULL };
+	unsigned long k0 = __arbor_ncache_unlinks;
+	check(put_new(T "/ku_g", "g") == 0 && put_new(T "/ku_f", "f") == 0 && mkdir(T "/ku_d", 0755) == 0 &&
+	      all_coherent(names), "a file and a directory made, the names around them asked");
+	check(unlink(T "/ku_f") == 0 && __arbor_ncache_unlinks == k0 + 1 && fails(stat(T "/ku_f", &st), ENOENT),
+	      "unlink of a file the server made: the kernel's");
+	check(rmdir(T "/ku_d") == 0 && __arbor_ncache_unlinks == k0 + 2 && fails(stat(T "/ku_d", &st), ENOENT),
+	      "rmdir of an empty directory the server made: the kernel's");
+	check(all_coherent(names) && all_coherent(watched),
+	      "the server's names, the directory's size, nlink and times agree after them");
+
+	/* errors are the server's, as Linux gives them */
+	k0 = __arbor_ncache_unlinks;
+	check(mkdir(T "/ku_d", 0755) == 0 && put_new(T "/ku_d/x", "x") == 0 && all_coherent(names),
+	      "a directory with a file in it");
+	check(fails(rmdir(T "/ku_d"), ENOTEMPTY) && fails(unlink(T "/ku_d"), EISDIR) &&
+	      fails(rmdir(T "/ku_g"), ENOTDIR) && fails(unlink(T "/ku_none"), ENOENT) &&
+	      fails(rmdir(T "/ku_none"), ENOENT) && fails(unlink(T "/ku_g/"), ENOTDIR) &&
+	      __arbor_ncache_unlinks == k0, "ENOTEMPTY, EISDIR, ENOTDIR, ENOENT: the server's");
+	check(unlink(T "/ku_d/x") == 0 && rmdir(T "/ku_d") == 0 && __arbor_ncache_unlinks == k0 + 2 &&
+	      all_coherent(names), "emptied, then removed by the kernel");
+
+	/* a hard link keeps the file: its nlink drops */
+	check(put_new(T "/ku_f", "hh") == 0 && link(T "/ku_f", T "/ku_h") == 0 && all_coherent(names),
+	      "a file with two names");
+	k0 = __arbor_ncache_unlinks;
+	check(unlink(T "/ku_f") == 0 && __arbor_ncache_unlinks == k0 + 1 && stat(T "/ku_h", &st) == 0 &&
+	      st.st_nlink == 1 && all_coherent(names), "one name unlinked by the kernel: nlink 1, as the server says");
+	check(unlink(T "/ku_h") == 0 && all_coherent(names), "the other one too");
+
+	/* an open file unlinked by the kernel: readable, nlink 0, freed at
+	 * its last close */
+	long free0 = free_inodes();
+	int fd = open(T "/ku_f", O_RDWR | O_CREAT | O_EXCL, 0644);
+	char buf[8] = { 0 };
+	check(fd >= 0 && write(fd, "open", 4) == 4, "a file open");
+	k0 = __arbor_ncache_unlinks;
+	check(unlink(T "/ku_f") == 0 && __arbor_ncache_unlinks == k0 + 1 && fstat(fd, &st) == 0 &&
+	      st.st_nlink == 0 && pread(fd, buf, sizeof(buf), 0) == 4 && memcmp(buf, "open", 4) == 0,
+	      "unlinked while open: fstat nlink 0, still readable");
+	check(fails(stat(T "/ku_f", &st), ENOENT) && all_coherent(names) && free_inodes() == free0 - 1,
+	      "its inode kept while open");
+	close(fd);
+	check(stat(T, &st) == 0 && free_inodes() == free0, "freed at its last close");
+
+	/* readdir's order after the server took the kernel's unlinks */
+	check(put_new(T "/ku_1", "1") == 0 && put_new(T "/ku_2", "2") == 0 && put_new(T "/ku_3", "3") == 0,
+	      "three files");
+	listing(before, sizeof(before));
+	k0 = __arbor_ncache_unlinks;
+	check(unlink(T "/ku_2") == 0 && __arbor_ncache_unlinks == k0 + 1, "the middle one unlinked by the kernel");
+	listing(after, sizeof(after));
+	char *at = strstr(before, "ku_2,");
+	if (at)
+		memmove(at, at + 5, strlen(at + 5) + 1);
+	check(at && strcmp(before, after) == 0, "readdir: the others in their order");
+	check(unlink(T "/ku_1") == 0 && unlink(T "/ku_3") == 0 && all_coherent(names), "removed");
+
+	/* uid 1000: T is root's 0755 (EACCES); /tmp is sticky (EPERM for
+	 * root's file) */
+	check(put_new(T "/ku_f", "f") == 0 && put_new("/tmp/ku_sticky", "s") == 0 && stat("/tmp/ku_sticky", &st2) == 0 &&
+	      all_coherent(names), "root's files in T and in /tmp");
+	k0 = __arbor_ncache_unlinks;
+	pid_t c = fork();
+	if (c == 0)
+		_exit(setgid(1000) || setuid(1000) || !fails(unlink(T "/ku_f"), EACCES) ||
+		      !fails(unlink("/tmp/ku_sticky"), EPERM) || stat(T "/ku_f", &st) != 0 ||
+		      mkdir("/tmp/ku_mine", 0700) != 0 || rmdir("/tmp/ku_mine") != 0 || __arbor_ncache_unlinks != k0 + 1);
+	check(wait_bounded(c, 10) == 0 && stat(T "/ku_f", &st) == 0 && stat("/tmp/ku_sticky", &st) == 0,
+	      "uid 1000: EACCES in a directory it cannot write, EPERM for root's file in sticky /tmp, its own rmdir the kernel's");
+	check(unlink("/tmp/ku_sticky") == 0 && unlink(T "/ku_f") == 0, "cleaned up");
+
+	/* the log is bounded: unlinks that find it full go to the server */
+	char p[64];
+	int made = 0;
+	for (int i = 0; i < 200; i++) {
+		snprintf(p, sizeof(p), T "/ku_many%03d", i);
+		made += put_new(p, "m") == 0 && stat(p, &st) == 0;
+	}
+	k0 = __arbor_ncache_unlinks;
+	int gone = 0;
+	for (int i = 0; i < 200; i++) {
+		snprintf(p, sizeof(p), T "/ku_many%03d", i);
+		gone += unlink(p) == 0;
+	}
+	unsigned long kern = __arbor_ncache_unlinks - k0;
+	printf("# 200 unlinks: %lu by the kernel\n", kern);
+	check(made == 200 && gone == 200 && kern > 100 && kern < 200,
+	      "200 unlinks: most the kernel's, some the server's (a full log)");
+	listing(after, sizeof(after));
+	check(!strstr(after, "ku_many") && all_coherent(names) && all_coherent(watched), "all gone, the answers agree");
+
+	/* a stopped server's threads are not waiting in a receive */
+	check(put_new(T "/ku_f", "f") == 0 && all_coherent(names), "a file again");
+	pid_t srv = process_pid("tmpfs", "servers_posix_ncache");
+	check(srv > 0 && kill(srv, SIGSTOP) == 0, "the tmpfs server stopped");
+	c = fork();
+	if (c == 0)
+		_exit(unlink(T "/ku_f") != 0);
+	int cst = wait_bounded(c, 0.3);
+	kill(srv, SIGCONT);
+	check(cst < 0, "an unlink waits for a stopped server");
+	check(wait_bounded(c, 10) == 0 && fails(stat(T "/ku_f", &st), ENOENT) && all_coherent(names),
+	      "and is made once it runs");
+}
+
 /* 10,000 names made, asked about and removed in a cgroup: its
  * memory.current back where it was. */
 /* open(O_CREAT) and the server's other opens of regular files answer with
@@ -584,6 +727,7 @@ int main(void)
 	test_open();
 	test_give();
 	test_rename();
+	test_unlink();
 	test_memory();
 	test_server_death();
 	printf("1..%d\n", n);

@@ -1949,7 +1949,18 @@ static void test_dir_objects(void)
 	CHECK(tmpfs_rmdir(f, "/d", &alice, tick()), -ENOTEMPTY);
 	CHECK(tmpfs_unlink(f, "/d/a", &alice, tick()), 0);
 	CHECK(tmpfs_rmdir(f, "/d", &alice, tick()), 0);
-	ok(!fake[did].live, "rmdir frees the directory's object");
+	ok(fake[did].live, "rmdir keeps the directory's object for the next directory");
+	struct tmpfs_inode *e = NULL;
+	CHECK(tmpfs_mkdir(f, "/e", 0711, &root, tick()), 0);
+	CHECK(tmpfs_lookup(f, "/e", &root, &e), 0);
+	int enames = fake[did].names_pushes;
+	tmpfs_trail_start(f);
+	CHECK(lk_in(f, "/e/x"), -ENOENT);
+	tmpfs_trail_take(f, &t);
+	ok(tmpfs_obj_id(e) == did && fake[did].names_pushes == enames + 1 && fake[did].pushed.mode == (TMPFS_S_IFDIR | 0711) &&
+	   fake[did].pushed.uid == 0 && fake[did].pushed.size == 40,
+	   "the next directory looked up gets it: its old names dropped, its attributes this one's");
+	CHECK(tmpfs_rmdir(f, "/e", &root, tick()), 0);
 	/* a file the kernel holds open (destroy: -EBUSY) outlives its name */
 	struct tmpfs_inode *k = NULL;
 	CHECK(tmpfs_create_node(f, "/k", 0644, 0, &root, tick(), true, &k), 1);
@@ -1968,6 +1979,80 @@ static void test_dir_objects(void)
 	for (int i = 1; i <= FAKE_FILES; i++)
 		live += fake[i].live;
 	ok(live == 0, "destroy frees every object, directories' too");
+}
+
+/* A create, mkdir, unlink or rmdir with the trail on records its name
+ * for the kernel (the new object, or a negative step) and pushes the
+ * directory whole instead of dropping its names; the kernel's own unlinks
+ * and rmdirs (tmpfs_removed) are made as tmpfs_unlink and tmpfs_rmdir
+ * make them, pushing nothing, and a disagreeing tree is -ESTALE. */
+static void test_kernel_removals(void)
+{
+	struct tmpfs_ops o = { .alloc = t_alloc, .free = t_free, .data = &fake_meta_ops };
+	struct tmpfs *f = tmpfs_create(&o, TMPFS_S_IFDIR | 0777, 0, 0);
+	struct tmpfs_inode *r = tmpfs_root(f), *a = NULL, *d = NULL, *b = NULL;
+	const struct tmpfs_trail_step *t;
+	uint64_t rid = tmpfs_obj_id(r);
+	uint32_t n;
+
+	int np = fake[rid].names_pushes, fp = fake[rid].full_pushes;
+	tmpfs_trail_start(f);
+	CHECK(tmpfs_create_node(f, "/a", 0644, 0, &alice, tick(), true, &a), 1);
+	n = tmpfs_trail_take(f, &t);
+	ok(n == 1 && t[0].dir == rid && t[0].child == tmpfs_obj_id(a) && t[0].len == 1 && t[0].name[0] == 'a' &&
+	   fake[rid].names_pushes == np && fake[rid].full_pushes == fp + 1 && fake[rid].pushed.size == 60,
+	   "create with the trail on: the new name recorded, the directory pushed whole, its names kept");
+	tmpfs_trail_start(f);
+	CHECK(tmpfs_mkdir(f, "/d", 0755, &alice, tick()), 0);
+	n = tmpfs_trail_take(f, &t);
+	CHECK(tmpfs_lookup(f, "/d", &root, &d), 0);
+	uint64_t did = tmpfs_obj_id(d);
+	ok(n == 1 && did && fake[did].meta && t[0].child == did && fake[did].pushed.size == 40 &&
+	   fake[did].pushed.nlink == 2 && fake[rid].names_pushes == np && fake[rid].pushed.nlink == 3 &&
+	   fake[rid].pushed.size == 80, "mkdir with the trail on: the new directory's object made and recorded");
+	tmpfs_trail_start(f);
+	CHECK(tmpfs_create_node(f, "/b", 0644, 0, &alice, tick(), true, &b), 1);
+	tmpfs_trail_take(f, &t);
+	uint64_t bid = tmpfs_obj_id(b);
+	CHECK(tmpfs_link(f, "/b", "/b2", false, &alice, tick()), 0);
+	np = fake[rid].names_pushes;
+	tmpfs_trail_start(f);
+	CHECK(tmpfs_unlink(f, "/b2", &alice, tick()), 0);
+	n = tmpfs_trail_take(f, &t);
+	ok(n == 1 && t[0].dir == rid && t[0].child == 0 && t[0].len == 2 && fake[rid].names_pushes == np &&
+	   fake[rid].pushed.size == 100 && fake[bid].pushed.nlink == 1,
+	   "unlink with the trail on: a negative step, the directory pushed whole");
+
+	/* the kernel's own: nothing pushed */
+	int pa = fake[rid].pushes, pb = fake[bid].pushes;
+	uint64_t now = tick();
+	CHECK(tmpfs_removed(f, "/b", false, bid, now), 0);
+	ok(!fake[bid].live && fake[rid].pushes == pa && fake[bid].pushes == pb && lk_in(f, "/b") == -ENOENT &&
+	   tmpfs_ctime_of(r) == now, "tmpfs_removed of a file: its entry gone, the inode freed, nothing pushed");
+	CHECK(tmpfs_create_node(f, "/d/x", 0644, 0, &alice, tick(), true, NULL), 1);
+	CHECK(tmpfs_removed(f, "/d", true, did, tick()), -ESTALE);
+	ok(fake[did].live && lk_in(f, "/d") == 0 && fake[rid].names_pushes == np + 1,
+	   "a directory that is not empty: -ESTALE, kept, the kernel told to forget the names");
+	CHECK(tmpfs_unlink(f, "/d/x", &alice, tick()), 0);
+	CHECK(tmpfs_removed(f, "/a", false, tmpfs_obj_id(a) + 1, tick()), -ESTALE);
+	CHECK(tmpfs_removed(f, "/d", false, did, tick()), -ESTALE);
+	CHECK(tmpfs_removed(f, "/a", true, tmpfs_obj_id(a), tick()), -ESTALE);
+	CHECK(tmpfs_removed(f, "/none", false, 1, tick()), -ESTALE);
+	struct tmpfs_stat st;
+	tmpfs_stat(r, &st);
+	uint32_t nl = st.nlink;
+	pa = fake[rid].pushes;
+	int pd = fake[did].pushes;
+	now = tick();
+	CHECK(tmpfs_removed(f, "/d", true, did, now), 0);
+	tmpfs_stat(r, &st);
+	ok(lk_in(f, "/d") == -ENOENT && st.nlink == nl - 1 && st.size == 60 && st.mtime == now && fake[rid].pushes == pa &&
+	   fake[did].pushes == pd, "tmpfs_removed of an empty directory: gone, the parent's nlink, size and mtime, nothing pushed");
+	tmpfs_destroy(f);
+	int live = 0;
+	for (int i = 1; i <= FAKE_FILES; i++)
+		live += fake[i].live;
+	ok(live == 0, "nothing left");
 }
 
 /* ---- symbolic links, hard links, hand-backs ---- */
@@ -2198,5 +2283,6 @@ int main(void)
 	test_stress();
 	test_data_store();
 	test_dir_objects();
+	test_kernel_removals();
 	return tap_done();
 }

@@ -36,6 +36,8 @@ long __vfs_direct2(uint64_t label, const char *a, const char *b, bool b_is_path,
 int __arbor_ncache_bypass;
 /* Renames the kernel made itself (ncache_rename): tests count them. */
 unsigned long __arbor_ncache_renames;
+/* Unlinks and rmdirs the kernel made itself (ncache_unlink): tests count them. */
+unsigned long __arbor_ncache_unlinks;
 
 #define DIRECT_NO 1		/* not for a direct call: ask the VFS */
 /* __vfs_direct's at for VFS_OPEN (the library's own, never sent): opendir
@@ -417,6 +419,17 @@ ARBOR_HOT long __vfs_direct(const char *p, uint64_t label, uint64_t w0, uint64_t
 				return k < 0 ? k : 0;
 			}
 			nc = FS_WALK_NCMISS;
+		}
+		if ((label == VFS_UNLINK || label == VFS_RMDIR) && (d.r.kind & FS_RT_WALKS) && !__arbor_ncache_bypass) {
+			/* a file or an empty directory the kernel's name cache
+			 * knows: the kernel removes it (docs/vfs.md, "Unlink and
+			 * rmdir without a round trip") */
+			long k = sys_ncache_unlink((int)d.h, d.r.inst | (uint64_t)d.gen << 32, inner, ilen,
+						   label == VFS_RMDIR ? NCACHE_UNLINK_DIR : 0);
+			if (k != NCACHE_MISS) {
+				__arbor_ncache_unlinks += k == 0;
+				return k;
+			}
 		}
 		if (label == VFS_OPEN && (at & DIRECT_AT_DENTS))
 			nc |= FS_WALK_DENTS;

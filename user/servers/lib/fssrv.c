@@ -491,21 +491,29 @@ static ARBOR_HOT void serve(struct ipc_msg *m, const struct ipc_info *info, char
 	}
 }
 
-/* Makes the renames the kernel made (ncache_rename) in our trees, oldest
- * first (the lock held): before anything else is served, since the
- * kernel told the caller they are done. */
+/* Makes the renames, unlinks and rmdirs the kernel made (ncache_rename,
+ * ncache_unlink) in our trees, oldest first (the lock held): before
+ * anything else is served, since the kernel told the caller they are
+ * done. */
 static void take_renames(void)
 {
 	static uint64_t log[NCACHE_LOG_BYTES / 8];
-	long n;
-	while ((n = sys_ncache_log_take(endpoint, log, sizeof(log))) > 0) {
+	/* one call takes the whole log (it holds NCACHE_LOG_BYTES at most),
+	 * and the kernel adds nothing while we work (it changes names only
+	 * while every worker waits in a receive) */
+	long n = sys_ncache_log_take(endpoint, log, sizeof(log));
+	if (n > 0) {
 		for (long at = 0; at + (long)sizeof(struct ncache_logrec) <= n;) {
 			const struct ncache_logrec *r = (const void *)((const char *)log + at);
 			const char *from = (const char *)(r + 1), *to = from + r->flen + 1;
 			void *inst = r->inst < MAX_INSTANCES ? instances[r->inst] : NULL;
-			int e = inst && fs->renamed ? fs->renamed(inst, from, to, r->id, r->now) : -ENODEV;
+			int e = -ENODEV;
+			if (inst && r->kind == NCACHE_LOG_RENAME && fs->renamed)
+				e = fs->renamed(inst, from, to, r->id, r->now);
+			else if (inst && r->kind != NCACHE_LOG_RENAME && fs->removed)
+				e = fs->removed(inst, from, r->kind == NCACHE_LOG_RMDIR, r->id, r->now);
 			if (e)
-				printf("%s: the kernel's rename of %s to %s: %d\n", fs->name, from, to, e);
+				printf("%s: the kernel's change %u of %s (to %s): %d\n", fs->name, r->kind, from, to, e);
 			if (r->size < sizeof(*r))
 				break;
 			at += r->size;

@@ -124,6 +124,15 @@ struct fs_type {
 	 * the old); 0, or -errno if its tree disagrees (a bug: it then
 	 * makes the kernel forget what it can). */
 	int (*renamed)(void *inst, const char *from, const char *to, uint64_t id, uint64_t now);
+	/* Optional, with renamed: an unlink of a regular file (dir false) or
+	 * an rmdir of an empty directory (dir true) the kernel made itself
+	 * (ncache_unlink: docs/vfs.md, "Unlink and rmdir without a round
+	 * trip"), handed over as renames are: path inside the mount, id the
+	 * removed inode's object, now the directory's new mtime and ctime and
+	 * the inode's ctime. The kernel already holds the attributes the
+	 * change gives (the directory's size and nlink, the inode's nlink):
+	 * the file system pushes nothing; 0, or -errno if its tree disagrees. */
+	int (*removed)(void *inst, const char *path, bool dir, uint64_t id, uint64_t now);
 };
 
 /* The server's lock, which every callback runs under. A file system

@@ -83,7 +83,7 @@ static ARBOR_HOT void tmpfs_data_attr(void *ctx, uint64_t id, const struct tmpfs
 	if (what & TMPFS_ATTR_TIMES)
 		mask |= PCACHE_ATTR_ATIME | PCACHE_ATTR_MTIME;
 	if (what & TMPFS_ATTR_NAMES) /* its names go, its attributes are stale */
-		mask |= PCACHE_ATTR_NAMES | PCACHE_ATTR_STALE;
+		mask |= PCACHE_ATTR_NAMES | ((what & TMPFS_ATTR_CURRENT) ? 0 : PCACHE_ATTR_STALE);
 	if (what & TMPFS_ATTR_SIZE)
 		mask |= PCACHE_ATTR_SIZE;
 	sys_pcache_attr(tmpfs_data_ep(ctx), id, &a, mask, NULL);

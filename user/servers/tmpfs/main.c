@@ -123,6 +123,11 @@ static int tmpfs_srv_renamed(void *inst, const char *from, const char *to, uint6
 	return tmpfs_renamed(inst, from, to, id, now);
 }
 
+static int tmpfs_srv_removed(void *inst, const char *path, bool dir, uint64_t id, uint64_t now)
+{
+	return tmpfs_removed(inst, path, dir, id, now);
+}
+
 static const struct fs_type tmpfs_type = {
 	.name = "tmpfs",
 	.mount = tmpfs_srv_mount,
@@ -138,6 +143,7 @@ static const struct fs_type tmpfs_type = {
 	.kfile = tmpfs_srv_kfile,
 	.kclosed = tmpfs_srv_kclosed,
 	.renamed = tmpfs_srv_renamed,
+	.removed = tmpfs_srv_removed,
 };
 
 int main(void)

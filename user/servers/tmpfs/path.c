@@ -239,10 +239,16 @@ ARBOR_HOT long tmpfs_srv_path(const struct fs_req *r, struct ipc_msg *m)
 	 * cache, so that the next rename between them is the kernel's
 	 * (docs/vfs.md, "Renames without a round trip") */
 	bool renamed = m->label == VFS_RENAME && r->path2;
-	if (trail || renamed)
+	/* a name made or removed: the kernel learns it (make_node,
+	 * remove_entry) instead of forgetting the directory's names, so that
+	 * the next unlink or rmdir there can be the kernel's (docs/vfs.md,
+	 * "Unlink and rmdir without a round trip") */
+	bool made = m->label == VFS_MKDIR || m->label == VFS_UNLINK || m->label == VFS_RMDIR ||
+		    (m->label == VFS_OPEN && (m->w[0] & O_CREAT));
+	if (trail || renamed || made)
 		tmpfs_trail_start(fs);
 	long e = path_request(fs, r, m);
-	if (trail)
+	if (trail || made)
 		trail_install(fs, r->path, strlen(r->path));
 	else if (renamed)
 		trail_install(fs, r->path, (size_t)(r->path2 - r->path) + strlen(r->path2));

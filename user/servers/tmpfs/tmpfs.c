@@ -24,6 +24,7 @@
 #define PAGE_SIZE    (1ull << PAGE_SHIFT)
 #define MAX_PAGES    (TMPFS_MAX_FILE >> PAGE_SHIFT)
 #define BOGO_DIRENT  20       /* Linux tmpfs reports dir size per entry */
+#define TMPFS_META_POOL 8     /* removed directories' objects kept */
 #define MAX_BUCKETS  (1u << 26)
 #define MAX_SLOTS    (1u << 30)
 
@@ -104,6 +105,11 @@ struct tmpfs {
 	unsigned walk;              /* TMPFS_WALK_* */
 	uint32_t hb_which;          /* which path the walk is on */
 	struct tmpfs_handback hb;   /* the last TMPFS_HANDBACK's reason */
+	/* attribute-only objects of removed directories, kept for the next
+	 * directories that need one (dir_obj_new): a mkdir+rmdir costs the
+	 * store no create and no destroy */
+	uint64_t meta_pool[TMPFS_META_POOL];
+	uint32_t meta_pooled;
 	bool trail_on;              /* recording names met (tmpfs_trail_start) */
 	uint32_t trail_n;
 	struct tmpfs_trail_step trail[TMPFS_TRAIL_MAX];
@@ -395,6 +401,15 @@ static ARBOR_HOT void dir_push(struct tmpfs_inode *dir)
 /* A new directory's object (none if the store has no kind for it). */
 static void dir_obj_new(struct tmpfs *fs, struct tmpfs_inode *dir)
 {
+	if (fs->meta_pooled) {
+		/* a removed directory's: no name in the kernel names it (its
+		 * entry went negative or was dropped before it was removed),
+		 * and this push drops the (negative) names it had and makes
+		 * its attributes this directory's */
+		dir->d.obj = fs->meta_pool[--fs->meta_pooled];
+		meta_push(dir, TMPFS_ATTR_TIMES | TMPFS_ATTR_NAMES | TMPFS_ATTR_CURRENT);
+		return;
+	}
 	if (fs->ops.data && fs->ops.data->create_meta &&
 	    fs->ops.data->create_meta(fs->ops.data_ctx, &dir->d.obj))
 		dir->d.obj = 0; /* no cache for it: the server answers */
@@ -411,6 +426,10 @@ static ARBOR_HOT void inode_put(struct tmpfs_inode *ino)
 
 	if (ino->nlink || ino->opens)
 		return;
+	if (is_dir(ino) && ino->d.obj && fs->meta_pooled < TMPFS_META_POOL) {
+		fs->meta_pool[fs->meta_pooled++] = ino->d.obj; /* for the next one (dir_obj_new) */
+		ino->d.obj = 0;
+	}
 	if (is_reg(ino) && fs->ops.data && ino->f.data) {
 		if (fs->ops.data->destroy(fs->ops.data_ctx, ino->f.data) == -EBUSY) {
 			ino->kheld = true;
@@ -934,7 +953,18 @@ static ARBOR_HOT int make_node(struct tmpfs *fs, const struct pathwalk *w, uint3
 	d_attach(fs, dir, d, ino);
 	dir->mtime = dir->ctime = now;
 	meta_push(ino, TMPFS_ATTR_TIMES);
-	dir_push(dir);
+	uint32_t recorded = fs->trail_n;
+	if (fs->trail_on && tmpfs_obj_id(dir))
+		trail_add(fs, dir, w->name, w->len, ino);
+	if (fs->trail_n > recorded) {
+		/* the kernel learns the new name (tmpfs_trail_start), which
+		 * replaces its negative entry, so that its unlink or rmdir can
+		 * be the kernel's; the directory's other names stay, and its
+		 * attributes are current (no other name changed) */
+		meta_push(dir, TMPFS_ATTR_TIMES);
+	} else {
+		dir_push(dir);
+	}
 	if (out)
 		*out = ino;
 	return 0;
@@ -1161,15 +1191,26 @@ static ARBOR_HOT void drop_link(struct tmpfs_inode *dir, struct tmpfs_inode *ino
 		meta_push(ino, 0);
 }
 
-static ARBOR_HOT void remove_entry(struct tmpfs *fs, struct dentry *d, uint64_t now)
+/* Removes d, the entry w names. With the trail on, the kernel learns
+ * that the name is gone (a negative entry replacing it), so that the
+ * directory's other names stay cached and the next unlink or rmdir there
+ * can be the kernel's; else the directory's names go. */
+static ARBOR_HOT void remove_entry(struct tmpfs *fs, struct dentry *d, const struct pathwalk *w,
+				   uint64_t now)
 {
 	struct tmpfs_inode *dir = d->dir, *ino = d->ino;
+	uint32_t recorded = fs->trail_n;
 
 	d_detach(fs, d);
 	d_free(fs, d);
 	drop_link(dir, ino, now);
 	dir->mtime = dir->ctime = now;
-	dir_push(dir);
+	if (fs->trail_on && tmpfs_obj_id(dir))
+		trail_add(fs, dir, w->name, w->len, NULL);
+	if (fs->trail_n > recorded)
+		meta_push(dir, TMPFS_ATTR_TIMES); /* current: no other name changed */
+	else
+		dir_push(dir);
 	inode_put(ino);
 }
 
@@ -1200,7 +1241,7 @@ ARBOR_HOT int tmpfs_rmdir(struct tmpfs *fs, const char *path, const struct tmpfs
 		return err;
 	if (d->ino->d.nlive)
 		return -ENOTEMPTY;
-	remove_entry(fs, d, now);
+	remove_entry(fs, d, &w, now);
 	return 0;
 }
 
@@ -1223,7 +1264,7 @@ ARBOR_HOT int tmpfs_unlink(struct tmpfs *fs, const char *path, const struct tmpf
 	err = may_delete(w.dir, d->ino, false, c);
 	if (err)
 		return err;
-	remove_entry(fs, d, now);
+	remove_entry(fs, d, &w, now);
 	return 0;
 }
 
@@ -1391,6 +1432,43 @@ int tmpfs_renamed(struct tmpfs *fs, const char *from, const char *to, uint64_t i
 	dir_tidy(fs, dir);
 	dir->mtime = dir->ctime = now;
 	src->ctime = now;
+	return 0;
+}
+
+int tmpfs_removed(struct tmpfs *fs, const char *path, bool dir, uint64_t id, uint64_t now)
+{
+	static const struct tmpfs_cred kernel = { .uid = 0, .gid = 0 }; /* it checked */
+	struct pathwalk w;
+	struct dentry *d;
+	struct tmpfs_inode *ino;
+	unsigned walk = fs->walk;
+	int err;
+
+	fs->walk = 0; /* no handing back: the kernel's paths have no links or ".." */
+	err = walk_parent(fs, path, &kernel, &w);
+	fs->walk = walk;
+	if (err)
+		return -ESTALE;
+	d = name_type(w.name, w.len) == LAST_NORM && !w.slash ? last_find(fs, &w) : NULL;
+	ino = d ? d->ino : NULL;
+	if (!ino || tmpfs_obj_id(ino) != id || (dir ? !is_dir(ino) || ino->d.nlive : !is_reg(ino))) {
+		w.dir->d.kstale = false;
+		dir_push(w.dir); /* the kernel forgets this directory's names */
+		return -ESTALE;
+	}
+	/* remove_entry without its pushes: the kernel set what they say */
+	d_detach(fs, d);
+	d_free(fs, d);
+	if (dir) {
+		ino->nlink = 0;
+		ino->d.parent = ino;
+		w.dir->nlink--;
+	} else {
+		ino->nlink--;
+	}
+	ino->ctime = now;
+	w.dir->mtime = w.dir->ctime = now;
+	inode_put(ino);
 	return 0;
 }
 
@@ -1828,6 +1906,8 @@ void tmpfs_destroy(struct tmpfs *fs)
 					d_free(fs, ino->d.slots[i].d);
 		inode_free(ino);
 	}
+	while (fs->meta_pooled)
+		fs->ops.data->destroy(fs->ops.data_ctx, fs->meta_pool[--fs->meta_pooled]);
 	fs_free(fs, fs->buckets, fs->nbuckets * sizeof(*fs->buckets));
 	fs->ops.free(fs);
 }

@@ -124,6 +124,8 @@ struct tmpfs_stat;
 				and takes the directory's attributes as out of
 				date until a push with TMPFS_ATTR_TIMES: once per
 				run of changes, not every time) */
+#define TMPFS_ATTR_CURRENT 8 /* with NAMES: the names go, but the attributes
+				pushed (with TIMES: all of them) are current */
 
 struct tmpfs_data_ops {
 	int (*create)(void *ctx, uint64_t *id);      /* 0, -ENOSPC, -ENOMEM */
@@ -259,6 +261,16 @@ int tmpfs_rename(struct tmpfs *fs, const char *from, const char *to,
  * kernel is then told the directory's names are out of date). */
 int tmpfs_renamed(struct tmpfs *fs, const char *from, const char *to, uint64_t id,
 		  uint64_t now);
+/* An unlink (dir false: a regular file's name) or rmdir (dir true: an
+ * empty directory) the kernel already made in its name cache
+ * (ncache_unlink, docs/vfs.md "Unlink and rmdir without a round trip"):
+ * path's entry, whose inode's store id is id, goes as tmpfs_unlink or
+ * tmpfs_rmdir would remove it, with now as the directory's mtime and
+ * ctime and the inode's ctime; an inode left with no name and no opener
+ * is freed. Tells the store nothing of the attributes (the kernel set
+ * them). -ESTALE if the tree disagrees (nothing changed; the kernel is
+ * then told the directory's names are out of date). */
+int tmpfs_removed(struct tmpfs *fs, const char *path, bool dir, uint64_t id, uint64_t now);
 
 int tmpfs_chmod(struct tmpfs_inode *ino, uint32_t perm,
 		const struct tmpfs_cred *c, uint64_t now);
