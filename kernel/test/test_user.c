@@ -731,6 +731,14 @@ KTEST(posix_pthreads)
 	run_with_servers(argv, "posix_pthreads");
 }
 
+/* Setting the wall clock and what follows it; sched_rr_get_interval
+ * (tests/proc/clockset.c). */
+KTEST(posix_clockset)
+{
+	const char *const argv[] = { "posix/clockset", NULL };
+	run_with_servers(argv, "posix_clockset");
+}
+
 /* execve from the page cache: running copies share the text, ETXTBSY
  * for a running program's file (tests/proc/execmap.c). */
 KTEST(posix_execmap)
