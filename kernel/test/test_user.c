@@ -731,6 +731,14 @@ KTEST(posix_pthreads)
 	run_with_servers(argv, "posix_pthreads");
 }
 
+/* FIFOs' system calls and the cancellation points that wait on
+ * descriptors (tests/ipc/fifo.c; diff_fifo.c compares FIFOs with Linux). */
+KTEST(posix_fifo)
+{
+	const char *const argv[] = { "posix/fifo", NULL };
+	run_with_servers(argv, "posix_fifo");
+}
+
 /* Setting the wall clock and what follows it; sched_rr_get_interval
  * (tests/proc/clockset.c). */
 KTEST(posix_clockset)
