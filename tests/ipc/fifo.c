@@ -186,9 +186,25 @@ static void syscalls(void)
 	close(p[1]);
 }
 
+/* root's device nodes: kept with their number, never opened (ENXIO) */
+static void devices(void)
+{
+	unlink("/tmp/fifo.cdev");
+	struct stat st;
+	check(mknod("/tmp/fifo.cdev", S_IFCHR | 0600, 1 << 8 | 3) == 0 && stat("/tmp/fifo.cdev", &st) == 0 &&
+		      S_ISCHR(st.st_mode) && st.st_rdev == (1 << 8 | 3), "root: mknod S_IFCHR keeps the device number");
+	errno = 0;
+	check(open("/tmp/fifo.cdev", O_RDWR) == -1 && errno == ENXIO, "opening a device node: ENXIO");
+	int fd = open("/tmp/fifo.cdev", O_PATH);
+	check(fd >= 0, "O_PATH of it works");
+	close(fd);
+	unlink("/tmp/fifo.cdev");
+}
+
 int main(void)
 {
 	syscalls();
+	devices();
 	pipe(pfd);
 	cancel_in(in_poll, NULL, "pthread_cancel ends a thread waiting in poll");
 	cancel_in(in_select, NULL, "... in select");
