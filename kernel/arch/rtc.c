@@ -238,15 +238,19 @@ long sys_clock_adjtime(const int64_t *udelta, int64_t *uold)
 	int64_t d[2], old[2];
 	if (udelta && copy_from_user(d, udelta, sizeof(d)))
 		return -EFAULT;
+	int64_t delta = 0;
 	if (udelta) {
-		/* glibc's adjtime: a timeval of at most INT_MAX us / 1e6 - 2 s */
-		if (d[1] <= -1000000 || d[1] >= 1000000)
-			return -EINVAL;
-		int64_t ns = d[0] * NSEC + d[1] * 1000;
-		if (d[0] < -RTC_ADJ_MAX / NSEC || d[0] > RTC_ADJ_MAX / NSEC || ns < -RTC_ADJ_MAX || ns > RTC_ADJ_MAX)
+		/* glibc's adjtime: usec carried into the seconds (C's division,
+		 * toward zero), which must then be within INT_MAX / 1e6 - 2 */
+		int64_t lim = RTC_ADJ_MAX / NSEC;
+		if (d[0] < -lim - 1 || d[0] > lim + 1 || d[1] < -(lim + 2) * 1000000 || d[1] > (lim + 2) * 1000000)
+			return -EINVAL; /* far out either way (no overflow below) */
+		int64_t sec = d[0] + d[1] / 1000000, usec = d[1] % 1000000;
+		if (sec < -lim || sec > lim)
 			return -EINVAL;
 		if (!rtc_may_set())
 			return -EPERM;
+		delta = (sec * 1000000 + usec) * 1000;
 	}
 	spin_lock(&rtc_lock);
 	uint64_t now = clock_ns();
@@ -254,17 +258,14 @@ long sys_clock_adjtime(const int64_t *udelta, int64_t *uold)
 	rtc_fold_slew_locked(now);
 	int64_t left = slew_left;
 	if (udelta)
-		slew_left = d[0] * NSEC + d[1] * 1000;
+		slew_left = delta;
 	rtc_write_end();
 	spin_unlock(&rtc_lock);
-	/* Linux reports what was left in whole microseconds (toward zero) */
+	/* Linux reports what was left in whole microseconds, and glibc
+	 * splits it toward zero: -0.5 s is 0 s and -500000 us */
 	int64_t us = left / 1000;
 	old[0] = us / 1000000;
 	old[1] = us % 1000000;
-	if (old[1] < 0) { /* a timeval's usec is never negative */
-		old[0] -= 1;
-		old[1] += 1000000;
-	}
 	if (uold && copy_to_user(uold, old, sizeof(old)))
 		return -EFAULT;
 	return 0;
