@@ -118,6 +118,9 @@ struct fs_route {
  * which path (0, or 1: rename's and link's second), w2 the component's
  * offset in that path, w3 its length. */
 #define FS_HANDBACK 1
+/* The reply label of an open that gave a FIFO's end (w0): the opener
+ * waits for the other side with fifo_wait (docs/vfs.md, "FIFOs"). */
+#define FS_OPEN_FIFO 2
 #define FS_HB_LINK   1
 #define FS_HB_DOTDOT 2
 /* FS_MOUNT's reply w1: the server walks paths itself and hands back

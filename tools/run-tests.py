@@ -1148,7 +1148,7 @@ def test_tools(build, tally):
             for line in diff:
                 print("      | " + line)
             tally.explain(name, ["| " + l for l in diff])
-        if base in ("files", "patherr", "groups"):
+        if base in ("files", "patherr", "groups", "fifo"):
             ext2_differential(sh, host, arbor, run, out_dir, tally, base)
 
 

@@ -205,6 +205,10 @@ void sched_put_prev(struct sched_entity *leaf);
  * slice is SCHED_LATENCY_NS times the leaf's share of the CPU (product of
  * weight/queue load along the chain), but at least SCHED_MIN_GRAN_NS. */
 bool sched_should_preempt(struct sched_entity *leaf, uint64_t now_ns);
+/* The slice sched_should_preempt gives leaf, queued or not (if not, as if
+ * it were): SCHED_LATENCY_NS times its share along the chain, at least
+ * SCHED_MIN_GRAN_NS (sched_rr_get_interval). sched_lock held. */
+uint64_t sched_slice_ns(const struct sched_entity *leaf);
 
 /* Bandwidth control (cpu.max): a throttled group leaves its parent's
  * queue even though its own queue may hold runnable entities, and stays

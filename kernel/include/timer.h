@@ -12,9 +12,25 @@ void timer_init(void);
 uint64_t clock_ns(void);	/* monotonic, since boot */
 /* Reads the CMOS real-time clock (after timer_init). */
 void rtc_init(void);
-/* The time of day in ns since the epoch: the RTC at boot plus clock_ns
- * (file times, CLOCK_REALTIME). */
+/* The time of day in ns since the epoch: the RTC at boot plus clock_ns,
+ * plus root's steps and slews since (file times, CLOCK_REALTIME). */
 uint64_t clock_real_ns(void);
+/* Steps the wall clock to ns (the caller checked the privilege), and
+ * tells the absolute CLOCK_REALTIME waits: ptimer_clock_was_set,
+ * timerfd_clock_was_set, clock_real_wait_step's sleepers. */
+void clock_real_set(uint64_t ns);
+/* How many times the wall clock was stepped. */
+uint64_t clock_real_gen(void);
+/* Sleeps until deadline (clock_ns; 0 none) unless the wall clock was
+ * stepped since gen (clock_real_gen): 0 woken by a step (or it already
+ * was), -ETIMEDOUT, -EINTR for a signal. */
+int clock_real_wait_step(uint64_t gen, uint64_t deadline);
+/* The wall clock stepped by delta ns: an armed absolute CLOCK_REALTIME
+ * POSIX timer keeps its real-time deadline (kernel/proc/ptimer.c). */
+void ptimer_clock_was_set(int64_t delta);
+/* The same for timerfds; TFD_TIMER_CANCEL_ON_SET ones are cancelled
+ * (kernel/ipc/timerfd.c). */
+void timerfd_clock_was_set(int64_t delta);
 uint64_t timer_ticks(void);	/* ticks taken on this CPU */
 /* The scheduler's next deadline on this CPU (a sleep's end, a cgroup's
  * quota running out, a throttled cgroup's new period): the timer

@@ -8,6 +8,15 @@
  * exists (end of file otherwise); a writer waits while it is full and a
  * reader exists; with no reader left it gets EPIPE and SIGPIPE.
  *
+ * A FIFO (a named pipe, mkfifo) is the same pipe behind a node: a handle
+ * the file system's server keeps for the file (fifo_create) and opens
+ * ends of (fifo_open) that it gives to the opener. The pipe's buffer
+ * lives while an end is open; with none left its data is gone, as
+ * Linux's. An open for reading waits for a writer to have come (and the
+ * other way round): the opener's C library does that wait (fifo_wait)
+ * once it has the end, counting opens as Linux's r_counter/w_counter, so
+ * a writer that came and went meanwhile still ends it.
+ *
  * read/write/poll/getfl/setfl/fstat on a descriptor: the kernel serves a
  * pipe end itself, and turns the call into the file protocol's IPC call
  * (abi/fs.h) to the server behind any other descriptor. */
@@ -34,30 +43,59 @@
 struct kpipe {
 	struct spinlock lock;
 	char *buf;
-	struct page *pages;
+	struct page *pages;		/* NULL: a FIFO with no end open */
 	size_t head, len;
 	int readers, writers;
+	int nodes;			/* a FIFO's node handle (1 while its file has one) */
+	uint64_t rgen, wgen;		/* a FIFO's opens for reading, for writing so far */
 	struct waitq rwait, wwait;
+	struct waitq owait;		/* FIFO opens waiting for the other side */
 	struct pollq pollq;		/* pollers of either end */
 };
 
 struct pipe_end {
 	struct kobj obj;
 	struct kpipe *pipe;
-	bool write;
+	bool write;			/* writes (only: read too if rdwr) */
+	bool rdwr;			/* a FIFO opened O_RDWR: both */
+	bool node;			/* a FIFO's node: neither */
+	bool fifo;			/* an end of a FIFO */
+	uint64_t seen;			/* a FIFO end's other side's opens when it opened */
 	int flags;			/* O_NONBLOCK */
 };
+
+static bool end_reads(const struct pipe_end *e)
+{
+	return !e->node && (!e->write || e->rdwr);
+}
+
+static bool end_writes(const struct pipe_end *e)
+{
+	return !e->node && (e->write || e->rdwr);
+}
 
 static void pipe_end_release(struct kobj *o)
 {
 	struct pipe_end *e = container_of(o, struct pipe_end, obj);
 	struct kpipe *p = e->pipe;
+	if (!p)
+		return; /* fifo_open's end that never joined its pipe */
 	spin_lock(&p->lock);
-	if (e->write)
+	if (e->node)
+		p->nodes--;
+	if (end_writes(e))
 		p->writers--;
-	else
+	if (end_reads(e))
 		p->readers--;
-	bool last = p->readers == 0 && p->writers == 0;
+	bool ends = p->readers || p->writers;
+	bool last = !ends && p->nodes == 0;
+	struct page *drop = NULL;
+	if (!ends && !last && p->pages) { /* a FIFO with no end open: its data goes */
+		drop = p->pages;
+		p->pages = NULL;
+		p->buf = NULL;
+		p->head = p->len = 0;
+	}
 	/* The wake-ups happen under p->lock (sched_lock nests inside it):
 	 * once it is let go, this end no longer touches p, which the other
 	 * end's release may free at once. Woken outside the lock, a waker
@@ -70,10 +108,22 @@ static void pipe_end_release(struct kobj *o)
 	waitq_wake_all(&p->wwait, 0);
 	pollq_wake(&p->pollq); /* a hang-up (POLLHUP, POLLERR) */
 	spin_unlock(&p->lock);
+	if (drop)
+		mem_free_pages(drop, PIPE_ORDER);
 	if (last) {
-		mem_free_pages(p->pages, PIPE_ORDER);
+		if (p->pages)
+			mem_free_pages(p->pages, PIPE_ORDER);
 		kfree(p);
 	}
+}
+
+static void pipe_init(struct kpipe *p)
+{
+	p->lock = (struct spinlock)SPINLOCK_INIT("pipe");
+	waitq_init(&p->rwait);
+	waitq_init(&p->wwait);
+	waitq_init(&p->owait);
+	pollq_init(&p->pollq);
 }
 
 long sys_pipe(int *ufds)
@@ -87,10 +137,7 @@ long sys_pipe(int *ufds)
 	}
 	p->pages = pages;
 	p->buf = page_to_virt(pages);
-	p->lock = (struct spinlock)SPINLOCK_INIT("pipe");
-	waitq_init(&p->rwait);
-	waitq_init(&p->wwait);
-	pollq_init(&p->pollq);
+	pipe_init(p);
 	struct pipe_end *r = kobj_alloc(sizeof(*r), KOBJ_PIPE, self->cgroup, pipe_end_release);
 	struct pipe_end *w = r ? kobj_alloc(sizeof(*w), KOBJ_PIPE, self->cgroup, pipe_end_release) : NULL;
 	if (!w) {
@@ -227,12 +274,18 @@ static short pipe_poll(struct pipe_end *e, short events)
 	struct kpipe *p = e->pipe;
 	short r = 0;
 	spin_lock(&p->lock);
-	if (!e->write) {
+	if (e->node) {
+		spin_unlock(&p->lock);
+		return POLLNVAL;
+	}
+	if (end_reads(e)) {
 		if (p->len)
 			r |= events & (POLLIN | POLLRDNORM);
-		if (p->writers == 0)
+		/* Linux: a FIFO reader that has seen no writer yet is no hang-up */
+		if (p->writers == 0 && (!e->fifo || p->wgen != e->seen))
 			r |= POLLHUP;
-	} else {
+	}
+	if (end_writes(e)) {
 		/* Linux: room means POLLOUT even with no reader left; that
 		 * adds POLLERR (a write would fail with EPIPE). */
 		if (p->len < PIPE_SIZE)
@@ -248,14 +301,14 @@ static short pipe_poll(struct pipe_end *e, short events)
 long pipe_fd_read(struct kobj *o, void *buf, size_t len)
 {
 	struct pipe_end *e = container_of(o, struct pipe_end, obj);
-	return e->write ? -EBADF : !user_range_ok((uint64_t)buf, len) ? -EFAULT :
+	return !end_reads(e) ? -EBADF : !user_range_ok((uint64_t)buf, len) ? -EFAULT :
 	       len == 0 ? 0 : pipe_read(e, buf, len);
 }
 
 long pipe_fd_write(struct kobj *o, const void *buf, size_t len)
 {
 	struct pipe_end *e = container_of(o, struct pipe_end, obj);
-	return !e->write ? -EBADF : !user_range_ok((uint64_t)buf, len) ? -EFAULT :
+	return !end_writes(e) ? -EBADF : !user_range_ok((uint64_t)buf, len) ? -EFAULT :
 	       len == 0 ? 0 : pipe_write(e, buf, len);
 }
 
@@ -275,5 +328,130 @@ long pipe_fd_flags(struct kobj *o, int set)
 	struct pipe_end *e = container_of(o, struct pipe_end, obj);
 	if (set >= 0)
 		e->flags = set & O_NONBLOCK;
-	return e->flags | (e->write ? 1 : 0); /* O_WRONLY or O_RDONLY */
+	return e->flags | (e->rdwr ? O_RDWR : e->write ? O_WRONLY : O_RDONLY);
+}
+
+long sys_fifo_create(void)
+{
+	struct proc *self = current_thread()->proc;
+	struct kpipe *p = kzalloc(sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	pipe_init(p);
+	struct pipe_end *n = kobj_alloc(sizeof(*n), KOBJ_PIPE, self->cgroup, pipe_end_release);
+	if (!n) {
+		kfree(p);
+		return -ENOMEM;
+	}
+	n->pipe = p;
+	n->node = true;
+	p->nodes = 1;
+	int h = handle_install(self, &n->obj, HANDLE_RIGHTS_BASIC);
+	kobj_put(&n->obj);
+	return h < 0 ? -EMFILE : h;
+}
+
+/* The pipe end behind handle h of the caller (a reference), or NULL with
+ * *err: -EBADF, -EINVAL (another kind of handle). */
+static struct pipe_end *pipe_end_get(int h, long *err)
+{
+	struct kobj *o = handle_get(current_thread()->proc, h, KOBJ_ANY);
+	*err = o ? -EINVAL : -EBADF;
+	if (o && o->type == KOBJ_PIPE)
+		return container_of(o, struct pipe_end, obj);
+	if (o)
+		kobj_put(o);
+	return NULL;
+}
+
+long sys_fifo_open(int h, int flags)
+{
+	struct proc *self = current_thread()->proc;
+	long err;
+	int acc = flags & O_ACCMODE;
+	if ((flags & ~(O_ACCMODE | O_NONBLOCK)) || acc == O_ACCMODE)
+		return -EINVAL;
+	struct pipe_end *n = pipe_end_get(h, &err);
+	if (!n)
+		return err;
+	struct kpipe *p = n->pipe;
+	if (!n->node) {
+		kobj_put(&n->obj);
+		return -EINVAL;
+	}
+	/* the buffer, if no end has one now: made before the lock, charged
+	 * to the caller (the file's server) */
+	struct page *pages = p->pages ? NULL : mem_alloc_pages(self->cgroup, PIPE_ORDER, MEMCG_STAT_KERNEL_OTHER);
+	struct pipe_end *e = kobj_alloc(sizeof(*e), KOBJ_PIPE, self->cgroup, pipe_end_release);
+	spin_lock(&p->lock);
+	if (!p->pages && pages) {
+		p->pages = pages;
+		p->buf = page_to_virt(pages);
+		pages = NULL;
+	}
+	err = !e || !p->pages ? -ENOMEM : 0;
+	if (!err && acc == O_WRONLY && (flags & O_NONBLOCK) && p->readers == 0)
+		err = -ENXIO; /* no reader: Linux's answer to a non-blocking writer */
+	if (!err) {
+		e->pipe = p;
+		e->fifo = true;
+		e->write = acc != O_RDONLY;
+		e->rdwr = acc == O_RDWR;
+		e->flags = flags & O_NONBLOCK;
+		if (end_reads(e)) {
+			p->readers++;
+			p->rgen++;
+		}
+		if (end_writes(e)) {
+			p->writers++;
+			p->wgen++;
+		}
+		e->seen = acc == O_RDONLY ? p->wgen : p->rgen;
+		waitq_wake_all(&p->owait, 0); /* openers waiting for this side */
+		waitq_wake_all(&p->rwait, 0);
+		pollq_wake(&p->pollq);
+	}
+	spin_unlock(&p->lock);
+	if (pages)
+		mem_free_pages(pages, PIPE_ORDER);
+	kobj_put(&n->obj);
+	if (err) {
+		if (e)
+			kobj_put(&e->obj); /* no pipe yet: its release does nothing */
+		return err;
+	}
+	uint32_t rights = HANDLE_RIGHTS_BASIC | (end_reads(e) ? HANDLE_RIGHT_READ : 0) |
+			  (end_writes(e) ? HANDLE_RIGHT_WRITE : 0);
+	int r = handle_install(self, &e->obj, rights);
+	kobj_put(&e->obj);
+	return r < 0 ? -EMFILE : r;
+}
+
+long sys_fifo_wait(int fd)
+{
+	long err;
+	struct pipe_end *e = pipe_end_get(fd, &err);
+	if (!e)
+		return err;
+	struct kpipe *p = e->pipe;
+	long r = 0;
+	if (!e->fifo || e->rdwr) {
+		kobj_put(&e->obj);
+		return e->fifo ? 0 : -EINVAL;
+	}
+	spin_lock(&p->lock);
+	for (;;) {
+		bool other = e->write ? p->readers > 0 || p->rgen != e->seen :
+					p->writers > 0 || p->wgen != e->seen;
+		if (other)
+			break;
+		r = waitq_wait_signals(&p->owait, &p->lock, 0);
+		if (r == -EINTR)
+			break;
+		spin_lock(&p->lock);
+	}
+	if (r != -EINTR)
+		spin_unlock(&p->lock);
+	kobj_put(&e->obj);
+	return r == -EINTR ? -EINTR : 0;
 }

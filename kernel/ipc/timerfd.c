@@ -8,10 +8,11 @@
  * pollers (as kernel/proc/itimer.c does for setitimer). A read or a poll
  * also counts what is due by the clock itself, so neither depends on the
  * thread's promptness. Deadlines are kept on the monotonic clock; a
- * CLOCK_REALTIME timer's absolute time is converted when set (the real
- * time never steps here: clock_real_ns is the boot RTC plus the monotonic
- * clock). Everything is under timerfd_lock, which the scheduler lock
- * nests inside. */
+ * CLOCK_REALTIME timer's absolute time is converted when set, and again
+ * when root steps the wall clock (timerfd_clock_was_set), which also
+ * cancels the TFD_TIMER_CANCEL_ON_SET ones: their reads fail with
+ * ECANCELED until the next settime, as Linux's. Everything is under
+ * timerfd_lock, which the scheduler lock nests inside. */
 #include "abi/errno.h"
 #include "abi/fcntl.h"
 #include "abi/poll.h"
@@ -35,13 +36,18 @@ struct timerfd {
 	uint64_t deadline;		/* clock_ns of the next expiration; 0: disarmed */
 	uint64_t interval;		/* 0: once */
 	uint64_t ticks;			/* expirations not read yet */
+	bool abs_real;			/* set TFD_TIMER_ABSTIME on CLOCK_REALTIME */
+	bool might_cancel;		/* ... with TFD_TIMER_CANCEL_ON_SET: on tfd_cancel_list */
+	bool canceled;			/* the wall clock stepped since: reads get ECANCELED */
 	struct list_head link;		/* in tfd_armed while armed */
+	struct list_head cancel_link;	/* on tfd_cancel_list while might_cancel */
 	struct waitq readers;
 	struct pollq pollq;
 };
 
 static struct spinlock tfd_lock = SPINLOCK_INIT("timerfd");
 static struct list_head tfd_armed = LIST_HEAD_INIT(tfd_armed);
+static struct list_head tfd_cancel_list = LIST_HEAD_INIT(tfd_cancel_list);
 static struct waitq tfd_thread_wait = WAITQ_INIT(tfd_thread_wait);
 static bool tfd_thread_started;
 
@@ -77,8 +83,6 @@ static void tfd_expire_locked(struct timerfd *t, uint64_t now)
 {
 	if (!t->deadline || t->deadline > now)
 		return;
-	/* TFD_TIMER_CANCEL_ON_SET is taken and never fires: the real time
-	 * never steps (no settimeofday yet) */
 	uint64_t due = t->deadline, n = 1;
 	tfd_disarm_locked(t);
 	if (t->interval) {
@@ -128,10 +132,46 @@ static long tfd_thread_start(void)
 	return 0;
 }
 
+static void tfd_cancel_off_locked(struct timerfd *t)
+{
+	if (t->might_cancel)
+		list_del(&t->cancel_link);
+	t->might_cancel = t->canceled = false;
+}
+
 static void tfd_release(struct kobj *o)
 {
 	spin_lock(&tfd_lock);
 	tfd_disarm_locked(tfd_of(o));
+	tfd_cancel_off_locked(tfd_of(o));
+	spin_unlock(&tfd_lock);
+}
+
+void timerfd_clock_was_set(int64_t delta)
+{
+	spin_lock(&tfd_lock);
+	struct list_head moved = LIST_HEAD_INIT(moved);
+	struct list_head *pos, *n;
+	list_for_each_safe(pos, n, &tfd_armed) {
+		struct timerfd *t = list_entry(pos, struct timerfd, link);
+		if (t->abs_real) {
+			list_del(&t->link);
+			list_add_tail(&t->link, &moved);
+		}
+	}
+	while (!list_empty(&moved)) {
+		struct timerfd *t = list_first_entry(&moved, struct timerfd, link);
+		list_del(&t->link);
+		int64_t d = (int64_t)t->deadline - delta;
+		tfd_arm_locked(t, d > 0 ? (uint64_t)d : 1);
+	}
+	list_for_each(pos, &tfd_cancel_list) {
+		struct timerfd *t = list_entry(pos, struct timerfd, cancel_link);
+		t->canceled = true;
+		waitq_wake_all(&t->readers, 0);
+		pollq_wake(&t->pollq);
+	}
+	waitq_wake_all(&tfd_thread_wait, 0);
 	spin_unlock(&tfd_lock);
 }
 
@@ -212,8 +252,14 @@ long sys_timerfd_settime(int fd, int flags, const int64_t *unew, int64_t *uold)
 	spin_lock(&tfd_lock);
 	tfd_get_locked(t, now, ov);
 	tfd_disarm_locked(t);
+	tfd_cancel_off_locked(t);
 	t->ticks = 0;
 	t->interval = interval; /* gettime shows it even disarmed, as Linux */
+	t->abs_real = (flags & TFD_TIMER_ABSTIME) && t->clock == K_CLOCK_REALTIME;
+	if (t->abs_real && (flags & TFD_TIMER_CANCEL_ON_SET)) {
+		t->might_cancel = true;
+		list_add_tail(&t->cancel_link, &tfd_cancel_list);
+	}
 	if (value) {
 		uint64_t at = value;
 		if (!(flags & TFD_TIMER_ABSTIME))
@@ -256,6 +302,11 @@ static long tfd_read(struct kobj *o, void *ubuf, size_t len)
 		return -EFAULT;
 	spin_lock(&tfd_lock);
 	for (;;) {
+		if (t->canceled) { /* Linux: every read until the next settime */
+			t->ticks = 0;
+			spin_unlock(&tfd_lock);
+			return -ECANCELED;
+		}
 		tfd_expire_locked(t, clock_ns());
 		if (t->ticks)
 			break;
@@ -300,7 +351,7 @@ static long tfd_poll(struct kobj *o, int events, struct pollq **q)
 		*q = &t->pollq;
 	spin_lock(&tfd_lock);
 	tfd_expire_locked(t, clock_ns());
-	bool ready = t->ticks != 0;
+	bool ready = t->ticks != 0 || t->canceled;
 	spin_unlock(&tfd_lock);
 	return ready ? events & (POLLIN | POLLRDNORM) : 0;
 }

@@ -835,6 +835,30 @@ long sys_getpriority(int who)
 	return r;
 }
 
+long sys_sched_slice(int who, int64_t *uts)
+{
+	struct proc *self = current_thread()->proc;
+	if (who < 0)
+		return -EINVAL;
+	spin_lock(&proc_lock);
+	struct proc *p = who == 0 ? self : proc_find_locked(who);
+	uint64_t ns = 0;
+	long r = -ESRCH;
+	if (p && p->state == PROC_ALIVE && !list_empty(&p->threads)) {
+		struct thread *t = who == 0 ? current_thread() :
+				   list_first_entry(&p->threads, struct thread, proc_link);
+		uint64_t f = spin_lock_irqsave(&sched_lock);
+		ns = sched_slice_ns(&t->se);
+		spin_unlock_irqrestore(&sched_lock, f);
+		r = 0;
+	}
+	spin_unlock(&proc_lock);
+	if (r < 0)
+		return r;
+	int64_t ts[2] = { (int64_t)(ns / 1000000000u), (int64_t)(ns % 1000000000u) };
+	return copy_to_user(uts, ts, sizeof(ts)) ? -EFAULT : 0;
+}
+
 /* Copies out after the walk: copy_to_user may fault, never under proc_lock. */
 long sys_proc_list(int32_t *upids, size_t max)
 {

@@ -4,7 +4,8 @@
  *
  * A timer measures a wall clock (CLOCK_REALTIME, CLOCK_MONOTONIC,
  * CLOCK_BOOTTIME: one scale, since the real-time clock is the monotonic
- * one plus a fixed offset) or a CPU-time clock (the process's, or one of
+ * one plus an offset; an absolute CLOCK_REALTIME timer is moved when root
+ * steps that offset, ptimer_clock_was_set) or a CPU-time clock (the process's, or one of
  * its threads'). Armed wall-clock timers sit on one list sorted by
  * deadline, which the interval-timer thread (itimer.c) runs; CPU-time
  * ones are looked at on the way back to user mode after a timer tick of
@@ -41,6 +42,7 @@ struct ptimer {
 	int id;
 	struct ptimer_clock clock;
 	int notify, signo, tid;		/* struct sigevent */
+	bool abs_real;			/* armed TIMER_ABSTIME on CLOCK_REALTIME: follows steps */
 	uint64_t value;
 	/* Next expiry on its clock (clock_ns() for wall clocks), 0 when
 	 * disarmed; the period, 0 for a one-shot timer. */
@@ -367,6 +369,7 @@ long sys_timer_settime(int id, int flags, const int64_t *unew, int64_t *uold)
 	ptimer_get_locked(tm, old);
 	ptimer_disarm_locked(tm);
 	tm->interval = value ? interval : 0;
+	tm->abs_real = (flags & K_TIMER_ABSTIME) && tm->clock.real;
 	uint64_t now;
 	if (value && ptimer_now_locked(tm, &now)) {
 		uint64_t deadline = now + value;
@@ -385,6 +388,31 @@ long sys_timer_settime(int id, int flags, const int64_t *unew, int64_t *uold)
 	if (uold && copy_to_user(uold, old, sizeof(old)))
 		return -EFAULT;
 	return 0;
+}
+
+void ptimer_clock_was_set(int64_t delta)
+{
+	spin_lock(&proc_lock);
+	/* Re-armed in a second pass: moving them one by one on the sorted
+	 * list would meet a moved one again. */
+	struct list_head moved = LIST_HEAD_INIT(moved);
+	struct list_head *pos, *n;
+	list_for_each_safe(pos, n, &ptimer_armed) {
+		struct ptimer *tm = list_entry(pos, struct ptimer, arm_link);
+		if (tm->abs_real) {
+			list_del(&tm->arm_link);
+			list_add_tail(&tm->arm_link, &moved);
+		}
+	}
+	while (!list_empty(&moved)) {
+		struct ptimer *tm = list_first_entry(&moved, struct ptimer, arm_link);
+		list_del(&tm->arm_link);
+		int64_t d = (int64_t)tm->deadline - delta; /* its wall-clock time is now that much nearer */
+		tm->deadline = 0;
+		ptimer_arm_locked(tm, d > 0 ? (uint64_t)d : 1);
+	}
+	itimer_wake_locked(); /* the thread looks at the first deadline again */
+	spin_unlock(&proc_lock);
 }
 
 long sys_timer_gettime(int id, int64_t *ucur)
@@ -422,6 +450,27 @@ long sys_timer_delete(int id)
 	return tm ? 0 : -EINVAL;
 }
 
+/* clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME) until the wall clock
+ * reads real: the deadline on the monotonic clock is worked out again
+ * whenever the wall clock is stepped meanwhile (as Linux's). 0, or
+ * -EINTR for a signal (nothing to restart: the time is absolute). */
+static long ptimer_sleep_real(uint64_t real)
+{
+	for (;;) {
+		uint64_t gen = clock_real_gen();
+		uint64_t off = ptimer_real_offset(), now = clock_ns();
+		uint64_t deadline = real > off ? real - off : 1;
+		if (deadline <= now)
+			return 0;
+		current_thread()->sleep_resume = false;
+		int r = clock_real_wait_step(gen, deadline);
+		if (r == -EINTR)
+			return r;
+		if (r == -ETIMEDOUT && clock_real_gen() == gen)
+			return 0; /* a slew may leave it a few ns short: as Linux's hrtimer, done */
+	}
+}
+
 long sys_clock_nanosleep(int clockid, int flags, const int64_t *ureq, int64_t *urem)
 {
 	struct thread *t = current_thread();
@@ -438,9 +487,10 @@ long sys_clock_nanosleep(int clockid, int flags, const int64_t *ureq, int64_t *u
 		return -EINVAL;
 	uint64_t now = clock_ns(), deadline;
 	bool abs = flags & K_TIMER_ABSTIME;
+	if (abs && c.real)
+		return ptimer_sleep_real(ns);
 	if (abs) {
-		uint64_t off = c.real ? ptimer_real_offset() : 0;
-		deadline = ns > off ? ns - off : 1;
+		deadline = ns;
 	} else {
 		deadline = now + ns;
 		if (t->sleep_resume) /* run again after a stop: the first deadline */

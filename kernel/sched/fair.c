@@ -342,6 +342,19 @@ static uint64_t leaf_slice(const struct sched_entity *leaf)
 	return MAX(slice, SCHED_MIN_GRAN_NS);
 }
 
+uint64_t sched_slice_ns(const struct sched_entity *leaf)
+{
+	uint64_t slice = SCHED_LATENCY_NS;
+
+	for (const struct sched_entity *e = leaf; e; e = parent_entity(e)) {
+		/* one not queued now is counted as if it were (Linux's sched_slice) */
+		uint64_t load = e->parent->load + (e->on_rq ? 0 : e->weight);
+		if (load > e->weight)
+			slice = slice * e->weight / load;
+	}
+	return MAX(slice, SCHED_MIN_GRAN_NS);
+}
+
 bool sched_should_preempt(struct sched_entity *leaf, uint64_t now_ns)
 {
 	uint64_t ran;

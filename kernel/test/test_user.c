@@ -731,6 +731,22 @@ KTEST(posix_pthreads)
 	run_with_servers(argv, "posix_pthreads");
 }
 
+/* FIFOs' system calls and the cancellation points that wait on
+ * descriptors (tests/ipc/fifo.c; diff_fifo.c compares FIFOs with Linux). */
+KTEST(posix_fifo)
+{
+	const char *const argv[] = { "posix/fifo", NULL };
+	run_with_servers(argv, "posix_fifo");
+}
+
+/* Setting the wall clock and what follows it; sched_rr_get_interval
+ * (tests/proc/clockset.c). */
+KTEST(posix_clockset)
+{
+	const char *const argv[] = { "posix/clockset", NULL };
+	run_with_servers(argv, "posix_clockset");
+}
+
 /* execve from the page cache: running copies share the text, ETXTBSY
  * for a running program's file (tests/proc/execmap.c). */
 KTEST(posix_execmap)

@@ -431,7 +431,10 @@ static void test_create(void)
 	CHECK(tmpfs_create_node(fs, "/a/f/x", S_IFREG | 0644, 0, &root, tick(), false, NULL), -ENOTDIR);
 	CHECK(tmpfs_create_node(fs, "/b/x", S_IFREG | 0644, 0, &root, tick(), false, NULL), -ENOENT);
 	CHECK(tmpfs_create_node(fs, "/a/d", S_IFDIR | 0755, 0, &root, tick(), false, NULL), -EPERM);
-	CHECK(tmpfs_create_node(fs, "/a/p", S_IFIFO | 0644, 0, &root, tick(), false, NULL), -EINVAL);
+	CHECK(tmpfs_create_node(fs, "/a/p", 0150000 | 0644, 0, &root, tick(), false, NULL), -EINVAL); /* no such type */
+	/* mkfifo: anyone who may write the directory; exclusive */
+	CHECK(tmpfs_create_node(fs, "/a/p", S_IFIFO | 0644, 0, &root, tick(), false, NULL), 1);
+	CHECK(tmpfs_create_node(fs, "/a/p", S_IFIFO | 0644, 0, &root, tick(), false, NULL), -EEXIST);
 	CHECK(lk("/a/d", &root), -ENOENT);
 
 	/* No write permission needed to open an existing file. */
@@ -454,6 +457,9 @@ static void test_create(void)
 	CHECK(tmpfs_create_node(fs, "/a/..", S_IFCHR | 0666, 1, &root, tick(), false, NULL), -EEXIST);
 	CHECK(tmpfs_create_node(fs, "/a/zero", S_IFCHR | 0666, 1, &alice, tick(), false, NULL), -EPERM);
 	CHECK(tmpfs_create_node(fs, "/ro/zero", S_IFCHR | 0666, 1, &alice, tick(), false, NULL), -EACCES);
+	CHECK(tmpfs_create_node(fs, "/a/blk", 0060000 | 0600, 0x700, &alice, tick(), false, NULL), -EPERM);
+	CHECK(tmpfs_create_node(fs, "/a/blk", 0060000 | 0600, 0x700, &root, tick(), false, &g), 1);
+	CHECK(STI(g).rdev, 0x700);
 
 	/* setgid directories pass on their group, and setgid to subdirs. */
 	mkd_owned("/sg", 02777, 0, 500);
@@ -1828,6 +1834,37 @@ static const struct tmpfs_data_ops fake_ops = {
 	.truncate = fake_truncate, .stat = fake_stat, .attr = fake_attr,
 };
 
+/* A FIFO's handle goes to ops.fifo_drop when its inode goes (its last
+ * name unlinked), and only then. */
+static int64_t dropped = -1;
+static void fifo_drop(int64_t h)
+{
+	dropped = h;
+}
+
+static void test_fifo(void)
+{
+	struct tmpfs_ops o = { .alloc = t_alloc, .free = t_free, .fifo_drop = fifo_drop };
+	struct tmpfs *f = tmpfs_create(&o, TMPFS_S_IFDIR | 0777, 0, 0);
+	struct tmpfs_inode *p = NULL;
+	CHECK(tmpfs_create_node(f, "/p", S_IFIFO | 0640, 0, &alice, tick(), true, &p), 1);
+	CHECK(STI(p).mode, S_IFIFO | 0640);
+	CHECK(tmpfs_fifo_get(p), -1);
+	tmpfs_fifo_set(p, 42);
+	CHECK(tmpfs_fifo_get(p), 42);
+	CHECK(tmpfs_link(f, "/p", "/q", false, &alice, tick()), 0);
+	CHECK(tmpfs_unlink(f, "/p", &alice, tick()), 0);
+	ok(dropped == -1, "a FIFO with a name left keeps its handle");
+	CHECK(tmpfs_unlink(f, "/q", &alice, tick()), 0);
+	ok(dropped == 42, "its last name gone: the handle goes to fifo_drop");
+	struct tmpfs_inode *q = NULL;
+	dropped = -1;
+	CHECK(tmpfs_create_node(f, "/r", S_IFIFO | 0600, 0, &alice, tick(), true, &q), 1);
+	CHECK(tmpfs_unlink(f, "/r", &alice, tick()), 0);
+	ok(dropped == -1, "one never opened has none to drop");
+	tmpfs_destroy(f);
+}
+
 /* The core hands regular files' data to the store, and tells it each
  * metadata change, so that the kernel can answer fstat alone. */
 static void test_data_store(void)
@@ -2282,6 +2319,7 @@ int main(void)
 	test_utimes_dirpath();
 	test_stress();
 	test_data_store();
+	test_fifo();
 	test_dir_objects();
 	test_kernel_removals();
 	return tap_done();

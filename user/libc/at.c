@@ -100,6 +100,18 @@ int fstatat(int dirfd, const char *restrict path, struct stat *restrict st, int 
 	return (flags & AT_SYMLINK_NOFOLLOW) ? lstat(p, st) : stat(p, st);
 }
 
+int mknodat(int dirfd, const char *path, mode_t mode, dev_t dev)
+{
+	AT_PATH(dirfd, path, p);
+	return mknod(p, mode, dev);
+}
+
+int mkfifoat(int dirfd, const char *path, mode_t mode)
+{
+	AT_PATH(dirfd, path, p);
+	return mkfifo(p, mode);
+}
+
 int mkdirat(int dirfd, const char *path, mode_t mode)
 {
 	AT_PATH(dirfd, path, p);

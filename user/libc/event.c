@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "arbor_sys.h"
+#include "pthread_impl.h"
 #include "abi/signal.h"
 
 _Static_assert(sizeof(struct epoll_event) == 12, "Linux's packed struct epoll_event");
@@ -54,7 +55,10 @@ int epoll_ctl(int epfd, int op, int fd, struct epoll_event *ev)
 int epoll_pwait(int epfd, struct epoll_event *ev, int max, int timeout_ms, const sigset_t *mask)
 {
 	int64_t ns = timeout_ms < 0 ? -1 : (int64_t)timeout_ms * 1000000;
-	return (int)__sys_ret(sys_epoll_wait(epfd, ev, max, ns, (const uint64_t *)mask));
+	int cp = __pthread_cp_begin();
+	long r = sys_epoll_wait(epfd, ev, max, ns, (const uint64_t *)mask);
+	__pthread_cp_end(cp);
+	return (int)__sys_ret(r);
 }
 
 int epoll_wait(int epfd, struct epoll_event *ev, int max, int timeout_ms)

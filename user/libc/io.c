@@ -214,6 +214,7 @@ int fstat(int fd, struct stat *st)
  * and the terminal cannot (EINVAL, as Linux). */
 int fsync(int fd)
 {
+	__pthread_cp_check();
 	long type = sys_handle_type(fd);
 	if (type < 0)
 		return (int)__sys_ret(type);
@@ -262,6 +263,7 @@ ARBOR_HOT int close(int fd)
 {
 	if (fd >= PRIVATE_HANDLES)
 		return (int)__sys_ret(-EBADF);
+	__pthread_cp_check();
 	return (int)__sys_ret(sys_handle_close(fd));
 }
 
@@ -314,8 +316,12 @@ int fcntl(int fd, int cmd, ...)
 	switch (cmd) {
 	case F_GETLK:
 	case F_SETLK:
-	case F_SETLKW: /* record locks: the kernel's (fd_lock) */
-		return (int)__sys_ret(sys_fd_lock(fd, cmd, (struct k_flock *)arg));
+	case F_SETLKW: { /* record locks: the kernel's (fd_lock); F_SETLKW a cancellation point */
+		int cp = cmd == F_SETLKW ? __pthread_cp_begin() : -1;
+		long r = sys_fd_lock(fd, cmd, (struct k_flock *)arg);
+		__pthread_cp_end(cp);
+		return (int)__sys_ret(r);
+	}
 	case F_DUPFD:
 	case F_DUPFD_CLOEXEC:
 		if (arg < 0 || arg >= __fd_limit())
@@ -431,6 +437,19 @@ int __open_unlimited(const char *path, int flags)
 	return (int)h;
 }
 
+/* open of a FIFO waits for the other side (a cancellation point, and a
+ * signal's handler ends it: EINTR, as Linux's, never restarted); the
+ * descriptor goes if it fails. */
+static __attribute__((noinline)) long fifo_wait(int h)
+{
+	int cp = __pthread_cp_begin();
+	long r = sys_fifo_wait(h);
+	__pthread_cp_end(cp);
+	if (r < 0)
+		sys_handle_close(h);
+	return r;
+}
+
 ARBOR_HOT int open(const char *path, int flags, ...)
 {
 	mode_t mode = 0;
@@ -441,11 +460,14 @@ ARBOR_HOT int open(const char *path, int flags, ...)
 		va_end(ap);
 	}
 	uint64_t h = 0;
+	__pthread_cp_check();
 	mode &= ~__umask_now();
 	if (flags & O_PATH) /* Linux ignores every other flag with O_PATH */
 		flags &= O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
 	long r = __vfs_path_call(VFS_OPEN, path, (uint64_t)flags, mode, NULL, 0, &h);
 	if (r < 0)
+		return (int)__sys_ret(r);
+	if (r == FS_OPEN_FIFO && !(flags & O_NONBLOCK) && (r = fifo_wait((int)h)) < 0)
 		return (int)__sys_ret(r);
 	if (h >= (uint64_t)__fd_limit()) /* RLIMIT_NOFILE (at most OPEN_MAX: close() refuses more) */
 		return fd_over_max((int)h);

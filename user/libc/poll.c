@@ -13,16 +13,36 @@
 #include <sys/time.h>
 #include <time.h>
 #include "arbor_sys.h"
+#include "pthread_impl.h"
 #include "ufault.h"
 
 #define POLL_MAX_FDS 256	/* the kernel's handle table (RLIMIT_NOFILE) */
+
+#define SIGCANCEL 32	/* pthread_cancel's signal: never blocked (pthread_cancel.c) */
+
+/* The kernel's poll as a cancellation point: the mask (ppoll, pselect)
+ * never blocks the cancel's signal, as sigprocmask's never does. */
+static long poll_cp(struct pollfd *fds, uint32_t n, int64_t ns, const sigset_t *mask)
+{
+	uint64_t m;
+	if (mask) {
+		long e = __arbor_ucopy(&m, mask, sizeof(m)); /* EFAULT, not SIGSEGV */
+		if (e)
+			return e;
+		m &= ~(1ull << (SIGCANCEL - 1));
+	}
+	int cp = __pthread_cp_begin();
+	long r = sys_poll(fds, n, ns, mask ? &m : NULL);
+	__pthread_cp_end(cp);
+	return r;
+}
 
 /* nfds_t is wider than the kernel's count: past it is EINVAL there too. */
 static int poll_ns(struct pollfd *fds, nfds_t n, int64_t ns, const sigset_t *mask)
 {
 	if (n > UINT32_MAX)
 		return (int)__sys_ret(-EINVAL);
-	return (int)__sys_ret(sys_poll(fds, (uint32_t)n, ns, (const uint64_t *)mask));
+	return (int)__sys_ret(poll_cp(fds, (uint32_t)n, ns, mask));
 }
 
 int poll(struct pollfd *fds, nfds_t n, int timeout_ms)
@@ -83,7 +103,7 @@ static int select_ns(int n, fd_set *rd, fd_set *wr, fd_set *ex, int64_t ns, int6
 		pfd[k++] = (struct pollfd){ fd, (short)((r ? POLLIN : 0) | (w ? POLLOUT : 0) | (x ? POLLPRI : 0)), 0 };
 	}
 	int64_t start = ns > 0 ? sys_clock_ns() : 0;
-	long got = sys_poll(pfd, k, ns, (const uint64_t *)mask);
+	long got = poll_cp(pfd, k, ns, mask);
 	if (got < 0)
 		return (int)__sys_ret(got);
 	int ready = 0;

@@ -51,6 +51,13 @@ int __pthread_timeout(clockid_t clock, const struct timespec *abstime, uint64_t 
  * at once, with the call's side effects not done (pthread_cancel.c). */
 int __pthread_cp_begin(void);
 void __pthread_cp_end(int token);	/* token: what begin returned */
+/* A cancellation point that does not block (open, close, fsync): acts on
+ * a cancel already pending, nothing more. */
+static inline void __pthread_cp_check(void)
+{
+	if (__pthread_cancel_armed)
+		__pthread_cp_end(__pthread_cp_begin());
+}
 
 /* Ends the calling thread: cleanup handlers, key destructors, then the
  * kernel thread (the process with the last one, as exit(0)). */

@@ -124,8 +124,10 @@ int sigqueue(pid_t pid, int sig, const union sigval value)
 
 int sigtimedwait(const sigset_t *restrict set, siginfo_t *restrict info, const struct timespec *restrict timeout)
 {
-	return (int)__sys_ret(sys_sigtimedwait((const uint64_t *)set, (struct k_siginfo *)info,
-					       (const int64_t *)timeout));
+	int cp = __pthread_cp_begin();
+	long r = sys_sigtimedwait((const uint64_t *)set, (struct k_siginfo *)info, (const int64_t *)timeout);
+	__pthread_cp_end(cp);
+	return (int)__sys_ret(r);
 }
 
 int sigwaitinfo(const sigset_t *restrict set, siginfo_t *restrict info)
@@ -138,9 +140,11 @@ int sigwaitinfo(const sigset_t *restrict set, siginfo_t *restrict info)
 int sigwait(const sigset_t *restrict set, int *restrict sig)
 {
 	long r;
+	int cp = __pthread_cp_begin();
 	do
 		r = sys_sigtimedwait((const uint64_t *)set, NULL, NULL);
 	while (r == -EINTR);
+	__pthread_cp_end(cp);
 	if (r < 0)
 		return (int)-r;
 	*sig = (int)r;

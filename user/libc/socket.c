@@ -16,6 +16,7 @@
 #include "abi/fs.h"
 #include "abi/socket.h"
 #include "arbor_sys.h"
+#include "pthread_impl.h"
 
 mode_t __umask_now(void); /* path.c */
 long __vfs_path_call(uint64_t label, const char *path, uint64_t w0, uint64_t w1, void *rcv, size_t rcv_len,
@@ -105,7 +106,10 @@ int listen(int fd, int backlog)
 
 int accept4(int fd, struct sockaddr *addr, socklen_t *len, int flags)
 {
-	return (int)__sys_ret(sys_sock_accept(fd, addr, addr ? len : NULL, flags));
+	int cp = __pthread_cp_begin();
+	long r = sys_sock_accept(fd, addr, addr ? len : NULL, flags);
+	__pthread_cp_end(cp);
+	return (int)__sys_ret(r);
 }
 
 int accept(int fd, struct sockaddr *addr, socklen_t *len)
@@ -115,6 +119,7 @@ int accept(int fd, struct sockaddr *addr, socklen_t *len)
 
 int connect(int fd, const struct sockaddr *addr, socklen_t len)
 {
+	int cp = __pthread_cp_begin();
 	long r = sys_sock_connect(fd, addr, len, NULL);
 	if (r == K_SOCK_NEED_NODE) { /* the kernel read the address: a path */
 		char buf[K_SUN_PATH_MAX + 1];
@@ -123,11 +128,13 @@ int connect(int fd, const struct sockaddr *addr, socklen_t len)
 		if (r == 0)
 			r = sys_sock_connect(fd, addr, len, &node);
 	}
+	__pthread_cp_end(cp);
 	return (int)__sys_ret(r);
 }
 
 ssize_t sendmsg(int fd, const struct msghdr *msg, int flags)
 {
+	int cp = __pthread_cp_begin();
 	long r = sys_sock_sendmsg(fd, (const struct k_msghdr *)msg, flags, NULL);
 	if (r == K_SOCK_NEED_NODE) { /* a datagram to a path: msg was read */
 		char buf[K_SUN_PATH_MAX + 1];
@@ -136,12 +143,16 @@ ssize_t sendmsg(int fd, const struct msghdr *msg, int flags)
 		if (r == 0)
 			r = sys_sock_sendmsg(fd, (const struct k_msghdr *)msg, flags, &node);
 	}
+	__pthread_cp_end(cp);
 	return (ssize_t)__sys_ret(r);
 }
 
 ssize_t recvmsg(int fd, struct msghdr *msg, int flags)
 {
-	return (ssize_t)__sys_ret(sys_sock_recvmsg(fd, (struct k_msghdr *)msg, flags));
+	int cp = __pthread_cp_begin();
+	long r = sys_sock_recvmsg(fd, (struct k_msghdr *)msg, flags);
+	__pthread_cp_end(cp);
+	return (ssize_t)__sys_ret(r);
 }
 
 ssize_t sendto(int fd, const void *buf, size_t len, int flags, const struct sockaddr *addr, socklen_t alen)

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 #include "arbor_sys.h"
+#include "pthread_impl.h"
 
 _Static_assert(sizeof(struct itimerspec) == 4 * sizeof(int64_t), "Linux's itimerspec");
 _Static_assert(sizeof(timer_t) >= sizeof(int), "a timer id fits");
@@ -174,7 +175,9 @@ int timer_delete(timer_t t)
 /* POSIX: the error number, not -1 and errno. */
 int clock_nanosleep(clockid_t clock, int flags, const struct timespec *req, struct timespec *rem)
 {
+	int cp = __pthread_cp_begin();
 	long r = sys_clock_nanosleep(clock, flags, (const int64_t *)req, (int64_t *)rem);
+	__pthread_cp_end(cp);
 	return r < 0 ? (int)-r : 0;
 }
 

@@ -75,6 +75,12 @@ struct e2node {
 };
 
 /* One mount. */
+struct e2fifo {
+	uint32_t ino;
+	int node;		/* the handle fifo_create gave */
+	struct e2fifo *next;
+};
+
 struct e2inst {
 	srvlock_t lock;		/* the core, nodes, hb (see above) */
 	struct ext2_fs *fs;
@@ -94,6 +100,10 @@ struct e2inst {
 	bool plus;
 	uint32_t plus_dir, plus_seen;
 	bool dying;		/* being unmounted: no new requests */
+	/* The kernel's FIFO nodes of the mount's FIFOs opened so far
+	 * (docs/vfs.md, "FIFOs"): kept while the inode lives, so every
+	 * opener meets the same pipe (e2_fifo_node, e2_fifo_forget). */
+	struct e2fifo *fifos;
 	int users;		/* requests inside (skeleton's lock) */
 	int pagers;		/* pager threads inside (skeleton's lock): umount waits for them */
 	uint32_t waiters;	/* requests waiting for lock (atomic) */
@@ -234,5 +244,11 @@ int e2_utimes(struct e2inst *in, uint32_t ino, uint64_t at, uint64_t mt, uint32_
 /* -- open files (file.c) -- */
 long e2_file(struct fs_file *f, struct ipc_msg *m, const struct ipc_info *info);
 void e2_release(struct fs_file *f);
+
+/* The FIFO node handle of FIFO inode ino (made on first use), or -errno;
+ * the lock held. */
+long e2_fifo_node(struct e2inst *in, uint32_t ino);
+/* Inode ino is gone (or the mount is): its FIFO node goes (ino 0: all). */
+void e2_fifo_forget(struct e2inst *in, uint32_t ino);
 
 #endif

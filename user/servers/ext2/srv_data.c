@@ -755,10 +755,43 @@ static void e2_keep_trim(struct e2inst *in)
 		e2_node_end(in, victim, true);
 }
 
+long e2_fifo_node(struct e2inst *in, uint32_t ino)
+{
+	for (struct e2fifo *f = in->fifos; f; f = f->next)
+		if (f->ino == ino)
+			return f->node;
+	struct e2fifo *f = malloc(sizeof(*f));
+	if (!f)
+		return -ENOMEM;
+	long h = sys_fifo_create();
+	if (h < 0) {
+		free(f);
+		return h;
+	}
+	*f = (struct e2fifo){ .ino = ino, .node = (int)h, .next = in->fifos };
+	in->fifos = f;
+	return h;
+}
+
+void e2_fifo_forget(struct e2inst *in, uint32_t ino)
+{
+	for (struct e2fifo **p = &in->fifos; *p;) {
+		struct e2fifo *f = *p;
+		if (ino && f->ino != ino) {
+			p = &f->next;
+			continue;
+		}
+		*p = f->next;
+		sys_handle_close(f->node); /* open ends keep their pipe */
+		free(f);
+	}
+}
+
 void e2_gone(struct e2inst *in, uint32_t ino)
 {
 	if (!ino)
 		return;
+	e2_fifo_forget(in, ino);
 	struct e2node *n = e2_node_find(in, ino);
 	if (n && !n->opens) {
 		n->gone = true; /* kept, closed: its pages and inode go now */

@@ -350,6 +350,7 @@ static int e2_umount(void *inst)
 	srvlock_lock(&in->lock);
 	int r = e2_sync_all(in, false);
 	e2_node_drop_all(in); /* the inode cache: written back above */
+	e2_fifo_forget(in, 0);
 	int u = ext2_unmount(in->fs); /* frees the core in any case */
 	if (!in->rdonly)
 		e2_disk_flush(in);

@@ -18,6 +18,7 @@
 #include "ext2_srv.h"
 
 #define E2_HANDBACK 1000	/* a walk result, never an errno */
+#define E2_FIFO 1001		/* e2_open gave a FIFO's end: in e2ctx.fifo_h */
 
 /* One step of a walk, for the kernel's name cache: name (in the
  * request's path) in directory dir is child, or (0) no such name. */
@@ -39,6 +40,7 @@ struct e2ctx {
 	uint64_t nc_at;		/* in->nc_changes when the walk began */
 	uint32_t ntrail;
 	struct e2trail steps[E2_TRAIL_MAX];
+	long fifo_h;		/* E2_FIFO: the end given to the caller */
 };
 
 struct e2pw {
@@ -304,8 +306,60 @@ static int e2_open_create(struct e2ctx *c, const struct e2pw *w, int flags, uint
 	return r ? r : 1;
 }
 
+/* mknod through open(O_CREAT | O_EXCL | O_PATH) with the type in mode
+ * (and a device's number in its high half): 1 and *ino, or -errno in
+ * Linux's order (the name, the directory's permission, then CAP_MKNOD
+ * for a device). */
+static int e2_mknod_node(struct e2ctx *c, const struct e2pw *w, uint64_t mode, uint32_t *ino)
+{
+	uint32_t type = (uint32_t)mode & EXT2_S_IFMT, gid;
+	if (e2_name_type(w->name, w->len) != E2_NORM || e2_find(c, w, ino) == 0)
+		return -EEXIST;
+	if (w->slash)
+		return -ENOENT;
+	int r = e2_may_create(c, w->dir);
+	if (r)
+		return r;
+	bool dev = type == EXT2_S_IFCHR || type == EXT2_S_IFBLK;
+	if (dev && c->uid != 0)
+		return -EPERM;
+	uint32_t m = type | ((uint32_t)mode & 07777);
+	e2_owner(c, w->dir, &m, &gid);
+	e2_dir_changed(c->in, w->dir);
+	r = ext2_mknod(c->in->fs, w->dir, w->name, w->len, m, dev ? (uint32_t)(mode >> 32) : 0, c->uid, gid,
+		       e2_now(), ino);
+	return r ? r : 1;
+}
+
+/* Whether an open's flags and mode ask e2_mknod_node. */
+static bool e2_is_mknod(int flags, uint64_t mode)
+{
+	uint32_t t = (uint32_t)mode & EXT2_S_IFMT;
+	return (flags & (O_CREAT | O_EXCL | O_PATH)) == (O_CREAT | O_EXCL | O_PATH) &&
+	       (t == EXT2_S_IFIFO || t == EXT2_S_IFCHR || t == EXT2_S_IFBLK || t == EXT2_S_IFSOCK ||
+		t == EXT2_S_IFREG);
+}
+
+/* An open of FIFO ino: an end of the kernel's pipe behind it, given to
+ * the caller (who waits for the other side: docs/vfs.md, "FIFOs"). */
+static int e2_fifo_open(struct e2ctx *c, uint32_t ino, int flags)
+{
+	long node = e2_fifo_node(c->in, ino);
+	if (node < 0)
+		return (int)node;
+	long e = sys_fifo_open((int)node, flags & (O_ACCMODE | O_NONBLOCK));
+	if (e < 0)
+		return (int)e;
+	long h = sys_ipc_give((int)e);
+	sys_handle_close((int)e);
+	if (h < 0)
+		return (int)h;
+	c->fifo_h = h;
+	return E2_FIFO;
+}
+
 /* VFS_OPEN up to the node (the descriptor is made after e2_leave). */
-static int e2_open(struct e2ctx *c, const struct fs_req *r, int flags, uint32_t perm, struct e2node **out)
+static int e2_open(struct e2ctx *c, const struct fs_req *r, int flags, uint64_t perm, struct e2node **out)
 {
 	struct ext2_stat st;
 	struct e2pw w;
@@ -316,7 +370,8 @@ static int e2_open(struct e2ctx *c, const struct fs_req *r, int flags, uint32_t 
 	if (flags & O_CREAT) {
 		e = e2_walk_parent(c, r->path, 0, &w);
 		if (!e)
-			e = e2_open_create(c, &w, flags, perm, &ino);
+			e = e2_is_mknod(flags, perm) ? e2_mknod_node(c, &w, perm, &ino) :
+						     e2_open_create(c, &w, flags, (uint32_t)perm, &ino);
 		if (e >= 0 && e != E2_HANDBACK) {
 			int s = e2_stat(c->in, ino, &st); /* an open file's size is its object's */
 			e = s ? s : e;
@@ -334,13 +389,16 @@ static int e2_open(struct e2ctx *c, const struct fs_req *r, int flags, uint32_t 
 		return -ENOTDIR;
 	if (type == EXT2_S_IFDIR && (acc != O_RDONLY || (flags & O_TRUNC)))
 		return -EISDIR;
-	if (type != EXT2_S_IFDIR && type != EXT2_S_IFREG)
-		return -ENXIO; /* device nodes, FIFOs, sockets: no driver behind them here */
+	bool special = type != EXT2_S_IFDIR && type != EXT2_S_IFREG;
+	if (special && type != EXT2_S_IFIFO && !(flags & O_PATH))
+		return -ENXIO; /* device nodes, sockets: no driver behind them here */
 	if ((acc != O_RDONLY || (flags & O_TRUNC)) && c->in->rdonly)
 		return -EROFS;
 	int need = (acc != O_WRONLY ? R_OK : 0) | (acc != O_RDONLY ? W_OK : 0);
 	if (!created && (e = e2_permission(&st, need, c->uid, c->gid, c->pid)))
 		return e;
+	if (type == EXT2_S_IFIFO && !(flags & O_PATH))
+		return e2_fifo_open(c, ino, flags);
 	struct e2node *n = e2_node_get(c->in, ino);
 	if (!n)
 		return -ENOMEM;
@@ -765,7 +823,7 @@ long e2_path(const struct fs_req *r, struct ipc_msg *m)
 	ext2_set_caller(in->fs, r->uid, r->gid); /* root's reserved blocks */
 	c.nc_at = in->nc_changes;
 	if (m->label == VFS_OPEN)
-		e = e2_open(&c, r, (int)m->w[0], (uint32_t)m->w[1], &n);
+		e = e2_open(&c, r, (int)m->w[0], m->w[1], &n);
 	else
 		e = e2_request(&c, r, m);
 	if (c.trail)
@@ -776,6 +834,10 @@ long e2_path(const struct fs_req *r, struct ipc_msg *m)
 	e2_leave(in);
 	if (e < 0 || e == FSSRV_HANDBACK)
 		return e;
+	if (e == E2_FIFO) {
+		m->w[0] = (uint64_t)c.fifo_h;
+		return FSSRV_OPEN_FIFO;
+	}
 	if (m->label == VFS_STATFS)
 		return fssrv_statfs_write(r->inst_id);
 	if (m->label != VFS_OPEN)

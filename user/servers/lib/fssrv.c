@@ -487,7 +487,8 @@ static ARBOR_HOT void serve(struct ipc_msg *m, const struct ipc_info *info, char
 			file_free(f);
 	} else {
 		long r = endpoint_request(m, info, buf);
-		m->label = (uint64_t)(r < 0 ? r : r == FSSRV_HANDBACK ? FS_HANDBACK : 0);
+		m->label = (uint64_t)(r < 0 ? r : r == FSSRV_HANDBACK ? FS_HANDBACK :
+				      r == FSSRV_OPEN_FIFO ? FS_OPEN_FIFO : 0);
 	}
 }
 

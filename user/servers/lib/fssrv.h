@@ -50,6 +50,9 @@ struct fs_req {
 /* What a path callback returns, with m->w[] set, when the walk needs the
  * VFS (a symlink to follow, a ".." to resolve above): FS_HANDBACK. */
 #define FSSRV_HANDBACK 1
+/* What an open returns, with m->w[0] the handle given, for a FIFO's end:
+ * the reply says FS_OPEN_FIFO. */
+#define FSSRV_OPEN_FIFO 2
 
 struct fs_type {
 	const char *name;	/* published as FS_NAME_PREFIX + name */

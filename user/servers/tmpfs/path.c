@@ -17,6 +17,9 @@
 
 /* TMPFS_HANDBACK into the reply (and the link's text into the VFS's
  * receive buffer). */
+/* path_open's mark on a FIFO end's handle (never a handle's own bit) */
+#define TMPFS_OPEN_FIFO (1l << 40)
+
 static long handback(struct tmpfs *fs, struct ipc_msg *m)
 {
 	const struct tmpfs_handback *hb = tmpfs_handback(fs);
@@ -39,7 +42,28 @@ static ARBOR_HOT bool kfile_flags(int flags)
 			   O_NOCTTY));
 }
 
-static ARBOR_HOT long path_open(struct tmpfs *fs, const struct fs_req *r0, const char *path, int flags, uint32_t mode,
+/* An open of FIFO ino for reading, writing or both: an end of the
+ * kernel's pipe behind it (made with the first open), given to the
+ * caller, who waits for the other side (fifo_wait) when it sees
+ * TMPFS_OPEN_FIFO. */
+static long fifo_open(struct tmpfs_inode *ino, int flags)
+{
+	int64_t node = tmpfs_fifo_get(ino);
+	if (node < 0) {
+		node = sys_fifo_create();
+		if (node < 0)
+			return node;
+		tmpfs_fifo_set(ino, node);
+	}
+	long e = sys_fifo_open((int)node, flags & (O_ACCMODE | O_NONBLOCK));
+	if (e < 0)
+		return e;
+	long h = sys_ipc_give((int)e);
+	sys_handle_close((int)e);
+	return h < 0 ? h : TMPFS_OPEN_FIFO | h;
+}
+
+static ARBOR_HOT long path_open(struct tmpfs *fs, const struct fs_req *r0, const char *path, int flags, uint64_t mode,
 		      const struct tmpfs_cred *c)
 {
 	struct tmpfs_inode *ino;
@@ -51,10 +75,15 @@ static ARBOR_HOT long path_open(struct tmpfs *fs, const struct fs_req *r0, const
 	/* O_CREAT | O_EXCL | O_PATH with S_IFSOCK in mode: the C library's
 	 * bind making a socket's file (docs/sockets.md); an O_PATH
 	 * descriptor of it answers, for its fstat. */
-	bool sock = (flags & (O_CREAT | O_EXCL | O_PATH)) == (O_CREAT | O_EXCL | O_PATH) &&
-		    (mode & TMPFS_S_IFMT) == TMPFS_S_IFSOCK;
-	if (sock)
-		r = tmpfs_create_node(fs, path, TMPFS_S_IFSOCK | (mode & 07777), 0, c, fssrv_now(), TMPFS_EXCL, &ino);
+	/* The same with S_IFIFO, S_IFCHR or S_IFBLK: mknod (the device number
+	 * in mode's high half); S_IFREG: mknod of a regular file. */
+	uint32_t mtype = mode & TMPFS_S_IFMT;
+	bool node = (flags & (O_CREAT | O_EXCL | O_PATH)) == (O_CREAT | O_EXCL | O_PATH) &&
+		    (mtype == TMPFS_S_IFSOCK || mtype == TMPFS_S_IFIFO || mtype == TMPFS_S_IFCHR ||
+		     mtype == TMPFS_S_IFBLK || mtype == TMPFS_S_IFREG);
+	if (node)
+		r = tmpfs_create_node(fs, path, mtype | (mode & 07777), (uint32_t)(mode >> 32), c, fssrv_now(),
+				      TMPFS_EXCL, &ino);
 	else if (flags & O_CREAT)
 		r = tmpfs_create_node(fs, path, TMPFS_S_IFREG | (mode & 07777), 0, c, fssrv_now(),
 				      ((flags & O_EXCL) ? TMPFS_EXCL : 0) |
@@ -83,8 +112,9 @@ static ARBOR_HOT long path_open(struct tmpfs *fs, const struct fs_req *r0, const
 	}
 	if (type == TMPFS_S_IFDIR && (acc != O_RDONLY || (flags & O_TRUNC)))
 		return -EISDIR;
-	if (type == TMPFS_S_IFSOCK)
-		return -ENXIO; /* a socket's file is not opened, as Linux */
+	if (type == TMPFS_S_IFSOCK || type == TMPFS_S_IFCHR || type == TMPFS_S_IFBLK)
+		return -ENXIO; /* a socket's file is not opened, as Linux; nor a device
+				  node: no driver answers to device numbers here */
 	int need = (acc != O_WRONLY ? TMPFS_R_OK : 0) | (acc != O_RDONLY ? TMPFS_W_OK : 0);
 	bool created = (flags & O_CREAT) && r == 1;
 	if (!created) { /* a file we just created is ours whatever its mode */
@@ -92,6 +122,8 @@ static ARBOR_HOT long path_open(struct tmpfs *fs, const struct fs_req *r0, const
 		if (a < 0)
 			return a;
 	}
+	if (type == TMPFS_S_IFIFO)
+		return fifo_open(ino, flags);
 	if ((flags & O_TRUNC) && acc != O_RDONLY && type == TMPFS_S_IFREG) {
 		long t = tmpfs_truncate(ino, 0, fssrv_now());
 		if (t < 0)
@@ -180,10 +212,10 @@ static ARBOR_HOT long path_request(struct tmpfs *fs, const struct fs_req *r, str
 
 	switch (m->label) {
 	case VFS_OPEN:
-		e = path_open(fs, r, path, (int)m->w[0], (uint32_t)m->w[1], &c);
+		e = path_open(fs, r, path, (int)m->w[0], m->w[1], &c);
 		if (e >= 0)
-			m->w[0] = (uint64_t)e;
-		return e < 0 ? e : 0;
+			m->w[0] = (uint64_t)e & ~TMPFS_OPEN_FIFO;
+		return e < 0 ? e : (e & TMPFS_OPEN_FIFO) ? FSSRV_OPEN_FIFO : 0;
 	case VFS_STAT:
 		return path_stat(fs, r, &c);
 	case VFS_MKDIR:

@@ -34,6 +34,8 @@
 #define S_IFCHR  TMPFS_S_IFCHR
 #define S_IFLNK  TMPFS_S_IFLNK
 #define S_IFSOCK TMPFS_S_IFSOCK
+#define S_IFIFO  TMPFS_S_IFIFO
+#define S_IFBLK  TMPFS_S_IFBLK
 #define SHORT_SYMLINK 128     /* Linux shmem keeps shorter targets inline */
 #define S_ISUID  TMPFS_S_ISUID
 #define S_ISGID  TMPFS_S_ISGID
@@ -68,6 +70,7 @@ struct tmpfs_inode {
 	uint32_t mode, uid, gid, rdev;
 	uint32_t nlink, opens;
 	bool kheld;                 /* kept for descriptors the kernel opened */
+	int64_t fifo;               /* a FIFO's handle + 1 (tmpfs_fifo_set), 0: none */
 	uint64_t size;
 	uint64_t atime, mtime, ctime;
 	union {
@@ -344,6 +347,8 @@ static ARBOR_HOT void inode_free(struct tmpfs_inode *ino)
 	} else if (is_lnk(ino)) {
 		fs_free(fs, ino->l.target, ino->size);
 	}
+	if (ino->fifo && fs->ops.fifo_drop)
+		fs->ops.fifo_drop(ino->fifo - 1);
 	if (ino->prev)
 		ino->prev->next = ino->next;
 	else
@@ -1018,7 +1023,7 @@ static int mknod_create(struct tmpfs *fs, const struct pathwalk *w,
 	err = may_create(w->dir, c);
 	if (err)
 		return err;
-	if (c->uid != 0 && (mode & S_IFMT) != S_IFSOCK) /* CAP_MKNOD */
+	if (c->uid != 0 && (mode & S_IFMT) != S_IFSOCK && (mode & S_IFMT) != S_IFIFO) /* CAP_MKNOD */
 		return -EPERM;
 	err = make_node(fs, w, mode, rdev, c, now, out);
 	return err ? err : 1;
@@ -1036,13 +1041,13 @@ ARBOR_HOT int tmpfs_create_node(struct tmpfs *fs, const char *path, uint32_t mod
 		type = S_IFREG;
 	if (type == S_IFDIR)
 		return -EPERM;
-	if (type != S_IFREG && type != S_IFCHR && type != S_IFSOCK)
+	if (type != S_IFREG && type != S_IFCHR && type != S_IFSOCK && type != S_IFIFO && type != S_IFBLK)
 		return -EINVAL;
 	err = walk_parent(fs, path, c, &w);
 	if (err)
 		return err;
 	mode = type | (mode & 07777);
-	if (type == S_IFCHR || type == S_IFSOCK)
+	if (type != S_IFREG)
 		return mknod_create(fs, &w, mode, rdev, c, now, out);
 	return open_create(fs, path, &w, mode, c, now, flags, out);
 }
@@ -1942,6 +1947,16 @@ uint64_t tmpfs_ino(const struct tmpfs_inode *ino)
 uint32_t tmpfs_mode(const struct tmpfs_inode *ino)
 {
 	return ino->mode;
+}
+
+int64_t tmpfs_fifo_get(const struct tmpfs_inode *ino)
+{
+	return ino->fifo - 1;
+}
+
+void tmpfs_fifo_set(struct tmpfs_inode *ino, int64_t handle)
+{
+	ino->fifo = handle + 1;
 }
 
 uint64_t tmpfs_bytes_used(const struct tmpfs *fs)

@@ -62,6 +62,8 @@
 #define TMPFS_S_IFCHR    0020000
 #define TMPFS_S_IFLNK    0120000
 #define TMPFS_S_IFSOCK   0140000
+#define TMPFS_S_IFIFO    0010000
+#define TMPFS_S_IFBLK    0060000
 #define TMPFS_S_ISUID    04000
 #define TMPFS_S_ISGID    02000
 #define TMPFS_S_ISVTX    01000
@@ -155,6 +157,9 @@ struct tmpfs_ops {
 	 * the core's own (page_alloc and the byte counts are then unused). */
 	const struct tmpfs_data_ops *data;
 	void *data_ctx;
+	/* If set, called when a FIFO's inode goes with the handle its server
+	 * kept for it (tmpfs_fifo_set; the kernel's FIFO node). */
+	void (*fifo_drop)(int64_t handle);
 };
 
 /* The caller's identity (fsuid/fsgid and supplementary groups). The
@@ -209,7 +214,8 @@ int tmpfs_lookup_parent(struct tmpfs *fs, const char *path,
 			char name[TMPFS_NAME_MAX + 1]);
 
 /* open(O_CREAT) for a regular file (type bits S_IFREG or 0) and mknod for
- * S_IFCHR (always exclusive; rdev is stored for the VFS) or S_IFSOCK (a
+ * S_IFCHR or S_IFBLK (always exclusive, root only: EPERM; rdev is stored
+ * for stat), S_IFIFO (mkfifo: exclusive, no privilege needed) or S_IFSOCK (a
  * Unix socket's file, which bind makes: exclusive, no privilege needed). mode has the
  * umask applied already. Returns 1 if it created the node, 0 if it found
  * an existing non-directory (regular type, !excl only; the caller then
@@ -340,6 +346,11 @@ void tmpfs_close_ref(struct tmpfs_inode *ino);
 
 uint64_t tmpfs_ino(const struct tmpfs_inode *ino);
 uint32_t tmpfs_mode(const struct tmpfs_inode *ino);
+/* A FIFO's handle kept by the server (the kernel's FIFO node), or -1 if
+ * it has none yet; tmpfs_fifo_set gives it one, which the inode's end
+ * hands to ops.fifo_drop. */
+int64_t tmpfs_fifo_get(const struct tmpfs_inode *ino);
+void tmpfs_fifo_set(struct tmpfs_inode *ino, int64_t handle);
 /* Bytes currently allocated for inodes, entries, indexes and file data
  * (everything but the struct tmpfs itself), and live inodes. */
 uint64_t tmpfs_bytes_used(const struct tmpfs *fs);

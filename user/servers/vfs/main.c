@@ -460,7 +460,10 @@ static long step_one(struct worker_bufs *b, struct walk *w, struct ipc_msg *m,
 		return m->w[1] == 0 ? handback(b, 0, &w->p[0], h, m, b->scratch, &w->links) : -EIO;
 	if (r < 0)
 		return flat_error(b, h, info, r);
-	return w->internal ? 0 : finish(b, m, info, h, label);
+	if (w->internal)
+		return 0;
+	long f = finish(b, m, info, h, label);
+	return f == 0 && label == VFS_OPEN && r == FS_OPEN_FIFO ? FS_OPEN_FIFO : f; /* the opener waits */
 }
 
 /* One step of rename or link: both paths must end in one mount, which
@@ -637,8 +640,9 @@ static long worker(void *arg)
 	long r = sys_ipc_recv(endpoint, &m, &info);
 	for (;;) {
 		if (r == 0 && m.label != IPC_LABEL_CLOSED) {
+			uint64_t asked = m.label;
 			long e = request(&m, &info, b);
-			m.label = (uint64_t)(e < 0 ? e : 0);
+			m.label = (uint64_t)(e < 0 ? e : asked == VFS_OPEN && e == FS_OPEN_FIFO ? FS_OPEN_FIFO : 0);
 		}
 		r = sys_ipc_reply_recv(endpoint, &m, &info);
 	}
