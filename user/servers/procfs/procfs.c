@@ -27,6 +27,7 @@
  *                       pager_fill_requests, pager_fill_pages,
  *                       pager_ra_async, pager_ra_async_pages,
  *                       pager_grant_pages, pager_grant_filled
+ *   /proc/swaps         Linux's header line only: no swap device
  *   /proc/partitions    the disks block servers publish (major, minor,
  *                       size in 1 KiB blocks, name), in Linux's layout
  *   /proc/pressure/cpu, /proc/pressure/memory
@@ -69,11 +70,12 @@ enum pnode {
 	P_SYS, P_SYS_VM, P_VM_DIRTY_RATIO, P_VM_DIRTY_BG, /* /proc/sys/vm */
 	P_VMSTAT,				/* top level */
 	P_COMM,					/* per process */
+	P_SWAPS,				/* top level */
 };
 
 static const struct { const char *name; enum pnode node; } top_files[] = {
 	{ "meminfo", P_MEMINFO }, { "mounts", P_MOUNTS }, { "partitions", P_PARTITIONS },
-	{ "uptime", P_UPTIME }, { "vmstat", P_VMSTAT },
+	{ "swaps", P_SWAPS }, { "uptime", P_UPTIME }, { "vmstat", P_VMSTAT },
 };
 static const struct { const char *name; enum pnode node; } pid_files[] = {
 	{ "cgroup", P_CGROUP }, { "cmdline", P_CMDLINE }, { "comm", P_COMM }, { "mounts", P_PMOUNTS },
@@ -358,6 +360,12 @@ static long text_top(struct text *t, enum pnode n)
 {
 	if (n == P_PARTITIONS) {
 		text_partitions(t);
+		return 0;
+	}
+	if (n == P_SWAPS) {
+		/* Linux's header with no swap device under it (Arbor has no
+		 * swap: the memory.swap.* files read as Linux's then do) */
+		put(t, "Filename\t\t\t\tType\t\tSize\t\tUsed\t\tPriority\n");
 		return 0;
 	}
 	if (is_vm_ratio(n)) {
