@@ -145,7 +145,13 @@ bool memcg_fault_oom(struct thread *t)
 }
 
 /* Linux's memory_max_write: reclaim while it makes progress (16
- * attempts that free nothing at most), then the OOM killer. */
+ * attempts that free nothing at most), then the OOM killer. An "oom"
+ * event counts each kill and, as on Linux, the last call that found
+ * nothing to kill (pages no process holds: tmpfs files, a dead member's
+ * page cache); the write succeeds either way, the usage left over the
+ * new limit then refuses every charge. Linux also counts a call that
+ * finds its earlier victim still exiting (2 in the same QEMU where the
+ * victim was a sleeping process); here the writer waits for it instead. */
 void memcg_shrink_to_max(struct cgroup *cg)
 {
 	struct thread *self = current_thread();
@@ -162,10 +168,10 @@ void memcg_shrink_to_max(struct cgroup *cg)
 			continue;
 		}
 		int r = oom_kill_in(cg);
+		if (r != 0)
+			memcg_event(cg, MEMCG_OOM);
 		if (r < 0)
 			break;
-		if (r == 1)
-			memcg_event(cg, MEMCG_OOM);
 		memcg_stall(MEMCG_OOM_RETRY_NS);
 		mem_drain_stock(cg);
 	}

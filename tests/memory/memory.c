@@ -289,6 +289,49 @@ static void test_tmpfs_charge(void)
 	      "and all of it uncharged with the file");
 }
 
+/* Issue 27 item 1's repro, compared with Linux 6.1 in the same QEMU: a
+ * sleeping member of p/a, then p's memory.max set to 0. Linux reclaims at
+ * the write, then OOM-kills in the subtree: the member dies, p/a reads
+ * populated 0, p's memory.events counts oom (2 there: its loop counts a
+ * call that finds the victim still exiting; here 1) and oom_kill 1, no
+ * max (nothing was charged past the limit), and both rmdirs succeed. */
+static void test_lower_parent_max(void)
+{
+	check(mkdir(BASE "/p", 0755) == 0 && put(at("p", "cgroup.subtree_control"), "+memory") == 0 &&
+	      mkdir(BASE "/p/a", 0755) == 0, "p, with +memory for its child a");
+	pid_t m = child_in("p/a", MIB, 1);
+	while (number(at("p/a", "memory.current")) < MIB)
+		usleep(1000);
+	check(put(at("p", "memory.max"), "0") == 0 && killed_by(m, SIGKILL),
+	      "p's memory.max 0: the write succeeds and the sleeping member of p/a is OOM-killed");
+	check(text_is(at("p/a", "cgroup.events"), "populated 0\nfrozen 0\n"), "p/a: populated 0");
+	check(flat_field(at("p", "memory.events"), "max") == 0 && flat_field(at("p", "memory.events"), "oom") >= 1 &&
+	      flat_field(at("p", "memory.events"), "oom_kill") == 1 &&
+	      flat_field(at("p", "memory.events.local"), "oom_kill") == 0 &&
+	      flat_field(at("p/a", "memory.events.local"), "oom_kill") == 1 &&
+	      flat_field(at("p/a", "memory.events"), "oom") == 0,
+	      "p: max 0, oom, oom_kill 1 (its .local: none; p/a's own: the kill, no oom)");
+	check(number(at("p", "memory.current")) == 0 && rmdir(BASE "/p/a") == 0 && rmdir(BASE "/p") == 0,
+	      "p back at 0; p/a and p removed");
+}
+
+/* Pages no process holds (a tmpfs file whose writer has exited): memory.max
+ * lowered below them reclaims nothing (no swap) and finds nobody to kill.
+ * The write succeeds and one oom event counts it, as on Linux 6.1 (the same
+ * QEMU: oom 1, oom_kill 0; Arbor counted nothing); the usage stays until
+ * the file goes. */
+static void test_lower_max_unkillable(void)
+{
+	check(mkdir(BASE "/u", 0755) == 0 && exited_ok(writer_in("u", "/tmp/memtest.u", MIB)) &&
+	      number(at("u", "memory.current")) >= MIB, "a member of u writes 1M to a tmpfs file and exits");
+	check(put(at("u", "memory.max"), "0") == 0 && flat_field(at("u", "memory.events"), "oom") == 1 &&
+	      flat_field(at("u", "memory.events"), "oom_kill") == 0 && flat_field(at("u", "memory.events"), "max") == 0 &&
+	      number(at("u", "memory.current")) >= MIB,
+	      "memory.max 0 over pages nobody holds: the write succeeds, oom 1, oom_kill 0, the pages stay");
+	check(unlink("/tmp/memtest.u") == 0 && number(at("u", "memory.current")) == 0 && rmdir(BASE "/u") == 0,
+	      "the file removed: u back at 0 and removed");
+}
+
 /* A child in cgroup cg that maps n single-page areas with gaps between
  * (so none merge), reports through fd how many it made, then waits for a
  * byte on go before it exits. */
@@ -712,6 +755,8 @@ int main(void)
 	test_high();
 	test_lower_max();
 	test_tmpfs_charge();
+	test_lower_parent_max();
+	test_lower_max_unkillable();
 	test_area_charge();
 	test_global_oom();
 	test_peak_reset();
