@@ -158,3 +158,31 @@ uint64_t pmm_managed_pages(void)
 {
 	return pmm_managed;
 }
+
+/* The allocated block holding frame pfn (its head), or NULL when the frame
+ * is free, reserved or outside the zone. Only heads carry state: the head
+ * is the first of pfn's aligned-down positions that heads a block at least
+ * that large. pmm_lock held. */
+static struct page *pmm_block_of(pfn_t pfn)
+{
+	for (unsigned k = 0; k <= BUDDY_MAX_ORDER; k++) {
+		struct page *h = buddy_pfn_page(&pmm_zone, pfn & ~(((pfn_t)1 << k) - 1));
+		if (!h || (h->flags & PG_RESERVED))
+			return NULL;
+		if ((h->flags & (PG_FREE | PG_HEAD)) && h->order >= k)
+			return (h->flags & PG_HEAD) ? h : NULL;
+	}
+	return NULL;
+}
+
+uint64_t pmm_frame_owners(uint64_t first, uint64_t n, uint64_t (*id)(void *charge), uint64_t *out)
+{
+	uint64_t done = 0;
+	uint64_t f = spin_lock_irqsave(&pmm_lock);
+	for (; done < n && first + done >= first && first + done < pmm_zone.base_pfn + pmm_zone.npages; done++) {
+		struct page *h = pmm_block_of(first + done);
+		out[done] = h ? id(h->charge) : 0;
+	}
+	spin_unlock_irqrestore(&pmm_lock, f);
+	return done;
+}

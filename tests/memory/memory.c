@@ -743,6 +743,70 @@ static void test_vm_ratios(void)
 	      "vm_dirty_ratio set by a user: EPERM (reading is anyone's)");
 }
 
+/* How many frames /proc/kpagecgroup names inode ino for (-1: unreadable),
+ * and into *frames how many it lists. */
+static long kpage_frames_of(uint64_t ino, long *frames)
+{
+	static uint64_t ids[8192];
+	long count = 0, words = 0;
+	ssize_t r;
+	int fd = open("/proc/kpagecgroup", O_RDONLY);
+	if (fd < 0)
+		return -1;
+	while ((r = read(fd, ids, sizeof(ids))) > 0) {
+		for (long i = 0; i < r / 8; i++)
+			count += ids[i] == ino;
+		words += r / 8;
+	}
+	close(fd);
+	*frames = words;
+	return r == 0 ? count : -1;
+}
+
+/* /proc/kpagecgroup (Linux's; test_kmem_proc_kpagecgroup reads it to its
+ * end): a word per page frame, the inode number of the cgroup charged for
+ * it; root's only. */
+static void test_kpagecgroup(void)
+{
+	struct stat st, ks;
+	long frames = 0, mine;
+	check(mkdir(BASE "/k", 0755) == 0 && stat(BASE "/k", &st) == 0 && stat("/proc/kpagecgroup", &ks) == 0 &&
+	      (ks.st_mode & 0777) == 0400, "k; /proc/kpagecgroup is 0400");
+	pid_t p = child_in("k", 4 * MIB, 1);
+	while (number(at("k", "memory.current")) < 4 * MIB)
+		usleep(1000);
+	mine = kpage_frames_of(st.st_ino, &frames);
+	printf("# /proc/kpagecgroup: %ld frames, %ld of them k's\n", frames, mine);
+	check(mine >= 1024 && mine * 4096 <= number(at("k", "memory.current")) && frames * 4096 >= 200 * MIB,
+	      "/proc/kpagecgroup: the 4M k's member touched are frames naming k's inode (no more than memory.current)");
+	kill(p, SIGKILL);
+	check(killed_by(p, SIGKILL) && kpage_frames_of(st.st_ino, &frames) == 0 && rmdir(BASE "/k") == 0,
+	      "and none once the member is gone");
+	char b[16];
+	int fd = open("/proc/kpagecgroup", O_RDONLY);
+	check(fd >= 0 && pread(fd, b, 8, 4) == -1 && errno == EINVAL && pread(fd, b, 12, 0) == -1 && errno == EINVAL &&
+	      pread(fd, b, 16, 8) == 16 && close(fd) == 0, "/proc/kpagecgroup: whole 8-byte entries only, else EINVAL");
+	uint64_t ids[4];
+	check(sys_kpagecgroup(0, ids, 4097) == -EINVAL, "kpagecgroup of 4097 frames: EINVAL");
+	check(sys_kpagecgroup(0, (uint64_t *)8, 4) == -EFAULT, "kpagecgroup into an unmapped buffer: EFAULT");
+	check(sys_kpagecgroup(UINT64_MAX - 1, ids, 4) == 0 && sys_kpagecgroup((uint64_t)frames, ids, 4) == 0,
+	      "kpagecgroup past the last frame: 0");
+	pid_t c = fork();
+	if (c == 0)
+		_exit(setuid(1000) == 0 && sys_kpagecgroup(0, ids, 4) == -EPERM ? 0 : 1);
+	int ws = -1;
+	check(c > 0 && waitpid(c, &ws, 0) == c && WIFEXITED(ws) && WEXITSTATUS(ws) == 0, "kpagecgroup by a user: EPERM");
+	c = fork();
+	if (c == 0) {
+		if (setuid(1000) != 0)
+			_exit(2);
+		int ufd = open("/proc/kpagecgroup", O_RDONLY);
+		_exit(ufd < 0 && errno == EACCES ? 0 : 1);
+	}
+	check(c > 0 && waitpid(c, &ws, 0) == c && WIFEXITED(ws) && WEXITSTATUS(ws) == 0,
+	      "a user's open of /proc/kpagecgroup: EACCES");
+}
+
 int main(void)
 {
 	mkdir(BASE "/leaf", 0755);
@@ -766,6 +830,7 @@ int main(void)
 	test_stat();
 	test_reclaim_unreclaimable();
 	test_vm_ratios();
+	test_kpagecgroup();
 	rmdir(BASE "/m");
 	put(BASE "/cgroup.subtree_control", "-memory");
 	put("/sys/fs/cgroup/cgroup.subtree_control", "-memory");
