@@ -99,6 +99,16 @@ void memcg_user_return(struct thread *t)
 	}
 }
 
+#define MEMCG_HIGH_SYNC_PAGES 64	/* Linux's MEMCG_CHARGE_BATCH */
+
+void memcg_settle_high_sync(struct thread *t)
+{
+	if (!t || !t->mem_high || t->mem_high_pages <= MEMCG_HIGH_SYNC_PAGES)
+		return;
+	memcg_reclaim_high(t->proc->cgroup);
+	memcg_throttle_high(t);
+}
+
 void memcg_thread_done(struct thread *t)
 {
 	if (t->mem_fail)

@@ -232,6 +232,35 @@ static void test_high(void)
 	check(rmdir(BASE "/h2") == 0, "h2 removed");
 }
 
+/* memory.high crossed inside one system call: mlock of 128M under an 8M
+ * high (max 64M) sleeps as it passes the limit, as Linux's does (its
+ * try_charge pays the throttle every charge batch: Linux 6.1 in the same
+ * QEMU holds a 200M mlock under a 30M high at 32-35M for seconds,
+ * test_memcg_high_sync). Before, the whole range went in first: the call
+ * reached memory.max (or the machine's end) and the throttle came after. */
+static void test_high_in_call(void)
+{
+	check(mkdir(BASE "/hs", 0755) == 0 && put(at("hs", "memory.high"), "8M") == 0 &&
+	      put(at("hs", "memory.max"), "64M") == 0, "hs: memory.high 8M, memory.max 64M");
+	pid_t p = fork();
+	if (p == 0) {
+		if (put(at("hs", "cgroup.procs"), "0"))
+			_exit(2);
+		size_t len = 128 * MIB;
+		void *b = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		_exit(b == MAP_FAILED ? 3 : mlock(b, len) == 0 ? 0 : 4);
+	}
+	usleep(1500000);
+	long cur = number(at("hs", "memory.current"));
+	printf("# mlock of 128M under memory.high 8M: %ld KiB after 1.5 s\n", cur / 1024);
+	check(cur > 8 * MIB && cur < 12 * MIB && flat_field(at("hs", "memory.events"), "high") >= 1 &&
+	      flat_field(at("hs", "memory.events"), "max") == 0 && flat_field(at("hs", "memory.events"), "oom_kill") == 0,
+	      "mlock of 128M under memory.high 8M is throttled inside the call: under 12M after 1.5 s, high events, no max");
+	kill(p, SIGKILL);
+	check(killed_by(p, SIGKILL) && number(at("hs", "memory.current")) == 0 && rmdir(BASE "/hs") == 0,
+	      "a kill ends the throttled mlock; hs back at 0 and removed");
+}
+
 static void test_lower_max(void)
 {
 	check(mkdir(BASE "/s", 0755) == 0, "s");
@@ -817,6 +846,7 @@ int main(void)
 	test_oom();
 	test_oom_group();
 	test_high();
+	test_high_in_call();
 	test_lower_max();
 	test_tmpfs_charge();
 	test_lower_parent_max();
