@@ -90,7 +90,7 @@ bool memcg_oom_group(const struct cgroup *cg);
  * the thread settles both on its way to user mode (events, throttling). */
 void memcg_user_return(struct thread *t);
 /* Inside one long kernel operation that charges page after page with no
- * lock held (mlock's populate): a thread more than a charge batch (64
+ * lock held (the populate of mlock and mlockall): a thread more than a charge batch (64
  * pages) over memory.high reclaims and pays its throttle now, as Linux's
  * try_charge does, so one call cannot take it far past the limit. */
 void memcg_settle_high_sync(struct thread *t);
