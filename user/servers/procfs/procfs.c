@@ -520,7 +520,8 @@ static long procfs_open(const struct fs_req *r, const struct pref *p, int flags)
 	if (!fssrv_may(st.st_mode, st.st_uid, st.st_gid, r, want))
 		return -EACCES; /* its owner's (0644); O_TRUNC is ignored, as Linux's */
 	struct text t = { 0 };
-	long e = is_dir(p->node) ? 0 : procfs_text(p, &t);
+	/* kpagecgroup's text is made by its first read (it is large) */
+	long e = is_dir(p->node) || p->node == P_KPAGECGROUP ? 0 : procfs_text(p, &t);
 	struct pref *node = e < 0 ? NULL : malloc(sizeof(*node));
 	struct fs_file *f = node ? fssrv_file_new(r->inst, flags) : NULL;
 	if (!f) {
@@ -680,7 +681,7 @@ static long procfs_read(struct fs_file *f, const struct ipc_msg *m, const struct
 		return -EBADF;
 	if (p->node == P_KPAGECGROUP && ((at | info->rcv_len) & 7))
 		return -EINVAL; /* Linux's: whole 8-byte entries only */
-	if (is_live(p->node) && at == 0 && (e = procfs_refresh(f, p)) < 0)
+	if (is_live(p->node) && (at == 0 || !f->data) && (e = procfs_refresh(f, p)) < 0)
 		return e;
 	return fssrv_data_read(f, m, info);
 }
