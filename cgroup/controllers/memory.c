@@ -135,6 +135,7 @@ static void memcg_pcache_move_up(struct cgroup *cg)
 static void memory_create(struct cgroup *cg)
 {
 	page_counter_init(&cg->memory, cg->parent ? &cg->parent->memory : NULL);
+	memory_of(cg)->swap_high = memory_of(cg)->swap_max = PAGE_COUNTER_MAX;
 }
 
 /* Removed: its counts join the nearest live ancestor's, where its pages
@@ -340,6 +341,61 @@ static int memory_write_oom_group(struct cgroup *cg, char *text, const struct k_
 	return 0;
 }
 
+/* memory.swap.*: Linux 6.1's files as they are on a machine with no swap
+ * device (Arbor has none, /proc/swaps lists none): swap.current is 0,
+ * swap.high and swap.max take memory.max's syntax and read back what was
+ * written, and swap.events counts nothing, since no page is ever swapped
+ * out to go past them. Programs that turn swap off for a cgroup (the
+ * selftests write memory.swap.max 0) work as on Linux. */
+static int memory_show_swap_current(struct cgroup *cg, struct cgfs_buf *out)
+{
+	(void)cg;
+	cgfs_put_u64_line(out, 0);
+	return 0;
+}
+
+static int memory_show_swap_high(struct cgroup *cg, struct cgfs_buf *out)
+{
+	memory_show_pages(out, __atomic_load_n(&memory_of(cg)->swap_high, __ATOMIC_RELAXED));
+	return 0;
+}
+
+static int memory_show_swap_max(struct cgroup *cg, struct cgfs_buf *out)
+{
+	memory_show_pages(out, __atomic_load_n(&memory_of(cg)->swap_max, __ATOMIC_RELAXED));
+	return 0;
+}
+
+static int memory_write_swap_bound(char *text, uint64_t *bound)
+{
+	uint64_t pages;
+	if (memory_parse_pages(text, &pages))
+		return -EINVAL;
+	__atomic_store_n(bound, pages, __ATOMIC_RELAXED);
+	return 0;
+}
+
+static int memory_write_swap_high(struct cgroup *cg, char *text, const struct k_cgwriter *w)
+{
+	(void)w;
+	return memory_write_swap_bound(text, &memory_of(cg)->swap_high);
+}
+
+static int memory_write_swap_max(struct cgroup *cg, char *text, const struct k_cgwriter *w)
+{
+	(void)w;
+	return memory_write_swap_bound(text, &memory_of(cg)->swap_max);
+}
+
+/* Linux's swap events: high and max (swap.high/max reached), fail (no
+ * swap slot or swap.max refused one); with no swap device, all 0. */
+static int memory_show_swap_events(struct cgroup *cg, struct cgfs_buf *out)
+{
+	(void)cg;
+	cgfs_printf(out, "high 0\nmax 0\nfail 0\n");
+	return 0;
+}
+
 static void memory_show_event_list(struct cgfs_buf *out, const uint64_t *ev)
 {
 	for (int e = 0; e < MEMCG_NR_EVENTS; e++)
@@ -406,6 +462,7 @@ static void memory_disable(struct cgroup *cg)
 	__atomic_store_n(&cg->memory.min, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&cg->memory.low, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&memory_of(cg)->oom_group, false, __ATOMIC_RELAXED);
+	memory_of(cg)->swap_high = memory_of(cg)->swap_max = PAGE_COUNTER_MAX;
 }
 
 static const struct cftype memory_files[] = {
@@ -428,6 +485,12 @@ static const struct cftype memory_files[] = {
 	  .open = &memory_peak_ops },
 	{ .name = "memory.reclaim", .mode = 0200, .write = memory_write_reclaim },
 	{ .name = "memory.stat", .mode = 0444, .show = memory_show_stat },
+	{ .name = "memory.swap.current", .mode = 0444, .flags = CFT_NOT_ON_ROOT, .show = memory_show_swap_current },
+	{ .name = "memory.swap.events", .mode = 0444, .flags = CFT_NOT_ON_ROOT, .show = memory_show_swap_events },
+	{ .name = "memory.swap.high", .mode = 0644, .flags = CFT_NOT_ON_ROOT,
+	  .show = memory_show_swap_high, .write = memory_write_swap_high },
+	{ .name = "memory.swap.max", .mode = 0644, .flags = CFT_NOT_ON_ROOT,
+	  .show = memory_show_swap_max, .write = memory_write_swap_max },
 };
 
 struct cg_controller cg_memory = {

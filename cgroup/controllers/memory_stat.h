@@ -93,6 +93,10 @@ struct memory_state {
 	/* the cgroup charged for this one's own memory (its creator's), or
 	 * NULL; it keeps a reference until this one is freed */
 	struct cgroup *charged;
+	/* memory.swap.high and .max in pages (PAGE_COUNTER_MAX: "max"):
+	 * kept and read back, bounding nothing, as on a Linux with no swap
+	 * device, where no page is ever swapped (memory.swap.current 0) */
+	uint64_t swap_high, swap_max;
 };
 
 /* Moves every count of from into to (from ends at 0): n of them. */

@@ -156,6 +156,13 @@ bool cg_populated_locked(const struct cgroup *cg);
 void cg_threads_changed_locked(struct cgroup *cg, int delta);
 
 /* Thread mode (cgroup/core/threaded.c; cg_lock held for all). */
+/* The inode number of cg's directory in cgroupfs (stat's st_ino; its
+ * files are this plus 1, 2, ...). */
+static inline uint64_t cg_dir_ino(const struct cgroup *cg)
+{
+	return cg->id << 8;
+}
+
 static inline bool cg_is_threaded(const struct cgroup *cg)
 {
 	return cg->dom != cg;

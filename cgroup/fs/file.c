@@ -311,7 +311,7 @@ void cgfs_file_node(struct cgfs_file *f, struct k_cgnode *n)
 	cgfs_cft_attr(f->cg, f->cft, &n->uid, &n->gid, &mode);
 	cg_unlock();
 	n->mode = mode;
-	n->ino = (f->cg->id << 8) | (i + 1);
+	n->ino = cg_dir_ino(f->cg) | (i + 1);
 	strlcpy(n->name, f->cft->name, sizeof(n->name));
 }
 

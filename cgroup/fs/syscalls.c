@@ -135,7 +135,7 @@ static void cgfs_node_of(const struct cgroup *cg, const struct cftype *f, unsign
 		cg_unlock();
 		n->mode = mode;
 	}
-	n->ino = (cg->id << 8) | (f ? idx + 1 : 0);
+	n->ino = cg_dir_ino(cg) | (f ? idx + 1 : 0);
 	strlcpy(n->name, f ? f->name : cg->name, sizeof(n->name));
 }
 

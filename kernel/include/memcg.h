@@ -89,6 +89,11 @@ bool memcg_oom_group(const struct cgroup *cg);
  * memory.max refused it) and the pages it charged above a memory.high;
  * the thread settles both on its way to user mode (events, throttling). */
 void memcg_user_return(struct thread *t);
+/* Inside one long kernel operation that charges page after page with no
+ * lock held (the populate of mlock and mlockall): a thread more than a charge batch (64
+ * pages) over memory.high reclaims and pays its throttle now, as Linux's
+ * try_charge does, so one call cannot take it far past the limit. */
+void memcg_settle_high_sync(struct thread *t);
 /* A thread ends: what it had not settled is dropped. */
 void memcg_thread_done(struct thread *t);
 /* A page fault found no memory: the OOM killer runs in the subtree whose

@@ -26,4 +26,12 @@ struct page *virt_to_page(const void *va);
 uint64_t pmm_free_pages(void);
 uint64_t pmm_managed_pages(void); /* usable pages handed to the allocator */
 
+/* For n frames from pfn first: out[i] = id(charge) of the allocated block
+ * holding frame first + i (its head page's charge, passed as is: NULL if
+ * uncharged), 0 for a free, reserved or missing frame (frames below the
+ * zone: none filled). id runs once per block under the allocator's lock, so a charged block (and what its charge keeps alive)
+ * cannot be freed meanwhile; it must not allocate or block. Returns how
+ * many frames were filled: fewer than n past the last frame. */
+uint64_t pmm_frame_owners(uint64_t first, uint64_t n, uint64_t (*id)(void *charge), uint64_t *out);
+
 #endif

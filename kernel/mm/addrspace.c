@@ -1155,9 +1155,13 @@ int vm_populate(struct addrspace *as, vaddr_t start, vaddr_t end)
 {
 	for (vaddr_t va = start; va < end; va += PAGE_SIZE) {
 		if (((va - start) >> PAGE_SHIFT) % 64 == 0) {
-			/* a large range: a kill ends it, others get the CPU */
+			/* a large range: a kill ends it, others get the CPU,
+			 * and memory.high is paid as it is crossed, not only
+			 * once the whole range is in (Linux's mlock of 200M
+			 * under a 30M high sleeps at 30M: test_memcg_high_sync) */
 			if (thread_fatal_signal(current_thread()))
 				return -EINTR;
+			memcg_settle_high_sync(current_thread());
 			sched_cond_resched();
 		}
 		spin_lock(&as->lock);

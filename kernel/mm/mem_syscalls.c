@@ -4,6 +4,7 @@
 #include "addrspace.h"
 #include "cgroup.h"
 #include "memcg.h"
+#include "pmm.h"
 #include "proc.h"
 #include "sched.h"
 #include "syscall.h"
@@ -246,4 +247,38 @@ long sys_mem_lock(uint64_t addr, size_t len, int how)
 	if (!vm_range_mapped(as, start, end))
 		return -ENOMEM;
 	return how == K_MLOCK ? vm_populate(as, start, end) : 0;
+}
+
+#define KPAGECGROUP_MAX 4096
+#define KPAGECGROUP_BATCH 64	/* frames per hold of the allocator's lock */
+
+/* Under the allocator's lock: a charged block keeps its cgroup alive, and
+ * a removed cgroup's pages count in its nearest live ancestor (Linux's
+ * page_cgroup_ino walks up to an online memcg the same way). */
+static uint64_t kpage_cgroup_ino(void *charge)
+{
+	return charge ? cg_dir_ino(memcg_live(charge)) : 0;
+}
+
+long sys_kpagecgroup(uint64_t first, uint64_t *ids, size_t n)
+{
+	if (current_thread()->proc->cred.euid != 0)
+		return -EPERM;
+	if (n > KPAGECGROUP_MAX)
+		return -EINVAL;
+	if (first > UINT64_MAX - KPAGECGROUP_MAX)
+		return 0; /* past every frame (and no wrap back to frame 0) */
+	uint64_t buf[KPAGECGROUP_BATCH];
+	size_t done = 0;
+	while (done < n) {
+		uint64_t want = MIN(n - done, (size_t)KPAGECGROUP_BATCH);
+		uint64_t got = pmm_frame_owners(first + done, want, kpage_cgroup_ino, buf);
+		if (got && copy_to_user(ids + done, buf, got * sizeof(buf[0])))
+			return -EFAULT;
+		done += got;
+		if (got < want)
+			break;
+		sched_cond_resched(); /* a long range: others get the CPU */
+	}
+	return (long)done;
 }

@@ -99,6 +99,16 @@ void memcg_user_return(struct thread *t)
 	}
 }
 
+#define MEMCG_HIGH_SYNC_PAGES 64	/* Linux's MEMCG_CHARGE_BATCH */
+
+void memcg_settle_high_sync(struct thread *t)
+{
+	if (!t || !t->mem_high || t->mem_high_pages <= MEMCG_HIGH_SYNC_PAGES)
+		return;
+	memcg_reclaim_high(t->proc->cgroup);
+	memcg_throttle_high(t);
+}
+
 void memcg_thread_done(struct thread *t)
 {
 	if (t->mem_fail)
@@ -145,7 +155,13 @@ bool memcg_fault_oom(struct thread *t)
 }
 
 /* Linux's memory_max_write: reclaim while it makes progress (16
- * attempts that free nothing at most), then the OOM killer. */
+ * attempts that free nothing at most), then the OOM killer. An "oom"
+ * event counts each kill and, as on Linux, the last call that found
+ * nothing to kill (pages no process holds: tmpfs files, a dead member's
+ * page cache); the write succeeds either way, the usage left over the
+ * new limit then refuses every charge. Linux also counts a call that
+ * finds its earlier victim still exiting (2 in the same QEMU where the
+ * victim was a sleeping process); here the writer waits for it instead. */
 void memcg_shrink_to_max(struct cgroup *cg)
 {
 	struct thread *self = current_thread();
@@ -162,10 +178,10 @@ void memcg_shrink_to_max(struct cgroup *cg)
 			continue;
 		}
 		int r = oom_kill_in(cg);
+		if (r != 0)
+			memcg_event(cg, MEMCG_OOM);
 		if (r < 0)
 			break;
-		if (r == 1)
-			memcg_event(cg, MEMCG_OOM);
 		memcg_stall(MEMCG_OOM_RETRY_NS);
 		mem_drain_stock(cg);
 	}

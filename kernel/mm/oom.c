@@ -8,7 +8,8 @@
  * thousandths of the domain's size (its memory.max, or all of memory);
  * the highest score dies. If a cgroup between the victim's and the domain
  * (both included) has memory.oom.group set, the highest such cgroup's
- * whole subtree dies instead (but not its -1000 processes). In a global
+ * whole subtree dies with it (but not its -1000 processes), and as on
+ * Linux the victim counts twice in oom_kill (alone, then with its group). In a global
  * OOM, processes whose cgroups are within their memory.min are taken only
  * if nobody else can be, then those within memory.low. While an earlier
  * victim in the domain is still freeing its memory, nobody else is
@@ -100,17 +101,22 @@ static struct cgroup *oom_group_of(struct proc *victim, struct cgroup *domain)
 	return group;
 }
 
-static void oom_kill_group_locked(struct cgroup *group)
+/* Linux's oom_kill_process: the victim is killed on its own first, then
+ * every member of the group, the victim again among them, so its cgroup's
+ * oom_kill counts the victim twice (test_memcg_oom_group_score_events
+ * expects 3 for a victim and one other member). */
+static void oom_kill_group_locked(struct cgroup *group, struct proc *victim)
 {
+	oom_kill_locked(victim);
+	memcg_event_locked(group, MEMCG_OOM_GROUP_KILL);
 	for (struct cgroup *c = group; c; c = cg_next_pre(c, group)) {
 		struct list_head *pos;
 		list_for_each(pos, &c->procs) {
 			struct proc *p = list_entry(pos, struct proc, cg_link);
-			if (oom_eligible(p))
+			if (p == victim || oom_eligible(p))
 				oom_kill_locked(p);
 		}
 	}
-	memcg_event_locked(group, MEMCG_OOM_GROUP_KILL);
 }
 
 int oom_kill_in(struct cgroup *domain)
@@ -129,7 +135,7 @@ int oom_kill_in(struct cgroup *domain)
 	if (r == 1) {
 		struct cgroup *group = oom_group_of(pick.victim, domain);
 		if (group)
-			oom_kill_group_locked(group);
+			oom_kill_group_locked(group, pick.victim);
 		else
 			oom_kill_locked(pick.victim);
 	}

@@ -158,3 +158,38 @@ uint64_t pmm_managed_pages(void)
 {
 	return pmm_managed;
 }
+
+/* The block holding frame pfn: its head (allocated or free) into *head,
+ * or NULL when the frame is reserved or outside the zone. Only heads
+ * carry state: the head is the first of pfn's aligned-down positions that
+ * heads a block at least that large. pmm_lock held. */
+static struct page *pmm_block_of(pfn_t pfn)
+{
+	for (unsigned k = 0; k <= BUDDY_MAX_ORDER; k++) {
+		struct page *h = buddy_pfn_page(&pmm_zone, pfn & ~(((pfn_t)1 << k) - 1));
+		if (!h || (h->flags & PG_RESERVED))
+			return NULL;
+		if ((h->flags & (PG_FREE | PG_HEAD)) && h->order >= k)
+			return h;
+	}
+	return NULL;
+}
+
+uint64_t pmm_frame_owners(uint64_t first, uint64_t n, uint64_t (*id)(void *charge), uint64_t *out)
+{
+	uint64_t end = pmm_zone.base_pfn + pmm_zone.npages, done = 0;
+	if (first >= end || first < pmm_zone.base_pfn)
+		return 0;
+	n = MIN(n, end - first);
+	uint64_t f = spin_lock_irqsave(&pmm_lock);
+	while (done < n) {
+		/* a whole block at a time: its frames share its head's state */
+		struct page *h = pmm_block_of(first + done);
+		uint64_t v = h && (h->flags & PG_HEAD) ? id(h->charge) : 0;
+		uint64_t stop = h ? buddy_page_pfn(&pmm_zone, h) + ((uint64_t)1 << h->order) : first + done + 1;
+		for (; done < n && first + done < stop; done++)
+			out[done] = v;
+	}
+	spin_unlock_irqrestore(&pmm_lock, f);
+	return done;
+}

@@ -27,6 +27,11 @@
  *                       pager_fill_requests, pager_fill_pages,
  *                       pager_ra_async, pager_ra_async_pages,
  *                       pager_grant_pages, pager_grant_filled
+ *   /proc/swaps         Linux's header line only: no swap device
+ *   /proc/kpagecgroup   root only (0400): per page frame, an 8-byte inode
+ *                       number of the cgroup charged for it (0: none),
+ *                       made anew at each read from offset 0; reads of
+ *                       whole entries only (EINVAL), as Linux's
  *   /proc/partitions    the disks block servers publish (major, minor,
  *                       size in 1 KiB blocks, name), in Linux's layout
  *   /proc/pressure/cpu, /proc/pressure/memory
@@ -78,11 +83,12 @@ enum pnode {
 	P_VMSTAT,				/* top level */
 	P_COMM,					/* per process */
 	P_TASK, P_TID,				/* /proc/PID/task, /proc/PID/task/TID */
+	P_SWAPS, P_KPAGECGROUP,			/* top level */
 };
 
 static const struct { const char *name; enum pnode node; } top_files[] = {
 	{ "meminfo", P_MEMINFO }, { "mounts", P_MOUNTS }, { "partitions", P_PARTITIONS },
-	{ "uptime", P_UPTIME }, { "vmstat", P_VMSTAT },
+	{ "kpagecgroup", P_KPAGECGROUP }, { "swaps", P_SWAPS }, { "uptime", P_UPTIME }, { "vmstat", P_VMSTAT },
 };
 static const struct { const char *name; enum pnode node; } pid_files[] = {
 	{ "cgroup", P_CGROUP }, { "cmdline", P_CMDLINE }, { "comm", P_COMM }, { "mounts", P_PMOUNTS },
@@ -256,7 +262,7 @@ static bool is_writable(enum pnode n)
 /* Files formatted anew at each read from the start (Linux's are). */
 static bool is_live(enum pnode n)
 {
-	return n == P_OOM_SCORE || n == P_OOM_SCORE_ADJ || is_vm_ratio(n);
+	return n == P_OOM_SCORE || n == P_OOM_SCORE_ADJ || is_vm_ratio(n) || n == P_KPAGECGROUP;
 }
 
 static uint64_t node_ino(const struct pref *p)
@@ -289,7 +295,8 @@ static int procfs_stat(const struct pref *p, struct stat *st)
 	st->st_dev = PROCFS_DEV;
 	st->st_ino = node_ino(p);
 	st->st_blksize = 4096;
-	st->st_mode = is_dir(p->node) ? S_IFDIR | 0555 : is_writable(p->node) ? S_IFREG | 0644 : S_IFREG | 0444;
+	st->st_mode = is_dir(p->node) ? S_IFDIR | 0555 : is_writable(p->node) ? S_IFREG | 0644 :
+		      p->node == P_KPAGECGROUP ? S_IFREG | 0400 : S_IFREG | 0444;
 	st->st_nlink = is_dir(p->node) ? 2 : 1;
 	if (p->pid) {
 		if (pref_info(p, &info) < 0)
@@ -424,10 +431,51 @@ static void text_partitions(struct text *t)
 			    bi.name);
 }
 
+/* /proc/kpagecgroup: one 8-byte word per page frame, the inode number of
+ * the cgroup its memory is charged to (0: free or uncharged), from the
+ * kernel's kpagecgroup call (root only, as the file). */
+static long text_kpagecgroup(struct text *t)
+{
+	enum { CHUNK = 4096 };	/* frames per call: the call's most */
+	uint64_t *ids = NULL;
+	size_t len = 0, cap = 0;
+	for (;;) {
+		if (len + CHUNK > cap) {
+			uint64_t *b = realloc(ids, (cap + CHUNK) * 2 * sizeof(*ids));
+			if (!b) {
+				free(ids);
+				return -ENOMEM;
+			}
+			ids = b;
+			cap = (cap + CHUNK) * 2;
+		}
+		long got = sys_kpagecgroup(len, ids + len, CHUNK);
+		if (got < 0) {
+			free(ids);
+			return got;
+		}
+		len += (size_t)got;
+		if (got < CHUNK)
+			break;
+	}
+	t->buf = (char *)ids;
+	t->len = len * sizeof(*ids);
+	t->cap = cap * sizeof(*ids);
+	return 0;
+}
+
 static long text_top(struct text *t, enum pnode n)
 {
+	if (n == P_KPAGECGROUP)
+		return text_kpagecgroup(t);
 	if (n == P_PARTITIONS) {
 		text_partitions(t);
+		return 0;
+	}
+	if (n == P_SWAPS) {
+		/* Linux's header with no swap device under it (Arbor has no
+		 * swap: the memory.swap.* files read as Linux's then do) */
+		put(t, "Filename\t\t\t\tType\t\tSize\t\tUsed\t\tPriority\n");
 		return 0;
 	}
 	if (is_vm_ratio(n)) {
@@ -542,7 +590,8 @@ static long procfs_open(const struct fs_req *r, const struct pref *p, int flags)
 	if (!fssrv_may(st.st_mode, st.st_uid, st.st_gid, r, want))
 		return -EACCES; /* its owner's (0644); O_TRUNC is ignored, as Linux's */
 	struct text t = { 0 };
-	long e = is_dir(p->node) ? 0 : procfs_text(p, &t);
+	/* kpagecgroup's text is made by its first read (it is large) */
+	long e = is_dir(p->node) || p->node == P_KPAGECGROUP ? 0 : procfs_text(p, &t);
 	struct pref *node = e < 0 ? NULL : malloc(sizeof(*node));
 	struct fs_file *f = node ? fssrv_file_new(r->inst, flags) : NULL;
 	if (!f) {
@@ -730,7 +779,9 @@ static long procfs_read(struct fs_file *f, const struct ipc_msg *m, const struct
 		return -EISDIR;
 	if ((f->flags & O_ACCMODE) == O_WRONLY)
 		return -EBADF;
-	if (is_live(p->node) && at == 0 && (e = procfs_refresh(f, p)) < 0)
+	if (p->node == P_KPAGECGROUP && ((at | info->rcv_len) & 7))
+		return -EINVAL; /* Linux's: whole 8-byte entries only */
+	if (is_live(p->node) && (at == 0 || !f->data) && (e = procfs_refresh(f, p)) < 0)
 		return e;
 	return fssrv_data_read(f, m, info);
 }
