@@ -14,9 +14,14 @@
  * that sent it, as memory.stat "sock".
  *
  * Names: an abstract name (sun_path[0] == 0) lives here; a path name is a
- * socket file (S_IFSOCK) the C library creates in its file system, and the
- * kernel knows the binding by the file's (dev, ino), which the library
- * gives with bind, connect and sendto (struct k_socknode).
+ * socket file (S_IFSOCK) the C library creates in its file system. The
+ * library gives bind, connect and sendto an O_PATH descriptor of that file
+ * (its file server's walk checked search permission); the kernel takes
+ * the file's page cache object from it, which the server keeps up to date
+ * with the file's mode and owner, checks them itself (write permission to
+ * connect or send, as Linux's unix_find_bsd; a new file of the caller's
+ * to bind) and keys the binding by the object: nothing the caller says
+ * about the file is believed.
  *
  * Locking: one lock, usock_lock, guards every socket's state and queue
  * (the sockets of a machine are few and their critical sections short).
@@ -32,9 +37,11 @@
 #include "abi/socket.h"
 #include "cgroup.h"
 #include "heap.h"
+#include "ipc.h"
 #include "kobj.h"
 #include "kstring.h"
 #include "memcg.h"
+#include "pcache.h"
 #include "poll.h"
 #include "proc.h"
 #include "sched.h"
@@ -99,7 +106,7 @@ struct usock {
 	int npend, backlog;
 	struct usock *all_next;		/* usock_all */
 	bool bound, path;		/* path: bound to the socket file node */
-	struct k_socknode node;
+	struct pcache_obj *node;	/* that file's object (a reference) */
 	struct usock_name name;
 	bool has_peercred;
 	struct k_ucred peercred;
@@ -254,7 +261,11 @@ static void usock_release(struct kobj *o)
 			x->dpeer_dead = true;
 		}
 	waitq_wake_all(&usock_room, 0);
+	struct pcache_obj *node = s->node;
+	s->node = NULL;
 	spin_unlock(&usock_lock);
+	if (node)
+		pcache_obj_put(node);
 	usock_msgs_free(msgs);
 	while (pend) {
 		struct usock *next = pend->pend_next;
@@ -407,28 +418,78 @@ static bool usock_is_path(const struct usock_name *n)
 /* The bound socket a name (and, for a path, its file's node) reaches, or
  * NULL (usock_lock held). Abstract names are per type, as Linux's (its
  * hash of one includes the type): a path names one socket of any type. */
-static struct usock *usock_lookup(const struct usock_name *n, const struct k_socknode *node, int type)
+static struct usock *usock_lookup(const struct usock_name *n, const struct pcache_obj *node, int type)
 {
 	bool path = usock_is_path(n);
 	for (struct usock *x = usock_all; x; x = x->all_next) {
 		if (!x->bound || x->path != path || (!path && x->type != type))
 			continue;
-		if (path ? x->node.dev == node->dev && x->node.ino == node->ino :
-			   x->name.len == n->len && !memcmp(x->name.addr, n->addr, n->len))
+		if (path ? x->node == node : x->name.len == n->len && !memcmp(x->name.addr, n->addr, n->len))
 			return x;
 	}
 	return NULL;
 }
 
-/* A path address needs the node of its socket file (the library's):
- * K_SOCK_NEED_NODE without one. */
-static long usock_node_in(const struct usock_name *n, const struct k_socknode *unode, struct k_socknode *node)
+#define USOCK_S_IFMT 0170000u
+#define USOCK_S_IFSOCK 0140000u
+
+/* Linux's generic_permission(MAY_WRITE) on a file's attributes with the
+ * caller's effective ids and supplementary groups: one class applies;
+ * euid 0 writes anything (CAP_DAC_OVERRIDE). 0 or -EACCES. */
+static long usock_may_write(const struct pcache_attr *a)
 {
+	const struct cred *c = &current_thread()->proc->cred;
+	uint32_t mode = a->mode;
+	if (c->euid == 0)
+		return 0;
+	if (c->euid == a->uid)
+		mode >>= 6;
+	else if (c->egid == a->gid || cred_in_group(c, a->gid))
+		mode >>= 3;
+	return (mode & 2) ? 0 : -EACCES;
+}
+
+/* The socket file a path address names: the page cache object the file
+ * server attached to descriptor node_fd (an O_PATH open of the path), a
+ * reference in *out. An abstract name needs none (0, *out NULL); a path
+ * without a descriptor is K_SOCK_NEED_NODE; node_fd not a descriptor is
+ * -EBADF. bind (Linux's mknod of a new file) takes only a socket file
+ * the caller's euid owns (its creator's) that no socket was bound to
+ * before (checked at the binding itself): else -EADDRINUSE, as a file
+ * already there. connect and send (unix_find_bsd) need write permission
+ * on it (-EACCES), then a socket file (-ECONNREFUSED). The attributes are
+ * the server's record in the object, never the caller's word. */
+static long usock_node_get(const struct usock_name *n, int node_fd, bool bind, struct pcache_obj **out)
+{
+	*out = NULL;
 	if (!usock_is_path(n))
 		return 0;
-	if (!unode)
+	if (node_fd == K_SOCK_NO_NODE)
 		return K_SOCK_NEED_NODE;
-	return copy_from_user(node, unode, sizeof(*node)) ? -EFAULT : 0;
+	long err = 0;
+	struct kobj *o = handle_get_rights(current_thread()->proc, node_fd, KOBJ_KINDS_ANY, 0, &err);
+	if (!o)
+		return err;
+	struct channel *ch = o->type == KOBJ_CHANNEL ? container_of(o, struct channel, obj) : NULL;
+	struct pcache_obj *pc = ch ? __atomic_load_n(&ch->pc, __ATOMIC_ACQUIRE) : NULL;
+	struct pcache_attr a = { 0 };
+	if (pc) {
+		pcache_obj_get(pc);
+		pcache_obj_getattr(pc, &a);
+	}
+	kobj_put(o);
+	if (bind)
+		err = !pc || (a.mode & USOCK_S_IFMT) != USOCK_S_IFSOCK || a.uid != current_thread()->proc->cred.euid ?
+			      -EADDRINUSE : 0;
+	else if (!pc)
+		err = -ECONNREFUSED; /* no file the kernel knows: not a socket's */
+	else if (!(err = usock_may_write(&a)) && (a.mode & USOCK_S_IFMT) != USOCK_S_IFSOCK)
+		err = -ECONNREFUSED;
+	if (err && pc)
+		pcache_obj_put(pc);
+	else
+		*out = pc;
+	return err;
 }
 
 /* Linux's autobind: an abstract name of five hex digits no one holds;
@@ -452,17 +513,17 @@ static long usock_autobind_locked(struct usock *s)
 	return 0;
 }
 
-long sys_sock_bind(int fd, const void *addr, uint32_t len, const struct k_socknode *node)
+long sys_sock_bind(int fd, const void *addr, uint32_t len, int node)
 {
 	long err = 0;
 	struct usock_name n;
-	struct k_socknode kn = { 0, 0 };
+	struct pcache_obj *kn = NULL;
 	struct usock *s = usock_get(fd, &err);
 	if (!s)
 		return err;
 	err = usock_name_in(addr, len, &n);
 	if (!err)
-		err = usock_node_in(&n, node, &kn);
+		err = usock_node_get(&n, node, true, &kn);
 	if (err) {
 		kobj_put(&s->obj);
 		return err;
@@ -472,15 +533,18 @@ long sys_sock_bind(int fd, const void *addr, uint32_t len, const struct k_sockno
 		err = -EINVAL;
 	else if (len == 2)
 		err = usock_autobind_locked(s);
-	else if (usock_lookup(&n, &kn, s->type))
-		err = -EADDRINUSE;
+	else if (kn ? __atomic_exchange_n(&kn->sock_named, true, __ATOMIC_ACQ_REL) : usock_lookup(&n, NULL, s->type) != NULL)
+		err = -EADDRINUSE; /* a file named once stays taken, as Linux's */
 	else {
 		s->name = n;
 		s->node = kn;
+		kn = NULL; /* the binding holds it */
 		s->path = usock_is_path(&n);
 		s->bound = true;
 	}
 	spin_unlock(&usock_lock);
+	if (kn)
+		pcache_obj_put(kn);
 	kobj_put(&s->obj);
 	return err;
 }
@@ -512,7 +576,7 @@ long sys_sock_listen(int fd, int backlog)
 /* connect of a stream or seqpacket socket: a new socket joins the
  * listener's queue, connected to s at once (as Linux: data may flow before
  * accept). Waits while the backlog is full. */
-static long usock_connect_stream(struct usock *s, const struct usock_name *n, const struct k_socknode *node)
+static long usock_connect_stream(struct usock *s, const struct usock_name *n, const struct pcache_obj *node)
 {
 	struct usock *e = usock_new(s->type);
 	if (!e)
@@ -567,7 +631,7 @@ static long usock_connect_stream(struct usock *s, const struct usock_name *n, co
 
 /* connect of a datagram socket: its default destination (family
  * AF_UNSPEC: none again). */
-static long usock_connect_dgram(struct usock *s, const struct usock_name *n, const struct k_socknode *node)
+static long usock_connect_dgram(struct usock *s, const struct usock_name *n, const struct pcache_obj *node)
 {
 	long err = 0;
 	spin_lock(&usock_lock);
@@ -586,11 +650,11 @@ static long usock_connect_dgram(struct usock *s, const struct usock_name *n, con
 	return err;
 }
 
-long sys_sock_connect(int fd, const void *addr, uint32_t len, const struct k_socknode *node)
+long sys_sock_connect(int fd, const void *addr, uint32_t len, int node)
 {
 	long err = 0;
 	struct usock_name n;
-	struct k_socknode kn = { 0, 0 };
+	struct pcache_obj *kn = NULL;
 	struct usock *s = usock_get(fd, &err);
 	if (!s)
 		return err;
@@ -606,9 +670,11 @@ long sys_sock_connect(int fd, const void *addr, uint32_t len, const struct k_soc
 	if (!err && len == 2)
 		err = -EINVAL;
 	if (!err)
-		err = usock_node_in(&n, node, &kn);
+		err = usock_node_get(&n, node, false, &kn);
 	if (!err)
-		err = s->type == K_SOCK_DGRAM ? usock_connect_dgram(s, &n, &kn) : usock_connect_stream(s, &n, &kn);
+		err = s->type == K_SOCK_DGRAM ? usock_connect_dgram(s, &n, kn) : usock_connect_stream(s, &n, kn);
+	if (kn)
+		pcache_obj_put(kn);
 	kobj_put(&s->obj);
 	return err;
 }
@@ -877,7 +943,7 @@ static long usock_iov_copy(const struct k_iovec *v, uint64_t n, size_t at, void 
 
 /* Where s's send goes (usock_lock held): its peer, its datagram target,
  * or the socket a destination address names; NULL with *err. */
-static struct usock *usock_target(struct usock *s, const struct usock_name *dest, const struct k_socknode *node,
+static struct usock *usock_target(struct usock *s, const struct usock_name *dest, const struct pcache_obj *node,
 				  long *err)
 {
 	struct usock *t;
@@ -926,7 +992,7 @@ static struct usock *usock_target(struct usock *s, const struct usock_name *dest
 /* Queues m at s's target, waiting for room as s's type and flags say.
  * Takes m (freed on failure). */
 static long usock_send_one(struct usock *s, struct usock_msg *m, const struct usock_name *dest,
-			   const struct k_socknode *node, bool nonblock, uint64_t deadline)
+			   const struct pcache_obj *node, bool nonblock, uint64_t deadline)
 {
 	long err = 0;
 	spin_lock(&usock_lock);
@@ -978,7 +1044,7 @@ static struct usock_msg *usock_build(struct usock *s, const struct k_iovec *v, u
 }
 
 static long usock_send(struct usock *s, const struct k_iovec *v, uint64_t nv, size_t total, int flags,
-		       const struct usock_name *dest, const struct k_socknode *node, struct usock_ctl *c)
+		       const struct usock_name *dest, const struct pcache_obj *node, struct usock_ctl *c)
 {
 	bool nonblock = (flags & K_MSG_DONTWAIT) || s->nonblock;
 	uint64_t deadline = usock_deadline(s->sndtimeo);
@@ -1012,7 +1078,7 @@ static long usock_send(struct usock *s, const struct k_iovec *v, uint64_t nv, si
 	return sent ? (long)sent : err;
 }
 
-long sys_sock_sendmsg(int fd, const struct k_msghdr *um, int flags, const struct k_socknode *node)
+long sys_sock_sendmsg(int fd, const struct k_msghdr *um, int flags, int node)
 {
 	long err = 0;
 	struct k_msghdr h;
@@ -1020,7 +1086,7 @@ long sys_sock_sendmsg(int fd, const struct k_msghdr *um, int flags, const struct
 	size_t total;
 	struct usock_ctl c;
 	struct usock_name dest;
-	struct k_socknode kn = { 0, 0 };
+	struct pcache_obj *kn = NULL;
 	if (copy_from_user(&h, um, sizeof(h)))
 		return -EFAULT;
 	struct usock *s = usock_get(fd, &err);
@@ -1035,11 +1101,13 @@ long sys_sock_sendmsg(int fd, const struct k_msghdr *um, int flags, const struct
 	if (!err && has_dest)
 		err = usock_name_in(h.name, h.namelen, &dest);
 	if (!err && has_dest)
-		err = usock_node_in(&dest, node, &kn);
+		err = usock_node_get(&dest, node, false, &kn);
 	if (!err)
 		err = usock_ctl_in(h.control, h.controllen, &c);
 	if (!err)
-		err = usock_send(s, v, h.iovlen, total, flags, has_dest ? &dest : NULL, &kn, &c);
+		err = usock_send(s, v, h.iovlen, total, flags, has_dest ? &dest : NULL, kn, &c);
+	if (kn)
+		pcache_obj_put(kn);
 	kfree(v);
 	kobj_put(&s->obj);
 	return err;
