@@ -60,6 +60,10 @@ long sys_handle_flags(int h, int set); /* kernel/proc/handle.c: FD_CLOEXEC */
 #define USOCK_SOMAXCONN 4096
 #define USOCK_MAX_IOV 1024		/* UIO_MAXIOV */
 #define USOCK_MAX_CONTROL 20480u	/* optmem_max */
+#define USOCK_GC_TRIGGER 1024u		/* sockets in flight past which a send
+					   of descriptors collects first (Linux's
+					   UNIX_INFLIGHT_TRIGGER_GC is 16000; a
+					   socket here costs a page) */
 
 enum { US_UNCONN, US_LISTEN, US_CONNECTED };
 #define US_SHUT_RCV 1
@@ -105,6 +109,13 @@ struct usock {
 	struct usock *pend_head, *pend_tail, *pend_next; /* a listener's connections (references) */
 	int npend, backlog;
 	struct usock *all_next;		/* usock_all */
+	/* The garbage collector's (usock_gc_locked, under usock_lock): how
+	 * many references to this socket queued messages hold (it is in
+	 * flight in an SCM_RIGHTS), whether it may be garbage in this pass,
+	 * and the pass's stack of sockets found reachable. */
+	uint32_t inflight;
+	bool gc_cand;
+	struct usock *gc_next;
 	bool bound, path;		/* path: bound to the socket file node */
 	struct pcache_obj *node;	/* that file's object (a reference) */
 	struct usock_name name;
@@ -118,6 +129,12 @@ struct usock {
 
 static struct spinlock usock_lock = SPINLOCK_INIT("usock");
 static struct usock *usock_all;
+static uint32_t usock_inflight_total;	/* the sum of every socket's inflight (usock_lock) */
+/* Messages to free (usock_msgs_free): their own lock, never held with
+ * another; usock_draining: a thread is freeing them. */
+static struct spinlock usock_dead_lock = SPINLOCK_INIT("usock_dead");
+static struct usock_msg *usock_dead;
+static bool usock_draining;
 static struct waitq usock_room = WAITQ_INIT(usock_room);
 static uint32_t usock_autobind_next;
 
@@ -147,21 +164,65 @@ static void usock_msg_free(struct usock_msg *m)
 	kfree(m);
 }
 
+/* Frees the list of messages m (a NULL-ended chain of next). Freeing a
+ * message drops its descriptors' references, and the last reference to a
+ * socket frees that socket's queue in turn, so a chain of sockets each in
+ * flight in the previous one's queue would recurse once per link, past
+ * the kernel stack (a user's close could panic the machine). So the work
+ * is iterative: the messages join one list, and the thread that finds no
+ * one freeing it frees until it is empty; a thread that finds another
+ * freeing (a nested release, or another CPU) leaves them to it. Linux
+ * defers the fput likewise. */
 static void usock_msgs_free(struct usock_msg *m)
 {
-	while (m) {
-		struct usock_msg *next = m->next;
+	if (!m)
+		return;
+	struct usock_msg *tail = m;
+	while (tail->next)
+		tail = tail->next;
+	spin_lock(&usock_dead_lock);
+	tail->next = usock_dead;
+	usock_dead = m;
+	if (usock_draining) {
+		spin_unlock(&usock_dead_lock);
+		return;
+	}
+	usock_draining = true;
+	while ((m = usock_dead)) {
+		usock_dead = m->next;
+		spin_unlock(&usock_dead_lock);
 		usock_msg_free(m);
-		m = next;
+		spin_lock(&usock_dead_lock);
+	}
+	usock_draining = false;
+	spin_unlock(&usock_dead_lock);
+}
+
+static struct usock *usock_of_fd(const struct usock_fdent *f)
+{
+	return f->o && f->o->type == KOBJ_SOCKET ? usock_of(f->o) : NULL;
+}
+
+/* The sockets m carries enter (d 1) or leave (d -1) flight: queued in a
+ * socket's receive queue, or taken out of it (usock_lock held). */
+static void usock_inflight_add(const struct usock_msg *m, int d)
+{
+	for (uint32_t i = 0; i < m->nfds; i++) {
+		struct usock *x = usock_of_fd(&m->fds[i]);
+		if (x) {
+			x->inflight += (uint32_t)d;
+			usock_inflight_total += (uint32_t)d;
+		}
 	}
 }
 
 /* A message of len bytes from socket s (not queued yet), charged to s's
- * cgroup: NULL and *err -ENOBUFS if the charge or the memory is refused. */
-static struct usock_msg *usock_msg_new(struct usock *s, size_t len, long *err)
+ * cgroup with extra bytes more (its passed descriptors' array): NULL and
+ * *err -ENOBUFS if the charge or the memory is refused. */
+static struct usock_msg *usock_msg_new(struct usock *s, size_t len, size_t extra, long *err)
 {
 	size_t size = sizeof(struct usock_msg) + len;
-	uint32_t pages = (uint32_t)((size + PAGE_SIZE - 1) / PAGE_SIZE);
+	uint32_t pages = (uint32_t)((size + extra + PAGE_SIZE - 1) / PAGE_SIZE);
 	struct cgroup *cg = s->obj.charged;
 	*err = -ENOBUFS;
 	if (mem_charge(cg, pages, MEMCG_STAT_SOCK))
@@ -189,6 +250,7 @@ static void usock_enqueue(struct usock *r, struct usock_msg *m)
 		r->rq_head = m;
 	r->rq_tail = m;
 	r->rq_bytes += m->cost;
+	usock_inflight_add(m, 1);
 	waitq_wake_all(&r->rwait, 0);
 	pollq_wake(&r->pollq);
 }
@@ -202,6 +264,7 @@ static struct usock_msg *usock_dequeue(struct usock *r)
 	if (!r->rq_head)
 		r->rq_tail = NULL;
 	r->rq_bytes -= m->cost;
+	usock_inflight_add(m, -1);
 	m->next = NULL;
 	if (r->peer) {
 		waitq_wake_all(&r->peer->wwait, 0);
@@ -225,6 +288,64 @@ static uint64_t usock_deadline(uint64_t timeo)
 	return timeo ? clock_ns() + timeo : 0;
 }
 
+/* The garbage collector's mark: the sockets in flight in x's queue
+ * are reachable (no longer candidates) and go on the stack to be scanned
+ * in turn. */
+static void usock_gc_scan(struct usock *x, struct usock **stack)
+{
+	for (struct usock_msg *m = x->rq_head; m; m = m->next)
+		for (uint32_t i = 0; i < m->nfds; i++) {
+			struct usock *y = usock_of_fd(&m->fds[i]);
+			if (y && y->gc_cand) {
+				y->gc_cand = false;
+				y->gc_next = *stack;
+				*stack = y;
+			}
+		}
+}
+
+/* Linux's unix_gc (usock_lock held): sockets passed in a cycle (a socket
+ * sent over itself, or a and b each in the other's queue) and closed by
+ * every process are held only by the messages in each other's queues,
+ * which no one can ever receive. A candidate is a socket in flight whose
+ * every reference is a queued message's (no descriptor, no call in
+ * progress, no poll, no listener's queue holds it); a candidate found in
+ * the queue of a socket that is not one, or of one found so, is
+ * reachable. The rest are garbage: their queues are emptied here and the
+ * messages returned for the caller to free after the lock (which drops
+ * the references that kept the cycle). Nothing can take a new reference
+ * to a candidate meanwhile: that needs a descriptor of it or a receive
+ * from a queue, and both need this lock. Work: each socket and each
+ * queued descriptor once. */
+static struct usock_msg *usock_gc_locked(void)
+{
+	if (!usock_inflight_total)
+		return NULL;
+	for (struct usock *x = usock_all; x; x = x->all_next)
+		x->gc_cand = x->inflight && __atomic_load_n(&x->obj.refcount, __ATOMIC_ACQUIRE) == x->inflight;
+	struct usock *stack = NULL;
+	for (struct usock *x = usock_all; x; x = x->all_next)
+		if (!x->gc_cand)
+			usock_gc_scan(x, &stack);
+	while (stack) {
+		struct usock *x = stack;
+		stack = x->gc_next;
+		usock_gc_scan(x, &stack);
+	}
+	struct usock_msg *dead = NULL;
+	for (struct usock *x = usock_all; x; x = x->all_next) {
+		if (!x->gc_cand)
+			continue;
+		x->gc_cand = false;
+		while (x->rq_head) {
+			struct usock_msg *m = usock_dequeue(x);
+			m->next = dead;
+			dead = m;
+		}
+	}
+	return dead;
+}
+
 static void usock_release(struct kobj *o)
 {
 	struct usock *s = usock_of(o);
@@ -237,6 +358,8 @@ static void usock_release(struct kobj *o)
 		}
 	struct usock_msg *msgs = s->rq_head;
 	bool unread = msgs != NULL;
+	for (struct usock_msg *m = msgs; m; m = m->next)
+		usock_inflight_add(m, -1);
 	s->rq_head = s->rq_tail = NULL;
 	struct usock *pend = s->pend_head;
 	s->pend_head = s->pend_tail = NULL;
@@ -263,10 +386,12 @@ static void usock_release(struct kobj *o)
 	waitq_wake_all(&usock_room, 0);
 	struct pcache_obj *node = s->node;
 	s->node = NULL;
+	struct usock_msg *garbage = usock_gc_locked();
 	spin_unlock(&usock_lock);
 	if (node)
 		pcache_obj_put(node);
 	usock_msgs_free(msgs);
+	usock_msgs_free(garbage);
 	while (pend) {
 		struct usock *next = pend->pend_next;
 		kobj_put(&pend->obj);
@@ -1026,7 +1151,7 @@ static long usock_send_one(struct usock *s, struct usock_msg *m, const struct us
 static struct usock_msg *usock_build(struct usock *s, const struct k_iovec *v, uint64_t nv, size_t at, size_t len,
 				     struct usock_ctl *c, long *err)
 {
-	struct usock_msg *m = usock_msg_new(s, len, err);
+	struct usock_msg *m = usock_msg_new(s, len, c->nfds * sizeof(struct usock_fdent), err);
 	if (!m)
 		return NULL;
 	*err = usock_iov_copy(v, nv, at, m->data, len, false);
@@ -1104,6 +1229,14 @@ long sys_sock_sendmsg(int fd, const struct k_msghdr *um, int flags, int node)
 		err = usock_node_get(&dest, node, false, &kn);
 	if (!err)
 		err = usock_ctl_in(h.control, h.controllen, &c);
+	if (!err && c.nfds && __atomic_load_n(&usock_inflight_total, __ATOMIC_RELAXED) > USOCK_GC_TRIGGER) {
+		/* many in flight: cycles nobody closed a socket after are
+		 * collected before more go (Linux's wait_for_unix_gc) */
+		spin_lock(&usock_lock);
+		struct usock_msg *garbage = usock_gc_locked();
+		spin_unlock(&usock_lock);
+		usock_msgs_free(garbage);
+	}
 	if (!err)
 		err = usock_send(s, v, h.iovlen, total, flags, has_dest ? &dest : NULL, kn, &c);
 	if (kn)
@@ -1188,6 +1321,7 @@ static long usock_take_extra(struct usock_msg *m, bool peek, struct usock_rcv *r
 			kobj_get(r->fds[i].o);
 		}
 	} else {
+		usock_inflight_add(m, -1); /* the receiver holds them now */
 		r->fds = m->fds;
 		m->fds = NULL;
 	}

@@ -252,10 +252,177 @@ static void sockets(void)
 	rmdir(DIR_PATH);
 }
 
+/* memory.stat's "sock" of our cgroup (the pages of queued messages), or -1. */
+static long mem_sock(void)
+{
+	char cg[256], path[512], buf[4096];
+	FILE *f = fopen("/proc/self/cgroup", "r");
+	if (!f || !fgets(cg, sizeof(cg), f)) {
+		if (f)
+			fclose(f);
+		return -1;
+	}
+	fclose(f);
+	cg[strcspn(cg, "\n")] = 0;
+	snprintf(path, sizeof(path), "/sys/fs/cgroup%s/memory.stat", cg + 3); /* "0::/x" */
+	int fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	long got = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (got <= 0)
+		return -1;
+	buf[got] = 0;
+	char *x = strstr(buf, "\nsock ");
+	return x ? atol(x + 6) : -1;
+}
+
+/* Sends the n descriptors fds over sock with SCM_RIGHTS and one byte. */
+static long send_fds(int sock, const int *fds, int nfd)
+{
+	union {
+		struct cmsghdr h;
+		char b[CMSG_SPACE(4 * sizeof(int))];
+	} u;
+	struct iovec v = { "F", 1 };
+	struct msghdr m = { 0 };
+	m.msg_iov = &v;
+	m.msg_iovlen = 1;
+	m.msg_control = u.b;
+	m.msg_controllen = CMSG_SPACE((size_t)nfd * sizeof(int));
+	struct cmsghdr *c = CMSG_FIRSTHDR(&m);
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN((size_t)nfd * sizeof(int));
+	memcpy(CMSG_DATA(c), fds, (size_t)nfd * sizeof(int));
+	return sendmsg(sock, &m, MSG_DONTWAIT);
+}
+
+/* A chain of n socket pairs, each pair's receiving end in flight in the
+ * previous one's queue, the head closed last: freeing it frees them all.
+ * 1 if every send went. */
+static int chain(int len)
+{
+	int sv[2];
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv))
+		return 0;
+	int head = sv[1], cur = sv[0], ok = 1;
+	for (int i = 1; i < len && ok; i++) {
+		int t[2];
+		if (socketpair(AF_UNIX, SOCK_STREAM, 0, t))
+			return 0;
+		ok = send_fds(cur, &t[1], 1) == 1;
+		close(t[1]);
+		close(cur);
+		cur = t[0];
+	}
+	close(cur);
+	close(head);
+	return ok;
+}
+
+/* Sockets passed in cycles and closed (Linux's unix_gc), and a long
+ * chain of them freed without recursion. */
+static void socket_cycles(void)
+{
+	long base = mem_sock();
+	if (base < 0) { /* a test boot's cgroup without the memory controller */
+		int fd = open("/sys/fs/cgroup/cgroup.subtree_control", O_WRONLY);
+		if (fd >= 0) {
+			write(fd, "+memory", 7);
+			close(fd);
+		}
+		base = mem_sock();
+	}
+	int ok = 1;
+	for (int i = 0; i < 40 && ok; i++) {
+		int sv[2];
+		ok = !socketpair(AF_UNIX, SOCK_DGRAM, 0, sv);
+		ok = ok && send_fds(sv[0], sv, 2) == 1; /* both ends in b's queue */
+		int pr[2];
+		ok = ok && !socketpair(AF_UNIX, SOCK_STREAM, 0, pr);
+		ok = ok && send_fds(pr[0], pr, 2) == 1 && send_fds(pr[1], pr, 2) == 1; /* each in both queues */
+		close(sv[0]);
+		close(sv[1]);
+		close(pr[0]);
+		close(pr[1]);
+	}
+	long held = mem_sock();
+	/* one more socket's release collects them (as Linux's) */
+	close(socket(AF_UNIX, SOCK_STREAM, 0));
+	long after = mem_sock();
+	printf("# sock: %ld before, %ld with the cycles, %ld after a release\n", base, held, after);
+	check(ok && base >= 0 && held > base, "trust.sock_gc: 80 cycles of passed sockets, closed, hold their messages");
+	check(after == base, "trust.sock_gc: a socket's release collects the cycles: memory.stat sock as before");
+	/* a socket in flight in its own queue, and still open: not garbage */
+	int sv[2];
+	socketpair(AF_UNIX, SOCK_DGRAM, 0, sv);
+	send_fds(sv[0], &sv[1], 1);
+	close(socket(AF_UNIX, SOCK_STREAM, 0));
+	int fd = -1;
+	union {
+		struct cmsghdr h;
+		char b[CMSG_SPACE(sizeof(int))];
+	} u;
+	char one;
+	struct iovec v = { &one, 1 };
+	struct msghdr m = { 0 };
+	m.msg_iov = &v;
+	m.msg_iovlen = 1;
+	m.msg_control = u.b;
+	m.msg_controllen = sizeof(u.b);
+	if (recvmsg(sv[1], &m, MSG_DONTWAIT) == 1 && CMSG_FIRSTHDR(&m))
+		memcpy(&fd, CMSG_DATA(CMSG_FIRSTHDR(&m)), sizeof(int));
+	check(fd >= 0, "trust.sock_gc: a socket in flight that a descriptor still names is kept");
+	close(fd);
+	close(sv[0]);
+	close(sv[1]);
+	/* SCM_RIGHTS: at most 253 descriptors a message (Linux's SCM_MAX_FD),
+	 * and the kernel's array of them charged with the message */
+	static int many[254];
+	int pr[2];
+	socketpair(AF_UNIX, SOCK_DGRAM, 0, pr);
+	for (int i = 0; i < 254; i++)
+		many[i] = pr[0];
+	static union {
+		struct cmsghdr h;
+		char b[CMSG_SPACE(sizeof(many))];
+	} big;
+	struct iovec bv = { "F", 1 };
+	struct msghdr bm = { 0 };
+	bm.msg_iov = &bv;
+	bm.msg_iovlen = 1;
+	bm.msg_control = big.b;
+	bm.msg_controllen = CMSG_SPACE(sizeof(many));
+	struct cmsghdr *c = CMSG_FIRSTHDR(&bm);
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(many));
+	memcpy(CMSG_DATA(c), many, sizeof(many));
+	errno = 0;
+	check_errno(sendmsg(pr[0], &bm, MSG_DONTWAIT), EINVAL, "trust.sock_sendmsg: 254 descriptors in one message: EINVAL");
+	bm.msg_controllen = CMSG_SPACE(253 * sizeof(int));
+	c->cmsg_len = CMSG_LEN(253 * sizeof(int));
+	long before = mem_sock();
+	long sent = sendmsg(pr[0], &bm, MSG_DONTWAIT);
+	long grew = mem_sock() - before;
+	printf("# sock grew by %ld for one byte with 253 descriptors\n", grew);
+	check(sent == 1 && grew >= 8192, "trust.sock_sendmsg: 253 go, their array charged with the message (2 pages)");
+	close(pr[0]);
+	close(pr[1]);
+	close(socket(AF_UNIX, SOCK_STREAM, 0)); /* pr[0] was in its own peer's queue */
+	/* before: each link's release freed the next one's queue
+	 * recursively, and 5000 links overflowed the kernel stack (panic) */
+	check(chain(5000), "trust.sock_gc: a chain of 5000 sockets each in flight in the last one's queue");
+	close(socket(AF_UNIX, SOCK_STREAM, 0));
+	check(mem_sock() == base, "trust.sock_gc: closing its head frees it all, without recursion");
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IONBF, 0);
 	sockets();
+	socket_cycles();
 	printf("1..%d\n", n);
 	return failed ? 1 : 0;
 }
