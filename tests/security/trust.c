@@ -14,7 +14,14 @@
 #include "arbor/syscalls.h"
 #include "abi/socket.h"
 #include <grp.h>
+#include <mqueue.h>
+#include <signal.h>
 #include <stddef.h>
+#include <sys/eventfd.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/signalfd.h>
+#include <sys/timerfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -418,11 +425,149 @@ static void socket_cycles(void)
 	check(mem_sock() == base, "trust.sock_gc: closing its head frees it all, without recursion");
 }
 
+static volatile int got_code = 99, got_pid, got_uid = -1;
+static void on_rt(int sig, siginfo_t *si, void *ctx)
+{
+	(void)sig;
+	(void)ctx;
+	got_code = si->si_code;
+	got_pid = si->si_pid;
+	got_uid = (int)si->si_uid;
+}
+
+/* uid 1000: what a signal says of its sender is the kernel's; timers and
+ * queued signals end at RLIMIT_SIGPENDING (EAGAIN), which it may not
+ * raise. */
+static void user_signals(long *r)
+{
+	struct sigaction sa = { 0 };
+	sa.sa_sigaction = on_rt;
+	sa.sa_flags = SA_SIGINFO;
+	sigaction(SIGRTMIN, &sa, NULL);
+	sigqueue(getpid(), SIGRTMIN, (union sigval){ 7 });
+	r[0] = got_code == SI_QUEUE && got_pid == getpid() && got_uid == 1000;
+	got_code = 99;
+	kill(getpid(), SIGRTMIN);
+	r[1] = got_code == SI_USER && got_uid == 1000;
+	struct rlimit rl;
+	getrlimit(RLIMIT_SIGPENDING, &rl);
+	struct rlimit up = { rl.rlim_cur, rl.rlim_max + 1 };
+	r[2] = res(setrlimit(RLIMIT_SIGPENDING, &up));
+	/* timers without end: EAGAIN at the limit, not the kernel's memory */
+	long made = 0;
+	timer_t t;
+	struct sigevent ev = { 0 };
+	ev.sigev_notify = SIGEV_NONE;
+	errno = 0;
+	while (made < 100000 && timer_create(CLOCK_MONOTONIC, &ev, &t) == 0)
+		made++;
+	r[3] = errno == EAGAIN ? made : -errno;
+	r[4] = (long)rl.rlim_cur;
+}
+
+/* uid 1000 after the timers are gone: queued real-time signals. */
+static void user_queue(long *r)
+{
+	sigset_t all;
+	sigemptyset(&all);
+	sigaddset(&all, SIGRTMIN);
+	sigprocmask(SIG_BLOCK, &all, NULL);
+	long queued = 0;
+	errno = 0;
+	while (queued < 100000 && sigqueue(getpid(), SIGRTMIN, (union sigval){ 1 }) == 0)
+		queued++;
+	r[0] = errno == EAGAIN ? queued : -errno;
+}
+
+static void signals(void)
+{
+	long r[MAX_RES];
+	if (as_user(1000, 1000, user_signals, r)) {
+		check(0, "trust.signals: the user's child");
+		return;
+	}
+	check(r[0] == 1, "trust.sigqueue: si_code SI_QUEUE, si_pid and si_uid the kernel's (no call takes a siginfo)");
+	check(r[1] == 1, "trust.sigqueue: kill's si_code SI_USER with the sender's uid");
+	want(r[2], -EPERM, "trust.sigqueue: a user raising RLIMIT_SIGPENDING's hard limit: EPERM");
+	printf("# %ld timers made before EAGAIN (RLIMIT_SIGPENDING %ld)\n", r[3], r[4]);
+	check(r[3] > 0 && r[3] <= r[4], "trust.timer_create: timers without end stop at RLIMIT_SIGPENDING: EAGAIN");
+	if (as_user(1000, 1000, user_queue, r) == 0) {
+		printf("# %ld real-time signals queued before EAGAIN\n", r[0]);
+		check(r[0] > 0 && r[0] <= 4096, "trust.sigqueue: signals queued without end stop at RLIMIT_SIGPENDING: EAGAIN");
+	}
+}
+
+/* uid 1000 and root's 0600 message queue and shared memory object; a
+ * user's queue sizes. */
+static void user_ipc(long *r)
+{
+	r[0] = mq_open("/trust_root", O_RDWR) == (mqd_t)-1 ? -errno : 0;
+	r[1] = res(shm_open("/trust_root", O_RDONLY, 0));
+	struct mq_attr a = { .mq_maxmsg = 11, .mq_msgsize = 64 };
+	r[2] = mq_open("/trust_user", O_RDWR | O_CREAT, 0600, &a) == (mqd_t)-1 ? -errno : 0;
+	a = (struct mq_attr){ .mq_maxmsg = 10, .mq_msgsize = 8193 };
+	r[3] = mq_open("/trust_user", O_RDWR | O_CREAT, 0600, &a) == (mqd_t)-1 ? -errno : 0;
+	a = (struct mq_attr){ .mq_maxmsg = 10, .mq_msgsize = 8192 };
+	mqd_t q = mq_open("/trust_user", O_RDWR | O_CREAT, 0600, &a);
+	r[4] = q == (mqd_t)-1 ? -errno : 0;
+	mq_close(q);
+	mq_unlink("/trust_user");
+}
+
+static void ipc_names(void)
+{
+	struct mq_attr a = { .mq_maxmsg = 65537, .mq_msgsize = 16 };
+	errno = 0;
+	check_errno(mq_open("/trust_big", O_RDWR | O_CREAT, 0600, &a) == (mqd_t)-1 ? -1 : 0, EINVAL,
+		    "trust.mq_open: root past HARD_MSGMAX: EINVAL");
+	a = (struct mq_attr){ .mq_maxmsg = 4, .mq_msgsize = 64 };
+	mqd_t q = mq_open("/trust_root", O_RDWR | O_CREAT, 0600, &a);
+	int shm = shm_open("/trust_root", O_RDWR | O_CREAT, 0600);
+	long r[MAX_RES];
+	if (q == (mqd_t)-1 || shm < 0 || as_user(1000, 1000, user_ipc, r)) {
+		check(0, "trust.ipc: the setup and the user's child");
+	} else {
+		want(r[0], -EACCES, "trust.mq_open: uid 1000 opening root's 0600 queue: EACCES");
+		want(r[1], -EACCES, "trust.shm_open: uid 1000 opening root's 0600 object: EACCES");
+		want(r[2], -EINVAL, "trust.mq_open: a user's mq_maxmsg past msg_max 10: EINVAL");
+		want(r[3], -EINVAL, "trust.mq_open: a user's mq_msgsize past msgsize_max 8192: EINVAL");
+		want(r[4], 0, "trust.mq_open: a user's queue at the bounds opens");
+	}
+	mq_close(q);
+	mq_unlink("/trust_root");
+	close(shm);
+	shm_unlink("/trust_root");
+}
+
+/* The arguments of eventfd, timerfd and signalfd: Linux's errnos. */
+static void fd_args(void)
+{
+	errno = 0;
+	check_errno(eventfd(0, 0x2), EINVAL, "trust.eventfd: unknown flags: EINVAL");
+	check_errno(timerfd_create(12345, 0), EINVAL, "trust.timerfd_create: an unknown clock: EINVAL");
+	check_errno(timerfd_create(CLOCK_MONOTONIC, 0x1), EINVAL, "trust.timerfd_create: unknown flags: EINVAL");
+	int t = timerfd_create(CLOCK_MONOTONIC, 0);
+	struct itimerspec its = { { 0, 0 }, { 0, 1000000000 } };
+	check_errno(timerfd_settime(t, 0, &its, NULL), EINVAL, "trust.timerfd_settime: tv_nsec of a second: EINVAL");
+	its.it_value.tv_nsec = 0;
+	check_errno(timerfd_settime(t, 0x10, &its, NULL), EINVAL, "trust.timerfd_settime: unknown flags: EINVAL");
+	close(t);
+	sigset_t m;
+	sigemptyset(&m);
+	check_errno(signalfd(-1, &m, 0x1), EINVAL, "trust.signalfd: unknown flags: EINVAL");
+	int e = eventfd(0, 0);
+	check_errno(signalfd(e, &m, 0), EINVAL, "trust.signalfd: a descriptor that is not a signalfd: EINVAL");
+	close(e);
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IONBF, 0);
 	sockets();
 	socket_cycles();
+	signals();
+	ipc_names();
+	fd_args();
 	printf("1..%d\n", n);
 	return failed ? 1 : 0;
 }
