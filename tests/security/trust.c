@@ -560,6 +560,37 @@ static void fd_args(void)
 	close(e);
 }
 
+#define DELEG "/sys/fs/cgroup/trust_deleg"
+
+/* uid 1000 with a write handle to the cgroup.procs of a cgroup delegated
+ * to it, from a cgroup of root's: the kernel's check of the common
+ * ancestor (the root cgroup's cgroup.procs, root's), not the library's
+ * open, says no. */
+static void user_fork_into(long *r)
+{
+	int h = open(DELEG "/cgroup.procs", O_WRONLY);
+	r[0] = h < 0 ? -errno : 0;
+	long pid = sys_fork_into(h);
+	if (pid == 0)
+		_exit(0);
+	if (pid > 0)
+		waitpid((pid_t)pid, NULL, 0);
+	r[1] = pid > 0 ? 1 : pid;
+}
+
+static void fork_into(void)
+{
+	long r[MAX_RES];
+	if (mkdir(DELEG, 0755) || chown(DELEG, 1000, 1000) || chown(DELEG "/cgroup.procs", 1000, 1000) ||
+	    as_user(1000, 1000, user_fork_into, r)) {
+		check(0, "trust.fork_into: the delegated cgroup and the user's child");
+	} else {
+		want(r[0], 0, "trust.fork_into: uid 1000 opens its delegated cgroup's cgroup.procs for writing");
+		want(r[1], -EACCES, "trust.fork_into: the raw call from root's cgroup: EACCES (the common ancestor's)");
+	}
+	rmdir(DELEG);
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IONBF, 0);
@@ -568,6 +599,7 @@ int main(void)
 	signals();
 	ipc_names();
 	fd_args();
+	fork_into();
 	printf("1..%d\n", n);
 	return failed ? 1 : 0;
 }
