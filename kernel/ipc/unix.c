@@ -60,8 +60,9 @@ long sys_handle_flags(int h, int set); /* kernel/proc/handle.c: FD_CLOEXEC */
 #define USOCK_SOMAXCONN 4096
 #define USOCK_MAX_IOV 1024		/* UIO_MAXIOV */
 #define USOCK_MAX_CONTROL 20480u	/* optmem_max */
-#define USOCK_GC_TRIGGER 1024u		/* sockets in flight past which a send
-					   of descriptors collects first (Linux's
+#define USOCK_GC_TRIGGER 1024u		/* sockets in flight past the last
+					   collection's count at which a send of
+					   descriptors collects first (Linux's
 					   UNIX_INFLIGHT_TRIGGER_GC is 16000; a
 					   socket here costs a page) */
 
@@ -130,11 +131,7 @@ struct usock {
 static struct spinlock usock_lock = SPINLOCK_INIT("usock");
 static struct usock *usock_all;
 static uint32_t usock_inflight_total;	/* the sum of every socket's inflight (usock_lock) */
-/* Messages to free (usock_msgs_free): their own lock, never held with
- * another; usock_draining: a thread is freeing them. */
-static struct spinlock usock_dead_lock = SPINLOCK_INIT("usock_dead");
-static struct usock_msg *usock_dead;
-static bool usock_draining;
+static uint32_t usock_gc_floor;		/* sockets in flight the last collection left (usock_lock) */
 static struct waitq usock_room = WAITQ_INIT(usock_room);
 static uint32_t usock_autobind_next;
 
@@ -164,38 +161,54 @@ static void usock_msg_free(struct usock_msg *m)
 	kfree(m);
 }
 
+static struct usock_msg *usock_gc_locked(void);
+
 /* Frees the list of messages m (a NULL-ended chain of next). Freeing a
  * message drops its descriptors' references, and the last reference to a
  * socket frees that socket's queue in turn, so a chain of sockets each in
  * flight in the previous one's queue would recurse once per link, past
  * the kernel stack (a user's close could panic the machine). So the work
- * is iterative: the messages join one list, and the thread that finds no
- * one freeing it frees until it is empty; a thread that finds another
- * freeing (a nested release, or another CPU) leaves them to it. Linux
- * defers the fput likewise. */
+ * is iterative: the messages join the calling thread's list, and the
+ * outermost call in that thread frees until it is empty; a call nested in
+ * it (a release inside a free) only adds to the list. Releases in there
+ * ask for a collection instead of making one each (usock_gc_soon), and
+ * the loop makes one when the list is empty, so tearing down a chain of
+ * N sockets costs one collection, not N. Linux defers the fput likewise. */
 static void usock_msgs_free(struct usock_msg *m)
 {
-	if (!m)
-		return;
-	struct usock_msg *tail = m;
-	while (tail->next)
-		tail = tail->next;
-	spin_lock(&usock_dead_lock);
-	tail->next = usock_dead;
-	usock_dead = m;
-	if (usock_draining) {
-		spin_unlock(&usock_dead_lock);
-		return;
+	struct thread *self = current_thread();
+	if (m) {
+		struct usock_msg *tail = m;
+		while (tail->next)
+			tail = tail->next;
+		tail->next = self->usock_dead;
+		self->usock_dead = m;
 	}
-	usock_draining = true;
-	while ((m = usock_dead)) {
-		usock_dead = m->next;
-		spin_unlock(&usock_dead_lock);
-		usock_msg_free(m);
-		spin_lock(&usock_dead_lock);
+	if (self->usock_draining)
+		return;
+	self->usock_draining = true;
+	for (;;) {
+		while ((m = self->usock_dead)) {
+			self->usock_dead = m->next;
+			usock_msg_free(m);
+		}
+		if (!self->usock_gc_wanted)
+			break;
+		self->usock_gc_wanted = false;
+		spin_lock(&usock_lock);
+		self->usock_dead = usock_gc_locked();
+		spin_unlock(&usock_lock);
 	}
-	usock_draining = false;
-	spin_unlock(&usock_dead_lock);
+	self->usock_draining = false;
+}
+
+/* A release while sockets are in flight: collect (Linux's unix_gc at
+ * unix_release_sock), now, or when the freeing loop up this thread's
+ * stack has finished. */
+static void usock_gc_soon(void)
+{
+	current_thread()->usock_gc_wanted = true;
+	usock_msgs_free(NULL);
 }
 
 static struct usock *usock_of_fd(const struct usock_fdent *f)
@@ -214,6 +227,8 @@ static void usock_inflight_add(const struct usock_msg *m, int d)
 			usock_inflight_total += (uint32_t)d;
 		}
 	}
+	if (usock_gc_floor > usock_inflight_total)
+		__atomic_store_n(&usock_gc_floor, usock_inflight_total, __ATOMIC_RELAXED);
 }
 
 /* A message of len bytes from socket s (not queued yet), charged to s's
@@ -343,6 +358,7 @@ static struct usock_msg *usock_gc_locked(void)
 			dead = m;
 		}
 	}
+	__atomic_store_n(&usock_gc_floor, usock_inflight_total, __ATOMIC_RELAXED); /* the rest is reachable */
 	return dead;
 }
 
@@ -386,17 +402,23 @@ static void usock_release(struct kobj *o)
 	waitq_wake_all(&usock_room, 0);
 	struct pcache_obj *node = s->node;
 	s->node = NULL;
-	struct usock_msg *garbage = usock_gc_locked();
+	bool collect = usock_inflight_total != 0;
 	spin_unlock(&usock_lock);
 	if (node)
 		pcache_obj_put(node);
-	usock_msgs_free(msgs);
-	usock_msgs_free(garbage);
+	struct thread *self = current_thread();
+	bool outer = !self->usock_draining; /* then the embryos' releases wait for the loop below */
+	self->usock_draining = true;
 	while (pend) {
 		struct usock *next = pend->pend_next;
 		kobj_put(&pend->obj);
 		pend = next;
 	}
+	if (outer)
+		self->usock_draining = false;
+	usock_msgs_free(msgs);
+	if (collect)
+		usock_gc_soon();
 }
 
 /* A new socket of type for the calling process (not yet in any table). */
@@ -1229,14 +1251,12 @@ long sys_sock_sendmsg(int fd, const struct k_msghdr *um, int flags, int node)
 		err = usock_node_get(&dest, node, false, &kn);
 	if (!err)
 		err = usock_ctl_in(h.control, h.controllen, &c);
-	if (!err && c.nfds && __atomic_load_n(&usock_inflight_total, __ATOMIC_RELAXED) > USOCK_GC_TRIGGER) {
-		/* many in flight: cycles nobody closed a socket after are
-		 * collected before more go (Linux's wait_for_unix_gc) */
-		spin_lock(&usock_lock);
-		struct usock_msg *garbage = usock_gc_locked();
-		spin_unlock(&usock_lock);
-		usock_msgs_free(garbage);
-	}
+	if (!err && c.nfds &&
+	    __atomic_load_n(&usock_inflight_total, __ATOMIC_RELAXED) >
+		    __atomic_load_n(&usock_gc_floor, __ATOMIC_RELAXED) + USOCK_GC_TRIGGER)
+		usock_gc_soon(); /* 1024 more in flight since the last collection:
+				    cycles nobody closed a socket after are collected
+				    before more go (Linux's wait_for_unix_gc) */
 	if (!err)
 		err = usock_send(s, v, h.iovlen, total, flags, has_dest ? &dest : NULL, kn, &c);
 	if (kn)

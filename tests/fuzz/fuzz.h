@@ -27,8 +27,6 @@ enum {
 	FZ_P_CGMKDIR,			/* a cgroup below its own, or remove one */
 	FZ_P_FILEOP,			/* mkdir/unlink/rename/rmdir in its own /tmp dir */
 	FZ_P_SERVE,			/* a thread serving one of its endpoints */
-	FZ_P_SOCKOP,			/* Unix sockets through the C library: pairs, names,
-					   connections, descriptors passed (cycles too) */
 	FZ_P_COUNT
 };
 #define FZ_NPSEUDO (FZ_P_COUNT - SYSCALL_COUNT)

@@ -13,9 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/un.h>
 #include <unistd.h>
 #include "abi/kcov.h"
 #include "arbor/syscalls.h"
@@ -67,7 +65,7 @@ static long fz_syscall(long nr, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t 
 
 const char *fz_call_name(int nr)
 {
-	static const char *const pseudo[FZ_NPSEUDO] = { "OPEN", "CGWRITE", "CGMKDIR", "FILEOP", "SERVE", "SOCKOP" };
+	static const char *const pseudo[FZ_NPSEUDO] = { "OPEN", "CGWRITE", "CGMKDIR", "FILEOP", "SERVE" };
 	if (nr >= 0 && nr < SYSCALL_COUNT)
 		return fz_calls[nr].name;
 	if (nr >= SYSCALL_COUNT && nr < FZ_P_COUNT)
@@ -739,130 +737,6 @@ static long p_serve(struct fz_log *l)
 	return sys_thread_create((uint64_t)fz_serve_entry, v_stack(), (uint64_t)h, NULL);
 }
 
-/* A held socket (or, sometimes, any held handle), or -1. */
-static int pick_socket(void)
-{
-	int cand[MAX_HANDLES], n = 0;
-	for (int i = 0; i < nhandles; i++)
-		if (handles[i].kind == HANDLE_SOCKET)
-			cand[n++] = handles[i].h;
-	if (n && rnd(8))
-		return cand[rnd((uint64_t)n)];
-	return nhandles ? handles[rnd((uint64_t)nhandles)].h : -1;
-}
-
-/* One of a few names: abstract ones, and socket files in its /tmp dir. */
-static socklen_t sock_addr(struct sockaddr_un *a)
-{
-	memset(a, 0, sizeof(*a));
-	a->sun_family = AF_UNIX;
-	unsigned which = (unsigned)rnd(4);
-	if (rnd(2)) {
-		int k = snprintf(a->sun_path + 1, sizeof(a->sun_path) - 1, "fz%d-%u", env->slot, which);
-		return (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + k);
-	}
-	snprintf(a->sun_path, sizeof(a->sun_path), "%s/s%u", env->tmpdir, which);
-	return (socklen_t)(offsetof(struct sockaddr_un, sun_path) + strlen(a->sun_path) + 1);
-}
-
-/* Unix sockets with real state, which random arguments seldom reach:
- * pairs, names, listening and connecting, data, and descriptors passed
- * with SCM_RIGHTS (held handles, sockets themselves: cycles) and
- * received. Nonblocking mostly: a call that blocks is killed, as any. */
-static long p_sockop(struct fz_log *l)
-{
-	static const int types[] = { SOCK_STREAM, SOCK_DGRAM, SOCK_SEQPACKET };
-	int type = types[rnd(3)] | (rnd(4) ? SOCK_NONBLOCK : 0);
-	int s = pick_socket(), sv[2];
-	struct sockaddr_un a;
-	socklen_t alen;
-	long r;
-	union {
-		struct cmsghdr h;
-		char b[CMSG_SPACE(4 * sizeof(int))];
-	} u;
-	char data[256];
-	struct iovec v = { data, 1 + (size_t)rnd(sizeof(data)) };
-	struct msghdr m = { 0 };
-	m.msg_iov = &v;
-	m.msg_iovlen = 1;
-	switch (rnd(9)) {
-	case 0:
-		r = socketpair(AF_UNIX, type, 0, sv) ? -errno : 0;
-		if (!r) {
-			add_handle(sv[0], false);
-			add_handle(sv[1], false);
-		}
-		snprintf(l->note, sizeof(l->note), "socketpair %#x", type);
-		return r;
-	case 1:
-		r = socket(AF_UNIX, type, 0);
-		add_handle((int)r, false);
-		snprintf(l->note, sizeof(l->note), "socket %#x", type);
-		return r < 0 ? -errno : r;
-	case 2: { /* SCM_RIGHTS of up to 4 held handles, maybe s itself */
-		int n = 1 + (int)rnd(4), fds[4];
-		for (int i = 0; i < n; i++)
-			fds[i] = rnd(3) ? pick_socket() : s;
-		m.msg_control = u.b;
-		m.msg_controllen = CMSG_SPACE((size_t)n * sizeof(int));
-		struct cmsghdr *c = CMSG_FIRSTHDR(&m);
-		c->cmsg_level = SOL_SOCKET;
-		c->cmsg_type = SCM_RIGHTS;
-		c->cmsg_len = CMSG_LEN((size_t)n * sizeof(int));
-		memcpy(CMSG_DATA(c), fds, (size_t)n * sizeof(int));
-		if (rnd(3) == 0) {
-			alen = sock_addr(&a);
-			m.msg_name = &a;
-			m.msg_namelen = alen;
-		}
-		r = sendmsg(s, &m, MSG_DONTWAIT | MSG_NOSIGNAL);
-		snprintf(l->note, sizeof(l->note), "sendmsg %d +%d fds", s, n);
-		return r < 0 ? -errno : r;
-	}
-	case 3: { /* receive, descriptors kept */
-		m.msg_control = u.b;
-		m.msg_controllen = rnd(3) ? sizeof(u.b) : CMSG_SPACE(sizeof(int));
-		int flags = MSG_DONTWAIT | (rnd(4) ? 0 : MSG_PEEK) | (rnd(4) ? 0 : MSG_CMSG_CLOEXEC);
-		r = recvmsg(s, &m, flags);
-		for (struct cmsghdr *c = r >= 0 ? CMSG_FIRSTHDR(&m) : NULL; c; c = CMSG_NXTHDR(&m, c))
-			if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
-				for (size_t i = 0; i < (c->cmsg_len - CMSG_LEN(0)) / sizeof(int); i++) {
-					int fd;
-					memcpy(&fd, CMSG_DATA(c) + i * sizeof(int), sizeof(int));
-					add_handle(fd, false);
-				}
-		snprintf(l->note, sizeof(l->note), "recvmsg %d %#x", s, flags);
-		return r < 0 ? -errno : r;
-	}
-	case 4:
-		alen = sock_addr(&a);
-		r = bind(s, (struct sockaddr *)&a, alen);
-		snprintf(l->note, sizeof(l->note), "bind %d %.30s", s, a.sun_path[0] ? a.sun_path : a.sun_path + 1);
-		return r < 0 ? -errno : r;
-	case 5:
-		r = listen(s, (int)rnd(4));
-		snprintf(l->note, sizeof(l->note), "listen %d", s);
-		return r < 0 ? -errno : r;
-	case 6:
-		alen = sock_addr(&a);
-		r = connect(s, (struct sockaddr *)&a, alen);
-		snprintf(l->note, sizeof(l->note), "connect %d %.30s", s, a.sun_path[0] ? a.sun_path : a.sun_path + 1);
-		return r < 0 ? -errno : r;
-	case 7:
-		r = accept4(s, NULL, NULL, SOCK_NONBLOCK);
-		add_handle((int)r, false);
-		snprintf(l->note, sizeof(l->note), "accept4 %d", s);
-		return r < 0 ? -errno : r;
-	default:
-		r = rnd(2) ? shutdown(s, (int)rnd(3)) : close(s);
-		if (r == 0)
-			forget_handle(s);
-		snprintf(l->note, sizeof(l->note), "shutdown/close %d", s);
-		return r < 0 ? -errno : r;
-	}
-}
-
 /* cgfs_write's writer: its pid names the process "0" moves, so root
  * names only itself. */
 static void root_writer(uint64_t w)
@@ -975,7 +849,6 @@ static void run_call(int i, uint32_t seed, bool last)
 	case FZ_P_CGMKDIR: r = p_cgmkdir(nl); break;
 	case FZ_P_FILEOP: r = p_fileop(nl); break;
 	case FZ_P_SERVE: r = p_serve(nl); break;
-	case FZ_P_SOCKOP: r = p_sockop(nl); break;
 	default: r = fz_syscall(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
 	}
 	if (nr == SYS_fork && r == 0) {
