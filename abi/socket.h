@@ -91,14 +91,15 @@ struct k_ucred {
 /* Not an errno: sock_bind, sock_connect or sock_sendmsg met a path
  * address (sun_path[0] not 0) without its node. The kernel has read and
  * checked everything else first, so the C library may now read the
- * address safely, find the socket file and call again with its node. */
+ * address safely, open the socket file and call again with its node. */
 #define K_SOCK_NEED_NODE (-10001)
 
-/* Which socket file a path address names (the C library's stat of it):
- * how the kernel finds a socket bound to a path. */
-struct k_socknode {
-	uint64_t dev;
-	uint64_t ino;
-};
+/* The node argument of sock_bind, sock_connect and sock_sendmsg: a
+ * descriptor of the socket file a path address names, opened with O_PATH
+ * (the file server's walk checked search permission on the way), or
+ * K_SOCK_NO_NODE. The kernel reads the file's mode and owner from the
+ * page cache object its server attached to that descriptor, and keys the
+ * binding by that object: never by numbers the caller gives. */
+#define K_SOCK_NO_NODE (-1)
 
 #endif

@@ -125,6 +125,11 @@ struct pcache_obj {
 	uint32_t kopens;		/* descriptors ncache_open made, alive (lock) */
 	bool knotify;			/* the server asked to hear of the last one's
 					   close (pcache_free refused: lock) */
+	/* A socket file's object (attribute-only, S_IFSOCK): a Unix socket
+	 * was bound to it once (kernel/ipc/unix.c; set atomically, never
+	 * cleared), so no bind names it again, as Linux's bind never reuses
+	 * an existing file. */
+	bool sock_named;
 	/* exec.c, under lock: address spaces running the file as their
 	 * program, and descriptors open for writing plus shared mappings
 	 * that may write; while one is non-zero the other cannot grow */

@@ -148,6 +148,11 @@ struct thread {
 	uint8_t ipc_out[IPC_INLINE_MAX]; /* caller: a small send buffer, copied at the call */
 	uint8_t ipc_in[IPC_INLINE_MAX];	/* server: its current caller's, taken with the call */
 	char name[PROC_NAME_MAX];
+	/* Unix socket messages this thread frees (kernel/ipc/unix.c,
+	 * usock_msgs_free): the list, whether a loop up its stack is freeing
+	 * it, and whether a release there asked for a collection. */
+	struct usock_msg *usock_dead;
+	bool usock_draining, usock_gc_wanted;
 #ifdef CONFIG_KCOV
 	struct kcov *kcov;		/* kernel coverage being recorded (kcov.c) */
 #endif

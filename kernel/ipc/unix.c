@@ -14,9 +14,14 @@
  * that sent it, as memory.stat "sock".
  *
  * Names: an abstract name (sun_path[0] == 0) lives here; a path name is a
- * socket file (S_IFSOCK) the C library creates in its file system, and the
- * kernel knows the binding by the file's (dev, ino), which the library
- * gives with bind, connect and sendto (struct k_socknode).
+ * socket file (S_IFSOCK) the C library creates in its file system. The
+ * library gives bind, connect and sendto an O_PATH descriptor of that file
+ * (its file server's walk checked search permission); the kernel takes
+ * the file's page cache object from it, which the server keeps up to date
+ * with the file's mode and owner, checks them itself (write permission to
+ * connect or send, as Linux's unix_find_bsd; a new file of the caller's
+ * to bind) and keys the binding by the object: nothing the caller says
+ * about the file is believed.
  *
  * Locking: one lock, usock_lock, guards every socket's state and queue
  * (the sockets of a machine are few and their critical sections short).
@@ -32,9 +37,11 @@
 #include "abi/socket.h"
 #include "cgroup.h"
 #include "heap.h"
+#include "ipc.h"
 #include "kobj.h"
 #include "kstring.h"
 #include "memcg.h"
+#include "pcache.h"
 #include "poll.h"
 #include "proc.h"
 #include "sched.h"
@@ -53,6 +60,11 @@ long sys_handle_flags(int h, int set); /* kernel/proc/handle.c: FD_CLOEXEC */
 #define USOCK_SOMAXCONN 4096
 #define USOCK_MAX_IOV 1024		/* UIO_MAXIOV */
 #define USOCK_MAX_CONTROL 20480u	/* optmem_max */
+#define USOCK_GC_TRIGGER 1024u		/* sockets in flight past the last
+					   collection's count at which a send of
+					   descriptors collects first (Linux's
+					   UNIX_INFLIGHT_TRIGGER_GC is 16000; a
+					   socket here costs a page) */
 
 enum { US_UNCONN, US_LISTEN, US_CONNECTED };
 #define US_SHUT_RCV 1
@@ -98,8 +110,15 @@ struct usock {
 	struct usock *pend_head, *pend_tail, *pend_next; /* a listener's connections (references) */
 	int npend, backlog;
 	struct usock *all_next;		/* usock_all */
+	/* The garbage collector's (usock_gc_locked, under usock_lock): how
+	 * many references to this socket queued messages hold (it is in
+	 * flight in an SCM_RIGHTS), whether it may be garbage in this pass,
+	 * and the pass's stack of sockets found reachable. */
+	uint32_t inflight;
+	bool gc_cand;
+	struct usock *gc_next;
 	bool bound, path;		/* path: bound to the socket file node */
-	struct k_socknode node;
+	struct pcache_obj *node;	/* that file's object (a reference) */
 	struct usock_name name;
 	bool has_peercred;
 	struct k_ucred peercred;
@@ -111,6 +130,8 @@ struct usock {
 
 static struct spinlock usock_lock = SPINLOCK_INIT("usock");
 static struct usock *usock_all;
+static uint32_t usock_inflight_total;	/* the sum of every socket's inflight (usock_lock) */
+static uint32_t usock_gc_floor;		/* sockets in flight the last collection left (usock_lock) */
 static struct waitq usock_room = WAITQ_INIT(usock_room);
 static uint32_t usock_autobind_next;
 
@@ -140,21 +161,83 @@ static void usock_msg_free(struct usock_msg *m)
 	kfree(m);
 }
 
+static struct usock_msg *usock_gc_locked(void);
+
+/* Frees the list of messages m (a NULL-ended chain of next). Freeing a
+ * message drops its descriptors' references, and the last reference to a
+ * socket frees that socket's queue in turn, so a chain of sockets each in
+ * flight in the previous one's queue would recurse once per link, past
+ * the kernel stack (a user's close could panic the machine). So the work
+ * is iterative: the messages join the calling thread's list, and the
+ * outermost call in that thread frees until it is empty; a call nested in
+ * it (a release inside a free) only adds to the list. Releases in there
+ * ask for a collection instead of making one each (usock_gc_soon), and
+ * the loop makes one when the list is empty, so tearing down a chain of
+ * N sockets costs one collection, not N. Linux defers the fput likewise. */
 static void usock_msgs_free(struct usock_msg *m)
 {
-	while (m) {
-		struct usock_msg *next = m->next;
-		usock_msg_free(m);
-		m = next;
+	struct thread *self = current_thread();
+	if (m) {
+		struct usock_msg *tail = m;
+		while (tail->next)
+			tail = tail->next;
+		tail->next = self->usock_dead;
+		self->usock_dead = m;
 	}
+	if (self->usock_draining)
+		return;
+	self->usock_draining = true;
+	for (;;) {
+		while ((m = self->usock_dead)) {
+			self->usock_dead = m->next;
+			usock_msg_free(m);
+		}
+		if (!self->usock_gc_wanted)
+			break;
+		self->usock_gc_wanted = false;
+		spin_lock(&usock_lock);
+		self->usock_dead = usock_gc_locked();
+		spin_unlock(&usock_lock);
+	}
+	self->usock_draining = false;
+}
+
+/* A release while sockets are in flight: collect (Linux's unix_gc at
+ * unix_release_sock), now, or when the freeing loop up this thread's
+ * stack has finished. */
+static void usock_gc_soon(void)
+{
+	current_thread()->usock_gc_wanted = true;
+	usock_msgs_free(NULL);
+}
+
+static struct usock *usock_of_fd(const struct usock_fdent *f)
+{
+	return f->o && f->o->type == KOBJ_SOCKET ? usock_of(f->o) : NULL;
+}
+
+/* The sockets m carries enter (d 1) or leave (d -1) flight: queued in a
+ * socket's receive queue, or taken out of it (usock_lock held). */
+static void usock_inflight_add(const struct usock_msg *m, int d)
+{
+	for (uint32_t i = 0; i < m->nfds; i++) {
+		struct usock *x = usock_of_fd(&m->fds[i]);
+		if (x) {
+			x->inflight += (uint32_t)d;
+			usock_inflight_total += (uint32_t)d;
+		}
+	}
+	if (usock_gc_floor > usock_inflight_total)
+		__atomic_store_n(&usock_gc_floor, usock_inflight_total, __ATOMIC_RELAXED);
 }
 
 /* A message of len bytes from socket s (not queued yet), charged to s's
- * cgroup: NULL and *err -ENOBUFS if the charge or the memory is refused. */
-static struct usock_msg *usock_msg_new(struct usock *s, size_t len, long *err)
+ * cgroup with extra bytes more (its passed descriptors' array): NULL and
+ * *err -ENOBUFS if the charge or the memory is refused. */
+static struct usock_msg *usock_msg_new(struct usock *s, size_t len, size_t extra, long *err)
 {
 	size_t size = sizeof(struct usock_msg) + len;
-	uint32_t pages = (uint32_t)((size + PAGE_SIZE - 1) / PAGE_SIZE);
+	uint32_t pages = (uint32_t)((size + extra + PAGE_SIZE - 1) / PAGE_SIZE);
 	struct cgroup *cg = s->obj.charged;
 	*err = -ENOBUFS;
 	if (mem_charge(cg, pages, MEMCG_STAT_SOCK))
@@ -182,6 +265,7 @@ static void usock_enqueue(struct usock *r, struct usock_msg *m)
 		r->rq_head = m;
 	r->rq_tail = m;
 	r->rq_bytes += m->cost;
+	usock_inflight_add(m, 1);
 	waitq_wake_all(&r->rwait, 0);
 	pollq_wake(&r->pollq);
 }
@@ -195,6 +279,7 @@ static struct usock_msg *usock_dequeue(struct usock *r)
 	if (!r->rq_head)
 		r->rq_tail = NULL;
 	r->rq_bytes -= m->cost;
+	usock_inflight_add(m, -1);
 	m->next = NULL;
 	if (r->peer) {
 		waitq_wake_all(&r->peer->wwait, 0);
@@ -218,6 +303,65 @@ static uint64_t usock_deadline(uint64_t timeo)
 	return timeo ? clock_ns() + timeo : 0;
 }
 
+/* The garbage collector's mark: the sockets in flight in x's queue
+ * are reachable (no longer candidates) and go on the stack to be scanned
+ * in turn. */
+static void usock_gc_scan(struct usock *x, struct usock **stack)
+{
+	for (struct usock_msg *m = x->rq_head; m; m = m->next)
+		for (uint32_t i = 0; i < m->nfds; i++) {
+			struct usock *y = usock_of_fd(&m->fds[i]);
+			if (y && y->gc_cand) {
+				y->gc_cand = false;
+				y->gc_next = *stack;
+				*stack = y;
+			}
+		}
+}
+
+/* Linux's unix_gc (usock_lock held): sockets passed in a cycle (a socket
+ * sent over itself, or a and b each in the other's queue) and closed by
+ * every process are held only by the messages in each other's queues,
+ * which no one can ever receive. A candidate is a socket in flight whose
+ * every reference is a queued message's (no descriptor, no call in
+ * progress, no poll, no listener's queue holds it); a candidate found in
+ * the queue of a socket that is not one, or of one found so, is
+ * reachable. The rest are garbage: their queues are emptied here and the
+ * messages returned for the caller to free after the lock (which drops
+ * the references that kept the cycle). Nothing can take a new reference
+ * to a candidate meanwhile: that needs a descriptor of it or a receive
+ * from a queue, and both need this lock. Work: each socket and each
+ * queued descriptor once. */
+static struct usock_msg *usock_gc_locked(void)
+{
+	if (!usock_inflight_total)
+		return NULL;
+	for (struct usock *x = usock_all; x; x = x->all_next)
+		x->gc_cand = x->inflight && __atomic_load_n(&x->obj.refcount, __ATOMIC_ACQUIRE) == x->inflight;
+	struct usock *stack = NULL;
+	for (struct usock *x = usock_all; x; x = x->all_next)
+		if (!x->gc_cand)
+			usock_gc_scan(x, &stack);
+	while (stack) {
+		struct usock *x = stack;
+		stack = x->gc_next;
+		usock_gc_scan(x, &stack);
+	}
+	struct usock_msg *dead = NULL;
+	for (struct usock *x = usock_all; x; x = x->all_next) {
+		if (!x->gc_cand)
+			continue;
+		x->gc_cand = false;
+		while (x->rq_head) {
+			struct usock_msg *m = usock_dequeue(x);
+			m->next = dead;
+			dead = m;
+		}
+	}
+	__atomic_store_n(&usock_gc_floor, usock_inflight_total, __ATOMIC_RELAXED); /* the rest is reachable */
+	return dead;
+}
+
 static void usock_release(struct kobj *o)
 {
 	struct usock *s = usock_of(o);
@@ -230,6 +374,8 @@ static void usock_release(struct kobj *o)
 		}
 	struct usock_msg *msgs = s->rq_head;
 	bool unread = msgs != NULL;
+	for (struct usock_msg *m = msgs; m; m = m->next)
+		usock_inflight_add(m, -1);
 	s->rq_head = s->rq_tail = NULL;
 	struct usock *pend = s->pend_head;
 	s->pend_head = s->pend_tail = NULL;
@@ -254,13 +400,25 @@ static void usock_release(struct kobj *o)
 			x->dpeer_dead = true;
 		}
 	waitq_wake_all(&usock_room, 0);
+	struct pcache_obj *node = s->node;
+	s->node = NULL;
+	bool collect = usock_inflight_total != 0;
 	spin_unlock(&usock_lock);
-	usock_msgs_free(msgs);
+	if (node)
+		pcache_obj_put(node);
+	struct thread *self = current_thread();
+	bool outer = !self->usock_draining; /* then the embryos' releases wait for the loop below */
+	self->usock_draining = true;
 	while (pend) {
 		struct usock *next = pend->pend_next;
 		kobj_put(&pend->obj);
 		pend = next;
 	}
+	if (outer)
+		self->usock_draining = false;
+	usock_msgs_free(msgs);
+	if (collect)
+		usock_gc_soon();
 }
 
 /* A new socket of type for the calling process (not yet in any table). */
@@ -407,28 +565,78 @@ static bool usock_is_path(const struct usock_name *n)
 /* The bound socket a name (and, for a path, its file's node) reaches, or
  * NULL (usock_lock held). Abstract names are per type, as Linux's (its
  * hash of one includes the type): a path names one socket of any type. */
-static struct usock *usock_lookup(const struct usock_name *n, const struct k_socknode *node, int type)
+static struct usock *usock_lookup(const struct usock_name *n, const struct pcache_obj *node, int type)
 {
 	bool path = usock_is_path(n);
 	for (struct usock *x = usock_all; x; x = x->all_next) {
 		if (!x->bound || x->path != path || (!path && x->type != type))
 			continue;
-		if (path ? x->node.dev == node->dev && x->node.ino == node->ino :
-			   x->name.len == n->len && !memcmp(x->name.addr, n->addr, n->len))
+		if (path ? x->node == node : x->name.len == n->len && !memcmp(x->name.addr, n->addr, n->len))
 			return x;
 	}
 	return NULL;
 }
 
-/* A path address needs the node of its socket file (the library's):
- * K_SOCK_NEED_NODE without one. */
-static long usock_node_in(const struct usock_name *n, const struct k_socknode *unode, struct k_socknode *node)
+#define USOCK_S_IFMT 0170000u
+#define USOCK_S_IFSOCK 0140000u
+
+/* Linux's generic_permission(MAY_WRITE) on a file's attributes with the
+ * caller's effective ids and supplementary groups: one class applies;
+ * euid 0 writes anything (CAP_DAC_OVERRIDE). 0 or -EACCES. */
+static long usock_may_write(const struct pcache_attr *a)
 {
+	const struct cred *c = &current_thread()->proc->cred;
+	uint32_t mode = a->mode;
+	if (c->euid == 0)
+		return 0;
+	if (c->euid == a->uid)
+		mode >>= 6;
+	else if (c->egid == a->gid || cred_in_group(c, a->gid))
+		mode >>= 3;
+	return (mode & 2) ? 0 : -EACCES;
+}
+
+/* The socket file a path address names: the page cache object the file
+ * server attached to descriptor node_fd (an O_PATH open of the path), a
+ * reference in *out. An abstract name needs none (0, *out NULL); a path
+ * without a descriptor is K_SOCK_NEED_NODE; node_fd not a descriptor is
+ * -EBADF. bind (Linux's mknod of a new file) takes only a socket file
+ * the caller's euid owns (its creator's) that no socket was bound to
+ * before (checked at the binding itself): else -EADDRINUSE, as a file
+ * already there. connect and send (unix_find_bsd) need write permission
+ * on it (-EACCES), then a socket file (-ECONNREFUSED). The attributes are
+ * the server's record in the object, never the caller's word. */
+static long usock_node_get(const struct usock_name *n, int node_fd, bool bind, struct pcache_obj **out)
+{
+	*out = NULL;
 	if (!usock_is_path(n))
 		return 0;
-	if (!unode)
+	if (node_fd == K_SOCK_NO_NODE)
 		return K_SOCK_NEED_NODE;
-	return copy_from_user(node, unode, sizeof(*node)) ? -EFAULT : 0;
+	long err = 0;
+	struct kobj *o = handle_get_rights(current_thread()->proc, node_fd, KOBJ_KINDS_ANY, 0, &err);
+	if (!o)
+		return err;
+	struct channel *ch = o->type == KOBJ_CHANNEL ? container_of(o, struct channel, obj) : NULL;
+	struct pcache_obj *pc = ch ? __atomic_load_n(&ch->pc, __ATOMIC_ACQUIRE) : NULL;
+	struct pcache_attr a = { 0 };
+	if (pc) {
+		pcache_obj_get(pc);
+		pcache_obj_getattr(pc, &a);
+	}
+	kobj_put(o);
+	if (bind)
+		err = !pc || (a.mode & USOCK_S_IFMT) != USOCK_S_IFSOCK || a.uid != current_thread()->proc->cred.euid ?
+			      -EADDRINUSE : 0;
+	else if (!pc)
+		err = -ECONNREFUSED; /* no file the kernel knows: not a socket's */
+	else if (!(err = usock_may_write(&a)) && (a.mode & USOCK_S_IFMT) != USOCK_S_IFSOCK)
+		err = -ECONNREFUSED;
+	if (err && pc)
+		pcache_obj_put(pc);
+	else
+		*out = pc;
+	return err;
 }
 
 /* Linux's autobind: an abstract name of five hex digits no one holds;
@@ -452,17 +660,17 @@ static long usock_autobind_locked(struct usock *s)
 	return 0;
 }
 
-long sys_sock_bind(int fd, const void *addr, uint32_t len, const struct k_socknode *node)
+long sys_sock_bind(int fd, const void *addr, uint32_t len, int node)
 {
 	long err = 0;
 	struct usock_name n;
-	struct k_socknode kn = { 0, 0 };
+	struct pcache_obj *kn = NULL;
 	struct usock *s = usock_get(fd, &err);
 	if (!s)
 		return err;
 	err = usock_name_in(addr, len, &n);
 	if (!err)
-		err = usock_node_in(&n, node, &kn);
+		err = usock_node_get(&n, node, true, &kn);
 	if (err) {
 		kobj_put(&s->obj);
 		return err;
@@ -472,15 +680,18 @@ long sys_sock_bind(int fd, const void *addr, uint32_t len, const struct k_sockno
 		err = -EINVAL;
 	else if (len == 2)
 		err = usock_autobind_locked(s);
-	else if (usock_lookup(&n, &kn, s->type))
-		err = -EADDRINUSE;
+	else if (kn ? __atomic_exchange_n(&kn->sock_named, true, __ATOMIC_ACQ_REL) : usock_lookup(&n, NULL, s->type) != NULL)
+		err = -EADDRINUSE; /* a file named once stays taken, as Linux's */
 	else {
 		s->name = n;
 		s->node = kn;
+		kn = NULL; /* the binding holds it */
 		s->path = usock_is_path(&n);
 		s->bound = true;
 	}
 	spin_unlock(&usock_lock);
+	if (kn)
+		pcache_obj_put(kn);
 	kobj_put(&s->obj);
 	return err;
 }
@@ -512,7 +723,7 @@ long sys_sock_listen(int fd, int backlog)
 /* connect of a stream or seqpacket socket: a new socket joins the
  * listener's queue, connected to s at once (as Linux: data may flow before
  * accept). Waits while the backlog is full. */
-static long usock_connect_stream(struct usock *s, const struct usock_name *n, const struct k_socknode *node)
+static long usock_connect_stream(struct usock *s, const struct usock_name *n, const struct pcache_obj *node)
 {
 	struct usock *e = usock_new(s->type);
 	if (!e)
@@ -567,7 +778,7 @@ static long usock_connect_stream(struct usock *s, const struct usock_name *n, co
 
 /* connect of a datagram socket: its default destination (family
  * AF_UNSPEC: none again). */
-static long usock_connect_dgram(struct usock *s, const struct usock_name *n, const struct k_socknode *node)
+static long usock_connect_dgram(struct usock *s, const struct usock_name *n, const struct pcache_obj *node)
 {
 	long err = 0;
 	spin_lock(&usock_lock);
@@ -586,11 +797,11 @@ static long usock_connect_dgram(struct usock *s, const struct usock_name *n, con
 	return err;
 }
 
-long sys_sock_connect(int fd, const void *addr, uint32_t len, const struct k_socknode *node)
+long sys_sock_connect(int fd, const void *addr, uint32_t len, int node)
 {
 	long err = 0;
 	struct usock_name n;
-	struct k_socknode kn = { 0, 0 };
+	struct pcache_obj *kn = NULL;
 	struct usock *s = usock_get(fd, &err);
 	if (!s)
 		return err;
@@ -606,9 +817,11 @@ long sys_sock_connect(int fd, const void *addr, uint32_t len, const struct k_soc
 	if (!err && len == 2)
 		err = -EINVAL;
 	if (!err)
-		err = usock_node_in(&n, node, &kn);
+		err = usock_node_get(&n, node, false, &kn);
 	if (!err)
-		err = s->type == K_SOCK_DGRAM ? usock_connect_dgram(s, &n, &kn) : usock_connect_stream(s, &n, &kn);
+		err = s->type == K_SOCK_DGRAM ? usock_connect_dgram(s, &n, kn) : usock_connect_stream(s, &n, kn);
+	if (kn)
+		pcache_obj_put(kn);
 	kobj_put(&s->obj);
 	return err;
 }
@@ -877,7 +1090,7 @@ static long usock_iov_copy(const struct k_iovec *v, uint64_t n, size_t at, void 
 
 /* Where s's send goes (usock_lock held): its peer, its datagram target,
  * or the socket a destination address names; NULL with *err. */
-static struct usock *usock_target(struct usock *s, const struct usock_name *dest, const struct k_socknode *node,
+static struct usock *usock_target(struct usock *s, const struct usock_name *dest, const struct pcache_obj *node,
 				  long *err)
 {
 	struct usock *t;
@@ -926,7 +1139,7 @@ static struct usock *usock_target(struct usock *s, const struct usock_name *dest
 /* Queues m at s's target, waiting for room as s's type and flags say.
  * Takes m (freed on failure). */
 static long usock_send_one(struct usock *s, struct usock_msg *m, const struct usock_name *dest,
-			   const struct k_socknode *node, bool nonblock, uint64_t deadline)
+			   const struct pcache_obj *node, bool nonblock, uint64_t deadline)
 {
 	long err = 0;
 	spin_lock(&usock_lock);
@@ -960,7 +1173,7 @@ static long usock_send_one(struct usock *s, struct usock_msg *m, const struct us
 static struct usock_msg *usock_build(struct usock *s, const struct k_iovec *v, uint64_t nv, size_t at, size_t len,
 				     struct usock_ctl *c, long *err)
 {
-	struct usock_msg *m = usock_msg_new(s, len, err);
+	struct usock_msg *m = usock_msg_new(s, len, c->nfds * sizeof(struct usock_fdent), err);
 	if (!m)
 		return NULL;
 	*err = usock_iov_copy(v, nv, at, m->data, len, false);
@@ -978,7 +1191,7 @@ static struct usock_msg *usock_build(struct usock *s, const struct k_iovec *v, u
 }
 
 static long usock_send(struct usock *s, const struct k_iovec *v, uint64_t nv, size_t total, int flags,
-		       const struct usock_name *dest, const struct k_socknode *node, struct usock_ctl *c)
+		       const struct usock_name *dest, const struct pcache_obj *node, struct usock_ctl *c)
 {
 	bool nonblock = (flags & K_MSG_DONTWAIT) || s->nonblock;
 	uint64_t deadline = usock_deadline(s->sndtimeo);
@@ -1012,7 +1225,7 @@ static long usock_send(struct usock *s, const struct k_iovec *v, uint64_t nv, si
 	return sent ? (long)sent : err;
 }
 
-long sys_sock_sendmsg(int fd, const struct k_msghdr *um, int flags, const struct k_socknode *node)
+long sys_sock_sendmsg(int fd, const struct k_msghdr *um, int flags, int node)
 {
 	long err = 0;
 	struct k_msghdr h;
@@ -1020,7 +1233,7 @@ long sys_sock_sendmsg(int fd, const struct k_msghdr *um, int flags, const struct
 	size_t total;
 	struct usock_ctl c;
 	struct usock_name dest;
-	struct k_socknode kn = { 0, 0 };
+	struct pcache_obj *kn = NULL;
 	if (copy_from_user(&h, um, sizeof(h)))
 		return -EFAULT;
 	struct usock *s = usock_get(fd, &err);
@@ -1035,11 +1248,19 @@ long sys_sock_sendmsg(int fd, const struct k_msghdr *um, int flags, const struct
 	if (!err && has_dest)
 		err = usock_name_in(h.name, h.namelen, &dest);
 	if (!err && has_dest)
-		err = usock_node_in(&dest, node, &kn);
+		err = usock_node_get(&dest, node, false, &kn);
 	if (!err)
 		err = usock_ctl_in(h.control, h.controllen, &c);
+	if (!err && c.nfds &&
+	    __atomic_load_n(&usock_inflight_total, __ATOMIC_RELAXED) >
+		    __atomic_load_n(&usock_gc_floor, __ATOMIC_RELAXED) + USOCK_GC_TRIGGER)
+		usock_gc_soon(); /* 1024 more in flight since the last collection:
+				    cycles nobody closed a socket after are collected
+				    before more go (Linux's wait_for_unix_gc) */
 	if (!err)
-		err = usock_send(s, v, h.iovlen, total, flags, has_dest ? &dest : NULL, &kn, &c);
+		err = usock_send(s, v, h.iovlen, total, flags, has_dest ? &dest : NULL, kn, &c);
+	if (kn)
+		pcache_obj_put(kn);
 	kfree(v);
 	kobj_put(&s->obj);
 	return err;
@@ -1120,6 +1341,7 @@ static long usock_take_extra(struct usock_msg *m, bool peek, struct usock_rcv *r
 			kobj_get(r->fds[i].o);
 		}
 	} else {
+		usock_inflight_add(m, -1); /* the receiver holds them now */
 		r->fds = m->fds;
 		m->fds = NULL;
 	}

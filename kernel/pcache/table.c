@@ -447,8 +447,13 @@ long sys_pcache_attach(int ch_h, int ep_h, uint64_t id)
 		r = -EPERM; /* only the server that minted the channel */
 	else if (ep && !(o = pcache_table_get(ep, id)))
 		r = -EBADF;
-	else if (o && (o->flags & PCACHE_META)) {
-		r = -EINVAL; /* a directory: no data to serve */
+	else if (o && (o->flags & PCACHE_META) &&
+		 !(__atomic_load_n(&ch->fst.flags, __ATOMIC_RELAXED) & O_PATH)) {
+		/* a directory: no data to serve. An O_PATH description may
+		 * name an attribute-only object (a socket file's: the kernel's
+		 * socket calls read its owner and mode); every data call
+		 * refuses O_PATH before it looks at the object. */
+		r = -EINVAL;
 		pcache_obj_put(o);
 		o = NULL;
 	}

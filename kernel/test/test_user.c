@@ -713,6 +713,15 @@ KTEST(posix_handle_rights)
 	run_with_servers(argv, "posix_rights");
 }
 
+/* Trust between users in the newer calls: socket files' permission and
+ * binding checked by the kernel, raw calls as well as the C library's
+ * (tests/security/trust.c). */
+KTEST(posix_trust)
+{
+	const char *const argv[] = { "posix/trust", NULL };
+	run_with_servers(argv, "posix_trust");
+}
+
 /* POSIX threads on kernel threads and futexes. */
 KTEST(posix_threads)
 {

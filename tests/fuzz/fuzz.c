@@ -2,12 +2,15 @@
  * that runs programs of random system calls in worker processes, guided
  * by kernel coverage (kcov) when the kernel has it.
  *
- *   fuzz [-m unpriv|root] [-s SEED] [-t SECONDS] [-n PROGRAMS] [-p SEEDS]
+ *   fuzz [-m unpriv|root] [-s SEED] [-t SECONDS] [-n PROGRAMS] [-p SEEDS] [-f PREFIXES]
  *
  * -m: workers run as uid 1000 (unpriv, the default) or as root confined
  * to a cgroup subtree (root). -s: the first program's seed (programs take
  * SEED, SEED+1, ...). -p: replay one program, its call seeds in hex,
  * comma-separated (what a failure prints; tools/fuzz-replay passes it).
+ * -f: at the end, the PCs reached in kernel functions whose names start
+ * with each comma-separated prefix ("usock_,epoll_": is a subsystem's
+ * code exercised at all).
  *
  * Workers run in /sys/fs/cgroup/fuzz-MODE (pids.max 64, memory.max 64M),
  * each slot in its own delegated cgroup wN with the worker in wN/self.
@@ -119,6 +122,27 @@ static int cov_merge(const struct fz_shared *sh)
 			nfuncs++;
 	}
 	return fresh;
+}
+
+/* -f: "fuzz: coverage PREFIX N PCs" for each comma-separated prefix. */
+static void cov_report(const char *prefixes)
+{
+	char list[256], *pre[32];
+	uint32_t count[32] = { 0 };
+	int np = 0;
+	snprintf(list, sizeof(list), "%s", prefixes);
+	for (char *p = strtok(list, ","); p && np < 32; p = strtok(NULL, ","))
+		pre[np++] = p;
+	for (uint32_t i = 0; i < COV_SIZE; i++) {
+		char name[64];
+		if (!cov_pcs[i] || sys_kcov(KCOV_FUNC, cov_pcs[i] & 0x7fffffffu, name, sizeof(name)) < 0)
+			continue;
+		for (int k = 0; k < np; k++)
+			if (strncmp(name, pre[k], strlen(pre[k])) == 0)
+				count[k]++;
+	}
+	for (int k = 0; k < np; k++)
+		printf("fuzz: coverage %s %u PCs\n", pre[k], count[k]);
 }
 
 static int write_file(const char *path, const char *text)
@@ -751,10 +775,10 @@ static uint32_t parse_hex(const char **s)
 int main(int argc, char **argv)
 {
 	uint64_t seed = 1, seconds = 30, max_progs = ~0ull;
-	const char *replay = NULL;
+	const char *replay = NULL, *cov_prefixes = NULL;
 	bool probe_latency = false;
 	int opt;
-	while ((opt = getopt(argc, argv, "m:s:t:n:p:L")) != -1) {
+	while ((opt = getopt(argc, argv, "m:s:t:n:p:Lf:")) != -1) {
 		switch (opt) {
 		case 'm': mode = strcmp(optarg, "root") == 0 ? FZ_ROOT : FZ_UNPRIV; break;
 		case 's': seed = strtoull(optarg, NULL, 0); break;
@@ -762,8 +786,10 @@ int main(int argc, char **argv)
 		case 'n': max_progs = strtoull(optarg, NULL, 0); break;
 		case 'p': replay = optarg; break;
 		case 'L': probe_latency = true; break;
+		case 'f': cov_prefixes = optarg; break;
 		default:
-			fprintf(stderr, "usage: fuzz [-m unpriv|root] [-s SEED] [-t SECONDS] [-n PROGRAMS] [-p SEEDS] [-L]\n");
+			fprintf(stderr, "usage: fuzz [-m unpriv|root] [-s SEED] [-t SECONDS] [-n PROGRAMS] [-p SEEDS] [-L] "
+					"[-f PREFIXES]\n");
 			return 2;
 		}
 	}
@@ -853,5 +879,7 @@ int main(int argc, char **argv)
 		if (stalls[i])
 			nstalls += printf(" %s %u", fz_call_name(i), stalls[i]);
 	printf("%s\n", nstalls ? "" : " none");
+	if (cov_prefixes && have_kcov)
+		cov_report(cov_prefixes);
 	return ok ? 0 : 1;
 }

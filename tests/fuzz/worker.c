@@ -771,8 +771,16 @@ static void note_result(int nr, const uint64_t *a, long r)
 		return;
 	switch (nr) {
 	case SYS_ep_create: case SYS_notif_create: case SYS_shm_create: case SYS_chan_create:
-	case SYS_inotify_init1: case SYS_cgfs_open:
+	case SYS_inotify_init1: case SYS_cgfs_open: case SYS_sock_create: case SYS_sock_accept:
+	case SYS_eventfd: case SYS_epoll_create: case SYS_timerfd_create: case SYS_signalfd:
+	case SYS_pidfd_open:
 		add_handle((int)r, false);
+		break;
+	case SYS_sock_pair:
+		if (a[3] >= (uint64_t)scratch && a[3] < (uint64_t)scratch + SCRATCH_SIZE - 8) {
+			add_handle(((int *)a[3])[0], false);
+			add_handle(((int *)a[3])[1], false);
+		}
 		break;
 	case SYS_handle_dup: /* a copy is as foreign as its original */
 		add_handle((int)r, handle_foreign((int)a[0]) || !handle_known((int)a[0]));

@@ -35,6 +35,8 @@
 #define MQ_MAGIC 0x4d51524fu
 #define MQ_DEF_MAXMSG 10	/* Linux's /proc/sys/fs/mqueue defaults */
 #define MQ_DEF_MSGSIZE 8192
+#define MQ_USER_MAXMSG 10	/* Linux's msg_max and msgsize_max: the bounds */
+#define MQ_USER_MSGSIZE 8192	/* of a caller without CAP_SYS_RESOURCE */
 #define MQ_HARD_MAXMSG 65536	/* Linux's HARD_MSGMAX */
 #define MQ_HARD_MSGSIZE (16 << 20)
 #define MQ_MAX_BYTES (64ull << 20)
@@ -150,6 +152,18 @@ static int mq_create(const char *path, mode_t mode, long maxmsg, long msgsize)
 	return fd;
 }
 
+/* A queue file's header agrees with its size and the bounds, so that no
+ * slot index this process computes from it falls outside the mapping
+ * (the file is anyone's with write permission on it). */
+static bool mq_header_ok(const struct mq_file *q, size_t len)
+{
+	if (q->magic != MQ_MAGIC || q->maxmsg <= 0 || q->maxmsg > MQ_HARD_MAXMSG || q->msgsize <= 0 ||
+	    q->msgsize > MQ_HARD_MSGSIZE)
+		return false;
+	uint64_t slot_size = (sizeof(struct mq_slot) + (uint64_t)q->msgsize + 7) & ~7ull;
+	return q->slot_size == slot_size && sizeof(struct mq_file) + slot_size * (uint64_t)q->maxmsg <= len;
+}
+
 mqd_t mq_open(const char *name, int oflag, ...)
 {
 	char path[NAME_MAX + 16];
@@ -166,8 +180,12 @@ mqd_t mq_open(const char *name, int oflag, ...)
 		mode = (mode_t)va_arg(ap, int);
 		attr = va_arg(ap, const struct mq_attr *);
 		va_end(ap);
-		if (attr && (attr->mq_maxmsg <= 0 || attr->mq_msgsize <= 0 || attr->mq_maxmsg > MQ_HARD_MAXMSG ||
-			     attr->mq_msgsize > MQ_HARD_MSGSIZE ||
+		/* Linux's mq_attr_ok: a user without privilege gets at most
+		 * msg_max messages of msgsize_max bytes, root the hard bounds */
+		bool root = geteuid() == 0;
+		if (attr && (attr->mq_maxmsg <= 0 || attr->mq_msgsize <= 0 ||
+			     attr->mq_maxmsg > (root ? MQ_HARD_MAXMSG : MQ_USER_MAXMSG) ||
+			     attr->mq_msgsize > (root ? MQ_HARD_MSGSIZE : MQ_USER_MSGSIZE) ||
 			     (uint64_t)attr->mq_maxmsg * (uint64_t)attr->mq_msgsize > MQ_MAX_BYTES))
 			return mq_fail(EINVAL);
 	}
@@ -195,7 +213,7 @@ mqd_t mq_open(const char *name, int oflag, ...)
 		len = (size_t)st.st_size;
 		q = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	}
-	e = q == MAP_FAILED ? (errno ? errno : EINVAL) : q->magic != MQ_MAGIC ? EINVAL : 0;
+	e = q == MAP_FAILED ? (errno ? errno : EINVAL) : !mq_header_ok(q, len) ? EINVAL : 0;
 	close(fd);
 	if (e) {
 		if (q != MAP_FAILED)

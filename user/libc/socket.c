@@ -1,10 +1,12 @@
 /* Unix-domain sockets (<sys/socket.h>): the kernel keeps the sockets and
  * moves the data (kernel/ipc/unix.c, docs/sockets.md); the library's part
  * is the file system side of a path name. bind makes the socket's file
- * (S_IFSOCK, exclusive: EADDRINUSE if the name exists) through the VFS and
- * tells the kernel its (dev, ino); connect and sendto find the file, check
- * that it is a socket (ECONNREFUSED otherwise, as Linux) and that the
- * caller may write it (EACCES), and give the kernel its (dev, ino). */
+ * (S_IFSOCK, exclusive: EADDRINUSE if the name exists) through the VFS;
+ * connect and sendto open the path with O_PATH (the walk's errors: ENOENT,
+ * EACCES for search permission). Either gives the kernel that O_PATH
+ * descriptor, and the kernel checks the file itself from the attributes
+ * its server keeps in the kernel: a socket file (ECONNREFUSED), write
+ * permission (EACCES), the owner of a new one for bind. */
 #define _GNU_SOURCE 1 /* O_PATH */
 #include <errno.h>
 #include <fcntl.h>
@@ -46,19 +48,13 @@ static const char *sun_path_of(const struct sockaddr *addr, socklen_t len, char 
 	return buf;
 }
 
-/* The socket file at path, for connect and sendto: 0, or -errno. */
-static long sock_node(const char *path, struct k_socknode *node)
+/* An O_PATH descriptor of the file at path, for connect and sendto (the
+ * kernel checks what it is and the caller's write permission): the
+ * descriptor, or -errno. */
+static long sock_node(const char *path)
 {
-	struct stat st;
-	if (stat(path, &st))
-		return -errno;
-	if (!S_ISSOCK(st.st_mode))
-		return -ECONNREFUSED;
-	if (faccessat(AT_FDCWD, path, W_OK, AT_EACCESS))
-		return -errno;
-	node->dev = (uint64_t)st.st_dev;
-	node->ino = (uint64_t)st.st_ino;
-	return 0;
+	int h = open(path, O_PATH | O_CLOEXEC);
+	return h < 0 ? -errno : h;
 }
 
 int socket(int domain, int type, int protocol)
@@ -75,7 +71,7 @@ int bind(int fd, const struct sockaddr *addr, socklen_t len)
 {
 	/* The kernel checks the descriptor and reads the address first (a
 	 * bad pointer is its EFAULT); a path comes back K_SOCK_NEED_NODE. */
-	long r = sys_sock_bind(fd, addr, len, NULL);
+	long r = sys_sock_bind(fd, addr, len, K_SOCK_NO_NODE);
 	if (r != K_SOCK_NEED_NODE)
 		return (int)__sys_ret(r);
 	/* Linux's order: the file first (EADDRINUSE if the name exists),
@@ -89,12 +85,11 @@ int bind(int fd, const struct sockaddr *addr, socklen_t len)
 		return (int)__sys_ret(r == -EEXIST ? -EADDRINUSE : r);
 	struct stat st;
 	int e = fstat((int)h, &st) ? errno : 0;
-	close((int)h);
 	if (!e && !S_ISSOCK(st.st_mode))
 		e = EOPNOTSUPP; /* a file system that cannot hold a socket's file */
-	struct k_socknode node = { (uint64_t)st.st_dev, (uint64_t)st.st_ino };
-	r = e ? -e : sys_sock_bind(fd, addr, len, &node);
-	if (r < 0)
+	r = e ? -e : sys_sock_bind(fd, addr, len, (int)h);
+	close((int)h);
+	if (r < 0 && r != -EADDRINUSE) /* EADDRINUSE: another's bind took the file first */
 		unlink(path);
 	return (int)__sys_ret(r);
 }
@@ -120,13 +115,13 @@ int accept(int fd, struct sockaddr *addr, socklen_t *len)
 int connect(int fd, const struct sockaddr *addr, socklen_t len)
 {
 	int cp = __pthread_cp_begin();
-	long r = sys_sock_connect(fd, addr, len, NULL);
+	long r = sys_sock_connect(fd, addr, len, K_SOCK_NO_NODE);
 	if (r == K_SOCK_NEED_NODE) { /* the kernel read the address: a path */
 		char buf[K_SUN_PATH_MAX + 1];
-		struct k_socknode node;
-		r = sock_node(sun_path_of(addr, len, buf), &node);
-		if (r == 0)
-			r = sys_sock_connect(fd, addr, len, &node);
+		long h = sock_node(sun_path_of(addr, len, buf));
+		r = h < 0 ? h : sys_sock_connect(fd, addr, len, (int)h);
+		if (h >= 0)
+			close((int)h);
 	}
 	__pthread_cp_end(cp);
 	return (int)__sys_ret(r);
@@ -135,13 +130,13 @@ int connect(int fd, const struct sockaddr *addr, socklen_t len)
 ssize_t sendmsg(int fd, const struct msghdr *msg, int flags)
 {
 	int cp = __pthread_cp_begin();
-	long r = sys_sock_sendmsg(fd, (const struct k_msghdr *)msg, flags, NULL);
+	long r = sys_sock_sendmsg(fd, (const struct k_msghdr *)msg, flags, K_SOCK_NO_NODE);
 	if (r == K_SOCK_NEED_NODE) { /* a datagram to a path: msg was read */
 		char buf[K_SUN_PATH_MAX + 1];
-		struct k_socknode node;
-		r = sock_node(sun_path_of(msg->msg_name, msg->msg_namelen, buf), &node);
-		if (r == 0)
-			r = sys_sock_sendmsg(fd, (const struct k_msghdr *)msg, flags, &node);
+		long h = sock_node(sun_path_of(msg->msg_name, msg->msg_namelen, buf));
+		r = h < 0 ? h : sys_sock_sendmsg(fd, (const struct k_msghdr *)msg, flags, (int)h);
+		if (h >= 0)
+			close((int)h);
 	}
 	__pthread_cp_end(cp);
 	return (ssize_t)__sys_ret(r);

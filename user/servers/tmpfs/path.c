@@ -107,6 +107,8 @@ static ARBOR_HOT long path_open(struct tmpfs *fs, const struct fs_req *r0, const
 		f->node = ino;
 		if (type == TMPFS_S_IFREG)
 			f->pcache = tmpfs_data_id(ino); /* fstat from the kernel */
+		else if (type == TMPFS_S_IFSOCK) /* the kernel's bind and connect */
+			f->pcache = tmpfs_sock_obj(ino);
 		tmpfs_open_ref(ino);
 		return fssrv_file_give(f);
 	}

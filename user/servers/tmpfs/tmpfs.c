@@ -83,6 +83,12 @@ struct tmpfs_inode {
 		struct {                    /* symbolic link */
 			char *target;       /* size bytes, no NUL */
 		} l;
+		struct {                    /* socket file */
+			uint64_t obj;       /* its attribute-only object
+					       (create_meta), or 0: the kernel
+					       checks connects against its
+					       mode and owner */
+		} s;
 		struct {                    /* directory */
 			struct tmpfs_inode *parent;  /* the root's is itself */
 			struct slot *slots;
@@ -188,6 +194,11 @@ static bool is_reg(const struct tmpfs_inode *ino)
 static bool is_lnk(const struct tmpfs_inode *ino)
 {
 	return (ino->mode & S_IFMT) == S_IFLNK;
+}
+
+static bool is_sock(const struct tmpfs_inode *ino)
+{
+	return (ino->mode & S_IFMT) == S_IFSOCK;
 }
 
 /* ---- credentials and permission ---- */
@@ -346,6 +357,8 @@ static ARBOR_HOT void inode_free(struct tmpfs_inode *ino)
 		fs_free(fs, ino->d.slots, ino->d.cap * sizeof(*ino->d.slots));
 	} else if (is_lnk(ino)) {
 		fs_free(fs, ino->l.target, ino->size);
+	} else if (is_sock(ino) && ino->s.obj) {
+		fs->ops.data->destroy(fs->ops.data_ctx, ino->s.obj);
 	}
 	if (ino->fifo && fs->ops.fifo_drop)
 		fs->ops.fifo_drop(ino->fifo - 1);
@@ -366,13 +379,19 @@ ARBOR_HOT uint64_t tmpfs_obj_id(const struct tmpfs_inode *ino)
 	return is_reg(ino) ? ino->f.data : is_dir(ino) ? ino->d.obj : 0;
 }
 
-/* A regular file's or a directory's metadata changed: its object learns
- * it (what: TMPFS_ATTR_*; a directory's size always goes too). */
+uint64_t tmpfs_sock_obj(const struct tmpfs_inode *ino)
+{
+	return ino->fs->ops.data && is_sock(ino) ? ino->s.obj : 0;
+}
+
+/* A regular file's, a directory's or a socket file's metadata changed:
+ * its object learns it (what: TMPFS_ATTR_*; a directory's size always
+ * goes too). */
 static ARBOR_HOT void meta_push(struct tmpfs_inode *ino, unsigned what)
 {
 	struct tmpfs *fs = ino->fs;
 	struct tmpfs_stat st;
-	uint64_t id = tmpfs_obj_id(ino);
+	uint64_t id = is_sock(ino) ? tmpfs_sock_obj(ino) : tmpfs_obj_id(ino);
 
 	if (!id)
 		return;
@@ -947,6 +966,11 @@ static ARBOR_HOT int make_node(struct tmpfs *fs, const struct pathwalk *w, uint3
 			return err;
 		}
 	}
+	/* a socket file's object: the kernel's connect reads its mode and
+	 * owner (no object: the kernel refuses connects to it) */
+	if (is_sock(ino) && fs->ops.data && fs->ops.data->create_meta &&
+	    fs->ops.data->create_meta(fs->ops.data_ctx, &ino->s.obj))
+		ino->s.obj = 0;
 	init_owner(ino, dir, c);
 	ino->rdev = rdev;
 	ino->nlink = 1;

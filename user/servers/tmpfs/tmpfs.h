@@ -342,6 +342,10 @@ void tmpfs_kclosed(struct tmpfs *fs, uint64_t id);
 void tmpfs_open_ref(struct tmpfs_inode *ino);
 /* The data store id of a regular file (tmpfs_ops.data), else 0. */
 uint64_t tmpfs_data_id(const struct tmpfs_inode *ino);
+/* The attribute-only object of a socket file (create_meta), else 0: an
+ * O_PATH descriptor of the file carries it, for the kernel's socket calls
+ * (docs/sockets.md). */
+uint64_t tmpfs_sock_obj(const struct tmpfs_inode *ino);
 void tmpfs_close_ref(struct tmpfs_inode *ino);
 
 uint64_t tmpfs_ino(const struct tmpfs_inode *ino);
