@@ -275,14 +275,16 @@ WB_FIGURES = ("wb_a_rate", "wb_b_alone", "wb_b_beside", "wb_b_ratio", "wb_a_wbyt
               "wb_fsync4k_ratio", "wb_readback")
 
 
-def wb_compare(build, initrd, out, timeout, mib=64, exps="", sides_wanted=("arbor", "linux")):
+def wb_compare(build, initrd, out, timeout, mib=64, exps="", sides_wanted=("arbor", "linux"), icount=False):
     """user/bench/wbbench.c on an empty ext2 image in Arbor (posix/wbbench,
     plain TCG, real time: io.max is wall-clock) and on Linux 6.1 in the
     same QEMU (linux-run, same memory and image size): every figure as
     NAME_arbor and NAME_linux, whether the host's e2fsck -fn finds each
     image clean, and the charts of Arbor's traces (arbor-plot). exps:
     wbbench's -e (only those experiments; all if empty); sides_wanted:
-    which sides run."""
+    which sides run; icount: Arbor's side under -icount (guest time
+    counts instructions, whatever the host's load; io.max's rate is then
+    per guest second)."""
     sys.path.insert(0, os.path.join(ROOT, "tools"))
     import mkext2
     scale = mib / 64.0
@@ -307,7 +309,8 @@ def wb_compare(build, initrd, out, timeout, mib=64, exps="", sides_wanted=("arbo
         img = os.path.join(out, f"wbbench-{side}.img")
         mkext2.make_image(img, size, 4096)
         log = os.path.join(out, f"wbbench-{side}.log")
-        text, ok = disk_run(side, tools, prog, "posix/wbbench", args, img, build, initrd, timeout)
+        text, ok = disk_run(side, tools, prog, "posix/wbbench", args, img, build, initrd, timeout,
+                            icount=icount and side == "arbor")
         with open(log, "w") as f:
             f.write(text + "\n")
         results[side] = {m.group(1): (float(m.group(2)), m.group(3)) for m in map(BENCH_RE.match, text.splitlines())
@@ -351,6 +354,7 @@ def main():
     ap.add_argument("--wb-exp", default="", help="the writeback benchmark's experiments (wbbench -e: "
                     "throttle,weight,max32,fsync4k; all by default)")
     ap.add_argument("--wb-side", default="arbor,linux", help="the writeback benchmark's sides (arbor,linux)")
+    ap.add_argument("--wb-icount", action="store_true", help="the writeback benchmark's Arbor side under -icount")
     a = ap.parse_args()
     kernel = os.path.join(a.build, "arbor.elf")
     initrd = os.path.join(a.build, "initrd.cpio")
@@ -362,7 +366,8 @@ def main():
         fuzz_probe(a.build, initrd, a.fuzz_seconds, os.path.join(out, "fuzz"))
         return
     if a.only_wb:
-        wb_compare(a.build, initrd, out, a.timeout, a.wb_mib, a.wb_exp, a.wb_side.split(","))
+        wb_compare(a.build, initrd, out, a.timeout, a.wb_mib, a.wb_exp, a.wb_side.split(","),
+                   a.wb_icount)
         return
     if a.ext2_icount:
         ext2_icount(a.build, initrd, out, a.timeout, a.ext2_mib, a.ext2_files, a.ext2_runs, a.ext2_opts)

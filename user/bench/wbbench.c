@@ -38,6 +38,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <dirent.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -285,10 +286,39 @@ static double busy_s(void)
 struct cpu_snap {
 	double t, busy;
 	long long a_us, b_us;
+	double fs, blk; /* Arbor's ext2 and virtio_blk servers' CPU (s) */
 };
+
+/* The CPU time (s) of the processes named fs and blk (/proc/PID/stat's
+ * utime + stime): Arbor's file system and disk servers. */
+static void server_cpu(double *fs, double *blk)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	long hz = sysconf(_SC_CLK_TCK);
+	*fs = *blk = 0;
+	while (d && (e = readdir(d))) {
+		char path[300], buf[512], name[64];
+		unsigned long long ut, st;
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
+		if (slurp(path, buf, sizeof(buf)) <= 0 ||
+		    sscanf(buf, "%*d (%63[^)]) %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", name, &ut, &st) != 3)
+			continue;
+		double v = (double)(ut + st) / (double)(hz > 0 ? hz : 100);
+		if (!strcmp(name, "ext2"))
+			*fs += v;
+		else if (!strcmp(name, "virtio_blk"))
+			*blk += v;
+	}
+	if (d)
+		closedir(d);
+}
 
 static void cpu_snap(struct cpu_snap *c)
 {
+	server_cpu(&c->fs, &c->blk);
 	c->t = now_s();
 	c->busy = busy_s();
 	c->a_us = field("a", "cpu.stat", "usage_usec");
@@ -320,11 +350,11 @@ static double throttle_b(const char *which, const char *name, int tag)
 	if (tb <= 0)
 		return -1;
 	char n[64];
-	static const char *const part[] = { "", "_write", "_cpu_b", "_cpu_a", "_cpu_rest", "_idle" };
+	static const char *const part[] = { "", "_write", "_cpu_b", "_cpu_a", "_cpu_rest", "_idle", "_cpu_fs", "_cpu_blk" };
 	double busy = c1.busy - c0.busy, cb = (double)(c1.b_us - c0.b_us) / 1e6, ca = (double)(c1.a_us - c0.a_us) / 1e6;
 	double v[] = { tb, wrote > 0 ? wrote - c0.t : 0, cb, ca, c0.busy >= 0 ? busy - cb - ca : 0,
-		       c0.busy >= 0 ? tb - busy : 0 };
-	for (int i = 0; i < 6; i++) {
+		       c0.busy >= 0 ? tb - busy : 0, c1.fs - c0.fs, c1.blk - c0.blk };
+	for (int i = 0; i < 8; i++) {
 		snprintf(n, sizeof(n), "wb_b_%s%s", which, part[i]);
 		bench(n, v[i], "s");
 	}
