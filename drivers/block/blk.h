@@ -68,8 +68,6 @@ struct blk_cg {
 	uint64_t fetched_ns;	/* when path was asked (0: free entry) */
 	uint32_t active;	/* requests pending or in flight */
 	uint32_t inflight;	/* of them, at the device */
-	uint32_t budgets;	/* of inflight, granted budgets whose writes are to come */
-	bool budget_idle;	/* idle since its last budget's hold ended (not a request's completion) */
 	uint64_t last_ns;	/* its last request entered or completed */
 	uint64_t think_ns;	/* mean gap between going idle and its next request */
 	bool in_set;		/* counted in the shares (busy) */

@@ -50,11 +50,11 @@ static bool blk_skipped(const struct blk_skip *s, int n, const struct blk_req *r
  * device ahead of the others, neither throttled nor charged again. */
 
 /* A granted budget holds its cgroup's place in the fair queue (counted in
- * flight, so that a cgroup behind in virtual time holds the others'
- * budget requests back, blk_sched_may_go) until its writes came, its
- * cgroup asks again, or this long: long enough for a file system to make
- * the batch's writes after its turn, so that two cgroups' writebacks
- * alternate by their weights rather than by who asks first. */
+ * flight, so that a cgroup behind in virtual time holds the others back,
+ * blk_sched_may_go) until its writes came, its cgroup asks again, or
+ * this long: long enough for a file system to make the batch's writes
+ * after its turn, so that two cgroups' writebacks alternate by their
+ * weights rather than by who asks first. */
 #define BLK_BUDGET_HOLD_NS 50000000ull
 
 /* c's granted budgets stop counting as in flight. d->lock held. */
@@ -63,10 +63,8 @@ static void blk_credit_release(struct blk_credit *c)
 	uint64_t now = (uint64_t)sys_clock_ns();
 	for (; c->holds; c->holds--) {
 		c->held->inflight--;
-		c->held->budgets--;
 		c->held->active--;
 		c->held->last_ns = now;
-		c->held->budget_idle = true;
 	}
 }
 
@@ -144,7 +142,6 @@ static void blk_budget_grant(struct blk_dev *d, struct blk_req *r)
 	c->bytes += r->bytes;
 	c->claimed += r->bytes;
 	blk_sched_charge(d, r); /* in flight (and active) until released */
-	r->cg->budgets++;
 	if (c->holds && c->held != r->cg)
 		blk_credit_release(c);
 	c->held = r->cg;

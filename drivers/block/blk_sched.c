@@ -117,7 +117,6 @@ void blk_sched_leave(struct blk_dev *d, struct blk_req *r)
 	r->cg->inflight--;
 	r->cg->active--;
 	r->cg->last_ns = (uint64_t)sys_clock_ns();
-	r->cg->budget_idle = false;
 	(void)d;
 }
 
@@ -194,19 +193,7 @@ void blk_sched_charge(struct blk_dev *d, struct blk_req *r)
  * cgroup with requests in flight, or idle for less than its window,
  * holds back the others while it lags more than BLK_SLACK_NS behind them
  * in virtual time (*due: when an idle one stops holding). One whose
- * requests io.max holds (pending, none in flight) holds nothing.
- *
- * A granted budget (blk_queue.c) counts as in flight until its writes
- * come, and its cgroup idle after it, but these hold back only the
- * others' budget requests, not their reads and writes: its writes come
- * from a file system that must first take its mount's lock, and a write
- * held back may be one the lock's holder waits for (another cgroup's
- * writeback batch, the metadata, a block cache eviction). Holding those
- * back until the budget expired (BLK_BUDGET_HOLD_NS) stalled the file
- * system, the disk idle: an unlimited writer beside one held to 2 MiB/s
- * by io.max was held back up to 50 ms for each of the other's batches
- * (issue 20: B beside a throttled A). The weights still split
- * writeback: its turns are taken by budget requests, which still wait. */
+ * requests io.max holds (pending, none in flight) holds nothing. */
 #define BLK_SLACK_NS 500000ull
 
 bool blk_sched_may_go(struct blk_dev *d, const struct blk_req *r, uint64_t *due)
@@ -216,9 +203,9 @@ bool blk_sched_may_go(struct blk_dev *d, const struct blk_req *r, uint64_t *due)
 		const struct blk_cg *c = &d->sched.cg[i];
 		if (c == r->cg || c->vtime >= limit)
 			continue;
-		if (c->inflight > (r->budget ? 0 : c->budgets))
+		if (c->inflight)
 			return false;	/* its completion dispatches again */
-		if (!c->active && blk_cg_busy(c, now) && (r->budget || !c->budget_idle)) {
+		if (!c->active && blk_cg_busy(c, now)) {
 			*due = c->last_ns + blk_idle_window(c);
 			return false;
 		}

@@ -127,70 +127,6 @@ static void test_budget(int fd)
 	check(rmdir(BUDGET_CG) == 0, "its cgroup removed");
 }
 
-#define HOLD_L "/sys/fs/cgroup/blk_hold_l"
-#define HOLD_B "/sys/fs/cgroup/blk_hold_b"
-#define HOLD_SECONDS 3.0
-
-/* Cgroup l's process: a 4 KiB budget every 10 ms for HOLD_SECONDS, never
- * writing (each held as its cgroup's place until it asks again). Exit 0
- * if every budget was granted. */
-static int hold_l_child(void)
-{
-	int fd = open(DISK, O_RDWR);
-	if (fd < 0 || put(HOLD_L "/cgroup.procs", "0"))
-		return 1;
-	int bad = 0;
-	for (double t0 = seconds(); seconds() - t0 < HOLD_SECONDS;) {
-		bad |= budget_call(fd, 4096) != 0;
-		usleep(10000);
-	}
-	return bad ? 2 : 0;
-}
-
-/* Cgroup b's process, started with l: 4 MiB of plain 64 KiB writes once
- * l is asking; exit 0 if they took under 1 s and were done before l
- * stopped, 3 if slower, 1 if they failed (before the fix each waited for
- * l's budget to expire, 50 ms: 3.3 s in all). */
-static int hold_b_child(int fd, double t0)
-{
-	if (put(HOLD_B "/cgroup.procs", "0"))
-		return 1;
-	usleep(200000); /* l is asking */
-	memset(buf, 0x3c, 64 << 10);
-	double tb0 = seconds();
-	for (int i = 0; i < 64; i++)
-		if (pwrite(fd, buf, 64 << 10, (8 << 20) + ((off_t)i << 16)) != 64 << 10)
-			return 1;
-	double tb = seconds() - tb0, since = seconds() - t0;
-	printf("# 4 MiB by b while l holds budgets: %.3f s (done %.2f s after l began, l asks for %.1f s)\n", tb, since,
-	       HOLD_SECONDS);
-	return tb < 1.0 && since < HOLD_SECONDS ? 0 : 3;
-}
-
-/* Issue 20: a granted budget holds back only other budgets, not other
- * cgroups' writes. l's budgets keep it in flight and, as it writes
- * nothing, behind b in virtual time; b's 4 MiB of plain writes must not
- * wait for l to stop (before the fix: held until l's last budget
- * expired, over HOLD_SECONDS; a file system writing b's batch under its
- * lock would wait as long). */
-static void test_budget_holds(int fd)
-{
-	int ok = mkdir(HOLD_L, 0755) == 0 && mkdir(HOLD_B, 0755) == 0;
-	double t0 = seconds();
-	pid_t l = ok ? fork() : -1;
-	if (l == 0)
-		_exit(hold_l_child());
-	pid_t b = ok && l > 0 ? fork() : -1;
-	if (b == 0)
-		_exit(hold_b_child(fd, t0));
-	int sb = -1, sl = -1;
-	int bok = b > 0 && waitpid(b, &sb, 0) == b && WIFEXITED(sb);
-	int lok = l > 0 && waitpid(l, &sl, 0) == l && WIFEXITED(sl) && WEXITSTATUS(sl) == 0;
-	check(bok && WEXITSTATUS(sb) != 1 && lok, "b writes 4 MiB while l takes a 4 KiB budget every 10 ms and writes nothing");
-	check(bok && WEXITSTATUS(sb) == 0, "b's writes are not held back by l's budgets (under 1 s, before l stops)");
-	check(rmdir(HOLD_L) == 0 && rmdir(HOLD_B) == 0, "their cgroups removed");
-}
-
 /* The pattern's byte at disk offset o (a splitmix64 of its 8-byte word). */
 static void pattern(char *out, uint64_t off, size_t len)
 {
@@ -599,7 +535,6 @@ int main(int argc, char **argv)
 		test_errors(fd);
 		test_writev(fd, size);
 		test_budget(fd);
-		test_budget_holds(fd);
 		test_direct(fd, size);
 		check(fill_disk(size), "the pattern written over the whole disk in odd-sized chunks by four cgroups "
 				       "at once under different io limits (none, wbps, wiops+riops, rbps+weight 50)");
