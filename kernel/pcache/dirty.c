@@ -3,7 +3,8 @@
  * and under-writeback file pages up to its dirty limit, dirty_ratio % of
  * what it may use (the least memory.max/memory.high up its tree, and no
  * more than the machine's free memory plus its reclaimable page cache),
- * and no more than a second of its own writeback's bandwidth; past
+ * and, under io.max with no memory of its own, no more than a second of
+ * its wbps; past
  * dirty_background_ratio % of that its writer asks the file's server
  * for a writeback (without waiting), past the limit the writer sleeps,
  * a tick at a time, until its own cgroup's writeback has brought it back
@@ -17,7 +18,7 @@
  * /proc/sys/vm/dirty_ratio and dirty_background_ratio (vm_dirty_ratio). */
 #include "pcache.h"
 #include "internal.h"
-#include "spinlock.h"
+#include "io.h"
 #include "abi/errno.h"
 #include "cgroup.h"
 #include "memcg.h"
@@ -35,97 +36,39 @@ static uint32_t pcache_dirty_ratio = 20, pcache_dirty_bg_ratio = 10;
 #define DIRTY_TICK_NS 10000000ull
 #define DIRTY_TICKS_MAX 3000
 
-/* ---- each cgroup's writeback bandwidth ----
+/* ---- the bound of io.max ----
  * Linux's balance_dirty_pages paces a writer at the bandwidth its own
- * writeback has (wb->avg_write_bandwidth); here a cgroup may hold at most
- * DIRTY_BW_NS worth of it dirty or under writeback (and never less than
- * DIRTY_BW_MIN_PAGES). Without it a cgroup whose writeback io.max holds
- * to 2 MiB/s, with the memory for 180 MiB of dirty pages, dirtied its
- * file in bursts as large as its block reservations (up to 32 MiB, at
- * the speed of its CPU, docs/writeback.md): each burst took the CPU from
- * the other cgroups' writers for a moment (B beside a throttled A, issue
- * 20: 4-35 % of B's time, depending on which burst fell in B's run). Paced at
- * its own writeback, it dirties a batch as each batch is written: its
- * CPU is spread evenly over its writing.
- *
- * A sample is the pages whose writeback completed over at least
- * DIRTY_BW_SAMPLE_NS while the cgroup's writeback kept completing (a gap
- * of DIRTY_BW_GAP_NS starts a new one: an idle cgroup's rate is not its
- * bandwidth); the estimate is a running mean of samples, forgotten after
- * DIRTY_BW_KEEP_NS without one (the disk, io.max, the load may have
- * changed). A cgroup whose writeback is slow only because it writes
- * little is not held: it is under the floor. */
-#define DIRTY_BW_SLOTS 32
-#define DIRTY_BW_SAMPLE_NS 500000000ull
-#define DIRTY_BW_GAP_NS 1000000000ull
-#define DIRTY_BW_KEEP_NS 10000000000ull
-#define DIRTY_BW_NS 1000000000ull
-#define DIRTY_BW_MIN_PAGES 256 /* 1 MiB */
+ * writeback has (wb->avg_write_bandwidth). Here a cgroup whose writes
+ * io.max's wbps holds (its own or an ancestor's, on any disk: the page
+ * cache does not know which disk a file's server writes to) may hold at
+ * most DIRTY_WBPS_NS worth of that rate dirty or under writeback, and
+ * never less than DIRTY_WBPS_MIN_PAGES, when its dirty limit comes from
+ * the machine's memory (no memory.max or memory.high on its path, or
+ * more than the machine has free): shared memory is not given over to
+ * minutes of one cgroup's throttled writeback. A cgroup given memory of
+ * its own keeps its dirty_ratio of it (issue 20's fsync4k: 30 MiB dirty
+ * under memory.max 200M at wbps 2 MiB/s). Without it a cgroup held to
+ * 2 MiB/s, with the memory for 180 MiB of dirty pages, dirtied its file
+ * in bursts as large as its block reservations (up to 32 MiB, at the
+ * speed of its CPU, docs/writeback.md): each burst took the CPU from the
+ * other cgroups' writers for a moment (B beside a throttled A, issue 20:
+ * 0-35 % of B's own CPU time, depending on which burst fell in B's run).
+ * Bound, it dirties a batch as each batch is written: its CPU is spread
+ * evenly over its writing. A cgroup without io.max is not bound: its
+ * writeback's pace is its disk's (a measured bandwidth, as Linux's, was
+ * tried: a writer whose writeback comes in bursts, at each reservation,
+ * was measured at its mean rate and held for no gain). */
+#define DIRTY_WBPS_NS 1000000000ull
+#define DIRTY_WBPS_MIN_PAGES 256 /* 1 MiB */
 
-struct dirty_bw {
-	uint64_t id;		/* the cgroup's (0: a free slot) */
-	uint64_t start_ns;	/* the sample's start (the completion before its pages) */
-	uint64_t last_ns;	/* the latest completion */
-	uint64_t pages;		/* completed since start_ns */
-	uint64_t pps;		/* the estimate, pages per second (0: none) */
-	uint64_t at_ns;		/* when it was last updated */
-};
-
-static struct dirty_bw dirty_bw[DIRTY_BW_SLOTS];
-static struct spinlock dirty_bw_lock = SPINLOCK_INIT("pcache_dirty_bw");
-
-/* The slot of cgroup id, or (make) a free or the least recently used
- * one, cleared for it; NULL if none and !make. dirty_bw_lock held. */
-static struct dirty_bw *dirty_bw_slot(uint64_t id, bool make)
+/* The most pages cg may hold dirty for its io.max, or UINT64_MAX. */
+static uint64_t dirty_wbps_cap(struct cgroup *cg)
 {
-	struct dirty_bw *old = &dirty_bw[0];
-	for (int i = 0; i < DIRTY_BW_SLOTS; i++) {
-		if (dirty_bw[i].id == id)
-			return &dirty_bw[i];
-		if (dirty_bw[i].last_ns < old->last_ns)
-			old = &dirty_bw[i];
-	}
-	if (!make)
-		return NULL;
-	*old = (struct dirty_bw){ .id = id };
-	return old;
-}
-
-void pcache_dirty_written(struct cgroup *cg, uint64_t pages)
-{
-	if (!cg)
-		return;
-	uint64_t now = clock_ns();
-	spin_lock(&dirty_bw_lock);
-	struct dirty_bw *e = dirty_bw_slot(cg->id, true);
-	if (!e->start_ns || now - e->last_ns > DIRTY_BW_GAP_NS) {
-		e->start_ns = now; /* these pages were written over a time unknown */
-		e->pages = 0;
-	} else {
-		e->pages += pages;
-	}
-	e->last_ns = now;
-	if (now - e->start_ns >= DIRTY_BW_SAMPLE_NS) {
-		uint64_t rate = e->pages * 1000000000ull / (now - e->start_ns);
-		e->pps = e->pps && now - e->at_ns < DIRTY_BW_KEEP_NS ? (e->pps + rate) / 2 : rate;
-		e->at_ns = now;
-		e->start_ns = now;
-		e->pages = 0;
-	}
-	spin_unlock(&dirty_bw_lock);
-}
-
-/* The most pages cg may hold dirty for its writeback's bandwidth, or
- * UINT64_MAX without an estimate. */
-static uint64_t dirty_bw_cap(struct cgroup *cg)
-{
-	uint64_t cap = UINT64_MAX, now = clock_ns();
-	spin_lock(&dirty_bw_lock);
-	struct dirty_bw *e = dirty_bw_slot(cg->id, false);
-	if (e && e->pps && now - e->at_ns < DIRTY_BW_KEEP_NS)
-		cap = e->pps * (DIRTY_BW_NS / 1000000) / 1000;
-	spin_unlock(&dirty_bw_lock);
-	return cap < DIRTY_BW_MIN_PAGES ? DIRTY_BW_MIN_PAGES : cap;
+	uint64_t wbps = io_wbps_least(cg);
+	if (wbps == IO_UNLIMITED)
+		return UINT64_MAX;
+	uint64_t cap = wbps / PAGE_SIZE * (DIRTY_WBPS_NS / 1000000) / 1000;
+	return cap < DIRTY_WBPS_MIN_PAGES ? DIRTY_WBPS_MIN_PAGES : cap;
 }
 
 void pcache_dirty_limits(struct cgroup *cg, uint64_t *bg, uint64_t *limit)
@@ -135,13 +78,14 @@ void pcache_dirty_limits(struct cgroup *cg, uint64_t *bg, uint64_t *limit)
 	 * cache reclaim can take (Linux's global_dirtyable_memory); a cache
 	 * full of clean pages does not make the limits tiny */
 	uint64_t mach = pmm_free_pages() + pcache_lru_file_pages();
-	if (mach < room)
+	bool shared = mach < room; /* no memory of its own: the machine's */
+	if (shared)
 		room = mach;
 	uint32_t ratio = __atomic_load_n(&pcache_dirty_ratio, __ATOMIC_RELAXED);
 	uint32_t bgr = __atomic_load_n(&pcache_dirty_bg_ratio, __ATOMIC_RELAXED);
 	*limit = room / 100 * ratio + room % 100 * ratio / 100;
 	*bg = room / 100 * bgr + room % 100 * bgr / 100;
-	uint64_t cap = dirty_bw_cap(cg);
+	uint64_t cap = shared ? dirty_wbps_cap(cg) : UINT64_MAX;
 	if (cap < *limit)
 		*limit = cap;
 	if (*bg >= *limit) /* as Linux: the background threshold stays below */

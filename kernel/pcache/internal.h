@@ -87,10 +87,6 @@ void pcache_page_dirtied(struct pcache_page *p, struct cgroup *cg, int32_t pid);
 void pcache_writeback_kick(struct pcache_obj *o);
 /* cg's dirty throttling thresholds, in pages (dirty.c). */
 void pcache_dirty_limits(struct cgroup *cg, uint64_t *bg, uint64_t *limit);
-/* pages of cg's finished their writeback now: its writeback bandwidth
- * (dirty.c), which bounds its dirty limit. Any lock may be held (a leaf
- * lock inside). */
-void pcache_dirty_written(struct cgroup *cg, uint64_t pages);
 /* cg's own dirty and under-writeback file pages. */
 uint64_t pcache_dirty_pages(struct cgroup *cg);
 /* The cgroup that owns p's dirty data: its owner, else its memory's. */

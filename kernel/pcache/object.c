@@ -98,8 +98,6 @@ struct cgroup *pcache_page_set_state(struct pcache_page *p, uint8_t set, uint8_t
 			memcg_pcache_stat_add(cg, MEMCG_STAT_FILE_DIRTY, (p->state & PCP_DIRTY) ? 1 : -1);
 		if (diff & PCP_WRITEBACK)
 			memcg_pcache_stat_add(cg, MEMCG_STAT_FILE_WRITEBACK, (p->state & PCP_WRITEBACK) ? 1 : -1);
-		if ((diff & PCP_WRITEBACK) && !(p->state & PCP_WRITEBACK))
-			pcache_dirty_written(cg, 1);
 	}
 	if (!p->owner || (p->state & (PCP_DIRTY | PCP_WRITEBACK)))
 		return NULL;
