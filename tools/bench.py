@@ -275,20 +275,24 @@ WB_FIGURES = ("wb_a_rate", "wb_b_alone", "wb_b_beside", "wb_b_ratio", "wb_a_wbyt
               "wb_fsync4k_ratio", "wb_readback")
 
 
-def wb_compare(build, initrd, out, timeout, mib=64):
+def wb_compare(build, initrd, out, timeout, mib=64, exps="", sides_wanted=("arbor", "linux"), icount=False):
     """user/bench/wbbench.c on an empty ext2 image in Arbor (posix/wbbench,
     plain TCG, real time: io.max is wall-clock) and on Linux 6.1 in the
     same QEMU (linux-run, same memory and image size): every figure as
     NAME_arbor and NAME_linux, whether the host's e2fsck -fn finds each
-    image clean, and the charts of Arbor's traces (arbor-plot)."""
+    image clean, and the charts of Arbor's traces (arbor-plot). exps:
+    wbbench's -e (only those experiments; all if empty); sides_wanted:
+    which sides run; icount: Arbor's side under -icount (guest time
+    counts instructions, whatever the host's load; io.max's rate is then
+    per guest second)."""
     sys.path.insert(0, os.path.join(ROOT, "tools"))
     import mkext2
     scale = mib / 64.0
     args = ["/dev/vda", "/mnt/wbbench", "-s", str(mib), "-w", str(max(1, int(128 * scale))),
-            "-b", str(max(1, int(256 * scale)))]
+            "-b", str(max(1, int(256 * scale)))] + (["-e", exps] if exps else [])
     size = max(256, int(1024 * scale))
-    tools = linux_tools()
-    sides = ["arbor"]
+    tools = linux_tools() if "linux" in sides_wanted else None
+    sides = ["arbor"] if "arbor" in sides_wanted else []
     prog = os.path.join(out, "wbbench-linux")
     if tools:
         cc = subprocess.run([os.path.join(tools, "linux-cc"), "-O2", "-o", prog,
@@ -298,14 +302,15 @@ def wb_compare(build, initrd, out, timeout, mib=64):
             sides.append("linux")
         else:
             print("wbbench: linux-cc failed: the Linux side is skipped\n" + cc.stdout[-1000:], flush=True)
-    else:
+    elif "linux" in sides_wanted:
         print("wbbench: linux-run not found: the Linux side is skipped", flush=True)
     results = {}
     for side in sides:
         img = os.path.join(out, f"wbbench-{side}.img")
         mkext2.make_image(img, size, 4096)
         log = os.path.join(out, f"wbbench-{side}.log")
-        text, ok = disk_run(side, tools, prog, "posix/wbbench", args, img, build, initrd, timeout)
+        text, ok = disk_run(side, tools, prog, "posix/wbbench", args, img, build, initrd, timeout,
+                            icount=icount and side == "arbor")
         with open(log, "w") as f:
             f.write(text + "\n")
         results[side] = {m.group(1): (float(m.group(2)), m.group(3)) for m in map(BENCH_RE.match, text.splitlines())
@@ -316,7 +321,9 @@ def wb_compare(build, initrd, out, timeout, mib=64):
         os.remove(img)
         if side == "arbor":
             subprocess.run([os.path.join(ROOT, "tools", "arbor-plot"), "--out", out, "--only", "wb", log])
-    for name in WB_FIGURES:
+    # then where B's time went alone and beside A (wb_b_alone_cpu_a ...)
+    extra = [n for side in sides for n in results.get(side, {}) if n.startswith(("wb_b_alone_", "wb_b_beside_"))]
+    for name in WB_FIGURES + tuple(dict.fromkeys(extra)):
         for side in sides:
             if name in results.get(side, {}):
                 value, unit = results[side][name]
@@ -344,6 +351,10 @@ def main():
     ap.add_argument("--only-wb", action="store_true",
                     help="only the writeback benchmark (issue 20), Arbor beside Linux")
     ap.add_argument("--wb-mib", type=int, default=64, help="the writeback benchmark's per-writer size")
+    ap.add_argument("--wb-exp", default="", help="the writeback benchmark's experiments (wbbench -e: "
+                    "throttle,weight,max32,fsync4k; all by default)")
+    ap.add_argument("--wb-side", default="arbor,linux", help="the writeback benchmark's sides (arbor,linux)")
+    ap.add_argument("--wb-icount", action="store_true", help="the writeback benchmark's Arbor side under -icount")
     a = ap.parse_args()
     kernel = os.path.join(a.build, "arbor.elf")
     initrd = os.path.join(a.build, "initrd.cpio")
@@ -355,7 +366,8 @@ def main():
         fuzz_probe(a.build, initrd, a.fuzz_seconds, os.path.join(out, "fuzz"))
         return
     if a.only_wb:
-        wb_compare(a.build, initrd, out, a.timeout, a.wb_mib)
+        wb_compare(a.build, initrd, out, a.timeout, a.wb_mib, a.wb_exp, a.wb_side.split(","),
+                   a.wb_icount)
         return
     if a.ext2_icount:
         ext2_icount(a.build, initrd, out, a.timeout, a.ext2_mib, a.ext2_files, a.ext2_runs, a.ext2_opts)

@@ -70,6 +70,10 @@ struct blkio_node;
  * cgroup down (at most max levels, the deeper ones counting as the last):
  * the number of levels, 0 for the root. */
 int io_weights(uint64_t cgroup_id, int i, struct blkio_node *out, int max);
+/* The least io.max wbps on cg's path, over every disk: IO_UNLIMITED if
+ * none (the page cache's dirty limit, kernel/pcache/dirty.c). Takes
+ * cg_lock. */
+uint64_t io_wbps_least(struct cgroup *cg);
 /* A new limit: the bucket starts empty. cg_lock held. */
 void io_bucket_reset(struct io_bucket *b, uint64_t limit, uint64_t now_ns);
 /* cg was removed: forget it in the id cache. */

@@ -194,6 +194,20 @@ uint64_t io_throttle(uint64_t cgroup_id, int i, enum io_dir dir, uint64_t bytes,
 	return wait;
 }
 
+uint64_t io_wbps_least(struct cgroup *cg)
+{
+	uint64_t least = IO_UNLIMITED;
+	cg_lock();
+	for (struct cgroup *a = cg; a; a = a->parent)
+		for (int i = 0; i < IO_DEVS_MAX; i++) {
+			struct io_dev_state *d = io_of(a)->dev[i];
+			if (d && d->limit[IO_WBPS] < least)
+				least = d->limit[IO_WBPS];
+		}
+	cg_unlock();
+	return least;
+}
+
 int io_account(uint64_t cgroup_id, int i, enum io_dir dir, uint64_t bytes)
 {
 	int err = 0;

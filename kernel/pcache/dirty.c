@@ -2,7 +2,9 @@
  * balance_dirty_pages idea in a simpler form): a cgroup may hold dirty
  * and under-writeback file pages up to its dirty limit, dirty_ratio % of
  * what it may use (the least memory.max/memory.high up its tree, and no
- * more than the machine's free memory plus its reclaimable page cache); past
+ * more than the machine's free memory plus its reclaimable page cache),
+ * and, under io.max with no memory of its own, no more than a second of
+ * its wbps; past
  * dirty_background_ratio % of that its writer asks the file's server
  * for a writeback (without waiting), past the limit the writer sleeps,
  * a tick at a time, until its own cgroup's writeback has brought it back
@@ -16,6 +18,7 @@
  * /proc/sys/vm/dirty_ratio and dirty_background_ratio (vm_dirty_ratio). */
 #include "pcache.h"
 #include "internal.h"
+#include "io.h"
 #include "abi/errno.h"
 #include "cgroup.h"
 #include "memcg.h"
@@ -33,6 +36,41 @@ static uint32_t pcache_dirty_ratio = 20, pcache_dirty_bg_ratio = 10;
 #define DIRTY_TICK_NS 10000000ull
 #define DIRTY_TICKS_MAX 3000
 
+/* ---- the bound of io.max ----
+ * Linux's balance_dirty_pages paces a writer at the bandwidth its own
+ * writeback has (wb->avg_write_bandwidth). Here a cgroup whose writes
+ * io.max's wbps holds (its own or an ancestor's, on any disk: the page
+ * cache does not know which disk a file's server writes to) may hold at
+ * most DIRTY_WBPS_NS worth of that rate dirty or under writeback, and
+ * never less than DIRTY_WBPS_MIN_PAGES, when its dirty limit comes from
+ * the machine's memory (no memory.max or memory.high on its path, or
+ * more than the machine has free): shared memory is not given over to
+ * minutes of one cgroup's throttled writeback. A cgroup given memory of
+ * its own keeps its dirty_ratio of it (issue 20's fsync4k: 30 MiB dirty
+ * under memory.max 200M at wbps 2 MiB/s). Without it a cgroup held to
+ * 2 MiB/s, with the memory for 180 MiB of dirty pages, dirtied its file
+ * in bursts as large as its block reservations (up to 32 MiB, at the
+ * speed of its CPU, docs/writeback.md): each burst took the CPU from the
+ * other cgroups' writers for a moment (B beside a throttled A, issue 20:
+ * 0-35 % of B's own CPU time, depending on which burst fell in B's run).
+ * Bound, it dirties a batch as each batch is written: its CPU is spread
+ * evenly over its writing. A cgroup without io.max is not bound: its
+ * writeback's pace is its disk's (a measured bandwidth, as Linux's, was
+ * tried: a writer whose writeback comes in bursts, at each reservation,
+ * was measured at its mean rate and held for no gain). */
+#define DIRTY_WBPS_NS 1000000000ull
+#define DIRTY_WBPS_MIN_PAGES 256 /* 1 MiB */
+
+/* The most pages cg may hold dirty for its io.max, or UINT64_MAX. */
+static uint64_t dirty_wbps_cap(struct cgroup *cg)
+{
+	uint64_t wbps = io_wbps_least(cg);
+	if (wbps == IO_UNLIMITED)
+		return UINT64_MAX;
+	uint64_t cap = wbps / PAGE_SIZE * (DIRTY_WBPS_NS / 1000000) / 1000;
+	return cap < DIRTY_WBPS_MIN_PAGES ? DIRTY_WBPS_MIN_PAGES : cap;
+}
+
 void pcache_dirty_limits(struct cgroup *cg, uint64_t *bg, uint64_t *limit)
 {
 	uint64_t room = memcg_room_pages(cg);
@@ -40,12 +78,16 @@ void pcache_dirty_limits(struct cgroup *cg, uint64_t *bg, uint64_t *limit)
 	 * cache reclaim can take (Linux's global_dirtyable_memory); a cache
 	 * full of clean pages does not make the limits tiny */
 	uint64_t mach = pmm_free_pages() + pcache_lru_file_pages();
-	if (mach < room)
+	bool shared = mach < room; /* no memory of its own: the machine's */
+	if (shared)
 		room = mach;
 	uint32_t ratio = __atomic_load_n(&pcache_dirty_ratio, __ATOMIC_RELAXED);
 	uint32_t bgr = __atomic_load_n(&pcache_dirty_bg_ratio, __ATOMIC_RELAXED);
 	*limit = room / 100 * ratio + room % 100 * ratio / 100;
 	*bg = room / 100 * bgr + room % 100 * bgr / 100;
+	uint64_t cap = shared ? dirty_wbps_cap(cg) : UINT64_MAX;
+	if (cap < *limit)
+		*limit = cap;
 	if (*bg >= *limit) /* as Linux: the background threshold stays below */
 		*bg = *limit / 2;
 }
