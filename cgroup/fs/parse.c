@@ -148,14 +148,20 @@ int cgfs_parse_size(const char *text, uint64_t *bytes)
 		if (text[n - 1] == units[i] || text[n - 1] == units[i] + ('a' - 'A'))
 			shift = 10 * (i + 1);
 	n -= shift ? 1 : 0;
-	if (n == 0 || n >= sizeof(num) || text[0] == '-' || text[0] == '+')
-		return -EINVAL;
+	if (n >= sizeof(num) || text[0] == '-' || text[0] == '+')
+		return n >= sizeof(num) && cgfs_digit(text[0], 10) >= 0 ? -ERANGE : -EINVAL;
+	if (n == 0) { /* memparse reads no digit as 0: "M" and "" are 0 */
+		*bytes = 0;
+		return 0;
+	}
 	memcpy(num, text, n);
 	num[n] = '\0';
 	uint64_t v;
 	int err = cgfs_parse_mag(num, &v);
-	if (err == -EINVAL)
+	if (err)
 		return err;
-	*bytes = err || (shift && v > UINT64_MAX >> shift) ? UINT64_MAX : v << shift;
+	if (shift && v > UINT64_MAX >> shift)
+		return -ERANGE;
+	*bytes = v << shift;
 	return 0;
 }

@@ -78,11 +78,20 @@ int main(void)
 	size("1T", 0, 1ull << 40);
 	size("1P", 0, 1ull << 50);
 	size("3E", 0, 3ull << 60);
-	size("16E", 0, UINT64_MAX);
+	size("15E", 0, 15ull << 60);
+	size("16E", -ERANGE, 0);		/* past 2^64: Linux wraps, Arbor refuses */
+	size("17179869184G", -ERANGE, 0);
+	size("18446744073709551615", 0, UINT64_MAX);
+	size("18446744073709551616", -ERANGE, 0);
+	size("0x10000000000000000", -ERANGE, 0);
 	size("0x10K", 0, 16384);
-	size("99999999999999999999999", 0, UINT64_MAX);
-	size("", -EINVAL, 0);
-	size("M", -EINVAL, 0);
+	size("99999999999999999999999", -ERANGE, 0);
+	size("99999999999999999999999K", -ERANGE, 0);
+	size("", 0, 0);				/* memparse: no digit is 0 */
+	size("M", 0, 0);
+	size("k", 0, 0);
+	size("MM", -EINVAL, 0);
+	size("0x", -EINVAL, 0);
 	size("-1", -EINVAL, 0);
 	size("+1", -EINVAL, 0);
 	size("1MB", -EINVAL, 0);
