@@ -37,17 +37,10 @@ extern struct cg_controller cg_cpu;
 #define CPU_QUOTA_MIN_US 1000ull	/* ... and for a quota */
 #define CPU_QUOTA_MAX_US ((1ull << 44) - 1)
 
-/* An unsigned integer as Linux's kstrtoull takes it (base 0; a '+' but
- * no '-'):
- * -EINVAL for junk, -ERANGE past 64 bits. */
+/* An unsigned integer as Linux's kstrtoull takes it: cgfs_parse_u64. */
 static int cpu_parse_u64(const char *text, uint64_t *out)
 {
-	int64_t v;
-	if (text[0] == '-') /* kstrtoull takes a '+' */
-		return -EINVAL;
-	int err = cgfs_parse_s64(text, &v);
-	*out = (uint64_t)v;
-	return err;
+	return cgfs_parse_u64(text, out);
 }
 
 static int cpu_show_weight(struct cgroup *cg, struct cgfs_buf *out)

@@ -104,6 +104,9 @@ int cgfs_parse_max(const char *text, uint64_t max_value, uint64_t *out);
  * past 64 bits. */
 int cgfs_parse_s64(const char *text, int64_t *out);
 bool cgfs_kstrto_shape(const char *text, size_t len);
+/* An unsigned integer as Linux's kstrtoull reads it (C base-0 rules, a
+ * '+' but no '-'): -EINVAL for anything else, -ERANGE past 64 bits. */
+int cgfs_parse_u64(const char *text, uint64_t *out);
 /* An integer in [min, max] (C base-0 rules): -EINVAL for anything that
  * is no integer, -ERANGE for one outside (or past 64 bits). */
 int cgfs_parse_range(const char *text, int64_t min, int64_t max, int64_t *out);

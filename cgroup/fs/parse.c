@@ -75,6 +75,13 @@ int cgfs_parse_s64(const char *text, int64_t *out)
 	return 0;
 }
 
+int cgfs_parse_u64(const char *text, uint64_t *out)
+{
+	if (*text == '+')
+		text++;
+	return cgfs_parse_mag(text, out);
+}
+
 int cgfs_parse_max(const char *text, uint64_t max_value, uint64_t *out)
 {
 	if (strcmp(text, "max") == 0) {

@@ -3,6 +3,7 @@
  * rmdir at depth <= 3, cgroup.subtree_control token sets, cgroup.type,
  * processes and threads moved through cgroup.procs and cgroup.threads,
  * cgroup.freeze, cgroup.kill, forks and thread creations under pids.max,
+ * delegation to uid 1000 and that user's changes below,
  * and every cpu, memory, io, pids and cgroup.* file Linux 6.1 has written
  * with valid, edge and garbage values, each write read back) and prints one
  * normalised line per operation: no pids (processes are P0..P3, threads
@@ -26,6 +27,7 @@
 #define _GNU_SOURCE /* gettid */
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -614,6 +616,35 @@ static const char *pick_node(int min_depth)
 	}
 }
 
+/* Whether a member of this sequence ever entered node's subtree since
+ * node was made: its pages and kernel objects may still be charged
+ * there (on Linux some outlive the process), so a tight memory.max/high
+ * would bind (issue 27 item 1). Set by each successful move, cleared by
+ * mkdir. */
+static bool used[16];
+
+static void mark_used(const char *node)
+{
+	for (int i = 0; i < nnodes; i++)
+		if (under(node, nodes[i]))
+			used[i] = true;
+}
+
+static bool was_used(const char *node)
+{
+	for (int i = 0; i < nnodes; i++)
+		if (!strcmp(nodes[i], node))
+			return used[i];
+	return false;
+}
+
+static void clear_used(const char *node)
+{
+	for (int i = 0; i < nnodes; i++)
+		if (!strcmp(nodes[i], node))
+			used[i] = false;
+}
+
 static const char *node_name(const char *node)
 {
 	return *node ? node : ".";
@@ -624,7 +655,10 @@ static void op_mkdir(void)
 	const char *node = pick_node(1);
 	char path[160];
 	path_of(path, sizeof(path), node, NULL);
-	printf("mkdir %s: %s", node, ename(mkdir(path, 0755) ? errno : 0));
+	int err = mkdir(path, 0755) ? errno : 0;
+	if (!err)
+		clear_used(node);
+	printf("mkdir %s: %s", node, ename(err));
 }
 
 static void op_rmdir(void)
@@ -690,7 +724,10 @@ static void op_move_proc(void)
 	proc_start(k);
 	char v[16];
 	snprintf(v, sizeof(v), "%d", (int)procs[k].pid);
-	printf("move P%d > %s/cgroup.procs: %s", k, node_name(node), ename(write_file(node, "cgroup.procs", v)));
+	int err = write_file(node, "cgroup.procs", v);
+	if (!err)
+		mark_used(node);
+	printf("move P%d > %s/cgroup.procs: %s", k, node_name(node), ename(err));
 	print_read(node, "cgroup.procs");
 }
 
@@ -701,8 +738,10 @@ static void op_move_thread(void)
 	proc_start(NPROC - 1);
 	char v[16];
 	snprintf(v, sizeof(v), "%d", (int)procs[NPROC - 1].tid[t]);
-	printf("move P%d.t%d > %s/cgroup.threads: %s", NPROC - 1, t, node_name(node),
-	       ename(write_file(node, "cgroup.threads", v)));
+	int err = write_file(node, "cgroup.threads", v);
+	if (!err)
+		mark_used(node);
+	printf("move P%d.t%d > %s/cgroup.threads: %s", NPROC - 1, t, node_name(node), ename(err));
 	print_read(node, "cgroup.threads");
 }
 
@@ -765,9 +804,9 @@ static bool size_tight(const char *v)
 }
 
 /* A knob written and read back. memory.max/high below TIGHT would bind a
- * member at once (issue 27 item 1, the memcg helper's): on a populated
- * subtree they are skipped; on an empty one written, read and put back
- * to "max". memory.reclaim on a populated subtree frees what it finds
+ * member at once (issue 27 item 1, the memcg helper's): on a subtree that
+ * is populated or was_used they are skipped; on a fresh one written, read
+ * and put back to "max". memory.reclaim on a populated subtree frees what it finds
  * (a count of pages, by nature different): skipped. */
 static void op_knob(void)
 {
@@ -785,7 +824,7 @@ static void op_knob(void)
 	const char *val = knob_value(file);
 	bool limit = !strcmp(file, "memory.max") || !strcmp(file, "memory.high");
 	if (!strcmp(file, "memory.reclaim")) {
-		if (populated(node) && strcmp(val, "0")) {
+		if ((populated(node) || was_used(node)) && strcmp(val, "0")) {
 			printf("skip reclaim of a populated cgroup");
 			return;
 		}
@@ -799,7 +838,7 @@ static void op_knob(void)
 	}
 	if (limit) {
 		if (size_tight(val)) {
-			if (populated(node)) {
+			if (populated(node) || was_used(node)) {
 				printf("skip %s %s below usage (memcg)", file, quote(val));
 				return;
 			}
@@ -848,6 +887,105 @@ static void op_spawn(void)
 	printf("%s", ename(err));
 }
 
+/* Delegation (uid 1000): root hands a cgroup over as Linux's guide says
+ * (chown of the directory, cgroup.procs, cgroup.threads and
+ * cgroup.subtree_control), or a process of uid 1000 makes a change below
+ * (its errno; root then reads back what it touched). */
+#define USER 1000
+
+/* Runs what in a child as uid/gid USER: the errno it ends with. */
+static int as_user(int (*what)(const char *node, const char *arg), const char *node, const char *arg)
+{
+	fflush(stdout);
+	pid_t p = fork();
+	if (p == 0) {
+		if (setgroups(0, NULL) || setgid(USER) || setuid(USER))
+			_exit(100);
+		_exit(what(node, arg));
+	}
+	int st = 0;
+	if (p < 0 || waitpid(p, &st, 0) != p || !WIFEXITED(st))
+		return -1;
+	return WEXITSTATUS(st);
+}
+
+static int user_mkdir(const char *node, const char *arg)
+{
+	char path[160];
+	(void)arg;
+	path_of(path, sizeof(path), node, NULL);
+	return mkdir(path, 0755) ? errno : 0;
+}
+
+static int user_rmdir(const char *node, const char *arg)
+{
+	char path[160];
+	(void)arg;
+	path_of(path, sizeof(path), node, NULL);
+	return rmdir(path) ? errno : 0;
+}
+
+static int user_write(const char *node, const char *arg)
+{
+	const char *sp = strchr(arg, ' ');
+	char file[64];
+	snprintf(file, sizeof(file), "%.*s", (int)(sp - arg), arg);
+	return write_file(node, file, sp + 1);
+}
+
+static void op_delegate(void)
+{
+	unsigned c = rnd(9);
+	const char *node = pick_node(c == 0 || c == 8 ? 1 : 0);
+	if (c == 0 || c == 8) {
+		static const char *const files[] = { NULL, "cgroup.procs", "cgroup.threads", "cgroup.subtree_control" };
+		int err = 0;
+		for (int i = 0; i < 4 && !err; i++) {
+			char path[160];
+			path_of(path, sizeof(path), node, files[i]);
+			err = chown(path, USER, USER) ? errno : 0;
+		}
+		printf("chown %d %s: %s", USER, node, ename(err));
+		return;
+	}
+	if (c == 1 || c == 2) {
+		const char *n2 = pick_node(1);
+		int err = as_user(c == 1 ? user_mkdir : user_rmdir, n2, NULL);
+		if (!err && c == 1)
+			clear_used(n2);
+		printf("as %d: %s %s: %s", USER, c == 1 ? "mkdir" : "rmdir", n2, err < 0 ? "died" : ename(err));
+		return;
+	}
+	char arg[96];
+	const char *file;
+	if (c == 3) {
+		static const char *const tok[] = { "+cpu", "+pids", "+memory", "-pids", "-cpu", "+io", NULL };
+		file = "cgroup.subtree_control";
+		snprintf(arg, sizeof(arg), "%s %s", file, pick(tok));
+	} else if (c == 4 || c == 5) {
+		int k = (int)rnd(NPROC);
+		proc_start(k);
+		file = "cgroup.procs";
+		snprintf(arg, sizeof(arg), "%s %d", file, (int)procs[k].pid);
+		int err = as_user(user_write, node, arg);
+		if (!err)
+			mark_used(node);
+		printf("as %d: move P%d > %s/cgroup.procs: %s", USER, k, node_name(node), err < 0 ? "died" : ename(err));
+		print_read(node, file);
+		return;
+	} else {
+		static const char *const f[] = { "pids.max", "cpu.weight", "memory.low", "cgroup.freeze", "cgroup.max.depth",
+						 "cpu.max", NULL };
+		static const char *const v[] = { "5", "max", "100", "0", "1", NULL };
+		file = pick(f);
+		snprintf(arg, sizeof(arg), "%s %s", file, pick(v));
+	}
+	int err = as_user(user_write, node, arg);
+	printf("as %d: echo %s > %s/%s: %s", USER, quote(strchr(arg, ' ') + 1), node_name(node), file,
+	       err < 0 ? "died" : ename(err));
+	print_read(node, file);
+}
+
 struct op {
 	const char *name;
 	int weight;
@@ -858,7 +996,7 @@ static const struct op ops[] = {
 	{ "mkdir", 12, op_mkdir }, { "rmdir", 4, op_rmdir }, { "subtree_control", 12, op_subtree_control },
 	{ "type", 4, op_type }, { "procs", 10, op_move_proc }, { "threads", 6, op_move_thread },
 	{ "freeze", 5, op_freeze }, { "kill", 2, op_kill }, { "knob", 30, op_knob }, { "read", 10, op_read },
-	{ "spawn", 4, op_spawn },
+	{ "spawn", 4, op_spawn }, { "delegate", 8, op_delegate },
 };
 
 static bool timing; /* -t: each line ends with the operation's time (not comparable) */
@@ -870,9 +1008,38 @@ static long long now_us(void)
 	return (long long)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
 
+/* Operations 0..4 of every sequence make the seed's chain and enable
+ * every controller in fz, so that most later ones find their files. */
+static bool prelude(int idx)
+{
+	static const int order[] = { 1, 4, 2, 3 };
+	if (idx < 4) {
+		const char *node = nodes[hot[order[idx]]];
+		char path[160];
+		path_of(path, sizeof(path), node, NULL);
+		int err = mkdir(path, 0755) ? errno : 0;
+		if (!err)
+			clear_used(node);
+		printf("mkdir %s: %s", node, ename(err));
+		return true;
+	}
+	if (idx == 4) {
+		op_write_read("", "cgroup.subtree_control", "+cpu +memory +pids +io");
+		return true;
+	}
+	return false;
+}
+
 static void run_op(uint64_t seed, int idx)
 {
 	long long t0 = now_us();
+	if (idx < 5) {
+		printf("%d ", idx);
+		prelude(idx);
+		printf("\n");
+		fflush(stdout);
+		return;
+	}
 	rng_state = seed * 0x100000001b3ull + (uint64_t)idx * 0x9e3779b97f4a7c15ull;
 	rng_next();
 	int total = 0;
@@ -917,6 +1084,7 @@ static void run_sequence(uint64_t seed, int last, const int *skip, int nskip, bo
 	printf("## seed %s\n", spec);
 	choose_hot(seed);
 	cleanup();
+	memset(used, 0, sizeof(used));
 	if (mkdir(TOP, 0755)) {
 		printf("mkdir fz: %s\n", ename(errno));
 		exit(2);

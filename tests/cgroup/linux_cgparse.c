@@ -117,7 +117,8 @@ int main(void)
 		{ "io.weight", " default 60" }, { "io.weight", "+70" }, { "io.weight", "defaultx 5" },
 		{ "io.weight", "default\n80" }, { "io.weight", "90 junk" }, { "pids.max", "+5" }, { "pids.max", "max" },
 		{ "cgroup.max.depth", "+2" }, { "cgroup.max.depth", "max" }, { "cgroup.freeze", "+1" },
-		{ "cgroup.freeze", "0" }, { "cpu.max.burst", "18446744073709551616" }, { "cpu.max", "max" },
+		{ "cgroup.freeze", "0" }, { "cpu.max.burst", "18446744073709551616" }, { "cpu.max.burst", "18446744073709551615" },
+		{ "cpu.max.burst", "9223372036854775808" }, { "cpu.weight", "18446744073709551615" }, { "cpu.max", "max" },
 		{ "cpu.weight", "300" }, { "cpu.idle", "1" }, { "cpu.weight.nice", "0" }, { "cpu.weight", "50" },
 		{ "cpu.idle", "0" }, { "cpu.weight.nice", "x" }, { "cpu.weight", "x" }, { "cpu.weight.nice", "7" },
 		{ "cpu.idle", "1" }, { "cpu.idle", "0" }, { "cpu.weight.nice", "x" } };

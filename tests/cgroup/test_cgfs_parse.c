@@ -59,8 +59,23 @@ static void kshape(const char *in, bool want)
 	ok(cgfs_kstrto_shape(in, strlen(in)) == want, "kstrto shape '%s' -> %d", in, want);
 }
 
+static void u64(const char *in, int err, uint64_t want)
+{
+	uint64_t v = 12345;
+	int r = cgfs_parse_u64(in, &v);
+	ok(r == err && (err || v == want), "u64 '%s' -> %d / %llu (got %d / %llu)", in, err,
+	   (unsigned long long)want, r, (unsigned long long)v);
+}
+
 int main(void)
 {
+	u64("18446744073709551615", 0, UINT64_MAX);	/* past INT64_MAX: still a u64 */
+	u64("18446744073709551616", -ERANGE, 0);
+	u64("+7", 0, 7);
+	u64("0x10", 0, 16);
+	u64("-1", -EINVAL, 0);
+	u64("+-1", -EINVAL, 0);
+	u64("", -EINVAL, 0);
 	kshape("5", true);
 	kshape("5\n", true);
 	kshape("-5", true);
