@@ -54,7 +54,8 @@ def build(cc, out):
 def run_arbor(exe, specs, nops, timeout):
     """cgfuzz's output on Arbor for the specs (on standard input: the
     kernel's command line is short); (exit status, text)."""
-    args = [os.path.join(ROOT, "tools", "arbor-run"), "--timeout", str(timeout), exe]
+    klog = os.path.join(os.path.dirname(exe), "arbor.klog")  # kept for a failed run
+    args = [os.path.join(ROOT, "tools", "arbor-run"), "--timeout", str(timeout), "--klog", klog, exe]
     args += (["-n", str(nops)] if nops else []) + (["-"] if specs else [])
     p = subprocess.run(args, input=" ".join(specs).encode(), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     return p.returncode, p.stdout.decode("utf-8", "replace")
@@ -180,7 +181,10 @@ def both(tools, aexe, lexe, specs, nops, timeout):
         af = ex.submit(run_arbor, aexe, specs, nops, timeout)
         (lc, lt), (ac, at) = lf.result(), af.result()
     if lc != 0 or ac != 0:
-        print(f"(exit status: linux {lc}, arbor {ac})")
+        print(f"(exit status: linux {lc}, arbor {ac}; Arbor's kernel log: "
+              f"{os.path.relpath(os.path.join(os.path.dirname(aexe), 'arbor.klog'), ROOT)}; its last lines:)")
+        for line in at.splitlines()[-3:]:
+            print("  | " + line)
     return sequences(lt), sequences(at)
 
 

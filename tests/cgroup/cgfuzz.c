@@ -23,7 +23,9 @@
  *                 (arbor-run's command line holds 512 bytes)
  *   no SPEC: the fixed seeds make test compares with tests/cgroup/cgfuzz.linux.
  * Operation K of seed S depends on S and K only, never on earlier results,
- * so a replay that leaves operations out still makes the same ones. */
+ * so a replay that leaves operations out still makes the same ones. A
+ * change here changes the sequences: `tools/cgdiff.py record` then renews
+ * the transcript on Linux. */
 #define _GNU_SOURCE /* gettid */
 #include <errno.h>
 #include <fcntl.h>
