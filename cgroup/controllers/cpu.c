@@ -37,12 +37,6 @@ extern struct cg_controller cg_cpu;
 #define CPU_QUOTA_MIN_US 1000ull	/* ... and for a quota */
 #define CPU_QUOTA_MAX_US ((1ull << 44) - 1)
 
-/* An unsigned integer as Linux's kstrtoull takes it: cgfs_parse_u64. */
-static int cpu_parse_u64(const char *text, uint64_t *out)
-{
-	return cgfs_parse_u64(text, out);
-}
-
 static int cpu_show_weight(struct cgroup *cg, struct cgfs_buf *out)
 {
 	const struct sched_group *g = &cg->sched;
@@ -54,7 +48,7 @@ static int cpu_write_weight(struct cgroup *cg, char *text, const struct k_cgwrit
 {
 	uint64_t v;
 	(void)w;
-	int err = cpu_parse_u64(text, &v);
+	int err = cgfs_parse_u64(text, &v);
 	if (err)
 		return err;
 	if (v < CG_WEIGHT_MIN || v > CG_WEIGHT_MAX)
@@ -189,7 +183,7 @@ static int cpu_write_burst(struct cgroup *cg, char *text, const struct k_cgwrite
 	struct sched_bandwidth b;
 	uint64_t burst;
 	(void)w;
-	int err = cpu_parse_u64(text, &burst);
+	int err = cgfs_parse_u64(text, &burst);
 	if (err) /* ERANGE past 64 bits, as kstrtoull */
 		return err;
 	if (burst > UINT64_MAX / US)

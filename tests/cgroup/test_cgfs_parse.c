@@ -107,6 +107,9 @@ int main(void)
 	size("k", 0, 0);
 	size("MM", -EINVAL, 0);
 	size("0x", -EINVAL, 0);
+	size("0x0000000000000000000000001K", 0, 1024);	/* longer than 20 characters, small */
+	size("1111111111111111111111111x", -EINVAL, 0);
+	size("1111111111111111111111111", -ERANGE, 0);
 	size("-1", -EINVAL, 0);
 	size("+1", -EINVAL, 0);
 	size("1MB", -EINVAL, 0);
