@@ -647,6 +647,20 @@ static void clear_used(const char *node)
 			used[i] = false;
 }
 
+/* Whether node has a child cgroup now: on Linux a memory cgroup's own
+ * structures are charged to its parent (issue 27 item 2). */
+static bool has_children(const char *node)
+{
+	struct stat st;
+	for (int i = 0; i < nnodes; i++) {
+		char path[320];
+		path_of(path, sizeof(path), nodes[i], NULL);
+		if (strcmp(nodes[i], node) && under(nodes[i], node) && stat(path, &st) == 0)
+			return true;
+	}
+	return false;
+}
+
 static const char *node_name(const char *node)
 {
 	return *node ? node : ".";
@@ -807,7 +821,7 @@ static bool size_tight(const char *v)
 
 /* A knob written and read back. memory.max/high below TIGHT would bind a
  * member at once (issue 27 item 1, the memcg helper's): on a subtree that
- * is populated or was_used they are skipped; on a fresh one written, read
+ * is populated, was_used or has_children they are skipped; on a fresh one written, read
  * and put back to "max". memory.reclaim on a populated subtree frees what it finds
  * (a count of pages, by nature different): skipped. */
 static void op_knob(void)
@@ -826,7 +840,7 @@ static void op_knob(void)
 	const char *val = knob_value(file);
 	bool limit = !strcmp(file, "memory.max") || !strcmp(file, "memory.high");
 	if (!strcmp(file, "memory.reclaim")) {
-		if ((populated(node) || was_used(node)) && strcmp(val, "0")) {
+		if ((populated(node) || was_used(node) || has_children(node)) && strcmp(val, "0")) {
 			printf("skip reclaim of a populated cgroup");
 			return;
 		}
@@ -840,7 +854,7 @@ static void op_knob(void)
 	}
 	if (limit) {
 		if (size_tight(val)) {
-			if (populated(node) || was_used(node)) {
+			if (populated(node) || was_used(node) || has_children(node)) {
 				printf("skip %s %s below usage (memcg)", file, quote(val));
 				return;
 			}
