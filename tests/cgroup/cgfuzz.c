@@ -333,6 +333,11 @@ static void show_text(const char *file, char *buf, char *out, size_t n)
 		char store[64][16];
 		int m = 0;
 		for (char *s = strtok(buf, "\n"); s && m < 64; s = strtok(NULL, "\n")) {
+			/* Not one of the pool's: a thread that a 't' operation
+			 * made and joined, which Linux lists until the task is
+			 * released, a moment after the join returned. */
+			if (!strcmp(label(strtol(s, NULL, 10)), "?"))
+				continue;
 			snprintf(store[m], 16, "%s", label(strtol(s, NULL, 10)));
 			labels[m] = store[m];
 			m++;
