@@ -109,7 +109,7 @@ host_srcs_ext2         := $(patsubst %,user/servers/ext2/%.c,$(EXT2_CORE)) \
 host_cflags_ext2       := -Iuser/servers/ext2
 HOST_BINS := $(patsubst %,$(BUILD)/host/test_%,$(HOST_TESTS))
 
-.PHONY: all run debug test soak bench iso clean deps docs libc kcov fuzz disk rootdisk
+.PHONY: all run debug test soak bench iso clean deps docs libc kcov fuzz disk rootdisk cgdiff
 
 $(BUILD)/.deps-%: tools/deps.sh
 	@mkdir -p $(@D)
@@ -442,6 +442,12 @@ MODE ?= both
 fuzz: $(INITRD) kcov | $(BUILD)/.deps-test
 	@python3 tools/run-tests.py --build $(BUILD) --timeout $(TIMEOUT) --fuzz-only \
 		--fuzz-seconds $(SECONDS) $(if $(SEED),--fuzz-seed $(SEED)) --fuzz-mode $(MODE)
+
+# The differential cgroup fuzzer live on Arbor and Linux 6.1 (tools/cgdiff.py,
+# docs/cgroups.md): the first divergence of each sequence, a minimal replay.
+SEEDS ?= 1-100
+cgdiff: $(KERNEL) $(INITRD) libc
+	@python3 tools/cgdiff.py live $(SEEDS) $(if $(OPS),-n $(OPS))
 
 # The churn/leak soak alone, SECONDS long (make test runs it for 20 s).
 soak: $(KERNEL) $(INITRD) | $(BUILD)/.deps-test

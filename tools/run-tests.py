@@ -1115,6 +1115,7 @@ def test_tools(build, tally):
 
     test_run_channels(sh, cc, run, out_dir, tally)
     test_linux_recorded(sh, cc, run, out_dir, tally)
+    test_cgfuzz(out_dir, tally)
     # arbor-run passes its standard input on: bytes the console would
     # take as keys (^C ^D CR NUL DEL), no newline at the end, then end of
     # file; an empty one is end of file at once (not a program waiting).
@@ -1186,6 +1187,29 @@ def test_linux_recorded(sh, cc, run, out_dir, tally):
         if not same:
             for line in difflib.unified_diff(want.splitlines(), aout.splitlines(), "linux", "arbor", lineterm=""):
                 print("      | " + line)
+
+
+def test_cgfuzz(out_dir, tally):
+    """The differential cgroup fuzzer's fixed seeds (tests/cgroup/cgfuzz.c
+    with no argument) on Arbor, each sequence compared line by line with
+    what Linux 6.1 printed in the same QEMU (tests/cgroup/cgfuzz.linux,
+    recorded by tools/cgdiff.py record); the first divergence of each
+    sequence that differs is printed (docs/cgroups.md)."""
+    name = "cgroup fuzzer: the fixed seeds as Linux 6.1 printed (cgfuzz.c)"
+    print(f"  {name} ...", flush=True)
+    sys.path.insert(0, os.path.join(ROOT, "tools"))
+    import cgdiff
+    lines = []
+
+    def out(text):
+        for line in text.splitlines():
+            print("      | " + line)
+            lines.append("| " + line)
+    ok, summary = cgdiff.check(os.path.join(out_dir, "cgdiff"), out)
+    tally.result(name, ok, "" if ok else summary)
+    if not ok:
+        tally.explain(name, lines[:40])
+    print("      " + summary, flush=True)
 
 
 def test_run_channels(sh, cc, run, out_dir, tally):

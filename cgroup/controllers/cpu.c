@@ -37,18 +37,6 @@ extern struct cg_controller cg_cpu;
 #define CPU_QUOTA_MIN_US 1000ull	/* ... and for a quota */
 #define CPU_QUOTA_MAX_US ((1ull << 44) - 1)
 
-/* An unsigned integer as Linux's kstrtoull takes it (base 0; no sign):
- * -EINVAL for junk, -ERANGE past 64 bits. */
-static int cpu_parse_u64(const char *text, uint64_t *out)
-{
-	int64_t v;
-	if (text[0] == '-' || text[0] == '+')
-		return -EINVAL;
-	int err = cgfs_parse_s64(text, &v);
-	*out = (uint64_t)v;
-	return err;
-}
-
 static int cpu_show_weight(struct cgroup *cg, struct cgfs_buf *out)
 {
 	const struct sched_group *g = &cg->sched;
@@ -60,7 +48,7 @@ static int cpu_write_weight(struct cgroup *cg, char *text, const struct k_cgwrit
 {
 	uint64_t v;
 	(void)w;
-	int err = cpu_parse_u64(text, &v);
+	int err = cgfs_parse_u64(text, &v);
 	if (err)
 		return err;
 	if (v < CG_WEIGHT_MIN || v > CG_WEIGHT_MAX)
@@ -70,7 +58,9 @@ static int cpu_write_weight(struct cgroup *cg, char *text, const struct k_cgwrit
 
 static int cpu_show_weight_nice(struct cgroup *cg, struct cgfs_buf *out)
 {
-	cgfs_printf(out, "%d\n", sched_nice_from_weight(sched_group_weight(&cg->sched)));
+	const struct sched_group *g = &cg->sched;
+	/* idle: the nice nearest SCHED_IDLE's weight (19), as Linux shows it */
+	cgfs_printf(out, "%d\n", sched_nice_from_weight(sched_group_idle(g) ? SCHED_IDLE_WEIGHT : sched_group_weight(g)));
 	return 0;
 }
 
@@ -193,7 +183,10 @@ static int cpu_write_burst(struct cgroup *cg, char *text, const struct k_cgwrite
 	struct sched_bandwidth b;
 	uint64_t burst;
 	(void)w;
-	if (cpu_parse_u64(text, &burst) || burst > UINT64_MAX / US)
+	int err = cgfs_parse_u64(text, &burst);
+	if (err) /* ERANGE past 64 bits, as kstrtoull */
+		return err;
+	if (burst > UINT64_MAX / US)
 		return -EINVAL;
 	sched_group_bandwidth(&cg->sched, &b);
 	return cpu_apply_max(cg, b.quota, b.period, burst * US);
@@ -329,7 +322,7 @@ static const struct cftype cpu_files[] = {
 	  .show = cpu_show_idle, .write = cpu_write_idle },
 	{ .name = "cpu.max", .mode = 0644, .flags = CFT_NOT_ON_ROOT,
 	  .show = cpu_show_max, .write = cpu_write_max },
-	{ .name = "cpu.max.burst", .mode = 0644, .flags = CFT_NOT_ON_ROOT,
+	{ .name = "cpu.max.burst", .mode = 0644, .flags = CFT_NOT_ON_ROOT | CFT_KSTRTO,
 	  .show = cpu_show_burst, .write = cpu_write_burst },
 	{ .name = "cpu.weight", .mode = 0644, .flags = CFT_NOT_ON_ROOT | CFT_KSTRTO,
 	  .show = cpu_show_weight, .write = cpu_write_weight },

@@ -70,37 +70,50 @@ static int io_show_stat(struct cgroup *cg, struct cgfs_buf *out)
 	return 0;
 }
 
-/* "MAJ:MIN" (decimal) at *text, which moves past it: the device's index,
- * -EINVAL malformed, -ENODEV not a device the kernel knows. */
+static bool io_blank(char c)
+{
+	return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
+static char *io_skip_blanks(char *s)
+{
+	while (io_blank(*s))
+		s++;
+	return s;
+}
+
+/* "MAJ:MIN" at *text (the file's text as written), as Linux's
+ * blkg_conf_prep reads it: sscanf "%u:%u" (blanks before each number, the
+ * numbers cut to 32 bits), then a blank (a newline counts), which *text
+ * moves past with the blanks after it. The device's index, -EINVAL
+ * malformed, -ENODEV not a device the kernel knows. */
 static int io_parse_dev(char **text)
 {
-	uint64_t v[2] = { 0, 0 };
+	uint32_t v[2] = { 0, 0 };
 	char *s = *text;
 	for (int part = 0; part < 2; part++) {
+		s = io_skip_blanks(s);
 		if (*s < '0' || *s > '9')
 			return -EINVAL;
 		for (; *s >= '0' && *s <= '9'; s++)
-			if ((v[part] = v[part] * 10 + (uint64_t)(*s - '0')) > 0xffffffffull)
-				return -EINVAL;
+			v[part] = v[part] * 10 + (uint32_t)(*s - '0');
 		if (part == 0 && *s++ != ':')
 			return -EINVAL;
 	}
-	if (*s && *s != ' ' && *s != '\t')
+	if (!io_blank(*s))
 		return -EINVAL;
-	*text = s;
-	int i = io_dev_index((uint32_t)v[0], (uint32_t)v[1]);
+	*text = io_skip_blanks(s);
+	int i = io_dev_index(v[0], v[1]);
 	return i < 0 ? -ENODEV : i;
 }
 
-/* The next token as sscanf "%26s" takes it (a longer word is cut in
- * pieces), into tok; false at the end. */
+/* The next token as sscanf "%26s" takes it (blanks skipped; a longer word
+ * is cut in pieces), into tok; false at the end. */
 static bool io_token26(char **text, char tok[27])
 {
-	char *s = *text;
+	char *s = io_skip_blanks(*text);
 	size_t n = 0;
-	while (*s == ' ' || *s == '\t')
-		s++;
-	for (; s[n] && s[n] != ' ' && s[n] != '\t' && n < 26; n++)
+	for (; s[n] && !io_blank(s[n]) && n < 26; n++)
 		tok[n] = s[n];
 	tok[n] = '\0';
 	*text = s + n;
@@ -206,19 +219,22 @@ static int io_show_weight(struct cgroup *cg, struct cgfs_buf *out)
 	return 0;
 }
 
-/* A weight as Linux's iocost reads it (sscanf "%u": a number stored in
- * 32 bits, io_scan_u64), 1..10000: EINVAL if none or out of range. */
-static int io_parse_weight(const char *text, uint32_t *out)
+/* A weight as Linux's iocost reads it (sscanf "%u": blanks, then a number
+ * stored in 32 bits, io_scan_u64), 1..10000: EINVAL if none or out of
+ * range. */
+static int io_parse_weight(char *text, uint32_t *out)
 {
 	uint64_t v;
-	if (!io_scan_u64(text, &v) || (uint32_t)v < CG_WEIGHT_MIN || (uint32_t)v > CG_WEIGHT_MAX)
+	if (!io_scan_u64(io_skip_blanks(text), &v) || (uint32_t)v < CG_WEIGHT_MIN || (uint32_t)v > CG_WEIGHT_MAX)
 		return -EINVAL;
 	*out = (uint32_t)v;
 	return 0;
 }
 
 /* "N", "default N", "MAJ:MIN N" or "MAJ:MIN default" (drops the
- * override), read as Linux does: what follows the number is ignored. */
+ * override), read as Linux's ioc_weight_write does, from the text as
+ * written (sscanf "default %u", else "%u": " 50" is 50, " default 50"
+ * EINVAL): what follows the number is ignored. */
 static int io_write_weight(struct cgroup *cg, char *text, const struct k_cgwriter *w)
 {
 	struct io_state *s = io_of(cg);
@@ -227,8 +243,7 @@ static int io_write_weight(struct cgroup *cg, char *text, const struct k_cgwrite
 	if (!strchr(text, ':')) {
 		char *num = text;
 		if (strncmp(num, "default", 7) == 0)
-			for (num += 7; *num == ' ' || *num == '\t';)
-				num++;
+			num += 7;
 		if (io_parse_weight(num, &weight))
 			return -EINVAL;
 		cg_lock();
@@ -239,8 +254,6 @@ static int io_write_weight(struct cgroup *cg, char *text, const struct k_cgwrite
 	int i = io_parse_dev(&text);
 	if (i < 0)
 		return i;
-	while (*text == ' ' || *text == '\t')
-		text++;
 	if (strncmp(text, "default", 7) && io_parse_weight(text, &weight))
 		return -EINVAL;
 	struct io_dev_state *d = io_dev_state_get(cg, i);
@@ -266,9 +279,10 @@ static void io_disable(struct cgroup *cg)
 }
 
 static const struct cftype io_files[] = {
-	{ .name = "io.max", .mode = 0644, .flags = CFT_NOT_ON_ROOT, .show = io_show_max, .write = io_write_max },
+	{ .name = "io.max", .mode = 0644, .flags = CFT_NOT_ON_ROOT | CFT_RAW, .show = io_show_max,
+	  .write = io_write_max },
 	{ .name = "io.stat", .mode = 0444, .show = io_show_stat },
-	{ .name = "io.weight", .mode = 0644, .flags = CFT_NOT_ON_ROOT,
+	{ .name = "io.weight", .mode = 0644, .flags = CFT_NOT_ON_ROOT | CFT_RAW,
 	  .show = io_show_weight, .write = io_write_weight },
 };
 

@@ -187,7 +187,8 @@ bool memcg_oom_group(const struct cgroup *cg)
 	return __atomic_load_n(&memory_of(cg)->oom_group, __ATOMIC_RELAXED);
 }
 
-/* A byte count in pages (rounding down), or "max": page_counter_memparse. */
+/* A byte count in pages (rounding down), or "max": page_counter_memparse
+ * (cgfs_parse_size's -EINVAL and -ERANGE). */
 static int memory_parse_pages(const char *text, uint64_t *pages)
 {
 	uint64_t bytes;
@@ -195,8 +196,9 @@ static int memory_parse_pages(const char *text, uint64_t *pages)
 		*pages = PAGE_COUNTER_MAX;
 		return 0;
 	}
-	if (cgfs_parse_size(text, &bytes))
-		return -EINVAL;
+	int err = cgfs_parse_size(text, &bytes);
+	if (err)
+		return err;
 	*pages = MIN(bytes / PAGE_BYTES, PAGE_COUNTER_MAX);
 	return 0;
 }
@@ -282,8 +284,9 @@ static int memory_write_max(struct cgroup *cg, char *text, const struct k_cgwrit
 {
 	uint64_t pages;
 	(void)w;
-	if (memory_parse_pages(text, &pages))
-		return -EINVAL;
+	int err = memory_parse_pages(text, &pages);
+	if (err)
+		return err;
 	page_counter_set_max(&cg->memory, pages);
 	memcg_shrink_to_max(cg);
 	return 0;
@@ -295,8 +298,9 @@ static int memory_write_max(struct cgroup *cg, char *text, const struct k_cgwrit
 static int memory_write_bound(struct cgroup *cg, char *text, uint64_t *bound)
 {
 	uint64_t pages;
-	if (memory_parse_pages(text, &pages))
-		return -EINVAL;
+	int err = memory_parse_pages(text, &pages);
+	if (err)
+		return err;
 	__atomic_store_n(bound, pages, __ATOMIC_RELAXED);
 	mem_drain_stock(cg);
 	if (bound == &cg->memory.high)
@@ -447,10 +451,11 @@ static int memory_write_reclaim(struct cgroup *cg, char *text, const struct k_cg
 	uint64_t bytes;
 	(void)w;
 	text = cgfs_strip(text);
+	int err = 0;
 	if (!*text)
 		bytes = PAGE_COUNTER_MAX * PAGE_BYTES;
-	else if (cgfs_parse_size(text, &bytes))
-		return -EINVAL;
+	else if ((err = cgfs_parse_size(text, &bytes)))
+		return err;
 	return memcg_reclaim_request(cg, MIN(bytes / PAGE_BYTES, PAGE_COUNTER_MAX));
 }
 

@@ -36,6 +36,9 @@ void cgfs_put_u64_line(struct cgfs_buf *b, uint64_t v);
 /* Linux parses it with kstrtoull/kstrtoll on the text as written (its
  * write_u64/write_s64 files): no whitespace but one trailing newline */
 #define CFT_KSTRTO      32
+/* Its write gets the text as written, not stripped (Linux's io.max and
+ * io.weight read it with sscanf, where a blank stands matters) */
+#define CFT_RAW         64
 struct cftype;
 
 /* A file whose open descriptors each keep a state of their own, made by
@@ -101,12 +104,16 @@ int cgfs_parse_max(const char *text, uint64_t max_value, uint64_t *out);
  * past 64 bits. */
 int cgfs_parse_s64(const char *text, int64_t *out);
 bool cgfs_kstrto_shape(const char *text, size_t len);
+/* An unsigned integer as Linux's kstrtoull reads it (C base-0 rules, a
+ * '+' but no '-'): -EINVAL for anything else, -ERANGE past 64 bits. */
+int cgfs_parse_u64(const char *text, uint64_t *out);
 /* An integer in [min, max] (C base-0 rules): -EINVAL for anything that
  * is no integer, -ERANGE for one outside (or past 64 bits). */
 int cgfs_parse_range(const char *text, int64_t min, int64_t max, int64_t *out);
 /* A size in bytes, as Linux's memparse: an unsigned integer (C base-0
- * rules) with an optional K, M, G, T, P or E (either case, powers of
- * 1024); past 2^64 it saturates. -EINVAL for anything else. */
+ * rules; no digit at all is 0, as there) with an optional K, M, G, T, P
+ * or E (either case, powers of 1024). -ERANGE past 2^64 (where Linux
+ * wraps: docs/cgroups.md says why), -EINVAL for anything else. */
 int cgfs_parse_size(const char *text, uint64_t *bytes);
 /* A pressure trigger, "some|full STALL_US WINDOW_US" (Linux's): kind 0
  * (some) or 1 (full); a window of 500 ms..10 s and a stall of 1 µs..the

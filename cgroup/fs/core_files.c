@@ -487,7 +487,7 @@ int cgfs_write(struct cgroup *cg, const struct cftype *f, char *text, size_t len
 		return -EINVAL;
 	if (open)
 		return open->write(cg, f, cgfs_strip(text), state);
-	return f->write(cg, cgfs_strip(text), w);
+	return f->write(cg, (f->flags & CFT_RAW) ? text : cgfs_strip(text), w);
 }
 
 static bool cgfs_cft_present(const struct cgroup *cg, const struct cftype *f)

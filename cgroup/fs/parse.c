@@ -36,19 +36,21 @@ static int cgfs_digit(char c, unsigned base)
 	return d < base ? (int)d : -1;
 }
 
-/* An unsigned magnitude with C base-0 rules; -EINVAL, -ERANGE. */
-static int cgfs_parse_mag(const char *s, uint64_t *out)
+/* An unsigned magnitude with C base-0 rules in the n characters at s;
+ * -EINVAL, -ERANGE. */
+static int cgfs_parse_mag_n(const char *s, size_t n, uint64_t *out)
 {
+	const char *end = s + n;
 	unsigned base = 10;
-	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && cgfs_digit(s[2], 16) >= 0)
+	if (n > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && cgfs_digit(s[2], 16) >= 0)
 		base = 16, s += 2;
-	else if (s[0] == '0' && s[1])
+	else if (n > 1 && s[0] == '0')
 		base = 8, s++;
-	if (!*s)
+	if (s == end)
 		return -EINVAL;
 	uint64_t v = 0;
 	bool overflow = false;
-	for (; *s; s++) {
+	for (; s < end; s++) {
 		int d = cgfs_digit(*s, base);
 		if (d < 0)
 			return -EINVAL;
@@ -58,6 +60,11 @@ static int cgfs_parse_mag(const char *s, uint64_t *out)
 	}
 	*out = v;
 	return overflow ? -ERANGE : 0;
+}
+
+static int cgfs_parse_mag(const char *s, uint64_t *out)
+{
+	return cgfs_parse_mag_n(s, strlen(s), out);
 }
 
 int cgfs_parse_s64(const char *text, int64_t *out)
@@ -73,6 +80,13 @@ int cgfs_parse_s64(const char *text, int64_t *out)
 		return -ERANGE;
 	*out = neg ? (int64_t)(0 - mag) : (int64_t)mag;
 	return 0;
+}
+
+int cgfs_parse_u64(const char *text, uint64_t *out)
+{
+	if (*text == '+')
+		text++;
+	return cgfs_parse_mag(text, out);
 }
 
 int cgfs_parse_max(const char *text, uint64_t max_value, uint64_t *out)
@@ -141,21 +155,24 @@ int cgfs_parse_trigger(const char *text, int *kind, uint64_t *stall_us, uint64_t
 int cgfs_parse_size(const char *text, uint64_t *bytes)
 {
 	static const char units[] = "KMGTPE";
-	char num[24];
 	size_t n = strlen(text);
 	unsigned shift = 0;
 	for (unsigned i = 0; n && i < 6; i++)
 		if (text[n - 1] == units[i] || text[n - 1] == units[i] + ('a' - 'A'))
 			shift = 10 * (i + 1);
 	n -= shift ? 1 : 0;
-	if (n == 0 || n >= sizeof(num) || text[0] == '-' || text[0] == '+')
+	if (text[0] == '-' || text[0] == '+')
 		return -EINVAL;
-	memcpy(num, text, n);
-	num[n] = '\0';
+	if (n == 0) { /* memparse reads no digit as 0: "M" and "" are 0 */
+		*bytes = 0;
+		return 0;
+	}
 	uint64_t v;
-	int err = cgfs_parse_mag(num, &v);
-	if (err == -EINVAL)
+	int err = cgfs_parse_mag_n(text, n, &v);
+	if (err)
 		return err;
-	*bytes = err || (shift && v > UINT64_MAX >> shift) ? UINT64_MAX : v << shift;
+	if (shift && v > UINT64_MAX >> shift)
+		return -ERANGE;
+	*bytes = v << shift;
 	return 0;
 }

@@ -54,8 +54,8 @@ int sched_group_set_weight(struct sched_group *g, uint32_t weight);
 /* The weight set (what cpu.weight shows) and whether it is idle. */
 uint32_t sched_group_weight(const struct sched_group *g);
 bool sched_group_idle(const struct sched_group *g);
-/* cpu.idle: the group runs at SCHED_IDLE_WEIGHT while set. 0, or
- * -EINVAL for the root. */
+/* cpu.idle: the group runs at SCHED_IDLE_WEIGHT while set; leaving idle
+ * sets the weight to cpu.weight 100 (as Linux). 0, or -EINVAL for the root. */
 int sched_group_set_idle(struct sched_group *g, bool idle);
 /* cpu.max (kernel/sched/bandwidth.c), in ns: quota (SCHED_QUOTA_MAX: no
  * limit) per period, burst; validated by the caller. 0 or -EINVAL (root). */

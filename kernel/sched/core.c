@@ -654,6 +654,8 @@ int sched_group_set_idle(struct sched_group *g, bool idle)
 	if (g == sched_root)
 		return -EINVAL;
 	uint64_t f = spin_lock_irqsave(&sched_lock);
+	if (g->idle && !idle) /* as Linux: leaving idle is weight 100, not the old one */
+		g->weight = sched_weight_from_cpu_weight(100);
 	g->idle = idle;
 	sched_set_weight(&g->se, idle ? SCHED_IDLE_WEIGHT : g->weight);
 	spin_unlock_irqrestore(&sched_lock, f);

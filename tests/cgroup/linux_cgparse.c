@@ -102,6 +102,28 @@ int main(void)
 		"+memory\n", NULL };
 	for (int i = 0; stc[i]; i++)
 		show("cgroup.subtree_control", stc[i]);
+	/* what the differential fuzzer (cgfuzz.c) found: kstrtoull's shape for
+	 * cpu.max.burst, memparse's empty number, blkg_conf_prep's blank after
+	 * MAJ:MIN; and signs kstrto* and sscanf take */
+	static const char *const more[][2] = { { "cpu.max", "50000 100000" }, { "cpu.max.burst", "1000 " },
+		{ "cpu.max.burst", "+1000" }, { "cpu.max.burst", "2000\n" }, { "cpu.max.burst", " 3000" },
+		{ "cpu.weight", "+3" }, { "cpu.weight.nice", "+5" }, { "cpu.idle", "+1" }, { "cpu.idle", "0" },
+		{ "memory.max", "M" }, { "memory.max", "max" }, { "memory.max", "\t" }, { "memory.high", "k" },
+		{ "memory.high", "max" }, { "memory.low", "G" }, { "memory.min", "E" }, { "memory.max", "MM" },
+		{ "memory.max", "0x" }, { "memory.max", "15E" }, { "memory.max", "max" }, { "memory.reclaim", "M" },
+		{ "memory.reclaim", "0" }, { "memory.reclaim", "\t" }, { "io.max", "8:0" }, { "io.max", "8:0\n" },
+		{ "io.max", " 8:0 rbps=1" }, { "io.max", "8:0\trbps=1" }, { "io.max", "8:0 rbps=+5" }, { "io.max", "8:0x" },
+		{ "io.weight", "8:0" }, { "io.weight", "8:0\n" }, { "io.weight", "8:0 50" }, { "io.weight", "default 50" },
+		{ "io.weight", " default 60" }, { "io.weight", "+70" }, { "io.weight", "defaultx 5" },
+		{ "io.weight", "default\n80" }, { "io.weight", "90 junk" }, { "pids.max", "+5" }, { "pids.max", "max" },
+		{ "cgroup.max.depth", "+2" }, { "cgroup.max.depth", "max" }, { "cgroup.freeze", "+1" },
+		{ "cgroup.freeze", "0" }, { "cpu.max.burst", "18446744073709551616" }, { "cpu.max.burst", "18446744073709551615" },
+		{ "cpu.max.burst", "9223372036854775808" }, { "cpu.weight", "18446744073709551615" }, { "cpu.max", "max" },
+		{ "cpu.weight", "300" }, { "cpu.idle", "1" }, { "cpu.weight.nice", "0" }, { "cpu.weight", "50" },
+		{ "cpu.idle", "0" }, { "cpu.weight.nice", "x" }, { "cpu.weight", "x" }, { "cpu.weight.nice", "7" },
+		{ "cpu.idle", "1" }, { "cpu.idle", "0" }, { "cpu.weight.nice", "x" } };
+	for (size_t i = 0; i < sizeof(more) / sizeof(more[0]); i++)
+		show(more[i][0], more[i][1]);
 	show("cgroup.type", "threaded");
 	show("cgroup.type", "domain");
 	rmdir(CG);

@@ -59,8 +59,23 @@ static void kshape(const char *in, bool want)
 	ok(cgfs_kstrto_shape(in, strlen(in)) == want, "kstrto shape '%s' -> %d", in, want);
 }
 
+static void u64(const char *in, int err, uint64_t want)
+{
+	uint64_t v = 12345;
+	int r = cgfs_parse_u64(in, &v);
+	ok(r == err && (err || v == want), "u64 '%s' -> %d / %llu (got %d / %llu)", in, err,
+	   (unsigned long long)want, r, (unsigned long long)v);
+}
+
 int main(void)
 {
+	u64("18446744073709551615", 0, UINT64_MAX);	/* past INT64_MAX: still a u64 */
+	u64("18446744073709551616", -ERANGE, 0);
+	u64("+7", 0, 7);
+	u64("0x10", 0, 16);
+	u64("-1", -EINVAL, 0);
+	u64("+-1", -EINVAL, 0);
+	u64("", -EINVAL, 0);
 	kshape("5", true);
 	kshape("5\n", true);
 	kshape("-5", true);
@@ -78,11 +93,23 @@ int main(void)
 	size("1T", 0, 1ull << 40);
 	size("1P", 0, 1ull << 50);
 	size("3E", 0, 3ull << 60);
-	size("16E", 0, UINT64_MAX);
+	size("15E", 0, 15ull << 60);
+	size("16E", -ERANGE, 0);		/* past 2^64: Linux wraps, Arbor refuses */
+	size("17179869184G", -ERANGE, 0);
+	size("18446744073709551615", 0, UINT64_MAX);
+	size("18446744073709551616", -ERANGE, 0);
+	size("0x10000000000000000", -ERANGE, 0);
 	size("0x10K", 0, 16384);
-	size("99999999999999999999999", 0, UINT64_MAX);
-	size("", -EINVAL, 0);
-	size("M", -EINVAL, 0);
+	size("99999999999999999999999", -ERANGE, 0);
+	size("99999999999999999999999K", -ERANGE, 0);
+	size("", 0, 0);				/* memparse: no digit is 0 */
+	size("M", 0, 0);
+	size("k", 0, 0);
+	size("MM", -EINVAL, 0);
+	size("0x", -EINVAL, 0);
+	size("0x0000000000000000000000001K", 0, 1024);	/* longer than 20 characters, small */
+	size("1111111111111111111111111x", -EINVAL, 0);
+	size("1111111111111111111111111", -ERANGE, 0);
 	size("-1", -EINVAL, 0);
 	size("+1", -EINVAL, 0);
 	size("1MB", -EINVAL, 0);
