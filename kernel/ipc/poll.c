@@ -41,19 +41,8 @@ void pollq_wake_locked(struct pollq *q)
 	pollq_wake_ev_locked(q, 0);
 }
 
-void pollq_wake(struct pollq *q)
+void pollq_wake_ev_waiters(struct pollq *q, uint32_t events)
 {
-	pollq_wake_ev(q, 0);
-}
-
-void pollq_wake_ev(struct pollq *q, uint32_t events)
-{
-	/* A waiter hangs its entry before it looks at the object, and the
-	 * caller changed the object before this look: an empty queue seen
-	 * here means any later waiter sees the change itself. */
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	if (list_empty(&q->entries))
-		return;
 	uint64_t f = sched_lock_ipc();
 	pollq_wake_ev_locked(q, events);
 	sched_unlock_ipc(f);
