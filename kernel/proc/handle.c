@@ -45,12 +45,9 @@ void kobj_put(struct kobj *o)
 
 void handle_table_init(struct handle_table *t)
 {
+	/* slots, flags and access are zero already (the contract): a loop
+	 * over them cost every fork 540 guest instructions */
 	t->lock = (struct spinlock)SPINLOCK_INIT("handles");
-	for (int i = 0; i < HANDLE_MAX; i++) {
-		t->slots[i] = NULL;
-		t->flags[i] = 0;
-		t->access[i] = 0;
-	}
 }
 
 int handle_install(struct proc *p, struct kobj *o, uint32_t rights)
