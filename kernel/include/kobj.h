@@ -81,6 +81,8 @@ static inline bool kobj_tryget(struct kobj *o)
 	return n != 0;
 }
 
+/* Readies t, whose memory the caller zeroed (a process: kzalloc or
+ * static): an empty table. */
 void handle_table_init(struct handle_table *t);
 /* Installs o (taking a new reference) with rights: the handle, or -EMFILE. */
 int handle_install(struct proc *p, struct kobj *o, uint32_t rights);

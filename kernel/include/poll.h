@@ -44,14 +44,28 @@ struct poll_entry {
 };
 
 void pollq_init(struct pollq *q);
-/* Wakes every entry on q (takes sched_lock unless nobody waits). */
-void pollq_wake(struct pollq *q);
 void pollq_wake_locked(struct pollq *q);	/* sched_lock held */
+/* pollq_wake_ev's part when someone waits (takes sched_lock). */
+void pollq_wake_ev_waiters(struct pollq *q, uint32_t events);
 /* Wakes only the entries waiting for one of events (and those waiting
  * for any change), as Linux's keyed wake-ups: a pipe write wakes its
  * readers' entries (POLLIN), not an edge-triggered watch of the write
- * end for POLLOUT. */
-void pollq_wake_ev(struct pollq *q, uint32_t events);
+ * end for POLLOUT. Inline: a queue nobody waits on (every pipe write
+ * and cgroup file change without a poller) costs a fence and a compare,
+ * not calls. A waiter hangs its entry before it looks at the object,
+ * and the caller changed the object before this look: an empty queue
+ * seen here means any later waiter sees the change itself. */
+static inline void pollq_wake_ev(struct pollq *q, uint32_t events)
+{
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (__builtin_expect(__atomic_load_n(&q->entries.next, __ATOMIC_RELAXED) != &q->entries, 0))
+		pollq_wake_ev_waiters(q, events);
+}
+/* Wakes every entry on q (takes sched_lock unless nobody waits). */
+static inline void pollq_wake(struct pollq *q)
+{
+	pollq_wake_ev(q, 0);
+}
 void pollq_wake_ev_locked(struct pollq *q, uint32_t events);
 /* Hangs e on q (q may be NULL: nothing to wait for); pollq_del takes it
  * off whatever it is on. Both take sched_lock. */

@@ -99,6 +99,16 @@ int waitq_wait_signals(struct waitq *wq, struct spinlock *unlock, uint64_t deadl
 void waitq_init(struct waitq *wq);
 int waitq_wake_one(struct waitq *wq, int result);	/* 1 if one was woken */
 int waitq_wake_all(struct waitq *wq, int result);	/* how many */
+/* Whether a thread waits on wq, looked at without sched_lock. Only for a
+ * waker that changed the condition under the lock every waiter on wq
+ * passes to waitq_wait as unlock, taken and released before this look:
+ * a waiter that saw the old condition was queued before it let that
+ * lock go, so an empty wq here has nobody to miss (a pipe's writer with
+ * no sleeping reader skips the scheduler lock). */
+static inline bool waitq_has_waiters(const struct waitq *wq)
+{
+	return __atomic_load_n(&wq->waiters.next, __ATOMIC_RELAXED) != &wq->waiters;
+}
 int sched_sleep_until(uint64_t deadline);
 
 /* With sched_lock held: charge run time to the limited groups on leaf's

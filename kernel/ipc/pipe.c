@@ -214,7 +214,8 @@ static long pipe_read(struct pipe_end *e, char *ubuf, size_t len)
 	p->head = (p->head + n) % PIPE_SIZE;
 	p->len -= n;
 	spin_unlock(&p->lock);
-	waitq_wake_all(&p->wwait, 0);
+	if (waitq_has_waiters(&p->wwait)) /* writers sleep under p->lock */
+		waitq_wake_all(&p->wwait, 0);
 	if (was_full) /* POLLOUT now, as Linux's pipe_read wakes writers */
 		pollq_wake_ev(&p->pollq, POLLOUT | POLLWRNORM);
 	long r = copy_to_user(ubuf, tmp, n) ? -EFAULT : (long)n;
@@ -261,7 +262,8 @@ static long pipe_write(struct pipe_end *e, const char *ubuf, size_t len)
 			p->buf[(p->head + p->len + i) % PIPE_SIZE] = tmp[i];
 		p->len += n;
 		spin_unlock(&p->lock);
-		waitq_wake_all(&p->rwait, 0);
+		if (waitq_has_waiters(&p->rwait)) /* readers sleep under p->lock */
+			waitq_wake_all(&p->rwait, 0);
 		pollq_wake_ev(&p->pollq, POLLIN | POLLRDNORM); /* every write, as Linux's once polled */
 		done += n;
 	}

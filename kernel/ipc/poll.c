@@ -41,19 +41,8 @@ void pollq_wake_locked(struct pollq *q)
 	pollq_wake_ev_locked(q, 0);
 }
 
-void pollq_wake(struct pollq *q)
+void pollq_wake_ev_waiters(struct pollq *q, uint32_t events)
 {
-	pollq_wake_ev(q, 0);
-}
-
-void pollq_wake_ev(struct pollq *q, uint32_t events)
-{
-	/* A waiter hangs its entry before it looks at the object, and the
-	 * caller changed the object before this look: an empty queue seen
-	 * here means any later waiter sees the change itself. */
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	if (list_empty(&q->entries))
-		return;
 	uint64_t f = sched_lock_ipc();
 	pollq_wake_ev_locked(q, events);
 	sched_unlock_ipc(f);
@@ -88,6 +77,11 @@ void poll_entry_del(struct poll_entry *e)
 
 void pollq_detach_all(struct pollq *q)
 {
+	/* nobody hangs on q (every process's reap but a watched one's): no
+	 * lock. An entry added after this look would be as late as one added
+	 * after the lock's release: the owner keeps adders away itself. */
+	if (__atomic_load_n(&q->entries.next, __ATOMIC_ACQUIRE) == &q->entries)
+		return;
 	uint64_t f = sched_lock_ipc();
 	while (!list_empty(&q->entries)) {
 		struct poll_entry *e = list_first_entry(&q->entries, struct poll_entry, link);

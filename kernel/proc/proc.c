@@ -53,7 +53,7 @@ static void proc_init_common(struct proc *p)
 	waitq_init(&p->child_exit);
 	waitq_init(&p->stop_wait);
 	pollq_init(&p->sig_pollq);
-	handle_table_init(&p->handles);
+	handle_table_init(&p->handles); /* p is zeroed: kzalloc or static */
 	list_init(&p->sig_queue);
 	list_init(&p->ptimers);
 	p->sig_queue_max = p->sig_queue_hard = SIG_QUEUE_DEFAULT;

@@ -509,17 +509,20 @@ void waitq_init(struct waitq *wq)
 	list_init(&wq->waiters);
 }
 
-static int waitq_wait_common(struct waitq *wq, struct spinlock *unlock, uint64_t deadline, bool signals)
+/* Inlined into both callers: signals is a constant there, and the
+ * call between them cost every pipe sleep (docs/abi.md's hot paths). */
+static inline __attribute__((always_inline)) int waitq_wait_common(struct waitq *wq, struct spinlock *unlock,
+								   uint64_t deadline, bool signals)
 {
 	struct thread *t = this_cpu()->current;
 	uint64_t f = spin_lock_irqsave(&sched_lock);
 
-	if (unlock)
-		spin_unlock(unlock);
 	/* A signal's sender makes it pending, then takes sched_lock to wake
 	 * the thread: one that came before this look is seen here, one after
 	 * finds the thread blocked. */
 	if (t->kill_pending || (signals && thread_has_work(t))) {
+		if (unlock)
+			spin_unlock(unlock);
 		spin_unlock_irqrestore(&sched_lock, f);
 		return -EINTR;
 	}
@@ -527,6 +530,11 @@ static int waitq_wait_common(struct waitq *wq, struct spinlock *unlock, uint64_t
 	t->wake_result = 0;
 	if (wq)
 		list_add_tail(&t->wait_link, &wq->waiters);
+	/* released only once the thread is on wq: a waker that changes the
+	 * condition under unlock may then look at wq without sched_lock
+	 * (waitq_has_waiters) */
+	if (unlock)
+		spin_unlock(unlock);
 	if (deadline)
 		sched_timeout_add(this_rq(), t, deadline);
 	schedule_locked();

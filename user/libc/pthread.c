@@ -58,6 +58,11 @@ static uint64_t main_sp_floor = UINT64_MAX;
  * (a signal handler on an alternate stack) by the kernel's thread id. */
 static int self_index(void)
 {
+	/* no thread made yet (then entry 0 is the only one used): the
+	 * main thread, without a look at 64 records (899 guest instructions
+	 * on every fork) */
+	if (!main_tid_set)
+		return 0;
 	uint64_t sp = (uint64_t)__builtin_frame_address(0);
 	for (int i = 1; i < PT_MAX_THREADS; i++) {
 		struct pthread_rec *r = &__pthread_table[i];
@@ -422,36 +427,49 @@ int pthread_atfork(void (*prepare)(void), void (*parent)(void), void (*child)(vo
 /* POSIX: prepare handlers in the reverse order of registration, parent
  * and child handlers in the order. The table lock is held across the
  * fork so that the child's copy of the table is consistent. */
+/* Whether fork_prepare took the table's lock: only a program that made
+ * a thread needs it. After the fork every page is shared copy-on-write,
+ * so each store into one costs the parent or the child a page copy:
+ * with no thread ever made, neither side stores into the table (fork +
+ * execve + wait paid some 20 page copies for the loop over 64 records). */
+static bool fork_locked;
+
 void __pthread_fork_prepare(void)
 {
 	for (int i = atfork_n - 1; i >= 0; i--)
 		if (atfork[i].prepare)
 			atfork[i].prepare();
 	fork_self = self_index();
-	lock_table();
+	fork_locked = main_tid_set;
+	if (fork_locked)
+		lock_table();
 }
 
 void __pthread_fork_parent(void)
 {
-	unlock_table();
+	if (fork_locked)
+		unlock_table();
 	for (int i = 0; i < atfork_n; i++)
 		if (atfork[i].parent)
 			atfork[i].parent();
 }
 
 /* The child has one thread, the forking one: its record gets the new tid,
- * the others are gone (their memory stays, as on Linux). */
+ * the others are gone (their memory stays, as on Linux). Only what is
+ * not so already is stored (fork_locked's comment). */
 void __pthread_fork_child(void)
 {
-	for (int i = 0; i < PT_MAX_THREADS; i++)
-		if (i != fork_self && i != 0)
-			__pthread_table[i].used = 0;
-	__pthread_table[0].tid = 0;	/* the main thread: gone, or the caller */
-	main_tid_set = fork_self != 0;
-	if (fork_self)
-		__pthread_table[fork_self].tid = (uint32_t)sys_gettid();
-	live_threads = 1;
-	unlock_table();
+	if (fork_locked) {
+		for (int i = 1; i < PT_MAX_THREADS; i++)
+			if (i != fork_self && __pthread_table[i].used)
+				__pthread_table[i].used = 0;
+		__pthread_table[0].tid = 0; /* the main thread: gone, or the caller */
+		main_tid_set = fork_self != 0;
+		if (fork_self)
+			__pthread_table[fork_self].tid = (uint32_t)sys_gettid();
+		live_threads = 1;
+		unlock_table();
+	}
 	for (int i = 0; i < atfork_n; i++)
 		if (atfork[i].child)
 			atfork[i].child();
