@@ -121,8 +121,13 @@ bool sched_bw_tick(uint64_t now);
  * its limited groups to run out, charged up to since, or a throttled
  * group's period ends; UINT64_MAX if no group is limited. sched_lock held. */
 uint64_t sched_bw_next_event(const struct sched_entity *leaf, uint64_t since);
-/* Whether any group has a cpu.max limit (sched_lock held). */
-bool sched_bw_limited(void);
+/* Whether any group has a cpu.max limit (sched_lock held): inline, as
+ * every switch asks. The count is bandwidth.c's alone to change. */
+extern unsigned sched_nr_bw_groups;
+static inline bool sched_bw_limited(void)
+{
+	return sched_nr_bw_groups != 0;
+}
 /* sched_lock held: g joins parent's children (its throttled-path count
  * starts as its parent's), or leaves them, its limit gone (idempotent). */
 void sched_bw_link_locked(struct sched_group *g, struct sched_group *parent);

@@ -27,7 +27,7 @@
 #include "timer.h"
 
 static struct list_head bw_groups = LIST_HEAD_INIT(bw_groups);
-static unsigned nr_bw_groups; /* 0: nothing to charge, the common case */
+unsigned sched_nr_bw_groups; /* 0: nothing to charge, the common case */
 
 /* The next group after pos in a pre-order walk of root's subtree (root
  * first), NULL at the end. */
@@ -75,7 +75,7 @@ static void bw_unthrottle(struct sched_group *g, uint64_t now)
 bool sched_bw_charge(struct sched_entity *leaf, uint64_t delta, uint64_t now)
 {
 	bool throttled = false;
-	if (!nr_bw_groups)
+	if (!sched_nr_bw_groups)
 		return false;
 	for (struct sched_entity *e = leaf->parent->owner; e; e = e->parent->owner) {
 		struct sched_bandwidth *b = &sched_group_of_entity(e)->bw;
@@ -125,14 +125,9 @@ bool sched_bw_tick(uint64_t now)
 	return woke;
 }
 
-bool sched_bw_limited(void)
-{
-	return nr_bw_groups != 0;
-}
-
 uint64_t sched_bw_next_event(const struct sched_entity *leaf, uint64_t since)
 {
-	if (!nr_bw_groups)
+	if (!sched_nr_bw_groups)
 		return UINT64_MAX;
 	uint64_t at = UINT64_MAX;
 	for (const struct sched_entity *e = leaf ? leaf->parent->owner : NULL; e; e = e->parent->owner) {
@@ -164,10 +159,10 @@ static void bw_set_locked(struct sched_group *g, uint64_t quota, uint64_t period
 	}
 	if (now_limited && !was) {
 		list_add_tail(&b->link, &bw_groups);
-		nr_bw_groups++;
+		sched_nr_bw_groups++;
 	} else if (!now_limited && was) {
 		list_del(&b->link);
-		nr_bw_groups--;
+		sched_nr_bw_groups--;
 	}
 	if (g->se.throttled && (!now_limited || b->runtime > 0))
 		bw_unthrottle(g, clock_ns());
