@@ -15,6 +15,8 @@
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <time.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -192,6 +194,20 @@ static void raw_calls(void)
 	int stt;
 	waitpid(c, &stt, 0);
 	printf("SYS_fork child exited %d\n", WIFEXITED(stt) ? WEXITSTATUS(stt) : -1);
+	/* the clock, FIFO and device-number calls (issue 21) */
+	struct timespec ms = { 0, 1000000 };
+	show("SYS_clock_nanosleep 1 ms", syscall(SYS_clock_nanosleep, CLOCK_MONOTONIC, 0, &ms, NULL));
+	show("SYS_clock_nanosleep bad clock", syscall(SYS_clock_nanosleep, 99, 0, &ms, NULL));
+	show("SYS_clock_settime MONOTONIC", syscall(SYS_clock_settime, CLOCK_MONOTONIC, &ms));
+	unlink("/tmp/diff_linuxapi.fifo");
+	show("SYS_mknod S_IFIFO", syscall(SYS_mknod, "/tmp/diff_linuxapi.fifo", S_IFIFO | 0600, 0));
+	struct stat fst;
+	printf("a FIFO: %d\n", stat("/tmp/diff_linuxapi.fifo", &fst) == 0 && S_ISFIFO(fst.st_mode));
+	show("SYS_mknodat again", syscall(SYS_mknodat, AT_FDCWD, "/tmp/diff_linuxapi.fifo", S_IFIFO | 0600, 0));
+	unlink("/tmp/diff_linuxapi.fifo");
+	dev_t d = makedev(8, 17), big = makedev(4395, 70000);
+	printf("makedev(8, 17) %llu: %u %u; makedev(4395, 70000) %llu: %u %u\n", (unsigned long long)d, major(d),
+	       minor(d), (unsigned long long)big, major(big), minor(big));
 }
 
 int main(void)

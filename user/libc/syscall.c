@@ -156,6 +156,15 @@ long syscall(long nr, ...)
 	case SYS_time: return (long)time(P(a));
 	case SYS_clock_gettime: return clock_gettime((clockid_t)a, P(b));
 	case SYS_clock_getres: return clock_getres((clockid_t)a, P(b));
+	case SYS_clock_settime: return clock_settime((clockid_t)a, P(b));
+	case SYS_settimeofday: return settimeofday(P(a), P(b));
+	case SYS_clock_nanosleep: { /* the library returns the error, the raw call -1 and errno */
+		int r = clock_nanosleep((clockid_t)a, (int)b, P(c), P(d));
+		return r ? (errno = r, -1) : 0;
+	}
+	case SYS_sched_rr_get_interval: return sched_rr_get_interval((pid_t)a, P(b));
+	case SYS_mknod: return mknod(S(a), (mode_t)b, (dev_t)c);
+	case SYS_mknodat: return mknodat((int)a, S(b), (mode_t)c, (dev_t)d);
 	case SYS_exit_group: return (_exit((int)a), 0);
 	case SYS_inotify_add_watch: return inotify_add_watch((int)a, S(b), (uint32_t)c);
 	case SYS_inotify_rm_watch: return inotify_rm_watch((int)a, (int)b);

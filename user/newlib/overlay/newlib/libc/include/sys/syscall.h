@@ -95,6 +95,12 @@
 #define	__NR_gettid	186
 #define	__NR_time	201
 #define	__NR_clock_gettime	228
+#define	__NR_mknod	133
+#define	__NR_sched_rr_get_interval	148
+#define	__NR_settimeofday	164
+#define	__NR_clock_settime	227
+#define	__NR_clock_nanosleep	230
+#define	__NR_mknodat	259
 #define	__NR_clock_getres	229
 #define	__NR_exit_group	231
 #define	__NR_inotify_add_watch	254
@@ -208,6 +214,12 @@
 #define	SYS_gettid	__NR_gettid
 #define	SYS_time	__NR_time
 #define	SYS_clock_gettime	__NR_clock_gettime
+#define	SYS_mknod	__NR_mknod
+#define	SYS_sched_rr_get_interval	__NR_sched_rr_get_interval
+#define	SYS_settimeofday	__NR_settimeofday
+#define	SYS_clock_settime	__NR_clock_settime
+#define	SYS_clock_nanosleep	__NR_clock_nanosleep
+#define	SYS_mknodat	__NR_mknodat
 #define	SYS_clock_getres	__NR_clock_getres
 #define	SYS_exit_group	__NR_exit_group
 #define	SYS_inotify_add_watch	__NR_inotify_add_watch
