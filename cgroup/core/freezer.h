@@ -10,6 +10,12 @@ struct trap_frame;
 /* On the way back to user mode: stop here while the thread's cgroup is
  * frozen (SIGKILL still ends it). */
 void freezer_park(struct thread *t, struct trap_frame *tf);
+/* A ptrace-stop counts as frozen (Linux's cgroup_enter_frozen in
+ * ptrace_stop): enter counts t parked in its cgroup (returned, a
+ * reference; proc_lock may be held); leave, on resumption (no lock),
+ * keeps t parked there while the cgroup is frozen, then uncounts it. */
+struct cgroup *freezer_stop_enter(struct thread *t);
+void freezer_stop_leave(struct thread *t, struct cgroup *counted);
 /* Sends t to the park point: at its next way back to user mode, and out
  * of a wait it is blocked in. proc_lock held. */
 void freezer_kick(struct thread *t);
