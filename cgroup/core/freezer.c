@@ -93,30 +93,32 @@ static bool freezer_must_go(const struct thread *t)
 	       __atomic_load_n(&t->ptrace_trap, __ATOMIC_RELAXED);
 }
 
-/* Parks t while its cgroup is frozen; held: the cgroup t is counted
- * parked in already (a reference), or NULL. Counted across wake-ups while
- * it stays in one cgroup, so "frozen" does not flicker. */
-static void freezer_wait(struct thread *t, struct cgroup *held)
+/* Parks t while its cgroup is frozen. t stays counted parked
+ * (t->freeze_counted, a reference) across wake-ups while it stays, so
+ * "frozen" does not flicker; a migration moves the count with it
+ * (freezer_migrate_locked); it is uncounted when it goes. */
+static void freezer_wait(struct thread *t)
 {
 	for (;;) {
 		struct cgroup *drop = NULL;
 		cg_lock();
-		struct cgroup *cg = t->cgroup;
+		struct cgroup *cg = t->cgroup, *held = t->freeze_counted;
 		if (!cg->e_freeze || freezer_must_go(t)) {
 			if (held)
 				freezer_count_locked(held, -1);
+			t->freeze_counted = NULL;
 			cg_unlock();
 			if (held)
 				cg_put(held);
 			return;
 		}
-		if (held != cg) { /* first look, or it moved meanwhile */
+		if (held != cg) { /* first look */
 			if (held)
 				freezer_count_locked(held, -1);
 			drop = held;
 			cg_get(cg);
 			freezer_count_locked(cg, 1);
-			held = cg;
+			t->freeze_counted = cg;
 		}
 		cg_unlock();
 		if (drop)
@@ -129,19 +131,34 @@ static void freezer_wait(struct thread *t, struct cgroup *held)
 	}
 }
 
-struct cgroup *freezer_stop_enter(struct thread *t)
+void freezer_stop_enter(struct thread *t)
 {
 	cg_lock();
 	struct cgroup *cg = t->cgroup;
 	cg_get(cg);
 	freezer_count_locked(cg, 1);
+	t->freeze_counted = cg;
 	cg_unlock();
-	return cg;
 }
 
-void freezer_stop_leave(struct thread *t, struct cgroup *counted)
+void freezer_stop_leave(struct thread *t)
 {
-	freezer_wait(t, counted);
+	freezer_wait(t);
+}
+
+struct cgroup *freezer_migrate_locked(struct thread *t, struct cgroup *was, struct cgroup *dst)
+{
+	if (t->freeze_counted != was)
+		return NULL;
+	/* the counts only: the membership change that follows updates
+	 * "frozen" on both sides, with the thread parked in dst already */
+	for (struct cgroup *a = was; a; a = a->parent)
+		a->nr_parked--;
+	for (struct cgroup *a = dst; a; a = a->parent)
+		a->nr_parked++;
+	cg_get(dst);
+	t->freeze_counted = dst;
+	return was;
 }
 
 void freezer_park(struct thread *t, struct trap_frame *tf)
@@ -157,5 +174,5 @@ void freezer_park(struct thread *t, struct trap_frame *tf)
 	}
 	if (!__atomic_load_n(&t->cgroup->e_freeze, __ATOMIC_RELAXED))
 		return;
-	freezer_wait(t, NULL);
+	freezer_wait(t);
 }

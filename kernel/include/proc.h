@@ -110,6 +110,9 @@ struct thread {
 	bool sig_call_taken;
 	/* The freezer woke it from a wait: its call runs again after the thaw. */
 	bool freeze_kicked;
+	/* The cgroup it is counted parked in (nr_parked; a reference), while
+	 * parked or ptrace-stopped: cgroup/core/freezer.c, cg_lock. */
+	struct cgroup *freeze_counted;
 	/* ptrace (kernel/proc/ptrace.c; proc_lock): its tracer (a process),
 	 * its link in the tracer's ptraced list, PTRACE_O_* options, whether
 	 * it was seized, an INTERRUPT's trap to take, whether it sits in a

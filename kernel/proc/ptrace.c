@@ -80,7 +80,7 @@ static int ptrace_stop(struct thread *t, int status, const struct k_siginfo *inf
 	t->ptrace_info = *info;
 	t->ptrace_resume = 0;
 	ptrace_notify_locked(t, status);
-	struct cgroup *counted = freezer_stop_enter(t);
+	freezer_stop_enter(t);
 	/* The freezer's kick wakes us too: a stop is no wait to restart. */
 	bool kicked = t->freeze_kicked;
 	while (t->ptrace_stopped && !thread_fatal_signal(t) && !t->proc->exiting) {
@@ -95,7 +95,7 @@ static int ptrace_stop(struct thread *t, int status, const struct k_siginfo *inf
 	spin_unlock(&proc_lock);
 	/* Still counted as frozen: a frozen cgroup keeps it parked without
 	 * ever reading "frozen 0" (test_cgfreezer_ptrace's detach). */
-	freezer_stop_leave(t, counted);
+	freezer_stop_leave(t);
 	return sig;
 }
 
