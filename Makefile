@@ -47,17 +47,17 @@ KERNEL_OBJS := $(patsubst %,$(BUILD)/obj/%.o,$(KERNEL_SRCS)) $(BUILD)/obj/gen/sy
 SYSCALL_TBL := abi/syscalls.tbl
 # fuzz_desc.h: how the fuzzer makes each argument; an argument the
 # generator cannot classify stops the build here.
-GEN_HEADERS := $(GEN)/syscall_nr.h $(GEN)/arbor/syscalls.h $(GEN)/fuzz_desc.h $(GEN)/abi
+GEN_HEADERS := $(GEN)/syscall_nr.h $(GEN)/arbor/syscalls.h $(GEN)/arbor/syscall_names.h $(GEN)/fuzz_desc.h $(GEN)/abi
 # Every build reaches the ABI headers as "abi/NAME.h" through this link in
 # the generated include folder, so no build needs the repository's root
 # (and with it kernel/) on its include path.
 $(GEN)/abi:
 	@mkdir -p $(@D)
 	@ln -sfn $(abspath abi) $@
-$(GEN)/syscall_nr.h $(GEN)/syscall_table.c $(GEN)/arbor/syscalls.h $(GEN)/fuzz_desc.h: $(SYSCALL_TBL) tools/gen-syscalls.py
+$(GEN)/syscall_nr.h $(GEN)/syscall_table.c $(GEN)/arbor/syscalls.h $(GEN)/arbor/syscall_names.h $(GEN)/fuzz_desc.h: $(SYSCALL_TBL) tools/gen-syscalls.py
 	@mkdir -p $(GEN)/arbor
 	@python3 tools/gen-syscalls.py --numbers $(GEN)/syscall_nr.h --kernel $(GEN)/syscall_table.c \
-		--user $(GEN)/arbor/syscalls.h --fuzz $(GEN)/fuzz_desc.h
+		--user $(GEN)/arbor/syscalls.h --fuzz $(GEN)/fuzz_desc.h --names $(GEN)/arbor/syscall_names.h
 docs/syscalls.md: $(SYSCALL_TBL) tools/gen-syscalls.py
 	@python3 tools/gen-syscalls.py --docs $@
 docs: docs/syscalls.md

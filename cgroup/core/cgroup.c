@@ -145,13 +145,13 @@ bool cg_populated_locked(const struct cgroup *cg)
 	return cg->nr_threads || cg->nr_populated_domain_children || cg->nr_populated_threaded_children;
 }
 
-void cg_threads_changed_locked(struct cgroup *cg, int delta)
+static void cg_threads_count_locked(struct cgroup *cg, int delta, bool born)
 {
 	bool was = cg_populated_locked(cg);
 	cg->nr_threads = (uint32_t)((int)cg->nr_threads + delta);
 	for (struct cgroup *a = cg; a; a = a->parent)
 		a->nr_threads_tree += (uint64_t)(int64_t)delta;
-	if (cg->e_freeze) /* one more to wait for, or one less */
+	if (cg->e_freeze && !born) /* one more to wait for, or one less */
 		cg_frozen_update_locked(cg);
 	bool now = cg_populated_locked(cg);
 	while (was != now) { /* the flip climbs while it flips parents too */
@@ -168,6 +168,16 @@ void cg_threads_changed_locked(struct cgroup *cg, int delta)
 		now = cg_populated_locked(parent);
 		cg = parent;
 	}
+}
+
+void cg_threads_changed_locked(struct cgroup *cg, int delta)
+{
+	cg_threads_count_locked(cg, delta, false);
+}
+
+void cg_thread_born_locked(struct cgroup *cg)
+{
+	cg_threads_count_locked(cg, 1, true);
 }
 
 void cg_frozen_update_locked(struct cgroup *cg)

@@ -154,6 +154,11 @@ bool cg_populated_locked(const struct cgroup *cg);
  * date up the tree and marks cgroup.events changed where it flips.
  * cg_lock held. */
 void cg_threads_changed_locked(struct cgroup *cg, int delta);
+/* A new thread (fork, a new thread of a process) joins cg: as +1 above,
+ * but a frozen cg stays "frozen" until then, since the thread parks
+ * before it first reaches user mode (Linux's cgroup_post_fork avoids the
+ * transient switch: test_cgfreezer_mkdir). cg_lock held. */
+void cg_thread_born_locked(struct cgroup *cg);
 
 /* Thread mode (cgroup/core/threaded.c; cg_lock held for all). */
 /* The inode number of cg's directory in cgroupfs (stat's st_ino; its

@@ -83,11 +83,82 @@ void freezer_set(struct cgroup *cg, bool on)
 		freezer_thaw_wake();
 }
 
-/* A SIGKILL (or an end) waits: the thread must not stay parked. */
+/* A SIGKILL (or an end) waits: the thread must not stay parked; nor
+ * may a tracee its tracer interrupts (PTRACE_INTERRUPT stops a frozen
+ * tracee, which still counts as frozen in its ptrace-stop, as Linux). */
 static bool freezer_must_go(const struct thread *t)
 {
 	uint64_t kill = 1ull << (SIGKILL - 1);
-	return t->kill_pending || t->proc->exiting || ((t->sig_pending | t->proc->sig_pending) & kill);
+	return t->kill_pending || t->proc->exiting || ((t->sig_pending | t->proc->sig_pending) & kill) ||
+	       __atomic_load_n(&t->ptrace_trap, __ATOMIC_RELAXED);
+}
+
+/* Parks t while its cgroup is frozen. t stays counted parked
+ * (t->freeze_counted, a reference) across wake-ups while it stays, so
+ * "frozen" does not flicker; a migration moves the count with it
+ * (freezer_migrate_locked); it is uncounted when it goes. */
+static void freezer_wait(struct thread *t)
+{
+	for (;;) {
+		struct cgroup *drop = NULL;
+		cg_lock();
+		struct cgroup *cg = t->cgroup, *held = t->freeze_counted;
+		if (!cg->e_freeze || freezer_must_go(t)) {
+			if (held)
+				freezer_count_locked(held, -1);
+			t->freeze_counted = NULL;
+			cg_unlock();
+			if (held)
+				cg_put(held);
+			return;
+		}
+		if (held != cg) { /* first look */
+			if (held)
+				freezer_count_locked(held, -1);
+			drop = held;
+			cg_get(cg);
+			freezer_count_locked(cg, 1);
+			t->freeze_counted = cg;
+		}
+		cg_unlock();
+		if (drop)
+			cg_put(drop);
+		spin_lock(&freezer_lock); /* a thaw wakes under it: none is missed */
+		if (t->cgroup == cg && __atomic_load_n(&cg->e_freeze, __ATOMIC_RELAXED) && !freezer_must_go(t))
+			waitq_wait(&freezer_wq, &freezer_lock, 0);
+		else
+			spin_unlock(&freezer_lock);
+	}
+}
+
+void freezer_stop_enter(struct thread *t)
+{
+	cg_lock();
+	struct cgroup *cg = t->cgroup;
+	cg_get(cg);
+	freezer_count_locked(cg, 1);
+	t->freeze_counted = cg;
+	cg_unlock();
+}
+
+void freezer_stop_leave(struct thread *t)
+{
+	freezer_wait(t);
+}
+
+struct cgroup *freezer_migrate_locked(struct thread *t, struct cgroup *was, struct cgroup *dst)
+{
+	if (t->freeze_counted != was)
+		return NULL;
+	/* the counts only: the membership change that follows updates
+	 * "frozen" on both sides, with the thread parked in dst already */
+	for (struct cgroup *a = was; a; a = a->parent)
+		a->nr_parked--;
+	for (struct cgroup *a = dst; a; a = a->parent)
+		a->nr_parked++;
+	cg_get(dst);
+	t->freeze_counted = dst;
+	return was;
 }
 
 void freezer_park(struct thread *t, struct trap_frame *tf)
@@ -103,24 +174,5 @@ void freezer_park(struct thread *t, struct trap_frame *tf)
 	}
 	if (!__atomic_load_n(&t->cgroup->e_freeze, __ATOMIC_RELAXED))
 		return;
-	for (;;) {
-		cg_lock();
-		struct cgroup *cg = t->cgroup;
-		if (!cg->e_freeze || freezer_must_go(t)) {
-			cg_unlock();
-			return;
-		}
-		cg_get(cg);
-		freezer_count_locked(cg, 1);
-		cg_unlock();
-		spin_lock(&freezer_lock); /* a thaw wakes under it: none is missed */
-		if (t->cgroup == cg && __atomic_load_n(&cg->e_freeze, __ATOMIC_RELAXED) && !freezer_must_go(t))
-			waitq_wait(&freezer_wq, &freezer_lock, 0);
-		else
-			spin_unlock(&freezer_lock);
-		cg_lock();
-		freezer_count_locked(cg, -1);
-		cg_unlock();
-		cg_put(cg);
-	}
+	freezer_wait(t);
 }

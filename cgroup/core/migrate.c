@@ -32,6 +32,8 @@ static void migrate_thread(struct thread *t, struct cgroup *dst)
 	struct cgroup *was = t->cgroup;
 	cg_get(dst);
 	cg_lock();
+	/* a parked (or ptrace-stopped) thread stays counted parked */
+	struct cgroup *uncounted = freezer_migrate_locked(t, was, dst);
 	list_del(&t->cg_link);
 	cg_threads_changed_locked(was, -1);
 	list_add_tail(&t->cg_link, &dst->threads);
@@ -43,6 +45,8 @@ static void migrate_thread(struct thread *t, struct cgroup *dst)
 		freezer_kick(t); /* into a frozen cgroup: it freezes */
 	if (was->e_freeze)
 		freezer_thaw_wake(); /* out of one: it looks again */
+	if (uncounted)
+		cg_put(uncounted); /* the count's; never the last either */
 	cg_put(was); /* never the last: the caller holds it too */
 }
 

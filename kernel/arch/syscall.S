@@ -14,6 +14,7 @@
 #define FRAME_RIP (17 * 8)
 #define FRAME_RFLAGS (19 * 8)
 #define THREAD_OFF_WORK 8	/* struct thread, kernel/include/proc.h */
+#define THREAD_OFF_SYSTRACE 12
 
 	.text
 	.globl syscall_entry
@@ -31,6 +32,9 @@ syscall_entry:
 	pushq	$SYSCALL_VECTOR
 	FRAME_PUSH_REGS
 	xorl	%ebp, %ebp		/* backtraces stop at the user boundary */
+	movq	%gs:24, %r11		/* current thread (its rflags are saved) */
+	cmpl	$0, THREAD_OFF_SYSTRACE(%r11)
+	jne	5f			/* PTRACE_SYSCALL: stops around the call */
 	cmpq	$SYSCALL_COUNT, %rax
 	jae	1f
 	cmpb	$0, syscall_irqoff(%rax)
@@ -40,6 +44,9 @@ syscall_entry:
 	call	*syscall_table(, %rax, 8)
 	jmp	2f
 1:	movq	$-ENOSYS, %rax
+	jmp	2f
+5:	movq	%rsp, %rdi
+	call	ptrace_syscall		/* the stops, and the call between them */
 2:	movq	%rax, FRAME_RAX(%rsp)
 	cli
 	movq	%gs:24, %rcx		/* current thread */

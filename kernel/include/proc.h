@@ -57,7 +57,9 @@ struct thread {
 	uint64_t ksp;			/* saved kernel stack pointer */
 	uint32_t work;			/* nonzero: look at signals and kills before
 					   returning to user mode (tested in asm) */
-	uint32_t pad;
+	/* nonzero: PTRACE_SYSCALL stops at each system call's entry
+	 * (tested in asm: THREAD_OFF_SYSTRACE) and exit (ptrace.c) */
+	uint32_t systrace;
 	struct fpu_state fpu;		/* saved at every switch away */
 	void *kstack;			/* KSTACK_SIZE bytes */
 	struct proc *proc;
@@ -108,6 +110,23 @@ struct thread {
 	bool sig_call_taken;
 	/* The freezer woke it from a wait: its call runs again after the thaw. */
 	bool freeze_kicked;
+	/* The cgroup it is counted parked in (nr_parked; a reference), while
+	 * parked or ptrace-stopped: cgroup/core/freezer.c, cg_lock. */
+	struct cgroup *freeze_counted;
+	/* ptrace (kernel/proc/ptrace.c; proc_lock): its tracer (a process),
+	 * its link in the tracer's ptraced list, PTRACE_O_* options, whether
+	 * it was seized, an INTERRUPT's trap to take, whether it sits in a
+	 * ptrace-stop and the stop's wait status not yet collected, the
+	 * signal its resumption gave, the stop's siginfo, and the system-call
+	 * stops asked for (PTRACE_SYSCALL) and owed (the exit's). */
+	struct proc *ptracer;
+	struct list_head ptrace_link;
+	uint32_t ptrace_opts;
+	bool ptrace_seized, ptrace_trap, ptrace_stopped;
+	bool ptrace_sysexit;
+	int ptrace_report;
+	int ptrace_resume;
+	struct k_siginfo ptrace_info;
 	/* The last thread of a process: its task charge (pids) went to the
 	 * zombie, which keeps it until reaped (proc.c). */
 	bool pids_to_proc;
@@ -275,6 +294,11 @@ struct proc {
 	struct pollq sig_pollq;		/* its signalfds' pollers: a signal came (kfile.h) */
 	struct list_head threads;
 	uint32_t nr_threads;
+	/* ptrace: the threads it traces (thread.ptrace_link), and the
+	 * deaths of tracees that are not its children, for its wait
+	 * (struct ptrace_death, kernel/proc/ptrace.c); proc_lock */
+	struct list_head ptraced;
+	struct list_head ptrace_deaths;
 	int16_t oom_score_adj;		/* -1000..1000, inherited by fork */
 	/* The lowest value a non-root writer may give it: the last value
 	 * root wrote (Linux's oom_score_adj_min), inherited by fork. */
@@ -401,6 +425,7 @@ void proc_dump_locked(struct proc *p);
  * if there was any, it returns with them off. */
 void proc_user_return_work(struct trap_frame *tf);
 #define THREAD_OFF_WORK 8
+#define THREAD_OFF_SYSTRACE 12
 
 /* Is t being killed (exit, or a SIGKILL sent to its process not yet acted
  * on)? Long kernel work (allocating an object's pages, walking a huge
@@ -416,7 +441,7 @@ static inline bool thread_fatal_signal(const struct thread *t)
 static inline bool thread_has_work(const struct thread *t)
 {
 	const struct proc *p = t->proc;
-	return t->kill_pending || p->stopped ||
+	return t->kill_pending || (p->stopped && !t->ptracer) || t->ptrace_trap ||
 	       ((t->sig_pending | p->sig_pending) & ~t->sig_blocked);
 }
 /* The thread's clear_tid word is zeroed and woken (pthread_join). */
@@ -444,6 +469,10 @@ struct pollq;
 long pidfd_poll_obj(struct kobj *o, int events, struct pollq **q);
 /* A process became a zombie: pidfd pollers look again (proc_lock may be held). */
 void pidfd_proc_ended(void);
+/* Sends sig to thread t alone with siginfo *info (as tgkill; ptrace's
+ * SIGSTOP, SIGTRAP and injected signals); the _locked one with proc_lock held. */
+void signal_send_thread_info(struct thread *t, int sig, const struct k_siginfo *info);
+void signal_send_thread_info_locked(struct thread *t, int sig, const struct k_siginfo *info);
 /* Sends sig to p with its siginfo fields from o (proc_lock held). */
 void signal_send_origin_locked(struct proc *p, int sig, const struct sig_origin *o);
 /* Tells child c's parent that c exited, stopped or continued (code

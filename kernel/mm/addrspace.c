@@ -1221,6 +1221,22 @@ int vm_copy_to(struct addrspace *as, vaddr_t dst, const void *src, uint64_t len)
 	return vm_copy(as, dst, (void *)src, len, true);
 }
 
+int vm_copy_to_force(struct addrspace *as, vaddr_t dst, const void *src, uint64_t len)
+{
+	if (!user_range_ok(dst, len))
+		return -EFAULT;
+	for (vaddr_t va = ALIGN_DOWN(dst, PAGE_SIZE); va < dst + len; va += PAGE_SIZE) {
+		spin_lock(&as->lock);
+		struct vm_area *a = vm_area_find(as, va);
+		bool ok = a && (a->flags & VM_ACCESS) && !(a->flags & (VM_DEVICE | VM_DMA)) &&
+			  (!(a->flags & VM_SHARED) || (a->flags & VM_WRITE));
+		spin_unlock(&as->lock);
+		if (!ok)
+			return -EFAULT;
+	}
+	return vm_copy(as, dst, (void *)src, len, true);
+}
+
 int vm_copy_from(struct addrspace *as, void *dst, vaddr_t src, uint64_t len)
 {
 	return vm_copy(as, src, dst, len, false);

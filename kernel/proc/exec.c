@@ -10,6 +10,7 @@
 #include "pcache.h"
 #include "kstring.h"
 #include "proc.h"
+#include "ptrace.h"
 #include "sched.h"
 #include "syscall.h"
 #include "timer.h"
@@ -108,6 +109,7 @@ static long exec_image(const struct exec_image *im, const char *path, const char
 	tf->rflags = RFLAGS_IF | 0x2;
 	fpu_state_init(&self->fpu);
 	fpu_restore(&self->fpu);
+	ptrace_exec(self); /* a tracer learns of it: SIGTRAP or PTRACE_EVENT_EXEC */
 	return 0;
 }
 

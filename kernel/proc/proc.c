@@ -29,6 +29,7 @@
 #include "memcg.h"
 #include "panic.h"
 #include "percpu.h"
+#include "ptrace.h"
 #include "sched.h"
 #include "spinlock.h"
 
@@ -56,6 +57,8 @@ static void proc_init_common(struct proc *p)
 	handle_table_init(&p->handles); /* p is zeroed: kzalloc or static */
 	list_init(&p->sig_queue);
 	list_init(&p->ptimers);
+	list_init(&p->ptraced);
+	list_init(&p->ptrace_deaths);
 	p->sig_queue_max = p->sig_queue_hard = SIG_QUEUE_DEFAULT;
 	p->state = PROC_ALIVE;
 }
@@ -195,7 +198,7 @@ struct proc *proc_alloc(struct proc *parent, struct cgroup *cg, const char *name
 		cg_get(dom);
 		cg_get(dom);
 		list_add_tail(&p->cg_link, &dom->procs);
-		cg_threads_changed_locked(cg, 1);
+		cg_thread_born_locked(cg);
 		list_add_tail(&p->sibling, &parent->children);
 		list_add_tail(&p->hash_link, &pid_hash[(unsigned)pid % PID_HASH_SIZE]);
 	}
@@ -271,7 +274,10 @@ static int proc_add_thread_locked(struct proc *p, struct thread *t)
 	p->nr_threads++;
 	cg_lock();
 	list_add_tail(&t->cg_link, &t->cgroup->threads);
-	cg_threads_changed_locked(t->cgroup, 1);
+	if (p != &kernel_proc)
+		cg_thread_born_locked(t->cgroup); /* it parks before user mode */
+	else
+		cg_threads_changed_locked(t->cgroup, 1);
 	cg_unlock();
 	if (t->cgroup->e_freeze)
 		thread_set_work(t); /* born frozen: it parks before user mode */
@@ -327,6 +333,7 @@ static void proc_become_zombie_locked(struct proc *p, struct thread *last)
 	struct proc *reaper = proc_reaper_locked(p);
 
 	p->state = PROC_ZOMBIE;
+	ptrace_tracer_exit_locked(p); /* its tracees run on, untraced */
 	pidfd_proc_ended(); /* its pidfds turn readable */
 	itimer_disarm_locked(p); /* a zombie gets no SIGALRM */
 	signal_proc_exit_locked(p); /* its queued signals and POSIX timers go */
@@ -381,9 +388,11 @@ void proc_thread_exited(struct thread *t, long code)
 	list_del(&t->proc_link);
 	list_del(&t->tid_link);
 	signal_thread_exit_locked(t);
-	if (--p->nr_threads == 0 && p != &kernel_proc) {
-		if (!p->exiting)
-			p->exit_status = W_EXITCODE(code);
+	bool last = --p->nr_threads == 0 && p != &kernel_proc;
+	if (last && !p->exiting)
+		p->exit_status = W_EXITCODE(code);
+	ptrace_thread_exit_locked(t, p->exiting || last ? p->exit_status : W_EXITCODE(code));
+	if (last) {
 		as = p->as;
 		p->as = NULL;
 		p->last_thread = t;
@@ -492,6 +501,8 @@ void proc_user_return_work(struct trap_frame *tf)
 	if (t->kill_pending)
 		thread_exit(0);
 	memcg_user_return(t); /* memory.max events, memory.high throttling */
+	if (t->ptrace_sysexit) /* before signals, as Linux's syscall_exit_work */
+		ptrace_syscall_exit(t);
 	if (thread_has_work(t))
 		signal_handle_pending(t, tf);
 	if (t->kill_pending)
@@ -535,6 +546,13 @@ int proc_wait(struct proc *p, int pid, int *status, int options, uint64_t deadli
 	spin_lock(&proc_lock);
 	for (;;) {
 		bool any = false;
+		/* its tracees' stops and deaths first: reported whatever the
+		 * options (a tracer needs no WUNTRACED, as Linux) */
+		int tid = ptrace_wait_locked(p, pid, false, status, &any);
+		if (tid > 0) {
+			spin_unlock(&proc_lock);
+			return tid;
+		}
 		struct list_head *pos;
 		list_for_each(pos, &p->children) {
 			struct proc *c = list_entry(pos, struct proc, sibling);
@@ -546,6 +564,8 @@ int proc_wait(struct proc *p, int pid, int *status, int options, uint64_t deadli
 				spin_unlock(&proc_lock);
 				return r;
 			}
+			if (ptrace_child_traced_by(c, p))
+				continue; /* its stops come as ptrace-stops */
 			int report = c->stop_report;
 			if ((report == W_CONTINUED && (options & WCONTINUED)) ||
 			    (report != W_CONTINUED && report && (options & WUNTRACED))) {
@@ -611,6 +631,28 @@ static bool proc_waitid_child_locked(struct proc *c, int options, struct k_sigin
 	return true;
 }
 
+/* waitid of tracer p's tracees (tid id, -1 any): a ptrace-stop with
+ * WSTOPPED is CLD_TRAPPED, a death with WEXITED CLD_EXITED/CLD_KILLED
+ * (Linux). True with *info if one was found (and unlocks proc_lock). */
+static bool proc_waitid_ptrace_locked(struct proc *p, int id, int options, struct k_siginfo *info, bool *any)
+{
+	int status;
+	bool nowait = options & WNOWAIT_K;
+	int tid = ptrace_wait_locked(p, id, true, &status, any);
+	if (tid <= 0)
+		return false;
+	bool stop = (status & 0xff) == 0x7f;
+	if (!(options & (stop ? WSTOPPED_K : WEXITED_K)))
+		return false; /* (a later one of another tracee waits for the next call) */
+	ptrace_wait_locked(p, tid, nowait, &status, any);
+	bool exited = (status & 0x7f) == 0;
+	*info = (struct k_siginfo){ .signo = SIGCHLD, .code = stop ? 4 /* CLD_TRAPPED */ : exited ? CLD_EXITED : CLD_KILLED };
+	info->f.proc.pid = tid;
+	info->f.proc.status = stop ? (status >> 8) & 0xff : exited ? (status >> 8) & 0xff : status & 0x7f;
+	spin_unlock(&proc_lock);
+	return true;
+}
+
 long sys_waitid(int idtype, int id, struct k_siginfo *uinfo, int options)
 {
 	struct proc *p = current_thread()->proc;
@@ -628,11 +670,15 @@ long sys_waitid(int idtype, int id, struct k_siginfo *uinfo, int options)
 	for (;;) {
 		bool any = false, found = false, reaped = false;
 		struct list_head *pos;
+		if (idtype != P_PGID_K && proc_waitid_ptrace_locked(p, idtype == P_PID_K ? id : -1, options, &info, &any))
+			break;
 		list_for_each(pos, &p->children) {
 			struct proc *c = list_entry(pos, struct proc, sibling);
 			if ((idtype == P_PID_K && c->pid != id) || (idtype == P_PGID_K && c->pgid != pgid))
 				continue;
 			any = true;
+			if (ptrace_child_traced_by(c, p) && c->state != PROC_ZOMBIE)
+				continue; /* its stops come as ptrace-stops */
 			if (proc_waitid_child_locked(c, options, &info, &reaped)) {
 				found = true;
 				break;

@@ -21,6 +21,7 @@
 #include "kstring.h"
 #include "printk.h"
 #include "proc.h"
+#include "ptrace.h"
 #include "kfile.h"
 #include "sched.h"
 #include "syscall.h"
@@ -267,6 +268,8 @@ static bool sig_discard(const struct proc *p, const struct thread *t, int sig)
 {
 	if (sig == SIGKILL || !sig_ignored(p, sig))
 		return false;
+	if (t ? t->ptracer != NULL : ptrace_proc_traced(p))
+		return false; /* its tracer sees it (Linux's sig_ignored) */
 	if (t)
 		return !((t->sig_blocked | t->sig_real_blocked) & SIGBIT(sig));
 	return !sig_blocked_by_all(p, sig);
@@ -312,6 +315,18 @@ static int signal_post_locked(struct proc *p, struct thread *t, int sig, const s
 		}
 	}
 	return 0;
+}
+
+void signal_send_thread_info_locked(struct thread *t, int sig, const struct k_siginfo *info)
+{
+	signal_post_locked(t->proc, t, sig, info, NULL);
+}
+
+void signal_send_thread_info(struct thread *t, int sig, const struct k_siginfo *info)
+{
+	spin_lock(&proc_lock);
+	signal_post_locked(t->proc, t, sig, info, NULL);
+	spin_unlock(&proc_lock);
 }
 
 void signal_send_origin_locked(struct proc *p, int sig, const struct sig_origin *o)
@@ -841,8 +856,11 @@ static void signal_deliver(struct thread *t, struct trap_frame *tf, int sig,
 	if (act.handler == SIG_IGN_HANDLER)
 		return;
 	if (act.handler == SIG_DFL_HANDLER) {
-		if (SIG_STOPS & SIGBIT(sig))
+		if (SIG_STOPS & SIGBIT(sig)) {
 			signal_stop(p, sig);
+			if (t->ptracer) /* a traced thread's group stop is a ptrace-stop */
+				ptrace_group_stop(t, sig);
+		}
 		else if (!(SIG_IGNORED_BY_DEFAULT & SIGBIT(sig)))
 			proc_exit(W_SIGNALED(sig));
 		return;
@@ -860,7 +878,13 @@ void signal_handle_pending(struct thread *t, struct trap_frame *tf)
 	int sig;
 	bool handled = false;
 	struct k_siginfo info;
+	if (t->ptrace_trap) /* job control traps first, as Linux's get_signal */
+		ptrace_trap_stop(t);
 	while ((sig = signal_dequeue(t, &info)) != 0) {
+		/* A traced thread stops for each signal but SIGKILL: its tracer
+		 * says what to act on instead (signal-delivery-stop). */
+		if (t->ptracer && sig != SIGKILL && !(sig = ptrace_signal_stop(t, sig, &info)))
+			continue;
 		bool handler = p->sigactions[sig].handler > SIG_IGN_HANDLER;
 		/* A handler's frame goes on top of the last one, as on Linux:
 		 * each pending signal not blocked by the handlers before it
@@ -879,7 +903,7 @@ void signal_handle_pending(struct thread *t, struct trap_frame *tf)
 	 * proc_lock orders the look at e_freeze against the freezer's kick,
 	 * which wakes it from the stop. */
 	spin_lock(&proc_lock);
-	while (p->stopped && !t->kill_pending) {
+	while (p->stopped && !t->kill_pending && !t->ptracer) {
 		if (__atomic_load_n(&t->cgroup->e_freeze, __ATOMIC_RELAXED) && !p->exiting) {
 			spin_unlock(&proc_lock);
 			bool kicked = t->freeze_kicked; /* for the call a signal interrupted */

@@ -19,6 +19,7 @@
 void thread_trampoline(void);
 
 _Static_assert(offsetof(struct thread, work) == THREAD_OFF_WORK, "asm offset");
+_Static_assert(offsetof(struct thread, systrace) == THREAD_OFF_SYSTRACE, "asm offset");
 
 /* User threads take their tid from the pid space when they join their
  * process (the first one's is the pid, as on Linux); the kernel's own
@@ -95,6 +96,7 @@ struct thread *thread_alloc(struct proc *p, struct cgroup *cg, const char *name,
 	list_init(&t->cg_link);
 	list_init(&t->tid_link);
 	list_init(&t->sig_queue);
+	list_init(&t->ptrace_link);
 	fpu_state_init(&t->fpu);
 	strlcpy(t->name, name, sizeof(t->name));
 	sched_entity_init(&t->se, &cg->sched.rq, NULL, sched_weight_from_nice(0));

@@ -817,6 +817,17 @@ KTEST(posix_pidfd)
 	user_cg_done(c);
 }
 
+/* ptrace: each request, the permission rule, syscall stops, tracer
+ * deaths (tests/proc/ptrace.c). */
+KTEST(posix_ptrace)
+{
+	struct cgroup *c = user_cg("posix_ptrace");
+	if (!c)
+		return;
+	KT_EXPECT_EQ(run_posix("posix/ptrace", c), W_EXITCODE(0));
+	user_cg_done(c);
+}
+
 /* Process and memory reports (the data of ps and free). */
 KTEST(posix_procinfo)
 {

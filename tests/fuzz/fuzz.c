@@ -442,6 +442,14 @@ static bool poll_slot(struct slot *s)
 	if (!s->pid)
 		return true;
 	if (!s->reaped && waitpid(s->pid, &status, WNOHANG) == s->pid) {
+		if ((status & 0xff) == 0x7f) {
+			/* a ptrace-stop: the worker made us its tracer
+			 * (PTRACE_TRACEME) and stopped at a signal; its end is
+			 * still to be reaped */
+			if (!s->killed)
+				kill_worker(s);
+			return true;
+		}
 		s->reaped = true;
 		int code = W_EXITSTATUS_OF(status);
 		if (code >= 90 && code <= 93 && !(status & 0x7f) && s->sh->log[0].state == 0) {

@@ -210,5 +210,24 @@ int main(void)
 	char host[2];
 	SHOW(gethostname(host, 1));
 	SHOW(strcmp(ctermid(NULL), "/dev/tty"));
+
+	/* vfork suspends the parent until the child's _exit (or execve): the
+	 * byte the child wrote first is there when vfork returns */
+	int vp[2];
+	if (pipe(vp) == 0) {
+		pid_t v = vfork();
+		if (v == 0) {
+			if (write(vp[1], "v", 1) != 1)
+				_exit(2);
+			_exit(0);
+		}
+		fcntl(vp[0], F_SETFL, O_NONBLOCK);
+		char c = 0;
+		printf("vfork: the child wrote before vfork returned: %d\n", (int)read(vp[0], &c, 1) == 1 && c == 'v');
+		int vst = -1;
+		printf("vfork: the child exited 0: %d\n", waitpid(v, &vst, 0) == v && vst == 0);
+		close(vp[0]);
+		close(vp[1]);
+	}
 	return 0;
 }

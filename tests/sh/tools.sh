@@ -338,6 +338,16 @@ same "$(printf '%s=%03d;' a 7 b 12)" "a=007;b=012;" "printf builtin: the format 
 same "$(printf '%d' x 2>&1; echo " s=$?")" "printf: 'x': expected a numeric value
 0 s=1" "printf builtin: a bad number, GNU's message and status 1"
 
+# -- trace (ptrace's PTRACE_SYSCALL stops, docs/ptrace.md) -----------------------------
+trace -o "$d/t.out" kill -0 999999 2> /dev/null
+same "$?" "1" "trace: its status is the program's"
+same "$(grep -c '^kill(999999, 0) = -1 ESRCH (No such process)$' "$d/t.out")" "1" "trace: a failed call, strace's way"
+same "$(tail -1 "$d/t.out")" "+++ exited with 1 +++" "trace: the program's end"
+same "$(grep -c '^exit(1) = ?$' "$d/t.out")" "1" "trace: exit never returns"
+trace -o "$d/t.out" sh -c 'kill -9 $$'
+same "$? $(tail -1 "$d/t.out")" "137 +++ killed by SIGKILL +++" "trace: a program killed by a signal"
+status 2 "trace without a program: 2" trace
+
 rm -r "$d"
 echo "1..$n"
 [ $failed -gt 100 ] && failed=100
