@@ -32,18 +32,20 @@ syscall_entry:
 	pushq	$SYSCALL_VECTOR
 	FRAME_PUSH_REGS
 	xorl	%ebp, %ebp		/* backtraces stop at the user boundary */
-	movq	%gs:24, %r11		/* current thread (its rflags are saved) */
-	cmpl	$0, THREAD_OFF_SYSTRACE(%r11)
-	jne	5f			/* PTRACE_SYSCALL: stops around the call */
-	cmpq	$SYSCALL_COUNT, %rax
+	cmpq	%gs:48, %rax		/* syscall_limit: SYSCALL_COUNT, 0 if traced */
 	jae	1f
-	cmpb	$0, syscall_irqoff(%rax)
+6:	cmpb	$0, syscall_irqoff(%rax)
 	jne	4f			/* short calls run with interrupts masked */
 	sti
 4:	movq	%r10, %rcx		/* 4th argument: C wants it in rcx */
 	call	*syscall_table(, %rax, 8)
 	jmp	2f
-1:	movq	$-ENOSYS, %rax
+1:	movq	%gs:24, %r11		/* current thread (its rflags are saved) */
+	cmpl	$0, THREAD_OFF_SYSTRACE(%r11)
+	jne	5f			/* PTRACE_SYSCALL: stops around the call */
+	cmpq	$SYSCALL_COUNT, %rax
+	jb	6b			/* the bound was stale: no longer traced */
+	movq	$-ENOSYS, %rax
 	jmp	2f
 5:	movq	%rsp, %rdi
 	call	ptrace_syscall		/* the stops, and the call between them */

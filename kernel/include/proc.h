@@ -60,6 +60,9 @@ struct thread {
 	/* nonzero: PTRACE_SYSCALL stops at each system call's entry
 	 * (tested in asm: THREAD_OFF_SYSTRACE) and exit (ptrace.c) */
 	uint32_t systrace;
+	/* what the switch to it puts in its CPU's syscall_limit (percpu.h):
+	 * SYSCALL_COUNT, 0 while systrace is set (ptrace_set_systrace) */
+	uint64_t syscall_limit;
 	struct fpu_state fpu;		/* saved at every switch away */
 	void *kstack;			/* KSTACK_SIZE bytes */
 	struct proc *proc;

@@ -26,6 +26,16 @@
 #include "syscall.h"
 #include "trap.h"
 
+/* PTRACE_SYSCALL on or off for t: the word the exit path tests, and the
+ * bound the syscall entry compares with (a switch to t copies it to the
+ * CPU, so an untraced call pays no extra test). A bound left stale by a
+ * change while t runs is harmless: the entry's slow path looks again. */
+static void ptrace_set_systrace(struct thread *t, bool on)
+{
+	__atomic_store_n(&t->systrace, on, __ATOMIC_RELAXED);
+	t->syscall_limit = on ? 0 : SYSCALL_COUNT;
+}
+
 #define CLD_TRAPPED_K 4
 #define PT_STATUS(sig, event) ((((event) << 8 | (sig)) << 8) | 0x7f)
 
@@ -228,7 +238,7 @@ static void ptrace_unlink_locked(struct thread *t, int sig)
 	t->ptracer = NULL;
 	t->ptrace_opts = 0;
 	t->ptrace_seized = t->ptrace_trap = t->ptrace_sysexit = false;
-	__atomic_store_n(&t->systrace, 0, __ATOMIC_RELAXED);
+	ptrace_set_systrace(t, false);
 	if (t->ptrace_stopped) {
 		t->ptrace_stopped = false;
 		t->ptrace_resume = sig;
@@ -435,7 +445,7 @@ static long ptrace_request_stopped(struct thread *t, int request, uint64_t addr,
 		if (request == K_PTRACE_DETACH) {
 			ptrace_unlink_locked(t, (int)data);
 		} else {
-			__atomic_store_n(&t->systrace, request == K_PTRACE_SYSCALL, __ATOMIC_RELAXED);
+			ptrace_set_systrace(t, request == K_PTRACE_SYSCALL);
 			t->ptrace_stopped = false;
 			t->ptrace_resume = (int)data;
 			waitq_wake_all(&t->proc->stop_wait, 0);

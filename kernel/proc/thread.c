@@ -1,6 +1,7 @@
 /* Thread life cycle: creation with a charged kernel stack, exit, and
  * reaping once the scheduler has left the thread's stack. */
 #include "proc.h"
+#include "syscall.h"
 #include "kcov.h"
 #include "abi/errno.h"
 #include "cgroup.h"
@@ -76,6 +77,7 @@ struct thread *thread_alloc(struct proc *p, struct cgroup *cg, const char *name,
 		return NULL;
 	}
 	t->kstack = page_to_virt(stack);
+	t->syscall_limit = SYSCALL_COUNT; /* not traced (ptrace.c) */
 	/* Zeroed, though nothing reads it unwritten: a frame that held a
 	 * program's code may still have QEMU (TCG) translations behind it,
 	 * and while any remain every store to the page takes QEMU's slow

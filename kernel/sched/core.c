@@ -11,6 +11,7 @@
 #include "printk.h"
 #include "proc.h"
 #include "spinlock.h"
+#include "syscall.h"
 #include "timer.h"
 #include "vm.h"
 #include "addrspace.h"
@@ -302,6 +303,7 @@ static void sched_switch_to(struct runqueue *rq, struct thread *prev, struct thr
 	fpu_restore(&next->fpu);
 	cpu_set_kernel_stack((uint64_t)next->kstack + KSTACK_SIZE);
 	cpu->current = next;
+	cpu->syscall_limit = next->syscall_limit; /* 0: PTRACE_SYSCALL's slow path */
 	vm_switch_to(next->proc->as);
 	ioport_switch_to(next->proc);
 	if (prev->state == THREAD_DEAD)
