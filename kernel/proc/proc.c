@@ -905,15 +905,32 @@ long sys_sched_slice(int who, int64_t *uts)
 	return copy_to_user(uts, ts, sizeof(ts)) ? -EFAULT : 0;
 }
 
-/* Copies out after the walk: copy_to_user may fault, never under proc_lock. */
+/* proc_list and proc_tids gather ids under proc_lock into a kernel
+ * buffer of at most max (clamped to PROC_LIST_MAX) and copy them out
+ * after it: copy_to_user may fault, never under proc_lock. */
+static long ids_begin(size_t *max, int32_t **k)
+{
+	if (*max > PROC_LIST_MAX)
+		*max = PROC_LIST_MAX;
+	*k = *max ? kmalloc(*max * sizeof(int32_t)) : NULL;
+	return *max && !*k ? -ENOMEM : 0;
+}
+
+/* n ids were found (the first max are in k); err wins. Frees k. */
+static long ids_end(int32_t *k, long n, size_t max, int32_t *u, long err)
+{
+	size_t copy = (size_t)n < max ? (size_t)n : max;
+	long r = err ? err : copy && copy_to_user(u, k, copy * sizeof(int32_t)) ? -EFAULT : n;
+	kfree(k);
+	return r;
+}
+
 long sys_proc_list(int32_t *upids, size_t max)
 {
-	if (max > PROC_LIST_MAX)
-		max = PROC_LIST_MAX;
-	int32_t *k = max ? kmalloc(max * sizeof(int32_t)) : NULL;
-	if (max && !k)
-		return -ENOMEM;
-	long n = 0;
+	int32_t *k;
+	long n = ids_begin(&max, &k);
+	if (n)
+		return n;
 	spin_lock(&proc_lock);
 	for (struct proc *p = proc_iter_first_locked(); p; p = proc_iter_next_locked(p)) {
 		if (p == &kernel_proc)
@@ -923,10 +940,7 @@ long sys_proc_list(int32_t *upids, size_t max)
 		n++;
 	}
 	spin_unlock(&proc_lock);
-	size_t copy = (size_t)n < max ? (size_t)n : max;
-	long r = copy && copy_to_user(upids, k, copy * sizeof(int32_t)) ? -EFAULT : n;
-	kfree(k);
-	return r;
+	return ids_end(k, n, max, upids, 0);
 }
 
 static char proc_state(struct proc *p)
@@ -1023,12 +1037,10 @@ long sys_thread_info(int tid, struct k_procinfo *uinfo)
 /* As proc_list, over one process's threads. */
 long sys_proc_tids(int pid, int32_t *utids, size_t max)
 {
-	if (max > PROC_LIST_MAX)
-		max = PROC_LIST_MAX;
-	int32_t *k = max ? kmalloc(max * sizeof(int32_t)) : NULL;
-	if (max && !k)
-		return -ENOMEM;
-	long n = 0;
+	int32_t *k;
+	long n = ids_begin(&max, &k);
+	if (n)
+		return n;
 	spin_lock(&proc_lock);
 	struct proc *p = proc_find_locked(pid);
 	if (p) {
@@ -1043,10 +1055,7 @@ long sys_proc_tids(int pid, int32_t *utids, size_t max)
 		}
 	}
 	spin_unlock(&proc_lock);
-	size_t copy = (size_t)n < max ? (size_t)n : max;
-	long r = !p ? -ESRCH : copy && copy_to_user(utids, k, copy * sizeof(int32_t)) ? -EFAULT : n;
-	kfree(k);
-	return r;
+	return ids_end(k, n, max, utids, p ? 0 : -ESRCH);
 }
 
 int proc_reap_orphans(void)
