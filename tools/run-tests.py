@@ -670,7 +670,12 @@ def test_reclaim_disk(kernel, initrd, build, tally, timeout):
     shutil.rmtree(src, ignore_errors=True)
     # about 90 s of work on a loaded host: issue 20's wc (4 s) took it
     # past 2 * timeout there, so 20 s more
-    b = boot(["--kernel", kernel, "--initrd", initrd, "--append", "run=posix/reclaim", "--disk", img],
+    # 320 MiB: the initrd (about 92 MiB, kept whole for the kernel's
+    # spawns, and unpacked again into the root tmpfs) left a 256 MiB
+    # machine so short that global reclaim, not P's limit, took A's
+    # memory.low-protected pages; the 256 MiB stream still needs it
+    b = boot(["--kernel", kernel, "--initrd", initrd, "--append", "run=posix/reclaim", "--disk", img,
+              "--mem", "320"],
              2 * timeout + 20, on_start=lambda n: print(f"  {n} ...", flush=True), on_result=tally.result,
              until="arbor-run: ")
     fsck = subprocess.run([shutil.which("e2fsck") or "/sbin/e2fsck", "-fn", img],
@@ -1321,7 +1326,11 @@ def test_fuzz(build, initrd, mode, seed, seconds, tally):
         kernel = os.path.join(build, "arbor.elf")
     name = f"fuzz: {mode} mode, {seconds} s from seed {seed}"
     print(f"[qemu] system-call fuzzer, {mode} mode ({os.path.relpath(kernel)})", flush=True)
-    b = boot(["--kernel", kernel, "--initrd", initrd, "--mem", "256", "--append",
+    # 320 MiB: the initrd (about 92 MiB, kept for the kernel's spawns and
+    # unpacked again into the root tmpfs) left a 256 MiB machine so little
+    # that after 20 s of programs a new worker's 128 KiB kcov buffer could
+    # not be had (exit 93)
+    b = boot(["--kernel", kernel, "--initrd", initrd, "--mem", "320", "--append",
               f"run=tests/fuzz -m {mode} -s {seed} -t {seconds}"],
              # the guest's clock falls behind the host's on a loaded host
              # (two one-hour runs ran past 3690 s still fuzzing): a hang

@@ -18,11 +18,17 @@
 #include "syscall.h"
 
 #ifdef CONFIG_KCOV
+/* KCOV_PCS entries with the two counters make exactly 128 KiB: one
+ * order-5 block. A whole KCOV_ENTRIES would take 8 bytes more, an order-6
+ * block, which a fragmented heap late in a fuzz run may not have (a new
+ * worker's KCOV_ENABLE then failed with ENOMEM). */
+#define KCOV_PCS (KCOV_ENTRIES - 2)
 struct kcov {
 	uint32_t n;		/* entries recorded */
 	uint32_t paused;	/* nonzero: the kernel is copying them out */
-	uint32_t pc[KCOV_ENTRIES];
+	uint32_t pc[KCOV_PCS];
 };
+_Static_assert(sizeof(struct kcov) == KCOV_ENTRIES * sizeof(uint32_t), "kcov: one power-of-two block");
 
 static bool kcov_ready;	/* %gs points at per-CPU data */
 
@@ -38,7 +44,7 @@ void __sanitizer_cov_trace_pc(void)
 		return;
 	struct thread *t = current_thread();
 	struct kcov *k = t ? t->kcov : NULL;
-	if (!k || k->paused || k->n >= KCOV_ENTRIES)
+	if (!k || k->paused || k->n >= KCOV_PCS)
 		return;
 	k->pc[k->n++] = (uint32_t)((uint64_t)__builtin_return_address(0) - KCOV_BASE);
 }

@@ -453,7 +453,9 @@ static bool poll_slot(struct slot *s)
 		s->reaped = true;
 		int code = W_EXITSTATUS_OF(status);
 		if (code >= 90 && code <= 93 && !(status & 0x7f) && s->sh->log[0].state == 0) {
-			printf("fuzz: FAIL the worker could not set itself up (exit %d)\n", code);
+			printf("fuzz: FAIL the worker could not set itself up (exit %d: %s)\n", code,
+			       code == 90 ? "descriptors 0-2" : code == 92 ? "KCOV_ENABLE: EBUSY" :
+			       code == 93 ? "KCOV_ENABLE: ENOMEM, the kernel has no 128 KiB block" : "KCOV_ENABLE");
 			return false;
 		}
 		/* Its children too must be gone before the next program. */
@@ -502,8 +504,10 @@ static int probe_child(bool full)
 	    memcmp(buf, "probe", 5) != 0)
 		return 1;
 	close(fd);
-	if (unlink(path) < 0)
+	if (unlink(path) < 0) {
+		printf("fuzz: the probe's unlink of %s: %s\n", path, strerror(errno));
 		return 2;
+	}
 	if (read_file("/proc/self/stat", buf, sizeof(buf)) <= 0)
 		return 3;
 	/* Every file-system server answers: devfs and cgfs too. */

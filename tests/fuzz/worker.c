@@ -880,8 +880,9 @@ void fz_worker(const struct fz_env *e, struct fz_shared *sh)
 	for (int fd = 0; fd < 3; fd++)
 		add_handle(fd, false);
 	add_area((uint64_t)scratch, SCRATCH_SIZE);
-	if (env->kcov && sys_kcov(KCOV_ENABLE, 0, NULL, 0) < 0)
-		_exit(91);
+	long kr = env->kcov ? sys_kcov(KCOV_ENABLE, 0, NULL, 0) : 0;
+	if (kr < 0)
+		_exit(kr == -EBUSY ? 92 : kr == -ENOMEM ? 93 : 91);
 	cov_collect();
 	shared->ncov = 0;
 	for (int i = 0; i < sh->nseeds; i++)

@@ -7,7 +7,7 @@
  * written back, then evicted); memory.high is reclaimed to on the way
  * back to user mode and when written; a page fault refused by
  * memory.max reclaims file pages instead of killing; a 256 MiB read on a
- * 256 MiB machine reclaims from the root;
+ * machine (320 MiB, most of it the initrd) reclaims from the root;
  * memory.low keeps a cgroup's working set while a sibling streams a big
  * file through their parent's limit, with low events when only protected
  * memory is left; memory.min is never reclaimed. Counters come from
@@ -558,15 +558,15 @@ static void test_fault(void)
 }
 
 /* The whole machine short of frames: a cgroup without a limit streams
- * 256 MiB through a 256 MiB machine; allocations reclaim from the root. */
+ * 256 MiB through a 320 MiB machine the initrd mostly fills; allocations reclaim from the root. */
 static void test_global(void)
 {
 	check(make_cg("g") == 0, "cgroup g, no limit");
 	long kills = flat_field("/sys/fs/cgroup/memory.events", "oom_kill");
 	double t = read_in("g", &stream);
-	printf("# g streamed 256 MiB on a 256 MiB machine in %.2f s, pgsteal %ld\n", t, stat_of("g", "pgsteal"));
+	printf("# g streamed 256 MiB, more than the machine has free, in %.2f s, pgsteal %ld\n", t, stat_of("g", "pgsteal"));
 	check(t >= 0 && stat_of("g", "pgsteal") > 0 && flat_field("/sys/fs/cgroup/memory.events", "oom_kill") == kills,
-	      "a 256 MiB read on a 256 MiB machine: global reclaim made room (pgsteal), nobody killed");
+	      "a 256 MiB read, more than the machine has free: global reclaim made room (pgsteal), nobody killed");
 	for (int i = 0; i < 5000 && stat_of("g", "file") != 0; i++)
 		usleep(1000);
 	check(remove_cg("g") == 0, "g removed");
