@@ -5,6 +5,7 @@
  * keep the strings in the caller's buffer (ERANGE when it is too small);
  * the others in a static one, as POSIX allows. */
 #include <errno.h>
+#include <stdbool.h>
 #include <grp.h>
 #include <pwd.h>
 #include <stdint.h>
@@ -150,59 +151,70 @@ static int key_match(const struct pwd_key *k, char **f, unsigned idfield)
 	return pwd_id(f[idfield], &id) == 0 && id == k->id;
 }
 
-/* Scans /etc/passwd for key: 0 with *res set (NULL if not found), or an
- * errno value. */
-static int pw_search(const struct pwd_key *k, struct passwd *pw, char *buf, size_t len,
-		     struct passwd **res)
+/* Scans database path (lines of nfld ':'-separated fields, the id in
+ * field 2) for key; fill makes the entry from the first matching line it
+ * can (a malformed one is skipped). 0 with *found set or not, or an errno
+ * value. One scan for /etc/passwd and /etc/group alike. */
+static int db_search(const char *path, int nfld, const struct pwd_key *k, int (*fill)(char **, void *, char *, size_t),
+		     void *ent, char *buf, size_t len, bool *found)
 {
-	*res = NULL;
-	if (!pw || !buf || !res)
-		return EINVAL;
-	FILE *f = fopen("/etc/passwd", "re");
+	*found = false;
+	FILE *f = fopen(path, "re");
 	if (!f)
 		return errno == ENOENT ? 0 : errno;
 	char line[PWD_LINE_MAX], *fld[7];
 	int err = 0;
 	while (pwd_line(f, line, sizeof(line))) {
-		if (pwd_split(line, fld, 7) != 7 || !key_match(k, fld, 2))
+		if (pwd_split(line, fld, nfld) != nfld || !key_match(k, fld, 2))
 			continue;
-		err = pwd_fill(fld, pw, buf, len);
+		err = fill(fld, ent, buf, len);
 		if (err == EINVAL) {
 			err = 0;
 			continue;
 		}
-		if (!err)
-			*res = pw;
+		*found = !err;
 		break;
 	}
 	fclose(f);
 	return err;
 }
 
+static int pw_fill_any(char **fld, void *ent, char *buf, size_t len)
+{
+	return pwd_fill(fld, ent, buf, len);
+}
+
+static int gr_fill_any(char **fld, void *ent, char *buf, size_t len)
+{
+	return grp_fill(fld, ent, buf, len);
+}
+
+/* /etc/passwd for key: 0 with *res set (NULL if not found), or an errno. */
+static int pw_search(const struct pwd_key *k, struct passwd *pw, char *buf, size_t len,
+		     struct passwd **res)
+{
+	bool found;
+	if (!res)
+		return EINVAL;
+	*res = NULL;
+	if (!pw || !buf)
+		return EINVAL;
+	int err = db_search("/etc/passwd", 7, k, pw_fill_any, pw, buf, len, &found);
+	*res = found ? pw : NULL;
+	return err;
+}
+
 static int gr_search(const struct pwd_key *k, struct group *gr, char *buf, size_t len,
 		     struct group **res)
 {
-	*res = NULL;
-	if (!gr || !buf || !res)
+	bool found;
+	if (!res)
 		return EINVAL;
-	FILE *f = fopen("/etc/group", "re");
-	if (!f)
-		return errno == ENOENT ? 0 : errno;
-	char line[PWD_LINE_MAX], *fld[4];
-	int err = 0;
-	while (pwd_line(f, line, sizeof(line))) {
-		if (pwd_split(line, fld, 4) != 4 || !key_match(k, fld, 2))
-			continue;
-		err = grp_fill(fld, gr, buf, len);
-		if (err == EINVAL) {
-			err = 0;
-			continue;
-		}
-		if (!err)
-			*res = gr;
-		break;
-	}
-	fclose(f);
+	*res = NULL;
+	if (!gr || !buf)
+		return EINVAL;
+	int err = db_search("/etc/group", 4, k, gr_fill_any, gr, buf, len, &found);
+	*res = found ? gr : NULL;
 	return err;
 }
 
