@@ -16,6 +16,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <sys/pidfd.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* Flags clone() takes and does something with here; CLONE_DETACHED and
@@ -108,6 +109,14 @@ int clone(int (*fn)(void *), void *stack, int flags, void *arg, ...)
 	if (f & CLONE_PIDFD) {
 		/* Race-free: the child cannot be reaped before we wait for it. */
 		int pfd = pidfd_open(pid, 0);
+		if (pfd < 0) { /* Linux makes no child then (EMFILE, say): undo ours */
+			saved = errno;
+			kill(pid, SIGKILL);
+			while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+				;
+			errno = saved;
+			return -1;
+		}
 		*ptid = pfd; /* Linux: the pidfd goes where parent_tid points */
 	}
 	errno = saved;
