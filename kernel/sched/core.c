@@ -740,7 +740,10 @@ void sched_group_cputime(const struct sched_group *g, uint64_t *user_ns, uint64_
 {
 	uint64_t total = sched_group_usage_ns(g);
 	uint64_t ticks = g->user_ticks + g->system_ticks;
-	*user_ns = ticks ? mul_div_u64(total, g->user_ticks, ticks) : 0;
+	/* no tick saw it (runs shorter than a tick, such as a 1 ms cpu.max
+	 * quota that now ends at its moment): all user, as Linux's
+	 * cputime_adjust gives a task whose stime sample is 0 */
+	*user_ns = ticks ? mul_div_u64(total, g->user_ticks, ticks) : total;
 	*sys_ns = total - *user_ns;
 }
 
