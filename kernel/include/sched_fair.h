@@ -205,6 +205,12 @@ void sched_put_prev(struct sched_entity *leaf);
  * slice is SCHED_LATENCY_NS times the leaf's share of the CPU (product of
  * weight/queue load along the chain), but at least SCHED_MIN_GRAN_NS. */
 bool sched_should_preempt(struct sched_entity *leaf, uint64_t now_ns);
+/* The same question with neither the minimum run time nor a granularity:
+ * is anyone on leaf's chain behind it at all? For a thread sent to the
+ * freezer's park point, which runs only to stop there: if it is behind it
+ * goes now, so a thread moved into a frozen cgroup parks before its mover
+ * reads "frozen". leaf's vruntime must be current (accounted up to now). */
+bool sched_behind_now(struct sched_entity *leaf);
 /* The slice sched_should_preempt gives leaf, queued or not (if not, as if
  * it were): SCHED_LATENCY_NS times its share along the chain, at least
  * SCHED_MIN_GRAN_NS (sched_rr_get_interval). sched_lock held. */

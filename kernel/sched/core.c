@@ -244,6 +244,21 @@ void sched_resched_check(void)
 	sched_need_resched_if(this_rq());
 }
 
+/* A thread was sent to the freezer's park point: the running one gives way
+ * at once if some waiting one is behind it, however short it has run. */
+static void sched_need_resched_kick(struct runqueue *rq)
+{
+	if (this_cpu()->current == rq->idle) {
+		this_cpu()->need_resched = 1;
+		return;
+	}
+	if (!rq->curr_se)
+		return;
+	sched_update_curr(rq, clock_ns());
+	if (sched_behind_now(rq->curr_se))
+		this_cpu()->need_resched = 1;
+}
+
 /* Threads found on a wait or timeout list while not blocked (a broken
  * invariant: see sched_wake_locked); sched_stray_waiters() reads it. */
 static uint64_t stray_waiters;
@@ -1256,6 +1271,12 @@ bool sched_kick_blocked(struct thread *t)
 		t->freeze_kicked = true;
 		sched_wake_locked(t, -EINTR);
 	}
+	/* Woken, or waiting for the CPU: it stops on its way back to user
+	 * mode, so let it get there now if it is behind: its mover otherwise
+	 * runs on, up to a whole slice, with "frozen" not yet true
+	 * (test_cgfreezer_migrate reads it at once). */
+	if (t->state == THREAD_RUNNABLE && t != this_cpu()->current)
+		sched_need_resched_kick(this_rq());
 	spin_unlock_irqrestore(&sched_lock, f);
 	return blocked;
 }

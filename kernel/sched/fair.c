@@ -355,17 +355,10 @@ uint64_t sched_slice_ns(const struct sched_entity *leaf)
 	return MAX(slice, SCHED_MIN_GRAN_NS);
 }
 
-bool sched_should_preempt(struct sched_entity *leaf, uint64_t now_ns)
+/* Is some waiting entity on leaf's running chain behind that level's curr
+ * by more than the granularity (0 once the slice is used up)? */
+static bool sched_chain_behind(struct sched_entity *leaf, bool slice_used)
 {
-	uint64_t ran;
-	bool slice_used;
-
-	if (!sched_entity_running(leaf))
-		return true;
-	ran = now_ns - leaf->exec_start;
-	if (ran < SCHED_MIN_GRAN_NS)
-		return false;
-	slice_used = ran >= leaf_slice(leaf);
 	for (struct sched_entity *e = leaf; e; e = parent_entity(e)) {
 		struct sched_entity *first = leftmost(e->parent);
 		int64_t gran;
@@ -378,6 +371,25 @@ bool sched_should_preempt(struct sched_entity *leaf, uint64_t now_ns)
 			return true;
 	}
 	return false;
+}
+
+bool sched_should_preempt(struct sched_entity *leaf, uint64_t now_ns)
+{
+	uint64_t ran;
+
+	if (!sched_entity_running(leaf))
+		return true;
+	ran = now_ns - leaf->exec_start;
+	if (ran < SCHED_MIN_GRAN_NS)
+		return false;
+	return sched_chain_behind(leaf, ran >= leaf_slice(leaf));
+}
+
+bool sched_behind_now(struct sched_entity *leaf)
+{
+	if (!sched_entity_running(leaf))
+		return true;
+	return sched_chain_behind(leaf, true);
 }
 
 /* ---- reconfiguration ---- */

@@ -881,6 +881,9 @@ static void test_edges(void)
 	ok(!sched_should_preempt(&cur->se, now) &&
 	   sched_should_preempt(&cur->se, now + SCHED_MIN_GRAN_NS),
 	   "%s: no preemption within the minimum granularity", what);
+	/* The freezer's question has no minimum run time: the others are
+	 * behind now. */
+	ok(sched_behind_now(&cur->se), "%s: behind_now ignores the minimum granularity", what);
 
 	/* Accounting queued, not running threads (and their groups, which
 	 * may be queued too) keeps every timeline sorted. */
