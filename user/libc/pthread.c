@@ -1,7 +1,8 @@
 /* POSIX threads on kernel threads (thread_create): creation, join and
  * detach, exit with cleanup handlers and thread-specific-data
  * destructors, attributes, keys and fork handlers. pthread_t indexes a
- * table of thread records; the main thread is 0. The synchronization
+ * table of thread records that grows as needed (pthread_table.c); the
+ * main thread is 0. The synchronization
  * objects are in pthread_sync.c, cancellation in pthread_cancel.c.
  * Errors are glibc's: join of an unknown (or already joined) thread
  * ESRCH, of a detached one EINVAL, of itself EDEADLK. */
@@ -18,7 +19,6 @@
 #define DEFAULT_STACK (256 * 1024)
 #define MAX_ATFORK 32
 
-struct pthread_rec __pthread_table[PT_MAX_THREADS] = { [0] = { .used = 1 } };
 volatile int __pthread_cancel_armed;
 static volatile uint32_t table_lock;
 /* Live threads, the main one included: the last to end exits the process. */
@@ -31,7 +31,10 @@ static struct {
 
 static struct { void (*prepare)(void), (*parent)(void), (*child)(void); } atfork[MAX_ATFORK];
 static int atfork_n;
-static int fork_self;		/* the forking thread's index, for the child */
+static uint32_t fork_self;	/* the forking thread's index, for the child */
+/* Detached threads not yet freed: the first one's index + 1, on through
+ * their records' link. */
+static uint32_t detached_head;
 static bool main_tid_set;	/* entry 0's tid is the main thread's (joinable) */
 
 void __arbor_thread_entry(void);
@@ -54,33 +57,28 @@ static void unlock_table(void)
 static uint64_t main_sp_floor = UINT64_MAX;
 
 /* The calling thread's entry, without a system call in the common cases:
- * the stack pointer lies in one thread's stack, or in main's. Otherwise
- * (a signal handler on an alternate stack) by the kernel's thread id. */
-static int self_index(void)
+ * the stack pointer lies in one thread's stack (a look-up in the stack
+ * map, whatever the number of threads), or in main's. Otherwise (a signal
+ * handler on an alternate stack) by the kernel's thread id. */
+static uint32_t self_index(void)
 {
-	/* no thread made yet (then entry 0 is the only one used): the
-	 * main thread, without a look at 64 records (899 guest instructions
-	 * on every fork) */
+	/* no thread made yet: the main thread, with no look at the table
+	 * (a fork pays for each page it touches) */
 	if (!main_tid_set)
 		return 0;
 	uint64_t sp = (uint64_t)__builtin_frame_address(0);
-	for (int i = 1; i < PT_MAX_THREADS; i++) {
-		struct pthread_rec *r = &__pthread_table[i];
-		if (r->used && sp >= r->sp_lo && sp < r->sp_hi)
-			return i;
-	}
+	int i = __pthread_index_by_sp(sp);
+	if (i >= 0)
+		return (uint32_t)i;
 	if (sp >= main_sp_floor)
 		return 0;
-	uint32_t tid = (uint32_t)sys_gettid();
-	for (int i = 1; i < PT_MAX_THREADS; i++)
-		if (__pthread_table[i].used && __pthread_table[i].tid == tid)
-			return i;
-	return 0;
+	i = __pthread_index_by_tid((uint32_t)sys_gettid());
+	return i > 0 ? (uint32_t)i : 0;
 }
 
 struct pthread_rec *__pthread_self_rec(void)
 {
-	return &__pthread_table[self_index()];
+	return __pthread_rec_any(self_index());
 }
 
 pthread_t pthread_self(void)
@@ -192,7 +190,7 @@ void __pthread_exit(void *ret)
 	r->ret = ret;
 	if (__atomic_sub_fetch(&live_threads, 1, __ATOMIC_ACQ_REL) == 0)
 		exit(0); /* the last thread: as glibc, the process exits normally */
-	if (r == &__pthread_table[0]) {
+	if (r->index == 0) {
 		/* The main thread's stack is the process's: only say it ended. */
 		__atomic_store_n(&r->tid, 0, __ATOMIC_RELEASE);
 		sys_futex_wake((uint32_t *)&r->tid, INT_MAX);
@@ -212,18 +210,36 @@ static long pthread_start(void *arg)
 	__pthread_exit(r->fn(r->arg));
 }
 
+/* Frees r, an ended thread's record, and its stack. Table lock held. */
+static void release(struct pthread_rec *r)
+{
+	__pthread_stack_unregister(r);
+	if (r->stack_size)
+		sys_mem_unmap(r->stack, r->stack_size);
+	__pthread_rec_free(r);
+}
+
 /* Frees the records (and stacks) of detached threads that have ended:
- * nobody joins them. Table lock held. */
+ * nobody joins them. Only the detached list is walked, not the table.
+ * Table lock held. */
 static void reap_detached(void)
 {
-	for (int i = 1; i < PT_MAX_THREADS; i++) {
-		struct pthread_rec *r = &__pthread_table[i];
-		if (r->used && r->detached && __atomic_load_n(&r->tid, __ATOMIC_ACQUIRE) == 0) {
-			if (r->stack_size)
-				sys_mem_unmap(r->stack, r->stack_size);
-			r->used = 0;
+	uint32_t *link = &detached_head;
+	while (*link) {
+		struct pthread_rec *r = __pthread_rec_any(*link - 1);
+		if (__atomic_load_n(&r->tid, __ATOMIC_ACQUIRE) == 0) {
+			*link = r->link;
+			release(r);
+		} else {
+			link = &r->link;
 		}
 	}
+}
+
+static void detached_add(struct pthread_rec *r)
+{
+	r->link = detached_head;
+	detached_head = r->index + 1;
 }
 
 int pthread_create(pthread_t *out, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)
@@ -235,24 +251,17 @@ int pthread_create(pthread_t *out, const pthread_attr_t *attr, void *(*fn)(void 
 	lock_table();
 	__pthread_cancel_armed = 1;
 	if (!main_tid_set) { /* the first creation: by the main thread */
-		__pthread_table[0].tid = (uint32_t)sys_gettid();
+		__pthread_rec_any(0)->tid = (uint32_t)sys_gettid();
 		main_tid_set = true;
 		uint64_t sp = (uint64_t)__builtin_frame_address(0);
 		if (main_sp_floor == UINT64_MAX && sp > (16ull << 20))
 			main_sp_floor = sp - (16ull << 20); /* twice the most main's stack grows */
 	}
 	reap_detached();
-	int i = 1;
-	while (i < PT_MAX_THREADS && __pthread_table[i].used)
-		i++;
-	if (i == PT_MAX_THREADS) {
-		unlock_table();
-		return EAGAIN;
-	}
-	struct pthread_rec *r = &__pthread_table[i];
-	memset(r, 0, sizeof(*r));
-	r->used = 1;
+	struct pthread_rec *r = __pthread_rec_alloc();
 	unlock_table();
+	if (!r)
+		return EAGAIN; /* glibc's for a failed allocation */
 	long stack;
 	if (attr && attr->stackaddr) {
 		stack = (long)(uintptr_t)attr->stackaddr;
@@ -260,7 +269,9 @@ int pthread_create(pthread_t *out, const pthread_attr_t *attr, void *(*fn)(void 
 	} else {
 		stack = sys_mem_map(0, size, PROT_READ | PROT_WRITE);
 		if (stack < 0) {
-			r->used = 0;
+			lock_table();
+			__pthread_rec_free(r);
+			unlock_table();
 			return EAGAIN;
 		}
 		r->stack = (uint64_t)stack;
@@ -270,6 +281,15 @@ int pthread_create(pthread_t *out, const pthread_attr_t *attr, void *(*fn)(void 
 	}
 	r->sp_lo = (uint64_t)stack;
 	r->sp_hi = (uint64_t)stack + size;
+	lock_table();
+	int e = __pthread_stack_register(r);
+	if (e) {
+		r->sp_hi = r->sp_lo; /* nothing registered */
+		release(r);
+		unlock_table();
+		return EAGAIN;
+	}
+	unlock_table();
 	r->fn = fn;
 	r->arg = arg;
 	r->detached = attr && attr->detachstate == PTHREAD_CREATE_DETACHED;
@@ -282,14 +302,20 @@ int pthread_create(pthread_t *out, const pthread_attr_t *attr, void *(*fn)(void 
 				     (uint32_t *)&r->tid);
 	if (tid < 0) {
 		__atomic_sub_fetch(&live_threads, 1, __ATOMIC_ACQ_REL);
-		if (r->stack_size)
-			sys_mem_unmap(r->stack, r->stack_size);
-		r->used = 0;
+		lock_table();
+		release(r);
+		unlock_table();
 		return tid == -ENOMEM ? EAGAIN : (int)-tid;
 	}
 	__atomic_compare_exchange_n(&r->tid, &(uint32_t){ 0xffffffffu }, (uint32_t)tid, false,
 				    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
-	*out = (pthread_t)i;
+	__pthread_tid_note(r, (uint32_t)tid);
+	if (r->detached) {
+		lock_table();
+		detached_add(r);
+		unlock_table();
+	}
+	*out = (pthread_t)r->index;
 	return 0;
 }
 
@@ -300,9 +326,9 @@ static void join_cancelled(void *arg)
 
 int pthread_join(pthread_t t, void **ret)
 {
-	if (t >= PT_MAX_THREADS || !__pthread_table[t].used)
+	struct pthread_rec *r = __pthread_rec(t);
+	if (!r)
 		return ESRCH;
-	struct pthread_rec *r = &__pthread_table[t];
 	if (r->detached)
 		return EINVAL;
 	if (t == pthread_self())
@@ -320,20 +346,28 @@ int pthread_join(pthread_t t, void **ret)
 	pthread_cleanup_pop(0);
 	if (ret)
 		*ret = r->ret;
-	if (r->stack_size)
-		sys_mem_unmap(r->stack, r->stack_size);
-	r->used = 0;
+	if (t == 0) { /* the main thread's record stays: it is the process's */
+		r->vacant = 1;
+		return 0;
+	}
+	lock_table();
+	release(r);
+	unlock_table();
 	return 0;
 }
 
 int pthread_detach(pthread_t t)
 {
-	if (t >= PT_MAX_THREADS || !__pthread_table[t].used)
-		return ESRCH;
-	if (__pthread_table[t].detached)
-		return EINVAL;
-	__pthread_table[t].detached = 1; /* freed by a later pthread_create once it ended */
-	return 0;
+	lock_table();
+	struct pthread_rec *r = __pthread_rec(t);
+	int e = !r ? ESRCH : r->detached ? EINVAL : 0;
+	if (e == 0) {
+		r->detached = 1; /* freed by a later pthread_create once it ended */
+		if (t != 0)
+			detached_add(r);
+	}
+	unlock_table();
+	return e;
 }
 
 /* --- attributes --- */
@@ -460,13 +494,25 @@ void __pthread_fork_parent(void)
 void __pthread_fork_child(void)
 {
 	if (fork_locked) {
-		for (int i = 1; i < PT_MAX_THREADS; i++)
-			if (i != fork_self && __pthread_table[i].used)
-				__pthread_table[i].used = 0;
-		__pthread_table[0].tid = 0; /* the main thread: gone, or the caller */
+		uint32_t n = __pthread_high();
+		for (uint32_t i = 1; i < n; i++) {
+			struct pthread_rec *r = __pthread_rec_any(i);
+			if (i != fork_self && !r->vacant) {
+				__pthread_stack_unregister(r);
+				r->vacant = 1;
+			}
+		}
+		__pthread_rec_free_list_rebuild();
+		struct pthread_rec *self = __pthread_rec_any(fork_self);
+		detached_head = 0;
+		if (fork_self && self->detached)
+			detached_add(self);
+		__pthread_rec_any(0)->tid = 0; /* the main thread: gone, or the caller */
 		main_tid_set = fork_self != 0;
-		if (fork_self)
-			__pthread_table[fork_self].tid = (uint32_t)sys_gettid();
+		if (fork_self) {
+			self->tid = (uint32_t)sys_gettid();
+			__pthread_tid_note(self, self->tid);
+		}
 		live_threads = 1;
 		unlock_table();
 	}
@@ -479,8 +525,9 @@ void __pthread_fork_child(void)
  * pthread_getcpuclockid), else 0. */
 uint32_t __arbor_pthread_tid(pthread_t t)
 {
-	if (t < PT_MAX_THREADS && __pthread_table[t].used) {
-		uint32_t tid = __pthread_table[t].tid; /* 0: gone */
+	struct pthread_rec *r = __pthread_rec(t);
+	if (r) {
+		uint32_t tid = r->tid; /* 0: gone */
 		return tid == 0xffffffffu ? 0 : tid;
 	}
 	return t == 0 ? (uint32_t)sys_getpid() : 0; /* the main thread, before any other */

@@ -69,9 +69,9 @@ static int install_handler(void)
 
 int pthread_cancel(pthread_t t)
 {
-	if (t >= PT_MAX_THREADS || !__pthread_table[t].used)
+	struct pthread_rec *r = __pthread_rec(t);
+	if (!r)
 		return ESRCH;
-	struct pthread_rec *r = &__pthread_table[t];
 	__pthread_cancel_armed = 1;
 	if (__atomic_exchange_n(&r->cancel_pending, 1, __ATOMIC_SEQ_CST))
 		return 0; /* already */
@@ -96,7 +96,7 @@ int pthread_setcancelstate(int state, int *old)
 		return EINVAL;
 	if (!__pthread_cancel_armed) {
 		/* one thread, never cancelled: keep the state in entry 0 */
-		struct pthread_rec *r = &__pthread_table[0];
+		struct pthread_rec *r = __pthread_rec_any(0);
 		if (old)
 			*old = r->cancel_disabled;
 		r->cancel_disabled = state;
@@ -144,14 +144,14 @@ int __pthread_cp_begin(void)
 	__atomic_store_n(&r->in_cp, 1, __ATOMIC_SEQ_CST); /* before the look: see the file's comment */
 	if (cancel_now(r))
 		cancel_act(r);
-	return (int)(r - __pthread_table) << 1 | old;
+	return (int)r->index << 1 | old;
 }
 
 void __pthread_cp_end(int token)
 {
 	if (token < 0)
 		return;
-	__atomic_store_n(&__pthread_table[token >> 1].in_cp, token & 1, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&__pthread_rec_any((uint32_t)token >> 1)->in_cp, token & 1, __ATOMIC_SEQ_CST);
 }
 
 void _pthread_cleanup_push(struct _pthread_cleanup_context *c, void (*routine)(void *), void *arg)

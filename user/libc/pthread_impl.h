@@ -1,5 +1,6 @@
 /* What the pthread files of the C library share (pthread.c: threads,
- * keys, fork handlers; pthread_sync.c: mutexes and the other futex-based
+ * keys, fork handlers; pthread_table.c: the thread records and how a
+ * thread finds its own; pthread_sync.c: mutexes and the other futex-based
  * objects; pthread_cancel.c: cancellation; semaphore.c). Not installed. */
 #ifndef ARBOR_LIBC_PTHREAD_IMPL_H
 #define ARBOR_LIBC_PTHREAD_IMPL_H
@@ -8,11 +9,12 @@
 #include <stdint.h>
 #include <time.h>
 
-#define PT_MAX_THREADS 64
 #define PT_KEYS PTHREAD_KEYS_MAX
 
 struct pthread_rec {
-	int used;
+	uint32_t index;			/* its pthread_t */
+	int vacant;			/* free (0 in a record in use, so the main thread's is) */
+	uint32_t link;			/* on the free or the detached list: the next one's index + 1 */
 	volatile uint32_t tid;		/* the kernel zeroes it when the thread is gone */
 	void *(*fn)(void *);
 	void *arg;
@@ -31,7 +33,34 @@ struct pthread_rec {
 	struct { const void *value; uint32_t gen; } specific[PT_KEYS];
 };
 
-extern struct pthread_rec __pthread_table[PT_MAX_THREADS];
+/* --- the table (pthread_table.c) --- */
+
+/* Thread t's record if t is a thread not yet joined (or freed when
+ * detached), else NULL. Needs no lock: records are never unmapped. */
+struct pthread_rec *__pthread_rec(pthread_t t);
+/* The record of index t < __pthread_high(), in use or not. */
+struct pthread_rec *__pthread_rec_any(uint32_t t);
+/* Every index below it has a record. */
+uint32_t __pthread_high(void);
+/* The rest: table lock held (pthread.c). A zeroed record with its index,
+ * not vacant; NULL if memory for it cannot be had or every index up to
+ * the kernel's pid space is taken. */
+struct pthread_rec *__pthread_rec_alloc(void);
+/* r to the free list (its stack unregistered first). */
+void __pthread_rec_free(struct pthread_rec *r);
+/* The free list made anew from the vacant records (the fork child). */
+void __pthread_rec_free_list_rebuild(void);
+/* Makes [sp_lo, sp_hi) r's stack for __pthread_index_by_sp: 0, or ENOMEM
+ * with nothing changed. Stacks are at least PTHREAD_STACK_MIN and must
+ * not overlap a registered one. */
+int __pthread_stack_register(const struct pthread_rec *r);
+void __pthread_stack_unregister(const struct pthread_rec *r);
+/* The index of the thread whose registered stack holds sp, or -1. No lock. */
+int __pthread_index_by_sp(uint64_t sp);
+/* Notes that r's thread has kernel tid (for __pthread_index_by_tid). */
+void __pthread_tid_note(const struct pthread_rec *r, uint32_t tid);
+/* The index of the thread, other than the main one, with kernel id tid, or -1. No lock. */
+int __pthread_index_by_tid(uint32_t tid);
 
 /* Set by the first pthread_create or pthread_cancel (pthread_cancel.c):
  * until then no thread can be cancelled but by itself, and the
