@@ -838,6 +838,15 @@ KTEST(posix_procinfo)
 	user_cg_done(c);
 }
 
+/* What bounds the number of threads: the cgroup's pids.max (EAGAIN) and
+ * memory, not the C library; 1000 threads' kernel stacks in memory.stat
+ * (tests/proc/threadlimits.c; diff_manythreads.c compares with glibc). */
+KTEST(posix_threadlimits)
+{
+	const char *const argv[] = { "posix/threadlimits", NULL };
+	run_with_servers_for(argv, "posix_threadlimits", 60000);
+}
+
 /* Threads in /proc: thread-self, task/TID, a thread's own cgroup. */
 KTEST(posix_threadself)
 {
