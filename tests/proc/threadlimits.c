@@ -5,7 +5,7 @@
  * return when they are joined; under pids.max 50 the 50th pthread_create
  * is EAGAIN (pids.events max 1), and once the threads are gone 49 start
  * again. Run in cgroup /posix_threadlimits (KTEST posix_threadlimits);
- * started elsewhere (Linux, by /work/shared/tools/linux-run) it makes
+ * started elsewhere (Linux, by ../shared/tools/linux-run) it makes
  * that cgroup and removes it at the end. */
 #define _GNU_SOURCE
 #include <errno.h>

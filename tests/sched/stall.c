@@ -688,7 +688,8 @@ static int disk_probe(void)
 
 /* A process of DISK_READERS / DISK_PROCS threads reading /dev/vda in
  * CG_DISK, held to 64 KiB/s by io.max: each read waits about a second for
- * its turn (the C library starts 64 threads a process at most). */
+ * its turn (three processes of 24: the C library once started 64 threads
+ * a process at most). */
 static pid_t start_disk_flood(int k)
 {
 	pid_t pid = fork();
