@@ -128,22 +128,30 @@ void __pthread_rec_free_list_rebuild(void)
 	}
 }
 
-/* The granule record of address a; with create, its leaf is mapped if
- * missing (NULL if that fails). */
-static struct pt_gran *gran_of(uint64_t a, bool create)
+/* The granule record of address a, or NULL if its leaf is not mapped. */
+static inline struct pt_gran *gran_of(uint64_t a)
 {
 	uint64_t g = a >> GRAN_SHIFT, top = g >> LEAF_BITS;
 	if (top >= (1u << TOP_BITS))
 		return NULL;
 	struct pt_gran *leaf = __atomic_load_n(&stack_map[top], __ATOMIC_ACQUIRE);
-	if (!leaf && create) {
-		long m = sys_mem_map(0, sizeof(struct pt_gran) << LEAF_BITS, PROT_READ | PROT_WRITE);
-		if (m < 0)
-			return NULL;
-		leaf = (struct pt_gran *)m;
-		__atomic_store_n(&stack_map[top], leaf, __ATOMIC_RELEASE);
-	}
 	return leaf ? &leaf[g & ((1u << LEAF_BITS) - 1)] : NULL;
+}
+
+/* Maps the leaf holding address a's granule if it is missing: 0, or
+ * ENOMEM. Table lock held. */
+static int leaf_make(uint64_t a)
+{
+	uint64_t top = a >> (GRAN_SHIFT + LEAF_BITS);
+	if (top >= (1u << TOP_BITS))
+		return ENOMEM; /* not a user address: the kernel would refuse the stack */
+	if (stack_map[top])
+		return 0;
+	long m = sys_mem_map(0, sizeof(struct pt_gran) << LEAF_BITS, PROT_READ | PROT_WRITE);
+	if (m < 0)
+		return ENOMEM;
+	__atomic_store_n(&stack_map[top], (struct pt_gran *)m, __ATOMIC_RELEASE);
+	return 0;
 }
 
 /* Sets r's stack's words in the granules it covers, or clears those still r's. */
@@ -151,7 +159,7 @@ static void stack_map_set(const struct pthread_rec *r, bool set)
 {
 	uint64_t id = (uint64_t)(r->index + 1) << 32;
 	for (uint64_t g = r->sp_lo & ~(GRAN_SIZE - 1); g < r->sp_hi; g += GRAN_SIZE) {
-		struct pt_gran *e = gran_of(g, false);
+		struct pt_gran *e = gran_of(g);
 		if (!e) /* not registered (a leaf could not be mapped) */
 			return;
 		uint64_t *w = r->sp_lo <= g ? &e->below : &e->above;
@@ -169,7 +177,7 @@ int __pthread_stack_register(const struct pthread_rec *r)
 	/* every leaf first, so that a failure leaves nothing half set */
 	const uint64_t span = GRAN_SIZE << LEAF_BITS;
 	for (uint64_t a = r->sp_lo & ~(span - 1); a < r->sp_hi; a += span)
-		if (!gran_of(a, true))
+		if (leaf_make(a))
 			return ENOMEM;
 	stack_map_set(r, true);
 	return 0;
@@ -183,7 +191,7 @@ void __pthread_stack_unregister(const struct pthread_rec *r)
 
 int __pthread_index_by_sp(uint64_t sp)
 {
-	struct pt_gran *e = gran_of(sp, false);
+	struct pt_gran *e = gran_of(sp);
 	if (!e)
 		return -1;
 	uint64_t off = sp & (GRAN_SIZE - 1);
