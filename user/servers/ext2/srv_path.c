@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "abi/fcntl.h"
 #include "arbor_sys.h"
 #include "ext2_srv.h"
 
@@ -367,6 +368,8 @@ static int e2_open(struct e2ctx *c, const struct fs_req *r, int flags, uint64_t 
 	int acc = flags & O_ACCMODE, e;
 	if (acc == 3)
 		return -EINVAL;
+	if ((flags & K_O_TMPFILE_BIT) && (e = (int)fssrv_tmpfile_flags(flags)))
+		return e;
 	if (flags & O_CREAT) {
 		e = e2_walk_parent(c, r->path, 0, &w);
 		if (!e)
@@ -383,6 +386,10 @@ static int e2_open(struct e2ctx *c, const struct fs_req *r, int flags, uint64_t 
 		return e;
 	bool created = e == 1;
 	uint32_t type = st.mode & EXT2_S_IFMT;
+	if (flags & K_O_TMPFILE_BIT) /* Linux's order: the walk, EROFS, permission; then no unnamed
+					files here (docs/fs.md "Not supported") */
+		return type != EXT2_S_IFDIR ? -ENOTDIR : c->in->rdonly ? -EROFS :
+		       (e = e2_permission(&st, W_OK | X_OK, c->uid, c->gid, c->pid)) ? e : -EOPNOTSUPP;
 	if (type == EXT2_S_IFLNK)
 		return -ELOOP; /* O_NOFOLLOW on a link */
 	if ((flags & O_DIRECTORY) && type != EXT2_S_IFDIR)
