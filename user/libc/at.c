@@ -202,6 +202,9 @@ static long link_fd_names(const char *q, bool reload, char *buf, size_t cap, uin
 	if (r < 0)
 		return r;
 	r = __vfs_mount_of(real, reload, target, gen);
+	struct stat st;
+	if (r == -EROFS && lstat(q, &st) == 0)
+		return -EEXIST; /* Linux's filename_create: EEXIST, then EROFS, then EXDEV */
 	if (r < 0)
 		return r;
 	size_t tl = strlen(target), rl = strlen(real);
