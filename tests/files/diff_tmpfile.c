@@ -10,7 +10,9 @@
  * no unnamed files (/proc), and as uid 1000 EACCES without write
  * permission on the directory; linkat's EEXIST, EXDEV (another mount, a
  * pipe), EPERM (a directory), EBADF, EINVAL. Prints each result as "ok"
- * or the errno's name. (linkat AT_EMPTY_PATH as uid 1000 is not here:
+ * or the errno's name. Works in /tmp, or in DIR (argv[1]); "DIR DEV TYPE"
+ * first mounts DEV there (the runner's run on an ext2 disk in Arbor) and
+ * unmounts it at the end, printing nothing about it. (linkat AT_EMPTY_PATH as uid 1000 is not here:
  * Linux 6.1 refuses it without CAP_DAC_READ_SEARCH, ENOENT, as Arbor
  * does; 6.10 lets the file's opener do it. tests/files/links.c checks
  * Arbor's.) */
@@ -20,6 +22,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -89,12 +92,20 @@ static void as_user(const char *dir, const char *open_dir)
 	close(fd);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-	char dir[64], file[128], named[128], named2[128], link[128], open_dir[96], buf[16];
+	char dir[512], file[600], named[600], named2[600], link[600], open_dir[600], buf[16];
 	struct stat st, st2;
+	const char *base = argc > 1 ? argv[1] : "/tmp";
+	if (argc > 3) {
+		mkdir(base, 0755);
+		if (mount(argv[2], base, argv[3], 0, "")) {
+			perror("mount");
+			return 2;
+		}
+	}
 	umask(022);
-	snprintf(dir, sizeof(dir), "/tmp/diff_tmpfile.%d", (int)getpid());
+	snprintf(dir, sizeof(dir), "%s/diff_tmpfile.%d", base, (int)getpid());
 	snprintf(file, sizeof(file), "%s/file", dir);
 	snprintf(named, sizeof(named), "%s/named", dir);
 	snprintf(named2, sizeof(named2), "%s/named2", dir);
@@ -203,5 +214,9 @@ int main(void)
 	close(dfd);
 	show("chdir /", chdir("/"));
 	show("rmdir", rmdir(dir));
+	if (argc > 3 && umount(base)) {
+		perror("umount");
+		return 2;
+	}
 	return 0;
 }
