@@ -136,6 +136,13 @@ int main(int argc, char **argv)
 	memset(buf, 0, sizeof(buf));
 	show("read through the name", read(r, buf, sizeof(buf)));
 	printf("read: %s\n", buf);
+	show("linkat AT_EMPTY_PATH of a file opened by its name", linkat(r, "", AT_FDCWD, named2, AT_EMPTY_PATH));
+	close(r);
+	r = open(named2, O_PATH);
+	show("unlink", unlink(named2));
+	show("linkat AT_EMPTY_PATH of an O_PATH descriptor", linkat(r, "", AT_FDCWD, named2, AT_EMPTY_PATH));
+	show_stat("three names, then two", fd);
+	show("unlink", unlink(named2));
 	close(r);
 	show("linkat AT_EMPTY_PATH to an existing name", linkat(fd, "", AT_FDCWD, named, AT_EMPTY_PATH));
 	int dfd = open(dir, O_RDONLY | O_DIRECTORY);
