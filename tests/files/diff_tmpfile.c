@@ -118,6 +118,8 @@ int main(int argc, char **argv)
 	int fd = open(dir, O_TMPFILE | O_RDWR, 0666);
 	show("open O_TMPFILE|O_RDWR", fd);
 	show_stat("unnamed", fd);
+	printf("F_GETFL: O_TMPFILE %d, access mode %d\n", (fcntl(fd, F_GETFL) & O_TMPFILE) == O_TMPFILE,
+	       fcntl(fd, F_GETFL) & O_ACCMODE);
 	printf("entries: %d\n", entries(dir));
 	show("write", write(fd, "hello", 5));
 	memset(buf, 0, sizeof(buf));

@@ -925,6 +925,8 @@ long e2_path(const struct fs_req *r, struct ipc_msg *m)
 	if (oflags & K_O_TMPFILE_BIT)
 		oflags &= ~O_DIRECTORY;
 	struct fs_file *f = fssrv_file_new_at(in, oflags, r->inst_id, r->path);
+	if (f && (oflags & K_O_TMPFILE_BIT))
+		f->flags |= K_O_TMPFILE_BIT | O_DIRECTORY; /* F_GETFL shows O_TMPFILE, as Linux's */
 	if (!f) {
 		if (!e2_enter(in)) {
 			e2_node_put(in, n);

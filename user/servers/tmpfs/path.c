@@ -86,6 +86,7 @@ static long tmpfile_open(struct tmpfs *fs, const char *path, int flags, uint64_t
 		tmpfs_close_ref(ino);
 		return -ENOMEM;
 	}
+	f->flags |= K_O_TMPFILE_BIT | O_DIRECTORY; /* F_GETFL shows O_TMPFILE, as Linux's */
 	f->node = ino;
 	f->pcache = tmpfs_data_id(ino); /* the kernel serves its data */
 	return fssrv_file_give(f);
