@@ -10,7 +10,7 @@
  * no unnamed files (/proc), and as uid 1000 EACCES without write
  * permission on the directory; linkat's EEXIST, EXDEV (another mount, a
  * pipe), EPERM (a directory), EBADF, EINVAL. Prints each result as "ok"
- * or the errno's name. Works in /tmp, or in DIR (argv[1]); "DIR DEV TYPE"
+ * or the errno's name. Run as root (as diff_groups). Works in /tmp, or in DIR (argv[1]); "DIR DEV TYPE"
  * first mounts DEV there (the runner's run on an ext2 disk in Arbor) and
  * unmounts it at the end, printing nothing about it. (linkat AT_EMPTY_PATH as uid 1000 is not here:
  * Linux 6.1 refuses it without CAP_DAC_READ_SEARCH, ENOENT, as Arbor
