@@ -22,6 +22,11 @@
 #ifndef O_PATH
 #define O_PATH 010000000
 #endif
+/* Linux's __O_TMPFILE bit: O_TMPFILE is it with O_DIRECTORY (an old
+ * kernel opens the directory and fails with EISDIR: the caller learns it
+ * has none). open(dir, O_TMPFILE | O_WRONLY or O_RDWR, mode) makes an
+ * unnamed regular file in dir's file system (docs/vfs.md "O_TMPFILE"). */
+#define K_O_TMPFILE_BIT 020000000
 /* Path lookup (VFS_OPEN's w0, the *at calls; docs/vfs.md "Links"). */
 #ifndef O_DIRECTORY
 #define O_DIRECTORY 0200000	/* must be a directory */

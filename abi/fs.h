@@ -163,6 +163,14 @@ struct fs_route {
 #define FILE_STATFS  0x10f	/* struct statfs (Linux's) of the file's file system into the
 				   receive buffer */
 #define FILE_SYNCFS  0x110	/* syncfs(2): the whole file system of the file to stable storage */
+/* linkat(fd, "", dir, name, AT_EMPTY_PATH): a new name for the file (an
+ * O_TMPFILE one too). Send buffer "target\0inner\0": the mount the name
+ * lies in (its target, as the C library's table has it: the server
+ * refuses another mount than the file's with -EXDEV) and the name's path
+ * inside it, its directories without links or "."/".." (the library
+ * resolved them); w0 the table's generation (-ESTALE: reload it). Only
+ * for a caller with euid 0 (Linux: CAP_DAC_READ_SEARCH), else -ENOENT. */
+#define FILE_LINKAT  0x111
 
 
 /* One FILE_GETDENTS record: 19 bytes of header, the name and its NUL,

@@ -1156,7 +1156,7 @@ def test_tools(build, tally):
             for line in diff:
                 print("      | " + line)
             tally.explain(name, ["| " + l for l in diff])
-        if base in ("files", "patherr", "groups", "fifo"):
+        if base in ("files", "patherr", "groups", "fifo", "tmpfile"):
             ext2_differential(sh, host, arbor, run, out_dir, tally, base)
 
 
@@ -1253,7 +1253,7 @@ def test_run_channels(sh, cc, run, out_dir, tally):
 
 
 def ext2_differential(sh, host, arbor, run, out_dir, tally, base):
-    """diff_BASE (files, patherr, groups) on an ext2 disk in Arbor (mounted by the
+    """diff_BASE (files, patherr, groups, fifo, tmpfile) on an ext2 disk in Arbor (mounted by the
     program) against the host's file system; the image is then e2fsck-clean."""
     sys.path.insert(0, os.path.join(ROOT, "tools"))
     import mkext2

@@ -18,6 +18,9 @@
 #include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "abi/fs.h"
+#include "abi/ipc.h"
+#include "arbor/syscalls.h"
 #include "check.h"
 
 #define T "/tmp/lt"
@@ -305,6 +308,17 @@ static void test_statfs(void)
 	check(mkdir(T "/rol/../outside", 0755) == 0 && ino_of(T "/outside") != 0,
 	      "through a link into the read-only mount and out by ..: writable again");
 	check_errno(symlink("x", T "/rol/y"), EROFS, "symlink inside it through a link: EROFS");
+	check_errno(open(T "/rol", O_TMPFILE | O_RDWR, 0600), EROFS, "O_TMPFILE in it through a link: EROFS");
+	check_errno(open(T "/rol/none", O_TMPFILE | O_RDWR, 0600), ENOENT,
+		    "O_TMPFILE on a missing directory in it: the walk's ENOENT first");
+	int rofd = open(T "/rol", O_RDONLY | O_DIRECTORY);
+	int tfd = open(T, O_TMPFILE | O_RDWR, 0600);
+	check(rofd >= 0 && tfd >= 0, "a directory of it, an unnamed file outside");
+	check_errno(linkat(tfd, "", rofd, "x", AT_EMPTY_PATH), EROFS,
+		    "linkat AT_EMPTY_PATH into it: EROFS (Linux's filename_create, before EXDEV)");
+	check_errno(linkat(tfd, "", rofd, ".", AT_EMPTY_PATH), EEXIST, "linkat AT_EMPTY_PATH to its \".\": EEXIST first");
+	close(tfd);
+	close(rofd);
 	check(umount(T "/rol") == 0 && statfs(T "/ro", &p) == 0 && p.f_flags == ST_VALID,
 	      "umount through a link to the mount point");
 }
@@ -326,6 +340,18 @@ static void test_unprivileged(void)
 		bad |= (utimensat(AT_FDCWD, T "/shared", NULL, 0) != 0) << 3;
 		bad |= !fails(utimensat(AT_FDCWD, T "/rootonly", NULL, 0), EACCES) << 4;
 		bad |= !fails(lchown(T "/dangling", 1000, 1000), EPERM) << 5;
+		/* Linux 6.1: linkat's AT_EMPTY_PATH needs CAP_DAC_READ_SEARCH,
+		 * ENOENT before anything else, even for one's own O_TMPFILE
+		 * file, and with a path too; the server says the same to a
+		 * FILE_LINKAT sent past the library */
+		int t = open(T, O_TMPFILE | O_RDWR, 0600);
+		bad |= (t < 0) << 6;
+		bad |= !fails(linkat(t, "", AT_FDCWD, T "/flink", AT_EMPTY_PATH), ENOENT) << 7;
+		bad |= !fails(linkat(AT_FDCWD, T "/shared", AT_FDCWD, T "/mine2", AT_EMPTY_PATH), ENOENT) << 8;
+		const char names[] = "/tmp\0/lt/flink";
+		struct ipc_msg m = { .label = FILE_LINKAT };
+		bad |= (sys_ipc_call(t, &m, names, sizeof(names), NULL, 0) != 0 || m.label != (uint64_t)-ENOENT) << 9;
+		bad |= !fails(access(T "/flink", F_OK), ENOENT) << 10;
 		_exit(bad);
 	}
 	int status = -1;
@@ -334,7 +360,8 @@ static void test_unprivileged(void)
 		printf("# child status %#x\n", status);
 	check(WIFEXITED(status) && WEXITSTATUS(status) == 0,
 	      "uid 1000: link of another's unreadable file EPERM, of a 0666 one fine; explicit times on "
-	      "another's file EPERM, now with write access fine, without EACCES; lchown EPERM");
+	      "another's file EPERM, now with write access fine, without EACCES; lchown EPERM; "
+	      "linkat AT_EMPTY_PATH ENOENT (6.1: CAP_DAC_READ_SEARCH), from the library and the server");
 }
 
 int main(void)

@@ -751,6 +751,18 @@ static void test_writes(const char *img, const char *tag, bool big, bool rev0)
 	   ext2_link(fs, x, root, "hard3", 5, T(22)) == 0 &&
 	   ext2_unlink(fs, root, "hard2", 5, T(23), &gone) == 0 && gone == 0 &&
 	   ext2_stat(fs, x, &st) == 0 && st.nlink == 1, "%s: unlink one of two names", tag);
+	/* O_TMPFILE: an inode with no link, linkable once; released unnamed */
+	ok(ext2_tmpfile(fs, root, EXT2_S_IFREG | 0600, 5, 6, T(23), &x) == 0 && ext2_stat(fs, x, &st) == 0 &&
+	   st.nlink == 0 && st.mode == (EXT2_S_IFREG | 0600) && st.uid == 5 && st.gid == 6 &&
+	   ext2_link(fs, x, root, "tmpx", 4, T(23)) == -ENOENT &&
+	   ext2_link_unnamed(fs, x, root, "tmpx", 4, T(23)) == 0 && ext2_stat(fs, x, &st) == 0 &&
+	   st.nlink == 1 && ext2_lookup(fs, root, "tmpx", 4, &y) == 0 && y == x &&
+	   ext2_unlink(fs, root, "tmpx", 4, T(23), &gone) == 0 && gone == x && ext2_release(fs, x) == 0,
+	   "%s: tmpfile: no link, then a name, unlinked and released", tag);
+	ok(ext2_tmpfile(fs, root, EXT2_S_IFREG | 0600, 0, 0, T(23), &x) == 0 && ext2_release(fs, x) == 0 &&
+	   ext2_tmpfile(fs, f, EXT2_S_IFREG | 0600, 0, 0, T(23), &x) == -ENOTDIR &&
+	   ext2_tmpfile(fs, root, EXT2_S_IFDIR | 0700, 0, 0, T(23), &x) == -EINVAL,
+	   "%s: tmpfile released unnamed; ENOTDIR, EINVAL", tag);
 	memset(name, 'n', sizeof(name));
 	ok(ext2_mknod(fs, root, name, 256, EXT2_S_IFREG | 0644, 0, 0, 0, T(24), &x) ==
 	   -ENAMETOOLONG && ext2_mknod(fs, root, name, 255, EXT2_S_IFREG | 0644, 0, 0, 0, T(24),

@@ -2255,6 +2255,67 @@ static void test_hard_links(void)
 	fs_end("hard links");
 }
 
+/* O_TMPFILE: an unnamed file (nlink 0, in no directory) that linkat
+ * AT_EMPTY_PATH names unless it was exclusive, freed with its last
+ * reference; the directory's errors. */
+static void test_tmpfile(void)
+{
+	struct tmpfs_inode *f, *x;
+	char buf[8];
+	uint64_t bytes;
+
+	fs_new(0755);
+	CHECK(mkd("/d", 0777, &root), 0);
+	CHECK(mkd("/ro", 0555, &root), 0);
+	CHECK(mkf("/d/file", 0644, &root), 1);
+	CHECK(tmpfs_symlink(fs, "d", "/l", &root, tick()), 0);
+	uint64_t inodes = tmpfs_inodes_used(fs);
+	CHECK(tmpfs_tmpfile(fs, "/d", 0640, 0, &alice, tick(), &f), 0);
+	tmpfs_open_ref(f);
+	ok((STI(f).mode & TMPFS_S_IFMT) == TMPFS_S_IFREG && (STI(f).mode & 07777) == 0640 && STI(f).nlink == 0 && STI(f).uid == 1000,
+	   "tmpfile: regular, the mode given, nlink 0, the caller's");
+	char names[4][256];
+	uint64_t inos[4];
+	CHECK(list("/d", names, inos, 4), 3); /* ".", "..", file */
+	CHECK(tmpfs_inodes_used(fs), inodes + 1);
+	bytes = tmpfs_bytes_used(fs);
+	CHECK(tmpfs_write(f, 0, "data", 4, tick()), 4);
+	CHECK(tmpfs_link_inode(fs, f, "/d/named", &alice, tick()), 0);
+	ok(L("/d/named") == f && STI(f).nlink == 1, "linkat AT_EMPTY_PATH names it");
+	CHECK(tmpfs_read(L("/d/named"), 0, buf, 4, tick()), 4);
+	CHECK(tmpfs_link_inode(fs, f, "/d/named", &alice, tick()), -EEXIST);
+	CHECK(tmpfs_link_inode(fs, f, "/ro/x", &alice, tick()), -EACCES);
+	CHECK(tmpfs_link_inode(fs, f, "/none/x", &alice, tick()), -ENOENT);
+	CHECK(tmpfs_link_inode(fs, f, "/d/file/x", &alice, tick()), -ENOTDIR);
+	CHECK(tmpfs_link_inode(fs, f, "/l/y", &alice, tick()), TMPFS_HANDBACK);
+	ok(hb_is(TMPFS_HB_LINK, 0, "/l/y", "l", "d"), "a link on the way hands back (which = 0)");
+	CHECK(tmpfs_link_inode(fs, f, "/d/two", &alice, tick()), 0);
+	CHECK(STI(f).nlink, 2);
+	CHECK(tmpfs_unlink(fs, "/d/named", &alice, tick()), 0);
+	CHECK(tmpfs_unlink(fs, "/d/two", &alice, tick()), 0);
+	CHECK(tmpfs_link_inode(fs, f, "/d/again", &alice, tick()), -ENOENT); /* named once: no longer linkable */
+	tmpfs_close_ref(f);
+	CHECK(tmpfs_inodes_used(fs), inodes);
+	ok(tmpfs_bytes_used(fs) <= bytes, "the last close frees it and its data");
+	/* O_EXCL: never a name; freed unnamed */
+	CHECK(tmpfs_tmpfile(fs, "/l", 0600, TMPFS_EXCL, &root, tick(), &x), TMPFS_HANDBACK);
+	CHECK(tmpfs_tmpfile(fs, "/d", 0600, TMPFS_EXCL, &root, tick(), &x), 0);
+	tmpfs_open_ref(x);
+	CHECK(tmpfs_link_inode(fs, x, "/d/x", &root, tick()), -ENOENT);
+	tmpfs_close_ref(x);
+	CHECK(tmpfs_inodes_used(fs), inodes);
+	/* the directory's errors */
+	CHECK(tmpfs_tmpfile(fs, "/ro", 0600, 0, &alice, tick(), &x), -EACCES);
+	CHECK(tmpfs_tmpfile(fs, "/ro", 0600, 0, &root, tick(), &x), 0);
+	tmpfs_open_ref(x);
+	tmpfs_close_ref(x);
+	CHECK(tmpfs_tmpfile(fs, "/d/file", 0600, 0, &root, tick(), &x), -ENOTDIR);
+	CHECK(tmpfs_tmpfile(fs, "/none", 0600, 0, &root, tick(), &x), -ENOENT);
+	CHECK(tmpfs_tmpfile(fs, "/l", 0600, TMPFS_NOFOLLOW, &root, tick(), &x), -ENOTDIR);
+	CHECK(tmpfs_inodes_used(fs), inodes);
+	fs_end("tmpfile");
+}
+
 static void test_utimes_dirpath(void)
 {
 	char buf[64];
@@ -2316,6 +2377,7 @@ int main(void)
 	test_symlinks();
 	test_dotdot_handback();
 	test_hard_links();
+	test_tmpfile();
 	test_utimes_dirpath();
 	test_stress();
 	test_data_store();

@@ -5,9 +5,11 @@
  * an open file), O_APPEND from two descriptors, the offset shared by dup
  * and fork, holes, bad buffers, a file shrinking under a reader, the
  * charging of file pages to the writer's cgroup (memory.current and
- * memory.stat, not the reader's, back to the start after unlink), and -
+ * memory.stat, not the reader's, back to the start after unlink; an
+ * O_TMPFILE file's too, uncharged at its last close), and -
  * last, since it takes /tmp away - EIO once the server died, its pages
  * uncharged. Prints TAP. */
+#define _GNU_SOURCE 1 /* O_TMPFILE */
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -497,6 +499,36 @@ static void test_charge(void)
 	memset(big, 0, sizeof(big));
 }
 
+/* An O_TMPFILE file's pages are charged as any tmpfs file's (shmem and
+ * file of the writer's cgroup), a hole read charges nothing (as Linux's
+ * shmem), and its last close uncharges them. */
+static void test_tmpfile_charge(void)
+{
+	check(mkdir(BASE "/t", 0755) == 0, "cgroup t");
+	int p[2];
+	check(pipe(p) == 0, "a pipe");
+	pid_t c = fork();
+	if (c == 0) {
+		char ok = 0;
+		int fd = -1;
+		static char hole[64 * KIB];
+		if (put(at("t", "cgroup.procs"), "0") == 0 && (fd = open("/tmp", O_TMPFILE | O_RDWR, 0600)) >= 0 &&
+		    ftruncate(fd, 4 * MIB) == 0 && pread(fd, hole, sizeof(hole), MIB) == (ssize_t)sizeof(hole) &&
+		    stat_of("t", "shmem") == 0 && full_write(fd, big, MIB) && stat_of("t", "shmem") == MIB &&
+		    stat_of("t", "file") == MIB)
+			ok = 1;
+		close(fd);
+		ok &= stat_of("t", "shmem") == 0 && stat_of("t", "file") == 0;
+		_exit(write(p[1], &ok, 1) == 1 && ok ? 0 : 1);
+	}
+	char got = 0;
+	close(p[1]);
+	check(wait_bounded(c, 10) == 0 && read(p[0], &got, 1) == 1 && got == 1,
+	      "O_TMPFILE: a hole read charges nothing, 1M written is shmem and file 1M, the last close uncharges it");
+	close(p[0]);
+	check(rmdir(BASE "/t") == 0, "rmdir t");
+}
+
 static void want(long r, long w, const char *what)
 {
 	if (r != w)
@@ -630,6 +662,7 @@ int main(void)
 	test_shrink();
 	test_holes();
 	test_charge();
+	test_tmpfile_charge();
 	test_no_round_trip();
 	test_server_calls();
 	test_server_death();

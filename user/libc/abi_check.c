@@ -215,3 +215,6 @@ ABI_SHARED(ABI_SAME)
 /* The VFS's words for the *at flags are the flags themselves. */
 _Static_assert(VFS_AT_NOFOLLOW == AT_SYMLINK_NOFOLLOW && VFS_AT_EACCESS == AT_EACCESS,
 	       "abi/fs.h's VFS_AT_* are Linux's AT_* values");
+/* The servers know O_TMPFILE by its own bit (abi/fcntl.h). */
+_Static_assert(O_TMPFILE == (K_O_TMPFILE_BIT | O_DIRECTORY) && O_TMPFILE == 020200000,
+	       "O_TMPFILE is Linux's __O_TMPFILE | O_DIRECTORY");

@@ -20,6 +20,9 @@
 long __vfs_path_call_at(uint64_t label, const char *path, uint64_t w0, uint64_t w1, uint64_t w2,
 			void *rcv, size_t rcv_len, uint64_t *out);
 long __vfs_two_call(uint64_t label, const char *a, const char *b, bool b_is_path, uint64_t w0);
+long __vfs_path_call(uint64_t label, const char *path, uint64_t w0, uint64_t w1, void *rcv, size_t rcv_len,
+		     uint64_t *out);
+long __vfs_mount_of(const char *p, bool reload, char *target, uint32_t *gen);
 mode_t __umask_now(void);
 
 #define PRIVATE_HANDLES 200
@@ -80,7 +83,7 @@ static long at_path(int dirfd, const char *path, char *buf, const char **out)
 int openat(int dirfd, const char *path, int flags, ...)
 {
 	mode_t mode = 0;
-	if (flags & O_CREAT) {
+	if ((flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE) {
 		va_list ap;
 		va_start(ap, flags);
 		mode = (mode_t)va_arg(ap, int);
@@ -180,12 +183,95 @@ int fchownat(int dirfd, const char *path, uid_t uid, gid_t gid, int flags)
 	return (flags & AT_SYMLINK_NOFOLLOW) ? lchown(p, uid, gid) : chown(p, uid, gid);
 }
 
+/* FILE_LINKAT's send buffer for new name q: "target\0inner\0", the
+ * mount q's directory lies in (every link in it followed) and the name's
+ * path inside it; its length, or -errno (the walk's to the directory). */
+static long link_fd_names(const char *q, bool reload, char *buf, size_t cap, uint32_t *gen)
+{
+	char dir[4096], real[4096], target[256];
+	size_t n = strlen(q), end = n, start;
+	while (end > 1 && q[end - 1] == '/')
+		end--;
+	for (start = end; start > 0 && q[start - 1] != '/'; start--)
+		;
+	if (start == end)
+		return -EEXIST; /* "/": it exists */
+	memcpy(dir, start ? q : ".", start ? start : 1);
+	dir[start ? start : 1] = '\0';
+	long r = __vfs_path_call(VFS_REALPATH, dir, 0, 0, real, sizeof(real), NULL);
+	if (r < 0)
+		return r;
+	r = __vfs_mount_of(real, reload, target, gen);
+	struct stat st;
+	if (r == -EROFS && lstat(q, &st) == 0)
+		return -EEXIST; /* Linux's filename_create: EEXIST, then EROFS, then EXDEV */
+	if (r < 0)
+		return r;
+	size_t tl = strlen(target), rl = strlen(real);
+	const char *in = tl > 1 ? real + tl : real; /* "" at the mount's root */
+	size_t il = tl > 1 ? rl - tl : (rl == 1 ? 0 : rl), nl = n - start;
+	if (tl + 1 + il + 1 + nl + 1 > cap)
+		return -ENAMETOOLONG;
+	char *o = buf;
+	memcpy(o, target, tl + 1);
+	o += tl + 1;
+	memcpy(o, in, il);
+	o += il;
+	*o++ = '/';
+	memcpy(o, q + start, nl + 1);
+	return (long)(o - buf) + (long)nl + 1;
+}
+
+/* linkat(fd, "", ..., AT_EMPTY_PATH): the file fd is open on gets the
+ * name q (an O_TMPFILE file too), asked of its server (FILE_LINKAT),
+ * which refuses a name in another mount (EXDEV). */
+static long link_fd(int fd, const char *q)
+{
+	char buf[2 * 4096 + 256];
+	if (fd == AT_FDCWD)
+		return __vfs_two_call(VFS_LINK, ".", q, true, 0); /* the directory: EPERM */
+	long type = fd < 0 || fd >= PRIVATE_HANDLES ? -EBADF : sys_handle_type(fd);
+	if (type < 0)
+		return -EBADF;
+	if (!*q)
+		return -ENOENT;
+	for (int tries = 0; tries < 3; tries++) {
+		uint32_t gen = 0;
+		long n = link_fd_names(q, tries > 0, buf, sizeof(buf), &gen);
+		if (n == -EAGAIN)
+			continue;
+		if (n < 0)
+			return n;
+		long r = -EXDEV; /* pipefs, kernfs, anon inodes: never the name's mount */
+		if (type != HANDLE_PIPE && type != HANDLE_CGFS_FILE && type != HANDLE_INOTIFY) {
+			struct ipc_msg m = { .label = FILE_LINKAT, .w = { gen } };
+			r = sys_ipc_call(fd, &m, buf, (size_t)n, NULL, 0);
+			r = r < 0 ? r : (long)m.label;
+		}
+		if (r == -ESTALE)
+			continue; /* a mount or umount since: the new table */
+		if (r == -EINVAL || r == -ENOSYS || r == -EOPNOTSUPP || r == -EBADF)
+			r = -EXDEV; /* not a file of a file system (a socket, the terminal) */
+		struct stat st;
+		if (r == -EXDEV && lstat(q, &st) == 0)
+			r = -EEXIST; /* Linux makes the name's place first */
+		return r;
+	}
+	return -EXDEV;
+}
+
 int linkat(int olddirfd, const char *oldpath, int newdirfd, const char *newpath, int flags)
 {
 	char buf2[4096];
 	const char *q;
-	if (flags & ~AT_SYMLINK_FOLLOW)
+	if (flags & ~(AT_SYMLINK_FOLLOW | AT_EMPTY_PATH))
 		return (int)__sys_ret(-EINVAL);
+	if ((flags & AT_EMPTY_PATH) && geteuid() != 0)
+		return (int)__sys_ret(-ENOENT); /* Linux 6.1: it needs CAP_DAC_READ_SEARCH */
+	if ((flags & AT_EMPTY_PATH) && __arbor_ustrnlen(oldpath, 1) == 0) {
+		long e = at_path(newdirfd, newpath, buf2, &q);
+		return (int)__sys_ret(e < 0 ? e : link_fd(olddirfd, q));
+	}
 	AT_PATH(olddirfd, oldpath, p);
 	long e = at_path(newdirfd, newpath, buf2, &q);
 	if (e < 0)

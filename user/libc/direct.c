@@ -218,6 +218,20 @@ static bool route_target(const struct droute *d, char *out)
 	return ok;
 }
 
+/* The mount that holds p, an absolute path with no link, "." or ".." in
+ * it (a realpath): its target into target (256 bytes, a route's) and the
+ * table's generation; reload: fetch the table first. 0, -EROFS if the
+ * mount is read-only (target and gen set), or -EAGAIN if the table is
+ * busy (a signal handler's call) or no server answers it. */
+long __vfs_mount_of(const char *p, bool reload, char *target, uint32_t *gen)
+{
+	struct droute d;
+	if (!route_find_kind(p, strlen(p), reload, under_cgroup2(p), &d) || !route_target(&d, target))
+		return -EAGAIN;
+	*gen = d.gen;
+	return (d.r.flags & MS_RDONLY) ? -EROFS : 0;
+}
+
 static ARBOR_HOT bool route_find(const char *p, size_t plen, bool reload, struct droute *d)
 {
 	return route_find_kind(p, plen, reload, false, d);

@@ -464,7 +464,7 @@ static __attribute__((noinline)) long fifo_wait(int h)
 ARBOR_HOT int open(const char *path, int flags, ...)
 {
 	mode_t mode = 0;
-	if (flags & O_CREAT) {
+	if ((flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE) { /* as glibc's __OPEN_NEEDS_MODE */
 		va_list ap;
 		va_start(ap, flags);
 		mode = (mode_t)va_arg(ap, int);
@@ -475,6 +475,9 @@ ARBOR_HOT int open(const char *path, int flags, ...)
 	mode &= ~__umask_now();
 	if (flags & O_PATH) /* Linux ignores every other flag with O_PATH */
 		flags &= O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
+	else if ((flags & O_TMPFILE & ~O_DIRECTORY) && ((flags & (O_TMPFILE | O_CREAT)) != O_TMPFILE ||
+						(flags & O_ACCMODE) == O_RDONLY))
+		return (int)__sys_ret(-EINVAL); /* Linux's build_open_flags, before any walk */
 	long r = __vfs_path_call(VFS_OPEN, path, (uint64_t)flags, mode, NULL, 0, &h);
 	if (r < 0)
 		return (int)__sys_ret(r);

@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include "abi/blk.h"
 #include "abi/console.h"
+#include "abi/fcntl.h"
 #include "arbor_sys.h"
 #include "blkdev.h"
 #include "fssrv.h"
@@ -135,6 +136,8 @@ static long devfs_open(const struct fs_req *r, int node, int flags)
 	if (flags & O_CREAT && flags & O_EXCL)
 		return -EEXIST;
 	devfs_stat(node, &st);
+	if (flags & K_O_TMPFILE_BIT) /* no unnamed files here */
+		return fssrv_no_tmpfile(flags, st.st_mode, st.st_uid, st.st_gid, r);
 	if (devfs_is_dir(node) && acc != O_RDONLY)
 		return -EISDIR;
 	if (!devfs_is_dir(node) && (flags & O_DIRECTORY))

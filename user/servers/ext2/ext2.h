@@ -234,6 +234,16 @@ int ext2_symlink(struct ext2_fs *fs, uint32_t dir, const char *name, size_t len,
 /* Copies a symlink's target (not NUL-terminated); returns its length,
  * truncated to size, or -EINVAL for a non-symlink. */
 int ext2_readlink(struct ext2_fs *fs, uint32_t ino, char *buf, size_t size);
+/* open(O_TMPFILE): a new regular inode of mode (S_IFREG | perm) in use
+ * with no link (no dtime), allocated near directory dir, for the caller
+ * to keep open and ext2_release at its last close, as an unlinked open
+ * file (a crash leaves it for e2fsck, as Linux's ext2, which has no
+ * orphan list). -EROFS, -ENOTDIR, -ENOSPC. */
+int ext2_tmpfile(struct ext2_fs *fs, uint32_t dir, uint32_t mode, uint32_t uid, uint32_t gid,
+		 struct ext2_time now, uint32_t *ino);
+/* ext2_link of an O_TMPFILE inode: its first link (links 0 allowed). */
+int ext2_link_unnamed(struct ext2_fs *fs, uint32_t ino, uint32_t dir, const char *name,
+		      size_t len, struct ext2_time now);
 /* A new name for ino (not a directory: -EPERM); -EMLINK at 32000 links. */
 int ext2_link(struct ext2_fs *fs, uint32_t ino, uint32_t dir, const char *name,
 	      size_t len, struct ext2_time now);

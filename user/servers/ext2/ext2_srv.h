@@ -56,6 +56,8 @@ struct e2node {
 	uint64_t pc;		/* its page cache object (regular files), or 0 */
 	bool filling;		/* the object is being made (another open waits) */
 	bool gone;		/* its last name went: released at the last close */
+	bool linkable;		/* an O_TMPFILE inode never named (no O_EXCL):
+				   linkat may give it a name (Linux's I_LINKABLE) */
 	uint64_t promised;	/* blocks its reservation was costed at (srv_resv.c) */
 	uint32_t resv_next;	/* pages its next budget has (srv_resv.c) */
 	bool kept;		/* closed, its object kept: on the mount's LRU */
@@ -233,6 +235,9 @@ int e2_truncate(struct e2inst *in, uint32_t ino, uint64_t size);
 
 /* -- paths (path.c) -- */
 long e2_path(const struct fs_req *r, struct ipc_msg *m);
+/* FILE_LINKAT (fs_type.linkat): a name at path for open file f, an
+ * O_TMPFILE one's first too (e2node.linkable). */
+long e2_linkat(struct fs_file *f, const char *path, const struct ipc_info *info);
 /* Linux's generic_permission for uid/gid and process pid's supplementary
  * groups (fssrv_in_group) on st (0 or -EACCES). */
 int e2_permission(const struct ext2_stat *st, int mask, uint32_t uid, uint32_t gid, int32_t pid);

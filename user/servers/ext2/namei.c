@@ -261,8 +261,9 @@ int ext2_readlink(struct ext2_fs *fs, uint32_t ino, char *buf, size_t size)
 	return (int)len;
 }
 
-int ext2_link(struct ext2_fs *fs, uint32_t ino, uint32_t dir, const char *name,
-	      size_t len, struct ext2_time now)
+/* ext2_link, and with unnamed (an O_TMPFILE inode) for one with no link. */
+static int link_common(struct ext2_fs *fs, uint32_t ino, uint32_t dir, const char *name,
+		       size_t len, struct ext2_time now, bool unnamed)
 {
 	struct ext2_inode in, d;
 	struct ext2_dirpos room;
@@ -275,7 +276,7 @@ int ext2_link(struct ext2_fs *fs, uint32_t ino, uint32_t dir, const char *name,
 		return err;
 	if (is_dir(&in))
 		return -EPERM;
-	if (!in.i_links_count)
+	if (!in.i_links_count && !unnamed)
 		return -ENOENT;
 	if (in.i_links_count >= EXT2_LINK_MAX)
 		return -EMLINK;
@@ -291,6 +292,50 @@ int ext2_link(struct ext2_fs *fs, uint32_t ino, uint32_t dir, const char *name,
 	if (!err)
 		err = dir_done(fs, dir, &d, 0, now);
 	return err;
+}
+
+int ext2_link(struct ext2_fs *fs, uint32_t ino, uint32_t dir, const char *name,
+	      size_t len, struct ext2_time now)
+{
+	return link_common(fs, ino, dir, name, len, now, false);
+}
+
+int ext2_link_unnamed(struct ext2_fs *fs, uint32_t ino, uint32_t dir, const char *name,
+		      size_t len, struct ext2_time now)
+{
+	return link_common(fs, ino, dir, name, len, now, true);
+}
+
+int ext2_tmpfile(struct ext2_fs *fs, uint32_t dir, uint32_t mode, uint32_t uid, uint32_t gid,
+		 struct ext2_time now, uint32_t *out)
+{
+	struct ext2_inode d, in;
+	uint32_t ino;
+	int err;
+
+	if ((mode & EXT2_S_IFMT) != EXT2_S_IFREG || (mode & ~(uint32_t)(EXT2_S_IFMT | 07777)))
+		return -EINVAL;
+	if (fs->rdonly)
+		return -EROFS;
+	err = ext2_iget(fs, dir, &d);
+	if (err)
+		return err;
+	if (!is_dir(&d))
+		return -ENOTDIR;
+	err = ext2_new_inode(fs, dir, false, &ino);
+	if (err)
+		return err;
+	ext2_inode_init(fs, &in, mode, uid, gid, now);
+	in.i_links_count = 0; /* in use (no dtime), named by nothing */
+	err = ext2_iclear(fs, ino);
+	if (!err)
+		err = ext2_iput(fs, ino, &in);
+	if (err) {
+		undo_inode(fs, ino, &in);
+		return err;
+	}
+	*out = ino;
+	return 0;
 }
 
 /* Drops one link of an inode; reports it in *gone when none is left. */

@@ -409,6 +409,7 @@ static const struct fs_type e2_type = {
 	.path = e2_path,
 	.file = e2_file,
 	.release = e2_release,
+	.linkat = e2_linkat,
 	.walks = true,
 	.magic = EXT2_SUPER_MAGIC,
 	.statfs = e2_statfs,

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "abi/fcntl.h"
 #include "arbor_sys.h"
 #include "ext2_srv.h"
 
@@ -358,6 +359,26 @@ static int e2_fifo_open(struct e2ctx *c, uint32_t ino, int flags)
 	return E2_FIFO;
 }
 
+/* open(O_TMPFILE) in directory dino (st its attributes): Linux's checks
+ * after the walk (ENOTDIR, EROFS, write and search permission), then an
+ * unnamed inode of the caller's (*ino, *st). */
+static int e2_tmpfile(struct e2ctx *c, uint32_t dino, struct ext2_stat *st, uint64_t perm, uint32_t *ino)
+{
+	if ((st->mode & EXT2_S_IFMT) != EXT2_S_IFDIR)
+		return -ENOTDIR;
+	if (c->in->rdonly)
+		return -EROFS;
+	int e = e2_permission(st, W_OK | X_OK, c->uid, c->gid, c->pid);
+	if (e)
+		return e;
+	uint32_t mode = EXT2_S_IFREG | ((uint32_t)perm & 07777), gid;
+	e2_owner(c, dino, &mode, &gid);
+	e = ext2_tmpfile(c->in->fs, dino, mode, c->uid, gid, e2_now(), ino);
+	if (!e && (e = e2_stat(c->in, *ino, st)))
+		ext2_release(c->in->fs, *ino);
+	return e;
+}
+
 /* VFS_OPEN up to the node (the descriptor is made after e2_leave). */
 static int e2_open(struct e2ctx *c, const struct fs_req *r, int flags, uint64_t perm, struct e2node **out)
 {
@@ -367,6 +388,8 @@ static int e2_open(struct e2ctx *c, const struct fs_req *r, int flags, uint64_t 
 	int acc = flags & O_ACCMODE, e;
 	if (acc == 3)
 		return -EINVAL;
+	if ((flags & K_O_TMPFILE_BIT) && (e = (int)fssrv_tmpfile_flags(flags)))
+		return e;
 	if (flags & O_CREAT) {
 		e = e2_walk_parent(c, r->path, 0, &w);
 		if (!e)
@@ -381,8 +404,25 @@ static int e2_open(struct e2ctx *c, const struct fs_req *r, int flags, uint64_t 
 	}
 	if (e < 0 || e == E2_HANDBACK)
 		return e;
-	bool created = e == 1;
+	bool created = e == 1, tmpfile = flags & K_O_TMPFILE_BIT;
+	if (tmpfile && (e = e2_tmpfile(c, ino, &st, perm, &ino)))
+		return e;
 	uint32_t type = st.mode & EXT2_S_IFMT;
+	if (tmpfile) { /* a new unnamed file: no more checks (nothing may fail before its node) */
+		struct e2node *n = e2_node_get(c->in, ino);
+		if (!n) {
+			ext2_release(c->in->fs, ino);
+			return -ENOMEM;
+		}
+		n->gone = true; /* no name: released at its last close */
+		n->linkable = !(flags & O_EXCL);
+		if ((e = e2_node_fill(c->in, n, &st))) {
+			e2_node_put(c->in, n);
+			return e;
+		}
+		*out = n;
+		return 0;
+	}
 	if (type == EXT2_S_IFLNK)
 		return -ELOOP; /* O_NOFOLLOW on a link */
 	if ((flags & O_DIRECTORY) && type != EXT2_S_IFDIR)
@@ -574,6 +614,43 @@ static int e2_link(struct e2ctx *c, const char *from, const char *to, bool follo
 	if (!e)
 		e2_node_push(c->in, ino);
 	return e;
+}
+
+long e2_linkat(struct fs_file *f, const char *path, const struct ipc_info *info)
+{
+	struct e2inst *in = f->inst;
+	struct e2node *n = f->node;
+	struct e2ctx c = { .in = in, .uid = info->euid, .gid = info->egid, .pid = info->pid };
+	struct ext2_stat st;
+	struct e2pw w;
+	if (!n)
+		return -EPERM;
+	long e = e2_enter(in);
+	if (e)
+		return e;
+	e = e2_stat(in, n->ino, &st);
+	if (!e)
+		e = e2_walk_parent(&c, path, 0, &w);
+	if (!e)
+		e = e2_may_make(&c, &w);
+	if (!e)
+		e = e2_may_hardlink(&c, &st);
+	if (!e && e2_isdir(&st))
+		e = -EPERM;
+	if (!e && !st.nlink && !n->linkable)
+		e = -ENOENT;
+	if (!e) {
+		e2_dir_changed(in, w.dir);
+		e = n->linkable ? ext2_link_unnamed(in->fs, n->ino, w.dir, w.name, w.len, e2_now()) :
+				  ext2_link(in->fs, n->ino, w.dir, w.name, w.len, e2_now());
+	}
+	if (!e) {
+		n->linkable = false;
+		n->gone = false; /* named: it stays after its last close */
+		e2_node_push(in, n->ino);
+	}
+	e2_leave(in);
+	return e == E2_HANDBACK ? -ESTALE : e; /* a link on the way: the library resolves again */
 }
 
 int e2_chmod(struct e2inst *in, uint32_t ino, uint32_t perm, uint32_t uid, uint32_t gid)
@@ -842,8 +919,14 @@ long e2_path(const struct fs_req *r, struct ipc_msg *m)
 		return fssrv_statfs_write(r->inst_id);
 	if (m->label != VFS_OPEN)
 		return e;
-	/* the descriptor, under the skeleton's lock */
-	struct fs_file *f = fssrv_file_new_at(in, (int)m->w[0], r->inst_id, r->path);
+	/* the descriptor, under the skeleton's lock (an O_TMPFILE file's is
+	 * no directory's, whatever its flags say) */
+	int oflags = (int)m->w[0];
+	if (oflags & K_O_TMPFILE_BIT)
+		oflags &= ~O_DIRECTORY;
+	struct fs_file *f = fssrv_file_new_at(in, oflags, r->inst_id, r->path);
+	if (f && (oflags & K_O_TMPFILE_BIT))
+		f->flags |= K_O_TMPFILE_BIT | O_DIRECTORY; /* F_GETFL shows O_TMPFILE, as Linux's */
 	if (!f) {
 		if (!e2_enter(in)) {
 			e2_node_put(in, n);

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "abi/fcntl.h"
 #include "arbor_sys.h"
 #include "cgfs_paths.h"
 
@@ -30,6 +31,8 @@ static long cgfs_open_node(const struct fs_req *r, const struct k_cgnode *n, int
 		return -EINVAL;
 	if ((flags & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL))
 		return -EEXIST;
+	if (flags & K_O_TMPFILE_BIT) /* kernfs makes no unnamed files */
+		return fssrv_no_tmpfile(flags, (n->kind == CGFS_DIR ? S_IFDIR : S_IFREG) | n->mode, n->uid, n->gid, r);
 	if (n->kind == CGFS_DIR && acc != O_RDONLY)
 		return -EISDIR;
 	if (n->kind == CGFS_FILE && (flags & O_DIRECTORY))

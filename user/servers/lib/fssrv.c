@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <unistd.h>
+#include "abi/fcntl.h"
 #include "abi/pcache.h"
 #include "arbor_sys.h"
 #include "fssrv.h"
@@ -406,10 +407,57 @@ static long file_getpath(struct fs_file *f, struct ipc_msg *m, const struct ipc_
  * fsync, futimens and lseek. */
 static bool file_path_only_ok(uint64_t label)
 {
-	return label == FILE_GETFL || label == FILE_FSTAT || label == FILE_STATFS || label == FILE_GETPATH;
+	return label == FILE_GETFL || label == FILE_FSTAT || label == FILE_STATFS || label == FILE_GETPATH ||
+	       label == FILE_LINKAT;
 }
 
-static ARBOR_HOT void file_request(struct fs_file *f, struct ipc_msg *m, const struct ipc_info *info)
+long fssrv_tmpfile_flags(int flags)
+{
+	if ((flags & (K_O_TMPFILE_BIT | O_DIRECTORY | O_CREAT)) != (K_O_TMPFILE_BIT | O_DIRECTORY))
+		return -EINVAL;
+	return (flags & O_ACCMODE) == O_RDONLY ? -EINVAL : 0;
+}
+
+long fssrv_no_tmpfile(int flags, uint32_t mode, uint32_t uid, uint32_t gid, const struct fs_req *r)
+{
+	long e = fssrv_tmpfile_flags(flags);
+	if (e < 0)
+		return e;
+	if (!S_ISDIR(mode))
+		return -ENOTDIR;
+	if (!fssrv_may(mode, uid, gid, r, W_OK | X_OK))
+		return -EACCES;
+	return -EOPNOTSUPP;
+}
+
+/* FILE_LINKAT (abi/fs.h): the mount checked here, the name the file
+ * system's (fs_type.linkat; none: EPERM, as Linux's file systems without
+ * a link operation). */
+static long file_linkat(struct fs_file *f, struct ipc_msg *m, const struct ipc_info *info, char *buf)
+{
+	if (info->euid != 0)
+		return -ENOENT; /* Linux: AT_EMPTY_PATH needs CAP_DAC_READ_SEARCH */
+	if ((uint32_t)m->w[0] != table_gen)
+		return -ESTALE;
+	if (info->snd_len >= PATHS_MAX || info->snd_len < 4)
+		return -EINVAL;
+	long n = info->snd_inline ? (long)info->snd_len : sys_ipc_read(0, buf, info->snd_len);
+	if (n < 0)
+		return n;
+	buf[n] = '\0';
+	const char *target = buf, *inner = memchr(buf, '\0', (size_t)n);
+	if (!inner || ++inner >= buf + n || inner[0] != '/')
+		return -EINVAL;
+	const char *mine = f->inst_id < MAX_INSTANCES ? targets[f->inst_id] : NULL;
+	if (!mine || strcmp(mine, target) != 0)
+		return -EXDEV;
+	if (mount_flags[f->inst_id] & MS_RDONLY)
+		return -EROFS;
+	return fs->linkat ? fs->linkat(f, inner, info) : -EPERM;
+}
+
+static ARBOR_HOT void file_request(struct fs_file *f, struct ipc_msg *m, const struct ipc_info *info,
+				    char *buf)
 {
 	long r;
 	if ((f->flags & O_PATH) && !file_path_only_ok(m->label)) {
@@ -422,6 +470,8 @@ static ARBOR_HOT void file_request(struct fs_file *f, struct ipc_msg *m, const s
 		r = fs->sync ? fs->sync(f->inst) : 0;
 	} else if (m->label == FILE_GETPATH) {
 		r = file_getpath(f, m, info);
+	} else if (m->label == FILE_LINKAT) {
+		r = file_linkat(f, m, info, buf);
 	} else if (m->label == FILE_STATFS) {
 		r = fssrv_statfs_write(f->inst_id);
 	} else if (m->label == FILE_SETFL) {
@@ -445,7 +495,7 @@ static ARBOR_HOT void file_request(struct fs_file *f, struct ipc_msg *m, const s
  * its badge names the mount, the file's object and the open mode, and it
  * is served as if we had opened it (no state of ours: it comes and goes
  * with the request). */
-static ARBOR_HOT void kfile_request(struct ipc_msg *m, const struct ipc_info *info)
+static ARBOR_HOT void kfile_request(struct ipc_msg *m, const struct ipc_info *info, char *buf)
 {
 	uint32_t id = NCACHE_KBADGE_INST(info->badge);
 	void *inst = id < MAX_INSTANCES ? instances[id] : NULL;
@@ -459,7 +509,7 @@ static ARBOR_HOT void kfile_request(struct ipc_msg *m, const struct ipc_info *in
 		.pcache = NCACHE_KBADGE_ID(info->badge),
 		.flags = NCACHE_KBADGE_ACC(info->badge) | ((info->badge & NCACHE_KBADGE_APPEND) ? O_APPEND : 0),
 	};
-	file_request(&f, m, info);
+	file_request(&f, m, info, buf);
 }
 
 static ARBOR_HOT void serve(struct ipc_msg *m, const struct ipc_info *info, char *buf)
@@ -471,7 +521,7 @@ static ARBOR_HOT void serve(struct ipc_msg *m, const struct ipc_info *info, char
 			fs->kclosed(instances[id], NCACHE_KBADGE_ID(info->badge));
 		m->label = 0;
 	} else if (info->badge & NCACHE_KBADGE) {
-		kfile_request(m, info);
+		kfile_request(m, info, buf);
 	} else if (m->label == IPC_LABEL_CLOSED) {
 		file_release(info->badge); /* info.badge: a client can only close its own */
 		m->label = 0;
@@ -482,7 +532,7 @@ static ARBOR_HOT void serve(struct ipc_msg *m, const struct ipc_info *info, char
 			return;
 		}
 		f->busy++;
-		file_request(f, m, info);
+		file_request(f, m, info, buf);
 		if (--f->busy == 0 && f->dead)
 			file_free(f);
 	} else {

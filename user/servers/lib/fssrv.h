@@ -136,6 +136,12 @@ struct fs_type {
 	 * change gives (the directory's size and nlink, the inode's nlink):
 	 * the file system pushes nothing; 0, or -errno if its tree disagrees. */
 	int (*removed)(void *inst, const char *path, bool dir, uint64_t id, uint64_t now);
+	/* Optional: linkat(fd, "", ..., AT_EMPTY_PATH) of open file f
+	 * (FILE_LINKAT, the caller root and the mount f's: the skeleton
+	 * checked): a name for it at path inside the mount, whose
+	 * directories hold no link and no "." or "..". 0 or -errno. Without
+	 * it: EPERM. */
+	long (*linkat)(struct fs_file *f, const char *path, const struct ipc_info *info);
 };
 
 /* The server's lock, which every callback runs under. A file system
@@ -200,6 +206,15 @@ int fssrv_dent(struct fssrv_dents *b, uint64_t ino, unsigned type, const char *n
  * entry does not fit, -EFAULT. */
 long fssrv_getdents(struct fs_file *f, struct ipc_msg *m, const struct ipc_info *info,
 		    long (*fill)(struct fs_file *f, uint64_t pos, struct fssrv_dents *b));
+/* open(O_TMPFILE)'s flags (abi/fcntl.h K_O_TMPFILE_BIT): -EINVAL
+ * unless it comes with O_DIRECTORY, without O_CREAT, for writing (Linux's
+ * build_open_flags); else 0. */
+long fssrv_tmpfile_flags(int flags);
+/* open(O_TMPFILE) on a file system that makes no unnamed files, of the
+ * node the path named (mode, owner): Linux's errors in order: the flags'
+ * EINVAL, ENOTDIR for a non-directory, EACCES without write and search
+ * permission on it, else EOPNOTSUPP. */
+long fssrv_no_tmpfile(int flags, uint32_t mode, uint32_t uid, uint32_t gid, const struct fs_req *r);
 /* The caller may open a file of this mode and owner for flags
  * (generic_permission; root passes). */
 bool fssrv_may(uint32_t mode, uint32_t uid, uint32_t gid, const struct fs_req *r, int want);

@@ -66,6 +66,7 @@
 #include <unistd.h>
 #include "abi/procinfo.h"
 #include "abi/blk.h"
+#include "abi/fcntl.h"
 #include "arbor_sys.h"
 #include "blkdev.h"
 #include "fssrv.h"
@@ -576,6 +577,8 @@ static long procfs_open(const struct fs_req *r, const struct pref *p, int flags)
 		return -EEXIST;
 	if (procfs_stat(p, &st) < 0)
 		return -ENOENT;
+	if (flags & K_O_TMPFILE_BIT) /* no unnamed files here */
+		return fssrv_no_tmpfile(flags, st.st_mode, st.st_uid, st.st_gid, r);
 	if (is_dir(p->node) && acc != O_RDONLY)
 		return -EISDIR;
 	if (!is_dir(p->node) && (flags & O_DIRECTORY))

@@ -128,6 +128,17 @@ static int tmpfs_srv_removed(void *inst, const char *path, bool dir, uint64_t id
 	return tmpfs_removed(inst, path, dir, id, now);
 }
 
+/* FILE_LINKAT: a name for open file f (an O_TMPFILE one too). A link
+ * met on the way (renamed in since the library resolved the path) is
+ * ESTALE: the library resolves it again. */
+static long tmpfs_srv_linkat(struct fs_file *f, const char *path, const struct ipc_info *info)
+{
+	struct tmpfs_cred c = { .uid = info->euid, .gid = info->egid, .pid = info->pid, .member = fssrv_in_group };
+	tmpfs_set_walk(f->inst, 0);
+	int e = tmpfs_link_inode(f->inst, f->node, path, &c, fssrv_now());
+	return e == TMPFS_HANDBACK ? -ESTALE : e;
+}
+
 static const struct fs_type tmpfs_type = {
 	.name = "tmpfs",
 	.mount = tmpfs_srv_mount,
@@ -144,6 +155,7 @@ static const struct fs_type tmpfs_type = {
 	.kclosed = tmpfs_srv_kclosed,
 	.renamed = tmpfs_srv_renamed,
 	.removed = tmpfs_srv_removed,
+	.linkat = tmpfs_srv_linkat,
 };
 
 int main(void)

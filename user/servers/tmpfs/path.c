@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "abi/fcntl.h"
 #include "arbor_sys.h"
 #include "tmpfs_srv.h"
 #include "arbor/hot.h"
@@ -63,6 +64,34 @@ static long fifo_open(struct tmpfs_inode *ino, int flags)
 	return h < 0 ? h : TMPFS_OPEN_FIFO | h;
 }
 
+/* open(path, O_TMPFILE | O_WRONLY or O_RDWR [| O_EXCL], mode): an
+ * unnamed file in the directory path names, on a descriptor of ours (its
+ * data in the kernel's page cache as any file's, so charged as shmem to
+ * whoever writes it; freed with its last descriptor). */
+static long tmpfile_open(struct tmpfs *fs, const char *path, int flags, uint64_t mode,
+			 const struct tmpfs_cred *c)
+{
+	struct tmpfs_inode *ino;
+	long e = fssrv_tmpfile_flags(flags);
+	if (e < 0)
+		return e;
+	e = tmpfs_tmpfile(fs, path, (uint32_t)mode & 07777,
+			  ((flags & O_EXCL) ? TMPFS_EXCL : 0) | ((flags & O_NOFOLLOW) ? TMPFS_NOFOLLOW : 0), c,
+			  fssrv_now(), &ino);
+	if (e < 0)
+		return e;
+	tmpfs_open_ref(ino); /* ours from now on: the last close frees it */
+	struct fs_file *f = fssrv_file_new(fs, flags & ~O_DIRECTORY);
+	if (!f) {
+		tmpfs_close_ref(ino);
+		return -ENOMEM;
+	}
+	f->flags |= K_O_TMPFILE_BIT | O_DIRECTORY; /* F_GETFL shows O_TMPFILE, as Linux's */
+	f->node = ino;
+	f->pcache = tmpfs_data_id(ino); /* the kernel serves its data */
+	return fssrv_file_give(f);
+}
+
 static ARBOR_HOT long path_open(struct tmpfs *fs, const struct fs_req *r0, const char *path, int flags, uint64_t mode,
 		      const struct tmpfs_cred *c)
 {
@@ -72,6 +101,8 @@ static ARBOR_HOT long path_open(struct tmpfs *fs, const struct fs_req *r0, const
 
 	if (acc == 3)
 		return -EINVAL;
+	if (flags & K_O_TMPFILE_BIT)
+		return tmpfile_open(fs, path, flags, mode, c);
 	/* O_CREAT | O_EXCL | O_PATH with S_IFSOCK in mode: the C library's
 	 * bind making a socket's file (docs/sockets.md); an O_PATH
 	 * descriptor of it answers, for its fstat. */

@@ -70,6 +70,9 @@ struct tmpfs_inode {
 	uint32_t mode, uid, gid, rdev;
 	uint32_t nlink, opens;
 	bool kheld;                 /* kept for descriptors the kernel opened */
+	bool linkable;              /* made by tmpfs_tmpfile without O_EXCL, never
+				       named yet: linkat may give it one (Linux's
+				       I_LINKABLE) */
 	int64_t fifo;               /* a FIFO's handle + 1 (tmpfs_fifo_set), 0: none */
 	uint64_t size;
 	uint64_t atime, mtime, ctime;
@@ -1164,12 +1167,41 @@ static int may_hardlink(const struct tmpfs_inode *ino,
 	return permission(ino, R_OK | W_OK, c) ? -EPERM : 0;
 }
 
+/* Links ino under the name w ends in (the checks of both sides done
+ * but Linux's vfs_link's own): EPERM for a directory, ENOENT for a file
+ * with no name left unless it is a linkable unnamed one (O_TMPFILE
+ * without O_EXCL), which stops being linkable once named. */
+static int link_commit(struct tmpfs *fs, struct tmpfs_inode *ino, const struct pathwalk *w,
+		       uint64_t now)
+{
+	struct dentry *d;
+
+	if (is_dir(ino))
+		return -EPERM;
+	if (!ino->nlink && !ino->linkable)
+		return -ENOENT;
+	if (ino->nlink >= UINT32_MAX)
+		return -EMLINK;
+	if (dir_reserve(fs, w->dir))
+		return -ENOSPC;
+	d = d_new(fs, w->name, w->len);
+	if (!d)
+		return -ENOSPC;
+	d_attach(fs, w->dir, d, ino);
+	ino->nlink++;
+	ino->linkable = false;
+	ino->ctime = now;
+	w->dir->mtime = w->dir->ctime = now;
+	meta_push(ino, 0);
+	dir_push(w->dir);
+	return 0;
+}
+
 int tmpfs_link(struct tmpfs *fs, const char *from, const char *to, bool follow,
 	       const struct tmpfs_cred *c, uint64_t now)
 {
 	struct tmpfs_inode *ino;
 	struct pathwalk w;
-	struct dentry *d;
 	int err = lookup(fs, from, follow, c, &ino);
 
 	if (!err)
@@ -1178,25 +1210,52 @@ int tmpfs_link(struct tmpfs *fs, const char *from, const char *to, bool follow,
 		err = may_make(fs, &w, c);
 	if (!err)
 		err = may_hardlink(ino, c);
+	return err ? err : link_commit(fs, ino, &w, now);
+}
+
+int tmpfs_link_inode(struct tmpfs *fs, struct tmpfs_inode *ino, const char *to,
+		     const struct tmpfs_cred *c, uint64_t now)
+{
+	struct pathwalk w;
+	int err = walk_parent_of(fs, to, c, &w, 0);
+
+	if (!err)
+		err = may_make(fs, &w, c);
+	if (!err)
+		err = may_hardlink(ino, c);
+	return err ? err : link_commit(fs, ino, &w, now);
+}
+
+int tmpfs_tmpfile(struct tmpfs *fs, const char *path, uint32_t perm, unsigned flags,
+		  const struct tmpfs_cred *c, uint64_t now, struct tmpfs_inode **out)
+{
+	struct tmpfs_inode *dir, *ino;
+	int err = lookup(fs, path, !(flags & TMPFS_NOFOLLOW), c, &dir);
+
 	if (err)
 		return err;
-	if (is_dir(ino))
-		return -EPERM;
-	if (!ino->nlink)
-		return -ENOENT;
-	if (ino->nlink >= UINT32_MAX)
-		return -EMLINK;
-	if (dir_reserve(fs, w.dir))
+	if (!is_dir(dir))
+		return -ENOTDIR;
+	/* Linux's vfs_tmpfile: write and search permission on the directory,
+	 * nothing more (a removed directory still makes one) */
+	err = permission(dir, W_OK | X_OK, c);
+	if (err)
+		return err;
+	ino = inode_new(fs, TMPFS_S_IFREG | (perm & 07777), now);
+	if (!ino)
 		return -ENOSPC;
-	d = d_new(fs, w.name, w.len);
-	if (!d)
-		return -ENOSPC;
-	d_attach(fs, w.dir, d, ino);
-	ino->nlink++;
-	ino->ctime = now;
-	w.dir->mtime = w.dir->ctime = now;
-	meta_push(ino, 0);
-	dir_push(w.dir);
+	if (fs->ops.data) {
+		err = fs->ops.data->create(fs->ops.data_ctx, &ino->f.data);
+		if (err) {
+			inode_free(ino);
+			return err;
+		}
+	}
+	init_owner(ino, dir, c);
+	ino->nlink = 0;
+	ino->linkable = !(flags & TMPFS_EXCL);
+	meta_push(ino, TMPFS_ATTR_TIMES);
+	*out = ino;
 	return 0;
 }
 

@@ -241,6 +241,22 @@ long tmpfs_readlink(const struct tmpfs_inode *ino, char *buf, size_t len);
  * setgid-executable) gets -EPERM. Handbacks about to have which = 1. */
 int tmpfs_link(struct tmpfs *fs, const char *from, const char *to, bool follow,
 	       const struct tmpfs_cred *c, uint64_t now);
+/* linkat(fd, "", dir, name, AT_EMPTY_PATH): a name to for inode ino (held
+ * open by the caller), with link's checks of the new name and the
+ * file; -ENOENT for a file whose last name went, unless it is an unnamed
+ * linkable one (tmpfs_tmpfile without excl), which then has a name and
+ * is linkable no more. Handbacks about to have which = 0. */
+int tmpfs_link_inode(struct tmpfs *fs, struct tmpfs_inode *ino, const char *to,
+		     const struct tmpfs_cred *c, uint64_t now);
+/* open(path, O_TMPFILE): an unnamed regular file (nlink 0, mode S_IFREG |
+ * perm, owned as a new file in the directory) in the directory path names
+ * (a final symlink followed unless TMPFS_NOFOLLOW): -ENOTDIR if it is
+ * none, -EACCES without write and search permission on it. TMPFS_EXCL
+ * (O_EXCL): never linkable. The
+ * caller takes its open reference (tmpfs_open_ref) before anything else:
+ * its last tmpfs_close_ref frees it. */
+int tmpfs_tmpfile(struct tmpfs *fs, const char *path, uint32_t perm, unsigned flags,
+		  const struct tmpfs_cred *c, uint64_t now, struct tmpfs_inode **out);
 /* utimensat: atime/mtime in ns, or TMPFS_UTIME_NOW / TMPFS_UTIME_OMIT.
  * Explicit times need the owner or root (-EPERM); "now" needs the owner,
  * root or write permission (-EACCES); both omitted changes nothing. */

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <unistd.h>
+#include "abi/fcntl.h"
 #include "arbor_sys.h"
 #include "cgfs_paths.h"
 #include "vfs.h"
@@ -359,7 +360,13 @@ static long open_read_only(struct worker_bufs *b, const struct hop *h, const str
 {
 	uint64_t flags = m->w[0];
 	m->w[0] &= ~(uint64_t)(O_CREAT | O_EXCL);
+	if (flags & K_O_TMPFILE_BIT) /* Linux: the walk to the directory, then EROFS */
+		m->w[0] = O_PATH | O_DIRECTORY | (flags & O_NOFOLLOW);
 	long r = vfs_forward_walk(&h->mt, info, m, fl, h->inner, h->ilen, b->scratch, sizeof(b->scratch));
+	if (r >= 0 && r != FS_HANDBACK && (flags & K_O_TMPFILE_BIT)) {
+		sys_handle_close((int)m->w[0]);
+		return -EROFS;
+	}
 	if (r == -ENOENT && (flags & O_CREAT))
 		return -EROFS;
 	if (r == 0 && (flags & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL)) {
