@@ -130,7 +130,8 @@ char *cgfs_strip(char *text);
 /* The migration rules, in Linux's order, for a task moving from src to
  * dst (the process side asks, cg_hooks->move_proc and move_thread): the
  * writer w needs write access (its ids) to the cgroup.procs of the
- * nearest cgroup holding both (-EACCES; root always has it), dst must
+ * nearest cgroup holding both (-EACCES; root always has it), with
+ * nsdelegate both ends inside w's namespace (-ENOENT), dst must
  * take tasks (cg_vet_migrate_dst's errors), every controller must let
  * them in (cg_can_attach's), and a thread alone (thread true) stays in
  * its resource domain (-EOPNOTSUPP). cg_lock not held; takes it. */

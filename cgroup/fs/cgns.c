@@ -88,7 +88,10 @@ static long cgns_path(int id, bool thread, int reader, char *ubuf, size_t len)
 		r = (long)n;
 	}
 	spin_unlock(&proc_lock);
-	if (r >= 0 && len && copy_to_user(ubuf, k, MIN((size_t)r + 1, MIN(len, (size_t)CGNS_TEXT_MAX))))
+	size_t copy = r >= 0 ? MIN((size_t)r + 1, MIN(len, (size_t)CGNS_TEXT_MAX)) : 0;
+	if (copy)
+		k[copy - 1] = '\0'; /* cut to the room, still a string */
+	if (copy && copy_to_user(ubuf, k, copy))
 		r = -EFAULT;
 	kfree(k);
 	return r;

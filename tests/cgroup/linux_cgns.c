@@ -6,7 +6,11 @@
  * the namespace's boundary (ENOENT) and the root's own files (EPERM but
  * the delegatable ones). Run as root with cgroup2 at /sys/fs/cgroup: the
  * same program on Linux 6.1 (linux-run) and on Arbor prints the same
- * (tests/cgroup/linux_cgns.out, recorded by tools/record-linux.sh). */
+ * (tests/cgroup/linux_cgns.out, recorded by tools/record-linux.sh).
+ * lesser_ns_open is Linux's selftest test_cgcore_lesser_ns_open without
+ * its CLONE_VM | CLONE_FILES (Arbor has no processes sharing memory): the
+ * child opens the file in its namespace and passes the descriptor over a
+ * Unix socket; the namespace at the open decides, not the writer's. */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
@@ -17,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -202,6 +207,65 @@ static void delegation(pid_t sleeper)
 	printf("the parent writes b/cgroup.max.depth: %s\n", ename(put(CG "/b/cgroup.max.depth", "max")));
 }
 
+static void send_fd(int sock, int fd)
+{
+	char c = 'f', ctl[CMSG_SPACE(sizeof(int))];
+	struct iovec iov = { &c, 1 };
+	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl, .msg_controllen = sizeof(ctl) };
+	struct cmsghdr *h = CMSG_FIRSTHDR(&m);
+	h->cmsg_level = SOL_SOCKET;
+	h->cmsg_type = SCM_RIGHTS;
+	h->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(h), &fd, sizeof(int));
+	sendmsg(sock, &m, 0);
+}
+
+static int recv_fd(int sock)
+{
+	char c, ctl[CMSG_SPACE(sizeof(int))];
+	struct iovec iov = { &c, 1 };
+	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl, .msg_controllen = sizeof(ctl) };
+	if (recvmsg(sock, &m, 0) != 1)
+		return -1;
+	struct cmsghdr *h = CMSG_FIRSTHDR(&m);
+	int fd = -1;
+	if (h && h->cmsg_type == SCM_RIGHTS)
+		memcpy(&fd, CMSG_DATA(h), sizeof(int));
+	return fd;
+}
+
+/* A child in a namespace rooted at CG/b opens b's cgroup.procs and hands
+ * it over; the parent (initial namespace), having moved to c, writes its
+ * own pid through it; then the same with a descriptor the parent opened. */
+static void lesser_ns_open(void)
+{
+	int sv[2];
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv)) {
+		printf("socketpair: %s\n", ename(errno));
+		return;
+	}
+	fflush(stdout);
+	pid_t pid = fork();
+	if (pid == 0) {
+		unshare(CLONE_NEWCGROUP);
+		int fd = open(CG "/b/cgroup.procs", O_RDWR);
+		send_fd(sv[1], fd);
+		_exit(fd < 0);
+	}
+	int fd = recv_fd(sv[0]);
+	printf("lesser_ns_open child: %d, descriptor %s\n", wait_exit(pid), fd >= 0 ? "received" : "lost");
+	printf("  the parent into c: %s\n", ename(put(CG "/c/cgroup.procs", "0")));
+	int err = fd >= 0 && write(fd, "0", 1) < 0 ? errno : 0;
+	printf("  back into b through the child's descriptor: %s\n", ename(err));
+	printf("  self %s\n", cgroup_of(getpid()));
+	printf("  through its own open: %s\n", ename(put(CG "/b/cgroup.procs", "0")));
+	printf("  self %s\n", cgroup_of(getpid()));
+	if (fd >= 0)
+		close(fd);
+	close(sv[0]);
+	close(sv[1]);
+}
+
 int main(void)
 {
 	char home[256];
@@ -234,9 +298,11 @@ int main(void)
 	       mount("cgroup2", "/tmp/cgns_on", "cgroup2", 0, "nsdelegate") == 0 ? "0" : ename(errno));
 	printf("nsdelegate on:\n");
 	delegation(sleeper);
+	lesser_ns_open();
 	printf("a mount without it: %s\n", mount("cgroup2", "/tmp/cgns_off", "cgroup2", 0, "") == 0 ? "0" : ename(errno));
 	printf("nsdelegate off again:\n");
 	delegation(sleeper);
+	lesser_ns_open();
 	umount("/tmp/cgns_on");
 	umount("/tmp/cgns_off");
 	rmdir("/tmp/cgns_on");

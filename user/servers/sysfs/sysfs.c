@@ -78,6 +78,23 @@ static int sysfs_lookup(const char *path)
 	return -ENOENT;
 }
 
+/* Whether path's parent is a directory of the tree. */
+static bool sysfs_parent_is_dir(const char *path)
+{
+	char parent[256];
+	size_t n = strlen(path);
+	while (n > 1 && path[n - 1] == '/')
+		n--;
+	while (n > 0 && path[n - 1] != '/')
+		n--;
+	if (n == 0 || n >= sizeof(parent))
+		return false;
+	memcpy(parent, path, n);
+	parent[n] = '\0';
+	int i = sysfs_lookup(parent);
+	return i >= 0 && nodes[i].text == NONE;
+}
+
 static void sysfs_stat(int i, struct stat *st)
 {
 	memset(st, 0, sizeof(*st));
@@ -141,6 +158,8 @@ static long sysfs_path(const struct fs_req *r, struct ipc_msg *m)
 {
 	struct stat st;
 	long i = sysfs_lookup(r->path);
+	if (i == -ENOENT && m->label == VFS_MKDIR && sysfs_parent_is_dir(r->path))
+		return -EPERM; /* kernfs has no mkdir for sysfs (Linux's vfs_mkdir) */
 	if (i < 0)
 		return m->label == VFS_OPEN && (m->w[0] & O_CREAT) && i == -ENOENT ? -EACCES : i;
 	switch (m->label) {
