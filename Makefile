@@ -97,7 +97,7 @@ host_srcs_editbuf      := user/bin/edit/buffer.c user/bin/lib/termkey.c
 # process side, scheduler or inotify, not even faked: the core reaches the
 # tasks and the watchers through the cg_hooks the test gives cg_init
 # (cgroup/core/hooks.h), the owners' parts through the controllers' hooks
-host_srcs_cgroup       := cgroup/core/cgroup.c cgroup/fs/core_files.c cgroup/fs/parse.c cgroup/core/controllers.c \
+host_srcs_cgroup       := cgroup/core/cgroup.c cgroup/fs/core_files.c cgroup/fs/parse.c cgroup/fs/cgns_rules.c cgroup/core/controllers.c \
 	cgroup/core/threaded.c cgroup/controllers/pids.c kernel/mm/page_counter.c cgroup/controllers/memory_stat.c \
 	lib/rbtree.c lib/format.c
 host_cflags_cgroup     := -Itests/host/shim
@@ -300,7 +300,7 @@ USER_BINS += $(INITRD_DIR)/bin/[
 # server skeleton of user/servers/lib (the VFS uses its cgroup2 paths), and
 # for tmpfs the boot-archive reader (lib/initrd.c), for ext2 the formatter
 # its core logs with (lib/format.c).
-SERVERS := vfs tmpfs devfs procfs cgfs ext2
+SERVERS := vfs tmpfs devfs procfs cgfs ext2 sysfs
 FSSRV_SRCS := $(wildcard user/servers/lib/*.c)
 server_srcs = $(wildcard user/servers/$(1)/*.c) $(FSSRV_SRCS) \
 	$(if $(filter tmpfs,$(1)),lib/initrd.c) $(if $(filter ext2,$(1)),lib/format.c)

@@ -31,6 +31,21 @@ struct k_cgwriter {
 	int32_t pid;
 	uint32_t uid, gid;
 	int32_t tid;
+	/* the opener's cgroup namespace (cgroup_ns): 0 the initial one, else
+	 * its root's directory inode number (k_cgnode.ino) + 1; checked with
+	 * nsdelegate (docs/cgroups.md "Namespaces") */
+	uint64_t ns_root;
 };
+
+/* cgroup_ns's operations (docs/cgroups.md "Namespaces"). */
+#define CGNS_UNSHARE     0	/* unshare(CLONE_NEWCGROUP) */
+#define CGNS_PATH        1	/* /proc/PID/cgroup: process a, read by process b */
+#define CGNS_PATH_THREAD 2	/* /proc/PID/task/TID/cgroup: thread a, read by process b */
+#define CGNS_FEATURES    3	/* /sys/kernel/cgroup/features */
+#define CGNS_DELEGATE    4	/* /sys/kernel/cgroup/delegate */
+#define CGNS_MOUNT       5	/* a cgroup2 mount's options a, mounted by process b */
+#define CGNS_MOUNT_FLAGS 6	/* the hierarchy's options now */
+/* cgroup2's mount options (CGNS_MOUNT). */
+#define CGNS_NSDELEGATE  1u
 
 #endif

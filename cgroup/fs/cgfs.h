@@ -39,6 +39,9 @@ void cgfs_put_u64_line(struct cgfs_buf *b, uint64_t v);
 /* Its write gets the text as written, not stripped (Linux's io.max and
  * io.weight read it with sscanf, where a blank stands matters) */
 #define CFT_RAW         64
+/* Its write is allowed in a namespace's own root under nsdelegate (Linux's
+ * CFTYPE_NS_DELEGATABLE): listed in /sys/kernel/cgroup/delegate */
+#define CFT_NS_DELEGATABLE 128
 struct cftype;
 
 /* A file whose open descriptors each keep a state of their own, made by
@@ -127,10 +130,16 @@ char *cgfs_strip(char *text);
 /* The migration rules, in Linux's order, for a task moving from src to
  * dst (the process side asks, cg_hooks->move_proc and move_thread): the
  * writer w needs write access (its ids) to the cgroup.procs of the
- * nearest cgroup holding both (-EACCES; root always has it), dst must
+ * nearest cgroup holding both (-EACCES; root always has it), with
+ * nsdelegate both ends inside w's namespace (-ENOENT), dst must
  * take tasks (cg_vet_migrate_dst's errors), every controller must let
  * them in (cg_can_attach's), and a thread alone (thread true) stays in
  * its resource domain (-EOPNOTSUPP). cg_lock not held; takes it. */
 int cgfs_may_migrate(struct cgroup *src, struct cgroup *dst, const struct k_cgwriter *w, bool thread);
+
+/* /sys/kernel/cgroup/delegate: the files marked CFT_NS_DELEGATABLE, one a
+ * line, the core's in Linux's order of its base files, then each
+ * controller's in registry order. */
+void cgfs_delegatable(struct cgfs_buf *out);
 
 #endif

@@ -11,8 +11,11 @@ struct cftype;
 struct cgfs_file;
 
 /* A handle of the caller's to file cft of cg, opened with flags by
- * uid:gid (the checks of the open are the caller's). */
-int cgfs_file_create(struct cgroup *cg, const struct cftype *cft, int flags, uint32_t uid, uint32_t gid);
+ * uid:gid of cgroup namespace ns (NULL: the initial one; the file takes
+ * its own reference) (the checks of the open are the caller's). */
+struct cg_ns;
+int cgfs_file_create(struct cgroup *cg, const struct cftype *cft, int flags, uint32_t uid, uint32_t gid,
+		     struct cg_ns *ns);
 /* The cgroup file behind o, or NULL. */
 struct cgfs_file *cgfs_file_of(struct kobj *o);
 /* pos < 0: at the file offset (which advances); else at pos. */

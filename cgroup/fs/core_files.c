@@ -1,6 +1,7 @@
 /* The core interface files (cgroup.*), Linux's formats and errors, and
  * the lookup of every file a cgroup has (core and controllers'). */
 #include "cgfs.h"
+#include "cgns.h"
 #include "controller.h"
 #include "hooks.h"
 #include "abi/errno.h"
@@ -355,6 +356,8 @@ int cgfs_may_migrate(struct cgroup *src, struct cgroup *dst, const struct k_cgwr
 		if (!cgfs_may_write(a, cgfs_cft_find(a, "cgroup.procs"), w->uid, w->gid))
 			err = -EACCES;
 	}
+	if (!err) /* nsdelegate: both ends inside the opener's namespace */
+		err = cgns_may_migrate_locked(src, dst, w->ns_root);
 	if (!err)
 		err = cg_vet_migrate_dst(dst);
 	if (!err)
@@ -462,11 +465,13 @@ static const struct cftype cgfs_core_files[] = {
 	{ .name = "cgroup.max.descendants", .mode = 0644,
 	  .show = show_max_descendants, .write = write_max_descendants },
 	{ .name = "cgroup.pressure", .mode = 0644, .show = show_pressure, .write = write_pressure },
-	{ .name = "cgroup.procs", .mode = 0644, .show = show_procs, .write = write_procs },
+	{ .name = "cgroup.procs", .mode = 0644, .flags = CFT_NS_DELEGATABLE, .show = show_procs,
+	  .write = write_procs },
 	{ .name = "cgroup.stat", .mode = 0444, .show = show_stat },
-	{ .name = "cgroup.subtree_control", .mode = 0644,
+	{ .name = "cgroup.subtree_control", .mode = 0644, .flags = CFT_NS_DELEGATABLE,
 	  .show = show_subtree_control, .write = write_subtree_control },
-	{ .name = "cgroup.threads", .mode = 0644, .show = show_threads, .write = write_threads },
+	{ .name = "cgroup.threads", .mode = 0644, .flags = CFT_NS_DELEGATABLE, .show = show_threads,
+	  .write = write_threads },
 	{ .name = "cgroup.type", .mode = 0644, .flags = CFT_NOT_ON_ROOT,
 	  .show = show_type, .write = write_type },
 };
@@ -483,11 +488,37 @@ int cgfs_write(struct cgroup *cg, const struct cftype *f, char *text, size_t len
 		return -EINVAL; /* a NUL inside (a trigger may end at one, as Linux's) */
 	if (cg->dead) /* Linux: kernfs refuses every file of a removed cgroup */
 		return -ENODEV;
+	int err = cgns_may_write(cg, f->flags, w ? w->ns_root : 0);
+	if (err)
+		return err;
 	if ((f->flags & CFT_KSTRTO) && !cgfs_kstrto_shape(text, len))
 		return -EINVAL;
 	if (open)
 		return open->write(cg, f, cgfs_strip(text), state);
 	return f->write(cg, (f->flags & CFT_RAW) ? text : cgfs_strip(text), w);
+}
+
+void cgfs_delegatable(struct cgfs_buf *out)
+{
+	/* Linux's cgroup_base_files order; the flags say which are listed */
+	static const char *const base_order[] = { "cgroup.type", "cgroup.procs", "cgroup.threads",
+		"cgroup.controllers", "cgroup.subtree_control", "cgroup.events", "cgroup.max.descendants",
+		"cgroup.max.depth", "cgroup.stat", "cgroup.freeze", "cgroup.kill", "cgroup.pressure" };
+	_Static_assert(ARRAY_SIZE(base_order) == ARRAY_SIZE(cgfs_core_files), "every core file has its place");
+	for (unsigned i = 0; i < ARRAY_SIZE(base_order); i++)
+		for (unsigned k = 0; k < ARRAY_SIZE(cgfs_core_files); k++)
+			if (strcmp(cgfs_core_files[k].name, base_order[i]) == 0 &&
+			    (cgfs_core_files[k].flags & CFT_NS_DELEGATABLE))
+				cgfs_printf(out, "%s\n", base_order[i]);
+	for (unsigned i = 0; i < cg_nr_controllers; i++) {
+		const struct cg_controller *c = cg_controllers[i];
+		for (unsigned k = 0; k < c->ncore_files; k++)
+			if (c->core_files[k].flags & CFT_NS_DELEGATABLE)
+				cgfs_printf(out, "%s\n", c->core_files[k].name);
+		for (unsigned k = 0; k < c->nfiles; k++)
+			if (c->files[k].flags & CFT_NS_DELEGATABLE)
+				cgfs_printf(out, "%s\n", c->files[k].name);
+	}
 }
 
 static bool cgfs_cft_present(const struct cgroup *cg, const struct cftype *f)

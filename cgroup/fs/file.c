@@ -11,6 +11,7 @@
 #include "abi/fcntl.h"
 #include "abi/poll.h"
 #include "cgfs.h"
+#include "cgns.h"
 #include "heap.h"
 #include "kstring.h"
 #include "memcg.h"
@@ -25,6 +26,9 @@ struct cgfs_file {
 	struct cgroup *cg;		/* a reference */
 	const struct cftype *cft;
 	uint32_t uid, gid;		/* the opener's effective ids */
+	struct cg_ns *ns;		/* the opener's cgroup namespace (a reference;
+					 * NULL: the initial one), as Linux's
+					 * cgroup_file_ctx keeps it for nsdelegate */
 	int flags;			/* O_ACCMODE | O_APPEND | O_NONBLOCK */
 	struct spinlock lock;		/* off, text, len */
 	uint64_t off;
@@ -41,6 +45,7 @@ static void cgfs_file_release(struct kobj *o)
 	if (f->state)
 		f->cft->open->release(f->cg, f->state);
 	kfree(f->text);
+	cgns_put(f->ns);
 	cg_put(f->cg);
 }
 
@@ -64,7 +69,8 @@ struct cgfs_file *cgfs_file_of(struct kobj *o)
 	return o && o->type == KOBJ_CGFS_FILE ? container_of(o, struct cgfs_file, obj) : NULL;
 }
 
-int cgfs_file_create(struct cgroup *cg, const struct cftype *cft, int flags, uint32_t uid, uint32_t gid)
+int cgfs_file_create(struct cgroup *cg, const struct cftype *cft, int flags, uint32_t uid, uint32_t gid,
+		     struct cg_ns *ns)
 {
 	struct proc *self = current_thread()->proc;
 	/* charged to the opener, though the VFS may open it on its behalf */
@@ -78,6 +84,8 @@ int cgfs_file_create(struct cgroup *cg, const struct cftype *cft, int flags, uin
 	f->cft = cft;
 	f->uid = uid;
 	f->gid = gid;
+	cgns_get(ns);
+	f->ns = ns;
 	f->flags = flags;
 	f->lock = (struct spinlock)SPINLOCK_INIT("cgfs file");
 	f->seen_seq = cgfs_file_seq(f); /* opening counts as having looked */
@@ -259,7 +267,8 @@ long cgfs_file_write(struct cgfs_file *f, const void *ubuf, size_t len)
 	long err = copy_from_user(text, ubuf, len);
 	text[len] = '\0';
 	struct thread *self = current_thread();
-	struct k_cgwriter w = { .pid = self->proc->pid, .tid = self->tid, .uid = f->uid, .gid = f->gid };
+	struct k_cgwriter w = { .pid = self->proc->pid, .tid = self->tid, .uid = f->uid, .gid = f->gid,
+				.ns_root = cgns_writer_root(f->ns) };
 	void *had = open ? __atomic_load_n(&f->state, __ATOMIC_ACQUIRE) : NULL, *state = had;
 	if (!err && had && open->once)
 		err = -EBUSY; /* one trigger per open file, as Linux */

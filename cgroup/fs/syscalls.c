@@ -11,6 +11,7 @@
 #include "abi/signal.h"
 #include "cgfs.h"
 #include "cgfs_file.h"
+#include "cgns.h"
 #include "controller.h"
 #include "freezer.h"
 #include "heap.h"
@@ -366,15 +367,21 @@ static bool cgfs_write_refused(const struct cftype *f, uint32_t uid)
 	return f->open && f->open->root_writes && uid != 0;
 }
 
-long sys_cgfs_open(const char *upath, int flags, uint32_t uid, uint32_t gid)
+long sys_cgfs_open(const char *upath, int flags, uint32_t uid, uint32_t gid, int pid)
 {
 	struct cgroup *cg;
 	const struct cftype *f;
 	long err = cgfs_lookup(upath, &cg, &f);
 	if (!err) {
+		/* the client's cgroup namespace, which the file keeps */
+		spin_lock(&proc_lock);
+		struct proc *client = pid > 0 ? proc_find_locked(pid) : pid == 0 ? current_thread()->proc : NULL;
+		struct cg_ns *ns = client ? cgns_of_locked(client) : NULL;
+		spin_unlock(&proc_lock);
 		bool writing = (flags & O_ACCMODE) != O_RDONLY;
-		err = !f ? -EISDIR : writing && cgfs_write_refused(f, uid) ? -EPERM :
-		      cgfs_file_create(cg, f, flags, uid, gid);
+		err = !client ? -ESRCH : !f ? -EISDIR : writing && cgfs_write_refused(f, uid) ? -EPERM :
+		      cgfs_file_create(cg, f, flags, uid, gid, ns);
+		cgns_put(ns);
 		cg_put(cg);
 	}
 	return err;

@@ -235,6 +235,9 @@ struct proc {
 	 * (thread mode) in threaded cgroups below */
 	struct cgroup *cgroup;
 	struct cgroup *charged;		/* charged for the descriptor (a reference) */
+	/* its cgroup namespace (cgroup/fs/cgns.h; a reference; NULL: the
+	 * initial one): inherited by fork, changed by unshare, under proc_lock */
+	struct cg_ns *cgns;
 	bool orphan;			/* handed to the kernel when its parent ended */
 	/* A zombie holds its last thread's task charge (pids.current, and
 	 * pids.max against new forks) here until its parent reaps it, as

@@ -11,6 +11,7 @@
 #include "trap.h"
 #include "cgfs.h"
 #include "cgfs_file.h"
+#include "cgns.h"
 #include "kstring.h"
 
 void proc_copy_handles(struct proc *from, struct proc *to, bool skip_cloexec)
@@ -88,6 +89,7 @@ long sys_fork_into(int h)
 	struct k_cgwriter w = { .pid = self->pid, .uid = self->cred.euid, .gid = self->cred.egid,
 				.tid = current_thread()->tid };
 	spin_lock(&proc_lock);
+	w.ns_root = cgns_writer_root(self->cgns); /* Linux: the caller's namespace */
 	err = cgfs_may_migrate(proc_main_cgroup_locked(self), cg, &w, false);
 	spin_unlock(&proc_lock);
 	if (!err)

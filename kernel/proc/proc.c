@@ -14,6 +14,7 @@
 #include "abi/wait.h"
 #include "addrspace.h"
 #include "cgroup.h"
+#include "cgns.h"
 #include "controller.h"
 #include "heap.h"
 #include "abi/procinfo.h"
@@ -195,6 +196,7 @@ struct proc *proc_alloc(struct proc *parent, struct cgroup *cg, const char *name
 		p->pid = pid;
 		p->parent = parent;
 		p->cgroup = p->charged = dom;
+		p->cgns = cgns_of_locked(parent);
 		cg_get(dom);
 		cg_get(dom);
 		list_add_tail(&p->cg_link, &dom->procs);
@@ -232,6 +234,7 @@ void proc_abort_spawn(struct proc *p, struct cgroup *cg)
 	mem_drain_stock(p->charged);
 	cg_put(p->charged);
 	cg_put(p->cgroup);
+	cgns_put(p->cgns);
 	kfree(p->cwd);
 	kfree(p);
 }
@@ -535,6 +538,7 @@ static int proc_reap_locked(struct proc *c, int *status)
 	}
 	cg_put(c->charged);
 	cg_put(c->cgroup);
+	cgns_put(c->cgns);
 	kfree(c->cwd);
 	pollq_detach_all(&c->sig_pollq); /* an epoll elsewhere may still hang on it */
 	kfree(c);

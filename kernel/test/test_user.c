@@ -883,6 +883,14 @@ KTEST(posix_clone3)
 	run_with_servers(argv, "posix_clone3");
 }
 
+/* Cgroup namespaces and /sys/kernel/cgroup (tests/cgroup/cgns.c; the
+ * comparison with Linux is linux_cgns.c, in run-tests.py). */
+KTEST(posix_cgns)
+{
+	const char *const argv[] = { "posix/cgns", NULL };
+	run_with_servers(argv, "posix_cgns");
+}
+
 /* Timer events between ticks: sleeps and cpu.max quotas end on time
  * (tests/sched/timerev.c). Under -icount, in a boot of its own
  * (tools/run-tests.py): guest time is then exact, where a host that

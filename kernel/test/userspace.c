@@ -19,7 +19,7 @@ _Static_assert(USERSPACE_DISKS == BLK_MAX_DISKS, "a pid per disk");
 static const char *const servers[USERSPACE_SERVERS][2] = {
 	{ "drivers/serial", "console" }, { "servers/vfs", "vfs" }, { "servers/tmpfs", "fs.tmpfs" },
 	{ "servers/devfs", "fs.devfs" }, { "servers/procfs", "fs.proc" },
-	{ "servers/cgfs", "fs.cgroup2" }, { "servers/ext2", "fs.ext2" },
+	{ "servers/cgfs", "fs.cgroup2" }, { "servers/ext2", "fs.ext2" }, { "servers/sysfs", "fs.sysfs" },
 };
 
 static const char *const mounts[][8] = {
@@ -27,6 +27,7 @@ static const char *const mounts[][8] = {
 	{ "bin/mount", "-t", "devfs", "devfs", "/dev", NULL },
 	{ "bin/mount", "-t", "tmpfs", "-o", "mode=1777", "shm", "/dev/shm", NULL },
 	{ "bin/mount", "-t", "proc", "proc", "/proc", NULL },
+	{ "bin/mount", "-t", "sysfs", "sysfs", "/sys", NULL },
 	{ "bin/mount", "-t", "cgroup2", "cgroup2", "/sys/fs/cgroup", NULL },
 };
 

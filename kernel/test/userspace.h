@@ -6,7 +6,7 @@
 
 struct cgroup;
 
-#define USERSPACE_SERVERS 7
+#define USERSPACE_SERVERS 8
 #define USERSPACE_DISKS 8	/* BLK_MAX_DISKS */
 
 struct userspace {

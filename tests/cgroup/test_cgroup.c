@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "cgfs.h"
+#include "cgns.h"
 #include "controller.h"
 #include "hooks.h"
 #include "memory_stat.h"
@@ -652,6 +653,52 @@ static void test_migrate_rules(void)
 	ok(cg_destroy(x) == 0 && cg_destroy(y) == 0 && cg_destroy(a) == 0 && cg_destroy(full) == 0, "removed");
 }
 
+/* ---- cgroup namespaces: paths from a namespace's root, nsdelegate ---- */
+
+static void test_namespaces(void)
+{
+	struct cgroup *a = mk(&cg_root, "a"), *b = mk(a, "b"), *c = mk(a, "c"), *d = mk(b, "d");
+	char buf[64];
+	ok(cgns_rel_path(b, b, buf, sizeof(buf)) == 1 && strcmp(buf, "/") == 0, "a namespace's root is /");
+	ok(cgns_rel_path(d, b, buf, sizeof(buf)) == 2 && strcmp(buf, "/d") == 0, "below the root: its path from it");
+	ok(cgns_rel_path(c, b, buf, sizeof(buf)) == 5 && strcmp(buf, "/../c") == 0, "a sibling: /../c (Linux's)");
+	ok(cgns_rel_path(&cg_root, d, buf, sizeof(buf)) == 9 && strcmp(buf, "/../../..") == 0,
+	   "the hierarchy's root from three levels down: /../../..");
+	ok(cgns_rel_path(d, &cg_root, buf, sizeof(buf)) == 6 && strcmp(buf, "/a/b/d") == 0,
+	   "from the initial namespace: the full path");
+	ok(cgns_rel_path(c, d, buf, 4) == 8 && strcmp(buf, "/..") == 0, "cut to the room, the whole length returned");
+	uint64_t in_b = cg_dir_ino(b) + 1;
+	const struct k_cgwriter inside = { .pid = 1, .uid = 0, .gid = 0, .tid = 1, .ns_root = in_b };
+	task_cg = c;
+	ok(cgfs_write(d, cgfs_cft_find(d, "cgroup.procs"), (char[]){ "0" }, 1, &inside, NULL) == 0,
+	   "without nsdelegate a namespace is no boundary: a move from outside it is allowed");
+	cgns_set_nsdelegate(true);
+	task_cg = c;
+	ok(cgfs_write(d, cgfs_cft_find(d, "cgroup.procs"), (char[]){ "0" }, 1, &inside, NULL) == -ENOENT,
+	   "nsdelegate: a move from outside the writer's namespace: ENOENT");
+	task_cg = d;
+	ok(cgfs_write(c, cgfs_cft_find(c, "cgroup.procs"), (char[]){ "0" }, 1, &inside, NULL) == -ENOENT,
+	   "nsdelegate: a move out of it: ENOENT");
+	ok(cgfs_write(b, cgfs_cft_find(b, "cgroup.procs"), (char[]){ "0" }, 1, &inside, NULL) == 0,
+	   "nsdelegate: within it, into its root's own cgroup.procs (delegatable): allowed");
+	ok(cgfs_write(b, cgfs_cft_find(b, "cgroup.max.depth"), (char[]){ "5" }, 1, &inside, NULL) == -EPERM,
+	   "nsdelegate: the root's own cgroup.max.depth from inside: EPERM");
+	ok(cgfs_write(d, cgfs_cft_find(d, "cgroup.max.depth"), (char[]){ "5" }, 1, &inside, NULL) == 0,
+	   "nsdelegate: a cgroup below the root: writable");
+	ok(cgfs_write(b, cgfs_cft_find(b, "cgroup.max.depth"), (char[]){ "5" }, 1, &root_writer, NULL) == 0,
+	   "nsdelegate: the same file from the initial namespace: writable");
+	char del[256];
+	struct cgfs_buf out = { .buf = del, .cap = sizeof(del) };
+	cgfs_delegatable(&out);
+	del[out.len] = '\0';
+	ok(strcmp(del, "cgroup.procs\ncgroup.threads\ncgroup.subtree_control\n") == 0,
+	   "the delegatable core files, in Linux's order (this registry has no memory controller)");
+	cgns_set_nsdelegate(false);
+	task_cg = &cg_root;
+	ok(cgfs_write(&cg_root, cgfs_cft_find(&cg_root, "cgroup.procs"), (char[]){ "0" }, 1, &root_writer, NULL) == 0 &&
+	   cg_destroy(d) == 0 && cg_destroy(c) == 0 && cg_destroy(b) == 0 && cg_destroy(a) == 0, "removed");
+}
+
 /* ---- ownership ---- */
 
 static void test_attrs(void)
@@ -688,6 +735,7 @@ int main(void)
 	test_pinned_by_pages();
 	test_attrs();
 	test_migrate_rules();
+	test_namespaces();
 	test_memory_stat();
 	ok(cg_root.nr_descendants == 0 && cg_root.nr_dying_descendants == 0 && cg_root.nr_threads_tree == 0,
 	   "nothing left over");

@@ -431,7 +431,7 @@ static uint64_t v_name(int nr)
 	/* EXCLUDED: "console". Its protocol writes to the serial line, which
 	 * the test runner reads: garbage there could hide or fake the results
 	 * (its stalls are fixed: posix_console_readers_never_stall). */
-	static const char *const names[] = { "vfs", "fuzz.c", "fs.tmpfs", "fs.devfs", "fs.proc", "fs.cgroup2",
+	static const char *const names[] = { "vfs", "fuzz.c", "fs.tmpfs", "fs.devfs", "fs.proc", "fs.cgroup2", "fs.sysfs",
 		"fs.ext2", "blk.vda", "fuzz.a", "fuzz.b", "" };
 	if (nr == SYS_ns_register && env->mode == FZ_ROOT)	/* root claims only its own names */
 		return v_string(rnd(2) ? "fuzz.a" : "fuzz.b");

@@ -463,7 +463,7 @@ static void test_credentials(void)
 		res[CGRMDIR] = sys_cgfs_rmdir("/rights_x", 1000, 1000);
 		res[CGREAD] = sys_cgfs_read("/cgroup.procs", buf, sizeof(buf));
 		res[CGWRITE] = sys_cgfs_write("/cgroup.procs", "1", 1, &w);
-		res[CGOPEN] = sys_cgfs_open("/cgroup.procs", 0, 1000, 1000);
+		res[CGOPEN] = sys_cgfs_open("/cgroup.procs", 0, 1000, 1000, 0);
 		res[CGSETATTR] = sys_cgfs_setattr("/cgroup.procs", 1000, -1, -1);
 		res[OOM] = sys_proc_oom_adj(getpid(), -1000, 0);
 		res[SPAWN] = sys_spawn("posix/rights", argv, SPAWN_DRIVER);

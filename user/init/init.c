@@ -233,11 +233,11 @@ static void start_file_systems(const char *root)
 	static const char *const servers[][2] = {
 		{ "servers/vfs", VFS_NAME }, { "servers/tmpfs", "fs.tmpfs" },
 		{ "servers/devfs", "fs.devfs" }, { "servers/procfs", "fs.proc" },
-		{ "servers/cgfs", "fs.cgroup2" }, { "servers/ext2", "fs.ext2" },
+		{ "servers/cgfs", "fs.cgroup2" }, { "servers/ext2", "fs.ext2" }, { "servers/sysfs", "fs.sysfs" },
 	};
-	for (int i = 0; i < 6; i++)
+	for (int i = 0; i < 7; i++)
 		start_server(servers[i][0], 0);
-	for (int i = 0; i < 6; i++)
+	for (int i = 0; i < 7; i++)
 		wait_for(servers[i][1]);
 	start_disk_drivers();
 	if (!root || !mount_root_disk(root))
@@ -246,6 +246,7 @@ static void start_file_systems(const char *root)
 	/* POSIX shared memory and named semaphores (shm_open, sem_open), as Linux */
 	mount_fs("shm", "/dev/shm", "tmpfs", "mode=1777");
 	mount_fs("proc", "/proc", "proc", "");
+	mount_fs("sysfs", "/sys", "sysfs", "");
 	mount_fs("cgroup2", "/sys/fs/cgroup", "cgroup2", "");
 }
 

@@ -5,8 +5,11 @@
  * CLONE_VFORK, exit signal SIGCHLD); the ones that ask for something
  * Arbor's processes cannot share or the kernel does not have (CLONE_VM,
  * CLONE_FILES, CLONE_FS, CLONE_SIGHAND, CLONE_THREAD: use pthread_create;
- * namespaces; another exit signal) are EINVAL, as from a Linux built
- * without them, before anything is created. */
+ * namespaces but the cgroup one; another exit signal) are EINVAL, as from
+ * a Linux built without them, before anything is created.
+ * CLONE_NEWCGROUP: the child starts in a new cgroup namespace rooted at
+ * the caller's cgroup (root only: EPERM before any child, as Linux); here
+ * also unshare(2), which has that one namespace. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -18,12 +21,14 @@
 #include <sys/pidfd.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "abi/cgroup.h"
+#include "arbor_sys.h"
 
 /* Flags clone() takes and does something with here; CLONE_DETACHED and
  * CLONE_UNTRACED Linux itself ignores. */
 #define CLONE_KNOWN                                                                          \
 	(CLONE_PARENT_SETTID | CLONE_CHILD_SETTID | CLONE_PIDFD | CLONE_VFORK | CLONE_DETACHED | \
-	 CLONE_UNTRACED)
+	 CLONE_UNTRACED | CLONE_NEWCGROUP)
 
 /* In the child: onto the new stack, fn(arg), _exit with what it returned.
  * One asm block: nothing of the old frame may be used after the switch. */
@@ -57,7 +62,48 @@ static int clone_check(int (*fn)(void *), void *stack, unsigned long flags)
 		return EINVAL;
 	if ((flags & CSIGNAL) != SIGCHLD)
 		return EINVAL; /* a fork's parent hears of its end by SIGCHLD only */
+	if ((flags & CLONE_NEWCGROUP) && geteuid() != 0)
+		return EPERM; /* Linux: CAP_SYS_ADMIN, checked before the child is made */
 	return 0;
+}
+
+static void clone_close(int p[2])
+{
+	if (p[0] >= 0) {
+		close(p[0]);
+		close(p[1]);
+	}
+}
+
+/* CLONE_NEWCGROUP: the child unshares at once, so its namespace's root
+ * is the cgroup it was born in (the caller's), and tells the parent
+ * through pipe p whether it could; one that could not ends, and clone
+ * fails with its errno, as Linux's then makes no child. */
+static void clone_ns_child(int p[2])
+{
+	close(p[0]);
+	long r = sys_cgroup_ns(CGNS_UNSHARE, 0, 0, NULL, 0);
+	unsigned char e = r < 0 ? (unsigned char)-r : 0;
+	while (write(p[1], &e, 1) < 0 && errno == EINTR)
+		;
+	close(p[1]);
+	if (e)
+		_exit(127);
+}
+
+/* The child's word: 0, or its errno (the child is then reaped). A child
+ * killed before it could say counts as made. */
+static int clone_ns_parent(int p[2], pid_t pid)
+{
+	close(p[1]);
+	unsigned char e = 0;
+	while (read(p[0], &e, 1) < 0 && errno == EINTR)
+		;
+	close(p[0]);
+	if (e)
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
+	return e;
 }
 
 int clone(int (*fn)(void *), void *stack, int flags, void *arg, ...)
@@ -79,10 +125,17 @@ int clone(int (*fn)(void *), void *stack, int flags, void *arg, ...)
 	int gate[2] = { -1, -1 };
 	if ((f & CLONE_VFORK) && pipe2(gate, O_CLOEXEC))
 		return -1;
+	int ns[2] = { -1, -1 };
+	if ((f & CLONE_NEWCGROUP) && pipe2(ns, O_CLOEXEC)) {
+		clone_close(gate);
+		return -1;
+	}
 	pid_t pid = fork();
 	if (pid == 0) {
 		if (gate[0] >= 0)
 			close(gate[0]);
+		if (ns[0] >= 0)
+			clone_ns_child(ns);
 		pid_t me = getpid();
 		if (f & CLONE_CHILD_SETTID)
 			*ctid = me;
@@ -91,6 +144,13 @@ int clone(int (*fn)(void *), void *stack, int flags, void *arg, ...)
 		clone_run(fn, arg, stack);
 	}
 	int saved = errno;
+	if (ns[0] >= 0 && pid < 0)
+		clone_close(ns);
+	if (ns[0] >= 0 && pid > 0 && (saved = clone_ns_parent(ns, pid)) != 0) {
+		clone_close(gate);
+		errno = saved;
+		return -1;
+	}
 	if (gate[1] >= 0)
 		close(gate[1]);
 	if (pid > 0 && gate[0] >= 0) {
@@ -121,4 +181,22 @@ int clone(int (*fn)(void *), void *stack, int flags, void *arg, ...)
 	}
 	errno = saved;
 	return pid;
+}
+
+int unshare(int flags)
+{
+	/* Linux's other namespaces and CLONE_FILES/FS/SYSVSEM/VM/... Arbor
+	 * does not have: EINVAL, as a Linux built without them */
+	if ((unsigned)flags & ~(unsigned)CLONE_NEWCGROUP) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (flags & CLONE_NEWCGROUP) {
+		long r = sys_cgroup_ns(CGNS_UNSHARE, 0, 0, NULL, 0);
+		if (r < 0) {
+			errno = (int)-r;
+			return -1;
+		}
+	}
+	return 0;
 }

@@ -15,7 +15,11 @@
  *   open of a directory    a channel to this server, for readdir and fstat
  *   chown, chmod           delegation: root may give a cgroup's directory
  *                          and files to a user; owners may chmod
- *   unlink, rename         EPERM: files come and go with their cgroup */
+ *   unlink, rename         EPERM: files come and go with their cgroup
+ *   mount options          nsdelegate (the one Arbor has; others EINVAL),
+ *                          applied by the kernel to the whole hierarchy
+ *                          when the mounter is in the initial cgroup
+ *                          namespace, as Linux (CGNS_MOUNT) */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -114,9 +118,36 @@ static void cgfs_release(struct fs_file *f)
 	free(o);
 }
 
+/* One hierarchy, whatever the mount; its options, comma-separated, go
+ * to the kernel. */
+static int cgfs_mount(const char *source, const char *data, uint64_t flags, void **inst)
+{
+	static int the_instance;
+	(void)source;
+	(void)flags;
+	uint32_t opts = 0;
+	char *copy = strdup(data), *save = NULL;
+	if (!copy)
+		return -ENOMEM;
+	for (char *o = strtok_r(copy, ",", &save); o; o = strtok_r(NULL, ",", &save)) {
+		if (strcmp(o, "nsdelegate") == 0) {
+			opts |= CGNS_NSDELEGATE;
+		} else {
+			free(copy);
+			return -EINVAL; /* Linux: "cgroup2: Unknown parameter" */
+		}
+	}
+	free(copy);
+	long r = sys_cgroup_ns(CGNS_MOUNT, (int)opts, fssrv_mount_pid(), NULL, 0);
+	if (r < 0)
+		return (int)r;
+	*inst = &the_instance;
+	return 0;
+}
+
 static const struct fs_type cgfs_type = {
 	.name = "cgroup2",
-	.mount = fssrv_mount_single, /* one hierarchy, whatever the mount */
+	.mount = cgfs_mount,
 	.path = cgfs_path,
 	.file = cgfs_file,
 	.release = cgfs_release,

@@ -43,7 +43,7 @@ static long cgfs_open_node(const struct fs_req *r, const struct k_cgnode *n, int
 	if (n->kind == CGFS_DIR)
 		return open_dir ? open_dir(r, flags) : CGFS_PATHS_FORWARD;
 	/* A file: a kernel object serves it from now on, to the caller. */
-	long h = sys_cgfs_open(r->path, flags & (O_ACCMODE | O_APPEND | O_NONBLOCK), r->uid, r->gid);
+	long h = sys_cgfs_open(r->path, flags & (O_ACCMODE | O_APPEND | O_NONBLOCK), r->uid, r->gid, r->pid);
 	long given = h < 0 ? h : sys_ipc_give((int)h);
 	if (h >= 0)
 		sys_handle_close((int)h);

@@ -188,7 +188,14 @@ static bool instance_busy(void *inst)
 	return false;
 }
 
-/* FS_MOUNT: "source\0data\0" in the send buffer. */
+static int32_t mounter; /* the process whose mount do_mount serves */
+
+int32_t fssrv_mount_pid(void)
+{
+	return mounter;
+}
+
+/* FS_MOUNT: "source\0data\0" in the send buffer; w1 the mounting process. */
 static long do_mount(struct ipc_msg *m, const char *buf, size_t n)
 {
 	const char *data = memchr(buf, '\0', n);
@@ -203,6 +210,7 @@ static long do_mount(struct ipc_msg *m, const char *buf, size_t n)
 	if (target >= buf + n)
 		target = "";
 	void *inst = NULL;
+	mounter = (int32_t)m->w[1];
 	long r = fs->mount(buf, data, m->w[0], &inst);
 	if (r < 0)
 		return r;

@@ -176,6 +176,10 @@ bool fssrv_in_group(int32_t pid, uint32_t gid);
 /* The server's endpoint (its page cache objects' table). */
 int fssrv_endpoint(void);
 
+/* In fs_type.mount: the process that asked for the mount (the VFS names
+ * it), or 0 if not known. */
+int32_t fssrv_mount_pid(void);
+
 /* A mount callback for file systems that take no options and show the
  * same thing on every mount (one instance). */
 int fssrv_mount_single(const char *source, const char *data, uint64_t flags, void **inst);

@@ -5,7 +5,8 @@
  * at each read from offset 0, as Linux formats them at each read.
  *
  *   /proc/mounts, /proc/self/mounts, /proc/PID/mounts   the mount table
- *   /proc/PID/cgroup    "0::/path" (the unified hierarchy)
+ *   /proc/PID/cgroup    "0::/path" (the unified hierarchy), the path seen
+ *                       from the reader's cgroup namespace root (cgroup_ns)
  *   /proc/PID/stat      Linux's field order; counters Arbor does not keep
  *                       (page faults, tty, vsize) read 0
  *   /proc/PID/status    Name, State, Tgid, Pid, PPid, Uid, Gid, Threads, VmRSS
@@ -64,6 +65,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "abi/cgroup.h"
 #include "abi/procinfo.h"
 #include "abi/blk.h"
 #include "abi/fcntl.h"
@@ -509,8 +511,23 @@ static long text_top(struct text *t, enum pnode n)
 	return 0;
 }
 
-/* The text of file p, made now. */
-static long procfs_text(const struct pref *p, struct text *t)
+/* "0::PATH": the cgroup of p's process (or thread) as process reader
+ * sees it from its cgroup namespace's root (the kernel's cgroup_ns). */
+static long text_cgroup(struct text *t, const struct pref *p, int reader)
+{
+	char *path = malloc(4096);
+	if (!path)
+		return -ENOMEM;
+	long n = p->tid ? sys_cgroup_ns(CGNS_PATH_THREAD, p->tid, reader, path, 4096) :
+			  sys_cgroup_ns(CGNS_PATH, p->pid, reader, path, 4096);
+	if (n >= 0)
+		put(t, "0::%s\n", path);
+	free(path);
+	return n < 0 ? -ESRCH : 0;
+}
+
+/* The text of file p, made now for process reader. */
+static long procfs_text(const struct pref *p, struct text *t, int reader)
 {
 	struct k_procinfo i;
 	if (p->node == P_MOUNTS || p->node == P_PMOUNTS)
@@ -521,8 +538,7 @@ static long procfs_text(const struct pref *p, struct text *t)
 		return -ESRCH;
 	switch (p->node) {
 	case P_CGROUP:
-		put(t, "0::%s\n", i.cgroup);
-		break;
+		return text_cgroup(t, p, reader);
 	case P_CMDLINE:
 		t->buf = malloc(i.cmdline_len + 1);
 		if (!t->buf)
@@ -560,7 +576,7 @@ static long procfs_open_pressure(const struct fs_req *r, const struct stat *st, 
 	int want = (acc != O_WRONLY ? R_OK : 0) | (acc != O_RDONLY ? W_OK : 0);
 	if (!fssrv_may(st->st_mode, st->st_uid, st->st_gid, r, want))
 		return -EACCES;
-	long h = sys_cgfs_open(file, flags & (O_ACCMODE | O_APPEND | O_NONBLOCK), r->uid, r->gid);
+	long h = sys_cgfs_open(file, flags & (O_ACCMODE | O_APPEND | O_NONBLOCK), r->uid, r->gid, r->pid);
 	long given = h < 0 ? h : sys_ipc_give((int)h);
 	if (h >= 0)
 		sys_handle_close((int)h);
@@ -594,7 +610,7 @@ static long procfs_open(const struct fs_req *r, const struct pref *p, int flags)
 		return -EACCES; /* its owner's (0644); O_TRUNC is ignored, as Linux's */
 	struct text t = { 0 };
 	/* kpagecgroup's text is made by its first read (it is large) */
-	long e = is_dir(p->node) || p->node == P_KPAGECGROUP ? 0 : procfs_text(p, &t);
+	long e = is_dir(p->node) || p->node == P_KPAGECGROUP ? 0 : procfs_text(p, &t, r->pid);
 	struct pref *node = e < 0 ? NULL : malloc(sizeof(*node));
 	struct fs_file *f = node ? fssrv_file_new(r->inst, flags) : NULL;
 	if (!f) {
@@ -762,7 +778,7 @@ static long procfs_fill(struct fs_file *f, uint64_t pos, struct fssrv_dents *b)
 static long procfs_refresh(struct fs_file *f, const struct pref *p)
 {
 	struct text t = { 0 };
-	long e = procfs_text(p, &t);
+	long e = procfs_text(p, &t, 0); /* the oom files: no reader's view in them */
 	if (e < 0) {
 		free(t.buf);
 		return e;

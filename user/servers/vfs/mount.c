@@ -242,7 +242,8 @@ long vfs_mount(const struct ipc_info *info, uint64_t flags, char *buf, size_t le
 	memcpy(fsarg, a[0], n0);
 	memcpy(fsarg + n0, a[3], n3);
 	memcpy(fsarg + n0 + n3, target, nt);
-	struct ipc_msg m = { .label = FS_MOUNT, .w = { flags } };
+	/* w1: who mounts (cgroup2's options depend on its cgroup namespace) */
+	struct ipc_msg m = { .label = FS_MOUNT, .w = { flags, (uint64_t)(uint32_t)info->pid } };
 	r = sys_ipc_call((int)h, &m, fsarg, n0 + n3 + nt, NULL, 0);
 	if (r < 0 || (long)m.label < 0) {
 		sys_handle_close((int)h);

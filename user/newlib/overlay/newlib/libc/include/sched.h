@@ -97,6 +97,8 @@ int sched_getcpu(void);
  * process running fn(arg) on stack; what Arbor cannot share is EINVAL). */
 #include <sys/_clone.h>
 int clone(int (*__fn)(void *), void *__stack, int __flags, void *__arg, ...);
+/* unshare(2): CLONE_NEWCGROUP only (Arbor's one namespace; root only). */
+int unshare(int __flags);
 
 /* The following functions should only be declared if the type
    cpu_set_t is defined through indirect inclusion of sys/cpuset.h,
