@@ -13,6 +13,10 @@
 #define FRAME_R11 (4 * 8)
 #define FRAME_RIP (17 * 8)
 #define FRAME_RFLAGS (19 * 8)
+#define FRAME_SIZE (22 * 8)	/* struct trap_frame (static assert: syscall.c) */
+/* The thread's syscall bound lies just above the stack the entry starts
+ * from (thread_syscall_limit, kernel/include/proc.h) */
+#define FRAME_SYSCALL_LIMIT FRAME_SIZE
 #define THREAD_OFF_WORK 8	/* struct thread, kernel/include/proc.h */
 #define THREAD_OFF_SYSTRACE 12
 
@@ -32,7 +36,7 @@ syscall_entry:
 	pushq	$SYSCALL_VECTOR
 	FRAME_PUSH_REGS
 	xorl	%ebp, %ebp		/* backtraces stop at the user boundary */
-	cmpq	%gs:48, %rax		/* syscall_limit: SYSCALL_COUNT, 0 if traced */
+	cmpq	FRAME_SYSCALL_LIMIT(%rsp), %rax	/* SYSCALL_COUNT, 0 if traced */
 	jae	1f
 6:	cmpb	$0, syscall_irqoff(%rax)
 	jne	4f			/* short calls run with interrupts masked */

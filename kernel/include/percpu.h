@@ -45,10 +45,6 @@ struct cpu {
 	uint32_t need_resched;	/* %gs:32: switch at the next safe point */
 	uint32_t id;
 	int preempt_count;	/* %gs:40: > 0: no involuntary switch (spinlock held) */
-	/* %gs:48: the syscall entry's bound: SYSCALL_COUNT, or 0 while the
-	 * running thread is traced with PTRACE_SYSCALL (every call then takes
-	 * the entry's slow path, which stops it): one compare serves both */
-	uint64_t syscall_limit;
 	uint64_t ticks;		/* timer ticks taken on this CPU */
 	uint64_t timer_next_tick;	/* clock_ns of the next periodic tick */
 	uint64_t timer_event;	/* the scheduler's next event (timer_event) */
@@ -87,7 +83,6 @@ static inline struct cpu *this_cpu(void)
 #define PERCPU_OFF_USER_RSP   16
 #define PERCPU_OFF_CURRENT    24
 #define PERCPU_OFF_NEED_RESCHED 32
-#define PERCPU_OFF_SYSCALL_LIMIT 48
 
 static inline struct thread *current_thread(void)
 {

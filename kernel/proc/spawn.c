@@ -184,7 +184,7 @@ struct thread *user_thread_from_frame(struct proc *p, struct cgroup *cg, const s
 	int nice = current_thread()->nice;
 	if (nice && current_thread()->proc != &kernel_proc)
 		sched_set_nice(t, nice);
-	struct trap_frame *tf = (struct trap_frame *)((char *)t->kstack + KSTACK_SIZE) - 1;
+	struct trap_frame *tf = (struct trap_frame *)thread_stack_top(t) - 1;
 	*tf = *regs;
 	tf->cs = GDT_USER_CODE | 3;
 	tf->ss = GDT_USER_DATA | 3;

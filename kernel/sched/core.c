@@ -316,9 +316,8 @@ static void sched_switch_to(struct runqueue *rq, struct thread *prev, struct thr
 		return;
 	fpu_save(&prev->fpu);
 	fpu_restore(&next->fpu);
-	cpu_set_kernel_stack((uint64_t)next->kstack + KSTACK_SIZE);
+	cpu_set_kernel_stack(thread_stack_top(next));
 	cpu->current = next;
-	cpu->syscall_limit = next->syscall_limit; /* 0: PTRACE_SYSCALL's slow path */
 	vm_switch_to(next->proc->as);
 	ioport_switch_to(next->proc);
 	if (prev->state == THREAD_DEAD)
