@@ -83,11 +83,8 @@ static int spawn_map_segment(struct addrspace *as, const struct exec_image *im, 
 	if (s->filesz) {
 		err = vm_map_file(as, start, file_end - start, flags, im->obj, s->offset >> PAGE_SHIFT);
 		uint64_t tail = MIN(file_end, s->vaddr + s->memsz) - (s->vaddr + s->filesz);
-		if (!err && tail) {
-			void *zeros = kzalloc(tail);
-			err = zeros ? vm_copy_to(as, s->vaddr + s->filesz, zeros, tail) : -ENOMEM;
-			kfree(zeros);
-		}
+		if (!err && tail) /* zeroed in place: no buffer of zeros to copy */
+			err = vm_zero_to(as, s->vaddr + s->filesz, tail);
 	} else {
 		file_end = start;
 	}
