@@ -60,8 +60,8 @@ void percpu_init_boot_cpu(void)
 	wrmsr(MSR_KERNEL_GS, 0);
 }
 
-_Static_assert(offsetof(struct cpu, kernel_rsp) == PERCPU_OFF_KERNEL_RSP, "asm offset");
 _Static_assert(offsetof(struct cpu, user_rsp) == PERCPU_OFF_USER_RSP, "asm offset");
 _Static_assert(offsetof(struct cpu, current) == PERCPU_OFF_CURRENT, "asm offset");
 _Static_assert(offsetof(struct cpu, need_resched) == PERCPU_OFF_NEED_RESCHED, "asm offset");
-_Static_assert(offsetof(struct cpu, preempt_count) == SPINLOCK_PREEMPT_OFF, "asm offset");
+_Static_assert(offsetof(struct cpu, preempt_count) == PERCPU_OFF_PREEMPT, "asm offset");
+_Static_assert(offsetof(struct cpu, tss_io.tss.rsp[0]) == PERCPU_OFF_TSS_RSP0, "asm offset");

@@ -4,6 +4,7 @@
 #include "abi/errno.h"
 #include "syscall_nr.h"
 #include "frame.h"
+#include "percpu_off.h"
 
 #define USER_CS (0x28 | 3)
 #define USER_SS (0x20 | 3)
@@ -25,10 +26,10 @@
 	.type syscall_entry, @function
 syscall_entry:
 	swapgs
-	movq	%rsp, %gs:16		/* user rsp */
-	movq	%gs:8, %rsp		/* this thread's kernel stack */
+	movq	%rsp, %gs:PERCPU_OFF_USER_RSP
+	movq	%gs:PERCPU_OFF_TSS_RSP0, %rsp	/* this thread's kernel stack */
 	pushq	$USER_SS
-	pushq	%gs:16
+	pushq	%gs:PERCPU_OFF_USER_RSP
 	pushq	%r11			/* user rflags */
 	pushq	$USER_CS
 	pushq	%rcx			/* user rip */
@@ -44,7 +45,7 @@ syscall_entry:
 4:	movq	%r10, %rcx		/* 4th argument: C wants it in rcx */
 	call	*syscall_table(, %rax, 8)
 	jmp	2f
-1:	movq	%gs:24, %r11		/* current thread (its rflags are saved) */
+1:	movq	%gs:PERCPU_OFF_CURRENT, %r11		/* current thread (its rflags are saved) */
 	cmpl	$0, THREAD_OFF_SYSTRACE(%r11)
 	jne	5f			/* PTRACE_SYSCALL: stops around the call */
 	cmpq	$SYSCALL_COUNT, %rax
@@ -55,9 +56,9 @@ syscall_entry:
 	call	ptrace_syscall		/* the stops, and the call between them */
 2:	movq	%rax, FRAME_RAX(%rsp)
 	cli
-	movq	%gs:24, %rcx		/* current thread */
+	movq	%gs:PERCPU_OFF_CURRENT, %rcx		/* current thread */
 	movl	THREAD_OFF_WORK(%rcx), %ecx
-	orl	%gs:32, %ecx		/* its work, or need_resched */
+	orl	%gs:PERCPU_OFF_NEED_RESCHED, %ecx		/* its work, or need_resched */
 	jnz	3f
 syscall_return:
 	FRAME_POP_REGS

@@ -65,7 +65,7 @@ void sched_init(void)
 	__builtin_strcpy(idle->name, "idle");
 	this_cpu()->rq = rq;
 	this_cpu()->current = idle;
-	cpu_set_kernel_stack((uint64_t)boot_stack_top);
+	cpu_set_kernel_stack(this_cpu(), (uint64_t)boot_stack_top);
 }
 
 /* Charges the time since the last stamp to whoever's time is running. */
@@ -316,7 +316,7 @@ static void sched_switch_to(struct runqueue *rq, struct thread *prev, struct thr
 		return;
 	fpu_save(&prev->fpu);
 	fpu_restore(&next->fpu);
-	cpu_set_kernel_stack(thread_stack_top(next));
+	cpu_set_kernel_stack(cpu, thread_stack_top(next));
 	cpu->current = next;
 	vm_switch_to(next->proc->as);
 	ioport_switch_to(next->proc);
