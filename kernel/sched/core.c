@@ -396,8 +396,9 @@ static void schedule_locked(void)
 	rq->curr_se = se;
 	if (rearm) /* another entity's quota may run out first */
 		sched_rearm(rq);
-	this_cpu()->need_resched = 0;
-	softlockup_touch();
+	struct cpu *cpu = this_cpu();
+	cpu->need_resched = 0;
+	softlockup_touch(cpu, now);
 	struct thread *next = se ? sched_sc_leaf(se_thread(se)) : rq->idle;
 	if (unlikely(sched_latency_warn_ns))
 		sched_latency_switch(next, now);
