@@ -18,7 +18,14 @@
 #define DEFAULT_STACK (256 * 1024)
 #define MAX_ATFORK 32
 
-struct pthread_rec __pthread_table[PT_MAX_THREADS] = { [0] = { .used = 1 } };
+/* Zeroed (.bss): entry 0 is the main thread's, in use until joined
+ * (main_joined; rec_used), so nothing in the table needs an initial
+ * value. An initialized table is .data, 135 KiB of the program's file
+ * mapped in every process with its pages present after startup: every
+ * fork copied and every exit dropped some 34 page table entries more
+ * (fork + _exit + wait: 6500 guest instructions). */
+struct pthread_rec __pthread_table[PT_MAX_THREADS];
+static bool main_joined;	/* entry 0's record freed by a pthread_join */
 volatile int __pthread_cancel_armed;
 static volatile uint32_t table_lock;
 /* Live threads, the main one included: the last to end exits the process. */
@@ -76,6 +83,12 @@ static int self_index(void)
 		if (__pthread_table[i].used && __pthread_table[i].tid == tid)
 			return i;
 	return 0;
+}
+
+/* Whether t names a record in use (entry 0's: until main_joined). */
+static bool rec_used(pthread_t t)
+{
+	return t == 0 ? !main_joined : t < PT_MAX_THREADS && __pthread_table[t].used;
 }
 
 struct pthread_rec *__pthread_self_rec(void)
@@ -300,7 +313,7 @@ static void join_cancelled(void *arg)
 
 int pthread_join(pthread_t t, void **ret)
 {
-	if (t >= PT_MAX_THREADS || !__pthread_table[t].used)
+	if (!rec_used(t))
 		return ESRCH;
 	struct pthread_rec *r = &__pthread_table[t];
 	if (r->detached)
@@ -322,13 +335,16 @@ int pthread_join(pthread_t t, void **ret)
 		*ret = r->ret;
 	if (r->stack_size)
 		sys_mem_unmap(r->stack, r->stack_size);
-	r->used = 0;
+	if (t == 0)
+		main_joined = true;
+	else
+		r->used = 0;
 	return 0;
 }
 
 int pthread_detach(pthread_t t)
 {
-	if (t >= PT_MAX_THREADS || !__pthread_table[t].used)
+	if (!rec_used(t))
 		return ESRCH;
 	if (__pthread_table[t].detached)
 		return EINVAL;
@@ -431,7 +447,11 @@ int pthread_atfork(void (*prepare)(void), void (*parent)(void), void (*child)(vo
  * a thread needs it. After the fork every page is shared copy-on-write,
  * so each store into one costs the parent or the child a page copy:
  * with no thread ever made, neither side stores into the table (fork +
- * execve + wait paid some 20 page copies for the loop over 64 records). */
+ * execve + wait paid some 20 page copies for the loop over 64 records),
+ * and the parent stores nothing here either: fork_locked only when it
+ * changes, fork_self (the child's, read only under fork_locked) only with
+ * the lock (each of the parent's stores lands on a page the last fork
+ * made copy-on-write: a fault per fork, 3 instead of 2 per fork + _exit). */
 static bool fork_locked;
 
 void __pthread_fork_prepare(void)
@@ -439,10 +459,13 @@ void __pthread_fork_prepare(void)
 	for (int i = atfork_n - 1; i >= 0; i--)
 		if (atfork[i].prepare)
 			atfork[i].prepare();
-	fork_self = self_index();
-	fork_locked = main_tid_set;
-	if (fork_locked)
+	bool locked = main_tid_set;
+	if (fork_locked != locked)
+		fork_locked = locked;
+	if (locked) {
+		fork_self = self_index();
 		lock_table();
+	}
 }
 
 void __pthread_fork_parent(void)
@@ -479,7 +502,7 @@ void __pthread_fork_child(void)
  * pthread_getcpuclockid), else 0. */
 uint32_t __arbor_pthread_tid(pthread_t t)
 {
-	if (t < PT_MAX_THREADS && __pthread_table[t].used) {
+	if (rec_used(t)) {
 		uint32_t tid = __pthread_table[t].tid; /* 0: gone */
 		return tid == 0xffffffffu ? 0 : tid;
 	}
