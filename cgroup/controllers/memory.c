@@ -135,7 +135,7 @@ static void memcg_pcache_move_up(struct cgroup *cg)
 static void memory_create(struct cgroup *cg)
 {
 	page_counter_init(&cg->memory, cg->parent ? &cg->parent->memory : NULL);
-	memory_of(cg)->swap_high = memory_of(cg)->swap_max = PAGE_COUNTER_MAX;
+	/* memory.swap.high and .max read "max" from the zeroed state */
 }
 
 /* Removed: its counts join the nearest live ancestor's, where its pages
@@ -360,35 +360,36 @@ static int memory_show_swap_current(struct cgroup *cg, struct cgfs_buf *out)
 
 static int memory_show_swap_high(struct cgroup *cg, struct cgfs_buf *out)
 {
-	memory_show_pages(out, __atomic_load_n(&memory_of(cg)->swap_high, __ATOMIC_RELAXED));
+	memory_show_pages(out, PAGE_COUNTER_MAX - __atomic_load_n(&memory_of(cg)->swap_high_below_max, __ATOMIC_RELAXED));
 	return 0;
 }
 
 static int memory_show_swap_max(struct cgroup *cg, struct cgfs_buf *out)
 {
-	memory_show_pages(out, __atomic_load_n(&memory_of(cg)->swap_max, __ATOMIC_RELAXED));
+	memory_show_pages(out, PAGE_COUNTER_MAX - __atomic_load_n(&memory_of(cg)->swap_max_below_max, __ATOMIC_RELAXED));
 	return 0;
 }
 
-static int memory_write_swap_bound(char *text, uint64_t *bound)
+/* *below_max = PAGE_COUNTER_MAX less the bound (memory_state) */
+static int memory_write_swap_bound(char *text, uint64_t *below_max)
 {
 	uint64_t pages;
 	if (memory_parse_pages(text, &pages))
 		return -EINVAL;
-	__atomic_store_n(bound, pages, __ATOMIC_RELAXED);
+	__atomic_store_n(below_max, PAGE_COUNTER_MAX - pages, __ATOMIC_RELAXED);
 	return 0;
 }
 
 static int memory_write_swap_high(struct cgroup *cg, char *text, const struct k_cgwriter *w)
 {
 	(void)w;
-	return memory_write_swap_bound(text, &memory_of(cg)->swap_high);
+	return memory_write_swap_bound(text, &memory_of(cg)->swap_high_below_max);
 }
 
 static int memory_write_swap_max(struct cgroup *cg, char *text, const struct k_cgwriter *w)
 {
 	(void)w;
-	return memory_write_swap_bound(text, &memory_of(cg)->swap_max);
+	return memory_write_swap_bound(text, &memory_of(cg)->swap_max_below_max);
 }
 
 /* Linux's swap events: high and max (swap.high/max reached), fail (no
@@ -467,7 +468,7 @@ static void memory_disable(struct cgroup *cg)
 	__atomic_store_n(&cg->memory.min, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&cg->memory.low, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&memory_of(cg)->oom_group, false, __ATOMIC_RELAXED);
-	memory_of(cg)->swap_high = memory_of(cg)->swap_max = PAGE_COUNTER_MAX;
+	memory_of(cg)->swap_high_below_max = memory_of(cg)->swap_max_below_max = 0; /* "max" */
 }
 
 static const struct cftype memory_files[] = {
