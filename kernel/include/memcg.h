@@ -82,6 +82,12 @@ void memcg_event_locked(struct cgroup *cg, enum memcg_event e);
 /* payer (the creator's cgroup) was charged one slab page for cg itself;
  * it is uncharged when cg is freed. */
 void memcg_set_charged(struct cgroup *cg, struct cgroup *payer);
+/* Charges (uncharges) bytes of kernel objects smaller than a page to cg
+ * as slab: whole pages reach the counters, the remainder waits in cg
+ * for the next object (Linux's obj_cgroup). 0 or -ENOMEM (may reclaim
+ * where mem_charge may). */
+int memcg_slab_charge_bytes(struct cgroup *cg, uint64_t bytes);
+void memcg_slab_uncharge_bytes(struct cgroup *cg, uint64_t bytes);
 /* memory.oom.group of cg. */
 bool memcg_oom_group(const struct cgroup *cg);
 
