@@ -223,7 +223,14 @@ static int write_type(struct cgroup *cg, char *text, const struct k_cgwriter *w)
 		return -EINVAL;
 	cg_lock();
 	int err = cg->dead ? -ENODEV : cg_make_threaded(cg);
+	/* a threaded cgroup has no domain controller (memory) of its own
+	 * any more: its parent stops paying for that state */
+	int64_t refund = 0;
+	if (!err)
+		cg_parent_settle_locked(cg, cg->parent->subtree_control, &refund);
 	cg_unlock();
+	if (refund > 0)
+		cg_parent_charge(cg->parent, -refund);
 	return err;
 }
 
