@@ -54,7 +54,8 @@ _Static_assert(PIPE_BUF <= PAGE_SIZE, "a chunk spans at most two slots");
 struct kpipe {
 	struct spinlock lock;
 	/* the ring's pages: byte i of the ring is in slot i / PAGE_SIZE,
-	 * which has a page while one of its bytes is unread, and only then */
+	 * which has a page while one of its bytes is unread (or, in an empty
+	 * pipe, while the head is in it and the maker pays for it) */
 	struct page *slot[PIPE_SLOTS];
 	char *va[PIPE_SLOTS];		/* their addresses (the copies' hot path) */
 	struct page *spare;		/* an emptied page kept for a next write, the maker's */
