@@ -170,7 +170,9 @@ int memcg_slab_charge_bytes(struct cgroup *cg, uint64_t bytes)
 	 * leave the remainder short; a surplus is trimmed */
 	uint64_t owed = MIN(bytes, (uint64_t)-v);
 	uint64_t pages = (owed + PAGE_BYTES - 1) / PAGE_BYTES;
-	int err = mem_charge(cg, pages, MEMCG_STAT_SLAB);
+	/* past the stock: a parent's charge between its creator's would
+	 * make the stock switch cgroups twice per mkdir */
+	int err = mem_charge_unstocked(cg, pages, MEMCG_STAT_SLAB);
 	__atomic_add_fetch(&s->slab_spare, err ? (int64_t)bytes : (int64_t)(pages * PAGE_BYTES), __ATOMIC_RELAXED);
 	memcg_slab_spare_trim(cg);
 	return err;

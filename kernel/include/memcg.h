@@ -17,6 +17,11 @@ struct cgroup;
  * an ancestor is at its limit. Uncharge with the same kind. */
 int mem_charge(struct cgroup *cg, uint64_t nr_pages, enum memcg_stat kind);
 void mem_uncharge(struct cgroup *cg, uint64_t nr_pages, enum memcg_stat kind);
+/* mem_charge, but straight to the counters, past the per-CPU stock: for
+ * a charge to another cgroup than the caller's own next to charges to
+ * its own (a cgroup's state charged to its parent while mkdir charges the
+ * creator), which would make the stock switch back and forth. */
+int mem_charge_unstocked(struct cgroup *cg, uint64_t nr_pages, enum memcg_stat kind);
 /* Counts n more of item (an event: MEMCG_STAT_PGFAULT) in cg. */
 void memcg_stat_add(struct cgroup *cg, enum memcg_stat item, int64_t n);
 /* The same for a page cache count (item >= MEMCG_NR_STATS: the LRU
