@@ -61,14 +61,15 @@ static void memcg_check_high(struct cgroup *cg, uint64_t pages)
 	thread_set_work(t);
 }
 
+static int mem_charge_settle(struct cgroup *cg, uint64_t nr_pages, enum memcg_stat kind, bool ok, bool stocked,
+			     struct page_counter *fail);
+
 /* The stock is per CPU and only touched with interrupts off on that CPU.
  * The kind is counted at cg's level only: depth costs nothing. A charge
  * past a memory.max reclaims from the refusing level's subtree first
  * where the caller holds no spinlock (Linux's try_charge); under one (a
  * page fault holds its address space's lock) the fault handler does it
  * (memcg_fault_oom). */
-static int mem_charge_settle(struct cgroup *cg, uint64_t nr_pages, enum memcg_stat kind, bool ok, bool stocked,
-			     struct page_counter *fail);
 
 int mem_charge(struct cgroup *cg, uint64_t nr_pages, enum memcg_stat kind)
 {
