@@ -375,19 +375,39 @@ static long pipe_read(struct pipe_end *e, char *ubuf, size_t len)
 		}
 		spin_lock(&p->lock);
 	}
-	size_t n = MIN(MIN(len, p->len), (size_t)PIPE_BUF);
-	bool was_full = p->len == PIPE_SIZE;
-	pipe_copy_out(p, tmp, n);
-	struct page *drop[2];
-	unsigned ndrop = pipe_consume_locked(p, n, drop);
-	spin_unlock(&p->lock);
-	for (unsigned i = 0; i < ndrop; i++)
-		pipe_page_retire(p, drop[i]);
-	if (waitq_has_waiters(&p->wwait)) /* writers sleep under p->lock */
-		waitq_wake_all(&p->wwait, 0);
-	if (was_full) /* POLLOUT now, as Linux's pipe_read wakes writers */
-		pollq_wake_ev(&p->pollq, POLLOUT | POLLWRNORM);
-	long r = copy_to_user(ubuf, tmp, n) ? -EFAULT : (long)n;
+	/* As much as is there, up to len (Linux's pipe_read), a bounce
+	 * buffer's worth at a time: the copy to the caller may fault, so it
+	 * is made without the lock. */
+	size_t done = 0;
+	long r;
+	for (;;) {
+		size_t n = MIN(MIN(len - done, p->len), (size_t)PIPE_BUF);
+		bool was_full = p->len == PIPE_SIZE;
+		pipe_copy_out(p, tmp, n);
+		struct page *drop[2];
+		unsigned ndrop = pipe_consume_locked(p, n, drop);
+		bool more = p->len > 0;
+		spin_unlock(&p->lock);
+		for (unsigned i = 0; i < ndrop; i++)
+			pipe_page_retire(p, drop[i]);
+		if (waitq_has_waiters(&p->wwait)) /* writers sleep under p->lock */
+			waitq_wake_all(&p->wwait, 0);
+		if (was_full) /* POLLOUT now, as Linux's pipe_read wakes writers */
+			pollq_wake_ev(&p->pollq, POLLOUT | POLLWRNORM);
+		if (copy_to_user(ubuf + done, tmp, n)) {
+			r = done ? (long)done : -EFAULT;
+			break;
+		}
+		done += n;
+		r = (long)done;
+		if (done == len || !more)
+			break;
+		spin_lock(&p->lock);
+		if (p->len == 0) { /* another reader took it */
+			spin_unlock(&p->lock);
+			break;
+		}
+	}
 	pipe_tmp_free(tmp, small);
 	return r;
 }
