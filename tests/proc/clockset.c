@@ -26,6 +26,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include "arbor/syscalls.h"
 
 static int n, failed;
 static void check(int ok, const char *what)
@@ -357,6 +358,19 @@ static void timed_waits_follow(void)
 			 tw_names[k]);
 		check(a[k].err == ETIMEDOUT && a[k].waited > 2600000000ll && a[k].waited < 9000000000ll, what);
 	}
+
+	/* the system call itself: K_FUTEX_REALTIME's time is absolute */
+	uint32_t word = 0;
+	check(sys_futex_wait(&word, 0, 0, 2) == -EINVAL, "futex_wait: an unknown flag is EINVAL");
+	int64_t m = ns_of(CLOCK_MONOTONIC);
+	check(sys_futex_wait(&word, 0, (uint64_t)ns_of(CLOCK_REALTIME) - 1000, K_FUTEX_REALTIME) == -ETIMEDOUT &&
+		      sys_futex_wait(&word, 0, 1, K_FUTEX_REALTIME) == -ETIMEDOUT &&
+		      ns_of(CLOCK_MONOTONIC) - m < 1000000000ll,
+	      "futex_wait K_FUTEX_REALTIME: a time already past is ETIMEDOUT at once");
+	m = ns_of(CLOCK_MONOTONIC);
+	check(sys_futex_wait(&word, 0, (uint64_t)ns_of(CLOCK_REALTIME) + 200000000, K_FUTEX_REALTIME) == -ETIMEDOUT &&
+		      ns_of(CLOCK_MONOTONIC) - m >= 190000000ll,
+	      "futex_wait K_FUTEX_REALTIME: 0.2 s ahead waits 0.2 s");
 
 	pthread_rwlock_unlock(&tw_rw);
 	pthread_mutex_unlock(&tw_held);
