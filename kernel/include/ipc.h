@@ -177,9 +177,10 @@ struct pollq *pipe_pollq(struct kobj *o);
 long pipe_fd_flags(struct kobj *o, int set);
 /* For an ipc_call with label on handle h of the caller that is no
  * endpoint or channel: if h is a FIFO's end whose server named its file
- * (fifo_open's file) and label asks about the file itself (FILE_FSTAT,
- * FILE_STATFS), that channel's endpoint (a reference) and *badge, as
- * Linux's fstat and fstatfs of a FIFO reach its inode; else NULL. */
+ * (fifo_open's file) and label is about the file itself (FILE_FSTAT,
+ * FILE_STATFS, FILE_FCHMOD, FILE_FCHOWN, FILE_UTIMES), that channel's
+ * endpoint (a reference) and *badge, as Linux's fstat, fstatfs, fchmod,
+ * fchown and futimens of a FIFO reach its inode; else NULL. */
 struct endpoint *pipe_file_endpoint(int h, uint64_t label, uint64_t *badge);
 
 #endif

@@ -300,7 +300,8 @@ long sys_ep_create(void)
 }
 
 /* A call on handle h that is no endpoint or channel: a FIFO's end that
- * names its file passes fstat and fstatfs to it (pipe_file_endpoint).
+ * names its file passes fstat, fstatfs, fchmod, fchown and futimens to
+ * it (pipe_file_endpoint).
  * Out of line: the calls that need it are rare. */
 static __attribute__((noinline)) struct endpoint *ipc_get_fifo_file(int h, struct thread *self, uint64_t *badge)
 {

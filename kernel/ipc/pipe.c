@@ -16,9 +16,10 @@
  * other way round): the opener's C library does that wait (fifo_wait)
  * once it has the end, counting opens as Linux's r_counter/w_counter, so
  * a writer that came and went meanwhile still ends it. An end may carry
- * a channel to its file in the server (fifo_open's file): fstat and
- * fstatfs of the end go there (pipe_file_endpoint), so they show the
- * FIFO file's inode as Linux's do, where a pipe's show pipefs.
+ * a channel to its file in the server (fifo_open's file): fstat,
+ * fstatfs, fchmod, fchown and futimens of the end go there
+ * (pipe_file_endpoint), so they reach the FIFO file's inode as Linux's
+ * do, where a pipe's show pipefs.
  *
  * read/write/poll/getfl/setfl/fstat on a descriptor: the kernel serves a
  * pipe end itself, and turns the call into the file protocol's IPC call
@@ -448,7 +449,10 @@ long sys_fifo_open(int h, int flags, int file)
 
 struct endpoint *pipe_file_endpoint(int h, uint64_t label, uint64_t *badge)
 {
-	if (label != FILE_FSTAT && label != FILE_STATFS)
+	/* what Linux does to a FIFO's inode through an open end; never its
+	 * data, which is the pipe's */
+	if (label != FILE_FSTAT && label != FILE_STATFS && label != FILE_FCHMOD && label != FILE_FCHOWN &&
+	    label != FILE_UTIMES)
 		return NULL;
 	long err;
 	struct pipe_end *e = pipe_end_get(h, &err);

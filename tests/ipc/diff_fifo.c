@@ -5,7 +5,8 @@
  * data gone once every end closed, an open interrupted by a signal,
  * mknod's types and privilege, and what fstat and fstatfs of an end show
  * (the FIFO file's inode and file system, kept while an end is open;
- * pipefs for a pipe's). Works in /tmp, or in DIR (argv[1]); "DIR
+ * pipefs for a pipe's) and that fchmod, fchown and futimens of an end
+ * change the file. Works in /tmp, or in DIR (argv[1]); "DIR
  * DEV TYPE" first mounts DEV there (the runner's run on an ext2 disk in
  * Arbor) and unmounts it at the end, leaving one FIFO on the disk for
  * e2fsck to look at. */
@@ -192,6 +193,15 @@ static void nonblocking(void)
 	fstat_end("fstat sees two links", w, in("f"), NULL);
 	report("unlink the link", unlink(in("f2")));
 	fstat_end("one again", w, in("f"), NULL);
+	report("fchmod the writer 0640", fchmod(w, 0640));
+	fstat_end("the file's mode follows", r, in("f"), NULL);
+	report("fchown the reader to my own ids", fchown(r, geteuid(), getegid()));
+	struct timespec times[2] = { { 1000000000, 0 }, { 1200000000, 500 } };
+	report("futimens the reader", futimens(r, times));
+	struct stat ts;
+	stat(in("f"), &ts);
+	printf("the file's atime %lld mtime %lld.%09ld\n", (long long)ts.st_atime, (long long)ts.st_mtime,
+	       ts.st_mtim.tv_nsec);
 	chmod(in("f"), 0644);
 	struct statfs sf, df;
 	report("fstatfs the reader", fstatfs(r, &sf));

@@ -342,8 +342,8 @@ static bool e2_is_mknod(int flags, uint64_t mode)
 }
 
 /* An open of FIFO ino (st its attributes): its node (*out, one more
- * open: the end's O_PATH file of the inode, which its fstat asks, keeps
- * it while an end is open, as Linux's) and a handle of ours to the
+ * open: the end's file of the inode, which its fstat, fchmod and the
+ * like reach, keeps it while an end is open, as Linux's) and a handle of ours to the
  * kernel's pipe behind it (c->fifo_node, a duplicate: an unlink after
  * e2_leave may close the list's), whose end e2_path makes and gives
  * (docs/vfs.md, "FIFOs"). */
@@ -918,8 +918,8 @@ long e2_path(const struct fs_req *r, struct ipc_msg *m)
 	e2_leave(in);
 	if (e < 0 || e == FSSRV_HANDBACK)
 		return e;
-	if (e == E2_FIFO) { /* the end, with an O_PATH file of the inode (under the skeleton's lock) */
-		struct fs_file *f = fssrv_file_new_at(in, O_PATH, r->inst_id, r->path);
+	if (e == E2_FIFO) { /* the end, with a file of the inode (under the skeleton's lock) */
+		struct fs_file *f = fssrv_file_new_at(in, (int)m->w[0] & O_ACCMODE, r->inst_id, r->path);
 		if (f) {
 			f->node = n;
 			e = fssrv_fifo_give(f, (int)c.fifo_node, (int)m->w[0]);

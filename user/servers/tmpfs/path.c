@@ -46,8 +46,9 @@ static ARBOR_HOT bool kfile_flags(int flags)
 /* An open of FIFO ino for reading, writing or both: an end of the
  * kernel's pipe behind it (made with the first open), given to the
  * caller, who waits for the other side (fifo_wait) when it sees
- * TMPFS_OPEN_FIFO. The end keeps an O_PATH file of ino, which its fstat
- * asks (so the inode lives while an end is open, as Linux's). */
+ * TMPFS_OPEN_FIFO. The end keeps a file of ino, which its fstat, fchmod
+ * and the like reach (so the inode lives while an end is open, as
+ * Linux's). */
 static long fifo_open(struct tmpfs *fs, struct tmpfs_inode *ino, int flags)
 {
 	int64_t node = tmpfs_fifo_get(ino);
@@ -57,7 +58,7 @@ static long fifo_open(struct tmpfs *fs, struct tmpfs_inode *ino, int flags)
 			return node;
 		tmpfs_fifo_set(ino, node);
 	}
-	struct fs_file *f = fssrv_file_new(fs, O_PATH);
+	struct fs_file *f = fssrv_file_new(fs, flags & O_ACCMODE);
 	if (!f)
 		return -ENOMEM;
 	f->node = ino;
