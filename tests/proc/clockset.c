@@ -1,18 +1,14 @@
 /* Setting the wall clock (clock_settime, settimeofday, adjtime) and what
  * follows it: time(), gettimeofday, file times, an absolute
  * CLOCK_REALTIME clock_nanosleep, POSIX timer and timerfd (with
- * TFD_TIMER_CANCEL_ON_SET), the C library's timed waits on an absolute
- * CLOCK_REALTIME time (a condition variable, a semaphore, a mutex, a
- * read-write lock, a message queue: futex_wait's K_FUTEX_REALTIME) but
- * not a CLOCK_MONOTONIC condition variable's; who may set it and the
- * errors; and sched_rr_get_interval's slice. Runs as root and puts the clock back at
+ * TFD_TIMER_CANCEL_ON_SET), futex_wait's K_FUTEX_REALTIME (the C
+ * library's timed waits, which linux_clockstep.c compares with Linux);
+ * who may set it and the errors; and sched_rr_get_interval's slice. Runs as root and puts the clock back at
  * the end. Prints TAP. */
 #define _GNU_SOURCE 1
 #include <errno.h>
 #include <fcntl.h>
-#include <mqueue.h>
 #include <pthread.h>
-#include <semaphore.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdint.h>
@@ -236,130 +232,20 @@ static void timers_follow(void)
 	close(afd);
 }
 
-/* The objects the waiters below block on, each held or empty. */
-static pthread_mutex_t tw_m = PTHREAD_MUTEX_INITIALIZER, tw_held = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t tw_rc = PTHREAD_COND_INITIALIZER, tw_mc;
-static pthread_rwlock_t tw_rw = PTHREAD_RWLOCK_INITIALIZER;
-static sem_t tw_sem;
-static mqd_t tw_qr, tw_qs; /* an empty queue, a full one */
+static uint64_t fw_until;
+static uint32_t fw_word;
 
-enum { TW_COND, TW_MONO, TW_SEM, TW_MUTEX, TW_RDLOCK, TW_WRLOCK, TW_MQRECV, TW_MQSEND, TW_N };
-static const char *const tw_names[TW_N] = {
-	"pthread_cond_timedwait", "a CLOCK_MONOTONIC pthread_cond_timedwait", "sem_timedwait",
-	"pthread_mutex_timedlock", "pthread_rwlock_timedrdlock", "pthread_rwlock_timedwrlock",
-	"mq_timedreceive", "mq_timedsend",
-};
-
-struct tw_arg {
-	int kind;
-	struct timespec until;	/* on CLOCK_MONOTONIC for TW_MONO, else CLOCK_REALTIME */
-	int err;		/* what the wait returned (an errno) */
-	int64_t waited;		/* how long it took (monotonic ns) */
-};
-
-static void *tw_waiter(void *p)
+static void *futex_waiter(void *arg)
 {
-	struct tw_arg *a = p;
-	int64_t m = ns_of(CLOCK_MONOTONIC);
-	int r = 0;
-	switch (a->kind) {
-	case TW_COND:
-	case TW_MONO:
-		pthread_mutex_lock(&tw_m);
-		do /* no one signals: only the time ends it */
-			r = pthread_cond_timedwait(a->kind == TW_COND ? &tw_rc : &tw_mc, &tw_m, &a->until);
-		while (r == 0);
-		pthread_mutex_unlock(&tw_m);
-		break;
-	case TW_SEM:
-		r = sem_timedwait(&tw_sem, &a->until) == 0 ? 0 : errno;
-		break;
-	case TW_MUTEX:
-		r = pthread_mutex_timedlock(&tw_held, &a->until);
-		break;
-	case TW_RDLOCK:
-		r = pthread_rwlock_timedrdlock(&tw_rw, &a->until);
-		break;
-	case TW_WRLOCK:
-		r = pthread_rwlock_timedwrlock(&tw_rw, &a->until);
-		break;
-	case TW_MQRECV: {
-		char buf[64];
-		r = mq_timedreceive(tw_qr, buf, sizeof(buf), NULL, &a->until) >= 0 ? 0 : errno;
-		break;
-	}
-	case TW_MQSEND:
-		r = mq_timedsend(tw_qs, "x", 1, 0, &a->until) == 0 ? 0 : errno;
-		break;
-	}
-	a->waited = ns_of(CLOCK_MONOTONIC) - m;
-	a->err = r;
-	return NULL;
+	(void)arg;
+	return (void *)(intptr_t)sys_futex_wait(&fw_word, 0, fw_until, K_FUTEX_REALTIME);
 }
 
-/* Starts a waiter of each kind in kinds, until off ns from now on its
- * clock (the monotonic one's mono_off), steps the wall clock by step ns
- * once they all wait, and joins them. */
-static void tw_run(struct tw_arg *a, unsigned kinds, int64_t off, int64_t mono_off, int64_t step)
+/* futex_wait itself: K_FUTEX_REALTIME's time is absolute (the library's
+ * timed waits following a step are compared with Linux 6.1 in
+ * tests/proc/linux_clockstep.c) */
+static void futex_realtime(void)
 {
-	pthread_t th[TW_N];
-	for (int k = 0; k < TW_N; k++) {
-		if (!(kinds & (1u << k)))
-			continue;
-		int64_t at = k == TW_MONO ? ns_of(CLOCK_MONOTONIC) + mono_off : ns_of(CLOCK_REALTIME) + off;
-		a[k] = (struct tw_arg){ .kind = k, .until = { at / 1000000000, at % 1000000000 }, .err = -1 };
-		pthread_create(&th[k], NULL, tw_waiter, &a[k]);
-	}
-	usleep(200000); /* all asleep in the kernel by now */
-	set_real(ns_of(CLOCK_REALTIME) + step);
-	for (int k = 0; k < TW_N; k++)
-		if (kinds & (1u << k))
-			pthread_join(th[k], NULL);
-}
-
-static void timed_waits_follow(void)
-{
-	pthread_condattr_t ca;
-	pthread_condattr_init(&ca);
-	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-	pthread_cond_init(&tw_mc, &ca);
-	sem_init(&tw_sem, 0, 0);
-	struct mq_attr qa = { .mq_maxmsg = 1, .mq_msgsize = 64 };
-	mq_unlink("/clockset_r");
-	mq_unlink("/clockset_s");
-	tw_qr = mq_open("/clockset_r", O_RDWR | O_CREAT | O_EXCL, 0600, &qa);
-	tw_qs = mq_open("/clockset_s", O_RDWR | O_CREAT | O_EXCL, 0600, &qa);
-	check(tw_qr != (mqd_t)-1 && tw_qs != (mqd_t)-1 && mq_send(tw_qs, "full", 4, 0) == 0, "message queues made");
-	pthread_mutex_lock(&tw_held); /* held by another thread: timedlock waits */
-	pthread_rwlock_wrlock(&tw_rw);
-
-	/* each waits until 10 s from now; the clock steps 20 s ahead: they
-	 * end at once, but the monotonic one, which ends on its own 2 s */
-	struct tw_arg a[TW_N];
-	tw_run(a, (1u << TW_N) - 1, 10000000000ll, 2000000000ll, 20000000000ll);
-	char what[160];
-	for (int k = 0; k < TW_N; k++) {
-		if (k == TW_MONO)
-			continue;
-		snprintf(what, sizeof(what), "%s until 10 s ahead ends at once (ETIMEDOUT) when the clock steps 20 s ahead",
-			 tw_names[k]);
-		check(a[k].err == ETIMEDOUT && a[k].waited < 3000000000ll, what);
-	}
-	check(a[TW_MONO].err == ETIMEDOUT && a[TW_MONO].waited > 1700000000ll && a[TW_MONO].waited < 8000000000ll,
-	      "a CLOCK_MONOTONIC pthread_cond_timedwait does not follow the step: it waits its 2 s");
-
-	/* until 1 s from now, and the clock steps 2 s back: about 3 s */
-	unsigned back = (1u << TW_COND) | (1u << TW_SEM) | (1u << TW_MUTEX) | (1u << TW_WRLOCK) | (1u << TW_MQRECV);
-	tw_run(a, back, 1000000000ll, 0, -2000000000ll);
-	for (int k = 0; k < TW_N; k++) {
-		if (!(back & (1u << k)))
-			continue;
-		snprintf(what, sizeof(what), "%s until 1 s ahead lasts about 3 s when the clock steps 2 s back",
-			 tw_names[k]);
-		check(a[k].err == ETIMEDOUT && a[k].waited > 2600000000ll && a[k].waited < 9000000000ll, what);
-	}
-
-	/* the system call itself: K_FUTEX_REALTIME's time is absolute */
 	uint32_t word = 0;
 	check(sys_futex_wait(&word, 0, 0, 2) == -EINVAL, "futex_wait: an unknown flag is EINVAL");
 	int64_t m = ns_of(CLOCK_MONOTONIC);
@@ -371,15 +257,17 @@ static void timed_waits_follow(void)
 	check(sys_futex_wait(&word, 0, (uint64_t)ns_of(CLOCK_REALTIME) + 200000000, K_FUTEX_REALTIME) == -ETIMEDOUT &&
 		      ns_of(CLOCK_MONOTONIC) - m >= 190000000ll,
 	      "futex_wait K_FUTEX_REALTIME: 0.2 s ahead waits 0.2 s");
-
-	pthread_rwlock_unlock(&tw_rw);
-	pthread_mutex_unlock(&tw_held);
-	mq_close(tw_qr);
-	mq_close(tw_qs);
-	mq_unlink("/clockset_r");
-	mq_unlink("/clockset_s");
-	sem_destroy(&tw_sem);
-	pthread_cond_destroy(&tw_mc);
+	/* one waiting until 10 s ahead, the clock stepped 20 s ahead */
+	pthread_t th;
+	fw_until = (uint64_t)ns_of(CLOCK_REALTIME) + 10000000000ull;
+	pthread_create(&th, NULL, futex_waiter, NULL);
+	usleep(200000);
+	m = ns_of(CLOCK_MONOTONIC);
+	set_real(ns_of(CLOCK_REALTIME) + 20000000000ll);
+	void *rv;
+	pthread_join(th, &rv);
+	check((intptr_t)rv == -ETIMEDOUT && ns_of(CLOCK_MONOTONIC) - m < 3000000000ll,
+	      "futex_wait K_FUTEX_REALTIME 10 s ahead: a step 20 s ahead ends it at once (ETIMEDOUT)");
 }
 
 static void slew(void)
@@ -456,7 +344,7 @@ int main(void)
 	step_follows();
 	sleeps_follow();
 	timers_follow();
-	timed_waits_follow();
+	futex_realtime();
 	slew();
 	slice();
 	set_real(t0 + (ns_of(CLOCK_MONOTONIC) - m0)); /* put it back */
