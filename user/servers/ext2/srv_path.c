@@ -343,10 +343,10 @@ static bool e2_is_mknod(int flags, uint64_t mode)
 
 /* An open of FIFO ino (st its attributes): its node (*out, one more
  * open: the end's file of the inode, which its fstat, fchmod and the
- * like reach, keeps it while an end is open, as Linux's) and a handle of ours to the
- * kernel's pipe behind it (c->fifo_node, a duplicate: an unlink after
- * e2_leave may close the list's), whose end e2_path makes and gives
- * (docs/vfs.md, "FIFOs"). */
+ * like reach, keeps it while an end is open, as Linux's) and a handle
+ * of ours to the kernel's pipe behind it (c->fifo_node, a duplicate: an
+ * unlink after e2_leave may close the list's), whose end e2_path makes
+ * and gives (docs/vfs.md, "FIFOs"). */
 static int e2_fifo_open(struct e2ctx *c, uint32_t ino, const struct ext2_stat *st, struct e2node **out)
 {
 	long node = e2_fifo_node(c->in, ino);
