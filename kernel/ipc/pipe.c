@@ -27,6 +27,7 @@
 #include "abi/errno.h"
 #include "abi/fcntl.h"
 #include "abi/fs.h"
+#include "abi/pcache.h"
 #include "abi/poll.h"
 #include "abi/signal.h"
 #include "heap.h"
@@ -39,6 +40,7 @@
 #include "proc.h"
 #include "sched.h"
 #include "syscall.h"
+#include "timer.h"
 
 #define PIPE_ORDER 4			/* 16 pages = 64 KiB */
 #define PIPE_SIZE (PAGE_SIZE << PIPE_ORDER)
@@ -55,7 +57,16 @@ struct kpipe {
 	struct waitq rwait, wwait;
 	struct waitq owait;		/* FIFO opens waiting for the other side */
 	struct pollq pollq;		/* pollers of either end */
+	/* its inode in Linux's pipefs, which fstat of an end without a file
+	 * shows (pipe_fd_stat): a number of its own, its creator's
+	 * effective ids, when it was made */
+	uint64_t ino;
+	uint32_t uid, gid;
+	uint64_t made;
 };
+
+#define PIPEFS_DEV 12			/* st_dev of every pipe (Linux: pipefs's anonymous device) */
+static uint64_t pipe_next_ino = 1;
 
 struct pipe_end {
 	struct kobj obj;
@@ -126,6 +137,11 @@ static void pipe_end_release(struct kobj *o)
 
 static void pipe_init(struct kpipe *p)
 {
+	const struct proc *self = current_thread()->proc;
+	p->ino = __atomic_fetch_add(&pipe_next_ino, 1, __ATOMIC_RELAXED);
+	p->uid = self->cred.euid;
+	p->gid = self->cred.egid;
+	p->made = clock_real_ns();
 	p->lock = (struct spinlock)SPINLOCK_INIT("pipe");
 	waitq_init(&p->rwait);
 	waitq_init(&p->wwait);
@@ -445,6 +461,13 @@ long sys_fifo_open(int h, int flags, int file)
 	int r = handle_install(self, &e->obj, rights);
 	kobj_put(&e->obj);
 	return r < 0 ? -EMFILE : r;
+}
+
+void pipe_fd_stat(struct kobj *o, struct pcache_attr *a)
+{
+	const struct kpipe *p = container_of(o, struct pipe_end, obj)->pipe;
+	*a = (struct pcache_attr){ .dev = PIPEFS_DEV, .ino = p->ino, .mode = 010600, .nlink = 1, .uid = p->uid,
+				   .gid = p->gid, .atime = p->made, .mtime = p->made, .ctime = p->made };
 }
 
 struct endpoint *pipe_file_endpoint(int h, uint64_t label, uint64_t *badge)

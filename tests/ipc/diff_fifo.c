@@ -100,16 +100,23 @@ static void fstat_end(const char *what, int fd, const char *path, const struct s
 /* fstat and fstatfs of a pipe's end: pipefs's own inode, not a file's */
 static void pipe_stat(void)
 {
-	int p[2];
-	struct stat a, b, d;
+	int p[2], q[2];
+	struct stat a, b, c, d;
 	struct statfs sf;
+	time_t now = time(NULL);
 	report("pipe", pipe(p));
 	report("fstat a pipe's end", fstat(p[0], &a));
 	fstat(p[1], &b);
 	stat(dir, &d);
-	printf("pipe: fifo %d mode %o size %lld both ends one inode %d not the directory's device %d\n",
-	       S_ISFIFO(a.st_mode), a.st_mode & 07777, (long long)a.st_size, a.st_ino == b.st_ino,
-	       a.st_dev != d.st_dev);
+	printf("pipe: fifo %d mode %o size %lld nlink %d mine %d both ends one inode %d not the directory's device %d\n",
+	       S_ISFIFO(a.st_mode), a.st_mode & 07777, (long long)a.st_size, (int)a.st_nlink,
+	       a.st_uid == geteuid() && a.st_gid == getegid(), a.st_ino == b.st_ino, a.st_dev != d.st_dev);
+	pipe(q);
+	fstat(q[0], &c);
+	printf("another pipe: another inode %d, the same device %d; made now %d\n", c.st_ino != a.st_ino,
+	       c.st_dev == a.st_dev, a.st_mtime >= now - 5 && a.st_mtime <= now + 5 && a.st_ctime == a.st_mtime);
+	close(q[0]);
+	close(q[1]);
 	report("fstatfs a pipe's end", fstatfs(p[0], &sf));
 	printf("pipefs %d\n", sf.f_type == 0x50495045);
 	close(p[0]);

@@ -206,8 +206,9 @@ int fstat(int fd, struct stat *st)
 		long r = sys_ipc_call(fd, &m, NULL, 0, st, sizeof(*st));
 		if (r == 0 || r == -EFAULT)
 			return (int)__sys_ret(r < 0 ? r : (long)m.label);
-		struct pcache_attr a = { .mode = S_IFIFO | 0600 };
-		return (int)__sys_ret(__arbor_stat_from_attr(&a, st));
+		struct pcache_attr a;
+		r = sys_fd_stat(fd, &a);
+		return (int)__sys_ret(r < 0 ? r : __arbor_stat_from_attr(&a, st));
 	}
 	if (type == HANDLE_CHANNEL) { /* a page cache file: the kernel answers */
 		struct pcache_attr a;
