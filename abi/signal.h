@@ -152,6 +152,10 @@ struct k_sigevent {
 #define K_CLOCK_THREAD_CPUTIME 3
 #define K_CLOCK_BOOTTIME 7
 #define K_TIMER_ABSTIME 1
+/* futex_wait's flags: timeout_ns is an absolute CLOCK_REALTIME time (ns
+ * since the epoch) that a step of the clock moves, as Linux's
+ * FUTEX_WAIT_BITSET | FUTEX_CLOCK_REALTIME. */
+#define K_FUTEX_REALTIME 1
 
 /* What a handler finds on its stack, from its return address up: the
  * kernel restores all of it (registers, mask, FPU) on sigreturn. */

@@ -52,7 +52,7 @@ static void range_hold(struct blk_worker *w, uint64_t first, uint64_t end)
 		}
 		range_waiters++;
 		srvlock_unlock(&range_lock);
-		sys_futex_wait(&range_gen, gen, 0); /* returns at once if a drop came since */
+		sys_futex_wait(&range_gen, gen, 0, 0); /* returns at once if a drop came since */
 		srvlock_lock(&range_lock);
 		range_waiters--;
 		srvlock_unlock(&range_lock);

@@ -3,8 +3,9 @@
  * time of day is the monotonic clock (timer.h) plus an offset that only
  * root changes: clock_settime/settimeofday step it (clock_real_set), and
  * adjtime slews it at 500 ppm as Linux's adjtime does. A step tells the
- * absolute CLOCK_REALTIME waits (clock_nanosleep, POSIX timers, timerfd)
- * to look at their deadlines again. */
+ * absolute CLOCK_REALTIME waits (clock_nanosleep, POSIX timers, timerfd,
+ * the C library's timed waits on futexes) to look at their deadlines
+ * again. */
 #include "abi/errno.h"
 #include "abi/signal.h"
 #include "timer.h"
@@ -198,6 +199,7 @@ void clock_real_set(uint64_t ns)
 	int64_t delta = rtc_off - old; /* how far the wall clock stepped */
 	ptimer_clock_was_set(delta);
 	timerfd_clock_was_set(delta);
+	futex_clock_was_set();
 }
 
 long sys_clock_real(void)

@@ -175,5 +175,17 @@ long pipe_fd_poll(struct kobj *o, int events);
 /* The queue a pipe's changes wake (poll.h). */
 struct pollq *pipe_pollq(struct kobj *o);
 long pipe_fd_flags(struct kobj *o, int set);
+struct pcache_attr;
+/* fstat of pipe end o as Linux's pipefs shows it: S_IFIFO | 0600, one
+ * link, the pipe's own inode number, its creator's effective ids, the
+ * time it was made (reads and writes do not move the times). */
+void pipe_fd_stat(struct kobj *o, struct pcache_attr *a);
+/* For an ipc_call with label on handle h of the caller that is no
+ * endpoint or channel: if h is a FIFO's end whose server named its file
+ * (fifo_open's file) and label is about the file itself (FILE_FSTAT,
+ * FILE_STATFS, FILE_FCHMOD, FILE_FCHOWN, FILE_UTIMES), that channel's
+ * endpoint (a reference) and *badge, as Linux's fstat, fstatfs, fchmod,
+ * fchown and futimens of a FIFO reach its inode; else NULL. */
+struct endpoint *pipe_file_endpoint(int h, uint64_t label, uint64_t *badge);
 
 #endif

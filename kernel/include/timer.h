@@ -17,7 +17,8 @@ void rtc_init(void);
 uint64_t clock_real_ns(void);
 /* Steps the wall clock to ns (the caller checked the privilege), and
  * tells the absolute CLOCK_REALTIME waits: ptimer_clock_was_set,
- * timerfd_clock_was_set, clock_real_wait_step's sleepers. */
+ * timerfd_clock_was_set, futex_clock_was_set, clock_real_wait_step's
+ * sleepers. */
 void clock_real_set(uint64_t ns);
 /* How many times the wall clock was stepped. */
 uint64_t clock_real_gen(void);
@@ -31,6 +32,9 @@ void ptimer_clock_was_set(int64_t delta);
 /* The same for timerfds; TFD_TIMER_CANCEL_ON_SET ones are cancelled
  * (kernel/ipc/timerfd.c). */
 void timerfd_clock_was_set(int64_t delta);
+/* The same for futex waits with an absolute CLOCK_REALTIME deadline
+ * (K_FUTEX_REALTIME): each wakes to look at it again (kernel/ipc/futex.c). */
+void futex_clock_was_set(void);
 uint64_t timer_ticks(void);	/* ticks taken on this CPU */
 /* The scheduler's next deadline on this CPU (a sleep's end, a cgroup's
  * quota running out, a throttled cgroup's new period): the timer

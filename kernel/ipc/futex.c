@@ -8,8 +8,13 @@
  * shared anonymous page's frame), so PTHREAD_PROCESS_SHARED objects work
  * between processes whatever address each maps them at. A thread's
  * clear_tid word (set at thread_create) is zeroed and woken when the
- * thread has fully ended, so a joiner may free the thread's stack. */
+ * thread has fully ended, so a joiner may free the thread's stack.
+ * A wait with an absolute CLOCK_REALTIME deadline (K_FUTEX_REALTIME, the
+ * library's timed waits) keeps that time and is also on futex_real, so a
+ * step of the wall clock wakes it to work its monotonic deadline out
+ * again (futex_clock_was_set), as Linux's FUTEX_CLOCK_REALTIME. */
 #include "abi/errno.h"
+#include "abi/signal.h"
 #include "addrspace.h"
 #include "proc.h"
 #include "sched.h"
@@ -20,12 +25,14 @@
 
 struct futex_waiter {
 	struct list_head link;
+	struct list_head real_link;	/* on futex_real: a K_FUTEX_REALTIME wait */
 	uint64_t key[2];
 	struct thread *t;
 	bool woken;
 };
 
 static struct list_head futex_buckets[FUTEX_BUCKETS];
+static struct list_head futex_real = LIST_HEAD_INIT(futex_real);
 static struct spinlock futex_lock = SPINLOCK_INIT("futex");
 static bool futex_ready;
 
@@ -59,14 +66,28 @@ static int futex_key(struct addrspace *as, uint32_t *uaddr, uint64_t key[2])
 	return -EFAULT;
 }
 
-long sys_futex_wait(uint32_t *uaddr, uint32_t expected, uint64_t timeout_ns)
+/* The monotonic deadline (clock_ns) at which the wall clock reads real,
+ * with the clock's offset now: 0 if that is already past. */
+static uint64_t futex_real_deadline(uint64_t real)
+{
+	uint64_t now = clock_ns(), wall = clock_real_ns();
+	if (real <= wall)
+		return 0;
+	uint64_t left = real - wall;
+	return left > UINT64_MAX - now ? UINT64_MAX : now + left;
+}
+
+long sys_futex_wait(uint32_t *uaddr, uint32_t expected, uint64_t timeout_ns, uint32_t flags)
 {
 	struct thread *self = current_thread();
 	struct addrspace *as = self->proc->as;
 	uint32_t val;
-	if (((uint64_t)uaddr & 3) || !as)
+	bool real = flags & K_FUTEX_REALTIME;
+	if (((uint64_t)uaddr & 3) || !as || (flags & ~K_FUTEX_REALTIME))
 		return -EINVAL;
-	uint64_t deadline = timeout_ns ? clock_ns() + timeout_ns : 0;
+	uint64_t now = clock_ns(), deadline = 0;
+	if (!real && timeout_ns) /* saturated: a huge timeout is none, not a wrapped one */
+		deadline = timeout_ns > UINT64_MAX - now ? UINT64_MAX : now + timeout_ns;
 	struct futex_waiter w = { .t = self };
 	/* Touch the word first (it may fault in), then read it again under the
 	 * lock a waker takes, so no wake-up between the test and the sleep is
@@ -81,19 +102,49 @@ long sys_futex_wait(uint32_t *uaddr, uint32_t expected, uint64_t timeout_ns)
 		return -EAGAIN;
 	}
 	list_add_tail(&w.link, futex_bucket(w.key));
+	if (real)
+		list_add_tail(&w.real_link, &futex_real);
 	/* A lock's holder may be serving a call on a throttled context: it
 	 * goes on on its own (sched.h, sched_donors_waiting). */
 	sched_donors_waiting(self->proc, 1);
 	long r = 0;
 	while (!w.woken && r == 0) {
+		uint64_t gen = 0;
+		if (real) {
+			/* worked out under futex_lock, on futex_real: a step after
+			 * this reading wakes us (futex_clock_was_set takes the lock) */
+			gen = clock_real_gen();
+			deadline = futex_real_deadline(timeout_ns);
+			if (!deadline) {
+				r = -ETIMEDOUT;
+				break;
+			}
+		}
 		/* a signal (pthread_cancel's too) pending since the test ends it */
 		r = waitq_wait_signals(NULL, &futex_lock, deadline);
 		spin_lock(&futex_lock);
+		/* a step that raced the timeout: look at the deadline again (a
+		 * slew may end it a few ns short: as Linux's hrtimer, done) */
+		if (real && r == -ETIMEDOUT && clock_real_gen() != gen)
+			r = 0;
 	}
 	list_del(&w.link);
+	if (real)
+		list_del(&w.real_link);
 	spin_unlock(&futex_lock);
 	sched_donors_waiting(self->proc, -1);
 	return w.woken ? 0 : r;
+}
+
+void futex_clock_was_set(void)
+{
+	struct list_head *pos;
+	spin_lock(&futex_lock);
+	list_for_each(pos, &futex_real) {
+		struct futex_waiter *w = list_entry(pos, struct futex_waiter, real_link);
+		sched_wake(w->t, 0); /* not woken: it works its deadline out again */
+	}
+	spin_unlock(&futex_lock);
 }
 
 /* The waiter on key whose work runs on the most entitled context

@@ -299,6 +299,15 @@ long sys_ep_create(void)
 	return ipc_endpoint_create(current_thread()->proc);
 }
 
+/* A call on handle h that is no endpoint or channel: a FIFO's end that
+ * names its file passes fstat, fstatfs, fchmod, fchown and futimens to
+ * it (pipe_file_endpoint).
+ * Out of line: the calls that need it are rare. */
+static __attribute__((noinline)) struct endpoint *ipc_get_fifo_file(int h, struct thread *self, uint64_t *badge)
+{
+	return pipe_file_endpoint(h, self->ipc_buf.label, badge);
+}
+
 /* The call itself, with the message already in self->ipc_buf, where the
  * reply lands too (no extra copies: this is the IPC fast path). The
  * buffers are the caller's user memory (checked here). */
@@ -317,7 +326,7 @@ static __attribute__((always_inline)) inline long ipc_call_loaded(int h, const v
 	uint64_t badge;
 	long err;
 	struct endpoint *ep = ipc_get_badged(h, &badge, &err);
-	if (!ep)
+	if (__builtin_expect(!ep, 0) && (err != -EBADF || !(ep = ipc_get_fifo_file(h, self, &badge))))
 		return err;
 	self->ipc_badge = badge;
 	self->ipc_snd = (uint64_t)snd;

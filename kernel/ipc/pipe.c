@@ -25,7 +25,11 @@
  * Linux's. An open for reading waits for a writer to have come (and the
  * other way round): the opener's C library does that wait (fifo_wait)
  * once it has the end, counting opens as Linux's r_counter/w_counter, so
- * a writer that came and went meanwhile still ends it.
+ * a writer that came and went meanwhile still ends it. An end may carry
+ * a channel to its file in the server (fifo_open's file): fstat,
+ * fstatfs, fchmod, fchown and futimens of the end go there
+ * (pipe_file_endpoint), so they reach the FIFO file's inode as Linux's
+ * do, where a pipe's show pipefs.
  *
  * read/write/poll/getfl/setfl/fstat on a descriptor: the kernel serves a
  * pipe end itself, and turns the call into the file protocol's IPC call
@@ -33,6 +37,7 @@
 #include "abi/errno.h"
 #include "abi/fcntl.h"
 #include "abi/fs.h"
+#include "abi/pcache.h"
 #include "abi/poll.h"
 #include "abi/signal.h"
 #include "heap.h"
@@ -45,6 +50,7 @@
 #include "proc.h"
 #include "sched.h"
 #include "syscall.h"
+#include "timer.h"
 
 #define PIPE_SLOTS 16			/* pages: 64 KiB */
 #define PIPE_SIZE (PAGE_SIZE * PIPE_SLOTS)
@@ -67,7 +73,16 @@ struct kpipe {
 	struct waitq rwait, wwait;
 	struct waitq owait;		/* FIFO opens waiting for the other side */
 	struct pollq pollq;		/* pollers of either end */
+	/* its inode in Linux's pipefs, which fstat of an end without a file
+	 * shows (pipe_fd_stat): a number of its own, its creator's
+	 * effective ids, when it was made */
+	uint64_t ino;
+	uint32_t uid, gid;
+	uint64_t made;
 };
+
+#define PIPEFS_DEV 12			/* st_dev of every pipe (Linux: pipefs's anonymous device) */
+static uint64_t pipe_next_ino = 1;
 
 struct pipe_end {
 	struct kobj obj;
@@ -78,6 +93,7 @@ struct pipe_end {
 	bool fifo;			/* an end of a FIFO */
 	uint64_t seen;			/* a FIFO end's other side's opens when it opened */
 	int flags;			/* O_NONBLOCK */
+	struct channel *file;		/* a FIFO end's file in its server (a reference), or NULL */
 };
 
 static bool end_reads(const struct pipe_end *e)
@@ -118,6 +134,8 @@ static void pipe_end_release(struct kobj *o)
 {
 	struct pipe_end *e = container_of(o, struct pipe_end, obj);
 	struct kpipe *p = e->pipe;
+	if (e->file)
+		kobj_put(&e->file->obj); /* its server hears of the close */
 	if (!p)
 		return; /* fifo_open's end that never joined its pipe */
 	spin_lock(&p->lock);
@@ -155,6 +173,11 @@ static void pipe_end_release(struct kobj *o)
 
 static void pipe_init(struct kpipe *p)
 {
+	const struct proc *self = current_thread()->proc;
+	p->ino = __atomic_fetch_add(&pipe_next_ino, 1, __ATOMIC_RELAXED);
+	p->uid = self->cred.euid;
+	p->gid = self->cred.egid;
+	p->made = clock_real_ns();
 	p->lock = (struct spinlock)SPINLOCK_INIT("pipe");
 	waitq_init(&p->rwait);
 	waitq_init(&p->wwait);
@@ -591,19 +614,27 @@ static struct pipe_end *pipe_end_get(int h, long *err)
 	return NULL;
 }
 
-long sys_fifo_open(int h, int flags)
+long sys_fifo_open(int h, int flags, int file)
 {
 	struct proc *self = current_thread()->proc;
 	long err;
 	int acc = flags & O_ACCMODE;
 	if ((flags & ~(O_ACCMODE | O_NONBLOCK)) || acc == O_ACCMODE)
 		return -EINVAL;
-	struct pipe_end *n = pipe_end_get(h, &err);
-	if (!n)
+	struct kobj *fo = NULL; /* the file's channel: its callers reach the server through the end */
+	if (file >= 0 && !(fo = handle_get_rights(self, file, KOBJ_KIND(KOBJ_CHANNEL), HANDLE_RIGHT_CALL, &err)))
 		return err;
+	struct pipe_end *n = pipe_end_get(h, &err);
+	if (!n) {
+		if (fo)
+			kobj_put(fo);
+		return err;
+	}
 	struct kpipe *p = n->pipe;
 	if (!n->node) {
 		kobj_put(&n->obj);
+		if (fo)
+			kobj_put(fo);
 		return -EINVAL;
 	}
 	/* no buffer to make: its pages come with the writes */
@@ -636,13 +667,44 @@ long sys_fifo_open(int h, int flags)
 	if (err) {
 		if (e)
 			kobj_put(&e->obj); /* no pipe yet: its release does nothing */
+		if (fo)
+			kobj_put(fo);
 		return err;
 	}
+	e->file = fo ? container_of(fo, struct channel, obj) : NULL; /* the end's reference now */
 	uint32_t rights = HANDLE_RIGHTS_BASIC | (end_reads(e) ? HANDLE_RIGHT_READ : 0) |
 			  (end_writes(e) ? HANDLE_RIGHT_WRITE : 0);
 	int r = handle_install(self, &e->obj, rights);
 	kobj_put(&e->obj);
 	return r < 0 ? -EMFILE : r;
+}
+
+void pipe_fd_stat(struct kobj *o, struct pcache_attr *a)
+{
+	const struct kpipe *p = container_of(o, struct pipe_end, obj)->pipe;
+	*a = (struct pcache_attr){ .dev = PIPEFS_DEV, .ino = p->ino, .mode = 010600, .nlink = 1, .uid = p->uid,
+				   .gid = p->gid, .atime = p->made, .mtime = p->made, .ctime = p->made };
+}
+
+struct endpoint *pipe_file_endpoint(int h, uint64_t label, uint64_t *badge)
+{
+	/* what Linux does to a FIFO's inode through an open end; never its
+	 * data, which is the pipe's */
+	if (label != FILE_FSTAT && label != FILE_STATFS && label != FILE_FCHMOD && label != FILE_FCHOWN &&
+	    label != FILE_UTIMES)
+		return NULL;
+	long err;
+	struct pipe_end *e = pipe_end_get(h, &err);
+	if (!e)
+		return NULL;
+	struct endpoint *ep = NULL;
+	if (e->file) { /* set before the end had a handle, never changed */
+		ep = e->file->ep;
+		kobj_get(&ep->obj);
+		*badge = e->file->badge;
+	}
+	kobj_put(&e->obj);
+	return ep;
 }
 
 long sys_fifo_wait(int fd)

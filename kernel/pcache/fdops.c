@@ -225,7 +225,9 @@ long sys_fd_stat(int fd, struct pcache_attr *out)
 	struct channel *ch = o->type == KOBJ_CHANNEL ? container_of(o, struct channel, obj) : NULL;
 	struct pcache_obj *pc = ch ? __atomic_load_n(&ch->pc, __ATOMIC_ACQUIRE) : NULL;
 	struct pcache_attr a;
-	if (!pc)
+	if (o->type == KOBJ_PIPE)
+		pipe_fd_stat(o, &a); /* a pipe's end: pipefs's inode */
+	else if (!pc)
 		r = -EOPNOTSUPP; /* not the page cache's: its server answers */
 	else if (__atomic_load_n(&ch->ep->dead, __ATOMIC_RELAXED))
 		r = -EIO;

@@ -2,8 +2,11 @@
  * values: the file's type and mode, open's waits and O_NONBLOCK rules
  * (ENXIO for a writer without a reader), pipe semantics after the opens
  * (end of file, EPIPE with SIGPIPE ignored), poll, unlink while open, the
- * data gone once every end closed, an open interrupted by a signal, and
- * mknod's types and privilege. Works in /tmp, or in DIR (argv[1]); "DIR
+ * data gone once every end closed, an open interrupted by a signal,
+ * mknod's types and privilege, and what fstat and fstatfs of an end show
+ * (the FIFO file's inode and file system, kept while an end is open;
+ * pipefs for a pipe's) and that fchmod, fchown and futimens of an end
+ * change the file. Works in /tmp, or in DIR (argv[1]); "DIR
  * DEV TYPE" first mounts DEV there (the runner's run on an ext2 disk in
  * Arbor) and unmounts it at the end, leaving one FIFO on the disk for
  * e2fsck to look at. */
@@ -17,6 +20,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -70,6 +74,53 @@ static void polled(const char *what, int fd, short events)
 	int n = poll(&p, 1, 0);
 	printf("%-44s %d%s%s%s%s\n", what, n, (p.revents & POLLIN) ? " IN" : "", (p.revents & POLLOUT) ? " OUT" : "",
 	       (p.revents & POLLHUP) ? " HUP" : "", (p.revents & POLLERR) ? " ERR" : "");
+}
+
+/* fstat of FIFO end fd against stat of its file (path; NULL: unlinked,
+ * against *was, the file's stat when it had a name): the same inode,
+ * with its attributes now */
+static void fstat_end(const char *what, int fd, const char *path, const struct stat *was)
+{
+	struct stat fs, ps;
+	if (fstat(fd, &fs) < 0) {
+		printf("%-44s %s\n", what, ename(errno));
+		return;
+	}
+	if (path && stat(path, &ps) < 0) {
+		printf("%-44s stat %s\n", what, ename(errno));
+		return;
+	}
+	const struct stat *p = path ? &ps : was;
+	printf("%-44s fifo %d mode %o nlink %d size %lld mine %d same ino %d dev %d rdev %d\n", what,
+	       S_ISFIFO(fs.st_mode), fs.st_mode & 07777, (int)fs.st_nlink, (long long)fs.st_size,
+	       fs.st_uid == geteuid() && fs.st_gid == getegid(), fs.st_ino == p->st_ino, fs.st_dev == p->st_dev,
+	       fs.st_rdev == p->st_rdev);
+}
+
+/* fstat and fstatfs of a pipe's end: pipefs's own inode, not a file's */
+static void pipe_stat(void)
+{
+	int p[2], q[2];
+	struct stat a, b, c, d;
+	struct statfs sf;
+	time_t now = time(NULL);
+	report("pipe", pipe(p));
+	report("fstat a pipe's end", fstat(p[0], &a));
+	fstat(p[1], &b);
+	stat(dir, &d);
+	printf("pipe: fifo %d mode %o size %lld nlink %d mine %d both ends one inode %d not the directory's device %d\n",
+	       S_ISFIFO(a.st_mode), a.st_mode & 07777, (long long)a.st_size, (int)a.st_nlink,
+	       a.st_uid == geteuid() && a.st_gid == getegid(), a.st_ino == b.st_ino, a.st_dev != d.st_dev);
+	pipe(q);
+	fstat(q[0], &c);
+	printf("another pipe: another inode %d, the same device %d; made now %d\n", c.st_ino != a.st_ino,
+	       c.st_dev == a.st_dev, a.st_mtime >= now - 5 && a.st_mtime <= now + 5 && a.st_ctime == a.st_mtime);
+	close(q[0]);
+	close(q[1]);
+	report("fstatfs a pipe's end", fstatfs(p[0], &sf));
+	printf("pipefs %d\n", sf.f_type == 0x50495045);
+	close(p[0]);
+	close(p[1]);
 }
 
 static void on_usr1(int s)
@@ -141,6 +192,28 @@ static void nonblocking(void)
 	struct stat st;
 	report("fstat the reader", fstat(r, &st));
 	printf("fifo %d\n", S_ISFIFO(st.st_mode));
+	fstat_end("fstat the reader is the file's", r, in("f"), NULL);
+	fstat_end("fstat the writer is the file's", w, in("f"), NULL);
+	report("chmod the file 0600", chmod(in("f"), 0600));
+	fstat_end("fstat follows the chmod", r, in("f"), NULL);
+	report("link the file", link(in("f"), in("f2")));
+	fstat_end("fstat sees two links", w, in("f"), NULL);
+	report("unlink the link", unlink(in("f2")));
+	fstat_end("one again", w, in("f"), NULL);
+	report("fchmod the writer 0640", fchmod(w, 0640));
+	fstat_end("the file's mode follows", r, in("f"), NULL);
+	report("fchown the reader to my own ids", fchown(r, geteuid(), getegid()));
+	struct timespec times[2] = { { 1000000000, 0 }, { 1200000000, 500 } };
+	report("futimens the reader", futimens(r, times));
+	struct stat ts;
+	stat(in("f"), &ts);
+	printf("the file's atime %lld mtime %lld.%09ld\n", (long long)ts.st_atime, (long long)ts.st_mtime,
+	       ts.st_mtim.tv_nsec);
+	chmod(in("f"), 0644);
+	struct statfs sf, df;
+	report("fstatfs the reader", fstatfs(r, &sf));
+	statfs(dir, &df);
+	printf("the file's file system %d (not pipefs %d)\n", sf.f_type == df.f_type, sf.f_type != 0x50495045);
 	report("lseek", lseek(r, 0, SEEK_SET));
 	got("read, a writer, no data", r);
 	polled("poll the writer", w, POLLOUT);
@@ -190,6 +263,7 @@ static void blocking(void)
 	}
 	int r = open(in("f"), O_RDONLY);
 	report("open O_RDONLY waits for the writer", r);
+	fstat_end("fstat the end opened through the walk", r, in("f"), NULL);
 	char buf[64];
 	size_t n = 0;
 	ssize_t k;
@@ -240,7 +314,10 @@ static void unlinked(void)
 	int r = open(in("f"), O_RDONLY | O_NONBLOCK);
 	int w = open(in("f"), O_WRONLY);
 	report("both ends open", r < 0 || w < 0 ? -1 : 0);
+	struct stat was;
+	stat(in("f"), &was);
 	report("unlink while open", unlink(in("f")));
+	fstat_end("fstat after unlink: the same inode, no link", r, NULL, &was);
 	struct stat st;
 	report("stat after unlink", stat(in("f"), &st));
 	report("write after unlink", write(w, "still", 5));
@@ -250,6 +327,8 @@ static void unlinked(void)
 	report("write to the old one", write(w, "old", 3));
 	got("the new one is another FIFO", r2);
 	got("the old one has it", r);
+	fstat_end("fstat the new one's end: the new file", r2, in("f"), NULL);
+	fstat_end("fstat the old one's end: not the new file", r, in("f"), NULL);
 	close(r);
 	close(w);
 	close(r2);
@@ -273,6 +352,7 @@ int main(int argc, char **argv)
 	nonblocking();
 	blocking();
 	unlinked();
+	pipe_stat();
 	if (argc > 1) { /* one left on the disk for e2fsck */
 		report("mkfifo kept", mkfifo(in("kept"), 0640));
 	} else {

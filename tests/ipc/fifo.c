@@ -152,26 +152,29 @@ static void syscalls(void)
 	int p[2];
 	pipe(p);
 	errno = 0;
-	check(sys_fifo_open(200, O_RDONLY) == -EBADF, "fifo.open_bad: fifo_open of no handle: EBADF");
-	check(sys_fifo_open(p[0], O_RDONLY) == -EINVAL, "fifo.open_not_node: fifo_open of a pipe's end: EINVAL");
+	check(sys_fifo_open(200, O_RDONLY, -1) == -EBADF, "fifo.open_bad: fifo_open of no handle: EBADF");
+	check(sys_fifo_open(p[0], O_RDONLY, -1) == -EINVAL, "fifo.open_not_node: fifo_open of a pipe's end: EINVAL");
 	long node = sys_fifo_create();
 	check(node >= 0 && sys_handle_type((int)node) == HANDLE_PIPE, "fifo_create: a pipe-kind handle");
-	check(sys_fifo_open((int)node, O_ACCMODE) == -EINVAL && sys_fifo_open((int)node, O_RDONLY | O_APPEND) == -EINVAL,
+	check(sys_fifo_open((int)node, O_RDONLY | O_NONBLOCK, 200) == -EBADF &&
+		      sys_fifo_open((int)node, O_RDONLY | O_NONBLOCK, p[0]) == -EBADF,
+	      "fifo.open_file_bad: a file that is no handle, or no channel: EBADF");
+	check(sys_fifo_open((int)node, O_ACCMODE, -1) == -EINVAL && sys_fifo_open((int)node, O_RDONLY | O_APPEND, -1) == -EINVAL,
 	      "fifo.open_flags: O_ACCMODE or another flag: EINVAL");
 	char c;
 	check(read((int)node, &c, 1) == -1 && errno == EBADF && write((int)node, "x", 1) == -1 && errno == EBADF,
 	      "a node neither reads nor writes: EBADF");
 	struct pollfd pl = { .fd = (int)node, .events = POLLIN | POLLOUT };
 	check(poll(&pl, 1, 0) == 1 && pl.revents == POLLNVAL, "poll of a node: POLLNVAL");
-	check(sys_fifo_open((int)node, O_WRONLY | O_NONBLOCK) == -ENXIO, "O_WRONLY|O_NONBLOCK without a reader: ENXIO");
-	long r = sys_fifo_open((int)node, O_RDONLY | O_NONBLOCK);
-	long w = sys_fifo_open((int)node, O_WRONLY);
+	check(sys_fifo_open((int)node, O_WRONLY | O_NONBLOCK, -1) == -ENXIO, "O_WRONLY|O_NONBLOCK without a reader: ENXIO");
+	long r = sys_fifo_open((int)node, O_RDONLY | O_NONBLOCK, -1);
+	long w = sys_fifo_open((int)node, O_WRONLY, -1);
 	check(r >= 0 && w >= 0 && sys_fifo_wait((int)r) == 0 && sys_fifo_wait((int)w) == 0,
 	      "ends of both kinds; neither waits with the other there");
 	check(write((int)w, "ab", 2) == 2 && read((int)r, &c, 1) == 1 && c == 'a', "data passes");
 	check(fcntl((int)r, F_GETFL) == (O_RDONLY | O_NONBLOCK) && fcntl((int)w, F_GETFL) == O_WRONLY,
 	      "F_GETFL: each end's mode");
-	long rw = sys_fifo_open((int)node, O_RDWR);
+	long rw = sys_fifo_open((int)node, O_RDWR, -1);
 	check(rw >= 0 && fcntl((int)rw, F_GETFL) == O_RDWR && sys_fifo_wait((int)rw) == 0, "an O_RDWR end never waits");
 	check(read((int)rw, &c, 1) == 1 && c == 'b' && write((int)rw, "c", 1) == 1, "... and both reads and writes");
 	check(sys_fifo_wait(p[0]) == -EINVAL && sys_fifo_wait((int)node) == -EINVAL,

@@ -1,8 +1,9 @@
 /* Setting the wall clock (clock_settime, settimeofday, adjtime) and what
  * follows it: time(), gettimeofday, file times, an absolute
  * CLOCK_REALTIME clock_nanosleep, POSIX timer and timerfd (with
- * TFD_TIMER_CANCEL_ON_SET); who may set it and the errors; and
- * sched_rr_get_interval's slice. Runs as root and puts the clock back at
+ * TFD_TIMER_CANCEL_ON_SET), futex_wait's K_FUTEX_REALTIME (the C
+ * library's timed waits, which linux_clockstep.c compares with Linux);
+ * who may set it and the errors; and sched_rr_get_interval's slice. Runs as root and puts the clock back at
  * the end. Prints TAP. */
 #define _GNU_SOURCE 1
 #include <errno.h>
@@ -21,6 +22,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include "arbor/syscalls.h"
 
 static int n, failed;
 static void check(int ok, const char *what)
@@ -230,6 +232,44 @@ static void timers_follow(void)
 	close(afd);
 }
 
+static uint64_t fw_until;
+static uint32_t fw_word;
+
+static void *futex_waiter(void *arg)
+{
+	(void)arg;
+	return (void *)(intptr_t)sys_futex_wait(&fw_word, 0, fw_until, K_FUTEX_REALTIME);
+}
+
+/* futex_wait itself: K_FUTEX_REALTIME's time is absolute (the library's
+ * timed waits following a step are compared with Linux 6.1 in
+ * tests/proc/linux_clockstep.c) */
+static void futex_realtime(void)
+{
+	uint32_t word = 0;
+	check(sys_futex_wait(&word, 0, 0, 2) == -EINVAL, "futex_wait: an unknown flag is EINVAL");
+	int64_t m = ns_of(CLOCK_MONOTONIC);
+	check(sys_futex_wait(&word, 0, (uint64_t)ns_of(CLOCK_REALTIME) - 1000, K_FUTEX_REALTIME) == -ETIMEDOUT &&
+		      sys_futex_wait(&word, 0, 1, K_FUTEX_REALTIME) == -ETIMEDOUT &&
+		      ns_of(CLOCK_MONOTONIC) - m < 1000000000ll,
+	      "futex_wait K_FUTEX_REALTIME: a time already past is ETIMEDOUT at once");
+	m = ns_of(CLOCK_MONOTONIC);
+	check(sys_futex_wait(&word, 0, (uint64_t)ns_of(CLOCK_REALTIME) + 200000000, K_FUTEX_REALTIME) == -ETIMEDOUT &&
+		      ns_of(CLOCK_MONOTONIC) - m >= 190000000ll,
+	      "futex_wait K_FUTEX_REALTIME: 0.2 s ahead waits 0.2 s");
+	/* one waiting until 10 s ahead, the clock stepped 20 s ahead */
+	pthread_t th;
+	fw_until = (uint64_t)ns_of(CLOCK_REALTIME) + 10000000000ull;
+	pthread_create(&th, NULL, futex_waiter, NULL);
+	usleep(200000);
+	m = ns_of(CLOCK_MONOTONIC);
+	set_real(ns_of(CLOCK_REALTIME) + 20000000000ll);
+	void *rv;
+	pthread_join(th, &rv);
+	check((intptr_t)rv == -ETIMEDOUT && ns_of(CLOCK_MONOTONIC) - m < 3000000000ll,
+	      "futex_wait K_FUTEX_REALTIME 10 s ahead: a step 20 s ahead ends it at once (ETIMEDOUT)");
+}
+
 static void slew(void)
 {
 	struct timeval d = { .tv_sec = 1 }, old = { 1, 1 };
@@ -304,6 +344,7 @@ int main(void)
 	step_follows();
 	sleeps_follow();
 	timers_follow();
+	futex_realtime();
 	slew();
 	slice();
 	set_real(t0 + (ns_of(CLOCK_MONOTONIC) - m0)); /* put it back */

@@ -27,7 +27,7 @@ static void table_lock(void)
 	if (__atomic_compare_exchange_n(&flock_table, &c, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
 		return;
 	while (__atomic_exchange_n(&flock_table, 2, __ATOMIC_ACQUIRE) != 0)
-		sys_futex_wait(&flock_table, 2, 0);
+		sys_futex_wait(&flock_table, 2, 0, 0);
 }
 
 static void table_unlock(void)
@@ -71,7 +71,7 @@ static int flock_take(FILE *f, int try)
 		uint32_t *word = s ? &s->owner : &flock_freed;
 		uint32_t seen = __atomic_load_n(word, __ATOMIC_ACQUIRE);
 		table_unlock();
-		sys_futex_wait(word, seen, 0);
+		sys_futex_wait(word, seen, 0, 0);
 	}
 }
 

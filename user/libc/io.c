@@ -199,8 +199,16 @@ int fstat(int fd, struct stat *st)
 		return 0;
 	}
 	if (type == HANDLE_PIPE) {
-		struct pcache_attr a = { .mode = S_IFIFO | 0600 };
-		return (int)__sys_ret(__arbor_stat_from_attr(&a, st));
+		/* a FIFO's end: its file's inode, which its server answers
+		 * through the end (fifo_open's file), as Linux's; a pipe's
+		 * (no file: EBADF), pipefs's answer */
+		struct ipc_msg m = { .label = FILE_FSTAT };
+		long r = sys_ipc_call(fd, &m, NULL, 0, st, sizeof(*st));
+		if (r == 0 || r == -EFAULT)
+			return (int)__sys_ret(r < 0 ? r : (long)m.label);
+		struct pcache_attr a;
+		r = sys_fd_stat(fd, &a);
+		return (int)__sys_ret(r < 0 ? r : __arbor_stat_from_attr(&a, st));
 	}
 	if (type == HANDLE_CHANNEL) { /* a page cache file: the kernel answers */
 		struct pcache_attr a;

@@ -339,12 +339,19 @@ int statfs(const char *path, struct statfs *st)
 }
 
 /* Pipes, cgroup files and inotify instances are the kernel's: Linux's
- * pipefs, cgroup2 and anon_inodefs numbers, no counts. */
+ * pipefs, cgroup2 and anon_inodefs numbers, no counts. A FIFO's end is
+ * its file's, whose server answers through the end (fifo_open's file). */
 int fstatfs(int fd, struct statfs *st)
 {
 	long type = sys_handle_type(fd);
 	if (type < 0)
 		return (int)__sys_ret(type);
+	if (type == HANDLE_PIPE) {
+		struct ipc_msg m = { .label = FILE_STATFS };
+		long r = sys_ipc_call(fd, &m, NULL, 0, st, sizeof(*st));
+		if (r == 0 || r == -EFAULT)
+			return (int)__sys_ret(r < 0 ? r : (long)m.label);
+	}
 	if (type == HANDLE_PIPE || type == HANDLE_CGFS_FILE || type == HANDLE_INOTIFY) {
 		memset(st, 0, sizeof(*st));
 		st->f_type = type == HANDLE_PIPE ? 0x50495045 : type == HANDLE_CGFS_FILE ? 0x63677270 : 0x09041934;

@@ -91,7 +91,7 @@ int pthread_equal(pthread_t a, pthread_t b)
 	return a == b;
 }
 
-int __pthread_timeout(clockid_t clock, const struct timespec *abstime, uint64_t *ns)
+int __pthread_timeout(clockid_t clock, const struct timespec *abstime, uint64_t *ns, uint32_t *flags)
 {
 	if (abstime->tv_nsec < 0 || abstime->tv_nsec >= 1000000000L)
 		return EINVAL;
@@ -100,8 +100,19 @@ int __pthread_timeout(clockid_t clock, const struct timespec *abstime, uint64_t 
 		return EINVAL;
 	if (abstime->tv_sec < now.tv_sec || (abstime->tv_sec == now.tv_sec && abstime->tv_nsec <= now.tv_nsec))
 		return ETIMEDOUT;
-	*ns = (uint64_t)(abstime->tv_sec - now.tv_sec) * 1000000000u + (uint64_t)abstime->tv_nsec -
-	      (uint64_t)now.tv_nsec;
+	/* the kernel keeps a wall-clock time as it is, so that a step of
+	 * the clock moves the wait's end, as Linux's FUTEX_CLOCK_REALTIME;
+	 * a monotonic one goes as the time left. Past 2^64 ns: no end. */
+	bool real = clock == CLOCK_REALTIME;
+	time_t from = real ? 0 : now.tv_sec;
+	long from_ns = real ? 0 : now.tv_nsec;
+	uint64_t sec = (uint64_t)(abstime->tv_sec - from);
+	*flags = real ? K_FUTEX_REALTIME : 0;
+	if (sec >= UINT64_MAX / 1000000000u) {
+		*ns = UINT64_MAX;
+		return 0;
+	}
+	*ns = sec * 1000000000u + (uint64_t)abstime->tv_nsec - (uint64_t)from_ns;
 	return 0;
 }
 
@@ -340,7 +351,7 @@ int pthread_join(pthread_t t, void **ret)
 	pthread_cleanup_push(join_cancelled, r);
 	while ((v = __atomic_load_n(&r->tid, __ATOMIC_ACQUIRE)) != 0) {
 		int cp = __pthread_cp_begin();
-		sys_futex_wait((uint32_t *)&r->tid, v, 0);
+		sys_futex_wait((uint32_t *)&r->tid, v, 0, 0);
 		__pthread_cp_end(cp);
 	}
 	pthread_cleanup_pop(0);

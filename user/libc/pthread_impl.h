@@ -73,7 +73,7 @@ struct pthread_rec *__pthread_self_rec(void);
 /* Nanoseconds from now until abstime on clock (CLOCK_REALTIME or
  * CLOCK_MONOTONIC), at least 1, into *ns: 0; ETIMEDOUT if it has passed;
  * EINVAL for a tv_nsec outside [0, 1e9). */
-int __pthread_timeout(clockid_t clock, const struct timespec *abstime, uint64_t *ns);
+int __pthread_timeout(clockid_t clock, const struct timespec *abstime, uint64_t *ns, uint32_t *flags);
 
 /* A cancellation point's blocking part runs between these two: a
  * pthread_cancel that comes meanwhile (or came before) ends the thread

@@ -108,12 +108,13 @@ static int lock_word(pthread_mutex_t *m, const struct timespec *abstime)
 		return 0;
 	while (__atomic_exchange_n(&m->__lock, 2, __ATOMIC_ACQUIRE) != 0) {
 		uint64_t ns = 0;
+		uint32_t fl = 0;
 		if (abstime) {
-			int e = __pthread_timeout(CLOCK_REALTIME, abstime, &ns);
+			int e = __pthread_timeout(CLOCK_REALTIME, abstime, &ns, &fl);
 			if (e)
 				return e;
 		}
-		sys_futex_wait(&m->__lock, 2, ns);
+		sys_futex_wait(&m->__lock, 2, ns, fl);
 	}
 	return 0;
 }
@@ -294,7 +295,8 @@ int pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m, const struct t
 	if (!c || !m)
 		return EINVAL;
 	uint64_t ns = 0;
-	int e = abstime ? __pthread_timeout((clockid_t)c->__clock, abstime, &ns) : 0;
+	uint32_t fl = 0;
+	int e = abstime ? __pthread_timeout((clockid_t)c->__clock, abstime, &ns, &fl) : 0;
 	if (e == EINVAL)
 		return EINVAL;
 	uint32_t type = KIND_TYPE(m->__kind);
@@ -310,7 +312,7 @@ int pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m, const struct t
 	if (e == 0) {
 		pthread_cleanup_push(cond_relock, &s);
 		int cp = __pthread_cp_begin();
-		r = sys_futex_wait(&c->__seq, seq, ns);
+		r = sys_futex_wait(&c->__seq, seq, ns, fl);
 		__pthread_cp_end(cp);
 		pthread_cleanup_pop(0);
 	}
@@ -373,7 +375,7 @@ int pthread_once(pthread_once_t *o, void (*fn)(void))
 		}
 		if (v == 1 && !__atomic_compare_exchange_n(w, &v, 3, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
 			continue;
-		sys_futex_wait(w, 3, 0);
+		sys_futex_wait(w, 3, 0, 0);
 	}
 }
 
@@ -488,7 +490,7 @@ int pthread_barrier_wait(pthread_barrier_t *b)
 		return PTHREAD_BARRIER_SERIAL_THREAD;
 	}
 	while (__atomic_load_n(&b->__seq, __ATOMIC_ACQUIRE) == seq)
-		sys_futex_wait(&b->__seq, seq, 0);
+		sys_futex_wait(&b->__seq, seq, 0, 0);
 	return 0;
 }
 
@@ -575,14 +577,15 @@ static int rw_lock(pthread_rwlock_t *l, bool write, const struct timespec *absti
 		return EDEADLK;
 	while (!rw_try(l, write)) {
 		uint64_t ns = 0;
-		int e = abstime ? __pthread_timeout(CLOCK_REALTIME, abstime, &ns) : 0;
+		uint32_t fl = 0;
+		int e = abstime ? __pthread_timeout(CLOCK_REALTIME, abstime, &ns, &fl) : 0;
 		if (e)
 			return e;
 		__atomic_add_fetch(&l->__waiters, 1, __ATOMIC_SEQ_CST);
 		uint32_t seq = __atomic_load_n(&l->__seq, __ATOMIC_SEQ_CST);
 		bool got = rw_try(l, write);
 		if (!got)
-			sys_futex_wait(&l->__seq, seq, ns);
+			sys_futex_wait(&l->__seq, seq, ns, fl);
 		__atomic_sub_fetch(&l->__waiters, 1, __ATOMIC_SEQ_CST);
 		if (got)
 			break;

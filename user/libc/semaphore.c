@@ -67,12 +67,13 @@ static int sem_wait_until(sem_t *s, const struct timespec *abstime)
 	pthread_testcancel();
 	while (!sem_take(s)) {
 		uint64_t ns = 0;
-		int e = abstime ? __pthread_timeout(CLOCK_REALTIME, abstime, &ns) : 0;
+		uint32_t fl = 0;
+		int e = abstime ? __pthread_timeout(CLOCK_REALTIME, abstime, &ns, &fl) : 0;
 		if (e)
 			return sem_fail(e);
 		__atomic_add_fetch(&s->__waiters, 1, __ATOMIC_SEQ_CST);
 		int cp = __pthread_cp_begin();
-		long r = sys_futex_wait(&s->__value, 0, ns);
+		long r = sys_futex_wait(&s->__value, 0, ns, fl);
 		__pthread_cp_end(cp);
 		__atomic_sub_fetch(&s->__waiters, 1, __ATOMIC_SEQ_CST);
 		if (r == -EINTR)

@@ -95,7 +95,7 @@ static uint32_t timer_helper_tid(void)
 	}
 	pthread_detach(t);
 	while ((tid = __atomic_load_n(&helper_tid, __ATOMIC_ACQUIRE)) == 0)
-		sys_futex_wait((uint32_t *)&helper_tid, 0, 0);
+		sys_futex_wait((uint32_t *)&helper_tid, 0, 0, 0);
 	return tid;
 }
 

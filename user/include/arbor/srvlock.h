@@ -26,7 +26,7 @@ static inline void srvlock_lock(srvlock_t *l)
 	if (c != 2)
 		c = __atomic_exchange_n(&l->v, 2, __ATOMIC_ACQUIRE);
 	while (c != 0) {
-		sys_futex_wait(&l->v, 2, 0);
+		sys_futex_wait(&l->v, 2, 0, 0);
 		c = __atomic_exchange_n(&l->v, 2, __ATOMIC_ACQUIRE);
 	}
 }

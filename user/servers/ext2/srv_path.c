@@ -19,7 +19,7 @@
 #include "ext2_srv.h"
 
 #define E2_HANDBACK 1000	/* a walk result, never an errno */
-#define E2_FIFO 1001		/* e2_open gave a FIFO's end: in e2ctx.fifo_h */
+#define E2_FIFO 1001		/* e2_open found a FIFO to open: e2ctx.fifo_node, its node */
 
 /* One step of a walk, for the kernel's name cache: name (in the
  * request's path) in directory dir is child, or (0) no such name. */
@@ -41,7 +41,7 @@ struct e2ctx {
 	uint64_t nc_at;		/* in->nc_changes when the walk began */
 	uint32_t ntrail;
 	struct e2trail steps[E2_TRAIL_MAX];
-	long fifo_h;		/* E2_FIFO: the end given to the caller */
+	long fifo_node;		/* E2_FIFO: our duplicate of the FIFO's node handle */
 };
 
 struct e2pw {
@@ -341,21 +341,28 @@ static bool e2_is_mknod(int flags, uint64_t mode)
 		t == EXT2_S_IFREG);
 }
 
-/* An open of FIFO ino: an end of the kernel's pipe behind it, given to
- * the caller (who waits for the other side: docs/vfs.md, "FIFOs"). */
-static int e2_fifo_open(struct e2ctx *c, uint32_t ino, int flags)
+/* An open of FIFO ino (st its attributes): its node (*out, one more
+ * open: the end's file of the inode, which its fstat, fchmod and the
+ * like reach, keeps it while an end is open, as Linux's) and a handle
+ * of ours to the kernel's pipe behind it (c->fifo_node, a duplicate: an
+ * unlink after e2_leave may close the list's), whose end e2_path makes
+ * and gives (docs/vfs.md, "FIFOs"). */
+static int e2_fifo_open(struct e2ctx *c, uint32_t ino, const struct ext2_stat *st, struct e2node **out)
 {
 	long node = e2_fifo_node(c->in, ino);
 	if (node < 0)
 		return (int)node;
-	long e = sys_fifo_open((int)node, flags & (O_ACCMODE | O_NONBLOCK));
-	if (e < 0)
-		return (int)e;
-	long h = sys_ipc_give((int)e);
-	sys_handle_close((int)e);
-	if (h < 0)
-		return (int)h;
-	c->fifo_h = h;
+	struct e2node *n = e2_node_get(c->in, ino);
+	if (!n)
+		return -ENOMEM;
+	int e = e2_node_fill(c->in, n, st);
+	long d = e ? e : sys_handle_dup((int)node, 0, HANDLE_CLOEXEC);
+	if (d < 0) {
+		e2_node_put(c->in, n);
+		return (int)d;
+	}
+	c->fifo_node = d;
+	*out = n;
 	return E2_FIFO;
 }
 
@@ -438,7 +445,7 @@ static int e2_open(struct e2ctx *c, const struct fs_req *r, int flags, uint64_t 
 	if (!created && (e = e2_permission(&st, need, c->uid, c->gid, c->pid)))
 		return e;
 	if (type == EXT2_S_IFIFO && !(flags & O_PATH))
-		return e2_fifo_open(c, ino, flags);
+		return e2_fifo_open(c, ino, &st, out);
 	struct e2node *n = e2_node_get(c->in, ino);
 	if (!n)
 		return -ENOMEM;
@@ -911,8 +918,21 @@ long e2_path(const struct fs_req *r, struct ipc_msg *m)
 	e2_leave(in);
 	if (e < 0 || e == FSSRV_HANDBACK)
 		return e;
-	if (e == E2_FIFO) {
-		m->w[0] = (uint64_t)c.fifo_h;
+	if (e == E2_FIFO) { /* the end, with a file of the inode (under the skeleton's lock) */
+		struct fs_file *f = fssrv_file_new_at(in, (int)m->w[0] & O_ACCMODE, r->inst_id, r->path);
+		if (f) {
+			f->node = n;
+			e = fssrv_fifo_give(f, (int)c.fifo_node, (int)m->w[0]);
+		} else if (!e2_enter(in)) {
+			e2_node_put(in, n);
+			e2_leave(in);
+		}
+		sys_handle_close((int)c.fifo_node);
+		if (!f)
+			return -ENOMEM;
+		if (e < 0)
+			return e;
+		m->w[0] = (uint64_t)e;
 		return FSSRV_OPEN_FIFO;
 	}
 	if (m->label == VFS_STATFS)

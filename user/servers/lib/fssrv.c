@@ -179,6 +179,28 @@ long fssrv_file_give(struct fs_file *f)
 	return h;
 }
 
+long fssrv_fifo_give(struct fs_file *f, int node, int flags)
+{
+	long ch = sys_chan_create(endpoint, f->badge);
+	if (ch >= 0 && file_publish(f, (int)ch) < 0) {
+		sys_handle_close((int)ch);
+		ch = -ENOMEM;
+	}
+	if (ch < 0) {
+		file_release(f->badge);
+		return ch;
+	}
+	/* the end keeps the channel (or, failing, our close lets f go: the
+	 * kernel tells us, as at the end's last close) */
+	long e = sys_fifo_open(node, flags & (O_ACCMODE | O_NONBLOCK), (int)ch);
+	sys_handle_close((int)ch);
+	if (e < 0)
+		return e;
+	long h = sys_ipc_give((int)e);
+	sys_handle_close((int)e);
+	return h;
+}
+
 static bool instance_busy(void *inst)
 {
 	for (int i = 0; i < FILE_HASH; i++)

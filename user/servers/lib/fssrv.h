@@ -167,6 +167,14 @@ struct fs_file *fssrv_file_new_at(void *inst, int flags, uint32_t inst_id, const
  * then freed). With f->pcache set, the kernel serves the descriptor's
  * read, write, pread, pwrite, lseek and fstat from that object. */
 long fssrv_file_give(struct fs_file *f);
+/* A FIFO's open of node (the file's fifo_create handle) for flags: a file
+ * for the FIFO's inode (f, made by the file system with its node and the
+ * open's access mode) on a channel the end keeps (fifo_open's file: the
+ * kernel passes it only fstat, fstatfs, fchmod, fchown and futimens of
+ * the end, never data), the end given to the current caller. Its handle,
+ * or -errno (f is then freed). The file system releases f, as any file,
+ * when the end's last descriptor is gone. */
+long fssrv_fifo_give(struct fs_file *f, int node, int flags);
 uint64_t fssrv_now(void);
 /* Whether gid is one of process pid's supplementary groups (the kernel's
  * word: getgroups of the caller, which is blocked in its call meanwhile);

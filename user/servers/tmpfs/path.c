@@ -46,8 +46,10 @@ static ARBOR_HOT bool kfile_flags(int flags)
 /* An open of FIFO ino for reading, writing or both: an end of the
  * kernel's pipe behind it (made with the first open), given to the
  * caller, who waits for the other side (fifo_wait) when it sees
- * TMPFS_OPEN_FIFO. */
-static long fifo_open(struct tmpfs_inode *ino, int flags)
+ * TMPFS_OPEN_FIFO. The end keeps a file of ino, which its fstat, fchmod
+ * and the like reach (so the inode lives while an end is open, as
+ * Linux's). */
+static long fifo_open(struct tmpfs *fs, struct tmpfs_inode *ino, int flags)
 {
 	int64_t node = tmpfs_fifo_get(ino);
 	if (node < 0) {
@@ -56,11 +58,12 @@ static long fifo_open(struct tmpfs_inode *ino, int flags)
 			return node;
 		tmpfs_fifo_set(ino, node);
 	}
-	long e = sys_fifo_open((int)node, flags & (O_ACCMODE | O_NONBLOCK));
-	if (e < 0)
-		return e;
-	long h = sys_ipc_give((int)e);
-	sys_handle_close((int)e);
+	struct fs_file *f = fssrv_file_new(fs, flags & O_ACCMODE);
+	if (!f)
+		return -ENOMEM;
+	f->node = ino;
+	tmpfs_open_ref(ino);
+	long h = fssrv_fifo_give(f, (int)node, flags);
 	return h < 0 ? h : TMPFS_OPEN_FIFO | h;
 }
 
@@ -156,7 +159,7 @@ static ARBOR_HOT long path_open(struct tmpfs *fs, const struct fs_req *r0, const
 			return a;
 	}
 	if (type == TMPFS_S_IFIFO)
-		return fifo_open(ino, flags);
+		return fifo_open(fs, ino, flags);
 	if ((flags & O_TRUNC) && acc != O_RDONLY && type == TMPFS_S_IFREG) {
 		long t = tmpfs_truncate(ino, 0, fssrv_now());
 		if (t < 0)
