@@ -80,4 +80,18 @@ struct k_rlimit {
 	uint64_t max;	/* hard limit: the ceiling for cur */
 };
 
+/* proc_fd's operations (/proc/PID/fd, docs/vfs.md "/proc/PID/fd"). A
+ * descriptor is a handle below PROC_FD_MAX (the C library keeps its own
+ * handles above) of a kind that is a file: a channel, a pipe end, a
+ * socket, a cgroup file, an eventfd, epoll, timerfd, signalfd, inotify or
+ * pidfd, or an endpoint published as a file (the console). */
+#define PROC_FD_MAX 200
+#define PROC_FD_LIST 0	/* buf: int32_t[len] the descriptors in order; returns how many */
+#define PROC_FD_DUP  1	/* root only: a copy of descriptor fd in the caller's table
+			   (close-on-exec, the same rights); returns it */
+#define PROC_FD_OWN  2	/* root only: if descriptor fd is a channel of an endpoint the
+			   caller's process owns (a server asking about its own file,
+			   which it must not call), its badge into buf (8 bytes); 0 */
+#define PROC_FD_FLAGS 3	/* root only: descriptor fd's flags (HANDLE_CLOEXEC) */
+
 #endif

@@ -175,5 +175,7 @@ long pipe_fd_poll(struct kobj *o, int events);
 /* The queue a pipe's changes wake (poll.h). */
 struct pollq *pipe_pollq(struct kobj *o);
 long pipe_fd_flags(struct kobj *o, int set);
+/* The inode number of pipe end o's pipe (both ends share it). */
+uint64_t pipe_ino(struct kobj *o);
 
 #endif

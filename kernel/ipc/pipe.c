@@ -51,6 +51,9 @@ struct kpipe {
 	struct waitq rwait, wwait;
 	struct waitq owait;		/* FIFO opens waiting for the other side */
 	struct pollq pollq;		/* pollers of either end */
+	uint64_t ino;			/* its inode number (fstat, /proc/PID/fd) */
+	uint32_t uid;			/* its maker's euid: an anonymous pipe is
+					   0600, its owner's to open anew */
 };
 
 struct pipe_end {
@@ -124,6 +127,13 @@ static void pipe_init(struct kpipe *p)
 	waitq_init(&p->wwait);
 	waitq_init(&p->owait);
 	pollq_init(&p->pollq);
+	p->ino = kobj_next_ino();
+	p->uid = current_thread()->proc->cred.euid;
+}
+
+uint64_t pipe_ino(struct kobj *o)
+{
+	return container_of(o, struct pipe_end, obj)->pipe->ino;
 }
 
 long sys_pipe(int *ufds)
@@ -377,9 +387,11 @@ long sys_fifo_open(int h, int flags)
 	if (!n)
 		return err;
 	struct kpipe *p = n->pipe;
-	if (!n->node) {
+	/* a node, or any end: a new end of its pipe (/proc/PID/fd/N), which
+	 * Linux opens as an inode of mode 0600 owned by the pipe's maker */
+	if (!n->node && !n->fifo && self->cred.euid != 0 && self->cred.euid != p->uid) {
 		kobj_put(&n->obj);
-		return -EINVAL;
+		return -EACCES;
 	}
 	/* the buffer, if no end has one now: made before the lock, charged
 	 * to the caller (the file's server) */
@@ -396,7 +408,7 @@ long sys_fifo_open(int h, int flags)
 		err = -ENXIO; /* no reader: Linux's answer to a non-blocking writer */
 	if (!err) {
 		e->pipe = p;
-		e->fifo = true;
+		e->fifo = n->node || n->fifo; /* an anonymous pipe's new end stays one */
 		e->write = acc != O_RDONLY;
 		e->rdwr = acc == O_RDWR;
 		e->flags = flags & O_NONBLOCK;

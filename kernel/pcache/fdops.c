@@ -13,6 +13,7 @@
 #include "memcg.h"
 #include "proc.h"
 #include "syscall.h"
+#include "unixsock.h"
 
 /* -EBADF if the open mode forbids the access (Linux's) or the descriptor
  * is O_PATH, -EIO if the server died, else 0. */
@@ -225,7 +226,11 @@ long sys_fd_stat(int fd, struct pcache_attr *out)
 	struct channel *ch = o->type == KOBJ_CHANNEL ? container_of(o, struct channel, obj) : NULL;
 	struct pcache_obj *pc = ch ? __atomic_load_n(&ch->pc, __ATOMIC_ACQUIRE) : NULL;
 	struct pcache_attr a;
-	if (!pc)
+	if (o->type == KOBJ_PIPE || o->type == KOBJ_SOCKET) {
+		/* the kernel's own files: what Linux's pipefs and sockfs show */
+		a = (struct pcache_attr){ .mode = o->type == KOBJ_PIPE ? 0010600 : 0140777,
+					  .ino = o->type == KOBJ_PIPE ? pipe_ino(o) : usock_ino(o) };
+	} else if (!pc)
 		r = -EOPNOTSUPP; /* not the page cache's: its server answers */
 	else if (__atomic_load_n(&ch->ep->dead, __ATOMIC_RELAXED))
 		r = -EIO;

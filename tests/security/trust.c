@@ -592,9 +592,47 @@ static void fork_into(void)
 	rmdir(DELEG);
 }
 
+/* proc_fd as uid 1000: its own list, nothing of root's. */
+static int procfd_root_pid;
+static void user_procfd(long *r)
+{
+	int32_t fds[PROC_FD_MAX];
+	uint64_t badge;
+	r[0] = sys_proc_fd(PROC_FD_LIST, 0, 0, fds, PROC_FD_MAX);
+	r[1] = sys_proc_fd(PROC_FD_LIST, procfd_root_pid, 0, fds, PROC_FD_MAX);
+	r[2] = sys_proc_fd(PROC_FD_DUP, 0, 1, NULL, 0);
+	r[3] = sys_proc_fd(PROC_FD_DUP, procfd_root_pid, 1, NULL, 0);
+	r[4] = sys_proc_fd(PROC_FD_OWN, procfd_root_pid, 1, &badge, sizeof(badge));
+	r[5] = sys_proc_fd(PROC_FD_FLAGS, procfd_root_pid, 1, NULL, 0);
+}
+
+static void procfd(void)
+{
+	long r[MAX_RES];
+	int32_t fds[PROC_FD_MAX];
+	procfd_root_pid = getpid();
+	want(sys_proc_fd(PROC_FD_LIST, 0, 0, (int32_t *)8, PROC_FD_MAX), -EFAULT,
+	     "trust.procfd: PROC_FD_LIST to a bad buffer: EFAULT");
+	want(sys_proc_fd(PROC_FD_LIST, 0x7ffffff0, 0, fds, PROC_FD_MAX), -ESRCH,
+	     "trust.procfd: PROC_FD_LIST of no process: ESRCH");
+	want(sys_proc_fd(PROC_FD_DUP, 0, 199, NULL, 0), -EBADF, "trust.procfd: PROC_FD_DUP of no descriptor: EBADF");
+	want(sys_proc_fd(9, 0, 0, NULL, 0), -EINVAL, "trust.procfd: an unknown op: EINVAL");
+	if (as_user(1000, 1000, user_procfd, r)) {
+		check(0, "trust.procfd: the user's child");
+		return;
+	}
+	check(r[0] >= 3, "trust.procfd: as a user: LIST of its own descriptors");
+	want(r[1], -EPERM, "trust.procfd: as a user: LIST of another process EPERM");
+	want(r[2], -EPERM, "trust.procfd: as a user: DUP EPERM, even of its own");
+	want(r[3], -EPERM, "trust.procfd: as a user: DUP of root's EPERM");
+	want(r[4], -EPERM, "trust.procfd: as a user: OWN EPERM");
+	want(r[5], -EPERM, "trust.procfd: as a user: FLAGS EPERM");
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IONBF, 0);
+	procfd();
 	sockets();
 	socket_cycles();
 	signals();

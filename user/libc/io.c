@@ -191,15 +191,23 @@ int fstat(int fd, struct stat *st)
 					 .uid = n.uid, .gid = n.gid };
 		return (int)__sys_ret(__arbor_stat_from_attr(&a, st));
 	}
-	if (type == HANDLE_SOCKET) { /* a Unix socket: as Linux's sockfs */
+	if (type == HANDLE_SOCKET) { /* a Unix socket: as Linux's sockfs (the kernel's inode number) */
+		struct pcache_attr a = { .mode = S_IFSOCK | 0777 };
+		long r = sys_fd_stat(fd, &a);
+		if (r < 0)
+			return (int)__sys_ret(r);
 		memset(st, 0, sizeof(*st));
 		st->st_mode = S_IFSOCK | 0777;
+		st->st_ino = a.ino;
 		st->st_nlink = 1;
 		st->st_blksize = 4096;
 		return 0;
 	}
-	if (type == HANDLE_PIPE) {
+	if (type == HANDLE_PIPE) { /* the kernel's mode and inode number */
 		struct pcache_attr a = { .mode = S_IFIFO | 0600 };
+		long r = sys_fd_stat(fd, &a);
+		if (r < 0)
+			return (int)__sys_ret(r);
 		return (int)__sys_ret(__arbor_stat_from_attr(&a, st));
 	}
 	if (type == HANDLE_CHANNEL) { /* a page cache file: the kernel answers */
@@ -461,6 +469,33 @@ static __attribute__((noinline)) long fifo_wait(int h)
 	return r;
 }
 
+/* open of /proc/PID/fd/N (Linux's magic link): h is a copy of that
+ * descriptor, which procfs gave; a new open file description of the same
+ * file with flags: its server's FILE_REOPEN, a new end of a pipe (no wait
+ * for a partner: an anonymous pipe's other side was there), the
+ * terminal's handle again; ENXIO for a socket and the kernel's anonymous
+ * files (eventfd, epoll...), as Linux. h is closed. */
+static long open_magic(int h, int flags)
+{
+	long type = sys_handle_type(h);
+	long r;
+	if (type == HANDLE_CHANNEL) {
+		struct ipc_msg m = { .label = FILE_REOPEN, .w = { (uint64_t)flags } };
+		r = sys_ipc_call(h, &m, NULL, 0, NULL, 0);
+		if (r == 0)
+			r = (long)m.label < 0 ? (long)m.label : (long)m.w[0];
+	} else if (type == HANDLE_PIPE) {
+		r = (flags & O_PATH) ? sys_handle_dup(h, 0, 0) :
+				       sys_fifo_open(h, flags & (O_ACCMODE | O_NONBLOCK));
+	} else if (type == HANDLE_ENDPOINT) {
+		r = sys_handle_dup(h, 0, 0); /* the console: one description */
+	} else {
+		r = -ENXIO;
+	}
+	sys_handle_close(h);
+	return r;
+}
+
 ARBOR_HOT int open(const char *path, int flags, ...)
 {
 	mode_t mode = 0;
@@ -483,6 +518,11 @@ ARBOR_HOT int open(const char *path, int flags, ...)
 		return (int)__sys_ret(r);
 	if (r == FS_OPEN_FIFO && !(flags & O_NONBLOCK) && (r = fifo_wait((int)h)) < 0)
 		return (int)__sys_ret(r);
+	if (r == FS_OPEN_MAGIC) {
+		if ((r = open_magic((int)h, flags)) < 0)
+			return (int)__sys_ret(r);
+		h = (uint64_t)r;
+	}
 	if (h >= (uint64_t)__fd_limit()) /* RLIMIT_NOFILE (at most OPEN_MAX: close() refuses more) */
 		return fd_over_max((int)h);
 	if (flags & O_CLOEXEC)
