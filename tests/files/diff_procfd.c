@@ -104,6 +104,20 @@ static void lmode(const char *what, int fd)
 	       "yes" : "no");
 }
 
+/* /proc/self/fdinfo/fd's pos and flags lines (mnt_id and ino differ). */
+static void fdinfo(const char *what, int fd)
+{
+	char path[64], buf[512];
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	int fi = open(path, O_RDONLY);
+	ssize_t got = fi < 0 ? -1 : read(fi, buf, sizeof(buf) - 1);
+	buf[got > 0 ? got : 0] = '\0';
+	close(fi);
+	char *pos = strstr(buf, "pos:"), *fl = strstr(buf, "flags:");
+	printf("fdinfo %s: %.*s, %.*s\n", what, pos ? (int)strcspn(pos, "\n") : 4, pos ? pos : "none",
+	       fl ? (int)strcspn(fl, "\n") : 4, fl ? fl : "none");
+}
+
 static char inherited[256];	/* open when main began (the runner's) */
 
 static void kinds(void)
@@ -158,12 +172,24 @@ static void kinds(void)
 	lseek(f, 3, SEEK_SET);
 	char path[64], buf[256];
 	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", f);
-	int fi = open(path, O_RDONLY);
-	ssize_t got = fi < 0 ? -1 : read(fi, buf, sizeof(buf) - 1);
-	buf[got > 0 ? got : 0] = '\0';
-	char *pos = strstr(buf, "pos:");
-	printf("fdinfo: %.*s\n", pos ? (int)strcspn(pos, "\n") : 4, pos ? pos : "none");
-	close(fi);
+	ssize_t got;
+	fdinfo("file O_RDWR at 3", f);
+	int pc[2];
+	pipe2(pc, O_CLOEXEC | O_NONBLOCK);
+	fdinfo("pipe2 O_CLOEXEC|O_NONBLOCK read end", pc[0]);
+	int dn = open("/dev/null", O_WRONLY | O_APPEND);
+	fdinfo("/dev/null O_WRONLY|O_APPEND", dn);
+	link_of("/dev/null", 0, dn, 0);
+	lmode("/dev/null", dn);
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", dn);
+	int dn2 = open(path, O_RDONLY);
+	show("reopen /dev/null O_RDONLY", dn2);
+	printf("  reads %zd bytes, flags O_RDONLY: %s\n", dn2 < 0 ? (ssize_t)-1 : read(dn2, buf, 4),
+	       dn2 >= 0 && (fcntl(dn2, F_GETFL) & O_ACCMODE) == O_RDONLY ? "yes" : "no");
+	close(dn2);
+	close(dn);
+	close(pc[0]);
+	close(pc[1]);
 
 	/* open through the link: a new description of the same file */
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", r);

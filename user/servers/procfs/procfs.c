@@ -220,7 +220,8 @@ static long fd_text_of(const struct pref *p, int h, char *buf, size_t cap)
 }
 
 /* /proc/PID/fdinfo/N (Linux's first lines): pos, flags (octal, with
- * O_CLOEXEC when the descriptor has it) and ino; Arbor has no mount ids
+ * O_CLOEXEC when the descriptor has it, O_LARGEFILE for what open()
+ * made, as Linux's force_o_largefile) and ino; Arbor has no mount ids
  * (mnt_id). */
 static long fd_info_text(const struct pref *p, struct text *t)
 {
@@ -245,9 +246,12 @@ static long fd_info_text(const struct pref *p, struct text *t)
 		if (fstat((int)h, &st) < 0)
 			memset(&st, 0, sizeof(st));
 	}
+	long type = sys_handle_type((int)h);
 	sys_handle_close((int)h);
 	if (e < 0 || fl < 0 || flags < 0)
 		return e < 0 ? e : -ENOENT;
+	if (type == HANDLE_CHANNEL || type == HANDLE_ENDPOINT)
+		flags |= 0100000; /* Linux's open() on x86_64 sets O_LARGEFILE; pipe(), socket() do not */
 	put(t, "pos:\t%lld\nflags:\t0%o\nino:\t%llu\n", pos,
 	    (unsigned)flags | ((fl & HANDLE_CLOEXEC) ? 02000000u : 0), (unsigned long long)st.st_ino);
 	return 0;
