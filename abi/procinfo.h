@@ -89,9 +89,15 @@ struct k_rlimit {
 #define PROC_FD_LIST 0	/* buf: int32_t[len] the descriptors in order; returns how many */
 #define PROC_FD_DUP  1	/* root only: a copy of descriptor fd in the caller's table
 			   (close-on-exec, the same rights); returns it */
-#define PROC_FD_OWN  2	/* root only: if descriptor fd is a channel of an endpoint the
-			   caller's process owns (a server asking about its own file,
-			   which it must not call), its badge into buf (8 bytes); 0 */
+#define PROC_FD_SERVER 2	/* root only: descriptor fd's server (a channel's or a published
+			   endpoint's), struct k_fdserver into buf; -EXDEV for other kinds */
 #define PROC_FD_FLAGS 3	/* root only: descriptor fd's flags (HANDLE_CLOEXEC) */
+/* Who serves a descriptor: procfs asks only a server running as root
+ * (never a user's, which could keep it waiting) and never itself. */
+struct k_fdserver {
+	uint64_t badge;		/* the channel's badge (0: an endpoint) */
+	int32_t pid;		/* the endpoint's owner, 0 if it has ended */
+	uint32_t euid;		/* its effective uid then */
+};
 
 #endif

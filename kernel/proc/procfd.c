@@ -69,11 +69,11 @@ static struct kobj *procfd_get(int pid, int fd, int32_t *fds, size_t max, long *
 
 long sys_handle_flags(int h, int set); /* handle.c */
 
-/* PROC_FD_OWN: the badge of pid's descriptor fd if it is a channel of an
- * endpoint self owns, else -EXDEV. */
-static long procfd_own(struct proc *self, int pid, int fd, void *buf, size_t len)
+/* PROC_FD_SERVER: who serves pid's descriptor fd (a channel's or an
+ * endpoint's owner), else -EXDEV. */
+static long procfd_server(struct proc *self, int pid, int fd, void *buf, size_t len)
 {
-	if (len != sizeof(uint64_t))
+	if (len != sizeof(struct k_fdserver))
 		return -EINVAL;
 	if (self->cred.euid != 0)
 		return -EPERM;
@@ -83,11 +83,23 @@ static long procfd_own(struct proc *self, int pid, int fd, void *buf, size_t len
 	struct kobj *o = procfd_get(pid, fd, NULL, 0, &r);
 	if (!o)
 		return r;
-	struct channel *ch = o->type == KOBJ_CHANNEL ? container_of(o, struct channel, obj) : NULL;
-	uint64_t badge = ch ? ch->badge : 0;
-	r = ch && __atomic_load_n(&ch->ep->owner, __ATOMIC_RELAXED) == self ? 0 : -EXDEV;
+	struct k_fdserver out = { 0 };
+	struct endpoint *ep = o->type == KOBJ_CHANNEL ? container_of(o, struct channel, obj)->ep :
+			      o->type == KOBJ_ENDPOINT ? container_of(o, struct endpoint, obj) : NULL;
+	if (o->type == KOBJ_CHANNEL)
+		out.badge = container_of(o, struct channel, obj)->badge;
+	r = ep ? 0 : -EXDEV;
+	if (ep) {
+		uint64_t f = sched_lock_ipc(); /* the owner stays while it is set */
+		struct proc *owner = ep->owner;
+		if (owner) {
+			out.pid = owner->pid;
+			out.euid = owner->cred.euid;
+		}
+		sched_unlock_ipc(f);
+	}
 	kobj_put(o);
-	if (r == 0 && copy_to_user(buf, &badge, sizeof(badge)))
+	if (r == 0 && copy_to_user(buf, &out, sizeof(out)))
 		r = -EFAULT;
 	return r;
 }
@@ -112,8 +124,8 @@ long sys_proc_fd(int op, int pid, int fd, void *buf, size_t len)
 			return -EFAULT;
 		return n;
 	}
-	if (op == PROC_FD_OWN)
-		return procfd_own(self, pid, fd, buf, len);
+	if (op == PROC_FD_SERVER)
+		return procfd_server(self, pid, fd, buf, len);
 	if (op == PROC_FD_FLAGS) {
 		if (buf || len)
 			return -EINVAL;

@@ -597,12 +597,12 @@ static int procfd_root_pid;
 static void user_procfd(long *r)
 {
 	int32_t fds[PROC_FD_MAX];
-	uint64_t badge;
+	struct k_fdserver who;
 	r[0] = sys_proc_fd(PROC_FD_LIST, 0, 0, fds, PROC_FD_MAX);
 	r[1] = sys_proc_fd(PROC_FD_LIST, procfd_root_pid, 0, fds, PROC_FD_MAX);
 	r[2] = sys_proc_fd(PROC_FD_DUP, 0, 1, NULL, 0);
 	r[3] = sys_proc_fd(PROC_FD_DUP, procfd_root_pid, 1, NULL, 0);
-	r[4] = sys_proc_fd(PROC_FD_OWN, procfd_root_pid, 1, &badge, sizeof(badge));
+	r[4] = sys_proc_fd(PROC_FD_SERVER, procfd_root_pid, 1, &who, sizeof(who));
 	r[5] = sys_proc_fd(PROC_FD_FLAGS, procfd_root_pid, 1, NULL, 0);
 }
 
@@ -625,7 +625,7 @@ static void procfd(void)
 	want(r[1], -EPERM, "trust.procfd: as a user: LIST of another process EPERM");
 	want(r[2], -EPERM, "trust.procfd: as a user: DUP EPERM, even of its own");
 	want(r[3], -EPERM, "trust.procfd: as a user: DUP of root's EPERM");
-	want(r[4], -EPERM, "trust.procfd: as a user: OWN EPERM");
+	want(r[4], -EPERM, "trust.procfd: as a user: SERVER EPERM");
 	want(r[5], -EPERM, "trust.procfd: as a user: FLAGS EPERM");
 }
 

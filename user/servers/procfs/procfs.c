@@ -184,6 +184,45 @@ static long fd_dup(const struct pref *p)
 static long pref_path(const struct pref *p, uint32_t inst_id, char *buf, size_t cap);
 static int procfs_stat(const struct pref *p, struct stat *st);
 
+/* Who answers for p's descriptor: the kernel (a pipe, a socket, the
+ * anonymous files), we ourselves (our own file, *f: never a call to
+ * ourselves, under our own lock), a server running as root (asked with
+ * our lock let go, so a stopped one holds up this request alone), or a
+ * user's own server publishing files, never asked (it could keep us
+ * waiting; Linux has no such files). */
+enum fd_who { FD_KERNEL, FD_OURS, FD_ROOT_SERVER, FD_USER_SERVER };
+static enum fd_who fd_who(const struct pref *p, struct fs_file **f)
+{
+	struct k_fdserver s;
+	if (sys_proc_fd(PROC_FD_SERVER, p->pid, p->fd, &s, sizeof(s)) < 0)
+		return FD_KERNEL;
+	if (s.pid == getpid()) {
+		*f = s.badge ? fssrv_file_find(s.badge) : NULL;
+		return FD_OURS;
+	}
+	return s.pid && s.euid == 0 ? FD_ROOT_SERVER : FD_USER_SERVER;
+}
+
+/* A call to another server on descriptor h: our lock let go meanwhile. */
+static long fd_ask(int h, struct ipc_msg *m, void *rcv, size_t len)
+{
+	fssrv_unlock();
+	long r = sys_ipc_call(h, m, NULL, 0, rcv, len);
+	fssrv_lock();
+	return r;
+}
+
+/* fstat of descriptor h of a root server's (our lock let go). */
+static int fd_fstat(int h, struct stat *st)
+{
+	fssrv_unlock();
+	int r = fstat(h, st);
+	int e = errno;
+	fssrv_lock();
+	errno = e;
+	return r;
+}
+
 /* The text of link p (Linux's proc_fd_link / d_path forms) into buf:
  * its length or -errno. h is the copy of the descriptor. */
 static long fd_text_of(const struct pref *p, int h, char *buf, size_t cap)
@@ -193,25 +232,25 @@ static long fd_text_of(const struct pref *p, int h, char *buf, size_t cap)
 	const char *anon = type == HANDLE_EVENTFD ? "anon_inode:[eventfd]" : type == HANDLE_EPOLL ? "anon_inode:[eventpoll]" :
 			   type == HANDLE_TIMERFD ? "anon_inode:[timerfd]" : type == HANDLE_SIGNALFD ? "anon_inode:[signalfd]" :
 			   type == HANDLE_INOTIFY ? "anon_inode:inotify" : type == HANDLE_PIDFD ? "anon_inode:[pidfd]" :
-			   type == HANDLE_ENDPOINT ? "/dev/console" : NULL;
+			   NULL;
+	struct fs_file *f = NULL;
+	enum fd_who who = type == HANDLE_CHANNEL || type == HANDLE_ENDPOINT ? fd_who(p, &f) : FD_KERNEL;
 	if (anon)
 		return snprintf(buf, cap, "%s", anon);
+	if (type == HANDLE_ENDPOINT) /* a server's own endpoint as a file: root's is the console's */
+		return who == FD_ROOT_SERVER ? snprintf(buf, cap, "/dev/console") : -ENOENT;
 	if (type == HANDLE_PIPE || type == HANDLE_SOCKET) {
 		if (fstat(h, &st) < 0)
 			return -errno;
 		return snprintf(buf, cap, type == HANDLE_PIPE ? "pipe:[%llu]" : "socket:[%llu]",
 				(unsigned long long)st.st_ino);
 	}
-	if (type != HANDLE_CHANNEL)
+	if (type != HANDLE_CHANNEL || who == FD_USER_SERVER)
 		return -ENOENT; /* a cgroup file: no path known yet */
-	uint64_t badge;
-	if (sys_proc_fd(PROC_FD_OWN, p->pid, p->fd, &badge, sizeof(badge)) == 0) {
-		/* one of our own files: never a call to ourselves */
-		struct fs_file *f = fssrv_file_find(badge);
+	if (who == FD_OURS)
 		return f ? pref_path(f->node, f->inst_id, buf, cap) : -ENOENT;
-	}
 	struct ipc_msg m = { .label = FILE_GETPATH, .w = { FILE_GETPATH_ANY } };
-	long r = sys_ipc_call(h, &m, NULL, 0, buf, cap);
+	long r = fd_ask(h, &m, buf, cap);
 	if (r < 0)
 		return r;
 	if ((long)m.label < 0)
@@ -226,7 +265,6 @@ static long fd_text_of(const struct pref *p, int h, char *buf, size_t cap)
 static long fd_info_text(const struct pref *p, struct text *t)
 {
 	struct stat st;
-	uint64_t badge;
 	long h = fd_dup(p);
 	if (h < 0)
 		return h;
@@ -234,17 +272,23 @@ static long fd_info_text(const struct pref *p, struct text *t)
 	long long pos = 0;
 	int flags;
 	long e = 0;
-	if (sys_proc_fd(PROC_FD_OWN, p->pid, p->fd, &badge, sizeof(badge)) == 0) {
-		struct fs_file *f = fssrv_file_find(badge); /* ours: never a call to ourselves */
+	struct fs_file *f = NULL;
+	enum fd_who who = fd_who(p, &f);
+	if (who == FD_OURS) {
 		e = f ? procfs_stat(f->node, &st) : -ENOENT;
 		pos = f ? (long long)f->offset : 0;
 		flags = f ? f->flags : 0;
+	} else if (who == FD_USER_SERVER) {
+		e = -ENOENT;
+		flags = 0;
 	} else {
+		fssrv_unlock(); /* lseek and fstat may ask a root server */
 		off_t o = lseek((int)h, 0, SEEK_CUR);
 		pos = o < 0 ? 0 : (long long)o; /* a pipe, a socket: 0 */
 		flags = fcntl((int)h, F_GETFL);
 		if (fstat((int)h, &st) < 0)
 			memset(&st, 0, sizeof(st));
+		fssrv_lock();
 	}
 	long type = sys_handle_type((int)h);
 	sys_handle_close((int)h);
@@ -288,16 +332,15 @@ static long fd_follow_stat(const struct pref *p, struct stat *st)
 	long h = fd_dup(p);
 	if (h < 0)
 		return h;
-	uint64_t badge;
 	long e;
-	if (sys_proc_fd(PROC_FD_OWN, p->pid, p->fd, &badge, sizeof(badge)) == 0) {
-		struct fs_file *f = fssrv_file_find(badge);
+	struct fs_file *f = NULL;
+	enum fd_who who = fd_who(p, &f);
+	if (who == FD_OURS)
+		e = f ? procfs_stat(f->node, st) : -ENOENT;
+	else if (who == FD_USER_SERVER)
 		e = -ENOENT;
-		if (f)
-			e = procfs_stat(f->node, st);
-	} else {
-		e = fstat((int)h, st) < 0 ? -errno : 0;
-	}
+	else
+		e = fd_fstat((int)h, st) < 0 ? -errno : 0;
 	sys_handle_close((int)h);
 	return e;
 }
