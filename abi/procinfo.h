@@ -92,6 +92,9 @@ struct k_rlimit {
 #define PROC_FD_SERVER 2	/* root only: descriptor fd's server (a channel's or a published
 			   endpoint's), struct k_fdserver into buf; -EXDEV for other kinds */
 #define PROC_FD_FLAGS 3	/* root only: descriptor fd's flags (HANDLE_CLOEXEC) */
+#define PROC_FD_CGPATH 4	/* root only: a cgroup file's path in the hierarchy ("/a/memory.max",
+			   a removed cgroup's too, as Linux's kernfs), NUL-ended into buf
+			   (cut to len); returns its length; -EXDEV for other kinds */
 /* Who serves a descriptor: procfs asks only a server running as root
  * (never a user's, which could keep it waiting) and never itself. */
 struct k_fdserver {

@@ -9,11 +9,18 @@
  * it has checked the reader's right to see it (docs/vfs.md). */
 #include "abi/errno.h"
 #include "abi/procinfo.h"
+#include "cgroup.h"
+#include "cgfs.h"
+#include "cgfs_file.h"
+#include "heap.h"
+#include "kstring.h"
 #include "ipc.h"
 #include "kobj.h"
 #include "proc.h"
 #include "sched.h"
 #include "syscall.h"
+
+#define PROC_FD_PATH_MAX 4096
 
 /* Whether handle object o is a file descriptor (Linux would have it in
  * its file table): every file kind, and an endpoint only if its server
@@ -104,6 +111,53 @@ static long procfd_server(struct proc *self, int pid, int fd, void *buf, size_t 
 	return r;
 }
 
+/* PROC_FD_CGPATH: cgroup file fd's path from the hierarchy's root. */
+static long procfd_cgpath(struct proc *self, int pid, int fd, char *ubuf, size_t len)
+{
+	if (self->cred.euid != 0)
+		return -EPERM;
+	if (fd < 0 || fd >= PROC_FD_MAX)
+		return -EBADF;
+	long r;
+	struct kobj *o = procfd_get(pid, fd, NULL, 0, &r);
+	if (!o)
+		return r;
+	if (o->type != KOBJ_CGFS_FILE) {
+		kobj_put(o);
+		return -EXDEV;
+	}
+	char *k = kzalloc(PROC_FD_PATH_MAX);
+	if (!k) {
+		kobj_put(o);
+		return -ENOMEM;
+	}
+	struct cgroup *cg;
+	const struct cftype *cft;
+	cgfs_file_target(cgfs_file_of(o), &cg, &cft);
+	spin_lock(&proc_lock); /* as the other cgroup paths are made */
+	size_t n = cg_path(cg, k, PROC_FD_PATH_MAX);
+	if (n == 1)
+		n = 0; /* the root: "/name" */
+	size_t name = strlen(cft->name);
+	if (n + 1 + name + 1 <= PROC_FD_PATH_MAX) {
+		/* a removed cgroup's too, with no " (deleted)": Linux's kernfs
+		 * shows it so (tests/cgroup/linux_procfd.out) */
+		k[n] = '/';
+		memcpy(k + n + 1, cft->name, name);
+		n += 1 + name;
+		k[n] = '\0';
+		r = (long)n;
+	} else {
+		r = -ENAMETOOLONG;
+	}
+	spin_unlock(&proc_lock);
+	kobj_put(o);
+	if (r >= 0 && len && copy_to_user(ubuf, k, (size_t)r + 1 <= len ? (size_t)r + 1 : len))
+		r = -EFAULT;
+	kfree(k);
+	return r;
+}
+
 long sys_proc_fd(int op, int pid, int fd, void *buf, size_t len)
 {
 	struct proc *self = current_thread()->proc;
@@ -126,6 +180,8 @@ long sys_proc_fd(int op, int pid, int fd, void *buf, size_t len)
 	}
 	if (op == PROC_FD_SERVER)
 		return procfd_server(self, pid, fd, buf, len);
+	if (op == PROC_FD_CGPATH)
+		return procfd_cgpath(self, pid, fd, buf, len);
 	if (op == PROC_FD_FLAGS) {
 		if (buf || len)
 			return -EINVAL;

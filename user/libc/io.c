@@ -473,9 +473,11 @@ static __attribute__((noinline)) long fifo_wait(int h)
  * descriptor, which procfs gave; a new open file description of the same
  * file with flags: its server's FILE_REOPEN, a new end of a pipe (no wait
  * for a partner: an anonymous pipe's other side was there), the
- * terminal's handle again; ENXIO for a socket and the kernel's anonymous
- * files (eventfd, epoll...), as Linux. h is closed. */
-static long open_magic(int h, int flags)
+ * terminal's handle again, a cgroup file opened by its path (link is the
+ * /proc path: its text; kernfs has no unlinked files); ENXIO for a socket
+ * and the kernel's anonymous files (eventfd, epoll...), as Linux. h is
+ * closed. */
+static long open_magic(int h, int flags, const char *link)
 {
 	long type = sys_handle_type(h);
 	long r;
@@ -489,6 +491,15 @@ static long open_magic(int h, int flags)
 				       sys_fifo_open(h, flags & (O_ACCMODE | O_NONBLOCK));
 	} else if (type == HANDLE_ENDPOINT) {
 		r = sys_handle_dup(h, 0, 0); /* the console: one description */
+	} else if (type == HANDLE_CGFS_FILE) {
+		char text[4096];
+		uint64_t nh = 0;
+		r = __vfs_path_call(VFS_READLINK, link, 0, 0, text, sizeof(text) - 1, &nh);
+		if (r >= 0) {
+			text[nh] = '\0';
+			r = __vfs_path_call(VFS_OPEN, text, (uint64_t)flags & ~(uint64_t)(O_CREAT | O_EXCL), 0, NULL, 0, &nh);
+			r = r < 0 ? r : r == FS_OPEN_MAGIC ? -ENXIO : (long)nh;
+		}
 	} else {
 		r = -ENXIO;
 	}
@@ -519,7 +530,7 @@ ARBOR_HOT int open(const char *path, int flags, ...)
 	if (r == FS_OPEN_FIFO && !(flags & O_NONBLOCK) && (r = fifo_wait((int)h)) < 0)
 		return (int)__sys_ret(r);
 	if (r == FS_OPEN_MAGIC) {
-		if ((r = open_magic((int)h, flags)) < 0)
+		if ((r = open_magic((int)h, flags, path)) < 0)
 			return (int)__sys_ret(r);
 		h = (uint64_t)r;
 	}

@@ -122,7 +122,11 @@ struct pref {
 	int fd;			/* P_FDLINK, P_FDINFO_FILE: the descriptor */
 };
 
-struct text;
+/* A file's text as it is made. */
+struct text {
+	char *buf;
+	size_t len, cap;
+};
 static void put(struct text *t, const char *fmt, ...);
 
 /* ---- /proc/PID/fd and /proc/PID/fdinfo ----
@@ -223,6 +227,37 @@ static int fd_fstat(int h, struct stat *st)
 	return r;
 }
 
+static long text_mounts(struct text *t);
+
+/* A cgroup file's path: where the (first) cgroup2 mount is, from the
+ * mount table, and the file's path in the hierarchy, from the kernel. */
+static long fd_cgroup_path(const struct pref *p, char *buf, size_t cap)
+{
+	char inner[4096];
+	long n = sys_proc_fd(PROC_FD_CGPATH, p->pid, p->fd, inner, sizeof(inner));
+	if (n < 0)
+		return n == -EXDEV ? -ENOENT : n;
+	struct text t = { 0 };
+	long e = text_mounts(&t);
+	const char *target = NULL;
+	size_t tlen = 0;
+	for (size_t at = 0; e == 0 && at < t.len && !target;) {
+		const char *line = t.buf + at, *end = memchr(line, '\n', t.len - at);
+		size_t len = end ? (size_t)(end - line) : t.len - at;
+		const char *sp1 = memchr(line, ' ', len), *sp2 = sp1 ? memchr(sp1 + 1, ' ', len - (size_t)(sp1 + 1 - line)) : NULL;
+		if (sp2 && strncmp(sp2 + 1, "cgroup2 ", 8) == 0) {
+			target = sp1 + 1;
+			tlen = (size_t)(sp2 - target);
+		}
+		at += len + 1;
+	}
+	if (target && tlen == 1)
+		tlen = 0; /* "/" + "/a/memory.max" */
+	n = target ? snprintf(buf, cap, "%.*s%s", (int)tlen, target, inner) : -ENOENT;
+	free(t.buf);
+	return n < 0 ? n : (size_t)n >= cap ? -ENAMETOOLONG : n;
+}
+
 /* The text of link p (Linux's proc_fd_link / d_path forms) into buf:
  * its length or -errno. h is the copy of the descriptor. */
 static long fd_text_of(const struct pref *p, int h, char *buf, size_t cap)
@@ -245,8 +280,10 @@ static long fd_text_of(const struct pref *p, int h, char *buf, size_t cap)
 		return snprintf(buf, cap, type == HANDLE_PIPE ? "pipe:[%llu]" : "socket:[%llu]",
 				(unsigned long long)st.st_ino);
 	}
+	if (type == HANDLE_CGFS_FILE)
+		return fd_cgroup_path(p, buf, cap);
 	if (type != HANDLE_CHANNEL || who == FD_USER_SERVER)
-		return -ENOENT; /* a cgroup file: no path known yet */
+		return -ENOENT;
 	if (who == FD_OURS)
 		return f ? pref_path(f->node, f->inst_id, buf, cap) : -ENOENT;
 	struct ipc_msg m = { .label = FILE_GETPATH, .w = { FILE_GETPATH_ANY } };
@@ -294,7 +331,7 @@ static long fd_info_text(const struct pref *p, struct text *t)
 	sys_handle_close((int)h);
 	if (e < 0 || fl < 0 || flags < 0)
 		return e < 0 ? e : -ENOENT;
-	if (type == HANDLE_CHANNEL || type == HANDLE_ENDPOINT)
+	if (type == HANDLE_CHANNEL || type == HANDLE_ENDPOINT || type == HANDLE_CGFS_FILE)
 		flags |= 0100000; /* Linux's open() on x86_64 sets O_LARGEFILE; pipe(), socket() do not */
 	put(t, "pos:\t%lld\nflags:\t0%o\nino:\t%llu\n", pos,
 	    (unsigned)flags | ((fl & HANDLE_CLOEXEC) ? 02000000u : 0), (unsigned long long)st.st_ino);
@@ -626,10 +663,6 @@ static int procfs_stat(const struct pref *p, struct stat *st)
 
 /* ---- file contents ---- */
 
-struct text {
-	char *buf;
-	size_t len, cap;
-};
 
 static void put(struct text *t, const char *fmt, ...)
 {
