@@ -604,6 +604,28 @@ static void user_procfd(long *r)
 	r[3] = sys_proc_fd(PROC_FD_DUP, procfd_root_pid, 1, NULL, 0);
 	r[4] = sys_proc_fd(PROC_FD_SERVER, procfd_root_pid, 1, &who, sizeof(who));
 	r[5] = sys_proc_fd(PROC_FD_FLAGS, procfd_root_pid, 1, NULL, 0);
+	/* another process of the same user: readlink yes, open no (it would
+	 * get a copy of this description) */
+	int p[2];
+	pipe(p);
+	pid_t me = getpid(), c = fork();
+	if (c == 0) {
+		char path[64], buf[64];
+		snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int)me, p[0]);
+		int o = open(path, O_RDONLY);
+		int e = errno;
+		_exit((o < 0 && e == EACCES ? 1 : 0) | (readlink(path, buf, sizeof(buf)) > 0 ? 2 : 0));
+	}
+	int st = 0;
+	waitpid(c, &st, 0);
+	r[6] = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	char self[64];
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", p[0]);
+	int o = open(self, O_WRONLY);
+	r[7] = o >= 0 && write(o, "x", 1) == 1 ? 0 : -errno;
+	close(o);
+	close(p[0]);
+	close(p[1]);
 }
 
 static void procfd(void)
@@ -627,6 +649,8 @@ static void procfd(void)
 	want(r[3], -EPERM, "trust.procfd: as a user: DUP of root's EPERM");
 	want(r[4], -EPERM, "trust.procfd: as a user: SERVER EPERM");
 	want(r[5], -EPERM, "trust.procfd: as a user: FLAGS EPERM");
+	want(r[6], 3, "trust.procfd: as a user: another process of its own: readlink, but open through the link EACCES");
+	want(r[7], 0, "trust.procfd: as a user: its own pipe's read end reopened for writing");
 }
 
 int main(void)

@@ -941,6 +941,14 @@ static long fd_open_magic(const struct fs_req *r, const struct pref *p, int flag
 		return -ELOOP;
 	if (!fd_may_read(r, p->pid))
 		return -EACCES;
+	/* The copy goes only to the process itself or to root: another
+	 * process of the same user could keep it instead of opening the file
+	 * anew, and have a description the owner opened with rights it no
+	 * longer has (Linux refuses such a process as not dumpable; Arbor
+	 * keeps no such mark). So that case is EACCES here, where Linux opens
+	 * the file anew for a dumpable owner. */
+	if (r->uid != 0 && r->pid != p->pid)
+		return -EACCES;
 	long h = fd_dup(p);
 	if (h < 0)
 		return h;
