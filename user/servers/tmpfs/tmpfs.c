@@ -80,6 +80,9 @@ struct tmpfs_inode {
 				       gone_cap bytes */
 	uint32_t gone_cap;
 	bool gone_tmp;              /* gone is an O_TMPFILE's "DIR/#INO": kept */
+	struct dentry *gone_d;      /* or its last entry, unlinked, kept as it
+				       was (no copy on unlink's path), and */
+	uint64_t gone_dir;          /* the inode number of its directory then */
 	uint64_t size;
 	uint64_t atime, mtime, ctime;
 	union {
@@ -350,12 +353,16 @@ static void pages_free_from(struct tmpfs_inode *ino, uint64_t first)
 
 /* Frees the inode and what it owns (a directory's entries are the
  * caller's business: only destroy frees a non-empty one). */
+static void d_free(struct tmpfs *fs, struct dentry *d);
+
 static ARBOR_HOT void inode_free(struct tmpfs_inode *ino)
 {
 	struct tmpfs *fs = ino->fs;
 
 	if (ino->gone)
 		fs_free(fs, ino->gone, ino->gone_cap);
+	if (ino->gone_d)
+		d_free(fs, ino->gone_d);
 
 	if (is_reg(ino) && fs->ops.data) {
 		if (ino->f.data)
@@ -1314,8 +1321,30 @@ static void note_gone(struct tmpfs *fs, struct tmpfs_inode *dir, const char *nam
 	mem_copy(s, buf, total);
 	if (ino->gone)
 		fs_free(fs, ino->gone, ino->gone_cap);
+	if (ino->gone_d) {
+		d_free(fs, ino->gone_d);
+		ino->gone_d = NULL;
+	}
 	ino->gone = s;
 	ino->gone_cap = (uint32_t)total;
+}
+
+/* d, the entry unlink just detached, naming regular file ino: kept as the
+ * file's last name when it was its last (tmpfs_file_path), else freed. */
+static ARBOR_HOT void keep_gone(struct tmpfs *fs, struct dentry *d, struct tmpfs_inode *ino)
+{
+	if (!is_reg(ino) || ino->nlink > 1 || ino->gone_tmp) {
+		d_free(fs, d);
+		return;
+	}
+	if (ino->gone_d)
+		d_free(fs, ino->gone_d);
+	if (ino->gone) {
+		fs_free(fs, ino->gone, ino->gone_cap);
+		ino->gone = NULL;
+	}
+	ino->gone_d = d;
+	ino->gone_dir = d->dir->ino;
 }
 
 /* Drops the link dir holds on ino; a directory loses both its name and
@@ -1346,9 +1375,8 @@ static ARBOR_HOT void remove_entry(struct tmpfs *fs, struct dentry *d, const str
 	struct tmpfs_inode *dir = d->dir, *ino = d->ino;
 	uint32_t recorded = fs->trail_n;
 
-	note_gone(fs, dir, d->name, d->len, ino);
 	d_detach(fs, d);
-	d_free(fs, d);
+	keep_gone(fs, d, ino);
 	drop_link(dir, ino, now);
 	dir->mtime = dir->ctime = now;
 	if (fs->trail_on && tmpfs_obj_id(dir))
@@ -1605,9 +1633,8 @@ int tmpfs_removed(struct tmpfs *fs, const char *path, bool dir, uint64_t id, uin
 		return -ESTALE;
 	}
 	/* remove_entry without its pushes: the kernel set what they say */
-	note_gone(fs, w.dir, d->name, d->len, ino);
 	d_detach(fs, d);
-	d_free(fs, d);
+	keep_gone(fs, d, ino);
 	if (dir) {
 		ino->nlink = 0;
 		ino->d.parent = ino;
@@ -1806,6 +1833,23 @@ long tmpfs_file_path(const struct tmpfs_inode *ino, bool tmpfile, char *buf, siz
 			return -ENAMETOOLONG;
 		buf[0] = '\0';
 		return find_name(ino->fs->root, ino, buf, 0, cap, 0);
+	}
+	if (ino->gone_d) { /* its directory's path now, if it is still there */
+		const struct tmpfs_inode *dir = ino->fs->inodes;
+		while (dir && !(dir->ino == ino->gone_dir && is_dir(dir)))
+			dir = dir->next;
+		long n = dir ? tmpfs_dir_path(dir, buf, cap) : -ENOENT;
+		if (n < 0)
+			return n;
+		if (n == 1)
+			n = 0;
+		size_t len = ino->gone_d->len;
+		if ((size_t)n + 1 + len + sizeof(deleted) > cap)
+			return -ENAMETOOLONG;
+		buf[n] = '/';
+		mem_copy(buf + n + 1, ino->gone_d->name, len);
+		mem_copy(buf + n + 1 + len, deleted, sizeof(deleted));
+		return (long)((size_t)n + 1 + len + sizeof(deleted) - 1);
 	}
 	if (!ino->gone)
 		return -ENOENT;
