@@ -4,7 +4,9 @@
  * the anon_inode names), lstat of a link (its mode from the access mode,
  * size 64) and stat through it (the file itself), the listing; open
  * through a link (a new open file description of the same file, with new
- * flags and its own offset, an unlinked file's too; a pipe's read end
+ * flags and its own offset, an unlinked file's too; access and chmod
+ * through a link, a name in a directory's link, ENOTDIR past a pipe's;
+ * a pipe's read end
  * reopened for writing; ENXIO for a socket and an eventfd), linkat of an
  * O_TMPFILE through /proc/self/fd as uid 1000 (AT_SYMLINK_FOLLOW; ENOENT
  * for an O_EXCL one); the errors: ENOENT for a closed descriptor and a
@@ -204,6 +206,14 @@ static void kinds(void)
 		close(again);
 	}
 	show("reopen O_NOFOLLOW", open(path, O_RDONLY | O_NOFOLLOW));
+	show("access through a link", access(path, R_OK | W_OK));
+	struct stat cs;
+	show("chmod through a link", chmod(path, 0640));
+	printf("  the file's mode: %04o\n", fstat(r, &cs) == 0 ? (unsigned)(cs.st_mode & 07777) : 0u);
+	snprintf(buf, sizeof(buf), "/proc/self/fd/%d/file", d);
+	show("stat a name in a directory's link", stat(buf, &cs));
+	snprintf(buf, sizeof(buf), "/proc/self/fd/%d/x", p[0]);
+	show("stat past a pipe's link", stat(buf, &cs));
 	snprintf(buf, sizeof(buf), "%s/x", path);
 	struct stat st;
 	show("stat link/x of a file", stat(buf, &st));

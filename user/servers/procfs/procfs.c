@@ -120,6 +120,7 @@ struct pref {
 	int pid;		/* P_PID and below */
 	int tid;		/* P_TID and its files (their thread), else 0 */
 	int fd;			/* P_FDLINK, P_FDINFO_FILE: the descriptor */
+	int loff, llen;		/* P_FDLINK: where its name is in the path walked */
 };
 
 /* A file's text as it is made. */
@@ -427,15 +428,21 @@ static int lookup_thread(struct pref *cur, const char *name)
 /* Resolves path ("." and ".." included) for the thread self_tid (0: not
  * known) of process self (r: the caller, whose right to search a process's
  * fd directory is checked as Linux's). */
+#define PROCFS_AT_LINK 1	/* procfs_lookup: a /proc/PID/fd link with more path after it */
 static int procfs_lookup(const char *path, int self, int self_tid, const struct fs_req *r, struct pref *out)
 {
 	char name[256];
-	struct pref cur = { P_ROOT, 0, 0, 0 };
+	struct pref cur = { P_ROOT, 0, 0, 0, 0, 0 };
+	const char *start = path;
 	int n;
 	while ((n = next_name(&path, name, sizeof(name))) != 0) {
 		struct k_procinfo info;
 		if (n < 0)
 			return n;
+		if (cur.node == P_FDLINK) { /* the magic link is followed: its file's walk */
+			*out = cur;
+			return PROCFS_AT_LINK;
+		}
 		if (strcmp(name, ".") == 0)
 			continue;
 		if (strcmp(name, "..") == 0) {
@@ -444,13 +451,13 @@ static int procfs_lookup(const char *path, int self, int self_tid, const struct 
 			    cur.node != P_FDINFO)
 				return -ENOTDIR;
 			if (cur.node == P_FD || cur.node == P_FDINFO)
-				cur = (struct pref){ P_PID, cur.pid, 0, 0 };
+				cur = (struct pref){ P_PID, cur.pid, 0, 0, 0, 0 };
 			else if (cur.node == P_TID)
-				cur = (struct pref){ P_TASK, cur.pid, 0, 0 };
+				cur = (struct pref){ P_TASK, cur.pid, 0, 0, 0, 0 };
 			else if (cur.node == P_TASK)
-				cur = (struct pref){ P_PID, cur.pid, 0, 0 };
+				cur = (struct pref){ P_PID, cur.pid, 0, 0, 0, 0 };
 			else
-				cur = (struct pref){ cur.node == P_SYS_VM ? P_SYS : P_ROOT, 0, 0, 0 };
+				cur = (struct pref){ cur.node == P_SYS_VM ? P_SYS : P_ROOT, 0, 0, 0, 0, 0 };
 			continue;
 		}
 		if (cur.node == P_TASK || cur.node == P_TID) {
@@ -462,7 +469,7 @@ static int procfs_lookup(const char *path, int self, int self_tid, const struct 
 		if (cur.node == P_ROOT && strcmp(name, "thread-self") == 0) {
 			if (self_tid <= 0)
 				return -ENOENT; /* the VFS forwarded it: the thread is not known */
-			cur = (struct pref){ P_TID, self, self_tid, 0 };
+			cur = (struct pref){ P_TID, self, self_tid, 0, 0, 0 };
 			continue;
 		}
 		if (cur.node == P_ROOT) {
@@ -470,7 +477,7 @@ static int procfs_lookup(const char *path, int self, int self_tid, const struct 
 			if (pid > 0) {
 				if (sys_proc_info(pid, &info) < 0)
 					return -ENOENT;
-				cur = (struct pref){ P_PID, pid, 0, 0 };
+				cur = (struct pref){ P_PID, pid, 0, 0, 0, 0 };
 				continue;
 			}
 			if (strcmp(name, "pressure") == 0) {
@@ -526,6 +533,8 @@ static int procfs_lookup(const char *path, int self, int self_tid, const struct 
 				return -ENOENT;
 			cur.node = cur.node == P_FD ? P_FDLINK : P_FDINFO_FILE;
 			cur.fd = fd;
+			cur.loff = (int)(path - n - start);
+			cur.llen = n;
 		} else {
 			return -ENOTDIR;
 		}
@@ -1003,11 +1012,41 @@ static long procfs_open(const struct fs_req *r, const struct pref *p, int flags)
 	return fssrv_file_give(f);
 }
 
+/* A walk through link p that goes on (more path: into a directory) or
+ * asks the file itself (access, chmod, chown, utimes...): handed back
+ * with the file's path as the link's text, which the caller walks again
+ * (its own permissions on the way, where Linux's magic link jumps
+ * straight to the file); a file with no such path (a pipe, an unlinked
+ * file) is ENOTDIR past it, ENOENT for the rest. */
+static long fd_handback(const struct fs_req *r, const struct pref *p, bool more, struct ipc_msg *m)
+{
+	char text[4096];
+	if (!fd_may_read(r, p->pid))
+		return -EACCES;
+	long n = fd_text(p, text, sizeof(text));
+	static const char deleted[] = " (deleted)";
+	bool gone = n >= (long)sizeof(deleted) - 1 && memcmp(text + n - (sizeof(deleted) - 1), deleted, sizeof(deleted) - 1) == 0;
+	if (n < 0 || text[0] != '/' || gone)
+		return n < 0 && n != -ENOENT ? n : more && !gone ? -ENOTDIR : -ENOENT;
+	if (sys_ipc_write(0, text, (size_t)n) != n)
+		return -ENAMETOOLONG;
+	m->w[0] = FS_HB_LINK;
+	m->w[1] = 0;
+	m->w[2] = (uint64_t)p->loff;
+	m->w[3] = (uint64_t)p->llen;
+	m->w[4] = (uint64_t)n;
+	return FSSRV_HANDBACK;
+}
+
 static long procfs_path(const struct fs_req *r, struct ipc_msg *m)
 {
 	struct pref p;
 	struct stat st;
 	long e = procfs_lookup(r->path, r->pid, r->tid, r, &p);
+	bool follow = !(r->walk & FS_WALK_NOFOLLOW);
+	if (e == PROCFS_AT_LINK || (e == 0 && p.node == P_FDLINK && follow && m->label != VFS_OPEN &&
+				    m->label != VFS_STAT && m->label != VFS_READLINK))
+		return fd_handback(r, &p, e == PROCFS_AT_LINK, m);
 	if (e < 0)
 		return m->label == VFS_OPEN && (m->w[0] & O_CREAT) && e == -ENOENT ? -EACCES : e;
 	switch (m->label) {
@@ -1111,7 +1150,7 @@ static void fill_task(int pid, uint64_t pos, struct fssrv_dents *b)
 		char name[16];
 		if (tids[i] <= 0 || (uint64_t)tids[i] + 2 < pos)
 			continue;
-		struct pref c = { P_TID, pid, tids[i], 0 };
+		struct pref c = { P_TID, pid, tids[i], 0, 0, 0 };
 		snprintf(name, sizeof(name), "%d", tids[i]);
 		if (!fssrv_dent(b, node_ino(&c), DT_DIR, name, (uint64_t)tids[i] + 3))
 			return;
@@ -1128,7 +1167,7 @@ static void fill_fds(const struct pref *p, uint64_t pos, struct fssrv_dents *b)
 		char name[16];
 		if ((uint64_t)fds[i] + 2 < pos)
 			continue;
-		struct pref c = { p->node == P_FD ? P_FDLINK : P_FDINFO_FILE, p->pid, 0, fds[i] };
+		struct pref c = { p->node == P_FD ? P_FDLINK : P_FDINFO_FILE, p->pid, 0, fds[i], 0, 0 };
 		snprintf(name, sizeof(name), "%d", fds[i]);
 		if (!fssrv_dent(b, node_ino(&c), p->node == P_FD ? DT_LNK : DT_REG, name, (uint64_t)fds[i] + 3))
 			return;
@@ -1149,19 +1188,19 @@ static long procfs_fill(struct fs_file *f, uint64_t pos, struct fssrv_dents *b)
 		static const char *const names[] = { "cpu", "io", "memory" };
 		static const enum pnode nodes[] = { P_PRESSURE_CPU, P_PRESSURE_IO, P_PRESSURE_MEMORY };
 		for (; pos - 2 < 3; pos++) {
-			struct pref c = { nodes[pos - 2], 0, 0, 0 };
+			struct pref c = { nodes[pos - 2], 0, 0, 0, 0, 0 };
 			if (!fssrv_dent(b, node_ino(&c), DT_REG, names[pos - 2], pos + 1))
 				break;
 		}
 	} else if (p->node == P_SYS) {
-		struct pref c = { P_SYS_VM, 0, 0, 0 };
+		struct pref c = { P_SYS_VM, 0, 0, 0, 0, 0 };
 		if (pos == 2)
 			fssrv_dent(b, node_ino(&c), DT_DIR, "vm", 3);
 	} else if (p->node == P_SYS_VM) {
 		static const char *const names[] = { "dirty_background_ratio", "dirty_ratio" };
 		static const enum pnode nodes[] = { P_VM_DIRTY_BG, P_VM_DIRTY_RATIO };
 		for (; pos - 2 < 2; pos++) {
-			struct pref c = { nodes[pos - 2], 0, 0, 0 };
+			struct pref c = { nodes[pos - 2], 0, 0, 0, 0, 0 };
 			if (!fssrv_dent(b, node_ino(&c), DT_REG, names[pos - 2], pos + 1))
 				break;
 		}
@@ -1171,20 +1210,20 @@ static long procfs_fill(struct fs_file *f, uint64_t pos, struct fssrv_dents *b)
 		fill_fds(p, pos, b);
 	} else if (p->node == P_TID) {
 		for (; pos - 2 < NELEM(tid_files); pos++) {
-			struct pref c = { tid_files[pos - 2].node, p->pid, p->tid, 0 };
+			struct pref c = { tid_files[pos - 2].node, p->pid, p->tid, 0, 0, 0 };
 			if (!fssrv_dent(b, node_ino(&c), DT_REG, tid_files[pos - 2].name, pos + 1))
 				break;
 		}
 	} else {
 		for (; pos - 2 < NELEM(pid_files); pos++) {
-			struct pref c = { pid_files[pos - 2].node, p->pid, 0, 0 };
+			struct pref c = { pid_files[pos - 2].node, p->pid, 0, 0, 0, 0 };
 			if (!fssrv_dent(b, node_ino(&c), DT_REG, pid_files[pos - 2].name, pos + 1))
 				return 0;
 		}
 		static const char *const dirs[] = { "task", "fd", "fdinfo" };
 		static const enum pnode nodes[] = { P_TASK, P_FD, P_FDINFO };
 		for (; pos - 2 - NELEM(pid_files) < 3; pos++) {
-			struct pref c = { nodes[pos - 2 - NELEM(pid_files)], p->pid, 0, 0 };
+			struct pref c = { nodes[pos - 2 - NELEM(pid_files)], p->pid, 0, 0, 0, 0 };
 			if (!fssrv_dent(b, node_ino(&c), DT_DIR, dirs[pos - 2 - NELEM(pid_files)], pos + 1))
 				return 0;
 		}
