@@ -135,7 +135,7 @@ static void memcg_pcache_move_up(struct cgroup *cg)
 static void memory_create(struct cgroup *cg)
 {
 	page_counter_init(&cg->memory, cg->parent ? &cg->parent->memory : NULL);
-	memory_of(cg)->swap_high = memory_of(cg)->swap_max = PAGE_COUNTER_MAX;
+	/* memory.swap.high and .max read "max" from the zeroed state */
 }
 
 /* Removed: its counts join the nearest live ancestor's, where its pages
@@ -144,6 +144,54 @@ static void memory_offline(struct cgroup *cg)
 {
 	memcg_stat_move(memory_of(cg)->stat, memcg_stat_of(cg->parent), MEMCG_NR_STATS);
 	memcg_pcache_move_up(cg);
+}
+
+/* Whole pages of slab_spare go back to the counters. */
+static void memcg_slab_spare_trim(struct cgroup *cg)
+{
+	struct memory_state *s = memory_of(cg);
+	int64_t v = __atomic_load_n(&s->slab_spare, __ATOMIC_RELAXED);
+	while (v >= (int64_t)PAGE_BYTES) {
+		int64_t keep = v % (int64_t)PAGE_BYTES;
+		if (__atomic_compare_exchange_n(&s->slab_spare, &v, keep, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+			mem_uncharge(cg, (uint64_t)(v - keep) / PAGE_BYTES, MEMCG_STAT_SLAB);
+			return;
+		}
+	}
+}
+
+int memcg_slab_charge_bytes(struct cgroup *cg, uint64_t bytes)
+{
+	struct memory_state *s = memory_of(cg);
+	int64_t v = __atomic_sub_fetch(&s->slab_spare, (int64_t)bytes, __ATOMIC_RELAXED);
+	if (v >= 0)
+		return 0;
+	/* each charger pays its own shortfall, so racing ones never
+	 * leave the remainder short; a surplus is trimmed */
+	uint64_t owed = MIN(bytes, (uint64_t)-v);
+	uint64_t pages = (owed + PAGE_BYTES - 1) / PAGE_BYTES;
+	/* past the stock: a parent's charge between its creator's would
+	 * make the stock switch cgroups twice per mkdir */
+	int err = mem_charge_unstocked(cg, pages, MEMCG_STAT_SLAB);
+	__atomic_add_fetch(&s->slab_spare, err ? (int64_t)bytes : (int64_t)(pages * PAGE_BYTES), __ATOMIC_RELAXED);
+	memcg_slab_spare_trim(cg);
+	return err;
+}
+
+void memcg_slab_uncharge_bytes(struct cgroup *cg, uint64_t bytes)
+{
+	__atomic_add_fetch(&memory_of(cg)->slab_spare, (int64_t)bytes, __ATOMIC_RELAXED);
+	memcg_slab_spare_trim(cg);
+}
+
+/* A child's memory state is its parent's cost (charge_parent). */
+static int memory_charge_parent(struct cgroup *parent, int64_t bytes)
+{
+	if (bytes < 0) {
+		memcg_slab_uncharge_bytes(parent, (uint64_t)-bytes);
+		return 0;
+	}
+	return memcg_slab_charge_bytes(parent, (uint64_t)bytes);
 }
 
 void memcg_set_charged(struct cgroup *cg, struct cgroup *payer)
@@ -360,35 +408,36 @@ static int memory_show_swap_current(struct cgroup *cg, struct cgfs_buf *out)
 
 static int memory_show_swap_high(struct cgroup *cg, struct cgfs_buf *out)
 {
-	memory_show_pages(out, __atomic_load_n(&memory_of(cg)->swap_high, __ATOMIC_RELAXED));
+	memory_show_pages(out, PAGE_COUNTER_MAX - __atomic_load_n(&memory_of(cg)->swap_high_below_max, __ATOMIC_RELAXED));
 	return 0;
 }
 
 static int memory_show_swap_max(struct cgroup *cg, struct cgfs_buf *out)
 {
-	memory_show_pages(out, __atomic_load_n(&memory_of(cg)->swap_max, __ATOMIC_RELAXED));
+	memory_show_pages(out, PAGE_COUNTER_MAX - __atomic_load_n(&memory_of(cg)->swap_max_below_max, __ATOMIC_RELAXED));
 	return 0;
 }
 
-static int memory_write_swap_bound(char *text, uint64_t *bound)
+/* *below_max = PAGE_COUNTER_MAX less the bound (memory_state) */
+static int memory_write_swap_bound(char *text, uint64_t *below_max)
 {
 	uint64_t pages;
 	if (memory_parse_pages(text, &pages))
 		return -EINVAL;
-	__atomic_store_n(bound, pages, __ATOMIC_RELAXED);
+	__atomic_store_n(below_max, PAGE_COUNTER_MAX - pages, __ATOMIC_RELAXED);
 	return 0;
 }
 
 static int memory_write_swap_high(struct cgroup *cg, char *text, const struct k_cgwriter *w)
 {
 	(void)w;
-	return memory_write_swap_bound(text, &memory_of(cg)->swap_high);
+	return memory_write_swap_bound(text, &memory_of(cg)->swap_high_below_max);
 }
 
 static int memory_write_swap_max(struct cgroup *cg, char *text, const struct k_cgwriter *w)
 {
 	(void)w;
-	return memory_write_swap_bound(text, &memory_of(cg)->swap_max);
+	return memory_write_swap_bound(text, &memory_of(cg)->swap_max_below_max);
 }
 
 /* Linux's swap events: high and max (swap.high/max reached), fail (no
@@ -467,7 +516,7 @@ static void memory_disable(struct cgroup *cg)
 	__atomic_store_n(&cg->memory.min, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&cg->memory.low, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&memory_of(cg)->oom_group, false, __ATOMIC_RELAXED);
-	memory_of(cg)->swap_high = memory_of(cg)->swap_max = PAGE_COUNTER_MAX;
+	memory_of(cg)->swap_high_below_max = memory_of(cg)->swap_max_below_max = 0; /* "max" */
 }
 
 static const struct cftype memory_files[] = {
@@ -503,6 +552,11 @@ struct cg_controller cg_memory = {
 	.files = memory_files,
 	.nfiles = ARRAY_SIZE(memory_files),
 	.state_size = sizeof(struct memory_state),
+	/* Linux charges a new memcg's state to its parent (6.1: its
+	 * per-CPU statistics); Arbor's is this state, one part of the
+	 * cgroup's block of controller states, kept as slab */
+	.child_bytes = sizeof(struct memory_state),
+	.charge_parent = memory_charge_parent,
 	.create = memory_create,
 	.keep = memcg_keep,
 	.release = memory_release,

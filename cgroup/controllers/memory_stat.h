@@ -93,10 +93,17 @@ struct memory_state {
 	/* the cgroup charged for this one's own memory (its creator's), or
 	 * NULL; it keeps a reference until this one is freed */
 	struct cgroup *charged;
-	/* memory.swap.high and .max in pages (PAGE_COUNTER_MAX: "max"):
-	 * kept and read back, bounding nothing, as on a Linux with no swap
-	 * device, where no page is ever swapped (memory.swap.current 0) */
-	uint64_t swap_high, swap_max;
+	/* bytes charged here as slab pages that no object uses (objects
+	 * smaller than a page charged by the byte: memcg_slab_charge_bytes,
+	 * as Linux's obj_cgroup keeps its remainder); below 0 only while a
+	 * charge is on its way */
+	int64_t slab_spare;
+	/* memory.swap.high and .max, each as PAGE_COUNTER_MAX less the bound
+	 * in pages, so the zeroed state of a new cgroup reads "max" with no
+	 * store at mkdir: kept and read back, bounding nothing, as on a Linux
+	 * with no swap device, where no page is ever swapped
+	 * (memory.swap.current 0) */
+	uint64_t swap_high_below_max, swap_max_below_max;
 };
 
 /* Moves every count of from into to (from ends at 0): n of them. */

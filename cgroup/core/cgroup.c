@@ -129,9 +129,7 @@ static bool cg_name_less(const struct rb_node *a, const struct rb_node *b)
 		      rb_entry(b, struct cgroup, name_node)->name) < 0;
 }
 
-/* Every ancestor A (parent included) allows one more descendant, at a
- * depth below A of the new child's level - A's level. */
-static bool cg_room_for_child_locked(const struct cgroup *parent)
+bool cg_room_for_child_locked(const struct cgroup *parent)
 {
 	uint32_t level = parent->level + 1;
 	for (const struct cgroup *a = parent; a; a = a->parent)
@@ -289,6 +287,7 @@ static struct cgroup *cg_free(struct cgroup *cg)
 	 * anywhere, the scheduler's thread reaping included. */
 	for (struct cgroup *a = parent; a; a = a->parent)
 		__atomic_sub_fetch(&a->nr_dying_descendants, 1, __ATOMIC_RELAXED);
+	cg_parent_release(cg);
 	cg_controllers_release(cg);
 	cg_states_free(cg);
 	if (cg->name != cg->name_buf)

@@ -90,6 +90,9 @@ struct cgroup {
 	struct { uint32_t uid, gid; } ctl_owner[CG_CONTROLLERS_MAX];
 	/* controllers enabled for its children (cgroup.subtree_control) */
 	uint32_t subtree_control;
+	/* controllers whose state here the parent is charged for
+	 * (controller.h: child_bytes; memory's, as Linux's memcg) */
+	uint32_t parent_paid;
 
 	/* freezer: its own cgroup.freeze, whether it or an ancestor freezes,
 	 * whether every thread below is parked (cgroup.events "frozen"), and
@@ -140,6 +143,10 @@ int cg_create(struct cgroup *parent, const char *name, struct cgroup **out);
  * (root). The memory is freed with its last reference. */
 int cg_destroy(struct cgroup *cg);
 struct cgroup *cg_find_child(struct cgroup *parent, const char *name);
+/* Whether every ancestor A of a new child of parent (parent included)
+ * allows one more descendant, at a depth below A of the child's level -
+ * A's level (cgroup.max.descendants, cgroup.max.depth). cg_lock held. */
+bool cg_room_for_child_locked(const struct cgroup *parent);
 /* The child of parent with the smallest id >= from, or NULL. cg_lock held. */
 struct cgroup *cg_child_from(struct cgroup *parent, uint64_t from);
 void cg_get(struct cgroup *cg);

@@ -35,6 +35,16 @@ struct cg_controller {
 	 * owner's part embedded in struct cgroup (cg_lock held; must not
 	 * sleep or fail). Optional. */
 	void (*create)(struct cgroup *cg);
+	/* What a child's state of this controller costs its parent while the
+	 * parent passes the controller on to it: Linux charges a new memory
+	 * cgroup's state to the parent (a mkdir or a subtree_control write
+	 * the parent cannot pay for is ENOMEM). child_bytes (0: nothing)
+	 * and charge_parent, which charges parent bytes (> 0: 0 or
+	 * -ENOMEM; may reclaim, so no spinlock held) or uncharges -bytes
+	 * (< 0: never fails). At most one controller has them
+	 * (cg_registry_init refuses a second). Optional. */
+	uint64_t child_bytes;
+	int (*charge_parent)(struct cgroup *parent, int64_t bytes);
 	/* cg lost its last reference: whether the controller keeps it
 	 * (dying, in the tree's counts) a while longer, as memory does for
 	 * pages still charged to it; if so it calls cg_unkept(cg) exactly
@@ -91,6 +101,24 @@ void cg_controllers_offline(struct cgroup *cg);
 /* The disable hooks of the controllers in mask, for each child of
  * parent (which just stopped passing them on). cg_lock held. */
 void cg_controllers_disable(struct cgroup *parent, uint32_t mask);
+/* The parent's charge for its children's states (child_bytes above),
+ * kept so that a parent pays exactly for the children it passes the
+ * controller on to (cgroup.parent_paid). cg_lock held for the _locked
+ * ones. cg_parent_owed_locked: the bytes child's parent must still be
+ * charged (> 0) or would get back (< 0) if its subtree_control were
+ * mask. cg_parent_settle_locked: records child as paid for (or not) per
+ * mask, taking what that costs from *prepaid (bytes already charged to
+ * the parent) or adding the refund to it; the caller charges before
+ * (cg_parent_charge, with the lock dropped) and gives back what is left
+ * of *prepaid after unlocking. cg_new_child_owed_locked: what a new
+ * child of parent will cost it. cg_parent_charge: the charge itself
+ * (bytes > 0: 0 or -ENOMEM; < 0: an uncharge); no lock held. */
+int64_t cg_parent_owed_locked(const struct cgroup *child, uint32_t mask);
+void cg_parent_settle_locked(struct cgroup *child, uint32_t mask, int64_t *prepaid);
+int64_t cg_new_child_owed_locked(const struct cgroup *parent);
+int cg_parent_charge(struct cgroup *parent, int64_t bytes);
+/* cg is being freed: its parent's charge for it goes. */
+void cg_parent_release(struct cgroup *cg);
 /* Every controller's can_attach, src to dst: 0 or the first veto. */
 int cg_can_attach(struct cgroup *src, struct cgroup *dst);
 

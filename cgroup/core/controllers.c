@@ -14,6 +14,7 @@ static cg_hook_fn cg_create_fns[CG_CONTROLLERS_MAX], cg_release_fns[CG_CONTROLLE
 	cg_offline_fns[CG_CONTROLLERS_MAX];
 static unsigned cg_nr_create, cg_nr_release, cg_nr_offline;
 static bool (*cg_keep_fn)(struct cgroup *cg);
+static const struct cg_controller *cg_payer; /* the one with child_bytes, if any */
 
 void cg_registry_init(void)
 {
@@ -30,6 +31,10 @@ void cg_registry_init(void)
 			panic("two controllers keep cgroups: keep needs a count");
 		if (c->keep)
 			cg_keep_fn = c->keep;
+		if (c->child_bytes && cg_payer)
+			panic("two controllers charge parents: cg_parent_* needs a balance each");
+		if (c->child_bytes)
+			cg_payer = c;
 	}
 }
 
@@ -106,6 +111,46 @@ void cg_controllers_disable(struct cgroup *parent, uint32_t mask)
 		struct list_head *pos;
 		list_for_each(pos, &parent->children)
 			c->disable(list_entry(pos, struct cgroup, sibling));
+	}
+}
+
+int64_t cg_parent_owed_locked(const struct cgroup *child, uint32_t mask)
+{
+	const struct cg_controller *c = cg_payer;
+	if (!c)
+		return 0;
+	/* as cg_available, with mask for the parent's subtree_control */
+	bool want = (cg_is_threaded(child) ? mask & cg_threaded_mask() : mask) & c->bit;
+	bool paid = child->parent_paid & c->bit;
+	return want == paid ? 0 : want ? (int64_t)c->child_bytes : -(int64_t)c->child_bytes;
+}
+
+void cg_parent_settle_locked(struct cgroup *child, uint32_t mask, int64_t *prepaid)
+{
+	int64_t owed = cg_parent_owed_locked(child, mask);
+	if (!owed)
+		return;
+	*prepaid -= owed;
+	child->parent_paid ^= cg_payer->bit;
+}
+
+int64_t cg_new_child_owed_locked(const struct cgroup *parent)
+{
+	/* a new child is a domain (cg_init_common) */
+	return cg_payer && (parent->subtree_control & cg_payer->bit) ? (int64_t)cg_payer->child_bytes : 0;
+}
+
+int cg_parent_charge(struct cgroup *parent, int64_t bytes)
+{
+	return bytes ? cg_payer->charge_parent(parent, bytes) : 0;
+}
+
+void cg_parent_release(struct cgroup *cg)
+{
+	/* freed: no lock needed, nothing else reaches cg */
+	if (cg_payer && (cg->parent_paid & cg_payer->bit)) {
+		cg->parent_paid &= ~cg_payer->bit;
+		cg_payer->charge_parent(cg->parent, -(int64_t)cg_payer->child_bytes);
 	}
 }
 

@@ -155,24 +155,51 @@ static int write_subtree_control(struct cgroup *cg, char *text, const struct k_c
 			disable |= c->bit, enable &= ~c->bit;
 		p += len;
 	}
-	cg_lock();
-	enable &= ~cg->subtree_control;
-	disable &= cg->subtree_control;
-	int err = cg->dead ? -ENODEV : (enable & ~cg_available(cg)) ? -ENOENT : 0;
-	struct list_head *pos;
-	list_for_each(pos, &cg->children)
-		if (!err && (list_entry(pos, struct cgroup, sibling)->subtree_control & disable))
-			err = -EBUSY; /* a child still passes it on */
-	if (!err)
-		err = cg_vet_subtree_enable(cg, enable);
+	/* The parent pays for the states of the children it passes memory
+	 * on to (Linux's new memcgs): charged first with the lock dropped
+	 * (the charge may reclaim), then settled child by child under it;
+	 * what is left over (a child went meanwhile, or a refund) goes back
+	 * after. */
+	int64_t prepaid = 0;
+	int err;
 	struct cg_file_attr *gone = NULL;
-	if (!err) {
-		cg->subtree_control = (cg->subtree_control | enable) & ~disable;
-		cg_controllers_disable(cg, disable);
+	for (;;) {
+		cg_lock();
+		uint32_t en = enable & ~cg->subtree_control, dis = disable & cg->subtree_control;
+		err = cg->dead ? -ENODEV : (en & ~cg_available(cg)) ? -ENOENT : 0;
+		struct list_head *pos;
 		list_for_each(pos, &cg->children)
-			gone = cg_files_remade(list_entry(pos, struct cgroup, sibling), enable, disable, w, gone);
+			if (!err && (list_entry(pos, struct cgroup, sibling)->subtree_control & dis))
+				err = -EBUSY; /* a child still passes it on */
+		if (!err)
+			err = cg_vet_subtree_enable(cg, en);
+		uint32_t mask = (cg->subtree_control | en) & ~dis;
+		int64_t owed = 0;
+		list_for_each(pos, &cg->children) {
+			int64_t o = err ? 0 : cg_parent_owed_locked(list_entry(pos, struct cgroup, sibling), mask);
+			owed += o > 0 ? o : 0;
+		}
+		if (owed > prepaid) {
+			cg_unlock();
+			if ((err = cg_parent_charge(cg, owed - prepaid)))
+				break; /* ENOMEM: nothing changed */
+			prepaid = owed;
+			continue;
+		}
+		if (!err) {
+			cg->subtree_control = mask;
+			cg_controllers_disable(cg, dis);
+			list_for_each(pos, &cg->children) {
+				struct cgroup *child = list_entry(pos, struct cgroup, sibling);
+				cg_parent_settle_locked(child, mask, &prepaid);
+				gone = cg_files_remade(child, en, dis, w, gone);
+			}
+		}
+		cg_unlock();
+		break;
 	}
-	cg_unlock();
+	if (prepaid > 0)
+		cg_parent_charge(cg, -prepaid);
 	while (gone) {
 		struct cg_file_attr *next = gone->next;
 		kfree(gone);
@@ -197,7 +224,14 @@ static int write_type(struct cgroup *cg, char *text, const struct k_cgwriter *w)
 		return -EINVAL;
 	cg_lock();
 	int err = cg->dead ? -ENODEV : cg_make_threaded(cg);
+	/* a threaded cgroup has no domain controller (memory) of its own
+	 * any more: its parent stops paying for that state */
+	int64_t refund = 0;
+	if (!err)
+		cg_parent_settle_locked(cg, cg->parent->subtree_control, &refund);
 	cg_unlock();
+	if (refund > 0)
+		cg_parent_charge(cg->parent, -refund);
 	return err;
 }
 

@@ -244,15 +244,54 @@ static bool cgfs_dir_writable(const struct cgroup *cg, uint32_t uid, uint32_t gi
 }
 
 /* cg_create with its memory (struct, states, name: one heap page at
- * most) charged to the payer until the cgroup is freed. */
+ * most) charged to the payer until the cgroup is freed, and the states
+ * its parent pays for (its memory controller's, as Linux charges a new
+ * memcg to the parent: cg_parent_owed_locked) charged to the parent:
+ * before the cgroup is made with what the parent's subtree_control says
+ * now, settled once it is linked (a subtree_control write in between may
+ * change what is owed: a shortfall is charged then, and a cgroup that
+ * cannot be paid for goes again, ENOMEM). */
 static long cgfs_create_charged(struct cgroup *parent, const char *name, struct cgroup **cg)
 {
+	/* Linux checks the hierarchy's limits before it allocates */
+	cg_lock();
+	long err = parent->dead ? -ENODEV : !cg_room_for_child_locked(parent) ? -EAGAIN : 0;
+	int64_t prepaid = 0, owed = cg_new_child_owed_locked(parent);
+	cg_unlock();
+	if (err)
+		return err;
 	struct cgroup *payer = memcg_requester();
-	long err = mem_charge(payer, 1, MEMCG_STAT_SLAB);
-	if (!err && (err = cg_create(parent, name, cg)))
-		mem_uncharge(payer, 1, MEMCG_STAT_SLAB);
-	if (!err)
-		memcg_set_charged(*cg, payer); /* the charge keeps payer alive */
+	if (!(err = mem_charge(payer, 1, MEMCG_STAT_SLAB))) {
+		if (!(err = cg_parent_charge(parent, owed)))
+			prepaid = owed;
+		if (!err)
+			err = cg_create(parent, name, cg);
+		if (err)
+			mem_uncharge(payer, 1, MEMCG_STAT_SLAB);
+		else
+			memcg_set_charged(*cg, payer); /* the charge keeps payer alive */
+	}
+	while (!err) {
+		cg_lock();
+		int64_t more = cg_parent_owed_locked(*cg, parent->subtree_control) - prepaid;
+		if (more <= 0)
+			cg_parent_settle_locked(*cg, parent->subtree_control, &prepaid);
+		cg_unlock();
+		if (more <= 0)
+			break;
+		if ((err = cg_parent_charge(parent, more))) {
+			/* raced with a +memory it cannot pay for: undone,
+			 * unless it is in use already (then it stays unpaid) */
+			spin_lock(&proc_lock);
+			if (cg_destroy(*cg))
+				err = 0;
+			spin_unlock(&proc_lock);
+			break;
+		}
+		prepaid += more;
+	}
+	if (prepaid > 0)
+		cg_parent_charge(parent, -prepaid);
 	cg_put(payer);
 	return err;
 }

@@ -2,7 +2,6 @@
  * syscall/sysret require: kernel code, kernel data, then (from STAR's user
  * base 0x18) user data at +8 and 64-bit user code at +16. */
 #include "percpu.h"
-#include "syscall.h"
 #include "arch/x86.h"
 #include "spinlock.h"
 
@@ -57,14 +56,12 @@ void percpu_init_boot_cpu(void)
 	c->tss_io.end = 0xff;
 	gdt_set_tss(c);
 	gdt_load(c);
-	c->syscall_limit = SYSCALL_COUNT;
 	wrmsr(MSR_GS_BASE, (uint64_t)c);
 	wrmsr(MSR_KERNEL_GS, 0);
 }
 
-_Static_assert(offsetof(struct cpu, kernel_rsp) == PERCPU_OFF_KERNEL_RSP, "asm offset");
 _Static_assert(offsetof(struct cpu, user_rsp) == PERCPU_OFF_USER_RSP, "asm offset");
 _Static_assert(offsetof(struct cpu, current) == PERCPU_OFF_CURRENT, "asm offset");
 _Static_assert(offsetof(struct cpu, need_resched) == PERCPU_OFF_NEED_RESCHED, "asm offset");
-_Static_assert(offsetof(struct cpu, preempt_count) == SPINLOCK_PREEMPT_OFF, "asm offset");
-_Static_assert(offsetof(struct cpu, syscall_limit) == PERCPU_OFF_SYSCALL_LIMIT, "asm offset");
+_Static_assert(offsetof(struct cpu, preempt_count) == PERCPU_OFF_PREEMPT, "asm offset");
+_Static_assert(offsetof(struct cpu, tss_io.tss.rsp[0]) == PERCPU_OFF_TSS_RSP0, "asm offset");

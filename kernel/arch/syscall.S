@@ -4,6 +4,7 @@
 #include "abi/errno.h"
 #include "syscall_nr.h"
 #include "frame.h"
+#include "percpu_off.h"
 
 #define USER_CS (0x28 | 3)
 #define USER_SS (0x20 | 3)
@@ -13,6 +14,10 @@
 #define FRAME_R11 (4 * 8)
 #define FRAME_RIP (17 * 8)
 #define FRAME_RFLAGS (19 * 8)
+#define FRAME_SIZE (22 * 8)	/* struct trap_frame (static assert: syscall.c) */
+/* The thread's syscall bound lies just above the stack the entry starts
+ * from (thread_syscall_limit, kernel/include/proc.h) */
+#define FRAME_SYSCALL_LIMIT FRAME_SIZE
 #define THREAD_OFF_WORK 8	/* struct thread, kernel/include/proc.h */
 #define THREAD_OFF_SYSTRACE 12
 
@@ -21,10 +26,10 @@
 	.type syscall_entry, @function
 syscall_entry:
 	swapgs
-	movq	%rsp, %gs:16		/* user rsp */
-	movq	%gs:8, %rsp		/* this thread's kernel stack */
+	movq	%rsp, %gs:PERCPU_OFF_USER_RSP
+	movq	%gs:PERCPU_OFF_TSS_RSP0, %rsp	/* this thread's kernel stack */
 	pushq	$USER_SS
-	pushq	%gs:16
+	pushq	%gs:PERCPU_OFF_USER_RSP
 	pushq	%r11			/* user rflags */
 	pushq	$USER_CS
 	pushq	%rcx			/* user rip */
@@ -32,7 +37,7 @@ syscall_entry:
 	pushq	$SYSCALL_VECTOR
 	FRAME_PUSH_REGS
 	xorl	%ebp, %ebp		/* backtraces stop at the user boundary */
-	cmpq	%gs:48, %rax		/* syscall_limit: SYSCALL_COUNT, 0 if traced */
+	cmpq	FRAME_SYSCALL_LIMIT(%rsp), %rax	/* SYSCALL_COUNT, 0 if traced */
 	jae	1f
 6:	cmpb	$0, syscall_irqoff(%rax)
 	jne	4f			/* short calls run with interrupts masked */
@@ -40,7 +45,7 @@ syscall_entry:
 4:	movq	%r10, %rcx		/* 4th argument: C wants it in rcx */
 	call	*syscall_table(, %rax, 8)
 	jmp	2f
-1:	movq	%gs:24, %r11		/* current thread (its rflags are saved) */
+1:	movq	%gs:PERCPU_OFF_CURRENT, %r11		/* current thread (its rflags are saved) */
 	cmpl	$0, THREAD_OFF_SYSTRACE(%r11)
 	jne	5f			/* PTRACE_SYSCALL: stops around the call */
 	cmpq	$SYSCALL_COUNT, %rax
@@ -51,9 +56,9 @@ syscall_entry:
 	call	ptrace_syscall		/* the stops, and the call between them */
 2:	movq	%rax, FRAME_RAX(%rsp)
 	cli
-	movq	%gs:24, %rcx		/* current thread */
+	movq	%gs:PERCPU_OFF_CURRENT, %rcx		/* current thread */
 	movl	THREAD_OFF_WORK(%rcx), %ecx
-	orl	%gs:32, %ecx		/* its work, or need_resched */
+	orl	%gs:PERCPU_OFF_NEED_RESCHED, %ecx		/* its work, or need_resched */
 	jnz	3f
 syscall_return:
 	FRAME_POP_REGS

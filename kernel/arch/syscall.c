@@ -17,6 +17,10 @@
 
 void syscall_entry(void);
 
+/* syscall.S finds the thread's bound FRAME_SIZE above the frame it pushed */
+_Static_assert(sizeof(struct trap_frame) == 22 * 8, "syscall.S: FRAME_SIZE");
+_Static_assert(KSTACK_RESERVE >= 8 && KSTACK_RESERVE % 16 == 0, "the bound's word; rsp0 16-aligned");
+
 #define EFER_SCE (1ull << 0)
 
 void syscall_init(void)

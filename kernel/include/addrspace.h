@@ -203,6 +203,9 @@ int vm_futex_key(struct addrspace *as, vaddr_t va, uint64_t key[2]);
  * are faulted in as needed. 0, -EFAULT or -ENOMEM. */
 int vm_copy_to(struct addrspace *as, vaddr_t dst, const void *src, uint64_t len);
 int vm_copy_from(struct addrspace *as, void *dst, vaddr_t src, uint64_t len);
+/* vm_copy_to of len zero bytes, with no buffer of them (the ELF loader's
+ * zeroed tail of a segment's last file page). */
+int vm_zero_to(struct addrspace *as, vaddr_t dst, uint64_t len);
 /* ptrace's POKE (Linux's FOLL_FORCE): a copy into as that goes through a
  * private mapping's protection (its own copy of a file's page: a
  * breakpoint in code), but not a shared one's. 0, -EFAULT, -ENOMEM. */

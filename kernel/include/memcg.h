@@ -17,6 +17,11 @@ struct cgroup;
  * an ancestor is at its limit. Uncharge with the same kind. */
 int mem_charge(struct cgroup *cg, uint64_t nr_pages, enum memcg_stat kind);
 void mem_uncharge(struct cgroup *cg, uint64_t nr_pages, enum memcg_stat kind);
+/* mem_charge, but straight to the counters, past the per-CPU stock: for
+ * a charge to another cgroup than the caller's own next to charges to
+ * its own (a cgroup's state charged to its parent while mkdir charges the
+ * creator), which would make the stock switch back and forth. */
+int mem_charge_unstocked(struct cgroup *cg, uint64_t nr_pages, enum memcg_stat kind);
 /* Counts n more of item (an event: MEMCG_STAT_PGFAULT) in cg. */
 void memcg_stat_add(struct cgroup *cg, enum memcg_stat item, int64_t n);
 /* The same for a page cache count (item >= MEMCG_NR_STATS: the LRU
@@ -82,6 +87,12 @@ void memcg_event_locked(struct cgroup *cg, enum memcg_event e);
 /* payer (the creator's cgroup) was charged one slab page for cg itself;
  * it is uncharged when cg is freed. */
 void memcg_set_charged(struct cgroup *cg, struct cgroup *payer);
+/* Charges (uncharges) bytes of kernel objects smaller than a page to cg
+ * as slab: whole pages reach the counters, the remainder waits in cg
+ * for the next object (Linux's obj_cgroup). 0 or -ENOMEM (may reclaim
+ * where mem_charge may). */
+int memcg_slab_charge_bytes(struct cgroup *cg, uint64_t bytes);
+void memcg_slab_uncharge_bytes(struct cgroup *cg, uint64_t bytes);
 /* memory.oom.group of cg. */
 bool memcg_oom_group(const struct cgroup *cg);
 

@@ -5,6 +5,7 @@
 
 #include "types.h"
 #include "charge_stock.h"
+#include "percpu_off.h"
 
 #define MAX_CPUS 8
 #define IST_STACK_SIZE 8192
@@ -39,16 +40,11 @@ struct proc;
 
 struct cpu {
 	struct cpu *self;	/* %gs:0 */
-	uint64_t kernel_rsp;	/* %gs:8: top of the running thread's kernel stack */
-	uint64_t user_rsp;	/* %gs:16: scratch for the syscall entry */
-	struct thread *current;	/* %gs:24: the running thread */
-	uint32_t need_resched;	/* %gs:32: switch at the next safe point */
+	uint64_t user_rsp;	/* %gs:8: scratch for the syscall entry */
+	struct thread *current;	/* %gs:16: the running thread */
+	uint32_t need_resched;	/* %gs:24: switch at the next safe point */
 	uint32_t id;
-	int preempt_count;	/* %gs:40: > 0: no involuntary switch (spinlock held) */
-	/* %gs:48: the syscall entry's bound: SYSCALL_COUNT, or 0 while the
-	 * running thread is traced with PTRACE_SYSCALL (every call then takes
-	 * the entry's slow path, which stops it): one compare serves both */
-	uint64_t syscall_limit;
+	int preempt_count;	/* %gs:32: > 0: no involuntary switch (spinlock held) */
 	uint64_t ticks;		/* timer ticks taken on this CPU */
 	uint64_t timer_next_tick;	/* clock_ns of the next periodic tick */
 	uint64_t timer_event;	/* the scheduler's next event (timer_event) */
@@ -83,26 +79,21 @@ static inline struct cpu *this_cpu(void)
 	return c;
 }
 
-#define PERCPU_OFF_KERNEL_RSP 8
-#define PERCPU_OFF_USER_RSP   16
-#define PERCPU_OFF_CURRENT    24
-#define PERCPU_OFF_NEED_RESCHED 32
-#define PERCPU_OFF_SYSCALL_LIMIT 48
 
 static inline struct thread *current_thread(void)
 {
 	struct thread *t;
-	__asm__ volatile("movq %%gs:24, %0" : "=r"(t));
+	__asm__ volatile("movq %%gs:%c1, %0" : "=r"(t) : "i"(PERCPU_OFF_CURRENT));
 	return t;
 }
 
 void percpu_init_boot_cpu(void);
 
-static inline void cpu_set_kernel_stack(uint64_t rsp0)
+/* The kernel stack top of the thread c now runs: the TSS's rsp0, where
+ * an interrupt from user mode and the syscall entry both start. */
+static inline void cpu_set_kernel_stack(struct cpu *c, uint64_t rsp0)
 {
-	struct cpu *c = this_cpu();
 	c->tss_io.tss.rsp[0] = rsp0;
-	c->kernel_rsp = rsp0;
 }
 
 #endif

@@ -26,6 +26,10 @@ struct trap_frame;
 
 #define KSTACK_ORDER 2			/* 16 KiB kernel stack per thread */
 #define KSTACK_SIZE  (PAGE_SIZE << KSTACK_ORDER)
+/* The top KSTACK_RESERVE bytes of a thread's kernel stack are not stack:
+ * its first word is the thread's syscall bound (thread_syscall_limit), so
+ * the stack grows down from KSTACK_SIZE - KSTACK_RESERVE (16-aligned). */
+#define KSTACK_RESERVE 16
 #define PROC_NAME_MAX 32
 #define PID_MAX 4194304			/* Linux's pid_max on 64-bit; user pids and tids are below */
 #define NGROUPS_MAX  32
@@ -49,6 +53,17 @@ struct pcache_grant;
  * a setgroups at the same time shows the old list or the new one). */
 bool cred_in_group(const struct cred *c, uint32_t gid);
 
+/* Where t's kernel stack starts (the CPU's rsp0 while t runs; a user
+ * thread's trap frame lies just below it). */
+#define thread_stack_top(t) ((uint64_t)(t)->kstack + KSTACK_SIZE - KSTACK_RESERVE)
+
+/* t's syscall bound, the word just above its stack top: SYSCALL_COUNT, or
+ * 0 while PTRACE_SYSCALL traces t (ptrace_set_systrace). The syscall entry
+ * compares the call's number with it, one frame's size above the frame it
+ * pushed from the per-CPU stack pointer it loads anyway: so one compare
+ * serves both the bound and ptrace, and a switch copies nothing. */
+#define thread_syscall_limit(t) ((uint64_t *)thread_stack_top(t))
+
 /* A first process's resource limits (what Arbor has: kernel/mm/mem_syscalls.c);
  * the others' are their parent's (fork) and stay across execve. */
 void rlimit_defaults(struct proc *p);
@@ -60,9 +75,6 @@ struct thread {
 	/* nonzero: PTRACE_SYSCALL stops at each system call's entry
 	 * (tested in asm: THREAD_OFF_SYSTRACE) and exit (ptrace.c) */
 	uint32_t systrace;
-	/* what the switch to it puts in its CPU's syscall_limit (percpu.h):
-	 * SYSCALL_COUNT, 0 while systrace is set (ptrace_set_systrace) */
-	uint64_t syscall_limit;
 	struct fpu_state fpu;		/* saved at every switch away */
 	void *kstack;			/* KSTACK_SIZE bytes */
 	struct proc *proc;

@@ -11,6 +11,7 @@
 #define ARBOR_SCHED_H
 
 #include "list.h"
+#include "percpu.h"
 #include "sched_group.h"
 #include "spinlock.h"
 #include "types.h"
@@ -73,7 +74,16 @@ void sched_latency_switch(struct thread *next, uint64_t now);
 /* The debug kernel's interrupts-off tracer (kernel/debug/irqoff.c): a
  * timer tick shows interrupts were on, so no stretch is in progress. */
 void irqoff_tick(void);
-void softlockup_touch(void);
+/* A switch on cpu at now (the clock schedule() read on entry, a few
+ * microseconds back at most, against a detector of seconds): the
+ * soft-lockup and lockup-warning detectors start over. Inline, with the
+ * switch's own clock: every switch pays it. */
+static inline void softlockup_touch(struct cpu *cpu, uint64_t now)
+{
+	cpu->softlockup_stamp = now;
+	cpu->softlockup_ticks = 0;
+	cpu->resched_since = 0;
+}
 void softlockup_tick(struct trap_frame *tf, bool idle);
 bool sched_idle_running(void);	/* the idle thread is this CPU's current */
 

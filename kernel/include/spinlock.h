@@ -10,6 +10,7 @@
 
 #include "arch/x86.h"
 #include "types.h"
+#include "percpu_off.h"
 
 struct spinlock {
 	volatile uint32_t locked;
@@ -19,7 +20,7 @@ struct spinlock {
 #define SPINLOCK_INIT(n) { .locked = 0, .name = (n) }
 
 /* struct cpu's preempt_count, reached through %gs (see percpu.h). */
-#define SPINLOCK_PREEMPT_OFF 40
+#define SPINLOCK_PREEMPT_OFF PERCPU_OFF_PREEMPT
 
 static inline void spin_preempt_inc(void)
 {

@@ -1,8 +1,18 @@
 /* Pipes in the kernel, and the descriptor calls that reach them.
  *
- * A pipe is a 64 KiB ring charged to its creator's cgroup, with two ends:
- * kernel objects held by handles, so dup, fork, close-on-exec and exit
- * give POSIX's semantics. Data never passes through a server: a round trip
+ * A pipe is a 64 KiB ring of 16 page slots, with two ends: kernel objects
+ * held by handles, so dup, fork, close-on-exec and exit give POSIX's
+ * semantics. A slot has a page only while it holds unread bytes: the
+ * write that needs one allocates it, charged to the writer's cgroup (as
+ * Linux charges pipe pages to the writer, __GFP_ACCOUNT: memory.stat
+ * "kernel"), and the read that empties it frees it, but for the emptied
+ * pages a pipe keeps for its next writes (Linux's tmp_page): the page an
+ * empty pipe's head is in and one spare, kept only where the pipe's maker
+ * pays for them (it pays for the pipe's other parts too; Linux leaves its
+ * tmp_page charged to whoever first wrote it). A write fills those before
+ * it takes pages of its own: the writer pays for every page past them. A
+ * FIFO keeps none. A write the writer's cgroup cannot pay for is ENOMEM
+ * (Linux OOM-kills in the writer's cgroup instead: memory.md). Data never passes through a server: a round trip
  * between two processes is two switches. Writes of up to PIPE_BUF (4096)
  * bytes are atomic; a reader waits while the pipe is empty and a writer
  * exists (end of file otherwise); a writer waits while it is full and a
@@ -36,14 +46,20 @@
 #include "sched.h"
 #include "syscall.h"
 
-#define PIPE_ORDER 4			/* 16 pages = 64 KiB */
-#define PIPE_SIZE (PAGE_SIZE << PIPE_ORDER)
+#define PIPE_SLOTS 16			/* pages: 64 KiB */
+#define PIPE_SIZE (PAGE_SIZE * PIPE_SLOTS)
 #define PIPE_BUF 4096			/* atomic writes up to this */
+_Static_assert(PIPE_BUF <= PAGE_SIZE, "a chunk spans at most two slots");
 
 struct kpipe {
 	struct spinlock lock;
-	char *buf;
-	struct page *pages;		/* NULL: a FIFO with no end open */
+	/* the ring's pages: byte i of the ring is in slot i / PAGE_SIZE,
+	 * which has a page while one of its bytes is unread (or, in an empty
+	 * pipe, while the head is in it and the maker pays for it) */
+	struct page *slot[PIPE_SLOTS];
+	char *va[PIPE_SLOTS];		/* their addresses (the copies' hot path) */
+	struct page *spare;		/* an emptied page kept for a next write, the maker's */
+	struct cgroup *maker;		/* pays for the spare (a reference); NULL: a FIFO, no spare */
 	size_t head, len;
 	int readers, writers;
 	int nodes;			/* a FIFO's node handle (1 while its file has one) */
@@ -77,6 +93,30 @@ static bool end_writes(const struct pipe_end *e)
 	return !e->node && (e->write || e->rdwr);
 }
 
+/* Frees n pages taken out of a pipe (each uncharges its writer). */
+static void pipe_pages_free(struct page **pages, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		mem_free_pages(pages[i], 0);
+}
+
+/* Takes every page out of p (its data and its spare) into out (room for
+ * PIPE_SLOTS + 1): their number. p->lock held. */
+static unsigned pipe_empty_locked(struct kpipe *p, struct page **out)
+{
+	unsigned n = 0;
+	for (unsigned i = 0; i < PIPE_SLOTS; i++) {
+		if (p->slot[i])
+			out[n++] = p->slot[i];
+		p->slot[i] = NULL;
+	}
+	if (p->spare)
+		out[n++] = p->spare;
+	p->spare = NULL;
+	p->head = p->len = 0;
+	return n;
+}
+
 static void pipe_end_release(struct kobj *o)
 {
 	struct pipe_end *e = container_of(o, struct pipe_end, obj);
@@ -92,13 +132,10 @@ static void pipe_end_release(struct kobj *o)
 		p->readers--;
 	bool ends = p->readers || p->writers;
 	bool last = !ends && p->nodes == 0;
-	struct page *drop = NULL;
-	if (!ends && !last && p->pages) { /* a FIFO with no end open: its data goes */
-		drop = p->pages;
-		p->pages = NULL;
-		p->buf = NULL;
-		p->head = p->len = 0;
-	}
+	struct page *drop[PIPE_SLOTS + 1];
+	unsigned ndrop = 0;
+	if (!ends) /* no end open (a FIFO's node may stay): the data goes */
+		ndrop = pipe_empty_locked(p, drop);
 	/* The wake-ups happen under p->lock (sched_lock nests inside it):
 	 * once it is let go, this end no longer touches p, which the other
 	 * end's release may free at once. Woken outside the lock, a waker
@@ -111,11 +148,10 @@ static void pipe_end_release(struct kobj *o)
 	waitq_wake_all(&p->wwait, 0);
 	pollq_wake(&p->pollq); /* a hang-up (POLLHUP, POLLERR) */
 	spin_unlock(&p->lock);
-	if (drop)
-		mem_free_pages(drop, PIPE_ORDER);
+	pipe_pages_free(drop, ndrop);
 	if (last) {
-		if (p->pages)
-			mem_free_pages(p->pages, PIPE_ORDER);
+		if (p->maker)
+			cg_put(p->maker);
 		kfree(p);
 	}
 }
@@ -140,21 +176,17 @@ long sys_pipe(int *ufds)
 {
 	struct proc *self = current_thread()->proc;
 	struct kpipe *p = kzalloc(sizeof(*p));
-	struct page *pages = p ? mem_alloc_pages(self->cgroup, PIPE_ORDER, MEMCG_STAT_KERNEL_OTHER) : NULL;
-	if (!pages) {
-		kfree(p);
+	if (!p)
 		return -ENOMEM;
-	}
-	p->pages = pages;
-	p->buf = page_to_virt(pages);
 	pipe_init(p);
+	p->maker = memcg_requester();
 	struct pipe_end *r = kobj_alloc(sizeof(*r), KOBJ_PIPE, self->cgroup, pipe_end_release);
 	struct pipe_end *w = r ? kobj_alloc(sizeof(*w), KOBJ_PIPE, self->cgroup, pipe_end_release) : NULL;
 	if (!w) {
-		if (r)
+		if (r) {
 			kobj_put(&r->obj); /* frees the pipe with it */
-		else {
-			mem_free_pages(pages, PIPE_ORDER);
+		} else {
+			cg_put(p->maker);
 			kfree(p);
 		}
 		return -ENOMEM;
@@ -174,6 +206,142 @@ long sys_pipe(int *ufds)
 		return fds[0] < 0 || fds[1] < 0 ? -EMFILE : -EFAULT;
 	}
 	return 0;
+}
+
+/* The byte at ring position pos (its slot has a page). */
+static char *pipe_byte(struct kpipe *p, size_t pos)
+{
+	return p->va[pos / PAGE_SIZE] + pos % PAGE_SIZE;
+}
+
+/* memcpy, but a few bytes (a pipe's usual message) without the call. */
+static inline void pipe_memcpy(char *dst, const char *src, size_t n)
+{
+	if (n > 16) {
+		memcpy(dst, src, n);
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		dst[i] = src[i];
+}
+
+/* Copies n unread bytes from the head (p->lock held). A run at a time:
+ * up to the end of a page. */
+static void pipe_copy_out(struct kpipe *p, char *dst, size_t n)
+{
+	for (size_t pos = p->head, done = 0; done < n;) {
+		size_t run = MIN(n - done, PAGE_SIZE - pos % PAGE_SIZE);
+		pipe_memcpy(dst + done, pipe_byte(p, pos), run);
+		done += run;
+		pos = (pos + run) % PIPE_SIZE;
+	}
+}
+
+/* Copies n bytes in after the unread ones (their slots have pages). */
+static void pipe_copy_in(struct kpipe *p, const char *src, size_t n)
+{
+	for (size_t pos = (p->head + p->len) % PIPE_SIZE, done = 0; done < n;) {
+		size_t run = MIN(n - done, PAGE_SIZE - pos % PAGE_SIZE);
+		pipe_memcpy(pipe_byte(p, pos), src + done, run);
+		done += run;
+		pos = (pos + run) % PIPE_SIZE;
+	}
+}
+
+/* n bytes at the head were read: the slots left with no unread byte
+ * give their pages up, into drop (room for 2, as n <= PIPE_BUF), for
+ * pipe_page_retire once p->lock is let go, but for one already charged to
+ * the maker, which becomes the spare at once. An empty pipe keeps the
+ * page its head is in if it is the maker's (a pipe used back and forth
+ * then costs no page work at all); else it starts again at 0, so the
+ * next write fills one page, not the ends of two. p->lock held. */
+static unsigned pipe_consume_locked(struct kpipe *p, size_t n, struct page **drop)
+{
+	unsigned first = (unsigned)(p->head / PAGE_SIZE), ndrop = 0;
+	p->head = (p->head + n) % PIPE_SIZE;
+	p->len -= n;
+	unsigned keep = (unsigned)(p->head / PAGE_SIZE); /* holds the next unread byte */
+	if (p->len == 0) {
+		struct page *pg = p->slot[keep];
+		if (!pg || !p->maker || pg->charge != p->maker) {
+			keep = PIPE_SLOTS; /* none */
+			p->head = 0;
+		}
+	}
+	/* n <= PAGE_SIZE: the bytes read span first and at most the slot
+	 * after it */
+	for (unsigned i = 0, s = first; i < 2 && s != keep; i++, s = (s + 1) % PIPE_SLOTS) {
+		struct page *pg = p->slot[s];
+		p->slot[s] = NULL;
+		if (pg && !p->spare && p->maker && pg->charge == p->maker)
+			p->spare = pg;
+		else if (pg)
+			drop[ndrop++] = pg;
+	}
+	return ndrop;
+}
+
+/* Gives every slot the chunk of n bytes after the unread ones will use
+ * a page, if got[] (*ngot pages, taken from the end) and the spare are
+ * enough for all of them: true. Else nothing changes and *want is how
+ * many pages got[] must hold for them. p->lock held. */
+static bool pipe_slots_ready_locked(struct kpipe *p, size_t n, struct page **got, unsigned *ngot, unsigned *want)
+{
+	size_t tail = (p->head + p->len) % PIPE_SIZE;
+	unsigned s0 = (unsigned)(tail / PAGE_SIZE), s1 = (unsigned)(((tail + n - 1) % PIPE_SIZE) / PAGE_SIZE);
+	unsigned empty = !p->slot[s0] + (s1 != s0 && !p->slot[s1]);
+	if (!empty)
+		return true;
+	unsigned from_spare = p->spare != NULL;
+	*want = empty - from_spare;
+	if (*ngot < *want)
+		return false;
+	unsigned todo[2] = { s0, s1 };
+	for (unsigned i = 0; i < (s1 != s0 ? 2u : 1u); i++) {
+		unsigned s = todo[i];
+		if (p->slot[s])
+			continue;
+		if (from_spare) {
+			p->slot[s] = p->spare;
+			p->spare = NULL;
+			from_spare = 0;
+		} else {
+			p->slot[s] = got[--*ngot];
+		}
+		p->va[s] = page_to_virt(p->slot[s]);
+	}
+	return true;
+}
+
+/* Moves pg's charge (a kernel page) to cg: 0, or -ENOMEM if cg cannot
+ * pay (pg unchanged). */
+static int pipe_page_recharge(struct page *pg, struct cgroup *cg)
+{
+	struct cgroup *old = pg->charge;
+	if (old == cg)
+		return 0;
+	if (mem_charge(cg, 1, MEMCG_STAT_KERNEL_OTHER))
+		return -ENOMEM;
+	pg->charge = cg;
+	if (old)
+		mem_uncharge(old, 1, MEMCG_STAT_KERNEL_OTHER);
+	return 0;
+}
+
+/* A page a read emptied: p's spare if it has none and its maker can pay
+ * for it, freed otherwise. p->lock not held. */
+static void pipe_page_retire(struct kpipe *p, struct page *pg)
+{
+	if (p->maker && !__atomic_load_n(&p->spare, __ATOMIC_RELAXED) && !pipe_page_recharge(pg, p->maker)) {
+		spin_lock(&p->lock);
+		if (!p->spare) {
+			p->spare = pg;
+			pg = NULL;
+		}
+		spin_unlock(&p->lock);
+	}
+	if (pg)
+		mem_free_pages(pg, 0);
 }
 
 /* Transfers of up to PIPE_SMALL bytes bounce through the kernel stack:
@@ -217,20 +385,59 @@ static long pipe_read(struct pipe_end *e, char *ubuf, size_t len)
 		}
 		spin_lock(&p->lock);
 	}
-	size_t n = MIN(MIN(len, p->len), (size_t)PIPE_BUF);
-	bool was_full = p->len == PIPE_SIZE;
-	for (size_t i = 0; i < n; i++)
-		tmp[i] = p->buf[(p->head + i) % PIPE_SIZE];
-	p->head = (p->head + n) % PIPE_SIZE;
-	p->len -= n;
-	spin_unlock(&p->lock);
-	if (waitq_has_waiters(&p->wwait)) /* writers sleep under p->lock */
-		waitq_wake_all(&p->wwait, 0);
-	if (was_full) /* POLLOUT now, as Linux's pipe_read wakes writers */
-		pollq_wake_ev(&p->pollq, POLLOUT | POLLWRNORM);
-	long r = copy_to_user(ubuf, tmp, n) ? -EFAULT : (long)n;
+	/* As much as is there, up to len (Linux's pipe_read), a bounce
+	 * buffer's worth at a time: the copy to the caller may fault, so it
+	 * is made without the lock. */
+	size_t done = 0;
+	long r;
+	for (;;) {
+		size_t n = MIN(MIN(len - done, p->len), (size_t)PIPE_BUF);
+		bool was_full = p->len == PIPE_SIZE;
+		pipe_copy_out(p, tmp, n);
+		struct page *drop[2];
+		unsigned ndrop = pipe_consume_locked(p, n, drop);
+		bool more = p->len > 0;
+		spin_unlock(&p->lock);
+		for (unsigned i = 0; i < ndrop; i++)
+			pipe_page_retire(p, drop[i]);
+		if (waitq_has_waiters(&p->wwait)) /* writers sleep under p->lock */
+			waitq_wake_all(&p->wwait, 0);
+		if (was_full) /* POLLOUT now, as Linux's pipe_read wakes writers */
+			pollq_wake_ev(&p->pollq, POLLOUT | POLLWRNORM);
+		if (copy_to_user(ubuf + done, tmp, n)) {
+			r = done ? (long)done : -EFAULT;
+			break;
+		}
+		done += n;
+		r = (long)done;
+		if (done == len || !more)
+			break;
+		spin_lock(&p->lock);
+		if (p->len == 0) { /* another reader took it */
+			spin_unlock(&p->lock);
+			break;
+		}
+	}
 	pipe_tmp_free(tmp, small);
 	return r;
+}
+
+/* Adds pages to got[] (*ngot now) until it has want, each charged to the
+ * writer's cgroup (memory.stat "kernel"). 0, or -ENOMEM (what was got
+ * stays in got[]). */
+static int pipe_pages_get(struct page **got, unsigned *ngot, unsigned want)
+{
+	struct cgroup *cg = memcg_requester();
+	int err = 0;
+	while (*ngot < want && !err) {
+		struct page *pg = mem_alloc_pages(cg, 0, MEMCG_STAT_KERNEL_OTHER);
+		if (pg)
+			got[(*ngot)++] = pg;
+		else
+			err = -ENOMEM;
+	}
+	cg_put(cg);
+	return err;
 }
 
 static long pipe_write(struct pipe_end *e, const char *ubuf, size_t len)
@@ -239,6 +446,8 @@ static long pipe_write(struct pipe_end *e, const char *ubuf, size_t len)
 	char small[PIPE_SMALL];
 	char *tmp = pipe_tmp(small, len);
 	size_t done = 0;
+	struct page *got[2];
+	unsigned ngot = 0, want;
 	if (!tmp)
 		return -ENOMEM;
 	while (done < len) {
@@ -251,25 +460,40 @@ static long pipe_write(struct pipe_end *e, const char *ubuf, size_t len)
 		for (;;) {
 			if (p->readers == 0) {
 				spin_unlock(&p->lock);
+				pipe_pages_free(got, ngot);
 				pipe_tmp_free(tmp, small);
 				signal_send(current_thread()->proc, SIGPIPE, current_thread()->proc); /* SI_USER, as Linux */
 				return done ? (long)done : -EPIPE;
 			}
-			if (PIPE_SIZE - p->len >= n)
+			if (PIPE_SIZE - p->len >= n && pipe_slots_ready_locked(p, n, got, &ngot, &want))
 				break; /* room for the whole chunk: it goes in at once */
+			if (PIPE_SIZE - p->len >= n) {
+				/* pages for it, charged to the writer, made with the
+				 * lock let go (the charge may reclaim); then all is
+				 * looked at again */
+				spin_unlock(&p->lock);
+				if (pipe_pages_get(got, &ngot, want)) {
+					pipe_pages_free(got, ngot);
+					pipe_tmp_free(tmp, small);
+					return done ? (long)done : -ENOMEM;
+				}
+				spin_lock(&p->lock);
+				continue;
+			}
 			if (e->flags & O_NONBLOCK) {
 				spin_unlock(&p->lock);
+				pipe_pages_free(got, ngot);
 				pipe_tmp_free(tmp, small);
 				return done ? (long)done : -EAGAIN;
 			}
 			if (waitq_wait(&p->wwait, &p->lock, 0) == -EINTR) {
+				pipe_pages_free(got, ngot);
 				pipe_tmp_free(tmp, small);
 				return done ? (long)done : -EINTR;
 			}
 			spin_lock(&p->lock);
 		}
-		for (size_t i = 0; i < n; i++)
-			p->buf[(p->head + p->len + i) % PIPE_SIZE] = tmp[i];
+		pipe_copy_in(p, tmp, n);
 		p->len += n;
 		spin_unlock(&p->lock);
 		if (waitq_has_waiters(&p->rwait)) /* readers sleep under p->lock */
@@ -277,6 +501,7 @@ static long pipe_write(struct pipe_end *e, const char *ubuf, size_t len)
 		pollq_wake_ev(&p->pollq, POLLIN | POLLRDNORM); /* every write, as Linux's once polled */
 		done += n;
 	}
+	pipe_pages_free(got, ngot);
 	pipe_tmp_free(tmp, small);
 	return (long)done;
 }
@@ -393,17 +618,10 @@ long sys_fifo_open(int h, int flags)
 		kobj_put(&n->obj);
 		return -EACCES;
 	}
-	/* the buffer, if no end has one now: made before the lock, charged
-	 * to the caller (the file's server) */
-	struct page *pages = p->pages ? NULL : mem_alloc_pages(self->cgroup, PIPE_ORDER, MEMCG_STAT_KERNEL_OTHER);
+	/* no buffer to make: its pages come with the writes */
 	struct pipe_end *e = kobj_alloc(sizeof(*e), KOBJ_PIPE, self->cgroup, pipe_end_release);
 	spin_lock(&p->lock);
-	if (!p->pages && pages) {
-		p->pages = pages;
-		p->buf = page_to_virt(pages);
-		pages = NULL;
-	}
-	err = !e || !p->pages ? -ENOMEM : 0;
+	err = !e ? -ENOMEM : 0;
 	if (!err && acc == O_WRONLY && (flags & O_NONBLOCK) && p->readers == 0)
 		err = -ENXIO; /* no reader: Linux's answer to a non-blocking writer */
 	if (!err) {
@@ -426,8 +644,6 @@ long sys_fifo_open(int h, int flags)
 		pollq_wake(&p->pollq);
 	}
 	spin_unlock(&p->lock);
-	if (pages)
-		mem_free_pages(pages, PIPE_ORDER);
 	kobj_put(&n->obj);
 	if (err) {
 		if (e)

@@ -1129,6 +1129,7 @@ static void *vm_as_kaddr(struct addrspace *as, vaddr_t va, bool write, bool user
 	return (char *)phys_to_virt(*pte & PTE_ADDR_MASK) + (va & (PAGE_SIZE - 1));
 }
 
+/* kbuf NULL with to_user: zeros (vm_zero_to). */
 static int vm_copy(struct addrspace *as, vaddr_t uva, void *kbuf, uint64_t len, bool to_user)
 {
 	if (!user_range_ok(uva, len))
@@ -1139,12 +1140,15 @@ static int vm_copy(struct addrspace *as, vaddr_t uva, void *kbuf, uint64_t len, 
 		if (!k)
 			return err;
 		uint64_t n = MIN(len, PAGE_SIZE - (uva & (PAGE_SIZE - 1)));
-		if (to_user)
+		if (!to_user)
+			memcpy(kbuf, k, n);
+		else if (kbuf)
 			memcpy(k, kbuf, n);
 		else
-			memcpy(kbuf, k, n);
+			memset(k, 0, n);
 		uva += n;
-		kbuf = (char *)kbuf + n;
+		if (kbuf)
+			kbuf = (char *)kbuf + n;
 		len -= n;
 	}
 	return 0;
@@ -1235,6 +1239,11 @@ int vm_copy_to_force(struct addrspace *as, vaddr_t dst, const void *src, uint64_
 			return -EFAULT;
 	}
 	return vm_copy(as, dst, (void *)src, len, true);
+}
+
+int vm_zero_to(struct addrspace *as, vaddr_t dst, uint64_t len)
+{
+	return vm_copy(as, dst, NULL, len, true);
 }
 
 int vm_copy_from(struct addrspace *as, void *dst, vaddr_t src, uint64_t len)

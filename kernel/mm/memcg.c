@@ -61,12 +61,16 @@ static void memcg_check_high(struct cgroup *cg, uint64_t pages)
 	thread_set_work(t);
 }
 
+static int mem_charge_settle(struct cgroup *cg, uint64_t nr_pages, enum memcg_stat kind, bool ok, bool stocked,
+			     struct page_counter *fail);
+
 /* The stock is per CPU and only touched with interrupts off on that CPU.
  * The kind is counted at cg's level only: depth costs nothing. A charge
  * past a memory.max reclaims from the refusing level's subtree first
  * where the caller holds no spinlock (Linux's try_charge); under one (a
  * page fault holds its address space's lock) the fault handler does it
  * (memcg_fault_oom). */
+
 int mem_charge(struct cgroup *cg, uint64_t nr_pages, enum memcg_stat kind)
 {
 	struct page_counter *fail = NULL;
@@ -75,6 +79,21 @@ int mem_charge(struct cgroup *cg, uint64_t nr_pages, enum memcg_stat kind)
 	bool stocked = s->cached == &cg->memory && s->nr_pages >= nr_pages;
 	bool ok = charge_stock_try_charge(s, &cg->memory, nr_pages, &fail);
 	irq_restore(f);
+	return mem_charge_settle(cg, nr_pages, kind, ok, stocked, fail);
+}
+
+int mem_charge_unstocked(struct cgroup *cg, uint64_t nr_pages, enum memcg_stat kind)
+{
+	struct page_counter *fail = NULL;
+	bool ok = page_counter_try_charge(&cg->memory, nr_pages, &fail);
+	return mem_charge_settle(cg, nr_pages, kind, ok, false, fail);
+}
+
+/* The rest of a charge once the counters were tried (ok: it went in,
+ * from the stock if stocked; else fail is the level that refused). */
+static int mem_charge_settle(struct cgroup *cg, uint64_t nr_pages, enum memcg_stat kind, bool ok, bool stocked,
+			     struct page_counter *fail)
+{
 	if (!ok && !(memcg_may_reclaim() && memcg_reclaim_and_charge(cg, memcg_of_counter(fail), nr_pages))) {
 		memcg_note_fail(memcg_of_counter(fail));
 		return -ENOMEM;

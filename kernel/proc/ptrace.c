@@ -27,13 +27,14 @@
 #include "trap.h"
 
 /* PTRACE_SYSCALL on or off for t: the word the exit path tests, and the
- * bound the syscall entry compares with (a switch to t copies it to the
- * CPU, so an untraced call pays no extra test). A bound left stale by a
- * change while t runs is harmless: the entry's slow path looks again. */
+ * bound the syscall entry compares with (on t's kernel stack, so an
+ * untraced call pays no extra test and a switch copies nothing). Between
+ * the two stores the entry may see a bound of 0 without systrace: its
+ * slow path then looks again and runs the call. */
 static void ptrace_set_systrace(struct thread *t, bool on)
 {
 	__atomic_store_n(&t->systrace, on, __ATOMIC_RELAXED);
-	t->syscall_limit = on ? 0 : SYSCALL_COUNT;
+	__atomic_store_n(thread_syscall_limit(t), on ? 0 : SYSCALL_COUNT, __ATOMIC_RELAXED);
 }
 
 #define CLD_TRAPPED_K 4

@@ -83,11 +83,8 @@ static int spawn_map_segment(struct addrspace *as, const struct exec_image *im, 
 	if (s->filesz) {
 		err = vm_map_file(as, start, file_end - start, flags, im->obj, s->offset >> PAGE_SHIFT);
 		uint64_t tail = MIN(file_end, s->vaddr + s->memsz) - (s->vaddr + s->filesz);
-		if (!err && tail) {
-			void *zeros = kzalloc(tail);
-			err = zeros ? vm_copy_to(as, s->vaddr + s->filesz, zeros, tail) : -ENOMEM;
-			kfree(zeros);
-		}
+		if (!err && tail) /* zeroed in place: no buffer of zeros to copy */
+			err = vm_zero_to(as, s->vaddr + s->filesz, tail);
 	} else {
 		file_end = start;
 	}
@@ -184,7 +181,7 @@ struct thread *user_thread_from_frame(struct proc *p, struct cgroup *cg, const s
 	int nice = current_thread()->nice;
 	if (nice && current_thread()->proc != &kernel_proc)
 		sched_set_nice(t, nice);
-	struct trap_frame *tf = (struct trap_frame *)((char *)t->kstack + KSTACK_SIZE) - 1;
+	struct trap_frame *tf = (struct trap_frame *)thread_stack_top(t) - 1;
 	*tf = *regs;
 	tf->cs = GDT_USER_CODE | 3;
 	tf->ss = GDT_USER_DATA | 3;

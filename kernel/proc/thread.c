@@ -77,13 +77,13 @@ struct thread *thread_alloc(struct proc *p, struct cgroup *cg, const char *name,
 		return NULL;
 	}
 	t->kstack = page_to_virt(stack);
-	t->syscall_limit = SYSCALL_COUNT; /* not traced (ptrace.c) */
 	/* Zeroed, though nothing reads it unwritten: a frame that held a
 	 * program's code may still have QEMU (TCG) translations behind it,
 	 * and while any remain every store to the page takes QEMU's slow
 	 * self-modifying-code path (a null syscall went from 0.17 to 28 µs).
 	 * Writing the whole stack once retires them. */
 	memset(t->kstack, 0, KSTACK_SIZE);
+	*thread_syscall_limit(t) = SYSCALL_COUNT; /* not traced (ptrace.c) */
 	t->proc = p;
 	t->cgroup = cg;
 	t->charged = dom;
@@ -111,7 +111,7 @@ struct thread *kthread_create(const char *name, long (*fn)(void *), void *arg,
 	struct thread *t = thread_alloc(&kernel_proc, cg ? cg : &cg_root, name, err);
 	if (!t)
 		return NULL;
-	thread_prepare_stack(t, (uint64_t)t->kstack + KSTACK_SIZE, fn, arg);
+	thread_prepare_stack(t, thread_stack_top(t), fn, arg);
 	proc_add_thread(&kernel_proc, t);
 	sched_wake(t, 0);
 	return t;

@@ -65,7 +65,7 @@ void sched_init(void)
 	__builtin_strcpy(idle->name, "idle");
 	this_cpu()->rq = rq;
 	this_cpu()->current = idle;
-	cpu_set_kernel_stack((uint64_t)boot_stack_top);
+	cpu_set_kernel_stack(this_cpu(), (uint64_t)boot_stack_top);
 }
 
 /* Charges the time since the last stamp to whoever's time is running. */
@@ -316,9 +316,8 @@ static void sched_switch_to(struct runqueue *rq, struct thread *prev, struct thr
 		return;
 	fpu_save(&prev->fpu);
 	fpu_restore(&next->fpu);
-	cpu_set_kernel_stack((uint64_t)next->kstack + KSTACK_SIZE);
+	cpu_set_kernel_stack(cpu, thread_stack_top(next));
 	cpu->current = next;
-	cpu->syscall_limit = next->syscall_limit; /* 0: PTRACE_SYSCALL's slow path */
 	vm_switch_to(next->proc->as);
 	ioport_switch_to(next->proc);
 	if (prev->state == THREAD_DEAD)
@@ -397,8 +396,9 @@ static void schedule_locked(void)
 	rq->curr_se = se;
 	if (rearm) /* another entity's quota may run out first */
 		sched_rearm(rq);
-	this_cpu()->need_resched = 0;
-	softlockup_touch();
+	struct cpu *cpu = this_cpu();
+	cpu->need_resched = 0;
+	softlockup_touch(cpu, now);
 	struct thread *next = se ? sched_sc_leaf(se_thread(se)) : rq->idle;
 	if (unlikely(sched_latency_warn_ns))
 		sched_latency_switch(next, now);

@@ -60,14 +60,6 @@ static void softlockup_resched_check(struct trap_frame *tf, uint64_t now)
 	backtrace_print(tf->rbp, tf->rip);
 }
 
-void softlockup_touch(void)
-{
-	struct cpu *cpu = this_cpu();
-	cpu->softlockup_stamp = clock_ns();
-	cpu->softlockup_ticks = 0;
-	cpu->resched_since = 0;
-}
-
 /* With warnings on: a tick that comes more than softlockup_warn_ns after
  * the one before (longer than any reported) shows that interrupts were
  * off that long, however they were turned off; tf is where they came

@@ -876,6 +876,14 @@ KTEST(posix_cgfs_core)
 	run_with_servers(argv, "posix_cgroups");
 }
 
+/* A new memory cgroup's state charged to its parent: mkdir and
+ * subtree_control ENOMEM under memory.max (tests/cgroup/kmem.c). */
+KTEST(posix_cgroup_kmem)
+{
+	const char *const argv[] = { "posix/kmem", NULL };
+	run_with_servers(argv, "posix_kmem");
+}
+
 /* clone3 with CLONE_INTO_CGROUP (tests/cgroup/clone3.c). */
 KTEST(posix_clone3)
 {

@@ -199,6 +199,22 @@ int main(void)
 	tv = (struct timeval){ 0, 30000 };
 	r = select(0, NULL, NULL, NULL, &tv);
 	printf("select, sleep: %d left %ld.%06ld\n", r, (long)tv.tv_sec, (long)tv.tv_usec);
+
+	/* A read takes all that is there, up to its count, in one call
+	 * (Arbor's pipes once gave 4096 bytes a read): 20000 bytes, then a
+	 * full pipe, then a count smaller than what is there. */
+	static char big[70000];
+	memset(big, 'p', sizeof big);
+	ssize_t w = write(p[1], big, 20000);
+	ssize_t n = read(p[0], big, sizeof big);
+	printf("pipe read of 20000 there: wrote %zd read %zd\n", w, n);
+	w = write(p[1], big, 65536);
+	n = read(p[0], big, sizeof big);
+	printf("pipe read of a full pipe: wrote %zd read %zd\n", w, n);
+	w = write(p[1], big, 10000);
+	n = read(p[0], big, 6000);
+	ssize_t n2 = read(p[0], big, sizeof big);
+	printf("pipe read of 6000 of 10000: %zd, then %zd\n", n, n2);
 	close(p[0]);
 	close(p[1]);
 	return 0;

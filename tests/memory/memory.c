@@ -342,8 +342,8 @@ static void test_lower_parent_max(void)
 	      flat_field(at("p/a", "memory.events.local"), "oom_kill") == 1 &&
 	      flat_field(at("p/a", "memory.events"), "oom") == 0,
 	      "p: max 0, oom, oom_kill 1 (its .local: none; p/a's own: the kill, no oom)");
-	check(number(at("p", "memory.current")) == 0 && rmdir(BASE "/p/a") == 0 && rmdir(BASE "/p") == 0,
-	      "p back at 0; p/a and p removed");
+	check(rmdir(BASE "/p/a") == 0 && number(at("p", "memory.current")) == 0 && rmdir(BASE "/p") == 0,
+	      "p/a removed (p paid for its memory state), p back at 0 and removed");
 }
 
 /* Pages no process holds (a tmpfs file whose writer has exited): memory.max

@@ -9,6 +9,7 @@
 #include <limits.h>
 #include <pthread.h>
 #include <semaphore.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -157,11 +158,23 @@ static void *sem_poster(void *arg)
 	return NULL;
 }
 
+static volatile sig_atomic_t usr1;
+static void on_usr1(int s)
+{
+	usr1 = s;
+}
+
 int main(void)
 {
 	pthread_t t, t2;
 	void *r;
 	pthread_attr_t a;
+
+	/* before any thread was made: the main thread is itself (Arbor once
+	 * said ESRCH, its record holding no tid yet) */
+	signal(SIGUSR1, on_usr1);
+	SHOW("pthread_kill self before any thread", pthread_kill(pthread_self(), SIGUSR1));
+	printf("handler ran: %d\n", usr1 == SIGUSR1);
 
 	/* join, detach, attributes */
 	pthread_attr_init(&a);

@@ -465,7 +465,11 @@ int pthread_atfork(void (*prepare)(void), void (*parent)(void), void (*child)(vo
  * a thread needs it. After the fork every page is shared copy-on-write,
  * so each store into one costs the parent or the child a page copy:
  * with no thread ever made, neither side stores into the table (fork +
- * execve + wait paid some 20 page copies for the loop over 64 records). */
+ * execve + wait paid some 20 page copies for the loop over 64 records),
+ * and the parent stores nothing here either: fork_locked only when it
+ * changes, fork_self (the child's, read only under fork_locked) only with
+ * the lock (each of the parent's stores lands on a page the last fork
+ * made copy-on-write: a fault per fork, 3 instead of 2 per fork + _exit). */
 static bool fork_locked;
 
 void __pthread_fork_prepare(void)
@@ -473,10 +477,13 @@ void __pthread_fork_prepare(void)
 	for (int i = atfork_n - 1; i >= 0; i--)
 		if (atfork[i].prepare)
 			atfork[i].prepare();
-	fork_self = self_index();
-	fork_locked = main_tid_set;
-	if (fork_locked)
+	bool locked = main_tid_set;
+	if (fork_locked != locked)
+		fork_locked = locked;
+	if (locked) {
+		fork_self = self_index();
 		lock_table();
+	}
 }
 
 void __pthread_fork_parent(void)
@@ -525,10 +532,12 @@ void __pthread_fork_child(void)
  * pthread_getcpuclockid), else 0. */
 uint32_t __arbor_pthread_tid(pthread_t t)
 {
+	if (t == 0 && !main_tid_set)
+		return (uint32_t)sys_getpid(); /* the main thread, before any other */
 	struct pthread_rec *r = __pthread_rec(t);
 	if (r) {
 		uint32_t tid = r->tid; /* 0: gone */
 		return tid == 0xffffffffu ? 0 : tid;
 	}
-	return t == 0 ? (uint32_t)sys_getpid() : 0; /* the main thread, before any other */
+	return 0;
 }

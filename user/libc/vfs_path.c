@@ -77,18 +77,7 @@ ARBOR_HOT bool vfs_path_under(const char *p, size_t plen, const char *t, size_t 
 	/* the boundary first: it rules out most mounts without a compare */
 	if (plen < tlen || (p[tlen] != '\0' && p[tlen] != '/'))
 		return false;
-	size_t i = 0;
-	for (; i + 8 <= tlen; i += 8) { /* 8 bytes at a time: targets are short */
-		uint64_t a, b;
-		memcpy(&a, p + i, 8);
-		memcpy(&b, t + i, 8);
-		if (a != b)
-			return false;
-	}
-	for (; i < tlen; i++)
-		if (p[i] != t[i])
-			return false;
-	return true;
+	return vfs_path_starts(p, t, tlen);
 }
 
 /* ---- the walk's path arithmetic (docs/vfs.md, "Links") ---- */

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #define VFS_PATH_MAX 4096
 
@@ -21,6 +22,24 @@ bool vfs_path_normal(const char *path, size_t *len);
 /* Whether normalized path p (of length plen) is mount target t (of
  * length tlen) or lies below it. */
 bool vfs_path_under(const char *p, size_t plen, const char *t, size_t tlen);
+/* Whether the first tlen bytes of p are t's: vfs_path_under's compare,
+ * inline for a caller that tested the boundary (p[tlen] is '\0' or '/')
+ * itself (the library's route search: no call for the mount it finds). */
+static inline bool vfs_path_starts(const char *p, const char *t, size_t tlen)
+{
+	size_t i = 0;
+	for (; i + 8 <= tlen; i += 8) { /* 8 bytes at a time: targets are short */
+		uint64_t a, b;
+		memcpy(&a, p + i, 8);
+		memcpy(&b, t + i, 8);
+		if (a != b)
+			return false;
+	}
+	for (; i < tlen; i++)
+		if (p[i] != t[i])
+			return false;
+	return true;
+}
 
 /* The walk (docs/vfs.md, "Links"). Paths are absolute, VFS_PATH_MAX at
  * most.
