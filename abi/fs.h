@@ -158,7 +158,11 @@ struct fs_route {
 #define FILE_W3_FLAGS 0x100000000ull
 #define FILE_FSYNC   0x10c	/* data to stable storage (block devices); memory file systems: 0 */
 #define FILE_GETPATH 0x10d	/* a directory's absolute path (for the *at calls) into the receive
-				   buffer, NUL-terminated: reply w0 = its length; -ENOTDIR for others */
+				   buffer, NUL-terminated: reply w0 = its length; -ENOTDIR for others;
+				   with w0 FILE_GETPATH_ANY any file's, as /proc/PID/fd shows it
+				   (" (deleted)" after an unlinked one's), where the file system
+				   knows one */
+#define FILE_GETPATH_ANY 1
 #define FILE_UTIMES  0x10e	/* w0 atime, w1 mtime as VFS_UTIMES */
 #define FILE_STATFS  0x10f	/* struct statfs (Linux's) of the file's file system into the
 				   receive buffer */
@@ -171,6 +175,20 @@ struct fs_route {
  * resolved them); w0 the table's generation (-ESTALE: reload it). Only
  * for a caller with euid 0 (Linux: CAP_DAC_READ_SEARCH), else -ENOENT. */
 #define FILE_LINKAT  0x111
+/* w1 of FILE_LINKAT: the file came through /proc/PID/fd/N with
+ * AT_SYMLINK_FOLLOW (Linux's unprivileged way: no euid 0 needed). Any
+ * holder may say so: it could take that way itself. */
+#define FILE_LINKAT_PROCFD 1
+/* open("/proc/PID/fd/N", flags) of this file (Linux's magic link): a new
+ * open file description of the same file, w0 the open flags, checked
+ * against the caller's identity as an open of it by name would be (but no
+ * walk); reply w0 = the new descriptor given to the caller. -ENXIO where
+ * the file system cannot. */
+#define FILE_REOPEN  0x112
+/* The reply label of an open of /proc/PID/fd/N (procfs): w0 is a copy of
+ * that descriptor, which the C library opens anew (FILE_REOPEN, a pipe's
+ * new end) and closes. */
+#define FS_OPEN_MAGIC 3
 
 
 /* One FILE_GETDENTS record: 19 bytes of header, the name and its NUL,

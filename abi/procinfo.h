@@ -80,4 +80,27 @@ struct k_rlimit {
 	uint64_t max;	/* hard limit: the ceiling for cur */
 };
 
+/* proc_fd's operations (/proc/PID/fd, docs/vfs.md "/proc/PID/fd"). A
+ * descriptor is a handle below PROC_FD_MAX (the C library keeps its own
+ * handles above) of a kind that is a file: a channel, a pipe end, a
+ * socket, a cgroup file, an eventfd, epoll, timerfd, signalfd, inotify or
+ * pidfd, or an endpoint published as a file (the console). */
+#define PROC_FD_MAX 200
+#define PROC_FD_LIST 0	/* buf: int32_t[len] the descriptors in order; returns how many */
+#define PROC_FD_DUP  1	/* root only: a copy of descriptor fd in the caller's table
+			   (close-on-exec, the same rights); returns it */
+#define PROC_FD_SERVER 2	/* root only: descriptor fd's server (a channel's or a published
+			   endpoint's), struct k_fdserver into buf; -EXDEV for other kinds */
+#define PROC_FD_FLAGS 3	/* root only: descriptor fd's flags (HANDLE_CLOEXEC) */
+#define PROC_FD_CGPATH 4	/* root only: a cgroup file's path in the hierarchy ("/a/memory.max",
+			   a removed cgroup's too, as Linux's kernfs), NUL-ended into buf
+			   (cut to len); returns its length; -EXDEV for other kinds */
+/* Who serves a descriptor: procfs asks only a server running as root
+ * (never a user's, which could keep it waiting) and never itself. */
+struct k_fdserver {
+	uint64_t badge;		/* the channel's badge (0: an endpoint) */
+	int32_t pid;		/* the endpoint's owner, 0 if it has ended */
+	uint32_t euid;		/* its effective uid then */
+};
+
 #endif

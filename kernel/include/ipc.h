@@ -187,5 +187,7 @@ void pipe_fd_stat(struct kobj *o, struct pcache_attr *a);
  * endpoint (a reference) and *badge, as Linux's fstat, fstatfs, fchmod,
  * fchown and futimens of a FIFO reach its inode; else NULL. */
 struct endpoint *pipe_file_endpoint(int h, uint64_t label, uint64_t *badge);
+/* The inode number of pipe end o's pipe (both ends share it). */
+uint64_t pipe_ino(struct kobj *o);
 
 #endif

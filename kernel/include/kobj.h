@@ -70,6 +70,10 @@ static inline void kobj_get(struct kobj *o)
 	__atomic_add_fetch(&o->refcount, 1, __ATOMIC_RELAXED);
 }
 void kobj_put(struct kobj *o);
+/* A new inode number for an object that stands for a file of a pseudo
+ * file system (a pipe, a socket: what fstat and /proc/PID/fd show), from
+ * one counter, as Linux's get_next_ino. */
+uint64_t kobj_next_ino(void);
 /* A reference to o unless its last one is already gone (its release may
  * be running): for lists that hold objects without a reference. */
 static inline bool kobj_tryget(struct kobj *o)

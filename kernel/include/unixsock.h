@@ -26,4 +26,6 @@ long usock_fd_poll(struct kobj *o, int events);
 struct pollq *usock_pollq(struct kobj *o);
 /* O_NONBLOCK: set >= 0 sets it; returns the flags with O_RDWR. */
 long usock_fd_flags(struct kobj *o, int set);
+/* Socket o's inode number. */
+uint64_t usock_ino(struct kobj *o);
 #endif

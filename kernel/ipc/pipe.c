@@ -74,15 +74,16 @@ struct kpipe {
 	struct waitq owait;		/* FIFO opens waiting for the other side */
 	struct pollq pollq;		/* pollers of either end */
 	/* its inode in Linux's pipefs, which fstat of an end without a file
-	 * shows (pipe_fd_stat): a number of its own, its creator's
-	 * effective ids, when it was made */
+	 * shows (pipe_fd_stat) and /proc/PID/fd names: a number of its own
+	 * (kobj_next_ino, shared with sockets as Linux's get_next_ino), its
+	 * creator's effective ids (an anonymous pipe is 0600, its owner's to
+	 * open anew), when it was made */
 	uint64_t ino;
 	uint32_t uid, gid;
 	uint64_t made;
 };
 
 #define PIPEFS_DEV 12			/* st_dev of every pipe (Linux: pipefs's anonymous device) */
-static uint64_t pipe_next_ino = 1;
 
 struct pipe_end {
 	struct kobj obj;
@@ -174,7 +175,7 @@ static void pipe_end_release(struct kobj *o)
 static void pipe_init(struct kpipe *p)
 {
 	const struct proc *self = current_thread()->proc;
-	p->ino = __atomic_fetch_add(&pipe_next_ino, 1, __ATOMIC_RELAXED);
+	p->ino = kobj_next_ino();
 	p->uid = self->cred.euid;
 	p->gid = self->cred.egid;
 	p->made = clock_real_ns();
@@ -183,6 +184,11 @@ static void pipe_init(struct kpipe *p)
 	waitq_init(&p->wwait);
 	waitq_init(&p->owait);
 	pollq_init(&p->pollq);
+}
+
+uint64_t pipe_ino(struct kobj *o)
+{
+	return container_of(o, struct pipe_end, obj)->pipe->ino;
 }
 
 long sys_pipe(int *ufds)
@@ -631,11 +637,13 @@ long sys_fifo_open(int h, int flags, int file)
 		return err;
 	}
 	struct kpipe *p = n->pipe;
-	if (!n->node) {
+	/* a node, or any end: a new end of its pipe (/proc/PID/fd/N), which
+	 * Linux opens as an inode of mode 0600 owned by the pipe's maker */
+	if (!n->node && !n->fifo && self->cred.euid != 0 && self->cred.euid != p->uid) {
 		kobj_put(&n->obj);
 		if (fo)
 			kobj_put(fo);
-		return -EINVAL;
+		return -EACCES;
 	}
 	/* no buffer to make: its pages come with the writes */
 	struct pipe_end *e = kobj_alloc(sizeof(*e), KOBJ_PIPE, self->cgroup, pipe_end_release);
@@ -645,7 +653,7 @@ long sys_fifo_open(int h, int flags, int file)
 		err = -ENXIO; /* no reader: Linux's answer to a non-blocking writer */
 	if (!err) {
 		e->pipe = p;
-		e->fifo = true;
+		e->fifo = n->node || n->fifo; /* an anonymous pipe's new end stays one */
 		e->write = acc != O_RDONLY;
 		e->rdwr = acc == O_RDWR;
 		e->flags = flags & O_NONBLOCK;

@@ -101,6 +101,7 @@ struct usock {
 	int so_error;			/* a positive errno, read once (SO_ERROR, recv) */
 	int nonblock;			/* O_NONBLOCK */
 	bool passcred, reuseaddr, reading, embryo, dpeer_dead;
+	uint64_t ino;			/* its inode number (fstat, /proc/PID/fd) */
 	uint32_t sndbuf, rcvbuf;
 	uint64_t rcvtimeo, sndtimeo;	/* ns, 0: none */
 	struct usock *peer;		/* connected pair (no reference: cleared at release) */
@@ -421,6 +422,11 @@ static void usock_release(struct kobj *o)
 		usock_gc_soon();
 }
 
+uint64_t usock_ino(struct kobj *o)
+{
+	return container_of(o, struct usock, obj)->ino;
+}
+
 /* A new socket of type for the calling process (not yet in any table). */
 static struct usock *usock_new(int type)
 {
@@ -429,6 +435,7 @@ static struct usock *usock_new(int type)
 	if (!s)
 		return NULL;
 	s->type = type;
+	s->ino = kobj_next_ino();
 	s->sndbuf = s->rcvbuf = USOCK_DEFAULT_BUF;
 	s->name.len = 2;
 	s->name.addr[0] = K_AF_UNIX;

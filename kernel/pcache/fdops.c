@@ -13,6 +13,7 @@
 #include "memcg.h"
 #include "proc.h"
 #include "syscall.h"
+#include "unixsock.h"
 
 /* -EBADF if the open mode forbids the access (Linux's) or the descriptor
  * is O_PATH, -EIO if the server died, else 0. */
@@ -227,6 +228,8 @@ long sys_fd_stat(int fd, struct pcache_attr *out)
 	struct pcache_attr a;
 	if (o->type == KOBJ_PIPE)
 		pipe_fd_stat(o, &a); /* a pipe's end: pipefs's inode */
+	else if (o->type == KOBJ_SOCKET) /* what Linux's sockfs shows */
+		a = (struct pcache_attr){ .mode = 0140777, .ino = usock_ino(o) };
 	else if (!pc)
 		r = -EOPNOTSUPP; /* not the page cache's: its server answers */
 	else if (__atomic_load_n(&ch->ep->dead, __ATOMIC_RELAXED))

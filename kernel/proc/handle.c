@@ -11,6 +11,12 @@
 #include "pcache.h"
 #include "syscall.h"
 
+uint64_t kobj_next_ino(void)
+{
+	static uint64_t next = 1000;
+	return __atomic_add_fetch(&next, 1, __ATOMIC_RELAXED);
+}
+
 void *kobj_alloc(size_t size, enum kobj_type type, struct cgroup *cg,
 		 void (*release)(struct kobj *o))
 {

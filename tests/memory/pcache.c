@@ -597,7 +597,15 @@ static void test_server_calls(void)
 	check(sys_pcache_truncate((int)ep, (uint64_t)id, 6) == 0, "back to 6 bytes");
 	int p[2];
 	pipe(p);
-	want(sys_fd_stat(p[0], (struct pcache_attr *)&got), -EOPNOTSUPP, "fd_stat of a pipe: EOPNOTSUPP");
+	struct pcache_attr pa, pb;
+	check(sys_fd_stat(p[0], &pa) == 0 && sys_fd_stat(p[1], &pb) == 0 && pa.mode == 0010600 && pa.ino &&
+	      pa.ino == pb.ino, "fd_stat of a pipe: a FIFO, one inode number for both ends");
+	int q[2];
+	pipe(q);
+	check(sys_fd_stat(q[0], &pb) == 0 && pb.ino != pa.ino, "another pipe: another inode number");
+	close(q[0]);
+	close(q[1]);
+	want(sys_fd_stat(0x7fff, (struct pcache_attr *)&got), -EBADF, "fd_stat of a handle out of range: EBADF");
 	want(sys_fd_stat(99, (struct pcache_attr *)&got), -EBADF, "fd_stat of no descriptor: EBADF");
 	want(sys_fd_stat((int)ch, (struct pcache_attr *)8), -EFAULT, "fd_stat into a bad buffer: EFAULT");
 	close(p[0]);

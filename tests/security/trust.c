@@ -592,9 +592,71 @@ static void fork_into(void)
 	rmdir(DELEG);
 }
 
+/* proc_fd as uid 1000: its own list, nothing of root's. */
+static int procfd_root_pid;
+static void user_procfd(long *r)
+{
+	int32_t fds[PROC_FD_MAX];
+	struct k_fdserver who;
+	r[0] = sys_proc_fd(PROC_FD_LIST, 0, 0, fds, PROC_FD_MAX);
+	r[1] = sys_proc_fd(PROC_FD_LIST, procfd_root_pid, 0, fds, PROC_FD_MAX);
+	r[2] = sys_proc_fd(PROC_FD_DUP, 0, 1, NULL, 0);
+	r[3] = sys_proc_fd(PROC_FD_DUP, procfd_root_pid, 1, NULL, 0);
+	r[4] = sys_proc_fd(PROC_FD_SERVER, procfd_root_pid, 1, &who, sizeof(who));
+	r[5] = sys_proc_fd(PROC_FD_FLAGS, procfd_root_pid, 1, NULL, 0);
+	/* another process of the same user: readlink yes, open no (it would
+	 * get a copy of this description) */
+	int p[2];
+	pipe(p);
+	pid_t me = getpid(), c = fork();
+	if (c == 0) {
+		char path[64], buf[64];
+		snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int)me, p[0]);
+		int o = open(path, O_RDONLY);
+		int e = errno;
+		_exit((o < 0 && e == EACCES ? 1 : 0) | (readlink(path, buf, sizeof(buf)) > 0 ? 2 : 0));
+	}
+	int st = 0;
+	waitpid(c, &st, 0);
+	r[6] = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	char self[64];
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", p[0]);
+	int o = open(self, O_WRONLY);
+	r[7] = o >= 0 && write(o, "x", 1) == 1 ? 0 : -errno;
+	close(o);
+	close(p[0]);
+	close(p[1]);
+}
+
+static void procfd(void)
+{
+	long r[MAX_RES];
+	int32_t fds[PROC_FD_MAX];
+	procfd_root_pid = getpid();
+	want(sys_proc_fd(PROC_FD_LIST, 0, 0, (int32_t *)8, PROC_FD_MAX), -EFAULT,
+	     "trust.procfd: PROC_FD_LIST to a bad buffer: EFAULT");
+	want(sys_proc_fd(PROC_FD_LIST, 0x7ffffff0, 0, fds, PROC_FD_MAX), -ESRCH,
+	     "trust.procfd: PROC_FD_LIST of no process: ESRCH");
+	want(sys_proc_fd(PROC_FD_DUP, 0, 199, NULL, 0), -EBADF, "trust.procfd: PROC_FD_DUP of no descriptor: EBADF");
+	want(sys_proc_fd(9, 0, 0, NULL, 0), -EINVAL, "trust.procfd: an unknown op: EINVAL");
+	if (as_user(1000, 1000, user_procfd, r)) {
+		check(0, "trust.procfd: the user's child");
+		return;
+	}
+	check(r[0] >= 3, "trust.procfd: as a user: LIST of its own descriptors");
+	want(r[1], -EPERM, "trust.procfd: as a user: LIST of another process EPERM");
+	want(r[2], -EPERM, "trust.procfd: as a user: DUP EPERM, even of its own");
+	want(r[3], -EPERM, "trust.procfd: as a user: DUP of root's EPERM");
+	want(r[4], -EPERM, "trust.procfd: as a user: SERVER EPERM");
+	want(r[5], -EPERM, "trust.procfd: as a user: FLAGS EPERM");
+	want(r[6], 3, "trust.procfd: as a user: another process of its own: readlink, but open through the link EACCES");
+	want(r[7], 0, "trust.procfd: as a user: its own pipe's read end reopened for writing");
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IONBF, 0);
+	procfd();
 	sockets();
 	socket_cycles();
 	signals();

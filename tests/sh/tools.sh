@@ -64,6 +64,19 @@ same "${l%% *}" "-rwxr--r--" "chmod with a symbolic mode"
 status 1 "chmod of a missing file fails" chmod 600 "$d/missing"
 set -- $(ls -l /dev/null)
 same "$1 $5 $6" "crw-rw-rw- 1, 3" "ls -l of a device shows its numbers, MAJ, MIN"
+# ls -l /proc/self/fd: ls's own descriptors, each a link to its file
+# (0 from /dev/null, 3 from a file; 4 is the directory ls reads)
+echo x > "$d/fdfile"
+fdlines() {
+	while read mode links u g size m day yt name arrow target; do
+		case $name in
+		0|3) echo "$mode $name $arrow $target" ;;
+		esac
+	done
+}
+same "$(ls -l /proc/self/fd < /dev/null 3< "$d/fdfile" | fdlines)" "lr-x------ 0 -> /dev/null
+lr-x------ 3 -> $d/fdfile" "ls -l /proc/self/fd shows each descriptor as a link to its file"
+rm -f "$d/fdfile"
 
 # -- how the tools read options and operands (user/bin/lib) ----------------------------
 mkdir "$d/o" "$d/o/r" "$d/o/t" "$d/o/to"

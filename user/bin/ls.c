@@ -28,6 +28,7 @@ struct entry {
 	char *name;	/* as printed */
 	char *path;	/* as passed to stat/opendir */
 	struct stat st;
+	char *target;	/* a link's text, read with its lstat (NULL: read when printed) */
 };
 
 static int opt_all, opt_almost, opt_dir, opt_long;
@@ -159,8 +160,10 @@ static void print_entries(struct entry *e, size_t n, int total, struct entry *w,
 		printf(" %s %s", date, e[i].name);
 		if (S_ISLNK(st->st_mode)) { /* "name -> target", as GNU ls -l */
 			char target[4096];
-			ssize_t n = readlink(e[i].path, target, sizeof(target) - 1);
-			if (n >= 0)
+			ssize_t n = e[i].target ? 0 : readlink(e[i].path, target, sizeof(target) - 1);
+			if (e[i].target)
+				printf(" -> %s", e[i].target);
+			else if (n >= 0)
 				printf(" -> %.*s", (int)n, target);
 		}
 		printf("\n");
@@ -195,6 +198,7 @@ static void list_dir(const char *path)
 		}
 		e[n].name = xstrdup(nm);
 		e[n].path = NULL;
+		e[n].target = NULL;
 		if (opt_long) {
 			e[n].path = tool_join(path, nm, strlen(nm));
 			if (lstat(e[n].path, &e[n].st) < 0) {
@@ -203,6 +207,16 @@ static void list_dir(const char *path)
 				free(e[n].path);
 				errno = 0;
 				continue;
+			}
+			if (S_ISLNK(e[n].st.st_mode)) {
+				/* now, while the directory is open, as GNU ls:
+				 * /proc/self/fd's link to it goes with it */
+				char target[4096];
+				ssize_t k = readlink(e[n].path, target, sizeof(target) - 1);
+				if (k >= 0) {
+					target[k] = '\0';
+					e[n].target = xstrdup(target);
+				}
 			}
 		}
 		n++;
@@ -216,6 +230,7 @@ static void list_dir(const char *path)
 	for (size_t i = 0; i < n; i++) {
 		free(e[i].name);
 		free(e[i].path);
+		free(e[i].target);
 	}
 	free(e);
 }
@@ -262,6 +277,7 @@ int main(int argc, char **argv)
 		struct entry *e = !opt_dir && S_ISDIR(st.st_mode) ? &dirs[nd++] : &files[nf++];
 		e->name = ops[i];
 		e->path = ops[i];
+		e->target = NULL;
 		e->st = st;
 		all[na++] = *e;
 	}

@@ -225,7 +225,7 @@ static long link_fd_names(const char *q, bool reload, char *buf, size_t cap, uin
 /* linkat(fd, "", ..., AT_EMPTY_PATH): the file fd is open on gets the
  * name q (an O_TMPFILE file too), asked of its server (FILE_LINKAT),
  * which refuses a name in another mount (EXDEV). */
-static long link_fd(int fd, const char *q)
+static long link_fd(int fd, const char *q, bool procfd)
 {
 	char buf[2 * 4096 + 256];
 	if (fd == AT_FDCWD)
@@ -244,7 +244,7 @@ static long link_fd(int fd, const char *q)
 			return n;
 		long r = -EXDEV; /* pipefs, kernfs, anon inodes: never the name's mount */
 		if (type != HANDLE_PIPE && type != HANDLE_CGFS_FILE && type != HANDLE_INOTIFY) {
-			struct ipc_msg m = { .label = FILE_LINKAT, .w = { gen } };
+			struct ipc_msg m = { .label = FILE_LINKAT, .w = { gen, procfd ? FILE_LINKAT_PROCFD : 0 } };
 			r = sys_ipc_call(fd, &m, buf, (size_t)n, NULL, 0);
 			r = r < 0 ? r : (long)m.label;
 		}
@@ -270,12 +270,28 @@ int linkat(int olddirfd, const char *oldpath, int newdirfd, const char *newpath,
 		return (int)__sys_ret(-ENOENT); /* Linux 6.1: it needs CAP_DAC_READ_SEARCH */
 	if ((flags & AT_EMPTY_PATH) && __arbor_ustrnlen(oldpath, 1) == 0) {
 		long e = at_path(newdirfd, newpath, buf2, &q);
-		return (int)__sys_ret(e < 0 ? e : link_fd(olddirfd, q));
+		return (int)__sys_ret(e < 0 ? e : link_fd(olddirfd, q, false));
 	}
 	AT_PATH(olddirfd, oldpath, p);
 	long e = at_path(newdirfd, newpath, buf2, &q);
 	if (e < 0)
 		return (int)__sys_ret(e);
+	if (flags & AT_SYMLINK_FOLLOW) {
+		/* /proc/PID/fd/N followed is the file itself (Linux's magic
+		 * link), which may have no name: procfs gives a copy of the
+		 * descriptor (FS_OPEN_MAGIC), and the file's server links it as
+		 * for AT_EMPTY_PATH, without the privilege (Linux's way for an
+		 * O_TMPFILE file). Any other path: the walk below. */
+		uint64_t h = 0;
+		long r = __vfs_path_call(VFS_OPEN, p, O_PATH, 0, NULL, 0, &h);
+		if (r == FS_OPEN_MAGIC) {
+			r = link_fd((int)h, q, true);
+			sys_handle_close((int)h);
+			return (int)__sys_ret(r);
+		}
+		if (r >= 0)
+			sys_handle_close((int)h);
+	}
 	return (int)__sys_ret(__vfs_two_call(VFS_LINK, p, q, true, (uint64_t)flags & AT_SYMLINK_FOLLOW));
 }
 

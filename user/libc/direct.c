@@ -253,14 +253,14 @@ static ARBOR_HOT uint64_t walk_flags(const struct route_words *r, uint64_t label
 	default:
 		follow = false;
 	}
+	if (!follow) /* every server hears it (procfs's /proc/PID/fd links) */
+		w |= FS_WALK_NOFOLLOW;
 	if (!(r->kind & FS_RT_WALKS))
 		return w;
 	if (r->kind & FS_RT_NESTED)
 		w |= FS_WALK_DOTDOT_ALL;
 	else if (r->tlen > 1)
 		w |= FS_WALK_DOTDOT_ROOT;
-	if (!follow)
-		w |= FS_WALK_NOFOLLOW;
 	if (label == VFS_ACCESS && (at & VFS_AT_EACCESS))
 		w |= FS_WALK_EACCESS;
 	return w;

@@ -191,9 +191,14 @@ int fstat(int fd, struct stat *st)
 					 .uid = n.uid, .gid = n.gid };
 		return (int)__sys_ret(__arbor_stat_from_attr(&a, st));
 	}
-	if (type == HANDLE_SOCKET) { /* a Unix socket: as Linux's sockfs */
+	if (type == HANDLE_SOCKET) { /* a Unix socket: as Linux's sockfs (the kernel's inode number) */
+		struct pcache_attr a = { .mode = S_IFSOCK | 0777 };
+		long r = sys_fd_stat(fd, &a);
+		if (r < 0)
+			return (int)__sys_ret(r);
 		memset(st, 0, sizeof(*st));
 		st->st_mode = S_IFSOCK | 0777;
+		st->st_ino = a.ino;
 		st->st_nlink = 1;
 		st->st_blksize = 4096;
 		return 0;
@@ -469,6 +474,44 @@ static __attribute__((noinline)) long fifo_wait(int h)
 	return r;
 }
 
+/* open of /proc/PID/fd/N (Linux's magic link): h is a copy of that
+ * descriptor, which procfs gave; a new open file description of the same
+ * file with flags: its server's FILE_REOPEN, a new end of a pipe (no wait
+ * for a partner: an anonymous pipe's other side was there), the
+ * terminal's handle again, a cgroup file opened by its path (link is the
+ * /proc path: its text; kernfs has no unlinked files); ENXIO for a socket
+ * and the kernel's anonymous files (eventfd, epoll...), as Linux. h is
+ * closed. */
+static long open_magic(int h, int flags, const char *link)
+{
+	long type = sys_handle_type(h);
+	long r;
+	if (type == HANDLE_CHANNEL) {
+		struct ipc_msg m = { .label = FILE_REOPEN, .w = { (uint64_t)flags } };
+		r = sys_ipc_call(h, &m, NULL, 0, NULL, 0);
+		if (r == 0)
+			r = (long)m.label < 0 ? (long)m.label : (long)m.w[0];
+	} else if (type == HANDLE_PIPE) {
+		r = (flags & O_PATH) ? sys_handle_dup(h, 0, 0) :
+				       sys_fifo_open(h, flags & (O_ACCMODE | O_NONBLOCK), -1);
+	} else if (type == HANDLE_ENDPOINT) {
+		r = sys_handle_dup(h, 0, 0); /* the console: one description */
+	} else if (type == HANDLE_CGFS_FILE) {
+		char text[4096];
+		uint64_t nh = 0;
+		r = __vfs_path_call(VFS_READLINK, link, 0, 0, text, sizeof(text) - 1, &nh);
+		if (r >= 0) {
+			text[nh] = '\0';
+			r = __vfs_path_call(VFS_OPEN, text, (uint64_t)flags & ~(uint64_t)(O_CREAT | O_EXCL), 0, NULL, 0, &nh);
+			r = r < 0 ? r : r == FS_OPEN_MAGIC ? -ENXIO : (long)nh;
+		}
+	} else {
+		r = -ENXIO;
+	}
+	sys_handle_close(h);
+	return r;
+}
+
 ARBOR_HOT int open(const char *path, int flags, ...)
 {
 	mode_t mode = 0;
@@ -491,6 +534,11 @@ ARBOR_HOT int open(const char *path, int flags, ...)
 		return (int)__sys_ret(r);
 	if (r == FS_OPEN_FIFO && !(flags & O_NONBLOCK) && (r = fifo_wait((int)h)) < 0)
 		return (int)__sys_ret(r);
+	if (r == FS_OPEN_MAGIC) {
+		if ((r = open_magic((int)h, flags, path)) < 0)
+			return (int)__sys_ret(r);
+		h = (uint64_t)r;
+	}
 	if (h >= (uint64_t)__fd_limit()) /* RLIMIT_NOFILE (at most OPEN_MAX: close() refuses more) */
 		return fd_over_max((int)h);
 	if (flags & O_CLOEXEC)

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -261,7 +262,28 @@ static long devfs_file(struct fs_file *f, struct ipc_msg *m, const struct ipc_in
 	}
 }
 
+/* /proc/PID/fd's path of one of our files ("/null", "/shm", "/"). */
+static long devfs_filepath(struct fs_file *f, char *buf, size_t cap)
+{
+	const char *name = f->kind == DEVFS_ROOT ? "/" : f->kind == DEVFS_SHM ? "/shm" :
+			   f->kind >= 0 && f->kind < NDEVS ? devs[f->kind].name : NULL;
+	if (!name)
+		return -ENOENT;
+	int n = snprintf(buf, cap, "%s%s", name[0] == '/' ? "" : "/", name);
+	return n < 0 || (size_t)n >= cap ? -ENAMETOOLONG : n;
+}
+
+/* open("/proc/PID/fd/N") of one of our files: opened anew, for the caller. */
+static long devfs_reopen(struct fs_file *f, int flags, const struct ipc_info *info)
+{
+	struct fs_req r = { .inst = f->inst, .path = "", .uid = info->euid, .gid = info->egid, .ruid = info->uid,
+			    .rgid = info->gid, .pid = info->pid, .inst_id = f->inst_id };
+	return devfs_open(&r, f->kind, flags & ~(O_CREAT | O_EXCL | K_O_TMPFILE_BIT));
+}
+
 static const struct fs_type devfs_type = {
+	.filepath = devfs_filepath,
+	.reopen = devfs_reopen,
 	.name = "devfs",
 	.mount = fssrv_mount_single, /* every mount shows the same */
 	.path = devfs_path,

@@ -112,6 +112,16 @@ static ARBOR_HOT struct fs_file *file_find(uint64_t badge)
 	return NULL;
 }
 
+const char *fssrv_target(uint32_t inst_id)
+{
+	return inst_id < MAX_INSTANCES && targets[inst_id] && *targets[inst_id] ? targets[inst_id] : NULL;
+}
+
+struct fs_file *fssrv_file_find(uint64_t badge)
+{
+	return file_find(badge);
+}
+
 static void file_free(struct fs_file *f)
 {
 	if (fs->release)
@@ -406,7 +416,9 @@ static long file_getpath(struct fs_file *f, struct ipc_msg *m, const struct ipc_
 	if (t == 1)
 		t = 0; /* "/" + "/a" */
 	long n;
-	if (fs->dirpath) {
+	if ((m->w[0] & FILE_GETPATH_ANY) && fs->filepath) {
+		n = fs->filepath(f, buf + t, sizeof(buf) - t);
+	} else if (fs->dirpath) {
 		n = fs->dirpath(f, buf + t, sizeof(buf) - t);
 	} else if (f->dirpath) {
 		n = (long)strlen(f->dirpath);
@@ -438,7 +450,7 @@ static long file_getpath(struct fs_file *f, struct ipc_msg *m, const struct ipc_
 static bool file_path_only_ok(uint64_t label)
 {
 	return label == FILE_GETFL || label == FILE_FSTAT || label == FILE_STATFS || label == FILE_GETPATH ||
-	       label == FILE_LINKAT;
+	       label == FILE_LINKAT || label == FILE_REOPEN;
 }
 
 long fssrv_tmpfile_flags(int flags)
@@ -465,7 +477,7 @@ long fssrv_no_tmpfile(int flags, uint32_t mode, uint32_t uid, uint32_t gid, cons
  * a link operation). */
 static long file_linkat(struct fs_file *f, struct ipc_msg *m, const struct ipc_info *info, char *buf)
 {
-	if (info->euid != 0)
+	if (info->euid != 0 && !(m->w[1] & FILE_LINKAT_PROCFD))
 		return -ENOENT; /* Linux: AT_EMPTY_PATH needs CAP_DAC_READ_SEARCH */
 	if ((uint32_t)m->w[0] != table_gen)
 		return -ESTALE;
@@ -502,6 +514,10 @@ static ARBOR_HOT void file_request(struct fs_file *f, struct ipc_msg *m, const s
 		r = file_getpath(f, m, info);
 	} else if (m->label == FILE_LINKAT) {
 		r = file_linkat(f, m, info, buf);
+	} else if (m->label == FILE_REOPEN) {
+		r = fs->reopen ? fs->reopen(f, (int)m->w[0], info) : -ENXIO;
+		if (r >= 0)
+			m->w[0] = (uint64_t)r;
 	} else if (m->label == FILE_STATFS) {
 		r = fssrv_statfs_write(f->inst_id);
 	} else if (m->label == FILE_SETFL) {
@@ -568,7 +584,7 @@ static ARBOR_HOT void serve(struct ipc_msg *m, const struct ipc_info *info, char
 	} else {
 		long r = endpoint_request(m, info, buf);
 		m->label = (uint64_t)(r < 0 ? r : r == FSSRV_HANDBACK ? FS_HANDBACK :
-				      r == FSSRV_OPEN_FIFO ? FS_OPEN_FIFO : 0);
+				      r == FSSRV_OPEN_FIFO ? FS_OPEN_FIFO : r == FSSRV_OPEN_MAGIC ? FS_OPEN_MAGIC : 0);
 	}
 }
 

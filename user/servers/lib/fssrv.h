@@ -53,6 +53,8 @@ struct fs_req {
 /* What an open returns, with m->w[0] the handle given, for a FIFO's end:
  * the reply says FS_OPEN_FIFO. */
 #define FSSRV_OPEN_FIFO 2
+/* ... for a copy of a descriptor from /proc/PID/fd (procfs): FS_OPEN_MAGIC. */
+#define FSSRV_OPEN_MAGIC 3
 
 struct fs_type {
 	const char *name;	/* published as FS_NAME_PREFIX + name */
@@ -75,6 +77,11 @@ struct fs_type {
 	 * "/a"), its length or -ENOTDIR / -ENOENT (FILE_GETPATH). Without it
 	 * only directories opened with O_DIRECTORY have one (as opened). */
 	long (*dirpath)(struct fs_file *f, char *buf, size_t cap);
+	/* Optional: the same for any open file f, as Linux's d_path shows it
+	 * in /proc/PID/fd (" (deleted)" after an unlinked file's path):
+	 * FILE_GETPATH with FILE_GETPATH_ANY. Without it a file that is no
+	 * directory has none (-ENOTDIR). */
+	long (*filepath)(struct fs_file *f, char *buf, size_t cap);
 	/* The server walks paths as written: links and ".." hand back
 	 * (FS_MNT_WALKS). */
 	bool walks;
@@ -142,6 +149,10 @@ struct fs_type {
 	 * directories hold no link and no "." or "..". 0 or -errno. Without
 	 * it: EPERM. */
 	long (*linkat)(struct fs_file *f, const char *path, const struct ipc_info *info);
+	/* Optional: FILE_REOPEN of open file f with open flags, for the
+	 * caller info names: a new descriptor of the same file given to it
+	 * (fssrv_file_give), or -errno. Without it -ENXIO. */
+	long (*reopen)(struct fs_file *f, int flags, const struct ipc_info *info);
 };
 
 /* The server's lock, which every callback runs under. A file system
@@ -175,6 +186,10 @@ long fssrv_file_give(struct fs_file *f);
  * or -errno (f is then freed). The file system releases f, as any file,
  * when the end's last descriptor is gone. */
 long fssrv_fifo_give(struct fs_file *f, int node, int flags);
+/* Where instance inst_id is mounted ("/proc"), or NULL if not known. */
+const char *fssrv_target(uint32_t inst_id);
+/* The open file whose channel has badge, or NULL (under the lock). */
+struct fs_file *fssrv_file_find(uint64_t badge);
 uint64_t fssrv_now(void);
 /* Whether gid is one of process pid's supplementary groups (the kernel's
  * word: getgroups of the caller, which is blocked in its call meanwhile);

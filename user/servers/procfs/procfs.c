@@ -48,6 +48,13 @@
  *   /proc/PID/task/TID  a directory per thread, with cgroup (the thread's:
  *                       its threaded cgroup), comm, stat and status (Pid:
  *                       the tid; the state and CPU time the thread's)
+ *   /proc/PID/fd/N      a symbolic link per descriptor (the kernel's list:
+ *                       proc_fd), its text the file's path, pipe:[INO],
+ *                       socket:[INO], anon_inode:[...]; stat follows it,
+ *                       open opens the file anew (the C library, with the
+ *                       copy of the descriptor procfs gives: FS_OPEN_MAGIC);
+ *                       ptrace-read's rule (EACCES); docs/vfs.md
+ *   /proc/PID/fdinfo/N  pos, flags (octal), ino
  *   /proc/thread-self   the directory (PID/task/TID) of the thread that
  *                       looks: the kernel names the calling thread in a
  *                       direct call (docs/vfs.md); one the VFS forwards
@@ -74,6 +81,8 @@
 #include "fssrv.h"
 
 #define USER_HZ 100
+/* procfs_open's mark on a copy of a descriptor (never a handle's own bit) */
+#define PROCFS_OPEN_MAGIC (1l << 40)
 #define PROCFS_DEV 4	/* st_dev */
 
 enum pnode {
@@ -87,7 +96,9 @@ enum pnode {
 	P_COMM,					/* per process */
 	P_TASK, P_TID,				/* /proc/PID/task, /proc/PID/task/TID */
 	P_SWAPS, P_KPAGECGROUP,			/* top level */
+	P_FD, P_FDLINK, P_FDINFO, P_FDINFO_FILE, /* /proc/PID/fd/N, /proc/PID/fdinfo/N */
 };
+_Static_assert(P_FDINFO_FILE < 32, "procfs: node_ino keeps 5 bits of a node");
 
 static const struct { const char *name; enum pnode node; } top_files[] = {
 	{ "meminfo", P_MEMINFO }, { "mounts", P_MOUNTS }, { "partitions", P_PARTITIONS },
@@ -108,7 +119,269 @@ struct pref {
 	enum pnode node;
 	int pid;		/* P_PID and below */
 	int tid;		/* P_TID and its files (their thread), else 0 */
+	int fd;			/* P_FDLINK, P_FDINFO_FILE: the descriptor */
+	int loff, llen;		/* P_FDLINK: where its name is in the path walked */
 };
+
+/* A file's text as it is made. */
+struct text {
+	char *buf;
+	size_t len, cap;
+};
+static void put(struct text *t, const char *fmt, ...);
+
+/* ---- /proc/PID/fd and /proc/PID/fdinfo ----
+ * What descriptor N of process P is, the kernel says (proc_fd): procfs
+ * lists P's descriptors and takes a copy of one to ask the file itself
+ * (its kind, fstat, its path from its server) as its holder, never P. */
+
+/* Linux's name_to_int: decimal digits, no leading zero but "0". */
+static int parse_fd(const char *s)
+{
+	long v = 0;
+	if (!*s || (s[0] == '0' && s[1]))
+		return -1;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9' || (v = v * 10 + (*s - '0')) > 0x7fffffff)
+			return -1;
+	}
+	return (int)v;
+}
+
+/* Process pid's descriptors, in order: how many (0 for none or no process). */
+static long fd_list(int pid, int32_t *fds)
+{
+	long n = sys_proc_fd(PROC_FD_LIST, pid, 0, fds, PROC_FD_MAX);
+	return n < 0 ? 0 : n > PROC_FD_MAX ? PROC_FD_MAX : n;
+}
+
+static bool fd_exists(int pid, int fd)
+{
+	int32_t fds[PROC_FD_MAX];
+	long n = fd_list(pid, fds);
+	for (long i = 0; i < n; i++)
+		if (fds[i] == fd)
+			return true;
+	return false;
+}
+
+/* Whether process reader may see process p's descriptors: Linux's
+ * ptrace_may_access(PTRACE_MODE_READ_FSCREDS) without capabilities: root,
+ * or the reader's effective (file-system) ids are all of the target's. */
+static bool fd_may_read(const struct fs_req *r, int pid)
+{
+	struct k_procinfo t;
+	if (r->uid == 0)
+		return true;
+	if (sys_proc_info(pid, &t) < 0)
+		return false;
+	return r->pid == pid || (t.uid == r->uid && t.euid == r->uid && t.suid == r->uid && t.gid == r->gid &&
+				 t.egid == r->gid && t.sgid == r->gid);
+}
+
+/* A copy of p's descriptor (close-on-exec, ours to close), or -ENOENT. */
+static long fd_dup(const struct pref *p)
+{
+	long h = sys_proc_fd(PROC_FD_DUP, p->pid, p->fd, NULL, 0);
+	return h == -EMFILE ? h : h < 0 ? -ENOENT : h;
+}
+
+static long pref_path(const struct pref *p, uint32_t inst_id, char *buf, size_t cap);
+static int procfs_stat(const struct pref *p, struct stat *st);
+
+/* Who answers for p's descriptor: the kernel (a pipe, a socket, the
+ * anonymous files), we ourselves (our own file, *f: never a call to
+ * ourselves, under our own lock), a server running as root (asked with
+ * our lock let go, so a stopped one holds up this request alone), or a
+ * user's own server publishing files, never asked (it could keep us
+ * waiting; Linux has no such files). */
+enum fd_who { FD_KERNEL, FD_OURS, FD_ROOT_SERVER, FD_USER_SERVER };
+static enum fd_who fd_who(const struct pref *p, struct fs_file **f)
+{
+	struct k_fdserver s;
+	if (sys_proc_fd(PROC_FD_SERVER, p->pid, p->fd, &s, sizeof(s)) < 0)
+		return FD_KERNEL;
+	if (s.pid == getpid()) {
+		*f = s.badge ? fssrv_file_find(s.badge) : NULL;
+		return FD_OURS;
+	}
+	return s.pid && s.euid == 0 ? FD_ROOT_SERVER : FD_USER_SERVER;
+}
+
+/* A call to another server on descriptor h: our lock let go meanwhile. */
+static long fd_ask(int h, struct ipc_msg *m, void *rcv, size_t len)
+{
+	fssrv_unlock();
+	long r = sys_ipc_call(h, m, NULL, 0, rcv, len);
+	fssrv_lock();
+	return r;
+}
+
+/* fstat of descriptor h of a root server's (our lock let go). */
+static int fd_fstat(int h, struct stat *st)
+{
+	fssrv_unlock();
+	int r = fstat(h, st);
+	int e = errno;
+	fssrv_lock();
+	errno = e;
+	return r;
+}
+
+static long text_mounts(struct text *t);
+
+/* A cgroup file's path: where the (first) cgroup2 mount is, from the
+ * mount table, and the file's path in the hierarchy, from the kernel. */
+static long fd_cgroup_path(const struct pref *p, char *buf, size_t cap)
+{
+	char inner[4096];
+	long n = sys_proc_fd(PROC_FD_CGPATH, p->pid, p->fd, inner, sizeof(inner));
+	if (n < 0)
+		return n == -EXDEV ? -ENOENT : n;
+	struct text t = { 0 };
+	long e = text_mounts(&t);
+	const char *target = NULL;
+	size_t tlen = 0;
+	for (size_t at = 0; e == 0 && at < t.len && !target;) {
+		const char *line = t.buf + at, *end = memchr(line, '\n', t.len - at);
+		size_t len = end ? (size_t)(end - line) : t.len - at;
+		const char *sp1 = memchr(line, ' ', len), *sp2 = sp1 ? memchr(sp1 + 1, ' ', len - (size_t)(sp1 + 1 - line)) : NULL;
+		if (sp2 && strncmp(sp2 + 1, "cgroup2 ", 8) == 0) {
+			target = sp1 + 1;
+			tlen = (size_t)(sp2 - target);
+		}
+		at += len + 1;
+	}
+	if (target && tlen == 1)
+		tlen = 0; /* "/" + "/a/memory.max" */
+	n = target ? snprintf(buf, cap, "%.*s%s", (int)tlen, target, inner) : -ENOENT;
+	free(t.buf);
+	return n < 0 ? n : (size_t)n >= cap ? -ENAMETOOLONG : n;
+}
+
+/* The text of link p (Linux's proc_fd_link / d_path forms) into buf:
+ * its length or -errno. h is the copy of the descriptor. */
+static long fd_text_of(const struct pref *p, int h, char *buf, size_t cap)
+{
+	struct stat st;
+	long type = sys_handle_type(h);
+	const char *anon = type == HANDLE_EVENTFD ? "anon_inode:[eventfd]" : type == HANDLE_EPOLL ? "anon_inode:[eventpoll]" :
+			   type == HANDLE_TIMERFD ? "anon_inode:[timerfd]" : type == HANDLE_SIGNALFD ? "anon_inode:[signalfd]" :
+			   type == HANDLE_INOTIFY ? "anon_inode:inotify" : type == HANDLE_PIDFD ? "anon_inode:[pidfd]" :
+			   NULL;
+	struct fs_file *f = NULL;
+	enum fd_who who = type == HANDLE_CHANNEL || type == HANDLE_ENDPOINT ? fd_who(p, &f) : FD_KERNEL;
+	if (anon)
+		return snprintf(buf, cap, "%s", anon);
+	if (type == HANDLE_ENDPOINT) /* a server's own endpoint as a file: root's is the console's */
+		return who == FD_ROOT_SERVER ? snprintf(buf, cap, "/dev/console") : -ENOENT;
+	if (type == HANDLE_PIPE || type == HANDLE_SOCKET) {
+		if (fstat(h, &st) < 0)
+			return -errno;
+		return snprintf(buf, cap, type == HANDLE_PIPE ? "pipe:[%llu]" : "socket:[%llu]",
+				(unsigned long long)st.st_ino);
+	}
+	if (type == HANDLE_CGFS_FILE)
+		return fd_cgroup_path(p, buf, cap);
+	if (type != HANDLE_CHANNEL || who == FD_USER_SERVER)
+		return -ENOENT;
+	if (who == FD_OURS)
+		return f ? pref_path(f->node, f->inst_id, buf, cap) : -ENOENT;
+	struct ipc_msg m = { .label = FILE_GETPATH, .w = { FILE_GETPATH_ANY } };
+	long r = fd_ask(h, &m, buf, cap);
+	if (r < 0)
+		return r;
+	if ((long)m.label < 0)
+		return (long)m.label == -ENOTDIR ? -ENOENT : (long)m.label;
+	return (long)m.w[0];
+}
+
+/* /proc/PID/fdinfo/N (Linux's first lines): pos, flags (octal, with
+ * O_CLOEXEC when the descriptor has it, O_LARGEFILE for what open()
+ * made, as Linux's force_o_largefile) and ino; Arbor has no mount ids
+ * (mnt_id). */
+static long fd_info_text(const struct pref *p, struct text *t)
+{
+	struct stat st;
+	long h = fd_dup(p);
+	if (h < 0)
+		return h;
+	long fl = sys_proc_fd(PROC_FD_FLAGS, p->pid, p->fd, NULL, 0);
+	long long pos = 0;
+	int flags;
+	long e = 0;
+	struct fs_file *f = NULL;
+	enum fd_who who = fd_who(p, &f);
+	if (who == FD_OURS) {
+		e = f ? procfs_stat(f->node, &st) : -ENOENT;
+		pos = f ? (long long)f->offset : 0;
+		flags = f ? f->flags : 0;
+	} else if (who == FD_USER_SERVER) {
+		e = -ENOENT;
+		flags = 0;
+	} else {
+		fssrv_unlock(); /* lseek and fstat may ask a root server */
+		off_t o = lseek((int)h, 0, SEEK_CUR);
+		pos = o < 0 ? 0 : (long long)o; /* a pipe, a socket: 0 */
+		flags = fcntl((int)h, F_GETFL);
+		if (fstat((int)h, &st) < 0)
+			memset(&st, 0, sizeof(st));
+		fssrv_lock();
+	}
+	long type = sys_handle_type((int)h);
+	sys_handle_close((int)h);
+	if (e < 0 || fl < 0 || flags < 0)
+		return e < 0 ? e : -ENOENT;
+	if (type == HANDLE_CHANNEL || type == HANDLE_ENDPOINT || type == HANDLE_CGFS_FILE)
+		flags |= 0100000; /* Linux's open() on x86_64 sets O_LARGEFILE; pipe(), socket() do not */
+	put(t, "pos:\t%lld\nflags:\t0%o\nino:\t%llu\n", pos,
+	    (unsigned)flags | ((fl & HANDLE_CLOEXEC) ? 02000000u : 0), (unsigned long long)st.st_ino);
+	return 0;
+}
+
+/* The same, taking and dropping the copy. */
+static long fd_text(const struct pref *p, char *buf, size_t cap)
+{
+	long h = fd_dup(p);
+	if (h < 0)
+		return h;
+	long n = fd_text_of(p, (int)h, buf, cap);
+	sys_handle_close((int)h);
+	return n;
+}
+
+/* lstat's mode of link p: Linux's, from the description's access mode. */
+static uint32_t fd_link_mode(const struct pref *p)
+{
+	long h = fd_dup(p);
+	if (h < 0)
+		return S_IFLNK;
+	int fl = fcntl((int)h, F_GETFL);
+	sys_handle_close((int)h);
+	if (fl < 0 || (fl & O_PATH))
+		return S_IFLNK;
+	int acc = fl & O_ACCMODE;
+	return S_IFLNK | (acc != O_WRONLY ? 0500 : 0) | (acc != O_RDONLY ? 0300 : 0);
+}
+
+/* stat through link p: the file's own (fstat of the copy). */
+static long fd_follow_stat(const struct pref *p, struct stat *st)
+{
+	long h = fd_dup(p);
+	if (h < 0)
+		return h;
+	long e;
+	struct fs_file *f = NULL;
+	enum fd_who who = fd_who(p, &f);
+	if (who == FD_OURS)
+		e = f ? procfs_stat(f->node, st) : -ENOENT;
+	else if (who == FD_USER_SERVER)
+		e = -ENOENT;
+	else
+		e = fd_fstat((int)h, st) < 0 ? -errno : 0;
+	sys_handle_close((int)h);
+	return e;
+}
 
 /* One path component of at most cap-1 bytes into out; advances *p. */
 static int next_name(const char **p, char *out, size_t cap)
@@ -153,28 +426,38 @@ static int lookup_thread(struct pref *cur, const char *name)
 }
 
 /* Resolves path ("." and ".." included) for the thread self_tid (0: not
- * known) of process self. */
-static int procfs_lookup(const char *path, int self, int self_tid, struct pref *out)
+ * known) of process self (r: the caller, whose right to search a process's
+ * fd directory is checked as Linux's). */
+#define PROCFS_AT_LINK 1	/* procfs_lookup: a /proc/PID/fd link with more path after it */
+static int procfs_lookup(const char *path, int self, int self_tid, const struct fs_req *r, struct pref *out)
 {
 	char name[256];
-	struct pref cur = { P_ROOT, 0, 0 };
+	struct pref cur = { P_ROOT, 0, 0, 0, 0, 0 };
+	const char *start = path;
 	int n;
 	while ((n = next_name(&path, name, sizeof(name))) != 0) {
 		struct k_procinfo info;
 		if (n < 0)
 			return n;
+		if (cur.node == P_FDLINK) { /* the magic link is followed: its file's walk */
+			*out = cur;
+			return PROCFS_AT_LINK;
+		}
 		if (strcmp(name, ".") == 0)
 			continue;
 		if (strcmp(name, "..") == 0) {
 			if (cur.node != P_ROOT && cur.node != P_PID && cur.node != P_PRESSURE && cur.node != P_SYS &&
-			    cur.node != P_SYS_VM && cur.node != P_TASK && cur.node != P_TID)
+			    cur.node != P_SYS_VM && cur.node != P_TASK && cur.node != P_TID && cur.node != P_FD &&
+			    cur.node != P_FDINFO)
 				return -ENOTDIR;
-			if (cur.node == P_TID)
-				cur = (struct pref){ P_TASK, cur.pid, 0 };
+			if (cur.node == P_FD || cur.node == P_FDINFO)
+				cur = (struct pref){ P_PID, cur.pid, 0, 0, 0, 0 };
+			else if (cur.node == P_TID)
+				cur = (struct pref){ P_TASK, cur.pid, 0, 0, 0, 0 };
 			else if (cur.node == P_TASK)
-				cur = (struct pref){ P_PID, cur.pid, 0 };
+				cur = (struct pref){ P_PID, cur.pid, 0, 0, 0, 0 };
 			else
-				cur = (struct pref){ cur.node == P_SYS_VM ? P_SYS : P_ROOT, 0, 0 };
+				cur = (struct pref){ cur.node == P_SYS_VM ? P_SYS : P_ROOT, 0, 0, 0, 0, 0 };
 			continue;
 		}
 		if (cur.node == P_TASK || cur.node == P_TID) {
@@ -186,7 +469,7 @@ static int procfs_lookup(const char *path, int self, int self_tid, struct pref *
 		if (cur.node == P_ROOT && strcmp(name, "thread-self") == 0) {
 			if (self_tid <= 0)
 				return -ENOENT; /* the VFS forwarded it: the thread is not known */
-			cur = (struct pref){ P_TID, self, self_tid };
+			cur = (struct pref){ P_TID, self, self_tid, 0, 0, 0 };
 			continue;
 		}
 		if (cur.node == P_ROOT) {
@@ -194,7 +477,7 @@ static int procfs_lookup(const char *path, int self, int self_tid, struct pref *
 			if (pid > 0) {
 				if (sys_proc_info(pid, &info) < 0)
 					return -ENOENT;
-				cur = (struct pref){ P_PID, pid, 0 };
+				cur = (struct pref){ P_PID, pid, 0, 0, 0, 0 };
 				continue;
 			}
 			if (strcmp(name, "pressure") == 0) {
@@ -231,12 +514,27 @@ static int procfs_lookup(const char *path, int self, int self_tid, struct pref *
 				cur.node = P_TASK;
 				continue;
 			}
+			if (strcmp(name, "fd") == 0 || strcmp(name, "fdinfo") == 0) {
+				cur.node = name[2] ? P_FDINFO : P_FD;
+				continue;
+			}
 			size_t i = 0;
 			while (i < NELEM(pid_files) && strcmp(name, pid_files[i].name) != 0)
 				i++;
 			if (i == NELEM(pid_files))
 				return -ENOENT;
 			cur.node = pid_files[i].node;
+		} else if (cur.node == P_FD || cur.node == P_FDINFO) {
+			/* search permission first (fd: 0500; fdinfo: ptrace-read), as Linux */
+			if (!fd_may_read(r, cur.pid))
+				return -EACCES;
+			int fd = parse_fd(name);
+			if (fd < 0 || !fd_exists(cur.pid, fd))
+				return -ENOENT;
+			cur.node = cur.node == P_FD ? P_FDLINK : P_FDINFO_FILE;
+			cur.fd = fd;
+			cur.loff = (int)(path - n - start);
+			cur.llen = n;
 		} else {
 			return -ENOTDIR;
 		}
@@ -245,10 +543,62 @@ static int procfs_lookup(const char *path, int self, int self_tid, struct pref *
 	return 0;
 }
 
+/* The name of node n in table tbl of cnt entries, or NULL. */
+#define NAME_IN(tbl, n) name_in((const void *)(tbl), NELEM(tbl), sizeof((tbl)[0]), n)
+static const char *name_in(const void *tbl, size_t cnt, size_t size, enum pnode n)
+{
+	for (size_t i = 0; i < cnt; i++) {
+		const struct { const char *name; enum pnode node; } *e = (const void *)((const char *)tbl + i * size);
+		if (e->node == n)
+			return e->name;
+	}
+	return NULL;
+}
+
+/* The absolute path of node p (procfs's own open file, for its
+ * /proc/PID/fd link) where instance inst_id is mounted: its length. */
+static long pref_path(const struct pref *p, uint32_t inst_id, char *buf, size_t cap)
+{
+	const char *target = fssrv_target(inst_id);
+	const char *name = NULL;
+	char mid[64] = "";
+	if (!target)
+		return -ENOENT;
+	if (p->tid)
+		snprintf(mid, sizeof(mid), "/%d/task/%d", p->pid, p->tid);
+	else if (p->pid)
+		snprintf(mid, sizeof(mid), "/%d", p->pid);
+	switch (p->node) {
+	case P_ROOT: case P_PID: case P_TID: break;
+	case P_PRESSURE: name = "pressure"; break;
+	case P_PRESSURE_CPU: name = "pressure/cpu"; break;
+	case P_PRESSURE_MEMORY: name = "pressure/memory"; break;
+	case P_PRESSURE_IO: name = "pressure/io"; break;
+	case P_SYS: name = "sys"; break;
+	case P_SYS_VM: name = "sys/vm"; break;
+	case P_VM_DIRTY_RATIO: name = "sys/vm/dirty_ratio"; break;
+	case P_VM_DIRTY_BG: name = "sys/vm/dirty_background_ratio"; break;
+	case P_TASK: name = "task"; break;
+	case P_FD: name = "fd"; break;
+	case P_FDINFO: name = "fdinfo"; break;
+	case P_FDLINK: case P_FDINFO_FILE:
+		snprintf(mid + strlen(mid), sizeof(mid) - strlen(mid), "/%s/%d", p->node == P_FDLINK ? "fd" : "fdinfo",
+			 p->fd);
+		break;
+	default:
+		name = p->pid ? (p->tid ? NAME_IN(tid_files, p->node) : NAME_IN(pid_files, p->node)) :
+				NAME_IN(top_files, p->node);
+		break;
+	}
+	int n = snprintf(buf, cap, "%s%s%s%s", strcmp(target, "/") == 0 && (mid[0] || name) ? "" : target, mid,
+			 name ? "/" : "", name ? name : "");
+	return n < 0 ? -EINVAL : (size_t)n >= cap ? -ENAMETOOLONG : n;
+}
+
 static bool is_dir(enum pnode n)
 {
 	return n == P_ROOT || n == P_PID || n == P_PRESSURE || n == P_SYS || n == P_SYS_VM || n == P_TASK ||
-	       n == P_TID;
+	       n == P_TID || n == P_FD || n == P_FDINFO;
 }
 
 static bool is_vm_ratio(enum pnode n)
@@ -270,6 +620,8 @@ static bool is_live(enum pnode n)
 
 static uint64_t node_ino(const struct pref *p)
 {
+	if (p->node == P_FDLINK || p->node == P_FDINFO_FILE) /* apart from the others */
+		return ((uint64_t)(p->node == P_FDLINK ? 2 : 3) << 40) | ((uint64_t)p->pid << 8) | (uint64_t)p->fd;
 	if (p->tid) /* apart from the process's own numbers */
 		return (1ull << 40) | ((uint64_t)p->tid << 5) | (uint64_t)p->node;
 	return p->pid ? ((uint64_t)p->pid << 5) + (uint64_t)p->node : (uint64_t)p->node + 1;
@@ -301,6 +653,12 @@ static int procfs_stat(const struct pref *p, struct stat *st)
 	st->st_mode = is_dir(p->node) ? S_IFDIR | 0555 : is_writable(p->node) ? S_IFREG | 0644 :
 		      p->node == P_KPAGECGROUP ? S_IFREG | 0400 : S_IFREG | 0444;
 	st->st_nlink = is_dir(p->node) ? 2 : 1;
+	if (p->node == P_FD)
+		st->st_mode = S_IFDIR | 0500; /* Linux's: the owner's alone */
+	else if (p->node == P_FDLINK) {
+		st->st_mode = fd_link_mode(p); /* the description's access mode, as Linux's */
+		st->st_size = 64;
+	}
 	if (p->pid) {
 		if (pref_info(p, &info) < 0)
 			return -ENOENT;
@@ -314,10 +672,6 @@ static int procfs_stat(const struct pref *p, struct stat *st)
 
 /* ---- file contents ---- */
 
-struct text {
-	char *buf;
-	size_t len, cap;
-};
 
 static void put(struct text *t, const char *fmt, ...)
 {
@@ -537,6 +891,10 @@ static long procfs_text(const struct pref *p, struct text *t, int reader)
 	if (pref_info(p, &i) < 0)
 		return -ESRCH;
 	switch (p->node) {
+	case P_FDLINK: /* O_PATH | O_NOFOLLOW: the link itself, no text */
+		break;
+	case P_FDINFO_FILE:
+		return fd_info_text(p, t);
 	case P_CGROUP:
 		return text_cgroup(t, p, reader);
 	case P_CMDLINE:
@@ -583,6 +941,31 @@ static long procfs_open_pressure(const struct fs_req *r, const struct stat *st, 
 	return given;
 }
 
+/* An open through link p (Linux's magic link: the file itself, opened
+ * anew): the caller gets a copy of the descriptor, which its C library
+ * opens anew (FS_OPEN_MAGIC); with O_NOFOLLOW the link itself, ELOOP. */
+static long fd_open_magic(const struct fs_req *r, const struct pref *p, int flags)
+{
+	if ((flags & O_NOFOLLOW) && !(flags & O_PATH))
+		return -ELOOP;
+	if (!fd_may_read(r, p->pid))
+		return -EACCES;
+	/* The copy goes only to the process itself or to root: another
+	 * process of the same user could keep it instead of opening the file
+	 * anew, and have a description the owner opened with rights it no
+	 * longer has (Linux refuses such a process as not dumpable; Arbor
+	 * keeps no such mark). So that case is EACCES here, where Linux opens
+	 * the file anew for a dumpable owner. */
+	if (r->uid != 0 && r->pid != p->pid)
+		return -EACCES;
+	long h = fd_dup(p);
+	if (h < 0)
+		return h;
+	long given = sys_ipc_give((int)h);
+	sys_handle_close((int)h);
+	return given < 0 ? given : PROCFS_OPEN_MAGIC | given;
+}
+
 static long procfs_open(const struct fs_req *r, const struct pref *p, int flags)
 {
 	struct stat st;
@@ -591,6 +974,10 @@ static long procfs_open(const struct fs_req *r, const struct pref *p, int flags)
 		return -EINVAL;
 	if ((flags & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL))
 		return -EEXIST;
+	if (p->node == P_FDLINK && !((flags & O_PATH) && (flags & O_NOFOLLOW)))
+		return fd_open_magic(r, p, flags);
+	if (p->node == P_FDINFO && !fd_may_read(r, p->pid))
+		return -EACCES; /* Linux 6.1's proc_fdinfo_permission */
 	if (procfs_stat(p, &st) < 0)
 		return -ENOENT;
 	if (flags & K_O_TMPFILE_BIT) /* no unnamed files here */
@@ -625,23 +1012,70 @@ static long procfs_open(const struct fs_req *r, const struct pref *p, int flags)
 	return fssrv_file_give(f);
 }
 
+/* A walk through link p that goes on (more path: into a directory) or
+ * asks the file itself (access, chmod, chown, utimes...): handed back
+ * with the file's path as the link's text, which the caller walks again
+ * (its own permissions on the way, where Linux's magic link jumps
+ * straight to the file); a file with no such path (a pipe, an unlinked
+ * file) is ENOTDIR past it, ENOENT for the rest. */
+static long fd_handback(const struct fs_req *r, const struct pref *p, bool more, struct ipc_msg *m)
+{
+	char text[4096];
+	if (!fd_may_read(r, p->pid))
+		return -EACCES;
+	long n = fd_text(p, text, sizeof(text));
+	static const char deleted[] = " (deleted)";
+	bool gone = n >= (long)sizeof(deleted) - 1 && memcmp(text + n - (sizeof(deleted) - 1), deleted, sizeof(deleted) - 1) == 0;
+	if (n < 0 || text[0] != '/' || gone)
+		return n < 0 && n != -ENOENT ? n : more && !gone ? -ENOTDIR : -ENOENT;
+	if (sys_ipc_write(0, text, (size_t)n) != n)
+		return -ENAMETOOLONG;
+	m->w[0] = FS_HB_LINK;
+	m->w[1] = 0;
+	m->w[2] = (uint64_t)p->loff;
+	m->w[3] = (uint64_t)p->llen;
+	m->w[4] = (uint64_t)n;
+	return FSSRV_HANDBACK;
+}
+
 static long procfs_path(const struct fs_req *r, struct ipc_msg *m)
 {
 	struct pref p;
 	struct stat st;
-	long e = procfs_lookup(r->path, r->pid, r->tid, &p);
+	long e = procfs_lookup(r->path, r->pid, r->tid, r, &p);
+	bool follow = !(r->walk & FS_WALK_NOFOLLOW);
+	if (e == PROCFS_AT_LINK || (e == 0 && p.node == P_FDLINK && follow && m->label != VFS_OPEN &&
+				    m->label != VFS_STAT && m->label != VFS_READLINK))
+		return fd_handback(r, &p, e == PROCFS_AT_LINK, m);
 	if (e < 0)
 		return m->label == VFS_OPEN && (m->w[0] & O_CREAT) && e == -ENOENT ? -EACCES : e;
 	switch (m->label) {
 	case VFS_OPEN:
 		e = procfs_open(r, &p, (int)m->w[0]);
 		if (e >= 0)
-			m->w[0] = (uint64_t)e;
-		return e < 0 ? e : 0;
+			m->w[0] = (uint64_t)e & ~PROCFS_OPEN_MAGIC;
+		return e < 0 ? e : (e & PROCFS_OPEN_MAGIC) ? FSSRV_OPEN_MAGIC : 0;
 	case VFS_STAT:
-		if ((e = procfs_stat(&p, &st)) < 0)
+		if (p.node == P_FDLINK && !(r->walk & FS_WALK_NOFOLLOW))
+			e = fd_follow_stat(&p, &st); /* the magic link: the file itself */
+		else
+			e = procfs_stat(&p, &st);
+		if (e < 0)
 			return e;
 		return sys_ipc_write(0, &st, sizeof(st)) == sizeof(st) ? 0 : -EFAULT;
+	case VFS_READLINK: {
+		char text[4096];
+		if (p.node != P_FDLINK)
+			return -EINVAL;
+		if ((e = fd_text(&p, text, sizeof(text))) < 0)
+			return e;
+		size_t n = (size_t)e < sizeof(text) ? (size_t)e : sizeof(text) - 1;
+		long w = sys_ipc_write(0, text, n);
+		if (w < 0)
+			return w;
+		m->w[0] = (uint64_t)w;
+		return 0;
+	}
 	case VFS_ACCESS: {
 		struct fs_req real = *r;
 		real.uid = r->ruid, real.gid = r->rgid;
@@ -716,9 +1150,26 @@ static void fill_task(int pid, uint64_t pos, struct fssrv_dents *b)
 		char name[16];
 		if (tids[i] <= 0 || (uint64_t)tids[i] + 2 < pos)
 			continue;
-		struct pref c = { P_TID, pid, tids[i] };
+		struct pref c = { P_TID, pid, tids[i], 0, 0, 0 };
 		snprintf(name, sizeof(name), "%d", tids[i]);
 		if (!fssrv_dent(b, node_ino(&c), DT_DIR, name, (uint64_t)tids[i] + 3))
+			return;
+	}
+}
+
+/* /proc/PID/fd (links) or fdinfo (files) after "." and "..": the
+ * descriptors from pos on (position 2 + fd), in order. */
+static void fill_fds(const struct pref *p, uint64_t pos, struct fssrv_dents *b)
+{
+	int32_t fds[PROC_FD_MAX];
+	long n = fd_list(p->pid, fds);
+	for (long i = 0; i < n; i++) {
+		char name[16];
+		if ((uint64_t)fds[i] + 2 < pos)
+			continue;
+		struct pref c = { p->node == P_FD ? P_FDLINK : P_FDINFO_FILE, p->pid, 0, fds[i], 0, 0 };
+		snprintf(name, sizeof(name), "%d", fds[i]);
+		if (!fssrv_dent(b, node_ino(&c), p->node == P_FD ? DT_LNK : DT_REG, name, (uint64_t)fds[i] + 3))
 			return;
 	}
 }
@@ -737,39 +1188,45 @@ static long procfs_fill(struct fs_file *f, uint64_t pos, struct fssrv_dents *b)
 		static const char *const names[] = { "cpu", "io", "memory" };
 		static const enum pnode nodes[] = { P_PRESSURE_CPU, P_PRESSURE_IO, P_PRESSURE_MEMORY };
 		for (; pos - 2 < 3; pos++) {
-			struct pref c = { nodes[pos - 2], 0, 0 };
+			struct pref c = { nodes[pos - 2], 0, 0, 0, 0, 0 };
 			if (!fssrv_dent(b, node_ino(&c), DT_REG, names[pos - 2], pos + 1))
 				break;
 		}
 	} else if (p->node == P_SYS) {
-		struct pref c = { P_SYS_VM, 0, 0 };
+		struct pref c = { P_SYS_VM, 0, 0, 0, 0, 0 };
 		if (pos == 2)
 			fssrv_dent(b, node_ino(&c), DT_DIR, "vm", 3);
 	} else if (p->node == P_SYS_VM) {
 		static const char *const names[] = { "dirty_background_ratio", "dirty_ratio" };
 		static const enum pnode nodes[] = { P_VM_DIRTY_BG, P_VM_DIRTY_RATIO };
 		for (; pos - 2 < 2; pos++) {
-			struct pref c = { nodes[pos - 2], 0, 0 };
+			struct pref c = { nodes[pos - 2], 0, 0, 0, 0, 0 };
 			if (!fssrv_dent(b, node_ino(&c), DT_REG, names[pos - 2], pos + 1))
 				break;
 		}
 	} else if (p->node == P_TASK) {
 		fill_task(p->pid, pos, b);
+	} else if (p->node == P_FD || p->node == P_FDINFO) {
+		fill_fds(p, pos, b);
 	} else if (p->node == P_TID) {
 		for (; pos - 2 < NELEM(tid_files); pos++) {
-			struct pref c = { tid_files[pos - 2].node, p->pid, p->tid };
+			struct pref c = { tid_files[pos - 2].node, p->pid, p->tid, 0, 0, 0 };
 			if (!fssrv_dent(b, node_ino(&c), DT_REG, tid_files[pos - 2].name, pos + 1))
 				break;
 		}
 	} else {
 		for (; pos - 2 < NELEM(pid_files); pos++) {
-			struct pref c = { pid_files[pos - 2].node, p->pid, 0 };
+			struct pref c = { pid_files[pos - 2].node, p->pid, 0, 0, 0, 0 };
 			if (!fssrv_dent(b, node_ino(&c), DT_REG, pid_files[pos - 2].name, pos + 1))
 				return 0;
 		}
-		struct pref c = { P_TASK, p->pid, 0 };
-		if (pos - 2 == NELEM(pid_files))
-			fssrv_dent(b, node_ino(&c), DT_DIR, "task", pos + 1);
+		static const char *const dirs[] = { "task", "fd", "fdinfo" };
+		static const enum pnode nodes[] = { P_TASK, P_FD, P_FDINFO };
+		for (; pos - 2 - NELEM(pid_files) < 3; pos++) {
+			struct pref c = { nodes[pos - 2 - NELEM(pid_files)], p->pid, 0, 0, 0, 0 };
+			if (!fssrv_dent(b, node_ino(&c), DT_DIR, dirs[pos - 2 - NELEM(pid_files)], pos + 1))
+				return 0;
+		}
 	}
 	return 0;
 }

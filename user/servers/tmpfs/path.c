@@ -95,6 +95,9 @@ static long tmpfile_open(struct tmpfs *fs, const char *path, int flags, uint64_t
 	return fssrv_file_give(f);
 }
 
+static ARBOR_HOT long open_inode(struct tmpfs *fs, uint32_t inst_id, struct tmpfs_inode *ino, int flags,
+				 const struct tmpfs_cred *c, bool created);
+
 static ARBOR_HOT long path_open(struct tmpfs *fs, const struct fs_req *r0, const char *path, int flags, uint64_t mode,
 		      const struct tmpfs_cred *c)
 {
@@ -128,6 +131,15 @@ static ARBOR_HOT long path_open(struct tmpfs *fs, const struct fs_req *r0, const
 		r = tmpfs_lookup(fs, path, c, &ino);
 	if (r < 0)
 		return r;
+	return open_inode(fs, r0->inst_id, ino, flags, c, (flags & O_CREAT) && r == 1);
+}
+
+/* The open of inode ino (found by a walk, or by FILE_REOPEN) with flags
+ * for c; created: c just made it (no permission check). */
+static ARBOR_HOT long open_inode(struct tmpfs *fs, uint32_t inst_id, struct tmpfs_inode *ino, int flags,
+				 const struct tmpfs_cred *c, bool created)
+{
+	int acc = flags & O_ACCMODE;
 	uint32_t type = tmpfs_mode(ino) & TMPFS_S_IFMT;
 	bool path_only = flags & O_PATH; /* names the file: no access to it */
 	if (type == TMPFS_S_IFLNK && !path_only)
@@ -152,7 +164,6 @@ static ARBOR_HOT long path_open(struct tmpfs *fs, const struct fs_req *r0, const
 		return -ENXIO; /* a socket's file is not opened, as Linux; nor a device
 				  node: no driver answers to device numbers here */
 	int need = (acc != O_WRONLY ? TMPFS_R_OK : 0) | (acc != O_RDONLY ? TMPFS_W_OK : 0);
-	bool created = (flags & O_CREAT) && r == 1;
 	if (!created) { /* a file we just created is ours whatever its mode */
 		long a = tmpfs_access(ino, need, c);
 		if (a < 0)
@@ -169,7 +180,7 @@ static ARBOR_HOT long path_open(struct tmpfs *fs, const struct fs_req *r0, const
 		/* the kernel's descriptor: its close costs no call to us (the
 		 * kernel counts it; pcache_free waits for it, tmpfs_kclosed);
 		 * ETXTBSY for writing to a running program is the kernel's */
-		long h = sys_ncache_give(fssrv_endpoint(), r0->inst_id, tmpfs_data_id(ino),
+		long h = sys_ncache_give(fssrv_endpoint(), inst_id, tmpfs_data_id(ino),
 					(uint32_t)flags & (O_ACCMODE | O_APPEND));
 		if (h != -ENOENT)
 			return h;
@@ -326,4 +337,17 @@ ARBOR_HOT long tmpfs_srv_path(const struct fs_req *r, struct ipc_msg *m)
 long tmpfs_srv_dirpath(struct fs_file *f, char *buf, size_t cap)
 {
 	return tmpfs_dir_path(f->node, buf, cap);
+}
+
+long tmpfs_srv_filepath(struct fs_file *f, char *buf, size_t cap)
+{
+	return tmpfs_file_path(f->node, (f->flags & K_O_TMPFILE_BIT) != 0, buf, cap);
+}
+
+long tmpfs_srv_reopen(struct fs_file *f, int flags, const struct ipc_info *info)
+{
+	struct tmpfs_cred c = { .uid = info->euid, .gid = info->egid, .pid = info->pid, .member = fssrv_in_group };
+	if ((flags & O_ACCMODE) == 3)
+		return -EINVAL;
+	return open_inode(f->inst, f->inst_id, f->node, flags & ~(O_CREAT | O_EXCL | K_O_TMPFILE_BIT), &c, false);
 }

@@ -74,6 +74,15 @@ struct tmpfs_inode {
 				       named yet: linkat may give it one (Linux's
 				       I_LINKABLE) */
 	int64_t fifo;               /* a FIFO's handle + 1 (tmpfs_fifo_set), 0: none */
+	char *gone;                 /* a regular file's path in the mount when its
+				       last name went (an O_TMPFILE one's
+				       "DIR/#INO"), for /proc/PID/fd: NUL-ended,
+				       gone_cap bytes */
+	uint32_t gone_cap;
+	bool gone_tmp;              /* gone is an O_TMPFILE's "DIR/#INO": kept */
+	struct dentry *gone_d;      /* or its last entry, unlinked, kept as it
+				       was (no copy on unlink's path), and */
+	uint64_t gone_dir;          /* the inode number of its directory then */
 	uint64_t size;
 	uint64_t atime, mtime, ctime;
 	union {
@@ -344,9 +353,16 @@ static void pages_free_from(struct tmpfs_inode *ino, uint64_t first)
 
 /* Frees the inode and what it owns (a directory's entries are the
  * caller's business: only destroy frees a non-empty one). */
+static void d_free(struct tmpfs *fs, struct dentry *d);
+
 static ARBOR_HOT void inode_free(struct tmpfs_inode *ino)
 {
 	struct tmpfs *fs = ino->fs;
+
+	if (ino->gone)
+		fs_free(fs, ino->gone, ino->gone_cap);
+	if (ino->gone_d)
+		d_free(fs, ino->gone_d);
 
 	if (is_reg(ino) && fs->ops.data) {
 		if (ino->f.data)
@@ -1226,6 +1242,9 @@ int tmpfs_link_inode(struct tmpfs *fs, struct tmpfs_inode *ino, const char *to,
 	return err ? err : link_commit(fs, ino, &w, now);
 }
 
+static void note_gone(struct tmpfs *fs, struct tmpfs_inode *dir, const char *name, uint32_t len,
+		      struct tmpfs_inode *ino);
+
 int tmpfs_tmpfile(struct tmpfs *fs, const char *path, uint32_t perm, unsigned flags,
 		  const struct tmpfs_cred *c, uint64_t now, struct tmpfs_inode **out)
 {
@@ -1254,12 +1273,79 @@ int tmpfs_tmpfile(struct tmpfs *fs, const char *path, uint32_t perm, unsigned fl
 	init_owner(ino, dir, c);
 	ino->nlink = 0;
 	ino->linkable = !(flags & TMPFS_EXCL);
+	{ /* Linux names its dentry "#INO" in the directory */
+		char name[24];
+		uint32_t len = 0;
+		char digits[20];
+		uint32_t nd = 0;
+		uint64_t v = ino->ino;
+		do
+			digits[nd++] = (char)('0' + v % 10);
+		while ((v /= 10) != 0);
+		name[len++] = '#';
+		while (nd)
+			name[len++] = digits[--nd];
+		note_gone(fs, dir, name, len, ino);
+		ino->gone_tmp = ino->gone != NULL;
+	}
 	meta_push(ino, TMPFS_ATTR_TIMES);
 	*out = ino;
 	return 0;
 }
 
 /* ---- removing ---- */
+
+/* Regular file ino loses its last name, name[len] in dir (or, O_TMPFILE,
+ * never had one): its path then, kept for tmpfs_file_path while it stays
+ * open (Linux's d_path of its dentry). Nothing on a path too long or no
+ * memory: the file then has no path to show. */
+static void note_gone(struct tmpfs *fs, struct tmpfs_inode *dir, const char *name, uint32_t len,
+		      struct tmpfs_inode *ino)
+{
+	char buf[TMPFS_PATH_MAX];
+	long n;
+
+	if (!is_reg(ino) || ino->nlink > 1 || ino->gone_tmp || (n = tmpfs_dir_path(dir, buf, sizeof(buf))) < 0)
+		return;
+	if (n == 1)
+		n = 0; /* the root: "/name" */
+	if ((size_t)n + 1 + len + 1 > sizeof(buf))
+		return;
+	buf[n] = '/';
+	mem_copy(buf + n + 1, name, len);
+	size_t total = (size_t)n + 1 + len + 1;
+	buf[total - 1] = '\0';
+	char *s = fs_alloc(fs, total);
+	if (!s)
+		return;
+	mem_copy(s, buf, total);
+	if (ino->gone)
+		fs_free(fs, ino->gone, ino->gone_cap);
+	if (ino->gone_d) {
+		d_free(fs, ino->gone_d);
+		ino->gone_d = NULL;
+	}
+	ino->gone = s;
+	ino->gone_cap = (uint32_t)total;
+}
+
+/* d, the entry unlink just detached, naming regular file ino: kept as the
+ * file's last name when it was its last (tmpfs_file_path), else freed. */
+static ARBOR_HOT void keep_gone(struct tmpfs *fs, struct dentry *d, struct tmpfs_inode *ino)
+{
+	if (!is_reg(ino) || ino->nlink > 1 || ino->gone_tmp) {
+		d_free(fs, d);
+		return;
+	}
+	if (ino->gone_d)
+		d_free(fs, ino->gone_d);
+	if (ino->gone) {
+		fs_free(fs, ino->gone, ino->gone_cap);
+		ino->gone = NULL;
+	}
+	ino->gone_d = d;
+	ino->gone_dir = d->dir->ino;
+}
 
 /* Drops the link dir holds on ino; a directory loses both its name and
  * its "." and stops counting towards dir's nlink. An inode about to be
@@ -1290,7 +1376,7 @@ static ARBOR_HOT void remove_entry(struct tmpfs *fs, struct dentry *d, const str
 	uint32_t recorded = fs->trail_n;
 
 	d_detach(fs, d);
-	d_free(fs, d);
+	keep_gone(fs, d, ino);
 	drop_link(dir, ino, now);
 	dir->mtime = dir->ctime = now;
 	if (fs->trail_on && tmpfs_obj_id(dir))
@@ -1437,8 +1523,10 @@ static ARBOR_HOT int rename_commit(struct tmpfs *fs, struct dentry *od,
 		ndir->nlink++;
 		src->d.parent = ndir;
 	}
-	if (victim)
+	if (victim) {
+		note_gone(fs, ndir, nw->name, nw->len, victim);
 		drop_link(ndir, victim, now);
+	}
 	odir->mtime = odir->ctime = now;
 	ndir->mtime = ndir->ctime = now;
 	src->ctime = now;
@@ -1546,7 +1634,7 @@ int tmpfs_removed(struct tmpfs *fs, const char *path, bool dir, uint64_t id, uin
 	}
 	/* remove_entry without its pushes: the kernel set what they say */
 	d_detach(fs, d);
-	d_free(fs, d);
+	keep_gone(fs, d, ino);
 	if (dir) {
 		ino->nlink = 0;
 		ino->d.parent = ino;
@@ -1706,6 +1794,71 @@ long tmpfs_dir_path(const struct tmpfs_inode *dir, char *buf, size_t cap)
 	for (size_t i = 0; i < n; i++)
 		buf[i] = buf[at + i];
 	return (long)(n - 1);
+}
+
+/* Depth-first search under dir (whose path, at bytes, is in buf) for an
+ * entry naming ino: its path's length, or -ENOENT. */
+static long find_name(const struct tmpfs_inode *dir, const struct tmpfs_inode *ino, char *buf,
+		      size_t at, size_t cap, int depth)
+{
+	if (depth > 256)
+		return -ENOENT;
+	for (uint32_t i = 0; i < dir->d.nslots; i++) {
+		const struct dentry *d = dir->d.slots[i].d;
+
+		if (!d || (d->ino != ino && !is_dir(d->ino)))
+			continue;
+		if (at + 1 + d->len + 1 > cap)
+			continue;
+		buf[at] = '/';
+		mem_copy(buf + at + 1, d->name, d->len);
+		buf[at + 1 + d->len] = '\0';
+		if (d->ino == ino)
+			return (long)(at + 1 + d->len);
+		long n = find_name(d->ino, ino, buf, at + 1 + d->len, cap, depth + 1);
+		if (n >= 0)
+			return n;
+	}
+	return -ENOENT;
+}
+
+long tmpfs_file_path(const struct tmpfs_inode *ino, bool tmpfile, char *buf, size_t cap)
+{
+	static const char deleted[] = " (deleted)";
+
+	if (is_dir(ino))
+		return tmpfs_dir_path(ino, buf, cap);
+	if (ino->nlink && !(tmpfile && ino->gone_tmp)) {
+		if (cap < 2)
+			return -ENAMETOOLONG;
+		buf[0] = '\0';
+		return find_name(ino->fs->root, ino, buf, 0, cap, 0);
+	}
+	if (ino->gone_d) { /* its directory's path now, if it is still there */
+		const struct tmpfs_inode *dir = ino->fs->inodes;
+		while (dir && !(dir->ino == ino->gone_dir && is_dir(dir)))
+			dir = dir->next;
+		long n = dir ? tmpfs_dir_path(dir, buf, cap) : -ENOENT;
+		if (n < 0)
+			return n;
+		if (n == 1)
+			n = 0;
+		size_t len = ino->gone_d->len;
+		if ((size_t)n + 1 + len + sizeof(deleted) > cap)
+			return -ENAMETOOLONG;
+		buf[n] = '/';
+		mem_copy(buf + n + 1, ino->gone_d->name, len);
+		mem_copy(buf + n + 1 + len, deleted, sizeof(deleted));
+		return (long)((size_t)n + 1 + len + sizeof(deleted) - 1);
+	}
+	if (!ino->gone)
+		return -ENOENT;
+	size_t n = ino->gone_cap - 1;
+	if (n + sizeof(deleted) > cap)
+		return -ENAMETOOLONG;
+	mem_copy(buf, ino->gone, n);
+	mem_copy(buf + n, deleted, sizeof(deleted));
+	return (long)(n + sizeof(deleted) - 1);
 }
 
 void tmpfs_stat(const struct tmpfs_inode *ino, struct tmpfs_stat *st)

@@ -262,6 +262,14 @@ int tmpfs_tmpfile(struct tmpfs *fs, const char *path, uint32_t perm, unsigned fl
  * root or write permission (-EACCES); both omitted changes nothing. */
 int tmpfs_utimes(struct tmpfs_inode *ino, uint64_t atime, uint64_t mtime,
 		 const struct tmpfs_cred *c, uint64_t now);
+/* /proc/PID/fd's text for inode ino, inside its mount, NUL-ended in buf:
+ * a directory's path (tmpfs_dir_path), a named file's first name found
+ * from the root, an unnamed one's last path (an O_TMPFILE one's
+ * "DIR/#INO", and always for tmpfile: a descriptor of the O_TMPFILE open
+ * itself, whose dentry that stays on Linux even once the file is named)
+ * and " (deleted)", as Linux's d_path. Its length, or
+ * -ENOENT (no path known), -ENAMETOOLONG. */
+long tmpfs_file_path(const struct tmpfs_inode *ino, bool tmpfile, char *buf, size_t cap);
 /* The directory's path from the fs root ("/" or "/a/b") into buf of cap
  * bytes: its length, -ENOENT for a removed one, -ENOTDIR for a
  * non-directory, -ENAMETOOLONG if it does not fit. */

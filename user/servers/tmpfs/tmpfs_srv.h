@@ -10,6 +10,10 @@
 long tmpfs_srv_path(const struct fs_req *r, struct ipc_msg *m);
 /* FILE_GETPATH: the directory's path in its mount. */
 long tmpfs_srv_dirpath(struct fs_file *f, char *buf, size_t cap);
+/* FILE_GETPATH_ANY: any open file's, as /proc/PID/fd shows it. */
+long tmpfs_srv_filepath(struct fs_file *f, char *buf, size_t cap);
+/* FILE_REOPEN: open(/proc/PID/fd/N) of f's inode anew, for the caller. */
+long tmpfs_srv_reopen(struct fs_file *f, int flags, const struct ipc_info *info);
 long tmpfs_srv_file(struct fs_file *f, struct ipc_msg *m, const struct ipc_info *info);
 void tmpfs_srv_fill_stat(const struct tmpfs_inode *ino, struct stat *st);
 /* Fills fs from the boot archive; 0 or -errno. */

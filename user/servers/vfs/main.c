@@ -311,15 +311,15 @@ static long handback(struct worker_bufs *b, int i, const char **pp, const struct
 /* The mount's walk flags for its server. */
 static uint64_t walk_flags(const struct hop *h, const struct ipc_msg *m, uint64_t at_flags)
 {
-	uint64_t w = 0;
+	/* every server hears whether the last component is followed
+	 * (procfs's /proc/PID/fd links are its own: lstat, readlink) */
+	uint64_t w = follows_last(m, at_flags) ? 0 : FS_WALK_NOFOLLOW;
 	if (!h->mt.walks)
-		return 0;
+		return w;
 	if (h->mt.nested)
 		w |= FS_WALK_DOTDOT_ALL;
 	else if (h->mt.tlen > 1)
 		w |= FS_WALK_DOTDOT_ROOT;
-	if (!follows_last(m, at_flags))
-		w |= FS_WALK_NOFOLLOW;
 	if (m->label == VFS_ACCESS && (at_flags & VFS_AT_EACCESS))
 		w |= FS_WALK_EACCESS;
 	return w;
@@ -470,7 +470,8 @@ static long step_one(struct worker_bufs *b, struct walk *w, struct ipc_msg *m,
 	if (w->internal)
 		return 0;
 	long f = finish(b, m, info, h, label);
-	return f == 0 && label == VFS_OPEN && r == FS_OPEN_FIFO ? FS_OPEN_FIFO : f; /* the opener waits */
+	/* the opener waits (a FIFO), or opens anew (/proc/PID/fd/N) */
+	return f == 0 && label == VFS_OPEN && (r == FS_OPEN_FIFO || r == FS_OPEN_MAGIC) ? r : f;
 }
 
 /* One step of rename or link: both paths must end in one mount, which
@@ -649,7 +650,7 @@ static long worker(void *arg)
 		if (r == 0 && m.label != IPC_LABEL_CLOSED) {
 			uint64_t asked = m.label;
 			long e = request(&m, &info, b);
-			m.label = (uint64_t)(e < 0 ? e : asked == VFS_OPEN && e == FS_OPEN_FIFO ? FS_OPEN_FIFO : 0);
+			m.label = (uint64_t)(e < 0 ? e : asked == VFS_OPEN && (e == FS_OPEN_FIFO || e == FS_OPEN_MAGIC) ? e : 0);
 		}
 		r = sys_ipc_reply_recv(endpoint, &m, &info);
 	}
