@@ -79,10 +79,14 @@ def parse_tap(text):
 
 
 def run_test(run, exe, timeout):
-    """Runs exe in Arbor (or Linux): (exit status, its output)."""
+    """Runs exe in Arbor (or Linux): (exit status, its output: its stdout,
+    where the TAP lines are, then its stderr). The two are read apart:
+    arbor-run brings them from two serial lines, so a debug line on stderr
+    could land in the middle of a TAP line if they were one stream."""
     p = subprocess.run(run + ["--timeout", str(timeout), exe], stdout=subprocess.PIPE,
-                       stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, timeout=timeout + 120)
-    return p.returncode, p.stdout.decode("utf-8", "replace")
+                       stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, timeout=timeout + 120)
+    out, err = p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
+    return p.returncode, out + ("\n# stderr:\n" + err if err else "")
 
 
 def read_table():
