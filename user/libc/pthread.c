@@ -18,7 +18,10 @@
 #define DEFAULT_STACK (256 * 1024)
 #define MAX_ATFORK 32
 
-struct pthread_rec __pthread_table[PT_MAX_THREADS] = { [0] = { .used = 1 } };
+/* Zero-initialized, so in .bss: with entry 0's "used" set by an
+ * initializer the whole table (137 KiB) was .data, in every program's file
+ * and boot archive. pthread_table_init marks the main thread's entry. */
+struct pthread_rec __pthread_table[PT_MAX_THREADS];
 volatile int __pthread_cancel_armed;
 static volatile uint32_t table_lock;
 /* Live threads, the main one included: the last to end exits the process. */
@@ -35,6 +38,14 @@ static int fork_self;		/* the forking thread's index, for the child */
 static bool main_tid_set;	/* entry 0's tid is the main thread's (joinable) */
 
 void __arbor_thread_entry(void);
+
+/* The main thread's entry is in use from the start: run by
+ * __libc_init_array before any other constructor (priority 101, the first
+ * a program may use) and before main. */
+__attribute__((constructor(101))) static void pthread_table_init(void)
+{
+	__pthread_table[0].used = 1;
+}
 extern int __mlock_future; /* mman.c */
 
 static void lock_table(void)
