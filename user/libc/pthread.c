@@ -490,9 +490,13 @@ void __pthread_fork_child(void)
  * pthread_getcpuclockid), else 0. */
 uint32_t __arbor_pthread_tid(pthread_t t)
 {
+	/* the main thread before any other was made (entry 0's tid is set at
+	 * the first pthread_create): its id is the process's */
+	if (t == 0 && !main_tid_set)
+		return (uint32_t)sys_getpid();
 	if (t < PT_MAX_THREADS && __pthread_table[t].used) {
 		uint32_t tid = __pthread_table[t].tid; /* 0: gone */
 		return tid == 0xffffffffu ? 0 : tid;
 	}
-	return t == 0 ? (uint32_t)sys_getpid() : 0; /* the main thread, before any other */
+	return 0;
 }
