@@ -146,8 +146,8 @@ int shm_unlink(const char *name)
 {
 	char path[NAME_MAX + 16];
 	int e = shm_path(name, path, sizeof(path));
-	if (e)
-		return (int)__sys_ret(-ENOENT); /* glibc's answer for any bad name */
+	if (e) /* glibc's answer for any bad name but a long one */
+		return (int)__sys_ret(e == ENAMETOOLONG ? -ENAMETOOLONG : -ENOENT);
 	return unlink(path);
 }
 
