@@ -241,7 +241,7 @@ def run_all(build, only=None, linux=None, jobs=2):
     pass fail unresolved unsupported untested crash hang nobuild skip lost."""
     src = extract(build)
     skip = left_out()
-    tests = [t for t in all_tests(src) if not only or t.startswith(only)]
+    tests = [t for t in all_tests(src) if not only or t.startswith(tuple(only.split(",")))]
     results = {t: ("skip", skip[t], 0) for t in tests if t in skip}
     tests = [t for t in tests if t not in skip]
     side = "linux" if linux else "arbor"
@@ -391,6 +391,9 @@ def write_table(build):
     head = [l for l in open(TABLE) if l.startswith("#")] if os.path.exists(TABLE) else []
     rows = []
     for t in sorted(set(arbor) | set(linux), key=test_key):
+        if t not in arbor and t in old:  # a partial run (--only): as it was
+            rows.append(" ".join(old[t]).rstrip() + "\n")
+            continue
         a, ad, _ = arbor.get(t, ("missing", "", 0))
         l, ld, lms = linux.get(t, ("missing", "", 0))
         if t in old and old[t][1] == "skip":
@@ -422,7 +425,7 @@ def test_key(t):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
-    ap.add_argument("--only", help="tests whose name starts so, e.g. sigaction/ or fork/1-1")
+    ap.add_argument("--only", help="tests whose name starts so, e.g. sigaction/ or fork/1-1 (comma-separated)")
     ap.add_argument("--linux", help="the directory of linux-cc and linux-run: run on Linux instead")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--table", action="store_true", help="rewrite the table from the last runs")
