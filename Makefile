@@ -341,7 +341,8 @@ libc: $(NEWLIB_LIBC) $(LIBC_PORT) $(LIBC_CRT0)
 $(INITRD_DIR)/etc/motd: user/motd
 	@mkdir -p $(@D)
 	@cp $< $@
-# The users (root alone) and root's home, where the console's login shell
+# The users (root, and nobody as on Debian: a user other than root for
+# programs that look one up, as the Open POSIX tests do) and root's home, where the console's login shell
 # keeps its history (HOME, user/bin/sh/login.c).
 $(INITRD_DIR)/etc/passwd: user/passwd
 	@mkdir -p $(@D) $(INITRD_DIR)/root
