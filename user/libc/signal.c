@@ -127,6 +127,10 @@ int sigtimedwait(const sigset_t *restrict set, siginfo_t *restrict info, const s
 	int cp = __pthread_cp_begin();
 	long r = sys_sigtimedwait((const uint64_t *)set, (struct k_siginfo *)info, (const int64_t *)timeout);
 	__pthread_cp_end(cp);
+	/* glibc folds tgkill's SI_TKILL into SI_USER here: raise() is a
+	 * tgkill, and POSIX wants its signal seen as kill()'s */
+	if (r > 0 && info && info->si_code == SI_TKILL)
+		info->si_code = SI_USER;
 	return (int)__sys_ret(r);
 }
 
