@@ -44,9 +44,12 @@ _sig_func_ptr signal(int sig, _sig_func_ptr handler)
 	return old.sa_handler;
 }
 
+/* To the calling thread, as glibc's tgkill (POSIX: pthread_kill of
+ * pthread_self): a signal the caller blocks stays pending on it alone,
+ * not on the process, where another thread would see or take it. */
 int raise(int sig)
 {
-	return kill((pid_t)sys_getpid(), sig);
+	return (int)__sys_ret(sys_tgkill((int)sys_getpid(), (int)sys_gettid(), sig));
 }
 
 int sigprocmask(int how, const sigset_t *set, sigset_t *old)
