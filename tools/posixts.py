@@ -23,6 +23,7 @@ of each (BUILD/posixts/{arbor,linux}/results), keeping its reasons.
 import argparse
 import concurrent.futures
 import hashlib
+import json
 import os
 import re
 import shutil
@@ -136,12 +137,50 @@ def build_one(src, cc, out, test):
     return None, first
 
 
+def toolchain_print(cc):
+    """A digest of all that goes into a test's program but its (fixed,
+    checked) source: the compiler script, gcc's version, and for arbor-cc
+    the C library's archives, start-up object and every header."""
+    h = hashlib.sha256()
+    h.update(open(cc[0], "rb").read())
+    h.update(subprocess.run(["gcc", "--version"], stdout=subprocess.PIPE).stdout)
+    conf = os.path.join(os.environ.get("ARBOR_BUILD", os.path.join(ROOT, "build")), "libc", "arbor-cc.conf")
+    if cc[0].endswith("arbor-cc") and os.path.exists(conf):
+        vals = dict(l.strip().split("=", 1) for l in open(conf) if "=" in l)
+        inc, lib = (os.path.join(ROOT, vals[k]) for k in ("NEWLIB_INCLUDE", "NEWLIB_LIB"))
+        files = [vals["PORT_LIB"], vals["CRT0"], os.path.join(lib, "libc.a"), os.path.join(lib, "libm.a")]
+        for d, _, names in sorted(os.walk(inc)):
+            files += [os.path.join(d, n) for n in sorted(names)]
+        for f in files:
+            h.update(f.encode() + b"\0" + open(f, "rb").read())
+    return h.hexdigest()
+
+
 def build_all(src, cc, out, tests, jobs):
-    """{test: (binary or None, error)}, built jobs at a time."""
+    """{test: (binary or None, error)}, built jobs at a time; a program
+    built before with the same toolchain (toolchain_print) is kept."""
     os.makedirs(os.path.join(out, "bin"), exist_ok=True)
+    stamp = os.path.join(out, "bin", "built.json")
+    mark = toolchain_print(cc)
+    try:
+        old = json.load(open(stamp))
+        old = old["built"] if old.get("toolchain") == mark else {}
+    except (OSError, ValueError, KeyError):
+        old = {}
+    done = {}
+    for t in tests:
+        exe = os.path.join(out, "bin", t.replace("/", "."))
+        if t in old and (old[t] or os.path.exists(exe)):
+            done[t] = (None, old[t]) if old[t] else (exe, "")
     with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
-        futs = {t: pool.submit(build_one, src, cc, out, t) for t in tests}
-        return {t: f.result() for t, f in futs.items()}
+        futs = {t: pool.submit(build_one, src, cc, out, t) for t in tests if t not in done}
+        done.update({t: f.result() for t, f in futs.items()})
+    keep = {t: err for t, err in old.items() if t not in done}
+    keep.update({t: err for t, (exe, err) in done.items()})
+    with open(stamp + ".tmp", "w") as f:
+        json.dump({"toolchain": mark, "built": keep}, f)
+    os.replace(stamp + ".tmp", stamp)
+    return {t: done[t] for t in tests}
 
 
 def batches(built, limit):
@@ -246,18 +285,18 @@ def run_all(build, only=None, linux=None, jobs=2):
     tests = [t for t in tests if t not in skip]
     side = "linux" if linux else "arbor"
     out = os.path.join(build, "posixts", side)
-    shutil.rmtree(os.path.join(out, "bin"), ignore_errors=True)
     if linux:
         cc = [os.path.join(linux, "linux-cc")]
     else:
         cc = [os.path.join(ROOT, "tools", "arbor-cc")]
     t0 = time.monotonic()
-    built = build_all(src, cc, out, tests, jobs)
+    os.makedirs(out, exist_ok=True)
     runner = os.path.join(out, "runner")
     p = subprocess.run(cc + ["-O2", "-Wall", "-o", runner, RUNNER], stdout=subprocess.PIPE,
                        stderr=subprocess.STDOUT, text=True)
     if p.returncode != 0:
         sys.exit("posixts: the runner does not build:\n" + p.stdout)
+    built = build_all(src, cc, out, tests, jobs)
     for t, (exe, err) in built.items():
         if exe is None:
             results[t] = ("nobuild", err, 0)
