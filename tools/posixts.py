@@ -377,7 +377,11 @@ def check(build, tally, only=None):
     Arbor, unless the table lists it as Arbor's known failure."""
     build = os.path.abspath(build)
     os.environ["ARBOR_BUILD"] = build
-    results = run_all(build, only)
+    try:
+        results = run_all(build, only)
+    except SystemExit as e:  # no tarball (offline), no runner: one failure, not the end of make test
+        tally.result("posixts: the suite builds and runs", False, str(e.code))
+        return
     rows = {r[0]: r for r in read_table()}
     now_pass = []
     for t in sorted(results):
