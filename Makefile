@@ -332,15 +332,17 @@ USER_BINS += $(patsubst %,$(INITRD_DIR)/drivers/%,$(BLK_DRIVERS))
 
 # What tools/arbor-cc links with.
 libc: $(NEWLIB_LIBC) $(LIBC_PORT) $(LIBC_CRT0)
-	@echo "NEWLIB_INCLUDE=$(NEWLIB)/include" > $(BUILD)/libc/arbor-cc.conf
-	@echo "NEWLIB_LIB=$(NEWLIB)/lib" >> $(BUILD)/libc/arbor-cc.conf
-	@echo "PORT_LIB=$(abspath $(LIBC_PORT))" >> $(BUILD)/libc/arbor-cc.conf
-	@echo "CRT0=$(abspath $(LIBC_CRT0))" >> $(BUILD)/libc/arbor-cc.conf
+	@# written aside and renamed: arbor-cc runs in parallel (tools/posixts.py)
+	@# reads it while another one's make rewrites it
+	@printf 'NEWLIB_INCLUDE=%s\nNEWLIB_LIB=%s\nPORT_LIB=%s\nCRT0=%s\n' "$(NEWLIB)/include" \
+		"$(NEWLIB)/lib" "$(abspath $(LIBC_PORT))" "$(abspath $(LIBC_CRT0))" > $(BUILD)/libc/arbor-cc.conf.$$$$ && \
+		mv -f $(BUILD)/libc/arbor-cc.conf.$$$$ $(BUILD)/libc/arbor-cc.conf
 
 $(INITRD_DIR)/etc/motd: user/motd
 	@mkdir -p $(@D)
 	@cp $< $@
-# The users (root alone) and root's home, where the console's login shell
+# The users (root, and nobody as on Debian: a user other than root for
+# programs that look one up, as the Open POSIX tests do) and root's home, where the console's login shell
 # keeps its history (HOME, user/bin/sh/login.c).
 $(INITRD_DIR)/etc/passwd: user/passwd
 	@mkdir -p $(@D) $(INITRD_DIR)/root

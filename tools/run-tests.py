@@ -1170,6 +1170,17 @@ def test_linux_selftests(build, tally):
     selftests.check(build, 300, tally)
 
 
+def test_posix_suite(build, tally):
+    """The Open POSIX Test Suite's conformance tests of issue 21's
+    interfaces, built unchanged with arbor-cc and run in a few boots: each
+    test Linux passes must pass, unless tests/posixts/results.txt lists it
+    as a known failure (tools/posixts.py)."""
+    print("[qemu] the Open POSIX Test Suite (tools/posixts.py)", flush=True)
+    sys.path.insert(0, os.path.join(ROOT, "tools"))
+    import posixts
+    posixts.check(build, tally)
+
+
 def test_linux_recorded(sh, cc, run, out_dir, tally):
     """tests/SUBJECT/linux_NAME.c: programs whose behaviour only a real
     Linux can show (the cgroup files: the host's own cgroups are not ours
@@ -1493,6 +1504,7 @@ def main():
     ap.add_argument("--ext2-only", action="store_true", help="only the ext2 disk boots")
     ap.add_argument("--reclaim-only", action="store_true", help="only the reclaim disk boot")
     ap.add_argument("--selftests-only", action="store_true", help="only Linux's cgroup selftests")
+    ap.add_argument("--posix-only", action="store_true", help="only the Open POSIX Test Suite")
     ap.add_argument("--tty-only", action="store_true",
                     help="only the terminal tests (pty driver boot, stty against GNU stty)")
     ap.add_argument("--console-only", action="store_true", help="only the scripted console sessions")
@@ -1528,6 +1540,10 @@ def main():
         return 1 if tally.failed else 0
     if a.selftests_only:
         test_linux_selftests(a.build, tally)
+        print(f"{tally.passed} passed, {len(tally.failed)} failed")
+        return 1 if tally.failed else 0
+    if a.posix_only:
+        test_posix_suite(a.build, tally)
         print(f"{tally.passed} passed, {len(tally.failed)} failed")
         return 1 if tally.failed else 0
     shell_iso = os.path.join(a.build, "arbor-shell.iso")
@@ -1586,6 +1602,7 @@ def main():
     test_tools(a.build, tally)
     test_stty_matches_gnu(a.build, tally)
     test_linux_selftests(a.build, tally)
+    test_posix_suite(a.build, tally)
     # The fuzzer from a fixed seed (1), about 45 s per mode.
     for mode in modes:
         test_fuzz(a.build, initrd, mode, 1 if a.fuzz_seed is None else a.fuzz_seed, a.fuzz_seconds, tally)

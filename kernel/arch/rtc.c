@@ -217,8 +217,9 @@ long sys_clock_settime(int clockid, const int64_t *uts)
 {
 	int64_t ts[2];
 	/* Linux: a clock without clock_set is EINVAL whoever asks; a CPU
-	 * clock EPERM (after the copy); CLOCK_REALTIME checks the time
-	 * before the privilege. */
+	 * clock EPERM (after the copy), or EINVAL if its process or thread
+	 * does not exist; CLOCK_REALTIME checks the time before the
+	 * privilege. */
 	bool cpu = clockid == K_CLOCK_PROCESS_CPUTIME || clockid == K_CLOCK_THREAD_CPUTIME ||
 		   (clockid < 0 && (clockid & 7) != 7 && (clockid & 3) != 3);
 	if (clockid != K_CLOCK_REALTIME && !cpu)
@@ -226,7 +227,7 @@ long sys_clock_settime(int clockid, const int64_t *uts)
 	if (copy_from_user(ts, uts, sizeof(ts)))
 		return -EFAULT;
 	if (cpu)
-		return -EPERM;
+		return ptimer_cpu_clock_exists(clockid) ? -EPERM : -EINVAL;
 	if (ts[0] < 0 || ts[1] < 0 || ts[1] >= NSEC || ts[0] >= RTC_SETTOD_MAX)
 		return -EINVAL;
 	if (!rtc_may_set())

@@ -514,6 +514,10 @@ void itimer_wake_locked(void);
 /* Fires the wall-clock POSIX timers due at now (clock_ns); the next
  * deadline, or 0 if none is armed. proc_lock held. */
 uint64_t ptimer_run_locked(uint64_t now);
+/* Whether clockid is a CPU-time clock (CLOCK_PROCESS_CPUTIME_ID,
+ * CLOCK_THREAD_CPUTIME_ID, or Linux's encoding of a pid's or tid's) of a
+ * live process or thread (clock_settime: EPERM for one, EINVAL if not). */
+bool ptimer_cpu_clock_exists(int clockid);
 /* Fires p's CPU-time POSIX timers that are due (takes proc_lock). */
 void ptimer_cpu_check(struct proc *p);
 /* Stops p's ITIMER_REAL, if armed (proc_lock held): before p is freed. */

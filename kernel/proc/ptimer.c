@@ -522,3 +522,13 @@ long sys_clock_cputime(int clockid, uint64_t *uns)
 		return -EINVAL; /* Linux: a clock whose process or thread is gone */
 	return uns && copy_to_user(uns, &ns, sizeof(ns)) ? -EFAULT : 0;
 }
+
+bool ptimer_cpu_clock_exists(int clockid)
+{
+	/* Linux: CPUCLOCK_PROF, _VIRT and _SCHED (which & 3 below 3) of a
+	 * live process or thread; Arbor reads only _SCHED, but the others
+	 * name the same process or thread */
+	if (clockid < 0 && (clockid & 3) != 3)
+		clockid = (clockid & ~3) | 2;
+	return sys_clock_cputime(clockid, NULL) == 0;
+}

@@ -146,9 +146,13 @@ int shm_unlink(const char *name)
 {
 	char path[NAME_MAX + 16];
 	int e = shm_path(name, path, sizeof(path));
-	if (e)
-		return (int)__sys_ret(-ENOENT); /* glibc's answer for any bad name */
-	return unlink(path);
+	if (e) /* glibc's answer for any bad name but a long one */
+		return (int)__sys_ret(e == ENAMETOOLONG ? -ENAMETOOLONG : -ENOENT);
+	/* glibc: the sticky /dev/shm's EPERM (another user's) is EACCES */
+	int r = unlink(path);
+	if (r < 0 && errno == EPERM)
+		errno = EACCES;
+	return r;
 }
 
 /* Linux's memfd_create: a file of no name anyone can open, here one made

@@ -157,10 +157,16 @@ int ftruncate(int fd, off_t len)
 		return (int)__sys_ret(type);
 	if (len < 0 || type == HANDLE_PIPE || type == HANDLE_INOTIFY)
 		return (int)__sys_ret(-EINVAL);
-	if (type == HANDLE_CGFS_FILE) {
-		long fl = sys_fd_flags(fd, -1);
-		return (int)__sys_ret(fl < 0 ? fl : (fl & O_ACCMODE) == O_RDONLY ? -EINVAL : 0);
-	}
+	/* Linux: a descriptor not open for writing is EINVAL, not EBADF */
+	long fl = sys_fd_flags(fd, -1);
+	if (fl < 0)
+		return (int)__sys_ret(fl);
+	if (fl & O_PATH) /* not a file to work on: Linux's fdget fails */
+		return (int)__sys_ret(-EBADF);
+	if ((fl & O_ACCMODE) == O_RDONLY)
+		return (int)__sys_ret(-EINVAL);
+	if (type == HANDLE_CGFS_FILE)
+		return 0;
 	return (int)__sys_ret(file_simple(fd, FILE_TRUNCATE, (uint64_t)len, 0));
 }
 

@@ -38,6 +38,7 @@ static uint32_t detached_head;
 static bool main_tid_set;	/* entry 0's tid is the main thread's (joinable) */
 
 void __arbor_thread_entry(void);
+
 extern int __mlock_future; /* mman.c */
 
 static void lock_table(void)

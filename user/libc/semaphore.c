@@ -265,5 +265,9 @@ int sem_unlink(const char *name)
 	int e = sem_path(name, path, sizeof(path));
 	if (e)
 		return sem_fail(ENOENT); /* glibc's answer for any bad name */
-	return unlink(path);
+	/* glibc: the sticky /dev/shm's EPERM (another user's) is EACCES */
+	int r = unlink(path);
+	if (r < 0 && errno == EPERM)
+		errno = EACCES;
+	return r;
 }

@@ -44,9 +44,12 @@ _sig_func_ptr signal(int sig, _sig_func_ptr handler)
 	return old.sa_handler;
 }
 
+/* To the calling thread, as glibc's tgkill (POSIX: pthread_kill of
+ * pthread_self): a signal the caller blocks stays pending on it alone,
+ * not on the process, where another thread would see or take it. */
 int raise(int sig)
 {
-	return kill((pid_t)sys_getpid(), sig);
+	return (int)__sys_ret(sys_tgkill((int)sys_getpid(), (int)sys_gettid(), sig));
 }
 
 int sigprocmask(int how, const sigset_t *set, sigset_t *old)
@@ -127,6 +130,10 @@ int sigtimedwait(const sigset_t *restrict set, siginfo_t *restrict info, const s
 	int cp = __pthread_cp_begin();
 	long r = sys_sigtimedwait((const uint64_t *)set, (struct k_siginfo *)info, (const int64_t *)timeout);
 	__pthread_cp_end(cp);
+	/* glibc folds tgkill's SI_TKILL into SI_USER here: raise() is a
+	 * tgkill, and POSIX wants its signal seen as kill()'s */
+	if (r > 0 && info && info->si_code == SI_TKILL)
+		info->si_code = SI_USER;
 	return (int)__sys_ret(r);
 }
 
