@@ -315,7 +315,10 @@ def run_all(build, only=None, linux=None, jobs=2):
         while todo:
             batch = todo.pop(0)
             tree = stage(tmp, built, batch)
-            timeout = 60 + (LIMIT + 2) * len(batch)
+            # a batch of 450 takes about a minute; a boot that stops (the
+            # guest idle, nothing ending) is cut off well before make
+            # test's budget, its test blamed and the rest run anew
+            timeout = 120 + len(batch) * 0.6
             if linux:
                 text = run_linux(linux, runner, tree, timeout, log, tmp)
             else:
@@ -333,6 +336,21 @@ def run_all(build, only=None, linux=None, jobs=2):
             elif rest:
                 for t in rest:
                     results[t] = ("lost", "not reported", 0)
+        # A test that hung or whose boot stopped gets one more run in a
+        # fresh boot (once seen: the guest stuck idle after fork/1-1 in 1
+        # of 7 full runs, not reproduced alone; docs/testing.md). What
+        # the second run says counts, and the first is kept in its detail
+        # and printed, so the stall stays visible.
+        again = [t for t in built if built[t][0] and results.get(t, ("",))[0] in ("hang", "lost")]
+        if again and not linux:
+            text = run_arbor(runner, stage(tmp, built, again), 120 + (LIMIT + 2) * len(again), log)
+            got = parse(text)
+            for t in again:
+                first = results[t]
+                if t in got and got[t][0] != first[0]:
+                    state, detail, ms = got[t]
+                    results[t] = (state, f"{detail} (a second boot; the first: {first[0]}: {one_line(first[1])})", ms)
+                    print(f"  posixts: {t}: {first[0]} in its first boot, {state} in a second", flush=True)
     print(f"  posixts: ran them on {side} in {time.monotonic() - t0:.0f} s", flush=True)
     with open(os.path.join(out, "results"), "w") as f:
         for t in sorted(results):
