@@ -22,6 +22,7 @@ column (not part of make test).
 import argparse
 import os
 import re
+import shutil
 import subprocess
 import sys
 
@@ -33,6 +34,12 @@ MEMBERS = [TOP + "/cgroup", TOP + "/kselftest.h", TOP + "/clone3/clone3_selftest
            TOP + "/pidfd/pidfd.h"]
 TESTS = ["test_core", "test_cpu", "test_freezer", "test_kill", "test_kmem", "test_memcontrol"]
 TABLE = os.path.join(ROOT, "tests", "cgroup", "selftests.txt")
+# run once more with their working directory on an ext2 disk
+# (tests/cgroup/ondisk.c): the page-cache sub-tests need a file system
+# with a page cache, and the boot archive's root is a tmpfs on both sides
+ON_EXT2 = ["test_memcontrol"]
+EXT2_SUFFIX = "@ext2"
+EXT2_MIB = 640
 TAP = re.compile(r"^(ok|not ok) \d+ (# SKIP )?(\S+)")
 
 
@@ -78,13 +85,15 @@ def parse_tap(text):
     return res
 
 
-def run_test(run, exe, timeout):
-    """Runs exe in Arbor (or Linux): (exit status, its output: its stdout,
+def run_test(run, argv, timeout, disk=None):
+    """Runs argv (a program and its arguments) in Arbor (or Linux), with
+    disk as /dev/vda if given: (exit status, its output: its stdout,
     where the TAP lines are, then its stderr). The two are read apart:
     arbor-run brings them from two serial lines, so a debug line on stderr
     could land in the middle of a TAP line if they were one stream."""
-    p = subprocess.run(run + ["--timeout", str(timeout), exe], stdout=subprocess.PIPE,
-                       stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, timeout=timeout + 120)
+    p = subprocess.run(run + ["--timeout", str(timeout)] + (["--disk", disk] if disk else []) + argv,
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                       timeout=timeout + 120)
     out, err = p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
     return p.returncode, out + ("\n# stderr:\n" + err if err else "")
 
@@ -119,11 +128,44 @@ def run_all(build, timeout, only=None, linux=None):
         if exe is None:
             results[t] = (err, None, {}, "")
             continue
-        status, text = run_test(run, exe, timeout)
+        status, text = run_test(run, [exe], timeout)
         with open(os.path.join(out, t + ".log"), "w") as f:
             f.write(text)
         results[t] = ("", status, parse_tap(text), text)
+    for t in [t for t in ON_EXT2 if t in tests]:
+        results[t + EXT2_SUFFIX] = run_on_ext2(cc, run, out, built[t], t, timeout)
     return results
+
+
+def run_on_ext2(cc, run, out, built, t, timeout):
+    """t once more, its working directory on a fresh ext2 disk (mke2fs -d
+    with the program on it) that tests/cgroup/ondisk.c mounts; the image
+    must be clean for the host's e2fsck -fn afterwards: (build error,
+    status, {sub: state}, output), the e2fsck verdict as the sub-test
+    "e2fsck_clean"."""
+    exe, err = built
+    wrapper = os.path.join(out, "ondisk")
+    w = subprocess.run(cc + ["-O2", "-Wall", "-o", wrapper, os.path.join(ROOT, "tests", "cgroup", "ondisk.c")],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if exe is None or w.returncode != 0:
+        return (err or (w.stdout.splitlines() or ["ondisk does not build"])[0], None, {}, "")
+    root, img = os.path.join(out, t + "-ext2"), os.path.join(out, t + "-ext2.img")
+    shutil.rmtree(root, ignore_errors=True)
+    os.makedirs(root)
+    shutil.copy(exe, os.path.join(root, t))
+    if os.path.exists(img):
+        os.remove(img)
+    subprocess.run([shutil.which("mke2fs") or "/sbin/mke2fs", "-q", "-F", "-t", "ext2", "-d", root, img, f"{EXT2_MIB}M"], check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    status, text = run_test(run, [wrapper, "/dev/vda", "/mnt", "/mnt/" + t], timeout, disk=img)
+    fsck = subprocess.run([shutil.which("e2fsck") or "/sbin/e2fsck", "-fn", img], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    text += "\n# e2fsck -fn:\n" + fsck.stdout
+    with open(os.path.join(out, t + EXT2_SUFFIX + ".log"), "w") as f:
+        f.write(text)
+    subs = parse_tap(text)
+    subs["e2fsck_clean"] = "pass" if fsck.returncode == 0 else "fail"
+    os.remove(img)
+    return ("", status, subs, text)
 
 
 def check(build, timeout, tally, only=None):
@@ -131,7 +173,7 @@ def check(build, timeout, tally, only=None):
     env_build = os.path.abspath(build)
     os.environ["ARBOR_BUILD"] = env_build
     results = run_all(env_build, timeout, only)
-    rows = [r for r in read_table() if not only or r[0] == only]
+    rows = [r for r in read_table() if not only or r[0] in (only, only + EXT2_SUFFIX)]
     known = {(t, s) for t, s, _, _ in rows}
     counts = {"pass": 0, "fail": 0, "skip": 0, "nobuild": 0}
     for t, sub, want, reason in rows:

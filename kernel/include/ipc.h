@@ -82,6 +82,11 @@ struct channel {
 	bool pc_writer;			/* holds a write count on pc (pcache_get_write) */
 	struct spinlock pos_lock;
 	bool pos_busy;
+	/* Linux's mutex handoff: a waiter that woke and lost the lock again
+	 * sets pos_starved; the next unlock then leaves pos_busy set and
+	 * pos_given, so only a waiter may take it (a sharer looping on
+	 * read() would otherwise retake it before any waiter ran) */
+	bool pos_starved, pos_given;
 	struct waitq pos_wait;
 	/* made by the kernel's name cache (ncache_open), not by the server:
 	 * its close tells the server nothing (ncache_kclose), and it counts

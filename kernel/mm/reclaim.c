@@ -10,7 +10,13 @@
  * walks the subtree top-down, computing every cgroup's effective
  * protection (page_counter_calculate_protection) and scanning
  * lru_size >> priority pages of each cgroup's file lists, less in
- * proportion to its protection (get_scan_count), until enough is freed.
+ * proportion to its protection (get_scan_count); a cgroup's scan stops
+ * once it gave what the call wants (shrink_lruvec's nr_to_reclaim), but a
+ * pass visits every cgroup of the subtree, however much the first ones
+ * gave (Linux since 5.5: bailing out early would take from the first
+ * cgroups of the walk more than from their siblings, which upsets how
+ * memory.min and memory.low share the pressure), and passes end when
+ * enough is freed.
  * Cgroups within their effective memory.min are skipped; those within
  * memory.low too, and if a whole call freed too little while skipping
  * some, it runs again reclaiming them, each counting a "low" event
@@ -191,7 +197,8 @@ static void reclaim_cgroup(struct reclaim_ctl *rc, struct cgroup *c)
 					   reclaim_lru_len(b, MEMCG_STAT_INACTIVE_FILE) +
 					   reclaim_lru_len(b, MEMCG_STAT_ACTIVE_FILE));
 	struct thread *self = current_thread();
-	while (scan && rc->freed < rc->want && !rc->killed) {
+	uint64_t start = rc->freed;
+	while (scan && rc->freed - start < rc->want && !rc->killed) {
 		uint32_t batch = (uint32_t)MIN(scan, (uint64_t)RECLAIM_BATCH);
 		scan -= batch;
 		/* Linux's inactive_is_low (ratio 1 below 1 GiB): refill the
@@ -212,11 +219,11 @@ static void reclaim_pass(struct reclaim_ctl *rc)
 	do {
 		uint32_t n = reclaim_collect(rc, &pos, batch, RECLAIM_WALK_BATCH);
 		for (uint32_t i = 0; i < n; i++) {
-			if (rc->freed < rc->want && !rc->killed)
+			if (!rc->killed)
 				reclaim_cgroup(rc, batch[i]);
 			cg_put(batch[i]);
 		}
-	} while (pos && rc->freed < rc->want && !rc->killed);
+	} while (pos && !rc->killed);
 	if (pos)
 		cg_put(pos);
 }
@@ -324,7 +331,9 @@ int memcg_reclaim_request(struct cgroup *cg, uint64_t nr)
 	while (done < nr) {
 		if (self && thread_has_work(self))
 			return -EINTR; /* Linux: signal_pending */
-		uint64_t got = memcg_reclaim(cg, nr - done, flags);
+		/* a batch a call (Linux 6.3's fix of memory.reclaim): each
+		 * call takes up to its want from every cgroup of the subtree */
+		uint64_t got = memcg_reclaim(cg, MIN(nr - done, (uint64_t)RECLAIM_BATCH), flags);
 		if (!got && !retries--)
 			return -EAGAIN;
 		done += got;

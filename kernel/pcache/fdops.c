@@ -39,22 +39,35 @@ static bool pcache_pos_shared(struct channel *ch)
 
 /* Takes the description's offset lock (Linux's f_pos_lock, held across
  * the copy: a user fault may sleep inside) if it may be shared (*held
- * says whether): 0, or -EINTR if the thread is being killed. */
+ * says whether): 0, or -EINTR if the thread is being killed. A thread
+ * that already waited takes a lock handed over (pos_given); a newcomer
+ * never does, so a waiter loses the race at most once. */
 static int pcache_pos_lock(struct channel *ch, bool *held)
 {
 	struct thread *self = current_thread();
 	if (!(*held = pcache_pos_shared(ch)))
 		return 0;
+	bool waited = false;
 	spin_lock(&ch->pos_lock);
-	while (ch->pos_busy) {
+	while (ch->pos_busy && !(waited && ch->pos_given)) {
 		if (thread_fatal_signal(self)) {
+			/* a lock handed to the waiters, maybe to us: to the next one */
+			bool pass = ch->pos_given && !list_empty(&ch->pos_wait.waiters);
+			if (ch->pos_given && !pass)
+				ch->pos_busy = ch->pos_given = false;
 			spin_unlock(&ch->pos_lock);
+			if (pass)
+				waitq_wake_one(&ch->pos_wait, 0);
 			return -EINTR;
 		}
+		if (waited)
+			ch->pos_starved = true;
 		waitq_wait(&ch->pos_wait, &ch->pos_lock, 0); /* a signal: wait on */
+		waited = true;
 		spin_lock(&ch->pos_lock);
 	}
 	ch->pos_busy = true;
+	ch->pos_given = false;
 	spin_unlock(&ch->pos_lock);
 	return 0;
 }
@@ -64,9 +77,13 @@ static void pcache_pos_unlock(struct channel *ch, bool held)
 	if (!held)
 		return;
 	spin_lock(&ch->pos_lock);
-	ch->pos_busy = false;
 	/* a waiter queues itself before it lets go of pos_lock (waitq_wait) */
 	bool waiters = !list_empty(&ch->pos_wait.waiters);
+	if (waiters && ch->pos_starved) {
+		ch->pos_given = true; /* pos_busy stays: a waiter's now */
+		ch->pos_starved = false;
+	} else
+		ch->pos_busy = false;
 	spin_unlock(&ch->pos_lock);
 	if (waiters)
 		waitq_wake_one(&ch->pos_wait, 0);
