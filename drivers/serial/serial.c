@@ -31,6 +31,7 @@
 #define POLL_IN 0x41		/* POLLIN | POLLRDNORM */
 #define POLL_OUT 0x104		/* POLLOUT | POLLWRNORM */
 #define O_RDWR_FLAG 2
+#define O_WRONLY_FLAG 1
 
 static inline void outb(uint16_t port, uint8_t v) { __asm__ volatile("outb %0, %1" ::"a"(v), "Nd"(port)); }
 static inline uint8_t inb(uint16_t port) { uint8_t v; __asm__ volatile("inb %1, %0" : "=a"(v) : "Nd"(port)); return v; }
@@ -667,7 +668,7 @@ static long serve_err(void *arg)
 		else if (m.label == FILE_FSTAT)
 			res = handle_fstat();
 		else if (m.label == FILE_GETFL || m.label == FILE_SETFL)
-			m.w[0] = 1;	/* O_WRONLY */
+			m.w[0] = O_WRONLY_FLAG;
 		else if (m.label == FILE_READ)
 			res = -EBADF;	/* write-only, as a descriptor opened so */
 		else if (m.label == CONSOLE_IOCTL)
@@ -701,6 +702,11 @@ static int start_err_channel(void)
 	outb(COM3 + 0, 0x01);	/* 115200 baud */
 	outb(COM3 + 1, 0x00);
 	outb(COM3 + 3, 0x03);	/* 8N1 */
+	/* a file to the kernel, as the console's endpoint: fcntl(F_GETFL),
+	 * poll and /proc/PID/fd answer for it (always writable, write-only,
+	 * no flag a client may change) */
+	if (sys_ipc_fstate(err_endpoint, 0, POLL_OUT, O_WRONLY_FLAG, 0) < 0)
+		return -1;
 	if (thread_start(serve_err, NULL) < 0 || sys_ns_register(CONSOLE_ERR_NAME, err_endpoint))
 		return -1;
 	return 0;
