@@ -37,7 +37,13 @@ user/bench/wbbench.c (issue 20: writeback charged to the dirtier, at the
 issue's sizes) runs the same way on both sides on a fresh ext2 image:
 wb_NAME_arbor and _linux, and arbor-plot's charts of its `trace wb`
 samples (dirty pages, write and io rates of two cgroups over time);
---only-wb runs just that (--wb-mib scales its 64 MiB down)."""
+--only-wb runs just that (--wb-mib scales its 64 MiB down).
+
+user/bench/ctlbench.c (issue 22 item 4: memory.high's throttle, the OOM
+kill's latency, cpu.max's share at 1 ms and 50 ms per 100 ms, io.max's
+rate over the first second and over 3 s) runs the same way on both sides
+with a scratch disk: ctl_NAME_arbor and ctl_NAME_linux; --only-ctl runs
+just that."""
 import argparse
 import importlib.util
 import os
@@ -275,6 +281,45 @@ WB_FIGURES = ("wb_a_rate", "wb_b_alone", "wb_b_beside", "wb_b_ratio", "wb_a_wbyt
               "wb_fsync4k_ratio", "wb_readback")
 
 
+def ctl_compare(build, initrd, out, timeout):
+    """user/bench/ctlbench.c (issue 22 item 4: how strictly memory.high,
+    memory.max's OOM kill, cpu.max and io.max hold) on both sides, each
+    with a fresh 64 MiB scratch disk for io.max, plain TCG (wall clock):
+    ctl_NAME_arbor and ctl_NAME_linux, the same program's figures."""
+    tools = linux_tools()
+    sides = {}
+    for side in ("arbor", "linux"):
+        if side == "linux" and not tools:
+            print("ctlbench: linux-run not found: the Linux side is skipped", flush=True)
+            break
+        img = os.path.join(out, f"ctl-{side}.img")
+        with open(img, "wb") as f:
+            f.truncate(64 << 20)
+        prog = None
+        if side == "linux":
+            prog = os.path.join(out, "ctlbench-linux")
+            cc = subprocess.run([os.path.join(tools, "linux-cc"), "-O2", "-o", prog,
+                                 os.path.join(ROOT, "user", "bench", "ctlbench.c")],
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            if cc.returncode != 0:
+                print("ctlbench: linux-cc failed: the Linux side is skipped\n" + cc.stdout[-1000:], flush=True)
+                break
+        text, ok = disk_run(side, tools, prog, "posix/ctlbench", ["/dev/vda"], img, build, initrd, timeout)
+        with open(os.path.join(out, f"ctl-{side}.log"), "w") as f:
+            f.write(text)
+        os.remove(img)
+        found = [(m.group(1), m.group(2), m.group(3)) for m in map(BENCH_RE.match, text.splitlines()) if m]
+        if not ok or not found:
+            print(f"ctlbench: the {side} run failed (see {out}/ctl-{side}.log)", flush=True)
+            continue
+        sides[side] = found
+    for name, value, unit in sides.get("arbor", []):
+        print(f"{name}_arbor {value} {unit}", flush=True)
+        for lname, lvalue, lunit in sides.get("linux", []):
+            if lname == name:
+                print(f"{name}_linux {lvalue} {lunit}", flush=True)
+
+
 def wb_compare(build, initrd, out, timeout, mib=64, exps="", sides_wanted=("arbor", "linux"), icount=False):
     """user/bench/wbbench.c on an empty ext2 image in Arbor (posix/wbbench,
     plain TCG, real time: io.max is wall-clock) and on Linux 6.1 in the
@@ -348,6 +393,8 @@ def main():
     ap.add_argument("--ext2-icount", action="store_true",
                     help="only Arbor's side of the ext2 benchmark, under -icount: guest instructions per operation")
     ap.add_argument("--ext2-opts", default="", help="the ext2 benchmark's mount options (Arbor: e.g. nogrant)")
+    ap.add_argument("--only-ctl", action="store_true",
+                    help="only the controllers' strictness (memory.high, OOM, cpu.max, io.max), Arbor beside Linux")
     ap.add_argument("--only-wb", action="store_true",
                     help="only the writeback benchmark (issue 20), Arbor beside Linux")
     ap.add_argument("--wb-mib", type=int, default=64, help="the writeback benchmark's per-writer size")
@@ -364,6 +411,9 @@ def main():
     os.makedirs(out, exist_ok=True)
     if a.only_fuzz:
         fuzz_probe(a.build, initrd, a.fuzz_seconds, os.path.join(out, "fuzz"))
+        return
+    if a.only_ctl:
+        ctl_compare(a.build, initrd, out, a.timeout)
         return
     if a.only_wb:
         wb_compare(a.build, initrd, out, a.timeout, a.wb_mib, a.wb_exp, a.wb_side.split(","),
@@ -413,6 +463,7 @@ def main():
     fileops_compare(arbor_pollwake, out, a.timeout, "pollwake")
     ext2_compare(a.build, initrd, out, a.timeout, a.ext2_mib, a.ext2_files, a.ext2_runs)
     wb_compare(a.build, initrd, out, a.timeout, a.wb_mib)
+    ctl_compare(a.build, initrd, out, a.timeout)
     if a.fuzz_seconds:
         fuzz_probe(a.build, initrd, a.fuzz_seconds, os.path.join(out, "fuzz"))
 
