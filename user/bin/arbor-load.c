@@ -3,7 +3,8 @@
    for -t SECONDS), doing one kind of work at a steady pace, so that what a
    cgroup's files show over time is the controller's doing, not the load's:
 
-     cpu   [-d DUTY%] [-P PERIOD_MS]     spin; with -d busy DUTY% of each period
+     cpu   [-d DUTY%] [-P PERIOD_MS]     spin; with -d DUTY% of each period's
+                                         time in CPU time, then sleep
      mem   -s SIZE [-r MIB_PER_S] [-k]   touch SIZE bytes of anonymous memory at
                                          the rate (0: at once), then hold it
                                          (-k: keep touching it, page by page)
@@ -109,18 +110,32 @@ static void load_pace(double rate, uint64_t start, unsigned long long n)
 		load_sleep_until(start + (uint64_t)((double)n * 1e9 / rate));
 }
 
+static uint64_t load_cpu_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Spins; with a duty under 100% a fixed amount of work per period: DUTY% of
+   the period in CPU time, however long getting it takes (a job, not a
+   timer: squeezed by others, it runs into its next period). */
 static int load_cpu(void)
 {
 	volatile unsigned long sink = 0;
 	uint64_t period = (uint64_t)lo.period_ms * 1000000ull;
+	uint64_t work = (uint64_t)((double)period * lo.duty / 100.0), cpu = load_cpu_ns();
 	for (uint64_t start = load_now_ns();; start += period) {
-		uint64_t busy = lo.duty >= 100 ? UINT64_MAX : (uint64_t)((double)period * lo.duty / 100.0);
-		while (load_now_ns() - start < busy) {
+		cpu += work;
+		while (lo.duty >= 100 || load_cpu_ns() < cpu) {
 			for (int i = 0; i < 10000; i++)
 				sink += (unsigned long)i;
 			load_ops++;
 		}
-		load_sleep_until(start + period);
+		if (load_now_ns() < start + period)
+			load_sleep_until(start + period);
+		else
+			start = load_now_ns() - period; /* late: the next period starts now */
 	}
 	return 0;
 }
@@ -318,9 +333,8 @@ int main(int argc, char **argv)
 		return load_usage();
 	lo = (struct load_opts){ .kind = argv[1], .block = 4096, .size = 1 << 20, .span = 16 << 20,
 				 .duty = 100, .period_ms = 100, .name = argv[1] };
-	int c;
-	optind = 2;
-	while ((c = getopt(argc, argv, "s:r:b:f:m:y:o:d:P:n:t:kD")) != -1) {
+	int c; /* the options after KIND: getopt over argv + 1, KIND its argv[0] */
+	while ((c = getopt(argc - 1, argv + 1, "s:r:b:f:m:y:o:d:P:n:t:kD")) != -1) {
 		switch (c) {
 		case 's': lo.size = lo.span = load_size(optarg); break;
 		case 'r': lo.rate = atof(optarg); break;
@@ -338,7 +352,7 @@ int main(int argc, char **argv)
 		default: return load_usage();
 		}
 	}
-	if (optind != argc || !lo.block || lo.period_ms <= 0 || lo.duty <= 0)
+	if (optind != argc - 1 || !lo.block || lo.period_ms <= 0 || lo.duty <= 0)
 		return load_usage();
 	const char *t0 = getenv("ARBOR_EXP_T0");
 	load_t0 = t0 ? strtoull(t0, NULL, 10) : load_now_ns();
