@@ -8,9 +8,9 @@
      S  US  INDEX  TEXT    sample INDEX of the plan's sample lines, the
                            file's text with newlines as '|' ("!ERRNO" if the
                            read failed); one write() per period
-     E  US  TEXT           an event as carried out ("write A/cpu.weight 50 ok",
-                           "exit w1 signal 9", ...)
-     X  US  start|end      the run's bounds
+     E  US  TEXT           an event as carried out ("write A cpu.weight 50 ok",
+                           "exit w1 signal 9", "run w1 A pid 43", ...), the
+                           run's bounds "X start" and "X end" among them
 
    PLAN's lines, tab-separated (tools/arbor-exp writes them):
      duration MS | period MS | mount DEV DIR FSTYPE | cgroup PATH |
@@ -266,6 +266,8 @@ static void exp_sampler(void)
 	_exit(0);
 }
 
+/* Starts workload w: "run ..." for one of the start, "start ..." for one a
+   later event starts (the charts mark only those). */
 static void exp_start(struct exp_work *w)
 {
 	char text[256];
@@ -277,7 +279,7 @@ static void exp_start(struct exp_work *w)
 		execv(w->argv[0], w->argv);
 		_exit(exp_fail("exec", w->argv[0], errno) + 126);
 	}
-	snprintf(text, sizeof(text), "start %s %s pid %d", w->id, w->cgroup, (int)w->pid);
+	snprintf(text, sizeof(text), "%s %s %s pid %d", w->at_ms ? "start" : "run", w->id, w->cgroup, (int)w->pid);
 	exp_event_line(w->pid < 0 ? "start failed" : text);
 }
 
