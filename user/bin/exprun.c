@@ -279,10 +279,13 @@ static void exp_start(struct exp_work *w)
 	w->pid = fork();
 	if (w->pid == 0) {
 		int err = exp_put(w->cgroup, "cgroup.procs", "0");
-		if (err)
-			_exit(exp_fail("join", w->cgroup, err) + 125);
+		if (err) {
+			exp_fail("join", w->cgroup, err);
+			_exit(125);
+		}
 		execv(w->argv[0], w->argv);
-		_exit(exp_fail("exec", w->argv[0], errno) + 126);
+		exp_fail("exec", w->argv[0], errno);
+		_exit(127);
 	}
 	snprintf(text, sizeof(text), "%s %s %s pid %d", w->at_ms ? "start" : "run", w->id, w->cgroup, (int)w->pid);
 	exp_event_line(w->pid < 0 ? "start failed" : text);
@@ -299,7 +302,7 @@ static struct exp_work *exp_work_by_id(const char *id)
 /* Carries out one event and reports it. */
 static void exp_do_event(struct exp_event *e)
 {
-	char text[400] = "", pid[16];
+	char text[400], pid[16];
 	const char *a = e->argv[0];
 	struct exp_work *w = e->argc > 1 ? exp_work_by_id(e->argv[1]) : NULL;
 	int err = EINVAL;
@@ -318,14 +321,11 @@ static void exp_do_event(struct exp_event *e)
 		exp_start(w);
 		return;
 	}
-	for (int i = 0; i < e->argc; i++) {
-		strncat(text, e->argv[i], sizeof(text) - strlen(text) - 40);
-		strcat(text, " ");
-	}
-	if (err)
-		snprintf(text + strlen(text), sizeof(text) - strlen(text), "failed %d", err);
-	else
-		strcat(text, "ok");
+	size_t len = 0;
+	for (int i = 0; i < e->argc && len < sizeof(text); i++)
+		len += (size_t)snprintf(text + len, sizeof(text) - len, "%s ", e->argv[i]);
+	if (len < sizeof(text))
+		snprintf(text + len, sizeof(text) - len, err ? "failed %d" : "ok", err);
 	exp_event_line(text);
 }
 
