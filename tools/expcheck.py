@@ -212,9 +212,38 @@ def sha256(path):
         return hashlib.sha256(f.read()).hexdigest()
 
 
+def check_refusals(build, base, tally):
+    """A mistake in the file is refused before any boot (exit 2, the key
+    named); a setting the kernel refuses fails the run (exit 1) with the
+    errno's message in stderr.log."""
+    os.makedirs(base, exist_ok=True)
+    bad = os.path.join(base, "bad-key.ini")
+    with open(bad, "w") as f:
+        f.write("[experiment]\nduration = 1s\nbogus = 1\n[cgroup A]\n")
+    p = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "arbor-exp"), "--quiet", bad],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    tally.result("arbor-exp refuses an unknown key before booting (exit 2)",
+                 p.returncode == 2 and "unknown key 'bogus'" in p.stdout, f"exit {p.returncode}: {p.stdout.strip()[-200:]}")
+    bad = os.path.join(base, "bad-setting.ini")
+    with open(bad, "w") as f:
+        f.write("[experiment]\nduration = 1s\n[cgroup A]\ncpu.weight = 0\n")
+    out = os.path.join(base, "bad-setting")
+    env = dict(os.environ, ARBOR_BUILD=os.path.abspath(build))
+    p = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "arbor-exp"), "--quiet", "--no-plot",
+                        "--out", out, bad], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
+                       timeout=300)
+    err = open(os.path.join(out, "stderr.log"), errors="replace").read() if os.path.exists(
+        os.path.join(out, "stderr.log")) else ""
+    tally.result("a setting the kernel refuses fails the run (cpu.weight 0: ERANGE)",
+                 p.returncode == 1 and "exprun: write cpu.weight: Result too large" in err,
+                 f"exit {p.returncode}, stderr.log {err.strip()[-120:]!r}")
+
+
 def run(build, tally, names=None):
     base = os.path.abspath(os.path.join(build, "exptests"))
     print("[experiments] the examples of experiments/ in short form, determinism", flush=True)
+    if not names:
+        check_refusals(build, base, tally)
     for name, scale, check, det in EXAMPLES:
         if names and name not in names:
             continue
