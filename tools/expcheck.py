@@ -239,11 +239,107 @@ def check_refusals(build, base, tally):
                  f"exit {p.returncode}, stderr.log {err.strip()[-120:]!r}")
 
 
+KINDS_INI = """[experiment]
+name = kinds
+duration = 2s
+period = 100ms
+sample = cpu.stat, pids.current, pids.events, memory.current, io.stat
+
+[disk vda]
+size = 16M
+
+[cgroup F]
+pids.max = 3
+
+[cgroup W]
+
+[workload storm]
+kind = fork
+cgroup = F
+count = 2
+
+[workload toucher]
+kind = mem
+cgroup = W
+args = -s 4M -r 0 -k
+
+[workload reader]
+kind = file
+cgroup = W
+args = -f /tmp/kinds -s 256K -b 4K -m read
+
+[workload writer]
+kind = file
+cgroup = W
+args = -f /tmp/kinds-w -s 256K -b 4K -y 8 -r 4
+
+[workload disk]
+kind = blk
+cgroup = W
+args = -f /dev/vda -s 4M -b 64K -m write -D
+
+[workload opener]
+kind = ipc
+cgroup = W
+args = -f /tmp/kinds-o -m open
+
+[workload probe]
+kind = probe
+cgroup = W
+args = -P 20
+
+[workload duty]
+kind = cpu
+cgroup = W
+args = -d 30 -P 50
+start = 0.5s
+"""
+
+
+def check_kinds(build, base, tally):
+    """Every kind of /bin/arbor-load at work for 2 s: each reports work done
+    (its `ops` at SIGTERM), the fork storm runs into pids.max 3 (two
+    forkers and their children: refused forks, pids.events max), the
+    toucher's 4 MiB is in memory.current, the O_DIRECT writer's bytes in
+    io.stat, the late start comes at 0.5 s."""
+    os.makedirs(base, exist_ok=True)
+    ini = os.path.join(base, "kinds.ini")
+    with open(ini, "w") as f:
+        f.write(KINDS_INI)
+    out = os.path.join(base, "kinds")
+    env = dict(os.environ, ARBOR_BUILD=os.path.abspath(build))
+    p = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "arbor-exp"), "--quiet", "--no-plot",
+                        "--out", out, ini], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                       env=env, timeout=300)
+    title = "arbor-load: every kind does its work"
+    if p.returncode != 0:
+        tally.result(title, False, f"arbor-exp exit {p.returncode}")
+        tally.explain(title, p.stdout.splitlines()[-20:])
+        return
+    s = Samples(out)
+    names = ["storm.1", "storm.2", "toucher", "reader", "writer", "disk", "opener", "probe", "duty"]
+    ops = {n: s.peak("F" if n.startswith("storm") else "W", f"load:{n}", "ops") for n in names}
+    idle = [n for n, v in ops.items() if v <= 0]
+    tally.result(title, not idle, "no ops from " + ", ".join(idle) if idle else
+                 ", ".join(f"{n} {v:.0f}" for n, v in ops.items()))
+    late = [t for t, e in s.events if e.startswith("start duty ")]
+    refused = s.peak("F", "pids.events", "max")
+    tally.result("arbor-load: fork storm held by pids.max, memory and io charged, a timed start",
+                 refused > 0 and s.peak("F", "pids.current", "value") <= 3 and
+                 s.peak("W", "memory.current", "value") >= 4 * MIB and
+                 s.peak("W", "io.stat", "253:0.wbytes") > 0 and late and 0.5 <= late[0] < 0.6 and
+                 s.has("W", "load:probe", "wakeup_late_us"),
+                 f"pids.events max {refused:.0f}, pids.current peak {s.peak('F', 'pids.current', 'value'):.0f}, "
+                 f"memory {s.peak('W', 'memory.current', 'value') / MIB:.1f} MiB, "
+                 f"wbytes {s.peak('W', 'io.stat', '253:0.wbytes') / MIB:.1f} MiB, start {late}")
+
+
 def run(build, tally, names=None):
     base = os.path.abspath(os.path.join(build, "exptests"))
     print("[experiments] the examples of experiments/ in short form, determinism", flush=True)
-    if not names:
+    if not names or "kinds" in names:
         check_refusals(build, base, tally)
+        check_kinds(build, base, tally)
     for name, scale, check, det in EXAMPLES:
         if names and name not in names:
             continue
@@ -293,7 +389,8 @@ class _Tally:
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
-    ap.add_argument("names", nargs="*", help="examples to run (weights includes the determinism check); default all")
+    ap.add_argument("names", nargs="*", help="examples to run (weights includes the determinism check, kinds "
+                    "the refusals and every workload kind); default all")
     a = ap.parse_args()
     t = _Tally()
     run(a.build, t, a.names)
