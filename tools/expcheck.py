@@ -224,6 +224,18 @@ def check_refusals(build, base, tally):
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     tally.result("arbor-exp refuses an unknown key before booting (exit 2)",
                  p.returncode == 2 and "unknown key 'bogus'" in p.stdout, f"exit {p.returncode}: {p.stdout.strip()[-200:]}")
+    # the example in docs/experiments.md is a valid file
+    with open(os.path.join(ROOT, "docs", "experiments.md")) as f:
+        doc = f.read()
+    block = doc[doc.index("```ini\n") + 7:]
+    example = os.path.join(base, "doc-example.ini")
+    with open(example, "w") as f:
+        f.write(block[:block.index("```")])
+    p = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "arbor-exp"), "--check", example],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    tally.result("the example file of docs/experiments.md passes arbor-exp --check",
+                 p.returncode == 0 and "event\t10500\tstart\tlate-one" in p.stdout,
+                 "" if p.returncode == 0 else p.stdout.strip()[-200:])
     bad = os.path.join(base, "bad-setting.ini")
     with open(bad, "w") as f:
         f.write("[experiment]\nduration = 1s\n[cgroup A]\ncpu.weight = 0\n")

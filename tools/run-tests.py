@@ -17,7 +17,8 @@ import subprocess
 import sys
 import time
 
-import expcheck  # tools/expcheck.py: the experiments of experiments/ (docs/experiments.md)
+sys.dont_write_bytecode = True  # no tools/__pycache__ left in the tree by the import below
+import expcheck  # tools/expcheck.py: the experiments of experiments/ (docs/experiments.md)  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 QEMU_SH = os.path.join(ROOT, "tools", "qemu.sh")

@@ -14,7 +14,8 @@
 
    PLAN's lines, tab-separated (tools/arbor-exp writes them):
      duration MS | period MS | mount DEV DIR FSTYPE | cgroup PATH |
-     set PATH FILE VALUE | run ID CGROUP AT_MS PROG ARG... |
+     set PATH FILE VALUE | run ID CGROUP AT_MS PROG ARG... (AT_MS -1: only an
+     event starts it) |
      sample LABEL PATH | event MS ACTION ARG...
    with ACTION one of write PATH FILE VALUE, freeze PATH, thaw PATH,
    kill PATH (cgroup.kill), move ID PATH, stop ID. Cgroup paths are below
@@ -317,10 +318,11 @@ static void exp_do_event(struct exp_event *e)
 		err = exp_put(e->argv[2], "cgroup.procs", pid);
 	} else if (!strcmp(a, "stop") && e->argc == 2 && w && w->pid > 0)
 		err = kill(w->pid, SIGTERM) ? errno : 0;
-	else if (!strcmp(a, "start") && e->argc == 2 && w) {
+	else if (!strcmp(a, "start") && e->argc == 2 && w && w->pid <= 0) {
 		exp_start(w);
 		return;
-	}
+	} else if (!strcmp(a, "start") && w)
+		err = EBUSY; /* it runs already */
 	size_t len = 0;
 	for (int i = 0; i < e->argc && len < sizeof(text); i++)
 		len += (size_t)snprintf(text + len, sizeof(text) - len, "%s ", e->argv[i]);
