@@ -17,6 +17,9 @@ import subprocess
 import sys
 import time
 
+sys.dont_write_bytecode = True  # no tools/__pycache__ left in the tree by the import below
+import expcheck  # tools/expcheck.py: the experiments of experiments/ (docs/experiments.md)  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 QEMU_SH = os.path.join(ROOT, "tools", "qemu.sh")
 
@@ -1508,6 +1511,8 @@ def main():
     ap.add_argument("--tty-only", action="store_true",
                     help="only the terminal tests (pty driver boot, stty against GNU stty)")
     ap.add_argument("--console-only", action="store_true", help="only the scripted console sessions")
+    ap.add_argument("--exp-only", action="store_true",
+                    help="only the experiments' check (tools/expcheck.py: short examples, determinism)")
     ap.add_argument("host_tests", nargs="*")
     a = ap.parse_args()
     kernel = os.path.join(a.build, "arbor.elf")
@@ -1549,6 +1554,10 @@ def main():
     shell_iso = os.path.join(a.build, "arbor-shell.iso")
     if a.console_only:
         test_scripted_session(kernel, initrd, shell_iso, tally, a.timeout)
+        print(f"{tally.passed} passed, {len(tally.failed)} failed")
+        return 1 if tally.failed else 0
+    if a.exp_only:
+        expcheck.run(a.build, tally)
         print(f"{tally.passed} passed, {len(tally.failed)} failed")
         return 1 if tally.failed else 0
     if a.soak:
@@ -1600,6 +1609,7 @@ def main():
     test_tty(kernel, initrd, tally, a.timeout)
     test_runner_detects(kernel, tally)
     test_tools(a.build, tally)
+    expcheck.run(a.build, tally)
     test_stty_matches_gnu(a.build, tally)
     test_linux_selftests(a.build, tally)
     test_posix_suite(a.build, tally)
