@@ -9,7 +9,7 @@ set -e
 need_build="gcc:gcc ld:binutils make:make awk:mawk /usr/include/stdio.h:libc6-dev xz:xz-utils /usr/src/newlib/newlib-3.3.0.tar.xz:newlib-source"
 need_iso="grub-mkrescue:grub-common /usr/lib/grub/i386-pc:grub-pc-bin xorriso:xorriso mformat:mtools"
 need_qemu="qemu-system-x86_64:qemu-system-x86"
-need_test="python3:python3 /usr/sbin/mke2fs:e2fsprogs /usr/sbin/debugfs:e2fsprogs /usr/src/linux-source-6.1.tar.xz:linux-source-6.1"
+need_test="python3:python3 /usr/sbin/mke2fs:e2fsprogs /usr/sbin/debugfs:e2fsprogs /usr/src/linux-source-6.1.tar.xz:linux-source-6.1 gnuplot:gnuplot-nox"
 need_debug="gdb:gdb"
 need_bench="gnuplot:gnuplot-nox"
 
