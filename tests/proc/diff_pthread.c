@@ -385,7 +385,7 @@ int main(void)
 	pthread_once(&once, once_fn);
 	printf("once after PTHREAD_ONCE_INIT assigned again: ran %d time(s)\n", once_runs);
 
-	/* pthread_getattr_np: the main thread (its stack RLIMIT_STACK long),
+	/* pthread_getattr_np: the main thread (its stack about RLIMIT_STACK long),
 	 * a thread on a given stack, one of a given size, a detached one */
 	{
 		pthread_attr_t ma;
@@ -395,8 +395,12 @@ int main(void)
 		getrlimit(RLIMIT_STACK, &rl);
 		SHOW("getattr_np of main", pthread_getattr_np(pthread_self(), &ma));
 		pthread_attr_getstack(&ma, &lo, &size);
-		printf("main: a local inside %d, size RLIMIT_STACK %d\n",
-		       (char *)&rl >= (char *)lo && (char *)&rl < (char *)lo + size, size == rl.rlim_cur);
+		/* glibc: from RLIMIT_STACK below the stack area's top up to the
+		 * page above the initial stack pointer, so less the arguments
+		 * and the environment above it */
+		printf("main: a local inside %d, size RLIMIT_STACK less under 1 MiB %d\n",
+		       (char *)&rl >= (char *)lo && (char *)&rl < (char *)lo + size,
+		       size <= rl.rlim_cur && size > rl.rlim_cur - (1 << 20));
 		pthread_attr_destroy(&ma);
 		static char stk[65536] __attribute__((aligned(4096)));
 		size_t want[3] = { (size_t)stk, sizeof(stk), 0 };

@@ -383,11 +383,11 @@ int pthread_detach(pthread_t t)
 	return e;
 }
 
-/* The main thread's stack [*lo, *hi), as glibc reports it: it ends at
- * the page above the initial stack pointer and reaches down RLIMIT_STACK
- * bytes, but not past the bottom of the stack area, which the kernel made
- * RLIMIT_STACK bytes long below the argument strings (kernel/proc/spawn.c:
- * argv[0]'s string ends at its top). */
+/* The main thread's stack [*lo, *hi), as glibc reports it: from
+ * RLIMIT_STACK below the top of the stack area (the kernel's, made that
+ * long below the argument strings, kernel/proc/spawn.c: argv[0]'s string
+ * ends at its top; it does not grow) up to the page above the initial
+ * stack pointer. */
 static void main_stack(uint64_t *lo, uint64_t *hi)
 {
 	extern void *__libc_stack_end;
@@ -400,9 +400,8 @@ static void main_stack(uint64_t *lo, uint64_t *hi)
 	struct rlimit rl;
 	uint64_t size = getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY ? rl.rlim_cur
 										      : 8ull << 20;
-	uint64_t bottom = top - size; /* the area the kernel made: it does not grow */
 	*hi = end;
-	*lo = end - size < bottom ? bottom : end - size;
+	*lo = top - size;
 }
 
 int pthread_getattr_np(pthread_t t, pthread_attr_t *a)
