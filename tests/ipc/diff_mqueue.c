@@ -184,6 +184,29 @@ static void notify_tests(void)
 	SHOWE("register after the thread's firing", mq_notify(q, &ev));
 	SHOWE("mq_notify NULL", mq_notify(q, NULL));
 	mq_receive(q, buf, sizeof(buf), NULL);
+	/* two firings in a row, the second registered at once after the
+	 * first: both functions run */
+	tev.sigev_value.sival_int = 8;
+	mq_notify(q, &tev);
+	mq_send(q, "six", 3, 0);
+	mq_receive(q, buf, sizeof(buf), NULL);
+	tev.sigev_value.sival_int = 9;
+	SHOWE("SIGEV_THREAD again right after a firing", mq_notify(q, &tev));
+	mq_send(q, "seven", 5, 0);
+	mq_receive(q, buf, sizeof(buf), NULL);
+	int v1 = -1, v2 = -1;
+	read(note_pipe[0], &v1, sizeof(v1));
+	read(note_pipe[0], &v2, sizeof(v2));
+	printf("both threads ran: values %d and %d\n", v1 < v2 ? v1 : v2, v1 < v2 ? v2 : v1);
+	/* taken back before a message: its function never runs */
+	tev.sigev_value.sival_int = 10;
+	mq_notify(q, &tev);
+	SHOWE("SIGEV_THREAD taken back with NULL", mq_notify(q, NULL));
+	mq_send(q, "eight", 5, 0);
+	mq_receive(q, buf, sizeof(buf), NULL);
+	usleep(100000);
+	fcntl(note_pipe[0], F_SETFL, O_NONBLOCK);
+	printf("its function ran: %d\n", read(note_pipe[0], &v1, sizeof(v1)) > 0);
 
 	/* interrupted waits: EINTR without SA_RESTART, restarted with it */
 	alarm_in(100, 0);

@@ -95,8 +95,8 @@ struct mq_file {
 	int32_t notify_pid;
 	uint32_t notify_gen;	/* bumped by each registration */
 	uint64_t notify_value;
-	uint32_t note_seq;	/* futex word of SIGEV_THREAD's helper: bumped when */
-	uint32_t fired_gen;	/* registration fired_gen fired, or one went */
+	uint32_t note_seq;	/* futex word of SIGEV_THREAD's helper: bumped when a */
+	uint32_t fired_gen;	/* registration fired (the last one: fired_gen) or went */
 	/* slots follow, slot_size bytes each */
 };
 
@@ -111,6 +111,8 @@ static struct {
 } mqds[MQ_OPEN_MAX];
 static pthread_mutex_t mqds_lock = PTHREAD_MUTEX_INITIALIZER;
 
+struct mq_helper;
+
 /* This process's registrations: the queue (dev, ino) and the generation
  * it registered as (a fork's child and an exec'd program have none). */
 static struct {
@@ -119,6 +121,7 @@ static struct {
 	uint32_t gen;
 	pid_t pid;
 	int how;		/* the byte it locked */
+	struct mq_helper *helper; /* SIGEV_THREAD's (a reference) */
 	bool used;
 } mq_notes[MQ_OPEN_MAX];
 
@@ -398,46 +401,64 @@ static void mq_note_fire(mqd_t d, struct mq_file *q)
 
 /* SIGEV_THREAD's helper: waits, on a mapping of its own (the descriptor
  * may be closed meanwhile), for its registration to fire, then calls the
- * function as the notification's thread; ends without calling it if the
- * registration goes (mq_notify(NULL), another mq_notify after a firing,
- * mq_close). */
+ * function as the notification's thread. It ends without calling it if
+ * this process takes the registration back (mq_notify(NULL), mq_close:
+ * cancelled) or it went otherwise. Fired means fired_gen reached its
+ * generation: a later registration of this process may fire too before
+ * the helper runs. Shared by the helper and this process's mq_notes
+ * entry (refs). */
 struct mq_helper {
 	struct mq_file *q;
 	size_t maplen;
 	uint32_t gen;
 	void (*fn)(union sigval);
 	union sigval value;
+	int refs, cancelled;
 };
+
+static void mq_helper_put(struct mq_helper *h)
+{
+	if (h && __atomic_sub_fetch(&h->refs, 1, __ATOMIC_ACQ_REL) == 0)
+		free(h);
+}
 
 static void *mq_helper_main(void *arg)
 {
-	struct mq_helper h = *(struct mq_helper *)arg;
-	free(arg);
+	struct mq_helper *h = arg;
+	struct mq_file *q = h->q;
 	pid_t self = getpid();
 	bool fired = false;
 	for (;;) {
-		uint32_t seq = __atomic_load_n(&h.q->note_seq, __ATOMIC_ACQUIRE);
-		if (__atomic_load_n(&h.q->fired_gen, __ATOMIC_ACQUIRE) == h.gen) {
+		uint32_t seq = __atomic_load_n(&q->note_seq, __ATOMIC_ACQUIRE);
+		if (__atomic_load_n(&h->cancelled, __ATOMIC_ACQUIRE))
+			break;
+		if ((int32_t)(__atomic_load_n(&q->fired_gen, __ATOMIC_ACQUIRE) - h->gen) >= 0) {
 			fired = true;
 			break;
 		}
-		if (__atomic_load_n(&h.q->notify_gen, __ATOMIC_ACQUIRE) != h.gen ||
-		    __atomic_load_n(&h.q->notify_pid, __ATOMIC_ACQUIRE) != self)
+		if (__atomic_load_n(&q->notify_gen, __ATOMIC_ACQUIRE) != h->gen ||
+		    __atomic_load_n(&q->notify_pid, __ATOMIC_ACQUIRE) != self)
 			break;
-		sys_futex_wait(&h.q->note_seq, seq, 0, 0);
+		sys_futex_wait(&q->note_seq, seq, 0, 0);
 	}
-	munmap(h.q, h.maplen);
+	munmap(q, h->maplen);
+	void (*fn)(union sigval) = h->fn;
+	union sigval value = h->value;
+	mq_helper_put(h);
 	if (fired)
-		h.fn(h.value);
+		fn(value);
 	return NULL;
 }
 
-/* Starts the helper of registration gen on descriptor d: 0 or an errno. */
-static int mq_helper_start(mqd_t d, uint32_t gen, const struct sigevent *ev)
+/* Starts the helper of registration gen on descriptor d: 0 (*out the
+ * helper) or an errno. */
+static int mq_helper_start(mqd_t d, uint32_t gen, const struct sigevent *ev, struct mq_helper **out)
 {
 	struct mq_helper *h = malloc(sizeof(*h));
 	if (!h)
 		return ENOMEM;
+	h->refs = 2; /* the thread's and the mq_notes entry's */
+	h->cancelled = 0;
 	h->maplen = mqds[d].maplen;
 	h->q = mmap(NULL, h->maplen, PROT_READ | PROT_WRITE, MAP_SHARED, mqds[d].fd, 0);
 	if (h->q == MAP_FAILED) {
@@ -459,7 +480,9 @@ static int mq_helper_start(mqd_t d, uint32_t gen, const struct sigevent *ev)
 	if (e) {
 		munmap(h->q, h->maplen);
 		free(h);
+		h = NULL;
 	}
+	*out = h;
 	return e;
 }
 
@@ -470,8 +493,16 @@ static void mq_note_drop(mqd_t d, struct mq_file *q, bool unlock)
 	int i = mq_note_find(d);
 	if (i < 0)
 		return;
-	if (mq_note_mine(d, q))
+	struct mq_helper *h = mq_notes[i].helper;
+	if (mq_note_mine(d, q)) {
+		/* still registered: taken back (one that fired already
+		 * keeps its helper going) */
+		if (h)
+			__atomic_store_n(&h->cancelled, 1, __ATOMIC_RELEASE);
 		mq_note_end(q, false);
+	}
+	mq_helper_put(h);
+	mq_notes[i].helper = NULL;
 	mq_notes[i].used = false;
 	if (unlock)
 		mq_note_lock(mqds[d].fd, F_UNLCK, 0);
@@ -510,10 +541,11 @@ int mq_notify(mqd_t d, const struct sigevent *ev)
 			;
 		e = i == MQ_OPEN_MAX ? ENOMEM : mq_note_lock(mqds[d].fd, F_RDLCK, how);
 		uint32_t gen = q->notify_gen + 1;
+		struct mq_helper *h = NULL;
 		if (!e && how == MQ_NOTE_THREAD) {
 			q->notify_gen = gen; /* before the helper looks */
 			q->notify_pid = getpid();
-			e = mq_helper_start(d, gen, ev);
+			e = mq_helper_start(d, gen, ev, &h);
 			if (e) {
 				q->notify_pid = 0;
 				mq_note_lock(mqds[d].fd, F_UNLCK, 0);
@@ -525,6 +557,7 @@ int mq_notify(mqd_t d, const struct sigevent *ev)
 			mq_notes[i].gen = gen;
 			mq_notes[i].pid = getpid();
 			mq_notes[i].how = how;
+			mq_notes[i].helper = h;
 			mq_notes[i].used = true;
 			q->notify_value = (uint64_t)(uintptr_t)ev->sigev_value.sival_ptr;
 			q->notify_gen = gen;
