@@ -8,6 +8,7 @@
 
 #include "abi/mman.h"
 #include "list.h"
+#include "rbtree.h"
 #include "sched.h"
 #include "spinlock.h"
 #include "types.h"
@@ -45,11 +46,23 @@ struct vm_area {
 	struct pcache_obj *obj;	/* VM_FILE: the object (a reference) */
 	uint64_t pgoff;		/* VM_FILE: the object's page at start */
 	struct list_head link;	/* in addrspace->areas, sorted by start */
+	struct rb_node node;	/* in addrspace->tree, by start: finds a place in O(log n) */
 };
 
 struct addrspace {
 	paddr_t root;		/* PML4 */
 	struct list_head areas;
+	/* The same areas by start (under lock, changed with the list): a
+	 * walk over a range, a fault's look-up and an insertion start at
+	 * the right place instead of at the list's head, so mapping up to
+	 * VM_MAX_MAP_COUNT areas is not quadratic. */
+	struct rb_root tree;
+	/* vm_find_free's cache (Linux's free_area_cache): the last search
+	 * from find_hint ended at find_cand with every gap below it since
+	 * find_hint at most find_hole bytes; cleared (find_hint 0) when an
+	 * area goes or shrinks. */
+	vaddr_t find_hint, find_cand;
+	uint64_t find_hole;
 	struct spinlock lock;
 	struct cgroup *cg;	/* charged for pages and page tables (a reference) */
 	uint64_t resident;	/* anonymous pages mapped */

@@ -1,4 +1,5 @@
-/* User address spaces. Areas are a sorted list (at most VM_MAX_MAP_COUNT);
+/* User address spaces. Areas are a sorted list (at most VM_MAX_MAP_COUNT),
+ * indexed by a red-black tree on their starts (vm_area_from);
  * pages are mapped lazily by vm_fault. A PTE's software bit PTE_OWNED marks
  * pages this address space allocated (freed and uncharged on unmap), as
  * opposed to device memory mapped into it.
@@ -61,6 +62,7 @@ struct addrspace *vm_as_create(struct cgroup *cg, int *err)
 	as->refs = 1;
 	cg_get(cg);
 	list_init(&as->areas);
+	as->tree = (struct rb_root)RB_ROOT_INIT;
 	as->lock = (struct spinlock)SPINLOCK_INIT("addrspace");
 	as->limit_as = as->limit_as_max = VM_NO_LIMIT;
 	waitq_init(&as->map_wait);
@@ -93,17 +95,59 @@ static uint64_t *vm_as_pte(struct addrspace *as, vaddr_t va, bool create)
 	return &table[vm_idx(va, 0)];
 }
 
+static bool vm_area_less(const struct rb_node *x, const struct rb_node *y)
+{
+	return rb_entry(x, struct vm_area, node)->start < rb_entry(y, struct vm_area, node)->start;
+}
+
+/* Area a, just put on the list, joins the tree (as->lock held). */
+static void vm_tree_add(struct addrspace *as, struct vm_area *a)
+{
+	rb_insert(&as->tree, &a->node, vm_area_less);
+}
+
+/* Area a leaves the list and the tree (as->lock held); space is freed,
+ * so vm_find_free's cache goes. */
+static void vm_tree_del(struct addrspace *as, struct vm_area *a)
+{
+	list_del(&a->link);
+	rb_erase(&as->tree, &a->node);
+	as->find_hint = 0;
+}
+
+/* The list position of the first area (in list order) whose end is past
+ * addr, or &as->areas: where a walk over a range from addr begins. The
+ * tree gives the last area starting at or before addr in O(log n); a step
+ * or two on the list settles empty areas (the heap before it grows),
+ * whose order among equal starts is the list's. */
+static struct list_head *vm_area_from(struct addrspace *as, vaddr_t addr)
+{
+	struct rb_node *n = as->tree.node;
+	struct vm_area *best = NULL;
+	while (n) {
+		struct vm_area *a = rb_entry(n, struct vm_area, node);
+		if (a->start <= addr) {
+			best = a;
+			n = n->right;
+		} else {
+			n = n->left;
+		}
+	}
+	struct list_head *pos = best ? &best->link : as->areas.next;
+	while (pos->prev != &as->areas && list_entry(pos->prev, struct vm_area, link)->end > addr)
+		pos = pos->prev;
+	while (pos != &as->areas && list_entry(pos, struct vm_area, link)->end <= addr)
+		pos = pos->next;
+	return pos;
+}
+
 static struct vm_area *vm_area_find(struct addrspace *as, vaddr_t addr)
 {
-	struct list_head *pos;
-	list_for_each(pos, &as->areas) {
-		struct vm_area *a = list_entry(pos, struct vm_area, link);
-		if (addr < a->start)
-			return NULL;
-		if (addr < a->end)
-			return a;
-	}
-	return NULL;
+	struct list_head *pos = vm_area_from(as, addr);
+	if (pos == &as->areas)
+		return NULL;
+	struct vm_area *a = list_entry(pos, struct vm_area, link);
+	return addr >= a->start ? a : NULL;
 }
 
 /* PROT_NONE: present (owned, counted, copied by fork as any page) but
@@ -308,7 +352,7 @@ int vm_user_access_check(struct addrspace *as, vaddr_t start, uint64_t len)
 	int err = 0;
 	spin_lock(&as->lock);
 	struct list_head *pos;
-	list_for_each(pos, &as->areas) {
+	for (pos = vm_area_from(as, start); pos != &as->areas; pos = pos->next) {
 		struct vm_area *a = list_entry(pos, struct vm_area, link);
 		if (a->start >= start + len)
 			break;
@@ -331,8 +375,10 @@ static bool vm_range_ok(vaddr_t start, uint64_t len)
  * overlaps an area. */
 static int vm_area_link(struct addrspace *as, struct vm_area *a)
 {
+	/* the areas before the first one ending past a->start can neither
+	 * overlap a nor follow it */
 	struct list_head *pos;
-	list_for_each(pos, &as->areas) {
+	for (pos = vm_area_from(as, a->start); pos != &as->areas; pos = pos->next) {
 		struct vm_area *o = list_entry(pos, struct vm_area, link);
 		if (o->start < a->end && a->start < o->end)
 			return -EINVAL;
@@ -340,6 +386,7 @@ static int vm_area_link(struct addrspace *as, struct vm_area *a)
 			break;
 	}
 	list_add_tail(&a->link, pos); /* keeps the list sorted */
+	vm_tree_add(as, a);
 	vm_area_count(as, a, 1);
 	return 0;
 }
@@ -423,7 +470,7 @@ static void vm_unmap_range(struct addrspace *as, vaddr_t start, vaddr_t end)
 static int vm_remove_check(struct addrspace *as, vaddr_t start, vaddr_t end)
 {
 	struct list_head *pos;
-	list_for_each(pos, &as->areas) {
+	for (pos = vm_area_from(as, start); pos != &as->areas; pos = pos->next) {
 		struct vm_area *a = list_entry(pos, struct vm_area, link);
 		if (a->start >= end)
 			break;
@@ -447,7 +494,8 @@ static void vm_remove_detach(struct addrspace *as, vaddr_t start, vaddr_t end,
 {
 	struct list_head *pos, *tmp;
 	unsigned n = 0;
-	list_for_each_safe(pos, tmp, &as->areas) {
+	as->find_hint = 0; /* space is freed */
+	for (pos = vm_area_from(as, start), tmp = pos->next; pos != &as->areas; pos = tmp, tmp = pos->next) {
 		struct vm_area *a = list_entry(pos, struct vm_area, link);
 		if (a->start >= end)
 			break;
@@ -458,7 +506,7 @@ static void vm_remove_detach(struct addrspace *as, vaddr_t start, vaddr_t end,
 		vaddr_t s = MAX(a->start, start), e = MIN(a->end, end);
 		vm_area_count(as, a, -1);
 		if (s == a->start && e == a->end) {
-			list_del(&a->link);
+			vm_tree_del(as, a);
 			list_add_tail(&a->link, gone);
 			continue;
 		} else if (s == a->start) {
@@ -481,6 +529,7 @@ static void vm_remove_detach(struct addrspace *as, vaddr_t start, vaddr_t end,
 			}
 			a->end = s;
 			list_add(&t->link, &a->link);
+			vm_tree_add(as, t);
 			vm_area_count(as, t, 1);
 			*tail = NULL;
 		}
@@ -602,11 +651,16 @@ int vm_area_set_end(struct addrspace *as, vaddr_t start, vaddr_t new_end)
 		return err;
 	struct vm_area *a = NULL;
 	struct list_head *pos;
-	list_for_each(pos, &as->areas) {
-		if (list_entry(pos, struct vm_area, link)->start == start) {
-			a = list_entry(pos, struct vm_area, link);
+	/* the area starting at start: the first ending past start - 1
+	 * (it may be empty: the heap before it grows) */
+	for (pos = vm_area_from(as, start ? start - 1 : 0); pos != &as->areas; pos = pos->next) {
+		struct vm_area *o = list_entry(pos, struct vm_area, link);
+		if (o->start == start) {
+			a = o;
 			break;
 		}
+		if (o->start > start)
+			break;
 	}
 	if (!a || (a->flags & (VM_DEVICE | VM_DMA | VM_FILE))) {
 		err = -EINVAL;
@@ -624,6 +678,7 @@ int vm_area_set_end(struct addrspace *as, vaddr_t start, vaddr_t new_end)
 	} else {
 		/* The area shrinks first: a fault beyond fails meanwhile. */
 		vaddr_t old_end = a->end;
+		as->find_hint = 0; /* space is freed */
 		vm_area_count(as, a, -1);
 		a->end = new_end;
 		vm_area_count(as, a, 1);
@@ -656,6 +711,7 @@ static int vm_area_split(struct addrspace *as, struct vm_area *a, vaddr_t addr)
 	hi->start = addr;
 	a->end = addr;
 	list_add(&hi->link, &a->link);
+	vm_tree_add(as, hi);
 	vm_area_count(as, a, 1);
 	vm_area_count(as, hi, 1);
 	return 0;
@@ -689,13 +745,15 @@ int vm_protect(struct addrspace *as, vaddr_t start, uint64_t len, uint32_t prot)
 	/* Linux: every page of the range must be mapped. */
 	vaddr_t covered = start;
 	struct list_head *pos;
-	list_for_each(pos, &as->areas) {
+	for (pos = vm_area_from(as, start); pos != &as->areas; pos = pos->next) {
 		struct vm_area *a = list_entry(pos, struct vm_area, link);
-		if (a->start <= covered && a->end > covered)
+		if (a->start > covered || covered >= end)
+			break; /* a hole, or all of it: later areas start later */
+		if (a->end > covered)
 			covered = a->end;
 	}
 	err = covered < end ? -ENOMEM : 0;
-	list_for_each(pos, &as->areas) {
+	for (pos = vm_area_from(as, start); pos != &as->areas; pos = pos->next) {
 		struct vm_area *a = list_entry(pos, struct vm_area, link);
 		if (err || a->start >= end)
 			break;
@@ -729,16 +787,29 @@ int vm_protect(struct addrspace *as, vaddr_t start, uint64_t len, uint32_t prot)
 vaddr_t vm_find_free(struct addrspace *as, vaddr_t hint, uint64_t len)
 {
 	vaddr_t cand = MAX(ALIGN_UP(hint, PAGE_SIZE), USER_BASE);
+	uint64_t hole = 0; /* the largest gap skipped since hint */
 	struct list_head *pos;
 	spin_lock(&as->lock);
-	list_for_each(pos, &as->areas) {
+	/* Mapping after mapping from one hint (mmap's base) goes on from
+	 * where the last search ended, unless a gap it skipped could hold
+	 * len: first fit still, without walking every area below. */
+	if (as->find_hint && as->find_hint == hint && len > as->find_hole && as->find_cand > cand) {
+		cand = as->find_cand;
+		hole = as->find_hole;
+	}
+	for (pos = vm_area_from(as, cand); pos != &as->areas; pos = pos->next) {
 		struct vm_area *a = list_entry(pos, struct vm_area, link);
 		if (a->end <= cand)
 			continue;
 		if (a->start >= cand && a->start - cand >= len)
 			break;
+		if (a->start > cand && a->start - cand > hole)
+			hole = a->start - cand;
 		cand = a->end;
 	}
+	as->find_hint = hint;
+	as->find_cand = cand;
+	as->find_hole = hole;
 	spin_unlock(&as->lock);
 	return user_range_ok(cand, len) && cand + len <= USER_STACK_TOP - USER_STACK_SIZE ? cand : 0;
 }
@@ -1069,6 +1140,7 @@ struct addrspace *vm_as_fork(struct addrspace *as, struct cgroup *cg, int *err)
 		 * (a search would make forking VM_MAX_MAP_COUNT areas
 		 * quadratic). */
 		list_add_tail(&c->link, &child->areas);
+		vm_tree_add(child, c);
 		vm_area_count(child, c, 1);
 		struct vm_fork_arg arg = { child, a };
 		if ((*err = vm_walk(as, a->start, a->end, vm_fork_one, &arg)))
@@ -1355,7 +1427,7 @@ bool vm_range_mapped(struct addrspace *as, vaddr_t start, vaddr_t end)
 	vaddr_t covered = start;
 	spin_lock(&as->lock);
 	struct list_head *pos;
-	list_for_each(pos, &as->areas) {
+	for (pos = vm_area_from(as, start); pos != &as->areas; pos = pos->next) {
 		struct vm_area *a = list_entry(pos, struct vm_area, link);
 		if (a->start > covered)
 			break;

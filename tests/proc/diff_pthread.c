@@ -1,10 +1,13 @@
 /* Differential test: POSIX threads as a program written for Linux uses
  * them: the errors of join, detach and attributes; mutex types (normal,
  * recursive, error-checking); thread-specific-data destructors; read-
- * write locks, spin locks, barriers, once, fork handlers, condition
+ * write locks, spin locks, barriers, once (PTHREAD_ONCE_INIT assigned
+ * as well), pthread_getattr_np (the main thread's and other threads'
+ * stacks and detach states), fork handlers, condition
  * variable clocks, unnamed semaphores. It prints each call's result (an
  * errno name), one call per line, so the output compares with Linux's
  * byte for byte. */
+#define _GNU_SOURCE /* pthread_getattr_np */
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
@@ -13,6 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -162,6 +166,28 @@ static volatile sig_atomic_t usr1;
 static void on_usr1(int s)
 {
 	usr1 = s;
+}
+
+/* What pthread_getattr_np says of the calling thread: whether its stack
+ * is [want_lo, want_lo + want_size) (want_size 0: only that a local lies
+ * in it) and its detach state. */
+static void *show_attr_np(void *arg)
+{
+	const size_t *want = arg;
+	pthread_attr_t a;
+	void *lo = NULL;
+	size_t size = 0;
+	int ds = -1, local = 0;
+	int e = pthread_getattr_np(pthread_self(), &a);
+	pthread_attr_getstack(&a, &lo, &size);
+	pthread_attr_getdetachstate(&a, &ds);
+	char *p = (char *)&local;
+	printf("getattr_np: %s, a local inside %d, %s%s\n", en(e), p >= (char *)lo && p < (char *)lo + size,
+	       ds == PTHREAD_CREATE_DETACHED ? "detached" : "joinable",
+	       !want ? "" : want[1] ? (lo == (void *)want[0] && size == want[1] ? ", the given stack" : ", another stack")
+	       : size == want[2] ? ", the given size" : ", another size");
+	pthread_attr_destroy(&a);
+	return NULL;
 }
 
 int main(void)
@@ -355,6 +381,45 @@ int main(void)
 		seen += (long)r;
 	}
 	printf("once: ran %d time(s); every caller saw it done: %d\n", once_runs, seen == 4);
+	once = PTHREAD_ONCE_INIT; /* an int as glibc's: assignable */
+	pthread_once(&once, once_fn);
+	printf("once after PTHREAD_ONCE_INIT assigned again: ran %d time(s)\n", once_runs);
+
+	/* pthread_getattr_np: the main thread (its stack about RLIMIT_STACK long),
+	 * a thread on a given stack, one of a given size, a detached one */
+	{
+		pthread_attr_t ma;
+		void *lo;
+		size_t size;
+		struct rlimit rl;
+		getrlimit(RLIMIT_STACK, &rl);
+		SHOW("getattr_np of main", pthread_getattr_np(pthread_self(), &ma));
+		pthread_attr_getstack(&ma, &lo, &size);
+		/* glibc: from RLIMIT_STACK below the stack area's top up to the
+		 * page above the initial stack pointer, so less the arguments
+		 * and the environment above it */
+		printf("main: a local inside %d, size RLIMIT_STACK less under 1 MiB %d\n",
+		       (char *)&rl >= (char *)lo && (char *)&rl < (char *)lo + size,
+		       size <= rl.rlim_cur && size > rl.rlim_cur - (1 << 20));
+		pthread_attr_destroy(&ma);
+		static char stk[65536] __attribute__((aligned(4096)));
+		size_t want[3] = { (size_t)stk, sizeof(stk), 0 };
+		pthread_attr_init(&ma);
+		pthread_attr_setstack(&ma, stk, sizeof(stk));
+		pthread_create(&t, &ma, show_attr_np, want);
+		pthread_join(t, NULL);
+		pthread_attr_destroy(&ma);
+		size_t want2[3] = { 0, 0, 1 << 20 };
+		pthread_attr_init(&ma);
+		pthread_attr_setstacksize(&ma, 1 << 20);
+		pthread_create(&t, &ma, show_attr_np, want2);
+		pthread_join(t, NULL);
+		pthread_attr_setdetachstate(&ma, PTHREAD_CREATE_DETACHED);
+		pthread_create(&t, &ma, show_attr_np, NULL);
+		pthread_attr_destroy(&ma);
+		usleep(100000);
+		fflush(stdout);
+	}
 
 	/* condition variable clocks */
 	pthread_condattr_t ca;

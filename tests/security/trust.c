@@ -450,6 +450,14 @@ static void user_signals(long *r)
 	got_code = 99;
 	kill(getpid(), SIGRTMIN);
 	r[1] = got_code == SI_USER && got_uid == 1000;
+	/* sigqueue's si_code (before the timers below take all of
+	 * RLIMIT_SIGPENDING): SI_MESGQ (mq_notify's) carries the kernel's
+	 * pid and uid too; any other code, SI_USER or SI_KERNEL: EINVAL */
+	got_code = 99;
+	long q = sys_sigqueue(getpid(), SIGRTMIN, 9, SI_MESGQ);
+	r[5] = q == 0 && got_code == SI_MESGQ && got_pid == getpid() && got_uid == 1000;
+	r[6] = sys_sigqueue(getpid(), SIGRTMIN, 9, SI_USER);
+	r[7] = sys_sigqueue(getpid(), SIGRTMIN, 9, 0x80); /* SI_KERNEL */
 	struct rlimit rl;
 	getrlimit(RLIMIT_SIGPENDING, &rl);
 	struct rlimit up = { rl.rlim_cur, rl.rlim_max + 1 };
@@ -492,6 +500,9 @@ static void signals(void)
 	want(r[2], -EPERM, "trust.sigqueue: a user raising RLIMIT_SIGPENDING's hard limit: EPERM");
 	printf("# %ld timers made before EAGAIN (RLIMIT_SIGPENDING %ld)\n", r[3], r[4]);
 	check(r[3] > 0 && r[3] <= r[4], "trust.timer_create: timers without end stop at RLIMIT_SIGPENDING: EAGAIN");
+	check(r[5] == 1, "trust.sigqueue: SI_MESGQ with the kernel's si_pid and si_uid");
+	want(r[6], -EINVAL, "trust.sigqueue: si_code SI_USER asked for: EINVAL");
+	want(r[7], -EINVAL, "trust.sigqueue: si_code SI_KERNEL asked for: EINVAL");
 	if (as_user(1000, 1000, user_queue, r) == 0) {
 		printf("# %ld real-time signals queued before EAGAIN\n", r[0]);
 		check(r[0] > 0 && r[0] <= 4096, "trust.sigqueue: signals queued without end stop at RLIMIT_SIGPENDING: EAGAIN");

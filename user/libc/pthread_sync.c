@@ -344,7 +344,7 @@ int pthread_cond_broadcast(pthread_cond_t *c)
 	return 0;
 }
 
-/* --- once: init_executed 0 not run, 1 running, 2 done, 3 running with waiters --- */
+/* --- once: the word 0 not run, 1 running, 2 done, 3 running with waiters --- */
 
 static void once_cancelled(void *arg)
 {
@@ -358,7 +358,7 @@ int pthread_once(pthread_once_t *o, void (*fn)(void))
 {
 	if (!o || !fn)
 		return EINVAL;
-	uint32_t *w = (uint32_t *)&o->init_executed;
+	uint32_t *w = (uint32_t *)o;
 	for (;;) {
 		uint32_t v = __atomic_load_n(w, __ATOMIC_ACQUIRE);
 		if (v == 2)

@@ -9,12 +9,17 @@ void __libc_init_array(void);
 void __libc_fini_array(void);
 void __libc_start(long *sp);
 
+/* The initial stack pointer (glibc's name): pthread_getattr_np finds the
+ * main thread's stack from it. */
+void *__libc_stack_end;
+
 /* newlib's init/fini arrays run these; static programs have nothing. */
 void _init(void) {}
 void _fini(void) {}
 
 void __libc_start(long *sp)
 {
+	__libc_stack_end = sp;
 	int argc = (int)sp[0];
 	char **argv = (char **)(sp + 1);
 	environ = argv + argc + 1;

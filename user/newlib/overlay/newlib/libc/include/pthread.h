@@ -143,6 +143,12 @@ int	pthread_rwlock_trywrlock(pthread_rwlock_t *__lock);
 int	pthread_rwlock_timedwrlock(pthread_rwlock_t *__lock, const struct timespec *__abstime);
 int	pthread_rwlock_unlock(pthread_rwlock_t *__lock);
 
+#if __GNU_VISIBLE
+/* GNU: thread's real attributes (its stack, the main thread's too, and
+   its detach state), as glibc under _GNU_SOURCE.  */
+int	pthread_getattr_np(pthread_t __th, pthread_attr_t *__attr);
+#endif
+
 #ifdef __cplusplus
 }
 #endif

@@ -223,9 +223,8 @@ int nanosleep (const struct timespec  *rqtp, struct timespec *rmtp);
 #endif
 #endif /* _POSIX_TIMERS */
 
-/* Arbor: clock_nanosleep is there (kernel/proc/ptimer.c), though not the
-   rest of the Clock Selection option (pthread_condattr_setclock), so it
-   is declared without _POSIX_CLOCK_SELECTION.  */
+/* Arbor: clock_nanosleep (kernel/proc/ptimer.c), part of the Clock
+   Selection option, which Arbor has in full (<sys/features.h>).  */
 #if defined(_POSIX_CLOCK_SELECTION) || defined(_POSIX_TIMERS)
 
 #ifdef __cplusplus

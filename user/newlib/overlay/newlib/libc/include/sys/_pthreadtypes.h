@@ -76,12 +76,12 @@ typedef struct {
 
 typedef __uint32_t pthread_key_t;
 
-typedef struct {
-	int is_initialized;
-	int init_executed;	/* futex word: 0 not run, 1 running, 2 done (3: waiters) */
-} pthread_once_t;
+/* An int as glibc's, so that PTHREAD_ONCE_INIT (0) can be assigned as
+   well as used to initialize; the futex word: 0 not run, 1 running,
+   2 done (3: running with waiters). */
+typedef int pthread_once_t;
 
-#define _PTHREAD_ONCE_INIT { 1, 0 }
+#define _PTHREAD_ONCE_INIT 0
 
 typedef struct {
 	__uint32_t __count;	/* threads to wait for */

@@ -361,6 +361,10 @@ extern "C" {
 #define _POSIX_MEMLOCK			200809L
 #define _POSIX_MEMLOCK_RANGE		200809L
 #define _POSIX_MESSAGE_PASSING		200809L
+/* Clock Selection: clock_nanosleep (kernel/proc/ptimer.c) and
+   pthread_condattr_setclock/getclock (user/libc/pthread_sync.c: a
+   CLOCK_REALTIME wait follows clock_settime, K_FUTEX_REALTIME).  */
+#define _POSIX_CLOCK_SELECTION		200809L
 #define _UNIX98_THREAD_MUTEX_ATTRIBUTES	1
 #endif
 
