@@ -806,6 +806,17 @@ KTEST(posix_random)
 	user_cg_done(c);
 }
 
+/* sethostname and uname's node name: root only, Linux's errors
+ * (tests/proc/hostname.c). */
+KTEST(posix_hostname)
+{
+	struct cgroup *c = user_cg("posix_hostname");
+	if (!c)
+		return;
+	KT_EXPECT_EQ(run_posix("posix/hostname", c), W_EXITCODE(0));
+	user_cg_done(c);
+}
+
 /* pidfd_open and pidfd_send_signal: kill's rule, the handle's kind,
  * reaped processes, poll (tests/proc/pidfd.c). */
 KTEST(posix_pidfd)
