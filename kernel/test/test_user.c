@@ -887,6 +887,14 @@ KTEST(posix_cgfs_core)
 	run_with_servers(argv, "posix_cgroups");
 }
 
+/* The misc controller and its ipc_names resource (tests/cgroup/misc.c):
+ * the root passes misc on to the test's cgroup. */
+KTEST(posix_cgroup_misc)
+{
+	const char *const argv[] = { "posix/misc", NULL };
+	run_with_servers(argv, "posix_misc");
+}
+
 /* A new memory cgroup's state charged to its parent: mkdir and
  * subtree_control ENOMEM under memory.max (tests/cgroup/kmem.c). */
 KTEST(posix_cgroup_kmem)
