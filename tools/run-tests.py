@@ -1170,6 +1170,26 @@ def test_linux_selftests(build, tally):
     selftests.check(build, 300, tally)
 
 
+def test_labs(tally):
+    """The labs (labs/, docs/labs.md): each grader gives full marks on this
+    tree, and a copy with every lab's reference solution cut out
+    (build/labs-stub/tree) builds and fails each grader (tools/lab
+    selfcheck)."""
+    print("[qemu] the labs' graders: the reference passes, the stubs fail (tools/lab)", flush=True)
+    import importlib.machinery
+    import importlib.util
+    loader = importlib.machinery.SourceFileLoader("arbor_lab", os.path.join(ROOT, "tools", "lab"))
+    spec = importlib.util.spec_from_loader("arbor_lab", loader)
+    lab = importlib.util.module_from_spec(spec)
+    loader.exec_module(lab)
+    t0 = time.monotonic()
+
+    def report(name, ok, detail):
+        tally.result(name, ok, detail)
+    lab.selfcheck(report)
+    print(f"  # labs: {time.monotonic() - t0:.0f} s", flush=True)
+
+
 def test_posix_suite(build, tally):
     """The Open POSIX Test Suite's conformance tests of issue 21's
     interfaces, built unchanged with arbor-cc and run in a few boots: each
@@ -1508,6 +1528,7 @@ def main():
     ap.add_argument("--tty-only", action="store_true",
                     help="only the terminal tests (pty driver boot, stty against GNU stty)")
     ap.add_argument("--console-only", action="store_true", help="only the scripted console sessions")
+    ap.add_argument("--labs-only", action="store_true", help="only the labs' graders (tools/lab selfcheck)")
     ap.add_argument("host_tests", nargs="*")
     a = ap.parse_args()
     kernel = os.path.join(a.build, "arbor.elf")
@@ -1540,6 +1561,10 @@ def main():
         return 1 if tally.failed else 0
     if a.selftests_only:
         test_linux_selftests(a.build, tally)
+        print(f"{tally.passed} passed, {len(tally.failed)} failed")
+        return 1 if tally.failed else 0
+    if a.labs_only:
+        test_labs(tally)
         print(f"{tally.passed} passed, {len(tally.failed)} failed")
         return 1 if tally.failed else 0
     if a.posix_only:
@@ -1603,6 +1628,7 @@ def main():
     test_stty_matches_gnu(a.build, tally)
     test_linux_selftests(a.build, tally)
     test_posix_suite(a.build, tally)
+    test_labs(tally)
     # The fuzzer from a fixed seed (1), about 45 s per mode.
     for mode in modes:
         test_fuzz(a.build, initrd, mode, 1 if a.fuzz_seed is None else a.fuzz_seed, a.fuzz_seconds, tally)
