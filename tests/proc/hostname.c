@@ -78,8 +78,10 @@ int main(void)
 	      "sethostname of 65 bytes: EINVAL, nothing changed; of 64: the whole name");
 	errno = 0;
 	int wrap = sethostname("x", (size_t)-1) < 0 && errno == EINVAL;
-	check(wrap && sys_hostname(HOSTNAME_SET, "x", -5) == -EINVAL,
-	      "a negative length (size_t -1 from the C library): EINVAL");
+	/* LAB 01 BEGIN (the raw system call: a tree cut for lab 01 has none) */
+	wrap = wrap && sys_hostname(HOSTNAME_SET, "x", -5) == -EINVAL;
+	/* LAB 01 END */
+	check(wrap, "a negative length (size_t -1 from the C library): EINVAL");
 	check(sethostname("abcdef", 3) == 0 && nodename_is("abc"), "the name is len bytes, no NUL needed");
 	check(sethostname("", 0) == 0 && nodename_is(""), "an empty name");
 	check(sethostname("a\0b", 3) == 0 && nodename_is("a"), "a NUL in the bytes ends the name readers see");
@@ -90,12 +92,14 @@ int main(void)
 	check(ef && nodename_is("a"), "sethostname from NULL+8 or a kernel address: EFAULT, nothing changed");
 	sethostname("arbor", 5);
 	char small[4] = "zzz";
+	/* LAB 01 BEGIN */
 	check(sys_hostname(HOSTNAME_GET, small, 3) == 5 && memcmp(small, "arb", 3) == 0 &&
 	      sys_hostname(HOSTNAME_GET, NULL, 0) == 5,
 	      "HOSTNAME_GET cuts to len and returns the name's length");
 	check(sys_hostname(HOSTNAME_GET, (char *)8, 10) == -EFAULT && sys_hostname(2, small, 3) == -EINVAL &&
 	      sys_hostname(-1, small, 3) == -EINVAL && sys_hostname(HOSTNAME_GET, small, -1) == -EINVAL,
 	      "HOSTNAME_GET to a bad buffer: EFAULT; another op or a negative len: EINVAL");
+	/* LAB 01 END */
 	errno = 0;
 	check(gethostname(small, 3) < 0 && errno == ENAMETOOLONG, "gethostname with no room: ENAMETOOLONG (glibc's)");
 	sethostname(saved, strlen(saved));
