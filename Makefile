@@ -454,7 +454,7 @@ cgdiff: $(KERNEL) $(INITRD) libc
 # A lab's grader (labs/NN-name/, docs/labs.md): make grade LAB=03; without
 # LAB, every lab's.
 grade: $(KERNEL) $(INITRD) libc
-	@$(if $(LAB),tools/lab grade $(LAB),for l in $$(tools/lab list | cut -c1-2); do tools/lab grade $$l || s=1; done; exit $$s)
+	@$(if $(LAB),tools/lab grade $(LAB),s=0; for l in $$(tools/lab list | cut -c1-2); do tools/lab grade $$l || s=1; done; exit $$s)
 
 # The churn/leak soak alone, SECONDS long (make test runs it for 20 s).
 soak: $(KERNEL) $(INITRD) | $(BUILD)/.deps-test
