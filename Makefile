@@ -109,7 +109,7 @@ host_srcs_ext2         := $(patsubst %,user/servers/ext2/%.c,$(EXT2_CORE)) \
 host_cflags_ext2       := -Iuser/servers/ext2
 HOST_BINS := $(patsubst %,$(BUILD)/host/test_%,$(HOST_TESTS))
 
-.PHONY: all run debug test soak bench iso clean deps docs libc kcov fuzz disk rootdisk cgdiff
+.PHONY: all run debug test soak bench iso clean deps docs libc kcov fuzz disk rootdisk cgdiff grade
 
 $(BUILD)/.deps-%: tools/deps.sh
 	@mkdir -p $(@D)
@@ -450,6 +450,11 @@ fuzz: $(INITRD) kcov | $(BUILD)/.deps-test
 SEEDS ?= 1-100
 cgdiff: $(KERNEL) $(INITRD) libc
 	@python3 tools/cgdiff.py live $(SEEDS) $(if $(OPS),-n $(OPS))
+
+# A lab's grader (labs/NN-name/, docs/labs.md): make grade LAB=03; without
+# LAB, every lab's.
+grade: $(KERNEL) $(INITRD) libc
+	@$(if $(LAB),tools/lab grade $(LAB),s=0; for l in $$(tools/lab list | cut -c1-2); do tools/lab grade $$l || s=1; done; exit $$s)
 
 # The churn/leak soak alone, SECONDS long (make test runs it for 20 s).
 soak: $(KERNEL) $(INITRD) | $(BUILD)/.deps-test

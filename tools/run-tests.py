@@ -1173,6 +1173,43 @@ def test_linux_selftests(build, tally):
     selftests.check(build, 300, tally)
 
 
+def test_labs(tally):
+    """The labs (labs/, docs/labs.md): each grader gives full marks on this
+    tree, and a copy with every lab's reference solution cut out
+    (build/labs-stub/tree) builds and fails each grader (tools/lab
+    selfcheck)."""
+    print("[qemu] the labs' graders: the reference passes, the stubs fail (tools/lab)", flush=True)
+    import importlib.machinery
+    import importlib.util
+    loader = importlib.machinery.SourceFileLoader("arbor_lab", os.path.join(ROOT, "tools", "lab"))
+    spec = importlib.util.spec_from_loader("arbor_lab", loader)
+    lab = importlib.util.module_from_spec(spec)
+    loader.exec_module(lab)
+    t0 = time.monotonic()
+    m = "LAB "  # (never whole in this file: the cutter reads it too)
+    sample = (f"a\n\t/* {m}09 BEGIN */\nref\n\t/* {m}09 STUB\n\tstub;\n\t{m}09 END */\n"
+              f"/* {m}08 BEGIN */\nkept\n/* {m}08 END */\n")
+    want = (f"a\n\t/* {m}09: your code here (labs/09-x/README.md) */\n\tstub;\n"
+            f"/* {m}08 BEGIN */\nkept\n/* {m}08 END */\n")
+    got = lab.cut_text(sample, {"09"}, "f.c", {"09": "labs/09-x/"})
+    bad = []
+    for text in (f"/* {m}09 BEGIN */\nx\n", f"/* {m}09 END */\n", f"/* {m}09 BEGIN */\n/* {m}08 BEGIN */\n",
+                 f"/* {m}09 BEGIN */\n/* {m}09 STUB\n/* {m}09 STUB\n{m}09 END */\n"):
+        try:
+            lab.cut_text(text, None, "f.c", {})
+            bad.append(repr(text))
+        except ValueError:
+            pass
+    ok = got == want and not bad
+    tally.result("labs: a marked block is cut to its stub, other labs' blocks kept, malformed ones refused", ok,
+                 "" if ok else f"got {got!r}" if got != want else "accepted: " + ", ".join(bad))
+
+    def report(name, ok, detail):
+        tally.result(name, ok, detail)
+    lab.selfcheck(report)
+    print(f"  # labs: {time.monotonic() - t0:.0f} s", flush=True)
+
+
 def test_posix_suite(build, tally):
     """The Open POSIX Test Suite's conformance tests of issue 21's
     interfaces, built unchanged with arbor-cc and run in a few boots: each
@@ -1513,6 +1550,7 @@ def main():
     ap.add_argument("--console-only", action="store_true", help="only the scripted console sessions")
     ap.add_argument("--exp-only", action="store_true",
                     help="only the experiments' check (tools/expcheck.py: short examples, determinism)")
+    ap.add_argument("--labs-only", action="store_true", help="only the labs' graders (tools/lab selfcheck)")
     ap.add_argument("host_tests", nargs="*")
     a = ap.parse_args()
     kernel = os.path.join(a.build, "arbor.elf")
@@ -1545,6 +1583,10 @@ def main():
         return 1 if tally.failed else 0
     if a.selftests_only:
         test_linux_selftests(a.build, tally)
+        print(f"{tally.passed} passed, {len(tally.failed)} failed")
+        return 1 if tally.failed else 0
+    if a.labs_only:
+        test_labs(tally)
         print(f"{tally.passed} passed, {len(tally.failed)} failed")
         return 1 if tally.failed else 0
     if a.posix_only:
@@ -1613,6 +1655,7 @@ def main():
     test_stty_matches_gnu(a.build, tally)
     test_linux_selftests(a.build, tally)
     test_posix_suite(a.build, tally)
+    test_labs(tally)
     # The fuzzer from a fixed seed (1), about 45 s per mode.
     for mode in modes:
         test_fuzz(a.build, initrd, mode, 1 if a.fuzz_seed is None else a.fuzz_seed, a.fuzz_seconds, tally)

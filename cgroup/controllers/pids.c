@@ -28,7 +28,10 @@ extern struct cg_controller cg_pids;
 /* Per cgroup: threads in its subtree, the limit (PIDS_UNLIMITED: "max"),
  * the highest count seen, refused creations (here or below / here). */
 struct pids_state {
-	uint64_t current, max, peak;
+	uint64_t current, max;
+	/* LAB 02 BEGIN */
+	uint64_t peak;
+	/* LAB 02 END */
 	uint64_t events, events_local;
 };
 
@@ -54,8 +57,12 @@ static void pids_add(struct cgroup *cg, int64_t n)
 	for (; cg; cg = cg->parent) {
 		struct pids_state *p = pids_of(cg);
 		uint64_t now = __atomic_add_fetch(&p->current, (uint64_t)n, __ATOMIC_RELAXED);
+		/* LAB 02 BEGIN */
 		if (n > 0 && now > p->peak)
 			p->peak = now;
+		/* LAB 02 STUB
+		(void)now;
+		LAB 02 END */
 	}
 }
 
@@ -121,11 +128,13 @@ static int pids_show_current(struct cgroup *cg, struct cgfs_buf *out)
 	return 0;
 }
 
+/* LAB 02 BEGIN */
 static int pids_show_peak(struct cgroup *cg, struct cgfs_buf *out)
 {
 	cgfs_put_u64_line(out, pids_of(cg)->peak);
 	return 0;
 }
+/* LAB 02 END */
 
 static int pids_show_events(struct cgroup *cg, struct cgfs_buf *out)
 {
@@ -147,7 +156,9 @@ static const struct cftype pids_files[] = {
 	  .show = pids_show_events_local },
 	{ .name = "pids.max", .mode = 0644, .flags = CFT_NOT_ON_ROOT,
 	  .show = pids_show_max, .write = pids_write_max },
+	/* LAB 02 BEGIN */
 	{ .name = "pids.peak", .mode = 0444, .flags = CFT_NOT_ON_ROOT, .show = pids_show_peak },
+	/* LAB 02 END */
 };
 
 struct cg_controller cg_pids = {

@@ -17,7 +17,7 @@
 #include "types.h"
 
 #define CG_NAME_MAX 255
-#define CG_NAME_INLINE 96
+#define CG_NAME_INLINE 80
 #define CG_WEIGHT_DEFAULT 100
 #define CG_WEIGHT_MIN 1
 #define CG_WEIGHT_MAX 10000
@@ -32,6 +32,8 @@ enum cg_notify_file {
 	CG_NOTIFY_PIDS_EVENTS_LOCAL,	/* pids.events.local */
 	CG_NOTIFY_MEMORY_EVENTS,	/* memory.events */
 	CG_NOTIFY_MEMORY_EVENTS_LOCAL,	/* memory.events.local */
+	CG_NOTIFY_MISC_EVENTS,		/* misc.events */
+	CG_NOTIFY_MISC_EVENTS_LOCAL,	/* misc.events.local */
 	CG_NOTIFY_FILES
 };
 

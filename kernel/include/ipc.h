@@ -166,6 +166,10 @@ void ipc_wb_for(struct thread *self, uint64_t cg, int32_t pid);
  * *msg); snd and rcv are the caller's user buffers. */
 long ipc_call_kernel(int h, struct ipc_msg *msg, const void *snd, size_t snd_len, void *rcv,
 		     size_t rcv_len);
+/* Slots of the table of published names (kernel/ipc/names.c): the
+ * misc controller's capacity of "ipc_names", each published name charged
+ * to its publisher's cgroup (misc.current, misc.max). */
+#define IPC_NAMES_MAX 32
 /* Process p exits: kill the endpoints it owns and drop its names. */
 void ipc_proc_exit(struct proc *p);
 void ipc_names_proc_exit(struct proc *p);

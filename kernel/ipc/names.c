@@ -9,21 +9,29 @@
  * 1024 for root: otherwise any user could take "vfs" while its server is
  * restarting (or before it starts) and answer everyone's file calls. A
  * user may publish names under its own prefix "u<euid>." ("u1000.chat"),
- * which nobody else can take. */
+ * which nobody else can take.
+ *
+ * Each name is charged to its publisher's cgroup as one "ipc_names" unit
+ * of the misc controller (cgroup/controllers/misc.h), whose capacity is
+ * the table's size: a cgroup at its misc.max gets EBUSY, as Linux's
+ * misc_cg_try_charge, and cannot fill the table. */
 #include "ipc.h"
+#include "cgroup.h"
+#include "misc.h"
 #include "abi/errno.h"
 #include "kstring.h"
 #include "proc.h"
 #include "spinlock.h"
 #include "syscall.h"
 
-#define NAMES_MAX 32
+#define NAMES_MAX IPC_NAMES_MAX
 #define NAME_LEN  32
 
 struct ipc_name {
 	char name[NAME_LEN];
 	struct kobj *obj;	/* a reference */
 	struct proc *owner;
+	struct cgroup *charged;	/* its misc.current "ipc_names" unit (a reference) */
 };
 
 static struct ipc_name names[NAMES_MAX];
@@ -51,6 +59,42 @@ static bool ipc_name_allowed(const char *name, uint32_t euid)
 	return strncmp(name, prefix, n) == 0 && name[n] != '\0';
 }
 
+/* A slot for name, taken (obj set, the name still empty: no lookup
+ * matches it), or NULL with *err -EEXIST or -ENOSPC. names_lock held. */
+static struct ipc_name *ipc_name_reserve_locked(const char *name, struct kobj *o, struct proc *p, long *err)
+{
+	struct ipc_name *free = NULL;
+	for (int i = 0; i < NAMES_MAX; i++) {
+		if (names[i].obj && strcmp(names[i].name, name) == 0) {
+			*err = -EEXIST;
+			return NULL;
+		}
+		if (!names[i].obj && !free)
+			free = &names[i];
+	}
+	if (!free) {
+		*err = -ENOSPC;
+		return NULL;
+	}
+	free->name[0] = '\0';
+	free->obj = o;
+	free->owner = p;
+	free->charged = NULL;
+	return free;
+}
+
+/* One "ipc_names" unit for p's cgroup (misc.h): 0 and *charged, or -EBUSY. */
+static long ipc_name_charge(struct proc *p, struct cgroup **charged)
+{
+	spin_lock(&proc_lock); /* holds the process's cgroup in place */
+	struct cgroup *cg = p->cgroup;
+	cg_get(cg);
+	spin_unlock(&proc_lock);
+	long err = misc_cg_try_charge(MISC_CG_RES_IPC_NAMES, cg, 1, charged);
+	cg_put(cg);
+	return err;
+}
+
 long sys_ns_register(const char *uname, int h)
 {
 	char name[NAME_LEN];
@@ -68,28 +112,36 @@ long sys_ns_register(const char *uname, int h)
 		kobj_put(o);
 		return -EACCES;
 	}
+	/* the slot first, then the charge (cg_lock is not taken under
+	 * names_lock): a full table stays ENOSPC, a cgroup at its misc.max
+	 * EBUSY; a second publisher of the name racing in between is caught
+	 * when the name is set */
 	spin_lock(&names_lock);
-	struct ipc_name *free = NULL;
-	for (int i = 0; i < NAMES_MAX; i++) {
-		if (names[i].obj && strcmp(names[i].name, name) == 0) {
-			spin_unlock(&names_lock);
-			kobj_put(o);
-			return -EEXIST;
-		}
-		if (!names[i].obj && !free)
-			free = &names[i];
+	struct ipc_name *slot = ipc_name_reserve_locked(name, o, p, &err);
+	spin_unlock(&names_lock);
+	if (!slot) {
+		kobj_put(o);
+		return err;
 	}
-	if (free) {
-		strlcpy(free->name, name, sizeof(free->name));
-		free->obj = o;
-		free->owner = p;
+	struct cgroup *charged = NULL;
+	err = ipc_name_charge(p, &charged);
+	spin_lock(&names_lock);
+	for (int i = 0; i < NAMES_MAX && !err; i++)
+		if (names[i].obj && strcmp(names[i].name, name) == 0)
+			err = -EEXIST;
+	if (err) {
+		slot->obj = NULL;
+	} else {
+		strlcpy(slot->name, name, sizeof(slot->name));
+		slot->charged = charged;
 	}
 	spin_unlock(&names_lock);
-	if (!free) {
+	if (err) {
+		if (charged)
+			misc_cg_uncharge(MISC_CG_RES_IPC_NAMES, charged, 1);
 		kobj_put(o);
-		return -ENOSPC;
 	}
-	return 0;
+	return err;
 }
 
 long sys_ns_lookup(const char *uname)
@@ -111,14 +163,20 @@ void ipc_names_proc_exit(struct proc *p)
 {
 	for (int i = 0; i < NAMES_MAX; i++) {
 		struct kobj *o = NULL;
+		struct cgroup *charged = NULL;
 		spin_lock(&names_lock);
 		if (names[i].obj && names[i].owner == p) {
 			o = names[i].obj;
+			charged = names[i].charged;
 			names[i].obj = NULL;
+			names[i].charged = NULL;
 		}
 		spin_unlock(&names_lock);
-		if (o)
+		if (o) {
+			if (charged) /* (none while its publisher is still charging it) */
+				misc_cg_uncharge(MISC_CG_RES_IPC_NAMES, charged, 1);
 			kobj_put(o);
+		}
 	}
 }
 

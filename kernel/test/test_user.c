@@ -806,6 +806,17 @@ KTEST(posix_random)
 	user_cg_done(c);
 }
 
+/* sethostname and uname's node name: root only, Linux's errors
+ * (tests/proc/hostname.c). */
+KTEST(posix_hostname)
+{
+	struct cgroup *c = user_cg("posix_hostname");
+	if (!c)
+		return;
+	KT_EXPECT_EQ(run_posix("posix/hostname", c), W_EXITCODE(0));
+	user_cg_done(c);
+}
+
 /* pidfd_open and pidfd_send_signal: kill's rule, the handle's kind,
  * reaped processes, poll (tests/proc/pidfd.c). */
 KTEST(posix_pidfd)
@@ -874,6 +885,14 @@ KTEST(posix_cgfs_core)
 {
 	const char *const argv[] = { "posix/cgroups", NULL };
 	run_with_servers(argv, "posix_cgroups");
+}
+
+/* The misc controller and its ipc_names resource (tests/cgroup/misc.c):
+ * the root passes misc on to the test's cgroup. */
+KTEST(posix_cgroup_misc)
+{
+	const char *const argv[] = { "posix/misc", NULL };
+	run_with_servers(argv, "posix_misc");
 }
 
 /* A new memory cgroup's state charged to its parent: mkdir and

@@ -21,6 +21,7 @@
 #include <sys/wait.h>
 #include <termios.h>
 #include <unistd.h>
+#include "abi/uts.h"
 #include "arbor_sys.h"
 
 /* <libgen.h>'s basename (symbol "basename", POSIX): the last component,
@@ -299,6 +300,21 @@ int gethostname(char *name, size_t len)
 	}
 	memcpy(name, u.nodename, n);
 	return 0;
+}
+
+/* sethostname(2): root's; len at most HOST_NAME_MAX (64), else EINVAL,
+ * as glibc passes len on to Linux (as an int: a len past INT_MAX wraps as
+ * there). */
+int sethostname(const char *name, size_t len)
+{
+	/* LAB 01 BEGIN */
+	return (int)__sys_ret(sys_hostname(HOSTNAME_SET, (char *)name, (int)len));
+	/* LAB 01 STUB
+	(void)name;
+	(void)len;
+	errno = ENOSYS;
+	return -1;
+	LAB 01 END */
 }
 
 /* /etc/hostid's four bytes, as glibc; 0 without the file (glibc then

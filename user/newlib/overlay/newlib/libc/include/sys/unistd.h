@@ -213,7 +213,7 @@ int     setgid (gid_t __gid);
 int	setgroups (size_t __size, const gid_t *__list);	/* Arbor: Linux's size_t */
 #endif
 #if __BSD_VISIBLE || (__XSI_VISIBLE && __XSI_VISIBLE < 500)
-/* Arbor: no sethostname (not in the C library; docs/libc.md) */
+int	sethostname (const char *__name, size_t __len);	/* Arbor: glibc's size_t */
 #endif
 int     setpgid (pid_t __pid, pid_t __pgid);
 #if __SVID_VISIBLE || __XSI_VISIBLE >= 500
