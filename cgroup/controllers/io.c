@@ -37,9 +37,10 @@ struct io_state *io_of(const struct cgroup *cg)
 	return cg_state(cg, &cg_io);
 }
 
-static void io_state_init(void *state)
+static int io_state_init(void *state)
 {
 	((struct io_state *)state)->weight_default = IO_WEIGHT_DEFAULT;
+	return 0;
 }
 
 static void io_state_free(void *state)

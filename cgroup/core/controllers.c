@@ -61,8 +61,8 @@ int cg_states_alloc(struct cgroup *cg)
 		if (!c->state_size)
 			continue;
 		cg->cstate[i] = block;
-		if (c->state_init)
-			c->state_init(block);
+		if (c->state_init && c->state_init(block))
+			return -ENOMEM; /* the caller's cg_states_free undoes it */
 		block += cg_state_span(c);
 	}
 	return 0;

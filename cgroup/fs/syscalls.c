@@ -243,10 +243,22 @@ static bool cgfs_dir_writable(const struct cgroup *cg, uint32_t uid, uint32_t gi
 	return (bits & 3) == 3;
 }
 
-/* cg_create with its memory (struct, states, name: one heap page at
- * most) charged to the payer until the cgroup is freed, and the states
- * its parent pays for (its memory controller's, as Linux charges a new
- * memcg to the parent: cg_parent_owed_locked) charged to the parent:
+/* The bytes of slab a new cgroup named name costs its creator: its node
+ * in the file system (the struct cgroup, and its name where it does not
+ * fit inline), as Linux charges the directory's dentry and inode to the
+ * task that makes it. Its controllers' states are not charged (Linux's
+ * css structures and struct mem_cgroup are not accounted) but for the
+ * memory counters' per-CPU object, which the parent pays for. */
+static uint64_t cgfs_node_bytes(const char *name)
+{
+	size_t len = strlen(name);
+	return sizeof(struct cgroup) + (len < CG_NAME_INLINE ? 0 : len + 1);
+}
+
+/* cg_create with its file-system node (cgfs_node_bytes) charged to the
+ * payer until the cgroup is freed, and the state
+ * its parent pays for (its memory counters, as Linux charges a new
+ * memcg's per-CPU statistics to the parent: cg_parent_owed_locked) charged to the parent:
  * before the cgroup is made with what the parent's subtree_control says
  * now, settled once it is linked (a subtree_control write in between may
  * change what is owed: a shortfall is charged then, and a cgroup that
@@ -261,15 +273,16 @@ static long cgfs_create_charged(struct cgroup *parent, const char *name, struct 
 	if (err)
 		return err;
 	struct cgroup *payer = memcg_requester();
-	if (!(err = mem_charge(payer, 1, MEMCG_STAT_SLAB))) {
+	uint64_t node = cgfs_node_bytes(name);
+	if (!(err = memcg_slab_charge_bytes(payer, node))) {
 		if (!(err = cg_parent_charge(parent, owed)))
 			prepaid = owed;
 		if (!err)
 			err = cg_create(parent, name, cg);
 		if (err)
-			mem_uncharge(payer, 1, MEMCG_STAT_SLAB);
+			memcg_slab_uncharge_bytes(payer, node);
 		else
-			memcg_set_charged(*cg, payer); /* the charge keeps payer alive */
+			memcg_set_charged(*cg, payer, node); /* the charge keeps payer alive */
 	}
 	while (!err) {
 		cg_lock();

@@ -1,0 +1,183 @@
+/* The per-CPU allocator (percpu_alloc.h): chunks of one page per possible
+ * CPU, each with a map of its granules (pcpu_map.c) and the cgroup each
+ * allocation is charged to, so a free needs neither a size nor a payer.
+ * A chunk's head page points back to it (page->private): a free finds its
+ * chunk from the object's address alone. An emptied chunk is freed unless
+ * it is the last one, so a mkdir/rmdir loop does not take and give back
+ * pages each time. The chunks with room gather at the list's head: one
+ * that cannot fit a request goes to the tail, one a free makes room in
+ * to the head, so with objects of one size (the cgroups' counters) an
+ * allocation finds room in the first chunk it looks at. */
+#include "percpu_alloc.h"
+#include "heap.h"
+#include "kstring.h"
+#include "list.h"
+#include "memcg.h"
+#include "panic.h"
+#include "pmm.h"
+#include "spinlock.h"
+
+struct pcpu_chunk {
+	struct list_head link;	/* pcpu_chunks */
+	char *base;		/* CPU 0's unit; CPU c's is c units on */
+	struct page *pages;
+	struct pcpu_map map;
+	/* whom each allocation is charged to, at its first granule (NULL:
+	 * nobody): Linux's chunk->obj_cgroups, charged to the object's
+	 * cgroup with it (percpu_charge_size) */
+	struct cgroup *owner[PCPU_GRANULES];
+};
+
+static struct spinlock pcpu_lock = SPINLOCK_INIT("percpu");
+static struct list_head pcpu_chunks; /* under pcpu_lock */
+static unsigned pcpu_nr_chunks;
+static uint64_t pcpu_in_use;
+unsigned pcpu_possible = 1;
+static unsigned pcpu_order;
+
+void percpu_alloc_init(unsigned nr_possible)
+{
+	if (nr_possible < 1 || nr_possible > MAX_CPUS)
+		panic("percpu: %u possible CPUs", nr_possible);
+	pcpu_possible = nr_possible;
+	while ((1u << pcpu_order) < nr_possible)
+		pcpu_order++;
+	list_init(&pcpu_chunks);
+	this_cpu()->pcpu_off = (uint64_t)this_cpu()->id * PCPU_UNIT_SIZE;
+}
+
+static unsigned pcpu_granules(size_t size)
+{
+	return (unsigned)((size + PCPU_GRANULE - 1) / PCPU_GRANULE);
+}
+
+size_t percpu_charge_size(size_t size)
+{
+	unsigned g = pcpu_granules(size);
+	return (size_t)g * PCPU_GRANULE * pcpu_possible + g * sizeof(struct cgroup *);
+}
+
+/* A new empty chunk, its units contiguous (one block of 2^order pages,
+ * the units past the possible CPUs unused), or NULL. Not charged to
+ * anyone: its objects are, each to its own cgroup. */
+static struct pcpu_chunk *pcpu_chunk_new(void)
+{
+	struct pcpu_chunk *c = kzalloc(sizeof(*c));
+	struct page *p = c ? pmm_alloc(pcpu_order) : NULL;
+	if (!p) {
+		kfree(c);
+		return NULL;
+	}
+	c->pages = p;
+	c->base = page_to_virt(p);
+	p->private = c;
+	pcpu_map_init(&c->map);
+	return c;
+}
+
+/* Room for n granules in a chunk on the list: its first granule there,
+ * *out the chunk; -1 if none has a run that long (each chunk looked at
+ * once: those without room go to the tail). pcpu_lock held. */
+static int pcpu_find_locked(unsigned n, struct pcpu_chunk **out)
+{
+	for (unsigned left = pcpu_nr_chunks; left; left--) {
+		struct pcpu_chunk *c = list_first_entry(&pcpu_chunks, struct pcpu_chunk, link);
+		int g = c->map.nr_free >= n ? pcpu_map_alloc(&c->map, n) : -1;
+		if (g >= 0) {
+			*out = c;
+			return g;
+		}
+		list_del(&c->link);
+		list_add_tail(&c->link, &pcpu_chunks);
+	}
+	return -1;
+}
+
+void *percpu_alloc(size_t size, struct cgroup *charge)
+{
+	if (size == 0 || size > PCPU_UNIT_SIZE)
+		return NULL;
+	unsigned n = pcpu_granules(size);
+	if (charge && memcg_percpu_charge_bytes(charge, percpu_charge_size(size)))
+		return NULL;
+	struct pcpu_chunk *c = NULL, *fresh = NULL;
+	spin_lock(&pcpu_lock);
+	int g = pcpu_find_locked(n, &c);
+	if (g >= 0) {
+		c->owner[g] = charge;
+		pcpu_in_use += (uint64_t)n * PCPU_GRANULE;
+	}
+	spin_unlock(&pcpu_lock);
+	if (g < 0) {
+		/* made with the lock dropped (the heap and the page allocator
+		 * may take their own); another may have freed room meanwhile */
+		fresh = pcpu_chunk_new();
+		spin_lock(&pcpu_lock);
+		g = pcpu_find_locked(n, &c);
+		if (g < 0 && fresh) {
+			list_add(&fresh->link, &pcpu_chunks);
+			pcpu_nr_chunks++;
+			c = fresh;
+			fresh = NULL;
+			g = pcpu_map_alloc(&c->map, n);
+		}
+		if (g >= 0) {
+			c->owner[g] = charge;
+			pcpu_in_use += (uint64_t)n * PCPU_GRANULE;
+		}
+		spin_unlock(&pcpu_lock);
+		if (fresh) {
+			pmm_free(fresh->pages, pcpu_order);
+			kfree(fresh);
+		}
+	}
+	if (g < 0) {
+		if (charge)
+			memcg_percpu_uncharge_bytes(charge, percpu_charge_size(size));
+		return NULL;
+	}
+	char *obj = c->base + (size_t)g * PCPU_GRANULE;
+	for (unsigned cpu = 0; cpu < pcpu_possible; cpu++)
+		memset(percpu_ptr(obj, cpu), 0, (size_t)n * PCPU_GRANULE);
+	return obj;
+}
+
+void percpu_free(void *obj)
+{
+	if (!obj)
+		return;
+	/* the chunk's head page: units are page-aligned, CPU 0's first */
+	uintptr_t base = (uintptr_t)obj & ~(uintptr_t)(PCPU_UNIT_SIZE - 1);
+	struct pcpu_chunk *c = virt_to_page((void *)base)->private;
+	unsigned g = (unsigned)(((uintptr_t)obj - base) / PCPU_GRANULE);
+	spin_lock(&pcpu_lock);
+	struct cgroup *charge = c->owner[g];
+	c->owner[g] = NULL;
+	unsigned n = pcpu_map_free(&c->map, g);
+	if (!n)
+		panic("percpu_free(%p): not an object", obj);
+	pcpu_in_use -= (uint64_t)n * PCPU_GRANULE;
+	bool drop = c->map.nr_free == PCPU_GRANULES && pcpu_nr_chunks > 1;
+	list_del(&c->link);
+	if (drop)
+		pcpu_nr_chunks--;
+	else
+		list_add(&c->link, &pcpu_chunks); /* it has room now */
+	spin_unlock(&pcpu_lock);
+	if (charge)
+		memcg_percpu_uncharge_bytes(charge, percpu_charge_size((size_t)n * PCPU_GRANULE));
+	if (drop) {
+		pmm_free(c->pages, pcpu_order);
+		kfree(c);
+	}
+}
+
+unsigned percpu_chunks(void)
+{
+	return __atomic_load_n(&pcpu_nr_chunks, __ATOMIC_RELAXED);
+}
+
+uint64_t percpu_bytes_in_use(void)
+{
+	return __atomic_load_n(&pcpu_in_use, __ATOMIC_RELAXED);
+}
