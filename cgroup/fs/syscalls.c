@@ -223,15 +223,18 @@ long sys_cgfs_readdir(const char *upath, uint64_t pos, struct k_cgnode *unodes, 
 	return err;
 }
 
-/* Splits "/a/b/name" into the parent's path (in place) and name. */
-static char *cgfs_split_last(char *path)
+/* Splits "/a/b/name" into the parent's path (in place) and name, whose
+ * length goes to *len. */
+static char *cgfs_split_last(char *path, size_t *len)
 {
 	size_t n = strlen(path);
 	while (n > 1 && path[n - 1] == '/')
 		path[--n] = '\0';
+	size_t end = n;
 	while (n > 0 && path[n - 1] != '/') /* the path starts with '/' */
 		n--;
 	path[n - 1] = '\0';
+	*len = end - n;
 	return path + n;
 }
 
@@ -243,15 +246,14 @@ static bool cgfs_dir_writable(const struct cgroup *cg, uint32_t uid, uint32_t gi
 	return (bits & 3) == 3;
 }
 
-/* The bytes of slab a new cgroup named name costs its creator: its node
+/* The bytes of slab a new cgroup whose name is len bytes costs its creator: its node
  * in the file system (the struct cgroup, and its name where it does not
  * fit inline), as Linux charges the directory's dentry and inode to the
  * task that makes it. Its controllers' states are not charged (Linux's
  * css structures and struct mem_cgroup are not accounted) but for the
  * memory counters' per-CPU object, which the parent pays for. */
-static uint64_t cgfs_node_bytes(const char *name)
+static uint64_t cgfs_node_bytes(size_t len)
 {
-	size_t len = strlen(name);
 	return sizeof(struct cgroup) + (len < CG_NAME_INLINE ? 0 : len + 1);
 }
 
@@ -263,7 +265,7 @@ static uint64_t cgfs_node_bytes(const char *name)
  * now, settled once it is linked (a subtree_control write in between may
  * change what is owed: a shortfall is charged then, and a cgroup that
  * cannot be paid for goes again, ENOMEM). */
-static long cgfs_create_charged(struct cgroup *parent, const char *name, struct cgroup **cg)
+static long cgfs_create_charged(struct cgroup *parent, const char *name, size_t len, struct cgroup **cg)
 {
 	/* Linux checks the hierarchy's limits before it allocates */
 	cg_lock();
@@ -273,7 +275,7 @@ static long cgfs_create_charged(struct cgroup *parent, const char *name, struct 
 	if (err)
 		return err;
 	struct cgroup *payer = memcg_requester();
-	uint64_t node = cgfs_node_bytes(name);
+	uint64_t node = cgfs_node_bytes(len);
 	if (!(err = memcg_slab_charge_bytes(payer, node))) {
 		if (!(err = cg_parent_charge(parent, owed)))
 			prepaid = owed;
@@ -315,7 +317,8 @@ static long cgfs_mkdir_at(char *path, uint32_t uid, uint32_t gid)
 	long err;
 	struct cgroup *parent, *cg;
 	const struct cftype *f;
-	char *name = cgfs_split_last(path);
+	size_t len;
+	char *name = cgfs_split_last(path, &len);
 	if (!*name)
 		return -EEXIST; /* the root */
 	if ((err = cgfs_resolve(path, &parent, &f)))
@@ -324,7 +327,7 @@ static long cgfs_mkdir_at(char *path, uint32_t uid, uint32_t gid)
 	bool taken = !f && (cg_find_child(parent, name) || cgfs_cft_find(parent, name));
 	cg_unlock();
 	err = f ? -ENOTDIR : taken ? -EEXIST : !cgfs_dir_writable(parent, uid, gid) ? -EACCES :
-	      cgfs_create_charged(parent, name, &cg);
+	      cgfs_create_charged(parent, name, len, &cg);
 	if (!err) { /* the creator's, files and all */
 		cg->uid = cg->file_uid = uid;
 		cg->gid = cg->file_gid = gid;

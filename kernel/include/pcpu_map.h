@@ -18,8 +18,9 @@
 struct pcpu_map {
 	uint64_t used[PCPU_MAP_WORDS];	/* granules handed out */
 	uint64_t start[PCPU_MAP_WORDS];	/* the first granule of each allocation */
+	uint8_t len_m1[PCPU_GRANULES];	/* at an allocation's first granule: its length - 1 */
 	unsigned nr_free;		/* granules not handed out */
-	unsigned first_free;		/* no granule below it is free */
+	unsigned first_free;		/* the lowest free granule (PCPU_GRANULES: none) */
 };
 
 /* An empty map: every granule free. */

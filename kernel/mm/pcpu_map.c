@@ -19,18 +19,43 @@ static void bit_clear(uint64_t *w, unsigned i)
 	w[i / 64] &= ~(1ull << (i % 64));
 }
 
-/* The first granule at or after i whose used bit is set (want_used) or
- * clear: PCPU_GRANULES if none. */
-static unsigned find_next(const uint64_t *used, unsigned i, bool want_used)
+/* Sets (or clears) bits [i, i + n) a word at a time. */
+static inline void bits_range(uint64_t *w, unsigned i, unsigned n, bool set)
 {
-	while (i < PCPU_GRANULES) {
+	if (i % 64 + n < 64) { /* within one word: the usual case */
+		uint64_t mask = ((1ull << n) - 1) << (i % 64);
+		if (set)
+			w[i / 64] |= mask;
+		else
+			w[i / 64] &= ~mask;
+		return;
+	}
+	while (n) {
+		unsigned b = i % 64, k = MIN(n, 64 - b);
+		uint64_t mask = (k == 64 ? ~0ull : ((1ull << k) - 1)) << b;
+		if (set)
+			w[i / 64] |= mask;
+		else
+			w[i / 64] &= ~mask;
+		i += k;
+		n -= k;
+	}
+}
+
+/* The first granule in [i, limit) whose used bit is set (want_used) or
+ * clear: limit if none. A word at a time. */
+static inline unsigned find_next(const uint64_t *used, unsigned i, unsigned limit, bool want_used)
+{
+	while (i < limit) {
 		uint64_t w = want_used ? used[i / 64] : ~used[i / 64];
 		w &= ~0ull << (i % 64);
-		if (w)
-			return (i & ~63u) + (unsigned)__builtin_ctzll(w);
+		if (w) {
+			unsigned at = (i & ~63u) + (unsigned)__builtin_ctzll(w);
+			return at < limit ? at : limit;
+		}
 		i = (i & ~63u) + 64;
 	}
-	return PCPU_GRANULES;
+	return limit;
 }
 
 void pcpu_map_init(struct pcpu_map *m)
@@ -45,18 +70,20 @@ int pcpu_map_alloc(struct pcpu_map *m, unsigned n)
 {
 	if (n == 0 || n > m->nr_free)
 		return -1;
-	for (unsigned i = find_next(m->used, m->first_free, false); i < PCPU_GRANULES;) {
-		unsigned end = find_next(m->used, i, true);
-		if (end - i < n) {
-			i = find_next(m->used, end, false);
+	/* first_free is the lowest free granule: where the search starts */
+	for (unsigned i = m->first_free; i + n <= PCPU_GRANULES;) {
+		/* the run from i is long enough if nothing in [i, i + n) is used */
+		unsigned end = find_next(m->used, i, i + n, true);
+		if (end < i + n) {
+			i = find_next(m->used, end, PCPU_GRANULES, false);
 			continue;
 		}
-		for (unsigned k = i; k < i + n; k++)
-			bit_set(m->used, k);
+		bits_range(m->used, i, n, true);
 		bit_set(m->start, i);
+		m->len_m1[i] = (uint8_t)(n - 1);
 		m->nr_free -= n;
-		if (i == m->first_free || m->first_free >= PCPU_GRANULES)
-			m->first_free = find_next(m->used, i + n, false);
+		if (i == m->first_free)
+			m->first_free = find_next(m->used, i + n, PCPU_GRANULES, false);
 		return (int)i;
 	}
 	return -1;
@@ -66,17 +93,13 @@ unsigned pcpu_map_len(const struct pcpu_map *m, unsigned first)
 {
 	if (first >= PCPU_GRANULES || !bit_get(m->start, first))
 		return 0;
-	unsigned n = 1;
-	while (first + n < PCPU_GRANULES && bit_get(m->used, first + n) && !bit_get(m->start, first + n))
-		n++;
-	return n;
+	return m->len_m1[first] + 1u;
 }
 
 unsigned pcpu_map_free(struct pcpu_map *m, unsigned first)
 {
 	unsigned n = pcpu_map_len(m, first);
-	for (unsigned k = first; k < first + n; k++)
-		bit_clear(m->used, k);
+	bits_range(m->used, first, n, false);
 	if (n) {
 		bit_clear(m->start, first);
 		if (first < m->first_free)

@@ -3,8 +3,8 @@
  * allocation is charged to, so a free needs neither a size nor a payer.
  * A chunk's head page points back to it (page->private): a free finds its
  * chunk from the object's address alone. An emptied chunk is freed unless
- * it is the last one, so a mkdir/rmdir loop does not take and give back
- * pages each time. The chunks with room gather at the list's head: one
+ * it is the only empty one, so a mkdir/rmdir loop does not take and give
+ * back pages each time. The chunks with room gather at the list's head: one
  * that cannot fit a request goes to the tail, one a free makes room in
  * to the head, so with objects of one size (the cgroups' counters) an
  * allocation finds room in the first chunk it looks at. */
@@ -28,9 +28,22 @@ struct pcpu_chunk {
 	struct cgroup *owner[PCPU_GRANULES];
 };
 
+/* The objects freed last, kept allocated (their slots still taken in
+ * their chunks' maps) for the next allocation of the same size: a cgroup
+ * made and removed in a loop takes one back at once, with no search. At
+ * most PCPU_MAG_SIZE, all of n granules; each object is zeroed when
+ * handed out again, and charged to its new owner then. */
+#define PCPU_MAG_SIZE 8
+struct pcpu_mag {
+	unsigned n, nr;
+	void *obj[PCPU_MAG_SIZE];
+	struct pcpu_chunk *chunk[PCPU_MAG_SIZE];
+};
+
 static struct spinlock pcpu_lock = SPINLOCK_INIT("percpu");
+static struct pcpu_mag pcpu_mag; /* under pcpu_lock */
 static struct list_head pcpu_chunks; /* under pcpu_lock */
-static unsigned pcpu_nr_chunks;
+static unsigned pcpu_nr_chunks, pcpu_nr_empty; /* chunks, and those with nothing in them */
 static uint64_t pcpu_in_use;
 unsigned pcpu_possible = 1;
 static unsigned pcpu_order;
@@ -82,8 +95,10 @@ static int pcpu_find_locked(unsigned n, struct pcpu_chunk **out)
 {
 	for (unsigned left = pcpu_nr_chunks; left; left--) {
 		struct pcpu_chunk *c = list_first_entry(&pcpu_chunks, struct pcpu_chunk, link);
+		bool was_empty = c->map.nr_free == PCPU_GRANULES;
 		int g = c->map.nr_free >= n ? pcpu_map_alloc(&c->map, n) : -1;
 		if (g >= 0) {
+			pcpu_nr_empty -= was_empty;
 			*out = c;
 			return g;
 		}
@@ -102,7 +117,13 @@ void *percpu_alloc(size_t size, struct cgroup *charge)
 		return NULL;
 	struct pcpu_chunk *c = NULL, *fresh = NULL;
 	spin_lock(&pcpu_lock);
-	int g = pcpu_find_locked(n, &c);
+	int g = -1;
+	if (pcpu_mag.nr && pcpu_mag.n == n) {
+		unsigned k = --pcpu_mag.nr;
+		c = pcpu_mag.chunk[k];
+		g = (int)(((char *)pcpu_mag.obj[k] - c->base) / PCPU_GRANULE);
+	} else
+		g = pcpu_find_locked(n, &c);
 	if (g >= 0) {
 		c->owner[g] = charge;
 		pcpu_in_use += (uint64_t)n * PCPU_GRANULE;
@@ -153,15 +174,26 @@ void percpu_free(void *obj)
 	spin_lock(&pcpu_lock);
 	struct cgroup *charge = c->owner[g];
 	c->owner[g] = NULL;
-	unsigned n = pcpu_map_free(&c->map, g);
+	unsigned n = pcpu_map_len(&c->map, g);
 	if (!n)
 		panic("percpu_free(%p): not an object", obj);
 	pcpu_in_use -= (uint64_t)n * PCPU_GRANULE;
-	bool drop = c->map.nr_free == PCPU_GRANULES && pcpu_nr_chunks > 1;
+	if (pcpu_mag.nr < PCPU_MAG_SIZE && (pcpu_mag.nr == 0 || pcpu_mag.n == n)) {
+		pcpu_mag.n = n;
+		pcpu_mag.chunk[pcpu_mag.nr] = c;
+		pcpu_mag.obj[pcpu_mag.nr++] = obj;
+		spin_unlock(&pcpu_lock);
+		if (charge)
+			memcg_percpu_uncharge_bytes(charge, percpu_charge_size((size_t)n * PCPU_GRANULE));
+		return;
+	}
+	pcpu_map_free(&c->map, g);
+	bool empty = c->map.nr_free == PCPU_GRANULES, drop = empty && pcpu_nr_empty > 0;
 	list_del(&c->link);
 	if (drop)
 		pcpu_nr_chunks--;
-	else
+	pcpu_nr_empty += empty && !drop;
+	if (!drop)
 		list_add(&c->link, &pcpu_chunks); /* it has room now */
 	spin_unlock(&pcpu_lock);
 	if (charge)
