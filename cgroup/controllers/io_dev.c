@@ -82,7 +82,8 @@ struct io_dev_state *io_dev_state_get(struct cgroup *cg, int i)
 void io_dev_states_free(struct io_state *s)
 {
 	for (int i = 0; i < IO_DEVS_MAX; i++)
-		kfree(s->dev[i]);
+		if (s->dev[i]) /* most cgroups have none: no call for them */
+			kfree(s->dev[i]);
 }
 
 /* The cgroup with this id (its resource domain), or the root if it is

@@ -25,6 +25,9 @@ struct pcpu_map {
 
 /* An empty map: every granule free. */
 void pcpu_map_init(struct pcpu_map *m);
+/* Takes the last n granules of an empty map for good (no allocation
+ * starts there: a free of them is refused). */
+void pcpu_map_reserve_tail(struct pcpu_map *m, unsigned n);
 /* Hands out n (1..PCPU_GRANULES) contiguous granules, the lowest that fit
  * (first fit keeps long-lived objects packed at the chunk's start):
  * the first one's index, or -1 if no run of n is free. The search starts

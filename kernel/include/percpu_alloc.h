@@ -35,7 +35,11 @@ static inline unsigned percpu_nr_possible(void)
 	return pcpu_possible;
 }
 
-/* An object of size bytes (1..PCPU_UNIT_SIZE) with every CPU's copy
+/* The largest object: a unit but its last granule, which holds the
+ * chunk's address in CPU 0's unit (a free finds its chunk in one load). */
+#define PERCPU_MAX_SIZE (PCPU_UNIT_SIZE - PCPU_GRANULE)
+
+/* An object of size bytes (1..PERCPU_MAX_SIZE) with every CPU's copy
  * zeroed, charged to charge's memory counters if not NULL (who must stay
  * alive until the free: the charge's pages keep a removed cgroup).
  * NULL if memory is out or the charge is refused. Takes a spinlock and may

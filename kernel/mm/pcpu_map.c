@@ -66,6 +66,12 @@ void pcpu_map_init(struct pcpu_map *m)
 	m->first_free = 0;
 }
 
+void pcpu_map_reserve_tail(struct pcpu_map *m, unsigned n)
+{
+	bits_range(m->used, PCPU_GRANULES - n, n, true);
+	m->nr_free -= n;
+}
+
 int pcpu_map_alloc(struct pcpu_map *m, unsigned n)
 {
 	if (n == 0 || n > m->nr_free)

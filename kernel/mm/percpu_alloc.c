@@ -1,8 +1,9 @@
 /* The per-CPU allocator (percpu_alloc.h): chunks of one page per possible
  * CPU, each with a map of its granules (pcpu_map.c) and the cgroup each
  * allocation is charged to, so a free needs neither a size nor a payer.
- * A chunk's head page points back to it (page->private): a free finds its
- * chunk from the object's address alone. An emptied chunk is freed unless
+ * The last granule of a chunk's CPU 0 unit holds the chunk's address
+ * (Linux keeps it in the page's descriptor; here it is one load from the
+ * object's address): a free finds its chunk with no lookup. An emptied chunk is freed unless
  * it is the only empty one, so a mkdir/rmdir loop does not take and give
  * back pages each time. The chunks with room gather at the list's head: one
  * that cannot fit a request goes to the tail, one a free makes room in
@@ -70,6 +71,12 @@ size_t percpu_charge_size(size_t size)
 	return (size_t)g * PCPU_GRANULE * pcpu_possible + g * sizeof(struct cgroup *);
 }
 
+/* Where a chunk's address is kept: the last granule of CPU 0's unit. */
+static struct pcpu_chunk **pcpu_chunk_slot(char *base)
+{
+	return (struct pcpu_chunk **)(base + PCPU_UNIT_SIZE - PCPU_GRANULE);
+}
+
 /* A new empty chunk, its units contiguous (one block of 2^order pages,
  * the units past the possible CPUs unused), or NULL. Not charged to
  * anyone: its objects are, each to its own cgroup. */
@@ -83,8 +90,9 @@ static struct pcpu_chunk *pcpu_chunk_new(void)
 	}
 	c->pages = p;
 	c->base = page_to_virt(p);
-	p->private = c;
 	pcpu_map_init(&c->map);
+	pcpu_map_reserve_tail(&c->map, 1); /* the back pointer's granule */
+	*pcpu_chunk_slot(c->base) = c;
 	return c;
 }
 
@@ -95,7 +103,7 @@ static int pcpu_find_locked(unsigned n, struct pcpu_chunk **out)
 {
 	for (unsigned left = pcpu_nr_chunks; left; left--) {
 		struct pcpu_chunk *c = list_first_entry(&pcpu_chunks, struct pcpu_chunk, link);
-		bool was_empty = c->map.nr_free == PCPU_GRANULES;
+		bool was_empty = c->map.nr_free == PCPU_GRANULES - 1;
 		int g = c->map.nr_free >= n ? pcpu_map_alloc(&c->map, n) : -1;
 		if (g >= 0) {
 			pcpu_nr_empty -= was_empty;
@@ -110,7 +118,7 @@ static int pcpu_find_locked(unsigned n, struct pcpu_chunk **out)
 
 void *percpu_alloc(size_t size, struct cgroup *charge)
 {
-	if (size == 0 || size > PCPU_UNIT_SIZE)
+	if (size == 0 || size > PERCPU_MAX_SIZE)
 		return NULL;
 	unsigned n = pcpu_granules(size);
 	if (charge && memcg_percpu_charge_bytes(charge, percpu_charge_size(size)))
@@ -169,7 +177,7 @@ void percpu_free(void *obj)
 		return;
 	/* the chunk's head page: units are page-aligned, CPU 0's first */
 	uintptr_t base = (uintptr_t)obj & ~(uintptr_t)(PCPU_UNIT_SIZE - 1);
-	struct pcpu_chunk *c = virt_to_page((void *)base)->private;
+	struct pcpu_chunk *c = *pcpu_chunk_slot((char *)base);
 	unsigned g = (unsigned)(((uintptr_t)obj - base) / PCPU_GRANULE);
 	spin_lock(&pcpu_lock);
 	struct cgroup *charge = c->owner[g];
@@ -188,7 +196,7 @@ void percpu_free(void *obj)
 		return;
 	}
 	pcpu_map_free(&c->map, g);
-	bool empty = c->map.nr_free == PCPU_GRANULES, drop = empty && pcpu_nr_empty > 0;
+	bool empty = c->map.nr_free == PCPU_GRANULES - 1, drop = empty && pcpu_nr_empty > 0;
 	list_del(&c->link);
 	if (drop)
 		pcpu_nr_chunks--;

@@ -10,7 +10,7 @@
 #include "percpu_alloc.h"
 #include "pmm.h"
 
-#define NOBJ 200 /* of 88 bytes: 42 fit a chunk, so this takes 5 */
+#define NOBJ 200 /* of 88 bytes (6 granules): 42 fit a chunk, so this takes 5 */
 
 static int64_t percpu_bytes_of(struct cgroup *cg)
 {
@@ -23,7 +23,7 @@ KTEST(percpu_layout)
 	uint64_t in_use0 = percpu_bytes_in_use(), free0 = pmm_free_pages();
 	unsigned chunks0 = percpu_chunks();
 	KT_EXPECT_EQ(percpu_nr_possible(), 1);
-	KT_EXPECT(percpu_alloc(0, NULL) == NULL && percpu_alloc(PCPU_UNIT_SIZE + 1, NULL) == NULL);
+	KT_EXPECT(percpu_alloc(0, NULL) == NULL && percpu_alloc(PERCPU_MAX_SIZE + 1, NULL) == NULL);
 	for (int i = 0; i < NOBJ; i++) {
 		obj[i] = percpu_alloc(88, NULL);
 		KT_EXPECT(obj[i] != NULL);
@@ -51,8 +51,8 @@ KTEST(percpu_layout)
 	 * empty and one the 8 last freed objects may keep for reuse */
 	KT_EXPECT(percpu_chunks() <= chunks0 + 2);
 	KT_EXPECT(pmm_free_pages() + 3 >= free0);
-	/* a whole unit is one object */
-	void *big = percpu_alloc(PCPU_UNIT_SIZE, NULL);
+	/* the largest object: a unit but the chunk's back pointer */
+	void *big = percpu_alloc(PERCPU_MAX_SIZE, NULL);
 	KT_EXPECT(big != NULL && (uintptr_t)big % PCPU_UNIT_SIZE == 0);
 	percpu_free(big);
 	KT_EXPECT_EQ(percpu_bytes_in_use(), in_use0);

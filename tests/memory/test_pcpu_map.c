@@ -59,6 +59,12 @@ static void test_basic(void)
 	pcpu_map_free(&m, 9);
 	ok(m.nr_free == PCPU_GRANULES && pcpu_map_alloc(&m, PCPU_GRANULES) == 0, "all freed: a whole unit fits");
 	ok(pcpu_map_alloc(&m, 1) == -1, "and nothing more");
+	pcpu_map_init(&m);
+	pcpu_map_reserve_tail(&m, 1);
+	ok(m.nr_free == PCPU_GRANULES - 1 && pcpu_map_alloc(&m, PCPU_GRANULES) == -1 &&
+	   pcpu_map_alloc(&m, PCPU_GRANULES - 1) == 0, "a reserved tail granule is never handed out");
+	ok(pcpu_map_free(&m, PCPU_GRANULES - 1) == 0 && pcpu_map_free(&m, 0) == PCPU_GRANULES - 1,
+	   "nor freed");
 }
 
 static void test_random(void)
