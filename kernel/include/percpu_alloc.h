@@ -43,7 +43,8 @@ static inline unsigned percpu_nr_possible(void)
  * zeroed, charged to charge's memory counters if not NULL (who must stay
  * alive until the free: the charge's pages keep a removed cgroup).
  * NULL if memory is out or the charge is refused. Takes a spinlock and may
- * allocate pages: not from interrupt context. */
+ * allocate pages: not from interrupt context; with a charge it may
+ * reclaim (mem_charge's rules: no spinlock held). */
 void *percpu_alloc(size_t size, struct cgroup *charge);
 /* Frees obj (from percpu_alloc; NULL: nothing) and uncharges it. */
 void percpu_free(void *obj);

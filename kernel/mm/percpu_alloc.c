@@ -3,12 +3,13 @@
  * allocation is charged to, so a free needs neither a size nor a payer.
  * The last granule of a chunk's CPU 0 unit holds the chunk's address
  * (Linux keeps it in the page's descriptor; here it is one load from the
- * object's address): a free finds its chunk with no lookup. An emptied chunk is freed unless
- * it is the only empty one, so a mkdir/rmdir loop does not take and give
- * back pages each time. The chunks with room gather at the list's head: one
- * that cannot fit a request goes to the tail, one a free makes room in
- * to the head, so with objects of one size (the cgroups' counters) an
- * allocation finds room in the first chunk it looks at. */
+ * object's address): a free finds its chunk with no lookup. An emptied
+ * chunk is freed unless it is the only empty one, so a mkdir/rmdir loop
+ * does not take and give back pages each time. The chunks with room
+ * gather at the list's head: one that cannot fit a request goes to the
+ * tail, one a free makes room in to the head, so with objects of one
+ * size (the cgroups' counters) an allocation finds room in the first
+ * chunk it looks at. */
 #include "percpu_alloc.h"
 #include "heap.h"
 #include "kstring.h"
