@@ -81,6 +81,7 @@ host_srcs_format       := lib/format.c
 host_srcs_buddy        := kernel/mm/buddy.c
 host_srcs_bootinfo     := kernel/bootinfo.c
 host_srcs_page_counter := kernel/mm/page_counter.c kernel/mm/charge_stock.c
+host_srcs_pcpu_map     := kernel/mm/pcpu_map.c
 host_srcs_memprot      := kernel/mm/page_counter.c
 host_srcs_rbtree       := lib/rbtree.c
 host_srcs_sched_fair   := kernel/sched/fair.c lib/rbtree.c

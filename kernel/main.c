@@ -15,6 +15,8 @@
 #include "ktest.h"
 #include "panic.h"
 #include "percpu.h"
+#include "percpu_alloc.h"
+#include "memcg.h"
 #include "kcov.h"
 #include "pmm.h"
 #include "printk.h"
@@ -103,6 +105,8 @@ void kmain(uint32_t loader, uint32_t info)
 	pmm_init(&boot_info);
 	heap_debug_init();
 	vm_init(bootinfo_usable_top(&boot_info));
+	percpu_alloc_init(1); /* the boot CPU: the only one Arbor starts (SMP: issue #23) */
+	memcg_init();
 	cg_init(&cgfs_kernel_hooks);
 	proc_init();
 	sched_init();

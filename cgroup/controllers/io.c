@@ -24,6 +24,7 @@
 #include "controller.h"
 #include "abi/errno.h"
 #include "kstring.h"
+#include "percpu_alloc.h"
 #include "timer.h"
 
 #define IO_WEIGHT_DEFAULT 100
@@ -37,9 +38,10 @@ struct io_state *io_of(const struct cgroup *cg)
 	return cg_state(cg, &cg_io);
 }
 
-static void io_state_init(void *state)
+static int io_state_init(void *state)
 {
 	((struct io_state *)state)->weight_default = IO_WEIGHT_DEFAULT;
+	return 0;
 }
 
 static void io_state_free(void *state)
@@ -57,8 +59,8 @@ static int io_show_stat(struct cgroup *cg, struct cgfs_buf *out)
 			continue;
 		uint64_t b[IO_DIRS], n[IO_DIRS], any = 0;
 		for (int k = 0; k < IO_DIRS; k++) {
-			b[k] = __atomic_load_n(&d->bytes[k], __ATOMIC_RELAXED);
-			n[k] = __atomic_load_n(&d->ios[k], __ATOMIC_RELAXED);
+			b[k] = (uint64_t)percpu_sum_s64(&d->stat->bytes[k]);
+			n[k] = (uint64_t)percpu_sum_s64(&d->stat->ios[k]);
 			any |= n[k];
 		}
 		if (any)

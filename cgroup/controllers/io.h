@@ -29,8 +29,15 @@ struct io_bucket {
 };
 
 /* One cgroup's state for one device, made on first use. */
+/* io.stat's counters of one cgroup on one device: a per-CPU object
+ * (kernel/mm/percpu_alloc.c), each CPU adding to its own copy at every
+ * I/O, io.stat summing the copies (Linux's blkg iostat_cpu). */
+struct io_stat_pcpu {
+	int64_t bytes[IO_DIRS], ios[IO_DIRS];	/* this subtree's */
+};
+
 struct io_dev_state {
-	uint64_t bytes[IO_DIRS], ios[IO_DIRS];	/* io.stat: this subtree's */
+	struct io_stat_pcpu *stat;		/* io.stat (per CPU) */
 	uint64_t limit[IO_LIMITS];		/* io.max, IO_UNLIMITED: none */
 	struct io_bucket bucket[IO_LIMITS];
 	uint32_t weight;			/* io.weight override, 0: none */

@@ -7,6 +7,7 @@
 #include "controller.h"
 #include "abi/errno.h"
 #include "heap.h"
+#include "percpu_alloc.h"
 #include "abi/blk.h"
 
 extern struct cg_controller cg_io;
@@ -68,11 +69,17 @@ struct io_dev_state *io_dev_state_get(struct cgroup *cg, int i)
 	if (d)
 		return d;
 	struct io_dev_state *fresh = kzalloc(sizeof(*fresh));
+	/* not charged: Linux allocates a blkg's per-CPU stats unaccounted */
+	if (fresh && !(fresh->stat = percpu_alloc(sizeof(*fresh->stat), NULL))) {
+		kfree(fresh);
+		fresh = NULL;
+	}
 	if (!fresh)
 		return NULL;
 	for (int k = 0; k < IO_LIMITS; k++)
 		fresh->limit[k] = IO_UNLIMITED;
 	if (!__atomic_compare_exchange_n(&s->dev[i], &d, fresh, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+		percpu_free(fresh->stat);
 		kfree(fresh);	/* another caller made it first */
 		return d;
 	}
@@ -82,7 +89,10 @@ struct io_dev_state *io_dev_state_get(struct cgroup *cg, int i)
 void io_dev_states_free(struct io_state *s)
 {
 	for (int i = 0; i < IO_DEVS_MAX; i++)
-		kfree(s->dev[i]);
+		if (s->dev[i]) { /* most cgroups have none: no call for them */
+			percpu_free(s->dev[i]->stat);
+			kfree(s->dev[i]);
+		}
 }
 
 /* The cgroup with this id (its resource domain), or the root if it is
@@ -221,8 +231,8 @@ int io_account(uint64_t cgroup_id, int i, enum io_dir dir, uint64_t bytes)
 			err = -ENOMEM;
 			continue;
 		}
-		__atomic_add_fetch(&d->bytes[dir], bytes, __ATOMIC_RELAXED);
-		__atomic_add_fetch(&d->ios[dir], 1, __ATOMIC_RELAXED);
+		this_cpu_add_s64(&d->stat->bytes[dir], (int64_t)bytes);
+		this_cpu_add_s64(&d->stat->ios[dir], 1);
 	}
 	cg_put(cg);
 	return err;

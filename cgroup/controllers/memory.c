@@ -21,6 +21,7 @@
 #include "kstring.h"
 #include "memcg.h"
 #include "pcache.h"
+#include "percpu_alloc.h"
 #include "reclaim.h"
 #include "spinlock.h"
 
@@ -43,12 +44,54 @@ struct page_counter_prot *memcg_prot_of(struct cgroup *cg)
 }
 
 /* The counters a change to cg's pages goes to: cg's own, or once cg is
- * removed its nearest live ancestor's (which took cg's counts). */
+ * removed its nearest live ancestor's (which took cg's counts). The
+ * per-CPU object's CPU 0 copy (percpu_alloc.h). */
 static int64_t *memcg_stat_of(struct cgroup *cg)
 {
 	while (__atomic_load_n(&cg->dead, __ATOMIC_ACQUIRE) && cg->parent)
 		cg = cg->parent;
-	return memory_of(cg)->stat;
+	return cg->mem_stats->stat;
+}
+
+/* Moves every CPU's copy of from's counters into to's (from's end at 0),
+ * the sum going to this CPU's copy of to: a CPU writes its own copies
+ * only. from belongs to a removed cgroup, whose changes go to its
+ * ancestor from the moment it is marked dead; one in flight on this CPU
+ * meanwhile is caught by the exchange, and what raced in after it by the
+ * second move, at release. (With SMP, a change another CPU has begun on
+ * from's copy before it saw the mark needs a grace period first: issue
+ * #23.) */
+static void memcg_stats_move(struct memcg_stats_pcpu *from, int64_t *to)
+{
+	unsigned n = percpu_nr_possible();
+	for (unsigned c = 0; c < n; c++) {
+		int64_t *st = ((struct memcg_stats_pcpu *)percpu_ptr(from, c))->stat;
+		int64_t any = 0; /* a cgroup going has mostly nothing counted: one pass of loads */
+#pragma GCC unroll 16
+		for (int i = 0; i < MEMCG_NR_STATS; i++)
+			any |= __atomic_load_n(&st[i], __ATOMIC_RELAXED);
+		for (int i = 0; any && i < MEMCG_NR_STATS; i++) {
+			int64_t v = __atomic_exchange_n(&st[i], 0, __ATOMIC_RELAXED);
+			if (v)
+				this_cpu_add_s64(&to[i], v);
+		}
+	}
+}
+
+/* A cgroup's counters: one per-CPU object, charged to nobody here (the
+ * parent pays for it through charge_parent where it passes memory on). */
+static int memory_state_init(void *state)
+{
+	struct memory_state *s = state;
+	s->stats = percpu_alloc(sizeof(*s->stats), NULL);
+	return s->stats ? 0 : -ENOMEM;
+}
+
+static void memory_state_free(void *state)
+{
+	struct memory_state *s = state;
+	percpu_free(s->stats);
+	s->stats = NULL;
 }
 
 struct memcg_pcache *memcg_pcache_of(struct cgroup *cg)
@@ -85,7 +128,7 @@ struct cgroup *memcg_live(struct cgroup *cg)
 
 void memcg_stat_add(struct cgroup *cg, enum memcg_stat item, int64_t n)
 {
-	__atomic_add_fetch(&memcg_stat_of(cg)[item], n, __ATOMIC_RELAXED);
+	this_cpu_add_s64(&memcg_stat_of(cg)[item], n);
 }
 
 void memcg_pcache_stat_add(struct cgroup *cg, enum memcg_stat item, int64_t n)
@@ -135,6 +178,7 @@ static void memcg_pcache_move_up(struct cgroup *cg)
 static void memory_create(struct cgroup *cg)
 {
 	page_counter_init(&cg->memory, cg->parent ? &cg->parent->memory : NULL);
+	cg->mem_stats = memory_of(cg)->stats;
 	/* memory.swap.high and .max read "max" from the zeroed state */
 }
 
@@ -142,61 +186,91 @@ static void memory_create(struct cgroup *cg)
  * go on counting (its parent's memory.stat keeps them, as on Linux). */
 static void memory_offline(struct cgroup *cg)
 {
-	memcg_stat_move(memory_of(cg)->stat, memcg_stat_of(cg->parent), MEMCG_NR_STATS);
+	memcg_stats_move(memory_of(cg)->stats, memcg_stat_of(cg->parent));
 	memcg_pcache_move_up(cg);
 }
 
-/* Whole pages of slab_spare go back to the counters. */
-static void memcg_slab_spare_trim(struct cgroup *cg)
+/* Whole pages of *spare (cg's remainder for kind) go back to the counters. */
+static void memcg_spare_trim(struct cgroup *cg, int64_t *spare, enum memcg_stat kind)
 {
-	struct memory_state *s = memory_of(cg);
-	int64_t v = __atomic_load_n(&s->slab_spare, __ATOMIC_RELAXED);
+	int64_t v = __atomic_load_n(spare, __ATOMIC_RELAXED);
 	while (v >= (int64_t)PAGE_BYTES) {
 		int64_t keep = v % (int64_t)PAGE_BYTES;
-		if (__atomic_compare_exchange_n(&s->slab_spare, &v, keep, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
-			mem_uncharge(cg, (uint64_t)(v - keep) / PAGE_BYTES, MEMCG_STAT_SLAB);
+		if (__atomic_compare_exchange_n(spare, &v, keep, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+			mem_uncharge(cg, (uint64_t)(v - keep) / PAGE_BYTES, kind);
 			return;
 		}
 	}
 }
 
-int memcg_slab_charge_bytes(struct cgroup *cg, uint64_t bytes)
+/* Charges bytes to cg as pages of kind, the part of a page left over
+ * kept in *spare for the next charge (Linux's obj_cgroup remainder);
+ * through this CPU's stock if stocked (a charge to the caller's own
+ * cgroup), else straight to the counters (to another cgroup, next to the
+ * caller's own charges, which would make the stock switch back and forth). */
+static int memcg_bytes_charge(struct cgroup *cg, int64_t *spare, enum memcg_stat kind, uint64_t bytes, bool stocked)
 {
-	struct memory_state *s = memory_of(cg);
-	int64_t v = __atomic_sub_fetch(&s->slab_spare, (int64_t)bytes, __ATOMIC_RELAXED);
+	int64_t v = __atomic_sub_fetch(spare, (int64_t)bytes, __ATOMIC_RELAXED);
 	if (v >= 0)
 		return 0;
 	/* each charger pays its own shortfall, so racing ones never
 	 * leave the remainder short; a surplus is trimmed */
 	uint64_t owed = MIN(bytes, (uint64_t)-v);
 	uint64_t pages = (owed + PAGE_BYTES - 1) / PAGE_BYTES;
-	/* past the stock: a parent's charge between its creator's would
-	 * make the stock switch cgroups twice per mkdir */
-	int err = mem_charge_unstocked(cg, pages, MEMCG_STAT_SLAB);
-	__atomic_add_fetch(&s->slab_spare, err ? (int64_t)bytes : (int64_t)(pages * PAGE_BYTES), __ATOMIC_RELAXED);
-	memcg_slab_spare_trim(cg);
+	int err = stocked ? mem_charge(cg, pages, kind) : mem_charge_unstocked(cg, pages, kind);
+	__atomic_add_fetch(spare, err ? (int64_t)bytes : (int64_t)(pages * PAGE_BYTES), __ATOMIC_RELAXED);
+	memcg_spare_trim(cg, spare, kind);
 	return err;
+}
+
+static void memcg_bytes_uncharge(struct cgroup *cg, int64_t *spare, enum memcg_stat kind, uint64_t bytes)
+{
+	__atomic_add_fetch(spare, (int64_t)bytes, __ATOMIC_RELAXED);
+	memcg_spare_trim(cg, spare, kind);
+}
+
+int memcg_slab_charge_bytes(struct cgroup *cg, uint64_t bytes)
+{
+	return memcg_bytes_charge(cg, &memory_of(cg)->slab_spare, MEMCG_STAT_SLAB, bytes, true);
 }
 
 void memcg_slab_uncharge_bytes(struct cgroup *cg, uint64_t bytes)
 {
-	__atomic_add_fetch(&memory_of(cg)->slab_spare, (int64_t)bytes, __ATOMIC_RELAXED);
-	memcg_slab_spare_trim(cg);
+	memcg_bytes_uncharge(cg, &memory_of(cg)->slab_spare, MEMCG_STAT_SLAB, bytes);
 }
 
-/* A child's memory state is its parent's cost (charge_parent). */
+int memcg_percpu_charge_bytes(struct cgroup *cg, uint64_t bytes)
+{
+	/* past the stock: a parent's charge between its creator's would
+	 * make the stock switch cgroups twice per mkdir */
+	int err = memcg_bytes_charge(cg, &memory_of(cg)->percpu_spare, MEMCG_STAT_PERCPU, bytes, false);
+	if (!err)
+		memcg_stat_add(cg, MEMCG_STAT_PERCPU_B, (int64_t)bytes);
+	return err;
+}
+
+void memcg_percpu_uncharge_bytes(struct cgroup *cg, uint64_t bytes)
+{
+	memcg_stat_add(cg, MEMCG_STAT_PERCPU_B, -(int64_t)bytes);
+	memcg_bytes_uncharge(cg, &memory_of(cg)->percpu_spare, MEMCG_STAT_PERCPU, bytes);
+}
+
+/* A child's per-CPU counters are its parent's cost (charge_parent), as
+ * Linux charges a new memcg's per-CPU statistics to its parent: bytes
+ * is child_bytes (memcg_init), or the sum owed for several children. */
 static int memory_charge_parent(struct cgroup *parent, int64_t bytes)
 {
 	if (bytes < 0) {
-		memcg_slab_uncharge_bytes(parent, (uint64_t)-bytes);
+		memcg_percpu_uncharge_bytes(parent, (uint64_t)-bytes);
 		return 0;
 	}
-	return memcg_slab_charge_bytes(parent, (uint64_t)bytes);
+	return memcg_percpu_charge_bytes(parent, (uint64_t)bytes);
 }
 
-void memcg_set_charged(struct cgroup *cg, struct cgroup *payer)
+void memcg_set_charged(struct cgroup *cg, struct cgroup *payer, uint64_t bytes)
 {
 	memory_of(cg)->charged = payer;
+	memory_of(cg)->charged_bytes = bytes;
 }
 
 /* cg is being freed: what a change raced into its counters after
@@ -204,13 +278,13 @@ void memcg_set_charged(struct cgroup *cg, struct cgroup *payer)
 static void memory_release(struct cgroup *cg)
 {
 	struct memory_state *s = memory_of(cg);
-	memcg_stat_move(s->stat, memcg_stat_of(cg->parent), MEMCG_NR_STATS);
+	memcg_stats_move(s->stats, memcg_stat_of(cg->parent));
 	/* no page is charged here any more: the lists are empty */
 	memcg_pcache_move_up(cg);
 	kfree(cg->mem_pcache);
 	cg->mem_pcache = NULL;
 	if (s->charged)
-		mem_uncharge(s->charged, 1, MEMCG_STAT_SLAB);
+		memcg_slab_uncharge_bytes(s->charged, s->charged_bytes);
 }
 
 void memcg_event_locked(struct cgroup *cg, enum memcg_event e)
@@ -475,9 +549,9 @@ static int memory_show_stat(struct cgroup *cg, struct cgfs_buf *out)
 	int64_t sum[MEMCG_NR_STATS_ALL] = { 0 };
 	cg_lock();
 	for (struct cgroup *c = cg; c; c = cg_next_pre(c, cg)) {
-		const int64_t *st = memory_of(c)->stat;
+		const int64_t *st = memory_of(c)->stats->stat;
 		for (int i = 0; i < MEMCG_NR_STATS; i++)
-			sum[i] += __atomic_load_n(&st[i], __ATOMIC_RELAXED);
+			sum[i] += percpu_sum_s64(&st[i]);
 		const struct memcg_pcache *b = __atomic_load_n(&c->mem_pcache, __ATOMIC_ACQUIRE);
 		for (int i = 0; b && i < MEMCG_NR_PCACHE_STATS; i++)
 			sum[MEMCG_NR_STATS + i] += __atomic_load_n(&b->stat[i], __ATOMIC_RELAXED);
@@ -552,10 +626,9 @@ struct cg_controller cg_memory = {
 	.files = memory_files,
 	.nfiles = ARRAY_SIZE(memory_files),
 	.state_size = sizeof(struct memory_state),
-	/* Linux charges a new memcg's state to its parent (6.1: its
-	 * per-CPU statistics); Arbor's is this state, one part of the
-	 * cgroup's block of controller states, kept as slab */
-	.child_bytes = sizeof(struct memory_state),
+	.state_init = memory_state_init,
+	.state_free = memory_state_free,
+	/* .child_bytes: set by memcg_init, once the CPUs are known */
 	.charge_parent = memory_charge_parent,
 	.create = memory_create,
 	.keep = memcg_keep,
@@ -563,3 +636,11 @@ struct cg_controller cg_memory = {
 	.offline = memory_offline,
 	.disable = memory_disable,
 };
+
+void memcg_init(void)
+{
+	/* Linux charges a new memcg's per-CPU statistics to its parent (and
+	 * not its struct mem_cgroup): Arbor's are the per-CPU counters,
+	 * what they cost as an object of the per-CPU allocator */
+	cg_memory.child_bytes = percpu_charge_size(sizeof(struct memcg_stats_pcpu));
+}

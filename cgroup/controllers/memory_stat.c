@@ -11,9 +11,12 @@
  *   inactive_anon, active_anon, inactive_file, active_file   the lengths
  *                   of the cgroup's LRU lists: page cache shmem pages sit
  *                   on the anon lists, as on Linux
- *   kernel          kernel_stack + pagetables + slab + other kernel pages
- *                   (pipe buffers, DMA blocks, I/O bitmaps), as Linux's
- *                   kmem counts every accounted kernel allocation
+ *   kernel          kernel_stack + pagetables + slab + percpu pages + other
+ *                   kernel pages (pipe buffers, DMA blocks, I/O bitmaps),
+ *                   as Linux's kmem counts every accounted kernel allocation
+ *   percpu          bytes of per-CPU objects charged here (their copies
+ *                   and the chunk's owner slots: percpu_charge_size), as
+ *                   Linux's MEMCG_PERCPU_B
  *   slab_unreclaimable, slab   heap objects, counted as the pages charged
  *                   for them
  *   unevictable     anon + shmem not on an LRU list (process memory, shm
@@ -29,7 +32,7 @@
  *                   finding them referenced), moved back to inactive
  *   sock            Unix-domain socket buffers: the pages of messages
  *                   queued at a receiver, charged to the sender's cgroup
- * Everything else (swap, zswap, THP, percpu, vmalloc, major
+ * Everything else (swap, zswap, THP, vmalloc, major
  * faults) Arbor does not have: 0. */
 #include "memory_stat.h"
 
@@ -41,7 +44,7 @@ enum stat_src {
 	SRC_UNEVICTABLE, SRC_SLAB, SRC_PGFAULT, SRC_FILE_DIRTY, SRC_FILE_WRITEBACK, SRC_FILE_MAPPED,
 	SRC_INACTIVE_ANON, SRC_ACTIVE_ANON, SRC_INACTIVE_FILE, SRC_ACTIVE_FILE,
 	SRC_REFAULT_FILE, SRC_ACTIVATE_FILE, SRC_PGSCAN, SRC_PGSTEAL, SRC_PGREFILL, SRC_PGACTIVATE,
-	SRC_PGDEACTIVATE, SRC_SOCK
+	SRC_PGDEACTIVATE, SRC_SOCK, SRC_PERCPU
 };
 
 struct stat_key {
@@ -60,7 +63,7 @@ static const struct stat_key stat_keys[] = {
 	{ "kernel_stack", SRC_KSTACK },
 	{ "pagetables", SRC_PT },
 	{ "sec_pagetables", SRC_ZERO },
-	{ "percpu", SRC_ZERO },
+	{ "percpu", SRC_PERCPU },
 	{ "sock", SRC_SOCK },
 	{ "vmalloc", SRC_ZERO },
 	{ "shmem", SRC_SHMEM },
@@ -125,11 +128,13 @@ static uint64_t stat_pages(const int64_t *sum, enum memcg_stat i)
 static uint64_t stat_value(const int64_t *sum, enum stat_src src)
 {
 	uint64_t kernel = stat_pages(sum, MEMCG_STAT_KERNEL_STACK) + stat_pages(sum, MEMCG_STAT_PAGETABLES) +
-			  stat_pages(sum, MEMCG_STAT_SLAB) + stat_pages(sum, MEMCG_STAT_KERNEL_OTHER);
+			  stat_pages(sum, MEMCG_STAT_SLAB) + stat_pages(sum, MEMCG_STAT_KERNEL_OTHER) +
+			  stat_pages(sum, MEMCG_STAT_PERCPU);
 	switch (src) {
 	case SRC_ANON: return stat_pages(sum, MEMCG_STAT_ANON) * STAT_PAGE_BYTES;
 	case SRC_FILE: /* shmem is file memory too, as on Linux */
 		return (stat_pages(sum, MEMCG_STAT_SHMEM) + stat_pages(sum, MEMCG_STAT_FILE)) * STAT_PAGE_BYTES;
+	case SRC_PERCPU: return stat_pages(sum, MEMCG_STAT_PERCPU_B); /* bytes already */
 	case SRC_SOCK: return stat_pages(sum, MEMCG_STAT_SOCK) * STAT_PAGE_BYTES;
 	case SRC_SHMEM: return stat_pages(sum, MEMCG_STAT_SHMEM) * STAT_PAGE_BYTES;
 	case SRC_KERNEL: return kernel * STAT_PAGE_BYTES;

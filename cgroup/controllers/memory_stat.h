@@ -1,7 +1,7 @@
 /* memory.stat: what each charged page is, counted per cgroup.
  *
  * Every charge has a kind (enum memcg_stat). A cgroup counts the pages of
- * each kind charged to it at its own level only (one atomic add, whatever
+ * each kind charged to it at its own level only (one add to this CPU's copy, whatever
  * its depth); memory.stat sums its subtree when read. A removed cgroup
  * hands its counts to its nearest live ancestor, and later changes to its
  * pages go there too, so a parent's numbers keep its dying children's
@@ -24,8 +24,13 @@ enum memcg_stat {
 	MEMCG_STAT_KERNEL_OTHER, /* other kernel pages: pipe buffers, DMA, I/O bitmaps */
 	MEMCG_STAT_FILE,	 /* page cache pages with a backing store (PCACHE_BACKED objects) */
 	MEMCG_STAT_SOCK,	 /* Unix-domain socket buffers (queued messages) */
+	MEMCG_STAT_PERCPU,	 /* pages charged for per-CPU objects (kernel/mm/percpu_alloc.c) */
 	MEMCG_STAT_NR_PAGE_KINDS,
 	MEMCG_STAT_PGFAULT = MEMCG_STAT_NR_PAGE_KINDS, /* page faults (an event count) */
+	/* bytes of per-CPU objects charged here (Linux's MEMCG_PERCPU_B:
+	 * memory.stat "percpu"); the whole pages they take are
+	 * MEMCG_STAT_PERCPU's */
+	MEMCG_STAT_PERCPU_B,
 	MEMCG_NR_STATS,
 	/* The page cache's counts (kernel/pcache), in pages: kept in the
 	 * cgroup's page cache block (struct memcg_pcache, made with its first
@@ -77,11 +82,22 @@ enum memcg_event {
 	MEMCG_NR_EVENTS
 };
 
+/* A cgroup's hot memory.stat counters: one copy per CPU (a per-CPU
+ * object, kernel/mm/percpu_alloc.c), each CPU adding to its own without
+ * atomics, memory.stat summing the copies. Pages (or events, or bytes) of
+ * each kind charged at this level; signed: one CPU's copy goes below 0
+ * when a page charged on one CPU is freed on another, and a dying
+ * cgroup's late changes may briefly take a sum below 0. */
+struct memcg_stats_pcpu {
+	int64_t stat[MEMCG_NR_STATS];
+};
+
 /* The memory controller's state in every cgroup (cgroup/controllers/memory.c). */
 struct memory_state {
-	/* pages (or events) of each kind charged at this level; signed: a
-	 * dying cgroup's late changes may briefly take one below 0 */
-	int64_t stat[MEMCG_NR_STATS];
+	/* the hot counters (per CPU), made with the cgroup; its parent pays
+	 * for them where the parent passes memory on (Linux's memcg
+	 * vmstats_percpu and lruvec_stats_percpu, charged to the parent) */
+	struct memcg_stats_pcpu *stats;
 	/* events here or below / here only, memory.oom.group */
 	uint64_t events[MEMCG_NR_EVENTS], events_local[MEMCG_NR_EVENTS];
 	bool oom_group;
@@ -98,6 +114,12 @@ struct memory_state {
 	 * as Linux's obj_cgroup keeps its remainder); below 0 only while a
 	 * charge is on its way */
 	int64_t slab_spare;
+	/* the same for per-CPU objects charged here by the byte
+	 * (memcg_percpu_charge_bytes: MEMCG_STAT_PERCPU pages) */
+	int64_t percpu_spare;
+	/* the bytes of slab charged to the creator for this cgroup (its
+	 * file-system node: memcg_set_charged) */
+	uint64_t charged_bytes;
 	/* memory.swap.high and .max, each as PAGE_COUNTER_MAX less the bound
 	 * in pages, so the zeroed state of a new cgroup reads "max" with no
 	 * store at mkdir: kept and read back, bounding nothing, as on a Linux

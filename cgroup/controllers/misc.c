@@ -36,11 +36,12 @@ struct misc_state {
 	struct misc_res res[MISC_CG_RES_TYPES];
 };
 
-static void misc_state_init(void *state)
+static int misc_state_init(void *state)
 {
 	struct misc_state *m = state;
 	for (int i = 0; i < MISC_CG_RES_TYPES; i++)
 		m->res[i].max = MISC_MAX;
+	return 0;
 }
 
 /* LAB 04 BEGIN */

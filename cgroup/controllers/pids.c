@@ -40,9 +40,10 @@ static struct pids_state *pids_of(const struct cgroup *cg)
 	return cg_state(cg, &cg_pids);
 }
 
-static void pids_state_init(void *state)
+static int pids_state_init(void *state)
 {
 	((struct pids_state *)state)->max = PIDS_UNLIMITED;
+	return 0;
 }
 
 static bool pids_enforced(const struct cgroup *cg)

@@ -17,7 +17,7 @@
 #include "types.h"
 
 #define CG_NAME_MAX 255
-#define CG_NAME_INLINE 80
+#define CG_NAME_INLINE 72
 #define CG_WEIGHT_DEFAULT 100
 #define CG_WEIGHT_MIN 1
 #define CG_WEIGHT_MAX 10000
@@ -46,6 +46,7 @@ struct cg_file_attr {
 };
 
 struct memcg_pcache;
+struct memcg_stats_pcpu;
 
 struct cgroup {
 	struct cgroup *parent;
@@ -124,6 +125,9 @@ struct cgroup {
 	/* the page cache's LRU lists and counts here, made with the first
 	 * page cache page (memcg_pcache_of) and freed with the cgroup */
 	struct memcg_pcache *mem_pcache;
+	/* its memory.stat counters (per CPU: memory_state.stats, copied here
+	 * by the create hook so a charge reaches them in one load) */
+	struct memcg_stats_pcpu *mem_stats;
 	struct sched_group sched;	/* the scheduler's: entity, queue, weight, cpu.max, pressure (sched_group.h) */
 };
 

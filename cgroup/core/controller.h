@@ -25,9 +25,11 @@ struct cg_controller {
 	const struct cftype *core_files;
 	unsigned ncore_files;
 	/* Its state in every cgroup: state_size zeroed bytes (0: none) that
-	 * state_init (optional) fills in; freed with the cgroup. */
+	 * state_init (optional) fills in: 0, or -ENOMEM for what it could
+	 * not allocate (the cgroup is not made; state_free still runs);
+	 * freed with the cgroup. */
 	size_t state_size;
-	void (*state_init)(void *state);
+	int (*state_init)(void *state);
 	/* Frees what the state points to (optional), before the state goes. */
 	void (*state_free)(void *state);
 	/* cg was just made (the root too), its state allocated, cg->parent

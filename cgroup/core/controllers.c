@@ -15,6 +15,10 @@ static cg_hook_fn cg_create_fns[CG_CONTROLLERS_MAX], cg_release_fns[CG_CONTROLLE
 static unsigned cg_nr_create, cg_nr_release, cg_nr_offline;
 static bool (*cg_keep_fn)(struct cgroup *cg);
 static const struct cg_controller *cg_payer; /* the one with child_bytes, if any */
+/* Where each controller's state sits in a cgroup's block of states, and
+ * the block's size: laid out once, at boot, not at every mkdir. */
+static size_t cg_state_off[CG_CONTROLLERS_MAX], cg_states_size;
+static void cg_states_layout(void);
 
 void cg_registry_init(void)
 {
@@ -36,6 +40,7 @@ void cg_registry_init(void)
 		if (c->child_bytes)
 			cg_payer = c;
 	}
+	cg_states_layout();
 }
 
 #define CG_STATE_ALIGN 16
@@ -45,25 +50,30 @@ static size_t cg_state_span(const struct cg_controller *c)
 	return (c->state_size + CG_STATE_ALIGN - 1) & ~(size_t)(CG_STATE_ALIGN - 1);
 }
 
+static void cg_states_layout(void)
+{
+	cg_states_size = 0;
+	for (unsigned i = 0; i < cg_nr_controllers; i++) {
+		cg_state_off[i] = cg_states_size;
+		cg_states_size += cg_state_span(cg_controllers[i]);
+	}
+}
+
 /* Every controller's state, in one block: one allocation per mkdir, not
  * one per controller. */
 int cg_states_alloc(struct cgroup *cg)
 {
-	size_t total = 0;
-	for (unsigned i = 0; i < cg_nr_controllers; i++)
-		total += cg_state_span(cg_controllers[i]);
-	char *block = total ? kzalloc(total) : NULL;
-	if (total && !block)
+	char *block = cg_states_size ? kzalloc(cg_states_size) : NULL;
+	if (cg_states_size && !block)
 		return -ENOMEM;
 	cg->state_block = block;
 	for (unsigned i = 0; i < cg_nr_controllers; i++) {
 		const struct cg_controller *c = cg_controllers[i];
 		if (!c->state_size)
 			continue;
-		cg->cstate[i] = block;
-		if (c->state_init)
-			c->state_init(block);
-		block += cg_state_span(c);
+		cg->cstate[i] = block + cg_state_off[i];
+		if (c->state_init && c->state_init(cg->cstate[i]))
+			return -ENOMEM; /* the caller's cg_states_free undoes it */
 	}
 	return 0;
 }

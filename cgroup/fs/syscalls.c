@@ -223,15 +223,18 @@ long sys_cgfs_readdir(const char *upath, uint64_t pos, struct k_cgnode *unodes, 
 	return err;
 }
 
-/* Splits "/a/b/name" into the parent's path (in place) and name. */
-static char *cgfs_split_last(char *path)
+/* Splits "/a/b/name" into the parent's path (in place) and name, whose
+ * length goes to *len. */
+static char *cgfs_split_last(char *path, size_t *len)
 {
 	size_t n = strlen(path);
 	while (n > 1 && path[n - 1] == '/')
 		path[--n] = '\0';
+	size_t end = n;
 	while (n > 0 && path[n - 1] != '/') /* the path starts with '/' */
 		n--;
 	path[n - 1] = '\0';
+	*len = end - n;
 	return path + n;
 }
 
@@ -243,15 +246,26 @@ static bool cgfs_dir_writable(const struct cgroup *cg, uint32_t uid, uint32_t gi
 	return (bits & 3) == 3;
 }
 
-/* cg_create with its memory (struct, states, name: one heap page at
- * most) charged to the payer until the cgroup is freed, and the states
- * its parent pays for (its memory controller's, as Linux charges a new
- * memcg to the parent: cg_parent_owed_locked) charged to the parent:
+/* The bytes of slab a new cgroup whose name is len bytes costs its creator: its node
+ * in the file system (the struct cgroup, and its name where it does not
+ * fit inline), as Linux charges the directory's dentry and inode to the
+ * task that makes it. Its controllers' states are not charged (Linux's
+ * css structures and struct mem_cgroup are not accounted) but for the
+ * memory counters' per-CPU object, which the parent pays for. */
+static uint64_t cgfs_node_bytes(size_t len)
+{
+	return sizeof(struct cgroup) + (len < CG_NAME_INLINE ? 0 : len + 1);
+}
+
+/* cg_create with its file-system node (cgfs_node_bytes) charged to the
+ * payer until the cgroup is freed, and the state
+ * its parent pays for (its memory counters, as Linux charges a new
+ * memcg's per-CPU statistics to the parent: cg_parent_owed_locked) charged to the parent:
  * before the cgroup is made with what the parent's subtree_control says
  * now, settled once it is linked (a subtree_control write in between may
  * change what is owed: a shortfall is charged then, and a cgroup that
  * cannot be paid for goes again, ENOMEM). */
-static long cgfs_create_charged(struct cgroup *parent, const char *name, struct cgroup **cg)
+static long cgfs_create_charged(struct cgroup *parent, const char *name, size_t len, struct cgroup **cg)
 {
 	/* Linux checks the hierarchy's limits before it allocates */
 	cg_lock();
@@ -261,15 +275,16 @@ static long cgfs_create_charged(struct cgroup *parent, const char *name, struct 
 	if (err)
 		return err;
 	struct cgroup *payer = memcg_requester();
-	if (!(err = mem_charge(payer, 1, MEMCG_STAT_SLAB))) {
+	uint64_t node = cgfs_node_bytes(len);
+	if (!(err = memcg_slab_charge_bytes(payer, node))) {
 		if (!(err = cg_parent_charge(parent, owed)))
 			prepaid = owed;
 		if (!err)
 			err = cg_create(parent, name, cg);
 		if (err)
-			mem_uncharge(payer, 1, MEMCG_STAT_SLAB);
+			memcg_slab_uncharge_bytes(payer, node);
 		else
-			memcg_set_charged(*cg, payer); /* the charge keeps payer alive */
+			memcg_set_charged(*cg, payer, node); /* the charge keeps payer alive */
 	}
 	while (!err) {
 		cg_lock();
@@ -302,7 +317,8 @@ static long cgfs_mkdir_at(char *path, uint32_t uid, uint32_t gid)
 	long err;
 	struct cgroup *parent, *cg;
 	const struct cftype *f;
-	char *name = cgfs_split_last(path);
+	size_t len;
+	char *name = cgfs_split_last(path, &len);
 	if (!*name)
 		return -EEXIST; /* the root */
 	if ((err = cgfs_resolve(path, &parent, &f)))
@@ -311,7 +327,7 @@ static long cgfs_mkdir_at(char *path, uint32_t uid, uint32_t gid)
 	bool taken = !f && (cg_find_child(parent, name) || cgfs_cft_find(parent, name));
 	cg_unlock();
 	err = f ? -ENOTDIR : taken ? -EEXIST : !cgfs_dir_writable(parent, uid, gid) ? -EACCES :
-	      cgfs_create_charged(parent, name, &cg);
+	      cgfs_create_charged(parent, name, len, &cg);
 	if (!err) { /* the creator's, files and all */
 		cg->uid = cg->file_uid = uid;
 		cg->gid = cg->file_gid = gid;

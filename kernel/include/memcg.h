@@ -84,15 +84,23 @@ struct proc;
  * memory.events, and notifies. Takes the cgroup lock: no spinlock held. */
 void memcg_event(struct cgroup *cg, enum memcg_event e);
 void memcg_event_locked(struct cgroup *cg, enum memcg_event e);
-/* payer (the creator's cgroup) was charged one slab page for cg itself;
- * it is uncharged when cg is freed. */
-void memcg_set_charged(struct cgroup *cg, struct cgroup *payer);
+/* payer (the creator's cgroup) was charged bytes of slab for cg itself
+ * (memcg_slab_charge_bytes); they are uncharged when cg is freed. */
+void memcg_set_charged(struct cgroup *cg, struct cgroup *payer, uint64_t bytes);
 /* Charges (uncharges) bytes of kernel objects smaller than a page to cg
- * as slab: whole pages reach the counters, the remainder waits in cg
+ * as slab: whole pages reach the counters (through this CPU's stock: for
+ * the caller's own cgroup, as a creator's), the remainder waits in cg
  * for the next object (Linux's obj_cgroup). 0 or -ENOMEM (may reclaim
  * where mem_charge may). */
 int memcg_slab_charge_bytes(struct cgroup *cg, uint64_t bytes);
 void memcg_slab_uncharge_bytes(struct cgroup *cg, uint64_t bytes);
+/* The same for per-CPU objects (percpu_alloc.c): pages of kind
+ * MEMCG_STAT_PERCPU, and the bytes in memory.stat's "percpu". */
+int memcg_percpu_charge_bytes(struct cgroup *cg, uint64_t bytes);
+void memcg_percpu_uncharge_bytes(struct cgroup *cg, uint64_t bytes);
+/* Before cg_init, after percpu_alloc_init: what a memory cgroup's
+ * per-CPU counters cost its parent (the controller's child_bytes). */
+void memcg_init(void);
 /* memory.oom.group of cg. */
 bool memcg_oom_group(const struct cgroup *cg);
 

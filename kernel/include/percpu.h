@@ -60,6 +60,10 @@ struct cpu {
 	uint64_t softlockup_warned; /* the resched_since last reported */
 	struct tss_io tss_io;
 	uint8_t ist_stacks[3][IST_STACK_SIZE] __attribute__((aligned(16)));
+	/* this CPU's copy of a per-CPU object is the object's address plus
+	 * this (id * PCPU_UNIT_SIZE: percpu_alloc.h); last, so the offsets
+	 * assembly reads stay put */
+	uint64_t pcpu_off;
 };
 
 #define IST_DOUBLE_FAULT 1

@@ -10,6 +10,7 @@
 #include "charge_stock.h"
 #include "kstring.h"
 #include "percpu.h"
+#include "percpu_alloc.h"
 #include "pmm.h"
 #include "proc.h"
 #include "reclaim.h"
@@ -64,12 +65,23 @@ static void memcg_check_high(struct cgroup *cg, uint64_t pages)
 static int mem_charge_settle(struct cgroup *cg, uint64_t nr_pages, enum memcg_stat kind, bool ok, bool stocked,
 			     struct page_counter *fail);
 
+/* The memory.stat counters a change to cg's pages goes to (as
+ * memory.c's memcg_stat_of: a removed cgroup's go to its nearest live
+ * ancestor), CPU 0's copy. */
+static inline int64_t *memcg_counters(struct cgroup *cg)
+{
+	while (__atomic_load_n(&cg->dead, __ATOMIC_ACQUIRE) && cg->parent)
+		cg = cg->parent;
+	return cg->mem_stats->stat;
+}
+
 /* The stock is per CPU and only touched with interrupts off on that CPU.
  * The kind is counted at cg's level only: depth costs nothing. A charge
  * past a memory.max reclaims from the refusing level's subtree first
  * where the caller holds no spinlock (Linux's try_charge); under one (a
  * page fault holds its address space's lock) the fault handler does it
- * (memcg_fault_oom). */
+ * (memcg_fault_oom). A charge that went in is counted in its kind while
+ * interrupts are still off for the stock: this CPU's copy, no atomics. */
 
 int mem_charge(struct cgroup *cg, uint64_t nr_pages, enum memcg_stat kind)
 {
@@ -78,6 +90,8 @@ int mem_charge(struct cgroup *cg, uint64_t nr_pages, enum memcg_stat kind)
 	struct charge_stock *s = &this_cpu()->stock;
 	bool stocked = s->cached == &cg->memory && s->nr_pages >= nr_pages;
 	bool ok = charge_stock_try_charge(s, &cg->memory, nr_pages, &fail);
+	if (ok)
+		__this_cpu_add_s64(&memcg_counters(cg)[kind], (int64_t)nr_pages);
 	irq_restore(f);
 	return mem_charge_settle(cg, nr_pages, kind, ok, stocked, fail);
 }
@@ -86,11 +100,14 @@ int mem_charge_unstocked(struct cgroup *cg, uint64_t nr_pages, enum memcg_stat k
 {
 	struct page_counter *fail = NULL;
 	bool ok = page_counter_try_charge(&cg->memory, nr_pages, &fail);
+	if (ok)
+		this_cpu_add_s64(&memcg_counters(cg)[kind], (int64_t)nr_pages);
 	return mem_charge_settle(cg, nr_pages, kind, ok, false, fail);
 }
 
 /* The rest of a charge once the counters were tried (ok: it went in,
- * from the stock if stocked; else fail is the level that refused). */
+ * from the stock if stocked, and was counted; else fail is the level
+ * that refused). */
 static int mem_charge_settle(struct cgroup *cg, uint64_t nr_pages, enum memcg_stat kind, bool ok, bool stocked,
 			     struct page_counter *fail)
 {
@@ -98,7 +115,8 @@ static int mem_charge_settle(struct cgroup *cg, uint64_t nr_pages, enum memcg_st
 		memcg_note_fail(memcg_of_counter(fail));
 		return -ENOMEM;
 	}
-	memcg_stat_add(cg, kind, (int64_t)nr_pages);
+	if (!ok) /* reclaim made room */
+		this_cpu_add_s64(&memcg_counters(cg)[kind], (int64_t)nr_pages);
 	struct thread *t = current_thread();
 	if (t && t->mem_high) {
 		t->mem_high_pages += nr_pages;
@@ -118,8 +136,8 @@ static void memcg_unkeep_if_empty(struct cgroup *cg)
 /* The kind first: the last uncharge of a removed cgroup may free it. */
 void mem_uncharge(struct cgroup *cg, uint64_t nr_pages, enum memcg_stat kind)
 {
-	memcg_stat_add(cg, kind, -(int64_t)nr_pages);
 	uint64_t f = irq_save();
+	__this_cpu_add_s64(&memcg_counters(cg)[kind], -(int64_t)nr_pages);
 	charge_stock_uncharge(&this_cpu()->stock, &cg->memory, nr_pages);
 	irq_restore(f);
 	if (__atomic_load_n(&cg->mem_kept, __ATOMIC_ACQUIRE))

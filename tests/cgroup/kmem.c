@@ -1,8 +1,9 @@
 /* Kernel memory a cgroup costs, charged where Linux charges it (issue 27
- * item 2): a new memory cgroup's own state is charged to its parent, so
- * a mkdir, or a "+memory" in cgroup.subtree_control, under a parent at
- * its memory.max is ENOMEM; what the parent pays shows in its
- * memory.current and memory.stat "kernel", and goes when the children go.
+ * item 2): a new memory cgroup's per-CPU statistics are charged to its
+ * parent, so a mkdir, or a "+memory" in cgroup.subtree_control, under a
+ * parent at its memory.max is ENOMEM; what the parent pays shows in its
+ * memory.current and memory.stat "kernel" and "percpu", and goes when
+ * the children go.
  * Pipe pages are charged to the writer's cgroup, not the pipe's maker's,
  * and go when read (but one kept per pipe) or when the pipe closes.
  * Every errno here is what Linux 6.1 gives in the same QEMU (the program
@@ -23,11 +24,21 @@
 #define ROOT "/sys/fs/cgroup"
 #define G ROOT "/kmemt"
 
-static long stat_kernel(const char *cg)
+static long stat_key(const char *cg, const char *key)
 {
 	char p[160];
 	snprintf(p, sizeof(p), "%s/memory.stat", cg);
-	return flat_field(p, "kernel");
+	return flat_field(p, key);
+}
+
+static long stat_kernel(const char *cg)
+{
+	return stat_key(cg, "kernel");
+}
+
+static long stat_percpu(const char *cg)
+{
+	return stat_key(cg, "percpu");
 }
 
 static long current(const char *cg)
@@ -71,17 +82,22 @@ static void remove_children(const char *cg, int to)
 
 /* Waits (5 s at most: a removed cgroup goes when its last reference
  * does, and Linux's memory.stat lags up to 2 s) for cg's memory.stat
- * kernel to be within [lo, hi]. */
-static int kernel_within(const char *cg, long lo, long hi)
+ * key to be within [lo, hi]. */
+static int key_within(const char *cg, const char *key, long lo, long hi)
 {
 	for (int i = 0; i < 500; i++) {
-		long k = stat_kernel(cg);
+		long k = stat_key(cg, key);
 		if (k >= lo && k <= hi)
 			return 1;
 		usleep(10000);
 	}
-	printf("# %s: memory.stat kernel %ld, not in [%ld, %ld]\n", cg, stat_kernel(cg), lo, hi);
+	printf("# %s: memory.stat %s %ld, not in [%ld, %ld]\n", cg, key, stat_key(cg, key), lo, hi);
 	return 0;
+}
+
+static int kernel_within(const char *cg, long lo, long hi)
+{
+	return key_within(cg, "kernel", lo, hi);
 }
 
 static int kernel_becomes(const char *cg, long want)
@@ -110,7 +126,7 @@ static void test_parent_at_zero(void)
 	check(fails(rmdir(G "/p/b"), ENOENT), "the failed mkdir left nothing");
 	check(put(G "/p/cgroup.subtree_control", "-memory") == 0 && mkdir(G "/p/b2", 0755) == 0,
 	      "with memory disabled again, mkdir under p: made");
-	check(current(G "/p") == 0 && stat_kernel(G "/p") == 0, "p was charged nothing");
+	check(current(G "/p") == 0 && stat_kernel(G "/p") == 0 && stat_percpu(G "/p") == 0, "p was charged nothing");
 	check(rmdir(G "/p/b2") == 0 && rmdir(G "/p") == 0, "removed");
 }
 
@@ -122,16 +138,20 @@ static void test_parent_pays(void)
 	int err;
 	check(mkdir(G "/q", 0755) == 0 && put(G "/q/cgroup.subtree_control", "+memory") == 0,
 	      "a parent q passing memory on");
-	long k0 = stat_kernel(G "/q");
+	long k0 = stat_kernel(G "/q"), p0 = stat_percpu(G "/q");
 	check(make_children(G "/q", 0, 10, &err) == 10, "10 children");
-	long k10 = stat_kernel(G "/q");
+	long k10 = stat_kernel(G "/q"), p10 = stat_percpu(G "/q");
 	check(make_children(G "/q", 10, 100, &err) == 90, "90 more");
-	long k100 = stat_kernel(G "/q"), c100 = current(G "/q");
+	long k100 = stat_kernel(G "/q"), p100 = stat_percpu(G "/q"), c100 = current(G "/q");
 	printf("# q: memory.stat kernel %ld with no child, %ld with 10, %ld with 100; memory.current %ld\n", k0, k10,
 	       k100, c100);
+	printf("# q: memory.stat percpu %ld, %ld, %ld: %ld bytes a child\n", p0, p10, p100, (p100 - p10) / 90);
 	check(k0 == 0 && k10 > 0 && k100 > k10 && c100 >= k100, "q pays for its children's memory state");
+	check(p0 == 0 && p10 > 0 && p100 > p10 && (p100 - p10) % 90 == 0,
+	      "as per-CPU data, the same for each child (memory.stat percpu)");
+	check(c100 >= p100, "and in q's memory.current");
 	remove_children(G "/q", 100);
-	check(kernel_becomes(G "/q", 0), "and no more once they are gone");
+	check(kernel_becomes(G "/q", 0) && key_within(G "/q", "percpu", 0, 0), "and no more once they are gone");
 	check(rmdir(G "/q") == 0, "removed");
 
 	check(mkdir(G "/t", 0755) == 0 && put(G "/t/cgroup.subtree_control", "+memory") == 0 &&
@@ -157,9 +177,9 @@ static void test_enable_charges_children(void)
 	      "nothing enabled");
 	check(put(G "/u/memory.max", "max") == 0 && put(G "/u/cgroup.subtree_control", "+memory") == 0 &&
 	      text_is(G "/u/x/cgroup.controllers", "memory\n"), "without the limit: enabled");
-	check(stat_kernel(G "/u") > 0, "u pays for both children's memory state");
-	check(put(G "/u/cgroup.subtree_control", "-memory") == 0 && kernel_becomes(G "/u", 0),
-	      "disabled: u pays nothing any more");
+	check(stat_kernel(G "/u") > 0 && stat_percpu(G "/u") > 0, "u pays for both children's memory state");
+	check(put(G "/u/cgroup.subtree_control", "-memory") == 0 && kernel_becomes(G "/u", 0) &&
+	      key_within(G "/u", "percpu", 0, 0), "disabled: u pays nothing any more");
 	check(rmdir(G "/u/x") == 0 && rmdir(G "/u/y") == 0 && rmdir(G "/u") == 0, "removed");
 }
 

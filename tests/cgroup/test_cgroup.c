@@ -39,9 +39,10 @@ extern struct cg_controller cg_pids;
  * it (keep; fake_uncharged is what the page allocator does when one
  * goes); and it has two core files, present in every cgroup enabled or
  * not, one of them a pressure file. */
-static void fake_init(void *state)
+static int fake_init(void *state)
 {
 	*(int *)state = 42;
+	return 0;
 }
 
 static int fake_can_attach(struct cgroup *src, struct cgroup *dst)
@@ -591,13 +592,16 @@ static void test_memory_stat(void)
 	sum[MEMCG_STAT_PAGETABLES] = 3;
 	sum[MEMCG_STAT_SLAB] = 5;
 	sum[MEMCG_STAT_KERNEL_OTHER] = 4;
+	sum[MEMCG_STAT_PERCPU] = 2;
+	sum[MEMCG_STAT_PERCPU_B] = 4100;
 	sum[MEMCG_STAT_PGFAULT] = 77;
 	memcg_stat_format(&out, sum);
 	text[out.len] = '\0';
-	const char *first = "anon 40960\nfile 8192\nkernel 81920\nkernel_stack 32768\npagetables 12288\n"
-			    "sec_pagetables 0\npercpu 0\nsock 0\nvmalloc 0\nshmem 8192\nzswap 0\n";
+	const char *first = "anon 40960\nfile 8192\nkernel 90112\nkernel_stack 32768\npagetables 12288\n"
+			    "sec_pagetables 0\npercpu 4100\nsock 0\nvmalloc 0\nshmem 8192\nzswap 0\n";
 	ok(strncmp(text, first, strlen(first)) == 0,
-	   "the first keys in Linux's order, in bytes; kernel = stacks + tables + slab + other");
+	   "the first keys in Linux's order, in bytes; kernel = stacks + tables + slab + percpu pages + other; "
+	   "percpu in bytes");
 	ok(stat_value(text, "slab_unreclaimable") == 20480 && stat_value(text, "slab") == 20480 &&
 	   stat_value(text, "slab_reclaimable") == 0 && stat_value(text, "unevictable") == 49152,
 	   "slab is the unreclaimable heap pages; unevictable = anon + file");

@@ -646,12 +646,17 @@ static void test_stat(void)
 	      flat_field(at("m", "memory.stat"), "anon") == 0 && flat_field(at("m", "memory.stat"), "pgmajfault") == 0,
 	      "memory.stat: 'key value' lines, Linux's keys in Linux's order, in a child and the root");
 	long slab0 = flat_field(BASE "/leaf/memory.stat", "slab");
-	check(mkdir(BASE "/st", 0755) == 0 && flat_field(BASE "/leaf/memory.stat", "slab") == slab0 + 4096 &&
+	/* a cgroup's node is 1 KiB, charged by the byte: whatever part of a
+	 * page the creator had spare, four of them take exactly one more */
+	check(mkdir(BASE "/st", 0755) == 0 && mkdir(BASE "/st_b", 0755) == 0 && mkdir(BASE "/st_c", 0755) == 0 &&
+	      mkdir(BASE "/st_d", 0755) == 0 && flat_field(BASE "/leaf/memory.stat", "slab") == slab0 + 4096 &&
 	      flat_field(at("st", "memory.stat"), "kernel") == 0,
-	      "a new cgroup is one slab page of its creator's cgroup, not its own");
+	      "four new cgroups (1 KiB nodes) are one slab page of their creator's cgroup, not their own");
+	check(rmdir(BASE "/st_b") == 0 && rmdir(BASE "/st_c") == 0 && rmdir(BASE "/st_d") == 0, "three of them removed");
+	long slab1 = flat_field(BASE "/leaf/memory.stat", "slab");
 	int fd = open(at("m", "memory.current"), O_RDONLY);
-	check(fd >= 0 && flat_field(BASE "/leaf/memory.stat", "slab") == slab0 + 2 * 4096 && close(fd) == 0 &&
-	      flat_field(BASE "/leaf/memory.stat", "slab") == slab0 + 4096,
+	check(fd >= 0 && flat_field(BASE "/leaf/memory.stat", "slab") == slab1 + 4096 && close(fd) == 0 &&
+	      flat_field(BASE "/leaf/memory.stat", "slab") == slab1,
 	      "an open cgroup file is a slab page of its opener's cgroup (not the VFS server's) until closed");
 	int fds[2];
 	pid_t w = 0;
@@ -681,7 +686,7 @@ static void test_stat(void)
 	      flat_field(st, "pgfault") >= faults, "all back to 0 when it is gone; pgfault keeps its count");
 	check(rmdir(BASE "/st") == 0 && flat_field(BASE "/leaf/memory.stat", "slab") == slab0 &&
 	      flat_field(BASE "/memory.stat", "pgfault") >= faults,
-	      "rmdir gives the creator its page back; the parent keeps st's pgfault");
+	      "rmdir gives the creator its bytes back; the parent keeps st's pgfault");
 }
 
 /* memory.reclaim on a cgroup holding only anonymous and tmpfs pages:
