@@ -412,10 +412,16 @@ rootdisk: $(INITRD)
 
 # A debug build (-Og) of its own, QEMU stopped at the first instruction,
 # gdb attached with symbols and a breakpoint on the C entry.
+# make debug PROG=path/to/prog [ARGS="..."]: debug a user program instead
+# (tools/arbor-run --gdb, docs/debugging.md); without PROG: the kernel.
 debug: | $(BUILD)/.deps-debug
+ifneq ($(PROG),)
+	@ARBOR_BUILD=$(abspath $(BUILD)) tools/arbor-run --gdb $(if $(filter command line environment,$(origin GDBPORT)),--gdb-port $(GDBPORT)) $(PROG) $(ARGS)
+else
 	@$(MAKE) --no-print-directory BUILD=$(BUILD)/debug OPT=-Og $(BUILD)/debug/arbor.elf
 	@$(MAKE) --no-print-directory BUILD=$(BUILD)/debug OPT=-Og $(BUILD)/debug/initrd.cpio
 	@tools/debug.sh $(BUILD)/debug/arbor.elf $(BUILD)/debug/initrd.cpio "$(CMDLINE)" $(MEM) $(GDBPORT)
+endif
 
 # -- tests ----------------------------------------------------------------
 .SECONDEXPANSION:
