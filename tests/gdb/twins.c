@@ -1,10 +1,14 @@
 /* For the gdb test (tools/run-tests.py, test_gdb_user): two processes run
- * the same code at the same user addresses. A child forked first calls
- * twin_work() over and over (n = 1000, 1001, ...); only once it has done
- * so 20 times does the parent call twin_work(7) itself. A breakpoint on
- * twin_work set in the parent's gdb session must stop only in the parent
- * (n is 7, the result 50), however often the child passes it first.
- * Exits 0 when the parent's result is right, 1 otherwise. */
+ * the same code at the same user addresses and with the same stack. After
+ * the fork both run main's loop, calling twin_work() then usleep(): the
+ * child from n = 1000 on, forever; the parent, once the child has made
+ * 20 calls, three times from n = 7. A breakpoint on twin_work set in the
+ * parent's gdb session must stop only in the parent (n is 7, the result
+ * 50), however often the child passes it first; a `next` over usleep()
+ * must come back in the parent, although the child returns from its own
+ * usleep() at the same address, in a frame with the same stack address,
+ * meanwhile (gdb's own next stops there, in the child).
+ * Exits 0 when the parent's total is 50 + 65 + 82, 1 otherwise. */
 #include <signal.h>
 #include <stdio.h>
 #include <sys/wait.h>
@@ -20,33 +24,30 @@ __attribute__((noinline)) int twin_work(int n)
 	return square + 1;
 }
 
-/* The child: twin_work forever, a byte on fd after the 20th call. */
-static void twin_child(int fd)
-{
-	for (int i = 1000;; i++) {
-		twin_work(i);
-		if (i == 1019 && write(fd, "x", 1) != 1)
-			_exit(3);
-		usleep(2000);
-	}
-}
-
 int main(void)
 {
 	int fds[2];
+	char c;
 	if (pipe(fds))
 		return 2;
 	pid_t child = fork();
 	if (child < 0)
 		return 2;
-	if (child == 0)
-		twin_child(fds[1]);
-	char c;
-	if (read(fds[0], &c, 1) != 1)	/* the child is well under way */
+	int base = child == 0 ? 1000 : 7;
+	int rounds = child == 0 ? 1000000 : 3;
+	if (child != 0 && read(fds[0], &c, 1) != 1)	/* the child is well under way */
 		return 2;
-	int result = twin_work(7);
-	printf("twin_work(7) = %d\n", result);
+	long total = 0;
+	for (int i = 0; i < rounds; i++) {
+		total += twin_work(base + i);
+		if (child == 0 && i == 19 && write(fds[1], "x", 1) != 1)
+			_exit(3);
+		usleep(5000);
+	}
+	if (child == 0)
+		_exit(0);
+	printf("total %ld\n", total);
 	kill(child, SIGKILL);
 	waitpid(child, NULL, 0);
-	return result == 50 ? 0 : 1;
+	return total == 50 + 65 + 82 ? 0 : 1;
 }

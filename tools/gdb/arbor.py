@@ -340,20 +340,15 @@ def _func_start(pc):
 
 
 def _after_prologue(pc):
-    """Where `break FUNCTION` would stop in the function at its entry pc."""
+    """Where `step` stops in the function entered at pc: the start of its
+    second line-table entry (the first one is the prologue, as gdb's
+    skip_prologue_using_sal finds it), or None without line information."""
     b = _func_start(pc)
-    if b is None:
+    sal = _line(pc)
+    if b is None or sal is None or sal.last is None:
         return None
-    try:
-        _, sals = gdb.decode_line(f"*{b.start:#x}")
-        first = sals[0] if sals else None
-        _, sals = gdb.decode_line(f"{b.function.symtab.filename}:{b.function.name}")
-    except gdb.error:
-        return None
-    for s in sals or ():
-        if b.start <= s.pc < b.end:
-            return s.pc
-    return first.pc if first is not None else None
+    after = sal.last + 1
+    return after if b.start <= after < b.end else None
 
 
 def _print_stop(same_function):
