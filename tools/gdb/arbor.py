@@ -492,6 +492,9 @@ class CurrentCmd(gdb.Command):
         super().__init__("arbor current", gdb.COMMAND_USER)
 
     def invoke(self, arg, from_tty):
+        if gdb.selected_thread() is None:
+            gdb.write("not connected to Arbor (target remote, or tools/arbor-run --gdb)\n")
+            return
         t = current_thread()
         if t is None:
             gdb.write("no thread yet (early boot)\n")
