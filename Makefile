@@ -179,7 +179,7 @@ SMALL_RUNTIME_PROGS := tests/proc/hello tests/proc/exec tests/proc/envcheck test
 	tests/memory/memlimit tests/memory/bigbss tests/proc/sysrq tests/console/console tests/security/efault tests/drivers/driver \
 	user/bench/exec user/bench/fork user/bench/ipc user/bench/pagefault user/bench/syscall \
 	user/bench/yield
-TEST_OWN_RULES := tests/fuzz/ tests/run/ tests/sh/ tests/host/ tests/include/
+TEST_OWN_RULES := tests/fuzz/ tests/run/ tests/sh/ tests/host/ tests/include/ tests/gdb/
 # The folders named after runtimes are gone: a program left there (a merge
 # of older work) would silently not be built.
 $(if $(wildcard user/posix/*.c user/tests/*.c tests/diff/*.c),$(error $(wildcard user/posix/*.c \

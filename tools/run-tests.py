@@ -1234,7 +1234,7 @@ GDB_SESSION = [  # (command, what a check below looks for in its output)
     "arbor next", "arbor next", "arbor next", "arbor next",
     "print base", "print i", "print $arbor_pid()",
     "arbor step", "arbor next", "print square", "print $arbor_pid()",
-    "arbor cgroup /", "delete", "continue"]
+    "arbor cgroup /twins", "delete", "continue"]
 
 
 def test_gdb_user(build, tally):
@@ -1268,6 +1268,14 @@ def test_gdb_user(build, tally):
         code, text = p.returncode, p.stdout.decode("utf-8", "replace")
     except subprocess.TimeoutExpired as e:
         code, text = None, (e.stdout or b"").decode("utf-8", "replace")
+    with open(os.path.join(ROOT, "tests", "gdb", "twins.c")) as f:
+        src = f.read().split("\n")
+
+    def line(code):  # the number of twins.c's line holding code
+        return str(next(i + 1 for i, t in enumerate(src) if code in t))
+    l_call, l_if, l_sleep, l_for = (line("total += twin_work(base + i);"), line("i == 19 && write"),
+                                    line("usleep(5000);"), line("for (int i = 0; i < rounds"))
+    l_square, l_sink = line("int square = n * n;"), line("twin_sink += square;")
     parts = re.split(r"^@@(\d+|end)$", text, flags=re.M)
     head, out = parts[0], {}
     for key, body in zip(parts[1::2], parts[2::2]):
@@ -1275,7 +1283,8 @@ def test_gdb_user(build, tally):
     o = [out.get(str(i), "") for i in range(len(GDB_SESSION))]
     m = re.search(r"^\s*(\d+)\s+1\s+alive\s+/\s+twins  <- target$", o[0], re.M)
     pid = m.group(1) if m else "?"
-    pids = re.findall(r"^\s*(\d+)\s+\d+\s+alive\s+\S+\s+twins", o[7], re.M)
+    pids = re.findall(r"^\s*(\d+)\s+\d+\s+alive\s+/twins\s+twins", o[7], re.M)
+    cg = {k: v.strip() for k, v in re.findall(r"^  (\S+) +(.*)$", o[21], re.M)}
     checks = [
         ("gdb stopped at the program's main", re.search(r"Temporary breakpoint 1, main \(\) at "
                                                         r"\S*tests/gdb/twins.c:\d+", head)),
@@ -1284,24 +1293,26 @@ def test_gdb_user(build, tally):
         ("the breakpoint stopped in the parent, past the child's 20 calls",
          re.search(r"Breakpoint 2, twin_work \(n=7\) at \S*twins.c:\d+", o[3])),
         ("bt shows twin_work called from main",
-         re.search(r"#0  twin_work \(n=7\) at .*\n#1  0x[0-9a-f]+ in main \(\) at \S*twins.c:42", o[4])),
+         re.search(r"#0  twin_work \(n=7\) at .*\n#1  0x[0-9a-f]+ in main \(\) at \S*twins.c:" + l_call, o[4])),
         ("print n is 7", re.search(r"^\$\d+ = 7$", o[5], re.M)),
         ("$arbor_pid() is the target's pid", re.search(rf"^\$\d+ = {pid}$", o[6], re.M)),
-        ("arbor ps lists both processes of the program", len(pids) == 2 and pid in pids),
+        ("arbor ps lists both processes of the program, in its cgroup /twins", len(pids) == 2 and pid in pids),
         ("arbor current names the target in user mode",
-         re.search(rf"pid {pid} \(twins\) tid {pid} \(twins\), cgroup /, user mode", o[8])),
+         re.search(rf"pid {pid} \(twins\) tid {pid} \(twins\), cgroup /twins, user mode", o[8])),
         ("arbor finish returns 50 to main", re.search(r"Value returned is \$\d+ = 50", o[9])),
         ("arbor next goes through the loop's lines (over usleep: the child returns there meanwhile)",
-         [re.findall(r"^(\d+)\t", o[k], re.M) for k in range(10, 14)] == [["43"], ["45"], ["41"], ["42"]]),
+         [re.findall(r"^(\d+)\t", o[k], re.M) for k in range(10, 14)] == [[l_if], [l_sleep], [l_for], [l_call]]),
         ("after the next over usleep: still the parent's locals", re.search(r"= 7$", o[14], re.M)
          and re.search(r"= 1$", o[15], re.M) and re.search(rf"= {pid}$", o[16], re.M)),
         ("arbor step enters twin_work(8) past its prologue",
-         re.search(r"twin_work \(n=8\) at \S*twins.c:\d+\n22\t", o[17])),
+         re.search(r"twin_work \(n=8\) at \S*twins.c:\d+\n" + l_square + r"\t", o[17])),
         ("arbor next, then print square: 64, in the target",
-         re.search(r"^23\t", o[18], re.M) and re.search(r"= 64$", o[19], re.M)
+         re.search(r"^" + l_sink + r"\t", o[18], re.M) and re.search(r"= 64$", o[19], re.M)
          and re.search(rf"= {pid}$", o[20], re.M)),
-        ("arbor cgroup / shows the root's files", re.search(r"cgroup\.procs .*\b" + pid + r"\b", o[21])
-         and re.search(r"pids\.current\s+\d+", o[21])),
+        ("arbor cgroup /twins shows its processes, limits and counts",
+         sorted(cg.get("cgroup.procs", "").split()) == sorted(pids) and cg.get("cpu.weight") == "50"
+         and cg.get("memory.max") == "67108864" and cg.get("pids.max") == "50"
+         and cg.get("pids.current") == "2" and int(cg.get("memory.current", "0")) > 0),
         ("continue runs the program to its end: total 197, exit 0",
          "total 197" in text and code == 0),
     ]

@@ -8,11 +8,19 @@
  * must come back in the parent, although the child returns from its own
  * usleep() at the same address, in a frame with the same stack address,
  * meanwhile (gdb's own next stops there, in the child).
- * Exits 0 when the parent's total is 50 + 65 + 82, 1 otherwise. */
+ * First it moves itself into a cgroup of its own, /twins (cpu.weight 50,
+ * memory.max 64 MiB, pids.max 50), for `arbor ps` and `arbor cgroup` to
+ * show. Exits 0 when the parent's total is 50 + 65 + 82, 1 otherwise. */
+#include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#define TWIN_CG "/sys/fs/cgroup/twins"
 
 volatile long twin_sink;	/* keeps the work from being optimised away */
 
@@ -24,10 +32,40 @@ __attribute__((noinline)) int twin_work(int n)
 	return square + 1;
 }
 
+/* Writes text to the cgroup file path: 0, or -1. */
+static int twin_write(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -1;
+	ssize_t n = write(fd, text, strlen(text));
+	close(fd);
+	return n == (ssize_t)strlen(text) ? 0 : -1;
+}
+
+/* /twins with its limits, the caller in it: 0, or -1. */
+static int twin_cgroup(void)
+{
+	if (mkdir(TWIN_CG, 0755) && errno != EEXIST)
+		return -1;
+	if (twin_write("/sys/fs/cgroup/cgroup.subtree_control", "+cpu +memory +pids") ||
+	    twin_write(TWIN_CG "/cpu.weight", "50") ||
+	    twin_write(TWIN_CG "/memory.max", "67108864") ||
+	    twin_write(TWIN_CG "/pids.max", "50"))
+		return -1;
+	char pid[16];
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	return twin_write(TWIN_CG "/cgroup.procs", pid);
+}
+
 int main(void)
 {
 	int fds[2];
 	char c;
+	if (twin_cgroup()) {
+		perror("twins: " TWIN_CG);
+		return 2;
+	}
 	if (pipe(fds))
 		return 2;
 	pid_t child = fork();

@@ -57,6 +57,8 @@ def _list(head, struct, field):
     node = head["next"]
     n = 0
     while int(node) != int(first):
+        if not int(node):  # not set up yet (early boot: the list is zeroed)
+            return
         yield _container(node, struct, field)
         node = node["next"]
         n += 1
@@ -531,8 +533,11 @@ them, read from its state (cgroup.*, and the enabled controllers' knobs and coun
             return " ".join(nm for bit, nm in sorted(names.items()) if int(m) & bit)
         enabled = set(names.values()) if root else set(mask(cg["parent"]["subtree_control"]).split())
         out = []
-        procs_here = [str(int(p["pid"])) for p in _list(cg["procs"], "struct proc", "cg_link")]
-        threads_here = [str(int(t["tid"])) for t in _list(cg["threads"], "struct thread", "cg_link")]
+        # as the files show them: without the kernel's process (pid 0)
+        procs_here = [str(int(p["pid"])) for p in _list(cg["procs"], "struct proc", "cg_link")
+                      if int(p["pid"]) > 0]
+        threads_here = [str(int(t["tid"])) for t in _list(cg["threads"], "struct thread", "cg_link")
+                        if int(t["proc"]["pid"]) > 0]
         out.append(("cgroup.procs", " ".join(procs_here)))
         out.append(("cgroup.threads", " ".join(threads_here)))
         out.append(("cgroup.controllers", " ".join(nm for nm in names.values() if nm in enabled)))
@@ -548,11 +553,16 @@ them, read from its state (cgroup.*, and the enabled controllers' knobs and coun
                     f"nr_dying_descendants {int(cg['nr_dying_descendants'])}"))
         g = cg["sched"]
         if "cpu" in enabled and not root:
+            # weights are scaled: the root's is cpu.weight 100's (SCHED_NICE0_WEIGHT,
+            # kernel/include/sched_fair.h), as sched_cpu_weight_from_weight divides
+            nice0 = int(_sym("cg_root")["sched"]["weight"]) or (1024 << 10)
             w = int(g["weight"])
-            out.append(("cpu.weight", "0" if bool(g["idle"]) else str((w * 100 + 512) // 1024)))
+            out.append(("cpu.weight", "0" if bool(g["idle"]) else str((w * 100 + nice0 // 2) // nice0)))
             bw = g["bw"]
             quota = "max" if int(bw["quota"]) == 0xffffffffffffffff else str(int(bw["quota"]) // 1000)
             out.append(("cpu.max", f"{quota} {int(bw['period']) // 1000}"))
+            out.append(("cpu.max.burst", str(int(bw["burst"]) // 1000)))
+            out.append(("cpu.idle", str(int(bool(g["idle"])))))
         if "memory" in enabled:
             m = cg["memory"]
             unl = 0x7fffffffffffffff // 4096
@@ -568,15 +578,33 @@ them, read from its state (cgroup.*, and the enabled controllers' knobs and coun
             bit = int(ctrls[idx]["bit"])
             st = cg["cstate"][bit.bit_length() - 1]
             if int(st):
-                ps = st.cast(gdb.lookup_type("unsigned long").pointer())
-                # struct pids_state { current, max, peak, events, events_local }
-                out.append(("pids.current", str(int(ps[0]))))
+                ps = st.cast(gdb.lookup_type("struct pids_state").pointer()).dereference()
+                out.append(("pids.current", str(int(ps["current"]))))
                 if not root:
-                    out.append(("pids.max", _max(ps[1], 0xffffffffffffffff)))
-                    out.append(("pids.peak", str(int(ps[2]))))
+                    out.append(("pids.max", _max(ps["max"], 0xffffffffffffffff)))
+                    out.append(("pids.peak", str(int(ps["peak"]))))
+                    out.append(("pids.events", f"max {int(ps['events'])}"))
+        # the controllers' files this cgroup has, from their tables
+        # (cgroup/fs/cgfs.h: CFT_NOT_ON_ROOT 1, CFT_ONLY_ON_ROOT 2)
+        present = []
+        for i in range(n):
+            c = ctrls[i]
+            tables = [(c["core_files"], int(c["ncore_files"]))]
+            if c["name"].string() in enabled:
+                tables.append((c["files"], int(c["nfiles"])))
+            for files, count in tables:
+                for j in range(count if int(files) else 0):
+                    flags = int(files[j]["flags"])
+                    if not (flags & (1 if root else 2)):
+                        present.append(files[j]["name"].string())
+        out = [(k, v) for k, v in out if k.startswith("cgroup.") or k in present]
+        shown = {k for k, _ in out}
         gdb.write(f"cgroup {cgroup_path(cg)} (id {int(cg['id'])}):\n")
         for k, v in out:
             gdb.write(f"  {k:<24} {v}\n")
+        rest = [f for f in present if f not in shown]
+        if rest:
+            gdb.write(f"  (not read here: {' '.join(rest)})\n")
 
 
 class TargetCmd(gdb.Command):
