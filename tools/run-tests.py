@@ -1234,15 +1234,19 @@ GDB_SESSION = [  # (command, what a check below looks for in its output)
     "arbor next", "arbor next", "arbor next", "arbor next",
     "print base", "print i", "print $arbor_pid()",
     "arbor step", "arbor next", "print square", "print $arbor_pid()",
-    "arbor cgroup /twins", "delete", "continue"]
+    "arbor cgroup /twins", "delete", "break kernel/ipc/fd.c:sys_fd_write if $arbor_in_target()",
+    "continue", "bt", "continue"]
 
 
 def test_gdb_user(build, tally):
     """Issue #24 item 5: `tools/arbor-run --gdb` debugs a user program
     (tests/gdb/twins.c) in gdb run in batch mode, while a second process of
     the same program runs the same code at the same addresses (forked
-    first, 20 calls of the function ahead). Each command's output is cut
-    out of gdb's between echoed markers."""
+    first, 20 calls of the function ahead): stops at main, a breakpoint
+    that fires in the target only, bt, print, arbor finish/next/step, arbor
+    ps/current/cgroup, a kernel breakpoint whose bt reaches main, and
+    continue to the exit. Each command's output is cut out of gdb's
+    between echoed markers."""
     print("[tools] gdb: debugging a user program (tools/arbor-run --gdb)", flush=True)
     env = dict(os.environ, ARBOR_BUILD=os.path.abspath(build))
     out_dir = os.path.abspath(os.path.join(build, "tooltests"))
@@ -1276,6 +1280,7 @@ def test_gdb_user(build, tally):
     l_call, l_if, l_sleep, l_for = (line("total += twin_work(base + i);"), line("i == 19 && write"),
                                     line("usleep(5000);"), line("for (int i = 0; i < rounds"))
     l_square, l_sink = line("int square = n * n;"), line("twin_sink += square;")
+    l_printf = line('printf("total')
     parts = re.split(r"^@@(\d+|end)$", text, flags=re.M)
     head, out = parts[0], {}
     for key, body in zip(parts[1::2], parts[2::2]):
@@ -1313,6 +1318,9 @@ def test_gdb_user(build, tally):
          sorted(cg.get("cgroup.procs", "").split()) == sorted(pids) and cg.get("cpu.weight") == "50"
          and cg.get("memory.max") == "67108864" and cg.get("pids.max") == "50"
          and cg.get("pids.current") == "2" and int(cg.get("memory.current", "0")) > 0),
+        ("a kernel breakpoint in the target: bt goes from the system call into the program's frames",
+         re.search(r"^#0  sys_fd_write \(h=1, .*\n#1  0x[0-9a-f]+ in syscall_entry \(\)", o[25], re.M)
+         and re.search(r"^#\d+ +0x[0-9a-f]+ in main \(\) at \S*twins.c:" + l_printf + "$", o[25], re.M)),
         ("continue runs the program to its end: total 197, exit 0",
          "total 197" in text and code == 0),
     ]

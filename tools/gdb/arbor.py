@@ -11,6 +11,8 @@
 #                           then on make user breakpoints fire in its process only
 #   arbor next|step|finish  gdb's next/step/finish kept inside the target's
 #                           thread (aliases anext, astep, afinish)
+# `bt` in kernel code goes on through the entry code's trap frame into the
+# user frames of the target (TrapUnwinder below).
 # Convenience functions: $arbor_pid() (the current process's pid, 0 for
 # kernel threads), $arbor_tid(), $arbor_in_target() (1 when the current
 # process is the target).
@@ -21,6 +23,10 @@
 # table (kernel/proc/proc.c) and cgroups from cg_root down.
 
 import gdb
+try:
+    import gdb.unwinder
+except ImportError:  # a gdb without Python unwinders: no backtraces into user frames
+    pass
 
 USER_TOP = 0x0000800000000000	# user addresses are below (docs/memory.md)
 
@@ -455,6 +461,76 @@ def finish():
         gdb.write("Value returned is " + gdb.execute(f"print ({rtype}) $rax", to_string=True))
 
 
+# -- backtraces across the user/kernel boundary ----------------------------------
+#
+# The kernel's entry code (kernel/arch/syscall.S, isr.S) has no unwind
+# tables: it pushes a struct trap_frame and calls C with the stack pointer
+# at it. This unwinder takes the frame at each return address of those
+# calls and gives its caller the registers the trap frame saved: the user
+# program's (a system call, a fault) or the interrupted kernel code's, so
+# `bt` in the kernel goes on into the program's frames (main at the bottom).
+
+class _FrameId:
+    """What gdb identifies a frame by (both must be gdb.Values)."""
+
+    def __init__(self, sp, pc):
+        ulong = gdb.lookup_type("unsigned long")
+        self.sp, self.pc = gdb.Value(sp).cast(ulong), gdb.Value(pc).cast(ulong)
+
+
+class TrapUnwinder(gdb.unwinder.Unwinder if hasattr(gdb, "unwinder") else object):
+    REGS = ("r15", "r14", "r13", "r12", "r11", "r10", "r9", "r8", "rbp", "rdi", "rsi",
+            "rdx", "rcx", "rbx", "rax", "rip", "rsp")
+
+    def __init__(self):
+        super().__init__("arbor-trap-frame")
+        self.sites = None
+        self.busy = False
+
+    def _return_sites(self):
+        """The return addresses of the entry code's calls into C."""
+        sites = {}
+        arch = gdb.selected_inferior().architecture()
+        for label in ("syscall_entry", "isr_common"):
+            try:
+                start = int(gdb.parse_and_eval(f"(unsigned long)&{label}"))
+            except gdb.error:
+                continue
+            for d in arch.disassemble(start, count=80):
+                op = d["asm"].split()[0]
+                if op.startswith("call"):
+                    sites[d["addr"] + d["length"]] = start
+                if op in ("iretq", "sysretq") and label == "isr_common":
+                    break
+        return sites
+
+    def __call__(self, pending):
+        if self.busy:
+            return None
+        self.busy = True
+        try:
+            if self.sites is None:
+                self.sites = self._return_sites()
+            pc = int(pending.read_register("rip")) & 0xffffffffffffffff
+            if pc not in self.sites:
+                return None
+            sp = int(pending.read_register("rsp")) & 0xffffffffffffffff
+            tf = gdb.Value(sp).cast(gdb.lookup_type("struct trap_frame").pointer()).dereference()
+            info = pending.create_unwind_info(_FrameId(sp, self.sites[pc]))
+            # another process's user code: the symbols loaded are the
+            # target's, which would name its addresses wrongly; pc 0 ends
+            # the backtrace at the boundary instead
+            other = int(tf["cs"]) & 3 == 3 and Target.pid and not in_target()
+            for r in self.REGS:
+                info.add_saved_register(r, tf[r] if not (other and r == "rip")
+                                        else gdb.Value(0).cast(tf[r].type))
+            return info
+        except gdb.error:
+            return None
+        finally:
+            self.busy = False
+
+
 # -- commands ------------------------------------------------------------------
 
 class ArborCmd(gdb.Command):
@@ -667,6 +743,8 @@ def _init():
     for alias, cmd in (("astep", "arbor step"), ("anext", "arbor next"), ("afinish", "arbor finish")):
         gdb.execute(f"alias {alias} = {cmd}")
     gdb.events.breakpoint_created.connect(_on_breakpoint_created)
+    if hasattr(gdb, "unwinder"):
+        gdb.unwinder.register_unwinder(None, TrapUnwinder(), replace=True)
 
 
 _init()
