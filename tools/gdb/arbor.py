@@ -296,7 +296,7 @@ def _run(bps):
             if b.is_valid():
                 b.delete()
     if not fired:
-        raise Interrupted("stopped")
+        raise Interrupted("a breakpoint or ^C stopped it first")
 
 
 def _run_to(addr, tid, min_sp=0):
@@ -360,6 +360,9 @@ def _after_prologue(pc):
 
 
 def _print_stop(same_function):
+    if gdb.selected_thread() is None:  # the connection closed: QEMU is gone
+        gdb.write("the machine stopped (the program ended, or QEMU quit)\n")
+        return
     sal = _line(_pc())
     if same_function and sal is not None and sal.pc == _pc():
         try:
@@ -372,6 +375,8 @@ def _print_stop(same_function):
 
 
 def _target_tid():
+    if gdb.selected_thread() is None:
+        raise gdb.GdbError("arbor: not connected to Arbor (the program ended, or QEMU quit)")
     if Target.pid == 0:
         raise gdb.GdbError("arbor: no target process yet (arbor target NAME, then continue to main)")
     if not in_target():
