@@ -10,7 +10,8 @@
 #   arbor target NAME       debug program NAME: stop at its main, and from
 #                           then on make user breakpoints fire in its process only
 #   arbor next|step|finish  gdb's next/step/finish kept inside the target's
-#                           thread (aliases anext, astep, afinish)
+#                           thread (aliases anext, astep, afinish); after
+#                           gdb's own, a note when they ended outside it
 # `bt` in kernel code goes on through the entry code's trap frame into the
 # user frames of the target (TrapUnwinder below).
 # Convenience functions: $arbor_pid() (the current process's pid, 0 for
@@ -266,17 +267,41 @@ def _asm_addr(label, insn):
     raise gdb.GdbError(f"arbor: no {insn} after {label}")
 
 
+def _on_stop(event):
+    """After gdb's own stepping commands: say when they ended outside the
+    target (another process at the same address, or the kernel's entry
+    after a fault), which gdb cannot tell."""
+    if _Quiet.active or Target.pid == 0 or isinstance(event, (gdb.BreakpointEvent, gdb.SignalEvent)):
+        return
+    try:
+        p = current_proc()
+        pid = int(p["pid"]) if p is not None else 0
+        pc = _pc()
+    except gdb.error:
+        return
+    if pid != Target.pid:
+        gdb.write(f"arbor: note: this is process {pid}, not the target {Target.pid}: gdb's own "
+                  "next/step/finish follow the machine; arbor next/step/finish stay in the target\n")
+    elif pc >= USER_TOP:
+        gdb.write("arbor: note: the target is in the kernel now (a fault, a system call or an "
+                  "interrupt); arbor next/step/finish step over those\n")
+
+
 class _Quiet:
     """Keeps gdb's own stop reports (each stepi, each internal breakpoint)
     off the terminal while a command steps (gdb 12's
     suppress-cli-notifications; gdb prints them even under
     gdb.execute(to_string=True))."""
 
+    active = False
+
     def __enter__(self):
+        _Quiet.active = True
         gdb.execute("set suppress-cli-notifications on", to_string=True)
 
     def __exit__(self, *exc):
         gdb.execute("set suppress-cli-notifications off", to_string=True)
+        _Quiet.active = False
         return False
 
 
@@ -748,6 +773,7 @@ def _init():
     for alias, cmd in (("astep", "arbor step"), ("anext", "arbor next"), ("afinish", "arbor finish")):
         gdb.execute(f"alias {alias} = {cmd}")
     gdb.events.breakpoint_created.connect(_on_breakpoint_created)
+    gdb.events.stop.connect(_on_stop)
     if hasattr(gdb, "unwinder"):
         gdb.unwinder.register_unwinder(None, TrapUnwinder(), replace=True)
 
