@@ -24,6 +24,14 @@
 
 volatile long twin_sink;	/* keeps the work from being optimised away */
 
+/* Names the kernel uses too (its per-CPU array, its thread and process
+ * structures): gdb resolves a name from the program first, so the gdb
+ * extension must read the kernel's from the kernel's files, and the test
+ * fails if it does not. */
+struct thread { int twin; } twin_thread = { 1 };
+struct proc { char twin; } twin_proc = { 2 };
+int cpus = 3;
+
 /* n squared plus one, the square added to twin_sink. */
 __attribute__((noinline)) int twin_work(int n)
 {

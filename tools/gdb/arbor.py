@@ -34,18 +34,55 @@ USER_TOP = 0x0000800000000000	# user addresses are below (docs/memory.md)
 
 # -- reading kernel memory -------------------------------------------------
 
+def _kernel_objfile():
+    """The kernel's ELF: the main file (the program's symbols are added)."""
+    name = gdb.current_progspace().filename
+    o = gdb.lookup_objfile(name) if name else None
+    if o is None:
+        raise gdb.GdbError("arbor: the kernel's ELF is not loaded (gdb build/arbor.elf)")
+    return o
+
+
 def _sym(name):
-    """The value of kernel variable name (a global, else a file's static)."""
-    s = gdb.lookup_global_symbol(name)
-    if s is None:
-        s = gdb.lookup_static_symbol(name)
+    """The value of kernel variable name (a global, else a file's static),
+    looked up in the kernel's symbols only: the program may use the name."""
+    o = _kernel_objfile()
+    s = o.lookup_global_symbol(name) or o.lookup_static_symbol(name)
     if s is None:
         raise gdb.GdbError(f"arbor: no kernel symbol {name} (is the kernel's ELF loaded?)")
     return s.value()
 
 
+_types = {}
+# A kernel symbol from the file that defines each type the extension reads:
+# the type is looked up from that file's scope, since elsewhere it may be
+# only declared, and gdb completes a declared type by name from any file,
+# the program's too (a program with its own `struct thread` is enough).
+_TYPE_HOMES = {"struct thread": "proc_find_locked", "struct proc": "proc_find_locked",
+               "struct cgroup": "cg_root", "struct trap_frame": "trap_dispatch",
+               "struct pids_state": "cg_pids"}
+
+
+def _ktype(name):
+    """Kernel type name (e.g. "struct proc"), from the kernel's debug
+    information only: the program may define a type of the same name."""
+    if name not in _types:
+        o = _kernel_objfile()
+        home = _TYPE_HOMES.get(name, "kmain")
+        sym = o.lookup_global_symbol(home) or o.lookup_static_symbol(home)
+        if sym is None:
+            raise gdb.GdbError(f"arbor: no kernel symbol {home} to find {name} by")
+        _types[name] = gdb.lookup_type(name, sym.symtab.static_block())
+    return _types[name]
+
+
+def _as(ptr, name):
+    """Pointer ptr as the kernel's struct name (a value), or None for NULL."""
+    return ptr.cast(_ktype(name).pointer()).dereference() if int(ptr) else None
+
+
 def _offsetof(struct, field):
-    t = gdb.lookup_type(struct)
+    t = _ktype(struct)
     for f in t.fields():
         if f.name == field:
             return f.bitpos // 8
@@ -55,7 +92,7 @@ def _offsetof(struct, field):
 def _container(ptr, struct, field):
     """The struct holding list_head ptr as field (container_of)."""
     addr = int(ptr) - _offsetof(struct, field)
-    return gdb.Value(addr).cast(gdb.lookup_type(struct).pointer()).dereference()
+    return gdb.Value(addr).cast(_ktype(struct).pointer()).dereference()
 
 
 def _list(head, struct, field):
@@ -85,13 +122,12 @@ def _cpu_index():
 
 def current_thread():
     """The running thread of the selected CPU (a struct thread value) or None."""
-    t = _sym("cpus")[_cpu_index()]["current"]
-    return t.dereference() if int(t) else None
+    return _as(_sym("cpus")[_cpu_index()]["current"], "struct thread")
 
 
 def current_proc():
     t = current_thread()
-    return t["proc"].dereference() if t is not None and int(t["proc"]) else None
+    return _as(t["proc"], "struct proc") if t is not None else None
 
 
 def _pc():
@@ -111,19 +147,20 @@ def procs():
 
 
 def cgroup_path(cg):
-    if not int(cg.address if cg.type.code != gdb.TYPE_CODE_PTR else cg):
-        return "?"
+    """The path of cgroup cg (a struct cgroup value or pointer) from the root."""
     if cg.type.code == gdb.TYPE_CODE_PTR:
-        cg = cg.dereference()
+        cg = _as(cg, "struct cgroup")
+        if cg is None:
+            return "?"
     parts = []
     while int(cg["parent"]):
         parts.append(_str(cg["name"]))
-        cg = cg["parent"].dereference()
+        cg = _as(cg["parent"], "struct cgroup")
     return "/" + "/".join(reversed(parts))
 
 
 def cgroup_find(path):
-    cg = _sym("cg_root")
+    cg = _sym("cg_root").cast(_ktype("struct cgroup"))
     for part in [x for x in path.split("/") if x]:
         for child in _list(cg["children"], "struct cgroup", "sibling"):
             if _str(child["name"]) == part:
@@ -150,8 +187,13 @@ class Target:
 
 
 def in_target():
-    p = current_proc()
-    return p is not None and Target.pid != 0 and int(p["pid"]) == Target.pid
+    """Whether the CPU runs the target's process (False when unreadable:
+    a condition that raised would stop gdb in any process)."""
+    try:
+        p = current_proc()
+        return p is not None and Target.pid != 0 and int(p["pid"]) == Target.pid
+    except gdb.error:
+        return False
 
 
 class _Pid(gdb.Function):
@@ -199,6 +241,13 @@ class MainBreakpoint(gdb.Breakpoint):
         self.name = name
 
     def stop(self):
+        try:
+            return self._stop()
+        except gdb.error as e:  # an exception would stop gdb wherever it is
+            gdb.write(f"arbor: reading the kernel's state failed at main: {e}\n")
+            return False
+
+    def _stop(self):
         p = current_proc()
         if p is None or _str(p["name"]) != self.name or _pc() >= USER_TOP:
             return False
@@ -246,6 +295,12 @@ class _Until(gdb.Breakpoint):
         self.tid, self.min_sp, self.user_cs, self.fired = tid, min_sp, user_cs, False
 
     def stop(self):
+        try:
+            return self._stop()
+        except gdb.error:
+            return False
+
+    def _stop(self):
         t = current_thread()
         if t is None or int(t["tid"]) != self.tid or _sp() < self.min_sp:
             return False
@@ -545,7 +600,7 @@ class TrapUnwinder(gdb.unwinder.Unwinder if hasattr(gdb, "unwinder") else object
             if pc not in self.sites:
                 return None
             sp = int(pending.read_register("rsp")) & 0xffffffffffffffff
-            tf = gdb.Value(sp).cast(gdb.lookup_type("struct trap_frame").pointer()).dereference()
+            tf = gdb.Value(sp).cast(_ktype("struct trap_frame").pointer()).dereference()
             info = pending.create_unwind_info(_FrameId(sp, self.sites[pc]))
             # another process's user code: the symbols loaded are the
             # target's, which would name its addresses wrongly; pc 0 ends
@@ -582,7 +637,7 @@ class PsCmd(gdb.Command):
         cur_addr = int(cur.address) if cur is not None else 0
         gdb.write(f"{'PID':>5} {'PPID':>5} {'STATE':<7} {'CGROUP':<20} NAME\n")
         for p in procs():
-            parent = int(p["parent"]["pid"]) if int(p["parent"]) else 0
+            parent = int(_as(p["parent"], "struct proc")["pid"]) if int(p["parent"]) else 0
             state = "zombie" if int(p["state"]) == 1 else "alive"
             mark = "  <- target" if Target.pid and int(p["pid"]) == Target.pid else ""
             gdb.write(f"{int(p['pid']):>5} {parent:>5} {state:<7} {cgroup_path(p['cgroup']):<20} "
@@ -607,7 +662,7 @@ class CurrentCmd(gdb.Command):
         if t is None:
             gdb.write("no thread yet (early boot)\n")
             return
-        p = t["proc"].dereference()
+        p = _as(t["proc"], "struct proc")
         pc = _pc()
         mode = "user" if pc < USER_TOP else "kernel"
         where = gdb.execute(f"info symbol {pc:#x}", to_string=True).strip()
@@ -637,13 +692,14 @@ them, read from its state (cgroup.*, and the enabled controllers' knobs and coun
 
         def mask(m):
             return " ".join(nm for bit, nm in sorted(names.items()) if int(m) & bit)
-        enabled = set(names.values()) if root else set(mask(cg["parent"]["subtree_control"]).split())
+        enabled = set(names.values()) if root else \
+            set(mask(_as(cg["parent"], "struct cgroup")["subtree_control"]).split())
         out = []
         # as the files show them: without the kernel's process (pid 0)
         procs_here = [str(int(p["pid"])) for p in _list(cg["procs"], "struct proc", "cg_link")
                       if int(p["pid"]) > 0]
         threads_here = [str(int(t["tid"])) for t in _list(cg["threads"], "struct thread", "cg_link")
-                        if int(t["proc"]["pid"]) > 0]
+                        if int(_as(t["proc"], "struct proc")["pid"]) > 0]
         out.append(("cgroup.procs", " ".join(procs_here)))
         out.append(("cgroup.threads", " ".join(threads_here)))
         out.append(("cgroup.controllers", " ".join(nm for nm in names.values() if nm in enabled)))
@@ -661,7 +717,7 @@ them, read from its state (cgroup.*, and the enabled controllers' knobs and coun
         if "cpu" in enabled and not root:
             # weights are scaled: the root's is cpu.weight 100's (SCHED_NICE0_WEIGHT,
             # kernel/include/sched_fair.h), as sched_cpu_weight_from_weight divides
-            nice0 = int(_sym("cg_root")["sched"]["weight"]) or (1024 << 10)
+            nice0 = int(_sym("cg_root").cast(_ktype("struct cgroup"))["sched"]["weight"]) or (1024 << 10)
             w = int(g["weight"])
             out.append(("cpu.weight", "0" if bool(g["idle"]) else str((w * 100 + nice0 // 2) // nice0)))
             bw = g["bw"]
@@ -684,7 +740,7 @@ them, read from its state (cgroup.*, and the enabled controllers' knobs and coun
             bit = int(ctrls[idx]["bit"])
             st = cg["cstate"][bit.bit_length() - 1]
             if int(st):
-                ps = st.cast(gdb.lookup_type("struct pids_state").pointer()).dereference()
+                ps = st.cast(_ktype("struct pids_state").pointer()).dereference()
                 out.append(("pids.current", str(int(ps["current"]))))
                 if not root:
                     out.append(("pids.max", _max(ps["max"], 0xffffffffffffffff)))
