@@ -1296,7 +1296,7 @@ def test_gdb_user(build, tally):
         ("arbor ps lists the program as the target", m),
         ("the breakpoint got the target's condition", "stop only if $arbor_in_target()" in o[2]),
         ("the breakpoint stopped in the parent, past the child's 20 calls",
-         re.search(r"Breakpoint 2, twin_work \(n=7\) at \S*twins.c:\d+", o[3])),
+         re.search(r"Breakpoint \d+, twin_work \(n=7\) at \S*twins.c:\d+", o[3])),
         ("bt shows twin_work called from main",
          re.search(r"#0  twin_work \(n=7\) at .*\n#1  0x[0-9a-f]+ in main \(\) at \S*twins.c:" + l_call, o[4])),
         ("print n is 7", re.search(r"^\$\d+ = 7$", o[5], re.M)),
@@ -1323,6 +1323,48 @@ def test_gdb_user(build, tally):
          and re.search(r"^#\d+ +0x[0-9a-f]+ in main \(\) at \S*twins.c:" + l_printf + "$", o[25], re.M)),
         ("continue runs the program to its end: total 197, exit 0",
          "total 197" in text and code == 0),
+    ]
+    bad = [what for what, ok in checks if not ok]
+    tally.result(name, not bad, "" if not bad else "failed: " + "; ".join(bad) + "\n" + text[-3000:])
+    test_gdb_fault(env, out_dir, tally)
+
+
+def test_gdb_fault(env, out_dir, tally):
+    """A program that stores through a null pointer (tests/gdb/crash.c):
+    gdb stops at the fault, before the kernel's SIGSEGV, the faulting frame
+    is the program's with its arguments, and continue ends the program
+    with 139 (killed by signal 11)."""
+    name = "gdb: a fault in the program stops gdb there (SIGSEGV), then continue ends it with 139"
+    prog = os.path.join(out_dir, "crash")
+    cc = subprocess.run([os.path.join(ROOT, "tools", "arbor-cc"), "-g", "-O0", "-o", prog,
+                         os.path.join(ROOT, "tests", "gdb", "crash.c")],
+                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, text=True)
+    if cc.returncode != 0:
+        tally.result(name, False, cc.stdout[-300:])
+        return
+    with open(os.path.join(ROOT, "tests", "gdb", "crash.c")) as f:
+        store = str(next(i + 1 for i, t in enumerate(f.read().split("\n")) if "*p = value;" in t))
+    argv = [os.path.join(ROOT, "tools", "arbor-run"), "--timeout", "300", "--gdb"]
+    for cmd in ("continue", "bt", "frame function crash_store", "print p", "continue"):
+        argv += ["--gdb-ex", cmd]
+    print(f"  {name} ...", flush=True)
+    try:
+        p = subprocess.run(argv + [prog], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env,
+                           stdin=subprocess.DEVNULL, timeout=420, cwd=out_dir)
+        code, text = p.returncode, p.stdout.decode("utf-8", "replace")
+    except subprocess.TimeoutExpired as e:
+        code, text = None, (e.stdout or b"").decode("utf-8", "replace")
+    checks = [
+        ("the program ran to its fault", "filling" in text and "not reached" not in text),
+        ("the extension names the signal and the address",
+         re.search(r"arbor: the target \(pid \d+\) gets SIGSEGV for a fault at ip 0x[0-9a-f]+ "
+                   r"\(vector 14, address 0x0\)", text)),
+        ("gdb stopped in signal_fault", re.search(r"^Breakpoint \d+, signal_fault \(", text, re.M)),
+        ("bt reaches the program's faulting frame through the trap frame",
+         re.search(r"in isr_common \(\).*\n#\d+ +0x[0-9a-f]+ in crash_store \(p=0x0, value=0\) at "
+                   r"\S*crash.c:" + store, text)),
+        ("print p in that frame is the null pointer", re.search(r"^\$1 = \(int \*\) 0x0$", text, re.M)),
+        ("continue: killed by SIGSEGV (139)", code == 139),
     ]
     bad = [what for what, ok in checks if not ok]
     tally.result(name, not bad, "" if not bad else "failed: " + "; ".join(bad) + "\n" + text[-3000:])

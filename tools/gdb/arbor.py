@@ -7,8 +7,9 @@
 #   arbor ps                processes and their threads, with their cgroups
 #   arbor current           what the CPU runs now
 #   arbor cgroup PATH       a cgroup's interface files, from kernel state
-#   arbor target NAME       debug program NAME: stop at its main, and from
-#                           then on make user breakpoints fire in its process only
+#   arbor target NAME       debug program NAME: stop at its main and at its
+#                           faults (SIGSEGV...), and from then on make user
+#                           breakpoints fire in its process only
 #   arbor next|step|finish  gdb's next/step/finish kept inside the target's
 #                           thread (aliases anext, astep, afinish); after
 #                           gdb's own, a note when they ended outside it
@@ -258,6 +259,34 @@ class MainBreakpoint(gdb.Breakpoint):
         return True
 
 
+SIGNALS = {4: "SIGILL", 5: "SIGTRAP", 7: "SIGBUS", 8: "SIGFPE", 11: "SIGSEGV"}
+
+
+class FaultBreakpoint(gdb.Breakpoint):
+    """The kernel's signal_fault (kernel/proc/signal.c), where a fault of a
+    user thread becomes a signal: stops when the thread is the target's,
+    before the kernel kills it or runs its handler, as gdb stops a native
+    program that receives SIGSEGV. `bt` then goes through the trap frame
+    into the program (TrapUnwinder); `continue` lets the signal happen."""
+
+    def __init__(self):
+        super().__init__("kernel/proc/signal.c:signal_fault", type=gdb.BP_BREAKPOINT)
+
+    def stop(self):
+        if not in_target():
+            return False
+        try:
+            f = gdb.selected_frame()
+            sig, addr = int(f.read_var("sig")), int(f.read_var("addr"))
+            tf = f.read_var("tf").dereference()
+            gdb.write(f"arbor: the target (pid {Target.pid}) gets {SIGNALS.get(sig, sig)} for a fault "
+                      f"at ip {int(tf['rip']):#x} (vector {int(tf['vector'])}, address {addr:#x}); "
+                      "bt shows where, 'continue' lets it happen\n")
+        except (gdb.error, ValueError):
+            pass
+        return True
+
+
 def _user_locations(bp):
     locs = getattr(bp, "locations", None)
     if locs is None:  # gdb before 13: judge by the location's text
@@ -268,7 +297,7 @@ def _user_locations(bp):
 def _on_breakpoint_created(bp):
     """A breakpoint in user code while a target is set fires only in the
     target's process: the same addresses hold every program's code."""
-    if Target.name is None or bp.number <= 0 or isinstance(bp, (MainBreakpoint, _Until)):
+    if Target.name is None or bp.number <= 0 or isinstance(bp, (MainBreakpoint, FaultBreakpoint, _Until)):
         return
     if bp.type != gdb.BP_BREAKPOINT and bp.type != getattr(gdb, "BP_HARDWARE_BREAKPOINT", -1):
         return
@@ -784,6 +813,10 @@ breakpoint in user code gets the condition $arbor_in_target()."""
             return
         Target.name, Target.pid, Target.tid = name[:31], 0, 0
         MainBreakpoint(Target.name)
+        try:
+            FaultBreakpoint()
+        except gdb.error as e:  # a kernel without it: no stop at faults
+            gdb.write(f"arbor: no stop at the target's faults ({e})\n")
 
 
 class StepCmd(gdb.Command):
