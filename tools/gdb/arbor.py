@@ -447,13 +447,14 @@ def _line(pc):
 
 
 def _func_start(pc):
+    """The block of the function holding pc (its .start and .end), or None."""
     try:
         b = gdb.block_for_pc(pc)
     except RuntimeError:
         return None
     while b is not None and b.function is None:
         b = b.superblock
-    return b if b is not None else None
+    return b
 
 
 def _after_prologue(pc):
