@@ -180,7 +180,7 @@ SMALL_RUNTIME_PROGS := tests/proc/hello tests/proc/exec tests/proc/envcheck test
 	tests/memory/memlimit tests/memory/bigbss tests/proc/sysrq tests/console/console tests/security/efault tests/drivers/driver \
 	user/bench/exec user/bench/fork user/bench/ipc user/bench/pagefault user/bench/syscall \
 	user/bench/yield
-TEST_OWN_RULES := tests/fuzz/ tests/run/ tests/sh/ tests/host/ tests/include/
+TEST_OWN_RULES := tests/fuzz/ tests/run/ tests/sh/ tests/host/ tests/include/ tests/gdb/
 # The folders named after runtimes are gone: a program left there (a merge
 # of older work) would silently not be built.
 $(if $(wildcard user/posix/*.c user/tests/*.c tests/diff/*.c),$(error $(wildcard user/posix/*.c \
@@ -413,10 +413,16 @@ rootdisk: $(INITRD)
 
 # A debug build (-Og) of its own, QEMU stopped at the first instruction,
 # gdb attached with symbols and a breakpoint on the C entry.
+# make debug PROG=path/to/prog [ARGS="..."]: debug a user program instead
+# (tools/arbor-run --gdb, docs/debugging.md); without PROG: the kernel.
 debug: | $(BUILD)/.deps-debug
+ifneq ($(PROG),)
+	@ARBOR_BUILD=$(abspath $(BUILD)) tools/arbor-run --gdb $(if $(filter command line environment,$(origin GDBPORT)),--gdb-port $(GDBPORT)) $(PROG) $(ARGS)
+else
 	@$(MAKE) --no-print-directory BUILD=$(BUILD)/debug OPT=-Og $(BUILD)/debug/arbor.elf
 	@$(MAKE) --no-print-directory BUILD=$(BUILD)/debug OPT=-Og $(BUILD)/debug/initrd.cpio
 	@tools/debug.sh $(BUILD)/debug/arbor.elf $(BUILD)/debug/initrd.cpio "$(CMDLINE)" $(MEM) $(GDBPORT)
+endif
 
 # -- tests ----------------------------------------------------------------
 .SECONDEXPANSION:

@@ -13,6 +13,7 @@ trap 'kill $qemu 2>/dev/null || true' EXIT INT TERM
 echo "QEMU is stopped at the first instruction; the serial console goes to $log"
 echo "(watch it with: tail -f $log). gdb stops at kmain; 'continue' runs on."
 gdb -q "$kernel" \
+	-ex "source tools/gdb/arbor.py" \
 	-ex "target remote 127.0.0.1:$port" \
 	-ex "break kmain" \
 	-ex "continue" \

@@ -33,7 +33,7 @@ for profile in "$@"; do
 	iso) check "$need_build $need_iso" ;;
 	boot) check "$need_build $need_qemu"; wants_qemu=1 ;;
 	run) check "$need_build $need_iso $need_qemu"; wants_qemu=1 ;;
-	test) check "$need_build $need_iso $need_qemu $need_test"; wants_qemu=1 ;;
+	test) check "$need_build $need_iso $need_qemu $need_test $need_debug"; wants_qemu=1 ;;
 	bench) check "$need_build $need_qemu $need_test $need_bench"; wants_qemu=1 ;;
 	debug) check "$need_build $need_qemu $need_debug"; wants_qemu=1 ;;
 	all) check "$need_build $need_iso $need_qemu $need_test $need_bench $need_debug"; wants_qemu=1 ;;

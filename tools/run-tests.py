@@ -1268,6 +1268,148 @@ def test_cgfuzz(out_dir, tally):
     print("      " + summary, flush=True)
 
 
+GDB_SESSION = [  # (command, what a check below looks for in its output)
+    "arbor ps", "break twin_work", "info breakpoints", "continue", "bt", "print n",
+    "print $arbor_pid()", "arbor ps", "arbor current", "arbor finish",
+    "arbor next", "arbor next", "arbor next", "arbor next",
+    "print base", "print i", "print $arbor_pid()",
+    "arbor step", "arbor next", "print square", "print $arbor_pid()",
+    "arbor cgroup /twins", "delete", "break kernel/ipc/fd.c:sys_fd_write if $arbor_in_target()",
+    "continue", "bt", "continue"]
+
+
+def test_gdb_user(build, tally):
+    """Issue #24 item 5: `tools/arbor-run --gdb` debugs a user program
+    (tests/gdb/twins.c) in gdb run in batch mode, while a second process of
+    the same program runs the same code at the same addresses (forked
+    first, 20 calls of the function ahead): stops at main, a breakpoint
+    that fires in the target only, bt, print, arbor finish/next/step, arbor
+    ps/current/cgroup, a kernel breakpoint whose bt reaches main, and
+    continue to the exit. Each command's output is cut out of gdb's
+    between echoed markers."""
+    print("[tools] gdb: debugging a user program (tools/arbor-run --gdb)", flush=True)
+    env = dict(os.environ, ARBOR_BUILD=os.path.abspath(build))
+    out_dir = os.path.abspath(os.path.join(build, "tooltests"))
+    os.makedirs(out_dir, exist_ok=True)
+    prog = os.path.join(out_dir, "twins")
+    name = "gdb: a breakpoint, bt, print, finish, next and step in one process of two at the same code"
+    if shutil.which("gdb") is None:
+        subprocess.run([os.path.join(ROOT, "tools", "deps.sh"), "debug"])
+    cc = subprocess.run([os.path.join(ROOT, "tools", "arbor-cc"), "-g", "-O0", "-o", prog,
+                         os.path.join(ROOT, "tests", "gdb", "twins.c")],
+                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, text=True)
+    if cc.returncode != 0:
+        tally.result(name, False, cc.stdout[-300:])
+        return
+    argv = [os.path.join(ROOT, "tools", "arbor-run"), "--timeout", "300", "--gdb"]
+    for i, cmd in enumerate(GDB_SESSION):
+        argv += ["--gdb-ex", f"echo @@{i}\\n", "--gdb-ex", cmd]
+    argv += ["--gdb-ex", "echo @@end\\n", prog]
+    print(f"  {name} ...", flush=True)
+    try:
+        p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env,
+                           stdin=subprocess.DEVNULL, timeout=420, cwd=out_dir)
+        code, text = p.returncode, p.stdout.decode("utf-8", "replace")
+    except subprocess.TimeoutExpired as e:
+        code, text = None, (e.stdout or b"").decode("utf-8", "replace")
+    with open(os.path.join(ROOT, "tests", "gdb", "twins.c")) as f:
+        src = f.read().split("\n")
+
+    def line(code):  # the number of twins.c's line holding code
+        return str(next(i + 1 for i, t in enumerate(src) if code in t))
+    l_call, l_if, l_sleep, l_for = (line("total += twin_work(base + i);"), line("i == 19 && write"),
+                                    line("usleep(5000);"), line("for (int i = 0; i < rounds"))
+    l_square, l_sink = line("int square = n * n;"), line("twin_sink += square;")
+    l_printf = line('printf("total')
+    parts = re.split(r"^@@(\d+|end)$", text, flags=re.M)
+    head, out = parts[0], {}
+    for key, body in zip(parts[1::2], parts[2::2]):
+        out[key] = body
+    o = [out.get(str(i), "") for i in range(len(GDB_SESSION))]
+    m = re.search(r"^\s*(\d+)\s+1\s+alive\s+/\s+twins  <- target$", o[0], re.M)
+    pid = m.group(1) if m else "?"
+    pids = re.findall(r"^\s*(\d+)\s+\d+\s+alive\s+/twins\s+twins", o[7], re.M)
+    cg = {k: v.strip() for k, v in re.findall(r"^  (\S+) +(.*)$", o[21], re.M)}
+    checks = [
+        ("gdb stopped at the program's main", re.search(r"Temporary breakpoint 1, main \(\) at "
+                                                        r"\S*tests/gdb/twins.c:\d+", head)),
+        ("arbor ps lists the program as the target", m),
+        ("the breakpoint got the target's condition", "stop only if $arbor_in_target()" in o[2]),
+        ("the breakpoint stopped in the parent, past the child's 20 calls",
+         re.search(r"Breakpoint \d+, twin_work \(n=7\) at \S*twins.c:\d+", o[3])),
+        ("bt shows twin_work called from main",
+         re.search(r"#0  twin_work \(n=7\) at .*\n#1  0x[0-9a-f]+ in main \(\) at \S*twins.c:" + l_call, o[4])),
+        ("print n is 7", re.search(r"^\$\d+ = 7$", o[5], re.M)),
+        ("$arbor_pid() is the target's pid", re.search(rf"^\$\d+ = {pid}$", o[6], re.M)),
+        ("arbor ps lists both processes of the program, in its cgroup /twins", len(pids) == 2 and pid in pids),
+        ("arbor current names the target in user mode",
+         re.search(rf"pid {pid} \(twins\) tid {pid} \(twins\), cgroup /twins, user mode", o[8])),
+        ("arbor finish returns 50 to main", re.search(r"Value returned is \$\d+ = 50", o[9])),
+        ("arbor next goes through the loop's lines (over usleep: the child returns there meanwhile)",
+         [re.findall(r"^(\d+)\t", o[k], re.M) for k in range(10, 14)] == [[l_if], [l_sleep], [l_for], [l_call]]),
+        ("after the next over usleep: still the parent's locals", re.search(r"= 7$", o[14], re.M)
+         and re.search(r"= 1$", o[15], re.M) and re.search(rf"= {pid}$", o[16], re.M)),
+        ("arbor step enters twin_work(8) past its prologue",
+         re.search(r"twin_work \(n=8\) at \S*twins.c:\d+\n" + l_square + r"\t", o[17])),
+        ("arbor next, then print square: 64, in the target",
+         re.search(r"^" + l_sink + r"\t", o[18], re.M) and re.search(r"= 64$", o[19], re.M)
+         and re.search(rf"= {pid}$", o[20], re.M)),
+        ("arbor cgroup /twins shows its processes, limits and counts",
+         sorted(cg.get("cgroup.procs", "").split()) == sorted(pids) and cg.get("cpu.weight") == "50"
+         and cg.get("memory.max") == "67108864" and cg.get("pids.max") == "50"
+         and cg.get("pids.current") == "2" and int(cg.get("memory.current", "0")) > 0),
+        ("a kernel breakpoint in the target: bt goes from the system call into the program's frames",
+         re.search(r"^#0  sys_fd_write \(h=1, .*\n#1  0x[0-9a-f]+ in syscall_entry \(\)", o[25], re.M)
+         and re.search(r"^#\d+ +0x[0-9a-f]+ in main \(\) at \S*twins.c:" + l_printf + "$", o[25], re.M)),
+        ("continue runs the program to its end: total 197, exit 0",
+         "total 197" in text and code == 0),
+    ]
+    bad = [what for what, ok in checks if not ok]
+    tally.result(name, not bad, "" if not bad else "failed: " + "; ".join(bad) + "\n" + text[-3000:])
+    test_gdb_fault(env, out_dir, tally)
+
+
+def test_gdb_fault(env, out_dir, tally):
+    """A program that stores through a null pointer (tests/gdb/crash.c):
+    gdb stops at the fault, before the kernel's SIGSEGV, the faulting frame
+    is the program's with its arguments, and continue ends the program
+    with 139 (killed by signal 11)."""
+    name = "gdb: a fault in the program stops gdb there (SIGSEGV), then continue ends it with 139"
+    prog = os.path.join(out_dir, "crash")
+    cc = subprocess.run([os.path.join(ROOT, "tools", "arbor-cc"), "-g", "-O0", "-o", prog,
+                         os.path.join(ROOT, "tests", "gdb", "crash.c")],
+                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, text=True)
+    if cc.returncode != 0:
+        tally.result(name, False, cc.stdout[-300:])
+        return
+    with open(os.path.join(ROOT, "tests", "gdb", "crash.c")) as f:
+        store = str(next(i + 1 for i, t in enumerate(f.read().split("\n")) if "*p = value;" in t))
+    argv = [os.path.join(ROOT, "tools", "arbor-run"), "--timeout", "300", "--gdb"]
+    for cmd in ("continue", "bt", "frame function crash_store", "print p", "continue"):
+        argv += ["--gdb-ex", cmd]
+    print(f"  {name} ...", flush=True)
+    try:
+        p = subprocess.run(argv + [prog], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env,
+                           stdin=subprocess.DEVNULL, timeout=420, cwd=out_dir)
+        code, text = p.returncode, p.stdout.decode("utf-8", "replace")
+    except subprocess.TimeoutExpired as e:
+        code, text = None, (e.stdout or b"").decode("utf-8", "replace")
+    checks = [
+        ("the program ran to its fault", "filling" in text and "not reached" not in text),
+        ("the extension names the signal and the address",
+         re.search(r"arbor: the target \(pid \d+\) gets SIGSEGV for a fault at ip 0x[0-9a-f]+ "
+                   r"\(vector 14, address 0x0\)", text)),
+        ("gdb stopped in signal_fault", re.search(r"^Breakpoint \d+, signal_fault \(", text, re.M)),
+        ("bt reaches the program's faulting frame through the trap frame",
+         re.search(r"in isr_common \(\).*\n#\d+ +0x[0-9a-f]+ in crash_store \(p=0x0, value=0\) at "
+                   r"\S*crash.c:" + store, text)),
+        ("print p in that frame is the null pointer", re.search(r"^\$1 = \(int \*\) 0x0$", text, re.M)),
+        ("continue: killed by SIGSEGV (139)", code == 139),
+    ]
+    bad = [what for what, ok in checks if not ok]
+    tally.result(name, not bad, "" if not bad else "failed: " + "; ".join(bad) + "\n" + text[-3000:])
+
+
 def test_run_channels(sh, cc, run, out_dir, tally):
     """arbor-run keeps a program's stdout, its stderr and the kernel's log
     apart (tests/run/outerr.c writes to both, then faults): host stdout is
@@ -1551,6 +1693,7 @@ def main():
     ap.add_argument("--exp-only", action="store_true",
                     help="only the experiments' check (tools/expcheck.py: short examples, determinism)")
     ap.add_argument("--labs-only", action="store_true", help="only the labs' graders (tools/lab selfcheck)")
+    ap.add_argument("--gdb-only", action="store_true", help="only the gdb session (tools/arbor-run --gdb)")
     ap.add_argument("host_tests", nargs="*")
     a = ap.parse_args()
     kernel = os.path.join(a.build, "arbor.elf")
@@ -1594,6 +1737,10 @@ def main():
         print(f"{tally.passed} passed, {len(tally.failed)} failed")
         return 1 if tally.failed else 0
     shell_iso = os.path.join(a.build, "arbor-shell.iso")
+    if a.gdb_only:
+        test_gdb_user(a.build, tally)
+        print(f"{tally.passed} passed, {len(tally.failed)} failed")
+        return 1 if tally.failed else 0
     if a.console_only:
         test_scripted_session(kernel, initrd, shell_iso, tally, a.timeout)
         print(f"{tally.passed} passed, {len(tally.failed)} failed")
@@ -1652,6 +1799,7 @@ def main():
     test_runner_detects(kernel, tally)
     test_tools(a.build, tally)
     expcheck.run(a.build, tally)
+    test_gdb_user(a.build, tally)
     test_stty_matches_gnu(a.build, tally)
     test_linux_selftests(a.build, tally)
     test_posix_suite(a.build, tally)
