@@ -28,13 +28,16 @@ static struct thread *memcg_settler(void)
 	return t && t->proc->as ? t : NULL;
 }
 
-static void memcg_note_fail(struct cgroup *at)
+/* oom: the OOM killer could not run where the charge failed (a spinlock
+ * held), so it runs on the way to user mode (memcg_user_return). */
+static void memcg_note_fail(struct cgroup *at, bool oom)
 {
 	struct thread *t = memcg_settler();
 	if (!t || t->mem_fail)
 		return;
 	cg_get(at);
 	t->mem_fail = at;
+	t->mem_fail_oom = oom;
 	thread_set_work(t);
 }
 
@@ -62,7 +65,7 @@ static void memcg_check_high(struct cgroup *cg, uint64_t pages)
 }
 
 static int mem_charge_settle(struct cgroup *cg, uint64_t nr_pages, enum memcg_stat kind, bool ok, bool stocked,
-			     struct page_counter *fail);
+			     struct page_counter *fail, bool oom);
 
 /* The stock is per CPU and only touched with interrupts off on that CPU.
  * The kind is counted at cg's level only: depth costs nothing. A charge
@@ -71,7 +74,7 @@ static int mem_charge_settle(struct cgroup *cg, uint64_t nr_pages, enum memcg_st
  * page fault holds its address space's lock) the fault handler does it
  * (memcg_fault_oom). */
 
-int mem_charge(struct cgroup *cg, uint64_t nr_pages, enum memcg_stat kind)
+static int mem_charge_oom(struct cgroup *cg, uint64_t nr_pages, enum memcg_stat kind, bool oom)
 {
 	struct page_counter *fail = NULL;
 	uint64_t f = irq_save();
@@ -79,24 +82,49 @@ int mem_charge(struct cgroup *cg, uint64_t nr_pages, enum memcg_stat kind)
 	bool stocked = s->cached == &cg->memory && s->nr_pages >= nr_pages;
 	bool ok = charge_stock_try_charge(s, &cg->memory, nr_pages, &fail);
 	irq_restore(f);
-	return mem_charge_settle(cg, nr_pages, kind, ok, stocked, fail);
+	return mem_charge_settle(cg, nr_pages, kind, ok, stocked, fail, oom);
+}
+
+int mem_charge(struct cgroup *cg, uint64_t nr_pages, enum memcg_stat kind)
+{
+	return mem_charge_oom(cg, nr_pages, kind, true);
+}
+
+int mem_charge_no_oom(struct cgroup *cg, uint64_t nr_pages, enum memcg_stat kind)
+{
+	return mem_charge_oom(cg, nr_pages, kind, false);
 }
 
 int mem_charge_unstocked(struct cgroup *cg, uint64_t nr_pages, enum memcg_stat kind)
 {
 	struct page_counter *fail = NULL;
 	bool ok = page_counter_try_charge(&cg->memory, nr_pages, &fail);
-	return mem_charge_settle(cg, nr_pages, kind, ok, false, fail);
+	return mem_charge_settle(cg, nr_pages, kind, ok, false, fail, true);
 }
 
 /* The rest of a charge once the counters were tried (ok: it went in,
- * from the stock if stocked; else fail is the level that refused). */
+ * from the stock if stocked; else fail is the level that refused). A
+ * refused charge reclaims, then (oom, a user thread) OOM-kills in the
+ * refusing subtree and tries again, as Linux's try_charge; under a
+ * spinlock neither can run here, and the thread runs the OOM killer on
+ * its way to user mode instead (the call still fails: Linux would have
+ * charged again after the kill; the difference shows only when the
+ * victim is another process). */
 static int mem_charge_settle(struct cgroup *cg, uint64_t nr_pages, enum memcg_stat kind, bool ok, bool stocked,
-			     struct page_counter *fail)
+			     struct page_counter *fail, bool oom)
 {
-	if (!ok && !(memcg_may_reclaim() && memcg_reclaim_and_charge(cg, memcg_of_counter(fail), nr_pages))) {
-		memcg_note_fail(memcg_of_counter(fail));
-		return -ENOMEM;
+	if (!ok) {
+		struct cgroup *over = memcg_of_counter(fail);
+		bool user = memcg_settler() != NULL;
+		if (!memcg_may_reclaim()) {
+			memcg_note_fail(over, oom);
+			return -ENOMEM;
+		}
+		if (!(oom && user ? memcg_charge_or_oom(cg, &over, nr_pages)
+				  : memcg_reclaim_and_charge(cg, over, nr_pages))) {
+			memcg_note_fail(over, false);
+			return -ENOMEM;
+		}
 	}
 	memcg_stat_add(cg, kind, (int64_t)nr_pages);
 	struct thread *t = current_thread();
