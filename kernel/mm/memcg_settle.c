@@ -184,8 +184,10 @@ bool memcg_charge_or_oom(struct cgroup *cg, struct cgroup **over, uint64_t nr)
 		if (memcg_being_killed(self))
 			return false;
 		int r = oom_kill_in(*over);
-		if (r != 0)
+		if (r != 0) { /* Linux counts the refusal, then the OOM */
+			memcg_event(*over, MEMCG_MAX);
 			memcg_event(*over, MEMCG_OOM);
+		}
 		if (r < 0 || (r == 0 && ++waits > MEMCG_OOM_WAITS) || memcg_being_killed(self))
 			return false;
 		memcg_stall(MEMCG_OOM_RETRY_NS);

@@ -184,15 +184,16 @@ static void loop_mmap(void)
 	}
 }
 
+/* Each loop's objects show in memory.stat under stat (Linux's keys). */
 struct loop {
-	const char *name, *unit;
+	const char *name, *unit, *stat;
 	void (*run)(void);
 };
 
 static const struct loop loops[] = {
-	{ "cgroups", "cgroups", loop_cgroups }, { "procs", "procs", loop_procs },
-	{ "pipes", "pipes", loop_pipes },	{ "threads", "threads", loop_threads },
-	{ "mmap", "maps", loop_mmap },
+	{ "cgroups", "cgroups", "slab", loop_cgroups },	 { "procs", "procs", "kernel_stack", loop_procs },
+	{ "pipes", "pipes", "kernel", loop_pipes },	 { "threads", "threads", "kernel_stack", loop_threads },
+	{ "mmap", "maps", "pagetables", loop_mmap },
 };
 
 /* The bystander's fixed work, a few tenths of a second under QEMU: CPU,
@@ -332,7 +333,7 @@ static void looper(const struct loop *l)
 }
 
 struct outcome {
-	long made, extra, peak, sampled, oom_kill, max_events, free_delta;
+	long made, extra, peak, sampled, stat, oom_kill, max_events, free_delta;
 	int err, done, signal, removed, freed, gone;
 	double with, took;
 };
@@ -358,9 +359,11 @@ static void run_loop(const struct loop *l, unsigned long free0, struct outcome *
 		looper(l);
 	int st = 0, dead = 0;
 	while (!rep->done && now_s() - t0 < LOOP_SECONDS) {
-		long c = read_long(KC "/memory.current");
+		long c = read_long(KC "/memory.current"), k = flat_field(KC "/memory.stat", l->stat);
 		if (c > o->sampled)
 			o->sampled = c;
+		if (k > o->stat)
+			o->stat = k;
 		if (waitpid(p, &st, WNOHANG) == p) {
 			dead = 1;
 			break;
@@ -400,8 +403,9 @@ static void run_loop(const struct loop *l, unsigned long free0, struct outcome *
 	if (o->signal)
 		printf(" by signal %d", o->signal);
 	o->free_delta = ((long)free_bytes() - (long)free0) / 1024;
-	printf("; memory.peak %ld, sampled %ld; memory.events max %ld oom_kill %ld; free %ld KiB from start\n",
-	       o->peak, o->sampled, o->max_events, o->oom_kill, o->free_delta);
+	printf("; memory.peak %ld, sampled %ld (memory.stat %s %ld); memory.events max %ld oom_kill %ld; "
+	       "free %ld KiB from start\n",
+	       o->peak, o->sampled, l->stat, o->stat, o->max_events, o->oom_kill, o->free_delta);
 }
 
 int main(int argc, char **argv)
@@ -444,6 +448,8 @@ int main(int argc, char **argv)
 			snprintf(what, sizeof(what), "%s: the subtree's memory.peak %ld <= 8M (sampled %ld)", l->name,
 				 o.peak, o.sampled);
 			check(o.peak > 0 && o.peak <= LIMIT && o.sampled <= LIMIT, what);
+			snprintf(what, sizeof(what), "%s: memory.stat %s showed them (%ld seen)", l->name, l->stat, o.stat);
+			check(o.stat > 0, what);
 			snprintf(what, sizeof(what), "%s: the bystander finished its work, %.0f %% slower", l->name,
 				 slow);
 			check(o.with > 0 && o.with < 3 * alone, what);
@@ -457,6 +463,7 @@ int main(int argc, char **argv)
 		} else {
 			printf("bench kcontain_%s_made %ld %s\n", l->name, o.made, l->unit);
 			printf("bench kcontain_%s_peak %ld bytes\n", l->name, o.peak);
+			printf("bench kcontain_%s_stat_%s %ld bytes\n", l->name, l->stat, o.stat);
 			if (o.with > 0)
 				printf("bench kcontain_%s_slowdown %.1f %%\n", l->name, slow);
 			printf("bench kcontain_%s_ended_by_error %d errno\n", l->name, by_error ? o.err : 0);
