@@ -33,6 +33,14 @@ and --ext2-files shrink it). --ext2-icount runs Arbor's side alone under
 millions), whatever the host's load; --ext2-opts passes mount options
 (nogrant: fills by copy, to compare).
 
+tests/cgroup/kcontain.c (issue 27 item 2: a uid-1000 subtree under
+memory.max 8M making kernel objects until each loop ends) runs in the
+benchmark boots (bench=kcontain: its counts and peaks, and the bystander's
+slowdown in guest instructions from the icount boot) and on Linux 6.1 in
+the same QEMU (linux-run, same memory, wall clock): each kcontain_NAME
+figure again as kcontain_NAME_arbor and _linux; --only-kcontain runs just
+that.
+
 user/bench/wbbench.c (issue 20: writeback charged to the dirtier, at the
 issue's sizes) runs the same way on both sides on a fresh ext2 image:
 wb_NAME_arbor and _linux, and arbor-plot's charts of its `trace wb`
@@ -52,7 +60,7 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BENCH_RE = re.compile(r"^bench (\S+) ([0-9.]+) (\S+)\r?$")
+BENCH_RE = re.compile(r"^bench (\S+) (-?[0-9.]+) (\S+)\r?$")
 
 
 def run(kernel, initrd, icount, timeout, log, which="all"):
@@ -154,6 +162,44 @@ def fileops_compare(arbor, out, timeout, prog_name="fileops"):
             print(f"{name}_arbor {ns / 1000:.1f} us", flush=True)
             print(f"{name}_linux {linux[name] / 1000:.1f} us", flush=True)
             print(f"{name}_ratio {ns / linux[name]:.2f} x", flush=True)
+
+
+def kcontain_compare(arbor, out, timeout):
+    """tests/cgroup/kcontain.c on Linux 6.1 in the same QEMU (linux-run,
+    256 MiB as Arbor's bench boots), beside Arbor's figures (arbor: name ->
+    (value, unit), from the icount boot): kcontain_NAME_arbor and _linux.
+    What each loop made before it ended, the subtree's memory.peak, how the
+    loop ended (the errno, or an OOM kill of the looper) and the
+    bystander's slowdown (Linux: wall clock under TCG, so noisier)."""
+    tools = linux_tools()
+    if not tools:
+        print("kcontain: linux-run not found (set LINUX_TOOLS to the directory of linux-cc and "
+              "linux-run): the Linux side is skipped", flush=True)
+        return
+    prog = os.path.join(out, "kcontain-linux")
+    cc = subprocess.run([os.path.join(tools, "linux-cc"), "-O2", "-I", os.path.join(ROOT, "tests", "include"),
+                         "-o", prog, os.path.join(ROOT, "tests", "cgroup", "kcontain.c"), "-lpthread"],
+                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if cc.returncode != 0:
+        print("kcontain: linux-cc failed: the Linux side is skipped\n" + cc.stdout[-1000:], flush=True)
+        return
+    p = subprocess.run([os.path.join(tools, "linux-run"), "--mem", "256", "--timeout", str(timeout), prog],
+                       stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       text=True, errors="replace")
+    with open(os.path.join(out, "kcontain-linux.log"), "w") as f:
+        f.write(p.stdout)
+    linux = {m.group(1): (m.group(2), m.group(3)) for m in map(BENCH_RE.match, p.stdout.splitlines()) if m}
+    if not linux:
+        print(f"kcontain: the Linux run failed (exit {p.returncode}, see {out}/kcontain-linux.log): "
+              "the Linux side is skipped", flush=True)
+        return
+    for line in p.stdout.splitlines():
+        if line.startswith("# ") and " ended: " in line:
+            print(f"kcontain: linux {line[2:]}", flush=True)
+    for name, (value, unit) in linux.items():
+        if name in arbor and name != "kcontain_bystander_alone":
+            print(f"{name}_arbor {arbor[name][0]} {arbor[name][1]}", flush=True)
+            print(f"{name}_linux {value} {unit}", flush=True)
 
 
 E2_OPS = ("seq_write", "seq_read", "reread", "create", "delete", "walk_cold", "walk_warm", "fsync_4k")
@@ -385,6 +431,8 @@ def main():
                     help="only the file operations, Arbor (plain TCG) beside Linux")
     ap.add_argument("--only-pollwake", action="store_true",
                     help="only poll's wake-up latency, Arbor (icount and plain TCG) beside Linux")
+    ap.add_argument("--only-kcontain", action="store_true",
+                    help="only the kernel-memory containment (icount), Arbor beside Linux")
     ap.add_argument("--only-ext2", action="store_true",
                     help="only the ext2 benchmark, Arbor (plain TCG) beside Linux")
     ap.add_argument("--ext2-mib", type=int, default=256, help="the ext2 benchmark's file size")
@@ -434,14 +482,22 @@ def main():
         fileops_compare({n: float(v) for n, v, u in found if n.startswith("pollwake_")}, out, a.timeout,
                         "pollwake")
         return
+    if a.only_kcontain:
+        found = run(kernel, initrd, True, a.timeout, os.path.join(out, "kcontain-icount.log"), "kcontain")
+        for name, value, unit in found:
+            print(f"{name} {value} {'insns' if unit == 'ns' else unit}", flush=True)
+        kcontain_compare({n: (v, u) for n, v, u in found if n.startswith("kcontain_")}, out, a.timeout)
+        return
     if a.only_fileops:
         found = run(kernel, initrd, False, a.timeout, os.path.join(out, "fileops.log"), "fileops")
         fileops_compare({n: float(v) for n, v, u in found if n.startswith("fileops_")}, out, a.timeout)
         return
-    arbor_fileops, arbor_pollwake = {}, {}
+    arbor_fileops, arbor_pollwake, arbor_kcontain = {}, {}, {}
     for icount in (True, False):
         log = os.path.join(out, "icount.log" if icount else "tcg.log")
         for name, value, unit in run(kernel, initrd, icount, a.timeout, log):
+            if name.startswith("kcontain_") and icount and unit != "ns":
+                arbor_kcontain[name] = (value, unit)
             if name.startswith("fileops_") and not icount:
                 arbor_fileops[name] = float(value)
             if name.startswith("pollwake_") and not icount:
@@ -461,6 +517,7 @@ def main():
                         "cpu,mem" if log == "icount.log" else "io", os.path.join(out, log)], check=True)
     fileops_compare(arbor_fileops, out, a.timeout)
     fileops_compare(arbor_pollwake, out, a.timeout, "pollwake")
+    kcontain_compare(arbor_kcontain, out, a.timeout)
     ext2_compare(a.build, initrd, out, a.timeout, a.ext2_mib, a.ext2_files, a.ext2_runs)
     wb_compare(a.build, initrd, out, a.timeout, a.wb_mib)
     ctl_compare(a.build, initrd, out, a.timeout)

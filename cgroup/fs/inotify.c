@@ -14,6 +14,7 @@
 #include "cgfs.h"
 #include "heap.h"
 #include "kstring.h"
+#include "memcg.h"
 #include "poll.h"
 #include "proc.h"
 #include "sched.h"
@@ -33,6 +34,8 @@ struct inotify_watch {
 
 struct inotify {
 	struct kobj obj;
+	uint32_t reserved;		/* watches made or being made (atomic): a page
+					   per INOTIFY_WATCHES_PER_PAGE charged to obj.charged */
 	struct spinlock lock;		/* all below */
 	struct list_head watches;
 	int next_wd;
@@ -76,6 +79,30 @@ void cgfs_notify_locked(struct cgroup *cg, unsigned which)
 	}
 }
 
+/* Watches are charged to the instance's maker (Linux charges its marks
+ * to the memcg of the group's creator) by the page they share, as epoll's
+ * items: without it a delegated subtree could hold a watch on every file
+ * of every cgroup it makes, from each instance, outside its memory.max. */
+#define INOTIFY_WATCHES_PER_PAGE (PAGE_SIZE / 64)
+_Static_assert(sizeof(struct inotify_watch) <= 64, "a watch's share of its page");
+
+static long inotify_reserve(struct inotify *in)
+{
+	uint32_t n = __atomic_add_fetch(&in->reserved, 1, __ATOMIC_RELAXED);
+	if (n % INOTIFY_WATCHES_PER_PAGE == 1 && mem_charge(in->obj.charged, 1, MEMCG_STAT_SLAB)) {
+		__atomic_sub_fetch(&in->reserved, 1, __ATOMIC_RELAXED);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static void inotify_unreserve(struct inotify *in)
+{
+	uint32_t n = __atomic_sub_fetch(&in->reserved, 1, __ATOMIC_RELAXED);
+	if (n % INOTIFY_WATCHES_PER_PAGE == 0)
+		mem_uncharge(in->obj.charged, 1, MEMCG_STAT_SLAB);
+}
+
 /* Unhooks w from its cgroup (cg_lock held); frees it once off both lists. */
 static void inotify_unwatch_cg_locked(struct inotify_watch *w)
 {
@@ -93,6 +120,7 @@ static void inotify_release(struct kobj *o)
 		cg_unlock();
 		cg_put(w->cg);
 		kfree(w);
+		inotify_unreserve(in);
 	}
 }
 
@@ -156,9 +184,13 @@ long sys_inotify_watch_fd(int ifd, int fd, uint32_t mask)
 		spin_unlock(&in->lock);
 		cg_unlock();
 	}
+	if (!r)
+		r = inotify_reserve(in);
 	struct inotify_watch *w = r ? NULL : kzalloc(sizeof(*w));
-	if (!r && !w)
+	if (!r && !w) {
+		inotify_unreserve(in);
 		r = -ENOMEM;
+	}
 	if (w) {
 		w->ino = in;
 		cgfs_file_target(f, &w->cg, &w->cft);
@@ -205,6 +237,7 @@ long sys_inotify_rm_watch(int ifd, int wd)
 	if (found) {
 		cg_put(found->cg);
 		kfree(found);
+		inotify_unreserve(in);
 	}
 	kobj_put(&in->obj);
 	return found ? 0 : -EINVAL;

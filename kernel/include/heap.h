@@ -8,6 +8,10 @@
 void *kmalloc(size_t size);
 void *kzalloc(size_t size);
 void kfree(void *ptr);
+/* The pages a cgroup is charged for a kmalloc(size): a large block's
+ * 2^order pages (what it takes from the page allocator), one page for an
+ * object of a slab class (at most 2 KiB: charged whole, docs/memory.md). */
+uint64_t heap_charge_pages(size_t size);
 /* Bytes currently handed out (rounded up to their size class). */
 uint64_t heap_bytes_in_use(void);
 /* Pages the heap holds from the page allocator: its slabs (full, partial,

@@ -34,7 +34,8 @@ enum kobj_type {
 struct kobj {
 	enum kobj_type type;
 	uint32_t refcount;
-	struct cgroup *charged;	/* holds one page of charge for the object */
+	uint32_t charge_pages;	/* what charged holds for it: heap_charge_pages(its size) */
+	struct cgroup *charged;
 	void (*release)(struct kobj *o);
 };
 

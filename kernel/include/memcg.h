@@ -22,6 +22,11 @@ void mem_uncharge(struct cgroup *cg, uint64_t nr_pages, enum memcg_stat kind);
  * its own (a cgroup's state charged to its parent while mkdir charges the
  * creator), which would make the stock switch back and forth. */
 int mem_charge_unstocked(struct cgroup *cg, uint64_t nr_pages, enum memcg_stat kind);
+/* mem_charge that reclaims but never calls the OOM killer: -ENOMEM past
+ * memory.max. For the charges Linux makes that may fail (socket buffers:
+ * a send past the limit is ENOBUFS); every other charge of a system call
+ * OOM-kills in the refusing subtree first, as Linux's try_charge. */
+int mem_charge_no_oom(struct cgroup *cg, uint64_t nr_pages, enum memcg_stat kind);
 /* Counts n more of item (an event: MEMCG_STAT_PGFAULT) in cg. */
 void memcg_stat_add(struct cgroup *cg, enum memcg_stat item, int64_t n);
 /* The same for a page cache count (item >= MEMCG_NR_STATS: the LRU
@@ -120,6 +125,15 @@ void memcg_thread_done(struct thread *t);
  * caller waits a little. Whether the fault should be retried (false:
  * this thread is being killed, give up). No lock held. */
 bool memcg_fault_oom(struct thread *t);
+/* A system call's charge of nr pages to cg was refused at *over (its
+ * memory.max), as Linux's try_charge: reclaim from *over's subtree, then
+ * the OOM killer there, and the charge again while kills make progress.
+ * Whether the charge was taken; false when nothing is left to kill, the
+ * charging thread is being killed (the victim: it never sees the errno),
+ * or an earlier victim does not leave within 100 ms (it may wait on a
+ * lock the caller holds); *over is then the level that refused last.
+ * A user thread holding no spinlock (memcg_may_reclaim). */
+bool memcg_charge_or_oom(struct cgroup *cg, struct cgroup **over, uint64_t nr);
 /* memory.max was set: drain, then OOM-kill inside cg while its usage is
  * over the limit, until it fits, the writer gets a signal, or nothing is
  * left to kill. */

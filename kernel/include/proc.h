@@ -101,6 +101,7 @@ struct thread {
 	 * and the pages charged above it since the last throttle. */
 	struct cgroup *mem_fail, *mem_high;
 	uint64_t mem_high_pages;
+	bool mem_fail_oom;		/* mem_fail's OOM killer yet to run (its charge held a spinlock) */
 	bool mem_reclaiming;		/* in memcg_reclaim: its charges do not reclaim again */
 	bool memstall;			/* stalled on memory (pressure), sched_lock */
 	bool iowait;			/* in a call to a disk's server (io pressure), sched_lock */

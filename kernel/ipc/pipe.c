@@ -339,7 +339,7 @@ static int pipe_page_recharge(struct page *pg, struct cgroup *cg)
 	struct cgroup *old = pg->charge;
 	if (old == cg)
 		return 0;
-	if (mem_charge(cg, 1, MEMCG_STAT_KERNEL_OTHER))
+	if (mem_charge_no_oom(cg, 1, MEMCG_STAT_KERNEL_OTHER)) /* only where it can pay: no OOM kill */
 		return -ENOMEM;
 	pg->charge = cg;
 	if (old)

@@ -241,7 +241,7 @@ static struct usock_msg *usock_msg_new(struct usock *s, size_t len, size_t extra
 	uint32_t pages = (uint32_t)((size + extra + PAGE_SIZE - 1) / PAGE_SIZE);
 	struct cgroup *cg = s->obj.charged;
 	*err = -ENOBUFS;
-	if (mem_charge(cg, pages, MEMCG_STAT_SOCK))
+	if (mem_charge_no_oom(cg, pages, MEMCG_STAT_SOCK)) /* a send may fail: ENOBUFS */
 		return NULL;
 	struct usock_msg *m = kmalloc(size);
 	if (!m) {

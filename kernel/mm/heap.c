@@ -153,6 +153,11 @@ void *kmalloc(size_t size)
 	return obj;
 }
 
+uint64_t heap_charge_pages(size_t size)
+{
+	return size > heap_class_size(HEAP_NR_CLASSES - 1) ? 1ull << heap_order_of(size) : 1;
+}
+
 void *kzalloc(size_t size)
 {
 	void *p = kmalloc(size);

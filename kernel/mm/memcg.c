@@ -29,13 +29,16 @@ static struct thread *memcg_settler(void)
 	return t && t->proc->as ? t : NULL;
 }
 
-static void memcg_note_fail(struct cgroup *at)
+/* oom: the OOM killer could not run where the charge failed (a spinlock
+ * held), so it runs on the way to user mode (memcg_user_return). */
+static void memcg_note_fail(struct cgroup *at, bool oom)
 {
 	struct thread *t = memcg_settler();
 	if (!t || t->mem_fail)
 		return;
 	cg_get(at);
 	t->mem_fail = at;
+	t->mem_fail_oom = oom;
 	thread_set_work(t);
 }
 
@@ -63,7 +66,7 @@ static void memcg_check_high(struct cgroup *cg, uint64_t pages)
 }
 
 static int mem_charge_settle(struct cgroup *cg, uint64_t nr_pages, enum memcg_stat kind, bool ok, bool stocked,
-			     struct page_counter *fail);
+			     struct page_counter *fail, bool oom);
 
 /* The memory.stat counters a change to cg's pages goes to (as
  * memory.c's memcg_stat_of: a removed cgroup's go to its nearest live
@@ -83,7 +86,7 @@ static inline int64_t *memcg_counters(struct cgroup *cg)
  * (memcg_fault_oom). A charge that went in is counted in its kind while
  * interrupts are still off for the stock: this CPU's copy, no atomics. */
 
-int mem_charge(struct cgroup *cg, uint64_t nr_pages, enum memcg_stat kind)
+static int mem_charge_oom(struct cgroup *cg, uint64_t nr_pages, enum memcg_stat kind, bool oom)
 {
 	struct page_counter *fail = NULL;
 	uint64_t f = irq_save();
@@ -93,7 +96,17 @@ int mem_charge(struct cgroup *cg, uint64_t nr_pages, enum memcg_stat kind)
 	if (ok)
 		__this_cpu_add_s64(&memcg_counters(cg)[kind], (int64_t)nr_pages);
 	irq_restore(f);
-	return mem_charge_settle(cg, nr_pages, kind, ok, stocked, fail);
+	return mem_charge_settle(cg, nr_pages, kind, ok, stocked, fail, oom);
+}
+
+int mem_charge(struct cgroup *cg, uint64_t nr_pages, enum memcg_stat kind)
+{
+	return mem_charge_oom(cg, nr_pages, kind, true);
+}
+
+int mem_charge_no_oom(struct cgroup *cg, uint64_t nr_pages, enum memcg_stat kind)
+{
+	return mem_charge_oom(cg, nr_pages, kind, false);
 }
 
 int mem_charge_unstocked(struct cgroup *cg, uint64_t nr_pages, enum memcg_stat kind)
@@ -102,18 +115,32 @@ int mem_charge_unstocked(struct cgroup *cg, uint64_t nr_pages, enum memcg_stat k
 	bool ok = page_counter_try_charge(&cg->memory, nr_pages, &fail);
 	if (ok)
 		this_cpu_add_s64(&memcg_counters(cg)[kind], (int64_t)nr_pages);
-	return mem_charge_settle(cg, nr_pages, kind, ok, false, fail);
+	return mem_charge_settle(cg, nr_pages, kind, ok, false, fail, true);
 }
 
 /* The rest of a charge once the counters were tried (ok: it went in,
  * from the stock if stocked, and was counted; else fail is the level
- * that refused). */
+ * that refused). A refused charge reclaims, then (oom, a user thread)
+ * OOM-kills in the refusing subtree and tries again, as Linux's
+ * try_charge; under a spinlock neither can run here, and the thread runs
+ * the OOM killer on its way to user mode instead (the call still fails:
+ * Linux would have charged again after the kill; the difference shows
+ * only when the victim is another process). */
 static int mem_charge_settle(struct cgroup *cg, uint64_t nr_pages, enum memcg_stat kind, bool ok, bool stocked,
-			     struct page_counter *fail)
+			     struct page_counter *fail, bool oom)
 {
-	if (!ok && !(memcg_may_reclaim() && memcg_reclaim_and_charge(cg, memcg_of_counter(fail), nr_pages))) {
-		memcg_note_fail(memcg_of_counter(fail));
-		return -ENOMEM;
+	if (!ok) {
+		struct cgroup *over = memcg_of_counter(fail);
+		bool user = memcg_settler() != NULL;
+		if (!memcg_may_reclaim()) {
+			memcg_note_fail(over, oom);
+			return -ENOMEM;
+		}
+		if (!(oom && user ? memcg_charge_or_oom(cg, &over, nr_pages)
+				  : memcg_reclaim_and_charge(cg, over, nr_pages))) {
+			memcg_note_fail(over, false);
+			return -ENOMEM;
+		}
 	}
 	if (!ok) /* reclaim made room */
 		this_cpu_add_s64(&memcg_counters(cg)[kind], (int64_t)nr_pages);

@@ -85,12 +85,28 @@ static void memcg_throttle_high(struct thread *t)
 	cg_put(over);
 }
 
+/* A system call's charge refused under a spinlock: the reclaim and the
+ * OOM killer of Linux's try_charge, now that no lock is held. The call
+ * has failed already; if this thread is the victim it dies before user
+ * mode sees the errno, as on Linux. */
+static void memcg_oom_after_fail(struct thread *t, struct cgroup *at)
+{
+	if (memcg_reclaim(at, 1, t->ipc_caller ? 0 : RECLAIM_WRITEBACK))
+		return;
+	if (oom_kill_in(at) != 0)
+		memcg_event(at, MEMCG_OOM);
+}
+
 void memcg_user_return(struct thread *t)
 {
 	if (t->mem_fail) {
 		struct cgroup *at = t->mem_fail;
+		bool oom = t->mem_fail_oom;
 		t->mem_fail = NULL;
+		t->mem_fail_oom = false;
 		memcg_event(at, MEMCG_MAX);
+		if (oom)
+			memcg_oom_after_fail(t, at);
 		cg_put(at);
 	}
 	if (t->mem_high) {
@@ -116,6 +132,7 @@ void memcg_thread_done(struct thread *t)
 	if (t->mem_high)
 		cg_put(t->mem_high);
 	t->mem_fail = t->mem_high = NULL;
+	t->mem_fail_oom = false;
 }
 
 static bool memcg_being_killed(const struct thread *t)
@@ -127,6 +144,7 @@ bool memcg_fault_oom(struct thread *t)
 {
 	struct cgroup *domain = t->mem_fail ? t->mem_fail : &cg_root;
 	t->mem_fail = NULL;
+	t->mem_fail_oom = false;
 	/* page cache first (a batch, as Linux's try_charge): the fault
 	 * tries again with no kill if any was freed. Dirty pages are
 	 * written back for a cgroup's limit only: the machine short of
@@ -152,6 +170,34 @@ bool memcg_fault_oom(struct thread *t)
 		return false;
 	memcg_stall(r >= 0 ? MEMCG_OOM_RETRY_NS : MEMCG_OOM_NONE_NS);
 	return !memcg_being_killed(t);
+}
+
+#define MEMCG_OOM_WAITS 100	/* 1 ms each, for a victim still leaving */
+
+bool memcg_charge_or_oom(struct cgroup *cg, struct cgroup **over, uint64_t nr)
+{
+	struct thread *self = current_thread();
+	int waits = 0;
+	for (;;) {
+		if (memcg_reclaim_and_charge(cg, *over, nr))
+			return true;
+		if (memcg_being_killed(self))
+			return false;
+		int r = oom_kill_in(*over);
+		if (r != 0) { /* Linux counts the refusal, then the OOM */
+			memcg_event(*over, MEMCG_MAX);
+			memcg_event(*over, MEMCG_OOM);
+		}
+		if (r < 0 || (r == 0 && ++waits > MEMCG_OOM_WAITS) || memcg_being_killed(self))
+			return false;
+		memcg_stall(MEMCG_OOM_RETRY_NS);
+		if (memcg_being_killed(self))
+			return false;
+		struct page_counter *fail = NULL;
+		if (page_counter_try_charge(&cg->memory, nr, &fail))
+			return true;
+		*over = container_of(fail, struct cgroup, memory);
+	}
 }
 
 /* Linux's memory_max_write: reclaim while it makes progress (16

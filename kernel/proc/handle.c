@@ -20,15 +20,17 @@ uint64_t kobj_next_ino(void)
 void *kobj_alloc(size_t size, enum kobj_type type, struct cgroup *cg,
 		 void (*release)(struct kobj *o))
 {
-	/* One page of charge per object: objects are small, but a process
-	 * must not be able to create them without limit for free. */
-	if (mem_charge(cg, 1, MEMCG_STAT_SLAB))
+	/* The pages the object takes (a small one a whole page: a process
+	 * must not be able to create them without limit for free). */
+	uint32_t pages = (uint32_t)heap_charge_pages(size);
+	if (mem_charge(cg, pages, MEMCG_STAT_SLAB))
 		return NULL;
 	struct kobj *o = kzalloc(size);
 	if (!o) {
-		mem_uncharge(cg, 1, MEMCG_STAT_SLAB);
+		mem_uncharge(cg, pages, MEMCG_STAT_SLAB);
 		return NULL;
 	}
+	o->charge_pages = pages;
 	o->type = type;
 	o->refcount = 1;
 	o->charged = cg;
@@ -42,10 +44,11 @@ void kobj_put(struct kobj *o)
 	if (__atomic_sub_fetch(&o->refcount, 1, __ATOMIC_ACQ_REL) != 0)
 		return;
 	struct cgroup *cg = o->charged;
+	uint32_t pages = o->charge_pages;
 	if (o->release)
 		o->release(o);
 	kfree(o);
-	mem_uncharge(cg, 1, MEMCG_STAT_SLAB);
+	mem_uncharge(cg, pages, MEMCG_STAT_SLAB);
 	cg_put(cg);
 }
 

@@ -149,21 +149,25 @@ static int proc_alloc_pid_locked(void)
 	return -EAGAIN;
 }
 
+/* What a process descriptor costs its cgroup (heap.h): its whole block. */
+#define PROC_CHARGE_PAGES heap_charge_pages(sizeof(struct proc))
+
 /* A new, empty process: child of parent, its first thread to be in cg
  * (which counts it already, so cg cannot be removed meanwhile), a member
  * of cg's resource domain. */
 struct proc *proc_alloc(struct proc *parent, struct cgroup *cg, const char *name, int *err)
 {
-	/* The descriptor and its handle table are charged as one page until
-	 * the parent collects the zombie. A populated cgroup keeps its
+	/* The descriptor and its handle table (6.6 KiB: an order-1 heap
+	 * block) are charged as the pages they take until the parent
+	 * collects the zombie. A populated cgroup keeps its
 	 * domain: dom is stable while cg has the forking thread. */
 	struct cgroup *dom = cg->dom;
 	*err = -ENOMEM;
-	if (mem_charge(dom, 1, MEMCG_STAT_SLAB))
+	if (mem_charge(dom, PROC_CHARGE_PAGES, MEMCG_STAT_SLAB))
 		return NULL;
 	struct proc *p = kzalloc(sizeof(*p));
 	if (!p) {
-		mem_uncharge(dom, 1, MEMCG_STAT_SLAB);
+		mem_uncharge(dom, PROC_CHARGE_PAGES, MEMCG_STAT_SLAB);
 		return NULL;
 	}
 	proc_init_common(p);
@@ -208,7 +212,7 @@ struct proc *proc_alloc(struct proc *parent, struct cgroup *cg, const char *name
 	spin_unlock(&proc_lock);
 	if (pid < 0) {
 		kfree(p);
-		mem_uncharge(dom, 1, MEMCG_STAT_SLAB);
+		mem_uncharge(dom, PROC_CHARGE_PAGES, MEMCG_STAT_SLAB);
 		*err = pid;
 		return NULL;
 	}
@@ -230,7 +234,7 @@ void proc_abort_spawn(struct proc *p, struct cgroup *cg)
 	 * sent to it meanwhile is queued, with its siginfo on the heap. */
 	signal_proc_exit_locked(p);
 	spin_unlock(&proc_lock);
-	mem_uncharge(p->charged, 1, MEMCG_STAT_SLAB);
+	mem_uncharge(p->charged, PROC_CHARGE_PAGES, MEMCG_STAT_SLAB);
 	mem_drain_stock(p->charged);
 	cg_put(p->charged);
 	cg_put(p->cgroup);
@@ -531,7 +535,7 @@ static int proc_reap_locked(struct proc *c, int *status)
 	list_del(&c->hash_link);
 	if (c == init_proc)
 		init_proc = NULL;
-	mem_uncharge(c->charged, 1, MEMCG_STAT_SLAB);
+	mem_uncharge(c->charged, PROC_CHARGE_PAGES, MEMCG_STAT_SLAB);
 	if (c->zombie_pids) {
 		cg_thread_uncharge(c->zombie_pids);
 		cg_put(c->zombie_pids);

@@ -112,6 +112,11 @@ __noreturn void kbench_main(const char *filter)
 		kbench_posix("posix/contain");
 		n++;
 	}
+	/* kernel memory contained (issue 27 item 2), compared with Linux */
+	if (ktest_selected(filter, "kcontain")) {
+		kbench_posix("posix/kcontain");
+		n++;
+	}
 	/* /dev/vda's throughput, when a virtio-blk disk is attached */
 	if (ktest_selected(filter, "blk") && (pci_present(0x1af4, 0x1001) || pci_present(0x1af4, 0x1042))) {
 		kbench_posix("posix/blkbench");

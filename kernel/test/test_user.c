@@ -903,6 +903,18 @@ KTEST(posix_cgroup_kmem)
 	run_with_servers(argv, "posix_kmem");
 }
 
+/* Kernel memory contained (tests/cgroup/kcontain.c): a uid-1000 subtree
+ * under memory.max 8M that makes cgroups, processes, full pipes, threads
+ * and sparse 1 TiB mappings until each loop ends (an OOM kill of the
+ * looper, as on Linux 6.1) stays within 8M; a bystander's work within a
+ * generous 3x (make bench has the figures); the subtree removed, the
+ * free memory back. About 10 s. */
+KTEST(posix_cgroup_kcontain)
+{
+	const char *const argv[] = { "posix/kcontain", "--test", NULL };
+	run_with_servers_for(argv, "posix_kcontain", 180000);
+}
+
 /* clone3 with CLONE_INTO_CGROUP (tests/cgroup/clone3.c). */
 KTEST(posix_clone3)
 {

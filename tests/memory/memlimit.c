@@ -1,7 +1,10 @@
 /* Runs in a cgroup whose memory limit the test harness set low: creating
  * threads (each charges a kernel stack) must eventually fail with ENOMEM,
- * cleanly, and the process goes on. The threads' user stacks are touched
- * up front, so only the kernel's charges can fail. */
+ * cleanly, and the process goes on. A refused system call's charge runs
+ * the OOM killer in the cgroup first, as Linux's try_charge; this process,
+ * the only one there, opts out (oom_score_adj -1000), so nobody can be
+ * killed and the charge fails with ENOMEM, as on Linux. The threads' user
+ * stacks are touched up front, so only the kernel's charges can fail. */
 #include "arbor/user.h"
 
 #define MAX_THREADS 100
@@ -22,6 +25,8 @@ int main(void)
 	long r = 0;
 	int created = 0;
 	memset(stacks, 0, sizeof(stacks));
+	tap_check_eq("oom_score_adj -1000: never the OOM killer's victim",
+		     sys_proc_oom_adj((int)sys_getpid(), -1000, 0), 0);
 	for (int i = 0; i < MAX_THREADS; i++) {
 		uint64_t *top = &stacks[i][STACK / 8 - 2];
 		top[0] = (uint64_t)idle_thread;
