@@ -118,6 +118,8 @@ struct k_siginfo {
 #define BUS_ADRERR  2	/* SIGBUS: an address with nothing behind it (a file mapping past its end) */
 #define SI_QUEUE    (-1)
 #define SI_TIMER    (-2)
+#define SI_MESGQ    (-3)
+#define SI_ASYNCIO  (-4)
 #define SI_TKILL    (-6)
 #endif
 

@@ -201,7 +201,7 @@ static void sig_origin_info(struct k_siginfo *info, int sig, const struct sig_or
 	*info = (struct k_siginfo){ .signo = sig, .code = o->code };
 	info->f.proc.pid = o->pid;
 	info->f.proc.uid = o->uid;
-	if (o->code == SI_QUEUE)
+	if (o->code == SI_QUEUE || o->code == SI_ASYNCIO || o->code == SI_MESGQ)
 		info->f.proc.value = o->value;
 	else
 		info->f.proc.status = o->status;
@@ -422,10 +422,15 @@ long sys_kill(int pid, int sig)
 	return !found ? -ESRCH : !permitted ? -EPERM : 0;
 }
 
-long sys_sigqueue(int pid, int sig, uint64_t value)
+long sys_sigqueue(int pid, int sig, uint64_t value, int code)
 {
 	struct proc *self = current_thread()->proc;
 	if (!sig_valid(sig) && sig != 0)
+		return -EINVAL;
+	/* Only the codes a C library's queued signals carry: Linux lets any
+	 * process send these (rt_sigqueueinfo), never SI_USER, SI_KERNEL or
+	 * SI_TKILL, whose si_pid a receiver trusts. */
+	if (code != SI_QUEUE && code != SI_ASYNCIO && code != SI_MESGQ)
 		return -EINVAL;
 	if (pid <= 0)
 		return -ESRCH; /* sigqueue names one process */
@@ -435,7 +440,7 @@ long sys_sigqueue(int pid, int sig, uint64_t value)
 	if (p && p->state == PROC_ALIVE) {
 		r = signal_permitted(self, p) ? 0 : -EPERM;
 		if (r == 0 && sig)
-			r = signal_send_user_locked(p, NULL, sig, self, SI_QUEUE, value);
+			r = signal_send_user_locked(p, NULL, sig, self, code, value);
 	}
 	spin_unlock(&proc_lock);
 	return r;

@@ -122,7 +122,7 @@ _Static_assert(sizeof(stack_t) == sizeof(struct k_stack), "Linux's stack_t");
 
 int sigqueue(pid_t pid, int sig, const union sigval value)
 {
-	return (int)__sys_ret(sys_sigqueue(pid, sig, (uint64_t)(uintptr_t)value.sival_ptr));
+	return (int)__sys_ret(sys_sigqueue(pid, sig, (uint64_t)(uintptr_t)value.sival_ptr, SI_QUEUE));
 }
 
 int sigtimedwait(const sigset_t *restrict set, siginfo_t *restrict info, const struct timespec *restrict timeout)
