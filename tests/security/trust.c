@@ -450,6 +450,15 @@ static void user_signals(long *r)
 	got_code = 99;
 	kill(getpid(), SIGRTMIN);
 	r[1] = got_code == SI_USER && got_uid == 1000;
+	/* sigqueue's code: the C library's aio and message-queue codes, with
+	 * the kernel's pid and uid; never one a receiver trusts more */
+	r[5] = sys_sigqueue((int)getpid(), SIGRTMIN, 0, SI_USER);
+	r[6] = sys_sigqueue((int)getpid(), SIGRTMIN, 0, SI_KERNEL) == -EINVAL &&
+	       sys_sigqueue((int)getpid(), SIGRTMIN, 0, SI_TKILL) == -EINVAL &&
+	       sys_sigqueue((int)getpid(), SIGRTMIN, 0, SI_TIMER) == -EINVAL;
+	got_code = 99;
+	sys_sigqueue((int)getpid(), SIGRTMIN, 5, SI_ASYNCIO);
+	r[7] = got_code == SI_ASYNCIO && got_pid == getpid() && got_uid == 1000;
 	struct rlimit rl;
 	getrlimit(RLIMIT_SIGPENDING, &rl);
 	struct rlimit up = { rl.rlim_cur, rl.rlim_max + 1 };
@@ -492,6 +501,9 @@ static void signals(void)
 	want(r[2], -EPERM, "trust.sigqueue: a user raising RLIMIT_SIGPENDING's hard limit: EPERM");
 	printf("# %ld timers made before EAGAIN (RLIMIT_SIGPENDING %ld)\n", r[3], r[4]);
 	check(r[3] > 0 && r[3] <= r[4], "trust.timer_create: timers without end stop at RLIMIT_SIGPENDING: EAGAIN");
+	want(r[5], -EINVAL, "trust.sigqueue: code SI_USER: EINVAL");
+	check(r[6] == 1, "trust.sigqueue: codes SI_KERNEL, SI_TKILL, SI_TIMER: EINVAL");
+	check(r[7] == 1, "trust.sigqueue: code SI_ASYNCIO (the C library's aio) with the kernel's si_pid and si_uid");
 	if (as_user(1000, 1000, user_queue, r) == 0) {
 		printf("# %ld real-time signals queued before EAGAIN\n", r[0]);
 		check(r[0] > 0 && r[0] <= 4096, "trust.sigqueue: signals queued without end stop at RLIMIT_SIGPENDING: EAGAIN");
