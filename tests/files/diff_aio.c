@@ -93,7 +93,9 @@ static void part_files(void)
 	setup_cb(&c, fd, NULL, 0, 0);
 	show_call("aio_fsync O_SYNC", aio_fsync(O_SYNC, &c));
 	finish("fsync", &c);
-	show_call("aio_fsync O_DSYNC", aio_fsync(O_DSYNC, &c));
+	c.aio_reqprio = -1;
+	show_call("aio_fsync O_DSYNC, reqprio -1", aio_fsync(O_DSYNC, &c));
+	printf("  reqprio now %d\n", c.aio_reqprio);
 	finish("fdatasync", &c);
 	char buf[32];
 	memset(buf, '.', sizeof(buf));

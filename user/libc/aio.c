@@ -335,7 +335,9 @@ static void aio_fork_child(void)
 
 struct aio_req *__aio_enqueue(struct aiocb *cb, int op)
 {
-	if (cb->aio_reqprio < 0 || cb->aio_reqprio > AIO_PRIO_DELTA_MAX) {
+	if (op == AIO_OP_SYNC || op == AIO_OP_DSYNC)
+		cb->aio_reqprio = 0; /* a sync's own priority does not matter: glibc clears it */
+	else if (cb->aio_reqprio < 0 || cb->aio_reqprio > AIO_PRIO_DELTA_MAX) {
 		cb->__error_code = EINVAL;
 		cb->__return_value = -1;
 		errno = EINVAL;
