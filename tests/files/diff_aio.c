@@ -330,6 +330,38 @@ static void part_thread(void)
 	unlink(path);
 }
 
+static struct aiocb cancel_cb;
+
+static void *suspend_forever(void *arg)
+{
+	(void)arg;
+	const struct aiocb *l[1] = { &cancel_cb };
+	aio_suspend(l, 1, NULL);
+	return (void *)1;
+}
+
+/* aio_suspend is a cancellation point: the thread ends in it, and the
+ * request it waited for ends later without it. */
+static void part_pcancel(void)
+{
+	int p[2];
+	pipe(p);
+	char b[4] = "";
+	setup_cb(&cancel_cb, p[0], b, 1, 0);
+	show_call("aio_read of an empty pipe", aio_read(&cancel_cb));
+	pthread_t t;
+	pthread_create(&t, NULL, suspend_forever, NULL);
+	struct timespec ms50 = { 0, 50000000 };
+	nanosleep(&ms50, NULL);
+	pthread_cancel(t);
+	void *ret;
+	pthread_join(t, &ret);
+	printf("  the thread in aio_suspend cancelled: %d\n", ret == PTHREAD_CANCELED);
+	write(p[1], "k", 1);
+	finish("the read it waited for", &cancel_cb);
+	printf("  read '%s'\n", b);
+}
+
 static void part_lio(void)
 {
 	char path[128];
@@ -487,6 +519,7 @@ int main(int argc, char **argv)
 	run("order", part_order);
 	run("signal", part_signal);
 	run("thread", part_thread);
+	run("aio_suspend cancelled", part_pcancel);
 	run("lio_listio", part_lio);
 	run("exit with requests pending", part_exit_pending);
 	printf("exec with a request pending:\n");
