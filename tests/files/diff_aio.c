@@ -225,12 +225,19 @@ static void on_usr1(int sig)
 	got_usr1 = 1;
 }
 
+static volatile int suspend_returned;
+
+/* Again every 100 ms until aio_suspend has returned: a loaded machine may
+ * take the first before the main thread is in it. */
 static void *send_usr1(void *arg)
 {
 	(void)arg;
-	struct timespec t = { 0, 100000000 };
-	nanosleep(&t, NULL);
-	kill(getpid(), SIGUSR1);
+	while (!suspend_returned) {
+		struct timespec t = { 0, 100000000 };
+		nanosleep(&t, NULL);
+		if (!suspend_returned)
+			kill(getpid(), SIGUSR1);
+	}
 	return NULL;
 }
 
@@ -281,7 +288,9 @@ static void part_signal(void)
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	const struct aiocb *l[1] = { &c };
 	int r = aio_suspend(l, 1, NULL);
-	printf("  aio_suspend with a signal caught -> %d %s, handler ran %d\n", r, err_name(errno), got_usr1);
+	int e = errno;
+	suspend_returned = 1;
+	printf("  aio_suspend with a signal caught -> %d %s, handler ran %d\n", r, err_name(e), got_usr1);
 	pthread_join(t, NULL);
 	printf("  aio_cancel(running) -> %s\n", cancel_name(aio_cancel(p[0], &c)));
 	write(p[1], "q", 1);
