@@ -91,8 +91,10 @@ static void part_files(void)
 	finish("hello", &a);
 	finish("world", &b);
 	setup_cb(&c, fd, NULL, 0, 0);
+	c.aio_lio_opcode = 77;
 	show_call("aio_fsync O_SYNC", aio_fsync(O_SYNC, &c));
 	finish("fsync", &c);
+	printf("  aio_lio_opcode now %d\n", c.aio_lio_opcode);
 	c.aio_reqprio = -1;
 	show_call("aio_fsync O_DSYNC, reqprio -1", aio_fsync(O_DSYNC, &c));
 	printf("  reqprio now %d\n", c.aio_reqprio);
@@ -404,6 +406,10 @@ static void part_lio(void)
 	struct aiocb *list3[1] = { &bad };
 	show_call("lio_listio(LIO_WAIT, opcode 9)", lio_listio(LIO_WAIT, list3, 1, NULL));
 	printf("  opcode 9: %s %zd\n", err_name(aio_error(&bad)), aio_return(&bad));
+	setup_cb(&bad, fd, NULL, 0, 0);
+	bad.aio_lio_opcode = 3;
+	show_call("lio_listio(LIO_WAIT, opcode 3)", lio_listio(LIO_WAIT, list3, 1, NULL));
+	printf("  opcode 3: %s %zd\n", err_name(aio_error(&bad)), aio_return(&bad));
 	setup_cb(&bad, fd, rb, 3, 0);
 	bad.aio_lio_opcode = LIO_READ;
 	bad.aio_reqprio = -5;
