@@ -26,6 +26,7 @@
 
 struct aio_req {
 	struct aiocb *cb;
+	int fd;				/* cb's aio_fildes when queued: the queue it is on */
 	int prio;			/* higher runs first: -aio_reqprio */
 	int running;			/* a helper has it */
 	struct aio_req *next_prio;	/* the next of its descriptor's queue */
@@ -69,7 +70,7 @@ static void aio_runlist_del(struct aio_req *r)
 static struct aio_req **aio_queue_slot(int fd)
 {
 	struct aio_req **p = &aio_queues;
-	while (*p && (*p)->cb->aio_fildes < fd)
+	while (*p && (*p)->fd < fd)
 		p = &(*p)->next_fd;
 	return p;
 }
@@ -78,7 +79,7 @@ static struct aio_req **aio_queue_slot(int fd)
  * the head and waits for a helper. h must not be on the run list. */
 static void aio_head_del(struct aio_req *h)
 {
-	struct aio_req **slot = aio_queue_slot(h->cb->aio_fildes);
+	struct aio_req **slot = aio_queue_slot(h->fd);
 	struct aio_req *next = h->next_prio;
 	if (next) {
 		next->next_fd = h->next_fd;
@@ -92,7 +93,7 @@ static void aio_head_del(struct aio_req *h)
 struct aio_req *__aio_find(const struct aiocb *cb)
 {
 	struct aio_req *h = *aio_queue_slot(cb->aio_fildes);
-	if (!h || h->cb->aio_fildes != cb->aio_fildes)
+	if (!h || h->fd != cb->aio_fildes)
 		return NULL;
 	for (struct aio_req *r = h; r; r = r->next_prio)
 		if (r->cb == cb)
@@ -358,6 +359,7 @@ struct aio_req *__aio_enqueue(struct aiocb *cb, int op)
 		return NULL;
 	}
 	req->cb = cb;
+	req->fd = cb->aio_fildes;
 	req->prio = -cb->aio_reqprio; /* SCHED_OTHER's priority 0, less the request's */
 	cb->__abs_prio = req->prio;
 	cb->__policy = SCHED_OTHER;
@@ -367,7 +369,7 @@ struct aio_req *__aio_enqueue(struct aiocb *cb, int op)
 
 	struct aio_req **slot = aio_queue_slot(cb->aio_fildes);
 	struct aio_req *h = *slot;
-	if (h && h->cb->aio_fildes == cb->aio_fildes) {
+	if (h && h->fd == req->fd) {
 		/* behind the head, by priority, then in order of arrival */
 		struct aio_req *p = h;
 		while (p->next_prio && p->next_prio->prio >= req->prio)
@@ -474,7 +476,7 @@ static int aio_cancel_one(int fd, struct aiocb *cb)
 		return AIO_ALLDONE;
 	struct aio_req **slot = aio_queue_slot(fd);
 	struct aio_req *h = *slot, *prev = NULL, *r;
-	if (h && h->cb->aio_fildes != fd)
+	if (h && h->fd != fd)
 		h = NULL;
 	for (r = h; r && r->cb != cb; r = r->next_prio)
 		prev = r;
@@ -500,7 +502,7 @@ static int aio_cancel_fd(int fd)
 {
 	struct aio_req **slot = aio_queue_slot(fd);
 	struct aio_req *h = *slot;
-	if (!h || h->cb->aio_fildes != fd)
+	if (!h || h->fd != fd)
 		return AIO_ALLDONE;
 	if (h->running) {
 		struct aio_req *rest = h->next_prio;
