@@ -15,11 +15,18 @@
 #include <limits.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
 #include "aio_impl.h"
 #include "arbor_sys.h"
+
+/* glibc's x86_64 layout, for programs that look inside. */
+_Static_assert(sizeof(struct aiocb) == 168, "glibc's struct aiocb");
+_Static_assert(offsetof(struct aiocb, aio_sigevent) == 32 && offsetof(struct aiocb, __error_code) == 112 &&
+		       offsetof(struct aiocb, aio_offset) == 128,
+	       "glibc's struct aiocb fields");
 
 #define AIO_THREADS 20	   /* glibc's default aio_threads */
 #define AIO_IDLE_SECONDS 1 /* glibc's default aio_idle_time */
