@@ -243,6 +243,20 @@ static void *send_usr1(void *arg)
 	return NULL;
 }
 
+static int pipe_w;
+
+/* A signal, then (100 ms later) the byte the pending read waits for. */
+static void *send_usr1_then_write(void *arg)
+{
+	(void)arg;
+	struct timespec t = { 0, 100000000 };
+	nanosleep(&t, NULL);
+	kill(getpid(), SIGUSR1);
+	nanosleep(&t, NULL);
+	write(pipe_w, "q", 1);
+	return NULL;
+}
+
 static void part_signal(void)
 {
 	char path[128];
@@ -294,8 +308,30 @@ static void part_signal(void)
 	suspend_returned = 1;
 	printf("  aio_suspend with a signal caught -> %d %s, handler ran %d\n", r, err_name(e), got_usr1);
 	pthread_join(t, NULL);
+
+	/* with SA_RESTART: a timed wait still ends with EINTR (Linux's futex
+	 * restart block), an untimed one goes on */
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGUSR1, &sa, NULL);
+	got_usr1 = suspend_returned = 0;
+	pthread_sigmask(SIG_BLOCK, &u, &old);
+	pthread_create(&t, NULL, send_usr1, NULL);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	struct timespec ten = { 10, 0 };
+	r = aio_suspend(l, 1, &ten);
+	e = errno;
+	suspend_returned = 1;
+	printf("  aio_suspend (10 s) with an SA_RESTART handler -> %d %s, handler ran %d\n", r, err_name(e), got_usr1);
+	pthread_join(t, NULL);
 	printf("  aio_cancel(running) -> %s\n", cancel_name(aio_cancel(p[0], &c)));
-	write(p[1], "q", 1);
+	got_usr1 = 0;
+	pipe_w = p[1];
+	pthread_sigmask(SIG_BLOCK, &u, &old);
+	pthread_create(&t, NULL, send_usr1_then_write, NULL);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	r = aio_suspend(l, 1, NULL);
+	printf("  aio_suspend (no timeout) with an SA_RESTART handler -> %d, handler ran %d\n", r, got_usr1);
+	pthread_join(t, NULL);
 	finish("pipe read", &c);
 }
 
