@@ -660,7 +660,7 @@ KTEST(posix_pcache)
 KTEST(posix_aio)
 {
 	const char *const argv[] = { "posix/aio", NULL };
-	run_with_servers(argv, "posix_aio");
+	run_with_servers_for(argv, "posix_aio", 60000);
 }
 
 /* O_PATH descriptors under Linux's permission rules (tests/files/opath.c). */

@@ -3,12 +3,13 @@
  * AIO_MAX (EAGAIN) and AIO_LISTIO_MAX (EINVAL), which glibc does not
  * have, and sysconf's figures for them; the helper threads ending once
  * idle, so requests leave no thread behind; a forked child using aio of
- * its own; a process ended with requests pending, whose memory the KTEST
+ * its own; 4 threads using it at once; a process ended with requests pending, whose memory the KTEST
  * (posix_aio) sees given back to its cgroup. Prints TAP. */
 #define _GNU_SOURCE
 #include <aio.h>
 #include <dirent.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include "check.h"
 
@@ -180,12 +181,87 @@ static void exit_pending(void)
 	check(WIFEXITED(st) && WEXITSTATUS(st) == 0, "exec with a request pending: the new program runs");
 }
 
+/* One of 4 threads: 200 rounds of writes, a LIO_WAIT list of reads,
+ * and a pipe read cancelled while it runs then fed; each result checked. */
+static void *stress_thread(void *arg)
+{
+	long id = (long)arg, bad = 0;
+	char path[64];
+	snprintf(path, sizeof(path), "/tmp/aio_stress.%ld", id);
+	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	unlink(path);
+	int p[2];
+	pipe(p);
+	for (int round = 0; round < 200; round++) {
+		struct aiocb w[3], r[2], pr;
+		char data[3][8], got[2][8], pb = 0;
+		for (int i = 0; i < 3; i++) {
+			snprintf(data[i], sizeof(data[i]), "%ld%d%04d", id, i, round);
+			setup(&w[i], fd, data[i], 6);
+			w[i].aio_offset = i * 6;
+			w[i].aio_reqprio = i;
+			bad += aio_write(&w[i]) != 0;
+		}
+		for (int i = 0; i < 3; i++) {
+			wait_done(&w[i]);
+			bad += aio_return(&w[i]) != 6;
+		}
+		struct aiocb *list[2] = { &r[0], &r[1] };
+		for (int i = 0; i < 2; i++) {
+			setup(&r[i], fd, got[i], 6);
+			r[i].aio_offset = i * 6;
+			r[i].aio_lio_opcode = LIO_READ;
+		}
+		bad += lio_listio(LIO_WAIT, list, 2, NULL) != 0;
+		bad += memcmp(got[0], data[0], 6) != 0 || memcmp(got[1], data[1], 6) != 0;
+		setup(&pr, p[0], &pb, 1);
+		bad += aio_read(&pr) != 0;
+		int c = aio_cancel(p[0], NULL);
+		bad += c != AIO_NOTCANCELED && c != AIO_CANCELED;
+		if (c == AIO_NOTCANCELED) {
+			write(p[1], "s", 1);
+			wait_done(&pr);
+			bad += aio_return(&pr) != 1 || pb != 's';
+		} else {
+			bad += aio_error(&pr) != ECANCELED;
+		}
+	}
+	close(fd);
+	close(p[0]);
+	close(p[1]);
+	return (void *)bad;
+}
+
+static void stress(void)
+{
+	pthread_t t[4];
+	for (long i = 0; i < 4; i++)
+		pthread_create(&t[i], NULL, stress_thread, (void *)i);
+	long bad = 0;
+	for (int i = 0; i < 4; i++) {
+		void *r;
+		pthread_join(t[i], &r);
+		bad += (long)r;
+	}
+	printf("# stress: %ld results wrong\n", bad);
+	check(bad == 0, "4 threads, 200 rounds each of writes, lio_listio, cancelled pipe reads: every result right");
+	int after = -1;
+	for (int tries = 0; tries < 100; tries++) {
+		after = threads();
+		if (after == 1)
+			break;
+		usleep(100000);
+	}
+	check(after == 1, "then the helpers end");
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	helpers(); /* first: no helper thread yet */
 	limits();
 	forked();
+	stress();
 	exit_pending();
 	printf("1..%d\n", n);
 	return failed != 0;
