@@ -119,6 +119,7 @@ struct k_siginfo {
 #define SI_QUEUE    (-1)
 #define SI_TIMER    (-2)
 #define SI_MESGQ    (-3)	/* a message queue's notification (mq_notify) */
+#define SI_ASYNCIO  (-4)	/* an aio completion (the C library's aio) */
 #define SI_TKILL    (-6)
 #endif
 

@@ -204,7 +204,7 @@ struct sig_origin {
 	int32_t pid;			/* the sender, or the child for SIGCHLD */
 	uint32_t uid;			/* its real uid */
 	int32_t status;			/* SIGCHLD: exit code or signal */
-	uint64_t value;			/* SI_QUEUE, SI_MESGQ: sigqueue's value */
+	uint64_t value;			/* SI_QUEUE, SI_ASYNCIO, SI_MESGQ: sigqueue's value */
 };
 
 struct ptimer;

@@ -201,7 +201,7 @@ static void sig_origin_info(struct k_siginfo *info, int sig, const struct sig_or
 	*info = (struct k_siginfo){ .signo = sig, .code = o->code };
 	info->f.proc.pid = o->pid;
 	info->f.proc.uid = o->uid;
-	if (o->code == SI_QUEUE || o->code == SI_MESGQ)
+	if (o->code == SI_QUEUE || o->code == SI_ASYNCIO || o->code == SI_MESGQ)
 		info->f.proc.value = o->value;
 	else
 		info->f.proc.status = o->status;
@@ -425,7 +425,12 @@ long sys_kill(int pid, int sig)
 long sys_sigqueue(int pid, int sig, uint64_t value, int code)
 {
 	struct proc *self = current_thread()->proc;
-	if ((!sig_valid(sig) && sig != 0) || (code != SI_QUEUE && code != SI_MESGQ))
+	if (!sig_valid(sig) && sig != 0)
+		return -EINVAL;
+	/* Only the codes a C library's queued signals carry: Linux lets any
+	 * process send these (rt_sigqueueinfo), never SI_USER, SI_KERNEL or
+	 * SI_TKILL, whose si_pid a receiver trusts. */
+	if (code != SI_QUEUE && code != SI_ASYNCIO && code != SI_MESGQ)
 		return -EINVAL;
 	if (pid <= 0)
 		return -ESRCH; /* sigqueue names one process */
@@ -834,9 +839,14 @@ static int signal_dequeue(struct thread *t, struct k_siginfo *info)
 }
 
 /* A call the signal interrupted (-EINTR) runs again once the handler
- * returns: back to the syscall instruction (2 bytes) with its number. */
+ * returns: back to the syscall instruction (2 bytes) with its number. A
+ * futex wait with a timeout (rdx) is not: Linux ends it with EINTR
+ * whatever SA_RESTART says (its restart block), which sem_timedwait and
+ * aio_suspend show. */
 static void signal_restart_syscall(struct thread *t, struct trap_frame *tf)
 {
+	if (tf->vector == SYSCALL_VECTOR && tf->error == SYS_futex_wait && tf->rdx != 0)
+		return;
 	if (tf->vector == SYSCALL_VECTOR && (int64_t)tf->rax == -EINTR && tf->error < SYSCALL_COUNT &&
 	    syscall_restart[tf->error] && !t->sig_call_taken) {
 		tf->rax = tf->error;

@@ -653,6 +653,16 @@ KTEST(posix_pcache)
 	run_with_servers(argv, "posix_pcache");
 }
 
+/* The C library's asynchronous I/O where its answers are Arbor's own:
+ * AIO_MAX and AIO_LISTIO_MAX, helper threads ending once idle, a forked
+ * child's requests, exit and exec with requests pending (tests/files/aio.c;
+ * the rest is compared with Linux by diff_aio.c). */
+KTEST(posix_aio)
+{
+	const char *const argv[] = { "posix/aio", NULL };
+	run_with_servers_for(argv, "posix_aio", 60000);
+}
+
 /* O_PATH descriptors under Linux's permission rules (tests/files/opath.c). */
 KTEST(posix_opath)
 {

@@ -451,13 +451,19 @@ static void user_signals(long *r)
 	kill(getpid(), SIGRTMIN);
 	r[1] = got_code == SI_USER && got_uid == 1000;
 	/* sigqueue's si_code (before the timers below take all of
-	 * RLIMIT_SIGPENDING): SI_MESGQ (mq_notify's) carries the kernel's
-	 * pid and uid too; any other code, SI_USER or SI_KERNEL: EINVAL */
+	 * RLIMIT_SIGPENDING): the C library's aio and message-queue codes
+	 * carry the kernel's pid and uid too; never one a receiver trusts
+	 * more (SI_USER, SI_KERNEL, SI_TKILL, SI_TIMER: EINVAL) */
 	got_code = 99;
 	long q = sys_sigqueue(getpid(), SIGRTMIN, 9, SI_MESGQ);
 	r[5] = q == 0 && got_code == SI_MESGQ && got_pid == getpid() && got_uid == 1000;
 	r[6] = sys_sigqueue(getpid(), SIGRTMIN, 9, SI_USER);
-	r[7] = sys_sigqueue(getpid(), SIGRTMIN, 9, 0x80); /* SI_KERNEL */
+	r[7] = sys_sigqueue((int)getpid(), SIGRTMIN, 0, SI_KERNEL) == -EINVAL &&
+	       sys_sigqueue((int)getpid(), SIGRTMIN, 0, SI_TKILL) == -EINVAL &&
+	       sys_sigqueue((int)getpid(), SIGRTMIN, 0, SI_TIMER) == -EINVAL;
+	got_code = 99;
+	sys_sigqueue((int)getpid(), SIGRTMIN, 5, SI_ASYNCIO);
+	r[8] = got_code == SI_ASYNCIO && got_pid == getpid() && got_uid == 1000;
 	struct rlimit rl;
 	getrlimit(RLIMIT_SIGPENDING, &rl);
 	struct rlimit up = { rl.rlim_cur, rl.rlim_max + 1 };
@@ -502,7 +508,8 @@ static void signals(void)
 	check(r[3] > 0 && r[3] <= r[4], "trust.timer_create: timers without end stop at RLIMIT_SIGPENDING: EAGAIN");
 	check(r[5] == 1, "trust.sigqueue: SI_MESGQ with the kernel's si_pid and si_uid");
 	want(r[6], -EINVAL, "trust.sigqueue: si_code SI_USER asked for: EINVAL");
-	want(r[7], -EINVAL, "trust.sigqueue: si_code SI_KERNEL asked for: EINVAL");
+	check(r[7] == 1, "trust.sigqueue: codes SI_KERNEL, SI_TKILL, SI_TIMER: EINVAL");
+	check(r[8] == 1, "trust.sigqueue: code SI_ASYNCIO (the C library's aio) with the kernel's si_pid and si_uid");
 	if (as_user(1000, 1000, user_queue, r) == 0) {
 		printf("# %ld real-time signals queued before EAGAIN\n", r[0]);
 		check(r[0] > 0 && r[0] <= 4096, "trust.sigqueue: signals queued without end stop at RLIMIT_SIGPENDING: EAGAIN");

@@ -223,6 +223,12 @@ static long sysconf_other(int name)
 #else
 		return -1;
 #endif
+	case _SC_AIO_LISTIO_MAX:	/* user/libc/aio.c's bounds (<limits.h>) */
+		return AIO_LISTIO_MAX;
+	case _SC_AIO_MAX:
+		return AIO_MAX;
+	case _SC_AIO_PRIO_DELTA_MAX:
+		return AIO_PRIO_DELTA_MAX;
 	case _SC_MQ_PRIO_MAX:
 #ifdef MQ_PRIO_MAX
 		return MQ_PRIO_MAX;
@@ -236,9 +242,6 @@ static long sysconf_other(int name)
 	case _SC_TIMER_MAX:
 	case _SC_DELAYTIMER_MAX:
 	case _SC_THREAD_THREADS_MAX:
-	case _SC_AIO_LISTIO_MAX:
-	case _SC_AIO_MAX:
-	case _SC_AIO_PRIO_DELTA_MAX:
 	case _SC_ATEXIT_MAX:
 	case _SC_TZNAME_MAX:
 	case _SC_SS_REPL_MAX:

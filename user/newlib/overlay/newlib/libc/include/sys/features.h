@@ -342,7 +342,8 @@ extern "C" {
    built with thread-cancellation support and references
    pthread_setcancelstate, which user/libc/pthread_cancel.c supplies.
    The thread options below are each implemented in full in user/libc
-   (pthread*.c, semaphore.c; docs/libc.md): declare none that is not.  */
+   (pthread*.c, semaphore.c; docs/libc.md): declare none that is not.
+   Asynchronous I/O with request priorities: user/libc/aio.c.  */
 #if !defined(__rtems__) && !defined(__CYGWIN__) && !defined(__XMK__)
 #define _POSIX_TIMERS			200809L
 #define _POSIX_MONOTONIC_CLOCK		200809L
@@ -365,6 +366,8 @@ extern "C" {
    pthread_condattr_setclock/getclock (user/libc/pthread_sync.c: a
    CLOCK_REALTIME wait follows clock_settime, K_FUTEX_REALTIME).  */
 #define _POSIX_CLOCK_SELECTION		200809L
+#define _POSIX_ASYNCHRONOUS_IO		200809L
+#define _POSIX_PRIORITIZED_IO		200809L
 #define _UNIX98_THREAD_MUTEX_ATTRIBUTES	1
 #endif
 

@@ -54,6 +54,11 @@
 #define	PATH_MAX		 4096	/* with its terminating NUL (the VFS's VFS_PATH_MAX) */
 #define	PIPE_BUF		 4096	/* atomic pipe writes (kernel/ipc/pipe.c) */
 #define	IOV_MAX			 1024	/* max elements in i/o vector */
+#define	AIO_LISTIO_MAX		 1024	/* lio_listio's entries at most (user/libc/aio.c) */
+#define	AIO_MAX			 4096	/* aio requests queued or running at once, per process */
+#define	AIO_PRIO_DELTA_MAX	   20	/* aio_reqprio at most, as glibc */
+#define	_POSIX_AIO_LISTIO_MAX	    2
+#define	_POSIX_AIO_MAX		    1
 
 #define	BC_BASE_MAX		   99	/* max ibase/obase values in bc(1) */
 #define	BC_DIM_MAX		 2048	/* max array elements in bc(1) */
