@@ -219,6 +219,11 @@ void pthread_exit(void *ret)
 static long pthread_start(void *arg)
 {
 	struct pthread_rec *r = arg;
+	uint32_t g; /* PTHREAD_EXPLICIT_SCHED: its creator sets its policy first */
+	while ((g = __atomic_load_n(&r->start_gate, __ATOMIC_ACQUIRE)) == 1)
+		sys_futex_wait((uint32_t *)&r->start_gate, 1, 0, 0);
+	if (g == 2)
+		__pthread_exit(NULL); /* that failed: pthread_create returned the error */
 	__pthread_exit(r->fn(r->arg));
 }
 
@@ -308,6 +313,8 @@ int pthread_create(pthread_t *out, const pthread_attr_t *attr, void *(*fn)(void 
 	uint64_t *top = (uint64_t *)(stack + (long)size) - 2;
 	top[0] = (uint64_t)pthread_start;
 	top[1] = (uint64_t)r;
+	bool explicit_sched = attr && attr->inheritsched == PTHREAD_EXPLICIT_SCHED;
+	r->start_gate = explicit_sched;
 	r->tid = 0xffffffffu; /* "starting": the kernel zeroes it at the end */
 	__atomic_add_fetch(&live_threads, 1, __ATOMIC_ACQ_REL);
 	long tid = sys_thread_create((uint64_t)__arbor_thread_entry, (uint64_t)top, (uint64_t)top,
@@ -322,6 +329,18 @@ int pthread_create(pthread_t *out, const pthread_attr_t *attr, void *(*fn)(void 
 	__atomic_compare_exchange_n(&r->tid, &(uint32_t){ 0xffffffffu }, (uint32_t)tid, false,
 				    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
 	__pthread_tid_note(r, (uint32_t)tid);
+	if (explicit_sched) {
+		int e = __pthread_sched_apply(r, attr, (int)tid);
+		__atomic_store_n(&r->start_gate, e ? 2 : 0, __ATOMIC_RELEASE);
+		sys_futex_wake((uint32_t *)&r->start_gate, 1);
+		if (e) { /* it ends at once; a later pthread_create frees it */
+			lock_table();
+			r->detached = 1;
+			detached_add(r);
+			unlock_table();
+			return e;
+		}
+	}
 	if (r->detached) {
 		lock_table();
 		detached_add(r);
