@@ -279,6 +279,72 @@ static void attributes(void)
 	SHOWE("pthread_setschedparam OTHER 0", pthread_setschedparam(self, SCHED_OTHER, &(struct sched_param){ 0 }));
 }
 
+static void *stack_report(void *arg)
+{
+	size_t *out = arg;
+	pthread_attr_t a;
+	void *addr;
+	out[0] = (size_t)pthread_getattr_np(pthread_self(), &a);
+	pthread_attr_getstack(&a, &addr, &out[2]);
+	out[1] = (size_t)addr;
+	pthread_attr_getguardsize(&a, &out[3]);
+	int v;
+	pthread_attr_getdetachstate(&a, &v);
+	out[4] = (size_t)v;
+	pthread_attr_getinheritsched(&a, &v);
+	out[5] = (size_t)v;
+	pthread_attr_getschedpolicy(&a, &v);
+	out[6] = (size_t)v;
+	pthread_attr_destroy(&a);
+	return NULL;
+}
+
+static void thread_attrs(void)
+{
+	printf("-- guard size, pthread_getattr_np, thread affinity\n");
+	pthread_attr_t a;
+	size_t g = 1;
+	pthread_attr_init(&a);
+	pthread_attr_getguardsize(&a, &g);
+	printf("default guard %zu\n", g);
+	SHOWE("setguardsize 3 pages", pthread_attr_setguardsize(&a, 3 * 4096));
+	SHOWE("setguardsize 0", pthread_attr_setguardsize(&a, 0));
+	SHOWE("setguardsize 100", pthread_attr_setguardsize(&a, 100));
+	pthread_attr_getguardsize(&a, &g);
+	printf("guard now %zu\n", g);
+	static char stack[1 << 16] __attribute__((aligned(4096)));
+	pthread_attr_setstack(&a, stack, sizeof(stack));
+	size_t out[7];
+	pthread_t t;
+	pthread_create(&t, &a, stack_report, out);
+	pthread_join(t, NULL);
+	printf("getattr_np %s: stack ours %d size %zu, detach %zu inherit %zu policy %zu\n",
+	       err_name((int)out[0]), out[1] == (size_t)stack, out[2], out[4], out[5], out[6]);
+	pthread_attr_destroy(&a);
+	pthread_attr_init(&a);
+	pthread_attr_setstacksize(&a, 1 << 17);
+	pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
+	pthread_attr_setinheritsched(&a, PTHREAD_EXPLICIT_SCHED);
+	volatile int spin = 1;
+	(void)spin;
+	pthread_create(&t, &a, stack_report, out);
+	usleep(200000);
+	printf("detached, explicit: getattr_np %s: size %zu guard %zu, detach %zu inherit %zu policy %zu\n",
+	       err_name((int)out[0]), out[2], out[3], out[4], out[5], out[6]);
+	pthread_attr_destroy(&a);
+	cpu_set_t s;
+	CPU_ZERO(&s);
+	CPU_SET(0, &s);
+	errno = 0;
+	SHOWE("pthread_setaffinity_np CPU 0", pthread_setaffinity_np(pthread_self(), sizeof(s), &s));
+	SHOWE("pthread_getaffinity_np", pthread_getaffinity_np(pthread_self(), sizeof(s), &s));
+	printf("CPU 0 in it: %d, errno %d\n", CPU_ISSET(0, &s), errno);
+	CPU_ZERO(&s);
+	SHOWE("pthread_setaffinity_np empty", pthread_setaffinity_np(pthread_self(), sizeof(s), &s));
+	SHOWE("pthread_getaffinity_np size 4", pthread_getaffinity_np(pthread_self(), 4, &s));
+	printf("errno %d\n", errno);
+}
+
 static void mutexes(void)
 {
 	printf("-- mutex protocols\n");
@@ -411,6 +477,7 @@ int main(void)
 	inheritance();
 	attributes();
 	mutexes();
+	thread_attrs();
 	cpusets();
 	as_user();
 	show_self("end");

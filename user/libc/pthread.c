@@ -284,7 +284,18 @@ int pthread_create(pthread_t *out, const pthread_attr_t *attr, void *(*fn)(void 
 		stack = (long)(uintptr_t)attr->stackaddr;
 		size = attr->stacksize & ~15ull;
 	} else {
-		stack = sys_mem_map(0, size, PROT_READ | PROT_WRITE);
+		/* a guard (pthread_attr_setguardsize, a page by default, as
+		 * glibc's) below the stack: an overflow faults instead of
+		 * writing over whatever lies there */
+		uint64_t guard = attr ? (uint64_t)attr->guardsize : 4096;
+		guard = (guard + 4095) & ~4095ull;
+		if (guard > (1ull << 40))
+			guard = 1ull << 40;
+		stack = sys_mem_map(0, size + guard, PROT_READ | PROT_WRITE);
+		if (stack >= 0 && guard && sys_mem_protect((uint64_t)stack, guard, PROT_NONE) < 0) {
+			sys_mem_unmap((uint64_t)stack, size + guard);
+			stack = -ENOMEM;
+		}
 		if (stack < 0) {
 			lock_table();
 			__pthread_rec_free(r);
@@ -292,7 +303,9 @@ int pthread_create(pthread_t *out, const pthread_attr_t *attr, void *(*fn)(void 
 			return EAGAIN;
 		}
 		r->stack = (uint64_t)stack;
-		r->stack_size = size;
+		r->stack_size = size + guard;
+		r->guard = guard;
+		stack += (long)guard;
 		if (__mlock_future) /* mlockall(MCL_FUTURE) */
 			sys_mem_lock((uint64_t)stack, size, K_MLOCK);
 	}
@@ -315,6 +328,7 @@ int pthread_create(pthread_t *out, const pthread_attr_t *attr, void *(*fn)(void 
 	top[1] = (uint64_t)r;
 	bool explicit_sched = attr && attr->inheritsched == PTHREAD_EXPLICIT_SCHED;
 	r->start_gate = explicit_sched;
+	r->explicit_sched = explicit_sched;
 	r->tid = 0xffffffffu; /* "starting": the kernel zeroes it at the end */
 	__atomic_add_fetch(&live_threads, 1, __ATOMIC_ACQ_REL);
 	long tid = sys_thread_create((uint64_t)__arbor_thread_entry, (uint64_t)top, (uint64_t)top,
@@ -411,6 +425,7 @@ int pthread_attr_init(pthread_attr_t *a)
 	a->is_initialized = 1;
 	a->stacksize = DEFAULT_STACK;
 	a->detachstate = PTHREAD_CREATE_JOINABLE;
+	a->guardsize = 4096; /* a page, as glibc's */
 	return 0;
 }
 

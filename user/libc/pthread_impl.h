@@ -39,6 +39,8 @@ struct pthread_rec {
 	 * (tpp_map[p - 1]: how many with ceiling p; tpp_max the highest, 0
 	 * none). */
 	volatile uint32_t start_gate;
+	int explicit_sched;		/* created with PTHREAD_EXPLICIT_SCHED */
+	uint64_t guard;			/* PROT_NONE bytes below sp_lo (ours: in stack) */
 	int sched_set, sched_policy, sched_prio;
 	int tpp_max;
 	uint16_t tpp_map[99];

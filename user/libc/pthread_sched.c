@@ -8,8 +8,12 @@
  * RR or a priority outside the policy's range, ENOTSUP for
  * PTHREAD_SCOPE_PROCESS (Linux has system scope alone), ESRCH for a
  * thread that has ended, and the kernel's EPERM. */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
 #include <sched.h>
 #include "abi/sched.h"
 #include "arbor_sys.h"
@@ -262,5 +266,96 @@ int __pthread_tpp_change(int prev_prio, int new_prio)
 		long k = sys_sched_policy(SCHED_OP_SETSCHEDULER, 0, self->sched_policy, &prio);
 		e = k < 0 ? (int)-k : 0;
 	}
+	return e;
+}
+
+/* --- guard size, pthread_getattr_np, thread affinity --- */
+
+int pthread_attr_setguardsize(pthread_attr_t *a, size_t size)
+{
+	if (!a)
+		return EINVAL;
+	a->guardsize = size; /* rounded up to pages when a stack is mapped */
+	return 0;
+}
+
+int pthread_attr_getguardsize(const pthread_attr_t *a, size_t *size)
+{
+	if (!a || !size)
+		return EINVAL;
+	*size = a->guardsize;
+	return 0;
+}
+
+extern char **environ;
+
+/* The main thread's stack, as glibc finds it: its top (the page above
+ * the strings the kernel put there, the environment last) and
+ * RLIMIT_STACK's size below it. */
+static void main_stack(void **addr, size_t *size)
+{
+	uintptr_t top = (uintptr_t)__builtin_frame_address(0);
+	for (char **e = environ; e && *e; e++) {
+		uintptr_t end = (uintptr_t)*e + strlen(*e) + 1;
+		if (end > top)
+			top = end;
+	}
+	top = (top + 4095) & ~(uintptr_t)4095;
+	struct rlimit rl;
+	size_t sz = 8u << 20;
+	if (getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < sz)
+		sz = (size_t)rl.rlim_cur;
+	*addr = (void *)(top - sz);
+	*size = sz;
+}
+
+int pthread_getattr_np(pthread_t t, pthread_attr_t *a)
+{
+	struct pthread_rec *r;
+	int tid, e = thread_tid(t, &tid, &r);
+	if (e)
+		return e;
+	if (!a)
+		return EINVAL;
+	pthread_attr_init(a);
+	a->detachstate = r->detached ? PTHREAD_CREATE_DETACHED : PTHREAD_CREATE_JOINABLE;
+	a->inheritsched = r->explicit_sched ? PTHREAD_EXPLICIT_SCHED : PTHREAD_INHERIT_SCHED;
+	if (t == 0) {
+		main_stack(&a->stackaddr, &a->stacksize);
+		a->guardsize = 0;
+	} else {
+		a->stackaddr = (void *)(uintptr_t)r->sp_lo;
+		a->stacksize = (size_t)(r->sp_hi - r->sp_lo);
+		a->guardsize = (size_t)r->guard;
+	}
+	e = sched_fetch(r, tid);
+	if (e)
+		return e;
+	a->schedpolicy = r->sched_policy;
+	a->schedparam.sched_priority = r->sched_prio;
+	return 0;
+}
+
+int pthread_setaffinity_np(pthread_t t, size_t size, const cpu_set_t *set)
+{
+	struct pthread_rec *r;
+	int tid, e = thread_tid(t, &tid, &r);
+	if (e)
+		return e;
+	int saved = errno; /* glibc's leaves errno alone */
+	e = sched_setaffinity(tid, size, set) ? errno : 0;
+	errno = saved;
+	return e;
+}
+
+int pthread_getaffinity_np(pthread_t t, size_t size, cpu_set_t *set)
+{
+	struct pthread_rec *r;
+	int tid, e = thread_tid(t, &tid, &r);
+	if (e)
+		return e;
+	int saved = errno; /* glibc's leaves errno alone */
+	e = sched_getaffinity(tid, size, set) ? errno : 0;
+	errno = saved;
 	return e;
 }

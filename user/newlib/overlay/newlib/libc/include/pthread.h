@@ -37,6 +37,8 @@ int	pthread_attr_setstacksize(pthread_attr_t *__attr, size_t __size);
 int	pthread_attr_getstacksize(const pthread_attr_t *__attr, size_t *__size);
 int	pthread_attr_setstack(pthread_attr_t *__attr, void *__addr, size_t __size);
 int	pthread_attr_getstack(const pthread_attr_t *__attr, void **__addr, size_t *__size);
+int	pthread_attr_setguardsize(pthread_attr_t *__attr, size_t __guardsize);
+int	pthread_attr_getguardsize(const pthread_attr_t *__attr, size_t *__guardsize);
 int	pthread_attr_setinheritsched(pthread_attr_t *__attr, int __inherit);
 int	pthread_attr_getinheritsched(const pthread_attr_t *__attr, int *__inherit);
 int	pthread_attr_setschedpolicy(pthread_attr_t *__attr, int __policy);
@@ -50,6 +52,13 @@ int	pthread_attr_getscope(const pthread_attr_t *__attr, int *__scope);
 int	pthread_setschedparam(pthread_t __th, int __policy, const struct sched_param *__param);
 int	pthread_getschedparam(pthread_t __th, int *__policy, struct sched_param *__param);
 int	pthread_setschedprio(pthread_t __th, int __prio);
+#if __GNU_VISIBLE
+/* glibc's: thread's attributes as they are (stack, guard, detach state,
+   policy), into an attribute object to destroy after; its CPU set.  */
+int	pthread_getattr_np(pthread_t __th, pthread_attr_t *__attr);
+int	pthread_setaffinity_np(pthread_t __th, size_t __cpusetsize, const cpu_set_t *__cpuset);
+int	pthread_getaffinity_np(pthread_t __th, size_t __cpusetsize, cpu_set_t *__cpuset);
+#endif
 
 /* Mutexes */
 #define PTHREAD_MUTEX_INITIALIZER _PTHREAD_MUTEX_INITIALIZER

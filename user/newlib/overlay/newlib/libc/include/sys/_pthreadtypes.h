@@ -56,6 +56,7 @@ typedef struct {
 	struct sched_param schedparam;
 	int scope;
 	int schedflags;		/* which of policy (1) and param (2) were set */
+	__size_t guardsize;	/* bytes of PROT_NONE below a stack the library maps */
 } pthread_attr_t;
 
 typedef struct {
