@@ -322,7 +322,11 @@ int pthread_create(pthread_t *out, const pthread_attr_t *attr, void *(*fn)(void 
 	unlock_table();
 	r->fn = fn;
 	r->arg = arg;
-	r->detached = attr && attr->detachstate == PTHREAD_CREATE_DETACHED;
+	/* read back from here on only through this copy: the new thread
+	 * may run first (a real-time one does) and pthread_detach itself,
+	 * which lists it already */
+	bool detached = attr && attr->detachstate == PTHREAD_CREATE_DETACHED;
+	r->detached = detached;
 	uint64_t *top = (uint64_t *)(stack + (long)size) - 2;
 	top[0] = (uint64_t)pthread_start;
 	top[1] = (uint64_t)r;
@@ -355,7 +359,7 @@ int pthread_create(pthread_t *out, const pthread_attr_t *attr, void *(*fn)(void 
 			return e;
 		}
 	}
-	if (r->detached) {
+	if (detached) {
 		lock_table();
 		detached_add(r);
 		unlock_table();
