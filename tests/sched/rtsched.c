@@ -11,7 +11,9 @@
  *    that a FIFO 30 thread waits for runs at 30, ahead of a FIFO 20
  *    spinner, so the waiter has the lock long before the spinner ends;
  *    with PTHREAD_PRIO_NONE the owner is starved until the spinner ends;
- *  - the throttle's settings in /proc/sys/kernel, with Linux's checks.
+ *  - the throttle's settings in /proc/sys/kernel, with Linux's checks;
+ *  - a FIFO thread in a cgroup with cpu.max 1 % spins at full speed, and
+ *    its time is in the cgroup's cpu.stat usage_usec.
  *
  * Runs as root (real-time policies need it); every wait is bounded. */
 #define _GNU_SOURCE 1
@@ -257,27 +259,53 @@ static long read_long(const char *path)
 	return slurp(path, b, sizeof(b)) > 0 ? strtol(b, NULL, 10) : -99;
 }
 
-static int write_str(const char *path, const char *v)
-{
-	int fd = open(path, O_WRONLY);
-	if (fd < 0)
-		return -1;
-	int r = write(fd, v, strlen(v)) == (ssize_t)strlen(v) ? 0 : -1;
-	int e = errno;
-	close(fd);
-	errno = e;
-	return r;
-}
-
 static void sysctl_files(void)
 {
 	const char *per = "/proc/sys/kernel/sched_rt_period_us", *run = "/proc/sys/kernel/sched_rt_runtime_us";
 	check(read_long(per) == 1000000 && read_long(run) == 950000,
 	      "/proc/sys/kernel/sched_rt_period_us 1000000, sched_rt_runtime_us 950000 (Linux's)");
-	check_errno(write_str(run, "1000001"), EINVAL, "a runtime over the period: EINVAL");
-	check_errno(write_str(per, "0"), EINVAL, "a period of 0: EINVAL");
-	check(write_str(run, "900000") == 0 && read_long(run) == 900000 && write_str(run, "950000") == 0 &&
+	check_errno(put(run, "1000001"), EINVAL, "a runtime over the period: EINVAL");
+	check_errno(put(per, "0"), EINVAL, "a period of 0: EINVAL");
+	check(put(run, "900000") == 0 && read_long(run) == 900000 && put(run, "950000") == 0 &&
 	      read_long(run) == 950000, "root sets the runtime and reads it back");
+}
+
+/* --- 6. cgroups: cpu.max does not govern a real-time thread, cpu.stat
+ * counts its time --- */
+
+#define CGR "/sys/fs/cgroup"
+#define CG_RT CGR "/rtsched_cg"
+
+static void cgroup_rt(void)
+{
+	char had[128] = "";
+	slurp(CGR "/cgroup.subtree_control", had, sizeof(had));
+	int cpu_was_on = strstr(had, "cpu") != NULL;
+	int ok = put(CGR "/cgroup.subtree_control", "+cpu") == 0 && (mkdir(CG_RT, 0755) == 0 || errno == EEXIST) &&
+		 put(CG_RT "/cpu.max", "1000 100000") == 0;
+	check(ok, "a cgroup with cpu.max 1000 100000 (1 %)");
+	long before = flat_field(CG_RT "/cpu.stat", "usage_usec");
+	double t0 = now_s();
+	pid_t pid = fork();
+	if (pid == 0) {
+		if (put(CG_RT "/cgroup.procs", "0"))
+			_exit(2);
+		set_self(SCHED_FIFO, 20);
+		spin_until(now_s() + 0.3);
+		_exit(0);
+	}
+	int st = -1;
+	waitpid(pid, &st, 0);
+	double took = now_s() - t0;
+	long used = flat_field(CG_RT "/cpu.stat", "usage_usec") - before;
+	long throttled = flat_field(CG_RT "/cpu.stat", "nr_throttled");
+	printf("# FIFO spinner under cpu.max 1 %%: %.2f s wall, usage %ld us, nr_throttled %ld\n", took, used,
+	       throttled);
+	check(st == 0 && took < 1.0 && used >= 250000,
+	      "cpu.max does not govern a SCHED_FIFO thread: 0.3 s of spinning took 0.3 s, not 30");
+	check(used >= 250000 && used < 2000000, "its run time is in the cgroup's cpu.stat usage_usec");
+	check(rmdir(CG_RT) == 0 && (cpu_was_on || put(CGR "/cgroup.subtree_control", "-cpu") == 0),
+	      "the cgroup is removable, the root's subtree_control as it was");
 }
 
 int main(void)
@@ -288,6 +316,7 @@ int main(void)
 	rr_alternates();
 	throttle_keeps_system();
 	priority_inheritance();
+	cgroup_rt();
 	printf("1..%d\n", n);
 	return failed ? 1 : 0;
 }
