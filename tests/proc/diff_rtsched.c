@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -480,6 +481,18 @@ int main(void)
 	thread_attrs();
 	cpusets();
 	as_user();
+	struct sched_param sp = { 7 };
+	SHOW("syscall(SYS_sched_setscheduler, FIFO 7)", syscall(SYS_sched_setscheduler, 0, SCHED_FIFO, &sp));
+	SHOW("syscall(SYS_sched_getscheduler)", syscall(SYS_sched_getscheduler, 0));
+	sp.sched_priority = 0;
+	SHOW("syscall(SYS_sched_getparam)", syscall(SYS_sched_getparam, 0, &sp));
+	printf("priority %d\n", sp.sched_priority);
+	sp.sched_priority = 9;
+	SHOW("syscall(SYS_sched_setparam, 9)", syscall(SYS_sched_setparam, 0, &sp));
+	SHOW("syscall(SYS_sched_get_priority_max, RR)", syscall(SYS_sched_get_priority_max, SCHED_RR));
+	SHOW("syscall(SYS_sched_get_priority_min, 9)", syscall(SYS_sched_get_priority_min, 9));
+	sp.sched_priority = 0;
+	SHOW("syscall(SYS_sched_setscheduler, OTHER)", syscall(SYS_sched_setscheduler, 0, SCHED_OTHER, &sp));
 	show_self("end");
 	return 0;
 }
