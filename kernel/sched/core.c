@@ -1445,8 +1445,8 @@ void sched_setscheduler_locked(struct thread *t, int policy, int prio, bool rese
 
 void sched_pi_link_locked(struct thread *waiter, struct thread *owner)
 {
-	if (waiter->pi_owner || owner == waiter)
-		return;
+	if (waiter->pi_owner || owner == waiter || owner->state == THREAD_DEAD)
+		return; /* (an ending owner has let its waiters go: none may come) */
 	/* no cycle: owner's chain of owners must not come back to waiter */
 	struct thread *o = owner;
 	for (int i = 0; o && i < SCHED_PI_DEPTH; i++, o = o->pi_owner)
