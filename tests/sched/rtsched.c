@@ -13,7 +13,9 @@
  *    with PTHREAD_PRIO_NONE the owner is starved until the spinner ends;
  *  - the throttle's settings in /proc/sys/kernel, with Linux's checks;
  *  - a FIFO thread in a cgroup with cpu.max 1 % spins at full speed, and
- *    its time is in the cgroup's cpu.stat usage_usec.
+ *    its time is in the cgroup's cpu.stat usage_usec;
+ *  - the rights: uid 1000 may not take SCHED_FIFO, change root's thread,
+ *    leave SCHED_IDLE or touch the throttle (docs/security.md).
  *
  * Runs as root (real-time policies need it); every wait is bounded. */
 #define _GNU_SOURCE 1
@@ -22,6 +24,8 @@
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include "abi/sched.h"
+#include "arbor_sys.h"
 #include "check.h"
 
 static void set_self(int policy, int prio)
@@ -308,6 +312,42 @@ static void cgroup_rt(void)
 	      "the cgroup is removable, the root's subtree_control as it was");
 }
 
+/* --- 7. the rights: what a user may not do --- */
+
+static void user_rights(void)
+{
+	pid_t root_pid = getpid();
+	int fds[2];
+	if (pipe(fds))
+		return;
+	pid_t pid = fork();
+	if (pid == 0) {
+		close(fds[0]);
+		char r[5] = "-----";
+		struct sched_param one = { 1 }, zero = { 0 };
+		if (setuid(1000) == 0) {
+			r[0] = fails(sched_setscheduler(0, SCHED_FIFO, &one), EPERM) ? 'y' : 'n';
+			r[1] = fails(sched_setscheduler(root_pid, SCHED_OTHER, &zero), EPERM) ? 'y' : 'n';
+			r[2] = sched_setscheduler(0, SCHED_IDLE, &zero) == 0 &&
+			       fails(sched_setscheduler(0, SCHED_OTHER, &zero), EPERM) ? 'y' : 'n';
+			r[3] = sys_sched_policy(SCHED_OP_RT_LIMITS, -1, 1000000, NULL) == -EPERM ? 'y' : 'n';
+			r[4] = open("/proc/sys/kernel/sched_rt_runtime_us", O_WRONLY) < 0 && errno == EACCES ? 'y' : 'n';
+		}
+		(void)!write(fds[1], r, sizeof(r));
+		_exit(0);
+	}
+	close(fds[1]);
+	char r[5] = "nnnnn";
+	(void)!read(fds[0], r, sizeof(r));
+	close(fds[0]);
+	waitpid(pid, NULL, 0);
+	check(r[0] == 'y', "rtsched: as uid 1000: SCHED_FIFO is EPERM (RLIMIT_RTPRIO 0)");
+	check(r[1] == 'y', "rtsched: as uid 1000: another user's thread is EPERM");
+	check(r[2] == 'y', "rtsched: as uid 1000: SCHED_IDLE may be taken, not left (EPERM)");
+	check(r[3] == 'y', "rtsched: as uid 1000: the throttle's settings are EPERM");
+	check(r[4] == 'y', "rtsched: as uid 1000: /proc/sys/kernel/sched_rt_runtime_us is EACCES to open for writing");
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IONBF, 0);
@@ -317,6 +357,7 @@ int main(void)
 	throttle_keeps_system();
 	priority_inheritance();
 	cgroup_rt();
+	user_rights();
 	printf("1..%d\n", n);
 	return failed ? 1 : 0;
 }
