@@ -84,6 +84,20 @@ struct thread {
 	enum thread_state state;
 	struct sched_entity se;
 	int nice;
+	/* Scheduling policy (kernel/sched/rt.c; sched_lock): Linux's number
+	 * (SCHED_OTHER 0, FIFO 1, RR 2, BATCH 3, IDLE 5), the static real-time
+	 * priority (1..99 for FIFO and RR, else 0), the effective one (the
+	 * highest of it and its priority-inheritance waiters': 0 means the
+	 * fair class), whether its entity is on the real-time queue (then
+	 * se.on_rq too), SCHED_RESET_ON_FORK, and RR's run time in its slice. */
+	uint8_t policy, rt_prio, rt_eff;
+	bool rt_on, reset_on_fork;
+	uint64_t rr_used;
+	struct list_head rt_link;	/* in the real-time queue of rt_eff */
+	/* Priority inheritance (a K_FUTEX_PI wait): the threads waiting on
+	 * a lock this one owns, its link in its owner's list, and that owner. */
+	struct list_head pi_waiters, pi_link;
+	struct thread *pi_owner;
 	uint64_t utime_ticks, stime_ticks; /* tick samples splitting se.sum_exec */
 	int wake_result;		/* 0, or -ETIMEDOUT/-EINTR for a wait */
 	uint64_t woken_at;		/* clock_ns() of its last wake-up (latency bench) */

@@ -163,6 +163,49 @@ void sched_wbstall(bool enter);
 struct sched_psi;
 uint64_t sched_psi_total_locked(const struct sched_psi *p, int kind, uint64_t now);
 void sched_set_nice(struct thread *t, int nice);
+
+/* The real-time class (kernel/sched/rt.c), all with sched_lock held.
+ * t's entity joins its priority's list (rt_eff), at the head or the
+ * tail, or leaves it; both keep se.on_rq and pressure counts as the fair
+ * queue does. */
+void sched_rt_enqueue(struct thread *t, bool head);
+void sched_rt_dequeue(struct thread *t);
+/* The real-time thread to run: the first of the highest priority, or
+ * NULL if none is runnable or the class is throttled. */
+struct thread *sched_rt_first(void);
+bool sched_rt_queued(void);	/* any real-time thread runnable (throttled or not) */
+bool sched_rt_throttled(void);
+void sched_rt_requeue_tail(struct thread *t);	/* yield, or a used RR slice */
+/* Running real-time thread t ran delta ns up to now: its and its groups'
+ * usage, the throttle's budget, RR's slice (need_resched when due). */
+void sched_rt_account(struct thread *t, uint64_t delta, uint64_t now);
+/* From the tick: a new throttle period; true if the class was throttled
+ * and has runnable threads to run again. */
+bool sched_rt_tick(uint64_t now);
+/* The effective priority t should have: its static one if FIFO or RR,
+ * raised to its priority-inheritance waiters' (0: the fair class). */
+int sched_rt_target_prio(const struct thread *t);
+/* The throttle: period (ns) and runtime (ns, -1 none), and how many
+ * times it has throttled (sched_lock to change them). */
+extern uint64_t sched_rt_period_ns;
+extern int64_t sched_rt_runtime_ns;
+extern uint64_t sched_rt_throttle_count;
+/* Sets t's policy, static priority and SCHED_RESET_ON_FORK (the caller
+ * checked them), moving it between the classes or lists as Linux does (a
+ * raised priority goes to its list's tail, a lowered one to the head). */
+void sched_setscheduler_locked(struct thread *t, int policy, int prio, bool reset_on_fork);
+/* t's effective priority may have changed (its static one, or its
+ * priority-inheritance waiters): requeue it, and its owner's chain. */
+void sched_rt_reprio_locked(struct thread *t);
+/* Priority inheritance: waiter now waits on a lock owner holds (owner
+ * runs at no less than waiter's priority), or no longer waits (unlink is
+ * harmless twice). And owner's end: its waiters boost nobody. */
+void sched_pi_link_locked(struct thread *waiter, struct thread *owner);
+void sched_pi_unlink_locked(struct thread *waiter);
+void sched_pi_owner_exit_locked(struct thread *owner);
+/* sched_rr_get_interval(2) of t: 100 ms for RR, 0 for FIFO, else the
+ * fair slice (sched_slice_ns). */
+uint64_t sched_interval_ns_locked(struct thread *t);
 /* Moves a thread's scheduling entity to another cgroup's queue. */
 void sched_move_thread(struct thread *t, struct cgroup *to);
 /* Makes a thread dead and switches away for good. */

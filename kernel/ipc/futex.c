@@ -14,6 +14,7 @@
  * step of the wall clock wakes it to work its monotonic deadline out
  * again (futex_clock_was_set), as Linux's FUTEX_CLOCK_REALTIME. */
 #include "abi/errno.h"
+#include "abi/sched.h"
 #include "abi/signal.h"
 #include "addrspace.h"
 #include "proc.h"
@@ -29,6 +30,7 @@ struct futex_waiter {
 	uint64_t key[2];
 	struct thread *t;
 	bool woken;
+	bool pi;			/* K_FUTEX_PI: it lends its priority to the owner */
 };
 
 static struct list_head futex_buckets[FUTEX_BUCKETS];
@@ -77,13 +79,43 @@ static uint64_t futex_real_deadline(uint64_t real)
 	return left > UINT64_MAX - now ? UINT64_MAX : now + left;
 }
 
+/* A K_FUTEX_PI wait: self lends its priority to the lock's owner, the
+ * thread tid of its own process (a lock word naming another process's
+ * thread, or none, boosts nobody: the wait is a plain one). proc_lock
+ * keeps the owner from ending meanwhile; an owner that ends later lets
+ * its waiters go first (sched_pi_owner_exit_locked). True if linked. */
+static bool futex_pi_link(struct thread *self, uint32_t tid)
+{
+	bool linked = false;
+	spin_lock(&proc_lock);
+	struct thread *owner = tid ? thread_find_locked((int)tid) : NULL;
+	if (owner && owner != self && owner->proc == self->proc && owner->state != THREAD_DEAD) {
+		uint64_t f = sched_lock_ipc();
+		sched_pi_link_locked(self, owner);
+		linked = self->pi_owner == owner;
+		sched_unlock_ipc(f);
+	}
+	spin_unlock(&proc_lock);
+	return linked;
+}
+
+/* The wait ends (or its waker ends it): the owner's boost goes. */
+static void futex_pi_unlink(struct futex_waiter *w)
+{
+	if (!w->pi)
+		return;
+	uint64_t f = sched_lock_ipc();
+	sched_pi_unlink_locked(w->t);
+	sched_unlock_ipc(f);
+}
+
 long sys_futex_wait(uint32_t *uaddr, uint32_t expected, uint64_t timeout_ns, uint32_t flags)
 {
 	struct thread *self = current_thread();
 	struct addrspace *as = self->proc->as;
 	uint32_t val;
 	bool real = flags & K_FUTEX_REALTIME;
-	if (((uint64_t)uaddr & 3) || !as || (flags & ~K_FUTEX_REALTIME))
+	if (((uint64_t)uaddr & 3) || !as || (flags & ~(K_FUTEX_REALTIME | K_FUTEX_PI)))
 		return -EINVAL;
 	uint64_t now = clock_ns(), deadline = 0;
 	if (!real && timeout_ns) /* saturated: a huge timeout is none, not a wrapped one */
@@ -96,9 +128,12 @@ long sys_futex_wait(uint32_t *uaddr, uint32_t expected, uint64_t timeout_ns, uin
 		return -EFAULT;
 	if (futex_key(as, uaddr, w.key))
 		return -EFAULT;
+	if (flags & K_FUTEX_PI)
+		w.pi = futex_pi_link(self, expected & K_FUTEX_TID_MASK);
 	spin_lock(&futex_lock);
 	if (copy_from_user(&val, uaddr, sizeof(val)) || val != expected) {
 		spin_unlock(&futex_lock);
+		futex_pi_unlink(&w);
 		return -EAGAIN;
 	}
 	list_add_tail(&w.link, futex_bucket(w.key));
@@ -132,6 +167,7 @@ long sys_futex_wait(uint32_t *uaddr, uint32_t expected, uint64_t timeout_ns, uin
 	if (real)
 		list_del(&w.real_link);
 	spin_unlock(&futex_lock);
+	futex_pi_unlink(&w);
 	sched_donors_waiting(self->proc, -1);
 	return w.woken ? 0 : r;
 }
@@ -177,6 +213,7 @@ static long futex_wake_key(const uint64_t key[2], int n)
 		struct futex_waiter *w = futex_best_waiter(b, key);
 		if (w) {
 			w->woken = true;
+			futex_pi_unlink(w); /* the unlocking owner drops its boost at once */
 			sched_wake(w->t, 0);
 			woken = 1;
 		}
@@ -197,14 +234,57 @@ static long futex_wake_key(const uint64_t key[2], int n)
 	return woken;
 }
 
+/* A priority-inheritance lock's hand-over (K_FUTEX_UNLOCK_PI): under
+ * futex_lock, so no waiter comes or goes meanwhile, the word at uaddr
+ * (which the unlocking owner has just written: its page is there) names
+ * the best waiter, which is woken owning the lock; the other waiters now
+ * lend their priority to it instead of the old owner. 1 if one was woken,
+ * 0 (the word 0) if none waits. */
+static long futex_unlock_pi(uint32_t *uaddr, const uint64_t key[2])
+{
+	spin_lock(&futex_lock);
+	struct list_head *pos, *b = futex_bucket(key);
+	struct futex_waiter *best = futex_best_waiter(b, key);
+	bool others = false;
+	list_for_each(pos, b) {
+		struct futex_waiter *w = list_entry(pos, struct futex_waiter, link);
+		if (w != best && futex_key_eq(w, key) && !w->woken)
+			others = true;
+	}
+	uint32_t val = best ? ((uint32_t)best->t->tid & K_FUTEX_TID_MASK) | (others ? K_FUTEX_WAITERS : 0) : 0;
+	if (copy_to_user(uaddr, &val, sizeof(val))) {
+		spin_unlock(&futex_lock);
+		return -EFAULT;
+	}
+	if (best) {
+		best->woken = true;
+		uint64_t f = sched_lock_ipc();
+		sched_pi_unlink_locked(best->t);
+		list_for_each(pos, b) {
+			struct futex_waiter *w = list_entry(pos, struct futex_waiter, link);
+			if (w == best || !futex_key_eq(w, key) || w->woken || !w->pi)
+				continue;
+			sched_pi_unlink_locked(w->t);
+			sched_pi_link_locked(w->t, best->t);
+		}
+		sched_unlock_ipc(f);
+		best->pi = false;
+		sched_wake(best->t, 0);
+	}
+	spin_unlock(&futex_lock);
+	return best ? 1 : 0;
+}
+
 long sys_futex_wake(uint32_t *uaddr, int n)
 {
 	struct addrspace *as = current_thread()->proc->as;
 	uint64_t key[2];
-	if (((uint64_t)uaddr & 3) || !as || n < 0)
+	if (((uint64_t)uaddr & 3) || !as || (n < 0 && n != K_FUTEX_UNLOCK_PI))
 		return -EINVAL;
 	if (futex_key(as, uaddr, key))
 		return -EFAULT;
+	if (n == K_FUTEX_UNLOCK_PI)
+		return futex_unlock_pi(uaddr, key);
 	return futex_wake_key(key, n);
 }
 

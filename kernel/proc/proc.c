@@ -891,18 +891,16 @@ long sys_getpriority(int who)
 
 long sys_sched_slice(int who, int64_t *uts)
 {
-	struct proc *self = current_thread()->proc;
 	if (who < 0)
 		return -EINVAL;
 	spin_lock(&proc_lock);
-	struct proc *p = who == 0 ? self : proc_find_locked(who);
+	/* a thread by tid, as Linux's (a pid is its main thread's tid) */
+	struct thread *t = who == 0 ? current_thread() : thread_find_locked(who);
 	uint64_t ns = 0;
 	long r = -ESRCH;
-	if (p && p->state == PROC_ALIVE && !list_empty(&p->threads)) {
-		struct thread *t = who == 0 ? current_thread() :
-				   list_first_entry(&p->threads, struct thread, proc_link);
+	if (t && t->state != THREAD_DEAD && t->proc->state == PROC_ALIVE) {
 		uint64_t f = spin_lock_irqsave(&sched_lock);
-		ns = sched_slice_ns(&t->se);
+		ns = sched_interval_ns_locked(t);
 		spin_unlock_irqrestore(&sched_lock, f);
 		r = 0;
 	}

@@ -5,6 +5,7 @@
  * an empty environment (the System V x86_64 process entry layout), and a
  * first thread that enters user mode at the image's entry point. */
 #include "proc.h"
+#include "abi/sched.h"
 #include "abi/errno.h"
 #include "addrspace.h"
 #include "arch/x86.h"
@@ -178,9 +179,28 @@ struct thread *user_thread_from_frame(struct proc *p, struct cgroup *cg, const s
 		return NULL;
 	/* a new thread or process starts at its creator's nice, as Linux's
 	 * (a kernel-started one, at 0) */
-	int nice = current_thread()->nice;
-	if (nice && current_thread()->proc != &kernel_proc)
-		sched_set_nice(t, nice);
+	struct thread *self = current_thread();
+	if (self->proc != &kernel_proc) {
+		/* and its policy and static priority (not a boost it has
+		 * from a lock's waiters); SCHED_RESET_ON_FORK gives the new
+		 * one SCHED_OTHER for a real-time policy and nice 0 for a
+		 * negative nice, and is not inherited (sched_fork's rules) */
+		int nice = self->nice, policy = self->policy, prio = self->rt_prio;
+		if (self->reset_on_fork) {
+			if (policy == K_SCHED_FIFO || policy == K_SCHED_RR) {
+				policy = K_SCHED_OTHER;
+				prio = 0;
+			}
+			nice = MAX(nice, 0);
+		}
+		if (nice)
+			sched_set_nice(t, nice);
+		if (policy) {
+			uint64_t f = spin_lock_irqsave(&sched_lock);
+			sched_setscheduler_locked(t, policy, prio, false);
+			spin_unlock_irqrestore(&sched_lock, f);
+		}
+	}
 	struct trap_frame *tf = (struct trap_frame *)thread_stack_top(t) - 1;
 	*tf = *regs;
 	tf->cs = GDT_USER_CODE | 3;

@@ -99,6 +99,9 @@ struct thread *thread_alloc(struct proc *p, struct cgroup *cg, const char *name,
 	list_init(&t->tid_link);
 	list_init(&t->sig_queue);
 	list_init(&t->ptrace_link);
+	list_init(&t->rt_link);
+	list_init(&t->pi_waiters);
+	list_init(&t->pi_link);
 	fpu_state_init(&t->fpu);
 	strlcpy(t->name, name, sizeof(t->name));
 	sched_entity_init(&t->se, &cg->sched.rq, NULL, sched_weight_from_nice(0));

@@ -15,6 +15,7 @@
 #include "timer.h"
 #include "vm.h"
 #include "addrspace.h"
+#include "abi/sched.h"
 
 void switch_context(uint64_t *save_sp, uint64_t new_sp);
 extern char boot_stack_bottom[], boot_stack_top[];
@@ -68,14 +69,79 @@ void sched_init(void)
 	cpu_set_kernel_stack(this_cpu(), (uint64_t)boot_stack_top);
 }
 
+/* The two classes behind one interface: a thread entity is on the
+ * real-time queue (rt.c) while its effective priority is not 0, else in
+ * the fair tree (fair.c). Every queue change in this file goes through
+ * these, so se.on_rq means "runnable" in either class. */
+static inline bool se_is_rt(const struct sched_entity *se)
+{
+	return !se->my_q && se_thread((struct sched_entity *)se)->rt_on;
+}
+
+static void rq_enqueue(struct sched_entity *se)
+{
+	struct thread *t = se_thread(se);
+	if (se->on_rq)
+		return;
+	if (t->rt_eff)
+		sched_rt_enqueue(t, false);
+	else
+		sched_enqueue(se);
+}
+
+static void rq_dequeue(struct sched_entity *se)
+{
+	struct thread *t = se_thread(se);
+	if (t->rt_on)
+		sched_rt_dequeue(t);
+	else
+		sched_dequeue(se);
+}
+
+/* The next entity to run: a real-time one first (the fair class's
+ * running chain, if any, goes back into its tree), else the fair pick. */
+static struct sched_entity *rq_pick(struct runqueue *rq, uint64_t now)
+{
+	struct thread *t = sched_rt_first();
+	if (t) {
+		if (rq->curr_se && !se_is_rt(rq->curr_se))
+			sched_put_prev(rq->curr_se);
+		t->se.exec_start = now;
+		return &t->se;
+	}
+	return sched_pick_next(rq->root, now);
+}
+
+/* Should the running entity se give way now? A real-time one only to
+ * the real-time queue's first when that is not itself (a higher one, or
+ * an RR peer after its slice) or to the throttle; a fair one to any
+ * real-time thread, else as the fair class says. */
+static bool rq_should_preempt(struct sched_entity *se, uint64_t now)
+{
+	struct thread *first = sched_rt_first();
+	if (se_is_rt(se))
+		return first != se_thread(se);
+	return first || sched_should_preempt(se, now);
+}
+
+/* Something to run while the idle thread runs. */
+static bool rq_has_work(struct runqueue *rq)
+{
+	return rq->root->nr_queued > 0 || sched_rt_first();
+}
+
 /* Charges the time since the last stamp to whoever's time is running. */
 static void sched_update_curr(struct runqueue *rq, uint64_t now)
 {
 	uint64_t delta = now - rq->clock_start;
 	rq->clock_start = now;
 	if (rq->curr_se) {
-		sched_account(rq->curr_se, delta);
 		root_usage_ns += delta;
+		if (se_is_rt(rq->curr_se)) {
+			sched_rt_account(se_thread(rq->curr_se), delta, now);
+			return;
+		}
+		sched_account(rq->curr_se, delta);
 		if (sched_bw_charge(rq->curr_se, delta, now))
 			this_cpu()->need_resched = 1; /* its group ran out (cpu.max) */
 	}
@@ -91,7 +157,9 @@ static void sched_timeout_remove(struct thread *t)
  * the bandwidth limits need (sched_bw_next_event). sched_lock held. */
 static void sched_rearm(struct runqueue *rq)
 {
-	uint64_t at = sched_bw_next_event(rq->curr_se, rq->clock_start);
+	/* a real-time entity spends no cpu.max quota: no event for it */
+	struct sched_entity *leaf = rq->curr_se && !se_is_rt(rq->curr_se) ? rq->curr_se : NULL;
+	uint64_t at = sched_bw_next_event(leaf, rq->clock_start);
 	if (!list_empty(&rq->timeouts))
 		at = MIN(at, list_first_entry(&rq->timeouts, struct thread, timer_link)->wake_deadline);
 	timer_event(at);
@@ -185,7 +253,7 @@ static void sched_queue_chain(struct thread *t)
 {
 	struct thread *root = sched_sc_root(t);
 	if (!root->se.on_rq)
-		sched_enqueue(&root->se);
+		rq_enqueue(&root->se);
 	sched_lenders_sync(t, true, 0);
 }
 
@@ -235,7 +303,7 @@ static bool sched_sc_released(const struct thread *t)
 static void sched_need_resched_if(struct runqueue *rq)
 {
 	if (this_cpu()->current == rq->idle ||
-	    (rq->curr_se && sched_should_preempt(rq->curr_se, clock_ns())))
+	    (rq->curr_se && rq_should_preempt(rq->curr_se, clock_ns())))
 		this_cpu()->need_resched = 1;
 }
 
@@ -255,7 +323,8 @@ static void sched_need_resched_kick(struct runqueue *rq)
 	if (!rq->curr_se)
 		return;
 	sched_update_curr(rq, clock_ns());
-	if (sched_behind_now(rq->curr_se))
+	if (se_is_rt(rq->curr_se) ? sched_rt_first() != se_thread(rq->curr_se) :
+	    sched_rt_first() || sched_behind_now(rq->curr_se))
 		this_cpu()->need_resched = 1;
 }
 
@@ -344,7 +413,7 @@ static void schedule_locked(void)
 	/* The entity that ran leaves the queue if what it runs can't go on. */
 	struct sched_entity *cur = rq->curr_se;
 	if (cur && cur->on_rq && sched_sc_leaf(se_thread(cur))->state != THREAD_RUNNABLE)
-		sched_dequeue(cur);
+		rq_dequeue(cur);
 	/* So does the thread's own entity when it ran on another's (a server
 	 * on its caller's context whose own entity came back when the call
 	 * was aborted, sched_ipc_abort_locked) and now blocks or dies: left
@@ -353,7 +422,7 @@ static void schedule_locked(void)
 	 * saved stack pointer of 0). Issue 16, findings 2 and 6. */
 	if (prev != rq->idle && &prev->se != cur && prev->se.on_rq &&
 	    sched_sc_leaf(prev)->state != THREAD_RUNNABLE)
-		sched_dequeue(&prev->se);
+		rq_dequeue(&prev->se);
 	/* And the entity of the chain prev ends, when that is not the one
 	 * that ran: a server whose context was released (sched_sc_release)
 	 * heads its chain on its own entity, queued while the chain's end
@@ -361,12 +430,12 @@ static void schedule_locked(void)
 	struct thread *proot = prev != rq->idle ? sched_sc_root(prev) : prev;
 	if (proot != prev && &proot->se != cur && proot->se.on_rq &&
 	    sched_sc_leaf(proot)->state != THREAD_RUNNABLE)
-		sched_dequeue(&proot->se);
+		rq_dequeue(&proot->se);
 	/* And the entities of the waiters lending theirs to prev's chain
 	 * (sched_lend_*): what they would run cannot go on either. */
 	if (prev != rq->idle && sched_sc_leaf(prev)->state != THREAD_RUNNABLE)
 		sched_lenders_sync(prev, false, 0);
-	struct sched_entity *se = sched_pick_next(rq->root, now);
+	struct sched_entity *se = rq_pick(rq, now);
 	/* Never run a thread that is not runnable: an entity queued against
 	 * that rule (a path that bypasses the checks above, such as a
 	 * hand-off's fast switch) leaves the queue here, counted as stray
@@ -380,7 +449,7 @@ static void schedule_locked(void)
 		if (stale) { /* lent to a call that ended: to another one, if any */
 			sched_lend_end_locked(stale);
 			if (!se->on_rq) { /* it lends to nobody now, and left */
-				se = sched_pick_next(rq->root, now);
+				se = rq_pick(rq, now);
 				continue;
 			}
 			if (sched_sc_leaf(se_thread(se))->state == THREAD_RUNNABLE)
@@ -388,8 +457,8 @@ static void schedule_locked(void)
 		}
 		if (!lent && __atomic_fetch_add(&stray_waiters, 1, __ATOMIC_RELAXED) == 0)
 			printk("sched: %s was queued while not runnable\n", se_thread(se)->name);
-		sched_dequeue(se);
-		se = sched_pick_next(rq->root, now);
+		rq_dequeue(se);
+		se = rq_pick(rq, now);
 	}
 	sched_psi_switch(rq->curr_se, se);
 	bool rearm = se != rq->curr_se && sched_bw_limited();
@@ -424,7 +493,9 @@ void sched_yield(void)
 	uint64_t f = spin_lock_irqsave(&sched_lock);
 	struct runqueue *rq = this_rq();
 	sched_update_curr(rq, clock_ns());
-	if (rq->curr_se)
+	if (rq->curr_se && se_is_rt(rq->curr_se))
+		sched_rt_requeue_tail(se_thread(rq->curr_se)); /* behind its equals */
+	else if (rq->curr_se)
 		sched_yield_entity(rq->curr_se);
 	schedule_locked();
 	spin_unlock_irqrestore(&sched_lock, f);
@@ -486,8 +557,9 @@ void sched_tick(bool user_mode)
 	sched_expire_timeouts(rq, now);
 	sched_bw_tick(now); /* new periods: throttled groups come back */
 	sched_psi_trigger_tick(now);
-	if (this_cpu()->current == rq->idle ? rq->root->nr_queued > 0 :
-	    rq->curr_se && sched_should_preempt(rq->curr_se, now))
+	sched_rt_tick(now); /* a new throttle period: rq_should_preempt sees it */
+	if (this_cpu()->current == rq->idle ? rq_has_work(rq) :
+	    rq->curr_se && rq_should_preempt(rq->curr_se, now))
 		this_cpu()->need_resched = 1;
 	sched_rearm(rq);
 	spin_unlock(&sched_lock);
@@ -501,7 +573,7 @@ void sched_timer_event(void)
 	sched_update_curr(rq, now); /* a quota that ran out: throttled now */
 	sched_expire_timeouts(rq, now);
 	sched_bw_tick(now);
-	if (this_cpu()->current == rq->idle && rq->root->nr_queued > 0)
+	if (this_cpu()->current == rq->idle && rq_has_work(rq))
 		this_cpu()->need_resched = 1;
 	sched_rearm(rq);
 	spin_unlock(&sched_lock);
@@ -606,6 +678,8 @@ __noreturn void sched_exit_current(void)
 	spin_lock_irqsave(&sched_lock);
 	spin_preempt_dec(); /* proc_thread_exited's hold: interrupts are off now */
 	this_cpu()->current->state = THREAD_DEAD;
+	sched_pi_owner_exit_locked(this_cpu()->current);
+	sched_pi_unlink_locked(this_cpu()->current);
 	schedule_locked();
 	panic("sched: a dead thread was scheduled again");
 }
@@ -692,7 +766,8 @@ void sched_set_nice(struct thread *t, int nice)
 	nice = MAX(SCHED_NICE_MIN, MIN(SCHED_NICE_MAX, nice));
 	uint64_t f = spin_lock_irqsave(&sched_lock);
 	t->nice = nice;
-	sched_set_weight(&t->se, sched_weight_from_nice(nice));
+	if (t->policy != K_SCHED_IDLE) /* SCHED_IDLE's weight is fixed; nice kept for later */
+		sched_set_weight(&t->se, sched_weight_from_nice(nice));
 	spin_unlock_irqrestore(&sched_lock, f);
 }
 
@@ -709,12 +784,19 @@ void sched_move_thread(struct thread *t, struct cgroup *to)
 		sched_psi_memstall_locked(&t->se, -1);
 	if (t->iowait)
 		sched_psi_iowait_locked(&t->se, -1);
-	sched_move(&t->se, &to->sched.rq);
+	if (t->rt_on) { /* not in the fair tree: only its groups change */
+		sched_psi_queued(&t->se, -1);
+		t->se.parent = &to->sched.rq;
+		t->se.vruntime = to->sched.rq.min_vruntime;
+		sched_psi_queued(&t->se, 1);
+	} else {
+		sched_move(&t->se, &to->sched.rq);
+	}
 	if (t->memstall)
 		sched_psi_memstall_locked(&t->se, 1);
 	if (t->iowait)
 		sched_psi_iowait_locked(&t->se, 1);
-	if (running && !sched_entity_running(&t->se)) {
+	if (running && !t->rt_on && !sched_entity_running(&t->se)) {
 		this_cpu()->need_resched = 1; /* moved under a throttled group */
 		running = false;
 	}
@@ -837,7 +919,7 @@ void sched_ipc_take_caller_locked(struct thread *caller, struct thread *lender)
 		sched_lend_link(lender, server, lender->ipc_lend_proc);
 		struct thread *root = sched_sc_root(lender);
 		if (!root->se.on_rq)
-			sched_enqueue(&root->se);
+			rq_enqueue(&root->se);
 	}
 	sched_update_curr(rq, clock_ns());
 	sched_queue_chain(caller);
@@ -845,7 +927,7 @@ void sched_ipc_take_caller_locked(struct thread *caller, struct thread *lender)
 	 * again when a previous caller's call was aborted while the server
 	 * ran on that caller's context (sched_ipc_abort_locked). */
 	if (server->se.on_rq)
-		sched_dequeue(&server->se);
+		rq_dequeue(&server->se);
 	schedule_locked();
 }
 
@@ -889,7 +971,7 @@ void sched_ipc_reply_locked(struct thread *caller, int result, struct list_head 
 	}
 	/* The server continues on its own entity. */
 	if (!server->se.on_rq)
-		sched_enqueue(&server->se);
+		rq_enqueue(&server->se);
 	sched_queue_chain(caller);
 	sched_lend_end_locked(this_cpu()->current); /* (the server: a reload, no register kept) */
 	schedule_locked();
@@ -911,7 +993,7 @@ void sched_ipc_abort_locked(struct thread *caller, int result)
 		 * chain; else the wake-up of that end queues it (its root). A
 		 * DONATING server left out used to never run again. */
 		if (!server->se.on_rq && sched_sc_leaf(server)->state == THREAD_RUNNABLE)
-			sched_enqueue(&server->se);
+			rq_enqueue(&server->se);
 	}
 	caller->ipc_server = NULL;
 	caller->wake_result = result;
@@ -923,7 +1005,7 @@ void sched_ipc_abort_locked(struct thread *caller, int result)
 		sched_unblock(caller);
 		sched_lend_stop_locked(caller);
 		if (!caller->se.on_rq)
-			sched_enqueue(&caller->se);
+			rq_enqueue(&caller->se);
 	}
 	sched_need_resched_if(this_rq());
 }
@@ -966,6 +1048,12 @@ static unsigned sched_se_depth(const struct sched_entity *e)
  * (at their first common queue); the same branch is not before itself. */
 static bool sched_se_before(const struct sched_entity *a, const struct sched_entity *b)
 {
+	/* the real-time class first, by priority (a futex wakes its
+	 * highest-priority waiter first, as Linux's priority-sorted queue) */
+	int pa = a->my_q ? 0 : se_thread((struct sched_entity *)a)->rt_eff;
+	int pb = b->my_q ? 0 : se_thread((struct sched_entity *)b)->rt_eff;
+	if (pa != pb)
+		return pa > pb;
 	bool ta = a->parent && sched_se_throttled(a), tb = b->parent && sched_se_throttled(b);
 	if (ta != tb)
 		return tb;
@@ -1073,7 +1161,7 @@ static void sched_lend_drop_entity(struct thread *w)
 	if (&root->se == this_rq()->curr_se)
 		this_cpu()->need_resched = 1;
 	else
-		sched_dequeue(&root->se);
+		rq_dequeue(&root->se);
 }
 
 /* w (waiting for p) lends to t; a less entitled lender of t goes without. */
@@ -1113,7 +1201,7 @@ void sched_lend_end_locked(struct thread *s)
 	sched_lend_link(w, t, w->ipc_lend_proc);
 	struct thread *root = sched_sc_root(w);
 	if (!root->se.on_rq)
-		sched_enqueue(&root->se);
+		rq_enqueue(&root->se);
 	sched_need_resched_if(this_rq());
 }
 
@@ -1130,9 +1218,9 @@ static void sched_lenders_sync(struct thread *t, bool queue, int depth)
 			struct thread *r = sched_sc_root(w);
 			bool runs = sched_sc_leaf(r)->state == THREAD_RUNNABLE;
 			if (queue && runs && !r->se.on_rq)
-				sched_enqueue(&r->se);
+				rq_enqueue(&r->se);
 			else if (!queue && !runs && r->se.on_rq && &r->se != this_rq()->curr_se)
-				sched_dequeue(&r->se);
+				rq_dequeue(&r->se);
 			sched_lenders_sync(w, queue, depth + 1);
 		}
 		struct thread *c = t->ipc_caller;
@@ -1155,9 +1243,9 @@ static void sched_sc_release(struct thread *root)
 	/* The entity that runs now leaves in schedule_locked (its leaf is
 	 * not runnable any more); any other leaves here. */
 	if (root->se.on_rq && &root->se != this_rq()->curr_se)
-		sched_dequeue(&root->se);
+		rq_dequeue(&root->se);
 	if (!server->se.on_rq && sched_sc_leaf(server)->state == THREAD_RUNNABLE)
-		sched_enqueue(&server->se);
+		rq_enqueue(&server->se);
 	sched_need_resched_if(this_rq());
 }
 
@@ -1237,7 +1325,7 @@ void sched_ipc_defer_locked(struct thread *caller)
 	caller->wake_result = 0;
 	list_init(&caller->wait_link);
 	if (!server->se.on_rq)
-		sched_enqueue(&server->se);
+		rq_enqueue(&server->se);
 	/* The entity we ran on (the caller's chain) leaves the queue now:
 	 * nothing of it can run until the reply. */
 	schedule_locked();
@@ -1300,4 +1388,99 @@ void sched_interrupt(struct thread *t)
 	} else
 		sched_wake_locked(t, -EINTR);
 	spin_unlock_irqrestore(&sched_lock, f);
+}
+
+/* Real-time policy changes and priority inheritance (rt.c holds the
+ * queue; the moves between classes are here, next to the switching). */
+
+#define SCHED_PI_DEPTH 16	/* a guard: chains of owners are short */
+
+static void sched_rt_reprio_depth(struct thread *t, int depth)
+{
+	struct runqueue *rq = this_rq();
+	int prio = sched_rt_target_prio(t);
+	if (prio == t->rt_eff)
+		return;
+	bool queued = t->se.on_rq, running = rq->curr_se == &t->se;
+	if (running)
+		sched_update_curr(rq, clock_ns()); /* in the class it ran in */
+	if (queued)
+		rq_dequeue(&t->se);
+	bool lowered = prio < t->rt_eff;
+	t->rt_eff = (uint8_t)prio;
+	t->rr_used = 0;
+	if (queued) {
+		if (prio)
+			sched_rt_enqueue(t, lowered); /* sched(7): lowered, at the head */
+		else
+			sched_enqueue(&t->se);
+		if (running && !prio)
+			sched_put_prev(&t->se); /* (not on the fair chain: harmless) */
+		this_cpu()->need_resched = 1; /* schedule_locked picks again */
+	}
+	if (t->pi_owner && depth < SCHED_PI_DEPTH)
+		sched_rt_reprio_depth(t->pi_owner, depth + 1);
+}
+
+void sched_rt_reprio_locked(struct thread *t)
+{
+	sched_rt_reprio_depth(t, 0);
+}
+
+void sched_setscheduler_locked(struct thread *t, int policy, int prio, bool reset_on_fork)
+{
+	bool was_idle = t->policy == K_SCHED_IDLE;
+	t->policy = (uint8_t)policy;
+	t->reset_on_fork = reset_on_fork;
+	bool rt = policy == K_SCHED_FIFO || policy == K_SCHED_RR;
+	if (rt && (int)t->rt_prio == prio && (int)t->rt_eff == prio)
+		return; /* the same priority: its place in its list is kept */
+	t->rt_prio = rt ? (uint8_t)prio : 0;
+	if (policy == K_SCHED_IDLE)
+		sched_set_weight(&t->se, SCHED_IDLE_WEIGHT);
+	else if (was_idle)
+		sched_set_weight(&t->se, sched_weight_from_nice(t->nice));
+	sched_rt_reprio_locked(t); /* nothing if its effective priority stays */
+}
+
+void sched_pi_link_locked(struct thread *waiter, struct thread *owner)
+{
+	if (waiter->pi_owner || owner == waiter || owner->state == THREAD_DEAD)
+		return; /* (an ending owner has let its waiters go: none may come) */
+	/* no cycle: owner's chain of owners must not come back to waiter */
+	struct thread *o = owner;
+	for (int i = 0; o && i < SCHED_PI_DEPTH; i++, o = o->pi_owner)
+		if (o == waiter)
+			return;
+	waiter->pi_owner = owner;
+	list_add_tail(&waiter->pi_link, &owner->pi_waiters);
+	sched_rt_reprio_locked(owner);
+}
+
+void sched_pi_unlink_locked(struct thread *waiter)
+{
+	struct thread *owner = waiter->pi_owner;
+	if (!owner)
+		return;
+	list_del(&waiter->pi_link);
+	waiter->pi_owner = NULL;
+	sched_rt_reprio_locked(owner);
+}
+
+void sched_pi_owner_exit_locked(struct thread *owner)
+{
+	while (!list_empty(&owner->pi_waiters)) {
+		struct thread *w = list_first_entry(&owner->pi_waiters, struct thread, pi_link);
+		list_del(&w->pi_link);
+		w->pi_owner = NULL;
+	}
+}
+
+uint64_t sched_interval_ns_locked(struct thread *t)
+{
+	if (t->policy == K_SCHED_RR)
+		return K_SCHED_RR_SLICE_NS;
+	if (t->policy == K_SCHED_FIFO)
+		return 0;
+	return sched_slice_ns(&t->se);
 }

@@ -1220,6 +1220,16 @@ KTEST(posix_sched_races)
 	KT_EXPECT_EQ(sched_stray_waiters(), stray);
 }
 
+/* The real-time class (tests/sched/rtsched.c): SCHED_FIFO before a nice
+ * -20 spinner, RR alternation, the 95 % throttle keeping a SCHED_OTHER
+ * process and the file servers going beside a FIFO spinner, priority
+ * inheritance through a PTHREAD_PRIO_INHERIT mutex. */
+KTEST(posix_rtsched)
+{
+	const char *const argv[] = { "posix/rtsched", NULL };
+	run_with_servers(argv, "posix_rtsched");
+}
+
 /* Signals with threads, bounds and rights: frames per thread, queued
  * real-time signals against RLIMIT_SIGPENDING, sigqueue/tgkill rights,
  * pthread_kill, thread timers (tests/proc/sigrt.c). */

@@ -220,6 +220,11 @@ void pthread_exit(void *ret)
 static long pthread_start(void *arg)
 {
 	struct pthread_rec *r = arg;
+	uint32_t g; /* PTHREAD_EXPLICIT_SCHED: its creator sets its policy first */
+	while ((g = __atomic_load_n(&r->start_gate, __ATOMIC_ACQUIRE)) == 1)
+		sys_futex_wait((uint32_t *)&r->start_gate, 1, 0, 0);
+	if (g == 2)
+		__pthread_exit(NULL); /* that failed: pthread_create returned the error */
 	__pthread_exit(r->fn(r->arg));
 }
 
@@ -280,7 +285,18 @@ int pthread_create(pthread_t *out, const pthread_attr_t *attr, void *(*fn)(void 
 		stack = (long)(uintptr_t)attr->stackaddr;
 		size = attr->stacksize & ~15ull;
 	} else {
-		stack = sys_mem_map(0, size, PROT_READ | PROT_WRITE);
+		/* a guard (pthread_attr_setguardsize, a page by default, as
+		 * glibc's) below the stack: an overflow faults instead of
+		 * writing over whatever lies there */
+		uint64_t guard = attr ? (uint64_t)attr->guardsize : 4096;
+		guard = (guard + 4095) & ~4095ull;
+		if (guard > (1ull << 40))
+			guard = 1ull << 40;
+		stack = sys_mem_map(0, size + guard, PROT_READ | PROT_WRITE);
+		if (stack >= 0 && guard && sys_mem_protect((uint64_t)stack, guard, PROT_NONE) < 0) {
+			sys_mem_unmap((uint64_t)stack, size + guard);
+			stack = -ENOMEM;
+		}
 		if (stack < 0) {
 			lock_table();
 			__pthread_rec_free(r);
@@ -288,7 +304,9 @@ int pthread_create(pthread_t *out, const pthread_attr_t *attr, void *(*fn)(void 
 			return EAGAIN;
 		}
 		r->stack = (uint64_t)stack;
-		r->stack_size = size;
+		r->stack_size = size + guard;
+		r->guard = guard;
+		stack += (long)guard;
 		if (__mlock_future) /* mlockall(MCL_FUTURE) */
 			sys_mem_lock((uint64_t)stack, size, K_MLOCK);
 	}
@@ -305,10 +323,17 @@ int pthread_create(pthread_t *out, const pthread_attr_t *attr, void *(*fn)(void 
 	unlock_table();
 	r->fn = fn;
 	r->arg = arg;
-	r->detached = attr && attr->detachstate == PTHREAD_CREATE_DETACHED;
+	/* read back from here on only through this copy: the new thread
+	 * may run first (a real-time one does) and pthread_detach itself,
+	 * which lists it already */
+	bool detached = attr && attr->detachstate == PTHREAD_CREATE_DETACHED;
+	r->detached = detached;
 	uint64_t *top = (uint64_t *)(stack + (long)size) - 2;
 	top[0] = (uint64_t)pthread_start;
 	top[1] = (uint64_t)r;
+	bool explicit_sched = attr && attr->inheritsched == PTHREAD_EXPLICIT_SCHED;
+	r->start_gate = explicit_sched;
+	r->explicit_sched = explicit_sched;
 	r->tid = 0xffffffffu; /* "starting": the kernel zeroes it at the end */
 	__atomic_add_fetch(&live_threads, 1, __ATOMIC_ACQ_REL);
 	long tid = sys_thread_create((uint64_t)__arbor_thread_entry, (uint64_t)top, (uint64_t)top,
@@ -323,7 +348,19 @@ int pthread_create(pthread_t *out, const pthread_attr_t *attr, void *(*fn)(void 
 	__atomic_compare_exchange_n(&r->tid, &(uint32_t){ 0xffffffffu }, (uint32_t)tid, false,
 				    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
 	__pthread_tid_note(r, (uint32_t)tid);
-	if (r->detached) {
+	if (explicit_sched) {
+		int e = __pthread_sched_apply(r, attr, (int)tid);
+		__atomic_store_n(&r->start_gate, e ? 2 : 0, __ATOMIC_RELEASE);
+		sys_futex_wake((uint32_t *)&r->start_gate, 1);
+		if (e) { /* it ends at once; a later pthread_create frees it */
+			lock_table();
+			r->detached = 1;
+			detached_add(r);
+			unlock_table();
+			return e;
+		}
+	}
+	if (detached) {
 		lock_table();
 		detached_add(r);
 		unlock_table();
@@ -434,6 +471,7 @@ int pthread_attr_init(pthread_attr_t *a)
 	a->is_initialized = 1;
 	a->stacksize = DEFAULT_STACK;
 	a->detachstate = PTHREAD_CREATE_JOINABLE;
+	a->guardsize = 4096; /* a page, as glibc's */
 	return 0;
 }
 

@@ -31,6 +31,19 @@ struct pthread_rec {
 	int exiting;			/* in pthread_exit: no cancellation any more */
 	struct _pthread_cleanup_context *cleanup;
 	struct { const void *value; uint32_t gen; } specific[PT_KEYS];
+	/* Scheduling (pthread_sched.c), as glibc keeps it: a new thread
+	 * with PTHREAD_EXPLICIT_SCHED waits at start_gate (1) until its
+	 * creator has set its policy (0: go on; 2: it failed, end); the
+	 * policy and parameter pthread_setschedparam last set (sched_set:
+	 * bit 1 policy, 2 parameter); priority-protect mutexes held
+	 * (tpp_map[p - 1]: how many with ceiling p; tpp_max the highest, 0
+	 * none). */
+	volatile uint32_t start_gate;
+	int explicit_sched;		/* created with PTHREAD_EXPLICIT_SCHED */
+	uint64_t guard;			/* PROT_NONE bytes below sp_lo (ours: in stack) */
+	int sched_set, sched_policy, sched_prio;
+	int tpp_max;
+	uint16_t tpp_map[99];
 };
 
 /* --- the table (pthread_table.c) --- */
@@ -97,5 +110,19 @@ void __pthread_exit(void *ret) __attribute__((noreturn));
 void __pthread_fork_prepare(void);
 void __pthread_fork_parent(void);
 void __pthread_fork_child(void);
+
+/* --- scheduling (pthread_sched.c) --- */
+
+/* A new thread's attributes: with PTHREAD_EXPLICIT_SCHED its policy and
+ * parameter (the creator's where attr set neither) are set on thread tid,
+ * whose record r then knows them: 0 or the error (EPERM, EINVAL). */
+int __pthread_sched_apply(struct pthread_rec *r, const pthread_attr_t *attr, int tid);
+/* Priority protection (glibc's __pthread_tpp_change_priority): the
+ * caller takes a lock of ceiling new_prio (-1 none) and/or gives up one of
+ * ceiling prev_prio (-1 none); its priority becomes the highest of its
+ * own and its held ceilings. 0 or the error. */
+int __pthread_tpp_change(int prev_prio, int new_prio);
+/* The caller's priority as set (not raised by ceilings). */
+int __pthread_current_priority(void);
 
 #endif

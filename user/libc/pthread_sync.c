@@ -12,11 +12,17 @@
 #include <stdint.h>
 #include <string.h>
 #include <time.h>
+#include "abi/sched.h"
 #include "arbor_sys.h"
 #include "pthread_impl.h"
 
 #define KIND_TYPE(k) ((k) & 3u)
 #define KIND_PSHARED 0x10u
+#define KIND_PROTO(k) (((k) >> 5) & 3u)	/* PTHREAD_PRIO_NONE, INHERIT, PROTECT */
+#define KIND_CEIL(k) ((int)(((k) >> 8) & 0x7fu))
+#define KIND_CEIL_MASK (0x7fu << 8)
+#define FIFO_MIN 1			/* sched_get_priority_min(SCHED_FIFO) */
+#define FIFO_MAX 99
 
 static bool pshared_ok(int v)
 {
@@ -74,15 +80,64 @@ int pthread_mutexattr_getpshared(const pthread_mutexattr_t *a, int *v)
 	return 0;
 }
 
-/* --- mutexes: __lock 0 free, 1 held, 2 held with (maybe) waiters --- */
+int pthread_mutexattr_setprotocol(pthread_mutexattr_t *a, int protocol)
+{
+	if (!a || (protocol != PTHREAD_PRIO_NONE && protocol != PTHREAD_PRIO_INHERIT &&
+		   protocol != PTHREAD_PRIO_PROTECT))
+		return EINVAL;
+	a->protocol = protocol;
+	return 0;
+}
+
+int pthread_mutexattr_getprotocol(const pthread_mutexattr_t *a, int *protocol)
+{
+	if (!a || !protocol)
+		return EINVAL;
+	*protocol = a->protocol;
+	return 0;
+}
+
+/* The ceiling is a SCHED_FIFO priority (glibc). */
+int pthread_mutexattr_setprioceiling(pthread_mutexattr_t *a, int ceiling)
+{
+	if (!a || ceiling < FIFO_MIN || ceiling > FIFO_MAX)
+		return EINVAL;
+	a->prioceiling = ceiling;
+	return 0;
+}
+
+/* One never set reads as the lowest FIFO priority, as glibc's. */
+int pthread_mutexattr_getprioceiling(const pthread_mutexattr_t *a, int *ceiling)
+{
+	if (!a || !ceiling)
+		return EINVAL;
+	*ceiling = a->prioceiling ? a->prioceiling : FIFO_MIN;
+	return 0;
+}
+
+/* --- mutexes: __lock 0 free, 1 held, 2 held with (maybe) waiters; a
+ * priority-inheritance one's holds its owner's tid (| K_FUTEX_WAITERS),
+ * which the kernel reads to boost the owner and writes at a hand-over --- */
 
 int pthread_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t *a)
 {
 	if (!m)
 		return EINVAL;
 	memset(m, 0, sizeof(*m));
-	if (a)
-		m->__kind = (uint32_t)a->type | (a->process_shared ? KIND_PSHARED : 0);
+	if (a) {
+		m->__kind = (uint32_t)a->type | (a->process_shared ? KIND_PSHARED : 0) |
+			    (uint32_t)a->protocol << 5;
+		if (a->protocol == PTHREAD_PRIO_PROTECT)
+			m->__kind |= (uint32_t)(a->prioceiling ? a->prioceiling : FIFO_MIN) << 8;
+	}
+	return 0;
+}
+
+int pthread_mutex_getprioceiling(const pthread_mutex_t *m, int *ceiling)
+{
+	if (!m || !ceiling || KIND_PROTO(m->__kind) != PTHREAD_PRIO_PROTECT)
+		return EINVAL;
+	*ceiling = KIND_CEIL(m->__kind);
 	return 0;
 }
 
@@ -125,6 +180,127 @@ static void unlock_word(pthread_mutex_t *m)
 		sys_futex_wake(&m->__lock, 1);
 }
 
+/* A priority-inheritance mutex's word (docs/scheduler.md "Priority
+ * inheritance"): free is 0, held is the owner's tid; a waiter sets
+ * K_FUTEX_WAITERS and sleeps with K_FUTEX_PI, lending its priority to
+ * the owner the word names; the unlock hands the lock over in the
+ * kernel (K_FUTEX_UNLOCK_PI): the word then names the woken waiter. */
+static int lock_word_pi(pthread_mutex_t *m, uint32_t tid, const struct timespec *abstime)
+{
+	for (;;) {
+		uint32_t v = __atomic_load_n(&m->__lock, __ATOMIC_ACQUIRE);
+		if (v == 0) {
+			if (__atomic_compare_exchange_n(&m->__lock, &v, tid, false, __ATOMIC_ACQUIRE,
+							__ATOMIC_RELAXED))
+				return 0;
+			continue;
+		}
+		if (!(v & K_FUTEX_WAITERS)) {
+			if (!__atomic_compare_exchange_n(&m->__lock, &v, v | K_FUTEX_WAITERS, false,
+							 __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+				continue;
+			v |= K_FUTEX_WAITERS;
+		}
+		uint64_t ns = 0;
+		uint32_t fl = 0;
+		if (abstime) {
+			int e = __pthread_timeout(CLOCK_REALTIME, abstime, &ns, &fl);
+			if (e)
+				return e;
+		}
+		long r = sys_futex_wait(&m->__lock, v, ns, fl | K_FUTEX_PI);
+		if (r == 0 && (__atomic_load_n(&m->__lock, __ATOMIC_ACQUIRE) & K_FUTEX_TID_MASK) == tid)
+			return 0; /* handed over to us */
+	}
+}
+
+static void unlock_word_pi(pthread_mutex_t *m, uint32_t tid)
+{
+	uint32_t v = tid;
+	if (!__atomic_compare_exchange_n(&m->__lock, &v, 0, false, __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+		sys_futex_wake(&m->__lock, K_FUTEX_UNLOCK_PI);
+}
+
+/* Takes m's lock word as its protocol says, for tid. */
+static int lock_proto(pthread_mutex_t *m, uint32_t tid, const struct timespec *abstime)
+{
+	uint32_t proto = KIND_PROTO(m->__kind);
+	if (proto == PTHREAD_PRIO_INHERIT)
+		return lock_word_pi(m, tid, abstime);
+	if (proto != PTHREAD_PRIO_PROTECT)
+		return lock_word(m, abstime);
+	/* glibc: a caller above the ceiling is EINVAL; else it runs at the
+	 * ceiling while it holds the lock */
+	int ceiling = KIND_CEIL(m->__kind);
+	if (__pthread_current_priority() > ceiling)
+		return EINVAL;
+	int e = __pthread_tpp_change(-1, ceiling);
+	if (e)
+		return e;
+	e = lock_word(m, abstime);
+	if (e)
+		__pthread_tpp_change(ceiling, -1);
+	return e;
+}
+
+static bool trylock_proto(pthread_mutex_t *m, uint32_t tid, int *err)
+{
+	uint32_t proto = KIND_PROTO(m->__kind);
+	*err = 0;
+	if (proto == PTHREAD_PRIO_INHERIT) {
+		uint32_t zero = 0;
+		return __atomic_compare_exchange_n(&m->__lock, &zero, tid, false, __ATOMIC_ACQUIRE,
+						   __ATOMIC_RELAXED);
+	}
+	if (proto != PTHREAD_PRIO_PROTECT)
+		return lock_try(m);
+	int ceiling = KIND_CEIL(m->__kind);
+	if (__pthread_current_priority() > ceiling) {
+		*err = EINVAL;
+		return false;
+	}
+	if ((*err = __pthread_tpp_change(-1, ceiling)))
+		return false;
+	if (lock_try(m))
+		return true;
+	__pthread_tpp_change(ceiling, -1);
+	return false;
+}
+
+static void unlock_proto(pthread_mutex_t *m, uint32_t tid)
+{
+	uint32_t proto = KIND_PROTO(m->__kind);
+	if (proto == PTHREAD_PRIO_INHERIT) {
+		unlock_word_pi(m, tid);
+		return;
+	}
+	unlock_word(m);
+	if (proto == PTHREAD_PRIO_PROTECT)
+		__pthread_tpp_change(KIND_CEIL(m->__kind), -1);
+}
+
+/* The ceiling changes under the lock (taken unless the caller holds it:
+ * an error-checking mutex is EDEADLK then, as glibc's). */
+int pthread_mutex_setprioceiling(pthread_mutex_t *m, int ceiling, int *old)
+{
+	if (!m || KIND_PROTO(m->__kind) != PTHREAD_PRIO_PROTECT || ceiling < FIFO_MIN ||
+	    ceiling > FIFO_MAX)
+		return EINVAL;
+	uint32_t tid = (uint32_t)sys_gettid();
+	bool held = __atomic_load_n(&m->__lock, __ATOMIC_RELAXED) &&
+		    __atomic_load_n(&m->__owner, __ATOMIC_RELAXED) == tid;
+	if (held && KIND_TYPE(m->__kind) == PTHREAD_MUTEX_ERRORCHECK)
+		return EDEADLK;
+	if (!held)
+		lock_word(m, NULL);
+	if (old)
+		*old = KIND_CEIL(m->__kind);
+	m->__kind = (m->__kind & ~KIND_CEIL_MASK) | (uint32_t)ceiling << 8;
+	if (!held)
+		unlock_word(m);
+	return 0;
+}
+
 /* The checks of error-checking and recursive mutexes before blocking: -1
  * to go on and take the lock, else the result (0 for a recursive relock). */
 static int lock_owned(pthread_mutex_t *m, uint32_t tid, bool try)
@@ -133,8 +309,8 @@ static int lock_owned(pthread_mutex_t *m, uint32_t tid, bool try)
 	if (type == PTHREAD_MUTEX_NORMAL || __atomic_load_n(&m->__owner, __ATOMIC_RELAXED) != tid ||
 	    !__atomic_load_n(&m->__lock, __ATOMIC_RELAXED))
 		return -1;
-	if (type == PTHREAD_MUTEX_ERRORCHECK)
-		return try ? EBUSY : EDEADLK;
+	if (type == PTHREAD_MUTEX_ERRORCHECK) /* glibc: a PI or PP one's trylock says EDEADLK too */
+		return try && KIND_PROTO(m->__kind) == PTHREAD_PRIO_NONE ? EBUSY : EDEADLK;
 	if (m->__count == UINT32_MAX)
 		return EAGAIN;
 	m->__count++;
@@ -145,13 +321,13 @@ static int mutex_lock(pthread_mutex_t *m, const struct timespec *abstime)
 {
 	if (!m)
 		return EINVAL;
-	if (KIND_TYPE(m->__kind) == PTHREAD_MUTEX_NORMAL)
+	if (m->__kind == PTHREAD_MUTEX_NORMAL) /* the common case: no owner kept */
 		return lock_word(m, abstime);
 	uint32_t tid = (uint32_t)sys_gettid();
 	int r = lock_owned(m, tid, false);
 	if (r >= 0)
 		return r;
-	r = lock_word(m, abstime);
+	r = lock_proto(m, tid, abstime);
 	if (r == 0) {
 		m->__owner = tid;
 		m->__count = 0;
@@ -175,16 +351,17 @@ int pthread_mutex_trylock(pthread_mutex_t *m)
 {
 	if (!m)
 		return EINVAL;
-	uint32_t type = KIND_TYPE(m->__kind), tid = 0;
-	if (type != PTHREAD_MUTEX_NORMAL) {
+	uint32_t kind = m->__kind, tid = 0;
+	if (kind != PTHREAD_MUTEX_NORMAL) {
 		tid = (uint32_t)sys_gettid();
 		int r = lock_owned(m, tid, true);
 		if (r >= 0)
 			return r;
 	}
-	if (!lock_try(m))
-		return EBUSY;
-	if (type != PTHREAD_MUTEX_NORMAL) {
+	int err = 0;
+	if (kind == PTHREAD_MUTEX_NORMAL ? !lock_try(m) : !trylock_proto(m, tid, &err))
+		return err ? err : EBUSY;
+	if (kind != PTHREAD_MUTEX_NORMAL) {
 		m->__owner = tid;
 		m->__count = 0;
 	}
@@ -202,9 +379,14 @@ int pthread_mutex_unlock(pthread_mutex_t *m)
 			m->__count--;
 			return 0;
 		}
-		m->__owner = 0;
 	}
-	unlock_word(m);
+	if (m->__kind == PTHREAD_MUTEX_NORMAL) {
+		unlock_word(m);
+		return 0;
+	}
+	uint32_t tid = m->__owner;
+	m->__owner = 0;
+	unlock_proto(m, tid);
 	return 0;
 }
 

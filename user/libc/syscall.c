@@ -162,6 +162,12 @@ long syscall(long nr, ...)
 		int r = clock_nanosleep((clockid_t)a, (int)b, P(c), P(d));
 		return r ? (errno = r, -1) : 0;
 	}
+	case SYS_sched_setparam: return sched_setparam((pid_t)a, P(b));
+	case SYS_sched_getparam: return sched_getparam((pid_t)a, P(b));
+	case SYS_sched_setscheduler: return sched_setscheduler((pid_t)a, (int)b, P(c));
+	case SYS_sched_getscheduler: return sched_getscheduler((pid_t)a);
+	case SYS_sched_get_priority_max: return sched_get_priority_max((int)a);
+	case SYS_sched_get_priority_min: return sched_get_priority_min((int)a);
 	case SYS_sched_rr_get_interval: return sched_rr_get_interval((pid_t)a, P(b));
 	case SYS_mknod: return mknod(S(a), (mode_t)b, (dev_t)c);
 	case SYS_mknodat: return mknodat((int)a, S(b), (mode_t)c, (dev_t)d);

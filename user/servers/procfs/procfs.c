@@ -41,7 +41,8 @@
  *                       themselves (the kernel's open file is handed
  *                       over, so it is live, and root may write a trigger
  *                       to it and poll, as on Linux)
- *   /proc/sys/vm/dirty_ratio, /proc/sys/vm/dirty_background_ratio
+ *   /proc/sys/vm/dirty_ratio, /proc/sys/vm/dirty_background_ratio,
+ *   /proc/sys/kernel/sched_rt_period_us, sched_rt_runtime_us (the real-time throttle)
  *                       the dirty throttling ratios (vm_dirty_ratio,
  *                       docs/writeback.md), 0..100, root's to write (0644)
  *   /proc/self          the directory of the process that looks
@@ -76,6 +77,7 @@
 #include "abi/procinfo.h"
 #include "abi/blk.h"
 #include "abi/fcntl.h"
+#include "abi/sched.h"
 #include "arbor_sys.h"
 #include "blkdev.h"
 #include "fssrv.h"
@@ -97,6 +99,7 @@ enum pnode {
 	P_TASK, P_TID,				/* /proc/PID/task, /proc/PID/task/TID */
 	P_SWAPS, P_KPAGECGROUP,			/* top level */
 	P_FD, P_FDLINK, P_FDINFO, P_FDINFO_FILE, /* /proc/PID/fd/N, /proc/PID/fdinfo/N */
+	P_SYS_KERNEL, P_KERNEL_RT_PERIOD, P_KERNEL_RT_RUNTIME, /* /proc/sys/kernel: any number */
 };
 _Static_assert(P_FDINFO_FILE < 32, "procfs: node_ino keeps 5 bits of a node");
 
@@ -447,7 +450,7 @@ static int procfs_lookup(const char *path, int self, int self_tid, const struct 
 			continue;
 		if (strcmp(name, "..") == 0) {
 			if (cur.node != P_ROOT && cur.node != P_PID && cur.node != P_PRESSURE && cur.node != P_SYS &&
-			    cur.node != P_SYS_VM && cur.node != P_TASK && cur.node != P_TID && cur.node != P_FD &&
+			    cur.node != P_SYS_VM && cur.node != P_SYS_KERNEL && cur.node != P_TASK && cur.node != P_TID && cur.node != P_FD &&
 			    cur.node != P_FDINFO)
 				return -ENOTDIR;
 			if (cur.node == P_FD || cur.node == P_FDINFO)
@@ -457,7 +460,8 @@ static int procfs_lookup(const char *path, int self, int self_tid, const struct 
 			else if (cur.node == P_TASK)
 				cur = (struct pref){ P_PID, cur.pid, 0, 0, 0, 0 };
 			else
-				cur = (struct pref){ cur.node == P_SYS_VM ? P_SYS : P_ROOT, 0, 0, 0, 0, 0 };
+				cur = (struct pref){ cur.node == P_SYS_VM || cur.node == P_SYS_KERNEL ? P_SYS : P_ROOT,
+						     0, 0, 0, 0, 0 };
 			continue;
 		}
 		if (cur.node == P_TASK || cur.node == P_TID) {
@@ -499,9 +503,19 @@ static int procfs_lookup(const char *path, int self, int self_tid, const struct 
 				return -ENOENT;
 			cur.node = name[0] == 'c' ? P_PRESSURE_CPU : name[0] == 'm' ? P_PRESSURE_MEMORY : P_PRESSURE_IO;
 		} else if (cur.node == P_SYS) {
-			if (strcmp(name, "vm") != 0)
+			if (strcmp(name, "vm") == 0)
+				cur.node = P_SYS_VM;
+			else if (strcmp(name, "kernel") == 0)
+				cur.node = P_SYS_KERNEL;
+			else
 				return -ENOENT;
-			cur.node = P_SYS_VM;
+		} else if (cur.node == P_SYS_KERNEL) {
+			if (strcmp(name, "sched_rt_period_us") == 0)
+				cur.node = P_KERNEL_RT_PERIOD;
+			else if (strcmp(name, "sched_rt_runtime_us") == 0)
+				cur.node = P_KERNEL_RT_RUNTIME;
+			else
+				return -ENOENT;
 		} else if (cur.node == P_SYS_VM) {
 			if (strcmp(name, "dirty_ratio") == 0)
 				cur.node = P_VM_DIRTY_RATIO;
@@ -576,6 +590,9 @@ static long pref_path(const struct pref *p, uint32_t inst_id, char *buf, size_t 
 	case P_PRESSURE_IO: name = "pressure/io"; break;
 	case P_SYS: name = "sys"; break;
 	case P_SYS_VM: name = "sys/vm"; break;
+	case P_SYS_KERNEL: name = "sys/kernel"; break;
+	case P_KERNEL_RT_PERIOD: name = "sys/kernel/sched_rt_period_us"; break;
+	case P_KERNEL_RT_RUNTIME: name = "sys/kernel/sched_rt_runtime_us"; break;
 	case P_VM_DIRTY_RATIO: name = "sys/vm/dirty_ratio"; break;
 	case P_VM_DIRTY_BG: name = "sys/vm/dirty_background_ratio"; break;
 	case P_TASK: name = "task"; break;
@@ -597,7 +614,8 @@ static long pref_path(const struct pref *p, uint32_t inst_id, char *buf, size_t 
 
 static bool is_dir(enum pnode n)
 {
-	return n == P_ROOT || n == P_PID || n == P_PRESSURE || n == P_SYS || n == P_SYS_VM || n == P_TASK ||
+	return n == P_ROOT || n == P_PID || n == P_PRESSURE || n == P_SYS || n == P_SYS_VM || n == P_SYS_KERNEL ||
+	       n == P_TASK ||
 	       n == P_TID || n == P_FD || n == P_FDINFO;
 }
 
@@ -606,16 +624,23 @@ static bool is_vm_ratio(enum pnode n)
 	return n == P_VM_DIRTY_RATIO || n == P_VM_DIRTY_BG;
 }
 
+/* The real-time throttle's two files (kernel/sched/rt.c). */
+static bool is_rt_sysctl(enum pnode n)
+{
+	return n == P_KERNEL_RT_PERIOD || n == P_KERNEL_RT_RUNTIME;
+}
+
 static bool is_writable(enum pnode n)
 {
 	return n == P_PRESSURE_CPU || n == P_PRESSURE_MEMORY || n == P_PRESSURE_IO || n == P_OOM_SCORE_ADJ ||
-	       is_vm_ratio(n);
+	       is_vm_ratio(n) || is_rt_sysctl(n);
 }
 
 /* Files formatted anew at each read from the start (Linux's are). */
 static bool is_live(enum pnode n)
 {
-	return n == P_OOM_SCORE || n == P_OOM_SCORE_ADJ || is_vm_ratio(n) || n == P_KPAGECGROUP;
+	return n == P_OOM_SCORE || n == P_OOM_SCORE_ADJ || is_vm_ratio(n) || is_rt_sysctl(n) ||
+	       n == P_KPAGECGROUP;
 }
 
 static uint64_t node_ino(const struct pref *p)
@@ -840,6 +865,14 @@ static long text_top(struct text *t, enum pnode n)
 		if (v < 0)
 			return v;
 		put(t, "%ld\n", v);
+		return 0;
+	}
+	if (is_rt_sysctl(n)) {
+		int v;
+		long e = sys_sched_policy(SCHED_OP_RT_GET, 0, n == P_KERNEL_RT_RUNTIME, &v);
+		if (e < 0)
+			return e;
+		put(t, "%d\n", v);
 		return 0;
 	}
 	struct k_meminfo mi;
@@ -1193,9 +1226,21 @@ static long procfs_fill(struct fs_file *f, uint64_t pos, struct fssrv_dents *b)
 				break;
 		}
 	} else if (p->node == P_SYS) {
-		struct pref c = { P_SYS_VM, 0, 0, 0, 0, 0 };
-		if (pos == 2)
-			fssrv_dent(b, node_ino(&c), DT_DIR, "vm", 3);
+		static const char *const names[] = { "kernel", "vm" };
+		static const enum pnode nodes[] = { P_SYS_KERNEL, P_SYS_VM };
+		for (; pos - 2 < 2; pos++) {
+			struct pref c = { nodes[pos - 2], 0, 0, 0, 0, 0 };
+			if (!fssrv_dent(b, node_ino(&c), DT_DIR, names[pos - 2], pos + 1))
+				break;
+		}
+	} else if (p->node == P_SYS_KERNEL) {
+		static const char *const names[] = { "sched_rt_period_us", "sched_rt_runtime_us" };
+		static const enum pnode nodes[] = { P_KERNEL_RT_PERIOD, P_KERNEL_RT_RUNTIME };
+		for (; pos - 2 < 2; pos++) {
+			struct pref c = { nodes[pos - 2], 0, 0, 0, 0, 0 };
+			if (!fssrv_dent(b, node_ino(&c), DT_REG, names[pos - 2], pos + 1))
+				break;
+		}
 	} else if (p->node == P_SYS_VM) {
 		static const char *const names[] = { "dirty_background_ratio", "dirty_ratio" };
 		static const enum pnode nodes[] = { P_VM_DIRTY_BG, P_VM_DIRTY_RATIO };
@@ -1299,7 +1344,7 @@ static long procfs_write(struct fs_file *f, const struct ipc_info *info)
 	int adj;
 	if ((f->flags & O_ACCMODE) == O_RDONLY)
 		return -EBADF;
-	if (p->node != P_OOM_SCORE_ADJ && !is_vm_ratio(p->node))
+	if (p->node != P_OOM_SCORE_ADJ && !is_vm_ratio(p->node) && !is_rt_sysctl(p->node))
 		return -EINVAL;
 	size_t n = info->snd_len < sizeof(buf) - 1 ? info->snd_len : sizeof(buf) - 1;
 	long r = n ? sys_ipc_read(0, buf, n) : 0;
@@ -1307,7 +1352,21 @@ static long procfs_write(struct fs_file *f, const struct ipc_info *info)
 		return r;
 	buf[r] = '\0'; /* a NUL inside ends the text, as in Linux's buffer */
 	if ((r = parse_adj(buf, &adj)) < 0)
-		return is_vm_ratio(p->node) ? -EINVAL : r;
+		return is_vm_ratio(p->node) || is_rt_sysctl(p->node) ? -EINVAL : r;
+	if (is_rt_sysctl(p->node)) {
+		/* Linux's sched_rt_handler: a period of 1 µs or more, a
+		 * runtime of -1 (none) or at most the period, else EINVAL */
+		int period, runtime;
+		if ((r = sys_sched_policy(SCHED_OP_RT_GET, 0, 0, &period)) < 0 ||
+		    (r = sys_sched_policy(SCHED_OP_RT_GET, 0, 1, &runtime)) < 0)
+			return r;
+		if (p->node == P_KERNEL_RT_PERIOD)
+			period = adj;
+		else
+			runtime = adj;
+		r = sys_sched_policy(SCHED_OP_RT_LIMITS, runtime, period, NULL);
+		return r < 0 ? r : (long)info->snd_len;
+	}
 	if (is_vm_ratio(p->node)) {
 		/* Linux's proc_dointvec_minmax: 0..100, EINVAL outside; the
 		 * writer's right was checked at open (root's file, 0644) */

@@ -37,6 +37,28 @@ int	pthread_attr_setstacksize(pthread_attr_t *__attr, size_t __size);
 int	pthread_attr_getstacksize(const pthread_attr_t *__attr, size_t *__size);
 int	pthread_attr_setstack(pthread_attr_t *__attr, void *__addr, size_t __size);
 int	pthread_attr_getstack(const pthread_attr_t *__attr, void **__addr, size_t *__size);
+int	pthread_attr_setguardsize(pthread_attr_t *__attr, size_t __guardsize);
+int	pthread_attr_getguardsize(const pthread_attr_t *__attr, size_t *__guardsize);
+int	pthread_attr_setinheritsched(pthread_attr_t *__attr, int __inherit);
+int	pthread_attr_getinheritsched(const pthread_attr_t *__attr, int *__inherit);
+int	pthread_attr_setschedpolicy(pthread_attr_t *__attr, int __policy);
+int	pthread_attr_getschedpolicy(const pthread_attr_t *__attr, int *__policy);
+int	pthread_attr_setschedparam(pthread_attr_t *__attr, const struct sched_param *__param);
+int	pthread_attr_getschedparam(const pthread_attr_t *__attr, struct sched_param *__param);
+int	pthread_attr_setscope(pthread_attr_t *__attr, int __scope);
+int	pthread_attr_getscope(const pthread_attr_t *__attr, int *__scope);
+
+/* Scheduling of a thread (user/libc/pthread_sched.c) */
+int	pthread_setschedparam(pthread_t __th, int __policy, const struct sched_param *__param);
+int	pthread_getschedparam(pthread_t __th, int *__policy, struct sched_param *__param);
+int	pthread_setschedprio(pthread_t __th, int __prio);
+#if __GNU_VISIBLE
+/* glibc's: thread's attributes as they are (stack, guard, detach state,
+   policy), into an attribute object to destroy after; its CPU set.  */
+int	pthread_getattr_np(pthread_t __th, pthread_attr_t *__attr);
+int	pthread_setaffinity_np(pthread_t __th, size_t __cpusetsize, const cpu_set_t *__cpuset);
+int	pthread_getaffinity_np(pthread_t __th, size_t __cpusetsize, cpu_set_t *__cpuset);
+#endif
 
 /* Mutexes */
 #define PTHREAD_MUTEX_INITIALIZER _PTHREAD_MUTEX_INITIALIZER
@@ -46,6 +68,12 @@ int	pthread_mutexattr_settype(pthread_mutexattr_t *__attr, int __type);
 int	pthread_mutexattr_gettype(const pthread_mutexattr_t *__attr, int *__type);
 int	pthread_mutexattr_setpshared(pthread_mutexattr_t *__attr, int __pshared);
 int	pthread_mutexattr_getpshared(const pthread_mutexattr_t *__attr, int *__pshared);
+int	pthread_mutexattr_setprotocol(pthread_mutexattr_t *__attr, int __protocol);
+int	pthread_mutexattr_getprotocol(const pthread_mutexattr_t *__attr, int *__protocol);
+int	pthread_mutexattr_setprioceiling(pthread_mutexattr_t *__attr, int __prioceiling);
+int	pthread_mutexattr_getprioceiling(const pthread_mutexattr_t *__attr, int *__prioceiling);
+int	pthread_mutex_setprioceiling(pthread_mutex_t *__mutex, int __prioceiling, int *__old);
+int	pthread_mutex_getprioceiling(const pthread_mutex_t *__mutex, int *__prioceiling);
 int	pthread_mutex_init(pthread_mutex_t *__mutex, const pthread_mutexattr_t *__attr);
 int	pthread_mutex_destroy(pthread_mutex_t *__mutex);
 int	pthread_mutex_lock(pthread_mutex_t *__mutex);

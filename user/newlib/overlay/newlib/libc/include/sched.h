@@ -90,8 +90,70 @@ int sched_yield( void );
 
 #endif /* _POSIX_THREADS or _POSIX_PRIORITY_SCHEDULING */
 
+/* Linux's other policies (SCHED_OTHER, FIFO and RR are <sys/sched.h>'s).  */
+#define SCHED_BATCH	3
+#define SCHED_IDLE	5
+
 #if __GNU_VISIBLE
+#define SCHED_RESET_ON_FORK	0x40000000
+
 int sched_getcpu(void);
+
+/* CPU sets, glibc's: 1024 CPUs in a fixed set, or any number in one from
+   CPU_ALLOC (the _S macros take its size in bytes).  Arbor runs on one
+   processor, CPU 0.  */
+#define CPU_SETSIZE	1024
+#define __NCPUBITS	(8 * sizeof(__cpu_mask))
+typedef unsigned long __cpu_mask;
+typedef struct {
+	__cpu_mask __bits[CPU_SETSIZE / (8 * sizeof(unsigned long))];
+} cpu_set_t;
+
+#define __CPUELT(cpu)	((cpu) / __NCPUBITS)
+#define __CPUMASK(cpu)	((__cpu_mask)1 << ((cpu) % __NCPUBITS))
+#define CPU_ALLOC_SIZE(count) \
+	((((count) + __NCPUBITS - 1) / __NCPUBITS) * sizeof(__cpu_mask))
+#define CPU_ALLOC(count)	__sched_cpualloc(count)
+#define CPU_FREE(set)		__sched_cpufree(set)
+#define CPU_ZERO_S(size, set)	__builtin_memset((set), 0, (size))
+#define CPU_SET_S(cpu, size, set) \
+	((__size_t)(cpu) / 8 < (size) ? \
+	 ((set)->__bits[__CPUELT((__size_t)(cpu))] |= __CPUMASK((__size_t)(cpu))) : 0)
+#define CPU_CLR_S(cpu, size, set) \
+	((__size_t)(cpu) / 8 < (size) ? \
+	 ((set)->__bits[__CPUELT((__size_t)(cpu))] &= ~__CPUMASK((__size_t)(cpu))) : 0)
+#define CPU_ISSET_S(cpu, size, set) \
+	((__size_t)(cpu) / 8 < (size) ? \
+	 (((const __cpu_mask *)(set)->__bits)[__CPUELT((__size_t)(cpu))] & \
+	  __CPUMASK((__size_t)(cpu))) != 0 : 0)
+#define CPU_COUNT_S(size, set)	__sched_cpucount((size), (set))
+#define CPU_EQUAL_S(size, a, b)	(__builtin_memcmp((a), (b), (size)) == 0)
+#define __CPU_OP_S(size, dest, a, b, op) __extension__ ({ \
+	cpu_set_t *__dest = (dest); \
+	const __cpu_mask *__a = (a)->__bits, *__b = (b)->__bits; \
+	for (__size_t __i = 0; __i < (size) / sizeof(__cpu_mask); __i++) \
+		__dest->__bits[__i] = __a[__i] op __b[__i]; \
+	__dest; })
+#define CPU_AND_S(size, d, a, b)	__CPU_OP_S(size, d, a, b, &)
+#define CPU_OR_S(size, d, a, b)		__CPU_OP_S(size, d, a, b, |)
+#define CPU_XOR_S(size, d, a, b)	__CPU_OP_S(size, d, a, b, ^)
+#define CPU_ZERO(set)		CPU_ZERO_S(sizeof(cpu_set_t), set)
+#define CPU_SET(cpu, set)	CPU_SET_S(cpu, sizeof(cpu_set_t), set)
+#define CPU_CLR(cpu, set)	CPU_CLR_S(cpu, sizeof(cpu_set_t), set)
+#define CPU_ISSET(cpu, set)	CPU_ISSET_S(cpu, sizeof(cpu_set_t), set)
+#define CPU_COUNT(set)		CPU_COUNT_S(sizeof(cpu_set_t), set)
+#define CPU_EQUAL(a, b)		CPU_EQUAL_S(sizeof(cpu_set_t), a, b)
+#define CPU_AND(d, a, b)	CPU_AND_S(sizeof(cpu_set_t), d, a, b)
+#define CPU_OR(d, a, b)		CPU_OR_S(sizeof(cpu_set_t), d, a, b)
+#define CPU_XOR(d, a, b)	CPU_XOR_S(sizeof(cpu_set_t), d, a, b)
+
+int __sched_cpucount(__size_t __setsize, const cpu_set_t *__set);
+cpu_set_t *__sched_cpualloc(__size_t __count);
+void __sched_cpufree(cpu_set_t *__set);
+/* The CPUs thread pid (0: the caller) may run on: Arbor has CPU 0 alone,
+   so a mask without it is EINVAL, as Linux's for a mask of no online CPU. */
+int sched_setaffinity(pid_t __pid, __size_t __cpusetsize, const cpu_set_t *__cpuset);
+int sched_getaffinity(pid_t __pid, __size_t __cpusetsize, cpu_set_t *__cpuset);
 
 /* Arbor: glibc's clone() and its flags (user/libc/clone.c: a child
  * process running fn(arg) on stack; what Arbor cannot share is EINVAL). */
@@ -100,15 +162,6 @@ int clone(int (*__fn)(void *), void *__stack, int __flags, void *__arg, ...);
 /* unshare(2): CLONE_NEWCGROUP only (Arbor's one namespace; root only). */
 int unshare(int __flags);
 
-/* The following functions should only be declared if the type
-   cpu_set_t is defined through indirect inclusion of sys/cpuset.h,
-   only available on some targets. */
-#ifdef _SYS_CPUSET_H_
-int sched_getaffinity (pid_t, size_t, cpu_set_t *);
-int sched_get_thread_affinity (void *, size_t, cpu_set_t *);
-int sched_setaffinity (pid_t, size_t, const cpu_set_t *);
-int sched_set_thread_affinity (void *, size_t, const cpu_set_t *);
-#endif /* _SYS_CPUSET_H_ */
 
 #endif
 

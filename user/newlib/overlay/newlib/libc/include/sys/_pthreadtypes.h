@@ -37,18 +37,34 @@ typedef __uint32_t pthread_t;		/* an index into the library's thread table */
 #define PTHREAD_DESTRUCTOR_ITERATIONS	4
 #endif
 
+/* Scheduling attributes (glibc's values).  */
+#define PTHREAD_INHERIT_SCHED	0
+#define PTHREAD_EXPLICIT_SCHED	1
+#define PTHREAD_SCOPE_SYSTEM	0
+#define PTHREAD_SCOPE_PROCESS	1	/* not supported, as on Linux: ENOTSUP */
+#define PTHREAD_PRIO_NONE	0
+#define PTHREAD_PRIO_INHERIT	1
+#define PTHREAD_PRIO_PROTECT	2
+
 typedef struct {
 	int is_initialized;
 	void *stackaddr;	/* pthread_attr_setstack: the caller's stack */
 	__size_t stacksize;
 	int detachstate;
+	int inheritsched;	/* PTHREAD_INHERIT_SCHED (the default) or EXPLICIT */
+	int schedpolicy;
+	struct sched_param schedparam;
+	int scope;
+	int schedflags;		/* which of policy (1) and param (2) were set */
+	__size_t guardsize;	/* bytes of PROT_NONE below a stack the library maps */
 } pthread_attr_t;
 
 typedef struct {
 	__uint32_t __lock;	/* futex word: 0 free, 1 held, 2 held with waiters */
 	__uint32_t __owner;	/* the holder's thread id (kernel tid) */
 	__uint32_t __count;	/* a recursive mutex's depth beyond the first */
-	__uint32_t __kind;	/* type, and PTHREAD_PROCESS_SHARED << 4 */
+	__uint32_t __kind;	/* type, PTHREAD_PROCESS_SHARED << 4, protocol << 5,
+				   priority ceiling << 8 */
 } pthread_mutex_t;
 
 #define _PTHREAD_MUTEX_INITIALIZER { 0, 0, 0, 0 }
@@ -57,6 +73,8 @@ typedef struct {
 	int is_initialized;
 	int type;
 	int process_shared;
+	int protocol;		/* PTHREAD_PRIO_NONE, INHERIT or PROTECT */
+	int prioceiling;	/* 0: not set (reads as the lowest FIFO priority) */
 } pthread_mutexattr_t;
 
 typedef struct {

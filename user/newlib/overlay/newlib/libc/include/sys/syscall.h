@@ -96,6 +96,12 @@
 #define	__NR_time	201
 #define	__NR_clock_gettime	228
 #define	__NR_mknod	133
+#define	__NR_sched_setparam	142
+#define	__NR_sched_getparam	143
+#define	__NR_sched_setscheduler	144
+#define	__NR_sched_getscheduler	145
+#define	__NR_sched_get_priority_max	146
+#define	__NR_sched_get_priority_min	147
 #define	__NR_sched_rr_get_interval	148
 #define	__NR_settimeofday	164
 #define	__NR_clock_settime	227
@@ -215,6 +221,12 @@
 #define	SYS_time	__NR_time
 #define	SYS_clock_gettime	__NR_clock_gettime
 #define	SYS_mknod	__NR_mknod
+#define	SYS_sched_setparam	__NR_sched_setparam
+#define	SYS_sched_getparam	__NR_sched_getparam
+#define	SYS_sched_setscheduler	__NR_sched_setscheduler
+#define	SYS_sched_getscheduler	__NR_sched_getscheduler
+#define	SYS_sched_get_priority_max	__NR_sched_get_priority_max
+#define	SYS_sched_get_priority_min	__NR_sched_get_priority_min
 #define	SYS_sched_rr_get_interval	__NR_sched_rr_get_interval
 #define	SYS_settimeofday	__NR_settimeofday
 #define	SYS_clock_settime	__NR_clock_settime
