@@ -158,6 +158,11 @@ struct k_sigevent {
  * since the epoch) that a step of the clock moves, as Linux's
  * FUTEX_WAIT_BITSET | FUTEX_CLOCK_REALTIME. */
 #define K_FUTEX_REALTIME 1
+/* futex_wait's flags: a wait with a timeout that a handler with SA_RESTART
+ * interrupts runs again (a plain futex wait with one ends with EINTR, as
+ * Linux's): for the C library's waits that stand for calls Linux restarts,
+ * mq_timedsend and mq_timedreceive, whose deadline is absolute. */
+#define K_FUTEX_RESTART 4
 
 /* What a handler finds on its stack, from its return address up: the
  * kernel restores all of it (registers, mask, FPU) on sigreturn. */

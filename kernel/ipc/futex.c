@@ -115,7 +115,7 @@ long sys_futex_wait(uint32_t *uaddr, uint32_t expected, uint64_t timeout_ns, uin
 	struct addrspace *as = self->proc->as;
 	uint32_t val;
 	bool real = flags & K_FUTEX_REALTIME;
-	if (((uint64_t)uaddr & 3) || !as || (flags & ~(K_FUTEX_REALTIME | K_FUTEX_PI)))
+	if (((uint64_t)uaddr & 3) || !as || (flags & ~(K_FUTEX_REALTIME | K_FUTEX_PI | K_FUTEX_RESTART)))
 		return -EINVAL;
 	uint64_t now = clock_ns(), deadline = 0;
 	if (!real && timeout_ns) /* saturated: a huge timeout is none, not a wrapped one */

@@ -842,10 +842,12 @@ static int signal_dequeue(struct thread *t, struct k_siginfo *info)
  * returns: back to the syscall instruction (2 bytes) with its number. A
  * futex wait with a timeout (rdx) is not: Linux ends it with EINTR
  * whatever SA_RESTART says (its restart block), which sem_timedwait and
- * aio_suspend show. */
+ * aio_suspend show, unless it asks (K_FUTEX_RESTART: the C library's
+ * mq_timedsend and mq_timedreceive, which Linux restarts). */
 static void signal_restart_syscall(struct thread *t, struct trap_frame *tf)
 {
-	if (tf->vector == SYSCALL_VECTOR && tf->error == SYS_futex_wait && tf->rdx != 0)
+	if (tf->vector == SYSCALL_VECTOR && tf->error == SYS_futex_wait && tf->rdx != 0 &&
+	    !(tf->r10 & K_FUTEX_RESTART))
 		return;
 	if (tf->vector == SYSCALL_VECTOR && (int64_t)tf->rax == -EINTR && tf->error < SYSCALL_COUNT &&
 	    syscall_restart[tf->error] && !t->sig_call_taken) {

@@ -633,7 +633,9 @@ static int mq_wait(struct mq_file *q, uint32_t *seq, uint32_t *waiters, bool (*r
 		long r;
 		pthread_cleanup_push(mq_wait_cancelled, &w);
 		int cp = __pthread_cp_begin();
-		r = sys_futex_wait(seq, s, ns, fl);
+		/* Linux restarts mq_timed* after an SA_RESTART handler (with
+		 * the same absolute deadline): so does this wait */
+		r = sys_futex_wait(seq, s, ns, fl | (abstime ? K_FUTEX_RESTART : 0));
 		__pthread_cp_end(cp);
 		pthread_cleanup_pop(0);
 		pthread_mutex_lock(&q->lock);

@@ -420,46 +420,6 @@ int pthread_detach(pthread_t t)
 	return e;
 }
 
-/* The main thread's stack [*lo, *hi), as glibc reports it: from
- * RLIMIT_STACK below the top of the stack area (the kernel's, made that
- * long below the argument strings, kernel/proc/spawn.c: argv[0]'s string
- * ends at its top; it does not grow) up to the page above the initial
- * stack pointer. */
-static void main_stack(uint64_t *lo, uint64_t *hi)
-{
-	extern void *__libc_stack_end;
-	long *sp = __libc_stack_end;
-	uint64_t end = ((uint64_t)(uintptr_t)sp & ~4095ull) + 4096;
-	uint64_t top = end;
-	char **argv = (char **)(sp + 1);
-	if (sp[0] > 0 && argv[0])
-		top = ((uint64_t)(uintptr_t)argv[0] + strlen(argv[0]) + 1 + 4095) & ~4095ull;
-	struct rlimit rl;
-	uint64_t size = getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY ? rl.rlim_cur
-										      : 8ull << 20;
-	*hi = end;
-	*lo = top - size;
-}
-
-int pthread_getattr_np(pthread_t t, pthread_attr_t *a)
-{
-	lock_table();
-	struct pthread_rec *r = __pthread_rec(t);
-	if (!r) {
-		unlock_table();
-		return ESRCH;
-	}
-	int detached = r->detached;
-	uint64_t lo = r->sp_lo, hi = r->sp_hi;
-	unlock_table();
-	if (t == 0)
-		main_stack(&lo, &hi);
-	pthread_attr_init(a);
-	a->detachstate = detached ? PTHREAD_CREATE_DETACHED : PTHREAD_CREATE_JOINABLE;
-	a->stackaddr = (void *)(uintptr_t)lo;
-	a->stacksize = (size_t)(hi - lo);
-	return 0;
-}
 
 /* --- attributes --- */
 

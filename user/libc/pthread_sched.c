@@ -287,26 +287,26 @@ int pthread_attr_getguardsize(const pthread_attr_t *a, size_t *size)
 	return 0;
 }
 
-extern char **environ;
 
-/* The main thread's stack, as glibc finds it: its top (the page above
- * the strings the kernel put there, the environment last) and
- * RLIMIT_STACK's size below it. */
-static void main_stack(void **addr, size_t *size)
+/* The main thread's stack [*lo, *hi), as glibc reports it: from
+ * RLIMIT_STACK below the top of the stack area (the kernel's, made that
+ * long below the argument strings, kernel/proc/spawn.c: argv[0]'s string
+ * ends at its top; it does not grow) up to the page above the initial
+ * stack pointer. */
+static void main_stack(uint64_t *lo, uint64_t *hi)
 {
-	uintptr_t top = (uintptr_t)__builtin_frame_address(0);
-	for (char **e = environ; e && *e; e++) {
-		uintptr_t end = (uintptr_t)*e + strlen(*e) + 1;
-		if (end > top)
-			top = end;
-	}
-	top = (top + 4095) & ~(uintptr_t)4095;
+	extern void *__libc_stack_end;
+	long *sp = __libc_stack_end;
+	uint64_t end = ((uint64_t)(uintptr_t)sp & ~4095ull) + 4096;
+	uint64_t top = end;
+	char **argv = (char **)(sp + 1);
+	if (sp[0] > 0 && argv[0])
+		top = ((uint64_t)(uintptr_t)argv[0] + strlen(argv[0]) + 1 + 4095) & ~4095ull;
 	struct rlimit rl;
-	size_t sz = 8u << 20;
-	if (getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < sz)
-		sz = (size_t)rl.rlim_cur;
-	*addr = (void *)(top - sz);
-	*size = sz;
+	uint64_t size = getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY ? rl.rlim_cur
+										      : 8ull << 20;
+	*hi = end;
+	*lo = top - size;
 }
 
 int pthread_getattr_np(pthread_t t, pthread_attr_t *a)
@@ -321,7 +321,10 @@ int pthread_getattr_np(pthread_t t, pthread_attr_t *a)
 	a->detachstate = r->detached ? PTHREAD_CREATE_DETACHED : PTHREAD_CREATE_JOINABLE;
 	a->inheritsched = r->explicit_sched ? PTHREAD_EXPLICIT_SCHED : PTHREAD_INHERIT_SCHED;
 	if (t == 0) {
-		main_stack(&a->stackaddr, &a->stacksize);
+		uint64_t lo, hi;
+		main_stack(&lo, &hi);
+		a->stackaddr = (void *)(uintptr_t)lo;
+		a->stacksize = (size_t)(hi - lo);
 		a->guardsize = 0;
 	} else {
 		a->stackaddr = (void *)(uintptr_t)r->sp_lo;
