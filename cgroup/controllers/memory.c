@@ -333,10 +333,10 @@ static void memory_show_pages(struct cgfs_buf *out, uint64_t pages)
 		cgfs_put_u64_line(out, pages * PAGE_BYTES);
 }
 
-/* Exact: this CPU's stock of pages charged ahead for cg goes back first. */
+/* As Linux's: the counter, with what the CPUs' stocks hold charged ahead
+ * for cg (up to two batches a CPU); reading returns none of it. */
 static int memory_show_current(struct cgroup *cg, struct cgfs_buf *out)
 {
-	mem_drain_stock(cg);
 	cgfs_put_u64_line(out, page_counter_read(&cg->memory) * PAGE_BYTES);
 	return 0;
 }

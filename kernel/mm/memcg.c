@@ -89,6 +89,8 @@ static inline int64_t *memcg_counters(struct cgroup *cg)
 static int mem_charge_oom(struct cgroup *cg, uint64_t nr_pages, enum memcg_stat kind, bool oom)
 {
 	struct page_counter *fail = NULL;
+	if (cg == &cg_root) /* unlimited, no ancestors: nothing to batch (Linux's root is never charged) */
+		return mem_charge_unstocked(cg, nr_pages, kind);
 	uint64_t f = irq_save();
 	struct charge_stock *s = &this_cpu()->stock;
 	bool stocked = s->cached == &cg->memory && s->nr_pages >= nr_pages;

@@ -425,7 +425,6 @@ void proc_thread_exited(struct thread *t, long code)
 		dev_proc_exit(p);
 		handle_close_all(p);
 		vm_as_destroy(as);
-		mem_drain_stock(p->cgroup);
 		spin_lock(&proc_lock);
 		p->last_thread = NULL;
 		proc_become_zombie_locked(p, t);

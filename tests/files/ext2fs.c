@@ -778,9 +778,11 @@ static void test_inode_cache(void)
 	      "inode cache: memory.reclaim takes the closed file's pages");
 	long long again = ic_read_io(M "/ic0.bin");
 	check(again >= (long long)IC_LEN, "inode cache: read again after: every byte right, from the disk");
+	/* memory.current includes what this CPU's charge stock holds for the
+	 * cgroup (as Linux's): up to two batches of 32 pages either way */
 	check(unlink(M "/ic0.bin") == 0 && flat_field(IC_CG "/memory.stat", "file") == 0 &&
-	      ic_number(IC_CG "/memory.current") == mem0,
-	      "inode cache: unlink of the closed cached file frees its pages (memory.current back at its start)");
+	      labs(ic_number(IC_CG "/memory.current") - mem0) <= 64 * 4096,
+	      "inode cache: unlink of the closed cached file frees its pages (memory.current back at its start, but for a charge stock)");
 	/* the bound: keep=2 keeps the two most recently closed */
 	check(umount(M) == 0 && mount("/dev/vda", M, "ext2", 0, "keep=2") == 0, "inode cache: mount with keep=2");
 	check_errno(mount("/dev/vda", "/tmp/e2x", "ext2", 0, "keep=x"), EINVAL, "inode cache: keep=x: EINVAL");

@@ -305,7 +305,10 @@ static void test_tmpfs_charge(void)
 	long server_before = number(BASE "/leaf/memory.current");
 	check(exited_ok(writer_in("t", "/tmp/memtest.data", 4 * MIB)), "a process in t writes 4M to a tmpfs file, then ends");
 	long held = number(at("t", "memory.current"));
-	check(held >= 4 * MIB && held < 5 * MIB && number(BASE "/leaf/memory.current") == server_before,
+	/* the leaf's own usage moves by what this CPU's charge stock holds
+	 * for it (as Linux's memory.current, stocked pages included): the
+	 * file's 4M would show as more than 1M */
+	check(held >= 4 * MIB && held < 5 * MIB && labs(number(BASE "/leaf/memory.current") - server_before) < MIB,
 	      "the file's pages are charged to t (not to the server), after the writer is gone");
 	check(unlink("/tmp/memtest.data") == 0 && number(at("t", "memory.current")) == 0,
 	      "removing the file uncharges them: t back at 0");
