@@ -34,7 +34,7 @@ ROOT_DIRS = [("dev", 0o755), ("proc", 0o755), ("sys", 0o755), ("sys/fs", 0o755),
 
 
 def make_image(image, size_mib, block_size=4096, src=None, root=False):
-    """IMAGE of size_mib MiB holding src's tree (owned by root); with
+    """IMAGE of size_mib MiB (more if src's tree needs it) holding src's tree (owned by root); with
     root, also the directories a root file system needs (ROOT_DIRS)."""
     if root:
         with tempfile.TemporaryDirectory() as tmp:
@@ -50,6 +50,15 @@ def make_image(image, size_mib, block_size=4096, src=None, root=False):
             return make_image(image, size_mib, block_size, tree)
     if os.path.exists(image):
         os.remove(image)
+    if src:
+        # room for the tree whatever it has grown to: its bytes rounded up
+        # to blocks, a quarter more for the file system's own, 16 MiB free
+        need = 0
+        for root, dirs, files in os.walk(src):
+            for n in dirs + files:
+                st = os.lstat(os.path.join(root, n))
+                need += (st.st_size + block_size - 1) // block_size * block_size + block_size
+        size_mib = max(size_mib, (need * 5 // 4 >> 20) + 16)
     args = [tool("mke2fs"), "-q", "-F", "-t", "ext2", "-b", str(block_size)]
     if src:
         args += ["-d", src]
