@@ -161,20 +161,12 @@ long sys_handle_close(int h)
 	return handle_close(p, h);
 }
 
-/* handle_close with the record locks' release (exit, execve). As
- * close(2): the last handle to a channel makes its server hear of the
- * close before the exit or the execve goes on, so a parent that reaped a
- * child finds the child's files closed (an umount right after it is not
- * EBUSY). A killed process does not wait (the call is interrupted at
- * once): its server hears of it from the release's event instead. */
+/* handle_close with the record locks' release (exit, execve). */
 static void handle_close_releasing(struct proc *p, int h)
 {
 	struct kobj *o = p->handles.slots[h]; /* the process's last thread, or execve's */
 	if (o && __atomic_load_n(&p->nflocks, __ATOMIC_RELAXED))
 		handle_closed_flocks(p, o);
-	if (o && o->type == KOBJ_CHANNEL && __atomic_load_n(&o->refcount, __ATOMIC_ACQUIRE) == 1 &&
-	    !container_of(o, struct channel, obj)->kopen)
-		ipc_channel_close_sync(o);
 	handle_close(p, h);
 }
 

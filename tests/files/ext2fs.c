@@ -224,43 +224,6 @@ static void test_remount(void)
 	check(fd >= 0 && write(fd, "tail", 4) == 4 && close(fd) == 0, "an append after the remount");
 }
 
-/* A process's files close with it, as close(2) closes them: its server
- * has heard of every close once the parent reaped it, so an umount right
- * after the wait is never EBUSY (it was, now and then, while the exit's
- * closes were messages the server had yet to read). Children share one
- * description, and each has one of its own. */
-static void test_exit_closes(void)
-{
-	int busy = 0, rounds = 0;
-	for (int i = 0; i < 20; i++) {
-		if (mount("/dev/vda", M, "ext2", 0, ""))
-			break;
-		pid_t p = fork();
-		if (p == 0) {
-			int fd = open(M "/hello.txt", O_RDONLY);
-			for (int k = 0; k < 3; k++)
-				if (fork() == 0) {
-					int own = open(M "/w.bin", O_RDONLY);
-					char b[4096];
-					_exit(fd < 0 || own < 0 || read(fd, b, 1) < 0 || read(own, b, sizeof(b)) < 0);
-				}
-			int st, bad = 0;
-			while (wait(&st) > 0)
-				bad |= !WIFEXITED(st) || WEXITSTATUS(st);
-			_exit(bad);
-		}
-		int st;
-		rounds += waitpid(p, &st, 0) == p && WIFEXITED(st) && WEXITSTATUS(st) == 0;
-		if (umount(M)) {
-			busy++;
-			while (umount(M) && errno == EBUSY)
-				usleep(1000);
-		}
-	}
-	check(rounds == 20 && busy == 0, "umount right after the last process with files open on it was reaped: never EBUSY (20 rounds)");
-	check(mount("/dev/vda", M, "ext2", 0, "") == 0, "mount again");
-}
-
 /* Files read and written by the server (cache_max=0: none copied into
  * the page cache), and a 6 MiB read through it that does not hold up
  * another client's stat: the server lets go of the mount between chunks. */
@@ -1446,8 +1409,6 @@ int main(void)
 	test_permissions();
 	test_running_program();
 	test_remount();
-	check(umount(M) == 0, "umount before the exit closes");
-	test_exit_closes();
 	test_server_served();
 	test_io_charged_to_client();
 	test_inode_cache();
