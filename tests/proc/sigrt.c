@@ -234,6 +234,13 @@ static void on_usr2(int sig)
 	handled_tid = (int)sys_gettid();
 }
 
+static volatile int quick_done;
+static void *quick_main(void *a)
+{
+	quick_done = 1;
+	return a;
+}
+
 static void *waiter_main(void *arg)
 {
 	(void)arg;
@@ -271,6 +278,22 @@ static void test_thread_signals(void)
 	pthread_join(waiter_th, NULL);
 	check(sigismember(&waiter_pending, SIGUSR2), "pending for its thread (sigpending there)");
 	check(handled_tid == waiter_tid, "run by its thread once it unblocks it");
+	/* An ended thread not yet joined: its ID is valid, the signal goes
+	 * nowhere (POSIX; glibc since 2.34), before and after the kernel's
+	 * thread is gone. */
+	pthread_t quick;
+	pthread_create(&quick, NULL, quick_main, NULL);
+	while (!quick_done)
+		sched_yield();
+	int kill_errs = 0;
+	for (int i = 0; i < 200; i++) {
+		kill_errs += pthread_kill(quick, 0) != 0;
+		if (i % 20 == 0)
+			usleep(1000);
+	}
+	check(kill_errs == 0, "pthread_kill of an ended thread not yet joined: 0");
+	pthread_join(quick, NULL);
+	check(pthread_kill(quick, 0) == ESRCH, "and ESRCH once joined");
 	check(pthread_kill(waiter_th, 0) == ESRCH, "pthread_kill of a joined thread: ESRCH");
 	check(pthread_kill(pthread_self(), 65) == EINVAL, "pthread_kill with a bad signal: EINVAL");
 	check(pthread_sigmask(7, &s, NULL) == EINVAL, "pthread_sigmask with a bad how: EINVAL (returned)");

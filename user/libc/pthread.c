@@ -593,3 +593,10 @@ uint32_t __arbor_pthread_tid(pthread_t t)
 	}
 	return 0;
 }
+
+/* Whether t names a thread whose ID is still valid: running, or ended
+ * but not yet joined (POSIX: an ID's lifetime ends at the join). */
+int __arbor_pthread_known(pthread_t t)
+{
+	return (t == 0 && !main_tid_set) || __pthread_rec(t) != NULL;
+}

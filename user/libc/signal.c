@@ -187,13 +187,17 @@ int pthread_sigmask(int how, const sigset_t *set, sigset_t *old)
 }
 
 uint32_t __arbor_pthread_tid(pthread_t t);
-
+int __arbor_pthread_known(pthread_t t);
 int pthread_kill(pthread_t t, int sig)
 {
+	if (sig < 0 || sig >= SIG_NSIG)
+		return EINVAL;
 	uint32_t tid = __arbor_pthread_tid(t);
-	if (!tid)
-		return ESRCH;
-	long r = sys_tgkill((int)sys_getpid(), (int)tid, sig);
+	long r = tid ? sys_tgkill((int)sys_getpid(), (int)tid, sig) : -ESRCH;
+	/* A thread that ended and is not joined yet: its ID is still valid,
+	 * the signal goes nowhere (as glibc since 2.34), not ESRCH. */
+	if (r == -ESRCH && __arbor_pthread_known(t))
+		return 0;
 	return r < 0 ? (int)-r : 0;
 }
 
