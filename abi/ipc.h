@@ -57,6 +57,15 @@ struct ipc_info {
  * gets -ESRCH: it cannot name anyone. */
 #define IPC_CALL_FOR 0x40000000
 
+/* Or'ed into ipc_call's handle (h >= 0), with or without IPC_CALL_FOR: a
+ * file operation, which a signal with a handler does not cut once it is
+ * queued or taken: the call completes and the handler runs after, as
+ * Linux's file system calls never end in EINTR with their work done (FUSE
+ * waits so for a request its server has). A deferred call (ipc_defer:
+ * waiting for input) is still cut, and a fatal signal cuts any call. The
+ * C library's file calls and the kernel's own (read, write) carry it. */
+#define IPC_CALL_WHOLE 0x20000000
+
 /* A message the kernel itself sends to a server (info.pid is 0, there is
  * nobody to reply to): the last handle to the channel with this badge is
  * gone (closed, or its process ended). w[0] = the badge. */

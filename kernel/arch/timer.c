@@ -107,7 +107,7 @@ static void timer_tick(struct trap_frame *tf)
 			loadavg_tick();
 			sched_tick(trap_from_user(tf));
 		} else {
-			sched_timer_event();
+			sched_timer_event(trap_from_user(tf));
 		}
 	}
 	timer_arm(clock_ns());

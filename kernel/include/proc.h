@@ -110,6 +110,7 @@ struct thread {
 	struct list_head tid_link;	/* in the tid table (thread_find_locked) */
 	struct trap_frame *user_tf;	/* user registers, for user threads */
 	bool kill_pending;		/* end this thread on its way to user mode */
+	bool sched_dying;		/* counted in its groups' bw.dying (sched_set_dying) */
 	/* Memory charges to settle on the way to user mode (memcg.c): the
 	 * level a charge failed at, the level over memory.high (references)
 	 * and the pages charged above it since the last throttle. */
@@ -138,6 +139,12 @@ struct thread {
 	/* A signal cut an IPC call a server had already taken: the call may
 	 * have had its effect, so SA_RESTART must not run it again. */
 	bool sig_call_taken;
+	/* In an IPC_CALL_WHOLE call: a handled signal lets it complete
+	 * (sched_interrupt_handled). Set and cleared by the thread itself. */
+	bool ipc_whole;
+	/* A signal came during its whole call and was held back: if the
+	 * server defers the call (a wait), the wait is cut at once. */
+	bool ipc_sig_held;
 	/* The freezer woke it from a wait: its call runs again after the thaw. */
 	bool freeze_kicked;
 	/* The cgroup it is counted parked in (nr_parked; a reference), while

@@ -46,7 +46,7 @@ void sched_tick(bool user_mode);
 /* The timer's interrupt for the event sched asked for (timer_event)
  * between ticks: sleeps that end, quotas that run out, periods that
  * begin, at their moment rather than the next tick's. */
-void sched_timer_event(void);
+void sched_timer_event(bool user_mode);
 /* Interrupt return: switch if a reschedule is pending and allowed. */
 void sched_preempt_irq(void);
 
@@ -87,10 +87,20 @@ static inline void softlockup_touch(struct cpu *cpu, uint64_t now)
 void softlockup_tick(struct trap_frame *tf, bool idle);
 bool sched_idle_running(void);	/* the idle thread is this CPU's current */
 
+/* t is being killed (its process exits): no cpu.max quota holds it from
+ * here on, as Linux's task-based throttling holds a task only on its way
+ * back to user mode, which a dying one never takes; else a killed
+ * process under a 1 ms quota tore itself down a period at a time. Its
+ * run time is still charged (a debt the group pays back). Idempotent. */
+void sched_set_dying(struct thread *t);
 /* Interrupts what t waits for (signals, kills): -EINTR. */
 void sched_interrupt(struct thread *t);
 /* Only a blocked t wakes (-EINTR); a call being served goes on (stops). */
 void sched_interrupt_wait(struct thread *t);
+/* A signal t has a handler for: as sched_interrupt, but a file operation
+ * (IPC_CALL_WHOLE) queued or being served goes on; the handler runs when
+ * it returns. A deferred one (waiting for input) is cut. */
+void sched_interrupt_handled(struct thread *t);
 /* The freezer's kick: a thread blocked in a wait (not one in an IPC call,
  * whose server may already act on it) wakes with -EINTR and is marked so
  * its call restarts after the thaw. True if it was blocked. */
@@ -141,6 +151,9 @@ static inline bool sched_bw_limited(void)
 /* sched_lock held: g joins parent's children (its throttled-path count
  * starts as its parent's), or leaves them, its limit gone (idempotent). */
 void sched_bw_link_locked(struct sched_group *g, struct sched_group *parent);
+/* sched_lock held: a dying thread's entity se counts (delta 1) or no
+ * longer counts (-1) in every group on its path; counting unthrottles. */
+void sched_bw_dying_locked(struct sched_entity *se, int delta);
 void sched_bw_unlink_locked(struct sched_group *g);
 void sched_resched_check(void);
 /* CPU pressure (kernel/sched/psi.c): the running entity changes (with

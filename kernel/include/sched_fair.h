@@ -115,6 +115,9 @@ struct sched_bandwidth {
 	 * ancestor was throttled. path_throttled counts the throttled groups
 	 * on its path (itself included), since local_at if > 0. */
 	uint32_t path_throttled;
+	/* Dying threads in the subtree (sched_set_dying): while any, the
+	 * group is not throttled; what they run is charged all the same. */
+	uint32_t dying;
 	uint64_t local_at, local_ns;
 	struct list_head link;	/* in the list of limited groups */
 };

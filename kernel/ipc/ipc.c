@@ -383,7 +383,9 @@ long ipc_call_kernel(int h, struct ipc_msg *msg, const void *snd, size_t snd_len
 {
 	struct thread *self = current_thread();
 	self->ipc_buf = *msg;
+	self->ipc_whole = true; /* read, write: file operations */
 	long r = ipc_call_loaded(h, snd, snd_len, rcv, rcv_len, 0, 0);
+	self->ipc_whole = self->ipc_sig_held = false;
 	if (r == 0)
 		*msg = self->ipc_buf;
 	return r;
@@ -417,11 +419,27 @@ static __attribute__((noinline)) long ipc_call_for(int h, struct ipc_msg *umsg, 
 	return ipc_call_user(h, umsg, snd, snd_len, rcv, rcv_len, for_cg, for_pid);
 }
 
+/* A call with IPC_CALL_WHOLE (and maybe IPC_CALL_FOR). */
+static __attribute__((noinline)) long ipc_call_whole(int h, struct ipc_msg *umsg, const void *snd,
+						     size_t snd_len, void *rcv, size_t rcv_len)
+{
+	struct thread *self = current_thread();
+	self->ipc_whole = true;
+	h &= ~IPC_CALL_WHOLE;
+	long r = h & IPC_CALL_FOR ? ipc_call_for(h & ~IPC_CALL_FOR, umsg, snd, snd_len, rcv, rcv_len)
+				  : ipc_call_user(h, umsg, snd, snd_len, rcv, rcv_len, 0, 0);
+	self->ipc_whole = self->ipc_sig_held = false;
+	return r;
+}
+
 long sys_ipc_call(int h, struct ipc_msg *umsg, const void *snd, size_t snd_len,
 		  void *rcv, size_t rcv_len)
 {
-	if (__builtin_expect(h > 0 && (h & IPC_CALL_FOR), 0)) /* a negative h stays EBADF */
+	if (__builtin_expect(h > 0 && (h & (IPC_CALL_FOR | IPC_CALL_WHOLE)), 0)) { /* a negative h stays EBADF */
+		if (h & IPC_CALL_WHOLE)
+			return ipc_call_whole(h, umsg, snd, snd_len, rcv, rcv_len);
 		return ipc_call_for(h & ~IPC_CALL_FOR, umsg, snd, snd_len, rcv, rcv_len);
+	}
 	return ipc_call_user(h, umsg, snd, snd_len, rcv, rcv_len, 0, 0);
 }
 

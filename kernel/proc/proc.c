@@ -310,6 +310,7 @@ void proc_start_first_thread(struct proc *p, struct thread *t)
 	if (p->exiting) {
 		t->kill_pending = true;
 		thread_set_work(t);
+		sched_set_dying(t);
 	}
 	if (t->cgroup->e_freeze)
 		thread_set_work(t); /* born frozen: it parks before user mode */
@@ -443,6 +444,7 @@ static void proc_kill_threads_locked(struct proc *p, struct thread *self)
 			continue;
 		t->kill_pending = true;
 		thread_set_work(t);
+		sched_set_dying(t);
 		sched_interrupt(t);
 	}
 }
@@ -483,6 +485,7 @@ __noreturn void proc_exit(int status)
 	}
 	proc_kill_threads_locked(p, self);
 	spin_unlock(&proc_lock);
+	sched_set_dying(self);
 	thread_exit(0);
 }
 

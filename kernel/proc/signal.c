@@ -212,14 +212,20 @@ static void sig_origin_info(struct k_siginfo *info, int sig, const struct sig_or
  * default action) only cuts a wait: a call a server is serving completes
  * first (the thread stops on its way out), so the server is neither left
  * with a request nobody waits for nor the client with a spurious EINTR;
- * the server meanwhile runs on the caller's context, which stays queued. */
+ * the server meanwhile runs on the caller's context, which stays queued.
+ * A signal with a handler lets a file operation (IPC_CALL_WHOLE) complete
+ * so: a write to the console that a timer's signal met used to end in
+ * EINTR with its bytes written. */
 static void signal_kick(struct thread *t, int sig)
 {
 	thread_set_work(t);
 	if (t == current_thread())
 		return;
-	if ((SIG_STOPS & SIGBIT(sig)) && t->proc->sigactions[sig].handler == SIG_DFL_HANDLER)
+	uint64_t handler = t->proc->sigactions[sig].handler;
+	if ((SIG_STOPS & SIGBIT(sig)) && handler == SIG_DFL_HANDLER)
 		sched_interrupt_wait(t);
+	else if (handler > SIG_IGN_HANDLER)
+		sched_interrupt_handled(t);
 	else
 		sched_interrupt(t);
 }
@@ -291,6 +297,10 @@ static int signal_post_locked(struct proc *p, struct thread *t, int sig, const s
 	if (sig == SIGKILL) {
 		p->stopped = false;
 		waitq_wake_all(&p->stop_wait, 0);
+		/* every thread is on its way out: no quota holds one back */
+		struct list_head *pos;
+		list_for_each(pos, &p->threads)
+			sched_set_dying(list_entry(pos, struct thread, proc_link));
 	}
 	if (sig_discard(p, t, sig))
 		return 0;

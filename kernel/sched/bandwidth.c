@@ -83,12 +83,23 @@ bool sched_bw_charge(struct sched_entity *leaf, uint64_t delta, uint64_t now)
 			continue;
 		b->runtime -= (int64_t)delta;
 		b->used += delta;
-		if (b->runtime <= 0 && !e->throttled) {
+		if (b->runtime <= 0 && !e->throttled && !b->dying) {
 			bw_throttle(sched_group_of_entity(e), now);
 			throttled = true;
 		}
 	}
 	return throttled;
+}
+
+void sched_bw_dying_locked(struct sched_entity *se, int delta)
+{
+	uint64_t now = clock_ns();
+	for (struct sched_entity *e = se->parent ? se->parent->owner : NULL; e; e = e->parent->owner) {
+		struct sched_group *g = sched_group_of_entity(e);
+		g->bw.dying += delta;
+		if (delta > 0 && e->throttled)
+			bw_unthrottle(g, now);
+	}
 }
 
 /* The periods that ended by now: refill, count, maybe unthrottle. */

@@ -565,12 +565,22 @@ void sched_tick(bool user_mode)
 	spin_unlock(&sched_lock);
 }
 
-void sched_timer_event(void)
+static bool sched_se_throttled(const struct sched_entity *se);
+
+void sched_timer_event(bool user_mode)
 {
 	struct runqueue *rq = this_rq();
 	uint64_t now = clock_ns();
 	spin_lock(&sched_lock);
+	struct sched_entity *se = this_cpu()->current != rq->idle ? rq->curr_se : NULL;
+	bool was = se && sched_se_throttled(se);
 	sched_update_curr(rq, now); /* a quota that ran out: throttled now */
+	/* Linux notices a quota's end at a tick, which samples the mode the
+	 * thread ran in; this event stands for that tick (else a 1 ms quota
+	 * between ticks is never seen in user mode: user_usec 0 for a spinner,
+	 * test_cpucg_max_nested's failure). */
+	if (se && !was && sched_se_throttled(se))
+		sched_sample_cputime(se_thread(se), user_mode);
 	sched_expire_timeouts(rq, now);
 	sched_bw_tick(now);
 	if (this_cpu()->current == rq->idle && rq_has_work(rq))
@@ -673,10 +683,23 @@ int waitq_wake_all(struct waitq *wq, int result)
 	return n;
 }
 
+void sched_set_dying(struct thread *t)
+{
+	uint64_t f = spin_lock_irqsave(&sched_lock);
+	if (!t->sched_dying && t->se.parent) {
+		t->sched_dying = true;
+		sched_bw_dying_locked(&t->se, 1);
+		sched_resched_check();
+	}
+	spin_unlock_irqrestore(&sched_lock, f);
+}
+
 __noreturn void sched_exit_current(void)
 {
 	spin_lock_irqsave(&sched_lock);
 	spin_preempt_dec(); /* proc_thread_exited's hold: interrupts are off now */
+	if (this_cpu()->current->sched_dying)
+		sched_bw_dying_locked(&this_cpu()->current->se, -1);
 	this_cpu()->current->state = THREAD_DEAD;
 	sched_pi_owner_exit_locked(this_cpu()->current);
 	sched_pi_unlink_locked(this_cpu()->current);
@@ -784,6 +807,8 @@ void sched_move_thread(struct thread *t, struct cgroup *to)
 		sched_psi_memstall_locked(&t->se, -1);
 	if (t->iowait)
 		sched_psi_iowait_locked(&t->se, -1);
+	if (t->sched_dying)
+		sched_bw_dying_locked(&t->se, -1);
 	if (t->rt_on) { /* not in the fair tree: only its groups change */
 		sched_psi_queued(&t->se, -1);
 		t->se.parent = &to->sched.rq;
@@ -796,6 +821,8 @@ void sched_move_thread(struct thread *t, struct cgroup *to)
 		sched_psi_memstall_locked(&t->se, 1);
 	if (t->iowait)
 		sched_psi_iowait_locked(&t->se, 1);
+	if (t->sched_dying)
+		sched_bw_dying_locked(&t->se, 1);
 	if (running && !t->rt_on && !sched_entity_running(&t->se)) {
 		this_cpu()->need_resched = 1; /* moved under a throttled group */
 		running = false;
@@ -1324,6 +1351,10 @@ void sched_ipc_defer_locked(struct thread *caller)
 	caller->state = THREAD_BLOCKED;
 	caller->wake_result = 0;
 	list_init(&caller->wait_link);
+	/* A signal held back while the call was served (a whole call,
+	 * sched_interrupt_handled) cuts it now that it is a wait. */
+	if (caller->ipc_sig_held)
+		sched_wake_locked(caller, -EINTR);
 	if (!server->se.on_rq)
 		rq_enqueue(&server->se);
 	/* The entity we ran on (the caller's chain) leaves the queue now:
@@ -1379,14 +1410,32 @@ void sched_interrupt_wait(struct thread *t)
 /* A signal or a kill for t: a blocked thread wakes with -EINTR; a thread in
  * an IPC call stops waiting for the server (which goes on, on its own
  * entity, and later finds nobody to reply to). */
-void sched_interrupt(struct thread *t)
+static void sched_interrupt_locked(struct thread *t)
 {
-	uint64_t f = spin_lock_irqsave(&sched_lock);
 	if (t->state == THREAD_DONATING || sched_sc_released(t)) {
 		t->sig_call_taken = true;
 		sched_ipc_abort_locked(t, -EINTR);
 	} else
 		sched_wake_locked(t, -EINTR);
+}
+
+void sched_interrupt(struct thread *t)
+{
+	uint64_t f = spin_lock_irqsave(&sched_lock);
+	sched_interrupt_locked(t);
+	spin_unlock_irqrestore(&sched_lock, f);
+}
+
+void sched_interrupt_handled(struct thread *t)
+{
+	uint64_t f = spin_lock_irqsave(&sched_lock);
+	/* ipc_ep: queued on the endpoint; ipc_reply: deferred, cut */
+	bool in_call = t->state == THREAD_DONATING || sched_sc_released(t) ||
+		       (t->state == THREAD_BLOCKED && t->ipc_ep);
+	if (!(t->ipc_whole && in_call && !t->ipc_reply))
+		sched_interrupt_locked(t);
+	else
+		t->ipc_sig_held = true; /* if the server defers it: cut then */
 	spin_unlock_irqrestore(&sched_lock, f);
 }
 

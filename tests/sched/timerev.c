@@ -130,10 +130,62 @@ static void quota(void)
 	      "rmdir /timerev_q, the root's subtree_control as it was");
 }
 
+/* A process killed in the limited cgroup while it is throttled dies at
+ * once, its teardown (64 MiB to free) with it: no quota holds a dying
+ * thread (sched_set_dying). It used to wait for the next period (99 ms
+ * here), and a process ending itself (_exit, its other threads killed)
+ * went on a millisecond per period. The memory is touched before the
+ * move, so the quota does not slow that. */
+static void dying(void)
+{
+	char had[256] = "";
+	int fd = open(CGR "/cgroup.subtree_control", O_RDONLY);
+	if (fd >= 0) {
+		(void)!read(fd, had, sizeof(had) - 1);
+		close(fd);
+	}
+	int cpu_was_on = strstr(had, "cpu") != NULL;
+	check(put(CGR "/cgroup.subtree_control", "+cpu") == 0 && mkdir(Q, 0755) == 0 &&
+	      put(Q "/cpu.max", "1000 100000") == 0, "mkdir /timerev_q again, 1 ms per 100 ms");
+	int fds[2];
+	if (pipe(fds))
+		return;
+	pid_t pid = fork();
+	if (pid == 0) {
+		size_t len = 64u << 20;
+		char *m = malloc(len), me[16];
+		if (!m)
+			_exit(1);
+		memset(m, 1, len);
+		snprintf(me, sizeof(me), "%d", getpid());
+		if (put(Q "/cgroup.procs", me))
+			_exit(1);
+		(void)!write(fds[1], "r", 1);
+		for (volatile long i = 0;; i++)
+			;
+	}
+	close(fds[1]);
+	char c = 0;
+	check(read(fds[0], &c, 1) == 1, "a process with 64 MiB spins in /timerev_q");
+	close(fds[0]);
+	usleep(300000); /* throttled most of the time now */
+	double t0 = now_s();
+	kill(pid, SIGKILL);
+	int st;
+	waitpid(pid, &st, 0);
+	double ms = (now_s() - t0) * 1e3;
+	printf("# killed and reaped in %.1f ms\n", ms);
+	check(WIFSIGNALED(st) && ms < 50,
+	      "killed while throttled, it is reaped within 50 ms: it need not wait for the next period (the quota holds no dying thread)");
+	check(rmdir(Q) == 0 && (cpu_was_on || put(CGR "/cgroup.subtree_control", "-cpu") == 0),
+	      "rmdir /timerev_q, the root's subtree_control as it was");
+}
+
 int main(void)
 {
 	sleeps();
 	quota();
+	dying();
 	printf("1..%d\n", n);
 	return failed ? 1 : 0;
 }

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include "abi/console.h"
+#include "abi/ipc.h"
 #include "abi/procinfo.h"
 #include "arbor/syscalls.h"
 
@@ -16,6 +17,15 @@ static inline long __sys_ret(long r)
 		return -1;
 	}
 	return r;
+}
+
+/* A file-protocol call to a server (open, stat, mkdir, ...): with
+ * IPC_CALL_WHOLE, so a signal's handler waits for it instead of cutting it
+ * after the server acted (abi/ipc.h); a negative h stays EBADF. */
+static inline long __file_call(long h, struct ipc_msg *m, const void *snd, size_t snd_len, void *rcv,
+			       size_t rcv_len)
+{
+	return sys_ipc_call(h >= 0 ? (int)h | IPC_CALL_WHOLE : (int)h, m, snd, snd_len, rcv, rcv_len);
 }
 
 long __console_write(const char *buf, size_t len);

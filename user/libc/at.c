@@ -39,7 +39,7 @@ long __dir_path(int fd, char *buf, size_t cap)
 	if (type == HANDLE_PIPE || type == HANDLE_CGFS_FILE || type == HANDLE_INOTIFY)
 		return -ENOTDIR;
 	struct ipc_msg m = { .label = FILE_GETPATH };
-	long r = sys_ipc_call(fd, &m, NULL, 0, buf, cap);
+	long r = __file_call(fd, &m, NULL, 0, buf, cap);
 	if (r == 0)
 		r = (long)m.label;
 	if (r == -EBADF || r == -ENOENT || r == -ENAMETOOLONG)
@@ -245,7 +245,7 @@ static long link_fd(int fd, const char *q, bool procfd)
 		long r = -EXDEV; /* pipefs, kernfs, anon inodes: never the name's mount */
 		if (type != HANDLE_PIPE && type != HANDLE_CGFS_FILE && type != HANDLE_INOTIFY) {
 			struct ipc_msg m = { .label = FILE_LINKAT, .w = { gen, procfd ? FILE_LINKAT_PROCFD : 0 } };
-			r = sys_ipc_call(fd, &m, buf, (size_t)n, NULL, 0);
+			r = __file_call(fd, &m, buf, (size_t)n, NULL, 0);
 			r = r < 0 ? r : (long)m.label;
 		}
 		if (r == -ESTALE)
@@ -354,7 +354,7 @@ int futimens(int fd, const struct timespec *times)
 	if (type == HANDLE_INOTIFY)
 		return 0; /* Linux: an anonymous inode takes the times */
 	struct ipc_msg m = { .label = FILE_UTIMES, .w = { w[0], w[1] } };
-	long r = sys_ipc_call(fd, &m, NULL, 0, NULL, 0);
+	long r = __file_call(fd, &m, NULL, 0, NULL, 0);
 	if (r == -EBADF && type == HANDLE_PIPE)
 		return 0; /* a pipe's (a FIFO's end reached its file): pipefs's inode takes them */
 	return (int)__sys_ret(r < 0 ? r : (long)m.label);

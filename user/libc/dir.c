@@ -39,7 +39,7 @@ struct __dirstream {
 static long dir_getdents(int fd, void *buf, size_t len, int *end)
 {
 	struct ipc_msg m = { .label = FILE_GETDENTS };
-	long r = sys_ipc_call(fd, &m, NULL, 0, buf, len);
+	long r = __file_call(fd, &m, NULL, 0, buf, len);
 	if (r == -EBADF && sys_handle_type(fd) >= 0)
 		return -ENOTDIR; /* a descriptor, but no file server's: a pipe, a cgroup file... */
 	if (r == 0)

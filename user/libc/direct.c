@@ -69,7 +69,7 @@ static bool routes_reload(void)
 	if (v < 0)
 		return false;
 	struct ipc_msg m = { .label = VFS_ROUTES };
-	long r = sys_ipc_call((int)v, &m, NULL, 0, routes, sizeof(routes));
+	long r = __file_call((int)v, &m, NULL, 0, routes, sizeof(routes));
 	if (r < 0 || (long)m.label < 0 || m.w[1] > FS_ROUTES_MAX) {
 		routes_loaded = false;
 		return false;
@@ -458,7 +458,7 @@ ARBOR_HOT long __vfs_direct(const char *p, uint64_t label, uint64_t w0, uint64_t
 			nc |= FS_WALK_DENTS;
 		struct ipc_msg m = { .label = label, .w = { w0, w1,
 			d.r.inst | walk_flags(&d.r, label, w0, at) | nc | (uint64_t)d.gen << 32 } };
-		long r = sys_ipc_call((int)d.h, &m, inner, ilen, rb, rl);
+		long r = __file_call((int)d.h, &m, inner, ilen, rb, rl);
 		if (r < 0) {
 			server_forget(d.h);
 			return DIRECT_NO; /* the VFS says EIO */
@@ -554,7 +554,7 @@ ARBOR_HOT long __vfs_direct2(uint64_t label, const char *a, const char *b, bool 
 		memcpy(x.snd + ilen[0] + 1, second, l2 + 1);
 		struct ipc_msg m = { .label = label, .w = { w0, 0,
 			d[0].r.inst | walk_flags(&d[0].r, label, w0, 0) | (uint64_t)d[0].gen << 32 } };
-		long r = sys_ipc_call((int)d[0].h, &m, x.snd, ilen[0] + l2 + 2, x.norm, sizeof(x.norm));
+		long r = __file_call((int)d[0].h, &m, x.snd, ilen[0] + l2 + 2, x.norm, sizeof(x.norm));
 		if (r < 0) {
 			server_forget(d[0].h);
 			return DIRECT_NO;

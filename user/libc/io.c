@@ -72,7 +72,7 @@ static long file_call(int fd, uint64_t label, uint64_t w0, uint64_t w1, const vo
 		      size_t snd_len, void *rcv, size_t rcv_len)
 {
 	struct ipc_msg m = { .label = label, .w = { w0, w1 } };
-	long r = sys_ipc_call(fd, &m, snd, snd_len, rcv, rcv_len);
+	long r = __file_call(fd, &m, snd, snd_len, rcv, rcv_len);
 	if (r == -EBADF && fd >= 0 && fd <= 2) {
 		if (label == FILE_WRITE && fd > 0 && on_system_line())
 			return sys_debug_write(snd, snd_len);
@@ -82,7 +82,7 @@ static long file_call(int fd, uint64_t label, uint64_t w0, uint64_t w1, const vo
 			return sys_debug_write(snd, snd_len); /* no driver: the kernel's console */
 		if (h < 0)
 			return -EBADF;
-		r = sys_ipc_call((int)h, &m, snd, snd_len, rcv, rcv_len);
+		r = __file_call((int)h, &m, snd, snd_len, rcv, rcv_len);
 		if (r == -EHOSTDOWN) {
 			sys_handle_close((int)h);
 			console_h = -1;
@@ -208,7 +208,7 @@ int fstat(int fd, struct stat *st)
 		 * through the end (fifo_open's file), as Linux's; a pipe's
 		 * (no file: EBADF), pipefs's answer */
 		struct ipc_msg m = { .label = FILE_FSTAT };
-		long r = sys_ipc_call(fd, &m, NULL, 0, st, sizeof(*st));
+		long r = __file_call(fd, &m, NULL, 0, st, sizeof(*st));
 		if (r == 0 || r == -EFAULT)
 			return (int)__sys_ret(r < 0 ? r : (long)m.label);
 		struct pcache_attr a;
@@ -262,7 +262,7 @@ void sync(void)
 	if (v < 0)
 		return;
 	struct ipc_msg m = { .label = VFS_SYNC };
-	sys_ipc_call((int)v, &m, NULL, 0, NULL, 0);
+	__file_call((int)v, &m, NULL, 0, NULL, 0);
 }
 
 /* The file system of fd to stable storage; descriptors of no file
@@ -409,7 +409,7 @@ static ARBOR_HOT long vfs_call(const char *abs, size_t n, uint64_t label, uint64
 	if (v < 0)
 		return -ENOSYS; /* no VFS server running */
 	struct ipc_msg m = { .label = label, .w = { w0, w1, w2 } };
-	long r = sys_ipc_call((int)v, &m, abs, n, rcv, rcv_len);
+	long r = __file_call((int)v, &m, abs, n, rcv, rcv_len);
 	if (r < 0)
 		return r;
 	if (out)
@@ -488,7 +488,7 @@ static long open_magic(int h, int flags, const char *link)
 	long r;
 	if (type == HANDLE_CHANNEL) {
 		struct ipc_msg m = { .label = FILE_REOPEN, .w = { (uint64_t)flags } };
-		r = sys_ipc_call(h, &m, NULL, 0, NULL, 0);
+		r = __file_call(h, &m, NULL, 0, NULL, 0);
 		if (r == 0)
 			r = (long)m.label < 0 ? (long)m.label : (long)m.w[0];
 	} else if (type == HANDLE_PIPE) {

@@ -84,7 +84,7 @@ ARBOR_HOT long __vfs_two_call(uint64_t label, const char *a, const char *b, bool
 	if (v < 0)
 		return -ENOSYS;
 	struct ipc_msg m = { .label = label, .w = { w0 } };
-	long r = sys_ipc_call((int)v, &m, buf, at, NULL, 0);
+	long r = __file_call((int)v, &m, buf, at, NULL, 0);
 	return r < 0 ? r : (long)m.label;
 }
 
@@ -141,7 +141,7 @@ int access(const char *path, int mode)
 static long file_simple(int fd, uint64_t label, uint64_t w0, uint64_t w1)
 {
 	struct ipc_msg m = { .label = label, .w = { w0, w1 } };
-	long r = sys_ipc_call(fd, &m, NULL, 0, NULL, 0);
+	long r = __file_call(fd, &m, NULL, 0, NULL, 0);
 	return r < 0 ? r : (long)m.label;
 }
 
@@ -323,7 +323,7 @@ int mount(const char *source, const char *target, const char *fstype, unsigned l
 	if (v < 0)
 		return (int)__sys_ret(-ENOSYS);
 	struct ipc_msg m = { .label = VFS_MOUNT, .w = { flags } };
-	long r = sys_ipc_call((int)v, &m, msg, at, NULL, 0);
+	long r = __file_call((int)v, &m, msg, at, NULL, 0);
 	return (int)__sys_ret(r < 0 ? r : (long)m.label);
 }
 
@@ -354,7 +354,7 @@ int fstatfs(int fd, struct statfs *st)
 		return (int)__sys_ret(type);
 	if (type == HANDLE_PIPE) {
 		struct ipc_msg m = { .label = FILE_STATFS };
-		long r = sys_ipc_call(fd, &m, NULL, 0, st, sizeof(*st));
+		long r = __file_call(fd, &m, NULL, 0, st, sizeof(*st));
 		if (r == 0 || r == -EFAULT)
 			return (int)__sys_ret(r < 0 ? r : (long)m.label);
 	}
@@ -367,7 +367,7 @@ int fstatfs(int fd, struct statfs *st)
 		return 0;
 	}
 	struct ipc_msg m = { .label = FILE_STATFS };
-	long r = sys_ipc_call(fd, &m, NULL, 0, st, sizeof(*st));
+	long r = __file_call(fd, &m, NULL, 0, st, sizeof(*st));
 	return (int)__sys_ret(r < 0 ? r : (long)m.label);
 }
 
