@@ -1553,6 +1553,8 @@ def test_fuzz(build, initrd, mode, seed, seconds, tally):
         fails = [i for i, l in enumerate(b.lines) if "fuzz: FAIL" in l or "KERNEL PANIC" in l]
         start = max(0, (fails[0] if fails else len(b.lines)) - 30)
         print("\n".join("      | " + l for l in b.lines[start:start + 80]))
+        for l in fuzz_waiters(b.lines):
+            print("      " + l)
         last = {}
         for l in b.lines:
             mm = re.match(r"^fz (\d+) (\d+) -p (\S+)", l)
@@ -1560,6 +1562,33 @@ def test_fuzz(build, initrd, mode, seed, seconds, tally):
                 last[mm.group(1)] = (mm.group(2), mm.group(3))
         for slot, (sd, seeds) in sorted(last.items()):
             print(f"      last program of slot {slot} (seed {sd}): tools/fuzz-replay -m {mode} -p {seeds}")
+
+
+def fuzz_waiters(lines):
+    """From a sysrq 't' dump: one line per thread that waits anywhere but
+    in a server's receive (an idle server), with its backtrace's functions
+    -- what a stuck probe or worker waits in, in a few lines (the excerpt
+    of a long dump often ends before it)."""
+    out, proc, cur = [], "", None
+    def flush():
+        if cur and cur[1] and not {"sys_ipc_recv", "sys_ipc_reply_recv"} & set(cur[1]):
+            out.append(f"waits: {cur[0]}: " + " < ".join(cur[1][:8]))
+    for l in lines:
+        m = re.match(r"^# pid (\d+) \((.*?)\)", l)
+        if m:
+            flush()
+            cur, proc = None, f"pid {m.group(1)} ({m.group(2)})"
+            continue
+        m = re.match(r"^#\s+tid (\d+): (\w+)", l)
+        if m:
+            flush()
+            cur = (f"{proc} tid {m.group(1)} {m.group(2)}", []) if m.group(2) != "runnable" else None
+            continue
+        m = re.match(r"^\s*\[<0x[0-9a-f]+>\] (\w+)", l)
+        if m and cur:
+            cur[1].append(m.group(1))
+    flush()
+    return out[:40] if out else ["waits: no thread waits outside a server's receive in the dump"]
 
 
 def test_fuzz_descriptions(build, tally):
@@ -1776,9 +1805,9 @@ def main():
     b = run_tap_boot("kernel self-tests (qemu -kernel, PVH)",
                      ["--kernel", kernel, "--initrd", initrd, "--append", "test=all mem=256", "--mem", "256",
                       "--disk", scratch, "--", "-drive", f"file={scratch2},if=none,id=s2,format=raw",
-                      "-device", "virtio-blk-pci,drive=s2,addr=5"], tally, 2 * a.timeout)
-    # (twice the per-boot timeout: this one boot runs every self-test, about
-    # 50 s on a host loaded by other QEMUs, where 60 s left no margin)
+                      "-device", "virtio-blk-pci,drive=s2,addr=5"], tally, 3 * a.timeout)
+    # (three times the per-boot timeout: this one boot runs every self-test,
+    # about 50 s alone, past 120 s on a host where two more builds ran)
     test_disks_share_irq(b, tally)
     test_klog_console(kernel, initrd, b, tally, a.timeout)
     run_churn(kernel, initrd, a.build, a.churn, tally, a.timeout, "soak_containment,soak_pipe_race,soak_fork_race,soak_churn")

@@ -74,7 +74,7 @@ static void on_chld_info(int sig, siginfo_t *si, void *uc)
 
 static void wait_for_chld(int before)
 {
-	for (int i = 0; i < 200 && chld_count == before; i++) {
+	for (int i = 0; i < 2000 && chld_count == before; i++) { /* 10 s: a busy host */
 		struct timespec ts = { 0, 5000000 };
 		nanosleep(&ts, NULL);
 	}

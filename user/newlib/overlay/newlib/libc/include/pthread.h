@@ -52,6 +52,8 @@ int	pthread_attr_getscope(const pthread_attr_t *__attr, int *__scope);
 int	pthread_setschedparam(pthread_t __th, int __policy, const struct sched_param *__param);
 int	pthread_getschedparam(pthread_t __th, int *__policy, struct sched_param *__param);
 int	pthread_setschedprio(pthread_t __th, int __prio);
+/* The thread's CPU-time clock (user/libc/timer.c) */
+int	pthread_getcpuclockid(pthread_t __th, clockid_t *__clock_id);
 #if __GNU_VISIBLE
 /* glibc's: thread's attributes as they are (stack, guard, detach state,
    policy), into an attribute object to destroy after; its CPU set.  */
