@@ -74,6 +74,37 @@ static bool sfd_ready(void *arg)
 	return signal_pending_of(current_thread()) & __atomic_load_n(&s->mask, __ATOMIC_RELAXED);
 }
 
+/* The fields Linux fills for the kind of signal (signalfd_copyinfo, by
+ * siginfo_layout): a timer's id, overrun and value; a queued or tkill'd
+ * signal's sender and value; kill's sender; SIGCHLD's child and status; a
+ * fault's address (the kernel's own, SI_KERNEL: nothing more). */
+static void sfd_fill(struct k_signalfd_siginfo *si, int sig, const struct k_siginfo *info)
+{
+	si->ssi_signo = (uint32_t)sig;
+	si->ssi_errno = info->errno_;
+	si->ssi_code = info->code;
+	if (info->code == SI_TIMER) {
+		si->ssi_tid = (uint32_t)info->f.proc.pid;
+		si->ssi_overrun = info->f.proc.uid;
+		si->ssi_ptr = info->f.proc.value;
+		si->ssi_int = (int32_t)info->f.proc.value;
+	} else if (info->code < 0) {
+		si->ssi_pid = (uint32_t)info->f.proc.pid;
+		si->ssi_uid = info->f.proc.uid;
+		si->ssi_ptr = info->f.proc.value;
+		si->ssi_int = (int32_t)info->f.proc.value;
+	} else if (info->code == SI_USER) {
+		si->ssi_pid = (uint32_t)info->f.proc.pid;
+		si->ssi_uid = info->f.proc.uid;
+	} else if (sig == SIGCHLD) {
+		si->ssi_pid = (uint32_t)info->f.proc.pid;
+		si->ssi_uid = info->f.proc.uid;
+		si->ssi_status = info->f.proc.status;
+	} else if (sig == SIGSEGV || sig == SIGBUS || sig == SIGILL || sig == SIGFPE || sig == SIGTRAP) {
+		si->ssi_addr = info->f.addr;
+	}
+}
+
 static long sfd_read(struct kobj *o, void *ubuf, size_t len)
 {
 	struct signalfd *s = sfd_of(o);
@@ -98,15 +129,7 @@ static long sfd_read(struct kobj *o, void *ubuf, size_t len)
 		}
 		struct k_signalfd_siginfo si;
 		memset(&si, 0, sizeof(si));
-		si.ssi_signo = (uint32_t)sig;
-		si.ssi_errno = info.errno_;
-		si.ssi_code = info.code;
-		if (info.code == SI_USER || sig == SIGCHLD) {
-			si.ssi_pid = (uint32_t)info.f.proc.pid;
-			si.ssi_uid = info.f.proc.uid;
-		}
-		if (sig == SIGCHLD)
-			si.ssi_status = info.f.proc.status;
+		sfd_fill(&si, sig, &info);
 		if (copy_to_user((char *)ubuf + done * sizeof(si), &si, sizeof(si)))
 			return done ? (long)(done * sizeof(si)) : -EFAULT;
 		done++;

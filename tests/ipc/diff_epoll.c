@@ -374,6 +374,29 @@ static void test_signalfd(void)
 	printf("signo %u code %d\n", si.ssi_signo, si.ssi_code);
 	waitpid(c, &st, 0);
 	read(s, &si, sizeof(si)); /* the SIGCHLD */
+	/* a queued signal: its sender and value; a timer's: its id, value and overrun */
+	sigset_t mq;
+	sigemptyset(&mq);
+	sigaddset(&mq, SIGRTMIN);
+	sigprocmask(SIG_BLOCK, &mq, NULL);
+	int sq = signalfd(-1, &mq, SFD_NONBLOCK);
+	sigqueue(getpid(), SIGRTMIN, (union sigval){ .sival_int = 4242 });
+	say("read, sigqueue", read(sq, &si, sizeof(si)));
+	printf("code %d pid is mine %d uid is mine %d int %d ptr %llu\n", si.ssi_code, si.ssi_pid == (uint32_t)getpid(),
+	       si.ssi_uid == (uint32_t)getuid(), si.ssi_int, (unsigned long long)si.ssi_ptr);
+	timer_t tm;
+	struct sigevent ev = { .sigev_notify = SIGEV_SIGNAL, .sigev_signo = SIGRTMIN, .sigev_value.sival_int = 77 };
+	timer_create(CLOCK_MONOTONIC, &ev, &tm);
+	struct itimerspec its = { { 0, 1000000 }, { 0, 1000000 } };
+	timer_settime(tm, 0, &its, NULL);
+	usleep(30000);
+	say("read, a timer's", read(sq, &si, sizeof(si)));
+	printf("code %d int %d ptr %llu overrun > 0 %d pid %u uid %u\n", si.ssi_code, si.ssi_int,
+	       (unsigned long long)si.ssi_ptr, si.ssi_overrun > 0, si.ssi_pid, si.ssi_uid);
+	timer_delete(tm);
+	read(sq, &si, sizeof(si)); /* one more, if it fired again meanwhile */
+	close(sq);
+	sigprocmask(SIG_UNBLOCK, &mq, NULL);
 	close(ep);
 	close(sb);
 	close(s);
