@@ -17,6 +17,8 @@
 #include "cgroup.h"
 #include "controller.h"
 #include "heap.h"
+#include "abi/fcntl.h"
+#include "kfile.h"
 #include "kobj.h"
 #include "kstring.h"
 #include "abi/pcache.h"
@@ -35,7 +37,9 @@ static uint32_t cgns_next_ino = CGNS_INO_FIRST;
 struct cgns_fd {
 	struct kobj obj;
 	struct cg_ns *ns;
+	uint32_t flags;		/* O_NONBLOCK, as fcntl set it */
 };
+#define CGNS_O_LARGEFILE 0100000 /* what Linux's open() adds on x86_64 */
 
 void cgns_get(struct cg_ns *ns)
 {
@@ -97,13 +101,44 @@ void cgns_fd_stat(const struct kobj *o, struct pcache_attr *a)
 	*a = (struct pcache_attr){ .dev = CGNS_NSFS_DEV, .ino = cgns_ino(f->ns), .mode = 0100444, .nlink = 1 };
 }
 
-long cgns_poll_obj(struct kobj *o, int events, struct pollq **q)
+/* Linux's nsfs file: no read or write of its own (EINVAL; the handle
+ * has no WRITE right: EBADF, as a read-only open), poll always ready
+ * (DEFAULT_POLLMASK), the status flags of an open() (O_LARGEFILE), of
+ * which O_NONBLOCK changes. */
+static long cgns_fd_rw(struct kobj *o, void *buf, size_t len)
+{
+	(void)o, (void)buf, (void)len;
+	return -EINVAL;
+}
+
+static long cgns_fd_write(struct kobj *o, const void *buf, size_t len)
+{
+	(void)o, (void)buf, (void)len;
+	return -EINVAL;
+}
+
+static long cgns_fd_flags(struct kobj *o, int set)
+{
+	struct cgns_fd *f = container_of(o, struct cgns_fd, obj);
+	if (set >= 0)
+		__atomic_store_n(&f->flags, (uint32_t)set & O_NONBLOCK, __ATOMIC_RELAXED);
+	return (long)(__atomic_load_n(&f->flags, __ATOMIC_RELAXED) | CGNS_O_LARGEFILE);
+}
+
+static long cgns_fd_poll(struct kobj *o, int events, struct pollq **q)
 {
 	(void)o;
 	if (q)
 		*q = NULL;
 	return events & (POLLIN | POLLOUT | POLLRDNORM | POLLWRNORM);
 }
+
+const struct kfile_ops cgns_fd_ops = {
+	.read = cgns_fd_rw,
+	.write = cgns_fd_write,
+	.flags = cgns_fd_flags,
+	.poll = cgns_fd_poll,
+};
 
 static void cgns_fd_release(struct kobj *o)
 {
@@ -139,7 +174,7 @@ static long cgns_open(int pid)
 		return -ENOMEM;
 	}
 	f->ns = ns;
-	int h = handle_install(self->proc, &f->obj, HANDLE_RIGHTS_BASIC);
+	int h = handle_install(self->proc, &f->obj, HANDLE_RIGHTS_BASIC | HANDLE_RIGHT_READ);
 	kobj_put(&f->obj); /* the handle holds it now, or nobody */
 	return h;
 }

@@ -22,10 +22,7 @@ struct kobj;
 struct pcache_attr;
 /* fstat of a namespace descriptor (KOBJ_CGNS, Linux's nsfs inode) into a. */
 void cgns_fd_stat(const struct kobj *o, struct pcache_attr *a);
-struct pollq;
-/* poll of a namespace descriptor: always ready, as Linux's nsfs file
- * (no poll of its own: DEFAULT_POLLMASK). */
-long cgns_poll_obj(struct kobj *o, int events, struct pollq **q);
+
 
 /* Another holder of ns (NULL-safe: the initial namespace is not counted). */
 void cgns_get(struct cg_ns *ns);

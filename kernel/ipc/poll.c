@@ -7,7 +7,6 @@
 #include "abi/errno.h"
 #include "abi/poll.h"
 #include "cgfs_file.h"
-#include "cgns.h"
 #include "heap.h"
 #include "inotify.h"
 #include "ipc.h"
@@ -149,7 +148,6 @@ static const fd_poll_fn fd_poll_fns[16] = {
 	[KOBJ_INOTIFY] = inotify_poll_fn,
 	[KOBJ_SOCKET] = usock_poll_fn,
 	[KOBJ_PIDFD] = pidfd_poll_obj,
-	[KOBJ_CGNS] = cgns_poll_obj,
 };
 
 long fd_poll_obj(struct kobj *o, int events, struct pollq **q)

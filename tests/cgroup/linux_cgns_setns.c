@@ -15,6 +15,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -211,9 +212,16 @@ static void links(void)
 	       res(sr), res(fr), (unsigned)(f.st_mode & 07777), yes(S_ISREG(f.st_mode)),
 	       yes(f.st_ino == ino_in(self)), yes(s.st_ino == f.st_ino && s.st_dev == f.st_dev),
 	       (unsigned long)f.st_nlink, (unsigned)f.st_uid);
-	char p[64];
+	char p[64], b[8];
 	snprintf(p, sizeof(p), "/proc/self/fd/%d", fd);
 	printf("fd link: %s\n", link_of(p));
+	printf("read: %s", read(fd, b, sizeof(b)) < 0 ? ename(errno) : "data");
+	printf(", write: %s", write(fd, "x", 1) < 0 ? ename(errno) : "written");
+	printf(", lseek: %s", lseek(fd, 0, SEEK_SET) < 0 ? (errno == ESPIPE ? "ESPIPE" : ename(errno)) : "0");
+	printf(", F_GETFL %o", (unsigned)fcntl(fd, F_GETFL));
+	struct pollfd pf = { .fd = fd, .events = POLLIN | POLLOUT | POLLPRI };
+	int pr = poll(&pf, 1, 0);
+	printf(", poll %d revents %#x\n", pr, (unsigned)pf.revents);
 	errno = 0;
 	printf("open O_NOFOLLOW: %s\n", open("/proc/self/ns/cgroup", O_RDONLY | O_NOFOLLOW) >= 0 ? "ok" : ename(errno));
 	printf("ns/cgroup/x: %s\n", access("/proc/self/ns/cgroup/x", F_OK) == 0 ? "0" : ename(errno));
