@@ -48,7 +48,8 @@ struct k_cgwriter {
 				   hierarchy's root), for the "@ID/path" form below */
 #define CGNS_MOUNT_FLAGS 6	/* the hierarchy's options now */
 #define CGNS_OPEN        7	/* open of /proc/PID/ns/cgroup: process a's namespace as a
-				   handle (HANDLE_CGNS) for the caller (procfs) */
+				   handle (HANDLE_CGNS) for the caller (procfs), charged to
+				   process b (0: the caller), its opener */
 #define CGNS_INO         8	/* the inode number of process a's namespace (cgroup:[INO]) */
 #define CGNS_SETNS       9	/* setns(fd a, nstype b) */
 /* The inode number of the initial cgroup namespace (Linux's

@@ -158,8 +158,9 @@ static long cgns_of_pid(int pid, struct cg_ns **ns)
 }
 
 /* CGNS_OPEN: a descriptor of process pid's namespace in the caller's
- * table (procfs, which checked the opener's right to it, hands it on). */
-static long cgns_open(int pid)
+ * table (procfs, which checked the opener's right to it, hands it on),
+ * charged to process client's cgroup (0: the caller's), who will hold it. */
+static long cgns_open(int pid, int client)
 {
 	struct thread *self = current_thread();
 	if (self->proc->cred.euid != 0)
@@ -168,10 +169,18 @@ static long cgns_open(int pid)
 	long r = cgns_of_pid(pid, &ns);
 	if (r < 0)
 		return r;
-	struct cgns_fd *f = kobj_alloc(sizeof(*f), KOBJ_CGNS, self->cgroup, cgns_fd_release);
+	spin_lock(&proc_lock);
+	struct proc *c = client ? proc_find_locked(client) : NULL;
+	struct cgroup *payer = c && c != &kernel_proc ? proc_main_cgroup_locked(c) : client ? NULL : self->cgroup;
+	if (payer)
+		cg_get(payer);
+	spin_unlock(&proc_lock);
+	struct cgns_fd *f = payer ? kobj_alloc(sizeof(*f), KOBJ_CGNS, payer, cgns_fd_release) : NULL;
+	if (payer)
+		cg_put(payer);
 	if (!f) {
 		cgns_put(ns);
-		return -ENOMEM;
+		return payer ? -ENOMEM : -ESRCH;
 	}
 	f->ns = ns;
 	int h = handle_install(self->proc, &f->obj, HANDLE_RIGHTS_BASIC | HANDLE_RIGHT_READ);
@@ -343,7 +352,7 @@ long sys_cgroup_ns(int op, int a, int b, char *ubuf, size_t len)
 	case CGNS_MOUNT_FLAGS:
 		return cgns_nsdelegate() ? CGNS_NSDELEGATE : 0;
 	case CGNS_OPEN:
-		return b ? -EINVAL : cgns_open(a);
+		return b < 0 ? -ESRCH : cgns_open(a, b);
 	case CGNS_INO:
 		return b ? -EINVAL : cgns_ino_of(a);
 	case CGNS_SETNS:

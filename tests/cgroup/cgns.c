@@ -254,8 +254,9 @@ static void descriptors(void)
 	      "CGNS_INO in the initial namespace: 4026531835 (Linux's PROC_CGROUP_INIT_INO)");
 	check(sys_cgroup_ns(CGNS_INO, 999999, 0, NULL, 0) == -ESRCH && sys_cgroup_ns(CGNS_OPEN, 999999, 0, NULL, 0) == -ESRCH &&
 	      sys_cgroup_ns(CGNS_OPEN, 0, 0, NULL, 0) == -ESRCH, "CGNS_INO and CGNS_OPEN of no process: ESRCH");
-	check(sys_cgroup_ns(CGNS_OPEN, getpid(), 1, NULL, 0) == -EINVAL && sys_cgroup_ns(CGNS_INO, getpid(), 1, NULL, 0) == -EINVAL,
-	      "CGNS_OPEN and CGNS_INO with a second argument: EINVAL");
+	check(sys_cgroup_ns(CGNS_OPEN, getpid(), 999999, NULL, 0) == -ESRCH && sys_cgroup_ns(CGNS_OPEN, getpid(), -1, NULL, 0) == -ESRCH &&
+	      sys_cgroup_ns(CGNS_INO, getpid(), 1, NULL, 0) == -EINVAL,
+	      "CGNS_OPEN charged to no process: ESRCH; CGNS_INO with a second argument: EINVAL");
 	long h = sys_cgroup_ns(CGNS_OPEN, getpid(), 0, NULL, 0);
 	struct pollfd pf = { .fd = (int)h, .events = POLLIN | POLLOUT | POLLPRI };
 	check(h >= 0 && sys_handle_type((int)h) == HANDLE_CGNS && poll(&pf, 1, 0) == 1 && pf.revents == (POLLIN | POLLOUT),

@@ -1064,7 +1064,7 @@ static long ns_open(const struct fs_req *r, const struct pref *p, int flags)
 		return -EACCES;
 	if (flags & O_DIRECTORY)
 		return -ENOTDIR;
-	long h = sys_cgroup_ns(CGNS_OPEN, p->pid, 0, NULL, 0);
+	long h = sys_cgroup_ns(CGNS_OPEN, p->pid, r->pid, NULL, 0); /* charged to the opener */
 	if (h < 0)
 		return h == -ESRCH ? -ENOENT : h;
 	long given = sys_ipc_give((int)h);
