@@ -239,10 +239,15 @@ static void mount_roots(void)
 
 /* The thread that calls setns(fd) (the namespace descriptor fd). */
 static int thread_fd, thread_r;
+static char thread_link[64];
 static void *thread_setns(void *arg)
 {
 	(void)arg;
 	thread_r = setns(thread_fd, CLONE_NEWCGROUP);
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/self/task/%ld/ns/cgroup", (long)gettid());
+	ssize_t n = readlink(path, thread_link, sizeof(thread_link) - 1);
+	thread_link[n > 0 ? n : 0] = '\0';
 	return NULL;
 }
 
@@ -305,10 +310,13 @@ static void descriptors(void)
 	check(child_exit(heir) == 0, "a forked child joins through the inherited descriptor");
 	thread_fd = fd;
 	pthread_t th;
+	char want[64];
+	snprintf(want, sizeof(want), "cgroup:[%ld]", other);
 	check(pthread_create(&th, NULL, thread_setns, NULL) == 0 && pthread_join(th, NULL) == 0 && thread_r == 0 &&
-	      sys_cgroup_ns(CGNS_INO, getpid(), 0, NULL, 0) == other && same("/proc/self/cgroup", "0::/..\n"),
+	      sys_cgroup_ns(CGNS_INO, getpid(), 0, NULL, 0) == other && same("/proc/self/cgroup", "0::/..\n") &&
+	      strcmp(thread_link, want) == 0,
 	      "setns in a second thread: the whole process is in the namespace (Arbor's is per process; "
-	      "Linux's per thread)");
+	      "Linux's per thread), its /proc/self/task/TID/ns/cgroup says so");
 	check(setns(self, 0) == 0 && same("/proc/self/cgroup", "0::/posix_cgns\n"), "setns back to the initial one");
 	if (write(go[1], "g", 1) != 1)
 		return;

@@ -203,6 +203,9 @@ static void links(void)
 	snprintf(self, sizeof(self), "%s", link_of("/proc/self/ns/cgroup"));
 	printf("self link: %s\n", self);
 	printf("pid 1's link: %s\n", link_of("/proc/1/ns/cgroup"));
+	char tl[64];
+	snprintf(tl, sizeof(tl), "/proc/self/task/%d/ns/cgroup", (int)getpid());
+	printf("the main thread's link is the process's: %s\n", yes(strcmp(link_of(tl), self) == 0));
 	int lr = lstat("/proc/self/ns/cgroup", &l);
 	printf("lstat: %s, link %s mode %o\n", res(lr), yes(S_ISLNK(l.st_mode)), (unsigned)(l.st_mode & 07777));
 	int fd = open("/proc/self/ns/cgroup", O_RDONLY | O_CLOEXEC);

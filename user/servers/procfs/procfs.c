@@ -56,7 +56,8 @@
  *                       copy of the descriptor procfs gives: FS_OPEN_MAGIC);
  *                       ptrace-read's rule (EACCES); docs/vfs.md
  *   /proc/PID/fdinfo/N  pos, flags (octal), ino
- *   /proc/PID/ns/cgroup the process's cgroup namespace (Linux's magic
+ *   /proc/PID/ns/cgroup (and /proc/PID/task/TID/ns/cgroup: a thread's is
+ *                       its process's here) the cgroup namespace (Linux's magic
  *                       link, ptrace-read's rule: EACCES): its text
  *                       cgroup:[INO], stat follows it to the namespace's
  *                       nsfs inode, open gives a descriptor of the
@@ -429,6 +430,10 @@ static int lookup_thread(struct pref *cur, const char *name)
 		cur->tid = tid;
 		return 0;
 	}
+	if (strcmp(name, "ns") == 0) { /* the thread's: its process's here */
+		cur->node = P_NS;
+		return 0;
+	}
 	size_t i = 0;
 	while (i < NELEM(tid_files) && strcmp(name, tid_files[i].name) != 0)
 		i++;
@@ -463,7 +468,9 @@ static int procfs_lookup(const char *path, int self, int self_tid, const struct 
 			    cur.node != P_SYS_VM && cur.node != P_SYS_KERNEL && cur.node != P_TASK && cur.node != P_TID && cur.node != P_FD &&
 			    cur.node != P_FDINFO && cur.node != P_NS)
 				return -ENOTDIR;
-			if (cur.node == P_FD || cur.node == P_FDINFO || cur.node == P_NS)
+			if (cur.node == P_NS && cur.tid)
+				cur = (struct pref){ P_TID, cur.pid, cur.tid, 0, 0, 0 };
+			else if (cur.node == P_FD || cur.node == P_FDINFO || cur.node == P_NS)
 				cur = (struct pref){ P_PID, cur.pid, 0, 0, 0, 0 };
 			else if (cur.node == P_TID)
 				cur = (struct pref){ P_TASK, cur.pid, 0, 0, 0, 0 };
@@ -668,7 +675,7 @@ static uint64_t node_ino(const struct pref *p)
 	if (p->node == P_FDLINK || p->node == P_FDINFO_FILE) /* apart from the others */
 		return ((uint64_t)(p->node == P_FDLINK ? 2 : 3) << 40) | ((uint64_t)p->pid << 8) | (uint64_t)p->fd;
 	if (p->node == P_NS_CGROUP)
-		return (4ull << 40) | ((uint64_t)p->pid << 8);
+		return ((uint64_t)(p->tid ? 5 : 4) << 40) | ((uint64_t)(p->tid ? p->tid : p->pid) << 8);
 	if (p->tid) /* apart from the process's own numbers */
 		return (1ull << 40) | ((uint64_t)p->tid << 5) | (uint64_t)p->node;
 	return p->pid ? ((uint64_t)p->pid << 5) + (uint64_t)p->node : (uint64_t)p->node + 1;
@@ -1331,15 +1338,18 @@ static long procfs_fill(struct fs_file *f, uint64_t pos, struct fssrv_dents *b)
 	} else if (p->node == P_FD || p->node == P_FDINFO) {
 		fill_fds(p, pos, b);
 	} else if (p->node == P_NS) {
-		struct pref c = { P_NS_CGROUP, p->pid, 0, 0, 0, 0 };
+		struct pref c = { P_NS_CGROUP, p->pid, p->tid, 0, 0, 0 };
 		if (pos == 2)
 			fssrv_dent(b, node_ino(&c), DT_LNK, "cgroup", 3);
 	} else if (p->node == P_TID) {
 		for (; pos - 2 < NELEM(tid_files); pos++) {
 			struct pref c = { tid_files[pos - 2].node, p->pid, p->tid, 0, 0, 0 };
 			if (!fssrv_dent(b, node_ino(&c), DT_REG, tid_files[pos - 2].name, pos + 1))
-				break;
+				return 0;
 		}
+		struct pref ns = { P_NS, p->pid, p->tid, 0, 0, 0 };
+		if (pos - 2 == NELEM(tid_files))
+			fssrv_dent(b, node_ino(&ns), DT_DIR, "ns", pos + 1);
 	} else {
 		for (; pos - 2 < NELEM(pid_files); pos++) {
 			struct pref c = { pid_files[pos - 2].node, p->pid, 0, 0, 0, 0 };
