@@ -24,6 +24,7 @@
 #include <sys/mount.h>
 #include <sys/pidfd.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -211,10 +212,12 @@ static void links(void)
 	int fd = open("/proc/self/ns/cgroup", O_RDONLY | O_CLOEXEC);
 	printf("open: %s\n", fd >= 0 ? "ok" : ename(errno));
 	int sr = stat("/proc/self/ns/cgroup", &s), fr = fstat(fd, &f);
-	printf("stat %s fstat %s: mode %o, regular %s, inode the link's %s, same as fstat %s, nlink %lu, uid %u\n",
+	printf("stat %s fstat %s: mode %o, regular %s, inode the link's %s, same as fstat %s, nlink %lu, uid %u, "
+	       "dev %u:%u, size %lld, blksize %ld\n",
 	       res(sr), res(fr), (unsigned)(f.st_mode & 07777), yes(S_ISREG(f.st_mode)),
 	       yes(f.st_ino == ino_in(self)), yes(s.st_ino == f.st_ino && s.st_dev == f.st_dev),
-	       (unsigned long)f.st_nlink, (unsigned)f.st_uid);
+	       (unsigned long)f.st_nlink, (unsigned)f.st_uid, major(f.st_dev), minor(f.st_dev), (long long)f.st_size,
+	       (long)f.st_blksize);
 	char p[64], b[8];
 	snprintf(p, sizeof(p), "/proc/self/fd/%d", fd);
 	printf("fd link: %s\n", link_of(p));
