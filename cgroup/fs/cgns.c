@@ -13,16 +13,16 @@
 #include "cgns.h"
 #include "abi/cgroup.h"
 #include "abi/errno.h"
+#include "abi/fcntl.h"
+#include "abi/pcache.h"
+#include "abi/poll.h"
 #include "cgfs.h"
 #include "cgroup.h"
 #include "controller.h"
 #include "heap.h"
-#include "abi/fcntl.h"
 #include "kfile.h"
 #include "kobj.h"
 #include "kstring.h"
-#include "abi/pcache.h"
-#include "abi/poll.h"
 #include "proc.h"
 #include "syscall.h"
 
@@ -105,7 +105,7 @@ void cgns_fd_stat(const struct kobj *o, struct pcache_attr *a)
  * has no WRITE right: EBADF, as a read-only open), poll always ready
  * (DEFAULT_POLLMASK), the status flags of an open() (O_LARGEFILE), of
  * which O_NONBLOCK changes. */
-static long cgns_fd_rw(struct kobj *o, void *buf, size_t len)
+static long cgns_fd_read(struct kobj *o, void *buf, size_t len)
 {
 	(void)o, (void)buf, (void)len;
 	return -EINVAL;
@@ -134,7 +134,7 @@ static long cgns_fd_poll(struct kobj *o, int events, struct pollq **q)
 }
 
 const struct kfile_ops cgns_fd_ops = {
-	.read = cgns_fd_rw,
+	.read = cgns_fd_read,
 	.write = cgns_fd_write,
 	.flags = cgns_fd_flags,
 	.poll = cgns_fd_poll,
@@ -206,8 +206,8 @@ static long cgns_ino_of(int pid)
 /* The namespace to join through handle fd for setns's nstype (a
  * reference in *ns; NULL the initial one): Linux's order of checks:
  * -EBADF no descriptor; a namespace's: -EINVAL an nstype not its own
- * (0 takes any); a pidfd's: -EINVAL for nstype 0, bits that are no
- * CLONE_NEW* or namespaces Arbor does not have (a Linux built without
+ * (0 takes any); a pidfd's: -EINVAL for any nstype but CLONE_NEWCGROUP
+ * (0, junk, or namespaces Arbor does not have: a Linux built without
  * them), then -ESRCH if its process has ended; anything else -EINVAL. */
 static long cgns_setns_target(int fd, uint32_t nstype, struct cg_ns **ns)
 {
