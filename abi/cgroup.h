@@ -43,8 +43,27 @@ struct k_cgwriter {
 #define CGNS_PATH_THREAD 2	/* /proc/PID/task/TID/cgroup: thread a, read by process b */
 #define CGNS_FEATURES    3	/* /sys/kernel/cgroup/features */
 #define CGNS_DELEGATE    4	/* /sys/kernel/cgroup/delegate */
-#define CGNS_MOUNT       5	/* a cgroup2 mount's options a, mounted by process b */
+#define CGNS_MOUNT       5	/* a cgroup2 mount's options a, mounted by process b:
+				   returns the mount's root (its cgroup's id; 0 the
+				   hierarchy's root), for the "@ID/path" form below */
 #define CGNS_MOUNT_FLAGS 6	/* the hierarchy's options now */
+#define CGNS_OPEN        7	/* open of /proc/PID/ns/cgroup: process a's namespace as a
+				   handle (HANDLE_CGNS) for the caller (procfs), charged to
+				   process b (0: the caller), its opener */
+#define CGNS_INO         8	/* the inode number of process a's namespace (cgroup:[INO]) */
+#define CGNS_SETNS       9	/* setns(fd a, nstype b) */
+/* The inode number of the initial cgroup namespace (Linux's
+ * PROC_CGROUP_INIT_INO); others are numbered from CGNS_INO_FIRST up. */
+#define CGNS_INIT_INO    0xeffffffbu
+#define CGNS_INO_FIRST   0xf0000000u
+/* The device number fstat shows for a namespace descriptor (Linux's nsfs:
+ * an anonymous device, 0:4 on a Debian 12 boot of 6.1). */
+#define CGNS_NSFS_DEV    4
+
+/* The server's paths (cgfs_stat, cgfs_readdir, cgfs_mkdir, cgfs_rmdir,
+ * cgfs_read, cgfs_write, cgfs_open, cgfs_setattr, not cgfs_direct) may
+ * start "@ID/": inside the cgroup whose id is ID (a mount's root, from
+ * CGNS_MOUNT), never above it; -ENOENT once that cgroup is gone. */
 /* cgroup2's mount options (CGNS_MOUNT). */
 #define CGNS_NSDELEGATE  1u
 

@@ -41,6 +41,9 @@
 #define FS_RT_WALKS   1		/* the server walks paths as written (FS_MNT_WALKS) */
 #define FS_RT_NESTED  2		/* other mounts lie below this one */
 #define FS_RT_CGROUP2 4		/* served by the VFS itself */
+#define FS_RT_CGSUB   8		/* a cgroup2 mount rooted below the hierarchy's root (made
+				   inside a cgroup namespace): not the library's to take to
+				   the kernel itself (cgfs_direct's paths are the hierarchy's) */
 struct fs_route {
 	uint64_t flags;		/* MS_* */
 	uint32_t inst;		/* the instance, for w2 */
@@ -127,7 +130,10 @@ struct fs_route {
  * links and "..": the VFS sends paths as written. Others get paths with
  * "." and ".." resolved. */
 #define FS_MNT_WALKS 1
-/* FS_MOUNT's reply w2: the file system's magic number (statfs f_type). */
+/* FS_MOUNT's reply w2: the file system's magic number (statfs f_type).
+ * w3: cgroup2's root, the id of the cgroup the mount shows as its root
+ * (the mounter's cgroup namespace root; 0 the hierarchy's): the VFS gives
+ * the kernel's cgfs calls its paths as "@ID/path" (abi/cgroup.h). */
 
 /* On a file channel. */
 #define FILE_READ    0x101	/* w0 offset, w1 1 = at w0 (pread), w2 the buffer's address mod 4096

@@ -127,5 +127,6 @@ struct ipc_info {
 #define HANDLE_SIGNALFD 12	/* a signalfd */
 #define HANDLE_SOCKET 13	/* a Unix-domain socket (sock_create) */
 #define HANDLE_PIDFD 14		/* a process (pidfd_open): readable once it has ended */
+#define HANDLE_CGNS 15		/* a cgroup namespace (open of /proc/PID/ns/cgroup): setns */
 
 #endif

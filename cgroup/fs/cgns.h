@@ -14,8 +14,15 @@ struct cgfs_buf;
  * namespace, whose root is cg_root. */
 struct cg_ns {
 	uint32_t refs;
+	uint32_t ino;		/* its inode number (/proc/PID/ns/cgroup) */
 	struct cgroup *root;
 };
+
+struct kobj;
+struct pcache_attr;
+/* fstat of a namespace descriptor (KOBJ_CGNS, Linux's nsfs inode) into a. */
+void cgns_fd_stat(const struct kobj *o, struct pcache_attr *a);
+
 
 /* Another holder of ns (NULL-safe: the initial namespace is not counted). */
 void cgns_get(struct cg_ns *ns);

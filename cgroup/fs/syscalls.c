@@ -33,20 +33,41 @@
 struct cgfs_path {
 	char small[CGFS_PATH_SHORT];
 	char *heap;
+	/* the server's "@ID/..." form: the id of the cgroup the path starts
+	 * from (a cgroup2 mount made inside a cgroup namespace has that
+	 * namespace's root as its root); 0: the hierarchy's root */
+	uint64_t root_id;
 };
 
-/* A cgroup path copied in (cgfs_path_done releases it); NULL with *err
- * set: -EFAULT, -ENAMETOOLONG, -EINVAL. Any caller (cgfs_direct). */
-static char *cgfs_path_copy(const char *upath, struct cgfs_path *pp, long *err)
+/* "@ID" at the start of path: the id into *id and what follows; NULL if
+ * no decimal id, or no '/' after it. */
+static char *cgfs_root_prefix(char *path, uint64_t *id)
+{
+	char *p = path + 1;
+	uint64_t v = 0;
+	for (; *p >= '0' && *p <= '9' && v < (1ull << 58); p++)
+		v = v * 10 + (uint64_t)(*p - '0');
+	*id = v;
+	return p > path + 1 && v && *p == '/' ? p : NULL;
+}
+
+/* A cgroup path copied in (cgfs_path_done releases it): what follows
+ * the root prefix, which rooted allows (the server's calls; pp->root_id);
+ * NULL with *err set: -EFAULT, -ENAMETOOLONG, -EINVAL. Any caller
+ * (cgfs_direct, not rooted). */
+static char *cgfs_path_copy(const char *upath, struct cgfs_path *pp, long *err, bool rooted)
 {
 	char *path = pp->small;
 	pp->heap = NULL;
+	pp->root_id = 0;
 	long n = copy_string_from_user(pp->small, upath, sizeof(pp->small));
 	if (n == -ENAMETOOLONG) {
 		path = pp->heap = kmalloc(CGFS_PATH_MAX);
 		n = path ? copy_string_from_user(path, upath, CGFS_PATH_MAX) : -ENOMEM;
 	}
-	*err = n < 0 ? n : path[0] != '/' ? -EINVAL : 0;
+	if (n >= 0 && rooted && path[0] == '@')
+		path = cgfs_root_prefix(path, &pp->root_id);
+	*err = n < 0 ? n : !path || path[0] != '/' ? -EINVAL : 0;
 	if (*err) {
 		kfree(pp->heap);
 		pp->heap = NULL;
@@ -63,7 +84,7 @@ static char *cgfs_path_in(const char *upath, struct cgfs_path *pp, long *err)
 		*err = -EPERM;
 		return NULL;
 	}
-	return cgfs_path_copy(upath, pp, err);
+	return cgfs_path_copy(upath, pp, err, true);
 }
 
 /* Releases what cgfs_path_in kept, whether or not it succeeded. */
@@ -72,13 +93,44 @@ static void cgfs_path_done(struct cgfs_path *pp)
 	kfree(pp->heap);
 }
 
-/* The cgroup (a reference) and, if the path names one of its files, the
- * file. -ENOENT, -ENOTDIR (a path through a file). */
-static int cgfs_resolve(char *path, struct cgroup **out, const struct cftype **file)
+/* The live cgroup whose id is id, or NULL. Ids only grow, so a child
+ * made after the one sought (a larger id: children are kept in id order)
+ * cannot have it below; the walk skips those subtrees. cg_lock held. */
+static struct cgroup *cgfs_find_id_locked(uint64_t id)
 {
 	struct cgroup *cg = &cg_root;
+	while (cg && cg->id != id) {
+		struct cgroup *next = NULL;
+		if (!list_empty(&cg->children)) {
+			struct cgroup *c = list_entry(cg->children.next, struct cgroup, sibling);
+			if (c->id <= id)
+				next = c;
+		}
+		for (struct cgroup *pos = cg; !next && pos != &cg_root; pos = pos->parent) {
+			if (pos->sibling.next == &pos->parent->children)
+				continue;
+			struct cgroup *s = list_entry(pos->sibling.next, struct cgroup, sibling);
+			if (s->id <= id)
+				next = s;
+		}
+		cg = next;
+	}
+	return cg;
+}
+
+/* The cgroup (a reference) and, if the path names one of its files, the
+ * file; the path starts at the cgroup whose id is root_id (0: the root).
+ * -ENOENT (also when that cgroup is gone), -ENOTDIR (a path through a
+ * file). */
+static int cgfs_resolve(uint64_t root_id, char *path, struct cgroup **out, const struct cftype **file)
+{
 	*file = NULL;
 	cg_lock();
+	struct cgroup *cg = root_id ? cgfs_find_id_locked(root_id) : &cg_root;
+	if (!cg) {
+		cg_unlock();
+		return -ENOENT;
+	}
 	for (char *p = path; *p;) {
 		while (*p == '/')
 			p++;
@@ -116,7 +168,7 @@ static long cgfs_lookup(const char *upath, struct cgroup **cg, const struct cfty
 	struct cgfs_path pp;
 	char *path = cgfs_path_in(upath, &pp, &err);
 	if (path)
-		err = cgfs_resolve(path, cg, f);
+		err = cgfs_resolve(pp.root_id, path, cg, f);
 	cgfs_path_done(&pp);
 	return err;
 }
@@ -158,7 +210,7 @@ long sys_cgfs_stat(const char *upath, struct k_cgnode *unode)
 	struct k_cgnode *n = path ? kmalloc(sizeof(*n)) : NULL;
 	if (path && !n)
 		err = -ENOMEM;
-	if (n && !(err = cgfs_resolve(path, &cg, &f))) {
+	if (n && !(err = cgfs_resolve(pp.root_id, path, &cg, &f))) {
 		cgfs_node_of(cg, f, f ? cgfs_cft_index(cg, f) : 0, n);
 		cg_put(cg);
 		err = copy_to_user(unode, n, sizeof(*n));
@@ -204,7 +256,7 @@ long sys_cgfs_readdir(const char *upath, uint64_t pos, struct k_cgnode *unodes, 
 		err = -ENOMEM;
 	if (count > CGFS_READDIR_MAX)
 		count = CGFS_READDIR_MAX;
-	if (n && !(err = cgfs_resolve(path, &cg, &f))) {
+	if (n && !(err = cgfs_resolve(pp.root_id, path, &cg, &f))) {
 		size_t got = 0;
 		if (f)
 			err = -ENOTDIR;
@@ -311,8 +363,9 @@ static long cgfs_create_charged(struct cgroup *parent, const char *name, size_t 
 	return err;
 }
 
-/* mkdir of cgroup path (copied in) for uid:gid. */
-static long cgfs_mkdir_at(char *path, uint32_t uid, uint32_t gid)
+/* mkdir of cgroup path (copied in, from the cgroup of id root_id) for
+ * uid:gid. */
+static long cgfs_mkdir_at(uint64_t root_id, char *path, uint32_t uid, uint32_t gid)
 {
 	long err;
 	struct cgroup *parent, *cg;
@@ -321,7 +374,7 @@ static long cgfs_mkdir_at(char *path, uint32_t uid, uint32_t gid)
 	char *name = cgfs_split_last(path, &len);
 	if (!*name)
 		return -EEXIST; /* the root */
-	if ((err = cgfs_resolve(path, &parent, &f)))
+	if ((err = cgfs_resolve(root_id, path, &parent, &f)))
 		return err;
 	cg_lock();
 	bool taken = !f && (cg_find_child(parent, name) || cgfs_cft_find(parent, name));
@@ -343,7 +396,7 @@ long sys_cgfs_mkdir(const char *upath, uint32_t uid, uint32_t gid)
 	char *path = cgfs_path_in(upath, &pp, &err);
 	if (!path)
 		return err;
-	err = cgfs_mkdir_at(path, uid, gid);
+	err = cgfs_mkdir_at(pp.root_id, path, uid, gid);
 	cgfs_path_done(&pp);
 	return err;
 }
@@ -360,14 +413,15 @@ long sys_cgfs_setattr(const char *upath, int64_t uid, int64_t gid, int32_t mode)
 	return err;
 }
 
-/* rmdir of cgroup path (copied in) for uid:gid. */
-static long cgfs_rmdir_at(char *path, uint32_t uid, uint32_t gid)
+/* rmdir of cgroup path (copied in, from the cgroup of id root_id) for
+ * uid:gid. A mount's root is EBUSY, as the hierarchy's. */
+static long cgfs_rmdir_at(uint64_t root_id, char *path, uint32_t uid, uint32_t gid)
 {
 	struct cgroup *cg;
 	const struct cftype *f;
-	long err = cgfs_resolve(path, &cg, &f);
+	long err = cgfs_resolve(root_id, path, &cg, &f);
 	if (!err) {
-		err = f ? -ENOTDIR : cg == &cg_root ? -EBUSY : !cgfs_dir_writable(cg->parent, uid, gid) ? -EACCES : 0;
+		err = f ? -ENOTDIR : cg == &cg_root || cg->id == root_id ? -EBUSY : !cgfs_dir_writable(cg->parent, uid, gid) ? -EACCES : 0;
 		if (!err) {
 			/* Under proc_lock, as migrations are: one that checked its
 			 * destination alive finds it so until it is done. */
@@ -391,7 +445,7 @@ long sys_cgfs_rmdir(const char *upath, uint32_t uid, uint32_t gid)
 	char *path = cgfs_path_in(upath, &pp, &err);
 	if (!path)
 		return err;
-	err = cgfs_rmdir_at(path, uid, gid);
+	err = cgfs_rmdir_at(pp.root_id, path, uid, gid);
 	cgfs_path_done(&pp);
 	return err;
 }
@@ -405,12 +459,12 @@ long sys_cgfs_direct(int fs, uint32_t gen, const char *upath, uint32_t op)
 	/* the mount the library chose is still there (else it asks the VFS) */
 	if ((err = ncache_gen_check(fs, gen)))
 		return err;
-	char *path = cgfs_path_copy(upath, &pp, &err);
+	char *path = cgfs_path_copy(upath, &pp, &err, false);
 	if (!path)
 		return err;
 	const struct cred *c = &current_thread()->proc->cred;
-	err = op == CGFS_DIRECT_MKDIR ? cgfs_mkdir_at(path, c->euid, c->egid) :
-					cgfs_rmdir_at(path, c->euid, c->egid);
+	err = op == CGFS_DIRECT_MKDIR ? cgfs_mkdir_at(0, path, c->euid, c->egid) :
+					cgfs_rmdir_at(0, path, c->euid, c->egid);
 	cgfs_path_done(&pp);
 	return err;
 }
@@ -449,7 +503,7 @@ long sys_cgfs_read(const char *upath, char *ubuf, size_t len)
 	char *path = cgfs_path_in(upath, &pp, &err);
 	struct cgroup *cg;
 	const struct cftype *f;
-	if (path && !(err = cgfs_resolve(path, &cg, &f))) {
+	if (path && !(err = cgfs_resolve(pp.root_id, path, &cg, &f))) {
 		struct cgfs_buf out = { .cap = MIN(len, (size_t)65536) };
 		out.buf = out.cap ? kmalloc(out.cap) : NULL;
 		err = !f ? -EISDIR : !f->show ? -EINVAL : out.cap && !out.buf ? -ENOMEM : f->show(cg, &out);
@@ -483,7 +537,7 @@ long sys_cgfs_write(const char *upath, const char *ubuf, size_t len, const struc
 		err = -ENOMEM;
 	else if (copy_from_user(text, ubuf, len))
 		err = -EFAULT;
-	if (!err && !(err = cgfs_resolve(path, &cg, &f))) {
+	if (!err && !(err = cgfs_resolve(pp.root_id, path, &cg, &f))) {
 		text[len] = '\0';
 		err = !f ? -EISDIR : cgfs_write_refused(f, w.uid) ? -EPERM : cgfs_write(cg, f, text, len, &w, NULL);
 		cg_put(cg);

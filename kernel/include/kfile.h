@@ -22,6 +22,8 @@ struct kfile_ops {
 };
 
 extern const struct kfile_ops eventfd_ops, epoll_ops, timerfd_ops, signalfd_ops;
+/* A cgroup namespace descriptor (cgroup/fs/cgns.c: Linux's nsfs file). */
+extern const struct kfile_ops cgns_fd_ops;
 
 /* The operations of o's kind, or NULL for every other kind. */
 const struct kfile_ops *kfile_ops_of(const struct kobj *o);

@@ -507,6 +507,8 @@ bool proc_ended(int pid, uint64_t start_ns);
  * once its process ended; *q the queue every process's end wakes. */
 struct pollq;
 long pidfd_poll_obj(struct kobj *o, int events, struct pollq **q);
+/* The process pidfd object o names: its pid and start time. */
+void pidfd_target_of(const struct kobj *o, int *pid, uint64_t *start_ns);
 /* A process became a zombie: pidfd pollers look again (proc_lock may be held). */
 void pidfd_proc_ended(void);
 /* Sends sig to thread t alone with siginfo *info (as tgkill; ptrace's

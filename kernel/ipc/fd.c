@@ -110,7 +110,7 @@ static long fd_published_setfl(int h, int set)
 }
 
 #define FD_KFILE_KINDS (KOBJ_KIND(KOBJ_EVENTFD) | KOBJ_KIND(KOBJ_EPOLL) | KOBJ_KIND(KOBJ_TIMERFD) | \
-			KOBJ_KIND(KOBJ_SIGNALFD))
+			KOBJ_KIND(KOBJ_SIGNALFD) | KOBJ_KIND(KOBJ_CGNS))
 #define FD_KERNEL_KINDS (KOBJ_KIND(KOBJ_PIPE) | KOBJ_KIND(KOBJ_CGFS_FILE) | KOBJ_KIND(KOBJ_INOTIFY) | KOBJ_KIND(KOBJ_SOCKET) | \
 			 FD_KFILE_KINDS)
 
@@ -119,6 +119,7 @@ static const struct kfile_ops *const fd_kfile_ops[16] = {
 	[KOBJ_EPOLL] = &epoll_ops,
 	[KOBJ_TIMERFD] = &timerfd_ops,
 	[KOBJ_SIGNALFD] = &signalfd_ops,
+	[KOBJ_CGNS] = &cgns_fd_ops,
 };
 
 const struct kfile_ops *kfile_ops_of(const struct kobj *o)

@@ -8,6 +8,7 @@
 #include "pcache.h"
 #include "abi/errno.h"
 #include "abi/fcntl.h"
+#include "cgns.h"
 #include "cgroup.h"
 #include "ipc.h"
 #include "memcg.h"
@@ -247,6 +248,8 @@ long sys_fd_stat(int fd, struct pcache_attr *out)
 		pipe_fd_stat(o, &a); /* a pipe's end: pipefs's inode */
 	else if (o->type == KOBJ_SOCKET) /* what Linux's sockfs shows */
 		a = (struct pcache_attr){ .mode = 0140777, .ino = usock_ino(o) };
+	else if (o->type == KOBJ_CGNS) /* a namespace: Linux's nsfs inode */
+		cgns_fd_stat(o, &a);
 	else if (!pc)
 		r = -EOPNOTSUPP; /* not the page cache's: its server answers */
 	else if (__atomic_load_n(&ch->ep->dead, __ATOMIC_RELAXED))

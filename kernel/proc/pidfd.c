@@ -49,6 +49,13 @@ long sys_pidfd_open(int pid, uint32_t flags)
 	return h;
 }
 
+void pidfd_target_of(const struct kobj *o, int *pid, uint64_t *start_ns)
+{
+	const struct pidfd *f = container_of(o, struct pidfd, obj);
+	*pid = f->pid;
+	*start_ns = f->start_ns;
+}
+
 /* The pidfd behind h: its pid and start time, or -EBADF. */
 static long pidfd_target(int h, int *pid, uint64_t *start)
 {

@@ -30,6 +30,7 @@ static bool procfd_is_file(const struct kobj *o)
 	switch (o->type) {
 	case KOBJ_CHANNEL: case KOBJ_PIPE: case KOBJ_CGFS_FILE: case KOBJ_INOTIFY: case KOBJ_EVENTFD:
 	case KOBJ_EPOLL: case KOBJ_TIMERFD: case KOBJ_SIGNALFD: case KOBJ_SOCKET: case KOBJ_PIDFD:
+	case KOBJ_CGNS:
 		return true;
 	case KOBJ_ENDPOINT:
 		return __atomic_load_n(&container_of(o, struct endpoint, obj)->fst.set, __ATOMIC_RELAXED);

@@ -3,17 +3,24 @@
  * /sys/kernel/cgroup (Arbor lists only the options it has), the
  * cgroup_ns system call's argument errors, what unshare and clone refuse
  * (other namespaces, CLONE_VM: what Linux's test_cgcore_lesser_ns_open
- * needs), the mount options Arbor refuses, a thread's view. Run as
- * /posix/cgns in /sys/fs/cgroup/posix_cgns, as root, with the servers up. */
+ * needs), the mount options Arbor refuses, a thread's view; the kernel's
+ * side of a mount made inside a namespace (CGNS_MOUNT's answer, the
+ * "@ID/path" form of the server's calls and its errors, a mount whose root
+ * was removed), the namespace descriptors (CGNS_OPEN, CGNS_INO, their
+ * errors, poll, fork) and setns from one thread of several (the whole
+ * process moves: Arbor's namespace is the process's). Run as /posix/cgns
+ * in /sys/fs/cgroup/posix_cgns, as root, with the servers up. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/pidfd.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -155,6 +162,181 @@ static void views(void)
 	check(rmdir(BASE "/a/t") == 0 && rmdir(BASE "/a") == 0, "rmdir a/t and a");
 }
 
+/* BASE/m's id, as the kernel answers CGNS_MOUNT from a namespace rooted
+ * there (0 from the initial one); -1 if anything failed. */
+static long mount_root_id(void)
+{
+	int fds[2];
+	long id = -1;
+	if (pipe(fds))
+		return -1;
+	fflush(stdout);
+	pid_t pid = fork();
+	if (pid == 0) {
+		long r = put(BASE "/m/cgroup.procs", "0") || unshare(CLONE_NEWCGROUP) ? -1 :
+			 sys_cgroup_ns(CGNS_MOUNT, 0, 0, NULL, 0);
+		_exit(write(fds[1], &r, sizeof(r)) == sizeof(r) ? 0 : 1);
+	}
+	if (child_exit(pid) != 0 || read(fds[0], &id, sizeof(id)) != sizeof(id))
+		id = -1;
+	close(fds[0]);
+	close(fds[1]);
+	return id;
+}
+
+static void mount_roots(void)
+{
+	struct stat st;
+	struct k_cgnode node;
+	char path[64];
+	check(mkdir(BASE "/m", 0755) == 0 && stat(BASE "/m", &st) == 0, "mkdir posix_cgns/m");
+	check(sys_cgroup_ns(CGNS_MOUNT, 0, 0, NULL, 0) == 0, "CGNS_MOUNT from the initial namespace: root 0");
+	long id = mount_root_id();
+	check(id > 0 && (uint64_t)id == st.st_ino >> 8, "CGNS_MOUNT from a namespace: its root's id (its inode >> 8)");
+	snprintf(path, sizeof(path), "@%ld/", id);
+	check(sys_cgfs_stat(path, &node) == 0 && node.ino == st.st_ino && node.kind == CGFS_DIR,
+	      "cgfs_stat(\"@ID/\"): that cgroup");
+	snprintf(path, sizeof(path), "@%ld/cgroup.type", id);
+	check(sys_cgfs_stat(path, &node) == 0 && node.kind == CGFS_FILE, "\"@ID/cgroup.type\": its file");
+	snprintf(path, sizeof(path), "@%ld", id);
+	check(sys_cgfs_stat(path, &node) == -EINVAL && sys_cgfs_stat("@/", &node) == -EINVAL &&
+	      sys_cgfs_stat("@0/", &node) == -EINVAL && sys_cgfs_stat("@1x/", &node) == -EINVAL,
+	      "\"@ID\" with no '/', no id, id 0, junk after it: EINVAL");
+	check(sys_cgfs_stat("@99999999/", &node) == -ENOENT, "no such cgroup: ENOENT");
+	snprintf(path, sizeof(path), "@%ld/", id);
+	check(sys_cgfs_rmdir(path, 0, 0) == -EBUSY, "cgfs_rmdir of a mount's root: EBUSY");
+	snprintf(path, sizeof(path), "@%ld/k", id);
+	check(sys_cgfs_mkdir(path, 0, 0) == 0 && stat(BASE "/m/k", &st) == 0 && sys_cgfs_rmdir(path, 0, 0) == 0,
+	      "cgfs_mkdir and cgfs_rmdir of \"@ID/k\": m/k");
+	long h = sys_ns_lookup("fs.cgroup2");
+	check(h >= 0 && sys_cgfs_direct((int)h, 0, path, CGFS_DIRECT_MKDIR) != 0 && fails(stat(BASE "/m/k", &st), ENOENT),
+	      "cgfs_direct takes no \"@ID\" (the hierarchy's paths only): nothing made");
+	fflush(stdout);
+	pid_t pid = fork();
+	if (pid == 0)
+		_exit(setuid(1000) == 0 && sys_cgfs_stat(path, &node) == -EPERM ? 0 : 1);
+	check(child_exit(pid) == 0, "\"@ID\" paths as a user: EPERM, as every server call");
+
+	/* a mount whose root is removed: nothing in it any more */
+	mkdir("/tmp/cgns_m", 0755);
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		if (put(BASE "/m/cgroup.procs", "0") || unshare(CLONE_NEWCGROUP) ||
+		    mount("none", "/tmp/cgns_m", "cgroup2", 0, "") || stat("/tmp/cgns_m/cgroup.type", &st) ||
+		    put(BASE "/cgroup.procs", "0"))
+			_exit(2);
+		_exit(0);
+	}
+	check(child_exit(pid) == 0, "a mount inside a namespace rooted at m, then its mounter leaves m");
+	check(rmdir(BASE "/m") == 0, "rmdir m (the mount's root) from outside");
+	check(fails(stat("/tmp/cgns_m/cgroup.type", &st), ENOENT) && fails(open("/tmp/cgns_m/cgroup.procs", O_RDONLY), ENOENT) &&
+	      fails(mkdir("/tmp/cgns_m/n", 0755), ENOENT),
+	      "its files and children are gone: ENOENT (Linux's too; its root's own stat and listing are ENOENT "
+	      "here, where Linux keeps the removed directory)");
+	check(umount("/tmp/cgns_m") == 0 && rmdir("/tmp/cgns_m") == 0, "umount it");
+}
+
+/* The thread that calls setns(fd) (the namespace descriptor fd). */
+static int thread_fd, thread_r;
+static char thread_link[64];
+static void *thread_setns(void *arg)
+{
+	(void)arg;
+	thread_r = setns(thread_fd, CLONE_NEWCGROUP);
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/self/task/%ld/ns/cgroup", (long)gettid());
+	ssize_t n = readlink(path, thread_link, sizeof(thread_link) - 1);
+	thread_link[n > 0 ? n : 0] = '\0';
+	return NULL;
+}
+
+static void descriptors(void)
+{
+	char buf[64];
+	int go[2], ready[2];
+	check(sys_cgroup_ns(CGNS_INO, getpid(), 0, NULL, 0) == (long)CGNS_INIT_INO,
+	      "CGNS_INO in the initial namespace: 4026531835 (Linux's PROC_CGROUP_INIT_INO)");
+	check(sys_cgroup_ns(CGNS_INO, 999999, 0, NULL, 0) == -ESRCH && sys_cgroup_ns(CGNS_OPEN, 999999, 0, NULL, 0) == -ESRCH &&
+	      sys_cgroup_ns(CGNS_OPEN, 0, 0, NULL, 0) == -ESRCH, "CGNS_INO and CGNS_OPEN of no process: ESRCH");
+	check(sys_cgroup_ns(CGNS_OPEN, getpid(), 999999, NULL, 0) == -ESRCH && sys_cgroup_ns(CGNS_OPEN, getpid(), -1, NULL, 0) == -ESRCH &&
+	      sys_cgroup_ns(CGNS_INO, getpid(), 1, NULL, 0) == -EINVAL,
+	      "CGNS_OPEN charged to no process: ESRCH; CGNS_INO with a second argument: EINVAL");
+	long h = sys_cgroup_ns(CGNS_OPEN, getpid(), 0, NULL, 0);
+	struct pollfd pf = { .fd = (int)h, .events = POLLIN | POLLOUT | POLLPRI };
+	check(h >= 0 && sys_handle_type((int)h) == HANDLE_CGNS && poll(&pf, 1, 0) == 1 && pf.revents == (POLLIN | POLLOUT),
+	      "CGNS_OPEN: a namespace descriptor, always readable and writable for poll (nsfs's)");
+	check_errno(read((int)h, buf, sizeof(buf)), EINVAL, "read of it: EINVAL (nsfs has no read)");
+	check_errno(write((int)h, "x", 1), EBADF, "write: EBADF (its handle has no WRITE right: a read-only open)");
+	sys_handle_close((int)h);
+	fflush(stdout);
+	pid_t pid = fork();
+	if (pid == 0)
+		_exit(setuid(1000) == 0 && sys_cgroup_ns(CGNS_OPEN, getpid(), 0, NULL, 0) == -EPERM &&
+		      sys_cgroup_ns(CGNS_INO, getpid(), 0, NULL, 0) == -EPERM ? 0 : 1);
+	check(child_exit(pid) == 0, "CGNS_OPEN and CGNS_INO as a user: EPERM (procfs's, which checks the reader)");
+
+	/* a child in its own namespace; a fork of it shares it */
+	if (pipe(go) || pipe(ready) || mkdir(BASE "/s", 0755))
+		return;
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		char c;
+		if (put(BASE "/s/cgroup.procs", "0") || unshare(CLONE_NEWCGROUP))
+			_exit(2);
+		long mine = sys_cgroup_ns(CGNS_INO, getpid(), 0, NULL, 0);
+		pid_t kid = fork();
+		if (kid == 0)
+			_exit(sys_cgroup_ns(CGNS_INO, getpid(), 0, NULL, 0) == mine ? 0 : 1);
+		if (child_exit(kid) != 0)
+			_exit(3);
+		if (write(ready[1], "r", 1) != 1 || read(go[0], &c, 1) < 0)
+			_exit(4);
+		_exit(0);
+	}
+	char c;
+	check(read(ready[0], &c, 1) == 1, "a child in its own namespace (its fork shares its number)");
+	long other = sys_cgroup_ns(CGNS_INO, pid, 0, NULL, 0);
+	check(other >= (long)CGNS_INO_FIRST, "its number is from 0xf0000000 up");
+	char p[64];
+	snprintf(p, sizeof(p), "/proc/%d/ns/cgroup", (int)pid);
+	int fd = open(p, O_RDONLY | O_CLOEXEC);
+	int self = open("/proc/self/ns/cgroup", O_RDONLY | O_CLOEXEC);
+	fflush(stdout);
+	pid_t heir = fork();
+	if (heir == 0) /* the descriptor is inherited, and works */
+		_exit(setns(fd, 0) == 0 && sys_cgroup_ns(CGNS_INO, getpid(), 0, NULL, 0) == other ? 0 : 1);
+	check(child_exit(heir) == 0, "a forked child joins through the inherited descriptor");
+	thread_fd = fd;
+	pthread_t th;
+	char want[64];
+	snprintf(want, sizeof(want), "cgroup:[%ld]", other);
+	check(pthread_create(&th, NULL, thread_setns, NULL) == 0 && pthread_join(th, NULL) == 0 && thread_r == 0 &&
+	      sys_cgroup_ns(CGNS_INO, getpid(), 0, NULL, 0) == other && same("/proc/self/cgroup", "0::/..\n") &&
+	      strcmp(thread_link, want) == 0,
+	      "setns in a second thread: the whole process is in the namespace (Arbor's is per process; "
+	      "Linux's per thread), its /proc/self/task/TID/ns/cgroup says so");
+	check(setns(self, 0) == 0 && same("/proc/self/cgroup", "0::/posix_cgns\n"), "setns back to the initial one");
+	if (write(go[1], "g", 1) != 1)
+		return;
+	int pfd = pidfd_open(pid, 0);
+	struct pollfd zp = { .fd = pfd, .events = POLLIN };
+	check(pfd >= 0 && poll(&zp, 1, 5000) == 1, "the child ends (a zombie, not reaped)");
+	check_errno(setns(pfd, CLONE_NEWCGROUP), ESRCH, "setns through a zombie's pidfd: ESRCH (Linux: no nsproxy)");
+	check(child_exit(pid) == 0, "reaped");
+	check(setns(fd, CLONE_NEWCGROUP) == 0 && sys_cgroup_ns(CGNS_INO, getpid(), 0, NULL, 0) == other &&
+	      setns(self, CLONE_NEWCGROUP) == 0, "its namespace outlives its processes while a descriptor holds it");
+	close(pfd);
+	close(fd);
+	close(self);
+	close(go[0]);
+	close(go[1]);
+	close(ready[0]);
+	close(ready[1]);
+	check(rmdir(BASE "/s") == 0, "rmdir s");
+}
+
 int main(void)
 {
 	check(same("/proc/self/cgroup", "0::/posix_cgns\n"), "the test runs in posix_cgns");
@@ -162,6 +344,8 @@ int main(void)
 	syscall_errors();
 	refused();
 	views();
+	mount_roots();
+	descriptors();
 	printf("1..%d\n", n);
 	return failed ? 1 : 0;
 }

@@ -9,7 +9,7 @@
  * a Linux built without them, before anything is created.
  * CLONE_NEWCGROUP: the child starts in a new cgroup namespace rooted at
  * the caller's cgroup (root only: EPERM before any child, as Linux); here
- * also unshare(2), which has that one namespace. */
+ * also unshare(2), which has that one namespace, and setns(2). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -181,6 +181,18 @@ int clone(int (*fn)(void *), void *stack, int flags, void *arg, ...)
 	}
 	errno = saved;
 	return pid;
+}
+
+/* setns(2): the kernel's (cgroup_ns CGNS_SETNS): Linux's checks and
+ * errors, for Arbor's one namespace (docs/cgroups.md "Namespaces"). */
+int setns(int fd, int nstype)
+{
+	long r = sys_cgroup_ns(CGNS_SETNS, fd, nstype, NULL, 0);
+	if (r < 0) {
+		errno = (int)-r;
+		return -1;
+	}
+	return 0;
 }
 
 int unshare(int flags)

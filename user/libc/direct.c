@@ -344,8 +344,10 @@ static __attribute__((noinline)) long direct_cgroup(const char *p, uint64_t labe
 		struct droute d;
 		bool dd;
 		size_t rest, plen = vfs_lexical_prefix(p, norm, &dd);
-		if (!route_find_kind(norm, plen, reload, true, &d) || (d.r.flags & MS_RDONLY))
-			return DIRECT_NO; /* another kind of mount now, or EROFS: the VFS's */
+		if (!route_find_kind(norm, plen, reload, true, &d) || (d.r.flags & MS_RDONLY) ||
+		    (d.r.kind & FS_RT_CGSUB))
+			return DIRECT_NO; /* another kind of mount now, EROFS, or a mount
+					     rooted in a namespace's cgroup: the VFS's */
 		if (label == VFS_RMDIR && !dd && plen == d.r.tlen)
 			return DIRECT_NO; /* the mount point: EBUSY from the VFS */
 		const char *raw = p + vfs_prefix_end(p, d.r.tlen);

@@ -191,6 +191,11 @@ int fstat(int fd, struct stat *st)
 					 .uid = n.uid, .gid = n.gid };
 		return (int)__sys_ret(__arbor_stat_from_attr(&a, st));
 	}
+	if (type == HANDLE_CGNS) { /* a namespace: Linux's nsfs inode, the kernel's answer */
+		struct pcache_attr a;
+		long r = sys_fd_stat(fd, &a);
+		return (int)__sys_ret(r < 0 ? r : __arbor_stat_from_attr(&a, st));
+	}
 	if (type == HANDLE_SOCKET) { /* a Unix socket: as Linux's sockfs (the kernel's inode number) */
 		struct pcache_attr a = { .mode = S_IFSOCK | 0777 };
 		long r = sys_fd_stat(fd, &a);

@@ -19,7 +19,12 @@
  *   mount options          nsdelegate (the one Arbor has; others EINVAL),
  *                          applied by the kernel to the whole hierarchy
  *                          when the mounter is in the initial cgroup
- *                          namespace, as Linux (CGNS_MOUNT) */
+ *                          namespace, as Linux (CGNS_MOUNT)
+ *   the mount's root       the kernel's answer to CGNS_MOUNT: the
+ *                          mounter's cgroup namespace root (a mount made
+ *                          inside a namespace shows that cgroup as its
+ *                          root, as Linux's); every path goes to the
+ *                          kernel from there ("@ID/path", cgfs_kpath) */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -33,13 +38,27 @@
 #include "cgfs_paths.h"
 
 struct cg_open {
-	char *path;		/* the directory, inside the hierarchy */
+	char *path;		/* the directory, the kernel's form (cgfs_kpath) */
 };
+
+/* A mount: the id of the cgroup it shows as its root (0: the hierarchy's). */
+struct cg_mount {
+	uint64_t root;
+};
+
+static uint64_t cgfs_root_of(const void *inst)
+{
+	return ((const struct cg_mount *)inst)->root;
+}
 
 static long cgfs_open_dir(const struct fs_req *r, int flags)
 {
+	char buf[CGFS_KPATH_MAX];
+	const char *kpath = cgfs_kpath(cgfs_root_of(r->inst), r->path, buf, sizeof(buf));
+	if (!kpath)
+		return -ENAMETOOLONG;
 	struct cg_open *o = malloc(sizeof(*o));
-	char *path = strdup(r->path);
+	char *path = strdup(kpath);
 	struct fs_file *f = o && path ? fssrv_file_new(r->inst, flags) : NULL;
 	if (!f) {
 		free(o);
@@ -54,7 +73,7 @@ static long cgfs_open_dir(const struct fs_req *r, int flags)
 
 static long cgfs_path(const struct fs_req *r, struct ipc_msg *m)
 {
-	return cgfs_path_request(r, m, cgfs_open_dir);
+	return cgfs_path_request(r, cgfs_root_of(r->inst), m, cgfs_open_dir);
 }
 
 /* Cookies: 0 ".", 1 "..", then 2 + the kernel's positions (cgfs_readdir:
@@ -119,10 +138,9 @@ static void cgfs_release(struct fs_file *f)
 }
 
 /* One hierarchy, whatever the mount; its options, comma-separated, go
- * to the kernel. */
+ * to the kernel, which answers the mount's root. */
 static int cgfs_mount(const char *source, const char *data, uint64_t flags, void **inst)
 {
-	static int the_instance;
 	(void)source;
 	(void)flags;
 	uint32_t opts = 0;
@@ -138,16 +156,35 @@ static int cgfs_mount(const char *source, const char *data, uint64_t flags, void
 		}
 	}
 	free(copy);
+	struct cg_mount *mt = malloc(sizeof(*mt));
+	if (!mt)
+		return -ENOMEM;
 	long r = sys_cgroup_ns(CGNS_MOUNT, (int)opts, fssrv_mount_pid(), NULL, 0);
-	if (r < 0)
+	if (r < 0) {
+		free(mt);
 		return (int)r;
-	*inst = &the_instance;
+	}
+	mt->root = (uint64_t)r;
+	*inst = mt;
 	return 0;
+}
+
+static int cgfs_umount(void *inst)
+{
+	free(inst);
+	return 0;
+}
+
+static uint64_t cgfs_mount_word(void *inst)
+{
+	return cgfs_root_of(inst);
 }
 
 static const struct fs_type cgfs_type = {
 	.name = "cgroup2",
 	.mount = cgfs_mount,
+	.umount = cgfs_umount,
+	.mount_word = cgfs_mount_word,
 	.path = cgfs_path,
 	.file = cgfs_file,
 	.release = cgfs_release,

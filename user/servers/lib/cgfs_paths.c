@@ -2,6 +2,7 @@
  * VFS's own for a cgroup2 mount (one IPC hop less). */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -23,7 +24,15 @@ void cgfs_fill_stat(const struct k_cgnode *n, struct stat *st)
 	st->st_blksize = 4096;
 }
 
-static long cgfs_open_node(const struct fs_req *r, const struct k_cgnode *n, int flags,
+const char *cgfs_kpath(uint64_t root, const char *path, char *buf, size_t cap)
+{
+	if (!root)
+		return path;
+	int n = snprintf(buf, cap, "@%llu%s", (unsigned long long)root, path);
+	return n < 0 || (size_t)n >= cap ? NULL : buf;
+}
+
+static long cgfs_open_node(const struct fs_req *r, const char *kpath, const struct k_cgnode *n, int flags,
 			   long (*open_dir)(const struct fs_req *r, int flags))
 {
 	int acc = flags & O_ACCMODE;
@@ -43,29 +52,33 @@ static long cgfs_open_node(const struct fs_req *r, const struct k_cgnode *n, int
 	if (n->kind == CGFS_DIR)
 		return open_dir ? open_dir(r, flags) : CGFS_PATHS_FORWARD;
 	/* A file: a kernel object serves it from now on, to the caller. */
-	long h = sys_cgfs_open(r->path, flags & (O_ACCMODE | O_APPEND | O_NONBLOCK), r->uid, r->gid, r->pid);
+	long h = sys_cgfs_open(kpath, flags & (O_ACCMODE | O_APPEND | O_NONBLOCK), r->uid, r->gid, r->pid);
 	long given = h < 0 ? h : sys_ipc_give((int)h);
 	if (h >= 0)
 		sys_handle_close((int)h);
 	return given;
 }
 
-long cgfs_path_request(const struct fs_req *r, struct ipc_msg *m,
+long cgfs_path_request(const struct fs_req *r, uint64_t root, struct ipc_msg *m,
 		       long (*open_dir)(const struct fs_req *r, int flags))
 {
 	struct k_cgnode n;
 	struct stat st;
 	long e;
+	char buf[CGFS_KPATH_MAX];
+	const char *kpath = cgfs_kpath(root, r->path, buf, sizeof(buf));
+	if (!kpath)
+		return -ENAMETOOLONG;
 	if (m->label == VFS_MKDIR) /* the kernel checks the parent's permission */
-		return sys_cgfs_mkdir(r->path, r->uid, r->gid);
+		return sys_cgfs_mkdir(kpath, r->uid, r->gid);
 	if (m->label == VFS_RMDIR)
-		return sys_cgfs_rmdir(r->path, r->uid, r->gid);
-	e = sys_cgfs_stat(r->path, &n);
+		return sys_cgfs_rmdir(kpath, r->uid, r->gid);
+	e = sys_cgfs_stat(kpath, &n);
 	if (e < 0)
 		return m->label == VFS_OPEN && (m->w[0] & O_CREAT) && e == -ENOENT ? -EACCES : e;
 	switch (m->label) {
 	case VFS_OPEN:
-		e = cgfs_open_node(r, &n, (int)m->w[0], open_dir);
+		e = cgfs_open_node(r, kpath, &n, (int)m->w[0], open_dir);
 		if (e >= 0 && e != CGFS_PATHS_FORWARD)
 			m->w[0] = (uint64_t)e;
 		return e < 0 || e == CGFS_PATHS_FORWARD ? e : 0;
@@ -84,12 +97,12 @@ long cgfs_path_request(const struct fs_req *r, struct ipc_msg *m,
 		if (r->uid != 0 && ((uid >= 0 && (uint32_t)uid != n.uid) || r->uid != n.uid ||
 				    (gid >= 0 && (uint32_t)gid != r->gid && (uint32_t)gid != n.gid)))
 			return -EPERM;
-		return sys_cgfs_setattr(r->path, uid, gid, -1);
+		return sys_cgfs_setattr(kpath, uid, gid, -1);
 	}
 	case VFS_CHMOD:
 		if (r->uid != 0 && r->uid != n.uid)
 			return -EPERM;
-		return sys_cgfs_setattr(r->path, -1, -1, (int32_t)(m->w[0] & 07777));
+		return sys_cgfs_setattr(kpath, -1, -1, (int32_t)(m->w[0] & 07777));
 	default: /* rename */
 		return -EPERM;
 	}

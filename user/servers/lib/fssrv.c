@@ -257,6 +257,7 @@ static long do_mount(struct ipc_msg *m, const char *buf, size_t n)
 	m->w[0] = (uint64_t)id;
 	m->w[1] = fs->walks ? FS_MNT_WALKS : 0;
 	m->w[2] = (uint64_t)fs->magic;
+	m->w[3] = fs->mount_word ? fs->mount_word(inst) : 0;
 	return 0;
 }
 

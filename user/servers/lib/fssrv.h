@@ -153,6 +153,9 @@ struct fs_type {
 	 * caller info names: a new descriptor of the same file given to it
 	 * (fssrv_file_give), or -errno. Without it -ENXIO. */
 	long (*reopen)(struct fs_file *f, int flags, const struct ipc_info *info);
+	/* Optional: FS_MOUNT's reply w3 for instance inst (cgroup2: the
+	 * mount's root cgroup, abi/fs.h); without it 0. */
+	uint64_t (*mount_word)(void *inst);
 };
 
 /* The server's lock, which every callback runs under. A file system

@@ -56,6 +56,13 @@
  *                       copy of the descriptor procfs gives: FS_OPEN_MAGIC);
  *                       ptrace-read's rule (EACCES); docs/vfs.md
  *   /proc/PID/fdinfo/N  pos, flags (octal), ino
+ *   /proc/PID/ns/cgroup (and /proc/PID/task/TID/ns/cgroup: a thread's is
+ *                       its process's here) the cgroup namespace (Linux's magic
+ *                       link, ptrace-read's rule: EACCES): its text
+ *                       cgroup:[INO], stat follows it to the namespace's
+ *                       nsfs inode, open gives a descriptor of the
+ *                       namespace (the kernel's, CGNS_OPEN) for setns;
+ *                       the one namespace Arbor has
  *   /proc/thread-self   the directory (PID/task/TID) of the thread that
  *                       looks: the kernel names the calling thread in a
  *                       direct call (docs/vfs.md); one the VFS forwards
@@ -99,9 +106,11 @@ enum pnode {
 	P_TASK, P_TID,				/* /proc/PID/task, /proc/PID/task/TID */
 	P_SWAPS, P_KPAGECGROUP,			/* top level */
 	P_FD, P_FDLINK, P_FDINFO, P_FDINFO_FILE, /* /proc/PID/fd/N, /proc/PID/fdinfo/N */
+	P_NS,					/* /proc/PID/ns */
 	P_SYS_KERNEL, P_KERNEL_RT_PERIOD, P_KERNEL_RT_RUNTIME, /* /proc/sys/kernel: any number */
+	P_NS_CGROUP,				/* /proc/PID/ns/cgroup: its own numbers (node_ino) */
 };
-_Static_assert(P_FDINFO_FILE < 32, "procfs: node_ino keeps 5 bits of a node");
+_Static_assert(P_NS < 32, "procfs: node_ino keeps 5 bits of a node");
 
 static const struct { const char *name; enum pnode node; } top_files[] = {
 	{ "meminfo", P_MEMINFO }, { "mounts", P_MOUNTS }, { "partitions", P_PARTITIONS },
@@ -286,6 +295,8 @@ static long fd_text_of(const struct pref *p, int h, char *buf, size_t cap)
 	}
 	if (type == HANDLE_CGFS_FILE)
 		return fd_cgroup_path(p, buf, cap);
+	if (type == HANDLE_CGNS) /* a namespace: Linux's ns_dname */
+		return fstat(h, &st) < 0 ? -errno : snprintf(buf, cap, "cgroup:[%llu]", (unsigned long long)st.st_ino);
 	if (type != HANDLE_CHANNEL || who == FD_USER_SERVER)
 		return -ENOENT;
 	if (who == FD_OURS)
@@ -419,6 +430,10 @@ static int lookup_thread(struct pref *cur, const char *name)
 		cur->tid = tid;
 		return 0;
 	}
+	if (strcmp(name, "ns") == 0) { /* the thread's: its process's here */
+		cur->node = P_NS;
+		return 0;
+	}
 	size_t i = 0;
 	while (i < NELEM(tid_files) && strcmp(name, tid_files[i].name) != 0)
 		i++;
@@ -451,9 +466,11 @@ static int procfs_lookup(const char *path, int self, int self_tid, const struct 
 		if (strcmp(name, "..") == 0) {
 			if (cur.node != P_ROOT && cur.node != P_PID && cur.node != P_PRESSURE && cur.node != P_SYS &&
 			    cur.node != P_SYS_VM && cur.node != P_SYS_KERNEL && cur.node != P_TASK && cur.node != P_TID && cur.node != P_FD &&
-			    cur.node != P_FDINFO)
+			    cur.node != P_FDINFO && cur.node != P_NS)
 				return -ENOTDIR;
-			if (cur.node == P_FD || cur.node == P_FDINFO)
+			if (cur.node == P_NS && cur.tid)
+				cur = (struct pref){ P_TID, cur.pid, cur.tid, 0, 0, 0 };
+			else if (cur.node == P_FD || cur.node == P_FDINFO || cur.node == P_NS)
 				cur = (struct pref){ P_PID, cur.pid, 0, 0, 0, 0 };
 			else if (cur.node == P_TID)
 				cur = (struct pref){ P_TASK, cur.pid, 0, 0, 0, 0 };
@@ -532,12 +549,20 @@ static int procfs_lookup(const char *path, int self, int self_tid, const struct 
 				cur.node = name[2] ? P_FDINFO : P_FD;
 				continue;
 			}
+			if (strcmp(name, "ns") == 0) {
+				cur.node = P_NS;
+				continue;
+			}
 			size_t i = 0;
 			while (i < NELEM(pid_files) && strcmp(name, pid_files[i].name) != 0)
 				i++;
 			if (i == NELEM(pid_files))
 				return -ENOENT;
 			cur.node = pid_files[i].node;
+		} else if (cur.node == P_NS) {
+			if (strcmp(name, "cgroup") != 0)
+				return -ENOENT;
+			cur.node = P_NS_CGROUP;
 		} else if (cur.node == P_FD || cur.node == P_FDINFO) {
 			/* search permission first (fd: 0500; fdinfo: ptrace-read), as Linux */
 			if (!fd_may_read(r, cur.pid))
@@ -597,6 +622,8 @@ static long pref_path(const struct pref *p, uint32_t inst_id, char *buf, size_t 
 	case P_VM_DIRTY_BG: name = "sys/vm/dirty_background_ratio"; break;
 	case P_TASK: name = "task"; break;
 	case P_FD: name = "fd"; break;
+	case P_NS: name = "ns"; break;
+	case P_NS_CGROUP: name = "ns/cgroup"; break;
 	case P_FDINFO: name = "fdinfo"; break;
 	case P_FDLINK: case P_FDINFO_FILE:
 		snprintf(mid + strlen(mid), sizeof(mid) - strlen(mid), "/%s/%d", p->node == P_FDLINK ? "fd" : "fdinfo",
@@ -616,7 +643,7 @@ static bool is_dir(enum pnode n)
 {
 	return n == P_ROOT || n == P_PID || n == P_PRESSURE || n == P_SYS || n == P_SYS_VM || n == P_SYS_KERNEL ||
 	       n == P_TASK ||
-	       n == P_TID || n == P_FD || n == P_FDINFO;
+	       n == P_TID || n == P_FD || n == P_FDINFO || n == P_NS;
 }
 
 static bool is_vm_ratio(enum pnode n)
@@ -647,6 +674,8 @@ static uint64_t node_ino(const struct pref *p)
 {
 	if (p->node == P_FDLINK || p->node == P_FDINFO_FILE) /* apart from the others */
 		return ((uint64_t)(p->node == P_FDLINK ? 2 : 3) << 40) | ((uint64_t)p->pid << 8) | (uint64_t)p->fd;
+	if (p->node == P_NS_CGROUP)
+		return ((uint64_t)(p->tid ? 5 : 4) << 40) | ((uint64_t)(p->tid ? p->tid : p->pid) << 8);
 	if (p->tid) /* apart from the process's own numbers */
 		return (1ull << 40) | ((uint64_t)p->tid << 5) | (uint64_t)p->node;
 	return p->pid ? ((uint64_t)p->pid << 5) + (uint64_t)p->node : (uint64_t)p->node + 1;
@@ -680,6 +709,10 @@ static int procfs_stat(const struct pref *p, struct stat *st)
 	st->st_nlink = is_dir(p->node) ? 2 : 1;
 	if (p->node == P_FD)
 		st->st_mode = S_IFDIR | 0500; /* Linux's: the owner's alone */
+	else if (p->node == P_NS)
+		st->st_mode = S_IFDIR | 0511; /* Linux's: anyone may search it */
+	else if (p->node == P_NS_CGROUP)
+		st->st_mode = S_IFLNK | 0777;
 	else if (p->node == P_FDLINK) {
 		st->st_mode = fd_link_mode(p); /* the description's access mode, as Linux's */
 		st->st_size = 64;
@@ -999,6 +1032,53 @@ static long fd_open_magic(const struct fs_req *r, const struct pref *p, int flag
 	return given < 0 ? given : PROCFS_OPEN_MAGIC | given;
 }
 
+/* /proc/PID/ns/cgroup's text (Linux's ns_get_name): cgroup:[INO], the
+ * reader ptrace-read's (EACCES). Its length or -errno. */
+static long ns_text(const struct fs_req *r, const struct pref *p, char *buf, size_t cap)
+{
+	if (!fd_may_read(r, p->pid))
+		return -EACCES;
+	long ino = sys_cgroup_ns(CGNS_INO, p->pid, 0, NULL, 0);
+	return ino < 0 ? -ENOENT : snprintf(buf, cap, "cgroup:[%ld]", ino);
+}
+
+/* stat through /proc/PID/ns/cgroup: the namespace's nsfs inode (the
+ * kernel's, through a descriptor of it). */
+static long ns_follow_stat(const struct fs_req *r, const struct pref *p, struct stat *st)
+{
+	if (!fd_may_read(r, p->pid))
+		return -EACCES;
+	long h = sys_cgroup_ns(CGNS_OPEN, p->pid, 0, NULL, 0);
+	if (h < 0)
+		return h == -ESRCH ? -ENOENT : h;
+	long e = fstat((int)h, st) < 0 ? -errno : 0;
+	sys_handle_close((int)h);
+	return e;
+}
+
+/* An open through /proc/PID/ns/cgroup (Linux's proc_ns_get_link): a
+ * descriptor of the namespace to the caller; with O_NOFOLLOW the link
+ * itself, ELOOP. The nsfs inode is 0444: only root opens it for writing. */
+static long ns_open(const struct fs_req *r, const struct pref *p, int flags)
+{
+	if (flags & O_NOFOLLOW)
+		return -ELOOP;
+	if (!fd_may_read(r, p->pid))
+		return -EACCES;
+	if (flags & O_CREAT && flags & O_EXCL)
+		return -EEXIST;
+	if ((flags & O_ACCMODE) != O_RDONLY && r->uid != 0)
+		return -EACCES;
+	if (flags & O_DIRECTORY)
+		return -ENOTDIR;
+	long h = sys_cgroup_ns(CGNS_OPEN, p->pid, r->pid, NULL, 0); /* charged to the opener */
+	if (h < 0)
+		return h == -ESRCH ? -ENOENT : h;
+	long given = sys_ipc_give((int)h);
+	sys_handle_close((int)h);
+	return given;
+}
+
 static long procfs_open(const struct fs_req *r, const struct pref *p, int flags)
 {
 	struct stat st;
@@ -1009,6 +1089,8 @@ static long procfs_open(const struct fs_req *r, const struct pref *p, int flags)
 		return -EEXIST;
 	if (p->node == P_FDLINK && !((flags & O_PATH) && (flags & O_NOFOLLOW)))
 		return fd_open_magic(r, p, flags);
+	if (p->node == P_NS_CGROUP && !((flags & O_PATH) && (flags & O_NOFOLLOW)))
+		return ns_open(r, p, flags);
 	if (p->node == P_FDINFO && !fd_may_read(r, p->pid))
 		return -EACCES; /* Linux 6.1's proc_fdinfo_permission */
 	if (procfs_stat(p, &st) < 0)
@@ -1091,6 +1173,8 @@ static long procfs_path(const struct fs_req *r, struct ipc_msg *m)
 	case VFS_STAT:
 		if (p.node == P_FDLINK && !(r->walk & FS_WALK_NOFOLLOW))
 			e = fd_follow_stat(&p, &st); /* the magic link: the file itself */
+		else if (p.node == P_NS_CGROUP && !(r->walk & FS_WALK_NOFOLLOW))
+			e = ns_follow_stat(r, &p, &st);
 		else
 			e = procfs_stat(&p, &st);
 		if (e < 0)
@@ -1098,9 +1182,9 @@ static long procfs_path(const struct fs_req *r, struct ipc_msg *m)
 		return sys_ipc_write(0, &st, sizeof(st)) == sizeof(st) ? 0 : -EFAULT;
 	case VFS_READLINK: {
 		char text[4096];
-		if (p.node != P_FDLINK)
+		if (p.node != P_FDLINK && p.node != P_NS_CGROUP)
 			return -EINVAL;
-		if ((e = fd_text(&p, text, sizeof(text))) < 0)
+		if ((e = p.node == P_NS_CGROUP ? ns_text(r, &p, text, sizeof(text)) : fd_text(&p, text, sizeof(text))) < 0)
 			return e;
 		size_t n = (size_t)e < sizeof(text) ? (size_t)e : sizeof(text) - 1;
 		long w = sys_ipc_write(0, text, n);
@@ -1253,21 +1337,28 @@ static long procfs_fill(struct fs_file *f, uint64_t pos, struct fssrv_dents *b)
 		fill_task(p->pid, pos, b);
 	} else if (p->node == P_FD || p->node == P_FDINFO) {
 		fill_fds(p, pos, b);
+	} else if (p->node == P_NS) {
+		struct pref c = { P_NS_CGROUP, p->pid, p->tid, 0, 0, 0 };
+		if (pos == 2)
+			fssrv_dent(b, node_ino(&c), DT_LNK, "cgroup", 3);
 	} else if (p->node == P_TID) {
 		for (; pos - 2 < NELEM(tid_files); pos++) {
 			struct pref c = { tid_files[pos - 2].node, p->pid, p->tid, 0, 0, 0 };
 			if (!fssrv_dent(b, node_ino(&c), DT_REG, tid_files[pos - 2].name, pos + 1))
-				break;
+				return 0;
 		}
+		struct pref ns = { P_NS, p->pid, p->tid, 0, 0, 0 };
+		if (pos - 2 == NELEM(tid_files))
+			fssrv_dent(b, node_ino(&ns), DT_DIR, "ns", pos + 1);
 	} else {
 		for (; pos - 2 < NELEM(pid_files); pos++) {
 			struct pref c = { pid_files[pos - 2].node, p->pid, 0, 0, 0, 0 };
 			if (!fssrv_dent(b, node_ino(&c), DT_REG, pid_files[pos - 2].name, pos + 1))
 				return 0;
 		}
-		static const char *const dirs[] = { "task", "fd", "fdinfo" };
-		static const enum pnode nodes[] = { P_TASK, P_FD, P_FDINFO };
-		for (; pos - 2 - NELEM(pid_files) < 3; pos++) {
+		static const char *const dirs[] = { "task", "fd", "fdinfo", "ns" };
+		static const enum pnode nodes[] = { P_TASK, P_FD, P_FDINFO, P_NS };
+		for (; pos - 2 - NELEM(pid_files) < 4; pos++) {
 			struct pref c = { nodes[pos - 2 - NELEM(pid_files)], p->pid, 0, 0, 0, 0 };
 			if (!fssrv_dent(b, node_ino(&c), DT_DIR, dirs[pos - 2 - NELEM(pid_files)], pos + 1))
 				return 0;

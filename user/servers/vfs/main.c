@@ -107,7 +107,8 @@ static bool follows_last(const struct ipc_msg *m, uint64_t at_flags)
 /* A request on a cgroup2 mount, path inside it, served by the kernel's
  * cgfs calls; CGFS_PATHS_FORWARD for a directory opened for listing,
  * which the cgfs server serves. */
-static long cgroup2_request(struct ipc_msg *m, const struct ipc_info *info, const char *path)
+static long cgroup2_request(const struct vfs_route *mt, struct ipc_msg *m, const struct ipc_info *info,
+			    const char *path)
 {
 	struct fs_req r = { .path = path, .uid = info->euid, .gid = info->egid,
 			    .ruid = info->uid, .rgid = info->gid, .pid = info->pid };
@@ -115,13 +116,13 @@ static long cgroup2_request(struct ipc_msg *m, const struct ipc_info *info, cons
 	switch (label) {
 	case VFS_REALPATH: case VFS_READLINK: case VFS_STATFS: { /* it exists? */
 		struct ipc_msg probe = { .label = VFS_ACCESS };
-		long e = cgfs_path_request(&r, &probe, NULL);
+		long e = cgfs_path_request(&r, mt->cgroot, &probe, NULL);
 		return e < 0 ? e : label == VFS_READLINK ? -EINVAL : 0;
 	}
 	case VFS_SYMLINK: case VFS_LINK: case VFS_UTIMES:
 		return -EPERM; /* kernfs makes no links; times are not kept */
 	default:
-		return cgfs_path_request(&r, m, NULL);
+		return cgfs_path_request(&r, mt->cgroot, m, NULL);
 	}
 }
 
@@ -135,7 +136,9 @@ static long flat_stat(const struct hop *h, const struct ipc_info *info, const ch
 {
 	if (h->mt.cgroup2) {
 		struct k_cgnode n;
-		long e = sys_cgfs_stat(path, &n);
+		char buf[CGFS_KPATH_MAX];
+		const char *kpath = cgfs_kpath(h->mt.cgroot, path, buf, sizeof(buf));
+		long e = kpath ? sys_cgfs_stat(kpath, &n) : -ENAMETOOLONG;
 		if (e < 0)
 			return e;
 		*mode = (n.kind == CGFS_DIR ? S_IFDIR : S_IFREG) | n.mode;
@@ -431,7 +434,7 @@ static long step_one(struct worker_bufs *b, struct walk *w, struct ipc_msg *m,
 	if ((label == VFS_RMDIR || label == VFS_UNLINK) && h->mount_root)
 		return -EBUSY;
 	if (h->mt.cgroup2) {
-		long e = cgroup2_request(m, info, h->inner);
+		long e = cgroup2_request(&h->mt, m, info, h->inner);
 		if (e != CGFS_PATHS_FORWARD) { /* else: a directory opened for listing */
 			if (label == VFS_REALPATH && e == 0 && !w->internal)
 				return finish(b, m, info, h, label);
@@ -500,7 +503,7 @@ static long step_two(struct worker_bufs *b, struct walk *w, struct ipc_msg *m,
 		size_t a = h[0].ilen + 1;
 		memcpy(b->fwd, h[0].inner, a);
 		memcpy(b->fwd + a, h[1].inner, h[1].ilen + 1);
-		long e = cgroup2_request(m, info, b->fwd);
+		long e = cgroup2_request(&h[0].mt, m, info, b->fwd);
 		e = e == CGFS_PATHS_FORWARD ? -EPERM : e;
 		return e < 0 ? flat_error2(b, h, info, e) : e;
 	}

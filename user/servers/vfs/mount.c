@@ -161,7 +161,7 @@ long vfs_routes(struct ipc_msg *m)
 		rt[k].inst = mt->r.inst;
 		rt[k].tlen = (uint16_t)mt->r.tlen;
 		rt[k].kind = (uint8_t)((mt->r.walks ? FS_RT_WALKS : 0) | (mt->r.nested ? FS_RT_NESTED : 0) |
-				       (mt->r.cgroup2 ? FS_RT_CGROUP2 : 0));
+				       (mt->r.cgroup2 ? FS_RT_CGROUP2 : 0) | (mt->r.cgroot ? FS_RT_CGSUB : 0));
 		_Static_assert(sizeof(rt[k].type) == sizeof(mt->type), "type names fit");
 		memcpy(rt[k].type, mt->type, sizeof(rt[k].type));
 		_Static_assert(sizeof(rt[k].target) == sizeof(mt->target), "targets fit");
@@ -259,6 +259,7 @@ long vfs_mount(const struct ipc_info *info, uint64_t flags, char *buf, size_t le
 	mt.r.inst = (uint32_t)m.w[0];
 	mt.r.walks = (m.w[1] & FS_MNT_WALKS) != 0;
 	mt.r.magic = (long)m.w[2];
+	mt.r.cgroot = mt.r.cgroup2 ? m.w[3] : 0;
 	lock();
 	int slot = find_exact_locked(target, strlen(target)) >= 0 ? -2 : -1;
 	for (int i = 0; slot == -1 && i < VFS_MOUNTS_MAX; i++)

@@ -22,6 +22,7 @@ struct vfs_route {
 	int h;				/* the file-system server's endpoint */
 	uint32_t inst;			/* its instance for this mount */
 	bool cgroup2;			/* served by the VFS itself */
+	uint64_t cgroot;		/* cgroup2: its root cgroup's id (FS_MOUNT's w3; 0 the hierarchy's) */
 	bool walks;			/* the server walks paths as written (FS_MNT_WALKS) */
 	bool nested;			/* other mounts lie below this one */
 	long magic;			/* statfs's f_type (FS_MOUNT's reply) */

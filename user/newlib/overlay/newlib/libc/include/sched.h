@@ -161,6 +161,9 @@ int sched_getaffinity(pid_t __pid, __size_t __cpusetsize, cpu_set_t *__cpuset);
 int clone(int (*__fn)(void *), void *__stack, int __flags, void *__arg, ...);
 /* unshare(2): CLONE_NEWCGROUP only (Arbor's one namespace; root only). */
 int unshare(int __flags);
+/* setns(2): join the cgroup namespace fd names (an open /proc/PID/ns/cgroup,
+   nstype 0 or CLONE_NEWCGROUP; or a pidfd, nstype CLONE_NEWCGROUP). */
+int setns(int __fd, int __nstype);
 
 
 #endif
