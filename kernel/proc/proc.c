@@ -748,9 +748,11 @@ void proc_dump_locked(struct proc *p)
 			printk("#   (%u more threads not shown)\n", p->nr_threads - PROC_DUMP_THREADS);
 			break;
 		}
-		printk("#   tid %d: %s, kill %d, on_rq %d, ipc caller %d server %d\n", t->tid,
-		       states[t->state], t->kill_pending, t->se.on_rq,
-		       t->ipc_caller ? t->ipc_caller->tid : 0, t->ipc_server ? t->ipc_server->tid : 0);
+		printk("#   tid %d: %s, kill %d, on_rq %d, ipc caller %d server %d, lends to %d, lender %d%s%s\n",
+		       t->tid, states[t->state], t->kill_pending, t->se.on_rq,
+		       t->ipc_caller ? t->ipc_caller->tid : 0, t->ipc_server ? t->ipc_server->tid : 0,
+		       t->ipc_lend_to ? t->ipc_lend_to->tid : 0, t->ipc_lender ? t->ipc_lender->tid : 0,
+		       t->rt_on ? ", real-time" : "", t->sched_dying ? ", dying" : "");
 		if (t->ipc_caller) /* the context it runs on: a stall shows there */
 			printk("#     its caller tid %d: %s, on_rq %d, its server %d\n", t->ipc_caller->tid,
 			       states[t->ipc_caller->state], t->ipc_caller->se.on_rq,

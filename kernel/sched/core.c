@@ -414,6 +414,16 @@ static void schedule_locked(void)
 	struct sched_entity *cur = rq->curr_se;
 	if (cur && cur->on_rq && sched_sc_leaf(se_thread(cur))->state != THREAD_RUNNABLE)
 		rq_dequeue(cur);
+	/* A thread that goes on (preempted, yielding) keeps the entity of
+	 * its own chain queued: it may have run on a waiter's lent entity,
+	 * which the waiter takes back when it stops waiting, and nothing
+	 * would pick it then (a devfs thread holding its lock was lost so
+	 * under the fuzzer, and every client of devfs hung behind it). */
+	if (prev != rq->idle && prev->state == THREAD_RUNNABLE) {
+		struct thread *root = sched_sc_root(prev);
+		if (!root->se.on_rq)
+			rq_enqueue(&root->se);
+	}
 	/* So does the thread's own entity when it ran on another's (a server
 	 * on its caller's context whose own entity came back when the call
 	 * was aborted, sched_ipc_abort_locked) and now blocks or dies: left
@@ -1174,8 +1184,15 @@ static void sched_lend_unlink(struct thread *w)
 /* w stops waiting (woken, or taken by a server): its entity is its own. */
 void sched_lend_stop_locked(struct thread *w)
 {
+	struct thread *t = w->ipc_lend_to;
 	sched_lend_unlink(w);
 	w->ipc_lend_proc = NULL;
+	/* t may have run on w's entity alone (preempted there, its own
+	 * chain's entity out of the queue): that entity must be queued now,
+	 * or t, runnable, is never picked again (a devfs thread holding its
+	 * lock was left so under the fuzzer, and every client of devfs hung) */
+	if (t && sched_sc_leaf(t)->state == THREAD_RUNNABLE)
+		sched_queue_chain(t);
 }
 
 /* w still waits but lends to nobody: the entity of its chain has nothing
@@ -1220,6 +1237,13 @@ void sched_lend_end_locked(struct thread *s)
 	if (!w)
 		return;
 	sched_lend_unlink(w);
+	/* s may have run on w's entity alone (preempted there): its own
+	 * chain's entity goes back in the queue, or s, runnable, is never
+	 * picked again (a devfs thread holding its lock was left so under
+	 * the fuzzer, once the call it served was gone: every client of
+	 * devfs hung behind the lock) */
+	if (sched_sc_leaf(s)->state == THREAD_RUNNABLE)
+		sched_queue_chain(s);
 	struct thread *t = w->ipc_lend_proc ? sched_lend_find(w, w->ipc_lend_proc) : NULL;
 	if (!t) {
 		sched_lend_drop_entity(w);
