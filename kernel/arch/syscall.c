@@ -54,6 +54,11 @@ long sys_debug_write(const char *buf, size_t len)
 	if (!user_range_ok((uint64_t)buf, len))
 		return -EFAULT;
 	while (done < len) {
+		/* a kill ends a long write between chunks: the serial line is
+		 * slow, and a gigabyte of it kept a killed fuzz worker alive
+		 * for minutes */
+		if (thread_fatal_signal(current_thread()))
+			return (long)done;
 		size_t n = MIN(len - done, sizeof(chunk));
 		if (copy_from_user(chunk, buf + done, n))
 			return done ? (long)done : -EFAULT; /* as write(2): what got out */
