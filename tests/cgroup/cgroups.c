@@ -51,6 +51,12 @@ static void test_tree(void)
 	check(text_is(BASE "/t/cgroup.events", "populated 0\nfrozen 0\n"), "cgroup.events of an empty cgroup");
 	check(text_is(BASE "/cgroup.stat", "nr_descendants 1\nnr_dying_descendants 0\n"), "cgroup.stat counts it");
 	check(fails(rename(BASE "/t", BASE "/u"), EPERM), "rename: EPERM");
+	/* the VFS's checks come first, as Linux's do_renameat2/vfs_rename */
+	check(rename(BASE "/t", BASE "/t") == 0, "rename of a cgroup to itself: 0 (vfs_rename)");
+	check(fails(rename(BASE "/t", BASE "/t/u"), EINVAL), "rename into its own subtree: EINVAL");
+	check(fails(rename(BASE "/t/cgroup.procs", BASE "/t/cgroup.procs/x"), ENOTDIR),
+	      "rename to below a file: ENOTDIR (the walk)");
+	check(fails(rename(BASE "/t", BASE "/cgroup.procs"), ENOTDIR), "a directory over a file: ENOTDIR");
 	check(fails(unlink(BASE "/t/cgroup.procs"), EPERM), "unlink of an interface file: EPERM");
 	check(fails(open(BASE "/t/newfile", O_CREAT | O_WRONLY, 0644), EACCES), "creating a file: EACCES");
 }
