@@ -591,6 +591,12 @@ static void memory_disable(struct cgroup *cg)
 	__atomic_store_n(&cg->memory.low, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&memory_of(cg)->oom_group, false, __ATOMIC_RELAXED);
 	memory_of(cg)->swap_high_below_max = memory_of(cg)->swap_max_below_max = 0; /* "max" */
+	/* a later +memory is a new memory cgroup on Linux: no events yet
+	 * (its ancestors keep theirs) */
+	for (int e = 0; e < MEMCG_NR_EVENTS; e++) {
+		__atomic_store_n(&memory_of(cg)->events[e], 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&memory_of(cg)->events_local[e], 0, __ATOMIC_RELAXED);
+	}
 }
 
 static const struct cftype memory_files[] = {

@@ -72,9 +72,18 @@ static void cgfs_path_done(struct cgfs_path *pp)
 	kfree(pp->heap);
 }
 
+/* Whether uid:gid may search cgroup directory cg (root: always). */
+static bool cgfs_dir_searchable(const struct cgroup *cg, uint32_t uid, uint32_t gid)
+{
+	unsigned bits = uid == 0 ? 7 : uid == cg->uid ? cg->mode >> 6 : gid == cg->gid ? cg->mode >> 3 : cg->mode;
+	return bits & 1;
+}
+
 /* The cgroup (a reference) and, if the path names one of its files, the
- * file. -ENOENT, -ENOTDIR (a path through a file). */
-static int cgfs_resolve(char *path, struct cgroup **out, const struct cftype **file)
+ * file, as uid:gid's walk finds it: -ENOENT, -ENOTDIR (a path through a
+ * file), -EACCES (a directory on the way it may not search, checked
+ * before each step as Linux's link_path_walk). */
+static int cgfs_resolve_as(char *path, struct cgroup **out, const struct cftype **file, uint32_t uid, uint32_t gid)
 {
 	struct cgroup *cg = &cg_root;
 	*file = NULL;
@@ -84,6 +93,10 @@ static int cgfs_resolve(char *path, struct cgroup **out, const struct cftype **f
 			p++;
 		if (!*p)
 			break;
+		if (!*file && !cgfs_dir_searchable(cg, uid, gid)) {
+			cg_unlock();
+			return -EACCES;
+		}
 		char *end = strchr(p, '/');
 		if (!end)
 			end = p + strlen(p);
@@ -106,6 +119,12 @@ static int cgfs_resolve(char *path, struct cgroup **out, const struct cftype **f
 	cg_unlock();
 	*out = cg;
 	return 0;
+}
+
+/* cgfs_resolve_as for a caller that searches anything (the VFS walked). */
+static int cgfs_resolve(char *path, struct cgroup **out, const struct cftype **file)
+{
+	return cgfs_resolve_as(path, out, file, 0, 0);
 }
 
 /* cgfs_path_in and cgfs_resolve in one: the cgroup (a reference) and
@@ -321,12 +340,14 @@ static long cgfs_mkdir_at(char *path, uint32_t uid, uint32_t gid)
 	char *name = cgfs_split_last(path, &len);
 	if (!*name)
 		return -EEXIST; /* the root */
-	if ((err = cgfs_resolve(path, &parent, &f)))
+	if ((err = cgfs_resolve_as(path, &parent, &f, uid, gid)))
 		return err;
 	cg_lock();
 	bool taken = !f && (cg_find_child(parent, name) || cgfs_cft_find(parent, name));
 	cg_unlock();
-	err = f ? -ENOTDIR : taken ? -EEXIST : !cgfs_dir_writable(parent, uid, gid) ? -EACCES :
+	/* the walk searches the parent too, for the name (EACCES before EEXIST) */
+	err = f ? -ENOTDIR : !cgfs_dir_searchable(parent, uid, gid) ? -EACCES : taken ? -EEXIST :
+	      !cgfs_dir_writable(parent, uid, gid) ? -EACCES :
 	      cgfs_create_charged(parent, name, len, &cg);
 	if (!err) { /* the creator's, files and all */
 		cg->uid = cg->file_uid = uid;
@@ -365,7 +386,7 @@ static long cgfs_rmdir_at(char *path, uint32_t uid, uint32_t gid)
 {
 	struct cgroup *cg;
 	const struct cftype *f;
-	long err = cgfs_resolve(path, &cg, &f);
+	long err = cgfs_resolve_as(path, &cg, &f, uid, gid);
 	if (!err) {
 		err = f ? -ENOTDIR : cg == &cg_root ? -EBUSY : !cgfs_dir_writable(cg->parent, uid, gid) ? -EACCES : 0;
 		if (!err) {
