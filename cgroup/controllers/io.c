@@ -299,6 +299,6 @@ struct cg_controller cg_io = {
 	.disable = io_disable,
 	/* Linux's io_cgrp_subsys.depends_on: a child with io passed on has a
 	 * memory cgroup, hidden when memory is not: "-memory" with io kept
-	 * keeps its memory.oom.group, limits and events */
+	 * keeps its memory.oom.group and events (its limits reset) */
 	.depends_on = "memory",
 };

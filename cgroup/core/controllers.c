@@ -125,6 +125,18 @@ void cg_controllers_disable(struct cgroup *parent, uint32_t mask)
 	}
 }
 
+void cg_controllers_reset(struct cgroup *parent, uint32_t mask)
+{
+	for (unsigned i = 0; i < cg_nr_controllers; i++) {
+		const struct cg_controller *c = cg_controllers[i];
+		if (!(mask & c->bit) || !c->reset)
+			continue;
+		struct list_head *pos;
+		list_for_each(pos, &parent->children)
+			c->reset(list_entry(pos, struct cgroup, sibling));
+	}
+}
+
 uint32_t cg_controllers_effective(uint32_t mask)
 {
 	for (unsigned i = 0; i < cg_nr_controllers; i++) {

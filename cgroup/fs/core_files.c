@@ -192,6 +192,7 @@ static int write_subtree_control(struct cgroup *cg, char *text, const struct k_c
 					      ~cg_controllers_effective(mask);
 			cg->subtree_control = mask;
 			cg_controllers_disable(cg, gone_state);
+			cg_controllers_reset(cg, dis & ~gone_state); /* hidden, kept */
 			list_for_each(pos, &cg->children) {
 				struct cgroup *child = list_entry(pos, struct cgroup, sibling);
 				cg_parent_settle_locked(child, mask, &prepaid);

@@ -456,11 +456,12 @@ static bool freeze_set(const char *node)
 }
 
 /* cgroup.events once "frozen" has settled (Linux freezes asynchronously):
- * until it agrees with the cgroup.freeze settings, at most a second. */
+ * until it agrees with the cgroup.freeze settings, at most 5 s (one
+ * second was too short once on Arbor on a loaded host: seed 13780). */
 static void print_events(const char *node)
 {
 	char buf[128];
-	for (int i = 0; i < 100; i++) {
+	for (int i = 0; i < 500; i++) {
 		if (read_file(node, "cgroup.events", buf, sizeof(buf)))
 			break;
 		bool frozen = strstr(buf, "frozen 1") != NULL;
@@ -908,6 +909,26 @@ static uint64_t size_bytes(const char *v)
 	return x;
 }
 
+/* Whether a cpu.max quota holds cg (relative to fz) or an ancestor up
+ * to fz: then a member's ballast takes as long as the quota lets it
+ * (1 ms in 100 ms: seconds), a matter of the host's speed. */
+static bool cpu_limited(const char *cg)
+{
+	char cur[16], buf[64];
+	snprintf(cur, sizeof(cur), "%s", cg);
+	for (;;) {
+		if (read_file(cur, "cpu.max", buf, sizeof(buf)) == 0 && strncmp(buf, "max ", 4))
+			return true;
+		if (!*cur)
+			return false;
+		char *slash = strrchr(cur, '/');
+		if (slash)
+			*slash = 0;
+		else
+			cur[0] = 0;
+	}
+}
+
 /* memory.max below usage binds at the write (issue 27 item 1): Linux's
  * memory_max_write reclaims, then OOM-kills inside the subtree until usage
  * fits or nobody is left. What usage is depends on what each system
@@ -916,7 +937,8 @@ static uint64_t size_bytes(const char *v)
  * BALLAST then kills every member (any one left holds more), one at or
  * above n * (BALLAST + EXTRA) + EXTRA none; between, who dies depends on
  * each one's bytes and Linux's badness order: skipped, as is a subtree
- * with a frozen member (it cannot touch its ballast). A subtree without
+ * with a frozen member (it cannot touch its ballast) or one under a
+ * cpu.max quota (whether it is done within the reply's 5 s is timing). A subtree without
  * members but with a child or a past member holds kernel memory only
  * (a child's per-CPU statistics, a dead member's objects that Linux frees
  * after an RCU grace period), whose size differs by nature: skipped too.
@@ -936,9 +958,9 @@ static void op_limit_tight(const char *node, const char *file, const char *val)
 		printf("skip %s %s of an empty subtree holding kernel memory", file, quote(val));
 		return;
 	}
-	if (n > 0 && max && stat(path, &st) == 0) {
+	uint64_t v = size_bytes(val);
+	if (n > 0 && max && v != UINT64_MAX && stat(path, &st) == 0) {
 		char buf[128];
-		uint64_t v = size_bytes(val);
 		if (v >= BALLAST && v < (uint64_t)n * (BALLAST + EXTRA) + EXTRA) {
 			printf("skip %s %s between what %d members hold", file, quote(val), n);
 			return;
@@ -946,6 +968,11 @@ static void op_limit_tight(const char *node, const char *file, const char *val)
 		for (int k = 0; k < NPROC; k++)
 			if (inside[k] && freeze_set(proc_cgroup(k, buf, sizeof(buf)))) {
 				printf("skip %s %s with a frozen member", file, quote(val));
+				return;
+			}
+		for (int k = 0; k < NPROC; k++)
+			if (inside[k] && cpu_limited(proc_cgroup(k, buf, sizeof(buf)))) {
+				printf("skip %s %s with a member under cpu.max", file, quote(val));
 				return;
 			}
 		printf("ballast");

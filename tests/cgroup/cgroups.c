@@ -1250,6 +1250,30 @@ static void test_memory_sizes(void)
 	leaf_out();
 }
 
+/* A controller the parent stops passing on gets a new state when passed
+ * on again (Linux frees the css), but memory's stays while io is passed
+ * on: io depends on memory, and Linux keeps the child's memcg, hidden. */
+static void test_disable_state(void)
+{
+	leaf_in();
+	check(put("/sys/fs/cgroup/cgroup.subtree_control", "+cpu +pids +memory +io") == 0 &&
+	      put(BASE "/cgroup.subtree_control", "+cpu +pids +memory +io") == 0 && mkdir(BASE "/ds", 0755) == 0 &&
+	      put(BASE "/ds/cpu.weight", "3196") == 0 && put(BASE "/ds/pids.max", "5") == 0 &&
+	      put(BASE "/ds/memory.oom.group", "1") == 0 && put(BASE "/ds/memory.high", "1G") == 0,
+	      "a child with cpu.weight, pids.max, memory.oom.group and memory.high set");
+	check(put(BASE "/cgroup.subtree_control", "-cpu -pids -memory") == 0 &&
+	      put(BASE "/cgroup.subtree_control", "+cpu +pids +memory") == 0 && text_is(BASE "/ds/cpu.weight", "100\n") &&
+	      text_is(BASE "/ds/pids.max", "max\n"), "-cpu -pids, then +cpu +pids: cpu.weight 100, pids.max max");
+	check(text_is(BASE "/ds/memory.oom.group", "1\n") && text_is(BASE "/ds/memory.high", "max\n"),
+	      "-memory with io still passed on keeps the memory state (io depends on memory), its limits reset");
+	check(put(BASE "/cgroup.subtree_control", "-memory -io") == 0 && put(BASE "/cgroup.subtree_control", "+memory") == 0 &&
+	      text_is(BASE "/ds/memory.oom.group", "0\n") && text_is(BASE "/ds/memory.high", "max\n"),
+	      "-memory -io, then +memory: a new memory state");
+	check(rmdir(BASE "/ds") == 0 && put(BASE "/cgroup.subtree_control", "-cpu -pids -memory") == 0,
+	      "the child removed");
+	leaf_out();
+}
+
 int main(void)
 {
 	test_tree();
@@ -1269,6 +1293,7 @@ int main(void)
 	test_long_text();
 	test_cpu();
 	test_memory_sizes();
+	test_disable_state();
 	printf("1..%d\n", n);
 	return failed != 0;
 }
