@@ -203,6 +203,16 @@ static void cpu_offline(struct cgroup *cg)
 	sched_group_offline(&cg->sched);
 }
 
+/* The parent stopped passing cpu on: Linux frees the group's state and a
+ * later +cpu makes a new one, so the knobs are back to their defaults
+ * (weight 100, not idle, "max 100000", burst 0). */
+static void cpu_disable(struct cgroup *cg)
+{
+	sched_group_set_idle(&cg->sched, false);
+	sched_group_set_weight(&cg->sched, sched_weight_from_cpu_weight(100));
+	sched_group_set_max(&cg->sched, SCHED_QUOTA_MAX, 100000 * US, 0);
+}
+
 /* Linux shows cpu's own statistics where the controller has state: in
  * the root, and where the parent enables it. */
 static bool cpu_has_state(struct cgroup *cg)
@@ -354,4 +364,5 @@ struct cg_controller cg_cpu = {
 	.state_size = sizeof(struct sched_psi),
 	.create = cpu_create,
 	.offline = cpu_offline,
+	.disable = cpu_disable,
 };

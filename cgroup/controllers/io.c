@@ -297,4 +297,8 @@ struct cg_controller cg_io = {
 	.state_free = io_state_free,
 	.offline = io_forget,
 	.disable = io_disable,
+	/* Linux's io_cgrp_subsys.depends_on: a child with io passed on has a
+	 * memory cgroup, hidden when memory is not: "-memory" with io kept
+	 * keeps its memory.oom.group and events (its limits reset) */
+	.depends_on = "memory",
 };

@@ -583,14 +583,28 @@ static int memory_write_reclaim(struct cgroup *cg, char *text, const struct k_cg
 }
 
 /* The controller is being disabled for cg: its bounds stop applying. */
-static void memory_disable(struct cgroup *cg)
+/* Linux's mem_cgroup_css_reset, for a memory state kept hidden (io is
+ * still passed on): the limits back to their defaults, memory.oom.group
+ * and the events kept. */
+static void memory_reset(struct cgroup *cg)
 {
 	page_counter_set_max(&cg->memory, PAGE_COUNTER_MAX);
 	__atomic_store_n(&cg->memory.high, PAGE_COUNTER_MAX, __ATOMIC_RELAXED);
 	__atomic_store_n(&cg->memory.min, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&cg->memory.low, 0, __ATOMIC_RELAXED);
-	__atomic_store_n(&memory_of(cg)->oom_group, false, __ATOMIC_RELAXED);
 	memory_of(cg)->swap_high_below_max = memory_of(cg)->swap_max_below_max = 0; /* "max" */
+}
+
+static void memory_disable(struct cgroup *cg)
+{
+	memory_reset(cg);
+	__atomic_store_n(&memory_of(cg)->oom_group, false, __ATOMIC_RELAXED);
+	/* a later +memory is a new memory cgroup on Linux: no events yet
+	 * (its ancestors keep theirs) */
+	for (int e = 0; e < MEMCG_NR_EVENTS; e++) {
+		__atomic_store_n(&memory_of(cg)->events[e], 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&memory_of(cg)->events_local[e], 0, __ATOMIC_RELAXED);
+	}
 }
 
 static const struct cftype memory_files[] = {
@@ -635,6 +649,7 @@ struct cg_controller cg_memory = {
 	.release = memory_release,
 	.offline = memory_offline,
 	.disable = memory_disable,
+	.reset = memory_reset,
 };
 
 void memcg_init(void)

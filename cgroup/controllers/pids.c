@@ -46,6 +46,16 @@ static int pids_state_init(void *state)
 	return 0;
 }
 
+/* The parent stopped passing pids on: Linux frees the state and a later
+ * +pids makes a new one, max "max" and no events counted (cg_lock held). */
+static void pids_disable(struct cgroup *cg)
+{
+	struct pids_state *p = pids_of(cg);
+	__atomic_store_n(&p->max, PIDS_UNLIMITED, __ATOMIC_RELAXED);
+	__atomic_store_n(&p->events, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&p->events_local, 0, __ATOMIC_RELAXED);
+}
+
 static bool pids_enforced(const struct cgroup *cg)
 {
 	return cg->parent && (cg->parent->subtree_control & cg_pids.bit);
@@ -169,6 +179,7 @@ struct cg_controller cg_pids = {
 	.nfiles = ARRAY_SIZE(pids_files),
 	.state_size = sizeof(struct pids_state),
 	.state_init = pids_state_init,
+	.disable = pids_disable,
 	.thread_charge = pids_thread_charge,
 	.thread_uncharge = pids_thread_uncharge,
 	.thread_move = pids_thread_move,

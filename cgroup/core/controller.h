@@ -71,6 +71,14 @@ struct cg_controller {
 	void (*thread_uncharge)(struct cgroup *cg);
 	/* A thread moves from src to dst (migration never fails). cg_lock held. */
 	void (*thread_move)(struct cgroup *src, struct cgroup *dst);
+	/* The parent stopped passing the controller on, but another it
+	 * passes on depends on it: the state stays, its files go, and its
+	 * limits go back to their defaults (Linux's css_reset). Optional. */
+	void (*reset)(struct cgroup *cg);
+	/* The controller whose state a cgroup has wherever this one is
+	 * passed on, files or not (Linux's depends_on: io needs memory for
+	 * cgroup writeback), by name; NULL: none. */
+	const char *depends_on;
 };
 
 extern struct cg_controller *const cg_controllers[];
@@ -103,6 +111,12 @@ void cg_controllers_offline(struct cgroup *cg);
 /* The disable hooks of the controllers in mask, for each child of
  * parent (which just stopped passing them on). cg_lock held. */
 void cg_controllers_disable(struct cgroup *parent, uint32_t mask);
+/* The reset hooks of the controllers in mask, for each child of parent.
+ * cg_lock held. */
+void cg_controllers_reset(struct cgroup *parent, uint32_t mask);
+/* mask with the controllers its controllers depend on (depends_on):
+ * those whose state children keep, as Linux's subtree_ss_mask. */
+uint32_t cg_controllers_effective(uint32_t mask);
 /* The parent's charge for its children's states (child_bytes above),
  * kept so that a parent pays exactly for the children it passes the
  * controller on to (cgroup.parent_paid). cg_lock held for the _locked

@@ -2,6 +2,7 @@
 #include "controller.h"
 #include "abi/errno.h"
 #include "heap.h"
+#include "kstring.h"
 #include "panic.h"
 
 _Static_assert(CG_CONTROLLERS_MAX <= 32, "controller bits fit a word");
@@ -122,6 +123,31 @@ void cg_controllers_disable(struct cgroup *parent, uint32_t mask)
 		list_for_each(pos, &parent->children)
 			c->disable(list_entry(pos, struct cgroup, sibling));
 	}
+}
+
+void cg_controllers_reset(struct cgroup *parent, uint32_t mask)
+{
+	for (unsigned i = 0; i < cg_nr_controllers; i++) {
+		const struct cg_controller *c = cg_controllers[i];
+		if (!(mask & c->bit) || !c->reset)
+			continue;
+		struct list_head *pos;
+		list_for_each(pos, &parent->children)
+			c->reset(list_entry(pos, struct cgroup, sibling));
+	}
+}
+
+uint32_t cg_controllers_effective(uint32_t mask)
+{
+	for (unsigned i = 0; i < cg_nr_controllers; i++) {
+		const struct cg_controller *c = cg_controllers[i];
+		if (!(mask & c->bit) || !c->depends_on)
+			continue;
+		for (unsigned j = 0; j < cg_nr_controllers; j++)
+			if (!strcmp(cg_controllers[j]->name, c->depends_on))
+				mask |= cg_controllers[j]->bit;
+	}
+	return mask;
 }
 
 int64_t cg_parent_owed_locked(const struct cgroup *child, uint32_t mask)

@@ -187,8 +187,12 @@ static int write_subtree_control(struct cgroup *cg, char *text, const struct k_c
 			continue;
 		}
 		if (!err) {
+			/* a state goes when no passed-on controller needs it */
+			uint32_t gone_state = cg_controllers_effective(cg->subtree_control) &
+					      ~cg_controllers_effective(mask);
 			cg->subtree_control = mask;
-			cg_controllers_disable(cg, dis);
+			cg_controllers_disable(cg, gone_state);
+			cg_controllers_reset(cg, dis & ~gone_state); /* hidden, kept */
 			list_for_each(pos, &cg->children) {
 				struct cgroup *child = list_entry(pos, struct cgroup, sibling);
 				cg_parent_settle_locked(child, mask, &prepaid);

@@ -118,11 +118,20 @@ static struct cgroup *cgfs_find_id_locked(uint64_t id)
 	return cg;
 }
 
+/* Whether uid:gid may search cgroup directory cg (root: always). */
+static bool cgfs_dir_searchable(const struct cgroup *cg, uint32_t uid, uint32_t gid)
+{
+	unsigned bits = uid == 0 ? 7 : uid == cg->uid ? cg->mode >> 6 : gid == cg->gid ? cg->mode >> 3 : cg->mode;
+	return bits & 1;
+}
+
 /* The cgroup (a reference) and, if the path names one of its files, the
- * file; the path starts at the cgroup whose id is root_id (0: the root).
- * -ENOENT (also when that cgroup is gone), -ENOTDIR (a path through a
- * file). */
-static int cgfs_resolve(uint64_t root_id, char *path, struct cgroup **out, const struct cftype **file)
+ * file, as uid:gid's walk finds it; the path starts at the cgroup whose
+ * id is root_id (0: the root). -ENOENT (also when that cgroup is gone),
+ * -ENOTDIR (a path through a file), -EACCES (a directory on the way it
+ * may not search, checked before each step as Linux's link_path_walk). */
+static int cgfs_resolve_as(uint64_t root_id, char *path, struct cgroup **out, const struct cftype **file,
+			   uint32_t uid, uint32_t gid)
 {
 	*file = NULL;
 	cg_lock();
@@ -136,6 +145,10 @@ static int cgfs_resolve(uint64_t root_id, char *path, struct cgroup **out, const
 			p++;
 		if (!*p)
 			break;
+		if (!*file && !cgfs_dir_searchable(cg, uid, gid)) {
+			cg_unlock();
+			return -EACCES;
+		}
 		char *end = strchr(p, '/');
 		if (!end)
 			end = p + strlen(p);
@@ -158,6 +171,12 @@ static int cgfs_resolve(uint64_t root_id, char *path, struct cgroup **out, const
 	cg_unlock();
 	*out = cg;
 	return 0;
+}
+
+/* cgfs_resolve_as for a caller that searches anything (the VFS walked). */
+static int cgfs_resolve(uint64_t root_id, char *path, struct cgroup **out, const struct cftype **file)
+{
+	return cgfs_resolve_as(root_id, path, out, file, 0, 0);
 }
 
 /* cgfs_path_in and cgfs_resolve in one: the cgroup (a reference) and
@@ -374,12 +393,14 @@ static long cgfs_mkdir_at(uint64_t root_id, char *path, uint32_t uid, uint32_t g
 	char *name = cgfs_split_last(path, &len);
 	if (!*name)
 		return -EEXIST; /* the root */
-	if ((err = cgfs_resolve(root_id, path, &parent, &f)))
+	if ((err = cgfs_resolve_as(root_id, path, &parent, &f, uid, gid)))
 		return err;
 	cg_lock();
 	bool taken = !f && (cg_find_child(parent, name) || cgfs_cft_find(parent, name));
 	cg_unlock();
-	err = f ? -ENOTDIR : taken ? -EEXIST : !cgfs_dir_writable(parent, uid, gid) ? -EACCES :
+	/* the walk searches the parent too, for the name (EACCES before EEXIST) */
+	err = f ? -ENOTDIR : !cgfs_dir_searchable(parent, uid, gid) ? -EACCES : taken ? -EEXIST :
+	      !cgfs_dir_writable(parent, uid, gid) ? -EACCES :
 	      cgfs_create_charged(parent, name, len, &cg);
 	if (!err) { /* the creator's, files and all */
 		cg->uid = cg->file_uid = uid;
@@ -419,7 +440,7 @@ static long cgfs_rmdir_at(uint64_t root_id, char *path, uint32_t uid, uint32_t g
 {
 	struct cgroup *cg;
 	const struct cftype *f;
-	long err = cgfs_resolve(root_id, path, &cg, &f);
+	long err = cgfs_resolve_as(root_id, path, &cg, &f, uid, gid);
 	if (!err) {
 		err = f ? -ENOTDIR : cg == &cg_root || cg->id == root_id ? -EBUSY : !cgfs_dir_writable(cg->parent, uid, gid) ? -EACCES : 0;
 		if (!err) {

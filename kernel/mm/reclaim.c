@@ -86,7 +86,8 @@ static void reclaim_protection(struct reclaim_ctl *rc, struct cgroup *c)
 		page_counter_children_add(prot, &container_of(e, struct cgroup, sibling)->memory);
 }
 
-/* Up to max cgroups of the subtree holding file pages, after *pos (NULL:
+/* Up to max cgroups of the subtree holding file pages or within their
+ * memory.low (its event), after *pos (NULL:
  * from the target), each with a reference, into out. *pos becomes the
  * next cgroup to look at (a reference) or NULL when the walk is over; a
  * resume point removed meanwhile ends the walk (this pass). */
@@ -101,8 +102,15 @@ static uint32_t reclaim_collect(struct reclaim_ctl *rc, struct cgroup **pos, str
 		c = __atomic_load_n(&old->dead, __ATOMIC_ACQUIRE) ? NULL : old;
 	while (c && n < max) {
 		reclaim_protection(rc, c);
-		if (reclaim_has_file(c)) {
-			rc->found = true;
+		/* one without file pages but within memory.low is visited too:
+		 * Linux's walk (shrink_node_memcgs) meets every cgroup and
+		 * counts its low event whatever it holds */
+		const struct page_counter_prot *prot = memcg_prot_of(c);
+		bool file = reclaim_has_file(c);
+		bool low = !page_counter_below_min(&rc->target->memory, &c->memory, prot) &&
+			   page_counter_below_low(&rc->target->memory, &c->memory, prot);
+		if (file || low) {
+			rc->found |= file;
 			cg_get(c);
 			out[n++] = c;
 		}
@@ -192,7 +200,9 @@ static void reclaim_cgroup(struct reclaim_ctl *rc, struct cgroup *c)
 		}
 		memcg_event(c, MEMCG_LOW);
 	}
-	struct memcg_pcache *b = c->mem_pcache;
+	struct memcg_pcache *b = __atomic_load_n(&c->mem_pcache, __ATOMIC_ACQUIRE);
+	if (!b)
+		return; /* visited for its low event only: no file page ever */
 	uint64_t scan = reclaim_scan_count(rc, c, &prot,
 					   reclaim_lru_len(b, MEMCG_STAT_INACTIVE_FILE) +
 					   reclaim_lru_len(b, MEMCG_STAT_ACTIVE_FILE));

@@ -3,11 +3,13 @@
  * rmdir at depth <= 3, cgroup.subtree_control token sets, cgroup.type,
  * processes and threads moved through cgroup.procs and cgroup.threads,
  * cgroup.freeze, cgroup.kill, forks and thread creations under pids.max,
- * delegation to uid 1000 and that user's changes below,
- * and every cpu, memory, io, pids and cgroup.* file Linux 6.1 has written
- * with valid, edge and garbage values, each write read back) and prints one
- * normalised line per operation: no pids (processes are P0..P3, threads
- * P3.t1, P3.t2), no times, no usage counters. The same program built with
+ * nested delegation to uid 1000 and that user's work inside and outside
+ * (its own processes P4 and P5), memory.max below usage binding at the
+ * write, and every cpu, memory, io, pids and cgroup.* file Linux 6.1 has
+ * written with valid, edge and garbage values, each write read back) and
+ * prints one normalised line per operation: no pids (processes are
+ * P0..P5, threads P3.t1, P3.t2), no times, no usage counters,
+ * memory.events counts as 0 or n. The same program built with
  * tools/arbor-cc and with linux-cc must print the same lines on Arbor and on
  * Linux 6.1 in the same QEMU (tools/cgdiff.py compares them; docs/cgroups.md,
  * "The differential fuzzer", lists what it leaves out and why).
@@ -38,6 +40,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -46,9 +49,14 @@
 
 #define ROOT "/sys/fs/cgroup"
 #define TOP ROOT "/fz"
-#define NPROC 4        /* P0..P3; P3 has two more threads */
+#define NPROC 6        /* P0..P5; P3 has two more threads; P4, P5 are uid USER's */
+#define THREADED 3     /* P3 */
+#define USER 1000      /* the user cgroups are delegated to */
+#define FIRST_USER 4   /* P4 and P5 run as USER */
 #define NTHREAD 3      /* P3.t0 (its main thread) .. P3.t2 */
-#define TIGHT (64ull << 20) /* memory.max/high below this binds a member (memcg's work) */
+#define TIGHT (64ull << 20) /* memory.max/high below this may bind a member */
+#define BALLAST (4ull << 20) /* what 'm' makes a member hold, charged where it is */
+#define EXTRA (4ull << 20)   /* at most what a member holds besides (stack, data, thread stacks) */
 #define DEFAULT_SEEDS "1-100"
 #define MAXSKIP 64
 
@@ -153,7 +161,10 @@ static void *thread_exit(void *arg)
 
 /* The child's loop: one command byte in, one errno (int) out. 'f' forks a
  * child that exits at once (and reaps it), 't' makes a thread that ends
- * at once (and joins it). */
+ * at once (and joins it), 'm' drops its ballast and touches a new one of
+ * BALLAST bytes: the pages are charged to the memory cgroup it is in now
+ * (cgroup v2 charges a page where it is first touched and never moves it),
+ * so that a limit below that binds on both systems alike. */
 static void proc_main(int cmd, int reply, int nthreads)
 {
 	for (int i = 1; i < nthreads; i++) {
@@ -162,9 +173,21 @@ static void proc_main(int cmd, int reply, int nthreads)
 			_exit(3);
 	}
 	char c;
+	char *ballast = NULL;
 	while (read(cmd, &c, 1) == 1) {
 		int err = 0;
-		if (c == 'f') {
+		if (c == 'm') {
+			if (ballast)
+				munmap(ballast, BALLAST);
+			ballast = mmap(NULL, BALLAST, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+			if (ballast == MAP_FAILED) {
+				err = errno;
+				ballast = NULL;
+			} else {
+				for (size_t o = 0; o < BALLAST; o += 4096)
+					((volatile char *)ballast)[o] = 1;
+			}
+		} else if (c == 'f') {
 			pid_t p = fork();
 			if (p == 0)
 				_exit(0);
@@ -191,7 +214,8 @@ static int read_timeout(int fd, void *buf, size_t n, int ms)
 	return read(fd, buf, n) == (ssize_t)n ? 0 : -1;
 }
 
-/* Starts Pk in the fuzzer's cgroup (the root) unless it runs. */
+/* Starts Pk in the fuzzer's cgroup (the root) unless it runs; P4 and P5
+ * as uid USER. */
 static void proc_start(int k)
 {
 	struct proc *p = &procs[k];
@@ -202,9 +226,11 @@ static void proc_start(int k)
 		printf("pipe failed: %s\n", ename(errno));
 		exit(2);
 	}
-	int nthreads = k == NPROC - 1 ? NTHREAD : 1;
+	int nthreads = k == THREADED ? NTHREAD : 1;
 	pid_t pid = fork();
 	if (pid == 0) {
+		if (k >= FIRST_USER && (setgroups(0, NULL) || setgid(USER) || setuid(USER)))
+			_exit(3);
 		close(c[1]);
 		close(r[0]);
 		for (int i = 0; i < NPROC; i++)
@@ -253,7 +279,7 @@ static const char *label(long id)
 	for (int k = 0; k < NPROC; k++)
 		for (int t = 0; t < NTHREAD; t++)
 			if (procs[k].pid && procs[k].tid[t] == id) {
-				if (k == NPROC - 1 && t > 0)
+				if (k == THREADED && t > 0)
 					snprintf(buf, sizeof(buf), "P%d.t%d", k, t);
 				else
 					snprintf(buf, sizeof(buf), "P%d", k);
@@ -347,11 +373,23 @@ static void show_text(const char *file, char *buf, char *out, size_t n)
 			snprintf(out + strlen(out), n - strlen(out), "%s%s", i ? " " : "", labels[i]);
 		return;
 	}
+	bool events = !strncmp(file, "memory.events", 13);
 	for (char *s = strtok(buf, "\n"); s; s = strtok(NULL, "\n")) {
 		/* Dying descendants go away when Linux's RCU says; Arbor's
 		 * memory.events has a key of its own (docs/cgroups.md). */
 		if (!strncmp(s, "nr_dying_descendants", 20) || !strncmp(s, "dirty_throttled", 15))
 			continue;
+		/* memory.events counts as 0 or n (some): how many times Linux
+		 * counts oom for one limit write depends on timing (each turn of
+		 * memory_max_write's loop counts one, and while a victim is still
+		 * exiting the OOM killer waits for it, so the loop turns as often
+		 * as the victim takes to go); oom_kill counts a group's first
+		 * victim twice when it has not yet let go of its memory
+		 * (__oom_kill_process finds its mm); max and high count per
+		 * charge attempt, in Linux's batches of 64 pages. */
+		char *sp = events ? strchr(s, ' ') : NULL;
+		if (sp && sp[1] >= '0' && sp[1] <= '9')
+			snprintf(sp + 1, strlen(sp + 1) + 1, "%s", strcmp(sp + 1, "0") ? "n" : "0");
 		snprintf(out + strlen(out), n - strlen(out), "%s|", s);
 	}
 }
@@ -418,11 +456,12 @@ static bool freeze_set(const char *node)
 }
 
 /* cgroup.events once "frozen" has settled (Linux freezes asynchronously):
- * until it agrees with the cgroup.freeze settings, at most a second. */
+ * until it agrees with the cgroup.freeze settings, at most 5 s (one
+ * second was too short once on Arbor on a loaded host: seed 13780). */
 static void print_events(const char *node)
 {
 	char buf[128];
-	for (int i = 0; i < 100; i++) {
+	for (int i = 0; i < 500; i++) {
 		if (read_file(node, "cgroup.events", buf, sizeof(buf)))
 			break;
 		bool frozen = strstr(buf, "frozen 1") != NULL;
@@ -645,11 +684,19 @@ static bool was_used(const char *node)
 	return false;
 }
 
+/* Whether node's pids.events may count a refused creation where Linux
+ * 6.1 does not, or the other way round: Linux 6.1 counts it in the
+ * creator's own cgroup only (pids_can_fork's events_limit), Arbor as
+ * Linux 6.13 and its cgroup-v2.rst, in the cgroup whose limit refused it
+ * and each ancestor (with pids.events.local for the first): every cgroup
+ * from the creator's up to fz may differ. docs/cgroups.md. */
+static bool pids_taint[16];
+
 static void clear_used(const char *node)
 {
 	for (int i = 0; i < nnodes; i++)
 		if (!strcmp(nodes[i], node))
-			used[i] = false;
+			used[i] = pids_taint[i] = false;
 }
 
 /* Whether node has a child cgroup now: on Linux a memory cgroup's own
@@ -756,13 +803,13 @@ static void op_move_thread(void)
 {
 	int t = (int)rnd(NTHREAD);
 	const char *node = pick_node(0);
-	proc_start(NPROC - 1);
+	proc_start(THREADED);
 	char v[16];
-	snprintf(v, sizeof(v), "%d", (int)procs[NPROC - 1].tid[t]);
+	snprintf(v, sizeof(v), "%d", (int)procs[THREADED].tid[t]);
 	int err = write_file(node, "cgroup.threads", v);
 	if (!err)
 		mark_used(node);
-	printf("move P%d.t%d > %s/cgroup.threads: %s", NPROC - 1, t, node_name(node), ename(err));
+	printf("move P%d.t%d > %s/cgroup.threads: %s", THREADED, t, node_name(node), ename(err));
 	print_read(node, "cgroup.threads");
 }
 
@@ -776,34 +823,54 @@ static void op_freeze(void)
 	print_events(node);
 }
 
-/* cgroup.kill: the pool processes inside die; wait for each (at most 5 s). */
-static void op_kill(void)
+/* Which pool processes are in node's subtree now. */
+static int members_in(const char *node, bool inside[NPROC])
 {
-	static const char *const v[] = { "1", "1", "1", "0", "2", "x", NULL };
-	const char *node = pick_node(0);
-	const char *val = pick(v);
-	bool inside[NPROC] = { false };
 	char buf[128];
-	for (int k = 0; k < NPROC; k++)
+	int n = 0;
+	for (int k = 0; k < NPROC; k++) {
 		inside[k] = procs[k].pid && under(proc_cgroup(k, buf, sizeof(buf)), node);
-	int err = write_file(node, "cgroup.kill", val);
-	printf("echo %s > %s/cgroup.kill: %s", quote(val), node_name(node), ename(err));
+		n += inside[k];
+	}
+	return n;
+}
+
+/* Reaps the pool processes that died, printing " Pk:killed" (or
+ * ":exited"); those in expect are waited for (at most 5 s each) and
+ * printed " Pk:alive" if they are not dead by then. */
+static void reap_pool(const bool expect[NPROC])
+{
 	for (int k = 0; k < NPROC; k++) {
 		if (!procs[k].pid)
 			continue;
 		int st = 0;
 		pid_t r = 0;
-		for (int i = 0; i < 500 && (r = waitpid(procs[k].pid, &st, WNOHANG)) == 0 && (!err && inside[k]); i++) {
+		for (int i = 0; i < 500 && (r = waitpid(procs[k].pid, &st, WNOHANG)) == 0 && expect[k]; i++) {
 			struct timespec ts = { 0, 10 * 1000 * 1000 };
 			nanosleep(&ts, NULL);
 		}
 		if (r == procs[k].pid) {
 			printf(" P%d:%s", k, WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL ? "killed" : "exited");
 			proc_reaped(k);
-		} else if (!err && inside[k]) {
+		} else if (expect[k]) {
 			printf(" P%d:alive", k);
 		}
 	}
+}
+
+/* cgroup.kill: the pool processes inside die; wait for each (at most 5 s). */
+static void op_kill(void)
+{
+	static const char *const v[] = { "1", "1", "1", "0", "2", "x", NULL };
+	const char *node = pick_node(0);
+	const char *val = pick(v);
+	bool inside[NPROC];
+	members_in(node, inside);
+	int err = write_file(node, "cgroup.kill", val);
+	printf("echo %s > %s/cgroup.kill: %s", quote(val), node_name(node), ename(err));
+	for (int k = 0; k < NPROC; k++)
+		inside[k] &= !err;
+	reap_pool(inside);
 	print_events(node);
 }
 
@@ -824,11 +891,118 @@ static bool size_tight(const char *v)
 	return x < TIGHT && (x << shift) < TIGHT;
 }
 
-/* A knob written and read back. memory.max/high below TIGHT would bind a
- * member at once (issue 27 item 1, the memcg helper's): on a subtree that
- * is populated, was_used or has_children they are skipped; on a fresh one written, read
- * and put back to "max". memory.reclaim on a populated subtree frees what it finds
- * (a count of pages, by nature different): skipped. */
+/* A size as Linux's memparse reads it after strstrip: digits (C base 0)
+ * and a unit; UINT64_MAX for "max" or text it refuses (EINVAL: then
+ * nothing changes, whatever class the caller put it in). */
+static uint64_t size_bytes(const char *v)
+{
+	while (*v == ' ' || *v == '\t' || *v == '\n')
+		v++;
+	if (!strncmp(v, "max", 3))
+		return UINT64_MAX;
+	char *end = (char *)v;
+	unsigned long long x = *v >= '0' && *v <= '9' ? strtoull(v, &end, 0) : 0;
+	const char *units = "kmgtpe";
+	const char *u = *end ? strchr(units, *end | 0x20) : NULL;
+	for (unsigned i = 0; u && i <= (unsigned)(u - units); i++)
+		x = x > (UINT64_MAX >> 10) ? UINT64_MAX : x << 10;
+	return x;
+}
+
+/* Whether a cpu.max quota holds cg (relative to fz) or an ancestor up
+ * to fz: then a member's ballast takes as long as the quota lets it
+ * (1 ms in 100 ms: seconds), a matter of the host's speed. */
+static bool cpu_limited(const char *cg)
+{
+	char cur[16], buf[64];
+	snprintf(cur, sizeof(cur), "%s", cg);
+	for (;;) {
+		if (read_file(cur, "cpu.max", buf, sizeof(buf)) == 0 && strncmp(buf, "max ", 4))
+			return true;
+		if (!*cur)
+			return false;
+		char *slash = strrchr(cur, '/');
+		if (slash)
+			*slash = 0;
+		else
+			cur[0] = 0;
+	}
+}
+
+/* memory.max below usage binds at the write (issue 27 item 1): Linux's
+ * memory_max_write reclaims, then OOM-kills inside the subtree until usage
+ * fits or nobody is left. What usage is depends on what each system
+ * charged, so the generator makes it definite: every member of the subtree
+ * first touches a new ballast of BALLAST bytes there ('m'). A limit below
+ * BALLAST then kills every member (any one left holds more), one at or
+ * above n * (BALLAST + EXTRA) + EXTRA none; between, who dies depends on
+ * each one's bytes and Linux's badness order: skipped, as is a subtree
+ * with a frozen member (it cannot touch its ballast) or one under a
+ * cpu.max quota (whether it is done within the reply's 5 s is timing). A subtree without
+ * members but with a child or a past member holds kernel memory only
+ * (a child's per-CPU statistics, a dead member's objects that Linux frees
+ * after an RCU grace period), whose size differs by nature: skipped too.
+ * memory.high below usage reclaims in the writer and throttles members at
+ * their next charge (they make none before the restore): written. Each
+ * tight limit is put back to "max" after, so that later operations never
+ * meet it. */
+static void op_limit_tight(const char *node, const char *file, const char *val)
+{
+	bool inside[NPROC];
+	int n = members_in(node, inside);
+	char path[160];
+	struct stat st;
+	path_of(path, sizeof(path), node, file);
+	bool max = !strcmp(file, "memory.max");
+	if (max && n == 0 && (populated(node) || was_used(node) || has_children(node))) {
+		printf("skip %s %s of an empty subtree holding kernel memory", file, quote(val));
+		return;
+	}
+	uint64_t v = size_bytes(val);
+	if (n > 0 && max && v != UINT64_MAX && stat(path, &st) == 0) {
+		char buf[128];
+		if (v >= BALLAST && v < (uint64_t)n * (BALLAST + EXTRA) + EXTRA) {
+			printf("skip %s %s between what %d members hold", file, quote(val), n);
+			return;
+		}
+		for (int k = 0; k < NPROC; k++)
+			if (inside[k] && freeze_set(proc_cgroup(k, buf, sizeof(buf)))) {
+				printf("skip %s %s with a frozen member", file, quote(val));
+				return;
+			}
+		for (int k = 0; k < NPROC; k++)
+			if (inside[k] && cpu_limited(proc_cgroup(k, buf, sizeof(buf)))) {
+				printf("skip %s %s with a member under cpu.max", file, quote(val));
+				return;
+			}
+		printf("ballast");
+		for (int k = 0; k < NPROC; k++) {
+			int err = 0;
+			if (!inside[k])
+				continue;
+			if (write(procs[k].cmd, "m", 1) != 1 || read_timeout(procs[k].reply, &err, sizeof(err), 5000))
+				err = -1;
+			printf(" P%d:%s", k, err < 0 ? "no answer" : ename(err));
+		}
+		printf(" ; ");
+		int err = write_file(node, file, val);
+		printf("echo %s > %s/%s: %s", quote(val), node_name(node), file, ename(err));
+		print_read(node, file);
+		for (int k = 0; k < NPROC; k++)
+			inside[k] &= !err && v < BALLAST;
+		printf(" |");
+		reap_pool(inside);
+		print_read(node, "memory.events");
+		print_events(node);
+	} else {
+		op_write_read(node, file, val);
+	}
+	printf(" ; restore: %s", ename(write_file(node, file, "max")));
+}
+
+/* A knob written and read back; memory.max/high that may bind, as
+ * op_limit_tight says. memory.reclaim on a populated subtree frees what it
+ * finds (a count of pages, by nature different): skipped. */
 static void op_knob(void)
 {
 	int total = 0;
@@ -857,16 +1031,9 @@ static void op_knob(void)
 		printf("echo %s > %s/%s: %s", quote(val), node_name(node), file, ename(write_file(node, file, val)));
 		return;
 	}
-	if (limit) {
-		if (size_tight(val)) {
-			if (populated(node) || was_used(node) || has_children(node)) {
-				printf("skip %s %s below usage (memcg)", file, quote(val));
-				return;
-			}
-			op_write_read(node, file, val);
-			printf(" ; restore: %s", ename(write_file(node, file, "max")));
-			return;
-		}
+	if (limit && size_tight(val)) {
+		op_limit_tight(node, file, val);
+		return;
 	}
 	op_write_read(node, file, val);
 }
@@ -880,6 +1047,11 @@ static void op_read(void)
 	const char *node = pick_node(0);
 	const char *file = pick(files);
 	printf("cat %s/%s", node_name(node), file);
+	for (int i = 0; i < nnodes && !strcmp(file, "pids.events"); i++)
+		if (pids_taint[i] && !strcmp(nodes[i], node)) {
+			printf(" | skip (a refused creation below: Linux 6.1 counts it elsewhere)");
+			return;
+		}
 	if (!strcmp(file, "cgroup.events"))
 		print_events(node);
 	else
@@ -906,13 +1078,14 @@ static void op_spawn(void)
 		return;
 	}
 	printf("%s", ename(err));
+	for (int i = 0; i < nnodes && err == EAGAIN; i++)
+		pids_taint[i] |= cg && under(cg, nodes[i]);
 }
 
 /* Delegation (uid 1000): root hands a cgroup over as Linux's guide says
  * (chown of the directory, cgroup.procs, cgroup.threads and
  * cgroup.subtree_control), or a process of uid 1000 makes a change below
  * (its errno; root then reads back what it touched). */
-#define USER 1000
 
 /* Runs what in a child as uid/gid USER: the errno it ends with. */
 static int as_user(int (*what)(const char *node, const char *arg), const char *node, const char *arg)
@@ -954,57 +1127,179 @@ static int user_write(const char *node, const char *arg)
 	return write_file(node, file, sp + 1);
 }
 
+/* arg "PID": the root cgroup's cgroup.procs (moving out of fz). */
+static int user_move_root(const char *node, const char *arg)
+{
+	(void)node;
+	int fd = open(ROOT "/cgroup.procs", O_WRONLY);
+	if (fd < 0)
+		return errno;
+	int err = write(fd, arg, strlen(arg)) < 0 ? errno : 0;
+	close(fd);
+	return err;
+}
+
+/* arg "FILE UID" (chown to UID:UID; FILE "." the directory) or
+ * "FILE 0MODE" (chmod). */
+static int user_chown_chmod(const char *node, const char *arg)
+{
+	char file[64], path[160];
+	const char *sp = strchr(arg, ' ');
+	snprintf(file, sizeof(file), "%.*s", (int)(sp - arg), arg);
+	path_of(path, sizeof(path), node, strcmp(file, ".") ? file : NULL);
+	if (sp[1] == '0') {
+		mode_t m = (mode_t)strtol(sp + 1, NULL, 8);
+		return chmod(path, m) ? errno : 0;
+	}
+	uid_t u = (uid_t)atoi(sp + 1);
+	return chown(path, u, u) ? errno : 0;
+}
+
+/* arg: the new name, a node. */
+static int user_rename(const char *node, const char *arg)
+{
+	char from[160], to[160];
+	path_of(from, sizeof(from), node, NULL);
+	path_of(to, sizeof(to), arg, NULL);
+	return rename(from, to) ? errno : 0;
+}
+
+static const char *user_err(int err)
+{
+	return err < 0 ? "died" : ename(err);
+}
+
+/* A file uid USER writes and the values it tries. memory.max/high only
+ * above TIGHT: a limit that binds is op_limit_tight's (as root). */
+static const char *user_knob(const char **val)
+{
+	static const char *const f[] = { "pids.max", "cpu.weight", "memory.low", "cgroup.freeze", "cgroup.max.depth",
+					 "cpu.max", "memory.max", "memory.high", "cgroup.max.descendants", "cgroup.type",
+					 "io.weight", "memory.oom.group", "cpu.idle", "memory.min", NULL };
+	static const char *const v[] = { "5", "max", "100", "0", "1", NULL };
+	static const char *const big[] = { "max", "128M", "1G", "64M", NULL };
+	static const char *const type[] = { "threaded", "domain", NULL };
+	const char *file = pick(f);
+	if (!strcmp(file, "memory.max") || !strcmp(file, "memory.high"))
+		*val = pick(big);
+	else if (!strcmp(file, "cgroup.type"))
+		*val = pick(type);
+	else
+		*val = pick(v);
+	return file;
+}
+
+/* Delegation as Linux's guide ("Delegation" in cgroup-v2.rst) has it:
+ * root hands a cgroup over (chown of the directory, cgroup.procs,
+ * cgroup.threads and cgroup.subtree_control) or takes it back, at any
+ * depth, so that delegations nest (a/b handed over inside a, or a/b
+ * inside a user's a, or the user's own mkdirs, which are all its files);
+ * a process of uid USER (a forked child that setuid()s) then works below
+ * and beside: mkdir/rmdir, controllers, moves of the pool's processes
+ * (P4 and P5 are its own) and P3's threads between cgroups (the
+ * common-ancestor rule), out to the root cgroup, knobs, cgroup.freeze and
+ * cgroup.kill, chown and chmod, rename (EPERM on cgroup2); its errno,
+ * root reading back what it touched. */
 static void op_delegate(void)
 {
-	unsigned c = rnd(9);
-	const char *node = pick_node(c == 0 || c == 8 ? 1 : 0);
-	if (c == 0 || c == 8) {
+	unsigned c = rnd(16);
+	const char *node = pick_node(c <= 2 ? 1 : 0);
+	if (c <= 2) {
 		static const char *const files[] = { NULL, "cgroup.procs", "cgroup.threads", "cgroup.subtree_control" };
 		int err = 0;
+		uid_t u = c == 2 ? 0 : USER;
 		for (int i = 0; i < 4 && !err; i++) {
 			char path[160];
 			path_of(path, sizeof(path), node, files[i]);
-			err = chown(path, USER, USER) ? errno : 0;
+			err = chown(path, u, u) ? errno : 0;
 		}
-		printf("chown %d %s: %s", USER, node, ename(err));
+		printf("chown %d %s: %s", (int)u, node, ename(err));
 		return;
 	}
-	if (c == 1 || c == 2) {
+	if (c == 3 || c == 4) {
 		const char *n2 = pick_node(1);
-		int err = as_user(c == 1 ? user_mkdir : user_rmdir, n2, NULL);
-		if (!err && c == 1)
+		int err = as_user(c == 3 ? user_mkdir : user_rmdir, n2, NULL);
+		if (!err && c == 3)
 			clear_used(n2);
-		printf("as %d: %s %s: %s", USER, c == 1 ? "mkdir" : "rmdir", n2, err < 0 ? "died" : ename(err));
+		printf("as %d: %s %s: %s", USER, c == 3 ? "mkdir" : "rmdir", n2, user_err(err));
 		return;
 	}
 	char arg[96];
 	const char *file;
-	if (c == 3) {
-		static const char *const tok[] = { "+cpu", "+pids", "+memory", "-pids", "-cpu", "+io", NULL };
+	if (c == 5) {
+		static const char *const tok[] = { "+cpu", "+pids", "+memory", "-pids", "-cpu", "+io", "-memory",
+						   "-io", "+cpu +memory +pids +io", NULL };
 		file = "cgroup.subtree_control";
 		snprintf(arg, sizeof(arg), "%s %s", file, pick(tok));
-	} else if (c == 4 || c == 5) {
-		int k = (int)rnd(NPROC);
+	} else if (c <= 8) {
+		/* P4 and P5 (uid USER's own) twice as often as each of root's */
+		int k = rnd(2) ? FIRST_USER + (int)rnd(NPROC - FIRST_USER) : (int)rnd(NPROC);
 		proc_start(k);
+		if (c == 8) {
+			snprintf(arg, sizeof(arg), "%d", (int)procs[k].pid);
+			int err = as_user(user_move_root, node, arg);
+			printf("as %d: move P%d > /cgroup.procs: %s", USER, k, user_err(err));
+			return;
+		}
 		file = "cgroup.procs";
 		snprintf(arg, sizeof(arg), "%s %d", file, (int)procs[k].pid);
 		int err = as_user(user_write, node, arg);
 		if (!err)
 			mark_used(node);
-		printf("as %d: move P%d > %s/cgroup.procs: %s", USER, k, node_name(node), err < 0 ? "died" : ename(err));
+		printf("as %d: move P%d > %s/cgroup.procs: %s", USER, k, node_name(node), user_err(err));
 		print_read(node, file);
 		return;
+	} else if (c == 9) {
+		int t = (int)rnd(NTHREAD);
+		proc_start(THREADED);
+		file = "cgroup.threads";
+		snprintf(arg, sizeof(arg), "%s %d", file, (int)procs[THREADED].tid[t]);
+		int err = as_user(user_write, node, arg);
+		if (!err)
+			mark_used(node);
+		printf("as %d: move P%d.t%d > %s/cgroup.threads: %s", USER, THREADED, t, node_name(node), user_err(err));
+		print_read(node, file);
+		return;
+	} else if (c == 10) {
+		static const char *const v[] = { "1", "1", "0", NULL };
+		bool inside[NPROC];
+		const char *val = pick(v);
+		members_in(node, inside);
+		snprintf(arg, sizeof(arg), "cgroup.kill %s", val);
+		int err = as_user(user_write, node, arg);
+		printf("as %d: echo %s > %s/cgroup.kill: %s", USER, quote(val), node_name(node), user_err(err));
+		for (int k = 0; k < NPROC; k++)
+			inside[k] &= !err && !strcmp(val, "1");
+		reap_pool(inside);
+		print_events(node);
+		return;
+	} else if (c == 11) {
+		static const char *const f[] = { ".", ".", "cgroup.procs", "cgroup.subtree_control", "cpu.weight", NULL };
+		static const char *const v[] = { "1000", "0", "0444", "0666", "0644", "0555", NULL };
+		const char *what = pick(f), *val = pick(v);
+		if (val[0] == '0' && val[1] == '5' && strcmp(what, "."))
+			val = "0600";
+		snprintf(arg, sizeof(arg), "%s %s", what, val);
+		int err = as_user(user_chown_chmod, node, arg);
+		printf("as %d: %s %s %s/%s: %s", USER, val[0] == '0' && val[1] ? "chmod" : "chown", val, node_name(node),
+		       what, user_err(err));
+		return;
+	} else if (c == 12) {
+		const char *n2 = pick_node(1);
+		int err = as_user(user_rename, node, n2);
+		printf("as %d: rename %s %s: %s", USER, node_name(node), n2, user_err(err));
+		return;
 	} else {
-		static const char *const f[] = { "pids.max", "cpu.weight", "memory.low", "cgroup.freeze", "cgroup.max.depth",
-						 "cpu.max", NULL };
-		static const char *const v[] = { "5", "max", "100", "0", "1", NULL };
-		file = pick(f);
-		snprintf(arg, sizeof(arg), "%s %s", file, pick(v));
+		const char *val;
+		file = user_knob(&val);
+		snprintf(arg, sizeof(arg), "%s %s", file, val);
 	}
 	int err = as_user(user_write, node, arg);
-	printf("as %d: echo %s > %s/%s: %s", USER, quote(strchr(arg, ' ') + 1), node_name(node), file,
-	       err < 0 ? "died" : ename(err));
-	print_read(node, file);
+	printf("as %d: echo %s > %s/%s: %s", USER, quote(strchr(arg, ' ') + 1), node_name(node), file, user_err(err));
+	if (!strcmp(file, "cgroup.freeze"))
+		print_events(node);
+	else
+		print_read(node, file);
 }
 
 struct op {
@@ -1017,7 +1312,7 @@ static const struct op ops[] = {
 	{ "mkdir", 12, op_mkdir }, { "rmdir", 4, op_rmdir }, { "subtree_control", 12, op_subtree_control },
 	{ "type", 4, op_type }, { "procs", 10, op_move_proc }, { "threads", 6, op_move_thread },
 	{ "freeze", 5, op_freeze }, { "kill", 2, op_kill }, { "knob", 30, op_knob }, { "read", 10, op_read },
-	{ "spawn", 4, op_spawn }, { "delegate", 8, op_delegate },
+	{ "spawn", 4, op_spawn }, { "delegate", 14, op_delegate },
 };
 
 static bool timing; /* -t: each line ends with the operation's time (not comparable) */
@@ -1106,6 +1401,7 @@ static void run_sequence(uint64_t seed, int last, const int *skip, int nskip, bo
 	choose_hot(seed);
 	cleanup();
 	memset(used, 0, sizeof(used));
+	memset(pids_taint, 0, sizeof(pids_taint));
 	if (mkdir(TOP, 0755)) {
 		printf("mkdir fz: %s\n", ename(errno));
 		exit(2);

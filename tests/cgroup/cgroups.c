@@ -51,6 +51,12 @@ static void test_tree(void)
 	check(text_is(BASE "/t/cgroup.events", "populated 0\nfrozen 0\n"), "cgroup.events of an empty cgroup");
 	check(text_is(BASE "/cgroup.stat", "nr_descendants 1\nnr_dying_descendants 0\n"), "cgroup.stat counts it");
 	check(fails(rename(BASE "/t", BASE "/u"), EPERM), "rename: EPERM");
+	/* the VFS's checks come first, as Linux's do_renameat2/vfs_rename */
+	check(rename(BASE "/t", BASE "/t") == 0, "rename of a cgroup to itself: 0 (vfs_rename)");
+	check(fails(rename(BASE "/t", BASE "/t/u"), EINVAL), "rename into its own subtree: EINVAL");
+	check(fails(rename(BASE "/t/cgroup.procs", BASE "/t/cgroup.procs/x"), ENOTDIR),
+	      "rename to below a file: ENOTDIR (the walk)");
+	check(fails(rename(BASE "/t", BASE "/cgroup.procs"), ENOTDIR), "a directory over a file: ENOTDIR");
 	check(fails(unlink(BASE "/t/cgroup.procs"), EPERM), "unlink of an interface file: EPERM");
 	check(fails(open(BASE "/t/newfile", O_CREAT | O_WRONLY, 0644), EACCES), "creating a file: EACCES");
 }
@@ -1244,6 +1250,30 @@ static void test_memory_sizes(void)
 	leaf_out();
 }
 
+/* A controller the parent stops passing on gets a new state when passed
+ * on again (Linux frees the css), but memory's stays while io is passed
+ * on: io depends on memory, and Linux keeps the child's memcg, hidden. */
+static void test_disable_state(void)
+{
+	leaf_in();
+	check(put("/sys/fs/cgroup/cgroup.subtree_control", "+cpu +pids +memory +io") == 0 &&
+	      put(BASE "/cgroup.subtree_control", "+cpu +pids +memory +io") == 0 && mkdir(BASE "/ds", 0755) == 0 &&
+	      put(BASE "/ds/cpu.weight", "3196") == 0 && put(BASE "/ds/pids.max", "5") == 0 &&
+	      put(BASE "/ds/memory.oom.group", "1") == 0 && put(BASE "/ds/memory.high", "1G") == 0,
+	      "a child with cpu.weight, pids.max, memory.oom.group and memory.high set");
+	check(put(BASE "/cgroup.subtree_control", "-cpu -pids -memory") == 0 &&
+	      put(BASE "/cgroup.subtree_control", "+cpu +pids +memory") == 0 && text_is(BASE "/ds/cpu.weight", "100\n") &&
+	      text_is(BASE "/ds/pids.max", "max\n"), "-cpu -pids, then +cpu +pids: cpu.weight 100, pids.max max");
+	check(text_is(BASE "/ds/memory.oom.group", "1\n") && text_is(BASE "/ds/memory.high", "max\n"),
+	      "-memory with io still passed on keeps the memory state (io depends on memory), its limits reset");
+	check(put(BASE "/cgroup.subtree_control", "-memory -io") == 0 && put(BASE "/cgroup.subtree_control", "+memory") == 0 &&
+	      text_is(BASE "/ds/memory.oom.group", "0\n") && text_is(BASE "/ds/memory.high", "max\n"),
+	      "-memory -io, then +memory: a new memory state");
+	check(rmdir(BASE "/ds") == 0 && put(BASE "/cgroup.subtree_control", "-cpu -pids -memory") == 0,
+	      "the child removed");
+	leaf_out();
+}
+
 int main(void)
 {
 	test_tree();
@@ -1263,6 +1293,7 @@ int main(void)
 	test_long_text();
 	test_cpu();
 	test_memory_sizes();
+	test_disable_state();
 	printf("1..%d\n", n);
 	return failed != 0;
 }

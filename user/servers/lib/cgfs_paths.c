@@ -2,6 +2,7 @@
  * VFS's own for a cgroup2 mount (one IPC hop less). */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -59,6 +60,83 @@ static long cgfs_open_node(const struct fs_req *r, const char *kpath, const stru
 	return given;
 }
 
+/* The mode of n as stat shows it (type bits too: fssrv_may lets root
+ * search a directory whatever its x bits). */
+static uint32_t cgfs_mode(const struct k_cgnode *n)
+{
+	return (n->kind == CGFS_DIR ? S_IFDIR : S_IFREG) | n->mode;
+}
+
+/* The node of path's parent directory (path has a '/' past its first),
+ * path relative to the mount whose root is root (cgfs_kpath). */
+static long cgfs_parent(uint64_t root, const char *path, struct k_cgnode *n)
+{
+	char buf[CGFS_KPATH_MAX], kbuf[CGFS_KPATH_MAX];
+	const char *slash = strrchr(path, '/');
+	size_t len = slash && slash != path ? (size_t)(slash - path) : 1;
+	if (len >= sizeof(buf))
+		return -ENAMETOOLONG;
+	memcpy(buf, path, len);
+	buf[len] = '\0';
+	const char *k = cgfs_kpath(root, buf, kbuf, sizeof(kbuf));
+	return k ? sys_cgfs_stat(k, n) : -ENAMETOOLONG;
+}
+
+/* Linux's may_delete for victim v in directory d: write and search in d,
+ * the sticky bit, and the type the rename wants (dir: it moves a directory). */
+static long cgfs_may_delete(const struct fs_req *r, const struct k_cgnode *d, const struct k_cgnode *v, bool dir)
+{
+	if (!fssrv_may(cgfs_mode(d), d->uid, d->gid, r, W_OK | X_OK))
+		return -EACCES;
+	if ((d->mode & S_ISVTX) && r->uid != 0 && r->uid != v->uid && r->uid != d->uid)
+		return -EPERM;
+	if (dir && v->kind != CGFS_DIR)
+		return -ENOTDIR;
+	if (!dir && v->kind == CGFS_DIR)
+		return -EISDIR;
+	return 0;
+}
+
+/* rename(from, to), from existing as src: Linux's checks in its order
+ * (do_renameat2, then vfs_rename; the walks of both parents are the
+ * caller's, first), then kernfs's answer for cgroup2, which has no rename
+ * operation: EPERM. */
+static long cgfs_rename(const struct fs_req *r, uint64_t root, const char *from, const char *to,
+			const struct k_cgnode *src)
+{
+	size_t fl = strlen(from), tl = strlen(to);
+	struct k_cgnode dst, fdir, tdir;
+	char kbuf[CGFS_KPATH_MAX];
+	const char *kto = cgfs_kpath(root, to, kbuf, sizeof(kbuf));
+	if (!kto)
+		return -ENAMETOOLONG;
+	bool target = sys_cgfs_stat(kto, &dst) == 0;
+	/* the source an ancestor of the target: EINVAL; the target of the source: ENOTEMPTY */
+	if (tl > fl && !strncmp(to, from, fl) && to[fl] == '/')
+		return -EINVAL;
+	if (fl > tl && !strncmp(from, to, tl) && (from[tl] == '/' || tl == 1))
+		return -ENOTEMPTY;
+	if (!strcmp(from, to))
+		return 0; /* vfs_rename: source == target */
+	long e = cgfs_parent(root, from, &fdir);
+	if (e < 0)
+		return e;
+	bool dir = src->kind == CGFS_DIR;
+	if ((e = cgfs_may_delete(r, &fdir, src, dir)) < 0)
+		return e;
+	if ((e = cgfs_parent(root, to, &tdir)) < 0)
+		return e;
+	if (target)
+		e = cgfs_may_delete(r, &tdir, &dst, dir);
+	else if (!fssrv_may(cgfs_mode(&tdir), tdir.uid, tdir.gid, r, W_OK | X_OK))
+		e = -EACCES; /* may_create */
+	if (e < 0)
+		return e;
+	if (dir && tdir.ino != fdir.ino && !fssrv_may(cgfs_mode(src), src->uid, src->gid, r, W_OK))
+		return -EACCES; /* a directory changing parents: its ".." */
+	return -EPERM;
+}
+
 long cgfs_path_request(const struct fs_req *r, uint64_t root, struct ipc_msg *m,
 		       long (*open_dir)(const struct fs_req *r, int flags))
 {
@@ -103,7 +181,9 @@ long cgfs_path_request(const struct fs_req *r, uint64_t root, struct ipc_msg *m,
 		if (r->uid != 0 && r->uid != n.uid)
 			return -EPERM;
 		return sys_cgfs_setattr(kpath, -1, -1, (int32_t)(m->w[0] & 07777));
-	default: /* rename */
+	case VFS_RENAME:
+		return r->path2 ? cgfs_rename(r, root, r->path, r->path2, &n) : -EINVAL;
+	default:
 		return -EPERM;
 	}
 }

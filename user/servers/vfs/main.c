@@ -113,6 +113,8 @@ static long cgroup2_request(const struct vfs_route *mt, struct ipc_msg *m, const
 	struct fs_req r = { .path = path, .uid = info->euid, .gid = info->egid,
 			    .ruid = info->uid, .rgid = info->gid, .pid = info->pid };
 	uint64_t label = m->label;
+	if (label == VFS_RENAME) /* "from\0to" */
+		r.path2 = path + strlen(path) + 1;
 	switch (label) {
 	case VFS_REALPATH: case VFS_READLINK: case VFS_STATFS: { /* it exists? */
 		struct ipc_msg probe = { .label = VFS_ACCESS };
@@ -505,7 +507,8 @@ static long step_two(struct worker_bufs *b, struct walk *w, struct ipc_msg *m,
 		memcpy(b->fwd + a, h[1].inner, h[1].ilen + 1);
 		long e = cgroup2_request(&h[0].mt, m, info, b->fwd);
 		e = e == CGFS_PATHS_FORWARD ? -EPERM : e;
-		return e < 0 ? flat_error2(b, h, info, e) : e;
+		/* a rename of a cgroup to itself succeeds, once the walks do */
+		return e < 0 || w->orig.label == VFS_RENAME ? flat_error2(b, h, info, e) : e;
 	}
 	if ((h[0].mt.flags & MS_RDONLY)) {
 		for (int i = 0; i < 2; i++) {
