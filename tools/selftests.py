@@ -38,6 +38,8 @@ TABLE = os.path.join(ROOT, "tests", "cgroup", "selftests.txt")
 # (tests/cgroup/ondisk.c): the page-cache sub-tests need a file system
 # with a page cache, and the boot archive's root is a tmpfs on both sides
 ON_EXT2 = ["test_memcontrol"]
+# sub-tests that measure CPU time over wall time: a failure is run again once
+TIMING_TESTS = ["test_cpu"]
 EXT2_SUFFIX = "@ext2"
 EXT2_MIB = 640
 TAP = re.compile(r"^(ok|not ok) \d+ (# SKIP )?(\S+)")
@@ -174,6 +176,15 @@ def check(build, timeout, tally, only=None):
     os.environ["ARBOR_BUILD"] = env_build
     results = run_all(env_build, timeout, only)
     rows = [r for r in read_table() if not only or r[0] in (only, only + EXT2_SUFFIX)]
+    # Timing-bound programs (test_cpu measures CPU shares over a second of
+    # guest time, which a host that stalls QEMU inflates): one whose
+    # expected pass failed runs once more, and the second run decides.
+    again = {t for t, sub, want, _ in rows if want == "pass" and t in TIMING_TESTS and
+             not results[t][0] and results[t][2].get(sub) == "fail"}
+    for t in sorted(again):
+        first = {sub for sub, got in results[t][2].items() if got == "fail"}
+        results.update(run_all(env_build, timeout, t))
+        print(f"    {t}: {', '.join(sorted(first))} failed; run again (timing on a loaded host)", flush=True)
     known = {(t, s) for t, s, _, _ in rows}
     counts = {"pass": 0, "fail": 0, "skip": 0, "nobuild": 0}
     for t, sub, want, reason in rows:

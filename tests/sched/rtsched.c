@@ -292,9 +292,11 @@ static void cgroup_rt(void)
 	double t0 = now_s();
 	pid_t pid = fork();
 	if (pid == 0) {
+		/* FIFO first: a SCHED_OTHER thread in the 1 % cgroup could be
+		 * throttled for periods before it got to sched_setscheduler */
+		set_self(SCHED_FIFO, 20);
 		if (put(CG_RT "/cgroup.procs", "0"))
 			_exit(2);
-		set_self(SCHED_FIFO, 20);
 		spin_until(now_s() + 0.3);
 		_exit(0);
 	}

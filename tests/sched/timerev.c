@@ -80,7 +80,8 @@ static void spinner(int fd, double secs)
 	_exit(0);
 }
 
-static void quota(void)
+/* Whether the root's subtree_control has cpu now (to put it back after). */
+static int cpu_on_at_root(void)
 {
 	char had[256] = "";
 	int fd = open(CGR "/cgroup.subtree_control", O_RDONLY);
@@ -88,7 +89,12 @@ static void quota(void)
 		(void)!read(fd, had, sizeof(had) - 1);
 		close(fd);
 	}
-	int cpu_was_on = strstr(had, "cpu") != NULL;
+	return strstr(had, "cpu") != NULL;
+}
+
+static void quota(void)
+{
+	int cpu_was_on = cpu_on_at_root();
 	check(put(CGR "/cgroup.subtree_control", "+cpu") == 0 && mkdir(Q, 0755) == 0, "mkdir /timerev_q, +cpu");
 	check(put(Q "/cpu.max", "1000 100000") == 0, "its cpu.max: 1 ms per 100 ms");
 	int fds[2];
@@ -138,13 +144,7 @@ static void quota(void)
  * move, so the quota does not slow that. */
 static void dying(void)
 {
-	char had[256] = "";
-	int fd = open(CGR "/cgroup.subtree_control", O_RDONLY);
-	if (fd >= 0) {
-		(void)!read(fd, had, sizeof(had) - 1);
-		close(fd);
-	}
-	int cpu_was_on = strstr(had, "cpu") != NULL;
+	int cpu_was_on = cpu_on_at_root();
 	check(put(CGR "/cgroup.subtree_control", "+cpu") == 0 && mkdir(Q, 0755) == 0 &&
 	      put(Q "/cpu.max", "1000 100000") == 0, "mkdir /timerev_q again, 1 ms per 100 ms");
 	int fds[2];
