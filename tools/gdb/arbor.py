@@ -321,6 +321,7 @@ class _Until(gdb.Breakpoint):
 
     def __init__(self, addr, tid, min_sp=0, user_cs=False):
         super().__init__(f"*{addr:#x}", type=gdb.BP_BREAKPOINT, internal=True)
+        self.addr = addr
         self.tid, self.min_sp, self.user_cs, self.fired = tid, min_sp, user_cs, False
 
     def stop(self):
@@ -393,19 +394,60 @@ class Interrupted(Exception):
     """The run stopped elsewhere (a user breakpoint, ^C, the end)."""
 
 
+def _stop_reason(event):
+    """What a gdb stop event says stopped the machine, in words."""
+    if isinstance(event, gdb.BreakpointEvent):
+        return "breakpoint " + ",".join(str(b.number) for b in event.breakpoints)
+    if isinstance(event, gdb.SignalEvent):
+        return "signal " + event.stop_signal
+    return type(event).__name__
+
+
+def _step_one():
+    """gdb's stepi, again while the machine stood still: QEMU's TCG stub now
+    and then ends a single step before the instruction ran (seen on a
+    loaded host); a person would type stepi again."""
+    before = (_pc(), _sp())
+    for _ in range(8):
+        gdb.execute("stepi", to_string=True)
+        if (_pc(), _sp()) != before:
+            return
+
+
+def _breakpoint_here():
+    """Whether an enabled breakpoint of the session sits at the pc."""
+    pc = _pc()
+    return any(b.enabled and any(loc.enabled and loc.address == pc for loc in b.locations)
+               for b in gdb.breakpoints() if b.type == gdb.BP_BREAKPOINT)
+
+
 def _run(bps):
-    """Continue until one of bps stops (deleted afterwards either way)."""
+    """Continue until one of bps stops (deleted afterwards either way).
+    From a pc holding a breakpoint, gdb steps over it with one single step
+    first, and that step can end before the instruction ran (_step_one):
+    gdb then reports the same breakpoint again, nothing having run. So
+    such a step is made here first, checked."""
+    seen = []
+    record = seen.append
+    gdb.events.stop.connect(record)
     try:
-        gdb.execute("continue", to_string=True)
+        out = ""
+        if _breakpoint_here():
+            _step_one()
+        # the step may have reached one of bps: gdb checks only where it stops
+        if not any(b.addr == _pc() and b.stop() for b in bps):
+            out = gdb.execute("continue", to_string=True)
     except gdb.error as e:
         raise Interrupted(str(e))
     finally:
+        gdb.events.stop.disconnect(record)
         fired = any(b.fired for b in bps)
         for b in bps:
             if b.is_valid():
                 b.delete()
     if not fired:
-        raise Interrupted("a breakpoint or ^C stopped it first")
+        why = ", ".join(_stop_reason(e) for e in seen) or "no stop event"
+        raise Interrupted(f"a breakpoint or ^C stopped it first: {why}; gdb said {out.strip()!r}")
 
 
 def _run_to(addr, tid, min_sp=0):
@@ -417,7 +459,7 @@ def _back_to_user(tid):
     run until it returns to user mode, then step once into user code."""
     _run([_Until(_asm_addr("trap_return", "iretq"), tid, user_cs=True),
           _Until(_asm_addr("syscall_return", "sysretq"), tid)])
-    gdb.execute("stepi", to_string=True)
+    _step_one()
 
 
 def _insn():
@@ -436,7 +478,7 @@ def _stepi(tid, over_calls):
     if over_calls and op.startswith("call"):
         _run_to(pc + length, tid, sp)
         return
-    gdb.execute("stepi", to_string=True)
+    _step_one()
     if _pc() >= USER_TOP:
         _back_to_user(tid)
 
