@@ -150,16 +150,22 @@ static int write_file(const char *name, long mib, int tag)
 	for (long m = 0; fd >= 0 && m < mib; m++) {
 		for (long i = 0; i < MIB; i++)
 			buf[i] = pattern(m * MIB + i, tag);
-		if (write(fd, buf, MIB) != MIB) {
+		ssize_t n = write(fd, buf, MIB);
+		if (n != MIB) {
+			printf("wbbench: %s: the write at %ld MiB: %s\n", name, m, n < 0 ? strerror(errno) : "short");
 			close(fd);
 			return -1;
 		}
 	}
+	if (fd < 0)
+		printf("wbbench: %s: open: %s\n", name, strerror(errno));
 	if (wrote_fd >= 0) {
 		double t = now_s();
 		(void)!write(wrote_fd, &t, sizeof(t));
 	}
 	int ok = fd >= 0 && fsync(fd) == 0;
+	if (fd >= 0 && !ok)
+		printf("wbbench: %s: fsync: %s\n", name, strerror(errno));
 	return fd >= 0 && close(fd) == 0 && ok ? 0 : -1;
 }
 
@@ -415,8 +421,10 @@ static void exp_throttle(void)
 	long long most[2];
 	sampler_stop(&s, "wb_throttle", most);
 	for (int i = 1; i <= 2 * THROTTLE_RUNS - 2; i++) { /* b0.bin and b.bin stay, read back at the end */
-		snprintf(name, sizeof(name), "%s/b%d.bin", mnt, i);
-		unlink(name);
+		char path[160];
+		snprintf(path, sizeof(path), "%s/b%d.bin", mnt, i);
+		if (unlink(path))
+			printf("wbbench: unlink %s: %s\n", path, strerror(errno));
 	}
 	if (n_alone < THROTTLE_RUNS || n_beside < THROTTLE_RUNS || ta <= 0)
 		return fail("throttle: the writers");
