@@ -731,13 +731,11 @@ static void test_id_index(void)
 {
 	enum { N = 3000 };
 	static struct cgroup *cgs[N];
-	static uint64_t ids[N]; /* read after the removed ones are freed */
 	char name[16];
 	struct cgroup *a = mk(&cg_root, "ids");
 	for (int i = 0; i < N; i++) {
 		snprintf(name, sizeof(name), "c%d", i);
 		cgs[i] = mk(i % 3 == 0 || !cgs[i - 1] ? a : cgs[i - 1], name);
-		ids[i] = cgs[i]->id;
 	}
 	cg_lock();
 	bool all = cg_find_id_locked(cg_root.id) == &cg_root && cg_find_id_locked(a->id) == a;
@@ -757,7 +755,7 @@ static void test_id_index(void)
 	cg_lock();
 	bool found = true, lost = true;
 	for (int i = 0; i < N; i++) {
-		struct cgroup *f = cg_find_id_locked(ids[i]);
+		struct cgroup *f = cg_find_id_locked(cgs[i]->id);
 		if (i % 3 == 2 || i / 3 % 2)
 			lost = lost && f == NULL;
 		else
@@ -773,7 +771,7 @@ static void test_id_index(void)
 		if (!(i % 3 == 2 || i / 3 % 2))
 			err = err ? err : cg_destroy(cgs[i]);
 	cg_lock();
-	bool empty = cg_find_id_locked(a->id) == a && !cg_find_id_locked(ids[0]);
+	bool empty = cg_find_id_locked(a->id) == a && !cg_find_id_locked(cgs[0]->id);
 	cg_unlock();
 	ok(!err && empty && cg_destroy(a) == 0, "all removed");
 }
