@@ -295,6 +295,7 @@ struct cg_controller cg_io = {
 	.state_size = sizeof(struct io_state),
 	.state_init = io_state_init,
 	.state_free = io_state_free,
+	.offline = io_forget,
 	.disable = io_disable,
 	/* Linux's io_cgrp_subsys.depends_on: a child with io passed on has a
 	 * memory cgroup, hidden when memory is not: "-memory" with io kept

@@ -83,5 +83,7 @@ int io_weights(uint64_t cgroup_id, int i, struct blkio_node *out, int max);
 uint64_t io_wbps_least(struct cgroup *cg);
 /* A new limit: the bucket starts empty. cg_lock held. */
 void io_bucket_reset(struct io_bucket *b, uint64_t limit, uint64_t now_ns);
+/* cg was removed: forget it in the id cache. */
+void io_forget(struct cgroup *cg);
 
 #endif

@@ -13,8 +13,13 @@
 extern struct cg_controller cg_io;
 
 #define NS 1000000000ull
+#define IO_CACHE 16
 
 static uint32_t io_devs[IO_DEVS_MAX];	/* major << 20 | minor, 0: free */
+
+/* Recently used cgroup ids (cg_lock): most requests come from a few
+ * cgroups, so the tree is walked only on a miss. rmdir forgets. */
+static struct { uint64_t id; struct cgroup *cg; } io_cache[IO_CACHE];
 
 static uint32_t io_devt(uint32_t major, uint32_t minor)
 {
@@ -94,8 +99,26 @@ void io_dev_states_free(struct io_state *s)
  * gone. cg_lock held. */
 static struct cgroup *io_find_locked(uint64_t id)
 {
-	struct cgroup *cg = cg_find_id_locked(id);
-	return cg ? cg->dom : &cg_root;
+	unsigned slot = (unsigned)(id % IO_CACHE);
+	if (io_cache[slot].cg && io_cache[slot].id == id)
+		return io_cache[slot].cg->dom;
+	for (struct cgroup *c = &cg_root; c; c = cg_next_pre(c, &cg_root)) {
+		if (c->id == id) {
+			io_cache[slot].id = id;
+			io_cache[slot].cg = c;
+			return c->dom;
+		}
+	}
+	return &cg_root;
+}
+
+void io_forget(struct cgroup *cg)
+{
+	cg_lock();
+	for (int i = 0; i < IO_CACHE; i++)
+		if (io_cache[i].cg == cg)
+			io_cache[i].cg = NULL;
+	cg_unlock();
 }
 
 /* 100 ms worth of the limit (Linux's throttle slice): what an idle

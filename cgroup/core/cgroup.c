@@ -20,43 +20,6 @@ _Static_assert(sizeof(struct cgroup) <= 1024, "a cgroup is one 1 KiB heap object
 static struct spinlock cg_tree_lock = SPINLOCK_INIT("cgroup");
 static uint64_t cg_next_id = 1;
 
-/* The live cgroups by id: chains through cg->id_next, ids spread over the
- * buckets in creation order (ids are consecutive), so a chain is about
- * (live cgroups / CG_ID_BUCKETS) long. cg_lock guards it. */
-#define CG_ID_BUCKETS 1024u
-static struct cgroup *cg_ids[CG_ID_BUCKETS];
-
-static struct cgroup **cg_id_bucket(uint64_t id)
-{
-	return &cg_ids[id % CG_ID_BUCKETS];
-}
-
-/* cg joins the id index. cg_lock held (or before any other CPU runs). */
-static void cg_id_add(struct cgroup *cg)
-{
-	struct cgroup **b = cg_id_bucket(cg->id);
-	cg->id_next = *b;
-	*b = cg;
-}
-
-/* cg leaves the id index (it is in it). cg_lock held. */
-static void cg_id_del(struct cgroup *cg)
-{
-	struct cgroup **link = cg_id_bucket(cg->id);
-	while (*link != cg)
-		link = &(*link)->id_next;
-	*link = cg->id_next;
-	cg->id_next = NULL;
-}
-
-struct cgroup *cg_find_id_locked(uint64_t id)
-{
-	struct cgroup *cg = *cg_id_bucket(id);
-	while (cg && cg->id != id)
-		cg = cg->id_next;
-	return cg;
-}
-
 void cg_lock(void)
 {
 	spin_lock(&cg_tree_lock);
@@ -105,7 +68,6 @@ void cg_init(const struct cg_hooks *hooks)
 	cg_hooks = hooks;
 	cg_init_common(&cg_root, NULL);
 	cg_root.name = root_name;
-	cg_id_add(&cg_root);
 	cg_registry_init();
 	if (cg_states_alloc(&cg_root))
 		panic("no memory for the root cgroup's controller state");
@@ -260,7 +222,6 @@ int cg_create(struct cgroup *parent, const char *name, struct cgroup **out)
 		cg_controllers_create(cg);
 		rb_insert(&parent->children_by_name, &cg->name_node, cg_name_less);
 		rb_insert(&parent->children_by_id, &cg->id_node, cg_id_less);
-		cg_id_add(cg);
 		parent->nr_children++;
 		parent->refcount++;
 		for (struct cgroup *a = parent; a; a = a->parent)
@@ -291,7 +252,6 @@ int cg_destroy(struct cgroup *cg)
 		list_del(&cg->sibling);
 		rb_erase(&cg->parent->children_by_name, &cg->name_node);
 		rb_erase(&cg->parent->children_by_id, &cg->id_node);
-		cg_id_del(cg);
 		cg->parent->nr_children--;
 		if (cg_is_threaded(cg))
 			cg->parent->nr_threaded_children--;

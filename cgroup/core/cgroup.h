@@ -17,7 +17,7 @@
 #include "types.h"
 
 #define CG_NAME_MAX 255
-#define CG_NAME_INLINE 64
+#define CG_NAME_INLINE 72
 #define CG_WEIGHT_DEFAULT 100
 #define CG_WEIGHT_MIN 1
 #define CG_WEIGHT_MAX 10000
@@ -56,7 +56,6 @@ struct cgroup {
 	struct rb_node name_node;	/* in parent->children_by_name */
 	struct rb_root children_by_id;	/* and by id, for listings that resume */
 	struct rb_node id_node;		/* in parent->children_by_id */
-	struct cgroup *id_next;		/* in its bucket of the live cgroups' id index */
 	struct list_head watches;	/* inotify watches on its files */
 	struct list_head procs;		/* processes whose resource domain this is */
 	struct list_head threads;	/* live threads in this cgroup */
@@ -156,10 +155,6 @@ struct cgroup *cg_find_child(struct cgroup *parent, const char *name);
 bool cg_room_for_child_locked(const struct cgroup *parent);
 /* The child of parent with the smallest id >= from, or NULL. cg_lock held. */
 struct cgroup *cg_child_from(struct cgroup *parent, uint64_t from);
-/* The live cgroup whose id is id (from its creation until its rmdir), or
- * NULL: one hash probe, whatever the tree's shape (Linux's cgroup idr).
- * cg_lock held; the result stays valid while it is. */
-struct cgroup *cg_find_id_locked(uint64_t id);
 void cg_get(struct cgroup *cg);
 void cg_put(struct cgroup *cg);
 /* A controller whose keep hook kept cg alive past its last reference

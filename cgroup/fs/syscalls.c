@@ -93,6 +93,31 @@ static void cgfs_path_done(struct cgfs_path *pp)
 	kfree(pp->heap);
 }
 
+/* The live cgroup whose id is id, or NULL. Ids only grow, so a child
+ * made after the one sought (a larger id: children are kept in id order)
+ * cannot have it below; the walk skips those subtrees. cg_lock held. */
+static struct cgroup *cgfs_find_id_locked(uint64_t id)
+{
+	struct cgroup *cg = &cg_root;
+	while (cg && cg->id != id) {
+		struct cgroup *next = NULL;
+		if (!list_empty(&cg->children)) {
+			struct cgroup *c = list_entry(cg->children.next, struct cgroup, sibling);
+			if (c->id <= id)
+				next = c;
+		}
+		for (struct cgroup *pos = cg; !next && pos != &cg_root; pos = pos->parent) {
+			if (pos->sibling.next == &pos->parent->children)
+				continue;
+			struct cgroup *s = list_entry(pos->sibling.next, struct cgroup, sibling);
+			if (s->id <= id)
+				next = s;
+		}
+		cg = next;
+	}
+	return cg;
+}
+
 /* Whether uid:gid may search cgroup directory cg (root: always). */
 static bool cgfs_dir_searchable(const struct cgroup *cg, uint32_t uid, uint32_t gid)
 {
@@ -110,7 +135,7 @@ static int cgfs_resolve_as(uint64_t root_id, char *path, struct cgroup **out, co
 {
 	*file = NULL;
 	cg_lock();
-	struct cgroup *cg = root_id ? cg_find_id_locked(root_id) : &cg_root;
+	struct cgroup *cg = root_id ? cgfs_find_id_locked(root_id) : &cg_root;
 	if (!cg) {
 		cg_unlock();
 		return -ENOENT;

@@ -724,58 +724,6 @@ static void test_attrs(void)
 	ok(cg_destroy(a) == 0, "removed (its attributes freed)");
 }
 
-/* The id index: every live cgroup found by its id, in a tree deeper and
- * wider than its buckets; a removed one is not, even while a reference
- * keeps it; its id is never found again for another. */
-static void test_id_index(void)
-{
-	enum { N = 3000 };
-	static struct cgroup *cgs[N];
-	char name[16];
-	struct cgroup *a = mk(&cg_root, "ids");
-	for (int i = 0; i < N; i++) {
-		snprintf(name, sizeof(name), "c%d", i);
-		cgs[i] = mk(i % 3 == 0 || !cgs[i - 1] ? a : cgs[i - 1], name);
-	}
-	cg_lock();
-	bool all = cg_find_id_locked(cg_root.id) == &cg_root && cg_find_id_locked(a->id) == a;
-	for (int i = 0; i < N; i++)
-		all = all && cg_find_id_locked(cgs[i]->id) == cgs[i];
-	bool none = !cg_find_id_locked(cgs[N - 1]->id + 1) && !cg_find_id_locked(0);
-	cg_unlock();
-	ok(all, "each of %d cgroups (in chains 3 deep) found by its id", N);
-	ok(none, "an id never given and id 0: none");
-	uint64_t gone = cgs[N - 1]->id;
-	cg_get(cgs[N - 1]); /* a reference keeps it, dead */
-	int err = 0;
-	for (int i = N - 1; i >= 0; i--)
-		if (i % 3 == 2 || i / 3 % 2) /* the leaves, and every other chain */
-			err = err ? err : cg_destroy(cgs[i]);
-	struct cgroup *fresh = mk(a, "fresh");
-	cg_lock();
-	bool found = true, lost = true;
-	for (int i = 0; i < N; i++) {
-		struct cgroup *f = cg_find_id_locked(cgs[i]->id);
-		if (i % 3 == 2 || i / 3 % 2)
-			lost = lost && f == NULL;
-		else
-			found = found && f == cgs[i];
-	}
-	bool dead = cg_find_id_locked(gone) == NULL && cg_find_id_locked(fresh->id) == fresh && fresh->id > gone;
-	cg_unlock();
-	ok(!err && found && lost, "after rmdir of some: the removed ones are not found, the rest are");
-	ok(dead, "a removed cgroup still referenced is not found; a new one gets a new id");
-	cg_put(cgs[N - 1]);
-	err = cg_destroy(fresh);
-	for (int i = N - 1; i >= 0; i--)
-		if (!(i % 3 == 2 || i / 3 % 2))
-			err = err ? err : cg_destroy(cgs[i]);
-	cg_lock();
-	bool empty = cg_find_id_locked(a->id) == a && !cg_find_id_locked(cgs[0]->id);
-	cg_unlock();
-	ok(!err && empty && cg_destroy(a) == 0, "all removed");
-}
-
 int main(void)
 {
 	cg_init(&test_hooks);
@@ -793,7 +741,6 @@ int main(void)
 	test_migrate_rules();
 	test_namespaces();
 	test_memory_stat();
-	test_id_index();
 	ok(cg_root.nr_descendants == 0 && cg_root.nr_dying_descendants == 0 && cg_root.nr_threads_tree == 0,
 	   "nothing left over");
 	return tap_done();
