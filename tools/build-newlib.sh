@@ -30,11 +30,13 @@ chmod +x "$out/bin"/*
 export PATH="$out/bin:$PATH"
 
 # HAVE_MKDIR: mkdtemp makes its directory (without it, ENOSYS).
+# GETREENT_PROVIDED: __getreent() is Arbor's (user/libc/pthread.c: the
+# calling thread's struct _reent), not newlib's (always the main one's).
 cd "$out/build"
 ../newlib-salsa/configure --target=x86_64-elf --prefix="$out/install" --disable-multilib \
 	--disable-newlib-supplied-syscalls --enable-newlib-io-long-long \
 	--enable-newlib-io-c99-formats --enable-newlib-iconv \
-	CFLAGS_FOR_TARGET="-O2 -g -ffreestanding -fno-stack-protector -mno-red-zone -DHAVE_MKDIR" \
+	CFLAGS_FOR_TARGET="-O2 -g -ffreestanding -fno-stack-protector -mno-red-zone -DHAVE_MKDIR -DGETREENT_PROVIDED" \
 	> "$out/configure.log" 2>&1 || { tail -20 "$out/configure.log"; exit 1; }
 make -j2 all-target-newlib > "$out/make.log" 2>&1 || { tail -40 "$out/make.log"; exit 1; }
 make install-target-newlib > "$out/install.log" 2>&1 || { tail -20 "$out/install.log"; exit 1; }

@@ -83,6 +83,14 @@ struct pthread_rec *__pthread_self_rec(void)
 	return __pthread_rec_any(self_index());
 }
 
+struct _reent *__getreent(void)
+{
+	/* the main thread, and any thread this library did not make (a raw
+	 * clone), use newlib's own */
+	struct pthread_rec *r = __pthread_rec_any(self_index());
+	return r->reent ? r->reent : _impure_ptr;
+}
+
 pthread_t pthread_self(void)
 {
 	return (pthread_t)self_index();
@@ -203,6 +211,8 @@ void __pthread_exit(void *ret)
 	r->ret = ret;
 	if (__atomic_sub_fetch(&live_threads, 1, __ATOMIC_ACQ_REL) == 0)
 		exit(0); /* the last thread: as glibc, the process exits normally */
+	if (r->reent) /* what it allocated (dtoa's buffers, strtok's state); the struct is on the stack */
+		_reclaim_reent(r->reent);
 	if (r->index == 0) {
 		/* The main thread's stack is the process's: only say it ended. */
 		__atomic_store_n(&r->tid, 0, __ATOMIC_RELEASE);
@@ -232,6 +242,7 @@ static long pthread_start(void *arg)
 static void release(struct pthread_rec *r)
 {
 	__pthread_stack_unregister(r);
+	r->reent = NULL; /* it was on the stack */
 	if (r->stack_size)
 		sys_mem_unmap(r->stack, r->stack_size);
 	__pthread_rec_free(r);
@@ -312,6 +323,20 @@ int pthread_create(pthread_t *out, const pthread_attr_t *attr, void *(*fn)(void 
 	}
 	r->sp_lo = (uint64_t)stack;
 	r->sp_hi = (uint64_t)stack + size;
+	/* its struct _reent at the top of its stack (glibc keeps its thread
+	 * descriptor there too, also in a stack the caller gave) */
+	uint64_t re_at = ((uint64_t)stack + size - sizeof(struct _reent)) & ~63ull;
+	if (re_at < (uint64_t)stack + 4096) {
+		r->sp_hi = r->sp_lo; /* nothing registered */
+		lock_table();
+		release(r);
+		unlock_table();
+		return EINVAL; /* no room for it and a page of stack */
+	}
+	r->reent = (struct _reent *)re_at;
+	memset(r->reent, 0, sizeof(struct _reent));
+	_REENT_INIT_PTR(r->reent);
+	size = re_at - (uint64_t)stack;
 	lock_table();
 	int e = __pthread_stack_register(r);
 	if (e) {

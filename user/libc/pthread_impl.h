@@ -6,6 +6,7 @@
 #define ARBOR_LIBC_PTHREAD_IMPL_H
 
 #include <pthread.h>
+#include <reent.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -13,6 +14,10 @@
 
 struct pthread_rec {
 	uint32_t index;			/* its pthread_t */
+	/* its newlib state (errno, strtok's, dtoa's buffers): at the top of
+	 * its stack from pthread_create on; NULL for the main thread, whose
+	 * is newlib's own (_impure_ptr) */
+	struct _reent *reent;
 	int vacant;			/* free (0 in a record in use, so the main thread's is) */
 	uint32_t link;			/* on the free or the detached list: the next one's index + 1 */
 	volatile uint32_t tid;		/* the kernel zeroes it when the thread is gone */

@@ -1,9 +1,14 @@
-/* XSI initstate and setstate for newlib's random(): its generator's whole
- * state is one 64-bit word in the thread's struct _reent (random() and
- * srandom() use it). A caller's state array holds that word while the
- * array is not the one in use; switching arrays saves the current word
- * into the array being left and loads the new one's, so each array goes
- * on where it stopped, as the XSI functions promise. */
+/* rand, srand, random, srandom, and XSI's initstate and setstate: one
+ * generator for the whole process, as glibc's (a seed set in one thread
+ * goes on in the others), though each thread has its own struct _reent
+ * (sys/config.h). The generator is newlib's (the same numbers as before
+ * threads had their own state): a 64-bit linear congruential step with
+ * Knuth's MMIX multiplier, the high half's low 31 bits returned; its whole
+ * state is one 64-bit word, kept in the main struct _reent. A caller's
+ * state array holds that word while the array is not the one in use;
+ * switching arrays saves the current word into the array being left and
+ * loads the new one's, so each array goes on where it stopped, as the XSI
+ * functions promise. */
 #include <errno.h>
 #include <reent.h>
 #include <stdint.h>
@@ -17,15 +22,44 @@
 static char *rs_current;
 static uint64_t rs_builtin;
 
-static uint64_t *rs_word(struct _reent *r)
+/* The process's generator word. */
+static uint64_t *rs_word(void)
 {
-	return (uint64_t *)&_REENT_RAND_NEXT(r);
+	return (uint64_t *)&_REENT_RAND_NEXT(_GLOBAL_REENT);
+}
+
+/* One step of the generator: its next 31-bit number. */
+static int rs_next(void)
+{
+	uint64_t *w = rs_word();
+	*w = *w * 6364136223846793005ull + 1;
+	return (int)((*w >> 32) & RAND_MAX);
+}
+
+int rand(void)
+{
+	return rs_next();
+}
+
+void srand(unsigned seed)
+{
+	*rs_word() = seed;
+}
+
+long random(void)
+{
+	return rs_next();
+}
+
+void srandom(unsigned seed)
+{
+	*rs_word() = seed;
 }
 
 /* Leaves the array in use, saving the generator's word into it. */
 static char *rs_leave(void)
 {
-	uint64_t now = *rs_word(_REENT);
+	uint64_t now = *rs_word();
 	if (rs_current)
 		memcpy(rs_current, &now, sizeof(now));
 	else
@@ -42,7 +76,7 @@ char *initstate(unsigned seed, char *state, size_t n)
 	char *old = rs_leave();
 	srandom(seed);
 	rs_current = state;
-	uint64_t now = *rs_word(_REENT);
+	uint64_t now = *rs_word();
 	memcpy(state, &now, sizeof(now));
 	return old ? old : (char *)&rs_builtin;
 }
@@ -56,7 +90,7 @@ char *setstate(char *state)
 	char *old = rs_leave();
 	uint64_t w;
 	memcpy(&w, state, sizeof(w));
-	*rs_word(_REENT) = w;
+	*rs_word() = w;
 	rs_current = state == (char *)&rs_builtin ? NULL : state;
 	return old ? old : (char *)&rs_builtin;
 }

@@ -1,5 +1,5 @@
 /* Arbor overlay: newlib's sys/config.h, changed only where marked
-   "Arbor" (read/write prototypes). */
+   "Arbor" (read/write prototypes, a struct _reent per thread). */
 #ifndef __SYS_CONFIG_H__
 #define __SYS_CONFIG_H__
 
@@ -254,6 +254,16 @@
 
 #ifndef __IMPORT
 #define __IMPORT
+#endif
+
+/* Arbor: each thread has its own struct _reent, so errno and the other
+   per-thread state (strtok's, the dtoa buffers) are the thread's, as POSIX
+   wants errno; user/libc/pthread.c's __getreent() finds the caller's.
+   stdin/stdout/stderr, the FILE list and atexit stay the process's. */
+#if defined(__x86_64__)
+#define __DYNAMIC_REENT__
+#define _REENT_GLOBAL_ATEXIT
+#define _REENT_GLOBAL_STDIO_STREAMS
 #endif
 
 /* Define return type of read/write routines.  In POSIX, the return type
