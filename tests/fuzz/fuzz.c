@@ -383,8 +383,10 @@ static int start_worker(struct slot *s, const struct prog *p)
 	line[at++] = '\n';
 	sys_debug_write(line, (size_t)at);
 	int pid = fork();
-	if (pid < 0)
+	if (pid < 0) {
+		printf("fuzz: FAIL the supervisor's fork for slot %d: %s\n", s->env.slot, strerror(errno));
 		return -1;
+	}
 	if (pid == 0) {
 		char procs[160];
 		snprintf(procs, sizeof(procs), "%s/self/cgroup.procs", s->env.cgdir);
@@ -640,10 +642,44 @@ struct lat {
 	volatile int stop;
 	uint64_t n, worst;
 	uint32_t hist[LAT_BUCKETS];
+	char worst_during[400];	/* what the workers were doing then */
 };
 static struct lat *lat;
 static int lat_pid;
 static const char lat_cg[] = "/sys/fs/cgroup/fuzz-probe";
+
+/* Into lat->worst_during: each worker's program (its seed) and the call
+ * it is in (state 1), or else the last one that returned: what held the
+ * probe back, most likely (the probe wakes after it, and the slots'
+ * shared pages are the supervisor's, mapped before the probe forked). */
+static void lat_blame(void)
+{
+	char *b = lat->worst_during;
+	size_t cap = sizeof(lat->worst_during), at = 0;
+	b[0] = '\0';
+	for (int i = 0; i < FZ_SLOTS && at < cap; i++) {
+		const struct fz_shared *sh = slots[i].sh;
+		int n = sh->nseeds < FZ_MAXCALLS ? sh->nseeds : FZ_MAXCALLS, k = -1;
+		for (int c = 0; c < n; c++) { /* one call at a time: at most one in progress */
+			if (sh->log[c].state == 2)
+				k = c;
+			if (sh->log[c].state == 1) {
+				k = c;
+				break;
+			}
+		}
+		if (k < 0)
+			continue;
+		const struct fz_log *l = &sh->log[k];
+		int w = snprintf(b + at, cap - at, "%sslot %d seed %llu call %d %s(%#llx, %#llx, %#llx) %s%s", at ? "; " : "",
+				 i, (unsigned long long)sh->seed, k, fz_call_name(l->nr), (unsigned long long)l->a[0],
+				 (unsigned long long)l->a[1], (unsigned long long)l->a[2],
+				 l->state == 1 ? "in progress" : "returned", l->note[0] ? " " : "");
+		at += w > 0 ? (size_t)w : 0;
+		if (at < cap && l->note[0])
+			at += (size_t)snprintf(b + at, cap - at, "%.40s", l->note);
+	}
+}
 
 static void lat_loop(void)
 {
@@ -659,7 +695,10 @@ static void lat_loop(void)
 		uint64_t late = now_ns() - t0;
 		late = late > 1000000 ? late - 1000000 : 0;
 		lat->n++;
-		lat->worst = late > lat->worst ? late : lat->worst;
+		if (late > lat->worst) {
+			lat->worst = late;
+			lat_blame();
+		}
 		uint64_t b = late / LAT_BUCKET_NS;
 		lat->hist[b < LAT_BUCKETS ? b : LAT_BUCKETS - 1]++;
 	}
@@ -695,6 +734,8 @@ static bool lat_report(void)
 	printf("fuzz: probe %llu sleeps of 1 ms: late by at most %llu us, p99 under %llu us\n",
 	       (unsigned long long)lat->n, (unsigned long long)(lat->worst / 1000),
 	       (unsigned long long)((b + 1) * LAT_BUCKET_NS / 1000));
+	if (lat->worst_during[0])
+		printf("fuzz: the latest wake-up came during: %s\n", lat->worst_during);
 	return true;
 }
 
