@@ -44,6 +44,15 @@ struct blk_seg {
 #define BLK_READ_GRANT 0x305
 #define BLK_READ_GRANT_MAX (512u << 10)
 
+/* The other direction (docs/fs.md "Zero-copy writeback"): writes w1
+ * bytes at disk byte w0 from the pages the caller lends for their
+ * writeback (pcache_grant LEND_WB) from byte w2 of its grant: the device
+ * reads them, no buffer is copied; charged, throttled and scheduled as
+ * the call's writes (IPC_CALL_FOR: the pages' owner). The same rules and
+ * errors as BLK_READ_GRANT (-EBADF: not open for writing; -ENOENT: the
+ * caller lends nothing for a writeback). Reply w0: the bytes written. */
+#define BLK_WRITE_GRANT 0x306
+
 /* On an open disk's channel: waits until the caller's cgroup (as its
  * writes would be charged: IPC_CALL_FOR) may write w0 bytes under io.max
  * (1..BLK_BUDGET_MAX) and takes that budget in advance: its next writes,

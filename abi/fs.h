@@ -10,6 +10,13 @@
 
 #define VFS_NAME "vfs"
 
+/* File times (mtime, ctime, atime set to "now") are the time of day cut
+ * down to a multiple of this, by the kernel's page cache and by every
+ * file server alike: Linux's current_time() reads the clock of the last
+ * tick (4 ms at its HZ 250), so writes within one tick leave the times,
+ * and the inode, as they were (an fsync then has no inode to write). */
+#define FS_TIME_GRAN_NS 4000000ull
+
 /* On the VFS endpoint. The path (absolute) is the call's send buffer. */
 #define VFS_OPEN     1	/* w0 O_* flags, w1 mode (umask applied): reply w0 = handle */
 #define VFS_STAT     2	/* w0 1 = lstat: struct stat into the receive buffer */

@@ -69,6 +69,10 @@ struct pcache_resv {
 #define PCACHE_GRANT_FILLED 2	/* they hold the file's bytes now: uptodate, readers wake */
 #define PCACHE_GRANT_FAILED 3	/* the read failed: the pages go, their readers get EIO */
 #define PCACHE_GRANT_RETURN 4	/* nothing was read: they wait again (pcache_fill them) */
+/* Zero-copy writeback (docs/fs.md): a writeback's pages lent to the disk
+ * driver, whose device reads them to write the file's blocks. */
+#define PCACHE_GRANT_LEND_WB 5	/* lend pages [first, first + count): all under writeback (pcache_dirty took them) */
+#define PCACHE_GRANT_WRITTEN 6	/* that loan ends; the pages are as they were (pcache_done marks them written) */
 /* ipc_dma_grant: one physically contiguous piece of the caller's grant. */
 struct pcache_dma_seg {
 	uint64_t phys;

@@ -50,6 +50,8 @@ struct k_meminfo {
 	/* sysinfo(2): the 1, 5 and 15 minute load averages (<< 16) and
 	 * the threads now */
 	uint64_t loads[3], nr_threads;
+	/* pages lent to a disk driver for their writeback (PCACHE_GRANT_LEND_WB) */
+	uint64_t grant_written;
 };
 
 /* cputime's which: whose CPU time (total, user, system) it reports. */

@@ -5,7 +5,8 @@
 #        [--initrd FILE] [--mem MIB] [--icount] [--gdb PORT] [--serial DEST]
 #        [--disk FILE]... [-- extra qemu args]
 # --disk attaches FILE as a raw virtio-blk PCI disk (/dev/vda, then vdb...);
-# a missing FILE is created as an empty 64 MiB image.
+# a missing FILE is created as an empty 64 MiB image. QEMU_DISK_OPTS adds
+# -drive options to each (e.g. cache=none,aio=threads, as linux-run's).
 # Exit status: QEMU's, i.e. (v << 1) | 1 for a kernel exit value v.
 set -e
 QEMU=${QEMU:-qemu-system-x86_64}
@@ -23,7 +24,7 @@ while [ $# -gt 0 ]; do
 	--disk)
 		case "$2" in *,*|*" "*|"") echo "qemu.sh: --disk needs a file name without commas or spaces" >&2; exit 2 ;; esac
 		[ -e "$2" ] || truncate -s 64M "$2"
-		disks="$disks -drive file=$2,if=none,id=d$ndisks,format=raw -device virtio-blk-pci,drive=d$ndisks"
+		disks="$disks -drive file=$2,if=none,id=d$ndisks,format=raw${QEMU_DISK_OPTS:+,$QEMU_DISK_OPTS} -device virtio-blk-pci,drive=d$ndisks"
 		ndisks=$((ndisks + 1)); shift 2 ;;
 	--) shift; break ;;
 	*) echo "qemu.sh: unknown option '$1'" >&2; exit 2 ;;

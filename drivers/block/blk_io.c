@@ -249,7 +249,7 @@ long blk_writev(struct blk_worker *w, uint32_t n, uint64_t snd_len, bool flush, 
  * driver's pieces per request, each piece cut to its bytes per piece:
  * submitted as one wave from disk sector *sector on; how many. */
 static int blk_grant_wave(struct blk_worker *w, const struct pcache_dma_seg *g, uint32_t n, uint32_t *gi,
-			  uint32_t *gin, uint64_t *sector, const struct blk_who *who)
+			  uint32_t *gin, uint64_t *sector, enum blk_op op, const struct blk_who *who)
 {
 	struct blk_dev *d = w->d;
 	uint32_t sg_max = d->sg_max < BLK_GRANT_SG ? d->sg_max : BLK_GRANT_SG;
@@ -270,7 +270,7 @@ static int blk_grant_wave(struct blk_worker *w, const struct pcache_dma_seg *g, 
 			}
 		}
 		struct blk_req *r = &w->greqs[k];
-		r->op = BLK_OP_READ;
+		r->op = op;
 		r->sector = *sector;
 		r->bytes = bytes;
 		r->buf = NULL;
@@ -285,7 +285,10 @@ static int blk_grant_wave(struct blk_worker *w, const struct pcache_dma_seg *g, 
 	return k;
 }
 
-long blk_read_grant(struct blk_worker *w, uint64_t pos, uint64_t len, uint64_t goff, const struct blk_who *who)
+/* BLK_READ_GRANT (op READ) and BLK_WRITE_GRANT (WRITE): the caller's
+ * grant's pieces for that direction, in waves of requests. */
+static long blk_grant_io(struct blk_worker *w, uint64_t pos, uint64_t len, uint64_t goff, enum blk_op op,
+			 const struct blk_who *who)
 {
 	struct blk_dev *d = w->d;
 	if (!d->sg_max || d->sg_bytes < BLK_SECTOR)
@@ -293,7 +296,7 @@ long blk_read_grant(struct blk_worker *w, uint64_t pos, uint64_t len, uint64_t g
 	if (len == 0 || len > BLK_READ_GRANT_MAX || (pos | len | goff) % BLK_SECTOR || pos >= blk_size(d) ||
 	    len > blk_size(d) - pos)
 		return -EINVAL;
-	long n = sys_ipc_dma_grant(goff, len, w->grant, PCACHE_DMA_SEGS_MAX);
+	long n = sys_ipc_dma_grant(goff, len, w->grant, PCACHE_DMA_SEGS_MAX, op == BLK_OP_WRITE);
 	if (n <= 0)
 		return n < 0 ? n : -EIO;
 	/* pieces are multiples of 512 (page pieces of a 512-aligned range),
@@ -302,11 +305,21 @@ long blk_read_grant(struct blk_worker *w, uint64_t pos, uint64_t len, uint64_t g
 	uint64_t sector = pos / BLK_SECTOR;
 	int err = 0;
 	while (!err && gi < (uint32_t)n) {
-		int k = blk_grant_wave(w, w->grant, (uint32_t)n, &gi, &gin, &sector, who);
+		int k = blk_grant_wave(w, w->grant, (uint32_t)n, &gi, &gin, &sector, op, who);
 		err = blk_wait(d, w->greqs, k);
 	}
-	sys_ipc_dma_grant(0, 0, NULL, 0); /* the device is done with the frames */
+	sys_ipc_dma_grant(0, 0, NULL, 0, 0); /* the device is done with the frames */
 	return err ? err : (long)len;
+}
+
+long blk_read_grant(struct blk_worker *w, uint64_t pos, uint64_t len, uint64_t goff, const struct blk_who *who)
+{
+	return blk_grant_io(w, pos, len, goff, BLK_OP_READ, who);
+}
+
+long blk_write_grant(struct blk_worker *w, uint64_t pos, uint64_t len, uint64_t goff, const struct blk_who *who)
+{
+	return blk_grant_io(w, pos, len, goff, BLK_OP_WRITE, who);
 }
 
 long blk_flush(struct blk_worker *w, const struct blk_who *who)

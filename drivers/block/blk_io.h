@@ -42,6 +42,10 @@ long blk_write(struct blk_worker *w, uint64_t pos, uint64_t len, const struct bl
  * BLK_CHUNK_REQS requests in flight at once: the bytes read, or -EINVAL,
  * -EOPNOTSUPP, -EIO, ipc_dma_grant's errors. */
 long blk_read_grant(struct blk_worker *w, uint64_t pos, uint64_t len, uint64_t goff, const struct blk_who *who);
+/* BLK_WRITE_GRANT: the same, the other way: len bytes of the pages the
+ * caller lends for their writeback, from byte goff of its grant, to the
+ * disk at byte pos. The bytes written, or the same errors. */
+long blk_write_grant(struct blk_worker *w, uint64_t pos, uint64_t len, uint64_t goff, const struct blk_who *who);
 /* Everything written reaches stable storage: 0 or -EIO. */
 long blk_flush(struct blk_worker *w, const struct blk_who *who);
 /* BLK_WRITEV (abi/blk.h): the caller's n segments (their headers and

@@ -200,6 +200,12 @@ static long blk_file_request(struct blk_worker *w, struct blk_file *f, struct ip
 		if (w->reply >= 0) /* served from the backlog: not its caller's grant */
 			return -EOPNOTSUPP;
 		return blk_read_grant(w, m->w[0], m->w[1], m->w[2], &who);
+	case BLK_WRITE_GRANT:
+		if ((f->flags & O_ACCMODE) == O_RDONLY)
+			return -EBADF;
+		if (w->reply >= 0) /* served from the backlog: not its caller's grant */
+			return -EOPNOTSUPP;
+		return blk_write_grant(w, m->w[0], m->w[1], m->w[2], &who);
 	case BLK_BUDGET:
 		if ((f->flags & O_ACCMODE) == O_RDONLY)
 			return -EBADF;
@@ -239,7 +245,7 @@ static void blk_request(struct blk_worker *w, struct ipc_msg *m, const struct ip
 	} else {
 		r = -EINVAL;
 	}
-	bool value = l == BLK_OPEN || (info->badge && (l == FILE_READ || l == FILE_WRITE || l == BLK_WRITEV || l == BLK_READ_GRANT ||
+	bool value = l == BLK_OPEN || (info->badge && (l == FILE_READ || l == FILE_WRITE || l == BLK_WRITEV || l == BLK_READ_GRANT || l == BLK_WRITE_GRANT ||
 		     l == FILE_SEEK || l == FILE_GETFL || l == FILE_POLL));
 	if (r >= 0 && value)
 		m->w[0] = (uint64_t)r;

@@ -7,6 +7,7 @@
  * the C library's timed waits on futexes) to look at their deadlines
  * again. */
 #include "abi/errno.h"
+#include "abi/fs.h"
 #include "abi/signal.h"
 #include "timer.h"
 #include "arch/x86.h"
@@ -200,6 +201,12 @@ void clock_real_set(uint64_t ns)
 	ptimer_clock_was_set(delta);
 	timerfd_clock_was_set(delta);
 	futex_clock_was_set();
+}
+
+uint64_t clock_file_ns(void)
+{
+	uint64_t ns = clock_real_ns();
+	return ns - ns % FS_TIME_GRAN_NS;
 }
 
 long sys_clock_real(void)

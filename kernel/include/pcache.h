@@ -215,9 +215,10 @@ struct pcache_pager_stats {
 	uint64_t fills, fill_pages, ra_async, ra_async_pages;
 };
 void pcache_pager_stats(struct pcache_pager_stats *out);
-/* Fill grants (grant.c): pages lent to drivers since boot, and of them
- * filled by a device; a thread's grant and pin go at its exit. */
-void pcache_grant_stats(uint64_t *lent, uint64_t *filled);
+/* Grants (grant.c): pages lent to drivers for fills since boot, and of
+ * them filled by a device; pages lent for their writeback; a thread's
+ * grant and pin go at its exit. */
+void pcache_grant_stats(uint64_t *lent, uint64_t *filled, uint64_t *written);
 struct thread;
 void pcache_grant_thread_exit(struct thread *t);
 

@@ -15,6 +15,9 @@ void rtc_init(void);
 /* The time of day in ns since the epoch: the RTC at boot plus clock_ns,
  * plus root's steps and slews since (file times, CLOCK_REALTIME). */
 uint64_t clock_real_ns(void);
+/* "Now" for a file's times: clock_real_ns cut to FS_TIME_GRAN_NS
+ * (abi/fs.h), as every file server's. */
+uint64_t clock_file_ns(void);
 /* Steps the wall clock to ns (the caller checked the privilege), and
  * tells the absolute CLOCK_REALTIME waits: ptimer_clock_was_set,
  * timerfd_clock_was_set, futex_clock_was_set, clock_real_wait_step's

@@ -178,7 +178,7 @@ static void pipe_init(struct kpipe *p)
 	p->ino = kobj_next_ino();
 	p->uid = self->cred.euid;
 	p->gid = self->cred.egid;
-	p->made = clock_real_ns();
+	p->made = clock_file_ns();
 	p->lock = (struct spinlock)SPINLOCK_INIT("pipe");
 	waitq_init(&p->rwait);
 	waitq_init(&p->wwait);

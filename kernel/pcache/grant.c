@@ -15,7 +15,17 @@
  * exit, so the frames outlive a server killed while the device writes.
  * The server ends the loan (FILLED, FAILED or RETURN) once its reads are
  * done; the frames were never mapped into its address space, so nothing
- * of what they held before is shown to it (they are not zeroed first). */
+ * of what they held before is shown to it (they are not zeroed first).
+ *
+ * Writeback grants are the other direction: the pages a writeback took
+ * (under writeback, so uptodate: the file's bytes) lent the same way
+ * (LEND_WB), for the device to read them into the file's blocks, so a
+ * buffered write's bytes are copied once, from the writer into the page
+ * cache, instead of four more times through the server and the driver.
+ * The loan changes no page's state (WRITTEN ends it; pcache_done marks
+ * the pages written). A driver asks for a grant's pieces for one
+ * direction (ipc_dma_grant's write): never a fill's frames, which hold
+ * whatever they held before, for a write to the disk. */
 #include "pcache.h"
 #include "internal.h"
 #include "abi/errno.h"
@@ -31,16 +41,19 @@ struct pcache_grant {
 	struct pcache_obj *obj;		/* a reference */
 	uint64_t first;
 	uint32_t count;
+	bool wb;			/* lent for a writeback: the device reads them */
 	struct pcache_page *pages[PCACHE_FILL_MAX];	/* a reference each */
 };
 
-/* Pages granted, and of them filled by a device (/proc/vmstat). */
-static uint64_t grant_npages, grant_nfilled;
+/* Pages granted for fills, and of them filled by a device; pages
+ * granted for their writeback (/proc/vmstat). */
+static uint64_t grant_npages, grant_nfilled, grant_nwritten;
 
-void pcache_grant_stats(uint64_t *lent, uint64_t *filled)
+void pcache_grant_stats(uint64_t *lent, uint64_t *filled, uint64_t *written)
 {
 	*lent = __atomic_load_n(&grant_npages, __ATOMIC_RELAXED);
 	*filled = __atomic_load_n(&grant_nfilled, __ATOMIC_RELAXED);
+	*written = __atomic_load_n(&grant_nwritten, __ATOMIC_RELAXED);
 }
 
 static void grant_put(struct pcache_grant *g)
@@ -81,10 +94,22 @@ static void grant_end(struct pcache_grant *g, uint32_t how)
 	pcache_pager_wake(o);
 }
 
+/* Whether page p may be lent: waiting for its fill, or (wb) taken by a
+ * writeback (PCP_WRITEBACK: uptodate, not being filled). o->lock held. */
+static bool grant_page_ok(const struct pcache_page *p, bool wb)
+{
+	if (!p || (p->state & (PCP_FILLING | PCP_ERROR)))
+		return false;
+	if (wb)
+		return (p->state & (PCP_UPTODATE | PCP_WRITEBACK)) == (PCP_UPTODATE | PCP_WRITEBACK);
+	return !(p->state & PCP_UPTODATE);
+}
+
 /* Lends pages [first, first + count) of o, every one of them waiting for
- * its fill: 0 with *out, or -EAGAIN (one is missing, uptodate or being
- * filled: nothing is lent), -ENOMEM. */
-static int grant_lend(struct pcache_obj *o, uint64_t first, uint32_t count, struct pcache_grant **out)
+ * its fill (a fill's pages, marked PCP_FILLING) or (wb) under writeback
+ * (unchanged): 0 with *out, or -EAGAIN (one is not: nothing is lent),
+ * -ENOMEM. */
+static int grant_lend(struct pcache_obj *o, uint64_t first, uint32_t count, bool wb, struct pcache_grant **out)
 {
 	struct pcache_grant *g = kzalloc(sizeof(*g));
 	if (!g)
@@ -92,16 +117,18 @@ static int grant_lend(struct pcache_obj *o, uint64_t first, uint32_t count, stru
 	g->refs = 1;
 	g->obj = o;
 	g->first = first;
+	g->wb = wb;
 	spin_lock(&o->lock);
 	bool ok = !o->dead;
 	for (uint32_t i = 0; ok && i < count; i++) {
 		struct pcache_page *p = pcache_tree_lookup(o, first + i);
-		ok = p && !(p->state & (PCP_UPTODATE | PCP_FILLING | PCP_ERROR));
+		ok = grant_page_ok(p, wb);
 		if (ok)
 			g->pages[i] = p;
 	}
 	for (uint32_t i = 0; ok && i < count; i++) {
-		g->pages[i]->state |= PCP_FILLING;
+		if (!wb)
+			g->pages[i]->state |= PCP_FILLING;
 		__atomic_add_fetch(&g->pages[i]->refs, 1, __ATOMIC_RELAXED);
 	}
 	spin_unlock(&o->lock);
@@ -111,7 +138,7 @@ static int grant_lend(struct pcache_obj *o, uint64_t first, uint32_t count, stru
 	}
 	g->count = count;
 	pcache_obj_get(o);
-	__atomic_add_fetch(&grant_npages, count, __ATOMIC_RELAXED);
+	__atomic_add_fetch(wb ? &grant_nwritten : &grant_npages, count, __ATOMIC_RELAXED);
 	*out = g;
 	return 0;
 }
@@ -119,8 +146,9 @@ static int grant_lend(struct pcache_obj *o, uint64_t first, uint32_t count, stru
 long sys_pcache_grant(int ep_h, uint64_t id, uint64_t first, uint32_t count, uint32_t how)
 {
 	struct thread *self = current_thread();
-	if (how < PCACHE_GRANT_LEND || how > PCACHE_GRANT_RETURN)
+	if (how < PCACHE_GRANT_LEND || how > PCACHE_GRANT_WRITTEN)
 		return -EINVAL;
+	bool lend = how == PCACHE_GRANT_LEND || how == PCACHE_GRANT_LEND_WB;
 	if (count == 0 || count > PCACHE_FILL_MAX || first >= PCACHE_MAX_BYTES >> PAGE_SHIFT ||
 	    count > (PCACHE_MAX_BYTES >> PAGE_SHIFT) - first)
 		return -EINVAL;
@@ -129,8 +157,10 @@ long sys_pcache_grant(int ep_h, uint64_t id, uint64_t first, uint32_t count, uin
 	if (!o)
 		return r;
 	struct pcache_grant *g = self->fill_grant;
-	if (how == PCACHE_GRANT_LEND) {
-		r = g ? -EBUSY : !(o->flags & PCACHE_BACKED) ? -EINVAL : grant_lend(o, first, count, &g);
+	if (lend) {
+		r = g ? -EBUSY :
+		    !(o->flags & PCACHE_BACKED) ? -EINVAL :
+						   grant_lend(o, first, count, how == PCACHE_GRANT_LEND_WB, &g);
 		if (r == 0) {
 			uint64_t f = sched_lock_ipc();
 			self->fill_grant = g;
@@ -138,13 +168,14 @@ long sys_pcache_grant(int ep_h, uint64_t id, uint64_t first, uint32_t count, uin
 		}
 	} else if (!g) {
 		r = -ENOENT;
-	} else if (g->obj != o || g->first != first || g->count != count) {
-		r = -EINVAL;
+	} else if (g->obj != o || g->first != first || g->count != count || g->wb != (how == PCACHE_GRANT_WRITTEN)) {
+		r = -EINVAL; /* not this loan, or an end of the other kind's */
 	} else {
 		uint64_t f = sched_lock_ipc(); /* no driver takes it from now on */
 		self->fill_grant = NULL;
 		sched_unlock_ipc(f);
-		grant_end(g, how);
+		if (!g->wb)
+			grant_end(g, how);
 		grant_put(g);
 		r = count;
 	}
@@ -174,7 +205,7 @@ static long grant_segs(const struct pcache_grant *g, uint64_t off, uint64_t len,
 	return n;
 }
 
-long sys_ipc_dma_grant(uint64_t off, uint64_t len, struct pcache_dma_seg *usegs, uint32_t max)
+long sys_ipc_dma_grant(uint64_t off, uint64_t len, struct pcache_dma_seg *usegs, uint32_t max, uint32_t write)
 {
 	struct thread *self = current_thread();
 	if (!(self->proc->caps & PROC_CAP_DRIVER))
@@ -187,7 +218,7 @@ long sys_ipc_dma_grant(uint64_t off, uint64_t len, struct pcache_dma_seg *usegs,
 		grant_put(old);
 		return 0;
 	}
-	if (len == 0 || (off | len) % 512 || max == 0)
+	if (len == 0 || (off | len) % 512 || max == 0 || write > 1)
 		return -EINVAL;
 	max = MIN(max, (uint32_t)PCACHE_DMA_SEGS_MAX);
 	if (!user_range_ok((uint64_t)usegs, (size_t)max * sizeof(*usegs)))
@@ -195,6 +226,8 @@ long sys_ipc_dma_grant(uint64_t off, uint64_t len, struct pcache_dma_seg *usegs,
 	uint64_t f = sched_lock_ipc();
 	struct thread *c = self->ipc_caller;
 	struct pcache_grant *g = c ? c->fill_grant : NULL;
+	if (g && g->wb != (write == 1))
+		g = NULL; /* lent for the other direction: nothing for this one */
 	if (g)
 		__atomic_add_fetch(&g->refs, 1, __ATOMIC_RELAXED);
 	sched_unlock_ipc(f);
@@ -227,8 +260,9 @@ void pcache_grant_thread_exit(struct thread *t)
 	struct pcache_grant *g = t->fill_grant;
 	t->fill_grant = NULL;
 	sched_unlock_ipc(f);
-	if (g) { /* its readers ask again */
-		grant_end(g, PCACHE_GRANT_FAILED);
+	if (g) { /* a fill's readers ask again; a writeback's pages stay as they are */
+		if (!g->wb)
+			grant_end(g, PCACHE_GRANT_FAILED);
 		grant_put(g);
 	}
 	grant_put(t->dma_pin);

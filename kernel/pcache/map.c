@@ -130,7 +130,7 @@ int pcache_map_get(struct pcache_obj *o, uint64_t index, struct cgroup *cg, bool
 
 void pcache_map_stored(struct pcache_obj *o)
 {
-	uint64_t now = clock_real_ns();
+	uint64_t now = clock_file_ns();
 	spin_lock(&o->lock);
 	o->attr.mtime = o->attr.ctime = now;
 	spin_unlock(&o->lock);

@@ -1025,7 +1025,7 @@ static long ncache_rename_locked(struct endpoint *ep, struct ncache *nc, uint64_
 	e->child = NULL;
 	t->child = o;
 	list_add_tail(&t->name, &o->nc_names);
-	uint64_t now = clock_real_ns();
+	uint64_t now = clock_file_ns();
 	ncache_log_put(ep, nc, NCACHE_LOG_RENAME, now, o, root->inst, a, al, b, bl);
 	sched_unlock_ipc(flags);
 	/* the server takes the log under nc->lock: after these */
@@ -1108,7 +1108,7 @@ static long ncache_unlink_locked(struct endpoint *ep, struct ncache *nc, uint64_
 	list_del(&e->name);
 	list_init(&e->name);
 	e->child = NULL; /* now the server's answer: no such name */
-	uint64_t now = clock_real_ns();
+	uint64_t now = clock_file_ns();
 	ncache_log_put(ep, nc, isdir ? NCACHE_LOG_RMDIR : NCACHE_LOG_UNLINK, now, o, root->inst, p, len, "", 0);
 	sched_unlock_ipc(flags);
 	/* the server takes the log under nc->lock: after these, which are

@@ -439,7 +439,7 @@ long pcache_obj_read(struct pcache_obj *o, uint64_t off, void *ubuf, size_t len,
 	}
 	if (done) {
 		spin_lock(&o->lock);
-		o->attr.atime = clock_real_ns();
+		o->attr.atime = clock_file_ns();
 		spin_unlock(&o->lock);
 	}
 	return done ? (long)done : err;
@@ -690,7 +690,7 @@ long pcache_obj_write(struct pcache_obj *o, uint64_t off, const void *ubuf, size
 		sched_cond_resched();
 	}
 	if (done) {
-		uint64_t now = clock_real_ns();
+		uint64_t now = clock_file_ns();
 		spin_lock(&o->lock);
 		o->attr.mtime = o->attr.ctime = now;
 		spin_unlock(&o->lock);
@@ -703,7 +703,7 @@ int pcache_obj_truncate(struct pcache_obj *o, uint64_t size)
 {
 	if (size > o->max)
 		return -EFBIG;
-	uint64_t now = clock_real_ns();
+	uint64_t now = clock_file_ns();
 	spin_lock(&o->lock);
 	if (o->dead) {
 		spin_unlock(&o->lock);

@@ -1106,8 +1106,8 @@ long sys_meminfo(struct k_meminfo *u)
 	pcache_pager_stats(&ps);
 	struct k_meminfo k = { pmm_managed_pages(), pmm_free_pages(), PAGE_SIZE,
 			       now > busy ? now - busy : 0, heap_bytes_in_use(),
-			       ps.fills, ps.fill_pages, ps.ra_async, ps.ra_async_pages, 0, 0, { 0 }, 0 };
-	pcache_grant_stats(&k.grant_pages, &k.grant_filled);
+			       ps.fills, ps.fill_pages, ps.ra_async, ps.ra_async_pages, 0, 0, { 0 }, 0, 0 };
+	pcache_grant_stats(&k.grant_pages, &k.grant_filled, &k.grant_written);
 	loadavg_get(k.loads, &k.nr_threads);
 	return copy_to_user(u, &k, sizeof(k)) ? -EFAULT : 0;
 }

@@ -99,13 +99,15 @@ static void test_memory(void)
 	tap_check_eq("past port 0xffff", sys_ioport_grant(0xffff, 2), -EINVAL);
 	/* zero-copy fills (docs/fs.md): a driver asks for its caller's grant */
 	struct pcache_dma_seg segs[4];
-	tap_check_eq("ipc_dma_grant serving no call: ESRCH", sys_ipc_dma_grant(0, 4096, segs, 4), -ESRCH);
-	tap_check_eq("ipc_dma_grant of a range not in sectors: EINVAL", sys_ipc_dma_grant(0, 100, segs, 4), -EINVAL);
-	tap_check_eq("ipc_dma_grant into no pieces: EINVAL", sys_ipc_dma_grant(0, 4096, segs, 0), -EINVAL);
+	tap_check_eq("ipc_dma_grant serving no call: ESRCH", sys_ipc_dma_grant(0, 4096, segs, 4, 0), -ESRCH);
+	tap_check_eq("ipc_dma_grant for a write, serving no call: ESRCH", sys_ipc_dma_grant(0, 4096, segs, 4, 1), -ESRCH);
+	tap_check_eq("ipc_dma_grant of a range not in sectors: EINVAL", sys_ipc_dma_grant(0, 100, segs, 4, 0), -EINVAL);
+	tap_check_eq("ipc_dma_grant into no pieces: EINVAL", sys_ipc_dma_grant(0, 4096, segs, 0, 0), -EINVAL);
+	tap_check_eq("ipc_dma_grant with a direction not 0 or 1: EINVAL", sys_ipc_dma_grant(0, 4096, segs, 4, 2), -EINVAL);
 	tap_check_eq("ipc_dma_grant into a kernel address: EFAULT",
-		     sys_ipc_dma_grant(0, 4096, (void *)0xffff800000000000ull, 4), -EFAULT);
-	tap_check_eq("ipc_dma_grant unpins with nothing pinned: 0", sys_ipc_dma_grant(0, 0, NULL, 0), 0);
-	tap_check_eq("ipc_dma_grant's unpin takes no range: EINVAL", sys_ipc_dma_grant(0, 4096, NULL, 0), -EINVAL);
+		     sys_ipc_dma_grant(0, 4096, (void *)0xffff800000000000ull, 4, 0), -EFAULT);
+	tap_check_eq("ipc_dma_grant unpins with nothing pinned: 0", sys_ipc_dma_grant(0, 0, NULL, 0, 0), 0);
+	tap_check_eq("ipc_dma_grant's unpin takes no range: EINVAL", sys_ipc_dma_grant(0, 4096, NULL, 0, 0), -EINVAL);
 }
 
 int main(int argc, char **argv)

@@ -1449,14 +1449,26 @@ static uint8_t *grant_mem;
 static size_t grant_cap;
 static unsigned long grant_calls;
 
-static int img_read_grant(void *ctx, uint64_t sector, uint32_t count, uint64_t goff)
+static unsigned long wgrant_calls;
+
+/* The device's read_grant (write false) or write_grant: count sectors
+ * between the disk and the lent memory from byte goff of it. */
+static int img_grant_io(void *ctx, uint64_t sector, uint32_t count, uint64_t goff, bool write)
 {
 	size_t n = (size_t)count * EXT2_SECTOR_SIZE;
 
-	grant_calls++;
+	if (write)
+		wgrant_calls++;
+	else
+		grant_calls++;
 	if (goff > grant_cap || n > grant_cap - goff)
 		return -EINVAL;
-	return img_read(ctx, sector, count, grant_mem + goff);
+	return write ? img_write(ctx, sector, count, grant_mem + goff) : img_read(ctx, sector, count, grant_mem + goff);
+}
+
+static int img_read_grant(void *ctx, uint64_t sector, uint32_t count, uint64_t goff)
+{
+	return img_grant_io(ctx, sector, count, goff, false);
 }
 
 /* ext2_read_grant (zero-copy fills, docs/fs.md) gives what
@@ -1502,6 +1514,78 @@ static void test_read_grant(const char *pristine)
 	free(grant_mem);
 	grant_mem = NULL;
 	img_unmount(&im);
+}
+
+static int img_write_grant(void *ctx, uint64_t sector, uint32_t count, uint64_t goff)
+{
+	return img_grant_io(ctx, sector, count, goff, true);
+}
+
+/* ext2_write_grant (zero-copy writeback, docs/fs.md): the device writes
+ * the file's blocks from the lent memory, a call per run of contiguous
+ * blocks, holes and new blocks allocated first (bitmaps, the map), the
+ * size extended; a stale clean copy in the cache goes, a dirty one makes
+ * it EAGAIN with nothing written; what it wrote reads back after a
+ * remount and e2fsck finds the image clean. */
+static void test_write_grant(const char *pristine)
+{
+	char img[300];
+	struct img im;
+	uint32_t f;
+	struct ext2_stat st;
+	uint8_t *back = xmalloc(64 * 1024);
+
+	snprintf(img, sizeof(img), "%s/wgrant.img", tmp);
+	run("cp --sparse=always %s %s", pristine, img);
+	if (!ok(img_mount(&im, img, 0) == 0 &&
+		ext2_mknod(im.fs, EXT2_ROOT_INO, "wg", 2, EXT2_S_IFREG | 0644, 0, 0, 0, T(1), &f) == 0,
+		"wgrant: mount a copy, create a file"))
+		return;
+	ok(ext2_write_grant(im.fs, f, 0, 4096, T(2)) == -EOPNOTSUPP, "wgrant: a device without write_grant: EOPNOTSUPP");
+	im.dev.write_grant = img_write_grant;
+	grant_cap = 64 * 1024;
+	grant_mem = xmalloc(grant_cap);
+	for (size_t i = 0; i < grant_cap; i++)
+		grant_mem[i] = (uint8_t)(i * 11 + i / 1000);
+	ok(ext2_write_grant(im.fs, f, 5, 4096, T(2)) == -EINVAL && ext2_write_grant(im.fs, f, 0, 1000, T(2)) == -EINVAL,
+	   "wgrant: an offset or length not in whole blocks: EINVAL");
+	struct ext2_statfs a, b;
+	ext2_statfs(im.fs, &a);
+	unsigned long calls0 = wgrant_calls, w0 = img_writes;
+	int64_t r = ext2_write_grant(im.fs, f, 0, grant_cap, T(2));
+	ext2_statfs(im.fs, &b);
+	/* (the image's write_grant writes through img_write: those count) */
+	ok(r == (int64_t)grant_cap && wgrant_calls - calls0 >= 1 && wgrant_calls - calls0 <= 4 &&
+	   img_writes - w0 == wgrant_calls - calls0 && ext2_stat(im.fs, f, &st) == 0 && st.size == grant_cap &&
+	   st.mtime.sec == T(2).sec && a.bfree - b.bfree >= 65,
+	   "wgrant: 64 KiB into an empty file: its blocks (and an indirect one) allocated, written by the device in %lu calls, "
+	   "the size and mtime set", wgrant_calls - calls0);
+	ok(ext2_read(im.fs, f, 0, back, grant_cap) == (int64_t)grant_cap && !memcmp(back, grant_mem, grant_cap),
+	   "wgrant: read back through the core: the device's bytes (no stale zeroed block kept)");
+	ok(ext2_write(im.fs, f, 8192 + 7, "DIRTY", 5, T(3)) == 5 &&
+	   ext2_write_grant(im.fs, f, 0, 16384, T(3)) == -EAGAIN && ext2_read(im.fs, f, 8192 + 7, back, 5) == 5 &&
+	   !memcmp(back, "DIRTY", 5), "wgrant: a block the cache holds dirty: EAGAIN, nothing written over it");
+	ok(ext2_sync(im.fs) == 0 && ext2_read(im.fs, f, 8192, back, 4096) == 4096 && back[7] == 'D',
+	   "wgrant: synced, the block is clean in the cache");
+	uint8_t *orig = xmalloc(grant_cap);
+	memcpy(orig, grant_mem, grant_cap);
+	grant_mem[7] = 'g'; /* byte 0 of the lent memory is the file's byte off */
+	ok(ext2_write_grant(im.fs, f, 8192, 4096, T(4)) == 4096 && ext2_read(im.fs, f, 8192 + 7, back, 1) == 1 &&
+	   back[0] == 'g', "wgrant: over a block cached clean: the stale copy dropped, the device's byte read");
+	ok(ext2_write_grant(im.fs, f, 1024 * 1024, 4096, T(5)) == 4096 && ext2_stat(im.fs, f, &st) == 0 &&
+	   st.size == 1024 * 1024 + 4096, "wgrant: past the end: a hole before it, the size extended");
+	ok(ext2_sync(im.fs) == 0 && img_unmount(&im) == 0 && fsck_clean(img), "wgrant: e2fsck clean");
+	ok(img_mount(&im, img, EXT2_MOUNT_RDONLY) == 0 && ext2_read(im.fs, f, 0, back, 64 * 1024) == 64 * 1024 &&
+	   !memcmp(back, orig, 8192) && !memcmp(back + 8192, grant_mem, 4096) &&
+	   !memcmp(back + 12288, orig + 12288, 64 * 1024 - 12288) &&
+	   ext2_read(im.fs, f, 512 * 1024, back, 4096) == 4096 && back[0] == 0 && back[4095] == 0 &&
+	   ext2_read(im.fs, f, 1024 * 1024, back, 4096) == 4096 && !memcmp(back, grant_mem, 4096),
+	   "wgrant: after a remount every byte, the hole zeros");
+	img_unmount(&im);
+	free(grant_mem);
+	grant_mem = NULL;
+	free(orig);
+	free(back);
 }
 
 /* ext2_alloc_cost (the page cache's reservations, docs/fs.md) is exactly
@@ -1613,6 +1697,62 @@ static void test_sync_flush(const char *pristine)
 	free(back);
 }
 
+/* ext2_write_data_sync (an fsync's last writes): a rewrite of a file's
+ * own block at the inode's own time leaves the inode clean (ext2_iput
+ * dirties nothing unchanged), so the data goes with the flush in one
+ * call and nothing else is written; a write that changes the inode (a
+ * new time, a new block) leaves metadata dirty: the data alone, 0, and
+ * ext2_sync_flush does the rest; without writev, 0 and ordinary writes. */
+static void test_data_sync(const char *pristine)
+{
+	char img[300];
+	struct img im;
+	uint32_t f;
+	struct ext2_stat st;
+	uint8_t blk[4096], back[4096];
+
+	for (size_t i = 0; i < sizeof(blk); i++)
+		blk[i] = (uint8_t)(i * 13 + 5);
+	snprintf(img, sizeof(img), "%s/dsync.img", tmp);
+	run("cp --sparse=always %s %s", pristine, img);
+	if (!ok(img_mount(&im, img, 0) == 0 &&
+		ext2_mknod(im.fs, EXT2_ROOT_INO, "ds", 2, EXT2_S_IFREG | 0644, 0, 0, 0, T(1), &f) == 0 &&
+		ext2_write(im.fs, f, 0, blk, 4096, T(1)) == 4096 && ext2_sync(im.fs) == 0,
+		"dsync: a file of 4 KiB, synced"))
+		return;
+	unsigned long w0 = img_writes;
+	ok(ext2_write(im.fs, f, 0, blk, 4096, T(1)) == 4096 && ext2_write_data_sync(im.fs, f, 0, 4096) == 0 &&
+	   img_writes > w0, "dsync: a device without writev: 0, the data written as ever");
+	ext2_sync(im.fs);
+	im.dev.writev = img_writev;
+	im.dev.flush = img_flush;
+	blk[0] = 'R';
+	unsigned long v0 = img_writevs, s0 = img_vsegs, f0 = img_flushes;
+	w0 = img_writes;
+	int r = ext2_write(im.fs, f, 0, blk, 4096, T(1)) == 4096 ? ext2_write_data_sync(im.fs, f, 0, 4096) : -1;
+	ok(r == 1 && img_writevs == v0 + 1 && img_vflush && img_vsegs - s0 == 4 && img_writes == w0 &&
+	   img_flushes == f0, "dsync: a rewrite at the inode's time: its 4 blocks and the flush, one call (%d, %lu segments)",
+	   r, img_vsegs - s0);
+	v0 = img_writevs;
+	ok(ext2_sync_flush(im.fs) == 0 && img_writevs == v0 && img_flushes == f0 + 1,
+	   "dsync: nothing was left dirty: a sync after it is the flush alone");
+	blk[1] = 'T';
+	v0 = img_writevs;
+	w0 = img_writes;
+	r = ext2_write(im.fs, f, 0, blk, 4096, T(2)) == 4096 ? ext2_write_data_sync(im.fs, f, 0, 4096) : -1;
+	ok(r == 0 && img_writevs == v0 && img_writes > w0, "dsync: a new mtime dirties the inode: the data alone, 0");
+	v0 = img_writevs;
+	ok(ext2_sync_flush(im.fs) == 0 && img_writevs == v0 + 1 && img_vflush, "dsync: the inode and the flush follow");
+	blk[2] = 'G';
+	r = ext2_write(im.fs, f, 4096, blk, 4096, T(2)) == 4096 ? ext2_write_data_sync(im.fs, f, 4096, 4096) : -1;
+	ok(r == 0 && ext2_sync_flush(im.fs) == 0, "dsync: a new block (bitmaps, the inode's map): 0, then the sync");
+	ok(img_unmount(&im) == 0 && fsck_clean(img), "dsync: e2fsck clean");
+	ok(img_mount(&im, img, EXT2_MOUNT_RDONLY) == 0 && ext2_stat(im.fs, f, &st) == 0 && st.size == 8192 &&
+	   ext2_read(im.fs, f, 0, back, 4096) == 4096 && back[0] == 'R' && back[1] == 'T' &&
+	   ext2_read(im.fs, f, 4096, back, 4096) == 4096 && !memcmp(back, blk, 4096), "dsync: every byte on the disk");
+	img_unmount(&im);
+}
+
 int main(void)
 {
 	char src[300], img1[300], img4[300];
@@ -1653,8 +1793,10 @@ int main(void)
 
 	test_read_direct(img1);
 	test_read_grant(img1);
+	test_write_grant(img1);
 	test_alloc_cost(img1);
 	test_sync_flush(img1);
+	test_data_sync(img1);
 	test_corruption(img1);
 	test_random_corruption(img1);
 	{

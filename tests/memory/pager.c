@@ -402,6 +402,24 @@ static void test_writes(void)
 	want(sys_pcache_wb_as(ep, 0, 0, PCACHE_WB_META), -EPERM,
 	     "pcache.wb_as for the root by a server outside the root: EPERM");
 	want(sys_pcache_wb_as(ep, 0, 0, PCACHE_WB_SELF), 0, "pcache.wb_as back to itself: 0");
+	/* zero-copy writeback (docs/fs.md): pages under writeback lent to the
+	 * driver the thread calls next; the loan changes nothing of them */
+	long wr0 = vmstat("pager_grant_written");
+	want(sys_pcache_grant(ep, (uint64_t)id, 400, 2, PCACHE_GRANT_LEND_WB), -EAGAIN,
+	     "pcache.grant LEND_WB of a range with a page not under writeback: EAGAIN");
+	want(sys_pcache_grant(ep, (uint64_t)id, 1000, 1, PCACHE_GRANT_LEND_WB), -EAGAIN,
+	     "pcache.grant LEND_WB of a clean page: EAGAIN");
+	want(sys_pcache_grant(ep, (uint64_t)id, 500, 1, PCACHE_GRANT_LEND_WB), 0,
+	     "pcache.grant LEND_WB lends a page under writeback");
+	want(sys_pcache_grant(ep, (uint64_t)id, 400, 1, PCACHE_GRANT_LEND), -EBUSY,
+	     "one loan per thread, of either kind: EBUSY");
+	want(sys_pcache_grant(ep, (uint64_t)id, 500, 1, PCACHE_GRANT_FILLED), -EINVAL,
+	     "a writeback loan ends only as WRITTEN: FILLED is EINVAL");
+	want(sys_pcache_grant(ep, (uint64_t)id, 500, 1, PCACHE_GRANT_WRITTEN), 1, "pcache.grant WRITTEN ends it");
+	want(sys_pcache_grant(ep, (uint64_t)id, 500, 1, PCACHE_GRANT_WRITTEN), -ENOENT, "and nothing is lent after");
+	want(vmstat("pager_grant_written") - wr0, 1, "/proc/vmstat pager_grant_written counted the page");
+	check(flat_field(BASE "/r/memory.stat", "file_writeback") == 2 * PG && pread(fd, got, PG, 500 * PG) == PG &&
+	      got[0] == 'W', "the loan left the pages under writeback, their bytes as they were");
 	want(sys_pcache_done(ep, (uint64_t)id, 400, 101, 0), 0, "pcache.done over them");
 	check(flat_field(BASE "/r/memory.stat", "file_writeback") == 0, "writeback over");
 	want(sys_pcache_wb_as(ep, (uint64_t)id, 400, PCACHE_WB_OWNER), -ENOENT,
@@ -468,7 +486,7 @@ static void test_grant(void)
 	want(sys_pcache_grant(ep, (uint64_t)id, 0, 1, PCACHE_GRANT_FILLED), -ENOENT,
 	     "pcache.grant ending a loan never made: ENOENT");
 	struct pcache_dma_seg segs[4];
-	want(sys_ipc_dma_grant(0, PG, segs, 4), -EPERM, "ipc_dma_grant without the driver capability: EPERM");
+	want(sys_ipc_dma_grant(0, PG, segs, 4, 0), -EPERM, "ipc_dma_grant without the driver capability: EPERM");
 
 	pid_t c = reader(620 * PG, 10);
 	long k = sys_pcache_pager_wait(ep, &req, 5000 * MS);
@@ -483,6 +501,10 @@ static void test_grant(void)
 	want(sys_pcache_fill(ep, (uint64_t)id, 620, 4, buf, 0), 0, "pager.fill leaves lent pages alone");
 	want(sys_pcache_grant(ep, (uint64_t)id, 620, 3, PCACHE_GRANT_FILLED), -EINVAL,
 	     "pcache.grant ends only the range it lent: EINVAL");
+	want(sys_pcache_grant(ep, (uint64_t)id, 620, 4, PCACHE_GRANT_WRITTEN), -EINVAL,
+	     "a fill's loan does not end as a writeback's (WRITTEN): EINVAL");
+	want(sys_pcache_grant(ep, (uint64_t)id, 620, 4, PCACHE_GRANT_WRITTEN + 1), -EINVAL,
+	     "pcache.grant with a how past the last: EINVAL");
 	usleep(50000);
 	check(waitpid(c, NULL, WNOHANG) == 0, "the reader still waits while its pages are lent");
 	want(sys_pcache_grant(ep, (uint64_t)id, 620, 4, PCACHE_GRANT_RETURN), 4,

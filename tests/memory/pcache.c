@@ -14,6 +14,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include "arbor/syscalls.h"
+#include "abi/fs.h"
 #include "abi/ipc.h"
 #include "abi/pcache.h"
 #include <sys/mman.h>
@@ -78,6 +79,9 @@ static void test_served(void)
 	      stat("/tmp/pc.a", &sst) == 0 && sst.st_ino == st.st_ino && sst.st_dev == st.st_dev &&
 	      sst.st_size == st.st_size && sst.st_mtim.tv_sec == st.st_mtim.tv_sec &&
 	      sst.st_mtim.tv_nsec == st.st_mtim.tv_nsec, "fstat (the kernel's) agrees with stat (the server's)");
+	check(st.st_mtim.tv_nsec % FS_TIME_GRAN_NS == 0 && st.st_ctim.tv_nsec % FS_TIME_GRAN_NS == 0 &&
+	      sst.st_atim.tv_nsec % FS_TIME_GRAN_NS == 0,
+	      "file times are whole ticks (4 ms, FS_TIME_GRAN_NS: Linux's current_time reads the tick's clock)");
 	check(chmod("/tmp/pc.a", 0600) == 0 && fstat(fd, &st) == 0 && (st.st_mode & 07777) == 0600 &&
 	      st.st_ctim.tv_sec * 1000000000L + st.st_ctim.tv_nsec >= st.st_mtim.tv_sec * 1000000000L + st.st_mtim.tv_nsec,
 	      "a chmod through the server shows in fstat at once, with its ctime");

@@ -58,7 +58,7 @@ static int take_block_in_group(struct ext2_fs *fs, uint32_t g, uint32_t start, u
 				    g, d->bg_free_blocks_count);
 	}
 	b->data[bit >> 3] |= (uint8_t)(1u << (bit & 7));
-	ext2_bdirty(b);
+	ext2_bdirty(fs, b);
 	ext2_brelse(fs, b);
 	d->bg_free_blocks_count--;
 	fs->sb.s_free_blocks_count--;
@@ -109,7 +109,7 @@ int ext2_free_block(struct ext2_fs *fs, uint32_t ino, uint32_t blk)
 		return ext2_corrupt(fs, ino, "freeing block %u, which is already free", blk);
 	}
 	b->data[bit >> 3] &= (uint8_t)~(1u << (bit & 7));
-	ext2_bdirty(b);
+	ext2_bdirty(fs, b);
 	ext2_brelse(fs, b);
 	fs->gd[g].bg_free_blocks_count++;
 	fs->sb.s_free_blocks_count++;
@@ -157,7 +157,7 @@ static int take_inode_in_group(struct ext2_fs *fs, uint32_t g, bool is_dir, uint
 				    g, d->bg_free_inodes_count);
 	}
 	b->data[bit >> 3] |= (uint8_t)(1u << (bit & 7));
-	ext2_bdirty(b);
+	ext2_bdirty(fs, b);
 	ext2_brelse(fs, b);
 	d->bg_free_inodes_count--;
 	fs->sb.s_free_inodes_count--;
@@ -202,7 +202,7 @@ int ext2_free_inode(struct ext2_fs *fs, uint32_t ino, bool is_dir)
 		return ext2_corrupt(fs, ino, "freeing an inode that is already free");
 	}
 	b->data[bit >> 3] &= (uint8_t)~(1u << (bit & 7));
-	ext2_bdirty(b);
+	ext2_bdirty(fs, b);
 	ext2_brelse(fs, b);
 	fs->gd[g].bg_free_inodes_count++;
 	fs->sb.s_free_inodes_count++;

@@ -68,8 +68,17 @@ static void hash_remove(struct ext2_bcache *c, struct ext2_buf *b)
 	*pp = b->hnext;
 }
 
+/* b written (or its block freed): not dirty any more. */
+static void buf_clean(struct ext2_fs *fs, struct ext2_buf *b)
+{
+	if (b->dirty)
+		fs->cache.ndirty--;
+	b->dirty = false;
+}
+
 static void buf_free(struct ext2_fs *fs, struct ext2_buf *b)
 {
+	buf_clean(fs, b);
 	hash_remove(&fs->cache, b);
 	lru_unlink(&fs->cache, b);
 	fs->cache.count--;
@@ -116,7 +125,7 @@ static int run_write(struct ext2_fs *fs, struct ext2_buf *const *run, uint32_t n
 		return err;
 	}
 	for (uint32_t i = 0; i < n; i++)
-		run[i]->dirty = false;
+		buf_clean(fs, run[i]);
 	return 0;
 }
 
@@ -247,7 +256,7 @@ int ext2_bzero(struct ext2_fs *fs, uint32_t blk, struct ext2_buf **out)
 			return -ENOMEM;
 	}
 	memset(b->data, 0, fs->bs);
-	ext2_bdirty(b);
+	ext2_bdirty(fs, b);
 	*out = hold(fs, b);
 	return 0;
 }
@@ -274,6 +283,13 @@ void ext2_bforget(struct ext2_fs *fs, uint32_t blk)
 		buf_free(fs, b);
 }
 
+bool ext2_bbusy(struct ext2_fs *fs, uint32_t blk)
+{
+	struct ext2_buf *b = lookup(fs, blk);
+
+	return b && (b->dirty || b->refs);
+}
+
 static int cmp_blk(const void *a, const void *b)
 {
 	uint32_t x = (*(struct ext2_buf *const *)a)->blk;
@@ -288,6 +304,8 @@ int ext2_bcache_flush(struct ext2_fs *fs)
 	uint32_t n = 0, i;
 	int err = 0, e;
 
+	if (!fs->cache.ndirty)
+		return 0;
 	list = malloc((fs->cache.count + 1) * sizeof(*list));
 	if (!list)
 		return -ENOMEM;
@@ -322,7 +340,7 @@ int ext2_wvec_send(struct ext2_fs *fs, struct ext2_wvec *v, bool flush)
 				struct ext2_buf *b = lookup(fs, v->what[i].blk + k);
 
 				if (b) /* nothing ran between the copy and the send */
-					b->dirty = false;
+					buf_clean(fs, b);
 			}
 		}
 	}
@@ -358,6 +376,8 @@ int ext2_bcache_flush_vec(struct ext2_fs *fs, struct ext2_wvec *v)
 
 	if (!fs->cache.stage && !(fs->cache.stage = malloc((size_t)EXT2_RUN_MAX * fs->bs)))
 		return ext2_bcache_flush(fs);
+	if (!fs->cache.ndirty)
+		return 0;
 	list = malloc((fs->cache.count + 1) * sizeof(*list));
 	if (!list)
 		return -ENOMEM;
@@ -431,6 +451,38 @@ int ext2_bwrite_blocks(struct ext2_fs *fs, const uint32_t *blks, uint32_t n)
 			err = e;
 	}
 	return err;
+}
+
+int ext2_bwrite_blocks_sync(struct ext2_fs *fs, const uint32_t *blks, uint32_t n)
+{
+	struct ext2_wvec v = { 0 };
+	uint32_t dirty = 0, i;
+	bool others = fs->sb_dirty;
+	int err = 0, e;
+
+	for (i = 0; i < fs->gdt_blocks; i++)
+		others = others || fs->gd_dirty[i];
+	for (i = 0; i < n; i++) {
+		struct ext2_buf *b = lookup(fs, blks[i]);
+
+		dirty += b && b->dirty;
+	}
+	if (!fs->dev->writev || !dirty || dirty != fs->cache.ndirty || others)
+		return ext2_bwrite_blocks(fs, blks, n);
+	/* a segment a block: the calls copy them anyway, and an fsync's
+	 * last batch is small */
+	for (i = 0; i < n; i++) {
+		struct ext2_buf *b = lookup(fs, blks[i]);
+
+		if (b && b->dirty && (e = ext2_wvec_add(fs, &v, EXT2_WV_BLOCKS, b->blk, 1,
+							(uint64_t)b->blk * fs->sectors_per_block,
+							fs->sectors_per_block, b->data)) && !err)
+			err = e;
+	}
+	e = ext2_wvec_send(fs, &v, true);
+	if (e && !err)
+		err = e;
+	return err ? err : 1;
 }
 
 void ext2_bcache_destroy(struct ext2_fs *fs)

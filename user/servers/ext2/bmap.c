@@ -124,7 +124,7 @@ int ext2_bmap(struct ext2_fs *fs, uint32_t ino, struct ext2_inode *in, uint64_t 
 			if (err)
 				break;
 			if (b)
-				ext2_bdirty(b);
+				ext2_bdirty(fs, b);
 			cur = *slot;
 			if (level == p.depth && fresh)
 				*fresh = true;
@@ -175,7 +175,7 @@ static int free_tree(struct ext2_fs *fs, uint32_t ino, struct ext2_inode *in, ui
 				return err;
 			}
 			ptr[i] = 0;
-			ext2_bdirty(b);
+			ext2_bdirty(fs, b);
 		}
 		ext2_brelse(fs, b);
 	}
@@ -223,7 +223,7 @@ static int free_partial(struct ext2_fs *fs, uint32_t ino, struct ext2_inode *in,
 		err = free_tree(fs, ino, in, ptr[i], level - 1);
 		if (!err) {
 			ptr[i] = 0;
-			ext2_bdirty(b);
+			ext2_bdirty(fs, b);
 		}
 	}
 	*empty = true;

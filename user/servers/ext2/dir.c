@@ -326,7 +326,7 @@ static void insert_at(struct ext2_fs *fs, uint32_t dino, uint32_t lblk, struct e
 		rec -= used;
 	}
 	put_record(fs, de, rec, name, len, ino, ftype);
-	ext2_bdirty(b);
+	ext2_bdirty(fs, b);
 	b->dir_ok = true;
 	ext2_dindex_added(fs, dino, lblk, b->data, name, len);
 }
@@ -431,7 +431,7 @@ int ext2_dir_remove(struct ext2_fs *fs, uint32_t dino, const struct ext2_inode *
 	} else {
 		de->inode = 0;
 	}
-	ext2_bdirty(b);
+	ext2_bdirty(fs, b);
 	b->dir_ok = true;
 	ext2_dindex_removed(fs, dino, pos->lblk, b->data, name, len);
 	ext2_brelse(fs, b);
@@ -450,7 +450,7 @@ int ext2_dir_retarget(struct ext2_fs *fs, uint32_t dino, const struct ext2_inode
 	de = (struct ext2_dirent *)(b->data + pos->off);
 	de->inode = ino;
 	de->file_type = has_filetype(fs) ? (uint8_t)ftype : 0;
-	ext2_bdirty(b);
+	ext2_bdirty(fs, b);
 	b->dir_ok = true;
 	ext2_brelse(fs, b);
 	return 0;

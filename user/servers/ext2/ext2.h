@@ -60,6 +60,11 @@ struct ext2_dev {
 	 * of it (the server: the page cache's frames, docs/fs.md "Zero-copy
 	 * fills"); 0 or -errno. */
 	int (*read_grant)(void *ctx, uint64_t sector, uint32_t count, uint64_t goff);
+	/* Optional (NULL: ext2_write_grant is -EOPNOTSUPP): the other way,
+	 * count sectors at sector from the memory the caller lent for a
+	 * writeback, from byte goff of it (docs/fs.md "Zero-copy
+	 * writeback"); 0 or -errno. */
+	int (*write_grant)(void *ctx, uint64_t sector, uint32_t count, uint64_t goff);
 };
 
 #define EXT2_MOUNT_RDONLY 0x1
@@ -186,16 +191,41 @@ int64_t ext2_read_direct(struct ext2_fs *fs, uint32_t ino, uint64_t off, void *b
  * not whole blocks), -EOPNOTSUPP (no read_grant), the device's error
  * (some of it may have been read), or ext2_read's errors. */
 int64_t ext2_read_grant(struct ext2_fs *fs, uint32_t ino, uint64_t off, size_t len);
-/* Writes len bytes at off, allocating blocks near the inode, extending the
- * size, stamping mtime/ctime. Returns the byte count written; on a full
- * disk the count of bytes written before it (the file is intact up to the
- * last block written) or -ENOSPC if none. -EFBIG past the maximum size. */
 /* Writes the file's data blocks in bytes [off, off+len) that are dirty in
  * the block cache to the disk now, and nothing else (no metadata, no
  * other file's): a writeback charged to the data's owner (docs/
  * writeback.md) sends exactly its blocks. 0, -EINVAL (over 65536 blocks),
  * -ENOMEM, -EIO. */
 int ext2_write_data_back(struct ext2_fs *fs, uint32_t ino, uint64_t off, uint64_t len);
+/* ext2_write_data_back for an fsync's last writes: when those blocks are
+ * all the block cache holds dirty (no metadata, no descriptor, no
+ * superblock: what a rewrite of a file's own blocks leaves), they go with
+ * the device's flush in one device call (dev->writev) and the result is
+ * 1: the file is on the medium, no ext2_sync_flush needed. Otherwise they
+ * are written as ext2_write_data_back writes them and the result is 0.
+ * Or its errors. */
+int ext2_write_data_sync(struct ext2_fs *fs, uint32_t ino, uint64_t off, uint64_t len);
+/* The first write error since the last sync (an eviction's, a data
+ * write's), which it clears: what ext2_sync_flush would report. */
+int ext2_take_error(struct ext2_fs *fs);
+/* ext2_write's zero-copy counterpart for a page cache writeback: the
+ * file's bytes [off, off + len) (whole blocks; the caller has them all,
+ * inside its size) written by the device from the memory the caller lent
+ * (dev->write_grant, byte 0 of it the file's byte off), a device call per
+ * run of contiguous blocks; holes allocated first, as ext2_write
+ * allocates them; the size extended to off + len, mtime/ctime stamped.
+ * The block cache keeps no copy of those blocks (a clean one, stale
+ * after it, is dropped). len, or -EAGAIN with nothing written or
+ * allocated (a block of the range the cache holds dirty or in use: use
+ * ext2_write), -EINVAL (not whole blocks), -EOPNOTSUPP (no write_grant),
+ * -EROFS, ext2_write's -ENOSPC, -EFBIG and -EIO (the blocks allocated
+ * before are the file's; ext2_write then meets the same), or the
+ * device's error (some of it may be written). */
+int64_t ext2_write_grant(struct ext2_fs *fs, uint32_t ino, uint64_t off, size_t len, struct ext2_time now);
+/* Writes len bytes at off, allocating blocks near the inode, extending the
+ * size, stamping mtime/ctime. Returns the byte count written; on a full
+ * disk the count of bytes written before it (the file is intact up to the
+ * last block written) or -ENOSPC if none. -EFBIG past the maximum size. */
 int64_t ext2_write(struct ext2_fs *fs, uint32_t ino, uint64_t off, const void *buf,
 		   size_t len, struct ext2_time now);
 /* Sets a regular file's size: growing leaves a hole, shrinking frees the

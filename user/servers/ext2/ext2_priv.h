@@ -26,6 +26,7 @@ struct ext2_bcache {
 	struct ext2_buf **hash;
 	uint32_t hmask;
 	uint32_t count, cap;
+	uint32_t ndirty;                /* buffers marked dirty: a flush with none walks nothing */
 	struct ext2_buf *head, *tail;
 	uint8_t *stage;                 /* EXT2_RUN_MAX blocks: a write-back run, made on first use */
 	uint8_t *ra;                    /* EXT2_RA_MAX blocks: a readahead, made on first use */
@@ -88,8 +89,10 @@ int ext2_bzero(struct ext2_fs *fs, uint32_t blk, struct ext2_buf **out);
 /* Marks a buffer changed. Its directory records count as unchecked again
  * (a cross-linked block in a corrupt image may be both file data and a
  * directory); directory code that keeps them valid sets dir_ok back. */
-static inline void ext2_bdirty(struct ext2_buf *b)
+static inline void ext2_bdirty(struct ext2_fs *fs, struct ext2_buf *b)
 {
+	if (!b->dirty)
+		fs->cache.ndirty++;
 	b->dirty = true;
 	b->dir_ok = false;
 }
@@ -121,8 +124,16 @@ int ext2_bcache_flush_vec(struct ext2_fs *fs, struct ext2_wvec *v);
 /* Writes back the dirty buffers of blocks blks[0..n) (ascending) and no
  * others; the first error (those stay dirty). */
 int ext2_bwrite_blocks(struct ext2_fs *fs, const uint32_t *blks, uint32_t n);
+/* ext2_bwrite_blocks, but when those dirty buffers are all the cache
+ * holds dirty and no descriptor or superblock waits either, in
+ * dev->writev calls of which the last carries the device's flush: then
+ * 1 (everything is on the medium). 0 as ext2_bwrite_blocks, or its error. */
+int ext2_bwrite_blocks_sync(struct ext2_fs *fs, const uint32_t *blks, uint32_t n);
 /* Drops a freed block's buffer, if cached and not held, without writing. */
 void ext2_bforget(struct ext2_fs *fs, uint32_t blk);
+/* Whether block blk's buffer is cached and dirty or held (its bytes may
+ * be newer than any other copy, or in use). */
+bool ext2_bbusy(struct ext2_fs *fs, uint32_t blk);
 /* The data of block blk if the cache holds it (maybe dirty: newer than
  * the disk), else NULL; valid until the next cache call. */
 const uint8_t *ext2_bcached(struct ext2_fs *fs, uint32_t blk);

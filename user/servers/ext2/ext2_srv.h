@@ -186,6 +186,11 @@ int e2_node_writeback(struct e2inst *in, struct e2node *n);
  * first; the caller holds n, e2_node_hold). *size: the object's size
  * (UINT64_MAX if it was not looked at). */
 int e2_node_writeback_paced(struct e2inst *in, struct e2node *n, bool pace, uint64_t *size);
+/* fsync: n's pages written back paced, then whatever the core holds and
+ * the device's flush; when the file's last blocks are all that is left
+ * (a rewrite within one tick: no inode change), they carry the flush in
+ * one device call. 0 or the first error. */
+int e2_node_fsync(struct e2inst *in, struct e2node *n);
 /* A pager thread's body (fs_type.pager): takes the kernel's FILL and
  * WRITEBACK requests for the objects of every mount (no lock held). */
 long e2_pager(void *arg);

@@ -220,9 +220,77 @@ static int zero_tail(struct ext2_fs *fs, uint32_t ino, struct ext2_inode *in, ui
 	if (err)
 		return err;
 	memset(b->data + boff, 0, fs->bs - boff);
-	ext2_bdirty(b);
+	ext2_bdirty(fs, b);
 	ext2_brelse(fs, b);
 	return 0;
+}
+
+int64_t ext2_write_grant(struct ext2_fs *fs, uint32_t ino, uint64_t off, size_t len, struct ext2_time now)
+{
+	struct ext2_inode in;
+	uint64_t lb, end, at, run, size;
+	uint32_t pblk, next;
+	int err, werr;
+
+	if (!fs->dev->write_grant)
+		return -EOPNOTSUPP;
+	if (fs->rdonly)
+		return -EROFS;
+	if (len == 0 || ((off | len) & (fs->bs - 1)))
+		return -EINVAL;
+	err = ext2_iget(fs, ino, &in);
+	if (!err)
+		err = regular(&in);
+	if (err)
+		return err;
+	if (off >= ext2_max_file_size(fs) || len > ext2_max_file_size(fs) - off)
+		return -EFBIG;
+	lb = off >> fs->log_bs;
+	end = lb + (len >> fs->log_bs);
+	/* a block the cache holds dirty or in use: its bytes are not the
+	 * caller's to overwrite from under it; before anything changes */
+	for (at = lb; at < end; at++) {
+		err = ext2_bmap(fs, ino, &in, at, false, &pblk, NULL);
+		if (err)
+			return err;
+		if (pblk && ext2_bbusy(fs, pblk))
+			return -EAGAIN;
+	}
+	size = ext2_isize(&in);
+	if (off > size) {
+		err = zero_tail(fs, ino, &in, size);
+		if (err)
+			return err;
+	}
+	/* the map first: a new block's zeroed buffer, and an old block's
+	 * clean one, would be stale once the device wrote it */
+	for (at = lb; at < end; at++) {
+		err = ext2_bmap(fs, ino, &in, at, true, &pblk, NULL);
+		if (err)
+			break;
+		ext2_bforget(fs, pblk);
+	}
+	for (at = lb; !err && at < end; at += run) {
+		err = ext2_bmap(fs, ino, &in, at, false, &pblk, NULL);
+		for (run = 1; !err && at + run < end; run++) {
+			err = ext2_bmap(fs, ino, &in, at + run, false, &next, NULL);
+			if (err || next != pblk + run)
+				break;
+		}
+		if (err)
+			break;
+		uint64_t sector = (uint64_t)pblk * fs->sectors_per_block, count = run * fs->sectors_per_block;
+		if (!ext2_block_valid(fs, pblk) || count > UINT32_MAX || sector + count > fs->dev->nsectors)
+			err = -EIO;
+		else
+			err = fs->dev->write_grant(fs->dev->ctx, sector, (uint32_t)count, (at - lb) << fs->log_bs);
+	}
+	if (!err && off + len > size)
+		ext2_set_isize(fs, &in, off + len);
+	if (!err)
+		ext2_stamp(&in, EXT2_T_M | EXT2_T_C, now);
+	werr = ext2_iput(fs, ino, &in); /* even on failure: the map may have grown */
+	return err ? err : werr ? werr : (int64_t)len;
 }
 
 /* Writes one block's part of the data; whole blocks are not read first. */
@@ -237,7 +305,7 @@ static int write_block(struct ext2_fs *fs, uint32_t pblk, uint32_t boff,
 	if (err)
 		return err;
 	memcpy(b->data + boff, src, chunk);
-	ext2_bdirty(b);
+	ext2_bdirty(fs, b);
 	ext2_brelse(fs, b);
 	return 0;
 }
@@ -297,13 +365,17 @@ int64_t ext2_write(struct ext2_fs *fs, uint32_t ino, uint64_t off, const void *b
 	return err ? err : werr;
 }
 
-int ext2_write_data_back(struct ext2_fs *fs, uint32_t ino, uint64_t off, uint64_t len)
+/* The disk blocks of the file's bytes [off, off+len), ascending, holes
+ * left out: *out (malloc'ed, NULL when none) and their count, or an error. */
+static int data_blocks(struct ext2_fs *fs, uint32_t ino, uint64_t off, uint64_t len, uint32_t **out, uint32_t *count)
 {
 	struct ext2_inode in;
 	uint64_t first, last, l;
 	uint32_t *blks, n = 0, pblk;
 	int err;
 
+	*out = NULL;
+	*count = 0;
 	if (len == 0)
 		return 0;
 	err = ext2_iget(fs, ino, &in);
@@ -318,22 +390,44 @@ int ext2_write_data_back(struct ext2_fs *fs, uint32_t ino, uint64_t off, uint64_
 		return -ENOMEM;
 	for (l = first; l <= last; l++) {
 		err = ext2_bmap(fs, ino, &in, l, false, &pblk, NULL);
-		if (err)
-			break;
+		if (err) {
+			free(blks);
+			return err;
+		}
 		if (pblk) /* a hole has nothing to write */
 			blks[n++] = pblk;
 	}
-	if (!err) {
-		/* ascending for runs: a file's blocks mostly are already */
-		for (uint32_t i = 1; i < n; i++)
-			for (uint32_t j = i; j > 0 && blks[j - 1] > blks[j]; j--) {
-				uint32_t t = blks[j];
+	/* ascending for runs: a file's blocks mostly are already */
+	for (uint32_t i = 1; i < n; i++)
+		for (uint32_t k = i; k > 0 && blks[k - 1] > blks[k]; k--) {
+			uint32_t t = blks[k];
 
-				blks[j] = blks[j - 1];
-				blks[j - 1] = t;
-			}
+			blks[k] = blks[k - 1];
+			blks[k - 1] = t;
+		}
+	*out = blks;
+	*count = n;
+	return 0;
+}
+
+int ext2_write_data_back(struct ext2_fs *fs, uint32_t ino, uint64_t off, uint64_t len)
+{
+	uint32_t *blks, n;
+	int err = data_blocks(fs, ino, off, len, &blks, &n);
+
+	if (!err && n)
 		err = ext2_bwrite_blocks(fs, blks, n);
-	}
+	free(blks);
+	return err;
+}
+
+int ext2_write_data_sync(struct ext2_fs *fs, uint32_t ino, uint64_t off, uint64_t len)
+{
+	uint32_t *blks, n;
+	int err = data_blocks(fs, ino, off, len, &blks, &n);
+
+	if (!err && n)
+		err = ext2_bwrite_blocks_sync(fs, blks, n);
 	free(blks);
 	return err;
 }

@@ -85,7 +85,7 @@ int ext2_iclear(struct ext2_fs *fs, uint32_t ino)
 	if (err)
 		return err;
 	memset(b->data + off, 0, fs->inode_size);
-	ext2_bdirty(b);
+	ext2_bdirty(fs, b);
 	ext2_brelse(fs, b);
 	return 0;
 }
@@ -104,8 +104,12 @@ int ext2_iput(struct ext2_fs *fs, uint32_t ino, const struct ext2_inode *in)
 	err = ext2_bread(fs, blk, &b);
 	if (err)
 		return err;
-	memcpy(b->data + off, in, known_bytes(fs, in));
-	ext2_bdirty(b);
+	/* unchanged (a rewrite of a file's own blocks within one tick):
+	 * nothing for the next sync to write */
+	if (memcmp(b->data + off, in, known_bytes(fs, in))) {
+		memcpy(b->data + off, in, known_bytes(fs, in));
+		ext2_bdirty(fs, b);
+	}
 	ext2_brelse(fs, b);
 	return 0;
 }
@@ -304,7 +308,7 @@ static int drop_xattr_block(struct ext2_fs *fs, uint32_t ino, struct ext2_inode 
 	}
 	if (hdr[1] > 1) {
 		hdr[1]--;
-		ext2_bdirty(b);
+		ext2_bdirty(fs, b);
 		ext2_brelse(fs, b);
 	} else {
 		ext2_brelse(fs, b);

@@ -193,7 +193,7 @@ static int fill_symlink(struct ext2_fs *fs, uint32_t ino, struct ext2_inode *in,
 	if (err)
 		return err;
 	memcpy(b->data, t->s, t->len);
-	ext2_bdirty(b);
+	ext2_bdirty(fs, b);
 	ext2_brelse(fs, b);
 	return 0;
 }

@@ -550,35 +550,76 @@ static bool e2_wb_page(struct e2inst *in, struct e2node *n, uint64_t idx, uint64
 	return w >= got;
 }
 
+/* Pages [first, first + count) of n (size bytes long) written by the disk
+ * straight from the page cache (pcache_grant LEND_WB, ext2_write_grant:
+ * docs/fs.md "Zero-copy writeback"), as the thread's current owner:
+ * whether they are on the disk. False, nothing lent any more, when the
+ * last page is not whole inside the size (its tail is not the file's),
+ * or the core or the driver cannot (a block it holds dirty, a full disk,
+ * no scatter-gather): then the copy through the core does it. */
+static bool e2_wb_grant(struct e2inst *in, struct e2node *n, uint64_t first, uint64_t count, uint64_t size,
+			struct ext2_time now)
+{
+	int ep = fssrv_endpoint();
+	if (in->no_grant || count > PCACHE_FILL_MAX || (first + count) * E2_PAGE > size)
+		return false;
+	if (sys_pcache_grant(ep, n->pc, first, (uint32_t)count, PCACHE_GRANT_LEND_WB) != 0)
+		return false;
+	int64_t w = ext2_write_grant(in->fs, n->ino, first * E2_PAGE, (size_t)(count * E2_PAGE), now);
+	sys_pcache_grant(ep, n->pc, first, (uint32_t)count, PCACHE_GRANT_WRITTEN);
+	if (w == -EOPNOTSUPP)
+		in->no_grant = true;
+	return w == (int64_t)(count * E2_PAGE);
+}
+
 /* Pages idx[0..cnt) (ascending, under writeback) to the disk: each run
- * of pages with one owner is written into the core and its data blocks
- * sent to the disk at once as that owner (io.stat, io.max and io.weight
- * are the dirtier's, docs/writeback.md); the metadata the writes change
- * stays in the core for later, the root's. pcache_done for the pages the
- * core has (one that failed stays under writeback, kept). */
+ * of neighbouring pages with one owner is written as that owner (io.stat,
+ * io.max and io.weight are the dirtier's, docs/writeback.md): by the disk
+ * straight from the page cache (e2_wb_grant), else copied into the core
+ * and its data blocks sent at once; the metadata the writes change stays
+ * in the core for later, the root's. pcache_done for the pages written or
+ * in the core (one that failed stays under writeback, kept). With held,
+ * the last run of pages is only copied into the core: its blocks are
+ * held's to send (an fsync's, with the device flush when nothing else is
+ * left: one device call), and its pages held's to mark done after. */
+struct e2_held {
+	uint64_t first, count;		/* pages; count 0: none */
+};
+
 static void e2_wb_batch(struct e2inst *in, struct e2node *n, const uint64_t *idx, long cnt, uint64_t size,
-			uint8_t *buf, struct ext2_time now, int *err)
+			uint8_t *buf, struct ext2_time now, int *err, struct e2_held *held)
 {
 	int ep = fssrv_endpoint();
 	bool ok[E2_DIRTY_BATCH];
 	for (long i = 0, j; i < cnt; i = j) {
 		long who = e2_wb_as(ep, n, idx[i]);
-		ok[i] = e2_wb_page(in, n, idx[i], size, buf, now, err);
-		for (j = i + 1; j < cnt; j++) {
-			if (e2_wb_as(ep, n, idx[j]) != who) {
-				e2_wb_as(ep, n, idx[i]); /* back to the run's owner, for its data */
-				break;
-			}
-			ok[j] = e2_wb_page(in, n, idx[j], size, buf, now, err);
-		}
+		for (j = i + 1; j < cnt && e2_wb_as(ep, n, idx[j]) == who; j++)
+			;
+		if (j < cnt)
+			e2_wb_as(ep, n, idx[i]); /* back to the group's owner, for its data */
 		for (long k = i, r; k < j; k = r) { /* each run of neighbouring pages */
 			for (r = k + 1; r < j && idx[r] == idx[r - 1] + 1; r++)
 				;
+			bool hold = held && r == cnt;
+			if (!hold && e2_wb_grant(in, n, idx[k], (uint64_t)(r - k), size, now)) {
+				for (long m = k; m < r; m++)
+					ok[m] = true;
+				continue;
+			}
+			bool all = true;
+			for (long m = k; m < r; m++)
+				all = (ok[m] = e2_wb_page(in, n, idx[m], size, buf, now, err)) && all;
+			if (hold && all) { /* under writeback until sent: still its owner's */
+				*held = (struct e2_held){ .first = idx[k], .count = (uint64_t)(r - k) };
+				for (long m = k; m < r; m++)
+					ok[m] = false;
+				continue;
+			}
 			int e = ext2_write_data_back(in->fs, n->ino, idx[k] * E2_PAGE, (uint64_t)(idx[r - 1] - idx[k] + 1) * E2_PAGE);
 			if (e && !*err)
 				*err = e; /* still dirty in the core: written later */
 		}
-		/* in the core now: the pages may be evicted again */
+		/* on the disk or in the core now: the pages may be evicted again */
 		for (long k = i, r; k < j; k = r) {
 			if (!ok[k]) {
 				r = k + 1;
@@ -632,7 +673,9 @@ int e2_node_writeback(struct e2inst *in, struct e2node *n)
 	return e2_node_writeback_paced(in, n, false, &size);
 }
 
-int e2_node_writeback_paced(struct e2inst *in, struct e2node *n, bool pace, uint64_t *size)
+/* e2_node_writeback_paced; with held (an fsync), the last batch's last
+ * run of pages is left in the core for the caller to send (e2_wb_batch). */
+static int e2_wb_node(struct e2inst *in, struct e2node *n, bool pace, uint64_t *size, struct e2_held *held)
 {
 	int ep = fssrv_endpoint(), err = 0;
 	uint64_t idx[E2_DIRTY_BATCH], from = 0;
@@ -645,7 +688,10 @@ int e2_node_writeback_paced(struct e2inst *in, struct e2node *n, bool pace, uint
 	if (sys_pcache_attr(ep, n->pc, NULL, 0, &a) < 0 || !(buf = malloc(E2_PAGE)))
 		return -EIO;
 	*size = a.size;
-	struct ext2_time now = e2_now();
+	/* the data changed when the kernel says (the times it keeps for the
+	 * file, set at the end): so a rewrite within the tick of the last
+	 * leaves the inode as it was */
+	struct ext2_time now = e2_time_of(a.mtime);
 	ext2_use_promised(in->fs, true); /* what the reservations were for */
 	do {
 		enum e2_pace go = pace ? e2_wb_pace(in, n, from) : E2_PACE_GO;
@@ -663,7 +709,7 @@ int e2_node_writeback_paced(struct e2inst *in, struct e2node *n, bool pace, uint
 		 * clean unwritten */
 		if (cnt > 0 && sys_pcache_attr(ep, n->pc, NULL, 0, &a) < 0)
 			cnt = -EIO;
-		e2_wb_batch(in, n, idx, cnt, a.size, buf, now, &err);
+		e2_wb_batch(in, n, idx, cnt, a.size, buf, now, &err, cnt < E2_DIRTY_BATCH ? held : NULL);
 		if (cnt > 0)
 			from = idx[cnt - 1] + 1;
 	} while (cnt == E2_DIRTY_BATCH);
@@ -692,6 +738,38 @@ int e2_node_writeback_paced(struct e2inst *in, struct e2node *n, bool pace, uint
 	}
 	e2_node_push_blocks(in, n); /* what the name cache's stat says */
 	return err ? err : r;
+}
+
+int e2_node_writeback_paced(struct e2inst *in, struct e2node *n, bool pace, uint64_t *size)
+{
+	return e2_wb_node(in, n, pace, size, NULL);
+}
+
+int e2_node_fsync(struct e2inst *in, struct e2node *n)
+{
+	int ep = fssrv_endpoint();
+	uint64_t size;
+	struct e2_held held = { 0 };
+	ext2_set_caller(in->fs, 0, 0); /* pages the kernel accepted: no reservation check */
+	int e = n->pc ? e2_wb_node(in, n, true, &size, &held) : 0;
+	ext2_set_caller(in->fs, 0, 0); /* others' requests may have run in a pause */
+	int s = 0;
+	if (held.count) { /* the owner's again, for its data and the flush */
+		e2_wb_as(ep, n, held.first);
+		s = ext2_write_data_sync(in->fs, n->ino, held.first * E2_PAGE, held.count * E2_PAGE);
+		e2_wb_as(ep, NULL, 0);
+		/* in the core or on the disk: a failed write stays dirty there */
+		sys_pcache_done(ep, n->pc, held.first, (uint32_t)held.count, 0);
+	}
+	/* all of it on the medium in that one call, or the rest and the
+	 * flush now: one device call for a small write's */
+	if (s == 1) {
+		s = ext2_take_error(in->fs);
+	} else {
+		int f = ext2_sync_flush(in->fs);
+		s = s < 0 ? s : f;
+	}
+	return e ? e : s;
 }
 
 /* The end of a node with no open: its object freed (written back first

@@ -307,16 +307,11 @@ static long e2_fsync(struct e2inst *in, struct e2node *n)
 {
 	if (in->rdonly)
 		return 0;
-	uint64_t size;
-	ext2_set_caller(in->fs, 0, 0); /* pages the kernel accepted: no reservation check */
 	/* paced: a throttled owner's fsync lets the mount's lock go between
 	 * batches and waits for its io.max without it (the open file holds
 	 * the node meanwhile), so other cgroups' requests do not wait for its
 	 * budget (docs/writeback.md) */
-	int e = n->pc ? e2_node_writeback_paced(in, n, true, &size) : 0;
-	ext2_set_caller(in->fs, 0, 0); /* others' requests may have run in a pause */
-	int s = ext2_sync_flush(in->fs); /* one device call for a small write's */
-	return e ? e : s;
+	return e2_node_fsync(in, n);
 }
 
 static long e2_file_locked(struct e2inst *in, struct fs_file *f, struct ipc_msg *m, const struct ipc_info *info)

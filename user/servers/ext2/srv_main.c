@@ -7,7 +7,8 @@
  * object at its first open (no limit by default; larger ones are read and
  * written through the server); keep=N, how many closed files' objects the
  * inode cache keeps (E2_KEEP_MAX by default; 0 frees each at its last
- * close); nogrant, fills by copy only (no zero-copy fills: to compare). */
+ * close); nogrant, fills and writebacks by copy only (no zero-copy fills
+ * or writeback: to compare). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -176,15 +177,15 @@ static int e2_disk_read(void *ctx, uint64_t sector, uint32_t count, void *buf)
 }
 
 /* A fill's blocks straight into the page cache's frames the pager thread
- * lends (BLK_READ_GRANT, docs/fs.md "Zero-copy fills"): 0, or the
- * driver's error (-EOPNOTSUPP from one without scatter-gather). */
-static int e2_disk_read_grant(void *ctx, uint64_t sector, uint32_t count, uint64_t goff)
+ * lends (BLK_READ_GRANT, docs/fs.md "Zero-copy fills"), or (label
+ * BLK_WRITE_GRANT) a writeback's from the frames the thread lends: 0, or
+ * the driver's error (-EOPNOTSUPP from one without scatter-gather). */
+static int e2_disk_grant(struct e2inst *in, uint64_t label, uint64_t sector, uint32_t count, uint64_t goff)
 {
-	struct e2inst *in = ctx;
 	uint64_t off = sector * EXT2_SECTOR_SIZE, len = (uint64_t)count * EXT2_SECTOR_SIZE, done = 0;
 	while (done < len) {
 		uint64_t n = len - done < BLK_READ_GRANT_MAX ? len - done : BLK_READ_GRANT_MAX;
-		struct ipc_msg m = { .label = BLK_READ_GRANT, .w = { off + done, n, goff + done } };
+		struct ipc_msg m = { .label = label, .w = { off + done, n, goff + done } };
 		long r = e2_disk_call(in, &m, NULL, 0, NULL, 0);
 		if (r < 0)
 			return (int)r;
@@ -193,6 +194,16 @@ static int e2_disk_read_grant(void *ctx, uint64_t sector, uint32_t count, uint64
 		done += n;
 	}
 	return 0;
+}
+
+static int e2_disk_read_grant(void *ctx, uint64_t sector, uint32_t count, uint64_t goff)
+{
+	return e2_disk_grant(ctx, BLK_READ_GRANT, sector, count, goff);
+}
+
+static int e2_disk_write_grant(void *ctx, uint64_t sector, uint32_t count, uint64_t goff)
+{
+	return e2_disk_grant(ctx, BLK_WRITE_GRANT, sector, count, goff);
 }
 
 static int e2_disk_write(void *ctx, uint64_t sector, uint32_t count, const void *buf)
@@ -320,7 +331,7 @@ static int e2_mount(const char *source, const char *data, uint64_t flags, void *
 	in->dev = (struct ext2_dev){ .ctx = in, .nsectors = bi.bytes / EXT2_SECTOR_SIZE, .read = e2_disk_read,
 				     .write = e2_disk_write, .log = e2_log,
 				     .writev = e2_disk_writev, .flush = e2_disk_flush_cb,
-				     .read_grant = e2_disk_read_grant };
+				     .read_grant = e2_disk_read_grant, .write_grant = e2_disk_write_grant };
 	int r = ext2_mount(&in->dev, ro ? EXT2_MOUNT_RDONLY : 0, 0, &in->fs);
 	if (r < 0) {
 		sys_handle_close(in->disk);

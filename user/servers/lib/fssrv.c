@@ -16,6 +16,7 @@
 #include <sys/statfs.h>
 #include <unistd.h>
 #include "abi/fcntl.h"
+#include "abi/fs.h"
 #include "abi/pcache.h"
 #include "arbor_sys.h"
 #include "fssrv.h"
@@ -59,7 +60,8 @@ ARBOR_HOT void fssrv_unlock(void)
 
 ARBOR_HOT uint64_t fssrv_now(void)
 {
-	return (uint64_t)sys_clock_real(); /* file times: the time of day, as the page cache's */
+	uint64_t ns = (uint64_t)sys_clock_real(); /* the time of day, cut as the page cache's */
+	return ns - ns % FS_TIME_GRAN_NS;
 }
 
 bool fssrv_in_group(int32_t pid, uint32_t gid)

@@ -193,6 +193,7 @@ long fssrv_fifo_give(struct fs_file *f, int node, int flags);
 const char *fssrv_target(uint32_t inst_id);
 /* The open file whose channel has badge, or NULL (under the lock). */
 struct fs_file *fssrv_file_find(uint64_t badge);
+/* "Now" for file times: the time of day cut to FS_TIME_GRAN_NS (abi/fs.h). */
 uint64_t fssrv_now(void);
 /* Whether gid is one of process pid's supplementary groups (the kernel's
  * word: getgroups of the caller, which is blocked in its call meanwhile);

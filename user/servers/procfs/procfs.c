@@ -27,7 +27,8 @@
  *                       Linux has none: docs/vfs.md "The pager"):
  *                       pager_fill_requests, pager_fill_pages,
  *                       pager_ra_async, pager_ra_async_pages,
- *                       pager_grant_pages, pager_grant_filled
+ *                       pager_grant_pages, pager_grant_filled,
+ *                       pager_grant_written
  *   /proc/swaps         Linux's header line only: no swap device
  *   /proc/kpagecgroup   root only (0400): per page frame, an 8-byte inode
  *                       number of the cgroup charged for it (0: none),
@@ -920,8 +921,9 @@ static long text_top(struct text *t, enum pnode n)
 		    (unsigned long long)mi.pager_fill_pages);
 		put(t, "pager_ra_async %llu\npager_ra_async_pages %llu\n", (unsigned long long)mi.ra_async,
 		    (unsigned long long)mi.ra_async_pages);
-		put(t, "pager_grant_pages %llu\npager_grant_filled %llu\n", (unsigned long long)mi.grant_pages,
-		    (unsigned long long)mi.grant_filled);
+		put(t, "pager_grant_pages %llu\npager_grant_filled %llu\npager_grant_written %llu\n",
+		    (unsigned long long)mi.grant_pages, (unsigned long long)mi.grant_filled,
+		    (unsigned long long)mi.grant_written);
 	} else {
 		uint64_t up = (uint64_t)sys_clock_ns() / 10000000u, idle = mi.idle_ns / 10000000u;
 		put(t, "%llu.%02llu %llu.%02llu\n", (unsigned long long)(up / 100),
