@@ -18,17 +18,17 @@
 #include "syscall.h"
 
 #ifdef CONFIG_KCOV
-/* KCOV_PCS entries with the two counters make exactly 128 KiB: one
- * order-5 block. A whole KCOV_ENTRIES would take 8 bytes more, an order-6
- * block, which a fragmented heap late in a fuzz run may not have (a new
- * worker's KCOV_ENABLE then failed with ENOMEM). */
-#define KCOV_PCS (KCOV_ENTRIES - 2)
+/* The buffer is pages of their own, found through a table, not one
+ * block: late in a fuzz run the heap has free pages but maybe no free
+ * 128 KiB block (a new worker's KCOV_ENABLE then failed with ENOMEM, the
+ * run with it). */
+#define KCOV_PER_PAGE ((uint32_t)(PAGE_SIZE / sizeof(uint32_t)))
+#define KCOV_PAGES (KCOV_ENTRIES / KCOV_PER_PAGE)
 struct kcov {
 	uint32_t n;		/* entries recorded */
 	uint32_t paused;	/* nonzero: the kernel is copying them out */
-	uint32_t pc[KCOV_PCS];
+	uint32_t *page[KCOV_PAGES];
 };
-_Static_assert(sizeof(struct kcov) == KCOV_ENTRIES * sizeof(uint32_t), "kcov: one power-of-two block");
 
 static bool kcov_ready;	/* %gs points at per-CPU data */
 
@@ -44,14 +44,34 @@ void __sanitizer_cov_trace_pc(void)
 		return;
 	struct thread *t = current_thread();
 	struct kcov *k = t ? t->kcov : NULL;
-	if (!k || k->paused || k->n >= KCOV_PCS)
+	if (!k || k->paused || k->n >= KCOV_ENTRIES)
 		return;
-	k->pc[k->n++] = (uint32_t)((uint64_t)__builtin_return_address(0) - KCOV_BASE);
+	uint32_t n = k->n++;
+	k->page[n / KCOV_PER_PAGE][n % KCOV_PER_PAGE] = (uint32_t)((uint64_t)__builtin_return_address(0) - KCOV_BASE);
+}
+
+static void kcov_free(struct kcov *k)
+{
+	for (uint32_t i = 0; k && i < KCOV_PAGES; i++)
+		kfree(k->page[i]);
+	kfree(k);
+}
+
+/* A buffer of KCOV_ENTRIES, or NULL. */
+static struct kcov *kcov_alloc(void)
+{
+	struct kcov *k = kzalloc(sizeof(*k));
+	for (uint32_t i = 0; k && i < KCOV_PAGES; i++)
+		if (!(k->page[i] = kmalloc(PAGE_SIZE))) {
+			kcov_free(k);
+			return NULL;
+		}
+	return k;
 }
 
 void kcov_thread_free(struct thread *t)
 {
-	kfree(t->kcov);
+	kcov_free(t->kcov);
 	t->kcov = NULL;
 }
 
@@ -61,7 +81,12 @@ static long kcov_collect(struct kcov *k, uint32_t *buf, size_t len)
 	if (len < n)
 		n = (uint32_t)len;
 	k->paused = 1;	/* the copy's own blocks are not the caller's */
-	long r = copy_to_user(buf, k->pc, n * sizeof(uint32_t)) ? -EFAULT : (long)n;
+	long r = (long)n;
+	for (uint32_t at = 0; at < n && r >= 0; at += KCOV_PER_PAGE) {
+		uint32_t c = MIN(n - at, KCOV_PER_PAGE);
+		if (copy_to_user(buf + at, k->page[at / KCOV_PER_PAGE], c * sizeof(uint32_t)))
+			r = -EFAULT;
+	}
 	k->n = 0;
 	k->paused = 0;
 	return r;
@@ -74,7 +99,7 @@ long sys_kcov(int op, uint64_t arg, void *buf, size_t len)
 	case KCOV_ENABLE:
 		if (t->kcov)
 			return -EBUSY;
-		t->kcov = kzalloc(sizeof(struct kcov));
+		t->kcov = kcov_alloc();
 		return t->kcov ? 0 : -ENOMEM;
 	case KCOV_COLLECT:
 		if (!t->kcov)
