@@ -12,6 +12,7 @@
 #include "memcg.h"
 #include "pmm.h"
 #include "proc.h"
+#include "sched.h"
 
 #define SHM_MAX_BYTES (1ull << 30)
 #define SHM_MAP_BASE  0x0000300000000000ull
@@ -32,9 +33,12 @@ static uint64_t shm_array_pages(uint64_t npages)
 static void shm_release(struct kobj *o)
 {
 	struct shm *s = container_of(o, struct shm, obj);
-	for (uint64_t i = 0; s->pages && i < s->npages && s->pages[i]; i++)
+	for (uint64_t i = 0; s->pages && i < s->npages && s->pages[i]; i++) {
 		if (__atomic_sub_fetch(&s->pages[i]->refcount, 1, __ATOMIC_ACQ_REL) == 0)
 			mem_free_pages(s->pages[i], 0);
+		if (!(i % 64))
+			sched_cond_resched(); /* up to 1 GiB: others run meanwhile */
+	}
 	if (s->pages)
 		mem_uncharge(o->charged, shm_array_pages(s->npages), MEMCG_STAT_SLAB);
 	kfree(s->pages);
@@ -58,9 +62,12 @@ long sys_shm_create(size_t len)
 	for (uint64_t i = 0; i < s->npages && r == 0; i++) {
 		/* up to 1 GiB: a caller being killed gives up (its cgroup may
 		 * allow it 1 % of a CPU) */
-		if (!(i % 64) && thread_fatal_signal(current_thread())) {
-			r = -EINTR;
-			break;
+		if (!(i % 64)) {
+			if (thread_fatal_signal(current_thread())) {
+				r = -EINTR;
+				break;
+			}
+			sched_cond_resched(); /* kernel work is bounded: 256 KiB zeroed between chances */
 		}
 		s->pages[i] = mem_alloc_pages(p->cgroup, 0, MEMCG_STAT_SHMEM);
 		if (!s->pages[i]) {

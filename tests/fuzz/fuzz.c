@@ -457,7 +457,7 @@ static bool poll_slot(struct slot *s)
 		if (code >= 90 && code <= 93 && !(status & 0x7f) && s->sh->log[0].state == 0) {
 			printf("fuzz: FAIL the worker could not set itself up (exit %d: %s)\n", code,
 			       code == 90 ? "descriptors 0-2" : code == 92 ? "KCOV_ENABLE: EBUSY" :
-			       code == 93 ? "KCOV_ENABLE: ENOMEM, the kernel has no 128 KiB block" : "KCOV_ENABLE");
+			       code == 93 ? "KCOV_ENABLE: ENOMEM for 2 s" : "KCOV_ENABLE");
 			return false;
 		}
 		/* Its children too must be gone before the next program. */
