@@ -61,7 +61,9 @@ struct blk_seg {
  * so that the writes it then makes under them do not sleep on io.max
  * (docs/writeback.md). Asking again tops the advance up to w0 (never
  * more): what a cgroup pays for is what it writes, plus at most one
- * advance. Reply 0; -EBADF not open for writing, -EINVAL w0 out of range. */
+ * advance. Reply 0, w0 1 when io.max held the budget back (the cgroup is
+ * being throttled: a file system writes it smaller batches under its
+ * locks), else 0; -EBADF not open for writing, -EINVAL w0 out of range. */
 #define BLK_BUDGET 0x304
 #define BLK_BUDGET_MAX (1u << 20)
 

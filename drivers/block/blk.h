@@ -137,7 +137,8 @@ int blk_wait(struct blk_dev *d, struct blk_req *rs, int n);
  * io.weight, as a write of that many would (r, with its notif, is the
  * worker's request to wait with), and takes that in advance (its advance
  * topped up to bytes): its next writes up to that many go to the device
- * without waiting for either, ahead of other requests. 0. */
+ * without waiting for either, ahead of other requests. 1 when io.max held
+ * it back (the cgroup is being throttled), else 0. */
 int blk_budget(struct blk_dev *d, struct blk_req *r, const struct blk_who *who, uint64_t bytes);
 
 /* blk_sched.c, with d->lock held: r becomes pending (enter) and has

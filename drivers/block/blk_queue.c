@@ -155,7 +155,8 @@ static void blk_budget_grant(struct blk_dev *d, struct blk_req *r)
 /* Each call claims its bytes of the advance for the writes that follow
  * it: what is paid and not claimed (a batch smaller than its budget)
  * serves the next call, but two calls at once (two writebacks of one
- * cgroup) each pay for their own. */
+ * cgroup) each pay for their own. 1 when io.max held the budget back
+ * (the cgroup is being throttled), else 0. */
 int blk_budget(struct blk_dev *d, struct blk_req *r, const struct blk_who *who, uint64_t bytes)
 {
 	srvlock_lock(&d->lock);
@@ -175,7 +176,7 @@ int blk_budget(struct blk_dev *d, struct blk_req *r, const struct blk_who *who, 
 	while (!__atomic_load_n(&r->done, __ATOMIC_ACQUIRE))
 		sys_notif_wait(r->notif, 0);
 	r->budget = false;
-	return 0;
+	return r->not_before ? 1 : 0; /* io.max held it back at least once */
 }
 
 /* Whether r may go to the device now under io.max (charging the

@@ -246,7 +246,7 @@ static void blk_request(struct blk_worker *w, struct ipc_msg *m, const struct ip
 		r = -EINVAL;
 	}
 	bool value = l == BLK_OPEN || (info->badge && (l == FILE_READ || l == FILE_WRITE || l == BLK_WRITEV || l == BLK_READ_GRANT || l == BLK_WRITE_GRANT ||
-		     l == FILE_SEEK || l == FILE_GETFL || l == FILE_POLL));
+		     l == BLK_BUDGET || l == FILE_SEEK || l == FILE_GETFL || l == FILE_POLL));
 	if (r >= 0 && value)
 		m->w[0] = (uint64_t)r;
 	m->label = (uint64_t)(r < 0 ? r : 0);

@@ -152,7 +152,8 @@ int e2_disk_flush(struct e2inst *in);
 /* Waits, without in->lock (it is not needed), until the cgroup the thread
  * acts for may write bytes to the disk under its io.max, and takes that
  * budget in advance (BLK_BUDGET): writes made next under in->lock do not
- * sleep on io.max. 0 or -errno (then they pay as they go). */
+ * sleep on io.max. 0, 1 when io.max held it back (the cgroup is being
+ * throttled), or -errno (then they pay as they go). */
 int e2_disk_budget(struct e2inst *in, uint64_t bytes);
 /* The clock the server stamps with (the kernel's, as the page cache's). */
 struct ext2_time e2_now(void);

@@ -25,6 +25,10 @@
 
 #define E2_PAGE 4096u
 #define E2_DIRTY_BATCH 64
+/* A batch of an owner io.max is throttling (its budget waited): its
+ * writes, made under the mount's lock, hold another cgroup's fsync back
+ * for at most this many pages' device time (docs/writeback.md). */
+#define E2_DIRTY_BATCH_THROTTLED 16
 
 static struct e2node **e2_bucket(struct e2inst *in, uint32_t ino)
 {
@@ -643,11 +647,14 @@ static void e2_wb_batch(struct e2inst *in, struct e2node *n, const uint64_t *idx
  * fsync finds every page either written or still dirty). */
 enum e2_pace { E2_PACE_GO, E2_PACE_NONE, E2_PACE_GONE };
 
-/* E2_PACE_GO: a batch from from may be taken; E2_PACE_NONE: no page from
- * from is dirty now (one dirtied later is its writer's next writeback:
- * taken now, it would be written without its owner's turn, under the
- * lock); E2_PACE_GONE: n's object went meanwhile. */
-static enum e2_pace e2_wb_pace(struct e2inst *in, struct e2node *n, uint64_t from)
+/* E2_PACE_GO: a batch of *ask pages from from may be taken (their budget
+ * is paid), and *ask is the next batch's: E2_DIRTY_BATCH_THROTTLED while
+ * io.max throttles the owner (a budget must be what is written: one
+ * claimed and not written is paid again), else E2_DIRTY_BATCH;
+ * E2_PACE_NONE: no page from from is dirty now (one dirtied later is its
+ * writer's next writeback: taken now, it would be written without its
+ * owner's turn, under the lock); E2_PACE_GONE: n's object went meanwhile. */
+static enum e2_pace e2_wb_pace(struct e2inst *in, struct e2node *n, uint64_t from, long *ask)
 {
 	int ep = fssrv_endpoint();
 	struct e2_pause ps;
@@ -657,7 +664,8 @@ static enum e2_pace e2_wb_pace(struct e2inst *in, struct e2node *n, uint64_t fro
 	e2_pause_begin(in, &ps);
 	bool any = sys_pcache_wb_as(ep, pc, from, PCACHE_WB_NEXT) > 0;
 	if (any) {
-		e2_disk_budget(in, (uint64_t)E2_DIRTY_BATCH * E2_PAGE);
+		bool throttled = e2_disk_budget(in, (uint64_t)*ask * E2_PAGE) == 1;
+		*ask = throttled ? E2_DIRTY_BATCH_THROTTLED : E2_DIRTY_BATCH;
 		sys_pcache_wb_as(ep, 0, 0, PCACHE_WB_SELF);
 	}
 	e2_pause_end(in, &ps);
@@ -681,7 +689,7 @@ static int e2_wb_node(struct e2inst *in, struct e2node *n, bool pace, uint64_t *
 	uint64_t idx[E2_DIRTY_BATCH], from = 0;
 	struct pcache_attr a;
 	uint8_t *buf;
-	long cnt = 0;
+	long cnt = 0, batch, ask = E2_DIRTY_BATCH;
 	*size = UINT64_MAX;
 	if (!n->pc || n->gone || in->rdonly || !n->used)
 		return 0; /* never opened since its object was made: clean */
@@ -694,14 +702,15 @@ static int e2_wb_node(struct e2inst *in, struct e2node *n, bool pace, uint64_t *
 	struct ext2_time now = e2_time_of(a.mtime);
 	ext2_use_promised(in->fs, true); /* what the reservations were for */
 	do {
-		enum e2_pace go = pace ? e2_wb_pace(in, n, from) : E2_PACE_GO;
+		batch = ask; /* what the pace pays for */
+		enum e2_pace go = pace ? e2_wb_pace(in, n, from, &ask) : E2_PACE_GO;
 		if (go == E2_PACE_GONE) { /* its file went meanwhile */
 			free(buf);
 			return err;
 		}
 		if (go == E2_PACE_NONE)
 			break;
-		cnt = sys_pcache_dirty(ep, n->pc, from, idx, E2_DIRTY_BATCH);
+		cnt = sys_pcache_dirty(ep, n->pc, from, idx, (uint32_t)batch);
 		/* the size now covers every page just taken (a write grows it
 		 * with the page's dirtying, under the object's lock): an older
 		 * size would pass over pages a writer added meanwhile (a
@@ -709,10 +718,10 @@ static int e2_wb_node(struct e2inst *in, struct e2node *n, bool pace, uint64_t *
 		 * clean unwritten */
 		if (cnt > 0 && sys_pcache_attr(ep, n->pc, NULL, 0, &a) < 0)
 			cnt = -EIO;
-		e2_wb_batch(in, n, idx, cnt, a.size, buf, now, &err, cnt < E2_DIRTY_BATCH ? held : NULL);
+		e2_wb_batch(in, n, idx, cnt, a.size, buf, now, &err, cnt < batch ? held : NULL);
 		if (cnt > 0)
 			from = idx[cnt - 1] + 1;
-	} while (cnt == E2_DIRTY_BATCH);
+	} while (cnt == batch);
 	ext2_use_promised(in->fs, false);
 	e2_resv_update(in, n, false);
 	/* the inode and what follows: metadata, the root's (Linux's rule) */
