@@ -211,7 +211,7 @@ long sys_ipc_dma_grant(uint64_t off, uint64_t len, struct pcache_dma_seg *usegs,
 	if (!(self->proc->caps & PROC_CAP_DRIVER))
 		return -EPERM;
 	if (!usegs) { /* unpin */
-		if (off || len || max)
+		if (off || len || max || write)
 			return -EINVAL;
 		struct pcache_grant *old = self->dma_pin;
 		self->dma_pin = NULL;

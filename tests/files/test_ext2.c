@@ -1730,8 +1730,8 @@ static void test_data_sync(const char *pristine)
 	unsigned long v0 = img_writevs, s0 = img_vsegs, f0 = img_flushes;
 	w0 = img_writes;
 	int r = ext2_write(im.fs, f, 0, blk, 4096, T(1)) == 4096 ? ext2_write_data_sync(im.fs, f, 0, 4096) : -1;
-	ok(r == 1 && img_writevs == v0 + 1 && img_vflush && img_vsegs - s0 == 4 && img_writes == w0 &&
-	   img_flushes == f0, "dsync: a rewrite at the inode's time: its 4 blocks and the flush, one call (%d, %lu segments)",
+	ok(r == 1 && img_writevs == v0 + 1 && img_vflush && img_vsegs - s0 >= 1 && img_vsegs - s0 <= 4 && img_writes == w0 &&
+	   img_flushes == f0, "dsync: a rewrite at the inode's time: its 4 blocks (one segment a run) and the flush, one call (%d, %lu segments)",
 	   r, img_vsegs - s0);
 	v0 = img_writevs;
 	ok(ext2_sync_flush(im.fs) == 0 && img_writevs == v0 && img_flushes == f0 + 1,

@@ -71,9 +71,38 @@ static void hash_remove(struct ext2_bcache *c, struct ext2_buf *b)
 /* b written (or its block freed): not dirty any more. */
 static void buf_clean(struct ext2_fs *fs, struct ext2_buf *b)
 {
-	if (b->dirty)
-		fs->cache.ndirty--;
+	if (!b->dirty)
+		return;
+	if (b->dprev)
+		b->dprev->dnext = b->dnext;
+	else
+		fs->cache.dirty = b->dnext;
+	if (b->dnext)
+		b->dnext->dprev = b->dprev;
+	fs->cache.ndirty--;
 	b->dirty = false;
+}
+
+static int cmp_blk(const void *a, const void *b);
+
+/* The dirty buffers into a new array, in block order: how many, or
+ * -ENOMEM (*out NULL when none). */
+static long dirty_sorted(struct ext2_fs *fs, struct ext2_buf ***out)
+{
+	struct ext2_buf **list, *b;
+	uint32_t n = 0;
+
+	*out = NULL;
+	if (!fs->cache.ndirty)
+		return 0;
+	list = malloc(fs->cache.ndirty * sizeof(*list));
+	if (!list)
+		return -ENOMEM;
+	for (b = fs->cache.dirty; b; b = b->dnext)
+		list[n++] = b;
+	qsort(list, n, sizeof(*list), cmp_blk);
+	*out = list;
+	return n;
 }
 
 static void buf_free(struct ext2_fs *fs, struct ext2_buf *b)
@@ -300,20 +329,13 @@ static int cmp_blk(const void *a, const void *b)
 
 int ext2_bcache_flush(struct ext2_fs *fs)
 {
-	struct ext2_buf **list, *b;
-	uint32_t n = 0, i;
+	struct ext2_buf **list;
+	long n = dirty_sorted(fs, &list);
 	int err = 0, e;
 
-	if (!fs->cache.ndirty)
-		return 0;
-	list = malloc((fs->cache.count + 1) * sizeof(*list));
-	if (!list)
-		return -ENOMEM;
-	for (b = fs->cache.head; b; b = b->next)
-		if (b->dirty)
-			list[n++] = b;
-	qsort(list, n, sizeof(*list), cmp_blk);
-	for (i = 0; i < n; i++) {
+	if (n < 0)
+		return (int)n;
+	for (long i = 0; i < n; i++) {
 		e = buf_writeback(fs, list[i]);
 		if (e && !err)
 			err = e;
@@ -370,21 +392,16 @@ int ext2_wvec_add(struct ext2_fs *fs, struct ext2_wvec *v, uint8_t kind, uint32_
 
 int ext2_bcache_flush_vec(struct ext2_fs *fs, struct ext2_wvec *v)
 {
-	struct ext2_buf **list, *b, *run[EXT2_RUN_MAX];
-	uint32_t n = 0, i, k, len;
+	struct ext2_buf **list, *run[EXT2_RUN_MAX];
+	uint32_t i, k, len;
 	int err = 0, e;
 
 	if (!fs->cache.stage && !(fs->cache.stage = malloc((size_t)EXT2_RUN_MAX * fs->bs)))
 		return ext2_bcache_flush(fs);
-	if (!fs->cache.ndirty)
-		return 0;
-	list = malloc((fs->cache.count + 1) * sizeof(*list));
-	if (!list)
-		return -ENOMEM;
-	for (b = fs->cache.head; b; b = b->next)
-		if (b->dirty)
-			list[n++] = b;
-	qsort(list, n, sizeof(*list), cmp_blk);
+	long got = dirty_sorted(fs, &list);
+	if (got < 0)
+		return (int)got;
+	uint32_t n = (uint32_t)got;
 	/* a run's blocks are the next entries of the sorted list */
 	for (i = 0; i < n; i += len) {
 		len = dirty_run(fs, list[i], run);
@@ -453,36 +470,21 @@ int ext2_bwrite_blocks(struct ext2_fs *fs, const uint32_t *blks, uint32_t n)
 	return err;
 }
 
-int ext2_bwrite_blocks_sync(struct ext2_fs *fs, const uint32_t *blks, uint32_t n)
+bool ext2_bonly_dirty(struct ext2_fs *fs, const uint32_t *blks, uint32_t n)
 {
-	struct ext2_wvec v = { 0 };
 	uint32_t dirty = 0, i;
-	bool others = fs->sb_dirty;
-	int err = 0, e;
 
+	if (fs->sb_dirty)
+		return false;
 	for (i = 0; i < fs->gdt_blocks; i++)
-		others = others || fs->gd_dirty[i];
+		if (fs->gd_dirty[i])
+			return false;
 	for (i = 0; i < n; i++) {
 		struct ext2_buf *b = lookup(fs, blks[i]);
 
 		dirty += b && b->dirty;
 	}
-	if (!fs->dev->writev || !dirty || dirty != fs->cache.ndirty || others)
-		return ext2_bwrite_blocks(fs, blks, n);
-	/* a segment a block: the calls copy them anyway, and an fsync's
-	 * last batch is small */
-	for (i = 0; i < n; i++) {
-		struct ext2_buf *b = lookup(fs, blks[i]);
-
-		if (b && b->dirty && (e = ext2_wvec_add(fs, &v, EXT2_WV_BLOCKS, b->blk, 1,
-							(uint64_t)b->blk * fs->sectors_per_block,
-							fs->sectors_per_block, b->data)) && !err)
-			err = e;
-	}
-	e = ext2_wvec_send(fs, &v, true);
-	if (e && !err)
-		err = e;
-	return err ? err : 1;
+	return dirty && dirty == fs->cache.ndirty;
 }
 
 void ext2_bcache_destroy(struct ext2_fs *fs)

@@ -199,15 +199,12 @@ int64_t ext2_read_grant(struct ext2_fs *fs, uint32_t ino, uint64_t off, size_t l
 int ext2_write_data_back(struct ext2_fs *fs, uint32_t ino, uint64_t off, uint64_t len);
 /* ext2_write_data_back for an fsync's last writes: when those blocks are
  * all the block cache holds dirty (no metadata, no descriptor, no
- * superblock: what a rewrite of a file's own blocks leaves), they go with
- * the device's flush in one device call (dev->writev) and the result is
- * 1: the file is on the medium, no ext2_sync_flush needed. Otherwise they
- * are written as ext2_write_data_back writes them and the result is 0.
- * Or its errors. */
+ * superblock: what a rewrite of a file's own blocks leaves) and the
+ * device has writev, ext2_sync_flush sends them with the device's flush
+ * (one device call for a small write) and the result is 1, or its error:
+ * the file system is on the medium. Otherwise they are written as
+ * ext2_write_data_back writes them and the result is 0, or its error. */
 int ext2_write_data_sync(struct ext2_fs *fs, uint32_t ino, uint64_t off, uint64_t len);
-/* The first write error since the last sync (an eviction's, a data
- * write's), which it clears: what ext2_sync_flush would report. */
-int ext2_take_error(struct ext2_fs *fs);
 /* ext2_write's zero-copy counterpart for a page cache writeback: the
  * file's bytes [off, off + len) (whole blocks; the caller has them all,
  * inside its size) written by the device from the memory the caller lent

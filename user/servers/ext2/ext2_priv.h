@@ -15,6 +15,7 @@ struct ext2_buf {
 	bool dir_ok;                    /* holds directory records already checked */
 	struct ext2_buf *hnext;         /* hash chain */
 	struct ext2_buf *prev, *next;   /* LRU list, most recent first */
+	struct ext2_buf *dprev, *dnext; /* the dirty list, while dirty */
 	uint8_t *data;
 };
 
@@ -26,7 +27,8 @@ struct ext2_bcache {
 	struct ext2_buf **hash;
 	uint32_t hmask;
 	uint32_t count, cap;
-	uint32_t ndirty;                /* buffers marked dirty: a flush with none walks nothing */
+	uint32_t ndirty;                /* buffers on the dirty list */
+	struct ext2_buf *dirty;         /* the dirty ones: a flush walks these, not the cache */
 	struct ext2_buf *head, *tail;
 	uint8_t *stage;                 /* EXT2_RUN_MAX blocks: a write-back run, made on first use */
 	uint8_t *ra;                    /* EXT2_RA_MAX blocks: a readahead, made on first use */
@@ -91,8 +93,14 @@ int ext2_bzero(struct ext2_fs *fs, uint32_t blk, struct ext2_buf **out);
  * directory); directory code that keeps them valid sets dir_ok back. */
 static inline void ext2_bdirty(struct ext2_fs *fs, struct ext2_buf *b)
 {
-	if (!b->dirty)
+	if (!b->dirty) {
+		b->dprev = NULL;
+		b->dnext = fs->cache.dirty;
+		if (b->dnext)
+			b->dnext->dprev = b;
+		fs->cache.dirty = b;
 		fs->cache.ndirty++;
+	}
 	b->dirty = true;
 	b->dir_ok = false;
 }
@@ -124,11 +132,10 @@ int ext2_bcache_flush_vec(struct ext2_fs *fs, struct ext2_wvec *v);
 /* Writes back the dirty buffers of blocks blks[0..n) (ascending) and no
  * others; the first error (those stay dirty). */
 int ext2_bwrite_blocks(struct ext2_fs *fs, const uint32_t *blks, uint32_t n);
-/* ext2_bwrite_blocks, but when those dirty buffers are all the cache
- * holds dirty and no descriptor or superblock waits either, in
- * dev->writev calls of which the last carries the device's flush: then
- * 1 (everything is on the medium). 0 as ext2_bwrite_blocks, or its error. */
-int ext2_bwrite_blocks_sync(struct ext2_fs *fs, const uint32_t *blks, uint32_t n);
+/* Whether the cached buffers of blocks blks[0..n) are dirty and all that
+ * is dirty: no other buffer, descriptor or superblock waits to be
+ * written. */
+bool ext2_bonly_dirty(struct ext2_fs *fs, const uint32_t *blks, uint32_t n);
 /* Drops a freed block's buffer, if cached and not held, without writing. */
 void ext2_bforget(struct ext2_fs *fs, uint32_t blk);
 /* Whether block blk's buffer is cached and dirty or held (its bytes may

@@ -229,7 +229,8 @@ int64_t ext2_write_grant(struct ext2_fs *fs, uint32_t ino, uint64_t off, size_t 
 {
 	struct ext2_inode in;
 	uint64_t lb, end, at, run, size;
-	uint32_t pblk, next;
+	uint32_t pblk;
+	bool cached;
 	int err, werr;
 
 	if (!fs->dev->write_grant)
@@ -271,16 +272,13 @@ int64_t ext2_write_grant(struct ext2_fs *fs, uint32_t ino, uint64_t off, size_t 
 		ext2_bforget(fs, pblk);
 	}
 	for (at = lb; !err && at < end; at += run) {
-		err = ext2_bmap(fs, ino, &in, at, false, &pblk, NULL);
-		for (run = 1; !err && at + run < end; run++) {
-			err = ext2_bmap(fs, ino, &in, at + run, false, &next, NULL);
-			if (err || next != pblk + run)
-				break;
-		}
+		err = data_run(fs, ino, &in, at, end - at, &pblk, &cached, &run);
 		if (err)
 			break;
 		uint64_t sector = (uint64_t)pblk * fs->sectors_per_block, count = run * fs->sectors_per_block;
-		if (!ext2_block_valid(fs, pblk) || count > UINT32_MAX || sector + count > fs->dev->nsectors)
+		/* every block mapped, none cached (dropped above) */
+		if (!pblk || cached || !ext2_block_valid(fs, pblk) || count > UINT32_MAX ||
+		    sector + count > fs->dev->nsectors)
 			err = -EIO;
 		else
 			err = fs->dev->write_grant(fs->dev->ctx, sector, (uint32_t)count, (at - lb) << fs->log_bs);
@@ -426,8 +424,15 @@ int ext2_write_data_sync(struct ext2_fs *fs, uint32_t ino, uint64_t off, uint64_
 	uint32_t *blks, n;
 	int err = data_blocks(fs, ino, off, len, &blks, &n);
 
+	if (!err && n && fs->dev->writev && ext2_bonly_dirty(fs, blks, n)) {
+		/* all that is dirty: ext2_sync_flush sends them, the flush
+		 * with the last call (as the caller acts now: their owner) */
+		free(blks);
+		err = ext2_sync_flush(fs);
+		return err ? err : 1;
+	}
 	if (!err && n)
-		err = ext2_bwrite_blocks_sync(fs, blks, n);
+		err = ext2_bwrite_blocks(fs, blks, n);
 	free(blks);
 	return err;
 }

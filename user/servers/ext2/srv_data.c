@@ -770,10 +770,10 @@ int e2_node_fsync(struct e2inst *in, struct e2node *n)
 		/* in the core or on the disk: a failed write stays dirty there */
 		sys_pcache_done(ep, n->pc, held.first, (uint32_t)held.count, 0);
 	}
-	/* all of it on the medium in that one call, or the rest and the
-	 * flush now: one device call for a small write's */
+	/* all of it on the medium with the flush already (1), or the rest
+	 * and the flush now */
 	if (s == 1) {
-		s = ext2_take_error(in->fs);
+		s = 0;
 	} else {
 		int f = ext2_sync_flush(in->fs);
 		s = s < 0 ? s : f;

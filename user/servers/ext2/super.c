@@ -372,14 +372,6 @@ int ext2_sync(struct ext2_fs *fs)
 	return first;
 }
 
-int ext2_take_error(struct ext2_fs *fs)
-{
-	int err = fs->io_error;
-
-	fs->io_error = 0;
-	return err;
-}
-
 int ext2_sync_flush(struct ext2_fs *fs)
 {
 	struct ext2_wvec v = { 0 };
