@@ -3,6 +3,7 @@
 
 BUILD   ?= build
 MEM     ?= 256
+SMP     ?= 2
 CMDLINE ?=
 OPT     ?= -O2
 GDBPORT ?= 1234
@@ -29,13 +30,16 @@ KERNEL_CFLAGS := -std=gnu11 $(OPT) -g -ffunction-sections -fdata-sections -Wall 
 	-ffreestanding -fno-pic -fno-pie -mno-red-zone -mno-sse -mno-sse2 -mno-mmx \
 	-mno-80387 -mcmodel=kernel -fno-stack-protector -fno-asynchronous-unwind-tables \
 	-fno-omit-frame-pointer -mno-omit-leaf-frame-pointer $(KERNEL_INCLUDES) -MMD -MP
-# KCOV=1 (make kcov: build/kcov) instruments every basic block for the
-# fuzzer's coverage (kernel/debug/kcov.c, which is itself left plain).
+# KCOV=1 (make kcov: build/kcov) is the debug kernel: it instruments every
+# basic block for the fuzzer's coverage (kernel/debug/kcov.c, which is
+# itself left plain, as the lock-order checker is) and checks the order
+# of every lock taken (kernel/debug/lockdep.c, CONFIG_LOCKDEP).
 KCOV ?= 0
 ifeq ($(KCOV),1)
-KERNEL_CFLAGS += -DCONFIG_KCOV
+KERNEL_CFLAGS += -DCONFIG_KCOV -DCONFIG_LOCKDEP
 KCOV_CFLAGS := -fsanitize-coverage=trace-pc
 $(BUILD)/obj/kernel/debug/kcov.c.o: KCOV_CFLAGS :=
+$(BUILD)/obj/kernel/debug/lockdep.c.o: KCOV_CFLAGS :=
 endif
 KERNEL_ASFLAGS := $(KERNEL_INCLUDES) -Iboot -MMD -MP -g
 KERNEL_LDFLAGS := -n -nostdlib -T linker.ld -z max-page-size=0x1000 --no-warn-rwx-segments
@@ -391,8 +395,8 @@ $(BUILD)/arbor-shell.iso: $(KERNEL) $(INITRD) tools/mkiso.sh | $(BUILD)/.deps-is
 ROOT ?= $(if $(filter %root.img,$(firstword $(DISK))),/dev/vda)
 run: | $(BUILD)/.deps-run
 	@$(MAKE) --no-print-directory CMDLINE="$(strip $(CMDLINE) $(if $(ROOT),root=$(ROOT)))" $(ISO)
-	@echo "Booting Arbor from $(ISO) with $(MEM) MiB (quit: Ctrl-A then X)"
-	@tools/qemu.sh --iso $(ISO) --mem $(MEM) $(foreach d,$(DISK),--disk $(d)) || true
+	@echo "Booting Arbor from $(ISO) with $(MEM) MiB and $(SMP) CPUs (quit: Ctrl-A then X)"
+	@tools/qemu.sh --iso $(ISO) --mem $(MEM) --smp $(SMP) $(foreach d,$(DISK),--disk $(d)) || true
 
 # An ext2 disk image (mke2fs -t ext2 -d) holding the boot archive's tree
 # (/bin, the tools, the tests): make run DISK=build/disk.img, then

@@ -21,6 +21,7 @@
 #include "pmm.h"
 #include "printk.h"
 #include "serial.h"
+#include "smp.h"
 #include "timer.h"
 #include "random.h"
 #include "trap.h"
@@ -101,11 +102,15 @@ void kmain(uint32_t loader, uint32_t info)
 	idt_init();
 	boot_parse(loader, info);
 	printk_setup(boot_info.cmdline);
+#ifdef CONFIG_LOCKDEP
+	lockdep_setup(boot_info.cmdline);
+#endif
 	fpu_init();
 	pmm_init(&boot_info);
 	heap_debug_init();
 	vm_init(bootinfo_usable_top(&boot_info));
-	percpu_alloc_init(1); /* the boot CPU: the only one Arbor starts (SMP: issue #23) */
+	smp_discover();
+	percpu_alloc_init(smp_possible());
 	memcg_init();
 	cg_init(&cgfs_kernel_hooks);
 	proc_init();
@@ -116,6 +121,7 @@ void kmain(uint32_t loader, uint32_t info)
 	irq_init();
 	banner();
 	random_init(); /* after the clocks it seeds from (and the banner: arbor-run's first line) */
+	smp_start();
 	if (!kthread_create("kinit", kinit, NULL, NULL, &err))
 		panic("cannot create the first thread (%d)", err);
 	cpu_sti();

@@ -6,11 +6,14 @@
 #include "format.h"
 #include "ksyms.h"
 #include "printk.h"
+#include "smp.h"
+#include "percpu.h"
 #include "trap.h"
 
 #define BACKTRACE_MAX_FRAMES 32
 
 static volatile int panic_depth;
+static volatile int panic_cpu = -1; /* the CPU that panicked first */
 
 __noreturn void qemu_exit(uint32_t code)
 {
@@ -93,9 +96,35 @@ static void panic_dump_regs(const struct trap_frame *tf)
 		     read_cr0(), read_cr2(), read_cr3(), read_cr4());
 }
 
+/* Before per-CPU data is set up (%gs base 0), the boot CPU runs alone. */
+static int panic_this_cpu(void)
+{
+	return rdmsr(MSR_GS_BASE) ? (int)this_cpu()->id : 0;
+}
+
+bool panic_in_progress(void)
+{
+	return __atomic_load_n(&panic_depth, __ATOMIC_ACQUIRE) > 0;
+}
+
+void panic_dump_cpu(const struct trap_frame *tf)
+{
+	panic_dump_regs(tf);
+	backtrace_print_trap(tf);
+}
+
 static void panic_begin(void)
 {
+	int self = panic_this_cpu(), first = -1;
+
 	cpu_cli();
+	if (!__atomic_compare_exchange_n(&panic_cpu, &first, self, false, __ATOMIC_SEQ_CST,
+					 __ATOMIC_SEQ_CST) && first != self) {
+		/* Another CPU panics: it prints this one's state (its stop
+		 * NMI finds it here) and ends the run. */
+		for (;;)
+			cpu_hlt();
+	}
 	if (__atomic_fetch_add(&panic_depth, 1, __ATOMIC_SEQ_CST) > 0) {
 		printk_panic("\nnested panic\n");
 		qemu_exit(QEMU_EXIT_PANIC);
@@ -105,6 +134,7 @@ static void panic_begin(void)
 
 static __noreturn void panic_end(void)
 {
+	smp_panic_stop();
 	printk_panic("---[ end of panic ]---\n");
 	qemu_exit(QEMU_EXIT_PANIC);
 }
@@ -131,6 +161,19 @@ __noreturn void panic(const char *fmt, ...)
 	va_start(ap, fmt);
 	panic_message(fmt, ap);
 	va_end(ap);
+	backtrace_print((uint64_t)__builtin_frame_address(0), current_pc());
+	panic_end();
+}
+
+__noreturn void panic_report(void (*print)(void *), void *arg, const char *fmt, ...)
+{
+	va_list ap;
+
+	panic_begin();
+	va_start(ap, fmt);
+	panic_message(fmt, ap);
+	va_end(ap);
+	print(arg);
 	backtrace_print((uint64_t)__builtin_frame_address(0), current_pc());
 	panic_end();
 }

@@ -738,6 +738,94 @@ def test_fault_report(kernel, tally, timeout):
     ], b)
 
 
+SMP_ONLINE_RE = re.compile(r"^smp: (\d+) of (\d+) CPUs online")
+
+
+def test_smp(kernel, initrd, tally, timeout):
+    """Every CPU the machine has comes up (1, 2, 4 and 8 of them): the boot
+    says so, the per-CPU, cross-CPU call and TLB shootdown self-tests pass
+    on each count,
+    and a panic on any CPU stops the others, each printing its registers
+    and a symbolized backtrace before the run ends."""
+    tests = ("smp_online,smp_call_each,smp_call_nested,smp_call_many,smp_tlb_shootdown,"
+             "percpu_layout,percpu_charged")
+    for n in (1, 2, 4, 8):
+        b = boot(["--kernel", kernel, "--initrd", initrd, "--smp", str(n), "--append", f"test={tests}"], timeout)
+        online = [m.groups() for m in map(SMP_ONLINE_RE.match, b.lines) if m]
+        expect(tally, f"smp: {n} CPUs come up and take cross-CPU calls", [
+            ("QEMU's success exit", b.status == EXIT_SUCCESS),
+            ("all seven self-tests pass", len(b.results) == 7 and all(ok for _, ok in b.results)),
+            ("'smp: N of N CPUs online'", online == [(str(n), str(n))] if n > 1 else not online),
+            ("each other CPU announced", all(f"smp: CPU {i} online (APIC id {i})" in b.lines for i in range(1, n))),
+        ], b)
+    for mode, cpu, waiting in (("fault", 0, "smp_ap_main"), ("fault_ap", 1, "smp_call")):
+        b = boot(["--kernel", kernel, "--smp", "4", "--append", f"test={mode}"], timeout)
+        p = b.panic_text()
+        others = [i for i in range(4) if i != cpu]
+        dumps = [p[p.find(f"CPU {i} (stopped by the panic):"):] for i in others]
+        expect(tally, f"smp: a panic on CPU {cpu} of 4 stops the others, each with its registers and backtrace", [
+            ("QEMU exited with the panic status", b.crash == "kernel panic"),
+            ("the fault is named", "page fault at 0x0000000000000010" in p and "ktest_fault_inner" in p),
+            ("each other CPU reports", all(f"CPU {i} (stopped by the panic):" in p for i in others)),
+            ("each with registers", all("RIP:" in d and "CR3:" in d for d in dumps)),
+            (f"and a backtrace naming where it was ({waiting})", waiting in dumps[0].split("---[")[0]),
+            ("the panic ends", "end of panic" in p),
+        ], b)
+
+
+def test_lockdep(build, initrd, tally, timeout):
+    """The debug kernel's lock-order checker (kernel/debug/lockdep.c, built
+    by make kcov): a cycle of three locks, each order taken once and no
+    deadlock, is reported with the chain, each step's first stack and this
+    one; a lock taken in a handler and with interrupts on is reported with
+    both stacks, as is a handler's lock held while one taken with
+    interrupts on is taken; and the whole self-test suite on 2 CPUs takes
+    no order the checker objects to."""
+    kernel = os.path.join(build, "kcov", "arbor.elf")
+    if not os.path.exists(kernel):
+        tally.result("lockdep: the debug kernel is built (make kcov)", False, kernel + " is missing")
+        return
+    b = boot(["--kernel", kernel, "--smp", "2", "--append", "test=lockdep"], timeout)
+    p = b.panic_text()
+    expect(tally, "lockdep: a -> b -> c -> a is reported (no deadlock needed)", [
+        ("QEMU exited with the panic status", b.crash == "kernel panic"),
+        ("names the two locks", 'possible deadlock: "ktest_lockdep_c" and "ktest_lockdep_a"' in p),
+        ("each step of the chain with its first stack",
+         all(s in p for s in ('"ktest_lockdep_b" taken while holding "ktest_lockdep_a"', "ktest_lockdep_ab",
+                              '"ktest_lockdep_c" taken while holding "ktest_lockdep_b"', "ktest_lockdep_bc"))),
+        ("and this acquisition's backtrace", "ktest_lockdep_ca" in p.split("Backtrace:")[1] if "Backtrace:" in p else False),
+    ], b)
+    b = boot(["--kernel", kernel, "--smp", "2", "--append", "test=lockdep_irq"], timeout)
+    p = b.panic_text()
+    expect(tally, "lockdep: a lock taken in a handler and with interrupts on is reported", [
+        ("QEMU exited with the panic status", b.crash == "kernel panic"),
+        ("says so", '"ktest_lockdep_a" is taken in an interrupt handler and with interrupts on' in p),
+        ("with the handler's stack", "ktest_lockdep_in_irq" in p),
+        ("and the other one", "ktest_main" in p),
+    ], b)
+    b = boot(["--kernel", kernel, "--smp", "2", "--append", "test=lockdep_safe"], timeout)
+    p = b.panic_text()
+    expect(tally, "lockdep: a handler's lock held while taking one taken with interrupts on is reported", [
+        ("QEMU exited with the panic status", b.crash == "kernel panic"),
+        ("says so", '"ktest_lockdep_irqsafe" (taken in interrupt handlers) is held while '
+                    '"ktest_lockdep_irqunsafe" (taken with interrupts on) is taken' in p),
+        ("with both first stacks and the order's", all(s in p for s in ("ktest_lockdep_in_irq", "ktest_main",
+                                                                         "ktest_lockdep_safe_then_unsafe"))),
+    ], b)
+    scratch = os.path.join(build, "scratch-lockdep.img")
+    with open(scratch, "wb") as f:
+        f.truncate(64 << 20)
+    b = boot(["--kernel", kernel, "--initrd", initrd, "--smp", "2", "--mem", "256", "--disk", scratch,
+              "--append", "test=all mem=256"], 10 * timeout)
+    os.unlink(scratch)
+    p = b.panic_text()
+    expect(tally, "lockdep: the self-tests on the debug kernel (2 CPUs) take no lock order it objects to", [
+        ("no lockdep report", "lockdep" not in p),
+        ("no panic", not p),
+        ("the self-tests ran to the end", any(re.match(r"^1\.\.\d+$", l) for l in b.lines)),
+    ], b)
+
+
 def test_softlockup_report(kernel, tally, timeout):
     """A kernel test that spins with a spinlock held and interrupts on: the
     soft-lockup detector must panic within seconds (not a runner timeout)
@@ -875,7 +963,7 @@ def test_tty(kernel, initrd, tally, timeout):
         con.skip()
         con.type("stty -a\n", key)  # Ctrl-J: ICRNL is off, Enter would be CR
         raw_a = con.expect(rb"-icanon.*?\n", 8) is not None
-        shown = con.transcript[con.mark - 2000:]
+        shown = con.transcript[max(0, con.mark - 2000):]  # (a negative start would count from the end)
         step("tty: a program killed in raw mode leaves the terminal raw; stty sane repairs it", [
             ("rawread -k switched to raw mode and died", killed),
             ("stty -a shows raw mode", raw_a and b"-echo " in shown and b"-opost" in shown),
@@ -1732,8 +1820,12 @@ def main():
                     help="only the experiments' check (tools/expcheck.py: short examples, determinism)")
     ap.add_argument("--labs-only", action="store_true", help="only the labs' graders (tools/lab selfcheck)")
     ap.add_argument("--gdb-only", action="store_true", help="only the gdb session (tools/arbor-run --gdb)")
+    ap.add_argument("--smp", type=int, default=2,
+                    help="CPUs of every boot that does not choose (tools/qemu.sh's ARBOR_SMP)")
+    ap.add_argument("--smp-only", action="store_true", help="only the CPU bring-up boots")
     ap.add_argument("host_tests", nargs="*")
     a = ap.parse_args()
+    os.environ["ARBOR_SMP"] = str(a.smp)
     kernel = os.path.join(a.build, "arbor.elf")
     initrd = os.path.join(a.build, "initrd.cpio")
     tally = Tally()
@@ -1747,6 +1839,11 @@ def main():
         print(f"{tally.passed} passed, {len(tally.failed)} failed")
         return 1 if tally.failed else 0
 
+    if a.smp_only:
+        test_smp(kernel, initrd, tally, a.timeout)
+        test_lockdep(a.build, initrd, tally, a.timeout)
+        print(f"{tally.passed} passed, {len(tally.failed)} failed")
+        return 1 if tally.failed else 0
     if a.ext2_only:
         test_ext2_disk(kernel, initrd, a.build, tally, a.timeout)
         test_ext2_root(kernel, initrd, a.build, tally, a.timeout)
@@ -1832,6 +1929,8 @@ def main():
     test_scripted_session(kernel, initrd, shell_iso, tally, a.timeout)
     test_fault_report(kernel, tally, a.timeout)
     test_softlockup_report(kernel, tally, a.timeout)
+    test_smp(kernel, initrd, tally, a.timeout)
+    test_lockdep(a.build, initrd, tally, a.timeout)
     test_sysrq(kernel, initrd, tally, a.timeout)
     test_tty(kernel, initrd, tally, a.timeout)
     test_runner_detects(kernel, tally)

@@ -11,6 +11,12 @@ static struct fpu_state fpu_initial;
 
 void fpu_init(void)
 {
+	fpu_cpu_init();
+	fpu_save(&fpu_initial);
+}
+
+void fpu_cpu_init(void)
+{
 	uint32_t r[4];
 	cpuid(1, 0, r);
 	if (!(r[3] & (1u << 25)) || !(r[3] & (1u << 24)))
@@ -20,7 +26,6 @@ void fpu_init(void)
 	__asm__ volatile("fninit");
 	uint32_t mxcsr = 0x1f80; /* all SIMD exceptions masked, round to nearest */
 	__asm__ volatile("ldmxcsr %0" ::"m"(mxcsr));
-	fpu_save(&fpu_initial);
 }
 
 /* Bytes 24..27 of the FXSAVE image are MXCSR, 28..31 the mask of its

@@ -4,6 +4,7 @@
 #include "percpu.h"
 #include "arch/x86.h"
 #include "spinlock.h"
+#include "smp.h"
 
 static struct cpu cpus[MAX_CPUS];
 
@@ -38,12 +39,25 @@ static void gdt_load(struct cpu *c)
 	__asm__ volatile("ltr %w0" :: "r"((uint16_t)GDT_TSS));
 }
 
+struct cpu *cpu_get(unsigned id)
+{
+	return id < MAX_CPUS ? &cpus[id] : NULL;
+}
+
 void percpu_init_boot_cpu(void)
 {
-	struct cpu *c = &cpus[0];
+	percpu_init_cpu(0);
+#ifdef CONFIG_LOCKDEP
+	lockdep_init(); /* it finds each CPU's state through %gs */
+#endif
+}
+
+void percpu_init_cpu(unsigned id)
+{
+	struct cpu *c = &cpus[id];
 
 	c->self = c;
-	c->id = 0;
+	c->id = id;
 	c->gdt[0] = 0;
 	c->gdt[1] = 0x00af9a000000ffffull; /* kernel code, 64-bit */
 	c->gdt[2] = 0x00cf92000000ffffull; /* kernel data */

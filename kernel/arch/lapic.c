@@ -44,3 +44,33 @@ void lapic_init(void)
 	lapic_base = phys_to_virt(base & 0xfffff000);
 	lapic_write(LAPIC_SVR, 0x100 | VECTOR_SPURIOUS);
 }
+
+void lapic_cpu_init(void)
+{
+	wrmsr(MSR_APIC_BASE, rdmsr(MSR_APIC_BASE) | (1u << 11));
+	lapic_write(LAPIC_LVT_TIMER, LAPIC_LVT_MASKED);
+	lapic_write(LAPIC_SVR, 0x100 | VECTOR_SPURIOUS);
+}
+
+uint32_t lapic_id(void)
+{
+	return lapic_read(LAPIC_ID) >> 24;
+}
+
+/* A delivery takes a few microseconds; this many polls (well over a
+ * millisecond even under TCG) means the APIC is wedged: go on regardless. */
+#define LAPIC_ICR_POLLS 1000000
+
+static void lapic_icr_wait(void)
+{
+	for (int i = 0; i < LAPIC_ICR_POLLS && (lapic_read(LAPIC_ICR_LOW) & ICR_PENDING); i++)
+		cpu_pause();
+}
+
+void lapic_ipi(uint32_t dest, uint32_t icr)
+{
+	lapic_icr_wait();
+	lapic_write(LAPIC_ICR_HIGH, dest << 24);
+	lapic_write(LAPIC_ICR_LOW, icr);
+	lapic_icr_wait();
+}

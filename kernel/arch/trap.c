@@ -67,7 +67,11 @@ void idt_init(void)
 	idt_set_gate(TRAP_NMI, isr_stub_table[TRAP_NMI], IST_NMI, 0);
 	idt_set_gate(TRAP_MC, isr_stub_table[TRAP_MC], IST_MACHINE_CHECK, 0);
 	idt_set_gate(TRAP_BP, isr_stub_table[TRAP_BP], 0, 3); /* int3 from user */
+	idt_load();
+}
 
+void idt_load(void)
+{
 	struct { uint16_t limit; uint64_t base; } __packed ptr = { sizeof(idt) - 1, (uint64_t)idt };
 	__asm__ volatile("lidt %0" ::"m"(ptr));
 }
@@ -155,9 +159,17 @@ void trap_dispatch(struct trap_frame *tf)
 		return;
 	}
 	if (fn) {
-		if (tf->vector >= IRQ_VECTOR_BASE)
+		if (tf->vector >= IRQ_VECTOR_BASE && tf->vector < VECTOR_IPI_FIRST)
 			random_irq_mix(tf->vector); /* its arrival time, into the pool */
+#ifdef CONFIG_LOCKDEP
+		if (tf->vector >= IRQ_VECTOR_BASE)
+			lockdep_irq_enter();
 		fn(tf);
+		if (tf->vector >= IRQ_VECTOR_BASE)
+			lockdep_irq_exit();
+#else
+		fn(tf);
+#endif
 		/* An interrupt may have made a thread runnable or used up the
 		 * running one's slice: switch now if the interrupted code could
 		 * be interrupted (no spinlock, interrupts were on). */

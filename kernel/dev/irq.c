@@ -17,6 +17,7 @@
 #include "abi/errno.h"
 #include "acpi.h"
 #include "bootinfo.h"
+#include "kstring.h"
 #include "lapic.h"
 #include "notif.h"
 #include "printk.h"
@@ -46,7 +47,8 @@ struct irq_line {
 	struct irq_binder b[IRQ_BINDERS];	/* only b[0] on an edge-triggered line */
 };
 
-static struct acpi_madt_info madt;
+static struct acpi_madt_info madt; /* irq_madt's */
+static bool madt_ok;
 static volatile uint32_t *ioapic;
 static uint32_t ioapic_gsi_base, ioapic_lines;
 static struct irq_line irq_lines[IRQ_LINES];
@@ -101,15 +103,28 @@ static void irq_handler(struct trap_frame *tf)
 	lapic_eoi();
 }
 
-void irq_init(void)
+const struct acpi_madt_info *irq_madt(void)
 {
+	static bool loaded;
+	if (loaded)
+		return madt_ok ? &madt : NULL;
+	loaded = true;
 	uint64_t rsdp = boot_info.rsdp ? boot_info.rsdp : acpi_find_rsdp_legacy(irq_phys);
 	uint64_t table = rsdp ? acpi_find_table(irq_phys, rsdp, "APIC") : 0;
+	madt_ok = table && acpi_parse_madt(irq_phys, table, &madt) == 0;
+	if (!madt_ok) { /* what the rest of the kernel assumes without one */
+		memset(&madt, 0, sizeof(madt));
+		for (unsigned i = 0; i < IRQ_LINES; i++)
+			madt.isa_gsi[i] = i;
+	}
+	return madt_ok ? &madt : NULL;
+}
+
+void irq_init(void)
+{
 	uint32_t base = IOAPIC_DEFAULT;
 
-	for (unsigned i = 0; i < IRQ_LINES; i++)
-		madt.isa_gsi[i] = i;
-	if (table && acpi_parse_madt(irq_phys, table, &madt) == 0 && madt.nr_ioapics) {
+	if (irq_madt() && madt.nr_ioapics) {
 		base = madt.ioapics[0].addr;
 		ioapic_gsi_base = madt.ioapics[0].gsi_base;
 	} else {

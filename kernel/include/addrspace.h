@@ -12,6 +12,7 @@
 #include "sched.h"
 #include "spinlock.h"
 #include "types.h"
+#include "percpu.h"
 
 struct cgroup;
 struct page;
@@ -70,6 +71,8 @@ struct addrspace {
 	uint32_t noaccess;	/* areas without VM_ACCESS (PROT_NONE): under lock,
 				 * read without it by vm_user_access_ok */
 	uint32_t refs;		/* the process's, plus kernel copies in flight */
+	uint32_t cpus;		/* CPUs that have it loaded, a bit per CPU id
+				 * (atomic: vm_switch_to; read by tlb_flush) */
 	uint32_t nr_areas;	/* entries of areas (VM_MAX_MAP_COUNT) */
 	uint32_t area_pages;	/* pages charged to area_cg for the area records */
 	struct cgroup *area_cg;	/* who pays for them (a reference; under lock) */
@@ -91,15 +94,37 @@ struct addrspace {
 
 extern paddr_t vm_kernel_root_pa;
 
-/* Loads the page tables of as (NULL: the kernel's own). */
+/* Loads the page tables of as (NULL: the kernel's own) and moves this
+ * CPU's bit in the address spaces' cpus masks, before the CR3 write: a
+ * CPU changing a PTE that does not see the bit yet changed it before this
+ * CR3 write, which drops every user TLB entry (tlb_flush's fence).
+ * Pre: this CPU stays this CPU (interrupts or preemption off). */
 static inline void vm_switch_to(struct addrspace *as)
 {
+	struct cpu *c = this_cpu();
+	if (c->as == as)
+		return;
+	uint32_t bit = 1u << c->id;
+	if (c->as)
+		__atomic_fetch_and(&c->as->cpus, ~bit, __ATOMIC_RELAXED);
+	if (as)
+		__atomic_fetch_or(&as->cpus, bit, __ATOMIC_SEQ_CST);
+	c->as = as;
 	paddr_t root = as ? as->root : vm_kernel_root_pa;
-	uint64_t cur;
-	__asm__ volatile("mov %%cr3, %0" : "=r"(cur));
-	if (cur != root)
-		__asm__ volatile("mov %0, %%cr3" ::"r"(root) : "memory");
+	__asm__ volatile("mov %0, %%cr3" ::"r"(root) : "memory");
 }
+
+/* After PTEs of as changed (npages from va; TLB_ALL: any of them), no
+ * CPU keeps using an old entry when this returns: this CPU's TLB is
+ * flushed if as is loaded here, and every other CPU that has it loaded
+ * is asked to flush (a cross-CPU call, smp.h), and has, before a frame
+ * the old entries named may be reused. Pre: this CPU stays this CPU (as's
+ * lock held, or interrupts off); no lock held that another CPU may spin
+ * on with interrupts off (smp_call's rule). kernel/mm/tlb.c. */
+#define TLB_ALL 0u
+void tlb_flush(struct addrspace *as, vaddr_t va, unsigned npages);
+/* Cross-CPU flushes sent (each one CPU's), for the tests. */
+uint64_t tlb_remote_flushes(void);
 
 struct addrspace *vm_as_create(struct cgroup *cg, int *err);
 /* The new address space of a spawn or exec takes its limits (RLIMIT_AS)

@@ -28,6 +28,10 @@ void ioport_proc_exit(struct proc *p);
 
 /* Interrupt routing (IOAPIC). */
 void irq_init(void);
+struct acpi_madt_info;
+/* ACPI's MADT (processors, I/O APICs, overrides), read on the first call
+ * (after vm_init); NULL when the firmware has none or it is malformed. */
+const struct acpi_madt_info *irq_madt(void);
 struct kobj;
 /* Binds ISA line irq to notification o (the reference is taken: kept
  * while bound, dropped on failure) for p: 0, -EINVAL, or -EBUSY (p has it

@@ -10,6 +10,9 @@ struct fpu_state {
 } __attribute__((aligned(16)));
 
 void fpu_init(void);
+/* This CPU's FPU/SSE control bits and MXCSR (fpu_init does it on the boot
+ * CPU, then saves the image new threads start from). */
+void fpu_cpu_init(void);
 void fpu_state_init(struct fpu_state *s); /* the state of a fresh thread */
 /* Makes a state that came from user memory safe to load. */
 void fpu_sanitize(struct fpu_state *s);

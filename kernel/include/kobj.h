@@ -111,13 +111,13 @@ handle_table_get(struct handle_table *t, int h, uint32_t kinds, uint32_t need, l
 		*err = -EBADF;
 		return NULL;
 	}
-	spin_lock(&t->lock);
+	uint64_t f = spin_lock_irqsave(&t->lock); /* interrupts off: handle_table_init says why */
 	uint32_t a = t->access[h];
 	struct kobj *o = t->slots[h];
 	long r = !(a & (kinds << 16)) ? -EBADF : (need & ~a) ? -EPERM : 0;
 	if (r == 0)
 		kobj_get(o);
-	spin_unlock(&t->lock);
+	spin_unlock_irqrestore(&t->lock, f);
 	*err = r;
 	if (have)
 		*have = HANDLE_ACCESS_RIGHTS(a);

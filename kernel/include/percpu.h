@@ -1,5 +1,5 @@
-/* Per-CPU data, reached through %gs so SMP needs no rewrite. Only CPU 0
- * runs today. The first fields are read by assembly (offsets fixed). */
+/* Per-CPU data, reached through %gs. Other CPUs are started (smp.h) but
+ * only CPU 0 schedules today. The first fields are read by assembly (offsets fixed). */
 #ifndef ARBOR_PERCPU_H
 #define ARBOR_PERCPU_H
 
@@ -37,6 +37,7 @@ struct tss_io {
 #define IOMAP_DISABLED ((uint16_t)sizeof(struct tss_io)) /* past the limit: no ports */
 
 struct proc;
+struct addrspace;
 
 struct cpu {
 	struct cpu *self;	/* %gs:0 */
@@ -60,6 +61,7 @@ struct cpu {
 	uint64_t softlockup_warned; /* the resched_since last reported */
 	struct tss_io tss_io;
 	uint8_t ist_stacks[3][IST_STACK_SIZE] __attribute__((aligned(16)));
+	struct addrspace *as;	/* loaded in CR3 (NULL: the kernel's tables; vm_switch_to) */
 	/* this CPU's copy of a per-CPU object is the object's address plus
 	 * this (id * PCPU_UNIT_SIZE: percpu_alloc.h); last, so the offsets
 	 * assembly reads stay put */
@@ -92,6 +94,8 @@ static inline struct thread *current_thread(void)
 }
 
 void percpu_init_boot_cpu(void);
+/* CPU id's block: GDT, TSS (with its IST stacks), %gs. Runs on that CPU. */
+void percpu_init_cpu(unsigned id);
 
 /* The kernel stack top of the thread c now runs: the TSS's rsp0, where
  * an interrupt from user mode and the syscall entry both start. */

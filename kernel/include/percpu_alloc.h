@@ -24,11 +24,12 @@
 
 struct cgroup;
 
-/* Sets the number of possible CPUs (1..MAX_CPUS) before the first
- * allocation, and this CPU's pcpu_off. Arbor brings up the boot CPU only
- * (kmain passes 1); SMP (issue #23) passes the CPUs it will start and sets
- * each one's pcpu_off as it comes up. */
+/* Sets the number of possible CPUs (1..MAX_CPUS: smp_possible(), the
+ * CPUs the MADT lists) before the first allocation, and the boot CPU's
+ * pcpu_off. */
 void percpu_alloc_init(unsigned nr_possible);
+/* Sets this CPU's pcpu_off (each other CPU, as it comes up). */
+void percpu_alloc_cpu_init(void);
 extern unsigned pcpu_possible; /* set once, by percpu_alloc_init */
 static inline unsigned percpu_nr_possible(void)
 {

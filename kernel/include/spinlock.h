@@ -15,7 +15,39 @@
 struct spinlock {
 	volatile uint32_t locked;
 	const char *name;
+#ifdef CONFIG_LOCKDEP
+	uint16_t ld_class;	/* the checker's class, found by name at first use */
+	int16_t ld_owner;	/* the holding CPU's id + 1; 0: free */
+#endif
 };
+
+#ifdef CONFIG_LOCKDEP
+#include "panic.h"
+/* The debug kernel's lock-order checker (kernel/debug/lockdep.c; make
+ * kcov builds it). acquire: before spinning, so an order that could
+ * deadlock is reported even when it does not (it panics with both
+ * stacks); acquired: once held; release: before letting go (panics if
+ * this CPU does not hold it). irq_enter/exit bracket interrupt handlers
+ * (trap_dispatch). held: whether this CPU holds l. */
+void lockdep_init(void);
+/* lockdep=warn on the command line: report each finding and go on. */
+void lockdep_setup(const char *cmdline);
+void lockdep_acquire(struct spinlock *l);
+void lockdep_acquired(struct spinlock *l);
+void lockdep_release(struct spinlock *l);
+bool lockdep_held(const struct spinlock *l);
+void lockdep_irq_enter(void);
+void lockdep_irq_exit(void);
+unsigned lockdep_classes(void);
+unsigned lockdep_orders(void);
+#define LOCKDEP_ACQUIRE(l) lockdep_acquire(l)
+#define LOCKDEP_ACQUIRED(l) lockdep_acquired(l)
+#define LOCKDEP_RELEASE(l) lockdep_release(l)
+#else
+#define LOCKDEP_ACQUIRE(l) do { } while (0)
+#define LOCKDEP_ACQUIRED(l) do { } while (0)
+#define LOCKDEP_RELEASE(l) do { } while (0)
+#endif
 
 #define SPINLOCK_INIT(n) { .locked = 0, .name = (n) }
 
@@ -35,13 +67,16 @@ static inline void spin_preempt_dec(void)
 static inline void spin_lock(struct spinlock *l)
 {
 	spin_preempt_inc();
+	LOCKDEP_ACQUIRE(l);
 	while (__atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE))
 		while (l->locked)
 			cpu_pause();
+	LOCKDEP_ACQUIRED(l);
 }
 
 static inline void spin_unlock(struct spinlock *l)
 {
+	LOCKDEP_RELEASE(l);
 	__atomic_store_n(&l->locked, 0, __ATOMIC_RELEASE);
 	spin_preempt_dec();
 }
@@ -50,6 +85,19 @@ static inline bool spin_held(const struct spinlock *l)
 {
 	return l->locked != 0;
 }
+
+/* That this CPU holds l: checked in the debug kernel (a panic if not),
+ * nothing in others. For functions whose contract says "l held". */
+#ifdef CONFIG_LOCKDEP
+#define spin_assert_held(l)                                                       \
+	do {                                                                      \
+		if (!lockdep_held(l))                                             \
+			panic("lock \"%s\" not held by this CPU at %s:%d", (l)->name, \
+			      __FILE__, __LINE__);                                \
+	} while (0)
+#else
+#define spin_assert_held(l) do { (void)(l); } while (0)
+#endif
 
 #ifdef CONFIG_KCOV
 /* The debug kernel's interrupts-off tracer (kernel/debug/irqoff.c), on

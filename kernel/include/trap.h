@@ -27,11 +27,17 @@ struct trap_frame {
 
 #define IRQ_VECTOR_BASE   32
 #define VECTOR_LAPIC_TIMER 0xf0
+/* Inter-processor interrupts (smp.c): from here up to VECTOR_SPURIOUS.
+ * Their arrival times are not mixed into the entropy pool. */
+#define VECTOR_IPI_FIRST   0xf1
+#define VECTOR_IPI_CALL    0xf1
 #define VECTOR_SPURIOUS    0xff
 
 typedef void (*trap_handler_fn)(struct trap_frame *tf);
 
 void idt_init(void);
+/* Loads the IDT idt_init built on this CPU (each other CPU). */
+void idt_load(void);
 void trap_register(uint8_t vector, trap_handler_fn fn);
 void trap_dispatch(struct trap_frame *tf);
 const char *trap_name(uint64_t vector);

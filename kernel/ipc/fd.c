@@ -132,9 +132,9 @@ int kfile_install(struct kobj *o, uint32_t rights, bool cloexec)
 	struct proc *p = current_thread()->proc;
 	int h = handle_install(p, o, rights);
 	if (h >= 0 && cloexec) {
-		spin_lock(&p->handles.lock);
+		uint64_t f = spin_lock_irqsave(&p->handles.lock);
 		p->handles.flags[h] |= HANDLE_CLOEXEC;
-		spin_unlock(&p->handles.lock);
+		spin_unlock_irqrestore(&p->handles.lock, f);
 	}
 	return h;
 }

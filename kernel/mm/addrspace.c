@@ -442,7 +442,7 @@ static int vm_unmap_pte(struct addrspace *as, vaddr_t va, uint64_t *pte, void *a
 	(void)arg;
 	uint64_t e = *pte;
 	*pte = 0;
-	invlpg(va);
+	tlb_flush(as, va, 1);
 	if (e & PTE_FILE) { /* a private mapping's are copy-on-write */
 		pcache_map_put(phys_to_page(e & PTE_ADDR_MASK), !(e & PTE_COW));
 		return 0;
@@ -720,7 +720,6 @@ static int vm_area_split(struct addrspace *as, struct vm_area *a, vaddr_t addr)
 /* New permissions (arg: the area's flags) for one present page. */
 static int vm_protect_pte(struct addrspace *as, vaddr_t va, uint64_t *pte, void *arg)
 {
-	(void)as;
 	uint32_t flags = *(const uint32_t *)arg;
 	uint64_t v = *pte & ~(PTE_W | PTE_NX | PTE_U);
 	if (flags & VM_ACCESS)
@@ -730,7 +729,7 @@ static int vm_protect_pte(struct addrspace *as, vaddr_t va, uint64_t *pte, void 
 	if (!(flags & VM_EXEC))
 		v |= PTE_NX;
 	*pte = v;
-	invlpg(va);
+	tlb_flush(as, va, 1);
 	return 0;
 }
 
@@ -828,7 +827,7 @@ static int vm_cow_break(struct addrspace *as, vaddr_t va, uint64_t *pte, uint32_
 			return -ENOMEM;
 		memcpy(page_to_virt(np), page_to_virt(old), PAGE_SIZE);
 		*pte = page_to_phys(np) | vm_pte_flags(flags) | PTE_OWNED;
-		invlpg(va);
+		tlb_flush(as, va, 1);
 		as->resident++;
 		pcache_map_put(old, false);
 		return 0;
@@ -838,7 +837,7 @@ static int vm_cow_break(struct addrspace *as, vaddr_t va, uint64_t *pte, uint32_
 		 * copy-on-write page of a read-only one), U only if accessible */
 		*pte = (*pte & ~(PTE_COW | PTE_W | PTE_U | PTE_NX)) |
 		       (vm_pte_flags(flags) & (PTE_W | PTE_U | PTE_NX));
-		invlpg(va);
+		tlb_flush(as, va, 1);
 		return 0;
 	}
 	struct page *np = mem_alloc_pages(as->cg, 0, MEMCG_STAT_ANON);
@@ -846,7 +845,7 @@ static int vm_cow_break(struct addrspace *as, vaddr_t va, uint64_t *pte, uint32_
 		return -ENOMEM;
 	memcpy(page_to_virt(np), page_to_virt(old), PAGE_SIZE);
 	*pte = page_to_phys(np) | vm_pte_flags(flags) | PTE_OWNED;
-	invlpg(va);
+	tlb_flush(as, va, 1);
 	if (__atomic_sub_fetch(&old->refcount, 1, __ATOMIC_ACQ_REL) == 0)
 		mem_free_pages(old, 0);
 	return 0;
@@ -1075,7 +1074,6 @@ struct vm_fork_arg {
 /* fork: one present page of the parent's area, into the child. */
 static int vm_fork_one(struct addrspace *parent, vaddr_t va, uint64_t *ppte, void *arg)
 {
-	(void)parent;
 	struct vm_fork_arg *f = arg;
 	if (*ppte & PTE_FILE)
 		return 0; /* the child faults the object's page in itself */
@@ -1085,7 +1083,7 @@ static int vm_fork_one(struct addrspace *parent, vaddr_t va, uint64_t *ppte, voi
 	uint64_t was = *ppte;
 	*cpte = vm_fork_pte(ppte, f->area);
 	if (*ppte != was)
-		invlpg(va); /* the walk may let the parent's other threads run */
+		tlb_flush(parent, va, 1); /* the walk may let the parent's other threads run */
 	if (*cpte & PTE_OWNED)
 		f->child->resident++;
 	return 0;
@@ -1147,7 +1145,9 @@ struct addrspace *vm_as_fork(struct addrspace *as, struct cgroup *cg, int *err)
 			break;
 	}
 	vm_map_unlock(as);
-	write_cr3(read_cr3()); /* parent pages just became read-only */
+	uint64_t f = irq_save(); /* parent pages just became read-only */
+	tlb_flush(as, 0, TLB_ALL);
+	irq_restore(f);
 	if (*err) {
 		vm_as_destroy(child);
 		return NULL;

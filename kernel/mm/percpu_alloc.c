@@ -58,6 +58,11 @@ void percpu_alloc_init(unsigned nr_possible)
 	while ((1u << pcpu_order) < nr_possible)
 		pcpu_order++;
 	list_init(&pcpu_chunks);
+	percpu_alloc_cpu_init();
+}
+
+void percpu_alloc_cpu_init(void)
+{
 	this_cpu()->pcpu_off = (uint64_t)this_cpu()->id * PCPU_UNIT_SIZE;
 }
 

@@ -16,7 +16,7 @@
 
 void proc_copy_handles(struct proc *from, struct proc *to, bool skip_cloexec)
 {
-	spin_lock(&from->handles.lock);
+	uint64_t f = spin_lock_irqsave(&from->handles.lock);
 	for (int h = 0; h < HANDLE_MAX; h++) {
 		struct kobj *o = from->handles.slots[h];
 		if (o && !(skip_cloexec && (from->handles.flags[h] & HANDLE_CLOEXEC))) {
@@ -26,7 +26,7 @@ void proc_copy_handles(struct proc *from, struct proc *to, bool skip_cloexec)
 			to->handles.access[h] = from->handles.access[h]; /* the same rights */
 		}
 	}
-	spin_unlock(&from->handles.lock);
+	spin_unlock_irqrestore(&from->handles.lock, f);
 }
 
 /* fork(2) with the child born in cgroup cg. */

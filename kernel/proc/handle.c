@@ -56,24 +56,28 @@ void handle_table_init(struct handle_table *t)
 {
 	/* slots, flags and access are zero already (the contract): a loop
 	 * over them cost every fork 540 guest instructions */
+	/* Taken with interrupts off: sys_ipc_give takes it under sched_lock,
+	 * which interrupt handlers take; held with interrupts on, a handler
+	 * on its CPU could spin on sched_lock while sched_lock's holder on
+	 * another CPU spins on it (found by the debug kernel's lockdep). */
 	t->lock = (struct spinlock)SPINLOCK_INIT("handles");
 }
 
 int handle_install(struct proc *p, struct kobj *o, uint32_t rights)
 {
 	struct handle_table *t = &p->handles;
-	spin_lock(&t->lock);
+	uint64_t hf = spin_lock_irqsave(&t->lock);
 	for (int h = 0; h < HANDLE_MAX; h++) {
 		if (!t->slots[h]) {
 			kobj_get(o);
 			t->slots[h] = o;
 			t->flags[h] = 0;
 			t->access[h] = HANDLE_ACCESS(o->type, rights);
-			spin_unlock(&t->lock);
+			spin_unlock_irqrestore(&t->lock, hf);
 			return h;
 		}
 	}
-	spin_unlock(&t->lock);
+	spin_unlock_irqrestore(&t->lock, hf);
 	return -EMFILE;
 }
 
@@ -86,12 +90,12 @@ static inline __attribute__((always_inline)) struct kobj *handle_ref(struct proc
 	struct kobj *o = NULL;
 	if (h < 0 || h >= HANDLE_MAX)
 		return NULL;
-	spin_lock(&t->lock);
+	uint64_t hf = spin_lock_irqsave(&t->lock);
 	if (t->slots[h] && (type == KOBJ_ANY || t->slots[h]->type == type)) {
 		o = t->slots[h];
 		kobj_get(o);
 	}
-	spin_unlock(&t->lock);
+	spin_unlock_irqrestore(&t->lock, hf);
 	return o;
 }
 
@@ -130,12 +134,12 @@ int handle_close(struct proc *p, int h)
 	struct handle_table *t = &p->handles;
 	if (h < 0 || h >= HANDLE_MAX)
 		return -EBADF;
-	spin_lock(&t->lock);
+	uint64_t hf = spin_lock_irqsave(&t->lock);
 	struct kobj *o = t->slots[h];
 	t->slots[h] = NULL;
 	t->flags[h] = 0;
 	t->access[h] = 0;
-	spin_unlock(&t->lock);
+	spin_unlock_irqrestore(&t->lock, hf);
 	if (!o)
 		return -EBADF;
 	kobj_put(o);
@@ -192,7 +196,7 @@ static int handle_place(struct proc *p, struct kobj *o, int min, int target, uin
 	struct handle_table *t = &p->handles;
 	struct kobj *old = NULL;
 	int h = -EMFILE;
-	spin_lock(&t->lock);
+	uint64_t hf = spin_lock_irqsave(&t->lock);
 	if (target >= 0) {
 		old = t->slots[target];
 		h = target;
@@ -207,7 +211,7 @@ static int handle_place(struct proc *p, struct kobj *o, int min, int target, uin
 		t->flags[h] = flags;
 		t->access[h] = HANDLE_ACCESS(o->type, rights);
 	}
-	spin_unlock(&t->lock);
+	spin_unlock_irqrestore(&t->lock, hf);
 	if (old) {
 		if (old != o && __atomic_load_n(&p->nflocks, __ATOMIC_RELAXED))
 			handle_closed_flocks(p, old); /* dup2 closed another descriptor: its file's locks go */
@@ -258,11 +262,11 @@ long sys_handle_flags(int h, int set)
 	struct handle_table *t = &current_thread()->proc->handles;
 	if (h < 0 || h >= HANDLE_MAX || set < -1 || set > HANDLE_CLOEXEC)
 		return -EINVAL;
-	spin_lock(&t->lock);
+	uint64_t hf = spin_lock_irqsave(&t->lock);
 	long r = t->slots[h] ? t->flags[h] : -EBADF;
 	if (r >= 0 && set >= 0)
 		t->flags[h] = (uint8_t)set;
-	spin_unlock(&t->lock);
+	spin_unlock_irqrestore(&t->lock, hf);
 	return r;
 }
 
@@ -273,7 +277,7 @@ long sys_handle_rights(int h, int64_t keep)
 		return -EBADF;
 	if (keep < -1 || keep > HANDLE_RIGHTS_ALL)
 		return -EINVAL;
-	spin_lock(&t->lock);
+	uint64_t hf = spin_lock_irqsave(&t->lock);
 	uint32_t a = t->access[h];
 	long r = t->slots[h] ? (long)HANDLE_ACCESS_RIGHTS(a) : -EBADF;
 	if (r >= 0 && keep >= 0) {
@@ -284,6 +288,6 @@ long sys_handle_rights(int h, int64_t keep)
 			r = keep;
 		}
 	}
-	spin_unlock(&t->lock);
+	spin_unlock_irqrestore(&t->lock, hf);
 	return r;
 }

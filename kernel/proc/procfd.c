@@ -54,7 +54,7 @@ static struct kobj *procfd_get(int pid, int fd, int32_t *fds, size_t max, long *
 		return NULL;
 	}
 	struct handle_table *t = &p->handles;
-	spin_lock(&t->lock);
+	uint64_t f = spin_lock_irqsave(&t->lock);
 	for (int h = fds ? 0 : fd; h < PROC_FD_MAX && (fds || h == fd); h++) {
 		struct kobj *s = t->slots[h];
 		if (!s || !procfd_is_file(s))
@@ -69,7 +69,7 @@ static struct kobj *procfd_get(int pid, int fd, int32_t *fds, size_t max, long *
 		n++;
 	}
 	uint32_t rights = o ? HANDLE_ACCESS_RIGHTS(t->access[fd]) : 0;
-	spin_unlock(&t->lock);
+	spin_unlock_irqrestore(&t->lock, f);
 	spin_unlock(&proc_lock);
 	*count = fds ? n : o ? (long)rights : -EBADF;
 	return o;
@@ -194,10 +194,10 @@ long sys_proc_fd(int op, int pid, int fd, void *buf, size_t len)
 		if (p && (fd < 0 || fd >= PROC_FD_MAX))
 			r = -EBADF;
 		else if (p) {
-			spin_lock(&p->handles.lock);
+			uint64_t f = spin_lock_irqsave(&p->handles.lock);
 			struct kobj *s = p->handles.slots[fd];
 			r = s && procfd_is_file(s) ? (long)p->handles.flags[fd] : -EBADF;
-			spin_unlock(&p->handles.lock);
+			spin_unlock_irqrestore(&p->handles.lock, f);
 		}
 		spin_unlock(&proc_lock);
 		return r;

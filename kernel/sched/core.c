@@ -279,6 +279,7 @@ static inline void sched_serving_begin(struct thread *server, struct thread *cal
 
 void sched_ipc_serving_clear_locked(struct thread *server)
 {
+	spin_assert_held(&sched_lock);
 	server->ipc_caller = NULL;
 	list_del(&server->serving_link); /* self-linked after: harmless twice */
 	sched_lend_end_locked(server);
@@ -345,6 +346,7 @@ static void sched_wake_locked(struct thread *t, int result)
 {
 	struct runqueue *rq = this_rq();
 
+	spin_assert_held(&sched_lock);
 	if (sched_sc_released(t))
 		return; /* only its reply or an abort (sched_interrupt) ends its call */
 	if (t->state != THREAD_BLOCKED) {
@@ -401,6 +403,8 @@ static void schedule_locked(void)
 {
 	struct runqueue *rq = this_rq();
 	struct thread *prev = this_cpu()->current;
+
+	spin_assert_held(&sched_lock);
 	uint64_t now = clock_ns();
 
 	sched_update_curr(rq, now);

@@ -10,6 +10,8 @@
 #include "kstring.h"
 #include "panic.h"
 #include "printk.h"
+#include "smp.h"
+#include "abi/errno.h"
 
 extern const struct ktest __ktests_start[], __ktests_end[];
 
@@ -69,6 +71,69 @@ static __attribute__((noinline)) void ktest_softlockup_spin(void)
 		cpu_pause();
 }
 
+/* Faults on another CPU, in a cross-CPU call: that CPU panics and the
+ * boot CPU, waiting in smp_call, is stopped and prints its own state. */
+static __attribute__((noinline)) void ktest_fault_ap(void *arg)
+{
+	(void)arg;
+	ktest_fault_inner((volatile uint64_t *)ktest_fault_address);
+}
+
+#ifdef CONFIG_LOCKDEP
+/* Two locks taken in both orders, one after the other: no deadlock this
+ * time, but the checker must report the one that could happen. */
+static struct spinlock ktest_ld_a = SPINLOCK_INIT("ktest_lockdep_a");
+static struct spinlock ktest_ld_b = SPINLOCK_INIT("ktest_lockdep_b");
+static struct spinlock ktest_ld_c = SPINLOCK_INIT("ktest_lockdep_c");
+
+static __attribute__((noinline)) void ktest_lockdep_ab(void)
+{
+	spin_lock(&ktest_ld_a);
+	spin_lock(&ktest_ld_b);
+	spin_unlock(&ktest_ld_b);
+	spin_unlock(&ktest_ld_a);
+}
+
+static __attribute__((noinline)) void ktest_lockdep_bc(void)
+{
+	spin_lock(&ktest_ld_b);
+	spin_lock(&ktest_ld_c);
+	spin_unlock(&ktest_ld_c);
+	spin_unlock(&ktest_ld_b);
+}
+
+/* c then a closes a -> b -> c -> a */
+static __attribute__((noinline)) void ktest_lockdep_ca(void)
+{
+	spin_lock(&ktest_ld_c);
+	spin_lock(&ktest_ld_a);
+	spin_unlock(&ktest_ld_a);
+	spin_unlock(&ktest_ld_c);
+}
+
+/* Taken in an interrupt handler (a cross-CPU call: this CPU's own runs
+ * directly, so it needs a second CPU) and here with interrupts on. */
+static void ktest_lockdep_in_irq(void *arg)
+{
+	spin_lock((struct spinlock *)arg);
+	spin_unlock((struct spinlock *)arg);
+}
+
+/* irq-safe held while irq-unsafe is taken: no cycle, no class both ways,
+ * but CPU A holding "unsafe" (interrupts on) can take an interrupt whose
+ * handler spins on "safe" while CPU B holds "safe" and waits for "unsafe". */
+static struct spinlock ktest_ld_safe = SPINLOCK_INIT("ktest_lockdep_irqsafe");
+static struct spinlock ktest_ld_unsafe = SPINLOCK_INIT("ktest_lockdep_irqunsafe");
+
+static __attribute__((noinline)) void ktest_lockdep_safe_then_unsafe(void)
+{
+	uint64_t f = spin_lock_irqsave(&ktest_ld_safe);
+	spin_lock(&ktest_ld_unsafe);
+	spin_unlock(&ktest_ld_unsafe);
+	spin_unlock_irqrestore(&ktest_ld_safe, f);
+}
+#endif
+
 /* Boots that must end badly, to prove the host runner notices. */
 static void ktest_crash_modes(const char *filter)
 {
@@ -77,6 +142,43 @@ static void ktest_crash_modes(const char *filter)
 		ktest_fault_outer();
 		panic("ktest: the deliberate fault did not fault");
 	}
+	if (strcmp(filter, "fault_ap") == 0) {
+		printk("# run fault_ap\n# faulting on CPU 1 in a cross-CPU call\n");
+		if (smp_call(1, ktest_fault_ap, NULL) == -ENXIO)
+			printk("# fault_ap needs a second CPU (--smp 2)\n");
+		qemu_exit(QEMU_EXIT_FAILURE);
+	}
+#ifdef CONFIG_LOCKDEP
+	if (strcmp(filter, "lockdep") == 0) {
+		printk("# run lockdep\n# a -> b, b -> c, then c -> a\n");
+		ktest_lockdep_ab();
+		ktest_lockdep_bc();
+		ktest_lockdep_ca();
+		printk("# not reported\n");
+		qemu_exit(QEMU_EXIT_FAILURE);
+	}
+	if (strcmp(filter, "lockdep_safe") == 0) {
+		printk("# run lockdep_safe\n# an irq-safe lock held while an irq-unsafe one is taken\n");
+		if (smp_call(1, ktest_lockdep_in_irq, &ktest_ld_safe) == -ENXIO)
+			printk("# lockdep_safe needs a second CPU (--smp 2)\n");
+		cpu_sti();
+		spin_lock(&ktest_ld_unsafe); /* with interrupts on */
+		spin_unlock(&ktest_ld_unsafe);
+		ktest_lockdep_safe_then_unsafe();
+		printk("# not reported\n");
+		qemu_exit(QEMU_EXIT_FAILURE);
+	}
+	if (strcmp(filter, "lockdep_irq") == 0) {
+		printk("# run lockdep_irq\n# a lock taken in a handler, then with interrupts on\n");
+		if (smp_call(1, ktest_lockdep_in_irq, &ktest_ld_a) == -ENXIO)
+			printk("# lockdep_irq needs a second CPU (--smp 2)\n");
+		cpu_sti();
+		spin_lock(&ktest_ld_a);
+		spin_unlock(&ktest_ld_a);
+		printk("# not reported\n");
+		qemu_exit(QEMU_EXIT_FAILURE);
+	}
+#endif
 	if (strcmp(filter, "hang") == 0) {
 		printk("# run hang\n");
 		for (;;) {

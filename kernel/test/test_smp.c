@@ -1,0 +1,182 @@
+/* Self-tests of CPU bring-up and cross-CPU calls (kernel/arch/smp.c).
+ * They hold on any number of CPUs; tools/run-tests.py boots them with
+ * --smp 1, 2 and 4 and checks the "smp: N of M CPUs online" line. */
+#include "abi/errno.h"
+#include "arch/x86.h"
+#include "ktest.h"
+#include "lapic.h"
+#include "percpu.h"
+#include "printk.h"
+#include "smp.h"
+#include "addrspace.h"
+#include "cgroup.h"
+#include "memcg.h"
+#include "pmm.h"
+
+KTEST(smp_online)
+{
+	KT_EXPECT(smp_possible() >= 1 && smp_possible() <= MAX_CPUS);
+	KT_EXPECT_EQ(smp_online(), smp_possible());
+	KT_EXPECT(smp_cpu_online(0));
+	KT_EXPECT(!smp_cpu_online(smp_possible()) && !smp_cpu_online(1000));
+	for (unsigned id = 0; id < smp_possible(); id++) {
+		struct cpu *c = cpu_get(id);
+		KT_EXPECT(c != NULL && c->self == c && c->id == id);
+	}
+	KT_EXPECT(cpu_get(MAX_CPUS) == NULL);
+	printk("# %u CPUs online\n", smp_online());
+}
+
+struct smp_seen {
+	uint32_t cpu, apic, gs_self_ok, irqs_off;
+	uint64_t cr4;
+};
+
+static void smp_record(void *arg)
+{
+	struct smp_seen *s = arg;
+	s->cpu = this_cpu()->id;
+	s->apic = lapic_id();
+	s->gs_self_ok = this_cpu()->self == cpu_get(s->cpu);
+	s->irqs_off = !(read_rflags() & RFLAGS_IF);
+	s->cr4 = read_cr4();
+}
+
+static void smp_count(void *arg)
+{
+	__atomic_fetch_add((uint32_t *)arg, 1, __ATOMIC_RELAXED);
+}
+
+/* Each CPU runs the call itself, in its own per-CPU context, with
+ * interrupts off, and with the control bits the boot CPU has. */
+KTEST(smp_call_each)
+{
+	uint64_t cr4 = read_cr4();
+	for (unsigned id = 0; id < smp_possible(); id++) {
+		struct smp_seen s = { .cpu = 99 };
+		KT_EXPECT_EQ(smp_call(id, smp_record, &s), 0);
+		KT_EXPECT_EQ(s.cpu, id);
+		KT_EXPECT(s.gs_self_ok && s.irqs_off);
+		KT_EXPECT_EQ(s.cr4, cr4);
+		for (unsigned j = 0; j < id; j++) { /* distinct APIC IDs */
+			struct smp_seen o;
+			smp_call(j, smp_record, &o);
+			KT_EXPECT(o.apic != s.apic);
+		}
+	}
+	KT_EXPECT_EQ(smp_call(smp_possible(), smp_count, NULL), -ENXIO);
+	uint32_t n = 0;
+	KT_EXPECT_EQ(smp_call_others(smp_count, &n), smp_possible() - 1);
+	KT_EXPECT_EQ(n, smp_possible() - 1);
+}
+
+/* A called CPU that calls back the caller, which waits for it with
+ * interrupts off: the waiting caller answers, so neither deadlocks. */
+static void smp_call_back(void *arg)
+{
+	smp_call(0, smp_count, arg);
+}
+
+KTEST(smp_call_nested)
+{
+	uint32_t n = 0;
+	for (unsigned id = 1; id < smp_possible(); id++)
+		KT_EXPECT_EQ(smp_call(id, smp_call_back, &n), 0);
+	KT_EXPECT_EQ(n, smp_possible() - 1);
+}
+
+/* Many calls in a row, and chains of calls made from the called CPUs
+ * (each calls the next one while its own caller waits). */
+static void smp_call_next(void *arg)
+{
+	unsigned next = (this_cpu()->id + 1) % smp_possible();
+	for (int i = 0; i < 100; i++)
+		smp_call(next, smp_count, arg);
+}
+
+KTEST(smp_call_many)
+{
+	uint32_t n = 0;
+	for (int i = 0; i < 2000; i++)
+		smp_call((unsigned)i % smp_possible(), smp_count, &n);
+	KT_EXPECT_EQ(n, 2000);
+	n = 0;
+	smp_call_others(smp_call_next, &n);
+	smp_call_next(&n);
+	KT_EXPECT_EQ(n, 100 * smp_possible());
+}
+
+/* TLB shootdown (kernel/mm/tlb.c): CPU 1 loads an address space and reads
+ * a page of it through its TLB; CPU 0 unmaps the page and maps another
+ * frame there. CPU 1 must read the new frame: without the shootdown its
+ * TLB would still name the old one (freed by then). */
+struct tlb_probe {
+	struct addrspace *as;
+	vaddr_t va;
+	uint64_t seen;
+};
+
+static void tlb_probe_load(void *arg)
+{
+	struct tlb_probe *p = arg;
+	vm_switch_to(p->as);
+	p->seen = *(volatile uint64_t *)p->va;
+}
+
+static void tlb_probe_read(void *arg)
+{
+	struct tlb_probe *p = arg;
+	p->seen = *(volatile uint64_t *)p->va;
+}
+
+static void tlb_probe_unload(void *arg)
+{
+	(void)arg;
+	vm_switch_to(NULL);
+}
+
+static struct page *tlb_test_page(uint64_t value)
+{
+	struct page *pg = mem_alloc_pages(&cg_root, 0, MEMCG_STAT_KERNEL_OTHER);
+	if (pg)
+		*(uint64_t *)page_to_virt(pg) = value;
+	return pg;
+}
+
+KTEST(smp_tlb_shootdown)
+{
+	int err = 0;
+	struct addrspace *as = vm_as_create(&cg_root, &err);
+	KT_EXPECT(as != NULL);
+	if (!as)
+		return;
+	KT_EXPECT_EQ(as->cpus, 0);
+	vaddr_t va = vm_find_free(as, 0x10000000, PAGE_SIZE);
+	struct page *a = tlb_test_page(0xaaaa), *b = tlb_test_page(0xbbbb);
+	KT_EXPECT(va && a && b);
+	KT_EXPECT_EQ(vm_area_add_dma(as, va, a, 0), 0);
+	if (smp_possible() < 2) {
+		printk("# one CPU: no other TLB to shoot down\n");
+		vm_area_remove(as, va, PAGE_SIZE);
+		mem_free_pages(b, 0);
+		vm_as_destroy(as);
+		return;
+	}
+	struct tlb_probe p = { as, va, 0 };
+	KT_EXPECT_EQ(smp_call(1, tlb_probe_load, &p), 0);
+	KT_EXPECT_EQ(p.seen, 0xaaaa);
+	KT_EXPECT_EQ(as->cpus, 1u << 1);
+	uint64_t sent = tlb_remote_flushes();
+	KT_EXPECT_EQ(vm_area_remove(as, va, PAGE_SIZE), 0); /* frees a */
+	KT_EXPECT(tlb_remote_flushes() > sent);
+	KT_EXPECT_EQ(vm_area_add_dma(as, va, b, 0), 0);
+	KT_EXPECT_EQ(smp_call(1, tlb_probe_read, &p), 0);
+	KT_EXPECT_EQ(p.seen, 0xbbbb);
+	KT_EXPECT_EQ(smp_call(1, tlb_probe_unload, NULL), 0);
+	KT_EXPECT_EQ(as->cpus, 0);
+	/* loaded nowhere else: nothing sent */
+	sent = tlb_remote_flushes();
+	KT_EXPECT_EQ(vm_area_remove(as, va, PAGE_SIZE), 0);
+	KT_EXPECT_EQ(tlb_remote_flushes(), sent);
+	vm_as_destroy(as);
+}
