@@ -63,11 +63,11 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BENCH_RE = re.compile(r"^bench (\S+) (-?[0-9.]+) (\S+)\r?$")
 
 
-def run(kernel, initrd, icount, timeout, log, which="all"):
+def run(kernel, initrd, icount, timeout, log, which="all", smp=1):
     disk = os.path.join(os.path.dirname(log), "disk.img")
     if os.path.exists(disk):
         os.remove(disk)
-    args = [os.path.join(ROOT, "tools", "qemu.sh"), "--serial", "stdio", "--kernel", kernel,
+    args = [os.path.join(ROOT, "tools", "qemu.sh"), "--serial", "stdio", "--kernel", kernel, "--smp", str(smp),
             "--initrd", initrd, "--append", "bench=" + which, "--disk", disk] + (["--icount"] if icount else [])
     p = subprocess.run(args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                        stderr=subprocess.STDOUT, timeout=timeout, text=True, errors="replace")
@@ -510,6 +510,10 @@ def main():
             elif unit != "ns" and not icount and not name.startswith("blk_"):
                 continue
             print(f"{name} {value} {unit}", flush=True)
+    # a cross-CPU call's round trip: plain TCG on 2 CPUs (under -icount
+    # QEMU runs the CPUs in turn, one at a time)
+    for name, value, unit in run(kernel, initrd, False, a.timeout, os.path.join(out, "smp.log"), "smp", smp=2):
+        print(f"{name} {value} {unit}", flush=True)
     # the cpu and memory traces from the icount run; the disk's (trace
     # io, real time) from the plain TCG run
     for log in ("icount.log", "tcg.log"):

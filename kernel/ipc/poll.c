@@ -27,6 +27,7 @@ void pollq_init(struct pollq *q)
 
 void pollq_wake_ev_locked(struct pollq *q, uint32_t events)
 {
+	spin_assert_held(&sched_lock);
 	struct list_head *pos, *next;
 	for (pos = q->entries.next; pos != &q->entries; pos = next) {
 		next = pos->next; /* a wake function may not take e off, but be safe */

@@ -93,6 +93,7 @@ bool sched_bw_charge(struct sched_entity *leaf, uint64_t delta, uint64_t now)
 
 void sched_bw_dying_locked(struct sched_entity *se, int delta)
 {
+	spin_assert_held(&sched_lock);
 	uint64_t now = clock_ns();
 	for (struct sched_entity *e = se->parent ? se->parent->owner : NULL; e; e = e->parent->owner) {
 		struct sched_group *g = sched_group_of_entity(e);
@@ -204,6 +205,7 @@ void sched_group_bandwidth(const struct sched_group *g, struct sched_bandwidth *
 
 void sched_bw_link_locked(struct sched_group *g, struct sched_group *parent)
 {
+	spin_assert_held(&sched_lock);
 	list_add_tail(&g->sibling, &parent->children);
 	g->bw.path_throttled = parent->bw.path_throttled; /* a child of a throttled group starts throttled */
 	g->bw.local_at = clock_ns();
@@ -211,6 +213,7 @@ void sched_bw_link_locked(struct sched_group *g, struct sched_group *parent)
 
 void sched_bw_unlink_locked(struct sched_group *g)
 {
+	spin_assert_held(&sched_lock);
 	if (g->bw.quota != SCHED_QUOTA_MAX)
 		bw_set_locked(g, SCHED_QUOTA_MAX, g->bw.period, 0);
 	list_del(&g->sibling);

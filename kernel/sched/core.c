@@ -898,6 +898,7 @@ uint64_t sched_group_nice_ns(const struct sched_group *g)
  * deadline (clock_ns, 0 = none): then the result is -ETIMEDOUT. */
 int sched_block_locked(struct list_head *list, uint64_t deadline)
 {
+	spin_assert_held(&sched_lock);
 	struct thread *t = this_cpu()->current;
 	if (t->kill_pending)
 		return -EINTR; /* a kill that came while we were runnable */
@@ -923,6 +924,7 @@ static void sched_unblock(struct thread *t)
  * caller's wake result once the call is over. */
 int sched_ipc_call_locked(struct thread *server)
 {
+	spin_assert_held(&sched_lock);
 	struct runqueue *rq = this_rq();
 	struct thread *caller = this_cpu()->current;
 
@@ -945,6 +947,7 @@ int sched_ipc_call_locked(struct thread *server)
  * own. Returns when the server next runs (on some caller's context). */
 void sched_ipc_take_caller_locked(struct thread *caller, struct thread *lender)
 {
+	spin_assert_held(&sched_lock);
 	struct runqueue *rq = this_rq();
 	struct thread *server = this_cpu()->current;
 
@@ -978,6 +981,7 @@ void sched_ipc_take_caller_locked(struct thread *caller, struct thread *lender)
  * otherwise the server goes on running on its own entity. */
 void sched_ipc_reply_locked(struct thread *caller, int result, struct list_head *wait_list)
 {
+	spin_assert_held(&sched_lock);
 	struct runqueue *rq = this_rq();
 	struct thread *server = this_cpu()->current;
 	bool on_callers_context = caller->state == THREAD_DONATING;
@@ -1024,6 +1028,7 @@ void sched_ipc_reply_locked(struct thread *caller, int result, struct list_head 
  * gets its own entity back if it ran on the caller's context. */
 void sched_ipc_abort_locked(struct thread *caller, int result)
 {
+	spin_assert_held(&sched_lock);
 	struct thread *server = caller->ipc_server;
 	if (server) {
 		server->ipc_caller = NULL;
@@ -1188,6 +1193,7 @@ static void sched_lend_unlink(struct thread *w)
 /* w stops waiting (woken, or taken by a server): its entity is its own. */
 void sched_lend_stop_locked(struct thread *w)
 {
+	spin_assert_held(&sched_lock);
 	struct thread *t = w->ipc_lend_to;
 	sched_lend_unlink(w);
 	w->ipc_lend_proc = NULL;
@@ -1227,6 +1233,7 @@ static void sched_lend_link(struct thread *w, struct thread *t, struct proc *p)
 
 void sched_lend_wait_locked(struct proc *p)
 {
+	spin_assert_held(&sched_lock);
 	struct thread *w = this_cpu()->current;
 	sched_lend_unlink(w);
 	w->ipc_lend_proc = p;
@@ -1237,6 +1244,7 @@ void sched_lend_wait_locked(struct proc *p)
 
 void sched_lend_end_locked(struct thread *s)
 {
+	spin_assert_held(&sched_lock);
 	struct thread *w = s->ipc_lender;
 	if (!w)
 		return;
@@ -1337,6 +1345,7 @@ static void sched_donors_release(struct proc *p)
 
 void sched_donors_waiting_locked(struct proc *p, int delta)
 {
+	spin_assert_held(&sched_lock);
 	if (delta > 0 && p->sc_waiters++ == 0)
 		list_add(&p->waited_link, &sched_waited);
 	else if (delta < 0 && --p->sc_waiters == 0)
@@ -1363,6 +1372,7 @@ void sched_donors_waiting(struct proc *p, int delta)
 
 void sched_donors_throttled_locked(void)
 {
+	spin_assert_held(&sched_lock);
 	sched_donors_recheck = true;
 }
 
@@ -1372,6 +1382,7 @@ void sched_donors_throttled_locked(void)
  * entity. */
 void sched_ipc_defer_locked(struct thread *caller)
 {
+	spin_assert_held(&sched_lock);
 	struct thread *server = this_cpu()->current;
 	caller->ipc_server = NULL;
 	server->ipc_caller = NULL;
@@ -1392,6 +1403,7 @@ void sched_ipc_defer_locked(struct thread *caller)
 
 void sched_wake_ipc_locked(struct thread *t, int result)
 {
+	spin_assert_held(&sched_lock);
 	sched_wake_locked(t, result);
 }
 
@@ -1399,6 +1411,7 @@ void sched_wake_ipc_locked(struct thread *t, int result)
  * the caller becomes runnable on its own context, nobody switches yet. */
 void sched_ipc_release_caller_locked(struct thread *caller, int result)
 {
+	spin_assert_held(&sched_lock);
 	struct thread *server = caller->ipc_server;
 	if (server)
 		server->ipc_caller = NULL;
@@ -1440,6 +1453,7 @@ void sched_interrupt_wait(struct thread *t)
  * entity, and later finds nobody to reply to). */
 static void sched_interrupt_locked(struct thread *t)
 {
+	spin_assert_held(&sched_lock);
 	if (t->state == THREAD_DONATING || sched_sc_released(t)) {
 		t->sig_call_taken = true;
 		sched_ipc_abort_locked(t, -EINTR);
@@ -1501,11 +1515,13 @@ static void sched_rt_reprio_depth(struct thread *t, int depth)
 
 void sched_rt_reprio_locked(struct thread *t)
 {
+	spin_assert_held(&sched_lock);
 	sched_rt_reprio_depth(t, 0);
 }
 
 void sched_setscheduler_locked(struct thread *t, int policy, int prio, bool reset_on_fork)
 {
+	spin_assert_held(&sched_lock);
 	bool was_idle = t->policy == K_SCHED_IDLE;
 	t->policy = (uint8_t)policy;
 	t->reset_on_fork = reset_on_fork;
@@ -1522,6 +1538,7 @@ void sched_setscheduler_locked(struct thread *t, int policy, int prio, bool rese
 
 void sched_pi_link_locked(struct thread *waiter, struct thread *owner)
 {
+	spin_assert_held(&sched_lock);
 	if (waiter->pi_owner || owner == waiter || owner->state == THREAD_DEAD)
 		return; /* (an ending owner has let its waiters go: none may come) */
 	/* no cycle: owner's chain of owners must not come back to waiter */
@@ -1536,6 +1553,7 @@ void sched_pi_link_locked(struct thread *waiter, struct thread *owner)
 
 void sched_pi_unlink_locked(struct thread *waiter)
 {
+	spin_assert_held(&sched_lock);
 	struct thread *owner = waiter->pi_owner;
 	if (!owner)
 		return;
@@ -1546,6 +1564,7 @@ void sched_pi_unlink_locked(struct thread *waiter)
 
 void sched_pi_owner_exit_locked(struct thread *owner)
 {
+	spin_assert_held(&sched_lock);
 	while (!list_empty(&owner->pi_waiters)) {
 		struct thread *w = list_first_entry(&owner->pi_waiters, struct thread, pi_link);
 		list_del(&w->pi_link);

@@ -135,6 +135,7 @@ void sched_psi_switch(struct sched_entity *from, struct sched_entity *to)
 
 void sched_psi_memstall_locked(struct sched_entity *se, int delta)
 {
+	spin_assert_held(&sched_lock);
 	uint64_t now = 0;
 	psi_count(se, (struct psi_delta){ .memstall = delta });
 	psi_settle_path(se, &now);
@@ -142,6 +143,7 @@ void sched_psi_memstall_locked(struct sched_entity *se, int delta)
 
 void sched_psi_iowait_locked(struct sched_entity *se, int delta)
 {
+	spin_assert_held(&sched_lock);
 	uint64_t now = 0;
 	psi_count(se, (struct psi_delta){ .iowait = delta });
 	psi_settle_path(se, &now);

@@ -19,6 +19,7 @@
 #include "panic.h"
 #include "pmm.h"
 #include "printk.h"
+#include "smp.h"
 #include "timer.h"
 #include "trap.h"
 
@@ -73,6 +74,32 @@ static void kbench_posix(const char *prog)
 
 int kbench_cpu(const char *filter); /* kbench_cpu.c: how many ran */
 
+static void kbench_smp_noop(void *arg)
+{
+	(void)arg;
+}
+
+/* A cross-CPU call to CPU 1 and back (smp_call: IPI, the handler, the
+ * caller's poll for DONE): what a wake-up or a TLB shootdown on another
+ * CPU costs at least. Plain TCG only (make bench boots it with --smp 2):
+ * under -icount QEMU runs the CPUs in turn. */
+static int kbench_smp(void)
+{
+	if (smp_online() < 2) {
+		printk("# bench smp_call_remote: one CPU (boot with --smp 2)\n");
+		return 0;
+	}
+	const uint64_t iters = 2000;
+	for (uint64_t i = 0; i < iters / 10; i++)
+		smp_call(1, kbench_smp_noop, NULL);
+	uint64_t t0 = clock_ns();
+	for (uint64_t i = 0; i < iters; i++)
+		smp_call(1, kbench_smp_noop, NULL);
+	uint64_t x100 = (clock_ns() - t0) * 100 / iters;
+	printk("bench smp_call_remote %lu.%02lu ns\n", x100 / 100, x100 % 100);
+	return 1;
+}
+
 __noreturn void kbench_main(const char *filter)
 {
 	int n = 0;
@@ -90,6 +117,8 @@ __noreturn void kbench_main(const char *filter)
 	}
 	n += kbench_user_programs(filter);
 	n += kbench_cpu(filter);
+	if (ktest_selected(filter, "smp"))
+		n += kbench_smp();
 	if (ktest_selected(filter, "posix")) {
 		kbench_posix("posix/bench");
 		n++;
