@@ -64,8 +64,9 @@ int sched_setscheduler(pid_t pid, int policy, const struct sched_param *p)
 	return (int)__sys_ret(sys_sched_policy(SCHED_OP_SETSCHEDULER, (int)pid, policy, (int *)p));
 }
 
-/* The processor the caller runs on: Arbor's kernel runs on the boot
- * processor alone (no other is started), so always 0. */
+/* The processor the caller runs on: Arbor's scheduler runs threads on the
+ * boot processor alone (the others are started and parked, docs/smp.md;
+ * sched_getaffinity says {0}), so always 0. */
 int sched_getcpu(void)
 {
 	return 0;

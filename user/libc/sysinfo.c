@@ -32,7 +32,8 @@ int sysinfo(struct sysinfo *info)
 	return 0;
 }
 
-/* Arbor runs on one CPU (the boot CPU; others are not started). */
+/* The CPUs that run threads: the boot CPU alone (the others are started
+ * and parked, docs/smp.md; sched_getaffinity says {0}). */
 int get_nprocs(void)
 {
 	return 1;
