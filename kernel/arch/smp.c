@@ -312,8 +312,10 @@ static void smp_nmi(struct trap_frame *tf)
 
 void smp_panic_stop(void)
 {
-	unsigned self = this_cpu()->id;
 	uint32_t online = __atomic_load_n(&smp_online_mask, __ATOMIC_ACQUIRE);
+	if (online == 1)
+		return; /* the boot CPU alone (maybe before %gs is set up) */
+	unsigned self = this_cpu()->id;
 
 	for (unsigned id = 0; id < smp_nr_possible; id++) {
 		if (id == self || !(online & (1u << id)))

@@ -1351,8 +1351,10 @@ void vm_as_destroy(struct addrspace *as)
 		if (!(++n % 1024))
 			sched_cond_resched(); /* up to VM_MAX_MAP_COUNT of them */
 	}
-	if (read_cr3() == as->root)
+	uint64_t f = irq_save(); /* vm_switch_to's CPU must stay this CPU */
+	if (this_cpu()->as == as)
 		vm_switch_to(NULL);
+	irq_restore(f);
 	vm_free_tables(as, as->root, 3);
 	if (as->area_cg) {
 		mem_uncharge(as->area_cg, as->area_pages, MEMCG_STAT_SLAB);

@@ -96,7 +96,9 @@ static long exec_image(const struct exec_image *im, const char *path, const char
 	struct addrspace *old = p->as;
 	vm_as_inherit_limits(as, old); /* execve keeps rlimits */
 	p->as = as;
+	uint64_t f = irq_save(); /* vm_switch_to's CPU must stay this CPU */
 	vm_switch_to(as);
+	irq_restore(f);
 	vm_as_destroy(old);
 	strlcpy(p->name, proc_basename(path), sizeof(p->name));
 	p->ufix_start = p->ufix_end = p->ufix_to = 0; /* the new image registers its own */
