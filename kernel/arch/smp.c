@@ -46,6 +46,7 @@ uint32_t smp_ap_id;
 static unsigned smp_nr_possible = 1;
 static uint8_t smp_apic_ids[MAX_CPUS];	/* by CPU id; [0] the boot CPU's */
 static uint32_t smp_online_mask = 1;	/* bit per CPU id; atomic */
+bool smp_active;
 
 unsigned smp_possible(void)
 {
@@ -183,6 +184,7 @@ void smp_start(void)
 		printk("smp: CPU %u online (APIC id %u)\n", id, smp_apic_ids[id]);
 	}
 	printk("smp: %u of %u CPUs online\n", started, smp_nr_possible);
+	smp_active = started > 1;
 }
 
 /* Parked: interrupts on, halted until an IPI. `sti; hlt` as one sequence,

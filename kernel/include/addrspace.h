@@ -13,6 +13,7 @@
 #include "spinlock.h"
 #include "types.h"
 #include "percpu.h"
+#include "smp.h"
 
 struct cgroup;
 struct page;
@@ -94,21 +95,25 @@ struct addrspace {
 
 extern paddr_t vm_kernel_root_pa;
 
-/* Loads the page tables of as (NULL: the kernel's own) and moves this
- * CPU's bit in the address spaces' cpus masks, before the CR3 write: a
- * CPU changing a PTE that does not see the bit yet changed it before this
- * CR3 write, which drops every user TLB entry (tlb_flush's fence).
+/* Loads the page tables of as (NULL: the kernel's own) and, with more
+ * than one CPU online, moves this CPU's bit in the address spaces' cpus
+ * masks, before the CR3 write: a CPU changing a PTE that does not see the
+ * bit yet changed it before this CR3 write, which drops every user TLB
+ * entry (tlb_flush's fence). On one CPU nobody reads the masks, and the
+ * switch (twice per IPC round trip) saves their atomics.
  * Pre: this CPU stays this CPU (interrupts or preemption off). */
 static inline void vm_switch_to(struct addrspace *as)
 {
 	struct cpu *c = this_cpu();
 	if (c->as == as)
 		return;
-	uint32_t bit = 1u << c->id;
-	if (c->as)
-		__atomic_fetch_and(&c->as->cpus, ~bit, __ATOMIC_RELAXED);
-	if (as)
-		__atomic_fetch_or(&as->cpus, bit, __ATOMIC_SEQ_CST);
+	if (smp_active) {
+		uint32_t bit = 1u << c->id;
+		if (c->as)
+			__atomic_fetch_and(&c->as->cpus, ~bit, __ATOMIC_RELAXED);
+		if (as)
+			__atomic_fetch_or(&as->cpus, bit, __ATOMIC_SEQ_CST);
+	}
 	c->as = as;
 	paddr_t root = as ? as->root : vm_kernel_root_pa;
 	__asm__ volatile("mov %0, %%cr3" ::"r"(root) : "memory");

@@ -23,6 +23,11 @@ unsigned smp_possible(void);
  * is "smp: N of M CPUs online". */
 void smp_start(void);
 
+/* Whether more than one CPU is online: set by smp_start, before any user
+ * address space exists, and never cleared (no CPU goes offline). Lets one
+ * CPU skip what only another CPU needs (vm_switch_to's masks). */
+extern bool smp_active;
+
 /* CPUs online now (the boot CPU included), and whether CPU id is one. */
 unsigned smp_online(void);
 bool smp_cpu_online(unsigned id);
