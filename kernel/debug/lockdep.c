@@ -137,7 +137,7 @@ static unsigned ld_class_of(struct spinlock *l)
 	if (c == ld_nr_classes) {
 		if (c == LD_CLASSES) {
 			ld_unlock();
-			return 0; /* full: untracked (reported once at the end of lockdep_report) */
+			return 0; /* the table is full: untracked */
 		}
 		ld_class[c].name = l->name;
 		ld_nr_classes++;
@@ -344,10 +344,10 @@ static void ld_print_irq(void *arg)
 
 /* A class taken in a handler must never be held with interrupts on: the
  * handler, run on the holder's CPU, would spin on it for ever. */
-static __attribute__((noinline)) void ld_irq_state(unsigned c, struct ld_cpu *cpu)
+static __attribute__((noinline)) void ld_irq_state(unsigned c, struct ld_cpu *cpu, bool irqs_on)
 {
 	struct ld_class *k = &ld_class[c];
-	bool in_irq = cpu->irq_depth > 0, on = !in_irq && (read_rflags() & RFLAGS_IF);
+	bool in_irq = cpu->irq_depth > 0, on = !in_irq && irqs_on;
 
 	if ((in_irq && k->in_irq) || (on && k->irqs_on) || (!in_irq && !on))
 		return;
@@ -379,15 +379,23 @@ static bool ld_active(const struct spinlock *l)
 	return ld_ready && !ld_off && l->name && !panic_in_progress();
 }
 
+/* Interrupts stay off inside the checker: a handler taking a lock here
+ * would find this CPU's held stack half pushed, or spin on the graph lock
+ * this CPU holds. (Its interrupt state is read before: ld_irq_state gets
+ * the caller's.) */
 void lockdep_acquire(struct spinlock *l)
 {
 	if (!ld_active(l))
 		return;
+	bool irqs_on = read_rflags() & RFLAGS_IF;
+	uint64_t f = irq_save();
 	unsigned c = ld_class_of(l);
-	if (!c)
+	if (!c) {
+		irq_restore(f);
 		return;
+	}
 	struct ld_cpu *cpu = &ld_cpu[this_cpu()->id];
-	ld_irq_state(c, cpu);
+	ld_irq_state(c, cpu, irqs_on);
 	for (unsigned i = 0; i < cpu->n; i++)
 		if (cpu->held[i]->ld_class)
 			ld_order(cpu->held[i]->ld_class, c);
@@ -395,6 +403,7 @@ void lockdep_acquire(struct spinlock *l)
 		cpu->held[cpu->n++] = l;
 	else
 		cpu->overflow++;
+	irq_restore(f);
 }
 
 void lockdep_acquired(struct spinlock *l)
@@ -413,16 +422,19 @@ void lockdep_release(struct spinlock *l)
 		      l->name, l->ld_owner - 1);
 	}
 	l->ld_owner = 0;
+	uint64_t f = irq_save(); /* as in lockdep_acquire */
 	struct ld_cpu *cpu = &ld_cpu[this_cpu()->id];
 	for (unsigned i = cpu->n; i-- > 0;) {
 		if (cpu->held[i] != l)
 			continue;
 		memmove(&cpu->held[i], &cpu->held[i + 1], (cpu->n - i - 1) * sizeof(cpu->held[0]));
 		cpu->n--;
+		irq_restore(f);
 		return;
 	}
 	if (cpu->overflow)
 		cpu->overflow--;
+	irq_restore(f);
 }
 
 bool lockdep_held(const struct spinlock *l)
