@@ -285,10 +285,9 @@ static int blk_grant_wave(struct blk_worker *w, const struct pcache_dma_seg *g, 
 	return k;
 }
 
-/* BLK_READ_GRANT (op READ) and BLK_WRITE_GRANT (WRITE): the caller's
- * grant's pieces for that direction, in waves of requests. */
-static long blk_grant_io(struct blk_worker *w, uint64_t pos, uint64_t len, uint64_t goff, enum blk_op op,
-			 const struct blk_who *who)
+/* The caller's grant's pieces for op's direction, in waves of requests. */
+long blk_grant_io(struct blk_worker *w, uint64_t pos, uint64_t len, uint64_t goff, enum blk_op op,
+		  const struct blk_who *who)
 {
 	struct blk_dev *d = w->d;
 	if (!d->sg_max || d->sg_bytes < BLK_SECTOR)
@@ -310,16 +309,6 @@ static long blk_grant_io(struct blk_worker *w, uint64_t pos, uint64_t len, uint6
 	}
 	sys_ipc_dma_grant(0, 0, NULL, 0, 0); /* the device is done with the frames */
 	return err ? err : (long)len;
-}
-
-long blk_read_grant(struct blk_worker *w, uint64_t pos, uint64_t len, uint64_t goff, const struct blk_who *who)
-{
-	return blk_grant_io(w, pos, len, goff, BLK_OP_READ, who);
-}
-
-long blk_write_grant(struct blk_worker *w, uint64_t pos, uint64_t len, uint64_t goff, const struct blk_who *who)
-{
-	return blk_grant_io(w, pos, len, goff, BLK_OP_WRITE, who);
 }
 
 long blk_flush(struct blk_worker *w, const struct blk_who *who)

@@ -37,15 +37,13 @@ long blk_read(struct blk_worker *w, uint64_t pos, uint64_t len, const struct blk
 /* Up to len bytes of the caller's send buffer go to pos: bytes written,
  * -ENOSPC at or past the end, -EIO, -EFAULT. */
 long blk_write(struct blk_worker *w, uint64_t pos, uint64_t len, const struct blk_who *who);
-/* BLK_READ_GRANT (abi/blk.h): len bytes at disk byte pos straight into
- * the pages the caller lends from byte goff of its grant, up to
- * BLK_CHUNK_REQS requests in flight at once: the bytes read, or -EINVAL,
- * -EOPNOTSUPP, -EIO, ipc_dma_grant's errors. */
-long blk_read_grant(struct blk_worker *w, uint64_t pos, uint64_t len, uint64_t goff, const struct blk_who *who);
-/* BLK_WRITE_GRANT: the same, the other way: len bytes of the pages the
- * caller lends for their writeback, from byte goff of its grant, to the
- * disk at byte pos. The bytes written, or the same errors. */
-long blk_write_grant(struct blk_worker *w, uint64_t pos, uint64_t len, uint64_t goff, const struct blk_who *who);
+/* BLK_READ_GRANT (op BLK_OP_READ, abi/blk.h): len bytes at disk byte pos
+ * straight into the pages the caller lends from byte goff of its grant;
+ * BLK_WRITE_GRANT (BLK_OP_WRITE): the other way, from the pages it lends
+ * for their writeback. Up to BLK_CHUNK_REQS requests in flight at once:
+ * the bytes moved, or -EINVAL, -EOPNOTSUPP, -EIO, ipc_dma_grant's errors. */
+long blk_grant_io(struct blk_worker *w, uint64_t pos, uint64_t len, uint64_t goff, enum blk_op op,
+		  const struct blk_who *who);
 /* Everything written reaches stable storage: 0 or -EIO. */
 long blk_flush(struct blk_worker *w, const struct blk_who *who);
 /* BLK_WRITEV (abi/blk.h): the caller's n segments (their headers and

@@ -195,17 +195,14 @@ static long blk_file_request(struct blk_worker *w, struct blk_file *f, struct ip
 		return blk_writev(w, m->w[0] > BLK_WRITEV_SEGS ? 0 : (uint32_t)m->w[0], info->snd_len,
 				  m->w[1] & BLK_WRITEV_FLUSH, &who);
 	case BLK_READ_GRANT:
-		if ((f->flags & O_ACCMODE) == O_WRONLY)
+	case BLK_WRITE_GRANT: {
+		bool write = m->label == BLK_WRITE_GRANT;
+		if ((f->flags & O_ACCMODE) == (write ? O_RDONLY : O_WRONLY))
 			return -EBADF;
 		if (w->reply >= 0) /* served from the backlog: not its caller's grant */
 			return -EOPNOTSUPP;
-		return blk_read_grant(w, m->w[0], m->w[1], m->w[2], &who);
-	case BLK_WRITE_GRANT:
-		if ((f->flags & O_ACCMODE) == O_RDONLY)
-			return -EBADF;
-		if (w->reply >= 0) /* served from the backlog: not its caller's grant */
-			return -EOPNOTSUPP;
-		return blk_write_grant(w, m->w[0], m->w[1], m->w[2], &who);
+		return blk_grant_io(w, m->w[0], m->w[1], m->w[2], write ? BLK_OP_WRITE : BLK_OP_READ, &who);
+	}
 	case BLK_BUDGET:
 		if ((f->flags & O_ACCMODE) == O_RDONLY)
 			return -EBADF;

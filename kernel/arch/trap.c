@@ -161,15 +161,11 @@ void trap_dispatch(struct trap_frame *tf)
 	if (fn) {
 		if (tf->vector >= IRQ_VECTOR_BASE && tf->vector < VECTOR_IPI_FIRST)
 			random_irq_mix(tf->vector); /* its arrival time, into the pool */
-#ifdef CONFIG_LOCKDEP
 		if (tf->vector >= IRQ_VECTOR_BASE)
-			lockdep_irq_enter();
+			LOCKDEP_IRQ_ENTER();
 		fn(tf);
 		if (tf->vector >= IRQ_VECTOR_BASE)
-			lockdep_irq_exit();
-#else
-		fn(tf);
-#endif
+			LOCKDEP_IRQ_EXIT();
 		/* An interrupt may have made a thread runnable or used up the
 		 * running one's slice: switch now if the interrupted code could
 		 * be interrupted (no spinlock, interrupts were on). */

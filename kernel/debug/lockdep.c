@@ -207,11 +207,6 @@ static unsigned ld_search(unsigned from, bool forward, enum ld_goal goal, unsign
 	return 0;
 }
 
-static unsigned ld_path(unsigned from, unsigned to, uint16_t *path)
-{
-	return ld_search(from, true, LD_CLASS, to, path);
-}
-
 static void ld_print_chain(const uint16_t *path, unsigned n)
 {
 	for (unsigned i = 0; i + 1 < n; i++) {
@@ -239,10 +234,10 @@ static void ld_print_inversion(void *arg)
 		     ld_class[v->taking].name, ld_class[v->held].name);
 }
 
-/* held is held and taking is being taken: record the order, or report
- * the cycle it would close. */
 static void ld_check_safe_unsafe(unsigned held, unsigned taking);
 
+/* held is held and taking is being taken: record the order, or report
+ * the cycle it would close. */
 static __attribute__((noinline)) void ld_order(unsigned held, unsigned taking)
 {
 	if (held == taking || ld_has(held, taking))
@@ -253,7 +248,7 @@ static __attribute__((noinline)) void ld_order(unsigned held, unsigned taking)
 		ld_unlock();
 		return;
 	}
-	unsigned n = ld_path(taking, held, v.path);
+	unsigned n = ld_search(taking, true, LD_CLASS, held, v.path);
 	if (n) {
 		v.held = held;
 		v.taking = taking;
@@ -274,10 +269,6 @@ static __attribute__((noinline)) void ld_order(unsigned held, unsigned taking)
 	ld_check_safe_unsafe(held, taking);
 	ld_unlock();
 }
-
-struct ld_irq_report {
-	unsigned c;
-};
 
 /* A class taken in a handler ("irq-safe": it must be, since a handler
  * takes it) held, directly or along a chain of orders, while a class
@@ -335,7 +326,7 @@ static void ld_check_safe_unsafe(unsigned held, unsigned taking)
 
 static void ld_print_irq(void *arg)
 {
-	const struct ld_class *k = &ld_class[((struct ld_irq_report *)arg)->c];
+	const struct ld_class *k = arg;
 	printk_panic("lockdep: \"%s\" first taken in an interrupt handler at:\n", k->name);
 	ld_print_stack(&k->irq_stack);
 	printk_panic("and first taken with interrupts on at:\n");
@@ -360,16 +351,13 @@ static __attribute__((noinline)) void ld_irq_state(unsigned c, struct ld_cpu *cp
 		ld_save_stack(&k->on_stack);
 		k->irqs_on = true;
 	}
-	bool bad = k->in_irq && k->irqs_on;
-	if (!bad)
-		ld_check_safe_unsafe(c, c);
-	if (bad) {
-		static struct ld_irq_report r;
-		r.c = c;
+	if (k->in_irq && k->irqs_on) {
 		static char what[160];
 		fmt_snprintf(what, sizeof(what), "\"%s\" is taken in an interrupt handler and with interrupts on",
 			     k->name);
-		ld_report(ld_print_irq, &r, what);
+		ld_report(ld_print_irq, k, what);
+	} else {
+		ld_check_safe_unsafe(c, c);
 	}
 	ld_unlock();
 }
@@ -452,16 +440,6 @@ void lockdep_irq_exit(void)
 {
 	if (ld_ready)
 		ld_cpu[this_cpu()->id].irq_depth--;
-}
-
-unsigned lockdep_classes(void)
-{
-	return ld_nr_classes - 1;
-}
-
-unsigned lockdep_orders(void)
-{
-	return ld_nr_edges;
 }
 
 #endif /* CONFIG_LOCKDEP */

@@ -17,7 +17,6 @@
 #include "abi/errno.h"
 #include "acpi.h"
 #include "bootinfo.h"
-#include "kstring.h"
 #include "lapic.h"
 #include "notif.h"
 #include "printk.h"
@@ -112,11 +111,8 @@ const struct acpi_madt_info *irq_madt(void)
 	uint64_t rsdp = boot_info.rsdp ? boot_info.rsdp : acpi_find_rsdp_legacy(irq_phys);
 	uint64_t table = rsdp ? acpi_find_table(irq_phys, rsdp, "APIC") : 0;
 	madt_ok = table && acpi_parse_madt(irq_phys, table, &madt) == 0;
-	if (!madt_ok) { /* what the rest of the kernel assumes without one */
-		memset(&madt, 0, sizeof(madt));
-		for (unsigned i = 0; i < IRQ_LINES; i++)
-			madt.isa_gsi[i] = i;
-	}
+	if (!madt_ok) /* what the rest of the kernel assumes without one */
+		acpi_madt_defaults(&madt);
 	return madt_ok ? &madt : NULL;
 }
 

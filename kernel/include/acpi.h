@@ -133,6 +133,9 @@ uint64_t acpi_find_table(acpi_phys_fn phys, uint64_t rsdp, const char sig[4]);
  * (if len is not NULL). */
 bool acpi_table_valid(acpi_phys_fn phys, uint64_t pa, const char sig[4], uint32_t *len);
 
+/* info zeroed, then the defaults above: what a machine without a MADT
+ * (or with a malformed one) is taken to have. */
+void acpi_madt_defaults(struct acpi_madt_info *info);
 /* Parses the MADT ("APIC") at physical address madt into info (zeroed,
  * then the defaults above, then filled). Returns 0, or -1 if the table is
  * invalid (as acpi_table_valid, or shorter than 44 bytes) or malformed;

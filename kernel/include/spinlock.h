@@ -1,8 +1,8 @@
 /* Spinlocks. Arbor schedules on one CPU today (the others are parked:
  * smp.h), but every piece of shared kernel state is guarded by a lock
- * anyway (lock order: docs/locking.md) so that SMP needs no rewrite. Holding a spinlock disables preemption: the holder
- * must not be switched out while another thread on this CPU could spin on
- * the same lock. The irqsave variants also keep interrupt handlers that
+ * anyway (lock order: docs/locking.md) so that SMP needs no rewrite.
+ * Holding a spinlock disables preemption: the holder must not be switched
+ * out while another thread on this CPU could spin on the same lock. The irqsave variants also keep interrupt handlers that
  * take the same lock from deadlocking on this CPU. Inline: they sit on
  * every hot path (IPC, scheduling, allocation). */
 #ifndef ARBOR_SPINLOCK_H
@@ -38,15 +38,17 @@ void lockdep_release(struct spinlock *l);
 bool lockdep_held(const struct spinlock *l);
 void lockdep_irq_enter(void);
 void lockdep_irq_exit(void);
-unsigned lockdep_classes(void);
-unsigned lockdep_orders(void);
 #define LOCKDEP_ACQUIRE(l) lockdep_acquire(l)
 #define LOCKDEP_ACQUIRED(l) lockdep_acquired(l)
 #define LOCKDEP_RELEASE(l) lockdep_release(l)
+#define LOCKDEP_IRQ_ENTER() lockdep_irq_enter()
+#define LOCKDEP_IRQ_EXIT() lockdep_irq_exit()
 #else
 #define LOCKDEP_ACQUIRE(l) do { } while (0)
 #define LOCKDEP_ACQUIRED(l) do { } while (0)
 #define LOCKDEP_RELEASE(l) do { } while (0)
+#define LOCKDEP_IRQ_ENTER() do { } while (0)
+#define LOCKDEP_IRQ_EXIT() do { } while (0)
 #endif
 
 #define SPINLOCK_INIT(n) { .locked = 0, .name = (n) }

@@ -228,7 +228,7 @@ uint64_t acpi_find_table(acpi_phys_fn phys, uint64_t rsdp, const char sig[4])
 	return 0;
 }
 
-static void madt_defaults(struct acpi_madt_info *info)
+void acpi_madt_defaults(struct acpi_madt_info *info)
 {
 	uint8_t *b = (uint8_t *)info;
 
@@ -320,7 +320,7 @@ int acpi_parse_madt(acpi_phys_fn phys, uint64_t madt, struct acpi_madt_info *inf
 	bool have_override = false;
 	bool online_capable_ok;
 
-	madt_defaults(info);
+	acpi_madt_defaults(info);
 	t = table_check(phys, madt, "APIC", &len);
 	if (!t || len < ACPI_MADT_HDR_LEN)
 		return -1;

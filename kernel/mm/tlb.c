@@ -44,6 +44,8 @@ void tlb_flush(struct addrspace *as, vaddr_t va, unsigned npages)
 
 	if (c->as == as)
 		tlb_flush_here(va, npages);
+	if (!smp_active)
+		return; /* nobody else to ask, and no mask kept (vm_switch_to) */
 	/* The PTE writes before the mask's read: pairs with vm_switch_to's
 	 * setting of a bit before its CR3 write. */
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
