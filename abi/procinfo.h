@@ -33,7 +33,13 @@ struct k_procinfo {
 	uint32_t oom_score;		/* Linux's /proc/PID/oom_score: 0..2000 */
 	int32_t tid;			/* thread_info's thread (state, CPU time and
 					 * cgroup are then its own); proc_info: pid */
-	uint32_t pad2;
+	uint32_t sig_queued;		/* real-time signals queued (SigQ) */
+	uint64_t sig_queue_max;		/* RLIMIT_SIGPENDING's soft limit */
+	uint64_t sig_pending;		/* the thread's pending set, bit sig-1 (SigPnd) */
+	uint64_t sig_shared;		/* the process's pending set (ShdPnd) */
+	uint64_t sig_blocked;		/* the thread's mask (SigBlk) */
+	uint64_t sig_ignored;		/* actions SIG_IGN (SigIgn) */
+	uint64_t sig_caught;		/* actions with a handler (SigCgt) */
 };
 
 struct k_meminfo {

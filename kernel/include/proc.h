@@ -378,7 +378,9 @@ extern struct proc *init_proc;	/* pid 1, once started; adopts orphans */
 void proc_init(void);
 int proc_add_thread(struct proc *p, struct thread *t);
 /* proc_add_thread, then the thread starts (under the lock a kill takes,
- * so it cannot end before): its tid, or -errno (not added). */
+ * so it cannot end before): its tid, or -errno (not added). A user
+ * thread starts with its tid in rsi (thread_create's ABI), so it knows
+ * its id before its creator returns. */
 int proc_start_thread(struct proc *p, struct thread *t);
 /* A new process's first thread joins it and starts: never refused; if the
  * process was killed before it had one, the thread ends before it reaches
@@ -570,6 +572,10 @@ uint64_t signal_pending_of(const struct thread *t);
 void signal_mask_restore(struct thread *t, uint64_t old, bool interrupted);
 /* A new process's RLIMIT_SIGPENDING (Linux's default depends on memory). */
 #define SIG_QUEUE_DEFAULT 4096
+/* The signal part of /proc/PID/status (SigQ, SigPnd, ShdPnd, SigBlk,
+ * SigIgn, SigCgt): thread t's, or with t NULL the main thread's (the
+ * first one left if it ended), as Linux's. proc_lock held. */
+void signal_info_fill_locked(struct proc *p, struct thread *t, struct k_procinfo *k);
 /* Frees what thread t still has queued (proc_lock held; t leaving). */
 void signal_thread_exit_locked(struct thread *t);
 /* A process becoming a zombie: its queued signals and POSIX timers go

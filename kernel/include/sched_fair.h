@@ -208,6 +208,14 @@ void sched_put_prev(struct sched_entity *leaf);
  * slice is SCHED_LATENCY_NS times the leaf's share of the CPU (product of
  * weight/queue load along the chain), but at least SCHED_MIN_GRAN_NS. */
 bool sched_should_preempt(struct sched_entity *leaf, uint64_t now_ns);
+/* Linux's wakeup preemption (check_preempt_wakeup): does the just woken
+ * thread `woken` take the CPU from the running thread `curr`? At the level
+ * where their chains meet (siblings in one queue), true iff curr's entity
+ * is ahead of woken's by more than SCHED_WAKEUP_GRAN_NS of the woken's run
+ * time in vruntime; no minimum run time applies (that is the tick's rule).
+ * False if woken sits under a throttled group or inside curr's own group
+ * entity at every level. curr's vruntime must be current. */
+bool sched_wakeup_preempts(struct sched_entity *curr, struct sched_entity *woken);
 /* The same question with neither the minimum run time nor a granularity:
  * is anyone on leaf's chain behind it at all? For a thread sent to the
  * freezer's park point, which runs only to stop there: if it is behind it

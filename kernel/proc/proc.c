@@ -17,11 +17,11 @@
 #include "cgns.h"
 #include "controller.h"
 #include "heap.h"
-#include "abi/procinfo.h"
 #include "pmm.h"
 #include "sched_fair.h"
 #include "syscall.h"
 #include "timer.h"
+#include "trap.h"
 #include "printk.h"
 #include "dev.h"
 #include "freezer.h"
@@ -258,6 +258,8 @@ int proc_start_thread(struct proc *p, struct thread *t)
 	spin_lock(&proc_lock);
 	int r = proc_add_thread_locked(p, t);
 	int tid = t->tid;
+	if (r == 0 && t->user_tf)
+		t->user_tf->rsi = (uint64_t)tid; /* thread_create's ABI: it knows its id at once */
 	/* Woken before a kill can see it: one that came first would wake it,
 	 * and it could run, end and be freed before our wake-up. */
 	if (r == 0)
@@ -1010,6 +1012,7 @@ static void proc_info_fill_locked(struct proc *p, struct thread *t, struct k_pro
 	k->oom_score_adj = p->oom_score_adj;
 	k->oom_score_adj_min = p->oom_score_adj_min;
 	k->oom_score = oom_score_locked(p);
+	signal_info_fill_locked(p, t, k);
 	struct cgroup *cg = t ? t->cgroup : proc_main_cgroup_locked(p);
 	size_t n = cg_path(cg, k->cgroup, sizeof(k->cgroup));
 	if (cg->dead) /* a zombie of a removed cgroup, as Linux shows it */

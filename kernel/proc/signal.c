@@ -184,6 +184,25 @@ static void sigq_flush_all_locked(struct proc *p, uint64_t mask)
 		sigq_flush_locked(p, list_entry(pos, struct thread, proc_link), mask);
 }
 
+void signal_info_fill_locked(struct proc *p, struct thread *t, struct k_procinfo *k)
+{
+	if (!t && !list_empty(&p->threads))
+		t = list_entry(p->threads.next, struct thread, proc_link);
+	k->sig_queued = p->sig_queued;
+	k->sig_queue_max = p->sig_queue_max;
+	k->sig_pending = t ? t->sig_pending : 0;
+	k->sig_shared = p->sig_pending;
+	k->sig_blocked = t ? t->sig_blocked : 0;
+	k->sig_ignored = k->sig_caught = 0;
+	for (int sig = 1; sig < SIG_NSIG; sig++) {
+		uint64_t h = p->sigactions[sig].handler;
+		if (h == SIG_IGN_HANDLER)
+			k->sig_ignored |= SIGBIT(sig);
+		else if (h > SIG_IGN_HANDLER)
+			k->sig_caught |= SIGBIT(sig);
+	}
+}
+
 void signal_thread_exit_locked(struct thread *t)
 {
 	sigq_flush_locked(t->proc, t, ~0ull);

@@ -329,6 +329,30 @@ static void sched_need_resched_kick(struct runqueue *rq)
 		this_cpu()->need_resched = 1;
 }
 
+/* A thread was woken: the running one gives way as Linux's wakeup
+ * preemption says (a sleeper that fell behind runs at once, even before
+ * the running one has run its minimum), or as the tick would. Without it
+ * a woken thread waited up to SCHED_MIN_GRAN_NS behind a thread that had
+ * just been picked: the Open POSIX suite's pthread_detach/4-3 saw a
+ * signal sender run only after the thread it signalled had gone. */
+static void sched_wake_check(struct runqueue *rq, struct sched_entity *woken)
+{
+	if (this_cpu()->current == rq->idle) {
+		this_cpu()->need_resched = 1;
+		return;
+	}
+	if (!rq->curr_se)
+		return;
+	uint64_t now = clock_ns();
+	if (!se_is_rt(rq->curr_se) && !se_is_rt(woken) && !sched_rt_first()) {
+		sched_update_curr(rq, now);
+		if (sched_wakeup_preempts(rq->curr_se, woken))
+			this_cpu()->need_resched = 1;
+	}
+	if (rq_should_preempt(rq->curr_se, now))
+		this_cpu()->need_resched = 1;
+}
+
 /* Threads found on a wait or timeout list while not blocked (a broken
  * invariant: see sched_wake_locked); sched_stray_waiters() reads it. */
 static uint64_t stray_waiters;
@@ -367,7 +391,7 @@ static void sched_wake_locked(struct thread *t, int result)
 	list_del(&t->wait_link);
 	sched_timeout_remove(t);
 	sched_queue_chain(t);
-	sched_need_resched_if(rq);
+	sched_wake_check(rq, &t->se);
 }
 
 static void sched_reap_dead(struct runqueue *rq)

@@ -398,6 +398,37 @@ bool sched_behind_now(struct sched_entity *leaf)
 	return sched_chain_behind(leaf, true);
 }
 
+static bool sched_chain_queued(const struct sched_entity *se);
+
+static int entity_depth(const struct sched_entity *se)
+{
+	int d = 0;
+	for (; se; se = parent_entity(se))
+		d++;
+	return d;
+}
+
+bool sched_wakeup_preempts(struct sched_entity *curr, struct sched_entity *woken)
+{
+	if (!sched_entity_running(curr))
+		return true;
+	if (!sched_chain_queued(woken))
+		return false; /* under a throttled group: it cannot run now */
+	int dc = entity_depth(curr), dw = entity_depth(woken);
+	for (; dc > dw; dc--)
+		curr = parent_entity(curr);
+	for (; dw > dc; dw--)
+		woken = parent_entity(woken);
+	while (curr->parent != woken->parent) {
+		curr = parent_entity(curr);
+		woken = parent_entity(woken);
+	}
+	if (curr == woken)
+		return false; /* the woken thread's group is the running one */
+	return vdiff(curr->vruntime, woken->vruntime) >
+	       (int64_t)to_vruntime(SCHED_WAKEUP_GRAN_NS, woken->weight);
+}
+
 /* ---- reconfiguration ---- */
 
 void sched_set_weight(struct sched_entity *se, uint32_t weight)

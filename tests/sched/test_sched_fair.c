@@ -254,7 +254,7 @@ static void wake(struct thread *t)
 	t->last_seen = now;
 	sched_enqueue(&t->se);
 	/* Wakeup preemption check, as the kernel's wake path does. */
-	if (cur && sched_should_preempt(&cur->se, now)) {
+	if (cur && (sched_wakeup_preempts(&cur->se, &t->se) || sched_should_preempt(&cur->se, now))) {
 		sched_put_prev(&cur->se);
 		cur = pick();
 	} else if (!cur) {
@@ -995,6 +995,70 @@ static void test_throttle(void)
 	teardown(what);
 }
 
+/* Linux's wakeup preemption: a sleeper that fell behind takes the CPU at
+ * once, even from a thread picked a moment ago; one barely behind does
+ * not; between groups the groups' entities are compared; nothing under a
+ * throttled group preempts. */
+static void test_wakeup_preempt(void)
+{
+	const char *what = "wakeup preemption";
+	reset(0);
+	struct thread *a = new_thread("a", &root, SCHED_NICE0_WEIGHT);
+	struct thread *b = new_thread("b", &root, SCHED_NICE0_WEIGHT);
+	struct thread *s = new_thread("s", &root, SCHED_NICE0_WEIGHT);
+	wake(a);
+	wake(b);
+	wake(s);
+	run(SEC);
+	sleep_thread(s);
+	run(SEC); /* s falls 1 s behind: it comes back with the sleeper credit */
+	if (!run_until_running(a, false) || !run_until_running(a, true))
+		fail("a never ran");
+	ok(cur == a && now - a->se.exec_start < SCHED_MIN_GRAN_NS, "%s: a was just picked", what);
+	wake(s);
+	ok(cur == s, "%s: a long sleeper preempts a thread that has run under the minimum", what);
+	run(10 * MS);
+	sleep_thread(s);
+	run(2 * MS);
+	wake(s);
+	ok(cur != s, "%s: a thread that slept 2 ms, and ran 10 ms before, does not", what);
+	sleep_thread(a);
+	sleep_thread(b);
+	sleep_thread(s);
+	teardown(what);
+
+	reset(0);
+	struct group *g1 = new_group(&root, 100), *g2 = new_group(&root, 100);
+	struct thread *x = new_thread("x", &g1->q, SCHED_NICE0_WEIGHT);
+	struct thread *y = new_thread("y", &g1->q, SCHED_NICE0_WEIGHT);
+	struct thread *z = new_thread("z", &g2->q, SCHED_NICE0_WEIGHT);
+	wake(x);
+	wake(y);
+	run(SEC);
+	if (!run_until_running(x, true))
+		fail("x never ran");
+	wake(z);
+	ok(cur == z, "%s: a thread of an idle group preempts the busy group's thread", what);
+	run(20 * MS);
+	sleep_thread(y);
+	run(SEC); /* g1 (x) and g2 (z) take turns; y sleeps */
+	if (!run_until_running(z, true))
+		fail("z never ran");
+	run(MS);
+	wake(y);
+	ok(cur == z, "%s: a sleeper of a group whose entity is not behind does not preempt", what);
+	throttle(g2, true);
+	sleep_thread(z);
+	run(SEC);
+	wake(z);
+	ok(cur != z && !inv_err, "%s: a thread woken under a throttled group does not preempt", what);
+	throttle(g2, false);
+	sleep_thread(x);
+	sleep_thread(y);
+	sleep_thread(z);
+	teardown(what);
+}
+
 int main(void)
 {
 	test_weights();
@@ -1012,5 +1076,6 @@ int main(void)
 	test_chaos();
 	test_edges();
 	test_throttle();
+	test_wakeup_preempt();
 	return tap_done();
 }

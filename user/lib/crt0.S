@@ -22,7 +22,8 @@ _start:
 	.cfi_endproc
 
 /* New threads start here (thread_create): rdi = &{fn, arg} at the top of
- * their stack, rsp 16-byte aligned. fn's result ends the thread. */
+ * their stack, rsi = their tid (fn's second argument), rsp 16-byte
+ * aligned. fn's result ends the thread. */
 	.globl __arbor_thread_entry
 	.type __arbor_thread_entry, @function
 __arbor_thread_entry:

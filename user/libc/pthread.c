@@ -227,9 +227,15 @@ void pthread_exit(void *ret)
 	__pthread_exit(ret);
 }
 
-static long pthread_start(void *arg)
+/* thread_create's entry calls this with arg and the thread's tid (rsi):
+ * the thread may run before pthread_create has stored the tid, and
+ * pthread_kill(pthread_self()) must find it (it used to signal nobody). */
+static long pthread_start(void *arg, long tid)
 {
 	struct pthread_rec *r = arg;
+	__atomic_compare_exchange_n(&r->tid, &(uint32_t){ 0xffffffffu }, (uint32_t)tid, false,
+				    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+	__pthread_tid_note(r, (uint32_t)tid);
 	uint32_t g; /* PTHREAD_EXPLICIT_SCHED: its creator sets its policy first */
 	while ((g = __atomic_load_n(&r->start_gate, __ATOMIC_ACQUIRE)) == 1)
 		sys_futex_wait((uint32_t *)&r->start_gate, 1, 0, 0);

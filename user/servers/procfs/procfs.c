@@ -807,6 +807,11 @@ static void text_status(struct text *t, const struct k_procinfo *i)
 	    i->gid, i->egid, i->sgid, i->egid);
 	put(t, "Threads:\t%u\nVmRSS:\t%llu kB\n", i->nthreads,
 	    (unsigned long long)i->resident_pages * 4);
+	put(t, "SigQ:\t%u/%llu\nSigPnd:\t%016llx\nShdPnd:\t%016llx\nSigBlk:\t%016llx\n"
+	    "SigIgn:\t%016llx\nSigCgt:\t%016llx\n", i->sig_queued,
+	    (unsigned long long)i->sig_queue_max, (unsigned long long)i->sig_pending,
+	    (unsigned long long)i->sig_shared, (unsigned long long)i->sig_blocked,
+	    (unsigned long long)i->sig_ignored, (unsigned long long)i->sig_caught);
 }
 
 /* The value of key in the root cgroup's memory.stat (bytes), or 0. */
