@@ -86,7 +86,16 @@ static void test_chld_info(void)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGCHLD, &sa, NULL);
 	int status, before = chld_count;
+	/* SIGCHLD held until the child's pid is stored: the child may run
+	 * and end before fork returns in the parent (a CPU of its own, or a
+	 * scheduler that runs it first), and the handler would compare
+	 * si_pid with the pid of the last test's child */
+	sigset_t chld, old;
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &chld, &old);
 	chld_expect = spawn_exit(7, 0);
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	wait_for_chld(before);
 	waitpid(chld_expect, &status, 0);
 	printf("exit: si_code %d si_status %d pid ok %d\n", (int)chld_code, (int)chld_status,
