@@ -214,8 +214,9 @@ bool sched_should_preempt(struct sched_entity *leaf, uint64_t now_ns);
  * is ahead of woken's by more than SCHED_WAKEUP_GRAN_NS of the woken's run
  * time in vruntime; no minimum run time applies (that is the tick's rule).
  * False if woken sits under a throttled group or inside curr's own group
- * entity at every level. curr's vruntime must be current. */
-bool sched_wakeup_preempts(struct sched_entity *curr, struct sched_entity *woken);
+ * entity at every level. pending_ns: what curr has run since it was last
+ * accounted (sched_account), counted at that level without accounting. */
+bool sched_wakeup_preempts(struct sched_entity *curr, struct sched_entity *woken, uint64_t pending_ns);
 /* The same question with neither the minimum run time nor a granularity:
  * is anyone on leaf's chain behind it at all? For a thread sent to the
  * freezer's park point, which runs only to stop there: if it is behind it

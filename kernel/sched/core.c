@@ -344,10 +344,13 @@ static void sched_wake_check(struct runqueue *rq, struct sched_entity *woken)
 	if (!rq->curr_se)
 		return;
 	uint64_t now = clock_ns();
-	if (!se_is_rt(rq->curr_se) && !se_is_rt(woken) && !sched_rt_first()) {
-		sched_update_curr(rq, now);
-		if (sched_wakeup_preempts(rq->curr_se, woken))
-			this_cpu()->need_resched = 1;
+	/* the running entity's run since it was last accounted counts, not
+	 * accounted here: a wake-up that does not preempt (a pipe's reader
+	 * woken by its writer) costs no tree update */
+	if (!se_is_rt(rq->curr_se) && !se_is_rt(woken) && !sched_rt_first() &&
+	    sched_wakeup_preempts(rq->curr_se, woken, now - rq->clock_start)) {
+		this_cpu()->need_resched = 1;
+		return;
 	}
 	if (rq_should_preempt(rq->curr_se, now))
 		this_cpu()->need_resched = 1;

@@ -408,7 +408,7 @@ static int entity_depth(const struct sched_entity *se)
 	return d;
 }
 
-bool sched_wakeup_preempts(struct sched_entity *curr, struct sched_entity *woken)
+bool sched_wakeup_preempts(struct sched_entity *curr, struct sched_entity *woken, uint64_t pending_ns)
 {
 	if (!sched_entity_running(curr))
 		return true;
@@ -425,7 +425,7 @@ bool sched_wakeup_preempts(struct sched_entity *curr, struct sched_entity *woken
 	}
 	if (curr == woken)
 		return false; /* the woken thread's group is the running one */
-	return vdiff(curr->vruntime, woken->vruntime) >
+	return vdiff(curr->vruntime + to_vruntime(pending_ns, curr->weight), woken->vruntime) >
 	       (int64_t)to_vruntime(SCHED_WAKEUP_GRAN_NS, woken->weight);
 }
 

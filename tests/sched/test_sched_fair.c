@@ -254,7 +254,7 @@ static void wake(struct thread *t)
 	t->last_seen = now;
 	sched_enqueue(&t->se);
 	/* Wakeup preemption check, as the kernel's wake path does. */
-	if (cur && (sched_wakeup_preempts(&cur->se, &t->se) || sched_should_preempt(&cur->se, now))) {
+	if (cur && (sched_wakeup_preempts(&cur->se, &t->se, 0) || sched_should_preempt(&cur->se, now))) {
 		sched_put_prev(&cur->se);
 		cur = pick();
 	} else if (!cur) {
