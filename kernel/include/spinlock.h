@@ -2,8 +2,9 @@
  * smp.h), but every piece of shared kernel state is guarded by a lock
  * anyway (lock order: docs/locking.md) so that SMP needs no rewrite.
  * Holding a spinlock disables preemption: the holder must not be switched
- * out while another thread on this CPU could spin on the same lock. The irqsave variants also keep interrupt handlers that
- * take the same lock from deadlocking on this CPU. Inline: they sit on
+ * out while another thread on this CPU could spin on the same lock. The
+ * irqsave variants also keep interrupt handlers that take the same lock
+ * from deadlocking on this CPU. Inline: they sit on
  * every hot path (IPC, scheduling, allocation). */
 #ifndef ARBOR_SPINLOCK_H
 #define ARBOR_SPINLOCK_H

@@ -7,8 +7,8 @@
  * reclaim.c) takes file pages from the inactive tail (pcache_lru_isolate)
  * and refills the inactive list from the active tail
  * (pcache_lru_deactivate), counting Linux's pgscan, pgactivate, pgrefill
- * and pgdeactivate here. One lock for every list (one CPU schedules today). The lists are in the cgroup's
- * page cache block (memcg_pcache_of), which a dying cgroup keeps while
+ * and pgdeactivate here. One lock for every list (one CPU schedules
+ * today). The lists are in the cgroup's page cache block (memcg_pcache_of), which a dying cgroup keeps while
  * pages are charged to it (memcg_keep), with empty lists: at its removal
  * its pages join its live ancestor's lists (pcache_lru_splice), where
  * reclaim finds them. */

@@ -337,23 +337,15 @@ static void sched_need_resched_kick(struct runqueue *rq)
  * signal sender run only after the thread it signalled had gone. */
 static void sched_wake_check(struct runqueue *rq, struct sched_entity *woken)
 {
-	if (this_cpu()->current == rq->idle) {
-		this_cpu()->need_resched = 1;
-		return;
-	}
-	if (!rq->curr_se)
-		return;
-	uint64_t now = clock_ns();
+	struct sched_entity *cur = rq->curr_se;
 	/* the running entity's run since it was last accounted counts, not
 	 * accounted here: a wake-up that does not preempt (a pipe's reader
 	 * woken by its writer) costs no tree update */
-	if (!se_is_rt(rq->curr_se) && !se_is_rt(woken) && !sched_rt_first() &&
-	    sched_wakeup_preempts(rq->curr_se, woken, now - rq->clock_start)) {
+	if (cur && this_cpu()->current != rq->idle && !se_is_rt(cur) && !se_is_rt(woken) &&
+	    !sched_rt_first() && sched_wakeup_preempts(cur, woken, clock_ns() - rq->clock_start))
 		this_cpu()->need_resched = 1;
-		return;
-	}
-	if (rq_should_preempt(rq->curr_se, now))
-		this_cpu()->need_resched = 1;
+	else
+		sched_need_resched_if(rq);
 }
 
 /* Threads found on a wait or timeout list while not blocked (a broken

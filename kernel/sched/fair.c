@@ -398,7 +398,14 @@ bool sched_behind_now(struct sched_entity *leaf)
 	return sched_chain_behind(leaf, true);
 }
 
-static bool sched_chain_queued(const struct sched_entity *se);
+/* se and every ancestor are runnable: none is under a throttled group. */
+static bool sched_chain_queued(const struct sched_entity *se)
+{
+	for (; se; se = parent_entity(se))
+		if (!se->on_rq)
+			return false;
+	return true;
+}
 
 static int entity_depth(const struct sched_entity *se)
 {
@@ -437,15 +444,6 @@ void sched_set_weight(struct sched_entity *se, uint32_t weight)
 	if (se->on_rq)
 		se->parent->load = se->parent->load - se->weight + weight;
 	se->weight = weight;
-}
-
-/* se and every ancestor are runnable: none is under a throttled group. */
-static bool sched_chain_queued(const struct sched_entity *se)
-{
-	for (; se; se = parent_entity(se))
-		if (!se->on_rq)
-			return false;
-	return true;
 }
 
 void sched_move(struct sched_entity *se, struct sched_queue *to)
