@@ -1,7 +1,7 @@
 /* Hierarchical weighted fair queueing (the CFS algorithm), pure logic.
  *
- * Model. The run queue of one CPU is a tree of queues mirroring the cgroup
- * tree. Each queue holds scheduling entities: threads (leaves) and groups
+ * Model. The run queue is a tree of queues mirroring the cgroup tree, one
+ * for all CPUs. Each queue holds scheduling entities: threads (leaves) and groups
  * (an entity that stands for a whole child cgroup and owns a child queue,
  * my_q). Siblings in one queue share the CPU time granted to that queue in
  * proportion to their weights; only runnable entities count, so the scheme
@@ -19,16 +19,25 @@
  * vruntimes are compared modulo 2^64 (signed difference), so wrapping is
  * harmless as long as related entities stay within 2^63 of each other.
  *
- * Running chain. While a thread runs, it and each of its ancestor group
- * entities is its queue's `curr`: out of the timeline tree but still
- * counted in nr_queued and load. There is at most one chain per root
- * queue (one root queue per CPU).
+ * Running chains. A running thread and each of its ancestor group entities
+ * form its CPU's running chain; there is one chain per CPU that runs a
+ * thread, and chains share their upper entities (a group whose threads run
+ * on two CPUs is on both chains: nr_running 2). Running entities stay in
+ * their timelines, counted in nr_queued and load like waiting ones. An
+ * entity is busy when there is nothing in it to pick: a running thread, or
+ * a group whose queued entities are all busy. pick_next takes the leftmost
+ * entity that is not busy at each level, and the preemption checks compare
+ * a chain's entity with the leftmost one that is not busy besides it. So
+ * on one CPU (nothing busy but the chain being judged) this is CFS, and on
+ * several CPUs vruntime order is global: weights split the time of all
+ * CPUs, and cpu.max's throttle takes a group out of every CPU at once.
  *
- * Typical use, all under the run-queue lock:
+ * Typical use, all under the run-queue lock, on a CPU whose chain ends
+ * at cur:
  *   timer tick:  sched_account(cur, ran); if (sched_should_preempt(cur, now))
- *                { sched_put_prev(cur); cur = sched_pick_next(root, now); }
+ *                cur = sched_pick_next(root, cur, now);
  *   block/exit:  sched_account(cur, ran); sched_dequeue(cur);
- *                cur = sched_pick_next(root, now);
+ *                cur = sched_pick_next(root, cur, now);
  *   wakeup:      sched_enqueue(t); if (sched_should_preempt(cur, now)) resched
  *
  * No allocation, no locking, no libc: the caller embeds the structures,
@@ -123,10 +132,12 @@ struct sched_bandwidth {
 };
 
 struct sched_entity {
-	struct rb_node node;        /* in parent->timeline while queued, not curr */
+	struct rb_node node;        /* in parent->timeline while runnable */
 	uint64_t vruntime;          /* weighted run time, in parent's time base */
 	uint32_t weight;            /* >= 1 */
-	bool on_rq;                 /* runnable: queued in parent, or its curr */
+	bool on_rq;                 /* runnable: queued in parent (running or not) */
+	bool busy;                  /* nothing to pick in it (see the model) */
+	uint32_t nr_running;        /* running chains through it (threads: 0 or 1) */
 	struct sched_queue *parent; /* the queue it competes in */
 	struct sched_queue *my_q;   /* groups: their children's queue; threads: NULL */
 	uint64_t exec_start;        /* clock when last picked (sched_pick_next) */
@@ -135,11 +146,11 @@ struct sched_entity {
 };
 
 struct sched_queue {
-	struct rb_root_cached timeline; /* runnable entities except curr, by vruntime */
-	struct sched_entity *curr;      /* entity of this queue on the running chain */
+	struct rb_root_cached timeline; /* runnable entities, by vruntime */
 	uint64_t min_vruntime;          /* monotonic floor for placing wakers */
-	uint32_t nr_queued;             /* runnable entities, including curr */
-	uint64_t load;                  /* their summed weights, including curr */
+	uint32_t nr_queued;             /* runnable entities, running ones too */
+	uint32_t nr_busy;               /* of those, the busy ones */
+	uint64_t load;                  /* their summed weights */
 	struct sched_entity *owner;     /* group entity owning this queue; NULL: root */
 };
 
@@ -148,14 +159,17 @@ static inline bool sched_entity_is_group(const struct sched_entity *se)
 	return se->my_q != NULL;
 }
 
-/* True iff se is on the running chain. */
+/* True iff se is on some CPU's running chain. */
 static inline bool sched_entity_running(const struct sched_entity *se)
 {
-	return se->on_rq && se->parent->curr == se;
+	return se->nr_running > 0;
 }
 
-/* An empty queue. owner is the group entity whose my_q this is (NULL for a
- * CPU's root queue). */
+/* Is there an entity in q (a root) that pick_next would take? */
+bool sched_queue_pickable(const struct sched_queue *q);
+
+/* An empty queue. owner is the group entity whose my_q this is (NULL for
+ * the root queue). */
 void sched_queue_init(struct sched_queue *q, struct sched_entity *owner);
 
 /* A not-runnable entity competing in `parent` (never NULL). Groups pass
@@ -175,9 +189,9 @@ void sched_enqueue(struct sched_entity *se);
 
 /* Thread se stops being runnable (block, exit, migration): remove it, and
  * every ancestor group entity whose queue becomes empty. If se was running,
- * the whole running chain is put back first, so afterwards nothing is
- * running and the caller must sched_pick_next (account the elapsed time
- * before dequeueing). Ignored if se is not runnable. */
+ * its running chain is put back first, so afterwards its CPU runs nothing
+ * and must sched_pick_next (account the elapsed time before dequeueing).
+ * Ignored if se is not runnable. */
 void sched_dequeue(struct sched_entity *se);
 
 /* Charge delta_ns of run time to thread `leaf` and every ancestor group
@@ -186,24 +200,26 @@ void sched_dequeue(struct sched_entity *se);
  * is queued but not running, its tree positions are fixed up. */
 void sched_account(struct sched_entity *leaf, uint64_t delta_ns);
 
-/* Choose the next thread from root: descend from the root, taking each
- * queue's leftmost (smallest vruntime, FIFO among ties) entity, making it
- * that queue's curr and stamping exec_start = now_ns. Any running chain
- * still in place is put back first (as by sched_put_prev), so the current
- * thread competes too. NULL if nothing is runnable. */
-struct sched_entity *sched_pick_next(struct sched_queue *root, uint64_t now_ns);
+/* Choose the next thread for a CPU whose running chain ended at prev
+ * (NULL: none): prev's chain is put back first (as by sched_put_prev), so
+ * prev competes too; then descend from the root, taking each queue's
+ * leftmost (smallest vruntime, FIFO among ties) entity that is not busy,
+ * stamping exec_start = now_ns, and count the chain running. NULL if
+ * nothing is pickable (everything runnable runs on other CPUs). */
+struct sched_entity *sched_pick_next(struct sched_queue *root, struct sched_entity *prev, uint64_t now_ns);
 
 /* The running thread stops running but stays runnable (preempted,
- * yielding): put its running chain back into the timelines. Harmless if
- * leaf is not running (already dequeued, or waiting). */
+ * yielding): its CPU's running chain is counted off. Harmless if leaf is
+ * not running (already dequeued, or waiting). */
 void sched_put_prev(struct sched_entity *leaf);
 
 /* Should the running thread `leaf` give up the CPU now? Always true if leaf
  * is not running, else false before it has run SCHED_MIN_GRAN_NS since it
  * was picked. Otherwise true iff at some level of the running chain the
- * leftmost waiting entity's vruntime is below that level's curr's by more
- * than a granularity G: while the leaf is within its slice, G is
- * SCHED_WAKEUP_GRAN_NS of curr's own run time converted to curr's vruntime;
+ * leftmost pickable entity (not busy, not the chain's) has a vruntime below
+ * the chain entity's by more than a granularity G: while the leaf is within
+ * its slice, G is SCHED_WAKEUP_GRAN_NS of the chain entity's run time in
+ * its vruntime;
  * once the slice is used up, G = 0 (switch to anyone who is behind). The
  * slice is SCHED_LATENCY_NS times the leaf's share of the CPU (product of
  * weight/queue load along the chain), but at least SCHED_MIN_GRAN_NS. */
@@ -231,9 +247,10 @@ uint64_t sched_slice_ns(const struct sched_entity *leaf);
 /* Bandwidth control (cpu.max): a throttled group leaves its parent's
  * queue even though its own queue may hold runnable entities, and stays
  * out (wake-ups below it stop at it) until unthrottled, when it comes back
- * if anything below is runnable (placed as a waking entity). Throttling a
- * group on the running chain puts the chain back first: nothing runs
- * afterwards and the caller must sched_pick_next. Both are idempotent. */
+ * if anything below is runnable (placed as a waking entity). Chains
+ * running below a group it throttles stay counted until their CPUs put
+ * them back: each such CPU must sched_pick_next (its thread still reads as
+ * running until then). Both are idempotent. */
 void sched_throttle(struct sched_entity *group);
 void sched_unthrottle(struct sched_entity *group);
 
@@ -246,7 +263,7 @@ void sched_set_weight(struct sched_entity *se, uint32_t weight);
  * dequeued and re-enqueued; vruntime keeps its offset from min_vruntime
  * (se->vruntime - from->min_vruntime + to->min_vruntime), then the usual
  * wakeup floor applies. A running thread stays running: its new chain
- * becomes curr (exec_start kept), so the caller needs no reschedule, though
+ * is counted running (exec_start kept), so the caller needs no reschedule, though
  * sched_should_preempt may now say yes; unless the new queue is under a
  * throttled group: then it only waits there (not running any more: the
  * caller must reschedule). Ignored for group entities. */

@@ -109,7 +109,7 @@ static struct sched_entity *rq_pick(struct runqueue *rq, uint64_t now)
 		t->se.exec_start = now;
 		return &t->se;
 	}
-	return sched_pick_next(rq->root, now);
+	return sched_pick_next(rq->root, rq->curr_se && !se_is_rt(rq->curr_se) ? rq->curr_se : NULL, now);
 }
 
 /* Should the running entity se give way now? A real-time one only to
@@ -127,7 +127,7 @@ static bool rq_should_preempt(struct sched_entity *se, uint64_t now)
 /* Something to run while the idle thread runs. */
 static bool rq_has_work(struct runqueue *rq)
 {
-	return rq->root->nr_queued > 0 || sched_rt_first();
+	return sched_queue_pickable(rq->root) || sched_rt_first();
 }
 
 /* Charges the time since the last stamp to whoever's time is running. */

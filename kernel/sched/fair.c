@@ -1,10 +1,12 @@
 /* Hierarchical weighted fair queueing; semantics in sched_fair.h.
  *
  * Invariants maintained for every queue q (the host test checks them):
- *   - q->timeline holds exactly q's runnable entities other than q->curr;
- *   - q->nr_queued and q->load count those plus q->curr;
- *   - q->curr, if set, is runnable, and it is a group entity iff the chain
- *     continues below it (its my_q->curr is set too);
+ *   - q->timeline holds exactly q's runnable entities, running ones too;
+ *   - q->nr_queued and q->load count them;
+ *   - q->nr_busy counts those whose busy flag is set, and an entity's
+ *     busy flag is entity_busy() of it (a thread some CPU runs, a group
+ *     whose queued entities are all busy): nothing in it to pick;
+ *   - an entity's nr_running is the number of running chains through it;
  *   - a group entity is runnable iff its my_q->nr_queued > 0;
  *   - q->min_vruntime never decreases (modulo 2^64).
  * Walking "up" from an entity goes se->parent->owner; the root queue's
@@ -102,12 +104,6 @@ static void tl_erase(struct sched_queue *q, struct sched_entity *se)
 	rb_erase_cached(&q->timeline, &se->node);
 }
 
-/* In the tree (as opposed to running, or not runnable at all). */
-static bool in_timeline(const struct sched_entity *se)
-{
-	return se->on_rq && se->parent->curr != se;
-}
-
 static struct sched_entity *parent_entity(const struct sched_entity *se)
 {
 	return se->parent->owner;
@@ -117,18 +113,72 @@ static struct sched_entity *parent_entity(const struct sched_entity *se)
 static void update_min_vruntime(struct sched_queue *q)
 {
 	struct sched_entity *first = leftmost(q);
-	uint64_t v;
 
-	if (q->curr)
-		v = q->curr->vruntime;
-	else if (first)
-		v = first->vruntime;
-	else
-		return; /* nothing runnable: keep the old floor */
-	if (first && vbefore(first->vruntime, v))
-		v = first->vruntime;
-	if (vbefore(q->min_vruntime, v))
-		q->min_vruntime = v;
+	if (first && vbefore(q->min_vruntime, first->vruntime))
+		q->min_vruntime = first->vruntime;
+}
+
+/* A queued entity's key grows (it ran): it keeps its place unless it
+ * reaches its successor's key (then it goes after its equals, FIFO). */
+static void tl_advance(struct sched_queue *q, struct sched_entity *se, uint64_t v)
+{
+	struct rb_node *next = rb_next(&se->node);
+
+	if (next && !vbefore(v, rb_entry(next, struct sched_entity, node)->vruntime)) {
+		tl_erase(q, se);
+		se->vruntime = v;
+		tl_insert(q, se);
+	} else {
+		se->vruntime = v;
+	}
+}
+
+/* ---- busy entities: nothing to pick in them ---- */
+
+/* A thread some CPU runs, or a group whose queued entities are all busy
+ * (an empty group's too: it is about to leave its queue). */
+static bool entity_busy(const struct sched_entity *se)
+{
+	if (!se->my_q)
+		return se->nr_running > 0;
+	return se->my_q->nr_busy >= se->my_q->nr_queued;
+}
+
+/* se's busy flag may have changed: update it and its queue's count, and
+ * so on up while the flags change. On one CPU this is a walk up the
+ * running chain at each pick and put_prev. */
+static void busy_refresh(struct sched_entity *se)
+{
+	for (; se; se = parent_entity(se)) {
+		bool b = entity_busy(se);
+		if (b == se->busy)
+			return;
+		se->busy = b;
+		if (!se->on_rq)
+			return; /* counted when it is queued again */
+		if (b)
+			se->parent->nr_busy++;
+		else
+			se->parent->nr_busy--;
+	}
+}
+
+/* The leftmost entity of q that is neither busy nor skip. At most one
+ * busy entity per CPU can come before it: busy entities of one queue have
+ * disjoint running chains below them. */
+static struct sched_entity *first_pickable(const struct sched_queue *q, const struct sched_entity *skip)
+{
+	for (struct rb_node *n = rb_first_cached(&q->timeline); n; n = rb_next(n)) {
+		struct sched_entity *e = rb_entry(n, struct sched_entity, node);
+		if (e != skip && !e->busy)
+			return e;
+	}
+	return NULL;
+}
+
+bool sched_queue_pickable(const struct sched_queue *q)
+{
+	return q->nr_busy < q->nr_queued;
 }
 
 /* ---- init ---- */
@@ -136,9 +186,9 @@ static void update_min_vruntime(struct sched_queue *q)
 void sched_queue_init(struct sched_queue *q, struct sched_entity *owner)
 {
 	rb_root_cached_init(&q->timeline);
-	q->curr = NULL;
 	q->min_vruntime = 0;
 	q->nr_queued = 0;
+	q->nr_busy = 0;
 	q->load = 0;
 	q->owner = owner;
 }
@@ -156,6 +206,8 @@ void sched_entity_init(struct sched_entity *se, struct sched_queue *parent,
 	se->exec_start = 0;
 	se->sum_exec = 0;
 	se->throttled = false;
+	se->nr_running = 0;
+	se->busy = false;
 }
 
 /* ---- queue membership ---- */
@@ -177,21 +229,28 @@ static void queue_add(struct sched_queue *q, struct sched_entity *se)
 	se->on_rq = true;
 	q->nr_queued++;
 	q->load += se->weight;
+	se->busy = entity_busy(se);
+	q->nr_busy += se->busy;
 	update_min_vruntime(q);
 	if (!se->my_q)
 		sched_psi_queued(se, 1);
+	busy_refresh(q->owner);
 }
 
-/* se must not be curr: callers put the running chain back first. */
+/* A running thread's chain is put back first (sched_dequeue); a running
+ * group (throttled) keeps its chains' counts until their CPUs put them
+ * back. */
 static void queue_remove(struct sched_queue *q, struct sched_entity *se)
 {
 	tl_erase(q, se);
 	se->on_rq = false;
 	q->nr_queued--;
 	q->load -= se->weight;
+	q->nr_busy -= se->busy;
 	update_min_vruntime(q);
 	if (!se->my_q)
 		sched_psi_queued(se, -1);
+	busy_refresh(q->owner);
 }
 
 /* Queues e and each ancestor group that was not runnable, stopping at a
@@ -207,7 +266,7 @@ static void enqueue_chain(struct sched_entity *e)
 	}
 }
 
-/* Removes e (runnable, not curr) and each ancestor group its removal
+/* Removes e (runnable, not a running thread) and each ancestor group its removal
  * empties: work conservation, an idle group leaves its parent's queue. */
 static void dequeue_chain(struct sched_entity *e)
 {
@@ -242,12 +301,6 @@ void sched_throttle(struct sched_entity *group)
 	group->throttled = true;
 	if (!group->on_rq)
 		return;
-	if (sched_entity_running(group)) {
-		struct sched_entity *leaf = group;
-		while (leaf->my_q && leaf->my_q->curr)
-			leaf = leaf->my_q->curr;
-		sched_put_prev(leaf);
-	}
 	dequeue_chain(group);
 }
 
@@ -260,54 +313,40 @@ void sched_unthrottle(struct sched_entity *group)
 		enqueue_chain(group);
 }
 
-/* ---- running chain ---- */
+/* ---- running chains ---- */
 
-/* Make leaf and its ancestors curr at their levels; they are all runnable
- * and no other chain exists in this root. */
-static void set_chain_curr(struct sched_entity *leaf)
+/* One more (+1) or one fewer (-1) CPU runs leaf, through each ancestor. */
+static void chain_run(struct sched_entity *leaf, int delta)
 {
-	for (struct sched_entity *e = leaf; e; e = parent_entity(e)) {
-		if (e->parent->curr == e)
-			continue;
-		tl_erase(e->parent, e);
-		e->parent->curr = e;
-	}
+	for (struct sched_entity *e = leaf; e; e = parent_entity(e))
+		e->nr_running += (uint32_t)delta;
+	busy_refresh(leaf);
 }
 
 void sched_put_prev(struct sched_entity *leaf)
 {
-	/* A waiting thread may share ancestors with the running chain:
-	 * those must stay curr, so do nothing unless leaf itself runs. */
+	/* A waiting thread may share ancestors with a running chain: those
+	 * must stay counted, so do nothing unless leaf itself runs. */
 	if (!sched_entity_running(leaf))
 		return;
-	for (struct sched_entity *e = leaf; e; e = parent_entity(e)) {
-		struct sched_queue *q = e->parent;
-
-		q->curr = NULL;
-		tl_insert(q, e); /* curr is always runnable */
-	}
+	chain_run(leaf, -1);
 }
 
-struct sched_entity *sched_pick_next(struct sched_queue *root, uint64_t now_ns)
+struct sched_entity *sched_pick_next(struct sched_queue *root, struct sched_entity *prev, uint64_t now_ns)
 {
-	struct sched_entity *e = root->curr;
-	struct sched_queue *q;
+	struct sched_entity *e = NULL;
 
-	if (e) {
-		while (e->my_q && e->my_q->curr)
-			e = e->my_q->curr;
-		sched_put_prev(e);
-	}
-	if (!root->nr_queued)
-		return NULL;
-	/* A runnable group's queue is never empty, so each level has a
-	 * leftmost entity until we reach a thread. */
-	for (q = root; q; q = e->my_q) {
-		e = leftmost(q);
-		tl_erase(q, e);
-		q->curr = e;
+	if (prev)
+		sched_put_prev(prev);
+	/* A group that is not busy has a pickable entity in its queue, so
+	 * each level has one until we reach a thread. */
+	for (struct sched_queue *q = root; q; q = e->my_q) {
+		e = first_pickable(q, NULL);
+		if (!e)
+			return NULL;
 		e->exec_start = now_ns;
 	}
+	chain_run(e, 1);
 	return e;
 }
 
@@ -316,15 +355,13 @@ struct sched_entity *sched_pick_next(struct sched_queue *root, uint64_t now_ns)
 void sched_account(struct sched_entity *leaf, uint64_t delta_ns)
 {
 	for (struct sched_entity *e = leaf; e; e = parent_entity(e)) {
-		/* Changing the key of a node in the tree needs a re-insert. */
-		bool queued = in_timeline(e);
+		uint64_t v = e->vruntime + to_vruntime(delta_ns, e->weight);
 
-		if (queued)
-			tl_erase(e->parent, e);
 		e->sum_exec += delta_ns;
-		e->vruntime += to_vruntime(delta_ns, e->weight);
-		if (queued)
-			tl_insert(e->parent, e);
+		if (e->on_rq)
+			tl_advance(e->parent, e, v);
+		else
+			e->vruntime = v;
 		update_min_vruntime(e->parent);
 	}
 }
@@ -355,12 +392,13 @@ uint64_t sched_slice_ns(const struct sched_entity *leaf)
 	return MAX(slice, SCHED_MIN_GRAN_NS);
 }
 
-/* Is some waiting entity on leaf's running chain behind that level's curr
- * by more than the granularity (0 once the slice is used up)? */
+/* Is some pickable entity at a level of leaf's running chain behind the
+ * chain's entity there by more than the granularity (0 once the slice is
+ * used up)? */
 static bool sched_chain_behind(struct sched_entity *leaf, bool slice_used)
 {
 	for (struct sched_entity *e = leaf; e; e = parent_entity(e)) {
-		struct sched_entity *first = leftmost(e->parent);
+		struct sched_entity *first = first_pickable(e->parent, e);
 		int64_t gran;
 
 		if (!first)
@@ -466,7 +504,7 @@ void sched_move(struct sched_entity *se, struct sched_queue *to)
 	 * caller picks again (issue 16: making that chain curr left the
 	 * root's curr a group out of every queue, and the next pick faulted). */
 	if (running && sched_chain_queued(se))
-		set_chain_curr(se);
+		chain_run(se, 1);
 }
 
 /* sched_yield: at the lowest level of the running chain where another
@@ -478,9 +516,13 @@ void sched_yield_entity(struct sched_entity *leaf)
 	for (struct sched_entity *se = leaf; se; se = parent_entity(se)) {
 		if (!sched_entity_running(se))
 			return;
-		struct sched_entity *first = leftmost(se->parent);
+		struct sched_entity *first = first_pickable(se->parent, se);
 		if (first) {
-			if (!vbefore(first->vruntime, se->vruntime))
+			if (vbefore(first->vruntime, se->vruntime))
+				return;
+			if (se->on_rq)
+				tl_advance(se->parent, se, first->vruntime + 1);
+			else /* a throttled group: out of its queue */
 				se->vruntime = first->vruntime + 1;
 			return;
 		}

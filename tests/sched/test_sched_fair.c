@@ -1,10 +1,11 @@
 /* Host simulation of the hierarchical fair scheduler (kernel/sched/fair.c).
  * Prints TAP; exits 0 iff every test passes.
  *
- * A fake clock advances in 1 ms timer ticks. Each tick the running thread
- * is charged 1 ms, then asked whether it should be preempted; if so its
- * chain is put back and the next thread is picked, exactly as the kernel's
- * tick handler will do. Sleeps and wakeups happen between ticks. After
+ * A fake clock advances in 1 ms timer ticks, on ncpu simulated CPUs that
+ * share one queue tree. Each tick each CPU's running thread is charged
+ * 1 ms, then asked whether it should be preempted; if so the CPU picks
+ * again (its chain is put back first), exactly as the kernel's tick
+ * handler does. Sleeps and wakeups happen between ticks. After
  * every tick a checker verifies the queue invariants from fair.c's header
  * comment against the test's own view of who is runnable, so scenario
  * checks (CPU shares over simulated seconds) rest on a consistent state. */
@@ -18,8 +19,9 @@
 #define MS      1000000ull
 #define SEC     (1000 * MS)
 #define TICK    MS
-#define MAX_T   16
+#define MAX_T   32
 #define MAX_G   16
+#define MAX_CPU 4
 #define TOL     0.02          /* absolute tolerance on CPU shares */
 #define MAX_GAP (50 * MS)     /* every runnable thread runs within this */
 
@@ -46,8 +48,10 @@ static uint64_t root_prev_min;
 static struct thread threads[MAX_T];
 static struct group groups[MAX_G];
 static int nthreads, ngroups;
-static struct thread *cur;        /* running thread, NULL when idle */
-static uint64_t now, idle_ns;
+static struct thread *cpus[MAX_CPU]; /* each CPU's running thread, NULL: idle */
+static int ncpu = 1;
+#define cur (cpus[0])             /* the one CPU of the one-CPU tests */
+static uint64_t now, idle_ns;     /* idle_ns: summed over the CPUs */
 static uint64_t base_vr;          /* initial min_vruntime of new queues */
 static const char *inv_err;       /* first invariant violation */
 static uint64_t inv_err_at;
@@ -71,7 +75,8 @@ static void reset(uint64_t vr_base)
 	memset(threads, 0, sizeof(threads));
 	memset(groups, 0, sizeof(groups));
 	nthreads = ngroups = 0;
-	cur = NULL;
+	memset(cpus, 0, sizeof(cpus));
+	ncpu = 1;
 	now = 1000 * SEC; /* arbitrary non-zero epoch */
 	idle_ns = 0;
 	base_vr = vr_base;
@@ -117,33 +122,31 @@ static int64_t vd(uint64_t a, uint64_t b)
 
 static void check_queue(struct sched_queue *q, uint64_t *prev_min)
 {
-	uint32_t count = 0;
+	uint32_t count = 0, busy_n = 0;
 	uint64_t load = 0;
 	const struct sched_entity *prev = NULL;
 
 	for (struct rb_node *n = rb_first(&q->timeline.root); n; n = rb_next(n)) {
 		struct sched_entity *e = rb_entry(n, struct sched_entity, node);
 
-		if (!e->on_rq || e->parent != q || e == q->curr)
-			fail("timeline entity not runnable / wrong parent / is curr");
+		if (!e->on_rq || e->parent != q)
+			fail("timeline entity not runnable / wrong parent");
 		if (prev && vd(e->vruntime, prev->vruntime) < 0)
 			fail("timeline not sorted by vruntime");
+		bool busy = e->my_q ? e->my_q->nr_busy >= e->my_q->nr_queued : e->nr_running > 0;
+		if (e->busy != busy)
+			fail("busy flag stale");
+		busy_n += e->busy;
 		prev = e;
 		count++;
 		load += e->weight;
 	}
 	if (rb_first_cached(&q->timeline) != rb_first(&q->timeline.root))
 		fail("leftmost cache stale");
-	if (q->curr) {
-		if (!q->curr->on_rq || q->curr->parent != q)
-			fail("curr not runnable or in another queue");
-		if (q->curr->my_q && !q->curr->my_q->curr)
-			fail("running chain stops at a group entity");
-		count++;
-		load += q->curr->weight;
-	}
 	if (q->nr_queued != count)
-		fail("nr_queued != timeline + curr");
+		fail("nr_queued != timeline");
+	if (q->nr_busy != busy_n)
+		fail("nr_busy != busy entities in the timeline");
 	if (q->load != load)
 		fail("load != sum of runnable weights");
 	if (vd(q->min_vruntime, *prev_min) < 0)
@@ -194,40 +197,58 @@ static void check_all(void)
 	for (int i = 0; i < nthreads; i++)
 		if (threads[i].se.on_rq != threads[i].runnable)
 			fail("thread on_rq disagrees with the simulation");
-	if (cur) {
-		struct sched_entity *e = root.curr;
-
-		while (e && e->my_q)
-			e = e->my_q->curr;
-		if (e != &cur->se || !sched_entity_running(&cur->se))
-			fail("running chain does not end at the running thread");
-	} else if (root.curr) {
-		fail("running chain while idle");
+	/* nr_running: the chains of the CPUs' threads through each entity */
+	uint32_t want_t[MAX_T] = { 0 }, want_g[MAX_G] = { 0 };
+	for (int c = 0; c < ncpu; c++) {
+		if (!cpus[c])
+			continue;
+		want_t[cpus[c] - threads]++;
+		for (struct sched_entity *e = cpus[c]->se.parent->owner; e; e = e->parent->owner)
+			want_g[container_of(e, struct group, se) - groups]++;
 	}
+	for (int i = 0; i < nthreads; i++)
+		if (threads[i].se.nr_running != want_t[i])
+			fail("a thread's nr_running is not the CPUs running it");
+	for (int i = 0; i < ngroups; i++)
+		if (groups[i].se.nr_running != want_g[i])
+			fail("a group's nr_running is not the CPUs running below it");
 }
 
 /* ---- driver ---- */
 
-static struct thread *pick(void)
+/* A CPU whose chain ended at prev (NULL: none) picks again. */
+static struct thread *pick_from(struct thread *prev)
 {
-	struct sched_entity *se = sched_pick_next(&root, now);
+	struct sched_entity *se = sched_pick_next(&root, prev ? &prev->se : NULL, now);
 
 	if (se && se->my_q)
 		fail("pick_next returned a group entity");
+	for (int c = 0; c < ncpu; c++)
+		if (se && cpus[c] == T(se) && cpus[c] != prev)
+			fail("pick_next took a thread another CPU runs");
 	return T(se);
+}
+
+static struct thread *pick(void)
+{
+	return pick_from(NULL);
 }
 
 static void tick(void)
 {
-	if (!cur)
-		cur = pick();
+	for (int c = 0; c < ncpu; c++)
+		if (!cpus[c])
+			cpus[c] = pick();
 	now += TICK;
-	if (cur) {
-		sched_account(&cur->se, TICK);
-		cur->ran += TICK;
-		cur->last_seen = now;
-	} else {
-		idle_ns += TICK;
+	for (int c = 0; c < ncpu; c++) {
+		struct thread *t = cpus[c];
+		if (t) {
+			sched_account(&t->se, TICK);
+			t->ran += TICK;
+			t->last_seen = now;
+		} else {
+			idle_ns += TICK;
+		}
 	}
 	for (int i = 0; i < nthreads; i++) {
 		struct thread *t = &threads[i];
@@ -235,10 +256,9 @@ static void tick(void)
 		if (t->runnable)
 			t->max_gap = MAX(t->max_gap, now - t->last_seen);
 	}
-	if (cur && sched_should_preempt(&cur->se, now)) {
-		sched_put_prev(&cur->se);
-		cur = pick();
-	}
+	for (int c = 0; c < ncpu; c++)
+		if (cpus[c] && sched_should_preempt(&cpus[c]->se, now))
+			cpus[c] = pick_from(cpus[c]);
 	check_all();
 }
 
@@ -253,12 +273,17 @@ static void wake(struct thread *t)
 	t->runnable = true;
 	t->last_seen = now;
 	sched_enqueue(&t->se);
-	/* Wakeup preemption check, as the kernel's wake path does. */
-	if (cur && (sched_wakeup_preempts(&cur->se, &t->se, 0) || sched_should_preempt(&cur->se, now))) {
-		sched_put_prev(&cur->se);
-		cur = pick();
-	} else if (!cur) {
-		cur = pick();
+	/* An idle CPU takes it; else the wakeup preemption check, as the
+	 * kernel's wake path does, on the first CPU where it says yes. */
+	for (int c = 0; c < ncpu; c++) {
+		if (!cpus[c]) {
+			cpus[c] = pick();
+			break;
+		}
+		if (sched_wakeup_preempts(&cpus[c]->se, &t->se, 0) || sched_should_preempt(&cpus[c]->se, now)) {
+			cpus[c] = pick_from(cpus[c]);
+			break;
+		}
 	}
 	check_all();
 }
@@ -267,8 +292,9 @@ static void sleep_thread(struct thread *t)
 {
 	t->runnable = false;
 	sched_dequeue(&t->se);
-	if (cur == t)
-		cur = pick();
+	for (int c = 0; c < ncpu; c++)
+		if (cpus[c] == t)
+			cpus[c] = pick_from(t);
 	check_all();
 }
 
@@ -382,12 +408,12 @@ static void teardown(const char *what)
 	for (int i = 0; i < nthreads; i++)
 		if (threads[i].runnable)
 			sleep_thread(&threads[i]);
-	empty = !cur && !root.curr && root.nr_queued == 0 && root.load == 0 &&
-		rb_empty(&root.timeline) && !sched_pick_next(&root, now);
+	empty = !cur && root.nr_queued == 0 && root.load == 0 && root.nr_busy == 0 &&
+		rb_empty(&root.timeline) && !sched_pick_next(&root, NULL, now);
 	for (int i = 0; i < ngroups; i++) {
 		struct sched_queue *q = &groups[i].q;
 
-		empty &= !groups[i].se.on_rq && !q->curr && q->nr_queued == 0 &&
+		empty &= !groups[i].se.on_rq && !groups[i].se.nr_running && q->nr_queued == 0 &&
 			 q->load == 0 && rb_empty(&q->timeline);
 	}
 	ok(empty, "%s: all queues empty and no group queued after dequeueing all", what);
@@ -444,7 +470,7 @@ static void test_basics(void)
 	bool never = true;
 
 	reset(0);
-	ok(!sched_pick_next(&root, now), "empty root: pick_next is NULL");
+	ok(!sched_pick_next(&root, NULL, now), "empty root: pick_next is NULL");
 	g = new_group(&root, 100);
 	a = new_thread("a", &g->q, SCHED_NICE0_WEIGHT);
 	sched_enqueue(&g->se); /* groups are never enqueued directly */
@@ -793,13 +819,14 @@ static void test_set_weight(void)
 
 /* Many threads and groups, random sleeps, wakes, moves and weight changes:
  * only the invariants are checked. */
-static void test_chaos(void)
+static void test_chaos(int cpus_n)
 {
 	struct group *g[6];
 	uint64_t rng = 0x9e3779b97f4a7c15ull;
-	const char *what = "random churn";
+	const char *what = cpus_n == 1 ? "random churn" : "random churn on 3 CPUs";
 
 	reset((uint64_t)-100 * MS); /* wraps vruntime during the run */
+	ncpu = cpus_n;
 	g[0] = new_group(&root, 100);
 	g[1] = new_group(&root, 50);
 	g[2] = new_group(&g[0]->q, 200);
@@ -870,10 +897,10 @@ static void test_edges(void)
 	wake(&threads[5]);
 	run(100 * MS);
 
-	/* pick_next with the previous chain still in place puts it back. */
-	cur = pick();
+	/* pick_next with the CPU's previous thread puts its chain back. */
+	cur = pick_from(cur);
 	check_all();
-	ok(cur && !inv_err, "%s: pick_next without put_prev keeps a consistent chain", what);
+	ok(cur && !inv_err, "%s: pick_next with the previous chain in place keeps a consistent state", what);
 
 	/* Tick preemption waits for SCHED_MIN_GRAN_NS after a pick, however
 	 * far ahead the others are. */
@@ -923,16 +950,26 @@ static void test_edges(void)
 	teardown(what);
 }
 
+/* Is t under g? */
+static bool below(const struct thread *t, const struct group *g)
+{
+	for (const struct sched_entity *e = t->se.parent->owner; e; e = e->parent->owner)
+		if (e == &g->se)
+			return true;
+	return false;
+}
+
 static void throttle(struct group *g, bool on)
 {
 	if (on)
 		sched_throttle(&g->se);
 	else
 		sched_unthrottle(&g->se);
-	if (cur && !sched_entity_running(&cur->se))
-		cur = NULL; /* its chain was throttled: pick again */
-	if (!cur)
-		cur = pick();
+	/* CPUs whose chains went through it pick again (the kernel's
+	 * reschedule), and idle ones look for work */
+	for (int c = 0; c < ncpu; c++)
+		if (!cpus[c] || (on && below(cpus[c], g)))
+			cpus[c] = pick_from(cpus[c]);
 	check_all();
 }
 
@@ -988,7 +1025,7 @@ static void test_throttle(void)
 	cur = NULL;
 	cur = pick();
 	check_all();
-	ok(!inv_err && waits && (!root.curr || root.curr->on_rq),
+	ok(!inv_err && waits,
 	   "%s: a running thread moved under a throttled group waits there", what);
 	throttle(g1, false);
 	ok(run_until_running(t2, true), "%s: and runs once it is unthrottled", what);
@@ -1059,6 +1096,127 @@ static void test_wakeup_preempt(void)
 	teardown(what);
 }
 
+/* ---- several CPUs on one queue tree ---- */
+
+/* The CPU time (in CPUs) the threads of group g got since s. */
+static double group_cpus(const struct snap *s, const struct group *g)
+{
+	uint64_t sum = 0;
+	for (int i = 0; i < nthreads; i++)
+		if (below(&threads[i], g))
+			sum += got(s, &threads[i]);
+	return (double)sum / (double)(now - s->t0);
+}
+
+/* Issue 23's figure: cpu.weight 100:200:300, six busy threads each, two
+ * CPUs: 1/3, 2/3 and 1 CPU, each within 1 % of itself. */
+static void test_smp_weights(void)
+{
+	const char *what = "2 CPUs, cpu.weight 100:200:300, 6 threads each";
+	static const char *names[18] = { "a0", "a1", "a2", "a3", "a4", "a5", "b0", "b1", "b2",
+					 "b3", "b4", "b5", "c0", "c1", "c2", "c3", "c4", "c5" };
+	reset(0);
+	ncpu = 2;
+	struct group *g[3] = { new_group(&root, 100), new_group(&root, 200), new_group(&root, 300) };
+	for (int i = 0; i < 18; i++)
+		wake(new_thread(names[i], &g[i / 6]->q, SCHED_NICE0_WEIGHT));
+	run(SEC);
+	struct snap s;
+	snap_take(&s);
+	reset_gaps();
+	run(10 * SEC);
+	double worst = 0;
+	for (int i = 0; i < 3; i++) {
+		double want = 2.0 * (i + 1) / 6, err = absd(group_cpus(&s, g[i]) / want - 1);
+		worst = err > worst ? err : worst;
+	}
+	ok(worst <= 0.01, "%s: worst relative error %.3f%%", what, 100 * worst);
+	ok(idle_ns == s.idle0, "%s: no CPU idles", what);
+	expect_gaps(what);
+	teardown(what);
+}
+
+/* Work conservation with fewer threads than a group's share: a group
+ * with one thread gets at most one CPU, the rest goes to the other. */
+static void test_smp_conserving(void)
+{
+	static const char *names[5] = { "one", "m0", "m1", "m2", "m3" };
+	for (int k = 0; k < 2; k++) {
+		const char *what = k ? "2 CPUs, cpu.weight 300 with 1 thread vs 100 with 4"
+				     : "2 CPUs, cpu.weight 100 with 1 thread vs 300 with 4";
+		reset(0);
+		ncpu = 2;
+		struct group *a = new_group(&root, k ? 300 : 100), *b = new_group(&root, k ? 100 : 300);
+		wake(new_thread(names[0], &a->q, SCHED_NICE0_WEIGHT));
+		for (int i = 1; i < 5; i++)
+			wake(new_thread(names[i], &b->q, SCHED_NICE0_WEIGHT));
+		run(SEC);
+		struct snap s;
+		snap_take(&s);
+		run(5 * SEC);
+		double want = k ? 1.0 : 0.5; /* 1.5 CPUs' worth of weight, but one thread */
+		ok(absd(group_cpus(&s, a) - want) <= 0.01 && absd(group_cpus(&s, b) - (2 - want)) <= 0.01,
+		   "%s: %.3f and %.3f CPUs (expect %.1f and %.1f)", what, group_cpus(&s, a), group_cpus(&s, b),
+		   want, 2 - want);
+		ok(idle_ns == s.idle0, "%s: no CPU idles", what);
+		teardown(what);
+	}
+	const char *what = "2 CPUs, one thread";
+	reset(0);
+	ncpu = 2;
+	struct thread *t = new_thread("t", &root, SCHED_NICE0_WEIGHT);
+	wake(t);
+	struct snap s;
+	snap_take(&s);
+	run(SEC);
+	ok(share(&s, t) == 1.0 && idle_ns - s.idle0 == SEC, "%s: it runs all the time on one, the other idles",
+	   what);
+	struct thread *u = new_thread("u", &root, SCHED_NICE0_WEIGHT), *v = new_thread("v", &root, SCHED_NICE0_WEIGHT);
+	wake(u);
+	wake(v);
+	run(SEC);
+	snap_take(&s);
+	run(3 * SEC);
+	ok(absd(share(&s, t) - 2.0 / 3) <= TOL && absd(share(&s, u) - 2.0 / 3) <= TOL &&
+	   absd(share(&s, v) - 2.0 / 3) <= TOL,
+	   "%s, then three: 2/3 of a CPU each (%.3f %.3f %.3f)", what, share(&s, t), share(&s, u), share(&s, v));
+	teardown(what);
+}
+
+/* cpu.max's throttle with the group's threads running on both CPUs:
+ * both CPUs leave it at once, and it comes back on both. */
+static void test_smp_throttle(void)
+{
+	const char *what = "2 CPUs, throttling a group that runs on both";
+	reset(0);
+	ncpu = 2;
+	struct group *g = new_group(&root, 100), *h = new_group(&root, 100);
+	struct thread *g0 = new_thread("g0", &g->q, SCHED_NICE0_WEIGHT);
+	struct thread *g1 = new_thread("g1", &g->q, SCHED_NICE0_WEIGHT);
+	struct thread *h0 = new_thread("h0", &h->q, SCHED_NICE0_WEIGHT);
+	wake(g0);
+	wake(g1);
+	run(100 * MS);
+	bool both = (cpus[0] == g0 || cpus[0] == g1) && (cpus[1] == g0 || cpus[1] == g1);
+	ok(both && g->se.nr_running == 2, "%s: both CPUs run g (nr_running %u)", what, g->se.nr_running);
+	wake(h0);
+	throttle(g, true);
+	ok((cpus[0] == h0) != (cpus[1] == h0) && (!cpus[0] || cpus[0] == h0) && (!cpus[1] || cpus[1] == h0) &&
+	   g->se.nr_running == 0 && !inv_err,
+	   "%s: h0 runs on one CPU, the other idles", what);
+	struct snap s;
+	snap_take(&s);
+	run(SEC);
+	ok(share(&s, g0) == 0 && share(&s, g1) == 0 && share(&s, h0) == 1.0, "%s: g gets nothing while throttled",
+	   what);
+	throttle(g, false);
+	snap_take(&s);
+	run(3 * SEC);
+	ok(absd(group_cpus(&s, g) - 1) <= TOL && absd(share(&s, h0) - 1) <= TOL,
+	   "%s: unthrottled, g and h get a CPU each (%.3f %.3f)", what, group_cpus(&s, g), share(&s, h0));
+	teardown(what);
+}
+
 int main(void)
 {
 	test_weights();
@@ -1073,7 +1231,11 @@ int main(void)
 	test_move();
 	test_dequeue_waiting();
 	test_set_weight();
-	test_chaos();
+	test_chaos(1);
+	test_chaos(3);
+	test_smp_weights();
+	test_smp_conserving();
+	test_smp_throttle();
 	test_edges();
 	test_throttle();
 	test_wakeup_preempt();
