@@ -70,7 +70,7 @@ static void banner(void)
 /* The first thread: whatever needs a thread context to start. */
 static long kinit(void *arg)
 {
-	char test[128];
+	char test[BOOT_CMDLINE_MAX];
 	(void)arg;
 
 	if (cmdline_get(boot_info.cmdline, "test", test, sizeof(test)))

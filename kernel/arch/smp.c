@@ -3,6 +3,7 @@
  * set-up (smp_ap_main), cross-CPU function calls, and the panic path's
  * NMI stop. Contracts in smp.h; the design in docs/smp.md. */
 #include "smp.h"
+#include "sched.h"
 #include "abi/errno.h"
 #include "acpi.h"
 #include "arch/smp_boot.h"
@@ -37,6 +38,7 @@ void smp_ap_entry(void);
 __noreturn void smp_ap_main(unsigned id);
 
 static void smp_call_irq(struct trap_frame *tf);
+static void smp_resched_irq(struct trap_frame *tf);
 static void smp_nmi(struct trap_frame *tf);
 
 /* What smp_ap_entry reads: one CPU starts at a time. */
@@ -45,6 +47,7 @@ uint32_t smp_ap_id;
 
 static unsigned smp_nr_possible = 1;
 static uint8_t smp_apic_ids[MAX_CPUS];	/* by CPU id; [0] the boot CPU's */
+static void *smp_ap_stacks[MAX_CPUS];	/* by CPU id: the stack it starts on */
 static uint32_t smp_online_mask = 1;	/* bit per CPU id; atomic */
 bool smp_active;
 
@@ -74,6 +77,7 @@ void smp_discover(void)
 	unsigned skipped = 0;
 
 	trap_register(VECTOR_IPI_CALL, smp_call_irq);
+	trap_register(VECTOR_IPI_RESCHED, smp_resched_irq);
 	trap_register(TRAP_NMI, smp_nmi);
 	cpuid(1, 0, r);
 	self = r[1] >> 24; /* the initial APIC ID: the LAPIC is not mapped yet */
@@ -150,6 +154,7 @@ static bool smp_boot_cpu(unsigned id)
 	smp_ap_gs = (uint64_t)c;
 	smp_ap_id = id;
 	smp_ap_cr3 = vm_kernel_root();
+	smp_ap_stacks[id] = page_to_virt(stack);
 	smp_ap_stack = (uint64_t)page_to_virt(stack) + KSTACK_SIZE;
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	lapic_ipi(apic, ICR_INIT | ICR_ASSERT);
@@ -177,6 +182,8 @@ void smp_start(void)
 		return;
 	}
 	smp_tramp_install();
+	char v[4];
+	sched_smp_enabled = cmdline_get(boot_info.cmdline, "smp_sched", v, sizeof(v)) && v[0] == '1';
 	for (unsigned id = 1; id < smp_nr_possible; id++) {
 		if (!smp_boot_cpu(id))
 			continue;
@@ -208,7 +215,22 @@ __noreturn void smp_ap_main(unsigned id)
 		panic("smp: CPU %u runs with APIC id %u, the MADT says %u", id, lapic_id(),
 		      smp_apic_ids[id]);
 	__atomic_fetch_or(&smp_online_mask, 1u << id, __ATOMIC_RELEASE);
+	if (sched_smp_enabled) /* this stack becomes its idle thread's */
+		sched_cpu_start(smp_ap_stacks[id], (uint64_t)smp_ap_stacks[id] + KSTACK_SIZE);
 	smp_park();
+}
+
+/* Nothing to do here: the sender set need_resched, and trap_dispatch's
+ * return path (sched_preempt_irq) or the idle loop acts on it. */
+static void smp_resched_irq(struct trap_frame *tf)
+{
+	(void)tf;
+	lapic_eoi();
+}
+
+void smp_resched(unsigned id)
+{
+	lapic_ipi(smp_apic_ids[id], ICR_FIXED | ICR_ASSERT | VECTOR_IPI_RESCHED);
 }
 
 /* ---- cross-CPU calls ---- */

@@ -104,7 +104,8 @@ static void timer_tick(struct trap_frame *tf)
 			irqoff_tick();
 #endif
 			softlockup_tick(tf, sched_idle_running());
-			loadavg_tick();
+			if (cpu->id == 0)
+				loadavg_tick(); /* the system's, once per tick */
 			sched_tick(trap_from_user(tf));
 		} else {
 			sched_timer_event(trap_from_user(tf));
@@ -119,6 +120,12 @@ void timer_init(void)
 	lapic_init();
 	timer_calibrate();
 	trap_register(VECTOR_LAPIC_TIMER, timer_tick);
+	timer_cpu_init();
+	rtc_init();
+}
+
+void timer_cpu_init(void)
+{
 	lapic_write(LAPIC_TIMER_DIV, LAPIC_DIV_16);
 	lapic_write(LAPIC_LVT_TIMER, VECTOR_LAPIC_TIMER); /* one-shot */
 	struct cpu *cpu = this_cpu();
@@ -126,7 +133,6 @@ void timer_init(void)
 	cpu->timer_armed = UINT64_MAX;
 	cpu->timer_next_tick = clock_ns() + TICK_NS;
 	timer_arm(clock_ns());
-	rtc_init();
 }
 
 uint64_t clock_ns(void)

@@ -1,6 +1,6 @@
-/* Per-CPU data, reached through %gs. Other CPUs are started (smp.h) but
- * only CPU 0 schedules today. The first fields are read by assembly
- * (offsets fixed). */
+/* Per-CPU data, reached through %gs. Other CPUs are started (smp.h) and
+ * schedule when booted with smp_sched=1 (docs/smp.md). The first fields
+ * are read by assembly (offsets fixed). */
 #ifndef ARBOR_PERCPU_H
 #define ARBOR_PERCPU_H
 

@@ -83,6 +83,10 @@ struct thread {
 	int tid;
 	enum thread_state state;
 	struct sched_entity se;
+	/* sched_lock: the CPU running this thread, and the CPU whose running
+	 * entity is this thread's se (it may run another thread: IPC); -1
+	 * for none. A thread runs on one CPU at a time (schedule_locked). */
+	int16_t on_cpu, se_cpu;
 	int nice;
 	/* Scheduling policy (kernel/sched/rt.c; sched_lock): Linux's number
 	 * (SCHED_OTHER 0, FIFO 1, RR 2, BATCH 3, IDLE 5), the static real-time

@@ -31,6 +31,11 @@ struct waitq {
 void sched_init(void);
 /* The boot context becomes the idle thread and never returns. */
 __noreturn void sched_idle_loop(void);
+/* Scheduling on every CPU (boot option smp_sched, default on): a started
+ * CPU other than the boot CPU calls sched_cpu_start with its stack, and
+ * becomes an idle thread picking from the one queue tree. */
+extern bool sched_smp_enabled;
+__noreturn void sched_cpu_start(void *stack_bottom, uint64_t stack_top);
 
 /* Switch to the next runnable thread (the caller may stay runnable). */
 void schedule(void);
@@ -186,6 +191,9 @@ void sched_rt_dequeue(struct thread *t);
 /* The real-time thread to run: the first of the highest priority, or
  * NULL if none is runnable or the class is throttled. */
 struct thread *sched_rt_first(void);
+/* The first in that order for which ok(t, arg) holds (several CPUs: one
+ * not running on another), or NULL as above. */
+struct thread *sched_rt_first_if(bool (*ok)(const struct thread *t, const void *arg), const void *arg);
 bool sched_rt_queued(void);	/* any real-time thread runnable (throttled or not) */
 bool sched_rt_throttled(void);
 void sched_rt_requeue_tail(struct thread *t);	/* yield, or a used RR slice */

@@ -47,6 +47,11 @@ int smp_call(unsigned id, void (*fn)(void *), void *arg);
 /* smp_call on every online CPU but this one; returns how many ran fn. */
 unsigned smp_call_others(void (*fn)(void *), void *arg);
 
+/* The reschedule IPI to CPU id (online, not this one): it interrupts
+ * whatever id runs, and the interrupt's return path switches if the
+ * sender set id's need_resched first (sched_kick). */
+void smp_resched(unsigned id);
+
 /* The panic path: asks every other online CPU, one at a time, to print
  * its registers and backtrace through NMI and stop for good; waits up to
  * 100 ms for each. Lock-free; safe from any context. */

@@ -9,6 +9,9 @@
 #define TIMER_HZ 250
 
 void timer_init(void);
+/* This CPU's LAPIC timer, as timer_init set the boot CPU's (another CPU,
+ * once it schedules: its ticks and events). */
+void timer_cpu_init(void);
 uint64_t clock_ns(void);	/* monotonic, since boot */
 /* Reads the CMOS real-time clock (after timer_init). */
 void rtc_init(void);

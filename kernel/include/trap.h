@@ -31,6 +31,7 @@ struct trap_frame {
  * Their arrival times are not mixed into the entropy pool. */
 #define VECTOR_IPI_FIRST   0xf1
 #define VECTOR_IPI_CALL    0xf1
+#define VECTOR_IPI_RESCHED 0xf2
 #define VECTOR_SPURIOUS    0xff
 
 typedef void (*trap_handler_fn)(struct trap_frame *tf);

@@ -10,6 +10,7 @@
 #include "percpu.h"
 #include "printk.h"
 #include "proc.h"
+#include "smp.h"
 #include "spinlock.h"
 #include "syscall.h"
 #include "timer.h"
@@ -20,18 +21,26 @@
 void switch_context(uint64_t *save_sp, uint64_t new_sp);
 extern char boot_stack_bottom[], boot_stack_top[];
 
+/* One per CPU that schedules. The queue tree is one for all CPUs (the
+ * root cgroup's queue, fair.c): a CPU's running chain ends at curr_se,
+ * and sched_lock, held across every switch, makes a thread switched out
+ * on one CPU safe to pick on another (its registers are saved before the
+ * lock is released, by the thread switched to). */
 struct runqueue {
 	struct sched_queue *root;	/* the root cgroup's queue */
 	struct sched_entity *curr_se;	/* whose time the running code uses */
 	uint64_t clock_start;		/* when curr_se last started to run */
 	struct thread *idle;
 	struct thread *dead;		/* to reap once we are off its stack */
-	struct list_head timeouts;	/* blocked threads with a deadline, sorted */
+	unsigned cpu;
+	bool online;			/* schedules (sched_cpu_start) */
 };
 
 struct spinlock sched_lock = SPINLOCK_INIT("sched");
-static struct runqueue boot_rq;
-static struct thread idle_thread;
+static struct runqueue sched_rqs[MAX_CPUS];
+static struct thread sched_idle_threads[MAX_CPUS];
+/* blocked threads with a deadline, sorted; any CPU's timer expires them */
+static struct list_head sched_timeouts = LIST_HEAD_INIT(sched_timeouts);
 static uint64_t root_usage_ns; /* the root group has no entity to sum into */
 struct sched_group *sched_root;
 
@@ -45,17 +54,18 @@ static inline struct thread *se_thread(struct sched_entity *se)
 	return container_of(se, struct thread, se);
 }
 
-void sched_init(void)
+/* This CPU's run queue and idle thread, the thread it runs now on the
+ * stack [stack_bottom, stack_top). */
+static void sched_rq_setup(unsigned id, void *stack_bottom, uint64_t stack_top)
 {
-	struct runqueue *rq = &boot_rq;
-	struct thread *idle = &idle_thread;
+	struct runqueue *rq = &sched_rqs[id];
+	struct thread *idle = &sched_idle_threads[id];
 
 	rq->root = &sched_root->rq; /* the root cgroup's group: cg_init ran */
 	rq->idle = idle;
-	list_init(&rq->timeouts);
+	rq->cpu = id;
 	idle->proc = &kernel_proc;
 	idle->cgroup = &cg_root;
-	idle->kstack = boot_stack_bottom;
 	idle->state = THREAD_RUNNABLE;
 	list_init(&idle->timer_link);
 	list_init(&idle->wait_link);
@@ -64,9 +74,48 @@ void sched_init(void)
 	list_init(&idle->tid_link);
 	fpu_state_init(&idle->fpu);
 	__builtin_strcpy(idle->name, "idle");
+	idle->on_cpu = (int16_t)id;
+	idle->se_cpu = -1;
+	idle->kstack = stack_bottom;
 	this_cpu()->rq = rq;
 	this_cpu()->current = idle;
-	cpu_set_kernel_stack(this_cpu(), (uint64_t)boot_stack_top);
+	cpu_set_kernel_stack(this_cpu(), stack_top);
+	__atomic_store_n(&rq->online, true, __ATOMIC_RELEASE);
+}
+
+void sched_init(void)
+{
+	sched_rq_setup(0, boot_stack_bottom, (uint64_t)boot_stack_top);
+}
+
+bool sched_smp_enabled;
+
+__noreturn void sched_cpu_start(void *stack_bottom, uint64_t stack_top)
+{
+	uint64_t f = spin_lock_irqsave(&sched_lock);
+	sched_rq_setup(this_cpu()->id, stack_bottom, stack_top);
+	spin_unlock_irqrestore(&sched_lock, f);
+	timer_cpu_init();
+	cpu_sti();
+	sched_idle_loop();
+}
+
+/* CPU id switches at its next safe point: at once for this CPU, else by
+ * the reschedule IPI. sched_lock held. */
+static void sched_kick(unsigned id)
+{
+	if (id == this_cpu()->id) {
+		this_cpu()->need_resched = 1;
+		return;
+	}
+	__atomic_store_n(&cpu_get(id)->need_resched, 1, __ATOMIC_RELEASE);
+	smp_resched(id);
+}
+
+static bool sched_cpu_idle(const struct runqueue *rq)
+{
+	return rq->online && cpu_get(rq->cpu)->current == rq->idle &&
+	       !__atomic_load_n(&cpu_get(rq->cpu)->need_resched, __ATOMIC_ACQUIRE);
 }
 
 /* The two classes behind one interface: a thread entity is on the
@@ -98,27 +147,50 @@ static void rq_dequeue(struct sched_entity *se)
 		sched_dequeue(se);
 }
 
-/* The next entity to run: a real-time one first (the fair class's
- * running chain, if any, goes back into its tree), else the fair pick. */
-static struct sched_entity *rq_pick(struct runqueue *rq, uint64_t now)
+/* Does t run on another CPU than rq's, or is its entity another CPU's? */
+static bool sched_elsewhere(const struct thread *t, const struct runqueue *rq)
+{
+	return (t->on_cpu >= 0 && t->on_cpu != (int)rq->cpu) || (t->se_cpu >= 0 && t->se_cpu != (int)rq->cpu);
+}
+
+static bool sched_rt_takeable(const struct thread *t, const void *rq)
+{
+	return !sched_elsewhere(t, rq);
+}
+
+/* The first real-time thread this CPU may take: not one another CPU runs. */
+static struct thread *rq_rt_first(struct runqueue *rq)
 {
 	struct thread *t = sched_rt_first();
+	if (!t || !sched_elsewhere(t, rq))
+		return t;
+	return sched_rt_first_if(sched_rt_takeable, rq);
+}
+
+/* The next entity to run on rq's CPU, whose running chain ended at prev
+ * (NULL: none, or already put back): a real-time one first (prev's fair
+ * chain, if any, is counted off), else the fair pick. */
+static struct sched_entity *rq_pick(struct runqueue *rq, struct sched_entity *prev, uint64_t now)
+{
+	if (prev && se_is_rt(prev))
+		prev = NULL;
+	struct thread *t = rq_rt_first(rq);
 	if (t) {
-		if (rq->curr_se && !se_is_rt(rq->curr_se))
-			sched_put_prev(rq->curr_se);
+		if (prev)
+			sched_put_prev(prev);
 		t->se.exec_start = now;
 		return &t->se;
 	}
-	return sched_pick_next(rq->root, rq->curr_se && !se_is_rt(rq->curr_se) ? rq->curr_se : NULL, now);
+	return sched_pick_next(rq->root, prev, now);
 }
 
 /* Should the running entity se give way now? A real-time one only to
- * the real-time queue's first when that is not itself (a higher one, or
- * an RR peer after its slice) or to the throttle; a fair one to any
- * real-time thread, else as the fair class says. */
-static bool rq_should_preempt(struct sched_entity *se, uint64_t now)
+ * the first real-time thread this CPU may take when that is not itself
+ * (a higher one, or an RR peer after its slice) or to the throttle; a
+ * fair one to any real-time thread, else as the fair class says. */
+static bool rq_should_preempt(struct runqueue *rq, struct sched_entity *se, uint64_t now)
 {
-	struct thread *first = sched_rt_first();
+	struct thread *first = rq_rt_first(rq);
 	if (se_is_rt(se))
 		return first != se_thread(se);
 	return first || sched_should_preempt(se, now);
@@ -127,7 +199,33 @@ static bool rq_should_preempt(struct sched_entity *se, uint64_t now)
 /* Something to run while the idle thread runs. */
 static bool rq_has_work(struct runqueue *rq)
 {
-	return sched_queue_pickable(rq->root) || sched_rt_first();
+	return sched_queue_pickable(rq->root) || rq_rt_first(rq);
+}
+
+/* Work another CPU could take: the first idle one is told to look. */
+static void sched_kick_idle(void)
+{
+	if (!sched_smp_enabled || !sched_queue_pickable(&sched_root->rq))
+		return;
+	for (unsigned i = 0; i < MAX_CPUS; i++) {
+		if (i != this_cpu()->id && sched_cpu_idle(&sched_rqs[i])) {
+			sched_kick(i);
+			return;
+		}
+	}
+}
+
+/* A group ran out of quota (cpu.max): this CPU picks again, and so do
+ * the others running fair threads (some may run below that group; a
+ * throttle is rare enough not to look which). */
+static void sched_kick_throttled(void)
+{
+	this_cpu()->need_resched = 1;
+	for (unsigned i = 0; sched_smp_enabled && i < MAX_CPUS; i++) {
+		struct runqueue *o = &sched_rqs[i];
+		if (i != this_cpu()->id && o->online && o->curr_se && !se_is_rt(o->curr_se))
+			sched_kick(i);
+	}
 }
 
 /* Charges the time since the last stamp to whoever's time is running. */
@@ -143,7 +241,7 @@ static void sched_update_curr(struct runqueue *rq, uint64_t now)
 		}
 		sched_account(rq->curr_se, delta);
 		if (sched_bw_charge(rq->curr_se, delta, now))
-			this_cpu()->need_resched = 1; /* its group ran out (cpu.max) */
+			sched_kick_throttled(); /* its group ran out (cpu.max) */
 	}
 }
 
@@ -160,18 +258,18 @@ static void sched_rearm(struct runqueue *rq)
 	/* a real-time entity spends no cpu.max quota: no event for it */
 	struct sched_entity *leaf = rq->curr_se && !se_is_rt(rq->curr_se) ? rq->curr_se : NULL;
 	uint64_t at = sched_bw_next_event(leaf, rq->clock_start);
-	if (!list_empty(&rq->timeouts))
-		at = MIN(at, list_first_entry(&rq->timeouts, struct thread, timer_link)->wake_deadline);
+	if (!list_empty(&sched_timeouts))
+		at = MIN(at, list_first_entry(&sched_timeouts, struct thread, timer_link)->wake_deadline);
 	timer_event(at);
 }
 
-static void sched_timeout_add(struct runqueue *rq, struct thread *t, uint64_t deadline)
+static void sched_timeout_add(struct thread *t, uint64_t deadline)
 {
 	struct list_head *pos;
 	if (deadline < this_cpu()->timer_event)
 		timer_event(deadline); /* the first to end: the timer wakes it on time */
 	t->wake_deadline = deadline;
-	list_for_each(pos, &rq->timeouts) {
+	list_for_each(pos, &sched_timeouts) {
 		struct thread *o = list_entry(pos, struct thread, timer_link);
 		if (o->wake_deadline > deadline)
 			break;
@@ -304,7 +402,7 @@ static bool sched_sc_released(const struct thread *t)
 static void sched_need_resched_if(struct runqueue *rq)
 {
 	if (this_cpu()->current == rq->idle ||
-	    (rq->curr_se && rq_should_preempt(rq->curr_se, clock_ns())))
+	    (rq->curr_se && rq_should_preempt(rq, rq->curr_se, clock_ns())))
 		this_cpu()->need_resched = 1;
 }
 
@@ -324,9 +422,35 @@ static void sched_need_resched_kick(struct runqueue *rq)
 	if (!rq->curr_se)
 		return;
 	sched_update_curr(rq, clock_ns());
-	if (se_is_rt(rq->curr_se) ? sched_rt_first() != se_thread(rq->curr_se) :
-	    sched_rt_first() || sched_behind_now(rq->curr_se))
+	if (se_is_rt(rq->curr_se) ? rq_rt_first(rq) != se_thread(rq->curr_se) :
+	    rq_rt_first(rq) || sched_behind_now(rq->curr_se))
 		this_cpu()->need_resched = 1;
+}
+
+/* Woken work this CPU does not take now: an idle CPU takes it, else a CPU
+ * whose running thread the woken one preempts (as sched_wake_check would
+ * there, without the unaccounted run). */
+static void sched_wake_elsewhere(struct sched_entity *woken)
+{
+	unsigned self = this_cpu()->id;
+	for (unsigned i = 0; i < MAX_CPUS; i++) {
+		if (i != self && sched_cpu_idle(&sched_rqs[i])) {
+			sched_kick(i);
+			return;
+		}
+	}
+	if (se_is_rt(woken))
+		return; /* the tick's rq_should_preempt sees it */
+	for (unsigned i = 0; i < MAX_CPUS; i++) {
+		struct runqueue *o = &sched_rqs[i];
+		struct sched_entity *cur = o->curr_se;
+		if (i != self && o->online && cur && !se_is_rt(cur) &&
+		    !__atomic_load_n(&cpu_get(i)->need_resched, __ATOMIC_ACQUIRE) &&
+		    sched_wakeup_preempts(cur, woken, 0)) {
+			sched_kick(i);
+			return;
+		}
+	}
 }
 
 /* A thread was woken: the running one gives way as Linux's wakeup
@@ -342,10 +466,12 @@ static void sched_wake_check(struct runqueue *rq, struct sched_entity *woken)
 	 * accounted here: a wake-up that does not preempt (a pipe's reader
 	 * woken by its writer) costs no tree update */
 	if (cur && this_cpu()->current != rq->idle && !se_is_rt(cur) && !se_is_rt(woken) &&
-	    !sched_rt_first() && sched_wakeup_preempts(cur, woken, clock_ns() - rq->clock_start))
+	    !rq_rt_first(rq) && sched_wakeup_preempts(cur, woken, clock_ns() - rq->clock_start))
 		this_cpu()->need_resched = 1;
 	else
 		sched_need_resched_if(rq);
+	if (sched_smp_enabled && !this_cpu()->need_resched)
+		sched_wake_elsewhere(woken);
 }
 
 /* Threads found on a wait or timeout list while not blocked (a broken
@@ -408,6 +534,8 @@ static void sched_switch_to(struct runqueue *rq, struct thread *prev, struct thr
 	fpu_restore(&next->fpu);
 	cpu_set_kernel_stack(cpu, thread_stack_top(next));
 	cpu->current = next;
+	prev->on_cpu = -1; /* safe: sched_lock is held until prev is saved */
+	next->on_cpu = (int16_t)cpu->id;
 	vm_switch_to(next->proc->as);
 	ioport_switch_to(next->proc);
 	if (prev->state == THREAD_DEAD)
@@ -468,7 +596,13 @@ static void schedule_locked(void)
 	 * (sched_lend_*): what they would run cannot go on either. */
 	if (prev != rq->idle && sched_sc_leaf(prev)->state != THREAD_RUNNABLE)
 		sched_lenders_sync(prev, false, 0);
-	struct sched_entity *se = rq_pick(rq, now);
+	struct sched_entity *se = rq_pick(rq, cur, now);
+	/* Entities whose thread runs on another CPU (one thread reached from
+	 * two entities: lending, or a server's own and its caller's): each
+	 * stays counted running until this pick is done, so that the next
+	 * pick differs, then goes back. */
+	struct sched_entity *skipped[MAX_CPUS];
+	unsigned nskip = 0;
 	/* Never run a thread that is not runnable: an entity queued against
 	 * that rule (a path that bypasses the checks above, such as a
 	 * hand-off's fast switch) leaves the queue here, counted as stray
@@ -476,25 +610,45 @@ static void schedule_locked(void)
 	 * the one that did not run it is left for here). */
 	for (;;) {
 		bool lent = false;
-		if (!se || sched_sc_leaf_lent(se_thread(se), &lent)->state == THREAD_RUNNABLE)
+		if (!se)
 			break;
+		struct thread *leaf = sched_sc_leaf_lent(se_thread(se), &lent);
+		if (leaf->state == THREAD_RUNNABLE) {
+			if (leaf->on_cpu < 0 || leaf->on_cpu == (int)rq->cpu)
+				break;
+			if (se_is_rt(se) || nskip == MAX_CPUS) {
+				se = NULL; /* this CPU idles; a tick looks again */
+				break;
+			}
+			skipped[nskip++] = se;
+			se = rq_pick(rq, NULL, now);
+			continue;
+		}
 		struct thread *stale = lent ? sched_lend_stale(se_thread(se)) : NULL;
 		if (stale) { /* lent to a call that ended: to another one, if any */
 			sched_lend_end_locked(stale);
 			if (!se->on_rq) { /* it lends to nobody now, and left */
-				se = rq_pick(rq, now);
+				se = rq_pick(rq, NULL, now);
 				continue;
 			}
 			if (sched_sc_leaf(se_thread(se))->state == THREAD_RUNNABLE)
-				break;
+				continue; /* (its leaf may run elsewhere) */
 		}
 		if (!lent && __atomic_fetch_add(&stray_waiters, 1, __ATOMIC_RELAXED) == 0)
 			printk("sched: %s was queued while not runnable\n", se_thread(se)->name);
 		rq_dequeue(se);
-		se = rq_pick(rq, now);
+		se = rq_pick(rq, NULL, now);
 	}
+	while (nskip)
+		sched_put_prev(skipped[--nskip]);
 	sched_psi_switch(rq->curr_se, se);
 	bool rearm = se != rq->curr_se && sched_bw_limited();
+	if (se != rq->curr_se) {
+		if (rq->curr_se)
+			se_thread(rq->curr_se)->se_cpu = -1;
+		if (se)
+			se_thread(se)->se_cpu = (int16_t)rq->cpu;
+	}
 	rq->curr_se = se;
 	if (rearm) /* another entity's quota may run out first */
 		sched_rearm(rq);
@@ -543,10 +697,10 @@ void sched_switch_finish(void)
 	cpu_sti();
 }
 
-static void sched_expire_timeouts(struct runqueue *rq, uint64_t now)
+static void sched_expire_timeouts(uint64_t now)
 {
-	while (!list_empty(&rq->timeouts)) {
-		struct thread *t = list_first_entry(&rq->timeouts, struct thread, timer_link);
+	while (!list_empty(&sched_timeouts)) {
+		struct thread *t = list_first_entry(&sched_timeouts, struct thread, timer_link);
 		if (t->wake_deadline > now)
 			break;
 		sched_wake_locked(t, -ETIMEDOUT);
@@ -587,13 +741,17 @@ void sched_tick(bool user_mode)
 		sched_sample_cputime(se_thread(rq->curr_se), user_mode);
 	if (cur != rq->idle)
 		itimer_cpu_tick(cur, user_mode);
-	sched_expire_timeouts(rq, now);
-	sched_bw_tick(now); /* new periods: throttled groups come back */
-	sched_psi_trigger_tick(now);
-	sched_rt_tick(now); /* a new throttle period: rq_should_preempt sees it */
+	sched_expire_timeouts(now);
+	if (rq->cpu == 0) { /* the whole system's: once per tick */
+		sched_bw_tick(now); /* new periods: throttled groups come back */
+		sched_psi_trigger_tick(now);
+		sched_rt_tick(now); /* a new throttle period: rq_should_preempt sees it */
+	}
 	if (this_cpu()->current == rq->idle ? rq_has_work(rq) :
-	    rq->curr_se && rq_should_preempt(rq->curr_se, now))
+	    rq->curr_se && rq_should_preempt(rq, rq->curr_se, now))
 		this_cpu()->need_resched = 1;
+	if (rq->cpu == 0)
+		sched_kick_idle(); /* groups back from a throttle, say */
 	sched_rearm(rq);
 	spin_unlock(&sched_lock);
 }
@@ -614,10 +772,11 @@ void sched_timer_event(bool user_mode)
 	 * test_cpucg_max_nested's failure). */
 	if (se && !was && sched_se_throttled(se))
 		sched_sample_cputime(se_thread(se), user_mode);
-	sched_expire_timeouts(rq, now);
+	sched_expire_timeouts(now);
 	sched_bw_tick(now);
 	if (this_cpu()->current == rq->idle && rq_has_work(rq))
 		this_cpu()->need_resched = 1;
+	sched_kick_idle();
 	sched_rearm(rq);
 	spin_unlock(&sched_lock);
 }
@@ -668,7 +827,7 @@ static inline __attribute__((always_inline)) int waitq_wait_common(struct waitq 
 	if (unlock)
 		spin_unlock(unlock);
 	if (deadline)
-		sched_timeout_add(this_rq(), t, deadline);
+		sched_timeout_add(t, deadline);
 	schedule_locked();
 	spin_unlock_irqrestore(&sched_lock, f);
 	return t->wake_result;
@@ -833,7 +992,10 @@ void sched_move_thread(struct thread *t, struct cgroup *to)
 	struct runqueue *rq = this_rq();
 	if (t == this_cpu()->current)
 		sched_update_curr(rq, clock_ns());
-	bool running = rq->curr_se == &t->se; /* its path changes: pressure follows */
+	/* its path changes: pressure follows (another CPU's entity is
+	 * accounted there, its pending run to the new path) */
+	int cpu = t->se_cpu;
+	bool running = cpu >= 0;
 	if (running)
 		sched_psi_switch(&t->se, NULL);
 	if (t->memstall)
@@ -857,7 +1019,7 @@ void sched_move_thread(struct thread *t, struct cgroup *to)
 	if (t->sched_dying)
 		sched_bw_dying_locked(&t->se, 1);
 	if (running && !t->rt_on && !sched_entity_running(&t->se)) {
-		this_cpu()->need_resched = 1; /* moved under a throttled group */
+		sched_kick((unsigned)cpu); /* moved under a throttled group */
 		running = false;
 	}
 	if (running)
@@ -926,7 +1088,7 @@ int sched_block_locked(struct list_head *list, uint64_t deadline)
 	if (list)
 		list_add_tail(&t->wait_link, list);
 	if (deadline)
-		sched_timeout_add(this_rq(), t, deadline);
+		sched_timeout_add(t, deadline);
 	schedule_locked();
 	return t->wake_result;
 }
@@ -1072,6 +1234,10 @@ void sched_ipc_abort_locked(struct thread *caller, int result)
 		if (!caller->se.on_rq)
 			rq_enqueue(&caller->se);
 	}
+	/* the server goes on on its own entity: the CPU running it on the
+	 * caller's switches (at once if this one) */
+	if (caller->se_cpu >= 0 && caller->se_cpu != (int)this_cpu()->id)
+		sched_kick((unsigned)caller->se_cpu);
 	sched_need_resched_if(this_rq());
 }
 
@@ -1231,8 +1397,8 @@ static void sched_lend_drop_entity(struct thread *w)
 	struct thread *root = sched_sc_root(w);
 	if (!root->se.on_rq || sched_sc_leaf(root)->state == THREAD_RUNNABLE)
 		return;
-	if (&root->se == this_rq()->curr_se)
-		this_cpu()->need_resched = 1;
+	if (root->se_cpu >= 0)
+		sched_kick((unsigned)root->se_cpu); /* it leaves when that CPU switches */
 	else
 		rq_dequeue(&root->se);
 }
@@ -1301,7 +1467,7 @@ static void sched_lenders_sync(struct thread *t, bool queue, int depth)
 			bool runs = sched_sc_leaf(r)->state == THREAD_RUNNABLE;
 			if (queue && runs && !r->se.on_rq)
 				rq_enqueue(&r->se);
-			else if (!queue && !runs && r->se.on_rq && &r->se != this_rq()->curr_se)
+			else if (!queue && !runs && r->se.on_rq && r->se_cpu < 0)
 				rq_dequeue(&r->se);
 			sched_lenders_sync(w, queue, depth + 1);
 		}
@@ -1324,8 +1490,10 @@ static void sched_sc_release(struct thread *root)
 	list_init(&root->wait_link);
 	/* The entity that runs now leaves in schedule_locked (its leaf is
 	 * not runnable any more); any other leaves here. */
-	if (root->se.on_rq && &root->se != this_rq()->curr_se)
+	if (root->se.on_rq && root->se_cpu < 0)
 		rq_dequeue(&root->se);
+	else if (root->se_cpu >= 0)
+		sched_kick((unsigned)root->se_cpu);
 	if (!server->se.on_rq && sched_sc_leaf(server)->state == THREAD_RUNNABLE)
 		rq_enqueue(&server->se);
 	sched_need_resched_if(this_rq());
@@ -1478,6 +1646,10 @@ static void sched_interrupt_locked(struct thread *t)
 		sched_ipc_abort_locked(t, -EINTR);
 	} else
 		sched_wake_locked(t, -EINTR);
+	/* running on another CPU: it looks at its signals on its way back to
+	 * user mode, which the reschedule IPI makes it take now */
+	if (t->on_cpu >= 0 && t->on_cpu != (int)this_cpu()->id)
+		sched_kick((unsigned)t->on_cpu);
 }
 
 void sched_interrupt(struct thread *t)
@@ -1511,8 +1683,8 @@ static void sched_rt_reprio_depth(struct thread *t, int depth)
 	int prio = sched_rt_target_prio(t);
 	if (prio == t->rt_eff)
 		return;
-	bool queued = t->se.on_rq, running = rq->curr_se == &t->se;
-	if (running)
+	bool queued = t->se.on_rq, running = t->se_cpu >= 0;
+	if (rq->curr_se == &t->se)
 		sched_update_curr(rq, clock_ns()); /* in the class it ran in */
 	if (queued)
 		rq_dequeue(&t->se);
@@ -1526,7 +1698,10 @@ static void sched_rt_reprio_depth(struct thread *t, int depth)
 			sched_enqueue(&t->se);
 		if (running && !prio)
 			sched_put_prev(&t->se); /* (not on the fair chain: harmless) */
-		this_cpu()->need_resched = 1; /* schedule_locked picks again */
+		if (running)
+			sched_kick((unsigned)t->se_cpu); /* schedule_locked picks again */
+		else
+			this_cpu()->need_resched = 1;
 	}
 	if (t->pi_owner && depth < SCHED_PI_DEPTH)
 		sched_rt_reprio_depth(t->pi_owner, depth + 1);

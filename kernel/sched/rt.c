@@ -80,6 +80,23 @@ struct thread *sched_rt_first(void)
 	return list_first_entry(&rt_rq.q[p], struct thread, rt_link);
 }
 
+struct thread *sched_rt_first_if(bool (*ok)(const struct thread *t, const void *arg), const void *arg)
+{
+	if (!rt_rq.nr || rt_rq.throttled)
+		return NULL;
+	for (int p = K_SCHED_PRIO_MAX; p > 0; p--) {
+		if (!(rt_rq.bitmap[p / 64] & (1ull << (p % 64))))
+			continue;
+		struct list_head *pos;
+		list_for_each(pos, &rt_rq.q[p]) {
+			struct thread *t = list_entry(pos, struct thread, rt_link);
+			if (ok(t, arg))
+				return t;
+		}
+	}
+	return NULL;
+}
+
 bool sched_rt_queued(void)
 {
 	return rt_rq.nr != 0;

@@ -1,0 +1,142 @@
+/* Self-tests of the scheduler on several CPUs (boot option smp_sched=1,
+ * docs/smp.md): threads run on every CPU at once, and cpu.weight splits
+ * the time of all CPUs, a group with fewer threads than its share getting
+ * a whole CPU per thread at most (work conservation). With one CPU
+ * scheduling they say so and check nothing: tools/run-tests.py boots
+ * them with smp_sched=1 and fails a skip. */
+#include "cgroup.h"
+#include "ktest.h"
+#include "percpu.h"
+#include "printk.h"
+#include "proc.h"
+#include "sched.h"
+#include "sched_fair.h"
+#include "smp.h"
+#include "timer.h"
+
+#define MS 1000000ul
+
+static volatile bool smp_spin_stop;
+static volatile int smp_spin_done;
+static volatile uint32_t smp_spin_cpus; /* bit per CPU a spinner was seen on */
+
+static long smp_spinner(void *arg)
+{
+	(void)arg;
+	while (!smp_spin_stop) {
+		__atomic_fetch_or(&smp_spin_cpus, 1u << this_cpu()->id, __ATOMIC_RELAXED);
+		__asm__ volatile("pause");
+	}
+	__atomic_add_fetch(&smp_spin_done, 1, __ATOMIC_SEQ_CST);
+	return 0;
+}
+
+static bool smp_sched_on(void)
+{
+	if (sched_smp_enabled && smp_online() >= 2)
+		return true;
+	printk("# skipped: one CPU schedules (boot with smp_sched=1 and --smp 2 or more)\n");
+	return false;
+}
+
+static struct cgroup *smp_cg(const char *name, uint32_t weight)
+{
+	struct cgroup *cg = NULL;
+	KT_EXPECT_EQ(cg_create(&cg_root, name, &cg), 0);
+	if (cg)
+		KT_EXPECT_EQ(sched_group_set_weight(&cg->sched, sched_weight_from_cpu_weight(weight)), 0);
+	return cg;
+}
+
+/* Starts n spinners in cg; false if one could not be made. */
+static bool smp_spin(struct cgroup *cg, int n)
+{
+	int err;
+	for (int i = 0; i < n; i++)
+		if (!kthread_create("smp_spin", smp_spinner, NULL, cg, &err))
+			return false;
+	return true;
+}
+
+static void smp_spin_end(int n)
+{
+	smp_spin_stop = true;
+	uint64_t end = clock_ns() + 5000 * MS;
+	while (smp_spin_done < n && clock_ns() < end)
+		sched_sleep_until(clock_ns() + 5 * MS);
+	KT_EXPECT_EQ(smp_spin_done, n);
+	sched_sleep_until(clock_ns() + 20 * MS); /* their stacks are reaped */
+}
+
+static void smp_spin_begin(void)
+{
+	smp_spin_stop = false;
+	smp_spin_done = 0;
+	smp_spin_cpus = 0;
+}
+
+/* Two spinners in one cgroup: both CPUs run them, the group's usage grows
+ * at about two CPUs' worth. */
+KTEST(smp_sched_spinners_use_every_cpu)
+{
+	if (!smp_sched_on())
+		return;
+	struct cgroup *cg = smp_cg("kt_smp_two", 100);
+	if (!cg)
+		return;
+	smp_spin_begin();
+	unsigned n = smp_online();
+	KT_EXPECT(smp_spin(cg, (int)n));
+	sched_sleep_until(clock_ns() + 50 * MS);
+	uint64_t u0 = sched_group_usage_ns(&cg->sched), t0 = clock_ns();
+	sched_sleep_until(t0 + 400 * MS);
+	uint64_t used = sched_group_usage_ns(&cg->sched) - u0, wall = clock_ns() - t0;
+	uint32_t seen = smp_spin_cpus;
+	smp_spin_end((int)n);
+	printk("# %u spinners: %lu ms of CPU in %lu ms, CPUs seen %#x\n", n, used / MS, wall / MS, seen);
+	/* this thread sleeps: all n CPUs spin, less the wake-ups' moments */
+	KT_EXPECT(used * 10 >= wall * 8 * (n - 1) + wall * 8 / 2);
+	KT_EXPECT_EQ(seen, (1u << n) - 1);
+	KT_EXPECT_EQ(cg_destroy(cg), 0);
+}
+
+/* Issue 23's case: cpu.weight 100 with one thread against 300 with four,
+ * on two CPUs: 0.5 and 1.5 CPUs. Then 300 with one against 100 with four:
+ * the one thread gets a whole CPU (what its weight would give it, 1.5,
+ * is more than one thread can use), the four the other. */
+KTEST(smp_sched_weights_across_cpus)
+{
+	if (!smp_sched_on())
+		return;
+	if (smp_online() != 2) {
+		printk("# skipped: the shares below are for 2 CPUs\n");
+		return;
+	}
+	for (int k = 0; k < 2; k++) {
+		struct cgroup *a = smp_cg("kt_smp_a", k ? 300 : 100), *b = smp_cg("kt_smp_b", k ? 100 : 300);
+		if (!a || !b)
+			return;
+		smp_spin_begin();
+		KT_EXPECT(smp_spin(a, 1) && smp_spin(b, 4));
+		sched_sleep_until(clock_ns() + 100 * MS);
+		uint64_t ua = sched_group_usage_ns(&a->sched), ub = sched_group_usage_ns(&b->sched);
+		uint64_t t0 = clock_ns();
+		sched_sleep_until(t0 + 600 * MS);
+		uint64_t wall = clock_ns() - t0;
+		ua = sched_group_usage_ns(&a->sched) - ua;
+		ub = sched_group_usage_ns(&b->sched) - ub;
+		smp_spin_end(5);
+		printk("# weights %s: one thread %lu ms, four threads %lu ms, in %lu ms\n",
+		       k ? "300:100" : "100:300", ua / MS, ub / MS, wall / MS);
+		/* generous bounds: make bench measures the split */
+		if (!k) {
+			KT_EXPECT(ua * 10 >= wall * 3 && ua * 10 <= wall * 7);   /* 0.5 CPU */
+			KT_EXPECT(ub * 10 >= wall * 12 && ub * 10 <= wall * 18); /* 1.5 CPUs */
+		} else {
+			KT_EXPECT(ua * 10 >= wall * 8); /* a whole CPU */
+			KT_EXPECT(ub * 10 >= wall * 8 && ub * 10 <= wall * 12);
+		}
+		KT_EXPECT_EQ(cg_destroy(a), 0);
+		KT_EXPECT_EQ(cg_destroy(b), 0);
+	}
+}
