@@ -20,8 +20,10 @@
 #define SCHED_OP_GETPARAM	3	/* returns the static priority */
 #define SCHED_OP_RT_LIMITS	4	/* root: policy = period µs, tid = runtime µs (-1: none), param NULL */
 #define SCHED_OP_RT_GET		5	/* *param = policy 0: period µs; 1: runtime µs (-1 none); 2: throttlings */
-#define SCHED_OP_GETAFFINITY	6	/* 0 if tid exists (its mask is CPU 0) */
-#define SCHED_OP_SETAFFINITY	7	/* policy: the mask holds CPU 0 (else -EINVAL after -EPERM) */
+#define SCHED_OP_GETAFFINITY	6	/* returns tid's mask (bit per CPU) of CPUs that schedule */
+#define SCHED_OP_SETAFFINITY	7	/* policy: the mask's first 31 CPUs (none that schedules: -EINVAL) */
+#define SCHED_OP_GETCPU		8	/* returns the CPU the caller runs on */
+#define SCHED_OP_ONLINE		9	/* returns the mask of CPUs that schedule */
 
 /* futex_wait flag: the word holds its owner's tid in bits 0..29
  * (K_FUTEX_TID_MASK); while waiting, the caller lends its real-time

@@ -36,6 +36,12 @@ __noreturn void sched_idle_loop(void);
  * becomes an idle thread picking from the one queue tree. */
 extern bool sched_smp_enabled;
 __noreturn void sched_cpu_start(void *stack_bottom, uint64_t stack_top);
+/* The CPUs that schedule, bit per CPU: CPU 0, and with smp_sched=1 each
+ * started one. */
+uint32_t sched_cpus_mask(void);
+/* Thread t may run on the CPUs of mask that schedule: -EINVAL if none
+ * (nothing changes), else 0; if t runs elsewhere, its CPU switches. */
+int sched_set_affinity(struct thread *t, uint32_t mask);
 
 /* Switch to the next runnable thread (the caller may stay runnable). */
 void schedule(void);

@@ -115,9 +115,10 @@ static long sched_policy_rt_limits(int period_us, int runtime_us)
 
 /* sched_getaffinity and sched_setaffinity: the C library has read the
  * mask; here the thread (ESRCH, a negative tid too, as Linux's lookup),
- * the right to set it (root or the same owner: EPERM), and a mask without
- * CPU 0, the one processor, last (EINVAL). */
-static long sched_policy_affinity(int op, int tid, bool cpu0)
+ * the right to set it (root or the same owner: EPERM), and a mask with no
+ * CPU that schedules last (EINVAL). The mask read back is the one set,
+ * less the CPUs that do not schedule (Linux's cpu_active_mask). */
+static long sched_policy_affinity(int op, int tid, uint32_t mask)
 {
 	struct thread *self = current_thread();
 	spin_lock(&proc_lock);
@@ -127,8 +128,10 @@ static long sched_policy_affinity(int op, int tid, bool cpu0)
 		const struct cred *c = &self->proc->cred, *tc = &t->proc->cred;
 		if (c->euid != 0 && c->euid != tc->euid && c->euid != tc->uid)
 			r = -EPERM;
-		else if (!cpu0)
-			r = -EINVAL;
+		else
+			r = sched_set_affinity(t, mask);
+	} else if (t) {
+		r = (long)(t->cpus_allowed & sched_cpus_mask());
 	}
 	spin_unlock(&proc_lock);
 	return r;
@@ -171,7 +174,11 @@ long sys_sched_policy(int op, int tid, int policy, int *uparam)
 	}
 	case SCHED_OP_GETAFFINITY:
 	case SCHED_OP_SETAFFINITY:
-		return sched_policy_affinity(op, tid, policy != 0);
+		return sched_policy_affinity(op, tid, (uint32_t)policy & 0x7fffffffu);
+	case SCHED_OP_GETCPU:
+		return (long)this_cpu()->id; /* (where it ran a moment ago, as Linux's) */
+	case SCHED_OP_ONLINE:
+		return (long)sched_cpus_mask();
 	default:
 		return -EINVAL;
 	}

@@ -180,6 +180,7 @@ struct thread *user_thread_from_frame(struct proc *p, struct cgroup *cg, const s
 	/* a new thread or process starts at its creator's nice, as Linux's
 	 * (a kernel-started one, at 0) */
 	struct thread *self = current_thread();
+	t->cpus_allowed = self->cpus_allowed; /* as Linux's fork and clone */
 	if (self->proc != &kernel_proc) {
 		/* and its policy and static priority (not a boost it has
 		 * from a lock's waiters); SCHED_RESET_ON_FORK gives the new

@@ -37,6 +37,7 @@ struct runqueue {
 };
 
 struct spinlock sched_lock = SPINLOCK_INIT("sched");
+#define SCHED_SKIP_MAX 16
 static struct runqueue sched_rqs[MAX_CPUS];
 static struct thread sched_idle_threads[MAX_CPUS];
 /* blocked threads with a deadline, sorted; any CPU's timer expires them */
@@ -112,6 +113,35 @@ static void sched_kick(unsigned id)
 	smp_resched(id);
 }
 
+uint32_t sched_cpus_mask(void)
+{
+	uint32_t m = 0;
+	for (unsigned i = 0; i < MAX_CPUS; i++)
+		if (__atomic_load_n(&sched_rqs[i].online, __ATOMIC_ACQUIRE))
+			m |= 1u << i;
+	return m;
+}
+
+/* May t run on rq's CPU (sched_setaffinity)? */
+static inline bool sched_allowed(const struct thread *t, const struct runqueue *rq)
+{
+	return t->cpus_allowed & (1u << rq->cpu);
+}
+
+int sched_set_affinity(struct thread *t, uint32_t mask)
+{
+	if (!(mask & sched_cpus_mask()))
+		return -EINVAL;
+	uint64_t f = spin_lock_irqsave(&sched_lock);
+	t->cpus_allowed = mask;
+	/* running where it may not now: that CPU switches, and the thread
+	 * goes where it may (sched_kick_idle finds it an idle one) */
+	if (t->on_cpu >= 0 && !(mask & (1u << t->on_cpu)))
+		sched_kick((unsigned)t->on_cpu);
+	spin_unlock_irqrestore(&sched_lock, f);
+	return 0;
+}
+
 static bool sched_cpu_idle(const struct runqueue *rq)
 {
 	return rq->online && cpu_get(rq->cpu)->current == rq->idle &&
@@ -155,14 +185,15 @@ static bool sched_elsewhere(const struct thread *t, const struct runqueue *rq)
 
 static bool sched_rt_takeable(const struct thread *t, const void *rq)
 {
-	return !sched_elsewhere(t, rq);
+	return !sched_elsewhere(t, rq) && sched_allowed(t, rq);
 }
 
-/* The first real-time thread this CPU may take: not one another CPU runs. */
+/* The first real-time thread this CPU may take: not one another CPU runs,
+ * nor one whose affinity leaves this CPU out. */
 static struct thread *rq_rt_first(struct runqueue *rq)
 {
 	struct thread *t = sched_rt_first();
-	if (!t || !sched_elsewhere(t, rq))
+	if (!t || sched_rt_takeable(t, rq))
 		return t;
 	return sched_rt_first_if(sched_rt_takeable, rq);
 }
@@ -433,8 +464,9 @@ static void sched_need_resched_kick(struct runqueue *rq)
 static void sched_wake_elsewhere(struct sched_entity *woken)
 {
 	unsigned self = this_cpu()->id;
+	uint32_t allowed = se_thread(woken)->cpus_allowed;
 	for (unsigned i = 0; i < MAX_CPUS; i++) {
-		if (i != self && sched_cpu_idle(&sched_rqs[i])) {
+		if (i != self && (allowed & (1u << i)) && sched_cpu_idle(&sched_rqs[i])) {
 			sched_kick(i);
 			return;
 		}
@@ -444,7 +476,7 @@ static void sched_wake_elsewhere(struct sched_entity *woken)
 	for (unsigned i = 0; i < MAX_CPUS; i++) {
 		struct runqueue *o = &sched_rqs[i];
 		struct sched_entity *cur = o->curr_se;
-		if (i != self && o->online && cur && !se_is_rt(cur) &&
+		if (i != self && (allowed & (1u << i)) && o->online && cur && !se_is_rt(cur) &&
 		    !__atomic_load_n(&cpu_get(i)->need_resched, __ATOMIC_ACQUIRE) &&
 		    sched_wakeup_preempts(cur, woken, 0)) {
 			sched_kick(i);
@@ -465,8 +497,10 @@ static void sched_wake_check(struct runqueue *rq, struct sched_entity *woken)
 	/* the running entity's run since it was last accounted counts, not
 	 * accounted here: a wake-up that does not preempt (a pipe's reader
 	 * woken by its writer) costs no tree update */
-	if (cur && this_cpu()->current != rq->idle && !se_is_rt(cur) && !se_is_rt(woken) &&
-	    !rq_rt_first(rq) && sched_wakeup_preempts(cur, woken, clock_ns() - rq->clock_start))
+	if (!sched_allowed(se_thread(woken), rq))
+		; /* another CPU's (affinity) */
+	else if (cur && this_cpu()->current != rq->idle && !se_is_rt(cur) && !se_is_rt(woken) &&
+		 !rq_rt_first(rq) && sched_wakeup_preempts(cur, woken, clock_ns() - rq->clock_start))
 		this_cpu()->need_resched = 1;
 	else
 		sched_need_resched_if(rq);
@@ -598,10 +632,11 @@ static void schedule_locked(void)
 		sched_lenders_sync(prev, false, 0);
 	struct sched_entity *se = rq_pick(rq, cur, now);
 	/* Entities whose thread runs on another CPU (one thread reached from
-	 * two entities: lending, or a server's own and its caller's): each
-	 * stays counted running until this pick is done, so that the next
-	 * pick differs, then goes back. */
-	struct sched_entity *skipped[MAX_CPUS];
+	 * two entities: lending, or a server's own and its caller's) or may
+	 * not run on this one (affinity): each stays counted running until
+	 * this pick is done, so that the next pick differs, then goes back.
+	 * Past SCHED_SKIP_MAX of them this CPU idles until its next tick. */
+	struct sched_entity *skipped[SCHED_SKIP_MAX];
 	unsigned nskip = 0;
 	/* Never run a thread that is not runnable: an entity queued against
 	 * that rule (a path that bypasses the checks above, such as a
@@ -614,9 +649,9 @@ static void schedule_locked(void)
 			break;
 		struct thread *leaf = sched_sc_leaf_lent(se_thread(se), &lent);
 		if (leaf->state == THREAD_RUNNABLE) {
-			if (leaf->on_cpu < 0 || leaf->on_cpu == (int)rq->cpu)
+			if ((leaf->on_cpu < 0 || leaf->on_cpu == (int)rq->cpu) && sched_allowed(leaf, rq))
 				break;
-			if (se_is_rt(se) || nskip == MAX_CPUS) {
+			if (se_is_rt(se) || nskip == SCHED_SKIP_MAX) {
 				se = NULL; /* this CPU idles; a tick looks again */
 				break;
 			}
@@ -639,6 +674,8 @@ static void schedule_locked(void)
 		rq_dequeue(se);
 		se = rq_pick(rq, NULL, now);
 	}
+	if (nskip)
+		sched_kick_idle(); /* what this CPU passed over, another may take */
 	while (nskip)
 		sched_put_prev(skipped[--nskip]);
 	sched_psi_switch(rq->curr_se, se);

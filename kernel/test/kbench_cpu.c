@@ -22,6 +22,7 @@
 
 static volatile bool cpu_stop;
 static volatile int cpu_done;
+static int cpu_threads = 1; /* spinners per spinning group */
 
 static long cpu_spin(void *arg)
 {
@@ -71,8 +72,9 @@ static void cpu_run(struct cpu_group *g, int n, uint64_t warm, uint64_t secs, bo
 	cpu_stop = false;
 	cpu_done = 0;
 	for (int i = 0; i < n; i++)
-		if (g[i].spin && kthread_create(g[i].name, cpu_spin, NULL, g[i].cg, &err))
-			spinners++;
+		for (int k = 0; g[i].spin && k < cpu_threads; k++)
+			if (kthread_create(g[i].name, cpu_spin, NULL, g[i].cg, &err))
+				spinners++;
 	uint64_t t0 = clock_ns();
 	sched_sleep_until(t0 + warm);
 	uint64_t start = clock_ns();
@@ -151,6 +153,25 @@ static void cpu_max(void)
 	cpu_split("cpu_max_20", a, 2, (const uint64_t[]){ 200000, 0 }, true);
 	struct cpu_group b[] = { { "max50", -1, 10000, 50 * MS, true, 0, 0 }, { "hog", -1, 100, 0, true, 0, 0 } };
 	cpu_split("cpu_max_50", b, 2, (const uint64_t[]){ 500000, 0 }, true);
+}
+
+/* Issue 23's figures, with every CPU scheduling (smp_sched=1): cpu.weight
+ * 100:200:300 with 6 spinners each (on 2 CPUs), and cpu.max 150000 100000
+ * (1.5 CPUs) with 4 spinners against 4 CPUs' worth of time. */
+static void cpu_smp(void)
+{
+	if (!sched_smp_enabled) {
+		printk("bench: cpu_smp needs smp_sched=1\n");
+		return;
+	}
+	cpu_threads = 6;
+	struct cpu_group a[] = { { "w100", -1, 100, 0, true, 0, 0 }, { "w200", -1, 200, 0, true, 0, 0 },
+				 { "w300", -1, 300, 0, true, 0, 0 } };
+	cpu_split("cpu_smp_weights_100_200_300_6_threads", a, 3, (const uint64_t[]){ 166667, 333333, 500000 }, false);
+	cpu_threads = 4;
+	struct cpu_group b[] = { { "max150", -1, 100, 150 * MS, true, 0, 0 } };
+	cpu_split("cpu_smp_max_150_4_threads", b, 1, (const uint64_t[]){ 1500000 }, true);
+	cpu_threads = 1;
 }
 
 /* ---- wake-up latency ---- */
@@ -263,6 +284,8 @@ int kbench_cpu(const char *filter)
 		cpu_max(), n++;
 	if (all || ktest_selected(filter, "cpu_latency"))
 		cpu_latency(), n++;
+	if (ktest_selected(filter, "cpu_smp")) /* not in "cpu": one CPU schedules there */
+		cpu_smp(), n++;
 	if (all || ktest_selected(filter, "cpu_switch")) {
 		cpu_switch_cost(1);
 		cpu_switch_cost(10);

@@ -1218,6 +1218,14 @@ KTEST(posix_bounded_work)
 /* Scheduler races (issue 16, findings 2 and 6): a server exiting while it
  * serves its own process's call; a fork/exit/wait/kill stress. No thread
  * may have been found queued or on a wait list while not runnable. */
+/* sched_setaffinity, sched_getcpu and the CPU count (tests/sched/affinity.c):
+ * on one CPU here, on 2 and 4 in tools/run-tests.py's smp_sched=1 boots. */
+KTEST(posix_affinity)
+{
+	const char *const argv[] = { "posix/affinity", NULL };
+	run_with_servers(argv, "posix_affinity");
+}
+
 KTEST(posix_sched_races)
 {
 	uint64_t stray = sched_stray_waiters();

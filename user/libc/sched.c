@@ -64,12 +64,10 @@ int sched_setscheduler(pid_t pid, int policy, const struct sched_param *p)
 	return (int)__sys_ret(sys_sched_policy(SCHED_OP_SETSCHEDULER, (int)pid, policy, (int *)p));
 }
 
-/* The processor the caller runs on: Arbor's scheduler runs threads on the
- * boot processor alone (the others are started and parked, docs/smp.md;
- * sched_getaffinity says {0}), so always 0. */
+/* The processor the caller runs on (a moment ago, as Linux's). */
 int sched_getcpu(void)
 {
-	return 0;
+	return (int)__sys_ret(sys_sched_policy(SCHED_OP_GETCPU, 0, 0, NULL));
 }
 
 /* --- CPU sets --- */
@@ -94,8 +92,8 @@ void __sched_cpufree(cpu_set_t *set)
 
 /* Linux's checks: the size a whole number of longs, at least one long
  * (a mask with room for every CPU); then the thread (ESRCH). The mask
- * is CPU 0's, the bytes after the kernel's (one long) zeroed as glibc
- * does. */
+ * is the kernel's (the CPUs that schedule the thread may run on), the
+ * bytes after it (one long) zeroed as glibc does. */
 int sched_getaffinity(pid_t pid, size_t size, cpu_set_t *set)
 {
 	if (size < sizeof(__cpu_mask) || (size & (sizeof(__cpu_mask) - 1))) {
@@ -108,19 +106,21 @@ int sched_getaffinity(pid_t pid, size_t size, cpu_set_t *set)
 	if (__arbor_uwrite(set, size))
 		return (int)__sys_ret(-EFAULT);
 	memset(set, 0, size);
-	set->__bits[0] = 1;
+	set->__bits[0] = (__cpu_mask)r;
 	return 0;
 }
 
 /* The mask is read first (EFAULT), then the thread and the caller's
- * right to it (ESRCH, EPERM), then a mask without CPU 0 (the one online
- * processor) is EINVAL, in Linux's order. A size under one long reads as
- * zero-extended. */
+ * right to it (ESRCH, EPERM), then a mask with no CPU that schedules is
+ * EINVAL, in Linux's order. A size under one long reads as zero-extended;
+ * CPUs past the kernel's 31 are none that exist. */
 int sched_setaffinity(pid_t pid, size_t size, const cpu_set_t *set)
 {
 	size_t n = size < sizeof(cpu_set_t) ? size : sizeof(cpu_set_t);
 	if (n && __arbor_uread(set, n))
 		return (int)__sys_ret(-EFAULT);
-	int cpu0 = n > 0 && (((const unsigned char *)set)[0] & 1);
-	return (int)__sys_ret(sys_sched_policy(SCHED_OP_SETAFFINITY, (int)pid, cpu0, NULL));
+	unsigned mask = 0;
+	for (size_t i = 0; i < n && i < 4; i++)
+		mask |= (unsigned)((const unsigned char *)set)[i] << (8 * i);
+	return (int)__sys_ret(sys_sched_policy(SCHED_OP_SETAFFINITY, (int)pid, (int)(mask & 0x7fffffffu), NULL));
 }

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <sys/sysinfo.h>
 #include <unistd.h>
 
 /* Limits of Arbor's kernel and C library (where they come from). */
@@ -54,18 +55,10 @@ static long sysconf_meminfo(const char *key)
 	return pages;
 }
 
-/* The processors the kernel runs on: /proc/cpuinfo's "processor" lines. */
+/* The processors the kernel runs threads on. */
 static long sysconf_cpus(void)
 {
-	FILE *f = fopen("/proc/cpuinfo", "r");
-	if (!f)
-		return 1; /* the boot processor is always there */
-	char line[128];
-	long n = 0;
-	while (fgets(line, sizeof(line), f))
-		n += strncmp(line, "processor", 9) == 0;
-	fclose(f);
-	return n ? n : 1;
+	return get_nprocs(); /* the CPUs that schedule (sysinfo.c) */
 }
 
 /* A cache's size, associativity or line size from CPUID leaf 4

@@ -6,6 +6,7 @@
 #include <sys/random.h>
 #include <sys/sysinfo.h>
 #include "abi/random.h"
+#include "abi/sched.h"
 #include "arbor_sys.h"
 #include "ufault.h"
 
@@ -32,16 +33,17 @@ int sysinfo(struct sysinfo *info)
 	return 0;
 }
 
-/* The CPUs that run threads: the boot CPU alone (the others are started
- * and parked, docs/smp.md; sched_getaffinity says {0}). */
+/* The CPUs that run threads: the boot CPU, and with smp_sched=1 every
+ * started one (docs/smp.md); a CPU that is only started is parked. */
 int get_nprocs(void)
 {
-	return 1;
+	long m = sys_sched_policy(SCHED_OP_ONLINE, 0, 0, NULL);
+	return m > 0 ? __builtin_popcountl((unsigned long)m) : 1;
 }
 
 int get_nprocs_conf(void)
 {
-	return 1;
+	return get_nprocs();
 }
 
 long get_phys_pages(void)

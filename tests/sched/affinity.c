@@ -1,0 +1,113 @@
+/* CPU affinity on however many CPUs schedule (one by default, every CPU
+ * with smp_sched=1): sched_getaffinity is the CPUs that schedule, and
+ * sysconf/get_nprocs count them; sched_setaffinity to one CPU keeps the
+ * thread there (sched_getcpu), is inherited by fork and pthread_create,
+ * and a mask with no CPU that schedules is EINVAL, changing nothing. On
+ * two CPUs or more, two threads pinned to different CPUs run at once.
+ * Prints TAP. */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <sched.h>
+#include <sys/sysinfo.h>
+#include <time.h>
+#include "check.h"
+
+static double clock_s(clockid_t c)
+{
+	struct timespec ts;
+	clock_gettime(c, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int mask_of(pid_t pid)
+{
+	cpu_set_t s;
+	if (sched_getaffinity(pid, sizeof(s), &s))
+		return -1;
+	int m = 0;
+	for (int i = 0; i < 31; i++)
+		if (CPU_ISSET(i, &s))
+			m |= 1 << i;
+	return m;
+}
+
+static int pin(pid_t pid, int cpu)
+{
+	cpu_set_t s;
+	CPU_ZERO(&s);
+	CPU_SET(cpu, &s);
+	return sched_setaffinity(pid, sizeof(s), &s);
+}
+
+/* For 100 ms, spinning and yielding: does it stay on cpu? */
+static int stays_on(int cpu)
+{
+	double end = clock_s(CLOCK_MONOTONIC) + 0.1;
+	int same = 1;
+	while (clock_s(CLOCK_MONOTONIC) < end) {
+		sched_yield();
+		same &= sched_getcpu() == cpu;
+	}
+	return same;
+}
+
+static void *thread_mask(void *arg)
+{
+	*(int *)arg = mask_of(0);
+	return NULL;
+}
+
+static void *pinned_spinner(void *arg)
+{
+	int cpu = *(int *)arg;
+	*(int *)arg = pin(0, cpu) == 0 && stays_on(cpu) && stays_on(cpu) ? cpu : -1;
+	return NULL;
+}
+
+int main(void)
+{
+	int ncpu = get_nprocs(), all = (1 << ncpu) - 1, last = ncpu - 1;
+	printf("# %d CPUs schedule\n", ncpu);
+	check(ncpu >= 1 && sysconf(_SC_NPROCESSORS_ONLN) == ncpu && get_nprocs_conf() == ncpu,
+	      "get_nprocs, get_nprocs_conf and _SC_NPROCESSORS_ONLN agree");
+	check(mask_of(0) == all, "sched_getaffinity: every CPU that schedules");
+	check(sched_getcpu() >= 0 && sched_getcpu() < ncpu, "sched_getcpu is one of them");
+	check(pin(0, last) == 0 && mask_of(0) == 1 << last, "pinned to the last CPU: the mask says so");
+	check(stays_on(last), "and it runs there (sched_getcpu, across yields)");
+	check(fails(pin(0, 30), EINVAL) && mask_of(0) == 1 << last,
+	      "a mask with no CPU that schedules: EINVAL, the mask unchanged");
+	pid_t pid = fork();
+	if (pid == 0)
+		_exit(mask_of(0) == 1 << last && stays_on(last) ? 0 : 1);
+	int st;
+	check(waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	      "a forked child inherits the mask, and runs there");
+	pthread_t t;
+	int tm = -2;
+	check(pthread_create(&t, NULL, thread_mask, &tm) == 0 && pthread_join(t, NULL) == 0 && tm == 1 << last,
+	      "a new thread inherits the mask");
+	cpu_set_t s;
+	CPU_ZERO(&s);
+	for (int i = 0; i < 31; i++)
+		CPU_SET(i, &s);
+	check(sched_setaffinity(0, sizeof(s), &s) == 0 && mask_of(0) == all,
+	      "every CPU again (the ones that do not exist are left out)");
+	if (ncpu < 2) {
+		printf("# one CPU schedules: the two-CPU part is for smp_sched=1\n");
+		printf("1..%d\n", n);
+		return failed != 0;
+	}
+	/* Two threads pinned to CPUs 0 and 1 run at once: the process's
+	 * CPU time grows at about two CPUs' worth. */
+	pthread_t a, b;
+	int ca = 0, cb = 1;
+	double w0 = clock_s(CLOCK_MONOTONIC), c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
+	check(pthread_create(&a, NULL, pinned_spinner, &ca) == 0 && pthread_create(&b, NULL, pinned_spinner, &cb) == 0 &&
+	      pthread_join(a, NULL) == 0 && pthread_join(b, NULL) == 0 && ca == 0 && cb == 1,
+	      "threads pinned to CPU 0 and CPU 1 stay there");
+	double w = clock_s(CLOCK_MONOTONIC) - w0, c = clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0;
+	printf("# %.0f ms of CPU in %.0f ms\n", c * 1000, w * 1000);
+	check(c > 1.4 * w, "and run at the same time (the process's CPU time about twice the wall time)");
+	printf("1..%d\n", n);
+	return failed != 0;
+}

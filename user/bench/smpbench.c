@@ -1,0 +1,158 @@
+/* Many-CPU benchmark (issue 23): a portable POSIX program, built for
+ * Arbor (tools/arbor-run --smp N --cmdline smp_sched=1) and for Linux
+ * (linux-cc, then linux-run --smp N in the same QEMU), so both sides run
+ * the same code. It prints `bench NAME VALUE UNIT` lines:
+ *   - smp_pipe_round_trip_same_cpu / _cross_cpu: a one-byte ping-pong over
+ *     two pipes between two processes pinned to CPU 0 and CPU 0 (or CPU 1):
+ *     ns per round trip, the median of 5 runs;
+ *   - smp_fork_exit_wait_W_workers: W processes each forking, exiting and
+ *     waiting in a loop for 2 s: fork+exit+wait per second, all together
+ *     (W = 1, 2 and 4, those up to the CPU count).
+ *
+ *   smpbench [-n ROUNDS]   (2000 round trips per run by default) */
+#define _GNU_SOURCE
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static double now_ns(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
+}
+
+static int pin(int cpu)
+{
+	cpu_set_t s;
+	CPU_ZERO(&s);
+	CPU_SET(cpu, &s);
+	return sched_setaffinity(0, sizeof(s), &s);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* ns per round trip between this process on CPU 0 and a child on cpu. */
+static double pingpong(int cpu, int rounds)
+{
+	int ab[2], ba[2];
+	if (pipe(ab) || pipe(ba))
+		return -1;
+	pid_t pid = fork();
+	if (pid == 0) {
+		char c;
+		if (pin(cpu))
+			_exit(2);
+		for (int i = 0; i < rounds + 1; i++)
+			if (read(ab[0], &c, 1) != 1 || write(ba[1], &c, 1) != 1)
+				_exit(1);
+		_exit(0);
+	}
+	char c = 'x';
+	/* one round first: the child has pinned itself and is waiting */
+	if (write(ab[1], &c, 1) != 1 || read(ba[0], &c, 1) != 1)
+		return -1;
+	double t0 = now_ns();
+	for (int i = 0; i < rounds; i++)
+		if (write(ab[1], &c, 1) != 1 || read(ba[0], &c, 1) != 1)
+			return -1;
+	double ns = (now_ns() - t0) / rounds;
+	int st;
+	waitpid(pid, &st, 0);
+	for (int i = 0; i < 2; i++) {
+		close(ab[i]);
+		close(ba[i]);
+	}
+	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? ns : -1;
+}
+
+static void pipe_bench(const char *name, int cpu, int rounds)
+{
+	double v[5];
+	for (int i = 0; i < 5; i++)
+		v[i] = pingpong(cpu, rounds);
+	qsort(v, 5, sizeof(v[0]), cmp_double);
+	if (v[0] < 0)
+		fprintf(stderr, "smpbench: %s failed\n", name);
+	else
+		printf("bench %s %.0f ns\n", name, v[2]);
+}
+
+/* One worker: fork+exit+wait until the deadline; how many. */
+static long fork_worker(double until)
+{
+	long n = 0;
+	while (now_ns() < until) {
+		pid_t p = fork();
+		if (p == 0)
+			_exit(0);
+		if (p < 0 || waitpid(p, NULL, 0) != p)
+			return -1;
+		n++;
+	}
+	return n;
+}
+
+static void fork_bench(int workers)
+{
+	int fds[2];
+	if (pipe(fds))
+		return;
+	double until = now_ns() + 2e9;
+	for (int w = 0; w < workers; w++) {
+		if (fork() == 0) {
+			long n = fork_worker(until);
+			_exit(write(fds[1], &n, sizeof(n)) == sizeof(n) ? 0 : 1);
+		}
+	}
+	long total = 0;
+	int ok = 1;
+	for (int w = 0; w < workers; w++) {
+		long n;
+		ok &= read(fds[0], &n, sizeof(n)) == sizeof(n) && n >= 0;
+		total += n;
+	}
+	while (wait(NULL) > 0)
+		;
+	close(fds[0]);
+	close(fds[1]);
+	if (!ok)
+		fprintf(stderr, "smpbench: fork with %d workers failed\n", workers);
+	else
+		printf("bench smp_fork_exit_wait_%d_workers %.0f ops/s\n", workers, total / 2.0);
+}
+
+int main(int argc, char **argv)
+{
+	int rounds = 2000;
+	for (int a = 1; a + 1 < argc; a += 2)
+		if (strcmp(argv[a], "-n") == 0)
+			rounds = atoi(argv[a + 1]);
+	setvbuf(stdout, NULL, _IONBF, 0);
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	printf("# %ld CPUs\n", ncpu);
+	if (pin(0)) {
+		fprintf(stderr, "smpbench: sched_setaffinity failed\n");
+		return 1;
+	}
+	pipe_bench("smp_pipe_round_trip_same_cpu", 0, rounds);
+	if (ncpu >= 2)
+		pipe_bench("smp_pipe_round_trip_cross_cpu", 1, rounds);
+	cpu_set_t all;
+	CPU_ZERO(&all);
+	for (int i = 0; i < ncpu; i++)
+		CPU_SET(i, &all);
+	sched_setaffinity(0, sizeof(all), &all);
+	for (int w = 1; w <= 4 && w <= ncpu; w *= 2)
+		fork_bench(w);
+	return 0;
+}
