@@ -198,7 +198,11 @@ void sched_rt_dequeue(struct thread *t);
  * NULL if none is runnable or the class is throttled. */
 struct thread *sched_rt_first(void);
 /* The first in that order for which ok(t, arg) holds (several CPUs: one
- * not running on another), or NULL as above. */
+ * not running on another, nor kept off this one by its affinity), or NULL
+ * as above, or when the first SCHED_RT_SCAN_MAX threads all fail ok: the
+ * walk is under sched_lock, and a CPU left without a real-time thread
+ * takes fair work, or idles, until its next tick. */
+#define SCHED_RT_SCAN_MAX 16
 struct thread *sched_rt_first_if(bool (*ok)(const struct thread *t, const void *arg), const void *arg);
 bool sched_rt_queued(void);	/* any real-time thread runnable (throttled or not) */
 bool sched_rt_throttled(void);

@@ -233,17 +233,24 @@ static bool rq_has_work(struct runqueue *rq)
 	return sched_queue_pickable(rq->root) || rq_rt_first(rq);
 }
 
-/* Work another CPU could take: the first idle one is told to look. */
-static void sched_kick_idle(void)
+/* The first idle CPU of mask other than this one is told to look for
+ * work; false if there is none. */
+static bool sched_kick_idle_of(uint32_t mask)
 {
-	if (!sched_smp_enabled || !sched_queue_pickable(&sched_root->rq))
-		return;
 	for (unsigned i = 0; i < MAX_CPUS; i++) {
-		if (i != this_cpu()->id && sched_cpu_idle(&sched_rqs[i])) {
+		if (i != this_cpu()->id && (mask & (1u << i)) && sched_cpu_idle(&sched_rqs[i])) {
 			sched_kick(i);
-			return;
+			return true;
 		}
 	}
+	return false;
+}
+
+/* Work another CPU could take: an idle one is told to look. */
+static void sched_kick_idle(void)
+{
+	if (sched_smp_enabled && sched_queue_pickable(&sched_root->rq))
+		sched_kick_idle_of(UINT32_MAX);
 }
 
 /* A group ran out of quota (cpu.max): this CPU picks again, and so do
@@ -465,12 +472,8 @@ static void sched_wake_elsewhere(struct sched_entity *woken)
 {
 	unsigned self = this_cpu()->id;
 	uint32_t allowed = se_thread(woken)->cpus_allowed;
-	for (unsigned i = 0; i < MAX_CPUS; i++) {
-		if (i != self && (allowed & (1u << i)) && sched_cpu_idle(&sched_rqs[i])) {
-			sched_kick(i);
-			return;
-		}
-	}
+	if (sched_kick_idle_of(allowed))
+		return;
 	if (se_is_rt(woken))
 		return; /* the tick's rq_should_preempt sees it */
 	for (unsigned i = 0; i < MAX_CPUS; i++) {

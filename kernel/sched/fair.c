@@ -163,9 +163,10 @@ static void busy_refresh(struct sched_entity *se)
 	}
 }
 
-/* The leftmost entity of q that is neither busy nor skip. At most one
- * busy entity per CPU can come before it: busy entities of one queue have
- * disjoint running chains below them. */
+/* The leftmost entity of q that is neither busy nor skip. Busy entities
+ * of one queue have disjoint running chains below them, so at most one
+ * per running chain comes before it: one per CPU, and the few a pick
+ * holds counted while it passes them over (core.c, SCHED_SKIP_MAX). */
 static struct sched_entity *first_pickable(const struct sched_queue *q, const struct sched_entity *skip)
 {
 	for (struct rb_node *n = rb_first_cached(&q->timeline); n; n = rb_next(n)) {
@@ -266,8 +267,9 @@ static void enqueue_chain(struct sched_entity *e)
 	}
 }
 
-/* Removes e (runnable, not a running thread) and each ancestor group its removal
- * empties: work conservation, an idle group leaves its parent's queue. */
+/* Removes e (runnable, not a running thread) and each ancestor group its
+ * removal empties: work conservation, an idle group leaves its parent's
+ * queue. */
 static void dequeue_chain(struct sched_entity *e)
 {
 	for (; e && e->on_rq; e = e->parent->owner) {

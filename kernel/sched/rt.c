@@ -84,6 +84,7 @@ struct thread *sched_rt_first_if(bool (*ok)(const struct thread *t, const void *
 {
 	if (!rt_rq.nr || rt_rq.throttled)
 		return NULL;
+	int looked = 0;
 	for (int p = K_SCHED_PRIO_MAX; p > 0; p--) {
 		if (!(rt_rq.bitmap[p / 64] & (1ull << (p % 64))))
 			continue;
@@ -92,6 +93,8 @@ struct thread *sched_rt_first_if(bool (*ok)(const struct thread *t, const void *
 			struct thread *t = list_entry(pos, struct thread, rt_link);
 			if (ok(t, arg))
 				return t;
+			if (++looked == SCHED_RT_SCAN_MAX)
+				return NULL; /* under sched_lock: bounded, whatever root queued */
 		}
 	}
 	return NULL;

@@ -55,12 +55,6 @@ static long sysconf_meminfo(const char *key)
 	return pages;
 }
 
-/* The processors the kernel runs threads on. */
-static long sysconf_cpus(void)
-{
-	return get_nprocs(); /* the CPUs that schedule (sysinfo.c) */
-}
-
 /* A cache's size, associativity or line size from CPUID leaf 4
  * (deterministic cache parameters), as glibc reads it on x86: level 1-3,
  * type 1 data, 2 instruction, 3 unified (0: data or unified). 0 when the
@@ -106,7 +100,7 @@ static long sysconf_limit(int name)
 		return ARBOR_PAGE_SIZE;
 	case _SC_NPROCESSORS_CONF:
 	case _SC_NPROCESSORS_ONLN:
-		return sysconf_cpus();
+		return get_nprocs(); /* the CPUs that schedule (sysinfo.c) */
 	case _SC_PHYS_PAGES:
 		return sysconf_meminfo("MemTotal");
 	case _SC_AVPHYS_PAGES:
