@@ -4,12 +4,14 @@
  * locks, barriers and semaphores between processes, including one object
  * mapped at two different addresses (the futex keys on the shared page or
  * file, not the address), and calls that crashed before (NULL attribute
- * objects). Prints TAP. */
+ * objects), and malloc from several threads at once (on several CPUs: a
+ * heap without its lock breaks within a few thousand calls). Prints TAP. */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <semaphore.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +46,41 @@ static void *pause_thread(void *arg)
 	for (;;)
 		pause();
 	return NULL;
+}
+
+/* Each thread churns its own blocks through malloc, realloc and free,
+ * sizes from 16 bytes to 192 KiB (the large ones move the break both
+ * ways: newlib trims the heap's top), each filled with a byte that names
+ * it; a block that does not hold its byte was broken by another thread.
+ * Returns the number of bad blocks. */
+#define CHURN_SLOTS 32
+#define CHURN_ROUNDS 4000
+static void *malloc_churn(void *arg)
+{
+	unsigned seed = (unsigned)(uintptr_t)arg, bad = 0;
+	unsigned char *slot[CHURN_SLOTS] = { 0 };
+	size_t len[CHURN_SLOTS] = { 0 };
+	for (int r = 0; r < CHURN_ROUNDS; r++) {
+		seed = seed * 1103515245u + 12345u;
+		unsigned i = (seed >> 8) % CHURN_SLOTS;
+		unsigned char mark = (unsigned char)(i * 7 + (uintptr_t)arg);
+		for (size_t k = 0; k < len[i]; k += 61)
+			bad += slot[i][k] != mark;
+		size_t want = (seed >> 20) % 16 == 0 ? 65536 + (seed >> 4) % 131072 : 16 + (seed >> 12) % 2048;
+		if ((seed >> 16) % 3 == 0) {
+			free(slot[i]);
+			slot[i] = malloc(want);
+		} else {
+			slot[i] = realloc(slot[i], want);
+		}
+		if (!slot[i])
+			return (void *)(uintptr_t)(bad + 1);
+		len[i] = want;
+		memset(slot[i], mark, want);
+	}
+	for (int i = 0; i < CHURN_SLOTS; i++)
+		free(slot[i]);
+	return (void *)(uintptr_t)bad;
 }
 
 int main(void)
@@ -177,6 +214,19 @@ int main(void)
 	      "pthreads.mlock_charged: mlock of 1 MiB makes its 256 pages resident at once");
 	check(munlock(big, 1 << 20) == 0 && munmap(big, 1 << 20) == 0 && mlock(big, 4096) == -1 && errno == ENOMEM,
 	      "mlock of unmapped memory: ENOMEM");
+
+	/* malloc from 4 threads at once */
+	pthread_t churn[4];
+	int made = 0;
+	uintptr_t bad = 0;
+	for (int i = 0; i < 4; i++)
+		made += pthread_create(&churn[i], NULL, malloc_churn, (void *)(uintptr_t)(i + 1)) == 0;
+	for (int i = 0; i < made; i++) {
+		void *r;
+		pthread_join(churn[i], &r);
+		bad += (uintptr_t)r;
+	}
+	check(made == 4 && bad == 0, "pthreads.malloc_threads: malloc, realloc and free from 4 threads at once keep every block");
 
 	printf("1..%d\n", n);
 	return failed ? 1 : 0;

@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "arbor_sys.h"
+#include "malloc_lock.h"
 #include "pthread_impl.h"
 
 extern int __mlock_future; /* mman.c */
@@ -38,7 +39,9 @@ pid_t gettid(void) { return (pid_t)sys_gettid(); }
 pid_t fork(void)
 {
 	__pthread_fork_prepare();
+	__malloc_lock(NULL); /* no other thread is inside the heap the child copies */
 	long r = sys_fork();
+	__malloc_unlock(NULL);
 	if (r == 0)
 		__pthread_fork_child();
 	else

@@ -15,6 +15,7 @@
 #include <sys/resource.h>
 #include <sys/mman.h>
 #include "arbor_sys.h"
+#include "malloc_lock.h"
 #include "pthread_impl.h"
 
 #define DEFAULT_STACK (256 * 1024)
@@ -367,6 +368,7 @@ int pthread_create(pthread_t *out, const pthread_attr_t *attr, void *(*fn)(void 
 	r->explicit_sched = explicit_sched;
 	r->tid = 0xffffffffu; /* "starting": the kernel zeroes it at the end */
 	__atomic_add_fetch(&live_threads, 1, __ATOMIC_ACQ_REL);
+	__libc_set_threaded();
 	long tid = sys_thread_create((uint64_t)__arbor_thread_entry, (uint64_t)top, (uint64_t)top,
 				     (uint32_t *)&r->tid);
 	if (tid < 0) {

@@ -1,6 +1,7 @@
 /* Process start-up for C-library programs. */
 #include <stdlib.h>
 #include "arbor_sys.h"
+#include "malloc_lock.h"
 #include "ufault.h"
 
 extern char **environ;
@@ -12,6 +13,10 @@ void __libc_start(long *sp);
 /* The initial stack pointer (glibc's name): pthread_getattr_np finds the
  * main thread's stack from it. */
 void *__libc_stack_end;
+
+/* Links malloc_lock.c's hooks in before newlib's empty ones (libc.a's
+ * mlock.o) can be: the linker takes the first definition it meets. */
+void (*const __libc_malloc_lock_ref)(struct _reent *) __attribute__((used)) = __malloc_lock;
 
 /* newlib's init/fini arrays run these; static programs have nothing. */
 void _init(void) {}
