@@ -32,12 +32,15 @@ static const char *const mounts[][8] = {
 };
 
 /* Waits up to 5 s for a server to publish name. */
-static struct kobj *userspace_wait_name(const char *name)
+static struct kobj *userspace_wait_name(const char *name, int pid)
 {
 	struct kobj *o = NULL;
+	int status = -1;
 	for (int i = 0; i < 500 && !(o = ipc_name_get(name)); i++)
 		sched_sleep_until(clock_ns() + 10 * MS);
-	if (!o)
+	if (!o && proc_wait(&kernel_proc, pid, &status, WNOHANG, 0) == pid)
+		printk("userspace: %s exited before it started (status %#x)\n", name, status);
+	else if (!o)
 		printk("userspace: %s did not start\n", name);
 	return o;
 }
@@ -91,7 +94,7 @@ int userspace_start(struct cgroup *cg, struct userspace *u)
 		const char *const argv[] = { servers[i][0], NULL };
 		u->pids[i] = i == 0 ? proc_spawn(argv[0], argv, cg, &kernel_proc, PROC_CAP_DRIVER) :
 				      proc_spawn_stdio(argv[0], argv, cg, &kernel_proc, 0, console);
-		struct kobj *o = u->pids[i] > 0 ? userspace_wait_name(servers[i][1]) : NULL;
+		struct kobj *o = u->pids[i] > 0 ? userspace_wait_name(servers[i][1], u->pids[i]) : NULL;
 		if (!o)
 			err = -1;
 		if (i == 0)
