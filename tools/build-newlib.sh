@@ -29,13 +29,16 @@ done
 chmod +x "$out/bin"/*
 export PATH="$out/bin:$PATH"
 
+# --enable-newlib-retargetable-locking: newlib's locks (heap, stdio,
+# environment, ...) call __retarget_lock_*, which user/libc/newlib_lock.c makes
+# real; without it they are empty macros and threads break the heap.
 # HAVE_MKDIR: mkdtemp makes its directory (without it, ENOSYS).
 # GETREENT_PROVIDED: __getreent() is Arbor's (user/libc/pthread.c: the
 # calling thread's struct _reent), not newlib's (always the main one's).
 cd "$out/build"
 ../newlib-salsa/configure --target=x86_64-elf --prefix="$out/install" --disable-multilib \
 	--disable-newlib-supplied-syscalls --enable-newlib-io-long-long \
-	--enable-newlib-io-c99-formats --enable-newlib-iconv \
+	--enable-newlib-io-c99-formats --enable-newlib-iconv --enable-newlib-retargetable-locking \
 	CFLAGS_FOR_TARGET="-O2 -g -ffreestanding -fno-stack-protector -mno-red-zone -DHAVE_MKDIR -DGETREENT_PROVIDED" \
 	> "$out/configure.log" 2>&1 || { tail -20 "$out/configure.log"; exit 1; }
 make -j2 all-target-newlib > "$out/make.log" 2>&1 || { tail -40 "$out/make.log"; exit 1; }

@@ -4,8 +4,9 @@
  * locks, barriers and semaphores between processes, including one object
  * mapped at two different addresses (the futex keys on the shared page or
  * file, not the address), and calls that crashed before (NULL attribute
- * objects), and malloc from several threads at once (on several CPUs: a
- * heap without its lock breaks within a few thousand calls). Prints TAP. */
+ * objects), and malloc, setenv and fopen from several threads at once
+ * (on several CPUs, a heap without its lock breaks within a few thousand
+ * calls). Prints TAP. */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -77,6 +78,15 @@ static void *malloc_churn(void *arg)
 			return (void *)(uintptr_t)(bad + 1);
 		len[i] = want;
 		memset(slot[i], mark, want);
+		if (r % 64 == 0) { /* the environment's and stdio's locks too */
+			char name[16], val[16];
+			snprintf(name, sizeof(name), "CHURN%u", (unsigned)(uintptr_t)arg);
+			snprintf(val, sizeof(val), "%d", r);
+			const char *got = setenv(name, val, 1) == 0 ? getenv(name) : NULL;
+			bad += !got || strcmp(got, val) != 0;
+			FILE *f = fopen("/dev/null", "w");
+			bad += !f || fprintf(f, "%s=%s\n", name, val) < 0 || fclose(f) != 0;
+		}
 	}
 	for (int i = 0; i < CHURN_SLOTS; i++)
 		free(slot[i]);
@@ -226,7 +236,7 @@ int main(void)
 		pthread_join(churn[i], &r);
 		bad += (uintptr_t)r;
 	}
-	check(made == 4 && bad == 0, "pthreads.malloc_threads: malloc, realloc and free from 4 threads at once keep every block");
+	check(made == 4 && bad == 0, "pthreads.malloc_threads: malloc, realloc, free, setenv and fopen from 4 threads at once keep every block");
 
 	printf("1..%d\n", n);
 	return failed ? 1 : 0;

@@ -9,8 +9,8 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include <malloc.h>
 #include "arbor_sys.h"
-#include "malloc_lock.h"
 #include "pthread_impl.h"
 
 extern int __mlock_future; /* mman.c */

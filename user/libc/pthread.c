@@ -15,7 +15,7 @@
 #include <sys/resource.h>
 #include <sys/mman.h>
 #include "arbor_sys.h"
-#include "malloc_lock.h"
+#include "newlib_lock.h"
 #include "pthread_impl.h"
 
 #define DEFAULT_STACK (256 * 1024)

@@ -1,7 +1,7 @@
 /* Process start-up for C-library programs. */
 #include <stdlib.h>
 #include "arbor_sys.h"
-#include "malloc_lock.h"
+#include "newlib_lock.h"
 #include "ufault.h"
 
 extern char **environ;
@@ -14,9 +14,9 @@ void __libc_start(long *sp);
  * main thread's stack from it. */
 void *__libc_stack_end;
 
-/* Links malloc_lock.c's hooks in before newlib's empty ones (libc.a's
- * mlock.o) can be: the linker takes the first definition it meets. */
-void (*const __libc_malloc_lock_ref)(struct _reent *) __attribute__((used)) = __malloc_lock;
+/* Links newlib_lock.c's locks in before newlib's empty ones (libc.a's lock.o)
+ * can be: the linker takes the first definition it meets. */
+void (*const __libc_lock_ref)(_LOCK_T) __attribute__((used)) = __retarget_lock_acquire_recursive;
 
 /* newlib's init/fini arrays run these; static programs have nothing. */
 void _init(void) {}

@@ -1,7 +1,7 @@
 /* Threads for Arbor's own servers until pthreads arrive. */
 #include "arbor_sys.h"
 #include "arbor/thread_start.h"
-#include "malloc_lock.h"
+#include "newlib_lock.h"
 
 long __arbor_thread_start(long (*fn)(void *), void *arg)
 {
