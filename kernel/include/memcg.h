@@ -40,8 +40,18 @@ int64_t memcg_pcache_stat_local(struct cgroup *cg, enum memcg_stat item);
  * memory.high of cg and its ancestors (PAGE_COUNTER_MAX: no limit). */
 uint64_t memcg_room_pages(struct cgroup *cg);
 /* Returns pages this CPU holds in stock for cg (or its descendants) to the
- * counters, so cg's usage is exact. */
+ * counters, so cg's usage is exact, and asks every other CPU whose stock
+ * holds cg to do the same on its next interrupt (not waited for: usage
+ * settles a moment later). Any context. */
 void mem_drain_stock(struct cgroup *cg);
+/* Pre: no spinlock held, interrupts on; the caller holds a reference to
+ * cg (so it is not kept: memcg_keep). Post: no CPU's stock holds charge
+ * for cg itself (each was asked and answered): its usage is exact now. */
+void mem_drain_stock_sync(struct cgroup *cg);
+/* Pre: interrupts off, on the way out of an interrupt (trap_dispatch).
+ * Drains this CPU's stock if another CPU asked (mem_drain_stock) and this
+ * CPU holds no spinlock; else leaves the request for a later interrupt. */
+void mem_drain_serve(void);
 
 /* Charge, then allocate 2^order pages; the head page remembers the cgroup
  * (page->charge) and the kind (page->memcg_stat). NULL if the charge is

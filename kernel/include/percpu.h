@@ -57,6 +57,7 @@ struct cpu {
 	struct proc *io_owner;	/* whose bitmap tss_io.bitmap holds */
 	uint64_t softlockup_stamp; /* clock_ns of the last chance to schedule */
 	uint32_t softlockup_ticks; /* ticks taken since then (the CPU really ran) */
+	uint32_t stock_drain;	   /* another CPU asks for stock's drain (mem_drain_stock) */
 	uint64_t last_tick;	   /* lockup_warn_ms: clock_ns of the last timer tick */
 	uint64_t resched_since;	   /* lockup_warn_ms: when a tick first saw need_resched */
 	uint64_t softlockup_warned; /* the resched_since last reported */

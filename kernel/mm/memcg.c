@@ -15,6 +15,9 @@
 #include "proc.h"
 #include "reclaim.h"
 #include "sched.h"
+#include "smp.h"
+
+static void memcg_unkeep_if_empty(struct cgroup *cg);
 
 static struct cgroup *memcg_of_counter(struct page_counter *pc)
 {
@@ -93,11 +96,15 @@ static int mem_charge_oom(struct cgroup *cg, uint64_t nr_pages, enum memcg_stat 
 		return mem_charge_unstocked(cg, nr_pages, kind);
 	uint64_t f = irq_save();
 	struct charge_stock *s = &this_cpu()->stock;
-	bool stocked = s->cached == &cg->memory && s->nr_pages >= nr_pages;
+	struct page_counter *old = s->cached;
+	bool stocked = old == &cg->memory && s->nr_pages >= nr_pages;
 	bool ok = charge_stock_try_charge(s, &cg->memory, nr_pages, &fail);
 	if (ok)
 		__this_cpu_add_s64(&memcg_counters(cg)[kind], (int64_t)nr_pages);
+	bool switched = old && s->cached != old; /* the stock gave old's pages back */
 	irq_restore(f);
+	if (switched)
+		memcg_unkeep_if_empty(memcg_of_counter(old));
 	return mem_charge_settle(cg, nr_pages, kind, ok, stocked, fail, oom);
 }
 
@@ -187,11 +194,59 @@ bool memcg_keep(struct cgroup *cg)
 	       !__atomic_exchange_n(&cg->mem_kept, false, __ATOMIC_ACQ_REL);
 }
 
+/* Another CPU's stock is touched only by that CPU, with interrupts off:
+ * it is asked (stock_drain and a reschedule IPI) and drains on its way
+ * out of the interrupt (mem_drain_serve), or of a later one if the IPI
+ * came while it held a spinlock. Not waited for: the caller may hold
+ * sched_lock, and a CPU spinning on it with interrupts off would never
+ * answer. Only the CPUs whose stock holds cg itself are asked (a pointer
+ * compared, nothing of theirs read): a removed cgroup's children were
+ * asked for when they were removed. */
 void mem_drain_stock(struct cgroup *cg)
+{
+	uint64_t f = irq_save();
+	struct cpu *self = this_cpu();
+	charge_stock_drain_if(&self->stock, &cg->memory);
+	for (unsigned id = 0; sched_smp_enabled && id < MAX_CPUS; id++) {
+		struct cpu *c = cpu_get(id);
+		if (c == self || !smp_cpu_online(id) ||
+		    __atomic_load_n(&c->stock.cached, __ATOMIC_RELAXED) != &cg->memory)
+			continue;
+		if (!__atomic_exchange_n(&c->stock_drain, 1, __ATOMIC_ACQ_REL))
+			smp_resched(id);
+	}
+	irq_restore(f);
+}
+
+static void mem_drain_call(void *pc)
+{
+	uint64_t f = irq_save(); /* smp_call runs it directly on this CPU */
+	struct charge_stock *s = &this_cpu()->stock;
+	if (s->cached == pc)
+		charge_stock_drain(s);
+	irq_restore(f);
+}
+
+void mem_drain_stock_sync(struct cgroup *cg)
 {
 	uint64_t f = irq_save();
 	charge_stock_drain_if(&this_cpu()->stock, &cg->memory);
 	irq_restore(f);
+	for (unsigned id = 0; sched_smp_enabled && id < MAX_CPUS; id++)
+		if (smp_cpu_online(id) && __atomic_load_n(&cpu_get(id)->stock.cached, __ATOMIC_RELAXED) == &cg->memory)
+			smp_call(id, mem_drain_call, &cg->memory);
+}
+
+void mem_drain_serve(void)
+{
+	struct cpu *cpu = this_cpu();
+	if (!__atomic_load_n(&cpu->stock_drain, __ATOMIC_ACQUIRE) || cpu->preempt_count)
+		return;
+	__atomic_store_n(&cpu->stock_drain, 0, __ATOMIC_RELAXED);
+	struct page_counter *pc = cpu->stock.cached;
+	charge_stock_drain(&cpu->stock);
+	if (pc)
+		memcg_unkeep_if_empty(memcg_of_counter(pc)); /* a removed cgroup's last charge */
 }
 
 /* Short of frames, an allocation that may reclaim takes page cache from
