@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <sys/inotify.h>
 #include <signal.h>
 #include <stdio.h>
@@ -913,6 +914,10 @@ static void test_cpu_weight_split(void)
 		if ((kids[i] = fork()) == 0) {
 			snprintf(path, sizeof(path), "%s/cgroup.procs", cg[i]);
 			put(path, "0");
+			cpu_set_t one; /* both on CPU 0: one CPU's split */
+			CPU_ZERO(&one);
+			CPU_SET(0, &one);
+			sched_setaffinity(0, sizeof(one), &one);
 			for (;;)
 				;
 		}
