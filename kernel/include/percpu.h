@@ -40,6 +40,26 @@ struct tss_io {
 struct proc;
 struct addrspace;
 
+/* The I/O APIC inputs whose interrupts are counted one by one (abi's
+ * K_IRQ_LINES: /proc/stat's intr columns). */
+#define CPU_IRQ_LINES 24
+
+/* What this CPU did since it began to schedule (/proc/stat's cpuN line,
+ * kernel/sched/cpustat.c). Written only by this CPU: the scheduler's
+ * times under sched_lock, the interrupt counts and times with interrupts
+ * off; other CPUs read the words racily (each one whole: 64-bit aligned). */
+struct cpu_stat {
+	uint64_t busy_ns;	/* a thread's entity ran (sched_update_curr) */
+	uint64_t idle_ns;	/* the idle thread ran, no thread waiting for a disk */
+	uint64_t iowait_ns;	/* the idle thread ran, a thread waiting for a disk */
+	uint64_t irq_ns;	/* in interrupt handlers (inside the two above) */
+	uint64_t irq_idle_ns;	/* of irq_ns, what interrupted the idle thread */
+	uint64_t user_ticks, nice_ticks, system_ticks; /* the tick's samples of busy time */
+	uint64_t intr;		/* interrupts taken: devices, the timer, IPIs */
+	uint64_t ctxt;		/* switches from one thread to another */
+	uint64_t irqs[CPU_IRQ_LINES]; /* of intr, those of each I/O APIC input */
+};
+
 struct cpu {
 	struct cpu *self;	/* %gs:0 */
 	uint64_t user_rsp;	/* %gs:8: scratch for the syscall entry */
@@ -63,6 +83,7 @@ struct cpu {
 	struct tss_io tss_io;
 	uint8_t ist_stacks[3][IST_STACK_SIZE] __attribute__((aligned(16)));
 	struct addrspace *as;	/* loaded in CR3 (NULL: the kernel's tables; vm_switch_to) */
+	struct cpu_stat stat;	/* /proc/stat's times and counts (past tss_io: asm's offsets) */
 	/* this CPU's copy of a per-CPU object is the object's address plus
 	 * this (id * PCPU_UNIT_SIZE: percpu_alloc.h); last, so the offsets
 	 * assembly reads stay put */

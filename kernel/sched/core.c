@@ -65,6 +65,7 @@ static void sched_rq_setup(unsigned id, void *stack_bottom, uint64_t stack_top)
 	rq->root = &sched_root->rq; /* the root cgroup's group: cg_init ran */
 	rq->idle = idle;
 	rq->cpu = id;
+	rq->clock_start = clock_ns(); /* its /proc/stat times start now */
 	idle->proc = &kernel_proc;
 	idle->cgroup = &cg_root;
 	idle->state = THREAD_RUNNABLE;
@@ -266,11 +267,29 @@ static void sched_kick_throttled(void)
 	}
 }
 
+/* The root's count of threads waiting for a disk (psi's: kept by the
+ * scheduler under sched_lock). */
+static uint32_t sched_nr_iowait(void)
+{
+	return __atomic_load_n(&cg_root.sched.psi->nr_iowait, __ATOMIC_RELAXED);
+}
+
+/* This CPU's busy, idle or iowait time for /proc/stat: delta of it ran
+ * busy (a thread's entity) or idle. Linux counts idle time iowait while a
+ * thread that slept on this CPU waits for a disk; Arbor keeps that count
+ * for the system only, so each idle CPU's time then is iowait. */
+static void sched_account_cpu(struct cpu_stat *st, bool busy, uint64_t delta)
+{
+	uint64_t *to = busy ? &st->busy_ns : sched_nr_iowait() ? &st->iowait_ns : &st->idle_ns;
+	__atomic_store_n(to, *to + delta, __ATOMIC_RELAXED);
+}
+
 /* Charges the time since the last stamp to whoever's time is running. */
 static void sched_update_curr(struct runqueue *rq, uint64_t now)
 {
 	uint64_t delta = now - rq->clock_start;
 	rq->clock_start = now;
+	sched_account_cpu(&cpu_get(rq->cpu)->stat, rq->curr_se != NULL, delta);
 	if (rq->curr_se) {
 		root_usage_ns += delta;
 		if (se_is_rt(rq->curr_se)) {
@@ -572,6 +591,7 @@ static void sched_switch_to(struct runqueue *rq, struct thread *prev, struct thr
 	cpu_set_kernel_stack(cpu, thread_stack_top(next));
 	cpu->current = next;
 	prev->on_cpu = -1; /* safe: sched_lock is held until prev is saved */
+	cpu->stat.ctxt++;
 	next->on_cpu = (int16_t)cpu->id;
 	vm_switch_to(next->proc->as);
 	ioport_switch_to(next->proc);
@@ -764,6 +784,29 @@ static void sched_sample_cputime(struct thread *t, bool user_mode)
 	}
 }
 
+/* The tick's sample of this CPU's busy time (/proc/stat splits it into
+ * user, nice and system as these samples fall, as Linux's tick does). */
+static void sched_sample_cpu(struct cpu_stat *st, const struct thread *t, bool user_mode)
+{
+	uint64_t *to = !user_mode ? &st->system_ticks : t->nice > 0 ? &st->nice_ticks : &st->user_ticks;
+	__atomic_store_n(to, *to + 1, __ATOMIC_RELAXED);
+}
+
+void sched_cpu_times(unsigned id, uint64_t *busy, uint64_t *idle, uint64_t *iowait)
+{
+	*busy = *idle = *iowait = 0;
+	if (id >= MAX_CPUS || !__atomic_load_n(&sched_rqs[id].online, __ATOMIC_ACQUIRE))
+		return;
+	const struct runqueue *rq = &sched_rqs[id];
+	const struct cpu_stat *st = &cpu_get(id)->stat;
+	uint64_t f = spin_lock_irqsave(&sched_lock);
+	uint64_t now = clock_ns(), run = now > rq->clock_start ? now - rq->clock_start : 0;
+	*busy = st->busy_ns + (rq->curr_se ? run : 0);
+	*idle = st->idle_ns + (!rq->curr_se && !sched_nr_iowait() ? run : 0);
+	*iowait = st->iowait_ns + (!rq->curr_se && sched_nr_iowait() ? run : 0);
+	spin_unlock_irqrestore(&sched_lock, f);
+}
+
 bool sched_idle_running(void)
 {
 	return this_cpu()->current == this_rq()->idle;
@@ -777,8 +820,10 @@ void sched_tick(bool user_mode)
 	spin_lock(&sched_lock);
 	sched_update_curr(rq, now);
 	struct thread *cur = this_cpu()->current;
-	if (cur != rq->idle && rq->curr_se)
+	if (cur != rq->idle && rq->curr_se) {
 		sched_sample_cputime(se_thread(rq->curr_se), user_mode);
+		sched_sample_cpu(&this_cpu()->stat, se_thread(rq->curr_se), user_mode);
+	}
 	if (cur != rq->idle)
 		itimer_cpu_tick(cur, user_mode);
 	sched_expire_timeouts(now);
