@@ -39,10 +39,6 @@ __noreturn void sched_cpu_start(void *stack_bottom, uint64_t stack_top);
 /* The CPUs that schedule, bit per CPU: CPU 0, and with smp_sched=1 each
  * started one. */
 uint32_t sched_cpus_mask(void);
-/* CPU id's time since it began to schedule, in ns, up to now: busy (a
- * thread's entity ran), idle, and iowait (idle while a thread waited for a
- * disk). All 0 for a CPU that does not schedule. Takes sched_lock. */
-void sched_cpu_times(unsigned id, uint64_t *busy, uint64_t *idle, uint64_t *iowait);
 /* Thread t may run on the CPUs of mask that schedule: -EINVAL if none
  * (nothing changes), else 0; if t runs elsewhere, its CPU switches. */
 int sched_set_affinity(struct thread *t, uint32_t mask);

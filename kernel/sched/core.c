@@ -5,6 +5,7 @@
 #include "abi/errno.h"
 #include "arch/x86.h"
 #include "cgroup.h"
+#include "cpustat.h"
 #include "dev.h"
 #include "panic.h"
 #include "percpu.h"
@@ -66,6 +67,7 @@ static void sched_rq_setup(unsigned id, void *stack_bottom, uint64_t stack_top)
 	rq->idle = idle;
 	rq->cpu = id;
 	rq->clock_start = clock_ns(); /* its /proc/stat times start now */
+	cpu_get(id)->stat.last = CPUSTAT_SYSTEM; /* busy before the first sample: the kernel's */
 	idle->proc = &kernel_proc;
 	idle->cgroup = &cg_root;
 	idle->state = THREAD_RUNNABLE;
@@ -784,27 +786,13 @@ static void sched_sample_cputime(struct thread *t, bool user_mode)
 	}
 }
 
-/* The tick's sample of this CPU's busy time (/proc/stat splits it into
- * user, nice and system as these samples fall, as Linux's tick does). */
-static void sched_sample_cpu(struct cpu_stat *st, const struct thread *t, bool user_mode)
+/* What the tick samples this CPU's busy time as (/proc/stat's user,
+ * nice or system, as Linux's tick), or CPUSTAT_IDLE. */
+static enum cpustat_kind sched_cpu_sample(struct runqueue *rq, bool user_mode)
 {
-	uint64_t *to = !user_mode ? &st->system_ticks : t->nice > 0 ? &st->nice_ticks : &st->user_ticks;
-	__atomic_store_n(to, *to + 1, __ATOMIC_RELAXED);
-}
-
-void sched_cpu_times(unsigned id, uint64_t *busy, uint64_t *idle, uint64_t *iowait)
-{
-	*busy = *idle = *iowait = 0;
-	if (id >= MAX_CPUS || !__atomic_load_n(&sched_rqs[id].online, __ATOMIC_ACQUIRE))
-		return;
-	const struct runqueue *rq = &sched_rqs[id];
-	const struct cpu_stat *st = &cpu_get(id)->stat;
-	uint64_t f = spin_lock_irqsave(&sched_lock);
-	uint64_t now = clock_ns(), run = now > rq->clock_start ? now - rq->clock_start : 0;
-	*busy = st->busy_ns + (rq->curr_se ? run : 0);
-	*idle = st->idle_ns + (!rq->curr_se && !sched_nr_iowait() ? run : 0);
-	*iowait = st->iowait_ns + (!rq->curr_se && sched_nr_iowait() ? run : 0);
-	spin_unlock_irqrestore(&sched_lock, f);
+	if (this_cpu()->current == rq->idle || !rq->curr_se)
+		return CPUSTAT_IDLE;
+	return !user_mode ? CPUSTAT_SYSTEM : se_thread(rq->curr_se)->nice > 0 ? CPUSTAT_NICE : CPUSTAT_USER;
 }
 
 bool sched_idle_running(void)
@@ -820,10 +808,9 @@ void sched_tick(bool user_mode)
 	spin_lock(&sched_lock);
 	sched_update_curr(rq, now);
 	struct thread *cur = this_cpu()->current;
-	if (cur != rq->idle && rq->curr_se) {
+	if (cur != rq->idle && rq->curr_se)
 		sched_sample_cputime(se_thread(rq->curr_se), user_mode);
-		sched_sample_cpu(&this_cpu()->stat, se_thread(rq->curr_se), user_mode);
-	}
+	cpustat_tick(&this_cpu()->stat, sched_cpu_sample(rq, user_mode));
 	if (cur != rq->idle)
 		itimer_cpu_tick(cur, user_mode);
 	sched_expire_timeouts(now);

@@ -2,18 +2,19 @@
  * CPU adds to its own struct cpu_stat (percpu.h), so no counter is shared
  * between CPUs; a reader sums them racily, as Linux's show_stat does.
  *
- * The times are nanoseconds, as Linux's kcpustat with its tick-based
- * accounting plus IRQ_TIME_ACCOUNTING: the scheduler's clock says how long
- * each CPU ran threads, ran its idle thread, or idled with a thread
- * waiting for a disk (core.c, sched_account_cpu); the tick's samples
- * split the busy time into user, nice (user mode, nice > 0) and system;
- * the trap path measures each interrupt handler, and that irq time is
- * taken out of what it interrupted, so a CPU's six times add up to the
- * time since it began to schedule. */
+ * The times are nanoseconds, as Linux's kcpustat with tick-based
+ * accounting and IRQ_TIME_ACCOUNTING: the scheduler's clock says how long
+ * each CPU ran threads, ran its idle thread, or idled while a thread
+ * waited for a disk (core.c, sched_account_cpu); the trap path measures
+ * each interrupt handler. At each tick the CPU folds what accrued since
+ * the last one into the times shown: busy time into user, nice or system
+ * as the tick samples it (as Linux's tick charges a whole tick), the
+ * interrupts' time out of what they interrupted and into irq. Shown times
+ * so only grow, and a CPU's six add up to the time it has scheduled, up
+ * to its last tick (4 ms ago at most). */
 #include "cpustat.h"
 #include "abi/procinfo.h"
 #include "cgroup.h"
-#include "percpu.h"
 #include "sched.h"
 #include "sched_fair.h"
 #include "sched_group.h"
@@ -48,42 +49,45 @@ void cpustat_irq_exit(uint64_t start)
 		cpustat_add(&c->stat.irq_idle_ns, d);
 }
 
+/* What accrued of a raw time since its last fold; marks it folded. */
+static uint64_t cpustat_take(uint64_t raw, uint64_t *done)
+{
+	uint64_t d = raw - *done;
+	*done = raw;
+	return d;
+}
+
+void cpustat_tick(struct cpu_stat *st, enum cpustat_kind sample)
+{
+	uint64_t busy = cpustat_take(st->busy_ns, &st->busy_done);
+	uint64_t idle = cpustat_take(st->idle_ns, &st->idle_done);
+	uint64_t iowait = cpustat_take(st->iowait_ns, &st->iowait_done);
+	/* the interrupts' time since the last fold, as far as the clock has
+	 * accounted the time they interrupted (the rest waits for the next
+	 * tick): first from the idle thread's time as much as interrupted
+	 * it, then from the busy time, the rest from the idle thread's */
+	uint64_t irq_raw = st->irq_ns, irq_idle_raw = st->irq_idle_ns; /* (this CPU's: interrupts are off) */
+	uint64_t irq = MIN(irq_raw - st->irq_done, busy + idle + iowait);
+	uint64_t irq_idle = irq_idle_raw - st->irq_idle_done;
+	uint64_t from_idle = MIN(MIN(irq_idle, irq), idle + iowait);
+	uint64_t from_busy = MIN(irq - from_idle, busy);
+	from_idle = irq - from_busy;
+	st->irq_done += irq;
+	st->irq_idle_done += MIN(irq_idle, from_idle);
+	if (irq_idle_raw - st->irq_idle_done > irq_raw - st->irq_done) /* a hint, never more than is left */
+		st->irq_idle_done = irq_idle_raw - (irq_raw - st->irq_done);
+	if (sample != CPUSTAT_IDLE)
+		st->last = sample;
+	uint64_t from_i = MIN(from_idle, idle);
+	cpustat_add(&st->out[CPUSTAT_IRQ], irq);
+	cpustat_add(&st->out[st->last], busy - from_busy);
+	cpustat_add(&st->out[CPUSTAT_IDLE], idle - from_i);
+	cpustat_add(&st->out[CPUSTAT_IOWAIT], iowait - (from_idle - from_i));
+}
+
 static uint64_t cpustat_load(const uint64_t *c)
 {
 	return __atomic_load_n(c, __ATOMIC_RELAXED);
-}
-
-/* n less what of it went elsewhere (at most n: the reads are racy). */
-static uint64_t cpustat_less(uint64_t n, uint64_t taken)
-{
-	return n > taken ? n - taken : 0;
-}
-
-/* CPU id's times (it schedules). */
-static void cpustat_cpu(unsigned id, struct k_cpustat *out)
-{
-	const struct cpu_stat *st = &cpu_get(id)->stat;
-	uint64_t busy, idle, iowait;
-	sched_cpu_times(id, &busy, &idle, &iowait);
-	uint64_t irq = cpustat_load(&st->irq_ns), irq_idle = cpustat_load(&st->irq_idle_ns);
-	uint64_t irq_busy = cpustat_less(irq, irq_idle);
-	/* the interrupts' time leaves the time they interrupted: idle first,
-	 * then iowait (both the idle thread's) */
-	out->irq_ns = MIN(irq_busy, busy) + MIN(irq_idle, idle + iowait);
-	busy = cpustat_less(busy, irq_busy);
-	iowait = cpustat_less(iowait, cpustat_less(irq_idle, idle));
-	idle = cpustat_less(idle, irq_idle);
-	uint64_t u = cpustat_load(&st->user_ticks), n = cpustat_load(&st->nice_ticks);
-	uint64_t s = cpustat_load(&st->system_ticks), ticks = u + n + s;
-	/* no tick saw it yet: all system (only the kernel's own threads run
-	 * before the first tick of a thread in user mode could) */
-	out->user_ns = ticks ? mul_div_u64(busy, u, ticks) : 0;
-	out->nice_ns = ticks ? mul_div_u64(busy, n, ticks) : 0;
-	out->system_ns = busy - out->user_ns - out->nice_ns;
-	out->idle_ns = idle;
-	out->iowait_ns = iowait;
-	out->intr = cpustat_load(&st->intr);
-	out->ctxt = cpustat_load(&st->ctxt);
 }
 
 void cpustat_read(struct k_meminfo *k)
@@ -95,12 +99,21 @@ void cpustat_read(struct k_meminfo *k)
 	k->nr_running = __atomic_load_n(&ps->nr_queued, __ATOMIC_RELAXED);
 	k->nr_iowait = __atomic_load_n(&ps->nr_iowait, __ATOMIC_RELAXED);
 	for (unsigned i = 0; i < MAX_CPUS; i++) {
-		if (!smp_cpu_online(i) && i)
+		if (i && !smp_cpu_online(i))
 			continue;
 		const struct cpu_stat *st = &cpu_get(i)->stat;
 		for (unsigned l = 0; l < CPU_IRQ_LINES; l++)
 			k->irqs[l] += cpustat_load(&st->irqs[l]);
-		if (k->cpus_sched & (1u << i))
-			cpustat_cpu(i, &k->cpus[i]);
+		if (!(k->cpus_sched & (1u << i)))
+			continue;
+		struct k_cpustat *c = &k->cpus[i];
+		c->user_ns = cpustat_load(&st->out[CPUSTAT_USER]);
+		c->nice_ns = cpustat_load(&st->out[CPUSTAT_NICE]);
+		c->system_ns = cpustat_load(&st->out[CPUSTAT_SYSTEM]);
+		c->idle_ns = cpustat_load(&st->out[CPUSTAT_IDLE]);
+		c->iowait_ns = cpustat_load(&st->out[CPUSTAT_IOWAIT]);
+		c->irq_ns = cpustat_load(&st->out[CPUSTAT_IRQ]);
+		c->intr = cpustat_load(&st->intr);
+		c->ctxt = cpustat_load(&st->ctxt);
 	}
 }
