@@ -5,8 +5,8 @@
    "undefined" (an empty value with -a, which lists every name with PATH,
    default "/", for the path values); an unknown name is "Unrecognized
    variable" and status 2, as is a path value without PATH (the usage).
-   -v SPEC names a programming environment; the one there is,
-   POSIX_V7_LP64_OFF64 (or its V6/XBS5 names), changes nothing. */
+   -v SPEC names a programming environment: there is one
+   (POSIX_V7_LP64_OFF64), and as glibc's any name is taken. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <limits.h>
@@ -79,7 +79,14 @@ static const struct var vars[] = {
 	S("_POSIX_THREAD_PRIORITY_SCHEDULING", _SC_THREAD_PRIORITY_SCHEDULING),
 	S("_POSIX_THREAD_PROCESS_SHARED", _SC_THREAD_PROCESS_SHARED),
 	S("_POSIX_THREAD_SAFE_FUNCTIONS", _SC_THREAD_SAFE_FUNCTIONS), S("_POSIX_TIMEOUTS", _SC_TIMEOUTS),
-	S("_POSIX_TIMERS", _SC_TIMERS), S("_POSIX_VERSION", _SC_VERSION), S("POSIX2_VERSION", _SC_2_VERSION),
+	S("_POSIX_TIMERS", _SC_TIMERS), S("_POSIX_TRACE", _SC_TRACE),
+	S("_POSIX_TRACE_EVENT_FILTER", _SC_TRACE_EVENT_FILTER), S("_POSIX_TRACE_INHERIT", _SC_TRACE_INHERIT),
+	S("_POSIX_TRACE_LOG", _SC_TRACE_LOG), S("_POSIX_TYPED_MEMORY_OBJECTS", _SC_TYPED_MEMORY_OBJECTS),
+	S("_POSIX_SPORADIC_SERVER", _SC_SPORADIC_SERVER),
+	S("_POSIX_THREAD_SPORADIC_SERVER", _SC_THREAD_SPORADIC_SERVER),
+	S("POSIX2_PBS", _SC_2_PBS), S("POSIX2_PBS_ACCOUNTING", _SC_2_PBS_ACCOUNTING),
+	S("POSIX2_PBS_CHECKPOINT", _SC_2_PBS_CHECKPOINT), S("POSIX2_PBS_LOCATE", _SC_2_PBS_LOCATE),
+	S("POSIX2_PBS_MESSAGE", _SC_2_PBS_MESSAGE), S("POSIX2_PBS_TRACK", _SC_2_PBS_TRACK), S("_POSIX_VERSION", _SC_VERSION), S("POSIX2_VERSION", _SC_2_VERSION),
 	S("POSIX2_C_BIND", _SC_2_C_BIND), S("POSIX2_C_DEV", _SC_2_C_DEV), S("POSIX2_CHAR_TERM", _SC_2_CHAR_TERM),
 	S("POSIX2_FORT_DEV", _SC_2_FORT_DEV), S("POSIX2_FORT_RUN", _SC_2_FORT_RUN),
 	S("POSIX2_LOCALEDEF", _SC_2_LOCALEDEF), S("POSIX2_SW_DEV", _SC_2_SW_DEV), S("POSIX2_UPE", _SC_2_UPE),
@@ -117,7 +124,8 @@ static const struct var vars[] = {
 
 static __attribute__((noreturn)) void usage(void)
 {
-	fprintf(stderr, "Usage: getconf [-v SPEC] VAR\n  or:  getconf [-v SPEC] PATH_VAR PATH\n");
+	fprintf(stderr, "Usage: getconf [-v specification] variable_name [pathname]\n"
+			"       getconf -a [pathname]\n");
 	exit(2);
 }
 
@@ -172,26 +180,14 @@ static int print_all(const char *path)
 	return 0;
 }
 
-/* -v SPEC: the one environment there is, by any of its names. */
-static void check_spec(const char *spec)
-{
-	if (strcmp(spec, "POSIX_V7_LP64_OFF64") && strcmp(spec, "POSIX_V6_LP64_OFF64") &&
-	    strcmp(spec, "XBS5_LP64_OFF64")) {
-		fprintf(stderr, "getconf: unknown specification \"%s\"\n", spec);
-		exit(3);
-	}
-}
-
 int main(int argc, char **argv)
 {
 	int ai = 1;
-	if (ai < argc && strcmp(argv[ai], "-v") == 0) {
+	if (ai < argc && strcmp(argv[ai], "-v") == 0) { /* the specification: there is one */
 		if (ai + 1 >= argc)
 			usage();
-		check_spec(argv[ai + 1]);
 		ai += 2;
 	} else if (ai < argc && strncmp(argv[ai], "-v", 2) == 0) {
-		check_spec(argv[ai] + 2);
 		ai++;
 	}
 	if (ai < argc && strcmp(argv[ai], "-a") == 0)

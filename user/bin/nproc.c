@@ -10,7 +10,6 @@
      --ignore=N   N fewer, but at least 1 */
 #define _GNU_SOURCE
 #include <ctype.h>
-#include <getopt.h>
 #include <limits.h>
 #include <sched.h>
 #include <stdio.h>
@@ -82,42 +81,82 @@ static unsigned long parse_ignore(const char *s)
 	return v;
 }
 
+/* A long option's word ("--all", "--ign=3": GNU's unambiguous
+   abbreviations): its name's index in names, or -1. */
+static int long_option(const char *word, const char *const *names, int n)
+{
+	size_t len = strcspn(word + 2, "=");
+	int found = -1;
+	for (int i = 0; i < n; i++) {
+		if (strncmp(word + 2, names[i], len) != 0)
+			continue;
+		if (strlen(names[i]) == len)
+			return i; /* exact */
+		found = found == -1 ? i : -2;
+	}
+	return found;
+}
+
+static void usage(void)
+{
+	printf("Usage: nproc [OPTION]...\nPrint the number of processing units available to the "
+	       "current process,\nwhich may be less than the number of online processors\n\n"
+	       "      --all      print the number of installed processors\n"
+	       "      --ignore=N  if possible, exclude N processing units\n"
+	       "      --help        display this help and exit\n"
+	       "      --version     output version information and exit\n");
+	exit(0);
+}
+
 int main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "all", no_argument, NULL, 'a' },
-		{ "ignore", required_argument, NULL, 'i' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'v' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int all = 0, c;
+	static const char *const names[] = { "all", "ignore", "help", "version" };
+	int all = 0;
+	const char *operand = NULL;
 	unsigned long ignore = 0;
-	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'a':
-			all = 1;
+	for (int i = 1; i < argc; i++) {
+		const char *w = argv[i];
+		if (strcmp(w, "--") == 0) {
+			if (!operand && i + 1 < argc)
+				operand = argv[i + 1];
 			break;
-		case 'i':
-			ignore = parse_ignore(optarg);
-			break;
-		case 'h':
-			printf("Usage: nproc [OPTION]...\nPrint the number of processing units available to the "
-			       "current process,\nwhich may be less than the number of online processors\n\n"
-			       "      --all      print the number of installed processors\n"
-			       "      --ignore=N  if possible, exclude N processing units\n"
-			       "      --help        display this help and exit\n"
-			       "      --version     output version information and exit\n");
-			return 0;
-		case 'v':
-			printf("nproc (Arbor)\n");
-			return 0;
-		default:
+		}
+		if (w[0] != '-' || w[1] == '\0') {
+			operand = operand ? operand : w; /* GNU's order: options first */
+			continue;
+		}
+		if (w[1] != '-') {
+			fprintf(stderr, "nproc: invalid option -- '%c'\n", w[1]);
 			try_help();
 		}
+		int o = long_option(w, names, 4);
+		const char *eq = strchr(w, '=');
+		if (o < 0 || (eq && o != 1)) {
+			if (o == -2)
+				fprintf(stderr, "nproc: option '%s' is ambiguous\n", w);
+			else if (o >= 0)
+				fprintf(stderr, "nproc: option '--%s' doesn't allow an argument\n", names[o]);
+			else
+				fprintf(stderr, "nproc: unrecognized option '%s'\n", w);
+			try_help();
+		}
+		if (o == 0) {
+			all = 1;
+		} else if (o == 1) {
+			if (!eq && i + 1 >= argc) {
+				fprintf(stderr, "nproc: option '--ignore' requires an argument\n");
+				try_help();
+			}
+			ignore = parse_ignore(eq ? eq + 1 : argv[++i]);
+		} else if (o == 2) {
+			usage();
+		} else {
+			printf("nproc (Arbor)\n");
+			return 0;
+		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "nproc: extra operand '%s'\n", argv[optind]);
+	if (operand) {
+		fprintf(stderr, "nproc: extra operand '%s'\n", operand);
 		try_help();
 	}
 	unsigned long n = nproc_count(all);
