@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static void try_help(void)
+static __attribute__((noreturn)) void try_help(void)
 {
 	fprintf(stderr, "Try 'nproc --help' for more information.\n");
 	exit(1);
@@ -97,7 +97,7 @@ static int long_option(const char *word, const char *const *names, int n)
 	return found;
 }
 
-static void usage(void)
+static __attribute__((noreturn)) void usage(void)
 {
 	printf("Usage: nproc [OPTION]...\nPrint the number of processing units available to the "
 	       "current process,\nwhich may be less than the number of online processors\n\n"
@@ -108,52 +108,55 @@ static void usage(void)
 	exit(0);
 }
 
-int main(int argc, char **argv)
+/* Takes the option word argv[*i] (its argument may be the next word):
+   sets *all or *ignore, or exits (--help, --version, a bad option). */
+static void take_option(int argc, char **argv, int *i, int *all, unsigned long *ignore)
 {
 	static const char *const names[] = { "all", "ignore", "help", "version" };
+	const char *w = argv[*i];
+	if (w[1] != '-') {
+		fprintf(stderr, "nproc: invalid option -- '%c'\n", w[1]);
+		try_help();
+	}
+	int o = long_option(w, names, 4);
+	const char *eq = strchr(w, '=');
+	if (o == -2)
+		fprintf(stderr, "nproc: option '%s' is ambiguous\n", w);
+	else if (o == -1)
+		fprintf(stderr, "nproc: unrecognized option '%s'\n", w);
+	else if (eq && o != 1)
+		fprintf(stderr, "nproc: option '--%s' doesn't allow an argument\n", names[o]);
+	else if (o == 1 && !eq && *i + 1 >= argc)
+		fprintf(stderr, "nproc: option '--ignore' requires an argument\n");
+	if (o < 0 || (eq && o != 1) || (o == 1 && !eq && *i + 1 >= argc))
+		try_help();
+	if (o == 0)
+		*all = 1;
+	else if (o == 1)
+		*ignore = parse_ignore(eq ? eq + 1 : argv[++*i]);
+	else if (o == 2)
+		usage();
+	else {
+		printf("nproc (Arbor)\n");
+		exit(0);
+	}
+}
+
+int main(int argc, char **argv)
+{
 	int all = 0;
-	const char *operand = NULL;
+	const char *operand = NULL; /* the first: GNU takes options anywhere */
 	unsigned long ignore = 0;
 	for (int i = 1; i < argc; i++) {
-		const char *w = argv[i];
-		if (strcmp(w, "--") == 0) {
+		if (strcmp(argv[i], "--") == 0) {
 			if (!operand && i + 1 < argc)
 				operand = argv[i + 1];
 			break;
 		}
-		if (w[0] != '-' || w[1] == '\0') {
-			operand = operand ? operand : w; /* GNU's order: options first */
-			continue;
-		}
-		if (w[1] != '-') {
-			fprintf(stderr, "nproc: invalid option -- '%c'\n", w[1]);
-			try_help();
-		}
-		int o = long_option(w, names, 4);
-		const char *eq = strchr(w, '=');
-		if (o < 0 || (eq && o != 1)) {
-			if (o == -2)
-				fprintf(stderr, "nproc: option '%s' is ambiguous\n", w);
-			else if (o >= 0)
-				fprintf(stderr, "nproc: option '--%s' doesn't allow an argument\n", names[o]);
-			else
-				fprintf(stderr, "nproc: unrecognized option '%s'\n", w);
-			try_help();
-		}
-		if (o == 0) {
-			all = 1;
-		} else if (o == 1) {
-			if (!eq && i + 1 >= argc) {
-				fprintf(stderr, "nproc: option '--ignore' requires an argument\n");
-				try_help();
-			}
-			ignore = parse_ignore(eq ? eq + 1 : argv[++i]);
-		} else if (o == 2) {
-			usage();
-		} else {
-			printf("nproc (Arbor)\n");
-			return 0;
-		}
+		if (argv[i][0] != '-' || argv[i][1] == '\0')
+			operand = operand ? operand : argv[i];
+		else
+			take_option(argc, argv, &i, &all, &ignore);
 	}
 	if (operand) {
 		fprintf(stderr, "nproc: extra operand '%s'\n", operand);
