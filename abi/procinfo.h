@@ -80,7 +80,7 @@ struct k_meminfo {
 	uint64_t forks;			/* processes and threads created since boot */
 	uint64_t nr_running;		/* threads runnable now (queued or running) */
 	uint64_t nr_iowait;		/* threads waiting for a disk now */
-	uint64_t irqs[K_IRQ_LINES];	/* interrupts of each I/O APIC input, all CPUs */
+	uint64_t irqs[K_IRQ_LINES];	/* interrupts of each I/O APIC input, on the CPUs that schedule */
 	struct k_cpustat cpus[K_CPUS_MAX];
 };
 

@@ -99,13 +99,11 @@ void cpustat_read(struct k_meminfo *k)
 	k->nr_running = __atomic_load_n(&ps->nr_queued, __ATOMIC_RELAXED);
 	k->nr_iowait = __atomic_load_n(&ps->nr_iowait, __ATOMIC_RELAXED);
 	for (unsigned i = 0; i < MAX_CPUS; i++) {
-		if (i && !smp_cpu_online(i))
-			continue;
+		if (!(k->cpus_sched & (1u << i)))
+			continue; /* a parked CPU is as an offline one: not counted */
 		const struct cpu_stat *st = &cpu_get(i)->stat;
 		for (unsigned l = 0; l < CPU_IRQ_LINES; l++)
 			k->irqs[l] += cpustat_load(&st->irqs[l]);
-		if (!(k->cpus_sched & (1u << i)))
-			continue;
 		struct k_cpustat *c = &k->cpus[i];
 		c->user_ns = cpustat_load(&st->out[CPUSTAT_USER]);
 		c->nice_ns = cpustat_load(&st->out[CPUSTAT_NICE]);
