@@ -42,6 +42,21 @@ struct k_procinfo {
 	uint64_t sig_caught;		/* actions with a handler (SigCgt) */
 };
 
+/* The most CPUs the kernel runs (its MAX_CPUS), and the I/O APIC inputs
+ * whose interrupts are counted one by one (/proc/stat's intr columns). */
+#define K_CPUS_MAX 8
+#define K_IRQ_LINES 24
+
+/* One CPU's time since it began to schedule, in ns, as Linux's kcpustat
+ * (/proc/stat's cpuN line): the six times add up to that time (irq is
+ * taken out of the one it interrupted). Linux's softirq, steal, guest and
+ * guest_nice have no counterpart in Arbor (0 in /proc/stat). */
+struct k_cpustat {
+	uint64_t user_ns, nice_ns, system_ns, idle_ns, iowait_ns, irq_ns;
+	uint64_t intr;		/* interrupts taken: devices, the timer, IPIs */
+	uint64_t ctxt;		/* switches from one thread to another */
+};
+
 struct k_meminfo {
 	uint64_t total_pages, free_pages;
 	uint64_t page_size;
@@ -58,6 +73,15 @@ struct k_meminfo {
 	uint64_t loads[3], nr_threads;
 	/* pages lent to a disk driver for their writeback (PCACHE_GRANT_LEND_WB) */
 	uint64_t grant_written;
+	/* the CPUs the firmware lists (sysconf's _NPROCESSORS_CONF) and the
+	 * mask of those that schedule (cpus[i] is valid for each bit i) */
+	uint32_t cpus_possible, cpus_sched;
+	uint64_t tsc_hz;		/* the clock's calibrated TSC frequency */
+	uint64_t forks;			/* processes and threads created since boot */
+	uint64_t nr_running;		/* threads runnable now (queued or running) */
+	uint64_t nr_iowait;		/* threads waiting for a disk now */
+	uint64_t irqs[K_IRQ_LINES];	/* interrupts of each I/O APIC input, on the CPUs that schedule */
+	struct k_cpustat cpus[K_CPUS_MAX];
 };
 
 /* cputime's which: whose CPU time (total, user, system) it reports. */

@@ -1,5 +1,6 @@
 /* IDT set-up and the C side of every interrupt and exception. */
 #include "trap.h"
+#include "cpustat.h"
 #include "panic.h"
 #include "percpu.h"
 #include "printk.h"
@@ -161,11 +162,15 @@ void trap_dispatch(struct trap_frame *tf)
 	if (fn) {
 		if (tf->vector >= IRQ_VECTOR_BASE && tf->vector < VECTOR_IPI_FIRST)
 			random_irq_mix(tf->vector); /* its arrival time, into the pool */
-		if (tf->vector >= IRQ_VECTOR_BASE)
+		bool irq = tf->vector >= IRQ_VECTOR_BASE;
+		uint64_t start = irq ? cpustat_irq_enter(tf->vector) : 0; /* /proc/stat */
+		if (irq)
 			LOCKDEP_IRQ_ENTER();
 		fn(tf);
-		if (tf->vector >= IRQ_VECTOR_BASE)
+		if (irq) {
 			LOCKDEP_IRQ_EXIT();
+			cpustat_irq_exit(start);
+		}
 		/* An interrupt may have made a thread runnable or used up the
 		 * running one's slice: switch now if the interrupted code could
 		 * be interrupted (no spinlock, interrupts were on). */

@@ -40,6 +40,36 @@ struct tss_io {
 struct proc;
 struct addrspace;
 
+/* The I/O APIC inputs whose interrupts are counted one by one (abi's
+ * K_IRQ_LINES: /proc/stat's intr columns). */
+#define CPU_IRQ_LINES 24
+
+/* /proc/stat's times of a CPU (cpu_stat.out's indices, abi's k_cpustat order). */
+enum cpustat_kind { CPUSTAT_USER, CPUSTAT_NICE, CPUSTAT_SYSTEM, CPUSTAT_IDLE, CPUSTAT_IOWAIT, CPUSTAT_IRQ,
+		    CPUSTAT_NR };
+
+/* What this CPU did since it began to schedule (/proc/stat's cpuN line,
+ * kernel/sched/cpustat.c). Written only by this CPU but the scheduler's
+ * times (by any CPU, under sched_lock); other CPUs read out[], intr, ctxt
+ * and irqs racily (each word whole: 64-bit aligned), and each of those
+ * only grows. */
+struct cpu_stat {
+	/* raw times: the scheduler's clock (sched_lock) */
+	uint64_t busy_ns;	/* a thread's entity ran (sched_update_curr) */
+	uint64_t idle_ns;	/* the idle thread ran, no thread waiting for a disk */
+	uint64_t iowait_ns;	/* the idle thread ran, a thread waiting for a disk */
+	/* raw times: in interrupt handlers (this CPU, interrupts off) */
+	uint64_t irq_ns;	/* all of them (inside the three above) */
+	uint64_t irq_idle_ns;	/* those that interrupted the idle thread */
+	/* how much of each raw time the tick has folded into out[] */
+	uint64_t busy_done, idle_done, iowait_done, irq_done, irq_idle_done;
+	enum cpustat_kind last;	/* the last tick's sample of busy time */
+	uint64_t out[CPUSTAT_NR]; /* ns: what /proc/stat shows (the tick's fold) */
+	uint64_t intr;		/* interrupts taken: devices, the timer, IPIs */
+	uint64_t ctxt;		/* switches from one thread to another */
+	uint64_t irqs[CPU_IRQ_LINES]; /* of intr, those of each I/O APIC input */
+};
+
 struct cpu {
 	struct cpu *self;	/* %gs:0 */
 	uint64_t user_rsp;	/* %gs:8: scratch for the syscall entry */
@@ -64,6 +94,7 @@ struct cpu {
 	struct tss_io tss_io;
 	uint8_t ist_stacks[3][IST_STACK_SIZE] __attribute__((aligned(16)));
 	struct addrspace *as;	/* loaded in CR3 (NULL: the kernel's tables; vm_switch_to) */
+	struct cpu_stat stat;	/* /proc/stat's times and counts (past tss_io: asm's offsets) */
 	/* this CPU's copy of a per-CPU object is the object's address plus
 	 * this (id * PCPU_UNIT_SIZE: percpu_alloc.h); last, so the offsets
 	 * assembly reads stay put */

@@ -16,6 +16,7 @@
 #include "cgroup.h"
 #include "cgns.h"
 #include "controller.h"
+#include "cpustat.h"
 #include "heap.h"
 #include "pmm.h"
 #include "sched_fair.h"
@@ -42,6 +43,7 @@ struct spinlock proc_lock = SPINLOCK_INIT("proc");
 static struct list_head pid_hash[PID_HASH_SIZE];
 static struct list_head tid_hash[PID_HASH_SIZE];
 static int next_pid = 1;
+static uint64_t proc_forks; /* pids and tids given out since boot (proc_lock) */
 
 static void proc_init_common(struct proc *p)
 {
@@ -143,8 +145,10 @@ static int proc_alloc_pid_locked(void)
 	for (int tries = 0; tries < PID_MAX; tries++) {
 		int pid = next_pid;
 		next_pid = next_pid >= PID_MAX - 1 ? 2 : next_pid + 1;
-		if (!proc_find_locked(pid) && !thread_find_locked(pid))
+		if (!proc_find_locked(pid) && !thread_find_locked(pid)) {
+			proc_forks++; /* a process or thread made: /proc/stat's processes */
 			return pid; /* pids and tids share one space */
+		}
 	}
 	return -EAGAIN;
 }
@@ -1107,10 +1111,25 @@ long sys_meminfo(struct k_meminfo *u)
 	uint64_t now = clock_ns(), busy = sched_group_usage_ns(&cg_root.sched);
 	struct pcache_pager_stats ps;
 	pcache_pager_stats(&ps);
-	struct k_meminfo k = { pmm_managed_pages(), pmm_free_pages(), PAGE_SIZE,
-			       now > busy ? now - busy : 0, heap_bytes_in_use(),
-			       ps.fills, ps.fill_pages, ps.ra_async, ps.ra_async_pages, 0, 0, { 0 }, 0, 0 };
-	pcache_grant_stats(&k.grant_pages, &k.grant_filled, &k.grant_written);
-	loadavg_get(k.loads, &k.nr_threads);
-	return copy_to_user(u, &k, sizeof(k)) ? -EFAULT : 0;
+	struct k_meminfo *k = kzalloc(sizeof(*k)); /* 1 KiB: not on the stack */
+	if (!k)
+		return -ENOMEM;
+	k->total_pages = pmm_managed_pages();
+	k->free_pages = pmm_free_pages();
+	k->page_size = PAGE_SIZE;
+	k->idle_ns = now > busy ? now - busy : 0;
+	k->kernel_heap_bytes = heap_bytes_in_use();
+	k->pager_fills = ps.fills;
+	k->pager_fill_pages = ps.fill_pages;
+	k->ra_async = ps.ra_async;
+	k->ra_async_pages = ps.ra_async_pages;
+	pcache_grant_stats(&k->grant_pages, &k->grant_filled, &k->grant_written);
+	loadavg_get(k->loads, &k->nr_threads);
+	spin_lock(&proc_lock);
+	k->forks = proc_forks;
+	spin_unlock(&proc_lock);
+	cpustat_read(k);
+	long r = copy_to_user(u, k, sizeof(*k)) ? -EFAULT : 0;
+	kfree(k);
+	return r;
 }

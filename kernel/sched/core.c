@@ -5,6 +5,7 @@
 #include "abi/errno.h"
 #include "arch/x86.h"
 #include "cgroup.h"
+#include "cpustat.h"
 #include "dev.h"
 #include "panic.h"
 #include "percpu.h"
@@ -65,6 +66,8 @@ static void sched_rq_setup(unsigned id, void *stack_bottom, uint64_t stack_top)
 	rq->root = &sched_root->rq; /* the root cgroup's group: cg_init ran */
 	rq->idle = idle;
 	rq->cpu = id;
+	rq->clock_start = clock_ns(); /* its /proc/stat times start now */
+	cpu_get(id)->stat.last = CPUSTAT_SYSTEM; /* busy before the first sample: the kernel's */
 	idle->proc = &kernel_proc;
 	idle->cgroup = &cg_root;
 	idle->state = THREAD_RUNNABLE;
@@ -266,11 +269,29 @@ static void sched_kick_throttled(void)
 	}
 }
 
+/* The root's count of threads waiting for a disk (psi's: kept by the
+ * scheduler under sched_lock). */
+static uint32_t sched_nr_iowait(void)
+{
+	return __atomic_load_n(&cg_root.sched.psi->nr_iowait, __ATOMIC_RELAXED);
+}
+
+/* This CPU's busy, idle or iowait time for /proc/stat: delta of it ran
+ * busy (a thread's entity) or idle. Linux counts idle time iowait while a
+ * thread that slept on this CPU waits for a disk; Arbor keeps that count
+ * for the system only, so each idle CPU's time then is iowait. */
+static void sched_account_cpu(struct cpu_stat *st, bool busy, uint64_t delta)
+{
+	uint64_t *to = busy ? &st->busy_ns : sched_nr_iowait() ? &st->iowait_ns : &st->idle_ns;
+	__atomic_store_n(to, *to + delta, __ATOMIC_RELAXED);
+}
+
 /* Charges the time since the last stamp to whoever's time is running. */
 static void sched_update_curr(struct runqueue *rq, uint64_t now)
 {
 	uint64_t delta = now - rq->clock_start;
 	rq->clock_start = now;
+	sched_account_cpu(&cpu_get(rq->cpu)->stat, rq->curr_se != NULL, delta);
 	if (rq->curr_se) {
 		root_usage_ns += delta;
 		if (se_is_rt(rq->curr_se)) {
@@ -572,6 +593,7 @@ static void sched_switch_to(struct runqueue *rq, struct thread *prev, struct thr
 	cpu_set_kernel_stack(cpu, thread_stack_top(next));
 	cpu->current = next;
 	prev->on_cpu = -1; /* safe: sched_lock is held until prev is saved */
+	cpu->stat.ctxt++;
 	next->on_cpu = (int16_t)cpu->id;
 	vm_switch_to(next->proc->as);
 	ioport_switch_to(next->proc);
@@ -764,6 +786,15 @@ static void sched_sample_cputime(struct thread *t, bool user_mode)
 	}
 }
 
+/* What the tick samples this CPU's busy time as (/proc/stat's user,
+ * nice or system, as Linux's tick), or CPUSTAT_IDLE. */
+static enum cpustat_kind sched_cpu_sample(struct runqueue *rq, bool user_mode)
+{
+	if (this_cpu()->current == rq->idle || !rq->curr_se)
+		return CPUSTAT_IDLE;
+	return !user_mode ? CPUSTAT_SYSTEM : se_thread(rq->curr_se)->nice > 0 ? CPUSTAT_NICE : CPUSTAT_USER;
+}
+
 bool sched_idle_running(void)
 {
 	return this_cpu()->current == this_rq()->idle;
@@ -779,6 +810,7 @@ void sched_tick(bool user_mode)
 	struct thread *cur = this_cpu()->current;
 	if (cur != rq->idle && rq->curr_se)
 		sched_sample_cputime(se_thread(rq->curr_se), user_mode);
+	cpustat_tick(&this_cpu()->stat, sched_cpu_sample(rq, user_mode));
 	if (cur != rq->idle)
 		itimer_cpu_tick(cur, user_mode);
 	sched_expire_timeouts(now);

@@ -1231,6 +1231,15 @@ KTEST(posix_affinity)
 	run_with_servers(argv, "posix_affinity");
 }
 
+/* /proc/stat, /proc/cpuinfo, nproc and getconf (tests/proc/cpustat.c, the
+ * differential test diff_cpustat.c): on one CPU here, on 2 in
+ * tools/run-tests.py's smp_sched=1 boot. */
+KTEST(posix_cpustat)
+{
+	const char *const argv[] = { "posix/cpustat", NULL };
+	run_with_servers(argv, "posix_cpustat");
+}
+
 KTEST(posix_sched_races)
 {
 	uint64_t stray = sched_stray_waiters();

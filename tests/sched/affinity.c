@@ -68,8 +68,9 @@ int main(void)
 {
 	int ncpu = get_nprocs(), all = (1 << ncpu) - 1, last = ncpu - 1;
 	printf("# %d CPUs schedule\n", ncpu);
-	check(ncpu >= 1 && sysconf(_SC_NPROCESSORS_ONLN) == ncpu && get_nprocs_conf() == ncpu,
-	      "get_nprocs, get_nprocs_conf and _SC_NPROCESSORS_ONLN agree");
+	check(ncpu >= 1 && sysconf(_SC_NPROCESSORS_ONLN) == ncpu, "get_nprocs and _SC_NPROCESSORS_ONLN agree");
+	check(get_nprocs_conf() >= ncpu && sysconf(_SC_NPROCESSORS_CONF) == get_nprocs_conf(),
+	      "get_nprocs_conf and _SC_NPROCESSORS_CONF: the CPUs there are, at least those that schedule");
 	check(mask_of(0) == all, "sched_getaffinity: every CPU that schedules");
 	check(sched_getcpu() >= 0 && sched_getcpu() < ncpu, "sched_getcpu is one of them");
 	check(pin(0, last) == 0 && mask_of(0) == 1 << last, "pinned to the last CPU: the mask says so");

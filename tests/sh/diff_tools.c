@@ -172,6 +172,14 @@ static const char *const commands[] = {
 	"env test -f words; echo $?; env [ 1 -lt 2 ]; echo $?; env [ 1 -lt 2; echo $?; env test 1 -eq a; echo $?",
 	"find tree -type f -exec test -s {} ';' -print | sort; echo tree/zero words | xargs -n 1 test -s; echo $?",
 	"df nofile; echo $?; ls nofile; echo $?; ls -l nofile tree/b.txt | cut -c1-10; echo $?",
+	/* nproc and getconf: what is the same whatever the CPU count (the
+	   counts themselves: tests/proc/diff_cpustat.c) */
+	"nproc --ignore=1000; OMP_NUM_THREADS=5 nproc; OMP_NUM_THREADS=' 3 ,2' OMP_THREAD_LIMIT=2 nproc --ignore 1",
+	"nproc --ignore=x; echo $?; nproc a; echo $?; nproc -a; echo $?; nproc --bad; echo $?; nproc --ignore; echo $?",
+	"nproc --al --ign=1000; nproc --all=2; echo $?; nproc --ignore=2 -- x; echo $?",
+	"getconf PAGESIZE; getconf PAGE_SIZE; getconf CLK_TCK; getconf LONG_BIT; getconf _POSIX_VERSION; getconf PATH",
+	"getconf _POSIX_TRACE; getconf POSIX2_SYMLINKS /; getconf -v POSIX_V7_LP64_OFF64 CHAR_BIT",
+	"getconf NO_SUCH; echo $?; getconf NAME_MAX; echo $?; getconf PATH x; echo $?; getconf; echo $?",
 };
 
 /* Deterministic input files. */

@@ -99,6 +99,7 @@ static long sysconf_limit(int name)
 	case _SC_PAGESIZE:
 		return ARBOR_PAGE_SIZE;
 	case _SC_NPROCESSORS_CONF:
+		return get_nprocs_conf(); /* the CPUs the firmware lists (sysinfo.c) */
 	case _SC_NPROCESSORS_ONLN:
 		return get_nprocs(); /* the CPUs that schedule (sysinfo.c) */
 	case _SC_PHYS_PAGES:

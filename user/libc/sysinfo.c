@@ -41,9 +41,15 @@ int get_nprocs(void)
 	return m > 0 ? __builtin_popcountl((unsigned long)m) : 1;
 }
 
+/* The CPUs the firmware lists (the kernel's smp_possible), parked or
+ * not: glibc counts the CPUs Linux's sysfs lists, online or not. */
 int get_nprocs_conf(void)
 {
-	return get_nprocs();
+	struct k_meminfo m;
+	int on = get_nprocs();
+	if (sys_meminfo(&m) < 0)
+		return on;
+	return (int)m.cpus_possible > on ? (int)m.cpus_possible : on;
 }
 
 long get_phys_pages(void)

@@ -22,6 +22,9 @@
  *                       root cgroup's memory.stat; 0 for what Arbor lacks
  *                       (buffers, swap)
  *   /proc/uptime        seconds since boot, and seconds no thread ran
+ *   /proc/stat, /proc/cpuinfo
+ *                       the CPUs' times and counts, and what CPUID says of
+ *                       each CPU that schedules: cpu.c
  *   /proc/vmstat        "name value" lines: Linux's nr_free_pages, and the
  *                       page cache pager's own counters (Arbor's names,
  *                       Linux has none: docs/vfs.md "The pager"):
@@ -89,6 +92,7 @@
 #include "arbor_sys.h"
 #include "blkdev.h"
 #include "fssrv.h"
+#include "procfs.h"
 
 #define USER_HZ 100
 /* procfs_open's mark on a copy of a descriptor (never a handle's own bit) */
@@ -110,12 +114,14 @@ enum pnode {
 	P_NS,					/* /proc/PID/ns */
 	P_SYS_KERNEL, P_KERNEL_RT_PERIOD, P_KERNEL_RT_RUNTIME, /* /proc/sys/kernel: any number */
 	P_NS_CGROUP,				/* /proc/PID/ns/cgroup: its own numbers (node_ino) */
+	P_KSTAT, P_CPUINFO,			/* top level, /proc/stat: their own numbers (node_ino) */
 };
 _Static_assert(P_NS < 32, "procfs: node_ino keeps 5 bits of a node");
 
 static const struct { const char *name; enum pnode node; } top_files[] = {
 	{ "meminfo", P_MEMINFO }, { "mounts", P_MOUNTS }, { "partitions", P_PARTITIONS },
 	{ "kpagecgroup", P_KPAGECGROUP }, { "swaps", P_SWAPS }, { "uptime", P_UPTIME }, { "vmstat", P_VMSTAT },
+	{ "stat", P_KSTAT }, { "cpuinfo", P_CPUINFO },
 };
 static const struct { const char *name; enum pnode node; } pid_files[] = {
 	{ "cgroup", P_CGROUP }, { "cmdline", P_CMDLINE }, { "comm", P_COMM }, { "mounts", P_PMOUNTS },
@@ -136,12 +142,6 @@ struct pref {
 	int loff, llen;		/* P_FDLINK: where its name is in the path walked */
 };
 
-/* A file's text as it is made. */
-struct text {
-	char *buf;
-	size_t len, cap;
-};
-static void put(struct text *t, const char *fmt, ...);
 
 /* ---- /proc/PID/fd and /proc/PID/fdinfo ----
  * What descriptor N of process P is, the kernel says (proc_fd): procfs
@@ -677,6 +677,8 @@ static uint64_t node_ino(const struct pref *p)
 		return ((uint64_t)(p->node == P_FDLINK ? 2 : 3) << 40) | ((uint64_t)p->pid << 8) | (uint64_t)p->fd;
 	if (p->node == P_NS_CGROUP)
 		return ((uint64_t)(p->tid ? 5 : 4) << 40) | ((uint64_t)(p->tid ? p->tid : p->pid) << 8);
+	if (p->node > P_NS_CGROUP) /* top-level files past pid 1's numbers (32 + node) */
+		return (6ull << 40) | (uint64_t)p->node;
 	if (p->tid) /* apart from the process's own numbers */
 		return (1ull << 40) | ((uint64_t)p->tid << 5) | (uint64_t)p->node;
 	return p->pid ? ((uint64_t)p->pid << 5) + (uint64_t)p->node : (uint64_t)p->node + 1;
@@ -732,7 +734,7 @@ static int procfs_stat(const struct pref *p, struct stat *st)
 /* ---- file contents ---- */
 
 
-static void put(struct text *t, const char *fmt, ...)
+void put(struct text *t, const char *fmt, ...)
 {
 	va_list ap;
 	for (;;) {
@@ -920,6 +922,10 @@ static long text_top(struct text *t, enum pnode n)
 		return r;
 	if (n == P_MEMINFO) {
 		text_meminfo(t, &mi);
+	} else if (n == P_KSTAT) {
+		procfs_text_stat(t, &mi);
+	} else if (n == P_CPUINFO) {
+		procfs_text_cpuinfo(t, &mi);
 	} else if (n == P_VMSTAT) {
 		put(t, "nr_free_pages %llu\npager_fill_requests %llu\npager_fill_pages %llu\n",
 		    (unsigned long long)mi.free_pages, (unsigned long long)mi.pager_fills,
@@ -1233,7 +1239,8 @@ static void fill_root(uint64_t pos, struct fssrv_dents *b)
 {
 	static int32_t pids[PROC_LIST_MAX];
 	for (; pos - 2 < NELEM(top_files); pos++)
-		if (!fssrv_dent(b, (uint64_t)top_files[pos - 2].node + 1, DT_REG, top_files[pos - 2].name, pos + 1))
+		if (!fssrv_dent(b, node_ino(&(struct pref){ .node = top_files[pos - 2].node }), DT_REG,
+				top_files[pos - 2].name, pos + 1))
 			return;
 	if (pos == 2 + NELEM(top_files)) {
 		if (!fssrv_dent(b, 100, DT_DIR, "self", pos + 1))

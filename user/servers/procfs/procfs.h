@@ -1,0 +1,29 @@
+/* procfs's parts (procfs.c: the tree and the requests; cpu.c: the CPUs'
+ * files, /proc/stat and /proc/cpuinfo). */
+#ifndef ARBOR_PROCFS_H
+#define ARBOR_PROCFS_H
+
+#include <stddef.h>
+#include "abi/procinfo.h"
+
+/* A file's text as it is made. */
+struct text {
+	char *buf;
+	size_t len, cap;
+};
+
+/* Appends printf's text of fmt to t (grown as needed; on no memory the
+ * text stays as it was). */
+void put(struct text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* /proc/stat from mi (sys_meminfo's), in Linux 6.1's layout: the cpu line,
+ * a cpuN line per CPU that schedules, intr, ctxt, btime, processes,
+ * procs_running, procs_blocked, softirq. */
+void procfs_text_stat(struct text *t, const struct k_meminfo *mi);
+
+/* /proc/cpuinfo: a block per CPU that schedules in Linux's x86 layout,
+ * from CPUID run on that CPU (procfs moves itself there for it) and the
+ * kernel's TSC frequency (mi). */
+void procfs_text_cpuinfo(struct text *t, const struct k_meminfo *mi);
+
+#endif
