@@ -333,14 +333,10 @@ static void memory_show_pages(struct cgfs_buf *out, uint64_t pages)
 		cgfs_put_u64_line(out, pages * PAGE_BYTES);
 }
 
-/* The counter without what the CPUs' stocks hold charged ahead for cg:
- * they give it back first. Linux shows those pages (up to a batch a CPU)
- * until something drains them; on one CPU Arbor's exit drains its own,
- * and with several a reader would otherwise see another CPU's stock
- * linger after the last process of cg ended. */
+/* As Linux's: the counter, with what the CPUs' stocks hold charged ahead
+ * for cg (up to two batches a CPU); reading returns none of it. */
 static int memory_show_current(struct cgroup *cg, struct cgfs_buf *out)
 {
-	mem_drain_stock_sync(cg);
 	cgfs_put_u64_line(out, page_counter_read(&cg->memory) * PAGE_BYTES);
 	return 0;
 }

@@ -40,14 +40,11 @@ int64_t memcg_pcache_stat_local(struct cgroup *cg, enum memcg_stat item);
  * memory.high of cg and its ancestors (PAGE_COUNTER_MAX: no limit). */
 uint64_t memcg_room_pages(struct cgroup *cg);
 /* Returns pages this CPU holds in stock for cg (or its descendants) to the
- * counters, so cg's usage is exact, and asks every other CPU whose stock
- * holds cg to do the same on its next interrupt (not waited for: usage
- * settles a moment later). Any context. */
+ * counters, and those every other CPU's stock holds for cg itself: at
+ * once if the caller holds no spinlock (cg's usage is then exact), else
+ * on that CPU's next interrupt (usage settles a moment later). Any
+ * context but an interrupt handler. */
 void mem_drain_stock(struct cgroup *cg);
-/* Pre: no spinlock held, interrupts on; the caller holds a reference to
- * cg (so it is not kept: memcg_keep). Post: no CPU's stock holds charge
- * for cg itself (each was asked and answered): its usage is exact now. */
-void mem_drain_stock_sync(struct cgroup *cg);
 /* Pre: interrupts off, on the way out of an interrupt (trap_dispatch).
  * Drains this CPU's stock if another CPU asked (mem_drain_stock) and this
  * CPU holds no spinlock; else leaves the request for a later interrupt. */

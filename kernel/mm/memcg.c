@@ -194,30 +194,15 @@ bool memcg_keep(struct cgroup *cg)
 	       !__atomic_exchange_n(&cg->mem_kept, false, __ATOMIC_ACQ_REL);
 }
 
-/* Another CPU's stock is touched only by that CPU, with interrupts off:
- * it is asked (stock_drain and a reschedule IPI) and drains on its way
- * out of the interrupt (mem_drain_serve), or of a later one if the IPI
- * came while it held a spinlock. Not waited for: the caller may hold
- * sched_lock, and a CPU spinning on it with interrupts off would never
- * answer. Only the CPUs whose stock holds cg itself are asked (a pointer
- * compared, nothing of theirs read): a removed cgroup's children were
- * asked for when they were removed. */
-void mem_drain_stock(struct cgroup *cg)
-{
-	uint64_t f = irq_save();
-	struct cpu *self = this_cpu();
-	charge_stock_drain_if(&self->stock, &cg->memory);
-	for (unsigned id = 0; sched_smp_enabled && id < MAX_CPUS; id++) {
-		struct cpu *c = cpu_get(id);
-		if (c == self || !smp_cpu_online(id) ||
-		    __atomic_load_n(&c->stock.cached, __ATOMIC_RELAXED) != &cg->memory)
-			continue;
-		if (!__atomic_exchange_n(&c->stock_drain, 1, __ATOMIC_ACQ_REL))
-			smp_resched(id);
-	}
-	irq_restore(f);
-}
-
+/* Another CPU's stock is touched only by that CPU, with interrupts off.
+ * A caller that holds no spinlock waits for it (smp_call: the call runs
+ * there with interrupts off). One that holds a spinlock must not wait
+ * (sched_lock: a CPU spinning on it with interrupts off would never
+ * answer): that CPU is asked (stock_drain and a reschedule IPI) and drains
+ * on its way out of the interrupt, or of a later one if the IPI came while
+ * it held a spinlock (mem_drain_serve). Only the CPUs whose stock holds cg
+ * itself are asked (a pointer compared, nothing of theirs read): a removed
+ * cgroup's children were asked for when they were removed. */
 static void mem_drain_call(void *pc)
 {
 	uint64_t f = irq_save(); /* smp_call runs it directly on this CPU */
@@ -227,14 +212,22 @@ static void mem_drain_call(void *pc)
 	irq_restore(f);
 }
 
-void mem_drain_stock_sync(struct cgroup *cg)
+void mem_drain_stock(struct cgroup *cg)
 {
 	uint64_t f = irq_save();
-	charge_stock_drain_if(&this_cpu()->stock, &cg->memory);
+	struct cpu *self = this_cpu();
+	bool wait = self->preempt_count == 0;
+	charge_stock_drain_if(&self->stock, &cg->memory);
 	irq_restore(f);
-	for (unsigned id = 0; sched_smp_enabled && id < MAX_CPUS; id++)
-		if (smp_cpu_online(id) && __atomic_load_n(&cpu_get(id)->stock.cached, __ATOMIC_RELAXED) == &cg->memory)
+	for (unsigned id = 0; sched_smp_enabled && id < MAX_CPUS; id++) {
+		struct cpu *c = cpu_get(id);
+		if (!smp_cpu_online(id) || __atomic_load_n(&c->stock.cached, __ATOMIC_RELAXED) != &cg->memory)
+			continue;
+		if (wait)
 			smp_call(id, mem_drain_call, &cg->memory);
+		else if (c != self && !__atomic_exchange_n(&c->stock_drain, 1, __ATOMIC_ACQ_REL))
+			smp_resched(id);
+	}
 }
 
 void mem_drain_serve(void)
