@@ -7,16 +7,25 @@
  *     ns per round trip, the median of 5 runs;
  *   - smp_fork_exit_wait_W_workers: W processes each forking, exiting and
  *     waiting in a loop for 2 s: fork+exit+wait per second, all together
- *     (W = 1, 2 and 4, those up to the CPU count).
+ *     (W = 1, 2 and 4, those up to the CPU count);
+ *   - smp_cg_mkdir_rmdir_W_workers / smp_cg_migrate_W_workers: W processes,
+ *     each pinned to its own CPU, each making and removing its own cgroup
+ *     (or moving itself between two of its own) in a loop for 2 s: ns per
+ *     operation as each worker sees it, their mean (W = 1, 2 and 4). With
+ *     no contention it stays flat as W grows. Needs cgroup2 at
+ *     /sys/fs/cgroup and root.
  *
  *   smpbench [-n ROUNDS]   (2000 round trips per run by default) */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <fcntl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -131,6 +140,73 @@ static void fork_bench(int workers)
 		printf("bench smp_fork_exit_wait_%d_workers %.0f ops/s\n", workers, total / 2.0);
 }
 
+#define CG_BENCH "/sys/fs/cgroup/smpbench"
+
+static int put_str(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -1;
+	ssize_t n = write(fd, s, strlen(s));
+	close(fd);
+	return n == (ssize_t)strlen(s) ? 0 : -1;
+}
+
+/* Worker w's cgroup operations until the deadline: how many, or -1. */
+static long cg_worker(int w, int migrate, double until)
+{
+	char a[96], b[96], pa[112], pb[112];
+	snprintf(a, sizeof(a), CG_BENCH "/w%d_a", w);
+	snprintf(b, sizeof(b), CG_BENCH "/w%d_b", w);
+	snprintf(pa, sizeof(pa), "%s/cgroup.procs", a);
+	snprintf(pb, sizeof(pb), "%s/cgroup.procs", b);
+	long n = 0;
+	if (migrate && (mkdir(a, 0755) || mkdir(b, 0755)))
+		return -1;
+	while (now_ns() < until) {
+		if (migrate ? put_str(n % 2 ? pb : pa, "0") : mkdir(a, 0755) || rmdir(a))
+			return -1;
+		n++;
+	}
+	if (migrate) {
+		put_str("/sys/fs/cgroup/cgroup.procs", "0");
+		rmdir(a);
+		rmdir(b);
+	}
+	return n;
+}
+
+static void cg_bench(int workers, int migrate)
+{
+	int fds[2];
+	if (pipe(fds))
+		return;
+	double until = now_ns() + 2e9;
+	for (int w = 0; w < workers; w++) {
+		if (fork() == 0) {
+			long n = pin(w) ? -1 : cg_worker(w, migrate, until);
+			_exit(write(fds[1], &n, sizeof(n)) == sizeof(n) ? 0 : 1);
+		}
+	}
+	double per_op = 0;
+	int ok = 1;
+	for (int w = 0; w < workers; w++) {
+		long n;
+		ok &= read(fds[0], &n, sizeof(n)) == sizeof(n) && n > 0;
+		if (ok)
+			per_op += 2e9 / (double)n / workers;
+	}
+	while (wait(NULL) > 0)
+		;
+	close(fds[0]);
+	close(fds[1]);
+	const char *what = migrate ? "migrate" : "mkdir_rmdir";
+	if (!ok)
+		fprintf(stderr, "smpbench: cgroup %s with %d workers failed\n", what, workers);
+	else
+		printf("bench smp_cg_%s_%d_workers %.0f ns\n", what, workers, per_op);
+}
+
 int main(int argc, char **argv)
 {
 	int rounds = 2000;
@@ -154,5 +230,13 @@ int main(int argc, char **argv)
 	sched_setaffinity(0, sizeof(all), &all);
 	for (int w = 1; w <= 4 && w <= ncpu; w *= 2)
 		fork_bench(w);
+	if (mkdir(CG_BENCH, 0755) && errno != EEXIST)
+		return 0; /* no cgroup2 here, or not root */
+	put_str("/sys/fs/cgroup/cgroup.subtree_control", "+cpu +memory +pids");
+	put_str(CG_BENCH "/cgroup.subtree_control", "+cpu +memory +pids");
+	for (int migrate = 0; migrate < 2; migrate++)
+		for (int w = 1; w <= 4 && w <= ncpu; w *= 2)
+			cg_bench(w, migrate);
+	rmdir(CG_BENCH);
 	return 0;
 }
