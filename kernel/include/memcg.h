@@ -45,6 +45,10 @@ uint64_t memcg_room_pages(struct cgroup *cg);
  * on that CPU's next interrupt (usage settles a moment later). Any
  * context but an interrupt handler. */
 void mem_drain_stock(struct cgroup *cg);
+/* Pre: no spinlock held (the idle loop). Empties this CPU's stock: an
+ * idle CPU holds no charge, so a cgroup whose processes ended on it reads
+ * its exact usage and a removed one is not kept by it. */
+void mem_drain_idle(void);
 /* Pre: interrupts off, on the way out of an interrupt (trap_dispatch).
  * Drains this CPU's stock if another CPU asked (mem_drain_stock) and this
  * CPU holds no spinlock; else leaves the request for a later interrupt. */

@@ -174,7 +174,15 @@ void mem_uncharge(struct cgroup *cg, uint64_t nr_pages, enum memcg_stat kind)
 {
 	uint64_t f = irq_save();
 	__this_cpu_add_s64(&memcg_counters(cg)[kind], -(int64_t)nr_pages);
-	charge_stock_uncharge(&this_cpu()->stock, &cg->memory, nr_pages);
+	struct charge_stock *s = &this_cpu()->stock;
+	if (__atomic_load_n(&cg->mem_kept, __ATOMIC_ACQUIRE)) {
+		/* removed: its pages go back now, not into a stock that an
+		 * idle CPU might keep for good */
+		charge_stock_drain_if(s, &cg->memory);
+		page_counter_uncharge(&cg->memory, nr_pages);
+	} else {
+		charge_stock_uncharge(s, &cg->memory, nr_pages);
+	}
 	irq_restore(f);
 	if (__atomic_load_n(&cg->mem_kept, __ATOMIC_ACQUIRE))
 		memcg_unkeep_if_empty(cg); /* the last pages of a removed cgroup */
@@ -228,6 +236,17 @@ void mem_drain_stock(struct cgroup *cg)
 		else if (c != self && !__atomic_exchange_n(&c->stock_drain, 1, __ATOMIC_ACQ_REL))
 			smp_resched(id);
 	}
+}
+
+void mem_drain_idle(void)
+{
+	uint64_t f = irq_save();
+	struct charge_stock *s = &this_cpu()->stock;
+	struct page_counter *pc = s->cached;
+	charge_stock_drain(s);
+	irq_restore(f);
+	if (pc)
+		memcg_unkeep_if_empty(memcg_of_counter(pc));
 }
 
 void mem_drain_serve(void)

@@ -2,6 +2,7 @@
  * policy (weighted fair queueing over the cgroup hierarchy) lives in
  * fair.c; this file decides when to use it and performs the switches. */
 #include "sched.h"
+#include "memcg.h"
 #include "abi/errno.h"
 #include "arch/x86.h"
 #include "cgroup.h"
@@ -974,6 +975,8 @@ __noreturn void sched_exit_current(void)
 __noreturn void sched_idle_loop(void)
 {
 	for (;;) {
+		if (this_cpu()->stock.cached)
+			mem_drain_idle(); /* an idle CPU pins no cgroup's charge */
 		cpu_cli();
 		if (this_cpu()->need_resched) {
 			cpu_sti();
