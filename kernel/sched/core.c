@@ -128,18 +128,36 @@ static inline bool sched_allowed(const struct thread *t, const struct runqueue *
 	return t->cpus_allowed & (1u << rq->cpu);
 }
 
-int sched_set_affinity(struct thread *t, uint32_t mask)
+/* t's CPUs from its request and its cpuset's (sched_set_cpuset).
+ * sched_lock held. */
+static void sched_cpus_locked(struct thread *t, uint32_t cpuset)
 {
+	uint32_t mask = t->cpus_requested & cpuset;
 	if (!(mask & sched_cpus_mask()))
-		return -EINVAL;
-	uint64_t f = spin_lock_irqsave(&sched_lock);
+		mask = cpuset;
 	t->cpus_allowed = mask;
 	/* running where it may not now: that CPU switches, and the thread
 	 * goes where it may (sched_kick_idle finds it an idle one) */
 	if (t->on_cpu >= 0 && !(mask & (1u << t->on_cpu)))
 		sched_kick((unsigned)t->on_cpu);
+}
+
+int sched_set_affinity(struct thread *t, uint32_t mask, uint32_t cpuset)
+{
+	if (!(mask & cpuset & sched_cpus_mask()))
+		return -EINVAL; /* Linux: no CPU left within the cpuset */
+	uint64_t f = spin_lock_irqsave(&sched_lock);
+	t->cpus_requested = mask;
+	sched_cpus_locked(t, cpuset);
 	spin_unlock_irqrestore(&sched_lock, f);
 	return 0;
+}
+
+void sched_set_cpuset(struct thread *t, uint32_t cpuset)
+{
+	uint64_t f = spin_lock_irqsave(&sched_lock);
+	sched_cpus_locked(t, cpuset);
+	spin_unlock_irqrestore(&sched_lock, f);
 }
 
 static bool sched_cpu_idle(const struct runqueue *rq)

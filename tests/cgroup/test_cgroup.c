@@ -152,10 +152,23 @@ static void hook_freeze(struct cgroup *cg, bool on)
 	cg->freeze = on;
 }
 
+/* No cpuset in this registry: nothing asks for these. */
+static uint32_t hook_cpus_online(void)
+{
+	return 1;
+}
+
+static void hook_cpus_changed_locked(struct cgroup *cg, uint32_t cpus)
+{
+	(void)cg;
+	(void)cpus;
+}
+
 static const struct cg_hooks test_hooks = {
 	.show_procs = hook_show_procs, .show_threads = hook_show_threads,
 	.move_proc = hook_move_proc, .move_thread = hook_move_thread,
 	.kill_subtree = hook_kill_subtree, .freeze = hook_freeze, .notify_locked = hook_notify_locked,
+	.cpus_online = hook_cpus_online, .cpus_changed_locked = hook_cpus_changed_locked,
 };
 
 /* ---- helpers ---- */
