@@ -331,6 +331,20 @@ static void cpuset_note_locked(struct cgroup *cg)
 	cg_notify_locked(cg, CG_NOTIFY_CPUSET_PARTITION);
 }
 
+/* p (with threads) lost its last CPU to its partition children, its
+ * own list having changed: as Linux's update_cpumask, which then clears
+ * p's subparts_cpus, they all turn invalid. Returns the CPUs given: 0. */
+static uint32_t cpuset_revoke_children(struct cgroup *p)
+{
+	struct list_head *pos;
+	list_for_each(pos, &p->children) {
+		struct cgroup *c = list_entry(pos, struct cgroup, sibling);
+		if (cpuset_of(c)->prs > 0)
+			cpuset_set_prs(c, -cpuset_of(c)->prs, CPUSET_PERR_NOCPUS);
+	}
+	return 0;
+}
+
 /* p's partition children take their CPUs (re-examined as the file
  * comment says; from: where the change is), then p's effective CPUs and
  * each child's pool follow. */
@@ -353,6 +367,8 @@ static void cpuset_settle_children(struct cgroup *p, const struct cgroup *from)
 		if (!err)
 			given |= cs->cpus & ps->pool & ~given;
 	}
+	if (given && !(ps->pool & ~given & cpuset_online()) && cpuset_part_populated(p, NULL))
+		given = cpuset_revoke_children(p);
 	ps->subparts = given;
 	ps->effective = ps->pool & ~given;
 	list_for_each(pos, &p->children) {

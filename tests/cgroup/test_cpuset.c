@@ -322,6 +322,185 @@ static void test_one_cpu(void)
 	online = 0xf;
 }
 
+/* ---- Linux 6.1's own partition matrix ----
+ * The rows of tools/testing/selftests/cgroup/test_cpuset_prs.sh's
+ * TEST_MATRIX without CPU hotplug (Arbor's CPUs do not go offline), run
+ * the way its run_state_test runs them, on 8 CPUs: the cgroup "test" has
+ * cpuset.cpus 0-6 and is a partition root, A1/A2/A3 and B1 below it; a
+ * column is a sequence of S+/S- (subtree_control), C<list>, P<state>
+ * and T (the shell moves in); then the number of failed columns, the
+ * effective CPUs and the partition states (P-1: "root invalid ...").
+ * SETUP_A123_PARTITIONS is expanded. */
+#define SETUP_A123 "C1-3:P1:S+ C2-3:P1:S+ C3:P1"
+static const char *const prs_matrix[] = {
+	"  S+    C0-1     .      .    C2-3    S+    C4-5     .      .     0 A2:0-1",
+	"  S+    C0-1     .      .    C2-3    P1      .      .      .     0 ",
+	"  S+    C0-1     .      .    C2-3   P1:S+ C0-1:P1   .      .     0 ",
+	"  S+    C0-1     .      .    C2-3   P1:S+  C1:P1    .      .     0 ",
+	"  S+   C0-1:S+   .      .    C2-3     .      .      .     P1     0 ",
+	"  S+   C0-1:P1   .      .    C2-3    S+     C1      .      .     0 ",
+	"  S+   C0-1:P1   .      .    C2-3    S+    C1:P1    .      .     0 ",
+	"  S+   C0-1:P1   .      .    C2-3    S+    C1:P1    .     P1     0 ",
+	"  S+   C0-1:P1   .      .    C2-3   C4-5     .      .      .     0 A1:4-5",
+	"  S+   C0-1:P1   .      .    C2-3  S+:C4-5   .      .      .     0 A1:4-5",
+	"  S+    C0-1     .      .   C2-3:P1   .      .      .     C2     0 ",
+	"  S+    C0-1     .      .   C2-3:P1   .      .      .    C4-5    0 B1:4-5",
+	"  S+ C0-3:P1:S+ C2-3:P1 .      .      .      .      .      .     0 A1:0-1,A2:2-3",
+	"  S+ C0-3:P1:S+ C2-3:P1 .      .     C1-3    .      .      .     0 A1:1,A2:2-3",
+	"  S+ C2-3:P1:S+  C3:P1  .      .     C3      .      .      .     0 A1:,A2:3 A1:P1,A2:P1",
+	"  S+ C2-3:P1:S+  C3:P1  .      .     C3      P0     .      .     0 A1:3,A2:3 A1:P1,A2:P0",
+	"  S+ C2-3:P1:S+  C2:P1  .      .     C2-4    .      .      .     0 A1:3-4,A2:2",
+	"  S+ C2-3:P1:S+  C3:P1  .      .     C3      .      .     C0-2   0 A1:,B1:0-2 A1:P1,A2:P1",
+	"  S+ " SETUP_A123 "    .     C2-3    .      .      .     0 A1:,A2:2,A3:3 A1:P1,A2:P1,A3:P1",
+	"  S+ C2-3:P1:S+ C3:P1   .      .      .     C2-4    .      .     0 A1:,A2:2-3 A1:P1,A2:P1",
+	"  S+ C2-3:P1:S+  C3:P1  .      .      T     C2-3    .      .     0 A1:2-3,A2:2-3 A1:P1,A2:P-1",
+	"  S+  C3:P1:S+    C3    .      .      T      P1     .      .     0 A1:3,A2:3 A1:P1,A2:P-1",
+	"  S+ " SETUP_A123 "    .    T:C2-3   .      .      .     0 A1:2-3,A2:2-3,A3:3 A1:P1,A2:P-1,A3:P-1",
+	"  S+ " SETUP_A123 "    . T:C2-3:C1-3 .      .      .     0 A1:1,A2:2,A3:3 A1:P1,A2:P1,A3:P1",
+	"  S+ C2-3:P1:S+  C3:P1  .      .      P0     .      .      .     0 A1:2-3,A2:3 A1:P0,A2:P-1",
+	"  S+ " SETUP_A123 "    .     C2-3    P0     .      .     0 A1:2-3,A2:2-3,A3:3 A1:P1,A2:P0,A3:P-1",
+	"  S+ C2-3:P1:S+  .      .      .      .   C3-4:P1   .      .     0 A1:2,A2:3 A1:P1,A2:P1",
+	"  S+ C0-1:P1:S+ C1      .    C2-3   C4-5     .      .      .     0 A1:4-5,A2:4-5",
+	"  S+   C0-1:P1   .      .    C2-3    S+   C4-5:P1   .      .     0 A1:0-1,A2:0-1 A1:P1,A2:P-1",
+	"  S+   C0-1:S+  C1      .    C2-3    P1      .      .      .     0 A1:0-1,A2:1 A1:P1",
+	"  S+   C0-1:S+  C1      .    C2-3     .      P2     .      .     0 A1:0-1,A2:1 A1:P0,A2:P-2",
+	"  S+   C0-1:S+ C1:P2    .    C2-3     P1     .      .      .     0 A1:0,A2:1 A1:P1,A2:P2",
+	"  S+   C0-1:P1   .      .    C2-3   C0-2     .      .      .     0 A1:0-2,B1:2-3 A1:P-1,B1:P0",
+	"  S+   C0-1:P1   .      .  P1:C2-3  C0-2   .      .      .     0 A1:0-2,B1:2-3 A1:P-1,B1:P-1",
+	"  S+    C0-1     .      .  P1:C2-3  C0-2   .      .      .     0 A1:0-2,B1:2-3 A1:P0,B1:P-1",
+};
+
+static struct cgroup *prs_test, *prs_cg[4]; /* A1, A2, A3, B1 */
+static struct cgroup *shell_cg;
+
+/* One column's commands on cg: 0, or 1 if one failed (as set_ctrl_state). */
+static int prs_apply(struct cgroup *cg, const char *state)
+{
+	char buf[64], *save = NULL;
+	int failed = 0;
+	snprintf(buf, sizeof(buf), "%s", state);
+	if (!strcmp(buf, "."))
+		return 0;
+	for (char *cmd = strtok_r(buf, ":", &save); cmd; cmd = strtok_r(NULL, ":", &save)) {
+		int err = 0;
+		char text[32];
+		if (cmd[0] == 'S') {
+			snprintf(text, sizeof(text), "%ccpuset\n", cmd[1]);
+			err = wr(cg, "cgroup.subtree_control", text);
+		} else if (cmd[0] == 'C') {
+			snprintf(text, sizeof(text), "%s\n", cmd + 1);
+			err = wr(cg, "cpuset.cpus", text);
+		} else if (cmd[0] == 'P') {
+			static const char *const word[] = { "member\n", "root\n", "isolated\n" };
+			err = wr(cg, "cpuset.cpus.partition", word[cmd[1] - '0']);
+		} else if (cmd[0] == 'T') {
+			err = cgfs_may_migrate(shell_cg, cg, &root_writer, false);
+			if (!err) {
+				thread_in(cg, 1);
+				thread_in(shell_cg, -1);
+				shell_cg = cg;
+			}
+		}
+		failed |= err != 0;
+	}
+	return failed;
+}
+
+static struct cgroup *prs_named(const char *name)
+{
+	static const char *const names[] = { "A1", "A2", "A3", "B1" };
+	for (int i = 0; i < 4; i++)
+		if (!strcmp(name, names[i]))
+			return prs_cg[i];
+	return NULL;
+}
+
+/* "A1:0-1,A2:" against the cgroups' effective CPUs. */
+static bool prs_check_cpus(const char *want)
+{
+	char buf[128], *save = NULL;
+	snprintf(buf, sizeof(buf), "%s", want);
+	for (char *chk = strtok_r(buf, ",", &save); chk; chk = strtok_r(NULL, ",", &save)) {
+		char *colon = strchr(chk, ':'), text[32];
+		*colon = '\0';
+		snprintf(text, sizeof(text), "%s\n", colon + 1);
+		if (!eff(prs_named(chk), text))
+			return false;
+	}
+	return true;
+}
+
+/* "A1:P1,A2:P-1" against cpuset.cpus.partition (invalid: any reason). */
+static bool prs_check_states(const char *want)
+{
+	char buf[128], *save = NULL;
+	snprintf(buf, sizeof(buf), "%s", want);
+	for (char *chk = strtok_r(buf, ",", &save); chk; chk = strtok_r(NULL, ",", &save)) {
+		char *colon = strchr(chk, ':');
+		*colon = '\0';
+		int v = atoi(colon + 2);
+		const char *got = rd(prs_named(chk), "cpuset.cpus.partition");
+		static const char *const prefix[] = { "isolated invalid", "root invalid", "member", "root", "isolated" };
+		if (strncmp(got, prefix[v + 2], strlen(prefix[v + 2])) != 0 || (v > 0 && strchr(got, ' '))) {
+			tap_diag("%s: '%s', want P%d", chk, got, v);
+			return false;
+		}
+	}
+	return true;
+}
+
+static void prs_reset(void)
+{
+	thread_in(shell_cg, -1);
+	thread_in(&cg_root, 1);
+	shell_cg = &cg_root;
+	static const int order[] = { 2, 1, 0, 3 }; /* A3, A2, A1, B1 */
+	for (int i = 0; i < 4; i++)
+		if (prs_cg[order[i]] && cg_destroy(prs_cg[order[i]]))
+			tap_bail("rmdir %s", prs_cg[order[i]]->name);
+	memset(prs_cg, 0, sizeof(prs_cg));
+	wr(prs_test, "cgroup.subtree_control", "-cpuset");
+}
+
+static void test_prs_matrix(void)
+{
+	online = 0xff;
+	shell_cg = &cg_root;
+	thread_in(&cg_root, 1); /* the shell; the root has tasks */
+	prs_test = mk(&cg_root, "test");
+	ok(wr(prs_test, "cpuset.cpus", "0-6") == 0 && wr(prs_test, "cpuset.cpus.partition", "root") == 0 &&
+	   is(prs_test, "cpuset.cpus.partition", "root\n") && eff(&cg_root, "7\n"),
+	   "test_cpuset_prs.sh's setup: test is a partition root on 0-6");
+	for (unsigned row = 0; row < ARRAY_SIZE(prs_matrix); row++) {
+		char buf[256], *f[12] = { 0 }, *save = NULL;
+		int nf = 0;
+		snprintf(buf, sizeof(buf), "%s", prs_matrix[row]);
+		for (char *w = strtok_r(buf, " ", &save); w && nf < 12; w = strtok_r(NULL, " ", &save))
+			f[nf++] = w;
+		prs_apply(prs_test, f[0]);
+		prs_cg[0] = mk(prs_test, "A1");
+		prs_apply(prs_cg[0], f[1]);
+		prs_cg[1] = mk(prs_cg[0], "A2");
+		prs_apply(prs_cg[1], f[2]);
+		prs_cg[2] = mk(prs_cg[1], "A3");
+		prs_apply(prs_cg[2], f[3]);
+		prs_cg[3] = mk(prs_test, "B1");
+		prs_apply(prs_cg[3], f[4]);
+		int failed = 0;
+		for (int i = 0; i < 4; i++)
+			failed += prs_apply(prs_cg[i], f[5 + i]);
+		bool good = failed == atoi(f[9]) && (!f[10] || !strcmp(f[10], ".") || prs_check_cpus(f[10])) &&
+			    (!f[11] || prs_check_states(f[11]));
+		ok(good, "test_cpuset_prs.sh TEST_MATRIX row: %s", prs_matrix[row]);
+		prs_reset();
+		if (!eff(prs_test, "0-6\n"))
+			tap_diag("after the row, test's effective CPUs changed");
+	}
+	cg_destroy(prs_test);
+	thread_in(&cg_root, -1);
+	online = 0xf;
+}
+
 int main(void)
 {
 	cg_init(&test_hooks);
@@ -330,6 +509,7 @@ int main(void)
 	test_effective();
 	test_partitions();
 	test_one_cpu();
+	test_prs_matrix();
 	ok(cg_root.nr_descendants == 0 && cg_root.nr_threads_tree == 0, "nothing left over");
 	return tap_done();
 }
