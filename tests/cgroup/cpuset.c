@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <sys/sysinfo.h>
 #include "check.h"
+#include "cpumask.h"
 
 #define ROOT "/sys/fs/cgroup"
 #define BASE ROOT "/cpuset_t"
@@ -22,28 +23,6 @@
 
 static int ncpu;
 static char all[16];	/* every CPU as a list: "0\n", "0-1\n", "0-3\n" */
-
-static int mask_of(pid_t pid)
-{
-	cpu_set_t s;
-	if (sched_getaffinity(pid, sizeof(s), &s))
-		return -1;
-	int m = 0;
-	for (int i = 0; i < 31; i++)
-		if (CPU_ISSET(i, &s))
-			m |= 1 << i;
-	return m;
-}
-
-static int set_mask(pid_t pid, int m)
-{
-	cpu_set_t s;
-	CPU_ZERO(&s);
-	for (int i = 0; i < 31; i++)
-		if (m & (1 << i))
-			CPU_SET(i, &s);
-	return sched_setaffinity(pid, sizeof(s), &s);
-}
 
 /* put's errno (0 if it worked). */
 static int put_err(const char *path, const char *text)

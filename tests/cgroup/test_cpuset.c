@@ -79,54 +79,9 @@ static const struct cg_hooks test_hooks = {
 	.cpus_online = hook_cpus_online, .cpus_changed_locked = hook_cpus_changed_locked,
 };
 
-/* ---- helpers (as test_cgroup.c's) ---- */
+/* ---- helpers ---- */
 
-static const struct k_cgwriter root_writer = { .pid = 1, .uid = 0, .gid = 0, .tid = 1 };
-
-static struct cgroup *mk(struct cgroup *parent, const char *name)
-{
-	struct cgroup *cg = NULL;
-	int err = cg_create(parent, name, &cg);
-	if (err)
-		tap_bail("cg_create %s: %d", name, err);
-	return cg;
-}
-
-static int wr(struct cgroup *cg, const char *name, const char *text)
-{
-	const struct cftype *f = cgfs_cft_find(cg, name);
-	if (!f)
-		return -ENOENT;
-	size_t len = strlen(text);
-	char *copy = xmalloc(len + 1);
-	memcpy(copy, text, len + 1);
-	int err = cgfs_write(cg, f, copy, len, &root_writer, NULL);
-	free(copy);
-	return err;
-}
-
-static const char *rd(struct cgroup *cg, const char *name)
-{
-	static char buf[512];
-	const struct cftype *f = cgfs_cft_find(cg, name);
-	struct cgfs_buf out = { .buf = buf, .cap = sizeof(buf) - 1 };
-	int err = !f ? -ENOENT : f->show(cg, &out);
-	if (err)
-		snprintf(buf, sizeof(buf), "<%d>", err);
-	else
-		buf[out.len < out.cap ? out.len : out.cap] = '\0';
-	return buf;
-}
-
-static bool is(struct cgroup *cg, const char *name, const char *want)
-{
-	const char *got = rd(cg, name);
-	if (strcmp(got, want) != 0) {
-		tap_diag("%s/%s: got '%s', want '%s'", cg->name, name, got, want);
-		return false;
-	}
-	return true;
-}
+#include "cg_files.h"
 
 static void thread_in(struct cgroup *cg, int delta)
 {
