@@ -186,6 +186,28 @@ static void test_effective(void)
 	cg_destroy(a);
 }
 
+/* cpuset is threaded: enabling it where threads are is allowed (the
+ * cgroup becomes a thread root), and threaded children have its files. */
+static void test_threaded(void)
+{
+	struct cgroup *a = mk(&cg_root, "a");
+	thread_in(a, 1);
+	ok(wr(&cg_root, "cgroup.subtree_control", "+pids") == 0 && wr(a, "cgroup.subtree_control", "+cpuset") == 0 &&
+	   wr(a, "cgroup.subtree_control", "+pids") == 0,
+	   "+cpuset (and +pids) in a cgroup with a thread: threaded controllers are allowed");
+	struct cgroup *t = mk(a, "t");
+	ok(wr(t, "cgroup.type", "threaded") == 0 && is(a, "cgroup.type", "domain threaded\n") &&
+	   is(t, "cgroup.controllers", "cpuset pids\n") && cpus_write(t, "2", 0, "2\n") && eff(t, "2\n"),
+	   "a threaded child has cpuset's files and its own CPUs");
+	thread_in(t, 1);
+	ok(cpus_write(t, "\n", -ENOSPC, "2\n"), "its threads keep it from emptying its list");
+	thread_in(t, -1);
+	thread_in(a, -1);
+	cg_destroy(t);
+	cg_destroy(a);
+	wr(&cg_root, "cgroup.subtree_control", "-pids");
+}
+
 static void test_partitions(void)
 {
 	struct cgroup *a = mk(&cg_root, "a"), *c = mk(&cg_root, "c"), *d = mk(&cg_root, "d");
@@ -462,6 +484,7 @@ int main(void)
 	test_files();
 	test_lists();
 	test_effective();
+	test_threaded();
 	test_partitions();
 	test_one_cpu();
 	test_prs_matrix();
