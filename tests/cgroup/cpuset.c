@@ -7,9 +7,11 @@
  * own affinity is intersected with the cpuset and comes back when the
  * cpuset widens; partition roots take CPUs from the root, and a parent
  * that gave all its CPUs away takes no process (ENOSPC); the invalid
- * states read as Linux 6.1's. Run as /posix/cpuset in
+ * states read as Linux 6.1's; a thread moved alone into a threaded
+ * cpuset (cgroup.threads) runs there, and moves when it changes. Run as /posix/cpuset in
  * /sys/fs/cgroup/posix_cpuset (kernel/test/test_user.c). Prints TAP. */
 #define _GNU_SOURCE
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <sys/stat.h>
@@ -20,6 +22,7 @@
 #define ROOT "/sys/fs/cgroup"
 #define BASE ROOT "/cpuset_t"
 #define PART ROOT "/cpuset_p"
+#define HOME ROOT "/posix_cpuset"	/* this process's cgroup */
 
 static int ncpu;
 static char all[16];	/* every CPU as a list: "0\n", "0-1\n", "0-3\n" */
@@ -241,6 +244,55 @@ static void smp_rules(void)
 	check(move(BASE "/a", busy) == 0, "the process back in a");
 }
 
+/* ---- one thread in a threaded cpuset ---- */
+
+static volatile int spin_cpu = -1, spin_moved, spin_stop;
+
+/* Moves itself into HOME/t1 (cgroup.threads "0"), then spins saying
+ * where it runs. */
+static void *spin_thread(void *arg)
+{
+	(void)arg;
+	spin_moved = put(HOME "/t1/cgroup.threads", "0") == 0 ? 1 : -1;
+	while (!spin_stop)
+		spin_cpu = sched_getcpu();
+	return NULL;
+}
+
+/* The spinner runs on cpu within 100 ms, then for 100 ms more. */
+static int spin_on(int cpu)
+{
+	double end = now_s() + 0.1;
+	while (spin_cpu != cpu && now_s() < end)
+		sched_yield();
+	end = now_s() + 0.1;
+	int same = spin_cpu == cpu;
+	while (now_s() < end) {
+		sched_yield();
+		same &= spin_cpu == cpu;
+	}
+	return same;
+}
+
+static void threads(void)
+{
+	int all_mask = (1 << ncpu) - 1;
+	check(mkdir(HOME "/t1", 0755) == 0 && put(HOME "/t1/cgroup.type", "threaded") == 0 &&
+	      put(HOME "/cgroup.subtree_control", "+cpuset") == 0 && text_is(HOME "/cgroup.type", "domain threaded\n") &&
+	      put(HOME "/t1/cpuset.cpus", "1") == 0,
+	      "a threaded child t1 of this process's cgroup, +cpuset there (threaded: allowed), t1 on CPU 1");
+	pthread_t t;
+	check(pthread_create(&t, NULL, spin_thread, NULL) == 0, "a spinning thread");
+	while (!spin_moved)
+		sched_yield();
+	check(spin_moved == 1 && spin_on(1), "it moves itself into t1 (cgroup.threads) and runs on CPU 1");
+	check(mask_of(0) == all_mask, "the main thread keeps every CPU");
+	check(put(HOME "/t1/cpuset.cpus", "0") == 0 && spin_on(0), "t1 changed to CPU 0: the thread moves at once");
+	spin_stop = 1;
+	pthread_join(t, NULL);
+	check(rmdir(HOME "/t1") == 0 && put(HOME "/cgroup.subtree_control", "-cpuset") == 0, "rmdir t1, -cpuset");
+}
+
 static void cleanup(void)
 {
 	busy_stop();
@@ -260,6 +312,11 @@ int main(void)
 	printf("# %d CPUs schedule\n", ncpu);
 	files();
 	lists();
+	/* before the busy process: with one queue tree for all CPUs, a
+	 * thread its cpuset keeps on a CPU another group's busy thread holds
+	 * waits while its own group runs elsewhere (docs/smp.md) */
+	if (ncpu >= 2)
+		threads();
 	one_cpu_rules();
 	if (ncpu >= 2)
 		smp_rules();
