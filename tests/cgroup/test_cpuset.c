@@ -274,6 +274,10 @@ static void test_partitions(void)
 	ok(wr(c, "cpuset.cpus.partition", "member") == 0 && wr(c, "cpuset.cpus.partition", "root") == 0 &&
 	   is(c, "cpuset.cpus.partition", "root\n") && is(e, "cpuset.cpus.partition", "root\n"),
 	   "member then root: valid");
+	ok(cpus_write(e, "\n", 0, "\n") && is(e, "cpuset.cpus.partition", "root invalid (cpuset.cpus is empty)\n") &&
+	   eff(c, "2-3\n") && eff(e, "2-3\n"),
+	   "emptying a valid partition's list: invalid, its CPU back to the parent (docs: where 6.1 differs)");
+	ok(cpus_write(e, "3", 0, "3\n") && is(e, "cpuset.cpus.partition", "root\n") && eff(c, "2\n"), "a list again: valid");
 	cg_destroy(e);
 	ok(eff(c, "2-3\n"), "rmdir of a partition: its CPUs go back to its parent");
 	cg_destroy(f);
