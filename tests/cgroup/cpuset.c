@@ -11,6 +11,7 @@
  * cpuset (cgroup.threads) runs there, and moves when it changes. Run as /posix/cpuset in
  * /sys/fs/cgroup/posix_cpuset (kernel/test/test_user.c). Prints TAP. */
 #define _GNU_SOURCE
+#include <poll.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -170,9 +171,14 @@ static void one_cpu_rules(void)
 	      "a partition root under a member: root invalid (Parent is not a partition root)");
 	check(put(BASE "/a/cpuset.cpus.partition", "member") == 0 && put_err(BASE "/a/cpuset.cpus.partition", "rooot") == EINVAL,
 	      "member again; a bad word is EINVAL");
-	check(mkdir(PART, 0755) == 0 && put(PART "/cpuset.cpus.partition", "root") == 0 &&
+	int pfd = mkdir(PART, 0755) == 0 ? open(PART "/cpuset.cpus.partition", O_RDONLY) : -1;
+	struct pollfd pp = { .fd = pfd, .events = POLLPRI };
+	check(pfd >= 0 && poll(&pp, 1, 0) == 0, "mkdir " PART ": poll on its cpuset.cpus.partition has nothing yet");
+	check(put(PART "/cpuset.cpus.partition", "root") == 0 &&
 	      text_is(PART "/cpuset.cpus.partition", "root invalid (cpuset.cpus is empty)\n"),
 	      "a partition root with no cpuset.cpus: root invalid (cpuset.cpus is empty)");
+	check(poll(&pp, 1, 1000) == 1 && pp.revents == (POLLPRI | POLLERR), "the change wakes poll (POLLPRI|POLLERR)");
+	close(pfd);
 	check(put(PART "/cpuset.cpus.partition", "isolated") == 0 &&
 	      text_is(PART "/cpuset.cpus.partition", "isolated invalid (cpuset.cpus is empty)\n"),
 	      "isolated: isolated invalid");
