@@ -104,8 +104,11 @@ host_srcs_editbuf      := user/bin/edit/buffer.c user/bin/lib/termkey.c
 # (cgroup/core/hooks.h), the owners' parts through the controllers' hooks
 host_srcs_cgroup       := cgroup/core/cgroup.c cgroup/fs/core_files.c cgroup/fs/parse.c cgroup/fs/cgns_rules.c cgroup/core/controllers.c \
 	cgroup/core/threaded.c cgroup/controllers/pids.c kernel/mm/page_counter.c cgroup/controllers/memory_stat.c \
-	lib/rbtree.c lib/format.c
+	lib/rbtree.c lib/format.c tests/cgroup/cg_files.h
 host_cflags_cgroup     := -Itests/host/shim
+# the cpuset controller on the same core, with the test's registry
+host_srcs_cpuset       := $(host_srcs_cgroup) cgroup/controllers/cpuset.c
+host_cflags_cpuset     := -Itests/host/shim
 # the ext2 core (the server's files without system calls) against images
 # made and checked by the host's e2fsprogs
 EXT2_CORE := super bcache balloc inode bmap file dir dindex namei

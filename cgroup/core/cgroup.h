@@ -17,7 +17,7 @@
 #include "types.h"
 
 #define CG_NAME_MAX 255
-#define CG_NAME_INLINE 72
+#define CG_NAME_INLINE 64
 #define CG_WEIGHT_DEFAULT 100
 #define CG_WEIGHT_MIN 1
 #define CG_WEIGHT_MAX 10000
@@ -34,6 +34,7 @@ enum cg_notify_file {
 	CG_NOTIFY_MEMORY_EVENTS_LOCAL,	/* memory.events.local */
 	CG_NOTIFY_MISC_EVENTS,		/* misc.events */
 	CG_NOTIFY_MISC_EVENTS_LOCAL,	/* misc.events.local */
+	CG_NOTIFY_CPUSET_PARTITION,	/* cpuset.cpus.partition */
 	CG_NOTIFY_FILES
 };
 
@@ -209,6 +210,11 @@ void cg_frozen_update_locked(struct cgroup *cg);
 void cg_notify_locked(struct cgroup *cg, enum cg_notify_file which);
 /* Path from the root ("/" for the root itself) into buf; its length. */
 size_t cg_path(const struct cgroup *cg, char *buf, size_t len);
+
+/* The CPUs the threads of cg may run on (its cpuset's effective CPUs,
+ * cgroup/controllers/cpuset.c), bit per CPU; it may have bits of CPUs
+ * that do not schedule (all 32 where no cpuset limits cg). cg_lock held. */
+uint32_t cpuset_cpus_locked(const struct cgroup *cg);
 
 /* Locking: cg_lock guards the tree shape and membership lists. */
 void cg_lock(void);

@@ -38,6 +38,14 @@ struct cg_hooks {
 	/* File which (enum cg_notify_file) of cg changed: wake its inotify
 	 * watchers. cg_lock held. */
 	void (*notify_locked)(struct cgroup *cg, unsigned which);
+	/* The CPUs that schedule, bit per CPU (the cpuset controller's
+	 * online CPUs). */
+	uint32_t (*cpus_online)(void);
+	/* The cpuset of cg now lets its threads run on cpus (bit per CPU,
+	 * maybe with CPUs that do not schedule): each thread on cg->threads
+	 * runs on its requested CPUs within cpus, moving at once if it runs
+	 * elsewhere. cg_lock held. */
+	void (*cpus_changed_locked)(struct cgroup *cg, uint32_t cpus);
 };
 
 /* The kernel's (cgroup/fs/syscalls.c), which kmain gives cg_init. */

@@ -38,6 +38,7 @@ static void migrate_thread(struct thread *t, struct cgroup *dst)
 	cg_threads_changed_locked(was, -1);
 	list_add_tail(&t->cg_link, &dst->threads);
 	cg_threads_changed_locked(dst, 1);
+	sched_set_cpuset(t, cpuset_cpus_locked(dst)); /* dst's cpuset; at once */
 	cg_unlock();
 	cg_thread_move(was, dst);
 	sched_move_thread(t, dst);

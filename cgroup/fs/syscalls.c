@@ -22,6 +22,7 @@
 #include "poll.h"
 #include "pcache.h"
 #include "proc.h"
+#include "sched.h"
 #include "syscall.h"
 
 #define CGFS_PATH_MAX 4096
@@ -655,6 +656,15 @@ static int cgfs_move_thread(struct cgroup *cg, int64_t tid, const struct k_cgwri
 	return err;
 }
 
+/* Every thread of cg runs within its cpuset's new CPUs. cg_lock held
+ * (it keeps cg->threads as it is). */
+static void cgfs_cpus_changed_locked(struct cgroup *cg, uint32_t cpus)
+{
+	struct list_head *pos;
+	list_for_each(pos, &cg->threads)
+		sched_set_cpuset(list_entry(pos, struct thread, cg_link), cpus);
+}
+
 const struct cg_hooks cgfs_kernel_hooks = {
 	.show_procs = cgfs_show_procs,
 	.show_threads = cgfs_show_threads,
@@ -663,4 +673,6 @@ const struct cg_hooks cgfs_kernel_hooks = {
 	.kill_subtree = cgfs_kill_subtree,
 	.freeze = freezer_set,
 	.notify_locked = cgfs_notify_locked,
+	.cpus_online = sched_cpus_mask,
+	.cpus_changed_locked = cgfs_cpus_changed_locked,
 };

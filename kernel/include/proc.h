@@ -87,9 +87,11 @@ struct thread {
 	 * entity is this thread's se (it may run another thread: IPC); -1
 	 * for none. A thread runs on one CPU at a time (schedule_locked). */
 	int16_t on_cpu, se_cpu;
-	/* sched_lock: the CPUs it may run on (sched_setaffinity), bit per
-	 * CPU; inherited by the threads and processes it creates */
-	uint32_t cpus_allowed;
+	/* sched_lock: the CPUs it asked for (sched_setaffinity), bit per
+	 * CPU, inherited by the threads and processes it creates; and the
+	 * CPUs it may run on: those within its cpuset's effective CPUs, or
+	 * all of these if none is (sched_set_cpuset) */
+	uint32_t cpus_requested, cpus_allowed;
 	int nice;
 	/* Scheduling policy (kernel/sched/rt.c; sched_lock): Linux's number
 	 * (SCHED_OTHER 0, FIFO 1, RR 2, BATCH 3, IDLE 5), the static real-time

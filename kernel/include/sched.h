@@ -39,9 +39,16 @@ __noreturn void sched_cpu_start(void *stack_bottom, uint64_t stack_top);
 /* The CPUs that schedule, bit per CPU: CPU 0, and with smp_sched=1 each
  * started one. */
 uint32_t sched_cpus_mask(void);
-/* Thread t may run on the CPUs of mask that schedule: -EINVAL if none
- * (nothing changes), else 0; if t runs elsewhere, its CPU switches. */
-int sched_set_affinity(struct thread *t, uint32_t mask);
+/* Thread t asks for the CPUs of mask (sched_setaffinity), within cpuset
+ * (its cpuset's CPUs, cpuset_cpus_locked): -EINVAL if none of them
+ * schedules (nothing changes), else 0; if t runs elsewhere, its CPU
+ * switches. */
+int sched_set_affinity(struct thread *t, uint32_t mask, uint32_t cpuset);
+/* t's cpuset lets it run on cpuset now: it runs on the CPUs it asked for
+ * within cpuset, or on cpuset if none of those schedules (Linux's
+ * fallback); if it runs elsewhere, its CPU switches. Called with
+ * cg_lock held, so that cpuset is its cgroup's current one. */
+void sched_set_cpuset(struct thread *t, uint32_t cpuset);
 
 /* Switch to the next runnable thread (the caller may stay runnable). */
 void schedule(void);

@@ -287,6 +287,7 @@ static int proc_add_thread_locked(struct proc *p, struct thread *t)
 	p->nr_threads++;
 	cg_lock();
 	list_add_tail(&t->cg_link, &t->cgroup->threads);
+	sched_set_cpuset(t, cpuset_cpus_locked(t->cgroup));
 	if (p != &kernel_proc)
 		cg_thread_born_locked(t->cgroup); /* it parks before user mode */
 	else
@@ -306,6 +307,7 @@ void proc_start_first_thread(struct proc *p, struct thread *t)
 	list_add_tail(&t->tid_link, &tid_hash[(unsigned)t->tid % PID_HASH_SIZE]);
 	cg_lock();
 	list_add_tail(&t->cg_link, &t->cgroup->threads); /* counted since proc_alloc */
+	sched_set_cpuset(t, cpuset_cpus_locked(t->cgroup));
 	cg_unlock();
 	/* Killed before it had a thread (cgroup.kill, kill -9 of a fresh
 	 * pid): the thread ends on its way to user mode. */

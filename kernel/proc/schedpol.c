@@ -9,6 +9,7 @@
  * (/proc/sys/kernel/sched_rt_period_us and sched_rt_runtime_us). */
 #include "abi/errno.h"
 #include "abi/sched.h"
+#include "cgroup.h"
 #include "proc.h"
 #include "sched.h"
 #include "syscall.h"
@@ -128,8 +129,11 @@ static long sched_policy_affinity(int op, int tid, uint32_t mask)
 		const struct cred *c = &self->proc->cred, *tc = &t->proc->cred;
 		if (c->euid != 0 && c->euid != tc->euid && c->euid != tc->uid)
 			r = -EPERM;
-		else
-			r = sched_set_affinity(t, mask);
+		else {
+			cg_lock(); /* t's cpuset stays as it is meanwhile */
+			r = sched_set_affinity(t, mask, cpuset_cpus_locked(t->cgroup));
+			cg_unlock();
+		}
 	} else if (t) {
 		r = (long)(t->cpus_allowed & sched_cpus_mask());
 	}

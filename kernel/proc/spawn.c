@@ -180,7 +180,9 @@ struct thread *user_thread_from_frame(struct proc *p, struct cgroup *cg, const s
 	/* a new thread or process starts at its creator's nice, as Linux's
 	 * (a kernel-started one, at 0) */
 	struct thread *self = current_thread();
-	t->cpus_allowed = self->cpus_allowed; /* as Linux's fork and clone */
+	/* as Linux's fork and clone; its cpuset's CPUs apply when it joins
+	 * its cgroup's threads (proc.c) */
+	t->cpus_requested = self->cpus_requested;
 	if (self->proc != &kernel_proc) {
 		/* and its policy and static priority (not a boost it has
 		 * from a lock's waiters); SCHED_RESET_ON_FORK gives the new

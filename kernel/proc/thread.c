@@ -78,7 +78,7 @@ struct thread *thread_alloc(struct proc *p, struct cgroup *cg, const char *name,
 	}
 	t->kstack = page_to_virt(stack);
 	t->on_cpu = t->se_cpu = -1;
-	t->cpus_allowed = UINT32_MAX;
+	t->cpus_requested = t->cpus_allowed = UINT32_MAX;
 	/* Zeroed, though nothing reads it unwritten: a frame that held a
 	 * program's code may still have QEMU (TCG) translations behind it,
 	 * and while any remain every store to the page takes QEMU's slow

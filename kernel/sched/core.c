@@ -132,20 +132,6 @@ static inline bool sched_allowed(const struct thread *t, const struct runqueue *
 	return t->cpus_allowed & (1u << rq->cpu);
 }
 
-int sched_set_affinity(struct thread *t, uint32_t mask)
-{
-	if (!(mask & sched_cpus_mask()))
-		return -EINVAL;
-	uint64_t f = spin_lock_irqsave(&sched_lock);
-	t->cpus_allowed = mask;
-	/* running where it may not now: that CPU switches, and the thread
-	 * goes where it may (sched_kick_idle finds it an idle one) */
-	if (t->on_cpu >= 0 && !(mask & (1u << t->on_cpu)))
-		sched_kick((unsigned)t->on_cpu);
-	spin_unlock_irqrestore(&sched_lock, f);
-	return 0;
-}
-
 static bool sched_cpu_idle(const struct runqueue *rq)
 {
 	return rq->online && cpu_get(rq->cpu)->current == rq->idle &&
@@ -248,6 +234,41 @@ static bool sched_kick_idle_of(uint32_t mask)
 		}
 	}
 	return false;
+}
+
+/* t's CPUs from its request and its cpuset's (sched_set_cpuset).
+ * sched_lock held. */
+static void sched_cpus_locked(struct thread *t, uint32_t cpuset)
+{
+	uint32_t mask = t->cpus_requested & cpuset;
+	if (!(mask & sched_cpus_mask()))
+		mask = cpuset;
+	t->cpus_allowed = mask;
+	/* running where it may not now: that CPU switches, and the thread
+	 * goes where it may (sched_kick_idle finds it an idle one); waiting
+	 * to run: an idle CPU it may now run on looks */
+	if (t->on_cpu >= 0 && !(mask & (1u << t->on_cpu)))
+		sched_kick((unsigned)t->on_cpu);
+	else if (t->on_cpu < 0 && t->se.on_rq && sched_smp_enabled)
+		sched_kick_idle_of(mask);
+}
+
+int sched_set_affinity(struct thread *t, uint32_t mask, uint32_t cpuset)
+{
+	if (!(mask & cpuset & sched_cpus_mask()))
+		return -EINVAL; /* Linux: no CPU left within the cpuset */
+	uint64_t f = spin_lock_irqsave(&sched_lock);
+	t->cpus_requested = mask;
+	sched_cpus_locked(t, cpuset);
+	spin_unlock_irqrestore(&sched_lock, f);
+	return 0;
+}
+
+void sched_set_cpuset(struct thread *t, uint32_t cpuset)
+{
+	uint64_t f = spin_lock_irqsave(&sched_lock);
+	sched_cpus_locked(t, cpuset);
+	spin_unlock_irqrestore(&sched_lock, f);
 }
 
 /* Work another CPU could take: an idle one is told to look. */

@@ -1240,6 +1240,14 @@ KTEST(posix_cpustat)
 	run_with_servers(argv, "posix_cpustat");
 }
 
+/* The cpuset controller (tests/cgroup/cpuset.c): on one CPU here, on 2
+ * and 4 in tools/run-tests.py's smp_sched=1 boots. */
+KTEST(posix_cpuset)
+{
+	const char *const argv[] = { "posix/cpuset", NULL };
+	run_with_servers(argv, "posix_cpuset");
+}
+
 KTEST(posix_sched_races)
 {
 	uint64_t stray = sched_stray_waiters();

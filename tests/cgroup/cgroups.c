@@ -36,7 +36,7 @@ static void test_tree(void)
 	check(listed("/sys/fs/cgroup", "cgroup.procs") && listed("/sys/fs/cgroup", "posix_cgroups"),
 	      "the root lists its files and children");
 	check(fails(open("/sys/fs/cgroup/cgroup.events", O_RDONLY), ENOENT), "the root has no cgroup.events");
-	check(text_is("/sys/fs/cgroup/cgroup.controllers", "cpu io memory pids misc\n"), "the root offers every controller");
+	check(text_is("/sys/fs/cgroup/cgroup.controllers", "cpuset cpu io memory pids misc\n"), "the root offers every controller");
 	check(slurp(BASE "/cgroup.controllers", buf, sizeof(buf)) == 0 &&
 	      slurp(BASE "/cgroup.subtree_control", buf, sizeof(buf)) == 0,
 	      "empty lists read as 0 bytes (nothing enabled below the root)");

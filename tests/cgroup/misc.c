@@ -126,7 +126,7 @@ int main(void)
 	struct stat st;
 	char buf[256];
 	check(put(ROOT "/cgroup.subtree_control", "+misc") == 0 && text_is(ROOT "/cgroup.controllers",
-	      "cpu io memory pids misc\n"), "the root offers misc last (Linux's order) and passes it on");
+	      "cpuset cpu io memory pids misc\n"), "the root offers misc last (Linux's order) and passes it on");
 	check(text_is(ROOT "/misc.capacity", "ipc_names 32\n"), "the root's misc.capacity: ipc_names 32");
 	long base = count_of(ROOT "/misc.current");
 	check(base > 0 && base < 32, "the root's misc.current counts the names the servers published");

@@ -152,63 +152,28 @@ static void hook_freeze(struct cgroup *cg, bool on)
 	cg->freeze = on;
 }
 
+/* No cpuset in this registry: nothing asks for these. */
+static uint32_t hook_cpus_online(void)
+{
+	return 1;
+}
+
+static void hook_cpus_changed_locked(struct cgroup *cg, uint32_t cpus)
+{
+	(void)cg;
+	(void)cpus;
+}
+
 static const struct cg_hooks test_hooks = {
 	.show_procs = hook_show_procs, .show_threads = hook_show_threads,
 	.move_proc = hook_move_proc, .move_thread = hook_move_thread,
 	.kill_subtree = hook_kill_subtree, .freeze = hook_freeze, .notify_locked = hook_notify_locked,
+	.cpus_online = hook_cpus_online, .cpus_changed_locked = hook_cpus_changed_locked,
 };
 
 /* ---- helpers ---- */
 
-static const struct k_cgwriter root_writer = { .pid = 1, .uid = 0, .gid = 0, .tid = 1 };
-
-static struct cgroup *mk(struct cgroup *parent, const char *name)
-{
-	struct cgroup *cg = NULL;
-	int err = cg_create(parent, name, &cg);
-	if (err)
-		tap_bail("cg_create %s: %d", name, err);
-	return cg;
-}
-
-/* Writes text to file name of cg as the kernel does: 0 or -errno;
- * -ENOENT if cg has no such file. */
-static int wr(struct cgroup *cg, const char *name, const char *text)
-{
-	const struct cftype *f = cgfs_cft_find(cg, name);
-	if (!f)
-		return -ENOENT;
-	size_t len = strlen(text);
-	char *copy = xmalloc(len + 1);
-	memcpy(copy, text, len + 1);
-	int err = cgfs_write(cg, f, copy, len, &root_writer, NULL);
-	free(copy);
-	return err;
-}
-
-/* The text of file name of cg; "<ENOENT>" and the like for errors. */
-static const char *rd(struct cgroup *cg, const char *name)
-{
-	static char buf[512];
-	const struct cftype *f = cgfs_cft_find(cg, name);
-	struct cgfs_buf out = { .buf = buf, .cap = sizeof(buf) - 1 };
-	int err = !f ? -ENOENT : !f->show ? -EINVAL : f->show(cg, &out);
-	if (err)
-		snprintf(buf, sizeof(buf), "<%d>", err);
-	else
-		buf[out.len < out.cap ? out.len : out.cap] = '\0';
-	return buf;
-}
-
-static bool is(struct cgroup *cg, const char *name, const char *want)
-{
-	const char *got = rd(cg, name);
-	if (strcmp(got, want) != 0) {
-		tap_diag("%s/%s: got '%s', want '%s'", cg->name, name, got, want);
-		return false;
-	}
-	return true;
-}
+#include "cg_files.h"
 
 /* A thread joins (+1) or leaves (-1) cg, as the kernel does it. */
 static int thread_in(struct cgroup *cg)

@@ -61,7 +61,7 @@ static int stat_is(const char *cg, unsigned long rb, unsigned long wb, unsigned 
 static void test_files(void)
 {
 	char text[256];
-	check(text_is(ROOT "/cgroup.controllers", "cpu io memory pids misc\n"), "io is listed between cpu and memory");
+	check(text_is(ROOT "/cgroup.controllers", "cpuset cpu io memory pids misc\n"), "io is listed between cpu and memory");
 	check(slurp(ROOT "/io.stat", text, sizeof(text)) >= 0, "the root has io.stat");
 	check(fails(open(ROOT "/io.max", O_RDONLY), ENOENT) && fails(open(ROOT "/io.weight", O_RDONLY), ENOENT),
 	      "the root has no io.max, no io.weight");

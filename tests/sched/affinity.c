@@ -11,6 +11,7 @@
 #include <sys/sysinfo.h>
 #include <time.h>
 #include "check.h"
+#include "cpumask.h"
 
 static double clock_s(clockid_t c)
 {
@@ -19,24 +20,9 @@ static double clock_s(clockid_t c)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static int mask_of(pid_t pid)
-{
-	cpu_set_t s;
-	if (sched_getaffinity(pid, sizeof(s), &s))
-		return -1;
-	int m = 0;
-	for (int i = 0; i < 31; i++)
-		if (CPU_ISSET(i, &s))
-			m |= 1 << i;
-	return m;
-}
-
 static int pin(pid_t pid, int cpu)
 {
-	cpu_set_t s;
-	CPU_ZERO(&s);
-	CPU_SET(cpu, &s);
-	return sched_setaffinity(pid, sizeof(s), &s);
+	return set_mask(pid, 1 << cpu);
 }
 
 /* For 100 ms, spinning and yielding: does it stay on cpu? */
