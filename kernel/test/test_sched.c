@@ -58,8 +58,8 @@ KTEST(sched_cgroups_split_by_weight)
 	if (!ta || !tb)
 		return;
 	/* the split of one CPU (with several, each would have its own) */
-	sched_set_affinity(ta, 1);
-	sched_set_affinity(tb, 1);
+	sched_set_affinity(ta, 1, UINT32_MAX);
+	sched_set_affinity(tb, 1, UINT32_MAX);
 	sched_sleep_until(clock_ns() + 600 * MS);
 	uint64_t ra = sched_group_usage_ns(&a->sched), rb = sched_group_usage_ns(&b->sched);
 	spin_stop = true;
@@ -85,8 +85,8 @@ KTEST(sched_nice_within_cgroup)
 	KT_EXPECT(t0 && t5);
 	if (!t0 || !t5)
 		return;
-	sched_set_affinity(t0, 1); /* one CPU's split, as above */
-	sched_set_affinity(t5, 1);
+	sched_set_affinity(t0, 1, UINT32_MAX); /* one CPU's split, as above */
+	sched_set_affinity(t5, 1, UINT32_MAX);
 	sched_set_nice(t5, 5); /* weight 335 vs 1024 */
 	sched_sleep_until(clock_ns() + 600 * MS);
 	uint64_t r0 = thread_runtime_ns(t0), r5 = thread_runtime_ns(t5);
