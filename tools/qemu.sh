@@ -9,7 +9,7 @@
 # -drive options to each (e.g. cache=none,aio=threads, as linux-run's).
 # --smp N gives the guest N CPUs (1-8; default: $ARBOR_SMP, else 1), each
 # its own host thread (multi-threaded TCG) unless --icount serializes them.
-# ARBOR_APPEND adds words to every -kernel boot's command line (e.g.
+# ARBOR_APPEND puts words first in every -kernel boot's command line (e.g.
 # ARBOR_APPEND=smp_sched=1 make test: the whole suite with every CPU
 # scheduling).
 # Exit status: QEMU's, i.e. (v << 1) | 1 for a kernel exit value v.
@@ -45,6 +45,6 @@ set -- -accel "$accel" -smp "$smp" -m "$mem" -display none -vga none -nic none -
 	$boot $icount $gdb $disks "$@"
 [ -z "$initrd" ] || set -- "$@" -initrd "$initrd"
 # -append is only valid with -kernel; the ISO's grub.cfg carries its own.
-[ -z "$ARBOR_APPEND" ] || append="${append:+$append }$ARBOR_APPEND"
+[ -z "$ARBOR_APPEND" ] || append="$ARBOR_APPEND${append:+ $append}" # first: a program's arguments end the line
 case "$boot" in -kernel*) set -- "$@" -append "$append" ;; esac
 exec "$QEMU" "$@"
