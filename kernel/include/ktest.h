@@ -19,6 +19,12 @@ struct ktest {
 void ktest_fail(const char *file, int line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* Pins the calling test thread to CPU cpu (a test that reads this CPU's
+ * own state, or measures one CPU's split, when every CPU schedules;
+ * what it starts inherits the pin). Returns the mask kt_unpin gives back. */
+uint32_t kt_pin(unsigned cpu);
+void kt_unpin(uint32_t mask);
+
 #define KT_EXPECT(cond)                                                       \
 	do {                                                                  \
 		if (!(cond))                                                  \

@@ -3,6 +3,8 @@
  * exits QEMU with its status; also the boots that must end badly (fault,
  * hang, softlockup, triple) that prove the runner notices. */
 #include "ktest.h"
+#include "sched.h"
+#include "proc.h"
 #include "spinlock.h"
 #include "abi/qemu_exit.h"
 #include "arch/x86.h"
@@ -222,4 +224,17 @@ __noreturn void ktest_main(const char *filter)
 	if (n == 0)
 		printk("# no test matches '%s'\n", filter);
 	qemu_exit(failed || n == 0 ? QEMU_EXIT_FAILURE : QEMU_EXIT_SUCCESS);
+}
+
+uint32_t kt_pin(unsigned cpu)
+{
+	struct thread *self = current_thread();
+	uint32_t mask = self->cpus_requested;
+	sched_set_affinity(self, 1u << cpu, UINT32_MAX);
+	return mask;
+}
+
+void kt_unpin(uint32_t mask)
+{
+	sched_set_affinity(current_thread(), mask, UINT32_MAX);
 }

@@ -20,6 +20,7 @@ static int64_t percpu_bytes_of(struct cgroup *cg)
 
 KTEST(percpu_layout)
 {
+	uint32_t pin = kt_pin(0); /* this_cpu_ptr below is CPU 0's copy */
 	static int64_t *obj[NOBJ];
 	uint64_t in_use0 = percpu_bytes_in_use(), free0 = pmm_free_pages();
 	unsigned chunks0 = percpu_chunks();
@@ -28,8 +29,10 @@ KTEST(percpu_layout)
 	for (int i = 0; i < NOBJ; i++) {
 		obj[i] = percpu_alloc(88, NULL);
 		KT_EXPECT(obj[i] != NULL);
-		if (!obj[i])
+		if (!obj[i]) {
+			kt_unpin(pin);
 			return;
+		}
 		KT_EXPECT_EQ((uintptr_t)obj[i] % PCPU_GRANULE, 0);
 		for (int k = 0; k < 11; k++) /* zeroed, though the slot may have been used before */
 			KT_EXPECT_EQ(obj[i][k], 0);
@@ -60,6 +63,7 @@ KTEST(percpu_layout)
 	KT_EXPECT(big != NULL && (uintptr_t)big % PCPU_UNIT_SIZE == 0);
 	percpu_free(big);
 	KT_EXPECT_EQ(percpu_bytes_in_use(), in_use0);
+	kt_unpin(pin);
 }
 
 KTEST(percpu_charged)

@@ -4,6 +4,10 @@
 #include "abi/errno.h"
 #include "arch/x86.h"
 #include "ktest.h"
+#include "timer.h"
+#include "spinlock.h"
+#include "sched.h"
+#include "proc.h"
 #include "lapic.h"
 #include "percpu.h"
 #include "printk.h"
@@ -12,6 +16,8 @@
 #include "cgroup.h"
 #include "memcg.h"
 #include "pmm.h"
+
+#define MS 1000000ull
 
 KTEST(smp_online)
 {
@@ -135,6 +141,46 @@ static void tlb_probe_unload(void *arg)
 	vm_switch_to(NULL);
 }
 
+/* When every CPU schedules, CPU 1 runs threads: an address space loaded
+ * there from an interrupt would be the one the interrupted thread went
+ * on with. So a kernel thread holds CPU 1 (pinned, preemption off,
+ * interrupts on: it answers the calls) for as long as the probe is loaded.
+ * 0: not there yet, 1: holding, 2: let go. */
+static volatile int tlb_hold;
+
+static long tlb_holder(void *arg)
+{
+	struct spinlock l = SPINLOCK_INIT("tlb_hold");
+	(void)arg;
+	for (;;) { /* its pin moves it to CPU 1; no switch once the lock is held */
+		spin_lock(&l);
+		if (this_cpu()->id == 1)
+			break;
+		spin_unlock(&l);
+		sched_sleep_until(clock_ns() + MS);
+	}
+	__atomic_store_n(&tlb_hold, 1, __ATOMIC_RELEASE);
+	while (__atomic_load_n(&tlb_hold, __ATOMIC_ACQUIRE) != 2)
+		cpu_pause();
+	spin_unlock(&l);
+	return 0;
+}
+
+/* Holds CPU 1 when it schedules; false if the holder did not get there. */
+static bool tlb_hold_cpu1(void)
+{
+	int err = 0;
+	__atomic_store_n(&tlb_hold, 0, __ATOMIC_RELEASE);
+	if (!sched_smp_enabled)
+		return true;
+	struct thread *t = kthread_create("tlb_hold", tlb_holder, NULL, NULL, &err);
+	if (!t || sched_set_affinity(t, 1u << 1, UINT32_MAX))
+		return false;
+	for (int i = 0; i < 500 && !__atomic_load_n(&tlb_hold, __ATOMIC_ACQUIRE); i++)
+		sched_sleep_until(clock_ns() + 10 * MS);
+	return __atomic_load_n(&tlb_hold, __ATOMIC_ACQUIRE) == 1;
+}
+
 static struct page *tlb_test_page(uint64_t value)
 {
 	struct page *pg = mem_alloc_pages(&cg_root, 0, MEMCG_STAT_KERNEL_OTHER);
@@ -163,6 +209,12 @@ KTEST(smp_tlb_shootdown)
 		return;
 	}
 	struct tlb_probe p = { as, va, 0 };
+	bool held = tlb_hold_cpu1();
+	KT_EXPECT(held);
+	if (!held) { /* the holder stays spinning until told: let it go */
+		__atomic_store_n(&tlb_hold, 2, __ATOMIC_RELEASE);
+		return;
+	}
 	KT_EXPECT_EQ(smp_call(1, tlb_probe_load, &p), 0);
 	KT_EXPECT_EQ(p.seen, 0xaaaa);
 	KT_EXPECT_EQ(as->cpus, 1u << 1);
@@ -173,6 +225,7 @@ KTEST(smp_tlb_shootdown)
 	KT_EXPECT_EQ(smp_call(1, tlb_probe_read, &p), 0);
 	KT_EXPECT_EQ(p.seen, 0xbbbb);
 	KT_EXPECT_EQ(smp_call(1, tlb_probe_unload, NULL), 0);
+	__atomic_store_n(&tlb_hold, 2, __ATOMIC_RELEASE); /* CPU 1 schedules again */
 	KT_EXPECT_EQ(as->cpus, 0);
 	/* loaded nowhere else: nothing sent */
 	sent = tlb_remote_flushes();

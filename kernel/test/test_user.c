@@ -160,13 +160,10 @@ KTEST(user_cpu_split_by_cgroup_weight)
 		return;
 	KT_EXPECT_EQ(sched_group_set_weight(&b->sched, sched_weight_from_cpu_weight(300)), 0);
 	const char *const argv[] = { "tests/spin", "600", NULL };
-	/* one CPU's split: the children inherit this thread's affinity */
-	struct thread *self = current_thread();
-	uint32_t mask = self->cpus_requested;
-	sched_set_affinity(self, 1, UINT32_MAX);
+	uint32_t mask = kt_pin(0); /* one CPU's split: the children inherit the pin */
 	int pa = proc_spawn("tests/spin", argv, a, &kernel_proc, 0);
 	int pb = proc_spawn("tests/spin", argv, b, &kernel_proc, 0);
-	sched_set_affinity(self, mask, UINT32_MAX);
+	kt_unpin(mask);
 	int sa = -1, sb = -1;
 	KT_EXPECT(pa > 0 && pb > 0);
 	KT_EXPECT_EQ(proc_wait(&kernel_proc, pa, &sa, 0, 0), pa);
