@@ -421,6 +421,58 @@ def wb_compare(build, initrd, out, timeout, mib=64, exps="", sides_wanted=("arbo
                 print(f"{name}_{side} {value:.3f} {unit}", flush=True)
 
 
+def smp_compare(build, out, timeout):
+    """Issue 23's table: user/bench/smpbench.c (pipe round trips on one CPU
+    and across two, fork+exit+wait and cgroup operations from 1, 2 and 4
+    workers) built with arbor-cc and linux-cc and run on 2 and 4 vCPUs,
+    Arbor (tools/arbor-run --cmdline smp_sched=1) beside Linux 6.1
+    (linux-run), plain TCG on both sides: smp_NAME_Ncpu_arbor, _linux and
+    _ratio; then the kernel's own cpu.weight and cpu.max figures across
+    CPUs (bench=cpu_smp, Arbor only: Linux's come from its cgroup files the
+    same way only with a shell)."""
+    tools = linux_tools()
+    progs = {"arbor": os.path.join(out, "smpbench-arbor"), "linux": os.path.join(out, "smpbench-linux")}
+    src = os.path.join(ROOT, "user", "bench", "smpbench.c")
+    ccs = {"arbor": os.path.join(ROOT, "tools", "arbor-cc")}
+    if tools:
+        ccs["linux"] = os.path.join(tools, "linux-cc")
+    else:
+        print("smpbench: linux-run not found: the Linux side is skipped", flush=True)
+    for side, cc in ccs.items():
+        r = subprocess.run([cc, "-O2", "-o", progs[side], src], stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True)
+        if r.returncode != 0:
+            print(f"smpbench: {side}'s build failed\n" + r.stdout[-1000:], flush=True)
+            return
+    for ncpu in (2, 4):
+        found = {}
+        for side in ccs:
+            cmd = ([os.path.join(ROOT, "tools", "arbor-run"), "--cmdline", "smp_sched=1"] if side == "arbor"
+                   else [os.path.join(tools, "linux-run")])
+            p = subprocess.run(cmd + ["--smp", str(ncpu), "--mem", "512", "--timeout", str(timeout), progs[side]],
+                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               text=True, errors="replace")
+            with open(os.path.join(out, f"smpbench-{side}-{ncpu}.log"), "w") as f:
+                f.write(p.stdout)
+            found[side] = {m.group(1): (float(m.group(2)), m.group(3)) for m in
+                           (re.match(r"bench (\S+) (\S+) (\S+)", l) for l in p.stdout.splitlines()) if m}
+            if p.returncode != 0 or not found[side]:
+                print(f"smpbench: the {side} run on {ncpu} CPUs failed (exit {p.returncode}, "
+                      f"see {out}/smpbench-{side}-{ncpu}.log)", flush=True)
+        for name, (value, unit) in found.get("arbor", {}).items():
+            print(f"{name}_{ncpu}cpu_arbor {value:.0f} {unit}", flush=True)
+            if name in found.get("linux", {}):
+                lv = found["linux"][name][0]
+                print(f"{name}_{ncpu}cpu_linux {lv:.0f} {unit}", flush=True)
+                if lv:
+                    print(f"{name}_{ncpu}cpu_ratio {value / lv:.2f} x", flush=True)
+    for ncpu in (2, 4):
+        for name, value, unit in run(os.path.join(build, "arbor.elf"), os.path.join(build, "initrd.cpio"), False,
+                                     timeout, os.path.join(out, f"cpu_smp-{ncpu}.log"), "cpu_smp smp_sched=1",
+                                     smp=ncpu):
+            print(f"{name}_{ncpu}cpu {value} {unit}", flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default="build")
@@ -450,6 +502,8 @@ def main():
                     "throttle,weight,max32,fsync4k; all by default)")
     ap.add_argument("--wb-side", default="arbor,linux", help="the writeback benchmark's sides (arbor,linux)")
     ap.add_argument("--wb-icount", action="store_true", help="the writeback benchmark's Arbor side under -icount")
+    ap.add_argument("--only-smp", action="store_true",
+                    help="only the many-CPU benchmark (issue 23), Arbor beside Linux on 2 and 4 vCPUs")
     a = ap.parse_args()
     kernel = os.path.join(a.build, "arbor.elf")
     initrd = os.path.join(a.build, "initrd.cpio")
@@ -462,6 +516,9 @@ def main():
         return
     if a.only_ctl:
         ctl_compare(a.build, initrd, out, a.timeout)
+        return
+    if a.only_smp:
+        smp_compare(a.build, out, a.timeout)
         return
     if a.only_wb:
         wb_compare(a.build, initrd, out, a.timeout, a.wb_mib, a.wb_exp, a.wb_side.split(","),
@@ -525,6 +582,7 @@ def main():
     ext2_compare(a.build, initrd, out, a.timeout, a.ext2_mib, a.ext2_files, a.ext2_runs)
     wb_compare(a.build, initrd, out, a.timeout, a.wb_mib)
     ctl_compare(a.build, initrd, out, a.timeout)
+    smp_compare(a.build, out, a.timeout)
     if a.fuzz_seconds:
         fuzz_probe(a.build, initrd, a.fuzz_seconds, os.path.join(out, "fuzz"))
 

@@ -96,9 +96,36 @@ static void pipe_bench(const char *name, int cpu, int rounds)
 		printf("bench %s %.0f ns\n", name, v[2]);
 }
 
-/* One worker: fork+exit+wait until the deadline; how many. */
-static long fork_worker(double until)
+/* Runs W worker processes for 2 s, worker w calling fn(w, arg, until);
+ * each count (or -1) comes back through a pipe into n[w]. Returns 0 when
+ * every worker reported a count of at least 0. */
+static int run_workers(int workers, long (*fn)(int, int, double), int arg, long n[4])
 {
+	int fds[2];
+	if (pipe(fds))
+		return -1;
+	double until = now_ns() + 2e9;
+	for (int w = 0; w < workers; w++) {
+		if (fork() == 0) {
+			long c = fn(w, arg, until);
+			_exit(write(fds[1], &c, sizeof(c)) == sizeof(c) ? 0 : 1);
+		}
+	}
+	int ok = 1;
+	for (int w = 0; w < workers; w++)
+		ok &= read(fds[0], &n[w], sizeof(n[w])) == sizeof(n[w]) && n[w] >= 0;
+	while (wait(NULL) > 0)
+		;
+	close(fds[0]);
+	close(fds[1]);
+	return ok ? 0 : -1;
+}
+
+/* One worker: fork+exit+wait until the deadline; how many. */
+static long fork_worker(int w, int arg, double until)
+{
+	(void)w;
+	(void)arg;
 	long n = 0;
 	while (now_ns() < until) {
 		pid_t p = fork();
@@ -113,31 +140,14 @@ static long fork_worker(double until)
 
 static void fork_bench(int workers)
 {
-	int fds[2];
-	if (pipe(fds))
-		return;
-	double until = now_ns() + 2e9;
-	for (int w = 0; w < workers; w++) {
-		if (fork() == 0) {
-			long n = fork_worker(until);
-			_exit(write(fds[1], &n, sizeof(n)) == sizeof(n) ? 0 : 1);
-		}
-	}
-	long total = 0;
-	int ok = 1;
-	for (int w = 0; w < workers; w++) {
-		long n;
-		ok &= read(fds[0], &n, sizeof(n)) == sizeof(n) && n >= 0;
-		total += n;
-	}
-	while (wait(NULL) > 0)
-		;
-	close(fds[0]);
-	close(fds[1]);
-	if (!ok)
+	long n[4], total = 0;
+	if (run_workers(workers, fork_worker, 0, n)) {
 		fprintf(stderr, "smpbench: fork with %d workers failed\n", workers);
-	else
-		printf("bench smp_fork_exit_wait_%d_workers %.0f ops/s\n", workers, total / 2.0);
+		return;
+	}
+	for (int w = 0; w < workers; w++)
+		total += n[w];
+	printf("bench smp_fork_exit_wait_%d_workers %.0f ops/s\n", workers, total / 2.0);
 }
 
 #define CG_BENCH "/sys/fs/cgroup/smpbench"
@@ -152,7 +162,8 @@ static int put_str(const char *path, const char *s)
 	return n == (ssize_t)strlen(s) ? 0 : -1;
 }
 
-/* Worker w's cgroup operations until the deadline: how many, or -1. */
+/* Worker w's cgroup operations until the deadline, pinned to CPU w: how
+ * many, or -1. */
 static long cg_worker(int w, int migrate, double until)
 {
 	char a[96], b[96], pa[112], pb[112];
@@ -161,7 +172,7 @@ static long cg_worker(int w, int migrate, double until)
 	snprintf(pa, sizeof(pa), "%s/cgroup.procs", a);
 	snprintf(pb, sizeof(pb), "%s/cgroup.procs", b);
 	long n = 0;
-	if (migrate && (mkdir(a, 0755) || mkdir(b, 0755)))
+	if (pin(w) || (migrate && (mkdir(a, 0755) || mkdir(b, 0755))))
 		return -1;
 	while (now_ns() < until) {
 		if (migrate ? put_str(n % 2 ? pb : pa, "0") : mkdir(a, 0755) || rmdir(a))
@@ -178,33 +189,16 @@ static long cg_worker(int w, int migrate, double until)
 
 static void cg_bench(int workers, int migrate)
 {
-	int fds[2];
-	if (pipe(fds))
+	long n[4];
+	const char *what = migrate ? "migrate" : "mkdir_rmdir";
+	if (run_workers(workers, cg_worker, migrate, n) || !n[0]) {
+		fprintf(stderr, "smpbench: cgroup %s with %d workers failed\n", what, workers);
 		return;
-	double until = now_ns() + 2e9;
-	for (int w = 0; w < workers; w++) {
-		if (fork() == 0) {
-			long n = pin(w) ? -1 : cg_worker(w, migrate, until);
-			_exit(write(fds[1], &n, sizeof(n)) == sizeof(n) ? 0 : 1);
-		}
 	}
 	double per_op = 0;
-	int ok = 1;
-	for (int w = 0; w < workers; w++) {
-		long n;
-		ok &= read(fds[0], &n, sizeof(n)) == sizeof(n) && n > 0;
-		if (ok)
-			per_op += 2e9 / (double)n / workers;
-	}
-	while (wait(NULL) > 0)
-		;
-	close(fds[0]);
-	close(fds[1]);
-	const char *what = migrate ? "migrate" : "mkdir_rmdir";
-	if (!ok)
-		fprintf(stderr, "smpbench: cgroup %s with %d workers failed\n", what, workers);
-	else
-		printf("bench smp_cg_%s_%d_workers %.0f ns\n", what, workers, per_op);
+	for (int w = 0; w < workers; w++)
+		per_op += n[w] ? 2e9 / (double)n[w] / workers : 2e9 / workers;
+	printf("bench smp_cg_%s_%d_workers %.0f ns\n", what, workers, per_op);
 }
 
 int main(int argc, char **argv)
