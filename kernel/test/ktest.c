@@ -3,6 +3,7 @@
  * exits QEMU with its status; also the boots that must end badly (fault,
  * hang, softlockup, triple) that prove the runner notices. */
 #include "ktest.h"
+#include "percpu.h"
 #include "sched.h"
 #include "proc.h"
 #include "spinlock.h"
@@ -231,6 +232,8 @@ uint32_t kt_pin(unsigned cpu)
 	struct thread *self = current_thread();
 	uint32_t mask = self->cpus_requested;
 	sched_set_affinity(self, 1u << cpu, UINT32_MAX);
+	while (this_cpu()->id != cpu) /* the move is at the next switch: take it now */
+		schedule();
 	return mask;
 }
 

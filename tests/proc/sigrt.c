@@ -323,6 +323,16 @@ static void on_tick(int sig, siginfo_t *si, void *ctx)
 }
 
 static volatile int thread_fn_calls, thread_fn_value, thread_fn_tid;
+static volatile int slow_fn_calls;
+
+static void slow_fn(union sigval v)
+{
+	(void)v;
+	double until = now_s() + 0.02;
+	while (now_s() < until)
+		;
+	__atomic_add_fetch(&slow_fn_calls, 1, __ATOMIC_RELAXED);
+}
 static void timer_fn(union sigval v)
 {
 	thread_fn_value = v.sival_int;
@@ -381,6 +391,20 @@ static void test_thread_timers(void)
 	struct timespec ts = { 0, 50000000 };
 	nanosleep(&ts, NULL);
 	check(thread_fn_calls <= calls + 1, "and no more once deleted");
+
+	/* A function slower than its period: expiries come while it runs,
+	 * on its thread (signal 32, which pthread_sigmask leaves unblocked
+	 * for pthread_cancel); they must wait for it, not end the process. */
+	slow_fn_calls = 0;
+	struct sigevent sev = { .sigev_notify = SIGEV_THREAD, .sigev_notify_function = slow_fn };
+	check(timer_create(CLOCK_MONOTONIC, &sev, &tm) == 0, "timer_create SIGEV_THREAD, a 20 ms function");
+	struct itimerspec fast = { .it_interval = { 0, 5000000 }, .it_value = { 0, 5000000 } };
+	timer_settime(tm, 0, &fast, NULL);
+	end = now_s() + 5;
+	while (slow_fn_calls < 4 && now_s() < end)
+		sched_yield();
+	timer_delete(tm);
+	check(slow_fn_calls >= 4, "every 5 ms: it runs again and again, and the process lives on");
 }
 
 int main(int argc, char **argv)

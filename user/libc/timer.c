@@ -36,9 +36,14 @@ static pid_t helper_pid; /* whose helper it is: a forked child starts its own */
 static void *timer_helper(void *arg)
 {
 	(void)arg;
-	sigset_t all, want;
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	/* Every signal blocked, SIGTIMER too: it is also pthread_cancel's
+	 * SIGCANCEL, which sigprocmask and pthread_sigmask leave unblocked,
+	 * so an expiry that came while fn ran (another CPU's timer) took 32's
+	 * default action and ended the process. Blocked, it waits for the
+	 * next sigwaitinfo. */
+	uint64_t every = ~0ull;
+	sys_sigprocmask(SIG_BLOCK, &every, NULL);
+	sigset_t want;
 	sigemptyset(&want);
 	sigaddset(&want, SIGTIMER);
 	__atomic_store_n(&helper_tid, (uint32_t)sys_gettid(), __ATOMIC_RELEASE);
