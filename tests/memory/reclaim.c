@@ -293,6 +293,27 @@ struct sampler {
 	int go[2], back[2];
 };
 
+/* Value of key in memory.stat's text. */
+static long stat_field_in(const char *text, const char *key)
+{
+	size_t k = strlen(key);
+	for (const char *p = text; (p = strstr(p, key)); p++)
+		if ((p == text || p[-1] == '\n') && p[k] == ' ')
+			return atol(p + k + 1);
+	return 0;
+}
+
+/* file_dirty + file_writeback from one read of cg's memory.stat: two
+ * reads let pages that went from dirty to writeback between them count
+ * twice (once seen 7 pages over the limit). */
+static long dirty_and_writeback(const char *cg)
+{
+	static char text[4096];
+	if (slurp(at(cg, "memory.stat"), text, sizeof(text)) <= 0)
+		return 0;
+	return stat_field_in(text, "file_dirty") + stat_field_in(text, "file_writeback");
+}
+
 static void sampler_start(struct sampler *sm, const char *cg)
 {
 	if (pipe(sm->go) || pipe(sm->back)) {
@@ -304,7 +325,7 @@ static void sampler_start(struct sampler *sm, const char *cg)
 		long most = 0;
 		struct pollfd pfd = { sm->go[0], POLLIN, 0 };
 		while (poll(&pfd, 1, 20) == 0) {
-			long d = stat_of(cg, "file_dirty") + stat_of(cg, "file_writeback");
+			long d = dirty_and_writeback(cg);
 			if (d > most)
 				most = d;
 		}
