@@ -174,7 +174,7 @@ void trap_dispatch(struct trap_frame *tf)
 		/* An interrupt may have made a thread runnable or used up the
 		 * running one's slice: switch now if the interrupted code could
 		 * be interrupted (no spinlock, interrupts were on). */
-		if (tf->vector >= IRQ_VECTOR_BASE && (tf->rflags & RFLAGS_IF)) {
+		if (irq && (tf->rflags & RFLAGS_IF)) {
 			mem_drain_serve(); /* another CPU's request (memcg.h) */
 			sched_preempt_irq();
 		}

@@ -229,15 +229,18 @@ void mem_drain_stock(struct cgroup *cg)
 	irq_restore(f);
 	for (unsigned id = 0; sched_smp_enabled && id < MAX_CPUS; id++) {
 		struct cpu *c = cpu_get(id);
-		if (!smp_cpu_online(id) || __atomic_load_n(&c->stock.cached, __ATOMIC_RELAXED) != &cg->memory)
+		if (c == self || !smp_cpu_online(id) ||
+		    __atomic_load_n(&c->stock.cached, __ATOMIC_RELAXED) != &cg->memory)
 			continue;
 		if (wait)
 			smp_call(id, mem_drain_call, &cg->memory);
-		else if (c != self && !__atomic_exchange_n(&c->stock_drain, 1, __ATOMIC_ACQ_REL))
+		else if (!__atomic_exchange_n(&c->stock_drain, 1, __ATOMIC_ACQ_REL))
 			smp_resched(id);
 	}
 }
 
+/* Empties this CPU's whole stock; a removed cgroup whose last charge it
+ * held is let go. No spinlock held. */
 void mem_drain_idle(void)
 {
 	uint64_t f = irq_save();
@@ -255,10 +258,7 @@ void mem_drain_serve(void)
 	if (!__atomic_load_n(&cpu->stock_drain, __ATOMIC_ACQUIRE) || cpu->preempt_count)
 		return;
 	__atomic_store_n(&cpu->stock_drain, 0, __ATOMIC_RELAXED);
-	struct page_counter *pc = cpu->stock.cached;
-	charge_stock_drain(&cpu->stock);
-	if (pc)
-		memcg_unkeep_if_empty(memcg_of_counter(pc)); /* a removed cgroup's last charge */
+	mem_drain_idle(); /* the same emptying, asked for */
 }
 
 /* Short of frames, an allocation that may reclaim takes page cache from

@@ -231,7 +231,8 @@ uint32_t kt_pin(unsigned cpu)
 {
 	struct thread *self = current_thread();
 	uint32_t mask = self->cpus_requested;
-	sched_set_affinity(self, 1u << cpu, UINT32_MAX);
+	if (sched_set_affinity(self, 1u << cpu, UINT32_MAX))
+		return mask; /* that CPU does not schedule: nothing pinned */
 	while (this_cpu()->id != cpu) /* the move is at the next switch: take it now */
 		schedule();
 	return mask;
