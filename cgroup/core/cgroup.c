@@ -223,7 +223,9 @@ int cg_create(struct cgroup *parent, const char *name, struct cgroup **out)
 		rb_insert(&parent->children_by_name, &cg->name_node, cg_name_less);
 		rb_insert(&parent->children_by_id, &cg->id_node, cg_id_less);
 		parent->nr_children++;
-		parent->refcount++;
+		cg_get(parent); /* atomic: cg_put drops references without cg_lock,
+				 * on any CPU (a plain ++ lost one: a parent
+				 * left dying for good) */
 		for (struct cgroup *a = parent; a; a = a->parent)
 			a->nr_descendants++;
 	}
