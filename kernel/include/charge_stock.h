@@ -43,7 +43,8 @@ void charge_stock_uncharge(struct charge_stock *s, struct page_counter *pc,
 void charge_stock_drain(struct charge_stock *s);
 
 /* Drains only if the stock caches pc or a descendant of pc (e.g. before
- * pc's cgroup is removed or when pc hit its limit). */
-void charge_stock_drain_if(struct charge_stock *s, struct page_counter *pc);
+ * pc's cgroup is removed or when pc hit its limit). Returns the counter
+ * it gave pages back to (pc or that descendant), else NULL. */
+struct page_counter *charge_stock_drain_if(struct charge_stock *s, struct page_counter *pc);
 
 #endif

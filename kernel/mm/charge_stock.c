@@ -81,12 +81,15 @@ void charge_stock_drain(struct charge_stock *s)
 	s->nr_pages = 0;
 }
 
-void charge_stock_drain_if(struct charge_stock *s, struct page_counter *pc)
+struct page_counter *charge_stock_drain_if(struct charge_stock *s, struct page_counter *pc)
 {
-	for (struct page_counter *c = s->cached; c; c = c->parent) {
+	struct page_counter *was = s->cached;
+	for (struct page_counter *c = was; c; c = c->parent) {
 		if (c == pc) {
+			bool had = s->nr_pages != 0;
 			charge_stock_drain(s);
-			return;
+			return had ? was : NULL;
 		}
 	}
+	return NULL;
 }

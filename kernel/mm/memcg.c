@@ -175,15 +175,19 @@ void mem_uncharge(struct cgroup *cg, uint64_t nr_pages, enum memcg_stat kind)
 	uint64_t f = irq_save();
 	__this_cpu_add_s64(&memcg_counters(cg)[kind], -(int64_t)nr_pages);
 	struct charge_stock *s = &this_cpu()->stock;
+	struct page_counter *drained = NULL;
 	if (__atomic_load_n(&cg->mem_kept, __ATOMIC_ACQUIRE)) {
 		/* removed: its pages go back now, not into a stock that an
 		 * idle CPU might keep for good */
-		charge_stock_drain_if(s, &cg->memory);
+		drained = charge_stock_drain_if(s, &cg->memory);
 		page_counter_uncharge(&cg->memory, nr_pages);
 	} else {
 		charge_stock_uncharge(s, &cg->memory, nr_pages);
 	}
 	irq_restore(f);
+	/* the stock may have held a removed descendant's last charge */
+	if (drained && drained != &cg->memory)
+		memcg_unkeep_if_empty(memcg_of_counter(drained));
 	if (__atomic_load_n(&cg->mem_kept, __ATOMIC_ACQUIRE))
 		memcg_unkeep_if_empty(cg); /* the last pages of a removed cgroup */
 }
@@ -224,8 +228,8 @@ void mem_drain_stock(struct cgroup *cg)
 {
 	uint64_t f = irq_save();
 	struct cpu *self = this_cpu();
-	bool wait = self->preempt_count == 0;
-	charge_stock_drain_if(&self->stock, &cg->memory);
+	bool wait = self->preempt_count == 0, called = false;
+	struct page_counter *drained = charge_stock_drain_if(&self->stock, &cg->memory);
 	irq_restore(f);
 	for (unsigned id = 0; sched_smp_enabled && id < MAX_CPUS; id++) {
 		struct cpu *c = cpu_get(id);
@@ -233,10 +237,17 @@ void mem_drain_stock(struct cgroup *cg)
 		    __atomic_load_n(&c->stock.cached, __ATOMIC_RELAXED) != &cg->memory)
 			continue;
 		if (wait)
-			smp_call(id, mem_drain_call, &cg->memory);
+			called |= smp_call(id, mem_drain_call, &cg->memory) == 0;
 		else if (!__atomic_exchange_n(&c->stock_drain, 1, __ATOMIC_ACQ_REL))
 			smp_resched(id);
 	}
+	/* A drain that gave back a removed cgroup's last charge lets it go
+	 * (mem_drain_call cannot, in an interrupt: freeing takes locks the
+	 * interrupted code may hold). */
+	if (drained)
+		memcg_unkeep_if_empty(memcg_of_counter(drained));
+	if (called && drained != &cg->memory)
+		memcg_unkeep_if_empty(cg);
 }
 
 /* Empties this CPU's whole stock; a removed cgroup whose last charge it
