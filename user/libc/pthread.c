@@ -369,6 +369,10 @@ int pthread_create(pthread_t *out, const pthread_attr_t *attr, void *(*fn)(void 
 	r->tid = 0xffffffffu; /* "starting": the kernel zeroes it at the end */
 	__atomic_add_fetch(&live_threads, 1, __ATOMIC_ACQ_REL);
 	__libc_set_threaded();
+	/* the id before the thread runs, as glibc stores it: the new thread
+	 * may run at once on another CPU and compare pthread_self() with
+	 * the variable its creator passed (diff_manythreads.c does) */
+	*out = (pthread_t)r->index;
 	long tid = sys_thread_create((uint64_t)__arbor_thread_entry, (uint64_t)top, (uint64_t)top,
 				     (uint32_t *)&r->tid);
 	if (tid < 0) {
@@ -398,7 +402,6 @@ int pthread_create(pthread_t *out, const pthread_attr_t *attr, void *(*fn)(void 
 		detached_add(r);
 		unlock_table();
 	}
-	*out = (pthread_t)r->index;
 	return 0;
 }
 
