@@ -142,6 +142,13 @@ void console_write(const char *s, size_t n)
 	spin_unlock_irqrestore(&printk_lock, f);
 }
 
+void console_tx(const char *s, size_t n)
+{
+	uint64_t f = spin_lock_irqsave(&printk_lock);
+	serial_com1_raw(s, n);
+	spin_unlock_irqrestore(&printk_lock, f);
+}
+
 void printk_setup(const char *cmdline)
 {
 	char v[8];

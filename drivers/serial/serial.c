@@ -1,7 +1,8 @@
 /* The serial console driver: a user-space process that owns COM1.
  *
- * It publishes the "console" endpoint (abi/console.h). Writes are sent to
- * the UART; reads wait for input, which arrives on IRQ 4 as a notification
+ * It publishes the "console" endpoint (abi/console.h). Writes go to the
+ * UART through the kernel (console_tx, serialized with the kernel's own
+ * lines); reads wait for input, which arrives on IRQ 4 as a notification
  * and goes through a small line discipline (echo, backspace, a line at a
  * time, Ctrl-C/Ctrl-\\ to the foreground process group, Ctrl-D) into a ring
  * buffer. No byte is dropped for want of room: when the ring cannot take
@@ -112,11 +113,36 @@ static void tio_sane(struct console_termios *t)
 		t->cc[i] = cc[i];
 }
 
+/* Output waits here (tx_lock held) and leaves through the kernel
+ * (console_tx), which writes it under the lock of its own console lines:
+ * on several CPUs a kernel message and a program's output would otherwise
+ * mix byte by byte on the one line. */
+static char tx_buf[512];
+static unsigned tx_len;
+
+static void tx_flush(void)
+{
+	unsigned off = 0;
+	while (off < tx_len) {
+		long n = sys_console_tx(tx_buf + off, tx_len - off);
+		if (n <= 0)
+			break;
+		off += (unsigned)n;
+	}
+	tx_len = 0;
+}
+
 static void uart_putc(char c)
 {
-	while (!(inb(COM1 + 5) & 0x20))
-		__asm__ volatile("pause");
-	outb(COM1, (uint8_t)c);
+	if (tx_len == sizeof(tx_buf))
+		tx_flush();
+	tx_buf[tx_len++] = c;
+}
+
+static void tx_unlock(void)
+{
+	tx_flush();
+	uunlock(&tx_lock);
 }
 
 /* One byte of output through OPOST (tx_lock held). */
@@ -137,7 +163,7 @@ static void uart_write(const char *s, long n)
 	ulock(&tx_lock);
 	for (long i = 0; i < n; i++)
 		opost_putc(s[i]);
-	uunlock(&tx_lock);
+	tx_unlock();
 }
 
 static long handle_write(struct ipc_msg *m, const struct ipc_info *info)
@@ -934,7 +960,7 @@ static long irq_thread(void *arg)
 			input_byte((char)inb(COM1));
 			got = 1;
 		}
-		uunlock(&tx_lock);
+		tx_unlock();
 		if (got)
 			restart_timers();
 		serve_parked();

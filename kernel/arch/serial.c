@@ -9,7 +9,7 @@
 #include "serial.h"
 #include "arch/x86.h"
 
-#define COM1 0x3f8
+#define COM1 SERIAL_COM1
 #define COM2 0x2f8
 #define LSR_THR_EMPTY 0x20
 
@@ -38,11 +38,22 @@ void serial_use_com2(void)
 	serial_port = COM2;
 }
 
+static void serial_port_put(uint16_t port, char c)
+{
+	while (!(inb(port + 5) & LSR_THR_EMPTY))
+		cpu_pause();
+	outb(port, (uint8_t)c);
+}
+
 static void serial_put_raw(char c)
 {
-	while (!(inb(serial_port + 5) & LSR_THR_EMPTY))
-		cpu_pause();
-	outb(serial_port, (uint8_t)c);
+	serial_port_put(serial_port, c);
+}
+
+void serial_com1_raw(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		serial_port_put(COM1, s[i]);
 }
 
 void serial_putc(char c)

@@ -69,6 +69,11 @@ long sys_ioport_grant(uint32_t first, uint32_t count)
 	return 0;
 }
 
+bool ioport_granted(const struct proc *p, uint16_t port)
+{
+	return p->io_bitmap && !(p->io_bitmap[port / 8] & (1u << (port % 8)));
+}
+
 void ioport_proc_exit(struct proc *p)
 {
 	if (!p->io_bitmap)

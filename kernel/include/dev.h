@@ -25,6 +25,8 @@ static inline void ioport_switch_to(struct proc *p)
 void dev_proc_exit(struct proc *p);
 
 void ioport_proc_exit(struct proc *p);
+/* May p use port (ioport_grant gave it)? */
+bool ioport_granted(const struct proc *p, uint16_t port);
 
 /* Interrupt routing (IOAPIC). */
 void irq_init(void);

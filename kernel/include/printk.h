@@ -31,6 +31,10 @@ int printk(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int vprintk(const char *fmt, va_list ap);
 /* Raw bytes to the console, not interleaved with other output. */
 void console_write(const char *s, size_t n);
+/* The console driver's bytes to COM1, as they are, under the same lock:
+ * on several CPUs a kernel line and a program's output would otherwise
+ * mix byte by byte on the one serial line. */
+void console_tx(const char *s, size_t n);
 /* Lock-free variant for the panic path, which may interrupt a printk: it
  * always reaches the console, whatever the loglevel. */
 int printk_panic(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

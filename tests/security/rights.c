@@ -408,7 +408,7 @@ static void test_credentials(void)
 {
 	enum { POWEROFF, BOOTFS, CGSTAT, CGREADDIR, CGMKDIR, CGRMDIR, CGREAD, CGWRITE, CGOPEN, CGSETATTR, OOM,
 	       SPAWN, SETUID, SETGID, SETEUID, SETEGID, KILL, NICE, IOPORT, PCIR, PCIW, MMIO, DMA, IRQBIND, IRQACK,
-	       IRQUNBIND, BLKREG, BLKTHR, BLKDONE, BLKW, MARKIO, SYSRQ, SETGROUPS, SETREUID, SETREGID, NRES };
+	       IRQUNBIND, BLKREG, BLKTHR, BLKDONE, BLKW, MARKIO, SYSRQ, SETGROUPS, SETREUID, SETREGID, CONSTX, NRES };
 	static const char *const names[NRES] = {
 		"rights.cred_poweroff: poweroff", "rights.cred_bootfs_map: bootfs_map",
 		"rights.cred_cgfs_stat: cgfs_stat", "rights.cred_cgfs_readdir: cgfs_readdir",
@@ -426,7 +426,7 @@ static void test_credentials(void)
 		"rights.cred_blkio_done: blkio_done", "rights.cred_blkio_weights: blkio_weights",
 		"rights.cred_ipc_mark_io: ipc_mark_io", "rights.cred_sysrq: sysrq",
 		"rights.cred_setgroups: setgroups", "rights.cred_setreuid: setreuid(0, 0)",
-		"rights.cred_setregid: setregid(0, 0)",
+		"rights.cred_setregid: setregid(0, 0)", "rights.cred_console_tx: console_tx without COM1's ports",
 	};
 	static const long expect[NRES] = {
 		[POWEROFF] = -EPERM, [BOOTFS] = -EPERM, [CGSTAT] = -EPERM, [CGREADDIR] = -EPERM, [CGMKDIR] = -EPERM,
@@ -436,6 +436,7 @@ static void test_credentials(void)
 		[PCIW] = -EPERM, [MMIO] = -EPERM, [DMA] = -EPERM, [IRQBIND] = -EPERM, [IRQACK] = -EPERM,
 		[IRQUNBIND] = -EPERM, [BLKREG] = -EPERM, [BLKTHR] = -EPERM, [BLKDONE] = -EPERM, [BLKW] = -EPERM,
 		[MARKIO] = -EPERM, [SYSRQ] = -EPERM, [SETGROUPS] = -EPERM, [SETREUID] = -EPERM, [SETREGID] = -EPERM,
+		[CONSTX] = -EPERM,
 	};
 	long res[NRES];
 	int fds[2];
@@ -490,6 +491,7 @@ static void test_credentials(void)
 		res[SETGROUPS] = sys_setgroups(0, NULL);
 		res[SETREUID] = sys_setreuid(0, 0);
 		res[SETREGID] = sys_setregid(0, 0);
+		res[CONSTX] = sys_console_tx("x", 1);
 		report(fds[1], res, NRES);
 	}
 	close(fds[1]);
