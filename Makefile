@@ -117,7 +117,7 @@ host_srcs_ext2         := $(patsubst %,user/servers/ext2/%.c,$(EXT2_CORE)) \
 host_cflags_ext2       := -Iuser/servers/ext2
 HOST_BINS := $(patsubst %,$(BUILD)/host/test_%,$(HOST_TESTS))
 
-.PHONY: all run debug test soak bench iso clean deps docs libc kcov fuzz disk rootdisk cgdiff grade
+.PHONY: all run debug test soak stress bench iso clean deps docs libc kcov fuzz disk rootdisk cgdiff grade
 
 $(BUILD)/.deps-%: tools/deps.sh
 	@mkdir -p $(@D)
@@ -473,6 +473,15 @@ grade: $(KERNEL) $(INITRD) libc
 # The churn/leak soak alone, SECONDS long (make test runs it for 20 s).
 soak: $(KERNEL) $(INITRD) | $(BUILD)/.deps-test
 	@python3 tools/run-tests.py --build $(BUILD) --timeout $(TIMEOUT) --soak --churn $(SECONDS)
+
+# make stress [RUNS=20] [SMP=4] [TESTS=name,name] [KEEP_GOING=1]: the whole
+# suite (or one boot of the named self-tests) RUNS times in a row on SMP
+# CPUs that all schedule, stopping at the first failure (tools/stress.py).
+# Twenty whole runs take hours: make test does not run it.
+RUNS ?= 20
+stress: libc $(KERNEL) $(INITRD) $(BUILD)/arbor-test.iso $(BUILD)/arbor-shell.iso $(HOST_BINS) kcov | $(BUILD)/.deps-test
+	@python3 tools/stress.py --build $(BUILD) --timeout $(TIMEOUT) --runs $(RUNS) --smp $(if $(filter command line environment,$(origin SMP)),$(SMP),4) \
+		$(if $(TESTS),--tests $(TESTS)) $(if $(KEEP_GOING),--keep-going) $(HOST_BINS)
 
 bench: $(KERNEL) $(INITRD) kcov | $(BUILD)/.deps-bench
 	@python3 tools/bench.py --build $(BUILD)
