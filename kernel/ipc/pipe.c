@@ -724,8 +724,9 @@ long sys_fifo_wait(int fd)
 	struct kpipe *p = e->pipe;
 	long r = 0;
 	if (!e->fifo || e->rdwr) {
+		r = e->fifo ? 0 : -EINVAL; /* read before the reference goes */
 		kobj_put(&e->obj);
-		return e->fifo ? 0 : -EINVAL;
+		return r;
 	}
 	spin_lock(&p->lock);
 	for (;;) {
