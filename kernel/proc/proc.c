@@ -510,7 +510,13 @@ void proc_user_return_work(struct trap_frame *tf)
 	 * they are on waits for the next entry, as work from another CPU
 	 * always could. */
 	cpu_sti();
-	t->work = 0; /* before looking, so nothing sent meanwhile is missed */
+	/* Cleared before looking, so nothing sent meanwhile is missed, and
+	 * with a full barrier: a plain store may sit in this CPU's store
+	 * buffer while the loads below go ahead, and another CPU that set
+	 * what they look at (a freeze, a signal) and then work = 1 would see
+	 * its 1 overwritten by this 0 and its news missed for good (a frozen
+	 * cgroup never "frozen 1" under smp_sched=1). */
+	__atomic_exchange_n(&t->work, 0, __ATOMIC_SEQ_CST);
 	if (__atomic_load_n(&t->proc->itimer_cpu_fired, __ATOMIC_RELAXED))
 		itimer_cpu_send(t->proc);
 	if (__atomic_exchange_n(&t->proc->ptimer_cpu_check, 0, __ATOMIC_RELAXED))
