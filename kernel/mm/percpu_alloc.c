@@ -42,6 +42,10 @@ struct pcpu_mag {
 	struct pcpu_chunk *chunk[PCPU_MAG_SIZE];
 };
 
+/* Taken with interrupts off: a dead thread's reaping frees its cgroup's
+ * per-CPU state under sched_lock, which a timer interrupt also takes (a
+ * holder interrupted with interrupts on could deadlock with a reaper on
+ * another CPU: lockdep saw both orders under smp_sched=1). */
 static struct spinlock pcpu_lock = SPINLOCK_INIT("percpu");
 static struct pcpu_mag pcpu_mag; /* under pcpu_lock */
 static struct list_head pcpu_chunks; /* under pcpu_lock */
@@ -130,7 +134,7 @@ void *percpu_alloc(size_t size, struct cgroup *charge)
 	if (charge && memcg_percpu_charge_bytes(charge, percpu_charge_size(size)))
 		return NULL;
 	struct pcpu_chunk *c = NULL, *fresh = NULL;
-	spin_lock(&pcpu_lock);
+	uint64_t f = spin_lock_irqsave(&pcpu_lock);
 	int g = -1;
 	if (pcpu_mag.nr && pcpu_mag.n == n) {
 		unsigned k = --pcpu_mag.nr;
@@ -142,12 +146,12 @@ void *percpu_alloc(size_t size, struct cgroup *charge)
 		c->owner[g] = charge;
 		pcpu_in_use += (uint64_t)n * PCPU_GRANULE;
 	}
-	spin_unlock(&pcpu_lock);
+	spin_unlock_irqrestore(&pcpu_lock, f);
 	if (g < 0) {
 		/* made with the lock dropped (the heap and the page allocator
 		 * may take their own); another may have freed room meanwhile */
 		fresh = pcpu_chunk_new();
-		spin_lock(&pcpu_lock);
+		f = spin_lock_irqsave(&pcpu_lock);
 		g = pcpu_find_locked(n, &c);
 		if (g < 0 && fresh) {
 			list_add(&fresh->link, &pcpu_chunks);
@@ -160,7 +164,7 @@ void *percpu_alloc(size_t size, struct cgroup *charge)
 			c->owner[g] = charge;
 			pcpu_in_use += (uint64_t)n * PCPU_GRANULE;
 		}
-		spin_unlock(&pcpu_lock);
+		spin_unlock_irqrestore(&pcpu_lock, f);
 		if (fresh) {
 			pmm_free(fresh->pages, pcpu_order);
 			kfree(fresh);
@@ -185,7 +189,7 @@ void percpu_free(void *obj)
 	uintptr_t base = (uintptr_t)obj & ~(uintptr_t)(PCPU_UNIT_SIZE - 1);
 	struct pcpu_chunk *c = *pcpu_chunk_slot((char *)base);
 	unsigned g = (unsigned)(((uintptr_t)obj - base) / PCPU_GRANULE);
-	spin_lock(&pcpu_lock);
+	uint64_t f = spin_lock_irqsave(&pcpu_lock);
 	struct cgroup *charge = c->owner[g];
 	c->owner[g] = NULL;
 	unsigned n = pcpu_map_len(&c->map, g);
@@ -196,7 +200,7 @@ void percpu_free(void *obj)
 		pcpu_mag.n = n;
 		pcpu_mag.chunk[pcpu_mag.nr] = c;
 		pcpu_mag.obj[pcpu_mag.nr++] = obj;
-		spin_unlock(&pcpu_lock);
+		spin_unlock_irqrestore(&pcpu_lock, f);
 		if (charge)
 			memcg_percpu_uncharge_bytes(charge, percpu_charge_size((size_t)n * PCPU_GRANULE));
 		return;
@@ -209,7 +213,7 @@ void percpu_free(void *obj)
 	pcpu_nr_empty += empty && !drop;
 	if (!drop)
 		list_add(&c->link, &pcpu_chunks); /* it has room now */
-	spin_unlock(&pcpu_lock);
+	spin_unlock_irqrestore(&pcpu_lock, f);
 	if (charge)
 		memcg_percpu_uncharge_bytes(charge, percpu_charge_size((size_t)n * PCPU_GRANULE));
 	if (drop) {
