@@ -201,21 +201,23 @@ void sched_set_nice(struct thread *t, int nice);
  * queue does. */
 void sched_rt_enqueue(struct thread *t, bool head);
 void sched_rt_dequeue(struct thread *t);
-/* The real-time thread to run: the first of the highest priority, or
- * NULL if none is runnable or the class is throttled. */
-struct thread *sched_rt_first(void);
+/* The real-time thread to run on cpu: the first of the highest priority,
+ * or NULL if none is runnable or the class is throttled on cpu. */
+struct thread *sched_rt_first(unsigned cpu);
 /* The first in that order for which ok(t, arg) holds (several CPUs: one
  * not running on another, nor kept off this one by its affinity), or NULL
  * as above, or when the first SCHED_RT_SCAN_MAX threads all fail ok: the
  * walk is under sched_lock, and a CPU left without a real-time thread
  * takes fair work, or idles, until its next tick. */
 #define SCHED_RT_SCAN_MAX 16
-struct thread *sched_rt_first_if(bool (*ok)(const struct thread *t, const void *arg), const void *arg);
+struct thread *sched_rt_first_if(unsigned cpu, bool (*ok)(const struct thread *t, const void *arg),
+				  const void *arg);
 bool sched_rt_queued(void);	/* any real-time thread runnable (throttled or not) */
-bool sched_rt_throttled(void);
+bool sched_rt_throttled(unsigned cpu);	/* the class is, on cpu */
 void sched_rt_requeue_tail(struct thread *t);	/* yield, or a used RR slice */
-/* Running real-time thread t ran delta ns up to now: its and its groups'
- * usage, the throttle's budget, RR's slice (need_resched when due). */
+/* Running real-time thread t ran delta ns up to now on this CPU: its and
+ * its groups' usage, this CPU's throttle budget, RR's slice (need_resched
+ * when due). */
 void sched_rt_account(struct thread *t, uint64_t delta, uint64_t now);
 /* From the tick: a new throttle period; true if the class was throttled
  * and has runnable threads to run again. */

@@ -182,10 +182,10 @@ static bool sched_rt_takeable(const struct thread *t, const void *rq)
  * nor one whose affinity leaves this CPU out. */
 static struct thread *rq_rt_first(struct runqueue *rq)
 {
-	struct thread *t = sched_rt_first();
+	struct thread *t = sched_rt_first(rq->cpu);
 	if (!t || sched_rt_takeable(t, rq))
 		return t;
-	return sched_rt_first_if(sched_rt_takeable, rq);
+	return sched_rt_first_if(rq->cpu, sched_rt_takeable, rq);
 }
 
 /* The next entity to run on rq's CPU, whose running chain ended at prev

@@ -9,11 +9,13 @@
  * goes to its list's tail. cgroups do not govern real-time threads
  * (cpu.max, cpu.weight), but their run time is in cpu.stat's usage.
  *
- * The global throttle (Linux's sched_rt_period_us / sched_rt_runtime_us,
- * 1 s and 0.95 s): real-time threads together run at most the runtime in
- * each period; past it the class is throttled, the fair class (the shell,
- * the servers) gets the rest of the period, and if nothing fair is
- * runnable the CPU idles, as Linux's does.
+ * The throttle (Linux's sched_rt_period_us / sched_rt_runtime_us, 1 s
+ * and 0.95 s) is per CPU, as Linux's (without RT_RUNTIME_SHARE, off in
+ * 6.1): the real-time threads a CPU runs run at most the runtime in each
+ * period there; past it the class is throttled on that CPU, which gives
+ * the fair class (the shell, the servers) the rest of the period, or
+ * idles if nothing fair is runnable, as Linux's does. (One budget for the
+ * whole machine ran out in half a period with two CPUs busy.)
  *
  * Everything here runs with sched_lock held (core.c calls it). */
 #include "sched.h"
@@ -25,8 +27,9 @@ struct sched_rt_rq {
 	struct list_head q[K_SCHED_PRIO_MAX + 1];	/* by priority; 0 unused */
 	uint64_t bitmap[2];				/* bit p: q[p] not empty */
 	uint32_t nr;
-	uint64_t period_start, rt_time;	/* this period's start, run time in it */
-	bool throttled;
+	uint64_t period_start;		/* this period's start */
+	uint64_t rt_time[MAX_CPUS];	/* each CPU's real-time run in it */
+	bool throttled[MAX_CPUS];
 };
 
 static struct sched_rt_rq rt_rq;
@@ -71,18 +74,19 @@ void sched_rt_dequeue(struct thread *t)
 	sched_psi_queued(&t->se, -1);
 }
 
-struct thread *sched_rt_first(void)
+struct thread *sched_rt_first(unsigned cpu)
 {
-	if (!rt_rq.nr || rt_rq.throttled)
+	if (!rt_rq.nr || rt_rq.throttled[cpu])
 		return NULL;
 	unsigned p = rt_rq.bitmap[1] ? 64 + 63 - (unsigned)__builtin_clzll(rt_rq.bitmap[1]) :
 				       63 - (unsigned)__builtin_clzll(rt_rq.bitmap[0]);
 	return list_first_entry(&rt_rq.q[p], struct thread, rt_link);
 }
 
-struct thread *sched_rt_first_if(bool (*ok)(const struct thread *t, const void *arg), const void *arg)
+struct thread *sched_rt_first_if(unsigned cpu, bool (*ok)(const struct thread *t, const void *arg),
+				  const void *arg)
 {
-	if (!rt_rq.nr || rt_rq.throttled)
+	if (!rt_rq.nr || rt_rq.throttled[cpu])
 		return NULL;
 	int looked = 0;
 	for (int p = K_SCHED_PRIO_MAX; p > 0; p--) {
@@ -111,9 +115,9 @@ void sched_rt_requeue_tail(struct thread *t)
 	list_add_tail(&t->rt_link, &rt_rq.q[t->rt_eff]);
 }
 
-/* A new period may have begun at now: forgive one runtime per elapsed
- * period (Linux's do_sched_rt_period_timer). True if the class was
- * throttled and may run again. */
+/* A new period may have begun at now: forgive each CPU one runtime per
+ * elapsed period (Linux's do_sched_rt_period_timer). True if the class
+ * was throttled on a CPU and may run there again. */
 static bool rt_period_roll(uint64_t now)
 {
 	if (!rt_rq.period_start)
@@ -124,12 +128,16 @@ static bool rt_period_roll(uint64_t now)
 	rt_rq.period_start += n * sched_rt_period_ns;
 	uint64_t forgive = sched_rt_runtime_ns < 0 ? UINT64_MAX :
 			   (uint64_t)sched_rt_runtime_ns * n;
-	rt_rq.rt_time = rt_rq.rt_time > forgive ? rt_rq.rt_time - forgive : 0;
-	if (rt_rq.throttled && (sched_rt_runtime_ns < 0 || rt_rq.rt_time < (uint64_t)sched_rt_runtime_ns)) {
-		rt_rq.throttled = false;
-		return true;
+	bool back = false;
+	for (unsigned c = 0; c < MAX_CPUS; c++) {
+		rt_rq.rt_time[c] = rt_rq.rt_time[c] > forgive ? rt_rq.rt_time[c] - forgive : 0;
+		if (rt_rq.throttled[c] &&
+		    (sched_rt_runtime_ns < 0 || rt_rq.rt_time[c] < (uint64_t)sched_rt_runtime_ns)) {
+			rt_rq.throttled[c] = false;
+			back = true;
+		}
 	}
-	return false;
+	return back;
 }
 
 void sched_rt_account(struct thread *t, uint64_t delta, uint64_t now)
@@ -141,10 +149,11 @@ void sched_rt_account(struct thread *t, uint64_t delta, uint64_t now)
 	for (struct sched_queue *q = t->se.parent; q && q->owner; q = q->owner->parent)
 		q->owner->sum_exec += delta;
 	rt_period_roll(now);
-	rt_rq.rt_time += delta;
-	if (sched_rt_runtime_ns >= 0 && !rt_rq.throttled &&
-	    rt_rq.rt_time >= (uint64_t)sched_rt_runtime_ns) {
-		rt_rq.throttled = true;
+	unsigned cpu = this_cpu()->id;
+	rt_rq.rt_time[cpu] += delta;
+	if (sched_rt_runtime_ns >= 0 && !rt_rq.throttled[cpu] &&
+	    rt_rq.rt_time[cpu] >= (uint64_t)sched_rt_runtime_ns) {
+		rt_rq.throttled[cpu] = true;
 		sched_rt_throttle_count++;
 		this_cpu()->need_resched = 1;
 	}
@@ -166,9 +175,9 @@ bool sched_rt_tick(uint64_t now)
 	return rt_period_roll(now) && rt_rq.nr;
 }
 
-bool sched_rt_throttled(void)
+bool sched_rt_throttled(unsigned cpu)
 {
-	return rt_rq.throttled;
+	return rt_rq.throttled[cpu];
 }
 
 int sched_rt_target_prio(const struct thread *t)
