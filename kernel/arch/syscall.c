@@ -48,37 +48,15 @@ void syscall_exit_work(struct trap_frame *tf)
 	proc_user_return_work(tf);
 }
 
-long sys_debug_write(const char *buf, size_t len)
+/* len bytes from the user's buf to emit, a chunk at a time: returns len,
+ * what got out before a fault or a fatal signal (as write(2)), or -EFAULT.
+ * A kill ends a long write between chunks: the serial line is slow, and a
+ * gigabyte of it kept a killed fuzz worker alive for minutes. */
+static long console_copy_out(const char *buf, size_t len, void (*emit)(const char *, size_t))
 {
 	char chunk[128];
 	size_t done = 0;
 
-	if (!user_range_ok((uint64_t)buf, len))
-		return -EFAULT;
-	while (done < len) {
-		/* a kill ends a long write between chunks: the serial line is
-		 * slow, and a gigabyte of it kept a killed fuzz worker alive
-		 * for minutes */
-		if (thread_fatal_signal(current_thread()))
-			return (long)done;
-		size_t n = MIN(len - done, sizeof(chunk));
-		if (copy_from_user(chunk, buf + done, n))
-			return done ? (long)done : -EFAULT; /* as write(2): what got out */
-		console_write(chunk, n);
-		done += n;
-	}
-	return (long)len;
-}
-
-/* The console driver's output (it was granted COM1's ports): raw bytes
- * under the kernel console's lock, a chunk at a time. */
-long sys_console_tx(const char *buf, size_t len)
-{
-	char chunk[128];
-	size_t done = 0;
-
-	if (!ioport_granted(current_thread()->proc, SERIAL_COM1))
-		return -EPERM;
 	if (!user_range_ok((uint64_t)buf, len))
 		return -EFAULT;
 	while (done < len) {
@@ -87,11 +65,25 @@ long sys_console_tx(const char *buf, size_t len)
 		size_t n = MIN(len - done, sizeof(chunk));
 		if (copy_from_user(chunk, buf + done, n))
 			return done ? (long)done : -EFAULT;
-		console_tx(chunk, n);
+		emit(chunk, n);
 		done += n;
 		sched_cond_resched();
 	}
 	return (long)len;
+}
+
+long sys_debug_write(const char *buf, size_t len)
+{
+	return console_copy_out(buf, len, console_write);
+}
+
+/* The console driver's output (it was granted COM1's ports): raw bytes
+ * under the kernel console's lock. */
+long sys_console_tx(const char *buf, size_t len)
+{
+	if (!ioport_granted(current_thread()->proc, SERIAL_COM1))
+		return -EPERM;
+	return console_copy_out(buf, len, console_tx);
 }
 
 long sys_getpid(void)
