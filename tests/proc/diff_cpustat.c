@@ -21,7 +21,13 @@
  *                  _SC_NPROCESSORS_CONF; --ignore; OMP_NUM_THREADS
  *   getconf        _NPROCESSORS_ONLN/_CONF, PAGESIZE, PAGE_SIZE, CLK_TCK,
  *                  ARG_MAX, OPEN_MAX, NAME_MAX as sysconf/pathconf say;
- *                  an unknown name fails */
+ *                  an unknown name fails
+ *   /sys/devices/system/cpu  online, possible, present, offline as CPU
+ *                  lists whose counts are the sysconf ones (online and
+ *                  offline together are possible), kernel_max at least
+ *                  the highest possible CPU, a cpuN directory per
+ *                  possible CPU, and cpuN/online (from cpu1 on) saying
+ *                  whether it is in online */
 #define _GNU_SOURCE
 #include <ctype.h>
 #include <errno.h>
@@ -30,6 +36,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/sysinfo.h>
 #include <sys/times.h>
 #include <sys/wait.h>
@@ -545,6 +552,88 @@ static void test_tools(int ncpu)
 	ok(st > 0 && !out[0], "getconf of an unknown name fails, prints nothing");
 }
 
+/* A sysfs CPU list file ("0-3,5\n") as a mask; -1 if unreadable or not
+ * one (an empty line is the empty list). */
+static long long sysfs_list(const char *path)
+{
+	char buf[256];
+	int fd = open(path, O_RDONLY);
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0 || buf[n - 1] != '\n')
+		return -1;
+	buf[n - 1] = '\0';
+	long long mask = 0;
+	for (char *p = buf; *p;) {
+		char *end;
+		long a = strtol(p, &end, 10), b = a;
+		if (end == p || a < 0 || a > 62)
+			return -1;
+		if (*end == '-') {
+			p = end + 1;
+			b = strtol(p, &end, 10);
+			if (end == p || b < a || b > 62)
+				return -1;
+		}
+		for (long c = a; c <= b; c++)
+			mask |= 1ll << c;
+		if (*end == ',')
+			end++;
+		else if (*end)
+			return -1;
+		p = end;
+	}
+	return mask;
+}
+
+static long sysfs_num(const char *path)
+{
+	char buf[64];
+	int fd = open(path, O_RDONLY);
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0 || buf[n - 1] != '\n')
+		return -1;
+	buf[n] = '\0';
+	return strtol(buf, NULL, 10);
+}
+
+static void test_sysfs(void)
+{
+	const char *d = "/sys/devices/system/cpu/";
+	char path[96];
+	long long online = sysfs_list("/sys/devices/system/cpu/online");
+	long long possible = sysfs_list("/sys/devices/system/cpu/possible");
+	long long present = sysfs_list("/sys/devices/system/cpu/present");
+	long long offline = sysfs_list("/sys/devices/system/cpu/offline");
+	ok(online > 0 && __builtin_popcountll((unsigned long long)online) == sysconf(_SC_NPROCESSORS_ONLN),
+	   "sysfs cpu/online: a CPU list of _SC_NPROCESSORS_ONLN CPUs");
+	ok(possible > 0 && __builtin_popcountll((unsigned long long)possible) == sysconf(_SC_NPROCESSORS_CONF),
+	   "sysfs cpu/possible: a CPU list of _SC_NPROCESSORS_CONF CPUs");
+	ok(present > 0 && (present & ~possible) == 0 && (online & ~present) == 0,
+	   "sysfs cpu/present: within possible, online within it");
+	ok(offline >= 0 && (offline & online) == 0 && (offline | online) == possible,
+	   "sysfs cpu/offline: possible less online (an empty line if none)");
+	long max = sysfs_num("/sys/devices/system/cpu/kernel_max");
+	ok(max >= 63 - __builtin_clzll((unsigned long long)possible), "sysfs cpu/kernel_max: at least the highest possible CPU");
+	int dirs = 0, right = 1;
+	for (int c = 0; c < 63; c++) {
+		snprintf(path, sizeof(path), "%scpu%d", d, c);
+		struct stat st;
+		int there = stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+		dirs += there;
+		right &= there == !!(possible & (1ll << c));
+		snprintf(path, sizeof(path), "%scpu%d/online", d, c);
+		long on = c > 0 && there ? sysfs_num(path) : -2;
+		if (on != -2 && on != -1) /* a CPU that cannot go offline may have none */
+			right &= on == !!(online & (1ll << c));
+	}
+	ok(dirs == sysconf(_SC_NPROCESSORS_CONF) && right,
+	   "sysfs cpuN: a directory per possible CPU, cpuN/online as online says");
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IONBF, 0);
@@ -552,6 +641,7 @@ int main(void)
 	test_stat(&s);
 	test_cpuinfo(s.ncpu);
 	test_tools(s.ncpu);
+	test_sysfs();
 	printf("1..%d\n", tests);
 	return fails ? 1 : 0;
 }

@@ -10,8 +10,21 @@
  *   /sys/kernel/cgroup/delegate  the files a delegatee may write in its
  *                                namespace's root under nsdelegate, one a
  *                                line (the kernel's CFT_NS_DELEGATABLE)
+ *   /sys/devices/system/cpu/     the CPUs, as Linux lists them (glibc's
+ *                                get_nprocs and lscpu read these): online
+ *                                (those that schedule), possible and
+ *                                present (those the firmware lists),
+ *                                offline (the rest, or an empty line), as
+ *                                CPU lists ("0-3", "0,2"); kernel_max (the
+ *                                highest CPU number the kernel could
+ *                                have); a cpuN directory per listed CPU,
+ *                                with "online" ("1" or "0") from cpu1 on
+ *                                (x86's boot CPU cannot go offline, and
+ *                                Linux gives it no such file)
  *
- * The texts are the kernel's (cgroup_ns), made at each open. Files are
+ * The cgroup texts are the kernel's (cgroup_ns), the CPU ones made from
+ * the kernel's masks (sched_policy's SCHED_OP_ONLINE, meminfo's
+ * cpus_possible), both at each open. Files are
  * 0444 and root's, 4096 bytes long to stat (a sysfs attribute's size, as
  * Linux shows it); opening one for writing is EACCES, even for root
  * (kernfs: no write operation), directories are 0755. */
@@ -23,28 +36,80 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <stdio.h>
 #include "abi/cgroup.h"
+#include "abi/sched.h"
 #include "arbor_sys.h"
 #include "fssrv.h"
 
 #define SYSFS_DEV 6	/* st_dev */
 #define NONE (-1)
 
-/* The tree: each node's path from the mount's root and its parent. */
+/* The CPU files' texts (beside cgroup_ns's CGNS_* for the cgroup ones). */
+enum { T_ONLINE = 100, T_POSSIBLE, T_OFFLINE, T_KERNEL_MAX, T_CPU_ONLINE };
+#define SYSFS_CPUS 8	/* the kernel's MAX_CPUS: cpu0..cpu7 */
+
+/* The tree: each node's path from the mount's root and its parent; a
+ * node of cpu >= 0 exists only while the firmware lists that CPU. */
 static const struct sysnode {
 	const char *path, *name;
 	int parent;
-	int text;		/* CGNS_FEATURES or CGNS_DELEGATE for a file; NONE a directory */
+	int text;		/* CGNS_* or T_* for a file; NONE a directory */
+	int cpu;		/* the CPU a cpuN node is about, else NONE */
 } nodes[] = {
-	{ "/", "", NONE, NONE },
-	{ "/fs", "fs", 0, NONE },
-	{ "/fs/cgroup", "cgroup", 1, NONE },
-	{ "/kernel", "kernel", 0, NONE },
-	{ "/kernel/cgroup", "cgroup", 3, NONE },
-	{ "/kernel/cgroup/delegate", "delegate", 4, CGNS_DELEGATE },
-	{ "/kernel/cgroup/features", "features", 4, CGNS_FEATURES },
+	{ "/", "", NONE, NONE, NONE },
+	{ "/fs", "fs", 0, NONE, NONE },
+	{ "/fs/cgroup", "cgroup", 1, NONE, NONE },
+	{ "/kernel", "kernel", 0, NONE, NONE },
+	{ "/kernel/cgroup", "cgroup", 3, NONE, NONE },
+	{ "/kernel/cgroup/delegate", "delegate", 4, CGNS_DELEGATE, NONE },
+	{ "/kernel/cgroup/features", "features", 4, CGNS_FEATURES, NONE },
+	{ "/devices", "devices", 0, NONE, NONE },
+	{ "/devices/system", "system", 7, NONE, NONE },
+	{ "/devices/system/cpu", "cpu", 8, NONE, NONE },			/* 9 */
+	{ "/devices/system/cpu/kernel_max", "kernel_max", 9, T_KERNEL_MAX, NONE },
+	{ "/devices/system/cpu/offline", "offline", 9, T_OFFLINE, NONE },
+	{ "/devices/system/cpu/online", "online", 9, T_ONLINE, NONE },
+	{ "/devices/system/cpu/possible", "possible", 9, T_POSSIBLE, NONE },
+	{ "/devices/system/cpu/present", "present", 9, T_POSSIBLE, NONE },
+	{ "/devices/system/cpu/cpu0", "cpu0", 9, NONE, 0 },
+	{ "/devices/system/cpu/cpu1", "cpu1", 9, NONE, 1 },			/* 16 */
+	{ "/devices/system/cpu/cpu1/online", "online", 16, T_CPU_ONLINE, 1 },
+	{ "/devices/system/cpu/cpu2", "cpu2", 9, NONE, 2 },
+	{ "/devices/system/cpu/cpu2/online", "online", 18, T_CPU_ONLINE, 2 },
+	{ "/devices/system/cpu/cpu3", "cpu3", 9, NONE, 3 },
+	{ "/devices/system/cpu/cpu3/online", "online", 20, T_CPU_ONLINE, 3 },
+	{ "/devices/system/cpu/cpu4", "cpu4", 9, NONE, 4 },
+	{ "/devices/system/cpu/cpu4/online", "online", 22, T_CPU_ONLINE, 4 },
+	{ "/devices/system/cpu/cpu5", "cpu5", 9, NONE, 5 },
+	{ "/devices/system/cpu/cpu5/online", "online", 24, T_CPU_ONLINE, 5 },
+	{ "/devices/system/cpu/cpu6", "cpu6", 9, NONE, 6 },
+	{ "/devices/system/cpu/cpu6/online", "online", 26, T_CPU_ONLINE, 6 },
+	{ "/devices/system/cpu/cpu7", "cpu7", 9, NONE, 7 },
+	{ "/devices/system/cpu/cpu7/online", "online", 28, T_CPU_ONLINE, 7 },
 };
 #define NNODES (int)(sizeof(nodes) / sizeof(nodes[0]))
+
+/* The CPUs the firmware lists (0..n-1: Arbor numbers them so). */
+static int sysfs_cpus_possible(void)
+{
+	struct k_meminfo m;
+	int n = sys_meminfo(&m) < 0 ? 1 : (int)m.cpus_possible;
+	return n < 1 ? 1 : n > SYSFS_CPUS ? SYSFS_CPUS : n;
+}
+
+/* The CPUs that schedule, a bit each. */
+static uint32_t sysfs_cpus_online(void)
+{
+	long m = sys_sched_policy(SCHED_OP_ONLINE, 0, 0, NULL);
+	return m > 0 ? (uint32_t)m : 1;
+}
+
+/* Node i exists now (a cpuN node only for a listed CPU). */
+static bool sysfs_exists(int i)
+{
+	return nodes[i].cpu == NONE || nodes[i].cpu < sysfs_cpus_possible();
+}
 
 /* The node at path ("/", "/a/b", repeated or trailing slashes allowed),
  * or -ENOENT (-ENOTDIR below a file). */
@@ -68,7 +133,7 @@ static int sysfs_lookup(const char *path)
 	norm[n] = '\0';
 	for (int i = 0; i < NNODES; i++)
 		if (strcmp(nodes[i].path, norm) == 0)
-			return i;
+			return sysfs_exists(i) ? i : -ENOENT;
 	/* below a file: ENOTDIR, as a walk through a regular file */
 	for (int i = 0; i < NNODES; i++) {
 		size_t k = strlen(nodes[i].path);
@@ -107,13 +172,48 @@ static void sysfs_stat(int i, struct stat *st)
 	st->st_size = dir ? 0 : 4096;
 }
 
+/* mask as Linux prints a CPU list ("0-3,5"), and a newline, into buf. */
+static long sysfs_cpulist(uint32_t mask, char *buf, size_t cap)
+{
+	size_t n = 0;
+	for (int c = 0; c < 32 && n + 24 < cap; c++) {
+		if (!(mask & (1u << c)))
+			continue;
+		int e = c;
+		while (e + 1 < 32 && (mask & (1u << (e + 1))))
+			e++;
+		n += (size_t)snprintf(buf + n, cap - n, e > c ? "%s%d-%d" : "%s%d", n ? "," : "", c, e);
+		c = e;
+	}
+	buf[n++] = '\n';
+	return (long)n;
+}
+
+/* A CPU file's text into buf (4096 bytes): its length. */
+static long sysfs_cpu_text(int i, char *buf)
+{
+	uint32_t possible = (uint32_t)((1ull << sysfs_cpus_possible()) - 1), online = sysfs_cpus_online() & possible;
+	switch (nodes[i].text) {
+	case T_ONLINE:
+		return sysfs_cpulist(online, buf, 4096);
+	case T_POSSIBLE:
+		return sysfs_cpulist(possible, buf, 4096);
+	case T_OFFLINE:
+		return sysfs_cpulist(possible & ~online, buf, 4096);
+	case T_KERNEL_MAX:
+		return snprintf(buf, 4096, "%d\n", SYSFS_CPUS - 1);
+	default: /* T_CPU_ONLINE */
+		return snprintf(buf, 4096, "%d\n", (online >> nodes[i].cpu) & 1 ? 1 : 0);
+	}
+}
+
 /* The kernel's text of file node i, malloc'd, its length in *len. */
 static long sysfs_text(int i, char **out, size_t *len)
 {
 	char *buf = malloc(4096);
 	if (!buf)
 		return -ENOMEM;
-	long n = sys_cgroup_ns(nodes[i].text, 0, 0, buf, 4096);
+	long n = nodes[i].text >= T_ONLINE ? sysfs_cpu_text(i, buf) : sys_cgroup_ns(nodes[i].text, 0, 0, buf, 4096);
 	if (n < 0 || n > 4096) {
 		free(buf);
 		return n < 0 ? n : -EOVERFLOW;
@@ -200,7 +300,7 @@ static long sysfs_fill(struct fs_file *f, uint64_t pos, struct fssrv_dents *b)
 				 (uint64_t)dir + 1, DT_DIR, pos ? ".." : ".", pos + 1))
 			return 0;
 	for (int i = (int)pos - 2; i < NNODES; i++)
-		if (nodes[i].parent == dir &&
+		if (nodes[i].parent == dir && sysfs_exists(i) &&
 		    !fssrv_dent(b, (uint64_t)i + 1, nodes[i].text == NONE ? DT_DIR : DT_REG, nodes[i].name,
 				(uint64_t)i + 3))
 			return 0;
