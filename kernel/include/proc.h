@@ -129,6 +129,7 @@ struct thread {
 	bool mem_reclaiming;		/* in memcg_reclaim: its charges do not reclaim again */
 	bool memstall;			/* stalled on memory (pressure), sched_lock */
 	bool iowait;			/* in a call to a disk's server (io pressure), sched_lock */
+	int8_t iowait_cpu;		/* the CPU it began that wait on (its idle time is iowait) */
 	uint64_t clear_tid;		/* user word zeroed and futex-woken at exit */
 	uint64_t sig_blocked;		/* bit sig-1: blocked signals */
 	uint64_t sig_pending;		/* bit sig-1: signals sent to this thread */

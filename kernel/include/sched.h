@@ -185,6 +185,11 @@ void sched_psi_memstall_locked(struct sched_entity *se, int delta);
 /* A thread starts (+1) or ends (-1) waiting for a disk (a call to an io
  * endpoint, kernel/ipc/ipc.c): io pressure. sched_lock held. */
 void sched_psi_iowait_locked(struct sched_entity *se, int delta);
+/* The current thread t begins (enter) or ends a wait for a disk: its io
+ * pressure (sched_psi_iowait_locked), and the count of the CPU it began
+ * on, whose idle time is iowait meanwhile (/proc/stat, as Linux's
+ * rq->nr_iowait). sched_lock held. */
+void sched_iowait_locked(struct thread *t, bool enter);
 /* The current thread starts (true) or ends a wait for its cgroup's
  * writeback (dirty throttling, kernel/pcache/dirty.c): a stall on memory
  * (its dirty pages) and on io (their writeback) at once, so both

@@ -338,10 +338,8 @@ static __attribute__((always_inline)) inline long ipc_call_loaded(int h, const v
 
 	uint64_t f = sched_lock_ipc();
 	int r;
-	if (ep->io) { /* waiting for a disk, through its server: io pressure */
-		self->iowait = true;
-		sched_psi_iowait_locked(&self->se, 1);
-	}
+	if (ep->io) /* waiting for a disk, through its server: io pressure */
+		sched_iowait_locked(self, true);
 	if (ep->dead) {
 		r = -EHOSTDOWN;
 	} else if (!list_empty(&ep->receivers)) {
@@ -368,10 +366,8 @@ static __attribute__((always_inline)) inline long ipc_call_loaded(int h, const v
 	}
 	if (__builtin_expect(self->ipc_reply != NULL, 0)) /* deferred, then interrupted */
 		ipc_abandon_locked(self);
-	if (self->iowait) {
-		self->iowait = false;
-		sched_psi_iowait_locked(&self->se, -1);
-	}
+	if (self->iowait)
+		sched_iowait_locked(self, false);
 	sched_unlock_ipc(f);
 	kobj_put(&ep->obj);
 	return r;

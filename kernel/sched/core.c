@@ -291,20 +291,30 @@ static void sched_kick_throttled(void)
 	}
 }
 
-/* The root's count of threads waiting for a disk (psi's: kept by the
- * scheduler under sched_lock). */
-static uint32_t sched_nr_iowait(void)
+/* Threads waiting for a disk, by the CPU each began its wait on (under
+ * sched_lock). */
+static uint32_t sched_cpu_iowait[MAX_CPUS];
+
+void sched_iowait_locked(struct thread *t, bool enter)
 {
-	return __atomic_load_n(&cg_root.sched.psi->nr_iowait, __ATOMIC_RELAXED);
+	spin_assert_held(&sched_lock);
+	if (t->iowait == enter)
+		return;
+	t->iowait = enter;
+	sched_psi_iowait_locked(&t->se, enter ? 1 : -1);
+	if (enter)
+		t->iowait_cpu = (int8_t)this_cpu()->id;
+	sched_cpu_iowait[t->iowait_cpu] += enter ? 1 : -1u;
 }
 
 /* This CPU's busy, idle or iowait time for /proc/stat: delta of it ran
- * busy (a thread's entity) or idle. Linux counts idle time iowait while a
- * thread that slept on this CPU waits for a disk; Arbor keeps that count
- * for the system only, so each idle CPU's time then is iowait. */
+ * busy (a thread's entity) or idle. Idle time is iowait while a thread
+ * that began its wait on this CPU waits for a disk, as Linux counts it
+ * (each CPU's own: a disk wait begun on CPU 0 leaves CPU 1's idle time
+ * idle). Under sched_lock. */
 static void sched_account_cpu(struct cpu_stat *st, bool busy, uint64_t delta)
 {
-	uint64_t *to = busy ? &st->busy_ns : sched_nr_iowait() ? &st->iowait_ns : &st->idle_ns;
+	uint64_t *to = busy ? &st->busy_ns : sched_cpu_iowait[this_cpu()->id] ? &st->iowait_ns : &st->idle_ns;
 	__atomic_store_n(to, *to + delta, __ATOMIC_RELAXED);
 }
 

@@ -168,10 +168,7 @@ void sched_wbstall(bool enter)
 		t->memstall = enter;
 		sched_psi_memstall_locked(&t->se, enter ? 1 : -1);
 	}
-	if (t->iowait != enter) {
-		t->iowait = enter;
-		sched_psi_iowait_locked(&t->se, enter ? 1 : -1);
-	}
+	sched_iowait_locked(t, enter);
 	spin_unlock_irqrestore(&sched_lock, f);
 }
 
