@@ -780,7 +780,7 @@ def test_smp(kernel, initrd, tally, timeout):
 # (ARBOR_APPEND=smp_sched=1 make test) still fails a few tests:
 # docs/smp.md lists them.
 SMP_SCHED_TESTS = (
-    "smp_sched_spinners_use_every_cpu,smp_sched_weights_across_cpus,"
+    "smp_sched_spinners_use_every_cpu,smp_sched_weights_across_cpus,smp_sched_iowait_per_cpu,"
     "sched_never_runs_blocked_thread,sched_wake_all_ends_with_stray_waiter,sched_waitq_wakeup,"
     "sched_sleep_and_timeout,smp_call_many,smp_call_nested,ipc_call_reply_identity,"
     "ipc_server_time_charged_to_caller,user_ipc_server_exits_mid_call,user_ipc_deferred_replies,"

@@ -140,3 +140,33 @@ KTEST(smp_sched_weights_across_cpus)
 		KT_EXPECT_EQ(cg_destroy(b), 0);
 	}
 }
+
+/* iowait is the idle time of the CPU a disk wait began on (Linux's
+ * rq->nr_iowait): a wait begun on CPU 1 makes CPU 1's idle time iowait
+ * and leaves CPU 0's idle time idle. The wait is a marked stretch of
+ * sleep (sched_iowait_locked, what an io endpoint's call does), so both
+ * CPUs idle meanwhile. */
+KTEST(smp_sched_iowait_per_cpu)
+{
+	if (!smp_sched_on())
+		return;
+	uint32_t was = kt_pin(1);
+	KT_EXPECT_EQ(this_cpu()->id, 1u);
+	struct cpu *c0 = cpu_get(0), *c1 = cpu_get(1);
+	uint64_t io0 = __atomic_load_n(&c0->stat.out[CPUSTAT_IOWAIT], __ATOMIC_RELAXED);
+	uint64_t io1 = __atomic_load_n(&c1->stat.out[CPUSTAT_IOWAIT], __ATOMIC_RELAXED);
+	uint64_t f = spin_lock_irqsave(&sched_lock);
+	sched_iowait_locked(current_thread(), true);
+	spin_unlock_irqrestore(&sched_lock, f);
+	sched_sleep_until(clock_ns() + 200 * MS);
+	f = spin_lock_irqsave(&sched_lock);
+	sched_iowait_locked(current_thread(), false);
+	spin_unlock_irqrestore(&sched_lock, f);
+	sched_sleep_until(clock_ns() + 10 * MS); /* both ticks fold what accrued */
+	uint64_t d0 = __atomic_load_n(&c0->stat.out[CPUSTAT_IOWAIT], __ATOMIC_RELAXED) - io0;
+	uint64_t d1 = __atomic_load_n(&c1->stat.out[CPUSTAT_IOWAIT], __ATOMIC_RELAXED) - io1;
+	printk("# iowait over a 200 ms wait begun on CPU 1: CPU 0 %lu ms, CPU 1 %lu ms\n", d0 / MS, d1 / MS);
+	KT_EXPECT(d1 >= 100 * MS); /* most of it (the CPU may run others meanwhile) */
+	KT_EXPECT(d0 < 20 * MS);   /* none but what another test's wait left */
+	kt_unpin(was);
+}
