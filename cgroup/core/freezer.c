@@ -41,12 +41,17 @@ void freezer_kick(struct thread *t)
 static void freezer_propagate_locked(struct cgroup *cg)
 {
 	bool e = cg->freeze || (cg->parent && cg->parent->e_freeze);
-	if (e && !cg->e_freeze) {
+	bool starts = e && !cg->e_freeze;
+	/* e_freeze before the kicks: a kicked thread running on another CPU
+	 * takes its work at once and looks at e_freeze (freezer_park); set
+	 * after, it found it still clear, went back to user mode with its
+	 * work taken, and never parked ("frozen" never came, smp_sched=1) */
+	__atomic_store_n(&cg->e_freeze, e, __ATOMIC_RELEASE);
+	if (starts) {
 		struct list_head *pos;
 		list_for_each(pos, &cg->threads)
 			freezer_kick(list_entry(pos, struct thread, cg_link));
 	}
-	cg->e_freeze = e;
 	struct list_head *pos;
 	list_for_each(pos, &cg->children)
 		freezer_propagate_locked(list_entry(pos, struct cgroup, sibling));
