@@ -488,10 +488,15 @@ static void held_client(const char *how)
 		if (max > worst)
 			worst = max;
 		drain(p[0]);
-		if (!strcmp(how, "frozen"))
-			ok = ok && put(CG_CLIENT "/cgroup.freeze", "0") == 0 && frozen_is(0);
-		else if (!strcmp(how, "stopped"))
-			ok = ok && kill(c, SIGCONT) == 0;
+		/* thawed and continued whatever happened: a cgroup left frozen
+		 * would freeze the next phases' clients too */
+		if (!strcmp(how, "frozen")) {
+			int thawed = put(CG_CLIENT "/cgroup.freeze", "0") == 0 && frozen_is(0);
+			ok = ok && thawed;
+		} else if (!strcmp(how, "stopped")) {
+			int continued = kill(c, SIGCONT) == 0;
+			ok = ok && continued;
+		}
 		else {
 			ok = ok && wait_or_kill(c, 5) == SIGKILL;
 			forget_client(c);
