@@ -421,13 +421,16 @@ long sys_kill(int pid, int sig)
 		return -EINVAL;
 	spin_lock(&proc_lock);
 	int found = 0, permitted = 0;
+	/* A zombie is found, and takes the signal with no effect, until its
+	 * parent collects it (Linux: kill of an exited, unreaped child is 0,
+	 * not ESRCH; the Open POSIX suite's sched_setparam/2-1 kills one). */
 	if (pid > 0) {
 		struct proc *p = proc_find_locked(pid);
-		if (p && p->state == PROC_ALIVE) {
+		if (p) {
 			found = 1;
 			if (signal_permitted(self, p)) {
 				permitted = 1;
-				if (sig)
+				if (sig && p->state == PROC_ALIVE)
 					signal_send_user_locked(p, NULL, sig, self, SI_USER, 0);
 			}
 		}
@@ -435,14 +438,14 @@ long sys_kill(int pid, int sig)
 		/* 0: our group; -1: everyone we may signal but init; < -1: group -pid. */
 		int pgid = pid == 0 ? self->pgid : -pid;
 		for (struct proc *p = proc_iter_first_locked(); p; p = proc_iter_next_locked(p)) {
-			if (p->state != PROC_ALIVE || p == &kernel_proc)
+			if (p == &kernel_proc)
 				continue;
 			if (pid == -1 ? (p == init_proc || p == self) : p->pgid != pgid)
 				continue;
 			found++;
 			if (signal_permitted(self, p)) {
 				permitted++;
-				if (sig)
+				if (sig && p->state == PROC_ALIVE)
 					signal_send_user_locked(p, NULL, sig, self, SI_USER, 0);
 			}
 		}
@@ -466,9 +469,9 @@ long sys_sigqueue(int pid, int sig, uint64_t value, int code)
 	spin_lock(&proc_lock);
 	struct proc *p = proc_find_locked(pid);
 	long r = -ESRCH;
-	if (p && p->state == PROC_ALIVE) {
+	if (p) { /* a zombie as kill's */
 		r = signal_permitted(self, p) ? 0 : -EPERM;
-		if (r == 0 && sig)
+		if (r == 0 && sig && p->state == PROC_ALIVE)
 			r = signal_send_user_locked(p, NULL, sig, self, code, value);
 	}
 	spin_unlock(&proc_lock);
