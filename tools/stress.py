@@ -44,7 +44,7 @@ def one_boot(rt, args, k):
     names = args.tests.split(",")
     b = rt.boot(["--kernel", os.path.join(args.build, "arbor.elf"), "--initrd",
                  os.path.join(args.build, "initrd.cpio"), "--smp", str(args.smp), "--mem", "512",
-                 "--append", f"{APPEND} test={args.tests}"], args.timeout)
+                 "--append", f"{APPEND} test={args.tests}"], 8 * args.timeout)  # as run-tests' smp boots
     bad = [n for n, ok in b.results if not ok]
     missing = [n for n in names if not any(r == n for r, _ in b.results)]
     ok = b.status == rt.EXIT_SUCCESS and not bad and not missing and not b.panic_text()

@@ -552,18 +552,27 @@ static void test_tools(int ncpu)
 	ok(st > 0 && !out[0], "getconf of an unknown name fails, prints nothing");
 }
 
-/* A sysfs CPU list file ("0-3,5\n") as a mask; -1 if unreadable or not
- * one (an empty line is the empty list). */
-static long long sysfs_list(const char *path)
+/* A sysfs attribute's one line, its newline cut, into buf: 0, or -1 if
+ * unreadable or not one line. */
+static int sysfs_line(const char *path, char *buf, size_t cap)
 {
-	char buf[256];
 	int fd = open(path, O_RDONLY);
-	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, cap - 1);
 	if (fd >= 0)
 		close(fd);
 	if (n <= 0 || buf[n - 1] != '\n')
 		return -1;
 	buf[n - 1] = '\0';
+	return 0;
+}
+
+/* A sysfs CPU list file ("0-3,5\n") as a mask; -1 if unreadable or not
+ * one (an empty line is the empty list). */
+static long long sysfs_list(const char *path)
+{
+	char buf[256];
+	if (sysfs_line(path, buf, sizeof(buf)))
+		return -1;
 	long long mask = 0;
 	for (char *p = buf; *p;) {
 		char *end;
@@ -590,14 +599,7 @@ static long long sysfs_list(const char *path)
 static long sysfs_num(const char *path)
 {
 	char buf[64];
-	int fd = open(path, O_RDONLY);
-	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
-	if (fd >= 0)
-		close(fd);
-	if (n <= 0 || buf[n - 1] != '\n')
-		return -1;
-	buf[n] = '\0';
-	return strtol(buf, NULL, 10);
+	return sysfs_line(path, buf, sizeof(buf)) ? -1 : strtol(buf, NULL, 10);
 }
 
 static void test_sysfs(void)

@@ -32,11 +32,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <stdio.h>
 #include "abi/cgroup.h"
 #include "abi/sched.h"
 #include "arbor_sys.h"
@@ -105,10 +105,11 @@ static uint32_t sysfs_cpus_online(void)
 	return m > 0 ? (uint32_t)m : 1;
 }
 
-/* Node i exists now (a cpuN node only for a listed CPU). */
-static bool sysfs_exists(int i)
+/* Node i exists while possible CPUs are listed (a cpuN node only for a
+ * listed CPU). */
+static bool sysfs_exists(int i, int possible)
 {
-	return nodes[i].cpu == NONE || nodes[i].cpu < sysfs_cpus_possible();
+	return nodes[i].cpu == NONE || nodes[i].cpu < possible;
 }
 
 /* The node at path ("/", "/a/b", repeated or trailing slashes allowed),
@@ -131,13 +132,15 @@ static int sysfs_lookup(const char *path)
 	if (n == 0)
 		norm[n++] = '/';
 	norm[n] = '\0';
+	int possible = sysfs_cpus_possible();
 	for (int i = 0; i < NNODES; i++)
 		if (strcmp(nodes[i].path, norm) == 0)
-			return sysfs_exists(i) ? i : -ENOENT;
+			return sysfs_exists(i, possible) ? i : -ENOENT;
 	/* below a file: ENOTDIR, as a walk through a regular file */
 	for (int i = 0; i < NNODES; i++) {
 		size_t k = strlen(nodes[i].path);
-		if (nodes[i].text != NONE && strncmp(norm, nodes[i].path, k) == 0 && norm[k] == '/')
+		if (nodes[i].text != NONE && sysfs_exists(i, possible) && strncmp(norm, nodes[i].path, k) == 0 &&
+		    norm[k] == '/')
 			return -ENOTDIR;
 	}
 	return -ENOENT;
@@ -299,8 +302,9 @@ static long sysfs_fill(struct fs_file *f, uint64_t pos, struct fssrv_dents *b)
 		if (!fssrv_dent(b, pos ? (uint64_t)(nodes[dir].parent == NONE ? dir : nodes[dir].parent) + 1 :
 				 (uint64_t)dir + 1, DT_DIR, pos ? ".." : ".", pos + 1))
 			return 0;
+	int possible = sysfs_cpus_possible();
 	for (int i = (int)pos - 2; i < NNODES; i++)
-		if (nodes[i].parent == dir && sysfs_exists(i) &&
+		if (nodes[i].parent == dir && sysfs_exists(i, possible) &&
 		    !fssrv_dent(b, (uint64_t)i + 1, nodes[i].text == NONE ? DT_DIR : DT_REG, nodes[i].name,
 				(uint64_t)i + 3))
 			return 0;
