@@ -260,7 +260,7 @@ static void cpu_show_pressure_of(struct cgroup *cg, struct cgfs_buf *out, int ba
 {
 	static const char *const kind[2] = { "some", "full" };
 	static const char *const span[3] = { "avg10", "avg60", "avg300" };
-	struct sched_psi p;
+	struct sched_pressure p;
 	sched_group_pressure(&cg->sched, &p);
 	for (int k = 0; k < 2; k++) {
 		cgfs_printf(out, "%s", kind[k]);

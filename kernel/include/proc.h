@@ -130,6 +130,8 @@ struct thread {
 	bool memstall;			/* stalled on memory (pressure), sched_lock */
 	bool iowait;			/* in a call to a disk's server (io pressure), sched_lock */
 	int8_t iowait_cpu;		/* the CPU it began that wait on (its idle time is iowait) */
+	int8_t psi_cpu;			/* the CPU its pressure counts on (psi.c), sched_lock */
+	uint8_t psi_counts;		/* what it counts there: PSI_T_* bits (psi.c), sched_lock */
 	uint64_t clear_tid;		/* user word zeroed and futex-woken at exit */
 	uint64_t sig_blocked;		/* bit sig-1: blocked signals */
 	uint64_t sig_pending;		/* bit sig-1: signals sent to this thread */

@@ -174,9 +174,9 @@ void sched_bw_link_locked(struct sched_group *g, struct sched_group *parent);
 void sched_bw_dying_locked(struct sched_entity *se, int delta);
 void sched_bw_unlink_locked(struct sched_group *g);
 void sched_resched_check(void);
-/* CPU pressure (kernel/sched/psi.c): the running entity changes (with
- * sched_lock held). */
-void sched_psi_switch(struct sched_entity *from, struct sched_entity *to);
+/* CPU pressure (kernel/sched/psi.c): cpu's running entity changes (with
+ * sched_lock held); to's thread counts on cpu from now on. */
+void sched_psi_switch(struct sched_entity *from, struct sched_entity *to, unsigned cpu);
 /* The current thread starts (true) or ends a stall on memory (a
  * memory.high throttle, an OOM wait): memory pressure. The _locked form
  * moves a stalled thread's count (migration), sched_lock held. */
@@ -197,7 +197,7 @@ void sched_iowait_locked(struct thread *t, bool enter);
 void sched_wbstall(bool enter);
 /* Stall time of a kind (PSI_CPU_SOME ... PSI_MEM_FULL) up to now; sched_lock held. */
 struct sched_psi;
-uint64_t sched_psi_total_locked(const struct sched_psi *p, int kind, uint64_t now);
+uint64_t sched_psi_total_locked(struct sched_psi *p, int kind, uint64_t now);
 void sched_set_nice(struct thread *t, int nice);
 
 /* The real-time class (kernel/sched/rt.c), all with sched_lock held.

@@ -63,8 +63,12 @@ int sched_group_set_max(struct sched_group *g, uint64_t quota, uint64_t period, 
 /* A copy of g's limit and statistics, the current throttled stretches
  * included (cpu.max, cpu.stat, cpu.stat.local). */
 void sched_group_bandwidth(const struct sched_group *g, struct sched_bandwidth *out);
-/* A copy of g's pressure state with its totals up to now (kernel/sched/psi.c). */
-void sched_group_pressure(const struct sched_group *g, struct sched_psi *out);
+/* g's pressure: totals up to now (ns) and averages (kernel/sched/psi.c). */
+struct sched_pressure {
+	uint64_t total[PSI_KINDS];
+	uint32_t avg[PSI_KINDS][3];
+};
+void sched_group_pressure(const struct sched_group *g, struct sched_pressure *out);
 /* Total CPU time of g's subtree in ns, its user/system split, and the
  * user time of niced threads (cpu.stat). */
 uint64_t sched_group_usage_ns(const struct sched_group *g);

@@ -735,7 +735,7 @@ static void schedule_locked(void)
 		sched_kick_idle(); /* what this CPU passed over, another may take */
 	while (nskip)
 		sched_put_prev(skipped[--nskip]);
-	sched_psi_switch(rq->curr_se, se);
+	sched_psi_switch(rq->curr_se, se, rq->cpu);
 	bool rearm = se != rq->curr_se && sched_bw_limited();
 	if (se != rq->curr_se) {
 		if (rq->curr_se)
@@ -1103,7 +1103,7 @@ void sched_move_thread(struct thread *t, struct cgroup *to)
 	int cpu = t->se_cpu;
 	bool running = cpu >= 0;
 	if (running)
-		sched_psi_switch(&t->se, NULL);
+		sched_psi_switch(&t->se, NULL, (unsigned)cpu);
 	if (t->memstall)
 		sched_psi_memstall_locked(&t->se, -1);
 	if (t->iowait)
@@ -1129,7 +1129,7 @@ void sched_move_thread(struct thread *t, struct cgroup *to)
 		running = false;
 	}
 	if (running)
-		sched_psi_switch(NULL, &t->se);
+		sched_psi_switch(NULL, &t->se, (unsigned)cpu);
 	t->cgroup = to;
 	spin_unlock_irqrestore(&sched_lock, f);
 }

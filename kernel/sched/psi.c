@@ -1,36 +1,93 @@
-/* Pressure stall information for CPU and memory (cpu.pressure,
- * memory.pressure, /proc/pressure/cpu and memory), as Linux's PSI.
+/* Pressure stall information for CPU, memory and io (cpu.pressure,
+ * memory.pressure, io.pressure, the files of /proc/pressure), as Linux's PSI.
  *
- * For each cgroup (the root stands for the system): CPU "some" is the
- * time at least one of its threads was runnable but not running, "full"
- * the time threads were runnable and none of them ran (a group squeezed
- * out, or throttled by cpu.max; the system's is 0, as on Linux). Memory
- * "some" is the time at least one thread was stalled on memory (slowed
- * by memory.high, waiting for an OOM victim to free its pages), "full"
- * the time threads were stalled on memory and none was runnable.
+ * For each cgroup (the root stands for the system), on each CPU: CPU
+ * "some" while one of its threads counted there is runnable but not
+ * running, "full" while threads are runnable there and none of them runs
+ * (a group squeezed out, or throttled by cpu.max; the system's is 0, as
+ * on Linux). Memory "some" while one is stalled on memory (slowed by
+ * memory.high, waiting for an OOM victim to free its pages), "full" while
+ * some are and none is runnable; io the same for threads waiting for a
+ * disk. A thread counts on the CPU it last ran on (Linux: the run queue
+ * it waits on; Arbor has one queue, whose waiting threads have no CPU of
+ * their own) and moves there when it runs elsewhere. The group's totals
+ * are the CPUs' stall times weighted by their non-idle times (Linux's
+ * aggregation: tSOME = sum(tSOME[i] * tNONIDLE[i]) / sum(tNONIDLE[i])),
+ * so that a group's one waiting thread among four running on four CPUs is
+ * a quarter of "some", not all of it.
  * Counted exactly: every queue change of a thread (sched_psi_queued,
- * from the fair-queueing core) and every switch of the running thread
- * (sched_psi_switch) updates the groups on its path. Totals are in ns;
- * the averages decay over 10, 60 and 300 s, updated per 2 s window with
- * Linux's factors, in fixed point (FIXED_1 = 2048) as Linux keeps them.
- * A running entity on loan to a server (IPC) counts for the caller, whose
- * work the server does. All under sched_lock. */
+ * from the fair-queueing core) and every switch of a CPU's running
+ * thread (sched_psi_switch) updates the groups on its path. Totals are in
+ * ns, summed at each read, trigger check and 2 s window; the averages
+ * decay over 10, 60 and 300 s, updated per window with Linux's factors,
+ * in fixed point (FIXED_1 = 2048) as Linux keeps them. A running entity
+ * on loan to a server (IPC) counts for the caller, whose work the server
+ * does. All under sched_lock. */
 #include "sched.h"
 #include "percpu.h"
 #include "proc.h"
 #include "timer.h"
 
+_Static_assert(SCHED_PSI_CPUS >= MAX_CPUS, "a pressure slot per CPU");
+
 #define PSI_WINDOW_NS 2000000000ull
 #define FIXED_1 2048u
 #define PSI_BIT(kind) (1u << (kind))
 
+/* What a thread counts on its CPU (thread->psi_counts) */
+#define PSI_T_QUEUED  1u
+#define PSI_T_MEMSTALL 2u
+#define PSI_T_IOWAIT  4u
+
 /* e^(-2/10), e^(-2/60), e^(-2/300) in 1/2048 */
 static const uint64_t psi_exp[3] = { 1677, 1981, 2034 };
 
-/* Stall time of kind k up to t (t at or after the last change). */
-static uint64_t psi_stall_at(const struct sched_psi *p, int k, uint64_t t)
+/* Time in state s (a kind or PSI_NONIDLE) of CPU slot c up to t. */
+static uint64_t psi_cpu_time(const struct sched_psi_cpu *c, int s, uint64_t t)
 {
-	return p->total[k] + ((p->state & (1u << k)) ? t - p->state_start : 0);
+	uint64_t ongoing = (c->state & PSI_BIT(s)) && t > c->state_start ? t - c->state_start : 0;
+	return c->times[s] + ongoing;
+}
+
+/* a * w / sum (w <= sum): a CPU's stall time weighted by its share of
+ * the non-idle time; 64-bit unless the product would not fit. */
+static uint64_t psi_weigh(uint64_t a, uint64_t w, uint64_t sum)
+{
+	if (w == sum)
+		return a;
+	if (a < (1ull << 32) && w < (1ull << 32))
+		return a * w / sum;
+	return mul_div_u64(a, w, sum);
+}
+
+/* The CPUs' times up to t (not before the last aggregation) into the
+ * totals, each CPU's stall weighted by its non-idle time. */
+static void psi_aggregate(struct sched_psi *p, uint64_t t)
+{
+	uint64_t d[SCHED_PSI_CPUS][PSI_KINDS + 1];
+	uint64_t nonidle = 0;
+	if (t <= p->agg_at)
+		return;
+	p->agg_at = t;
+	for (unsigned i = 0; i < SCHED_PSI_CPUS; i++) {
+		struct sched_psi_cpu *c = &p->cpu[i];
+		for (int s = 0; s <= PSI_NONIDLE; s++) {
+			uint64_t now = psi_cpu_time(c, s, t);
+			d[i][s] = now > c->seen[s] ? now - c->seen[s] : 0; /* (CPUs' clocks) */
+			if (now > c->seen[s])
+				c->seen[s] = now;
+		}
+		nonidle += d[i][PSI_NONIDLE];
+	}
+	if (!nonidle)
+		return;
+	for (unsigned i = 0; i < SCHED_PSI_CPUS; i++) {
+		if (!d[i][PSI_NONIDLE])
+			continue;
+		for (int k = 0; k < PSI_KINDS; k++)
+			if (d[i][k])
+				p->total[k] += psi_weigh(d[i][k], d[i][PSI_NONIDLE], nonidle);
+	}
 }
 
 /* Windows that ended by now feed the averages. */
@@ -38,7 +95,7 @@ static void psi_catch_up(struct sched_psi *p, uint64_t now)
 {
 	if (!p->win_end) { /* the first use */
 		p->win_end = now + PSI_WINDOW_NS;
-		p->state_start = now;
+		p->agg_at = now;
 		return;
 	}
 	for (int n = 0; now >= p->win_end; n++) {
@@ -46,109 +103,152 @@ static void psi_catch_up(struct sched_psi *p, uint64_t now)
 			uint64_t skip = (now - p->win_end) / PSI_WINDOW_NS * PSI_WINDOW_NS;
 			p->win_end += skip;
 		}
+		psi_aggregate(p, p->win_end);
 		for (int k = 0; k < PSI_KINDS; k++) {
-			uint64_t at = psi_stall_at(p, k, p->win_end);
-			uint64_t pct = MIN(at - p->win_base[k], PSI_WINDOW_NS) * 100 * FIXED_1 / PSI_WINDOW_NS;
+			uint64_t pct = MIN(p->total[k] - p->win_base[k], PSI_WINDOW_NS) * 100 * FIXED_1 /
+				       PSI_WINDOW_NS;
 			for (int i = 0; i < 3; i++)
 				p->avg[k][i] = (p->avg[k][i] * psi_exp[i] + pct * (FIXED_1 - psi_exp[i]) + FIXED_1 / 2) /
 					       FIXED_1;
-			p->win_base[k] = at;
+			p->win_base[k] = p->total[k];
 		}
 		p->win_end += PSI_WINDOW_NS;
 	}
 }
 
-/* p's stall state from its counts. Time is accounted only when it
- * changes (in between, psi_stall_at derives it), so most events cost a
- * few instructions per group. *now is read from the clock on first use.
- * (The system's "full" is always 0: with threads runnable, one runs.) */
-static void psi_settle(struct sched_psi *p, uint64_t *now)
+/* CPU slot c of p: its stall state from its counts. Time is accounted
+ * only when it changes (in between, psi_cpu_time derives it), so most
+ * events cost a few instructions per group. *now is read from the clock
+ * on first use. (The system's "full" is always 0, as Linux reports it.) */
+static void psi_settle(struct sched_psi *p, unsigned cpu, uint64_t *now)
 {
-	uint32_t state = (p->nr_queued > p->running ? PSI_BIT(PSI_CPU_SOME) : 0) |
-			 (p->nr_queued && !p->running && p != sched_root->psi ? PSI_BIT(PSI_CPU_FULL) : 0) |
-			 (p->nr_memstall ? PSI_BIT(PSI_MEM_SOME) : 0) |
-			 (p->nr_memstall && !p->nr_queued ? PSI_BIT(PSI_MEM_FULL) : 0) |
-			 (p->nr_iowait ? PSI_BIT(PSI_IO_SOME) : 0) |
-			 (p->nr_iowait && !p->nr_queued ? PSI_BIT(PSI_IO_FULL) : 0);
-	if (state == p->state && p->win_end)
+	struct sched_psi_cpu *c = &p->cpu[cpu];
+	uint32_t state = (c->nr_queued > c->running ? PSI_BIT(PSI_CPU_SOME) : 0) |
+			 (c->nr_queued && !c->running && p != sched_root->psi ? PSI_BIT(PSI_CPU_FULL) : 0) |
+			 (c->nr_memstall ? PSI_BIT(PSI_MEM_SOME) : 0) |
+			 (c->nr_memstall && !c->nr_queued ? PSI_BIT(PSI_MEM_FULL) : 0) |
+			 (c->nr_iowait ? PSI_BIT(PSI_IO_SOME) : 0) |
+			 (c->nr_iowait && !c->nr_queued ? PSI_BIT(PSI_IO_FULL) : 0) |
+			 (c->nr_queued || c->nr_memstall || c->nr_iowait ? PSI_BIT(PSI_NONIDLE) : 0);
+	if (state == c->state && p->win_end)
 		return;
 	if (!*now)
 		*now = clock_ns();
 	psi_catch_up(p, *now);
-	for (int k = 0; k < PSI_KINDS; k++)
-		p->total[k] = psi_stall_at(p, k, *now);
-	p->state_start = *now;
-	p->state = state;
+	for (int s = 0; s <= PSI_NONIDLE; s++)
+		c->times[s] = psi_cpu_time(c, s, *now);
+	c->state_start = *now;
+	c->state = state;
 }
 
-/* Changes of a thread's counts: queued, running, stalled on memory or io. */
+/* Changes of a thread's counts on one CPU: queued, running, stalled on
+ * memory or io. */
 struct psi_delta {
 	int queued, running, memstall, iowait;
 };
 
-static void psi_add(struct sched_psi *p, const struct psi_delta *d)
+static void psi_add(struct sched_psi *p, unsigned cpu, const struct psi_delta *d)
 {
+	struct sched_psi_cpu *c = &p->cpu[cpu];
+	c->nr_queued += (uint32_t)d->queued;
+	c->running += (uint32_t)d->running;
+	c->nr_memstall += (uint32_t)d->memstall;
+	c->nr_iowait += (uint32_t)d->iowait;
 	p->nr_queued += (uint32_t)d->queued;
-	p->running += (uint32_t)d->running;
-	p->nr_memstall += (uint32_t)d->memstall;
 	p->nr_iowait += (uint32_t)d->iowait;
 }
 
-/* The groups above thread entity se (the root last): counts, then states.
- * Counting both paths of a switch before settling either means groups on
- * both (their running count goes -1 +1) see no change at all. */
-static void psi_count(struct sched_entity *se, struct psi_delta d)
+/* The groups above thread entity se (the root last) on cpu: counts, then
+ * states. Counting both paths of a switch before settling either means
+ * groups on both (their running count goes -1 +1) see no change at all. */
+static void psi_count(struct sched_entity *se, unsigned cpu, struct psi_delta d)
 {
 	for (struct sched_entity *e = se->parent->owner; e; e = e->parent->owner)
-		psi_add(sched_group_of_entity(e)->psi, &d);
-	psi_add(sched_root->psi, &d);
+		psi_add(sched_group_of_entity(e)->psi, cpu, &d);
+	psi_add(sched_root->psi, cpu, &d);
 }
 
-static void psi_settle_path(struct sched_entity *se, uint64_t *now)
+static void psi_settle_path(struct sched_entity *se, unsigned cpu, uint64_t *now)
 {
 	for (struct sched_entity *e = se->parent->owner; e; e = e->parent->owner)
-		psi_settle(sched_group_of_entity(e)->psi, now);
-	psi_settle(sched_root->psi, now);
+		psi_settle(sched_group_of_entity(e)->psi, cpu, now);
+	psi_settle(sched_root->psi, cpu, now);
+}
+
+static struct thread *psi_thread(struct sched_entity *se)
+{
+	return container_of(se, struct thread, se);
+}
+
+/* se's thread runs on cpu: what it counts moves there from its last CPU. */
+static void psi_move(struct sched_entity *se, unsigned cpu, uint64_t *now)
+{
+	struct thread *t = psi_thread(se);
+	unsigned from = (unsigned)t->psi_cpu;
+	if (from == cpu)
+		return;
+	t->psi_cpu = (int8_t)cpu;
+	uint8_t n = t->psi_counts;
+	if (!n)
+		return;
+	struct psi_delta d = { .queued = !!(n & PSI_T_QUEUED), .memstall = !!(n & PSI_T_MEMSTALL),
+			       .iowait = !!(n & PSI_T_IOWAIT) };
+	psi_count(se, cpu, d);
+	psi_count(se, from, (struct psi_delta){ -d.queued, 0, -d.memstall, -d.iowait });
+	psi_settle_path(se, from, now);
+}
+
+/* Thread entity se's count `bit` starts (delta 1) or ends (-1) on its CPU. */
+static void psi_thread_count(struct sched_entity *se, uint8_t bit, int delta)
+{
+	struct thread *t = psi_thread(se);
+	uint64_t now = 0;
+	if (delta > 0 && t == this_cpu()->current)
+		psi_move(se, this_cpu()->id, &now); /* it stalls where it runs */
+	unsigned cpu = (unsigned)t->psi_cpu;
+	if (delta > 0)
+		t->psi_counts |= bit;
+	else
+		t->psi_counts &= (uint8_t)~bit;
+	psi_count(se, cpu, (struct psi_delta){ .queued = bit == PSI_T_QUEUED ? delta : 0,
+					       .memstall = bit == PSI_T_MEMSTALL ? delta : 0,
+					       .iowait = bit == PSI_T_IOWAIT ? delta : 0 });
+	psi_settle_path(se, cpu, &now);
 }
 
 void sched_psi_queued(struct sched_entity *se, int delta)
 {
-	uint64_t now = 0;
-	psi_count(se, (struct psi_delta){ .queued = delta });
-	psi_settle_path(se, &now);
+	psi_thread_count(se, PSI_T_QUEUED, delta);
 }
 
-void sched_psi_switch(struct sched_entity *from, struct sched_entity *to)
+void sched_psi_switch(struct sched_entity *from, struct sched_entity *to, unsigned cpu)
 {
 	uint64_t now = 0;
 	if (from == to)
 		return;
-	if (from)
-		psi_count(from, (struct psi_delta){ .running = -1 });
 	if (to)
-		psi_count(to, (struct psi_delta){ .running = 1 });
+		psi_move(to, cpu, &now);
 	if (from)
-		psi_settle_path(from, &now);
+		psi_count(from, cpu, (struct psi_delta){ .running = -1 });
+	if (to)
+		psi_count(to, cpu, (struct psi_delta){ .running = 1 });
+	if (from)
+		psi_settle_path(from, cpu, &now);
 	if (to && (!from || to->parent != from->parent))
-		psi_settle_path(to, &now); /* siblings share every group */
+		psi_settle_path(to, cpu, &now); /* siblings share every group */
 }
 
 void sched_psi_memstall_locked(struct sched_entity *se, int delta)
 {
 	spin_assert_held(&sched_lock);
-	uint64_t now = 0;
-	psi_count(se, (struct psi_delta){ .memstall = delta });
-	psi_settle_path(se, &now);
+	psi_thread_count(se, PSI_T_MEMSTALL, delta);
 }
 
 void sched_psi_iowait_locked(struct sched_entity *se, int delta)
 {
 	spin_assert_held(&sched_lock);
-	uint64_t now = 0;
-	psi_count(se, (struct psi_delta){ .iowait = delta });
-	psi_settle_path(se, &now);
+	psi_thread_count(se, PSI_T_IOWAIT, delta);
 }
-
 void sched_memstall(bool enter)
 {
 	struct thread *t = current_thread();
@@ -172,19 +272,24 @@ void sched_wbstall(bool enter)
 	spin_unlock_irqrestore(&sched_lock, f);
 }
 
-uint64_t sched_psi_total_locked(const struct sched_psi *p, int kind, uint64_t now)
+uint64_t sched_psi_total_locked(struct sched_psi *p, int kind, uint64_t now)
 {
-	return psi_stall_at(p, kind, now);
+	psi_catch_up(p, now);
+	psi_aggregate(p, now);
+	return p->total[kind];
 }
 
-void sched_group_pressure(const struct sched_group *g, struct sched_psi *out)
+void sched_group_pressure(const struct sched_group *g, struct sched_pressure *out)
 {
 	uint64_t f = spin_lock_irqsave(&sched_lock);
 	uint64_t now = clock_ns();
 	struct sched_psi *p = g->psi;
 	psi_catch_up(p, now);
-	*out = *p;
-	for (int k = 0; k < PSI_KINDS; k++)
-		out->total[k] = psi_stall_at(p, k, now);
+	psi_aggregate(p, now);
+	for (int k = 0; k < PSI_KINDS; k++) {
+		out->total[k] = p->total[k];
+		for (int i = 0; i < 3; i++)
+			out->avg[k][i] = p->avg[k][i];
+	}
 	spin_unlock_irqrestore(&sched_lock, f);
 }

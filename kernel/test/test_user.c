@@ -1228,6 +1228,15 @@ KTEST(posix_affinity)
 	run_with_servers(argv, "posix_affinity");
 }
 
+/* cpu.pressure across the CPUs that schedule (tests/sched/psi.c): one
+ * waiting spinner stalls one CPU of N, not the group. On one CPU here, on
+ * 2 and 4 in tools/run-tests.py's smp_sched=1 boots. */
+KTEST(posix_psi)
+{
+	const char *const argv[] = { "posix/psi", NULL };
+	run_with_servers(argv, "posix_psi");
+}
+
 /* /proc/stat, /proc/cpuinfo, nproc and getconf (tests/proc/cpustat.c, the
  * differential test diff_cpustat.c): on one CPU here, on 2 in
  * tools/run-tests.py's smp_sched=1 boot. */
