@@ -264,6 +264,32 @@ static __attribute__((always_inline)) inline void ipc_accept(struct thread *serv
 		memcpy(server->ipc_in, c->ipc_out, c->ipc_snd_len);
 }
 
+/* No thread of ep's server is free: self queues its call (in self's
+ * message) and waits until a server thread takes it and replies. Meanwhile
+ * self lends its context to a thread of the server serving a less
+ * entitled call (sched_lend_*), and the server's threads serving calls on
+ * throttled contexts go on on their own (sched.h); the most entitled
+ * caller that found nothing to lend to pushes the next call taken
+ * (ep->unlent). The call's result (sched_block_locked's). sched lock held. */
+static int ipc_queue_call_locked(struct thread *self, struct endpoint *ep)
+{
+	self->ipc_ep = ep;
+	if (ep->owner)
+		sched_donors_waiting_locked(ep->owner, 0);
+	if (ep->owner && !self->ipc_lend_to &&
+	    (!ep->unlent || sched_ctx_before_locked(self, ep->unlent)))
+		ep->unlent = self; /* lends to the next less entitled call taken */
+	int r = sched_block_locked(&ep->callers, 0);
+	self->ipc_ep = NULL;
+	if (ep->unlent == self)
+		ep->unlent = NULL;
+	/* Picked up by a server: we were DONATING until its reply.
+	 * (A kill pending before we blocked: we lend no more.) */
+	if (self->ipc_lend_proc)
+		sched_lend_stop_locked(self);
+	return r;
+}
+
 /* Performs the call the server would otherwise get as an event. */
 void ipc_channel_close_sync(struct kobj *o)
 {
@@ -285,9 +311,10 @@ void ipc_channel_close_sync(struct kobj *o)
 		ipc_accept(server, self, ep);
 		ch->told = sched_ipc_call_locked(server) == 0;
 	} else if (!ep->dead) {
-		self->ipc_ep = ep;
-		ch->told = sched_block_locked(&ep->callers, 0) == 0;
-		self->ipc_ep = NULL;
+		/* as any call: a close waiting behind less entitled calls
+		 * lends them its context (a probe's close of /proc/meminfo
+		 * waited 2-3 ms behind a flood of weight-1 readers on 2 CPUs) */
+		ch->told = ipc_queue_call_locked(self, ep) == 0;
 	}
 	if (self->ipc_reply) /* deferred, then interrupted */
 		ipc_abandon_locked(self);
@@ -347,22 +374,7 @@ static __attribute__((always_inline)) inline long ipc_call_loaded(int h, const v
 		ipc_accept(server, self, ep);
 		r = sched_ipc_call_locked(server);
 	} else {
-		self->ipc_ep = ep;
-		/* No thread of the server is free: those serving calls on
-		 * throttled contexts go on on their own (sched.h). */
-		if (ep->owner)
-			sched_donors_waiting_locked(ep->owner, 0);
-		if (ep->owner && !self->ipc_lend_to &&
-		    (!ep->unlent || sched_ctx_before_locked(self, ep->unlent)))
-			ep->unlent = self; /* lends to the next less entitled call taken */
-		r = sched_block_locked(&ep->callers, 0);
-		self->ipc_ep = NULL;
-		if (ep->unlent == self)
-			ep->unlent = NULL;
-		/* Picked up by a server: we were DONATING until its reply.
-		 * (A kill pending before we blocked: we lend no more.) */
-		if (self->ipc_lend_proc)
-			sched_lend_stop_locked(self);
+		r = ipc_queue_call_locked(self, ep);
 	}
 	if (__builtin_expect(self->ipc_reply != NULL, 0)) /* deferred, then interrupted */
 		ipc_abandon_locked(self);
