@@ -93,28 +93,30 @@ struct sched_entity;
  * CPU as Linux's: each thread below it counts on one CPU (the one it last
  * ran on, where Linux keeps it on a run queue) as queued (runnable:
  * waiting or running), stalled on memory or waiting for a disk, and each
- * CPU counts the threads below it running there. Each CPU's stall state
- * (since state_start) and the time it spent in each state and non-idle
- * (times, up to state_start; seen: at the last aggregation) are summed
- * into the group's totals weighted by each CPU's non-idle time, so that
- * three busy threads on two CPUs are "some" half of the time, not all of
- * it. Then the decaying averages over 10, 60 and 300 s (percent, fixed
- * point 1/2048), updated every 2 s window, for each kind (PSI_CPU_SOME
- * ... PSI_IO_FULL). nr_queued and nr_iowait also sum all CPUs' (the
- * root's: /proc/stat's procs_running, the load average). */
+ * CPU counts the threads below it running there; each CPU's stall state
+ * follows. ncpus counts the CPUs in each state (PSI_NONIDLE: non-idle
+ * ones) since state_start; the group stalls at each moment by the share
+ * of its non-idle CPUs that stall, so that three busy threads on two CPUs
+ * are "some" half of the time, not all of it. total: the stalled time up
+ * to state_start in ns, and the rest in ns / 840 (exact for 1 to 8
+ * CPUs); then the decaying
+ * averages over 10, 60 and 300 s (percent, fixed point 1/2048), updated
+ * every 2 s window, for each kind (PSI_CPU_SOME ... PSI_IO_FULL).
+ * nr_queued and nr_iowait sum all CPUs' (the root's: /proc/stat's
+ * procs_running, the load average). */
 enum { PSI_CPU_SOME, PSI_CPU_FULL, PSI_MEM_SOME, PSI_MEM_FULL, PSI_IO_SOME, PSI_IO_FULL, PSI_KINDS };
-#define PSI_NONIDLE PSI_KINDS	/* a state bit and times[] slot beside the kinds */
+#define PSI_NONIDLE PSI_KINDS	/* a state bit and ncpus[] slot beside the kinds */
 #define SCHED_PSI_CPUS 8	/* MAX_CPUS (psi.c checks) */
 struct sched_psi_cpu {
 	uint32_t nr_queued, running, nr_memstall, nr_iowait;
 	uint32_t state;
-	uint64_t state_start;
-	uint64_t times[PSI_KINDS + 1], seen[PSI_KINDS + 1];
 };
 struct sched_psi {
 	uint32_t nr_queued, nr_iowait;
-	uint64_t agg_at;		/* the last aggregation's time */
+	uint8_t ncpus[PSI_KINDS + 1];
+	uint64_t state_start;
 	uint64_t total[PSI_KINDS];
+	uint16_t rest[PSI_KINDS];
 	uint64_t win_end, win_base[PSI_KINDS];
 	uint32_t avg[PSI_KINDS][3];
 	struct sched_psi_cpu cpu[SCHED_PSI_CPUS];

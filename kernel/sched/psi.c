@@ -10,15 +10,20 @@
  * some are and none is runnable; io the same for threads waiting for a
  * disk. A thread counts on the CPU it last ran on (Linux: the run queue
  * it waits on; Arbor has one queue, whose waiting threads have no CPU of
- * their own) and moves there when it runs elsewhere. The group's totals
- * are the CPUs' stall times weighted by their non-idle times (Linux's
- * aggregation: tSOME = sum(tSOME[i] * tNONIDLE[i]) / sum(tNONIDLE[i])),
- * so that a group's one waiting thread among four running on four CPUs is
- * a quarter of "some", not all of it.
+ * their own) and moves there when it runs elsewhere. At each moment the
+ * group stalls by the share of its non-idle CPUs that stall (Linux's
+ * aggregation, tSOME = sum(tSOME[i] * tNONIDLE[i]) / sum(tNONIDLE[i]),
+ * taken moment by moment instead of per 2 s sample: Linux's samples count
+ * a thread stalled on one CPU, then on another within one sample, as
+ * stalled half the time, and Arbor's one queue moves threads between CPUs
+ * far more often than Linux's balancer), so that a group's one waiting
+ * thread among four running on four CPUs is a quarter of "some", not all
+ * of it, and a thread stalled all along is stalled all along wherever it
+ * ran.
  * Counted exactly: every queue change of a thread (sched_psi_queued,
  * from the fair-queueing core) and every switch of a CPU's running
  * thread (sched_psi_switch) updates the groups on its path. Totals are in
- * ns, summed at each read, trigger check and 2 s window; the averages
+ * ns (with the rest in ns / 840: exact for 1 to 8 CPUs); the averages
  * decay over 10, 60 and 300 s, updated per window with Linux's factors,
  * in fixed point (FIXED_1 = 2048) as Linux keeps them. A running entity
  * on loan to a server (IPC) counts for the caller, whose work the server
@@ -42,52 +47,25 @@ _Static_assert(SCHED_PSI_CPUS >= MAX_CPUS, "a pressure slot per CPU");
 /* e^(-2/10), e^(-2/60), e^(-2/300) in 1/2048 */
 static const uint64_t psi_exp[3] = { 1677, 1981, 2034 };
 
-/* Time in state s (a kind or PSI_NONIDLE) of CPU slot c up to t. */
-static uint64_t psi_cpu_time(const struct sched_psi_cpu *c, int s, uint64_t t)
+/* Time split among 1 to 8 non-idle CPUs is exact in ns / PSI_SCALE
+ * (840 = lcm(1..8)): the totals keep the ns and the rest in those units. */
+#define PSI_SCALE 840u
+
+/* The time since state_start up to t, in ns x PSI_SCALE, that kind k
+ * stalled: each moment the share of the non-idle CPUs in state k. */
+static uint64_t psi_scaled_since(const struct sched_psi *p, int k, uint64_t t)
 {
-	uint64_t ongoing = (c->state & PSI_BIT(s)) && t > c->state_start ? t - c->state_start : 0;
-	return c->times[s] + ongoing;
+	if (!p->ncpus[PSI_NONIDLE] || t <= p->state_start)
+		return 0;
+	return (t - p->state_start) * p->ncpus[k] * (PSI_SCALE / p->ncpus[PSI_NONIDLE]);
 }
 
-/* a * w / sum (w <= sum): a CPU's stall time weighted by its share of
- * the non-idle time; 64-bit unless the product would not fit. */
-static uint64_t psi_weigh(uint64_t a, uint64_t w, uint64_t sum)
+/* Stall time of kind k up to t (t at or after the last change): each
+ * moment weighs in as the share of the group's non-idle CPUs in that
+ * state then. */
+static uint64_t psi_stall_at(const struct sched_psi *p, int k, uint64_t t)
 {
-	if (w == sum)
-		return a;
-	if (a < (1ull << 32) && w < (1ull << 32))
-		return a * w / sum;
-	return mul_div_u64(a, w, sum);
-}
-
-/* The CPUs' times up to t (not before the last aggregation) into the
- * totals, each CPU's stall weighted by its non-idle time. */
-static void psi_aggregate(struct sched_psi *p, uint64_t t)
-{
-	uint64_t d[SCHED_PSI_CPUS][PSI_KINDS + 1];
-	uint64_t nonidle = 0;
-	if (t <= p->agg_at)
-		return;
-	p->agg_at = t;
-	for (unsigned i = 0; i < SCHED_PSI_CPUS; i++) {
-		struct sched_psi_cpu *c = &p->cpu[i];
-		for (int s = 0; s <= PSI_NONIDLE; s++) {
-			uint64_t now = psi_cpu_time(c, s, t);
-			d[i][s] = now > c->seen[s] ? now - c->seen[s] : 0; /* (CPUs' clocks) */
-			if (now > c->seen[s])
-				c->seen[s] = now;
-		}
-		nonidle += d[i][PSI_NONIDLE];
-	}
-	if (!nonidle)
-		return;
-	for (unsigned i = 0; i < SCHED_PSI_CPUS; i++) {
-		if (!d[i][PSI_NONIDLE])
-			continue;
-		for (int k = 0; k < PSI_KINDS; k++)
-			if (d[i][k])
-				p->total[k] += psi_weigh(d[i][k], d[i][PSI_NONIDLE], nonidle);
-	}
+	return p->total[k] + (p->rest[k] + psi_scaled_since(p, k, t)) / PSI_SCALE;
 }
 
 /* Windows that ended by now feed the averages. */
@@ -95,7 +73,7 @@ static void psi_catch_up(struct sched_psi *p, uint64_t now)
 {
 	if (!p->win_end) { /* the first use */
 		p->win_end = now + PSI_WINDOW_NS;
-		p->agg_at = now;
+		p->state_start = now;
 		return;
 	}
 	for (int n = 0; now >= p->win_end; n++) {
@@ -103,23 +81,23 @@ static void psi_catch_up(struct sched_psi *p, uint64_t now)
 			uint64_t skip = (now - p->win_end) / PSI_WINDOW_NS * PSI_WINDOW_NS;
 			p->win_end += skip;
 		}
-		psi_aggregate(p, p->win_end);
 		for (int k = 0; k < PSI_KINDS; k++) {
-			uint64_t pct = MIN(p->total[k] - p->win_base[k], PSI_WINDOW_NS) * 100 * FIXED_1 /
-				       PSI_WINDOW_NS;
+			uint64_t at = psi_stall_at(p, k, p->win_end);
+			uint64_t pct = MIN(at - p->win_base[k], PSI_WINDOW_NS) * 100 * FIXED_1 / PSI_WINDOW_NS;
 			for (int i = 0; i < 3; i++)
 				p->avg[k][i] = (p->avg[k][i] * psi_exp[i] + pct * (FIXED_1 - psi_exp[i]) + FIXED_1 / 2) /
 					       FIXED_1;
-			p->win_base[k] = p->total[k];
+			p->win_base[k] = at;
 		}
 		p->win_end += PSI_WINDOW_NS;
 	}
 }
 
-/* CPU slot c of p: its stall state from its counts. Time is accounted
- * only when it changes (in between, psi_cpu_time derives it), so most
- * events cost a few instructions per group. *now is read from the clock
- * on first use. (The system's "full" is always 0, as Linux reports it.) */
+/* CPU slot cpu of p: its stall state from its counts, and the group's
+ * counts of CPUs in each state. Time is accounted only when they change
+ * (in between, psi_stall_at derives it), so most events cost a few
+ * instructions per group. *now is read from the clock on first use.
+ * (The system's CPU "full" is always 0, as Linux reports it.) */
 static void psi_settle(struct sched_psi *p, unsigned cpu, uint64_t *now)
 {
 	struct sched_psi_cpu *c = &p->cpu[cpu];
@@ -135,9 +113,14 @@ static void psi_settle(struct sched_psi *p, unsigned cpu, uint64_t *now)
 	if (!*now)
 		*now = clock_ns();
 	psi_catch_up(p, *now);
+	for (int k = 0; k < PSI_KINDS; k++) {
+		uint64_t add = p->rest[k] + psi_scaled_since(p, k, *now);
+		p->total[k] += add / PSI_SCALE;
+		p->rest[k] = (uint16_t)(add % PSI_SCALE);
+	}
+	p->state_start = MAX(p->state_start, *now); /* (CPUs' clocks) */
 	for (int s = 0; s <= PSI_NONIDLE; s++)
-		c->times[s] = psi_cpu_time(c, s, *now);
-	c->state_start = *now;
+		p->ncpus[s] += (uint8_t)(!!(state & PSI_BIT(s)) - !!(c->state & PSI_BIT(s)));
 	c->state = state;
 }
 
@@ -275,8 +258,7 @@ void sched_wbstall(bool enter)
 uint64_t sched_psi_total_locked(struct sched_psi *p, int kind, uint64_t now)
 {
 	psi_catch_up(p, now);
-	psi_aggregate(p, now);
-	return p->total[kind];
+	return psi_stall_at(p, kind, now);
 }
 
 void sched_group_pressure(const struct sched_group *g, struct sched_pressure *out)
@@ -285,9 +267,8 @@ void sched_group_pressure(const struct sched_group *g, struct sched_pressure *ou
 	uint64_t now = clock_ns();
 	struct sched_psi *p = g->psi;
 	psi_catch_up(p, now);
-	psi_aggregate(p, now);
 	for (int k = 0; k < PSI_KINDS; k++) {
-		out->total[k] = p->total[k];
+		out->total[k] = psi_stall_at(p, k, now);
 		for (int i = 0; i < 3; i++)
 			out->avg[k][i] = p->avg[k][i];
 	}
