@@ -784,7 +784,7 @@ SMP_SCHED_TESTS = (
     "sched_never_runs_blocked_thread,sched_wake_all_ends_with_stray_waiter,sched_waitq_wakeup,"
     "sched_sleep_and_timeout,smp_call_many,smp_call_nested,ipc_call_reply_identity,"
     "ipc_server_time_charged_to_caller,user_ipc_server_exits_mid_call,user_ipc_deferred_replies,"
-    "user_ipc_server_sleeps_mid_call,user_channels_and_handles",
+    "user_ipc_server_sleeps_mid_call,user_channels_and_handles,driver_irq_ports_pci_dma",
     "posix_affinity,posix_psi,posix_cpustat,posix_cpuset,user_fork_copy_on_write,shm_shared_between_processes,user_signals,user_execve,"
     "posix_sched_races,posix_pthreads,posix_threads,posix_fifo,posix_sockets,posix_sigrt,"
     "posix_pidfd,posix_ptrace,posix_io_cgroup,posix_files_vfs")

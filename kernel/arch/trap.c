@@ -14,6 +14,7 @@
 #include "sched.h"
 #include "memcg.h"
 #include "random.h"
+#include "dev.h"
 
 struct idt_gate {
 	uint16_t offset_lo;
@@ -185,6 +186,8 @@ void trap_dispatch(struct trap_frame *tf)
 	if (tf->vector == VECTOR_SPURIOUS)
 		return;
 	if (tf->vector < TRAP_NR_EXCEPTIONS && trap_from_user(tf)) {
+		if (tf->vector == TRAP_GP && ioport_fault_refresh(current_thread()->proc))
+			return; /* a grant made on another CPU: run it again */
 		trap_user_exception(tf, trap_signal(tf->vector), 0);
 		return;
 	}

@@ -25,6 +25,10 @@ static inline void ioport_switch_to(struct proc *p)
 void dev_proc_exit(struct proc *p);
 
 void ioport_proc_exit(struct proc *p);
+/* A general protection fault in p's user code: if this CPU's copy of p's
+ * bitmap predates a grant made on another CPU, it is reloaded and true
+ * returned (the instruction runs again); false if the fault is p's own. */
+bool ioport_fault_refresh(struct proc *p);
 /* May p use port (ioport_grant gave it)? */
 bool ioport_granted(const struct proc *p, uint16_t port);
 

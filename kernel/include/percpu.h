@@ -84,7 +84,7 @@ struct cpu {
 	struct runqueue *rq;
 	struct charge_stock stock;	/* memory charges cached for one cgroup */
 	uint64_t gdt[8];
-	struct proc *io_owner;	/* whose bitmap tss_io.bitmap holds */
+	uint64_t io_gen;	/* the grant generation tss_io.bitmap holds (0: none) */
 	uint64_t softlockup_stamp; /* clock_ns of the last chance to schedule */
 	uint32_t softlockup_ticks; /* ticks taken since then (the CPU really ran) */
 	uint32_t stock_drain;	   /* another CPU asks for stock's drain (mem_drain_stock) */

@@ -314,6 +314,7 @@ struct proc {
 	 * flock_lock): a close looks no further while 0 */
 	uint32_t nflocks;
 	uint8_t *io_bitmap;		/* ports granted (0 bit = allowed), or NULL */
+	uint64_t io_gen;		/* its last grant's number, unique in the system (ioport.c) */
 	struct handle_table handles;
 	struct k_sigaction sigactions[SIG_NSIG];
 	uint64_t sig_pending;		/* bit sig-1: signals sent to the process */

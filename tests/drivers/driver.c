@@ -1,8 +1,10 @@
 /* A user-space driver's view of the hardware: ports, an interrupt
  * delivered as a notification (the RTC's periodic interrupt, IRQ 8), PCI
- * configuration space, DMA memory, and the limits around them. Runs with
- * the driver capability. */
+ * configuration space, DMA memory, and the limits around them; a port
+ * granted by one thread while another runs on another CPU. Runs with the
+ * driver capability. */
 #include "arbor/user.h"
+#include "abi/sched.h"
 
 static inline void outb(uint16_t port, uint8_t v) { __asm__ volatile("outb %0, %1" ::"a"(v), "Nd"(port)); }
 static inline uint8_t inb(uint16_t port) { uint8_t v; __asm__ volatile("inb %1, %0" : "=a"(v) : "Nd"(port)); return v; }
@@ -110,6 +112,38 @@ static void test_memory(void)
 	tap_check_eq("ipc_dma_grant's unpin takes no range: EINVAL", sys_ipc_dma_grant(0, 4096, NULL, 0, 0), -EINVAL);
 }
 
+/* A grant made on CPU 0 while a thread of ours runs on CPU 1 with the
+ * bitmap it had (the serial driver's stderr thread died so, of a general
+ * protection fault, on several CPUs). One CPU: the same, interleaved. */
+static volatile int port_go, port_done;
+
+static long port_user(void *arg)
+{
+	(void)arg;
+	long online = sys_sched_policy(SCHED_OP_ONLINE, 0, 0, NULL);
+	if (online > 0 && (online & 2))
+		sys_sched_policy(SCHED_OP_SETAFFINITY, 0, 2, NULL); /* CPU 1 */
+	cmos_read(0x0c); /* the bitmap with the RTC's ports, loaded here */
+	while (!port_go)
+		__asm__ volatile("pause");
+	outb(0x80, 0); /* granted meanwhile, on the other CPU */
+	(void)inb(0x80);
+	port_done = 1;
+	return 0;
+}
+
+static void test_ports_across_cpus(void)
+{
+	sys_sched_policy(SCHED_OP_SETAFFINITY, 0, 1, NULL); /* CPU 0 */
+	tap_check("a thread that uses ports starts", thread_start(port_user, NULL) > 0);
+	sys_sleep_ns(50000000); /* it is on its CPU, spinning */
+	tap_check_eq("grant port 0x80 while it runs", sys_ioport_grant(0x80, 1), 0);
+	port_go = 1;
+	for (int i = 0; i < 2000 && !port_done; i++)
+		sys_sleep_ns(1000000);
+	tap_check("the other thread uses it at once (no fault on its CPU's older copy)", port_done);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1 && strcmp(argv[1], "nocap") == 0) {
@@ -123,6 +157,7 @@ int main(int argc, char **argv)
 		return tap_done();
 	}
 	test_rtc_irq();
+	test_ports_across_cpus();
 	test_pci();
 	test_memory();
 	return tap_done();
