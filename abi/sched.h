@@ -35,12 +35,5 @@
  * lock to the best waiter (the word becomes its tid, | K_FUTEX_WAITERS
  * if others still wait, which now boost it; 0 if none waits) and wakes it. */
 #define K_FUTEX_UNLOCK_PI	(-2147483647 - 1)
-/* futex_wake's n for a lock without owner ids (user/include/arbor/
- * srvlock.h: 0 free, 1 held, 2 held with waiters): the kernel hands the
- * lock, still held, to the best waiter and wakes it (its futex_wait
- * returns 0: it holds the lock), or if none waits writes 0 (free) into
- * the word; both under the lock waiters test the word with, so no
- * running thread takes the lock while a woken one is on its way. */
-#define K_FUTEX_HANDOFF		(-2147483647)
 
 #endif

@@ -275,49 +275,16 @@ static long futex_unlock_pi(uint32_t *uaddr, const uint64_t key[2])
 	return best ? 1 : 0;
 }
 
-/* A lock's hand-over without owner ids (K_FUTEX_HANDOFF): under
- * futex_lock, the best waiter not being killed is woken, the lock still
- * held, now its own; with none, the word at uaddr (the unlocking holder
- * has just read it: its page is there) becomes 0. 1 if one was woken. */
-static long futex_handoff(uint32_t *uaddr, const uint64_t key[2])
-{
-	spin_lock(&futex_lock);
-	struct list_head *pos, *b = futex_bucket(key);
-	struct futex_waiter *best = NULL;
-	uint64_t f = sched_lock_ipc();
-	list_for_each(pos, b) {
-		struct futex_waiter *w = list_entry(pos, struct futex_waiter, link);
-		if (!futex_key_eq(w, key) || w->woken || thread_fatal_signal(w->t))
-			continue; /* (a dying thread would take the lock with it) */
-		if (!best || sched_ctx_before_locked(w->t, best->t))
-			best = w;
-	}
-	sched_unlock_ipc(f);
-	long r = 1;
-	if (best) {
-		best->woken = true;
-		futex_pi_unlink(best);
-		sched_wake(best->t, 0);
-	} else {
-		uint32_t zero = 0;
-		r = copy_to_user(uaddr, &zero, sizeof(zero)) ? -EFAULT : 0;
-	}
-	spin_unlock(&futex_lock);
-	return r;
-}
-
 long sys_futex_wake(uint32_t *uaddr, int n)
 {
 	struct addrspace *as = current_thread()->proc->as;
 	uint64_t key[2];
-	if (((uint64_t)uaddr & 3) || !as || (n < 0 && n != K_FUTEX_UNLOCK_PI && n != K_FUTEX_HANDOFF))
+	if (((uint64_t)uaddr & 3) || !as || (n < 0 && n != K_FUTEX_UNLOCK_PI))
 		return -EINVAL;
 	if (futex_key(as, uaddr, key))
 		return -EFAULT;
 	if (n == K_FUTEX_UNLOCK_PI)
 		return futex_unlock_pi(uaddr, key);
-	if (n == K_FUTEX_HANDOFF)
-		return futex_handoff(uaddr, key);
 	return futex_wake_key(key, n);
 }
 

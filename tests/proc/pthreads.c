@@ -6,8 +6,7 @@
  * file, not the address), and calls that crashed before (NULL attribute
  * objects), and malloc, setenv and fopen from several threads at once
  * (on several CPUs, a heap without its lock breaks within a few thousand
- * calls); the servers' lock (arbor/srvlock.h) and its hand-over
- * (futex_wake's K_FUTEX_HANDOFF). Prints TAP. */
+ * calls). Prints TAP. */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -22,8 +21,6 @@
 #include <time.h>
 #include <unistd.h>
 #include "abi/procinfo.h"
-#include "abi/sched.h"
-#include "arbor/srvlock.h"
 #include "arbor/syscalls.h"
 
 static int n, failed;
@@ -94,36 +91,6 @@ static void *malloc_churn(void *arg)
 	for (int i = 0; i < CHURN_SLOTS; i++)
 		free(slot[i]);
 	return (void *)(uintptr_t)bad;
-}
-
-/* K_FUTEX_HANDOFF: a waiter on the word, and what its wait returned. */
-static uint32_t ho_word;
-static volatile long ho_got = 1;
-static void *handoff_waiter(void *arg)
-{
-	(void)arg;
-	long r;
-	while ((r = sys_futex_wait(&ho_word, 2, 0, 0)) == -EAGAIN)
-		usleep(100); /* freed by a hand-over that found nobody: again */
-	ho_got = r;
-	return NULL;
-}
-
-/* srvlock from 4 threads: a counter updated non-atomically under it. */
-static srvlock_t sl = SRVLOCK_INIT;
-static volatile long sl_count;
-static void *srvlock_churn(void *arg)
-{
-	(void)arg;
-	for (int i = 0; i < 20000; i++) {
-		srvlock_lock(&sl);
-		long c = sl_count;
-		if ((i & 255) == 0)
-			sched_yield(); /* hold it while others come to wait */
-		sl_count = c + 1;
-		srvlock_unlock(&sl);
-	}
-	return NULL;
 }
 
 int main(void)
@@ -270,36 +237,6 @@ int main(void)
 		bad += (uintptr_t)r;
 	}
 	check(made == 4 && bad == 0, "pthreads.malloc_threads: malloc, realloc, free, setenv and fopen from 4 threads at once keep every block");
-
-	/* futex_wake's K_FUTEX_HANDOFF: with no waiter the word becomes 0;
-	 * with one, it is woken holding the lock (its wait returns 0) and the
-	 * word stays held */
-	ho_word = 2;
-	check(sys_futex_wake(&ho_word, K_FUTEX_HANDOFF) == 0 && ho_word == 0,
-	      "futex_wake K_FUTEX_HANDOFF without waiters: 0, the word freed (0)");
-	ho_word = 2;
-	pthread_t hw;
-	int started = pthread_create(&hw, NULL, handoff_waiter, NULL) == 0;
-	long woke = 0;
-	for (int i = 0; started && i < 2000 && woke == 0; i++) {
-		usleep(1000);
-		woke = sys_futex_wake(&ho_word, K_FUTEX_HANDOFF);
-		if (woke == 0)
-			ho_word = 2; /* not waiting yet: held again, try once more */
-	}
-	if (started)
-		pthread_join(hw, NULL);
-	check(woke == 1 && ho_got == 0 && ho_word == 2,
-	      "with a waiter: 1, the waiter's futex_wait returns 0 and the word stays held (2)");
-	check(sys_futex_wake(&ho_word, -5) == -EINVAL, "futex_wake with another negative n: EINVAL");
-	pthread_t sw[4];
-	made = 0;
-	for (int i = 0; i < 4; i++)
-		made += pthread_create(&sw[i], NULL, srvlock_churn, NULL) == 0;
-	for (int i = 0; i < made; i++)
-		pthread_join(sw[i], NULL);
-	check(made == 4 && sl_count == 80000 && sl.v == 0,
-	      "srvlock from 4 threads, handed over on unlock: 80000 updates, none lost, free at the end");
 
 	printf("1..%d\n", n);
 	return failed ? 1 : 0;
