@@ -232,6 +232,7 @@ void sched_psi_iowait_locked(struct sched_entity *se, int delta)
 	spin_assert_held(&sched_lock);
 	psi_thread_count(se, PSI_T_IOWAIT, delta);
 }
+
 void sched_memstall(bool enter)
 {
 	struct thread *t = current_thread();

@@ -1,5 +1,5 @@
 /* CPU pressure across CPUs, as Linux defines it: each CPU's "some" and
- * "full" weighted by the time the group was busy there. N CPUs schedule
+ * "full" weighed by whether the group is busy there. N CPUs schedule
  * (one by default, every CPU with smp_sched=1):
  *  - N+1 spinners in a cgroup: one always waits, on one CPU of the N the
  *    group keeps busy, so "some" is about 1/N of the time (not all of it:
@@ -22,14 +22,8 @@
 static int totals(long long *some, long long *full)
 {
 	char buf[512];
-	int fd = open(CG "/cpu.pressure", O_RDONLY);
-	if (fd < 0)
+	if (slurp(CG "/cpu.pressure", buf, sizeof(buf)) <= 0)
 		return -1;
-	ssize_t r = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (r <= 0)
-		return -1;
-	buf[r] = '\0';
 	char *s = strstr(buf, "some "), *f = strstr(buf, "full ");
 	if (!s || !f || !(s = strstr(s, "total=")) || !(f = strstr(f, "total=")))
 		return -1;
