@@ -521,10 +521,9 @@ static void sched_need_resched_kick(struct runqueue *rq)
 /* Woken work this CPU does not take now: an idle CPU takes it, else a CPU
  * whose running thread the woken one preempts (as sched_wake_check would
  * there, without the unaccounted run). */
-static void sched_wake_elsewhere(struct sched_entity *woken)
+static void sched_wake_elsewhere(struct sched_entity *woken, uint32_t allowed)
 {
 	unsigned self = this_cpu()->id;
-	uint32_t allowed = se_thread(woken)->cpus_allowed;
 	if (sched_kick_idle_of(allowed))
 		return;
 	if (se_is_rt(woken))
@@ -547,13 +546,18 @@ static void sched_wake_elsewhere(struct sched_entity *woken)
  * a woken thread waited up to SCHED_MIN_GRAN_NS behind a thread that had
  * just been picked: the Open POSIX suite's pthread_detach/4-3 saw a
  * signal sender run only after the thread it signalled had gone. */
-static void sched_wake_check(struct runqueue *rq, struct sched_entity *woken)
+static void sched_wake_check(struct runqueue *rq, struct thread *t)
 {
 	struct sched_entity *cur = rq->curr_se;
+	/* the entity t runs on: its caller's when it serves a call (its own
+	 * is not queued then, and never preempted anything: a server thread
+	 * woken inside a weight-10000 client's call waited for the tick
+	 * behind a weight-1 thread on two CPUs) */
+	struct sched_entity *woken = &sched_sc_root(t)->se;
 	/* the running entity's run since it was last accounted counts, not
 	 * accounted here: a wake-up that does not preempt (a pipe's reader
 	 * woken by its writer) costs no tree update */
-	if (!sched_allowed(se_thread(woken), rq))
+	if (!sched_allowed(t, rq))
 		; /* another CPU's (affinity) */
 	else if (cur && this_cpu()->current != rq->idle && !se_is_rt(cur) && !se_is_rt(woken) &&
 		 !rq_rt_first(rq) && sched_wakeup_preempts(cur, woken, clock_ns() - rq->clock_start))
@@ -561,7 +565,7 @@ static void sched_wake_check(struct runqueue *rq, struct sched_entity *woken)
 	else
 		sched_need_resched_if(rq);
 	if (sched_smp_enabled && !this_cpu()->need_resched)
-		sched_wake_elsewhere(woken);
+		sched_wake_elsewhere(woken, t->cpus_allowed);
 }
 
 /* Threads found on a wait or timeout list while not blocked (a broken
@@ -602,7 +606,7 @@ static void sched_wake_locked(struct thread *t, int result)
 	list_del(&t->wait_link);
 	sched_timeout_remove(t);
 	sched_queue_chain(t);
-	sched_wake_check(rq, &t->se);
+	sched_wake_check(rq, t);
 }
 
 static void sched_reap_dead(struct runqueue *rq)

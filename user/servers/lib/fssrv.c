@@ -42,19 +42,53 @@ static uint64_t mount_flags[MAX_INSTANCES];	/* MS_* (statfs's f_flags) */
 /* The VFS's mount-table generation (FS_GEN): direct calls made with
  * another are refused with -ESTALE, so the client reloads its table. */
 static uint32_t table_gen;
-/* The path request being served (under the lock): new files record it. */
-static uint32_t cur_inst_id;
-static const char *cur_path;
-/* The file fssrv_file_give gave to the caller of the request being served. */
-static struct fs_file *cur_given;
+/* What a path request has set up: its instance and path (new files
+ * record them) and the file fssrv_file_give gave to its caller. Each
+ * worker keeps its own; cur is the lock holder's (NULL: no request, a
+ * pager). A worker that lets the lock go inside a request (a disk wait,
+ * a call to another server) parks its own in away[] and finds it again
+ * when it takes the lock back: the requests served meanwhile leave it
+ * theirs otherwise (a file made after the lock came back recorded
+ * another request's path, or none). */
+struct fssrv_req {
+	uint32_t inst_id;
+	const char *path;
+	struct fs_file *given;
+};
+static struct fssrv_req *cur;
+static struct {
+	long tid;
+	struct fssrv_req *req;
+} away[WORKERS];
+static int naway;
 
 ARBOR_HOT void fssrv_lock(void)
 {
 	srvlock_lock(&big_lock);
+	cur = NULL;
+	if (!naway)
+		return;
+	long me = sys_gettid();
+	for (int i = 0; i < WORKERS; i++)
+		if (away[i].req && away[i].tid == me) {
+			cur = away[i].req;
+			away[i].req = NULL;
+			naway--;
+			return;
+		}
 }
 
 ARBOR_HOT void fssrv_unlock(void)
 {
+	if (cur) {
+		int i = 0;
+		while (away[i].req) /* a free one: each worker parks one at most */
+			i++;
+		away[i].tid = sys_gettid();
+		away[i].req = cur;
+		naway++;
+		cur = NULL;
+	}
 	srvlock_unlock(&big_lock);
 }
 
@@ -81,7 +115,7 @@ ARBOR_HOT int fssrv_endpoint(void)
 
 struct fs_file *fssrv_file_new(void *inst, int flags)
 {
-	return fssrv_file_new_at(inst, flags, cur_inst_id, cur_path);
+	return fssrv_file_new_at(inst, flags, cur ? cur->inst_id : 0, cur ? cur->path : NULL);
 }
 
 /* The status flags a descriptor keeps and fcntl may change. */
@@ -187,7 +221,8 @@ long fssrv_file_give(struct fs_file *f)
 	if (h < 0)
 		file_release(f->badge);
 	else
-		cur_given = f;
+		if (cur)
+			cur->given = f;
 	return h;
 }
 
@@ -368,24 +403,22 @@ static ARBOR_HOT long endpoint_request(struct ipc_msg *m, const struct ipc_info 
 	}
 	if (buf[0] != '/' || (two && !r.path2))
 		return -EINVAL;
-	cur_inst_id = id;
-	cur_path = buf;
+	*cur = (struct fssrv_req){ .inst_id = id, .path = buf };
 	if (m->label == VFS_STATFS && !fs->walks) { /* it exists? then the instance's */
 		struct ipc_msg probe = *m;
 		probe.label = VFS_STAT;
 		long e = fs->path(&r, &probe);
-		cur_path = NULL;
+		cur->path = NULL;
 		return e < 0 ? e : fssrv_statfs_write(id);
 	}
-	cur_given = NULL;
 	long e = fs->path(&r, m);
-	cur_path = NULL;
+	cur->path = NULL;
 	if (e == 0 && m->label == VFS_OPEN && (r.walk & FS_WALK_DENTS)) {
 		m->w[1] = m->w[2] = 0; /* no batch, unless: */
-		if (cur_given)
-			open_dents(cur_given, m, info);
+		if (cur->given)
+			open_dents(cur->given, m, info);
 	}
-	cur_given = NULL;
+	cur->given = NULL;
 	return e;
 }
 
@@ -625,16 +658,19 @@ static ARBOR_HOT long worker(void *arg)
 {
 	struct ipc_msg m = { 0 };
 	struct ipc_info info;
+	struct fssrv_req req = { 0 };
 	char *buf = arg;
 	sys_ipc_inbox(buf, IPC_INLINE_MAX); /* short paths arrive with the call */
 	long r = sys_ipc_recv(endpoint, &m, &info);
 	for (;;) {
 		if (r == 0) {
-			fssrv_lock();
+			srvlock_lock(&big_lock);
+			cur = &req;
 			if (__builtin_expect(info.flags & IPC_INFO_NCLOG, 0))
 				take_renames();
 			serve(&m, &info, buf);
-			fssrv_unlock();
+			cur = NULL;
+			srvlock_unlock(&big_lock);
 		}
 		r = sys_ipc_reply_recv(endpoint, &m, &info);
 	}

@@ -162,7 +162,9 @@ struct fs_type {
  * whose work waits for a disk may let go of it inside a callback (and
  * must take it back before returning), keeping its own lock instead:
  * the skeleton's state (files, instances) is touched only under it, and
- * a file being served stays (busy) meanwhile. */
+ * a file being served stays (busy) meanwhile. The request's own state
+ * (its path, the file given to its caller) is kept for it while other
+ * requests are served. */
 void fssrv_lock(void);
 void fssrv_unlock(void);
 

@@ -1125,7 +1125,18 @@ static long procfs_open(const struct fs_req *r, const struct pref *p, int flags)
 		return -EACCES; /* its owner's (0644); O_TRUNC is ignored, as Linux's */
 	struct text t = { 0 };
 	/* kpagecgroup's text is made by its first read (it is large) */
-	long e = is_dir(p->node) || p->node == P_KPAGECGROUP ? 0 : procfs_text(p, &t, r->pid);
+	long e;
+	if (is_dir(p->node) || p->node == P_KPAGECGROUP)
+		e = 0;
+	else if (!p->pid && p->node != P_MOUNTS && p->node != P_PMOUNTS) {
+		/* the machine's files (meminfo, stat, cpuinfo...) are made from
+		 * kernel calls alone: other requests go on meanwhile (on several
+		 * CPUs a flood of meminfo readers held the lock all the time) */
+		fssrv_unlock();
+		e = procfs_text(p, &t, r->pid);
+		fssrv_lock();
+	} else
+		e = procfs_text(p, &t, r->pid);
 	struct pref *node = e < 0 ? NULL : malloc(sizeof(*node));
 	struct fs_file *f = node ? fssrv_file_new(r->inst, flags) : NULL;
 	if (!f) {
