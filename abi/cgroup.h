@@ -52,6 +52,10 @@ struct k_cgwriter {
 				   process b (0: the caller), its opener */
 #define CGNS_INO         8	/* the inode number of process a's namespace (cgroup:[INO]) */
 #define CGNS_SETNS       9	/* setns(fd a, nstype b) */
+#define CGNS_CPUSET      10	/* /proc/PID/cpuset: as CGNS_PATH, the cgroup whose cpuset
+				   process a is under (its own or the nearest ancestor's
+				   with the controller enabled, the root at last) */
+#define CGNS_CPUSET_THREAD 11	/* /proc/PID/task/TID/cpuset: the same for thread a */
 /* The inode number of the initial cgroup namespace (Linux's
  * PROC_CGROUP_INIT_INO); others are numbered from CGNS_INO_FIRST up. */
 #define CGNS_INIT_INO    0xeffffffbu

@@ -99,6 +99,14 @@ uint32_t cpuset_cpus_locked(const struct cgroup *cg)
 	return cpuset_of(cg)->effective;
 }
 
+struct cgroup *cpuset_home(struct cgroup *cg)
+{
+	/* a snapshot: a subtree_control write may cross it, as on Linux */
+	while (cg->parent && !(__atomic_load_n(&cg->parent->subtree_control, __ATOMIC_RELAXED) & cg_cpuset.bit))
+		cg = cg->parent;
+	return cg;
+}
+
 /* ---- Linux's list format ---- */
 
 static bool cpuset_space(char c)

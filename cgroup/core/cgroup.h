@@ -216,6 +216,12 @@ size_t cg_path(const struct cgroup *cg, char *buf, size_t len);
  * that do not schedule (all 32 where no cpuset limits cg). cg_lock held. */
 uint32_t cpuset_cpus_locked(const struct cgroup *cg);
 
+/* The cgroup whose cpuset state governs cg: cg where its parent's
+ * subtree_control enables cpuset, else the nearest such ancestor, the
+ * root at last (Linux's css of the controller, which /proc/PID/cpuset
+ * names). cg's ancestors must be pinned (proc_lock or cg_lock). */
+struct cgroup *cpuset_home(struct cgroup *cg);
+
 /* Locking: cg_lock guards the tree shape and membership lists. */
 void cg_lock(void);
 void cg_unlock(void);

@@ -270,8 +270,9 @@ static long cgns_setns(int fd, uint32_t nstype)
 #define CGNS_TEXT_MAX 4096
 
 /* The cgroup of process id (thread true: thread id) as reader (0: the
- * caller) sees it, as /proc/PID/cgroup prints it after "0::". */
-static long cgns_path(int id, bool thread, int reader, char *ubuf, size_t len)
+ * caller) sees it, as /proc/PID/cgroup prints it after "0::"; cpuset
+ * true: the cgroup of its cpuset, as /proc/PID/cpuset prints it. */
+static long cgns_path(int id, bool thread, bool cpuset, int reader, char *ubuf, size_t len)
 {
 	char *k = kmalloc(CGNS_TEXT_MAX);
 	if (!k)
@@ -283,8 +284,10 @@ static long cgns_path(int id, bool thread, int reader, char *ubuf, size_t len)
 	struct proc *p = thread ? (t && t->state != THREAD_DEAD ? t->proc : NULL) : proc_find_locked(id);
 	if (rp && p) {
 		struct cgroup *cg = t ? t->cgroup : proc_main_cgroup_locked(p);
+		if (cpuset)
+			cg = cpuset_home(cg);
 		size_t n = cgns_rel_path(cg, rp->cgns ? rp->cgns->root : &cg_root, k, CGNS_TEXT_MAX);
-		if (cg->dead) /* a zombie of a removed cgroup, as Linux shows it */
+		if (cg->dead && !cpuset) /* a zombie of a removed cgroup, as Linux's /proc/PID/cgroup */
 			n += strlcpy(k + MIN(n, CGNS_TEXT_MAX - 1), " (deleted)", CGNS_TEXT_MAX - MIN(n, CGNS_TEXT_MAX - 1));
 		r = (long)n;
 	}
@@ -336,7 +339,10 @@ long sys_cgroup_ns(int op, int a, int b, char *ubuf, size_t len)
 		return a || b ? -EINVAL : cgns_unshare();
 	case CGNS_PATH:
 	case CGNS_PATH_THREAD:
-		return a <= 0 || b < 0 ? -ESRCH : cgns_path(a, op == CGNS_PATH_THREAD, b, ubuf, len);
+		return a <= 0 || b < 0 ? -ESRCH : cgns_path(a, op == CGNS_PATH_THREAD, false, b, ubuf, len);
+	case CGNS_CPUSET:
+	case CGNS_CPUSET_THREAD:
+		return a <= 0 || b < 0 ? -ESRCH : cgns_path(a, op == CGNS_CPUSET_THREAD, true, b, ubuf, len);
 	case CGNS_FEATURES:
 	case CGNS_DELEGATE: {
 		char k[256];

@@ -8,7 +8,11 @@
  * cpuset widens; partition roots take CPUs from the root, and a parent
  * that gave all its CPUs away takes no process (ENOSPC); the invalid
  * states read as Linux 6.1's; a thread moved alone into a threaded
- * cpuset (cgroup.threads) runs there, and moves when it changes. Run as /posix/cpuset in
+ * cpuset (cgroup.threads) runs there, and moves when it changes.
+ * /proc/PID/cpuset and /proc/PID/task/TID/cpuset name the cgroup whose
+ * cpuset governs the process (thread): its own where its parent enables
+ * cpuset, else the nearest such ancestor's, "/" at last (Linux 6.1's
+ * text, checked with ../shared/tools/linux-run). Run as /posix/cpuset in
  * /sys/fs/cgroup/posix_cpuset (kernel/test/test_user.c). Prints TAP. */
 #define _GNU_SOURCE
 #include <poll.h>
@@ -40,6 +44,17 @@ static int move(const char *cg, pid_t pid)
 	snprintf(path, sizeof(path), "%s/cgroup.procs", cg);
 	snprintf(text, sizeof(text), "%d", (int)pid);
 	return put_err(path, text);
+}
+
+/* /proc/PID/cpuset (pid 0: self) is want (with its newline). */
+static int cpuset_of_is(pid_t pid, const char *want)
+{
+	char path[64];
+	if (pid)
+		snprintf(path, sizeof(path), "/proc/%d/cpuset", (int)pid);
+	else
+		snprintf(path, sizeof(path), "/proc/self/cpuset");
+	return text_is(path, want);
 }
 
 /* ---- a busy process that says where it runs ---- */
@@ -118,7 +133,9 @@ static void files(void)
 	check(fails(open(ROOT "/cpuset.cpus", O_RDONLY), ENOENT) && fails(open(ROOT "/cpuset.mems", O_RDONLY), ENOENT) &&
 	      fails(open(ROOT "/cpuset.cpus.partition", O_RDONLY), ENOENT),
 	      "the root has no cpuset.cpus, cpuset.mems, cpuset.cpus.partition");
+	check(cpuset_of_is(0, "/\n"), "no cpuset below the root: /proc/self/cpuset is /");
 	check(put(ROOT "/cgroup.subtree_control", "+cpuset") == 0 && mkdir(BASE, 0755) == 0, "+cpuset, mkdir " BASE);
+	check(cpuset_of_is(0, "/posix_cpuset\n"), "+cpuset at the root: /proc/self/cpuset is its own cgroup");
 	check(text_is(BASE "/cpuset.cpus", "\n") && text_is(BASE "/cpuset.cpus.effective", all) &&
 	      text_is(BASE "/cpuset.mems", "\n") && text_is(BASE "/cpuset.mems.effective", "0\n") &&
 	      text_is(BASE "/cpuset.cpus.partition", "member\n"),
@@ -171,6 +188,19 @@ static void one_cpu_rules(void)
 	      "a partition root under a member: root invalid (Parent is not a partition root)");
 	check(put(BASE "/a/cpuset.cpus.partition", "member") == 0 && put_err(BASE "/a/cpuset.cpus.partition", "rooot") == EINVAL,
 	      "member again; a bad word is EINVAL");
+	check(cpuset_of_is(busy, "/cpuset_t/a\n"), "/proc/PID/cpuset of the process in a: /cpuset_t/a");
+	pid_t kid = fork();
+	if (kid == 0) {
+		pause();
+		_exit(0);
+	}
+	check(kid > 0 && mkdir(BASE "/a/plain", 0755) == 0 && move(BASE "/a/plain", kid) == 0 &&
+	      cpuset_of_is(kid, "/cpuset_t/a\n"),
+	      "a process in a/plain (no cpuset enabled in a): its cpuset is a's");
+	kill(kid, SIGKILL);
+	waitpid(kid, NULL, 0);
+	check(rmdir(BASE "/a/plain") == 0 && fails(open("/proc/999999/cpuset", O_RDONLY), ENOENT),
+	      "rmdir a/plain; /proc/999999/cpuset: ENOENT");
 	int pfd = mkdir(PART, 0755) == 0 ? open(PART "/cpuset.cpus.partition", O_RDONLY) : -1;
 	struct pollfd pp = { .fd = pfd, .events = POLLPRI };
 	check(pfd >= 0 && poll(&pp, 1, 0) == 0, "mkdir " PART ": poll on its cpuset.cpus.partition has nothing yet");
@@ -253,13 +283,14 @@ static void smp_rules(void)
 
 /* ---- one thread in a threaded cpuset ---- */
 
-static volatile int spin_cpu = -1, spin_moved, spin_stop;
+static volatile int spin_cpu = -1, spin_moved, spin_stop, spin_tid;
 
 /* Moves itself into HOME/t1 (cgroup.threads "0"), then spins saying
  * where it runs. */
 static void *spin_thread(void *arg)
 {
 	(void)arg;
+	spin_tid = gettid();
 	spin_moved = put(HOME "/t1/cgroup.threads", "0") == 0 ? 1 : -1;
 	while (!spin_stop)
 		spin_cpu = sched_getcpu();
@@ -294,6 +325,10 @@ static void threads(void)
 	while (!spin_moved)
 		sched_yield();
 	check(spin_moved == 1 && spin_on(1), "it moves itself into t1 (cgroup.threads) and runs on CPU 1");
+	char tpath[96];
+	snprintf(tpath, sizeof(tpath), "/proc/self/task/%d/cpuset", spin_tid);
+	check(text_is(tpath, "/posix_cpuset/t1\n") && cpuset_of_is(0, "/posix_cpuset\n"),
+	      "/proc/self/task/TID/cpuset: /posix_cpuset/t1; the process's (its main thread's): /posix_cpuset");
 	check(mask_of(0) == all_mask, "the main thread keeps every CPU");
 	check(put(HOME "/t1/cpuset.cpus", "0") == 0 && spin_on(0), "t1 changed to CPU 0: the thread moves at once");
 	spin_stop = 1;

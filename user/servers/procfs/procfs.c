@@ -7,6 +7,8 @@
  *   /proc/mounts, /proc/self/mounts, /proc/PID/mounts   the mount table
  *   /proc/PID/cgroup    "0::/path" (the unified hierarchy), the path seen
  *                       from the reader's cgroup namespace root (cgroup_ns)
+ *   /proc/PID/cpuset    "/path": the cgroup whose cpuset governs it (the
+ *                       same, CGNS_CPUSET)
  *   /proc/PID/stat      Linux's field order; counters Arbor does not keep
  *                       (page faults, tty, vsize) read 0
  *   /proc/PID/status    Name, State, Tgid, Pid, PPid, Uid, Gid, Threads, VmRSS
@@ -115,6 +117,7 @@ enum pnode {
 	P_SYS_KERNEL, P_KERNEL_RT_PERIOD, P_KERNEL_RT_RUNTIME, /* /proc/sys/kernel: any number */
 	P_NS_CGROUP,				/* /proc/PID/ns/cgroup: its own numbers (node_ino) */
 	P_KSTAT, P_CPUINFO,			/* top level, /proc/stat: their own numbers (node_ino) */
+	P_CPUSET,				/* per process and thread: its own numbers (node_ino) */
 };
 _Static_assert(P_NS < 32, "procfs: node_ino keeps 5 bits of a node");
 
@@ -124,13 +127,15 @@ static const struct { const char *name; enum pnode node; } top_files[] = {
 	{ "stat", P_KSTAT }, { "cpuinfo", P_CPUINFO },
 };
 static const struct { const char *name; enum pnode node; } pid_files[] = {
-	{ "cgroup", P_CGROUP }, { "cmdline", P_CMDLINE }, { "comm", P_COMM }, { "mounts", P_PMOUNTS },
+	{ "cgroup", P_CGROUP }, { "cmdline", P_CMDLINE }, { "comm", P_COMM }, { "cpuset", P_CPUSET },
+	{ "mounts", P_PMOUNTS },
 	{ "oom_score", P_OOM_SCORE }, { "oom_score_adj", P_OOM_SCORE_ADJ },
 	{ "stat", P_STAT }, { "status", P_STATUS },
 };
 /* A thread's files, in /proc/PID/task/TID. */
 static const struct { const char *name; enum pnode node; } tid_files[] = {
-	{ "cgroup", P_CGROUP }, { "comm", P_COMM }, { "stat", P_STAT }, { "status", P_STATUS },
+	{ "cgroup", P_CGROUP }, { "comm", P_COMM }, { "cpuset", P_CPUSET }, { "stat", P_STAT },
+	{ "status", P_STATUS },
 };
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -677,6 +682,8 @@ static uint64_t node_ino(const struct pref *p)
 		return ((uint64_t)(p->node == P_FDLINK ? 2 : 3) << 40) | ((uint64_t)p->pid << 8) | (uint64_t)p->fd;
 	if (p->node == P_NS_CGROUP)
 		return ((uint64_t)(p->tid ? 5 : 4) << 40) | ((uint64_t)(p->tid ? p->tid : p->pid) << 8);
+	if (p->node == P_CPUSET)
+		return ((uint64_t)(p->tid ? 8 : 7) << 40) | ((uint64_t)(p->tid ? p->tid : p->pid) << 8);
 	if (p->node > P_NS_CGROUP) /* top-level files past pid 1's numbers (32 + node) */
 		return (6ull << 40) | (uint64_t)p->node;
 	if (p->tid) /* apart from the process's own numbers */
@@ -944,17 +951,19 @@ static long text_top(struct text *t, enum pnode n)
 	return 0;
 }
 
-/* "0::PATH": the cgroup of p's process (or thread) as process reader
- * sees it from its cgroup namespace's root (the kernel's cgroup_ns). */
+/* "0::PATH" (cgroup), "PATH" (cpuset: the cgroup of its cpuset): the
+ * cgroup of p's process (or thread) as process reader sees it from its
+ * cgroup namespace's root (the kernel's cgroup_ns). */
 static long text_cgroup(struct text *t, const struct pref *p, int reader)
 {
 	char *path = malloc(4096);
 	if (!path)
 		return -ENOMEM;
-	long n = p->tid ? sys_cgroup_ns(CGNS_PATH_THREAD, p->tid, reader, path, 4096) :
-			  sys_cgroup_ns(CGNS_PATH, p->pid, reader, path, 4096);
+	bool cs = p->node == P_CPUSET;
+	long n = p->tid ? sys_cgroup_ns(cs ? CGNS_CPUSET_THREAD : CGNS_PATH_THREAD, p->tid, reader, path, 4096) :
+			  sys_cgroup_ns(cs ? CGNS_CPUSET : CGNS_PATH, p->pid, reader, path, 4096);
 	if (n >= 0)
-		put(t, "0::%s\n", path);
+		put(t, "%s%s\n", cs ? "" : "0::", path);
 	free(path);
 	return n < 0 ? -ESRCH : 0;
 }
@@ -975,6 +984,7 @@ static long procfs_text(const struct pref *p, struct text *t, int reader)
 	case P_FDINFO_FILE:
 		return fd_info_text(p, t);
 	case P_CGROUP:
+	case P_CPUSET:
 		return text_cgroup(t, p, reader);
 	case P_CMDLINE:
 		t->buf = malloc(i.cmdline_len + 1);
