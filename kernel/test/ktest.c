@@ -147,6 +147,7 @@ static void ktest_crash_modes(const char *filter)
 	}
 	if (strcmp(filter, "fault_ap") == 0) {
 		printk("# run fault_ap\n# faulting on CPU 1 in a cross-CPU call\n");
+		kt_pin(0); /* as lockdep_safe: CPU 1's own call would run directly */
 		if (smp_call(1, ktest_fault_ap, NULL) == -ENXIO)
 			printk("# fault_ap needs a second CPU (--smp 2)\n");
 		qemu_exit(QEMU_EXIT_FAILURE);
@@ -162,6 +163,7 @@ static void ktest_crash_modes(const char *filter)
 	}
 	if (strcmp(filter, "lockdep_safe") == 0) {
 		printk("# run lockdep_safe\n# an irq-safe lock held while an irq-unsafe one is taken\n");
+		kt_pin(0); /* with smp_sched=1 this thread may be on CPU 1, whose call runs directly */
 		if (smp_call(1, ktest_lockdep_in_irq, &ktest_ld_safe) == -ENXIO)
 			printk("# lockdep_safe needs a second CPU (--smp 2)\n");
 		cpu_sti();
@@ -173,6 +175,7 @@ static void ktest_crash_modes(const char *filter)
 	}
 	if (strcmp(filter, "lockdep_irq") == 0) {
 		printk("# run lockdep_irq\n# a lock taken in a handler, then with interrupts on\n");
+		kt_pin(0); /* as lockdep_safe */
 		if (smp_call(1, ktest_lockdep_in_irq, &ktest_ld_a) == -ENXIO)
 			printk("# lockdep_irq needs a second CPU (--smp 2)\n");
 		cpu_sti();
