@@ -1839,6 +1839,31 @@ def test_libc_declared(build, tally):
                  code == 1 and "arbor_check_no_such_function" in out, f"exit {code}: {out[-300:]}")
 
 
+def timed_steps():
+    """Times each test_* and run_* function of this module that main
+    calls (not those they call), summed per name: {name: seconds}, so
+    that a run ends saying where make test's time goes."""
+    steps, depth = {}, [0]
+
+    def wrap(name, fn):
+        def timed(*args, **kw):
+            depth[0] += 1
+            t = time.monotonic()
+            try:
+                return fn(*args, **kw)
+            finally:
+                depth[0] -= 1
+                if depth[0] == 0:
+                    steps[name] = steps.get(name, 0.0) + time.monotonic() - t
+        return timed
+    g = globals()
+    for name, fn in list(g.items()):
+        if name.startswith(("test_", "run_")) and callable(fn) and getattr(fn, "__module__", None) == __name__:
+            g[name] = wrap(name, fn)
+    expcheck.run = wrap("expcheck", expcheck.run)
+    return steps
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default="build")
@@ -1873,6 +1898,7 @@ def main():
     initrd = os.path.join(a.build, "initrd.cpio")
     tally = Tally()
     t0 = time.monotonic()
+    steps = timed_steps()
     modes = ["unpriv", "root"] if a.fuzz_mode == "both" else [a.fuzz_mode]
     if a.fuzz_only:
         seed = a.fuzz_seed if a.fuzz_seed is not None else int.from_bytes(os.urandom(3), "little")
@@ -1990,7 +2016,9 @@ def main():
     for mode in modes:
         test_fuzz(a.build, initrd, mode, 1 if a.fuzz_seed is None else a.fuzz_seed, a.fuzz_seconds, tally)
 
-    print(f"# {time.monotonic() - t0:.1f} s")
+    print(f"# {time.monotonic() - t0:.1f} s; the slowest steps:")
+    for name, secs in sorted(steps.items(), key=lambda x: -x[1])[:12]:
+        print(f"#   {secs:7.1f} s  {name}")
     if tally.failed:
         tally.summary()
         print("failed: " + ", ".join(tally.failed))
