@@ -220,9 +220,8 @@ long fssrv_file_give(struct fs_file *f)
 		sys_handle_close((int)ch); /* the receiver's handle keeps it */
 	if (h < 0)
 		file_release(f->badge);
-	else
-		if (cur)
-			cur->given = f;
+	else if (cur)
+		cur->given = f;
 	return h;
 }
 
