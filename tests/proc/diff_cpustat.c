@@ -16,7 +16,8 @@
  *   /proc/cpuinfo  a block per online CPU, processor 0..n-1, Linux's keys
  *                  in Linux's order, values that CPUID (run here) gives:
  *                  vendor, family, model, cpuid level, some flags, and on
- *                  each CPU its initial APIC id
+ *                  each CPU its initial APIC id; four processes reading
+ *                  it and /proc/meminfo at once all get whole texts
  *   nproc          the cpuN count; 1 pinned to one CPU; --all is
  *                  _SC_NPROCESSORS_CONF; --ignore; OMP_NUM_THREADS
  *   getconf        _NPROCESSORS_ONLN/_CONF, PAGESIZE, PAGE_SIZE, CLK_TCK,
@@ -636,12 +637,73 @@ static void test_sysfs(void)
 	   "sysfs cpuN: a directory per possible CPU, cpuN/online as online says");
 }
 
+/* ---- several readers at once ---- */
+
+/* /proc/cpuinfo but its "cpu MHz" lines (Linux's vary) into text (cap
+ * bytes), and the MemTotal line of /proc/meminfo into memtotal: the
+ * "processor" lines, or -1 if either file cannot be read. */
+static int read_counts(char *text, size_t tcap, char *memtotal, size_t cap)
+{
+	char buf[4096];
+	int procs = 0;
+	size_t at = 0;
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	if (!f)
+		return -1;
+	while (fgets(buf, sizeof(buf), f)) {
+		procs += strncmp(buf, "processor\t", 10) == 0;
+		if (strncmp(buf, "cpu MHz", 7) != 0)
+			at += (size_t)snprintf(text + at, at < tcap ? tcap - at : 0, "%s", buf);
+	}
+	fclose(f);
+	f = fopen("/proc/meminfo", "r");
+	if (!f)
+		return -1;
+	memtotal[0] = '\0';
+	while (fgets(buf, sizeof(buf), f))
+		if (strncmp(buf, "MemTotal:", 9) == 0)
+			snprintf(memtotal, cap, "%.*s", (int)cap - 1, buf);
+	fclose(f);
+	return memtotal[0] ? procs : -1;
+}
+
+/* READERS processes read both files ROUNDS times at once: every text
+ * whole and the same (procfs makes them with its lock let go: a buffer
+ * shared by its workers once mixed two readers' texts). */
+#define READERS 4
+#define ROUNDS 20
+static void test_readers(void)
+{
+	static char info[1 << 18], again[1 << 18];
+	char first[128];
+	int want = read_counts(info, sizeof(info), first, sizeof(first));
+	pid_t kids[READERS];
+	for (int i = 0; i < READERS; i++) {
+		kids[i] = fork();
+		if (kids[i] == 0) {
+			char mt[128];
+			for (int r = 0; r < ROUNDS; r++)
+				if (read_counts(again, sizeof(again), mt, sizeof(mt)) != want || strcmp(mt, first) != 0 ||
+				    strcmp(again, info) != 0)
+					_exit(1);
+			_exit(0);
+		}
+	}
+	int good = want == get_nprocs();
+	for (int i = 0; i < READERS; i++) {
+		int st = -1;
+		good &= kids[i] > 0 && waitpid(kids[i], &st, 0) == kids[i] && WIFEXITED(st) && WEXITSTATUS(st) == 0;
+	}
+	ok(good, "4 processes reading /proc/cpuinfo and /proc/meminfo at once: every text whole and the same");
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IONBF, 0);
 	static struct pstat s;
 	test_stat(&s);
 	test_cpuinfo(s.ncpu);
+	test_readers();
 	test_tools(s.ncpu);
 	test_sysfs();
 	printf("1..%d\n", tests);

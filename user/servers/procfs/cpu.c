@@ -23,6 +23,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include "arbor_sys.h"
@@ -366,7 +367,10 @@ static void cpuinfo_block(struct text *t, const struct cpu_facts *f, const struc
 
 void procfs_text_cpuinfo(struct text *t, const struct k_meminfo *mi)
 {
-	static struct cpu_facts facts[K_CPUS_MAX];
+	/* made without the server's lock (procfs_open): its own facts */
+	struct cpu_facts *facts = calloc(K_CPUS_MAX, sizeof(*facts));
+	if (!facts)
+		return;
 	cpu_set_t old;
 	bool restore = sched_getaffinity(0, sizeof(old), &old) == 0;
 	int n = 0;
@@ -385,4 +389,5 @@ void procfs_text_cpuinfo(struct text *t, const struct k_meminfo *mi)
 		sched_setaffinity(0, sizeof(old), &old);
 	for (int i = 0; i < n; i++)
 		cpuinfo_block(t, &facts[i], facts, n, mi->tsc_hz / 1000);
+	free(facts);
 }

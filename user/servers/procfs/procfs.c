@@ -833,9 +833,10 @@ static unsigned long long memstat_of(const char *stat, const char *key)
 	return 0;
 }
 
+/* Made without the server's lock (procfs_open): its buffer is its own. */
 static void text_meminfo(struct text *t, const struct k_meminfo *mi)
 {
-	static char stat[4096];
+	char stat[4096];
 	long n = sys_cgfs_read("/memory.stat", stat, sizeof(stat) - 1);
 	stat[n > 0 ? n : 0] = '\0';
 	unsigned long long kb = mi->page_size / 1024, shmem = memstat_of(stat, "shmem") / 1024;

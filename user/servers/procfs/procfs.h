@@ -16,6 +16,9 @@ struct text {
  * text stays as it was). */
 void put(struct text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* The two below run without the server's lock (procfs_open): they touch
+ * no state of the server's, each call its own buffers. */
+
 /* /proc/stat from mi (sys_meminfo's), in Linux 6.1's layout: the cpu line,
  * a cpuN line per CPU that schedules, intr, ctxt, btime, processes,
  * procs_running, procs_blocked, softirq. */
