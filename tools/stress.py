@@ -8,8 +8,9 @@ Without --tests, each run is the whole of `make test` (tools/run-tests.py,
 every boot with --smp N CPUs that all schedule), its output in
 BUILD/stress/runK.log; each run prints one line, its `N passed, N failed`.
 With --tests, each run is one boot of those kernel self-tests (`test=` on
-the command line, the names of kernel/test/*.c), which is how one chases a
-race: `make stress TESTS=posix_pthreads RUNS=100`.
+the command line, the names of kernel/test/*.c; a list longer than the
+kernel keeps of its command line is split over several boots), which is
+how one chases a race: `make stress TESTS=posix_pthreads RUNS=100`.
 
 Stops at the first failing run (with --keep-going, goes on and counts).
 Exit status 0 only if every run passed. `make stress` runs 20 whole runs
@@ -39,23 +40,42 @@ def runner():
     return mod
 
 
+# The kernel keeps 511 bytes of its command line (BOOT_CMDLINE_MAX) and
+# cuts the rest: a longer list of names is split over several boots.
+NAMES_MAX = 400
+
+
+def name_groups(names):
+    """names in groups whose "test=a,b,..." fits NAMES_MAX bytes."""
+    groups, cur = [], []
+    for n in names:
+        if cur and len(",".join(cur + [n])) > NAMES_MAX:
+            groups.append(cur)
+            cur = []
+        cur.append(n)
+    return groups + ([cur] if cur else [])
+
+
 def one_boot(rt, args, k):
-    """One boot of the chosen self-tests: (ok, summary)."""
-    names = args.tests.split(",")
-    b = rt.boot(["--kernel", os.path.join(args.build, "arbor.elf"), "--initrd",
-                 os.path.join(args.build, "initrd.cpio"), "--smp", str(args.smp), "--mem", "512",
-                 "--append", f"{APPEND} test={args.tests}"], 8 * args.timeout)  # as run-tests' smp boots
-    bad = [n for n, ok in b.results if not ok]
-    missing = [n for n in names if not any(r == n for r, _ in b.results)]
-    ok = b.status == rt.EXIT_SUCCESS and not bad and not missing and not b.panic_text()
-    why = b.crash or ("failed: " + ",".join(bad) if bad else "") or \
-        ("did not run: " + ",".join(missing) if missing else "")
-    if not ok:
-        log = os.path.join(args.build, "stress", f"boot{k}.log")
-        with open(log, "w") as f:
-            f.write(b.text() + "\n")
-        why += f" (log: {log})"
-    return ok, f"{len(b.results) - len(bad)} passed, {len(bad)} failed" + (f"; {why}" if why else "")
+    """One run of the chosen self-tests (a boot per name group): (ok, summary)."""
+    passed = failed = 0
+    for g, names in enumerate(name_groups(args.tests.split(","))):
+        b = rt.boot(["--kernel", os.path.join(args.build, "arbor.elf"), "--initrd",
+                     os.path.join(args.build, "initrd.cpio"), "--smp", str(args.smp), "--mem", "512",
+                     "--append", f"{APPEND} test={','.join(names)}"], 8 * args.timeout)  # as run-tests' smp boots
+        bad = [n for n, ok in b.results if not ok]
+        missing = [n for n in names if not any(r == n for r, _ in b.results)]
+        ok = b.status == rt.EXIT_SUCCESS and not bad and not missing and not b.panic_text()
+        passed += len(b.results) - len(bad)
+        failed += len(bad)
+        if not ok:
+            why = b.crash or ("failed: " + ",".join(bad) if bad else "") or \
+                ("did not run: " + ",".join(missing) if missing else "")
+            log = os.path.join(args.build, "stress", f"boot{k}.{g + 1}.log")
+            with open(log, "w") as f:
+                f.write(b.text() + "\n")
+            return False, f"{passed} passed, {failed} failed; {why} (log: {log})"
+    return True, f"{passed} passed, {failed} failed"
 
 
 def one_suite(args, k):
@@ -79,7 +99,7 @@ def main():
     ap.add_argument("--runs", type=int, default=20)
     ap.add_argument("--smp", type=int, default=4)
     ap.add_argument("--timeout", type=int, default=60, help="seconds per boot (run-tests' unit)")
-    ap.add_argument("--tests", default="", help="kernel self-tests for one boot a run")
+    ap.add_argument("--tests", default="", help="kernel self-tests for one boot a run (more if the names are long)")
     ap.add_argument("--keep-going", action="store_true")
     ap.add_argument("host_tests", nargs="*")
     args = ap.parse_args()
