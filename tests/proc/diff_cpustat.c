@@ -652,8 +652,8 @@ static int read_counts(char *text, size_t tcap, char *memtotal, size_t cap)
 		return -1;
 	while (fgets(buf, sizeof(buf), f)) {
 		procs += strncmp(buf, "processor\t", 10) == 0;
-		if (strncmp(buf, "cpu MHz", 7) != 0)
-			at += (size_t)snprintf(text + at, at < tcap ? tcap - at : 0, "%s", buf);
+		if (strncmp(buf, "cpu MHz", 7) != 0 && at + 1 < tcap) /* past the end: cut, still a string */
+			at += (size_t)snprintf(text + at, tcap - at, "%s", buf);
 	}
 	fclose(f);
 	f = fopen("/proc/meminfo", "r");

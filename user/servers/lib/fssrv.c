@@ -49,17 +49,16 @@ static uint32_t table_gen;
  * a call to another server) parks its own in away[] and finds it again
  * when it takes the lock back: the requests served meanwhile leave it
  * theirs otherwise (a file made after the lock came back recorded
- * another request's path, or none). */
+ * another request's path, or none). Only a lock taken back while some
+ * worker is away asks the kernel who takes it. */
 struct fssrv_req {
+	long tid;		/* its worker's, set once */
 	uint32_t inst_id;
 	const char *path;
 	struct fs_file *given;
 };
 static struct fssrv_req *cur;
-static struct {
-	long tid;
-	struct fssrv_req *req;
-} away[WORKERS];
+static struct fssrv_req *away[WORKERS];
 static int naway;
 
 ARBOR_HOT void fssrv_lock(void)
@@ -70,9 +69,9 @@ ARBOR_HOT void fssrv_lock(void)
 		return;
 	long me = sys_gettid();
 	for (int i = 0; i < WORKERS; i++)
-		if (away[i].req && away[i].tid == me) {
-			cur = away[i].req;
-			away[i].req = NULL;
+		if (away[i] && away[i]->tid == me) {
+			cur = away[i];
+			away[i] = NULL;
 			naway--;
 			return;
 		}
@@ -82,10 +81,9 @@ ARBOR_HOT void fssrv_unlock(void)
 {
 	if (cur) {
 		int i = 0;
-		while (away[i].req) /* a free one: each worker parks one at most */
+		while (away[i]) /* a free one: each worker parks one at most */
 			i++;
-		away[i].tid = sys_gettid();
-		away[i].req = cur;
+		away[i] = cur;
 		naway++;
 		cur = NULL;
 	}
@@ -402,7 +400,9 @@ static ARBOR_HOT long endpoint_request(struct ipc_msg *m, const struct ipc_info 
 	}
 	if (buf[0] != '/' || (two && !r.path2))
 		return -EINVAL;
-	*cur = (struct fssrv_req){ .inst_id = id, .path = buf };
+	cur->inst_id = id;
+	cur->path = buf;
+	cur->given = NULL;
 	if (m->label == VFS_STATFS && !fs->walks) { /* it exists? then the instance's */
 		struct ipc_msg probe = *m;
 		probe.label = VFS_STAT;
@@ -657,7 +657,7 @@ static ARBOR_HOT long worker(void *arg)
 {
 	struct ipc_msg m = { 0 };
 	struct ipc_info info;
-	struct fssrv_req req = { 0 };
+	struct fssrv_req req = { .tid = sys_gettid() };
 	char *buf = arg;
 	sys_ipc_inbox(buf, IPC_INLINE_MAX); /* short paths arrive with the call */
 	long r = sys_ipc_recv(endpoint, &m, &info);

@@ -19,6 +19,7 @@
  *                   does not know it
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <sched.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -365,12 +366,12 @@ static void cpuinfo_block(struct text *t, const struct cpu_facts *f, const struc
 	put(t, "\n\n");
 }
 
-void procfs_text_cpuinfo(struct text *t, const struct k_meminfo *mi)
+long procfs_text_cpuinfo(struct text *t, const struct k_meminfo *mi)
 {
 	/* made without the server's lock (procfs_open): its own facts */
 	struct cpu_facts *facts = calloc(K_CPUS_MAX, sizeof(*facts));
 	if (!facts)
-		return;
+		return -ENOMEM;
 	cpu_set_t old;
 	bool restore = sched_getaffinity(0, sizeof(old), &old) == 0;
 	int n = 0;
@@ -390,4 +391,5 @@ void procfs_text_cpuinfo(struct text *t, const struct k_meminfo *mi)
 	for (int i = 0; i < n; i++)
 		cpuinfo_block(t, &facts[i], facts, n, mi->tsc_hz / 1000);
 	free(facts);
+	return 0;
 }

@@ -933,7 +933,7 @@ static long text_top(struct text *t, enum pnode n)
 	} else if (n == P_KSTAT) {
 		procfs_text_stat(t, &mi);
 	} else if (n == P_CPUINFO) {
-		procfs_text_cpuinfo(t, &mi);
+		return procfs_text_cpuinfo(t, &mi);
 	} else if (n == P_VMSTAT) {
 		put(t, "nr_free_pages %llu\npager_fill_requests %llu\npager_fill_pages %llu\n",
 		    (unsigned long long)mi.free_pages, (unsigned long long)mi.pager_fills,
@@ -1139,12 +1139,12 @@ static long procfs_open(const struct fs_req *r, const struct pref *p, int flags)
 	long e;
 	if (is_dir(p->node) || p->node == P_KPAGECGROUP)
 		e = 0;
-	else if (!p->pid && p->node != P_MOUNTS && p->node != P_PMOUNTS) {
+	else if (!p->pid && p->node != P_MOUNTS) {
 		/* the machine's files (meminfo, stat, cpuinfo...) are made from
 		 * kernel calls alone: other requests go on meanwhile (on several
 		 * CPUs a flood of meminfo readers held the lock all the time) */
 		fssrv_unlock();
-		e = procfs_text(p, &t, r->pid);
+		e = text_top(&t, p->node);
 		fssrv_lock();
 	} else
 		e = procfs_text(p, &t, r->pid);

@@ -26,7 +26,7 @@ void procfs_text_stat(struct text *t, const struct k_meminfo *mi);
 
 /* /proc/cpuinfo: a block per CPU that schedules in Linux's x86 layout,
  * from CPUID run on that CPU (procfs moves itself there for it) and the
- * kernel's TSC frequency (mi). */
-void procfs_text_cpuinfo(struct text *t, const struct k_meminfo *mi);
+ * kernel's TSC frequency (mi). 0, or -ENOMEM. */
+long procfs_text_cpuinfo(struct text *t, const struct k_meminfo *mi);
 
 #endif
