@@ -51,6 +51,7 @@ LIMIT = 5            # seconds a test may run before the runner kills it (every 
                      # run takes under SLOW_MS on Linux)
 SLOW_MS = 2000       # a test this slow on Linux sleeps by design: left out
 BATCH_BYTES = 64 << 20  # of programs per boot (the boot archive is in memory)
+BOOTS = 2            # Arbor boots at a time (one per host core)
 STATES = {0: "pass", 1: "fail", 2: "unresolved", 4: "unsupported", 5: "untested"}
 RESULT = re.compile(r"^@@posixts (\S+) (exit (\d+)|signal (\d+)|timeout|\S+)(?: .*?(\d+))?$")
 
@@ -183,14 +184,15 @@ def build_all(src, cc, out, tests, jobs):
     return {t: done[t] for t in tests}
 
 
-def batches(built, limit):
-    """The built tests cut into lists of at most limit bytes of programs."""
+def batches(built, limit, least=1):
+    """The built tests cut into lists of at most limit bytes of programs,
+    and into at least `least` lists of about the same number of tests."""
     out, cur, size = [], [], 0
-    for t, (exe, _) in built.items():
-        if exe is None:
-            continue
-        n = os.path.getsize(exe)
-        if cur and size + n > limit:
+    tests = [t for t, (exe, _) in built.items() if exe is not None]
+    each = -(-len(tests) // least) if tests else 1
+    for t in tests:
+        n = os.path.getsize(built[t][0])
+        if cur and (size + n > limit or len(cur) == each):
             out.append(cur)
             cur, size = [], 0
         cur.append(t)
@@ -311,31 +313,46 @@ def run_all(build, only=None, linux=None, jobs=2):
           f"for {side} in {time.monotonic() - t0:.0f} s", flush=True)
     t0 = time.monotonic()
     with open(os.path.join(out, "log"), "w") as log, tempfile.TemporaryDirectory(prefix="posixts.") as tmp:
-        todo = batches(built, BATCH_BYTES)
-        while todo:
-            batch = todo.pop(0)
-            tree = stage(tmp, built, batch)
-            # a batch of 450 takes about a minute; a boot that stops (the
-            # guest idle, nothing ending) is cut off well before make
-            # test's budget, its test blamed and the rest run anew
-            timeout = 120 + len(batch) * 0.6
-            if linux:
-                text = run_linux(linux, runner, tree, timeout, log, tmp)
-            else:
-                text = run_arbor(runner, tree, timeout, log)
-            got = parse(text)
-            done = [t for t in batch if t in got]
-            for t in done:
-                results[t] = got[t]
-            rest = [t for t in batch if t not in got]
-            if rest and "@@posixts-done" not in text:
-                # the boot ended inside rest[0]: blame it, go on after it
-                results[rest[0]] = ("lost", "the boot ended during this test: " + text.strip()[-300:], 0)
-                if rest[1:]:
-                    todo.insert(0, rest[1:])
-            elif rest:
-                for t in rest:
-                    results[t] = ("lost", "not reported", 0)
+        def run_batch(batch, where):
+            """Runs batch in as many boots as it takes: {test: result}."""
+            res, todo = {}, [batch]
+            while todo:
+                batch = todo.pop(0)
+                tree = stage(where, built, batch)
+                # a batch of 450 takes about a minute; a boot that stops (the
+                # guest idle, nothing ending) is cut off well before make
+                # test's budget, its test blamed and the rest run anew
+                timeout = 120 + len(batch) * 0.6
+                if linux:
+                    text = run_linux(linux, runner, tree, timeout, log, where)
+                else:
+                    text = run_arbor(runner, tree, timeout, log)
+                got = parse(text)
+                for t in batch:
+                    if t in got:
+                        res[t] = got[t]
+                rest = [t for t in batch if t not in got]
+                if rest and "@@posixts-done" not in text:
+                    # the boot ended inside rest[0]: blame it, go on after it
+                    res[rest[0]] = ("lost", "the boot ended during this test: " + text.strip()[-300:], 0)
+                    if rest[1:]:
+                        todo.insert(0, rest[1:])
+                elif rest:
+                    for t in rest:
+                        res[t] = ("lost", "not reported", 0)
+            return res
+        # Arbor's boots two at a time (each keeps one host core busy), cut
+        # into at least four so that both finish about together; Linux's
+        # one at a time, as the table's times were taken.
+        parts = batches(built, BATCH_BYTES, 1 if linux else 2 * BOOTS)
+        with concurrent.futures.ThreadPoolExecutor(1 if linux else BOOTS) as pool:
+            runs = []
+            for i, batch in enumerate(parts):
+                where = os.path.join(tmp, f"b{i}")
+                os.makedirs(where)
+                runs.append(pool.submit(run_batch, batch, where))
+            for r in runs:
+                results.update(r.result())
         # A test that hung or whose boot stopped gets one more run in a
         # fresh boot (once seen: the guest stuck idle after fork/1-1 in 1
         # of 7 full runs, not reproduced alone; docs/testing.md). What

@@ -29,16 +29,64 @@ RUN_RE = re.compile(r"^# run (\S+)")
 
 
 def host_signals_fresh():
-    """In a host child before exec: an empty signal mask and every signal's
-    default action (a runner may block or ignore SIGUSR1, say; both are
-    inherited across exec, and a differential test would see them)."""
+    """Called once at the runner's start, before any thread: an empty signal
+    mask and every signal's default action (a CI runner may block or ignore
+    SIGUSR1, say; both are inherited across fork and exec, and a
+    differential test's host program would see them). SIGINT keeps
+    Python's handler and SIGPIPE/SIGXFSZ Python's ignoring: exec makes the
+    first default, subprocess's restore_signals the other two, so every
+    child starts as an Arbor program does."""
     signal.pthread_sigmask(signal.SIG_SETMASK, [])
     for s in signal.valid_signals():
-        if s not in (signal.SIGKILL, signal.SIGSTOP):
+        if s not in (signal.SIGKILL, signal.SIGSTOP, signal.SIGINT, signal.SIGPIPE, signal.SIGXFSZ):
             try:
                 signal.signal(s, signal.SIG_DFL)
             except (OSError, ValueError):
                 pass
+
+
+class Deferred:
+    """What one job of in_order() says (lines, results, explanations),
+    kept until the jobs before it have said theirs: a job run beside
+    another prints nothing itself."""
+
+    def __init__(self):
+        self.said = []
+
+    def print(self, line):
+        self.said.append(("print", line))
+
+    def result(self, name, ok, detail=""):
+        self.said.append(("result", name, ok, detail))
+
+    def explain(self, name, lines):
+        self.said.append(("explain", name, lines))
+
+    def replay(self, tally):
+        for what, *args in self.said:
+            if what == "print":
+                print(args[0], flush=True)
+            else:
+                getattr(tally, what)(*args)
+
+
+def in_order(jobs, tally, workers=2):
+    """Runs jobs (each fn(out), out a Deferred) `workers` at a time, and
+    replays what each said in the jobs' order. For independent QEMU boots:
+    a boot keeps one host core busy while its guest runs one program, and
+    these machines have two."""
+    import concurrent.futures
+    with concurrent.futures.ThreadPoolExecutor(workers) as pool:
+        futures = []
+        for job in jobs:
+            out = Deferred()
+            futures.append((pool.submit(job, out), out))
+        for f, out in futures:
+            try:
+                f.result()
+            except Exception as e:  # a job's own bug: its test fails, the others still count
+                out.result(f"a test job ended in {type(e).__name__}", False, str(e)[:300])
+            out.replay(tally)
 
 
 class Tally:
@@ -818,15 +866,15 @@ def test_smp_sched(kernel, initrd, tally, timeout, name="smp", userspace=False):
 
 def test_lockdep(build, initrd, tally, timeout):
     """The debug kernel's lock-order checker (kernel/debug/lockdep.c, built
-    by make kcov): a cycle of three locks, each order taken once and no
-    deadlock, is reported with the chain, each step's first stack and this
-    one; a lock taken in a handler and with interrupts on is reported with
-    both stacks, as is a handler's lock held while one taken with
-    interrupts on is taken; and the whole self-test suite on 2 CPUs takes
-    no order the checker objects to."""
-    kernel = os.path.join(build, "kcov", "arbor.elf")
+    alone by make lockdep, and with kcov by make kcov): a cycle of three
+    locks, each order taken once and no deadlock, is reported with the
+    chain, each step's first stack and this one; a lock taken in a handler
+    and with interrupts on is reported with both stacks, as is a handler's
+    lock held while one taken with interrupts on is taken; and the whole
+    self-test suite on 2 CPUs takes no order the checker objects to."""
+    kernel = os.path.join(build, "lockdep", "arbor.elf")
     if not os.path.exists(kernel):
-        tally.result("lockdep: the debug kernel is built (make kcov)", False, kernel + " is missing")
+        tally.result("lockdep: the debug kernel is built (make lockdep)", False, kernel + " is missing")
         return
     b = boot(["--kernel", kernel, "--smp", "2", "--append", "test=lockdep"], timeout)
     p = b.panic_text()
@@ -1233,10 +1281,9 @@ def test_tools(build, tally):
     def sh(cmd, timeout=120):
         # stdin: nothing (arbor-run passes its own on, read to the end).
         # A host program starts as an Arbor one does, whatever CI's runner
-        # left behind: no signal blocked, none ignored.
+        # left behind: no signal blocked, none ignored (host_signals_fresh).
         p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
-                           timeout=timeout, cwd=out_dir, stdin=subprocess.DEVNULL,
-                           preexec_fn=host_signals_fresh)
+                           timeout=timeout, cwd=out_dir, stdin=subprocess.DEVNULL)
         return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
 
     status = os.path.join(out_dir, "status")
@@ -1270,28 +1317,30 @@ def test_tools(build, tally):
                      f"exit {p and p.returncode}: {p and (p.stdout + p.stderr)[-200:]!r} (wanted {want!r})")
 
     # tests/SUBJECT/diff_NAME.c, named "differential: NAME.c" as before they
-    # moved from tests/diff/ into their subjects' folders.
-    for src in sorted(glob.glob(os.path.join(ROOT, "tests", "*", "diff_*.c")), key=os.path.basename):
+    # moved from tests/diff/ into their subjects' folders; two at a time.
+    def differential(src, out):
         base = os.path.basename(src)[len("diff_"):-2]
         name = "differential: " + base + ".c"
-        print(f"  {name} ...", flush=True)
+        out.print(f"  {name} ...")
         host, arbor = os.path.join(out_dir, "host_" + base), os.path.join(out_dir, "arbor_" + base)
         steps = [sh(["gcc", "-O2", "-o", host, src, "-lm"]), sh([cc, "-O2", "-o", arbor, src, "-lm"])]
         if any(c != 0 for c, _, _ in steps):
-            tally.result(name, False, "build failed: " + " ".join(e for _, _, e in steps)[:300])
-            continue
+            out.result(name, False, "build failed: " + " ".join(e for _, _, e in steps)[:300])
+            return
         hc, hout, _ = sh([host])
         ac, aout, aerr = sh([run, arbor])
         same = hc == ac and hout == aout
-        tally.result(name, same, "" if same else f"host exit {hc}, arbor exit {ac}")
+        out.result(name, same, "" if same else f"host exit {hc}, arbor exit {ac}")
         if not same:
             diff = list(difflib.unified_diff(hout.splitlines(), aout.splitlines(), "host", "arbor",
                                              lineterm=""))
             for line in diff:
-                print("      | " + line)
-            tally.explain(name, ["| " + l for l in diff])
+                out.print("      | " + line)
+            out.explain(name, ["| " + l for l in diff])
         if base in ("files", "patherr", "groups", "fifo", "tmpfile"):
-            ext2_differential(sh, host, arbor, run, out_dir, tally, base)
+            ext2_differential(sh, host, arbor, run, out_dir, out, base)
+    srcs = sorted(glob.glob(os.path.join(ROOT, "tests", "*", "diff_*.c")), key=os.path.basename)
+    in_order([lambda out, src=src: differential(src, out) for src in srcs], tally)
 
 
 def test_linux_selftests(build, tally):
@@ -1358,22 +1407,24 @@ def test_linux_recorded(sh, cc, run, out_dir, tally):
     to write), run on Arbor and compared byte for byte with what Linux 6.1
     printed in the same QEMU (tests/SUBJECT/linux_NAME.out, recorded by
     tools/record-linux.sh)."""
-    for src in sorted(glob.glob(os.path.join(ROOT, "tests", "*", "linux_*.c")), key=os.path.basename):
+    def recorded(src, out):
         base = os.path.basename(src)[len("linux_"):-2]
         name = "as Linux 6.1 printed: " + base + ".c"
-        print(f"  {name} ...", flush=True)
+        out.print(f"  {name} ...")
         exe = os.path.join(out_dir, "linux_" + base)
         code, _, err = sh([cc, "-O2", "-o", exe, src])
         if code != 0:
-            tally.result(name, False, "build failed: " + err[:300])
-            continue
+            out.result(name, False, "build failed: " + err[:300])
+            return
         want = open(src[:-2] + ".out").read()
         ac, aout, _ = sh([run, exe])
         same = ac == 0 and aout == want
-        tally.result(name, same, "" if same else f"arbor exit {ac}")
+        out.result(name, same, "" if same else f"arbor exit {ac}")
         if not same:
             for line in difflib.unified_diff(want.splitlines(), aout.splitlines(), "linux", "arbor", lineterm=""):
-                print("      | " + line)
+                out.print("      | " + line)
+    srcs = sorted(glob.glob(os.path.join(ROOT, "tests", "*", "linux_*.c")), key=os.path.basename)
+    in_order([lambda out, src=src: recorded(src, out) for src in srcs], tally)
 
 
 def test_cgfuzz(out_dir, tally):
@@ -1585,13 +1636,14 @@ def test_run_channels(sh, cc, run, out_dir, tally):
     ], Boot())
 
 
-def ext2_differential(sh, host, arbor, run, out_dir, tally, base):
+def ext2_differential(sh, host, arbor, run, out_dir, out, base):
     """diff_BASE (files, patherr, groups, fifo, tmpfile) on an ext2 disk in Arbor (mounted by the
-    program) against the host's file system; the image is then e2fsck-clean."""
+    program) against the host's file system; the image is then e2fsck-clean.
+    What it says goes to out (a Deferred of in_order)."""
     sys.path.insert(0, os.path.join(ROOT, "tools"))
     import mkext2
     name = f"differential: {base}.c on an ext2 disk, then e2fsck -fn clean"
-    print(f"  {name} ...", flush=True)
+    out.print(f"  {name} ...")
     img = os.path.join(out_dir, f"diff_ext2_{base}.img")
     hostdir = os.path.join(out_dir, f"diff_ext2_host_{base}")
     mkext2.make_image(img, 8, 1024)
@@ -1603,11 +1655,11 @@ def ext2_differential(sh, host, arbor, run, out_dir, tally, base):
     fsck = subprocess.run([shutil.which("e2fsck") or "/sbin/e2fsck", "-fn", img],
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     same = hc == ac == 0 and hout == aout and fsck.returncode == 0
-    tally.result(name, same, "" if same else f"host exit {hc}, arbor exit {ac}, e2fsck {fsck.returncode}")
+    out.result(name, same, "" if same else f"host exit {hc}, arbor exit {ac}, e2fsck {fsck.returncode}")
     if not same:
         for line in difflib.unified_diff(hout.splitlines(), aout.splitlines(), "host", "arbor", lineterm=""):
-            print("      | " + line)
-        print(aerr[-2000:])
+            out.print("      | " + line)
+        out.print(aerr[-2000:])
 
 
 def test_security_table(build, tally):
@@ -1888,11 +1940,14 @@ def main():
                     help="only the experiments' check (tools/expcheck.py: short examples, determinism)")
     ap.add_argument("--labs-only", action="store_true", help="only the labs' graders (tools/lab selfcheck)")
     ap.add_argument("--gdb-only", action="store_true", help="only the gdb session (tools/arbor-run --gdb)")
+    ap.add_argument("--tools-only", action="store_true",
+                    help="only arbor-cc, arbor-run and the differential tests")
     ap.add_argument("--smp", type=int, default=2,
                     help="CPUs of every boot that does not choose (tools/qemu.sh's ARBOR_SMP)")
     ap.add_argument("--smp-only", action="store_true", help="only the CPU bring-up boots")
     ap.add_argument("host_tests", nargs="*")
     a = ap.parse_args()
+    host_signals_fresh()
     os.environ["ARBOR_SMP"] = str(a.smp)
     kernel = os.path.join(a.build, "arbor.elf")
     initrd = os.path.join(a.build, "initrd.cpio")
@@ -1937,8 +1992,14 @@ def main():
         test_labs(tally)
         print(f"{tally.passed} passed, {len(tally.failed)} failed")
         return 1 if tally.failed else 0
+    if a.tools_only:
+        test_tools(a.build, tally)
+        print(f"# {time.monotonic() - t0:.1f} s")
+        print(f"{tally.passed} passed, {len(tally.failed)} failed")
+        return 1 if tally.failed else 0
     if a.posix_only:
         test_posix_suite(a.build, tally)
+        print(f"# {time.monotonic() - t0:.1f} s")
         print(f"{tally.passed} passed, {len(tally.failed)} failed")
         return 1 if tally.failed else 0
     shell_iso = os.path.join(a.build, "arbor-shell.iso")
