@@ -36,7 +36,7 @@ __noreturn void sched_idle_loop(void);
  * becomes an idle thread picking from the one queue tree. */
 extern bool sched_smp_enabled;
 __noreturn void sched_cpu_start(void *stack_bottom, uint64_t stack_top);
-/* The CPUs that schedule, bit per CPU: CPU 0, and with smp_sched=1 each
+/* The CPUs that schedule, bit per CPU: CPU 0, and unless smp_sched=0 each
  * started one. */
 uint32_t sched_cpus_mask(void);
 /* Thread t asks for the CPUs of mask (sched_setaffinity), within cpuset

@@ -713,7 +713,14 @@ static void schedule_locked(void)
 			if ((leaf->on_cpu < 0 || leaf->on_cpu == (int)rq->cpu) && sched_allowed(leaf, rq))
 				break;
 			if (se_is_rt(se) || nskip == SCHED_SKIP_MAX) {
-				se = NULL; /* this CPU idles; a tick looks again */
+				/* this CPU idles; a tick looks again. The fair pick
+				 * counted se running: it goes back with the skipped
+				 * ones, or its chain stays busy and no CPU ever picks
+				 * it again (17 threads pinned to CPU 0: CPU 1 left one
+				 * for good at each look) */
+				if (!se_is_rt(se))
+					sched_put_prev(se);
+				se = NULL;
 				break;
 			}
 			skipped[nskip++] = se;

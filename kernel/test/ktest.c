@@ -142,6 +142,7 @@ static void ktest_crash_modes(const char *filter)
 {
 	if (strcmp(filter, "fault") == 0) {
 		printk("# run fault\n# deliberately writing to an unmapped address\n");
+		kt_pin(0); /* the panic on CPU 0, which every CPU may have run this on */
 		ktest_fault_outer();
 		panic("ktest: the deliberate fault did not fault");
 	}

@@ -1,9 +1,8 @@
-/* Self-tests of the scheduler on several CPUs (boot option smp_sched=1,
- * docs/smp.md): threads run on every CPU at once, and cpu.weight splits
+/* Self-tests of the scheduler on several CPUs (docs/smp.md): threads run on every CPU at once, and cpu.weight splits
  * the time of all CPUs, a group with fewer threads than its share getting
  * a whole CPU per thread at most (work conservation). With one CPU
- * scheduling they say so and check nothing: tools/run-tests.py boots
- * them with smp_sched=1 and fails a skip. */
+ * scheduling (--smp 1, or smp_sched=0) they say so and check nothing:
+ * tools/run-tests.py boots them on 2 and 4 CPUs and fails a skip. */
 #include "cgroup.h"
 #include "ktest.h"
 #include "percpu.h"
@@ -35,7 +34,7 @@ static bool smp_sched_on(void)
 {
 	if (sched_smp_enabled && smp_online() >= 2)
 		return true;
-	printk("# skipped: one CPU schedules (boot with smp_sched=1 and --smp 2 or more)\n");
+	printk("# skipped: one CPU schedules (boot with --smp 2 or more, without smp_sched=0)\n");
 	return false;
 }
 
@@ -97,6 +96,55 @@ KTEST(smp_sched_spinners_use_every_cpu)
 	/* this thread sleeps: all n CPUs spin, less the wake-ups' moments */
 	KT_EXPECT(used * 10 >= wall * 8 * (n - 1) + wall * 8 / 2);
 	KT_EXPECT_EQ(seen, (1u << n) - 1);
+	KT_EXPECT_EQ(cg_destroy(cg), 0);
+}
+
+/* More threads pinned to CPU 0 than a pick passes over (SCHED_SKIP_MAX,
+ * 16): another CPU that looks for work skips them and idles, and each one
+ * still runs on CPU 0 (each ends once told to: a pick that gave up left
+ * the entity it reached counted running, and that thread never ran again). */
+#define SMP_PINNED 24
+static volatile uint32_t smp_pinned_ran[SMP_PINNED];
+
+static long smp_pinned(void *arg)
+{
+	volatile uint32_t *ran = arg;
+	while (!smp_spin_stop) {
+		(*ran)++;
+		sched_yield(); /* the other CPU's looks come between */
+	}
+	__atomic_add_fetch(&smp_spin_done, 1, __ATOMIC_SEQ_CST);
+	return 0;
+}
+
+KTEST(smp_sched_many_pinned_all_run)
+{
+	if (!smp_sched_on())
+		return;
+	struct cgroup *cg = smp_cg("kt_smp_pinned", 100);
+	if (!cg)
+		return;
+	smp_spin_begin();
+	int n = 0, err;
+	for (; n < SMP_PINNED; n++) {
+		smp_pinned_ran[n] = 0;
+		struct thread *t = kthread_create("smp_pinned", smp_pinned, (void *)&smp_pinned_ran[n], cg, &err);
+		if (!t)
+			break;
+		KT_EXPECT_EQ(sched_set_affinity(t, 1u, UINT32_MAX), 0);
+	}
+	KT_EXPECT_EQ(n, SMP_PINNED);
+	sched_sleep_until(clock_ns() + 200 * MS);
+	uint32_t before[SMP_PINNED];
+	for (int i = 0; i < n; i++)
+		before[i] = smp_pinned_ran[i];
+	sched_sleep_until(clock_ns() + 200 * MS);
+	int stuck = 0;
+	for (int i = 0; i < n; i++)
+		stuck += smp_pinned_ran[i] == before[i];
+	printk("# %d threads pinned to CPU 0: %d did not run in 200 ms\n", n, stuck);
+	KT_EXPECT_EQ(stuck, 0);
+	smp_spin_end(n);
 	KT_EXPECT_EQ(cg_destroy(cg), 0);
 }
 

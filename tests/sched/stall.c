@@ -13,7 +13,7 @@
  * 1 s) in the middle of their requests while a probe's rounds go on; and
  * a flood of clients at cpu.weight 1
  * against a probe at cpu.weight 10000 (the probe's p99 latency within 2x
- * of the same probe on an idle system).
+ * of the same probe on an idle system on one CPU; within 4x on more).
  *
  * Every wait is bounded: a stall fails the check instead of hanging. Run
  * with descriptors 0-2 on the console and the servers up. */
@@ -530,12 +530,15 @@ static void held_client(const char *how)
 
 #define FLOODERS 16
 
-/* The probe idle, then against FLOODERS clients: each p99 the best
- * (smallest) of the runs so far, so that the host's own load (other QEMUs)
- * does not decide; 1 once the flooded p99 is within 2x of the idle one. */
-static double best_idle = 1e9, best_flood = 1e9;
+/* Each flood's best (smallest) p99s so far, idle and flooded, so that the
+ * host's own load (other QEMUs) does not decide. */
+struct flood_best {
+	double idle, flooded;
+};
 
-static int flood_once(void)
+/* The probe idle, then against FLOODERS clients; 1 once the best flooded
+ * p99 is within `times` the best idle one. */
+static int flood_once(struct flood_best *b, double times)
 {
 	double idle99, idlemax, f99, fmax;
 	int ok = run_probe(60, &idle99, &idlemax);
@@ -554,17 +557,37 @@ static int flood_once(void)
 	       f99 * 1e6, idlemax * 1e6, fmax * 1e6);
 	if (!ok)
 		return 0;
-	best_idle = idle99 < best_idle ? idle99 : best_idle;
-	best_flood = f99 < best_flood ? f99 : best_flood;
-	return best_flood <= 2 * best_idle;
+	b->idle = idle99 < b->idle ? idle99 : b->idle;
+	b->flooded = f99 < b->flooded ? f99 : b->flooded;
+	return b->flooded <= times * b->idle;
 }
 
+static int flood_tries(double times, int tries)
+{
+	struct flood_best b = { 1e9, 1e9 };
+	for (int i = 0; i < tries; i++)
+		if (flood_once(&b, times))
+			return 1;
+	return 0;
+}
+
+/* On one CPU, the scheduler's part alone (weights, and the server
+ * threads lending the probe's context): within 2x. On more, the flooders
+ * are entitled to the CPUs the probe cannot use, and their requests,
+ * served there, hold each server's one lock when the probe's come. That
+ * is the servers' lock, not a stall: bounded at 4x (Linux 6.1, same QEMU,
+ * two CPUs, the same rounds: 5.1x, docs/smp.md). Pinning the flooders to
+ * the probe's CPU changes little: the servers' threads serve them on the
+ * other. make test boots this once on one CPU for the 2x. */
 static void flood(void)
 {
 	int ok = put(CG_CLIENT "/cpu.weight", "1") == 0 && put(CG_PROBE "/cpu.weight", "10000") == 0;
 	check(ok, "cpu.weight 1 for the flood, 10000 for the probe");
-	check(ok && (flood_once() || flood_once() || flood_once() || flood_once() || flood_once()),
-	      "a flood at cpu.weight 1: the probe's p99 within 2x of idle");
+	if (sysconf(_SC_NPROCESSORS_ONLN) == 1)
+		check(ok && flood_tries(2, 5), "a flood at cpu.weight 1 on one CPU: the probe's p99 within 2x of idle");
+	else
+		check(ok && flood_tries(4, 3),
+		      "a flood at cpu.weight 1 on every CPU: the probe's p99 within 4x of idle");
 }
 
 #define THROTTLED 4
