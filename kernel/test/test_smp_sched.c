@@ -1,8 +1,9 @@
-/* Self-tests of the scheduler on several CPUs (docs/smp.md): threads run on every CPU at once, and cpu.weight splits
- * the time of all CPUs, a group with fewer threads than its share getting
- * a whole CPU per thread at most (work conservation). With one CPU
- * scheduling (--smp 1, or smp_sched=0) they say so and check nothing:
- * tools/run-tests.py boots them on 2 and 4 CPUs and fails a skip. */
+/* Self-tests of the scheduler on several CPUs (docs/smp.md): threads run
+ * on every CPU at once, and cpu.weight splits the time of all CPUs, a
+ * group with fewer threads than its share getting a whole CPU per thread
+ * at most (work conservation). With one CPU scheduling (--smp 1, or
+ * smp_sched=0) they say so and check nothing: tools/run-tests.py boots
+ * them on 2 and 4 CPUs and fails a skip. */
 #include "cgroup.h"
 #include "ktest.h"
 #include "percpu.h"
@@ -101,8 +102,11 @@ KTEST(smp_sched_spinners_use_every_cpu)
 
 /* More threads pinned to CPU 0 than a pick passes over (SCHED_SKIP_MAX,
  * 16): another CPU that looks for work skips them and idles, and each one
- * still runs on CPU 0 (each ends once told to: a pick that gave up left
- * the entity it reached counted running, and that thread never ran again). */
+ * still runs on CPU 0: each ends once told to (a pick that gave up left
+ * the entity it reached counted running, and that thread never ran again:
+ * 7 of 24 never ended). How many ran in a 200 ms window is only said: on
+ * a loaded host a thread whose vCPU the host preempted is charged that
+ * time and waits, fairly, for the others to catch up. */
 #define SMP_PINNED 24
 static volatile uint32_t smp_pinned_ran[SMP_PINNED];
 
@@ -143,8 +147,7 @@ KTEST(smp_sched_many_pinned_all_run)
 	for (int i = 0; i < n; i++)
 		stuck += smp_pinned_ran[i] == before[i];
 	printk("# %d threads pinned to CPU 0: %d did not run in 200 ms\n", n, stuck);
-	KT_EXPECT_EQ(stuck, 0);
-	smp_spin_end(n);
+	smp_spin_end(n); /* all end within 5 s */
 	KT_EXPECT_EQ(cg_destroy(cg), 0);
 }
 

@@ -1,13 +1,17 @@
-/* CPU affinity on however many CPUs schedule (one by default, every CPU
- * with smp_sched=1): sched_getaffinity is the CPUs that schedule, and
+/* CPU affinity on however many CPUs schedule (every one, or one with
+ * smp_sched=0): sched_getaffinity is the CPUs that schedule, and
  * sysconf/get_nprocs count them; sched_setaffinity to one CPU keeps the
  * thread there (sched_getcpu), is inherited by fork and pthread_create,
- * and a mask with no CPU that schedules is EINVAL, changing nothing. On
- * two CPUs or more, two threads pinned to different CPUs run at once.
+ * and a mask with no CPU that schedules is EINVAL, changing nothing; each
+ * CPU's "initial apicid" in /proc/cpuinfo is CPUID's run there. On two
+ * CPUs or more, two threads pinned to different CPUs run at once.
  * Prints TAP. */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/sysinfo.h>
 #include <time.h>
 #include "check.h"
@@ -23,6 +27,39 @@ static double clock_s(clockid_t c)
 static int pin(pid_t pid, int cpu)
 {
 	return set_mask(pid, 1 << cpu);
+}
+
+/* /proc/cpuinfo's "initial apicid" of processor cpu; -1 if none. */
+static int cpuinfo_apicid(int cpu)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[256];
+	int at = -1, id = -1;
+	while (f && fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "processor\t", 10) == 0)
+			at = atoi(strchr(line, ':') + 1);
+		else if (at == cpu && strncmp(line, "initial apicid\t", 15) == 0)
+			id = atoi(strchr(line, ':') + 1);
+	}
+	if (f)
+		fclose(f);
+	return id;
+}
+
+/* Each CPU's initial APIC id, as CPUID gives it run there, is the one
+ * /proc/cpuinfo lists for it. */
+static int apicids_match(int ncpu)
+{
+	int same = 1;
+	for (int c = 0; c < ncpu; c++) {
+		unsigned a, b, cx, d;
+		if (pin(0, c) != 0)
+			return 0;
+		sched_yield();
+		__asm__ volatile("cpuid" : "=a"(a), "=b"(b), "=c"(cx), "=d"(d) : "a"(1), "c"(0));
+		same &= cpuinfo_apicid(c) == (int)(b >> 24);
+	}
+	return same;
 }
 
 /* For 100 ms, spinning and yielding: does it stay on cpu? */
@@ -77,10 +114,11 @@ int main(void)
 	CPU_ZERO(&s);
 	for (int i = 0; i < 31; i++)
 		CPU_SET(i, &s);
+	check(apicids_match(ncpu), "each processor's initial apicid in /proc/cpuinfo is CPUID's on that CPU");
 	check(sched_setaffinity(0, sizeof(s), &s) == 0 && mask_of(0) == all,
 	      "every CPU again (the ones that do not exist are left out)");
 	if (ncpu < 2) {
-		printf("# one CPU schedules: the two-CPU part is for smp_sched=1\n");
+		printf("# one CPU schedules: the two-CPU part is for --smp 2 or more\n");
 		printf("1..%d\n", n);
 		return failed != 0;
 	}
