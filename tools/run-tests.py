@@ -278,6 +278,14 @@ def run_tap_boot(title, args, tally, timeout):
         print("\n".join(b.lines[-30:]))
     elif b.status != EXIT_SUCCESS and all(ok for _, ok in b.results):
         tally.result(f"{title}: kernel reported failure", False)
+    # a failed check's diagnostics (the '#' lines its program printed just
+    # before it) go into the summary: CI may keep only the run's tail
+    for i, line in enumerate(b.lines):
+        m = TAP_RE.match(line)
+        if m and m.group(1) != "ok":
+            notes = [l for l in b.lines[max(0, i - 12):i] if l.startswith("#")]
+            if notes:
+                tally.explain(m.group(3), ["| " + l for l in notes])
     return b
 
 
