@@ -829,11 +829,12 @@ def test_smp(kernel, initrd, tally, timeout):
         ], b)
 
 
-# The boots with the scheduler on every CPU (issue 23): its own
-# self-tests and the scheduler's and IPC's, and a selection of the suite's
-# on processes, threads, pipes, signals, io, cpusets and /proc (on 4 CPUs
-# in make test, whose other boots have 2 that schedule; on 2 and 4 with
-# --smp-only).
+# The boots with the scheduler on every CPU (smp_sched=1, issue 23): its
+# own self-tests and the scheduler's and IPC's, and a selection of the
+# suite's on processes, threads, pipes, signals, io, cpusets and /proc
+# (make test and --smp-only, on 2 and 4 CPUs). The whole suite with
+# smp_sched=1 (ARBOR_APPEND=smp_sched=1 make test) still fails now and
+# then: docs/smp.md lists what.
 SMP_SCHED_TESTS = (
     "smp_sched_spinners_use_every_cpu,smp_sched_weights_across_cpus,smp_sched_iowait_per_cpu,smp_sched_many_pinned_all_run,"
     "sched_never_runs_blocked_thread,sched_wake_all_ends_with_stray_waiter,sched_waitq_wakeup,"
@@ -846,8 +847,7 @@ SMP_SCHED_TESTS = (
 
 
 def test_smp_sched(kernel, initrd, tally, timeout, name="smp", userspace=False, cpus=(2, 4)):
-    """The scheduler on every CPU (smp_sched=1) on 2 and 4 CPUs (cpus;
-    make test's other boots have 2 that schedule, so it boots 4 here): threads
+    """The scheduler on every CPU (smp_sched=1) on 2 and 4 CPUs (cpus): threads
     run on every CPU at once, cpu.weight splits two CPUs' time (a
     one-thread group at most one CPU), and the scheduler's and IPC's
     self-tests pass; with userspace, the selection of process, thread,
@@ -2081,7 +2081,7 @@ def main():
     test_fault_report(kernel, tally, a.timeout)
     test_softlockup_report(kernel, tally, a.timeout)
     test_smp(kernel, initrd, tally, a.timeout)
-    test_smp_sched(kernel, initrd, tally, a.timeout, userspace=True, cpus=(4,))
+    test_smp_sched(kernel, initrd, tally, a.timeout, userspace=True)
     test_lockdep(a.build, initrd, tally, a.timeout)
     test_sysrq(kernel, initrd, tally, a.timeout)
     test_tty(kernel, initrd, tally, a.timeout)
