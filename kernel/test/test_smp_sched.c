@@ -104,7 +104,7 @@ KTEST(smp_sched_spinners_use_every_cpu)
  * 16): another CPU that looks for work skips them and idles, and each one
  * still runs on CPU 0: each ends once told to (a pick that gave up left
  * the entity it reached counted running, and that thread never ran again:
- * 7 of 24 never ended). How many ran in a 200 ms window is only said: on
+ * 7 or 8 of 24 never ended). How many ran in a 200 ms window is only said: on
  * a loaded host a thread whose vCPU the host preempted is charged that
  * time and waits, fairly, for the others to catch up. */
 #define SMP_PINNED 24
