@@ -36,10 +36,13 @@ static int cpuinfo_apicid(int cpu)
 	char line[256];
 	int at = -1, id = -1;
 	while (f && fgets(line, sizeof(line), f)) {
+		const char *v = strchr(line, ':');
+		if (!v)
+			continue;
 		if (strncmp(line, "processor\t", 10) == 0)
-			at = atoi(strchr(line, ':') + 1);
+			at = atoi(v + 1);
 		else if (at == cpu && strncmp(line, "initial apicid\t", 15) == 0)
-			id = atoi(strchr(line, ':') + 1);
+			id = atoi(v + 1);
 	}
 	if (f)
 		fclose(f);

@@ -578,7 +578,8 @@ static int flood_tries(double times, int tries)
  * is the servers' lock, not a stall: bounded at 4x (Linux 6.1, same QEMU,
  * two CPUs, the same rounds: 5.1x, docs/smp.md). Pinning the flooders to
  * the probe's CPU changes little: the servers' threads serve them on the
- * other. make test boots this once on one CPU for the 2x. */
+ * other. make test's boots schedule one CPU: the 2x; the 4x is for
+ * smp_sched=1 (ARBOR_APPEND=smp_sched=1 make test). */
 static void flood(void)
 {
 	int ok = put(CG_CLIENT "/cpu.weight", "1") == 0 && put(CG_PROBE "/cpu.weight", "10000") == 0;
