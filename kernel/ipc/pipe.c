@@ -665,7 +665,11 @@ long sys_fifo_open(int h, int flags, int file)
 			p->writers++;
 			p->wgen++;
 		}
-		e->seen = acc == O_RDONLY ? p->wgen : p->rgen;
+		/* Linux checks for the other side within the open; here the
+		 * wait is a second call (fifo_wait), and a writer that was open
+		 * then may have written and closed before it: such an end has
+		 * seen one already (and a reader then hangs up when it goes). */
+		e->seen = acc == O_RDONLY ? p->wgen - (p->writers > 0) : p->rgen - (p->readers > 0);
 		waitq_wake_all(&p->owait, 0); /* openers waiting for this side */
 		waitq_wake_all(&p->rwait, 0);
 		pollq_wake(&p->pollq);

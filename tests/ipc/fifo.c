@@ -190,6 +190,27 @@ static void syscalls(void)
 	close((int)r);
 	close((int)w);
 	close((int)rw);
+
+	/* open and its wait are two calls here (Linux's one): the other side
+	 * that was open at the first may be gone by the second, and its wait
+	 * must not then wait for another (the blocking open of diff_fifo.c
+	 * hung so on two CPUs: its child wrote and exited in between) */
+	node = sys_fifo_create();
+	r = sys_fifo_open((int)node, O_RDONLY | O_NONBLOCK, -1);
+	w = sys_fifo_open((int)node, O_WRONLY, -1);
+	long r2 = sys_fifo_open((int)node, O_RDONLY, -1);
+	close((int)w);
+	close((int)r);
+	alarm(20); /* a wait that never ends: SIGALRM, the test fails */
+	check(r2 >= 0 && sys_fifo_wait((int)r2) == 0, "fifo.wait_gone_writer: a writer open at the open, gone by the wait: no wait");
+	pl = (struct pollfd){ .fd = (int)r2, .events = POLLIN };
+	check(poll(&pl, 1, 0) == 1 && pl.revents == POLLHUP, "... and it hangs up, as a reader that saw a writer (Linux)");
+	long w2 = sys_fifo_open((int)node, O_WRONLY, -1);
+	close((int)r2);
+	check(w2 >= 0 && sys_fifo_wait((int)w2) == 0, "fifo.wait_gone_reader: a reader open at the open, gone by the wait: no wait");
+	alarm(0);
+	close((int)w2);
+	sys_handle_close((int)node);
 	close(p[0]);
 	close(p[1]);
 }

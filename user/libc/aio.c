@@ -190,15 +190,19 @@ int __aio_notify_only(const struct sigevent *sev)
 	return 0;
 }
 
-/* req has ended (its result in its aiocb): its own notice, then whoever
- * waits for it. Lock held. */
-static void aio_notify(struct aio_req *req)
+/* req has ended with error (0 or an errno; its return value is in its
+ * aiocb): its own notice, then its error is published, then whoever waits
+ * for it is told. The error goes last: aio_error reads it without the
+ * lock, and a notice that fails (a bad signal number) changes it, which
+ * another CPU's caller must never see half done. Lock held. */
+static void aio_notify(struct aio_req *req, int error)
 {
 	struct aiocb *cb = req->cb;
 	if (__aio_notify_only(&cb->aio_sigevent) < 0) {
-		cb->__error_code = errno;
+		error = errno;
 		cb->__return_value = -1;
 	}
+	__atomic_store_n(&cb->__error_code, error, __ATOMIC_RELEASE);
 	struct aio_waiter *w = req->waiting;
 	req->waiting = NULL;
 	while (w) {
@@ -222,9 +226,10 @@ static void aio_notify(struct aio_req *req)
 
 /* --- the helpers --- */
 
-/* Does cb's operation and stores its result into cb: called without the
- * lock, returns holding it (the result is stored under it). */
-static void aio_do(struct aiocb *cb)
+/* Does cb's operation and stores its return value into cb: called
+ * without the lock, returns holding it (the value is stored under it) and
+ * the operation's error (0 or an errno), for aio_notify to publish. */
+static int aio_do(struct aiocb *cb)
 {
 	void *buf = (void *)cb->aio_buf;
 	ssize_t r;
@@ -252,7 +257,7 @@ static void aio_do(struct aiocb *cb)
 	int e = errno;
 	pthread_mutex_lock(&__aio_lock);
 	cb->__return_value = r;
-	cb->__error_code = r < 0 ? e : 0;
+	return r < 0 ? e : 0;
 }
 
 static void aio_spawn_helper(struct aio_req *first);
@@ -266,10 +271,10 @@ static void *aio_helper(void *arg)
 	for (;;) {
 		if (req) {
 			pthread_mutex_unlock(&__aio_lock);
-			aio_do(req->cb); /* returns with the lock held */
+			int error = aio_do(req->cb); /* returns with the lock held */
 			aio_head_del(req);
 			aio_pending--;
-			aio_notify(req);
+			aio_notify(req, error);
 			free(req);
 		}
 		if (!aio_runlist && aio_idle_seconds > 0) {
@@ -462,10 +467,9 @@ static void aio_cancel_chain(struct aio_req *r)
 {
 	while (r) {
 		struct aio_req *next = r->next_prio;
-		r->cb->__error_code = ECANCELED;
 		r->cb->__return_value = -1;
 		aio_pending--;
-		aio_notify(r);
+		aio_notify(r, ECANCELED);
 		free(r);
 		r = next;
 	}
