@@ -425,7 +425,7 @@ def smp_compare(build, out, timeout):
     """Issue 23's table: user/bench/smpbench.c (pipe round trips on one CPU
     and across two, fork+exit+wait and cgroup operations from 1, 2 and 4
     workers) built with arbor-cc and linux-cc and run on 2 and 4 vCPUs,
-    Arbor (tools/arbor-run --cmdline smp_sched=1) beside Linux 6.1
+    Arbor (tools/arbor-run, every CPU scheduling) beside Linux 6.1
     (linux-run), plain TCG on both sides: smp_NAME_Ncpu_arbor, _linux and
     _ratio; then the kernel's own cpu.weight and cpu.max figures across
     CPUs (bench=cpu_smp, Arbor only: Linux's come from its cgroup files the

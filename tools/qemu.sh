@@ -10,7 +10,7 @@
 # --smp N gives the guest N CPUs (1-8; default: $ARBOR_SMP, else 1), each
 # its own host thread (multi-threaded TCG) unless --icount serializes them.
 # ARBOR_APPEND puts words first in every -kernel boot's command line (e.g.
-# ARBOR_APPEND=smp_sched=1 make test: the whole suite with every CPU
+# ARBOR_APPEND=smp_sched=0 make test: the whole suite with CPU 0 alone
 # scheduling).
 # Exit status: QEMU's, i.e. (v << 1) | 1 for a kernel exit value v.
 set -e

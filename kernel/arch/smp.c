@@ -185,7 +185,9 @@ void smp_start(void)
 	}
 	smp_tramp_install();
 	char v[4];
-	sched_smp_enabled = cmdline_get(boot_info.cmdline, "smp_sched", v, sizeof(v)) && v[0] == '1';
+	/* every CPU schedules unless smp_sched=0: the boot CPU alone then, the
+	 * others started and waiting (how Arbor ran before issue 23) */
+	sched_smp_enabled = !(cmdline_get(boot_info.cmdline, "smp_sched", v, sizeof(v)) && v[0] == '0');
 	for (unsigned id = 1; id < smp_nr_possible; id++) {
 		if (!smp_boot_cpu(id))
 			continue;

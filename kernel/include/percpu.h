@@ -1,5 +1,5 @@
 /* Per-CPU data, reached through %gs. Other CPUs are started (smp.h) and
- * schedule when booted with smp_sched=1 (docs/smp.md). The first fields
+ * schedule unless booted with smp_sched=0 (docs/smp.md). The first fields
  * are read by assembly (offsets fixed). */
 #ifndef ARBOR_PERCPU_H
 #define ARBOR_PERCPU_H

@@ -31,12 +31,12 @@ struct waitq {
 void sched_init(void);
 /* The boot context becomes the idle thread and never returns. */
 __noreturn void sched_idle_loop(void);
-/* Scheduling on every CPU (boot option smp_sched=1, default off): a started
+/* Scheduling on every CPU (boot option smp_sched, default on): a started
  * CPU other than the boot CPU calls sched_cpu_start with its stack, and
  * becomes an idle thread picking from the one queue tree. */
 extern bool sched_smp_enabled;
 __noreturn void sched_cpu_start(void *stack_bottom, uint64_t stack_top);
-/* The CPUs that schedule, bit per CPU: CPU 0, and with smp_sched=1 each
+/* The CPUs that schedule, bit per CPU: CPU 0, and unless smp_sched=0 each
  * started one. */
 uint32_t sched_cpus_mask(void);
 /* Thread t asks for the CPUs of mask (sched_setaffinity), within cpuset

@@ -1,9 +1,9 @@
 /* Self-tests of the scheduler on several CPUs (docs/smp.md): threads run
  * on every CPU at once, and cpu.weight splits the time of all CPUs, a
  * group with fewer threads than its share getting a whole CPU per thread
- * at most (work conservation). With one CPU scheduling (the default, or
- * --smp 1) they say so and check nothing: tools/run-tests.py boots them
- * with smp_sched=1 on 2 and 4 CPUs and fails a skip. */
+ * at most (work conservation). With one CPU scheduling (--smp 1, or
+ * smp_sched=0) they say so and check nothing: tools/run-tests.py boots
+ * them on 2 and 4 CPUs and fails a skip. */
 #include "cgroup.h"
 #include "ktest.h"
 #include "percpu.h"
@@ -35,7 +35,7 @@ static bool smp_sched_on(void)
 {
 	if (sched_smp_enabled && smp_online() >= 2)
 		return true;
-	printk("# skipped: one CPU schedules (boot with smp_sched=1 and --smp 2 or more)\n");
+	printk("# skipped: one CPU schedules (boot with --smp 2 or more, without smp_sched=0)\n");
 	return false;
 }
 

@@ -1,5 +1,5 @@
-/* CPU affinity on however many CPUs schedule (one by default, every CPU
- * with smp_sched=1): sched_getaffinity is the CPUs that schedule, and
+/* CPU affinity on however many CPUs schedule (every one, or one with
+ * smp_sched=0): sched_getaffinity is the CPUs that schedule, and
  * sysconf/get_nprocs count them; sched_setaffinity to one CPU keeps the
  * thread there (sched_getcpu), is inherited by fork and pthread_create,
  * and a mask with no CPU that schedules is EINVAL, changing nothing; each
@@ -121,7 +121,7 @@ int main(void)
 	check(sched_setaffinity(0, sizeof(s), &s) == 0 && mask_of(0) == all,
 	      "every CPU again (the ones that do not exist are left out)");
 	if (ncpu < 2) {
-		printf("# one CPU schedules: the two-CPU part is for smp_sched=1\n");
+		printf("# one CPU schedules: the two-CPU part is for --smp 2 or more\n");
 		printf("1..%d\n", n);
 		return failed != 0;
 	}

@@ -1,5 +1,5 @@
 /* Many-CPU benchmark (issue 23): a portable POSIX program, built for
- * Arbor (tools/arbor-run --smp N --cmdline smp_sched=1) and for Linux
+ * Arbor (tools/arbor-run --smp N) and for Linux
  * (linux-cc, then linux-run --smp N in the same QEMU), so both sides run
  * the same code. It prints `bench NAME VALUE UNIT` lines:
  *   - smp_pipe_round_trip_same_cpu / _cross_cpu: a one-byte ping-pong over

@@ -33,7 +33,7 @@ int sysinfo(struct sysinfo *info)
 	return 0;
 }
 
-/* The CPUs that run threads: the boot CPU, and with smp_sched=1 every
+/* The CPUs that run threads: the boot CPU, and unless smp_sched=0 every
  * started one (docs/smp.md); a CPU that is only started is parked. */
 int get_nprocs(void)
 {
