@@ -453,23 +453,58 @@ int pthread_cond_init(pthread_cond_t *c, const pthread_condattr_t *a)
 	return 0;
 }
 
+/* A waiter counts itself in __wrefs from before it lets the mutex go
+ * until its futex wait has returned, and destroy waits for none to be
+ * left (as glibc's): POSIX lets a program destroy, even overwrite and
+ * init again, a condition variable right after its broadcast, while the
+ * threads it woke are still in pthread_cond_wait (the Open POSIX suite's
+ * pthread_cond_destroy/2-1). Without that wait, a waiter that had let
+ * the mutex go but not yet reached its futex wait would find __seq back
+ * at the value it read (init zeroes it) and sleep through the broadcast
+ * meant for it. */
 int pthread_cond_destroy(pthread_cond_t *c)
 {
-	return c ? 0 : EINVAL;
+	if (!c)
+		return EINVAL;
+	uint32_t v = __atomic_load_n(&c->__wrefs, __ATOMIC_ACQUIRE);
+	while (v >> 1) {
+		if (!(v & 1) && !__atomic_compare_exchange_n(&c->__wrefs, &v, v | 1, false, __ATOMIC_ACQ_REL,
+							     __ATOMIC_ACQUIRE))
+			continue; /* v is the word now */
+		sys_futex_wait(&c->__wrefs, v | 1, 0, 0);
+		v = __atomic_load_n(&c->__wrefs, __ATOMIC_ACQUIRE);
+	}
+	return 0;
 }
 
-/* A cancelled waiter holds the mutex again before its cleanup handlers
- * run (POSIX); a recursive one at its depth. */
+/* The waiter is out of its wait: c is no longer touched after this but
+ * for waking a destroy that waits (a wake of a word that destroy's caller
+ * may have reused is at most a spurious wake-up, as glibc's). */
+static void cond_leave(pthread_cond_t *c)
+{
+	if (__atomic_sub_fetch(&c->__wrefs, 2, __ATOMIC_RELEASE) == 1)
+		sys_futex_wake(&c->__wrefs, INT_MAX);
+}
+
+/* A cancelled waiter leaves the wait and holds the mutex again before its
+ * cleanup handlers run (POSIX); a recursive one at its depth. */
 struct cond_wait_state {
+	pthread_cond_t *c;
 	pthread_mutex_t *m;
 	uint32_t count;
 };
 
-static void cond_relock(void *arg)
+static void cond_relock(struct cond_wait_state *s)
 {
-	struct cond_wait_state *s = arg;
 	mutex_lock(s->m, NULL);
 	s->m->__count = s->count;
+}
+
+static void cond_cancelled(void *arg)
+{
+	struct cond_wait_state *s = arg;
+	cond_leave(s->c);
+	cond_relock(s);
 }
 
 int pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m, const struct timespec *abstime)
@@ -486,18 +521,20 @@ int pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m, const struct t
 	    (!__atomic_load_n(&m->__lock, __ATOMIC_RELAXED) || m->__owner != (uint32_t)sys_gettid()))
 		return EPERM;
 	pthread_testcancel();
-	struct cond_wait_state s = { m, m->__count };
+	struct cond_wait_state s = { c, m, m->__count };
+	__atomic_add_fetch(&c->__wrefs, 2, __ATOMIC_ACQ_REL);
 	uint32_t seq = __atomic_load_n(&c->__seq, __ATOMIC_ACQUIRE);
 	m->__count = 0;
 	pthread_mutex_unlock(m);
 	long r = 0;
 	if (e == 0) {
-		pthread_cleanup_push(cond_relock, &s);
+		pthread_cleanup_push(cond_cancelled, &s);
 		int cp = __pthread_cp_begin();
 		r = sys_futex_wait(&c->__seq, seq, ns, fl);
 		__pthread_cp_end(cp);
 		pthread_cleanup_pop(0);
 	}
+	cond_leave(c);
 	cond_relock(&s);
 	/* A wake-up of another kind (-EINTR, -EAGAIN) is a spurious one. */
 	return e == ETIMEDOUT || r == -ETIMEDOUT ? ETIMEDOUT : 0;

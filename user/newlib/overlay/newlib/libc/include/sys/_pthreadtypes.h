@@ -81,7 +81,7 @@ typedef struct {
 	__uint32_t __seq;	/* futex word: bumped by every signal and broadcast */
 	__uint32_t __clock;	/* the clock of timedwait's abstime (clockid_t) */
 	__uint32_t __pshared;
-	__uint32_t __pad;
+	__uint32_t __wrefs;	/* 2 per thread within a wait; bit 0: a destroy waits for them */
 } pthread_cond_t;
 
 #define _PTHREAD_COND_INITIALIZER { 0, 0, 0, 0 }
