@@ -3,7 +3,7 @@
 1.5.2) of the interfaces issue 21 names, built unchanged with
 tools/arbor-cc and run in Arbor, as an outside yardstick (docs/testing.md).
 
-    tools/posixts.py [--build DIR] [--only PREFIX] [--linux TOOLS] [--table]
+    tools/posixts.py [--build DIR] [--only PREFIX] [--linux TOOLS] [--smp N] [--table]
 
 Fetches the suite's original tarball from Debian's archive once (checked
 against its sha256, kept under BUILD/posixts), extracts it, builds each
@@ -18,7 +18,9 @@ passes on Arbor unless the table lists it as a known failure (and reports
 known failures that now pass, so the table gets updated). With --linux
 TOOLS (the directory of linux-cc and linux-run), the same sources run on
 Linux 6.1 in the same QEMU instead; --table rewrites the table from a run
-of each (BUILD/posixts/{arbor,linux}/results), keeping its reasons.
+of each (BUILD/posixts/{arbor,linux}/results), keeping its reasons. Both
+sides boot --smp N CPUs (default 2, as make test's boots; the table's
+Linux column was taken so).
 """
 import argparse
 import concurrent.futures
@@ -52,6 +54,7 @@ LIMIT = 5            # seconds a test may run before the runner kills it (every 
 SLOW_MS = 2000       # a test this slow on Linux sleeps by design: left out
 BATCH_BYTES = 64 << 20  # of programs per boot (the boot archive is in memory)
 BOOTS = 2            # Arbor boots at a time (one per host core)
+CPUS = 2             # CPUs of each boot, Arbor's and Linux's (--smp)
 STATES = {0: "pass", 1: "fail", 2: "unresolved", 4: "unsupported", 5: "untested"}
 RESULT = re.compile(r"^@@posixts (\S+) (exit (\d+)|signal (\d+)|timeout|\S+)(?: .*?(\d+))?$")
 
@@ -243,14 +246,9 @@ def parse(text):
 
 
 def run_arbor(runner, tree, timeout, log):
-    """One boot running the staged batch: the runner's output. One CPU,
-    as the table's Linux column was taken (linux-run's default), and so
-    that two boots at a time keep the two host cores busy, not four vCPUs
-    on them: on two CPUs with smp_sched=1 a few timing tests
-    (pthread_cond_init/1-2, 1-3) fail now and then, pthread_cond_destroy/2-1
-    and pthread_exit/6-1 hung in one whole run, and pthread_create/1-6
-    does not end, as on Linux with two (docs/smp.md)."""
-    cmd = [os.path.join(ROOT, "tools", "arbor-run"), "-n", "--smp", "1", "--mem", "512",
+    """One boot running the staged batch on CPUS CPUs, as the table's
+    Linux column was taken: the runner's output."""
+    cmd = [os.path.join(ROOT, "tools", "arbor-run"), "-n", "--smp", str(CPUS), "--mem", "512",
            "--timeout", str(timeout), "--add", tree, runner, "/posixts", str(LIMIT)]
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
     text = p.stdout.decode("utf-8", "replace")
@@ -276,7 +274,8 @@ def run_linux(linux, runner, tree, timeout, log, tmp):
         with open(tar, "rb") as t:
             shutil.copyfileobj(t, f)
     os.chmod(script, 0o755)
-    p = subprocess.run([os.path.join(linux, "linux-run"), "--timeout", str(timeout), "--mem", "1024", script],
+    p = subprocess.run([os.path.join(linux, "linux-run"), "--timeout", str(timeout), "--mem", "1024",
+                        "--smp", str(CPUS), script],
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
     text = p.stdout.decode("utf-8", "replace")
     log.write(text)
@@ -519,8 +518,10 @@ def main():
     ap.add_argument("--only", help="tests whose name starts so, e.g. sigaction/ or fork/1-1 (comma-separated)")
     ap.add_argument("--linux", help="the directory of linux-cc and linux-run: run on Linux instead")
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--smp", type=int, default=CPUS, help="CPUs of each boot, both sides (default 2)")
     ap.add_argument("--table", action="store_true", help="rewrite the table from the last runs")
     a = ap.parse_args()
+    globals()["CPUS"] = a.smp
     build = os.path.abspath(a.build)
     if a.table:
         write_table(build)
