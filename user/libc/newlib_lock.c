@@ -119,6 +119,26 @@ static void lock_give(struct __lock *l)
 		sys_futex_wake(&l->word, 1);
 }
 
+/* In fork's child, alone: every lock free again (glibc resets its stdio
+ * locks so). A lock another thread of the parent held at the fork (say
+ * stdout's, mid-printf on another CPU) would never be let go in the
+ * child, whose exit then hung flushing stdout (the Open POSIX suite's
+ * pthread_exit/6-1 on two CPUs); one the forking thread held is free
+ * too, and its release later does nothing (depth 0). */
+void __libc_fork_child_locks(void)
+{
+	struct __lock *statics[] = {
+		&__lock___sinit_recursive_mutex, &__lock___sfp_recursive_mutex, &__lock___atexit_recursive_mutex,
+		&__lock___at_quick_exit_mutex,	 &__lock___malloc_recursive_mutex, &__lock___env_recursive_mutex,
+		&__lock___tz_mutex,		 &__lock___dd_hash_mutex,	 &__lock___arc4random_mutex,
+		&lock_overflow,
+	};
+	for (size_t i = 0; i < sizeof(statics) / sizeof(statics[0]); i++)
+		*statics[i] = (struct __lock)LOCK_FREE;
+	for (int i = 0; i < LOCK_POOL; i++)
+		lock_pool[i] = (struct __lock)LOCK_FREE;
+}
+
 void __retarget_lock_init(_LOCK_T *lock)
 {
 	struct __lock *l = &lock_overflow;

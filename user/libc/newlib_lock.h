@@ -9,5 +9,7 @@
  * counter. Called by the thread about to make the process's first other
  * thread (pthread_create, __arbor_thread_start), before it makes it. */
 void __libc_set_threaded(void);
+/* fork's child, before anything else runs there: every lock is free. */
+void __libc_fork_child_locks(void);
 
 #endif

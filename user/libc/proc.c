@@ -12,6 +12,7 @@
 #include <malloc.h>
 #include "arbor_sys.h"
 #include "pthread_impl.h"
+#include "newlib_lock.h"
 
 extern int __mlock_future; /* mman.c */
 #include "ufault.h"
@@ -36,16 +37,24 @@ void *sbrk(ptrdiff_t incr)
 pid_t getpid(void) { return (pid_t)sys_getpid(); }
 pid_t getppid(void) { return (pid_t)sys_getppid(); }
 pid_t gettid(void) { return (pid_t)sys_gettid(); }
+/* newlib's lock of its list of streams (stdio/findfp.c) */
+void __sfp_lock_acquire(void);
+void __sfp_lock_release(void);
+
 pid_t fork(void)
 {
 	__pthread_fork_prepare();
+	__sfp_lock_acquire(); /* the list of streams whole in the child (glibc's _IO_list_lock) */
 	__malloc_lock(NULL); /* no other thread is inside the heap the child copies */
 	long r = sys_fork();
 	__malloc_unlock(NULL);
-	if (r == 0)
+	__sfp_lock_release();
+	if (r == 0) {
+		__libc_fork_child_locks(); /* what other threads held: theirs no more */
 		__pthread_fork_child();
-	else
+	} else {
 		__pthread_fork_parent();
+	}
 	return (pid_t)__sys_ret(r);
 }
 int kill(pid_t pid, int sig) { return (int)__sys_ret(sys_kill(pid, sig)); }
