@@ -513,6 +513,7 @@ def test_key(t):
 
 
 def main():
+    global CPUS
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     ap.add_argument("--only", help="tests whose name starts so, e.g. sigaction/ or fork/1-1 (comma-separated)")
@@ -521,7 +522,7 @@ def main():
     ap.add_argument("--smp", type=int, default=CPUS, help="CPUs of each boot, both sides (default 2)")
     ap.add_argument("--table", action="store_true", help="rewrite the table from the last runs")
     a = ap.parse_args()
-    globals()["CPUS"] = a.smp
+    CPUS = a.smp
     build = os.path.abspath(a.build)
     if a.table:
         write_table(build)

@@ -1225,7 +1225,7 @@ KTEST(posix_bounded_work)
  * serves its own process's call; a fork/exit/wait/kill stress. No thread
  * may have been found queued or on a wait list while not runnable. */
 /* sched_setaffinity, sched_getcpu and the CPU count (tests/sched/affinity.c):
- * on one CPU here, on 2 and 4 in tools/run-tests.py's smp_sched=1 boots. */
+ * on make test's 2 CPUs, and on 4 in tools/run-tests.py's smp boots. */
 KTEST(posix_affinity)
 {
 	const char *const argv[] = { "posix/affinity", NULL };
@@ -1233,8 +1233,8 @@ KTEST(posix_affinity)
 }
 
 /* cpu.pressure across the CPUs that schedule (tests/sched/psi.c): one
- * waiting spinner stalls one CPU of N, not the group. On one CPU here, on
- * 2 and 4 in tools/run-tests.py's smp_sched=1 boots. */
+ * waiting spinner stalls one CPU of N, not the group. On make test's 2
+ * CPUs, and on 4 in tools/run-tests.py's smp boots. */
 KTEST(posix_psi)
 {
 	const char *const argv[] = { "posix/psi", NULL };
@@ -1242,16 +1242,16 @@ KTEST(posix_psi)
 }
 
 /* /proc/stat, /proc/cpuinfo, nproc and getconf (tests/proc/cpustat.c, the
- * differential test diff_cpustat.c): on one CPU here, on 2 in
- * tools/run-tests.py's smp_sched=1 boot. */
+ * differential test diff_cpustat.c): on make test's 2 CPUs, and on 4 in
+ * tools/run-tests.py's smp boots. */
 KTEST(posix_cpustat)
 {
 	const char *const argv[] = { "posix/cpustat", NULL };
 	run_with_servers(argv, "posix_cpustat");
 }
 
-/* The cpuset controller (tests/cgroup/cpuset.c): on one CPU here, on 2
- * and 4 in tools/run-tests.py's smp_sched=1 boots. */
+/* The cpuset controller (tests/cgroup/cpuset.c): on make test's 2 CPUs,
+ * and on 4 in tools/run-tests.py's smp boots. */
 KTEST(posix_cpuset)
 {
 	const char *const argv[] = { "posix/cpuset", NULL };

@@ -2,7 +2,7 @@
  * on however many CPUs schedule: the files each cgroup has and their
  * text, Linux's list syntax and errnos, ENOSPC for emptying a populated
  * cgroup's list, sched_setaffinity within the cpuset (EINVAL outside).
- * On two CPUs or more (smp_sched=1): a busy process in a cpuset of CPU 1
+ * On two CPUs or more (--smp 2, make test's boots): a busy process in a cpuset of CPU 1
  * stays on CPU 1 and moves at once when the cpuset changes to CPU 0; its
  * own affinity is intersected with the cpuset and comes back when the
  * cpuset widens; partition roots take CPUs from the root, and a parent
@@ -364,7 +364,7 @@ int main(void)
 	if (ncpu >= 2)
 		smp_rules();
 	else
-		printf("# one CPU schedules: the two-CPU part is for smp_sched=1\n");
+		printf("# one CPU schedules: the two-CPU part needs --smp 2 or more (and not smp_sched=0)\n");
 	cleanup();
 	printf("1..%d\n", n);
 	return failed != 0;

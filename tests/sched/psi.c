@@ -1,6 +1,6 @@
 /* CPU pressure across CPUs, as Linux defines it: each CPU's "some" and
  * "full" weighed by whether the group is busy there. N CPUs schedule
- * (one by default, every CPU with smp_sched=1):
+ * (every CPU the machine has, unless booted with smp_sched=0):
  *  - N+1 spinners in a cgroup: one always waits, on one CPU of the N the
  *    group keeps busy, so "some" is about 1/N of the time (not all of it:
  *    the one waiting thread is one CPU's stall, not the group's), "full"

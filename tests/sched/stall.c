@@ -578,8 +578,8 @@ static int flood_tries(double times, int tries)
  * is the servers' lock, not a stall: bounded at 4x (Linux 6.1, same QEMU,
  * two CPUs, the same rounds: 5.1x, docs/smp.md). Pinning the flooders to
  * the probe's CPU changes little: the servers' threads serve them on the
- * other. make test's boots schedule one CPU: the 2x; the 4x is for
- * smp_sched=1 (ARBOR_APPEND=smp_sched=1 make test). */
+ * other. make test's boots have two CPUs that schedule: the 4x; its
+ * one-CPU boot of this test (tools/run-tests.py test_smp_sched): the 2x. */
 static void flood(void)
 {
 	int ok = put(CG_CLIENT "/cpu.weight", "1") == 0 && put(CG_PROBE "/cpu.weight", "10000") == 0;
