@@ -99,10 +99,6 @@ struct cpu {
 	 * this (id * PCPU_UNIT_SIZE: percpu_alloc.h); last, so the offsets
 	 * assembly reads stay put */
 	uint64_t pcpu_off;
-	/* the idle loop watches need_resched before it halts (sched_kick
-	 * sends no IPI then: a halted vCPU's wake-up is most of a cross-CPU
-	 * wake's cost under TCG) */
-	uint32_t polling;
 };
 
 #define IST_DOUBLE_FAULT 1

@@ -113,13 +113,8 @@ static void sched_kick(unsigned id)
 		this_cpu()->need_resched = 1;
 		return;
 	}
-	struct cpu *c = cpu_get(id);
-	/* a polling idle CPU sees the flag without the IPI: the store and the
-	 * load of polling are ordered as its clearing of polling and its last
-	 * look at need_resched are (sched_idle_poll) */
-	__atomic_store_n(&c->need_resched, 1, __ATOMIC_SEQ_CST);
-	if (!__atomic_load_n(&c->polling, __ATOMIC_SEQ_CST))
-		smp_resched(id);
+	__atomic_store_n(&cpu_get(id)->need_resched, 1, __ATOMIC_RELEASE);
+	smp_resched(id);
 }
 
 uint32_t sched_cpus_mask(void)
@@ -1019,34 +1014,11 @@ __noreturn void sched_exit_current(void)
 	panic("sched: a dead thread was scheduled again");
 }
 
-/* Before it halts, an idle CPU of several watches need_resched a while
- * (SCHED_IDLE_POLL_NS), as Linux's haltpoll does for guests: waking a
- * halted vCPU (QEMU's host thread asleep) is most of what a wake-up from
- * another CPU costs (a pipe round trip across two CPUs). Whether work
- * came (need_resched). Interrupts on. */
-#define SCHED_IDLE_POLL_NS 100000
-static bool sched_idle_poll(void)
-{
-	struct cpu *c = this_cpu();
-	if (!smp_active || !sched_smp_enabled)
-		return false;
-	__atomic_store_n(&c->polling, 1, __ATOMIC_SEQ_CST);
-	uint64_t end = clock_ns() + SCHED_IDLE_POLL_NS;
-	while (!__atomic_load_n(&c->need_resched, __ATOMIC_ACQUIRE) && clock_ns() < end)
-		cpu_pause();
-	__atomic_store_n(&c->polling, 0, __ATOMIC_SEQ_CST);
-	return __atomic_load_n(&c->need_resched, __ATOMIC_SEQ_CST);
-}
-
 __noreturn void sched_idle_loop(void)
 {
 	for (;;) {
 		if (this_cpu()->stock.cached)
 			mem_drain_idle(); /* an idle CPU pins no cgroup's charge */
-		if (sched_idle_poll()) {
-			schedule();
-			continue;
-		}
 		cpu_cli();
 		if (this_cpu()->need_resched) {
 			cpu_sti();
