@@ -124,14 +124,14 @@ def all_tests(src):
     return sorted(tests, key=test_key)
 
 
-def build_one(src, cc, out, test):
+def build_one(src, cc, out, test, env):
     """(binary or None, first error line) for one test."""
     exe = os.path.join(out, "bin", test.replace("/", "."))
     iface, name = test.split("/")
     p = subprocess.run(cc + CFLAGS + ["-I" + os.path.join(src, "include"), "-s", "-o", exe,
                                       os.path.join(src, "conformance", "interfaces", iface, name + ".c")]
                        + LDFLAGS, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                       cwd=os.path.join(src, "conformance", "interfaces", iface))
+                       cwd=os.path.join(src, "conformance", "interfaces", iface), env=env)
     if p.returncode == 0:
         return exe, ""
     lines = p.stdout.splitlines()
@@ -141,14 +141,14 @@ def build_one(src, cc, out, test):
     return None, first
 
 
-def toolchain_print(cc):
+def toolchain_print(cc, env):
     """A digest of all that goes into a test's program but its (fixed,
     checked) source: the compiler script, gcc's version, and for arbor-cc
     the C library's archives, start-up object and every header."""
     h = hashlib.sha256()
     h.update(open(cc[0], "rb").read())
     h.update(subprocess.run(["gcc", "--version"], stdout=subprocess.PIPE).stdout)
-    conf = os.path.join(os.environ.get("ARBOR_BUILD", os.path.join(ROOT, "build")), "libc", "arbor-cc.conf")
+    conf = os.path.join(env.get("ARBOR_BUILD", os.path.join(ROOT, "build")), "libc", "arbor-cc.conf")
     if cc[0].endswith("arbor-cc") and os.path.exists(conf):
         vals = dict(l.strip().split("=", 1) for l in open(conf) if "=" in l)
         inc, lib = (os.path.join(ROOT, vals[k]) for k in ("NEWLIB_INCLUDE", "NEWLIB_LIB"))
@@ -160,12 +160,13 @@ def toolchain_print(cc):
     return h.hexdigest()
 
 
-def build_all(src, cc, out, tests, jobs):
-    """{test: (binary or None, error)}, built jobs at a time; a program
-    built before with the same toolchain (toolchain_print) is kept."""
+def build_all(src, cc, out, tests, jobs, env):
+    """{test: (binary or None, error)}, built jobs at a time with the
+    environment env; a program built before with the same toolchain
+    (toolchain_print) is kept."""
     os.makedirs(os.path.join(out, "bin"), exist_ok=True)
     stamp = os.path.join(out, "bin", "built.json")
-    mark = toolchain_print(cc)
+    mark = toolchain_print(cc, env)
     try:
         old = json.load(open(stamp))
         old = old["built"] if old.get("toolchain") == mark else {}
@@ -177,7 +178,7 @@ def build_all(src, cc, out, tests, jobs):
         if t in old and (old[t] or os.path.exists(exe)):
             done[t] = (None, old[t]) if old[t] else (exe, "")
     with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
-        futs = {t: pool.submit(build_one, src, cc, out, t) for t in tests if t not in done}
+        futs = {t: pool.submit(build_one, src, cc, out, t, env) for t in tests if t not in done}
         done.update({t: f.result() for t, f in futs.items()})
     keep = {t: err for t, err in old.items() if t not in done}
     keep.update({t: err for t, (exe, err) in done.items()})
@@ -282,9 +283,11 @@ def run_linux(linux, runner, tree, timeout, log, tmp):
     return text
 
 
-def run_all(build, only=None, linux=None, jobs=2):
-    """Builds and runs the tests: {test: (state, detail)}, state one of
-    pass fail unresolved unsupported untested crash hang nobuild skip lost."""
+def build_tests(build, only=None, linux=None, jobs=2):
+    """Builds the tests (those built before with the same toolchain are
+    kept) and the runner: (results so far: {test: (state, detail, ms)} of
+    those left out or not built, {test: (binary or None, error)}, the
+    runner, the output folder). build is absolute."""
     src = extract(build)
     skip = left_out()
     tests = [t for t in all_tests(src) if not only or t.startswith(tuple(only.split(",")))]
@@ -298,24 +301,31 @@ def run_all(build, only=None, linux=None, jobs=2):
         cc = [os.path.join(ROOT, "tools", "arbor-cc")]
     t0 = time.monotonic()
     os.makedirs(out, exist_ok=True)
+    env = dict(os.environ, ARBOR_BUILD=build)
     runner = os.path.join(out, "runner")
     p = subprocess.run(cc + ["-O2", "-Wall", "-o", runner, RUNNER], stdout=subprocess.PIPE,
-                       stderr=subprocess.STDOUT, text=True)
+                       stderr=subprocess.STDOUT, text=True, env=env)
     if p.returncode != 0:
         sys.exit("posixts: the runner does not build:\n" + p.stdout)
     if not linux:
         # the runner's build made the C library and checked the tools:
         # the tests' builds need not do it again each (arbor-cc)
-        os.environ["ARBOR_CC_READY"] = "1"
-    try:
-        built = build_all(src, cc, out, tests, jobs)
-    finally:
-        os.environ.pop("ARBOR_CC_READY", None)
+        env["ARBOR_CC_READY"] = "1"
+    built = build_all(src, cc, out, tests, jobs, env)
     for t, (exe, err) in built.items():
         if exe is None:
             results[t] = ("nobuild", err, 0)
     print(f"  posixts: built {sum(1 for e, _ in built.values() if e)} of {len(built)} tests "
           f"for {side} in {time.monotonic() - t0:.0f} s", flush=True)
+    return results, built, runner, out
+
+
+def run_all(build, only=None, linux=None, jobs=2):
+    """Builds and runs the tests: {test: (state, detail)}, state one of
+    pass fail unresolved unsupported untested crash hang nobuild skip lost."""
+    build = os.path.abspath(build)
+    results, built, runner, out = build_tests(build, only, linux, jobs)
+    side = "linux" if linux else "arbor"
     t0 = time.monotonic()
     with open(os.path.join(out, "log"), "w") as log, tempfile.TemporaryDirectory(prefix="posixts.") as tmp:
         def run_batch(batch, where):
