@@ -381,7 +381,7 @@ $(BUILD)/boundary.ok: $(USER_BINS) tools/check-boundary.py
 	@touch $@
 
 $(INITRD): $(USER_BINS) $(SH_TESTS) $(INITRD_DIR)/etc/motd $(INITRD_DIR)/etc/passwd $(INITRD_DIR)/etc/group tools/mkinitrd.py $(BUILD)/boundary.ok
-	@python3 tools/mkinitrd.py $@ $(INITRD_DIR)
+	@python3 tools/mkinitrd.py --strip-cache $(BUILD)/initrd-strip $@ $(INITRD_DIR)
 
 # The ISO embeds CMDLINE in grub.cfg: rebuild it whenever CMDLINE changes.
 $(BUILD)/cmdline.txt: FORCE

@@ -788,7 +788,8 @@ def test_reclaim_disk(kernel, initrd, build, tally, timeout):
     shutil.rmtree(src, ignore_errors=True)
     # about 90 s of work on a loaded host: issue 20's wc (4 s) took it
     # past 2 * timeout there, so 20 s more
-    # 320 MiB: the initrd (about 92 MiB, kept whole for the kernel's
+    # 320 MiB: the initrd (about 92 MiB then, 32 MiB since its programs
+    # lost their debug sections; kept whole for the kernel's
     # spawns, and unpacked again into the root tmpfs) left a 256 MiB
     # machine so short that global reclaim, not P's limit, took A's
     # memory.low-protected pages; the 256 MiB stream still needs it
@@ -1803,7 +1804,8 @@ def test_fuzz(build, initrd, mode, seed, seconds, tally):
         kernel = os.path.join(build, "arbor.elf")
     name = f"fuzz: {mode} mode, {seconds} s from seed {seed}"
     print(f"[qemu] system-call fuzzer, {mode} mode ({os.path.relpath(kernel)})", flush=True)
-    # 320 MiB: the initrd (about 92 MiB, kept for the kernel's spawns and
+    # 320 MiB: the initrd (about 92 MiB then, 32 MiB since its programs
+    # lost their debug sections; kept for the kernel's spawns and
     # unpacked again into the root tmpfs) left a 256 MiB machine so little
     # that after 20 s of programs a new worker's 128 KiB kcov buffer could
     # not be had (exit 93)
