@@ -372,8 +372,14 @@ def run_all(build, only=None, linux=None, jobs=2):
         # fresh boot (once seen: the guest stuck idle after fork/1-1 in 1
         # of 7 full runs, not reproduced alone; docs/testing.md). What
         # the second run says counts, and the first is kept in its detail
-        # and printed, so the stall stays visible.
-        again = [t for t in built if built[t][0] and results.get(t, ("",))[0] in ("hang", "lost")]
+        # and printed, so the stall stays visible. So does a test the
+        # table says passes that did not: its boot ran beside another,
+        # four busy vCPUs on the two host cores, and a test with a 3 ms
+        # bound (timer_gettime/1-3: a 40 ms nanosleep 3.4 ms late) can
+        # miss it for the host's sake; the second boot runs alone.
+        passes = {row[0] for row in read_table() if row[1] == "pass"}
+        again = [t for t in built if built[t][0] and (results.get(t, ("",))[0] in ("hang", "lost") or
+                                                      t in passes and results.get(t, ("",))[0] != "pass")]
         if again and not linux:
             text = run_arbor(runner, stage(tmp, built, again), 120 + (LIMIT + 2) * len(again), log)
             got = parse(text)
