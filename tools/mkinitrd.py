@@ -13,8 +13,9 @@ with a warning. lib/initrd.c is the reader.
 
 With --strip-cache, an ELF file is stored without its debugging sections
 (objcopy --strip-debug: its symbols stay, for backtraces): the programs
-are a fifth of their size, and so is the archive that every boot loads,
-keeps and unpacks into its root (build/initrd keeps them whole, for gdb).
+are about a fifth of their size, and the archive that every boot loads,
+keeps and unpacks into its root a third (32 MiB of 98; build/initrd keeps
+them whole, for gdb).
 Stripped copies are kept in CACHE by their content's hash; make's run
 drops the ones it did not use. --cached-only (tools/arbor-run, which packs
 a copy of build/initrd and a program of its own) strips only what is
