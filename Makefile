@@ -452,7 +452,7 @@ test: $(TEST_BUILD) | $(BUILD)/.deps-test
 
 # All that make test runs, built and nothing run: `make -j2 test-build`
 # first builds it in parallel (.ci/run does: a cold build takes about 3.5
-# minutes so instead of 5 on two cores), then `make test` only tests.
+# minutes instead of 5 on two cores), then `make test` only tests.
 test-build: $(TEST_BUILD) | $(BUILD)/.deps-test
 
 # The kcov kernel (KCOV=1, kernel/debug/kcov.c) in a build directory of

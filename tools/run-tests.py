@@ -1976,19 +1976,19 @@ def test_libc_declared(build, tally):
                            stderr=subprocess.STDOUT, text=True, timeout=300)
         return p.returncode, p.stdout.strip()
 
-    # The check and its own test at once: each compiles every header one
-    # after the other, in a folder of its own (a core each).
-    import concurrent.futures
-    with concurrent.futures.ThreadPoolExecutor(2) as pool:
-        whole = pool.submit(run, "--docs", os.path.join(ROOT, "docs", "libc.md"), "--check")
+    def whole(out):
+        code, text = run("--docs", os.path.join(ROOT, "docs", "libc.md"), "--check")
+        out.result("libc: every declared function links (or is listed with its owner), "
+                   "docs/libc.md is current", code == 0, "" if code == 0 else text[-1500:])
+
+    def planted(out):
         # A function no library has, declared (as if by a header): unlisted.
-        planted = pool.submit(run, "--declare", "arbor_check_no_such_function")
-        code, out = whole.result()
-        tally.result("libc: every declared function links (or is listed with its owner), "
-                     "docs/libc.md is current", code == 0, "" if code == 0 else out[-1500:])
-        code, out = planted.result()
-    tally.result("libc check fails on a declared function that is missing and unlisted",
-                 code == 1 and "arbor_check_no_such_function" in out, f"exit {code}: {out[-300:]}")
+        code, text = run("--declare", "arbor_check_no_such_function")
+        out.result("libc check fails on a declared function that is missing and unlisted",
+                   code == 1 and "arbor_check_no_such_function" in text, f"exit {code}: {text[-300:]}")
+    # both at once: each compiles every header one after the other, in a
+    # folder of its own (a core each)
+    in_order([whole, planted], tally)
 
 
 def timed_steps():
