@@ -3,13 +3,16 @@
  * AIO_MAX (EAGAIN) and AIO_LISTIO_MAX (EINVAL), which glibc does not
  * have, and sysconf's figures for them; the helper threads ending once
  * idle, so requests leave no thread behind; a forked child using aio of
- * its own; 4 threads using it at once; a process ended with requests pending, whose memory the KTEST
+ * its own; a notice finding its request's result published; 4 threads
+ * using it at once; a process ended with requests pending, whose memory the KTEST
  * (posix_aio) sees given back to its cgroup. Prints TAP. */
 #define _GNU_SOURCE
 #include <aio.h>
 #include <dirent.h>
 #include <limits.h>
 #include <pthread.h>
+#include <sched.h>
+#include <semaphore.h>
 #include <signal.h>
 #include "check.h"
 
@@ -183,6 +186,95 @@ static void exit_pending(void)
 
 /* One of 4 threads: 200 rounds of writes, a LIO_WAIT list of reads,
  * and a pipe read cancelled while it runs then fed; each result checked. */
+/* A notice, signal or SIGEV_THREAD function, that calls aio_error finds
+ * its request's result, never EINPROGRESS: glibc publishes the result
+ * before it notifies. To make a notice sent too early show every time,
+ * everything runs on CPU 0 and the notice runs SCHED_FIFO: the signal's
+ * catcher thread, or the function's thread (sigev_notify_attributes),
+ * preempts the SCHED_OTHER helper the moment it is woken or made. */
+static sem_t notice_done;
+static int notice_wrong;
+
+static void notice_check(struct aiocb *cb)
+{
+	notice_wrong += aio_error(cb) != 0;
+	sem_post(&notice_done);
+}
+
+static void notice_thread(union sigval v)
+{
+	notice_check(v.sival_ptr);
+}
+
+static void notice_signal(int sig, siginfo_t *si, void *ctx)
+{
+	(void)sig;
+	(void)ctx;
+	notice_check(si->si_value.sival_ptr);
+}
+
+/* The signal's catcher: the only thread that takes SIGRTMIN. */
+static void *notice_catcher(void *arg)
+{
+	sigset_t *open_mask = arg;
+	for (;;)
+		sigsuspend(open_mask);
+	return NULL;
+}
+
+static void notice_order(void)
+{
+	cpu_set_t all, one;
+	sched_getaffinity(0, sizeof(all), &all);
+	CPU_ZERO(&one);
+	CPU_SET(0, &one);
+	int setup_bad = sched_setaffinity(0, sizeof(one), &one) != 0; /* threads made from here inherit it */
+	sem_init(&notice_done, 0, 0);
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = notice_signal;
+	sa.sa_flags = SA_SIGINFO;
+	sigaction(SIGRTMIN, &sa, NULL);
+	sigset_t rt, open_mask;
+	sigemptyset(&rt);
+	sigaddset(&rt, SIGRTMIN);
+	sigprocmask(SIG_BLOCK, &rt, &open_mask);
+	sigdelset(&open_mask, SIGRTMIN);
+	pthread_attr_t fifo;
+	pthread_attr_init(&fifo);
+	pthread_attr_setinheritsched(&fifo, PTHREAD_EXPLICIT_SCHED);
+	pthread_attr_setschedpolicy(&fifo, SCHED_FIFO);
+	struct sched_param prio = { .sched_priority = 10 };
+	pthread_attr_setschedparam(&fifo, &prio);
+	pthread_t catcher;
+	setup_bad += pthread_create(&catcher, &fifo, notice_catcher, &open_mask) != 0;
+	pthread_attr_setdetachstate(&fifo, PTHREAD_CREATE_DETACHED);
+	int fd = open("/tmp/aio_notice", O_RDWR | O_CREAT | O_TRUNC, 0600);
+	unlink("/tmp/aio_notice");
+	int bad = 0;
+	for (int round = 0; round < 40; round++) {
+		struct aiocb cb;
+		setup(&cb, fd, "n", 1);
+		cb.aio_sigevent.sigev_notify = round % 2 ? SIGEV_THREAD : SIGEV_SIGNAL;
+		cb.aio_sigevent.sigev_signo = SIGRTMIN;
+		cb.aio_sigevent.sigev_notify_function = notice_thread;
+		cb.aio_sigevent.sigev_notify_attributes = &fifo;
+		cb.aio_sigevent.sigev_value.sival_ptr = &cb;
+		bad += aio_write(&cb) != 0;
+		while (sem_wait(&notice_done) != 0)
+			;
+	}
+	close(fd);
+	pthread_cancel(catcher);
+	pthread_join(catcher, NULL);
+	pthread_attr_destroy(&fifo);
+	sigprocmask(SIG_UNBLOCK, &rt, NULL);
+	sched_setaffinity(0, sizeof(all), &all);
+	printf("# notices: %d of 40 found their request in progress\n", notice_wrong);
+	check(setup_bad == 0 && bad == 0 && notice_wrong == 0,
+	      "20 signals and 20 SIGEV_THREAD functions, each preempting the helper on one CPU, find their request's result published");
+}
+
 static void *stress_thread(void *arg)
 {
 	long id = (long)arg, bad = 0;
@@ -261,6 +353,7 @@ int main(void)
 	helpers(); /* first: no helper thread yet */
 	limits();
 	forked();
+	notice_order();
 	stress();
 	exit_pending();
 	printf("1..%d\n", n);

@@ -135,10 +135,16 @@ struct aio_thread_call {
 	union sigval value;
 };
 
+/* A SIGEV_THREAD notice's thread. It takes the queues' lock once before
+ * the function runs: its starter holds that lock until the request's
+ * result is published (aio_notify), so the function never sees a request
+ * it was told of still in progress. */
 static void *aio_notify_thread(void *arg)
 {
 	struct aio_thread_call c = *(struct aio_thread_call *)arg;
 	free(arg);
+	pthread_mutex_lock(&__aio_lock);
+	pthread_mutex_unlock(&__aio_lock);
 	c.fn(c.value);
 	return NULL;
 }
@@ -191,18 +197,33 @@ int __aio_notify_only(const struct sigevent *sev)
 }
 
 /* req has ended with error (0 or an errno; its return value is in its
- * aiocb): its own notice, then its error is published, then whoever waits
- * for it is told. The error goes last: aio_error reads it without the
- * lock, and a notice that fails (a bad signal number) changes it, which
- * another CPU's caller must never see half done. Lock held. */
+ * aiocb): its error is published, then its own notice goes, then whoever
+ * waits for it is told. A notice must find the result published (glibc's
+ * order: a signal handler or a SIGEV_THREAD function calls aio_error), and
+ * a notice that fails makes the request fail, which aio_error (read
+ * without the lock) must not see half done; so what can fail goes first:
+ * a bad signal number is found before the result is published, and a
+ * notice thread is started before it (it waits for this lock to run).
+ * Only a signal queue that is full (EAGAIN) is found after. Lock held. */
 static void aio_notify(struct aio_req *req, int error)
 {
 	struct aiocb *cb = req->cb;
-	if (__aio_notify_only(&cb->aio_sigevent) < 0) {
-		error = errno;
+	const struct sigevent *sev = &cb->aio_sigevent;
+	int failed = 0;
+	if (sev->sigev_notify == SIGEV_SIGNAL && (sev->sigev_signo < 0 || sev->sigev_signo >= SIG_NSIG)) {
+		failed = EINVAL;
+	} else if (sev->sigev_notify == SIGEV_THREAD && __aio_notify_only(sev) < 0) {
+		failed = errno;
+	}
+	if (failed) {
+		error = failed;
 		cb->__return_value = -1;
 	}
 	__atomic_store_n(&cb->__error_code, error, __ATOMIC_RELEASE);
+	if (!failed && sev->sigev_notify == SIGEV_SIGNAL && __aio_notify_only(sev) < 0) {
+		cb->__return_value = -1;
+		__atomic_store_n(&cb->__error_code, errno, __ATOMIC_RELEASE);
+	}
 	struct aio_waiter *w = req->waiting;
 	req->waiting = NULL;
 	while (w) {
