@@ -126,7 +126,7 @@ static void trap_page_fault(struct trap_frame *tf)
 		int r = vm_fault(t->proc->as, addr, write, exec);
 		/* Out of memory: the OOM killer, then the access again (not
 		 * with a spinlock held: a kernel copy under one gets -EFAULT) */
-		while (r == -ENOMEM && (tf->rflags & RFLAGS_IF) && !this_cpu()->preempt_count &&
+		while (r == -ENOMEM && (tf->rflags & RFLAGS_IF) && !spin_preempt_count() &&
 		       memcg_fault_oom(t))
 			r = vm_fault(t->proc->as, addr, write, exec);
 		cpu_cli();

@@ -957,7 +957,7 @@ static int vm_fault_pending(struct vm_pending *pend)
 {
 	uint64_t f = irq_save();
 	irq_restore(f);
-	int r = !(f & RFLAGS_IF) || this_cpu()->preempt_count != 0 ? -EFAULT
+	int r = !(f & RFLAGS_IF) || spin_preempt_count() != 0 ? -EFAULT
 		: !pend->resv ? pcache_map_prefault(pend->obj, pend->index)
 		: pcache_resv_ask(pend->obj, pend->index);
 	/* still no unit after asking: the disk is full (SIGBUS, as Linux's

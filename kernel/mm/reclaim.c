@@ -274,7 +274,7 @@ uint64_t memcg_reclaim(struct cgroup *target, uint64_t nr, unsigned flags)
 bool memcg_may_reclaim(void)
 {
 	struct thread *t = current_thread();
-	return t && !t->mem_reclaiming && this_cpu()->preempt_count == 0 && (read_rflags() & RFLAGS_IF);
+	return t && !t->mem_reclaiming && spin_preempt_count() == 0 && (read_rflags() & RFLAGS_IF);
 }
 
 /* Writeback is asked of a server and waited for: not by a thread

@@ -18,6 +18,7 @@
 #include "fpu.h"
 #include "freezer.h"
 #include "heap.h"
+#include "format.h"
 #include "kstring.h"
 #include "printk.h"
 #include "proc.h"
@@ -973,8 +974,15 @@ void signal_fault(struct trap_frame *tf, int sig, uint64_t addr)
 	bool handled = t->proc->sigactions[sig].handler > SIG_IGN_HANDLER &&
 		       !(t->sig_blocked & SIGBIT(sig));
 	if (!handled) {
-		printk(KERN_INFO "arbor: pid %d (%s): %s at ip %p: killed by signal %d\n", t->proc->pid,
-		       t->proc->name, trap_name(tf->vector), (void *)tf->rip, sig);
+		/* a page fault says where and what, as Linux's "segfault at"
+		 * line does (its error code, in words) */
+		char where[80] = "";
+		if (tf->vector == TRAP_PF)
+			fmt_snprintf(where, sizeof(where), " (address %p, %s, %s)", (void *)addr,
+				     tf->error & 16 ? "fetch" : tf->error & 2 ? "write" : "read",
+				     tf->error & 1 ? "protection" : "not present");
+		printk(KERN_INFO "arbor: pid %d (%s): %s at ip %p%s: killed by signal %d\n", t->proc->pid,
+		       t->proc->name, trap_name(tf->vector), (void *)tf->rip, where, sig);
 		proc_exit(W_SIGNALED(sig));
 	}
 	/* si_code as Linux: a page fault on a present page broke its

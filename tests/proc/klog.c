@@ -59,7 +59,16 @@ static const char *fault_record(pid_t pid)
 	return p;
 }
 
-/* "<6>[SSSSS.UUUUUU] arbor: pid N (...): page fault at ip ...: killed by signal 11" */
+/* needle is in the line r..eol (strstr's NULL is not). */
+static int in_line(const char *r, const char *eol, const char *needle)
+{
+	const char *p = strstr(r, needle);
+	return p && p < eol;
+}
+
+/* "<6>[SSSSS.UUUUUU] arbor: pid N (...): page fault at ip ... (address
+ * 0x0000000000000008, write, not present): killed by signal 11" */
+
 static int record_ok(const char *r)
 {
 	unsigned long s, us;
@@ -67,7 +76,8 @@ static int record_ok(const char *r)
 	if (!r || sscanf(r, "<%d>[%lu.%lu]%n", &level, &s, &us, &len) != 3 || len == 0)
 		return 0;
 	const char *eol = strchr(r, '\n');
-	return level == 6 && r[len - 8] == '.' && eol && strstr(r, ": page fault at ip ") < eol &&
+	return level == 6 && r[len - 8] == '.' && eol && in_line(r, eol, ": page fault at ip ") &&
+	       in_line(r, eol, " (address 0x0000000000000008, write, not present): ") &&
 	       strstr(r, ": killed by signal 11\n") == eol - strlen(": killed by signal 11");
 }
 

@@ -255,7 +255,7 @@ dmesg -C
 { /posix/klog segv > "$d/segv.out" 2>&1; } 2>/dev/null
 same "$(cat "$d/segv.out")" "to stdout
 to stderr" "a faulting program's output is its own (the report is in the log)"
-rep='arbor: pid [0-9]* (klog): page fault at ip 0x[0-9a-f]*: killed by signal 11$'
+rep='arbor: pid [0-9]* (klog): page fault at ip 0x[0-9a-f]* (address 0x0*8, write, not present): killed by signal 11$'
 same "$(dmesg | grep -c "^\[ *[0-9]*\.[0-9][0-9][0-9][0-9][0-9][0-9]\] $rep")" "1" "dmesg shows the fault report, [seconds.micros] first"
 same "$(dmesg -r | grep -c "^<6>\[ *[0-9]*\.[0-9]*\] $rep")" "1" "dmesg -r keeps the level: <6> (KERN_INFO)"
 status 1 "a user cannot clear the log" runas 5:7 dmesg -C
