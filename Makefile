@@ -40,6 +40,7 @@ KERNEL_CFLAGS += -DCONFIG_KCOV -DCONFIG_LOCKDEP
 KCOV_CFLAGS := -fsanitize-coverage=trace-pc
 $(BUILD)/obj/kernel/debug/kcov.c.o: KCOV_CFLAGS :=
 $(BUILD)/obj/kernel/debug/lockdep.c.o: KCOV_CFLAGS :=
+$(BUILD)/obj/kernel/debug/lockstat.c.o: KCOV_CFLAGS :=
 endif
 # LOCKDEP=1 (make lockdep: build/lockdep) is the lock-order checker alone,
 # without kcov's call in every basic block: make test runs the whole

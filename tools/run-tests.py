@@ -571,12 +571,14 @@ def test_ext2_disk(kernel, initrd, build, tally, timeout):
     mkext2.make_image(full, 2, 1024)
     mkext2.make_image(nomagic, 2, 1024)
     ext2_patch(nomagic, 1024 + 56, b"\0\0")
-    b = boot(["--kernel", kernel, "--initrd", initrd, "--append", "run=posix/ext2fs", "--disk", img, "--disk", bad,
+    b = boot(["--kernel", kernel, "--initrd", initrd, "--append", "run=posix/ext2fs loglevel=7", "--disk", img, "--disk", bad,
               "--disk", full, "--disk", nomagic],
              timeout, on_start=lambda n: print(f"  {n} ...", flush=True), on_result=tally.result,
              until="arbor-run: ")
     for line in b.lines:  # whose account writeback went to (docs/writeback.md)
         if line.startswith("# ") and ("wbytes" in line or "file_dirty" in line):
+            print("      " + line, flush=True)
+        elif USER_FAULT_RE.search(line):  # loglevel=7: a program's fault report, where and what
             print("      " + line, flush=True)
     full_fsck = subprocess.run([shutil.which("e2fsck") or "/sbin/e2fsck", "-fn", full],
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
@@ -859,18 +861,18 @@ SMP_ONLINE_RE = re.compile(r"^smp: (\d+) of (\d+) CPUs online")
 
 def test_smp(kernel, initrd, tally, timeout):
     """Every CPU the machine has comes up (1, 2, 4 and 8 of them): the boot
-    says so, the per-CPU, cross-CPU call and TLB shootdown self-tests pass
-    on each count,
+    says so, the per-CPU, cross-CPU call, TLB shootdown and lock contention
+    self-tests pass on each count,
     and a panic on any CPU stops the others, each printing its registers
     and a symbolized backtrace before the run ends."""
     tests = ("smp_online,smp_call_each,smp_call_nested,smp_call_many,smp_tlb_shootdown,"
-             "percpu_layout,percpu_charged")
+             "smp_lockstat_counts_contention,percpu_layout,percpu_charged")
     for n in (1, 2, 4, 8):
         b = boot(["--kernel", kernel, "--initrd", initrd, "--smp", str(n), "--append", f"test={tests}"], timeout)
         online = [m.groups() for m in map(SMP_ONLINE_RE.match, b.lines) if m]
         expect(tally, f"smp: {n} CPUs come up and take cross-CPU calls", [
             ("QEMU's success exit", b.status == EXIT_SUCCESS),
-            ("all seven self-tests pass", len(b.results) == 7 and all(ok for _, ok in b.results)),
+            ("all eight self-tests pass", len(b.results) == 8 and all(ok for _, ok in b.results)),
             ("'smp: N of N CPUs online'", online == [(str(n), str(n))] if n > 1 else not online),
             ("each other CPU announced", all(f"smp: CPU {i} online (APIC id {i})" in b.lines for i in range(1, n))),
         ], b)
@@ -1710,7 +1712,8 @@ def test_run_channels(sh, cc, run, out_dir, tally):
         os.remove(klog)
     want_out = "stdout line 1\nstdout tail without newline"
     want_err = "stderr line 1\nstderr\ttail"
-    fault = re.compile(r"arbor: pid \d+ \(outerr\): page fault at ip 0x[0-9a-f]+: killed by signal 11$", re.M)
+    fault = re.compile(r"arbor: pid \d+ \(outerr\): page fault at ip 0x[0-9a-f]+ \(address 0x0*8, write, "
+                       r"not present\): killed by signal 11$", re.M)
     disk = os.path.join(out_dir, "outerr.img")
     if os.path.exists(disk):
         os.remove(disk)

@@ -241,7 +241,7 @@ int cg_create(struct cgroup *parent, const char *name, struct cgroup **out)
 	return 0;
 }
 
-int cg_destroy(struct cgroup *cg)
+int cg_destroy_begin(struct cgroup *cg)
 {
 	if (cg == &cg_root)
 		return -EINVAL;
@@ -263,10 +263,20 @@ int cg_destroy(struct cgroup *cg)
 		}
 	}
 	cg_unlock();
-	if (!err) {
-		cg_controllers_offline(cg);
-		cg_put(cg);
-	}
+	return err;
+}
+
+void cg_destroy_end(struct cgroup *cg)
+{
+	cg_controllers_offline(cg);
+	cg_put(cg);
+}
+
+int cg_destroy(struct cgroup *cg)
+{
+	int err = cg_destroy_begin(cg);
+	if (!err)
+		cg_destroy_end(cg);
 	return err;
 }
 

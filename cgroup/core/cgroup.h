@@ -149,6 +149,15 @@ int cg_create(struct cgroup *parent, const char *name, struct cgroup **out);
 /* Remove an empty cgroup: 0, -EBUSY (has processes or children), -EINVAL
  * (root). The memory is freed with its last reference. */
 int cg_destroy(struct cgroup *cg);
+/* cg_destroy in two halves, for a caller that must hold an outer lock
+ * while cg is checked and marked removed (cgfs's rmdir: proc_lock, as
+ * migrations check their destination under it) but not while its
+ * controllers let go of it: begin returns what cg_destroy would and, on
+ * 0, leaves cg out of the tree; end (only after a begin gave 0, without
+ * that lock) takes its controllers offline and drops the tree's
+ * reference. */
+int cg_destroy_begin(struct cgroup *cg);
+void cg_destroy_end(struct cgroup *cg);
 struct cgroup *cg_find_child(struct cgroup *parent, const char *name);
 /* Whether every ancestor A of a new child of parent (parent included)
  * allows one more descendant, at a depth below A of the child's level -

@@ -445,11 +445,15 @@ static long cgfs_rmdir_at(uint64_t root_id, char *path, uint32_t uid, uint32_t g
 	if (!err) {
 		err = f ? -ENOTDIR : cg == &cg_root || cg->id == root_id ? -EBUSY : !cgfs_dir_writable(cg->parent, uid, gid) ? -EACCES : 0;
 		if (!err) {
-			/* Under proc_lock, as migrations are: one that checked its
-			 * destination alive finds it so until it is done. */
+			/* Checked and marked removed under proc_lock, as
+			 * migrations are: one that checked its destination alive
+			 * finds it so until it is done. Its controllers let go of
+			 * it after (proc_lock is fork's and exit's too). */
 			spin_lock(&proc_lock);
-			err = cg_destroy(cg);
+			err = cg_destroy_begin(cg);
 			spin_unlock(&proc_lock);
+			if (!err)
+				cg_destroy_end(cg);
 			if (!err) { /* its open files now poll POLLERR */
 				pollq_wake(&cgfs_pollq);
 				pollq_wake(&psi_trigger_pollq);

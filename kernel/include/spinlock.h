@@ -1,11 +1,11 @@
-/* Spinlocks. Arbor schedules on one CPU today (the others are parked:
- * smp.h), but every piece of shared kernel state is guarded by a lock
- * anyway (lock order: docs/locking.md) so that SMP needs no rewrite.
+/* Spinlocks. Every CPU schedules (smp.h) and every piece of shared
+ * kernel state is guarded by a lock (lock order: docs/locking.md).
  * Holding a spinlock disables preemption: the holder must not be switched
  * out while another thread on this CPU could spin on the same lock. The
  * irqsave variants also keep interrupt handlers that take the same lock
- * from deadlocking on this CPU. Inline: they sit on
- * every hot path (IPC, scheduling, allocation). */
+ * from deadlocking on this CPU. Inline: they sit on every hot path (IPC,
+ * scheduling, allocation); a lock found taken goes out of line, where its
+ * wait is counted (/proc/lock_stat). */
 #ifndef ARBOR_SPINLOCK_H
 #define ARBOR_SPINLOCK_H
 
@@ -67,13 +67,29 @@ static inline void spin_preempt_dec(void)
 	__asm__ volatile("decl %%gs:%c0" ::"i"(SPINLOCK_PREEMPT_OFF) : "memory");
 }
 
+/* This CPU's preempt_count, read in one instruction. Preemptible code
+ * must use this, not this_cpu()->preempt_count: a switch between finding
+ * the CPU and reading its count may move the thread, which then reads the
+ * count of a CPU it left (nonzero while that one holds a spinlock). One
+ * instruction reads the count of the CPU running it at that moment. */
+static inline int spin_preempt_count(void)
+{
+	int n;
+	__asm__ volatile("movl %%gs:%c1, %0" : "=r"(n) : "i"(SPINLOCK_PREEMPT_OFF) : "memory");
+	return n;
+}
+
+/* Spins until l is taken, then counts the wait under l's name for
+ * /proc/lock_stat (kernel/debug/lockstat.c): spin_lock's way when the
+ * lock was not free at once, out of line. Preemption off. */
+void spin_lock_contended(struct spinlock *l);
+
 static inline void spin_lock(struct spinlock *l)
 {
 	spin_preempt_inc();
 	LOCKDEP_ACQUIRE(l);
-	while (__atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE))
-		while (l->locked)
-			cpu_pause();
+	if (__atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE))
+		spin_lock_contended(l);
 	LOCKDEP_ACQUIRED(l);
 }
 

@@ -16,6 +16,8 @@
 #include "cgroup.h"
 #include "memcg.h"
 #include "pmm.h"
+#include "kstring.h"
+#include "lockstat.h"
 
 #define MS 1000000ull
 
@@ -232,4 +234,68 @@ KTEST(smp_tlb_shootdown)
 	KT_EXPECT_EQ(vm_area_remove(as, va, PAGE_SIZE), 0);
 	KT_EXPECT_EQ(tlb_remote_flushes(), sent);
 	vm_as_destroy(as);
+}
+
+/* /proc/lock_stat's counts (kernel/debug/lockstat.c): a kernel thread on
+ * another CPU holds a lock while this one asks for it, so this spin_lock
+ * finds it taken: one contention under the lock's name, its wait timed,
+ * its place this function; a clear forgets it. The holder lets go 50 ms
+ * after this thread says it is about to ask (state 2), long after its
+ * exchange found the lock taken. */
+static struct spinlock lockstat_test_lock = SPINLOCK_INIT("ktest_lockstat");
+static volatile int lockstat_test_state; /* 1: held, 2: about to ask, 3: let go */
+
+static long lockstat_holder(void *arg)
+{
+	(void)arg;
+	spin_lock(&lockstat_test_lock);
+	__atomic_store_n(&lockstat_test_state, 1, __ATOMIC_RELEASE);
+	while (__atomic_load_n(&lockstat_test_state, __ATOMIC_ACQUIRE) != 2)
+		cpu_pause();
+	uint64_t until = clock_ns() + 50 * MS;
+	while (clock_ns() < until)
+		cpu_pause();
+	spin_unlock(&lockstat_test_lock);
+	__atomic_store_n(&lockstat_test_state, 3, __ATOMIC_RELEASE);
+	return 0;
+}
+
+KTEST(smp_lockstat_counts_contention)
+{
+	struct lockstat_class c;
+	lockstat_clear();
+	KT_EXPECT(!lockstat_find("ktest_lockstat", &c));
+	if (smp_online() < 2 || !sched_smp_enabled) {
+		printk("# one CPU schedules: no lock to contend for\n");
+		return;
+	}
+	int err = 0;
+	__atomic_store_n(&lockstat_test_state, 0, __ATOMIC_RELEASE);
+	struct thread *t = kthread_create("lockstat_hold", lockstat_holder, NULL, NULL, &err);
+	KT_EXPECT(t != NULL);
+	if (!t)
+		return;
+	/* the holder runs on another CPU (this one runs the test) */
+	for (int i = 0; i < 500 && __atomic_load_n(&lockstat_test_state, __ATOMIC_ACQUIRE) != 1; i++)
+		sched_sleep_until(clock_ns() + MS);
+	KT_EXPECT_EQ(lockstat_test_state, 1);
+	__atomic_store_n(&lockstat_test_state, 2, __ATOMIC_RELEASE);
+	spin_lock(&lockstat_test_lock);
+	spin_unlock(&lockstat_test_lock);
+	while (__atomic_load_n(&lockstat_test_state, __ATOMIC_ACQUIRE) != 3)
+		sched_sleep_until(clock_ns() + MS);
+	bool found = lockstat_find("ktest_lockstat", &c);
+	KT_EXPECT(found);
+	if (!found)
+		return;
+	printk("# ktest_lockstat: %lu contention(s), %lu ns waited (longest %lu), at %s x%lu\n", c.contentions,
+	       c.wait_ns, c.wait_max_ns, c.sites[0].where, c.sites[0].contentions);
+	KT_EXPECT_EQ(c.contentions, 1);
+	KT_EXPECT(c.wait_ns > 0 && c.wait_max_ns == c.wait_ns);
+	static const char here[] = "ktest_fn_smp_lockstat_counts_contention+0x";
+	KT_EXPECT(!strncmp(c.sites[0].where, here, sizeof(here) - 1));
+	KT_EXPECT_EQ(c.sites[0].contentions, 1);
+	KT_EXPECT(!c.sites[1].where[0]);
+	lockstat_clear();
+	KT_EXPECT(!lockstat_find("ktest_lockstat", &c));
 }

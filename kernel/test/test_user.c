@@ -797,6 +797,15 @@ KTEST(posix_klog)
 	user_cg_done(c);
 }
 
+/* /proc/lock_stat and lockstat(2): the file's rights and header, a
+ * contended kernel lock listed with its places, clearing, a user's
+ * EACCES and EPERM (tests/proc/lockstat.c). */
+KTEST(posix_lockstat)
+{
+	const char *const argv[] = { "posix/lockstat", NULL };
+	run_with_servers(argv, "posix_lockstat");
+}
+
 /* Unix-domain sockets: EFAULT, rights over SCM_RIGHTS, credentials,
  * memory.stat sock, waits (tests/ipc/sockets.c; tests/ipc/diff_unix.c
  * compares the rest with Linux). */

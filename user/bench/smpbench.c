@@ -15,7 +15,11 @@
  *     no contention it stays flat as W grows. Needs cgroup2 at
  *     /sys/fs/cgroup and root.
  *
- *   smpbench [-n ROUNDS]   (2000 round trips per run by default) */
+ *   smpbench [-n ROUNDS] [-o pipe|fork|mkdir|migrate] [-w WORKERS]
+ *
+ * (2000 round trips per run by default; -o runs that part alone, -w only
+ * that worker count: to look at one of them, with /proc/lock_stat for
+ * instance) */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <sched.h>
@@ -201,12 +205,25 @@ static void cg_bench(int workers, int migrate)
 	printf("bench smp_cg_%s_%d_workers %.0f ns\n", what, workers, per_op);
 }
 
+static const char *only;	/* -o: one part */
+static int only_workers;	/* -w: one worker count (0: all) */
+
+static int part(const char *name, int workers)
+{
+	return (!only || !strcmp(only, name)) && (!only_workers || !workers || workers == only_workers);
+}
+
 int main(int argc, char **argv)
 {
 	int rounds = 2000;
-	for (int a = 1; a + 1 < argc; a += 2)
+	for (int a = 1; a + 1 < argc; a += 2) {
 		if (strcmp(argv[a], "-n") == 0)
 			rounds = atoi(argv[a + 1]);
+		else if (strcmp(argv[a], "-o") == 0)
+			only = argv[a + 1];
+		else if (strcmp(argv[a], "-w") == 0)
+			only_workers = atoi(argv[a + 1]);
+	}
 	setvbuf(stdout, NULL, _IONBF, 0);
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	printf("# %ld CPUs\n", ncpu);
@@ -214,8 +231,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "smpbench: sched_setaffinity failed\n");
 		return 1;
 	}
-	pipe_bench("smp_pipe_round_trip_same_cpu", 0, rounds);
-	if (ncpu >= 2)
+	if (part("pipe", 0))
+		pipe_bench("smp_pipe_round_trip_same_cpu", 0, rounds);
+	if (ncpu >= 2 && part("pipe", 0))
 		pipe_bench("smp_pipe_round_trip_cross_cpu", 1, rounds);
 	cpu_set_t all;
 	CPU_ZERO(&all);
@@ -223,14 +241,18 @@ int main(int argc, char **argv)
 		CPU_SET(i, &all);
 	sched_setaffinity(0, sizeof(all), &all);
 	for (int w = 1; w <= 4 && w <= ncpu; w *= 2)
-		fork_bench(w);
+		if (part("fork", w))
+			fork_bench(w);
+	if (only && strcmp(only, "mkdir") && strcmp(only, "migrate"))
+		return 0;
 	if (mkdir(CG_BENCH, 0755) && errno != EEXIST)
 		return 0; /* no cgroup2 here, or not root */
 	put_str("/sys/fs/cgroup/cgroup.subtree_control", "+cpu +memory +pids");
 	put_str(CG_BENCH "/cgroup.subtree_control", "+cpu +memory +pids");
 	for (int migrate = 0; migrate < 2; migrate++)
 		for (int w = 1; w <= 4 && w <= ncpu; w *= 2)
-			cg_bench(w, migrate);
+			if (part(migrate ? "migrate" : "mkdir", w))
+				cg_bench(w, migrate);
 	rmdir(CG_BENCH);
 	return 0;
 }

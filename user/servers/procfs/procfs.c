@@ -35,6 +35,9 @@
  *                       pager_grant_pages, pager_grant_filled,
  *                       pager_grant_written
  *   /proc/swaps         Linux's header line only: no swap device
+ *   /proc/lock_stat     root only (0600): the kernel's contended lock
+ *                       classes, Linux's layout with the columns Arbor
+ *                       counts (lockstat.c); writing "0" clears them
  *   /proc/kpagecgroup   root only (0400): per page frame, an 8-byte inode
  *                       number of the cgroup charged for it (0: none),
  *                       made anew at each read from offset 0; reads of
@@ -118,13 +121,14 @@ enum pnode {
 	P_NS_CGROUP,				/* /proc/PID/ns/cgroup: its own numbers (node_ino) */
 	P_KSTAT, P_CPUINFO,			/* top level, /proc/stat: their own numbers (node_ino) */
 	P_CPUSET,				/* per process and thread: its own numbers (node_ino) */
+	P_LOCKSTAT,				/* top level: its own number (node_ino) */
 };
 _Static_assert(P_NS < 32, "procfs: node_ino keeps 5 bits of a node");
 
 static const struct { const char *name; enum pnode node; } top_files[] = {
 	{ "meminfo", P_MEMINFO }, { "mounts", P_MOUNTS }, { "partitions", P_PARTITIONS },
 	{ "kpagecgroup", P_KPAGECGROUP }, { "swaps", P_SWAPS }, { "uptime", P_UPTIME }, { "vmstat", P_VMSTAT },
-	{ "stat", P_KSTAT }, { "cpuinfo", P_CPUINFO },
+	{ "stat", P_KSTAT }, { "cpuinfo", P_CPUINFO }, { "lock_stat", P_LOCKSTAT },
 };
 static const struct { const char *name; enum pnode node; } pid_files[] = {
 	{ "cgroup", P_CGROUP }, { "cmdline", P_CMDLINE }, { "comm", P_COMM }, { "cpuset", P_CPUSET },
@@ -666,7 +670,7 @@ static bool is_rt_sysctl(enum pnode n)
 static bool is_writable(enum pnode n)
 {
 	return n == P_PRESSURE_CPU || n == P_PRESSURE_MEMORY || n == P_PRESSURE_IO || n == P_OOM_SCORE_ADJ ||
-	       is_vm_ratio(n) || is_rt_sysctl(n);
+	       is_vm_ratio(n) || is_rt_sysctl(n) || n == P_LOCKSTAT;
 }
 
 /* Files formatted anew at each read from the start (Linux's are). */
@@ -714,8 +718,8 @@ static int procfs_stat(const struct pref *p, struct stat *st)
 	st->st_dev = PROCFS_DEV;
 	st->st_ino = node_ino(p);
 	st->st_blksize = 4096;
-	st->st_mode = is_dir(p->node) ? S_IFDIR | 0555 : is_writable(p->node) ? S_IFREG | 0644 :
-		      p->node == P_KPAGECGROUP ? S_IFREG | 0400 : S_IFREG | 0444;
+	st->st_mode = is_dir(p->node) ? S_IFDIR | 0555 : p->node == P_LOCKSTAT ? S_IFREG | 0600 :
+		      is_writable(p->node) ? S_IFREG | 0644 : p->node == P_KPAGECGROUP ? S_IFREG | 0400 : S_IFREG | 0444;
 	st->st_nlink = is_dir(p->node) ? 2 : 1;
 	if (p->node == P_FD)
 		st->st_mode = S_IFDIR | 0500; /* Linux's: the owner's alone */
@@ -903,6 +907,8 @@ static long text_top(struct text *t, enum pnode n)
 		text_partitions(t);
 		return 0;
 	}
+	if (n == P_LOCKSTAT)
+		return procfs_text_lockstat(t);
 	if (n == P_SWAPS) {
 		/* Linux's header with no swap device under it (Arbor has no
 		 * swap: the memory.swap.* files read as Linux's then do) */
@@ -1471,13 +1477,15 @@ static long procfs_write(struct fs_file *f, const struct ipc_info *info)
 	int adj;
 	if ((f->flags & O_ACCMODE) == O_RDONLY)
 		return -EBADF;
-	if (p->node != P_OOM_SCORE_ADJ && !is_vm_ratio(p->node) && !is_rt_sysctl(p->node))
+	if (p->node != P_OOM_SCORE_ADJ && !is_vm_ratio(p->node) && !is_rt_sysctl(p->node) && p->node != P_LOCKSTAT)
 		return -EINVAL;
 	size_t n = info->snd_len < sizeof(buf) - 1 ? info->snd_len : sizeof(buf) - 1;
 	long r = n ? sys_ipc_read(0, buf, n) : 0;
 	if (r < 0)
 		return r;
 	buf[r] = '\0'; /* a NUL inside ends the text, as in Linux's buffer */
+	if (p->node == P_LOCKSTAT)
+		return procfs_lockstat_write(buf, info->snd_len);
 	if ((r = parse_adj(buf, &adj)) < 0)
 		return is_vm_ratio(p->node) || is_rt_sysctl(p->node) ? -EINVAL : r;
 	if (is_rt_sysctl(p->node)) {

@@ -29,4 +29,11 @@ void procfs_text_stat(struct text *t, const struct k_meminfo *mi);
  * kernel's TSC frequency (mi). 0, or -ENOMEM. */
 long procfs_text_cpuinfo(struct text *t, const struct k_meminfo *mi);
 
+/* /proc/lock_stat (lockstat.c): the kernel's contended lock classes, most
+ * contended first. 0, or -ENOMEM, or lockstat(2)'s error. */
+long procfs_text_lockstat(struct text *t);
+/* A write of len bytes (buf: the first of them) to /proc/lock_stat: a
+ * first byte '0' clears the statistics (Linux's). len, or -errno. */
+long procfs_lockstat_write(const char *buf, size_t len);
+
 #endif
