@@ -22,7 +22,8 @@
 #define LOCKSTAT_SLOTS 256	/* classes (distinct names): about 100 today */
 
 struct lockstat_slot {
-	const char *name;	/* NULL: free; claimed once, by CAS */
+	const char *name;	/* NULL: free; claimed once, by CAS (a lock's own
+				   name: a string literal, as every SPINLOCK_INIT's) */
 	uint64_t contentions;
 	uint64_t wait_cycles;	/* TSC cycles: converted when read */
 	uint64_t wait_max;
@@ -31,7 +32,6 @@ struct lockstat_slot {
 };
 
 static struct lockstat_slot lockstat_table[LOCKSTAT_SLOTS];
-static uint64_t lockstat_full;	/* contentions with no slot left: counted, not shown */
 
 static uint32_t lockstat_hash(const char *s)
 {
@@ -78,10 +78,8 @@ static void lockstat_site(struct lockstat_slot *s, uint64_t site)
 static void lockstat_note(const char *name, uint64_t site, uint64_t cycles)
 {
 	struct lockstat_slot *s = lockstat_class(name ? name : "(unnamed)");
-	if (!s) {
-		__atomic_add_fetch(&lockstat_full, 1, __ATOMIC_RELAXED);
-		return;
-	}
+	if (!s)
+		return; /* more classes than slots: this one goes uncounted */
 	__atomic_add_fetch(&s->contentions, 1, __ATOMIC_RELAXED);
 	__atomic_add_fetch(&s->wait_cycles, cycles, __ATOMIC_RELAXED);
 	uint64_t max = __atomic_load_n(&s->wait_max, __ATOMIC_RELAXED);
@@ -165,7 +163,6 @@ void lockstat_clear(void)
 			__atomic_store_n(&s->site[k], 0, __ATOMIC_RELEASE);
 		}
 	}
-	__atomic_store_n(&lockstat_full, 0, __ATOMIC_RELAXED);
 }
 
 bool lockstat_find(const char *name, struct lockstat_class *out)
