@@ -279,8 +279,14 @@ static void memory_release(struct cgroup *cg)
 {
 	struct memory_state *s = memory_of(cg);
 	memcg_stats_move(s->stats, memcg_stat_of(cg->parent));
-	/* no page is charged here any more: the lists are empty */
-	memcg_pcache_move_up(cg);
+	/* nothing is charged here or below any more (the counter is
+	 * hierarchical, and it is 0 when a cgroup is freed), so the lists
+	 * are empty: seen without their lock, as the last reference may go
+	 * under sched_lock (a thread reaped), which pcache_lru_lock's
+	 * holders may wait for (lockdep: pcache_lru -> sched) */
+	struct memcg_pcache *b = __atomic_load_n(&cg->mem_pcache, __ATOMIC_ACQUIRE);
+	if (b && !pcache_lru_unused(b->lru))
+		memcg_pcache_move_up(cg);
 	kfree(cg->mem_pcache);
 	cg->mem_pcache = NULL;
 	if (s->charged)

@@ -343,6 +343,12 @@ bool pcache_lru_activate(struct pcache_page *p);
 /* A removed cgroup's lists (from, 4 heads) joined to its live ancestor's
  * (to), under pcache_lru_lock; its pages stay charged to it. */
 void pcache_lru_splice(struct list_head *from, struct list_head *to);
+/* Whether a cgroup's lists (4 heads) hold no page, read without
+ * pcache_lru_lock: only for lists nothing can join any more (a cgroup
+ * being freed, charged nothing), whose release then takes no lock (it may
+ * run under sched_lock, in the scheduler's reaping of a thread, which a
+ * holder of pcache_lru_lock may wait for from its timer interrupt). */
+bool pcache_lru_unused(const struct list_head *lists);
 
 /* ---- the server's table (table.c) ---- */
 

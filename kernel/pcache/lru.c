@@ -219,6 +219,14 @@ bool pcache_lru_activate(struct pcache_page *p)
 	return done;
 }
 
+bool pcache_lru_unused(const struct list_head *lists)
+{
+	for (int i = 0; i < PCACHE_LRU_NR; i++)
+		if (!list_empty(&lists[i]))
+			return false;
+	return true;
+}
+
 void pcache_lru_splice(struct list_head *from, struct list_head *to)
 {
 	spin_lock(&pcache_lru_lock);
