@@ -37,10 +37,11 @@ long procfs_text_lockstat(struct text *t)
 {
 	long n = sys_lockstat(LOCKSTAT_READ, NULL, 0);
 	struct lockstat_class *c = NULL;
+	size_t room = 0;
 	/* more classes may meet contention between the two calls: room for
 	 * some, and what did not fit waits for the next open */
 	for (int tries = 0; n >= 0 && tries < 4; tries++) {
-		size_t room = (size_t)n + 16;
+		room = (size_t)n + 16;
 		free(c);
 		if (!(c = calloc(room, sizeof(*c))))
 			return -ENOMEM;
@@ -52,6 +53,8 @@ long procfs_text_lockstat(struct text *t)
 		free(c);
 		return n;
 	}
+	if ((size_t)n > room)
+		n = (long)room; /* the kernel copied only what fit */
 	qsort(c, (size_t)n, sizeof(*c), lockstat_cmp);
 	put(t, "lock_stat version 0.4 (arbor: contended acquisitions only)\n%s", lockstat_rule);
 	put(t, "%40s %14s %14s %14s %14s\n%s", "class name", "contentions", "waittime-max", "waittime-total",
